@@ -1,0 +1,39 @@
+import { ConfigError, startTelemetry } from '@earshot/kit';
+import { createAllInOne } from './compose';
+
+// `npm start`: everything in one process, nothing to install but Node.
+try {
+  const stopTelemetry = await startTelemetry(process.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'earshot');
+  const earshot = await createAllInOne();
+  const { config, app, demo } = earshot;
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
+  const lines = [
+    '',
+    `Earshot is running at ${url}`,
+    `  API docs:      ${url}/api/docs`,
+    `  Demo company:  http://acme.localhost:${port} (or sign in at ${url} with the domain "acme")`,
+  ];
+  if (demo) {
+    lines.push('  Demo accounts (password shown once, keep it):');
+    for (const user of demo.users) lines.push(`    ${user.role.padEnd(7)} ${user.email}`);
+    lines.push(`    password: ${demo.password}`);
+  }
+  lines.push('  Sign in as the platform administrator with ADMIN_EMAIL (default admin@earshot.local).', '');
+  console.log(lines.join('\n'));
+  const shutdown = async () => {
+    await earshot.close();
+    await stopTelemetry();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Earshot cannot start. ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

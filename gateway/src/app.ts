@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { ERROR_CODES } from '@earshot/contracts';
+import { authGuard, buildServer, routeNotFound, type Logger, type TokenService } from '@earshot/kit';
+
+export interface GatewayOptions {
+  logger: Logger;
+  logLevel: string;
+  tokens: TokenService;
+  bodyLimit: number;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  signInRateLimitMax: number;
+  trustProxy: boolean;
+  /** Built web app to serve (SPA fallback to index.html), when present. */
+  webDist?: string;
+}
+
+/** The gateway settings both compositions read from the validated configuration. */
+export function gatewayOptionsFrom(
+  config: { LOG_LEVEL: string; BODY_LIMIT_BYTES: number; RATE_LIMIT_MAX: number; RATE_LIMIT_WINDOW_MS: number; SIGN_IN_RATE_LIMIT_MAX: number; TRUST_PROXY: boolean },
+  logger: Logger,
+  tokens: TokenService,
+  webDist: string | undefined,
+): GatewayOptions {
+  return {
+    logger,
+    logLevel: config.LOG_LEVEL,
+    tokens,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    rateLimitMax: config.RATE_LIMIT_MAX,
+    rateLimitWindowMs: config.RATE_LIMIT_WINDOW_MS,
+    signInRateLimitMax: config.SIGN_IN_RATE_LIMIT_MAX,
+    trustProxy: config.TRUST_PROXY,
+    webDist,
+  };
+}
+
+const SIGN_IN_PATHS = new Set(['/api/auth/login', '/api/auth/two-step/verify', '/api/auth/password/forgot', '/api/auth/password/reset']);
+
+/**
+ * The gateway's own layer: security headers, body limits, rate limits, identity verification,
+ * OpenAPI docs and the web app. Services mount on it (all-in-one) or sit behind its proxy.
+ */
+export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
+  const webRoot = options.webDist && existsSync(join(options.webDist, 'index.html')) ? resolve(options.webDist) : undefined;
+  // Client-side routes: any GET outside /api that is not a file gets the app shell.
+  const spaFallback = (request: FastifyRequest, reply: FastifyReply) => {
+    if (webRoot && (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/') && request.url !== '/api') {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html', webRoot);
+    }
+    return routeNotFound(request, reply);
+  };
+  const app = buildServer({ logLevel: options.logLevel, name: 'gateway', logger: options.logger, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, notFound: spaFallback });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: (request) => (SIGN_IN_PATHS.has(request.url.split('?')[0]!) ? options.signInRateLimitMax : options.rateLimitMax),
+    timeWindow: options.rateLimitWindowMs,
+    // Sign-in attempts are counted per address and path; everything else per address.
+    keyGenerator: (request) => (SIGN_IN_PATHS.has(request.url.split('?')[0]!) ? `${request.ip}:${request.url}` : request.ip),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many requests, retry in ${Math.ceil(context.ttl / 1000)} s`,
+      code: ERROR_CODES.RATE_LIMITED,
+    }),
+  });
+
+  await app.register(authGuard, { tokens: options.tokens });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Earshot API', version: '1.0.0', description: 'Multi-company console for audio transcripts and AI chat.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 'earshot_at' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  if (webRoot) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'],
+      setHeaders(reply, path) {
+        // Hashed assets never change; the shell and the service worker must always be fresh.
+        reply.header('cache-control', /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      } });
+  }
+  return app;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { envBoolean } from '@earshot/kit';
+
+/** Keys the gateway reads on top of the base config and every service's own. */
+export const gatewayConfigShape = {
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+  SIGN_IN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
+  WEB_DIST: z.string().optional(),
+  SEED_DEMO: envBoolean(true),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+};
+
+/** Where each service listens in distributed mode (the gateway proxies /api/<prefix> there). */
+export const serviceUrlShape = {
+  AUTH_SERVICE_URL: z.string().url().default('http://auth:3000'),
+  TENANT_SERVICE_URL: z.string().url().default('http://tenant:3000'),
+  FILE_SERVICE_URL: z.string().url().default('http://file:3000'),
+  TRANSCRIPTION_SERVICE_URL: z.string().url().default('http://transcription:3000'),
+  CHAT_SERVICE_URL: z.string().url().default('http://chat:3000'),
+  PROMPT_SERVICE_URL: z.string().url().default('http://prompt:3000'),
+  AUDIT_SERVICE_URL: z.string().url().default('http://audit:3000'),
+};

@@ -1,0 +1,19 @@
+import type { ServiceModule } from '@earshot/kit';
+import { authService } from '@earshot/auth-service';
+import { tenantService } from '@earshot/tenant-service';
+import { fileService } from '@earshot/file-service';
+import { transcriptionService } from '@earshot/transcription-service';
+import { chatService } from '@earshot/chat-service';
+import { promptService } from '@earshot/prompt-service';
+import { auditService } from '@earshot/audit-service';
+
+/** Every service, in start order: audit first so it sees every event from the beginning. */
+export const ALL_SERVICES: readonly ServiceModule[] = [
+  auditService,
+  tenantService,
+  authService,
+  fileService,
+  transcriptionService,
+  promptService,
+  chatService,
+] as ServiceModule[];

@@ -1,0 +1,148 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, RawServerBase, RouteGenericInterface, RouteOptions } from 'fastify';
+import httpProxy from '@fastify/http-proxy';
+import { z } from 'zod';
+import { BaseConfigSchema, TokenService, createLogger, type BaseConfig, type Logger, type ServiceModule } from '@earshot/kit';
+import { buildGateway, gatewayOptionsFrom } from './app';
+import { gatewayConfigShape, serviceUrlShape } from './config';
+
+/** The distributed gateway's environment: base keys, the gateway's own, and where each service is. */
+export const distributedConfigSchema = BaseConfigSchema.extend(gatewayConfigShape).extend(serviceUrlShape);
+export type DistributedConfig = z.infer<typeof distributedConfigSchema>;
+
+export interface Upstream {
+  service: string;
+  /** Origin of the service process, e.g. http://auth:3000. */
+  url: string;
+  /** Prefixes under /api it owns, e.g. ['/auth', '/users', '/roles']. */
+  prefixes: readonly string[];
+}
+
+export const serviceUrlKey = (service: string) => `${service.toUpperCase()}_SERVICE_URL`;
+
+/** Pairs every module with its URL from the config; a module without a URL key is a bug, caught at start. */
+export function upstreamsFor(modules: readonly ServiceModule[], config: Record<string, unknown>): Upstream[] {
+  return modules.map((module) => {
+    const url = config[serviceUrlKey(module.name)];
+    if (typeof url !== 'string') throw new Error(`No ${serviceUrlKey(module.name)} for the ${module.name} service: add it to serviceUrlShape`);
+    return { service: module.name, url: url.replace(/\/+$/, ''), prefixes: module.prefixes };
+  });
+}
+
+/**
+ * Identity travels only as the signed token, which every service verifies itself. Headers that
+ * look like an identity passed along by a trusted proxy are dropped, so none can be injected from
+ * outside (and no service is tempted to read one).
+ */
+const IDENTITY_HEADER = /^x-(user|auth|identity|company|role|tenant|forwarded-user|authenticated|earshot)(-|$)/i;
+
+function upstreamHeaders(request: { id: string; ip: string; protocol: string; host: string }, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!IDENTITY_HEADER.test(name)) out[name] = value;
+  // One id follows the request through every log line it causes.
+  out['x-request-id'] = request.id;
+  // The service trusts these (it sits behind us): they say what the gateway saw, never what the
+  // client claimed, so sign-in throttling per address and secure cookies keep working.
+  out['x-forwarded-for'] = request.ip;
+  out['x-forwarded-proto'] = request.protocol;
+  out['x-forwarded-host'] = request.host;
+  return out;
+}
+
+/** A service that cannot be reached: 502/503/504 in the usual error format, details only in the log. */
+const DOWN_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function unreachable(reply: FastifyReply<RouteGenericInterface, RawServerBase>, service: string, error: Error & { statusCode?: number }) {
+  const cause = (error.cause ?? {}) as { code?: string };
+  const status = error.statusCode === 504 ? 504 : error.statusCode === 503 || DOWN_CODES.has(cause.code ?? '') ? 503 : 502;
+  reply.log.error({ err: error, service }, 'upstream service failed');
+  void reply
+    .code(status)
+    .header('retry-after', '5')
+    .send({ message: `The ${service} service is not available right now, try again shortly`, code: 'SERVICE_UNAVAILABLE' });
+}
+
+/** Routes /api/<prefix> and /api/<prefix>/* of every module to its service over HTTP. */
+export async function registerProxies(app: FastifyInstance, upstreams: readonly Upstream[]): Promise<void> {
+  await app.register(async (scope) => {
+    // The proxy's catch-all routes would only clutter the OpenAPI document.
+    scope.addHook('onRoute', (route: RouteOptions) => {
+      route.schema = { ...route.schema, hide: true } as RouteOptions['schema'];
+    });
+    for (const upstream of upstreams) {
+      for (const prefix of upstream.prefixes) {
+        await scope.register(httpProxy, {
+          upstream: upstream.url,
+          prefix: `/api${prefix}`,
+          rewritePrefix: `/api${prefix}`,
+          // Public at the gateway on purpose: only the owning service knows each route's roles and
+          // CSRF rules, and it enforces them itself (it runs the same guard). The gateway's guard
+          // still runs on every request and verifies the session into request.identity (for logs
+          // and rate limits); the token itself travels on to the service, which verifies it again.
+          config: { access: 'public', csrfExempt: true, service: upstream.service },
+          replyOptions: {
+            rewriteRequestHeaders: upstreamHeaders,
+            onError: (reply, { error }) => unreachable(reply, upstream.service, error),
+          },
+          undici: { headersTimeout: 60_000, bodyTimeout: 300_000, connections: 128, pipelining: 1 },
+        });
+      }
+    }
+  });
+}
+
+export interface UpstreamStatus {
+  service: string;
+  url: string;
+  up: boolean;
+}
+
+/** Asks every upstream's /ready at once; a slow or failing one counts as down. */
+export async function checkUpstreams(upstreams: readonly Upstream[], timeoutMs = 2000): Promise<UpstreamStatus[]> {
+  return Promise.all(
+    upstreams.map(async ({ service, url }) => {
+      try {
+        const response = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(timeoutMs) });
+        await response.body?.cancel();
+        return { service, url, up: response.ok };
+      } catch {
+        return { service, url, up: false };
+      }
+    }),
+  );
+}
+
+export interface DistributedGateway {
+  app: FastifyInstance;
+  upstreams: Upstream[];
+}
+
+/**
+ * The gateway of distributed mode: the same security layer as all-in-one (headers, body and rate
+ * limits, session verification, docs, web app), with every service behind an HTTP proxy.
+ */
+export async function createDistributedGateway(
+  config: DistributedConfig,
+  modules: readonly ServiceModule[],
+  options: { logger?: Logger; readyTimeoutMs?: number } = {},
+): Promise<DistributedGateway> {
+  if (!config.JWT_SECRET) throw new Error('JWT_SECRET is required: the gateway verifies the sessions the auth service signs');
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'gateway');
+  const tokens = new TokenService(config.JWT_SECRET, (config as BaseConfig).ACCESS_TOKEN_TTL_SECONDS);
+  const upstreams = upstreamsFor(modules, config);
+  const app = await buildGateway(gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST));
+  app.get('/api/health', { config: { access: 'public' } }, async () => ({
+    status: 'ok',
+    mode: 'distributed',
+    services: upstreams.map((u) => u.service),
+  }));
+  app.get('/api/ready', { config: { access: 'public' } }, async (_request, reply) => {
+    const statuses = await checkUpstreams(upstreams, options.readyTimeoutMs);
+    const down = statuses.filter((s) => !s.up).map((s) => s.service);
+    const services = Object.fromEntries(statuses.map((s) => [s.service, s.up ? 'ready' : 'unavailable']));
+    if (down.length === 0) return { status: 'ready', services };
+    return reply.code(503).send({ status: 'unavailable', message: `Not ready: ${down.join(', ')}`, services });
+  });
+  await registerProxies(app, upstreams);
+  return { app, upstreams };
+}

@@ -1,0 +1,93 @@
+import type { InjectOptions } from 'fastify';
+import { multipart, spokenWav, type CompanyKey, type World } from './world';
+
+/**
+ * How to make an object of each kind that routes name in `config.params`, in a given company.
+ * A route whose parameter names a kind missing here fails the matrix test: add the kind.
+ */
+export type FixtureFactory = (world: World, company: CompanyKey) => Promise<string>;
+
+/** Kinds whose objects a DELETE would destroy: made fresh for each delete call. */
+export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
+  file: async (world, company) => {
+    const file = await uploadFile(world, company);
+    // The transcription service learns of the upload from file.uploaded: let it arrive.
+    await world.earshot.settle();
+    return file._id;
+  },
+};
+
+async function uploadFile(world: World, company: CompanyKey) {
+  const res = await world.request(world.users[company].ADMIN.token, {
+    method: 'POST',
+    url: '/api/files/upload',
+    ...multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
+  });
+  if (res.statusCode !== 201) throw new Error(`upload fixture: ${res.statusCode} ${res.body}`);
+  return res.json() as { _id: string; path: string };
+}
+
+interface TranscriptFixture {
+  fileId: string;
+  path: string;
+  transcriptId: string;
+  segmentId: string;
+  wordId: string;
+}
+
+const transcripts = new Map<CompanyKey, Promise<TranscriptFixture>>();
+
+/** A completed transcript (the offline engine on a short espeak clip): waits for the worker. */
+export function completedTranscript(world: World, company: CompanyKey): Promise<TranscriptFixture> {
+  let pending = transcripts.get(company);
+  if (!pending) {
+    pending = (async () => {
+      const file = await uploadFile(world, company);
+      const token = world.users[company].ADMIN.token;
+      for (let i = 0; i < 600; i++) {
+        await world.earshot.settle();
+        const res = await world.request(token, { method: 'GET', url: `/api/transcripts/file/${file._id}` });
+        const body = res.json() as { _id: string; status?: string; metadata?: { speakerSegments?: { _id: string; words: { _id: string }[] }[] } };
+        const segment = body.metadata?.speakerSegments?.find((s) => s.words.length > 0);
+        if (res.statusCode === 200 && segment) {
+          return { fileId: file._id, path: file.path, transcriptId: body._id, segmentId: segment._id, wordId: segment.words[0]!._id };
+        }
+        if (body.status === 'failed') throw new Error(`transcript fixture failed: ${res.body}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error('transcript fixture did not complete');
+    })();
+    transcripts.set(company, pending);
+  }
+  return pending;
+}
+
+export const FIXTURES: Record<string, FixtureFactory> = {
+  company: async (world, company) => world.companies[company].id,
+  companyDomain: async (world, company) => world.companies[company].domain,
+  // Sign-in providers are platform-wide, not per company.
+  provider: async () => 'google',
+  user: async (world, company) => {
+    const email = `fixture-${Math.random().toString(36).slice(2)}@${world.companies[company].domain}.test`;
+    const res = await world.request(world.host.token, {
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { firstName: 'Fixture', lastName: company, email, password: 'password-123', role: 'USER', companyId: world.companies[company].id },
+    });
+    if (res.statusCode !== 201) throw new Error(`user fixture: ${res.statusCode} ${res.body}`);
+    return (res.json() as { _id: string })._id;
+  },
+  // A file whose transcript completed, so transcript routes (peaks, words) have something to show.
+  file: async (world, company) => (await completedTranscript(world, company)).fileId,
+  uploadPath: async (world, company) => (await completedTranscript(world, company)).path,
+  transcript: async (world, company) => (await completedTranscript(world, company)).transcriptId,
+  word: async (world, company) => (await completedTranscript(world, company)).wordId,
+};
+
+/** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
+export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey) => Promise<Partial<InjectOptions>>> = {
+  'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
+  'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
+    payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
+  }),
+};

@@ -1,0 +1,204 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { z } from 'zod';
+import { authService } from '@earshot/auth-service';
+import {
+  MemoryBus,
+  TokenService,
+  buildServiceApp,
+  createLogger,
+  defineService,
+  identityOf,
+  loadConfig,
+  type Database,
+  type ServiceModule,
+} from '@earshot/kit';
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase } from '@earshot/kit/testing';
+import { ALL_SERVICES } from '../src/modules';
+import { createDistributedGateway, distributedConfigSchema, serviceUrlKey, upstreamsFor, type DistributedConfig, type DistributedGateway } from '../src/proxy';
+
+// Distributed mode for real: each upstream is its own Fastify server on a random port, started the
+// way runStandalone starts a service (guard, probes, mounted module), and the gateway proxies to it
+// over HTTP.
+
+/** A service that answers with what reached it, to see what the gateway passes on. */
+const echoService = defineService({
+  name: 'echo',
+  schema: 'echo_proxy_test',
+  prefixes: ['/echo', '/mirror'],
+  migrations: [],
+  async routes(app) {
+    const echo = async (request: { method: string; url: string; headers: Record<string, unknown>; body?: unknown; identity: unknown }) => ({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body ?? null,
+      identity: request.identity,
+    });
+    app.get('/echo', { config: { access: 'public' } }, echo);
+    app.get('/echo/*', { config: { access: 'public' } }, echo);
+    app.post('/mirror/things', {
+      config: { access: ['ADMIN'], example: { body: { name: 'x' } } },
+      schema: { body: z.object({ name: z.string().max(50) }).strict() },
+    }, async (request) => ({ ...(await echo(request)), caller: identityOf(request).userId }));
+  },
+});
+
+interface Upstream {
+  app: FastifyInstance;
+  url: string;
+  database: Database;
+  close(): Promise<void>;
+}
+
+const tokens = new TokenService(TEST_JWT_SECRET, 900);
+const env = { LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
+
+async function startUpstream(module: ServiceModule): Promise<Upstream> {
+  const config = loadConfig(distributedConfigSchema.extend(module.configShape ?? {}), env) as DistributedConfig;
+  const logger = createLogger('silent');
+  const database = await openTestDatabase();
+  const bus = new MemoryBus();
+  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  let closed = false;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    database,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await running.stop();
+      await bus.stop();
+      await database.close();
+    },
+  };
+}
+
+let auth: Upstream;
+let echo: Upstream;
+let gateway: DistributedGateway;
+
+beforeAll(async () => {
+  auth = await startUpstream(authService as ServiceModule);
+  echo = await startUpstream(echoService);
+  const config = loadConfig(distributedConfigSchema, { ...env, AUTH_SERVICE_URL: auth.url });
+  gateway = await createDistributedGateway({ ...config, [serviceUrlKey('echo')]: echo.url } as typeof config, [authService as ServiceModule, echoService], {
+    logger: createLogger('silent'),
+    readyTimeoutMs: 1000,
+  });
+  await gateway.app.ready();
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.app.close();
+  await echo?.close();
+  await auth?.close();
+}, 60_000);
+
+const call = (options: InjectOptions) => gateway.app.inject(options);
+
+test('every prefix of every module goes to its own service, with path, query and body intact', async () => {
+  const res = await call({ method: 'GET', url: '/api/echo/deep/path?x=1&y=two' });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({ method: 'GET', url: '/api/echo/deep/path?x=1&y=two' });
+
+  const admin = await tokens.sign({ userId: 'admin-1', companyId: 'company-1', role: 'ADMIN', email: 'admin@acme.test' });
+  const created = await call({ method: 'POST', url: '/api/mirror/things', headers: { authorization: `Bearer ${admin}` }, payload: { name: 'widget' } });
+  expect(created.statusCode).toBe(200);
+  expect(created.json()).toMatchObject({ method: 'POST', body: { name: 'widget' }, caller: 'admin-1' });
+
+  // The auth service answers its own routes through the gateway.
+  const login = await call({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@acme.test', password: 'wrong-password' } });
+  expect(login.statusCode).toBe(401);
+  expect(login.json()).toMatchObject({ message: 'Invalid email or password' });
+  const profile = await call({ method: 'GET', url: '/api/users/profile' });
+  expect(profile.statusCode).toBe(401);
+});
+
+test('the service still enforces its own roles, validation and CSRF rules behind the gateway', async () => {
+  const user = await tokens.sign({ userId: 'user-1', companyId: 'company-1', role: 'USER', email: 'user@acme.test' });
+  const admin = await tokens.sign({ userId: 'admin-1', companyId: 'company-1', role: 'ADMIN', email: 'admin@acme.test' });
+  expect((await call({ method: 'POST', url: '/api/mirror/things', payload: { name: 'x' } })).statusCode).toBe(401);
+  expect((await call({ method: 'POST', url: '/api/mirror/things', headers: { authorization: `Bearer ${user}` }, payload: { name: 'x' } })).statusCode).toBe(403);
+  const invalid = await call({ method: 'POST', url: '/api/mirror/things', headers: { authorization: `Bearer ${admin}` }, payload: { name: 'x', extra: true } });
+  expect(invalid.statusCode).toBe(400);
+  expect(invalid.json().message).toMatch(/extra/);
+  // A cookie session without the CSRF header is refused by the service, not waved through.
+  const cookie = { cookie: `earshot_at=${admin}` };
+  expect((await call({ method: 'POST', url: '/api/mirror/things', headers: cookie, payload: { name: 'x' } })).statusCode).toBe(403);
+  expect((await call({ method: 'POST', url: '/api/mirror/things', headers: { ...cookie, 'x-requested-with': 'XMLHttpRequest' }, payload: { name: 'x' } })).statusCode).toBe(200);
+});
+
+test('the request id reaches the service and comes back; one is made when the caller sends none', async () => {
+  const given = await call({ method: 'GET', url: '/api/echo', headers: { 'x-request-id': 'trace-abc-123' } });
+  expect(given.headers['x-request-id']).toBe('trace-abc-123');
+  expect(given.json().headers['x-request-id']).toBe('trace-abc-123');
+
+  const made = await call({ method: 'GET', url: '/api/echo' });
+  const id = made.headers['x-request-id'];
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(made.json().headers['x-request-id']).toBe(id);
+});
+
+test('identity headers from outside are dropped and forwarding headers say what the gateway saw', async () => {
+  const res = await call({
+    method: 'GET',
+    url: '/api/echo',
+    headers: {
+      'x-user-id': 'intruder',
+      'x-user-role': 'HOST_ADMIN',
+      'x-company-id': 'other-company',
+      'x-authenticated-user': 'intruder',
+      'x-forwarded-for': '6.6.6.6',
+      'x-requested-with': 'XMLHttpRequest',
+    },
+  });
+  const seen = res.json().headers as Record<string, string>;
+  for (const header of ['x-user-id', 'x-user-role', 'x-company-id', 'x-authenticated-user']) expect(seen).not.toHaveProperty([header]);
+  expect(seen['x-forwarded-for']).toBe('127.0.0.1');
+  expect(seen['x-requested-with']).toBe('XMLHttpRequest');
+  expect(res.json().identity).toBeNull();
+});
+
+test('an unknown prefix is a 404 from the gateway itself', async () => {
+  for (const url of ['/api/nothing-here', '/api/echoes', '/api/mirrors/x']) {
+    const res = await call({ method: 'GET', url });
+    expect([url, res.statusCode]).toEqual([url, 404]);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
+  }
+});
+
+test('health is the gateway alone; ready asks every upstream and names the ones down', async () => {
+  const health = await call({ method: 'GET', url: '/api/health' });
+  expect(health.statusCode).toBe(200);
+  expect(health.json()).toMatchObject({ status: 'ok', mode: 'distributed', services: ['auth', 'echo'] });
+
+  const ready = await call({ method: 'GET', url: '/api/ready' });
+  expect(ready.statusCode).toBe(200);
+  expect(ready.json()).toEqual({ status: 'ready', services: { auth: 'ready', echo: 'ready' } });
+
+  await echo.close();
+  const down = await call({ method: 'GET', url: '/api/ready' });
+  expect(down.statusCode).toBe(503);
+  expect(down.json()).toMatchObject({ status: 'unavailable', message: 'Not ready: echo', services: { auth: 'ready', echo: 'unavailable' } });
+  expect((await call({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  // Requests for a service that is down fail cleanly, without leaking internals.
+  const proxied = await call({ method: 'GET', url: '/api/echo' });
+  expect(proxied.statusCode).toBe(503);
+  expect(proxied.json()).toEqual({ message: 'The echo service is not available right now, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+});
+
+test('every module of the product has a service URL and all its prefixes are routed', () => {
+  const config = loadConfig(distributedConfigSchema, env);
+  const upstreams = upstreamsFor(ALL_SERVICES, config);
+  expect(upstreams.map((u) => u.service).sort()).toEqual(['audit', 'auth', 'chat', 'file', 'prompt', 'tenant', 'transcription']);
+  for (const upstream of upstreams) {
+    expect(upstream.url).toBe(`http://${upstream.service}:3000`);
+    expect(upstream.prefixes).toEqual(ALL_SERVICES.find((m) => m.name === upstream.service)!.prefixes);
+  }
+  expect(() => upstreamsFor([echoService], config)).toThrow(/ECHO_SERVICE_URL/);
+});

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ROLES } from '../roles';
+import { Email, Id, Name, PageQuery } from '../common';
+
+/** The signed-in user as the console stores it (spec part 3: stored user). */
+export const UserDto = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  avatar: z.string().nullable(),
+  companyId: z.string().nullable(),
+  roles: z.object({ role: z.object({ code: z.enum(ROLES) }) }),
+});
+export type UserDto = z.infer<typeof UserDto>;
+
+export const USER_STATUSES = ['active', 'disabled'] as const;
+
+/** A user as administrators see it in the users API. */
+export const UserDetailDto = UserDto.extend({
+  status: z.enum(USER_STATUSES),
+  twoStepEnabled: z.boolean(),
+  lastSignInAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UserDetailDto = z.infer<typeof UserDetailDto>;
+
+/** Password policy: long passphrases welcome, bounded so hashing cannot be abused. */
+export const Password = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+export const Domain = z.string().trim().toLowerCase().min(1).max(63).regex(/^[a-z0-9-]+$/, 'must be a subdomain (letters, digits, dashes)');
+export const Avatar = z.string().trim().max(2048).nullable();
+
+export const LoginBody = z.object({
+  email: Email,
+  // Checked against the stored hash only: no policy here, so old passwords still sign in.
+  password: z.string().min(1).max(200),
+  domain: Domain.optional(),
+  remember: z.boolean().optional(),
+}).strict();
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const LoginResponse = z.object({ user: UserDto });
+export const TwoStepRequiredResponse = z.object({ twoStepRequired: z.literal(true) });
+
+export const RefreshBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).strict();
+export const RefreshResponse = z.object({ token: z.string(), refreshToken: z.string().optional() });
+
+export const TwoStepCode = z.string().trim().regex(/^\d{6}$/, 'must be 6 digits');
+export const TwoStepVerifyBody = z.object({ code: TwoStepCode }).strict();
+export const TwoStepSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export const TwoStepEnableBody = z.object({ code: TwoStepCode }).strict();
+export const TwoStepDisableBody = z.object({ password: z.string().min(1).max(200) }).strict();
+
+export const ForgotPasswordBody = z.object({ email: Email, domain: Domain.optional() }).strict();
+export const ResetPasswordBody = z.object({ token: z.string().min(1).max(200), password: Password }).strict();
+
+export const ProviderDto = z.object({ id: z.enum(['google', 'x']), name: z.string(), enabled: z.boolean(), startUrl: z.string().optional() });
+export const ProvidersResponse = z.object({ providers: z.array(ProviderDto) });
+
+export const ProfileUpdateBody = z.object({
+  firstName: Name(100).optional(),
+  lastName: Name(100).optional(),
+  avatar: Avatar.optional(),
+}).strict();
+
+export const ChangePasswordBody = z.object({ currentPassword: z.string().min(1).max(200), newPassword: Password }).strict();
+
+export const RegisterUserBody = z.object({
+  firstName: Name(100),
+  lastName: Name(100),
+  email: Email,
+  password: Password,
+  role: z.enum(ROLES),
+  companyId: Id.optional(),
+  avatar: Avatar.optional(),
+}).strict();
+export type RegisterUserBody = z.infer<typeof RegisterUserBody>;
+
+export const UpdateUserBody = z.object({
+  firstName: Name(100).optional(),
+  lastName: Name(100).optional(),
+  email: Email.optional(),
+  avatar: Avatar.optional(),
+  role: z.enum(ROLES).optional(),
+  status: z.enum(USER_STATUSES).optional(),
+  /** HOST_ADMIN only: move the user to another company (null for platform administrators). */
+  companyId: Id.nullable().optional(),
+  /** Set a new password for the user; their sessions end. */
+  password: Password.optional(),
+}).strict();
+export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
+
+export const UserListQuery = PageQuery.extend({
+  q: z.string().trim().max(100).optional(),
+  companyId: Id.optional(),
+  role: z.enum(ROLES).optional(),
+}).strict();
+export type UserListQuery = z.infer<typeof UserListQuery>;
+
+export const DropdownQuery = z.object({ companyId: Id.optional() }).strict();
+
+export const RoleDto = z.object({ code: z.enum(ROLES), name: z.string(), description: z.string() });

@@ -1,0 +1,2 @@
+// API payload schemas of the chat service live here.
+export {};

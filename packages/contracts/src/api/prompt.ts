@@ -1,0 +1,2 @@
+// API payload schemas of the prompt service live here.
+export {};

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { Id } from '../common';
+import { TRANSCRIPTION_STATUSES } from '../events/transcription';
+
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+
+export const TRANSCRIPT_MESSAGES = {
+  wordUpdated: 'Word updated successfully',
+  wordFailed: 'Word Failed',
+  queued: 'Transcription queued',
+  alreadyRunning: 'This file is being transcribed right now',
+  deleted: 'Transcript deleted successfully',
+  clientLinked: 'Client linked successfully',
+  clientUnlinked: 'Client unlinked successfully',
+} as const;
+
+/** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */
+export const MAX_WORD_LENGTH = 100;
+
+export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number() });
+export type TranscriptWord = z.infer<typeof TranscriptWord>;
+
+/** Spec part 3: `end` may be missing (to the end of the audio); ours always has it. */
+export const SpeakerSegment = z.object({
+  _id: z.string(),
+  speakerId: z.string(),
+  start: z.number(),
+  end: z.number().optional(),
+  text: z.string(),
+  words: z.array(TranscriptWord),
+});
+export type SpeakerSegment = z.infer<typeof SpeakerSegment>;
+
+/** Who speaks: `speaker_0` / `speaker_1` for the channels of a stereo call, labelled Agent / Customer. */
+export const SpeakerInfo = z.object({ id: z.string(), label: z.string(), channel: z.number().int().nullable() });
+export type SpeakerInfo = z.infer<typeof SpeakerInfo>;
+
+/**
+ * Waveform peaks for drawing without decoding audio in the browser: `data` holds normalised
+ * (-1..1) min/max pairs, `pointsPerSecond` of them per second of audio (length = data.length / 2).
+ */
+export const PeaksDto = z.object({
+  version: z.literal(1),
+  duration: z.number(),
+  pointsPerSecond: z.number(),
+  length: z.number().int(),
+  data: z.array(z.number()),
+});
+export type PeaksDto = z.infer<typeof PeaksDto>;
+
+export const TranscriptFileDto = z.object({
+  url: z.string(),
+  path: z.string(),
+  filename: z.string(),
+  originalName: z.string(),
+  uploadDate: z.string(),
+});
+
+/**
+ * GET /transcripts/file/{fileId}. While the job is not completed, `status` says where it is and
+ * `speakerSegments` is empty (the viewer shows 'processing'); `reason` explains a failure.
+ */
+export const TranscriptDto = z.object({
+  _id: z.string(),
+  fileId: z.string(),
+  companyId: z.string(),
+  audioPath: z.string(),
+  status: z.enum(TRANSCRIPTION_STATUSES),
+  reason: z.string().nullable(),
+  clientId: z.string().nullable(),
+  engine: z.string().nullable(),
+  file: TranscriptFileDto,
+  metadata: z.object({
+    duration: z.number().nullable(),
+    peaksUrl: z.string().nullable(),
+    speakers: z.array(SpeakerInfo),
+    speakerSegments: z.array(SpeakerSegment),
+  }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TranscriptDto = z.infer<typeof TranscriptDto>;
+
+export const FileIdParams = z.object({ fileId: Id }).strict();
+
+/** Word and segment ids are short strings made by the service (`w-<run>-<n>`, `s-<run>-<n>`). */
+const ItemId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+export const WordParams = z.object({ transcriptId: Id, wordId: ItemId }).strict();
+
+/** The text is checked by the handler so that a bad one answers with the spec's 'Word Failed'. */
+export const WordEditBody = z.object({ text: z.string().max(1000), speakerSegmentId: ItemId }).strict();
+export type WordEditBody = z.infer<typeof WordEditBody>;
+
+export const TranscribeBody = z.object({ fileId: Id }).strict();
+export const TranscribeAnswer = z.object({ message: z.string(), fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES) });
+
+/** `transcriptId` may also be the file id (the list's row id); null `clientId` unlinks. */
+export const LinkClientBody = z.object({ transcriptId: Id, clientId: Id.nullable() }).strict();
+export const LinkClientAnswer = z.object({ message: z.string(), transcriptId: z.string(), fileId: z.string(), clientId: z.string().nullable() });
+
+export const StatusQuery = z.object({
+  /** Comma-separated file ids (at most 200); without it, the company's most recent 1000 files. */
+  fileIds: z.string().max(200 * 37).regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'must be comma-separated file ids').optional(),
+}).strict();
+export const StatusItem = z.object({
+  fileId: z.string(),
+  status: z.enum(TRANSCRIPTION_STATUSES),
+  reason: z.string().nullable(),
+  attempts: z.number().int(),
+  updatedAt: z.string(),
+});
+export const StatusList = z.array(StatusItem);
+export type StatusItem = z.infer<typeof StatusItem>;
+
+/** DELETE /transcripts/{id}: the file id (the list's row id) or the transcript id. */
+export const DeleteAnswer = z.object({ message: z.string(), id: z.string(), fileId: z.string() });

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const Id = z.string().uuid();
+export const IdParams = z.object({ id: Id }).strict();
+
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export function paginated<T extends z.ZodTypeAny>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  });
+}
+
+export const MessageBody = z.object({ message: z.string() });
+export const DropdownItem = z.object({ _id: z.string(), name: z.string() });
+export const Dropdown = z.array(DropdownItem);
+
+/** Strings a person typed: trimmed, bounded, never empty. */
+export const Name = (max = 120) => z.string().trim().min(1).max(max);
+export const Email = z.string().trim().toLowerCase().max(254).email();

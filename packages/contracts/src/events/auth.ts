@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineEvent, change } from './envelope';
+import { ROLES } from '../roles';
+
+const topic = 'earshot.auth';
+const UserState = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(ROLES),
+  companyId: z.string().nullable(),
+  /** active or disabled (optional: consumers built before it was added keep working). */
+  status: z.enum(['active', 'disabled']).optional(),
+});
+
+export const authEvents = [
+  defineEvent({ type: 'user.signed_in', version: 1, topic, description: 'A person signed in.', data: z.object({ id: z.string(), email: z.string(), method: z.enum(['password', 'two_step', 'provider']) }) }),
+  defineEvent({ type: 'user.sign_in_failed', version: 1, topic, description: 'A sign-in attempt failed (wrong credentials or throttled).', data: z.object({ id: z.string().nullable(), email: z.string(), reason: z.enum(['invalid_credentials', 'throttled', 'disabled', 'invalid_code']) }) }),
+  defineEvent({ type: 'user.signed_out', version: 1, topic, description: 'A session was ended by its owner.', data: z.object({ id: z.string() }) }),
+  defineEvent({ type: 'user.session_revoked', version: 1, topic, description: 'A refresh token was reused; its whole family was revoked.', data: z.object({ id: z.string(), reason: z.string() }) }),
+  defineEvent({ type: 'user.created', version: 1, topic, description: 'A user account was created.', data: change(UserState) }),
+  defineEvent({ type: 'user.updated', version: 1, topic, description: 'A user account was changed.', data: change(UserState) }),
+  defineEvent({ type: 'user.deleted', version: 1, topic, description: 'A user account was deleted.', data: change(UserState) }),
+  defineEvent({ type: 'user.password_changed', version: 1, topic, description: 'A password was changed or reset.', data: z.object({ id: z.string(), via: z.enum(['profile', 'reset', 'admin']) }) }),
+  defineEvent({ type: 'user.password_reset_requested', version: 1, topic, description: 'A password reset link was requested for an existing account.', data: z.object({ id: z.string(), email: z.string(), resetUrl: z.string() }) }),
+  defineEvent({ type: 'user.two_step_changed', version: 1, topic, description: 'Two-step verification was turned on or off.', data: z.object({ id: z.string(), enabled: z.boolean() }) }),
+] as const;

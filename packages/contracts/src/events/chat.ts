@@ -1,0 +1,4 @@
+import { defineEvent } from './envelope';
+
+// Events of the chat service join this list as the service grows.
+export const chatEvents: ReturnType<typeof defineEvent>[] = [];

@@ -1,0 +1,4 @@
+import { defineEvent } from './envelope';
+
+// Events of the prompt service join this list as the service grows.
+export const promptEvents: ReturnType<typeof defineEvent>[] = [];

@@ -1,0 +1,5 @@
+export * from './roles';
+export * from './errors';
+export * from './common';
+export * from './events';
+export * from './api';

@@ -1,0 +1,3 @@
+export * from './types';
+export { MemoryBus } from './memory';
+export { KafkaBus } from './kafka';

@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+
+/** A drizzle handle or a transaction of one: repositories accept either. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Db = PgDatabase<PgQueryResultHKT, any, any>;
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** Runs several SQL statements (migrations) in one transaction. */
+  execInTransaction(statements: string, lockKey: string): Promise<void>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent an embedded PGlite is used. */
+  url?: string;
+  /** Where PGlite keeps its files; omit for an in-memory database (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir?: string): Promise<Database> {
+  let path: string | undefined;
+  if (dataDir) {
+    path = join(dataDir, 'pgdata');
+    mkdirSync(path, { recursive: true });
+  }
+  const client = path ? new PGlite(path) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    async execInTransaction(statements) {
+      // PGlite is one connection that serialises transactions itself: no advisory lock needed.
+      await client.transaction(async (tx) => {
+        await tx.exec(statements);
+      });
+    },
+    async query<T>(text: string, params: unknown[] = []) {
+      return (await client.query(text, params)).rows as T[];
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // A broken idle connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  await pool.query('select 1');
+  const db = drizzlePg(pool) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    async execInTransaction(statements, lockKey) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        // Replicas starting together must not run the same migration twice.
+        await client.query('select pg_advisory_xact_lock(hashtext($1))', [lockKey]);
+        await client.query(statements);
+        await client.query('commit');
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async query<T>(text: string, params: unknown[] = []) {
+      return (await pool.query(text, params)).rows as T[];
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

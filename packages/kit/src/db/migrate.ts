@@ -1,0 +1,44 @@
+import type { Database } from './database';
+
+export interface Migration {
+  /** Sortable, never renamed once released: e.g. '0001_users'. */
+  name: string;
+  sql: string;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * Applies a service's migrations to its own schema, once each, in name order. Each migration runs
+ * in its own transaction together with its bookkeeping row, so a failure leaves nothing half-done.
+ */
+export async function migrate(database: Database, schema: string, migrations: readonly Migration[]): Promise<string[]> {
+  if (!IDENT.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
+  await database.execInTransaction(
+    `create schema if not exists ${schema};
+     create table if not exists ${schema}.schema_migrations (name text primary key, applied_at timestamptz not null default now());`,
+    `migrate:${schema}`,
+  );
+  const applied = new Set(
+    (await database.query<{ name: string }>(`select name from ${schema}.schema_migrations`)).map((r) => r.name),
+  );
+  const done: string[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (applied.has(migration.name)) continue;
+    const name = migration.name.replace(/'/g, "''");
+    try {
+      await database.execInTransaction(
+        `set local search_path to ${schema}, public;
+         ${migration.sql};
+         insert into ${schema}.schema_migrations (name) values ('${name}');`,
+        `migrate:${schema}`,
+      );
+      done.push(migration.name);
+    } catch (error) {
+      // Another replica may have applied it while we waited for the lock: that is success.
+      const rows = await database.query(`select 1 from ${schema}.schema_migrations where name = $1`, [migration.name]);
+      if (rows.length === 0) throw error;
+    }
+  }
+  return done;
+}

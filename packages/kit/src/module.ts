@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Envelope } from '@earshot/contracts';
+import type { BaseConfig } from './config';
+import type { Database, Db } from './db/database';
+import type { Migration } from './db/migrate';
+import type { EventBus, Subscription } from './bus/types';
+import type { TokenService } from './auth';
+import type { NewEvent } from './outbox';
+
+export interface ServiceContext<C extends BaseConfig = BaseConfig> {
+  readonly name: string;
+  readonly schema: string;
+  readonly config: C;
+  readonly database: Database;
+  readonly db: Db;
+  readonly bus: EventBus;
+  readonly logger: Logger;
+  readonly tokens: TokenService;
+  /**
+   * Runs `fn` in one transaction; events it emits go to the outbox in that same transaction and are
+   * published right after commit. Inside, use only `tx` (PGlite has one connection: `db` would wait).
+   */
+  transact<T>(fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<T>): Promise<T>;
+  /** Handles an event at most once for `consumer` (see applyOnce); `fn` gets the transaction. */
+  applyOnce(consumer: string, envelope: Envelope, fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<void>): Promise<boolean>;
+}
+
+/**
+ * A service as a unit of composition: the all-in-one process starts every module in one Fastify
+ * app; a distributed process starts one. Same routes, migrations and handlers either way.
+ */
+export interface ServiceModule<C extends BaseConfig = BaseConfig> {
+  readonly name: string;
+  /** Its own PostgreSQL schema: no other service reads these tables. */
+  readonly schema: string;
+  /** URL prefixes under /api that the gateway routes to it. */
+  readonly prefixes: readonly string[];
+  readonly migrations: readonly Migration[];
+  /** Extra environment keys this service reads, validated at start with the base ones. */
+  readonly configShape?: z.ZodRawShape;
+  routes(app: FastifyInstance, ctx: ServiceContext<C>): Promise<void>;
+  subscriptions?(ctx: ServiceContext<C>): Subscription[];
+  /** After migrations and routes, before traffic: seeding, workers. */
+  start?(ctx: ServiceContext<C>): Promise<void>;
+  stop?(ctx: ServiceContext<C>): Promise<void>;
+}
+
+export function defineService<C extends BaseConfig = BaseConfig>(module: ServiceModule<C>): ServiceModule<C> {
+  return module;
+}

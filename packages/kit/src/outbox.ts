@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { eventDefinition, Envelope as EnvelopeSchema, type Actor, type Envelope } from '@earshot/contracts';
+import type { Database, Db } from './db/database';
+import type { Migration } from './db/migrate';
+import type { EventBus } from './bus/types';
+
+/** Tables the kit adds to every service schema: the outbox and the applied-events ledger. */
+export const kitMigrations: Migration[] = [
+  {
+    name: '0000_kit_outbox',
+    sql: `create table outbox (
+            seq bigserial primary key,
+            id uuid not null unique,
+            topic text not null,
+            key text not null,
+            envelope jsonb not null,
+            created_at timestamptz not null default now(),
+            published_at timestamptz);
+          create index outbox_unpublished on outbox (seq) where published_at is null;
+          create table applied_events (
+            consumer text not null,
+            event_id uuid not null,
+            applied_at timestamptz not null default now(),
+            primary key (consumer, event_id))`,
+  },
+];
+
+export interface NewEvent {
+  type: string;
+  companyId: string | null;
+  actor: Actor;
+  data: Record<string, unknown>;
+}
+
+/** Builds a validated envelope: an event whose data does not match its schema is a bug, caught here. */
+export function buildEnvelope(event: NewEvent): Envelope {
+  const def = eventDefinition(event.type);
+  const data = def.data.parse(event.data) as Record<string, unknown>;
+  return EnvelopeSchema.parse({
+    id: randomUUID(),
+    type: def.type,
+    version: def.version,
+    occurredAt: new Date().toISOString(),
+    companyId: event.companyId,
+    actor: event.actor,
+    data,
+  }) as Envelope;
+}
+
+/** Writes events in the caller's transaction, so state and events commit or fail together. */
+export async function writeOutbox(tx: Db, schema: string, events: readonly NewEvent[]): Promise<Envelope[]> {
+  const envelopes = events.map(buildEnvelope);
+  for (const envelope of envelopes) {
+    const def = eventDefinition(envelope.type);
+    await tx.execute(
+      sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope)
+          values (${envelope.id}, ${def.topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb)`,
+    );
+  }
+  return envelopes;
+}
+
+/**
+ * Publishes a schema's outbox to the bus in order. Several relays (replicas) may run: each claims
+ * rows with SKIP LOCKED. A crash between publish and mark re-publishes: consumers are idempotent.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private pass?: Promise<void>;
+  private again = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly schema: string,
+    private readonly bus: EventBus,
+    private readonly pollMs: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.nudge();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await this.pass;
+  }
+
+  /** Called after a commit that wrote events, so they go out now rather than at the next poll. */
+  nudge(): void {
+    if (!this.running) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.pass = this.publishPending()
+      .then(() => undefined)
+      .catch((error: unknown) => this.logger?.error({ err: error, schema: this.schema }, 'outbox relay pass failed'))
+      .finally(() => {
+        this.pass = undefined;
+        if (!this.running) return;
+        if (this.again) {
+          this.again = false;
+          this.nudge();
+        } else {
+          this.timer = setTimeout(() => this.nudge(), this.pollMs);
+        }
+      });
+  }
+
+  /** Publishes everything pending; returns how many events went out. */
+  async publishPending(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const sent = await this.database.db.transaction(async (tx) => {
+        const rows = (await tx.execute(
+          sql`select seq, topic, key, envelope from ${sql.identifier(this.schema)}.outbox
+              where published_at is null order by seq limit 100 for update skip locked`,
+        )) as unknown as { rows: { seq: string; topic: string; key: string; envelope: Envelope }[] };
+        if (rows.rows.length === 0) return 0;
+        await this.bus.publish(rows.rows.map((r) => ({ topic: r.topic, key: r.key, envelope: r.envelope })));
+        const seqs = rows.rows.map((r) => Number(r.seq));
+        await tx.execute(
+          sql`update ${sql.identifier(this.schema)}.outbox set published_at = now()
+              where seq in (${sql.join(seqs.map((s) => sql`${s}`), sql`, `)})`,
+        );
+        return rows.rows.length;
+      });
+      total += sent;
+      if (sent < 100) return total;
+    }
+  }
+}
+
+/**
+ * Runs a handler at most once per (consumer, event id): the ledger row and the handler's writes
+ * share one transaction, so a redelivered event is skipped and a failed one is retried cleanly.
+ */
+export async function applyOnce(
+  db: Db,
+  schema: string,
+  consumer: string,
+  envelope: Envelope,
+  handler: (tx: Db) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const result = (await tx.execute(
+      sql`insert into ${sql.identifier(schema)}.applied_events (consumer, event_id)
+          values (${consumer}, ${envelope.id}) on conflict do nothing returning event_id`,
+    )) as unknown as { rows: unknown[] };
+    if (result.rows.length === 0) return false;
+    await handler(tx as unknown as Db);
+    return true;
+  });
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { BaseConfig } from './config';
+import type { Database, Db } from './db/database';
+import { migrate } from './db/migrate';
+import type { EventBus } from './bus/types';
+import type { TokenService } from './auth';
+import { applyOnce, kitMigrations, OutboxRelay, writeOutbox, type NewEvent } from './outbox';
+import type { ServiceContext, ServiceModule } from './module';
+
+export interface RuntimeDeps {
+  config: BaseConfig;
+  database: Database;
+  bus: EventBus;
+  logger: Logger;
+  tokens: TokenService;
+}
+
+export interface RunningServices {
+  contexts: Map<string, ServiceContext>;
+  relays: OutboxRelay[];
+  /** Publishes every outbox now (tests and seeding use it to avoid waiting for a poll). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function createContext(module: ServiceModule, deps: RuntimeDeps, relay: OutboxRelay): ServiceContext {
+  const { database } = deps;
+  const logger = deps.logger.child({ service: module.name });
+  const transact: ServiceContext['transact'] = async (fn) => {
+    const events: NewEvent[] = [];
+    const result = await database.db.transaction(async (tx) => {
+      const value = await fn(tx as unknown as Db, (e) => events.push(e));
+      if (events.length) await writeOutbox(tx as unknown as Db, module.schema, events);
+      return value;
+    });
+    if (events.length) relay.nudge();
+    return result;
+  };
+  return {
+    name: module.name,
+    schema: module.schema,
+    config: deps.config,
+    database,
+    db: database.db,
+    bus: deps.bus,
+    logger,
+    tokens: deps.tokens,
+    transact,
+    async applyOnce(consumer, envelope, fn) {
+      const events: NewEvent[] = [];
+      const applied = await applyOnce(database.db, module.schema, consumer, envelope, async (tx) => {
+        await fn(tx, (e) => events.push(e));
+        if (events.length) await writeOutbox(tx, module.schema, events);
+      });
+      if (events.length) relay.nudge();
+      return applied;
+    },
+  };
+}
+
+/**
+ * Migrates, mounts and starts service modules on one Fastify app under /api. Call before
+ * `app.ready()`; call `bus.start()` after, once every module has subscribed.
+ */
+export async function mountServices(app: FastifyInstance, modules: readonly ServiceModule[], deps: RuntimeDeps): Promise<RunningServices> {
+  const contexts = new Map<string, ServiceContext>();
+  const relays: OutboxRelay[] = [];
+  for (const module of modules) {
+    await migrate(deps.database, module.schema, [...kitMigrations, ...module.migrations]);
+    const relay = new OutboxRelay(deps.database, module.schema, deps.bus, deps.config.OUTBOX_POLL_MS, deps.logger);
+    const ctx = createContext(module, deps, relay);
+    contexts.set(module.name, ctx);
+    relays.push(relay);
+    await app.register(async (scope) => module.routes(scope, ctx), { prefix: '/api' });
+    for (const subscription of module.subscriptions?.(ctx) ?? []) await deps.bus.subscribe(subscription);
+  }
+  return {
+    contexts,
+    relays,
+    async flush() {
+      for (const relay of relays) await relay.publishPending();
+    },
+    async stop() {
+      await Promise.all(relays.map((r) => r.stop()));
+      for (const module of modules) await module.stop?.(contexts.get(module.name)!);
+    },
+  };
+}
+
+/** Starts relays and each module's own start hook (seeding, workers). */
+export async function startServices(modules: readonly ServiceModule[], running: RunningServices): Promise<void> {
+  running.relays.forEach((r) => r.start());
+  for (const module of modules) await module.start?.(running.contexts.get(module.name)!);
+}

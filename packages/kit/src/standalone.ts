@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { BaseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config';
+import { createLogger } from './logger';
+import { openDatabase, type Database } from './db/database';
+import { KafkaBus, MemoryBus, type EventBus } from './bus';
+import { TokenService, authGuard } from './auth';
+import { buildServer } from './server';
+import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
+import { startTelemetry } from './telemetry';
+import type { ServiceModule } from './module';
+
+/** The environment schema for a set of modules: the base keys plus each module's own. */
+export function configSchemaFor(modules: readonly ServiceModule[]) {
+  const shape = Object.assign({}, ...modules.map((m) => m.configShape ?? {})) as z.ZodRawShape;
+  return BaseConfigSchema.extend(shape);
+}
+
+export function createBus(config: BaseConfig, logger: ReturnType<typeof createLogger>): EventBus {
+  return config.KAFKA_BROKERS
+    ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger })
+    : new MemoryBus(logger);
+}
+
+/** Liveness and readiness for a process (Kubernetes probes; the gateway's /api/ready asks these). */
+export function registerProbes(app: FastifyInstance, database: Database, prefix = ''): void {
+  app.get(`${prefix}/health`, { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+  app.get(`${prefix}/ready`, { config: { access: 'public' } }, async (_request, reply) => {
+    try {
+      await database.query('select 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', message: 'database unreachable' });
+    }
+  });
+}
+
+/**
+ * One service on its own Fastify app (guard, probes, routes, handlers), started and ready to
+ * listen: what a distributed process runs, and what tests start to stand in for one.
+ */
+export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps): Promise<{ app: FastifyInstance; running: RunningServices }> {
+  const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true });
+  await app.register(authGuard, { tokens: deps.tokens });
+  registerProbes(app, deps.database);
+  const running = await mountServices(app, [module], deps);
+  await app.ready();
+  await startServices([module], running);
+  await deps.bus.start();
+  return { app, running };
+}
+
+/**
+ * Runs one service as its own process (distributed mode): it needs the shared JWT_SECRET and
+ * normally DATABASE_URL and KAFKA_BROKERS. Refuses to start, clearly, when configuration is wrong.
+ */
+export async function runStandalone(module: ServiceModule): Promise<void> {
+  let config: BaseConfig;
+  try {
+    config = loadConfig(configSchemaFor([module])) as BaseConfig;
+    if (!config.JWT_SECRET) throw new ConfigError(['JWT_SECRET: required when a service runs on its own (every service must share it)']);
+  } catch (error) {
+    console.error(`${module.name} service cannot start. ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.LOG_LEVEL, module.name);
+  const stopTelemetry = await startTelemetry(config.OTEL_EXPORTER_OTLP_ENDPOINT, config.OTEL_SERVICE_NAME ?? `earshot-${module.name}`);
+  if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS is not set: events stay inside this process');
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/${module.name}` });
+  const bus = createBus(config, logger);
+  const tokens = new TokenService(config.JWT_SECRET!, config.ACCESS_TOKEN_TTL_SECONDS);
+  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const shutdown = async () => {
+    await app.close();
+    await running.stop();
+    await bus.stop();
+    await database.close();
+    await stopTelemetry();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../db/database';
+
+/**
+ * A fresh, empty database for one test file: in-memory PGlite, or (in the `postgres` jest project)
+ * a throwaway database on the real server named by DATABASE_URL, dropped on close.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (process.env.EARSHOT_TEST_DB !== 'postgres') return openDatabase({});
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('The postgres test project needs DATABASE_URL');
+  const name = `earshot_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ url: target.toString(), poolSize: 5 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}

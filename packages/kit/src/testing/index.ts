@@ -1,0 +1,24 @@
+export { openTestDatabase } from './database';
+
+/** Known secrets for tests: never used outside them. */
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+export const TEST_SECRETS_KEY = '0'.repeat(64);
+
+/** Collects Set-Cookie values of an inject() response into a Cookie header. */
+export function cookieHeader(setCookie: string | string[] | undefined, previous = ''): string {
+  const jar = new Map<string, string>();
+  for (const part of previous.split(';').map((p) => p.trim()).filter(Boolean)) {
+    const [k, ...v] = part.split('=');
+    jar.set(k!, v.join('='));
+  }
+  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  for (const cookie of list) {
+    const [pair, ...attrs] = cookie.split(';');
+    const [k, ...v] = pair!.trim().split('=');
+    const expired = attrs.some((a) => /max-age=0/i.test(a.trim()));
+    if (expired) jar.delete(k!);
+    else jar.set(k!, v.join('='));
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+export { createTestStack, type TestStack } from './stack';

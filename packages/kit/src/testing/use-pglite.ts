@@ -1,0 +1,1 @@
+process.env.EARSHOT_TEST_DB = 'pglite';

@@ -1,0 +1,58 @@
+// `npm run bench:bundle`: builds the web console, then reports the gzipped JavaScript a browser
+// downloads before it can show (1) the sign-in page and (2) the signed-in shell (layout + the home
+// chat page), from Vite's build manifest. Budget (DESIGN.md): signed-in shell ≤ 170 KB gzipped.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'web', 'dist');
+const BUDGET_KB = 170;
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+
+/** The chunk files a manifest entry needs before it runs: itself and its static imports. */
+function staticClosure(key, files = new Set(), css = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`No chunk for ${key} in the build manifest`);
+  if (files.has(chunk.file)) return { files, css };
+  files.add(chunk.file);
+  for (const sheet of chunk.css ?? []) css.add(sheet);
+  for (const dependency of chunk.imports ?? []) staticClosure(dependency, files, css);
+  return { files, css };
+}
+
+function gzipKb(file) {
+  return gzipSync(readFileSync(join(dist, file)), { level: 9 }).length / 1024;
+}
+
+function measure(name, lazyKeys) {
+  const files = new Set();
+  const css = new Set();
+  for (const key of ['index.html', ...lazyKeys]) staticClosure(key, files, css);
+  const js = [...files].filter((file) => file.endsWith('.js'));
+  const jsKb = js.reduce((sum, file) => sum + gzipKb(file), 0);
+  const cssKb = [...css].reduce((sum, file) => sum + gzipKb(file), 0);
+  return { name, files: js.length, jsKb, cssKb };
+}
+
+const screens = [
+  measure('sign-in page', ['src/features/auth/sign-in-page.tsx']),
+  measure('signed-in shell (layout + chat)', ['src/features/layout/app-layout.tsx', 'src/features/chat/chat-page.tsx']),
+];
+
+console.log('Initial JavaScript per screen (gzip -9):');
+for (const screen of screens) {
+  console.log(`  ${screen.name.padEnd(34)} ${screen.jsKb.toFixed(1).padStart(7)} KB JS in ${screen.files} files, ${screen.cssKb.toFixed(1)} KB CSS`);
+}
+const shell = screens[1];
+const ok = shell.jsKb <= BUDGET_KB;
+console.log(`Signed-in shell budget ${BUDGET_KB} KB: ${ok ? 'within' : 'OVER'} (${shell.jsKb.toFixed(1)} KB)`);
+process.exitCode = ok ? 0 : 1;

@@ -1,0 +1,41 @@
+import type { Migration } from '@earshot/kit';
+
+/** The audit schema. Runs with search_path = audit: plain names. Never edit a released one. */
+export const migrations: Migration[] = [
+  {
+    name: '0001_entries',
+    sql: `
+      create table entries (
+        seq bigserial primary key,
+        id uuid not null constraint entries_id_key unique,
+        occurred_at timestamptz not null,
+        recorded_at timestamptz not null default now(),
+        type text not null,
+        version integer not null,
+        company_id text,
+        actor jsonb not null,
+        actor_id text,
+        target_type text not null,
+        target_id text,
+        before jsonb,
+        after jsonb,
+        data jsonb not null
+      );
+      create index entries_time_idx on entries (occurred_at desc, seq desc);
+      create index entries_company_idx on entries (company_id, occurred_at desc);
+      create index entries_actor_idx on entries (actor_id, occurred_at desc);
+      create index entries_type_idx on entries (type text_pattern_ops);
+
+      -- Append-only: the log cannot be rewritten, not even by this service's own code.
+      create function entries_are_append_only() returns trigger language plpgsql as $$
+      begin
+        raise exception 'audit entries are append-only: % is not allowed', tg_op using errcode = 'insufficient_privilege';
+      end
+      $$;
+      create trigger entries_no_update_or_delete before update or delete on entries
+        for each row execute function entries_are_append_only();
+      create trigger entries_no_truncate before truncate on entries
+        for each statement execute function entries_are_append_only();
+    `,
+  },
+];

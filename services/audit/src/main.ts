@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { auditService } from './index';
+
+await runStandalone(auditService);

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { BaseConfig } from '@earshot/kit';
+
+const url = z.string().url();
+
+/** Environment keys of the auth service (validated at start with the base ones). */
+export const authConfigShape = {
+  /** The platform administrator created on first start (when no HOST_ADMIN exists). */
+  ADMIN_EMAIL: z.string().trim().toLowerCase().max(254).email().default('admin@earshot.local'),
+  /** Its password; when unset a random one is generated and printed once to the console. */
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+  /** Issuer shown in authenticator apps. */
+  TWO_STEP_ISSUER: z.string().min(1).max(60).default('Earshot'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTH_URL: url.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: url.default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: url.default('https://openidconnect.googleapis.com/v1/userinfo'),
+  X_CLIENT_ID: z.string().optional(),
+  X_CLIENT_SECRET: z.string().optional(),
+  X_AUTH_URL: url.default('https://x.com/i/oauth2/authorize'),
+  X_TOKEN_URL: url.default('https://api.x.com/2/oauth2/token'),
+  X_USERINFO_URL: url.default('https://api.x.com/2/users/me?user.fields=confirmed_email'),
+};
+
+export type AuthConfig = BaseConfig & z.infer<z.ZodObject<typeof authConfigShape>>;

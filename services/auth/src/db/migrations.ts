@@ -1,0 +1,77 @@
+import type { Migration } from '@earshot/kit';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_auth',
+    sql: `
+      create table users (
+        id uuid primary key default gen_random_uuid(),
+        company_id uuid,
+        email text not null check (email = lower(email)),
+        first_name text not null,
+        last_name text not null,
+        avatar text,
+        role text not null check (role in ('HOST_ADMIN', 'ADMIN', 'USER', 'CALLER')),
+        password_hash text not null,
+        status text not null default 'active' check (status in ('active', 'disabled')),
+        two_step_enabled boolean not null default false,
+        two_step_secret text,
+        two_step_pending_secret text,
+        two_step_last_step bigint,
+        last_sign_in_at timestamptz,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        check ((role = 'HOST_ADMIN') = (company_id is null))
+      );
+      -- An email is unique within a company (platform administrators count as one "company").
+      create unique index users_company_email on users ((coalesce(company_id, '00000000-0000-0000-0000-000000000000'::uuid)), email);
+      create index users_email on users (email);
+      create index users_company on users (company_id, created_at);
+
+      create table refresh_tokens (
+        token_hash text primary key,
+        family_id uuid not null,
+        user_id uuid not null references users (id) on delete cascade,
+        remember boolean not null,
+        expires_at timestamptz not null,
+        created_at timestamptz not null default now(),
+        used_at timestamptz,
+        revoked_at timestamptz
+      );
+      create index refresh_tokens_family on refresh_tokens (family_id);
+      create index refresh_tokens_user on refresh_tokens (user_id);
+
+      create table companies (
+        id uuid primary key,
+        domain text not null,
+        status text not null,
+        max_users integer,
+        deleted_at timestamptz,
+        updated_at timestamptz not null default now()
+      );
+      create index companies_domain on companies (domain);
+
+      create table sign_in_throttle (
+        key text primary key,
+        failures integer not null,
+        window_started_at timestamptz not null,
+        locked_until timestamptz
+      );
+
+      create table two_step_challenges (
+        token_hash text primary key,
+        user_id uuid not null references users (id) on delete cascade,
+        remember boolean not null,
+        expires_at timestamptz not null
+      );
+
+      create table password_resets (
+        token_hash text primary key,
+        user_id uuid not null references users (id) on delete cascade,
+        expires_at timestamptz not null,
+        used_at timestamptz,
+        created_at timestamptz not null default now()
+      );
+      create index password_resets_user on password_resets (user_id)`,
+  },
+];

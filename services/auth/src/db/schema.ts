@@ -1,0 +1,74 @@
+import { bigint, boolean, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const auth = pgSchema('auth');
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** People who sign in. company_id null = a platform administrator (HOST_ADMIN). */
+export const users = auth.table('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id'),
+  email: text('email').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  avatar: text('avatar'),
+  role: text('role').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  status: text('status').notNull().default('active'),
+  twoStepEnabled: boolean('two_step_enabled').notNull().default(false),
+  twoStepSecret: text('two_step_secret'),
+  twoStepPendingSecret: text('two_step_pending_secret'),
+  twoStepLastStep: bigint('two_step_last_step', { mode: 'number' }),
+  lastSignInAt: ts('last_sign_in_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type UserRow = typeof users.$inferSelect;
+
+/** Rotating refresh tokens (only their SHA-256 is stored), grouped in families for reuse detection. */
+export const refreshTokens = auth.table('refresh_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  familyId: uuid('family_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  remember: boolean('remember').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  usedAt: ts('used_at'),
+  revokedAt: ts('revoked_at'),
+});
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+
+/** What auth knows of companies, kept from tenant events (auth never reads tenant tables). */
+export const companies = auth.table('companies', {
+  id: uuid('id').primaryKey(),
+  domain: text('domain').notNull(),
+  status: text('status').notNull(),
+  maxUsers: integer('max_users'),
+  deletedAt: ts('deleted_at'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type CompanyRow = typeof companies.$inferSelect;
+
+/** Failed sign-in counters per key (account+IP, IP, account), shared by every replica. */
+export const signInThrottle = auth.table('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: ts('window_started_at').notNull(),
+  lockedUntil: ts('locked_until'),
+});
+
+/** A password that was right, waiting for the two-step code (the pending cookie holds the token). */
+export const twoStepChallenges = auth.table('two_step_challenges', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  remember: boolean('remember').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
+/** Single-use password reset tokens (hashed). */
+export const passwordResets = auth.table('password_resets', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { authService } from './index';
+
+await runStandalone(authService);

@@ -1,0 +1,117 @@
+import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import type { Role } from '@earshot/contracts';
+import { users, type UserRow } from '../db/schema';
+
+/** Which users a caller may see: one company, or every company (platform administrators). */
+export type Scope = { all: true } | { all: false; companyId: string };
+
+function inScope(scope: Scope): SQL | undefined {
+  return scope.all ? undefined : eq(users.companyId, scope.companyId);
+}
+
+export async function findUser(db: Db, id: string, scope: Scope): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(and(eq(users.id, id), inScope(scope)));
+  return row;
+}
+
+/** For updates: the row locked until the transaction ends. */
+export async function lockUser(db: Db, id: string, scope: Scope): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(and(eq(users.id, id), inScope(scope))).for('update');
+  return row;
+}
+
+/** Accounts with this email: in one company, among platform administrators (null), or everywhere (undefined). */
+export async function findByEmail(db: Db, email: string, companyId?: string | null): Promise<UserRow[]> {
+  const company = companyId === undefined ? undefined : companyId === null ? isNull(users.companyId) : eq(users.companyId, companyId);
+  return db.select().from(users).where(and(eq(users.email, email), company)).orderBy(asc(users.createdAt));
+}
+
+export async function emailTaken(db: Db, email: string, companyId: string | null, exceptId?: string): Promise<boolean> {
+  const rows = await findByEmail(db, email, companyId);
+  return rows.some((r) => r.id !== exceptId);
+}
+
+export async function countInCompany(db: Db, companyId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(eq(users.companyId, companyId));
+  return Number(row?.n ?? 0);
+}
+
+export async function hostAdminExists(db: Db): Promise<boolean> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.role, 'HOST_ADMIN')).limit(1);
+  return rows.length > 0;
+}
+
+export interface NewUser {
+  companyId: string | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  avatar: string | null;
+  role: Role;
+  passwordHash: string;
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  const [row] = await db.insert(users).values(user).returning();
+  return row!;
+}
+
+export type UserPatch = Partial<Pick<UserRow,
+  'companyId' | 'email' | 'firstName' | 'lastName' | 'avatar' | 'role' | 'status' | 'passwordHash' |
+  'twoStepEnabled' | 'twoStepSecret' | 'twoStepPendingSecret' | 'twoStepLastStep' | 'lastSignInAt'>>;
+
+export async function updateUser(db: Db, id: string, patch: UserPatch): Promise<UserRow> {
+  const [row] = await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+  return row!;
+}
+
+/** Records the TOTP time step just used, only if it is newer than the last one (no replay). */
+export async function claimTwoStepStep(db: Db, id: string, step: number): Promise<boolean> {
+  const rows = await db.update(users).set({ twoStepLastStep: step })
+    .where(and(eq(users.id, id), or(isNull(users.twoStepLastStep), sql`${users.twoStepLastStep} < ${step}`)))
+    .returning({ id: users.id });
+  return rows.length === 1;
+}
+
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
+}
+
+export interface ListFilter {
+  scope: Scope;
+  q?: string;
+  role?: Role;
+  page: number;
+  pageSize: number;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function listWhere(filter: Omit<ListFilter, 'page' | 'pageSize'>): SQL | undefined {
+  const pattern = filter.q ? `%${escapeLike(filter.q)}%` : undefined;
+  return and(
+    inScope(filter.scope),
+    filter.role ? eq(users.role, filter.role) : undefined,
+    pattern
+      ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern),
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern))
+      : undefined,
+  );
+}
+
+export async function listUsers(db: Db, filter: ListFilter): Promise<{ rows: UserRow[]; total: number }> {
+  const where = listWhere(filter);
+  const [totalRow] = await db.select({ n: count() }).from(users).where(where);
+  const rows = await db.select().from(users).where(where)
+    .orderBy(desc(users.createdAt), asc(users.id))
+    .limit(filter.pageSize).offset((filter.page - 1) * filter.pageSize);
+  return { rows, total: Number(totalRow?.n ?? 0) };
+}
+
+export async function dropdownUsers(db: Db, scope: Scope): Promise<Pick<UserRow, 'id' | 'firstName' | 'lastName'>[]> {
+  return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users)
+    .where(inScope(scope)).orderBy(asc(users.firstName), asc(users.lastName)).limit(1000);
+}

@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { chatService } from './index';
+
+await runStandalone(chatService);

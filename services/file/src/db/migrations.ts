@@ -1,0 +1,30 @@
+import type { Migration } from '@earshot/kit';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_files',
+    sql: `
+      create table files (
+        id uuid primary key,
+        company_id uuid not null,
+        storage_key text not null constraint files_storage_key_key unique,
+        filename text not null,
+        original_name text not null,
+        mime_type text not null,
+        size bigint not null check (size >= 0),
+        status text not null,
+        client_id uuid,
+        uploaded_by text,
+        transcription_status text not null default 'pending',
+        transcription_error text,
+        uploaded_at timestamptz not null default now()
+      );
+      create index files_company_newest_idx on files (company_id, uploaded_at desc, id desc);
+      create index files_newest_idx on files (uploaded_at desc, id desc);
+      create table companies (
+        id uuid primary key,
+        max_storage bigint check (max_storage is null or max_storage >= 0),
+        updated_at timestamptz not null default now()
+      );`,
+  },
+];

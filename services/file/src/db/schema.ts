@@ -1,0 +1,30 @@
+import { bigint, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const file = pgSchema('file');
+
+/** Uploaded files. The audio itself is in object storage under `storage_key`. */
+export const files = file.table('files', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  storageKey: text('storage_key').notNull().unique(),
+  filename: text('filename').notNull(),
+  originalName: text('original_name').notNull(),
+  mimeType: text('mime_type').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  status: text('status').notNull(),
+  clientId: uuid('client_id'),
+  uploadedBy: text('uploaded_by'),
+  transcriptionStatus: text('transcription_status').notNull(),
+  transcriptionError: text('transcription_error'),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+export type FileRow = typeof files.$inferSelect;
+export type NewFileRow = typeof files.$inferInsert;
+
+/** Projection of the tenant service's companies: only what quotas need. */
+export const companies = file.table('companies', {
+  id: uuid('id').primaryKey(),
+  maxStorage: bigint('max_storage', { mode: 'number' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+export type CompanyRow = typeof companies.$inferSelect;

@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { fileService } from './index';
+
+await runStandalone(fileService);

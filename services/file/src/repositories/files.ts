@@ -1,0 +1,55 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import { files, type FileRow, type NewFileRow } from '../db/schema';
+
+/** Files of one company (or of all, for `null`), newest first. */
+export async function listFiles(db: Db, companyId: string | null, page: number, pageSize: number): Promise<{ rows: FileRow[]; total: number }> {
+  const where = companyId ? eq(files.companyId, companyId) : undefined;
+  const rows = await db
+    .select()
+    .from(files)
+    .where(where)
+    .orderBy(desc(files.uploadedAt), desc(files.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [totals] = await db.select({ total: count() }).from(files).where(where);
+  return { rows, total: Number(totals?.total ?? 0) };
+}
+
+/** One file, only when it belongs to `companyId` (any company for `null`). */
+export async function findFile(db: Db, id: string, companyId: string | null): Promise<FileRow | undefined> {
+  const where = companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
+  const [row] = await db.select().from(files).where(where).limit(1);
+  return row;
+}
+
+export async function findFileByKey(db: Db, storageKey: string, companyId: string | null): Promise<FileRow | undefined> {
+  const where = companyId ? and(eq(files.storageKey, storageKey), eq(files.companyId, companyId)) : eq(files.storageKey, storageKey);
+  const [row] = await db.select().from(files).where(where).limit(1);
+  return row;
+}
+
+export async function insertFile(db: Db, row: NewFileRow): Promise<FileRow> {
+  const [created] = await db.insert(files).values(row).returning();
+  return created!;
+}
+
+/** Bytes the company's files take. */
+export async function usedStorage(db: Db, companyId: string): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<string>`coalesce(sum(${files.size}), 0)` })
+    .from(files)
+    .where(eq(files.companyId, companyId));
+  return Number(row?.used ?? 0);
+}
+
+export async function setTranscriptionStatus(db: Db, id: string, companyId: string | null, status: string, error: string | null): Promise<void> {
+  const where = companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
+  await db.update(files).set({ transcriptionStatus: status, transcriptionError: error }).where(where);
+}
+
+export async function deleteFile(db: Db, id: string, companyId: string | null): Promise<FileRow | undefined> {
+  const where = companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
+  const [row] = await db.delete(files).where(where).returning();
+  return row;
+}

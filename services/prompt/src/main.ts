@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { promptService } from './index';
+
+await runStandalone(promptService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { tenantService } from './index';
+
+await runStandalone(tenantService);

@@ -1,0 +1,18 @@
+import { count, eq } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import { companyMembers } from '../db/schema';
+
+/** Records (or moves) a user as a member of a company, from the auth service's events. */
+export async function upsertMember(tx: Db, userId: string, companyId: string): Promise<void> {
+  await tx.insert(companyMembers).values({ userId, companyId })
+    .onConflictDoUpdate({ target: companyMembers.userId, set: { companyId } });
+}
+
+export async function removeMember(tx: Db, userId: string): Promise<void> {
+  await tx.delete(companyMembers).where(eq(companyMembers.userId, userId));
+}
+
+export async function countMembers(db: Db, companyId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(companyMembers).where(eq(companyMembers.companyId, companyId));
+  return row?.n ?? 0;
+}

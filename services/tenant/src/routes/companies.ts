@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ADMINS,
+  CompanyAdminConfigDto,
+  CompanyCreateBody,
+  CompanyDto,
+  CompanyListQuery,
+  CompanyPage,
+  CompanyUpdateBody,
+  CompanyWithKeyDto,
+  CreditsDto,
+  Dropdown,
+  ErrorBody,
+  HOST_ONLY,
+  IdParams,
+  MessageBody,
+} from '@earshot/contracts';
+import { identityOf } from '@earshot/kit';
+import { actorOf } from '../services/actor';
+import type { CompanyService } from '../services/companies';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const byId = { id: 'company' };
+
+/** A valid company for the route matrix (a second call is a 409: still past the access check). */
+const EXAMPLE_COMPANY = { name: 'Example Company', code: 'EXAMPLE', domain: 'example-co', type: 'business', status: 'active', maxUsers: 10, maxStorage: 1024 ** 3, language: 'en' };
+
+/** Companies: platform administrators only (spec part 6), except a company's own credits. */
+export async function companyRoutes(app: FastifyInstance, companies: CompanyService): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/companies', {
+    config: { access: HOST_ONLY },
+    schema: { tags: ['companies'], summary: 'List companies', querystring: CompanyListQuery, response: { 200: CompanyPage, ...errors } },
+  }, async (request) => companies.list(request.query));
+
+  r.get('/companies/dropdown', {
+    config: { access: HOST_ONLY },
+    schema: { tags: ['companies'], summary: 'Company ids and names, for pickers', response: { 200: Dropdown, ...errors } },
+  }, async () => companies.dropdown());
+
+  r.post('/companies', {
+    config: { access: HOST_ONLY, example: { body: EXAMPLE_COMPANY } },
+    schema: {
+      tags: ['companies'],
+      summary: 'Create a company; the answer holds its API key, shown this once',
+      body: CompanyCreateBody,
+      response: { 201: CompanyWithKeyDto, 409: ErrorBody, ...errors },
+    },
+  }, async (request, reply) => reply.code(201).send(await companies.create(request.body, actorOf(request))));
+
+  r.get('/companies/:id', {
+    config: { access: HOST_ONLY, params: byId },
+    schema: { tags: ['companies'], summary: 'One company', params: IdParams, response: { 200: CompanyDto, ...errors } },
+  }, async (request) => companies.get(request.params.id));
+
+  r.put('/companies/:id', {
+    config: { access: HOST_ONLY, params: byId, example: { body: { language: 'en' } } },
+    schema: {
+      tags: ['companies'],
+      summary: 'Change some fields of a company',
+      params: IdParams,
+      body: CompanyUpdateBody,
+      response: { 200: CompanyDto, 409: ErrorBody, ...errors },
+    },
+  }, async (request) => companies.update(request.params.id, request.body, actorOf(request)));
+
+  r.delete('/companies/:id', {
+    config: { access: HOST_ONLY, params: byId },
+    schema: {
+      tags: ['companies'],
+      summary: 'Delete a company (refused while it has users or is another company’s partner)',
+      params: IdParams,
+      response: { 200: MessageBody, 409: ErrorBody, ...errors },
+    },
+  }, async (request) => companies.remove(request.params.id, actorOf(request)));
+
+  r.post('/companies/:id/api-key', {
+    config: { access: HOST_ONLY, params: byId },
+    schema: {
+      tags: ['companies'],
+      summary: 'Replace the company’s API key; the answer holds the new key, shown this once',
+      params: IdParams,
+      response: { 200: CompanyWithKeyDto, ...errors },
+    },
+  }, async (request) => companies.rotateApiKey(request.params.id, actorOf(request)));
+
+  r.get('/companies/:id/credits', {
+    config: { access: ADMINS, params: byId },
+    schema: { tags: ['companies'], summary: 'The company’s credit balance', params: IdParams, response: { 200: CreditsDto, ...errors } },
+  }, async (request) => companies.credits(request.params.id, identityOf(request)));
+
+  r.get('/companies/:id/config', {
+    config: { access: HOST_ONLY, params: byId },
+    schema: { tags: ['companies'], summary: 'Branding, domain, language and feature switches of a company', params: IdParams, response: { 200: CompanyAdminConfigDto, ...errors } },
+  }, async (request) => companies.adminConfig(request.params.id));
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ADMINS, CompanyFeatureDto, CompanyFeaturesBody, ErrorBody, FEATURES, FeatureDto, HOST_ONLY, IdParams } from '@earshot/contracts';
+import { identityOf } from '@earshot/kit';
+import { actorOf } from '../services/actor';
+import { assertVisible, type CompanyService } from '../services/companies';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+/** The features catalogue and each company's switches. */
+export async function featureRoutes(app: FastifyInstance, companies: CompanyService): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/features', {
+    config: { access: HOST_ONLY },
+    schema: { tags: ['features'], summary: 'The features catalogue', response: { 200: z.array(FeatureDto), ...errors } },
+  }, async () => FEATURES.map((f) => ({ ...f })));
+
+  r.get('/companies/:id/features', {
+    config: { access: ADMINS, params: { id: 'company' } },
+    schema: { tags: ['features'], summary: 'Which features a company has (a company administrator: their own)', params: IdParams, response: { 200: z.array(CompanyFeatureDto), ...errors } },
+  }, async (request) => {
+    assertVisible(identityOf(request), request.params.id);
+    return companies.features(request.params.id);
+  });
+
+  r.put('/companies/:id/features', {
+    config: { access: HOST_ONLY, params: { id: 'company' }, example: { body: { features: { transcription: true } } } },
+    schema: {
+      tags: ['features'],
+      summary: 'Switch features on or off for a company (keys left out keep their value)',
+      params: IdParams,
+      body: CompanyFeaturesBody,
+      response: { 200: z.array(CompanyFeatureDto), ...errors },
+    },
+  }, async (request) => companies.setFeatures(request.params.id, request.body, actorOf(request)));
+}

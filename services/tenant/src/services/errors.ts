@@ -1,0 +1,22 @@
+import { conflict, type HttpError } from '@earshot/kit';
+
+const CONSTRAINT_FIELDS: Record<string, 'code' | 'domain'> = {
+  companies_code_key: 'code',
+  companies_domain_key: 'domain',
+};
+
+export function duplicateField(field: 'code' | 'domain'): HttpError {
+  return conflict(`A company with this ${field} already exists`, [{ field: `body.${field}`, message: 'is already taken' }]);
+}
+
+/**
+ * A unique violation that slipped past the pre-check (two requests at once) as the same 409 the
+ * pre-check gives; anything else is rethrown. Drizzle wraps driver errors, so follow `cause`.
+ */
+export function rethrowDuplicate(error: unknown): never {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: string; constraint?: string };
+    if (code === '23505' && constraint && CONSTRAINT_FIELDS[constraint]) throw duplicateField(CONSTRAINT_FIELDS[constraint]);
+  }
+  throw error;
+}

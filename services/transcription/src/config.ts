@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+
+export const ENGINES = ['pocketsphinx', 'openai'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+/** Environment keys of the transcription service (and of its stand-alone workers). */
+export const transcriptionConfigShape = {
+  ...storageConfigShape,
+  TRANSCRIPTION_ENGINE: z.enum(ENGINES).default('pocketsphinx'),
+  /** Run the job worker inside this process (all-in-one); `false` leaves the work to `npm run worker`. */
+  TRANSCRIPTION_WORKER: envBoolean(true),
+  /** Jobs one worker runs at once, and decoder processes it runs at once across those jobs. */
+  TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  TRANSCRIPTION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  /** First retry delay; each further retry doubles it (capped at one hour). */
+  TRANSCRIPTION_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** How long a claimed job stays a worker's without a heartbeat; heartbeats come every third of it. */
+  TRANSCRIPTION_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(60_000),
+  /** How often an idle worker looks for work (a new upload in this process wakes it at once). */
+  TRANSCRIPTION_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
+  /** Longest piece of audio the offline engine decodes in one go (split at silences). */
+  TRANSCRIPTION_CHUNK_SECONDS: z.coerce.number().min(5).max(600).default(60),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  POCKETSPHINX_PATH: z.string().min(1).default('pocketsphinx_continuous'),
+  /** Acoustic model, language model and dictionary; empty = the binary's defaults (Debian's en-us). */
+  POCKETSPHINX_HMM: z.string().optional(),
+  POCKETSPHINX_LM: z.string().optional(),
+  POCKETSPHINX_DICT: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  TRANSCRIPTION_MODEL: z.string().min(1).max(200).default('whisper-1'),
+  /** The provider's upload limit (OpenAI: 25 MB); longer audio is split at silences to stay under it. */
+  OPENAI_MAX_UPLOAD_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 ** 3).default(25 * 1000 * 1000),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+};
+
+export interface TranscriptionSettings {
+  TRANSCRIPTION_ENGINE: EngineName;
+  TRANSCRIPTION_WORKER: boolean;
+  TRANSCRIPTION_CONCURRENCY: number;
+  TRANSCRIPTION_MAX_ATTEMPTS: number;
+  TRANSCRIPTION_RETRY_BASE_MS: number;
+  TRANSCRIPTION_LEASE_MS: number;
+  TRANSCRIPTION_POLL_MS: number;
+  TRANSCRIPTION_CHUNK_SECONDS: number;
+  FFMPEG_PATH: string;
+  FFPROBE_PATH: string;
+  POCKETSPHINX_PATH: string;
+  POCKETSPHINX_HMM?: string;
+  POCKETSPHINX_LM?: string;
+  POCKETSPHINX_DICT?: string;
+  OPENAI_BASE_URL?: string;
+  OPENAI_API_KEY?: string;
+  TRANSCRIPTION_MODEL: string;
+  OPENAI_MAX_UPLOAD_BYTES: number;
+  OPENAI_TIMEOUT_MS: number;
+}
+
+export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings;

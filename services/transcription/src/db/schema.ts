@@ -1,0 +1,44 @@
+import { bigint, doublePrecision, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { PeaksDto, SpeakerInfo, SpeakerSegment, TranscriptionStatus } from '@earshot/contracts';
+
+export const transcription = pgSchema('transcription');
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const transcripts = transcription.table('transcripts', {
+  id: uuid('id').primaryKey(),
+  fileId: uuid('file_id').notNull().unique(),
+  companyId: uuid('company_id').notNull(),
+  storageKey: text('storage_key').notNull(),
+  filename: text('filename').notNull(),
+  originalName: text('original_name').notNull(),
+  mimeType: text('mime_type').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  clientId: uuid('client_id'),
+  uploadedBy: text('uploaded_by'),
+  uploadedAt: ts('uploaded_at').notNull(),
+  engine: text('engine'),
+  duration: doublePrecision('duration'),
+  speakers: jsonb('speakers').$type<SpeakerInfo[]>().notNull().default([]),
+  segments: jsonb('segments').$type<SpeakerSegment[]>().notNull().default([]),
+  peaks: jsonb('peaks').$type<PeaksDto>(),
+  completedAt: ts('completed_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type TranscriptRow = typeof transcripts.$inferSelect;
+export type NewTranscriptRow = typeof transcripts.$inferInsert;
+
+export const jobs = transcription.table('jobs', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  status: text('status').$type<TranscriptionStatus>().notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  reason: text('reason'),
+  nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+  lockedBy: text('locked_by'),
+  lockedUntil: ts('locked_until'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type JobRow = typeof jobs.$inferSelect;

@@ -1,0 +1,79 @@
+import { createReadStream } from 'node:fs';
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
+import { JobError } from '../services/job-error';
+import type { RecognisedWord, SpeechEngine } from './types';
+
+export interface OpenAiEngineOptions {
+  baseURL?: string;
+  apiKey?: string;
+  model: string;
+  maxUploadBytes: number;
+  timeoutMs: number;
+}
+
+/** 16 kHz mono 16-bit WAV: bytes per second of audio. */
+const WAV_BYTES_PER_SECOND = 32_000;
+
+interface VerboseTranscription {
+  text?: string;
+  words?: { word: string; start: number; end: number }[];
+  segments?: { start: number; end: number; text: string }[];
+}
+
+/** Turns provider errors into reasons a person can act on; busy or unreachable providers are retried. */
+export function providerError(error: unknown): unknown {
+  if (error instanceof APIUserAbortError) return error;
+  if (error instanceof APIConnectionError) return new JobError(`The transcription provider could not be reached (${error.message})`, true);
+  if (error instanceof APIError) {
+    const status = error.status ?? 0;
+    const said = (error.message || '').replace(/\s+/g, ' ').slice(0, 200);
+    if (status === 401 || status === 403) return new JobError(`The transcription provider refused the API key (${status})`, false);
+    if (status === 404) return new JobError(`The transcription provider does not know this model or endpoint (404: ${said})`, false);
+    if (status === 429 || status >= 500) return new JobError(`The transcription provider is busy or failing (${status}: ${said})`, true);
+    return new JobError(`The transcription provider rejected the audio (${status}: ${said})`, false);
+  }
+  return error;
+}
+
+/**
+ * Any OpenAI-compatible speech-to-text endpoint (OpenAI, self-hosted Whisper servers) through the
+ * `openai` SDK, asking for verbose JSON with word and segment timestamps. Pieces are sized to stay
+ * under the provider's upload limit. Retries are the job queue's business, not the SDK's.
+ */
+export class OpenAiEngine implements SpeechEngine {
+  readonly name = 'openai';
+  private client?: OpenAI;
+  constructor(private readonly options: OpenAiEngineOptions) {}
+
+  maxChunkSeconds(): number {
+    // Leave room for the WAV header and the multipart envelope.
+    return Math.max(1, Math.min(1200, Math.floor((this.options.maxUploadBytes - 4096) / WAV_BYTES_PER_SECOND)));
+  }
+
+  async check(): Promise<void> {
+    if (!this.options.apiKey) throw new JobError('OpenAI-compatible transcription is not configured on this server (OPENAI_API_KEY is not set)', false);
+    this.client ??= new OpenAI({ apiKey: this.options.apiKey, baseURL: this.options.baseURL, maxRetries: 0, timeout: this.options.timeoutMs });
+  }
+
+  async transcribe(wavPath: string, signal?: AbortSignal): Promise<RecognisedWord[]> {
+    await this.check();
+    let answer: VerboseTranscription;
+    try {
+      answer = (await this.client!.audio.transcriptions.create({
+        file: await toFile(createReadStream(wavPath), 'audio.wav', { type: 'audio/wav' }),
+        model: this.options.model,
+        response_format: 'verbose_json',
+        timestamp_granularities: ['word', 'segment'],
+      }, { signal })) as unknown as VerboseTranscription;
+    } catch (error) {
+      throw providerError(error);
+    }
+    const words = (answer.words ?? [])
+      .map((w) => ({ text: String(w.word ?? '').trim(), start: Number(w.start), end: Number(w.end) }))
+      .filter((w) => w.text && Number.isFinite(w.start) && Number.isFinite(w.end));
+    if (words.length === 0 && (answer.text ?? '').trim()) {
+      throw new JobError('The transcription provider returned text without word timings (it must support timestamp_granularities=word)', false);
+    }
+    return words;
+  }
+}

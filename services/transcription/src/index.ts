@@ -1,0 +1,57 @@
+import { defineService, type ServiceContext } from '@earshot/kit';
+import { transcriptionConfigShape, type TranscriptionConfig } from './config';
+import { migrations } from './db/migrations';
+import { transcriptRoutes } from './routes/transcripts';
+import { createWorker } from './runtime';
+import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
+import type { TranscriptionWorker } from './services/worker';
+
+const CONSUMER = 'transcription';
+/** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
+const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
+
+const nudge = (ctx: ServiceContext<TranscriptionConfig>) => () => workers.get(ctx)?.nudge();
+
+/** The transcription service. See README.md for what it owns. */
+export const transcriptionService = defineService<TranscriptionConfig>({
+  name: 'transcription',
+  schema: 'transcription',
+  prefixes: ['/transcripts'],
+  migrations,
+  configShape: transcriptionConfigShape,
+  async routes(app, ctx) {
+    await transcriptRoutes(app, new TranscriptService(ctx as unknown as ServiceContext, nudge(ctx)));
+  },
+  subscriptions: (ctx) => [
+    {
+      group: CONSUMER,
+      topics: ['earshot.file'],
+      handle: async (envelope) => {
+        let queued = false;
+        await ctx.applyOnce(CONSUMER, envelope, async (tx, emit) => {
+          if (envelope.type === 'file.uploaded') queued = await applyFileUploaded(tx, emit, envelope);
+          else if (envelope.type === 'file.deleted') await applyFileDeleted(tx, envelope);
+        });
+        if (queued) nudge(ctx)();
+      },
+    },
+  ],
+  async start(ctx) {
+    if (!ctx.config.TRANSCRIPTION_WORKER) return;
+    const worker = createWorker(ctx);
+    workers.set(ctx, worker);
+    worker.start();
+  },
+  async stop(ctx) {
+    await workers.get(ctx)?.stop();
+    workers.delete(ctx);
+  },
+});
+
+export { createWorker, pipelineDeps, queueSettings } from './runtime';
+export { TranscriptionWorker, processJob } from './services/worker';
+export { claimNext, completeJob } from './services/queue';
+export { transcribeStoredAudio } from './services/pipeline';
+export { Limiter } from './services/limiter';
+export { PocketSphinxEngine, parsePocketSphinx } from './engines/pocketsphinx';
+export type { TranscriptionConfig } from './config';

@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { transcriptionService } from './index';
+
+await runStandalone(transcriptionService);

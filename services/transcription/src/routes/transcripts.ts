@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ALL_ROLES,
+  DeleteAnswer,
+  ErrorBody,
+  FileIdParams,
+  IdParams,
+  LinkClientAnswer,
+  LinkClientBody,
+  MessageBody,
+  PeaksDto,
+  StatusList,
+  StatusQuery,
+  TranscribeAnswer,
+  TranscribeBody,
+  TranscriptDto,
+  WordEditBody,
+  WordParams,
+  type Role,
+} from '@earshot/contracts';
+import { identityOf, type ZodTypeProvider } from '@earshot/kit';
+import type { TranscriptService } from '../services/transcripts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+/** Clients are managed by ADMIN and CALLER (spec part 6); HOST_ADMIN may do anything. */
+export const LINK_CLIENT_ROLES: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
+const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+
+export async function transcriptRoutes(app: FastifyInstance, transcripts: TranscriptService): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/transcripts/status', {
+    config: { access: ALL_ROLES },
+    schema: { querystring: StatusQuery, response: { 200: StatusList, ...errors } },
+  }, async (request) => transcripts.statuses(identityOf(request), request.query.fileIds));
+
+  r.get('/transcripts/file/:fileId', {
+    config: { access: ALL_ROLES, params: { fileId: 'file' } },
+    schema: { params: FileIdParams, response: { 200: TranscriptDto, ...errors } },
+  }, async (request) => transcripts.byFile(identityOf(request), request.params.fileId));
+
+  r.get('/transcripts/:fileId/peaks', {
+    config: { access: ALL_ROLES, params: { fileId: 'file' } },
+    schema: { params: FileIdParams, response: { 200: PeaksDto, ...errors } },
+  }, async (request, reply) => {
+    const peaks = await transcripts.peaks(identityOf(request), request.params.fileId);
+    // Peaks change only when the file is transcribed again; the browser may keep them a while.
+    reply.header('cache-control', 'private, max-age=300');
+    return peaks;
+  });
+
+  r.post('/transcripts/transcribe', {
+    config: { access: ALL_ROLES, example: { body: { fileId: EXAMPLE_ID } } },
+    schema: { body: TranscribeBody, response: { 202: TranscribeAnswer, ...errors, 409: ErrorBody } },
+  }, async (request, reply) => reply.code(202).send(await transcripts.transcribe(identityOf(request), request.body.fileId, request.ip)));
+
+  r.put('/transcripts/:transcriptId/metadata/words/:wordId', {
+    config: { access: ALL_ROLES, params: { transcriptId: 'transcript', wordId: 'word' }, example: { body: { text: 'hello', speakerSegmentId: 's-example-0' } } },
+    schema: { params: WordParams, body: WordEditBody, response: { 200: MessageBody, ...errors } },
+  }, async (request) => transcripts.editWord(identityOf(request), request.ip, request.params.transcriptId, request.params.wordId, request.body));
+
+  r.put('/transcripts/link-client', {
+    config: { access: LINK_CLIENT_ROLES, example: { body: { transcriptId: EXAMPLE_ID, clientId: null } } },
+    schema: { body: LinkClientBody, response: { 200: LinkClientAnswer, ...errors } },
+  }, async (request) => transcripts.linkClient(identityOf(request), request.ip, request.body.transcriptId, request.body.clientId));
+
+  r.delete('/transcripts/:id', {
+    config: { access: ALL_ROLES, params: { id: 'file' } },
+    schema: { params: IdParams, response: { 200: DeleteAnswer, ...errors } },
+  }, async (request) => transcripts.remove(identityOf(request), request.ip, request.params.id));
+}
+

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ObjectNotFoundError, type ObjectStorage } from '@earshot/kit';
+import { detectSilences, probe, toChannelWavs, type FfmpegPaths } from '../audio/ffmpeg';
+import { planChunks } from '../audio/chunks';
+import { analyseWaveform } from '../audio/peaks';
+import { readWavInfo, writeWavSlice, type WavInfo } from '../audio/wav';
+import type { RecognisedWord, SpeechEngine } from '../engines/types';
+import type { TranscriptResult } from '../repositories/transcripts';
+import { JobError } from './job-error';
+import type { Limiter } from './limiter';
+import { buildSegments, speakersFor } from './segments';
+
+export interface PipelineDeps {
+  storage: ObjectStorage;
+  engine: SpeechEngine;
+  ffmpeg: FfmpegPaths;
+  /** Shared by every job of a worker: at most TRANSCRIPTION_CONCURRENCY decoders run at once. */
+  decoders: Limiter;
+}
+
+/** Channels whose mean difference is under this share of their level are one recording twice. */
+const SAME_RECORDING = 0.05;
+
+async function download(storage: ObjectStorage, key: string, target: string, signal: AbortSignal): Promise<void> {
+  try {
+    await pipeline(await storage.get(key), createWriteStream(target), { signal });
+  } catch (error) {
+    if (error instanceof ObjectNotFoundError) throw new JobError('The audio file is missing from storage', false);
+    throw error;
+  }
+}
+
+/**
+ * Runs tasks in parallel; the first failure stops the others (their signal aborts) and, once all
+ * have settled, is thrown. Nothing is left running when this returns or throws.
+ */
+async function allOrNothing<T>(tasks: ((signal: AbortSignal) => Promise<T>)[], signal: AbortSignal): Promise<T[]> {
+  const stop = new AbortController();
+  const inner = AbortSignal.any([signal, stop.signal]);
+  const results = await Promise.allSettled(tasks.map((task) => task(inner).catch((error: unknown) => {
+    stop.abort();
+    throw error;
+  })));
+  const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  // The first real failure, not the aborts it caused in the other tasks.
+  const failure = failures.find((e) => !(e instanceof Error && e.name === 'AbortError')) ?? failures[0];
+  if (failures.length) throw failure;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
+/** Decodes one channel: cut at silences into pieces the engine accepts, decoded in parallel, offsets corrected. */
+async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, label: string, signal: AbortSignal): Promise<RecognisedWord[]> {
+  const maxSeconds = deps.engine.maxChunkSeconds();
+  const silences = wav.duration > maxSeconds ? await detectSilences(deps.ffmpeg, wav.path, wav.duration, signal) : [];
+  const chunks = planChunks(wav.duration, silences, maxSeconds);
+  const pieces = await allOrNothing(chunks.map((chunk, index) => (inner) => deps.decoders.run(async () => {
+    inner.throwIfAborted();
+    const whole = chunks.length === 1 && chunk.start === 0;
+    const path = whole ? wav.path : join(dir, `${label}-${index}.wav`);
+    if (!whole) await writeWavSlice(wav, chunk.start, chunk.end, path);
+    const words = await deps.engine.transcribe(path, inner);
+    if (!whole) await rm(path, { force: true });
+    return words.map((w) => ({ text: w.text, start: w.start + chunk.start, end: w.end + chunk.start }));
+  })), signal);
+  return pieces.flat();
+}
+
+/**
+ * From a stored upload to a transcript: fetch, decode to 16 kHz mono WAV per channel, measure,
+ * draw peaks, recognise, and build speaker segments. Everything temporary is removed at the end.
+ */
+export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: string, signal: AbortSignal): Promise<TranscriptResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'earshot-stt-'));
+  try {
+    const input = join(dir, 'input');
+    await download(deps.storage, storageKey, input, signal);
+    const { channels } = await probe(deps.ffmpeg, input, signal);
+    await deps.engine.check(signal);
+    const wavs = await Promise.all((await toChannelWavs(deps.ffmpeg, input, dir, channels, signal)).map(readWavInfo));
+    await rm(input, { force: true });
+    const { peaks, channelDifference } = await analyseWaveform(wavs);
+    const duration = peaks.duration;
+    // A "stereo" file that carries the same recording on both channels is one speaker, not two.
+    const speakerWavs = wavs.length === 2 && channelDifference < SAME_RECORDING ? wavs.slice(0, 1) : wavs;
+    const speakers = speakersFor(speakerWavs.length);
+    const words = await allOrNothing(speakerWavs.map((wav, index) => (inner) => recogniseChannel(deps, wav, dir, `c${index}`, inner)), signal);
+    const run = randomBytes(4).toString('hex');
+    const segments = buildSegments(words.map((w, index) => ({ speakerId: speakers[index]!.id, words: w })), duration, run);
+    return { engine: deps.engine.name, duration, speakers, segments, peaks };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,89 @@
+import { SYSTEM_ACTOR, type Actor, type TranscriptionStatus } from '@earshot/contracts';
+import type { NewEvent, ServiceContext } from '@earshot/kit';
+import * as jobsRepo from '../repositories/jobs';
+import * as transcriptsRepo from '../repositories/transcripts';
+import type { ClaimedJob } from '../repositories/jobs';
+import type { TranscriptResult } from '../repositories/transcripts';
+import type { JobError } from './job-error';
+
+export type { ClaimedJob } from '../repositories/jobs';
+
+export interface QueueSettings {
+  leaseMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+}
+
+export const ABANDONED_REASON = 'The transcription worker stopped responding on every attempt';
+/** Back-off never waits longer than this between two attempts. */
+const MAX_RETRY_DELAY_MS = 3_600_000;
+
+export function statusEvent(companyId: string, fileId: string, status: TranscriptionStatus, reason: string | null, attempt?: number, actor: Actor = SYSTEM_ACTOR): NewEvent {
+  return { type: 'transcript.status_changed', companyId, actor, data: { fileId, status, reason, ...(attempt !== undefined ? { attempt } : {}) } };
+}
+
+/** The delay before attempt `attempts + 1`: base, 2×base, 4×base... */
+export function retryDelayMs(settings: QueueSettings, attempts: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Claims the next job for `workerId` (and first fails jobs abandoned after their last attempt).
+ * The claim and its status event commit together.
+ */
+export async function claimNext(ctx: ServiceContext, workerId: string, settings: QueueSettings): Promise<ClaimedJob | null> {
+  return ctx.transact(async (tx, emit) => {
+    for (const dead of await jobsRepo.failAbandoned(tx, settings.maxAttempts, ABANDONED_REASON)) {
+      emit(statusEvent(dead.companyId, dead.fileId, 'failed', ABANDONED_REASON, dead.attempts));
+    }
+    const job = await jobsRepo.claim(tx, workerId, settings.leaseMs);
+    if (job) emit(statusEvent(job.companyId, job.fileId, 'processing', null, job.attempts));
+    return job;
+  });
+}
+
+/**
+ * Stores the result if, and only if, the job is still this worker's: the lease check and the
+ * transcript write share one transaction. False means another worker owns it now (or it was
+ * deleted): the result is dropped, so a job is never completed twice.
+ */
+export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult): Promise<boolean> {
+  return ctx.transact(async (tx, emit) => {
+    if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
+    const id = await transcriptsRepo.saveResult(tx, job.fileId, result);
+    await jobsRepo.finish(tx, job.fileId, 'completed', null);
+    const words = result.segments.reduce((n, s) => n + s.words.length, 0);
+    emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
+    emit({
+      type: 'transcript.completed',
+      companyId: job.companyId,
+      actor: SYSTEM_ACTOR,
+      data: { id, fileId: job.fileId, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words },
+    });
+    return true;
+  });
+}
+
+/** Records a failed attempt: retried later with back-off while attempts remain and it may help, else failed. */
+export async function failJob(ctx: ServiceContext, job: ClaimedJob, error: JobError, settings: QueueSettings): Promise<'retry' | 'failed' | 'lost'> {
+  return ctx.transact(async (tx, emit) => {
+    if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return 'lost';
+    if (error.retryable && job.attempts < settings.maxAttempts) {
+      await jobsRepo.scheduleRetry(tx, job.fileId, error.reason, retryDelayMs(settings, job.attempts));
+      emit(statusEvent(job.companyId, job.fileId, 'pending', error.reason, job.attempts));
+      return 'retry';
+    }
+    await jobsRepo.finish(tx, job.fileId, 'failed', error.reason);
+    emit(statusEvent(job.companyId, job.fileId, 'failed', error.reason, job.attempts));
+    return 'failed';
+  });
+}
+
+/** A stopping worker gives its job back for another worker to take at once. */
+export async function releaseJob(ctx: ServiceContext, job: ClaimedJob): Promise<void> {
+  await ctx.transact(async (tx, emit) => {
+    if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return;
+    await jobsRepo.release(tx, job.fileId);
+    emit(statusEvent(job.companyId, job.fileId, 'pending', null));
+  });
+}

@@ -1,0 +1,79 @@
+import type { SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
+import type { RecognisedWord } from '../engines/types';
+
+/** A pause longer than this starts a new segment of the same speaker. */
+export const PAUSE_SECONDS = 0.8;
+/** Segments stay readable: a monologue is cut after this long even without a pause. */
+export const MAX_SEGMENT_SECONDS = 30;
+
+export const CALL_LABELS = ['Agent', 'Customer'] as const;
+
+export interface ChannelWords {
+  speakerId: string;
+  words: RecognisedWord[];
+}
+
+const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/** Orders one speaker's words and makes their times ascending, non-overlapping and inside the audio. */
+export function tidyWords(words: readonly RecognisedWord[], duration: number): RecognisedWord[] {
+  const sorted = [...words].sort((a, b) => a.start - b.start || a.end - b.end);
+  const tidy: RecognisedWord[] = [];
+  let previousEnd = 0;
+  for (const word of sorted) {
+    const start = ms(Math.min(Math.max(word.start, previousEnd, 0), duration));
+    const end = ms(Math.min(Math.max(word.end, start), duration));
+    tidy.push({ text: word.text, start, end });
+    previousEnd = end;
+  }
+  return tidy;
+}
+
+/** Groups one speaker's words into segments at pauses. */
+function groupAtPauses(words: readonly RecognisedWord[]): RecognisedWord[][] {
+  const groups: RecognisedWord[][] = [];
+  let current: RecognisedWord[] = [];
+  for (const word of words) {
+    const last = current[current.length - 1];
+    if (last && (word.start - last.end > PAUSE_SECONDS || word.end - current[0]!.start > MAX_SEGMENT_SECONDS)) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(word);
+  }
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+/**
+ * Speaker segments for the viewer: each speaker's words split at pauses, all speakers' segments
+ * interleaved by start time, and a string `_id` on every segment and word. `run` is unique to
+ * this transcription run, so a word id from an older run never names a word of a newer one.
+ */
+export function buildSegments(channels: readonly ChannelWords[], duration: number, run: string): SpeakerSegment[] {
+  const groups = channels.flatMap((channel) =>
+    groupAtPauses(tidyWords(channel.words, duration)).map((words) => ({ speakerId: channel.speakerId, words })),
+  );
+  groups.sort((a, b) => a.words[0]!.start - b.words[0]!.start || a.speakerId.localeCompare(b.speakerId));
+  let wordCount = 0;
+  return groups.map((group, index) => {
+    const words = group.words.map((w) => ({ _id: `w-${run}-${wordCount++}`, text: w.text, start: w.start, end: w.end }));
+    return {
+      _id: `s-${run}-${index}`,
+      speakerId: group.speakerId,
+      start: words[0]!.start,
+      end: words[words.length - 1]!.end,
+      text: segmentText(words),
+      words,
+    };
+  });
+}
+
+export function segmentText(words: readonly { text: string }[]): string {
+  return words.map((w) => w.text.trim()).filter(Boolean).join(' ');
+}
+
+export function speakersFor(channelCount: number): SpeakerInfo[] {
+  if (channelCount === 2) return CALL_LABELS.map((label, channel) => ({ id: `speaker_${channel}`, label, channel }));
+  return [{ id: 'speaker_0', label: 'Speaker 1', channel: null }];
+}

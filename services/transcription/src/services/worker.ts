@@ -1,0 +1,134 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { ServiceContext } from '@earshot/kit';
+import { findSource } from '../repositories/transcripts';
+import { heartbeat } from '../repositories/jobs';
+import { JobError, reasonOf } from './job-error';
+import { transcribeStoredAudio, type PipelineDeps } from './pipeline';
+import { claimNext, completeJob, failJob, releaseJob, type ClaimedJob, type QueueSettings } from './queue';
+
+export interface WorkerOptions extends QueueSettings {
+  id?: string;
+  concurrency: number;
+  pollMs: number;
+}
+
+export type JobOutcome = 'completed' | 'retry' | 'failed' | 'lost' | 'released';
+
+export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+/**
+ * Runs one claimed job to its end: the pipeline, then the result or the failure written under
+ * the lease check. `signal` aborts the work (lease lost or worker stopping).
+ */
+export async function processJob(ctx: ServiceContext, deps: PipelineDeps, job: ClaimedJob, settings: QueueSettings, signal: AbortSignal): Promise<JobOutcome> {
+  try {
+    const source = await findSource(ctx.db, job.fileId);
+    if (!source) return 'lost';
+    const result = await transcribeStoredAudio(deps, source.storageKey, signal);
+    return (await completeJob(ctx, job, result)) ? 'completed' : 'lost';
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (!(error instanceof JobError)) ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job failed unexpectedly');
+    const { reason, retryable } = reasonOf(error);
+    return failJob(ctx, job, new JobError(reason, retryable), settings);
+  }
+}
+
+/**
+ * A transcription worker: claims up to `concurrency` jobs from the shared jobs table, keeps each
+ * lease alive with heartbeats, and runs the pipeline. Many workers (processes) can share one
+ * table: claims use SKIP LOCKED and every final write checks the lease.
+ */
+export class TranscriptionWorker {
+  readonly id: string;
+  private running = false;
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<JobOutcome | undefined> }>();
+  private wake?: () => void;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly deps: PipelineDeps,
+    private readonly options: WorkerOptions,
+  ) {
+    this.id = options.id ?? newWorkerId();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Looks for work now (a job was just queued in this process). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  get busy(): number {
+    return this.active.size;
+  }
+
+  /** Stops claiming, aborts running jobs and hands them back to the queue for another worker. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    for (const job of this.active.values()) job.controller.abort(new Error('worker stopping'));
+    await this.loop;
+    await Promise.allSettled([...this.active.values()].map((j) => j.done));
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = false;
+      try {
+        while (this.running && this.active.size < this.options.concurrency) {
+          const job = await claimNext(this.ctx, this.id, this.options);
+          if (!job) break;
+          claimed = true;
+          this.launch(job);
+        }
+      } catch (error) {
+        this.ctx.logger.error({ err: error, worker: this.id }, 'claiming transcription jobs failed; will try again');
+      }
+      if (!this.running) break;
+      // Full, or nothing due: wait for a finished job, a nudge or the next poll.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, claimed && this.active.size < this.options.concurrency ? 0 : this.options.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private launch(job: ClaimedJob): void {
+    const controller = new AbortController();
+    const beat = setInterval(() => {
+      heartbeat(this.ctx.db, job.fileId, this.id, this.options.leaseMs)
+        .then((held) => {
+          if (!held) controller.abort(new Error('lease lost'));
+        })
+        .catch((error: unknown) => this.ctx.logger.warn({ err: error, fileId: job.fileId }, 'heartbeat failed'));
+    }, Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    const done = processJob(this.ctx, this.deps, job, this.options, controller.signal)
+      .catch(async (error: unknown): Promise<JobOutcome | undefined> => {
+        if (!controller.signal.aborted) {
+          this.ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job crashed');
+          return undefined;
+        }
+        if (this.running) return 'lost';
+        await releaseJob(this.ctx, job).catch((e: unknown) => this.ctx.logger.warn({ err: e, fileId: job.fileId }, 'could not release job'));
+        return 'released';
+      })
+      .finally(() => {
+        clearInterval(beat);
+        this.active.delete(job.fileId);
+        this.wake?.();
+      });
+    this.active.set(job.fileId, { controller, done });
+  }
+}

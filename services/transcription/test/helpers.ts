@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { TranscriptDto, StatusItem } from '@earshot/contracts';
+import type { TestStack } from '@earshot/kit/testing';
+
+export const tmp = () => mkdtempSync(join(tmpdir(), 'earshot-stt-test-'));
+
+const sox = (...args: string[]) => execFileSync('sox', ['-V1', ...args]);
+const soxDuration = (path: string) => Number(execFileSync('soxi', ['-D', path]).toString().trim());
+
+function speak(dir: string, name: string, voice: string, speed: number, text: string): string {
+  const path = join(dir, `${name}.wav`);
+  execFileSync('espeak-ng', ['-v', voice, '-s', String(speed), '-w', path, text]);
+  return path;
+}
+
+export interface CallFixture {
+  audio: Buffer;
+  duration: number;
+  /** When each side speaks, in seconds of the call. */
+  agent: { start: number; end: number };
+  customer: { start: number; end: number };
+}
+
+/**
+ * A two-voice call: the agent (a male espeak voice) on the left channel, then the customer (a
+ * female voice) on the right one after a pause, merged with `sox -M` into one stereo WAV.
+ * Words picked for PocketSphinx to get right from espeak: numbers and simple phrases.
+ */
+export function makeCall(): CallFixture {
+  const dir = tmp();
+  const agent = speak(dir, 'agent', 'en-us+m1', 170, 'hello. one two three four five six seven. good morning.');
+  const customer = speak(dir, 'customer', 'en-us+f5', 150, 'thank you very much. four five six seven eight nine. good bye.');
+  const agentLength = soxDuration(agent);
+  const customerLength = soxDuration(customer);
+  const agentStart = 0.5;
+  const customerStart = agentStart + agentLength + 0.7;
+  const total = customerStart + customerLength + 0.5;
+  const left = join(dir, 'left.wav');
+  const right = join(dir, 'right.wav');
+  sox(agent, left, 'pad', String(agentStart), String(total - agentStart - agentLength));
+  sox(customer, right, 'pad', String(customerStart), String(total - customerStart - customerLength));
+  const call = join(dir, 'call.wav');
+  sox('-M', left, right, call);
+  return {
+    audio: readFileSync(call),
+    duration: soxDuration(call),
+    agent: { start: agentStart, end: agentStart + agentLength },
+    customer: { start: customerStart, end: customerStart + customerLength },
+  };
+}
+
+/** A mono recording with two long pauses, encoded as FLAC (a compressed upload to decode). */
+export function makeMono(): { audio: Buffer; duration: number } {
+  const dir = tmp();
+  const first = speak(dir, 'a', 'en-us+m1', 170, 'one two three four five six seven.');
+  const second = speak(dir, 'b', 'en-us+m1', 170, 'four five six seven. good morning.');
+  const padded = [join(dir, 'a2.wav'), join(dir, 'b2.wav')];
+  sox(first, padded[0]!, 'pad', '0.5', '1.5');
+  sox(second, padded[1]!, 'pad', '0.5', '0.5');
+  const wav = join(dir, 'mono.wav');
+  sox(padded[0]!, padded[1]!, wav);
+  const flac = join(dir, 'mono.flac');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, '-f', 'flac', flac]);
+  return { audio: readFileSync(flac), duration: soxDuration(wav) };
+}
+
+/** Tone bursts at known times (no speech): for engines that answer with what they detect. */
+export function makeTones(bursts: { start: number; length: number }[], total: number): Buffer {
+  const dir = tmp();
+  const parts = bursts.map((b, i) => {
+    const path = join(dir, `t${i}.wav`);
+    sox('-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(b.length), 'sine', '440', 'vol', '0.5', 'pad', String(b.start), String(Math.max(0, total - b.start - b.length)));
+    return path;
+  });
+  const out = join(dir, 'tones.wav');
+  if (parts.length === 1) sox(parts[0]!, out);
+  else sox('-m', ...parts, out);
+  return readFileSync(out);
+}
+
+const CRLF = '\r\n';
+
+/** POST /api/files/upload with one file, as stack.as() options. */
+export function uploadRequest(data: Buffer, filename: string) {
+  const boundary = `----earshot${randomUUID().replace(/-/g, '')}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}${CRLF}Content-Disposition: form-data; name="file"; filename="${filename}"${CRLF}Content-Type: application/octet-stream${CRLF}${CRLF}`),
+    data,
+    Buffer.from(`${CRLF}--${boundary}--${CRLF}`),
+  ]);
+  return { method: 'POST' as const, url: '/api/files/upload', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Uploads through the file service and waits for its file.uploaded to reach the transcription service. */
+export async function upload(stack: TestStack, token: string, data: Buffer, filename: string): Promise<string> {
+  const res = await stack.as(token, uploadRequest(data, filename));
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  await stack.settle();
+  return (res.json() as { _id: string })._id;
+}
+
+export const FINAL = ['completed', 'failed'];
+
+/**
+ * Polls GET /transcripts/status until the file's job reaches one of `statuses`. Bounded by a count
+ * of polls, generous for a slow machine; the test then asserts on what it got, not on time.
+ */
+export async function waitForStatus(stack: TestStack, token: string, fileId: string, statuses = FINAL, polls = 1200): Promise<StatusItem> {
+  let last: StatusItem | undefined;
+  for (let i = 0; i < polls; i++) {
+    const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` });
+    last = (res.json() as StatusItem[])[0];
+    if (last && statuses.includes(last.status)) {
+      await stack.settle();
+      return last;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`file ${fileId} never reached ${statuses.join('/')}; last status ${JSON.stringify(last)}`);
+}
+
+export async function getTranscript(stack: TestStack, token: string, fileId: string): Promise<TranscriptDto> {
+  const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/file/${fileId}` });
+  if (res.statusCode !== 200) throw new Error(`GET transcript: ${res.statusCode} ${res.body}`);
+  return res.json() as TranscriptDto;
+}
+
+/** Events this service wrote to its outbox (what it published), oldest first. */
+export async function emitted(stack: TestStack, type: string, fileId?: string): Promise<{ data: Record<string, unknown>; actor: Record<string, unknown> }[]> {
+  const rows = await stack.database.query<{ envelope: { data: Record<string, unknown>; actor: Record<string, unknown> } | string }>(
+    `select envelope from transcription.outbox where envelope->>'type' = $1 order by seq`, [type]);
+  return rows
+    .map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) as { data: Record<string, unknown>; actor: Record<string, unknown> } : r.envelope))
+    .filter((e) => !fileId || e.data.fileId === fileId);
+}
+
+export const words = (t: TranscriptDto, speakerId?: string) =>
+  t.metadata.speakerSegments.filter((s) => !speakerId || s.speakerId === speakerId).flatMap((s) => s.words);

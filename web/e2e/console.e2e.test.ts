@@ -1,0 +1,162 @@
+// The console in real Chromium against the real all-in-one server (`npm start`).
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newPage, seriousViolations, signIn, startServer, type DemoRole, type RunningServer } from './harness';
+
+jest.setTimeout(120_000);
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+}, 60_000);
+
+async function freshPage(options?: { width?: number; height?: number }): Promise<Page> {
+  const { context, page } = await newPage(browser, options);
+  contexts.push(context);
+  return page;
+}
+
+async function menuKeys(page: Page): Promise<string[]> {
+  await page.getByTestId('sidebar').waitFor();
+  return page.$$eval('[data-testid="sidebar"] [data-testid^="menu-"]', (nodes) => nodes.map((n) => (n.getAttribute('data-testid') ?? '').slice(5)));
+}
+
+const HOST_ONLY = ['companies', 'features', 'prompts', 'pricing', 'b2c-users', 'audit-logs', 'email-templates', 'ai-config'];
+const EXPECTED: Record<DemoRole, { shows: string[]; hides: string[] }> = {
+  HOST_ADMIN: { shows: [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts'], hides: ['clients', 'ai-features'] },
+  ADMIN: { shows: ['custom-gpts', 'users', 'clients', 'ai-features', 'main-chat', 'transcripts'], hides: HOST_ONLY },
+  USER: { shows: ['main-chat', 'transcripts'], hides: [...HOST_ONLY, 'custom-gpts', 'users', 'clients', 'ai-features'] },
+  CALLER: { shows: ['main-chat', 'transcripts', 'clients'], hides: [...HOST_ONLY, 'custom-gpts', 'users', 'ai-features'] },
+};
+
+describe('web console in Chromium', () => {
+  it.each(Object.keys(EXPECTED) as DemoRole[])('signs in as %s and shows that role’s menu', async (role) => {
+    const page = await freshPage();
+    await signIn(page, server.origin, role);
+    await page.waitForURL((url) => url.pathname === '/');
+    const keys = await menuKeys(page);
+    for (const key of EXPECTED[role].shows) expect([role, key, keys.includes(key)]).toEqual([role, key, true]);
+    for (const key of EXPECTED[role].hides) expect([role, key, keys.includes(key)]).toEqual([role, key, false]);
+    // The stored user is kept; no token is readable by scripts.
+    const stored = await page.evaluate(() => ({ user: localStorage.getItem('user'), token: localStorage.getItem('token'), cookies: document.cookie }));
+    expect(JSON.parse(stored.user ?? '{}').roles.role.code).toBe(role);
+    expect(stored.token).toBeNull();
+    expect(stored.cookies).not.toMatch(/eyJ/); // no JWT in a script-readable cookie
+    expect(await page.title()).toBe('Earshot | Main Chat');
+  });
+
+  it('sends a USER who opens /companies to /chat', async () => {
+    const page = await freshPage();
+    await signIn(page, server.origin, 'USER');
+    await page.goto(`${server.origin}/companies`);
+    await page.waitForURL((url) => url.pathname === '/chat');
+    await page.getByRole('heading', { name: 'Main Chat' }).waitFor();
+  });
+
+  it('returns to the page asked for after signing in, then signs out', async () => {
+    const page = await freshPage();
+    await page.goto(`${server.origin}/transcripts`);
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await signIn(page, server.origin, 'CALLER');
+    // signIn() loads /signin itself; the return URL was stored by the guard before that.
+    await page.waitForURL((url) => url.pathname === '/transcripts');
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    expect(await page.evaluate(() => [localStorage.getItem('user'), localStorage.getItem('returnUrl')])).toEqual([null, null]);
+  });
+
+  it("shows the server's message when sign-in fails; sign-up sends people to an administrator", async () => {
+    const page = await freshPage();
+    await page.goto(`${server.origin}/signin`);
+    await page.getByLabel('Email').fill('user@acme.test');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByTestId('signin-error').filter({ hasText: 'Invalid email or password' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByTestId('signup-contact-admin').filter({ hasText: 'administrator' }).waitFor();
+  });
+
+  it('shows the 404 page for an unknown path', async () => {
+    const page = await freshPage();
+    await page.goto(`${server.origin}/no-such-page/at-all`);
+    await page.getByTestId('not-found-page').waitFor();
+    expect(await page.title()).toBe('Earshot | Page not found');
+  });
+
+  it('switches to Eesti and back to English, and remembers the choice', async () => {
+    const page = await freshPage();
+    await signIn(page, server.origin, 'ADMIN');
+    await page.getByTestId('language-switcher').click();
+    await page.getByTestId('language-et').click();
+    await page.getByTestId('menu-main-chat').getByText('Põhivestlus').waitFor();
+    expect(await page.evaluate(() => [localStorage.getItem('preferredLanguage'), document.documentElement.lang])).toEqual(['et', 'et']);
+    await page.reload();
+    await page.getByTestId('menu-main-chat').getByText('Põhivestlus').waitFor();
+    await page.getByTestId('language-switcher').click();
+    await page.getByTestId('language-en').click();
+    await page.getByTestId('menu-main-chat').getByText('Main Chat').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('preferredLanguage'))).toBe('en');
+  });
+
+  it('keeps dark mode after a reload', async () => {
+    const page = await freshPage();
+    await signIn(page, server.origin, 'USER');
+    const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    expect(await isDark()).toBe(false);
+    await page.getByTestId('theme-toggle').click();
+    expect(await isDark()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.reload();
+    await page.getByTestId('user-menu').waitFor();
+    expect(await isDark()).toBe(true);
+  });
+
+  it("shows acme's name on acme.localhost", async () => {
+    const page = await freshPage();
+    await page.goto(`http://acme.localhost:${server.port}/signin`);
+    await page.getByTestId('brand-name').filter({ hasText: 'Acme' }).waitFor();
+    const name = await page.getByTestId('brand-name').textContent();
+    expect(name).toMatch(/Acme/);
+    await page.waitForFunction(() => document.title.startsWith('Acme'));
+    expect(await page.title()).toBe(`${name} | Sign in`);
+  });
+
+  it('has no serious or critical accessibility violations on sign-in and in the signed-in layout', async () => {
+    const page = await freshPage();
+    await page.goto(`${server.origin}/signin`);
+    await page.getByLabel('Email').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await signIn(page, server.origin, 'HOST_ADMIN');
+    await page.getByTestId('placeholder-page').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId('theme-toggle').click();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('opens the menu as a drawer on a phone-sized screen', async () => {
+    const page = await freshPage({ width: 390, height: 800 });
+    await signIn(page, server.origin, 'CALLER');
+    expect(await page.getByTestId('sidebar').getAttribute('inert')).not.toBeNull();
+    await page.getByTestId('sidebar-toggle').click();
+    await page.getByTestId('drawer-backdrop').waitFor();
+    expect(await page.getByTestId('sidebar').getAttribute('role')).toBe('dialog');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('drawer-backdrop').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'sidebar-toggle');
+    await page.getByTestId('sidebar-toggle').click();
+    await page.getByTestId('menu-clients').click();
+    await page.waitForURL((url) => url.pathname === '/clients');
+    await page.getByTestId('drawer-backdrop').waitFor({ state: 'detached' });
+  });
+});

@@ -1,0 +1,153 @@
+// Browser-test harness: the real all-in-one server (`node scripts/start.mjs`) on a free port with
+// a throw-away data folder and known demo passwords, and Debian's Chromium through playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const ADMIN_PASSWORD = 'Platform-admin-pass-1';
+export const DEMO_PASSWORD = 'Demo-user-pass-1';
+
+export const DEMO_ACCOUNTS = {
+  HOST_ADMIN: { email: 'admin@earshot.local', password: ADMIN_PASSWORD },
+  ADMIN: { email: 'admin@acme.test', password: DEMO_PASSWORD },
+  USER: { email: 'user@acme.test', password: DEMO_PASSWORD },
+  CALLER: { email: 'caller@acme.test', password: DEMO_PASSWORD },
+} as const;
+export type DemoRole = keyof typeof DEMO_ACCOUNTS;
+
+export interface RunningServer {
+  port: number;
+  origin: string;
+  logFile: string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/**
+ * Polls until `probe` is true; fails at once when `failure()` names a reason, or after `limitMs`
+ * (a safety net, not a timing assertion).
+ */
+export async function waitFor(probe: () => Promise<boolean>, what: string, failure: () => string | null = () => null, limitMs = 240_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const reason = failure();
+    if (reason) throw new Error(`${reason} while waiting for ${what}`);
+    if (await probe().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`Gave up waiting for ${what}`);
+}
+
+export async function startServer(): Promise<RunningServer> {
+  // E2E_ORIGIN points the tests at a server that is already running (for debugging).
+  if (process.env.E2E_ORIGIN) {
+    const origin = process.env.E2E_ORIGIN;
+    return { port: Number(new URL(origin).port), origin, logFile: '', stop: async () => undefined };
+  }
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'earshot-e2e-'));
+  const logFile = join(dataDir, 'server.log');
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
+    cwd: ROOT,
+    detached: true, // its own process group, so stop() ends the server and anything it started
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      DEMO_PASSWORD,
+      SEED_DEMO: 'true',
+    },
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const origin = `http://localhost:${port}`;
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await exited(child);
+    }
+    log.end();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const died = () => (child.exitCode !== null || child.signalCode !== null ? `The server exited (${child.exitCode ?? child.signalCode})` : null);
+    // The all-in-one server seeds the demo company and accounts before it listens.
+    await waitFor(async () => (await fetch(`${origin}/api/health`)).ok, `the server on port ${port}`, died);
+  } catch (error) {
+    const keep = logFile.replace(dataDir, tmpdir()).replace('server.log', `earshot-e2e-server-${port}.log`);
+    await copyFile(logFile, keep).catch(() => undefined);
+    await stop();
+    throw new Error(`${(error as Error).message} (server log kept at ${keep})`, { cause: error });
+  }
+  return { port, origin, logFile, stop };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A fresh browser profile (empty storage and cookies) at a desktop size. */
+export async function newPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 }, locale: 'en-US' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function signIn(page: Page, origin: string, role: DemoRole): Promise<void> {
+  const account = DEMO_ACCOUNTS[role];
+  await page.goto(`${origin}/signin`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByTestId('user-menu').waitFor();
+}
+
+/** Runs axe-core in the page and returns the serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
+  const source = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol: the gateway's Content-Security-Policy (rightly) refuses inline scripts.
+  await page.evaluate(source);
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const run = await axe.run(document, { resultTypes: ['violations'] });
+    return run.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

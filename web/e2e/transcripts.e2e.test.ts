@@ -1,0 +1,114 @@
+// Transcripts in real Chromium against the real all-in-one server (`npm start`), with a real
+// espeak-ng recording transcribed by the server's engine. Waits for conditions, never for time.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newPage, signIn, startServer, type RunningServer } from './harness';
+
+jest.setTimeout(300_000);
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let workDir: string;
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'earshot-transcripts-e2e-'));
+  server = await startServer();
+  browser = await launchBrowser();
+  ({ context, page } = await newPage(browser));
+  await signIn(page, server.origin, 'USER');
+}, 600_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+}, 60_000);
+
+interface Word { _id: string; text: string; start: number; end: number }
+
+async function transcriptOf(fileId: string): Promise<{ _id: string; metadata: { speakerSegments: Array<{ _id: string; words: Word[] }> } }> {
+  return page.evaluate(async (id) => (await fetch(`/api/transcripts/file/${id}`, { credentials: 'include' })).json(), fileId);
+}
+
+const row = (name: string) => page.locator('[data-testid="file-row"]', { has: page.locator('[data-testid="file-name"]', { hasText: name }) });
+
+describe('transcripts in Chromium', () => {
+  const name = 'espeak-greeting.wav';
+  let fileId = '';
+
+  it('uploads a recording from the list, shows it completed, and opens it', async () => {
+    const wav = join(workDir, name);
+    execFileSync('espeak-ng', ['-s', '140', '-w', wav, 'Hello and welcome. Please tell me your account number. Thank you very much, goodbye.']);
+    await page.goto(`${server.origin}/transcripts`);
+    await page.getByRole('button', { name: 'Choose file' }).waitFor();
+    await page.getByTestId('upload-input').setInputFiles(wav);
+    await page.getByText('File Uploaded Successfully').waitFor();
+    await row(name).waitFor();
+    fileId = (await row(name).getAttribute('data-file-id')) ?? '';
+    expect(fileId).toMatch(/^[0-9a-f-]{36}$/);
+    // The list polls by itself while the transcription is pending or processing.
+    await row(name).locator('[data-testid="transcription-status"][data-status="completed"]').waitFor({ timeout: 240_000 });
+    expect(await page.getByTestId('page-info').textContent()).toBe('Showing page 1 of 1');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'transcripts-list.png'), fullPage: true });
+
+    await row(name).getByRole('link', { name: 'View Transcripts' }).click();
+    await page.waitForURL((url) => url.pathname === `/transcripts/${fileId}`);
+    await page.getByRole('heading', { name }).waitFor();
+    await page.locator('[data-word-id]').first().waitFor();
+    await page.locator('[data-testid="waveform"] audio').waitFor({ state: 'attached' });
+    expect(await page.getByTestId('upload-date').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+  });
+
+  it('seeks to a word when it is clicked', async () => {
+    const transcript = await transcriptOf(fileId);
+    const words = transcript.metadata.speakerSegments.flatMap((s) => s.words);
+    expect(words.length).toBeGreaterThan(2);
+    const target = words.find((w) => w.start > 1) ?? words[words.length - 1]!;
+    await page.locator(`[data-word-id="${target._id}"]`).click();
+    await page.waitForFunction((start) => {
+      const audio = document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio');
+      return Boolean(audio && audio.currentTime >= start - 0.01);
+    }, target.start);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'transcript-viewer.png') });
+    // Stop playback (the play/pause button) before editing.
+    await page.waitForFunction(() => !document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused);
+    await page.getByTestId('play-pause').click();
+    await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === true);
+  });
+
+  it('corrects a word with Enter and keeps it after a reload', async () => {
+    const transcript = await transcriptOf(fileId);
+    const word = transcript.metadata.speakerSegments[0]!.words[0]!;
+    const button = page.locator(`[data-word-id="${word._id}"]`);
+    await button.hover();
+    await page.getByRole('button', { name: `Edit word ${word.text}` }).click();
+    const input = page.getByTestId('word-input');
+    await input.fill('Greetings');
+    await input.press('Enter');
+    await page.getByText('Success! Word Updated').waitFor();
+    await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Greetings' }).waitFor();
+    await page.reload();
+    await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Greetings' }).waitFor();
+  });
+
+  it('refuses a text file named .mp3 with the error toast and adds no row', async () => {
+    await page.goto(`${server.origin}/transcripts`);
+    await row(name).waitFor();
+    const before = await page.getByTestId('file-row').count();
+    await page.getByTestId('upload-input').setInputFiles({ name: 'notes.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('These are meeting notes, not audio.\n'.repeat(20)) });
+    const toast = page.getByTestId('toast-error');
+    await toast.getByText('Error While Uploading File').waitFor();
+    expect(await toast.textContent()).toContain('Only audio files can be uploaded');
+    await page.getByTestId('upload-progress').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('file-row').count()).toBe(before);
+    expect(await row('notes.mp3').count()).toBe(0);
+  });
+});

@@ -1,0 +1,139 @@
+// Every route of spec part 2. Pages are loaded lazily so the sign-in screen and the signed-in
+// shell download only what they show (see scripts/bench-bundle.mjs).
+import { lazy, type ComponentType, type ReactElement } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { PublicOnly, RequireAuth } from '../features/auth/guards';
+import { Root } from './root';
+
+type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
+
+function named<M, K extends keyof M>(loader: () => Promise<M>, name: K): Loader<M[K] extends ComponentType<infer P> ? P : never> {
+  return () => loader().then((module) => ({ default: module[name] as ComponentType<never> })) as never;
+}
+
+const SignInPage = lazy(() => import('../features/auth/sign-in-page'));
+const SignUpPage = lazy(() => import('../features/auth/sign-up-page'));
+const TwoStepPage = lazy(() => import('../features/auth/two-step-page'));
+const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+const statusPages = () => import('../features/status/status-pages');
+const NotFoundPage = lazy(named(statusPages, 'NotFoundPage'));
+const ServerErrorPage = lazy(named(statusPages, 'ServerErrorPage'));
+const UnavailablePage = lazy(named(statusPages, 'UnavailablePage'));
+const MaintenancePage = lazy(named(statusPages, 'MaintenancePage'));
+const ComingSoonPage = lazy(named(statusPages, 'ComingSoonPage'));
+const SuccessPage = lazy(named(statusPages, 'SuccessPage'));
+
+const AppLayout = lazy(() => import('../features/layout/app-layout'));
+const ChatPage = lazy(() => import('../features/chat/chat-page'));
+const TranscriptsPage = lazy(() => import('../features/transcripts/transcripts-page'));
+const TranscriptViewPage = lazy(() => import('../features/transcripts/transcript-view-page'));
+const TranscriptAnalysisPage = lazy(() => import('../features/transcripts/transcript-analysis-page'));
+const CompaniesPage = lazy(() => import('../features/companies/companies-page'));
+const FeaturesPage = lazy(() => import('../features/feature-catalogue/features-page'));
+const PromptsPage = lazy(() => import('../features/prompts/prompts-page'));
+const PricingPage = lazy(() => import('../features/pricing/pricing-page'));
+const AiConfigPage = lazy(() => import('../features/ai-config/ai-config-page'));
+const B2cUsersPage = lazy(() => import('../features/b2c-users/b2c-users-page'));
+const AuditLogsPage = lazy(() => import('../features/audit-logs/audit-logs-page'));
+const EmailTemplatesPage = lazy(() => import('../features/email-templates/email-templates-page'));
+const CustomGptsPage = lazy(() => import('../features/custom-gpts/custom-gpts-page'));
+const CustomGptCreatePage = lazy(() => import('../features/custom-gpts/custom-gpt-create-page'));
+const CustomGptEditPage = lazy(() => import('../features/custom-gpts/custom-gpt-edit-page'));
+const UsersPage = lazy(() => import('../features/users/users-page'));
+const ClientsPage = lazy(() => import('../features/clients/clients-page'));
+const ClientProfilePage = lazy(() => import('../features/clients/client-profile-page'));
+const DashboardPage = lazy(() => import('../features/dashboards/dashboard-page'));
+const GeneralPage = lazy(() => import('../features/general/general-page'));
+const ProfilePage = lazy(() => import('../features/general/profile-page'));
+
+function route(path: string, title: string, element: ReactElement): RouteObject {
+  return { path, element, handle: { title } };
+}
+
+const AI_FEATURES: Array<[path: string, title: string]> = [
+  ['forest-ai', 'menu.forestAi'],
+  ['data-bridge', 'menu.dataBridge'],
+  ['helpdesk-ai', 'menu.helpdeskAi'],
+  ['financial-analyst', 'menu.financialAnalyst'],
+  ['law-module', 'menu.lawModule'],
+];
+
+const DASHBOARDS: Array<[path: string, title: string]> = [
+  ['ecommerce', 'pages.ecommerce'],
+  ['analytics', 'pages.analytics'],
+  ['marketing', 'pages.marketing'],
+  ['crm', 'pages.crm'],
+  ['stocks', 'pages.stocks'],
+  ['saas', 'pages.saas'],
+];
+
+const GENERAL: Array<[path: string, title: string]> = [
+  ['calendar', 'pages.calendar'],
+  ['task-list', 'pages.taskList'],
+  ['task-kanban', 'pages.taskKanban'],
+  ['inbox', 'pages.inbox'],
+  ['inbox-details', 'pages.inboxDetails'],
+  ['invoice', 'pages.invoice'],
+  ['search', 'pages.search'],
+  ['tags', 'pages.tags'],
+  ['form-elements', 'pages.formElements'],
+  ['form-layout', 'pages.formLayout'],
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      {
+        element: <PublicOnly />,
+        children: [route('/signin', 'pages.signIn', <SignInPage />), route('/signup', 'pages.signUp', <SignUpPage />)],
+      },
+      route('/two-step-verification', 'pages.twoStep', <TwoStepPage />),
+      route('/reset-password', 'pages.resetPassword', <ResetPasswordPage />),
+      route('/success', 'pages.success', <SuccessPage />),
+      route('/error-404', 'pages.notFound', <NotFoundPage />),
+      route('/error-500', 'pages.serverError', <ServerErrorPage />),
+      route('/error-503', 'pages.unavailable', <UnavailablePage />),
+      route('/maintenance', 'pages.maintenance', <MaintenancePage />),
+      route('/coming-soon', 'pages.comingSoon', <ComingSoonPage />),
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { index: true, element: <ChatPage />, handle: { title: 'pages.chat' } },
+              route('/chat', 'pages.chat', <ChatPage />),
+              route('/transcripts', 'pages.transcripts', <TranscriptsPage />),
+              route('/transcripts/:id', 'pages.transcript', <TranscriptViewPage />),
+              route('/transcripts/:id/analysis', 'pages.transcriptAnalysis', <TranscriptAnalysisPage />),
+              route('/companies', 'pages.companies', <CompaniesPage />),
+              route('/features', 'pages.features', <FeaturesPage />),
+              route('/prompts', 'pages.prompts', <PromptsPage />),
+              route('/pricing', 'pages.pricing', <PricingPage />),
+              route('/ai-config', 'pages.aiConfig', <AiConfigPage />),
+              route('/b2c-users', 'pages.b2cUsers', <B2cUsersPage />),
+              route('/audit-logs', 'pages.auditLogs', <AuditLogsPage />),
+              route('/email-templates', 'pages.emailTemplates', <EmailTemplatesPage />),
+              route('/custom-gpts', 'pages.customGpts', <CustomGptsPage />),
+              route('/custom-gpts/create', 'pages.customGptCreate', <CustomGptCreatePage />),
+              route('/custom-gpts/:id/edit', 'pages.customGptEdit', <CustomGptEditPage />),
+              route('/users', 'pages.users', <UsersPage />),
+              route('/clients', 'pages.clients', <ClientsPage />),
+              route('/client/:clientId', 'pages.client', <ClientProfilePage />),
+              ...AI_FEATURES.map(([path, title]) => route(`/ai-features/${path}`, title, <ComingSoonPage embedded />)),
+              ...DASHBOARDS.map(([path, title]) => route(`/${path}`, title, <DashboardPage titleKey={title} />)),
+              ...GENERAL.map(([path, title]) => route(`/${path}`, title, <GeneralPage titleKey={title} />)),
+              route('/profile', 'pages.profile', <ProfilePage />),
+            ],
+          },
+        ],
+      },
+      route('*', 'pages.notFound', <NotFoundPage />),
+    ],
+  },
+];
+
+export function makeRouter() {
+  return createBrowserRouter(routes);
+}

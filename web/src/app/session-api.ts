@@ -1,0 +1,50 @@
+// Session calls every signed-in screen needs (profile refresh, sign-out). Sign-in itself lives in
+// the auth feature.
+import { useCallback } from 'react';
+import { api } from './api';
+import { navigateTo } from './navigation';
+import { clearSessionStorage, signedOut, userUpdated } from './session-slice';
+import { useAppDispatch } from './store';
+import { browserStorage } from '../lib/storage-keys';
+import { writeStoredUser, type StoredUser } from '../lib/stored-user';
+
+export const sessionApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getProfile: build.query<StoredUser, void>({
+      query: () => '/users/profile',
+      providesTags: ['Profile'],
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          const user = (data as { user?: StoredUser }).user ?? data;
+          writeStoredUser(browserStorage(), user);
+          dispatch(userUpdated(user));
+        } catch {
+          // A failed profile call is handled by the base query (session end) or ignored.
+        }
+      },
+    }),
+    logout: build.mutation<void, void>({
+      query: () => ({ url: '/auth/logout', method: 'POST' }),
+    }),
+  }),
+});
+
+export const { useGetProfileQuery, useLogoutMutation } = sessionApi;
+
+/** Sign out: tell the server, then clear token, refreshToken, user and returnUrl and go to /signin. */
+export function useSignOut(): () => Promise<void> {
+  const dispatch = useAppDispatch();
+  const [logout] = useLogoutMutation();
+  return useCallback(async () => {
+    try {
+      await logout().unwrap();
+    } catch {
+      // Signing out locally still happens when the server cannot be reached.
+    }
+    clearSessionStorage(browserStorage());
+    dispatch(signedOut(null));
+    dispatch(api.util.resetApiState());
+    navigateTo('/signin');
+  }, [dispatch, logout]);
+}

@@ -1,0 +1,156 @@
+// An accessible menu button (WAI-ARIA menu pattern): Enter, Space or ArrowDown open it on the
+// first item, arrows/Home/End move, Escape closes and returns focus, Tab or a click outside closes.
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+
+export interface MenuEntry {
+  key: string;
+  label: ReactNode;
+  icon?: ReactNode;
+  /** A link entry. */
+  to?: string;
+  /** An action entry. */
+  onSelect?: () => void;
+  /** For choice entries (menuitemradio), e.g. the current language. */
+  checked?: boolean;
+  lang?: string;
+  testId?: string;
+}
+
+interface DropdownMenuProps {
+  /** Accessible name of the menu (and of the button, unless its content names it). */
+  label: string;
+  /** The button's own content holds its accessible name (text, possibly sr-only). */
+  buttonNamedByContent?: boolean;
+  button: ReactNode;
+  entries: MenuEntry[];
+  header?: ReactNode;
+  align?: 'left' | 'right';
+  buttonClassName?: string;
+  testId?: string;
+}
+
+const itemClass =
+  'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm text-gray-700 hover:bg-gray-100 focus:bg-gray-100 focus:outline-none dark:text-gray-200 dark:hover:bg-gray-800 dark:focus:bg-gray-800';
+
+export function DropdownMenu({ label, buttonNamedByContent = false, button, entries, header, align = 'right', buttonClassName = '', testId }: DropdownMenuProps): ReactElement {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const itemRefs = useRef<Array<HTMLElement | null>>([]);
+
+  const focusItem = useCallback((index: number) => {
+    const items = itemRefs.current.filter((item): item is HTMLElement => item !== null);
+    if (items.length === 0) return;
+    items[(index + items.length) % items.length]?.focus();
+  }, []);
+
+  const close = useCallback((returnFocus: boolean) => {
+    setOpen(false);
+    if (returnFocus) buttonRef.current?.focus();
+  }, []);
+
+  const openAt = useCallback((index: number) => {
+    setOpen(true);
+    requestAnimationFrame(() => focusItem(index));
+  }, [focusItem]);
+
+  useEffect(() => {
+    if (!open) return undefined;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+
+  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      openAt(0);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      openAt(-1);
+    }
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = itemRefs.current.filter((item): item is HTMLElement => item !== null);
+    const current = items.indexOf(document.activeElement as HTMLElement);
+    const moves: Record<string, number> = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: items.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      focusItem(moves[event.key] ?? 0);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      close(true);
+    } else if (event.key === 'Tab') {
+      close(false);
+    }
+  };
+
+  const choose = (entry: MenuEntry) => {
+    close(true);
+    entry.onSelect?.();
+  };
+
+  const hasChoices = entries.some((entry) => entry.checked !== undefined);
+
+  return (
+    <div className="relative" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        aria-label={buttonNamedByContent ? undefined : label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => (open ? close(false) : setOpen(true))}
+        onKeyDown={onButtonKey}
+        className={buttonClassName}
+        data-testid={testId}
+      >
+        {button}
+      </button>
+      {open && (
+        <div
+          id={menuId}
+          role="menu"
+          aria-label={label}
+          onKeyDown={onMenuKey}
+          className={`absolute z-40 mt-2 min-w-56 rounded-xl border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900 ${align === 'right' ? 'right-0' : 'left-0'}`}
+        >
+          {header}
+          {entries.map((entry, index) => {
+            const role = hasChoices && entry.checked !== undefined ? 'menuitemradio' : 'menuitem';
+            const common = {
+              role,
+              tabIndex: -1,
+              lang: entry.lang,
+              'aria-checked': role === 'menuitemradio' ? Boolean(entry.checked) : undefined,
+              'data-testid': entry.testId,
+              className: `${itemClass} ${entry.checked ? 'font-semibold text-brand-700 dark:text-brand-300' : ''}`,
+            };
+            const content = (
+              <>
+                {entry.icon}
+                <span className="flex-1">{entry.label}</span>
+                {entry.checked && <span aria-hidden="true">✓</span>}
+              </>
+            );
+            return entry.to ? (
+              <Link key={entry.key} to={entry.to} ref={(node) => void (itemRefs.current[index] = node)} onClick={() => choose(entry)} {...common}>
+                {content}
+              </Link>
+            ) : (
+              <button key={entry.key} type="button" ref={(node) => void (itemRefs.current[index] = node)} onClick={() => choose(entry)} {...common}>
+                {content}
+              </button>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}

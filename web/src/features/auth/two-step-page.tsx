@@ -1,0 +1,36 @@
+import { useState, type FormEvent, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../app/api';
+import { TextField } from '../../components/text-field';
+import { useVerifyTwoStepMutation } from './auth-api';
+import { AuthForm, BackToSignIn } from './auth-form';
+import { AuthLayout } from './auth-layout';
+import { useCompleteSignIn } from './use-complete-sign-in';
+
+export default function TwoStepPage(): ReactElement {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [verify, { isLoading }] = useVerifyTwoStepMutation();
+  const completeSignIn = useCompleteSignIn();
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const answer = await verify({ code: code.replace(/\s+/g, '') }).unwrap();
+      completeSignIn(answer.user);
+    } catch (failure) {
+      setError(errorMessage(failure) ?? t('auth.verifyFailed'));
+    }
+  };
+
+  return (
+    <AuthLayout title={t('auth.twoStepTitle')} subtitle={t('auth.twoStepText')}>
+      <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={t('auth.verify')}>
+        <TextField label={t('auth.code')} name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
+      </AuthForm>
+      <BackToSignIn />
+    </AuthLayout>
+  );
+}

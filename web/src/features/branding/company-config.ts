@@ -1,0 +1,61 @@
+// Company branding from the public config call: what it answers, how it becomes the app's Brand,
+// and how a failure is reported (spec parts 1 and 8).
+import { DEFAULT_BRAND, type Brand } from '../../app/brand';
+import { parseHex } from '../../lib/shades';
+
+export interface CompanyConfig {
+  name?: string;
+  favIcon?: string | null;
+  logo?: string | null;
+  mainPageLogo?: string | null;
+  settings?: {
+    theme?: { primary?: string; primaryLight?: string; primaryDark?: string; secondary?: string; accent?: string } | null;
+  } | null;
+}
+
+export const CONFIG_LOAD_FAILED = 'Failed to load company configuration';
+
+/** 'HTTP error! status: {code}' for an HTTP answer, else 'Failed to load company configuration'. */
+export function configErrorText(error: unknown): string {
+  if (error && typeof error === 'object' && 'status' in error) {
+    const { status, originalStatus } = error as { status: unknown; originalStatus?: unknown };
+    if (typeof status === 'number') return `HTTP error! status: ${status}`;
+    if (typeof originalStatus === 'number' && (originalStatus < 200 || originalStatus >= 300)) {
+      return `HTTP error! status: ${originalStatus}`;
+    }
+  }
+  return CONFIG_LOAD_FAILED;
+}
+
+function colour(value: unknown): string | null {
+  return typeof value === 'string' && parseHex(value) ? value.trim() : null;
+}
+
+/** Only http(s) or same-site URLs are used for images (never javascript: or data with scripts). */
+function imageUrl(value: unknown): string | null {
+  if (typeof value !== 'string' || !value.trim()) return null;
+  const url = value.trim();
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  return /^https?:\/\//i.test(url) || /^data:image\/(png|jpeg|gif|webp|x-icon|vnd\.microsoft\.icon);/i.test(url) ? url : null;
+}
+
+export function brandFromConfig(config: CompanyConfig | undefined, subdomain: string | null): Brand {
+  if (!config) return DEFAULT_BRAND;
+  const theme = config.settings?.theme ?? {};
+  const primary = colour(theme.primary);
+  return {
+    name: typeof config.name === 'string' && config.name.trim() ? config.name.trim() : DEFAULT_BRAND.name,
+    favIcon: imageUrl(config.favIcon),
+    logo: imageUrl(config.logo),
+    mainPageLogo: imageUrl(config.mainPageLogo),
+    subdomain,
+    themeColor: primary ?? DEFAULT_BRAND.themeColor,
+    theme: {
+      primary: primary ?? DEFAULT_BRAND.theme.primary,
+      primaryLight: colour(theme.primaryLight),
+      primaryDark: colour(theme.primaryDark),
+      secondary: colour(theme.secondary),
+      accent: colour(theme.accent),
+    },
+  };
+}

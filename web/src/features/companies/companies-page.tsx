@@ -1,0 +1,7 @@
+import type { ReactElement } from 'react';
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+/** Placeholder: this screen is built in its own issue. */
+export default function CompaniesPage(): ReactElement {
+  return <PlaceholderPage titleKey="pages.companies" />;
+}

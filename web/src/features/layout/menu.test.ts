@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { visibleMenu } from './menu';
+import type { RoleCode } from '../../lib/roles';
+
+function keys(role: RoleCode | null): string[] {
+  return visibleMenu(role).flatMap((section) => section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]));
+}
+
+const UNRESTRICTED = ['dashboard', 'calendar', 'user-profile', 'search', 'tags', 'task', 'forms'];
+const HOST_ONLY = ['companies', 'features', 'prompts', 'pricing', 'b2c-users', 'audit-logs', 'email-templates', 'ai-config'];
+const AI = ['ai-features', 'forest-ai', 'data-bridge', 'helpdesk-ai', 'financial-analyst', 'law-module'];
+
+describe('sidebar menu by role (spec part 6)', () => {
+  it('HOST_ADMIN: administration, custom GPTs, users, chat and transcripts; no clients or AI features', () => {
+    const menu = keys('HOST_ADMIN');
+    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts', ...UNRESTRICTED]) expect(menu).toContain(key);
+    for (const key of ['clients', ...AI]) expect(menu).not.toContain(key);
+  });
+
+  it('ADMIN: custom GPTs, users, clients, AI features, chat and transcripts', () => {
+    const menu = keys('ADMIN');
+    for (const key of ['custom-gpts', 'users', 'clients', ...AI, 'main-chat', 'transcripts']) expect(menu).toContain(key);
+    for (const key of HOST_ONLY) expect(menu).not.toContain(key);
+  });
+
+  it('CALLER: chat, transcripts and clients', () => {
+    const menu = keys('CALLER');
+    expect(menu).toEqual(expect.arrayContaining(['main-chat', 'transcripts', 'clients']));
+    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', ...AI]) expect(menu).not.toContain(key);
+  });
+
+  it('USER: chat and transcripts, plus the unrestricted items', () => {
+    expect(keys('USER').sort()).toEqual(['main-chat', 'transcripts', ...UNRESTRICTED].concat(['ecommerce', 'analytics', 'marketing', 'crm', 'stocks', 'saas', 'task-list', 'task-kanban', 'form-elements', 'form-layout']).sort());
+  });
+
+  it('no role: no role-restricted item at all, and empty sections disappear', () => {
+    const menu = keys(null);
+    for (const key of ['main-chat', 'transcripts', 'clients', 'custom-gpts', 'users', ...HOST_ONLY, ...AI]) expect(menu).not.toContain(key);
+    expect(menu).toEqual(expect.arrayContaining(UNRESTRICTED));
+    expect(visibleMenu(null).map((section) => section.key)).toEqual(['apps']);
+  });
+});

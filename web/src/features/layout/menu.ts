@@ -1,0 +1,133 @@
+// The sidebar menu (spec part 2 "Layout and navigation") with each item's role list (spec part 6).
+// Items without a role list are visible to every signed-in user; when the stored user has no role,
+// no role-restricted item shows. Entries are grouped into sections so the home screen (Main Chat)
+// and the administration screens are easy to find; the entries themselves are the spec's.
+import type { IconName } from '../../components/icons';
+import type { RoleCode } from '../../lib/roles';
+
+export interface MenuLink {
+  key: string;
+  labelKey: string;
+  path: string;
+  roles?: readonly RoleCode[];
+}
+
+export interface MenuItem extends Partial<MenuLink> {
+  key: string;
+  labelKey: string;
+  icon: IconName;
+  roles?: readonly RoleCode[];
+  children?: MenuLink[];
+}
+
+export interface MenuSection {
+  key: string;
+  labelKey: string;
+  items: MenuItem[];
+}
+
+const ALL: readonly RoleCode[] = ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'];
+const HOST: readonly RoleCode[] = ['HOST_ADMIN'];
+const HOST_OR_ADMIN: readonly RoleCode[] = ['HOST_ADMIN', 'ADMIN'];
+const ADMIN_OR_CALLER: readonly RoleCode[] = ['ADMIN', 'CALLER'];
+const ADMIN: readonly RoleCode[] = ['ADMIN'];
+
+export const MENU: MenuSection[] = [
+  {
+    key: 'workspace',
+    labelKey: 'menu.sectionWorkspace',
+    items: [
+      { key: 'main-chat', labelKey: 'menu.mainChat', path: '/chat', icon: 'chat', roles: ALL },
+      { key: 'transcripts', labelKey: 'menu.transcripts', path: '/transcripts', icon: 'transcript', roles: ALL },
+      { key: 'clients', labelKey: 'menu.clients', path: '/clients', icon: 'briefcase', roles: ADMIN_OR_CALLER },
+      { key: 'custom-gpts', labelKey: 'menu.customGpts', path: '/custom-gpts', icon: 'bot', roles: HOST_OR_ADMIN },
+      {
+        key: 'ai-features',
+        labelKey: 'menu.aiFeatures',
+        icon: 'sparkles',
+        roles: ADMIN,
+        children: [
+          { key: 'forest-ai', labelKey: 'menu.forestAi', path: '/ai-features/forest-ai', roles: ADMIN },
+          { key: 'data-bridge', labelKey: 'menu.dataBridge', path: '/ai-features/data-bridge', roles: ADMIN },
+          { key: 'helpdesk-ai', labelKey: 'menu.helpdeskAi', path: '/ai-features/helpdesk-ai', roles: ADMIN },
+          { key: 'financial-analyst', labelKey: 'menu.financialAnalyst', path: '/ai-features/financial-analyst', roles: ADMIN },
+          { key: 'law-module', labelKey: 'menu.lawModule', path: '/ai-features/law-module', roles: ADMIN },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'administration',
+    labelKey: 'menu.sectionAdministration',
+    items: [
+      { key: 'companies', labelKey: 'menu.companies', path: '/companies', icon: 'building', roles: HOST },
+      { key: 'users', labelKey: 'menu.users', path: '/users', icon: 'users', roles: HOST_OR_ADMIN },
+      { key: 'features', labelKey: 'menu.features', path: '/features', icon: 'toggle', roles: HOST },
+      { key: 'prompts', labelKey: 'menu.prompts', path: '/prompts', icon: 'prompt', roles: HOST },
+      { key: 'b2c-users', labelKey: 'menu.b2cUsers', path: '/b2c-users', icon: 'user', roles: HOST },
+      { key: 'audit-logs', labelKey: 'menu.auditLogs', path: '/audit-logs', icon: 'log', roles: HOST },
+      { key: 'pricing', labelKey: 'menu.pricing', path: '/pricing', icon: 'money', roles: HOST },
+      { key: 'email-templates', labelKey: 'menu.emailTemplates', path: '/email-templates', icon: 'mail', roles: HOST },
+      { key: 'ai-config', labelKey: 'menu.aiConfig', path: '/ai-config', icon: 'cpu', roles: HOST },
+    ],
+  },
+  {
+    key: 'apps',
+    labelKey: 'menu.sectionApps',
+    items: [
+      {
+        key: 'dashboard',
+        labelKey: 'menu.dashboard',
+        icon: 'dashboard',
+        children: [
+          { key: 'ecommerce', labelKey: 'menu.ecommerce', path: '/ecommerce' },
+          { key: 'analytics', labelKey: 'menu.analytics', path: '/analytics' },
+          { key: 'marketing', labelKey: 'menu.marketing', path: '/marketing' },
+          { key: 'crm', labelKey: 'menu.crm', path: '/crm' },
+          { key: 'stocks', labelKey: 'menu.stocks', path: '/stocks' },
+          { key: 'saas', labelKey: 'menu.saas', path: '/saas' },
+        ],
+      },
+      { key: 'calendar', labelKey: 'menu.calendar', path: '/calendar', icon: 'calendar' },
+      { key: 'user-profile', labelKey: 'menu.userProfile', path: '/profile', icon: 'user' },
+      { key: 'search', labelKey: 'menu.search', path: '/search', icon: 'search' },
+      { key: 'tags', labelKey: 'menu.tags', path: '/tags', icon: 'tag' },
+      {
+        key: 'task',
+        labelKey: 'menu.task',
+        icon: 'task',
+        children: [
+          { key: 'task-list', labelKey: 'menu.taskList', path: '/task-list' },
+          { key: 'task-kanban', labelKey: 'menu.taskKanban', path: '/task-kanban' },
+        ],
+      },
+      {
+        key: 'forms',
+        labelKey: 'menu.forms',
+        icon: 'form',
+        children: [
+          { key: 'form-elements', labelKey: 'menu.formElements', path: '/form-elements' },
+          { key: 'form-layout', labelKey: 'menu.formLayout', path: '/form-layout' },
+        ],
+      },
+    ],
+  },
+];
+
+function allowed(roles: readonly RoleCode[] | undefined, role: RoleCode | null): boolean {
+  if (!roles) return true;
+  return role !== null && roles.includes(role);
+}
+
+/** The menu a user with `role` sees (null: no or unknown role → only unrestricted items). */
+export function visibleMenu(role: RoleCode | null, menu: MenuSection[] = MENU): MenuSection[] {
+  return menu
+    .map((section) => ({
+      ...section,
+      items: section.items
+        .filter((item) => allowed(item.roles, role))
+        .map((item) => (item.children ? { ...item, children: item.children.filter((child) => allowed(child.roles, role)) } : item))
+        .filter((item) => !item.children || item.children.length > 0),
+    }))
+    .filter((section) => section.items.length > 0);
+}

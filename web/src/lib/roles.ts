@@ -1,0 +1,36 @@
+export const ROLES = ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'] as const;
+export type RoleCode = (typeof ROLES)[number];
+
+export function isRoleCode(value: unknown): value is RoleCode {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * Who may open a path (spec part 2 table and part 6 permissions). Paths not listed here only need
+ * a signed-in user. The spec's guard enforced only the first six HOST_ADMIN paths and left the
+ * other role lists unenforced; we enforce every list (the server enforces them too).
+ */
+const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly RoleCode[]]> = [
+  ['/companies', ['HOST_ADMIN']],
+  ['/features', ['HOST_ADMIN']],
+  ['/prompts', ['HOST_ADMIN']],
+  ['/pricing', ['HOST_ADMIN']],
+  ['/b2c-users', ['HOST_ADMIN']],
+  ['/audit-logs', ['HOST_ADMIN']],
+  ['/email-templates', ['HOST_ADMIN']],
+  ['/ai-config', ['HOST_ADMIN']],
+  ['/custom-gpts', ['HOST_ADMIN', 'ADMIN']],
+  ['/users', ['HOST_ADMIN', 'ADMIN']],
+  ['/clients', ['ADMIN', 'CALLER']],
+  ['/client', ['ADMIN', 'CALLER']],
+  ['/ai-features', ['ADMIN']],
+];
+
+/** The roles allowed on a path, or null when any signed-in user may open it. */
+export function rolesForPath(pathname: string): readonly RoleCode[] | null {
+  const path = pathname.split(/[?#]/)[0] ?? '';
+  for (const [prefix, roles] of ACCESS) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return roles;
+  }
+  return null;
+}
