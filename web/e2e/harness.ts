@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,18 +27,6 @@ export interface RunningServer {
   origin: string;
   logFile: string;
   stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -70,10 +57,12 @@ export async function startServer(): Promise<RunningServer> {
     const origin = process.env.E2E_ORIGIN;
     return { port: Number(new URL(origin).port), origin, logFile: '', stop: async () => undefined };
   }
-  const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'earshot-e2e-'));
   const logFile = join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
+  // Port 0 on the dual-stack wildcard: the kernel picks a port nobody holds on IPv4 or IPv6, and
+  // the server's own banner says which. Probing for a free port first raced with other suites
+  // (and with left-over servers on ::1), and the tests then drove someone else's server.
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
     cwd: ROOT,
     detached: true, // its own process group, so stop() ends the server and anything it started
@@ -81,16 +70,24 @@ export async function startServer(): Promise<RunningServer> {
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: String(port),
+      HOST: '::',
+      PORT: '0',
       DATA_DIR: dataDir,
       ADMIN_PASSWORD,
       DEMO_PASSWORD,
       SEED_DEMO: 'true',
     },
   });
+  let banner = '';
+  let port = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (port) return;
+    banner += chunk.toString();
+    const match = /Earshot is running at http:\/\/localhost:(\d+)/.exec(banner);
+    if (match) port = Number(match[1]);
+  });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
-  const origin = `http://localhost:${port}`;
   const stop = async () => {
     if (child.pid && child.exitCode === null) {
       try {
@@ -105,14 +102,15 @@ export async function startServer(): Promise<RunningServer> {
   };
   try {
     const died = () => (child.exitCode !== null || child.signalCode !== null ? `The server exited (${child.exitCode ?? child.signalCode})` : null);
-    // The all-in-one server seeds the demo company and accounts before it listens.
-    await waitFor(async () => (await fetch(`${origin}/api/health`)).ok, `the server on port ${port}`, died);
+    // The all-in-one server seeds the demo company and accounts before it prints its banner.
+    await waitFor(async () => port > 0 && (await fetch(`http://localhost:${port}/api/health`)).ok, 'the server to start', died);
   } catch (error) {
-    const keep = logFile.replace(dataDir, tmpdir()).replace('server.log', `earshot-e2e-server-${port}.log`);
+    const keep = join(tmpdir(), `earshot-e2e-server-${Date.now()}.log`);
     await copyFile(logFile, keep).catch(() => undefined);
     await stop();
     throw new Error(`${(error as Error).message} (server log kept at ${keep})`, { cause: error });
   }
+  const origin = `http://localhost:${port}`;
   return { port, origin, logFile, stop };
 }
 
