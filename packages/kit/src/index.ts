@@ -14,3 +14,5 @@ export * from './cookies';
 export * from './telemetry';
 export * from './standalone';
 export * from './storage';
+export * from './secret-box';
+export * from './ai';

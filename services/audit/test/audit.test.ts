@@ -115,6 +115,11 @@ describe('what the log records', () => {
       .toEqual({ id: 'x', list: [1, { password: REDACTED, name: 'n' }], nested: { token: REDACTED, keep: true }, n: 3 });
   });
 
+  test('transcript text and sealed provider keys stay out of the log', () => {
+    expect(redact({ id: 't', segments: [{ text: 'private words' }, { text: 'more' }], segmentText: 'edited words', apiKeySealed: 'v1:abc' }))
+      .toEqual({ id: 't', segments: '[2 items omitted]', segmentText: '[omitted]', apiKeySealed: REDACTED });
+  });
+
   test('a redelivered event is stored once', async () => {
     const event = buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } });
     await publish(event);

@@ -1,2 +1,112 @@
-// API payload schemas of the chat service live here.
-export {};
+import { z } from 'zod';
+import { Id, PageQuery, paginated } from '../common';
+
+/** Chat service: conversations private to their owner, messages, streamed replies, feedback. */
+export const CHAT_LIMITS = {
+  /** Longest message a person may send (characters). */
+  messageMax: 20_000,
+  titleMax: 200,
+  commentMax: 2_000,
+} as const;
+
+export const CHAT_MESSAGES = {
+  emptyMessage: 'Type a message first',
+  tooLong: `Messages can be at most ${CHAT_LIMITS.messageMax} characters`,
+  unknownModel: 'Unknown or disabled chat model',
+  providerFailed: 'The AI provider failed to answer',
+  busy: 'A reply is already being written in this conversation',
+} as const;
+
+/** The id of the built-in search assistant wherever a model id goes. */
+export const BUILT_IN_MODEL_ID = 'built-in';
+
+export const ConversationDto = z.object({
+  _id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** When the last message was written (the list's order). */
+  lastMessageAt: z.string().nullable(),
+});
+export type ConversationDto = z.infer<typeof ConversationDto>;
+
+export const ConversationListQuery = PageQuery.extend({
+  /** Matches the title and the text of the conversation's messages. */
+  search: z.string().trim().max(200).optional(),
+}).strict();
+export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
+export const ConversationList = paginated(ConversationDto);
+
+export const CreateConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional() }).strict();
+export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
+
+export const MESSAGE_ROLES = ['user', 'assistant'] as const;
+export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;
+
+/** A passage of a transcript that a reply quotes. */
+export const CitationDto = z.object({
+  fileId: z.string(),
+  fileName: z.string(),
+  speaker: z.string(),
+  /** Seconds from the start of the recording. */
+  start: z.number(),
+  text: z.string(),
+  /** In-app link that opens the transcript at that moment: /transcripts/{fileId}?t={seconds}. */
+  link: z.string(),
+});
+export type CitationDto = z.infer<typeof CitationDto>;
+
+export const UsageDto = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() });
+export type UsageDto = z.infer<typeof UsageDto>;
+
+export const MessageDto = z.object({
+  _id: z.string(),
+  conversationId: z.string(),
+  role: z.enum(MESSAGE_ROLES),
+  content: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  /** For assistant messages: the model that wrote it ('built-in' for the search assistant). */
+  model: z.string().nullable(),
+  error: z.string().nullable(),
+  citations: z.array(CitationDto),
+  usage: UsageDto.nullable(),
+  /** The caller's own feedback on this message, if any. */
+  feedback: z.object({ rating: z.enum(['up', 'down']), comment: z.string().nullable() }).nullable(),
+  createdAt: z.string(),
+});
+export type MessageDto = z.infer<typeof MessageDto>;
+export const MessageList = z.object({ items: z.array(MessageDto) });
+
+export const ChatStreamParams = z.object({ id: Id }).strict();
+export const ChatStreamBody = z.object({
+  message: z.string().max(CHAT_LIMITS.messageMax, CHAT_MESSAGES.tooLong).refine((m) => m.trim().length > 0, CHAT_MESSAGES.emptyMessage),
+  /** A chat model id from GET /chat/models, or 'built-in'; absent = the default chat model. */
+  modelId: z.union([Id, z.literal(BUILT_IN_MODEL_ID)]).optional(),
+  /** Replace the conversation's last assistant reply instead of answering a new message. */
+  regenerate: z.boolean().optional(),
+}).strict();
+export type ChatStreamBody = z.infer<typeof ChatStreamBody>;
+
+/**
+ * Server-Sent Events of POST /chat/conversations/{id}/chat/stream, each `event: <type>` with a
+ * JSON `data:` line: `start` once, `delta` per piece of text, then exactly one of `done` or
+ * `error` (the partial reply is stored either way).
+ */
+export const StreamStartEvent = z.object({ userMessageId: z.string(), model: z.string(), builtIn: z.boolean(), title: z.string() });
+export const StreamDeltaEvent = z.object({ text: z.string() });
+export const StreamDoneEvent = z.object({ messageId: z.string(), status: z.enum(MESSAGE_STATUSES), usage: UsageDto.nullable(), citations: z.array(CitationDto) });
+export const StreamErrorEvent = z.object({ messageId: z.string().nullable(), message: z.string() });
+
+export const ChatModelsDto = z.object({
+  /** Enabled chat models; empty means the built-in search assistant answers. */
+  models: z.array(z.object({ _id: z.string(), name: z.string(), isDefault: z.boolean() })),
+  builtIn: z.boolean(),
+});
+
+export const FeedbackBody = z.object({
+  messageId: Id,
+  rating: z.enum(['up', 'down']),
+  comment: z.string().trim().max(CHAT_LIMITS.commentMax).optional(),
+}).strict();
+export type FeedbackBody = z.infer<typeof FeedbackBody>;
+export const FeedbackDto = z.object({ _id: z.string(), messageId: z.string(), rating: z.enum(['up', 'down']), comment: z.string().nullable(), updatedAt: z.string() });

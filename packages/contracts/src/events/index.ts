@@ -8,6 +8,8 @@ import type { EventDefinition } from './envelope';
 
 export * from './envelope';
 export { CompanyState } from './tenant';
+export { TranscriptSegmentFact } from './transcription';
+export { ProviderState, ModelState } from './prompt';
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = [
   ...authEvents,

@@ -4,7 +4,7 @@ import { NO_COMPANY, actorOf as actorOfIdentity, type Identity, type ServiceCont
 import type { AuthConfig } from '../config';
 import type { UserRow } from '../db/schema';
 import type { Scope } from '../repositories/users';
-import { SecretBox } from './crypto';
+import { SecretBox } from '@earshot/kit';
 
 export type AuthContext = ServiceContext<AuthConfig>;
 

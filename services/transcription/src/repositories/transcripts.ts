@@ -49,12 +49,12 @@ export interface TranscriptResult {
   peaks: PeaksDto;
 }
 
-export async function saveResult(tx: Db, fileId: string, result: TranscriptResult): Promise<string> {
+export async function saveResult(tx: Db, fileId: string, result: TranscriptResult): Promise<{ id: string; originalName: string }> {
   const [row] = await tx.update(transcripts)
     .set({ ...result, completedAt: sql`now()`, updatedAt: sql`now()` })
     .where(eq(transcripts.fileId, fileId))
-    .returning({ id: transcripts.id });
-  return row!.id;
+    .returning({ id: transcripts.id, originalName: transcripts.originalName });
+  return row!;
 }
 
 export interface LocatedWord {

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, type Actor, type TranscriptionStatus } from '@earshot/contracts';
+import { SYSTEM_ACTOR, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
 import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
@@ -50,7 +50,7 @@ export async function claimNext(ctx: ServiceContext, workerId: string, settings:
 export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult): Promise<boolean> {
   return ctx.transact(async (tx, emit) => {
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
-    const id = await transcriptsRepo.saveResult(tx, job.fileId, result);
+    const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, result);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     const words = result.segments.reduce((n, s) => n + s.words.length, 0);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
@@ -58,10 +58,25 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
       type: 'transcript.completed',
       companyId: job.companyId,
       actor: SYSTEM_ACTOR,
-      data: { id, fileId: job.fileId, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words },
+      data: {
+        id, fileId: job.fileId, fileName: originalName, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words,
+        segments: segmentFacts(result),
+      },
     });
     return true;
   });
+}
+
+/** The segments as other services learn them: speaker labels instead of ids. */
+function segmentFacts(result: TranscriptResult): TranscriptSegmentFact[] {
+  const labels = new Map(result.speakers.map((s) => [s.id, s.label]));
+  return result.segments.map((s) => ({
+    segmentId: s._id,
+    speaker: labels.get(s.speakerId) ?? s.speakerId,
+    start: s.start,
+    end: s.end ?? s.words[s.words.length - 1]?.end ?? s.start,
+    text: s.text,
+  }));
 }
 
 /** Records a failed attempt: retried later with back-off while attempts remain and it may help, else failed. */

@@ -145,12 +145,13 @@ export class TranscriptService {
       if (!found) throw notFound('Word');
       const before = found.words[found.wordIndex]!.text;
       const words = found.words.map((w, i) => (i === found.wordIndex ? { ...w, text } : w));
-      await transcriptsRepo.writeWord(tx, transcriptId, found, text, segmentText(words));
+      const newSegmentText = segmentText(words);
+      await transcriptsRepo.writeWord(tx, transcriptId, found, text, newSegmentText);
       emit({
         type: 'transcript.word_edited',
         companyId: found.companyId,
         actor: actorOf(identity, ip),
-        data: { id: transcriptId, fileId: found.fileId, wordId, segmentId: body.speakerSegmentId, before: { text: before }, after: { text } },
+        data: { id: transcriptId, fileId: found.fileId, wordId, segmentId: body.speakerSegmentId, segmentText: newSegmentText, before: { text: before }, after: { text } },
       });
     });
     return { message: TRANSCRIPT_MESSAGES.wordUpdated };

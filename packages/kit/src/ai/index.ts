@@ -1,0 +1,2 @@
+export * from './outbound';
+export * from './provider-client';

@@ -1,0 +1,130 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { z } from 'zod';
+import { envBoolean } from '../config';
+
+/** Environment keys of every service that calls AI providers. */
+export const aiConfigShape = {
+  /** Self-hosted providers (Ollama, vLLM, LM Studio) on private or loopback addresses need `true`. */
+  AI_ALLOW_PRIVATE_URLS: envBoolean(false),
+  /** Longest wait for a provider's first answer byte (streams may run longer once they start). */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+};
+
+export interface OutboundPolicy {
+  allowPrivate: boolean;
+}
+
+export type AddressClass = 'public' | 'private' | 'blocked';
+
+export const OUTBOUND_MESSAGES = {
+  blocked: 'This address is not allowed: link-local, metadata and other special addresses are refused',
+  private: 'Private and loopback addresses are refused unless AI_ALLOW_PRIVATE_URLS=true',
+  scheme: 'Only http and https URLs are allowed',
+  redirects: 'The provider redirected too many times',
+} as const;
+
+export class BlockedUrlError extends Error {
+  constructor(readonly reason: 'blocked' | 'private' | 'scheme' | 'redirects', readonly host: string) {
+    super(OUTBOUND_MESSAGES[reason]);
+    this.name = 'BlockedUrlError';
+  }
+}
+
+// Private networks a self-hosted model may live on: allowed only when the operator says so.
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+
+/**
+ * What an IP address is to an outbound call. IPv4 embedded in IPv6 (::ffff:a.b.c.d) is judged as
+ * the IPv4 address it is; link-local (169.254/16 with the cloud metadata services, fe80::/10),
+ * unspecified, multicast, broadcast, reserved and tunnelling forms are never reachable.
+ */
+export function classifyAddress(address: string): AddressClass {
+  if (!ipaddr.isValid(address)) return 'blocked';
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const range = ip.range();
+  if (range === 'unicast') return 'public';
+  if (PRIVATE_RANGES.has(range)) return 'private';
+  return 'blocked';
+}
+
+function judge(address: string, host: string, policy: OutboundPolicy): void {
+  const kind = classifyAddress(address);
+  if (kind === 'blocked') throw new BlockedUrlError('blocked', host);
+  if (kind === 'private' && !policy.allowPrivate) throw new BlockedUrlError('private', host);
+}
+
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+/** Checks a URL's scheme and, for an IP literal, its address; names are checked when resolved. */
+export function checkUrlLiteral(url: URL, policy: OutboundPolicy): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('scheme', url.hostname);
+  const host = hostOf(url);
+  if (isIP(host)) judge(host, host, policy);
+}
+
+/** Resolves a URL's host and checks every address it resolves to (for validating saved settings). */
+export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<void> {
+  const url = new URL(raw);
+  checkUrlLiteral(url, policy);
+  const host = hostOf(url);
+  if (isIP(host)) return;
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {
+    dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found)));
+  });
+  for (const { address } of addresses) judge(address, host, policy);
+}
+
+/**
+ * A fetch for provider calls. Each connection's resolved addresses are checked at connect time (so
+ * DNS cannot swap in an internal address after a check), IP literals before each request, and
+ * redirects are followed by hand so every hop is checked again.
+ */
+export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof fetch {
+  const agent = new Agent({
+    connect: {
+      lookup(hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) {
+        dnsLookup(hostname, { ...options }, (error, address: string | LookupAddress[], family?: number) => {
+          if (error) return callback(error, address, family);
+          try {
+            for (const one of Array.isArray(address) ? address : [{ address, family: family ?? 4 }]) judge(one.address, hostname, policy);
+          } catch (blocked) {
+            return callback(blocked as Error, [], undefined);
+          }
+          callback(null, address, family);
+        });
+      },
+    },
+  });
+  const guarded = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    let request = { ...init };
+    for (let hop = 0; hop <= maxRedirects; hop += 1) {
+      checkUrlLiteral(url, policy);
+      let response: Response;
+      try {
+        response = (await undiciFetch(url, { ...(request as object), redirect: 'manual', dispatcher: agent } as never)) as unknown as Response;
+      } catch (error) {
+        // A refused address surfaces as fetch's generic TypeError: give the reason back instead.
+        const cause = (error as { cause?: unknown }).cause;
+        throw cause instanceof BlockedUrlError ? cause : error;
+      }
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || !location) return response;
+      await response.body?.cancel();
+      url = new URL(location, url);
+      // 303 (and 301/302 after a POST, as browsers do) become a GET without a body.
+      const method = (request.method ?? 'GET').toUpperCase();
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        request = { ...request, method: 'GET', body: undefined };
+      }
+    }
+    throw new BlockedUrlError('redirects', url.hostname);
+  };
+  return guarded as typeof fetch;
+}

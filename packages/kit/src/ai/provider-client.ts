@@ -1,0 +1,45 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { BlockedUrlError, guardedFetch, type OutboundPolicy } from './outbound';
+
+export interface ProviderEndpoint {
+  baseUrl: string;
+  /** The plain key (opened from its sealed form just before the call); null for keyless local servers. */
+  apiKey: string | null;
+}
+
+/**
+ * An OpenAI SDK client for one configured provider, whose every request (redirects included) goes
+ * through the outbound address checks. Retries are left to the caller.
+ */
+export function providerClient(endpoint: ProviderEndpoint, policy: OutboundPolicy, timeoutMs: number): OpenAI {
+  return new OpenAI({
+    baseURL: endpoint.baseUrl,
+    // Keyless servers (Ollama, LM Studio) ignore the header; the SDK insists on some value.
+    apiKey: endpoint.apiKey ?? 'not-needed',
+    maxRetries: 0,
+    timeout: timeoutMs,
+    fetch: guardedFetch(policy),
+  });
+}
+
+/**
+ * A provider failure in words a person can act on, with the provider's own message where it gave
+ * one. Never includes the key or request headers.
+ */
+export function describeProviderError(error: unknown): string {
+  if (error instanceof BlockedUrlError) return error.message;
+  if (error instanceof APIUserAbortError) return 'The request was stopped';
+  if (error instanceof APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof BlockedUrlError) return cause.message;
+    return `The provider could not be reached (${error.message})`;
+  }
+  if (error instanceof APIError) {
+    const said = (error.message || '').replace(/\s+/g, ' ').slice(0, 300);
+    if (error.status === 401 || error.status === 403) return `The provider refused the API key (${error.status}: ${said})`;
+    if (error.status === 404) return `The provider does not know this model or endpoint (404: ${said})`;
+    if (error.status === 429) return `The provider is rate limiting requests (429: ${said})`;
+    return `The provider answered with an error (${error.status ?? 'no status'}: ${said})`;
+  }
+  return `The provider call failed (${(error as Error)?.message ?? String(error)})`;
+}
