@@ -1,2 +1,3 @@
 export * from './outbound';
 export * from './provider-client';
+export * from './catalogue';
