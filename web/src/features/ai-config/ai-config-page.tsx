@@ -1,7 +1,18 @@
 import type { ReactElement } from 'react';
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useTranslation } from 'react-i18next';
+import { PageHeading } from '../../components/page-heading';
+import { ModelsSection } from './models-section';
+import { ProvidersSection } from './providers-section';
 
-/** Placeholder: this screen is built in its own issue. */
+/** /ai-config (HOST_ADMIN): the AI providers (OpenAI-compatible endpoints) and their models. */
 export default function AiConfigPage(): ReactElement {
-  return <PlaceholderPage titleKey="pages.aiConfig" />;
+  const { t } = useTranslation();
+  return (
+    <div>
+      <PageHeading>{t('pages.aiConfig')}</PageHeading>
+      <p className="-mt-4 mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('aiConfig.intro')}</p>
+      <ProvidersSection />
+      <ModelsSection />
+    </div>
+  );
 }

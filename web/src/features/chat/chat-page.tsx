@@ -1,7 +1,125 @@
-import type { ReactElement } from 'react';
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../../app/api';
+import { useAppSelector } from '../../app/store';
+import { useChatModelsQuery, useCreateConversationMutation, useFeedbackMutation, useMessagesQuery } from './chat-api';
+import { ChatInput } from './chat-input';
+import { ConversationList } from './conversation-list';
+import { MessageThread } from './message-thread';
+import { ModelPicker } from './model-picker';
+import type { Message, Rating } from './model';
+import { isCovered } from './pending-reply';
+import { useChatStream } from './use-chat-stream';
 
-/** Placeholder: this screen is built in its own issue. */
+/** The open conversation is in the address (?c=<id>), so a reload returns to it. */
+const CONVERSATION_PARAM = 'c';
+
+/** / and /chat: conversations on the left, the open one on the right. */
 export default function ChatPage(): ReactElement {
-  return <PlaceholderPage titleKey="pages.chat" />;
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const conversationId = params.get(CONVERSATION_PARAM);
+  const user = useAppSelector((state) => state.session.user);
+  // Fresh on every visit: an administrator may have connected a model meanwhile.
+  const { data: models } = useChatModelsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [modelId, setModelId] = useState('');
+  const { data: messages, isError: messagesFailed } = useMessagesQuery(conversationId ?? '', { skip: !conversationId });
+  const items = conversationId ? messages?.items ?? [] : [];
+  const { pending, streaming, send, stop, clear } = useChatStream();
+  const pendingHere = pending && pending.conversationId === conversationId ? pending : null;
+  const [createConversation] = useCreateConversationMutation();
+  const [saveFeedback] = useFeedbackMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [listOpen, setListOpen] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (pendingHere && messages && isCovered(messages.items, pendingHere)) clear();
+  }, [pendingHere, messages, clear]);
+
+  // Follow the reply as it grows, unless the person scrolled up to read.
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
+  }, [items.length, pendingHere?.text, pendingHere?.phase]);
+
+  const open = (id: string | null) => {
+    setFailure(null);
+    setListOpen(false);
+    setParams(id ? { [CONVERSATION_PARAM]: id } : {});
+  };
+  const model = models && models.models.length > 1 && modelId ? { modelId } : {};
+
+  const onSend = async (text: string) => {
+    setFailure(null);
+    let id = conversationId;
+    if (!id) {
+      try {
+        id = (await createConversation().unwrap())._id;
+      } catch (error) {
+        setFailure(errorMessage(error) ?? t('chat.createFailed'));
+        return;
+      }
+      open(id);
+    }
+    await send({ conversationId: id, request: { message: text, ...model }, userText: text, replacedId: null });
+  };
+
+  const onRegenerate = (reply: Message) => {
+    const question = [...items.slice(0, items.indexOf(reply))].reverse().find((message) => message.role === 'user');
+    if (!conversationId || !question) return;
+    void send({ conversationId, request: { message: question.content, regenerate: true, ...model }, userText: null, replacedId: reply._id });
+  };
+
+  const onRetryPending = () => {
+    if (!pendingHere) return;
+    const { conversationId: id, request, userMessageId, userText, messageId, replacedId } = pendingHere;
+    // Once the server stored the question, retrying means writing the reply again.
+    if (userMessageId) void send({ conversationId: id, request: { ...request, regenerate: true }, userText: null, replacedId: messageId ?? replacedId });
+    else void send({ conversationId: id, request, userText, replacedId });
+  };
+
+  const onFeedback = async (messageId: string, rating: Rating, comment?: string) => {
+    if (!conversationId) return false;
+    try {
+      await saveFeedback({ conversationId, messageId, rating, comment }).unwrap();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const empty = items.length === 0 && !pendingHere;
+  return (
+    <section aria-labelledby="page-heading" className="flex h-[calc(100dvh-6rem)] gap-4 md:h-[calc(100dvh-7rem)]">
+      <aside className={`${listOpen ? 'flex' : 'hidden'} absolute inset-x-4 z-10 max-h-[70dvh] flex-col rounded-2xl border border-gray-200 bg-white p-3 shadow-lg lg:static lg:flex lg:max-h-none lg:w-72 lg:shrink-0 lg:shadow-none dark:border-gray-800 dark:bg-gray-900`}>
+        <ConversationList activeId={conversationId} onOpen={open} onNew={() => open(null)} onDeleted={(id) => id === conversationId && open(null)} />
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <button type="button" onClick={() => setListOpen((value) => !value)} aria-expanded={listOpen} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 lg:hidden dark:border-gray-700 dark:text-gray-200">
+            {t('chat.conversations')}
+          </button>
+          {empty ? null : <h1 id="page-heading" className="sr-only">{t('pages.chat')}</h1>}
+          <ModelPicker models={models?.models ?? []} value={modelId} onChange={setModelId} />
+        </div>
+        <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-1">
+          {messagesFailed ? (
+            <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('chat.openFailed')}</p>
+          ) : empty ? (
+            <div className="flex h-full flex-col items-center justify-center gap-2 text-center" data-testid="chat-greeting">
+              <p className="text-lg text-gray-600 dark:text-gray-400">{user?.firstName ? t('chat.helloName', { name: user.firstName }) : t('chat.hello')}</p>
+              <h1 id="page-heading" className="text-2xl font-semibold text-gray-900 md:text-3xl dark:text-white">{t('chat.agenda')}</h1>
+            </div>
+          ) : (
+            <MessageThread items={items} pending={pendingHere} busy={streaming} onRegenerate={onRegenerate} onRetryPending={onRetryPending} onFeedback={onFeedback} />
+          )}
+        </div>
+        {failure ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{failure}</p> : null}
+        {models?.builtIn ? <p className="text-xs text-gray-600 dark:text-gray-400" data-testid="built-in-notice">{t('chat.builtInNotice')}</p> : null}
+        <ChatInput streaming={Boolean(pendingHere && streaming)} blocked={streaming && !pendingHere} onSend={(text) => void onSend(text)} onStop={stop} />
+      </div>
+    </section>
+  );
 }

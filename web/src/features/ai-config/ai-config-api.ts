@@ -1,0 +1,66 @@
+// Calls of the AI Configuration page (HOST_ADMIN), injected into the app's one RTK Query API.
+import { api } from '../../app/api';
+import { LIST_PAGE_SIZE, type AiModel, type AiProvider, type ConnectionTestResult, type ModelBody, type Page, type ProviderBody } from './model';
+
+const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels'] });
+// Models show their provider's name, and chat's model list depends on both.
+const BOTH = ['AiProviders', 'AiModels'] as const;
+const PROVIDERS = '/ai/config/provider';
+const MODELS = '/ai/config/model';
+const at = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
+
+export const aiConfigApi = withTags.injectEndpoints({
+  endpoints: (build) => ({
+    providers: build.query<Page<AiProvider>, void>({
+      query: () => ({ url: PROVIDERS, params: { page: 1, pageSize: LIST_PAGE_SIZE } }),
+      providesTags: ['AiProviders'],
+    }),
+    createProvider: build.mutation<AiProvider, ProviderBody>({
+      query: (body) => ({ url: PROVIDERS, method: 'POST', body }),
+      invalidatesTags: [...BOTH],
+    }),
+    updateProvider: build.mutation<AiProvider, { id: string; body: ProviderBody }>({
+      query: ({ id, body }) => ({ url: at(PROVIDERS, id), method: 'PATCH', body }),
+      invalidatesTags: [...BOTH],
+    }),
+    deleteProvider: build.mutation<unknown, string>({
+      query: (id) => ({ url: at(PROVIDERS, id), method: 'DELETE' }),
+      invalidatesTags: [...BOTH],
+    }),
+    testProvider: build.mutation<ConnectionTestResult, string>({
+      query: (id) => ({ url: `${at(PROVIDERS, id)}/test`, method: 'POST' }),
+    }),
+    models: build.query<Page<AiModel>, void>({
+      query: () => ({ url: MODELS, params: { page: 1, pageSize: LIST_PAGE_SIZE } }),
+      providesTags: ['AiModels'],
+    }),
+    createModel: build.mutation<AiModel, ModelBody>({
+      query: (body) => ({ url: MODELS, method: 'POST', body }),
+      invalidatesTags: ['AiModels'],
+    }),
+    updateModel: build.mutation<AiModel, { id: string; body: ModelBody }>({
+      query: ({ id, body }) => ({ url: at(MODELS, id), method: 'PATCH', body }),
+      invalidatesTags: ['AiModels'],
+    }),
+    deleteModel: build.mutation<unknown, string>({
+      query: (id) => ({ url: at(MODELS, id), method: 'DELETE' }),
+      invalidatesTags: ['AiModels'],
+    }),
+    testModel: build.mutation<ConnectionTestResult, string>({
+      query: (id) => ({ url: `${at(MODELS, id)}/test`, method: 'POST' }),
+    }),
+  }),
+});
+
+export const {
+  useProvidersQuery,
+  useCreateProviderMutation,
+  useUpdateProviderMutation,
+  useDeleteProviderMutation,
+  useTestProviderMutation,
+  useModelsQuery,
+  useCreateModelMutation,
+  useUpdateModelMutation,
+  useDeleteModelMutation,
+  useTestModelMutation,
+} = aiConfigApi;

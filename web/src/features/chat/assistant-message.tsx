@@ -1,0 +1,83 @@
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { Citation } from './model';
+
+const MessageMarkdown = lazy(() => import('./message-markdown'));
+
+export interface ReplyView {
+  text: string;
+  phase: 'streaming' | 'complete' | 'stopped' | 'failed';
+  error: string | null;
+  builtIn: boolean;
+  citations: Citation[];
+}
+
+function clock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+function Sources({ citations }: { citations: Citation[] }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <div className="mt-3 border-t border-gray-200 pt-2 dark:border-gray-700">
+      <p className="mb-1 text-xs font-semibold text-gray-600 dark:text-gray-400">{t('chat.sources')}</p>
+      <ul className="space-y-1">
+        {citations.map((citation) => (
+          <li key={`${citation.fileId}-${citation.start}`} className="text-xs">
+            <Link to={citation.link} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+              {citation.fileName} · {citation.speaker} · {clock(citation.start)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A reply of the assistant: markdown (sanitised), its state, sources and the actions under it. */
+export function AssistantMessage({ reply, actions }: { reply: ReplyView; actions?: ReactNode }): ReactElement {
+  const { t } = useTranslation();
+  const streaming = reply.phase === 'streaming';
+  return (
+    <article className="flex max-w-3xl flex-col gap-2" data-testid="assistant-message" data-phase={reply.phase} aria-busy={streaming}>
+      {reply.builtIn ? (
+        <span className="w-fit rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100" data-testid="built-in-badge">
+          {t('chat.builtInBadge')}
+        </span>
+      ) : null}
+      <div className="rounded-2xl rounded-tl-sm border border-gray-200 bg-white px-4 py-3 text-gray-900 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-100">
+        {reply.text ? (
+          <Suspense fallback={<p className="text-sm whitespace-pre-wrap">{reply.text}</p>}>
+            <div data-testid="assistant-text">
+              <MessageMarkdown text={reply.text} />
+            </div>
+          </Suspense>
+        ) : streaming ? (
+          <p className="text-sm text-gray-500 dark:text-gray-400">{t('chat.thinking')}</p>
+        ) : null}
+        {streaming && reply.text ? <span aria-hidden="true" className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-gray-400 align-middle" /> : null}
+        {reply.phase === 'stopped' ? (
+          <p className="mt-2 text-xs font-medium text-gray-500 dark:text-gray-400" data-testid="stopped-mark">{t('chat.stopped')}</p>
+        ) : null}
+        {reply.phase === 'failed' ? (
+          <div role="alert" className="mt-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200" data-testid="reply-error">
+            <p className="font-medium">{t('chat.replyFailed')}</p>
+            {reply.error ? <p className="mt-1 text-xs">{reply.error}</p> : null}
+          </div>
+        ) : null}
+        {reply.citations.length > 0 && !streaming ? <Sources citations={reply.citations} /> : null}
+      </div>
+      {actions}
+    </article>
+  );
+}
+
+export function UserMessage({ text }: { text: string }): ReactElement {
+  return (
+    <div className="ml-auto max-w-2xl rounded-2xl rounded-tr-sm bg-brand-600 px-4 py-3 text-sm whitespace-pre-wrap text-on-brand" data-testid="user-message">
+      {text}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// Calls of the chat screen, injected into the app's one RTK Query API. The streamed reply is not
+// here: it is read with fetch in chat-stream.ts.
+import { api } from '../../app/api';
+import type { ChatModels, Conversation, ConversationList, Feedback, Message, Rating } from './model';
+
+const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages', 'ChatModels'] });
+
+export const chatApi = withTags.injectEndpoints({
+  endpoints: (build) => ({
+    conversations: build.query<ConversationList, { search: string; pageSize: number }>({
+      query: ({ search, pageSize }) => ({ url: '/chat/conversations', params: { page: 1, pageSize, ...(search ? { search } : {}) } }),
+      providesTags: ['Conversations'],
+    }),
+    createConversation: build.mutation<Conversation, void>({
+      query: () => ({ url: '/chat/conversations', method: 'POST', body: {} }),
+      invalidatesTags: ['Conversations'],
+    }),
+    renameConversation: build.mutation<Conversation, { id: string; title: string }>({
+      query: ({ id, title }) => ({ url: `/chat/conversations/${encodeURIComponent(id)}`, method: 'PATCH', body: { title } }),
+      invalidatesTags: ['Conversations'],
+    }),
+    deleteConversation: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/chat/conversations/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Conversations'],
+    }),
+    messages: build.query<{ items: Message[] }, string>({
+      query: (id) => `/chat/conversations/${encodeURIComponent(id)}/messages`,
+      providesTags: (_result, _error, id) => [{ type: 'Messages', id }],
+    }),
+    chatModels: build.query<ChatModels, void>({
+      query: () => '/chat/models',
+      providesTags: ['ChatModels'],
+    }),
+    feedback: build.mutation<unknown, { conversationId: string; messageId: string; rating: Rating; comment?: string }>({
+      query: ({ messageId, rating, comment }) => ({ url: '/chat/feedback', method: 'POST', body: { messageId, rating, ...(comment ? { comment } : {}) } }),
+      // The saved feedback shows at once; the list is the truth after the next fetch.
+      async onQueryStarted({ conversationId, messageId, rating, comment }, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return;
+        }
+        const saved: Feedback = { rating, comment: comment ?? null };
+        dispatch(chatApi.util.updateQueryData('messages', conversationId, (draft) => {
+          const message = draft.items.find((item) => item._id === messageId);
+          if (message) message.feedback = saved;
+        }));
+      },
+    }),
+  }),
+});
+
+export const {
+  useConversationsQuery,
+  useCreateConversationMutation,
+  useRenameConversationMutation,
+  useDeleteConversationMutation,
+  useMessagesQuery,
+  useChatModelsQuery,
+  useFeedbackMutation,
+} = chatApi;

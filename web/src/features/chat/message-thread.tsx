@@ -1,0 +1,64 @@
+import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AssistantMessage, UserMessage, type ReplyView } from './assistant-message';
+import { FeedbackControl } from './feedback-control';
+import { BUILT_IN_MODEL_ID, type Message, type Rating } from './model';
+import { storedBeside, type PendingReply } from './pending-reply';
+
+function storedReply(message: Message): ReplyView {
+  return { text: message.content, phase: message.status, error: message.error, builtIn: message.model === BUILT_IN_MODEL_ID, citations: message.citations };
+}
+
+function pendingView(pending: PendingReply): ReplyView {
+  return { text: pending.text, phase: pending.phase === 'done' ? 'complete' : pending.phase, error: pending.error, builtIn: pending.builtIn, citations: [] };
+}
+
+const actionClass = 'rounded-lg px-2 py-1 text-xs font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900 disabled:opacity-50 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
+
+/** The conversation: stored messages, then the reply being written (if it is this conversation's). */
+export function MessageThread({ items, pending, busy, onRegenerate, onRetryPending, onFeedback }: {
+  items: Message[];
+  pending: PendingReply | null;
+  /** A reply is being written (here or elsewhere): no regenerate meanwhile. */
+  busy: boolean;
+  onRegenerate: (reply: Message) => void;
+  onRetryPending: () => void;
+  onFeedback: (messageId: string, rating: Rating, comment?: string) => Promise<boolean>;
+}): ReactElement {
+  const { t } = useTranslation();
+  const shown = storedBeside(items, pending);
+  const lastAssistant = pending ? null : [...shown].reverse().find((message) => message.role === 'assistant');
+  const isLast = (message: Message) => message === shown[shown.length - 1];
+
+  return (
+    <div className="flex flex-col gap-5" data-testid="message-thread">
+      {shown.map((message) => message.role === 'user' ? <UserMessage key={message._id} text={message.content} /> : (
+        <AssistantMessage
+          key={message._id}
+          reply={storedReply(message)}
+          actions={(
+            <div className="flex flex-wrap items-start gap-2">
+              {message.status !== 'failed' ? <FeedbackControl feedback={message.feedback} onSave={(rating, comment) => onFeedback(message._id, rating, comment)} /> : null}
+              {message === lastAssistant && isLast(message) ? (
+                <button type="button" disabled={busy} onClick={() => onRegenerate(message)} className={actionClass} data-testid={message.status === 'failed' ? 'reply-retry' : 'regenerate'}>
+                  {t(message.status === 'failed' ? 'chat.retry' : 'chat.regenerate')}
+                </button>
+              ) : null}
+            </div>
+          )}
+        />
+      ))}
+      {pending ? (
+        <>
+          {pending.userText !== null ? <UserMessage text={pending.userText} /> : null}
+          <AssistantMessage
+            reply={pendingView(pending)}
+            actions={pending.phase === 'failed' ? (
+              <button type="button" disabled={busy} onClick={onRetryPending} className={actionClass} data-testid="reply-retry">{t('chat.retry')}</button>
+            ) : null}
+          />
+        </>
+      ) : null}
+    </div>
+  );
+}

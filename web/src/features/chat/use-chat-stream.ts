@@ -1,0 +1,60 @@
+// Sends a message (or regenerates the last reply) and follows the streamed answer. One stream at a
+// time; it keeps running when the person opens another conversation, and its result shows there
+// when they come back (the server stores it either way).
+import { useCallback, useReducer, useRef } from 'react';
+import { sessionApi } from '../../app/session-api';
+import { useAppDispatch } from '../../app/store';
+import { chatApi } from './chat-api';
+import { streamChat, type StreamOutcome } from './chat-stream';
+import type { StreamBody } from './model';
+import { pendingReducer, type PendingReply } from './pending-reply';
+
+export interface SendArgs {
+  conversationId: string;
+  request: StreamBody;
+  userText: string | null;
+  replacedId: string | null;
+}
+
+export function useChatStream(): { pending: PendingReply | null; streaming: boolean; send: (args: SendArgs) => Promise<void>; stop: () => void; clear: () => void } {
+  const dispatch = useAppDispatch();
+  const [pending, update] = useReducer(pendingReducer, null);
+  const controller = useRef<AbortController | null>(null);
+
+  const send = useCallback(async (args: SendArgs) => {
+    if (controller.current) return;
+    const abort = new AbortController();
+    controller.current = abort;
+    update({ type: 'begin', ...args });
+    let sawEnd = false;
+    const run = () => streamChat({
+      conversationId: args.conversationId,
+      body: args.request,
+      signal: abort.signal,
+      onEvent: (event) => {
+        if (event.type === 'done' || event.type === 'error') sawEnd = true;
+        // The first message titles the conversation: show the title in the list straight away.
+        if (event.type === 'start') dispatch(chatApi.util.invalidateTags(['Conversations']));
+        update({ type: 'event', event });
+      },
+    });
+    try {
+      let outcome: StreamOutcome = await run();
+      // An expired access token: refresh the session the way every other call does, then retry once.
+      if (outcome.kind === 'failed' && outcome.status === 401) {
+        const refreshed = await dispatch(sessionApi.endpoints.getProfile.initiate(undefined, { forceRefetch: true, subscribe: false }));
+        if (!refreshed.error) outcome = await run();
+      }
+      if (outcome.kind === 'aborted') update({ type: 'aborted' });
+      else if (outcome.kind === 'failed') update({ type: 'failed', message: outcome.message });
+      else if (!sawEnd) update({ type: 'failed', message: null });
+    } finally {
+      controller.current = null;
+      dispatch(chatApi.util.invalidateTags([{ type: 'Messages', id: args.conversationId }, 'Conversations']));
+    }
+  }, [dispatch]);
+
+  const stop = useCallback(() => controller.current?.abort(), []);
+  const clear = useCallback(() => update({ type: 'clear' }), []);
+  return { pending, streaming: pending?.phase === 'streaming', send, stop, clear };
+}
