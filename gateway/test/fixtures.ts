@@ -15,7 +15,27 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
     await world.earshot.settle();
     return file._id;
   },
+  aiProvider: async (world) => createAiProvider(world),
+  aiModel: async (world) => createAiModel(world, await sharedAiProvider(world)),
 };
+
+/** AI providers and models are platform-wide (HOST_ADMIN), not per company. */
+async function hostPost(world: World, url: string, payload: Record<string, unknown>): Promise<string> {
+  const res = await world.request(world.host.token, { method: 'POST', url, payload });
+  if (res.statusCode !== 201) throw new Error(`${url} fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+// Nothing listens on port 9: a test connection answers 200 {ok: false} (AI_ALLOW_PRIVATE_URLS=true in the world).
+const createAiProvider = (world: World) =>
+  hostPost(world, '/api/ai/config/provider', { name: 'Matrix provider', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-matrix-key' });
+const createAiModel = (world: World, providerId: string) =>
+  hostPost(world, '/api/ai/config/model', { providerId, name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' });
+
+let aiProvider: Promise<string> | undefined;
+let aiModel: Promise<string> | undefined;
+const sharedAiProvider = (world: World) => (aiProvider ??= createAiProvider(world));
+const sharedAiModel = (world: World) => (aiModel ??= sharedAiProvider(world).then((id) => createAiModel(world, id)));
 
 async function uploadFile(world: World, company: CompanyKey) {
   const res = await world.request(world.users[company].ADMIN.token, {
@@ -82,6 +102,8 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   uploadPath: async (world, company) => (await completedTranscript(world, company)).path,
   transcript: async (world, company) => (await completedTranscript(world, company)).transcriptId,
   word: async (world, company) => (await completedTranscript(world, company)).wordId,
+  aiProvider: async (world) => sharedAiProvider(world),
+  aiModel: async (world) => sharedAiModel(world),
 };
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
@@ -89,5 +111,8 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
     payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
+  }),
+  'POST /api/ai/config/model': async (world) => ({
+    payload: { providerId: await sharedAiProvider(world), name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' },
   }),
 };

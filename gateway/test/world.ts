@@ -60,6 +60,8 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
       RATE_LIMIT_MAX: '100000',
       SIGN_IN_RATE_LIMIT_MAX: '100000',
       OUTBOX_POLL_MS: '50',
+      // AI provider fixtures point at a closed local port.
+      AI_ALLOW_PRIVATE_URLS: 'true',
       ...env,
     },
   });

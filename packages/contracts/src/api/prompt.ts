@@ -73,19 +73,27 @@ export const AiModelDto = z.object({
 });
 export type AiModelDto = z.infer<typeof AiModelDto>;
 
-export const CreateAiModelBody = z.object({
+const ModelFields = {
   providerId: Id,
   name: Name(200),
   label: Name(120).optional(),
   purpose: z.enum(MODEL_PURPOSES),
   /** Making one model the default of its purpose clears the previous default. */
-  isDefault: z.boolean().default(false),
+  isDefault: z.boolean(),
   contextSize: z.number().int().min(256).max(10_000_000).nullable().optional(),
-  enabled: z.boolean().default(true),
+  enabled: z.boolean(),
+};
+
+export const CreateAiModelBody = z.object({
+  ...ModelFields,
+  isDefault: ModelFields.isDefault.default(false),
+  enabled: ModelFields.enabled.default(true),
 }).strict();
 export type CreateAiModelBody = z.infer<typeof CreateAiModelBody>;
 
-export const UpdateAiModelBody = CreateAiModelBody.partial().strict();
+// Built from the fields without defaults: zod 4 applies a default even inside .partial(), which
+// would reset `isDefault`/`enabled` on every PATCH that leaves them out.
+export const UpdateAiModelBody = z.object(ModelFields).partial().strict();
 export type UpdateAiModelBody = z.infer<typeof UpdateAiModelBody>;
 
 export const AiModelListQuery = PageQuery.extend({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Role } from '@earshot/contracts';
 import type { BaseConfig } from '../config';
-import { createLogger } from '../logger';
+import { createLogger, type Logger } from '../logger';
 import type { Database } from '../db/database';
 import { MemoryBus } from '../bus/memory';
 import { TokenService, authGuard, CSRF_HEADER } from '../auth';
@@ -37,7 +37,7 @@ export interface TestStack {
  * the in-memory bus and a temporary DATA_DIR. Use it to test a service; the full composition is
  * tested through the gateway's createAllInOne.
  */
-export async function createTestStack(modules: readonly ServiceModule[], env: Record<string, string> = {}): Promise<TestStack> {
+export async function createTestStack(modules: readonly ServiceModule[], env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-test-'));
   const schema = configSchemaFor(modules);
   const config = schema.parse({
@@ -48,7 +48,8 @@ export async function createTestStack(modules: readonly ServiceModule[], env: Re
     OUTBOX_POLL_MS: '50',
     ...env,
   }) as BaseConfig & Record<string, unknown>;
-  const logger = createLogger(config.LOG_LEVEL, 'test');
+  // A test that must see what is logged (that no secret is) passes its own logger.
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const database = await openTestDatabase();
   const bus = new MemoryBus(logger);
   const tokens = new TokenService(TEST_JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);

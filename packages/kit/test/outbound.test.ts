@@ -1,0 +1,118 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BlockedUrlError, checkUrl, classifyAddress, guardedFetch, OUTBOUND_MESSAGES } from '../src';
+
+describe('classifyAddress', () => {
+  test.each([
+    ['8.8.8.8', 'public'],
+    ['2606:4700:4700::1111', 'public'],
+    ['127.0.0.1', 'private'],
+    ['10.0.0.1', 'private'],
+    ['172.16.5.4', 'private'],
+    ['192.168.1.10', 'private'],
+    ['100.64.0.1', 'private'],
+    ['::1', 'private'],
+    ['fd00::1', 'private'],
+    ['169.254.169.254', 'blocked'],
+    ['169.254.0.1', 'blocked'],
+    ['fe80::1', 'blocked'],
+    ['0.0.0.0', 'blocked'],
+    ['::', 'blocked'],
+    ['255.255.255.255', 'blocked'],
+    ['224.0.0.1', 'blocked'],
+    ['ff02::1', 'blocked'],
+    ['not an address', 'blocked'],
+  ])('%s is %s', (address, expected) => {
+    expect(classifyAddress(address)).toBe(expected);
+  });
+
+  test('IPv4 embedded in IPv6 is judged as the IPv4 address it carries', () => {
+    expect(classifyAddress('::ffff:169.254.169.254')).toBe('blocked');
+    expect(classifyAddress('::ffff:a9fe:a9fe')).toBe('blocked');
+    expect(classifyAddress('::ffff:127.0.0.1')).toBe('private');
+    expect(classifyAddress('::ffff:8.8.8.8')).toBe('public');
+  });
+});
+
+describe('checkUrl', () => {
+  const reason = async (url: string, allowPrivate: boolean) => {
+    try {
+      await checkUrl(url, { allowPrivate });
+      return 'allowed';
+    } catch (error) {
+      return error instanceof BlockedUrlError ? error.reason : `other: ${(error as Error).message}`;
+    }
+  };
+
+  test('link-local and metadata addresses are refused in every written form', async () => {
+    for (const url of ['http://169.254.169.254/latest', 'http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[fe80::1]/', 'http://0.0.0.0:8080/']) {
+      expect(await reason(url, true)).toBe('blocked');
+    }
+  });
+
+  test('private and loopback addresses only when allowed, names included', async () => {
+    expect(await reason('http://127.0.0.1:11434/v1', false)).toBe('private');
+    expect(await reason('http://localhost:11434/v1', false)).toBe('private');
+    expect(await reason('http://[::1]:11434/v1', false)).toBe('private');
+    expect(await reason('http://127.0.0.1:11434/v1', true)).toBe('allowed');
+    expect(await reason('http://localhost:11434/v1', true)).toBe('allowed');
+  });
+
+  test('schemes other than http(s) are refused', async () => {
+    expect(await reason('ftp://8.8.8.8/', true)).toBe('scheme');
+    expect(await reason('file:///etc/passwd', true)).toBe('scheme');
+  });
+});
+
+describe('guardedFetch', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/ok') return res.end('fine');
+      if (req.url === '/to-ok') {
+        res.writeHead(302, { location: '/ok' });
+        return res.end();
+      }
+      if (req.url === '/to-metadata') {
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+        return res.end();
+      }
+      if (req.url === '/to-mapped') {
+        res.writeHead(307, { location: 'http://[::ffff:169.254.169.254]/' });
+        return res.end();
+      }
+      if (req.url === '/loop') {
+        res.writeHead(302, { location: '/loop' });
+        return res.end();
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('follows redirects that stay allowed', async () => {
+    const res = await guardedFetch({ allowPrivate: true })(`${base}/to-ok`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('fine');
+  });
+
+  test('checks every redirect hop: a hop to the metadata address is refused', async () => {
+    const fetcher = guardedFetch({ allowPrivate: true });
+    await expect(fetcher(`${base}/to-metadata`)).rejects.toMatchObject({ name: 'BlockedUrlError', reason: 'blocked', message: OUTBOUND_MESSAGES.blocked });
+    await expect(fetcher(`${base}/to-mapped`)).rejects.toMatchObject({ reason: 'blocked' });
+  });
+
+  test('a loopback host is refused at connect time when private addresses are not allowed', async () => {
+    await expect(guardedFetch({ allowPrivate: false })(`${base}/ok`)).rejects.toMatchObject({ reason: 'private' });
+    // By name too: the resolved address is checked when the connection is made.
+    const port = new URL(base).port;
+    await expect(guardedFetch({ allowPrivate: false })(`http://localhost:${port}/ok`)).rejects.toMatchObject({ reason: 'private' });
+  });
+
+  test('endless redirects stop', async () => {
+    await expect(guardedFetch({ allowPrivate: true }, 3)(`${base}/loop`)).rejects.toMatchObject({ reason: 'redirects' });
+  });
+});

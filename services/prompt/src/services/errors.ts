@@ -1,0 +1,42 @@
+import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
+import { badRequest, BlockedUrlError, checkUrl, conflict, OUTBOUND_MESSAGES, type HttpError, type OutboundPolicy } from '@earshot/kit';
+
+export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
+
+export const unknownProvider = (): HttpError =>
+  badRequest(AI_CONFIG_MESSAGES.unknownProvider, [{ field: 'body.providerId', message: 'no such provider' }]);
+
+const URL_MESSAGES: Record<BlockedUrlError['reason'], string> = {
+  blocked: AI_CONFIG_MESSAGES.urlBlocked,
+  private: AI_CONFIG_MESSAGES.urlPrivate,
+  scheme: OUTBOUND_MESSAGES.scheme,
+  redirects: OUTBOUND_MESSAGES.redirects,
+};
+
+/**
+ * Refuses a base URL whose host is, or resolves to, a link-local/metadata address, or a private or
+ * loopback one unless allowed. Calls re-check at connect time (DNS may change); this gives the
+ * administrator the reason while they are still on the form.
+ */
+export async function assertBaseUrlAllowed(baseUrl: string, policy: OutboundPolicy): Promise<void> {
+  const invalid = (message: string) => badRequest(message, [{ field: 'body.baseUrl', message }]);
+  try {
+    await checkUrl(baseUrl, policy);
+  } catch (error) {
+    if (error instanceof BlockedUrlError) throw invalid(URL_MESSAGES[error.reason]);
+    const code = (error as { code?: string }).code ?? 'unknown error';
+    throw invalid(`The host of this URL could not be resolved (${code})`);
+  }
+}
+
+/**
+ * A unique violation that slipped past the pre-check (two requests at once) as the same 409 the
+ * pre-check gives; anything else is rethrown. Drizzle wraps driver errors, so follow `cause`.
+ */
+export function rethrowDuplicateModel(error: unknown): never {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: string; constraint?: string };
+    if (code === '23505' && constraint === 'ai_models_provider_name_purpose_key') throw duplicateModel();
+  }
+  throw error;
+}
