@@ -51,7 +51,8 @@ export async function waitFor(probe: () => Promise<boolean>, what: string, failu
   throw new Error(`Gave up waiting for ${what}`);
 }
 
-export async function startServer(): Promise<RunningServer> {
+/** `env` adds or overrides server settings (e.g. AI_ALLOW_PRIVATE_URLS=true for a local test provider). */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // E2E_ORIGIN points the tests at a server that is already running (for debugging).
   if (process.env.E2E_ORIGIN) {
     const origin = process.env.E2E_ORIGIN;
@@ -76,6 +77,7 @@ export async function startServer(): Promise<RunningServer> {
       ADMIN_PASSWORD,
       DEMO_PASSWORD,
       SEED_DEMO: 'true',
+      ...env,
     },
   });
   let banner = '';

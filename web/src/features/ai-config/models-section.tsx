@@ -49,9 +49,9 @@ export function ModelsSection(): ReactElement {
                 <td className={td}><YesNo value={model.enabled} /></td>
                 <td className={td}>
                   <div className="flex flex-wrap items-start gap-1">
-                    <ConnectionTest run={() => test(model._id).unwrap()} />
                     <button type="button" onClick={() => setEditing(model)} className={buttonClass.row}>{t('aiConfig.edit')}</button>
                     <button type="button" onClick={() => deletion.ask(model)} className={buttonClass.danger}>{t('aiConfig.delete')}</button>
+                    <ConnectionTest run={() => test(model._id).unwrap()} />
                   </div>
                 </td>
               </tr>

@@ -41,9 +41,9 @@ export function ProvidersSection(): ReactElement {
                 <td className={td}><YesNo value={provider.enabled} /></td>
                 <td className={td}>
                   <div className="flex flex-wrap items-start gap-1">
-                    <ConnectionTest run={() => test(provider._id).unwrap()} />
                     <button type="button" onClick={() => setEditing(provider)} className={buttonClass.row}>{t('aiConfig.edit')}</button>
                     <button type="button" onClick={() => deletion.ask(provider)} className={buttonClass.danger}>{t('aiConfig.delete')}</button>
+                    <ConnectionTest run={() => test(provider._id).unwrap()} />
                   </div>
                 </td>
               </tr>

@@ -49,7 +49,7 @@ export function AssistantMessage({ reply, actions }: { reply: ReplyView; actions
       ) : null}
       <div className="rounded-2xl rounded-tl-sm border border-gray-200 bg-white px-4 py-3 text-gray-900 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-100">
         {reply.text ? (
-          <Suspense fallback={<p className="text-sm whitespace-pre-wrap">{reply.text}</p>}>
+          <Suspense fallback={<p className="text-sm whitespace-pre-wrap" data-testid="assistant-text">{reply.text}</p>}>
             <div data-testid="assistant-text">
               <MessageMarkdown text={reply.text} />
             </div>
@@ -62,7 +62,7 @@ export function AssistantMessage({ reply, actions }: { reply: ReplyView; actions
           <p className="mt-2 text-xs font-medium text-gray-500 dark:text-gray-400" data-testid="stopped-mark">{t('chat.stopped')}</p>
         ) : null}
         {reply.phase === 'failed' ? (
-          <div role="alert" className="mt-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200" data-testid="reply-error">
+          <div role="alert" className={`${reply.text ? 'mt-2' : ''} rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200`} data-testid="reply-error">
             <p className="font-medium">{t('chat.replyFailed')}</p>
             {reply.error ? <p className="mt-1 text-xs">{reply.error}</p> : null}
           </div>

@@ -1,0 +1,206 @@
+// Chat and AI configuration in real Chromium against the real all-in-one server (`npm start`), with
+// a real local OpenAI-compatible provider (the kit's fake, speaking the documented streaming
+// format). Waits for conditions, never for time.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { startFakeOpenAI, type FakeOpenAI } from '@earshot/kit/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newPage, signIn, startServer, type RunningServer } from './harness';
+
+jest.setTimeout(300_000);
+
+let server: RunningServer;
+let fake: FakeOpenAI;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  // The fake provider listens on 127.0.0.1: a private address the server refuses by default.
+  server = await startServer({ AI_ALLOW_PRIVATE_URLS: 'true' });
+  browser = await launchBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  await fake?.close();
+}, 60_000);
+
+async function signedIn(role: 'USER' | 'HOST_ADMIN'): Promise<Page> {
+  const { context, page } = await newPage(browser);
+  contexts.push(context);
+  await signIn(page, server.origin, role);
+  return page;
+}
+
+const lastReply = (page: Page) => page.getByTestId('assistant-message').last();
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.getByPlaceholder('Ask Anything...').fill(question);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+/** Records every text the streaming reply shows, from before the question is sent. */
+async function recordStreamingTexts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __texts: string[] }).__texts = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="assistant-message"][data-phase="streaming"] [data-testid="assistant-text"]')?.textContent ?? '';
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+describe('chat with the built-in search assistant (no model configured)', () => {
+  let page: Page;
+
+  it('answers a question with the built-in assistant, streamed', async () => {
+    page = await signedIn('USER');
+    await page.goto(`${server.origin}/chat`);
+    await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
+    await page.getByText('No conversations found.').waitFor();
+    await page.getByTestId('built-in-notice').waitFor();
+    await ask(page, 'What did the customer say about the invoice?');
+    await page.waitForURL((url) => Boolean(url.searchParams.get('c')));
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
+    await expect(lastReply(page).getByTestId('built-in-badge').textContent()).resolves.toBe('Built-in search assistant');
+    expect((await lastReply(page).getByTestId('message-markdown').textContent())?.length).toBeGreaterThan(20);
+    expect(await page.getByTestId('user-message').last().textContent()).toBe('What did the customer say about the invoice?');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-built-in.png') });
+  });
+
+  it('keeps thumbs-up feedback, and finds the conversation and the feedback after a reload', async () => {
+    await lastReply(page).getByRole('button', { name: 'Good answer' }).click();
+    await lastReply(page).getByLabel('Add a comment (optional)').fill('Useful');
+    await lastReply(page).getByRole('button', { name: 'Send feedback' }).click();
+    await lastReply(page).getByText('Thanks for your feedback: “Useful”').waitFor();
+    const url = page.url();
+    await page.reload();
+    expect(page.url()).toBe(url);
+    // The reloaded page opens the same conversation, highlighted in the list.
+    await page.locator('[data-testid="conversation-item"] [aria-current="page"]').waitFor();
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
+    await expect(lastReply(page).getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await lastReply(page).getByText('Thanks for your feedback: “Useful”').waitFor();
+  });
+
+  it('searches the conversations on the server', async () => {
+    const search = page.getByPlaceholder('Search conversations');
+    await search.fill('zebra-unicorn-nothing-matches');
+    await page.getByText('No results found').waitFor();
+    await search.fill('invoice');
+    await page.getByTestId('conversation-item').first().waitFor();
+    await search.fill('');
+  });
+});
+
+describe('chat with a configured OpenAI-compatible provider', () => {
+  let page: Page;
+
+  it('a platform administrator connects the provider and a default chat model on /ai-config', async () => {
+    const admin = await signedIn('HOST_ADMIN');
+    await admin.getByRole('link', { name: 'AI config' }).click();
+    await admin.getByRole('heading', { name: 'AI Configuration' }).waitFor();
+
+    await admin.getByRole('button', { name: 'Add provider' }).click();
+    const providerForm = admin.getByTestId('provider-form');
+    await providerForm.getByLabel('Name').fill('Local fake');
+    await providerForm.getByLabel('Base URL').fill(fake.url);
+    await providerForm.getByLabel('API key').fill('sk-test-secret-4321');
+    await providerForm.getByRole('button', { name: 'Save' }).click();
+    const providerRow = admin.getByTestId('provider-row').filter({ hasText: 'Local fake' });
+    await providerRow.waitFor();
+    expect(await providerRow.getByTestId('provider-key').textContent()).toBe('••••4321');
+    expect(await admin.content()).not.toContain('sk-test-secret');
+    await providerRow.getByRole('button', { name: 'Test connection' }).click();
+    await providerRow.locator('[data-testid="test-result"][data-ok="true"]').waitFor();
+
+    await admin.getByRole('button', { name: 'Add model' }).click();
+    const modelForm = admin.getByTestId('model-form');
+    await modelForm.getByLabel('Model name').fill('fake-model');
+    await modelForm.getByLabel('Label').fill('Fake GPT');
+    await modelForm.getByLabel('Purpose').selectOption('chat');
+    await modelForm.getByLabel('Default').check();
+    await modelForm.getByRole('button', { name: 'Save' }).click();
+    const modelRow = admin.getByTestId('model-row').filter({ hasText: 'fake-model' });
+    await modelRow.waitFor();
+    await modelRow.getByRole('button', { name: 'Test connection' }).click();
+    await modelRow.locator('[data-testid="test-result"][data-ok="true"]').waitFor();
+    if (SHOTS) await admin.screenshot({ path: join(SHOTS, 'ai-config.png'), fullPage: true });
+  });
+
+  it('shows the server refusing a bad base URL at the field', async () => {
+    const admin = await signedIn('HOST_ADMIN');
+    await admin.goto(`${server.origin}/ai-config`);
+    await admin.getByRole('button', { name: 'Add provider' }).click();
+    const form = admin.getByTestId('provider-form');
+    await form.getByLabel('Name').fill('Metadata');
+    await form.getByLabel('Base URL').fill('http://169.254.169.254/v1');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByTestId('field-error').waitFor();
+    expect(await form.getByLabel('Base URL').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('streams the answer into the page piece by piece', async () => {
+    page = await signedIn('USER');
+    await page.goto(`${server.origin}/chat`);
+    await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
+    expect(await page.getByTestId('built-in-notice').count()).toBe(0);
+    fake.queueReply({ pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'], delayMs: 300 });
+    await recordStreamingTexts(page);
+    await ask(page, 'What is on the agenda?');
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
+    const final = (await lastReply(page).getByTestId('message-markdown').textContent())?.trim();
+    expect(final).toBe('The agenda has three items: budget, hiring and travel.');
+    const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
+    const partial = [...new Set(texts.map((text) => text.trim()))].filter((text) => text && text !== final);
+    expect(partial.length).toBeGreaterThanOrEqual(2);
+    for (const text of partial) expect(final!.startsWith(text)).toBe(true);
+    expect(fake.requests.at(-1)?.body?.model).toBe('fake-model');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-streamed.png') });
+  });
+
+  it('stops a slow stream: the partial text stays, marked Stopped, and the provider call ends', async () => {
+    fake.queueReply({ pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'], delayMs: 1500 });
+    await ask(page, 'Tell me everything slowly');
+    await lastReply(page).and(page.locator('[data-phase="streaming"]')).getByText('First part.').waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await lastReply(page).getByTestId('stopped-mark').waitFor();
+    expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain('First part.');
+    await expect(fake.requests.at(-1)!.closed).resolves.toBe(true);
+    // The server kept the partial reply as stopped.
+    await page.reload();
+    await lastReply(page).and(page.locator('[data-phase="stopped"]')).getByText('First part.').waitFor();
+    await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+  });
+
+  it('renders a hostile reply inert: no handler, no script, no javascript: link', async () => {
+    fake.queueReply({ pieces: ['Look <img src=x onerror="window.__xss=1"> and ', '[click](javascript:window.__xss=2) ', '<script>window.__xss=3</script> done.'] });
+    await ask(page, 'Show me something dangerous');
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('done.').waitFor();
+    const reply = lastReply(page);
+    expect(await reply.locator('[onerror]').count()).toBe(0);
+    expect(await page.locator('img[onerror]').count()).toBe(0);
+    expect(await reply.locator('script').count()).toBe(0);
+    const link = reply.getByText('click', { exact: true });
+    expect(await link.getAttribute('href')).toBeNull();
+    await link.click();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(new URL(page.url()).pathname).toBe('/chat');
+  });
+
+  it('shows the provider failing with Retry, and Retry then answers', async () => {
+    fake.queueReply({ error: { status: 500, message: 'The upstream model crashed', type: 'server_error' } });
+    await ask(page, 'Are you there?');
+    await lastReply(page).getByTestId('reply-error').waitFor();
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-provider-error.png') });
+    fake.queueReply({ pieces: ['Yes,', ' I am back.'] });
+    await lastReply(page).getByRole('button', { name: 'Retry' }).click();
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('Yes, I am back.').waitFor();
+    expect(await page.getByTestId('reply-error').count()).toBe(0);
+  });
+});
