@@ -59,7 +59,7 @@ describe('web console in Chromium', () => {
     await signIn(page, server.origin, 'USER');
     await page.goto(`${server.origin}/companies`);
     await page.waitForURL((url) => url.pathname === '/chat');
-    await page.getByRole('heading', { name: 'Main Chat' }).waitFor();
+    await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
   });
 
   it('returns to the page asked for after signing in, then signs out', async () => {
@@ -138,7 +138,7 @@ describe('web console in Chromium', () => {
     await page.getByLabel('Email').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await signIn(page, server.origin, 'HOST_ADMIN');
-    await page.getByTestId('placeholder-page').waitFor();
+    await page.getByTestId('chat-greeting').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByTestId('theme-toggle').click();
     expect(await seriousViolations(page)).toEqual([]);
