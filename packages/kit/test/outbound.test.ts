@@ -70,6 +70,11 @@ describe('guardedFetch', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       if (req.url === '/ok') return res.end('fine');
+      if (req.url === '/echo') {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        return req.on('end', () => res.end(JSON.stringify({ type: req.headers['content-type'], body })));
+      }
       if (req.url === '/to-ok') {
         res.writeHead(302, { location: '/ok' });
         return res.end();
@@ -110,6 +115,18 @@ describe('guardedFetch', () => {
     // By name too: the resolved address is checked when the connection is made.
     const port = new URL(base).port;
     await expect(guardedFetch({ allowPrivate: false })(`http://localhost:${port}/ok`)).rejects.toMatchObject({ reason: 'private' });
+  });
+
+  test('a multipart body (as the SDK sends audio) arrives as multipart', async () => {
+    const form = new FormData();
+    form.append('model', 'whisper-1');
+    form.append('file', new Blob([Buffer.from('RIFF-audio')], { type: 'audio/wav' }), 'audio.wav');
+    const res = await guardedFetch({ allowPrivate: true })(`${base}/echo`, { method: 'POST', body: form, headers: { authorization: 'Bearer k' } });
+    const echoed = (await res.json()) as { type: string; body: string };
+    expect(echoed.type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(echoed.body).toContain('name="model"\r\n\r\nwhisper-1');
+    expect(echoed.body).toContain('filename="audio.wav"');
+    expect(echoed.body).toContain('RIFF-audio');
   });
 
   test('endless redirects stop', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import { aiConfigShape, envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
 
 export const ENGINES = ['pocketsphinx', 'openai'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -7,6 +7,9 @@ export type EngineName = (typeof ENGINES)[number];
 /** Environment keys of the transcription service (and of its stand-alone workers). */
 export const transcriptionConfigShape = {
   ...storageConfigShape,
+  /** Provider calls for the speech-to-text model chosen in AI Configuration follow these. */
+  ...aiConfigShape,
+  /** Used while AI Configuration has no enabled speech-to-text model. */
   TRANSCRIPTION_ENGINE: z.enum(ENGINES).default('pocketsphinx'),
   /** Run the job worker inside this process (all-in-one); `false` leaves the work to `npm run worker`. */
   TRANSCRIPTION_WORKER: envBoolean(true),
@@ -56,6 +59,8 @@ export interface TranscriptionSettings {
   TRANSCRIPTION_MODEL: string;
   OPENAI_MAX_UPLOAD_BYTES: number;
   OPENAI_TIMEOUT_MS: number;
+  AI_ALLOW_PRIVATE_URLS: boolean;
+  AI_TIMEOUT_MS: number;
 }
 
 export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings;

@@ -1,4 +1,4 @@
-import { defineService, type ServiceContext } from '@earshot/kit';
+import { aiCatalogue, defineService, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';
@@ -7,6 +7,7 @@ import { applyFileDeleted, applyFileUploaded, TranscriptService } from './servic
 import type { TranscriptionWorker } from './services/worker';
 
 const CONSUMER = 'transcription';
+const AI_CONSUMER = 'transcription-ai';
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
 
@@ -35,6 +36,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
         if (queued) nudge(ctx)();
       },
     },
+    aiCatalogue(ctx).subscription(AI_CONSUMER),
   ],
   async start(ctx) {
     if (!ctx.config.TRANSCRIPTION_WORKER) return;
@@ -48,7 +50,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   },
 });
 
-export { createWorker, pipelineDeps, queueSettings } from './runtime';
+export { createWorker, jobDeps, pipelineDeps, queueSettings } from './runtime';
 export { TranscriptionWorker, processJob } from './services/worker';
 export { claimNext, completeJob } from './services/queue';
 export { transcribeStoredAudio } from './services/pipeline';

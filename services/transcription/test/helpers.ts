@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,3 +141,102 @@ export async function emitted(stack: TestStack, type: string, fileId?: string): 
 
 export const words = (t: TranscriptDto, speakerId?: string) =>
   t.metadata.speakerSegments.filter((s) => !speakerId || s.speakerId === speakerId).flatMap((s) => s.words);
+
+interface Received {
+  authorization?: string;
+  fields: Record<string, string[]>;
+  fileBytes: number;
+}
+
+type Mode = 'ok' | 'busy-once' | 'bad-key';
+
+/**
+ * A stand-in for an OpenAI-compatible server: POST /v1/audio/transcriptions (multipart). It
+ * "hears" the tone bursts in the WAV it receives (10 ms frames above a level) and answers with
+ * one word per burst, timed from the start of the piece it got, in verbose JSON.
+ */
+export function fakeSpeechProvider() {
+  const received: Received[] = [];
+  let mode: Mode = 'ok';
+  let busyAnswered = false;
+
+  function parseMultipart(req: IncomingMessage, body: Buffer): { fields: Record<string, string[]>; file: Buffer | null } {
+    const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(req.headers['content-type'] ?? '');
+    const marker = Buffer.from(`--${boundary?.[1] ?? boundary?.[2]}`);
+    const fields: Record<string, string[]> = {};
+    let file: Buffer | null = null;
+    let at = body.indexOf(marker);
+    while (at >= 0) {
+      const next = body.indexOf(marker, at + marker.length);
+      if (next < 0) break;
+      const part = body.subarray(at + marker.length + 2, next - 2);
+      const split = part.indexOf('\r\n\r\n');
+      const head = part.subarray(0, split).toString();
+      const content = part.subarray(split + 4);
+      const name = /name="([^"]+)"/.exec(head)?.[1] ?? '';
+      if (/filename=/.test(head)) file = content;
+      else (fields[name] ??= []).push(content.toString());
+      at = next;
+    }
+    return { fields, file };
+  }
+
+  function hear(wav: Buffer) {
+    const dataAt = wav.indexOf('data') + 8;
+    const rate = wav.readUInt32LE(24);
+    const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + dataAt, wav.byteOffset + wav.length - ((wav.length - dataAt) % 2)));
+    const frame = Math.round(rate / 100);
+    const found: { word: string; start: number; end: number }[] = [];
+    let open: number | null = null;
+    for (let f = 0; f * frame < samples.length; f++) {
+      let peak = 0;
+      for (let i = f * frame; i < Math.min(samples.length, (f + 1) * frame); i++) peak = Math.max(peak, Math.abs(samples[i]!));
+      const loud = peak > 500;
+      if (loud && open === null) open = f;
+      if (!loud && open !== null) {
+        found.push({ word: 'tone', start: open / 100, end: f / 100 });
+        open = null;
+      }
+    }
+    if (open !== null) found.push({ word: 'tone', start: open / 100, end: samples.length / rate });
+    return found;
+  }
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const { fields, file } = parseMultipart(req, body);
+      received.push({ authorization: req.headers.authorization, fields, fileBytes: file?.length ?? 0 });
+      const reply = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions' || !file) return reply(404, { error: { message: 'no such route' } });
+      if (mode === 'bad-key') return reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
+      if (mode === 'busy-once' && !busyAnswered) {
+        busyAnswered = true;
+        return reply(503, { error: { message: 'overloaded, try later' } });
+      }
+      const heard = hear(file);
+      reply(200, {
+        task: 'transcribe',
+        language: 'english',
+        duration: (file.length - 44) / 32000,
+        text: heard.map((w) => w.word).join(' '),
+        words: heard,
+        segments: heard.map((w, id) => ({ id, start: w.start, end: w.end, text: ` ${w.word}` })),
+      });
+    });
+  });
+  return {
+    server,
+    received,
+    setMode(next: Mode) {
+      mode = next;
+      busyAnswered = false;
+      received.length = 0;
+    },
+  };
+}

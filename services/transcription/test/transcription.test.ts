@@ -179,7 +179,7 @@ describe('word edits', () => {
     // Nothing else moved.
     expect(after.metadata.speakerSegments.slice(1)).toEqual(t.metadata.speakerSegments.slice(1));
     const audit = (await emitted(stack, 'transcript.word_edited', monoId)).at(-1)!;
-    expect(audit.data).toEqual({ id: t._id, fileId: monoId, wordId: word._id, segmentId: segment._id, before: { text: word.text }, after: { text: 'Seven' } });
+    expect(audit.data).toEqual({ id: t._id, fileId: monoId, wordId: word._id, segmentId: segment._id, segmentText: changed.text, before: { text: word.text }, after: { text: 'Seven' } });
     expect(audit.actor).toMatchObject({ type: 'user', role: 'CALLER' });
   });
 

@@ -81,6 +81,18 @@ export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<voi
 }
 
 /**
+ * Node's global FormData (what the OpenAI SDK builds for audio uploads) is not the undici
+ * package's, whose fetch would send it as the text "[object FormData]": encode it here. As bytes,
+ * the body can also be sent again after a 307/308 redirect.
+ */
+async function encodeForm(init: RequestInit & { body: FormData }): Promise<RequestInit> {
+  const encoded = new Response(init.body);
+  const headers = new Headers(init.headers);
+  headers.set('content-type', encoded.headers.get('content-type')!);
+  return { ...init, headers, body: Buffer.from(await encoded.arrayBuffer()) };
+}
+
+/**
  * A fetch for provider calls. Each connection's resolved addresses are checked at connect time (so
  * DNS cannot swap in an internal address after a check), IP literals before each request, and
  * redirects are followed by hand so every hop is checked again.
@@ -103,7 +115,7 @@ export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof f
   });
   const guarded = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    let request = { ...init };
+    let request = init.body instanceof FormData ? await encodeForm(init as RequestInit & { body: FormData }) : { ...init };
     for (let hop = 0; hop <= maxRedirects; hop += 1) {
       checkUrlLiteral(url, policy);
       let response: Response;

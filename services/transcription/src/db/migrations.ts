@@ -1,4 +1,4 @@
-import type { Migration } from '@earshot/kit';
+import { aiCatalogueMigration, type Migration } from '@earshot/kit';
 
 export const migrations: Migration[] = [
   {
@@ -45,4 +45,6 @@ export const migrations: Migration[] = [
       create index jobs_leased_idx on jobs (locked_until) where status = 'processing';
       create index jobs_company_idx on jobs (company_id, updated_at desc);`,
   },
+  // The providers and models of AI Configuration, kept from the prompt service's events.
+  aiCatalogueMigration(),
 ];

@@ -1,14 +1,16 @@
 import { createReadStream } from 'node:fs';
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
+import type OpenAI from 'openai';
+import { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
+import { BlockedUrlError } from '@earshot/kit';
 import { JobError } from '../services/job-error';
 import type { RecognisedWord, SpeechEngine } from './types';
 
 export interface OpenAiEngineOptions {
-  baseURL?: string;
-  apiKey?: string;
+  /** Null when no provider is set up: every job then fails with `unconfigured` as its reason. */
+  client: OpenAI | null;
+  unconfigured?: string;
   model: string;
   maxUploadBytes: number;
-  timeoutMs: number;
 }
 
 /** 16 kHz mono 16-bit WAV: bytes per second of audio. */
@@ -23,6 +25,9 @@ interface VerboseTranscription {
 /** Turns provider errors into reasons a person can act on; busy or unreachable providers are retried. */
 export function providerError(error: unknown): unknown {
   if (error instanceof APIUserAbortError) return error;
+  const cause = (error as { cause?: unknown })?.cause;
+  // A refused address (link-local, or private without AI_ALLOW_PRIVATE_URLS) will not change by retrying.
+  if (cause instanceof BlockedUrlError) return new JobError(`The transcription provider's address was refused: ${cause.message}`, false);
   if (error instanceof APIConnectionError) return new JobError(`The transcription provider could not be reached (${error.message})`, true);
   if (error instanceof APIError) {
     const status = error.status ?? 0;
@@ -42,7 +47,6 @@ export function providerError(error: unknown): unknown {
  */
 export class OpenAiEngine implements SpeechEngine {
   readonly name = 'openai';
-  private client?: OpenAI;
   constructor(private readonly options: OpenAiEngineOptions) {}
 
   maxChunkSeconds(): number {
@@ -50,16 +54,20 @@ export class OpenAiEngine implements SpeechEngine {
     return Math.max(1, Math.min(1200, Math.floor((this.options.maxUploadBytes - 4096) / WAV_BYTES_PER_SECOND)));
   }
 
+  private configured(): OpenAI {
+    if (!this.options.client) throw new JobError(this.options.unconfigured ?? 'OpenAI-compatible transcription is not configured on this server', false);
+    return this.options.client;
+  }
+
   async check(): Promise<void> {
-    if (!this.options.apiKey) throw new JobError('OpenAI-compatible transcription is not configured on this server (OPENAI_API_KEY is not set)', false);
-    this.client ??= new OpenAI({ apiKey: this.options.apiKey, baseURL: this.options.baseURL, maxRetries: 0, timeout: this.options.timeoutMs });
+    this.configured();
   }
 
   async transcribe(wavPath: string, signal?: AbortSignal): Promise<RecognisedWord[]> {
-    await this.check();
+    const client = this.configured();
     let answer: VerboseTranscription;
     try {
-      answer = (await this.client!.audio.transcriptions.create({
+      answer = (await client.audio.transcriptions.create({
         file: await toFile(createReadStream(wavPath), 'audio.wav', { type: 'audio/wav' }),
         model: this.options.model,
         response_format: 'verbose_json',

@@ -4,6 +4,7 @@ import type { ServiceContext } from '@earshot/kit';
 import { findSource } from '../repositories/transcripts';
 import { heartbeat } from '../repositories/jobs';
 import { JobError, reasonOf } from './job-error';
+import type { SpeechEngine } from '../engines';
 import { transcribeStoredAudio, type PipelineDeps } from './pipeline';
 import { claimNext, completeJob, failJob, releaseJob, type ClaimedJob, type QueueSettings } from './queue';
 
@@ -15,17 +16,23 @@ export interface WorkerOptions extends QueueSettings {
 
 export type JobOutcome = 'completed' | 'retry' | 'failed' | 'lost' | 'released';
 
+export interface JobDeps extends PipelineDeps {
+  /** The engine of the speech-to-text model chosen in AI Configuration, asked per job; null: `engine`. */
+  chosenEngine?: () => Promise<SpeechEngine | null>;
+}
+
 export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
 /**
  * Runs one claimed job to its end: the pipeline, then the result or the failure written under
  * the lease check. `signal` aborts the work (lease lost or worker stopping).
  */
-export async function processJob(ctx: ServiceContext, deps: PipelineDeps, job: ClaimedJob, settings: QueueSettings, signal: AbortSignal): Promise<JobOutcome> {
+export async function processJob(ctx: ServiceContext, deps: JobDeps, job: ClaimedJob, settings: QueueSettings, signal: AbortSignal): Promise<JobOutcome> {
   try {
     const source = await findSource(ctx.db, job.fileId);
     if (!source) return 'lost';
-    const result = await transcribeStoredAudio(deps, source.storageKey, signal);
+    const engine = (await deps.chosenEngine?.()) ?? deps.engine;
+    const result = await transcribeStoredAudio({ ...deps, engine }, source.storageKey, signal);
     return (await completeJob(ctx, job, result)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
@@ -49,7 +56,7 @@ export class TranscriptionWorker {
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly deps: PipelineDeps,
+    private readonly deps: JobDeps,
     private readonly options: WorkerOptions,
   ) {
     this.id = options.id ?? newWorkerId();
