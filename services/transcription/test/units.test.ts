@@ -1,4 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { planChunks } from '../src/audio/chunks';
+import { engineForModel } from '../src/engines';
+import { transcriptionConfigShape, type TranscriptionSettings } from '../src/config';
+import { JobError } from '../src/services/job-error';
+import { z } from 'zod';
+import { tmp } from './helpers';
 import { parsePocketSphinx } from '../src/engines/pocketsphinx';
 import { buildSegments } from '../src/services/segments';
 
@@ -37,4 +44,14 @@ test('segments: split at pauses over 0.8 s, interleaved across speakers, overlap
   ]);
   expect(segments[0]!.words[1]).toEqual({ _id: 'w-run-1', text: 'b', start: 0.5, end: 0.9 });
   expect(segments.map((s) => s._id)).toEqual(['s-run-0', 's-run-1', 's-run-2', 's-run-3']);
+});
+
+test("a configured model whose provider sits on the metadata address fails the job at once, without a request", async () => {
+  const settings = z.object(transcriptionConfigShape).parse({ AI_ALLOW_PRIVATE_URLS: 'true' }) as TranscriptionSettings;
+  const engine = engineForModel({ modelId: 'm', providerId: 'p', model: 'whisper-1', label: 'Whisper', contextSize: null, endpoint: { baseUrl: 'http://169.254.169.254/v1', apiKey: 'k' } }, settings);
+  const wav = join(tmp(), 'silence.wav');
+  writeFileSync(wav, Buffer.alloc(44 + 3200));
+  const failure = await engine.transcribe(wav).then(() => null, (error: unknown) => error);
+  expect(failure).toBeInstanceOf(JobError);
+  expect(failure).toMatchObject({ retryable: false, reason: expect.stringContaining('link-local') });
 });
