@@ -132,6 +132,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         response.write(chunk([choice({ content: piece })]));
       }
       if (reply.hangUp) {
+        // Let what was written reach the client first: destroy() drops unsent data.
+        await new Promise<void>((resolve) => response.write('', () => resolve()));
         response.destroy();
         return;
       }

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { aiConfigShape, type BaseConfig } from '@earshot/kit';
+
+/** Environment keys of the chat service. */
+export const chatConfigShape = {
+  ...aiConfigShape,
+  /** Transcript passages the assistant quotes, or gives a model as context. */
+  CHAT_PASSAGES: z.coerce.number().int().min(1).max(20).default(5),
+  /** Earlier messages a model is given with the question (newest first, within the budget below). */
+  CHAT_HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
+  /** Characters of earlier messages a model is given at most; a model's context size lowers it. */
+  CHAT_HISTORY_CHARS: z.coerce.number().int().min(1000).max(2_000_000).default(24_000),
+};
+
+export type ChatConfig = BaseConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;

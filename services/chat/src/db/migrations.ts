@@ -1,0 +1,68 @@
+import { aiCatalogueMigration, type Migration } from '@earshot/kit';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_conversations',
+    sql: `
+      -- A conversation belongs to one person; company_id is null for a platform administrator without one.
+      create table conversations (
+        id uuid primary key,
+        company_id uuid,
+        owner_id text not null,
+        title text not null default '',
+        -- Set while a reply is being written, so that two replies never interleave; a stale mark
+        -- (a process that died mid-reply) expires.
+        replying_since timestamptz,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        last_message_at timestamptz
+      );
+      create index conversations_owner_idx on conversations (owner_id, (coalesce(last_message_at, created_at)) desc);
+
+      create table messages (
+        id uuid primary key,
+        conversation_id uuid not null references conversations (id) on delete cascade,
+        role text not null check (role in ('user', 'assistant')),
+        content text not null,
+        status text not null check (status in ('complete', 'stopped', 'failed')),
+        model text,
+        provider_id uuid,
+        error text,
+        citations jsonb not null default '[]'::jsonb,
+        usage jsonb,
+        created_at timestamptz not null default clock_timestamp()
+      );
+      create index messages_conversation_idx on messages (conversation_id, created_at);
+
+      create table feedback (
+        id uuid primary key,
+        message_id uuid not null references messages (id) on delete cascade,
+        user_id text not null,
+        rating text not null check (rating in ('up', 'down')),
+        comment text,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        unique (message_id, user_id)
+      );`,
+  },
+  {
+    name: '0002_transcript_segments',
+    sql: `
+      -- The search assistant's own copy of transcript text, from the transcription service's events.
+      create table transcript_segments (
+        company_id uuid not null,
+        file_id uuid not null,
+        file_name text not null,
+        segment_id text not null,
+        speaker text not null,
+        start double precision not null,
+        "end" double precision not null,
+        text text not null,
+        tsv tsvector generated always as (to_tsvector('english', text)) stored,
+        primary key (file_id, segment_id)
+      );
+      create index transcript_segments_tsv_idx on transcript_segments using gin (tsv);
+      create index transcript_segments_company_idx on transcript_segments (company_id);`,
+  },
+  aiCatalogueMigration(),
+];

@@ -1,0 +1,63 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import { transcriptSegments } from '../db/schema';
+
+export interface SegmentFacts {
+  segmentId: string;
+  speaker: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface Passage {
+  fileId: string;
+  fileName: string;
+  speaker: string;
+  start: number;
+  text: string;
+  rank: number;
+}
+
+// Bound parameters per statement stay far below PostgreSQL's 65,535 even for long recordings.
+const INSERT_BATCH = 500;
+
+/** Replaces a file's segments (a transcript completed again replaces the earlier one). */
+export async function replaceFile(tx: Db, companyId: string, fileId: string, fileName: string, segments: readonly SegmentFacts[]): Promise<void> {
+  await tx.delete(transcriptSegments).where(eq(transcriptSegments.fileId, fileId));
+  for (let i = 0; i < segments.length; i += INSERT_BATCH) {
+    await tx.insert(transcriptSegments)
+      .values(segments.slice(i, i + INSERT_BATCH).map((s) => ({ companyId, fileId, fileName, ...s })))
+      .onConflictDoNothing();
+  }
+}
+
+export async function updateText(tx: Db, fileId: string, segmentId: string, text: string): Promise<void> {
+  await tx.update(transcriptSegments).set({ text })
+    .where(and(eq(transcriptSegments.fileId, fileId), eq(transcriptSegments.segmentId, segmentId)));
+}
+
+export async function removeFile(tx: Db, fileId: string): Promise<void> {
+  await tx.delete(transcriptSegments).where(eq(transcriptSegments.fileId, fileId));
+}
+
+async function ranked(db: Db, query: SQL, companyId: string | null, limit: number): Promise<Passage[]> {
+  const result = (await db.execute(sql`
+    select s.file_id, s.file_name, s.speaker, s.start, s.text, ts_rank(s.tsv, q.query) as rank
+    from chat.transcript_segments s, (select ${query} as query) q
+    where s.tsv @@ q.query ${companyId ? sql`and s.company_id = ${companyId}` : sql``}
+    order by rank desc, s.file_id, s.start
+    limit ${limit}`)) as unknown as { rows: { file_id: string; file_name: string; speaker: string; start: number; text: string; rank: number }[] };
+  return result.rows.map((r) => ({ fileId: r.file_id, fileName: r.file_name, speaker: r.speaker, start: Number(r.start), text: r.text, rank: Number(r.rank) }));
+}
+
+/**
+ * The segments that best match a question (English full-text search, ranked). Every word must
+ * match first; when no segment has them all, any of them will do, ranked by how many match and
+ * how often. `companyId` null searches every company (a platform administrator without one).
+ */
+export async function search(db: Db, question: string, companyId: string | null, limit: number): Promise<Passage[]> {
+  const all = await ranked(db, sql`websearch_to_tsquery('english', ${question})`, companyId, limit);
+  if (all.length > 0) return all;
+  return ranked(db, sql`replace(plainto_tsquery('english', ${question})::text, ' & ', ' | ')::tsquery`, companyId, limit);
+}

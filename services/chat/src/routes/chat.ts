@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  ALL_ROLES,
+  ChatModelsDto,
+  ChatStreamBody,
+  ChatStreamParams,
+  ConversationDto,
+  ConversationList,
+  ConversationListQuery,
+  CreateConversationBody,
+  ErrorBody,
+  FeedbackBody,
+  FeedbackDto,
+  IdParams,
+  MessageBody,
+  MessageList,
+  RenameConversationBody,
+} from '@earshot/contracts';
+import { identityOf, type ZodTypeProvider } from '@earshot/kit';
+import type { ConversationService } from '../services/conversations';
+import type { ReplyService } from '../services/replies';
+import { openSse } from './sse';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+/** Everyone signed in chats (spec part 6); what they chat about is theirs alone. */
+const access = ALL_ROLES;
+const byConversation = { id: 'conversation' };
+
+export async function chatRoutes(app: FastifyInstance, conversations: ConversationService, replies: ReplyService): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/chat/conversations', {
+    config: { access },
+    schema: { querystring: ConversationListQuery, response: { 200: ConversationList, ...errors } },
+  }, async (request) => conversations.list(identityOf(request), request.query));
+
+  r.post('/chat/conversations', {
+    config: { access, example: { body: {} } },
+    schema: { body: CreateConversationBody, response: { 201: ConversationDto, ...errors } },
+  }, async (request, reply) => reply.code(201).send(await conversations.create(identityOf(request), request.ip, request.body.title)));
+
+  r.patch('/chat/conversations/:id', {
+    config: { access, params: byConversation, example: { body: { title: 'Renamed' } } },
+    schema: { params: IdParams, body: RenameConversationBody, response: { 200: ConversationDto, ...errors } },
+  }, async (request) => conversations.rename(identityOf(request), request.ip, request.params.id, request.body.title));
+
+  r.delete('/chat/conversations/:id', {
+    config: { access, params: byConversation },
+    schema: { params: IdParams, response: { 200: MessageBody, ...errors } },
+  }, async (request) => conversations.remove(identityOf(request), request.ip, request.params.id));
+
+  r.get('/chat/conversations/:id/messages', {
+    config: { access, params: byConversation },
+    schema: { params: IdParams, response: { 200: MessageList, ...errors } },
+  }, async (request) => conversations.messages(identityOf(request), request.params.id));
+
+  r.get('/chat/models', {
+    config: { access },
+    schema: { response: { 200: ChatModelsDto, ...errors } },
+  }, async () => conversations.models());
+
+  r.post('/chat/conversations/:id/chat/stream', {
+    config: { access, params: byConversation, example: { body: { message: 'What did the customer ask about?', modelId: 'built-in' } } },
+    schema: {
+      params: ChatStreamParams,
+      body: ChatStreamBody,
+      response: { 200: z.string().describe('text/event-stream: start, delta…, then done or error'), ...errors, 409: ErrorBody },
+    },
+  }, async (request, reply) => {
+    const turn = await replies.begin(identityOf(request), request.ip, request.params.id, request.body);
+    const stream = openSse(request, reply);
+    try {
+      await replies.run(turn, stream.sink, stream.signal);
+    } finally {
+      stream.end();
+    }
+  });
+
+  r.post('/chat/feedback', {
+    config: { access, example: { body: { messageId: EXAMPLE_ID, rating: 'up' } } },
+    schema: { body: FeedbackBody, response: { 200: FeedbackDto, ...errors } },
+  }, async (request) => conversations.feedback(identityOf(request), request.ip, request.body));
+}

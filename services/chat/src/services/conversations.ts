@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { ConversationDto, ConversationListQuery, FeedbackBody, MessageDto } from '@earshot/contracts';
+import { actorOf, badRequest, notFound, type AiCatalogue, type Identity, type ServiceContext } from '@earshot/kit';
+import type { ConversationRow } from '../db/schema';
+import * as conversationsRepo from '../repositories/conversations';
+import * as feedbackRepo from '../repositories/feedback';
+import * as messagesRepo from '../repositories/messages';
+import type { MessageWithFeedback } from '../repositories/messages';
+
+export function toConversation(row: ConversationRow): ConversationDto {
+  return {
+    _id: row.id,
+    title: row.title,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    lastMessageAt: row.lastMessageAt?.toISOString() ?? null,
+  };
+}
+
+function toMessage(row: MessageWithFeedback): MessageDto {
+  return {
+    _id: row.id,
+    conversationId: row.conversationId,
+    role: row.role,
+    content: row.content,
+    status: row.status,
+    model: row.model,
+    error: row.error,
+    citations: row.citations,
+    usage: row.usage ?? null,
+    feedback: row.rating ? { rating: row.rating, comment: row.comment } : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Conversations, their messages and feedback. A conversation is its owner's alone: every lookup
+ * is by owner, so anyone else (a colleague, a company or platform administrator) gets a 404.
+ */
+export class ConversationService {
+  constructor(private readonly ctx: ServiceContext, private readonly catalogue: AiCatalogue) {}
+
+  private async owned(identity: Identity, id: string): Promise<ConversationRow> {
+    const row = await conversationsRepo.findOwned(this.ctx.db, id, identity.userId);
+    if (!row) throw notFound('Conversation');
+    return row;
+  }
+
+  async list(identity: Identity, query: ConversationListQuery) {
+    const { page, pageSize, search } = query;
+    const { rows, total } = await conversationsRepo.listOwned(this.ctx.db, identity.userId, page, pageSize, search || undefined);
+    return { items: rows.map(toConversation), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+  }
+
+  async create(identity: Identity, ip: string, title?: string): Promise<ConversationDto> {
+    return this.ctx.transact(async (tx, emit) => {
+      const row = await conversationsRepo.insert(tx, { id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: title ?? '' });
+      emit({ type: 'conversation.created', companyId: row.companyId, actor: actorOf(identity, ip), data: { id: row.id } });
+      return toConversation(row);
+    });
+  }
+
+  async rename(identity: Identity, ip: string, id: string, title: string): Promise<ConversationDto> {
+    const current = await this.owned(identity, id);
+    return this.ctx.transact(async (tx, emit) => {
+      const row = await conversationsRepo.rename(tx, id, title);
+      if (current.title !== title) emit({ type: 'conversation.renamed', companyId: row.companyId, actor: actorOf(identity, ip), data: { id } });
+      return toConversation(row);
+    });
+  }
+
+  async remove(identity: Identity, ip: string, id: string): Promise<{ message: string }> {
+    const current = await this.owned(identity, id);
+    await this.ctx.transact(async (tx, emit) => {
+      await conversationsRepo.remove(tx, id);
+      emit({ type: 'conversation.deleted', companyId: current.companyId, actor: actorOf(identity, ip), data: { id } });
+    });
+    return { message: 'Conversation deleted' };
+  }
+
+  async messages(identity: Identity, id: string): Promise<{ items: MessageDto[] }> {
+    await this.owned(identity, id);
+    return { items: (await messagesRepo.listWithFeedback(this.ctx.db, id, identity.userId)).map(toMessage) };
+  }
+
+  async models() {
+    const models = await this.catalogue.listModels('chat');
+    return { models, builtIn: models.length === 0 };
+  }
+
+  /** One rating per reply and person; rating again replaces it. Only the owner's replies count. */
+  async feedback(identity: Identity, ip: string, body: FeedbackBody) {
+    const message = await messagesRepo.findOwned(this.ctx.db, body.messageId, identity.userId);
+    if (!message) throw notFound('Message');
+    if (message.role !== 'assistant') throw badRequest('Only replies of the assistant can be rated', { field: 'body.messageId' });
+    const comment = body.comment || null;
+    return this.ctx.transact(async (tx, emit) => {
+      const saved = await feedbackRepo.upsert(tx, { id: randomUUID(), messageId: body.messageId, userId: identity.userId, rating: body.rating, comment });
+      emit({
+        type: 'chat_feedback.given',
+        companyId: message.companyId,
+        actor: actorOf(identity, ip),
+        data: { id: saved.id, messageId: body.messageId, rating: body.rating, hasComment: comment !== null },
+      });
+      return { _id: saved.id, messageId: saved.messageId, rating: saved.rating, comment: saved.comment, updatedAt: saved.updatedAt.toISOString() };
+    });
+  }
+}

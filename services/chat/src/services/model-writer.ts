@@ -1,0 +1,59 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { UsageDto } from '@earshot/contracts';
+import { describeProviderError, providerClient, type ResolvedModel } from '@earshot/kit';
+import type { ChatConfig } from '../config';
+import { clock } from './passages';
+import type { ReplyInput, ReplyWriter } from './writer';
+
+const SYSTEM_PROMPT = [
+  "You are the assistant in Earshot, a console for call and meeting recordings and their transcripts.",
+  'With each question you get numbered passages found in the transcripts the person may see.',
+  'When they are relevant, answer from them and cite each one you use as [1], [2] and so on.',
+  'When they do not answer the question, say so plainly; never invent quotes, speakers or times.',
+  'Answer in the language of the question, in Markdown.',
+].join(' ');
+
+/** The passages as a model reads them: numbered, with where each one comes from. */
+export function sourcesMessage(input: ReplyInput): string {
+  if (input.passages.length === 0) return 'Transcript passages: none matched this question.';
+  const lines = input.passages.map((p, i) =>
+    `[${i + 1}] "${p.fileName}", ${p.speaker} at ${clock(p.start)} (${p.link}): ${p.text.replace(/\s+/g, ' ').trim()}`);
+  return ['Transcript passages:', ...lines].join('\n');
+}
+
+export function modelMessages(input: ReplyInput): ChatCompletionMessageParam[] {
+  return [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: sourcesMessage(input) },
+    ...input.history.map((m) => ({ role: m.role, content: m.content })),
+  ];
+}
+
+/** A configured OpenAI-compatible model, streamed through the guarded provider client. */
+export function modelWriter(resolved: ResolvedModel, config: Pick<ChatConfig, 'AI_ALLOW_PRIVATE_URLS' | 'AI_TIMEOUT_MS'>): ReplyWriter {
+  return {
+    model: resolved.model,
+    providerId: resolved.providerId,
+    builtIn: false,
+    contextSize: resolved.contextSize,
+    usesHistory: true,
+    async *write(input, signal) {
+      const client = providerClient(resolved.endpoint, { allowPrivate: config.AI_ALLOW_PRIVATE_URLS }, config.AI_TIMEOUT_MS);
+      const stream = await client.chat.completions.create(
+        { model: resolved.model, stream: true, stream_options: { include_usage: true }, messages: modelMessages(input) },
+        { signal },
+      );
+      let usage: UsageDto | null = null;
+      // A stopped stream ends this loop quietly; the caller reads `signal` to tell stop from end.
+      for await (const chunk of stream) {
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) yield text;
+        if (chunk.usage) {
+          usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+        }
+      }
+      return usage;
+    },
+    describeError: describeProviderError,
+  };
+}

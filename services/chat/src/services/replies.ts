@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BUILT_IN_MODEL_ID,
+  CHAT_MESSAGES,
+  MESSAGES,
+  type ChatStreamBody,
+  type CitationDto,
+  type UsageDto,
+} from '@earshot/contracts';
+import { actorOf, badRequest, companyScope, conflict, notFound, type AiCatalogue, type Identity, type ServiceContext } from '@earshot/kit';
+import type { ChatConfig } from '../config';
+import type { MessageRow, MessageStatus } from '../db/schema';
+import * as conversationsRepo from '../repositories/conversations';
+import * as messagesRepo from '../repositories/messages';
+import * as segmentsRepo from '../repositories/segments';
+import { builtInWriter } from './built-in';
+import { modelWriter } from './model-writer';
+import { toCitation } from './passages';
+import type { HistoryMessage, ReplyWriter } from './writer';
+
+const TITLE_MAX = 60;
+
+/** The first words of a message, up to about 60 characters, as a conversation's title. */
+export function titleFrom(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  if (flat.length <= TITLE_MAX) return flat;
+  const cut = flat.slice(0, TITLE_MAX);
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${atWord.length >= TITLE_MAX / 2 ? atWord : cut}…`;
+}
+
+/** Keeps the newest messages whose text fits the budget (the question always stays). */
+export function withinBudget(newestFirst: readonly MessageRow[], maxChars: number): HistoryMessage[] {
+  const kept: HistoryMessage[] = [];
+  let used = 0;
+  for (const m of newestFirst) {
+    used += m.content.length;
+    if (kept.length > 0 && used > maxChars) break;
+    kept.push({ role: m.role, content: m.content });
+  }
+  return kept.reverse();
+}
+
+/** What the stream sends, in order: start, deltas, then done or error. */
+export interface ReplySink {
+  start(event: { userMessageId: string; model: string; builtIn: boolean; title: string }): void;
+  delta(text: string): void;
+  done(event: { messageId: string; status: MessageStatus; usage: UsageDto | null; citations: CitationDto[] }): void;
+  error(event: { messageId: string | null; message: string }): void;
+}
+
+/** A turn that passed every check and holds the conversation's reply mark until it is stored. */
+export interface Turn {
+  identity: Identity;
+  ip: string;
+  conversationId: string;
+  companyId: string | null;
+  title: string;
+  question: string;
+  userMessageId: string;
+  writer: ReplyWriter;
+}
+
+/** Streamed replies: checks, the question's storage, retrieval, the writer and the stored answer. */
+export class ReplyService {
+  constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly catalogue: AiCatalogue) {}
+
+  private async writerFor(modelId: string | undefined): Promise<ReplyWriter> {
+    if (modelId === BUILT_IN_MODEL_ID) return builtInWriter;
+    const resolved = await this.catalogue.resolve('chat', modelId);
+    if (resolved) return modelWriter(resolved, this.ctx.config);
+    if (modelId !== undefined) throw badRequest(CHAT_MESSAGES.unknownModel, { field: 'body.modelId' });
+    return builtInWriter;
+  }
+
+  /**
+   * Everything that can be refused is refused here, before the stream starts: an unknown
+   * conversation (404), an unknown model (400), a reply already being written (409).
+   */
+  async begin(identity: Identity, ip: string, conversationId: string, body: ChatStreamBody): Promise<Turn> {
+    const owned = await conversationsRepo.findOwned(this.ctx.db, conversationId, identity.userId);
+    if (!owned) throw notFound('Conversation');
+    const writer = await this.writerFor(body.modelId);
+    return this.ctx.transact(async (tx, emit) => {
+      if (!(await conversationsRepo.claimReply(tx, conversationId))) throw conflict(CHAT_MESSAGES.busy);
+      let question: MessageRow | null;
+      if (body.regenerate) {
+        const last = await messagesRepo.last(tx, conversationId);
+        if (last?.role === 'assistant') await messagesRepo.remove(tx, last.id);
+        question = await messagesRepo.last(tx, conversationId);
+        if (!question) throw badRequest('There is no question to answer again', { field: 'body.regenerate' });
+        // Regenerating may also correct the question; normally it is sent unchanged.
+        if (question.content !== body.message) await messagesRepo.setContent(tx, question.id, body.message);
+      } else {
+        question = await messagesRepo.insert(tx, { id: randomUUID(), conversationId, role: 'user', content: body.message, status: 'complete' });
+      }
+      let title = owned.title;
+      if (!title && (await conversationsRepo.titleIfUntitled(tx, conversationId, titleFrom(body.message)))) {
+        title = titleFrom(body.message);
+        emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity, ip), data: { id: conversationId } });
+      }
+      await conversationsRepo.touch(tx, conversationId);
+      return { identity, ip, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer };
+    });
+  }
+
+  private async history(turn: Turn): Promise<HistoryMessage[]> {
+    const { contextSize } = turn.writer;
+    const { CHAT_HISTORY_MESSAGES, CHAT_HISTORY_CHARS } = this.ctx.config;
+    const newestFirst = await messagesRepo.latest(this.ctx.db, turn.conversationId, CHAT_HISTORY_MESSAGES + 1);
+    // About 4 characters a token: earlier messages may take half of a model's context.
+    const budget = contextSize ? Math.min(CHAT_HISTORY_CHARS, contextSize * 2) : CHAT_HISTORY_CHARS;
+    return withinBudget(newestFirst, budget);
+  }
+
+  /** Writes the reply into `sink` and stores it, whatever happens: complete, stopped or failed. */
+  async run(turn: Turn, sink: ReplySink, signal: AbortSignal): Promise<void> {
+    const { writer } = turn;
+    sink.start({ userMessageId: turn.userMessageId, model: writer.model, builtIn: writer.builtIn, title: turn.title });
+    let content = '';
+    let usage: UsageDto | null = null;
+    let citations: CitationDto[] = [];
+    let status: MessageStatus = 'complete';
+    let error: string | null = null;
+    let writing = false;
+    try {
+      const scope = companyScope(turn.identity, turn.identity.companyId);
+      citations = (await segmentsRepo.search(this.ctx.db, turn.question, scope, this.ctx.config.CHAT_PASSAGES)).map(toCitation);
+      const history = writer.usesHistory ? await this.history(turn) : [{ role: 'user' as const, content: turn.question }];
+      writing = true;
+      const pieces = writer.write({ question: turn.question, passages: citations, history, allCompanies: scope === null }, signal);
+      for (;;) {
+        const next = await pieces.next();
+        if (next.done) {
+          usage = next.value;
+          break;
+        }
+        content += next.value;
+        sink.delta(next.value);
+      }
+      if (signal.aborted) status = 'stopped';
+    } catch (failure) {
+      if (signal.aborted) {
+        status = 'stopped';
+      } else {
+        status = 'failed';
+        // Only the writer's own failures are described; anything else of ours stays generic.
+        error = writing ? writer.describeError(failure) : MESSAGES.internal;
+        this.ctx.logger.warn({ err: failure, conversationId: turn.conversationId, model: writer.model }, 'chat reply failed');
+      }
+    }
+    const messageId = randomUUID();
+    try {
+      await this.ctx.transact(async (tx, emit) => {
+        await messagesRepo.insert(tx, {
+          id: messageId, conversationId: turn.conversationId, role: 'assistant', content, status,
+          model: writer.model, providerId: writer.providerId, error, citations, usage,
+        });
+        await conversationsRepo.touch(tx, turn.conversationId);
+        await conversationsRepo.releaseReply(tx, turn.conversationId);
+        emit({
+          type: 'chat_reply.finished',
+          companyId: turn.companyId,
+          actor: actorOf(turn.identity, turn.ip),
+          data: { conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, builtIn: writer.builtIn, status, usage },
+        });
+      });
+    } catch (failure) {
+      // The conversation was deleted meanwhile, or the database failed: free the mark, say so.
+      this.ctx.logger.error({ err: failure, conversationId: turn.conversationId }, 'chat reply could not be stored');
+      await this.release(turn);
+      sink.error({ messageId: null, message: error ?? MESSAGES.internal });
+      return;
+    }
+    if (status === 'failed') sink.error({ messageId, message: error! });
+    else sink.done({ messageId, status, usage, citations });
+  }
+
+  /** Frees the reply mark of a turn that will not run (the client left before it started). */
+  async release(turn: Turn): Promise<void> {
+    await this.ctx.transact((tx) => conversationsRepo.releaseReply(tx, turn.conversationId)).catch((failure: unknown) => {
+      this.ctx.logger.error({ err: failure }, 'could not release a reply mark');
+    });
+  }
+}

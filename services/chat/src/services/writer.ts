@@ -1,0 +1,31 @@
+import type { CitationDto, UsageDto } from '@earshot/contracts';
+
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ReplyInput {
+  question: string;
+  passages: CitationDto[];
+  /** The conversation so far, oldest first, ending with the question. */
+  history: HistoryMessage[];
+  /** Whether the search covered every company (a platform administrator without one). */
+  allCompanies: boolean;
+}
+
+/** Who writes a reply: the built-in search assistant or a configured model. */
+export interface ReplyWriter {
+  /** What the stored message names as its author ('built-in' or the provider's model name). */
+  readonly model: string;
+  readonly providerId: string | null;
+  readonly builtIn: boolean;
+  /** The model's context window in tokens, when known (bounds the history it is given). */
+  readonly contextSize: number | null;
+  /** Whether `write` uses the conversation's earlier messages. */
+  readonly usesHistory: boolean;
+  /** The reply in pieces as they come; returns the token usage reported (null: none). */
+  write(input: ReplyInput, signal: AbortSignal): AsyncGenerator<string, UsageDto | null>;
+  /** A failure in words for the person (stored with the failed reply). */
+  describeError(error: unknown): string;
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { eventDefinition, type Actor, type Envelope, type MessageDto, type TranscriptSegmentFact } from '@earshot/contracts';
+import { buildEnvelope, SecretBox } from '@earshot/kit';
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '@earshot/kit/testing';
+
+const system: Actor = { type: 'system', id: null };
+
+export async function publish(stack: TestStack, ...envelopes: Envelope[]): Promise<void> {
+  await stack.bus.publish(envelopes.map((envelope) => ({ topic: eventDefinition(envelope.type).topic, key: envelope.companyId ?? 'platform', envelope })));
+  await stack.settle();
+}
+
+export function transcriptCompleted(companyId: string, fileId: string, fileName: string, segments: Omit<TranscriptSegmentFact, 'segmentId'>[]): Envelope {
+  return buildEnvelope({
+    type: 'transcript.completed',
+    companyId,
+    actor: system,
+    data: {
+      id: randomUUID(), fileId, fileName, engine: 'test', duration: segments.at(-1)?.end ?? 0, speakers: 2,
+      words: segments.reduce((n, s) => n + s.text.split(' ').length, 0),
+      segments: segments.map((s, i) => ({ segmentId: `s-${i}`, ...s })),
+    },
+  });
+}
+
+/** Makes a chat model known to the chat service as the prompt service would announce it. */
+export async function addChatModel(stack: TestStack, baseUrl: string, options: { apiKey?: string; isDefault?: boolean; enabled?: boolean; name?: string; contextSize?: number | null } = {}) {
+  const box = new SecretBox(TEST_SECRETS_KEY, TEST_JWT_SECRET, 'ai');
+  const providerId = randomUUID();
+  const modelId = randomUUID();
+  const key = options.apiKey ?? null;
+  await publish(
+    stack,
+    buildEnvelope({
+      type: 'ai_provider.created', companyId: null, actor: system,
+      data: { id: providerId, before: null, after: { name: 'Fake', kind: 'openai-compatible', baseUrl, enabled: true, apiKeyLast4: key ? key.slice(-4) : null }, apiKeySealed: key ? box.seal(key) : null },
+    }),
+    buildEnvelope({
+      type: 'ai_model.created', companyId: null, actor: system,
+      data: {
+        id: modelId, before: null,
+        after: { providerId, name: options.name ?? 'fake-chat', label: options.name ?? 'Fake chat', purpose: 'chat', isDefault: options.isDefault ?? true, contextSize: options.contextSize ?? null, enabled: options.enabled ?? true },
+      },
+    }),
+  );
+  return { providerId, modelId };
+}
+
+export interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+function parseBlock(block: string): SseEvent | null {
+  const event = /^event: (.*)$/m.exec(block)?.[1];
+  const data = /^data: (.*)$/m.exec(block)?.[1];
+  return event && data !== undefined ? { event, data: JSON.parse(data) as Record<string, unknown> } : null;
+}
+
+export async function listen(stack: TestStack): Promise<string> {
+  await stack.app.listen({ host: '127.0.0.1', port: 0 });
+  return `http://127.0.0.1:${(stack.app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * Posts to the stream route over real HTTP and reads the events as they arrive. `onEvent` may
+ * return true to stop reading (the connection is closed then, as a browser's stop button does).
+ */
+export async function streamReply(
+  base: string,
+  token: string,
+  conversationId: string,
+  body: Record<string, unknown>,
+  onEvent?: (event: SseEvent, all: SseEvent[]) => boolean | void,
+): Promise<{ status: number; contentType: string | null; events: SseEvent[]; json?: unknown }> {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/api/chat/conversations/${conversationId}/chat/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  const contentType = res.headers.get('content-type');
+  if (!contentType?.startsWith('text/event-stream')) return { status: res.status, contentType, events: [], json: await res.json() };
+  const events: SseEvent[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const parsed = parseBlock(block);
+        if (!parsed) continue;
+        events.push(parsed);
+        if (onEvent?.(events.at(-1)!, events)) {
+          controller.abort();
+          return { status: res.status, contentType, events };
+        }
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return { status: res.status, contentType, events };
+}
+
+export const deltas = (events: SseEvent[]) => events.filter((e) => e.event === 'delta').map((e) => e.data.text as string);
+
+export async function createConversation(stack: TestStack, token: string, title?: string): Promise<string> {
+  const res = await stack.as(token, { method: 'POST', url: '/api/chat/conversations', payload: title ? { title } : {} });
+  if (res.statusCode !== 201) throw new Error(`create conversation: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+export async function messagesOf(stack: TestStack, token: string, conversationId: string): Promise<MessageDto[]> {
+  const res = await stack.as(token, { method: 'GET', url: `/api/chat/conversations/${conversationId}/messages` });
+  if (res.statusCode !== 200) throw new Error(`messages: ${res.statusCode} ${res.body}`);
+  return (res.json() as { items: MessageDto[] }).items;
+}
+
+/** The SSE events of a stream answered through inject (no real socket): for quick checks. */
+export function parseSse(body: string): SseEvent[] {
+  return body.split('\n\n').map(parseBlock).filter((e): e is SseEvent => e !== null);
+}
