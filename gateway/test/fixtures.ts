@@ -1,11 +1,15 @@
 import type { InjectOptions } from 'fastify';
+import type { Role } from '@earshot/contracts';
 import { multipart, spokenWav, type CompanyKey, type World } from './world';
 
+export type Caller = 'anonymous' | Role;
+
 /**
- * How to make an object of each kind that routes name in `config.params`, in a given company.
+ * How to make an object of each kind that routes name in `config.params`, in a given company,
+ * for a given caller (objects private to a person, like conversations, must be the caller's own).
  * A route whose parameter names a kind missing here fails the matrix test: add the kind.
  */
-export type FixtureFactory = (world: World, company: CompanyKey) => Promise<string>;
+export type FixtureFactory = (world: World, company: CompanyKey, caller: Caller) => Promise<string>;
 
 /** Kinds whose objects a DELETE would destroy: made fresh for each delete call. */
 export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
@@ -17,6 +21,7 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   },
   aiProvider: async (world) => createAiProvider(world),
   aiModel: async (world) => createAiModel(world, await sharedAiProvider(world)),
+  conversation: async (world, company, caller) => createConversation(world, ownerToken(world, company, caller)),
 };
 
 /** AI providers and models are platform-wide (HOST_ADMIN), not per company. */
@@ -36,6 +41,48 @@ let aiProvider: Promise<string> | undefined;
 let aiModel: Promise<string> | undefined;
 const sharedAiProvider = (world: World) => (aiProvider ??= createAiProvider(world));
 const sharedAiModel = (world: World) => (aiModel ??= sharedAiProvider(world).then((id) => createAiModel(world, id)));
+
+/**
+ * Whose conversation a caller addresses: in company A (the caller's side) their own, so that the
+ * route can answer; in company B someone else's (its ADMIN's), which must be a 404 for everyone.
+ */
+function ownerToken(world: World, company: CompanyKey, caller: Caller): string {
+  if (company === 'B' || caller === 'anonymous') return world.users[company].ADMIN.token;
+  return caller === 'HOST_ADMIN' ? world.host.token : world.users[company][caller].token;
+}
+
+async function createConversation(world: World, token: string): Promise<string> {
+  const res = await world.request(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: 'Matrix' } });
+  if (res.statusCode !== 201) throw new Error(`conversation fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+const conversations = new Map<string, Promise<string>>();
+const sharedConversation = (world: World, token: string) => {
+  let id = conversations.get(token);
+  if (!id) conversations.set(token, (id = createConversation(world, token)));
+  return id;
+};
+
+const replies = new Map<string, Promise<string>>();
+/** A reply of the built-in assistant in the owner's conversation: something to give feedback on. */
+function sharedReply(world: World, token: string): Promise<string> {
+  let id = replies.get(token);
+  if (!id) {
+    id = (async () => {
+      const res = await world.request(token, {
+        method: 'POST',
+        url: `/api/chat/conversations/${await sharedConversation(world, token)}/chat/stream`,
+        payload: { message: 'hello', modelId: 'built-in' },
+      });
+      const done = /event: done\ndata: (.*)/.exec(res.body)?.[1];
+      if (res.statusCode !== 200 || !done) throw new Error(`reply fixture: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return (JSON.parse(done) as { messageId: string }).messageId;
+    })();
+    replies.set(token, id);
+  }
+  return id;
+}
 
 async function uploadFile(world: World, company: CompanyKey) {
   const res = await world.request(world.users[company].ADMIN.token, {
@@ -104,13 +151,17 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   word: async (world, company) => (await completedTranscript(world, company)).wordId,
   aiProvider: async (world) => sharedAiProvider(world),
   aiModel: async (world) => sharedAiModel(world),
+  conversation: async (world, company, caller) => sharedConversation(world, ownerToken(world, company, caller)),
 };
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
-export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey) => Promise<Partial<InjectOptions>>> = {
+export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
     payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
+  }),
+  'POST /api/chat/feedback': async (world, company, caller) => ({
+    payload: { messageId: await sharedReply(world, ownerToken(world, company, caller)), rating: 'up' },
   }),
   'POST /api/ai/config/model': async (world) => ({
     payload: { providerId: await sharedAiProvider(world), name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' },

@@ -1,7 +1,6 @@
 import type { InjectOptions } from 'fastify';
-import type { Role } from '@earshot/contracts';
 import type { RouteRecord } from '@earshot/kit';
-import { FIXTURES, FRESH_FOR_DELETE, REQUEST_OVERRIDES } from './fixtures';
+import { FIXTURES, FRESH_FOR_DELETE, REQUEST_OVERRIDES, type Caller } from './fixtures';
 import { createWorld, type CompanyKey, type World } from './world';
 
 /**
@@ -9,7 +8,6 @@ import { createWorld, type CompanyKey, type World } from './world';
  * company}. Routes join automatically when a service registers them; a route whose parameters name
  * no known fixture kind fails here, so nothing escapes the table.
  */
-type Caller = 'anonymous' | Role;
 const CALLERS: Caller[] = ['anonymous', 'USER', 'CALLER', 'ADMIN', 'HOST_ADMIN'];
 
 let world: World;
@@ -30,7 +28,7 @@ function tokenOf(caller: Caller): string | null {
   return world.users.A[caller].token;
 }
 
-async function buildRequest(route: RouteRecord, company: CompanyKey): Promise<InjectOptions> {
+async function buildRequest(route: RouteRecord, company: CompanyKey, caller: Caller): Promise<InjectOptions> {
   let url = route.url;
   for (const param of url.match(/:[A-Za-z]+|\*/g) ?? []) {
     const name = param === '*' ? '*' : param.slice(1);
@@ -38,13 +36,13 @@ async function buildRequest(route: RouteRecord, company: CompanyKey): Promise<In
     if (!kind) throw new Error(`${route.method} ${route.url}: config.params does not say what "${name}" is`);
     const factory = (route.method === 'DELETE' && FRESH_FOR_DELETE[kind]) || FIXTURES[kind];
     if (!factory) throw new Error(`${route.method} ${route.url}: no matrix fixture for kind "${kind}" (add it to gateway/test/fixtures.ts)`);
-    url = url.replace(param, encodeURIComponent(await factory(world, company)).replace(/%2F/g, '/'));
+    url = url.replace(param, encodeURIComponent(await factory(world, company, caller)).replace(/%2F/g, '/'));
   }
   const query = route.example?.query ? `?${new URLSearchParams(route.example.query).toString()}` : '';
   const base: InjectOptions = { method: route.method as InjectOptions['method'], url: url + query };
   if (route.example?.body !== undefined) base.payload = route.example.body as InjectOptions['payload'];
   const override = REQUEST_OVERRIDES[`${route.method} ${route.url}`];
-  return override ? { ...base, ...(await override(world, company)) } : base;
+  return override ? { ...base, ...(await override(world, company, caller)) } : base;
 }
 
 function expectation(route: RouteRecord, caller: Caller, target: 'own' | 'other'): (status: number) => boolean {
@@ -68,7 +66,7 @@ test('every route declares its access and answers each role and company as decla
     for (const caller of CALLERS) {
       for (const target of scoped ? (['own', 'other'] as const) : (['own'] as const)) {
         const company: CompanyKey = target === 'own' ? 'A' : 'B';
-        const request = await buildRequest(route, company);
+        const request = await buildRequest(route, company, caller);
         const res = await world.request(tokenOf(caller), request);
         const ok = expectation(route, caller, target)(res.statusCode);
         if (!ok) failures.push(`${route.method} ${route.url} as ${caller} on ${target}: ${res.statusCode} ${res.body.slice(0, 160)}`);
