@@ -52,6 +52,15 @@ export async function waitFor(probe: () => Promise<boolean>, what: string, failu
 }
 
 /** `env` adds or overrides server settings (e.g. AI_ALLOW_PRIVATE_URLS=true for a local test provider). */
+/**
+ * The test server is the embedded default: CI sets DATABASE_URL for the PostgreSQL suites, and
+ * inheriting it made every browser run share (and see the leftovers of) one real database.
+ */
+function embeddedOnly(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _database, KAFKA_BROKERS: _kafka, STORAGE_DRIVER: _storage, ...rest } = env;
+  return rest;
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // E2E_ORIGIN points the tests at a server that is already running (for debugging).
   if (process.env.E2E_ORIGIN) {
@@ -69,7 +78,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     detached: true, // its own process group, so stop() ends the server and anything it started
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...embeddedOnly(process.env),
       NODE_ENV: 'production',
       HOST: '::',
       PORT: '0',
