@@ -10,7 +10,7 @@ export const MODEL_PURPOSES = ['chat', 'speech-to-text', 'embeddings'] as const;
 export type ModelPurpose = (typeof MODEL_PURPOSES)[number];
 
 export const AI_CONFIG_MESSAGES = {
-  urlBlocked: 'This address is not allowed: link-local, metadata, private and loopback addresses are refused',
+  urlBlocked: 'This address is not allowed: link-local, metadata and other special addresses are refused',
   urlPrivate: 'Private and loopback addresses are refused unless AI_ALLOW_PRIVATE_URLS=true',
   providerInUse: 'Delete or move the models of this provider first',
   unknownProvider: 'Unknown provider',

@@ -144,12 +144,20 @@ async function applyModel(tx: Db, t: Tables, envelope: Envelope, at: Date): Prom
 }
 
 /**
+ * The box provider keys are sealed with: the prompt service seals, chat and transcription open,
+ * all with the same settings.
+ */
+export function aiSecretBox(config: { SECRETS_KEY?: string; JWT_SECRET?: string }): SecretBox {
+  return new SecretBox(config.SECRETS_KEY, config.JWT_SECRET ?? 'earshot', 'ai');
+}
+
+/**
  * The AI catalogue of one service: its subscription to the prompt service's events and the
  * queries that pick a model. Add `aiCatalogueMigration()` to the service's migrations.
  */
 export function aiCatalogue(ctx: ServiceContext) {
   const t = tables(ctx.schema);
-  const box = new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot', 'ai');
+  const box = aiSecretBox(ctx.config);
 
   const usable = (purpose: ModelPurpose) => and(
     eq(t.models.purpose, purpose),

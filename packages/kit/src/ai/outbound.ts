@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
 import { envBoolean } from '../config';
@@ -20,8 +21,8 @@ export interface OutboundPolicy {
 export type AddressClass = 'public' | 'private' | 'blocked';
 
 export const OUTBOUND_MESSAGES = {
-  blocked: 'This address is not allowed: link-local, metadata and other special addresses are refused',
-  private: 'Private and loopback addresses are refused unless AI_ALLOW_PRIVATE_URLS=true',
+  blocked: AI_CONFIG_MESSAGES.urlBlocked,
+  private: AI_CONFIG_MESSAGES.urlPrivate,
   scheme: 'Only http and https URLs are allowed',
   redirects: 'The provider redirected too many times',
 } as const;

@@ -7,19 +7,39 @@ export interface ProviderEndpoint {
   apiKey: string | null;
 }
 
+/** The outbound policy a service's AI settings ask for. */
+export function outboundPolicy(config: { AI_ALLOW_PRIVATE_URLS: boolean }): OutboundPolicy {
+  return { allowPrivate: config.AI_ALLOW_PRIVATE_URLS };
+}
+
+const CLIENTS_KEPT = 32;
+const clients = new Map<string, OpenAI>();
+
 /**
  * An OpenAI SDK client for one configured provider, whose every request (redirects included) goes
- * through the outbound address checks. Retries are left to the caller.
+ * through the outbound address checks. Retries are left to the caller. Clients are kept per
+ * endpoint and settings (least recently used dropped first): each has its own connection pool, so
+ * chat replies, transcription jobs and connection tests reuse open connections instead of paying
+ * a new handshake and leaving a pool behind on every call. A changed URL or key makes a new one.
  */
 export function providerClient(endpoint: ProviderEndpoint, policy: OutboundPolicy, timeoutMs: number): OpenAI {
-  return new OpenAI({
-    baseURL: endpoint.baseUrl,
-    // Keyless servers (Ollama, LM Studio) ignore the header; the SDK insists on some value.
-    apiKey: endpoint.apiKey ?? 'not-needed',
-    maxRetries: 0,
-    timeout: timeoutMs,
-    fetch: guardedFetch(policy),
-  });
+  const key = JSON.stringify([endpoint.baseUrl, endpoint.apiKey, policy.allowPrivate, timeoutMs]);
+  let client = clients.get(key);
+  if (client) {
+    clients.delete(key);
+  } else {
+    client = new OpenAI({
+      baseURL: endpoint.baseUrl,
+      // Keyless servers (Ollama, LM Studio) ignore the header; the SDK insists on some value.
+      apiKey: endpoint.apiKey ?? 'not-needed',
+      maxRetries: 0,
+      timeout: timeoutMs,
+      fetch: guardedFetch(policy),
+    });
+    if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
+  }
+  clients.set(key, client);
+  return client;
 }
 
 /**

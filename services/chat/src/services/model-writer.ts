@@ -1,7 +1,6 @@
-import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { UsageDto } from '@earshot/contracts';
-import { describeProviderError, providerClient, type ProviderEndpoint, type ResolvedModel } from '@earshot/kit';
+import { describeProviderError, outboundPolicy, providerClient, type ResolvedModel } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import { clock } from './passages';
 import type { ReplyInput, ReplyWriter } from './writer';
@@ -30,26 +29,6 @@ export function modelMessages(input: ReplyInput): ChatCompletionMessageParam[] {
   ];
 }
 
-const CLIENTS_KEPT = 16;
-const clients = new Map<string, OpenAI>();
-
-/**
- * One client per endpoint and settings, kept: its connections stay open between replies, so a
- * reply does not pay a new TCP (and TLS) handshake. A changed URL or key makes a new one.
- */
-function clientFor(endpoint: ProviderEndpoint, config: Pick<ChatConfig, 'AI_ALLOW_PRIVATE_URLS' | 'AI_TIMEOUT_MS'>): OpenAI {
-  const key = JSON.stringify([endpoint.baseUrl, endpoint.apiKey, config.AI_ALLOW_PRIVATE_URLS, config.AI_TIMEOUT_MS]);
-  let client = clients.get(key);
-  if (!client) {
-    client = providerClient(endpoint, { allowPrivate: config.AI_ALLOW_PRIVATE_URLS }, config.AI_TIMEOUT_MS);
-    if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
-  }
-  // Most recently used last, so the oldest is the one dropped.
-  clients.delete(key);
-  clients.set(key, client);
-  return client;
-}
-
 /** A configured OpenAI-compatible model, streamed through the guarded provider client. */
 export function modelWriter(resolved: ResolvedModel, config: Pick<ChatConfig, 'AI_ALLOW_PRIVATE_URLS' | 'AI_TIMEOUT_MS'>): ReplyWriter {
   return {
@@ -59,7 +38,7 @@ export function modelWriter(resolved: ResolvedModel, config: Pick<ChatConfig, 'A
     contextSize: resolved.contextSize,
     usesHistory: true,
     async *write(input, signal) {
-      const stream = await clientFor(resolved.endpoint, config).chat.completions.create(
+      const stream = await providerClient(resolved.endpoint, outboundPolicy(config), config.AI_TIMEOUT_MS).chat.completions.create(
         { model: resolved.model, stream: true, stream_options: { include_usage: true }, messages: modelMessages(input) },
         { signal },
       );

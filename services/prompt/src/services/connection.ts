@@ -1,7 +1,6 @@
 import type { ConnectionTestResult, ModelPurpose } from '@earshot/contracts';
-import { describeProviderError, providerClient, type ProviderEndpoint, type ServiceContext } from '@earshot/kit';
+import { describeProviderError, outboundPolicy, providerClient, type ProviderEndpoint, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
-import { outboundPolicy } from './providers';
 
 /** A person is waiting on the button: no longer than this, whatever AI_TIMEOUT_MS allows calls. */
 const TEST_TIMEOUT_MS = 30_000;

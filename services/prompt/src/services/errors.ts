@@ -1,17 +1,10 @@
 import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
-import { badRequest, BlockedUrlError, checkUrl, conflict, OUTBOUND_MESSAGES, type HttpError, type OutboundPolicy } from '@earshot/kit';
+import { badRequest, BlockedUrlError, checkUrl, conflict, type HttpError, type OutboundPolicy } from '@earshot/kit';
 
 export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
 
 export const unknownProvider = (): HttpError =>
   badRequest(AI_CONFIG_MESSAGES.unknownProvider, [{ field: 'body.providerId', message: 'no such provider' }]);
-
-const URL_MESSAGES: Record<BlockedUrlError['reason'], string> = {
-  blocked: AI_CONFIG_MESSAGES.urlBlocked,
-  private: AI_CONFIG_MESSAGES.urlPrivate,
-  scheme: OUTBOUND_MESSAGES.scheme,
-  redirects: OUTBOUND_MESSAGES.redirects,
-};
 
 /**
  * Refuses a base URL whose host is, or resolves to, a link-local/metadata address, or a private or
@@ -23,7 +16,7 @@ export async function assertBaseUrlAllowed(baseUrl: string, policy: OutboundPoli
   try {
     await checkUrl(baseUrl, policy);
   } catch (error) {
-    if (error instanceof BlockedUrlError) throw invalid(URL_MESSAGES[error.reason]);
+    if (error instanceof BlockedUrlError) throw invalid(error.message);
     const code = (error as { code?: string }).code ?? 'unknown error';
     throw invalid(`The host of this URL could not be resolved (${code})`);
   }

@@ -6,7 +6,7 @@ import {
   type ProviderState,
   type UpdateAiProviderBody,
 } from '@earshot/contracts';
-import { conflict, notFound, SecretBox, type OutboundPolicy, type ServiceContext } from '@earshot/kit';
+import { aiSecretBox, conflict, notFound, outboundPolicy, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import type { NewProviderRow, ProviderRow } from '../db/schema';
 import * as repo from '../repositories/providers';
@@ -18,15 +18,6 @@ export function toProviderState(row: ProviderRow): ProviderState {
 
 export function toProviderDto(row: ProviderRow): AiProviderDto {
   return { _id: row.id, ...toProviderState(row), hasApiKey: row.apiKeySealed !== null, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
-}
-
-/** The box provider keys are sealed with; chat and transcription open them with the same settings. */
-export function aiSecretBox(config: PromptConfig): SecretBox {
-  return new SecretBox(config.SECRETS_KEY, config.JWT_SECRET ?? 'earshot', 'ai');
-}
-
-export function outboundPolicy(config: PromptConfig): OutboundPolicy {
-  return { allowPrivate: config.AI_ALLOW_PRIVATE_URLS };
 }
 
 /** Base URLs are kept without a trailing slash: the SDK appends `/models`, `/chat/completions`. */

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { providerClient, type ResolvedModel } from '@earshot/kit';
+import { outboundPolicy, providerClient, type ResolvedModel } from '@earshot/kit';
 import type { TranscriptionSettings } from '../config';
 import { OpenAiEngine } from './openai';
 import { PocketSphinxEngine } from './pocketsphinx';
@@ -35,7 +35,7 @@ export function createEngine(settings: TranscriptionSettings): SpeechEngine {
 export function engineForModel(model: ResolvedModel, settings: TranscriptionSettings): SpeechEngine {
   const timeout = Math.max(settings.AI_TIMEOUT_MS, settings.OPENAI_TIMEOUT_MS);
   return new OpenAiEngine({
-    client: providerClient(model.endpoint, { allowPrivate: settings.AI_ALLOW_PRIVATE_URLS }, timeout),
+    client: providerClient(model.endpoint, outboundPolicy(settings), timeout),
     model: model.model,
     maxUploadBytes: settings.OPENAI_MAX_UPLOAD_BYTES,
   });

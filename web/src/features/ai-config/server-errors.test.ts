@@ -14,7 +14,7 @@ describe('server errors at their fields', () => {
   });
 
   it('puts a message the page can place at that field, and any other above the form', () => {
-    const blocked = answer({ message: 'This address is not allowed: link-local, metadata, private and loopback addresses are refused' });
+    const blocked = answer({ message: 'This address is not allowed: link-local, metadata and other special addresses are refused' });
     expect(formErrorsOf(blocked, (m) => (/address/.test(m) ? 'baseUrl' : null)).fields.baseUrl).toMatch(/not allowed/);
     expect(formErrorsOf(answer({ message: 'Delete or move the models of this provider first' }))).toEqual({ fields: {}, message: 'Delete or move the models of this provider first' });
     expect(formErrorsOf({ status: 'FETCH_ERROR', error: 'offline' })).toEqual({ fields: {}, message: null });
