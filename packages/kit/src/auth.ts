@@ -16,7 +16,12 @@ export interface Identity {
   email: string;
   /** How the caller proved it: cookies need CSRF protection, bearer tokens do not. */
   via: 'cookie' | 'bearer';
+  /** The caller's address as the server saw it (behind TRUST_PROXY, the forwarded one): for audit and throttling. */
+  ip: string;
 }
+
+/** What an access token says about its holder (the request adds how it was presented and from where). */
+export type TokenClaims = Omit<Identity, 'via' | 'ip'>;
 
 const ISSUER = 'earshot-auth';
 const AUDIENCE = 'earshot-api';
@@ -28,7 +33,7 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(identity: Omit<Identity, 'via'>): Promise<string> {
+  async sign(identity: TokenClaims): Promise<string> {
     return new SignJWT({ cid: identity.companyId, role: identity.role, email: identity.email })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(identity.userId)
@@ -40,7 +45,7 @@ export class TokenService {
   }
 
   /** Null for anything not a valid, unexpired token of ours. */
-  async verify(token: string): Promise<Omit<Identity, 'via'> | null> {
+  async verify(token: string): Promise<TokenClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
       const role = payload.role as Role;
@@ -141,7 +146,7 @@ export const authGuard = fp<{ tokens: TokenService; service?: string }>(
         const token = bearer(request);
         const cookie = token ? undefined : readCookie(request, ACCESS_COOKIE);
         const verified = token ?? cookie ? await opts.tokens.verify((token ?? cookie)!) : null;
-        request.identity = verified ? { ...verified, via: token ? 'bearer' : 'cookie' } : null;
+        request.identity = verified ? { ...verified, via: token ? 'bearer' : 'cookie', ip: request.ip } : null;
 
         const usesCookies = !token && (readCookie(request, ACCESS_COOKIE) || readCookie(request, REFRESH_COOKIE));
         if (!SAFE_METHODS.has(request.method) && usesCookies && !config.csrfExempt && !request.headers[CSRF_HEADER]) {
@@ -179,6 +184,6 @@ export function companyScope(identity: Identity, requested?: string | null): str
 }
 
 /** Who did it, as an event's envelope records it: the signed-in caller and their address. */
-export function actorOf(identity: Omit<Identity, 'via'>, ip: string): Actor {
-  return { type: 'user', id: identity.userId, email: identity.email, role: identity.role, ip };
+export function actorOf(identity: TokenClaims & { ip?: string }, ip: string | undefined = identity.ip): Actor {
+  return { type: 'user', id: identity.userId, email: identity.email, role: identity.role, ...(ip ? { ip } : {}) };
 }
