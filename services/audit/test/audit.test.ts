@@ -82,7 +82,8 @@ describe('what the log records', () => {
     const log = await audit(`?companyId=${id}`);
     expect(log.items.map((e) => e.type)).toEqual(['company.deleted', 'company.api_key_rotated', 'company.updated', 'company.created']);
     for (const entry of log.items) {
-      expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN' });
+      // The service names the actor from the identity it is given, address included.
+      expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN', ip: '127.0.0.1' });
       expect(entry.target).toEqual({ type: 'company', id });
     }
     const updated = log.items.find((e) => e.type === 'company.updated')!;
