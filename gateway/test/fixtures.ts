@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import type { Role } from '@earshot/contracts';
-import { multipart, spokenWav, type CompanyKey, type World } from './world';
+import { multipart, spokenWav, type CompanyKey, type Member, type World } from './world';
 
 export type Caller = 'anonymous' | Role;
 
@@ -13,8 +13,8 @@ export type FixtureFactory = (world: World, company: CompanyKey, caller: Caller)
 
 /** Kinds whose objects a DELETE would destroy: made fresh for each delete call. */
 export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
-  file: async (world, company) => {
-    const file = await uploadFile(world, company);
+  file: async (world, company, caller) => {
+    const file = await uploadFile(world, uploaderToken(world, company, caller));
     // The transcription service learns of the upload from file.uploaded: let it arrive.
     await world.earshot.settle();
     return file._id;
@@ -51,6 +51,21 @@ function ownerToken(world: World, company: CompanyKey, caller: Caller): string {
   return caller === 'HOST_ADMIN' ? world.host.token : world.users[company][caller].token;
 }
 
+/**
+ * Who uploads a recording that a caller then deletes: in company A the caller themselves when they
+ * belong to it (an uploader may delete their own recording whatever the in-company rules are), so
+ * the route is tested on access alone; otherwise the company's ADMIN.
+ */
+function uploaderToken(world: World, company: CompanyKey, caller: Caller): string {
+  if (company === 'B' || caller === 'anonymous' || caller === 'HOST_ADMIN') return world.users[company].ADMIN.token;
+  return world.users[company][caller].token;
+}
+
+/** The member a caller is: a route that ends a session is called with a session of its own. */
+function memberOf(world: World, caller: Exclude<Caller, 'anonymous'>): Member {
+  return caller === 'HOST_ADMIN' ? world.host : world.users.A[caller];
+}
+
 async function createConversation(world: World, token: string): Promise<string> {
   const res = await world.request(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: 'Matrix' } });
   if (res.statusCode !== 201) throw new Error(`conversation fixture: ${res.statusCode} ${res.body}`);
@@ -84,8 +99,8 @@ function sharedReply(world: World, token: string): Promise<string> {
   return id;
 }
 
-async function uploadFile(world: World, company: CompanyKey) {
-  const res = await world.request(world.users[company].ADMIN.token, {
+async function uploadFile(world: World, token: string) {
+  const res = await world.request(token, {
     method: 'POST',
     url: '/api/files/upload',
     ...multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
@@ -109,8 +124,8 @@ export function completedTranscript(world: World, company: CompanyKey): Promise<
   let pending = transcripts.get(company);
   if (!pending) {
     pending = (async () => {
-      const file = await uploadFile(world, company);
       const token = world.users[company].ADMIN.token;
+      const file = await uploadFile(world, token);
       for (let i = 0; i < 600; i++) {
         await world.earshot.settle();
         const res = await world.request(token, { method: 'GET', url: `/api/transcripts/file/${file._id}` });
@@ -157,6 +172,9 @@ export const FIXTURES: Record<string, FixtureFactory> = {
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
+  // Signing out ends the session presented: never the one the rest of the matrix goes on using.
+  'POST /api/auth/logout': async (world, _company, caller) =>
+    caller === 'anonymous' ? {} : { headers: { authorization: `Bearer ${await world.signInAgain(memberOf(world, caller))}` } },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
     payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
   }),

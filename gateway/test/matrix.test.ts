@@ -1,20 +1,18 @@
 import type { InjectOptions } from 'fastify';
 import type { RouteRecord } from '@earshot/kit';
 import { FIXTURES, FRESH_FOR_DELETE, REQUEST_OVERRIDES, type Caller } from './fixtures';
+import { ROUTES, allowedBy, routeKey, type Allowed, type Permission } from './permissions';
 import { createWorld, type CompanyKey, type World } from './world';
 
 /**
  * Every registered /api route × {anonymous, USER, CALLER, ADMIN, HOST_ADMIN} × {own company, other
- * company}. Routes join automatically when a service registers them; a route whose parameters name
- * no known fixture kind fails here, so nothing escapes the table.
+ * company}, judged against the permission table written from the spec (./permissions.ts), never
+ * against the route's own `config.access`. Routes join automatically when a service registers them;
+ * a route missing from the table, or whose parameters name no known fixture kind, fails here.
  */
 const CALLERS: Caller[] = ['anonymous', 'USER', 'CALLER', 'ADMIN', 'HOST_ADMIN'];
 
 let world: World;
-beforeAll(async () => {
-  world = await createWorld();
-}, 120_000);
-afterAll(async () => world?.close());
 
 function routesUnderTest(): RouteRecord[] {
   return world.earshot.app.routeRegistry.filter(
@@ -45,37 +43,111 @@ async function buildRequest(route: RouteRecord, company: CompanyKey, caller: Cal
   return override ? { ...base, ...(await override(world, company, caller)) } : base;
 }
 
-function expectation(route: RouteRecord, caller: Caller, target: 'own' | 'other'): (status: number) => boolean {
-  // Public routes need no session; their own answers (a wrong password is 401) are theirs to give.
-  if (route.access === 'public') return (s) => s < 500;
+type Target = 'own' | 'other';
+
+/**
+ * What the table says an answer must be. Public routes need no session and their own answers (a
+ * wrong password is 401) are theirs to give; otherwise a caller the table does not allow gets 403
+ * whatever the route declares, and an allowed non-platform caller gets 404 for another company's object.
+ */
+function expectation(allowed: Allowed, scoped: boolean, caller: Caller, target: Target): (status: number) => boolean {
+  if (allowed === 'public') return (s) => s < 500;
   if (caller === 'anonymous') return (s) => s === 401;
-  if (!route.access.includes(caller)) return (s) => s === 403;
-  const scoped = Object.keys(route.params).length > 0;
+  if (!allowed.includes(caller)) return (s) => s === 403;
   if (scoped && target === 'other' && caller !== 'HOST_ADMIN') return (s) => s === 404;
   if (scoped && target === 'own') return (s) => s < 500 && ![401, 403, 404].includes(s);
   return (s) => s < 500 && s !== 401 && s !== 403;
 }
 
-test('every route declares its access and answers each role and company as declared', async () => {
-  const routes = routesUnderTest();
-  // The platform foundation's routes at least; services add theirs.
-  expect(routes.length).toBeGreaterThan(20);
-  const failures: string[] = [];
+const describeAccess = (access: Allowed) => (access === 'public' ? 'public' : [...access].sort().join(', '));
+
+/** Routes missing from the table, and routes whose declared access is not what the table allows. */
+function tableProblems(routes: Pick<RouteRecord, 'method' | 'url' | 'access'>[], table: Record<string, Permission> = ROUTES): string[] {
+  const problems: string[] = [];
   for (const route of routes) {
-    const scoped = /[:*]/.test(route.url);
-    for (const caller of CALLERS) {
-      for (const target of scoped ? (['own', 'other'] as const) : (['own'] as const)) {
-        const company: CompanyKey = target === 'own' ? 'A' : 'B';
-        const request = await buildRequest(route, company, caller);
-        const res = await world.request(tokenOf(caller), request);
-        const ok = expectation(route, caller, target)(res.statusCode);
-        if (!ok) failures.push(`${route.method} ${route.url} as ${caller} on ${target}: ${res.statusCode} ${res.body.slice(0, 160)}`);
-        // Another company's data never appears in an answer to a non-platform caller.
-        if (target === 'other' && route.access !== 'public' && caller !== 'HOST_ADMIN' && caller !== 'anonymous' && res.statusCode < 300) {
-          failures.push(`${route.method} ${route.url} as ${caller} leaked another company's object`);
+    const permission = table[routeKey(route)];
+    if (!permission) {
+      problems.push(`${routeKey(route)} is not in the permission table (gateway/test/permissions.ts): give it its area from the spec`);
+      continue;
+    }
+    const allowed = allowedBy(permission);
+    if (describeAccess(route.access) !== describeAccess(allowed)) {
+      const source = permission.exception ? `its listed exception in area ${permission.area}` : `area ${permission.area}`;
+      problems.push(`${routeKey(route)} declares ${describeAccess(route.access)} but ${source} allows ${describeAccess(allowed)}`);
+    }
+  }
+  return problems;
+}
+
+/** Table entries no service registers: a renamed or removed route must leave the table too. */
+function staleEntries(routes: Pick<RouteRecord, 'method' | 'url'>[], table: Record<string, Permission> = ROUTES): string[] {
+  const registered = new Set(routes.map(routeKey));
+  return Object.keys(table).filter((key) => !registered.has(key)).map((key) => `${key} is in the permission table but no service registers it`);
+}
+
+describe('the matrix takes its expectations from the permission table, not from the routes', () => {
+  // A route that a careless change declared for every role, in an area the spec gives HOST_ADMIN only.
+  const misdeclared = { method: 'GET', url: '/api/companies/:id/secrets', access: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'] as const, params: { id: 'company' } };
+  const table: Record<string, Permission> = { ...ROUTES, [routeKey(misdeclared)]: { area: 'companies' } };
+
+  test('a route declared for roles its area does not allow is reported', () => {
+    expect(tableProblems([misdeclared], table)).toEqual([
+      'GET /api/companies/:id/secrets declares ADMIN, CALLER, HOST_ADMIN, USER but area companies allows HOST_ADMIN',
+    ]);
+  });
+
+  test('a USER let in by such a declaration fails the walk: the table expects 403', () => {
+    const allowed = allowedBy(table[routeKey(misdeclared)]!);
+    // The route does what it declares: a USER reads their own company's secrets.
+    expect(expectation(allowed, true, 'USER', 'own')(200)).toBe(false);
+    expect(expectation(allowed, true, 'USER', 'own')(403)).toBe(true);
+    expect(expectation(allowed, true, 'HOST_ADMIN', 'own')(200)).toBe(true);
+  });
+
+  test('a route missing from the table is reported by name, and so is an entry without a route', () => {
+    expect(tableProblems([misdeclared])).toEqual([
+      'GET /api/companies/:id/secrets is not in the permission table (gateway/test/permissions.ts): give it its area from the spec',
+    ]);
+    expect(staleEntries([], { [routeKey(misdeclared)]: { area: 'companies' } })).toEqual([
+      'GET /api/companies/:id/secrets is in the permission table but no service registers it',
+    ]);
+  });
+});
+
+describe('every route × role × company', () => {
+  beforeAll(async () => {
+    world = await createWorld();
+  }, 120_000);
+  afterAll(async () => world?.close());
+
+  test('every registered route is in the permission table and declares what it allows', () => {
+    const routes = routesUnderTest();
+    expect([...tableProblems(routes), ...staleEntries(routes)]).toEqual([]);
+  });
+
+  test('every route answers each role and company as the permission table says', async () => {
+    const routes = routesUnderTest().filter((route) => ROUTES[routeKey(route)]);
+    // The platform foundation's routes at least; services add theirs.
+    expect(routes.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const allowed = allowedBy(ROUTES[routeKey(route)]!);
+      const scoped = Object.keys(route.params).length > 0;
+      for (const caller of CALLERS) {
+        for (const target of /[:*]/.test(route.url) ? (['own', 'other'] as const) : (['own'] as const)) {
+          const company: CompanyKey = target === 'own' ? 'A' : 'B';
+          const request = await buildRequest(route, company, caller);
+          const res = await world.request(tokenOf(caller), request);
+          if (!expectation(allowed, scoped, caller, target)(res.statusCode)) {
+            failures.push(`${routeKey(route)} as ${caller} on ${target}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+          }
+          // Another company's data never appears in an answer to a non-platform caller.
+          if (target === 'other' && allowed !== 'public' && caller !== 'HOST_ADMIN' && caller !== 'anonymous' && res.statusCode < 300) {
+            failures.push(`${routeKey(route)} as ${caller} leaked another company's object`);
+          }
         }
       }
     }
-  }
-  expect(failures).toEqual([]);
-}, 600_000);
+    expect(failures).toEqual([]);
+  }, 600_000);
+});

@@ -4,21 +4,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse, InjectOptions } from 'fastify';
 import type { Role } from '@earshot/contracts';
-import { CSRF_HEADER } from '@earshot/kit';
+import { ACCESS_COOKIE, CSRF_HEADER } from '@earshot/kit';
 import { openTestDatabase } from '@earshot/kit/testing';
 import { createAllInOne, type AllInOne } from '../src';
 
 export type CompanyKey = 'A' | 'B';
 export const ADMIN_PASSWORD = 'host-admin-password-1';
+const USER_PASSWORD = 'password-123';
+
+/** A signed-in person: `token` is the access token their own sign-in through the API gave them. */
+export interface Member {
+  id: string;
+  email: string;
+  /** The company domain they sign in with; the platform administrator has none. */
+  domain?: string;
+  token: string;
+}
 
 /** Two companies with one user of each role, plus the platform administrator. */
 export interface World {
   earshot: AllInOne;
   dataDir: string;
   companies: Record<CompanyKey, { id: string; domain: string }>;
-  users: Record<CompanyKey, Record<Exclude<Role, 'HOST_ADMIN'>, { id: string; token: string }>>;
-  host: { id: string; token: string };
+  users: Record<CompanyKey, Record<Exclude<Role, 'HOST_ADMIN'>, Member>>;
+  host: Member;
   request(token: string | null, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Signs a member in again through the API: a session of its own (for routes that end one). */
+  signInAgain(member: Member): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -68,10 +80,14 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   const request = (token: string | null, options: InjectOptions) =>
     earshot.app.inject({ ...options, headers: { [CSRF_HEADER]: 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(options.headers ?? {}) } });
 
-  const login = await earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'root@earshot.test', password: ADMIN_PASSWORD } });
-  if (login.statusCode !== 200) throw new Error(`host admin sign-in failed: ${login.statusCode} ${login.body}`);
-  const hostId = (login.json() as { user: { _id: string } }).user._id;
-  const host = { id: hostId, token: await earshot.tokens.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: 'root@earshot.test' }) };
+  // Every token comes from a real sign-in: the world never signs one itself.
+  const signIn = async (email: string, password: string, domain?: string): Promise<Member> => {
+    const res = await earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, ...(domain ? { domain } : {}) } });
+    const token = res.cookies.find((c) => c.name === ACCESS_COOKIE)?.value;
+    if (res.statusCode !== 200 || !token) throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`);
+    return { id: (res.json() as { user: { _id: string } }).user._id, email, ...(domain ? { domain } : {}), token };
+  };
+  const host = await signIn('root@earshot.test', ADMIN_PASSWORD);
 
   const companies = {} as World['companies'];
   const users = {} as World['users'];
@@ -93,11 +109,10 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
       const res = await request(host.token, {
         method: 'POST',
         url: '/api/users/register',
-        payload: { firstName: role, lastName: key, email, password: 'password-123', role, companyId: companies[key].id },
+        payload: { firstName: role, lastName: key, email, password: USER_PASSWORD, role, companyId: companies[key].id },
       });
       if (res.statusCode !== 201) throw new Error(`user ${email}: ${res.statusCode} ${res.body}`);
-      const id = (res.json() as { _id: string })._id;
-      users[key][role] = { id, token: await earshot.tokens.sign({ userId: id, companyId: companies[key].id, role, email }) };
+      users[key][role] = await signIn(email, USER_PASSWORD, companies[key].domain);
     }
   }
   return {
@@ -107,6 +122,9 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     users,
     host,
     request,
+    async signInAgain(member) {
+      return (await signIn(member.email, member.domain ? USER_PASSWORD : ADMIN_PASSWORD, member.domain)).token;
+    },
     async close() {
       await earshot.close();
       await database.close();

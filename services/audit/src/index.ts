@@ -1,7 +1,7 @@
 import { TOPICS } from '@earshot/contracts';
 import { defineService } from '@earshot/kit';
 import { migrations } from './db/migrations';
-import { auditLog } from './services/audit';
+import { AuditLog } from './services/audit';
 import { auditRoutes } from './routes/audit';
 
 /** The audit service: an append-only log of every event on every topic. See README.md. */
@@ -11,10 +11,10 @@ export const auditService = defineService({
   prefixes: ['/audit'],
   migrations,
   async routes(app, ctx) {
-    await auditRoutes(app, auditLog(ctx));
+    await auditRoutes(app, new AuditLog(ctx));
   },
   subscriptions: (ctx) => {
-    const audit = auditLog(ctx);
+    const audit = new AuditLog(ctx);
     return [{ group: 'audit', topics: TOPICS, handle: (envelope) => audit.record(envelope) }];
   },
 });

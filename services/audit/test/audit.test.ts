@@ -4,6 +4,7 @@ import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { tenantService } from '@earshot/tenant-service';
 import { auditService } from '../src';
+import { AuditLog } from '../src/services/audit';
 import { redact, REDACTED } from '../src/services/record';
 
 let stack: TestStack;
@@ -81,7 +82,8 @@ describe('what the log records', () => {
     const log = await audit(`?companyId=${id}`);
     expect(log.items.map((e) => e.type)).toEqual(['company.deleted', 'company.api_key_rotated', 'company.updated', 'company.created']);
     for (const entry of log.items) {
-      expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN' });
+      // The service names the actor from the identity it is given, address included.
+      expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN', ip: '127.0.0.1' });
       expect(entry.target).toEqual({ type: 'company', id });
     }
     const updated = log.items.find((e) => e.type === 'company.updated')!;
@@ -184,6 +186,13 @@ describe('querying the log', () => {
     expect((await audit('?type=user')).total).toBe(0);
     expect((await audit('?type=user.signed_')).total).toBe(0);
     expect((await audit('?type=user.signed_in')).total).toBe(1);
+  });
+
+  test('the service takes a plain identity and scopes by it: a company identity never reads another company', async () => {
+    const log = new AuditLog(stack.running.contexts.get('audit')!);
+    const admin = { userId: alice.id!, companyId: companyA, role: 'ADMIN' as const, email: alice.email!, via: 'bearer' as const, ip: '127.0.0.1' };
+    const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50 });
+    expect(asked.items.map((e) => e._id)).toEqual([history[2]!.id, history[0]!.id]);
   });
 
   test.each([

@@ -1,6 +1,7 @@
 import { defineService } from '@earshot/kit';
 import { migrations } from './db/migrations';
-import { companyService } from './services/companies';
+import { CompanyService } from './services/companies';
+import { FeatureService } from './services/features';
 import { applyUserEvent } from './services/members';
 import { companyRoutes } from './routes/companies';
 import { configRoutes } from './routes/config';
@@ -13,10 +14,10 @@ export const tenantService = defineService({
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email'],
   migrations,
   async routes(app, ctx) {
-    const companies = companyService(ctx);
+    const companies = new CompanyService(ctx);
     await companyRoutes(app, companies);
     await configRoutes(app, companies);
-    await featureRoutes(app, companies);
+    await featureRoutes(app, new FeatureService(ctx));
   },
   subscriptions: (ctx) => [{
     group: 'tenant',

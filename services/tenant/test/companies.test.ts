@@ -4,7 +4,9 @@ import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { tenantService } from '../src';
 import { insertCompany } from '../src/repositories/companies';
+import { CompanyService } from '../src/services/companies';
 import { rethrowDuplicate } from '../src/services/errors';
+import { FeatureService } from '../src/services/features';
 
 let stack: TestStack;
 let host: string;
@@ -291,6 +293,34 @@ describe('credits, config and features', () => {
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toEqual({ credits: 0 });
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/credits` })).statusCode).toBe(404);
     expect((await stack.as(await stack.tokenFor('USER', own._id), { method: 'GET', url: `/api/companies/${own._id}/credits` })).statusCode).toBe(403);
+  });
+
+  test("an ADMIN's view of their own company is read-only: credits and feature switches, nothing else", async () => {
+    const admin = await stack.tokenFor('ADMIN', own._id);
+    for (const url of [`/api/companies/${own._id}/credits`, `/api/companies/${own._id}/features`]) {
+      expect((await stack.as(admin, { method: 'GET', url })).statusCode).toBe(200);
+      expect((await stack.as(admin, { method: 'GET', url: url.replace(own._id, other._id) })).statusCode).toBe(404);
+      for (const role of ['USER', 'CALLER'] as const) {
+        expect((await stack.as(await stack.tokenFor(role, own._id), { method: 'GET', url })).statusCode).toBe(403);
+      }
+    }
+    // The company itself, its config and the catalogue stay the platform administrator's (spec part 6).
+    for (const url of [`/api/companies/${own._id}`, `/api/companies/${own._id}/config`, '/api/features', '/api/companies']) {
+      expect((await stack.as(admin, { method: 'GET', url })).statusCode).toBe(403);
+    }
+  });
+
+  test('the services scope by the identity they are given, not only the routes: an ADMIN identity sees its own company alone', async () => {
+    const ctx = stack.running.contexts.get('tenant')!;
+    const admin = { userId: crypto.randomUUID(), companyId: own._id, role: 'ADMIN' as const, email: 'a@own.test', via: 'bearer' as const, ip: '127.0.0.1' };
+    const companies = new CompanyService(ctx);
+    const listed = await companies.list(admin, { page: 1, pageSize: 50 });
+    expect(listed.items.map((c) => c._id)).toEqual([own._id]);
+    expect((await companies.dropdown(admin)).map((c) => c._id)).toEqual([own._id]);
+    await expect(companies.get(admin, other._id)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(companies.update(admin, other._id, { name: 'Taken over' })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(new FeatureService(ctx).set(admin, other._id, { features: { chat: false } })).rejects.toMatchObject({ statusCode: 404 });
+    expect((await companies.get(admin, own._id))._id).toBe(own._id);
   });
 
   test('the admin config shows branding, domain, status and feature switches', async () => {

@@ -34,3 +34,4 @@ export const AuditEntryDto = z.object({
 export type AuditEntryDto = z.infer<typeof AuditEntryDto>;
 
 export const AuditPage = paginated(AuditEntryDto);
+export type AuditPage = z.infer<typeof AuditPage>;

@@ -149,7 +149,9 @@ export const CompanyWithKeyDto = CompanyDto.extend({ apiKey: z.string() });
 export type CompanyWithKeyDto = z.infer<typeof CompanyWithKeyDto>;
 
 export const CompanyPage = paginated(CompanyDto);
+export type CompanyPage = z.infer<typeof CompanyPage>;
 export const CreditsDto = z.object({ credits: z.number() });
+export type CreditsDto = z.infer<typeof CreditsDto>;
 
 /** Public branding config (spec part 3: company config). */
 export const CompanyConfigDto = z.object({
@@ -169,6 +171,7 @@ export const CompanyAdminConfigDto = CompanyConfigDto.extend({
   status: z.enum(COMPANY_STATUSES),
   features: z.record(z.string(), z.boolean()),
 });
+export type CompanyAdminConfigDto = z.infer<typeof CompanyAdminConfigDto>;
 
 export const SubdomainParams = z.object({ subdomain: z.string().trim().toLowerCase().min(1).max(253) }).strict();
 
@@ -189,7 +192,9 @@ export type FeatureKey = (typeof FEATURES)[number]['key'];
 export const FEATURE_KEYS = FEATURES.map((f) => f.key) as [FeatureKey, ...FeatureKey[]];
 
 export const FeatureDto = z.object({ key: z.string(), name: z.string(), description: z.string(), defaultEnabled: z.boolean() });
+export type FeatureDto = z.infer<typeof FeatureDto>;
 export const CompanyFeatureDto = FeatureDto.extend({ enabled: z.boolean() });
+export type CompanyFeatureDto = z.infer<typeof CompanyFeatureDto>;
 
 export const CompanyFeaturesBody = z
   .object({

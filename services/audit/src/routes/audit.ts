@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuditPage, AuditQuery, ErrorBody, HOST_ONLY } from '@earshot/contracts';
+import { identityOf } from '@earshot/kit';
 import type { AuditLog } from '../services/audit';
 
 /** The audit log: read-only, platform administrators only. There is no route that changes it. */
@@ -14,5 +15,5 @@ export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promis
       querystring: AuditQuery,
       response: { 200: AuditPage, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
     },
-  }, async (request) => audit.list(request.query));
+  }, async (request) => audit.list(identityOf(request), request.query));
 }

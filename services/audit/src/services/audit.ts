@@ -1,5 +1,5 @@
-import type { AuditEntryDto, AuditQuery, Envelope } from '@earshot/contracts';
-import { badRequest, type ServiceContext } from '@earshot/kit';
+import type { AuditEntryDto, AuditPage, AuditQuery, Envelope } from '@earshot/contracts';
+import { badRequest, companyScope, type Identity, type ServiceContext } from '@earshot/kit';
 import type { EntryRow } from '../db/schema';
 import { insertEntry, listEntries, type EntryFilter } from '../repositories/entries';
 import { entryOf } from './record';
@@ -32,30 +32,31 @@ function toDto(row: EntryRow): AuditEntryDto {
   };
 }
 
-export function auditLog(ctx: ServiceContext) {
-  return {
-    /** Stores an event once (the ledger and the unique id both guard against redelivery). */
-    async record(envelope: Envelope): Promise<void> {
-      await ctx.applyOnce('audit', envelope, (tx) => insertEntry(tx, entryOf(envelope)));
-    },
+/** The audit log: records every event once, and lists entries to the platform administrator. */
+export class AuditLog {
+  constructor(private readonly ctx: ServiceContext) {}
 
-    async list(query: AuditQuery) {
-      const from = instant(query.from, 'from');
-      const to = instant(query.to, 'to');
-      if (from && to && from > to) {
-        throw badRequest('Invalid query.from: must not be after query.to', [{ field: 'query.from', message: 'must not be after query.to' }]);
-      }
-      const filter: EntryFilter = {
-        companyId: query.companyId,
-        actorId: query.actorId,
-        type: query.type,
-        typePrefix: query.type?.endsWith('.') ?? false,
-        from,
-        to,
-      };
-      const { rows, total } = await listEntries(ctx.db, filter, query.page, query.pageSize);
-      return { items: rows.map(toDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
-    },
-  };
+  /** Stores an event once (the ledger and the unique id both guard against redelivery). */
+  async record(envelope: Envelope): Promise<void> {
+    await this.ctx.applyOnce('audit', envelope, (tx) => insertEntry(tx, entryOf(envelope)));
+  }
+
+  /** Entries newest first; a caller scoped to one company would see only that company's. */
+  async list(identity: Identity, query: AuditQuery): Promise<AuditPage> {
+    const from = instant(query.from, 'from');
+    const to = instant(query.to, 'to');
+    if (from && to && from > to) {
+      throw badRequest('Invalid query.from: must not be after query.to', [{ field: 'query.from', message: 'must not be after query.to' }]);
+    }
+    const filter: EntryFilter = {
+      companyId: companyScope(identity, query.companyId) ?? undefined,
+      actorId: query.actorId,
+      type: query.type,
+      typePrefix: query.type?.endsWith('.') ?? false,
+      from,
+      to,
+    };
+    const { rows, total } = await listEntries(this.ctx.db, filter, query.page, query.pageSize);
+    return { items: rows.map(toDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+  }
 }
-export type AuditLog = ReturnType<typeof auditLog>;

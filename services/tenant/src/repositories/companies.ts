@@ -3,6 +3,8 @@ import type { Db } from '@earshot/kit';
 import { companies, type CompanyRow, type NewCompanyRow } from '../db/schema';
 
 export interface CompanyFilter {
+  /** Only this company (a caller scoped to one company). */
+  id?: string;
   q?: string;
   status?: string;
   type?: string;
@@ -13,6 +15,7 @@ const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 function where(filter: CompanyFilter): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
+  if (filter.id) parts.push(eq(companies.id, filter.id));
   if (filter.q) {
     const pattern = contains(filter.q);
     parts.push(or(ilike(companies.name, pattern), ilike(companies.code, pattern), ilike(companies.domain, pattern)));
@@ -33,8 +36,8 @@ export async function listCompanies(db: Db, filter: CompanyFilter, page: number,
   return { rows, total: totals?.total ?? 0 };
 }
 
-export async function companyDropdown(db: Db) {
-  return db.select({ id: companies.id, name: companies.name }).from(companies).orderBy(asc(sql`lower(${companies.name})`), asc(companies.id));
+export async function companyDropdown(db: Db, id?: string) {
+  return db.select({ id: companies.id, name: companies.name }).from(companies).where(id ? eq(companies.id, id) : undefined).orderBy(asc(sql`lower(${companies.name})`), asc(companies.id));
 }
 
 export async function findCompany(db: Db, id: string): Promise<CompanyRow | undefined> {

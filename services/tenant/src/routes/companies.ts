@@ -17,7 +17,6 @@ import {
   MessageBody,
 } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
-import { actorOf } from '../services/actor';
 import type { CompanyService } from '../services/companies';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -26,19 +25,22 @@ const byId = { id: 'company' };
 /** A valid company for the route matrix (a second call is a 409: still past the access check). */
 const EXAMPLE_COMPANY = { name: 'Example Company', code: 'EXAMPLE', domain: 'example-co', type: 'business', status: 'active', maxUsers: 10, maxStorage: 1024 ** 3, language: 'en' };
 
-/** Companies: platform administrators only (spec part 6), except a company's own credits. */
+/**
+ * Companies: platform administrators only (spec part 6), except, on purpose, a company
+ * administrator's read-only view of their own company's credits (see README.md).
+ */
 export async function companyRoutes(app: FastifyInstance, companies: CompanyService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/companies', {
     config: { access: HOST_ONLY },
     schema: { tags: ['companies'], summary: 'List companies', querystring: CompanyListQuery, response: { 200: CompanyPage, ...errors } },
-  }, async (request) => companies.list(request.query));
+  }, async (request) => companies.list(identityOf(request), request.query));
 
   r.get('/companies/dropdown', {
     config: { access: HOST_ONLY },
     schema: { tags: ['companies'], summary: 'Company ids and names, for pickers', response: { 200: Dropdown, ...errors } },
-  }, async () => companies.dropdown());
+  }, async (request) => companies.dropdown(identityOf(request)));
 
   r.post('/companies', {
     config: { access: HOST_ONLY, example: { body: EXAMPLE_COMPANY } },
@@ -48,12 +50,12 @@ export async function companyRoutes(app: FastifyInstance, companies: CompanyServ
       body: CompanyCreateBody,
       response: { 201: CompanyWithKeyDto, 409: ErrorBody, ...errors },
     },
-  }, async (request, reply) => reply.code(201).send(await companies.create(request.body, actorOf(request))));
+  }, async (request, reply) => reply.code(201).send(await companies.create(identityOf(request), request.body)));
 
   r.get('/companies/:id', {
     config: { access: HOST_ONLY, params: byId },
     schema: { tags: ['companies'], summary: 'One company', params: IdParams, response: { 200: CompanyDto, ...errors } },
-  }, async (request) => companies.get(request.params.id));
+  }, async (request) => companies.get(identityOf(request), request.params.id));
 
   r.put('/companies/:id', {
     config: { access: HOST_ONLY, params: byId, example: { body: { language: 'en' } } },
@@ -64,7 +66,7 @@ export async function companyRoutes(app: FastifyInstance, companies: CompanyServ
       body: CompanyUpdateBody,
       response: { 200: CompanyDto, 409: ErrorBody, ...errors },
     },
-  }, async (request) => companies.update(request.params.id, request.body, actorOf(request)));
+  }, async (request) => companies.update(identityOf(request), request.params.id, request.body));
 
   r.delete('/companies/:id', {
     config: { access: HOST_ONLY, params: byId },
@@ -74,7 +76,7 @@ export async function companyRoutes(app: FastifyInstance, companies: CompanyServ
       params: IdParams,
       response: { 200: MessageBody, 409: ErrorBody, ...errors },
     },
-  }, async (request) => companies.remove(request.params.id, actorOf(request)));
+  }, async (request) => companies.remove(identityOf(request), request.params.id));
 
   r.post('/companies/:id/api-key', {
     config: { access: HOST_ONLY, params: byId },
@@ -84,15 +86,15 @@ export async function companyRoutes(app: FastifyInstance, companies: CompanyServ
       params: IdParams,
       response: { 200: CompanyWithKeyDto, ...errors },
     },
-  }, async (request) => companies.rotateApiKey(request.params.id, actorOf(request)));
+  }, async (request) => companies.rotateApiKey(identityOf(request), request.params.id));
 
   r.get('/companies/:id/credits', {
     config: { access: ADMINS, params: byId },
-    schema: { tags: ['companies'], summary: 'The company’s credit balance', params: IdParams, response: { 200: CreditsDto, ...errors } },
-  }, async (request) => companies.credits(request.params.id, identityOf(request)));
+    schema: { tags: ['companies'], summary: 'The company’s credit balance (a company administrator: their own, read-only)', params: IdParams, response: { 200: CreditsDto, ...errors } },
+  }, async (request) => companies.credits(identityOf(request), request.params.id));
 
   r.get('/companies/:id/config', {
     config: { access: HOST_ONLY, params: byId },
     schema: { tags: ['companies'], summary: 'Branding, domain, language and feature switches of a company', params: IdParams, response: { 200: CompanyAdminConfigDto, ...errors } },
-  }, async (request) => companies.adminConfig(request.params.id));
+  }, async (request) => companies.adminConfig(identityOf(request), request.params.id));
 }

@@ -1,29 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMINS, CompanyFeatureDto, CompanyFeaturesBody, ErrorBody, FEATURES, FeatureDto, HOST_ONLY, IdParams } from '@earshot/contracts';
+import { ADMINS, CompanyFeatureDto, CompanyFeaturesBody, ErrorBody, FeatureDto, HOST_ONLY, IdParams } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
-import { actorOf } from '../services/actor';
-import { assertVisible, type CompanyService } from '../services/companies';
+import type { FeatureService } from '../services/features';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-/** The features catalogue and each company's switches. */
-export async function featureRoutes(app: FastifyInstance, companies: CompanyService): Promise<void> {
+/**
+ * The features catalogue and each company's switches: platform administrators only (spec part 6),
+ * except, on purpose, a company administrator's read-only view of their own company's switches.
+ */
+export async function featureRoutes(app: FastifyInstance, features: FeatureService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/features', {
     config: { access: HOST_ONLY },
     schema: { tags: ['features'], summary: 'The features catalogue', response: { 200: z.array(FeatureDto), ...errors } },
-  }, async () => FEATURES.map((f) => ({ ...f })));
+  }, async () => features.catalogue());
 
   r.get('/companies/:id/features', {
     config: { access: ADMINS, params: { id: 'company' } },
-    schema: { tags: ['features'], summary: 'Which features a company has (a company administrator: their own)', params: IdParams, response: { 200: z.array(CompanyFeatureDto), ...errors } },
-  }, async (request) => {
-    assertVisible(identityOf(request), request.params.id);
-    return companies.features(request.params.id);
-  });
+    schema: { tags: ['features'], summary: 'Which features a company has (a company administrator: their own, read-only)', params: IdParams, response: { 200: z.array(CompanyFeatureDto), ...errors } },
+  }, async (request) => features.forCompany(identityOf(request), request.params.id));
 
   r.put('/companies/:id/features', {
     config: { access: HOST_ONLY, params: { id: 'company' }, example: { body: { features: { transcription: true } } } },
@@ -34,5 +33,5 @@ export async function featureRoutes(app: FastifyInstance, companies: CompanyServ
       body: CompanyFeaturesBody,
       response: { 200: z.array(CompanyFeatureDto), ...errors },
     },
-  }, async (request) => companies.setFeatures(request.params.id, request.body, actorOf(request)));
+  }, async (request) => features.set(identityOf(request), request.params.id, request.body));
 }

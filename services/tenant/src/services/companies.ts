@@ -1,14 +1,17 @@
 import {
   FEATURES,
-  type Actor,
+  type CompanyAdminConfigDto,
+  type CompanyConfigDto,
   type CompanyCreateBody,
   type CompanyDto,
   type CompanyListQuery,
+  type CompanyPage,
   type CompanyState,
   type CompanyUpdateBody,
-  type CompanyFeaturesBody,
+  type CompanyWithKeyDto,
+  type CreditsDto,
 } from '@earshot/contracts';
-import { badRequest, companyScope, conflict, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, conflict, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
 import { countMembers } from '../repositories/members';
@@ -87,133 +90,121 @@ export function assertVisible(who: Identity, id: string): void {
   if (companyScope(who, id) !== id) throw notFound('Company');
 }
 
-export function companyService(ctx: ServiceContext) {
-  const company = async (id: string) => {
-    const row = await repo.findCompany(ctx.db, id);
-    if (!row) throw notFound('Company');
-    return row;
-  };
-
-  const features = async (id: string) => {
-    const enabled = effectiveFeatures(await company(id));
-    return FEATURES.map((f) => ({ ...f, enabled: enabled[f.key]! }));
-  };
-
-  return {
-    features,
-
-    async get(id: string) {
-      return toCompanyDto(await company(id));
-    },
-
-    async list(query: CompanyListQuery) {
-      const { rows, total } = await repo.listCompanies(ctx.db, query, query.page, query.pageSize);
-      return { items: rows.map(toCompanyDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
-    },
-
-    async dropdown() {
-      return (await repo.companyDropdown(ctx.db)).map((r) => ({ _id: r.id, name: r.name }));
-    },
-
-    async create(body: CompanyCreateBody, actor: Actor) {
-      const apiKey = generateApiKey();
-      const row = await ctx.transact(async (tx, emit) => {
-        await checkUnique(tx, body);
-        await checkPartner(tx, body.partnerCompanyId);
-        const created = await repo.insertCompany(tx, { ...(columns(body) as NewCompanyRow), apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
-        emit({ type: 'company.created', companyId: created.id, actor, data: { id: created.id, before: null, after: toCompanyState(created) } });
-        return created;
-      }).catch(rethrowDuplicate);
-      return { ...toCompanyDto(row), apiKey: apiKey.key };
-    },
-
-    async update(id: string, body: CompanyUpdateBody, actor: Actor) {
-      return ctx.transact(async (tx, emit) => {
-        const before = await repo.findCompanyForUpdate(tx, id);
-        if (!before) throw notFound('Company');
-        await checkUnique(tx, { code: body.code, domain: body.domain }, id);
-        await checkPartner(tx, body.partnerCompanyId, id);
-        const after = await repo.updateCompany(tx, id, columns(body));
-        const [was, now] = [toCompanyState(before), toCompanyState(after)];
-        if (JSON.stringify(was) !== JSON.stringify(now)) {
-          emit({ type: 'company.updated', companyId: id, actor, data: { id, before: was, after: now } });
-        }
-        return toCompanyDto(after);
-      }).catch(rethrowDuplicate);
-    },
-
-    async remove(id: string, actor: Actor) {
-      await ctx.transact(async (tx, emit) => {
-        const row = await repo.findCompanyForUpdate(tx, id);
-        if (!row) throw notFound('Company');
-        const partnered = await repo.partneredBy(tx, id);
-        if (partnered.length) {
-          throw conflict(`This company is the partner of ${partnered.join(', ')}: change their partner first`);
-        }
-        const members = await countMembers(tx, id);
-        if (members > 0) {
-          throw conflict(`This company still has ${members} user${members === 1 ? '' : 's'}: delete them first`);
-        }
-        await repo.deleteCompany(tx, id);
-        emit({ type: 'company.deleted', companyId: id, actor, data: { id, before: toCompanyState(row), after: null } });
-      });
-      return { message: 'Company deleted' };
-    },
-
-    async rotateApiKey(id: string, actor: Actor) {
-      const apiKey = generateApiKey();
-      const row = await ctx.transact(async (tx, emit) => {
-        if (!(await repo.findCompanyForUpdate(tx, id))) throw notFound('Company');
-        const updated = await repo.updateCompany(tx, id, { apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
-        emit({ type: 'company.api_key_rotated', companyId: id, actor, data: { id } });
-        return updated;
-      });
-      return { ...toCompanyDto(row), apiKey: apiKey.key };
-    },
-
-    /** The public branding of an active company, by its sub-domain. */
-    async publicConfig(subdomain: string) {
-      const row = await repo.findCompanyByDomain(ctx.db, subdomain);
-      if (!row || row.status !== 'active') throw notFound('Company');
-      return { name: row.name, favIcon: row.favIcon, logo: row.logo, mainPageLogo: row.mainPageLogo, settings: { theme: row.theme } };
-    },
-
-    /** Credits of a company: the platform administrator's any, a company administrator's own only. */
-    async credits(id: string, who: Identity) {
-      assertVisible(who, id);
-      return { credits: Number((await company(id)).credits) };
-    },
-
-    async adminConfig(id: string) {
-      const row = await company(id);
-      return {
-        _id: row.id,
-        name: row.name,
-        favIcon: row.favIcon,
-        logo: row.logo,
-        mainPageLogo: row.mainPageLogo,
-        settings: { theme: row.theme },
-        domain: row.domain,
-        language: row.language as CompanyDto['language'],
-        status: row.status as CompanyDto['status'],
-        features: effectiveFeatures(row),
-      };
-    },
-
-    async setFeatures(id: string, body: CompanyFeaturesBody, actor: Actor) {
-      await ctx.transact(async (tx, emit) => {
-        const row = await repo.findCompanyForUpdate(tx, id);
-        if (!row) throw notFound('Company');
-        const before = effectiveFeatures(row);
-        const features = { ...row.features, ...body.features } as Record<string, boolean>;
-        const after = effectiveFeatures(await repo.updateCompany(tx, id, { features }));
-        if (JSON.stringify(before) !== JSON.stringify(after)) {
-          emit({ type: 'company.features_changed', companyId: id, actor, data: { id, before, after } });
-        }
-      });
-      return features(id);
-    },
-  };
+/** A company by id, or 404. */
+export async function loadCompany(db: Db, id: string): Promise<CompanyRow> {
+  const row = await repo.findCompany(db, id);
+  if (!row) throw notFound('Company');
+  return row;
 }
 
-export type CompanyService = ReturnType<typeof companyService>;
+/**
+ * Companies: create, read, change, delete, rotate the API key; a company's credits and admin
+ * config; the public branding by sub-domain. Every method takes the caller's identity (events name
+ * it as their actor; reads are scoped by it) and the parsed input.
+ */
+export class CompanyService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async list(identity: Identity, query: CompanyListQuery): Promise<CompanyPage> {
+    const { rows, total } = await repo.listCompanies(this.ctx.db, { ...query, id: companyScope(identity) ?? undefined }, query.page, query.pageSize);
+    return { items: rows.map(toCompanyDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+  }
+
+  async dropdown(identity: Identity): Promise<{ _id: string; name: string }[]> {
+    return (await repo.companyDropdown(this.ctx.db, companyScope(identity) ?? undefined)).map((r) => ({ _id: r.id, name: r.name }));
+  }
+
+  async get(identity: Identity, id: string): Promise<CompanyDto> {
+    assertVisible(identity, id);
+    return toCompanyDto(await loadCompany(this.ctx.db, id));
+  }
+
+  async create(identity: Identity, body: CompanyCreateBody): Promise<CompanyWithKeyDto> {
+    const apiKey = generateApiKey();
+    const row = await this.ctx.transact(async (tx, emit) => {
+      await checkUnique(tx, body);
+      await checkPartner(tx, body.partnerCompanyId);
+      const created = await repo.insertCompany(tx, { ...(columns(body) as NewCompanyRow), apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
+      emit({ type: 'company.created', companyId: created.id, actor: actorOf(identity), data: { id: created.id, before: null, after: toCompanyState(created) } });
+      return created;
+    }).catch(rethrowDuplicate);
+    return { ...toCompanyDto(row), apiKey: apiKey.key };
+  }
+
+  async update(identity: Identity, id: string, body: CompanyUpdateBody): Promise<CompanyDto> {
+    assertVisible(identity, id);
+    return this.ctx.transact(async (tx, emit) => {
+      const before = await repo.findCompanyForUpdate(tx, id);
+      if (!before) throw notFound('Company');
+      await checkUnique(tx, { code: body.code, domain: body.domain }, id);
+      await checkPartner(tx, body.partnerCompanyId, id);
+      const after = await repo.updateCompany(tx, id, columns(body));
+      const [was, now] = [toCompanyState(before), toCompanyState(after)];
+      if (JSON.stringify(was) !== JSON.stringify(now)) {
+        emit({ type: 'company.updated', companyId: id, actor: actorOf(identity), data: { id, before: was, after: now } });
+      }
+      return toCompanyDto(after);
+    }).catch(rethrowDuplicate);
+  }
+
+  async remove(identity: Identity, id: string): Promise<{ message: string }> {
+    assertVisible(identity, id);
+    await this.ctx.transact(async (tx, emit) => {
+      const row = await repo.findCompanyForUpdate(tx, id);
+      if (!row) throw notFound('Company');
+      const partnered = await repo.partneredBy(tx, id);
+      if (partnered.length) {
+        throw conflict(`This company is the partner of ${partnered.join(', ')}: change their partner first`);
+      }
+      const members = await countMembers(tx, id);
+      if (members > 0) {
+        throw conflict(`This company still has ${members} user${members === 1 ? '' : 's'}: delete them first`);
+      }
+      await repo.deleteCompany(tx, id);
+      emit({ type: 'company.deleted', companyId: id, actor: actorOf(identity), data: { id, before: toCompanyState(row), after: null } });
+    });
+    return { message: 'Company deleted' };
+  }
+
+  async rotateApiKey(identity: Identity, id: string): Promise<CompanyWithKeyDto> {
+    assertVisible(identity, id);
+    const apiKey = generateApiKey();
+    const row = await this.ctx.transact(async (tx, emit) => {
+      if (!(await repo.findCompanyForUpdate(tx, id))) throw notFound('Company');
+      const updated = await repo.updateCompany(tx, id, { apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
+      emit({ type: 'company.api_key_rotated', companyId: id, actor: actorOf(identity), data: { id } });
+      return updated;
+    });
+    return { ...toCompanyDto(row), apiKey: apiKey.key };
+  }
+
+  /** The public branding of an active company, by its sub-domain: no one is signed in yet. */
+  async publicConfig(subdomain: string): Promise<CompanyConfigDto> {
+    const row = await repo.findCompanyByDomain(this.ctx.db, subdomain);
+    if (!row || row.status !== 'active') throw notFound('Company');
+    return { name: row.name, favIcon: row.favIcon, logo: row.logo, mainPageLogo: row.mainPageLogo, settings: { theme: row.theme } };
+  }
+
+  /** Credits of a company: the platform administrator's any, a company administrator's own only. */
+  async credits(identity: Identity, id: string): Promise<CreditsDto> {
+    assertVisible(identity, id);
+    return { credits: Number((await loadCompany(this.ctx.db, id)).credits) };
+  }
+
+  async adminConfig(identity: Identity, id: string): Promise<CompanyAdminConfigDto> {
+    assertVisible(identity, id);
+    const row = await loadCompany(this.ctx.db, id);
+    return {
+      _id: row.id,
+      name: row.name,
+      favIcon: row.favIcon,
+      logo: row.logo,
+      mainPageLogo: row.mainPageLogo,
+      settings: { theme: row.theme },
+      domain: row.domain,
+      language: row.language as CompanyDto['language'],
+      status: row.status as CompanyDto['status'],
+      features: effectiveFeatures(row),
+    };
+  }
+}

@@ -1,0 +1,164 @@
+import type { Role } from '@earshot/contracts';
+
+/**
+ * Who may call each API route, written from the specification (console-spec.md), never from a
+ * route's own `config.access`: the matrix test compares every registered route with this table, so
+ * a route declared for the wrong roles fails there instead of being trusted.
+ *
+ * Spec part 6 gives each role a list of areas; part 2 ties screens to areas; part 7 lists the calls
+ * behind them. Sign-in, your own profile, password and two-step verification are what every
+ * signed-in person needs (part 2: /profile, "visible to all"); sign-in itself, branding and probes
+ * need no session.
+ */
+
+/** Spec part 6, area by area. 'public' needs no session at all. */
+export const AREAS = {
+  // No session: sign-in, refresh, logout, password reset, sign-in providers (part 2: public routes).
+  signIn: 'public',
+  // The console loads a company's branding before anyone signs in (part 7: "no authentication").
+  branding: 'public',
+  // Health and readiness probes of the process.
+  probes: 'public',
+  // Your own account: profile, password, two-step verification.
+  account: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+  companies: ['HOST_ADMIN'],
+  features: ['HOST_ADMIN'],
+  prompts: ['HOST_ADMIN'],
+  pricing: ['HOST_ADMIN'],
+  b2cUsers: ['HOST_ADMIN'],
+  auditLogs: ['HOST_ADMIN'],
+  emailTemplates: ['HOST_ADMIN'],
+  aiConfig: ['HOST_ADMIN'],
+  customGpts: ['HOST_ADMIN', 'ADMIN'],
+  users: ['HOST_ADMIN', 'ADMIN'],
+  clients: ['ADMIN', 'CALLER'],
+  aiFeatures: ['ADMIN'],
+  chat: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+  // Transcripts include the recordings they are made from: upload, list, play.
+  transcripts: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+} as const satisfies Record<string, 'public' | readonly Role[]>;
+
+export type Area = keyof typeof AREAS;
+export type Allowed = 'public' | readonly Role[];
+
+/** A route that deliberately departs from its area's roles, and why. */
+export interface Exception {
+  allowed: Allowed;
+  reason: string;
+}
+
+export interface Permission {
+  area: Area;
+  exception?: Exception;
+}
+
+/** Every API route, by method and path as registered. */
+export const ROUTES: Record<string, Permission> = {
+  'GET /api/health': { area: 'probes' },
+  'GET /api/ready': { area: 'probes' },
+
+  'POST /api/auth/login': { area: 'signIn' },
+  'POST /api/auth/two-step/verify': { area: 'signIn' },
+  'POST /api/auth/refresh': { area: 'signIn' },
+  'POST /api/auth/logout': { area: 'signIn' },
+  'POST /api/auth/password/forgot': { area: 'signIn' },
+  'POST /api/auth/password/reset': { area: 'signIn' },
+  'GET /api/auth/provider': { area: 'signIn' },
+  'GET /api/auth/provider/:id/start': { area: 'signIn' },
+  'GET /api/auth/provider/:id/callback': { area: 'signIn' },
+
+  'GET /api/users/profile': { area: 'account' },
+  'PUT /api/users/profile': { area: 'account' },
+  'PUT /api/users/password': { area: 'account' },
+  'POST /api/users/two-step/setup': { area: 'account' },
+  'POST /api/users/two-step/enable': { area: 'account' },
+  'POST /api/users/two-step/disable': { area: 'account' },
+
+  'GET /api/users': { area: 'users' },
+  'GET /api/users/dropdown': { area: 'users' },
+  'POST /api/users/register': { area: 'users' },
+  'GET /api/users/:id': { area: 'users' },
+  'PUT /api/users/:id': { area: 'users' },
+  'DELETE /api/users/:id': { area: 'users' },
+  // The roles an administrator may give: part of managing users.
+  'GET /api/roles': { area: 'users' },
+
+  'GET /api/config/company/:subdomain': { area: 'branding' },
+  'GET /api/companies': { area: 'companies' },
+  'GET /api/companies/dropdown': { area: 'companies' },
+  'POST /api/companies': { area: 'companies' },
+  'GET /api/companies/:id': { area: 'companies' },
+  'PUT /api/companies/:id': { area: 'companies' },
+  'DELETE /api/companies/:id': { area: 'companies' },
+  'POST /api/companies/:id/api-key': { area: 'companies' },
+  'GET /api/companies/:id/config': { area: 'companies' },
+  'GET /api/companies/:id/credits': {
+    area: 'companies',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason: 'a company administrator reads their own company’s credit balance (read-only; another company is a 404), which pricing and usage screens of later issues show them',
+    },
+  },
+  'GET /api/features': { area: 'features' },
+  'PUT /api/companies/:id/features': { area: 'features' },
+  'GET /api/companies/:id/features': {
+    area: 'features',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason: 'a company administrator reads which features their own company has (read-only; another company is a 404), so the console shows only what is switched on',
+    },
+  },
+
+  'GET /api/audit': { area: 'auditLogs' },
+
+  'GET /api/ai/config/provider': { area: 'aiConfig' },
+  'GET /api/ai/config/provider/dropdown': { area: 'aiConfig' },
+  'POST /api/ai/config/provider': { area: 'aiConfig' },
+  'GET /api/ai/config/provider/:id': { area: 'aiConfig' },
+  'PATCH /api/ai/config/provider/:id': { area: 'aiConfig' },
+  'DELETE /api/ai/config/provider/:id': { area: 'aiConfig' },
+  'POST /api/ai/config/provider/:id/test': { area: 'aiConfig' },
+  'GET /api/ai/config/model': { area: 'aiConfig' },
+  'GET /api/ai/config/model/dropdown': { area: 'aiConfig' },
+  'POST /api/ai/config/model': { area: 'aiConfig' },
+  'GET /api/ai/config/model/:id': { area: 'aiConfig' },
+  'PATCH /api/ai/config/model/:id': { area: 'aiConfig' },
+  'DELETE /api/ai/config/model/:id': { area: 'aiConfig' },
+  'POST /api/ai/config/model/:id/test': { area: 'aiConfig' },
+
+  'POST /api/files/upload': { area: 'transcripts' },
+  'GET /api/files': { area: 'transcripts' },
+  'GET /api/files/:id': { area: 'transcripts' },
+  'GET /api/uploads/*': { area: 'transcripts' },
+  'GET /api/transcripts/status': { area: 'transcripts' },
+  'GET /api/transcripts/file/:fileId': { area: 'transcripts' },
+  'GET /api/transcripts/:fileId/peaks': { area: 'transcripts' },
+  'POST /api/transcripts/transcribe': { area: 'transcripts' },
+  'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': { area: 'transcripts' },
+  'DELETE /api/transcripts/:id': { area: 'transcripts' },
+  'PUT /api/transcripts/link-client': {
+    area: 'clients',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
+      reason: 'linking a transcript to a client is a clients action (ADMIN, CALLER); the platform administrator, who may correct any company’s transcripts, may fix a wrong link too',
+    },
+  },
+
+  'GET /api/chat/conversations': { area: 'chat' },
+  'POST /api/chat/conversations': { area: 'chat' },
+  'PATCH /api/chat/conversations/:id': { area: 'chat' },
+  'DELETE /api/chat/conversations/:id': { area: 'chat' },
+  'GET /api/chat/conversations/:id/messages': { area: 'chat' },
+  // Which assistants and models a person can pick for a reply.
+  'GET /api/chat/models': { area: 'chat' },
+  'POST /api/chat/conversations/:id/chat/stream': { area: 'chat' },
+  'POST /api/chat/feedback': { area: 'chat' },
+};
+
+/** The key a route has in ROUTES. */
+export const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+
+/** Who may call a route by the table: its exception when it has one, else its area's roles. */
+export function allowedBy(permission: Permission): Allowed {
+  return permission.exception?.allowed ?? AREAS[permission.area];
+}
