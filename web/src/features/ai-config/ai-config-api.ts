@@ -1,5 +1,5 @@
 // Calls of the AI Configuration page (HOST_ADMIN), injected into the app's one RTK Query API.
-import { api } from '../../app/api';
+import { api } from '../../lib/api';
 import { LIST_PAGE_SIZE, type AiModel, type AiProvider, type ConnectionTestResult, type ModelBody, type Page, type ProviderBody } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels'] });

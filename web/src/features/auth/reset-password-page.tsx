@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 import { Alert, TextField } from '../../components/text-field';
 import { subdomainOf } from '../../lib/subdomain';
 import { useForgotPasswordMutation, useResetPasswordMutation } from './auth-api';

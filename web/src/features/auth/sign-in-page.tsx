@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { SESSION_ERRORS } from '../../app/base-query';
-import { noticeCleared } from '../../app/session-slice';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { SESSION_ERRORS } from '../../lib/base-query';
+import { noticeCleared } from '../../lib/session-slice';
+import { useAppDispatch, useAppSelector } from '../../lib/store';
 import { Icon } from '../../components/icons';
 import { Alert, linkClass, primaryButtonClass, TextField } from '../../components/text-field';
 import { browserStorage, STORAGE_KEYS } from '../../lib/storage-keys';

@@ -1,6 +1,6 @@
 // Company branding from the public config call: what it answers, how it becomes the app's Brand,
 // and how a failure is reported (spec parts 1 and 8).
-import { DEFAULT_BRAND, type Brand } from '../../app/brand';
+import { DEFAULT_BRAND, type Brand } from '../../lib/brand';
 import { parseHex } from '../../lib/shades';
 
 export interface CompanyConfig {

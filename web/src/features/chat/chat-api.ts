@@ -1,6 +1,6 @@
 // Calls of the chat screen, injected into the app's one RTK Query API. The streamed reply is not
 // here: it is read with fetch in chat-stream.ts.
-import { api } from '../../app/api';
+import { api } from '../../lib/api';
 import type { ChatModels, Conversation, ConversationList, Feedback, Message, Rating } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages', 'ChatModels'] });

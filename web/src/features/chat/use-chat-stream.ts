@@ -2,8 +2,8 @@
 // time; it keeps running when the person opens another conversation, and its result shows there
 // when they come back (the server stores it either way).
 import { useCallback, useReducer, useRef } from 'react';
-import { sessionApi } from '../../app/session-api';
-import { useAppDispatch } from '../../app/store';
+import { sessionApi } from '../../lib/session-api';
+import { useAppDispatch } from '../../lib/store';
 import { chatApi } from './chat-api';
 import { streamChat, type StreamOutcome } from './chat-stream';
 import type { StreamBody } from './model';

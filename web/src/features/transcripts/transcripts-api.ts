@@ -1,5 +1,5 @@
 // Calls of the transcripts screens, injected into the app's one RTK Query API.
-import { api } from '../../app/api';
+import { api } from '../../lib/api';
 import type { FileList, Peaks, Transcript } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Files', 'Transcript'] });

@@ -5,8 +5,8 @@ import { api } from './api';
 import { navigateTo } from './navigation';
 import { clearSessionStorage, signedOut, userUpdated } from './session-slice';
 import { useAppDispatch } from './store';
-import { browserStorage } from '../lib/storage-keys';
-import { writeStoredUser, type StoredUser } from '../lib/stored-user';
+import { browserStorage } from './storage-keys';
+import { writeStoredUser, type StoredUser } from './stored-user';
 
 export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({

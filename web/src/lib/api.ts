@@ -4,7 +4,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import { createSessionBaseQuery } from './base-query';
 import { navigateTo } from './navigation';
 import { signedOut } from './session-slice';
-import { browserStorage, STORAGE_KEYS } from '../lib/storage-keys';
+import { browserStorage, STORAGE_KEYS } from './storage-keys';
 
 export const api = createApi({
   reducerPath: 'api',
