@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { PAGE_SIZE_MAX } from './constants';
 
 export const Id = z.string().uuid();
 export const IdParams = z.object({ id: Id }).strict();
 
 export const PageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(20),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../roles';
+import { PASSWORD_RULES, ROLES, USER_STATUSES } from '../constants';
 import { Email, Id, Name, PageQuery } from '../common';
 
 /** The signed-in user as the console stores it (spec part 3: stored user). */
@@ -14,8 +14,6 @@ export const UserDto = z.object({
 });
 export type UserDto = z.infer<typeof UserDto>;
 
-export const USER_STATUSES = ['active', 'disabled'] as const;
-
 /** A user as administrators see it in the users API. */
 export const UserDetailDto = UserDto.extend({
   status: z.enum(USER_STATUSES),
@@ -26,8 +24,10 @@ export const UserDetailDto = UserDto.extend({
 });
 export type UserDetailDto = z.infer<typeof UserDetailDto>;
 
-/** Password policy: long passphrases welcome, bounded so hashing cannot be abused. */
-export const Password = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+/** Password policy (PASSWORD_RULES): long passphrases welcome, bounded so hashing cannot be abused. */
+export const Password = z.string()
+  .min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`)
+  .max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
 export const Domain = z.string().trim().toLowerCase().min(1).max(63).regex(/^[a-z0-9-]+$/, 'must be a subdomain (letters, digits, dashes)');
 export const Avatar = z.string().trim().max(2048).nullable();
 

@@ -1,24 +1,6 @@
 import { z } from 'zod';
+import { BUILT_IN_MODEL_ID, CHAT_LIMITS, CHAT_MESSAGES, MESSAGE_ROLES, MESSAGE_STATUSES } from '../constants';
 import { Id, PageQuery, paginated } from '../common';
-
-/** Chat service: conversations private to their owner, messages, streamed replies, feedback. */
-export const CHAT_LIMITS = {
-  /** Longest message a person may send (characters). */
-  messageMax: 20_000,
-  titleMax: 200,
-  commentMax: 2_000,
-} as const;
-
-export const CHAT_MESSAGES = {
-  emptyMessage: 'Type a message first',
-  tooLong: `Messages can be at most ${CHAT_LIMITS.messageMax} characters`,
-  unknownModel: 'Unknown or disabled chat model',
-  providerFailed: 'The AI provider failed to answer',
-  busy: 'A reply is already being written in this conversation',
-} as const;
-
-/** The id of the built-in search assistant wherever a model id goes. */
-export const BUILT_IN_MODEL_ID = 'built-in';
 
 export const ConversationDto = z.object({
   _id: z.string(),
@@ -39,9 +21,6 @@ export const ConversationList = paginated(ConversationDto);
 
 export const CreateConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional() }).strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
-
-export const MESSAGE_ROLES = ['user', 'assistant'] as const;
-export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;
 
 /** A passage of a transcript that a reply quotes. */
 export const CitationDto = z.object({

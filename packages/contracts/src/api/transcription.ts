@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../common';
-import { TRANSCRIPTION_STATUSES } from '../events/transcription';
-
-export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
-
-export const TRANSCRIPT_MESSAGES = {
-  wordUpdated: 'Word updated successfully',
-  wordFailed: 'Word Failed',
-  queued: 'Transcription queued',
-  alreadyRunning: 'This file is being transcribed right now',
-  deleted: 'Transcript deleted successfully',
-  clientLinked: 'Client linked successfully',
-  clientUnlinked: 'Client unlinked successfully',
-} as const;
-
-/** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */
-export const MAX_WORD_LENGTH = 100;
+import { TRANSCRIPTION_STATUSES } from '../constants';
 
 export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number() });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
