@@ -21,6 +21,7 @@ export function paginated<T extends z.ZodTypeAny>(item: T) {
 }
 
 export const MessageBody = z.object({ message: z.string() });
+export type MessageBody = z.infer<typeof MessageBody>;
 export const DropdownItem = z.object({ _id: z.string(), name: z.string() });
 export const Dropdown = z.array(DropdownItem);
 

@@ -41,22 +41,29 @@ export const LoginBody = z.object({
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const LoginResponse = z.object({ user: UserDto });
+export type LoginResponse = z.infer<typeof LoginResponse>;
 export const TwoStepRequiredResponse = z.object({ twoStepRequired: z.literal(true) });
+export type TwoStepRequiredResponse = z.infer<typeof TwoStepRequiredResponse>;
 
 export const RefreshBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).strict();
 export const RefreshResponse = z.object({ token: z.string(), refreshToken: z.string().optional() });
 
 export const TwoStepCode = z.string().trim().regex(/^\d{6}$/, 'must be 6 digits');
 export const TwoStepVerifyBody = z.object({ code: TwoStepCode }).strict();
+export type TwoStepVerifyBody = z.infer<typeof TwoStepVerifyBody>;
 export const TwoStepSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export const TwoStepEnableBody = z.object({ code: TwoStepCode }).strict();
 export const TwoStepDisableBody = z.object({ password: z.string().min(1).max(200) }).strict();
 
 export const ForgotPasswordBody = z.object({ email: Email, domain: Domain.optional() }).strict();
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 export const ResetPasswordBody = z.object({ token: z.string().min(1).max(200), password: Password }).strict();
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const ProviderDto = z.object({ id: z.enum(['google', 'x']), name: z.string(), enabled: z.boolean(), startUrl: z.string().optional() });
+export type ProviderDto = z.infer<typeof ProviderDto>;
 export const ProvidersResponse = z.object({ providers: z.array(ProviderDto) });
+export type ProvidersResponse = z.infer<typeof ProvidersResponse>;
 
 export const ProfileUpdateBody = z.object({
   firstName: Name(100).optional(),

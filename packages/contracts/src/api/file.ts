@@ -40,6 +40,7 @@ export const FileListQuery = PageQuery.extend({
 }).strict();
 export type FileListQuery = z.infer<typeof FileListQuery>;
 export const FileList = paginated(FileItemDto);
+export type FileList = z.infer<typeof FileList>;
 
 /** Query of POST /files/upload: a HOST_ADMIN names the company the file belongs to. */
 export const UploadQuery = z.object({ companyId: Id.optional() }).strict();

@@ -41,6 +41,7 @@ export type UpdateAiProviderBody = z.infer<typeof UpdateAiProviderBody>;
 
 export const AiProviderListQuery = PageQuery.extend({ search: z.string().trim().max(200).optional() }).strict();
 export const AiProviderList = paginated(AiProviderDto);
+export type AiProviderList = z.infer<typeof AiProviderList>;
 
 export const AiModelDto = z.object({
   _id: z.string(),
@@ -86,6 +87,7 @@ export const AiModelListQuery = PageQuery.extend({
   providerId: Id.optional(),
 }).strict();
 export const AiModelList = paginated(AiModelDto);
+export type AiModelList = z.infer<typeof AiModelList>;
 
 /** GET /ai/config/model/dropdown: enabled models (of enabled providers), for pickers. */
 export const AiModelDropdownQuery = z.object({ purpose: z.enum(MODEL_PURPOSES).optional() }).strict();

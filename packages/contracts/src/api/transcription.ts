@@ -78,6 +78,7 @@ export type WordEditBody = z.infer<typeof WordEditBody>;
 
 export const TranscribeBody = z.object({ fileId: Id }).strict();
 export const TranscribeAnswer = z.object({ message: z.string(), fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES) });
+export type TranscribeAnswer = z.infer<typeof TranscribeAnswer>;
 
 /** `transcriptId` may also be the file id (the list's row id); null `clientId` unlinks. */
 export const LinkClientBody = z.object({ transcriptId: Id, clientId: Id.nullable() }).strict();
@@ -99,3 +100,4 @@ export type StatusItem = z.infer<typeof StatusItem>;
 
 /** DELETE /transcripts/{id}: the file id (the list's row id) or the transcript id. */
 export const DeleteAnswer = z.object({ message: z.string(), id: z.string(), fileId: z.string() });
+export type DeleteAnswer = z.infer<typeof DeleteAnswer>;

@@ -70,9 +70,9 @@ export default function SignInPage(): ReactElement {
     const domain = subdomainOf(window.location.hostname) ?? undefined;
     try {
       const answer = await login({ email: email.trim(), password, remember, domain }).unwrap();
-      if (answer.twoStepRequired) {
+      if ('twoStepRequired' in answer) {
         void navigate('/two-step-verification');
-      } else if (answer.user) {
+      } else if ('user' in answer && answer.user) {
         completeSignIn(answer.user);
       } else {
         setError(t('auth.loginFailed'));

@@ -1,3 +1,4 @@
+import type { UploadedFileDto } from '@earshot/contracts';
 // Upload with progress and cancel: fetch cannot report upload progress, so this is an
 // XMLHttpRequest (cookies, and the X-Requested-With header the gateway requires on state changes).
 
@@ -7,7 +8,7 @@ export interface UploadHandle {
 }
 
 export type UploadResult =
-  | { ok: true; body: unknown }
+  | { ok: true; body: UploadedFileDto }
   | { ok: false; cancelled: boolean; status: number; message: string | null };
 
 export function uploadFile(file: File, onProgress: (fraction: number) => void, XHR: typeof XMLHttpRequest = XMLHttpRequest): UploadHandle {
@@ -27,7 +28,7 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void, X
       } catch {
         body = null;
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body });
+      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body: body as UploadedFileDto });
       else {
         const message = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : null;
         resolve({ ok: false, cancelled: false, status: xhr.status, message });
