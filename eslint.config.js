@@ -1,6 +1,40 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import checkFile from 'eslint-plugin-check-file';
+
+const webSrc = './web/src';
+const features = readdirSync(join(import.meta.dirname, webSrc, 'features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * The web console's import boundaries (bulletproof-react's zones): `app/` composes features;
+ * a feature uses `lib/` and `components/` and never another feature or `app/`; shared code uses
+ * neither. Exported for web/src/lint-boundaries.test.ts.
+ */
+export const webZones = [
+  ...features.map((name) => ({
+    target: `${webSrc}/features/${name}`,
+    from: `${webSrc}/features`,
+    except: [`./${name}`],
+    message: 'A feature never imports another feature: move what both need to lib/ or components/.',
+  })),
+  {
+    target: `${webSrc}/features`,
+    from: `${webSrc}/app`,
+    message: 'Features never import the composition root (app/): the API, store and brand live in lib/.',
+  },
+  {
+    target: [`${webSrc}/lib`, `${webSrc}/components`, `${webSrc}/i18n`],
+    from: [`${webSrc}/features`, `${webSrc}/app`],
+    message: 'Shared code (lib/, components/, i18n/) never imports features or app/.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'web/public/sw.js'] },
@@ -23,4 +57,17 @@ export default tseslint.config(
   // CommonJS files (jest shims and reporters) load their dependencies with require().
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks, 'check-file': checkFile },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webZones }],
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // `word-edit.test.tsx`: the name before the first dot is kebab-case.
+      'check-file/filename-naming-convention': ['error', { 'web/src/**/*.{ts,tsx}': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
+      'check-file/folder-naming-convention': ['error', { 'web/src/**/': 'KEBAB_CASE' }],
+    },
+  },
 );

@@ -2,7 +2,7 @@
 // downloads before it can show (1) the sign-in page and (2) the signed-in shell (layout + the home
 // chat page), from Vite's build manifest. Budget (DESIGN.md): signed-in shell ≤ 170 KB gzipped.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -55,4 +55,10 @@ for (const screen of screens) {
 const shell = screens[1];
 const ok = shell.jsKb <= BUDGET_KB;
 console.log(`Signed-in shell budget ${BUDGET_KB} KB: ${ok ? 'within' : 'OVER'} (${shell.jsKb.toFixed(1)} KB)`);
-process.exitCode = ok ? 0 : 1;
+
+// The web imports only types and the zod-free constants from @earshot/contracts: the schemas
+// (zod) must never reach the browser. zod names its classes with strings that survive minifying.
+const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
+const withZod = assets.filter((file) => /["'`]\$?ZodError["'`]/.test(readFileSync(join(dist, 'assets', file), 'utf8')));
+console.log(withZod.length === 0 ? 'zod in the bundle: none' : `zod in the bundle: ${withZod.join(', ')}`);
+process.exitCode = ok && withZod.length === 0 ? 0 : 1;

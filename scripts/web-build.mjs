@@ -21,7 +21,8 @@ function newest(dir) {
 function webIsStale() {
   const built = join(web, 'dist', 'index.html');
   if (!existsSync(built)) return true;
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json']
+  // The console bundles the contracts' zod-free constants too.
+  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', '../packages/contracts/src']
     .map((p) => join(web, p))
     .filter(existsSync)
     .map((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs));

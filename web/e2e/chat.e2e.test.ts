@@ -2,17 +2,17 @@
 // a real local OpenAI-compatible provider (the kit's fake, speaking the documented streaming
 // format). Waits for conditions, never for time.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/kit/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn, startServer, type RunningServer } from './harness';
+import { apiSession, createUser, launchBrowser, newPage, signIn, startServer, type Account, type RunningServer } from './harness';
 
 jest.setTimeout(300_000);
 
 let server: RunningServer;
 let fake: FakeOpenAI;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+let contexts: BrowserContext[] = [];
 const SHOTS = process.env.SCREENSHOT_DIR;
 
 beforeAll(async () => {
@@ -22,17 +22,30 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 600_000);
 
-afterAll(async () => {
+// Every test opens its own browser profiles; none outlives its test.
+afterEach(async () => {
   for (const context of contexts) await context.close();
+  contexts = [];
+});
+
+afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await fake?.close();
 }, 60_000);
 
-async function signedIn(role: 'USER' | 'HOST_ADMIN'): Promise<Page> {
+async function signedIn(who: 'USER' | 'HOST_ADMIN' | Account): Promise<Page> {
   const { context, page } = await newPage(browser);
   contexts.push(context);
-  await signIn(page, server.origin, role);
+  await signIn(page, server.origin, who);
+  return page;
+}
+
+/** A new USER (no conversations yet) in the new-chat screen. */
+async function newPerson(): Promise<Page> {
+  const page = await signedIn(await createUser(server.origin, 'USER'));
+  await page.goto(`${server.origin}/chat`);
+  await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
   return page;
 }
 
@@ -56,12 +69,8 @@ async function recordStreamingTexts(page: Page): Promise<void> {
 }
 
 describe('chat with the built-in search assistant (no model configured)', () => {
-  let page: Page;
-
   it('answers a question with the built-in assistant, streamed', async () => {
-    page = await signedIn('USER');
-    await page.goto(`${server.origin}/chat`);
-    await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
+    const page = await newPerson();
     await page.getByText('No conversations found.').waitFor();
     await page.getByTestId('built-in-notice').waitFor();
     await ask(page, 'What did the customer say about the invoice?');
@@ -74,6 +83,9 @@ describe('chat with the built-in search assistant (no model configured)', () => 
   });
 
   it('keeps thumbs-up feedback, and finds the conversation and the feedback after a reload', async () => {
+    const page = await newPerson();
+    await ask(page, 'What did the customer say about the invoice?');
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
     await lastReply(page).getByRole('button', { name: 'Good answer' }).click();
     await lastReply(page).getByLabel('Add a comment (optional)').fill('Useful');
     await lastReply(page).getByRole('button', { name: 'Send feedback' }).click();
@@ -89,17 +101,27 @@ describe('chat with the built-in search assistant (no model configured)', () => 
   });
 
   it('searches the conversations on the server', async () => {
+    const page = await newPerson();
+    await ask(page, 'Anything about the invoice?');
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
     const search = page.getByPlaceholder('Search conversations');
     await search.fill('zebra-unicorn-nothing-matches');
     await page.getByText('No results found').waitFor();
     await search.fill('invoice');
     await page.getByTestId('conversation-item').first().waitFor();
-    await search.fill('');
   });
 });
 
 describe('chat with a configured OpenAI-compatible provider', () => {
-  let page: Page;
+  // The provider and default chat model every test of this block chats with, set up through the API.
+  beforeAll(async () => {
+    const admin = await apiSession(server.origin, 'HOST_ADMIN');
+    const provider = await admin('/ai/config/provider', { json: { name: 'Fixture fake', baseUrl: fake.url, apiKey: 'sk-fixture-1234' } });
+    expect(provider.status).toBe(201);
+    const { _id: providerId } = (await provider.json()) as { _id: string };
+    const model = await admin('/ai/config/model', { json: { providerId, name: 'fake-model', label: 'Fixture GPT', purpose: 'chat', isDefault: true } });
+    expect(model.status).toBe(201);
+  });
 
   it('a platform administrator connects the provider and a default chat model on /ai-config', async () => {
     const admin = await signedIn('HOST_ADMIN');
@@ -121,12 +143,15 @@ describe('chat with a configured OpenAI-compatible provider', () => {
 
     await admin.getByRole('button', { name: 'Add model' }).click();
     const modelForm = admin.getByTestId('model-form');
+    await modelForm.getByLabel('Provider').selectOption({ label: 'Local fake' });
+    // The same model name as the fixture's, on this provider: whichever is the default, the
+    // fake is asked for 'fake-model'.
     await modelForm.getByLabel('Model name').fill('fake-model');
     await modelForm.getByLabel('Label').fill('Fake GPT');
     await modelForm.getByLabel('Purpose').selectOption('chat');
     await modelForm.getByLabel('Default').check();
     await modelForm.getByRole('button', { name: 'Save' }).click();
-    const modelRow = admin.getByTestId('model-row').filter({ hasText: 'fake-model' });
+    const modelRow = admin.getByTestId('model-row').filter({ hasText: 'Local fake' });
     await modelRow.waitFor();
     await modelRow.getByRole('button', { name: 'Test connection' }).click();
     await modelRow.locator('[data-testid="test-result"][data-ok="true"]').waitFor();
@@ -145,62 +170,69 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     expect(await form.getByLabel('Base URL').getAttribute('aria-invalid')).toBe('true');
   });
 
-  it('streams the answer into the page piece by piece', async () => {
-    page = await signedIn('USER');
-    await page.goto(`${server.origin}/chat`);
-    await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
-    expect(await page.getByTestId('built-in-notice').count()).toBe(0);
-    fake.queueReply({ pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'], delayMs: 300 });
-    await recordStreamingTexts(page);
-    await ask(page, 'What is on the agenda?');
-    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
-    const final = (await lastReply(page).getByTestId('message-markdown').textContent())?.trim();
-    expect(final).toBe('The agenda has three items: budget, hiring and travel.');
-    const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
-    const partial = [...new Set(texts.map((text) => text.trim()))].filter((text) => text && text !== final);
-    expect(partial.length).toBeGreaterThanOrEqual(2);
-    for (const text of partial) expect(final!.startsWith(text)).toBe(true);
-    expect(fake.requests.at(-1)?.body?.model).toBe('fake-model');
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-streamed.png') });
-  });
+  describe('a USER chatting', () => {
+    /** A USER in the new-chat screen. */
+    let page: Page;
+    beforeEach(async () => {
+      page = await signedIn('USER');
+      await page.goto(`${server.origin}/chat`);
+      await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
+    });
 
-  it('stops a slow stream: the partial text stays, marked Stopped, and the provider call ends', async () => {
-    fake.queueReply({ pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'], delayMs: 1500 });
-    await ask(page, 'Tell me everything slowly');
-    await lastReply(page).and(page.locator('[data-phase="streaming"]')).getByText('First part.').waitFor();
-    await page.getByRole('button', { name: 'Stop' }).click();
-    await lastReply(page).getByTestId('stopped-mark').waitFor();
-    expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain('First part.');
-    await expect(fake.requests.at(-1)!.closed).resolves.toBe(true);
-    // The server kept the partial reply as stopped.
-    await page.reload();
-    await lastReply(page).and(page.locator('[data-phase="stopped"]')).getByText('First part.').waitFor();
-    await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
-  });
+    it('streams the answer into the page piece by piece', async () => {
+      expect(await page.getByTestId('built-in-notice').count()).toBe(0);
+      fake.queueReply({ pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'], delayMs: 300 });
+      await recordStreamingTexts(page);
+      await ask(page, 'What is on the agenda?');
+      await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
+      const final = (await lastReply(page).getByTestId('message-markdown').textContent())?.trim();
+      expect(final).toBe('The agenda has three items: budget, hiring and travel.');
+      const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
+      const partial = [...new Set(texts.map((text) => text.trim()))].filter((text) => text && text !== final);
+      expect(partial.length).toBeGreaterThanOrEqual(2);
+      for (const text of partial) expect(final!.startsWith(text)).toBe(true);
+      expect(fake.requests.at(-1)?.body?.model).toBe('fake-model');
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-streamed.png') });
+    });
 
-  it('renders a hostile reply inert: no handler, no script, no javascript: link', async () => {
-    fake.queueReply({ pieces: ['Look <img src=x onerror="window.__xss=1"> and ', '[click](javascript:window.__xss=2) ', '<script>window.__xss=3</script> done.'] });
-    await ask(page, 'Show me something dangerous');
-    await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('done.').waitFor();
-    const reply = lastReply(page);
-    expect(await reply.locator('[onerror]').count()).toBe(0);
-    expect(await page.locator('img[onerror]').count()).toBe(0);
-    expect(await reply.locator('script').count()).toBe(0);
-    const link = reply.getByText('click', { exact: true });
-    expect(await link.getAttribute('href')).toBeNull();
-    await link.click();
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
-    expect(new URL(page.url()).pathname).toBe('/chat');
-  });
+    it('stops a slow stream: the partial text stays, marked Stopped, and the provider call ends', async () => {
+      fake.queueReply({ pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'], delayMs: 1500 });
+      await ask(page, 'Tell me everything slowly');
+      await lastReply(page).and(page.locator('[data-phase="streaming"]')).getByText('First part.').waitFor();
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await lastReply(page).getByTestId('stopped-mark').waitFor();
+      expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain('First part.');
+      await expect(fake.requests.at(-1)!.closed).resolves.toBe(true);
+      // The server kept the partial reply as stopped.
+      await page.reload();
+      await lastReply(page).and(page.locator('[data-phase="stopped"]')).getByText('First part.').waitFor();
+      await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+    });
 
-  it('shows the provider failing with Retry, and Retry then answers', async () => {
-    fake.queueReply({ error: { status: 500, message: 'The upstream model crashed', type: 'server_error' } });
-    await ask(page, 'Are you there?');
-    await lastReply(page).getByTestId('reply-error').waitFor();
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-provider-error.png') });
-    fake.queueReply({ pieces: ['Yes,', ' I am back.'] });
-    await lastReply(page).getByRole('button', { name: 'Retry' }).click();
-    await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('Yes, I am back.').waitFor();
-    expect(await page.getByTestId('reply-error').count()).toBe(0);
+    it('renders a hostile reply inert: no handler, no script, no javascript: link', async () => {
+      fake.queueReply({ pieces: ['Look <img src=x onerror="window.__xss=1"> and ', '[click](javascript:window.__xss=2) ', '<script>window.__xss=3</script> done.'] });
+      await ask(page, 'Show me something dangerous');
+      await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('done.').waitFor();
+      const reply = lastReply(page);
+      expect(await reply.locator('[onerror]').count()).toBe(0);
+      expect(await page.locator('img[onerror]').count()).toBe(0);
+      expect(await reply.locator('script').count()).toBe(0);
+      const link = reply.getByText('click', { exact: true });
+      expect(await link.getAttribute('href')).toBeNull();
+      await link.click();
+      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      expect(new URL(page.url()).pathname).toBe('/chat');
+    });
+
+    it('shows the provider failing with Retry, and Retry then answers', async () => {
+      fake.queueReply({ error: { status: 500, message: 'The upstream model crashed', type: 'server_error' } });
+      await ask(page, 'Are you there?');
+      await lastReply(page).getByTestId('reply-error').waitFor();
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-provider-error.png') });
+      fake.queueReply({ pieces: ['Yes,', ' I am back.'] });
+      await lastReply(page).getByRole('button', { name: 'Retry' }).click();
+      await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('Yes, I am back.').waitFor();
+      expect(await page.getByTestId('reply-error').count()).toBe(0);
+    });
   });
 });

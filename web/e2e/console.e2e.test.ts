@@ -1,5 +1,5 @@
 // The console in real Chromium against the real all-in-one server (`npm start`).
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, seriousViolations, signIn, startServer, type DemoRole, type RunningServer } from './harness';
 
@@ -7,12 +7,18 @@ jest.setTimeout(120_000);
 
 let server: RunningServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+let contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
 }, 600_000);
+
+// Every test opens its own browser profiles; none outlives its test.
+afterEach(async () => {
+  for (const context of contexts) await context.close();
+  contexts = [];
+});
 
 afterAll(async () => {
   await browser?.close();

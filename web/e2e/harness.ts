@@ -86,6 +86,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ADMIN_PASSWORD,
       DEMO_PASSWORD,
       SEED_DEMO: 'true',
+      // Every test signs in afresh; the sign-in limit is tested by the gateway's own suites.
+      SIGN_IN_RATE_LIMIT_MAX: '1000',
       ...env,
     },
   });
@@ -139,13 +141,49 @@ export async function newPage(browser: Browser, options: { width?: number; heigh
   return { context, page };
 }
 
-export async function signIn(page: Page, origin: string, role: DemoRole): Promise<void> {
-  const account = DEMO_ACCOUNTS[role];
+export interface Account {
+  email: string;
+  password: string;
+}
+
+export async function signIn(page: Page, origin: string, who: DemoRole | Account): Promise<void> {
+  const account = typeof who === 'string' ? DEMO_ACCOUNTS[who] : who;
   await page.goto(`${origin}/signin`);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByTestId('user-menu').waitFor();
+}
+
+/** A signed-in API client (no browser): for the data a test needs before it opens a page. */
+export type ApiClient = (path: string, init?: { method?: string; json?: unknown; form?: FormData }) => Promise<Response>;
+
+export async function apiSession(origin: string, who: DemoRole | Account): Promise<ApiClient> {
+  const account = typeof who === 'string' ? DEMO_ACCOUNTS[who] : who;
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  if (!login.ok) throw new Error(`Signing in ${account.email} through the API failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  return (path, init = {}) => fetch(`${origin}/api${path}`, {
+    method: init.method ?? (init.json || init.form ? 'POST' : 'GET'),
+    headers: { cookie, 'x-requested-with': 'XMLHttpRequest', ...(init.json ? { 'content-type': 'application/json' } : {}) },
+    body: init.json ? JSON.stringify(init.json) : init.form,
+  });
+}
+
+let created = 0;
+
+/** A new person of the demo company with `role`, made by its ADMIN: for a test that needs an account nobody else used. */
+export async function createUser(origin: string, role: 'USER' | 'CALLER'): Promise<Account> {
+  created += 1;
+  const account = { email: `e2e-${role.toLowerCase()}-${process.pid}-${created}@acme.test`, password: DEMO_PASSWORD };
+  const admin = await apiSession(origin, 'ADMIN');
+  const answer = await admin('/users/register', { json: { firstName: 'Test', lastName: `Person ${created}`, email: account.email, password: account.password, role } });
+  if (answer.status !== 201) throw new Error(`Creating ${account.email} failed: ${answer.status} ${await answer.text()}`);
+  return account;
 }
 
 /** Runs axe-core in the page and returns the serious and critical violations. */

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { setNavigator } from './app/navigation';
+import { setNavigator } from './lib/navigation';
 import { makeRouter } from './app/router';
-import { makeStore } from './app/store';
+import { makeStore } from './lib/store';
 import { applyInitialTheme } from './components/use-theme';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import { setupI18n } from './i18n/setup';

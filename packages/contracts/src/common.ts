@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { PAGE_SIZE_MAX } from './constants';
 
 export const Id = z.string().uuid();
 export const IdParams = z.object({ id: Id }).strict();
 
 export const PageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(20),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
@@ -20,6 +21,7 @@ export function paginated<T extends z.ZodTypeAny>(item: T) {
 }
 
 export const MessageBody = z.object({ message: z.string() });
+export type MessageBody = z.infer<typeof MessageBody>;
 export const DropdownItem = z.object({ _id: z.string(), name: z.string() });
 export const Dropdown = z.array(DropdownItem);
 

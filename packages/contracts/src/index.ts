@@ -1,4 +1,4 @@
-export * from './roles';
+export * from './constants';
 export * from './errors';
 export * from './common';
 export * from './events';

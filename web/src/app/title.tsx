@@ -1,7 +1,7 @@
 import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router-dom';
-import { useBrand } from './brand';
+import { useBrand } from '../lib/brand';
 
 export interface RouteHandle {
   /** i18n key of the page name in the title '<product name> | <page>'. */

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { useBrand } from '../app/brand';
+import { useBrand } from '../lib/brand';
 
 /** The company logo when branding has one, else the product word mark. */
 export function Logo({ compact = false, variant = 'logo' }: { compact?: boolean; variant?: 'logo' | 'mainPageLogo' }): ReactElement {

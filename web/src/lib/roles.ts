@@ -1,7 +1,6 @@
-export const ROLES = ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'] as const;
-export type RoleCode = (typeof ROLES)[number];
+import { ROLES, type Role } from '@earshot/contracts/constants';
 
-export function isRoleCode(value: unknown): value is RoleCode {
+export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
@@ -10,7 +9,7 @@ export function isRoleCode(value: unknown): value is RoleCode {
  * a signed-in user. The spec's guard enforced only the first six HOST_ADMIN paths and left the
  * other role lists unenforced; we enforce every list (the server enforces them too).
  */
-const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly RoleCode[]]> = [
+const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly Role[]]> = [
   ['/companies', ['HOST_ADMIN']],
   ['/features', ['HOST_ADMIN']],
   ['/prompts', ['HOST_ADMIN']],
@@ -27,7 +26,7 @@ const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly RoleCode[]
 ];
 
 /** The roles allowed on a path, or null when any signed-in user may open it. */
-export function rolesForPath(pathname: string): readonly RoleCode[] | null {
+export function rolesForPath(pathname: string): readonly Role[] | null {
   const path = pathname.split(/[?#]/)[0] ?? '';
   for (const [prefix, roles] of ACCESS) {
     if (path === prefix || path.startsWith(`${prefix}/`)) return roles;

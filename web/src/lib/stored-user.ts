@@ -1,16 +1,13 @@
-import { isRoleCode, type RoleCode } from './roles';
+import type { Role, UserDto } from '@earshot/contracts';
+import { isRole } from './roles';
+import type { Loose } from './loose';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage-keys';
 
-/** The signed-in user as the server returns it and the app keeps it in localStorage `user`. */
-export interface StoredUser {
-  _id?: string;
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  avatar?: string | null;
-  companyId?: string | null;
-  roles?: { role?: { code?: string } | null } | null;
-}
+/**
+ * The signed-in user (the contract's UserDto) as the app keeps it in localStorage `user`. Read back
+ * from storage, any field may be missing or changed by an older version or by hand.
+ */
+export type StoredUser = Loose<UserDto>;
 
 export type StoredUserRead =
   | { status: 'none' }
@@ -40,9 +37,9 @@ export function writeStoredUser(storage: KeyValueStorage, user: StoredUser): voi
 }
 
 /** The user's role code, or null when the user has none we know. */
-export function roleOf(user: StoredUser | null | undefined): RoleCode | null {
+export function roleOf(user: StoredUser | null | undefined): Role | null {
   const code = user?.roles?.role?.code;
-  return isRoleCode(code) ? code : null;
+  return isRole(code) ? code : null;
 }
 
 export function displayName(user: StoredUser | null | undefined): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../roles';
+import { PASSWORD_RULES, ROLES, USER_STATUSES } from '../constants';
 import { Email, Id, Name, PageQuery } from '../common';
 
 /** The signed-in user as the console stores it (spec part 3: stored user). */
@@ -14,8 +14,6 @@ export const UserDto = z.object({
 });
 export type UserDto = z.infer<typeof UserDto>;
 
-export const USER_STATUSES = ['active', 'disabled'] as const;
-
 /** A user as administrators see it in the users API. */
 export const UserDetailDto = UserDto.extend({
   status: z.enum(USER_STATUSES),
@@ -26,8 +24,10 @@ export const UserDetailDto = UserDto.extend({
 });
 export type UserDetailDto = z.infer<typeof UserDetailDto>;
 
-/** Password policy: long passphrases welcome, bounded so hashing cannot be abused. */
-export const Password = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+/** Password policy (PASSWORD_RULES): long passphrases welcome, bounded so hashing cannot be abused. */
+export const Password = z.string()
+  .min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`)
+  .max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
 export const Domain = z.string().trim().toLowerCase().min(1).max(63).regex(/^[a-z0-9-]+$/, 'must be a subdomain (letters, digits, dashes)');
 export const Avatar = z.string().trim().max(2048).nullable();
 
@@ -41,22 +41,29 @@ export const LoginBody = z.object({
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const LoginResponse = z.object({ user: UserDto });
+export type LoginResponse = z.infer<typeof LoginResponse>;
 export const TwoStepRequiredResponse = z.object({ twoStepRequired: z.literal(true) });
+export type TwoStepRequiredResponse = z.infer<typeof TwoStepRequiredResponse>;
 
 export const RefreshBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).strict();
 export const RefreshResponse = z.object({ token: z.string(), refreshToken: z.string().optional() });
 
 export const TwoStepCode = z.string().trim().regex(/^\d{6}$/, 'must be 6 digits');
 export const TwoStepVerifyBody = z.object({ code: TwoStepCode }).strict();
+export type TwoStepVerifyBody = z.infer<typeof TwoStepVerifyBody>;
 export const TwoStepSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export const TwoStepEnableBody = z.object({ code: TwoStepCode }).strict();
 export const TwoStepDisableBody = z.object({ password: z.string().min(1).max(200) }).strict();
 
 export const ForgotPasswordBody = z.object({ email: Email, domain: Domain.optional() }).strict();
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 export const ResetPasswordBody = z.object({ token: z.string().min(1).max(200), password: Password }).strict();
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const ProviderDto = z.object({ id: z.enum(['google', 'x']), name: z.string(), enabled: z.boolean(), startUrl: z.string().optional() });
+export type ProviderDto = z.infer<typeof ProviderDto>;
 export const ProvidersResponse = z.object({ providers: z.array(ProviderDto) });
+export type ProvidersResponse = z.infer<typeof ProvidersResponse>;
 
 export const ProfileUpdateBody = z.object({
   firstName: Name(100).optional(),

@@ -1,24 +1,6 @@
 import { z } from 'zod';
+import { BUILT_IN_MODEL_ID, CHAT_LIMITS, CHAT_MESSAGES, MESSAGE_ROLES, MESSAGE_STATUSES } from '../constants';
 import { Id, PageQuery, paginated } from '../common';
-
-/** Chat service: conversations private to their owner, messages, streamed replies, feedback. */
-export const CHAT_LIMITS = {
-  /** Longest message a person may send (characters). */
-  messageMax: 20_000,
-  titleMax: 200,
-  commentMax: 2_000,
-} as const;
-
-export const CHAT_MESSAGES = {
-  emptyMessage: 'Type a message first',
-  tooLong: `Messages can be at most ${CHAT_LIMITS.messageMax} characters`,
-  unknownModel: 'Unknown or disabled chat model',
-  providerFailed: 'The AI provider failed to answer',
-  busy: 'A reply is already being written in this conversation',
-} as const;
-
-/** The id of the built-in search assistant wherever a model id goes. */
-export const BUILT_IN_MODEL_ID = 'built-in';
 
 export const ConversationDto = z.object({
   _id: z.string(),
@@ -36,12 +18,11 @@ export const ConversationListQuery = PageQuery.extend({
 }).strict();
 export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
 export const ConversationList = paginated(ConversationDto);
+export type ConversationList = z.infer<typeof ConversationList>;
 
 export const CreateConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional() }).strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
-
-export const MESSAGE_ROLES = ['user', 'assistant'] as const;
-export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;
+export type RenameConversationBody = z.infer<typeof RenameConversationBody>;
 
 /** A passage of a transcript that a reply quotes. */
 export const CitationDto = z.object({
@@ -76,6 +57,7 @@ export const MessageDto = z.object({
 });
 export type MessageDto = z.infer<typeof MessageDto>;
 export const MessageList = z.object({ items: z.array(MessageDto) });
+export type MessageList = z.infer<typeof MessageList>;
 
 export const ChatStreamParams = z.object({ id: Id }).strict();
 export const ChatStreamBody = z.object({
@@ -93,15 +75,20 @@ export type ChatStreamBody = z.infer<typeof ChatStreamBody>;
  * `error` (the partial reply is stored either way).
  */
 export const StreamStartEvent = z.object({ userMessageId: z.string(), model: z.string(), builtIn: z.boolean(), title: z.string() });
+export type StreamStartEvent = z.infer<typeof StreamStartEvent>;
 export const StreamDeltaEvent = z.object({ text: z.string() });
+export type StreamDeltaEvent = z.infer<typeof StreamDeltaEvent>;
 export const StreamDoneEvent = z.object({ messageId: z.string(), status: z.enum(MESSAGE_STATUSES), usage: UsageDto.nullable(), citations: z.array(CitationDto) });
+export type StreamDoneEvent = z.infer<typeof StreamDoneEvent>;
 export const StreamErrorEvent = z.object({ messageId: z.string().nullable(), message: z.string() });
+export type StreamErrorEvent = z.infer<typeof StreamErrorEvent>;
 
 export const ChatModelsDto = z.object({
   /** Enabled chat models; empty means the built-in search assistant answers. */
   models: z.array(z.object({ _id: z.string(), name: z.string(), isDefault: z.boolean() })),
   builtIn: z.boolean(),
 });
+export type ChatModelsDto = z.infer<typeof ChatModelsDto>;
 
 export const FeedbackBody = z.object({
   messageId: Id,
@@ -110,3 +97,4 @@ export const FeedbackBody = z.object({
 }).strict();
 export type FeedbackBody = z.infer<typeof FeedbackBody>;
 export const FeedbackDto = z.object({ _id: z.string(), messageId: z.string(), rating: z.enum(['up', 'down']), comment: z.string().nullable(), updatedAt: z.string() });
+export type FeedbackDto = z.infer<typeof FeedbackDto>;

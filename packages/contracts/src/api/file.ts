@@ -1,21 +1,6 @@
 import { z } from 'zod';
+import { FILE_STATUSES, TRANSCRIPTION_STATUSES } from '../constants';
 import { Id, PageQuery, paginated } from '../common';
-import { TRANSCRIPTION_STATUSES } from '../events/transcription';
-
-/** Statuses of a stored file (spec part 4); a file that is in storage is 'completed'. */
-export const FILE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'not_started'] as const;
-
-/** Audio the upload accepts, recognised by content (magic bytes), never by name or client type. */
-export const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'aac', 'ogg', 'opus', 'webm', 'flac'] as const;
-
-export const FILE_MESSAGES = {
-  unsupported: `Only audio files can be uploaded (${AUDIO_FORMATS.join(', ')})`,
-  quota: 'Storage limit reached for your company',
-  noFile: 'Choose an audio file to upload',
-  oneFile: 'Upload one file at a time',
-  notMultipart: 'Send the file as multipart/form-data',
-  companyRequired: 'Name the company to upload to (companyId)',
-} as const;
 
 /** Upload answer: the stored file record. `path` is the storage key, `url` where it streams from. */
 export const UploadedFileDto = z.object({
@@ -55,6 +40,7 @@ export const FileListQuery = PageQuery.extend({
 }).strict();
 export type FileListQuery = z.infer<typeof FileListQuery>;
 export const FileList = paginated(FileItemDto);
+export type FileList = z.infer<typeof FileList>;
 
 /** Query of POST /files/upload: a HOST_ADMIN names the company the file belongs to. */
 export const UploadQuery = z.object({ companyId: Id.optional() }).strict();

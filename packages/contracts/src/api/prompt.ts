@@ -1,21 +1,6 @@
 import { z } from 'zod';
+import { MODEL_PURPOSES, PROVIDER_KINDS } from '../constants';
 import { Id, Name, PageQuery, paginated } from '../common';
-
-/**
- * AI providers and models (prompt service, /ai/config/*, HOST_ADMIN). Every provider speaks the
- * OpenAI API (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq...).
- */
-export const PROVIDER_KINDS = ['openai-compatible'] as const;
-export const MODEL_PURPOSES = ['chat', 'speech-to-text', 'embeddings'] as const;
-export type ModelPurpose = (typeof MODEL_PURPOSES)[number];
-
-export const AI_CONFIG_MESSAGES = {
-  urlBlocked: 'This address is not allowed: link-local, metadata and other special addresses are refused',
-  urlPrivate: 'Private and loopback addresses are refused unless AI_ALLOW_PRIVATE_URLS=true',
-  providerInUse: 'Delete or move the models of this provider first',
-  unknownProvider: 'Unknown provider',
-  duplicateModel: 'This provider already has a model with this name and purpose',
-} as const;
 
 const BaseUrl = z.string().trim().url().max(2000).refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
 const ApiKey = z.string().trim().min(1).max(4000);
@@ -56,6 +41,7 @@ export type UpdateAiProviderBody = z.infer<typeof UpdateAiProviderBody>;
 
 export const AiProviderListQuery = PageQuery.extend({ search: z.string().trim().max(200).optional() }).strict();
 export const AiProviderList = paginated(AiProviderDto);
+export type AiProviderList = z.infer<typeof AiProviderList>;
 
 export const AiModelDto = z.object({
   _id: z.string(),
@@ -101,6 +87,7 @@ export const AiModelListQuery = PageQuery.extend({
   providerId: Id.optional(),
 }).strict();
 export const AiModelList = paginated(AiModelDto);
+export type AiModelList = z.infer<typeof AiModelList>;
 
 /** GET /ai/config/model/dropdown: enabled models (of enabled providers), for pickers. */
 export const AiModelDropdownQuery = z.object({ purpose: z.enum(MODEL_PURPOSES).optional() }).strict();

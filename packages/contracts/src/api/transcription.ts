@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../common';
-import { TRANSCRIPTION_STATUSES } from '../events/transcription';
-
-export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
-
-export const TRANSCRIPT_MESSAGES = {
-  wordUpdated: 'Word updated successfully',
-  wordFailed: 'Word Failed',
-  queued: 'Transcription queued',
-  alreadyRunning: 'This file is being transcribed right now',
-  deleted: 'Transcript deleted successfully',
-  clientLinked: 'Client linked successfully',
-  clientUnlinked: 'Client unlinked successfully',
-} as const;
-
-/** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */
-export const MAX_WORD_LENGTH = 100;
+import { TRANSCRIPTION_STATUSES } from '../constants';
 
 export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number() });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
@@ -93,6 +78,7 @@ export type WordEditBody = z.infer<typeof WordEditBody>;
 
 export const TranscribeBody = z.object({ fileId: Id }).strict();
 export const TranscribeAnswer = z.object({ message: z.string(), fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES) });
+export type TranscribeAnswer = z.infer<typeof TranscribeAnswer>;
 
 /** `transcriptId` may also be the file id (the list's row id); null `clientId` unlinks. */
 export const LinkClientBody = z.object({ transcriptId: Id, clientId: Id.nullable() }).strict();
@@ -114,3 +100,4 @@ export type StatusItem = z.infer<typeof StatusItem>;
 
 /** DELETE /transcripts/{id}: the file id (the list's row id) or the transcript id. */
 export const DeleteAnswer = z.object({ message: z.string(), id: z.string(), fileId: z.string() });
+export type DeleteAnswer = z.infer<typeof DeleteAnswer>;

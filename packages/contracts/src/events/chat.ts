@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MESSAGE_STATUSES, UsageDto } from '../api/chat';
+import { UsageDto } from '../api/chat';
+import { MESSAGE_STATUSES } from '../constants';
 import { defineEvent } from './envelope';
 
 const topic = 'earshot.chat';

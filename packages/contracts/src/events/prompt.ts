@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_PURPOSES, PROVIDER_KINDS } from '../api/prompt';
+import { MODEL_PURPOSES, PROVIDER_KINDS } from '../constants';
 import { change, defineEvent } from './envelope';
 
 const topic = 'earshot.prompt';

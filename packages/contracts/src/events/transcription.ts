@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { TRANSCRIPTION_STATUSES } from '../constants';
 import { defineEvent } from './envelope';
 
 const topic = 'earshot.transcription';
-export const TRANSCRIPTION_STATUSES = ['not_started', 'pending', 'processing', 'completed', 'failed'] as const;
 
 /** One speaker segment as other services learn it: who spoke, when (seconds) and what. */
 export const TranscriptSegmentFact = z.object({ segmentId: z.string(), speaker: z.string(), start: z.number(), end: z.number(), text: z.string() });

@@ -1,6 +1,6 @@
 // Calls of the AI Configuration page (HOST_ADMIN), injected into the app's one RTK Query API.
-import { api } from '../../app/api';
-import { LIST_PAGE_SIZE, type AiModel, type AiProvider, type ConnectionTestResult, type ModelBody, type Page, type ProviderBody } from './model';
+import { api } from '../../lib/api';
+import { LIST_PAGE_SIZE, type AiModel, type AiModelList, type AiProvider, type AiProviderList, type ConnectionTestResult, type ModelBody, type ProviderBody } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels'] });
 // Models show their provider's name, and chat's model list depends on both.
@@ -11,7 +11,7 @@ const at = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
 
 export const aiConfigApi = withTags.injectEndpoints({
   endpoints: (build) => ({
-    providers: build.query<Page<AiProvider>, void>({
+    providers: build.query<AiProviderList, void>({
       query: () => ({ url: PROVIDERS, params: { page: 1, pageSize: LIST_PAGE_SIZE } }),
       providesTags: ['AiProviders'],
     }),
@@ -30,7 +30,7 @@ export const aiConfigApi = withTags.injectEndpoints({
     testProvider: build.mutation<ConnectionTestResult, string>({
       query: (id) => ({ url: `${at(PROVIDERS, id)}/test`, method: 'POST' }),
     }),
-    models: build.query<Page<AiModel>, void>({
+    models: build.query<AiModelList, void>({
       query: () => ({ url: MODELS, params: { page: 1, pageSize: LIST_PAGE_SIZE } }),
       providesTags: ['AiModels'],
     }),

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 
 /** Delete after a yes/no question; a refusal (e.g. a provider that still has models) is kept to show. */

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 import { buttonClass } from './form-parts';
 import type { ConnectionTestResult } from './model';
 

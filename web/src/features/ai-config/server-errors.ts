@@ -2,7 +2,7 @@
 // validation is `{message, details: [{field: 'body.baseUrl', message}]}`; other refusals (a
 // blocked address, a duplicate model) are a message, shown above the form unless the page knows
 // which field it concerns.
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 
 export interface FormErrors {
   fields: Record<string, string>;

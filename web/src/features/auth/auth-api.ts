@@ -1,44 +1,39 @@
-import { api } from '../../app/api';
-import type { StoredUser } from '../../lib/stored-user';
-
-export interface LoginRequest {
-  email: string;
-  password: string;
-  remember: boolean;
-  /** The company subdomain when the console is opened on one. */
-  domain?: string;
-}
+import type {
+  ForgotPasswordBody,
+  LoginBody,
+  LoginResponse,
+  MessageBody,
+  ProvidersResponse,
+  ResetPasswordBody,
+  TwoStepRequiredResponse,
+  TwoStepVerifyBody,
+  UserDetailDto,
+} from '@earshot/contracts';
+import { api } from '../../lib/api';
 
 /** Either the signed-in user, or a second step (a code) is needed first. */
-export type LoginResponse = { user: StoredUser; twoStepRequired?: false } | { twoStepRequired: true; user?: undefined };
-
-export interface SignInProvider {
-  id: 'google' | 'x' | string;
-  name: string;
-  enabled: boolean;
-  startUrl?: string;
-}
+export type LoginAnswer = LoginResponse | TwoStepRequiredResponse;
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Is there a session already (e.g. after signing in with Google or X)? Never ends one. */
-    sessionProbe: build.query<StoredUser, void>({
+    sessionProbe: build.query<UserDetailDto, void>({
       query: () => '/users/profile',
       extraOptions: { silent: true },
     }),
-    login: build.mutation<LoginResponse, LoginRequest>({
+    login: build.mutation<LoginAnswer, LoginBody>({
       query: (body) => ({ url: '/auth/login', method: 'POST', body }),
     }),
-    signInProviders: build.query<{ providers: SignInProvider[] }, void>({
+    signInProviders: build.query<ProvidersResponse, void>({
       query: () => '/auth/provider',
     }),
-    forgotPassword: build.mutation<{ message?: string }, { email: string; domain?: string }>({
+    forgotPassword: build.mutation<MessageBody, ForgotPasswordBody>({
       query: (body) => ({ url: '/auth/password/forgot', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<{ message?: string }, { token: string; password: string }>({
+    resetPassword: build.mutation<MessageBody, ResetPasswordBody>({
       query: (body) => ({ url: '/auth/password/reset', method: 'POST', body }),
     }),
-    verifyTwoStep: build.mutation<{ user: StoredUser }, { code: string }>({
+    verifyTwoStep: build.mutation<LoginResponse, TwoStepVerifyBody>({
       query: (body) => ({ url: '/auth/two-step/verify', method: 'POST', body }),
     }),
   }),

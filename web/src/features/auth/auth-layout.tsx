@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBrand } from '../../app/brand';
+import { useBrand } from '../../lib/brand';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';

@@ -1,4 +1,4 @@
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 
 export const LOGIN_FAILED = 'Login failed';
 

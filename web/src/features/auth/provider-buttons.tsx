@@ -1,7 +1,8 @@
 import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { subdomainOf } from '../../lib/subdomain';
-import { useSignInProvidersQuery, type SignInProvider } from './auth-api';
+import type { ProviderDto } from '@earshot/contracts';
+import { useSignInProvidersQuery } from './auth-api';
 
 const PROVIDERS: Array<{ id: 'google' | 'x'; labelKey: string; name: string }> = [
   { id: 'google', labelKey: 'auth.continueWithGoogle', name: 'Google' },
@@ -13,7 +14,7 @@ const PROVIDERS: Array<{ id: 'google' | 'x'; labelKey: string; name: string }> =
  * subdomain for the gateway; null when it is not enabled or not an http(s) URL.
  */
 export function providerStartUrl(
-  provider: SignInProvider | undefined,
+  provider: ProviderDto | undefined,
   origin: string,
   options: { remember: boolean; domain: string | null },
 ): string | null {

@@ -1,14 +1,13 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 import { Alert, TextField } from '../../components/text-field';
 import { subdomainOf } from '../../lib/subdomain';
 import { useForgotPasswordMutation, useResetPasswordMutation } from './auth-api';
 import { AuthForm, BackToSignIn } from './auth-form';
 import { AuthLayout } from './auth-layout';
-
-export const MIN_PASSWORD_LENGTH = 8;
+import { PASSWORD_RULES } from '@earshot/contracts/constants';
 
 /** Without ?token= : ask for a reset link. With it: set a new password. */
 export default function ResetPasswordPage(): ReactElement {
@@ -59,7 +58,7 @@ function NewPasswordForm({ token }: { token: string }): ReactElement {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (password.length < MIN_PASSWORD_LENGTH) return setError(t('auth.passwordTooShort', { count: MIN_PASSWORD_LENGTH }));
+    if (password.length < PASSWORD_RULES.minLength) return setError(t('auth.passwordTooShort', { count: PASSWORD_RULES.minLength }));
     if (password !== confirm) return setError(t('auth.passwordsDontMatch'));
     setError(null);
     try {
@@ -76,7 +75,7 @@ function NewPasswordForm({ token }: { token: string }): ReactElement {
         <Alert tone="success" testId="password-changed">{t('auth.passwordChanged')}</Alert>
       ) : (
         <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={t('auth.setPassword')}>
-          <TextField label={t('auth.newPassword')} type="password" name="password" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <TextField label={t('auth.newPassword')} type="password" name="password" autoComplete="new-password" required minLength={PASSWORD_RULES.minLength} value={password} onChange={(e) => setPassword(e.target.value)} />
           <TextField label={t('auth.confirmPassword')} type="password" name="confirm" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         </AuthForm>
       )}

@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { SESSION_ERRORS } from '../../app/base-query';
-import { noticeCleared } from '../../app/session-slice';
-import { useAppDispatch, useAppSelector } from '../../app/store';
+import { SESSION_ERRORS } from '../../lib/base-query';
+import { noticeCleared } from '../../lib/session-slice';
+import { useAppDispatch, useAppSelector } from '../../lib/store';
 import { Icon } from '../../components/icons';
 import { Alert, linkClass, primaryButtonClass, TextField } from '../../components/text-field';
 import { browserStorage, STORAGE_KEYS } from '../../lib/storage-keys';
@@ -51,7 +51,11 @@ export default function SignInPage(): ReactElement {
   // After a Google or X sign-in the gateway sets the session cookies and sends the browser to
   // /chat; the guard, finding no stored user, stores /chat as the return URL and comes here. So
   // when a return URL waits, ask once (silently) whether there is a session, and carry on if so.
+  // Once per visit of the page: later changes of the URL or of the callbacks do not ask again.
+  const arrived = useRef(false);
   useEffect(() => {
+    if (arrived.current) return;
+    arrived.current = true;
     if (params.get('step') === 'two-step') {
       void navigate('/two-step-verification', { replace: true });
       return;
@@ -61,7 +65,7 @@ export default function SignInPage(): ReactElement {
       .unwrap()
       .then((user) => completeSignIn(user))
       .catch(() => undefined);
-  }, []); // once per visit of the page
+  }, [completeSignIn, navigate, params, probeSession]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -70,9 +74,9 @@ export default function SignInPage(): ReactElement {
     const domain = subdomainOf(window.location.hostname) ?? undefined;
     try {
       const answer = await login({ email: email.trim(), password, remember, domain }).unwrap();
-      if (answer.twoStepRequired) {
+      if ('twoStepRequired' in answer) {
         void navigate('/two-step-verification');
-      } else if (answer.user) {
+      } else if ('user' in answer && answer.user) {
         completeSignIn(answer.user);
       } else {
         setError(t('auth.loginFailed'));

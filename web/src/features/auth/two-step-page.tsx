@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../app/api';
+import { errorMessage } from '../../lib/api';
 import { TextField } from '../../components/text-field';
 import { useVerifyTwoStepMutation } from './auth-api';
 import { AuthForm, BackToSignIn } from './auth-form';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { signedIn } from '../../app/session-slice';
-import { useAppDispatch } from '../../app/store';
+import { signedIn } from '../../lib/session-slice';
+import { useAppDispatch } from '../../lib/store';
 import { consumeReturnUrl, HOME_AFTER_SIGNIN } from '../../lib/access';
 import { browserStorage } from '../../lib/storage-keys';
 import { writeStoredUser, type StoredUser } from '../../lib/stored-user';

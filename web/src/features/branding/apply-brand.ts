@@ -1,4 +1,4 @@
-import type { Brand } from '../../app/brand';
+import type { Brand } from '../../lib/brand';
 import { brandShades, luminance, SHADES } from '../../lib/shades';
 
 /** The CSS variables a brand sets on the root element (Tailwind's brand-* utilities read them). */

@@ -1,4 +1,4 @@
-import { api } from '../../app/api';
+import { api } from '../../lib/api';
 import type { CompanyConfig } from './company-config';
 
 export const brandingApi = api.injectEndpoints({

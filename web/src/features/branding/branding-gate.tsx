@@ -1,7 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect, useMemo, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrandContext } from '../../app/brand';
+import { BrandContext } from '../../lib/brand';
 import { FullScreenSpinner } from '../../components/spinner';
 import { subdomainOf } from '../../lib/subdomain';
 import { applyBrand } from './apply-brand';

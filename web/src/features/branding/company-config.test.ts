@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_BRAND } from '../../app/brand';
+import { DEFAULT_BRAND } from '../../lib/brand';
 import { applyBrand, brandVariables } from './apply-brand';
 import { brandFromConfig, configErrorText } from './company-config';
 

@@ -1,17 +1,12 @@
 // Company branding from the public config call: what it answers, how it becomes the app's Brand,
 // and how a failure is reported (spec parts 1 and 8).
-import { DEFAULT_BRAND, type Brand } from '../../app/brand';
+import type { CompanyConfigDto } from '@earshot/contracts';
+import { DEFAULT_BRAND, type Brand } from '../../lib/brand';
+import type { Loose } from '../../lib/loose';
 import { parseHex } from '../../lib/shades';
 
-export interface CompanyConfig {
-  name?: string;
-  favIcon?: string | null;
-  logo?: string | null;
-  mainPageLogo?: string | null;
-  settings?: {
-    theme?: { primary?: string; primaryLight?: string; primaryDark?: string; secondary?: string; accent?: string } | null;
-  } | null;
-}
+/** The public company config (spec part 3), read defensively: any field may be missing or odd. */
+export type CompanyConfig = Loose<CompanyConfigDto>;
 
 export const CONFIG_LOAD_FAILED = 'Failed to load company configuration';
 

@@ -1,7 +1,8 @@
 // Calls of the chat screen, injected into the app's one RTK Query API. The streamed reply is not
 // here: it is read with fetch in chat-stream.ts.
-import { api } from '../../app/api';
-import type { ChatModels, Conversation, ConversationList, Feedback, Message, Rating } from './model';
+import { api } from '../../lib/api';
+import type { FeedbackBody, FeedbackDto, MessageBody, RenameConversationBody } from '@earshot/contracts';
+import type { ChatModels, Conversation, ConversationList, Feedback, MessageList } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages', 'ChatModels'] });
 
@@ -15,15 +16,15 @@ export const chatApi = withTags.injectEndpoints({
       query: () => ({ url: '/chat/conversations', method: 'POST', body: {} }),
       invalidatesTags: ['Conversations'],
     }),
-    renameConversation: build.mutation<Conversation, { id: string; title: string }>({
+    renameConversation: build.mutation<Conversation, RenameConversationBody & { id: string }>({
       query: ({ id, title }) => ({ url: `/chat/conversations/${encodeURIComponent(id)}`, method: 'PATCH', body: { title } }),
       invalidatesTags: ['Conversations'],
     }),
-    deleteConversation: build.mutation<unknown, string>({
+    deleteConversation: build.mutation<MessageBody, string>({
       query: (id) => ({ url: `/chat/conversations/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['Conversations'],
     }),
-    messages: build.query<{ items: Message[] }, string>({
+    messages: build.query<MessageList, string>({
       query: (id) => `/chat/conversations/${encodeURIComponent(id)}/messages`,
       providesTags: (_result, _error, id) => [{ type: 'Messages', id }],
     }),
@@ -31,7 +32,7 @@ export const chatApi = withTags.injectEndpoints({
       query: () => '/chat/models',
       providesTags: ['ChatModels'],
     }),
-    feedback: build.mutation<unknown, { conversationId: string; messageId: string; rating: Rating; comment?: string }>({
+    feedback: build.mutation<FeedbackDto, FeedbackBody & { conversationId: string }>({
       query: ({ messageId, rating, comment }) => ({ url: '/chat/feedback', method: 'POST', body: { messageId, rating, ...(comment ? { comment } : {}) } }),
       // The saved feedback shows at once; the list is the truth after the next fetch.
       async onQueryStarted({ conversationId, messageId, rating, comment }, { dispatch, queryFulfilled }) {

@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { errorMessage } from '../../app/api';
-import { useAppSelector } from '../../app/store';
+import { errorMessage } from '../../lib/api';
+import { useAppSelector } from '../../lib/store';
 import { useChatModelsQuery, useCreateConversationMutation, useFeedbackMutation, useMessagesQuery } from './chat-api';
 import { ChatInput } from './chat-input';
 import { ConversationList } from './conversation-list';

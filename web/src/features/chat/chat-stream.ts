@@ -1,8 +1,11 @@
-// POST /api/chat/conversations/{id}/chat/stream read as Server-Sent Events with fetch (cookies and
-// the X-Requested-With header the gateway requires on state changes). The AbortSignal is the
-// Stop button: closing the connection makes the server stop the provider and keep the partial
-// reply as 'stopped'.
-import { createSseParser } from './sse';
+// POST /api/chat/conversations/{id}/chat/stream read as Server-Sent Events with fetch (EventSource
+// cannot POST) and eventsource-parser. It goes through the app's session like every other call:
+// a 401 (an expired access token, before any event) refreshes the session once and sends again.
+// The AbortSignal is the Stop button: closing the connection makes the server stop the provider
+// and keep the partial reply as 'stopped'.
+import type { Dispatch } from '@reduxjs/toolkit';
+import { createParser } from 'eventsource-parser';
+import { CSRF_HEADER, type Session } from '../../lib/base-query';
 import type { StreamBody, StreamEvent } from './model';
 
 export type StreamOutcome =
@@ -31,27 +34,34 @@ async function errorMessageOf(response: Response): Promise<string | null> {
   }
 }
 
-export async function streamChat(options: {
+export interface StreamChatOptions {
   conversationId: string;
   body: StreamBody;
   signal: AbortSignal;
   onEvent: (event: StreamEvent) => void;
+  /** The app's session (lib/api.ts) and the store's dispatch, for the shared refresh. */
+  session: Session;
+  dispatch: Dispatch;
   fetchFn?: typeof fetch;
-}): Promise<StreamOutcome> {
+}
+
+async function streamOnce(options: StreamChatOptions): Promise<StreamOutcome> {
   const { conversationId, body, signal, onEvent } = options;
   const fetchFn = options.fetchFn ?? globalThis.fetch;
   try {
     const response = await fetchFn(`/api/chat/conversations/${encodeURIComponent(conversationId)}/chat/stream`, {
       method: 'POST',
       credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-Requested-With': 'XMLHttpRequest' },
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...CSRF_HEADER },
       body: JSON.stringify(body),
       signal,
     });
     if (!response.ok || !response.body) return { kind: 'failed', status: response.status, message: await errorMessageOf(response) };
-    const parser = createSseParser(({ event, data }) => {
-      const parsed = toStreamEvent(event, data);
-      if (parsed) onEvent(parsed);
+    const parser = createParser({
+      onEvent: ({ event, data }) => {
+        const parsed = toStreamEvent(event ?? 'message', data);
+        if (parsed) onEvent(parsed);
+      },
     });
     const reader = response.body.getReader();
     // stream: true keeps a multi-byte character split across chunks whole.
@@ -59,13 +69,22 @@ export async function streamChat(options: {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.push(decoder.decode(value, { stream: true }));
+      parser.feed(decoder.decode(value, { stream: true }));
     }
-    parser.push(decoder.decode());
-    parser.end();
+    parser.feed(decoder.decode());
+    // An event without its closing blank line is dropped, as the format says.
+    parser.reset();
     return { kind: 'finished' };
   } catch (error) {
     if (signal.aborted) return { kind: 'aborted' };
     return { kind: 'failed', status: 0, message: error instanceof Error ? error.message : null };
   }
+}
+
+export function streamChat(options: StreamChatOptions): Promise<StreamOutcome> {
+  return options.session.run(() => streamOnce(options), {
+    unauthorised: (outcome) => outcome.kind === 'failed' && outcome.status === 401,
+    ended: (reason) => ({ kind: 'failed', status: 401, message: reason }),
+    dispatch: options.dispatch,
+  });
 }

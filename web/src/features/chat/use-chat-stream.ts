@@ -2,8 +2,8 @@
 // time; it keeps running when the person opens another conversation, and its result shows there
 // when they come back (the server stores it either way).
 import { useCallback, useReducer, useRef } from 'react';
-import { sessionApi } from '../../app/session-api';
-import { useAppDispatch } from '../../app/store';
+import { session } from '../../lib/api';
+import { useAppDispatch } from '../../lib/store';
 import { chatApi } from './chat-api';
 import { streamChat, type StreamOutcome } from './chat-stream';
 import type { StreamBody } from './model';
@@ -27,7 +27,9 @@ export function useChatStream(): { pending: PendingReply | null; streaming: bool
     controller.current = abort;
     update({ type: 'begin', ...args });
     let sawEnd = false;
-    const run = () => streamChat({
+    const run = (): Promise<StreamOutcome> => streamChat({
+      session,
+      dispatch,
       conversationId: args.conversationId,
       body: args.request,
       signal: abort.signal,
@@ -39,12 +41,7 @@ export function useChatStream(): { pending: PendingReply | null; streaming: bool
       },
     });
     try {
-      let outcome: StreamOutcome = await run();
-      // An expired access token: refresh the session the way every other call does, then retry once.
-      if (outcome.kind === 'failed' && outcome.status === 401) {
-        const refreshed = await dispatch(sessionApi.endpoints.getProfile.initiate(undefined, { forceRefetch: true, subscribe: false }));
-        if (!refreshed.error) outcome = await run();
-      }
+      const outcome = await run();
       if (outcome.kind === 'aborted') update({ type: 'aborted' });
       else if (outcome.kind === 'failed') update({ type: 'failed', message: outcome.message });
       else if (!sawEnd) update({ type: 'failed', message: null });

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppSelector } from '../../app/store';
+import { useAppSelector } from '../../lib/store';
 import { PageHeading } from '../../components/page-heading';
 import { displayName, initialsOf, roleOf } from '../../lib/stored-user';
 

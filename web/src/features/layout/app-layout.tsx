@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
-import { useGetProfileQuery } from '../../app/session-api';
+import { useGetProfileQuery } from '../../lib/session-api';
 import { PageSpinner } from '../../components/spinner';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { Header } from './header';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { visibleMenu } from './menu';
-import type { RoleCode } from '../../lib/roles';
+import type { Role } from '@earshot/contracts';
 
-function keys(role: RoleCode | null): string[] {
+function keys(role: Role | null): string[] {
   return visibleMenu(role).flatMap((section) => section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]));
 }
 

@@ -3,20 +3,20 @@
 // no role-restricted item shows. Entries are grouped into sections so the home screen (Main Chat)
 // and the administration screens are easy to find; the entries themselves are the spec's.
 import type { IconName } from '../../components/icons';
-import type { RoleCode } from '../../lib/roles';
+import { ADMINS, ALL_ROLES, HOST_ONLY, type Role } from '@earshot/contracts/constants';
 
 export interface MenuLink {
   key: string;
   labelKey: string;
   path: string;
-  roles?: readonly RoleCode[];
+  roles?: readonly Role[];
 }
 
 export interface MenuItem extends Partial<MenuLink> {
   key: string;
   labelKey: string;
   icon: IconName;
-  roles?: readonly RoleCode[];
+  roles?: readonly Role[];
   children?: MenuLink[];
 }
 
@@ -26,11 +26,11 @@ export interface MenuSection {
   items: MenuItem[];
 }
 
-const ALL: readonly RoleCode[] = ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'];
-const HOST: readonly RoleCode[] = ['HOST_ADMIN'];
-const HOST_OR_ADMIN: readonly RoleCode[] = ['HOST_ADMIN', 'ADMIN'];
-const ADMIN_OR_CALLER: readonly RoleCode[] = ['ADMIN', 'CALLER'];
-const ADMIN: readonly RoleCode[] = ['ADMIN'];
+const ALL = ALL_ROLES;
+const HOST = HOST_ONLY;
+const HOST_OR_ADMIN = ADMINS;
+const ADMIN_OR_CALLER: readonly Role[] = ['ADMIN', 'CALLER'];
+const ADMIN: readonly Role[] = ['ADMIN'];
 
 export const MENU: MenuSection[] = [
   {
@@ -114,13 +114,13 @@ export const MENU: MenuSection[] = [
   },
 ];
 
-function allowed(roles: readonly RoleCode[] | undefined, role: RoleCode | null): boolean {
+function allowed(roles: readonly Role[] | undefined, role: Role | null): boolean {
   if (!roles) return true;
   return role !== null && roles.includes(role);
 }
 
 /** The menu a user with `role` sees (null: no or unknown role → only unrestricted items). */
-export function visibleMenu(role: RoleCode | null, menu: MenuSection[] = MENU): MenuSection[] {
+export function visibleMenu(role: Role | null, menu: MenuSection[] = MENU): MenuSection[] {
   return menu
     .map((section) => ({
       ...section,

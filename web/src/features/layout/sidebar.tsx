@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useAppSelector } from '../../app/store';
+import { useAppSelector } from '../../lib/store';
 import { Icon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { roleOf } from '../../lib/stored-user';

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSignOut } from '../../app/session-api';
-import { useAppSelector } from '../../app/store';
+import { useSignOut } from '../../lib/session-api';
+import { useAppSelector } from '../../lib/store';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { Icon } from '../../components/icons';
 import { displayName, initialsOf } from '../../lib/stored-user';

@@ -1,20 +1,21 @@
 // Formatting rules of the transcripts screens (unit tested in format.test.ts).
 
-const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * Upload date as 'Mon D, YYYY' (spec: month abbreviation, day, year). English is written by hand
- * so it never depends on the runtime's ICU data; other languages use Intl with the same parts.
+ * Upload date with the month's abbreviation, the day and the year (spec), in the reader's
+ * language and time zone: 'Mar 7, 2025' in English, '7 mars 2025' in French.
  */
 export function formatDate(iso: string, language = 'en', timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
-  if (language.startsWith('en')) {
-    const parts = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'numeric', day: 'numeric', timeZone }).formatToParts(date);
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return `${EN_MONTHS[get('month') - 1]} ${get('day')}, ${get('year')}`;
+  const key = `${language}|${timeZone ?? ''}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric', timeZone });
+    dateFormats.set(key, format);
   }
-  return new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric', timeZone }).format(date);
+  return format.format(date);
 }
 
 /** Seconds as m:ss (minutes keep counting past an hour: 184:05). */

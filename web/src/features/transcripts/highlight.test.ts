@@ -42,16 +42,18 @@ describe('highlight rule (±0.1 s)', () => {
     expect(findActive(segments, 500, 0).segmentId).toBe('s3');
   });
 
-  it('finds the spoken word among 30,000 quickly', () => {
+  // Speed is measured by `npm run bench:viewer`, not asserted here.
+  it('finds the spoken word among 30,000', () => {
     const many: Segment[] = [];
     for (let s = 0; s < 3000; s += 1) {
       const words = Array.from({ length: 10 }, (_, i) => w(`w${s}-${i}`, s * 3.6 + i * 0.3, s * 3.6 + i * 0.3 + 0.25));
       many.push({ _id: `s${s}`, speakerId: `speaker_${s % 2}`, start: s * 3.6, end: s * 3.6 + 3, text: '', words });
     }
-    const started = performance.now();
-    for (let t = 0; t < 10_800; t += 0.5) findActive(many, t, 10_800);
-    expect(performance.now() - started).toBeLessThan(500);
     expect(findActive(many, 1800 * 3.6 + 0.31, 10_800).wordId).toBe('w1800-1');
+    expect(findActive(many, 0.1, 10_800).wordId).toBe('w0-0');
+    expect(findActive(many, 2999 * 3.6 + 2.75, 10_800).wordId).toBe('w2999-9');
+    // Between two segments (3 s to 3.6 s of each 3.6 s step) no segment is current.
+    expect(findActive(many, 1800 * 3.6 + 3.3, 10_800).segmentId).toBeNull();
   });
 
   it('highlights nothing before playback or with no segments', () => {

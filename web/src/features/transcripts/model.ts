@@ -1,75 +1,22 @@
-// Shapes of the file and transcription services' answers that this feature reads (see
-// services/file and services/transcription READMEs; the web app does not import the server contracts).
+// The file and transcription services' answers are the contracts' types; this file adds the
+// screens' own constants.
+import type { FileItemDto, TranscriptionStatus } from '@earshot/contracts';
+import { TRANSCRIPT_MESSAGES } from '@earshot/contracts/constants';
 
-export const STATUSES = ['pending', 'processing', 'completed', 'failed', 'not_started'] as const;
-export type Status = (typeof STATUSES)[number];
+export type {
+  FileItemDto as FileItem,
+  FileList,
+  PeaksDto as Peaks,
+  SpeakerSegment as Segment,
+  TranscriptDto as Transcript,
+  TranscriptWord as Word,
+} from '@earshot/contracts';
 
-export interface FileItem {
-  _id: string;
-  originalName: string;
-  size: number;
-  mimeType: string;
-  uploadDate: string;
-  status: Status;
-  transcriptionStatus: Status;
-  transcriptionError: string | null;
-  clientId: string | null;
-  url: string;
-  path: string;
-}
-
-export interface FileList {
-  items: FileItem[];
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
-}
-
-export interface Word {
-  _id: string;
-  text: string;
-  start: number;
-  end: number;
-}
-
-export interface Segment {
-  _id: string;
-  speakerId: string;
-  start: number;
-  /** Missing means: to the end of the audio (spec part 3). */
-  end?: number;
-  text: string;
-  words: Word[];
-}
-
-export interface Transcript {
-  _id: string;
-  fileId: string;
-  audioPath: string;
-  status: Status;
-  reason: string | null;
-  clientId: string | null;
-  file: { url: string; path: string; filename: string; originalName: string; uploadDate: string };
-  metadata: {
-    duration: number | null;
-    peaksUrl: string | null;
-    speakers?: Array<{ id: string; label: string; channel: number | null }>;
-    speakerSegments: Segment[];
-  };
-}
-
-export interface Peaks {
-  version: 1;
-  duration: number;
-  pointsPerSecond: number;
-  length: number;
-  /** min0, max0, min1, max1, ... normalised to -1..1 */
-  data: number[];
-}
+/** A file's or a transcription's status (the two lists hold the same words). */
+export type Status = FileItemDto['status'] | TranscriptionStatus;
 
 /** Spec part 8 / 9: the contract strings and constants. */
-export const WORD_UPDATED = 'Word updated successfully';
+export const WORD_UPDATED = TRANSCRIPT_MESSAGES.wordUpdated;
 export const TOAST_MS = 3000;
 export const SEEK_PLAY_DELAY_MS = 100;
 export const HIGHLIGHT_TOLERANCE = 0.1;

@@ -12,7 +12,7 @@ import { assignSpeakerColors } from './speaker-colors';
 import { transcriptsApi, usePeaksQuery, useTranscriptQuery, useUpdateWordMutation } from './transcripts-api';
 import { WaveformBar, type PlayerError } from './waveform-bar';
 import { IDLE, outcomeOf, wordEditReducer } from './word-edit';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch } from '../../lib/store';
 
 const SEEK_STEP = 5;
 

@@ -1,5 +1,6 @@
 // Calls of the transcripts screens, injected into the app's one RTK Query API.
-import { api } from '../../app/api';
+import type { DeleteAnswer, MessageBody, TranscribeAnswer, WordEditBody } from '@earshot/contracts';
+import { api } from '../../lib/api';
 import type { FileList, Peaks, Transcript } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Files', 'Transcript'] });
@@ -18,15 +19,15 @@ export const transcriptsApi = withTags.injectEndpoints({
       // peaksUrl is '/api/transcripts/{fileId}/peaks'; the base URL already has /api.
       query: (peaksUrl) => peaksUrl.replace(/^\/api(?=\/)/, ''),
     }),
-    transcribe: build.mutation<{ message: string }, string>({
+    transcribe: build.mutation<TranscribeAnswer, string>({
       query: (fileId) => ({ url: '/transcripts/transcribe', method: 'POST', body: { fileId } }),
       invalidatesTags: ['Files'],
     }),
-    deleteFile: build.mutation<{ message: string }, string>({
+    deleteFile: build.mutation<DeleteAnswer, string>({
       query: (fileId) => ({ url: `/transcripts/${encodeURIComponent(fileId)}`, method: 'DELETE' }),
       invalidatesTags: ['Files'],
     }),
-    updateWord: build.mutation<{ message: string }, { transcriptId: string; wordId: string; text: string; speakerSegmentId: string }>({
+    updateWord: build.mutation<MessageBody, WordEditBody & { transcriptId: string; wordId: string }>({
       query: ({ transcriptId, wordId, text, speakerSegmentId }) => ({
         url: `/transcripts/${encodeURIComponent(transcriptId)}/metadata/words/${encodeURIComponent(wordId)}`,
         method: 'PUT',

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ChangeEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { errorMessage } from '../../app/api';
+import { errorMessage, session } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeading } from '../../components/page-heading';
 import { PageSpinner } from '../../components/spinner';
@@ -10,7 +10,7 @@ import { formatDate, formatSize } from './format';
 import { isBusy, PAGE_SIZE, POLL_MS, TOAST_MS, type FileItem, type Status } from './model';
 import { transcriptsApi, useDeleteFileMutation, useFilesQuery, useTranscribeMutation } from './transcripts-api';
 import { uploadFile, type UploadHandle } from './upload';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch } from '../../lib/store';
 
 const BADGE: Record<Status, string> = {
   completed: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200',
@@ -57,7 +57,11 @@ export default function TranscriptsPage(): ReactElement {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file || upload) return;
-    const handle = uploadFile(file, (progress) => setUpload((current) => (current ? { ...current, progress } : current)));
+    const handle = uploadFile(file, {
+      session,
+      dispatch,
+      onProgress: (progress) => setUpload((current) => (current ? { ...current, progress } : current)),
+    });
     setUpload({ name: file.name, progress: 0, handle });
     const result = await handle.done;
     setUpload(null);

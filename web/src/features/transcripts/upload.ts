@@ -1,5 +1,10 @@
 // Upload with progress and cancel: fetch cannot report upload progress, so this is an
 // XMLHttpRequest (cookies, and the X-Requested-With header the gateway requires on state changes).
+// It goes through the app's session like every other call: a 401 refreshes the session once
+// (shared with every other request at that moment) and sends the file again.
+import type { Dispatch } from '@reduxjs/toolkit';
+import type { UploadedFileDto } from '@earshot/contracts';
+import { CSRF_HEADER, type Session } from '../../lib/base-query';
 
 export interface UploadHandle {
   done: Promise<UploadResult>;
@@ -7,18 +12,34 @@ export interface UploadHandle {
 }
 
 export type UploadResult =
-  | { ok: true; body: unknown }
+  | { ok: true; body: UploadedFileDto }
   | { ok: false; cancelled: boolean; status: number; message: string | null };
 
-export function uploadFile(file: File, onProgress: (fraction: number) => void, XHR: typeof XMLHttpRequest = XMLHttpRequest): UploadHandle {
-  const xhr = new XHR();
-  const done = new Promise<UploadResult>((resolve) => {
+export interface UploadOptions {
+  onProgress: (fraction: number) => void;
+  /** The app's session (lib/api.ts) and the store's dispatch, for the shared refresh. */
+  session: Session;
+  dispatch: Dispatch;
+  XHR?: typeof XMLHttpRequest;
+}
+
+const CANCELLED: UploadResult = { ok: false, cancelled: true, status: 0, message: null };
+
+export function uploadFile(file: File, options: UploadOptions): UploadHandle {
+  const XHR = options.XHR ?? XMLHttpRequest;
+  let current: XMLHttpRequest | null = null;
+  let cancelled = false;
+
+  const sendOnce = () => new Promise<UploadResult>((resolve) => {
+    if (cancelled) return resolve(CANCELLED);
+    const xhr = new XHR();
+    current = xhr;
     xhr.open('POST', '/api/files/upload');
     xhr.withCredentials = true;
-    xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+    for (const [name, value] of Object.entries(CSRF_HEADER)) xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      if (event.lengthComputable && event.total > 0) options.onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
       let body: unknown;
@@ -27,17 +48,29 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void, X
       } catch {
         body = null;
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body });
+      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body: body as UploadedFileDto });
       else {
         const message = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : null;
         resolve({ ok: false, cancelled: false, status: xhr.status, message });
       }
     };
     xhr.onerror = () => resolve({ ok: false, cancelled: false, status: 0, message: null });
-    xhr.onabort = () => resolve({ ok: false, cancelled: true, status: 0, message: null });
+    xhr.onabort = () => resolve(CANCELLED);
     const form = new FormData();
     form.append('file', file, file.name);
     xhr.send(form);
   });
-  return { done, cancel: () => xhr.abort() };
+
+  const done = options.session.run(sendOnce, {
+    unauthorised: (result) => !result.ok && result.status === 401,
+    ended: (reason): UploadResult => ({ ok: false, cancelled: false, status: 401, message: reason }),
+    dispatch: options.dispatch,
+  });
+  return {
+    done,
+    cancel: () => {
+      cancelled = true;
+      current?.abort();
+    },
+  };
 }

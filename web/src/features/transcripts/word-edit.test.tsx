@@ -1,14 +1,18 @@
-import { describe, expect, it, jest } from '@jest/globals';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+/** @jest-environment ./web/test/jsdom-with-fetch.cjs */
+// The inline word edit of the real transcript page (TranscriptViewPage → SegmentList → SegmentRow)
+// with the app's store and RTK Query API; only the network is faked: `fetch` answers like the
+// gateway. The edit's state machine is tested on its own first.
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useReducer, type ReactElement } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { TranscriptDto } from '@earshot/contracts';
 import { en } from '../../i18n/locales/en';
-import type { Segment } from './model';
-import { PlayerContext } from './player';
-import { createPlaybackStore, PlaybackContext } from './playback-store';
-import { SegmentRow } from './segment-row';
+import { makeStore } from '../../lib/store';
+import TranscriptViewPage from './transcript-view-page';
 import { IDLE, inputWidth, outcomeOf, wordEditReducer, type WordEditState } from './word-edit';
 
 const i18n = i18next.createInstance();
@@ -49,43 +53,84 @@ describe('word edit state machine', () => {
   });
 });
 
-const segment: Segment = {
-  _id: 's1', speakerId: 'speaker_0', start: 1, end: 3, text: 'helo world',
-  words: [{ _id: 'w1', text: 'helo', start: 1, end: 1.5 }, { _id: 'w2', text: 'world', start: 1.6, end: 2.2 }],
-};
+const FILE_ID = '00000000-0000-4000-8000-0000000000f1';
+const TRANSCRIPT_ID = '00000000-0000-4000-8000-0000000000a1';
 
-/** The row with the page's edit wiring: save answers with `answer` (or throws), the word changes only on success. */
-function Harness({ save, toasts }: { save: (text: string) => Promise<unknown>; toasts: string[] }): ReactElement {
-  const [edit, dispatch] = useReducer(wordEditReducer, IDLE);
-  const [text, setText] = useReducer((_: string, next: string) => next, 'helo');
-  const onSave = () => {
-    if (edit.status !== 'editing') return;
-    dispatch({ type: 'submit' });
-    void save(edit.draft).then(outcomeOf, () => 'failed' as const).then((outcome) => {
-      if (outcome === 'updated') setText(edit.draft);
-      toasts.push(outcome === 'updated' ? en.viewer.wordUpdated : en.viewer.wordFailed);
-      dispatch({ type: 'done' });
-    });
+function transcript(): TranscriptDto {
+  return {
+    _id: TRANSCRIPT_ID,
+    fileId: FILE_ID,
+    companyId: '00000000-0000-4000-8000-0000000000c1',
+    audioPath: 'audio/call.wav',
+    status: 'completed',
+    reason: null,
+    clientId: null,
+    engine: 'test',
+    file: { url: '/uploads/call.wav', path: 'call.wav', filename: 'call.wav', originalName: 'call.wav', uploadDate: '2025-03-07T12:00:00.000Z' },
+    // No duration and an open last segment: the waveform player (wavesurfer, not under test) stays away.
+    metadata: {
+      duration: null,
+      peaksUrl: null,
+      speakers: [],
+      speakerSegments: [{
+        _id: 's1', speakerId: 'speaker_0', start: 1, text: 'helo world',
+        words: [{ _id: 'w1', text: 'helo', start: 1, end: 1.5 }, { _id: 'w2', text: 'world', start: 1.6, end: 2.2 }],
+      }],
+    },
+    createdAt: '2025-03-07T12:00:00.000Z',
+    updatedAt: '2025-03-07T12:00:00.000Z',
   };
-  const shown = { ...segment, words: [{ ...segment.words[0]!, text }, segment.words[1]!] };
-  return <SegmentRow segment={shown} color="#4f46e5" edit={edit.status === 'idle' ? null : edit} dispatchEdit={dispatch} onSave={onSave} onUserSeek={() => undefined} />;
 }
 
-function renderRow(save: (text: string) => Promise<unknown>) {
-  const toasts: string[] = [];
-  const store = createPlaybackStore();
-  store.setSegments([segment], 10);
-  const player = { media: null, duration: 10 };
+interface Sent { method: string; path: string; body: unknown }
+
+/** The gateway at the network boundary: the transcript, and the word edit answered by `wordAnswer`. */
+function fakeGateway(wordAnswer: { status: number; body: unknown }) {
+  const sent: Sent[] = [];
+  const fetchFn = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input as Request;
+    const path = new URL(request.url).pathname;
+    const text = await request.text();
+    sent.push({ method: request.method, path, body: text ? JSON.parse(text) : null });
+    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (request.method === 'GET' && path === `/api/transcripts/file/${FILE_ID}`) return json(200, transcript());
+    if (request.method === 'PUT' && path.startsWith(`/api/transcripts/${TRANSCRIPT_ID}/metadata/words/`)) return json(wordAnswer.status, wordAnswer.body);
+    return json(404, { message: 'Not found' });
+  });
+  return { sent, fetchFn };
+}
+
+let gateway: ReturnType<typeof fakeGateway>;
+const layout = ['clientWidth', 'clientHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(Element.prototype, name)] as const);
+
+beforeEach(() => {
+  // jsdom lays nothing out: give elements a size so that the virtualised list renders its rows.
+  Object.defineProperty(Element.prototype, 'clientWidth', { configurable: true, get: () => 800 });
+  Object.defineProperty(Element.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+});
+
+afterEach(() => {
+  for (const [name, descriptor] of layout) if (descriptor) Object.defineProperty(Element.prototype, name, descriptor);
+});
+
+function wordAnswers(answer: { status: number; body: unknown }) {
+  gateway = fakeGateway(answer);
+  globalThis.fetch = gateway.fetchFn as unknown as typeof fetch;
+}
+
+async function renderPage() {
   render(
-    <I18nextProvider i18n={i18n}>
-      <PlaybackContext.Provider value={store}>
-        <PlayerContext.Provider value={player}>
-          <Harness save={save} toasts={toasts} />
-        </PlayerContext.Provider>
-      </PlaybackContext.Provider>
-    </I18nextProvider>,
+    <Provider store={makeStore()}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[`/transcripts/${FILE_ID}`]}>
+          <Routes>
+            <Route path="/transcripts/:id" element={<TranscriptViewPage />} />
+          </Routes>
+        </MemoryRouter>
+      </I18nextProvider>
+    </Provider>,
   );
-  return { toasts, store };
+  await screen.findByRole('button', { name: 'helo' });
 }
 
 async function openEditor(user: ReturnType<typeof userEvent.setup>) {
@@ -95,53 +140,73 @@ async function openEditor(user: ReturnType<typeof userEvent.setup>) {
   return screen.getByRole('textbox', { name: 'Corrected word' });
 }
 
-describe('inline word edit', () => {
-  it('shows a pencil on hover; Enter saves and the word changes on success', async () => {
+const wordCalls = () => gateway.sent.filter((call) => call.method === 'PUT');
+
+describe('inline word edit on the transcript page', () => {
+  it('shows a pencil on hover; Enter saves through the API and the word changes on success', async () => {
+    wordAnswers({ status: 200, body: { message: 'Word updated successfully' } });
     const user = userEvent.setup();
-    const save = jest.fn(async (_text: string) => ({ message: 'Word updated successfully' }));
-    const { toasts } = renderRow(save);
+    await renderPage();
     const input = await openEditor(user);
     expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
     await user.clear(input);
     await user.type(input, 'hello{Enter}');
-    expect(save).toHaveBeenCalledWith('hello');
     await screen.findByRole('button', { name: 'hello' });
-    expect(toasts).toEqual(['Success! Word Updated']);
+    expect(wordCalls()).toEqual([{ method: 'PUT', path: `/api/transcripts/${TRANSCRIPT_ID}/metadata/words/w1`, body: { text: 'hello', speakerSegmentId: 's1' } }]);
+    expect(await screen.findByText('Success! Word Updated')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).toBeNull();
   });
 
   it('keeps the old word when the answer is not the success message', async () => {
+    wordAnswers({ status: 200, body: { message: 'Word Failed' } });
     const user = userEvent.setup();
-    const { toasts } = renderRow(async () => ({ message: 'Word Failed' }));
+    await renderPage();
     const input = await openEditor(user);
     await user.clear(input);
     await user.type(input, 'hullo');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await screen.findByRole('button', { name: 'helo' });
+    expect(await screen.findByText('Failed to Update word!')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'helo' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'hullo' })).toBeNull();
-    expect(toasts).toEqual(['Failed to Update word!']);
+    expect(wordCalls()).toHaveLength(1);
   });
 
-  it('Esc cancels: no call, the word is unchanged', async () => {
+  it('keeps the old word when the server refuses the edit', async () => {
+    wordAnswers({ status: 400, body: { message: 'Word Failed' } });
     const user = userEvent.setup();
-    const save = jest.fn(async (_text: string) => ({ message: 'Word updated successfully' }));
-    renderRow(save);
+    await renderPage();
     const input = await openEditor(user);
+    await user.clear(input);
+    await user.type(input, 'hullo{Enter}');
+    expect(await screen.findByText('Failed to Update word!')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'helo' })).toBeInTheDocument();
+  });
+
+  it('Esc cancels, and saving the unchanged word sends nothing', async () => {
+    wordAnswers({ status: 200, body: { message: 'Word updated successfully' } });
+    const user = userEvent.setup();
+    await renderPage();
+    let input = await openEditor(user);
     await user.type(input, 'xyz{Escape}');
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.getByRole('button', { name: 'helo' })).toBeInTheDocument();
-    expect(save).not.toHaveBeenCalled();
+    input = await openEditor(user);
+    await user.type(input, '{Enter}');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(wordCalls()).toEqual([]);
   });
 
-  it('makes the spoken word bold and tints the segment, clearing when playback ends', () => {
-    const { store } = renderRow(async () => ({}));
-    act(() => store.setTime(1.65));
-    expect(screen.getByRole('button', { name: 'world' })).toHaveAttribute('data-active', 'true');
-    expect(screen.getByRole('button', { name: 'world' }).className).toContain('font-bold');
-    expect(screen.getByRole('button', { name: 'helo' })).not.toHaveAttribute('data-active');
-    expect(screen.getByTestId('segment')).toHaveAttribute('data-current', 'true');
-    act(() => store.clear());
-    expect(screen.getByRole('button', { name: 'world' })).not.toHaveAttribute('data-active');
-    expect(screen.getByTestId('segment')).not.toHaveAttribute('data-current');
+  it('makes the spoken word bold and tints the segment when playback reaches it', async () => {
+    wordAnswers({ status: 200, body: { message: 'Word updated successfully' } });
+    const user = userEvent.setup();
+    await renderPage();
+    // A click on a word seeks there (the player has no audio element in jsdom; the time still moves).
+    await user.click(screen.getByRole('button', { name: 'world' }));
+    const segment = screen.getByTestId('segment');
+    expect(within(segment).getByRole('button', { name: 'world' })).toHaveAttribute('data-active', 'true');
+    expect(within(segment).getByRole('button', { name: 'world' }).className).toContain('font-bold');
+    expect(within(segment).getByRole('button', { name: 'helo' })).not.toHaveAttribute('data-active');
+    expect(segment).toHaveAttribute('data-current', 'true');
   });
 });

@@ -1,7 +1,7 @@
 // The company branding every screen reads (name, logos, colours). The branding feature loads it;
 // the rest of the app only reads it through useBrand().
 import { createContext, useContext } from 'react';
-import { DEFAULT_BRAND_COLOR, DEFAULT_THEME_COLOR } from '../lib/shades';
+import { DEFAULT_BRAND_COLOR, DEFAULT_THEME_COLOR } from './shades';
 
 export interface BrandTheme {
   primary: string;

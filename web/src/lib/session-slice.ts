@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { readStoredUser, type StoredUser } from '../lib/stored-user';
-import { browserStorage, STORAGE_KEYS, type KeyValueStorage } from '../lib/storage-keys';
+import { readStoredUser, type StoredUser } from './stored-user';
+import { browserStorage, STORAGE_KEYS, type KeyValueStorage } from './storage-keys';
 
 export interface SessionState {
   /** The stored user (localStorage `user`); null when signed out or unreadable. */

@@ -1,24 +1,24 @@
 // Session calls every signed-in screen needs (profile refresh, sign-out). Sign-in itself lives in
 // the auth feature.
+import type { UserDetailDto } from '@earshot/contracts';
 import { useCallback } from 'react';
 import { api } from './api';
 import { navigateTo } from './navigation';
 import { clearSessionStorage, signedOut, userUpdated } from './session-slice';
 import { useAppDispatch } from './store';
-import { browserStorage } from '../lib/storage-keys';
-import { writeStoredUser, type StoredUser } from '../lib/stored-user';
+import { browserStorage } from './storage-keys';
+import { writeStoredUser } from './stored-user';
 
 export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getProfile: build.query<StoredUser, void>({
+    getProfile: build.query<UserDetailDto, void>({
       query: () => '/users/profile',
       providesTags: ['Profile'],
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          const user = (data as { user?: StoredUser }).user ?? data;
-          writeStoredUser(browserStorage(), user);
-          dispatch(userUpdated(user));
+          writeStoredUser(browserStorage(), data);
+          dispatch(userUpdated(data));
         } catch {
           // A failed profile call is handled by the base query (session end) or ignored.
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { memoryStorage } from '../lib/storage-keys';
+import { memoryStorage } from './storage-keys';
 import { clearSessionStorage, initialSession, sessionSlice, signedIn, signedOut } from './session-slice';
 
 describe('session state', () => {

@@ -4,7 +4,7 @@
 // Node's own fetch classes (Request/Response) stand in for the browser's.
 import { describe, expect, it, jest } from '@jest/globals';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { createSessionBaseQuery, SESSION_ERRORS, type SessionEndReason } from './base-query';
+import { createSession, createSessionBaseQuery, SESSION_ERRORS, type SessionEndReason } from './base-query';
 
 function fakeApi(): BaseQueryApi {
   return {
@@ -62,14 +62,22 @@ function fakeGateway(options: { refreshStatus?: number; staysUnauthorised?: bool
   return { fetchFn, requests, count, release: () => release(), releaseHeld: () => releaseHeld() };
 }
 
+const baseUrl = 'http://console.test/api';
+
 function setup(gateway: ReturnType<typeof fakeGateway>) {
   const ended: SessionEndReason[] = [];
-  const baseQuery = createSessionBaseQuery({
-    baseUrl: 'http://console.test/api',
-    fetchFn: gateway.fetchFn,
-    onSessionEnd: (reason) => ended.push(reason),
+  const session = createSession({ baseUrl, fetchFn: gateway.fetchFn, onSessionEnd: (reason) => ended.push(reason) });
+  const baseQuery = createSessionBaseQuery(session, { baseUrl, fetchFn: gateway.fetchFn });
+  return { baseQuery, session, ended };
+}
+
+/** A call the base query cannot make (a streamed reply, an upload): plain fetch through the session. */
+function plainCall(session: ReturnType<typeof setup>['session'], gateway: ReturnType<typeof fakeGateway>, path: string) {
+  return session.run(() => gateway.fetchFn(`${baseUrl}${path}`, { method: 'POST' }), {
+    unauthorised: (response) => response.status === 401,
+    ended: (reason) => new Response(null, { status: 401, statusText: reason }),
+    dispatch: jest.fn() as unknown as BaseQueryApi['dispatch'],
   });
-  return { baseQuery, ended };
 }
 
 describe('session base query', () => {
@@ -89,6 +97,34 @@ describe('session base query', () => {
     expect(transcripts.data).toEqual({ path: '/api/transcripts' });
     expect(gateway.count('/api/users/profile')).toBe(2);
     expect(ended).toEqual([]);
+  });
+
+  it('a streamed reply, an upload and an RTK Query call that get a 401 at the same time share one refresh', async () => {
+    const gateway = fakeGateway({ holdRefresh: true });
+    const { baseQuery, session, ended } = setup(gateway);
+    const all = Promise.all([
+      plainCall(session, gateway, '/chat/conversations/c1/chat/stream'),
+      plainCall(session, gateway, '/files/upload'),
+      baseQuery('/users/profile', fakeApi(), {}),
+    ]);
+    await until(() => gateway.count('/api/auth/refresh') === 1 && gateway.count('/api/files/upload') === 1 && gateway.count('/api/users/profile') === 1);
+    gateway.release();
+    const [stream, upload, profile] = await all;
+    expect([stream.status, upload.status]).toEqual([200, 200]);
+    expect(profile.data).toEqual({ path: '/api/users/profile' });
+    expect(gateway.count('/api/auth/refresh')).toBe(1);
+    expect(gateway.count('/api/chat/conversations/c1/chat/stream')).toBe(2);
+    expect(gateway.count('/api/files/upload')).toBe(2);
+    expect(ended).toEqual([]);
+  });
+
+  it('a plain call whose session cannot be renewed ends the session once, like the base query', async () => {
+    const gateway = fakeGateway({ refreshStatus: 401 });
+    const { session, ended } = setup(gateway);
+    const answer = await plainCall(session, gateway, '/files/upload');
+    expect(answer.statusText).toBe(SESSION_ERRORS.refreshFailed);
+    expect(ended).toEqual([SESSION_ERRORS.refreshFailed]);
+    expect(gateway.count('/api/files/upload')).toBe(1);
   });
 
   it('sends cookies and the CSRF header on every call, the refresh included', async () => {

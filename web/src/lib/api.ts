@@ -1,0 +1,40 @@
+// The app's single RTK Query API for the gateway. Features add endpoints with
+// `api.injectEndpoints` in their own folders; nothing else calls createApi.
+import { createApi } from '@reduxjs/toolkit/query/react';
+import type { ErrorBody } from '@earshot/contracts';
+import { createSession, createSessionBaseQuery } from './base-query';
+import { navigateTo } from './navigation';
+import { signedOut } from './session-slice';
+import { browserStorage, STORAGE_KEYS } from './storage-keys';
+
+const baseUrl = '/api';
+
+/**
+ * The one session of the app: the base query below, the chat stream and the upload all send
+ * through it, so every 401 leads to the same single refresh.
+ */
+export const session = createSession({
+  baseUrl,
+  onSessionEnd: (reason, dispatch) => {
+    console.error(reason);
+    browserStorage().removeItem(STORAGE_KEYS.user);
+    dispatch(signedOut(reason));
+    navigateTo('/signin');
+  },
+});
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: createSessionBaseQuery(session, { baseUrl }),
+  tagTypes: ['Profile'],
+  endpoints: () => ({}),
+});
+
+/** The `{message}` of an error answer (the gateway's error shape), if there is one. */
+export function errorMessage(error: unknown): string | null {
+  if (error && typeof error === 'object' && 'data' in error) {
+    const data = (error as { data?: Partial<ErrorBody> | null }).data;
+    if (data && typeof data === 'object' && typeof data.message === 'string' && data.message.trim()) return data.message;
+  }
+  return null;
+}

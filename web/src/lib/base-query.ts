@@ -1,0 +1,135 @@
+// The session every call to the gateway shares: cookies on every call, the CSRF header the gateway
+// requires on state changes, and one session refresh on a 401 followed by one retry. The RTK Query
+// base query uses it, and so do the calls it cannot make (the streamed chat reply, the upload with
+// progress), so that a refresh is always one refresh for everybody.
+import type { Dispatch } from '@reduxjs/toolkit';
+import {
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query';
+
+export const SESSION_ERRORS = {
+  refreshFailed: 'Failed to refresh token',
+  retryFailed: 'Request failed after token refresh',
+} as const;
+export type SessionEndReason = (typeof SESSION_ERRORS)[keyof typeof SESSION_ERRORS];
+
+/** The header the gateway requires on cookie-authenticated state changes; harmless on reads. */
+export const CSRF_HEADER = { 'X-Requested-With': 'XMLHttpRequest' } as const;
+
+export interface SessionOptions {
+  /** '/api' in the app; an absolute URL in tests (Node's Request needs one). */
+  baseUrl: string;
+  /** The fetch to use; resolved on each call so tests and polyfills can swap it. */
+  fetchFn?: typeof fetch;
+  /** Called once per failed session: clear the stored user, tell the person, go to /signin. */
+  onSessionEnd: (reason: SessionEndReason, dispatch: Dispatch) => void;
+}
+
+/** How a caller's request is sent with the session. */
+export interface SessionCall<T> {
+  /** Did this answer say the session has expired (a 401)? */
+  unauthorised: (answer: T) => boolean;
+  /** The caller's own answer for a session that could not be renewed. */
+  ended: (reason: SessionEndReason) => T;
+  /** For ending the session (the store's dispatch). */
+  dispatch: Dispatch;
+  /** Probes (is there a session?) never end the session. */
+  silent?: boolean;
+}
+
+export interface Session {
+  /** Sends `send()`; on a 401 refreshes the session (once for every caller at that moment), then sends it again once. */
+  run: <T>(send: () => Promise<T>, call: SessionCall<T>) => Promise<T>;
+}
+
+export function createSession(options: SessionOptions): Session {
+  const fetchFn: typeof fetch = (input, init) => (options.fetchFn ?? globalThis.fetch)(input, init);
+
+  // One refresh at a time: requests that get a 401 while a refresh runs wait for it (a mutex),
+  // and a request that started before the last successful refresh just retries.
+  let refreshing: Promise<boolean> | null = null;
+  let generation = 0;
+
+  async function refresh(): Promise<{ ok: boolean; started: boolean }> {
+    if (refreshing) return { ok: await refreshing, started: false };
+    refreshing = (async () => {
+      try {
+        const response = await fetchFn(`${options.baseUrl}/auth/refresh`, { method: 'POST', credentials: 'include', headers: CSRF_HEADER });
+        if (response.ok) generation += 1;
+        return response.ok;
+      } catch {
+        return false;
+      }
+    })();
+    try {
+      return { ok: await refreshing, started: true };
+    } finally {
+      refreshing = null;
+    }
+  }
+
+  return {
+    async run(send, call) {
+      if (refreshing) await refreshing;
+      const startedAt = generation;
+      const first = await send();
+      if (!call.unauthorised(first)) return first;
+      if (startedAt === generation) {
+        const outcome = await refresh();
+        if (!outcome.ok) {
+          if (outcome.started && !call.silent) options.onSessionEnd(SESSION_ERRORS.refreshFailed, call.dispatch);
+          return call.ended(SESSION_ERRORS.refreshFailed);
+        }
+      }
+      const second = await send();
+      if (!call.unauthorised(second)) return second;
+      if (!call.silent) options.onSessionEnd(SESSION_ERRORS.retryFailed, call.dispatch);
+      return call.ended(SESSION_ERRORS.retryFailed);
+    },
+  };
+}
+
+/** Calls that are part of signing in or out, or public: a 401 there is an answer, not an expired session. */
+const NO_REFRESH = /^\/?(auth\/|config\/)/;
+
+type Args = string | FetchArgs;
+
+/** Per-endpoint options: `silent` probes (is there a session?) never end the session. */
+export interface SessionExtraOptions {
+  silent?: boolean;
+}
+
+function isSilent(extraOptions: unknown): boolean {
+  return Boolean(extraOptions && typeof extraOptions === 'object' && (extraOptions as SessionExtraOptions).silent);
+}
+
+function urlOf(args: Args): string {
+  return typeof args === 'string' ? args : args.url;
+}
+
+/** The RTK Query base query over `session`. */
+export function createSessionBaseQuery(session: Session, options: Pick<SessionOptions, 'baseUrl' | 'fetchFn'>): BaseQueryFn<Args, unknown, FetchBaseQueryError> {
+  const raw = fetchBaseQuery({
+    baseUrl: options.baseUrl,
+    credentials: 'include',
+    fetchFn: (input, init) => (options.fetchFn ?? globalThis.fetch)(input, init),
+    prepareHeaders: (headers) => {
+      for (const [name, value] of Object.entries(CSRF_HEADER)) headers.set(name, value);
+      return headers;
+    },
+  });
+  type Result = Awaited<ReturnType<typeof raw>>;
+
+  return (args, api, extraOptions) => {
+    const send = async () => raw(args, api, extraOptions);
+    return session.run<Result>(send, {
+      unauthorised: (result) => result.error?.status === 401 && !NO_REFRESH.test(urlOf(args)),
+      ended: (reason) => ({ error: { status: 401, data: { message: reason } } }),
+      dispatch: api.dispatch,
+      silent: isSilent(extraOptions),
+    });
+  };
+}
