@@ -1,5 +1,5 @@
 import type { AuditEntryDto, AuditQuery, Envelope } from '@earshot/contracts';
-import { badRequest, type ServiceContext } from '@earshot/kit';
+import { badRequest, type Db, type ServiceContext } from '@earshot/kit';
 import type { EntryRow } from '../db/schema';
 import { insertEntry, listEntries, type EntryFilter } from '../repositories/entries';
 import { entryOf } from './record';
@@ -34,9 +34,9 @@ function toDto(row: EntryRow): AuditEntryDto {
 
 export function auditLog(ctx: ServiceContext) {
   return {
-    /** Stores an event once (the ledger and the unique id both guard against redelivery). */
-    async record(envelope: Envelope): Promise<void> {
-      await ctx.applyOnce('audit', envelope, (tx) => insertEntry(tx, entryOf(envelope)));
+    /** Stores an event, in the transaction that records it as applied (redelivery adds nothing). */
+    async record(tx: Db, envelope: Envelope): Promise<void> {
+      await insertEntry(tx, entryOf(envelope));
     },
 
     async list(query: AuditQuery) {
