@@ -30,8 +30,8 @@ export type Envelope<D = Record<string, unknown>> = Omit<z.infer<typeof Envelope
 export interface PastVersion {
   version: number;
   data: z.ZodTypeAny;
-  /** Data of this version (already parsed) to data of `version + 1`. */
-  upcast(data: never): unknown;
+  /** Parses data of this version and turns it into data of `version + 1` (throws when it does not match). */
+  next(data: unknown): unknown;
 }
 
 /**
@@ -53,7 +53,7 @@ export function defineEvent<T extends string, S extends z.ZodTypeAny>(def: Event
 
 /** A past version whose upcast is typed against its own schema. */
 export function pastVersion<S extends z.ZodTypeAny>(version: number, data: S, upcast: (data: z.infer<S>) => unknown): PastVersion {
-  return { version, data, upcast: upcast as PastVersion['upcast'] };
+  return { version, data, next: (value) => upcast(data.parse(value)) };
 }
 
 export class EventVersionError extends Error {
@@ -75,15 +75,17 @@ export function upcastData<S extends z.ZodTypeAny>(def: EventDefinition<string, 
   while (version < def.version) {
     const past = def.past?.find((p) => p.version === version);
     if (!past) throw new EventVersionError(`${def.type} v${version} has no upcast to v${version + 1}`);
-    const parsed = past.data.safeParse(data);
-    if (!parsed.success) throw new EventVersionError(`${def.type} v${version} data does not match its schema: ${parsed.error.message}`);
-    data = past.upcast(parsed.data as never);
+    try {
+      data = past.next(data);
+    } catch (error) {
+      throw new EventVersionError(`${def.type} v${version} data does not match its schema: ${(error as Error).message}`);
+    }
     version += 1;
   }
   if (version > def.version) throw new EventVersionError(`${def.type} v${version} is newer than this build knows (v${def.version})`);
   const parsed = def.data.safeParse(data);
   if (!parsed.success) throw new EventVersionError(`${def.type} v${version} data does not match its schema: ${parsed.error.message}`);
-  return parsed.data as z.infer<S>;
+  return parsed.data;
 }
 
 /** Changes to an entity carry its id and, where they apply, the state before and after. */

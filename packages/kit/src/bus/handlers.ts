@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
   EVENT_CATALOGUE,
+  Envelope as EnvelopeSchema,
   EventVersionError,
   readEvent,
   topicOf,
@@ -26,16 +27,21 @@ export interface HandlerOptions<E> {
   afterCommit?: (event: E) => void;
 }
 
+/** An event read for one handler, ready to apply. */
+export interface PreparedEvent {
+  /** The entity whose newest state it carries (see HandlerOptions.entity). */
+  entity?: string;
+  apply(tx: Db, emit: Emit): Promise<void>;
+  afterCommit?(): void;
+}
+
 /** One registration: what the kit needs to route, read and apply an event. */
 export interface HandlerSpec {
   /** An event type, or '*' for every event on every topic (the audit log). */
   readonly type: EventType | '*';
   readonly topics: readonly string[];
   /** Reads the envelope as the handler's version (throws EventVersionError when it cannot be). */
-  read(envelope: Envelope): unknown;
-  handle(event: unknown, tx: Db, emit: Emit): Promise<void>;
-  entity?(event: unknown): string;
-  afterCommit?(event: unknown): void;
+  prepare(envelope: Envelope): PreparedEvent;
 }
 
 /**
@@ -48,19 +54,28 @@ export function on<T extends EventType>(
   handle: (event: EventOf<T>, tx: Db, emit: Emit) => Promise<void>,
   options: HandlerOptions<EventOf<T>> = {},
 ): HandlerSpec {
+  const { entity, afterCommit } = options;
   return {
     type,
     topics: [topicOf(type)],
-    read: (envelope) => readEvent(type, envelope),
-    handle: handle as HandlerSpec['handle'],
-    entity: options.entity as HandlerSpec['entity'],
-    afterCommit: options.afterCommit as HandlerSpec['afterCommit'],
+    prepare(envelope) {
+      const event = readEvent(type, envelope);
+      return {
+        entity: entity?.(event),
+        apply: (tx, emit) => handle(event, tx, emit),
+        afterCommit: afterCommit && (() => afterCommit(event)),
+      };
+    },
   };
 }
 
 /** Registers a handler for every event as it was written (types this build does not know too). */
 export function onEvery(handle: (event: Envelope, tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
-  return { type: '*', topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))], read: (envelope) => envelope, handle: handle as HandlerSpec['handle'] };
+  return {
+    type: '*',
+    topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))],
+    prepare: (envelope) => ({ apply: (tx, emit) => handle(envelope, tx, emit) }),
+  };
 }
 
 /** What a consumer needs of its service: the service's own schema and its applyOnce. */
@@ -115,21 +130,21 @@ export class EventConsumer {
   }
 
   private async apply(envelope: Envelope, handlers: readonly HandlerSpec[]): Promise<void> {
-    const events = handlers.map((h) => h.read(envelope));
-    const fresh: boolean[] = [];
+    const events = handlers.map((h) => h.prepare(envelope));
+    const fresh: PreparedEvent[] = [];
     await this.ctx.applyOnce(this.name, envelope, async (tx, emit) => {
-      for (const [i, handler] of handlers.entries()) {
-        const event = events[i];
-        fresh[i] = !handler.entity || (await this.isFresh(tx, handler, handler.entity(event), envelope.occurredAt));
-        if (fresh[i]) await handler.handle(event, tx, emit);
+      for (const [i, event] of events.entries()) {
+        if (event.entity !== undefined && !(await this.isFresh(tx, handlers[i]!.type, event.entity, envelope.occurredAt))) continue;
+        await event.apply(tx, emit);
+        fresh.push(event);
       }
     });
-    handlers.forEach((h, i) => fresh[i] && h.afterCommit?.(events[i]));
+    fresh.forEach((event) => event.afterCommit?.());
   }
 
   /** Records that `entity` is at `occurredAt` unless a newer event for it was applied already. */
-  private async isFresh(tx: Db, handler: HandlerSpec, entity: string, occurredAt: string): Promise<boolean> {
-    const key = `${handler.type.split('.')[0]}:${entity}`;
+  private async isFresh(tx: Db, type: string, entity: string, occurredAt: string): Promise<boolean> {
+    const key = `${type.split('.')[0]}:${entity}`;
     const result = (await tx.execute(sql`
       insert into ${sql.identifier(this.ctx.schema)}.entity_versions (consumer, entity, occurred_at)
       values (${this.name}, ${key}, ${occurredAt})
@@ -184,7 +199,7 @@ export class EventConsumer {
       order by parked_at, event_id`)) as unknown as { rows: { event_id: string; envelope: Envelope | string }[] };
     const outcome = { replayed: [] as string[], failed: [] as { eventId: string; error: string }[] };
     for (const row of result.rows) {
-      const envelope = (typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope) as Envelope;
+      const envelope = EnvelopeSchema.parse(typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope);
       try {
         await this.apply(envelope, this.handlers.filter((h) => h.type === '*' || h.type === envelope.type));
         await this.forget(row.event_id);
