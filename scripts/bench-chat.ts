@@ -153,15 +153,21 @@ try {
   const segmentsPer = 20;
   const seedStarted = performance.now();
   for (let batch = 0; batch < TRANSCRIPTS; batch += 100) {
+    // As the transcription service announces a transcript: transcript.completed, then its text in one part.
     const envelopes = Array.from({ length: Math.min(100, TRANSCRIPTS - batch) }, (_, k) => {
       const segments = Array.from({ length: segmentsPer }, (_, s) => ({
         segmentId: `s-${s}`, speaker: s % 2 ? 'Customer' : 'Agent', start: s * 9.5, end: s * 9.5 + 9, text: sentence(rand),
       }));
-      return buildEnvelope({
-        type: 'transcript.completed', companyId, actor: { type: 'system', id: null },
-        data: { id: randomUUID(), fileId: randomUUID(), fileName: `call-${batch + k}.wav`, engine: 'bench', duration: segmentsPer * 9.5, speakers: 2, words: segmentsPer * 14, segments },
-      });
-    });
+      const transcript = { id: randomUUID(), fileId: randomUUID(), fileName: `call-${batch + k}.wav` };
+      const actor = { type: 'system' as const, id: null };
+      return [
+        buildEnvelope({
+          type: 'transcript.completed', companyId, actor,
+          data: { ...transcript, engine: 'bench', duration: segmentsPer * 9.5, speakers: 2, words: segmentsPer * 14, parts: 1 },
+        }),
+        buildEnvelope({ type: 'transcript.text_published', companyId, actor, data: { ...transcript, part: 0, parts: 1, segments } }),
+      ];
+    }).flat();
     await earshot.bus.publish(envelopes.map((envelope) => ({ topic: 'earshot.transcription', key: companyId, envelope })));
     await earshot.settle();
   }

@@ -62,6 +62,9 @@ export function buildAsyncApi(): Record<string, unknown> {
         name: e.type,
         title: e.type,
         summary: e.description,
+        ...(e.past?.length
+          ? { description: `Current version ${e.version}. Events of earlier versions (${e.past.map((p) => `v${p.version}`).join(', ')}) may still be delivered; the contracts upcast them to v${e.version} for handlers.` }
+          : {}),
         contentType: 'application/json',
         headers: { type: 'object', properties: { type: { type: 'string', const: e.type, description: 'The event type, also in the envelope.' } } },
         payload: {

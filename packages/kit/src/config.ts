@@ -29,6 +29,10 @@ export const BaseConfigSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** Failures of one event's handler before the event is parked (see `npm run events`). */
+  EVENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
+  KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
   TRUST_PROXY: bool(false),
 });
 export type BaseConfig = z.infer<typeof BaseConfigSchema>;

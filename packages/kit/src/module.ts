@@ -5,7 +5,8 @@ import type { Envelope } from '@earshot/contracts';
 import type { BaseConfig } from './config';
 import type { Database, Db } from './db/database';
 import type { Migration } from './db/migrate';
-import type { EventBus, Subscription } from './bus/types';
+import type { EventBus } from './bus/types';
+import type { HandlerSpec } from './bus/handlers';
 import type { TokenService } from './auth';
 import type { NewEvent } from './outbox';
 
@@ -41,7 +42,12 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
   /** Extra environment keys this service reads, validated at start with the base ones. */
   readonly configShape?: z.ZodRawShape;
   routes(app: FastifyInstance, ctx: ServiceContext<C>): Promise<void>;
-  subscriptions?(ctx: ServiceContext<C>): Subscription[];
+  /**
+   * The events it handles, e.g. `[on('company.created', async (event, tx, emit) => …)]`: the kit
+   * groups them into one consumer (group and ledger named after the service), derives the topics
+   * from the catalogue, parses and upcasts each event, and parks one whose handler keeps failing.
+   */
+  subscriptions?(ctx: ServiceContext<C>): HandlerSpec[];
   /** After migrations and routes, before traffic: seeding, workers. */
   start?(ctx: ServiceContext<C>): Promise<void>;
   stop?(ctx: ServiceContext<C>): Promise<void>;

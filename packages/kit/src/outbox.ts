@@ -25,6 +25,26 @@ export const kitMigrations: Migration[] = [
             applied_at timestamptz not null default now(),
             primary key (consumer, event_id))`,
   },
+  {
+    // Events whose handler keeps failing (parked after EVENT_MAX_ATTEMPTS, listed and replayed by
+    // `npm run events`), and the newest occurredAt applied per entity (stale events are skipped).
+    name: '0000_kit_parking',
+    sql: `create table parked_events (
+            consumer text not null,
+            event_id uuid not null,
+            type text not null,
+            envelope jsonb not null,
+            attempts integer not null,
+            error text not null,
+            failed_at timestamptz not null default now(),
+            parked_at timestamptz,
+            primary key (consumer, event_id));
+          create table entity_versions (
+            consumer text not null,
+            entity text not null,
+            occurred_at timestamptz not null,
+            primary key (consumer, entity))`,
+  },
 ];
 
 export interface NewEvent {
@@ -63,8 +83,11 @@ export async function writeOutbox(tx: Db, schema: string, events: readonly NewEv
 }
 
 /**
- * Publishes a schema's outbox to the bus in order. Several relays (replicas) may run: each claims
- * rows with SKIP LOCKED. A crash between publish and mark re-publishes: consumers are idempotent.
+ * Publishes a schema's outbox to the bus in seq order. Several relays (replicas) may run: a
+ * transaction-scoped advisory lock per schema lets one publish at a time, so a second relay waits
+ * and then sees only what the first left (claiming rows with SKIP LOCKED would let two replicas
+ * publish interleaved batches out of order). A crash between publish and mark re-publishes:
+ * consumers are idempotent.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
@@ -119,9 +142,10 @@ export class OutboxRelay {
     let total = 0;
     for (;;) {
       const sent = await this.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`outbox:${this.schema}`}))`);
         const rows = (await tx.execute(
           sql`select seq, topic, key, envelope from ${sql.identifier(this.schema)}.outbox
-              where published_at is null order by seq limit 100 for update skip locked`,
+              where published_at is null order by seq limit 100`,
         )) as unknown as { rows: { seq: string; topic: string; key: string; envelope: Envelope }[] };
         if (rows.rows.length === 0) return 0;
         await this.bus.publish(rows.rows.map((r) => ({ topic: r.topic, key: r.key, envelope: r.envelope })));

@@ -7,6 +7,7 @@ import type { EventBus } from './bus/types';
 import type { TokenService } from './auth';
 import { applyOnce, kitMigrations, OutboxRelay, writeOutbox, type NewEvent } from './outbox';
 import type { ServiceContext, ServiceModule } from './module';
+import { EventConsumer } from './bus/handlers';
 
 export interface RuntimeDeps {
   config: BaseConfig;
@@ -19,6 +20,8 @@ export interface RuntimeDeps {
 export interface RunningServices {
   contexts: Map<string, ServiceContext>;
   relays: OutboxRelay[];
+  /** Each service's event consumer (by service name), for listing and replaying parked events. */
+  consumers: Map<string, EventConsumer>;
   /** Publishes every outbox now (tests and seeding use it to avoid waiting for a poll). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -66,6 +69,7 @@ function createContext(module: ServiceModule, deps: RuntimeDeps, relay: OutboxRe
 export async function mountServices(app: FastifyInstance, modules: readonly ServiceModule[], deps: RuntimeDeps): Promise<RunningServices> {
   const contexts = new Map<string, ServiceContext>();
   const relays: OutboxRelay[] = [];
+  const consumers = new Map<string, EventConsumer>();
   for (const module of modules) {
     await migrate(deps.database, module.schema, [...kitMigrations, ...module.migrations]);
     const relay = new OutboxRelay(deps.database, module.schema, deps.bus, deps.config.OUTBOX_POLL_MS, deps.logger);
@@ -73,11 +77,17 @@ export async function mountServices(app: FastifyInstance, modules: readonly Serv
     contexts.set(module.name, ctx);
     relays.push(relay);
     await app.register(async (scope) => module.routes(scope, ctx), { prefix: '/api' });
-    for (const subscription of module.subscriptions?.(ctx) ?? []) await deps.bus.subscribe(subscription);
+    const handlers = module.subscriptions?.(ctx) ?? [];
+    if (handlers.length > 0) {
+      const consumer = new EventConsumer(ctx, module.name, handlers, deps.config.EVENT_MAX_ATTEMPTS);
+      consumers.set(module.name, consumer);
+      await deps.bus.subscribe(consumer.subscription());
+    }
   }
   return {
     contexts,
     relays,
+    consumers,
     async flush() {
       for (const relay of relays) await relay.publishPending();
     },

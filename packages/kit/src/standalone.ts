@@ -18,7 +18,13 @@ export function configSchemaFor(modules: readonly ServiceModule[]) {
 
 export function createBus(config: BaseConfig, logger: ReturnType<typeof createLogger>): EventBus {
   return config.KAFKA_BROKERS
-    ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger })
+    ? new KafkaBus({
+      brokers: config.KAFKA_BROKERS.split(','),
+      clientId: config.KAFKA_CLIENT_ID,
+      logger,
+      partitions: config.KAFKA_PARTITIONS,
+      replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    })
     : new MemoryBus(logger);
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Envelope, ModelState, ProviderState } from '@earshot/contracts';
-import { aiCatalogue, aiCatalogueMigration, buildEnvelope, defineService, SecretBox, type AiCatalogue, type ServiceContext } from '../src';
+import { aiCatalogue, aiCatalogueMigration, buildEnvelope, defineService, EventConsumer, SecretBox, type AiCatalogue } from '../src';
 import { createTestStack, TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '../src/testing';
 
 /** Two services with their own catalogue, mounted on one connection as the all-in-one does. */
@@ -20,9 +20,11 @@ const box = new SecretBox(TEST_SECRETS_KEY, TEST_JWT_SECRET, 'ai');
 
 beforeAll(async () => {
   stack = await createTestStack([reader('catalogue_one'), reader('catalogue_two')]);
-  catalogue = aiCatalogue(stack.running.contexts.get('catalogue_one') as ServiceContext);
-  other = aiCatalogue(stack.running.contexts.get('catalogue_two') as ServiceContext);
-  handle = catalogue.subscription('catalogue-test').handle;
+  const ctx = stack.running.contexts.get('catalogue_one')!;
+  catalogue = aiCatalogue(ctx);
+  other = aiCatalogue(stack.running.contexts.get('catalogue_two')!);
+  const consumer = new EventConsumer(ctx, 'catalogue-test', catalogue.handlers(), 1);
+  handle = (envelope) => consumer.receive(envelope);
 });
 afterAll(async () => stack.close());
 

@@ -13,7 +13,7 @@ interface Adapter {
 const adapters: Adapter[] = [{ name: 'memory', create: () => new MemoryBus(), timeoutMs: 5_000 }];
 const brokers = process.env.KAFKA_BROKERS;
 if (brokers) {
-  adapters.push({ name: 'kafka', create: () => new KafkaBus({ brokers: brokers.split(','), clientId: `contract-${randomUUID()}`, fromBeginning: true }), timeoutMs: 60_000 });
+  adapters.push({ name: 'kafka', create: () => new KafkaBus({ brokers: brokers.split(','), clientId: `contract-${randomUUID()}`, fromBeginning: true, partitions: 1, replicationFactor: 1, topics: [] }), timeoutMs: 60_000 });
 }
 
 /** Unique names per test: Kafka topics and groups outlive a test run. */

@@ -131,3 +131,46 @@ test('an event whose data does not match its catalogue schema is refused before 
     ),
   ).rejects.toThrow(/Unknown event type/);
 });
+
+test('two relays on one schema publish in seq order: the second waits while the first publishes', async () => {
+  await database.query(`update ${SCHEMA}.outbox set published_at = now() where published_at is null`);
+  for (let i = 0; i < 250; i++) {
+    await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, [signedOut(`order-${i}`)]));
+  }
+  const published: string[] = [];
+  let firstCall = true;
+  let secondCall = () => undefined as void;
+  const secondArrived = new Promise<void>((resolve) => (secondCall = resolve));
+  /**
+   * Holds the first batch until the other relay either published too (the old SKIP LOCKED relay:
+   * its later batch would land first) or is waiting for the schema's lock (on PGlite, one
+   * connection, transactions never overlap: the other relay simply runs after this one).
+   */
+  const otherRelayBlocked = async () => {
+    if (database.kind === 'pglite') return;
+    for (;;) {
+      const [row] = await database.query<{ waiting: boolean }>("select exists(select 1 from pg_locks where locktype = 'advisory' and not granted) as waiting");
+      if (row!.waiting) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const recording: EventBus = {
+    kind: 'memory',
+    publish: async (events) => {
+      if (firstCall) {
+        firstCall = false;
+        await Promise.race([secondArrived, otherRelayBlocked()]);
+      } else {
+        secondCall();
+      }
+      published.push(...events.map((e) => String(e.envelope.data.id)));
+    },
+    subscribe: async () => undefined,
+    start: async () => undefined,
+    stop: async () => undefined,
+  };
+  const [a, b] = await Promise.all([new OutboxRelay(database, SCHEMA, recording, 50).publishPending(), new OutboxRelay(database, SCHEMA, recording, 50).publishPending()]);
+  expect(a + b).toBe(250);
+  expect(published).toEqual(Array.from({ length: 250 }, (_, i) => `order-${i}`));
+  expect(await pending()).toBe(0);
+});

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import type { Envelope } from '@earshot/contracts';
-import { defineService, identityOf } from '../src';
+import type { EventOf } from '@earshot/contracts';
+import { defineService, identityOf, on } from '../src';
 import { createTestStack, type TestStack } from '../src/testing';
 
 // A tiny service that writes state and an event in one transaction, and a consumer of that event.
-const seen: Envelope[] = [];
+const seen: EventOf<'user.signed_out'>[] = [];
 const notes = defineService({
   name: 'notes',
   schema: 'notes_test',
@@ -25,15 +25,7 @@ const notes = defineService({
       return reply.code(201).send({ ok: true });
     });
   },
-  subscriptions: (ctx) => [{
-    group: 'notes-consumer',
-    topics: ['earshot.auth'],
-    handle: async (envelope) => {
-      await ctx.applyOnce('notes-consumer', envelope, async () => {
-        seen.push(envelope);
-      });
-    },
-  }],
+  subscriptions: () => [on('user.signed_out', async (event) => void seen.push(event))],
 });
 
 let stack: TestStack;

@@ -1,5 +1,4 @@
-import { TOPICS } from '@earshot/contracts';
-import { defineService } from '@earshot/kit';
+import { defineService, onEvery } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { auditRoutes } from './routes/audit';
@@ -13,8 +12,9 @@ export const auditService = defineService({
   async routes(app, ctx) {
     await auditRoutes(app, new AuditLog(ctx));
   },
+  // Every event as it was written (any version, unknown types too): the log records what happened.
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
-    return [{ group: 'audit', topics: TOPICS, handle: (envelope) => audit.record(envelope) }];
+    return [onEvery((envelope, tx) => audit.record(tx, envelope))];
   },
 });

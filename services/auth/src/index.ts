@@ -1,5 +1,4 @@
-import { defineService } from '@earshot/kit';
-import { CompanyState, type Envelope } from '@earshot/contracts';
+import { defineService, on } from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
 import { markCompanyDeleted, upsertCompany } from './repositories/companies';
@@ -7,8 +6,6 @@ import { revokeCompanySessions } from './repositories/tokens';
 import { authRoutes } from './routes/auth';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
-
-const COMPANY_EVENTS = new Set(['company.created', 'company.updated', 'company.deleted']);
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
 export const authService = defineService<AuthConfig>({
@@ -21,21 +18,20 @@ export const authService = defineService<AuthConfig>({
     await authRoutes(app, ctx);
     await userRoutes(app, ctx);
   },
-  subscriptions: (ctx) => [{
-    group: 'auth',
-    topics: ['earshot.tenant'],
-    // The company projection: domain (sign-in), status (who may sign in) and max users (registration).
-    handle: (envelope: Envelope) => ctx.applyOnce('auth', envelope, async (tx) => {
-      if (!COMPANY_EVENTS.has(envelope.type)) return;
-      const data = envelope.data as { id: string; after?: unknown };
-      if (envelope.type === 'company.deleted') {
+  // The company projection: domain (sign-in), status (who may sign in) and max users (registration).
+  // Per company the newest event wins, so a late company.updated cannot revive a deleted company.
+  subscriptions: () => {
+    const company = { entity: (event: { data: { id: string } }) => event.data.id };
+    return [
+      ...(['company.created', 'company.updated'] as const).map((type) => on(type, async ({ data }, tx) => {
+        if (!data.after) return;
+        await upsertCompany(tx, { id: data.id, domain: data.after.domain, status: data.after.status, maxUsers: data.after.maxUsers });
+      }, company)),
+      on('company.deleted', async ({ data }, tx) => {
         await markCompanyDeleted(tx, data.id);
         await revokeCompanySessions(tx, data.id);
-        return;
-      }
-      const company = CompanyState.parse(data.after);
-      await upsertCompany(tx, { id: data.id, domain: company.domain, status: company.status, maxUsers: company.maxUsers });
-    }).then(() => undefined),
-  }],
+      }, company),
+    ];
+  },
   start: startAuth,
 });

@@ -1,12 +1,10 @@
-import { aiCatalogue, defineService, type ServiceContext } from '@earshot/kit';
+import { aiCatalogue, defineService, on } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
 import { ConversationService } from './services/conversations';
 import { ReplyService } from './services/replies';
-import { applyFileDeleted, applyTranscriptEvent } from './services/transcripts';
-
-const CONSUMER = 'chat';
+import { applyFileDeleted, applyTextPublished, applyTranscriptCompleted, applyTranscriptDeleted, applyWordEdited } from './services/transcripts';
 
 /** The chat service. See README.md for what it owns. */
 export const chatService = defineService<ChatConfig>({
@@ -16,19 +14,16 @@ export const chatService = defineService<ChatConfig>({
   migrations,
   configShape: chatConfigShape,
   async routes(app, ctx) {
-    const catalogue = aiCatalogue(ctx as unknown as ServiceContext);
-    await chatRoutes(app, new ConversationService(ctx as unknown as ServiceContext, catalogue), new ReplyService(ctx, catalogue));
+    const catalogue = aiCatalogue(ctx);
+    await chatRoutes(app, new ConversationService(ctx, catalogue), new ReplyService(ctx, catalogue));
   },
   subscriptions: (ctx) => [
-    aiCatalogue(ctx as unknown as ServiceContext).subscription(CONSUMER),
-    {
-      group: CONSUMER,
-      topics: ['earshot.transcription', 'earshot.file'],
-      handle: async (envelope) => {
-        if (envelope.type.startsWith('transcript.')) await ctx.applyOnce(CONSUMER, envelope, (tx) => applyTranscriptEvent(tx, envelope));
-        else if (envelope.type === 'file.deleted') await ctx.applyOnce(CONSUMER, envelope, (tx) => applyFileDeleted(tx, envelope));
-      },
-    },
+    ...aiCatalogue(ctx).handlers(),
+    on('transcript.completed', (event, tx) => applyTranscriptCompleted(tx, event)),
+    on('transcript.text_published', (event, tx) => applyTextPublished(tx, event)),
+    on('transcript.word_edited', (event, tx) => applyWordEdited(tx, event)),
+    on('transcript.deleted', (event, tx) => applyTranscriptDeleted(tx, event)),
+    on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
   ],
 });
 

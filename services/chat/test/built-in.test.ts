@@ -32,10 +32,10 @@ async function seed() {
     if (fileId === needleFile) {
       segments.push({ speaker: 'Customer', start: 95.2, end: 104, text: 'The refrigerated lorry arrived two hours late and the frozen salmon had thawed.' });
     }
-    envelopes.push(transcriptCompleted(ACME, fileId, `call-${i}.wav`, segments));
+    envelopes.push(...transcriptCompleted(ACME, fileId, `call-${i}.wav`, segments));
   }
   // Another company's recording says the same kind of thing: Acme must never see it.
-  envelopes.push(transcriptCompleted(GLOBEX, globexFile, 'globex-secret.wav', [
+  envelopes.push(...transcriptCompleted(GLOBEX, globexFile, 'globex-secret.wav', [
     { speaker: 'Customer', start: 30, end: 40, text: 'Our refrigerated lorry with frozen salmon is the Globex secret shipment.' },
   ]));
   await publish(stack, ...envelopes);
@@ -118,7 +118,7 @@ test('a platform administrator without a company searches every company', async 
 test('corrections, deletions and redelivered events keep the search copy right', async () => {
   const fileId = randomUUID();
   const completed = transcriptCompleted(ACME, fileId, 'edit-me.wav', [{ speaker: 'Agent', start: 61, end: 65, text: 'The parcel went to Tallinn' }]);
-  await publish(stack, completed, completed);
+  await publish(stack, ...completed, ...completed);
   expect(citationsOf((await ask(user, 'Tallinn parcel')).done).map((c) => c.fileId)).toEqual([fileId]);
 
   const actor = { type: 'user' as const, id: randomUUID() };
@@ -133,4 +133,20 @@ test('corrections, deletions and redelivered events keep the search copy right',
   expect(citationsOf((await ask(user, 'Riga parcel')).done)).toEqual([]);
   const rows = await stack.database.query<{ n: string }>('select count(*)::text as n from chat.transcript_segments where file_id = $1', [fileId]);
   expect(rows[0]!.n).toBe('0');
+});
+
+test('older transcript.completed versions are upcast and applied, never dropped', async () => {
+  const fileId = randomUUID();
+  const envelopeOf = (version: number, data: Record<string, unknown>) => ({
+    id: randomUUID(), type: 'transcript.completed', version, occurredAt: new Date().toISOString(), companyId: ACME, actor: { type: 'system' as const, id: null }, data,
+  });
+  const facts = { id: randomUUID(), fileId, engine: 'test', duration: 9, speakers: 1, words: 5 };
+  // v2 carried the text inline: it becomes searchable.
+  await publish(stack, envelopeOf(2, { ...facts, fileName: 'old-format.wav', segments: [{ segmentId: 's-0', speaker: 'Agent', start: 3, end: 8, text: 'The hovercraft reached Bergen' }] }));
+  expect(citationsOf((await ask(user, 'hovercraft Bergen')).done)[0]).toMatchObject({ fileId, text: 'The hovercraft reached Bergen' });
+  // v1 carried no text: the transcript it announces replaced the earlier one, whose text must go.
+  await publish(stack, envelopeOf(1, facts));
+  expect(citationsOf((await ask(user, 'hovercraft Bergen')).done)).toEqual([]);
+  const parked = await stack.database.query('select event_id from chat.parked_events');
+  expect(parked).toEqual([]);
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   acmeAdmin = await stack.tokenFor('ADMIN', ACME);
   stranger = await stack.tokenFor('ADMIN', OTHER);
   host = await stack.tokenFor('HOST_ADMIN', null);
-  await publish(stack, transcriptCompleted(ACME, randomUUID(), 'renewal.wav', [
+  await publish(stack, ...transcriptCompleted(ACME, randomUUID(), 'renewal.wav', [
     { speaker: 'Agent', start: 3, end: 9, text: 'Your contract renewal is due in March' },
   ]));
 }, 60_000);

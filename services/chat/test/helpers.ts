@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { eventDefinition, type Actor, type Envelope, type MessageDto, type TranscriptSegmentFact } from '@earshot/contracts';
+import { eventDefinition, textParts, type Actor, type Envelope, type MessageDto, type TranscriptSegmentFact } from '@earshot/contracts';
 import { buildEnvelope, SecretBox } from '@earshot/kit';
 import { TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '@earshot/kit/testing';
 
@@ -11,17 +11,24 @@ export async function publish(stack: TestStack, ...envelopes: Envelope[]): Promi
   await stack.settle();
 }
 
-export function transcriptCompleted(companyId: string, fileId: string, fileName: string, segments: Omit<TranscriptSegmentFact, 'segmentId'>[]): Envelope {
-  return buildEnvelope({
-    type: 'transcript.completed',
-    companyId,
-    actor: system,
-    data: {
-      id: randomUUID(), fileId, fileName, engine: 'test', duration: segments.at(-1)?.end ?? 0, speakers: 2,
-      words: segments.reduce((n, s) => n + s.text.split(' ').length, 0),
-      segments: segments.map((s, i) => ({ segmentId: `s-${i}`, ...s })),
-    },
-  });
+/** A completed transcript as the transcription service announces it: transcript.completed, then its text in parts. */
+export function transcriptCompleted(companyId: string, fileId: string, fileName: string, segments: Omit<TranscriptSegmentFact, 'segmentId'>[]): Envelope[] {
+  const id = randomUUID();
+  const parts = textParts(segments.map((s, i) => ({ segmentId: `s-${i}`, ...s })));
+  return [
+    buildEnvelope({
+      type: 'transcript.completed',
+      companyId,
+      actor: system,
+      data: {
+        id, fileId, fileName, engine: 'test', duration: segments.at(-1)?.end ?? 0, speakers: 2,
+        words: segments.reduce((n, s) => n + s.text.split(' ').length, 0), parts: parts.length,
+      },
+    }),
+    ...parts.map((part, i) => buildEnvelope({
+      type: 'transcript.text_published', companyId, actor: system, data: { id, fileId, fileName, part: i, parts: parts.length, segments: part },
+    })),
+  ];
 }
 
 /** Makes a chat model known to the chat service as the prompt service would announce it. */

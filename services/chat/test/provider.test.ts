@@ -21,7 +21,7 @@ beforeAll(async () => {
   base = await listen(stack);
   user = await stack.tokenFor('USER', ACME);
   ({ modelId, providerId } = await addChatModel(stack, fake.url, { apiKey: 'sk-test-secret-9876', name: 'fake-chat' }));
-  await publish(stack, transcriptCompleted(ACME, callFile, 'pricing-call.wav', [
+  await publish(stack, ...transcriptCompleted(ACME, callFile, 'pricing-call.wav', [
     { speaker: 'Customer', start: 12, end: 18, text: 'Can you match the competitor price of forty euros per seat?' },
     { speaker: 'Agent', start: 18.5, end: 25, text: 'I can offer thirty-five euros per seat on an annual plan.' },
   ]));

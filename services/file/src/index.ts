@@ -1,11 +1,10 @@
-import { createStorage, defineService, type ServiceContext } from '@earshot/kit';
+import { createStorage, defineService, on, type ServiceContext } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
 import { FileService } from './services/files';
 import { applyCompanyEvent, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
-const CONSUMER = 'file';
 const services = new WeakMap<ServiceContext<FileConfig>, FileService>();
 
 /** One FileService (and storage) per mounted context; building the storage validates its config. */
@@ -28,19 +27,12 @@ export const fileService = defineService<FileConfig>({
   async routes(app, ctx) {
     await fileRoutes(app, fileServiceOf(ctx), ctx.config);
   },
+  // Projections keep the newest state per company and per file's status: late events are skipped.
   subscriptions: (ctx) => [
-    {
-      group: CONSUMER,
-      topics: ['earshot.tenant', 'earshot.transcription'],
-      handle: async (envelope) => {
-        const storage = fileServiceOf(ctx).storage;
-        await ctx.applyOnce(CONSUMER, envelope, async (tx, emit) => {
-          if (envelope.type.startsWith('company.')) await applyCompanyEvent(tx, envelope);
-          else if (envelope.type === 'transcript.status_changed') await applyTranscriptStatus(tx, envelope);
-          else if (envelope.type === 'transcript.deleted') await applyTranscriptDeleted(tx, emit, envelope, storage);
-        });
-      },
-    },
+    ...(['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
+      on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
+    on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
+    on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, fileServiceOf(ctx).storage)),
   ],
 });
 

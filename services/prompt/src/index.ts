@@ -1,4 +1,4 @@
-import { defineService, type ServiceContext } from '@earshot/kit';
+import { defineService } from '@earshot/kit';
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
@@ -14,7 +14,7 @@ export const promptService = defineService<PromptConfig>({
   migrations,
   configShape: promptConfigShape,
   async routes(app, ctx) {
-    await aiConfigRoutes(app, providerService(ctx), modelService(ctx as unknown as ServiceContext), connectionTester(ctx));
+    await aiConfigRoutes(app, providerService(ctx), modelService(ctx), connectionTester(ctx));
   },
 });
 

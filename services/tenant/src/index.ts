@@ -1,4 +1,4 @@
-import { defineService } from '@earshot/kit';
+import { defineService, on } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { CompanyService } from './services/companies';
 import { FeatureService } from './services/features';
@@ -19,11 +19,7 @@ export const tenantService = defineService({
     await configRoutes(app, companies);
     await featureRoutes(app, new FeatureService(ctx));
   },
-  subscriptions: (ctx) => [{
-    group: 'tenant',
-    topics: ['earshot.auth'],
-    handle: async (envelope) => {
-      await ctx.applyOnce('tenant', envelope, (tx) => applyUserEvent(tx, envelope));
-    },
-  }],
+  // Per user, the newest event wins: a late user.updated cannot re-add a user deleted after it.
+  subscriptions: () => (['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
+    on(type, (event, tx) => applyUserEvent(tx, event), { entity: (event) => event.data.id })),
 });

@@ -1,4 +1,4 @@
-import { aiCatalogue, defineService, type ServiceContext } from '@earshot/kit';
+import { aiCatalogue, defineService, on, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';
@@ -6,8 +6,6 @@ import { createWorker } from './runtime';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import type { TranscriptionWorker } from './services/worker';
 
-const CONSUMER = 'transcription';
-const AI_CONSUMER = 'transcription-ai';
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
 
@@ -21,22 +19,13 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
-    await transcriptRoutes(app, new TranscriptService(ctx as unknown as ServiceContext, nudge(ctx)));
+    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx)));
   },
   subscriptions: (ctx) => [
-    {
-      group: CONSUMER,
-      topics: ['earshot.file'],
-      handle: async (envelope) => {
-        let queued = false;
-        await ctx.applyOnce(CONSUMER, envelope, async (tx, emit) => {
-          if (envelope.type === 'file.uploaded') queued = await applyFileUploaded(tx, emit, envelope);
-          else if (envelope.type === 'file.deleted') await applyFileDeleted(tx, envelope);
-        });
-        if (queued) nudge(ctx)();
-      },
-    },
-    aiCatalogue(ctx).subscription(AI_CONSUMER),
+    // A queued job wakes the in-process worker once committed (a worker finding nothing just idles).
+    on('file.uploaded', (event, tx, emit) => applyFileUploaded(tx, emit, event), { afterCommit: nudge(ctx) }),
+    on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
+    ...aiCatalogue(ctx).handlers(),
   ],
   async start(ctx) {
     if (!ctx.config.TRANSCRIPTION_WORKER) return;

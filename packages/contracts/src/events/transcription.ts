@@ -1,12 +1,42 @@
 import { z } from 'zod';
 import { TRANSCRIPTION_STATUSES } from '../constants';
-import { defineEvent } from './envelope';
+import { defineEvent, pastVersion } from './envelope';
 
 const topic = 'earshot.transcription';
 
 /** One speaker segment as other services learn it: who spoke, when (seconds) and what. */
 export const TranscriptSegmentFact = z.object({ segmentId: z.string(), speaker: z.string(), start: z.number(), end: z.number(), text: z.string() });
 export type TranscriptSegmentFact = z.infer<typeof TranscriptSegmentFact>;
+
+const CompletedV1 = z.object({ id: z.string(), fileId: z.string(), engine: z.string(), duration: z.number(), speakers: z.number().int(), words: z.number().int() });
+const CompletedV2 = CompletedV1.extend({ fileName: z.string(), segments: z.array(TranscriptSegmentFact) });
+
+/** Budget of one transcript.text_published part: well under any broker's message limit. */
+export const TEXT_PART_BYTES = 64 * 1024;
+
+const utf8 = new TextEncoder();
+
+/**
+ * A transcript's segments cut into parts of at most TEXT_PART_BYTES of JSON each (a segment is at
+ * most 30 seconds of speech, far below the budget, so every segment fits in a part whole).
+ */
+export function textParts(segments: readonly TranscriptSegmentFact[]): TranscriptSegmentFact[][] {
+  const parts: TranscriptSegmentFact[][] = [];
+  let current: TranscriptSegmentFact[] = [];
+  let bytes = 0;
+  for (const segment of segments) {
+    const size = utf8.encode(JSON.stringify(segment)).length + 1;
+    if (current.length > 0 && bytes + size > TEXT_PART_BYTES) {
+      parts.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(segment);
+    bytes += size;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
 
 export const transcriptionEvents = [
   defineEvent({
@@ -15,12 +45,21 @@ export const transcriptionEvents = [
     data: z.object({ fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES), reason: z.string().nullable().optional(), attempt: z.number().int().optional() }),
   }),
   defineEvent({
-    type: 'transcript.completed', version: 2, topic,
-    description: 'A transcript is ready. v2 carries the file name and each speaker segment\'s text and times, so other services (the chat assistant\'s search) can keep their own copy.',
-    data: z.object({
-      id: z.string(), fileId: z.string(), fileName: z.string(), engine: z.string(), duration: z.number(), speakers: z.number().int(), words: z.number().int(),
-      segments: z.array(TranscriptSegmentFact),
-    }),
+    type: 'transcript.completed', version: 3, topic,
+    description: 'A transcript is ready and replaces any earlier one of the file. Its text follows in `parts` transcript.text_published events, '
+      + 'so no event grows with the recording. `segments` is set only on events written as v2, which carried the text inline.',
+    data: CompletedV1.extend({ fileName: z.string(), parts: z.number().int().min(0), segments: z.array(TranscriptSegmentFact).optional() }),
+    past: [
+      // v1 carried no file name and no text: the text of that run is unknown, the earlier run's is stale.
+      pastVersion(1, CompletedV1, (d) => ({ ...d, fileName: '', segments: [] })),
+      pastVersion(2, CompletedV2, (d) => ({ ...d, parts: 0 })),
+    ],
+  }),
+  defineEvent({
+    type: 'transcript.text_published', version: 1, topic,
+    description: `One part of a completed transcript's text (part 0 … parts-1, at most ${TEXT_PART_BYTES} bytes of segments each), `
+      + 'in order after its transcript.completed, so other services (the chat assistant\'s search) can keep their own copy.',
+    data: z.object({ id: z.string(), fileId: z.string(), fileName: z.string(), part: z.number().int().min(0), parts: z.number().int().min(1), segments: z.array(TranscriptSegmentFact) }),
   }),
   defineEvent({
     type: 'transcript.word_edited', version: 2, topic,

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { boolean, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { Envelope, ModelPurpose, ModelState, ProviderState } from '@earshot/contracts';
+import type { EventOf, ModelPurpose } from '@earshot/contracts';
 import type { Db } from '../db/database';
 import type { Migration } from '../db/migrate';
-import type { Subscription } from '../bus/types';
+import { on, type HandlerSpec } from '../bus/handlers';
 import type { ServiceContext } from '../module';
 import { SecretBox } from '../secret-box';
 import type { ProviderEndpoint } from './provider-client';
@@ -102,20 +102,23 @@ export interface CatalogueModel {
   isDefault: boolean;
 }
 
-interface Change<S> { id: string; before?: S | null; after?: S | null }
-type ProviderData = Change<ProviderState> & { apiKeySealed?: string | null };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function applyProvider(tx: Db, t: Tables, envelope: Envelope, at: Date): Promise<void> {
-  const data = envelope.data as unknown as ProviderData;
+type ProviderEvent = EventOf<'ai_provider.created' | 'ai_provider.updated' | 'ai_provider.deleted'>;
+type ModelEvent = EventOf<'ai_model.created' | 'ai_model.updated' | 'ai_model.deleted'>;
+
+async function applyProvider(tx: Db, t: Tables, event: ProviderEvent): Promise<void> {
+  const { data } = event;
+  const at = new Date(event.occurredAt);
   const p = t.providers;
-  const deleted = envelope.type === 'ai_provider.deleted' || !data.after;
-  const state = (data.after ?? data.before)!;
+  const deleted = event.type === 'ai_provider.deleted' || !data.after;
+  const state = data.after ?? data.before;
+  if (!state) return;
   const values = {
     name: state.name,
     baseUrl: state.baseUrl,
     enabled: state.enabled,
-    apiKeySealed: deleted ? null : (data.apiKeySealed ?? null),
+    apiKeySealed: !deleted && 'apiKeySealed' in data ? data.apiKeySealed : null,
     deleted,
     updatedAt: at,
   };
@@ -123,11 +126,13 @@ async function applyProvider(tx: Db, t: Tables, envelope: Envelope, at: Date): P
     .onConflictDoUpdate({ target: p.id, set: values, setWhere: sql`${p.updatedAt} <= ${at}` });
 }
 
-async function applyModel(tx: Db, t: Tables, envelope: Envelope, at: Date): Promise<void> {
-  const data = envelope.data as unknown as Change<ModelState>;
+async function applyModel(tx: Db, t: Tables, event: ModelEvent): Promise<void> {
+  const { data } = event;
+  const at = new Date(event.occurredAt);
   const m = t.models;
-  const deleted = envelope.type === 'ai_model.deleted' || !data.after;
-  const state = (data.after ?? data.before)!;
+  const deleted = event.type === 'ai_model.deleted' || !data.after;
+  const state = data.after ?? data.before;
+  if (!state) return;
   const values = {
     providerId: state.providerId,
     name: state.name,
@@ -168,16 +173,12 @@ export function aiCatalogue(ctx: ServiceContext) {
   );
 
   return {
-    subscription(consumer: string): Subscription {
-      return {
-        group: consumer,
-        topics: ['earshot.prompt'],
-        handle: async (envelope) => {
-          const at = new Date(envelope.occurredAt);
-          if (envelope.type.startsWith('ai_provider.')) await ctx.applyOnce(consumer, envelope, (tx) => applyProvider(tx, t, envelope, at));
-          else if (envelope.type.startsWith('ai_model.')) await ctx.applyOnce(consumer, envelope, (tx) => applyModel(tx, t, envelope, at));
-        },
-      };
+    /** The service's handlers of the prompt service's events (add them to its subscriptions). */
+    handlers(): HandlerSpec[] {
+      return [
+        ...(['ai_provider.created', 'ai_provider.updated', 'ai_provider.deleted'] as const).map((type) => on(type, (event, tx) => applyProvider(tx, t, event))),
+        ...(['ai_model.created', 'ai_model.updated', 'ai_model.deleted'] as const).map((type) => on(type, (event, tx) => applyModel(tx, t, event))),
+      ];
     },
 
     /** Enabled models of enabled providers for a purpose: the default first, then oldest first. */

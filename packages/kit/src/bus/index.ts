@@ -1,3 +1,4 @@
 export * from './types';
 export { MemoryBus } from './memory';
-export { KafkaBus } from './kafka';
+export { KafkaBus, kafkaTopicConfigs } from './kafka';
+export * from './handlers';

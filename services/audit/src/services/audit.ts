@@ -1,5 +1,5 @@
 import type { AuditEntryDto, AuditPage, AuditQuery, Envelope } from '@earshot/contracts';
-import { badRequest, companyScope, type Identity, type ServiceContext } from '@earshot/kit';
+import { badRequest, companyScope, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { EntryRow } from '../db/schema';
 import { insertEntry, listEntries, type EntryFilter } from '../repositories/entries';
 import { entryOf } from './record';
@@ -36,9 +36,9 @@ function toDto(row: EntryRow): AuditEntryDto {
 export class AuditLog {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** Stores an event once (the ledger and the unique id both guard against redelivery). */
-  async record(envelope: Envelope): Promise<void> {
-    await this.ctx.applyOnce('audit', envelope, (tx) => insertEntry(tx, entryOf(envelope)));
+  /** Stores an event, in the transaction that records it as applied (redelivery adds nothing). */
+  async record(tx: Db, envelope: Envelope): Promise<void> {
+    await insertEntry(tx, entryOf(envelope));
   }
 
   /** Entries newest first; a caller scoped to one company would see only that company's. */

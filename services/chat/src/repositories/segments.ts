@@ -25,6 +25,11 @@ const INSERT_BATCH = 500;
 /** Replaces a file's segments (a transcript completed again replaces the earlier one). */
 export async function replaceFile(tx: Db, companyId: string, fileId: string, fileName: string, segments: readonly SegmentFacts[]): Promise<void> {
   await tx.delete(transcriptSegments).where(eq(transcriptSegments.fileId, fileId));
+  await addSegments(tx, companyId, fileId, fileName, segments);
+}
+
+/** Adds segments of a file; one already there (a redelivered part) is left as it is. */
+export async function addSegments(tx: Db, companyId: string, fileId: string, fileName: string, segments: readonly SegmentFacts[]): Promise<void> {
   for (let i = 0; i < segments.length; i += INSERT_BATCH) {
     await tx.insert(transcriptSegments)
       .values(segments.slice(i, i + INSERT_BATCH).map((s) => ({ companyId, fileId, fileName, ...s })))

@@ -1,4 +1,4 @@
-import { Id, TranscriptSegmentFact, type Envelope } from '@earshot/contracts';
+import { Id, type EventOf } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import * as segmentsRepo from '../repositories/segments';
 
@@ -6,29 +6,32 @@ const isId = (value: unknown): value is string => Id.safeParse(value).success;
 
 /**
  * Keeps the search assistant's copy of transcript text in step with the transcription service.
- * Version 1 events carried no text: there is nothing to copy from them.
+ * A completed transcript replaces the file's earlier text; its own text follows in
+ * transcript.text_published parts (events written as v2 carried it inline; v1 carried none).
  */
-export async function applyTranscriptEvent(tx: Db, envelope: Envelope): Promise<void> {
-  const data = envelope.data as Record<string, unknown>;
-  if (!isId(data.fileId)) return;
-  switch (envelope.type) {
-    case 'transcript.completed': {
-      const segments = TranscriptSegmentFact.array().safeParse(data.segments);
-      if (envelope.version < 2 || !isId(envelope.companyId) || !segments.success) return;
-      await segmentsRepo.replaceFile(tx, envelope.companyId, data.fileId, String(data.fileName ?? ''), segments.data.filter((s) => s.text.trim()));
-      return;
-    }
-    case 'transcript.word_edited':
-      if (envelope.version < 2 || typeof data.segmentId !== 'string' || typeof data.segmentText !== 'string') return;
-      await segmentsRepo.updateText(tx, data.fileId, data.segmentId, data.segmentText);
-      return;
-    case 'transcript.deleted':
-      await segmentsRepo.removeFile(tx, data.fileId);
-  }
+export async function applyTranscriptCompleted(tx: Db, event: EventOf<'transcript.completed'>): Promise<void> {
+  const { fileId, fileName, segments = [] } = event.data;
+  if (!isId(fileId) || !isId(event.companyId)) return;
+  await segmentsRepo.replaceFile(tx, event.companyId, fileId, fileName, segments.filter((s) => s.text.trim()));
+}
+
+/** One part of a completed transcript's text: added to the copy (a redelivered part adds nothing). */
+export async function applyTextPublished(tx: Db, event: EventOf<'transcript.text_published'>): Promise<void> {
+  const { fileId, fileName, segments } = event.data;
+  if (!isId(fileId) || !isId(event.companyId)) return;
+  await segmentsRepo.addSegments(tx, event.companyId, fileId, fileName, segments.filter((s) => s.text.trim()));
+}
+
+export async function applyWordEdited(tx: Db, event: EventOf<'transcript.word_edited'>): Promise<void> {
+  const { fileId, segmentId, segmentText } = event.data;
+  if (isId(fileId)) await segmentsRepo.updateText(tx, fileId, segmentId, segmentText);
+}
+
+export async function applyTranscriptDeleted(tx: Db, event: EventOf<'transcript.deleted'>): Promise<void> {
+  if (isId(event.data.fileId)) await segmentsRepo.removeFile(tx, event.data.fileId);
 }
 
 /** file.deleted: a file removed without its transcript being deleted first takes its text along. */
-export async function applyFileDeleted(tx: Db, envelope: Envelope): Promise<void> {
-  const data = envelope.data as { id?: unknown };
-  if (isId(data.id)) await segmentsRepo.removeFile(tx, data.id);
+export async function applyFileDeleted(tx: Db, event: EventOf<'file.deleted'>): Promise<void> {
+  if (isId(event.data.id)) await segmentsRepo.removeFile(tx, event.data.id);
 }

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
+import { SYSTEM_ACTOR, textParts, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
 import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
@@ -52,19 +52,24 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
     const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, result);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
-    const words = result.segments.reduce((n, s) => n + s.words.length, 0);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
-    emit({
-      type: 'transcript.completed',
-      companyId: job.companyId,
-      actor: SYSTEM_ACTOR,
-      data: {
-        id, fileId: job.fileId, fileName: originalName, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words,
-        segments: segmentFacts(result),
-      },
-    });
+    completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, result).forEach(emit);
     return true;
   });
+}
+
+/**
+ * transcript.completed and, after it, the text in bounded transcript.text_published parts: no
+ * event grows with the recording (a 3-hour transcript is about 30 parts of at most 64 KB).
+ */
+export function completionEvents(companyId: string, transcript: { id: string; fileId: string; fileName: string }, result: TranscriptResult): NewEvent[] {
+  const parts = textParts(segmentFacts(result));
+  const words = result.segments.reduce((n, s) => n + s.words.length, 0);
+  const event = (type: NewEvent['type'], data: NewEvent['data']): NewEvent => ({ type, companyId, actor: SYSTEM_ACTOR, data });
+  return [
+    event('transcript.completed', { ...transcript, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words, parts: parts.length }),
+    ...parts.map((segments, part) => event('transcript.text_published', { ...transcript, part, parts: parts.length, segments })),
+  ];
 }
 
 /** The segments as other services learn them: speaker labels instead of ids. */

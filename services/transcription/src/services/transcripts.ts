@@ -3,7 +3,7 @@ import {
   Id,
   MAX_WORD_LENGTH,
   TRANSCRIPT_MESSAGES,
-  type Envelope,
+  type EventOf,
   type StatusItem,
   type TranscriptDto,
   type TranscriptionStatus,
@@ -23,24 +23,14 @@ export const UPLOAD_URL_PREFIX = '/api/uploads/';
 
 const isId = (value: unknown): value is string => Id.safeParse(value).success;
 
-interface UploadedData {
-  id: string;
-  storageKey: string;
-  originalName: string;
-  mimeType: string;
-  size: number;
-  clientId: string | null;
-  uploadedBy: string | null;
-}
-
 /** file.uploaded: remember the file (for the transcript's file block) and queue its job. */
-export async function applyFileUploaded(tx: Db, emit: Emit, envelope: Envelope): Promise<boolean> {
-  const data = envelope.data as unknown as UploadedData;
-  if (!isId(data.id) || !isId(envelope.companyId)) return false;
+export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file.uploaded'>): Promise<void> {
+  const { data } = event;
+  if (!isId(data.id) || !isId(event.companyId)) return;
   const inserted = await transcriptsRepo.insertFromUpload(tx, {
     id: randomUUID(),
     fileId: data.id,
-    companyId: envelope.companyId,
+    companyId: event.companyId,
     storageKey: data.storageKey,
     filename: data.id,
     originalName: data.originalName,
@@ -48,17 +38,15 @@ export async function applyFileUploaded(tx: Db, emit: Emit, envelope: Envelope):
     size: data.size,
     clientId: isId(data.clientId) ? data.clientId : null,
     uploadedBy: data.uploadedBy,
-    uploadedAt: new Date(envelope.occurredAt),
+    uploadedAt: new Date(event.occurredAt),
   });
-  if (!inserted || !(await jobsRepo.insertPending(tx, data.id, envelope.companyId))) return false;
-  emit(statusEvent(envelope.companyId, data.id, 'pending', null, 0));
-  return true;
+  if (!inserted || !(await jobsRepo.insertPending(tx, data.id, event.companyId))) return;
+  emit(statusEvent(event.companyId, data.id, 'pending', null, 0));
 }
 
 /** file.deleted (a file removed some other way): forget its transcript and job; nothing to announce. */
-export async function applyFileDeleted(tx: Db, envelope: Envelope): Promise<void> {
-  const data = envelope.data as { id?: unknown };
-  if (isId(data.id)) await transcriptsRepo.remove(tx, data.id);
+export async function applyFileDeleted(tx: Db, event: EventOf<'file.deleted'>): Promise<void> {
+  if (isId(event.data.id)) await transcriptsRepo.remove(tx, event.data.id);
 }
 
 function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto {

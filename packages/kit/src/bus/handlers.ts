@@ -1,0 +1,216 @@
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import {
+  EVENT_CATALOGUE,
+  Envelope as EnvelopeSchema,
+  EventVersionError,
+  readEvent,
+  topicOf,
+  type Envelope,
+  type EventOf,
+  type EventType,
+} from '@earshot/contracts';
+import type { Db } from '../db/database';
+import type { NewEvent } from '../outbox';
+import type { Subscription } from './types';
+
+export type Emit = (event: NewEvent) => void;
+
+export interface HandlerOptions<E> {
+  /**
+   * The entity the event sets the state of (e.g. the company id). An event older (by occurredAt)
+   * than one already applied for the same entity is stale and skipped, so a projection never
+   * goes back in time when events arrive out of order.
+   */
+  entity?: (event: E) => string;
+  /** Runs after the handler's transaction committed (e.g. to wake a worker). */
+  afterCommit?: (event: E) => void;
+}
+
+/** An event read for one handler, ready to apply. */
+export interface PreparedEvent {
+  /** The entity whose newest state it carries (see HandlerOptions.entity). */
+  entity?: string;
+  apply(tx: Db, emit: Emit): Promise<void>;
+  afterCommit?(): void;
+}
+
+/** One registration: what the kit needs to route, read and apply an event. */
+export interface HandlerSpec {
+  /** An event type, or '*' for every event on every topic (the audit log). */
+  readonly type: EventType | '*';
+  readonly topics: readonly string[];
+  /** Reads the envelope as the handler's version (throws EventVersionError when it cannot be). */
+  prepare(envelope: Envelope): PreparedEvent;
+}
+
+/**
+ * Registers a handler for one event type. It receives the event as the current version of the
+ * type (older versions are upcast by the catalogue), its data parsed and typed, the transaction
+ * that also records the event as applied, and `emit` for the events it causes.
+ */
+export function on<T extends EventType>(
+  type: T,
+  handle: (event: EventOf<T>, tx: Db, emit: Emit) => Promise<void>,
+  options: HandlerOptions<EventOf<T>> = {},
+): HandlerSpec {
+  const { entity, afterCommit } = options;
+  return {
+    type,
+    topics: [topicOf(type)],
+    prepare(envelope) {
+      const event = readEvent(type, envelope);
+      return {
+        entity: entity?.(event),
+        apply: (tx, emit) => handle(event, tx, emit),
+        afterCommit: afterCommit && (() => afterCommit(event)),
+      };
+    },
+  };
+}
+
+/** Registers a handler for every event as it was written (types this build does not know too). */
+export function onEvery(handle: (event: Envelope, tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
+  return {
+    type: '*',
+    topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))],
+    prepare: (envelope) => ({ apply: (tx, emit) => handle(envelope, tx, emit) }),
+  };
+}
+
+/** What a consumer needs of its service: the service's own schema and its applyOnce. */
+export interface ConsumerContext {
+  readonly schema: string;
+  readonly db: Db;
+  readonly logger: Logger;
+  applyOnce(consumer: string, envelope: Envelope, fn: (tx: Db, emit: Emit) => Promise<void>): Promise<boolean>;
+}
+
+export interface ParkedEvent {
+  consumer: string;
+  eventId: string;
+  type: string;
+  attempts: number;
+  error: string;
+  parkedAt: Date;
+}
+
+/**
+ * One service's handlers as one consumer group. A failing event is retried by the bus; after
+ * `maxAttempts` failures (or at once, when its version cannot be read: retrying cannot help) it is
+ * parked in the service's `parked_events` table and the stream moves on. `replay` applies parked
+ * events again (the `npm run events` command).
+ */
+export class EventConsumer {
+  /** Events that failed here at least once: on success their failure row is removed. */
+  private readonly failed = new Set<string>();
+
+  constructor(
+    private readonly ctx: ConsumerContext,
+    readonly name: string,
+    private readonly handlers: readonly HandlerSpec[],
+    private readonly maxAttempts: number,
+  ) {}
+
+  subscription(): Subscription {
+    return { group: this.name, topics: [...new Set(this.handlers.flatMap((h) => h.topics))], handle: (envelope) => this.receive(envelope) };
+  }
+
+  /** Delivers one event from the bus: applied, skipped, parked, or thrown for the bus to retry. */
+  async receive(envelope: Envelope): Promise<void> {
+    const handlers = this.handlers.filter((h) => h.type === '*' || h.type === envelope.type);
+    if (handlers.length === 0) return;
+    try {
+      await this.apply(envelope, handlers);
+    } catch (error) {
+      if (await this.recordFailure(envelope, error)) return;
+      throw error;
+    }
+    if (this.failed.delete(envelope.id)) await this.forget(envelope.id);
+  }
+
+  private async apply(envelope: Envelope, handlers: readonly HandlerSpec[]): Promise<void> {
+    const events = handlers.map((h) => h.prepare(envelope));
+    const fresh: PreparedEvent[] = [];
+    await this.ctx.applyOnce(this.name, envelope, async (tx, emit) => {
+      for (const [i, event] of events.entries()) {
+        if (event.entity !== undefined && !(await this.isFresh(tx, handlers[i]!.type, event.entity, envelope.occurredAt))) continue;
+        await event.apply(tx, emit);
+        fresh.push(event);
+      }
+    });
+    fresh.forEach((event) => event.afterCommit?.());
+  }
+
+  /** Records that `entity` is at `occurredAt` unless a newer event for it was applied already. */
+  private async isFresh(tx: Db, type: string, entity: string, occurredAt: string): Promise<boolean> {
+    const key = `${type.split('.')[0]}:${entity}`;
+    const result = (await tx.execute(sql`
+      insert into ${sql.identifier(this.ctx.schema)}.entity_versions (consumer, entity, occurred_at)
+      values (${this.name}, ${key}, ${occurredAt})
+      on conflict (consumer, entity) do update set occurred_at = excluded.occurred_at
+        where entity_versions.occurred_at <= excluded.occurred_at
+      returning 1`)) as unknown as { rows: unknown[] };
+    return result.rows.length > 0;
+  }
+
+  /** Counts a failure; true when the event is now parked (the bus must move on). */
+  private async recordFailure(envelope: Envelope, error: unknown): Promise<boolean> {
+    const message = error instanceof Error ? error.message : String(error);
+    const hopeless = error instanceof EventVersionError;
+    this.failed.add(envelope.id);
+    const t = sql.identifier(this.ctx.schema);
+    const [row] = ((await this.ctx.db.execute(sql`
+      insert into ${t}.parked_events (consumer, event_id, type, envelope, attempts, error)
+      values (${this.name}, ${envelope.id}, ${envelope.type}, ${JSON.stringify(envelope)}::jsonb, 1, ${message})
+      on conflict (consumer, event_id) do update set attempts = parked_events.attempts + 1, error = excluded.error, failed_at = now()
+      returning attempts, parked_at`)) as unknown as { rows: { attempts: number; parked_at: Date | null }[] }).rows;
+    const log = { err: error, consumer: this.name, eventId: envelope.id, type: envelope.type, attempts: row!.attempts };
+    if (row!.parked_at) return true;
+    if (!hopeless && row!.attempts < this.maxAttempts) return false;
+    await this.ctx.db.execute(sql`update ${t}.parked_events set parked_at = now() where consumer = ${this.name} and event_id = ${envelope.id}`);
+    this.failed.delete(envelope.id);
+    this.ctx.logger.error(log, 'event parked: its handler keeps failing (list and replay with `npm run events`)');
+    return true;
+  }
+
+  private async forget(eventId: string): Promise<void> {
+    await this.ctx.db.execute(sql`delete from ${sql.identifier(this.ctx.schema)}.parked_events where consumer = ${this.name} and event_id = ${eventId}`);
+  }
+
+  async parked(): Promise<ParkedEvent[]> {
+    const result = (await this.ctx.db.execute(sql`
+      select consumer, event_id, type, attempts, error, parked_at from ${sql.identifier(this.ctx.schema)}.parked_events
+      where consumer = ${this.name} and parked_at is not null order by parked_at, event_id`)) as unknown as {
+      rows: { consumer: string; event_id: string; type: string; attempts: number; error: string; parked_at: Date | string }[];
+    };
+    return result.rows.map((r) => ({ consumer: r.consumer, eventId: r.event_id, type: r.type, attempts: Number(r.attempts), error: r.error, parkedAt: new Date(r.parked_at) }));
+  }
+
+  /**
+   * Applies parked events again (all, or the one with `eventId`), oldest first. A success removes
+   * the event from the parking table; a failure leaves it there with the new error.
+   */
+  async replay(eventId?: string): Promise<{ replayed: string[]; failed: { eventId: string; error: string }[] }> {
+    const t = sql.identifier(this.ctx.schema);
+    const result = (await this.ctx.db.execute(sql`
+      select event_id, envelope from ${t}.parked_events
+      where consumer = ${this.name} and parked_at is not null ${eventId ? sql`and event_id = ${eventId}` : sql``}
+      order by parked_at, event_id`)) as unknown as { rows: { event_id: string; envelope: Envelope | string }[] };
+    const outcome = { replayed: [] as string[], failed: [] as { eventId: string; error: string }[] };
+    for (const row of result.rows) {
+      const envelope = EnvelopeSchema.parse(typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope);
+      try {
+        await this.apply(envelope, this.handlers.filter((h) => h.type === '*' || h.type === envelope.type));
+        await this.forget(row.event_id);
+        outcome.replayed.push(row.event_id);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await this.ctx.db.execute(sql`update ${t}.parked_events set error = ${message}, attempts = attempts + 1, failed_at = now()
+          where consumer = ${this.name} and event_id = ${row.event_id}`);
+        outcome.failed.push({ eventId: row.event_id, error: message });
+      }
+    }
+    return outcome;
+  }
+}

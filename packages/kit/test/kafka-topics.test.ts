@@ -1,0 +1,22 @@
+import { TOPICS } from '@earshot/contracts';
+import { BaseConfigSchema, ConfigError, kafkaTopicConfigs, loadConfig } from '../src';
+
+// No broker runs here: what the bus asks Kafka to create at start is checked as data.
+test('every catalogue topic is created with the configured partitions and replication', () => {
+  const config = loadConfig(BaseConfigSchema, { KAFKA_BROKERS: '127.0.0.1:9092', KAFKA_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3' });
+  const topics = kafkaTopicConfigs(TOPICS, { partitions: config.KAFKA_PARTITIONS, replicationFactor: config.KAFKA_REPLICATION_FACTOR });
+  expect(topics.map((t) => t.topic)).toEqual([...TOPICS].sort());
+  expect(topics.map((t) => t.topic)).toEqual(expect.arrayContaining(['earshot.auth', 'earshot.tenant', 'earshot.file', 'earshot.transcription', 'earshot.chat', 'earshot.prompt']));
+  for (const t of topics) expect(t).toMatchObject({ numPartitions: 12, replicationFactor: 3 });
+});
+
+test('a topic named twice is created once', () => {
+  expect(kafkaTopicConfigs(['b', 'a', 'b'], { partitions: 1, replicationFactor: 1 }).map((t) => t.topic)).toEqual(['a', 'b']);
+});
+
+test('partitions, replication and attempts default sensibly and refuse nonsense', () => {
+  expect(loadConfig(BaseConfigSchema, {})).toMatchObject({ KAFKA_PARTITIONS: 6, KAFKA_REPLICATION_FACTOR: 1, EVENT_MAX_ATTEMPTS: 5 });
+  expect(() => loadConfig(BaseConfigSchema, { KAFKA_PARTITIONS: '0' })).toThrow(ConfigError);
+  expect(() => loadConfig(BaseConfigSchema, { KAFKA_REPLICATION_FACTOR: 'three' })).toThrow(/KAFKA_REPLICATION_FACTOR/);
+  expect(() => loadConfig(BaseConfigSchema, { EVENT_MAX_ATTEMPTS: '0' })).toThrow(/EVENT_MAX_ATTEMPTS/);
+});

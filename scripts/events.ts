@@ -1,0 +1,91 @@
+// `npm run events -- parked [--service X]` lists events whose handler kept failing and was parked
+// (after EVENT_MAX_ATTEMPTS); `npm run events -- replay <event id>|--all [--service X]` applies them
+// again once the cause is fixed. It reads the same environment as the services (DATABASE_URL, or
+// the embedded database in DATA_DIR: stop the console first, PGlite allows one process).
+import { pathToFileURL } from 'node:url';
+import {
+  MemoryBus,
+  TokenService,
+  buildServer,
+  configSchemaFor,
+  createLogger,
+  loadConfig,
+  mountServices,
+  openDatabase,
+  resolveSecrets,
+  type BaseConfig,
+  type Database,
+  type ParkedEvent,
+  type ServiceModule,
+} from '@earshot/kit';
+import { ALL_SERVICES } from '../gateway/src/modules';
+
+const USAGE = 'usage: npm run events -- parked [--service <name>]\n       npm run events -- replay <event id>|--all [--service <name>]';
+
+export interface EventsCommandOptions {
+  env?: NodeJS.ProcessEnv;
+  /** An open database (tests); otherwise the one the environment names. */
+  database?: Database;
+  modules?: readonly ServiceModule[];
+  print?: (line: string) => void;
+}
+
+/** Runs one command; returns the process exit code (0: done, 1: something failed, 2: bad usage). */
+export async function runEventsCommand(argv: readonly string[], options: EventsCommandOptions = {}): Promise<number> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const [command, ...rest] = argv;
+  const serviceAt = rest.indexOf('--service');
+  const service = serviceAt >= 0 ? rest[serviceAt + 1] : undefined;
+  const args = serviceAt >= 0 ? rest.filter((_, i) => i !== serviceAt && i !== serviceAt + 1) : rest;
+  const all = options.modules ?? ALL_SERVICES;
+  const modules = service ? all.filter((m) => m.name === service) : all;
+  if ((command !== 'parked' && command !== 'replay') || (serviceAt >= 0 && modules.length === 0) || (command === 'replay' && args.length !== 1)) {
+    print(serviceAt >= 0 && modules.length === 0 ? `unknown service "${service}" (one of: ${all.map((m) => m.name).join(', ')})` : USAGE);
+    return 2;
+  }
+
+  const env = options.env ?? process.env;
+  const parsed = loadConfig(configSchemaFor(modules), env) as BaseConfig;
+  const secrets = resolveSecrets(parsed.DATA_DIR, parsed);
+  const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey };
+  const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'events');
+  const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  // The services' handlers without their traffic: nothing listens, the bus is never started, and
+  // events a replayed handler emits wait in the outbox for the service's own relay.
+  const bus = new MemoryBus(logger);
+  const running = await mountServices(buildServer({ logLevel: 'silent', name: 'events', logger }), modules, { config, database, bus, logger, tokens: new TokenService(secrets.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS) });
+  try {
+    if (command === 'parked') {
+      const rows: (ParkedEvent & { service: string })[] = [];
+      for (const [name, consumer] of running.consumers) rows.push(...(await consumer.parked()).map((p) => ({ ...p, service: name })));
+      if (rows.length === 0) print('No parked events.');
+      for (const r of rows) print(`${r.eventId}  ${r.service}  ${r.type}  attempts=${r.attempts}  parked=${r.parkedAt.toISOString()}  error=${r.error}`);
+      return 0;
+    }
+    const eventId = args[0] === '--all' ? undefined : args[0];
+    let failures = 0;
+    let replayed = 0;
+    for (const [name, consumer] of running.consumers) {
+      const outcome = await consumer.replay(eventId);
+      replayed += outcome.replayed.length;
+      for (const id of outcome.replayed) print(`replayed ${id} (${name})`);
+      for (const f of outcome.failed) print(`still failing ${f.eventId} (${name}): ${f.error}`);
+      failures += outcome.failed.length;
+    }
+    if (replayed + failures === 0) print(eventId ? `No parked event ${eventId}.` : 'No parked events.');
+    return failures > 0 || (eventId && replayed === 0) ? 1 : 0;
+  } finally {
+    await running.stop();
+    if (!options.database) await database.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runEventsCommand(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

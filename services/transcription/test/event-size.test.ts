@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { EVENT_CATALOGUE, type EventType } from '@earshot/contracts';
+import { buildEnvelope, type NewEvent } from '@earshot/kit';
+import { completionEvents } from '../src/services/queue';
+import { buildSegments, MAX_SEGMENT_SECONDS, segmentText } from '../src/services/segments';
+
+// Events stay small whatever the recording: a 3-hour call (about 30,000 words) must not ride in
+// one event. Every event type of the catalogue is built for such a transcript, the transcript's own
+// events by the code that emits them, and each serialised envelope must stay under 256 KB.
+const LIMIT = 256 * 1024;
+const HOURS = 3;
+const DURATION = HOURS * 3600;
+const WORDS = 30_000;
+
+/** Two speakers taking turns, words of up to 14 letters, ~2.8 words a second. */
+function longCall() {
+  const vocabulary = ['refrigerated', 'reconciliation', 'invoice', 'a', 'delivery', 'warehouse', 'confirmation', 'to', 'of', 'the', 'approximately', 'Tallinn'];
+  const step = DURATION / WORDS;
+  const channels = [{ speakerId: 'speaker_0', words: [] as { text: string; start: number; end: number }[] }, { speakerId: 'speaker_1', words: [] as { text: string; start: number; end: number }[] }];
+  for (let i = 0; i < WORDS; i++) {
+    const turn = Math.floor((i * step) / 45) % 2;
+    channels[turn]!.words.push({ text: vocabulary[i % vocabulary.length]!, start: i * step, end: i * step + step * 0.9 });
+  }
+  const segments = buildSegments(channels, DURATION, 'run1');
+  return {
+    engine: 'pocketsphinx',
+    duration: DURATION,
+    speakers: [{ id: 'speaker_0', label: 'Agent', channel: 0 }, { id: 'speaker_1', label: 'Customer', channel: 1 }],
+    segments,
+    peaks: { version: 1 as const, duration: DURATION, pointsPerSecond: 10, length: 0, data: [] },
+  };
+}
+
+const id = randomUUID();
+const fileId = randomUUID();
+const companyId = randomUUID();
+const actor = { type: 'system' as const, id: null };
+const result = longCall();
+const longest = result.segments.reduce((a, b) => (b.words.length > a.words.length ? b : a));
+const transcriptEvents = completionEvents(companyId, { id, fileId, fileName: `${'long-name-'.repeat(20)}.wav` }, result);
+
+const user = { email: 'a@b.test', firstName: 'A', lastName: 'B', role: 'USER' as const, companyId, status: 'active' as const };
+const company = { name: 'Acme', code: 'acme', domain: 'acme', status: 'active', maxUsers: 10, maxStorage: 1e9 };
+const provider = { name: 'P', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.com/v1', enabled: true, apiKeyLast4: '1234' };
+const model = { providerId: id, name: 'm', label: 'M', purpose: 'chat' as const, isDefault: true, contextSize: 8192, enabled: true };
+const edit = (data: NewEvent['data']): NewEvent['data'] => data;
+
+/** Every other event type, at its largest for this transcript. */
+const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.text_published'>, NewEvent['data']> = {
+  'user.signed_in': { id, email: user.email, method: 'password' },
+  'user.sign_in_failed': { id, email: user.email, reason: 'invalid_credentials' },
+  'user.signed_out': { id },
+  'user.session_revoked': { id, reason: 'reuse' },
+  'user.created': { id, before: null, after: user },
+  'user.updated': { id, before: user, after: user },
+  'user.deleted': { id, before: user, after: null },
+  'user.password_changed': { id, via: 'profile' },
+  'user.password_reset_requested': { id, email: user.email, resetUrl: 'https://acme.example.com/reset?token=x' },
+  'user.two_step_changed': { id, enabled: true },
+  'company.created': { id, before: null, after: company },
+  'company.updated': { id, before: company, after: company },
+  'company.deleted': { id, before: company, after: null },
+  'company.api_key_rotated': { id },
+  'company.features_changed': { id, before: { chat: false }, after: { chat: true } },
+  'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id },
+  'file.deleted': { id: fileId, storageKey: `${companyId}/${fileId}.wav` },
+  'transcript.status_changed': { fileId, status: 'failed', reason: 'x'.repeat(2000), attempt: 4 },
+  // The longest segment, every word replaced by the longest word allowed.
+  'transcript.word_edited': edit({
+    id, fileId, wordId: longest.words[0]!._id, segmentId: longest._id,
+    segmentText: segmentText(longest.words.map(() => ({ text: 'w'.repeat(100) }))), before: { text: 'a' }, after: { text: 'w'.repeat(100) },
+  }),
+  'transcript.client_linked': { id, fileId, before: { clientId: null }, after: { clientId: id } },
+  'transcript.deleted': { id, fileId },
+  'conversation.created': { id },
+  'conversation.renamed': { id },
+  'conversation.deleted': { id },
+  'chat_reply.finished': { conversationId: id, messageId: id, model: 'm', providerId: id, builtIn: false, status: 'complete', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
+  'chat_feedback.given': { id, messageId: id, rating: 'up', hasComment: true },
+  'ai_provider.created': { id, before: null, after: provider, apiKeySealed: 'v1:' + 'A'.repeat(200) },
+  'ai_provider.updated': { id, before: provider, after: provider, apiKeySealed: 'v1:' + 'A'.repeat(200) },
+  'ai_provider.deleted': { id, before: provider, after: null },
+  'ai_model.created': { id, before: null, after: model },
+  'ai_model.updated': { id, before: model, after: model },
+  'ai_model.deleted': { id, before: model, after: null },
+};
+
+const events: NewEvent[] = [
+  ...transcriptEvents,
+  ...Object.entries(samples).map(([type, data]) => ({ type, companyId, actor, data })),
+];
+
+test('the generated call is a 3-hour transcript of about 30,000 words in segments of at most 30 seconds', () => {
+  expect(result.segments.reduce((n, s) => n + s.words.length, 0)).toBe(WORDS);
+  expect(Math.max(...result.segments.map((s) => s.end! - s.start))).toBeLessThanOrEqual(MAX_SEGMENT_SECONDS);
+});
+
+test('every event type of the catalogue is built for it', () => {
+  expect([...new Set(events.map((e) => e.type))].sort()).toEqual(EVENT_CATALOGUE.map((e) => e.type).sort());
+});
+
+test.each(events.map((e, i) => [`${e.type} #${i}`, e] as const))('%s serialises under 256 KB', (_name, event) => {
+  const envelope = buildEnvelope(event);
+  expect(Buffer.byteLength(JSON.stringify(envelope))).toBeLessThan(LIMIT);
+});
+
+test('the transcript\'s text reaches other services whole, in order, across its parts', () => {
+  const [completed, ...parts] = transcriptEvents;
+  expect(completed!.data).toMatchObject({ parts: parts.length });
+  expect(parts.length).toBeGreaterThan(1);
+  const texts = parts.flatMap((p) => (p.data.segments as { text: string }[]).map((s) => s.text));
+  expect(texts).toEqual(result.segments.map((s) => s.text));
+});
