@@ -21,7 +21,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
-    await transcriptRoutes(app, new TranscriptService(ctx as unknown as ServiceContext, nudge(ctx)));
+    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx)));
   },
   subscriptions: (ctx) => [
     {

@@ -45,7 +45,7 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
 /** A worker for this context; `overrides` lets a caller (a test, the stand-alone runner) set its id and limits. */
 export function createWorker(ctx: ServiceContext<TranscriptionConfig>, overrides: Partial<WorkerOptions> = {}): TranscriptionWorker {
   const config = ctx.config;
-  return new TranscriptionWorker(ctx as unknown as ServiceContext, jobDeps(ctx), {
+  return new TranscriptionWorker(ctx, jobDeps(ctx), {
     ...queueSettings(config),
     concurrency: config.TRANSCRIPTION_CONCURRENCY,
     pollMs: config.TRANSCRIPTION_POLL_MS,

@@ -26,7 +26,7 @@ describe('a worker that dies mid-job', () => {
       TRANSCRIPTION_WORKER: 'false', TRANSCRIPTION_LEASE_MS: '1500', TRANSCRIPTION_MAX_ATTEMPTS: '2', TRANSCRIPTION_POLL_MS: '100',
     });
     user = await stack.tokenFor('USER', ACME);
-    ctx = stack.running.contexts.get('transcription') as unknown as ServiceContext<TranscriptionConfig>;
+    ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
   }, 60_000);
   afterAll(async () => stack.close());
 
@@ -35,10 +35,10 @@ describe('a worker that dies mid-job', () => {
     const fileId = await upload(stack, user, call.audio, 'call.wav');
     const settings = queueSettings(ctx.config);
     // Worker A claims the job, then "dies": it never heart-beats again.
-    const dead = await claimNext(ctx as unknown as ServiceContext, 'worker-a', settings);
+    const dead = await claimNext(ctx, 'worker-a', settings);
     expect(dead).toMatchObject({ fileId, attempts: 1, workerId: 'worker-a' });
     // While A's lease runs, nobody else can take the job.
-    expect(await claimNext(ctx as unknown as ServiceContext, 'worker-c', settings)).toBeNull();
+    expect(await claimNext(ctx, 'worker-c', settings)).toBeNull();
 
     // Worker B (a real worker loop) takes it over once the lease has expired, and finishes it.
     const live = createWorker(ctx, { id: 'worker-b' });
@@ -53,7 +53,7 @@ describe('a worker that dies mid-job', () => {
     expect(words(transcript).length).toBeGreaterThan(0);
 
     // A was only paused, not dead: it wakes up, finishes the same work, and its result is refused.
-    const late = await processJob(ctx as unknown as ServiceContext, pipelineDeps(ctx.config), dead!, settings, new AbortController().signal);
+    const late = await processJob(ctx, pipelineDeps(ctx.config), dead!, settings, new AbortController().signal);
     expect(late).toBe('lost');
     await stack.settle();
     expect(await getTranscript(stack, user, fileId)).toEqual(transcript);
@@ -67,18 +67,18 @@ describe('a worker that dies mid-job', () => {
   test('a job whose workers keep dying fails after the last attempt instead of looping', async () => {
     const fileId = await upload(stack, user, shortSpeech(), 'short.wav');
     const settings = queueSettings(ctx.config);
-    const first = await claimNext(ctx as unknown as ServiceContext, 'worker-1', settings);
+    const first = await claimNext(ctx, 'worker-1', settings);
     expect(first).toMatchObject({ fileId, attempts: 1 });
     let second = null;
     for (let i = 0; i < 600 && !second; i++) {
-      second = await claimNext(ctx as unknown as ServiceContext, 'worker-2', settings);
+      second = await claimNext(ctx, 'worker-2', settings);
       if (!second) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(second).toMatchObject({ fileId, attempts: 2 });
     let third = null;
     let failed = false;
     for (let i = 0; i < 600 && !failed; i++) {
-      third = await claimNext(ctx as unknown as ServiceContext, 'worker-3', settings);
+      third = await claimNext(ctx, 'worker-3', settings);
       const [status] = (await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })).json() as { status: string }[];
       failed = status!.status === 'failed';
       if (!failed) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -89,7 +89,7 @@ describe('a worker that dies mid-job', () => {
     // A retry from the API puts it back in the queue with a fresh count.
     const again = await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } });
     expect(again.statusCode).toBe(202);
-    expect(await claimNext(ctx as unknown as ServiceContext, 'worker-4', settings)).toMatchObject({ fileId, attempts: 1 });
+    expect(await claimNext(ctx, 'worker-4', settings)).toMatchObject({ fileId, attempts: 1 });
     // ...and while it runs, asking again is a conflict, not a second job.
     expect((await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode).toBe(409);
   }, 120_000);

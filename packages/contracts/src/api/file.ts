@@ -8,6 +8,9 @@ export const FILE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'n
 /** Audio the upload accepts, recognised by content (magic bytes), never by name or client type. */
 export const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'aac', 'ogg', 'opus', 'webm', 'flac'] as const;
 
+/** Where a stored file's audio streams from: this prefix plus its storage key (`<companyId>/<uuid>`). */
+export const UPLOAD_URL_PREFIX = '/api/uploads/';
+
 export const FILE_MESSAGES = {
   unsupported: `Only audio files can be uploaded (${AUDIO_FORMATS.join(', ')})`,
   quota: 'Storage limit reached for your company',

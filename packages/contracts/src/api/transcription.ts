@@ -12,6 +12,7 @@ export const TRANSCRIPT_MESSAGES = {
   deleted: 'Transcript deleted successfully',
   clientLinked: 'Client linked successfully',
   clientUnlinked: 'Client unlinked successfully',
+  notYours: 'Only the person who uploaded this recording or an administrator can delete it or transcribe it again',
 } as const;
 
 /** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */
