@@ -1,4 +1,4 @@
-import { createStorage, defineService, type ServiceContext } from '@earshot/kit';
+import { createStorage, defineService } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
@@ -6,17 +6,6 @@ import { FileService } from './services/files';
 import { applyCompanyEvent, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
 const CONSUMER = 'file';
-const services = new WeakMap<ServiceContext<FileConfig>, FileService>();
-
-/** One FileService (and storage) per mounted context; building the storage validates its config. */
-function fileServiceOf(ctx: ServiceContext<FileConfig>): FileService {
-  let service = services.get(ctx);
-  if (!service) {
-    service = new FileService(ctx, createStorage(ctx.config));
-    services.set(ctx, service);
-  }
-  return service;
-}
 
 /** The file service. See README.md for what it owns. */
 export const fileService = defineService<FileConfig>({
@@ -26,18 +15,18 @@ export const fileService = defineService<FileConfig>({
   migrations,
   configShape: fileConfigShape,
   async routes(app, ctx) {
-    await fileRoutes(app, fileServiceOf(ctx), ctx.config);
+    // Building the storage validates its configuration: a missing S3 key stops the start here.
+    await fileRoutes(app, new FileService(ctx, createStorage(ctx.config)), ctx.config);
   },
   subscriptions: (ctx) => [
     {
       group: CONSUMER,
       topics: ['earshot.tenant', 'earshot.transcription'],
       handle: async (envelope) => {
-        const storage = fileServiceOf(ctx).storage;
         await ctx.applyOnce(CONSUMER, envelope, async (tx, emit) => {
           if (envelope.type.startsWith('company.')) await applyCompanyEvent(tx, envelope);
           else if (envelope.type === 'transcript.status_changed') await applyTranscriptStatus(tx, envelope);
-          else if (envelope.type === 'transcript.deleted') await applyTranscriptDeleted(tx, emit, envelope, storage);
+          else if (envelope.type === 'transcript.deleted') await applyTranscriptDeleted(tx, emit, envelope, createStorage(ctx.config));
         });
       },
     },
