@@ -95,19 +95,20 @@ describe('a worker that dies mid-job', () => {
     const crashedId = await upload(stack, user, shortSpeech(), 'crashed.wav');
     const crashed = (await claimNext(ctx, 'worker-killed', settings))!;
     expect(crashed.fileId).toBe(crashedId);
+    const runningId = await upload(stack, user, shortSpeech(), 'running.wav');
+    const running = (await claimNext(ctx, 'worker-elsewhere', settings))!;
+    expect(running.fileId).toBe(runningId);
+
+    // The killed worker left its input behind and its lease ran out; the other one is at work.
     const left = jobDir(root, crashed);
     mkdirSync(left, { recursive: true });
     writeFileSync(join(left, 'input'), Buffer.alloc(4 * 1024 * 1024));
     await expireLease(crashedId);
-    // A directory of no job at all (an older layout, a job deleted since) goes too.
-    const stray = join(root, 'stray');
-    mkdirSync(stray);
-
-    const runningId = await upload(stack, user, shortSpeech(), 'running.wav');
-    const running = (await claimNext(ctx, 'worker-elsewhere', settings))!;
-    expect(running.fileId).toBe(runningId);
     const inUse = jobDir(root, running);
     mkdirSync(inUse, { recursive: true });
+    // A directory of no job at all (a job deleted since) goes too.
+    const stray = join(root, 'stray');
+    mkdirSync(stray);
 
     const next = createWorker(ctx, { id: 'worker-next' });
     await next.start();
