@@ -13,8 +13,10 @@ export type FixtureFactory = (world: World, company: CompanyKey, caller: Caller)
 
 /** Kinds whose objects a DELETE would destroy: made fresh for each delete call. */
 export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
-  file: async (world, company) => {
-    const file = await uploadFile(world, company);
+  // Deleting a recording is for its uploader, an ADMIN or a HOST_ADMIN: a USER or CALLER deletes their own upload.
+  file: async (world, company, caller) => {
+    const uploader = company === 'A' && (caller === 'USER' || caller === 'CALLER') ? world.users.A[caller].token : world.users[company].ADMIN.token;
+    const file = await uploadFile(world, company, uploader);
     // The transcription service learns of the upload from file.uploaded: let it arrive.
     await world.earshot.settle();
     return file._id;
@@ -84,8 +86,8 @@ function sharedReply(world: World, token: string): Promise<string> {
   return id;
 }
 
-async function uploadFile(world: World, company: CompanyKey) {
-  const res = await world.request(world.users[company].ADMIN.token, {
+async function uploadFile(world: World, company: CompanyKey, token = world.users[company].ADMIN.token) {
+  const res = await world.request(token, {
     method: 'POST',
     url: '/api/files/upload',
     ...multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
