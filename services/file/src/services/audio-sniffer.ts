@@ -58,7 +58,13 @@ function plausibleFrame(head: Buffer): boolean {
  */
 export async function sniffAudio(head: Buffer): Promise<AudioType | null> {
   if (head.length === 0) return null;
-  const found = await fileTypeFromBuffer(head);
+  let found;
+  try {
+    found = await fileTypeFromBuffer(head);
+  } catch {
+    // A head that file-type's parsers choke on (a corrupt container) is not audio we can accept.
+    return null;
+  }
   const type = found ? ACCEPTED[found.ext] : undefined;
   if (!type || !plausibleFrame(head)) return null;
   return type;
