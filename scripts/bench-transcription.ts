@@ -84,6 +84,7 @@ async function ourRun(wav: string): Promise<Run & { peaksBytes: number }> {
     { storage, engine, ffmpeg: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, decoders: new Limiter(concurrency) },
     'bench/recording',
     new AbortController().signal,
+    join(dir, 'work'),
   );
   const seconds = (performance.now() - started) / 1000;
   const words = result.segments.flatMap((s) => s.words.map((w) => w.text));

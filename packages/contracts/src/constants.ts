@@ -41,6 +41,9 @@ export const FILE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'n
 /** Audio the upload accepts, recognised by content (magic bytes), never by name or client type. */
 export const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'aac', 'ogg', 'opus', 'webm', 'flac'] as const;
 
+/** Where a stored file's audio streams from: this prefix plus its storage key (`<companyId>/<uuid>`). */
+export const UPLOAD_URL_PREFIX = '/api/uploads/';
+
 export const FILE_MESSAGES = {
   unsupported: `Only audio files can be uploaded (${AUDIO_FORMATS.join(', ')})`,
   quota: 'Storage limit reached for your company',
@@ -61,6 +64,7 @@ export const TRANSCRIPT_MESSAGES = {
   deleted: 'Transcript deleted successfully',
   clientLinked: 'Client linked successfully',
   clientUnlinked: 'Client unlinked successfully',
+  notYours: 'Only the person who uploaded this recording or an administrator can delete it or transcribe it again',
 } as const;
 
 /** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */

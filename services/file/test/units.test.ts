@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { parse as parseContentDisposition } from 'content-disposition';
 import { sniffAudio } from '../src/services/audio-sniffer';
 import { parseRange } from '../src/services/range';
 import { contentDisposition, sanitiseOriginalName } from '../src/services/names';
@@ -22,8 +23,12 @@ describe('sniffAudio', () => {
     ['m4a', 'audio/mp4'],
     ['webm', 'audio/webm'],
     ['aac', 'audio/aac'],
-  ] as const)('recognises real %s from its first 64 bytes', (kind, mimeType) => {
-    expect(sniffAudio(audio[kind].subarray(0, 64))?.mimeType).toBe(mimeType);
+  ] as const)('recognises real %s from its first 64 bytes', async (kind, mimeType) => {
+    expect((await sniffAudio(audio[kind].subarray(0, 64)))?.mimeType).toBe(mimeType);
+  });
+
+  test.each(['wav', 'mp3', 'mp3-bare', 'ogg', 'opus', 'flac', 'm4a', 'webm', 'aac'] as const)('recognises real %s from a first chunk of 64 KiB', async (kind) => {
+    expect(await sniffAudio(audio[kind].subarray(0, 64 * 1024))).not.toBeNull();
   });
 
   test('an MP3 without an ID3 tag starts with a frame header', () => {
@@ -42,12 +47,12 @@ describe('sniffAudio', () => {
     ['0xFF noise with reserved MPEG bits', Buffer.concat([Buffer.from('fffbf0', 'hex'), Buffer.alloc(61)])],
     ['zeros', Buffer.alloc(64)],
     ['empty', Buffer.alloc(0)],
-  ])('refuses %s', (_name, head) => {
-    expect(sniffAudio(head)).toBeNull();
+  ])('refuses %s', async (_name, head) => {
+    expect(await sniffAudio(head)).toBeNull();
   });
 
-  test('a WAV header of our own making (the benchmark uses it)', () => {
-    expect(sniffAudio(wavHeader(1024))).toEqual({ format: 'wav', mimeType: 'audio/wav' });
+  test('a WAV header of our own making (the benchmark uses it)', async () => {
+    expect(await sniffAudio(wavHeader(1024))).toEqual({ format: 'wav', mimeType: 'audio/wav' });
   });
 });
 
@@ -100,8 +105,11 @@ describe('names', () => {
   });
 
   test('Content-Disposition carries any name without breaking the header', () => {
-    const header = contentDisposition('réunion "final"; x=1.wav');
-    expect(header).toBe(`inline; filename="r_union _final__ x=1.wav"; filename*=UTF-8''r%C3%A9union%20%22final%22%3B%20x%3D1.wav`);
+    const name = 'réunion "final"; x=1.wav';
+    const header = contentDisposition(name);
+    expect(header).toBe(`inline; filename="r_union \\"final\\"; x=1.wav"; filename*=UTF-8''r%C3%A9union%20%22final%22%3B%20x%3D1.wav`);
     expect(header).not.toMatch(/[\r\n]/);
+    expect(parseContentDisposition(header)).toEqual({ type: 'inline', parameters: { filename: name } });
+    expect(contentDisposition('call.wav')).toBe('inline; filename="call.wav"');
   });
 });

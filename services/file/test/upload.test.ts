@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
-import type { Envelope } from '@earshot/contracts';
+import { UPLOAD_URL_PREFIX, type Envelope } from '@earshot/contracts';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '../src';
 import { announceCompany, filesUnder, streamingUpload, makeAudioFixtures, multipart, uploadRequest, wavHeader, type Fixture } from './helpers';
@@ -40,7 +40,7 @@ describe('accepted audio', () => {
     expect(body).toMatchObject({ originalName: `Recording.${kind}`, size: audio[kind].length, status: 'completed' });
     expect(body.path).toBe(`${COMPANY}/${body._id}`);
     expect(body.filename).toBe(body._id);
-    expect(body.url).toBe(`/api/uploads/${body.path}`);
+    expect(body.url).toBe(UPLOAD_URL_PREFIX + body.path);
     expect(body.mimeType).toMatch(/^audio\//);
     expect(new Date(body.uploadDate).toString()).not.toBe('Invalid Date');
     // The bytes on disk are exactly the upload.

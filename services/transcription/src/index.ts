@@ -31,7 +31,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     if (!ctx.config.TRANSCRIPTION_WORKER) return;
     const worker = createWorker(ctx);
     workers.set(ctx, worker);
-    worker.start();
+    await worker.start();
   },
   async stop(ctx) {
     await workers.get(ctx)?.stop();

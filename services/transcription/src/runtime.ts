@@ -4,6 +4,7 @@ import { createEngine, engineForModel } from './engines';
 import { JobError } from './services/job-error';
 import { Limiter } from './services/limiter';
 import type { PipelineDeps } from './services/pipeline';
+import { workRootOf } from './services/work-dirs';
 import type { QueueSettings } from './services/queue';
 import { TranscriptionWorker, type JobDeps, type WorkerOptions } from './services/worker';
 
@@ -12,8 +13,9 @@ export function queueSettings(config: TranscriptionConfig): QueueSettings {
 }
 
 /** What the pipeline needs, built from the same environment the file service reads (storage). */
-export function pipelineDeps(config: TranscriptionConfig): PipelineDeps {
+export function pipelineDeps(config: TranscriptionConfig): PipelineDeps & { workRoot: string } {
   return {
+    workRoot: workRootOf(config),
     storage: createStorage(config),
     engine: createEngine(config),
     ffmpeg: { ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH },
@@ -45,7 +47,7 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
 /** A worker for this context; `overrides` lets a caller (a test, the stand-alone runner) set its id and limits. */
 export function createWorker(ctx: ServiceContext<TranscriptionConfig>, overrides: Partial<WorkerOptions> = {}): TranscriptionWorker {
   const config = ctx.config;
-  return new TranscriptionWorker(ctx as unknown as ServiceContext, jobDeps(ctx), {
+  return new TranscriptionWorker(ctx, jobDeps(ctx), {
     ...queueSettings(config),
     concurrency: config.TRANSCRIPTION_CONCURRENCY,
     pollMs: config.TRANSCRIPTION_POLL_MS,

@@ -1,4 +1,4 @@
-import type { TranscriptDto } from '@earshot/contracts';
+import { UPLOAD_URL_PREFIX, type TranscriptDto } from '@earshot/contracts';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
@@ -45,7 +45,7 @@ test('an uploaded stereo call becomes a transcript with one speaker per channel,
   expect(t.fileId).toBe(callId);
   expect(t.file.originalName).toBe('call.wav');
   expect(t.audioPath).toBe(t.file.url);
-  expect(t.file.url).toBe(`/api/uploads/${t.file.path}`);
+  expect(t.file.url).toBe(UPLOAD_URL_PREFIX + t.file.path);
   expect(t.engine).toBe('pocketsphinx');
   expect(t.metadata.duration).toBeCloseTo(call.duration, 1);
   expect(t.metadata.speakers).toEqual([

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { claimNext, createWorker, pipelineDeps, processJob, queueSettings, transcriptionService, type TranscriptionConfig } from '../src';
+import { jobDir, workRootOf } from '../src/services/work-dirs';
 import { emitted, getTranscript, makeCall, tmp, upload, waitForStatus, words } from './helpers';
 
 const ACME = '11111111-1111-4111-8111-111111111111';
@@ -21,28 +22,33 @@ describe('a worker that dies mid-job', () => {
   let ctx: ServiceContext<TranscriptionConfig>;
 
   beforeAll(async () => {
-    // No in-process worker: the test plays the workers. Short leases so that expiry comes quickly.
+    // No in-process worker: the test plays the workers. A lease "runs out" when the test backdates it.
     stack = await createTestStack([fileService, transcriptionService], {
-      TRANSCRIPTION_WORKER: 'false', TRANSCRIPTION_LEASE_MS: '1500', TRANSCRIPTION_MAX_ATTEMPTS: '2', TRANSCRIPTION_POLL_MS: '100',
+      TRANSCRIPTION_WORKER: 'false', TRANSCRIPTION_MAX_ATTEMPTS: '2', TRANSCRIPTION_POLL_MS: '100',
     });
     user = await stack.tokenFor('USER', ACME);
-    ctx = stack.running.contexts.get('transcription') as unknown as ServiceContext<TranscriptionConfig>;
+    ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
   }, 60_000);
   afterAll(async () => stack.close());
+
+  /** The holder's lease ran out (its worker stopped heart-beating): as if the lease time had passed. */
+  const expireLease = (fileId: string) =>
+    stack.database.query(`update transcription.jobs set locked_until = now() - interval '1 second' where file_id = $1`, [fileId]);
 
   test('its job is taken over after the lease expires and completed exactly once', async () => {
     const call = makeCall();
     const fileId = await upload(stack, user, call.audio, 'call.wav');
     const settings = queueSettings(ctx.config);
     // Worker A claims the job, then "dies": it never heart-beats again.
-    const dead = await claimNext(ctx as unknown as ServiceContext, 'worker-a', settings);
+    const dead = await claimNext(ctx, 'worker-a', settings);
     expect(dead).toMatchObject({ fileId, attempts: 1, workerId: 'worker-a' });
     // While A's lease runs, nobody else can take the job.
-    expect(await claimNext(ctx as unknown as ServiceContext, 'worker-c', settings)).toBeNull();
+    expect(await claimNext(ctx, 'worker-c', settings)).toBeNull();
+    await expireLease(fileId);
 
-    // Worker B (a real worker loop) takes it over once the lease has expired, and finishes it.
+    // Worker B (a real worker loop) takes it over now that the lease has expired, and finishes it.
     const live = createWorker(ctx, { id: 'worker-b' });
-    live.start();
+    await live.start();
     try {
       const status = await waitForStatus(stack, user, fileId);
       expect(status).toMatchObject({ status: 'completed', attempts: 2 });
@@ -53,7 +59,7 @@ describe('a worker that dies mid-job', () => {
     expect(words(transcript).length).toBeGreaterThan(0);
 
     // A was only paused, not dead: it wakes up, finishes the same work, and its result is refused.
-    const late = await processJob(ctx as unknown as ServiceContext, pipelineDeps(ctx.config), dead!, settings, new AbortController().signal);
+    const late = await processJob(ctx, pipelineDeps(ctx.config), dead!, settings, new AbortController().signal);
     expect(late).toBe('lost');
     await stack.settle();
     expect(await getTranscript(stack, user, fileId)).toEqual(transcript);
@@ -67,31 +73,49 @@ describe('a worker that dies mid-job', () => {
   test('a job whose workers keep dying fails after the last attempt instead of looping', async () => {
     const fileId = await upload(stack, user, shortSpeech(), 'short.wav');
     const settings = queueSettings(ctx.config);
-    const first = await claimNext(ctx as unknown as ServiceContext, 'worker-1', settings);
-    expect(first).toMatchObject({ fileId, attempts: 1 });
-    let second = null;
-    for (let i = 0; i < 600 && !second; i++) {
-      second = await claimNext(ctx as unknown as ServiceContext, 'worker-2', settings);
-      if (!second) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(second).toMatchObject({ fileId, attempts: 2 });
-    let third = null;
-    let failed = false;
-    for (let i = 0; i < 600 && !failed; i++) {
-      third = await claimNext(ctx as unknown as ServiceContext, 'worker-3', settings);
-      const [status] = (await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })).json() as { status: string }[];
-      failed = status!.status === 'failed';
-      if (!failed) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(third).toBeNull();
+    expect(await claimNext(ctx, 'worker-1', settings)).toMatchObject({ fileId, attempts: 1 });
+    await expireLease(fileId);
+    expect(await claimNext(ctx, 'worker-2', settings)).toMatchObject({ fileId, attempts: 2 });
+    await expireLease(fileId);
+    // The last attempt's lease ran out too: the sweep fails the job rather than handing it out again.
+    expect(await claimNext(ctx, 'worker-3', settings)).toBeNull();
     const [status] = (await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })).json() as { reason: string; attempts: number }[];
     expect(status).toMatchObject({ status: 'failed', attempts: 2, reason: 'The transcription worker stopped responding on every attempt' });
     // A retry from the API puts it back in the queue with a fresh count.
     const again = await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } });
     expect(again.statusCode).toBe(202);
-    expect(await claimNext(ctx as unknown as ServiceContext, 'worker-4', settings)).toMatchObject({ fileId, attempts: 1 });
+    expect(await claimNext(ctx, 'worker-4', settings)).toMatchObject({ fileId, attempts: 1 });
     // ...and while it runs, asking again is a conflict, not a second job.
     expect((await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode).toBe(409);
+  }, 120_000);
+
+  test('what a killed job left in its temporary directory is removed when a worker starts; a running job keeps its own', async () => {
+    const settings = queueSettings(ctx.config);
+    const root = workRootOf(ctx.config);
+    const crashedId = await upload(stack, user, shortSpeech(), 'crashed.wav');
+    const crashed = (await claimNext(ctx, 'worker-killed', settings))!;
+    expect(crashed.fileId).toBe(crashedId);
+    const runningId = await upload(stack, user, shortSpeech(), 'running.wav');
+    const running = (await claimNext(ctx, 'worker-elsewhere', settings))!;
+    expect(running.fileId).toBe(runningId);
+
+    // The killed worker left its input behind and its lease ran out; the other one is at work.
+    const left = jobDir(root, crashed);
+    mkdirSync(left, { recursive: true });
+    writeFileSync(join(left, 'input'), Buffer.alloc(4 * 1024 * 1024));
+    await expireLease(crashedId);
+    const inUse = jobDir(root, running);
+    mkdirSync(inUse, { recursive: true });
+    // A directory of no job at all (a job deleted since) goes too.
+    const stray = join(root, 'stray');
+    mkdirSync(stray);
+
+    const next = createWorker(ctx, { id: 'worker-next' });
+    await next.start();
+    await next.stop();
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(stray)).toBe(false);
+    expect(existsSync(inUse)).toBe(true);
   }, 120_000);
 });
 

@@ -14,11 +14,9 @@ import {
 } from '@earshot/contracts';
 import { identityOf, unsupported, type ZodTypeProvider } from '@earshot/kit';
 import type { FileConfig } from '../config';
-import type { FileService } from '../services/files';
+import { MULTIPART_OVERHEAD, type FileService } from '../services/files';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-/** Room for the multipart envelope (boundaries, part headers, the clientId field) around the file. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 
 export async function fileRoutes(app: FastifyInstance, files: FileService, config: FileConfig): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -35,18 +33,16 @@ export async function fileRoutes(app: FastifyInstance, files: FileService, confi
     },
   }, async (request, reply) => {
     if (!request.isMultipart()) throw unsupported(FILE_MESSAGES.notMultipart);
-    const identity = identityOf(request);
-    const companyId = await files.uploadCompany(identity, request.query.companyId);
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) {
-      reply.header('connection', 'close');
-      throw files.tooLargeError();
-    }
     const parts = request.parts({
       limits: { fileSize: config.MAX_UPLOAD_BYTES + 1, files: 1, fields: 4, fieldSize: 256, fieldNameSize: 100, parts: 6, headerPairs: 20 },
     });
     try {
-      const created = await files.upload(parts, identity, companyId, request.ip);
+      const created = await files.upload(identityOf(request), {
+        parts,
+        companyId: request.query.companyId,
+        declaredBytes: Number.isFinite(declared) ? declared : undefined,
+      });
       return reply.code(201).send(created);
     } catch (error) {
       // The rest of a rejected body is not worth reading: let the connection go.
@@ -63,13 +59,13 @@ export async function fileRoutes(app: FastifyInstance, files: FileService, confi
   r.get('/files/:id', {
     config: { access: ALL_ROLES, params: { id: 'file' } },
     schema: { params: IdParams, response: { 200: FileItemDto, ...errors } },
-  }, async (request) => files.get(identityOf(request), request.params.id));
+  }, async (request) => files.get(identityOf(request), request.params));
 
   r.get('/uploads/*', {
     config: { access: ALL_ROLES, params: { '*': 'uploadPath' } },
     schema: { params: z.object({ '*': z.string().max(1024) }).strict(), response: { ...errors, 416: ErrorBody } },
   }, async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
-    const answer = await files.audio(identityOf(request), request.params['*'], request.headers.range, request.method === 'HEAD');
+    const answer = await files.audio(identityOf(request), { path: request.params['*'], range: request.headers.range, headOnly: request.method === 'HEAD' });
     reply.code(answer.status).headers(answer.headers);
     if (answer.status === 416) return reply.send({ message: 'The requested range is not satisfiable', code: 'RANGE_NOT_SATISFIABLE' });
     return reply.send(answer.body ?? '');

@@ -1,56 +1,71 @@
+import { fileTypeFromBuffer } from 'file-type';
+
 /** What the first bytes of an upload say it is. */
 export interface AudioType {
   format: 'wav' | 'mp3' | 'mp4' | 'aac' | 'ogg' | 'webm' | 'mkv' | 'flac';
   mimeType: string;
 }
 
-/** Enough bytes to recognise every accepted format (and the WebM doctype, which may sit a little further). */
-export const SNIFF_BYTES = 64;
+/**
+ * How many bytes the sniffer wants before it decides (file-type's own advice for a reliable
+ * answer). The first chunk of an upload is usually larger; a shorter file is sniffed whole.
+ */
+export const SNIFF_BYTES = 4100;
 
-/** ISO base media brands of audio (and audio-capable MP4) files; image brands such as heic/avif are not here. */
-const MP4_BRANDS = new Set([
-  'M4A ', 'M4B ', 'M4P ', 'M4V ', 'F4A ', 'F4B ', 'mp41', 'mp42', 'mp71', 'isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6',
-  'dash', 'avc1', '3gp4', '3gp5', '3gp6', '3g2a', '3g2b', '3g2c', 'MSNV', 'NDAS', 'caqv',
-]);
+/**
+ * file-type's answers that are audio we accept, and what we store for them. MP4-family containers
+ * (M4A, plain ISO MP4, 3GP) are stored as audio/mp4; image brands such as HEIC/AVIF come back as
+ * images and are refused. Ogg video (Theora) and QuickTime are not here.
+ */
+const ACCEPTED: Record<string, AudioType> = {
+  wav: { format: 'wav', mimeType: 'audio/wav' },
+  mp3: { format: 'mp3', mimeType: 'audio/mpeg' },
+  mp2: { format: 'mp3', mimeType: 'audio/mpeg' },
+  mp1: { format: 'mp3', mimeType: 'audio/mpeg' },
+  flac: { format: 'flac', mimeType: 'audio/flac' },
+  ogg: { format: 'ogg', mimeType: 'audio/ogg' },
+  oga: { format: 'ogg', mimeType: 'audio/ogg' },
+  opus: { format: 'ogg', mimeType: 'audio/ogg' },
+  spx: { format: 'ogg', mimeType: 'audio/ogg' },
+  aac: { format: 'aac', mimeType: 'audio/aac' },
+  m4a: { format: 'mp4', mimeType: 'audio/mp4' },
+  m4b: { format: 'mp4', mimeType: 'audio/mp4' },
+  m4p: { format: 'mp4', mimeType: 'audio/mp4' },
+  m4v: { format: 'mp4', mimeType: 'audio/mp4' },
+  f4a: { format: 'mp4', mimeType: 'audio/mp4' },
+  f4b: { format: 'mp4', mimeType: 'audio/mp4' },
+  mp4: { format: 'mp4', mimeType: 'audio/mp4' },
+  '3gp': { format: 'mp4', mimeType: 'audio/mp4' },
+  '3g2': { format: 'mp4', mimeType: 'audio/mp4' },
+  webm: { format: 'webm', mimeType: 'audio/webm' },
+  mkv: { format: 'mkv', mimeType: 'audio/x-matroska' },
+};
 
-const ascii = (head: Buffer, offset: number, length: number) =>
-  head.length >= offset + length ? head.toString('latin1', offset, offset + length) : '';
-
-/** An MPEG audio frame header (layer I/II/III): sync, and no reserved version, layer, bitrate or rate. */
-function isMpegFrame(head: Buffer): boolean {
-  if (head.length < 4 || head[0] !== 0xff || (head[1]! & 0xe0) !== 0xe0) return false;
-  const version = (head[1]! >> 3) & 0x03;
-  const layer = (head[1]! >> 1) & 0x03;
-  const bitrate = head[2]! >> 4;
-  const rate = (head[2]! >> 2) & 0x03;
-  return version !== 0x01 && layer !== 0x00 && bitrate !== 0x0f && rate !== 0x03;
-}
-
-/** An ADTS (raw AAC) header: 12-bit sync, layer 00, a valid sampling-frequency index. */
-function isAdts(head: Buffer): boolean {
-  if (head.length < 4 || head[0] !== 0xff || (head[1]! & 0xf6) !== 0xf0) return false;
-  const frequency = (head[2]! >> 2) & 0x0f;
-  return frequency <= 12;
+/**
+ * file-type takes a bare MPEG/ADTS frame by its sync bits alone, so 0xFF noise would pass as MP3.
+ * A real frame header also has a usable bitrate and sampling rate.
+ */
+function plausibleFrame(head: Buffer): boolean {
+  if (head.length < 4 || head[0] !== 0xff) return true;
+  const isAdts = (head[1]! & 0xf6) === 0xf0;
+  if (isAdts) return ((head[2]! >> 2) & 0x0f) <= 12;
+  return head[2]! >> 4 !== 0x0f && ((head[2]! >> 2) & 0x03) !== 0x03;
 }
 
 /**
- * Recognises audio by its magic bytes: WAV (RIFF/RF64 .... WAVE), MP3 (ID3 tag or an MPEG frame),
- * MP4/M4A (an ftyp box with an audio-capable brand), AAC (ADTS), Ogg/Opus (OggS), WebM/Matroska
- * (EBML) and FLAC (fLaC). Anything else is null, whatever its name or declared type.
+ * Recognises audio by its magic bytes (file-type): WAV, MP3, M4A/MP4, AAC (ADTS), Ogg/Opus,
+ * WebM/Matroska and FLAC. Anything else is null, whatever its name or declared type.
  */
-export function sniffAudio(head: Buffer): AudioType | null {
-  const riff = ascii(head, 0, 4);
-  if ((riff === 'RIFF' || riff === 'RF64') && ascii(head, 8, 4) === 'WAVE') return { format: 'wav', mimeType: 'audio/wav' };
-  if (ascii(head, 0, 4) === 'fLaC') return { format: 'flac', mimeType: 'audio/flac' };
-  if (ascii(head, 0, 4) === 'OggS') return { format: 'ogg', mimeType: 'audio/ogg' };
-  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) {
-    return head.includes('webm', 4, 'latin1') ? { format: 'webm', mimeType: 'audio/webm' } : { format: 'mkv', mimeType: 'audio/x-matroska' };
+export async function sniffAudio(head: Buffer): Promise<AudioType | null> {
+  if (head.length === 0) return null;
+  let found;
+  try {
+    found = await fileTypeFromBuffer(head);
+  } catch {
+    // A head that file-type's parsers choke on (a corrupt container) is not audio we can accept.
+    return null;
   }
-  if (ascii(head, 4, 4) === 'ftyp' && head.length >= 12 && head.readUInt32BE(0) >= 12 && MP4_BRANDS.has(ascii(head, 8, 4))) {
-    return { format: 'mp4', mimeType: 'audio/mp4' };
-  }
-  if (ascii(head, 0, 3) === 'ID3' && head.length >= 10 && head[3]! < 0xff && head[4]! < 0xff) return { format: 'mp3', mimeType: 'audio/mpeg' };
-  if (isAdts(head)) return { format: 'aac', mimeType: 'audio/aac' };
-  if (isMpegFrame(head)) return { format: 'mp3', mimeType: 'audio/mpeg' };
-  return null;
+  const type = found ? ACCEPTED[found.ext] : undefined;
+  if (!type || !plausibleFrame(head)) return null;
+  return type;
 }

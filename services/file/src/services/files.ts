@@ -5,6 +5,7 @@ import type { Multipart } from '@fastify/multipart';
 import {
   FILE_MESSAGES,
   Id,
+  UPLOAD_URL_PREFIX,
   type FileItemDto,
   type UploadedFileDto,
 } from '@earshot/contracts';
@@ -31,7 +32,8 @@ import { UploadGuard, UploadRejected } from './upload-guard';
 import { contentDisposition, sanitiseOriginalName } from './names';
 import { parseRange } from './range';
 
-export const UPLOAD_URL_PREFIX = '/api/uploads/';
+/** Room for the multipart envelope (boundaries, part headers, the clientId field) around the file. */
+export const MULTIPART_OVERHEAD = 64 * 1024;
 const FILE_STATUS = 'completed';
 const KEY_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -69,6 +71,22 @@ function toUploaded(row: FileRow): UploadedFileDto {
   return { _id, url, path, filename, originalName, size, mimeType, uploadDate, status };
 }
 
+export interface UploadInput {
+  /** The multipart parts of the request, read once. */
+  parts: AsyncIterable<Multipart>;
+  /** `?companyId=`: the company a HOST_ADMIN uploads to. */
+  companyId?: string;
+  /** The request's Content-Length, when it sent one. */
+  declaredBytes?: number;
+}
+
+export interface AudioRequest {
+  /** The storage key the URL names. */
+  path: string;
+  range?: string;
+  headOnly: boolean;
+}
+
 export interface AudioResponse {
   status: 200 | 206 | 416;
   headers: Record<string, string>;
@@ -87,7 +105,7 @@ interface StoredObject {
 export class FileService {
   constructor(
     private readonly ctx: ServiceContext<FileConfig>,
-    readonly storage: ObjectStorage,
+    private readonly storage: ObjectStorage,
   ) {}
 
   private get config(): FileConfig {
@@ -100,7 +118,7 @@ export class FileService {
     return maxStorage - (await filesRepo.usedStorage(db, companyId));
   }
 
-  tooLargeError(): HttpError {
+  private tooLargeError(): HttpError {
     return tooLarge(`The file is larger than the upload limit of ${formatBytes(this.config.MAX_UPLOAD_BYTES)}`);
   }
 
@@ -111,7 +129,7 @@ export class FileService {
   }
 
   /** The company an upload belongs to: the caller's own; a HOST_ADMIN names one (or uses their own). */
-  async uploadCompany(identity: Identity, requested: string | undefined): Promise<string> {
+  private async uploadCompany(identity: Identity, requested: string | undefined): Promise<string> {
     if (identity.role !== 'HOST_ADMIN') {
       if (!identity.companyId) throw forbidden('Your account belongs to no company');
       return identity.companyId;
@@ -145,7 +163,10 @@ export class FileService {
    * more than the company's remaining quota stops the stream at once; any failure removes what was
    * stored, so a rejected upload leaves neither an object nor a row.
    */
-  async upload(parts: AsyncIterable<Multipart>, identity: Identity, companyId: string, ip: string): Promise<UploadedFileDto> {
+  async upload(identity: Identity, input: UploadInput): Promise<UploadedFileDto> {
+    const companyId = await this.uploadCompany(identity, input.companyId);
+    // A body declared far above the limit is refused before a byte of it is read.
+    if (input.declaredBytes !== undefined && input.declaredBytes > this.config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) throw this.tooLargeError();
     const company = await companiesRepo.findCompany(this.ctx.db, companyId);
     const quotaBytes = await this.remainingQuota(this.ctx.db, companyId, company?.maxStorage);
     if (quotaBytes <= 0) throw tooLarge(FILE_MESSAGES.quota);
@@ -153,7 +174,7 @@ export class FileService {
     let stored: StoredObject | undefined;
     let clientId: string | null = null;
     try {
-      for await (const part of parts) {
+      for await (const part of input.parts) {
         if (part.type === 'field') {
           if (part.fieldname !== 'clientId') throw badRequest(`Unknown field "${part.fieldname.slice(0, 50)}": only clientId and the file are accepted`);
           const parsed = Id.safeParse(String(part.value).trim());
@@ -165,7 +186,7 @@ export class FileService {
         stored = await this.storeFile(part.file, part.filename, companyId, quotaBytes);
       }
       if (!stored) throw badRequest(FILE_MESSAGES.noFile);
-      return await this.record(stored, identity, companyId, clientId, ip);
+      return await this.record(stored, identity, companyId, clientId);
     } catch (error) {
       if (stored) await this.removeQuietly(stored.key);
       throw this.uploadError(error);
@@ -183,7 +204,7 @@ export class FileService {
     return { id, key, size, mimeType: type.mimeType, originalName: sanitiseOriginalName(filename) };
   }
 
-  private async record(stored: StoredObject, identity: Identity, companyId: string, clientId: string | null, ip: string): Promise<UploadedFileDto> {
+  private async record(stored: StoredObject, identity: Identity, companyId: string, clientId: string | null): Promise<UploadedFileDto> {
     const row = await this.ctx.transact(async (tx, emit) => {
       // Concurrent uploads of one company queue here, so together they cannot pass the quota.
       const company = await companiesRepo.lockCompany(tx, companyId);
@@ -207,7 +228,7 @@ export class FileService {
       emit({
         type: 'file.uploaded',
         companyId,
-        actor: actorOf(identity, ip),
+        actor: actorOf(identity),
         data: {
           id: created.id,
           storageKey: created.storageKey,
@@ -238,8 +259,8 @@ export class FileService {
     return { items: rows.map(toItem), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
-  async get(identity: Identity, id: string): Promise<FileItemDto> {
-    const row = await filesRepo.findFile(this.ctx.db, id, companyScope(identity));
+  async get(identity: Identity, input: { id: string }): Promise<FileItemDto> {
+    const row = await filesRepo.findFile(this.ctx.db, input.id, companyScope(identity));
     if (!row) throw notFound('File');
     return toItem(row);
   }
@@ -248,11 +269,12 @@ export class FileService {
    * The audio at `path` (a storage key) for a caller of the owning company, whole or one byte
    * range. Anything that is not exactly a key of this company's files is simply not found.
    */
-  async audio(identity: Identity, path: string, rangeHeader: string | undefined, headOnly: boolean): Promise<AudioResponse> {
+  async audio(identity: Identity, input: AudioRequest): Promise<AudioResponse> {
+    const { path, headOnly } = input;
     if (!KEY_SHAPE.test(path)) throw notFound('File');
     const row = await filesRepo.findFileByKey(this.ctx.db, path, companyScope(identity));
     if (!row) throw notFound('File');
-    const range = parseRange(rangeHeader, row.size);
+    const range = parseRange(input.range, row.size);
     if (range.kind === 'unsatisfiable') {
       return { status: 416, headers: { 'accept-ranges': 'bytes', 'content-range': `bytes */${row.size}` } };
     }

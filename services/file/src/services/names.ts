@@ -1,3 +1,5 @@
+import createContentDisposition from 'content-disposition';
+
 export const MAX_ORIGINAL_NAME = 255;
 
 // Control characters, bidi overrides/isolates (they can disguise an extension) and other invisibles.
@@ -21,8 +23,11 @@ export function sanitiseOriginalName(raw: string | undefined): string {
   return chars.slice(0, MAX_ORIGINAL_NAME - keep.length - 1).join('') + '…' + keep.join('');
 }
 
-/** A Content-Disposition value that survives any name: ASCII fallback plus RFC 5987 UTF-8. */
+/**
+ * The Content-Disposition of played audio: an ASCII `filename` (anything else as `_`, since
+ * browsers read that parameter in differing charsets) and, when that lost something, the exact
+ * name as RFC 5987 UTF-8 in `filename*`.
+ */
 export function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%;]/g, '_');
-  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return createContentDisposition(name, { type: 'inline', fallback: name.replace(/[^\x20-\x7e]/g, '_') });
 }

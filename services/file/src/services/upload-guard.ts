@@ -18,10 +18,10 @@ export class UploadRejected extends Error {
 }
 
 /**
- * Sits between the multipart file stream and storage. It holds back the first bytes until it can
- * tell the format (so storage is only opened for audio), counts every byte, and fails the stream
- * the moment the count passes the upload limit or the company's remaining quota. Memory use is
- * one chunk plus the sniffed head, whatever the file size.
+ * Sits between the multipart file stream and storage. It holds back the first chunk (and more only
+ * while it has fewer than SNIFF_BYTES) until it can tell the format, so storage is only opened for
+ * audio; it counts every byte and fails the stream the moment the count passes the upload limit or
+ * the company's remaining quota. Memory use is one chunk plus the sniffed head, whatever the file size.
  */
 export class UploadGuard extends Transform {
   bytes = 0;
@@ -61,11 +61,12 @@ export class UploadGuard extends Transform {
   private decide(callback: TransformCallback): void {
     const head = Buffer.concat(this.head, this.headLength);
     this.head = [];
-    const type = sniffAudio(head);
-    if (!type) return callback(new UploadRejected('unsupported'));
-    this.type = type;
-    this.resolveType(type);
-    callback(null, head);
+    sniffAudio(head).then((type) => {
+      if (!type) return callback(new UploadRejected('unsupported'));
+      this.type = type;
+      this.resolveType(type);
+      callback(null, head);
+    }, (error: unknown) => callback(error as Error));
   }
 
   private overLimit(): UploadRejected | null {

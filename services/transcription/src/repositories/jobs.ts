@@ -77,6 +77,13 @@ export async function claim(tx: Db, workerId: string, leaseMs: number): Promise<
   return row ? { fileId: row.file_id, companyId: row.company_id, attempts: row.attempts, workerId } : null;
 }
 
+/** Jobs some worker holds right now (a lease that has not run out): whose temporary files are in use. */
+export async function liveLeases(db: Db): Promise<{ fileId: string; workerId: string }[]> {
+  const rows = await db.select({ fileId: jobs.fileId, workerId: jobs.lockedBy }).from(jobs)
+    .where(and(eq(jobs.status, 'processing'), sql`${jobs.lockedUntil} > now()`));
+  return rows.flatMap((r) => (r.workerId ? [{ fileId: r.fileId, workerId: r.workerId }] : []));
+}
+
 /** Extends the lease; false when the job is no longer this worker's (expired and re-claimed, or deleted). */
 export async function heartbeat(db: Db, fileId: string, workerId: string, leaseMs: number): Promise<boolean> {
   const rows = await db.update(jobs)

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ObjectNotFoundError, type ObjectStorage } from '@earshot/kit';
@@ -72,10 +71,11 @@ async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, l
 
 /**
  * From a stored upload to a transcript: fetch, decode to 16 kHz mono WAV per channel, measure,
- * draw peaks, recognise, and build speaker segments. Everything temporary is removed at the end.
+ * draw peaks, recognise, and build speaker segments. Everything temporary goes in `dir` (created
+ * here, removed at the end; what a crash leaves there the next worker start removes).
  */
-export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: string, signal: AbortSignal): Promise<TranscriptResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'earshot-stt-'));
+export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: string, signal: AbortSignal, dir: string): Promise<TranscriptResult> {
+  await mkdir(dir, { recursive: true });
   try {
     const input = join(dir, 'input');
     await download(deps.storage, storageKey, input, signal);

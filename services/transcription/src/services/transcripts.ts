@@ -3,12 +3,14 @@ import {
   Id,
   MAX_WORD_LENGTH,
   TRANSCRIPT_MESSAGES,
+  UPLOAD_URL_PREFIX,
   type EventOf,
   type StatusItem,
   type TranscriptDto,
   type TranscriptionStatus,
 } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, conflict, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, conflict, forbidden, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
@@ -17,9 +19,6 @@ import { statusEvent } from './queue';
 import { segmentText } from './segments';
 
 type Emit = (event: NewEvent) => void;
-
-/** The file service streams audio from here; the storage key is the path. */
-export const UPLOAD_URL_PREFIX = '/api/uploads/';
 
 const isId = (value: unknown): value is string => Id.safeParse(value).success;
 
@@ -82,54 +81,75 @@ const toStatus = (job: JobRow): StatusItem => ({
   updatedAt: job.updatedAt.toISOString(),
 });
 
+/**
+ * Who may delete a recording or run its transcription again: the person who uploaded it, an ADMIN
+ * of its company or a HOST_ADMIN. Reading and correcting words stays open to every member: a
+ * company works on its transcripts together, but one member's recording is not another's to drop.
+ */
+export function mayManage(identity: Identity, row: { companyId: string; uploadedBy: string | null }): boolean {
+  if (identity.role === 'HOST_ADMIN') return true;
+  if (identity.role === 'ADMIN') return identity.companyId === row.companyId;
+  return row.uploadedBy !== null && row.uploadedBy === identity.userId;
+}
+
+export interface WordEdit {
+  transcriptId: string;
+  wordId: string;
+  speakerSegmentId: string;
+  text: string;
+}
+
 /** The routes' logic; every lookup is scoped to the caller's company (a HOST_ADMIN's: any). */
 export class TranscriptService {
-  constructor(private readonly ctx: ServiceContext, private readonly onQueued: () => void) {}
+  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly onQueued: () => void) {}
 
-  async byFile(identity: Identity, fileId: string): Promise<TranscriptDto> {
-    const row = await transcriptsRepo.findByFile(this.ctx.db, fileId, companyScope(identity));
+  async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
+    const row = await transcriptsRepo.findByFile(this.ctx.db, input.fileId, companyScope(identity));
     if (!row) throw notFound('Transcript');
-    return toDto(row, await jobsRepo.findJob(this.ctx.db, fileId));
+    return toDto(row, await jobsRepo.findJob(this.ctx.db, input.fileId));
   }
 
-  async peaks(identity: Identity, fileId: string) {
-    const row = await transcriptsRepo.findPeaks(this.ctx.db, fileId, companyScope(identity));
+  async peaks(identity: Identity, input: { fileId: string }) {
+    const row = await transcriptsRepo.findPeaks(this.ctx.db, input.fileId, companyScope(identity));
     if (!row?.peaks) throw notFound('Waveform');
     return row.peaks;
   }
 
-  async statuses(identity: Identity, fileIds?: string): Promise<StatusItem[]> {
-    const ids = fileIds ? [...new Set(fileIds.toLowerCase().split(','))] : undefined;
+  async statuses(identity: Identity, input: { fileIds?: string }): Promise<StatusItem[]> {
+    const ids = input.fileIds ? [...new Set(input.fileIds.toLowerCase().split(','))] : undefined;
     if (ids && ids.length > 200) throw badRequest('Ask for at most 200 files at once', { field: 'query.fileIds' });
     if (ids && !ids.every(isId)) throw badRequest('Invalid query.fileIds: must be file ids', { field: 'query.fileIds' });
     return (await jobsRepo.listStatuses(this.ctx.db, companyScope(identity), ids)).map(toStatus);
   }
 
   /** Queues a file again (retry after failure, or a re-run); a job that is running now is a 409. */
-  async transcribe(identity: Identity, fileId: string, ip: string): Promise<{ message: string; fileId: string; status: TranscriptionStatus }> {
+  async transcribe(identity: Identity, input: { fileId: string }): Promise<{ message: string; fileId: string; status: TranscriptionStatus }> {
+    const { fileId } = input;
     await this.ctx.transact(async (tx, emit) => {
       const row = await transcriptsRepo.findByFile(tx, fileId, companyScope(identity));
       if (!row) throw notFound('File');
+      if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
       const job = await jobsRepo.findJob(tx, fileId);
       if (!job) {
         await jobsRepo.insertPending(tx, fileId, row.companyId);
       } else if (!(await jobsRepo.requeue(tx, fileId))) {
         throw conflict(TRANSCRIPT_MESSAGES.alreadyRunning);
       }
-      emit(statusEvent(row.companyId, fileId, 'pending', null, 0, actorOf(identity, ip)));
+      emit(statusEvent(row.companyId, fileId, 'pending', null, 0, actorOf(identity)));
     });
     this.onQueued();
     return { message: TRANSCRIPT_MESSAGES.queued, fileId, status: 'pending' };
   }
 
-  async editWord(identity: Identity, ip: string, transcriptId: string, wordId: string, body: { text: string; speakerSegmentId: string }): Promise<{ message: string }> {
-    const text = body.text.trim();
+  async editWord(identity: Identity, input: WordEdit): Promise<{ message: string }> {
+    const { transcriptId, wordId, speakerSegmentId } = input;
+    const text = input.text.trim();
     if (!text) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot be empty' });
     if (text.length > MAX_WORD_LENGTH) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: `The word can be at most ${MAX_WORD_LENGTH} characters` });
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot contain control characters' });
     await this.ctx.transact(async (tx, emit) => {
-      const found = await transcriptsRepo.locateWord(tx, transcriptId, companyScope(identity), body.speakerSegmentId, wordId);
+      const found = await transcriptsRepo.locateWord(tx, transcriptId, companyScope(identity), speakerSegmentId, wordId);
       if (!found) throw notFound('Word');
       const before = found.words[found.wordIndex]!.text;
       const words = found.words.map((w, i) => (i === found.wordIndex ? { ...w, text } : w));
@@ -138,8 +158,8 @@ export class TranscriptService {
       emit({
         type: 'transcript.word_edited',
         companyId: found.companyId,
-        actor: actorOf(identity, ip),
-        data: { id: transcriptId, fileId: found.fileId, wordId, segmentId: body.speakerSegmentId, segmentText: newSegmentText, before: { text: before }, after: { text } },
+        actor: actorOf(identity),
+        data: { id: transcriptId, fileId: found.fileId, wordId, segmentId: speakerSegmentId, segmentText: newSegmentText, before: { text: before }, after: { text } },
       });
     });
     return { message: TRANSCRIPT_MESSAGES.wordUpdated };
@@ -149,7 +169,8 @@ export class TranscriptService {
    * Links a transcript to a client (or unlinks with null). The client id is recorded as given:
    * checking that it is a client of the same company comes with the clients (tenant) work.
    */
-  async linkClient(identity: Identity, ip: string, transcriptId: string, clientId: string | null) {
+  async linkClient(identity: Identity, input: { transcriptId: string; clientId: string | null }) {
+    const { transcriptId, clientId } = input;
     return this.ctx.transact(async (tx, emit) => {
       const row = await transcriptsRepo.findByEitherId(tx, transcriptId, companyScope(identity));
       if (!row) throw notFound('Transcript');
@@ -158,7 +179,7 @@ export class TranscriptService {
         emit({
           type: 'transcript.client_linked',
           companyId: row.companyId,
-          actor: actorOf(identity, ip),
+          actor: actorOf(identity),
           data: { id: row.id, fileId: row.fileId, before: { clientId: row.clientId }, after: { clientId } },
         });
       }
@@ -172,12 +193,13 @@ export class TranscriptService {
   }
 
   /** Deletes transcript and job; transcript.deleted makes the file service remove the file and its audio. */
-  async remove(identity: Identity, ip: string, id: string) {
+  async remove(identity: Identity, input: { id: string }) {
     return this.ctx.transact(async (tx, emit) => {
-      const row = await transcriptsRepo.findByEitherId(tx, id, companyScope(identity));
+      const row = await transcriptsRepo.findByEitherId(tx, input.id, companyScope(identity));
       if (!row) throw notFound('Transcript');
+      if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
       await transcriptsRepo.remove(tx, row.fileId);
-      emit({ type: 'transcript.deleted', companyId: row.companyId, actor: actorOf(identity, ip), data: { id: row.id, fileId: row.fileId } });
+      emit({ type: 'transcript.deleted', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id, fileId: row.fileId } });
       return { message: TRANSCRIPT_MESSAGES.deleted, id: row.id, fileId: row.fileId };
     });
   }

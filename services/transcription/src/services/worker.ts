@@ -6,6 +6,7 @@ import { heartbeat } from '../repositories/jobs';
 import { JobError, reasonOf } from './job-error';
 import type { SpeechEngine } from '../engines';
 import { transcribeStoredAudio, type PipelineDeps } from './pipeline';
+import { jobDir, removeStaleJobDirs } from './work-dirs';
 import { claimNext, completeJob, failJob, releaseJob, type ClaimedJob, type QueueSettings } from './queue';
 
 export interface WorkerOptions extends QueueSettings {
@@ -17,6 +18,8 @@ export interface WorkerOptions extends QueueSettings {
 export type JobOutcome = 'completed' | 'retry' | 'failed' | 'lost' | 'released';
 
 export interface JobDeps extends PipelineDeps {
+  /** Parent of the jobs' temporary directories (DATA_DIR/tmp/transcription). */
+  workRoot: string;
   /** The engine of the speech-to-text model chosen in AI Configuration, asked per job; null: `engine`. */
   chosenEngine?: () => Promise<SpeechEngine | null>;
 }
@@ -32,7 +35,7 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
     const source = await findSource(ctx.db, job.fileId);
     if (!source) return 'lost';
     const engine = (await deps.chosenEngine?.()) ?? deps.engine;
-    const result = await transcribeStoredAudio({ ...deps, engine }, source.storageKey, signal);
+    const result = await transcribeStoredAudio({ ...deps, engine }, source.storageKey, signal, jobDir(deps.workRoot, job));
     return (await completeJob(ctx, job, result)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
@@ -62,10 +65,17 @@ export class TranscriptionWorker {
     this.id = options.id ?? newWorkerId();
   }
 
-  start(): void {
+  /** Clears what crashed jobs left in the work directory, then starts claiming. */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    try {
+      const removed = await removeStaleJobDirs(this.ctx.db, this.deps.workRoot);
+      if (removed.length) this.ctx.logger.info({ worker: this.id, removed }, 'removed temporary files of interrupted transcription jobs');
+    } catch (error) {
+      this.ctx.logger.warn({ err: error, worker: this.id }, 'could not clear temporary files of interrupted jobs');
+    }
+    if (this.running) this.loop = this.run();
   }
 
   /** Looks for work now (a job was just queued in this process). */
