@@ -17,7 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildEnvelope, providerClient } from '@earshot/kit';
+import { providerClient } from '@earshot/ai';
+import { buildEnvelope } from '@earshot/kit';
 import { startFakeOpenAI } from '@earshot/kit/testing';
 import { createAllInOne } from '@earshot/gateway';
 

@@ -41,6 +41,12 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
   /** Extra environment keys this service reads, validated at start with the base ones. */
   readonly configShape?: z.ZodRawShape;
   routes(app: FastifyInstance, ctx: ServiceContext<C>): Promise<void>;
+  /**
+   * Routes for other services only (paths under /internal), on the service's own app in
+   * distributed mode: never mounted in all-in-one (services call each other in-process there)
+   * and never proxied by the gateway. Each route authenticates its caller itself.
+   */
+  internalRoutes?(app: FastifyInstance, ctx: ServiceContext<C>): Promise<void>;
   subscriptions?(ctx: ServiceContext<C>): Subscription[];
   /** After migrations and routes, before traffic: seeding, workers. */
   start?(ctx: ServiceContext<C>): Promise<void>;

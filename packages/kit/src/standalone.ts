@@ -44,6 +44,8 @@ export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps):
   await app.register(authGuard, { tokens: deps.tokens });
   registerProbes(app, deps.database);
   const running = await mountServices(app, [module], deps);
+  const internal = module.internalRoutes;
+  if (internal) await app.register(async (scope) => internal(scope, running.contexts.get(module.name)!));
   await app.ready();
   await startServices([module], running);
   await deps.bus.start();

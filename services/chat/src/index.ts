@@ -1,4 +1,5 @@
-import { aiCatalogue, defineService, type ServiceContext } from '@earshot/kit';
+import { aiCatalogue, providerKeysFor } from '@earshot/ai';
+import { defineService } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
@@ -16,11 +17,11 @@ export const chatService = defineService<ChatConfig>({
   migrations,
   configShape: chatConfigShape,
   async routes(app, ctx) {
-    const catalogue = aiCatalogue(ctx as unknown as ServiceContext);
-    await chatRoutes(app, new ConversationService(ctx as unknown as ServiceContext, catalogue), new ReplyService(ctx, catalogue));
+    const catalogue = aiCatalogue(ctx);
+    await chatRoutes(app, new ConversationService(ctx, catalogue), new ReplyService(ctx, catalogue));
   },
   subscriptions: (ctx) => [
-    aiCatalogue(ctx as unknown as ServiceContext).subscription(CONSUMER),
+    aiCatalogue(ctx).subscription(CONSUMER),
     {
       group: CONSUMER,
       topics: ['earshot.transcription', 'earshot.file'],
@@ -30,6 +31,10 @@ export const chatService = defineService<ChatConfig>({
       },
     },
   ],
+  async start(ctx) {
+    // Refuses to start, clearly, without a way to the prompt service for provider keys.
+    providerKeysFor(ctx.database, ctx.config);
+  },
 });
 
 export type { ChatConfig } from './config';

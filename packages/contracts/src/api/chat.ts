@@ -39,6 +39,8 @@ export const ConversationList = paginated(ConversationDto);
 
 export const CreateConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional() }).strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
+export type CreateConversationBody = z.infer<typeof CreateConversationBody>;
+export type RenameConversationBody = z.infer<typeof RenameConversationBody>;
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;

@@ -1,5 +1,6 @@
 import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
-import { badRequest, BlockedUrlError, checkUrl, conflict, type HttpError, type OutboundPolicy } from '@earshot/kit';
+import { BlockedUrlError, checkUrl, type OutboundPolicy } from '@earshot/ai';
+import { badRequest, conflict, type HttpError } from '@earshot/kit';
 
 export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
 
