@@ -1,6 +1,5 @@
 import {
   AI_CONFIG_MESSAGES,
-  type Actor,
   type AiProviderDto,
   type ConnectionTestResult,
   type CreateAiProviderBody,
