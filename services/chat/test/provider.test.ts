@@ -198,3 +198,25 @@ test('the key reaches the provider but no event: a replaced key is used from the
     "select column_name from information_schema.columns where table_schema = 'chat' and table_name = 'ai_providers'");
   expect(columns.map((c) => c.column_name)).not.toContain('api_key_sealed');
 });
+
+test("a provider that redirects to another origin gets the question there without the provider's key", async () => {
+  const { createServer } = await import('node:http');
+  const redirector = createServer((req, res) => {
+    res.writeHead(307, { location: `${fake.url.replace(/\/v1$/, '')}${req.url}` });
+    res.end();
+  });
+  await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = redirector.address() as { port: number };
+    const moved = await addChatModel(stack, `http://127.0.0.1:${port}/v1`, { apiKey: 'sk-must-not-move-5555', isDefault: false, name: 'moved' });
+    const id = await createConversation(stack, user);
+    fake.queueReply({ pieces: ['Answered elsewhere.'] });
+    const { events } = await streamReply(base, user, id, { message: 'Where are you?', modelId: moved.modelId });
+    expect(deltas(events)).toEqual(['Answered elsewhere.']);
+    const arrived = fake.requests.at(-1)!;
+    expect(arrived.path).toBe('/v1/chat/completions');
+    expect(arrived.headers.authorization).toBeUndefined();
+  } finally {
+    await new Promise<void>((resolve) => redirector.close(() => resolve()));
+  }
+});
