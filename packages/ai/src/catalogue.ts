@@ -12,7 +12,8 @@ import type { ProviderEndpoint } from './provider-client';
  */
 export function aiCatalogueMigrations(): Migration[] {
   return [{
-    // After any service's own early migrations; the tables depend on nothing of theirs.
+    // After any service's own early migrations; the tables depend on nothing of theirs. The name
+    // is what databases have recorded since the catalogue lived in the kit: it stays.
     name: '0100_kit_ai_catalogue',
     sql: `
       create table ai_providers (
