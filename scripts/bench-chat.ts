@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { providerClient } from '@earshot/ai';
 import { buildEnvelope } from '@earshot/kit';
-import { startFakeOpenAI } from '@earshot/kit/testing';
+import { startFakeOpenAI } from '@earshot/ai/testing';
 import { createAllInOne } from '@earshot/gateway';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createTestStack, startFakeOpenAI, type FakeOpenAI, type TestStack } from '@earshot/kit/testing';
+import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
+import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import type { CitationDto } from '@earshot/contracts';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
