@@ -182,8 +182,13 @@ describe('guardedFetch', () => {
     expect(await (await fetcher(`${base}/to-elsewhere`, { headers })).text()).toBe('elsewhere');
     // A 307 keeps method and body, still without the key; a Headers object is handled the same.
     await fetcher(`${base}/to-elsewhere-307`, { method: 'POST', body: '{}', headers: new Headers(headers) });
+    // An audio upload (what transcription sends) likewise.
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('RIFF-audio')], { type: 'audio/wav' }), 'audio.wav');
+    await fetcher(`${base}/to-elsewhere-307`, { method: 'POST', body: form, headers });
     expect(received).toEqual([
       { url: '/models', method: 'GET', authorization: undefined, apiKey: undefined, xApiKey: undefined },
+      { url: '/models', method: 'POST', authorization: undefined, apiKey: undefined, xApiKey: undefined },
       { url: '/models', method: 'POST', authorization: undefined, apiKey: undefined, xApiKey: undefined },
     ]);
   });
