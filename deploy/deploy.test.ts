@@ -25,6 +25,12 @@ interface Process {
 }
 
 const DISTRIBUTED = ['JWT_SECRET', 'DATABASE_URL', 'KAFKA_BROKERS'];
+/** Provider keys: the prompt service serves them on its internal route, chat and the workers ask for them. */
+const KEYS_REQUIRED: Record<string, string[]> = {
+  prompt: ['INTERNAL_API_TOKEN'],
+  chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
+  'transcription-worker': ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
+};
 const S3_REQUIRED = ['STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'];
 const transcription = ALL_SERVICES.find((m) => m.name === 'transcription')!;
 const readsStorage = (schema: z.ZodObject<z.ZodRawShape>) => 'S3_BUCKET' in schema.shape;
@@ -64,7 +70,7 @@ function expectReadByCode(process: Process, env: Record<string, string>, where: 
 
 /** Required keys set (non-empty), storage complete where audio is read, and the values pass validation. */
 function expectValidConfig(process: Process, env: Record<string, string>, where: string) {
-  const required = [...process.required, ...(process.storage ? S3_REQUIRED : [])];
+  const required = [...process.required, ...(process.storage ? S3_REQUIRED : []), ...(KEYS_REQUIRED[process.name] ?? [])];
   expect({ where, missing: required.filter((key) => !env[key]) }).toEqual({ where, missing: [] });
   if (process.storage) expect(env.STORAGE_DRIVER).toBe('s3');
   let problem = '';
@@ -81,6 +87,7 @@ describe('docker-compose.yml', () => {
   const dotenv: Record<string, string> = {
     JWT_SECRET: 'compose-test-jwt-secret-compose-test-jwt-secret',
     SECRETS_KEY: 'ab'.repeat(32),
+    INTERNAL_API_TOKEN: 'compose-test-internal-token-compose-test-internal',
     POSTGRES_PASSWORD: 'postgres-password',
     MINIO_ROOT_PASSWORD: 'minio-password',
   };
@@ -174,6 +181,7 @@ describe('k8s (kustomize base)', () => {
     DATABASE_URL: 'postgres://earshot:pw@db:5432/earshot',
     JWT_SECRET: 'k8s-test-jwt-secret-k8s-test-jwt-secret-0123',
     SECRETS_KEY: 'cd'.repeat(32),
+    INTERNAL_API_TOKEN: 'k8s-test-internal-token-k8s-test-internal-token',
     S3_ACCESS_KEY: 'access',
     S3_SECRET_KEY: 'secret-key',
     ADMIN_PASSWORD: 'first-admin-password',

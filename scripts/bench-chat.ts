@@ -17,8 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildEnvelope, providerClient } from '@earshot/kit';
-import { startFakeOpenAI } from '@earshot/kit/testing';
+import { providerClient } from '@earshot/ai';
+import { buildEnvelope } from '@earshot/kit';
+import { startFakeOpenAI } from '@earshot/ai/testing';
 import { createAllInOne } from '@earshot/gateway';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);

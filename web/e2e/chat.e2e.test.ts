@@ -3,7 +3,7 @@
 // format). Waits for conditions, never for time.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/kit/testing';
+import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiSession, createUser, launchBrowser, newPage, signIn, startServer, type Account, type RunningServer } from './harness';
 

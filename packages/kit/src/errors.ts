@@ -23,3 +23,16 @@ export const tooLarge = (message: string) => new HttpError(413, message, ERROR_C
 export const unsupported = (message: string) => new HttpError(415, message, ERROR_CODES.UNSUPPORTED);
 export const tooMany = (retryAfterSeconds: number, message: string = MESSAGES.tooManyAttempts) =>
   new HttpError(429, message, ERROR_CODES.RATE_LIMITED, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+/**
+ * The unique violation (23505) behind `error`, with the constraint it broke; null for anything
+ * else. Drizzle wraps driver errors, so the cause chain is followed. For the race a pre-check
+ * cannot close (two requests creating the same thing at once).
+ */
+export function uniqueViolation(error: unknown): { constraint: string | null } | null {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return { constraint: typeof constraint === 'string' ? constraint : null };
+  }
+  return null;
+}

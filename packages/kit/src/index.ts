@@ -15,4 +15,3 @@ export * from './telemetry';
 export * from './standalone';
 export * from './storage';
 export * from './secret-box';
-export * from './ai';

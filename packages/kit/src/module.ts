@@ -43,6 +43,12 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
   readonly configShape?: z.ZodRawShape;
   routes(app: FastifyInstance, ctx: ServiceContext<C>): Promise<void>;
   /**
+   * Routes for other services only (paths under /internal), on the service's own app in
+   * distributed mode: never mounted in all-in-one (services call each other in-process there)
+   * and never proxied by the gateway. Each route authenticates its caller itself.
+   */
+  internalRoutes?(app: FastifyInstance, ctx: ServiceContext<C>): Promise<void>;
+  /**
    * The events it handles, e.g. `[on('company.created', async (event, tx, emit) => …)]`: the kit
    * groups them into one consumer (group and ledger named after the service), derives the topics
    * from the catalogue, parses and upcasts each event, and parks one whose handler keeps failing.

@@ -50,8 +50,17 @@ export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps):
   await app.register(authGuard, { tokens: deps.tokens });
   registerProbes(app, deps.database);
   const running = await mountServices(app, [module], deps);
+  const internal = module.internalRoutes;
+  if (internal) await app.register(async (scope) => internal(scope, running.contexts.get(module.name)!));
   await app.ready();
-  await startServices([module], running);
+  try {
+    await startServices([module], running);
+  } catch (error) {
+    // A service that refuses to start (a missing setting) leaves no relay polling behind.
+    await running.stop();
+    await app.close();
+    throw error;
+  }
   await deps.bus.start();
   return { app, running };
 }

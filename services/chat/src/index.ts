@@ -1,4 +1,5 @@
-import { aiCatalogue, defineService, on } from '@earshot/kit';
+import { aiCatalogue, providerKeysFor } from '@earshot/ai';
+import { defineService, on } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
@@ -25,6 +26,10 @@ export const chatService = defineService<ChatConfig>({
     on('transcript.deleted', (event, tx) => applyTranscriptDeleted(tx, event)),
     on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
   ],
+  async start(ctx) {
+    // Refuses to start, clearly, without a way to the prompt service for provider keys.
+    providerKeysFor(ctx.database, ctx.config);
+  },
 });
 
 export type { ChatConfig } from './config';

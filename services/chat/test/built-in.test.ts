@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import type { CitationDto } from '@earshot/contracts';
+import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { createConversation, deltas, listen, messagesOf, publish, streamReply, transcriptCompleted, type SseEvent } from './helpers';
 
@@ -42,7 +43,7 @@ async function seed() {
 }
 
 beforeAll(async () => {
-  stack = await createTestStack([chatService]);
+  stack = await createTestStack([promptService, chatService]);
   base = await listen(stack);
   user = await stack.tokenFor('USER', ACME);
   globexUser = await stack.tokenFor('USER', GLOBEX);

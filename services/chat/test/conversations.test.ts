@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CHAT_MESSAGES, type ConversationDto } from '@earshot/contracts';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { createConversation, messagesOf, parseSse, publish, transcriptCompleted } from './helpers';
 
@@ -15,7 +16,7 @@ let stranger: string;
 let host: string;
 
 beforeAll(async () => {
-  stack = await createTestStack([chatService]);
+  stack = await createTestStack([promptService, chatService]);
   alice = await stack.tokenFor('USER', ACME);
   bob = await stack.tokenFor('CALLER', ACME);
   acmeAdmin = await stack.tokenFor('ADMIN', ACME);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eventDefinition, textParts, type Actor, type Envelope, type MessageDto, type TranscriptSegmentFact } from '@earshot/contracts';
-import { buildEnvelope, SecretBox } from '@earshot/kit';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '@earshot/kit/testing';
+import { buildEnvelope } from '@earshot/kit';
+import type { TestStack } from '@earshot/kit/testing';
 
 const system: Actor = { type: 'system', id: null };
 
@@ -31,27 +31,28 @@ export function transcriptCompleted(companyId: string, fileId: string, fileName:
   ];
 }
 
-/** Makes a chat model known to the chat service as the prompt service would announce it. */
+/**
+ * Configures a chat model as the platform administrator does, through the prompt service mounted
+ * in the same stack (all-in-one): chat learns of it from the events and gets the key from it.
+ */
 export async function addChatModel(stack: TestStack, baseUrl: string, options: { apiKey?: string; isDefault?: boolean; enabled?: boolean; name?: string; contextSize?: number | null } = {}) {
-  const box = new SecretBox(TEST_SECRETS_KEY, TEST_JWT_SECRET, 'ai');
-  const providerId = randomUUID();
-  const modelId = randomUUID();
-  const key = options.apiKey ?? null;
-  await publish(
-    stack,
-    buildEnvelope({
-      type: 'ai_provider.created', companyId: null, actor: system,
-      data: { id: providerId, before: null, after: { name: 'Fake', kind: 'openai-compatible', baseUrl, enabled: true, apiKeyLast4: key ? key.slice(-4) : null }, apiKeySealed: key ? box.seal(key) : null },
-    }),
-    buildEnvelope({
-      type: 'ai_model.created', companyId: null, actor: system,
-      data: {
-        id: modelId, before: null,
-        after: { providerId, name: options.name ?? 'fake-chat', label: options.name ?? 'Fake chat', purpose: 'chat', isDefault: options.isDefault ?? true, contextSize: options.contextSize ?? null, enabled: options.enabled ?? true },
-      },
-    }),
-  );
-  return { providerId, modelId };
+  const host = await stack.tokenFor('HOST_ADMIN', null);
+  const created = await stack.as(host, {
+    method: 'POST', url: '/api/ai/config/provider',
+    payload: { name: `Fake ${randomUUID().slice(0, 8)}`, baseUrl, ...(options.apiKey ? { apiKey: options.apiKey } : {}) },
+  });
+  if (created.statusCode !== 201) throw new Error(`add provider: ${created.statusCode} ${created.body}`);
+  const providerId = (created.json() as { _id: string })._id;
+  const model = await stack.as(host, {
+    method: 'POST', url: '/api/ai/config/model',
+    payload: {
+      providerId, name: options.name ?? 'fake-chat', label: options.name ?? 'Fake chat', purpose: 'chat',
+      isDefault: options.isDefault ?? true, contextSize: options.contextSize ?? null, enabled: options.enabled ?? true,
+    },
+  });
+  if (model.statusCode !== 201) throw new Error(`add model: ${model.statusCode} ${model.body}`);
+  await stack.settle();
+  return { providerId, modelId: (model.json() as { _id: string })._id };
 }
 
 export interface SseEvent {

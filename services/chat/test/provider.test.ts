@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createTestStack, startFakeOpenAI, type FakeOpenAI, type TestStack } from '@earshot/kit/testing';
+import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
+import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import type { CitationDto } from '@earshot/contracts';
+import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { addChatModel, createConversation, deltas, listen, messagesOf, publish, streamReply, transcriptCompleted } from './helpers';
 
@@ -17,7 +19,7 @@ let providerId: string;
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   // The fake listens on 127.0.0.1, a loopback address providers may use only when allowed.
-  stack = await createTestStack([chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
+  stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
   base = await listen(stack);
   user = await stack.tokenFor('USER', ACME);
   ({ modelId, providerId } = await addChatModel(stack, fake.url, { apiKey: 'sk-test-secret-9876', name: 'fake-chat' }));
@@ -167,4 +169,55 @@ test("'built-in' picks the search assistant even with a model configured; a disa
   expect(refused.status).toBe(400);
   expect(refused.json).toMatchObject({ message: 'Unknown or disabled chat model' });
   expect(providerId).not.toBe(disabled.providerId);
+});
+
+test('the key reaches the provider but no event: a replaced key is used from the next reply on', async () => {
+  const host = await stack.tokenFor('HOST_ADMIN', null);
+  const id = await createConversation(stack, user);
+  fake.queueReply({ pieces: ['Old key.'] });
+  await streamReply(base, user, id, { message: 'First question' });
+  expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-test-secret-9876');
+
+  const patched = await stack.as(host, { method: 'PATCH', url: `/api/ai/config/provider/${providerId}`, payload: { apiKey: 'sk-rotated-key-1234' } });
+  expect(patched.statusCode).toBe(200);
+  await stack.settle();
+  fake.queueReply({ pieces: ['New key.'] });
+  const { events } = await streamReply(base, user, id, { message: 'Second question' });
+  expect(events.at(-1)!.event).toBe('done');
+  expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-rotated-key-1234');
+
+  // Every outbox of the stack (prompt's and chat's): neither key, nor any sealed form.
+  const [{ sealed }] = await stack.database.query<{ sealed: string }>('select api_key_sealed as sealed from prompt.ai_providers where id = $1', [providerId]) as [{ sealed: string }];
+  const outboxes = await stack.database.query<{ envelope: unknown }>(
+    'select envelope from prompt.outbox union all select envelope from chat.outbox');
+  expect(outboxes.length).toBeGreaterThan(0);
+  const published = JSON.stringify(outboxes);
+  for (const secret of ['sk-test-secret-9876', 'sk-rotated-key-1234', sealed]) expect(published).not.toContain(secret);
+  expect(published).not.toContain('"v1:');
+  // Nor does chat keep a copy of a key, sealed or not.
+  const columns = await stack.database.query<{ column_name: string }>(
+    "select column_name from information_schema.columns where table_schema = 'chat' and table_name = 'ai_providers'");
+  expect(columns.map((c) => c.column_name)).not.toContain('api_key_sealed');
+});
+
+test("a provider that redirects to another origin gets the question there without the provider's key", async () => {
+  const { createServer } = await import('node:http');
+  const redirector = createServer((req, res) => {
+    res.writeHead(307, { location: `${fake.url.replace(/\/v1$/, '')}${req.url}` });
+    res.end();
+  });
+  await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = redirector.address() as { port: number };
+    const moved = await addChatModel(stack, `http://127.0.0.1:${port}/v1`, { apiKey: 'sk-must-not-move-5555', isDefault: false, name: 'moved' });
+    const id = await createConversation(stack, user);
+    fake.queueReply({ pieces: ['Answered elsewhere.'] });
+    const { events } = await streamReply(base, user, id, { message: 'Where are you?', modelId: moved.modelId });
+    expect(deltas(events)).toEqual(['Answered elsewhere.']);
+    const arrived = fake.requests.at(-1)!;
+    expect(arrived.path).toBe('/v1/chat/completions');
+    expect(arrived.headers.authorization).toBeUndefined();
+  } finally {
+    await new Promise<void>((resolve) => redirector.close(() => resolve()));
+  }
 });

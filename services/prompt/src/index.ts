@@ -1,10 +1,18 @@
-import { defineService } from '@earshot/kit';
+import { serveProviderKeysInProcess } from '@earshot/ai';
+import { ConfigError, defineService, type ServiceContext } from '@earshot/kit';
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
-import { connectionTester } from './services/connection';
-import { modelService } from './services/models';
-import { providerService } from './services/providers';
+import { internalRoutes } from './routes/internal';
+import { ConnectionTester } from './services/connection';
+import { ModelService } from './services/models';
+import { ProviderService } from './services/providers';
+
+function services(ctx: ServiceContext<PromptConfig>) {
+  const tester = new ConnectionTester(ctx.config);
+  const providers = new ProviderService(ctx, tester);
+  return { providers, models: new ModelService(ctx, providers, tester) };
+}
 
 /** The prompt service: AI providers and models (prompts and analyses come later). See README.md. */
 export const promptService = defineService<PromptConfig>({
@@ -14,7 +22,15 @@ export const promptService = defineService<PromptConfig>({
   migrations,
   configShape: promptConfigShape,
   async routes(app, ctx) {
-    await aiConfigRoutes(app, providerService(ctx), modelService(ctx), connectionTester(ctx));
+    const { providers, models } = services(ctx);
+    // Chat and transcription mounted in this same process (all-in-one) ask for keys here.
+    serveProviderKeysInProcess(ctx.database, providers);
+    await aiConfigRoutes(app, providers, models);
+  },
+  async internalRoutes(app, ctx) {
+    const token = ctx.config.INTERNAL_API_TOKEN;
+    if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the prompt service runs on its own (chat and transcription ask it for provider keys)']);
+    await internalRoutes(app, services(ctx).providers, token);
   },
 });
 

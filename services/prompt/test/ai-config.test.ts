@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { AI_CONFIG_MESSAGES, type Envelope } from '@earshot/contracts';
-import { loggerOptions, OUTBOUND_MESSAGES, SecretBox } from '@earshot/kit';
+import { OUTBOUND_MESSAGES } from '@earshot/ai';
+import { loggerOptions, SecretBox } from '@earshot/kit';
 import { createTestStack, TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '@earshot/kit/testing';
 import { promptService } from '../src';
 
@@ -114,22 +115,40 @@ describe('providers', () => {
     expect((await call('DELETE', `/provider/${body._id}`)).statusCode).toBe(404);
   });
 
-  test('the key is sealed at rest, travels sealed in events and never reaches the logs', async () => {
+  test('the key is sealed at rest, never travels on an event (not even sealed) and never reaches the logs', async () => {
+    const sealedOf = async (id: string) =>
+      (await stack.database.query<{ api_key_sealed: string }>('select api_key_sealed from prompt.ai_providers where id = $1', [id]))[0]!.api_key_sealed;
     const { _id } = await createProvider();
-    const [row] = await stack.database.query<{ api_key_sealed: string; api_key_last4: string }>('select api_key_sealed, api_key_last4 from prompt.ai_providers where id = $1', [_id]);
-    expect(row!.api_key_sealed).toMatch(/^v1:/);
-    expect(row!.api_key_sealed).not.toContain(API_KEY);
-    expect(new SecretBox(TEST_SECRETS_KEY, TEST_JWT_SECRET, 'ai').open(row!.api_key_sealed)).toBe(API_KEY);
+    const sealed = [await sealedOf(_id)];
+    expect(sealed[0]).toMatch(/^v1:/);
+    expect(sealed[0]).not.toContain(API_KEY);
+    expect(new SecretBox(TEST_SECRETS_KEY, TEST_JWT_SECRET, 'ai').open(sealed[0]!)).toBe(API_KEY);
 
+    // Every way a key changes: replaced (same last four), removed, given again, then the provider deleted.
+    const replacement = 'sk-live-replacement-key-WXYZ';
+    await call('PATCH', `/provider/${_id}`, { apiKey: replacement });
+    sealed.push(await sealedOf(_id));
+    await call('PATCH', `/provider/${_id}`, { apiKey: null });
+    await call('PATCH', `/provider/${_id}`, { apiKey: API_KEY, name: 'Renamed' });
+    sealed.push(await sealedOf(_id));
     await call('POST', `/provider/${_id}/test`);
+    expect((await call('DELETE', `/provider/${_id}`)).statusCode).toBe(200);
     await stack.settle();
-    const event = seen.find((e) => e.type === 'ai_provider.created' && e.data.id === _id)!;
-    expect(event.data).toMatchObject({ after: { apiKeyLast4: 'WXYZ' }, apiKeySealed: row!.api_key_sealed });
-    expect(JSON.stringify(seen)).not.toContain(API_KEY);
+
+    const mine = seen.filter((e) => e.data.id === _id);
+    expect(mine.map((e) => e.type)).toEqual(['ai_provider.created', 'ai_provider.updated', 'ai_provider.updated', 'ai_provider.updated', 'ai_provider.deleted']);
+    // A key replaced by one with the same last four still says that the provider changed.
+    expect(mine[1]!.data).toMatchObject({ before: { apiKeyLast4: 'WXYZ' }, after: { apiKeyLast4: 'WXYZ' } });
+    for (const event of mine) expect(Object.keys(event.data).sort()).toEqual(['after', 'before', 'id']);
+    const outbox = JSON.stringify(await stack.database.query('select envelope from prompt.outbox'));
+    for (const secret of [API_KEY, replacement, ...sealed]) {
+      expect(JSON.stringify(seen)).not.toContain(secret);
+      expect(outbox).not.toContain(secret);
+    }
+    expect(outbox).not.toContain('"v1:');
     // Something was logged (requests at trace level), none of it the key.
     expect(logLines.some((line) => line.includes('/api/ai/config/provider'))).toBe(true);
     expect(logLines.join('\n')).not.toContain(API_KEY);
-    expect(JSON.stringify(await stack.database.query('select envelope from prompt.outbox'))).not.toContain(API_KEY);
   });
 
   test('only the platform administrator may touch AI settings', async () => {
@@ -165,6 +184,9 @@ describe('base URL checks', () => {
     await refused('http://[::ffff:169.254.169.254]/v1', AI_CONFIG_MESSAGES.urlBlocked);
     await refused('http://[fe80::1]/v1', AI_CONFIG_MESSAGES.urlBlocked);
     await refused('http://0.0.0.0:11434/v1', AI_CONFIG_MESSAGES.urlBlocked);
+    await refused('http://[fd00:ec2::254]/latest/meta-data/', AI_CONFIG_MESSAGES.urlBlocked);
+    await refused('http://100.100.100.200/latest/meta-data/', AI_CONFIG_MESSAGES.urlBlocked);
+    await refused('http://[64:ff9b::a9fe:a9fe]/v1', AI_CONFIG_MESSAGES.urlBlocked);
     const { _id } = await createProvider();
     const patched = await call('PATCH', `/provider/${_id}`, { baseUrl: 'http://169.254.169.254/' });
     expect(patched.statusCode).toBe(400);
@@ -180,6 +202,8 @@ describe('base URL checks', () => {
     await refused('http://127.0.0.1:11434/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
     await refused('http://10.1.2.3/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
     await refused('http://[::ffff:127.0.0.1]:11434/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
+    // IPv4-compatible IPv6 (URLs write it [::7f00:1]) is the loopback address it embeds.
+    await refused('http://[::127.0.0.1]:11434/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
     await refused('http://localhost:11434/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
     expect((await call('POST', '/provider', { name: 'Ollama', baseUrl: 'http://10.1.2.3:11434/v1' })).statusCode).toBe(201);
   });
@@ -197,6 +221,31 @@ describe('base URL checks', () => {
       expect(redirector.requests).toHaveLength(1);
     } finally {
       await redirector.close();
+    }
+  });
+
+  test("test connection follows a redirect to another origin without the provider's key, and one within the origin with it", async () => {
+    const elsewhere = await fakeProvider(openAiLike);
+    const redirector = await fakeProvider((req, res) => {
+      if (req.url === '/v1/landing') return json(res, 200, { object: 'list', data: [{ id: 'm1', object: 'model' }] });
+      res.writeHead(302, { location: req.url === '/v1/same-origin/models' ? '/v1/landing' : `${elsewhere.url}/models` });
+      res.end();
+    });
+    try {
+      const cross = await createProvider({ baseUrl: redirector.url });
+      expect((await call('POST', `/provider/${cross._id}/test`)).json()).toMatchObject({ ok: true });
+      expect(redirector.requests.at(-1)).toMatchObject({ path: '/v1/models', authorization: `Bearer ${API_KEY}` });
+      expect(elsewhere.requests).toEqual([expect.objectContaining({ path: '/v1/models', authorization: undefined })]);
+
+      const same = await createProvider({ baseUrl: `${redirector.url}/same-origin` });
+      expect((await call('POST', `/provider/${same._id}/test`)).json()).toMatchObject({ ok: true });
+      expect(redirector.requests.slice(-2)).toEqual([
+        expect.objectContaining({ path: '/v1/same-origin/models', authorization: `Bearer ${API_KEY}` }),
+        expect.objectContaining({ path: '/v1/landing', authorization: `Bearer ${API_KEY}` }),
+      ]);
+    } finally {
+      await redirector.close();
+      await elsewhere.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { aiConfigShape, envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import { aiConfigShape, providerKeysConfigShape, type ProviderKeysConfig } from '@earshot/ai';
+import { envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
 
 export const ENGINES = ['pocketsphinx', 'openai'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -9,6 +10,8 @@ export const transcriptionConfigShape = {
   ...storageConfigShape,
   /** Provider calls for the speech-to-text model chosen in AI Configuration follow these. */
   ...aiConfigShape,
+  /** Where the worker asks for the chosen model's provider key in distributed mode. */
+  ...providerKeysConfigShape,
   /** Used while AI Configuration has no enabled speech-to-text model. */
   TRANSCRIPTION_ENGINE: z.enum(ENGINES).default('pocketsphinx'),
   /** Run the job worker inside this process (all-in-one); `false` leaves the work to `npm run worker`. */
@@ -63,4 +66,4 @@ export interface TranscriptionSettings {
   AI_TIMEOUT_MS: number;
 }
 
-export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings;
+export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings & ProviderKeysConfig;

@@ -1,4 +1,5 @@
-import { aiCatalogue, defineService, on, type ServiceContext } from '@earshot/kit';
+import { aiCatalogue } from '@earshot/ai';
+import { defineService, on, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';

@@ -1,4 +1,5 @@
-import { aiCatalogue, createStorage, type ServiceContext } from '@earshot/kit';
+import { aiCatalogue } from '@earshot/ai';
+import { createStorage, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from './config';
 import { createEngine, engineForModel } from './engines';
 import { JobError } from './services/job-error';

@@ -5,10 +5,22 @@
  * results), publishes its status events through the outbox relay, and joins the `transcription`
  * consumer group, so file.uploaded events (Kafka) become jobs even while the API service is down.
  */
-import { runStandalone } from '@earshot/kit';
+import { providerKeysFor } from '@earshot/ai';
+import { defineService, runStandalone } from '@earshot/kit';
+import type { TranscriptionConfig } from './config';
 import { transcriptionService } from './index';
 
 // Whatever the environment says, this process exists to work.
 process.env.TRANSCRIPTION_WORKER = 'true';
 
-await runStandalone({ ...transcriptionService, name: 'transcription-worker', prefixes: [], async routes() {} });
+await runStandalone(defineService<TranscriptionConfig>({
+  ...transcriptionService,
+  name: 'transcription-worker',
+  prefixes: [],
+  async routes() {},
+  async start(ctx) {
+    // Refuses to start, clearly, without a way to ask the prompt service for provider keys.
+    providerKeysFor(ctx.database, ctx.config);
+    await transcriptionService.start?.(ctx);
+  },
+}));

@@ -22,6 +22,7 @@ export type ConversationList = z.infer<typeof ConversationList>;
 
 export const CreateConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional() }).strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
+export type CreateConversationBody = z.infer<typeof CreateConversationBody>;
 export type RenameConversationBody = z.infer<typeof RenameConversationBody>;
 
 /** A passage of a transcript that a reply quotes. */

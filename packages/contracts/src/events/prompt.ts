@@ -27,19 +27,20 @@ export type ModelState = z.infer<typeof ModelState>;
 
 /**
  * Services that call providers (chat, transcription) keep their own copy of providers and models
- * from these events. The API key travels only sealed (AES-256-GCM under the shared SECRETS_KEY,
- * `v1:` + base64 of iv|tag|ciphertext) in `apiKeySealed`, which the audit log never stores.
+ * from these events. The API key never travels on them, not even sealed (external consumers read
+ * the topics): a provider event says that the provider changed, and a service that needs the key
+ * asks the prompt service for it.
  */
 export const promptEvents = [
   defineEvent({
     type: 'ai_provider.created', version: 1, topic,
     description: 'The platform administrator added an AI provider.',
-    data: change(ProviderState).extend({ apiKeySealed: z.string().nullable() }),
+    data: change(ProviderState),
   }),
   defineEvent({
     type: 'ai_provider.updated', version: 1, topic,
-    description: "An AI provider's settings changed; `apiKeySealed` is its current key (null: none).",
-    data: change(ProviderState).extend({ apiKeySealed: z.string().nullable() }),
+    description: "An AI provider's settings or API key changed (the key itself is never on the event).",
+    data: change(ProviderState),
   }),
   defineEvent({
     type: 'ai_provider.deleted', version: 1, topic,

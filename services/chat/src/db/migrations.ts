@@ -1,4 +1,5 @@
-import { aiCatalogueMigration, type Migration } from '@earshot/kit';
+import { aiCatalogueMigrations } from '@earshot/ai';
+import type { Migration } from '@earshot/kit';
 
 export const migrations: Migration[] = [
   {
@@ -64,5 +65,5 @@ export const migrations: Migration[] = [
       create index transcript_segments_tsv_idx on transcript_segments using gin (tsv);
       create index transcript_segments_company_idx on transcript_segments (company_id);`,
   },
-  aiCatalogueMigration(),
+  ...aiCatalogueMigrations(),
 ];

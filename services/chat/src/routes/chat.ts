@@ -39,17 +39,17 @@ export async function chatRoutes(app: FastifyInstance, conversations: Conversati
   r.post('/chat/conversations', {
     config: { access, example: { body: {} } },
     schema: { body: CreateConversationBody, response: { 201: ConversationDto, ...errors } },
-  }, async (request, reply) => reply.code(201).send(await conversations.create(identityOf(request), request.ip, request.body.title)));
+  }, async (request, reply) => reply.code(201).send(await conversations.create(identityOf(request), request.body)));
 
   r.patch('/chat/conversations/:id', {
     config: { access, params: byConversation, example: { body: { title: 'Renamed' } } },
     schema: { params: IdParams, body: RenameConversationBody, response: { 200: ConversationDto, ...errors } },
-  }, async (request) => conversations.rename(identityOf(request), request.ip, request.params.id, request.body.title));
+  }, async (request) => conversations.rename(identityOf(request), request.params.id, request.body));
 
   r.delete('/chat/conversations/:id', {
     config: { access, params: byConversation },
     schema: { params: IdParams, response: { 200: MessageBody, ...errors } },
-  }, async (request) => conversations.remove(identityOf(request), request.ip, request.params.id));
+  }, async (request) => conversations.remove(identityOf(request), request.params.id));
 
   r.get('/chat/conversations/:id/messages', {
     config: { access, params: byConversation },
@@ -69,7 +69,7 @@ export async function chatRoutes(app: FastifyInstance, conversations: Conversati
       response: { 200: z.string().describe('text/event-stream: start, delta…, then done or error'), ...errors, 409: ErrorBody },
     },
   }, async (request, reply) => {
-    const turn = await replies.begin(identityOf(request), request.ip, request.params.id, request.body);
+    const turn = await replies.begin(identityOf(request), request.params.id, request.body);
     const stream = openSse(request, reply);
     try {
       await replies.run(turn, stream.sink, stream.signal);
@@ -81,5 +81,5 @@ export async function chatRoutes(app: FastifyInstance, conversations: Conversati
   r.post('/chat/feedback', {
     config: { access, example: { body: { messageId: EXAMPLE_ID, rating: 'up' } } },
     schema: { body: FeedbackBody, response: { 200: FeedbackDto, ...errors } },
-  }, async (request) => conversations.feedback(identityOf(request), request.ip, request.body));
+  }, async (request) => conversations.feedback(identityOf(request), request.body));
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationDto, ConversationListQuery, FeedbackBody, MessageDto } from '@earshot/contracts';
-import { actorOf, badRequest, notFound, type AiCatalogue, type Identity, type ServiceContext } from '@earshot/kit';
+import type { ConversationDto, ConversationListQuery, CreateConversationBody, FeedbackBody, MessageDto, RenameConversationBody } from '@earshot/contracts';
+import type { AiCatalogue } from '@earshot/ai';
+import { actorOf, badRequest, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ConversationRow } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import * as feedbackRepo from '../repositories/feedback';
@@ -52,28 +53,28 @@ export class ConversationService {
     return { items: rows.map(toConversation), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
-  async create(identity: Identity, ip: string, title?: string): Promise<ConversationDto> {
+  async create(identity: Identity, body: CreateConversationBody): Promise<ConversationDto> {
     return this.ctx.transact(async (tx, emit) => {
-      const row = await conversationsRepo.insert(tx, { id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: title ?? '' });
-      emit({ type: 'conversation.created', companyId: row.companyId, actor: actorOf(identity, ip), data: { id: row.id } });
+      const row = await conversationsRepo.insert(tx, { id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: body.title ?? '' });
+      emit({ type: 'conversation.created', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id } });
       return toConversation(row);
     });
   }
 
-  async rename(identity: Identity, ip: string, id: string, title: string): Promise<ConversationDto> {
+  async rename(identity: Identity, id: string, body: RenameConversationBody): Promise<ConversationDto> {
     const current = await this.owned(identity, id);
     return this.ctx.transact(async (tx, emit) => {
-      const row = await conversationsRepo.rename(tx, id, title);
-      if (current.title !== title) emit({ type: 'conversation.renamed', companyId: row.companyId, actor: actorOf(identity, ip), data: { id } });
+      const row = await conversationsRepo.rename(tx, id, body.title);
+      if (current.title !== body.title) emit({ type: 'conversation.renamed', companyId: row.companyId, actor: actorOf(identity), data: { id } });
       return toConversation(row);
     });
   }
 
-  async remove(identity: Identity, ip: string, id: string): Promise<{ message: string }> {
+  async remove(identity: Identity, id: string): Promise<{ message: string }> {
     const current = await this.owned(identity, id);
     await this.ctx.transact(async (tx, emit) => {
       await conversationsRepo.remove(tx, id);
-      emit({ type: 'conversation.deleted', companyId: current.companyId, actor: actorOf(identity, ip), data: { id } });
+      emit({ type: 'conversation.deleted', companyId: current.companyId, actor: actorOf(identity), data: { id } });
     });
     return { message: 'Conversation deleted' };
   }
@@ -89,7 +90,7 @@ export class ConversationService {
   }
 
   /** One rating per reply and person; rating again replaces it. Only the owner's replies count. */
-  async feedback(identity: Identity, ip: string, body: FeedbackBody) {
+  async feedback(identity: Identity, body: FeedbackBody) {
     const message = await messagesRepo.findOwned(this.ctx.db, body.messageId, identity.userId);
     if (!message) throw notFound('Message');
     if (message.role !== 'assistant') throw badRequest('Only replies of the assistant can be rated', { field: 'body.messageId' });
@@ -99,7 +100,7 @@ export class ConversationService {
       emit({
         type: 'chat_feedback.given',
         companyId: message.companyId,
-        actor: actorOf(identity, ip),
+        actor: actorOf(identity),
         data: { id: saved.id, messageId: body.messageId, rating: body.rating, hasComment: comment !== null },
       });
       return { _id: saved.id, messageId: saved.messageId, rating: saved.rating, comment: saved.comment, updatedAt: saved.updatedAt.toISOString() };

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { UsageDto } from '@earshot/contracts';
-import { describeProviderError, outboundPolicy, providerClient, type ResolvedModel } from '@earshot/kit';
+import { describeProviderError, outboundPolicy, providerClient, type ResolvedModel } from '@earshot/ai';
 import type { ChatConfig } from '../config';
 import { clock } from './passages';
 import type { ReplyInput, ReplyWriter } from './writer';

@@ -7,7 +7,8 @@ import {
   type CitationDto,
   type UsageDto,
 } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, conflict, notFound, type AiCatalogue, type Identity, type ServiceContext } from '@earshot/kit';
+import type { AiCatalogue } from '@earshot/ai';
+import { actorOf, badRequest, companyScope, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
@@ -52,7 +53,6 @@ export interface ReplySink {
 /** A turn that passed every check and holds the conversation's reply mark until it is stored. */
 export interface Turn {
   identity: Identity;
-  ip: string;
   conversationId: string;
   companyId: string | null;
   title: string;
@@ -77,7 +77,7 @@ export class ReplyService {
    * Everything that can be refused is refused here, before the stream starts: an unknown
    * conversation (404), an unknown model (400), a reply already being written (409).
    */
-  async begin(identity: Identity, ip: string, conversationId: string, body: ChatStreamBody): Promise<Turn> {
+  async begin(identity: Identity, conversationId: string, body: ChatStreamBody): Promise<Turn> {
     const owned = await conversationsRepo.findOwned(this.ctx.db, conversationId, identity.userId);
     if (!owned) throw notFound('Conversation');
     const writer = await this.writerFor(body.modelId);
@@ -97,10 +97,10 @@ export class ReplyService {
       let title = owned.title;
       if (!title && (await conversationsRepo.titleIfUntitled(tx, conversationId, titleFrom(body.message)))) {
         title = titleFrom(body.message);
-        emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity, ip), data: { id: conversationId } });
+        emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity), data: { id: conversationId } });
       }
       await conversationsRepo.touch(tx, conversationId);
-      return { identity, ip, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer };
+      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer };
     });
   }
 
@@ -161,7 +161,7 @@ export class ReplyService {
         emit({
           type: 'chat_reply.finished',
           companyId: turn.companyId,
-          actor: actorOf(turn.identity, turn.ip),
+          actor: actorOf(turn.identity),
           data: { conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, builtIn: writer.builtIn, status, usage },
         });
       });

@@ -33,4 +33,10 @@ export const migrations: Migration[] = [
       -- At most one default per purpose (the service also serialises default changes per purpose).
       create unique index ai_models_one_default on ai_models (purpose) where is_default;`,
   },
+  {
+    // Provider events used to carry the sealed key; the outbox keeps published events, so the
+    // sealed keys go from there too (what a topic already delivered is beyond reach: rotate keys).
+    name: '0002_outbox_without_sealed_keys',
+    sql: `update outbox set envelope = envelope #- '{data,apiKeySealed}' where envelope -> 'data' ? 'apiKeySealed';`,
+  },
 ];

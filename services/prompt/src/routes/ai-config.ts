@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   AiModelDropdown,
   AiModelDropdownQuery,
@@ -19,8 +19,7 @@ import {
   UpdateAiModelBody,
   UpdateAiProviderBody,
 } from '@earshot/contracts';
-import { actorOf, identityOf, type ZodTypeProvider } from '@earshot/kit';
-import type { ConnectionTester } from '../services/connection';
+import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { ModelService } from '../services/models';
 import type { ProviderService } from '../services/providers';
 
@@ -32,10 +31,8 @@ const tags = ['ai-config'];
 const EXAMPLE_PROVIDER = { name: 'Example provider', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-example-key' };
 const EXAMPLE_MODEL = { providerId: '00000000-0000-4000-8000-000000000000', name: 'example-model', purpose: 'chat' };
 
-const actor = (request: FastifyRequest) => actorOf(identityOf(request), request.ip);
-
 /** AI providers and models: the platform administrator's settings (spec part 7). */
-export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderService, models: ModelService, tester: ConnectionTester): Promise<void> {
+export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderService, models: ModelService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/ai/config/provider', {
@@ -51,7 +48,7 @@ export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderSe
   r.post('/ai/config/provider', {
     config: { access: HOST_ONLY, example: { body: EXAMPLE_PROVIDER } },
     schema: { tags, summary: 'Add a provider; its base URL is checked, its key sealed', body: CreateAiProviderBody, response: { 201: AiProviderDto, ...errors } },
-  }, async (request, reply) => reply.code(201).send(await providers.create(request.body, actor(request))));
+  }, async (request, reply) => reply.code(201).send(await providers.create(identityOf(request), request.body)));
 
   r.get('/ai/config/provider/:id', {
     config: { access: HOST_ONLY, params: provider },
@@ -61,17 +58,17 @@ export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderSe
   r.patch('/ai/config/provider/:id', {
     config: { access: HOST_ONLY, params: provider, example: { body: { enabled: true } } },
     schema: { tags, summary: 'Change some fields; apiKey null removes the key', params: IdParams, body: UpdateAiProviderBody, response: { 200: AiProviderDto, ...errors } },
-  }, async (request) => providers.update(request.params.id, request.body, actor(request)));
+  }, async (request) => providers.update(identityOf(request), request.params.id, request.body));
 
   r.delete('/ai/config/provider/:id', {
     config: { access: HOST_ONLY, params: provider },
     schema: { tags, summary: 'Delete a provider (refused while it has models)', params: IdParams, response: { 200: MessageBody, 409: ErrorBody, ...errors } },
-  }, async (request) => providers.remove(request.params.id, actor(request)));
+  }, async (request) => providers.remove(identityOf(request), request.params.id));
 
   r.post('/ai/config/provider/:id/test', {
     config: { access: HOST_ONLY, params: provider },
     schema: { tags, summary: "Ask the provider for its models; reports the provider's error when it fails", params: IdParams, response: { 200: ConnectionTestResult, ...errors } },
-  }, async (request) => tester.provider(await providers.endpoint(request.params.id)));
+  }, async (request) => providers.test(request.params.id));
 
   r.get('/ai/config/model', {
     config: { access: HOST_ONLY },
@@ -81,12 +78,12 @@ export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderSe
   r.get('/ai/config/model/dropdown', {
     config: { access: HOST_ONLY, example: { query: { purpose: 'chat' } } },
     schema: { tags, summary: 'Enabled models of enabled providers, for pickers', querystring: AiModelDropdownQuery, response: { 200: AiModelDropdown, ...errors } },
-  }, async (request) => models.dropdown(request.query.purpose));
+  }, async (request) => models.dropdown(request.query));
 
   r.post('/ai/config/model', {
     config: { access: HOST_ONLY, example: { body: EXAMPLE_MODEL } },
     schema: { tags, summary: 'Add a model; isDefault takes the mark from the previous default', body: CreateAiModelBody, response: { 201: AiModelDto, 409: ErrorBody, ...errors } },
-  }, async (request, reply) => reply.code(201).send(await models.create(request.body, actor(request))));
+  }, async (request, reply) => reply.code(201).send(await models.create(identityOf(request), request.body)));
 
   r.get('/ai/config/model/:id', {
     config: { access: HOST_ONLY, params: model },
@@ -96,18 +93,15 @@ export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderSe
   r.patch('/ai/config/model/:id', {
     config: { access: HOST_ONLY, params: model, example: { body: { enabled: true } } },
     schema: { tags, summary: 'Change some fields of a model', params: IdParams, body: UpdateAiModelBody, response: { 200: AiModelDto, 409: ErrorBody, ...errors } },
-  }, async (request) => models.update(request.params.id, request.body, actor(request)));
+  }, async (request) => models.update(identityOf(request), request.params.id, request.body));
 
   r.delete('/ai/config/model/:id', {
     config: { access: HOST_ONLY, params: model },
     schema: { tags, summary: 'Delete a model', params: IdParams, response: { 200: MessageBody, ...errors } },
-  }, async (request) => models.remove(request.params.id, actor(request)));
+  }, async (request) => models.remove(identityOf(request), request.params.id));
 
   r.post('/ai/config/model/:id/test', {
     config: { access: HOST_ONLY, params: model },
     schema: { tags, summary: "Call the model (chat, embeddings) or find it in the provider's list (speech-to-text)", params: IdParams, response: { 200: ConnectionTestResult, ...errors } },
-  }, async (request) => {
-    const found = await models.get(request.params.id);
-    return tester.model(await providers.endpoint(found.providerId), { model: found.name, purpose: found.purpose });
-  });
+  }, async (request) => models.test(request.params.id));
 }

@@ -1,5 +1,6 @@
 import type { ConnectionTestResult, ModelPurpose } from '@earshot/contracts';
-import { describeProviderError, outboundPolicy, providerClient, type ProviderEndpoint, type ServiceContext } from '@earshot/kit';
+import type OpenAI from 'openai';
+import { describeProviderError, outboundPolicy, providerClient, type OutboundPolicy, type ProviderEndpoint } from '@earshot/ai';
 import type { PromptConfig } from '../config';
 
 /** A person is waiting on the button: no longer than this, whatever AI_TIMEOUT_MS allows calls. */
@@ -14,45 +15,52 @@ export interface ModelProbe {
   purpose: ModelPurpose;
 }
 
+async function listed(client: OpenAI): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const model of client.models.list()) {
+    ids.push(model.id);
+    if (ids.length >= SEARCHED_MODELS) break;
+  }
+  return ids;
+}
+
 /**
  * "Test connection": asks the provider for real and reports what it said. Provider failures are
  * answers (ok: false with the provider's words), not errors of this API.
  */
-export function connectionTester(ctx: ServiceContext<PromptConfig>) {
-  const policy = outboundPolicy(ctx.config);
-  const timeout = Math.min(ctx.config.AI_TIMEOUT_MS, TEST_TIMEOUT_MS);
+export class ConnectionTester {
+  private readonly policy: OutboundPolicy;
+  private readonly timeout: number;
 
-  async function measured(endpoint: ProviderEndpoint, call: (client: ReturnType<typeof providerClient>) => Promise<Omit<ConnectionTestResult, 'latencyMs'>>): Promise<ConnectionTestResult> {
+  constructor(config: Pick<PromptConfig, 'AI_ALLOW_PRIVATE_URLS' | 'AI_TIMEOUT_MS'>) {
+    this.policy = outboundPolicy(config);
+    this.timeout = Math.min(config.AI_TIMEOUT_MS, TEST_TIMEOUT_MS);
+  }
+
+  private async measured(endpoint: ProviderEndpoint, call: (client: OpenAI) => Promise<Omit<ConnectionTestResult, 'latencyMs'>>): Promise<ConnectionTestResult> {
     const started = performance.now();
     let result: Omit<ConnectionTestResult, 'latencyMs'>;
     try {
-      result = await call(providerClient(endpoint, policy, timeout));
+      result = await call(providerClient(endpoint, this.policy, this.timeout));
     } catch (error) {
       result = { ok: false, message: describeProviderError(error) };
     }
     return { ...result, latencyMs: Math.round(performance.now() - started) };
   }
 
-  async function listed(client: ReturnType<typeof providerClient>): Promise<string[]> {
-    const ids: string[] = [];
-    for await (const model of client.models.list()) {
-      ids.push(model.id);
-      if (ids.length >= SEARCHED_MODELS) break;
-    }
-    return ids;
-  }
-
-  return {
-    provider: (endpoint: ProviderEndpoint) => measured(endpoint, async (client) => {
+  provider(endpoint: ProviderEndpoint): Promise<ConnectionTestResult> {
+    return this.measured(endpoint, async (client) => {
       const models = await listed(client);
       return { ok: true, message: `Connected: the provider lists ${models.length} model${models.length === 1 ? '' : 's'}`, models: models.slice(0, SHOWN_MODELS) };
-    }),
+    });
+  }
 
-    /**
-     * Chat models answer a one-token completion and embedding models embed a word: the real call,
-     * at the smallest cost. Speech-to-text would need audio, so the provider must list the model.
-     */
-    model: (endpoint: ProviderEndpoint, probe: ModelProbe) => measured(endpoint, async (client) => {
+  /**
+   * Chat models answer a one-token completion and embedding models embed a word: the real call,
+   * at the smallest cost. Speech-to-text would need audio, so the provider must list the model.
+   */
+  model(endpoint: ProviderEndpoint, probe: ModelProbe): Promise<ConnectionTestResult> {
+    return this.measured(endpoint, async (client) => {
       if (probe.purpose === 'chat') {
         await client.chat.completions.create({ model: probe.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
         return { ok: true, message: `The model ${probe.model} answered` };
@@ -65,8 +73,6 @@ export function connectionTester(ctx: ServiceContext<PromptConfig>) {
       return models.includes(probe.model)
         ? { ok: true, message: `Connected: the provider lists ${probe.model}`, models: models.slice(0, SHOWN_MODELS) }
         : { ok: false, message: `The provider answered, but its model list does not include ${probe.model}`, models: models.slice(0, SHOWN_MODELS) };
-    }),
-  };
+    });
+  }
 }
-
-export type ConnectionTester = ReturnType<typeof connectionTester>;

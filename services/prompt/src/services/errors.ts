@@ -1,5 +1,6 @@
 import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
-import { badRequest, BlockedUrlError, checkUrl, conflict, type HttpError, type OutboundPolicy } from '@earshot/kit';
+import { BlockedUrlError, checkUrl, type OutboundPolicy } from '@earshot/ai';
+import { badRequest, conflict, uniqueViolation, type HttpError } from '@earshot/kit';
 
 export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
 
@@ -24,12 +25,9 @@ export async function assertBaseUrlAllowed(baseUrl: string, policy: OutboundPoli
 
 /**
  * A unique violation that slipped past the pre-check (two requests at once) as the same 409 the
- * pre-check gives; anything else is rethrown. Drizzle wraps driver errors, so follow `cause`.
+ * pre-check gives; anything else is rethrown.
  */
 export function rethrowDuplicateModel(error: unknown): never {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint } = e as { code?: string; constraint?: string };
-    if (code === '23505' && constraint === 'ai_models_provider_name_purpose_key') throw duplicateModel();
-  }
+  if (uniqueViolation(error)?.constraint === 'ai_models_provider_name_purpose_key') throw duplicateModel();
   throw error;
 }

@@ -1,4 +1,5 @@
-import { aiCatalogueMigration, type Migration } from '@earshot/kit';
+import { aiCatalogueMigrations } from '@earshot/ai';
+import type { Migration } from '@earshot/kit';
 
 export const migrations: Migration[] = [
   {
@@ -46,5 +47,5 @@ export const migrations: Migration[] = [
       create index jobs_company_idx on jobs (company_id, updated_at desc);`,
   },
   // The providers and models of AI Configuration, kept from the prompt service's events.
-  aiCatalogueMigration(),
+  ...aiCatalogueMigrations(),
 ];

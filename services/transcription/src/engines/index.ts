@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { outboundPolicy, providerClient, type ResolvedModel } from '@earshot/kit';
+import { outboundPolicy, providerClient, type ResolvedModel } from '@earshot/ai';
 import type { TranscriptionSettings } from '../config';
 import { OpenAiEngine } from './openai';
 import { PocketSphinxEngine } from './pocketsphinx';

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
-import { BlockedUrlError } from '@earshot/kit';
+import { BlockedUrlError } from '@earshot/ai';
 import { JobError } from '../services/job-error';
 import type { RecognisedWord, SpeechEngine } from './types';
 

@@ -1,11 +1,8 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { boolean, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { EventOf, ModelPurpose } from '@earshot/contracts';
-import type { Db } from '../db/database';
-import type { Migration } from '../db/migrate';
-import { on, type HandlerSpec } from '../bus/handlers';
-import type { ServiceContext } from '../module';
-import { SecretBox } from '../secret-box';
+import { Id, type EventOf, type ModelPurpose } from '@earshot/contracts';
+import { on, type BaseConfig, type Db, type HandlerSpec, type Migration, type ServiceContext } from '@earshot/kit';
+import { CachedProviderKeys, providerKeysFor, type ProviderKeysConfig, type ProviderKeySource } from './keys';
 import type { ProviderEndpoint } from './provider-client';
 
 /**
@@ -13,9 +10,10 @@ import type { ProviderEndpoint } from './provider-client';
  * service's providers and models. Rows are never removed: a deletion leaves a tombstone, so an
  * older update delivered after it cannot bring the row back (last write by `occurredAt` wins).
  */
-export function aiCatalogueMigration(): Migration {
-  return {
-    // After any service's own early migrations; the tables depend on nothing of theirs.
+export function aiCatalogueMigrations(): Migration[] {
+  return [{
+    // After any service's own early migrations; the tables depend on nothing of theirs. The name
+    // is what databases have recorded since the catalogue lived in the kit: it stays.
     name: '0100_kit_ai_catalogue',
     sql: `
       create table ai_providers (
@@ -42,7 +40,11 @@ export function aiCatalogueMigration(): Migration {
         updated_at timestamptz not null
       );
       create index ai_models_purpose_idx on ai_models (purpose) where not deleted;`,
-  };
+  }, {
+    // Keys are no longer copied here (they stay with the prompt service): drop the sealed copies.
+    name: '0101_ai_catalogue_without_keys',
+    sql: 'alter table ai_providers drop column api_key_sealed;',
+  }];
 }
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -54,7 +56,6 @@ function tablesFor(schema: string) {
     name: text('name').notNull(),
     baseUrl: text('base_url').notNull(),
     enabled: boolean('enabled').notNull(),
-    apiKeySealed: text('api_key_sealed'),
     deleted: boolean('deleted').notNull().default(false),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
@@ -102,8 +103,6 @@ export interface CatalogueModel {
   isDefault: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type ProviderEvent = EventOf<'ai_provider.created' | 'ai_provider.updated' | 'ai_provider.deleted'>;
 type ModelEvent = EventOf<'ai_model.created' | 'ai_model.updated' | 'ai_model.deleted'>;
 
@@ -118,7 +117,6 @@ async function applyProvider(tx: Db, t: Tables, event: ProviderEvent): Promise<v
     name: state.name,
     baseUrl: state.baseUrl,
     enabled: state.enabled,
-    apiKeySealed: !deleted && 'apiKeySealed' in data ? data.apiKeySealed : null,
     deleted,
     updatedAt: at,
   };
@@ -149,20 +147,13 @@ async function applyModel(tx: Db, t: Tables, event: ModelEvent): Promise<void> {
 }
 
 /**
- * The box provider keys are sealed with: the prompt service seals, chat and transcription open,
- * all with the same settings.
- */
-export function aiSecretBox(config: { SECRETS_KEY?: string; JWT_SECRET?: string }): SecretBox {
-  return new SecretBox(config.SECRETS_KEY, config.JWT_SECRET ?? 'earshot', 'ai');
-}
-
-/**
  * The AI catalogue of one service: its subscription to the prompt service's events and the
- * queries that pick a model. Add `aiCatalogueMigration()` to the service's migrations.
+ * queries that pick a model. Add `aiCatalogueMigrations()` to the service's migrations. Keys come
+ * from `keys`, by default the prompt service (see providerKeysFor), looked up at the first call.
  */
-export function aiCatalogue(ctx: ServiceContext) {
+export function aiCatalogue(ctx: ServiceContext<BaseConfig & ProviderKeysConfig>, keys?: ProviderKeySource) {
   const t = tables(ctx.schema);
-  const box = aiSecretBox(ctx.config);
+  const cached = new CachedProviderKeys(() => keys ?? providerKeysFor(ctx.database, ctx.config));
 
   const usable = (purpose: ModelPurpose) => and(
     eq(t.models.purpose, purpose),
@@ -191,11 +182,11 @@ export function aiCatalogue(ctx: ServiceContext) {
 
     /**
      * By id: that model when it is usable for the purpose, else null. Without an id: the purpose's
-     * default, else the oldest usable model, else null. Throws when the provider's key cannot be
-     * opened (SECRETS_KEY differs from the prompt service's): a silent fallback would hide that.
+     * default, else the oldest usable model, else null. Throws when the prompt service cannot give
+     * the provider's key: a silent fallback would hide that.
      */
     async resolve(purpose: ModelPurpose, modelId?: string): Promise<ResolvedModel | null> {
-      if (modelId !== undefined && !UUID.test(modelId)) return null;
+      if (modelId !== undefined && !Id.safeParse(modelId).success) return null;
       const [row] = await ctx.db.select({
         modelId: t.models.id,
         providerId: t.providers.id,
@@ -203,22 +194,20 @@ export function aiCatalogue(ctx: ServiceContext) {
         label: t.models.label,
         contextSize: t.models.contextSize,
         baseUrl: t.providers.baseUrl,
-        apiKeySealed: t.providers.apiKeySealed,
+        version: t.providers.updatedAt,
       })
         .from(t.models).innerJoin(t.providers, eq(t.providers.id, t.models.providerId))
         .where(modelId ? and(usable(purpose), eq(t.models.id, modelId)) : usable(purpose))
         .orderBy(desc(t.models.isDefault), asc(t.models.createdAt), asc(t.models.id))
         .limit(1);
       if (!row) return null;
-      let apiKey: string | null = null;
-      if (row.apiKeySealed) {
-        try {
-          apiKey = box.open(row.apiKeySealed);
-        } catch {
-          throw new Error(`The API key of AI provider ${row.providerId} cannot be opened: SECRETS_KEY (or JWT_SECRET) differs from the prompt service's`);
-        }
+      const { baseUrl, version, ...model } = row;
+      let apiKey: string | null;
+      try {
+        apiKey = await cached.key(row.providerId, version);
+      } catch (error) {
+        throw new Error(`The API key of AI provider ${row.providerId} could not be had from the prompt service: ${(error as Error).message}`, { cause: error });
       }
-      const { baseUrl, apiKeySealed: _sealed, ...model } = row;
       return { ...model, endpoint: { baseUrl, apiKey } };
     },
   };

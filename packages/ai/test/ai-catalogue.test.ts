@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Envelope, ModelState, ProviderState } from '@earshot/contracts';
-import { aiCatalogue, aiCatalogueMigration, buildEnvelope, defineService, EventConsumer, SecretBox, type AiCatalogue } from '../src';
-import { createTestStack, TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '../src/testing';
+import { buildEnvelope, defineService, EventConsumer } from '@earshot/kit';
+import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { aiCatalogue, aiCatalogueMigrations, UnknownProviderError, type AiCatalogue, type ProviderKeySource } from '../src';
 
 /** Two services with their own catalogue, mounted on one connection as the all-in-one does. */
 const reader = (schema: string) => defineService({
   name: schema,
   schema,
   prefixes: [],
-  migrations: [aiCatalogueMigration()],
+  migrations: aiCatalogueMigrations(),
   async routes() {},
 });
 
@@ -16,13 +17,22 @@ let stack: TestStack;
 let catalogue: AiCatalogue;
 let other: AiCatalogue;
 let handle: (envelope: Envelope) => Promise<void>;
-const box = new SecretBox(TEST_SECRETS_KEY, TEST_JWT_SECRET, 'ai');
+/** The keys the prompt service holds, and how often it was asked (a stand-in for its in-process answer). */
+const keys = new Map<string, string | null>();
+const asked: string[] = [];
+const prompt: ProviderKeySource = {
+  async key(providerId) {
+    asked.push(providerId);
+    if (!keys.has(providerId)) throw new UnknownProviderError(providerId);
+    return keys.get(providerId)!;
+  },
+};
 
 beforeAll(async () => {
   stack = await createTestStack([reader('catalogue_one'), reader('catalogue_two')]);
   const ctx = stack.running.contexts.get('catalogue_one')!;
-  catalogue = aiCatalogue(ctx);
-  other = aiCatalogue(stack.running.contexts.get('catalogue_two')!);
+  catalogue = aiCatalogue(ctx, prompt);
+  other = aiCatalogue(stack.running.contexts.get('catalogue_two')!, prompt);
   const consumer = new EventConsumer(ctx, 'catalogue-test', catalogue.handlers(), 1);
   handle = (envelope) => consumer.receive(envelope);
 });
@@ -41,7 +51,8 @@ function providerState(overrides: Partial<ProviderState> = {}): ProviderState {
 
 async function addProvider(apiKey: string | null = null, overrides: Partial<ProviderState> = {}): Promise<string> {
   const id = randomUUID();
-  await handle(event('ai_provider.created', { id, before: null, after: providerState(overrides), apiKeySealed: apiKey ? box.seal(apiKey) : null }));
+  keys.set(id, apiKey);
+  await handle(event('ai_provider.created', { id, before: null, after: providerState(overrides) }));
   return id;
 }
 
@@ -52,7 +63,7 @@ async function addModel(providerId: string, overrides: Partial<ModelState> = {},
   return { id, state };
 }
 
-test('the default of a purpose resolves with its provider endpoint and opened key', async () => {
+test('the default of a purpose resolves with its provider endpoint and the key the prompt service gives', async () => {
   const providerId = await addProvider('sk-secret-1234', { baseUrl: 'https://api.example.com/v1' });
   await addModel(providerId, { purpose: 'embeddings' });
   const chosen = await addModel(providerId, { purpose: 'embeddings', isDefault: true, name: 'text-embed', label: 'Embed', contextSize: null });
@@ -88,7 +99,7 @@ test('by id: the model must exist, be enabled, match the purpose and have an ena
   expect(await catalogue.resolve('chat', randomUUID())).toBeNull();
   expect(await catalogue.resolve('chat', 'not-a-uuid')).toBeNull();
 
-  await handle(event('ai_provider.updated', { id: providerId, before: providerState(), after: providerState({ enabled: false }), apiKeySealed: box.seal('k-1') }));
+  await handle(event('ai_provider.updated', { id: providerId, before: providerState(), after: providerState({ enabled: false }) }));
   expect(await catalogue.resolve('chat', chat.id)).toBeNull();
   expect((await catalogue.listModels('chat')).map((m) => m._id)).not.toContain(chat.id);
 });
@@ -125,10 +136,24 @@ test('a redelivered event is applied once, and a stale update loses to a newer o
   expect((await catalogue.resolve('chat', model.id))?.label).toBe('Renamed');
 });
 
-test('a key sealed under another SECRETS_KEY is reported, not silently dropped', async () => {
-  const foreign = new SecretBox('f'.repeat(64), 'x', 'ai');
+test('a key the prompt service cannot give is reported, not silently dropped', async () => {
   const providerId = randomUUID();
-  await handle(event('ai_provider.created', { id: providerId, before: null, after: providerState(), apiKeySealed: foreign.seal('sk-x') }));
+  await handle(event('ai_provider.created', { id: providerId, before: null, after: providerState() }));
   const model = await addModel(providerId, { purpose: 'chat' });
-  await expect(catalogue.resolve('chat', model.id)).rejects.toThrow(/SECRETS_KEY/);
+  await expect(catalogue.resolve('chat', model.id)).rejects.toThrow(/could not be had from the prompt service/);
+});
+
+test('a fetched key is kept until a provider event says the provider changed', async () => {
+  const providerId = await addProvider('sk-old');
+  const model = await addModel(providerId, { purpose: 'chat' });
+  asked.length = 0;
+  expect((await catalogue.resolve('chat', model.id))?.endpoint.apiKey).toBe('sk-old');
+  expect((await catalogue.resolve('chat', model.id))?.endpoint.apiKey).toBe('sk-old');
+  expect(asked).toEqual([providerId]);
+
+  // The key is replaced: the event carries no key, only that the provider changed.
+  keys.set(providerId, 'sk-new');
+  await handle(event('ai_provider.updated', { id: providerId, before: providerState(), after: providerState() }, new Date(Date.now() + 1000)));
+  expect((await catalogue.resolve('chat', model.id))?.endpoint.apiKey).toBe('sk-new');
+  expect(asked).toEqual([providerId, providerId]);
 });

@@ -32,6 +32,37 @@ describe('classifyAddress', () => {
     expect(classifyAddress('::ffff:127.0.0.1')).toBe('private');
     expect(classifyAddress('::ffff:8.8.8.8')).toBe('public');
   });
+
+  test.each([
+    // IPv4-compatible (::/96), as URLs write [::127.0.0.1]
+    ['::7f00:1', 'private'],
+    ['::a9fe:a9fe', 'blocked'],
+    ['::808:808', 'public'],
+    // IPv4-translated (::ffff:0:0:0/96)
+    ['::ffff:0:7f00:1', 'private'],
+    ['::ffff:0:a9fe:a9fe', 'blocked'],
+    // NAT64 (64:ff9b::/96)
+    ['64:ff9b::7f00:1', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'blocked'],
+    ['64:ff9b::6464:64c8', 'blocked'],
+    ['64:ff9b::808:808', 'public'],
+    // 6to4 (2002::/16)
+    ['2002:7f00:1::1', 'private'],
+    ['2002:a9fe:a9fe::1', 'blocked'],
+    ['2002:808:808::1', 'public'],
+  ])('embedded IPv4: %s is %s', (address, expected) => {
+    expect(classifyAddress(address)).toBe(expected);
+  });
+
+  test('cloud metadata addresses inside private ranges are blocked, not merely private', () => {
+    expect(classifyAddress('fd00:ec2::254')).toBe('blocked');
+    expect(classifyAddress('fd00:ec2:0:0:0:0:0:254')).toBe('blocked');
+    expect(classifyAddress('100.100.100.200')).toBe('blocked');
+    expect(classifyAddress('::ffff:100.100.100.200')).toBe('blocked');
+    // Their neighbours stay what their range makes them.
+    expect(classifyAddress('fd00:ec2::253')).toBe('private');
+    expect(classifyAddress('100.100.100.201')).toBe('private');
+  });
 });
 
 describe('checkUrl', () => {
@@ -58,6 +89,19 @@ describe('checkUrl', () => {
     expect(await reason('http://localhost:11434/v1', true)).toBe('allowed');
   });
 
+  test('metadata and embedded-IPv4 URLs are refused even when private addresses are allowed', async () => {
+    for (const url of ['http://[fd00:ec2::254]/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::1]/', 'http://[::169.254.169.254]/']) {
+      expect(await reason(url, true)).toBe('blocked');
+    }
+  });
+
+  test('[::127.0.0.1] is loopback: refused by default, like 127.0.0.1', async () => {
+    expect(await reason('http://[::127.0.0.1]:8080/v1', false)).toBe('private');
+    expect(await reason('http://[64:ff9b::127.0.0.1]/v1', false)).toBe('private');
+    expect(await reason('http://[2002:7f00:1::1]/v1', false)).toBe('private');
+    expect(await reason('http://[::127.0.0.1]:8080/v1', true)).toBe('allowed');
+  });
+
   test('schemes other than http(s) are refused', async () => {
     expect(await reason('ftp://8.8.8.8/', true)).toBe('scheme');
     expect(await reason('file:///etc/passwd', true)).toBe('scheme');
@@ -67,8 +111,27 @@ describe('checkUrl', () => {
 describe('guardedFetch', () => {
   let server: Server;
   let base: string;
+  /** Another origin (another port): it records what each request carried. */
+  let elsewhere: Server;
+  let elsewhereBase: string;
+  const received: { url?: string; authorization?: string; apiKey?: string; xApiKey?: string; method?: string }[] = [];
   beforeAll(async () => {
+    elsewhere = createServer((req, res) => {
+      received.push({ url: req.url, method: req.method, authorization: req.headers.authorization, apiKey: req.headers['api-key'] as string | undefined, xApiKey: req.headers['x-api-key'] as string | undefined });
+      res.end('elsewhere');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    elsewhereBase = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
     server = createServer((req, res) => {
+      if (req.url === '/headers') return res.end(JSON.stringify({ authorization: req.headers.authorization ?? null, apiKey: req.headers['api-key'] ?? null }));
+      if (req.url === '/to-headers') {
+        res.writeHead(302, { location: '/headers' });
+        return res.end();
+      }
+      if (req.url?.startsWith('/to-elsewhere')) {
+        res.writeHead(req.url.endsWith('307') ? 307 : 302, { location: `${elsewhereBase}/models` });
+        return res.end();
+      }
       if (req.url === '/ok') return res.end('fine');
       if (req.url === '/echo') {
         let body = '';
@@ -96,12 +159,38 @@ describe('guardedFetch', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+  });
 
   test('follows redirects that stay allowed', async () => {
     const res = await guardedFetch({ allowPrivate: true })(`${base}/to-ok`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('fine');
+  });
+
+  test('a redirect within the origin keeps the credentials', async () => {
+    const res = await guardedFetch({ allowPrivate: true })(`${base}/to-headers`, { headers: { authorization: 'Bearer sk-same-origin', 'api-key': 'azure-key' } });
+    expect(await res.json()).toEqual({ authorization: 'Bearer sk-same-origin', apiKey: 'azure-key' });
+  });
+
+  test('a redirect to another origin never carries the provider key', async () => {
+    received.length = 0;
+    const fetcher = guardedFetch({ allowPrivate: true });
+    const headers = { authorization: 'Bearer sk-must-stay-home', 'api-key': 'azure-must-stay-home', 'x-api-key': 'x-must-stay-home' };
+    expect(await (await fetcher(`${base}/to-elsewhere`, { headers })).text()).toBe('elsewhere');
+    // A 307 keeps method and body, still without the key; a Headers object is handled the same.
+    await fetcher(`${base}/to-elsewhere-307`, { method: 'POST', body: '{}', headers: new Headers(headers) });
+    // An audio upload (what transcription sends) likewise.
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('RIFF-audio')], { type: 'audio/wav' }), 'audio.wav');
+    await fetcher(`${base}/to-elsewhere-307`, { method: 'POST', body: form, headers });
+    expect(received).toEqual([
+      { url: '/models', method: 'GET', authorization: undefined, apiKey: undefined, xApiKey: undefined },
+      { url: '/models', method: 'POST', authorization: undefined, apiKey: undefined, xApiKey: undefined },
+      { url: '/models', method: 'POST', authorization: undefined, apiKey: undefined, xApiKey: undefined },
+    ]);
   });
 
   test('checks every redirect hop: a hop to the metadata address is refused', async () => {

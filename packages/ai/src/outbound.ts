@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
-import { envBoolean } from '../config';
+import { envBoolean } from '@earshot/kit';
 
 /** Environment keys of every service that calls AI providers. */
 export const aiConfigShape = {
@@ -38,14 +38,46 @@ export class BlockedUrlError extends Error {
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
 /**
- * What an IP address is to an outbound call. IPv4 embedded in IPv6 (::ffff:a.b.c.d) is judged as
- * the IPv4 address it is; link-local (169.254/16 with the cloud metadata services, fe80::/10),
- * unspecified, multicast, broadcast, reserved and tunnelling forms are never reachable.
+ * Cloud metadata services that sit inside ranges otherwise only "private" (AWS's IPv6 endpoint in
+ * fc00::/7, Alibaba's in 100.64/10): refused even with AI_ALLOW_PRIVATE_URLS. The IPv4 ones in
+ * 169.254/16 (AWS, GCP, Azure) and Oracle's 192.0.0.192 are link-local or reserved, so refused anyway.
+ */
+const METADATA_ADDRESSES = ['fd00:ec2::254', '100.100.100.200'].map((a) => ipaddr.parse(a).toNormalizedString());
+
+const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
+/**
+ * The IPv4 address an IPv6 address carries and is routed to: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002:AABB:CCDD::/16) and the
+ * deprecated IPv4-compatible form (::a.b.c.d, which URLs write as ::7f00:1 and ipaddr.js calls
+ * unicast). Teredo's is obfuscated and stays refused as a tunnel.
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = ip.parts;
+  switch (ip.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return v4(p[6]!, p[7]!);
+    case '6to4':
+      return v4(p[1]!, p[2]!);
+    case 'unicast':
+      return p.slice(0, 6).every((part) => part === 0) ? v4(p[6]!, p[7]!) : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * What an IP address is to an outbound call. IPv4 embedded in IPv6 is judged as the IPv4 address
+ * it is; link-local (169.254/16 with the cloud metadata services, fe80::/10), the other metadata
+ * addresses, unspecified, multicast, broadcast, reserved and tunnelling forms are never reachable.
  */
 export function classifyAddress(address: string): AddressClass {
   if (!ipaddr.isValid(address)) return 'blocked';
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') ip = embeddedIPv4(ip as ipaddr.IPv6) ?? ip;
+  if (METADATA_ADDRESSES.includes(ip.toNormalizedString())) return 'blocked';
   const range = ip.range();
   if (range === 'unicast') return 'public';
   if (PRIVATE_RANGES.has(range)) return 'private';
@@ -93,10 +125,20 @@ async function encodeForm(init: RequestInit & { body: FormData }): Promise<Reque
   return { ...init, headers, body: Buffer.from(await encoded.arrayBuffer()) };
 }
 
+/** Headers that carry a provider credential: OpenAI-style bearer, Azure's api-key, and the like. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie'];
+
+function withoutCredentials(headers: RequestInit['headers']): Headers {
+  const kept = new Headers(headers);
+  for (const name of CREDENTIAL_HEADERS) kept.delete(name);
+  return kept;
+}
+
 /**
  * A fetch for provider calls. Each connection's resolved addresses are checked at connect time (so
  * DNS cannot swap in an internal address after a check), IP literals before each request, and
- * redirects are followed by hand so every hop is checked again.
+ * redirects are followed by hand so every hop is checked again and a hop to another origin never
+ * carries the provider's key.
  */
 export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof fetch {
   const agent = new Agent({
@@ -130,7 +172,11 @@ export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof f
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || !location) return response;
       await response.body?.cancel();
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      // The provider's key is for the provider's origin alone (as the Fetch standard does with
+      // Authorization): a hop elsewhere goes without credentials, and once dropped they stay dropped.
+      if (next.origin !== url.origin) request = { ...request, headers: withoutCredentials(request.headers) };
+      url = next;
       // 303 (and 301/302 after a POST, as browsers do) become a GET without a body.
       const method = (request.method ?? 'GET').toUpperCase();
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {

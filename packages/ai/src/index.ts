@@ -1,3 +1,4 @@
 export * from './outbound';
 export * from './provider-client';
+export * from './keys';
 export * from './catalogue';
