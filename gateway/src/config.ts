@@ -10,6 +10,7 @@ export const gatewayConfigShape = {
   WEB_DIST: z.string().optional(),
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
 };
 
 /** Where each service listens in distributed mode (the gateway proxies /api/<prefix> there). */

@@ -5,7 +5,7 @@ import { createLogger } from './logger';
 import { openDatabase, type Database } from './db/database';
 import { KafkaBus, MemoryBus, type EventBus } from './bus';
 import { TokenService, authGuard } from './auth';
-import { buildServer } from './server';
+import { buildServer, loadSheddingFrom } from './server';
 import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
 import { startTelemetry } from './telemetry';
 import type { ServiceModule } from './module';
@@ -40,7 +40,7 @@ export function registerProbes(app: FastifyInstance, database: Database, prefix 
  * listen: what a distributed process runs, and what tests start to stand in for one.
  */
 export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps): Promise<{ app: FastifyInstance; running: RunningServices }> {
-  const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true });
+  const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true, loadShedding: loadSheddingFrom(deps.config) });
   await app.register(authGuard, { tokens: deps.tokens });
   registerProbes(app, deps.database);
   const running = await mountServices(app, [module], deps);
