@@ -38,6 +38,7 @@ export function gatewayOptionsFrom(
     SIGN_IN_RATE_LIMIT_MAX: number;
     TRUST_PROXY: boolean;
     REDIS_URL?: string;
+    REDIS_KEY_PREFIX: string;
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
     LOAD_SHED_RETRY_AFTER_SECONDS: number;
   },
@@ -55,7 +56,7 @@ export function gatewayOptionsFrom(
     signInRateLimitMax: config.SIGN_IN_RATE_LIMIT_MAX,
     trustProxy: config.TRUST_PROXY,
     webDist,
-    redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined,
+    redis: config.REDIS_URL ? { url: config.REDIS_URL, namespace: config.REDIS_KEY_PREFIX } : undefined,
     loadShedding: loadSheddingFrom(config),
   };
 }
@@ -142,7 +143,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       const route = signInRoute(request);
       return route ? `${request.ip}:${route}` : request.ip;
     },
-    ...(redis ? { redis, nameSpace: options.redis?.namespace ?? 'earshot-rate-limit:', skipOnError: true } : {}),
+    ...(redis ? { redis, nameSpace: options.redis?.namespace ?? 'earshot:rate-limit:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Too many requests, retry in ${Math.ceil(context.ttl / 1000)} s`,

@@ -11,6 +11,7 @@ export const gatewayConfigShape = {
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('earshot:rate-limit:'),
 };
 
 /** Where each service listens in distributed mode (the gateway proxies /api/<prefix> there). */

@@ -113,13 +113,19 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   const shedding = options.loadShedding;
   if (shedding && (shedding.maxEventLoopDelayMs > 0 || shedding.healthCheck)) {
+    // Starting (migrations, the demo seed through inject) stalls the loop by design: shed only the
+    // traffic that arrives once the server listens.
+    let listening = false;
+    app.addHook('onListen', async () => {
+      listening = true;
+    });
     void app.register(underPressure, {
       maxEventLoopDelay: shedding.maxEventLoopDelayMs,
       healthCheck: shedding.healthCheck,
       healthCheckInterval: shedding.healthCheck ? (shedding.healthCheckIntervalMs ?? 5000) : undefined,
       pressureHandler: (request, reply) => {
         // Liveness must keep answering, or the orchestrator restarts a process that is merely busy.
-        if (/(^|\/)health$/.test(request.routeOptions.url ?? '')) return;
+        if (!listening || /(^|\/)health$/.test(request.routeOptions.url ?? '')) return;
         // Fastify runs nothing more for a request whose reply is already sent.
         void reply
           .code(503)
