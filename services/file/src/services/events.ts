@@ -1,4 +1,4 @@
-import { Id, SYSTEM_ACTOR, type Envelope } from '@earshot/contracts';
+import { SYSTEM_ACTOR, isId, type Envelope } from '@earshot/contracts';
 import type { Db, NewEvent, ObjectStorage } from '@earshot/kit';
 import * as filesRepo from '../repositories/files';
 import * as companiesRepo from '../repositories/companies';
@@ -6,7 +6,6 @@ import * as companiesRepo from '../repositories/companies';
 type Emit = (event: NewEvent) => void;
 
 /** Ids in events are checked before they reach a uuid column: a malformed one is ignored, not retried forever. */
-const isId = (value: unknown): value is string => Id.safeParse(value).success;
 const companyOf = (envelope: Envelope): string | null => (isId(envelope.companyId) ? envelope.companyId : null);
 
 interface CompanyChange {

@@ -1,5 +1,5 @@
 import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
-import { badRequest, BlockedUrlError, checkUrl, conflict, type HttpError, type OutboundPolicy } from '@earshot/kit';
+import { badRequest, BlockedUrlError, checkUrl, conflict, isUniqueViolation, type HttpError, type OutboundPolicy } from '@earshot/kit';
 
 export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
 
@@ -27,9 +27,6 @@ export async function assertBaseUrlAllowed(baseUrl: string, policy: OutboundPoli
  * pre-check gives; anything else is rethrown. Drizzle wraps driver errors, so follow `cause`.
  */
 export function rethrowDuplicateModel(error: unknown): never {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint } = e as { code?: string; constraint?: string };
-    if (code === '23505' && constraint === 'ai_models_provider_name_purpose_key') throw duplicateModel();
-  }
+  if (isUniqueViolation(error, 'ai_models_provider_name_purpose_key')) throw duplicateModel();
   throw error;
 }

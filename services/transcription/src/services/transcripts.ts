@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  Id,
+  isId,
   MAX_WORD_LENGTH,
   TRANSCRIPT_MESSAGES,
   type Envelope,
@@ -21,7 +21,6 @@ type Emit = (event: NewEvent) => void;
 /** The file service streams audio from here; the storage key is the path. */
 export const UPLOAD_URL_PREFIX = '/api/uploads/';
 
-const isId = (value: unknown): value is string => Id.safeParse(value).success;
 
 interface UploadedData {
   id: string;
