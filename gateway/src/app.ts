@@ -25,6 +25,31 @@ export interface GatewayOptions {
   /** Rate-limit counters in Redis, shared by every gateway replica; in memory when absent. */
   redis?: { url: string; namespace?: string };
   loadShedding?: LoadShedding;
+  /** Other OpenAPI documents to merge into /api/docs (distributed mode: each service's own). */
+  openapi?: OpenApiSources;
+}
+
+export interface OpenApiDocument {
+  paths?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> };
+  tags?: { name: string }[];
+}
+
+export interface OpenApiSources {
+  /** Called before the document is served; must not throw. */
+  refresh(): Promise<void>;
+  documents(): readonly OpenApiDocument[];
+}
+
+/** The gateway's own document with the others' paths, schemas and tags added. */
+export function mergeOpenApi<T extends OpenApiDocument>(base: T, others: readonly OpenApiDocument[]): T {
+  const merged = { ...base, paths: { ...base.paths }, components: { ...base.components, schemas: { ...base.components?.schemas } }, tags: [...(base.tags ?? [])] };
+  for (const other of others) {
+    Object.assign(merged.paths, other.paths);
+    Object.assign(merged.components.schemas, other.components?.schemas);
+    for (const tag of other.tags ?? []) if (!merged.tags.some((t) => t.name === tag.name)) merged.tags.push(tag);
+  }
+  return merged;
 }
 
 /** The gateway settings both compositions read from the validated configuration. */
@@ -160,7 +185,17 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  const sources = options.openapi;
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    ...(sources
+      ? {
+          uiHooks: { onRequest: (_request: unknown, _reply: unknown, done: () => void) => void sources.refresh().then(done) },
+          transformSpecification: (spec: Readonly<Record<string, unknown>>) => mergeOpenApi(spec as OpenApiDocument, sources.documents()),
+        }
+      : {}),
+  });
 
   if (webRoot) {
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'],

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { z } from 'zod';
+import { SERVICE_ROUTES } from '@earshot/contracts';
 import { authService } from '@earshot/auth-service';
 import {
   MemoryBus,
@@ -173,6 +176,16 @@ test('an unknown prefix is a 404 from the gateway itself', async () => {
   }
 });
 
+test('/api/docs shows the routes of every service behind the proxy', async () => {
+  const res = await call({ method: 'GET', url: '/api/docs/json' });
+  expect(res.statusCode).toBe(200);
+  const paths = Object.keys((res.json() as { paths: Record<string, unknown> }).paths);
+  expect(paths).toEqual(expect.arrayContaining(['/api/auth/login', '/api/users/profile', '/api/mirror/things', '/api/health']));
+  // The proxy's own catch-all routes stay out of it.
+  expect(paths).not.toContain('/api/auth/{*}');
+  expect(paths).not.toContain('/api/mirror/{*}');
+});
+
 describe('sign-in rate limit', () => {
   const variants = ['/api/auth/login', '/api/auth/login?n=1', '/api/auth/login/', '/api/auth/%6Cogin', '/api/auth/login?n=2', '/api/auth/login/?n=3'];
   const attempt = (target: DistributedGateway, url: string) =>
@@ -240,13 +253,20 @@ test('health is the gateway alone; ready asks every upstream and names the ones 
   expect(proxied.json()).toEqual({ message: 'The echo service is not available right now, try again shortly', code: 'SERVICE_UNAVAILABLE' });
 });
 
-test('every module of the product has a service URL and all its prefixes are routed', () => {
+test('the table in the contracts routes every prefix of every module of the product to its service URL', () => {
   const config = loadConfig(distributedConfigSchema, env);
-  const upstreams = upstreamsFor(ALL_SERVICES, config);
-  expect(upstreams.map((u) => u.service).sort()).toEqual(['audit', 'auth', 'chat', 'file', 'prompt', 'tenant', 'transcription']);
+  const upstreams = upstreamsFor(SERVICE_ROUTES, config);
+  expect(upstreams.map((u) => u.service).sort()).toEqual(ALL_SERVICES.map((m) => m.name).sort());
   for (const upstream of upstreams) {
     expect(upstream.url).toBe(`http://${upstream.service}:3000`);
     expect(upstream.prefixes).toEqual(ALL_SERVICES.find((m) => m.name === upstream.service)!.prefixes);
   }
   expect(() => upstreamsFor([echoService], config)).toThrow(/ECHO_SERVICE_URL/);
+});
+
+test('the distributed gateway loads no service code', () => {
+  for (const file of ['main.ts', 'proxy.ts', 'app.ts', 'config.ts']) {
+    const source = readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8');
+    expect([file, source.match(/from '(@earshot\/[a-z]+-service|\.\/modules|\.\/compose)'/)?.[1]]).toEqual([file, undefined]);
+  }
 });

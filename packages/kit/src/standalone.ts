@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { SERVICE_OPENAPI_PATH } from '@earshot/contracts';
 import { z } from 'zod';
 import { BaseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config';
 import { createLogger } from './logger';
@@ -42,6 +45,10 @@ export function registerProbes(app: FastifyInstance, database: Database, prefix 
 export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps): Promise<{ app: FastifyInstance; running: RunningServices }> {
   const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true, loadShedding: loadSheddingFrom(deps.config) });
   await app.register(authGuard, { tokens: deps.tokens });
+  // The service's own routes as OpenAPI, outside /api: the distributed gateway merges every
+  // service's document into /api/docs.
+  await app.register(swagger, { openapi: { info: { title: `Earshot ${module.name} service`, version: '1.0.0' } }, transform: jsonSchemaTransform });
+  app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   registerProbes(app, deps.database);
   const running = await mountServices(app, [module], deps);
   await app.ready();
