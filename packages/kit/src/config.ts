@@ -31,6 +31,7 @@ export const BaseConfigSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   TRUST_PROXY: bool(false),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).optional(),
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
 });
 export type BaseConfig = z.infer<typeof BaseConfigSchema>;

@@ -31,6 +31,8 @@ export interface ServerOptions {
 export interface LoadShedding {
   /** Mean event-loop delay (ms) above which requests are refused; 0 = not checked. */
   maxEventLoopDelayMs: number;
+  /** Requests handled at once above which new ones are refused; 0 = no limit. */
+  maxInFlight: number;
   /** What the 503's Retry-After says. */
   retryAfterSeconds: number;
   /** Extra readiness check (e.g. a dependency); false sheds. Run at start and every `healthCheckIntervalMs`. */
@@ -39,9 +41,16 @@ export interface LoadShedding {
 }
 
 /** Load shedding from the validated configuration (tests opt in, so a slow test machine sheds nothing). */
-export function loadSheddingFrom(config: { NODE_ENV: string; LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number; LOAD_SHED_RETRY_AFTER_SECONDS: number }): LoadShedding {
+export function loadSheddingFrom(config: {
+  NODE_ENV: string;
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
+  LOAD_SHED_MAX_IN_FLIGHT?: number;
+  LOAD_SHED_RETRY_AFTER_SECONDS: number;
+}): LoadShedding {
+  const testing = config.NODE_ENV === 'test';
   return {
-    maxEventLoopDelayMs: config.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (config.NODE_ENV === 'test' ? 0 : 500),
+    maxEventLoopDelayMs: config.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (testing ? 0 : 500),
+    maxInFlight: config.LOAD_SHED_MAX_IN_FLIGHT ?? (testing ? 0 : 100),
     retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
   };
 }
@@ -112,25 +121,40 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
 
   const shedding = options.loadShedding;
-  if (shedding && (shedding.maxEventLoopDelayMs > 0 || shedding.healthCheck)) {
-    // Starting (migrations, the demo seed through inject) stalls the loop by design: shed only the
-    // traffic that arrives once the server listens.
-    let listening = false;
+  // Starting (migrations, the demo seed through inject) stalls the loop by design: shed only the
+  // traffic that arrives once the server listens.
+  let listening = false;
+  // Liveness must keep answering, or the orchestrator restarts a process that is merely busy.
+  const sheddable = (request: FastifyRequest) => listening && !/(^|\/)health$/.test(request.routeOptions.url ?? '');
+  const shed = (reply: FastifyReply, retryAfterSeconds: number) =>
+    reply
+      .code(503)
+      .header('retry-after', String(retryAfterSeconds))
+      .send({ message: 'The server is busy, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+  if (shedding) {
     app.addHook('onListen', async () => {
       listening = true;
     });
+  }
+  if (shedding && shedding.maxInFlight > 0) {
+    // Requests waiting on the database do not delay the event loop, yet they queue: past this many
+    // at once, a new one is refused at once rather than left waiting for seconds.
+    let inFlight = 0;
+    app.addHook('onRequest', async (request, reply) => {
+      if (!sheddable(request)) return;
+      if (inFlight >= shedding.maxInFlight) return shed(reply, shedding.retryAfterSeconds);
+      inFlight++;
+      reply.raw.once('close', () => inFlight--);
+    });
+  }
+  if (shedding && (shedding.maxEventLoopDelayMs > 0 || shedding.healthCheck)) {
     void app.register(underPressure, {
       maxEventLoopDelay: shedding.maxEventLoopDelayMs,
       healthCheck: shedding.healthCheck,
       healthCheckInterval: shedding.healthCheck ? (shedding.healthCheckIntervalMs ?? 5000) : undefined,
       pressureHandler: (request, reply) => {
-        // Liveness must keep answering, or the orchestrator restarts a process that is merely busy.
-        if (!listening || /(^|\/)health$/.test(request.routeOptions.url ?? '')) return;
         // Fastify runs nothing more for a request whose reply is already sent.
-        void reply
-          .code(503)
-          .header('retry-after', String(shedding.retryAfterSeconds))
-          .send({ message: 'The server is busy, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+        if (sheddable(request)) void shed(reply, shedding.retryAfterSeconds);
       },
     });
   }
