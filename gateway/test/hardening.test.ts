@@ -109,3 +109,21 @@ describe('database errors reach the log without the values of the failed stateme
     }
   });
 });
+
+test('the sign-in limit counts the matched route: a query string or a trailing slash is the same route', async () => {
+  // SIGN_IN_RATE_LIMIT_MAX is 30 by default; every attempt below is a different account, so the
+  // auth service's own per-account throttling stays out of the picture.
+  const urls = ['/api/auth/login', '/api/auth/login?n=1', '/api/auth/login/', '/api/auth/login/?n=2'];
+  const statuses: number[] = [];
+  for (let i = 0; i < 35; i++) {
+    const res = await earshot.app.inject({
+      method: 'POST',
+      url: urls[i % urls.length]!,
+      remoteAddress: '192.0.2.77',
+      payload: { email: `nobody-${i}@earshot.test`, password: 'wrong-password' },
+    });
+    statuses.push(res.statusCode);
+  }
+  expect(statuses.filter((s) => s === 429).length).toBe(5);
+  expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429]);
+});
