@@ -24,6 +24,8 @@ const projects = [
     displayName: 'pglite',
     testEnvironment: 'node',
     testMatch: serverTests,
+    // *.postgres.test.ts need server-wide objects (roles) that only a PostgreSQL server has.
+    testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.postgres\\.test\\.ts$'],
     setupFiles: ['<rootDir>/packages/kit/src/testing/use-pglite.ts'],
   },
   // Web unit tests (components, hooks, pure logic) in jsdom.

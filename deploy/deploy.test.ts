@@ -90,6 +90,13 @@ describe('docker-compose.yml', () => {
     INTERNAL_API_TOKEN: 'compose-test-internal-token-compose-test-internal',
     POSTGRES_PASSWORD: 'postgres-password',
     MINIO_ROOT_PASSWORD: 'minio-password',
+    AUTH_DB_PASSWORD: 'auth-db-password',
+    TENANT_DB_PASSWORD: 'tenant-db-password',
+    FILE_DB_PASSWORD: 'file-db-password',
+    TRANSCRIPTION_DB_PASSWORD: 'transcription-db-password',
+    CHAT_DB_PASSWORD: 'chat-db-password',
+    PROMPT_DB_PASSWORD: 'prompt-db-password',
+    AUDIT_DB_PASSWORD: 'audit-db-password',
   };
   const interpolate = (value: string) =>
     value
@@ -104,6 +111,15 @@ describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
   const envOf = (service: ComposeService) =>
     Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
+
+  test('each service connects as its own database role, created by deploy/db-roles.sql before it starts', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const workspace = service.command?.join(' ').match(/-w services\/([a-z]+)/)?.[1];
+      if (!workspace) continue;
+      expect([name, envOf(service).DATABASE_URL]).toEqual([name, `postgres://earshot_${workspace}:${workspace}-db-password@postgres:5432/earshot`]);
+    }
+    expect(compose.services['db-roles']!.command).toEqual(expect.arrayContaining(['/db-roles.sql']));
+  });
 
   test('has the infrastructure: PostgreSQL 16, Kafka in KRaft mode, MinIO with its bucket', () => {
     expect(compose.services.postgres!.image).toMatch(/^postgres:16/);
@@ -198,7 +214,8 @@ describe('k8s (kustomize base)', () => {
     for (const item of container.env ?? []) {
       const secret = item.valueFrom?.secretKeyRef;
       if (secret) {
-        expect([item.name, secret.name]).toEqual([item.name, 'earshot-secrets']);
+        // Each service's database URL (its own role) is a Secret of its own; the rest are shared.
+        expect([item.name, secret.name]).toEqual([item.name, item.name === 'DATABASE_URL' ? expect.stringMatching(/^earshot-db-[a-z]+$/) : 'earshot-secrets']);
         expect(secret.key).toBe(item.name);
         env[item.name] = secretStandIns[secret.key] ?? 'stand-in';
       } else env[item.name] = item.value ?? '';

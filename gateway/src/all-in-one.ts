@@ -1,10 +1,14 @@
-import { ConfigError, startTelemetry } from '@earshot/kit';
-import { createAllInOne } from './compose';
+import { ConfigError, HeldStream, createLogger, loadConfig, startTelemetry } from '@earshot/kit';
+import { allInOneConfigSchema, createAllInOne } from './compose';
 
 // `npm start`: everything in one process, nothing to install but Node.
+// Log lines wait until the banner is out, so a newcomer sees the URL and passwords first.
+const held = new HeldStream(process.stdout);
 try {
+  const settings = loadConfig(allInOneConfigSchema) as { LOG_LEVEL: string; NODE_ENV: string };
+  const logger = createLogger(settings.LOG_LEVEL, 'earshot', { pretty: settings.NODE_ENV === 'development', stream: held });
   const stopTelemetry = await startTelemetry(process.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'earshot');
-  const earshot = await createAllInOne();
+  const earshot = await createAllInOne({ logger });
   const { config, app, demo } = earshot;
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
@@ -23,6 +27,7 @@ try {
   }
   lines.push('  Sign in as the platform administrator with ADMIN_EMAIL (default admin@earshot.local).', '');
   console.log(lines.join('\n'));
+  held.release();
   const shutdown = async () => {
     await earshot.close();
     await stopTelemetry();
@@ -31,6 +36,7 @@ try {
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
 } catch (error) {
+  held.release();
   if (error instanceof ConfigError) {
     console.error(`Earshot cannot start. ${error.message}`);
     process.exit(1);

@@ -7,8 +7,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import { ERROR_CODES } from '@earshot/contracts';
-import { authGuard, buildServer, routeNotFound, type Logger, type TokenService } from '@earshot/kit';
+import { authGuard, buildServer, loadSheddingFrom, routeNotFound, type LoadShedding, type Logger, type TokenService } from '@earshot/kit';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -21,11 +22,52 @@ export interface GatewayOptions {
   trustProxy: boolean;
   /** Built web app to serve (SPA fallback to index.html), when present. */
   webDist?: string;
+  /** Rate-limit counters in Redis, shared by every gateway replica; in memory when absent. */
+  redis?: { url: string; namespace?: string };
+  loadShedding?: LoadShedding;
+  /** Other OpenAPI documents to merge into /api/docs (distributed mode: each service's own). */
+  openapi?: OpenApiSources;
+}
+
+export interface OpenApiDocument {
+  paths?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> };
+  tags?: { name: string }[];
+}
+
+export interface OpenApiSources {
+  /** Called before the document is served; must not throw. */
+  refresh(): Promise<void>;
+  documents(): readonly OpenApiDocument[];
+}
+
+/** The gateway's own document with the others' paths, schemas and tags added. */
+export function mergeOpenApi<T extends OpenApiDocument>(base: T, others: readonly OpenApiDocument[]): T {
+  const merged = { ...base, paths: { ...base.paths }, components: { ...base.components, schemas: { ...base.components?.schemas } }, tags: [...(base.tags ?? [])] };
+  for (const other of others) {
+    Object.assign(merged.paths, other.paths);
+    Object.assign(merged.components.schemas, other.components?.schemas);
+    for (const tag of other.tags ?? []) if (!merged.tags.some((t) => t.name === tag.name)) merged.tags.push(tag);
+  }
+  return merged;
 }
 
 /** The gateway settings both compositions read from the validated configuration. */
 export function gatewayOptionsFrom(
-  config: { LOG_LEVEL: string; BODY_LIMIT_BYTES: number; RATE_LIMIT_MAX: number; RATE_LIMIT_WINDOW_MS: number; SIGN_IN_RATE_LIMIT_MAX: number; TRUST_PROXY: boolean },
+  config: {
+    NODE_ENV: string;
+    LOG_LEVEL: string;
+    BODY_LIMIT_BYTES: number;
+    RATE_LIMIT_MAX: number;
+    RATE_LIMIT_WINDOW_MS: number;
+    SIGN_IN_RATE_LIMIT_MAX: number;
+    TRUST_PROXY: boolean;
+    REDIS_URL?: string;
+    REDIS_KEY_PREFIX: string;
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
+    LOAD_SHED_MAX_IN_FLIGHT?: number;
+    LOAD_SHED_RETRY_AFTER_SECONDS: number;
+  },
   logger: Logger,
   tokens: TokenService,
   webDist: string | undefined,
@@ -40,10 +82,31 @@ export function gatewayOptionsFrom(
     signInRateLimitMax: config.SIGN_IN_RATE_LIMIT_MAX,
     trustProxy: config.TRUST_PROXY,
     webDist,
+    redis: config.REDIS_URL ? { url: config.REDIS_URL, namespace: config.REDIS_KEY_PREFIX } : undefined,
+    loadShedding: loadSheddingFrom(config),
   };
 }
 
 const SIGN_IN_PATHS = new Set(['/api/auth/login', '/api/auth/two-step/verify', '/api/auth/password/forgot', '/api/auth/password/reset']);
+
+/**
+ * The sign-in route a request goes to, or null. The matched route, never the raw URL: a query
+ * string, a trailing or doubled slash or an escaped letter must not buy a fresh counter. Behind the
+ * distributed proxy the matched route is a wildcard, so the path is normalised the way the service's
+ * router will read it.
+ */
+export function signInRoute(request: FastifyRequest): string | null {
+  const matched = request.routeOptions.url;
+  if (matched && !matched.includes('*')) return SIGN_IN_PATHS.has(matched) ? matched : null;
+  let path = request.url.split('?')[0]!;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Malformed escapes reach no route; the raw path is as good a key as any.
+  }
+  path = path.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  return SIGN_IN_PATHS.has(path) ? path : null;
+}
 
 /**
  * The gateway's own layer: security headers, body limits, rate limits, identity verification,
@@ -58,7 +121,15 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     }
     return routeNotFound(request, reply);
   };
-  const app = buildServer({ logLevel: options.logLevel, name: 'gateway', logger: options.logger, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, notFound: spaFallback });
+  const app = buildServer({
+    logLevel: options.logLevel,
+    name: 'gateway',
+    logger: options.logger,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    notFound: spaFallback,
+    loadShedding: options.loadShedding,
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -78,12 +149,27 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     crossOriginEmbedderPolicy: false,
   });
 
+  let redis: Redis | undefined;
+  if (options.redis) {
+    // Fail fast: a slow Redis must not hold every request; the limiter then lets requests through.
+    redis = new Redis(options.redis.url, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis.on('error', (error) => options.logger.warn({ err: error }, 'rate-limit store (Redis) unavailable'));
+    const client = redis;
+    app.addHook('onClose', async () => {
+      await client.quit().catch(() => client.disconnect());
+    });
+  }
+
   await app.register(rateLimit, {
     global: true,
-    max: (request) => (SIGN_IN_PATHS.has(request.url.split('?')[0]!) ? options.signInRateLimitMax : options.rateLimitMax),
+    max: (request) => (signInRoute(request) ? options.signInRateLimitMax : options.rateLimitMax),
     timeWindow: options.rateLimitWindowMs,
-    // Sign-in attempts are counted per address and path; everything else per address.
-    keyGenerator: (request) => (SIGN_IN_PATHS.has(request.url.split('?')[0]!) ? `${request.ip}:${request.url}` : request.ip),
+    // Sign-in attempts are counted per address and route; everything else per address.
+    keyGenerator: (request) => {
+      const route = signInRoute(request);
+      return route ? `${request.ip}:${route}` : request.ip;
+    },
+    ...(redis ? { redis, nameSpace: options.redis?.namespace ?? 'earshot:rate-limit:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Too many requests, retry in ${Math.ceil(context.ttl / 1000)} s`,
@@ -100,7 +186,17 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  const sources = options.openapi;
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    ...(sources
+      ? {
+          uiHooks: { onRequest: (_request: unknown, _reply: unknown, done: () => void) => void sources.refresh().then(done) },
+          transformSpecification: (spec: Readonly<Record<string, unknown>>) => mergeOpenApi(spec as OpenApiDocument, sources.documents()),
+        }
+      : {}),
+  });
 
   if (webRoot) {
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SERVICE_ROUTES } from '@earshot/contracts';
 import { envBoolean } from '@earshot/kit';
 
 /** Keys the gateway reads on top of the base config and every service's own. */
@@ -10,15 +11,11 @@ export const gatewayConfigShape = {
   WEB_DIST: z.string().optional(),
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('earshot:rate-limit:'),
 };
 
 /** Where each service listens in distributed mode (the gateway proxies /api/<prefix> there). */
-export const serviceUrlShape = {
-  AUTH_SERVICE_URL: z.string().url().default('http://auth:3000'),
-  TENANT_SERVICE_URL: z.string().url().default('http://tenant:3000'),
-  FILE_SERVICE_URL: z.string().url().default('http://file:3000'),
-  TRANSCRIPTION_SERVICE_URL: z.string().url().default('http://transcription:3000'),
-  CHAT_SERVICE_URL: z.string().url().default('http://chat:3000'),
-  PROMPT_SERVICE_URL: z.string().url().default('http://prompt:3000'),
-  AUDIT_SERVICE_URL: z.string().url().default('http://audit:3000'),
-};
+export const serviceUrlShape = Object.fromEntries(
+  SERVICE_ROUTES.map((service) => [service.urlEnv, z.string().url().default(`http://${service.name}:3000`)]),
+) as Record<`${string}_SERVICE_URL`, z.ZodDefault<z.ZodString>>;

@@ -1,10 +1,10 @@
 import { ConfigError, createLogger, loadConfig, startTelemetry } from '@earshot/kit';
-import { ALL_SERVICES } from './modules';
 import { createDistributedGateway, distributedConfigSchema, type DistributedConfig } from './proxy';
 
 // `npm run start -w gateway`: the gateway of distributed mode. Every service runs as its own process
 // (`npm run start -w services/<name>`); this one verifies sessions, applies the security layer and
-// proxies /api/<prefix> to the owning service (AUTH_SERVICE_URL, TENANT_SERVICE_URL, ...).
+// proxies /api/<prefix> to the owning service (AUTH_SERVICE_URL, TENANT_SERVICE_URL, ...), with the
+// contracts' table of prefixes alone: no service code is loaded here.
 let config: DistributedConfig;
 try {
   config = loadConfig(distributedConfigSchema);
@@ -17,7 +17,7 @@ try {
 
 const logger = createLogger(config.LOG_LEVEL, 'gateway');
 const stopTelemetry = await startTelemetry(config.OTEL_EXPORTER_OTLP_ENDPOINT, config.OTEL_SERVICE_NAME ?? 'earshot-gateway');
-const { app, upstreams } = await createDistributedGateway(config, ALL_SERVICES, { logger });
+const { app, upstreams } = await createDistributedGateway(config, undefined, { logger });
 await app.listen({ host: config.HOST, port: config.PORT });
 logger.info({ upstreams: upstreams.map((u) => ({ service: u.service, url: u.url, prefixes: u.prefixes })) }, 'gateway routing to services');
 

@@ -2,8 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, RawServerBase, RouteGenericInterface, RouteOptions } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import { z } from 'zod';
-import { BaseConfigSchema, TokenService, createLogger, type BaseConfig, type Logger, type ServiceModule } from '@earshot/kit';
-import { buildGateway, gatewayOptionsFrom } from './app';
+import { SERVICE_OPENAPI_PATH, SERVICE_ROUTES, type ServiceRoute } from '@earshot/contracts';
+import { BaseConfigSchema, TokenService, createLogger, type BaseConfig, type Logger } from '@earshot/kit';
+import { buildGateway, gatewayOptionsFrom, type OpenApiDocument, type OpenApiSources } from './app';
 import { gatewayConfigShape, serviceUrlShape } from './config';
 
 /** The distributed gateway's environment: base keys, the gateway's own, and where each service is. */
@@ -18,15 +19,43 @@ export interface Upstream {
   prefixes: readonly string[];
 }
 
+/** A service the gateway routes to: its name and prefixes (the contracts' table, or a test's own). */
+export type RoutedService = Pick<ServiceRoute, 'name' | 'prefixes'> & { urlEnv?: string };
+
 export const serviceUrlKey = (service: string) => `${service.toUpperCase()}_SERVICE_URL`;
 
-/** Pairs every module with its URL from the config; a module without a URL key is a bug, caught at start. */
-export function upstreamsFor(modules: readonly ServiceModule[], config: Record<string, unknown>): Upstream[] {
-  return modules.map((module) => {
-    const url = config[serviceUrlKey(module.name)];
-    if (typeof url !== 'string') throw new Error(`No ${serviceUrlKey(module.name)} for the ${module.name} service: add it to serviceUrlShape`);
-    return { service: module.name, url: url.replace(/\/+$/, ''), prefixes: module.prefixes };
+/** Pairs every service with its URL from the config; a service without a URL key is a bug, caught at start. */
+export function upstreamsFor(services: readonly RoutedService[], config: Record<string, unknown>): Upstream[] {
+  return services.map((service) => {
+    const key = service.urlEnv ?? serviceUrlKey(service.name);
+    const url = config[key];
+    if (typeof url !== 'string') throw new Error(`No ${key} for the ${service.name} service: add it to serviceUrlShape`);
+    return { service: service.name, url: url.replace(/\/+$/, ''), prefixes: service.prefixes };
   });
+}
+
+/**
+ * Every service's own OpenAPI document, fetched when /api/docs asks. A service that does not
+ * answer keeps its last document (or none), so the docs never wait long on one that is down.
+ */
+export function upstreamOpenApi(upstreams: readonly Upstream[], timeoutMs = 2000): OpenApiSources {
+  const documents = new Map<string, OpenApiDocument>();
+  return {
+    async refresh() {
+      await Promise.all(
+        upstreams.map(async ({ service, url }) => {
+          try {
+            const response = await fetch(`${url}${SERVICE_OPENAPI_PATH}`, { signal: AbortSignal.timeout(timeoutMs) });
+            if (response.ok) documents.set(service, (await response.json()) as OpenApiDocument);
+            else await response.body?.cancel();
+          } catch {
+            // Down for now: the last document stays.
+          }
+        }),
+      );
+    },
+    documents: () => [...documents.values()],
+  };
 }
 
 /**
@@ -123,14 +152,14 @@ export interface DistributedGateway {
  */
 export async function createDistributedGateway(
   config: DistributedConfig,
-  modules: readonly ServiceModule[],
+  services: readonly RoutedService[] = SERVICE_ROUTES,
   options: { logger?: Logger; readyTimeoutMs?: number } = {},
 ): Promise<DistributedGateway> {
   if (!config.JWT_SECRET) throw new Error('JWT_SECRET is required: the gateway verifies the sessions the auth service signs');
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'gateway');
   const tokens = new TokenService(config.JWT_SECRET, (config as BaseConfig).ACCESS_TOKEN_TTL_SECONDS);
-  const upstreams = upstreamsFor(modules, config);
-  const app = await buildGateway(gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST));
+  const upstreams = upstreamsFor(services, config);
+  const app = await buildGateway({ ...gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST), openapi: upstreamOpenApi(upstreams, options.readyTimeoutMs) });
   app.get('/api/health', { config: { access: 'public' } }, async () => ({
     status: 'ok',
     mode: 'distributed',

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { z } from 'zod';
+import { SERVICE_ROUTES } from '@earshot/contracts';
 import { authService } from '@earshot/auth-service';
 import {
   MemoryBus,
@@ -52,7 +56,7 @@ interface Upstream {
 }
 
 const tokens = new TokenService(TEST_JWT_SECRET, 900);
-const env = { LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
+const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
 
 async function startUpstream(module: ServiceModule): Promise<Upstream> {
   const config = loadConfig(distributedConfigSchema.extend(module.configShape ?? {}), env) as DistributedConfig;
@@ -172,6 +176,63 @@ test('an unknown prefix is a 404 from the gateway itself', async () => {
   }
 });
 
+test('/api/docs shows the routes of every service behind the proxy', async () => {
+  const res = await call({ method: 'GET', url: '/api/docs/json' });
+  expect(res.statusCode).toBe(200);
+  const paths = Object.keys((res.json() as { paths: Record<string, unknown> }).paths);
+  expect(paths).toEqual(expect.arrayContaining(['/api/auth/login', '/api/users/profile', '/api/mirror/things', '/api/health']));
+  // The proxy's own catch-all routes stay out of it.
+  expect(paths).not.toContain('/api/auth/{*}');
+  expect(paths).not.toContain('/api/mirror/{*}');
+});
+
+describe('sign-in rate limit', () => {
+  const variants = ['/api/auth/login', '/api/auth/login?n=1', '/api/auth/login/', '/api/auth/%6Cogin', '/api/auth/login?n=2', '/api/auth/login/?n=3'];
+  const attempt = (target: DistributedGateway, url: string) =>
+    // A new account each time: the auth service's own per-account throttling stays out of the picture.
+    target.app.inject({ method: 'POST', url, payload: { email: `nobody-${randomUUID()}@acme.test`, password: 'wrong-password' } });
+
+  async function gatewayWith(settings: Record<string, string>) {
+    const config = loadConfig(distributedConfigSchema, { ...env, AUTH_SERVICE_URL: auth.url, SIGN_IN_RATE_LIMIT_MAX: '4', ...settings });
+    const created = await createDistributedGateway(config, [authService as ServiceModule], { logger: createLogger('silent') });
+    await created.app.ready();
+    return created;
+  }
+
+  test('keys on the route: a query string, a trailing slash or an escaped letter is the same route', async () => {
+    const limited = await gatewayWith({});
+    try {
+      const statuses: number[] = [];
+      for (const url of variants) statuses.push((await attempt(limited, url)).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    } finally {
+      await limited.app.close();
+    }
+  });
+
+  test('two gateways sharing one Redis share the limit', async () => {
+    const settings = { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `earshot-test-${randomUUID()}:` };
+    const first = await gatewayWith(settings);
+    const second = await gatewayWith(settings);
+    try {
+      expect((await attempt(first, variants[0]!)).statusCode).toBe(401);
+      expect((await attempt(second, variants[1]!)).statusCode).toBe(401);
+      expect((await attempt(first, variants[2]!)).statusCode).toBe(401);
+      expect((await attempt(second, variants[3]!)).statusCode).toBe(401);
+      // Four attempts in all: both gateways refuse the fifth.
+      expect((await attempt(first, variants[4]!)).statusCode).toBe(429);
+      expect((await attempt(second, variants[5]!)).statusCode).toBe(429);
+    } finally {
+      await first.app.close();
+      await second.app.close();
+    }
+  });
+
+  test('REDIS_URL is validated', () => {
+    expect(() => loadConfig(distributedConfigSchema, { ...env, REDIS_URL: '127.0.0.1:6379' })).toThrow(/REDIS_URL/);
+  });
+});
+
 test('health is the gateway alone; ready asks every upstream and names the ones down', async () => {
   const health = await call({ method: 'GET', url: '/api/health' });
   expect(health.statusCode).toBe(200);
@@ -192,13 +253,20 @@ test('health is the gateway alone; ready asks every upstream and names the ones 
   expect(proxied.json()).toEqual({ message: 'The echo service is not available right now, try again shortly', code: 'SERVICE_UNAVAILABLE' });
 });
 
-test('every module of the product has a service URL and all its prefixes are routed', () => {
+test('the table in the contracts routes every prefix of every module of the product to its service URL', () => {
   const config = loadConfig(distributedConfigSchema, env);
-  const upstreams = upstreamsFor(ALL_SERVICES, config);
-  expect(upstreams.map((u) => u.service).sort()).toEqual(['audit', 'auth', 'chat', 'file', 'prompt', 'tenant', 'transcription']);
+  const upstreams = upstreamsFor(SERVICE_ROUTES, config);
+  expect(upstreams.map((u) => u.service).sort()).toEqual(ALL_SERVICES.map((m) => m.name).sort());
   for (const upstream of upstreams) {
     expect(upstream.url).toBe(`http://${upstream.service}:3000`);
     expect(upstream.prefixes).toEqual(ALL_SERVICES.find((m) => m.name === upstream.service)!.prefixes);
   }
   expect(() => upstreamsFor([echoService], config)).toThrow(/ECHO_SERVICE_URL/);
+});
+
+test('the distributed gateway loads no service code', () => {
+  for (const file of ['main.ts', 'proxy.ts', 'app.ts', 'config.ts']) {
+    const source = readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8');
+    expect([file, source.match(/from '(@earshot\/[a-z]+-service|\.\/modules|\.\/compose)'/)?.[1]]).toEqual([file, undefined]);
+  }
 });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { PAGE_SIZE_MAX } from './constants';
 
 export const Id = z.string().uuid();
+/** The one id check outside a schema (event data from older producers, query lists). */
+export const isId = (value: unknown): value is string => Id.safeParse(value).success;
 export const IdParams = z.object({ id: Id }).strict();
 
 export const PageQuery = z.object({

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './common';
 export * from './events';
 export * from './api';
+export * from './services';

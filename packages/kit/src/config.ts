@@ -34,6 +34,9 @@ export const BaseConfigSchema = z.object({
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
   TRUST_PROXY: bool(false),
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).optional(),
+  LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
 });
 export type BaseConfig = z.infer<typeof BaseConfigSchema>;
 

@@ -21,18 +21,23 @@ export const notFound = (what = 'Resource') => new HttpError(404, `${what} not f
 export const conflict = (message: string, details?: unknown) => new HttpError(409, message, ERROR_CODES.CONFLICT, details);
 export const tooLarge = (message: string) => new HttpError(413, message, ERROR_CODES.TOO_LARGE);
 export const unsupported = (message: string) => new HttpError(415, message, ERROR_CODES.UNSUPPORTED);
-export const tooMany = (retryAfterSeconds: number, message: string = MESSAGES.tooManyAttempts) =>
-  new HttpError(429, message, ERROR_CODES.RATE_LIMITED, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-
 /**
- * The unique violation (23505) behind `error`, with the constraint it broke; null for anything
- * else. Drizzle wraps driver errors, so the cause chain is followed. For the race a pre-check
- * cannot close (two requests creating the same thing at once).
+ * The unique constraint a database error violated, following `cause` (drizzle wraps the driver's
+ * error), or null when the error is something else.
  */
-export function uniqueViolation(error: unknown): { constraint: string | null } | null {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+export function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (code === '23505') return { constraint: typeof constraint === 'string' ? constraint : null };
+    if (code === '23505') return { constraint: typeof constraint === 'string' ? constraint : undefined };
   }
   return null;
 }
+
+/** A unique-index race (two requests creating the same thing at once), optionally on one constraint. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const violation = uniqueViolation(error);
+  return violation !== null && (constraint === undefined || violation.constraint === constraint);
+}
+
+export const tooMany = (retryAfterSeconds: number, message: string = MESSAGES.tooManyAttempts) =>
+  new HttpError(429, message, ERROR_CODES.RATE_LIMITED, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import underPressure from '@fastify/under-pressure';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -23,6 +24,47 @@ export interface ServerOptions {
   notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** Set a pino instance to share one logger (all-in-one). */
   logger?: FastifyServerOptions['loggerInstance'];
+  /** Answer 503 at once when saturated instead of queueing; omit to never shed. */
+  loadShedding?: LoadShedding;
+}
+
+export interface LoadShedding {
+  /** Mean event-loop delay (ms) above which requests are refused; 0 = not checked. */
+  maxEventLoopDelayMs: number;
+  /** Requests handled at once above which new ones are refused; 0 = no limit. */
+  maxInFlight: number;
+  /** What the 503's Retry-After says. */
+  retryAfterSeconds: number;
+  /** Extra readiness check (e.g. a dependency); false sheds. Run at start and every `healthCheckIntervalMs`. */
+  healthCheck?: () => Promise<boolean>;
+  healthCheckIntervalMs?: number;
+}
+
+/** Load shedding from the validated configuration (tests opt in, so a slow test machine sheds nothing). */
+export function loadSheddingFrom(config: {
+  NODE_ENV: string;
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
+  LOAD_SHED_MAX_IN_FLIGHT?: number;
+  LOAD_SHED_RETRY_AFTER_SECONDS: number;
+}): LoadShedding {
+  const testing = config.NODE_ENV === 'test';
+  return {
+    maxEventLoopDelayMs: config.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (testing ? 0 : 500),
+    maxInFlight: config.LOAD_SHED_MAX_IN_FLIGHT ?? (testing ? 0 : 100),
+    retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
+  };
+}
+
+/** The first string holding a NUL byte, as `where.path.to.field`: PostgreSQL cannot store one in text. */
+export function findNul(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 64 || Buffer.isBuffer(value)) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return `${path}.${key.replaceAll('\u0000', '\\u0000')}`;
+    const found = findNul(inner, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 const CONTEXT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
@@ -70,6 +112,52 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+
+  // One rule for every route: a NUL byte anywhere in the input is the caller's mistake (400 naming
+  // the field), not a database error (500). Runs before each route's own schema.
+  app.addHook('preValidation', async (request) => {
+    const field = findNul(request.params, 'params') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
+    if (field) throw new HttpError(400, `Invalid ${field}: must not contain a NUL character`, ERROR_CODES.VALIDATION, [{ field, message: 'must not contain a NUL character' }]);
+  });
+
+  const shedding = options.loadShedding;
+  // Starting (migrations, the demo seed through inject) stalls the loop by design: shed only the
+  // traffic that arrives once the server listens.
+  let listening = false;
+  // Liveness must keep answering, or the orchestrator restarts a process that is merely busy.
+  const sheddable = (request: FastifyRequest) => listening && !/(^|\/)health$/.test(request.routeOptions.url ?? '');
+  const shed = (reply: FastifyReply, retryAfterSeconds: number) =>
+    reply
+      .code(503)
+      .header('retry-after', String(retryAfterSeconds))
+      .send({ message: 'The server is busy, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+  if (shedding) {
+    app.addHook('onListen', async () => {
+      listening = true;
+    });
+  }
+  if (shedding && shedding.maxInFlight > 0) {
+    // Requests waiting on the database do not delay the event loop, yet they queue: past this many
+    // at once, a new one is refused at once rather than left waiting for seconds.
+    let inFlight = 0;
+    app.addHook('onRequest', async (request, reply) => {
+      if (!sheddable(request)) return;
+      if (inFlight >= shedding.maxInFlight) return shed(reply, shedding.retryAfterSeconds);
+      inFlight++;
+      reply.raw.once('close', () => inFlight--);
+    });
+  }
+  if (shedding && (shedding.maxEventLoopDelayMs > 0 || shedding.healthCheck)) {
+    void app.register(underPressure, {
+      maxEventLoopDelay: shedding.maxEventLoopDelayMs,
+      healthCheck: shedding.healthCheck,
+      healthCheckInterval: shedding.healthCheck ? (shedding.healthCheckIntervalMs ?? 5000) : undefined,
+      pressureHandler: (request, reply) => {
+        // Fastify runs nothing more for a request whose reply is already sent.
+        if (sheddable(request)) void shed(reply, shedding.retryAfterSeconds);
+      },
+    });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) return reply.code(400).send(validationBody(error));

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { SERVICE_OPENAPI_PATH } from '@earshot/contracts';
 import { z } from 'zod';
 import { BaseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase, type Database } from './db/database';
 import { KafkaBus, MemoryBus, type EventBus } from './bus';
 import { TokenService, authGuard } from './auth';
-import { buildServer } from './server';
+import { buildServer, loadSheddingFrom } from './server';
 import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
 import { startTelemetry } from './telemetry';
 import type { ServiceModule } from './module';
@@ -46,8 +49,12 @@ export function registerProbes(app: FastifyInstance, database: Database, prefix 
  * listen: what a distributed process runs, and what tests start to stand in for one.
  */
 export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps): Promise<{ app: FastifyInstance; running: RunningServices }> {
-  const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true });
+  const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true, loadShedding: loadSheddingFrom(deps.config) });
   await app.register(authGuard, { tokens: deps.tokens });
+  // The service's own routes as OpenAPI, outside /api: the distributed gateway merges every
+  // service's document into /api/docs.
+  await app.register(swagger, { openapi: { info: { title: `Earshot ${module.name} service`, version: '1.0.0' } }, transform: jsonSchemaTransform });
+  app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   registerProbes(app, deps.database);
   const running = await mountServices(app, [module], deps);
   const internal = module.internalRoutes;

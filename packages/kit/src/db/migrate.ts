@@ -14,8 +14,11 @@ const IDENT = /^[a-z_][a-z0-9_]*$/;
  */
 export async function migrate(database: Database, schema: string, migrations: readonly Migration[]): Promise<string[]> {
   if (!IDENT.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
+  // A service's own database role owns its schema but may not create schemas: it only creates the
+  // schema when it is missing (all-in-one, tests), and never asks for it otherwise.
+  const exists = (await database.query('select 1 from pg_namespace where nspname = $1', [schema])).length > 0;
   await database.execInTransaction(
-    `create schema if not exists ${schema};
+    `${exists ? '' : `create schema if not exists ${schema};`}
      create table if not exists ${schema}.schema_migrations (name text primary key, applied_at timestamptz not null default now());`,
     `migrate:${schema}`,
   );

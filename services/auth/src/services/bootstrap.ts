@@ -2,7 +2,8 @@ import { SYSTEM_ACTOR } from '@earshot/contracts';
 import { hostAdminExists, insertUser } from '../repositories/users';
 import { purgeExpired } from '../repositories/tokens';
 import { purgeStale } from '../repositories/throttle';
-import { isUniqueViolation, userState, type AuthContext } from './context';
+import { isUniqueViolation } from '@earshot/kit';
+import { userState, type AuthContext } from './context';
 import { hashPassword, prepareDummyHash, randomPassword } from './passwords';
 
 /**

@@ -63,11 +63,3 @@ export function toUserDetailDto(user: UserRow): UserDetailDto {
     updatedAt: user.updatedAt.toISOString(),
   };
 }
-
-/** Unique-index races (two requests creating the same email at once) surface as 23505. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}

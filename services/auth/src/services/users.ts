@@ -1,11 +1,11 @@
 import { ROLES, type Role, type RegisterUserBody, type UpdateUserBody, type UserListQuery } from '@earshot/contracts';
-import { badRequest, conflict, forbidden, notFound, type Db, type Identity } from '@earshot/kit';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound, type Db, type Identity } from '@earshot/kit';
 import type { FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema';
 import { findCompany } from '../repositories/companies';
 import { revokeUserSessions, voidResets } from '../repositories/tokens';
 import * as repo from '../repositories/users';
-import { actorOf, isUniqueViolation, scopeFor, userState, type AuthContext } from './context';
+import { actorOf, scopeFor, userState, type AuthContext } from './context';
 import { hashPassword } from './passwords';
 
 export const ROLE_INFO: Record<Role, { name: string; description: string }> = {

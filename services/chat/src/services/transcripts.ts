@@ -1,8 +1,7 @@
-import { Id, type EventOf } from '@earshot/contracts';
+import { isId, type EventOf } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import * as segmentsRepo from '../repositories/segments';
 
-const isId = (value: unknown): value is string => Id.safeParse(value).success;
 
 /**
  * Keeps the search assistant's copy of transcript text in step with the transcription service.

@@ -1,10 +1,9 @@
-import { Id, SYSTEM_ACTOR, type EventOf } from '@earshot/contracts';
+import { SYSTEM_ACTOR, isId, type EventOf } from '@earshot/contracts';
 import type { Db, Emit, ObjectStorage } from '@earshot/kit';
 import * as filesRepo from '../repositories/files';
 import * as companiesRepo from '../repositories/companies';
 
 /** Ids in events are checked before they reach a uuid column: a malformed one is ignored, not retried forever. */
-const isId = (value: unknown): value is string => Id.safeParse(value).success;
 const companyOf = (event: { companyId: string | null }): string | null => (isId(event.companyId) ? event.companyId : null);
 
 /** Keeps the quota projection: company.created/updated set maxStorage, company.deleted drops it. */

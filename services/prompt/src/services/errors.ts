@@ -1,6 +1,6 @@
 import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
 import { BlockedUrlError, checkUrl, type OutboundPolicy } from '@earshot/ai';
-import { badRequest, conflict, uniqueViolation, type HttpError } from '@earshot/kit';
+import { badRequest, conflict, isUniqueViolation, type HttpError } from '@earshot/kit';
 
 export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
 
@@ -28,6 +28,6 @@ export async function assertBaseUrlAllowed(baseUrl: string, policy: OutboundPoli
  * pre-check gives; anything else is rethrown.
  */
 export function rethrowDuplicateModel(error: unknown): never {
-  if (uniqueViolation(error)?.constraint === 'ai_models_provider_name_purpose_key') throw duplicateModel();
+  if (isUniqueViolation(error, 'ai_models_provider_name_purpose_key')) throw duplicateModel();
   throw error;
 }

@@ -1,4 +1,4 @@
-import { conflict, type HttpError } from '@earshot/kit';
+import { conflict, uniqueViolation, type HttpError } from '@earshot/kit';
 
 const CONSTRAINT_FIELDS: Record<string, 'code' | 'domain'> = {
   companies_code_key: 'code',
@@ -14,9 +14,7 @@ export function duplicateField(field: 'code' | 'domain'): HttpError {
  * pre-check gives; anything else is rethrown. Drizzle wraps driver errors, so follow `cause`.
  */
 export function rethrowDuplicate(error: unknown): never {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint } = e as { code?: string; constraint?: string };
-    if (code === '23505' && constraint && CONSTRAINT_FIELDS[constraint]) throw duplicateField(CONSTRAINT_FIELDS[constraint]);
-  }
+  const field = CONSTRAINT_FIELDS[uniqueViolation(error)?.constraint ?? ''];
+  if (field) throw duplicateField(field);
   throw error;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  Id,
+  isId,
   MAX_WORD_LENGTH,
   TRANSCRIPT_MESSAGES,
   UPLOAD_URL_PREFIX,
@@ -20,7 +20,6 @@ import { segmentText } from './segments';
 
 type Emit = (event: NewEvent) => void;
 
-const isId = (value: unknown): value is string => Id.safeParse(value).success;
 
 /** file.uploaded: remember the file (for the transcript's file block) and queue its job. */
 export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file.uploaded'>): Promise<void> {

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { kitMigrations, migrate, openDatabase, type Database } from '@earshot/kit';
+import { ALL_SERVICES } from '@earshot/gateway';
+
+// Runs only in the postgres jest project (a *.postgres.test.ts file): roles are server-wide
+// objects, which PGlite does not have. deploy/db-roles.sql runs on a throwaway database, every
+// service migrates as its own role, and each role is shown to reach its own schema only.
+
+const url = process.env.DATABASE_URL!;
+const dbName = `earshot_roles_${Date.now()}_${randomBytes(3).toString('hex')}`;
+const passwords = Object.fromEntries(ALL_SERVICES.map((m) => [m.name, `pw-${m.name}-${randomBytes(6).toString('hex')}`]));
+const roleUrl = (service: string) => {
+  const target = new URL(url);
+  target.pathname = `/${dbName}`;
+  target.username = `earshot_${service}`;
+  target.password = passwords[service]!;
+  return target.toString();
+};
+
+async function asSuperuser<T>(database: string, work: (client: pg.Client) => Promise<T>, options = ''): Promise<T> {
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  const client = new pg.Client({ connectionString: target.toString(), options });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const opened: Database[] = [];
+const asRole = async (service: string) => {
+  const database = await openDatabase({ url: roleUrl(service), poolSize: 1 });
+  opened.push(database);
+  return database;
+};
+
+beforeAll(async () => {
+  await asSuperuser('postgres', (c) => c.query(`create database ${dbName}`));
+  const settings = Object.entries(passwords).map(([service, password]) => `-c earshot.password_${service}=${password}`).join(' ');
+  await asSuperuser(dbName, (c) => c.query(readFileSync(join(import.meta.dirname, 'db-roles.sql'), 'utf8')), settings);
+  // Each service applies its own migrations, connected as its own role, as it does when it starts.
+  for (const module of ALL_SERVICES) await migrate(await asRole(module.name), module.schema, [...kitMigrations, ...module.migrations]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const database of opened) await database.close();
+  await asSuperuser('postgres', (c) => c.query(`drop database if exists ${dbName} with (force)`));
+});
+
+test('every service role uses its own schema and cannot read any other service\'s tables', async () => {
+  const tables = await asSuperuser(dbName, (c) =>
+    c.query<{ schema: string; name: string }>(
+      `select table_schema as schema, table_name as name from information_schema.tables where table_schema = any($1) order by 1, 2`,
+      [ALL_SERVICES.map((m) => m.schema)],
+    ),
+  );
+  expect(tables.rows.length).toBeGreaterThan(ALL_SERVICES.length);
+  for (const module of ALL_SERVICES) {
+    const database = await asRole(module.name);
+    for (const table of tables.rows) {
+      const read = database.query(`select count(*) from "${table.schema}"."${table.name}"`);
+      if (table.schema === module.schema) await expect(read).resolves.toHaveLength(1);
+      else await expect(read).rejects.toThrow(/permission denied/);
+    }
+    // Nor can it make itself a place elsewhere.
+    await expect(database.query('create schema intruder')).rejects.toThrow(/permission denied/);
+  }
+});
+
+test('the script can run again (new services, new passwords) without losing anything', async () => {
+  const settings = Object.entries(passwords).map(([service, password]) => `-c earshot.password_${service}=${password}`).join(' ');
+  await asSuperuser(dbName, (c) => c.query(readFileSync(join(import.meta.dirname, 'db-roles.sql'), 'utf8')), settings);
+  const auth = await asRole('auth');
+  await expect(auth.query('select count(*) from auth.schema_migrations')).resolves.toHaveLength(1);
+});

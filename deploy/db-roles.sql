@@ -1,0 +1,44 @@
+-- Per-service database roles for distributed mode: each service connects as earshot_<service>,
+-- which owns its own schema and can use nothing else (no USAGE on any other service's schema), so
+-- a bug or an injection in one service cannot read another's tables.
+--
+-- Run as a superuser on the Earshot database, with each role's password in a setting:
+--   PGOPTIONS="-c earshot.password_auth=... -c earshot.password_tenant=... (every service)" \
+--     psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f deploy/db-roles.sql
+-- It is idempotent: run it again to add a service or to change passwords. Existing tables in a
+-- schema are handed to the role, so an installation that ran as one user can switch over.
+DO $$
+DECLARE
+  service text;
+  role text;
+  password text;
+  item record;
+BEGIN
+  FOREACH service IN ARRAY ARRAY['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit'] LOOP
+    role := 'earshot_' || service;
+    password := nullif(current_setting('earshot.password_' || service, true), '');
+    IF password IS NULL THEN
+      RAISE EXCEPTION 'set earshot.password_% (PGOPTIONS="-c earshot.password_%=...")', service, service;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = role) THEN
+      EXECUTE format('CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L', role, password);
+    ELSE
+      EXECUTE format('ALTER ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L', role, password);
+    END IF;
+    EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I AUTHORIZATION %I', service, role);
+    EXECUTE format('ALTER SCHEMA %I OWNER TO %I', service, role);
+    EXECUTE format('GRANT USAGE, CREATE ON SCHEMA %I TO %I', service, role);
+    FOR item IN SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = service AND c.relkind IN ('r', 'p', 'v', 'm', 'f') LOOP
+      EXECUTE format('ALTER TABLE %I.%I OWNER TO %I', service, item.relname, role);
+    END LOOP;
+    FOR item IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = service AND c.relkind = 'S' LOOP
+      -- Sequences owned by a column follow their table; the others are handed over here.
+      BEGIN
+        EXECUTE format('ALTER SEQUENCE %I.%I OWNER TO %I', service, item.relname, role);
+      EXCEPTION WHEN feature_not_supported OR object_not_in_prerequisite_state THEN NULL;
+      END;
+    END LOOP;
+  END LOOP;
+END $$;

@@ -1,0 +1,26 @@
+/**
+ * Which service answers which part of the API: the gateway of distributed mode routes `/api<prefix>`
+ * and `/api<prefix>/*` to the service's URL (read from `urlEnv`) with this table alone, never by
+ * loading a service's code. Each service module declares the same prefixes; a test keeps them equal.
+ */
+export interface ServiceRoute {
+  name: string;
+  prefixes: readonly string[];
+  /** Environment variable holding the service's origin, e.g. http://auth:3000. */
+  urlEnv: string;
+}
+
+const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({ name, prefixes, urlEnv: `${name.toUpperCase()}_SERVICE_URL` });
+
+export const SERVICE_ROUTES: readonly ServiceRoute[] = [
+  route('audit', ['/audit']),
+  route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email']),
+  route('auth', ['/auth', '/users', '/roles']),
+  route('file', ['/files', '/uploads']),
+  route('transcription', ['/transcripts']),
+  route('prompt', ['/prompts', '/analysis', '/ai']),
+  route('chat', ['/chat', '/custom-gpt']),
+];
+
+/** Where a standalone service serves its own OpenAPI document (outside /api: the gateway fetches it). */
+export const SERVICE_OPENAPI_PATH = '/openapi.json';
