@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { authService } from '@earshot/auth-service';
 import {
   MemoryBus,
-  TokenService,
+  TokenSigner,
+  TokenVerifier,
   buildServiceApp,
   createLogger,
   defineService,
@@ -13,7 +14,7 @@ import {
   type Database,
   type ServiceModule,
 } from '@earshot/kit';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase } from '@earshot/kit/testing';
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase, testSigningKeyPem, testSigningKeys } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '../src/modules';
 import { createDistributedGateway, distributedConfigSchema, serviceUrlKey, upstreamsFor, type DistributedConfig, type DistributedGateway } from '../src/proxy';
 
@@ -51,15 +52,17 @@ interface Upstream {
   close(): Promise<void>;
 }
 
-const tokens = new TokenService(TEST_JWT_SECRET, 900);
-const env = { LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
+// Made-up callers' tokens: a test key the upstreams trust (the auth upstream trusts its own key too).
+const tokens = new TokenSigner(testSigningKeys(), 900);
+const env = { LOG_LEVEL: 'silent', AUTH_SIGNING_KEY: testSigningKeyPem(), JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
 
 async function startUpstream(module: ServiceModule): Promise<Upstream> {
   const config = loadConfig(distributedConfigSchema.extend(module.configShape ?? {}), env) as DistributedConfig;
   const logger = createLogger('silent');
   const database = await openTestDatabase();
   const bus = new MemoryBus();
-  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
+  const verifier = new TokenVerifier(900).trust(tokens.jwks());
+  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens: verifier });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   let closed = false;

@@ -71,7 +71,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   const login = await earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'root@earshot.test', password: ADMIN_PASSWORD } });
   if (login.statusCode !== 200) throw new Error(`host admin sign-in failed: ${login.statusCode} ${login.body}`);
   const hostId = (login.json() as { user: { _id: string } }).user._id;
-  const host = { id: hostId, token: await earshot.tokens.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: 'root@earshot.test' }) };
+  const host = { id: hostId, token: await earshot.signer.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: 'root@earshot.test' }) };
 
   const companies = {} as World['companies'];
   const users = {} as World['users'];
@@ -97,7 +97,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
       });
       if (res.statusCode !== 201) throw new Error(`user ${email}: ${res.statusCode} ${res.body}`);
       const id = (res.json() as { _id: string })._id;
-      users[key][role] = { id, token: await earshot.tokens.sign({ userId: id, companyId: companies[key].id, role, email }) };
+      users[key][role] = { id, token: await earshot.signer.sign({ userId: id, companyId: companies[key].id, role, email }) };
     }
   }
   return {

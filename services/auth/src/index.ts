@@ -1,12 +1,14 @@
 import { defineService } from '@earshot/kit';
-import { CompanyState, type Envelope } from '@earshot/contracts';
+import { CompanyState, SYSTEM_ACTOR, type Envelope } from '@earshot/contracts';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
-import { markCompanyDeleted, upsertCompany } from './repositories/companies';
+import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
 import { revokeCompanySessions } from './repositories/tokens';
 import { authRoutes } from './routes/auth';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
+import { authContext } from './services/context';
+import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 const COMPANY_EVENTS = new Set(['company.created', 'company.updated', 'company.deleted']);
 
@@ -18,24 +20,37 @@ export const authService = defineService<AuthConfig>({
   migrations,
   configShape: authConfigShape,
   async routes(app, ctx) {
-    await authRoutes(app, ctx);
-    await userRoutes(app, ctx);
+    const auth = await authContext(ctx);
+    await authRoutes(app, auth);
+    await userRoutes(app, auth);
   },
   subscriptions: (ctx) => [{
     group: 'auth',
     topics: ['earshot.tenant'],
     // The company projection: domain (sign-in), status (who may sign in) and max users (registration).
-    handle: (envelope: Envelope) => ctx.applyOnce('auth', envelope, async (tx) => {
-      if (!COMPANY_EVENTS.has(envelope.type)) return;
-      const data = envelope.data as { id: string; after?: unknown };
-      if (envelope.type === 'company.deleted') {
-        await markCompanyDeleted(tx, data.id);
-        await revokeCompanySessions(tx, data.id);
-        return;
-      }
-      const company = CompanyState.parse(data.after);
-      await upsertCompany(tx, { id: data.id, domain: company.domain, status: company.status, maxUsers: company.maxUsers });
-    }).then(() => undefined),
+    // A company deleted or switched off ends its people's sessions at once.
+    handle: async (envelope: Envelope) => {
+      let ended: EndedSessions | null = null;
+      await ctx.applyOnce('auth', envelope, async (tx, emit) => {
+        if (!COMPANY_EVENTS.has(envelope.type)) return;
+        const data = envelope.data as { id: string; after?: unknown };
+        const endAll = async () => {
+          const sessionIds = await revokeCompanySessions(tx, data.id);
+          ended = await recordEnded(ctx, tx, emit, { sessionIds, userId: null, companyId: data.id, reason: 'company_blocked', actor: envelope.actor ?? SYSTEM_ACTOR });
+        };
+        if (envelope.type === 'company.deleted') {
+          await markCompanyDeleted(tx, data.id);
+          await endAll();
+          return;
+        }
+        const company = CompanyState.parse(data.after);
+        const before = await findCompany(tx, data.id);
+        await upsertCompany(tx, { id: data.id, domain: company.domain, status: company.status, maxUsers: company.maxUsers });
+        const blocked = BLOCKED_COMPANY_STATUSES.has(company.status.toLowerCase());
+        if (blocked && !(before && BLOCKED_COMPANY_STATUSES.has(before.status.toLowerCase()))) await endAll();
+      });
+      announceEnded(ctx, ended);
+    },
   }],
   start: startAuth,
 });

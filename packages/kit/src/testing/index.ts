@@ -22,4 +22,5 @@ export function cookieHeader(setCookie: string | string[] | undefined, previous 
   return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 }
 export { createTestStack, type TestStack } from './stack';
+export { testSigningKeyPem, testSigningKeys } from './keys';
 export { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from './fake-openai';

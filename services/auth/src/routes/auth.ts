@@ -1,31 +1,16 @@
 import { z } from 'zod';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   Domain, ForgotPasswordBody, LoginBody, LoginResponse, MessageBody, ProvidersResponse, RefreshBody, RefreshResponse,
-  ResetPasswordBody, TwoStepRequiredResponse, TwoStepVerifyBody,
+  ResetPasswordBody, TwoStepRequiredResponse, TwoStepVerifyBody, JwksResponse,
 } from '@earshot/contracts';
-import { clearCookie, cookieIsSecure, readCookie, setCookie } from '@earshot/kit';
+import { PROVIDER_IDS, finishProvider, providerList, startProvider } from '../services/providers';
 import { toUserDto, type AuthContext } from '../services/context';
 import { requestReset, resetPassword } from '../services/credentials';
-import { PROVIDER_IDS, finishProvider, providerList, startProvider } from '../services/providers';
-import { clearSessionCookies, writeSessionCookies } from '../services/sessions';
-import { TWO_STEP_COOKIE, TWO_STEP_SECONDS, endSession, refreshSession, signIn, verifyTwoStep, type SignInOutcome } from '../services/sign-in';
+import { endSession, refreshSession, signIn, verifyTwoStep } from '../services/sign-in';
+import { answerSignIn, callerOf, clearSessionCookies, writeSessionCookies } from './cookies';
 import { errors } from './schemas';
-
-const TWO_STEP_PATH = '/api/auth';
-
-/** Turns a sign-in outcome into cookies: the session, or the short-lived pending two-step cookie. */
-async function answerSignIn(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, outcome: SignInOutcome): Promise<'session' | 'two_step'> {
-  const secure = cookieIsSecure(ctx.config, request);
-  if (outcome.kind === 'two_step') {
-    setCookie(reply, secure, TWO_STEP_COOKIE, outcome.challenge, { path: TWO_STEP_PATH, maxAge: TWO_STEP_SECONDS });
-    return 'two_step';
-  }
-  if (readCookie(request, TWO_STEP_COOKIE)) clearCookie(reply, secure, TWO_STEP_COOKIE, TWO_STEP_PATH);
-  await writeSessionCookies(ctx, request, reply, outcome.user, outcome.session);
-  return 'session';
-}
 
 export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -34,7 +19,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { email: 'nobody@example.com', password: 'not-a-password' } } },
     schema: { tags: ['auth'], summary: 'Sign in with email and password', body: LoginBody, response: { 200: z.union([LoginResponse, TwoStepRequiredResponse]), ...errors(400, 401, 409, 429) } },
   }, async (request, reply) => {
-    const outcome = await signIn(ctx, request, request.body);
+    const outcome = await signIn(ctx, callerOf(request), request.body);
     await answerSignIn(ctx, request, reply, outcome);
     if (outcome.kind === 'two_step') return { twoStepRequired: true as const };
     return { user: toUserDto(outcome.user) };
@@ -44,7 +29,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { code: '123456' } } },
     schema: { tags: ['auth'], summary: 'Finish a sign-in with the authenticator code', body: TwoStepVerifyBody, response: { 200: LoginResponse, ...errors(400, 401, 429) } },
   }, async (request, reply) => {
-    const outcome = await verifyTwoStep(ctx, request, request.body.code);
+    const outcome = await verifyTwoStep(ctx, callerOf(request), request.body.code);
     await answerSignIn(ctx, request, reply, outcome);
     if (outcome.kind !== 'session') throw new Error('two-step verification cannot ask for another step');
     return { user: toUserDto(outcome.user) };
@@ -55,7 +40,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     schema: { tags: ['auth'], summary: 'Rotate the refresh token; answers a fresh access token', body: RefreshBody.nullish(), response: { 200: RefreshResponse, ...errors(400, 401, 403) } },
   }, async (request, reply) => {
     const bodyToken = request.body?.refreshToken;
-    const { user, session } = await refreshSession(ctx, request, bodyToken);
+    const { user, session } = await refreshSession(ctx, callerOf(request), bodyToken);
     const token = await writeSessionCookies(ctx, request, reply, user, session);
     // Older clients keep the refresh token themselves: they get the rotated one back.
     return bodyToken ? { token, refreshToken: session.refreshToken } : { token };
@@ -65,7 +50,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'End the session', body: RefreshBody.nullish(), response: { 204: z.null(), ...errors(400, 403) } },
   }, async (request, reply) => {
-    await endSession(ctx, request, request.body?.refreshToken);
+    await endSession(ctx, callerOf(request), request.body?.refreshToken);
     clearSessionCookies(ctx, request, reply);
     return reply.code(204).send(null);
   });
@@ -74,7 +59,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { email: 'nobody@example.com' } } },
     schema: { tags: ['auth'], summary: 'Ask for a password reset link (same answer whether the account exists)', body: ForgotPasswordBody, response: { 202: MessageBody, ...errors(400) } },
   }, async (request, reply) => {
-    await requestReset(ctx, request, request.body.email, request.body.domain);
+    await requestReset(ctx, callerOf(request), request.body.email, request.body.domain);
     return reply.code(202).send({ message: 'If an account exists for this email, a link to reset its password is on its way' });
   });
 
@@ -82,8 +67,20 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { token: 'not-a-token', password: 'a-new-password' } } },
     schema: { tags: ['auth'], summary: 'Set a new password with a reset link', body: ResetPasswordBody, response: { 200: MessageBody, ...errors(400) } },
   }, async (request) => {
-    await resetPassword(ctx, request, request.body.token, request.body.password);
+    await resetPassword(ctx, callerOf(request), request.body.token, request.body.password);
     return { message: 'Your password was changed: sign in with the new one' };
+  });
+
+  r.get('/auth/jwks', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['auth'], summary: 'The public keys that verify access tokens (JWKS): the signing key and recently retired ones',
+      response: { 200: JwksResponse },
+    },
+  }, async (_request, reply) => {
+    // Verifiers cache it; a new kid makes them fetch again, so a short cache is enough.
+    void reply.header('cache-control', 'public, max-age=300');
+    return ctx.signer.jwks() as JwksResponse;
   });
 
   r.get('/auth/provider', {

@@ -11,6 +11,7 @@ import { changePassword, disableTwoStep, enableTwoStep, setupTwoStep } from '../
 import {
   ROLE_INFO, assignableRoles, deleteUserById, dropdown, getUser, listUsers, ownAccount, registerUser, updateProfile, updateUserById,
 } from '../services/users';
+import { signedInCaller } from './cookies';
 import { errors } from './schemas';
 
 const EXAMPLE_USER = { firstName: 'Example', lastName: 'Person', email: 'example.person@example.com', password: 'example-password', role: 'USER' };
@@ -29,13 +30,13 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
   r.put('/users/profile', {
     config: { access: ALL_ROLES, example: { body: { firstName: 'Example' } } },
     schema: { tags, summary: 'Change your own name or avatar', body: ProfileUpdateBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
-  }, async (request) => toUserDetailDto(await updateProfile(ctx, request, identityOf(request), request.body)));
+  }, async (request) => toUserDetailDto(await updateProfile(ctx, identityOf(request), request.body)));
 
   r.put('/users/password', {
     config: { access: ALL_ROLES, example: { body: { currentPassword: 'example-password', newPassword: 'another-password' } } },
     schema: { tags, summary: 'Change your own password (your other sessions end)', body: ChangePasswordBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404) } },
   }, async (request) => {
-    await changePassword(ctx, request, identityOf(request), request.body.currentPassword, request.body.newPassword);
+    await changePassword(ctx, signedInCaller(request), identityOf(request), request.body.currentPassword, request.body.newPassword);
     return { message: 'Your password was changed' };
   });
 
@@ -48,7 +49,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: ALL_ROLES, example: { body: { code: '123456' } } },
     schema: { tags, summary: 'Turn two-step verification on with a code from the app', body: TwoStepEnableBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404, 409) } },
   }, async (request) => {
-    await enableTwoStep(ctx, request, identityOf(request), request.body.code);
+    await enableTwoStep(ctx, signedInCaller(request), identityOf(request), request.body.code);
     return { message: 'Two-step verification is on' };
   });
 
@@ -56,7 +57,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: ALL_ROLES, example: { body: { password: 'example-password' } } },
     schema: { tags, summary: 'Turn two-step verification off (needs your password)', body: TwoStepDisableBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404) } },
   }, async (request) => {
-    await disableTwoStep(ctx, request, identityOf(request), request.body.password);
+    await disableTwoStep(ctx, signedInCaller(request), identityOf(request), request.body.password);
     return { message: 'Two-step verification is off' };
   });
 
@@ -78,7 +79,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
   r.post('/users/register', {
     config: { access: ADMINS, example: { body: EXAMPLE_USER } },
     schema: { tags, summary: 'Create a user', body: RegisterUserBody, response: { 201: UserDetailDto, ...errors(400, 401, 403, 404, 409) } },
-  }, async (request, reply) => reply.code(201).send(toUserDetailDto(await registerUser(ctx, request, identityOf(request), request.body))));
+  }, async (request, reply) => reply.code(201).send(toUserDetailDto(await registerUser(ctx, identityOf(request), request.body))));
 
   r.get('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },
@@ -88,13 +89,13 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
   r.put('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' }, example: { body: { firstName: 'Example' } } },
     schema: { tags, summary: 'Change a user', params: IdParams, body: UpdateUserBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404, 409) } },
-  }, async (request) => toUserDetailDto(await updateUserById(ctx, request, identityOf(request), request.params.id, request.body)));
+  }, async (request) => toUserDetailDto(await updateUserById(ctx, identityOf(request), request.params.id, request.body)));
 
   r.delete('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },
     schema: { tags, summary: 'Delete a user', params: IdParams, response: { 204: z.null(), ...errors(400, 401, 403, 404) } },
   }, async (request, reply) => {
-    await deleteUserById(ctx, request, identityOf(request), request.params.id);
+    await deleteUserById(ctx, identityOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 

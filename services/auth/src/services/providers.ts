@@ -64,7 +64,7 @@ export function startProvider(ctx: AuthContext, request: FastifyRequest, reply: 
   const verifier = randomToken();
   const flow = JSON.stringify({ p: id, s: state, v: verifier, r: options.remember ?? false, d: options.domain ?? null });
   // Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
-  setCookie(reply, cookieIsSecure(ctx.config, request), STATE_COOKIE, Buffer.from(flow).toString('base64url'), { path: STATE_PATH, maxAge: STATE_SECONDS, sameSite: 'Lax' });
+  setCookie(reply, cookieIsSecure(ctx.config, request), STATE_COOKIE, Buffer.from(flow).toString('base64url'), { path: STATE_PATH, maxAge: STATE_SECONDS, sameSite: 'lax' });
   const url = new URL(provider.authUrl);
   url.search = new URLSearchParams({
     response_type: 'code', client_id: provider.clientId!, redirect_uri: redirectUri(ctx, request, id), scope: provider.scope,

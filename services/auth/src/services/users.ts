@@ -1,9 +1,9 @@
 import { ROLES, type Role, type RegisterUserBody, type UpdateUserBody, type UserListQuery } from '@earshot/contracts';
 import { badRequest, conflict, forbidden, notFound, type Db, type Identity } from '@earshot/kit';
-import type { FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema';
 import { findCompany } from '../repositories/companies';
 import { revokeUserSessions, voidResets } from '../repositories/tokens';
+import { announceEnded, recordEnded, type EndReason } from './sessions';
 import * as repo from '../repositories/users';
 import { actorOf, isUniqueViolation, scopeFor, userState, type AuthContext } from './context';
 import { hashPassword } from './passwords';
@@ -51,7 +51,7 @@ async function guardUnique<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export async function registerUser(ctx: AuthContext, request: FastifyRequest, identity: Identity, body: RegisterUserBody): Promise<UserRow> {
+export async function registerUser(ctx: AuthContext, identity: Identity, body: RegisterUserBody): Promise<UserRow> {
   checkAssignable(identity, body.role);
   let companyId: string | null;
   if (body.role === 'HOST_ADMIN') {
@@ -72,7 +72,7 @@ export async function registerUser(ctx: AuthContext, request: FastifyRequest, id
     const user = await repo.insertUser(tx, {
       companyId, email: body.email, firstName: body.firstName, lastName: body.lastName, avatar: body.avatar ?? null, role: body.role, passwordHash,
     });
-    emit({ type: 'user.created', companyId, actor: actorOf(request, identity), data: { id: user.id, after: userState(user) } });
+    emit({ type: 'user.created', companyId, actor: actorOf(identity, identity), data: { id: user.id, after: userState(user) } });
     return user;
   }));
 }
@@ -95,7 +95,7 @@ export async function dropdown(ctx: AuthContext, identity: Identity, companyId?:
   return rows.map((r) => ({ _id: r.id, name: `${r.firstName} ${r.lastName}`.trim() }));
 }
 
-export async function updateUserById(ctx: AuthContext, request: FastifyRequest, identity: Identity, id: string, body: UpdateUserBody): Promise<UserRow> {
+export async function updateUserById(ctx: AuthContext, identity: Identity, id: string, body: UpdateUserBody): Promise<UserRow> {
   checkAssignable(identity, body.role);
   if (body.companyId !== undefined && identity.role !== 'HOST_ADMIN') throw forbidden('Only platform administrators move users between companies');
   const self = id === identity.userId;
@@ -103,7 +103,7 @@ export async function updateUserById(ctx: AuthContext, request: FastifyRequest, 
     throw badRequest('You cannot change your own role, status or company');
   }
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
-  return guardUnique(ctx.transact(async (tx, emit) => {
+  const { after, ended } = await guardUnique(ctx.transact(async (tx, emit) => {
     const before = await repo.lockUser(tx, id, scopeFor(identity));
     if (!before) throw notFound(USER_NOT_FOUND);
     const role = body.role ?? (before.role as Role);
@@ -117,9 +117,16 @@ export async function updateUserById(ctx: AuthContext, request: FastifyRequest, 
     const after = await repo.updateUser(tx, id, {
       firstName: body.firstName, lastName: body.lastName, avatar: body.avatar, email, role, companyId, status: body.status, passwordHash,
     });
-    const actor = actorOf(request, identity);
-    const endsSessions = passwordHash !== undefined || (after.status !== 'active' && before.status === 'active') || companyId !== before.companyId;
-    if (endsSessions) await revokeUserSessions(tx, id);
+    const actor = actorOf(identity, identity);
+    // A token states the role and company: when either changes, or the account is switched off or
+    // given a new password, its sessions end and the person signs in again.
+    const reason: EndReason | null =
+      after.status !== 'active' && before.status === 'active' ? 'disabled'
+      : companyId !== before.companyId ? 'company_changed'
+      : role !== before.role ? 'role_changed'
+      : passwordHash !== undefined ? 'password_changed'
+      : null;
+    const ended = reason ? await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: before.companyId, reason, actor }) : null;
     if (passwordHash) {
       await voidResets(tx, id);
       emit({ type: 'user.password_changed', companyId: after.companyId, actor, data: { id, via: 'admin' } });
@@ -128,18 +135,25 @@ export async function updateUserById(ctx: AuthContext, request: FastifyRequest, 
     if (JSON.stringify(b) !== JSON.stringify(a) || before.avatar !== after.avatar) {
       emit({ type: 'user.updated', companyId: after.companyId, actor, data: { id, before: b, after: a } });
     }
-    return after;
+    return { after, ended };
   }));
+  announceEnded(ctx, ended);
+  return after;
 }
 
-export async function deleteUserById(ctx: AuthContext, request: FastifyRequest, identity: Identity, id: string): Promise<void> {
+export async function deleteUserById(ctx: AuthContext, identity: Identity, id: string): Promise<void> {
   if (id === identity.userId) throw badRequest('You cannot delete your own account');
-  await ctx.transact(async (tx, emit) => {
+  const ended = await ctx.transact(async (tx, emit) => {
     const before = await repo.lockUser(tx, id, scopeFor(identity));
     if (!before) throw notFound(USER_NOT_FOUND);
+    const actor = actorOf(identity, identity);
+    // Before the rows go (they cascade with the user), so the sessions are known and refused.
+    const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: before.companyId, reason: 'deleted', actor });
     await repo.deleteUser(tx, id);
-    emit({ type: 'user.deleted', companyId: before.companyId, actor: actorOf(request, identity), data: { id, before: userState(before) } });
+    emit({ type: 'user.deleted', companyId: before.companyId, actor, data: { id, before: userState(before) } });
+    return ended;
   });
+  announceEnded(ctx, ended);
 }
 
 /** The caller's own account (a token whose account was deleted finds nothing). */
@@ -150,11 +164,11 @@ export async function ownAccount(db: Db, identity: Identity, lock = false): Prom
   return user;
 }
 
-export async function updateProfile(ctx: AuthContext, request: FastifyRequest, identity: Identity, body: { firstName?: string; lastName?: string; avatar?: string | null }): Promise<UserRow> {
+export async function updateProfile(ctx: AuthContext, identity: Identity, body: { firstName?: string; lastName?: string; avatar?: string | null }): Promise<UserRow> {
   return ctx.transact(async (tx, emit) => {
     const before = await ownAccount(tx, identity, true);
     const after = await repo.updateUser(tx, before.id, body);
-    emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(request, identity), data: { id: after.id, before: userState(before), after: userState(after) } });
+    emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(identity, identity), data: { id: after.id, before: userState(before), after: userState(after) } });
     return after;
   });
 }
