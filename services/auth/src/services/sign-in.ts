@@ -18,7 +18,7 @@ const STEP_EXPIRED = 'Your sign-in has expired: enter your email and password ag
  * A refresh token presented again this soon after its rotation gets the same successor: two tabs
  * (or a retried request) refreshing at once keep the session. Later reuse still means theft.
  */
-export const REFRESH_GRACE_SECONDS = 10;
+export const REFRESH_GRACE_SECONDS = 5;
 
 /** A sign-in that proved the password also answers the device's known-device cookie. */
 export type SignInOutcome =
