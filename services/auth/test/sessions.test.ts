@@ -1,5 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { ACCESS_COOKIE, REFRESH_COOKIE, TokenVerifier, sessionEndSubscription, type Envelope } from '@earshot/kit';
+import { ACCESS_COOKIE, REFRESH_COOKIE, TokenVerifier, sessionEndSubscription } from '@earshot/kit';
+import type { Envelope } from '@earshot/contracts';
 import type { TestStack } from '@earshot/kit/testing';
 import { restoreEnded } from '../src/services/sessions';
 import { REFRESH_GRACE_SECONDS } from '../src/services/sign-in';
@@ -115,7 +116,7 @@ describe('verifiers elsewhere', () => {
     await stack.as(user.token, { method: 'POST', url: '/api/auth/logout' });
     const ctx = stack.running.contexts.get('auth')!;
     const restarted = new TokenVerifier(900).trust((await stack.app.inject({ method: 'GET', url: '/api/auth/jwks' })).json());
-    await restoreEnded({ ...ctx, tokens: restarted } as typeof ctx);
+    await restoreEnded({ db: ctx.db, tokens: restarted });
     expect(await restarted.verify(user.token)).toBeNull();
   });
 });

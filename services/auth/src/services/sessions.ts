@@ -89,11 +89,11 @@ export async function recordEnded(
  * After the commit: this process's verifier (in all-in-one, the gateway's and every service's)
  * refuses the sessions' tokens from the next request on, without waiting for the relay.
  */
-export function announceEnded(ctx: AuthBase, ...ended: (EndedSessions | undefined | null)[]): void {
+export function announceEnded(ctx: Pick<AuthBase, 'tokens'>, ...ended: (EndedSessions | undefined | null)[]): void {
   for (const e of ended) if (e?.sessionIds.length) ctx.tokens.endSessions(e.sessionIds, e.until);
 }
 
 /** At start: sessions ended before a restart stay refused until their tokens expire. */
-export async function restoreEnded(ctx: AuthBase): Promise<void> {
+export async function restoreEnded(ctx: Pick<AuthBase, 'db' | 'tokens'>): Promise<void> {
   for (const row of await liveEndedSessions(ctx.db)) ctx.tokens.endSessions([row.sessionId], row.until);
 }
