@@ -1,5 +1,5 @@
 import { badRequest, conflict, type Identity } from '@earshot/kit';
-import { findCompany, findCompanyByDomain } from '../repositories/companies';
+import { findCompanyByDomain } from '../repositories/companies';
 import { consumeReset, insertReset, keepNewestResets, revokeUserSessions, voidResets } from '../repositories/tokens';
 import { findByEmail, findUser, lockUser, updateUser } from '../repositories/users';
 import { EVERYONE, actorOf, actorOfUser, type AuthContext, type Caller } from './context';
@@ -36,15 +36,11 @@ export async function changePassword(ctx: AuthContext, caller: Caller, identity:
 }
 
 /**
- * Where reset links point: PUBLIC_URL, else the company's own host name when its domain is one
- * (e.g. console.acme.com), else the local console. Never the request's Host header, which
- * whoever asks for the link controls.
+ * Where reset links point: PUBLIC_URL, else the local console. Never the request's Host header,
+ * which whoever asks for the link controls.
  */
-async function linkBase(ctx: AuthContext, companyId: string | null): Promise<string> {
-  if (ctx.config.PUBLIC_URL) return ctx.config.PUBLIC_URL.replace(/\/+$/, '');
-  const company = companyId ? await findCompany(ctx.db, companyId) : undefined;
-  if (company?.domain.includes('.')) return `https://${company.domain}`;
-  return `http://localhost:${ctx.config.PORT}`;
+function linkBase(ctx: AuthContext): string {
+  return (ctx.config.PUBLIC_URL ?? `http://localhost:${ctx.config.PORT}`).replace(/\/+$/, '');
 }
 
 /**
@@ -61,7 +57,7 @@ export async function requestReset(ctx: AuthContext, caller: Caller, email: stri
   for (const user of users) {
     if (await accountBlocked(ctx.db, user)) continue;
     const token = randomToken();
-    const resetUrl = `${await linkBase(ctx, user.companyId)}/reset-password?token=${encodeURIComponent(token)}`;
+    const resetUrl = `${linkBase(ctx)}/reset-password?token=${encodeURIComponent(token)}`;
     await ctx.transact(async (tx, emit) => {
       // Under the user's row lock, so parallel requests cannot leave more live links than allowed.
       await lockUser(tx, user.id, EVERYONE);
