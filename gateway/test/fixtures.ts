@@ -163,6 +163,12 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   'POST /api/chat/feedback': async (world, company, caller) => ({
     payload: { messageId: await sharedReply(world, ownerToken(world, company, caller)), rating: 'up' },
   }),
+  // Logout ends the session of the token it is called with: a throwaway one, so the caller's shared token keeps working.
+  'POST /api/auth/logout': async (world, _company, caller) => {
+    if (caller === 'anonymous') return {};
+    const who = caller === 'HOST_ADMIN' ? { userId: world.host.id, companyId: null } : { userId: world.users.A[caller].id, companyId: world.companies.A.id };
+    return { headers: { authorization: `Bearer ${await world.earshot.signer.sign({ ...who, role: caller, email: 'logout@earshot.test' })}` } };
+  },
   'POST /api/ai/config/model': async (world) => ({
     payload: { providerId: await sharedAiProvider(world), name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' },
   }),
