@@ -49,6 +49,9 @@ interface Upstream {
   app: FastifyInstance;
   url: string;
   database: Database;
+  bus: MemoryBus;
+  /** Publishes the service's outbox and waits until every consumer of its bus is done. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +73,11 @@ async function startUpstream(module: ServiceModule): Promise<Upstream> {
     app,
     url: `http://127.0.0.1:${port}`,
     database,
+    bus,
+    async settle() {
+      await running.flush();
+      await bus.idle();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -92,6 +100,8 @@ beforeAll(async () => {
   gateway = await createDistributedGateway({ ...config, [serviceUrlKey('echo')]: echo.url } as typeof config, [authService as ServiceModule, echoService], {
     logger: createLogger('silent'),
     readyTimeoutMs: 1000,
+    // Stands in for Kafka: the gateway hears auth's events as it would in a deployment.
+    bus: auth.bus,
   });
   await gateway.app.ready();
 }, 120_000);
@@ -204,4 +214,19 @@ test('every module of the product has a service URL and all its prefixes are rou
     expect(upstream.prefixes).toEqual(ALL_SERVICES.find((m) => m.name === upstream.service)!.prefixes);
   }
   expect(() => upstreamsFor([echoService], config)).toThrow(/ECHO_SERVICE_URL/);
+});
+
+test('a signed-out session is refused by the distributed gateway once auth\'s event reaches it', async () => {
+  const signIn = await call({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@earshot.local', password: 'platform-admin-password' } });
+  expect(signIn.statusCode).toBe(200);
+  const token = /earshot_at=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!;
+  const bearer = { authorization: `Bearer ${token}` };
+  // The gateway verifies with the public keys it fetched from auth's JWKS.
+  expect(await gateway.tokens.verify(token)).toMatchObject({ role: 'HOST_ADMIN' });
+  expect((await call({ method: 'POST', url: '/api/auth/logout', headers: bearer })).statusCode).toBe(204);
+  // The auth service refuses it at once (it was told at commit)...
+  expect((await call({ method: 'GET', url: '/api/users/profile', headers: bearer })).statusCode).toBe(401);
+  // ...and the gateway as soon as user.sessions_ended is delivered.
+  await auth.settle();
+  expect(await gateway.tokens.verify(token)).toBeNull();
 });
