@@ -5,11 +5,12 @@ import {
   Domain, ForgotPasswordBody, LoginBody, LoginResponse, MessageBody, ProvidersResponse, RefreshBody, RefreshResponse,
   ResetPasswordBody, TwoStepRequiredResponse, TwoStepVerifyBody, JwksResponse,
 } from '@earshot/contracts';
-import { PROVIDER_IDS, finishProvider, providerList, startProvider } from '../services/providers';
+import { clearCookie, cookieIsSecure, readCookie, setCookie } from '@earshot/kit';
+import { FLOW_SECONDS, PROVIDER_IDS, finishProvider, providerList, startProvider } from '../services/providers';
 import { toUserDto, type AuthContext } from '../services/context';
 import { requestReset, resetPassword } from '../services/credentials';
 import { endSession, refreshSession, signIn, verifyTwoStep } from '../services/sign-in';
-import { answerSignIn, callerOf, clearSessionCookies, writeSessionCookies } from './cookies';
+import { FLOW_COOKIE, FLOW_PATH, answerSignIn, callerOf, clearSessionCookies, originOf, writeSessionCookies } from './cookies';
 import { errors } from './schemas';
 
 export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promise<void> {
@@ -97,7 +98,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
       querystring: z.object({ remember: z.enum(['true', 'false']).optional(), domain: Domain.optional() }).strict(),
       response: { 302: z.null(), ...errors(400, 404) },
     },
-  }, async (request, reply) => startProvider(ctx, request, reply, request.params.id, { remember: request.query.remember === 'true', domain: request.query.domain }));
+  }, async (request, reply) => {
+    const { redirectUrl, flow } = startProvider(ctx, originOf(request), request.params.id, { remember: request.query.remember === 'true', domain: request.query.domain });
+    // Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
+    setCookie(reply, cookieIsSecure(ctx.config, request), FLOW_COOKIE, flow, { path: FLOW_PATH, maxAge: FLOW_SECONDS, sameSite: 'lax' });
+    return reply.redirect(redirectUrl, 302);
+  });
 
   r.get('/auth/provider/:id/callback', {
     config: { access: 'public', params: { id: 'provider' } },
@@ -107,7 +113,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
       response: { 302: z.null(), ...errors(400, 404) },
     },
   }, async (request, reply) => {
-    const result = await finishProvider(ctx, request, reply, request.params.id, request.query);
+    const result = await finishProvider(ctx, { ...callerOf(request), origin: originOf(request), flow: readCookie(request, FLOW_COOKIE) }, request.params.id, request.query);
+    clearCookie(reply, cookieIsSecure(ctx.config, request), FLOW_COOKIE, FLOW_PATH);
     if (!result.ok) return reply.redirect(`/signin?error=${result.error}`, 302);
     const kind = await answerSignIn(ctx, request, reply, result.outcome);
     return reply.redirect(kind === 'two_step' ? '/signin?step=two-step' : '/chat', 302);

@@ -11,6 +11,14 @@ import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_SECONDS } from '../services/throttle'
 
 export const AUTH_PATH = '/api/auth';
 export const TWO_STEP_COOKIE = 'earshot_2fa';
+/** The OAuth flow (state, PKCE verifier) between the start and the provider's redirect back. */
+export const FLOW_COOKIE = 'earshot_oauth';
+export const FLOW_PATH = '/api/auth/provider';
+
+/** Where the console was reached (for the OAuth redirect URI when PUBLIC_URL is unset). */
+export function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
 
 /** The caller as service methods take it. */
 export function callerOf(request: FastifyRequest): Caller {
