@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
 import { ROLES, MESSAGES, ERROR_CODES, type Actor, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
-import { forbidden, unauthorized } from './errors';
+import { HttpError, forbidden, unauthorized } from './errors';
 import type { Subscription } from './bus/types';
 import type { SigningKeys } from './secrets';
 
@@ -95,8 +95,14 @@ export class TokenVerifier {
 
   private readonly keys: JWTVerifyGetKey = async (header, token) => {
     if (this.local && this.trusted.some((k) => k.kid === header.kid)) return this.local(header, token);
-    if (this.remote) return this.remote(header, token);
-    throw new joseErrors.JWKSNoMatchingKey();
+    if (!this.remote) throw new joseErrors.JWKSNoMatchingKey();
+    try {
+      return await this.remote(header, token);
+    } catch (error) {
+      if (error instanceof joseErrors.JWKSNoMatchingKey) throw error;
+      // The auth service cannot be reached: not the caller's fault, and no reason to sign them out.
+      throw new HttpError(503, 'Sessions cannot be verified right now, try again shortly', 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': '5' });
+    }
   };
 
   /** Null for anything not a valid, unexpired token of ours, or one whose session has ended. */

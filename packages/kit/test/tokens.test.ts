@@ -129,3 +129,30 @@ describe('signing keys', () => {
     await expect(resolveSigningKeys(tempDir(), 900, { AUTH_SIGNING_KEY: 'not a key' })).rejects.toThrow(/Ed25519 private key/);
   });
 });
+
+describe('keys fetched from the auth service', () => {
+  test('a verifier fetches the JWKS for a kid it does not know, and caches it', async () => {
+    const { createServer } = await import('node:http');
+    let fetched = 0;
+    const server = createServer((_req, res) => {
+      fetched++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(signer.jwks()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const remote = new TokenVerifier(900, { jwksUrl: `http://127.0.0.1:${port}/api/auth/jwks` });
+      expect(await remote.verify(await signer.sign(identity))).toEqual(identity);
+      expect(await remote.verify(await signer.sign(identity))).toEqual(identity);
+      expect(fetched).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('when the auth service cannot be reached the answer is 503, not a signed-out 401', async () => {
+    const remote = new TokenVerifier(900, { jwksUrl: 'http://127.0.0.1:1/api/auth/jwks' });
+    await expect(remote.verify(await signer.sign(identity))).rejects.toMatchObject({ statusCode: 503 });
+  });
+});
