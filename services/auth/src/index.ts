@@ -8,6 +8,7 @@ import { authRoutes } from './routes/auth';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
+import { authServices } from './services/index';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 const COMPANY_EVENTS = new Set(['company.created', 'company.updated', 'company.deleted']);
@@ -21,8 +22,9 @@ export const authService = defineService<AuthConfig>({
   configShape: authConfigShape,
   async routes(app, ctx) {
     const auth = await authContext(ctx);
-    await authRoutes(app, auth);
-    await userRoutes(app, auth);
+    const services = authServices(auth);
+    await authRoutes(app, auth, services);
+    await userRoutes(app, auth, services);
   },
   subscriptions: (ctx) => [{
     group: 'auth',

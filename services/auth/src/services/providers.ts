@@ -6,7 +6,7 @@ import { findCompanyByDomain } from '../repositories/companies';
 import { findByEmail } from '../repositories/users';
 import type { AuthContext, Caller } from './context';
 import { accountBlocked } from './sessions';
-import { signInVerified, type SignInOutcome } from './sign-in';
+import type { SignInOutcome, SignInService } from './sign-in';
 
 // Sign-in with Google and X: OAuth 2.0 authorization code with PKCE (S256) through arctic's generic
 // client, so the endpoints stay configurable (*_AUTH_URL, *_TOKEN_URL, *_USERINFO_URL).
@@ -38,12 +38,6 @@ function providers(ctx: AuthContext): Record<ProviderId, Provider> {
 
 const enabled = (p: Provider) => Boolean(p.clientId && p.clientSecret);
 
-export function providerList(ctx: AuthContext) {
-  return Object.values(providers(ctx)).map((p) => ({
-    id: p.id, name: p.name, enabled: enabled(p), ...(enabled(p) ? { startUrl: `/api/auth/provider/${p.id}/start` } : {}),
-  }));
-}
-
 function enabledProvider(ctx: AuthContext, id: ProviderId): Provider {
   const provider = providers(ctx)[id];
   if (!enabled(provider)) throw new HttpError(404, `Sign-in with ${provider.name} is not enabled for this workspace`, ERROR_CODES.NOT_FOUND);
@@ -57,19 +51,6 @@ function clientFor(ctx: AuthContext, provider: Provider, origin: string): OAuth2
 }
 
 interface Flow { p: string; s: string; v: string; r: boolean; d: string | null }
-
-/**
- * Step 1: where to send the browser, and the flow (state, PKCE verifier, options) for the route to
- * keep in a cookie bound to this browser.
- */
-export function startProvider(ctx: AuthContext, origin: string, id: ProviderId, options: { remember?: boolean; domain?: string }): { redirectUrl: string; flow: string } {
-  const provider = enabledProvider(ctx, id);
-  const state = generateState();
-  const verifier = generateCodeVerifier();
-  const url = clientFor(ctx, provider, origin).createAuthorizationURLWithPKCE(provider.authUrl, state, CodeChallengeMethod.S256, verifier, provider.scopes);
-  const flow: Flow = { p: id, s: state, v: verifier, r: options.remember ?? false, d: options.domain ?? null };
-  return { redirectUrl: url.toString(), flow: Buffer.from(JSON.stringify(flow)).toString('base64url') };
-}
 
 function readFlow(raw: string | undefined): Flow | null {
   if (!raw) return null;
@@ -105,31 +86,53 @@ async function accountFor(ctx: AuthContext, email: string, domain: string | null
 
 export type CallbackResult = { ok: true; outcome: SignInOutcome } | { ok: false; error: string };
 
-/**
- * Step 2: the provider sent the browser back. Checks the state against the flow cookie, exchanges
- * the code (with the PKCE verifier) and signs in the existing account with that email. Nobody
- * signs up this way.
- */
-export async function finishProvider(
-  ctx: AuthContext,
-  caller: Caller & { origin: string; flow: string | undefined },
-  id: ProviderId,
-  query: { code?: string; state?: string; error?: string },
-): Promise<CallbackResult> {
-  const provider = enabledProvider(ctx, id);
-  const flow = readFlow(caller.flow);
-  if (query.error) return { ok: false, error: 'provider_cancelled' };
-  if (!flow || flow.p !== id || !query.state || flow.s !== query.state || !query.code) return { ok: false, error: 'provider_state' };
-  let email: string | null;
-  try {
-    const tokens = await clientFor(ctx, provider, caller.origin).validateAuthorizationCode(provider.tokenUrl, query.code, flow.v);
-    email = await providerEmail(provider, tokens.accessToken());
-  } catch (error) {
-    ctx.logger.warn({ err: error, provider: id }, 'sign-in provider exchange failed');
-    return { ok: false, error: 'provider_failed' };
+/** Sign-in with Google and X (constructed once per mount). */
+export class ProviderService {
+  constructor(private readonly ctx: AuthContext, private readonly signIns: SignInService) {}
+
+  list() {
+    const { ctx } = this;
+    return Object.values(providers(ctx)).map((p) => ({
+      id: p.id, name: p.name, enabled: enabled(p), ...(enabled(p) ? { startUrl: `/api/auth/provider/${p.id}/start` } : {}),
+    }));
   }
-  if (!email) return { ok: false, error: 'provider_no_email' };
-  const user = await accountFor(ctx, email, flow.d);
-  if (!user) return { ok: false, error: 'no_account' };
-  return { ok: true, outcome: await signInVerified(ctx, caller, user, flow.r) };
+
+  /**
+   * Step 1: where to send the browser, and the flow (state, PKCE verifier, options) for the route to
+   * keep in a cookie bound to this browser.
+   */
+  start(origin: string, id: ProviderId, options: { remember?: boolean; domain?: string }): { redirectUrl: string; flow: string } {
+    const { ctx } = this;
+    const provider = enabledProvider(ctx, id);
+    const state = generateState();
+    const verifier = generateCodeVerifier();
+    const url = clientFor(ctx, provider, origin).createAuthorizationURLWithPKCE(provider.authUrl, state, CodeChallengeMethod.S256, verifier, provider.scopes);
+    const flow: Flow = { p: id, s: state, v: verifier, r: options.remember ?? false, d: options.domain ?? null };
+    return { redirectUrl: url.toString(), flow: Buffer.from(JSON.stringify(flow)).toString('base64url') };
+  }
+
+  /**
+   * Step 2: the provider sent the browser back. Checks the state against the flow cookie, exchanges
+   * the code (with the PKCE verifier) and signs in the existing account with that email. Nobody
+   * signs up this way.
+   */
+  async finish(caller: Caller & { origin: string; flow: string | undefined }, id: ProviderId, query: { code?: string; state?: string; error?: string }): Promise<CallbackResult> {
+    const { ctx } = this;
+    const provider = enabledProvider(ctx, id);
+    const flow = readFlow(caller.flow);
+    if (query.error) return { ok: false, error: 'provider_cancelled' };
+    if (!flow || flow.p !== id || !query.state || flow.s !== query.state || !query.code) return { ok: false, error: 'provider_state' };
+    let email: string | null;
+    try {
+      const tokens = await clientFor(ctx, provider, caller.origin).validateAuthorizationCode(provider.tokenUrl, query.code, flow.v);
+      email = await providerEmail(provider, tokens.accessToken());
+    } catch (error) {
+      ctx.logger.warn({ err: error, provider: id }, 'sign-in provider exchange failed');
+      return { ok: false, error: 'provider_failed' };
+    }
+    if (!email) return { ok: false, error: 'provider_no_email' };
+    const user = await accountFor(ctx, email, flow.d);
+    if (!user) return { ok: false, error: 'no_account' };
+    return { ok: true, outcome: await this.signIns.signInVerified(caller, user, flow.r) };
+  }
 }
