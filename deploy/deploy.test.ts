@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 import { configSchemaFor, loadConfig } from '@earshot/kit';
+import { testSigningKeyPem } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '../gateway/src/modules';
 import { serviceUrlShape } from '../gateway/src/config';
 import { distributedConfigSchema, serviceUrlKey } from '../gateway/src/proxy';
@@ -45,7 +46,9 @@ const PROCESSES: Process[] = [
   },
   ...ALL_SERVICES.map((module) => {
     const schema = configSchemaFor([module]) as unknown as z.ZodObject<z.ZodRawShape>;
-    return { name: module.name, command: ['npm', 'run', 'start', '-w', `services/${module.name}`], schema, required: DISTRIBUTED, storage: readsStorage(schema) };
+    // Only auth signs access tokens: it alone needs the key.
+    const required = module.name === 'auth' ? [...DISTRIBUTED, 'AUTH_SIGNING_KEY'] : DISTRIBUTED;
+    return { name: module.name, command: ['npm', 'run', 'start', '-w', `services/${module.name}`], schema, required, storage: readsStorage(schema) };
   }),
   {
     name: 'transcription-worker',
@@ -86,6 +89,7 @@ describe('docker-compose.yml', () => {
   // Values a filled-in .env would give; `${NAME:?…}` with no value is what compose refuses.
   const dotenv: Record<string, string> = {
     JWT_SECRET: 'compose-test-jwt-secret-compose-test-jwt-secret',
+    AUTH_SIGNING_KEY: testSigningKeyPem(),
     SECRETS_KEY: 'ab'.repeat(32),
     INTERNAL_API_TOKEN: 'compose-test-internal-token-compose-test-internal',
     POSTGRES_PASSWORD: 'postgres-password',
@@ -196,6 +200,7 @@ describe('k8s (kustomize base)', () => {
   const secretStandIns: Record<string, string> = {
     DATABASE_URL: 'postgres://earshot:pw@db:5432/earshot',
     JWT_SECRET: 'k8s-test-jwt-secret-k8s-test-jwt-secret-0123',
+    AUTH_SIGNING_KEY: testSigningKeyPem(),
     SECRETS_KEY: 'cd'.repeat(32),
     INTERNAL_API_TOKEN: 'k8s-test-internal-token-k8s-test-internal-token',
     S3_ACCESS_KEY: 'access',

@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import {
   MemoryBus,
-  TokenService,
+  TokenVerifier,
   buildServer,
   configSchemaFor,
   createLogger,
@@ -53,7 +53,7 @@ export async function runEventsCommand(argv: readonly string[], options: EventsC
   // The services' handlers without their traffic: nothing listens, the bus is never started, and
   // events a replayed handler emits wait in the outbox for the service's own relay.
   const bus = new MemoryBus(logger);
-  const running = await mountServices(buildServer({ logLevel: 'silent', name: 'events', logger }), modules, { config, database, bus, logger, tokens: new TokenService(secrets.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS) });
+  const running = await mountServices(buildServer({ logLevel: 'silent', name: 'events', logger }), modules, { config, database, bus, logger, tokens: new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS) });
   try {
     if (command === 'parked') {
       const rows: (ParkedEvent & { service: string })[] = [];

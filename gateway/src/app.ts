@@ -9,12 +9,12 @@ import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { ERROR_CODES } from '@earshot/contracts';
-import { authGuard, buildServer, loadSheddingFrom, routeNotFound, type LoadShedding, type Logger, type TokenService } from '@earshot/kit';
+import { authGuard, buildServer, loadSheddingFrom, routeNotFound, type LoadShedding, type Logger, type TokenVerifier } from '@earshot/kit';
 
 export interface GatewayOptions {
   logger: Logger;
   logLevel: string;
-  tokens: TokenService;
+  tokens: TokenVerifier;
   bodyLimit: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
@@ -69,7 +69,7 @@ export function gatewayOptionsFrom(
     LOAD_SHED_RETRY_AFTER_SECONDS: number;
   },
   logger: Logger,
-  tokens: TokenService,
+  tokens: TokenVerifier,
   webDist: string | undefined,
 ): GatewayOptions {
   return {

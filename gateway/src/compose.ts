@@ -3,7 +3,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import {
-  TokenService,
+  TokenSigner,
+  TokenVerifier,
   configSchemaFor,
   createBus,
   createLogger,
@@ -11,6 +12,7 @@ import {
   mountServices,
   openDatabase,
   resolveSecrets,
+  resolveSigningKeys,
   startServices,
   MemoryBus,
   type BaseConfig,
@@ -36,7 +38,9 @@ export interface AllInOne {
   database: Database;
   bus: EventBus;
   running: RunningServices;
-  tokens: TokenService;
+  tokens: TokenVerifier;
+  /** The auth service's key, which this one process holds: seeding and tests mint platform tokens with it. */
+  signer: TokenSigner;
   demo: DemoSeed | null;
   /** Publishes pending events and waits until every in-process consumer has handled them. */
   settle(): Promise<void>;
@@ -63,7 +67,10 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'earshot');
   const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const bus = createBus(config, logger);
-  const tokens = new TokenService(secrets.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
+  // The same key file the auth module signs with (DATA_DIR, or AUTH_SIGNING_KEY): the gateway and
+  // every in-process service only verify, and learn of ended sessions at the auth commit.
+  const signer = new TokenSigner(await resolveSigningKeys(config.DATA_DIR, config.ACCESS_TOKEN_TTL_SECONDS, config as never), config.ACCESS_TOKEN_TTL_SECONDS);
+  const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS);
 
   const app = await buildGateway(gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST ?? defaultWebDist));
   app.get('/api/health', { config: { access: 'public' } }, async () => ({ status: 'ok', mode: 'all-in-one', services: ALL_SERVICES.map((s) => s.name) }));
@@ -88,7 +95,7 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
 
   let demo: DemoSeed | null = null;
   if (config.SEED_DEMO) {
-    demo = await seedDemo(app, tokens, config.DEMO_PASSWORD ?? randomBytes(9).toString('base64url'), settle);
+    demo = await seedDemo(app, signer, config.DEMO_PASSWORD ?? randomBytes(9).toString('base64url'), settle);
   }
 
   return {
@@ -98,6 +105,7 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
     bus,
     running,
     tokens,
+    signer,
     demo,
     settle,
     async close() {

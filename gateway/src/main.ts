@@ -8,7 +8,6 @@ import { createDistributedGateway, distributedConfigSchema, type DistributedConf
 let config: DistributedConfig;
 try {
   config = loadConfig(distributedConfigSchema);
-  if (!config.JWT_SECRET) throw new ConfigError(['JWT_SECRET: required (the same secret every service uses)']);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`Earshot gateway cannot start. ${error.message}`);

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, RawServerBase, RouteGenericInterfac
 import httpProxy from '@fastify/http-proxy';
 import { z } from 'zod';
 import { SERVICE_OPENAPI_PATH, SERVICE_ROUTES, type ServiceRoute } from '@earshot/contracts';
-import { BaseConfigSchema, TokenService, createLogger, type BaseConfig, type Logger } from '@earshot/kit';
+import { BaseConfigSchema, TokenVerifier, createBus, createLogger, sessionEndSubscription, type BaseConfig, type EventBus, type Logger } from '@earshot/kit';
 import { buildGateway, gatewayOptionsFrom, type OpenApiDocument, type OpenApiSources } from './app';
 import { gatewayConfigShape, serviceUrlShape } from './config';
 
@@ -144,6 +144,7 @@ export async function checkUpstreams(upstreams: readonly Upstream[], timeoutMs =
 export interface DistributedGateway {
   app: FastifyInstance;
   upstreams: Upstream[];
+  tokens: TokenVerifier;
 }
 
 /**
@@ -153,12 +154,19 @@ export interface DistributedGateway {
 export async function createDistributedGateway(
   config: DistributedConfig,
   services: readonly RoutedService[] = SERVICE_ROUTES,
-  options: { logger?: Logger; readyTimeoutMs?: number } = {},
+  options: { logger?: Logger; readyTimeoutMs?: number; bus?: EventBus } = {},
 ): Promise<DistributedGateway> {
-  if (!config.JWT_SECRET) throw new Error('JWT_SECRET is required: the gateway verifies the sessions the auth service signs');
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'gateway');
-  const tokens = new TokenService(config.JWT_SECRET, (config as BaseConfig).ACCESS_TOKEN_TTL_SECONDS);
   const upstreams = upstreamsFor(services, config);
+  // Only public keys: the auth service's JWKS (AUTH_JWKS_URL, else behind AUTH_SERVICE_URL).
+  const jwksUrl = config.AUTH_JWKS_URL ?? `${(config.AUTH_SERVICE_URL ?? 'http://auth:3000').replace(/\/+$/, '')}/api/auth/jwks`;
+  const tokens = new TokenVerifier((config as BaseConfig).ACCESS_TOKEN_TTL_SECONDS, { jwksUrl });
+  // Ended sessions arrive as auth's events (none without a shared bus: then tokens live out their TTL).
+  const bus = options.bus ?? (config.KAFKA_BROKERS ? createBus(config, logger) : null);
+  if (bus) {
+    await bus.subscribe(sessionEndSubscription(tokens, 'gateway'));
+    if (!options.bus) await bus.start();
+  } else logger.warn('KAFKA_BROKERS is not set: the gateway cannot learn of ended sessions before their tokens expire');
   const app = await buildGateway({ ...gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST), openapi: upstreamOpenApi(upstreams, options.readyTimeoutMs) });
   app.get('/api/health', { config: { access: 'public' } }, async () => ({
     status: 'ok',
@@ -173,5 +181,6 @@ export async function createDistributedGateway(
     return reply.code(503).send({ status: 'unavailable', message: `Not ready: ${down.join(', ')}`, services });
   });
   await registerProxies(app, upstreams);
-  return { app, upstreams };
+  if (bus && !options.bus) app.addHook('onClose', async () => bus.stop());
+  return { app, upstreams, tokens };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { TokenService } from '@earshot/kit';
+import type { TokenSigner } from '@earshot/kit';
 
 export interface DemoSeed {
   password: string;
@@ -16,8 +16,8 @@ const DEMO_USERS = [
  * Creates the demo company and its users through the public API (so the same validation, events
  * and audit entries apply), acting as the platform itself. Skipped when `acme` already exists.
  */
-export async function seedDemo(app: FastifyInstance, tokens: TokenService, password: string, waitForEvents: () => Promise<void>): Promise<DemoSeed | null> {
-  const token = await tokens.sign({ userId: '00000000-0000-0000-0000-000000000000', companyId: null, role: 'HOST_ADMIN', email: 'system@earshot.local' });
+export async function seedDemo(app: FastifyInstance, signer: TokenSigner, password: string, waitForEvents: () => Promise<void>): Promise<DemoSeed | null> {
+  const token = await signer.sign({ userId: '00000000-0000-0000-0000-000000000000', companyId: null, role: 'HOST_ADMIN', email: 'system@earshot.local' });
   const headers = { authorization: `Bearer ${token}` };
   // Asked as the platform (not the public config route, which hides inactive companies).
   const existing = await app.inject({ method: 'GET', url: '/api/companies?q=acme', headers });

@@ -8,7 +8,8 @@ import { SERVICE_ROUTES } from '@earshot/contracts';
 import { authService } from '@earshot/auth-service';
 import {
   MemoryBus,
-  TokenService,
+  TokenSigner,
+  TokenVerifier,
   buildServiceApp,
   createLogger,
   defineService,
@@ -17,7 +18,7 @@ import {
   type Database,
   type ServiceModule,
 } from '@earshot/kit';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase } from '@earshot/kit/testing';
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase, testSigningKeyPem, testSigningKeys } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '../src/modules';
 import { createDistributedGateway, distributedConfigSchema, serviceUrlKey, upstreamsFor, type DistributedConfig, type DistributedGateway } from '../src/proxy';
 
@@ -52,18 +53,23 @@ interface Upstream {
   app: FastifyInstance;
   url: string;
   database: Database;
+  bus: MemoryBus;
+  /** Publishes the service's outbox and waits until every consumer of its bus is done. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
-const tokens = new TokenService(TEST_JWT_SECRET, 900);
-const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
+// Made-up callers' tokens: a test key the upstreams trust (the auth upstream trusts its own key too).
+const tokens = new TokenSigner(testSigningKeys(), 900);
+const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_SIGNING_KEY: testSigningKeyPem(), JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
 
 async function startUpstream(module: ServiceModule): Promise<Upstream> {
   const config = loadConfig(distributedConfigSchema.extend(module.configShape ?? {}), env) as DistributedConfig;
   const logger = createLogger('silent');
   const database = await openTestDatabase();
   const bus = new MemoryBus();
-  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
+  const verifier = new TokenVerifier(900).trust(tokens.jwks());
+  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens: verifier });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   let closed = false;
@@ -71,6 +77,11 @@ async function startUpstream(module: ServiceModule): Promise<Upstream> {
     app,
     url: `http://127.0.0.1:${port}`,
     database,
+    bus,
+    async settle() {
+      await running.flush();
+      await bus.idle();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -93,6 +104,8 @@ beforeAll(async () => {
   gateway = await createDistributedGateway({ ...config, [serviceUrlKey('echo')]: echo.url } as typeof config, [authService as ServiceModule, echoService], {
     logger: createLogger('silent'),
     readyTimeoutMs: 1000,
+    // Stands in for Kafka: the gateway hears auth's events as it would in a deployment.
+    bus: auth.bus,
   });
   await gateway.app.ready();
 }, 120_000);
@@ -269,4 +282,19 @@ test('the distributed gateway loads no service code', () => {
     const source = readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8');
     expect([file, source.match(/from '(@earshot\/[a-z]+-service|\.\/modules|\.\/compose)'/)?.[1]]).toEqual([file, undefined]);
   }
+});
+
+test('a signed-out session is refused by the distributed gateway once auth\'s event reaches it', async () => {
+  const signIn = await call({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@earshot.local', password: 'platform-admin-password' } });
+  expect(signIn.statusCode).toBe(200);
+  const token = /earshot_at=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!;
+  const bearer = { authorization: `Bearer ${token}` };
+  // The gateway verifies with the public keys it fetched from auth's JWKS.
+  expect(await gateway.tokens.verify(token)).toMatchObject({ role: 'HOST_ADMIN' });
+  expect((await call({ method: 'POST', url: '/api/auth/logout', headers: bearer })).statusCode).toBe(204);
+  // The auth service refuses it at once (it was told at commit)...
+  expect((await call({ method: 'GET', url: '/api/users/profile', headers: bearer })).statusCode).toBe(401);
+  // ...and the gateway as soon as user.sessions_ended is delivered.
+  await auth.settle();
+  expect(await gateway.tokens.verify(token)).toBeNull();
 });

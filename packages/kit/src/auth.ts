@@ -1,8 +1,12 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { SignJWT, createLocalJWKSet, createRemoteJWKSet, jwtVerify, errors as joseErrors, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
-import { ROLES, MESSAGES, ERROR_CODES, type Actor, type Role, type RouteAccess } from '@earshot/contracts';
-import { forbidden, unauthorized } from './errors';
+import { ROLES, MESSAGES, ERROR_CODES, type Actor, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
+import { HttpError, forbidden, unauthorized } from './errors';
+import type { Subscription } from './bus/types';
+import type { SigningKeys } from './secrets';
 
 export const ACCESS_COOKIE = 'earshot_at';
 export const REFRESH_COOKIE = 'earshot_rt';
@@ -14,6 +18,8 @@ export interface Identity {
   companyId: string | null;
   role: Role;
   email: string;
+  /** The session the token belongs to (its refresh family): ending it refuses the token at once. */
+  sessionId: string;
   /** How the caller proved it: cookies need CSRF protection, bearer tokens do not. */
   via: 'cookie' | 'bearer';
   /** The caller's address as the server saw it (behind TRUST_PROXY, the forwarded one): for audit and throttling. */
@@ -25,41 +31,141 @@ export type TokenClaims = Omit<Identity, 'via' | 'ip'>;
 
 const ISSUER = 'earshot-auth';
 const AUDIENCE = 'earshot-api';
+const ALGORITHM = 'EdDSA';
 
-/** Signs and verifies access tokens. Only the auth service signs; every service verifies. */
-export class TokenService {
-  private readonly key: Uint8Array;
-  constructor(secret: string, private readonly ttlSeconds: number) {
-    this.key = new TextEncoder().encode(secret);
-  }
+/**
+ * Signs access tokens with the current Ed25519 key (its `kid` in the header). Only the auth
+ * service holds one (and the test stack, with a key of its own that only test verifiers trust).
+ */
+export class TokenSigner {
+  constructor(private readonly keys: SigningKeys, private readonly ttlSeconds: number) {}
 
-  async sign(identity: TokenClaims): Promise<string> {
-    return new SignJWT({ cid: identity.companyId, role: identity.role, email: identity.email })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(identity.userId)
+  /** A made-up caller without a session (tests, seeding) gets a fresh session id. */
+  async sign(claims: Omit<TokenClaims, 'sessionId'> & { sessionId?: string }): Promise<string> {
+    return new SignJWT({ cid: claims.companyId, role: claims.role, email: claims.email, sid: claims.sessionId ?? randomUUID() })
+      .setProtectedHeader({ alg: ALGORITHM, kid: this.keys.current.kid, typ: 'JWT' })
+      .setSubject(claims.userId)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
-      .sign(this.key);
+      .sign(this.keys.current.privateKey);
   }
 
-  /** Null for anything not a valid, unexpired token of ours. */
+  /** The public keys to publish: the signing one and those retired less than a token's life ago. */
+  jwks(): JSONWebKeySet {
+    return { keys: this.keys.publicJwks };
+  }
+
+  get ttl() {
+    return this.ttlSeconds;
+  }
+}
+
+/** When a denial may be forgotten: a token issued just before the session ended has expired by then. */
+export function denialUntil(ttlSeconds: number, endedAt = Date.now()): Date {
+  return new Date(endedAt + ttlSeconds * 1000);
+}
+
+/**
+ * Verifies access tokens with public keys only: those trusted in-process (all-in-one: the auth
+ * module trusts its own keys when mounted), else fetched from the auth service's JWKS and cached
+ * (refetched for an unknown kid) in distributed mode. Ended sessions are kept in memory until
+ * their last token has expired, so the check costs one map lookup and never a database round trip.
+ */
+export class TokenVerifier {
+  private readonly ended = new Map<string, number>();
+  private sweepAt = 0;
+  private readonly trusted: JWK[] = [];
+  private local: JWTVerifyGetKey | null = null;
+  private readonly remote: JWTVerifyGetKey | null;
+  /** Off only to measure what the session check costs (scripts/bench-revocation.ts). */
+  checkSessions = true;
+
+  constructor(private readonly ttlSeconds: number, options: { jwksUrl?: string } = {}) {
+    this.remote = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 }) : null;
+  }
+
+  /** Accepts tokens signed by these public keys (in-process, no fetching). */
+  trust(jwks: JSONWebKeySet): this {
+    for (const key of jwks.keys) if (!this.trusted.some((k) => k.kid === key.kid)) this.trusted.push(key);
+    this.local = createLocalJWKSet({ keys: this.trusted });
+    return this;
+  }
+
+  private readonly keys: JWTVerifyGetKey = async (header, token) => {
+    if (this.local && this.trusted.some((k) => k.kid === header.kid)) return this.local(header, token);
+    if (!this.remote) throw new joseErrors.JWKSNoMatchingKey();
+    try {
+      return await this.remote(header, token);
+    } catch (error) {
+      if (error instanceof joseErrors.JWKSNoMatchingKey) throw error;
+      // The auth service cannot be reached: not the caller's fault, and no reason to sign them out.
+      throw new HttpError(503, 'Sessions cannot be verified right now, try again shortly', 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': '5' });
+    }
+  };
+
+  /** Null for anything not a valid, unexpired token of ours, or one whose session has ended. */
   async verify(token: string): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.keys, { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALGORITHM] });
       const role = payload.role as Role;
-      if (!payload.sub || !ROLES.includes(role) || typeof payload.email !== 'string') return null;
-      return { userId: payload.sub, companyId: (payload.cid as string | null) ?? null, role, email: payload.email };
+      if (!payload.sub || !ROLES.includes(role) || typeof payload.email !== 'string' || typeof payload.sid !== 'string') return null;
+      if (this.checkSessions && this.hasEnded(payload.sid)) return null;
+      return { userId: payload.sub, companyId: (payload.cid as string | null) ?? null, role, email: payload.email, sessionId: payload.sid };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;
     }
   }
 
+  /** Refuses every token of these sessions from now on, until `until` (when the last of them expires). */
+  endSessions(sessionIds: readonly string[], until: Date | string): void {
+    const end = new Date(until).getTime();
+    const now = Date.now();
+    if (!(end > now)) return;
+    for (const id of sessionIds) this.ended.set(id, Math.max(end, this.ended.get(id) ?? 0));
+    if (now >= this.sweepAt) this.sweep(now);
+  }
+
+  hasEnded(sessionId: string): boolean {
+    const until = this.ended.get(sessionId);
+    return until !== undefined && until > Date.now();
+  }
+
+  /** Forgets denials whose tokens have all expired (at most once a minute). */
+  private sweep(now: number) {
+    this.sweepAt = now + 60_000;
+    for (const [id, until] of this.ended) if (until <= now) this.ended.delete(id);
+  }
+
   get ttl() {
     return this.ttlSeconds;
   }
+}
+
+
+
+/** The event auth publishes when sessions end (see contracts/events/auth.ts). */
+export const SESSIONS_ENDED = 'user.sessions_ended';
+export const AUTH_TOPIC = 'earshot.auth';
+
+/**
+ * How a verifier in another process learns of ended sessions: its own consumer group (so every
+ * replica gets every event), reading auth's topic from the beginning, so a process that starts
+ * after a revocation still learns of it (denials already past their `until` are ignored).
+ */
+export function sessionEndSubscription(verifier: TokenVerifier, processName: string): Subscription {
+  return {
+    group: `sessions-${processName}-${randomUUID()}`,
+    topics: [AUTH_TOPIC],
+    handle: async (envelope: Envelope) => {
+      if (envelope.type !== SESSIONS_ENDED) return;
+      const data = envelope.data as { sessionIds?: unknown; until?: unknown };
+      if (!Array.isArray(data.sessionIds) || typeof data.until !== 'string') return;
+      verifier.endSessions(data.sessionIds.filter((id): id is string => typeof id === 'string'), data.until);
+    },
+  };
 }
 
 export interface RouteRecord {
@@ -103,18 +209,9 @@ function bearer(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && value ? value : undefined;
 }
 
-/** A cookie of the request, with or without @fastify/cookie registered. */
+/** A cookie of the request (the guard registers @fastify/cookie, which parses them). */
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
-  if (cookies) return cookies[name];
-  // Works without @fastify/cookie too (a service started alone may not register it).
-  const raw = request.headers.cookie;
-  if (!raw) return undefined;
-  for (const part of raw.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
-  }
-  return undefined;
+  return request.cookies[name];
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -124,10 +221,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * each route's declared access before validation: 401 without a session, 403 for the wrong role.
  * A route without `config.access` makes the process refuse to start.
  */
-export const authGuard = fp<{ tokens: TokenService; service?: string }>(
+export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
   async (app: FastifyInstance, opts) => {
     if (!app.hasDecorator('routeRegistry')) app.decorate('routeRegistry', []);
     if (!app.hasRequestDecorator('identity')) app.decorateRequest('identity', null);
+    if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
     app.addHook('onRoute', (route: RouteOptions) => {
       const config = (route.config ?? {}) as { access?: RouteAccess; params?: Record<string, string>; example?: RouteExample; csrfExempt?: boolean; service?: string };
@@ -184,6 +282,6 @@ export function companyScope(identity: Identity, requested?: string | null): str
 }
 
 /** Who did it, as an event's envelope records it: the signed-in caller and their address. */
-export function actorOf(identity: TokenClaims & { ip?: string }, ip: string | undefined = identity.ip): Actor {
+export function actorOf(identity: Omit<TokenClaims, 'sessionId'> & { ip?: string }, ip: string | undefined = identity.ip): Actor {
   return { type: 'user', id: identity.userId, email: identity.email, role: identity.role, ...(ip ? { ip } : {}) };
 }

@@ -20,7 +20,10 @@ export const BaseConfigSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   KAFKA_BROKERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, 'must be host:port[,host:port]').optional(),
   KAFKA_CLIENT_ID: z.string().default('earshot'),
+  /** No longer signs anything: only the fallback seed of at-rest encryption when SECRETS_KEY is unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Where a distributed process fetches the public keys that verify access tokens. */
+  AUTH_JWKS_URL: z.string().url().optional(),
   SECRETS_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)').optional(),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   PUBLIC_URL: z.string().url().optional(),

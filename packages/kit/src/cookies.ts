@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BaseConfig } from './config';
 
-/** Secure cookies outside plain local http: 'auto' follows the request's protocol. */
-export function cookieIsSecure(config: Pick<BaseConfig, 'COOKIE_SECURE'>, request: FastifyRequest): boolean {
-  if (config.COOKIE_SECURE === 'auto') return request.protocol === 'https';
-  return config.COOKIE_SECURE === 'true';
+/**
+ * Secure cookies whenever the console is served over https: COOKIE_SECURE=auto follows PUBLIC_URL
+ * when it is https, else the request's protocol, which behind TRUST_PROXY is the forwarded one
+ * (X-Forwarded-Proto).
+ */
+export function cookieIsSecure(config: Pick<BaseConfig, 'COOKIE_SECURE' | 'PUBLIC_URL'>, request: FastifyRequest): boolean {
+  if (config.COOKIE_SECURE !== 'auto') return config.COOKIE_SECURE === 'true';
+  return config.PUBLIC_URL?.startsWith('https:') === true || request.protocol === 'https';
 }
 
 export interface CookieOptions {
@@ -12,21 +16,14 @@ export interface CookieOptions {
   /** Seconds; undefined makes a session cookie (gone when the browser closes). */
   maxAge?: number;
   /** Strict unless a cross-site top-level navigation must carry it (an OAuth callback's state: Lax). */
-  sameSite?: 'Strict' | 'Lax';
+  sameSite?: 'strict' | 'lax';
 }
 
+/** An httpOnly cookie through @fastify/cookie (the auth guard registers it on every server). */
 export function setCookie(reply: FastifyReply, secure: boolean, name: string, value: string, options: CookieOptions): void {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, 'HttpOnly', `SameSite=${options.sameSite ?? 'Strict'}`];
-  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
-  if (secure) parts.push('Secure');
-  appendSetCookie(reply, parts.join('; '));
+  reply.setCookie(name, value, { path: options.path, httpOnly: true, sameSite: options.sameSite ?? 'strict', secure, ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }) });
 }
 
 export function clearCookie(reply: FastifyReply, secure: boolean, name: string, path: string): void {
-  appendSetCookie(reply, `${name}=; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`);
-}
-
-/** Fastify appends to set-cookie itself (re-setting the list would send every earlier cookie twice). */
-function appendSetCookie(reply: FastifyReply, value: string) {
-  reply.header('set-cookie', value);
+  reply.clearCookie(name, { path, httpOnly: true, sameSite: 'strict', secure });
 }

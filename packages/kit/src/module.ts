@@ -7,7 +7,7 @@ import type { Database, Db } from './db/database';
 import type { Migration } from './db/migrate';
 import type { EventBus } from './bus/types';
 import type { HandlerSpec } from './bus/handlers';
-import type { TokenService } from './auth';
+import type { TokenVerifier } from './auth';
 import type { NewEvent } from './outbox';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
@@ -18,7 +18,8 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   readonly db: Db;
   readonly bus: EventBus;
   readonly logger: Logger;
-  readonly tokens: TokenService;
+  /** Verifies access tokens (public keys only) and keeps the ended sessions. */
+  readonly tokens: TokenVerifier;
   /**
    * Runs `fn` in one transaction; events it emits go to the outbox in that same transaction and are
    * published right after commit. Inside, use only `tx` (PGlite has one connection: `db` would wait).

@@ -4,7 +4,7 @@ import type { BaseConfig } from './config';
 import type { Database, Db } from './db/database';
 import { migrate } from './db/migrate';
 import type { EventBus } from './bus/types';
-import type { TokenService } from './auth';
+import type { TokenVerifier } from './auth';
 import { applyOnce, kitMigrations, OutboxRelay, writeOutbox, type NewEvent } from './outbox';
 import type { ServiceContext, ServiceModule } from './module';
 import { EventConsumer } from './bus/handlers';
@@ -14,7 +14,7 @@ export interface RuntimeDeps {
   database: Database;
   bus: EventBus;
   logger: Logger;
-  tokens: TokenService;
+  tokens: TokenVerifier;
 }
 
 export interface RunningServices {

@@ -3,11 +3,11 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { SERVICE_OPENAPI_PATH } from '@earshot/contracts';
 import { z } from 'zod';
-import { BaseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config';
+import { BaseConfigSchema, loadConfig, type BaseConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase, type Database } from './db/database';
 import { KafkaBus, MemoryBus, type EventBus } from './bus';
-import { TokenService, authGuard } from './auth';
+import { TokenVerifier, authGuard, sessionEndSubscription } from './auth';
 import { buildServer, loadSheddingFrom } from './server';
 import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
 import { startTelemetry } from './telemetry';
@@ -56,6 +56,7 @@ export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps):
   await app.register(swagger, { openapi: { info: { title: `Earshot ${module.name} service`, version: '1.0.0' } }, transform: jsonSchemaTransform });
   app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   registerProbes(app, deps.database);
+  await deps.bus.subscribe(sessionEndSubscription(deps.tokens, module.name));
   const running = await mountServices(app, [module], deps);
   const internal = module.internalRoutes;
   if (internal) await app.register(async (scope) => internal(scope, running.contexts.get(module.name)!));
@@ -73,14 +74,14 @@ export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps):
 }
 
 /**
- * Runs one service as its own process (distributed mode): it needs the shared JWT_SECRET and
- * normally DATABASE_URL and KAFKA_BROKERS. Refuses to start, clearly, when configuration is wrong.
+ * Runs one service as its own process (distributed mode): it normally needs DATABASE_URL and
+ * KAFKA_BROKERS, and verifies sessions with the auth service's public keys (AUTH_JWKS_URL).
+ * Refuses to start, clearly, when configuration is wrong.
  */
 export async function runStandalone(module: ServiceModule): Promise<void> {
   let config: BaseConfig;
   try {
     config = loadConfig(configSchemaFor([module])) as BaseConfig;
-    if (!config.JWT_SECRET) throw new ConfigError(['JWT_SECRET: required when a service runs on its own (every service must share it)']);
   } catch (error) {
     console.error(`${module.name} service cannot start. ${(error as Error).message}`);
     process.exit(1);
@@ -90,7 +91,8 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
   if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS is not set: events stay inside this process');
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/${module.name}` });
   const bus = createBus(config, logger);
-  const tokens = new TokenService(config.JWT_SECRET!, config.ACCESS_TOKEN_TTL_SECONDS);
+  // The auth service trusts its own keys when mounted (never fetched); other keys come from its JWKS.
+  const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS, { jwksUrl: config.AUTH_JWKS_URL ?? 'http://auth:3000/api/auth/jwks' });
   const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
   await app.listen({ host: config.HOST, port: config.PORT });
   const shutdown = async () => {

@@ -1,6 +1,6 @@
 import { NO_COMPANY, actorOf, companyScope, type Identity } from '../src';
 
-const who = (role: Identity['role'], companyId: string | null): Identity => ({ userId: 'u1', companyId, role, email: 'a@b.c', via: 'bearer', ip: '127.0.0.1' });
+const who = (role: Identity['role'], companyId: string | null): Identity => ({ userId: 'u1', companyId, role, email: 'a@b.c', sessionId: 's1', via: 'bearer', ip: '127.0.0.1' });
 
 test('a company role is scoped to its own company, whatever it asks for', () => {
   expect(companyScope(who('ADMIN', 'c1'), 'c2')).toBe('c1');

@@ -190,7 +190,7 @@ describe('querying the log', () => {
 
   test('the service takes a plain identity and scopes by it: a company identity never reads another company', async () => {
     const log = new AuditLog(stack.running.contexts.get('audit')!);
-    const admin = { userId: alice.id!, companyId: companyA, role: 'ADMIN' as const, email: alice.email!, via: 'bearer' as const, ip: '127.0.0.1' };
+    const admin = { userId: alice.id!, companyId: companyA, role: 'ADMIN' as const, email: alice.email!, via: 'bearer' as const, ip: '127.0.0.1', sessionId: 'test-session' };
     const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50 });
     expect(asked.items.map((e) => e._id)).toEqual([history[2]!.id, history[0]!.id]);
   });

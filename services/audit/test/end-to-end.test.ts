@@ -39,7 +39,7 @@ test('a sign-in, a failed sign-in, a new company and a new user are all in /api/
   const login = await earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
   expect(login.statusCode).toBe(200);
   const hostId = (login.json() as { user: { _id: string } }).user._id;
-  const token = await earshot.tokens.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: ADMIN_EMAIL });
+  const token = await earshot.signer.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: ADMIN_EMAIL });
 
   const company = await call(token, { method: 'POST', url: '/api/companies', payload: { name: 'Audit Co', code: 'AUDIT-CO', domain: 'audit-co', maxUsers: 5 } });
   expect(company.statusCode).toBe(201);

@@ -1,10 +1,27 @@
 import { z } from 'zod';
-import type { BaseConfig } from '@earshot/kit';
+import { parsePublicKeys, parseSigningKey, type BaseConfig } from '@earshot/kit';
 
 const url = z.string().url();
 
 /** Environment keys of the auth service (validated at start with the base ones). */
+function parses(parse: (text: string) => unknown) {
+  return (text: string, issue: z.RefinementCtx) => {
+    try {
+      parse(text);
+    } catch (error) {
+      issue.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  };
+}
+
 export const authConfigShape = {
+  /**
+   * The Ed25519 private key (PKCS#8 PEM or JWK) that signs access tokens; required when the service
+   * runs on its own. Unset in all-in-one: a key pair is generated into DATA_DIR.
+   */
+  AUTH_SIGNING_KEY: z.string().superRefine(parses(parseSigningKey)).optional(),
+  /** Public keys of earlier signing keys, published until the tokens they signed have expired. */
+  AUTH_PREVIOUS_PUBLIC_KEYS: z.string().superRefine(parses(parsePublicKeys)).optional(),
   /** The platform administrator created on first start (when no HOST_ADMIN exists). */
   ADMIN_EMAIL: z.string().trim().toLowerCase().max(254).email().default('admin@earshot.local'),
   /** Its password; when unset a random one is generated and printed once to the console. */

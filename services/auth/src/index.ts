@@ -1,11 +1,15 @@
-import { defineService, on } from '@earshot/kit';
+import { SYSTEM_ACTOR, type Actor } from '@earshot/contracts';
+import { defineService, on, type Db, type Emit } from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
-import { markCompanyDeleted, upsertCompany } from './repositories/companies';
+import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
 import { revokeCompanySessions } from './repositories/tokens';
 import { authRoutes } from './routes/auth';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
+import { authContext } from './services/context';
+import { authServices } from './services/index';
+import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
 export const authService = defineService<AuthConfig>({
@@ -15,22 +19,41 @@ export const authService = defineService<AuthConfig>({
   migrations,
   configShape: authConfigShape,
   async routes(app, ctx) {
-    await authRoutes(app, ctx);
-    await userRoutes(app, ctx);
+    const auth = await authContext(ctx);
+    const services = authServices(auth);
+    await authRoutes(app, auth, services);
+    await userRoutes(app, auth, services);
   },
   // The company projection: domain (sign-in), status (who may sign in) and max users (registration).
   // Per company the newest event wins, so a late company.updated cannot revive a deleted company.
-  subscriptions: () => {
-    const company = { entity: (event: { data: { id: string } }) => event.data.id };
+  // A company deleted or switched off ends its people's sessions at once.
+  subscriptions: (ctx) => {
+    // What a company event ended, told to the in-process verifier once its transaction committed.
+    const ended = new Map<string, EndedSessions>();
+    const options = {
+      entity: (event: { data: { id: string } }) => event.data.id,
+      afterCommit: (event: { id: string }) => {
+        announceEnded(ctx, ended.get(event.id));
+        ended.delete(event.id);
+      },
+    };
+    const endAll = async (tx: Db, emit: Emit, event: { id: string; actor: Actor; data: { id: string } }) => {
+      const sessionIds = await revokeCompanySessions(tx, event.data.id);
+      ended.set(event.id, await recordEnded(ctx, tx, emit, { sessionIds, userId: null, companyId: event.data.id, reason: 'company_blocked', actor: event.actor ?? SYSTEM_ACTOR }));
+    };
     return [
-      ...(['company.created', 'company.updated'] as const).map((type) => on(type, async ({ data }, tx) => {
+      ...(['company.created', 'company.updated'] as const).map((type) => on(type, async (event, tx, emit) => {
+        const { data } = event;
         if (!data.after) return;
+        const before = await findCompany(tx, data.id);
         await upsertCompany(tx, { id: data.id, domain: data.after.domain, status: data.after.status, maxUsers: data.after.maxUsers });
-      }, company)),
-      on('company.deleted', async ({ data }, tx) => {
-        await markCompanyDeleted(tx, data.id);
-        await revokeCompanySessions(tx, data.id);
-      }, company),
+        const blocked = (status: string) => BLOCKED_COMPANY_STATUSES.has(status.toLowerCase());
+        if (blocked(data.after.status) && !(before && blocked(before.status))) await endAll(tx, emit, event);
+      }, options)),
+      on('company.deleted', async (event, tx, emit) => {
+        await markCompanyDeleted(tx, event.data.id);
+        await endAll(tx, emit, event);
+      }, options),
     ];
   },
   start: startAuth,

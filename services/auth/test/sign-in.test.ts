@@ -1,6 +1,7 @@
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import { ROLES } from '@earshot/contracts';
+import { KNOWN_DEVICE_COOKIE } from '../src/services/throttle';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Browser, PASSWORD, authStack, cookieValue, createCompany, createUser, login, outboxEvents, publishCompany, setCookieFor } from './helpers';
 
 let stack: TestStack;
@@ -153,7 +154,9 @@ test('refresh rotates the tokens; a reused refresh token revokes its whole famil
   expect((await browser.request('POST', '/api/auth/refresh')).statusCode).toBe(200);
   const third = browser.cookie(REFRESH_COOKIE)!;
 
-  // Someone replays the first token: refused, and the family (the live third token too) is revoked.
+  // Someone replays the first token after the grace window (backdated, not waited for): refused,
+  // and the family (the live third token too) is revoked.
+  await stack.database.query(`update auth.refresh_tokens set used_at = now() - interval '1 minute' where used_at is not null`);
   const replay = await stack.as(null, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first } });
   expect(replay.statusCode).toBe(401);
   const revoked = await stack.as(null, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: third } });
@@ -181,7 +184,10 @@ test('logout revokes the session and clears both cookies', async () => {
   expect(out.statusCode).toBe(204);
   expect(setCookieFor(out, ACCESS_COOKIE)).toMatch(/Max-Age=0/);
   expect(setCookieFor(out, REFRESH_COOKIE)).toMatch(/Max-Age=0/);
-  expect(browser.cookies).toBe('');
+  expect(browser.cookie(ACCESS_COOKIE)).toBeUndefined();
+  expect(browser.cookie(REFRESH_COOKIE)).toBeUndefined();
+  // The device stays known: its owner proved the password here (see throttle.ts).
+  expect(browser.cookie(KNOWN_DEVICE_COOKIE)).toBeDefined();
   expect((await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } })).statusCode).toBe(401);
   expect((await outboxEvents(stack, 'user.signed_out')).some((e) => e.data.id === userId)).toBe(true);
   // Logging out without a session is harmless.

@@ -168,9 +168,9 @@ test('own profile and own password: every role; other sessions end, this one sta
   const other = new Browser(stack, '10.0.0.77');
   await mine.request('POST', '/api/auth/login', { email: 'caller@acme2.test', password: PASSWORD });
   await other.request('POST', '/api/auth/login', { email: 'caller@acme2.test', password: PASSWORD });
-  const profile = await mine.request('PUT', '/api/users/profile', { firstName: 'Carla', avatar: '/uploads/avatars/carla.png' });
+  const profile = await mine.request('PUT', '/api/users/profile', { firstName: 'Carla', avatar: '/api/uploads/avatars/carla.png' });
   expect(profile.statusCode).toBe(200);
-  expect(profile.json()).toMatchObject({ firstName: 'Carla', avatar: '/uploads/avatars/carla.png' });
+  expect(profile.json()).toMatchObject({ firstName: 'Carla', avatar: '/api/uploads/avatars/carla.png' });
   const wrong = await mine.request('PUT', '/api/users/password', { currentPassword: 'not it', newPassword: 'a brand new password' });
   expect(wrong.statusCode).toBe(400);
   expect(wrong.json().details[0].field).toBe('body.currentPassword');

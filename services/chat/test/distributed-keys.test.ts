@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { INTERNAL_TOKEN_HEADER } from '@earshot/ai';
-import { buildServiceApp, configSchemaFor, ConfigError, createLogger, MemoryBus, TokenService, type BaseConfig, type Database, type RunningServices, type ServiceModule } from '@earshot/kit';
+import { buildServiceApp, configSchemaFor, ConfigError, createLogger, MemoryBus, TokenSigner, TokenVerifier, type BaseConfig, type Database, type RunningServices, type ServiceModule } from '@earshot/kit';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { createTestStack, openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY } from '@earshot/kit/testing';
+import { createTestStack, openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY, testSigningKeys } from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { deltas, streamReply } from './helpers';
@@ -17,14 +17,15 @@ import { deltas, streamReply } from './helpers';
 const TOKEN = 'internal-token-internal-token-0123456789';
 const logger = createLogger('silent', 'test');
 const bus = new MemoryBus(logger);
-const tokens = new TokenService(TEST_JWT_SECRET, 900);
+const signer = new TokenSigner(testSigningKeys(), 900);
+const verifier = new TokenVerifier(900).trust(signer.jwks());
 const opened: { app: FastifyInstance; running: RunningServices; database: Database }[] = [];
 
 async function start(module: ServiceModule, env: Record<string, string>, on = bus): Promise<{ app: FastifyInstance; url: string }> {
   const database = await openTestDatabase();
   const config = configSchemaFor([module]).parse({ LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', ...env }) as BaseConfig;
   try {
-    const { app, running } = await buildServiceApp(module, { config, database, bus: on, logger, tokens });
+    const { app, running } = await buildServiceApp(module, { config, database, bus: on, logger, tokens: verifier });
     opened.push({ app, running, database });
     await app.listen({ host: '127.0.0.1', port: 0 });
     return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -61,7 +62,7 @@ const settle = async () => {
 };
 
 async function asHost(method: 'POST' | 'PATCH', url: string, payload: Record<string, unknown>) {
-  const host = await tokens.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
+  const host = await signer.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
   const res = await prompt.app.inject({ method, url, payload, headers: { authorization: `Bearer ${host}`, 'x-requested-with': 'XMLHttpRequest' } });
   expect(res.statusCode).toBeLessThan(300);
   return res.json() as { _id: string };
@@ -72,7 +73,7 @@ test('chat in its own process answers with the key it gets over the internal rou
   await asHost('POST', '/api/ai/config/model', { providerId: provider._id, name: 'fake-remote', purpose: 'chat', isDefault: true });
   await settle();
 
-  const user = await tokens.sign({ userId: randomUUID(), companyId: randomUUID(), role: 'USER', email: 'user@test.local' });
+  const user = await signer.sign({ userId: randomUUID(), companyId: randomUUID(), role: 'USER', email: 'user@test.local' });
   const created = await chat.app.inject({ method: 'POST', url: '/api/chat/conversations', payload: {}, headers: { authorization: `Bearer ${user}`, 'x-requested-with': 'XMLHttpRequest' } });
   const conversation = (created.json() as { _id: string })._id;
   fake.queueReply({ pieces: ['Over', ' the wire.'] });
@@ -95,7 +96,7 @@ test('the key route wants the service credential, and says nothing to anyone els
   expect((await get({})).status).toBe(401);
   expect((await get({ [INTERNAL_TOKEN_HEADER]: `${TOKEN}x` })).status).toBe(401);
   // A person's session, even the platform administrator's, is not a service credential.
-  const host = await tokens.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
+  const host = await signer.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
   const asPerson = await get({ authorization: `Bearer ${host}` });
   expect(asPerson.status).toBe(401);
   expect(await asPerson.text()).not.toContain('sk-guarded');

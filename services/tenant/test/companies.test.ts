@@ -312,7 +312,7 @@ describe('credits, config and features', () => {
 
   test('the services scope by the identity they are given, not only the routes: an ADMIN identity sees its own company alone', async () => {
     const ctx = stack.running.contexts.get('tenant')!;
-    const admin = { userId: crypto.randomUUID(), companyId: own._id, role: 'ADMIN' as const, email: 'a@own.test', via: 'bearer' as const, ip: '127.0.0.1' };
+    const admin = { userId: crypto.randomUUID(), companyId: own._id, role: 'ADMIN' as const, email: 'a@own.test', via: 'bearer' as const, ip: '127.0.0.1', sessionId: 'test-session' };
     const companies = new CompanyService(ctx);
     const listed = await companies.list(admin, { page: 1, pageSize: 50 });
     expect(listed.items.map((c) => c._id)).toEqual([own._id]);

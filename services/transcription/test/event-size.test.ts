@@ -51,6 +51,7 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'user.sign_in_failed': { id, email: user.email, reason: 'invalid_credentials' },
   'user.signed_out': { id },
   'user.session_revoked': { id, reason: 'reuse' },
+  'user.sessions_ended': { userId: id, sessionIds: Array.from({ length: 1000 }, () => id), reason: 'company_blocked', until: new Date().toISOString() },
   'user.created': { id, before: null, after: user },
   'user.updated': { id, before: user, after: user },
   'user.deleted': { id, before: user, after: null },

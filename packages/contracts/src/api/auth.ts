@@ -29,7 +29,22 @@ export const Password = z.string()
   .min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`)
   .max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
 export const Domain = z.string().trim().toLowerCase().min(1).max(63).regex(/^[a-z0-9-]+$/, 'must be a subdomain (letters, digits, dashes)');
-export const Avatar = z.string().trim().max(2048).nullable();
+/** Where uploaded images are served (the file service's uploads route). */
+export const UPLOADED_IMAGE_PREFIX = '/api/uploads/';
+const UPLOADED_IMAGE = /^\/api\/uploads\/(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\-/]+$/;
+/**
+ * An avatar is an uploaded image (/api/uploads/...) or an https URL: javascript:, data:, file:,
+ * http: and anything else would run, leak or mix content where the console shows it.
+ */
+export const Avatar = z.string().trim().max(2048).refine((value) => {
+  if (value.startsWith(UPLOADED_IMAGE_PREFIX)) return UPLOADED_IMAGE.test(value);
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}, `must be an uploaded image (${UPLOADED_IMAGE_PREFIX}...) or an https:// URL`).nullable();
 
 export const LoginBody = z.object({
   email: Email,
@@ -59,6 +74,12 @@ export const ForgotPasswordBody = z.object({ email: Email, domain: Domain.option
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 export const ResetPasswordBody = z.object({ token: z.string().min(1).max(200), password: Password }).strict();
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+/** The auth service's public signing keys (RFC 7517), Ed25519 only. */
+export const JwksResponse = z.object({
+  keys: z.array(z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') })),
+});
+export type JwksResponse = z.infer<typeof JwksResponse>;
 
 export const ProviderDto = z.object({ id: z.enum(['google', 'x']), name: z.string(), enabled: z.boolean(), startUrl: z.string().optional() });
 export type ProviderDto = z.infer<typeof ProviderDto>;

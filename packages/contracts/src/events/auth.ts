@@ -18,6 +18,16 @@ export const authEvents = [
   defineEvent({ type: 'user.sign_in_failed', version: 1, topic, description: 'A sign-in attempt failed (wrong credentials or throttled).', data: z.object({ id: z.string().nullable(), email: z.string(), reason: z.enum(['invalid_credentials', 'throttled', 'disabled', 'invalid_code']) }) }),
   defineEvent({ type: 'user.signed_out', version: 1, topic, description: 'A session was ended by its owner.', data: z.object({ id: z.string() }) }),
   defineEvent({ type: 'user.session_revoked', version: 1, topic, description: 'A refresh token was reused; its whole family was revoked.', data: z.object({ id: z.string(), reason: z.string() }) }),
+  defineEvent({
+    type: 'user.sessions_ended', version: 1, topic,
+    description: 'Sessions ended (sign-out, reused refresh token, account disabled, deleted, given another role or company, password changed, company switched off): every verifier refuses their access tokens until `until`, when the last of them expires.',
+    data: z.object({
+      userId: z.string().nullable(),
+      sessionIds: z.array(z.string()).max(1000),
+      reason: z.enum(['signed_out', 'refresh_token_reused', 'disabled', 'deleted', 'role_changed', 'company_changed', 'company_blocked', 'password_changed']),
+      until: z.string(),
+    }),
+  }),
   defineEvent({ type: 'user.created', version: 1, topic, description: 'A user account was created.', data: change(UserState) }),
   defineEvent({ type: 'user.updated', version: 1, topic, description: 'A user account was changed.', data: change(UserState) }),
   defineEvent({ type: 'user.deleted', version: 1, topic, description: 'A user account was deleted.', data: change(UserState) }),

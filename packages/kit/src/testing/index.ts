@@ -22,3 +22,4 @@ export function cookieHeader(setCookie: string | string[] | undefined, previous 
   return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 }
 export { createTestStack, type TestStack } from './stack';
+export { testSigningKeyPem, testSigningKeys } from './keys';

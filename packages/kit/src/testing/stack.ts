@@ -7,7 +7,8 @@ import type { BaseConfig } from '../config';
 import { createLogger, type Logger } from '../logger';
 import type { Database } from '../db/database';
 import { MemoryBus } from '../bus/memory';
-import { TokenService, authGuard, CSRF_HEADER } from '../auth';
+import { TokenSigner, TokenVerifier, authGuard, CSRF_HEADER } from '../auth';
+import { testSigningKeys } from './keys';
 import { buildServer } from '../server';
 import { mountServices, startServices, type RunningServices } from '../runtime';
 import { configSchemaFor } from '../standalone';
@@ -20,7 +21,10 @@ export interface TestStack {
   database: Database;
   bus: MemoryBus;
   running: RunningServices;
-  tokens: TokenService;
+  /** The verifier every mounted service shares (it trusts the test signer and the auth service's keys). */
+  tokens: TokenVerifier;
+  /** Mints tokens for made-up callers: a key of the test's own, which only this stack's verifier trusts. */
+  signer: TokenSigner;
   config: BaseConfig & Record<string, unknown>;
   dataDir: string;
   /** Publishes every outbox and waits until all consumers are done. */
@@ -52,7 +56,8 @@ export async function createTestStack(modules: readonly ServiceModule[], env: Re
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const database = await openTestDatabase();
   const bus = new MemoryBus(logger);
-  const tokens = new TokenService(TEST_JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+  const signer = new TokenSigner(testSigningKeys(), config.ACCESS_TOKEN_TTL_SECONDS);
+  const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS).trust(signer.jwks());
   const app = buildServer({ logLevel: 'silent', name: 'test', logger });
   await app.register(authGuard, { tokens });
   const running = await mountServices(app, modules, { config, database, bus, logger, tokens });
@@ -71,10 +76,11 @@ export async function createTestStack(modules: readonly ServiceModule[], env: Re
     bus,
     running,
     tokens,
+    signer,
     config,
     dataDir,
     settle,
-    tokenFor: (role, companyId, userId = crypto.randomUUID()) => tokens.sign({ userId, companyId, role, email: `${role.toLowerCase()}@test.local` }),
+    tokenFor: (role, companyId, userId = crypto.randomUUID()) => signer.sign({ userId, companyId, role, email: `${role.toLowerCase()}@test.local` }),
     as: (token, options) =>
       app.inject({ ...options, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), [CSRF_HEADER]: 'XMLHttpRequest', ...(options.headers ?? {}) } }),
     async close() {

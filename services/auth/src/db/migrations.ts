@@ -74,4 +74,19 @@ export const migrations: Migration[] = [
       );
       create index password_resets_user on password_resets (user_id)`,
   },
+  {
+    name: '0002_sessions',
+    sql: `
+      -- Sessions ended before their access tokens expired: every verifier refuses these ids until
+      -- then (auth loads them at start; other processes learn them from user.sessions_ended).
+      create table ended_sessions (
+        session_id uuid primary key,
+        until timestamptz not null
+      );
+      -- The successor of a rotated refresh token, sealed, so a second refresh within the grace
+      -- window gets the same one instead of ending the session.
+      alter table refresh_tokens add column successor_sealed text;
+      -- At most a few live reset links per account: the oldest are voided first.
+      create index password_resets_live on password_resets (user_id, created_at) where used_at is null`,
+  },
 ];

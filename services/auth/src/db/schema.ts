@@ -34,6 +34,7 @@ export const refreshTokens = auth.table('refresh_tokens', {
   createdAt: ts('created_at').notNull().defaultNow(),
   usedAt: ts('used_at'),
   revokedAt: ts('revoked_at'),
+  successorSealed: text('successor_sealed'),
 });
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 
@@ -71,4 +72,10 @@ export const passwordResets = auth.table('password_resets', {
   expiresAt: ts('expires_at').notNull(),
   usedAt: ts('used_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Sessions ended while their access tokens may still be alive (see migration 0002). */
+export const endedSessions = auth.table('ended_sessions', {
+  sessionId: uuid('session_id').primaryKey(),
+  until: ts('until').notNull(),
 });

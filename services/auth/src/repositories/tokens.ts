@@ -1,6 +1,6 @@
-import { and, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { passwordResets, refreshTokens, twoStepChallenges, users, type RefreshTokenRow } from '../db/schema';
+import { endedSessions, passwordResets, refreshTokens, twoStepChallenges, users, type RefreshTokenRow } from '../db/schema';
 
 // Refresh tokens ---------------------------------------------------------------------------------
 
@@ -21,19 +21,54 @@ export async function findRefreshToken(db: Db, tokenHash: string): Promise<Refre
   return row;
 }
 
-export async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: sql`now()` }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+/** Remembers, sealed, what a used token was rotated into (for the grace window). */
+export async function recordSuccessor(db: Db, tokenHash: string, successorSealed: string): Promise<void> {
+  await db.update(refreshTokens).set({ successorSealed }).where(eq(refreshTokens.tokenHash, tokenHash));
 }
 
-/** Ends every session of a user, except the family given (the caller's own session). */
-export async function revokeUserSessions(db: Db, userId: string, exceptFamilyId?: string): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: sql`now()` })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), exceptFamilyId ? ne(refreshTokens.familyId, exceptFamilyId) : undefined));
+/** A token used within the last `seconds`, in a family still alive: a second tab refreshing at once. */
+export async function usedWithin(db: Db, tokenHash: string, seconds: number): Promise<RefreshTokenRow | undefined> {
+  const [row] = await db.select().from(refreshTokens).where(and(
+    eq(refreshTokens.tokenHash, tokenHash),
+    isNull(refreshTokens.revokedAt),
+    gt(refreshTokens.usedAt, sql`now() - make_interval(secs => ${seconds})`),
+  ));
+  return row;
 }
 
-export async function revokeCompanySessions(db: Db, companyId: string): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: sql`now()` })
-    .where(and(isNull(refreshTokens.revokedAt), inArray(refreshTokens.userId, db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId)))));
+const distinct = (rows: { familyId: string }[]) => [...new Set(rows.map((r) => r.familyId))];
+
+/** Revokes one session; returns its id when it was still alive. */
+export async function revokeFamily(db: Db, familyId: string): Promise<string[]> {
+  return distinct(await db.update(refreshTokens).set({ revokedAt: sql`now()` })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt))).returning({ familyId: refreshTokens.familyId }));
+}
+
+/** Ends every session of a user, except the family given (the caller's own session); returns their ids. */
+export async function revokeUserSessions(db: Db, userId: string, exceptFamilyId?: string): Promise<string[]> {
+  return distinct(await db.update(refreshTokens).set({ revokedAt: sql`now()` })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), exceptFamilyId ? ne(refreshTokens.familyId, exceptFamilyId) : undefined))
+    .returning({ familyId: refreshTokens.familyId }));
+}
+
+/** Ends the sessions of everyone in a company; returns their ids. */
+export async function revokeCompanySessions(db: Db, companyId: string): Promise<string[]> {
+  return distinct(await db.update(refreshTokens).set({ revokedAt: sql`now()` })
+    .where(and(isNull(refreshTokens.revokedAt), inArray(refreshTokens.userId, db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId)))))
+    .returning({ familyId: refreshTokens.familyId }));
+}
+
+// Ended sessions ---------------------------------------------------------------------------------
+
+export async function insertEndedSessions(db: Db, sessionIds: readonly string[], until: Date): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await db.insert(endedSessions).values(sessionIds.map((sessionId) => ({ sessionId, until })))
+    .onConflictDoUpdate({ target: endedSessions.sessionId, set: { until: sql`greatest(${endedSessions.until}, excluded.until)` } });
+}
+
+/** Sessions whose tokens may still be presented (what a verifier must refuse after a restart). */
+export async function liveEndedSessions(db: Db): Promise<{ sessionId: string; until: Date }[]> {
+  return db.select().from(endedSessions).where(gt(endedSessions.until, sql`now()`));
 }
 
 // Two-step challenges ----------------------------------------------------------------------------
@@ -57,6 +92,15 @@ export async function insertReset(db: Db, reset: { tokenHash: string; userId: st
   await db.insert(passwordResets).values(reset);
 }
 
+/** Voids all but the newest `keep` live reset links of a user (the user row is locked by the caller). */
+export async function keepNewestResets(db: Db, userId: string, keep: number): Promise<void> {
+  const live = await db.select({ tokenHash: passwordResets.tokenHash }).from(passwordResets)
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
+    .orderBy(asc(passwordResets.createdAt));
+  const stale = live.slice(0, Math.max(0, live.length - keep)).map((r) => r.tokenHash);
+  if (stale.length) await db.update(passwordResets).set({ usedAt: sql`now()` }).where(inArray(passwordResets.tokenHash, stale));
+}
+
 /** Uses a live reset token, atomically (single use). */
 export async function consumeReset(db: Db, tokenHash: string) {
   const [row] = await db.update(passwordResets).set({ usedAt: sql`now()` })
@@ -76,4 +120,5 @@ export async function purgeExpired(db: Db): Promise<void> {
   await db.delete(refreshTokens).where(or(lt(refreshTokens.expiresAt, dayAgo), lt(refreshTokens.revokedAt, dayAgo)));
   await db.delete(twoStepChallenges).where(lt(twoStepChallenges.expiresAt, sql`now()`));
   await db.delete(passwordResets).where(lt(passwordResets.expiresAt, dayAgo));
+  await db.delete(endedSessions).where(lt(endedSessions.until, sql`now()`));
 }

@@ -1,40 +1,25 @@
 import { z } from 'zod';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   Domain, ForgotPasswordBody, LoginBody, LoginResponse, MessageBody, ProvidersResponse, RefreshBody, RefreshResponse,
-  ResetPasswordBody, TwoStepRequiredResponse, TwoStepVerifyBody,
+  ResetPasswordBody, TwoStepRequiredResponse, TwoStepVerifyBody, JwksResponse,
 } from '@earshot/contracts';
 import { clearCookie, cookieIsSecure, readCookie, setCookie } from '@earshot/kit';
+import { FLOW_SECONDS, PROVIDER_IDS } from '../services/providers';
 import { toUserDto, type AuthContext } from '../services/context';
-import { requestReset, resetPassword } from '../services/credentials';
-import { PROVIDER_IDS, finishProvider, providerList, startProvider } from '../services/providers';
-import { clearSessionCookies, writeSessionCookies } from '../services/sessions';
-import { TWO_STEP_COOKIE, TWO_STEP_SECONDS, endSession, refreshSession, signIn, verifyTwoStep, type SignInOutcome } from '../services/sign-in';
+import type { AuthServices } from '../services/index';
+import { FLOW_COOKIE, FLOW_PATH, answerSignIn, callerOf, clearSessionCookies, originOf, writeSessionCookies } from './cookies';
 import { errors } from './schemas';
 
-const TWO_STEP_PATH = '/api/auth';
-
-/** Turns a sign-in outcome into cookies: the session, or the short-lived pending two-step cookie. */
-async function answerSignIn(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, outcome: SignInOutcome): Promise<'session' | 'two_step'> {
-  const secure = cookieIsSecure(ctx.config, request);
-  if (outcome.kind === 'two_step') {
-    setCookie(reply, secure, TWO_STEP_COOKIE, outcome.challenge, { path: TWO_STEP_PATH, maxAge: TWO_STEP_SECONDS });
-    return 'two_step';
-  }
-  if (readCookie(request, TWO_STEP_COOKIE)) clearCookie(reply, secure, TWO_STEP_COOKIE, TWO_STEP_PATH);
-  await writeSessionCookies(ctx, request, reply, outcome.user, outcome.session);
-  return 'session';
-}
-
-export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promise<void> {
+export async function authRoutes(app: FastifyInstance, ctx: AuthContext, { signIns, credentials, providers }: AuthServices): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/login', {
     config: { access: 'public', csrfExempt: true, example: { body: { email: 'nobody@example.com', password: 'not-a-password' } } },
     schema: { tags: ['auth'], summary: 'Sign in with email and password', body: LoginBody, response: { 200: z.union([LoginResponse, TwoStepRequiredResponse]), ...errors(400, 401, 409, 429) } },
   }, async (request, reply) => {
-    const outcome = await signIn(ctx, request, request.body);
+    const outcome = await signIns.signIn(callerOf(request), request.body);
     await answerSignIn(ctx, request, reply, outcome);
     if (outcome.kind === 'two_step') return { twoStepRequired: true as const };
     return { user: toUserDto(outcome.user) };
@@ -44,7 +29,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { code: '123456' } } },
     schema: { tags: ['auth'], summary: 'Finish a sign-in with the authenticator code', body: TwoStepVerifyBody, response: { 200: LoginResponse, ...errors(400, 401, 429) } },
   }, async (request, reply) => {
-    const outcome = await verifyTwoStep(ctx, request, request.body.code);
+    const outcome = await signIns.verifyTwoStep(callerOf(request), request.body.code);
     await answerSignIn(ctx, request, reply, outcome);
     if (outcome.kind !== 'session') throw new Error('two-step verification cannot ask for another step');
     return { user: toUserDto(outcome.user) };
@@ -55,7 +40,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     schema: { tags: ['auth'], summary: 'Rotate the refresh token; answers a fresh access token', body: RefreshBody.nullish(), response: { 200: RefreshResponse, ...errors(400, 401, 403) } },
   }, async (request, reply) => {
     const bodyToken = request.body?.refreshToken;
-    const { user, session } = await refreshSession(ctx, request, bodyToken);
+    const { user, session } = await signIns.refreshSession(callerOf(request), bodyToken);
     const token = await writeSessionCookies(ctx, request, reply, user, session);
     // Older clients keep the refresh token themselves: they get the rotated one back.
     return bodyToken ? { token, refreshToken: session.refreshToken } : { token };
@@ -65,7 +50,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'End the session', body: RefreshBody.nullish(), response: { 204: z.null(), ...errors(400, 403) } },
   }, async (request, reply) => {
-    await endSession(ctx, request, request.body?.refreshToken);
+    await signIns.endSession(callerOf(request), request.body?.refreshToken);
     clearSessionCookies(ctx, request, reply);
     return reply.code(204).send(null);
   });
@@ -74,7 +59,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { email: 'nobody@example.com' } } },
     schema: { tags: ['auth'], summary: 'Ask for a password reset link (same answer whether the account exists)', body: ForgotPasswordBody, response: { 202: MessageBody, ...errors(400) } },
   }, async (request, reply) => {
-    await requestReset(ctx, request, request.body.email, request.body.domain);
+    await credentials.requestReset(callerOf(request), request.body.email, request.body.domain);
     return reply.code(202).send({ message: 'If an account exists for this email, a link to reset its password is on its way' });
   });
 
@@ -82,14 +67,26 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: 'public', csrfExempt: true, example: { body: { token: 'not-a-token', password: 'a-new-password' } } },
     schema: { tags: ['auth'], summary: 'Set a new password with a reset link', body: ResetPasswordBody, response: { 200: MessageBody, ...errors(400) } },
   }, async (request) => {
-    await resetPassword(ctx, request, request.body.token, request.body.password);
+    await credentials.resetPassword(callerOf(request), request.body.token, request.body.password);
     return { message: 'Your password was changed: sign in with the new one' };
+  });
+
+  r.get('/auth/jwks', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['auth'], summary: 'The public keys that verify access tokens (JWKS): the signing key and recently retired ones',
+      response: { 200: JwksResponse },
+    },
+  }, async (_request, reply) => {
+    // Verifiers cache it; a new kid makes them fetch again, so a short cache is enough.
+    void reply.header('cache-control', 'public, max-age=300');
+    return ctx.signer.jwks() as JwksResponse;
   });
 
   r.get('/auth/provider', {
     config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'Sign-in providers and whether each is enabled', response: { 200: ProvidersResponse } },
-  }, async () => ({ providers: providerList(ctx) }));
+  }, async () => ({ providers: providers.list() }));
 
   const ProviderParams = z.object({ id: z.enum(PROVIDER_IDS) }).strict();
 
@@ -100,7 +97,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
       querystring: z.object({ remember: z.enum(['true', 'false']).optional(), domain: Domain.optional() }).strict(),
       response: { 302: z.null(), ...errors(400, 404) },
     },
-  }, async (request, reply) => startProvider(ctx, request, reply, request.params.id, { remember: request.query.remember === 'true', domain: request.query.domain }));
+  }, async (request, reply) => {
+    const { redirectUrl, flow } = providers.start(originOf(request), request.params.id, { remember: request.query.remember === 'true', domain: request.query.domain });
+    // Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
+    setCookie(reply, cookieIsSecure(ctx.config, request), FLOW_COOKIE, flow, { path: FLOW_PATH, maxAge: FLOW_SECONDS, sameSite: 'lax' });
+    return reply.redirect(redirectUrl, 302);
+  });
 
   r.get('/auth/provider/:id/callback', {
     config: { access: 'public', params: { id: 'provider' } },
@@ -110,7 +112,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext): Promis
       response: { 302: z.null(), ...errors(400, 404) },
     },
   }, async (request, reply) => {
-    const result = await finishProvider(ctx, request, reply, request.params.id, request.query);
+    const result = await providers.finish({ ...callerOf(request), origin: originOf(request), flow: readCookie(request, FLOW_COOKIE) }, request.params.id, request.query);
+    clearCookie(reply, cookieIsSecure(ctx.config, request), FLOW_COOKIE, FLOW_PATH);
     if (!result.ok) return reply.redirect(`/signin?error=${result.error}`, 302);
     const kind = await answerSignIn(ctx, request, reply, result.outcome);
     return reply.redirect(kind === 'two_step' ? '/signin?step=two-step' : '/chat', 302);

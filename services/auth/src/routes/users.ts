@@ -7,15 +7,14 @@ import {
 } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import { toUserDetailDto, type AuthContext } from '../services/context';
-import { changePassword, disableTwoStep, enableTwoStep, setupTwoStep } from '../services/credentials';
-import {
-  ROLE_INFO, assignableRoles, deleteUserById, dropdown, getUser, listUsers, ownAccount, registerUser, updateProfile, updateUserById,
-} from '../services/users';
+import type { AuthServices } from '../services/index';
+import { ROLE_INFO, assignableRoles, ownAccount } from '../services/users';
+import { signedInCaller } from './cookies';
 import { errors } from './schemas';
 
 const EXAMPLE_USER = { firstName: 'Example', lastName: 'Person', email: 'example.person@example.com', password: 'example-password', role: 'USER' };
 
-export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promise<void> {
+export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users, credentials }: AuthServices): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['users'];
 
@@ -29,26 +28,26 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
   r.put('/users/profile', {
     config: { access: ALL_ROLES, example: { body: { firstName: 'Example' } } },
     schema: { tags, summary: 'Change your own name or avatar', body: ProfileUpdateBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
-  }, async (request) => toUserDetailDto(await updateProfile(ctx, request, identityOf(request), request.body)));
+  }, async (request) => toUserDetailDto(await users.updateProfile(identityOf(request), request.body)));
 
   r.put('/users/password', {
     config: { access: ALL_ROLES, example: { body: { currentPassword: 'example-password', newPassword: 'another-password' } } },
     schema: { tags, summary: 'Change your own password (your other sessions end)', body: ChangePasswordBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404) } },
   }, async (request) => {
-    await changePassword(ctx, request, identityOf(request), request.body.currentPassword, request.body.newPassword);
+    await credentials.changePassword(signedInCaller(request), identityOf(request), request.body.currentPassword, request.body.newPassword);
     return { message: 'Your password was changed' };
   });
 
   r.post('/users/two-step/setup', {
     config: { access: ALL_ROLES },
     schema: { tags, summary: 'Start setting up two-step verification: a secret for the authenticator app', response: { 200: TwoStepSetupResponse, ...errors(401, 403, 404, 409) } },
-  }, async (request) => setupTwoStep(ctx, identityOf(request)));
+  }, async (request) => credentials.setupTwoStep(identityOf(request)));
 
   r.post('/users/two-step/enable', {
     config: { access: ALL_ROLES, example: { body: { code: '123456' } } },
     schema: { tags, summary: 'Turn two-step verification on with a code from the app', body: TwoStepEnableBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404, 409) } },
   }, async (request) => {
-    await enableTwoStep(ctx, request, identityOf(request), request.body.code);
+    await credentials.enableTwoStep(signedInCaller(request), identityOf(request), request.body.code);
     return { message: 'Two-step verification is on' };
   });
 
@@ -56,7 +55,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: ALL_ROLES, example: { body: { password: 'example-password' } } },
     schema: { tags, summary: 'Turn two-step verification off (needs your password)', body: TwoStepDisableBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404) } },
   }, async (request) => {
-    await disableTwoStep(ctx, request, identityOf(request), request.body.password);
+    await credentials.disableTwoStep(signedInCaller(request), identityOf(request), request.body.password);
     return { message: 'Two-step verification is off' };
   });
 
@@ -66,35 +65,35 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext): Promis
     config: { access: ADMINS },
     schema: { tags, summary: 'Users, paginated (HOST_ADMIN may filter by companyId)', querystring: UserListQuery, response: { 200: paginated(UserDetailDto), ...errors(400, 401, 403) } },
   }, async (request) => {
-    const page = await listUsers(ctx, identityOf(request), request.query);
+    const page = await users.listUsers(identityOf(request), request.query);
     return { ...page, items: page.rows.map(toUserDetailDto) };
   });
 
   r.get('/users/dropdown', {
     config: { access: ADMINS },
     schema: { tags, summary: 'Users for pickers: id and name', querystring: DropdownQuery, response: { 200: Dropdown, ...errors(400, 401, 403) } },
-  }, async (request) => dropdown(ctx, identityOf(request), request.query.companyId));
+  }, async (request) => users.dropdown(identityOf(request), request.query.companyId));
 
   r.post('/users/register', {
     config: { access: ADMINS, example: { body: EXAMPLE_USER } },
     schema: { tags, summary: 'Create a user', body: RegisterUserBody, response: { 201: UserDetailDto, ...errors(400, 401, 403, 404, 409) } },
-  }, async (request, reply) => reply.code(201).send(toUserDetailDto(await registerUser(ctx, request, identityOf(request), request.body))));
+  }, async (request, reply) => reply.code(201).send(toUserDetailDto(await users.registerUser(identityOf(request), request.body))));
 
   r.get('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },
     schema: { tags, summary: 'One user', params: IdParams, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
-  }, async (request) => toUserDetailDto(await getUser(ctx, identityOf(request), request.params.id)));
+  }, async (request) => toUserDetailDto(await users.getUser(identityOf(request), request.params.id)));
 
   r.put('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' }, example: { body: { firstName: 'Example' } } },
     schema: { tags, summary: 'Change a user', params: IdParams, body: UpdateUserBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404, 409) } },
-  }, async (request) => toUserDetailDto(await updateUserById(ctx, request, identityOf(request), request.params.id, request.body)));
+  }, async (request) => toUserDetailDto(await users.updateUserById(identityOf(request), request.params.id, request.body)));
 
   r.delete('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },
     schema: { tags, summary: 'Delete a user', params: IdParams, response: { 204: z.null(), ...errors(400, 401, 403, 404) } },
   }, async (request, reply) => {
-    await deleteUserById(ctx, request, identityOf(request), request.params.id);
+    await users.deleteUserById(identityOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 

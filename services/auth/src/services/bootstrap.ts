@@ -3,7 +3,8 @@ import { hostAdminExists, insertUser } from '../repositories/users';
 import { purgeExpired } from '../repositories/tokens';
 import { purgeStale } from '../repositories/throttle';
 import { isUniqueViolation } from '@earshot/kit';
-import { userState, type AuthContext } from './context';
+import { userState, type AuthBase } from './context';
+import { restoreEnded } from './sessions';
 import { hashPassword, prepareDummyHash, randomPassword } from './passwords';
 
 /**
@@ -11,7 +12,7 @@ import { hashPassword, prepareDummyHash, randomPassword } from './passwords';
  * generated password is printed once to the console (never through the logger, whose output may
  * be shipped elsewhere). Replicas starting together race harmlessly on the unique email.
  */
-export async function ensurePlatformAdmin(ctx: AuthContext): Promise<boolean> {
+export async function ensurePlatformAdmin(ctx: AuthBase): Promise<boolean> {
   if (await hostAdminExists(ctx.db)) return false;
   const email = ctx.config.ADMIN_EMAIL;
   const generated = ctx.config.ADMIN_PASSWORD ? undefined : randomPassword();
@@ -41,9 +42,10 @@ export async function ensurePlatformAdmin(ctx: AuthContext): Promise<boolean> {
   return true;
 }
 
-export async function startAuth(ctx: AuthContext): Promise<void> {
+export async function startAuth(ctx: AuthBase): Promise<void> {
   await prepareDummyHash();
   await purgeExpired(ctx.db);
   await purgeStale(ctx.db);
+  await restoreEnded(ctx);
   await ensurePlatformAdmin(ctx);
 }

@@ -1,22 +1,28 @@
-import type { FastifyRequest } from 'fastify';
 import type { Actor, Role, UserDetailDto, UserDto } from '@earshot/contracts';
-import { NO_COMPANY, actorOf as actorOfIdentity, type Identity, type ServiceContext } from '@earshot/kit';
+import { NO_COMPANY, SecretBox, TokenSigner, actorOf as actorOfIdentity, resolveSigningKeys, type Identity, type ServiceContext } from '@earshot/kit';
 import type { AuthConfig } from '../config';
 import type { UserRow } from '../db/schema';
 import type { Scope } from '../repositories/users';
-import { SecretBox } from '@earshot/kit';
 
-export type AuthContext = ServiceContext<AuthConfig>;
+/** What event handlers and start-up need: the kit's context (verifying, never signing). */
+export type AuthBase = ServiceContext<AuthConfig>;
 
-const boxes = new WeakMap<AuthContext, SecretBox>();
-/** The service's at-rest encryption (two-step secrets). */
-export function secretBox(ctx: AuthContext): SecretBox {
-  let box = boxes.get(ctx);
-  if (!box) {
-    box = new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot');
-    boxes.set(ctx, box);
-  }
-  return box;
+/** The auth service's own context: the only signer of access tokens, and its at-rest encryption. */
+export interface AuthContext extends AuthBase {
+  readonly signer: TokenSigner;
+  /** Two-step secrets, grace-window successors and known-device cookies are sealed with it. */
+  readonly box: SecretBox;
+}
+
+/**
+ * Built once when the routes are mounted: loads the signing key (AUTH_SIGNING_KEY, or the pair
+ * generated in DATA_DIR) and makes the process's verifier trust its public half in-process.
+ */
+export async function authContext(ctx: AuthBase): Promise<AuthContext> {
+  const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
+  const signer = new TokenSigner(await resolveSigningKeys(ctx.config.DATA_DIR, ttl, ctx.config), ttl);
+  ctx.tokens.trust(signer.jwks());
+  return { ...ctx, signer, box: new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot') };
 }
 
 
@@ -28,12 +34,25 @@ export function scopeFor(identity: Identity, requestedCompanyId?: string): Scope
 
 export const EVERYONE: Scope = { all: true };
 
-export function actorOf(request: FastifyRequest, identity?: Identity | null): Actor {
-  return identity ? actorOfIdentity(identity, request.ip) : { type: 'user', id: null, ip: request.ip };
+/**
+ * What a service method needs of the HTTP request, as plain data the route reads: who (if signed
+ * in), from where, and the session cookies it presented.
+ */
+export interface Caller {
+  ip: string;
+  identity: Identity | null;
+  refreshToken?: string;
+  twoStepToken?: string;
+  /** The sealed known-device cookie (see throttle.ts). */
+  knownDevice?: string;
 }
 
-export function actorOfUser(request: FastifyRequest, user: UserRow): Actor {
-  return actorOfIdentity({ userId: user.id, email: user.email, role: user.role as Role, companyId: user.companyId }, request.ip);
+export function actorOf(caller: { ip: string }, identity?: Identity | null): Actor {
+  return identity ? actorOfIdentity(identity, caller.ip) : { type: 'user', id: null, ip: caller.ip };
+}
+
+export function actorOfUser(caller: { ip: string }, user: UserRow): Actor {
+  return actorOfIdentity({ userId: user.id, email: user.email, role: user.role as Role, companyId: user.companyId }, caller.ip);
 }
 
 /** What events may say about a user: never hashes or secrets. */

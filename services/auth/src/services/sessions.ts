@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_COOKIE, REFRESH_COOKIE, clearCookie, cookieIsSecure, readCookie, setCookie, type Db } from '@earshot/kit';
-import type { Role } from '@earshot/contracts';
+import { denialUntil, type Db, type NewEvent } from '@earshot/kit';
+import type { Actor, Role } from '@earshot/contracts';
 import type { UserRow } from '../db/schema';
-import { findRefreshToken, insertRefreshToken } from '../repositories/tokens';
+import { insertEndedSessions, insertRefreshToken, liveEndedSessions } from '../repositories/tokens';
 import { findCompany } from '../repositories/companies';
-import type { AuthContext } from './context';
+import type { AuthBase, AuthContext } from './context';
 import { randomToken, sha256 } from './crypto';
 
-export const REFRESH_PATH = '/api/auth';
 /** Server-side life of a session that is not remembered (its cookies end with the browser anyway). */
 const SESSION_REFRESH_SECONDS = 24 * 3600;
 
 /** Company statuses that stop their people from signing in (other statuses, e.g. active or trial, allow it). */
-const BLOCKED_COMPANY_STATUSES = new Set(['inactive', 'suspended', 'disabled', 'blocked', 'archived', 'deleted']);
+export const BLOCKED_COMPANY_STATUSES = new Set(['inactive', 'suspended', 'disabled', 'blocked', 'archived', 'deleted']);
 
 export interface Session {
   refreshToken: string;
@@ -22,7 +20,7 @@ export interface Session {
   refreshSeconds: number;
 }
 
-function refreshSeconds(ctx: AuthContext, remember: boolean): number {
+function refreshSeconds(ctx: AuthBase, remember: boolean): number {
   return remember ? ctx.config.REFRESH_TOKEN_TTL_DAYS * 86_400 : SESSION_REFRESH_SECONDS;
 }
 
@@ -35,31 +33,67 @@ export async function accountBlocked(db: Db, user: UserRow): Promise<boolean> {
 }
 
 /** Stores a new refresh token; a rotation passes the family it continues. */
-export async function startSession(ctx: AuthContext, tx: Db, userId: string, remember: boolean, familyId: string = randomUUID()): Promise<Session> {
+export async function startSession(ctx: AuthBase, tx: Db, userId: string, remember: boolean, familyId: string = randomUUID()): Promise<Session> {
   const refreshToken = randomToken();
   const seconds = refreshSeconds(ctx, remember);
   await insertRefreshToken(tx, { tokenHash: sha256(refreshToken), familyId, userId, remember, expiresAt: new Date(Date.now() + seconds * 1000) });
   return { refreshToken, familyId, remember, refreshSeconds: seconds };
 }
 
-/** Signs the access token and sets both cookies: persistent with "remember me", else session cookies. */
-export async function writeSessionCookies(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, user: UserRow, session: Session): Promise<string> {
-  const token = await ctx.tokens.sign({ userId: user.id, companyId: user.companyId, role: user.role as Role, email: user.email });
-  const secure = cookieIsSecure(ctx.config, request);
-  setCookie(reply, secure, ACCESS_COOKIE, token, { path: '/', maxAge: session.remember ? ctx.tokens.ttl : undefined });
-  setCookie(reply, secure, REFRESH_COOKIE, session.refreshToken, { path: REFRESH_PATH, maxAge: session.remember ? session.refreshSeconds : undefined });
-  return token;
+/** The session a second refresh within the grace window continues (the same successor token). */
+export function resumedSession(ctx: AuthBase, row: { familyId: string; remember: boolean }, refreshToken: string): Session {
+  return { refreshToken, familyId: row.familyId, remember: row.remember, refreshSeconds: refreshSeconds(ctx, row.remember) };
 }
 
-export function clearSessionCookies(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply): void {
-  const secure = cookieIsSecure(ctx.config, request);
-  clearCookie(reply, secure, ACCESS_COOKIE, '/');
-  clearCookie(reply, secure, REFRESH_COOKIE, REFRESH_PATH);
+/** The access token of a session: its id is the refresh family, so ending the family refuses the token. */
+export function accessToken(ctx: AuthContext, user: UserRow, session: Session): Promise<string> {
+  return ctx.signer.sign({ userId: user.id, companyId: user.companyId, role: user.role as Role, email: user.email, sessionId: session.familyId });
 }
 
-/** The session family of the caller's refresh cookie, if any (to keep it when ending the others). */
-export async function currentFamily(ctx: AuthContext, request: FastifyRequest): Promise<string | undefined> {
-  const token = readCookie(request, REFRESH_COOKIE);
-  if (!token) return undefined;
-  return (await findRefreshToken(ctx.db, sha256(token)))?.familyId;
+export type EndReason = 'signed_out' | 'refresh_token_reused' | 'disabled' | 'deleted' | 'role_changed' | 'company_changed' | 'company_blocked' | 'password_changed';
+
+/** Sessions a transaction ended: tell the verifier with `announceEnded` once it has committed. */
+export interface EndedSessions {
+  sessionIds: string[];
+  until: Date;
+}
+
+/** Ids per event: a company with many sessions is announced in several small events. */
+const IDS_PER_EVENT = 1000;
+
+/**
+ * Records sessions whose refresh families were just revoked as ended (so a restarted verifier still
+ * refuses them) and announces them to verifiers in other processes, in the same transaction.
+ */
+export async function recordEnded(
+  ctx: AuthBase,
+  tx: Db,
+  emit: (event: NewEvent) => void,
+  ended: { sessionIds: string[]; userId: string | null; companyId: string | null; reason: EndReason; actor: Actor },
+): Promise<EndedSessions> {
+  const until = denialUntil(ctx.config.ACCESS_TOKEN_TTL_SECONDS);
+  if (ended.sessionIds.length === 0) return { sessionIds: [], until };
+  await insertEndedSessions(tx, ended.sessionIds, until);
+  for (let i = 0; i < ended.sessionIds.length; i += IDS_PER_EVENT) {
+    emit({
+      type: 'user.sessions_ended',
+      companyId: ended.companyId,
+      actor: ended.actor,
+      data: { userId: ended.userId, sessionIds: ended.sessionIds.slice(i, i + IDS_PER_EVENT), reason: ended.reason, until: until.toISOString() },
+    });
+  }
+  return { sessionIds: ended.sessionIds, until };
+}
+
+/**
+ * After the commit: this process's verifier (in all-in-one, the gateway's and every service's)
+ * refuses the sessions' tokens from the next request on, without waiting for the relay.
+ */
+export function announceEnded(ctx: Pick<AuthBase, 'tokens'>, ...ended: (EndedSessions | undefined | null)[]): void {
+  for (const e of ended) if (e?.sessionIds.length) ctx.tokens.endSessions(e.sessionIds, e.until);
+}
+
+/** At start: sessions ended before a restart stay refused until their tokens expire. */
+export async function restoreEnded(ctx: Pick<AuthBase, 'db' | 'tokens'>): Promise<void> {
+  for (const row of await liveEndedSessions(ctx.db)) ctx.tokens.endSessions([row.sessionId], row.until);
 }

@@ -1,0 +1,18 @@
+import type { AuthContext } from './context';
+import { CredentialService } from './credentials';
+import { ProviderService } from './providers';
+import { SignInService } from './sign-in';
+import { UserService } from './users';
+
+/** The service objects the routes call, built once when the module is mounted. */
+export interface AuthServices {
+  signIns: SignInService;
+  credentials: CredentialService;
+  providers: ProviderService;
+  users: UserService;
+}
+
+export function authServices(ctx: AuthContext): AuthServices {
+  const signIns = new SignInService(ctx);
+  return { signIns, credentials: new CredentialService(ctx), providers: new ProviderService(ctx, signIns), users: new UserService(ctx) };
+}
