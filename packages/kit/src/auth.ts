@@ -144,8 +144,6 @@ export class TokenVerifier {
   }
 }
 
-
-
 /** The event auth publishes when sessions end (see contracts/events/auth.ts). */
 export const SESSIONS_ENDED = 'user.sessions_ended';
 export const AUTH_TOPIC = 'earshot.auth';
