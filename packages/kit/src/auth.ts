@@ -3,7 +3,7 @@ import { SignJWT, createLocalJWKSet, createRemoteJWKSet, jwtVerify, errors as jo
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
-import { ROLES, MESSAGES, ERROR_CODES, type Actor, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
+import { ROLES, MESSAGES, ERROR_CODES, EventVersionError, readEvent, topicOf, type Actor, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
 import { HttpError, forbidden, unauthorized } from './errors';
 import type { Subscription } from './bus/types';
 import type { SigningKeys } from './secrets';
@@ -146,7 +146,7 @@ export class TokenVerifier {
 
 /** The event auth publishes when sessions end (see contracts/events/auth.ts). */
 export const SESSIONS_ENDED = 'user.sessions_ended';
-export const AUTH_TOPIC = 'earshot.auth';
+export const AUTH_TOPIC = topicOf(SESSIONS_ENDED);
 
 /**
  * How a verifier in another process learns of ended sessions: its own consumer group (so every
@@ -159,9 +159,13 @@ export function sessionEndSubscription(verifier: TokenVerifier, processName: str
     topics: [AUTH_TOPIC],
     handle: async (envelope: Envelope) => {
       if (envelope.type !== SESSIONS_ENDED) return;
-      const data = envelope.data as { sessionIds?: unknown; until?: unknown };
-      if (!Array.isArray(data.sessionIds) || typeof data.until !== 'string') return;
-      verifier.endSessions(data.sessionIds.filter((id): id is string => typeof id === 'string'), data.until);
+      try {
+        const { data } = readEvent(SESSIONS_ENDED, envelope);
+        verifier.endSessions(data.sessionIds, data.until);
+      } catch (error) {
+        // A version this build cannot read: retrying would never succeed, and auth refuses the token itself.
+        if (!(error instanceof EventVersionError)) throw error;
+      }
     },
   };
 }
