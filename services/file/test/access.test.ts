@@ -190,12 +190,15 @@ describe('audio streaming', () => {
       '/api/uploads/stray.wav',
       '/api/uploads/.meta/' + wav.path,
       '/api/uploads/',
-      `/api/uploads/${wav.path}%00`,
     ];
     for (const url of attempts) {
       const res = await stack.as(acme, { method: 'GET', url });
       expect([url, res.statusCode]).toEqual([url, 404]);
       expect(res.body).not.toContain('do-not-serve');
     }
+    // A NUL byte is bad input anywhere (the shared schema rule), before any storage lookup.
+    const nul = await stack.as(acme, { method: 'GET', url: `/api/uploads/${wav.path}%00` });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.body).not.toContain('do-not-serve');
   });
 });
