@@ -1,12 +1,20 @@
 import { conflict, type HttpError } from '@earshot/kit';
 
-const CONSTRAINT_FIELDS: Record<string, 'code' | 'domain'> = {
-  companies_code_key: 'code',
-  companies_domain_key: 'domain',
+type Unique = { what: 'company'; field: 'code' | 'domain' } | { what: 'client'; field: 'externalId' };
+
+const CONSTRAINTS: Record<string, Unique> = {
+  companies_code_key: { what: 'company', field: 'code' },
+  companies_domain_key: { what: 'company', field: 'domain' },
+  clients_external_id_key: { what: 'client', field: 'externalId' },
 };
 
-export function duplicateField(field: 'code' | 'domain'): HttpError {
-  return conflict(`A company with this ${field} already exists`, [{ field: `body.${field}`, message: 'is already taken' }]);
+const LABELS: Record<Unique['field'], string> = { code: 'code', domain: 'domain', externalId: 'external id' };
+
+export function duplicateField(field: 'code' | 'domain'): HttpError;
+export function duplicateField(field: 'externalId', what: 'client'): HttpError;
+export function duplicateField(field: Unique['field'], what: Unique['what'] = 'company'): HttpError {
+  const scope = what === 'client' ? ' in this company' : '';
+  return conflict(`A ${what} with this ${LABELS[field]} already exists${scope}`, [{ field: `body.${field}`, message: 'is already taken' }]);
 }
 
 /**
@@ -16,7 +24,8 @@ export function duplicateField(field: 'code' | 'domain'): HttpError {
 export function rethrowDuplicate(error: unknown): never {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const { code, constraint } = e as { code?: string; constraint?: string };
-    if (code === '23505' && constraint && CONSTRAINT_FIELDS[constraint]) throw duplicateField(CONSTRAINT_FIELDS[constraint]);
+    const unique = code === '23505' && constraint ? CONSTRAINTS[constraint] : undefined;
+    if (unique) throw unique.what === 'client' ? duplicateField(unique.field, 'client') : duplicateField(unique.field);
   }
   throw error;
 }
