@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Name, PageQuery, paginated } from '../common';
+import { ClientState } from '../events/tenant';
 
 export const COMPANY_TYPES = ['enterprise', 'business', 'b2c', 'partner'] as const;
 export const COMPANY_STATUSES = ['active', 'inactive', 'suspended'] as const;
@@ -256,16 +257,11 @@ export type ClientListQuery = z.infer<typeof ClientListQuery>;
 export const ClientDropdownQuery = z.object({ companyId: Id.optional() }).strict();
 export type ClientDropdownQuery = z.infer<typeof ClientDropdownQuery>;
 
+/** A client as the API shows it: what events carry (ClientState) plus its id, company and times. */
 export const ClientDto = z.object({
   _id: z.string(),
   companyId: z.string(),
-  name: z.string(),
-  organisation: z.string().nullable(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  externalId: z.string().nullable(),
-  notes: z.string().nullable(),
-  ownerId: z.string().nullable(),
+  ...ClientState.shape,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,9 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { clientRecordings, clients, type ClientRecordingRow, type ClientRow, type NewClientRow } from '../db/schema';
-
-/** LIKE pattern for a literal substring: %, _ and \ in what a person typed match themselves. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+import { contains } from './companies';
 
 /** Where a client may be looked up: one company, or every company (`null`, a platform administrator). */
 const inCompany = (companyId: string | null): SQL | undefined => (companyId ? eq(clients.companyId, companyId) : undefined);

@@ -6,19 +6,7 @@ import { isMember } from '../repositories/members';
 import { duplicateField, rethrowDuplicate } from './errors';
 
 export function toClientDto(row: ClientRow): ClientDto {
-  return {
-    _id: row.id,
-    companyId: row.companyId,
-    name: row.name,
-    organisation: row.organisation,
-    email: row.email,
-    phone: row.phone,
-    externalId: row.externalId,
-    notes: row.notes,
-    ownerId: row.ownerId,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return { _id: row.id, companyId: row.companyId, ...toClientState(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
 const toRecording = (row: ClientRecordingRow) => ({
