@@ -278,3 +278,21 @@ describe('recordings of a client', () => {
     expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${theirs._id}` })).json().recordings).toEqual([]);
   });
 });
+
+test('the transcription service ignores a client event older than one it applied: a late update does not bring a deleted client back', async () => {
+  const fileId = await upload(a.caller);
+  const clientId = crypto.randomUUID();
+  const state = { name: 'Late', organisation: null, email: null, phone: null, externalId: null, notes: null, ownerId: null };
+  const event = (type: 'client.created' | 'client.updated' | 'client.deleted', after: typeof state | null, occurredAt: string) =>
+    ({ ...buildEnvelope({ type, companyId: a.id, actor: { type: 'system', id: null }, data: { id: clientId, before: state, after } }), occurredAt });
+  const deliver = async (...envelopes: ReturnType<typeof event>[]) => {
+    await stack.bus.publish(envelopes.map((envelope) => ({ topic: 'earshot.tenant', key: a.id, envelope })));
+    await stack.settle();
+  };
+  await deliver(event('client.created', state, '2026-01-01T09:00:00.000Z'));
+  expect((await link(a.caller, fileId, clientId)).statusCode).toBe(200);
+  // Deleted at 10:00; a change made at 09:30 is delivered afterwards.
+  await deliver(event('client.deleted', null, '2026-01-01T10:00:00.000Z'), event('client.updated', state, '2026-01-01T09:30:00.000Z'));
+  expect((await stack.as(a.user, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).json().clientId).toBeNull();
+  expect((await link(a.caller, fileId, clientId)).statusCode).toBe(404);
+});
