@@ -22,6 +22,7 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   aiProvider: async (world) => createAiProvider(world),
   aiModel: async (world) => createAiModel(world, await sharedAiProvider(world)),
   conversation: async (world, company, caller) => createConversation(world, ownerToken(world, company, caller)),
+  client: async (world, company) => createClient(world, company),
 };
 
 /** AI providers and models are platform-wide (HOST_ADMIN), not per company. */
@@ -65,6 +66,20 @@ function uploaderToken(world: World, company: CompanyKey, caller: Caller): strin
 function memberOf(world: World, caller: Exclude<Caller, 'anonymous'>): Member {
   return caller === 'HOST_ADMIN' ? world.host : world.users.A[caller];
 }
+
+/** Clients are the company's, made by its ADMIN (a platform administrator only reads them). */
+async function createClient(world: World, company: CompanyKey): Promise<string> {
+  const res = await world.request(world.users[company].ADMIN.token, { method: 'POST', url: '/api/clients', payload: { name: 'Matrix client' } });
+  if (res.statusCode !== 201) throw new Error(`client fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+const clients = new Map<CompanyKey, Promise<string>>();
+const sharedClient = (world: World, company: CompanyKey) => {
+  let id = clients.get(company);
+  if (!id) clients.set(company, (id = createClient(world, company)));
+  return id;
+};
 
 async function createConversation(world: World, token: string): Promise<string> {
   const res = await world.request(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: 'Matrix' } });
@@ -167,6 +182,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   aiProvider: async (world) => sharedAiProvider(world),
   aiModel: async (world) => sharedAiModel(world),
   conversation: async (world, company, caller) => sharedConversation(world, ownerToken(world, company, caller)),
+  client: async (world, company) => sharedClient(world, company),
 };
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */

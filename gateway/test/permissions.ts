@@ -52,6 +52,15 @@ export interface Permission {
   exception?: Exception;
 }
 
+/**
+ * Issue 11: the platform administrator looks at any company's clients (with a company filter) to
+ * support it, but changing them stays the company's own ADMIN and CALLER (spec part 6).
+ */
+const CLIENTS_READ_BY_HOST: Exception = {
+  allowed: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
+  reason: 'the platform administrator reads any company’s clients (read-only, filtered by companyId) to support it; creating, changing and deleting stay with the company’s ADMIN and CALLER',
+};
+
 /** Every API route, by method and path as registered. */
 export const ROUTES: Record<string, Permission> = {
   'GET /api/health': { area: 'probes' },
@@ -143,6 +152,13 @@ export const ROUTES: Record<string, Permission> = {
       reason: 'linking a transcript to a client is a clients action (ADMIN, CALLER); the platform administrator, who may correct any company’s transcripts, may fix a wrong link too',
     },
   },
+
+  'POST /api/clients': { area: 'clients' },
+  'PUT /api/clients/:id': { area: 'clients' },
+  'DELETE /api/clients/:id': { area: 'clients' },
+  'GET /api/clients': { area: 'clients', exception: CLIENTS_READ_BY_HOST },
+  'GET /api/clients/dropdown': { area: 'clients', exception: CLIENTS_READ_BY_HOST },
+  'GET /api/clients/:id': { area: 'clients', exception: CLIENTS_READ_BY_HOST },
 
   'GET /api/chat/conversations': { area: 'chat' },
   'POST /api/chat/conversations': { area: 'chat' },

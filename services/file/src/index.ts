@@ -3,7 +3,7 @@ import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
 import { FileService } from './services/files';
-import { applyCompanyEvent, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
+import { applyClientLinked, applyCompanyEvent, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
 
 /** The file service. See README.md for what it owns. */
@@ -22,6 +22,8 @@ export const fileService = defineService<FileConfig>({
     ...(['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
       on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
     on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
+    // Links of one file come from one producer in order on the company's partition: no entity needed.
+    on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
     on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, createStorage(ctx.config))),
   ],
 });

@@ -4,6 +4,7 @@ import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';
 import { createWorker } from './runtime';
+import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import type { TranscriptionWorker } from './services/worker';
 
@@ -26,6 +27,10 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     // A queued job wakes the in-process worker once committed (a worker finding nothing just idles).
     on('file.uploaded', (event, tx, emit) => applyFileUploaded(tx, emit, event), { afterCommit: nudge(ctx) }),
     on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
+    // Per client, the newest event wins: a late client.updated cannot bring back a deleted client.
+    on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
+    on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
+    on('client.deleted', (event, tx, emit) => applyClientDeleted(tx, emit, event), { entity: (event) => event.data.id }),
     ...aiCatalogue(ctx).handlers(),
   ],
   async start(ctx) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_CATALOGUE, type EventType } from '@earshot/contracts';
+import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, type EventType } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { completionEvents } from '../src/services/queue';
 import { buildSegments, MAX_SEGMENT_SECONDS, segmentText } from '../src/services/segments';
@@ -41,6 +41,7 @@ const transcriptEvents = completionEvents(companyId, { id, fileId, fileName: `${
 
 const user = { email: 'a@b.test', firstName: 'A', lastName: 'B', role: 'USER' as const, companyId, status: 'active' as const };
 const company = { name: 'Acme', code: 'acme', domain: 'acme', status: 'active', maxUsers: 10, maxStorage: 1e9 };
+const client = { name: 'C'.repeat(120), organisation: 'O'.repeat(200), email: 'c@b.test', phone: '+372 5555 5555', externalId: 'X'.repeat(128), notes: 'N'.repeat(CLIENT_NOTES_MAX), ownerId: id };
 const provider = { name: 'P', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.com/v1', enabled: true, apiKeyLast4: '1234' };
 const model = { providerId: id, name: 'm', label: 'M', purpose: 'chat' as const, isDefault: true, contextSize: 8192, enabled: true };
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
@@ -59,6 +60,9 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'user.password_reset_requested': { id, email: user.email, resetUrl: 'https://acme.example.com/reset?token=x' },
   'user.two_step_changed': { id, enabled: true },
   'company.created': { id, before: null, after: company },
+  'client.created': { id, before: null, after: client },
+  'client.updated': { id, before: client, after: client },
+  'client.deleted': { id, before: client, after: null },
   'company.updated': { id, before: company, after: company },
   'company.deleted': { id, before: company, after: null },
   'company.api_key_rotated': { id },

@@ -1,4 +1,5 @@
 import { UPLOAD_URL_PREFIX, type TranscriptDto } from '@earshot/contracts';
+import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
@@ -213,6 +214,19 @@ describe('word edits', () => {
 
 test('linking a client: ADMIN and CALLER may, USER may not; the change is an event', async () => {
   const clientId = '44444444-4444-4444-8444-444444444444';
+  const otherClientId = '55555555-5555-4555-8555-555555555555';
+  // The tenant service announces its clients; the link is checked against what it announced.
+  const announce = async (id: string, companyId: string) => {
+    const after = { name: 'Client', organisation: null, email: null, phone: null, externalId: null, notes: null, ownerId: null };
+    const envelope = buildEnvelope({ type: 'client.created', companyId, actor: { type: 'system', id: null }, data: { id, before: null, after } });
+    await stack.bus.publish([{ topic: 'earshot.tenant', key: companyId, envelope }]);
+    await stack.settle();
+  };
+  await announce(clientId, ACME);
+  await announce(otherClientId, OTHER);
+  for (const unknown of [otherClientId, '66666666-6666-4666-8666-666666666666']) {
+    expect((await stack.as(admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callTranscript._id, clientId: unknown } })).statusCode).toBe(404);
+  }
   const user403 = await stack.as(user, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callTranscript._id, clientId } });
   expect(user403.statusCode).toBe(403);
   const res = await stack.as(admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callTranscript._id, clientId } });

@@ -37,6 +37,8 @@ export type FileItemDto = z.infer<typeof FileItemDto>;
 export const FileListQuery = PageQuery.extend({
   /** HOST_ADMIN only: one company's files (others always see their own company). */
   companyId: Id.optional(),
+  /** Only the files linked to this client. */
+  clientId: Id.optional(),
 }).strict();
 export type FileListQuery = z.infer<typeof FileListQuery>;
 export const FileList = paginated(FileItemDto);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Name, PageQuery, paginated } from '../common';
+import { ClientState } from '../events/tenant';
 
 export const COMPANY_TYPES = ['enterprise', 'business', 'b2c', 'partner'] as const;
 export const COMPANY_STATUSES = ['active', 'inactive', 'suspended'] as const;
@@ -205,3 +206,81 @@ export const CompanyFeaturesBody = z
   })
   .strict();
 export type CompanyFeaturesBody = z.infer<typeof CompanyFeaturesBody>;
+
+/*
+ * Clients: the people and organisations a company's recordings are about (spec part 2: /clients).
+ * Text that reaches PostgreSQL must not hold NUL, which it refuses outright; one-line fields refuse
+ * every control character, notes keep tabs and line breaks.
+ */
+// eslint-disable-next-line no-control-regex
+const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
+// eslint-disable-next-line no-control-regex
+const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const Line = (max: number) => z.string().trim().min(1).max(max).regex(ONE_LINE, 'must not contain control characters');
+
+export const CLIENT_NOTES_MAX = 4000;
+
+const clientFields = {
+  name: Line(120),
+  organisation: Line(200).nullable(),
+  email: z.string().trim().toLowerCase().max(254).email().nullable(),
+  phone: z.string().trim().regex(/^\+?[0-9][0-9 ().-]{2,31}$/, 'must be a phone number: digits, spaces, ( ) . - and an optional leading +').nullable(),
+  /** The client's id in the company's CRM: unique within the company. */
+  externalId: Line(128).nullable(),
+  notes: z.string().trim().max(CLIENT_NOTES_MAX).regex(MULTI_LINE, 'must not contain control characters other than tabs and line breaks').nullable(),
+  /** A user of the same company who looks after this client. */
+  ownerId: Id.nullable(),
+};
+
+export const ClientCreateBody = z
+  .object(clientFields)
+  .partial()
+  .required({ name: true })
+  .strict();
+export type ClientCreateBody = z.infer<typeof ClientCreateBody>;
+
+export const ClientUpdateBody = z
+  .object(clientFields)
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+export type ClientUpdateBody = z.infer<typeof ClientUpdateBody>;
+
+export const ClientListQuery = PageQuery.extend({
+  /** Part of the name, organisation, e-mail, phone or external id. */
+  search: z.string().trim().max(120).regex(ONE_LINE, 'must not contain control characters').optional(),
+  /** HOST_ADMIN only: one company's clients (others always see their own company's). */
+  companyId: Id.optional(),
+}).strict();
+export type ClientListQuery = z.infer<typeof ClientListQuery>;
+
+export const ClientDropdownQuery = z.object({ companyId: Id.optional() }).strict();
+export type ClientDropdownQuery = z.infer<typeof ClientDropdownQuery>;
+
+/** A client as the API shows it: what events carry (ClientState) plus its id, company and times. */
+export const ClientDto = z.object({
+  _id: z.string(),
+  companyId: z.string(),
+  ...ClientState.shape,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ClientDto = z.infer<typeof ClientDto>;
+
+/** A recording linked to a client, as the tenant service knows it from file and transcript events. */
+export const ClientRecordingDto = z.object({
+  fileId: z.string(),
+  name: z.string().nullable(),
+  /** The transcription status (pending, processing, completed, failed). */
+  status: z.string(),
+  /** Seconds, once transcribed. */
+  duration: z.number().nullable(),
+  uploadedAt: z.string().nullable(),
+});
+export type ClientRecordingDto = z.infer<typeof ClientRecordingDto>;
+
+export const ClientDetailDto = ClientDto.extend({ recordings: z.array(ClientRecordingDto) });
+export type ClientDetailDto = z.infer<typeof ClientDetailDto>;
+
+export const ClientPage = paginated(ClientDto);
+export type ClientPage = z.infer<typeof ClientPage>;

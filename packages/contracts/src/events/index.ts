@@ -8,7 +8,7 @@ import { promptEvents } from './prompt';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
-export { CompanyState } from './tenant';
+export { CompanyState, ClientState } from './tenant';
 export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcription';
 export { ProviderState, ModelState } from './prompt';
 

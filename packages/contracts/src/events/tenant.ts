@@ -27,10 +27,29 @@ export type CompanyState = z.infer<typeof CompanyState>;
 
 const Features = z.record(z.string(), z.boolean());
 
+/** A client as events carry it (audit before/after; the transcription service keeps id → company). */
+export const ClientState = z.object({
+  name: z.string(),
+  organisation: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  externalId: z.string().nullable(),
+  notes: z.string().nullable(),
+  ownerId: z.string().nullable(),
+});
+export type ClientState = z.infer<typeof ClientState>;
+
 export const tenantEvents = [
   defineEvent({ type: 'company.created', version: 1, topic, description: 'A company (tenant) was created.', data: change(CompanyState) }),
   defineEvent({ type: 'company.updated', version: 1, topic, description: 'A company was changed.', data: change(CompanyState) }),
   defineEvent({ type: 'company.deleted', version: 1, topic, description: 'A company was deleted.', data: change(CompanyState) }),
   defineEvent({ type: 'company.api_key_rotated', version: 1, topic, description: "A company's API key was replaced; the old key stops working (the key itself is never in the event).", data: z.object({ id: z.string() }) }),
   defineEvent({ type: 'company.features_changed', version: 1, topic, description: 'Feature switches of a company were changed.', data: z.object({ id: z.string(), before: Features, after: Features }) }),
+  defineEvent({ type: 'client.created', version: 1, topic, description: 'A client of a company was created.', data: change(ClientState) }),
+  defineEvent({ type: 'client.updated', version: 1, topic, description: 'A client was changed.', data: change(ClientState) }),
+  defineEvent({
+    type: 'client.deleted', version: 1, topic,
+    description: 'A client was deleted. Its recordings stay: the transcription service unlinks them (transcript.client_linked to null).',
+    data: change(ClientState),
+  }),
 ] as const;

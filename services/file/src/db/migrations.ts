@@ -27,4 +27,8 @@ export const migrations: Migration[] = [
         updated_at timestamptz not null default now()
       );`,
   },
+  {
+    name: '0002_files_by_client',
+    sql: `create index files_client_idx on files (client_id, uploaded_at desc, id desc) where client_id is not null;`,
+  },
 ];

@@ -2,9 +2,9 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { files, type FileRow, type NewFileRow } from '../db/schema';
 
-/** Files of one company (or of all, for `null`), newest first. */
-export async function listFiles(db: Db, companyId: string | null, page: number, pageSize: number): Promise<{ rows: FileRow[]; total: number }> {
-  const where = companyId ? eq(files.companyId, companyId) : undefined;
+/** Files of one company (or of all, for `null`), optionally of one client, newest first. */
+export async function listFiles(db: Db, companyId: string | null, clientId: string | undefined, page: number, pageSize: number): Promise<{ rows: FileRow[]; total: number }> {
+  const where = and(companyId ? eq(files.companyId, companyId) : undefined, clientId ? eq(files.clientId, clientId) : undefined);
   const rows = await db
     .select()
     .from(files)
@@ -52,4 +52,9 @@ export async function deleteFile(db: Db, id: string, companyId: string | null): 
   const where = companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
   const [row] = await db.delete(files).where(where).returning();
   return row;
+}
+
+export async function setClient(db: Db, id: string, companyId: string | null, clientId: string | null): Promise<void> {
+  const where = companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
+  await db.update(files).set({ clientId }).where(where);
 }

@@ -21,6 +21,13 @@ export async function applyTranscriptStatus(tx: Db, event: EventOf<'transcript.s
   await filesRepo.setTranscriptionStatus(tx, fileId, companyOf(event), status, error);
 }
 
+/** Follows the transcription service's link of a file to a client (the files list filters by it). */
+export async function applyClientLinked(tx: Db, event: EventOf<'transcript.client_linked'>): Promise<void> {
+  const { fileId, after } = event.data;
+  if (!isId(fileId) || (after.clientId !== null && !isId(after.clientId))) return;
+  await filesRepo.setClient(tx, fileId, companyOf(event), after.clientId);
+}
+
 /**
  * A deleted transcript takes its file with it: the row goes, file.deleted is emitted, and the
  * stored audio is removed before the transaction commits (so a failed removal is retried with the

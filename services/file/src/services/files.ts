@@ -252,10 +252,10 @@ export class FileService {
     }
   }
 
-  async list(identity: Identity, query: { page: number; pageSize: number; companyId?: string }) {
+  async list(identity: Identity, query: { page: number; pageSize: number; companyId?: string; clientId?: string }) {
     const scope = companyScope(identity, query.companyId);
     const { page, pageSize } = query;
-    const { rows, total } = await filesRepo.listFiles(this.ctx.db, scope, page, pageSize);
+    const { rows, total } = await filesRepo.listFiles(this.ctx.db, scope, query.clientId, page, pageSize);
     return { items: rows.map(toItem), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 

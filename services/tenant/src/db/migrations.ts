@@ -40,4 +40,37 @@ export const migrations: Migration[] = [
       create index company_members_company_idx on company_members (company_id);
     `,
   },
+  {
+    name: '0002_clients',
+    sql: `
+      create table clients (
+        id uuid primary key default gen_random_uuid(),
+        company_id uuid not null references companies (id) on delete cascade,
+        name text not null,
+        organisation text,
+        email text,
+        phone text,
+        external_id text,
+        notes text,
+        owner_id text,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        constraint clients_external_id_key unique (company_id, external_id)
+      );
+      create index clients_company_name_idx on clients (company_id, lower(name), id);
+
+      -- Projection of the company's recordings (from file and transcript events), so a client's
+      -- profile lists its recordings without reading the file or transcription service's tables.
+      create table client_recordings (
+        file_id uuid primary key,
+        company_id uuid not null,
+        client_id uuid,
+        name text,
+        status text not null default 'pending',
+        duration double precision,
+        uploaded_at timestamptz
+      );
+      create index client_recordings_client_idx on client_recordings (client_id, uploaded_at desc) where client_id is not null;
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, numeric, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, jsonb, numeric, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const tenant = pgSchema('tenant');
 
@@ -32,3 +32,30 @@ export const companyMembers = tenant.table('company_members', {
   userId: text('user_id').primaryKey(),
   companyId: text('company_id').notNull(),
 });
+
+export const clients = tenant.table('clients', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id').notNull(),
+  name: text('name').notNull(),
+  organisation: text('organisation'),
+  email: text('email'),
+  phone: text('phone'),
+  externalId: text('external_id'),
+  notes: text('notes'),
+  ownerId: text('owner_id'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+export type ClientRow = typeof clients.$inferSelect;
+export type NewClientRow = typeof clients.$inferInsert;
+
+export const clientRecordings = tenant.table('client_recordings', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  clientId: uuid('client_id'),
+  name: text('name'),
+  status: text('status').notNull().default('pending'),
+  duration: doublePrecision('duration'),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true, mode: 'date' }),
+});
+export type ClientRecordingRow = typeof clientRecordings.$inferSelect;

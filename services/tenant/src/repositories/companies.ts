@@ -11,7 +11,7 @@ export interface CompanyFilter {
 }
 
 /** LIKE pattern for a literal substring: %, _ and \ in what a person typed match themselves. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+export const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 function where(filter: CompanyFilter): SQL | undefined {
   const parts: (SQL | undefined)[] = [];

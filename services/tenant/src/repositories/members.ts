@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { companyMembers } from '../db/schema';
 
@@ -15,4 +15,11 @@ export async function removeMember(tx: Db, userId: string): Promise<void> {
 export async function countMembers(db: Db, companyId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(companyMembers).where(eq(companyMembers.companyId, companyId));
   return row?.n ?? 0;
+}
+
+/** Whether the user is a member of that company (as far as the projection knows yet). */
+export async function isMember(db: Db, userId: string, companyId: string): Promise<boolean> {
+  const [row] = await db.select({ userId: companyMembers.userId }).from(companyMembers)
+    .where(and(eq(companyMembers.userId, userId), eq(companyMembers.companyId, companyId)));
+  return row !== undefined;
 }

@@ -48,4 +48,15 @@ export const migrations: Migration[] = [
   },
   // The providers and models of AI Configuration, kept from the prompt service's events.
   ...aiCatalogueMigrations(),
+  {
+    name: '0002_clients',
+    sql: `
+      -- Which clients exist and in which company (from the tenant service's client events), so a
+      -- transcript is only ever linked to a client of its own company.
+      create table clients (
+        id uuid primary key,
+        company_id uuid not null
+      );
+      create index transcripts_client_idx on transcripts (client_id) where client_id is not null;`,
+  },
 ];

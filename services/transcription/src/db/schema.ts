@@ -42,3 +42,9 @@ export const jobs = transcription.table('jobs', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 export type JobRow = typeof jobs.$inferSelect;
+
+/** Projection of the tenant service's clients: id → company. */
+export const clients = transcription.table('clients', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+});

@@ -12,6 +12,7 @@ import {
 import { actorOf, badRequest, companyScope, conflict, forbidden, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
+import { clientExists } from '../repositories/clients';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { TranscriptSummary } from '../repositories/transcripts';
@@ -165,14 +166,16 @@ export class TranscriptService {
   }
 
   /**
-   * Links a transcript to a client (or unlinks with null). The client id is recorded as given:
-   * checking that it is a client of the same company comes with the clients (tenant) work.
+   * Links a transcript to a client of its own company (or unlinks with null). Which clients exist
+   * is known from the tenant service's client events: an unknown client, or one of another
+   * company, is not found.
    */
   async linkClient(identity: Identity, input: { transcriptId: string; clientId: string | null }) {
     const { transcriptId, clientId } = input;
     return this.ctx.transact(async (tx, emit) => {
       const row = await transcriptsRepo.findByEitherId(tx, transcriptId, companyScope(identity));
       if (!row) throw notFound('Transcript');
+      if (clientId && !(await clientExists(tx, clientId, row.companyId))) throw notFound('Client');
       if (row.clientId !== clientId) {
         await transcriptsRepo.setClient(tx, row.id, clientId);
         emit({

@@ -1,0 +1,144 @@
+import { Id, type ClientCreateBody, type ClientDetailDto, type ClientDto, type ClientListQuery, type ClientPage, type ClientState, type ClientUpdateBody, type EventOf } from '@earshot/contracts';
+import { actorOf, badRequest, companyScope, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import type { ClientRecordingRow, ClientRow, NewClientRow } from '../db/schema';
+import * as repo from '../repositories/clients';
+import { isMember } from '../repositories/members';
+import { duplicateField, rethrowDuplicate } from './errors';
+
+export function toClientDto(row: ClientRow): ClientDto {
+  return { _id: row.id, companyId: row.companyId, ...toClientState(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+const toRecording = (row: ClientRecordingRow) => ({
+  fileId: row.fileId,
+  name: row.name,
+  status: row.status,
+  duration: row.duration,
+  uploadedAt: row.uploadedAt?.toISOString() ?? null,
+});
+
+export function toClientState(row: ClientRow): ClientState {
+  return {
+    name: row.name,
+    organisation: row.organisation,
+    email: row.email,
+    phone: row.phone,
+    externalId: row.externalId,
+    notes: row.notes,
+    ownerId: row.ownerId,
+  };
+}
+
+/** The company a caller works in: a platform administrator has none of their own (and only reads). */
+function ownCompany(identity: Identity): string {
+  const companyId = companyScope(identity);
+  if (!companyId) throw notFound('Client');
+  return companyId;
+}
+
+async function checkFields(tx: Db, companyId: string, body: ClientUpdateBody, exceptId?: string): Promise<void> {
+  if (body.ownerId && !(await isMember(tx, body.ownerId, companyId))) {
+    throw badRequest('Invalid body.ownerId: not a user of this company', [{ field: 'body.ownerId', message: 'must be a user of this company' }]);
+  }
+  if (body.externalId && (await repo.externalIdTaken(tx, companyId, body.externalId, exceptId))) throw duplicateField('externalId', 'client');
+}
+
+/**
+ * Clients of a company: list, read (with the recordings linked to them), create, change, delete.
+ * Reads are scoped by the identity (a platform administrator reads any company, optionally one);
+ * writes always act in the caller's own company, so another company's client is a 404.
+ */
+export class ClientService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async list(identity: Identity, query: ClientListQuery): Promise<ClientPage> {
+    const { rows, total } = await repo.listClients(this.ctx.db, companyScope(identity, query.companyId), query.search, query.page, query.pageSize);
+    return { items: rows.map(toClientDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+  }
+
+  async dropdown(identity: Identity, query: { companyId?: string }): Promise<{ _id: string; name: string }[]> {
+    return (await repo.clientDropdown(this.ctx.db, companyScope(identity, query.companyId))).map((r) => ({ _id: r.id, name: r.name }));
+  }
+
+  async get(identity: Identity, id: string): Promise<ClientDetailDto> {
+    const row = await repo.findClient(this.ctx.db, id, companyScope(identity));
+    if (!row) throw notFound('Client');
+    return { ...toClientDto(row), recordings: (await repo.recordingsOf(this.ctx.db, id)).map(toRecording) };
+  }
+
+  async create(identity: Identity, body: ClientCreateBody): Promise<ClientDto> {
+    const companyId = ownCompany(identity);
+    return this.ctx.transact(async (tx, emit) => {
+      await checkFields(tx, companyId, body);
+      const created = await repo.insertClient(tx, { ...(body as Omit<NewClientRow, 'companyId'>), companyId });
+      emit({ type: 'client.created', companyId, actor: actorOf(identity), data: { id: created.id, before: null, after: toClientState(created) } });
+      return toClientDto(created);
+    }).catch(rethrowDuplicate);
+  }
+
+  async update(identity: Identity, id: string, body: ClientUpdateBody): Promise<ClientDto> {
+    const companyId = ownCompany(identity);
+    return this.ctx.transact(async (tx, emit) => {
+      const before = await repo.findClientForUpdate(tx, id, companyId);
+      if (!before) throw notFound('Client');
+      await checkFields(tx, companyId, body, id);
+      const after = await repo.updateClient(tx, id, body);
+      const [was, now] = [toClientState(before), toClientState(after)];
+      if (JSON.stringify(was) !== JSON.stringify(now)) {
+        emit({ type: 'client.updated', companyId, actor: actorOf(identity), data: { id, before: was, after: now } });
+      }
+      return toClientDto(after);
+    }).catch(rethrowDuplicate);
+  }
+
+  /** Deletes the client; its recordings stay, unlinked (here at once, in transcription through client.deleted). */
+  async remove(identity: Identity, id: string): Promise<{ message: string }> {
+    const companyId = ownCompany(identity);
+    await this.ctx.transact(async (tx, emit) => {
+      const row = await repo.findClientForUpdate(tx, id, companyId);
+      if (!row) throw notFound('Client');
+      await repo.deleteClient(tx, id);
+      await repo.unlinkRecordings(tx, id);
+      emit({ type: 'client.deleted', companyId, actor: actorOf(identity), data: { id, before: toClientState(row), after: null } });
+    });
+    return { message: 'Client deleted' };
+  }
+}
+
+const RECORDING_EVENTS = ['file.uploaded', 'file.deleted', 'transcript.status_changed', 'transcript.completed', 'transcript.client_linked', 'transcript.deleted'] as const;
+type RecordingEventType = (typeof RECORDING_EVENTS)[number];
+export { RECORDING_EVENTS };
+
+/** One of the recording events, narrowed by its type. */
+type RecordingEvent = { [T in RecordingEventType]: EventOf<T> }[RecordingEventType];
+
+const isId = (value: unknown): value is string => Id.safeParse(value).success;
+
+/**
+ * Keeps the recordings projection from the file and transcription services' events. Each event
+ * sets only the facts it carries, so the two topics may arrive in either order.
+ */
+export async function applyRecordingEvent(tx: Db, received: EventOf<RecordingEventType>): Promise<void> {
+  // One handler serves all six types: its `type` tells which data it carries.
+  const event = received as RecordingEvent;
+  const { companyId } = event;
+  if (!isId(companyId)) return;
+  switch (event.type) {
+    case 'file.uploaded': {
+      if (!isId(event.data.id)) return;
+      // The file service takes any uuid as the client: only a client of this company counts.
+      const clientId = isId(event.data.clientId) && (await repo.findClient(tx, event.data.clientId, companyId)) ? event.data.clientId : null;
+      return repo.recordUpload(tx, event.data.id, companyId, { name: event.data.originalName, uploadedAt: new Date(event.occurredAt), clientId });
+    }
+    case 'file.deleted':
+      return isId(event.data.id) ? repo.forgetRecording(tx, event.data.id) : undefined;
+    case 'transcript.deleted':
+      return isId(event.data.fileId) ? repo.forgetRecording(tx, event.data.fileId) : undefined;
+    case 'transcript.status_changed':
+      return isId(event.data.fileId) ? repo.upsertRecording(tx, event.data.fileId, companyId, { status: event.data.status }) : undefined;
+    case 'transcript.completed':
+      return isId(event.data.fileId) ? repo.upsertRecording(tx, event.data.fileId, companyId, { duration: event.data.duration }) : undefined;
+    case 'transcript.client_linked':
+      return isId(event.data.fileId) ? repo.upsertRecording(tx, event.data.fileId, companyId, { clientId: event.data.after.clientId }) : undefined;
+  }
+}

@@ -1,0 +1,28 @@
+import { Id, type EventOf } from '@earshot/contracts';
+import type { Db, NewEvent } from '@earshot/kit';
+import * as clientsRepo from '../repositories/clients';
+
+type Emit = (event: NewEvent) => void;
+
+/** client.created / client.updated: remember that the client exists, and in which company. */
+export async function applyClientSaved(tx: Db, event: EventOf<'client.created' | 'client.updated'>): Promise<void> {
+  if (Id.safeParse(event.data.id).success && Id.safeParse(event.companyId).success) await clientsRepo.upsertClient(tx, event.data.id, event.companyId!);
+}
+
+/**
+ * client.deleted: forget the client and unlink its transcripts (never delete them). Each unlink is
+ * a transcript.client_linked to null, which the file service and the tenant's recordings follow.
+ */
+export async function applyClientDeleted(tx: Db, emit: Emit, event: EventOf<'client.deleted'>): Promise<void> {
+  const clientId = event.data.id;
+  if (!Id.safeParse(clientId).success) return;
+  await clientsRepo.removeClient(tx, clientId);
+  for (const row of await clientsRepo.unlinkClient(tx, clientId)) {
+    emit({
+      type: 'transcript.client_linked',
+      companyId: row.companyId,
+      actor: event.actor,
+      data: { id: row.id, fileId: row.fileId, before: { clientId }, after: { clientId: null } },
+    });
+  }
+}
