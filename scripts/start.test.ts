@@ -31,7 +31,8 @@ test('the banner comes before the first log line, and SIGTERM to npm start stops
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('Sign in as the platform administrator')) resolve();
+        // The banner, then the log lines it held back (fastify's own "Server listening" among them).
+        if (output.includes('Sign in as the platform administrator') && /"msg":"Server listening/.test(output)) resolve();
       });
       child.on('exit', () => reject(new Error(`npm start exited before its banner:\n${output}`)));
     });
@@ -39,11 +40,10 @@ test('the banner comes before the first log line, and SIGTERM to npm start stops
     const banner = outputLines.findIndex((line) => line.startsWith('Earshot is running at'));
     const firstLog = outputLines.findIndex((line) => line.startsWith('{'));
     expect(banner).toBeGreaterThanOrEqual(0);
-    expect(firstLog === -1 || firstLog > banner).toBe(true);
+    expect(firstLog).toBeGreaterThan(banner);
 
     child.kill('SIGTERM');
     await ended;
-    expect(output).toMatch(/"msg":"(Server listening|incoming request)/);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

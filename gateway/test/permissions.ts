@@ -67,6 +67,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/ready': { area: 'probes' },
 
   'POST /api/auth/login': { area: 'signIn' },
+  'GET /api/auth/jwks': { area: 'signIn' },
   'POST /api/auth/two-step/verify': { area: 'signIn' },
   'POST /api/auth/refresh': { area: 'signIn' },
   'POST /api/auth/logout': { area: 'signIn' },
