@@ -23,7 +23,7 @@ const opened: { app: FastifyInstance; running: RunningServices; database: Databa
 
 async function start(module: ServiceModule, env: Record<string, string>, on = bus): Promise<{ app: FastifyInstance; url: string }> {
   const database = await openTestDatabase();
-  const config = configSchemaFor([module]).parse({ LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', ...env }) as BaseConfig;
+  const config = configSchemaFor([module]).parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', ...env }) as BaseConfig;
   try {
     const { app, running } = await buildServiceApp(module, { config, database, bus: on, logger, tokens: verifier });
     opened.push({ app, running, database });
