@@ -47,12 +47,10 @@ export async function findPattern(db: Db, id: string, forUpdate = false): Promis
 
 /** Patterns that run a prompt, locked: a prompt's audience is checked against them before it narrows. */
 export async function patternsUsing(tx: Db, promptId: string): Promise<PatternWithPrompts[]> {
-  const rows = await tx.select({ pattern: analysisPatterns }).from(analysisPatterns)
-    .innerJoin(analysisPatternPrompts, eq(analysisPatternPrompts.patternId, analysisPatterns.id))
-    .where(eq(analysisPatternPrompts.promptId, promptId))
-    .orderBy(asc(analysisPatterns.name))
-    .for('update', { of: analysisPatterns });
-  return withPrompts(tx, rows.map((r) => r.pattern));
+  const using = tx.select({ id: analysisPatternPrompts.patternId }).from(analysisPatternPrompts).where(eq(analysisPatternPrompts.promptId, promptId));
+  const rows = await tx.select().from(analysisPatterns).where(inArray(analysisPatterns.id, using))
+    .orderBy(asc(analysisPatterns.name)).for('update');
+  return withPrompts(tx, rows);
 }
 
 export async function insertPattern(tx: Db, values: typeof analysisPatterns.$inferInsert): Promise<PatternRow> {

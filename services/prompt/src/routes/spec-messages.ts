@@ -21,7 +21,7 @@ const isSentence = (message: string) => SENTENCES.has(message) || message.starts
 interface ValidationFailure {
   code?: string;
   validationContext?: string;
-  validation?: { message?: string; params?: { issue?: { path?: (string | number)[] } } }[];
+  validation?: { message?: string; instancePath?: string }[];
 }
 
 /**
@@ -36,6 +36,6 @@ export async function specMessages(request: FastifyRequest): Promise<void> {
   const issues = error.validation ?? [];
   const first = issues[0]?.message;
   if (error.validationContext !== 'body' || !first || !isSentence(first)) throw error;
-  const details = issues.map((v) => ({ field: ['body', ...(v.params?.issue?.path ?? [])].join('.'), message: v.message ?? 'Invalid value' }));
+  const details = issues.map((v) => ({ field: `body${(v.instancePath ?? '').replace(/\//g, '.')}`.replace(/\.$/, ''), message: v.message ?? 'Invalid value' }));
   throw new HttpError(400, first, ERROR_CODES.VALIDATION, details);
 }

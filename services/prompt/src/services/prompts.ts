@@ -25,9 +25,9 @@ function toStoredField(field: PromptBody['expectedFormat'][number]): FormatField
   return stored;
 }
 
-/** What a version fixes: a change to any of these makes a new version. */
+/** What a version fixes: a change to any of these makes a new version (jsonb reorders keys: compared field by field). */
 const content = (row: Pick<PromptRow, 'name' | 'description' | 'prompt' | 'type' | 'expectedFormat'>) =>
-  JSON.stringify([row.name, row.description, row.prompt, row.type, row.expectedFormat]);
+  JSON.stringify([row.name, row.description, row.prompt, row.type, row.expectedFormat.map((f) => [f.name, f.type, f.range, f.options, f.description])]);
 
 export function toPromptState(row: PromptRow): PromptState {
   return {
