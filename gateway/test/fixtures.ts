@@ -61,18 +61,16 @@ async function createPattern(world: World, company: CompanyKey): Promise<string>
   return (res.json() as { _id: string })._id;
 }
 
-const prompts = new Map<CompanyKey, Promise<string>>();
-const sharedPrompt = (world: World, company: CompanyKey) => {
-  let id = prompts.get(company);
-  if (!id) prompts.set(company, (id = createPrompt(world, company)));
-  return id;
-};
-const patterns = new Map<CompanyKey, Promise<string>>();
-const sharedPattern = (world: World, company: CompanyKey) => {
-  let id = patterns.get(company);
-  if (!id) patterns.set(company, (id = createPattern(world, company)));
-  return id;
-};
+/** One object per company, made the first time a route asks for it. */
+function oncePerCompany(make: (world: World, company: CompanyKey) => Promise<string>) {
+  const made = new Map<CompanyKey, Promise<string>>();
+  return (world: World, company: CompanyKey): Promise<string> => {
+    if (!made.has(company)) made.set(company, make(world, company));
+    return made.get(company)!;
+  };
+}
+const sharedPrompt = oncePerCompany(createPrompt);
+const sharedPattern = oncePerCompany(createPattern);
 
 let aiProvider: Promise<string> | undefined;
 let aiModel: Promise<string> | undefined;

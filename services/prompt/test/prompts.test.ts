@@ -160,6 +160,16 @@ describe('versions', () => {
     expect(versions).toMatchObject({ total: 2, items: [{ version: 2, expectedFormat: [SCORE] }, { version: 1, prompt: prompt().prompt, expectedFormat: [SCORE, TONE] }] });
   });
 
+  test('two edits at once become two versions, one after the other', async () => {
+    const p = await create({ name: 'Raced' });
+    const [a, b] = await Promise.all(['A: {{transcript}}', 'B: {{transcript}}'].map((text) =>
+      call(host, 'PUT', `/prompts/${p._id}`, prompt({ name: 'Raced', prompt: text }))));
+    expect([a!.json().version, b!.json().version].sort()).toEqual([2, 3]);
+    const versions = (await call(host, 'GET', `/prompts/${p._id}/versions`)).json() as { items: { version: number; prompt: string }[] };
+    expect(versions.items.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(new Set(versions.items.map((v) => v.prompt)).size).toBe(3);
+  });
+
   test('each change is an event without the prompt text, in the same transaction', async () => {
     const v1 = await create({ name: 'Evented' });
     await call(host, 'PUT', `/prompts/${v1._id}`, prompt({ name: 'Evented', expectedFormat: [TONE] }));

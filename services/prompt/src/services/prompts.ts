@@ -42,15 +42,15 @@ export function toPromptState(row: PromptRow): PromptState {
   };
 }
 
+/** The content a version fixes, from the prompt (its latest version) or a kept version. */
+function versioned(row: PromptRow | PromptVersionRow) {
+  return { name: row.name, description: row.description, prompt: row.prompt, type: row.type, expectedFormat: row.expectedFormat, version: row.version };
+}
+
 function toPromptDto(row: PromptRow): PromptDto {
   return {
     _id: row.id,
-    name: row.name,
-    description: row.description,
-    prompt: row.prompt,
-    type: row.type,
-    expectedFormat: row.expectedFormat,
-    version: row.version,
+    ...versioned(row),
     scope: row.scope,
     isGlobal: row.isGlobal,
     companies: row.companies,
@@ -61,16 +61,7 @@ function toPromptDto(row: PromptRow): PromptDto {
 }
 
 function toVersionDto(row: PromptVersionRow): PromptVersionDto {
-  return {
-    promptId: row.promptId,
-    name: row.name,
-    description: row.description,
-    prompt: row.prompt,
-    type: row.type,
-    expectedFormat: row.expectedFormat,
-    version: row.version,
-    createdAt: row.createdAt.toISOString(),
-  };
+  return { promptId: row.promptId, ...versioned(row), createdAt: row.createdAt.toISOString() };
 }
 
 function toAvailableDto(row: PromptRow): AvailablePromptDto {
@@ -107,8 +98,7 @@ export class PromptService {
     if (version === undefined || version === row.version) return toPromptDto(row);
     const past = await repo.findVersion(this.ctx.db, id, version);
     if (!past) throw notFound('Prompt version');
-    const { promptId: _, createdAt: __, ...versioned } = toVersionDto(past);
-    return { ...toPromptDto(row), ...versioned };
+    return { ...toPromptDto(row), ...versioned(past) };
   }
 
   async versions(id: string, query: PageOf) {
