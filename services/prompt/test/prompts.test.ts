@@ -123,6 +123,20 @@ describe('prompt text', () => {
     expect(res.json().message).toContain(field);
   });
 
+  test.each(['/prompts', '/prompts/available', '/analysis/patterns'])('NUL in the search of %s is a 400 naming it', async (url) => {
+    const res = await call(host, 'GET', `${url}?search=a%00b`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([expect.objectContaining({ field: 'query.search' })]);
+  });
+
+  test('NUL in a pattern’s name or description is a 400 naming the field', async () => {
+    for (const field of ['name', 'description']) {
+      const res = await call(host, 'POST', '/analysis/patterns', { name: 'P', promptIds: [randomUUID()], [field]: 'a\u0000b' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().details).toEqual([expect.objectContaining({ field: `body.${field}` })]);
+    }
+  });
+
   test('a company prompt names its companies, a user prompt its users', async () => {
     const company = await call(host, 'POST', '/prompts', prompt({ scope: 'company', isGlobal: false }));
     expect(company.json()).toMatchObject({ message: PROMPT_MESSAGES.companiesRequired, details: [{ field: 'body.companies' }] });

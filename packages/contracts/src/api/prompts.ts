@@ -16,6 +16,7 @@ import { Id, Name, PageQuery, paginated } from '../common';
 // PostgreSQL text and jsonb cannot hold NUL: refused as the caller's mistake, naming the field.
 const noNul = (s: string) => !s.includes('\u0000');
 const Text = (max: number) => z.string().trim().max(max).refine(noNul, M.noNul);
+const Search = Text(200).optional();
 const Required = (max: number, message: string) =>
   z.string({ error: message }).trim().min(1, message).max(max).refine(noNul, M.noNul);
 
@@ -125,7 +126,7 @@ export const PromptVersionList = paginated(PromptVersionDto);
 export const PromptGetQuery = z.object({ version: z.coerce.number().int().min(1).max(1_000_000).optional() }).strict();
 
 export const PromptListQuery = PageQuery.extend({
-  search: z.string().trim().max(200).optional(),
+  search: Search,
   type: z.enum(PROMPT_TYPES).optional(),
   /** 'NA': prompts without a scope. */
   scope: z.enum([...PROMPT_SCOPES, 'NA']).optional(),
@@ -141,7 +142,7 @@ export const AvailablePromptDto = PromptDto.pick({ _id: true, name: true, descri
 export type AvailablePromptDto = z.infer<typeof AvailablePromptDto>;
 export const AvailablePromptList = paginated(AvailablePromptDto);
 export const AvailablePromptQuery = PageQuery.extend({
-  search: z.string().trim().max(200).optional(),
+  search: Search,
   type: z.enum(PROMPT_TYPES).optional(),
   /** HOST_ADMIN only: what that company's people may run (others always get their own company's). */
   companyId: Id.optional(),
@@ -174,7 +175,7 @@ export const PatternDto = z.object({
 export type PatternDto = z.infer<typeof PatternDto>;
 
 export const PatternListQuery = PageQuery.extend({
-  search: z.string().trim().max(200).optional(),
+  search: Search,
   /** HOST_ADMIN only: one company's patterns (others see the global ones and their own company's). */
   companyId: Id.optional(),
 }).strict();
