@@ -331,6 +331,11 @@ describe('who may run which prompt', () => {
       const deleted = await call(host, 'DELETE', `/prompts/${onlyA}`);
       expect(deleted.statusCode).toBe(409);
       expect(deleted.json()).toMatchObject({ message: PROMPT_MESSAGES.inUse });
+      // The refused changes left no event behind: state and events commit together or not at all.
+      await stack.settle();
+      const events = seen.filter((e) => e.data.id === onlyA);
+      expect(events.map((e) => e.type)).toEqual(['prompt.created', 'prompt.updated']);
+      expect(events[1]!.data).toMatchObject({ after: { companies: [companyA, companyB] } });
     });
   });
 });
