@@ -23,6 +23,8 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   aiModel: async (world) => createAiModel(world, await sharedAiProvider(world)),
   conversation: async (world, company, caller) => createConversation(world, ownerToken(world, company, caller)),
   client: async (world, company) => createClient(world, company),
+  prompt: async (world, company) => createPrompt(world, company),
+  pattern: async (world, company) => createPattern(world, company),
 };
 
 /** AI providers and models are platform-wide (HOST_ADMIN), not per company. */
@@ -37,6 +39,39 @@ const createAiProvider = (world: World) =>
   hostPost(world, '/api/ai/config/provider', { name: 'Matrix provider', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-matrix-key' });
 const createAiModel = (world: World, providerId: string) =>
   hostPost(world, '/api/ai/config/model', { providerId, name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' });
+
+/** A company prompt of that company: everyone there may run it, nobody elsewhere (but the platform). */
+const promptBody = (world: World, company: CompanyKey) => ({
+  name: `Matrix prompt ${company}`,
+  prompt: 'Summarise {{transcript}}',
+  type: 'summary',
+  expectedFormat: [{ name: 'summary', type: 'string', description: 'The summary' }],
+  scope: 'company',
+  companies: [world.companies[company].id],
+});
+const createPrompt = (world: World, company: CompanyKey) => hostPost(world, '/api/prompts', promptBody(world, company));
+
+/** A pattern of the company, made by its ADMIN from the company's own prompt. */
+async function createPattern(world: World, company: CompanyKey): Promise<string> {
+  const res = await world.request(world.users[company].ADMIN.token, {
+    method: 'POST',
+    url: '/api/analysis/patterns',
+    payload: { name: `Matrix pattern ${company}`, promptIds: [await sharedPrompt(world, company)] },
+  });
+  if (res.statusCode !== 201) throw new Error(`pattern fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+/** One object per company, made the first time a route asks for it. */
+function oncePerCompany(make: (world: World, company: CompanyKey) => Promise<string>) {
+  const made = new Map<CompanyKey, Promise<string>>();
+  return (world: World, company: CompanyKey): Promise<string> => {
+    if (!made.has(company)) made.set(company, make(world, company));
+    return made.get(company)!;
+  };
+}
+const sharedPrompt = oncePerCompany(createPrompt);
+const sharedPattern = oncePerCompany(createPattern);
 
 let aiProvider: Promise<string> | undefined;
 let aiModel: Promise<string> | undefined;
@@ -183,6 +218,8 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   aiModel: async (world) => sharedAiModel(world),
   conversation: async (world, company, caller) => sharedConversation(world, ownerToken(world, company, caller)),
   client: async (world, company) => sharedClient(world, company),
+  prompt: async (world, company) => sharedPrompt(world, company),
+  pattern: async (world, company) => sharedPattern(world, company),
 };
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
@@ -196,6 +233,15 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   }),
   'POST /api/chat/feedback': async (world, company, caller) => ({
     payload: { messageId: await sharedReply(world, ownerToken(world, company, caller)), rating: 'up' },
+  }),
+  // An edit keeps the prompt its company's alone (the example would make it global).
+  'PUT /api/prompts/:id': async (world, company) => ({ payload: promptBody(world, company) }),
+  // The platform administrator makes it for the company (an ADMIN's is their own company's anyway).
+  'POST /api/analysis/patterns': async (world, company) => ({
+    payload: { name: 'Matrix pattern', promptIds: [await sharedPrompt(world, company)], companyId: world.companies[company].id },
+  }),
+  'PUT /api/analysis/patterns/:id': async (world, company) => ({
+    payload: { name: 'Matrix pattern', promptIds: [await sharedPrompt(world, company)] },
   }),
   'POST /api/ai/config/model': async (world) => ({
     payload: { providerId: await sharedAiProvider(world), name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' },

@@ -136,6 +136,24 @@ export const ROUTES: Record<string, Permission> = {
   'DELETE /api/ai/config/model/:id': { area: 'aiConfig' },
   'POST /api/ai/config/model/:id/test': { area: 'aiConfig' },
 
+  'GET /api/prompts': { area: 'prompts' },
+  'POST /api/prompts': { area: 'prompts' },
+  'GET /api/prompts/:id': { area: 'prompts' },
+  'GET /api/prompts/:id/versions': { area: 'prompts' },
+  'PUT /api/prompts/:id': { area: 'prompts' },
+  'DELETE /api/prompts/:id': { area: 'prompts' },
+  // The prompts a person may run on a transcript (part 2: /transcripts/{id}/analysis, visible to all).
+  'GET /api/prompts/available': { area: 'transcripts' },
+  'GET /api/prompts/available/:id': { area: 'transcripts' },
+  ...Object.fromEntries(['GET /api/analysis/patterns', 'POST /api/analysis/patterns', 'GET /api/analysis/patterns/:id', 'PUT /api/analysis/patterns/:id', 'DELETE /api/analysis/patterns/:id']
+    .map((key) => [key, {
+      area: 'prompts',
+      exception: {
+        allowed: ['HOST_ADMIN', 'ADMIN'],
+        reason: 'issue 12: analysis patterns are managed by the platform administrator (global ones) and by each company’s administrator (their own company’s; another company’s is a 404)',
+      },
+    } satisfies Permission])),
+
   'POST /api/files/upload': { area: 'transcripts' },
   'GET /api/files': { area: 'transcripts' },
   'GET /api/files/:id': { area: 'transcripts' },

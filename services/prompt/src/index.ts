@@ -4,8 +4,12 @@ import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
 import { internalRoutes } from './routes/internal';
+import { patternRoutes } from './routes/patterns';
+import { promptRoutes } from './routes/prompts';
 import { ConnectionTester } from './services/connection';
 import { ModelService } from './services/models';
+import { PatternService } from './services/patterns';
+import { PromptService } from './services/prompts';
 import { ProviderService } from './services/providers';
 
 function services(ctx: ServiceContext<PromptConfig>) {
@@ -14,7 +18,7 @@ function services(ctx: ServiceContext<PromptConfig>) {
   return { providers, models: new ModelService(ctx, providers, tester) };
 }
 
-/** The prompt service: AI providers and models (prompts and analyses come later). See README.md. */
+/** The prompt service: AI providers and models, prompts and analysis patterns. See README.md. */
 export const promptService = defineService<PromptConfig>({
   name: 'prompt',
   schema: 'prompt',
@@ -26,6 +30,8 @@ export const promptService = defineService<PromptConfig>({
     // Chat and transcription mounted in this same process (all-in-one) ask for keys here.
     serveProviderKeysInProcess(ctx.database, providers);
     await aiConfigRoutes(app, providers, models);
+    await promptRoutes(app, new PromptService(ctx));
+    await patternRoutes(app, new PatternService(ctx));
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;

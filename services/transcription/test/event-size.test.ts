@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, type EventType } from '@earshot/contracts';
+import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, PROMPT_LIMITS, type EventType } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { completionEvents } from '../src/services/queue';
 import { buildSegments, MAX_SEGMENT_SECONDS, segmentText } from '../src/services/segments';
@@ -44,6 +44,10 @@ const company = { name: 'Acme', code: 'acme', domain: 'acme', status: 'active', 
 const client = { name: 'C'.repeat(120), organisation: 'O'.repeat(200), email: 'c@b.test', phone: '+372 5555 5555', externalId: 'X'.repeat(128), notes: 'N'.repeat(CLIENT_NOTES_MAX), ownerId: id };
 const provider = { name: 'P', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.com/v1', enabled: true, apiKeyLast4: '1234' };
 const model = { providerId: id, name: 'm', label: 'M', purpose: 'chat' as const, isDefault: true, contextSize: 8192, enabled: true };
+// A prompt shared with as many companies and people as it may be, with the most fields.
+const audience = Array.from({ length: PROMPT_LIMITS.audienceMax }, () => randomUUID());
+const promptState = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), type: 'custom' as const, scope: 'company' as const, isGlobal: false, companies: audience, users: audience, version: 1, fields: Array.from({ length: PROMPT_LIMITS.fieldsMax }, () => 'f'.repeat(PROMPT_LIMITS.fieldNameMax)) };
+const pattern = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), companyId, promptIds: Array.from({ length: PROMPT_LIMITS.patternPromptsMax }, () => randomUUID()), autoRun: 'company_transcripts' as const };
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
 
 /** Every other event type, at its largest for this transcript. */
@@ -88,6 +92,12 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'ai_model.created': { id, before: null, after: model },
   'ai_model.updated': { id, before: model, after: model },
   'ai_model.deleted': { id, before: model, after: null },
+  'prompt.created': { id, before: null, after: promptState },
+  'prompt.updated': { id, before: promptState, after: promptState },
+  'prompt.deleted': { id, before: promptState, after: null },
+  'analysis_pattern.created': { id, before: null, after: pattern },
+  'analysis_pattern.updated': { id, before: pattern, after: pattern },
+  'analysis_pattern.deleted': { id, before: pattern, after: null },
 };
 
 const events: NewEvent[] = [

@@ -4,4 +4,5 @@ export * from './file';
 export * from './transcription';
 export * from './chat';
 export * from './prompt';
+export * from './prompts';
 export * from './audit';

@@ -10,7 +10,7 @@ import { upcastData, type Envelope, type EventDefinition } from './envelope';
 export * from './envelope';
 export { CompanyState, ClientState } from './tenant';
 export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcription';
-export { ProviderState, ModelState } from './prompt';
+export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 
 const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents] as const;
 type Definitions = (typeof ALL)[number];

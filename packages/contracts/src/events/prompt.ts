@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_PURPOSES, PROVIDER_KINDS } from '../constants';
+import { MODEL_PURPOSES, PATTERN_AUTO_RUN, PROMPT_SCOPES, PROMPT_TYPES, PROVIDER_KINDS } from '../constants';
 import { change, defineEvent } from './envelope';
 
 const topic = 'earshot.prompt';
@@ -24,6 +24,30 @@ export const ModelState = z.object({
   enabled: z.boolean(),
 });
 export type ModelState = z.infer<typeof ModelState>;
+
+/**
+ * A prompt as its events carry it: what audit needs (name, type, who may run it, the version and
+ * the expected format's field names), not the prompt text.
+ */
+export const PromptState = z.object({
+  name: z.string(),
+  type: z.enum(PROMPT_TYPES),
+  scope: z.enum(PROMPT_SCOPES).nullable(),
+  isGlobal: z.boolean(),
+  companies: z.array(z.string()),
+  users: z.array(z.string()),
+  version: z.number().int(),
+  fields: z.array(z.string()),
+});
+export type PromptState = z.infer<typeof PromptState>;
+
+export const PatternState = z.object({
+  name: z.string(),
+  companyId: z.string().nullable(),
+  promptIds: z.array(z.string()),
+  autoRun: z.enum(PATTERN_AUTO_RUN),
+});
+export type PatternState = z.infer<typeof PatternState>;
 
 /**
  * Services that call providers (chat, transcription) keep their own copy of providers and models
@@ -61,5 +85,35 @@ export const promptEvents = [
     type: 'ai_model.deleted', version: 1, topic,
     description: 'A model was deleted.',
     data: change(ModelState),
+  }),
+  defineEvent({
+    type: 'prompt.created', version: 1, topic,
+    description: 'The platform administrator created a prompt (version 1).',
+    data: change(PromptState),
+  }),
+  defineEvent({
+    type: 'prompt.updated', version: 1, topic,
+    description: "A prompt changed: a new version when its content changed, or who may run it.",
+    data: change(PromptState),
+  }),
+  defineEvent({
+    type: 'prompt.deleted', version: 1, topic,
+    description: 'A prompt was deleted (its versions stay for the results made with them).',
+    data: change(PromptState),
+  }),
+  defineEvent({
+    type: 'analysis_pattern.created', version: 1, topic,
+    description: 'An analysis pattern (prompts run together) was created: global (companyId null) or for a company.',
+    data: change(PatternState),
+  }),
+  defineEvent({
+    type: 'analysis_pattern.updated', version: 1, topic,
+    description: "An analysis pattern's name, prompts or automatic runs changed.",
+    data: change(PatternState),
+  }),
+  defineEvent({
+    type: 'analysis_pattern.deleted', version: 1, topic,
+    description: 'An analysis pattern was deleted.',
+    data: change(PatternState),
   }),
 ] as const;

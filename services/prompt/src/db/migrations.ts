@@ -39,4 +39,60 @@ export const migrations: Migration[] = [
     name: '0002_outbox_without_sealed_keys',
     sql: `update outbox set envelope = envelope #- '{data,apiKeySealed}' where envelope -> 'data' ? 'apiKeySealed';`,
   },
+  {
+    // Prompts are deleted softly: their versions stay for the analysis results made with them.
+    name: '0003_prompts_and_analysis_patterns',
+    sql: `
+      create table prompts (
+        id uuid primary key default gen_random_uuid(),
+        name text not null,
+        description text not null,
+        prompt text not null,
+        type text not null check (type in ('summary', 'sentiment', 'topic', 'question', 'custom', 'transcriptAnalysis', 'contextAnalysis')),
+        expected_format jsonb not null,
+        scope text check (scope in ('global', 'company', 'user', 'system')),
+        is_global boolean not null,
+        companies uuid[] not null default '{}',
+        users uuid[] not null default '{}',
+        version integer not null check (version >= 1),
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        deleted_at timestamptz
+      );
+      create index prompts_companies on prompts using gin (companies);
+      create index prompts_users on prompts using gin (users);
+
+      create table prompt_versions (
+        prompt_id uuid not null references prompts (id),
+        version integer not null,
+        name text not null,
+        description text not null,
+        prompt text not null,
+        type text not null,
+        expected_format jsonb not null,
+        created_by uuid,
+        created_at timestamptz not null default now(),
+        primary key (prompt_id, version)
+      );
+
+      create table analysis_patterns (
+        id uuid primary key default gen_random_uuid(),
+        -- null: a global pattern (the platform administrator's), for every company.
+        company_id uuid,
+        name text not null,
+        description text not null,
+        auto_run text not null check (auto_run in ('none', 'company_transcripts', 'client_recordings')),
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      );
+      create index analysis_patterns_company on analysis_patterns (company_id);
+
+      create table analysis_pattern_prompts (
+        pattern_id uuid not null references analysis_patterns (id) on delete cascade,
+        prompt_id uuid not null references prompts (id),
+        position integer not null,
+        primary key (pattern_id, prompt_id)
+      );
+      create index analysis_pattern_prompts_prompt on analysis_pattern_prompts (prompt_id);`,
+  },
 ];

@@ -1,5 +1,5 @@
-import { boolean, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { ModelPurpose } from '@earshot/contracts';
+import { boolean, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
 
 export const prompt = pgSchema('prompt');
 
@@ -34,3 +34,52 @@ export const aiModels = prompt.table('ai_models', {
 });
 export type ModelRow = typeof aiModels.$inferSelect;
 export type NewModelRow = typeof aiModels.$inferInsert;
+
+export const prompts = prompt.table('prompts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  prompt: text('prompt').notNull(),
+  type: text('type').$type<PromptType>().notNull(),
+  expectedFormat: jsonb('expected_format').$type<FormatFieldDto[]>().notNull(),
+  scope: text('scope').$type<PromptScope>(),
+  isGlobal: boolean('is_global').notNull(),
+  companies: uuid('companies').array().notNull(),
+  users: uuid('users').array().notNull(),
+  version: integer('version').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  deletedAt: ts('deleted_at'),
+});
+export type PromptRow = typeof prompts.$inferSelect;
+export type NewPromptRow = typeof prompts.$inferInsert;
+
+export const promptVersions = prompt.table('prompt_versions', {
+  promptId: uuid('prompt_id').notNull(),
+  version: integer('version').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  prompt: text('prompt').notNull(),
+  type: text('type').$type<PromptType>().notNull(),
+  expectedFormat: jsonb('expected_format').$type<FormatFieldDto[]>().notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.promptId, t.version] })]);
+export type PromptVersionRow = typeof promptVersions.$inferSelect;
+
+export const analysisPatterns = prompt.table('analysis_patterns', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id'),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  autoRun: text('auto_run').$type<PatternAutoRun>().notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type PatternRow = typeof analysisPatterns.$inferSelect;
+
+export const analysisPatternPrompts = prompt.table('analysis_pattern_prompts', {
+  patternId: uuid('pattern_id').notNull(),
+  promptId: uuid('prompt_id').notNull(),
+  position: integer('position').notNull(),
+}, (t) => [primaryKey({ columns: [t.patternId, t.promptId] })]);

@@ -1,9 +1,7 @@
 import { asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { aiModels, aiProviders, type NewProviderRow, type ProviderRow } from '../db/schema';
-
-/** LIKE pattern for a literal substring: %, _ and \ in what a person typed match themselves. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+import { contains } from './like';
 
 export async function listProviders(db: Db, search: string | undefined, page: number, pageSize: number) {
   const condition = search ? ilike(aiProviders.name, contains(search)) : undefined;
