@@ -129,8 +129,9 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
           </fieldset>
         </details>
       </div>
-      {/* Focusable so a keyboard can scroll it sideways; named for screen readers. */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+      {/* Focusable so a keyboard can scroll it sideways; named for screen readers. Relative: the
+          sr-only header text (absolutely positioned) must not widen the page past the scroller. */}
+      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
         <table className="w-full min-w-[720px] border-collapse" aria-label={label} aria-busy={loading}>
           <thead className="bg-gray-50 dark:bg-gray-800/60">
             <tr>

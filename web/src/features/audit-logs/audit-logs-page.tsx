@@ -23,6 +23,16 @@ function download(url: string): void {
   link.remove();
 }
 
+/** The target's type and the start of its id (the whole id is in the title and the drawer). */
+function TargetCell({ type, id }: { type: string; id: string | null }): ReactElement {
+  return (
+    <span className="whitespace-nowrap" title={id ?? undefined}>
+      {type}
+      {id && <span className="ml-1 font-mono text-xs text-gray-500 dark:text-gray-400">{id.length > 13 ? `${id.slice(0, 8)}…` : id}</span>}
+    </span>
+  );
+}
+
 /** /audit-logs (HOST_ADMIN): the audit log, filtered, newest first, with detail and export. */
 export default function AuditLogsPage(): ReactElement {
   const { t, i18n } = useTranslation();
@@ -45,8 +55,8 @@ export default function AuditLogsPage(): ReactElement {
     { id: 'occurredAt', header: t('auditLog.columns.occurredAt'), cell: (e) => <time dateTime={e.occurredAt} className="whitespace-nowrap">{when(e.occurredAt)}</time>, sortValue: (e) => e.occurredAt, canHide: false },
     { id: 'type', header: t('auditLog.columns.type'), cell: (e) => <code className="text-xs">{e.type}</code>, sortValue: (e) => e.type, canHide: false },
     { id: 'company', header: t('auditLog.columns.company'), cell: (e) => companyName(e.companyId), sortValue: (e) => companyName(e.companyId) },
-    { id: 'actor', header: t('auditLog.columns.actor'), cell: (e) => <span className="break-all">{e.actor.email ?? e.actor.id ?? t('auditLog.system')}</span>, sortValue: (e) => e.actor.email ?? e.actor.id ?? '' },
-    { id: 'target', header: t('auditLog.columns.target'), cell: (e) => <span className="break-all">{e.target.type}{e.target.id ? ` · ${e.target.id}` : ''}</span>, sortValue: (e) => `${e.target.type} ${e.target.id ?? ''}` },
+    { id: 'actor', header: t('auditLog.columns.actor'), cell: (e) => <span className="whitespace-nowrap">{e.actor.email ?? e.actor.id ?? t('auditLog.system')}</span>, sortValue: (e) => e.actor.email ?? e.actor.id ?? '' },
+    { id: 'target', header: t('auditLog.columns.target'), cell: (e) => <TargetCell type={e.target.type} id={e.target.id} />, sortValue: (e) => `${e.target.type} ${e.target.id ?? ''}` },
   ], [t, when, companyName]);
 
   const apply = (next: AuditFilters) => setSearch(searchFromFilters(next));
@@ -68,7 +78,7 @@ export default function AuditLogsPage(): ReactElement {
       {/* Keyed on the query: Back/Forward or a link replaces the form's draft with the URL's filters. */}
       <AuditFiltersForm key={search.toString()} value={filters} companies={companies.data ?? []} onApply={apply} />
       <div className="mb-3 flex flex-wrap items-center gap-2">
-        <p className="mr-auto text-sm text-gray-600 dark:text-gray-400" aria-live="polite" data-testid="audit-count">
+        <p className="mr-auto w-full text-sm sm:w-auto text-gray-600 dark:text-gray-400" aria-live="polite" data-testid="audit-count">
           {total !== null ? t('auditLog.count', { total, shown: rows.length }) : null}
         </p>
         <button type="button" className={button} disabled={exportCheck.isFetching} onClick={() => void startExport('csv')} data-testid="audit-export-csv">{t('auditLog.exportCsv')}</button>

@@ -36,7 +36,11 @@ export function EntryDrawer({ entry, companyName, when, onClose }: { entry: Audi
       else dialog.removeAttribute('open');
     }
   }, [open]);
-  const rows = useMemo(() => (entry ? diffJson(entry.before, entry.after) : []), [entry]);
+  // What changed first; the unchanged fields after it, for context.
+  const rows = useMemo(() => {
+    const all = entry ? diffJson(entry.before, entry.after) : [];
+    return [...all.filter((row) => row.change !== 'same'), ...all.filter((row) => row.change === 'same')];
+  }, [entry]);
   const hasChanges = entry !== null && (entry.before !== null || entry.after !== null);
 
   return (
