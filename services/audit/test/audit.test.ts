@@ -191,7 +191,7 @@ describe('querying the log', () => {
   test('the service takes a plain identity and scopes by it: a company identity never reads another company', async () => {
     const log = new AuditLog(stack.running.contexts.get('audit')!);
     const admin = { userId: alice.id!, companyId: companyA, role: 'ADMIN' as const, email: alice.email!, via: 'bearer' as const, ip: '127.0.0.1' };
-    const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50 });
+    const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50, withTotal: true });
     expect(asked.items.map((e) => e._id)).toEqual([history[2]!.id, history[0]!.id]);
   });
 
@@ -203,6 +203,7 @@ describe('querying the log', () => {
     ['type', '?type=DROP%20TABLE'],
     ['pageSize', '?pageSize=0'],
     ['sort', '?sort=asc'],
+    ['withTotal', '?withTotal=no'],
   ])('a bad %s is a 400 naming it', async (field, query) => {
     const res = await stack.as(host, { method: 'GET', url: `/api/audit${query}` });
     expect(res.statusCode).toBe(400);
@@ -240,6 +241,17 @@ describe('keyset pages', () => {
     }
     expect(seen).toEqual(all.items.map((e) => e._id));
     expect(new Set(seen).size).toBe(events.length);
+  });
+
+  test('withTotal=false: the same first page and cursor, no count', async () => {
+    const counted = (await audit(`?companyId=${company}&pageSize=4`)) as unknown as Page;
+    const uncounted = (await audit(`?companyId=${company}&pageSize=4&withTotal=false`)) as unknown as Page;
+    expect(uncounted).toMatchObject({ page: 1, total: null, totalPages: null });
+    expect(uncounted.items).toEqual(counted.items);
+    expect(uncounted.nextCursor).toBe(counted.nextCursor);
+    const all = (await audit(`?companyId=${company}&pageSize=${events.length}&withTotal=false`)) as unknown as Page;
+    expect(all.items).toHaveLength(events.length);
+    expect(all.nextCursor).toBeNull();
   });
 
   test('an exactly full last page says no more follow', async () => {

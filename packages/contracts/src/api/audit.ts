@@ -29,12 +29,15 @@ const Cursor = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a nextCursor v
  * Two ways through the log: `page` (offset, with `total`; for small logs and existing clients) or
  * `cursor` (keyset: the entries after the one the cursor names, no count and no offset, as fast on
  * the millionth entry as on the first). Every answer carries `nextCursor`, so a walk can start
- * with a page and go on with cursors. `page` and `cursor` together are a 400.
+ * with a page and go on with cursors. `page` and `cursor` together are a 400. Counting is the one
+ * cost that grows with the log: `withTotal=false` skips it on a page too.
  */
 export const AuditQuery = AuditFilters.extend({
   page: z.coerce.number().int().min(1).max(100_000).optional(),
   pageSize: PageQuery.shape.pageSize,
   cursor: Cursor.optional(),
+  /** `false`: a page without `total`/`totalPages` (null), skipping the count over the whole filter. */
+  withTotal: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
 }).strict();
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
@@ -62,7 +65,8 @@ export type AuditEntryDto = z.infer<typeof AuditEntryDto>;
 
 /**
  * A page of entries, newest first. With `page` (or neither parameter): `page`, `total` and
- * `totalPages` are numbers. With `cursor`: they are null (a keyset read never counts).
+ * `totalPages` are numbers (total and totalPages null with `withTotal=false`). With `cursor`:
+ * `page`, `total` and `totalPages` are null (a keyset read never counts).
  * `nextCursor` is null when no entry follows.
  */
 export const AuditPage = z.object({

@@ -66,13 +66,11 @@ export class AuditLog {
       const seq = decodeCursor(query.cursor);
       const after = await positionOf(this.ctx.db, seq);
       if (!after) throw invalidCursor('names no entry of this log');
-      // One more than asked: whether another page follows, without counting.
-      const rows = await readEntries(this.ctx.db, filter, { limit: pageSize + 1, after });
-      const items = rows.slice(0, pageSize);
-      return { items: items.map(toDto), page: null, pageSize, total: null, totalPages: null, nextCursor: rows.length > pageSize ? encodeCursor(items.at(-1)!.seq) : null };
+      return { ...(await this.uncounted(filter, pageSize, { after })), page: null, pageSize, total: null, totalPages: null };
     }
     const page = query.page ?? 1;
     const offset = (page - 1) * pageSize;
+    if (!query.withTotal) return { ...(await this.uncounted(filter, pageSize, { offset })), page, pageSize, total: null, totalPages: null };
     const [rows, total] = await Promise.all([readEntries(this.ctx.db, filter, { limit: pageSize, offset }), countEntries(this.ctx.db, filter)]);
     const last = rows.at(-1);
     return {
@@ -83,6 +81,13 @@ export class AuditLog {
       totalPages: Math.ceil(total / pageSize),
       nextCursor: last && offset + rows.length < total ? encodeCursor(last.seq) : null,
     };
+  }
+
+  /** A page read one entry past its end: whether another follows, known without counting. */
+  private async uncounted(filter: EntryFilter, pageSize: number, at: { offset?: number; after?: Position }) {
+    const rows = await readEntries(this.ctx.db, filter, { limit: pageSize + 1, ...at });
+    const items = rows.slice(0, pageSize);
+    return { items: items.map(toDto), nextCursor: rows.length > pageSize ? encodeCursor(items.at(-1)!.seq) : null };
   }
 
   /**

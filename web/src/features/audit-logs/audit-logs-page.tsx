@@ -45,7 +45,6 @@ export default function AuditLogsPage(): ReactElement {
   const [open, setOpen] = useState<AuditEntry | null>(null);
 
   const rows = useMemo(() => log.data?.pages.flatMap((page) => page.items) ?? NO_ENTRIES, [log.data]);
-  const total = log.data?.pages[0]?.total ?? null;
   const names = useMemo(() => new Map((companies.data ?? []).map((company) => [company._id, company.name])), [companies.data]);
   const companyName = useCallback((id: string | null) => (id === null ? t('auditLog.platform') : names.get(id) ?? id), [names, t]);
   const dateTime = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }), [i18n.language]);
@@ -79,7 +78,7 @@ export default function AuditLogsPage(): ReactElement {
       <AuditFiltersForm key={search.toString()} value={filters} companies={companies.data ?? []} onApply={apply} />
       <div className="mb-3 flex flex-wrap items-center gap-2">
         <p className="mr-auto w-full text-sm sm:w-auto text-gray-600 dark:text-gray-400" aria-live="polite" data-testid="audit-count">
-          {total !== null ? t('auditLog.count', { total, shown: rows.length }) : null}
+          {rows.length > 0 ? t(log.hasNextPage ? 'auditLog.countMore' : 'auditLog.count', { shown: rows.length }) : null}
         </p>
         <button type="button" className={button} disabled={exportCheck.isFetching} onClick={() => void startExport('csv')} data-testid="audit-export-csv">{t('auditLog.exportCsv')}</button>
         <button type="button" className={button} disabled={exportCheck.isFetching} onClick={() => void startExport('jsonl')} data-testid="audit-export-jsonl">{t('auditLog.exportJsonl')}</button>
