@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { apiSession, launchBrowser, newPage, signIn, startServer, type RunningServer } from './harness';
+import { apiSession, launchBrowser, newPage, seriousViolations, signIn, startServer, type RunningServer } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -45,6 +45,7 @@ it('filters by type (kept over a reload), shows the before/after diff and export
   await signIn(page, server.origin, 'HOST_ADMIN');
   await page.goto(`${server.origin}/audit-logs`);
   await page.getByTestId('data-table-row').first().waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByLabel('Event type').fill('company.updated');
   await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -64,6 +65,7 @@ it('filters by type (kept over a reload), shows the before/after diff and export
   await expect(nameRow.textContent()).resolves.toContain(JSON.stringify(renamed));
   await expect(nameRow.textContent()).resolves.toContain(JSON.stringify(oldName));
   await expect(drawer.getByTestId('audit-raw').textContent()).resolves.toContain(acmeId);
+  expect(await seriousViolations(page)).toEqual([]);
   if (SHOTS) await page.screenshot({ path: join(SHOTS, 'audit-drawer.png') });
   // Esc closes it and focus stays usable on the page.
   await page.keyboard.press('Escape');
