@@ -191,7 +191,7 @@ describe('querying the log', () => {
   test('the service takes a plain identity and scopes by it: a company identity never reads another company', async () => {
     const log = new AuditLog(stack.running.contexts.get('audit')!);
     const admin = { userId: alice.id!, companyId: companyA, role: 'ADMIN' as const, email: alice.email!, via: 'bearer' as const, ip: '127.0.0.1', sessionId: 'test-session' };
-    const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50 });
+    const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50, withTotal: true });
     expect(asked.items.map((e) => e._id)).toEqual([history[2]!.id, history[0]!.id]);
   });
 
@@ -203,10 +203,189 @@ describe('querying the log', () => {
     ['type', '?type=DROP%20TABLE'],
     ['pageSize', '?pageSize=0'],
     ['sort', '?sort=asc'],
+    ['withTotal', '?withTotal=no'],
   ])('a bad %s is a 400 naming it', async (field, query) => {
     const res = await stack.as(host, { method: 'GET', url: `/api/audit${query}` });
     expect(res.statusCode).toBe(400);
     expect(JSON.stringify(res.json())).toContain(field);
+  });
+});
+
+describe('keyset pages', () => {
+  const company = randomUUID();
+  // 23 entries of one instant and 4 of others: the order must still be total and stable.
+  const same = '2021-06-01T08:00:00.000Z';
+  const events = [
+    ...Array.from({ length: 23 }, (_, i) => ({ id: randomUUID(), type: 'user.signed_out', version: 1, occurredAt: same, companyId: company, actor: alice, data: { id: `u${i}` } })),
+    ...['2021-06-02T00:00:00.000Z', '2021-05-01T00:00:00.000Z', '2021-06-01T08:00:00.001Z', '2021-06-01T07:59:59.999Z'].map((occurredAt) => (
+      { id: randomUUID(), type: 'company.updated', version: 1, occurredAt, companyId: company, actor: alice, data: { id: company } })),
+  ] satisfies Envelope[];
+  beforeAll(async () => publish(...events));
+
+  type Page = { items: { _id: string }[]; nextCursor: string | null; total: number | null; page: number | null };
+
+  test('walking with cursors gives every entry once, in the same order as one big page', async () => {
+    const all = await audit(`?companyId=${company}&pageSize=200`);
+    expect(all.total).toBe(events.length);
+    const first = (await audit(`?companyId=${company}&pageSize=4`)) as unknown as Page;
+    expect(first.total).toBe(events.length);
+    const seen = first.items.map((e) => e._id);
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const next = (await audit(`?companyId=${company}&pageSize=4&cursor=${cursor}`)) as unknown as Page;
+      // A keyset read never counts.
+      expect(next).toMatchObject({ total: null, page: null, totalPages: null });
+      expect(next.items.length).toBeGreaterThan(0);
+      seen.push(...next.items.map((e) => e._id));
+      cursor = next.nextCursor;
+    }
+    expect(seen).toEqual(all.items.map((e) => e._id));
+    expect(new Set(seen).size).toBe(events.length);
+  });
+
+  test('withTotal=false: the same first page and cursor, no count', async () => {
+    const counted = (await audit(`?companyId=${company}&pageSize=4`)) as unknown as Page;
+    const uncounted = (await audit(`?companyId=${company}&pageSize=4&withTotal=false`)) as unknown as Page;
+    expect(uncounted).toMatchObject({ page: 1, total: null, totalPages: null });
+    expect(uncounted.items).toEqual(counted.items);
+    expect(uncounted.nextCursor).toBe(counted.nextCursor);
+    const all = (await audit(`?companyId=${company}&pageSize=${events.length}&withTotal=false`)) as unknown as Page;
+    expect(all.items).toHaveLength(events.length);
+    expect(all.nextCursor).toBeNull();
+  });
+
+  test('an exactly full last page says no more follow', async () => {
+    const page = (await audit(`?companyId=${company}&pageSize=${events.length}`)) as unknown as Page;
+    expect(page.nextCursor).toBeNull();
+    const firstFive = (await audit(`?companyId=${company}&pageSize=5`)) as unknown as Page;
+    const rest = (await audit(`?companyId=${company}&pageSize=${events.length - 5}&cursor=${firstFive.nextCursor}`)) as unknown as Page;
+    expect(rest.items).toHaveLength(events.length - 5);
+    expect(rest.nextCursor).toBeNull();
+  });
+
+  test('by target and by actor e-mail', async () => {
+    const byTarget = await audit(`?targetType=company&targetId=${company}`);
+    expect(byTarget.items.map((e) => e._id).sort()).toEqual(events.filter((e) => e.type === 'company.updated').map((e) => e.id).sort());
+    expect((await audit(`?companyId=${company}&targetType=user`)).total).toBe(23);
+    expect((await audit(`?companyId=${company}&targetId=u7`)).items.map((e) => e._id)).toEqual([events[7]!.id]);
+    expect((await audit(`?companyId=${company}&actorEmail=ALICE@a.test`)).total).toBe(events.length);
+    expect((await audit(`?companyId=${company}&actorEmail=bob@b.test`)).total).toBe(0);
+  });
+
+  test.each([
+    ['not base64url', 'not a cursor!'],
+    ['not ours', Buffer.from('hello').toString('base64url')],
+    ['names no entry', Buffer.from('s999999999999').toString('base64url')],
+  ])('a cursor that is %s is a 400 naming it', async (_, cursor) => {
+    const res = await stack.as(host, { method: 'GET', url: `/api/audit?cursor=${encodeURIComponent(cursor)}` });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('cursor');
+  });
+
+  test('page and cursor together are a 400 naming the cursor', async () => {
+    const { nextCursor } = (await audit(`?companyId=${company}&pageSize=2`)) as unknown as Page;
+    const res = await stack.as(host, { method: 'GET', url: `/api/audit?page=2&cursor=${nextCursor}` });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('query.cursor');
+  });
+});
+
+/** RFC 4180, enough for the tests: quoted fields with doubled quotes and line breaks inside. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
+    else field += c;
+  }
+  expect(field).toBe('');
+  return rows;
+}
+
+describe('export', () => {
+  const company = randomUUID();
+  const mallory: Actor = { type: 'user', id: randomUUID(), email: '=cmd@evil.test', role: 'ADMIN', ip: '203.0.113.9' };
+  // Raw, not built: the log keeps whatever a producer sent, and that is what must export safely.
+  const tricky: Envelope = { id: randomUUID(), type: 'company.updated', version: 1, occurredAt: new Date().toISOString(), companyId: company, actor: mallory, data: { id: '+SUM(A1:A9)', before: { name: 'Say "hi", then\nleave' }, after: { name: '@once', password: 'hunter2' } } };
+  const plain = buildEnvelope({ type: 'user.signed_in', companyId: company, actor: alice, data: { id: alice.id!, email: alice.email!, method: 'password' } });
+  beforeAll(async () => publish(tricky, plain));
+
+  const download = (query: string, token = host) => stack.as(token, { method: 'GET', url: `/api/audit/export${query}` });
+
+  test('CSV of the filtered log: attachment, header, escaped cells, formulas defused, secrets redacted', async () => {
+    const res = await download(`?format=csv&companyId=${company}&type=company.`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-[\d-T]+\.csv"$/);
+    const [header, ...rows] = parseCsv(res.body);
+    expect(header).toEqual(['occurredAt', 'type', 'companyId', 'actorType', 'actorId', 'actorEmail', 'actorRole', 'actorIp', 'targetType', 'targetId', 'before', 'after', 'data', 'id']);
+    expect(rows).toHaveLength(1);
+    const cell = Object.fromEntries(header!.map((name, i) => [name, rows[0]![i]]));
+    expect(cell).toMatchObject({ type: 'company.updated', companyId: company, actorEmail: "'=cmd@evil.test", targetType: 'company', targetId: "'+SUM(A1:A9)", id: tricky.id });
+    expect(JSON.parse(cell.before!)).toEqual({ name: 'Say "hi", then\nleave' });
+    expect(JSON.parse(cell.after!)).toEqual({ name: '@once', password: REDACTED });
+    expect(res.body).not.toContain('hunter2');
+  });
+
+  test('JSON Lines of the filtered log: one entry per line, as the list gives it', async () => {
+    const res = await download(`?format=jsonl&companyId=${company}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/\.jsonl"$/);
+    const lines = res.body.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line))).toEqual((await audit(`?companyId=${company}`)).items);
+  });
+
+  test('5,000 entries stream out in batches: all of them, once each, newest first', async () => {
+    const big = randomUUID();
+    // Seven distinct instants for 5,000 rows: batches must cut through runs of equal timestamps.
+    await stack.database.query(
+      `insert into audit.entries (id, occurred_at, type, version, company_id, actor, target_type, target_id, data)
+       select gen_random_uuid(), timestamptz '2019-03-01T00:00:00Z' + (i % 7) * interval '1 second', 'user.signed_in', 1, $1,
+              '{"type":"system","id":null}', 'user', i::text, jsonb_build_object('n', i)
+       from generate_series(1, 5000) as i`, [big]);
+    const jsonl = await download(`?format=jsonl&companyId=${big}`);
+    expect(jsonl.statusCode).toBe(200);
+    // Piped as a stream, not buffered into one body of known length.
+    expect(jsonl.headers['content-length']).toBeUndefined();
+    const entries = jsonl.body.trimEnd().split('\n').map((line) => JSON.parse(line) as { occurredAt: string; data: { n: number } });
+    expect(entries).toHaveLength(5000);
+    expect(new Set(entries.map((e) => e.data.n)).size).toBe(5000);
+    const times = entries.map((e) => e.occurredAt);
+    expect([...times].sort().reverse()).toEqual(times);
+
+    const csv = await download(`?format=csv&companyId=${big}&to=2019-03-01T00:00:03Z`);
+    const rows = parseCsv(csv.body);
+    // Up to second 3: the rows with i % 7 in 0..3.
+    const upToSecond3 = Array.from({ length: 5000 }, (_, i) => (i + 1) % 7).filter((second) => second <= 3).length;
+    expect(rows).toHaveLength(1 + upToSecond3);
+  }, 60_000);
+
+  test.each([
+    ['format', '?format=xlsx'],
+    ['format', ''],
+    ['from', '?format=csv&from=soon'],
+    ['cursor', '?format=csv&cursor=abc'],
+  ])('a bad %s is a 400 naming it', async (field, query) => {
+    const res = await download(query);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain(field);
+  });
+
+  test('only the platform administrator exports: anonymous 401, an ADMIN 403', async () => {
+    expect((await stack.as(null, { method: 'GET', url: '/api/audit/export?format=csv' })).statusCode).toBe(401);
+    const admin = await stack.tokenFor('ADMIN', company);
+    const res = await download('?format=csv', admin);
+    expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain(company);
   });
 });
 

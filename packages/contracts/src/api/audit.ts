@@ -1,21 +1,51 @@
 import { z } from 'zod';
 import { Actor } from '../events/envelope';
-import { PageQuery, paginated } from '../common';
+import { PageQuery } from '../common';
 
 /** An ISO-8601 date (2026-01-31) or date-time with offset (2026-01-31T12:00:00Z). */
 const IsoInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO-8601 date or date-time' });
 
-export const AuditQuery = PageQuery.extend({
+/** What the log can be narrowed by; the list and the export take the same filters. */
+export const AuditFilters = z.object({
   companyId: z.string().trim().min(1).max(64).optional(),
   actorId: z.string().trim().min(1).max(64).optional(),
+  /** The actor's e-mail, exact (case-insensitive). */
+  actorEmail: z.string().trim().toLowerCase().min(1).max(254).optional(),
   /** An exact type (`user.signed_in`) or a prefix ending in a dot (`user.`). */
   type: z.string().trim().regex(/^[a-z_]+(\.[a-z_]*)?$/, 'must be an event type like user.signed_in or a prefix like user.').optional(),
+  /** The domain of what the event is about: user, company, file, transcript... */
+  targetType: z.string().trim().regex(/^[a-z_]+$/, 'must be a target type like company').optional(),
+  targetId: z.string().trim().min(1).max(64).optional(),
   /** Inclusive lower bound on occurredAt; a bare date means its start (UTC). */
   from: IsoInstant.optional(),
   /** Inclusive upper bound on occurredAt; a bare date means its end (UTC). */
   to: IsoInstant.optional(),
+});
+
+/** An opaque position in the log, as answered in `nextCursor`. */
+const Cursor = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a nextCursor value from a previous answer');
+
+/**
+ * Two ways through the log: `page` (offset, with `total`; for small logs and existing clients) or
+ * `cursor` (keyset: the entries after the one the cursor names, no count and no offset, as fast on
+ * the millionth entry as on the first). Every answer carries `nextCursor`, so a walk can start
+ * with a page and go on with cursors. `page` and `cursor` together are a 400. Counting is the one
+ * cost that grows with the log: `withTotal=false` skips it on a page too.
+ */
+export const AuditQuery = AuditFilters.extend({
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+  pageSize: PageQuery.shape.pageSize,
+  cursor: Cursor.optional(),
+  /** `false`: a page without `total`/`totalPages` (null), skipping the count over the whole filter. */
+  withTotal: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
 }).strict();
 export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export const AuditExportQuery = AuditFilters.extend({
+  format: z.enum(AUDIT_EXPORT_FORMATS),
+}).strict();
+export type AuditExportQuery = z.infer<typeof AuditExportQuery>;
 
 export const AuditEntryDto = z.object({
   _id: z.string(),
@@ -33,5 +63,18 @@ export const AuditEntryDto = z.object({
 });
 export type AuditEntryDto = z.infer<typeof AuditEntryDto>;
 
-export const AuditPage = paginated(AuditEntryDto);
+/**
+ * A page of entries, newest first. With `page` (or neither parameter): `page`, `total` and
+ * `totalPages` are numbers (total and totalPages null with `withTotal=false`). With `cursor`:
+ * `page`, `total` and `totalPages` are null (a keyset read never counts).
+ * `nextCursor` is null when no entry follows.
+ */
+export const AuditPage = z.object({
+  items: z.array(AuditEntryDto),
+  page: z.number().int().nullable(),
+  pageSize: z.number().int(),
+  total: z.number().int().nullable(),
+  totalPages: z.number().int().nullable(),
+  nextCursor: z.string().nullable(),
+});
 export type AuditPage = z.infer<typeof AuditPage>;

@@ -38,4 +38,18 @@ export const migrations: Migration[] = [
         for each statement execute function entries_are_append_only();
     `,
   },
+  {
+    // Keyset reads: every filter's index ends in the log's order (occurred_at desc, seq desc), so
+    // "the next N after this entry" is an index range scan however deep it goes.
+    name: '0002_keyset_indexes',
+    sql: `
+      drop index entries_company_idx;
+      drop index entries_actor_idx;
+      create index entries_company_idx on entries (company_id, occurred_at desc, seq desc);
+      create index entries_actor_idx on entries (actor_id, occurred_at desc, seq desc);
+      create index entries_actor_email_idx on entries ((lower(actor->>'email')), occurred_at desc, seq desc);
+      create index entries_target_idx on entries (target_type, target_id, occurred_at desc, seq desc);
+      create index entries_type_time_idx on entries (type, occurred_at desc, seq desc);
+    `,
+  },
 ];
