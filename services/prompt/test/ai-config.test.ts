@@ -54,6 +54,7 @@ const seen: Envelope[] = [];
 let stack: TestStack;
 let strict: TestStack;
 let host: string;
+let strictHost: string;
 let provider: FakeProvider;
 
 beforeAll(async () => {
@@ -63,6 +64,8 @@ beforeAll(async () => {
   strict = await createTestStack([promptService]);
   await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
   host = await stack.tokenFor('HOST_ADMIN', null);
+  // Each test stack trusts only its own test signer.
+  strictHost = await strict.tokenFor('HOST_ADMIN', null);
   provider = await fakeProvider(openAiLike);
 }, 60_000);
 afterAll(async () => {
@@ -72,7 +75,7 @@ afterAll(async () => {
 });
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, target = stack) =>
-  target.as(host, { method, url: `/api/ai/config${url}`, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  target.as(target === strict ? strictHost : host, { method, url: `/api/ai/config${url}`, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
 
 let counter = 0;
 async function createProvider(overrides: Record<string, unknown> = {}) {
