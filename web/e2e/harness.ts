@@ -88,6 +88,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       SEED_DEMO: 'true',
       // Every test signs in afresh; the sign-in limit is tested by the gateway's own suites.
       SIGN_IN_RATE_LIMIT_MAX: '1000',
+      // Four browser suites share two busy cores: shedding would refuse their requests at random.
+      // Load shedding has its own deterministic tests (packages/kit/test/load-shedding.test.ts).
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      LOAD_SHED_MAX_IN_FLIGHT: '0',
       ...env,
     },
   });
