@@ -17,9 +17,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { authService } from '@earshot/auth-service';
-import pg from 'pg';
-import { MemoryBus, authGuard, buildServer, createLogger, loadSheddingFrom, mountServices, openDatabase, registerProbes, type Database, type ServiceModule } from '@earshot/kit';
+import { MemoryBus, authGuard, buildServer, createLogger, loadSheddingFrom, mountServices, registerProbes, type ServiceModule } from '@earshot/kit';
 import { createAllInOne } from '@earshot/gateway';
+import { openThrowawayDatabase } from '@earshot/kit/testing';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -80,29 +80,7 @@ const jwtSecret = randomBytes(48).toString('base64url');
 // Limits high enough that the benchmark measures the work, not the 429s; the limiter still runs.
 const limits = { RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'silent' };
 
-/** A throwaway database on the PostgreSQL server named by DATABASE_URL, dropped at the end. */
-async function throwawayPostgres(url: string): Promise<Database> {
-  const name = `earshot_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), poolSize: 20 });
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
-const database = process.env.DATABASE_URL ? await throwawayPostgres(process.env.DATABASE_URL) : undefined;
+const database = process.env.DATABASE_URL ? await openThrowawayDatabase(process.env.DATABASE_URL, 'earshot_bench', 20) : undefined;
 // A clean environment: a temporary DATA_DIR, whatever the shell has set.
 const earshot = await createAllInOne({
   database,

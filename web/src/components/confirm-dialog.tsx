@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
+import { useModalDialog } from './use-modal-dialog';
 
 /** A modal yes/no question on the native <dialog> (focus trap and Esc come with it). */
 export function ConfirmDialog({ open, message, confirmLabel, cancelLabel, busy = false, onConfirm, onCancel }: {
@@ -10,18 +11,7 @@ export function ConfirmDialog({ open, message, confirmLabel, cancelLabel, busy =
   onConfirm: () => void;
   onCancel: () => void;
 }): ReactElement {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
-    }
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}

@@ -10,14 +10,19 @@ export async function openTestDatabase(): Promise<Database> {
   if (process.env.EARSHOT_TEST_DB !== 'postgres') return openDatabase({});
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('The postgres test project needs DATABASE_URL');
-  const name = `earshot_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  return openThrowawayDatabase(url, 'earshot_test', 5);
+}
+
+/** A new database on the PostgreSQL server at `url`, dropped (with its connections) on close. */
+export async function openThrowawayDatabase(url: string, prefix: string, poolSize: number): Promise<Database> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), poolSize: 5 });
+  const database = await openDatabase({ url: target.toString(), poolSize });
   return {
     ...database,
     async close() {

@@ -1,4 +1,4 @@
-export { openTestDatabase } from './database';
+export { openTestDatabase, openThrowawayDatabase } from './database';
 
 /** Known secrets for tests: never used outside them. */
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';

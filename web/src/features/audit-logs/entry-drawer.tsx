@@ -1,5 +1,6 @@
-import { useEffect, useId, useMemo, useRef, type ReactElement } from 'react';
+import { useId, useMemo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useModalDialog } from '../../components/use-modal-dialog';
 import { diffJson, showValue, type Change } from './diff';
 import type { AuditEntry } from './model';
 
@@ -22,20 +23,9 @@ const BADGE_STYLE: Record<Change, string> = {
  */
 export function EntryDrawer({ entry, companyName, when, onClose }: { entry: AuditEntry | null; companyName: (id: string | null) => string; when: (iso: string) => string; onClose: () => void }): ReactElement {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const open = entry !== null;
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
-    }
-  }, [open]);
+  const ref = useModalDialog(open);
   // What changed first; the unchanged fields after it, for context.
   const rows = useMemo(() => {
     const all = entry ? diffJson(entry.before, entry.after) : [];
