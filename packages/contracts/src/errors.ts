@@ -7,3 +7,6 @@ export const ErrorBody = z.object({
   details: z.unknown().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The error answers every authenticated route may give, for its response schema. */
+export const ERROR_RESPONSES = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody } as const;

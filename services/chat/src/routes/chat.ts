@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ERROR_RESPONSES,
   ALL_ROLES,
   ChatModelsDto,
   ChatStreamBody,
@@ -22,7 +23,7 @@ import type { ConversationService } from '../services/conversations';
 import type { ReplyService } from '../services/replies';
 import { openSse } from './sse';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 /** Everyone signed in chats (spec part 6); what they chat about is theirs alone. */
 const access = ALL_ROLES;

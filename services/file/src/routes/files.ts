@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
+  ERROR_RESPONSES,
   ALL_ROLES,
   ErrorBody,
   FILE_MESSAGES,
@@ -16,7 +17,7 @@ import { identityOf, unsupported, type ZodTypeProvider } from '@earshot/kit';
 import type { FileConfig } from '../config';
 import { MULTIPART_OVERHEAD, type FileService } from '../services/files';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 
 export async function fileRoutes(app: FastifyInstance, files: FileService, config: FileConfig): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

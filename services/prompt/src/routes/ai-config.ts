@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  ERROR_RESPONSES,
   AiModelDropdown,
   AiModelDropdownQuery,
   AiModelDto,
@@ -23,7 +24,7 @@ import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { ModelService } from '../services/models';
 import type { ProviderService } from '../services/providers';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 const provider = { id: 'aiProvider' };
 const model = { id: 'aiModel' };
 const tags = ['ai-config'];

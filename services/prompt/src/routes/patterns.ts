@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMINS, CreatePatternBody, ErrorBody, IdParams, MessageBody, PatternBody, PatternDto, PatternList, PatternListQuery } from '@earshot/contracts';
+import { ERROR_RESPONSES, ADMINS, CreatePatternBody, IdParams, MessageBody, PatternBody, PatternDto, PatternList, PatternListQuery } from '@earshot/contracts';
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { PatternService } from '../services/patterns';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 const pattern = { id: 'pattern' };
 const tags = ['analysis-patterns'];
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  ERROR_RESPONSES,
   ALL_ROLES,
   AvailablePromptDto,
   AvailablePromptList,
@@ -20,7 +21,7 @@ import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { PromptService } from '../services/prompts';
 import { specMessages } from './spec-messages';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 const prompt = { id: 'prompt' };
 const tags = ['prompts'];
 const EXAMPLE_PROMPT = {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ERROR_RESPONSES,
   ClientCreateBody,
   ClientDetailDto,
   ClientDropdownQuery,
@@ -17,7 +18,7 @@ import {
 import { identityOf } from '@earshot/kit';
 import type { ClientService } from '../services/clients';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 const byId = { id: 'client' };
 
 /** Clients are managed by a company's ADMIN and CALLER (spec part 6). */

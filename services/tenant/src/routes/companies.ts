@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ERROR_RESPONSES,
   ADMINS,
   CompanyAdminConfigDto,
   CompanyCreateBody,
@@ -19,7 +20,7 @@ import {
 import { identityOf } from '@earshot/kit';
 import type { CompanyService } from '../services/companies';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 const byId = { id: 'company' };
 
 /** A valid company for the route matrix (a second call is a 409: still past the access check). */

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMINS, CompanyFeatureDto, CompanyFeaturesBody, ErrorBody, FeatureDto, HOST_ONLY, IdParams } from '@earshot/contracts';
+import { ERROR_RESPONSES, ADMINS, CompanyFeatureDto, CompanyFeaturesBody, FeatureDto, HOST_ONLY, IdParams } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import type { FeatureService } from '../services/features';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 
 /**
  * The features catalogue and each company's switches: platform administrators only (spec part 6),

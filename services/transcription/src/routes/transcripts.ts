@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  ERROR_RESPONSES,
   ALL_ROLES,
   DeleteAnswer,
   ErrorBody,
@@ -21,7 +22,7 @@ import {
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { TranscriptService } from '../services/transcripts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = ERROR_RESPONSES;
 /** Clients are managed by ADMIN and CALLER (spec part 6); HOST_ADMIN may do anything. */
 export const LINK_CLIENT_ROLES: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
 const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
