@@ -18,14 +18,18 @@ export const fileService = defineService<FileConfig>({
     await fileRoutes(app, new FileService(ctx, createStorage(ctx.config)), ctx.config);
   },
   // Projections keep the newest state per company and per file's status: late events are skipped.
-  subscriptions: (ctx) => [
-    ...(['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
-      on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
-    on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
-    // Links of one file come from one producer in order on the company's partition: no entity needed.
-    on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
-    on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, createStorage(ctx.config))),
-  ],
+  subscriptions: (ctx) => {
+    // One storage client for every deletion, not one per event.
+    const storage = createStorage(ctx.config);
+    return [
+      ...(['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
+        on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
+      on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
+      // Links of one file come from one producer in order on the company's partition: no entity needed.
+      on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
+      on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
+    ];
+  },
 });
 
 export { FileService } from './services/files';
