@@ -1,6 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError, type Database } from '@earshot/kit';
+import { ConfigError, INTERNAL_TOKEN_HEADER, internalTokenMatches, internalTokenConfig, type Database } from '@earshot/kit';
+
+export { INTERNAL_TOKEN_HEADER, internalTokenMatches };
 
 /**
  * Provider keys stay with the prompt service: events only say that a provider changed (external
@@ -17,7 +18,7 @@ export const providerKeysConfigShape = {
   /** Where the prompt service listens (distributed mode), for its internal key route. */
   PROMPT_SERVICE_URL: z.string().url().optional(),
   /** The credential services present to each other's internal routes; required in distributed mode. */
-  INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  INTERNAL_API_TOKEN: internalTokenConfig,
 };
 
 export interface ProviderKeysConfig {
@@ -43,19 +44,6 @@ const inProcess = new WeakMap<Database, ProviderKeySource>();
 /** The prompt service offers its keys to the services of its own process (held as long as the database handle lives). */
 export function serveProviderKeysInProcess(database: Database, source: ProviderKeySource): void {
   inProcess.set(database, source);
-}
-
-/**
- * The header a service presents its INTERNAL_API_TOKEN in: not Authorization, which carries
- * people's sessions; and one the gateway strips from outside requests (x-earshot-*) anyway.
- */
-export const INTERNAL_TOKEN_HEADER = 'x-earshot-internal-token';
-
-/** True when the presented value is the configured internal token (compared in constant time). */
-export function internalTokenMatches(header: string | string[] | undefined, token: string): boolean {
-  const presented = Buffer.from(typeof header === 'string' ? header : '');
-  const expected = Buffer.from(token);
-  return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
 /** Asks the prompt service's internal route; never follows a redirect, so the token stays there. */

@@ -59,3 +59,17 @@ test('a client that stops a slow stream closes the connection, and the fake sees
   expect(await fake.requests.at(-1)!.closed).toBe(true);
   expect(seen.length).toBeLessThan(200);
 });
+
+test('a response_format the fake is told to refuse is a 400 naming it; the others pass', async () => {
+  fake.refuseResponseFormats = ['json_schema'];
+  const refused = await client.chat.completions.create({
+    model: 'm', messages: [{ role: 'user', content: 'hi' }],
+    response_format: { type: 'json_schema', json_schema: { name: 'x', strict: true, schema: { type: 'object' } } },
+  }).catch((e: unknown) => e);
+  expect((refused as APIError).status).toBe(400);
+  expect((refused as APIError).message).toContain("response_format.type 'json_schema' is not supported");
+  fake.queueReply({ pieces: ['{}'] });
+  const passed = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'JSON' }], response_format: { type: 'json_object' } });
+  expect(passed.choices[0]?.message.content).toBe('{}');
+  fake.refuseResponseFormats = [];
+});

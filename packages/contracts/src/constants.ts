@@ -14,7 +14,10 @@ export const ERROR_CODES = {
   TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
+  /** An AI provider refused or could not be reached; the message is the provider's words. */
+  PROVIDER_ERROR: 'PROVIDER_ERROR',
   INTERNAL: 'INTERNAL',
+  FEATURE_DISABLED: 'FEATURE_DISABLED',
 } as const;
 
 export const MESSAGES = {
@@ -25,7 +28,12 @@ export const MESSAGES = {
   csrf: 'Cross-site request rejected: send the X-Requested-With header',
   internal: 'Something went wrong on our side',
   tooManyAttempts: 'Too many attempts, try again later',
+  invalidApiKey: 'Invalid API key',
+  notForApiKeys: 'An API key may only upload recordings and read transcripts',
 } as const;
+
+/** The header integrations send a company API key in (see SERVICE_ROLE). */
+export const API_KEY_HEADER_NAME = 'X-API-Key';
 
 /** The largest page any list gives (`pageSize`). */
 export const PAGE_SIZE_MAX = 200;
@@ -33,7 +41,33 @@ export const PAGE_SIZE_MAX = 200;
 /** Password policy: long passphrases welcome, bounded so hashing cannot be abused. */
 export const PASSWORD_RULES = { minLength: 8, maxLength: 200 } as const;
 
-export const USER_STATUSES = ['active', 'disabled'] as const;
+/** invited: created with an invitation and waiting for the person to choose a password (cannot sign in). */
+export const USER_STATUSES = ['active', 'disabled', 'invited'] as const;
+/** What an administrator may set: an account becomes active from invited only through its invitation. */
+export const SETTABLE_USER_STATUSES = ['active', 'disabled'] as const;
+/** An invitation link works once, for this many days. */
+export const INVITATION_DAYS = 7;
+
+/** Error codes of the users administration and sign-in, so the console can tell them apart. */
+export const AUTH_CODES = {
+  companySuspended: 'COMPANY_SUSPENDED',
+  userLimit: 'USER_LIMIT_REACHED',
+  lastAdmin: 'LAST_ADMIN',
+  invitationPending: 'INVITATION_PENDING',
+} as const;
+
+export const AUTH_MESSAGES = {
+  /** Sign-in (after a correct password) and refresh of someone whose company is suspended or inactive. */
+  companySuspended: "Your company's access is suspended: contact your administrator",
+  userLimit: 'This company has reached its maximum number of users',
+  lastAdmin: 'A company needs at least one active administrator: make someone else ADMIN first',
+  /** The password chosen at "must change at next sign-in" is the one-time password itself. */
+  samePassword: 'Choose a password different from the one-time password',
+  /** Sign-in of someone invited who has not chosen a password yet. */
+  invitationPending: 'Your account is waiting for you to accept your invitation: choose your password with the link in the invitation e-mail, or ask your administrator to send it again',
+  /** Resend or revoke for someone who is not (or no longer) invited. */
+  notInvited: 'This user has no pending invitation',
+} as const;
 
 /** Statuses of a stored file (spec part 4); a file that is in storage is 'completed'. */
 export const FILE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'not_started'] as const;
@@ -86,100 +120,28 @@ export const CHAT_MESSAGES = {
   busy: 'A reply is already being written in this conversation',
 } as const;
 
+/**
+ * How a speaker is named to people, the same in the viewer, chat citations and analysis: the
+ * transcript's own label for that speaker when it has one (the channels of a stereo call are
+ * "Agent" and "Customer"), else "Speaker N" from the id `speaker_<N-1>`, else the id as it is.
+ * A name passed in comes back unchanged, so naming twice is harmless.
+ */
+export function speakerName(speakerId: string, speakers?: readonly { id: string; label: string }[] | null): string {
+  const label = speakers?.find((s) => s.id === speakerId)?.label.trim();
+  if (label) return label;
+  const numbered = /^speaker_(\d{1,4})$/.exec(speakerId.trim());
+  return numbered ? `Speaker ${Number(numbered[1]) + 1}` : speakerId;
+}
+
+/** A bound conversation: the chat about one recording (`/chat?transcript=<fileId>`). */
+export const CHAT_TRANSCRIPT_PARAM = 'transcript';
+
 /** The id of the built-in search assistant wherever a model id goes. */
 export const BUILT_IN_MODEL_ID = 'built-in';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;
 
-/**
- * AI providers and models (prompt service, /ai/config/*, HOST_ADMIN). Every provider speaks the
- * OpenAI API (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq...).
- */
-export const PROVIDER_KINDS = ['openai-compatible'] as const;
-export const MODEL_PURPOSES = ['chat', 'speech-to-text', 'embeddings'] as const;
-export type ModelPurpose = (typeof MODEL_PURPOSES)[number];
-
-export const AI_CONFIG_MESSAGES = {
-  urlBlocked: 'This address is not allowed: link-local, metadata and other special addresses are refused',
-  urlPrivate: 'Private and loopback addresses are refused unless AI_ALLOW_PRIVATE_URLS=true',
-  providerInUse: 'Delete or move the models of this provider first',
-  unknownProvider: 'Unknown provider',
-  duplicateModel: 'This provider already has a model with this name and purpose',
-} as const;
-
-/** Prompts (prompt service, /prompts, spec part 3). */
-export const PROMPT_TYPES = ['summary', 'sentiment', 'topic', 'question', 'custom', 'transcriptAnalysis', 'contextAnalysis'] as const;
-export type PromptType = (typeof PROMPT_TYPES)[number];
-/** A prompt's scope; a prompt may have none (stored null, shown as 'NA'). */
-export const PROMPT_SCOPES = ['global', 'company', 'user', 'system'] as const;
-export type PromptScope = (typeof PROMPT_SCOPES)[number];
-/** The types of an expected-format field: `custom` is one of a list of options. */
-export const FORMAT_FIELD_TYPES = ['string', 'integer', 'boolean', 'custom'] as const;
-export type FormatFieldType = (typeof FORMAT_FIELD_TYPES)[number];
-/** The variables a prompt text may use as `{{name}}`; anything else is refused at save. */
-export const PROMPT_VARIABLES = ['transcript', 'speakers', 'client.name', 'recording.date', 'recording.duration', 'language'] as const;
-/** When a pattern runs by itself: never, on every completed transcript of its company, or on every recording linked to a client. */
-export const PATTERN_AUTO_RUN = ['none', 'company_transcripts', 'client_recordings'] as const;
-export type PatternAutoRun = (typeof PATTERN_AUTO_RUN)[number];
-
-export const PROMPT_LIMITS = {
-  nameMax: 200,
-  descriptionMax: 2_000,
-  textMax: 50_000,
-  fieldsMax: 50,
-  fieldNameMax: 100,
-  fieldDescriptionMax: 1_000,
-  optionsMax: 50,
-  optionMax: 200,
-  /** Companies or users a prompt is shared with. */
-  audienceMax: 500,
-  patternPromptsMax: 50,
-} as const;
-
-export const PROMPT_MESSAGES = {
-  // The spec's expected-format messages (part 5), word for word.
-  fieldNameRequired: 'Field name is required',
-  descriptionRequired: 'Description is required',
-  optionsRequired: 'Options are required for Custom type',
-  optionsTooFew: 'At least 2 options are required for Custom type',
-  rangeRequired: 'Range is required for integer type',
-  rangeFormat: 'Range must be two whole numbers written min-max, e.g. 1-10',
-  rangeOrder: 'The first number of a range must be smaller than the second',
-  optionsUnique: 'Options must differ from each other',
-  fieldNamesUnique: 'Field names must differ from each other',
-  unknownVariable: 'Unknown variable',
-  companiesRequired: 'Choose at least one company for a company prompt',
-  usersRequired: 'Choose at least one user for a user prompt',
-  noNul: 'must not contain NUL characters',
-  // Toasts (part 8).
-  deleted: 'Prompt deleted successfully',
-  deleteFailed: 'Failed to delete prompt',
-  created: 'Prompt created successfully',
-  updated: 'Prompt updated successfully',
-  saveFailed: 'Failed to save prompt',
-  confirmDelete: 'Are you sure you want to delete this prompt?',
-  inUse: 'This prompt is used by analysis patterns that could no longer run it',
-  unknownVersion: 'This prompt has no such version',
-} as const;
-
-/** `Unknown variable {{name}}: use …`, the message for a variable the prompt text may not use. */
-export const unknownVariableMessage = (name: string): string =>
-  `${PROMPT_MESSAGES.unknownVariable} {{${name}}}: use ${PROMPT_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`;
-
-export const PATTERN_MESSAGES = {
-  promptNotAvailable: 'This prompt is not available to the company of the pattern',
-  globalPattern: 'Global patterns are managed by the platform administrator',
-  deleted: 'Pattern deleted successfully',
-} as const;
-
-/** The variables a prompt text names (`{{ name }}`, spaces allowed inside the braces), in order of first use. */
-export function promptVariables(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map((m) => m[1]!))];
-}
-
-/** An expected-format range written `min-max` ("1-10", "-5-5"), or null when it is not one. */
-export function parseRange(range: string): { min: number; max: number } | null {
-  const match = /^\s*(-?\d{1,9})\s*-\s*(-?\d{1,9})\s*$/.exec(range);
-  return match ? { min: Number(match[1]), max: Number(match[2]) } : null;
-}
+export * from './ai-constants';
+export * from './company-constants';
+export * from './email';

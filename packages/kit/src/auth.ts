@@ -3,10 +3,11 @@ import { SignJWT, createLocalJWKSet, createRemoteJWKSet, jwtVerify, errors as jo
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
-import { ROLES, MESSAGES, ERROR_CODES, EventVersionError, readEvent, topicOf, type Actor, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
+import { ROLES, SERVICE_ROLE, MESSAGES, ERROR_CODES, EventVersionError, readEvent, topicOf, type Actor, type CallerRole, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
 import { HttpError, forbidden, unauthorized } from './errors';
 import type { Subscription } from './bus/types';
 import type { SigningKeys } from './secrets';
+import { ApiKeyVerifier, apiKeyOwnerOf, type ApiKeyOwner } from './api-keys';
 
 export const ACCESS_COOKIE = 'earshot_at';
 export const REFRESH_COOKIE = 'earshot_rt';
@@ -16,18 +17,22 @@ export const CSRF_HEADER = 'x-requested-with';
 export interface Identity {
   userId: string;
   companyId: string | null;
-  role: Role;
+  /** A person's role, or SERVICE for a request made with the company's API key. */
+  role: CallerRole;
   email: string;
   /** The session the token belongs to (its refresh family): ending it refuses the token at once. */
   sessionId: string;
-  /** How the caller proved it: cookies need CSRF protection, bearer tokens do not. */
-  via: 'cookie' | 'bearer';
+  /**
+   * How the caller proved it: cookies need CSRF protection, bearer tokens and API keys do not (a
+   * browser cannot add either header to a cross-site request without a preflight we never allow).
+   */
+  via: 'cookie' | 'bearer' | 'api-key';
   /** The caller's address as the server saw it (behind TRUST_PROXY, the forwarded one): for audit and throttling. */
   ip: string;
 }
 
 /** What an access token says about its holder (the request adds how it was presented and from where). */
-export type TokenClaims = Omit<Identity, 'via' | 'ip'>;
+export type TokenClaims = Omit<Identity, 'via' | 'ip' | 'role'> & { role: Role };
 
 const ISSUER = 'earshot-auth';
 const AUDIENCE = 'earshot-api';
@@ -81,6 +86,8 @@ export class TokenVerifier {
   private readonly remote: JWTVerifyGetKey | null;
   /** Off only to measure what the session check costs (scripts/bench-revocation.ts). */
   checkSessions = true;
+  /** Company API keys (X-API-Key), the other way a request proves who it acts for. */
+  readonly apiKeys = new ApiKeyVerifier();
 
   constructor(private readonly ttlSeconds: number, options: { jwksUrl?: string } = {}) {
     this.remote = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 }) : null;
@@ -243,6 +250,15 @@ export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
         app.routeRegistry.push({ method, url: route.url, access, params: config.params ?? {}, example: config.example, service: config.service ?? opts.service });
       }
       const check = async (request: FastifyRequest) => {
+        // A request with X-API-Key acts for the key's company and nothing else (its cookies are ignored).
+        const keyed = access === 'public' ? null : apiKeyOwnerOf(request, opts.tokens.apiKeys);
+        if (keyed) {
+          const owner = await keyed;
+          if (!owner) throw unauthorized(MESSAGES.invalidApiKey);
+          request.identity = serviceIdentity(owner, request.ip);
+          if (!access.includes(SERVICE_ROLE)) throw forbidden(MESSAGES.notForApiKeys);
+          return;
+        }
         const token = bearer(request);
         const cookie = token ? undefined : readCookie(request, ACCESS_COOKIE);
         const verified = token ?? cookie ? await opts.tokens.verify((token ?? cookie)!) : null;
@@ -283,7 +299,22 @@ export function companyScope(identity: Identity, requested?: string | null): str
   return identity.companyId ?? NO_COMPANY;
 }
 
-/** Who did it, as an event's envelope records it: the signed-in caller and their address. */
-export function actorOf(identity: Omit<TokenClaims, 'sessionId'> & { ip?: string }, ip: string | undefined = identity.ip): Actor {
-  return { type: 'user', id: identity.userId, email: identity.email, role: identity.role, ...(ip ? { ip } : {}) };
+/**
+ * The caller of a request made with a company's API key: that company's service account. Its id
+ * names the company (`api-key:<companyId>`), so events and the audit log show who acted.
+ */
+export function serviceIdentity(owner: ApiKeyOwner, ip: string): Identity {
+  const id = `api-key:${owner.companyId}`;
+  return { userId: id, companyId: owner.companyId, role: SERVICE_ROLE, email: '', sessionId: id, via: 'api-key', ip };
+}
+
+/** Who did it, as an event's envelope records it: the signed-in caller (or service account) and their address. */
+export function actorOf(identity: Pick<Identity, 'userId' | 'email' | 'role'> & Partial<Identity>, ip: string | undefined = identity.ip): Actor {
+  return {
+    type: identity.role === SERVICE_ROLE ? 'service' : 'user',
+    id: identity.userId,
+    ...(identity.email ? { email: identity.email } : {}),
+    role: identity.role,
+    ...(ip ? { ip } : {}),
+  };
 }

@@ -7,6 +7,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** The credential services present to each other's internal routes (distributed mode). */
+export const internalTokenConfig = z.string().min(32, 'must be at least 32 characters').optional();
+
 const bool = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1');
 
@@ -37,6 +40,10 @@ export const BaseConfigSchema = z.object({
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
   TRUST_PROXY: bool(false),
+  /** Required in distributed mode by every process that checks company API keys (X-API-Key) with the tenant service. */
+  INTERNAL_API_TOKEN: internalTokenConfig,
+  /** Where the tenant service listens (distributed mode): company API keys are checked there. */
+  TENANT_SERVICE_URL: z.string().url().optional(),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).optional(),
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
@@ -57,3 +64,14 @@ export function loadConfig<S extends z.ZodObject<z.ZodRawShape>>(schema: S, env:
 }
 
 export { bool as envBoolean };
+
+/**
+ * The console's address in links that leave it (mail): PUBLIC_URL when set; otherwise the
+ * company's own address on this machine (`http://<domain>.localhost:<PORT>`, which browsers resolve
+ * to the machine and which shows the company's branding), or the console on localhost for a
+ * person without a company. Never a request's Host header, which whoever asks controls.
+ */
+export function consoleAddress(config: Pick<BaseConfig, 'PUBLIC_URL' | 'PORT'>, companyDomain?: string | null): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, '');
+  return `http://${companyDomain ? `${companyDomain}.` : ''}localhost:${config.PORT}`;
+}

@@ -15,3 +15,7 @@ export * from './telemetry';
 export * from './standalone';
 export * from './storage';
 export * from './secret-box';
+export * from './features';
+export * from './company-removal';
+export * from './api-keys';
+export * from './company-types';

@@ -6,6 +6,7 @@ import pinoPretty from 'pino-pretty';
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
   '*.password',
   '*.newPassword',

@@ -8,6 +8,7 @@ import type { TokenVerifier } from './auth';
 import { applyOnce, kitMigrations, OutboxRelay, writeOutbox, type NewEvent } from './outbox';
 import type { ServiceContext, ServiceModule } from './module';
 import { EventConsumer } from './bus/handlers';
+import { FeatureSwitches, featureSwitchMigrations, gatedPrefixes } from './features';
 
 export interface RuntimeDeps {
   config: BaseConfig;
@@ -71,13 +72,19 @@ export async function mountServices(app: FastifyInstance, modules: readonly Serv
   const relays: OutboxRelay[] = [];
   const consumers = new Map<string, EventConsumer>();
   for (const module of modules) {
-    await migrate(deps.database, module.schema, [...kitMigrations, ...module.migrations]);
+    // A service answering a switchable feature's routes keeps the switches and enforces them itself.
+    const gated = gatedPrefixes(module.prefixes).length > 0;
+    await migrate(deps.database, module.schema, [...kitMigrations, ...(gated ? featureSwitchMigrations() : []), ...module.migrations]);
     const relay = new OutboxRelay(deps.database, module.schema, deps.bus, deps.config.OUTBOX_POLL_MS, deps.logger);
     const ctx = createContext(module, deps, relay);
     contexts.set(module.name, ctx);
     relays.push(relay);
-    await app.register(async (scope) => module.routes(scope, ctx), { prefix: '/api' });
-    const handlers = module.subscriptions?.(ctx) ?? [];
+    const switches = gated ? new FeatureSwitches(ctx.db, module.schema) : null;
+    await app.register(async (scope) => {
+      switches?.gate(scope, module.prefixes);
+      await module.routes(scope, ctx);
+    }, { prefix: '/api' });
+    const handlers = [...(module.subscriptions?.(ctx) ?? []), ...(switches?.handlers() ?? [])];
     if (handlers.length > 0) {
       const consumer = new EventConsumer(ctx, module.name, handlers, deps.config.EVENT_MAX_ATTEMPTS);
       consumers.set(module.name, consumer);

@@ -28,3 +28,11 @@ export class SecretBox {
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   }
 }
+
+/**
+ * The box for one purpose of a deployment: every service given the same SECRETS_KEY (or, without
+ * it, the same JWT_SECRET) opens what another sealed for that purpose.
+ */
+export function secretBox(config: { SECRETS_KEY?: string; JWT_SECRET?: string }, purpose: string): SecretBox {
+  return new SecretBox(config.SECRETS_KEY, config.JWT_SECRET ?? 'earshot', purpose);
+}

@@ -8,6 +8,7 @@ import { createLogger } from './logger';
 import { openDatabase, type Database } from './db/database';
 import { KafkaBus, MemoryBus, type EventBus } from './bus';
 import { TokenVerifier, authGuard, sessionEndSubscription } from './auth';
+import { checkApiKeysRemotely } from './api-keys';
 import { buildServer, loadSheddingFrom } from './server';
 import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
 import { startTelemetry } from './telemetry';
@@ -57,6 +58,7 @@ export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps):
   app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   registerProbes(app, deps.database);
   await deps.bus.subscribe(sessionEndSubscription(deps.tokens, module.name));
+  await checkApiKeysRemotely(deps.tokens.apiKeys, deps.config, deps.bus, module.name, deps.logger);
   const running = await mountServices(app, [module], deps);
   const internal = module.internalRoutes;
   if (internal) await app.register(async (scope) => internal(scope, running.contexts.get(module.name)!));

@@ -37,6 +37,11 @@ export interface FakeOpenAI {
   queueReply(reply: FakeReply): void;
   /** Model ids GET /v1/models lists. */
   models: string[];
+  /**
+   * `response_format` types this provider refuses with a 400 naming the field (as providers
+   * without structured outputs do), e.g. ['json_schema'].
+   */
+  refuseResponseFormats: string[];
   close(): Promise<void>;
 }
 
@@ -73,7 +78,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   let fallback = DEFAULT_REPLY;
-  const state = { models: ['fake-model'] };
+  const state = { models: ['fake-model'], refused: [] as string[] };
 
   const server = createServer((request, response) => {
     void (async () => {
@@ -99,6 +104,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       }
       if (record.method !== 'POST' || record.path !== '/v1/chat/completions') {
         json(response, 404, { error: { message: `Unknown path ${record.path}`, type: 'invalid_request_error', param: null, code: null } });
+        return;
+      }
+      const format = (record.body?.response_format as { type?: string } | undefined)?.type;
+      if (format && state.refused.includes(format)) {
+        json(response, 400, { error: { message: `response_format.type '${format}' is not supported by this model`, type: 'invalid_request_error', param: 'response_format', code: null } });
         return;
       }
       const reply = queue.shift() ?? fallback;
@@ -163,6 +173,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     },
     set models(ids: string[]) {
       state.models = ids;
+    },
+    get refuseResponseFormats() {
+      return state.refused;
+    },
+    set refuseResponseFormats(types: string[]) {
+      state.refused = types;
     },
     async close() {
       server.closeAllConnections();

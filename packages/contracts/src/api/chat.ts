@@ -9,6 +9,8 @@ export const ConversationDto = z.object({
   updatedAt: z.string(),
   /** When the last message was written (the list's order). */
   lastMessageAt: z.string().nullable(),
+  /** The recording a conversation is about (a chat bound to one transcript), or null. */
+  fileId: z.string().nullable(),
 });
 export type ConversationDto = z.infer<typeof ConversationDto>;
 
@@ -20,7 +22,11 @@ export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
 export const ConversationList = paginated(ConversationDto);
 export type ConversationList = z.infer<typeof ConversationList>;
 
-export const CreateConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional() }).strict();
+export const CreateConversationBody = z.object({
+  title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional(),
+  /** Binds the conversation to one recording the caller may see (404 otherwise): every answer is about it. */
+  fileId: Id.optional(),
+}).strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
 export type CreateConversationBody = z.infer<typeof CreateConversationBody>;
 export type RenameConversationBody = z.infer<typeof RenameConversationBody>;
@@ -71,11 +77,26 @@ export const ChatStreamBody = z.object({
 export type ChatStreamBody = z.infer<typeof ChatStreamBody>;
 
 /**
+ * POST /chat/analysis-conversations/chat/stream: a question about one recording. Without
+ * `conversationId` a new conversation bound to `fileId` is started (the `start` event names it);
+ * with one, it must be the caller's conversation about that same recording.
+ */
+export const AnalysisChatStreamBody = ChatStreamBody.extend({ fileId: Id, conversationId: Id.optional() }).strict();
+export type AnalysisChatStreamBody = z.infer<typeof AnalysisChatStreamBody>;
+
+/** GET /chat/conversationsByAnalysis/{fileId}: the recording and the caller's conversations about it, newest first. */
+export const AnalysisConversations = z.object({
+  transcript: z.object({ fileId: z.string(), fileName: z.string() }),
+  items: z.array(ConversationDto),
+});
+export type AnalysisConversations = z.infer<typeof AnalysisConversations>;
+
+/**
  * Server-Sent Events of POST /chat/conversations/{id}/chat/stream, each `event: <type>` with a
  * JSON `data:` line: `start` once, `delta` per piece of text, then exactly one of `done` or
  * `error` (the partial reply is stored either way).
  */
-export const StreamStartEvent = z.object({ userMessageId: z.string(), model: z.string(), builtIn: z.boolean(), title: z.string() });
+export const StreamStartEvent = z.object({ userMessageId: z.string(), model: z.string(), builtIn: z.boolean(), title: z.string(), conversationId: z.string() });
 export type StreamStartEvent = z.infer<typeof StreamStartEvent>;
 export const StreamDeltaEvent = z.object({ text: z.string() });
 export type StreamDeltaEvent = z.infer<typeof StreamDeltaEvent>;

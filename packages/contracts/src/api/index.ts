@@ -6,3 +6,5 @@ export * from './chat';
 export * from './prompt';
 export * from './prompts';
 export * from './audit';
+export * from './email';
+export * from './analysis';

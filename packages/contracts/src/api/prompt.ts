@@ -104,3 +104,7 @@ export const ConnectionTestResult = z.object({
   latencyMs: z.number().int().optional(),
 });
 export type ConnectionTestResult = z.infer<typeof ConnectionTestResult>;
+
+/** GET /ai/config/providers/{id}/models: the model ids the provider lists, for the model form's picker. */
+export const ProviderModelList = z.array(z.object({ id: z.string() }));
+export type ProviderModelList = z.infer<typeof ProviderModelList>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Name, PageQuery, paginated } from '../common';
+import { BRANDING_KINDS, BRANDING_URL_PREFIX, COMPANY_DATA_SERVICES, FEATURE_KEYS, type FeatureKey } from '../constants';
 import { ClientState } from '../events/tenant';
 
 export const COMPANY_TYPES = ['enterprise', 'business', 'b2c', 'partner'] as const;
@@ -37,12 +38,15 @@ export const ThemeInput = z
  */
 const INLINE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp|x-icon|vnd\.microsoft\.icon);base64,[A-Za-z0-9+/]+={0,2}$/;
 const UPLOAD_PATH = /^\/uploads\/(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\-/]+$/;
+/** An image uploaded through POST /api/companies/upload (the server names it). */
+export const BRANDING_ASSET_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:png|jpg|webp|ico)$/;
 export const ImageRef = z
   .string()
   .trim()
   .max(512 * 1024)
   .refine((value) => {
     if (UPLOAD_PATH.test(value)) return value.length <= 1024;
+    if (value.startsWith(BRANDING_URL_PREFIX)) return BRANDING_ASSET_NAME.test(value.slice(BRANDING_URL_PREFIX.length));
     if (value.startsWith('data:')) return INLINE_IMAGE.test(value);
     if (value.length > 2048) return false;
     try {
@@ -51,7 +55,7 @@ export const ImageRef = z
     } catch {
       return false;
     }
-  }, 'must be an https:// URL, an /uploads/ path or a base64 PNG/JPEG/GIF/WebP/ICO data URL');
+  }, `must be an https:// URL, an /uploads/ or ${BRANDING_URL_PREFIX} path or a base64 PNG/JPEG/GIF/WebP/ICO data URL`);
 
 export const CompanyCode = z
   .string()
@@ -113,9 +117,12 @@ export const CompanyUpdateBody = z
   .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
 export type CompanyUpdateBody = z.infer<typeof CompanyUpdateBody>;
 
+/** A company being deleted shows this status until every service has removed its data. */
+export const COMPANY_LIST_STATUSES = [...COMPANY_STATUSES, 'deleting'] as const;
+
 export const CompanyListQuery = PageQuery.extend({
   q: z.string().trim().max(120).optional(),
-  status: z.enum(COMPANY_STATUSES).optional(),
+  status: z.enum(COMPANY_LIST_STATUSES).optional(),
   type: z.enum(COMPANY_TYPES).optional(),
 }).strict();
 export type CompanyListQuery = z.infer<typeof CompanyListQuery>;
@@ -127,9 +134,16 @@ export const CompanyDto = z.object({
   code: z.string(),
   domain: z.string(),
   type: z.enum(COMPANY_TYPES),
-  status: z.enum(COMPANY_STATUSES),
+  /** `deleting` from DELETE until every service has removed the company's data (see pendingServices). */
+  status: z.enum(COMPANY_LIST_STATUSES),
   maxUsers: z.number().int().nullable(),
   maxStorage: z.number().int().nullable(),
+  /** Users of the company (as the tenant service knows them from the auth service's events). */
+  userCount: z.number().int(),
+  /** Bytes of stored recordings (from the file service's events). */
+  storageUsed: z.number().int(),
+  /** While deleting: the services that have not yet reported the company's data removed. */
+  pendingServices: z.array(z.enum(COMPANY_DATA_SERVICES)),
   language: z.enum(LANGUAGES),
   encryption: z.boolean(),
   /** Masked, e.g. "****a1B2"; null when the company has no key. */
@@ -145,9 +159,17 @@ export const CompanyDto = z.object({
 });
 export type CompanyDto = z.infer<typeof CompanyDto>;
 
-/** The answer to creating a company or rotating its key: the only time the full key is shown. */
+/** The answer to creating a company: the only time its first API key is shown in full. */
 export const CompanyWithKeyDto = CompanyDto.extend({ apiKey: z.string() });
 export type CompanyWithKeyDto = z.infer<typeof CompanyWithKeyDto>;
+
+/**
+ * POST /companies/{id}/api-key (201): the company's new API key, shown this once (afterwards only
+ * `****` and its last four characters, in the company's `apiKey`). Integrations send it in the
+ * `X-API-Key` header.
+ */
+export const ApiKeyAnswer = z.object({ apiKey: z.string() });
+export type ApiKeyAnswer = z.infer<typeof ApiKeyAnswer>;
 
 export const CompanyPage = paginated(CompanyDto);
 export type CompanyPage = z.infer<typeof CompanyPage>;
@@ -169,32 +191,26 @@ export const CompanyAdminConfigDto = CompanyConfigDto.extend({
   _id: z.string(),
   domain: z.string(),
   language: z.enum(LANGUAGES),
-  status: z.enum(COMPANY_STATUSES),
+  status: z.enum(COMPANY_LIST_STATUSES),
   features: z.record(z.string(), z.boolean()),
 });
 export type CompanyAdminConfigDto = z.infer<typeof CompanyAdminConfigDto>;
 
+/** `POST /api/companies/upload?companyId=…&kind=…` (multipart field `file`). */
+export const BrandingUploadQuery = z.object({ companyId: Id, kind: z.enum(BRANDING_KINDS) }).strict();
+export type BrandingUploadQuery = z.infer<typeof BrandingUploadQuery>;
+/** Where the uploaded image is served (also set on the company's branding field). */
+export const BrandingUploadDto = z.object({ url: z.string() });
+export type BrandingUploadDto = z.infer<typeof BrandingUploadDto>;
+export const BrandingAssetParams = z.object({ name: z.string().max(64).regex(BRANDING_ASSET_NAME, 'is not an uploaded image name') }).strict();
+
 export const SubdomainParams = z.object({ subdomain: z.string().trim().toLowerCase().min(1).max(253) }).strict();
 
-/** The features catalogue: product areas that can be switched on or off per company. */
-export const FEATURES = [
-  { key: 'transcription', name: 'Transcription', description: 'Upload recordings and get transcripts with speakers and word timings.', defaultEnabled: true },
-  { key: 'chat', name: 'Main chat', description: 'Chat with the AI assistant about the company’s transcripts.', defaultEnabled: true },
-  { key: 'analysis', name: 'Analysis', description: 'Run prompts and analysis patterns on transcripts.', defaultEnabled: true },
-  { key: 'custom_gpts', name: 'Custom GPTs', description: 'Company assistants with their own instructions and files.', defaultEnabled: false },
-  { key: 'clients', name: 'Clients', description: 'Keep a client list and link transcripts to clients.', defaultEnabled: true },
-  { key: 'forest_ai', name: 'Forest AI', description: 'AI feature area (coming soon).', defaultEnabled: false },
-  { key: 'data_bridge', name: 'AI Data Bridge', description: 'AI feature area (coming soon).', defaultEnabled: false },
-  { key: 'helpdesk_ai', name: 'Helpdesk AI', description: 'AI feature area (coming soon).', defaultEnabled: false },
-  { key: 'financial_analyst', name: 'AI Financial Analyst', description: 'AI feature area (coming soon).', defaultEnabled: false },
-  { key: 'law_module', name: 'AI Law Module', description: 'AI feature area (coming soon).', defaultEnabled: false },
-] as const;
-export type FeatureKey = (typeof FEATURES)[number]['key'];
-export const FEATURE_KEYS = FEATURES.map((f) => f.key) as [FeatureKey, ...FeatureKey[]];
-
-export const FeatureDto = z.object({ key: z.string(), name: z.string(), description: z.string(), defaultEnabled: z.boolean() });
+/** A catalogue entry; `enabled` is the platform-wide switch (false = killed for every company). */
+export const FeatureDto = z.object({ key: z.string(), name: z.string(), description: z.string(), defaultEnabled: z.boolean(), enabled: z.boolean() });
 export type FeatureDto = z.infer<typeof FeatureDto>;
-export const CompanyFeatureDto = FeatureDto.extend({ enabled: z.boolean() });
+/** A feature of one company: `enabled` is the company's own switch (still off when killed platform-wide). */
+export const CompanyFeatureDto = FeatureDto.omit({ enabled: true }).extend({ enabled: z.boolean() });
 export type CompanyFeatureDto = z.infer<typeof CompanyFeatureDto>;
 
 export const CompanyFeaturesBody = z
@@ -206,6 +222,14 @@ export const CompanyFeaturesBody = z
   })
   .strict();
 export type CompanyFeaturesBody = z.infer<typeof CompanyFeaturesBody>;
+
+export const FeatureKeyParams = z.object({ key: z.enum(FEATURE_KEYS) }).strict();
+/** `PUT /api/features/:key`: the platform-wide switch (false = off for every company). */
+export const PlatformFeatureBody = z.object({ enabled: z.boolean() }).strict();
+export type PlatformFeatureBody = z.infer<typeof PlatformFeatureBody>;
+/** `GET /api/features/enabled`: what is on for the caller's company (platform switch and company switch). */
+export const EnabledFeaturesDto = z.object({ features: z.record(z.string(), z.boolean()) });
+export type EnabledFeaturesDto = z.infer<typeof EnabledFeaturesDto>;
 
 /*
  * Clients: the people and organisations a company's recordings are about (spec part 2: /clients).

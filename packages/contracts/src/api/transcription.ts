@@ -87,9 +87,12 @@ export const LinkClientAnswer = z.object({ message: z.string(), transcriptId: z.
 export const StatusQuery = z.object({
   /** Comma-separated file ids (at most 200); without it, the company's most recent 1000 files. */
   fileIds: z.string().max(200 * 37).regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'must be comma-separated file ids').optional(),
+  /** HOST_ADMIN only: one company's files (others always see their own company's). */
+  companyId: Id.optional(),
 }).strict();
 export const StatusItem = z.object({
   fileId: z.string(),
+  companyId: z.string(),
   status: z.enum(TRANSCRIPTION_STATUSES),
   reason: z.string().nullable(),
   attempts: z.number().int(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineEvent, change } from './envelope';
+import { defineEvent, change, pastVersion } from './envelope';
 import { ROLES } from '../roles';
+import { USER_STATUSES } from '../constants';
 
 const topic = 'earshot.auth';
 const UserState = z.object({
@@ -9,8 +10,8 @@ const UserState = z.object({
   lastName: z.string(),
   role: z.enum(ROLES),
   companyId: z.string().nullable(),
-  /** active or disabled (optional: consumers built before it was added keep working). */
-  status: z.enum(['active', 'disabled']).optional(),
+  /** active, disabled, or invited (waiting to choose a password); optional: consumers built before it was added keep working. */
+  status: z.enum(USER_STATUSES).optional(),
 });
 
 export const authEvents = [
@@ -32,6 +33,23 @@ export const authEvents = [
   defineEvent({ type: 'user.updated', version: 1, topic, description: 'A user account was changed.', data: change(UserState) }),
   defineEvent({ type: 'user.deleted', version: 1, topic, description: 'A user account was deleted.', data: change(UserState) }),
   defineEvent({ type: 'user.password_changed', version: 1, topic, description: 'A password was changed or reset.', data: z.object({ id: z.string(), via: z.enum(['profile', 'reset', 'admin']) }) }),
-  defineEvent({ type: 'user.password_reset_requested', version: 1, topic, description: 'A password reset link was requested for an existing account.', data: z.object({ id: z.string(), email: z.string(), resetUrl: z.string() }) }),
+  defineEvent({
+    type: 'user.password_reset_requested', version: 2, topic,
+    description: 'A password reset link was requested for an existing account. The link is sealed (AES-GCM under the deployment\'s SECRETS_KEY) so that only the mail sender can open it: the audit log and other consumers never hold a usable link.',
+    data: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), sealedLink: z.string().nullable(), expiresInMinutes: z.number().int() }),
+    // Version 1 carried the link in clear and was never mailed (no sender existed); its link has
+    // long expired, so it upcasts to a request without a deliverable link.
+    past: [pastVersion(1, z.object({ id: z.string(), email: z.string(), resetUrl: z.string() }), (d) => ({ id: d.id, email: d.email, firstName: '', lastName: '', sealedLink: null, expiresInMinutes: 0 }))],
+  }),
+  defineEvent({
+    type: 'user.invited', version: 1, topic,
+    description: 'Someone was invited (a new account waiting for its password), or their invitation was sent again (resent: true, the earlier link no longer works). The link to choose the password is sealed like a reset link\'s: only the mail sender can open it.',
+    data: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), sealedLink: z.string(), expiresInDays: z.number().int(), resent: z.boolean() }),
+  }),
+  defineEvent({
+    type: 'user.invitation_revoked', version: 1, topic,
+    description: 'An invitation was withdrawn before it was accepted: its link no longer works and the waiting account is deleted (user.deleted follows).',
+    data: z.object({ id: z.string(), email: z.string() }),
+  }),
   defineEvent({ type: 'user.two_step_changed', version: 1, topic, description: 'Two-step verification was turned on or off.', data: z.object({ id: z.string(), enabled: z.boolean() }) }),
 ] as const;

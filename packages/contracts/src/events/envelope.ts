@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { ROLES } from '../roles';
+import { ACTOR_ROLES } from '../roles';
 
 export const Actor = z.object({
-  type: z.enum(['user', 'system']),
+  // 'service': a company's service account (a request with its API key).
+  type: z.enum(['user', 'service', 'system']),
   id: z.string().nullable(),
   email: z.string().optional(),
-  role: z.enum(ROLES).optional(),
+  role: z.enum(ACTOR_ROLES).optional(),
   ip: z.string().optional(),
 });
 export type Actor = z.infer<typeof Actor>;

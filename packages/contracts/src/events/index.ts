@@ -5,14 +5,16 @@ import { fileEvents } from './file';
 import { transcriptionEvents } from './transcription';
 import { chatEvents } from './chat';
 import { promptEvents } from './prompt';
+import { mailEvents } from './mail';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
 export { CompanyState, ClientState } from './tenant';
 export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcription';
 export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
+export { EmailTemplateState } from './mail';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents] as const;
+const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

@@ -50,6 +50,23 @@ export const PatternState = z.object({
 export type PatternState = z.infer<typeof PatternState>;
 
 /**
+ * An analysis run that ended, as credits and dashboards count it: ids, the prompt version, the
+ * model and the tokens it used, never the transcript nor the result. `userId` is who asked (null
+ * for a pattern that ran by itself).
+ */
+const AnalysisOutcome = z.object({
+  id: z.string(),
+  fileId: z.string(),
+  promptId: z.string(),
+  promptVersion: z.number().int(),
+  patternId: z.string().nullable(),
+  model: z.string().nullable(),
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
+  durationMs: z.number().int(),
+  userId: z.string().nullable(),
+});
+
+/**
  * Services that call providers (chat, transcription) keep their own copy of providers and models
  * from these events. The API key never travels on them, not even sealed (external consumers read
  * the topics): a provider event says that the provider changed, and a service that needs the key
@@ -115,5 +132,15 @@ export const promptEvents = [
     type: 'analysis_pattern.deleted', version: 1, topic,
     description: 'An analysis pattern was deleted.',
     data: change(PatternState),
+  }),
+  defineEvent({
+    type: 'analysis.completed', version: 1, topic,
+    description: 'An analysis run of a transcript completed with a result valid against its prompt version\'s expected format.',
+    data: AnalysisOutcome,
+  }),
+  defineEvent({
+    type: 'analysis.failed', version: 1, topic,
+    description: 'An analysis run failed (no chat model, a provider error, or an answer that stayed invalid); tokens already used are counted.',
+    data: AnalysisOutcome.extend({ reason: z.string() }),
   }),
 ] as const;

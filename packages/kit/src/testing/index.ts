@@ -23,3 +23,4 @@ export function cookieHeader(setCookie: string | string[] | undefined, previous 
 }
 export { createTestStack, type TestStack } from './stack';
 export { testSigningKeyPem, testSigningKeys } from './keys';
+export { serviceProcesses, type ServiceProcess } from './processes';
