@@ -1,13 +1,15 @@
-import { SYSTEM_ACTOR, type Actor } from '@earshot/contracts';
+import { SYSTEM_ACTOR, isId, type Actor } from '@earshot/contracts';
 import { defineService, on, type Db, type Emit } from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
 import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
 import { revokeCompanySessions } from './repositories/tokens';
+import { forgetUpload, recordUpload } from './repositories/usage';
 import { authRoutes } from './routes/auth';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
+import { companyRemoval } from './services/company-removal';
 import { authServices } from './services/index';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
@@ -46,7 +48,8 @@ export const authService = defineService<AuthConfig>({
         const { data } = event;
         if (!data.after) return;
         const before = await findCompany(tx, data.id);
-        await upsertCompany(tx, { id: data.id, domain: data.after.domain, status: data.after.status, maxUsers: data.after.maxUsers });
+        const { domain, name, status, maxUsers } = data.after;
+        await upsertCompany(tx, { id: data.id, domain, name, type: data.after.type ?? before?.type ?? null, status, maxUsers });
         const blocked = (status: string) => BLOCKED_COMPANY_STATUSES.has(status.toLowerCase());
         if (blocked(data.after.status) && !(before && blocked(before.status))) await endAll(tx, emit, event);
       }, options)),
@@ -54,6 +57,16 @@ export const authService = defineService<AuthConfig>({
         await markCompanyDeleted(tx, event.data.id);
         await endAll(tx, emit, event);
       }, options),
+      // Who uploaded how much (the consumer users list), from the file service's facts.
+      on('file.uploaded', async ({ companyId, data }, tx) => {
+        if (!isId(data.id)) return;
+        await recordUpload(tx, { fileId: data.id, companyId: isId(companyId) ? companyId : null, userId: isId(data.uploadedBy) ? data.uploadedBy : null, size: data.size });
+      }),
+      on('file.deleted', async ({ data }, tx) => {
+        if (isId(data.id)) await forgetUpload(tx, data.id);
+      }),
+      // After the one above (same transaction): the sessions are ended, then the users go.
+      companyRemoval,
     ];
   },
   start: startAuth,

@@ -1,7 +1,7 @@
 import type { TestStack } from '@earshot/kit/testing';
 import { MAX_LIVE_RESETS } from '../src/services/credentials';
 import { KNOWN_DEVICE_COOKIE } from '../src/services/throttle';
-import { Browser, PASSWORD, authStack, createCompany, createUser, login, outboxEvents } from './helpers';
+import { Browser, PASSWORD, authStack, createCompany, createUser, login, resetLinks } from './helpers';
 
 let stack: TestStack;
 let acme: string;
@@ -53,16 +53,16 @@ describe('sign-in throttling cannot lock a person out of a device they have used
 });
 
 describe('password reset links', () => {
-  const resetUrls = async () => (await outboxEvents(stack, 'user.password_reset_requested')).filter((e) => e.data.email === 'reset@acme.test').map((e) => String(e.data.resetUrl));
+  const resetUrls = () => resetLinks(stack, 'reset@acme.test');
   const reset = (url: string, password: string) =>
     stack.app.inject({ method: 'POST', url: '/api/auth/password/reset', payload: { token: new URL(url).searchParams.get('token')!, password } });
 
-  test('never built from the request Host header', async () => {
+  test('never built from the request Host header: the company’s own address without PUBLIC_URL', async () => {
     await createUser(stack, { email: 'reset@acme.test', role: 'USER', companyId: acme });
     const res = await stack.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email: 'reset@acme.test' }, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
     expect(res.statusCode).toBe(202);
     const [url] = await resetUrls();
-    expect(url).toMatch(/^http:\/\/localhost:4321\/reset-password\?token=/);
+    expect(url).toMatch(/^http:\/\/acme\.localhost:4321\/reset-password\?token=/);
     expect(url).not.toContain('evil');
   });
 

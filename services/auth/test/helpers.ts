@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildEnvelope, CSRF_HEADER } from '@earshot/kit';
+import { buildEnvelope, CSRF_HEADER, secretBox } from '@earshot/kit';
 import { cookieHeader, createTestStack, type TestStack } from '@earshot/kit/testing';
 import { SYSTEM_ACTOR, type Role } from '@earshot/contracts';
 import { authService } from '../src/index';
@@ -17,10 +17,10 @@ export function authStack(env: Record<string, string> = {}): Promise<TestStack> 
   return createTestStack([authService], { ADMIN_EMAIL, ADMIN_PASSWORD, ...env });
 }
 
-export interface CompanyOptions { domain: string; maxUsers?: number | null; status?: string }
+export interface CompanyOptions { domain: string; maxUsers?: number | null; status?: string; type?: string }
 
 function companyState(options: CompanyOptions) {
-  return { name: options.domain, code: options.domain.toUpperCase(), domain: options.domain, status: options.status ?? 'active', maxUsers: options.maxUsers ?? null, maxStorage: null };
+  return { name: options.domain, code: options.domain.toUpperCase(), domain: options.domain, status: options.status ?? 'active', maxUsers: options.maxUsers ?? null, maxStorage: null, type: options.type ?? 'business' };
 }
 
 /** What the tenant service would announce: auth keeps its projection from these events. */
@@ -76,10 +76,11 @@ export function cookieValue(res: LightMyRequestResponse, name: string): string |
 /** A browser: keeps cookies between requests and sends the CSRF header on state changes. */
 export class Browser {
   cookies = '';
-  constructor(private readonly stack: TestStack, readonly ip = '10.0.0.9') {}
+  constructor(private readonly stack: TestStack, readonly ip = '10.0.0.9', readonly userAgent?: string) {}
 
   async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, options: { csrf?: boolean } = {}) {
     const headers: Record<string, string> = {};
+    if (this.userAgent) headers['user-agent'] = this.userAgent;
     if (this.cookies) headers.cookie = this.cookies;
     if (options.csrf ?? true) headers[CSRF_HEADER] = 'XMLHttpRequest';
     const res = await this.stack.app.inject({ method, url, headers, remoteAddress: this.ip, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -96,4 +97,12 @@ export class Browser {
 export async function outboxEvents(stack: TestStack, type: string): Promise<{ type: string; companyId: string | null; actor: Record<string, unknown>; data: Record<string, unknown> }[]> {
   const rows = await stack.database.query<{ envelope: unknown }>(`select envelope from auth.outbox where envelope->>'type' = $1 order by seq`, [type]);
   return rows.map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope) as never);
+}
+
+/** The reset links announced for `email`, opened as the mail sender opens them (they ride sealed). */
+export async function resetLinks(stack: TestStack, email?: string): Promise<string[]> {
+  const box = secretBox(stack.config, 'mail');
+  return (await outboxEvents(stack, 'user.password_reset_requested'))
+    .filter((e) => email === undefined || e.data.email === email)
+    .map((e) => box.open(String(e.data.sealedLink)));
 }

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { ACCESS_COOKIE, REFRESH_COOKIE, TokenVerifier, sessionEndSubscription } from '@earshot/kit';
-import type { Envelope } from '@earshot/contracts';
+import { AUTH_CODES, AUTH_MESSAGES, type Envelope } from '@earshot/contracts';
 import type { TestStack } from '@earshot/kit/testing';
 import { restoreEnded } from '../src/services/sessions';
 import { REFRESH_GRACE_SECONDS } from '../src/services/sign-in';
@@ -62,6 +62,7 @@ describe('ending a session refuses its access token on the very next request', (
 
   test('a demoted ADMIN can no longer create an ADMIN with the old token', async () => {
     const admin = await signedIn('ADMIN');
+    await signedIn('ADMIN'); // the company keeps an administrator
     expect((await stack.as(host, { method: 'PUT', url: `/api/users/${admin.id}`, payload: { role: 'USER' } })).statusCode).toBe(200);
     const created = await stack.as(admin.token, {
       method: 'POST', url: '/api/users/register',
@@ -85,8 +86,20 @@ describe('ending a session refuses its access token on the very next request', (
     expect((await profile(one.token)).statusCode).toBe(401);
     expect((await profile(two.token)).statusCode).toBe(401);
     expect((await profile(elsewhere.token)).statusCode).toBe(200);
-    // Their refresh tokens are revoked too: nobody gets a new access token.
-    expect((await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: one.refresh } })).statusCode).toBe(401);
+    // Their refresh tokens are revoked too: nobody gets a new access token, and the open page learns why.
+    const refresh = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: one.refresh } });
+    expect(refresh.statusCode).toBe(403);
+    expect(refresh.json()).toEqual({ message: AUTH_MESSAGES.companySuspended, code: AUTH_CODES.companySuspended });
+    // Signing in again is refused with the same reason (only to someone with the right password).
+    const again = await login(stack, { email: two.email, password: PASSWORD });
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toEqual({ message: "Your company's access is suspended: contact your administrator", code: 'COMPANY_SUSPENDED' });
+    expect((await login(stack, { email: two.email, password: 'not the password' })).statusCode).toBe(401);
+    // Inactive is switched off too.
+    await publishCompany(stack, 'company.updated', doomed, { domain: 'doomed', status: 'inactive' });
+    expect((await login(stack, { email: two.email, password: PASSWORD })).statusCode).toBe(403);
+    await publishCompany(stack, 'company.updated', doomed, { domain: 'doomed', status: 'active' });
+    expect((await login(stack, { email: two.email, password: PASSWORD })).statusCode).toBe(200);
   });
 
   test('an edit that changes nothing about the session keeps it', async () => {

@@ -96,9 +96,11 @@ test('disabled users and switched-off companies cannot sign in (same 401)', asyn
   const id = await createUser(stack, { email: 'peter@initech.test', role: 'USER', companyId: initech });
   expect((await login(stack, { email: 'peter@initech.test', password: PASSWORD })).statusCode).toBe(200);
   await publishCompany(stack, 'company.updated', initech, { domain: 'initech', status: 'suspended' });
+  // The right password learns that the company is switched off; a wrong one learns nothing.
   const suspended = await login(stack, { email: 'peter@initech.test', password: PASSWORD });
-  expect(suspended.statusCode).toBe(401);
-  expect(suspended.json().message).toBe('Invalid email or password');
+  expect(suspended.statusCode).toBe(403);
+  expect(suspended.json().message).toBe("Your company's access is suspended: contact your administrator");
+  expect((await login(stack, { email: 'peter@initech.test', password: 'wrong password' })).json().message).toBe('Invalid email or password');
   await publishCompany(stack, 'company.updated', initech, { domain: 'initech', status: 'active' });
   const host = await stack.tokenFor('HOST_ADMIN', null);
   expect((await stack.as(host, { method: 'PUT', url: `/api/users/${id}`, payload: { status: 'disabled' } })).statusCode).toBe(200);

@@ -89,4 +89,63 @@ export const migrations: Migration[] = [
       -- At most a few live reset links per account: the oldest are voided first.
       create index password_resets_live on password_resets (user_id, created_at) where used_at is null`,
   },
+  {
+    name: '0003_administration',
+    sql: `
+      -- Set with a one-time password (created without one, or reset by an administrator): the next
+      -- sign-in asks for a new password before it gives a session.
+      alter table users add column password_change_required boolean not null default false;
+      create index users_role_status on users (company_id, role, status);
+      -- A pending sign-in has a purpose: the two-step code, or the new password that replaces a
+      -- one-time one. Each step accepts only its own challenges.
+      alter table two_step_challenges add column purpose text not null default 'two_step' check (purpose in ('two_step', 'password_change'));
+      -- The company's name and type (b2c: consumer users) from tenant events; null until the next
+      -- company event for companies projected before this migration.
+      alter table companies add column name text;
+      alter table companies add column type text;
+      -- What the file service announced (file.uploaded / file.deleted): who uploaded how much, for the
+      -- consumer users list. Auth never reads the file service's tables.
+      create table file_usage (
+        file_id uuid primary key,
+        company_id uuid,
+        user_id uuid,
+        size bigint not null
+      );
+      create index file_usage_user on file_usage (user_id)`,
+  },
+  {
+    name: '0004_invitations',
+    sql: `
+      -- An invitation is a password-setting link like a reset link (hashed, single use), kept apart
+      -- by its purpose: it lives for days, the person's account waits for it (status invited), and a
+      -- flood of reset requests never voids it.
+      alter table password_resets add column purpose text not null default 'reset' check (purpose in ('reset', 'invitation'));
+      -- Invited: an account waiting for its first password (its hash is empty, so nothing verifies).
+      alter table users drop constraint users_status_check;
+      alter table users add constraint users_status_check check (status in ('active', 'disabled', 'invited'))`,
+  },
+  {
+    name: '0005_account',
+    sql: `
+      -- The console's language chosen in one's profile (null: the company's language).
+      alter table users add column language text check (language in ('en', 'fr', 'et', 'lv'));
+      -- One row per session (a refresh family; the access token's session id): where it was last
+      -- seen from, for the list of one's own sessions. Its refresh tokens say whether it is alive.
+      create table sessions (
+        id uuid primary key,
+        user_id uuid not null references users (id) on delete cascade,
+        user_agent text not null,
+        address text not null,
+        created_at timestamptz not null default now(),
+        last_seen_at timestamptz not null default now()
+      );
+      create index sessions_user on sessions (user_id, last_seen_at);
+      -- Two-step recovery codes: only their SHA-256 (they are random, like refresh tokens); each works once.
+      create table two_step_recovery_codes (
+        user_id uuid not null references users (id) on delete cascade,
+        code_hash text not null,
+        used_at timestamptz,
+        primary key (user_id, code_hash)
+      )`,
+  },
 ];

@@ -19,6 +19,8 @@ export const users = auth.table('users', {
   twoStepPendingSecret: text('two_step_pending_secret'),
   twoStepLastStep: bigint('two_step_last_step', { mode: 'number' }),
   lastSignInAt: ts('last_sign_in_at'),
+  passwordChangeRequired: boolean('password_change_required').notNull().default(false),
+  language: text('language'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -42,6 +44,8 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export const companies = auth.table('companies', {
   id: uuid('id').primaryKey(),
   domain: text('domain').notNull(),
+  name: text('name'),
+  type: text('type'),
   status: text('status').notNull(),
   maxUsers: integer('max_users'),
   deletedAt: ts('deleted_at'),
@@ -63,19 +67,50 @@ export const twoStepChallenges = auth.table('two_step_challenges', {
   userId: uuid('user_id').notNull(),
   remember: boolean('remember').notNull(),
   expiresAt: ts('expires_at').notNull(),
+  purpose: text('purpose').notNull().default('two_step').$type<ChallengePurpose>(),
 });
+export type ChallengePurpose = 'two_step' | 'password_change';
 
-/** Single-use password reset tokens (hashed). */
+/** Single-use password-setting tokens (hashed): reset links, and invitation links (see migration 0004). */
 export const passwordResets = auth.table('password_resets', {
   tokenHash: text('token_hash').primaryKey(),
   userId: uuid('user_id').notNull(),
+  purpose: text('purpose').notNull().default('reset').$type<ResetPurpose>(),
   expiresAt: ts('expires_at').notNull(),
   usedAt: ts('used_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+export type ResetPurpose = 'reset' | 'invitation';
+
 /** Sessions ended while their access tokens may still be alive (see migration 0002). */
 export const endedSessions = auth.table('ended_sessions', {
   sessionId: uuid('session_id').primaryKey(),
   until: ts('until').notNull(),
+});
+
+/** Recordings per uploader, from the file service's events (the consumer users list). */
+export const fileUsage = auth.table('file_usage', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id'),
+  userId: uuid('user_id'),
+  size: bigint('size', { mode: 'number' }).notNull(),
+});
+
+/** Where each session (refresh family) was signed in and last seen from (migration 0004). */
+export const sessions = auth.table('sessions', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  userAgent: text('user_agent').notNull(),
+  address: text('address').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+});
+export type SessionRow = typeof sessions.$inferSelect;
+
+/** Hashed single-use recovery codes for two-step verification. */
+export const recoveryCodes = auth.table('two_step_recovery_codes', {
+  userId: uuid('user_id').notNull(),
+  codeHash: text('code_hash').notNull(),
+  usedAt: ts('used_at'),
 });

@@ -23,12 +23,14 @@ export async function companiesByIds(db: Db, ids: string[]): Promise<Map<string,
 export interface CompanyFacts {
   id: string;
   domain: string;
+  name: string;
+  type: string | null;
   status: string;
   maxUsers: number | null;
 }
 
 export async function upsertCompany(db: Db, company: CompanyFacts): Promise<void> {
-  const values = { domain: company.domain.toLowerCase(), status: company.status, maxUsers: company.maxUsers };
+  const values = { domain: company.domain.toLowerCase(), name: company.name, type: company.type, status: company.status, maxUsers: company.maxUsers };
   await db.insert(companies).values({ id: company.id, ...values })
     .onConflictDoUpdate({ target: companies.id, set: { ...values, updatedAt: sql`now()` } });
 }

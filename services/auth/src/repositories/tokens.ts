@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { endedSessions, passwordResets, refreshTokens, twoStepChallenges, users, type RefreshTokenRow } from '../db/schema';
+import { endedSessions, passwordResets, refreshTokens, sessions, twoStepChallenges, users, type ChallengePurpose, type RefreshTokenRow, type ResetPurpose } from '../db/schema';
 
 // Refresh tokens ---------------------------------------------------------------------------------
 
@@ -71,14 +71,16 @@ export async function liveEndedSessions(db: Db): Promise<{ sessionId: string; un
   return db.select().from(endedSessions).where(gt(endedSessions.until, sql`now()`));
 }
 
-// Two-step challenges ----------------------------------------------------------------------------
+// Pending sign-ins (two-step code, or the new password replacing a one-time one) -----------------
 
-export async function insertChallenge(db: Db, challenge: { tokenHash: string; userId: string; remember: boolean; expiresAt: Date }): Promise<void> {
+export async function insertChallenge(db: Db, challenge: { tokenHash: string; userId: string; remember: boolean; expiresAt: Date; purpose: ChallengePurpose }): Promise<void> {
   await db.insert(twoStepChallenges).values(challenge);
 }
 
-export async function findChallenge(db: Db, tokenHash: string) {
-  const [row] = await db.select().from(twoStepChallenges).where(and(eq(twoStepChallenges.tokenHash, tokenHash), gt(twoStepChallenges.expiresAt, sql`now()`)));
+/** A live challenge of that purpose (a two-step challenge never lets someone set a password, and back). */
+export async function findChallenge(db: Db, tokenHash: string, purpose: ChallengePurpose) {
+  const [row] = await db.select().from(twoStepChallenges)
+    .where(and(eq(twoStepChallenges.tokenHash, tokenHash), eq(twoStepChallenges.purpose, purpose), gt(twoStepChallenges.expiresAt, sql`now()`)));
   return row;
 }
 
@@ -88,14 +90,14 @@ export async function deleteChallenge(db: Db, tokenHash: string): Promise<void> 
 
 // Password resets --------------------------------------------------------------------------------
 
-export async function insertReset(db: Db, reset: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+export async function insertReset(db: Db, reset: { tokenHash: string; userId: string; expiresAt: Date; purpose?: ResetPurpose }): Promise<void> {
   await db.insert(passwordResets).values(reset);
 }
 
 /** Voids all but the newest `keep` live reset links of a user (the user row is locked by the caller). */
 export async function keepNewestResets(db: Db, userId: string, keep: number): Promise<void> {
   const live = await db.select({ tokenHash: passwordResets.tokenHash }).from(passwordResets)
-    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
+    .where(and(eq(passwordResets.userId, userId), eq(passwordResets.purpose, 'reset'), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
     .orderBy(asc(passwordResets.createdAt));
   const stale = live.slice(0, Math.max(0, live.length - keep)).map((r) => r.tokenHash);
   if (stale.length) await db.update(passwordResets).set({ usedAt: sql`now()` }).where(inArray(passwordResets.tokenHash, stale));
@@ -114,6 +116,15 @@ export async function voidResets(db: Db, userId: string): Promise<void> {
   await db.update(passwordResets).set({ usedAt: sql`now()` }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
 
+/** When each of these users' live invitation link expires (users without one are left out). */
+export async function liveInvitations(db: Db, userIds: readonly string[]): Promise<Map<string, Date>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select({ userId: passwordResets.userId, expiresAt: sql<Date>`max(${passwordResets.expiresAt})`.mapWith(passwordResets.expiresAt) }).from(passwordResets)
+    .where(and(inArray(passwordResets.userId, [...userIds]), eq(passwordResets.purpose, 'invitation'), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
+    .groupBy(passwordResets.userId);
+  return new Map(rows.map((r) => [r.userId, r.expiresAt]));
+}
+
 /** Housekeeping: rows nobody can use any more. */
 export async function purgeExpired(db: Db): Promise<void> {
   const dayAgo = sql`now() - interval '1 day'`;
@@ -121,4 +132,6 @@ export async function purgeExpired(db: Db): Promise<void> {
   await db.delete(twoStepChallenges).where(lt(twoStepChallenges.expiresAt, sql`now()`));
   await db.delete(passwordResets).where(lt(passwordResets.expiresAt, dayAgo));
   await db.delete(endedSessions).where(lt(endedSessions.until, sql`now()`));
+  // A session whose refresh tokens are all gone has nothing left to list.
+  await db.delete(sessions).where(notExists(db.select({ one: sql`1` }).from(refreshTokens).where(eq(refreshTokens.familyId, sessions.id))));
 }

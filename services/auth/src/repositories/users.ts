@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { Role } from '@earshot/contracts';
-import { users, type UserRow } from '../db/schema';
+import { companies, users, type UserRow } from '../db/schema';
 
 /** Which users a caller may see: one company, or every company (platform administrators). */
 export type Scope = { all: true } | { all: false; companyId: string };
@@ -37,6 +37,13 @@ export async function countInCompany(db: Db, companyId: string): Promise<number>
   return Number(row?.n ?? 0);
 }
 
+/** Active administrators of a company (the last one cannot be removed, demoted or disabled). */
+export async function countActiveAdmins(db: Db, companyId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.role, 'ADMIN'), eq(users.status, 'active')));
+  return Number(row?.n ?? 0);
+}
+
 export async function hostAdminExists(db: Db): Promise<boolean> {
   const rows = await db.select({ id: users.id }).from(users).where(eq(users.role, 'HOST_ADMIN')).limit(1);
   return rows.length > 0;
@@ -50,6 +57,9 @@ export interface NewUser {
   avatar: string | null;
   role: Role;
   passwordHash: string;
+  passwordChangeRequired?: boolean;
+  /** invited: waiting to choose a password with an invitation link (left out: active). */
+  status?: 'active' | 'invited';
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
@@ -59,7 +69,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
 
 export type UserPatch = Partial<Pick<UserRow,
   'companyId' | 'email' | 'firstName' | 'lastName' | 'avatar' | 'role' | 'status' | 'passwordHash' |
-  'twoStepEnabled' | 'twoStepSecret' | 'twoStepPendingSecret' | 'twoStepLastStep' | 'lastSignInAt'>>;
+  'twoStepEnabled' | 'twoStepSecret' | 'twoStepPendingSecret' | 'twoStepLastStep' | 'lastSignInAt' | 'passwordChangeRequired' | 'language'>>;
 
 export async function updateUser(db: Db, id: string, patch: UserPatch): Promise<UserRow> {
   const [row] = await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
@@ -82,6 +92,7 @@ export interface ListFilter {
   scope: Scope;
   q?: string;
   role?: Role;
+  status?: UserRow['status'];
   page: number;
   pageSize: number;
 }
@@ -95,6 +106,7 @@ function listWhere(filter: Omit<ListFilter, 'page' | 'pageSize'>): SQL | undefin
   return and(
     inScope(filter.scope),
     filter.role ? eq(users.role, filter.role) : undefined,
+    filter.status ? eq(users.status, filter.status) : undefined,
     pattern
       ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern),
         ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern))
@@ -111,7 +123,23 @@ export async function listUsers(db: Db, filter: ListFilter): Promise<{ rows: Use
   return { rows, total: Number(totalRow?.n ?? 0) };
 }
 
-export async function dropdownUsers(db: Db, scope: Scope): Promise<Pick<UserRow, 'id' | 'firstName' | 'lastName'>[]> {
-  return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users)
+export async function dropdownUsers(db: Db, scope: Scope): Promise<Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'email'>[]> {
+  return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users)
     .where(inScope(scope)).orderBy(asc(users.firstName), asc(users.lastName)).limit(1000);
+}
+
+/** The people of consumer (b2c) companies that still exist, newest first. */
+export async function listB2cUsers(db: Db, filter: Omit<ListFilter, 'scope' | 'role'> & { companyId?: string }) {
+  const where = and(
+    eq(companies.type, 'b2c'),
+    isNull(companies.deletedAt),
+    filter.companyId ? eq(users.companyId, filter.companyId) : undefined,
+    listWhere({ scope: { all: true }, q: filter.q, status: filter.status }),
+  );
+  const b2c = eq(companies.id, users.companyId);
+  const [totalRow] = await db.select({ n: count() }).from(users).innerJoin(companies, b2c).where(where);
+  const rows = await db.select({ user: users, companyName: companies.name }).from(users).innerJoin(companies, b2c).where(where)
+    .orderBy(desc(users.createdAt), asc(users.id))
+    .limit(filter.pageSize).offset((filter.page - 1) * filter.pageSize);
+  return { rows, total: Number(totalRow?.n ?? 0) };
 }

@@ -2,36 +2,61 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  Domain, ForgotPasswordBody, LoginBody, LoginResponse, MessageBody, ProvidersResponse, RefreshBody, RefreshResponse,
-  ResetPasswordBody, TwoStepRequiredResponse, TwoStepVerifyBody, JwksResponse,
+  ChangeRequiredPasswordBody, Domain, ForgotPasswordBody, LoginBody, LoginResponse, MessageBody, PasswordChangeRequiredResponse, ProvidersResponse, RefreshBody,
+  RefreshResponse, ResetPasswordBody, ResetPasswordResponse, TwoStepRequiredResponse, TwoStepVerifyBody, JwksResponse,
 } from '@earshot/contracts';
 import { clearCookie, cookieIsSecure, readCookie, setCookie } from '@earshot/kit';
 import { FLOW_SECONDS, PROVIDER_IDS } from '../services/providers';
 import { toUserDto, type AuthContext } from '../services/context';
 import type { AuthServices } from '../services/index';
+import type { SignInOutcome } from '../services/sign-in';
 import { FLOW_COOKIE, FLOW_PATH, answerSignIn, callerOf, clearSessionCookies, originOf, writeSessionCookies } from './cookies';
 import { errors } from './schemas';
+
+/** What a sign-in answers: the user with the session, or the step the browser must show next. */
+function signInAnswer(outcome: SignInOutcome): LoginResponse | TwoStepRequiredResponse | PasswordChangeRequiredResponse {
+  if (outcome.kind === 'session') return { user: toUserDto(outcome.user) };
+  return outcome.kind === 'two_step' ? { twoStepRequired: true } : { passwordChangeRequired: true };
+}
 
 export async function authRoutes(app: FastifyInstance, ctx: AuthContext, { signIns, credentials, providers }: AuthServices): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/login', {
     config: { access: 'public', csrfExempt: true, example: { body: { email: 'nobody@example.com', password: 'not-a-password' } } },
-    schema: { tags: ['auth'], summary: 'Sign in with email and password', body: LoginBody, response: { 200: z.union([LoginResponse, TwoStepRequiredResponse]), ...errors(400, 401, 409, 429) } },
+    schema: {
+      tags: ['auth'], summary: 'Sign in with email and password', body: LoginBody,
+      response: { 200: z.union([LoginResponse, TwoStepRequiredResponse, PasswordChangeRequiredResponse]), ...errors(400, 401, 403, 409, 429) },
+    },
   }, async (request, reply) => {
     const outcome = await signIns.signIn(callerOf(request), request.body);
     await answerSignIn(ctx, request, reply, outcome);
-    if (outcome.kind === 'two_step') return { twoStepRequired: true as const };
-    return { user: toUserDto(outcome.user) };
+    return signInAnswer(outcome);
   });
 
   r.post('/auth/two-step/verify', {
     config: { access: 'public', csrfExempt: true, example: { body: { code: '123456' } } },
-    schema: { tags: ['auth'], summary: 'Finish a sign-in with the authenticator code', body: TwoStepVerifyBody, response: { 200: LoginResponse, ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['auth'], summary: 'Finish a sign-in with the authenticator code', body: TwoStepVerifyBody,
+      response: { 200: z.union([LoginResponse, PasswordChangeRequiredResponse]), ...errors(400, 401, 403, 429) },
+    },
   }, async (request, reply) => {
     const outcome = await signIns.verifyTwoStep(callerOf(request), request.body.code);
     await answerSignIn(ctx, request, reply, outcome);
-    if (outcome.kind !== 'session') throw new Error('two-step verification cannot ask for another step');
+    if (outcome.kind === 'two_step') throw new Error('two-step verification cannot ask for itself again');
+    return outcome.kind === 'session' ? { user: toUserDto(outcome.user) } : { passwordChangeRequired: true as const };
+  });
+
+  r.post('/auth/password/change', {
+    config: { access: 'public', csrfExempt: true, example: { body: { password: 'a-new-password' } } },
+    schema: {
+      tags: ['auth'], summary: 'Finish a sign-in with a one-time password: choose the new password (the pending cookie says whose)', body: ChangeRequiredPasswordBody,
+      response: { 200: LoginResponse, ...errors(400, 401, 403) },
+    },
+  }, async (request, reply) => {
+    const outcome = await signIns.changeRequiredPassword(callerOf(request), request.body.password);
+    await answerSignIn(ctx, request, reply, outcome);
+    if (outcome.kind !== 'session') throw new Error('choosing the password is the last step of a sign-in');
     return { user: toUserDto(outcome.user) };
   });
 
@@ -65,9 +90,18 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext, { signI
 
   r.post('/auth/password/reset', {
     config: { access: 'public', csrfExempt: true, example: { body: { token: 'not-a-token', password: 'a-new-password' } } },
-    schema: { tags: ['auth'], summary: 'Set a new password with a reset link', body: ResetPasswordBody, response: { 200: MessageBody, ...errors(400) } },
-  }, async (request) => {
-    await credentials.resetPassword(callerOf(request), request.body.token, request.body.password);
+    schema: {
+      tags: ['auth'], summary: 'Set a new password with a reset link, or the first one with an invitation link (which also signs the person in: user is answered)',
+      body: ResetPasswordBody, response: { 200: ResetPasswordResponse, ...errors(400) },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const accepted = await credentials.resetPassword(caller, request.body.token, request.body.password);
+    const outcome = accepted ? await signIns.signInAccepted(caller, accepted) : null;
+    if (outcome?.kind === 'session') {
+      await answerSignIn(ctx, request, reply, outcome);
+      return { message: 'Your password is set: welcome', user: toUserDto(outcome.user) };
+    }
     return { message: 'Your password was changed: sign in with the new one' };
   });
 
@@ -116,6 +150,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext, { signI
     clearCookie(reply, cookieIsSecure(ctx.config, request), FLOW_COOKIE, FLOW_PATH);
     if (!result.ok) return reply.redirect(`/signin?error=${result.error}`, 302);
     const kind = await answerSignIn(ctx, request, reply, result.outcome);
-    return reply.redirect(kind === 'two_step' ? '/signin?step=two-step' : '/chat', 302);
+    const next = { session: '/chat', two_step: '/signin?step=two-step', password_change: '/signin?step=change-password' } as const;
+    return reply.redirect(next[kind], 302);
   });
 }

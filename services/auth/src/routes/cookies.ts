@@ -3,7 +3,7 @@ import { ACCESS_COOKIE, REFRESH_COOKIE, clearCookie, cookieIsSecure, identityOf,
 import type { UserRow } from '../db/schema';
 import type { AuthContext, Caller } from '../services/context';
 import { accessToken, type Session } from '../services/sessions';
-import { TWO_STEP_SECONDS, type SignInOutcome } from '../services/sign-in';
+import { PASSWORD_CHANGE_SECONDS, TWO_STEP_SECONDS, type SignInOutcome } from '../services/sign-in';
 import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_SECONDS } from '../services/throttle';
 
 // The HTTP side of sessions: which cookies carry them, where, and for how long. Services get the
@@ -11,6 +11,8 @@ import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_SECONDS } from '../services/throttle'
 
 export const AUTH_PATH = '/api/auth';
 export const TWO_STEP_COOKIE = 'earshot_2fa';
+/** The pending sign-in after a one-time password, until the new password is chosen. */
+export const PASSWORD_CHANGE_COOKIE = 'earshot_pwc';
 /** The OAuth flow (state, PKCE verifier) between the start and the provider's redirect back. */
 export const FLOW_COOKIE = 'earshot_oauth';
 export const FLOW_PATH = '/api/auth/provider';
@@ -24,9 +26,11 @@ export function originOf(request: FastifyRequest): string {
 export function callerOf(request: FastifyRequest): Caller {
   return {
     ip: request.ip,
+    userAgent: request.headers['user-agent'],
     identity: request.identity,
     refreshToken: readCookie(request, REFRESH_COOKIE),
     twoStepToken: readCookie(request, TWO_STEP_COOKIE),
+    passwordChangeToken: readCookie(request, PASSWORD_CHANGE_COOKIE),
     knownDevice: readCookie(request, KNOWN_DEVICE_COOKIE),
   };
 }
@@ -51,15 +55,25 @@ export function clearSessionCookies(ctx: AuthContext, request: FastifyRequest, r
   clearCookie(reply, secure, REFRESH_COOKIE, AUTH_PATH);
 }
 
-/** Turns a sign-in outcome into cookies: the session, or the short-lived pending two-step cookie. */
-export async function answerSignIn(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, outcome: SignInOutcome): Promise<'session' | 'two_step'> {
+/** Each pending step's cookie and life. */
+const STEP_COOKIES = {
+  two_step: { name: TWO_STEP_COOKIE, seconds: TWO_STEP_SECONDS },
+  password_change: { name: PASSWORD_CHANGE_COOKIE, seconds: PASSWORD_CHANGE_SECONDS },
+} as const;
+
+/** Turns a sign-in outcome into cookies: the session, or the short-lived cookie of the pending step. */
+export async function answerSignIn(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, outcome: SignInOutcome): Promise<SignInOutcome['kind']> {
   const secure = cookieIsSecure(ctx.config, request);
   if (outcome.knownDevice) setCookie(reply, secure, KNOWN_DEVICE_COOKIE, outcome.knownDevice, { path: AUTH_PATH, maxAge: KNOWN_DEVICE_SECONDS });
-  if (outcome.kind === 'two_step') {
-    setCookie(reply, secure, TWO_STEP_COOKIE, outcome.challenge, { path: AUTH_PATH, maxAge: TWO_STEP_SECONDS });
-    return 'two_step';
+  // A step done leaves no cookie behind: the two-step one once the password step follows, both at the session.
+  for (const [kind, cookie] of Object.entries(STEP_COOKIES)) {
+    if (kind !== outcome.kind && readCookie(request, cookie.name)) clearCookie(reply, secure, cookie.name, AUTH_PATH);
   }
-  if (readCookie(request, TWO_STEP_COOKIE)) clearCookie(reply, secure, TWO_STEP_COOKIE, AUTH_PATH);
+  if (outcome.kind !== 'session') {
+    const cookie = STEP_COOKIES[outcome.kind];
+    setCookie(reply, secure, cookie.name, outcome.challenge, { path: AUTH_PATH, maxAge: cookie.seconds });
+    return outcome.kind;
+  }
   await writeSessionCookies(ctx, request, reply, outcome.user, outcome.session);
   return 'session';
 }

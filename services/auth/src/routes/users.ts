@@ -2,19 +2,21 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ADMINS, ALL_ROLES, ChangePasswordBody, Dropdown, DropdownQuery, IdParams, MessageBody, ProfileUpdateBody, RegisterUserBody, RoleDto,
-  TwoStepDisableBody, TwoStepEnableBody, TwoStepSetupResponse, UpdateUserBody, UserDetailDto, UserListQuery, paginated,
+  ADMINS, ALL_ROLES, AdminUserDto, B2cUserDto, B2cUserQuery, ChangePasswordBody, CreatedUserDto, DropdownQuery, HOST_ONLY, IdParams, MessageBody, ProfileUpdateBody,
+  RegisterUserBody, RevokedSessionsResponse, SupportContactDto, RoleDto, SessionDto, TemporaryPasswordResponse, TwoStepDisableBody, TwoStepEnableBody, TwoStepEnabledResponse, TwoStepSetupResponse, UpdateUserBody, UserDetailDto,
+  UserDropdownItem, UserListQuery, paginated,
 } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import { toUserDetailDto, type AuthContext } from '../services/context';
 import type { AuthServices } from '../services/index';
-import { ROLE_INFO, assignableRoles, ownAccount } from '../services/users';
+import { supportContactsFor } from '../services/support';
+import { adminView, ownAccount } from '../services/users';
 import { signedInCaller } from './cookies';
 import { errors } from './schemas';
 
 const EXAMPLE_USER = { firstName: 'Example', lastName: 'Person', email: 'example.person@example.com', password: 'example-password', role: 'USER' };
 
-export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users, credentials }: AuthServices): Promise<void> {
+export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users, credentials, sessions }: AuthServices): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['users'];
 
@@ -27,7 +29,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users
 
   r.put('/users/profile', {
     config: { access: ALL_ROLES, example: { body: { firstName: 'Example' } } },
-    schema: { tags, summary: 'Change your own name or avatar', body: ProfileUpdateBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
+    schema: { tags, summary: 'Change your own name, avatar or language', body: ProfileUpdateBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
   }, async (request) => toUserDetailDto(await users.updateProfile(identityOf(request), request.body)));
 
   r.put('/users/password', {
@@ -45,60 +47,146 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users
 
   r.post('/users/two-step/enable', {
     config: { access: ALL_ROLES, example: { body: { code: '123456' } } },
-    schema: { tags, summary: 'Turn two-step verification on with a code from the app', body: TwoStepEnableBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404, 409) } },
+    schema: {
+      tags, summary: 'Turn two-step verification on with a code from the app: answers the recovery codes, this once', body: TwoStepEnableBody,
+      response: { 200: TwoStepEnabledResponse, ...errors(400, 401, 403, 404, 409) },
+    },
   }, async (request) => {
-    await credentials.enableTwoStep(signedInCaller(request), identityOf(request), request.body.code);
-    return { message: 'Two-step verification is on' };
+    const recoveryCodes = await credentials.enableTwoStep(signedInCaller(request), identityOf(request), request.body.code);
+    return { message: 'Two-step verification is on', recoveryCodes };
   });
 
   r.post('/users/two-step/disable', {
-    config: { access: ALL_ROLES, example: { body: { password: 'example-password' } } },
-    schema: { tags, summary: 'Turn two-step verification off (needs your password)', body: TwoStepDisableBody, response: { 200: MessageBody, ...errors(400, 401, 403, 404) } },
+    config: { access: ALL_ROLES, example: { body: { code: '123456' } } },
+    schema: {
+      tags, summary: 'Turn two-step verification off (needs a current code from the app, or a recovery code)', body: TwoStepDisableBody,
+      response: { 200: MessageBody, ...errors(400, 401, 403, 404, 409, 429) },
+    },
   }, async (request) => {
-    await credentials.disableTwoStep(signedInCaller(request), identityOf(request), request.body.password);
+    await credentials.disableTwoStep(signedInCaller(request), identityOf(request), request.body.code);
     return { message: 'Two-step verification is off' };
   });
 
+  r.get('/users/sessions', {
+    config: { access: ALL_ROLES },
+    schema: { tags, summary: 'Your signed-in sessions: device, address, last seen; `current` is this one', response: { 200: z.array(SessionDto), ...errors(401, 403) } },
+  }, async (request) => sessions.list(identityOf(request)));
+
+  r.post('/users/sessions/revoke-others', {
+    config: { access: ALL_ROLES },
+    schema: { tags, summary: 'Sign out everywhere else: every session of yours but this one ends at once', response: { 200: RevokedSessionsResponse, ...errors(401, 403, 404) } },
+  }, async (request) => ({ revoked: await sessions.revokeOthers(signedInCaller(request), identityOf(request)) }));
+
+  r.delete('/users/sessions/:id', {
+    config: { access: ALL_ROLES, params: { id: 'session' } },
+    schema: { tags, summary: 'Sign one of your sessions out (its access token is refused at once)', params: IdParams, response: { 204: z.null(), ...errors(400, 401, 403, 404) } },
+  }, async (request, reply) => {
+    await sessions.revoke(signedInCaller(request), identityOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  r.get('/users/support-contacts', {
+    config: { access: ALL_ROLES },
+    schema: {
+      tags, summary: "Who to ask for help: your company's administrators (platform administrators: each other)",
+      response: { 200: z.array(SupportContactDto), ...errors(401, 403) },
+    },
+  }, async (request) => supportContactsFor(ctx.db, identityOf(request)));
+
   // Administration (HOST_ADMIN: every company; ADMIN: their own) ---------------------------------
+
+  const one = async (row: Parameters<typeof adminView>[1][number]) => (await adminView(ctx.db, [row]))[0]!;
 
   r.get('/users', {
     config: { access: ADMINS },
-    schema: { tags, summary: 'Users, paginated (HOST_ADMIN may filter by companyId)', querystring: UserListQuery, response: { 200: paginated(UserDetailDto), ...errors(400, 401, 403) } },
+    schema: {
+      tags, summary: 'Users, paginated; search (q), role and status filters (HOST_ADMIN may filter by companyId)', querystring: UserListQuery,
+      response: { 200: paginated(AdminUserDto), ...errors(400, 401, 403) },
+    },
   }, async (request) => {
     const page = await users.listUsers(identityOf(request), request.query);
-    return { ...page, items: page.rows.map(toUserDetailDto) };
+    return { ...page, items: await adminView(ctx.db, page.rows) };
   });
 
   r.get('/users/dropdown', {
     config: { access: ADMINS },
-    schema: { tags, summary: 'Users for pickers: id and name', querystring: DropdownQuery, response: { 200: Dropdown, ...errors(400, 401, 403) } },
+    schema: { tags, summary: 'Users for pickers: id, name and email (HOST_ADMIN: ?companyId=)', querystring: DropdownQuery, response: { 200: z.array(UserDropdownItem), ...errors(400, 401, 403) } },
   }, async (request) => users.dropdown(identityOf(request), request.query.companyId));
+
+  r.get('/users/b2c', {
+    config: { access: HOST_ONLY },
+    schema: {
+      tags, summary: 'Consumer users: the people of b2c companies, with their recordings and storage used', querystring: B2cUserQuery,
+      response: { 200: paginated(B2cUserDto), ...errors(400, 401, 403) },
+    },
+  }, async (request) => users.listB2cUsers(request.query));
 
   r.post('/users/register', {
     config: { access: ADMINS, example: { body: EXAMPLE_USER } },
-    schema: { tags, summary: 'Create a user', body: RegisterUserBody, response: { 201: UserDetailDto, ...errors(400, 401, 403, 404, 409) } },
-  }, async (request, reply) => reply.code(201).send(toUserDetailDto(await users.registerUser(identityOf(request), request.body))));
+    schema: {
+      tags, summary: 'Create a user: with a password; with invite: true (mailed a link to choose their own, invited until then); or with neither (a one-time password, answered once, to change at the first sign-in)', body: RegisterUserBody,
+      response: { 201: CreatedUserDto, ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (request, reply) => {
+    const { user, temporaryPassword } = await users.registerUser(identityOf(request), request.body);
+    return reply.code(201).send({ ...(await one(user)), ...(temporaryPassword ? { temporaryPassword } : {}) });
+  });
 
   r.get('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },
-    schema: { tags, summary: 'One user', params: IdParams, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
-  }, async (request) => toUserDetailDto(await users.getUser(identityOf(request), request.params.id)));
+    schema: { tags, summary: 'One user', params: IdParams, response: { 200: AdminUserDto, ...errors(400, 401, 403, 404) } },
+  }, async (request) => one(await users.getUser(identityOf(request), request.params.id)));
 
   r.put('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' }, example: { body: { firstName: 'Example' } } },
-    schema: { tags, summary: 'Change a user', params: IdParams, body: UpdateUserBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404, 409) } },
-  }, async (request) => toUserDetailDto(await users.updateUserById(identityOf(request), request.params.id, request.body)));
+    schema: {
+      tags, summary: 'Change a user: names, role, status (disabled ends their sessions)', params: IdParams, body: UpdateUserBody,
+      response: { 200: AdminUserDto, ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => one(await users.updateUserById(identityOf(request), request.params.id, request.body)));
 
   r.delete('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },
-    schema: { tags, summary: 'Delete a user', params: IdParams, response: { 204: z.null(), ...errors(400, 401, 403, 404) } },
+    schema: { tags, summary: 'Delete a user', params: IdParams, response: { 204: z.null(), ...errors(400, 401, 403, 404, 409) } },
   }, async (request, reply) => {
     await users.deleteUserById(identityOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 
+  r.post('/users/:id/reset-password', {
+    config: { access: ADMINS, params: { id: 'user' } },
+    schema: {
+      tags, summary: 'A one-time password for the user, answered once: they must change it at the next sign-in; their sessions end', params: IdParams,
+      response: { 200: TemporaryPasswordResponse, ...errors(400, 401, 403, 404) },
+    },
+  }, async (request) => ({ temporaryPassword: await users.resetPassword(identityOf(request), request.params.id) }));
+
+  r.post('/users/:id/invitation', {
+    config: { access: ADMINS, params: { id: 'invitedUser' } },
+    schema: {
+      tags, summary: 'Send an invited user a new invitation link (the earlier link stops working)', params: IdParams,
+      response: { 200: AdminUserDto, ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => one(await users.resendInvitation(identityOf(request), request.params.id)));
+
+  r.delete('/users/:id/invitation', {
+    config: { access: ADMINS, params: { id: 'invitedUser' } },
+    schema: {
+      tags, summary: 'Withdraw an invitation: its link stops working and the invited user (who never signed in) is deleted', params: IdParams,
+      response: { 204: z.null(), ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (request, reply) => {
+    await users.revokeInvitation(identityOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  r.post('/users/:id/reset-two-step', {
+    config: { access: ADMINS, params: { id: 'user' } },
+    schema: { tags, summary: "Turn the user's two-step verification off (e.g. a lost phone)", params: IdParams, response: { 200: AdminUserDto, ...errors(400, 401, 403, 404) } },
+  }, async (request) => one(await users.resetTwoStep(identityOf(request), request.params.id)));
+
   r.get('/roles', {
     config: { access: ADMINS },
-    schema: { tags, summary: 'Roles the caller may give, with what each may do', response: { 200: z.array(RoleDto), ...errors(401, 403) } },
-  }, async (request) => assignableRoles(identityOf(request)).map((code) => ({ code, ...ROLE_INFO[code] })));
+    schema: { tags, summary: 'Every role, what each may do, and whether the caller may give it', response: { 200: z.array(RoleDto), ...errors(401, 403) } },
+  }, async (request) => users.roles(identityOf(request)));
 }

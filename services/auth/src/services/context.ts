@@ -1,7 +1,7 @@
-import type { Actor, Role, UserDetailDto, UserDto } from '@earshot/contracts';
-import { NO_COMPANY, SecretBox, TokenSigner, actorOf as actorOfIdentity, resolveSigningKeys, type Identity, type ServiceContext } from '@earshot/kit';
+import type { Actor, AdminUserDto, Role, UserDetailDto, UserDto } from '@earshot/contracts';
+import { NO_COMPANY, SecretBox, TokenSigner, actorOf as actorOfIdentity, consoleAddress, resolveSigningKeys, secretBox, type Identity, type ServiceContext } from '@earshot/kit';
 import type { AuthConfig } from '../config';
-import type { UserRow } from '../db/schema';
+import type { CompanyRow, UserRow } from '../db/schema';
 import type { Scope } from '../repositories/users';
 
 /** What event handlers and start-up need: the kit's context (verifying, never signing). */
@@ -12,6 +12,8 @@ export interface AuthContext extends AuthBase {
   readonly signer: TokenSigner;
   /** Two-step secrets, grace-window successors and known-device cookies are sealed with it. */
   readonly box: SecretBox;
+  /** Seals links that only the mail sender (tenant service) may open: they ride on events. */
+  readonly mailBox: SecretBox;
 }
 
 /**
@@ -22,9 +24,13 @@ export async function authContext(ctx: AuthBase): Promise<AuthContext> {
   const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
   const signer = new TokenSigner(await resolveSigningKeys(ctx.config.DATA_DIR, ttl, ctx.config), ttl);
   ctx.tokens.trust(signer.jwks());
-  return { ...ctx, signer, box: new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot') };
+  return { ...ctx, signer, box: new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot'), mailBox: secretBox(ctx.config, 'mail') };
 }
 
+/** The page where a reset or invitation link lets someone choose a password (see `consoleAddress`). */
+export function passwordLink(ctx: AuthBase, token: string, purpose: 'reset' | 'invitation', companyDomain: string | null): string {
+  return `${consoleAddress(ctx.config, companyDomain)}/reset-password?token=${encodeURIComponent(token)}${purpose === 'invitation' ? '&invite=1' : ''}`;
+}
 
 /** The users a caller may see: their company, or for a HOST_ADMIN every company (or the one asked for). */
 export function scopeFor(identity: Identity, requestedCompanyId?: string): Scope {
@@ -40,9 +46,13 @@ export const EVERYONE: Scope = { all: true };
  */
 export interface Caller {
   ip: string;
+  /** The browser's User-Agent header (shown, made readable, in the list of one's sessions). */
+  userAgent?: string;
   identity: Identity | null;
   refreshToken?: string;
   twoStepToken?: string;
+  /** The pending sign-in waiting for a new password (after a one-time password). */
+  passwordChangeToken?: string;
   /** The sealed known-device cookie (see throttle.ts). */
   knownDevice?: string;
 }
@@ -57,7 +67,7 @@ export function actorOfUser(caller: { ip: string }, user: UserRow): Actor {
 
 /** What events may say about a user: never hashes or secrets. */
 export function userState(user: UserRow) {
-  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as 'active' | 'disabled' };
+  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as UserDetailDto['status'] };
 }
 
 export function toUserDto(user: UserRow): UserDto {
@@ -75,10 +85,22 @@ export function toUserDto(user: UserRow): UserDto {
 export function toUserDetailDto(user: UserRow): UserDetailDto {
   return {
     ...toUserDto(user),
+    role: user.role as Role,
     status: user.status as UserDetailDto['status'],
     twoStepEnabled: user.twoStepEnabled,
+    language: (user.language as UserDetailDto['language']) ?? null,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+/** A user as the users API answers it, with the name of its company (from the projection). */
+export function toAdminUserDto(user: UserRow, companies: ReadonlyMap<string, Pick<CompanyRow, 'name'>>, invitations: ReadonlyMap<string, Date>): AdminUserDto {
+  return {
+    ...toUserDetailDto(user),
+    companyName: (user.companyId && companies.get(user.companyId)?.name) ?? null,
+    passwordChangeRequired: user.passwordChangeRequired,
+    invitationExpiresAt: invitations.get(user.id)?.toISOString() ?? null,
   };
 }

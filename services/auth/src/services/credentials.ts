@@ -1,12 +1,17 @@
 import { badRequest, conflict, type Identity } from '@earshot/kit';
-import { findCompanyByDomain } from '../repositories/companies';
+import { findCompany, findCompanyByDomain } from '../repositories/companies';
+import { replaceRecoveryCodes } from '../repositories/recovery-codes';
 import { consumeReset, insertReset, keepNewestResets, revokeUserSessions, voidResets } from '../repositories/tokens';
 import { findByEmail, findUser, lockUser, updateUser } from '../repositories/users';
-import { EVERYONE, actorOf, actorOfUser, type AuthContext, type Caller } from './context';
+import type { UserRow } from '../db/schema';
+import { EVERYONE, actorOf, actorOfUser, passwordLink, userState, type AuthContext, type Caller } from './context';
 import { randomToken, sha256 } from './crypto';
 import { hashPassword, verifyPassword } from './passwords';
 import { accountBlocked, announceEnded, recordEnded } from './sessions';
+import { INVALID_CODE } from './sign-in';
+import { codeKeys, countFailure, countSuccess, throttled, waitFor } from './throttle';
 import { generateSecret, matchStep, otpauthUrl } from './totp';
+import { newRecoveryCodes, useTwoStepCode } from './two-step';
 import { ownAccount } from './users';
 
 export const RESET_INVALID = 'This reset link is invalid or has expired';
@@ -15,14 +20,6 @@ export const RESET_SECONDS = 30 * 60;
 /** Live reset links per account: asking again voids the oldest, so a flood of requests cannot pile up working links. */
 export const MAX_LIVE_RESETS = 3;
 const WRONG_PASSWORD = 'Your current password is not correct';
-
-/**
- * Where reset links point: PUBLIC_URL, else the local console. Never the request's Host header,
- * which whoever asks for the link controls.
- */
-function linkBase(ctx: AuthContext): string {
-  return (ctx.config.PUBLIC_URL ?? `http://localhost:${ctx.config.PORT}`).replace(/\/+$/, '');
-}
 
 /** Passwords, reset links and two-step verification of one's own account (constructed once per mount). */
 export class CredentialService {
@@ -37,7 +34,7 @@ export class CredentialService {
     const passwordHash = await hashPassword(newPassword);
     const keep = identity.sessionId;
     const ended = await ctx.transact(async (tx, emit) => {
-      await updateUser(tx, user.id, { passwordHash });
+      await updateUser(tx, user.id, { passwordHash, passwordChangeRequired: false });
       await voidResets(tx, user.id);
       const actor = actorOf(caller, identity);
       emit({ type: 'user.password_changed', companyId: user.companyId, actor, data: { id: user.id, via: 'profile' } });
@@ -63,32 +60,45 @@ export class CredentialService {
     for (const user of users) {
       if (await accountBlocked(ctx.db, user)) continue;
       const token = randomToken();
-      const resetUrl = `${linkBase(ctx)}/reset-password?token=${encodeURIComponent(token)}`;
+      const resetUrl = passwordLink(ctx, token, 'reset', user.companyId ? ((await findCompany(ctx.db, user.companyId))?.domain ?? null) : null);
       await ctx.transact(async (tx, emit) => {
         // Under the user's row lock, so parallel requests cannot leave more live links than allowed.
         await lockUser(tx, user.id, EVERYONE);
         await insertReset(tx, { tokenHash: sha256(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_SECONDS * 1000) });
         await keepNewestResets(tx, user.id, MAX_LIVE_RESETS);
-        emit({ type: 'user.password_reset_requested', companyId: user.companyId, actor: actorOf(caller), data: { id: user.id, email: user.email, resetUrl } });
+        emit({
+          type: 'user.password_reset_requested', companyId: user.companyId, actor: actorOf(caller),
+          data: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, sealedLink: ctx.mailBox.seal(resetUrl), expiresInMinutes: RESET_SECONDS / 60 },
+        });
       });
     }
   }
 
-  async resetPassword(caller: Caller, token: string, password: string): Promise<void> {
+  /**
+   * Sets the password with a reset or an invitation link (single use). An accepted invitation makes
+   * the waiting account active and is answered, so the route can sign the person in.
+   */
+  async resetPassword(caller: Caller, token: string, password: string): Promise<UserRow | null> {
     const { ctx } = this;
     const passwordHash = await hashPassword(password);
     const done = await ctx.transact(async (tx, emit) => {
       const reset = await consumeReset(tx, sha256(token));
       const user = reset ? await findUser(tx, reset.userId, EVERYONE) : undefined;
-      if (!user) return null;
-      await updateUser(tx, user.id, { passwordHash });
+      if (!reset || !user) return null;
+      const invitation = reset.purpose === 'invitation';
+      // An invitation link only ever opens a waiting account, and nothing else opens one.
+      if (invitation !== (user.status === 'invited')) return null;
+      const after = await updateUser(tx, user.id, { passwordHash, passwordChangeRequired: false, ...(invitation ? { status: 'active' } : {}) });
       await voidResets(tx, user.id);
       const actor = actorOfUser(caller, user);
+      if (invitation) emit({ type: 'user.updated', companyId: user.companyId, actor, data: { id: user.id, before: userState(user), after: userState(after) } });
       emit({ type: 'user.password_changed', companyId: user.companyId, actor, data: { id: user.id, via: 'reset' } });
-      return recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, user.id), userId: user.id, companyId: user.companyId, reason: 'password_changed', actor });
+      const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, user.id), userId: user.id, companyId: user.companyId, reason: 'password_changed', actor });
+      return { ended, accepted: invitation ? after : null };
     });
-    announceEnded(ctx, done);
     if (!done) throw badRequest(RESET_INVALID, [{ field: 'body.token', message: RESET_INVALID }]);
+    announceEnded(ctx, done.ended);
+    return done.accepted;
   }
 
   async setupTwoStep(identity: Identity): Promise<{ secret: string; otpauthUrl: string }> {
@@ -100,28 +110,43 @@ export class CredentialService {
     return { secret, otpauthUrl: otpauthUrl(ctx.config.TWO_STEP_ISSUER, user.email, secret) };
   }
 
-  async enableTwoStep(caller: Caller, identity: Identity, code: string): Promise<void> {
+  /** Turns two-step on with a code from the app; answers the recovery codes, this once. */
+  async enableTwoStep(caller: Caller, identity: Identity, code: string): Promise<string[]> {
     const { ctx } = this;
-    await ctx.transact(async (tx, emit) => {
+    return ctx.transact(async (tx, emit) => {
       const user = await ownAccount(tx, identity, true);
       if (user.twoStepEnabled) throw conflict('Two-step verification is already on');
       if (!user.twoStepPendingSecret) throw badRequest('Set up two-step verification first');
       const step = matchStep(ctx.box.open(user.twoStepPendingSecret), code);
-      if (step === null) throw badRequest('Invalid verification code', [{ field: 'body.code', message: 'Invalid verification code' }]);
+      if (step === null) throw badRequest(INVALID_CODE, [{ field: 'body.code', message: INVALID_CODE }]);
       await updateUser(tx, user.id, { twoStepEnabled: true, twoStepSecret: user.twoStepPendingSecret, twoStepPendingSecret: null, twoStepLastStep: step });
       emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(caller, identity), data: { id: user.id, enabled: true } });
+      return newRecoveryCodes(tx, user.id);
     });
   }
 
-  async disableTwoStep(caller: Caller, identity: Identity, password: string): Promise<void> {
+  /**
+   * Turns two-step off: a current code from the app (or a recovery code) proves the phone, not just
+   * the session. Wrong codes count towards the same throttle as at sign-in.
+   */
+  async disableTwoStep(caller: Caller, identity: Identity, code: string): Promise<void> {
     const { ctx } = this;
-    const user = await ownAccount(ctx.db, identity);
-    if (!(await verifyPassword(user.passwordHash, password))) {
-      throw badRequest(WRONG_PASSWORD, [{ field: 'body.password', message: WRONG_PASSWORD }]);
-    }
-    await ctx.transact(async (tx, emit) => {
+    const keys = codeKeys(identity.userId, caller.ip);
+    const wait = await waitFor(ctx.db, keys);
+    if (wait > 0) throw throttled(wait);
+    const done = await ctx.transact(async (tx, emit) => {
+      const user = await ownAccount(tx, identity, true);
+      if (!user.twoStepEnabled) throw conflict('Two-step verification is already off');
+      if (!(await useTwoStepCode(ctx, tx, user, code))) return false;
       await updateUser(tx, user.id, { twoStepEnabled: false, twoStepSecret: null, twoStepPendingSecret: null, twoStepLastStep: null });
-      if (user.twoStepEnabled) emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(caller, identity), data: { id: user.id, enabled: false } });
+      await replaceRecoveryCodes(tx, user.id, []);
+      await countSuccess(tx, keys);
+      emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(caller, identity), data: { id: user.id, enabled: false } });
+      return true;
     });
+    if (!done) {
+      await countFailure(ctx.db, keys);
+      throw badRequest(INVALID_CODE, [{ field: 'body.code', message: INVALID_CODE }]);
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from './context';
 import { CredentialService } from './credentials';
+import { OwnSessionService } from './own-sessions';
 import { ProviderService } from './providers';
 import { SignInService } from './sign-in';
 import { UserService } from './users';
@@ -10,9 +11,10 @@ export interface AuthServices {
   credentials: CredentialService;
   providers: ProviderService;
   users: UserService;
+  sessions: OwnSessionService;
 }
 
 export function authServices(ctx: AuthContext): AuthServices {
   const signIns = new SignInService(ctx);
-  return { signIns, credentials: new CredentialService(ctx), providers: new ProviderService(ctx, signIns), users: new UserService(ctx) };
+  return { signIns, credentials: new CredentialService(ctx), providers: new ProviderService(ctx, signIns), users: new UserService(ctx), sessions: new OwnSessionService(ctx) };
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { denialUntil, type Db, type NewEvent } from '@earshot/kit';
-import type { Actor, Role } from '@earshot/contracts';
+import { denialUntil, forbidden, type Db, type NewEvent } from '@earshot/kit';
+import { AUTH_CODES, AUTH_MESSAGES, type Actor, type Role } from '@earshot/contracts';
 import type { UserRow } from '../db/schema';
 import { insertEndedSessions, insertRefreshToken, liveEndedSessions } from '../repositories/tokens';
 import { findCompany } from '../repositories/companies';
+import { touchSession, type SeenFrom } from '../repositories/sessions';
 import type { AuthBase, AuthContext } from './context';
 import { randomToken, sha256 } from './crypto';
 
@@ -20,23 +21,48 @@ export interface Session {
   refreshSeconds: number;
 }
 
+/** Longest User-Agent kept: enough to name the device, too little to store whatever a client sends. */
+const USER_AGENT_MAX = 512;
+
+/** Where a request came from, as the session list keeps it. */
+export function seenFrom(caller: { ip: string; userAgent?: string }): SeenFrom {
+  // Control characters never reach the list (nor a log line that quotes it).
+  const userAgent = [...(caller.userAgent ?? '')].filter((c) => c >= ' ' && c !== '\u007f').join('').slice(0, USER_AGENT_MAX);
+  return { address: caller.ip, userAgent };
+}
+
 function refreshSeconds(ctx: AuthBase, remember: boolean): number {
   return remember ? ctx.config.REFRESH_TOKEN_TTL_DAYS * 86_400 : SESSION_REFRESH_SECONDS;
 }
 
-/** A disabled account, or one whose company is gone or switched off, cannot sign in or refresh. */
-export async function accountBlocked(db: Db, user: UserRow): Promise<boolean> {
-  if (user.status !== 'active') return true;
-  if (user.companyId === null) return false;
+/**
+ * Why an account cannot sign in or refresh, or null when it can: disabled (or its company is gone),
+ * or its company is switched off (suspended, inactive...), which the person is told.
+ */
+export async function blockedReason(db: Db, user: UserRow): Promise<'disabled' | 'company_suspended' | null> {
+  if (user.status !== 'active') return 'disabled';
+  if (user.companyId === null) return null;
   const company = await findCompany(db, user.companyId);
-  return !company || BLOCKED_COMPANY_STATUSES.has(company.status.toLowerCase());
+  if (!company) return 'disabled';
+  return BLOCKED_COMPANY_STATUSES.has(company.status.toLowerCase()) ? 'company_suspended' : null;
 }
 
-/** Stores a new refresh token; a rotation passes the family it continues. */
-export async function startSession(ctx: AuthBase, tx: Db, userId: string, remember: boolean, familyId: string = randomUUID()): Promise<Session> {
+export async function accountBlocked(db: Db, user: UserRow): Promise<boolean> {
+  return (await blockedReason(db, user)) !== null;
+}
+
+/** The answer to someone whose company is switched off: 403 with a message the console shows as is. */
+export const companySuspended = () => forbidden(AUTH_MESSAGES.companySuspended, AUTH_CODES.companySuspended);
+
+/**
+ * Stores a new refresh token; a rotation passes the family it continues. Either way the session is
+ * seen now from where the request came (its owner's list of sessions shows it).
+ */
+export async function startSession(ctx: AuthBase, tx: Db, userId: string, remember: boolean, seen: SeenFrom, familyId: string = randomUUID()): Promise<Session> {
   const refreshToken = randomToken();
   const seconds = refreshSeconds(ctx, remember);
   await insertRefreshToken(tx, { tokenHash: sha256(refreshToken), familyId, userId, remember, expiresAt: new Date(Date.now() + seconds * 1000) });
+  await touchSession(tx, familyId, userId, seen);
   return { refreshToken, familyId, remember, refreshSeconds: seconds };
 }
 

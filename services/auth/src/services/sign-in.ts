@@ -1,17 +1,21 @@
-import { MESSAGES, type LoginBody } from '@earshot/contracts';
-import { conflict, unauthorized, type Db } from '@earshot/kit';
+import { AUTH_CODES, AUTH_MESSAGES, MESSAGES, type LoginBody } from '@earshot/contracts';
+import { HttpError, badRequest, conflict, unauthorized, type Db, type Emit } from '@earshot/kit';
 import type { UserRow } from '../db/schema';
 import { findCompanyByDomain } from '../repositories/companies';
-import { claimTwoStepStep, findByEmail, findUser, updateUser } from '../repositories/users';
-import { consumeRefreshToken, deleteChallenge, findChallenge, findRefreshToken, insertChallenge, recordSuccessor, revokeFamily, usedWithin } from '../repositories/tokens';
+import { findByEmail, findUser, lockUser, updateUser } from '../repositories/users';
+import {
+  consumeRefreshToken, deleteChallenge, findChallenge, findRefreshToken, insertChallenge, recordSuccessor, revokeFamily, revokeUserSessions, usedWithin, voidResets,
+} from '../repositories/tokens';
 import { EVERYONE, actorOf, actorOfUser, type AuthContext, type Caller } from './context';
 import { randomToken, sha256 } from './crypto';
-import { verifyPassword } from './passwords';
-import { accountBlocked, announceEnded, recordEnded, resumedSession, startSession, type EndedSessions, type Session } from './sessions';
+import { hashPassword, verifyPassword } from './passwords';
+import { blockedReason, announceEnded, seenFrom, companySuspended, recordEnded, resumedSession, startSession, type EndedSessions, type Session } from './sessions';
 import { accountKey, codeKeys, countFailure, countSuccess, knownDevice, knownDeviceCookie, passwordKeys, throttled, waitFor, type ThrottleKeys } from './throttle';
-import { matchStep } from './totp';
+import { useTwoStepCode } from './two-step';
 
 export const TWO_STEP_SECONDS = 5 * 60;
+/** Time to choose a new password after signing in with a one-time one. */
+export const PASSWORD_CHANGE_SECONDS = 10 * 60;
 export const INVALID_CODE = 'Invalid verification code';
 const STEP_EXPIRED = 'Your sign-in has expired: enter your email and password again';
 /**
@@ -20,10 +24,16 @@ const STEP_EXPIRED = 'Your sign-in has expired: enter your email and password ag
  */
 export const REFRESH_GRACE_SECONDS = 5;
 
-/** A sign-in that proved the password also answers the device's known-device cookie. */
+/**
+ * A sign-in that proved the password also answers the device's known-device cookie. Before the
+ * session it may ask for the two-step code, then for a new password (after a one-time one).
+ */
 export type SignInOutcome =
   | { kind: 'session'; user: UserRow; session: Session; knownDevice?: string }
-  | { kind: 'two_step'; challenge: string; knownDevice?: string };
+  | { kind: 'two_step' | 'password_change'; challenge: string; knownDevice?: string };
+
+/** How far a sign-in got: each step is asked for once, in this order. */
+type Step = 'password' | 'provider' | 'two_step' | 'password_change';
 
 type FailureReason = 'invalid_credentials' | 'throttled' | 'disabled' | 'invalid_code';
 
@@ -40,22 +50,40 @@ async function failAttempt(ctx: AuthContext, caller: Caller, attempt: { email: s
   });
 }
 
-/** The session, or the two-step step, after a correct password. */
-async function completeSignIn(ctx: AuthContext, caller: Caller, user: UserRow, remember: boolean, keys: ThrottleKeys, method: 'password' | 'two_step' | 'provider', challengeHash?: string): Promise<SignInOutcome> {
+/** A pending step: its challenge goes to the browser in a short-lived cookie. */
+async function pendingStep(tx: Db, user: UserRow, remember: boolean, purpose: 'two_step' | 'password_change'): Promise<SignInOutcome> {
+  const challenge = randomToken();
+  const seconds = purpose === 'two_step' ? TWO_STEP_SECONDS : PASSWORD_CHANGE_SECONDS;
+  await insertChallenge(tx, { tokenHash: sha256(challenge), userId: user.id, remember, expiresAt: new Date(Date.now() + seconds * 1000), purpose });
+  return { kind: purpose, challenge };
+}
+
+/** The session itself, once every step is done. */
+async function openSession(ctx: AuthContext, tx: Db, emit: Emit, caller: Caller, user: UserRow, remember: boolean, step: Step): Promise<SignInOutcome> {
+  const session = await startSession(ctx, tx, user.id, remember, seenFrom(caller));
+  const signedIn = await updateUser(tx, user.id, { lastSignInAt: new Date() });
+  const method = step === 'password_change' ? 'password' : step;
+  emit({ type: 'user.signed_in', companyId: user.companyId, actor: actorOfUser(caller, user), data: { id: user.id, email: user.email, method } });
+  return { kind: 'session', user: signedIn, session };
+}
+
+/** The session, or the next step, after a correct password (or code, or a provider's word). */
+async function completeSignIn(ctx: AuthContext, caller: Caller, user: UserRow, remember: boolean, keys: ThrottleKeys, step: Step, challengeHash?: string): Promise<SignInOutcome> {
   return ctx.transact(async (tx, emit) => {
     await countSuccess(tx, keys);
     if (challengeHash) await deleteChallenge(tx, challengeHash);
     // Two-step verification stands even when a provider vouched for the email.
-    if (method !== 'two_step' && user.twoStepEnabled) {
-      const challenge = randomToken();
-      await insertChallenge(tx, { tokenHash: sha256(challenge), userId: user.id, remember, expiresAt: new Date(Date.now() + TWO_STEP_SECONDS * 1000) });
-      return { kind: 'two_step', challenge };
-    }
-    const session = await startSession(ctx, tx, user.id, remember);
-    const signedIn = await updateUser(tx, user.id, { lastSignInAt: new Date() });
-    emit({ type: 'user.signed_in', companyId: user.companyId, actor: actorOfUser(caller, user), data: { id: user.id, email: user.email, method } });
-    return { kind: 'session', user: signedIn, session };
+    if (step !== 'two_step' && user.twoStepEnabled) return pendingStep(tx, user, remember, 'two_step');
+    if (user.passwordChangeRequired) return pendingStep(tx, user, remember, 'password_change');
+    return openSession(ctx, tx, emit, caller, user, remember, step);
   });
+}
+
+/** A blocked account: a switched-off company is told so (403); anything else gets `message` (401). */
+async function refuseBlocked(db: Db, user: UserRow, message: string): Promise<void> {
+  const reason = await blockedReason(db, user);
+  if (reason === 'company_suspended') throw companySuspended();
+  if (reason) throw unauthorized(message);
 }
 
 /** Accounts the email may mean: in the company of `domain`, or every account with that email. */
@@ -91,14 +119,17 @@ export class SignInService {
     for (const user of users) if (await verifyPassword(user.passwordHash, body.password)) matches.push(user);
     if (matches.length === 0) {
       await failAttempt(ctx, caller, { email: body.email, user: users.length === 1 ? users[0] : undefined, companyId, reason: 'invalid_credentials', keys });
+      // An invited account has no password yet: whoever tries is told how to get one rather than left guessing.
+      if (users.length > 0 && users.every((u) => u.status === 'invited')) throw new HttpError(401, AUTH_MESSAGES.invitationPending, AUTH_CODES.invitationPending);
       throw unauthorized(MESSAGES.invalidCredentials);
     }
     // Only someone who knows the password learns that the email is in several workspaces.
     if (matches.length > 1) throw conflict('This email is used in several workspaces: sign in with your company domain', { field: 'body.domain' });
     const user = matches[0]!;
-    if (await accountBlocked(ctx.db, user)) {
+    // Only after the right password: the person learns their company is switched off, a stranger nothing.
+    if (await blockedReason(ctx.db, user)) {
       await failAttempt(ctx, caller, { email: body.email, user, companyId, reason: 'disabled', keys });
-      throw unauthorized(MESSAGES.invalidCredentials);
+      await refuseBlocked(ctx.db, user, MESSAGES.invalidCredentials);
     }
     const outcome = await completeSignIn(ctx, caller, user, body.remember ?? false, keys, 'password');
     return { ...outcome, knownDevice: knownDeviceCookie(ctx.box, account, device) };
@@ -110,11 +141,21 @@ export class SignInService {
     return completeSignIn(ctx, caller, user, remember, passwordKeys(accountKey(user.email, undefined), caller.ip, null), 'provider');
   }
 
-  /** The second step: the code from the authenticator app, for the pending sign-in of the cookie. */
+  /**
+   * Signs in someone who has just chosen their password with their invitation link (which proved
+   * the mailbox); null when their company is switched off, so they sign in later as usual.
+   */
+  async signInAccepted(caller: Caller, user: UserRow): Promise<SignInOutcome | null> {
+    const { ctx } = this;
+    if (await blockedReason(ctx.db, user)) return null;
+    return completeSignIn(ctx, caller, user, false, passwordKeys(accountKey(user.email, undefined), caller.ip, null), 'password');
+  }
+
+  /** The second step: the code from the authenticator app (or a recovery code), for the pending sign-in of the cookie. */
   async verifyTwoStep(caller: Caller, code: string): Promise<SignInOutcome> {
     const { ctx } = this;
     const challengeHash = caller.twoStepToken ? sha256(caller.twoStepToken) : undefined;
-    const challenge = challengeHash ? await findChallenge(ctx.db, challengeHash) : undefined;
+    const challenge = challengeHash ? await findChallenge(ctx.db, challengeHash, 'two_step') : undefined;
     if (!challenge || !challengeHash) throw unauthorized(STEP_EXPIRED);
     const keys = codeKeys(challenge.userId, caller.ip);
     const user = await findUser(ctx.db, challenge.userId, EVERYONE);
@@ -124,15 +165,45 @@ export class SignInService {
       await failAttempt(ctx, caller, { email: user.email, user, companyId: user.companyId, reason: 'throttled', keys });
       throw throttled(wait);
     }
-    const step = matchStep(ctx.box.open(user.twoStepSecret), code);
-    // Each code works once: the step is claimed atomically, so a replayed code fails.
-    const fresh = step !== null && (await claimTwoStepStep(ctx.db, user.id, step));
+    // Each code works once (a time step or a recovery code is claimed atomically): a replay fails.
+    const fresh = await useTwoStepCode(ctx, ctx.db, user, code);
     if (!fresh) {
       await failAttempt(ctx, caller, { email: user.email, user, companyId: user.companyId, reason: 'invalid_code', keys });
       throw unauthorized(INVALID_CODE);
     }
-    if (await accountBlocked(ctx.db, user)) throw unauthorized(STEP_EXPIRED);
+    await refuseBlocked(ctx.db, user, STEP_EXPIRED);
     return completeSignIn(ctx, caller, user, challenge.remember, keys, 'two_step', challengeHash);
+  }
+
+  /**
+   * The last step after signing in with a one-time password: the new password replaces it (it must
+   * differ), every older session and reset link ends, and the session starts.
+   */
+  async changeRequiredPassword(caller: Caller, password: string): Promise<SignInOutcome> {
+    const { ctx } = this;
+    const challengeHash = caller.passwordChangeToken ? sha256(caller.passwordChangeToken) : undefined;
+    const challenge = challengeHash ? await findChallenge(ctx.db, challengeHash, 'password_change') : undefined;
+    const user = challenge ? await findUser(ctx.db, challenge.userId, EVERYONE) : undefined;
+    if (!challenge || !challengeHash || !user?.passwordChangeRequired) throw unauthorized(STEP_EXPIRED);
+    await refuseBlocked(ctx.db, user, STEP_EXPIRED);
+    if (await verifyPassword(user.passwordHash, password)) {
+      throw badRequest(AUTH_MESSAGES.samePassword, [{ field: 'body.password', message: AUTH_MESSAGES.samePassword }]);
+    }
+    const passwordHash = await hashPassword(password);
+    const { outcome, ended } = await ctx.transact(async (tx, emit) => {
+      const locked = await lockUser(tx, user.id, EVERYONE);
+      // Used once: a second request with the same challenge finds it gone.
+      if (!locked?.passwordChangeRequired || !(await findChallenge(tx, challengeHash, 'password_change'))) throw unauthorized(STEP_EXPIRED);
+      await deleteChallenge(tx, challengeHash);
+      const changed = await updateUser(tx, user.id, { passwordHash, passwordChangeRequired: false });
+      await voidResets(tx, user.id);
+      const actor = actorOfUser(caller, changed);
+      emit({ type: 'user.password_changed', companyId: changed.companyId, actor, data: { id: changed.id, via: 'profile' } });
+      const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, user.id), userId: user.id, companyId: changed.companyId, reason: 'password_changed', actor });
+      return { outcome: await openSession(ctx, tx, emit, caller, changed, challenge.remember, 'password_change'), ended };
+    });
+    announceEnded(ctx, ended);
+    return outcome;
   }
 
   /**
@@ -145,30 +216,36 @@ export class SignInService {
     const token = caller.refreshToken ?? bodyToken;
     if (!token) throw unauthorized(SESSION_ENDED);
     const hash = sha256(token);
-    const outcome = await ctx.transact(async (tx, emit): Promise<{ user: UserRow; session: Session } | EndedSessions | null> => {
+    const outcome = await ctx.transact(async (tx, emit): Promise<{ user: UserRow; session: Session } | EndedSessions | 'company_suspended' | null> => {
       const row = await consumeRefreshToken(tx, hash);
       if (!row) {
         const recent = await usedWithin(tx, hash, REFRESH_GRACE_SECONDS);
         if (recent?.successorSealed) {
           const user = await findUser(tx, recent.userId, EVERYONE);
-          if (user && !(await accountBlocked(tx, user))) return { user, session: resumedSession(ctx, recent, ctx.box.open(recent.successorSealed)) };
+          if (user && !(await blockedReason(tx, user))) return { user, session: resumedSession(ctx, recent, ctx.box.open(recent.successorSealed)) };
         }
         const known = await findRefreshToken(tx, hash);
-        if (!known?.usedAt || known.revokedAt) return null;
+        if (!known) return null;
         const owner = await findUser(tx, known.userId, EVERYONE);
+        // Suspending a company revoked its sessions: the holder of one learns why it ended.
+        if (owner && (await blockedReason(tx, owner)) === 'company_suspended') return 'company_suspended';
+        if (!known.usedAt || known.revokedAt) return null;
         const actor = owner ? actorOfUser(caller, owner) : actorOf(caller);
         emit({ type: 'user.session_revoked', companyId: owner?.companyId ?? null, actor, data: { id: known.userId, reason: 'refresh_token_reused' } });
         return recordEnded(ctx, tx, emit, { sessionIds: await revokeFamily(tx, known.familyId), userId: known.userId, companyId: owner?.companyId ?? null, reason: 'refresh_token_reused', actor });
       }
       const user = await findUser(tx, row.userId, EVERYONE);
-      if (!user || (await accountBlocked(tx, user))) {
+      const blocked = user ? await blockedReason(tx, user) : 'disabled';
+      if (!user || blocked) {
         await revokeFamily(tx, row.familyId);
-        return null;
+        return blocked === 'company_suspended' ? blocked : null;
       }
-      const session = await startSession(ctx, tx, user.id, row.remember, row.familyId);
+      const session = await startSession(ctx, tx, user.id, row.remember, seenFrom(caller), row.familyId);
       await recordSuccessor(tx, hash, ctx.box.seal(session.refreshToken));
       return { user, session };
     });
+    // An open page whose company was just suspended is sent to sign-in with the reason.
+    if (outcome === 'company_suspended') throw companySuspended();
     if (outcome && 'user' in outcome) return outcome;
     announceEnded(ctx, outcome);
     throw unauthorized(SESSION_ENDED);

@@ -1,12 +1,16 @@
-import { ROLES, type Role, type RegisterUserBody, type UpdateUserBody, type UserListQuery } from '@earshot/contracts';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound, type Db, type Identity } from '@earshot/kit';
+import {
+  AUTH_CODES, AUTH_MESSAGES, INVITATION_DAYS, ROLES, type B2cUserDto, type B2cUserQuery, type ProfileUpdateBody, type Role, type RegisterUserBody, type UpdateUserBody, type UserListQuery,
+} from '@earshot/contracts';
+import { HttpError, badRequest, conflict, forbidden, isUniqueViolation, notFound, type Db, type Emit, type Identity } from '@earshot/kit';
 import type { UserRow } from '../db/schema';
-import { findCompany } from '../repositories/companies';
-import { revokeUserSessions, voidResets } from '../repositories/tokens';
-import { announceEnded, recordEnded, type EndReason } from './sessions';
+import { companiesByIds, findCompany } from '../repositories/companies';
+import { insertReset, liveInvitations, revokeUserSessions, voidResets } from '../repositories/tokens';
+import { usageOf } from '../repositories/usage';
+import { announceEnded, recordEnded, type EndReason, type EndedSessions } from './sessions';
 import * as repo from '../repositories/users';
-import { actorOf, scopeFor, userState, type AuthContext } from './context';
-import { hashPassword } from './passwords';
+import { actorOf, passwordLink, scopeFor, toAdminUserDto, userState, type AuthContext } from './context';
+import { randomToken, sha256 } from './crypto';
+import { hashPassword, randomPassword } from './passwords';
 
 export const ROLE_INFO: Record<Role, { name: string; description: string }> = {
   HOST_ADMIN: { name: 'Platform administrator', description: 'Runs the platform: companies, features, prompts, pricing, B2C users, audit logs, e-mail templates, AI configuration, and every company\'s users.' },
@@ -29,24 +33,39 @@ function checkAssignable(identity: Identity, role: Role | undefined) {
   if (role && !assignableRoles(identity).includes(role)) throw forbidden('Your role cannot give the role ' + role);
 }
 
-/** The company a new or moved account joins must exist, and have room (checked under its row lock). */
+/**
+ * The company a new or moved account joins must exist, and have room. Counted under the company's
+ * row lock in the projection, so concurrent creations queue and never overshoot the limit.
+ */
 async function checkCompanyRoom(tx: Db, companyId: string): Promise<void> {
   const company = await findCompany(tx, companyId, true);
   if (!company) throw notFound(COMPANY_NOT_FOUND);
   if (company.maxUsers !== null && (await repo.countInCompany(tx, companyId)) >= company.maxUsers) {
-    throw conflict(`This company has reached its limit of ${company.maxUsers} users`);
+    throw new HttpError(409, AUTH_MESSAGES.userLimit, AUTH_CODES.userLimit, [{ field: 'body.companyId', message: AUTH_MESSAGES.userLimit }]);
   }
 }
 
+/** An active ADMIN about to stop being one must not be the company's last (under the company's row lock). */
+async function checkNotLastAdmin(tx: Db, before: UserRow, after: { role: string; status: string; companyId: string | null } | null): Promise<void> {
+  const wasAdmin = before.role === 'ADMIN' && before.status === 'active' && before.companyId !== null;
+  const staysAdmin = after !== null && after.role === 'ADMIN' && after.status === 'active' && after.companyId === before.companyId;
+  if (!wasAdmin || staysAdmin) return;
+  if (!(await findCompany(tx, before.companyId!, true))) return;
+  if ((await repo.countActiveAdmins(tx, before.companyId!)) <= 1) throw new HttpError(409, AUTH_MESSAGES.lastAdmin, AUTH_CODES.lastAdmin);
+}
+
+const EMAIL_TAKEN = 'A user with this email already exists in this company';
+const emailTaken = () => conflict(EMAIL_TAKEN, [{ field: 'body.email', message: EMAIL_TAKEN }]);
+
 async function checkEmailFree(tx: Db, email: string, companyId: string | null, exceptId?: string): Promise<void> {
-  if (await repo.emailTaken(tx, email, companyId, exceptId)) throw conflict('A user with this email already exists in this company', { field: 'body.email' });
+  if (await repo.emailTaken(tx, email, companyId, exceptId)) throw emailTaken();
 }
 
 async function guardUnique<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('A user with this email already exists in this company', { field: 'body.email' });
+    if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
 }
@@ -59,11 +78,54 @@ export async function ownAccount(db: Db, identity: Identity, lock = false): Prom
   return user;
 }
 
+/** Users as the users API answers them: with their companies' names. */
+export async function adminView(db: Db, rows: UserRow[]) {
+  const companies = await companiesByIds(db, [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))]);
+  const invitations = await liveInvitations(db, rows.filter((r) => r.status === 'invited').map((r) => r.id));
+  return rows.map((row) => toAdminUserDto(row, companies, invitations));
+}
+
+/** An invitation link works once, for this long. */
+export const INVITATION_SECONDS = INVITATION_DAYS * 24 * 60 * 60;
+/**
+ * What an invited account holds instead of a password hash: no password verifies against it, so
+ * nobody signs in until the invitation link sets a real one.
+ */
+export const NO_PASSWORD = '';
+
+/**
+ * A fresh invitation link for an invited user (in `tx`, under the user's row lock): every earlier
+ * link stops working, and the sealed link rides on user.invited for the mail sender.
+ */
+async function invite(ctx: AuthContext, tx: Db, emit: Emit, identity: Identity, user: UserRow, resent: boolean): Promise<void> {
+  const token = randomToken();
+  await voidResets(tx, user.id);
+  await insertReset(tx, { tokenHash: sha256(token), userId: user.id, purpose: 'invitation', expiresAt: new Date(Date.now() + INVITATION_SECONDS * 1000) });
+  emit({
+    type: 'user.invited', companyId: user.companyId, actor: actorOf(identity, identity),
+    data: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, sealedLink: ctx.mailBox.seal(passwordLink(ctx, token, 'invitation', user.companyId ? ((await findCompany(tx, user.companyId))?.domain ?? null) : null)), expiresInDays: INVITATION_DAYS, resent },
+  });
+}
+
+/** The invited user the caller may see, locked (another company's is a 404, an active one a 409). */
+async function lockInvited(tx: Db, identity: Identity, id: string): Promise<UserRow> {
+  const user = await repo.lockUser(tx, id, scopeFor(identity));
+  if (!user) throw notFound(USER_NOT_FOUND);
+  if (user.status !== 'invited') throw conflict(AUTH_MESSAGES.notInvited);
+  return user;
+}
+const STILL_INVITED = 'This user is invited: they become active when they choose their password (or set one for them)';
+
 /** The users API and one's own profile (constructed once per mount). */
 export class UserService {
   constructor(private readonly ctx: AuthContext) {}
 
-  async registerUser(identity: Identity, body: RegisterUserBody): Promise<UserRow> {
+  /**
+   * Without a password in the body, a one-time password is made and answered (once); it must be
+   * changed at sign-in. With invite, the person is mailed a link to choose their own and stays
+   * invited (unable to sign in) until they do.
+   */
+  async registerUser(identity: Identity, body: RegisterUserBody): Promise<{ user: UserRow; temporaryPassword?: string }> {
     const { ctx } = this;
     checkAssignable(identity, body.role);
     let companyId: string | null;
@@ -78,16 +140,44 @@ export class UserService {
       if (!identity.companyId || (body.companyId && body.companyId !== identity.companyId)) throw notFound(COMPANY_NOT_FOUND);
       companyId = identity.companyId;
     }
-    const passwordHash = await hashPassword(body.password);
-    return guardUnique(ctx.transact(async (tx, emit) => {
+    const temporaryPassword = body.password === undefined && !body.invite ? randomPassword() : undefined;
+    const passwordHash = body.invite ? NO_PASSWORD : await hashPassword(body.password ?? temporaryPassword!);
+    const user = await guardUnique(ctx.transact(async (tx, emit) => {
       if (companyId) await checkCompanyRoom(tx, companyId);
       await checkEmailFree(tx, body.email, companyId);
       const user = await repo.insertUser(tx, {
         companyId, email: body.email, firstName: body.firstName, lastName: body.lastName, avatar: body.avatar ?? null, role: body.role, passwordHash,
+        passwordChangeRequired: temporaryPassword !== undefined, status: body.invite ? 'invited' : 'active',
       });
       emit({ type: 'user.created', companyId, actor: actorOf(identity, identity), data: { id: user.id, after: userState(user) } });
+      if (body.invite) await invite(ctx, tx, emit, identity, user, false);
       return user;
     }));
+    return { user, temporaryPassword };
+  }
+
+  /** A new invitation link for someone still invited: the earlier one stops working, and the mail goes again. */
+  async resendInvitation(identity: Identity, id: string): Promise<UserRow> {
+    const { ctx } = this;
+    return ctx.transact(async (tx, emit) => {
+      const user = await lockInvited(tx, identity, id);
+      await invite(ctx, tx, emit, identity, user, true);
+      return user;
+    });
+  }
+
+  /** Withdraws an invitation: its link stops working and the account, which never signed in, is deleted. */
+  async revokeInvitation(identity: Identity, id: string): Promise<void> {
+    const { ctx } = this;
+    await ctx.transact(async (tx, emit) => {
+      const user = await lockInvited(tx, identity, id);
+      const actor = actorOf(identity, identity);
+      // The tokens cascade with the account; voided first so the order of events matches what happened.
+      await voidResets(tx, id);
+      emit({ type: 'user.invitation_revoked', companyId: user.companyId, actor, data: { id, email: user.email } });
+      await repo.deleteUser(tx, id);
+      emit({ type: 'user.deleted', companyId: user.companyId, actor, data: { id, before: userState(user) } });
+    });
   }
 
   async getUser(identity: Identity, id: string): Promise<UserRow> {
@@ -100,7 +190,7 @@ export class UserService {
   async listUsers(identity: Identity, query: UserListQuery) {
     const { ctx } = this;
     const { rows, total } = await repo.listUsers(ctx.db, {
-      scope: scopeFor(identity, query.companyId), q: query.q || undefined, role: query.role, page: query.page, pageSize: query.pageSize,
+      scope: scopeFor(identity, query.companyId), q: query.q || undefined, role: query.role, status: query.status, page: query.page, pageSize: query.pageSize,
     });
     return { rows, page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
   }
@@ -108,7 +198,34 @@ export class UserService {
   async dropdown(identity: Identity, companyId?: string) {
     const { ctx } = this;
     const rows = await repo.dropdownUsers(ctx.db, scopeFor(identity, companyId));
-    return rows.map((r) => ({ _id: r.id, name: `${r.firstName} ${r.lastName}`.trim() }));
+    return rows.map((r) => ({ _id: r.id, name: `${r.firstName} ${r.lastName}`.trim(), email: r.email }));
+  }
+
+  /** Every role, and whether this caller may give it. */
+  roles(identity: Identity) {
+    const mine = assignableRoles(identity);
+    return ROLES.map((code) => ({ code, ...ROLE_INFO[code], assignable: mine.includes(code) }));
+  }
+
+  /** The people of consumer (b2c) companies with what they stored (platform administrators). */
+  async listB2cUsers(query: B2cUserQuery) {
+    const { ctx } = this;
+    const { rows, total } = await repo.listB2cUsers(ctx.db, { q: query.q || undefined, companyId: query.companyId, status: query.status, page: query.page, pageSize: query.pageSize });
+    const usage = await usageOf(ctx.db, rows.map((r) => r.user.id));
+    const items: B2cUserDto[] = rows.map(({ user, companyName }) => ({
+      _id: user.id,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      companyId: user.companyId!,
+      companyName,
+      status: user.status as B2cUserDto['status'],
+      recordings: usage.get(user.id)?.recordings ?? 0,
+      storageUsed: usage.get(user.id)?.storageUsed ?? 0,
+      lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+      createdAt: user.createdAt.toISOString(),
+    }));
+    return { items, page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
   }
 
   async updateUserById(identity: Identity, id: string, body: UpdateUserBody): Promise<UserRow> {
@@ -123,16 +240,22 @@ export class UserService {
     const { after, ended } = await guardUnique(ctx.transact(async (tx, emit) => {
       const before = await repo.lockUser(tx, id, scopeFor(identity));
       if (!before) throw notFound(USER_NOT_FOUND);
+      // Someone invited becomes active by choosing their password (or when given one here), never by a switch.
+      if (before.status === 'invited' && body.status !== undefined) throw badRequest(STILL_INVITED, [{ field: 'body.status', message: STILL_INVITED }]);
       const role = body.role ?? (before.role as Role);
       const companyId = body.companyId !== undefined ? body.companyId : role === 'HOST_ADMIN' ? null : before.companyId;
       if (role === 'HOST_ADMIN' && companyId !== null) throw badRequest(PLATFORM_NO_COMPANY, [{ field: 'body.companyId', message: PLATFORM_NO_COMPANY }]);
       if (role !== 'HOST_ADMIN' && companyId === null) throw badRequest(COMPANY_REQUIRED, [{ field: 'body.companyId', message: COMPANY_REQUIRED }]);
+      await checkNotLastAdmin(tx, before, { role, status: body.status ?? before.status, companyId });
       if (companyId !== null && companyId !== before.companyId) await checkCompanyRoom(tx, companyId);
       const email = body.email ?? before.email;
       if (email !== before.email || companyId !== before.companyId) await checkEmailFree(tx, email, companyId, id);
 
       const after = await repo.updateUser(tx, id, {
-        firstName: body.firstName, lastName: body.lastName, avatar: body.avatar, email, role, companyId, status: body.status, passwordHash,
+        firstName: body.firstName, lastName: body.lastName, avatar: body.avatar, email, role, companyId, passwordHash,
+        status: passwordHash !== undefined && before.status === 'invited' ? 'active' : body.status,
+        // A password the administrator chose is the person's own from now on.
+        passwordChangeRequired: passwordHash !== undefined ? false : undefined,
       });
       const actor = actorOf(identity, identity);
       // A token states the role and company: when either changes, or the account is switched off or
@@ -164,6 +287,7 @@ export class UserService {
     const ended = await ctx.transact(async (tx, emit) => {
       const before = await repo.lockUser(tx, id, scopeFor(identity));
       if (!before) throw notFound(USER_NOT_FOUND);
+      await checkNotLastAdmin(tx, before, null);
       const actor = actorOf(identity, identity);
       // Before the rows go (they cascade with the user), so the sessions are known and refused.
       const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: before.companyId, reason: 'deleted', actor });
@@ -174,7 +298,44 @@ export class UserService {
     announceEnded(ctx, ended);
   }
 
-  async updateProfile(identity: Identity, body: { firstName?: string; lastName?: string; avatar?: string | null }): Promise<UserRow> {
+  /**
+   * A one-time password for someone else, answered once: they must choose a new one at their next
+   * sign-in; every session of theirs and every reset link ends now.
+   */
+  async resetPassword(identity: Identity, id: string): Promise<string> {
+    const { ctx } = this;
+    if (id === identity.userId) throw badRequest('Change your own password in your profile');
+    const temporaryPassword = randomPassword();
+    const passwordHash = await hashPassword(temporaryPassword);
+    const ended = await ctx.transact(async (tx, emit): Promise<EndedSessions> => {
+      const user = await repo.lockUser(tx, id, scopeFor(identity));
+      if (!user) throw notFound(USER_NOT_FOUND);
+      if (user.status === 'invited') throw conflict('This user is invited: send the invitation again instead');
+      await repo.updateUser(tx, id, { passwordHash, passwordChangeRequired: true });
+      await voidResets(tx, id);
+      const actor = actorOf(identity, identity);
+      emit({ type: 'user.password_changed', companyId: user.companyId, actor, data: { id, via: 'admin' } });
+      return recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: user.companyId, reason: 'password_changed', actor });
+    });
+    announceEnded(ctx, ended);
+    return temporaryPassword;
+  }
+
+  /** Turns someone's two-step verification off (a lost phone); they may set it up again after signing in. */
+  async resetTwoStep(identity: Identity, id: string): Promise<UserRow> {
+    const { ctx } = this;
+    // Your own goes off in your profile, with your password.
+    if (id === identity.userId) throw badRequest('Turn your own two-step verification off in your profile');
+    return ctx.transact(async (tx, emit) => {
+      const user = await repo.lockUser(tx, id, scopeFor(identity));
+      if (!user) throw notFound(USER_NOT_FOUND);
+      const after = await repo.updateUser(tx, id, { twoStepEnabled: false, twoStepSecret: null, twoStepPendingSecret: null, twoStepLastStep: null });
+      if (user.twoStepEnabled) emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(identity, identity), data: { id, enabled: false } });
+      return after;
+    });
+  }
+
+  async updateProfile(identity: Identity, body: ProfileUpdateBody): Promise<UserRow> {
     const { ctx } = this;
     return ctx.transact(async (tx, emit) => {
       const before = await ownAccount(tx, identity, true);
