@@ -1,32 +1,87 @@
-import { defineService, on } from '@earshot/kit';
+import { ConfigError, createStorage, defineService, on, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { applyRecordingEvent, ClientService, RECORDING_EVENTS } from './services/clients';
+import { BrandingService } from './services/branding';
+import { companyRemovalHandlers } from './services/company-removal';
 import { CompanyService } from './services/companies';
 import { FeatureService } from './services/features';
+import { applyFileEvent } from './services/figures';
 import { applyUserEvent } from './services/members';
+import { brandingRoutes } from './routes/branding';
 import { clientRoutes } from './routes/clients';
 import { companyRoutes } from './routes/companies';
 import { configRoutes } from './routes/config';
+import { internalRoutes } from './routes/internal';
 import { featureRoutes } from './routes/features';
+import { emailRoutes } from './routes/email';
+import { mailConfigShape, type MailConfig } from './services/mail/config';
+import { MailService } from './services/mail/mail';
 
-/** The tenant service: companies, their branding, API keys and feature switches; clients. See README.md. */
-export const tenantService = defineService({
+type TenantConfig = ServiceContext['config'] & StorageConfig & MailConfig;
+type TenantContext = ServiceContext<TenantConfig>;
+
+/** One mail service per mounted context: routes, handlers and the sender share its queue. */
+const mailServices = new WeakMap<TenantContext, MailService>();
+export function mailOf(ctx: TenantContext): MailService {
+  let mail = mailServices.get(ctx);
+  if (!mail) mailServices.set(ctx, (mail = new MailService(ctx)));
+  return mail;
+}
+
+const wake = (ctx: TenantContext) => () => mailOf(ctx).sender.nudge();
+
+/** The tenant service: companies, their branding, API keys and feature switches; clients; e-mail. See README.md. */
+export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email'],
   migrations,
+  // Company images are stored like audio (local disk or S3, the same settings as the file service).
+  configShape: { ...storageConfigShape, ...mailConfigShape },
   async routes(app, ctx) {
     const companies = new CompanyService(ctx);
+    // The hashes live here: this process's verifier (all-in-one: the gateway's too) asks directly.
+    ctx.tokens.apiKeys.serveLocally(companies.apiKeys);
     await companyRoutes(app, companies);
+    await brandingRoutes(app, new BrandingService(ctx, createStorage(ctx.config)));
     await configRoutes(app, companies);
     await featureRoutes(app, new FeatureService(ctx));
     await clientRoutes(app, new ClientService(ctx));
+    await emailRoutes(app, mailOf(ctx));
+  },
+  async internalRoutes(app, ctx) {
+    const token = ctx.config.INTERNAL_API_TOKEN;
+    if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the tenant service runs on its own (the gateway and the other services check company API keys with it)']);
+    await internalRoutes(app, new CompanyService(ctx).apiKeys, token);
   },
   // Per user, the newest event wins: a late user.updated cannot re-add a user deleted after it.
-  subscriptions: () => [
+  subscriptions: (ctx) => [
     ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
       on(type, (event, tx) => applyUserEvent(tx, event), { entity: (event) => event.data.id })),
     // Recordings of the company, for a client's profile: each event sets only the facts it carries.
     ...RECORDING_EVENTS.map((type) => on(type, (event, tx) => applyRecordingEvent(tx, event))),
+    // Each company's stored bytes, for the companies list.
+    on('file.uploaded', (event, tx) => applyFileEvent(tx, event)),
+    on('file.deleted', (event, tx) => applyFileEvent(tx, event)),
+    ...companyRemovalHandlers(createStorage(ctx.config)),
+    // Mail is queued with its cause's own transaction; the sender wakes after commit.
+    on('user.password_reset_requested', (event, tx) => mailOf(ctx).applyResetRequested(tx, event), { afterCommit: wake(ctx) }),
+    on('user.invited', (event, tx) => mailOf(ctx).applyInvited(tx, event), { afterCommit: wake(ctx) }),
+    on('user.two_step_changed', (event, tx) => mailOf(ctx).notifications.applyTwoStepChanged(tx, event), { afterCommit: wake(ctx) }),
+    on('transcript.completed', (event, tx) => mailOf(ctx).notifications.applyCompleted(tx, event), { afterCommit: wake(ctx) }),
+    on('transcript.status_changed', (event, tx) => mailOf(ctx).notifications.applyStatusChanged(tx, event), { afterCommit: wake(ctx) }),
+    ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
+      on(type, (event, tx) => mailOf(ctx).notifications.applyUser(tx, event), { entity: (event) => event.data.id })),
+    on('file.uploaded', (event, tx) => mailOf(ctx).notifications.applyFileUploaded(tx, event)),
+    on('file.deleted', (event, tx) => mailOf(ctx).notifications.applyFileDeleted(tx, event)),
   ],
+  async start(ctx) {
+    const mail = mailOf(ctx);
+    await mail.seedShipped();
+    if (ctx.config.MAIL_WORKER) mail.sender.start();
+  },
+  async stop(ctx) {
+    await mailServices.get(ctx)?.sender.stop();
+    mailServices.delete(ctx);
+  },
 });

@@ -228,54 +228,103 @@ describe('updating, rotating and deleting', () => {
     expect(after).toMatchObject({ name: created.name, domain: created.domain, partnerCompanyId: null });
   });
 
-  test('rotating the API key shows the new key once; the old one is gone', async () => {
+  test('rotating the API key answers 201 {apiKey} once; the old key stops working at once', async () => {
     const created = (await create(fresh())).json();
+    const verifier = stack.tokens.apiKeys;
+    expect(await verifier.verify(created.apiKey)).toEqual({ companyId: created._id });
     const res = await stack.as(host, { method: 'POST', url: `/api/companies/${created._id}/api-key` });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(201);
+    expect(Object.keys(res.json())).toEqual(['apiKey']);
     const { apiKey } = res.json();
-    expect(apiKey).toMatch(/^esk_/);
+    expect(apiKey).toMatch(/^esk_[A-Za-z0-9_-]{32}$/);
     expect(apiKey).not.toBe(created.apiKey);
+    expect(await verifier.verify(created.apiKey)).toBeNull();
+    expect(await verifier.verify(apiKey)).toEqual({ companyId: created._id });
     expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().apiKey).toBe(`****${apiKey.slice(-4)}`);
     await stack.settle();
     const event = seen.find((e) => e.type === 'company.api_key_rotated' && e.companyId === created._id)!;
     expect(event.data).toEqual({ id: created._id });
+    // Neither the key nor its hash ever rides on an event.
+    const [{ api_key_hash: hash }] = (await stack.database.query<{ api_key_hash: string }>('select api_key_hash from tenant.companies where id = $1', [created._id])) as [{ api_key_hash: string }];
+    expect(JSON.stringify(seen)).not.toContain(hash);
+    expect(JSON.stringify(seen)).not.toContain(apiKey);
   });
 
-  test('DELETE removes the company and emits company.deleted with the state before', async () => {
+  test('revoking the API key: 200, refused from then on, the company shows no key; a second revoke changes nothing', async () => {
+    const created = (await create(fresh())).json();
+    const res = await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}/api-key` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'API key revoked' });
+    expect(await stack.tokens.apiKeys.verify(created.apiKey)).toBeNull();
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().apiKey).toBeNull();
+    await stack.settle();
+    expect(seen.filter((e) => e.type === 'company.api_key_revoked' && e.companyId === created._id).map((e) => e.data)).toEqual([{ id: created._id }]);
+    const before = await writtenSoFar();
+    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}/api-key` })).statusCode).toBe(200);
+    expect(await writtenSoFar()).toBe(before);
+    expect((await stack.as(host, { method: 'DELETE', url: '/api/companies/00000000-0000-4000-8000-000000000000/api-key' })).statusCode).toBe(404);
+    // Generating one again works at once.
+    const again = (await stack.as(host, { method: 'POST', url: `/api/companies/${created._id}/api-key` })).json();
+    expect(await stack.tokens.apiKeys.verify(again.apiKey)).toEqual({ companyId: created._id });
+  });
+
+  test('a suspended or inactive company’s key is refused until it is active again', async () => {
+    const created = (await create(fresh())).json();
+    for (const status of ['suspended', 'inactive']) {
+      await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { status } });
+      expect(await stack.tokens.apiKeys.verify(created.apiKey)).toBeNull();
+    }
+    await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { status: 'active' } });
+    expect(await stack.tokens.apiKeys.verify(created.apiKey)).toEqual({ companyId: created._id });
+  });
+
+  test('DELETE marks the company deleting (202), emits company.deleted, and the row goes once every service reported', async () => {
     const created = (await create(fresh())).json();
     const res = await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}` });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: 'Company deleted' });
-    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).statusCode).toBe(404);
-    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}` })).statusCode).toBe(404);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ message: 'Company deletion started: every service is removing its data' });
     await stack.settle();
     const event = seen.find((e) => e.type === 'company.deleted' && e.companyId === created._id)!;
     expect(event.data).toMatchObject({ id: created._id, before: { code: created.code }, after: null });
+    // Asking again while it is deleting changes nothing (no second event); changes are refused.
+    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}` })).statusCode).toBe(202);
+    expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { name: 'Back' } })).statusCode).toBe(409);
+    await stack.settle();
+    expect(seen.filter((e) => e.type === 'company.deleted' && e.companyId === created._id)).toHaveLength(1);
+
+    // Only this service runs here: it has reported itself, the others are pending.
+    const deleting = (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json();
+    expect(deleting).toMatchObject({ status: 'deleting', pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt'] });
+    const listed = (await stack.as(host, { method: 'GET', url: '/api/companies?status=deleting&pageSize=200' })).json();
+    expect(listed.items.map((c: { _id: string }) => c._id)).toContain(created._id);
+
+    const actor = { type: 'system' as const, id: null };
+    const report = (service: string) => stack.bus.publish([{ topic: 'earshot.tenant', key: created._id, envelope: buildEnvelope({ type: 'company.data_removed', companyId: created._id, actor, data: { companyId: created._id, service } }) }]);
+    for (const service of ['auth', 'file', 'transcription', 'chat']) await report(service);
+    await report('auth'); // a redelivered report counts once
+    await stack.settle();
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().pendingServices).toEqual(['prompt']);
+    await report('prompt');
+    await stack.settle();
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).statusCode).toBe(404);
+    expect(await stack.database.query('select 1 from tenant.company_removals where company_id = $1', [created._id])).toEqual([]);
   });
 
-  test('DELETE is refused (409) while the company is a partner or still has users', async () => {
+  test('DELETE is refused (409) while the company is another company’s partner, not because it has users', async () => {
     const partner = (await create(fresh())).json();
     const client = (await create(fresh({ partnerCompanyId: partner._id }))).json();
     const refused = await stack.as(host, { method: 'DELETE', url: `/api/companies/${partner._id}` });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toContain(client.name);
 
-    // The auth service's user events tell the tenant service who belongs where.
     const userId = crypto.randomUUID();
     const userState = { email: 'u@x.test', firstName: 'U', lastName: 'X', role: 'USER', companyId: client._id };
-    const actor = { type: 'system' as const, id: null };
-    const publish = (type: string, data: Record<string, unknown>) =>
-      stack.bus.publish([{ topic: 'earshot.auth', key: client._id, envelope: buildEnvelope({ type, companyId: client._id, actor, data }) }]);
-    await publish('user.created', { id: userId, before: null, after: userState });
+    await stack.bus.publish([{ topic: 'earshot.auth', key: client._id, envelope: buildEnvelope({ type: 'user.created', companyId: client._id, actor: { type: 'system', id: null }, data: { id: userId, before: null, after: userState } }) }]);
     await stack.settle();
-    const withUser = await stack.as(host, { method: 'DELETE', url: `/api/companies/${client._id}` });
-    expect(withUser.statusCode).toBe(409);
-    expect(withUser.json().message).toMatch(/1 user/);
-
-    await publish('user.deleted', { id: userId, before: userState, after: null });
-    await stack.settle();
-    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${client._id}` })).statusCode).toBe(200);
-    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${partner._id}` })).statusCode).toBe(200);
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${client._id}` })).json().userCount).toBe(1);
+    expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${client._id}`, payload: { partnerCompanyId: null } })).statusCode).toBe(200);
+    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${client._id}` })).statusCode).toBe(202);
+    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${partner._id}` })).statusCode).toBe(202);
   });
 });
 
@@ -326,17 +375,17 @@ describe('credits, config and features', () => {
   test('the admin config shows branding, domain, status and feature switches', async () => {
     const res = await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/config` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ _id: own._id, domain: own.domain, status: 'active', language: 'en', features: { transcription: true, custom_gpts: false } });
+    expect(res.json()).toMatchObject({ _id: own._id, domain: own.domain, status: 'active', language: 'en', features: { transcription: true, custom_gpts: true, forest_ai: true } });
   });
 
   test('the features catalogue and per-company switches', async () => {
     const catalogue = (await stack.as(host, { method: 'GET', url: '/api/features' })).json();
     expect(catalogue.map((f: { key: string }) => f.key)).toEqual(expect.arrayContaining(['transcription', 'chat', 'analysis', 'custom_gpts', 'clients']));
 
-    const res = await stack.as(host, { method: 'PUT', url: `/api/companies/${own._id}/features`, payload: { features: { custom_gpts: true, chat: false } } });
+    const res = await stack.as(host, { method: 'PUT', url: `/api/companies/${own._id}/features`, payload: { features: { custom_gpts: false, chat: false } } });
     expect(res.statusCode).toBe(200);
     const enabled = Object.fromEntries(res.json().map((f: { key: string; enabled: boolean }) => [f.key, f.enabled]));
-    expect(enabled).toMatchObject({ custom_gpts: true, chat: false, transcription: true });
+    expect(enabled).toMatchObject({ custom_gpts: false, chat: false, transcription: true });
 
     const admin = await stack.tokenFor('ADMIN', own._id);
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/features` })).json()).toEqual(res.json());
@@ -348,7 +397,7 @@ describe('credits, config and features', () => {
 
     await stack.settle();
     const event = seen.find((e) => e.type === 'company.features_changed' && e.companyId === own._id)!;
-    expect(event.data).toMatchObject({ before: { chat: true, custom_gpts: false }, after: { chat: false, custom_gpts: true } });
+    expect(event.data).toMatchObject({ before: { chat: true, custom_gpts: true }, after: { chat: false, custom_gpts: false } });
   });
 });
 
@@ -377,6 +426,7 @@ describe('access', () => {
     ['PUT', '/api/companies/:id', { name: 'Hijacked' }],
     ['DELETE', '/api/companies/:id', undefined],
     ['POST', '/api/companies/:id/api-key', undefined],
+    ['DELETE', '/api/companies/:id/api-key', undefined],
     ['GET', '/api/companies/:id/config', undefined],
     ['GET', '/api/features', undefined],
     ['PUT', '/api/companies/:id/features', { features: { chat: false } }],

@@ -73,4 +73,98 @@ export const migrations: Migration[] = [
       create index client_recordings_client_idx on client_recordings (client_id, uploaded_at desc) where client_id is not null;
     `,
   },
+  {
+    name: '0003_company_removal_and_figures',
+    sql: `
+      -- A deleted company stays, as 'deleting', until every service has removed its data.
+      alter table companies drop constraint companies_status_check;
+      alter table companies add constraint companies_status_check check (status in ('active', 'inactive', 'suspended', 'deleting'));
+      create table company_removals (
+        company_id uuid not null,
+        service text not null,
+        reported_at timestamptz not null default now(),
+        primary key (company_id, service)
+      );
+
+      -- Projection of the file service's stored files (from its events): each company's storage used.
+      create table company_files (
+        file_id uuid primary key,
+        company_id uuid not null,
+        size bigint not null
+      );
+      create index company_files_company_idx on company_files (company_id);
+
+      -- The platform-wide kill switches (absent = on); each company's own switches are companies.features.
+      create table platform_switches (
+        key text primary key,
+        enabled boolean not null,
+        updated_at timestamptz not null default now()
+      );
+    `,
+  },
+  {
+    // E-mail: templates (platform defaults and company overrides) and the outgoing mail queue. A
+    // message's body is sealed at rest (it may hold a reset link) and dropped once an SMTP server
+    // has taken it; without SMTP the .eml file under DATA_DIR/mail is the copy that counts.
+    name: '0004_mail',
+    sql: `
+      create table email_templates (
+        id uuid primary key default gen_random_uuid(),
+        type text not null,
+        language text not null,
+        company_id uuid references companies (id) on delete cascade,
+        subject text not null,
+        html text not null,
+        text text not null,
+        shipped boolean not null default false,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      );
+      create unique index email_templates_platform_key on email_templates (type, language) where company_id is null;
+      create unique index email_templates_company_key on email_templates (company_id, type, language) where company_id is not null;
+
+      create table mail_messages (
+        id uuid primary key default gen_random_uuid(),
+        company_id uuid references companies (id) on delete cascade,
+        type text not null,
+        language text not null,
+        to_address text not null,
+        subject text not null,
+        body_sealed text,
+        status text not null default 'queued',
+        attempts integer not null default 0,
+        next_attempt_at timestamptz default now(),
+        claimed_at timestamptz,
+        last_error text,
+        transport text,
+        file_name text,
+        created_at timestamptz not null default now(),
+        sent_at timestamptz
+      );
+      create index mail_messages_due_idx on mail_messages (next_attempt_at) where status in ('queued', 'sending');
+      create index mail_messages_created_idx on mail_messages (created_at desc, id desc);
+
+      -- Who mail goes to, kept from the auth service's user events (never read from its tables),
+      -- their notification choices, and who uploaded each recording (from the file service's events).
+      create table mail_recipients (
+        user_id text primary key,
+        company_id uuid,
+        email text not null,
+        first_name text not null,
+        last_name text not null
+      );
+      create table mail_preferences (
+        user_id text primary key,
+        transcript_ready boolean not null default false,
+        transcription_failed boolean not null default false,
+        updated_at timestamptz not null default now()
+      );
+      create table mail_recordings (
+        file_id text primary key,
+        company_id uuid,
+        uploaded_by text,
+        name text not null
+      );
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import { bigint, boolean, doublePrecision, integer, jsonb, numeric, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, jsonb, numeric, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const tenant = pgSchema('tenant');
 
@@ -59,3 +59,79 @@ export const clientRecordings = tenant.table('client_recordings', {
   uploadedAt: timestamp('uploaded_at', { withTimezone: true, mode: 'date' }),
 });
 export type ClientRecordingRow = typeof clientRecordings.$inferSelect;
+
+export const companyRemovals = tenant.table('company_removals', {
+  companyId: uuid('company_id').notNull(),
+  service: text('service').notNull(),
+  reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.service] })]);
+
+export const companyFiles = tenant.table('company_files', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+});
+
+export const platformSwitches = tenant.table('platform_switches', {
+  key: text('key').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export const emailTemplates = tenant.table('email_templates', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  type: text('type').notNull(),
+  language: text('language').notNull(),
+  companyId: uuid('company_id'),
+  subject: text('subject').notNull(),
+  html: text('html').notNull(),
+  text: text('text').notNull(),
+  shipped: boolean('shipped').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+export type EmailTemplateRow = typeof emailTemplates.$inferSelect;
+
+export const mailMessages = tenant.table('mail_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id'),
+  type: text('type').notNull(),
+  language: text('language').notNull(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  bodySealed: text('body_sealed'),
+  status: text('status').$type<'queued' | 'sending' | 'sent' | 'failed'>().notNull().default('queued'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).defaultNow(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
+  lastError: text('last_error'),
+  transport: text('transport').$type<'smtp' | 'file'>(),
+  fileName: text('file_name'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+});
+export type MailMessageRow = typeof mailMessages.$inferSelect;
+export type NewMailMessageRow = typeof mailMessages.$inferInsert;
+
+export const mailRecipients = tenant.table('mail_recipients', {
+  userId: text('user_id').primaryKey(),
+  companyId: uuid('company_id'),
+  email: text('email').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+});
+export type MailRecipientRow = typeof mailRecipients.$inferSelect;
+
+export const mailPreferences = tenant.table('mail_preferences', {
+  userId: text('user_id').primaryKey(),
+  transcriptReady: boolean('transcript_ready').notNull().default(false),
+  transcriptionFailed: boolean('transcription_failed').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export const mailRecordings = tenant.table('mail_recordings', {
+  fileId: text('file_id').primaryKey(),
+  companyId: uuid('company_id'),
+  uploadedBy: text('uploaded_by'),
+  name: text('name').notNull(),
+});

@@ -56,6 +56,12 @@ export async function findCompanyByDomain(db: Db, domain: string): Promise<Compa
   return row;
 }
 
+/** The company whose current API key has this SHA-256 (the column is unique). */
+export async function findCompanyByApiKeyHash(db: Db, hash: string): Promise<Pick<CompanyRow, 'id' | 'status'> | undefined> {
+  const [row] = await db.select({ id: companies.id, status: companies.status }).from(companies).where(eq(companies.apiKeyHash, hash));
+  return row;
+}
+
 /** Which of the unique fields another company already uses. */
 export async function takenFields(db: Db, values: { code?: string; domain?: string }, exceptId?: string): Promise<('code' | 'domain')[]> {
   const checks: SQL[] = [];

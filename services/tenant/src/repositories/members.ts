@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { companyMembers } from '../db/schema';
 
@@ -10,11 +10,6 @@ export async function upsertMember(tx: Db, userId: string, companyId: string): P
 
 export async function removeMember(tx: Db, userId: string): Promise<void> {
   await tx.delete(companyMembers).where(eq(companyMembers.userId, userId));
-}
-
-export async function countMembers(db: Db, companyId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(companyMembers).where(eq(companyMembers.companyId, companyId));
-  return row?.n ?? 0;
 }
 
 /** Whether the user is a member of that company (as far as the projection knows yet). */

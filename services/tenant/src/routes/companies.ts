@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ERROR_RESPONSES,
   ADMINS,
+  ApiKeyAnswer,
   CompanyAdminConfigDto,
   CompanyCreateBody,
   CompanyDto,
@@ -73,21 +74,31 @@ export async function companyRoutes(app: FastifyInstance, companies: CompanyServ
     config: { access: HOST_ONLY, params: byId },
     schema: {
       tags: ['companies'],
-      summary: 'Delete a company (refused while it has users or is another company’s partner)',
+      summary: 'Start deleting a company: every service removes its data, then the company goes (refused while it is another company’s partner)',
       params: IdParams,
-      response: { 200: MessageBody, 409: ErrorBody, ...errors },
+      response: { 202: MessageBody, 409: ErrorBody, ...errors },
     },
-  }, async (request) => companies.remove(identityOf(request), request.params.id));
+  }, async (request, reply) => reply.code(202).send(await companies.remove(identityOf(request), request.params.id)));
 
   r.post('/companies/:id/api-key', {
     config: { access: HOST_ONLY, params: byId },
     schema: {
       tags: ['companies'],
-      summary: 'Replace the company’s API key; the answer holds the new key, shown this once',
+      summary: 'Generate or replace the company’s API key (sent by integrations as X-API-Key); the answer holds it, shown this once, and the old key stops working at once',
       params: IdParams,
-      response: { 200: CompanyWithKeyDto, ...errors },
+      response: { 201: ApiKeyAnswer, ...errors },
     },
-  }, async (request) => companies.rotateApiKey(identityOf(request), request.params.id));
+  }, async (request, reply) => reply.code(201).send(await companies.rotateApiKey(identityOf(request), request.params.id)));
+
+  r.delete('/companies/:id/api-key', {
+    config: { access: HOST_ONLY, params: byId },
+    schema: {
+      tags: ['companies'],
+      summary: 'Revoke the company’s API key: requests with it are refused from now on',
+      params: IdParams,
+      response: { 200: MessageBody, ...errors },
+    },
+  }, async (request) => companies.revokeApiKey(identityOf(request), request.params.id));
 
   r.get('/companies/:id/credits', {
     config: { access: ADMINS, params: byId },

@@ -1,5 +1,7 @@
 import {
+  COMPANY_DATA_SERVICES,
   FEATURES,
+  type ApiKeyAnswer,
   type CompanyAdminConfigDto,
   type CompanyConfigDto,
   type CompanyCreateBody,
@@ -11,14 +13,16 @@ import {
   type CompanyWithKeyDto,
   type CreditsDto,
 } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, conflict, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, conflict, notFound, type ApiKeyOwner, type ApiKeySource, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
-import { countMembers } from '../repositories/members';
+import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
 
-export function toCompanyDto(row: CompanyRow): CompanyDto {
+const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [] };
+
+export function toCompanyDto(row: CompanyRow, figures: CompanyFigures = NO_FIGURES): CompanyDto {
   return {
     _id: row.id,
     name: row.name,
@@ -28,6 +32,9 @@ export function toCompanyDto(row: CompanyRow): CompanyDto {
     status: row.status as CompanyDto['status'],
     maxUsers: row.maxUsers,
     maxStorage: row.maxStorage,
+    userCount: figures.userCount,
+    storageUsed: figures.storageUsed,
+    pendingServices: row.status === 'deleting' ? COMPANY_DATA_SERVICES.filter((s) => !figures.reported.includes(s)) : [],
     language: row.language as CompanyDto['language'],
     encryption: row.encryption,
     apiKey: maskApiKey(row.apiKeyLast4),
@@ -82,12 +89,24 @@ async function checkPartner(tx: Db, partnerId: string | null | undefined, selfId
   if (!partnerId) return;
   const invalid = (message: string) => badRequest(`Invalid body.partnerCompanyId: ${message}`, [{ field: 'body.partnerCompanyId', message }]);
   if (partnerId === selfId) throw invalid('a company cannot be its own partner');
-  if (!(await repo.findCompany(tx, partnerId))) throw invalid('no such company');
+  const partner = await repo.findCompany(tx, partnerId);
+  if (!partner || partner.status === 'deleting') throw invalid('no such company');
 }
 
 /** A company administrator sees only their own company; another company is simply not found. */
 export function assertVisible(who: Identity, id: string): void {
   if (companyScope(who, id) !== id) throw notFound('Company');
+}
+
+/** A company that is being deleted takes no more changes. */
+export function assertNotDeleting(row: CompanyRow): void {
+  if (row.status === 'deleting') throw conflict('This company is being deleted');
+}
+
+/** Companies as the API shows them, with their users and storage figures. */
+async function withFigures(db: Db, rows: CompanyRow[]): Promise<CompanyDto[]> {
+  const figures = await figuresOf(db, rows.map((r) => r.id));
+  return rows.map((r) => toCompanyDto(r, figures.get(r.id)));
 }
 
 /** A company by id, or 404. */
@@ -107,7 +126,7 @@ export class CompanyService {
 
   async list(identity: Identity, query: CompanyListQuery): Promise<CompanyPage> {
     const { rows, total } = await repo.listCompanies(this.ctx.db, { ...query, id: companyScope(identity) ?? undefined }, query.page, query.pageSize);
-    return { items: rows.map(toCompanyDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+    return { items: await withFigures(this.ctx.db, rows), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
   }
 
   async dropdown(identity: Identity): Promise<{ _id: string; name: string }[]> {
@@ -116,7 +135,8 @@ export class CompanyService {
 
   async get(identity: Identity, id: string): Promise<CompanyDto> {
     assertVisible(identity, id);
-    return toCompanyDto(await loadCompany(this.ctx.db, id));
+    const [dto] = await withFigures(this.ctx.db, [await loadCompany(this.ctx.db, id)]);
+    return dto!;
   }
 
   async create(identity: Identity, body: CompanyCreateBody): Promise<CompanyWithKeyDto> {
@@ -136,6 +156,7 @@ export class CompanyService {
     return this.ctx.transact(async (tx, emit) => {
       const before = await repo.findCompanyForUpdate(tx, id);
       if (!before) throw notFound('Company');
+      assertNotDeleting(before);
       await checkUnique(tx, { code: body.code, domain: body.domain }, id);
       await checkPartner(tx, body.partnerCompanyId, id);
       const after = await repo.updateCompany(tx, id, columns(body));
@@ -143,40 +164,66 @@ export class CompanyService {
       if (JSON.stringify(was) !== JSON.stringify(now)) {
         emit({ type: 'company.updated', companyId: id, actor: actorOf(identity), data: { id, before: was, after: now } });
       }
-      return toCompanyDto(after);
+      return (await withFigures(tx, [after]))[0]!;
     }).catch(rethrowDuplicate);
   }
 
+  /**
+   * Starts deleting a company: it shows as `deleting`, company.deleted asks every service to remove
+   * its data, and the row goes once all have reported (see company-removal.ts). Asking again while
+   * it is deleting changes nothing.
+   */
   async remove(identity: Identity, id: string): Promise<{ message: string }> {
     assertVisible(identity, id);
     await this.ctx.transact(async (tx, emit) => {
       const row = await repo.findCompanyForUpdate(tx, id);
       if (!row) throw notFound('Company');
+      if (row.status === 'deleting') return;
       const partnered = await repo.partneredBy(tx, id);
       if (partnered.length) {
         throw conflict(`This company is the partner of ${partnered.join(', ')}: change their partner first`);
       }
-      const members = await countMembers(tx, id);
-      if (members > 0) {
-        throw conflict(`This company still has ${members} user${members === 1 ? '' : 's'}: delete them first`);
-      }
-      await repo.deleteCompany(tx, id);
+      await repo.updateCompany(tx, id, { status: 'deleting' });
       emit({ type: 'company.deleted', companyId: id, actor: actorOf(identity), data: { id, before: toCompanyState(row), after: null } });
     });
-    return { message: 'Company deleted' };
+    return { message: 'Company deletion started: every service is removing its data' };
   }
 
-  async rotateApiKey(identity: Identity, id: string): Promise<CompanyWithKeyDto> {
+  /** Generates the company's API key, or replaces it: the old key is refused from the commit on. */
+  async rotateApiKey(identity: Identity, id: string): Promise<ApiKeyAnswer> {
     assertVisible(identity, id);
     const apiKey = generateApiKey();
-    const row = await this.ctx.transact(async (tx, emit) => {
+    await this.ctx.transact(async (tx, emit) => {
       if (!(await repo.findCompanyForUpdate(tx, id))) throw notFound('Company');
-      const updated = await repo.updateCompany(tx, id, { apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
+      await repo.updateCompany(tx, id, { apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
       emit({ type: 'company.api_key_rotated', companyId: id, actor: actorOf(identity), data: { id } });
-      return updated;
     });
-    return { ...toCompanyDto(row), apiKey: apiKey.key };
+    return { apiKey: apiKey.key };
   }
+
+  /** Removes the company's API key (no key afterwards); revoking when there is none changes nothing. */
+  async revokeApiKey(identity: Identity, id: string): Promise<{ message: string }> {
+    assertVisible(identity, id);
+    await this.ctx.transact(async (tx, emit) => {
+      const row = await repo.findCompanyForUpdate(tx, id);
+      if (!row) throw notFound('Company');
+      if (!row.apiKeyHash) return;
+      await repo.updateCompany(tx, id, { apiKeyHash: null, apiKeyLast4: null });
+      emit({ type: 'company.api_key_revoked', companyId: id, actor: actorOf(identity), data: { id } });
+    });
+    return { message: 'API key revoked' };
+  }
+
+  /**
+   * Whose key has this hash (see ApiKeySource): only an active company's key is honoured, so a
+   * suspended or inactive company's integrations stop with its users.
+   */
+  readonly apiKeys: ApiKeySource = {
+    owner: async (hash: string): Promise<ApiKeyOwner | null> => {
+      const row = await repo.findCompanyByApiKeyHash(this.ctx.db, hash);
+      return row?.status === 'active' ? { companyId: row.id } : null;
+    },
+  };
 
   /** The public branding of an active company, by its sub-domain: no one is signed in yet. */
   async publicConfig(subdomain: string): Promise<CompanyConfigDto> {

@@ -1,0 +1,172 @@
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import {
+  companies, emailTemplates, mailMessages, mailPreferences, mailRecipients, mailRecordings,
+  type EmailTemplateRow, type MailMessageRow, type MailRecipientRow, type NewMailMessageRow,
+} from '../db/schema';
+
+export interface TemplateFilter {
+  type?: string;
+  language?: string;
+  /** A company's overrides; `null` for the platform defaults only; undefined for all. */
+  companyId?: string | null;
+}
+
+export async function listTemplates(db: Db, filter: TemplateFilter): Promise<EmailTemplateRow[]> {
+  const condition = and(
+    filter.type ? eq(emailTemplates.type, filter.type) : undefined,
+    filter.language ? eq(emailTemplates.language, filter.language) : undefined,
+    filter.companyId === undefined ? undefined : filter.companyId === null ? isNull(emailTemplates.companyId) : eq(emailTemplates.companyId, filter.companyId),
+  );
+  return db.select().from(emailTemplates).where(condition)
+    .orderBy(asc(sql`${emailTemplates.companyId} is not null`), asc(emailTemplates.companyId), asc(emailTemplates.type), asc(emailTemplates.language));
+}
+
+export async function findTemplate(db: Db, id: string): Promise<EmailTemplateRow | undefined> {
+  const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.id, id));
+  return row;
+}
+
+export async function findTemplateForUpdate(tx: Db, id: string): Promise<EmailTemplateRow | undefined> {
+  const [row] = await tx.select().from(emailTemplates).where(eq(emailTemplates.id, id)).for('update');
+  return row;
+}
+
+/**
+ * The templates that may serve (type, language) for a company, most specific first: the company's
+ * own in that language, the platform's in that language, the platform's in English.
+ */
+export async function templateCandidates(db: Db, type: string, language: string, companyId: string | null): Promise<EmailTemplateRow[]> {
+  const own = companyId ? and(eq(emailTemplates.companyId, companyId), eq(emailTemplates.language, language)) : undefined;
+  const platform = and(isNull(emailTemplates.companyId), inArray(emailTemplates.language, [language, 'en']));
+  return db.select().from(emailTemplates).where(and(eq(emailTemplates.type, type), own ? or(own, platform) : platform));
+}
+
+export async function insertTemplate(tx: Db, row: typeof emailTemplates.$inferInsert): Promise<EmailTemplateRow> {
+  const [created] = await tx.insert(emailTemplates).values(row).returning();
+  return created!;
+}
+
+export async function updateTemplate(tx: Db, id: string, fields: Pick<EmailTemplateRow, 'subject' | 'html' | 'text' | 'shipped'>): Promise<EmailTemplateRow> {
+  const [updated] = await tx.update(emailTemplates).set({ ...fields, updatedAt: new Date() }).where(eq(emailTemplates.id, id)).returning();
+  return updated!;
+}
+
+export async function deleteTemplate(tx: Db, id: string): Promise<void> {
+  await tx.delete(emailTemplates).where(eq(emailTemplates.id, id));
+}
+
+/** The platform template of (type, language), whether edited or still as shipped. */
+export async function platformTemplate(tx: Db, type: string, language: string): Promise<EmailTemplateRow | undefined> {
+  const [row] = await tx.select().from(emailTemplates)
+    .where(and(eq(emailTemplates.type, type), eq(emailTemplates.language, language), isNull(emailTemplates.companyId))).for('update');
+  return row;
+}
+
+export async function companyBranding(db: Db, companyId: string) {
+  const [row] = await db.select({ name: companies.name, logo: companies.logo, theme: companies.theme, language: companies.language, domain: companies.domain })
+    .from(companies).where(eq(companies.id, companyId));
+  return row;
+}
+
+export async function companyExists(db: Db, companyId: string): Promise<boolean> {
+  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
+  return row !== undefined;
+}
+
+export async function insertMessage(tx: Db, row: NewMailMessageRow): Promise<MailMessageRow> {
+  const [created] = await tx.insert(mailMessages).values(row).returning();
+  return created!;
+}
+
+/**
+ * Takes up to `limit` due messages for this sender: queued ones whose time has come, and ones a
+ * sender took more than `staleAfterMs` ago without finishing (it died mid-send). SKIP LOCKED lets
+ * several replicas share the queue without taking the same message.
+ */
+export async function claimDue(tx: Db, now: Date, limit: number, staleAfterMs: number): Promise<MailMessageRow[]> {
+  const stale = new Date(now.getTime() - staleAfterMs);
+  const due = await tx.select({ id: mailMessages.id }).from(mailMessages)
+    .where(or(
+      and(eq(mailMessages.status, 'queued'), lte(mailMessages.nextAttemptAt, now)),
+      and(eq(mailMessages.status, 'sending'), lte(mailMessages.claimedAt, stale)),
+    ))
+    .orderBy(asc(mailMessages.nextAttemptAt)).limit(limit).for('update', { skipLocked: true });
+  if (due.length === 0) return [];
+  return tx.update(mailMessages)
+    .set({ status: 'sending', claimedAt: now, attempts: sql`${mailMessages.attempts} + 1` })
+    .where(inArray(mailMessages.id, due.map((row) => row.id))).returning();
+}
+
+export async function markSent(tx: Db, id: string, fields: Pick<MailMessageRow, 'transport' | 'fileName' | 'bodySealed'>, now: Date): Promise<void> {
+  await tx.update(mailMessages).set({ ...fields, status: 'sent', sentAt: now, lastError: null, nextAttemptAt: null, claimedAt: null }).where(eq(mailMessages.id, id));
+}
+
+export async function markRetry(tx: Db, id: string, error: string, nextAttemptAt: Date): Promise<void> {
+  await tx.update(mailMessages).set({ status: 'queued', lastError: error, nextAttemptAt, claimedAt: null }).where(eq(mailMessages.id, id));
+}
+
+export async function markFailed(tx: Db, id: string, error: string): Promise<void> {
+  await tx.update(mailMessages).set({ status: 'failed', lastError: error, nextAttemptAt: null, claimedAt: null }).where(eq(mailMessages.id, id));
+}
+
+export async function listMessages(db: Db, status: string | undefined, page: number, pageSize: number) {
+  const condition: SQL | undefined = status ? eq(mailMessages.status, status as MailMessageRow['status']) : undefined;
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(mailMessages).where(condition).orderBy(desc(mailMessages.createdAt), desc(mailMessages.id)).limit(pageSize).offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(mailMessages).where(condition),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+export async function findMessage(db: Db, id: string): Promise<MailMessageRow | undefined> {
+  const [row] = await db.select().from(mailMessages).where(eq(mailMessages.id, id));
+  return row;
+}
+
+export async function upsertRecipient(tx: Db, row: MailRecipientRow): Promise<void> {
+  const { userId: _id, ...fields } = row;
+  await tx.insert(mailRecipients).values(row).onConflictDoUpdate({ target: mailRecipients.userId, set: fields });
+}
+
+export async function removeRecipient(tx: Db, userId: string): Promise<void> {
+  await tx.delete(mailRecipients).where(eq(mailRecipients.userId, userId));
+  await tx.delete(mailPreferences).where(eq(mailPreferences.userId, userId));
+}
+
+export type RecipientLike = Pick<MailRecipientRow, 'firstName' | 'lastName' | 'email'>;
+
+export async function findRecipient(db: Db, userId: string): Promise<MailRecipientRow | undefined> {
+  const [row] = await db.select().from(mailRecipients).where(eq(mailRecipients.userId, userId));
+  return row;
+}
+
+export interface Preferences {
+  transcriptReady: boolean;
+  transcriptionFailed: boolean;
+}
+
+export async function findPreferences(db: Db, userId: string): Promise<Preferences> {
+  const [row] = await db.select({ transcriptReady: mailPreferences.transcriptReady, transcriptionFailed: mailPreferences.transcriptionFailed })
+    .from(mailPreferences).where(eq(mailPreferences.userId, userId));
+  return row ?? { transcriptReady: false, transcriptionFailed: false };
+}
+
+export async function savePreferences(tx: Db, userId: string, preferences: Preferences): Promise<void> {
+  await tx.insert(mailPreferences).values({ userId, ...preferences, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: mailPreferences.userId, set: { ...preferences, updatedAt: new Date() } });
+}
+
+export async function upsertRecording(tx: Db, row: typeof mailRecordings.$inferInsert): Promise<void> {
+  const { fileId: _id, ...fields } = row;
+  await tx.insert(mailRecordings).values(row).onConflictDoUpdate({ target: mailRecordings.fileId, set: fields });
+}
+
+export async function removeRecording(tx: Db, fileId: string): Promise<void> {
+  await tx.delete(mailRecordings).where(eq(mailRecordings.fileId, fileId));
+}
+
+export async function findRecording(db: Db, fileId: string) {
+  const [row] = await db.select().from(mailRecordings).where(eq(mailRecordings.fileId, fileId));
+  return row;
+}
