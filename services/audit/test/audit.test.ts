@@ -80,7 +80,10 @@ describe('what the log records', () => {
     await stack.settle();
 
     const log = await audit(`?companyId=${id}`);
-    expect(log.items.map((e) => e.type)).toEqual(['company.deleted', 'company.api_key_rotated', 'company.updated', 'company.created']);
+    // The tenant service's own report that it removed the company's data closes the deletion here.
+    expect(log.items.map((e) => e.type)).toEqual(['company.data_removed', 'company.deleted', 'company.api_key_rotated', 'company.updated', 'company.created']);
+    expect(log.items[0]).toMatchObject({ actor: { type: 'user', id: hostId }, after: null });
+    log.items.shift();
     for (const entry of log.items) {
       // The service names the actor from the identity it is given, address included.
       expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN', ip: '127.0.0.1' });
@@ -96,7 +99,7 @@ describe('what the log records', () => {
 
   test('secret-looking fields are redacted before they are stored, at any depth', async () => {
     const id = randomUUID();
-    const reset = buildEnvelope({ type: 'user.password_reset_requested', companyId: companyB, actor: { type: 'system', id: null }, data: { id, email: 'c@b.test', resetUrl: 'https://b.example/reset?token=s3cr3t-token' } });
+    const reset = buildEnvelope({ type: 'user.password_reset_requested', companyId: companyB, actor: { type: 'system', id: null }, data: { id, email: 'c@b.test', firstName: 'C', lastName: 'B', sealedLink: 'v1:s3cr3t-token', expiresInMinutes: 30 } });
     // A producer of a newer version (not in this catalogue yet) with secrets nested in its data.
     const future: Envelope = {
       id: randomUUID(), type: 'company.integration_added', version: 1, occurredAt: new Date().toISOString(), companyId: companyB, actor: alice,
@@ -109,7 +112,7 @@ describe('what the log records', () => {
     for (const secret of ['s3cr3t-token', 'sk-live-xyz', 'very-secret', 'tok-1']) expect(text).not.toContain(secret);
     const entry = (await audit(`?type=company.integration_added`)).items[0]!;
     expect(entry.after).toEqual({ name: 'CRM', credentials: REDACTED, hooks: [{ url: 'https://h', authToken: REDACTED }] });
-    expect((await audit('?type=user.password_reset_requested')).items[0]!.data).toEqual({ id, email: 'c@b.test', resetUrl: REDACTED });
+    expect((await audit('?type=user.password_reset_requested')).items[0]!.data).toEqual({ id, email: 'c@b.test', firstName: 'C', lastName: 'B', sealedLink: REDACTED, expiresInMinutes: 30 });
   });
 
   test('redact keeps everything that is not a secret', () => {

@@ -13,6 +13,8 @@ export const chatConfigShape = {
   CHAT_HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
   /** Characters of earlier messages a model is given at most; a model's context size lowers it. */
   CHAT_HISTORY_CHARS: z.coerce.number().int().min(1000).max(2_000_000).default(24_000),
+  /** A model's context window (tokens) when its configuration gives none: bounds the transcript a question about one recording sends. */
+  CHAT_CONTEXT_TOKENS: z.coerce.number().int().min(1000).max(10_000_000).default(32_000),
 };
 
 export type ChatConfig = BaseConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;

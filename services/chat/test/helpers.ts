@@ -71,19 +71,25 @@ export async function listen(stack: TestStack): Promise<string> {
   return `http://127.0.0.1:${(stack.app.server.address() as AddressInfo).port}`;
 }
 
+type OnEvent = (event: SseEvent, all: SseEvent[]) => boolean | void;
+type Streamed = { status: number; contentType: string | null; events: SseEvent[]; json?: unknown };
+
 /**
- * Posts to the stream route over real HTTP and reads the events as they arrive. `onEvent` may
- * return true to stop reading (the connection is closed then, as a browser's stop button does).
+ * Posts to a conversation's stream route over real HTTP and reads the events as they arrive. `onEvent`
+ * may return true to stop reading (the connection is closed then, as a browser's stop button does).
  */
-export async function streamReply(
-  base: string,
-  token: string,
-  conversationId: string,
-  body: Record<string, unknown>,
-  onEvent?: (event: SseEvent, all: SseEvent[]) => boolean | void,
-): Promise<{ status: number; contentType: string | null; events: SseEvent[]; json?: unknown }> {
+export function streamReply(base: string, token: string, conversationId: string, body: Record<string, unknown>, onEvent?: OnEvent): Promise<Streamed> {
+  return streamFrom(`${base}/api/chat/conversations/${conversationId}/chat/stream`, token, body, onEvent);
+}
+
+/** The same for a question about one recording (POST /chat/analysis-conversations/chat/stream). */
+export function streamAbout(base: string, token: string, body: Record<string, unknown>): Promise<Streamed> {
+  return streamFrom(`${base}/api/chat/analysis-conversations/chat/stream`, token, body);
+}
+
+async function streamFrom(url: string, token: string, body: Record<string, unknown>, onEvent?: OnEvent): Promise<Streamed> {
   const controller = new AbortController();
-  const res = await fetch(`${base}/api/chat/conversations/${conversationId}/chat/stream`, {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
     body: JSON.stringify(body),
@@ -136,4 +142,20 @@ export async function messagesOf(stack: TestStack, token: string, conversationId
 /** The SSE events of a stream answered through inject (no real socket): for quick checks. */
 export function parseSse(body: string): SseEvent[] {
   return body.split('\n\n').map(parseBlock).filter((e): e is SseEvent => e !== null);
+}
+
+/** A company as the tenant service announces it: its type decides whether its members share recordings. */
+export function companyCreated(companyId: string, type: 'enterprise' | 'b2c'): Envelope {
+  return buildEnvelope({
+    type: 'company.created', companyId, actor: system,
+    data: { id: companyId, before: null, after: { name: type, code: type, domain: `d${companyId.slice(0, 8)}`, status: 'active', maxUsers: null, maxStorage: null, type } },
+  });
+}
+
+/** A recording as the file service announces it: who uploaded it. */
+export function fileUploaded(companyId: string, fileId: string, uploadedBy: string): Envelope {
+  return buildEnvelope({
+    type: 'file.uploaded', companyId, actor: system,
+    data: { id: fileId, storageKey: `${companyId}/${fileId}`, originalName: 'a.wav', mimeType: 'audio/wav', size: 1000, clientId: null, uploadedBy },
+  });
 }

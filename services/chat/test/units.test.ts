@@ -1,5 +1,8 @@
+import { speakerName } from '@earshot/contracts/constants';
 import type { MessageRow } from '../src/db/schema';
+import type { Passage } from '../src/repositories/segments';
 import { builtInPieces } from '../src/services/built-in';
+import { asksOverview, citedIn, excerptsOf, mentions, overviewOf } from '../src/services/context';
 import { clock, escapeMarkdown, transcriptLink } from '../src/services/passages';
 import { titleFrom, withinBudget } from '../src/services/replies';
 
@@ -29,8 +32,51 @@ test('quoted transcript text cannot become links, emphasis or HTML', () => {
   const quoted = escapeMarkdown('click [here](javascript:alert(1)) <img src=x onerror=alert(1)> *now*');
   expect(quoted).not.toMatch(/(^|[^\\])\[|(^|[^\\])</);
   const pieces = builtInPieces({
-    question: 'x', history: [], allCompanies: false,
+    question: 'x', history: [], allCompanies: false, mode: 'search', recording: null,
     passages: [{ fileId: 'f', fileName: '[evil](javascript:x)', speaker: '<b>A</b>', start: 1, text: 'hi', link: '/transcripts/f?t=1' }],
   });
   expect(pieces.join('')).toContain('**\\<b\\>A\\</b\\>** at [0:01](/transcripts/f?t=1) in *\\[evil\\]\\(javascript:x\\)*');
+});
+
+test('a speaker is named one way: the transcript\'s label, else "Speaker N" from speaker_<N-1>, and a name stays a name', () => {
+  const stereo = [{ id: 'speaker_0', label: 'Agent' }, { id: 'speaker_1', label: 'Customer' }];
+  expect(speakerName('speaker_1', stereo)).toBe('Customer');
+  expect(speakerName('speaker_0')).toBe('Speaker 1');
+  expect(speakerName('speaker_11', [])).toBe('Speaker 12');
+  expect(speakerName('Speaker 1')).toBe('Speaker 1');
+  expect(speakerName('Agent')).toBe('Agent');
+});
+
+test('a recording is named by whole words only, and summaries are recognised', () => {
+  expect(mentions('Summarize the call.wav recording', 'call.wav')).toBe(true);
+  expect(mentions('what did recall.wav say', 'call.wav')).toBe(false);
+  expect(mentions('the Acme Oy call', 'acme oy')).toBe(true);
+  expect(mentions('acmeoy', 'acme')).toBe(false);
+  expect(asksOverview('Summarize this recording')).toBe(true);
+  expect(asksOverview('What was the call about?')).toBe(true);
+  expect(asksOverview('What price did we offer?')).toBe(false);
+});
+
+const seg = (start: number, text: string): Passage => ({ fileId: 'f', fileName: 'f.wav', speaker: 'Agent', start, text, rank: 0 });
+
+test('the built-in overview is the opening and the longest passages, in order', () => {
+  const segments = [seg(0, 'hi'), seg(5, 'a much longer passage here'), seg(9, 'ok'), seg(12, 'the longest passage of them all by far'), seg(20, 'medium one'), seg(30, 'x')];
+  expect(overviewOf(segments).map((p) => p.start)).toEqual([0, 5, 12, 20]);
+});
+
+test('excerpts keep the relevant segments first, spread the rest over the recording, and stay within the budget', () => {
+  const segments = Array.from({ length: 100 }, (_, i) => seg(i * 10, `segment number ${i} with some words in it`));
+  const chosen = excerptsOf(segments, [segments[70]!], 200);
+  expect(chosen.map((p) => p.start)).toContain(700);
+  expect(chosen.length).toBeGreaterThan(5);
+  expect(chosen.length).toBeLessThan(100);
+  expect(chosen.map((p) => p.start)).toEqual([...chosen.map((p) => p.start)].sort((a, b) => a - b));
+  // Spread: some from the first and some from the last quarter.
+  expect(chosen.some((p) => p.start < 250)).toBe(true);
+  expect(chosen.some((p) => p.start > 750)).toBe(true);
+});
+
+test('the sources of an answer given a whole transcript are the segments it cites, once each', () => {
+  const passages = [1, 2, 3].map((n) => ({ fileId: 'f', fileName: 'f.wav', speaker: 'Agent', start: n, text: `t${n}`, link: `/transcripts/f?t=${n}` }));
+  expect(citedIn('As said [3] and [1], again [3]; not [9].', passages).map((p) => p.start)).toEqual([3, 1]);
 });

@@ -2,6 +2,8 @@ import { createStorage, defineService, on } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
+import { companyRemoval } from './services/company-removal';
+import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { applyClientLinked, applyCompanyEvent, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
@@ -24,10 +26,13 @@ export const fileService = defineService<FileConfig>({
     return [
       ...(['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
         on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
+      // Which companies are b2c: their members' recordings are private to each.
+      ...companyTypes.handlers(),
       on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
       // Links of one file come from one producer in order on the company's partition: no entity needed.
       on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
+      companyRemoval(storage),
     ];
   },
 });

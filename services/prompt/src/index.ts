@@ -1,16 +1,23 @@
 import { serveProviderKeysInProcess } from '@earshot/ai';
-import { ConfigError, defineService, type ServiceContext } from '@earshot/kit';
+import { ConfigError, defineService, on, type ServiceContext } from '@earshot/kit';
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
+import { analysisRoutes } from './routes/analysis';
 import { internalRoutes } from './routes/internal';
 import { patternRoutes } from './routes/patterns';
 import { promptRoutes } from './routes/prompts';
+import { companyRemoval } from './services/company-removal';
+import { companyTypes } from './services/company-types';
+import { AnalysisService } from './services/analysis';
 import { ConnectionTester } from './services/connection';
 import { ModelService } from './services/models';
 import { PatternService } from './services/patterns';
 import { PromptService } from './services/prompts';
 import { ProviderService } from './services/providers';
+import { AnalysisQueue, analysisQueue, registerQueue } from './services/queue';
+import { AnalysisRunner } from './services/runner';
+import * as projection from './services/transcripts';
 
 function services(ctx: ServiceContext<PromptConfig>) {
   const tester = new ConnectionTester(ctx.config);
@@ -18,7 +25,10 @@ function services(ctx: ServiceContext<PromptConfig>) {
   return { providers, models: new ModelService(ctx, providers, tester) };
 }
 
-/** The prompt service: AI providers and models, prompts and analysis patterns. See README.md. */
+/** Wakes this process's analysis queue (after a commit that made runs or completed a transcript's text). */
+const wake = (ctx: ServiceContext<PromptConfig>) => () => analysisQueue(ctx.database)?.nudge();
+
+/** The prompt service: AI providers and models, prompts, analysis patterns and analysis runs. See README.md. */
 export const promptService = defineService<PromptConfig>({
   name: 'prompt',
   schema: 'prompt',
@@ -29,9 +39,32 @@ export const promptService = defineService<PromptConfig>({
     const { providers, models } = services(ctx);
     // Chat and transcription mounted in this same process (all-in-one) ask for keys here.
     serveProviderKeysInProcess(ctx.database, providers);
+    registerQueue(ctx.database, new AnalysisQueue(ctx, (run) => new AnalysisRunner(ctx, providers).work(run)));
     await aiConfigRoutes(app, providers, models);
     await promptRoutes(app, new PromptService(ctx));
     await patternRoutes(app, new PatternService(ctx));
+    await analysisRoutes(app, new AnalysisService(ctx, wake(ctx)));
+  },
+  subscriptions: (ctx) => [
+    on('file.uploaded', (event, tx) => projection.applyFileUploaded(tx, event)),
+    on('transcript.completed', (event, tx) => projection.applyTranscriptCompleted(tx, event), { afterCommit: wake(ctx) }),
+    on('transcript.text_published', (event, tx) => projection.applyTextPublished(tx, event), { afterCommit: wake(ctx) }),
+    on('transcript.word_edited', (event, tx) => projection.applyWordEdited(tx, event)),
+    on('transcript.client_linked', (event, tx) => projection.applyClientLinked(tx, event), { afterCommit: wake(ctx) }),
+    on('transcript.deleted', (event, tx) => projection.applyRemoved(tx, event.data.fileId)),
+    on('file.deleted', (event, tx) => projection.applyRemoved(tx, event.data.id)),
+    // Per client, the newest event wins: a late client.updated cannot bring back a deleted client.
+    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) => on(type, (event, tx) => projection.applyClient(tx, event), { entity: (event) => event.data.id })),
+    ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => projection.applyCompany(tx, event), { entity: (event) => event.data.id })),
+    // Which companies are b2c: their members' files are private to each.
+    ...companyTypes.handlers(),
+    companyRemoval,
+  ],
+  async start(ctx) {
+    await analysisQueue(ctx.database)?.start();
+  },
+  async stop(ctx) {
+    await analysisQueue(ctx.database)?.stop();
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
@@ -40,4 +73,6 @@ export const promptService = defineService<PromptConfig>({
   },
 });
 
+export { analysisQueue } from './services/queue';
+export { callMetrics } from './services/metrics';
 export type { PromptConfig } from './config';

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { AI_CONFIG_MESSAGES, type Envelope } from '@earshot/contracts';
 import { OUTBOUND_MESSAGES } from '@earshot/ai';
+import { startFakeOpenAI } from '@earshot/ai/testing';
 import { loggerOptions, SecretBox } from '@earshot/kit';
 import { createTestStack, TEST_JWT_SECRET, TEST_SECRETS_KEY, type TestStack } from '@earshot/kit/testing';
 import { promptService } from '../src';
@@ -67,7 +68,8 @@ beforeAll(async () => {
   // Each test stack trusts only its own test signer.
   strictHost = await strict.tokenFor('HOST_ADMIN', null);
   provider = await fakeProvider(openAiLike);
-}, 60_000);
+  // Two stacks, each with its migrations on embedded PostgreSQL: over a minute on a busy machine.
+}, 180_000);
 afterAll(async () => {
   await provider.close();
   await strict.close();
@@ -369,5 +371,27 @@ describe('test connection', () => {
     const res = await call('POST', `/provider/${_id}/test`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: false, message: expect.stringContaining('could not be reached') });
+  });
+});
+
+describe('provider models (the model form picks from them)', () => {
+  test("lists the provider's models sorted, with the key sent; a failing provider is a 424 with its words", async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      fake.models = ['gpt-b', 'gpt-a', 'gpt-a'];
+      const { _id } = await createProvider({ baseUrl: fake.url });
+      const res = await call('GET', `/providers/${_id}/models`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([{ id: 'gpt-a' }, { id: 'gpt-b' }]);
+      expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
+      expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    } finally {
+      await fake.close();
+    }
+    const down = await createProvider({ baseUrl: 'http://127.0.0.1:9/v1' });
+    const failed = await call('GET', `/providers/${down._id}/models`);
+    expect(failed.statusCode).toBe(424);
+    expect(failed.json()).toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringContaining('could not be reached') });
+    expect((await call('GET', '/providers/00000000-0000-4000-8000-000000000000/models')).statusCode).toBe(404);
   });
 });

@@ -5,6 +5,8 @@ import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';
 import { createWorker } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
+import { companyRemoval } from './services/company-removal';
+import { companyTypes } from './services/company-types';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import type { TranscriptionWorker } from './services/worker';
 
@@ -32,6 +34,9 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
     on('client.deleted', (event, tx, emit) => applyClientDeleted(tx, emit, event), { entity: (event) => event.data.id }),
     ...aiCatalogue(ctx).handlers(),
+    companyRemoval,
+    // Which companies are b2c: their members' transcripts are private to each.
+    ...companyTypes.handlers(),
   ],
   async start(ctx) {
     if (!ctx.config.TRANSCRIPTION_WORKER) return;

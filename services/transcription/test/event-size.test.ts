@@ -48,6 +48,7 @@ const model = { providerId: id, name: 'm', label: 'M', purpose: 'chat' as const,
 const audience = Array.from({ length: PROMPT_LIMITS.audienceMax }, () => randomUUID());
 const promptState = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), type: 'custom' as const, scope: 'company' as const, isGlobal: false, companies: audience, users: audience, version: 1, fields: Array.from({ length: PROMPT_LIMITS.fieldsMax }, () => 'f'.repeat(PROMPT_LIMITS.fieldNameMax)) };
 const pattern = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), companyId, promptIds: Array.from({ length: PROMPT_LIMITS.patternPromptsMax }, () => randomUUID()), autoRun: 'company_transcripts' as const };
+const template = { type: 'password_reset' as const, language: 'en' as const, companyId, subject: 'S'.repeat(300), html: 'h'.repeat(60_000), text: 't'.repeat(30_000) };
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
 
 /** Every other event type, at its largest for this transcript. */
@@ -61,7 +62,9 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'user.updated': { id, before: user, after: user },
   'user.deleted': { id, before: user, after: null },
   'user.password_changed': { id, via: 'profile' },
-  'user.password_reset_requested': { id, email: user.email, resetUrl: 'https://acme.example.com/reset?token=x' },
+  'user.password_reset_requested': { id, email: user.email, firstName: 'Ada', lastName: 'Lovelace', sealedLink: `v1:${'A'.repeat(200)}`, expiresInMinutes: 30 },
+  'user.invited': { id, email: user.email, firstName: 'Ada', lastName: 'Lovelace', sealedLink: `v1:${'A'.repeat(200)}`, expiresInDays: 7, resent: true },
+  'user.invitation_revoked': { id, email: user.email },
   'user.two_step_changed': { id, enabled: true },
   'company.created': { id, before: null, after: company },
   'client.created': { id, before: null, after: client },
@@ -70,7 +73,10 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'company.updated': { id, before: company, after: company },
   'company.deleted': { id, before: company, after: null },
   'company.api_key_rotated': { id },
+  'company.api_key_revoked': { id },
   'company.features_changed': { id, before: { chat: false }, after: { chat: true } },
+  'feature.platform_switched': { key: 'chat', enabled: false },
+  'company.data_removed': { companyId: id, service: 'transcription' },
   'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id },
   'file.deleted': { id: fileId, storageKey: `${companyId}/${fileId}.wav` },
   'transcript.status_changed': { fileId, status: 'failed', reason: 'x'.repeat(2000), attempt: 4 },
@@ -98,6 +104,14 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'analysis_pattern.created': { id, before: null, after: pattern },
   'analysis_pattern.updated': { id, before: pattern, after: pattern },
   'analysis_pattern.deleted': { id, before: pattern, after: null },
+  // The largest template the API accepts: 60 KB of HTML and 30 KB of text, before and after.
+  'email_template.created': { id, before: null, after: template },
+  'email_template.updated': { id, before: template, after: template },
+  'email_template.deleted': { id, before: template, after: null },
+  'mail.sent': { id, type: 'password_reset', to: user.email, transport: 'smtp', attempts: 1 },
+  'mail.failed': { id, type: 'password_reset', to: user.email, attempts: 5, reason: 'x'.repeat(500) },
+  'analysis.completed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id },
+  'analysis.failed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id, reason: 'r'.repeat(2_000) },
 };
 
 const events: NewEvent[] = [

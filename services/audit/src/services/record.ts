@@ -2,7 +2,7 @@ import type { Envelope } from '@earshot/contracts';
 import type { NewEntryRow } from '../db/schema';
 
 /** Field names whose values never go into the log (matched anywhere in the name, any case). */
-const SECRET_KEY = /password|passwd|token|secret|api_?key|reset_?url|authorization|cookie|credential|private_?key/i;
+const SECRET_KEY = /password|passwd|token|secret|api_?key|reset_?url|sealed|authorization|cookie|credential|private_?key/i;
 export const REDACTED = '[redacted]';
 /** Content that events carry for other services' copies (transcript text): the log notes only its size. */
 const CONTENT_KEY = /^(segments|segmentText)$/;

@@ -1,5 +1,6 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
 import type { Migration } from '@earshot/kit';
+import { companyTypes } from '../services/company-types';
 
 export const migrations: Migration[] = [
   {
@@ -65,5 +66,41 @@ export const migrations: Migration[] = [
       create index transcript_segments_tsv_idx on transcript_segments using gin (tsv);
       create index transcript_segments_company_idx on transcript_segments (company_id);`,
   },
+  {
+    name: '0003_recordings',
+    sql: `
+      -- A conversation may be about one recording: every answer in it is drawn from that transcript.
+      alter table conversations add column file_id uuid;
+      create index conversations_file_idx on conversations (owner_id, file_id) where file_id is not null;
+
+      -- What chat knows of each recording beyond its text, to scope a question that names one:
+      -- its name, when its transcript completed ("the last call") and its client (by name).
+      create table recordings (
+        file_id uuid primary key,
+        company_id uuid not null,
+        file_name text not null default '',
+        client_id uuid,
+        completed_at timestamptz
+      );
+      create index recordings_company_idx on recordings (company_id, completed_at desc);
+      create table clients (
+        id uuid primary key,
+        company_id uuid not null,
+        name text not null
+      );
+      create index clients_company_idx on clients (company_id);
+
+      -- Recordings whose text chat already holds (their completion time is unknown: now).
+      insert into recordings (file_id, company_id, file_name, completed_at)
+        select distinct on (file_id) file_id, company_id, file_name, now() from transcript_segments;`,
+  },
+  {
+    name: '0004_recording_uploader',
+    sql: `
+      -- Who uploaded each recording (file.uploaded): in a b2c company only they may chat about it.
+      -- Recordings known before this have none, and stay out of every b2c member's reach.
+      alter table recordings add column uploaded_by text;`,
+  },
   ...aiCatalogueMigrations(),
+  companyTypes.migration,
 ];

@@ -14,6 +14,7 @@ export const conversations = chat.table('conversations', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   lastMessageAt: ts('last_message_at'),
+  fileId: uuid('file_id'),
 });
 export type ConversationRow = typeof conversations.$inferSelect;
 
@@ -58,3 +59,18 @@ export const transcriptSegments = chat.table('transcript_segments', {
   text: text('text').notNull(),
 });
 export type SegmentRow = typeof transcriptSegments.$inferSelect;
+
+export const recordings = chat.table('recordings', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  fileName: text('file_name').notNull().default(''),
+  clientId: uuid('client_id'),
+  completedAt: ts('completed_at'),
+  uploadedBy: text('uploaded_by'),
+});
+
+export const clients = chat.table('clients', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  name: text('name').notNull(),
+});

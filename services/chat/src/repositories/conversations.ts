@@ -1,4 +1,5 @@
 import { and, count, desc, eq, exists, ilike, isNull, or, sql } from 'drizzle-orm';
+import { PAGE_SIZE_MAX } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import { conversations, messages, type ConversationRow } from '../db/schema';
 
@@ -9,7 +10,7 @@ const newestFirst = [desc(sql`coalesce(${conversations.lastMessageAt}, ${convers
 
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function insert(tx: Db, row: { id: string; companyId: string | null; ownerId: string; title: string }): Promise<ConversationRow> {
+export async function insert(tx: Db, row: { id: string; companyId: string | null; ownerId: string; title: string; fileId: string | null }): Promise<ConversationRow> {
   const [created] = await tx.insert(conversations).values(row).returning();
   return created!;
 }
@@ -18,6 +19,12 @@ export async function insert(tx: Db, row: { id: string; companyId: string | null
 export async function findOwned(db: Db, id: string, ownerId: string): Promise<ConversationRow | null> {
   const [row] = await db.select().from(conversations).where(and(eq(conversations.id, id), eq(conversations.ownerId, ownerId))).limit(1);
   return row ?? null;
+}
+
+/** The owner's conversations about one recording, newest activity first (a person keeps a handful). */
+export async function listAboutFile(db: Db, ownerId: string, fileId: string): Promise<ConversationRow[]> {
+  return db.select().from(conversations).where(and(eq(conversations.ownerId, ownerId), eq(conversations.fileId, fileId)))
+    .orderBy(...newestFirst).limit(PAGE_SIZE_MAX);
 }
 
 export async function listOwned(db: Db, ownerId: string, page: number, pageSize: number, search?: string): Promise<{ rows: ConversationRow[]; total: number }> {

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { transcriptSegments } from '../db/schema';
+import { ownedBy } from './recordings';
 
 export interface SegmentFacts {
   segmentId: string;
@@ -46,23 +47,53 @@ export async function removeFile(tx: Db, fileId: string): Promise<void> {
   await tx.delete(transcriptSegments).where(eq(transcriptSegments.fileId, fileId));
 }
 
-async function ranked(db: Db, query: SQL, companyId: string | null, limit: number): Promise<Passage[]> {
+/**
+ * Whose segments a search reads: a company's (null: every company's), or some recordings' only;
+ * with an `owner` (a b2c member), only the recordings they uploaded.
+ */
+export interface SearchScope {
+  companyId: string | null;
+  owner?: string | null;
+  fileIds?: readonly string[];
+}
+
+function where(scope: SearchScope): SQL {
+  const company = scope.companyId ? sql`and s.company_id = ${scope.companyId}` : sql``;
+  const owner = scope.owner ? sql`and s.file_id in (${ownedBy(scope.owner)})` : sql``;
+  const files = scope.fileIds ? sql`and s.file_id in (${sql.join(scope.fileIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  return sql`${company} ${owner} ${files}`;
+}
+
+type PassageRow = { file_id: string; file_name: string; speaker: string; start: number; text: string; rank: number };
+const toPassage = (r: PassageRow): Passage => ({ fileId: r.file_id, fileName: r.file_name, speaker: r.speaker, start: Number(r.start), text: r.text, rank: Number(r.rank) });
+
+async function ranked(db: Db, query: SQL, scope: SearchScope, limit: number): Promise<Passage[]> {
   const result = (await db.execute(sql`
     select s.file_id, s.file_name, s.speaker, s.start, s.text, ts_rank(s.tsv, q.query) as rank
     from chat.transcript_segments s, (select ${query} as query) q
-    where s.tsv @@ q.query ${companyId ? sql`and s.company_id = ${companyId}` : sql``}
+    where s.tsv @@ q.query ${where(scope)}
     order by rank desc, s.file_id, s.start
-    limit ${limit}`)) as unknown as { rows: { file_id: string; file_name: string; speaker: string; start: number; text: string; rank: number }[] };
-  return result.rows.map((r) => ({ fileId: r.file_id, fileName: r.file_name, speaker: r.speaker, start: Number(r.start), text: r.text, rank: Number(r.rank) }));
+    limit ${limit}`)) as unknown as { rows: PassageRow[] };
+  return result.rows.map(toPassage);
 }
 
 /**
  * The segments that best match a question (English full-text search, ranked). Every word must
  * match first; when no segment has them all, any of them will do, ranked by how many match and
- * how often. `companyId` null searches every company (a platform administrator without one).
+ * how often. A scope without a company searches every company (a platform administrator without one).
  */
-export async function search(db: Db, question: string, companyId: string | null, limit: number): Promise<Passage[]> {
-  const all = await ranked(db, sql`websearch_to_tsquery('english', ${question})`, companyId, limit);
+export async function search(db: Db, question: string, scope: SearchScope, limit: number): Promise<Passage[]> {
+  if (scope.fileIds?.length === 0) return [];
+  const all = await ranked(db, sql`websearch_to_tsquery('english', ${question})`, scope, limit);
   if (all.length > 0) return all;
-  return ranked(db, sql`replace(plainto_tsquery('english', ${question})::text, ' & ', ' | ')::tsquery`, companyId, limit);
+  return ranked(db, sql`replace(plainto_tsquery('english', ${question})::text, ' & ', ' | ')::tsquery`, scope, limit);
+}
+
+/** A recording's whole text, segment by segment in time order (rank 0). */
+export async function ofFile(db: Db, fileId: string): Promise<Passage[]> {
+  const result = (await db.execute(sql`
+    select s.file_id, s.file_name, s.speaker, s.start, s.text, 0 as rank
+    from chat.transcript_segments s where s.file_id = ${fileId}
+    order by s.start, s.segment_id`)) as unknown as { rows: PassageRow[] };
+  return result.rows.map(toPassage);
 }

@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   ERROR_RESPONSES,
   ALL_ROLES,
+  AnalysisChatStreamBody,
+  AnalysisConversations,
   ChatModelsDto,
   ChatStreamBody,
   ChatStreamParams,
@@ -20,7 +22,7 @@ import {
 } from '@earshot/contracts';
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { ConversationService } from '../services/conversations';
-import type { ReplyService } from '../services/replies';
+import type { ReplyService, Turn } from '../services/replies';
 import { openSse } from './sse';
 
 const errors = ERROR_RESPONSES;
@@ -28,9 +30,20 @@ const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 /** Everyone signed in chats (spec part 6); what they chat about is theirs alone. */
 const access = ALL_ROLES;
 const byConversation = { id: 'conversation' };
+const streamAnswer = z.string().describe('text/event-stream: start, delta…, then done or error');
 
 export async function chatRoutes(app: FastifyInstance, conversations: ConversationService, replies: ReplyService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** Every check passed (`turn`): the reply streams from here. */
+  const stream = async (request: FastifyRequest, reply: FastifyReply, turn: Turn) => {
+    const sse = openSse(request, reply);
+    try {
+      await replies.run(turn, sse.sink, sse.signal);
+    } finally {
+      sse.end();
+    }
+  };
 
   r.get('/chat/conversations', {
     config: { access },
@@ -67,17 +80,27 @@ export async function chatRoutes(app: FastifyInstance, conversations: Conversati
     schema: {
       params: ChatStreamParams,
       body: ChatStreamBody,
-      response: { 200: z.string().describe('text/event-stream: start, delta…, then done or error'), ...errors, 409: ErrorBody },
+      response: { 200: streamAnswer, ...errors, 409: ErrorBody },
     },
-  }, async (request, reply) => {
-    const turn = await replies.begin(identityOf(request), request.params.id, request.body);
-    const stream = openSse(request, reply);
-    try {
-      await replies.run(turn, stream.sink, stream.signal);
-    } finally {
-      stream.end();
-    }
-  });
+  }, async (request, reply) => stream(request, reply, await replies.begin(identityOf(request), request.params.id, request.body)));
+
+  r.get('/chat/conversationsByAnalysis/:id', {
+    config: { access, params: { id: 'file' } },
+    schema: {
+      description: "The recording (by its file id, as in /transcripts/{id}/analysis) and the caller's conversations about it, newest first",
+      params: IdParams,
+      response: { 200: AnalysisConversations, ...errors },
+    },
+  }, async (request) => conversations.aboutRecording(identityOf(request), request.params.id));
+
+  r.post('/chat/analysis-conversations/chat/stream', {
+    config: { access, example: { body: { fileId: EXAMPLE_ID, message: 'Summarize this recording', modelId: 'built-in' } } },
+    schema: {
+      description: 'A question about one recording, answered from its transcript; without conversationId a new conversation about it is started',
+      body: AnalysisChatStreamBody,
+      response: { 200: streamAnswer, ...errors, 409: ErrorBody },
+    },
+  }, async (request, reply) => stream(request, reply, await replies.beginAbout(identityOf(request), request.body)));
 
   r.post('/chat/feedback', {
     config: { access, example: { body: { messageId: EXAMPLE_ID, rating: 'up' } } },

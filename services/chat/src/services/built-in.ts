@@ -1,4 +1,5 @@
 import { BUILT_IN_MODEL_ID, MESSAGES } from '@earshot/contracts';
+import { asksOverview } from './context';
 import { clock, escapeMarkdown } from './passages';
 import type { ReplyInput, ReplyWriter } from './writer';
 
@@ -13,9 +14,13 @@ function quote(text: string): string {
   return clean.length > QUOTE_MAX ? `${clean.slice(0, QUOTE_MAX).replace(/\s+\S*$/, '')}…` : clean;
 }
 
+const passageLine = (p: ReplyInput['passages'][number], i: number) =>
+  `${i + 1}. **${escapeMarkdown(p.speaker)}** at [${clock(p.start)}](${p.link}) in *${escapeMarkdown(p.fileName) || 'a recording'}*:\n   > ${quote(p.text)}\n\n`;
+
 /** The answer in the pieces it is streamed in: who answers, then one piece per passage. */
 export function builtInPieces(input: ReplyInput): string[] {
-  const where = input.allCompanies ? 'the transcripts' : "your company's transcripts";
+  const recording = input.recording ? `*${escapeMarkdown(input.recording.fileName) || 'this recording'}*` : null;
+  const where = recording ?? (input.allCompanies ? 'the transcripts' : "your company's transcripts");
   const asked = escapeMarkdown(input.question.slice(0, 200));
   if (input.passages.length === 0) {
     return [
@@ -23,14 +28,15 @@ export function builtInPieces(input: ReplyInput): string[] {
       `I found nothing in ${where} that matches “${asked}”. Try other words, such as names, products or phrases people would have said on the call.`,
     ];
   }
+  if (input.mode === 'overview') {
+    // Never a made-up summary: what the recording says, quoted, and why it is only that.
+    const why = asksOverview(input.question) ? `I cannot summarise ${where}: I can only quote it.` : `Nothing in ${where} matches “${asked}” word for word.`;
+    return [`${BUILT_IN_INTRO}\n\n${why} Here is how it opens and its longest passages, in order:\n\n`, ...input.passages.map(passageLine)];
+  }
   const found = input.passages.length === 1
     ? `Here is the passage of ${where} that best matches`
     : `Here are the ${input.passages.length} passages of ${where} that best match`;
-  return [
-    `${BUILT_IN_INTRO}\n\n${found} “${asked}”:\n\n`,
-    ...input.passages.map((p, i) =>
-      `${i + 1}. **${escapeMarkdown(p.speaker)}** at [${clock(p.start)}](${p.link}) in *${escapeMarkdown(p.fileName) || 'a recording'}*:\n   > ${quote(p.text)}\n\n`),
-  ];
+  return [`${BUILT_IN_INTRO}\n\n${found} “${asked}”:\n\n`, ...input.passages.map(passageLine)];
 }
 
 /** Earshot's built-in search assistant: it quotes passages and never writes text of its own. */

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationDto, ConversationListQuery, CreateConversationBody, FeedbackBody, MessageDto, RenameConversationBody } from '@earshot/contracts';
+import type { AnalysisConversations, ConversationDto, ConversationListQuery, CreateConversationBody, FeedbackBody, MessageDto, RenameConversationBody } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
-import { actorOf, badRequest, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ConversationRow } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import * as feedbackRepo from '../repositories/feedback';
 import * as messagesRepo from '../repositories/messages';
 import type { MessageWithFeedback } from '../repositories/messages';
+import * as recordingsRepo from '../repositories/recordings';
+import type { Recording, RecordingScope } from '../repositories/recordings';
+import { companyTypes } from './company-types';
 
 export function toConversation(row: ConversationRow): ConversationDto {
   return {
@@ -15,6 +18,7 @@ export function toConversation(row: ConversationRow): ConversationDto {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     lastMessageAt: row.lastMessageAt?.toISOString() ?? null,
+    fileId: row.fileId,
   };
 }
 
@@ -53,9 +57,37 @@ export class ConversationService {
     return { items: rows.map(toConversation), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
+  /**
+   * The recordings the caller may chat about: their company's (every company's for a platform
+   * administrator); in a b2c company, only the ones they uploaded.
+   */
+  async scope(identity: Identity, requestedCompany?: string | null): Promise<RecordingScope> {
+    return { companyId: companyScope(identity, requestedCompany), owner: await companyTypes.ownerScope(this.ctx.db, identity) };
+  }
+
+  /**
+   * A recording the caller may chat about: a completed transcript in their scope (any company's
+   * for a platform administrator, who may open every transcript). Anything else is a 404.
+   */
+  async recording(identity: Identity, fileId: string): Promise<Recording> {
+    const found = await recordingsRepo.find(this.ctx.db, fileId, await this.scope(identity));
+    if (!found) throw notFound('Recording');
+    return found;
+  }
+
+  /** The caller's conversations about one recording, newest first. */
+  async aboutRecording(identity: Identity, fileId: string): Promise<AnalysisConversations> {
+    const found = await this.recording(identity, fileId);
+    const rows = await conversationsRepo.listAboutFile(this.ctx.db, identity.userId, fileId);
+    return { transcript: { fileId: found.fileId, fileName: found.fileName }, items: rows.map(toConversation) };
+  }
+
   async create(identity: Identity, body: CreateConversationBody): Promise<ConversationDto> {
+    if (body.fileId) await this.recording(identity, body.fileId);
     return this.ctx.transact(async (tx, emit) => {
-      const row = await conversationsRepo.insert(tx, { id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: body.title ?? '' });
+      const row = await conversationsRepo.insert(tx, {
+        id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: body.title ?? '', fileId: body.fileId ?? null,
+      });
       emit({ type: 'conversation.created', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id } });
       return toConversation(row);
     });

@@ -2,23 +2,35 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { UsageDto } from '@earshot/contracts';
 import { describeProviderError, outboundPolicy, providerClient, type ResolvedModel } from '@earshot/ai';
 import type { ChatConfig } from '../config';
+import { segmentLine } from './context';
 import { clock } from './passages';
 import type { ReplyInput, ReplyWriter } from './writer';
 
 const SYSTEM_PROMPT = [
   "You are the assistant in Earshot, a console for call and meeting recordings and their transcripts.",
-  'With each question you get numbered passages found in the transcripts the person may see.',
-  'When they are relevant, answer from them and cite each one you use as [1], [2] and so on.',
+  'With each question you get numbered passages found in the transcripts the person may see,',
+  'or the transcript of the one recording the question is about ("this call"), one numbered segment per line.',
+  'When they are relevant, answer from them and cite each one you use as [1], [2] and so on, naming the speaker and the time (m:ss) as given.',
   'When they do not answer the question, say so plainly; never invent quotes, speakers or times.',
   'Answer in the language of the question, in Markdown.',
 ].join(' ');
 
 /** The passages as a model reads them: numbered, with where each one comes from. */
 export function sourcesMessage(input: ReplyInput): string {
-  if (input.passages.length === 0) return 'Transcript passages: none matched this question.';
-  const lines = input.passages.map((p, i) =>
+  const { recording, passages, mode } = input;
+  if (recording && (mode === 'whole' || mode === 'excerpts')) {
+    const heading = mode === 'whole'
+      ? `The whole transcript of the recording "${recording.fileName}" (${passages.length} segments, in order):`
+      : `Excerpts of the transcript of the recording "${recording.fileName}", in order: it is too long to give whole, so these are ` +
+        `the ${passages.length} of its ${recording.total} segments most relevant to the question and a spread of the rest.`;
+    return [heading, ...passages.map((p, i) => segmentLine(p, i + 1))].join('\n');
+  }
+  if (passages.length === 0) {
+    return recording ? `Transcript passages of the recording "${recording.fileName}": none matched this question.` : 'Transcript passages: none matched this question.';
+  }
+  const lines = passages.map((p, i) =>
     `[${i + 1}] "${p.fileName}", ${p.speaker} at ${clock(p.start)} (${p.link}): ${p.text.replace(/\s+/g, ' ').trim()}`);
-  return ['Transcript passages:', ...lines].join('\n');
+  return [recording ? `Transcript passages of the recording "${recording.fileName}":` : 'Transcript passages:', ...lines].join('\n');
 }
 
 export function modelMessages(input: ReplyInput): ChatCompletionMessageParam[] {

@@ -1,4 +1,4 @@
-import type { CitationDto } from '@earshot/contracts';
+import { speakerName, type CitationDto } from '@earshot/contracts';
 import type { Passage } from '../repositories/segments';
 
 /** 75.4 → "1:15"; an hour or more → "1:02:05". */
@@ -14,7 +14,7 @@ export function clock(seconds: number): string {
 export const transcriptLink = (fileId: string, start: number) => `/transcripts/${fileId}?t=${Math.max(0, Math.floor(start))}`;
 
 export function toCitation(p: Passage): CitationDto {
-  return { fileId: p.fileId, fileName: p.fileName, speaker: p.speaker, start: p.start, text: p.text, link: transcriptLink(p.fileId, p.start) };
+  return { fileId: p.fileId, fileName: p.fileName, speaker: speakerName(p.speaker), start: p.start, text: p.text, link: transcriptLink(p.fileId, p.start) };
 }
 
 /** Text quoted into markdown stays text: no emphasis, links, headings or HTML from transcripts. */

@@ -3,21 +3,27 @@ import {
   BUILT_IN_MODEL_ID,
   CHAT_MESSAGES,
   MESSAGES,
+  type AnalysisChatStreamBody,
   type ChatStreamBody,
   type CitationDto,
   type UsageDto,
 } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
-import { actorOf, badRequest, companyScope, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import * as messagesRepo from '../repositories/messages';
-import * as segmentsRepo from '../repositories/segments';
+import type { Recording } from '../repositories/recordings';
 import { builtInWriter } from './built-in';
+import { citedIn, gatherContext } from './context';
+import type { ConversationService } from './conversations';
 import { modelWriter } from './model-writer';
-import { toCitation } from './passages';
 import type { HistoryMessage, ReplyWriter } from './writer';
+
+/** Of a model's context, what a recording's transcript may take, and what earlier messages may then take. */
+const TRANSCRIPT_SHARE = 0.6;
+const HISTORY_SHARE_WITH_TRANSCRIPT = 0.25;
 
 const TITLE_MAX = 60;
 
@@ -44,7 +50,7 @@ export function withinBudget(newestFirst: readonly MessageRow[], maxChars: numbe
 
 /** What the stream sends, in order: start, deltas, then done or error. */
 export interface ReplySink {
-  start(event: { userMessageId: string; model: string; builtIn: boolean; title: string }): void;
+  start(event: { userMessageId: string; model: string; builtIn: boolean; title: string; conversationId: string }): void;
   delta(text: string): void;
   done(event: { messageId: string; status: MessageStatus; usage: UsageDto | null; citations: CitationDto[] }): void;
   error(event: { messageId: string | null; message: string }): void;
@@ -59,11 +65,17 @@ export interface Turn {
   question: string;
   userMessageId: string;
   writer: ReplyWriter;
+  /** The recording a bound conversation is about. */
+  recording: Recording | null;
 }
 
 /** Streamed replies: checks, the question's storage, retrieval, the writer and the stored answer. */
 export class ReplyService {
-  constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly catalogue: AiCatalogue) {}
+  constructor(
+    private readonly ctx: ServiceContext<ChatConfig>,
+    private readonly catalogue: AiCatalogue,
+    private readonly conversations: ConversationService,
+  ) {}
 
   private async writerFor(modelId: string | undefined): Promise<ReplyWriter> {
     if (modelId === BUILT_IN_MODEL_ID) return builtInWriter;
@@ -77,10 +89,12 @@ export class ReplyService {
    * Everything that can be refused is refused here, before the stream starts: an unknown
    * conversation (404), an unknown model (400), a reply already being written (409).
    */
-  async begin(identity: Identity, conversationId: string, body: ChatStreamBody): Promise<Turn> {
+  async begin(identity: Identity, conversationId: string, body: ChatStreamBody, fileId?: string): Promise<Turn> {
     const owned = await conversationsRepo.findOwned(this.ctx.db, conversationId, identity.userId);
-    if (!owned) throw notFound('Conversation');
+    if (!owned || (fileId !== undefined && owned.fileId !== fileId)) throw notFound('Conversation');
     const writer = await this.writerFor(body.modelId);
+    // A conversation about a recording that was deleted (or is no longer the caller's to see) cannot go on.
+    const recording = owned.fileId ? await this.conversations.recording(identity, owned.fileId) : null;
     return this.ctx.transact(async (tx, emit) => {
       if (!(await conversationsRepo.claimReply(tx, conversationId))) throw conflict(CHAT_MESSAGES.busy);
       let question: MessageRow | null;
@@ -100,23 +114,43 @@ export class ReplyService {
         emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity), data: { id: conversationId } });
       }
       await conversationsRepo.touch(tx, conversationId);
-      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer };
+      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer, recording };
     });
   }
 
-  private async history(turn: Turn): Promise<HistoryMessage[]> {
+  /**
+   * A question about one recording: in the caller's conversation about it, or in a new one bound
+   * to it (its `start` event names the conversation). The recording must be one the caller may see.
+   */
+  async beginAbout(identity: Identity, body: AnalysisChatStreamBody): Promise<Turn> {
+    const { fileId, conversationId, ...question } = body;
+    if (conversationId) return this.begin(identity, conversationId, question, fileId);
+    await this.conversations.recording(identity, fileId);
+    await this.writerFor(question.modelId);
+    const created = await this.conversations.create(identity, { fileId });
+    return this.begin(identity, created._id, question, fileId);
+  }
+
+  private contextTokens(writer: ReplyWriter): number {
+    return writer.contextSize ?? this.ctx.config.CHAT_CONTEXT_TOKENS;
+  }
+
+  private async history(turn: Turn, withTranscript: boolean): Promise<HistoryMessage[]> {
     const { contextSize } = turn.writer;
     const { CHAT_HISTORY_MESSAGES, CHAT_HISTORY_CHARS } = this.ctx.config;
     const newestFirst = await messagesRepo.latest(this.ctx.db, turn.conversationId, CHAT_HISTORY_MESSAGES + 1);
-    // About 4 characters a token: earlier messages may take half of a model's context.
-    const budget = contextSize ? Math.min(CHAT_HISTORY_CHARS, contextSize * 2) : CHAT_HISTORY_CHARS;
+    // About 4 characters a token: earlier messages may take half of a model's context, or a
+    // quarter when a recording's transcript takes most of it.
+    const budget = withTranscript
+      ? Math.min(CHAT_HISTORY_CHARS, Math.floor(this.contextTokens(turn.writer) * 4 * HISTORY_SHARE_WITH_TRANSCRIPT))
+      : contextSize ? Math.min(CHAT_HISTORY_CHARS, contextSize * 2) : CHAT_HISTORY_CHARS;
     return withinBudget(newestFirst, budget);
   }
 
   /** Writes the reply into `sink` and stores it, whatever happens: complete, stopped or failed. */
   async run(turn: Turn, sink: ReplySink, signal: AbortSignal): Promise<void> {
     const { writer } = turn;
-    sink.start({ userMessageId: turn.userMessageId, model: writer.model, builtIn: writer.builtIn, title: turn.title });
+    sink.start({ userMessageId: turn.userMessageId, model: writer.model, builtIn: writer.builtIn, title: turn.title, conversationId: turn.conversationId });
     let content = '';
     let usage: UsageDto | null = null;
     let citations: CitationDto[] = [];
@@ -124,11 +158,26 @@ export class ReplyService {
     let error: string | null = null;
     let writing = false;
     try {
-      const scope = companyScope(turn.identity, turn.identity.companyId);
-      citations = (await segmentsRepo.search(this.ctx.db, turn.question, scope, this.ctx.config.CHAT_PASSAGES)).map(toCitation);
-      const history = writer.usesHistory ? await this.history(turn) : [{ role: 'user' as const, content: turn.question }];
+      const scope = await this.conversations.scope(turn.identity, turn.identity.companyId);
+      const context = await gatherContext(this.ctx.db, {
+        question: turn.question,
+        scope,
+        bound: turn.recording,
+        builtIn: writer.builtIn,
+        passages: this.ctx.config.CHAT_PASSAGES,
+        budgetTokens: Math.floor(this.contextTokens(writer) * TRANSCRIPT_SHARE),
+      });
+      const transcript = context.mode === 'whole' || context.mode === 'excerpts';
+      const history = writer.usesHistory ? await this.history(turn, transcript) : [{ role: 'user' as const, content: turn.question }];
       writing = true;
-      const pieces = writer.write({ question: turn.question, passages: citations, history, allCompanies: scope === null }, signal);
+      const pieces = writer.write({
+        question: turn.question,
+        passages: context.passages,
+        mode: context.mode,
+        recording: context.recording ? { fileName: context.recording.fileName, total: context.total } : null,
+        history,
+        allCompanies: scope.companyId === null,
+      }, signal);
       for (;;) {
         const next = await pieces.next();
         if (next.done) {
@@ -138,6 +187,8 @@ export class ReplyService {
         content += next.value;
         sink.delta(next.value);
       }
+      // Given a whole transcript, the sources are the segments the answer cites, not all it was given.
+      citations = transcript ? citedIn(content, context.passages) : context.passages;
       if (signal.aborted) status = 'stopped';
     } catch (failure) {
       if (signal.aborted) {

@@ -1,4 +1,5 @@
 import type { CitationDto, UsageDto } from '@earshot/contracts';
+import type { ContextMode } from './context';
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';
@@ -8,6 +9,10 @@ export interface HistoryMessage {
 export interface ReplyInput {
   question: string;
   passages: CitationDto[];
+  /** How the passages were chosen (see ContextMode). */
+  mode: ContextMode;
+  /** The recording the question is about, when it is about one; `total` is its number of segments. */
+  recording: { fileName: string; total: number } | null;
   /** The conversation so far, oldest first, ending with the question. */
   history: HistoryMessage[];
   /** Whether the search covered every company (a platform administrator without one). */

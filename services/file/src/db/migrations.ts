@@ -1,4 +1,5 @@
 import type { Migration } from '@earshot/kit';
+import { companyTypes } from '../services/company-types';
 
 export const migrations: Migration[] = [
   {
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
     name: '0002_files_by_client',
     sql: `create index files_client_idx on files (client_id, uploaded_at desc, id desc) where client_id is not null;`,
   },
+  companyTypes.migration,
 ];

@@ -2,9 +2,12 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { files, type FileRow, type NewFileRow } from '../db/schema';
 
-/** Files of one company (or of all, for `null`), optionally of one client, newest first. */
-export async function listFiles(db: Db, companyId: string | null, clientId: string | undefined, page: number, pageSize: number): Promise<{ rows: FileRow[]; total: number }> {
-  const where = and(companyId ? eq(files.companyId, companyId) : undefined, clientId ? eq(files.clientId, clientId) : undefined);
+/** Only `owner`'s files when there is one (a member of a b2c company sees their own alone). */
+const ownedBy = (owner: string | null | undefined) => (owner ? eq(files.uploadedBy, owner) : undefined);
+
+/** Files of one company (or of all, for `null`), optionally of one client and one uploader, newest first. */
+export async function listFiles(db: Db, companyId: string | null, clientId: string | undefined, page: number, pageSize: number, owner?: string | null): Promise<{ rows: FileRow[]; total: number }> {
+  const where = and(companyId ? eq(files.companyId, companyId) : undefined, clientId ? eq(files.clientId, clientId) : undefined, ownedBy(owner));
   const rows = await db
     .select()
     .from(files)
@@ -16,15 +19,15 @@ export async function listFiles(db: Db, companyId: string | null, clientId: stri
   return { rows, total: Number(totals?.total ?? 0) };
 }
 
-/** One file, only when it belongs to `companyId` (any company for `null`). */
-export async function findFile(db: Db, id: string, companyId: string | null): Promise<FileRow | undefined> {
-  const where = companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
+/** One file, only when it belongs to `companyId` (any company for `null`) and, when given, to `owner`. */
+export async function findFile(db: Db, id: string, companyId: string | null, owner?: string | null): Promise<FileRow | undefined> {
+  const where = and(eq(files.id, id), companyId ? eq(files.companyId, companyId) : undefined, ownedBy(owner));
   const [row] = await db.select().from(files).where(where).limit(1);
   return row;
 }
 
-export async function findFileByKey(db: Db, storageKey: string, companyId: string | null): Promise<FileRow | undefined> {
-  const where = companyId ? and(eq(files.storageKey, storageKey), eq(files.companyId, companyId)) : eq(files.storageKey, storageKey);
+export async function findFileByKey(db: Db, storageKey: string, companyId: string | null, owner?: string | null): Promise<FileRow | undefined> {
+  const where = and(eq(files.storageKey, storageKey), companyId ? eq(files.companyId, companyId) : undefined, ownedBy(owner));
   const [row] = await db.select().from(files).where(where).limit(1);
   return row;
 }

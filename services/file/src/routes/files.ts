@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ERROR_RESPONSES,
   ALL_ROLES,
+  MEMBERS_AND_SERVICE,
   ErrorBody,
   FILE_MESSAGES,
   FileItemDto,
@@ -24,8 +25,9 @@ export async function fileRoutes(app: FastifyInstance, files: FileService, confi
   // Registered in this service's scope only: other services keep the gateway's JSON body limit.
   await app.register(multipart, { throwFileSizeLimit: false });
 
+  // A company's API key (service account) may upload too: what integrations such as a dialer do.
   r.post('/files/upload', {
-    config: { access: ALL_ROLES },
+    config: { access: MEMBERS_AND_SERVICE },
     // The file streams to storage; the JSON body limit does not apply to this route.
     bodyLimit: config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD,
     schema: {
@@ -53,12 +55,12 @@ export async function fileRoutes(app: FastifyInstance, files: FileService, confi
   });
 
   r.get('/files', {
-    config: { access: ALL_ROLES },
+    config: { access: MEMBERS_AND_SERVICE },
     schema: { querystring: FileListQuery, response: { 200: FileList, ...errors } },
   }, async (request) => files.list(identityOf(request), request.query));
 
   r.get('/files/:id', {
-    config: { access: ALL_ROLES, params: { id: 'file' } },
+    config: { access: MEMBERS_AND_SERVICE, params: { id: 'file' } },
     schema: { params: IdParams, response: { 200: FileItemDto, ...errors } },
   }, async (request) => files.get(identityOf(request), request.params));
 

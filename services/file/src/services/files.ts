@@ -28,6 +28,7 @@ import type { FileConfig } from '../config';
 import type { FileRow } from '../db/schema';
 import * as filesRepo from '../repositories/files';
 import * as companiesRepo from '../repositories/companies';
+import { companyTypes } from './company-types';
 import { UploadGuard, UploadRejected } from './upload-guard';
 import { contentDisposition, sanitiseOriginalName } from './names';
 import { parseRange } from './range';
@@ -101,7 +102,10 @@ interface StoredObject {
   originalName: string;
 }
 
-/** Uploads, lists and streams a company's audio; the HTTP layer stays in the routes. */
+/**
+ * Uploads, lists and streams a company's audio; the HTTP layer stays in the routes. Members of a
+ * company share its recordings, except in a b2c company, where each sees only their own.
+ */
 export class FileService {
   constructor(
     private readonly ctx: ServiceContext<FileConfig>,
@@ -255,12 +259,13 @@ export class FileService {
   async list(identity: Identity, query: { page: number; pageSize: number; companyId?: string; clientId?: string }) {
     const scope = companyScope(identity, query.companyId);
     const { page, pageSize } = query;
-    const { rows, total } = await filesRepo.listFiles(this.ctx.db, scope, query.clientId, page, pageSize);
+    const owner = await companyTypes.ownerScope(this.ctx.db, identity);
+    const { rows, total } = await filesRepo.listFiles(this.ctx.db, scope, query.clientId, page, pageSize, owner);
     return { items: rows.map(toItem), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
   async get(identity: Identity, input: { id: string }): Promise<FileItemDto> {
-    const row = await filesRepo.findFile(this.ctx.db, input.id, companyScope(identity));
+    const row = await filesRepo.findFile(this.ctx.db, input.id, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
     if (!row) throw notFound('File');
     return toItem(row);
   }
@@ -272,7 +277,7 @@ export class FileService {
   async audio(identity: Identity, input: AudioRequest): Promise<AudioResponse> {
     const { path, headOnly } = input;
     if (!KEY_SHAPE.test(path)) throw notFound('File');
-    const row = await filesRepo.findFileByKey(this.ctx.db, path, companyScope(identity));
+    const row = await filesRepo.findFileByKey(this.ctx.db, path, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
     if (!row) throw notFound('File');
     const range = parseRange(input.range, row.size);
     if (range.kind === 'unsatisfiable') {

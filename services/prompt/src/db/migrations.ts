@@ -1,4 +1,5 @@
 import type { Migration } from '@earshot/kit';
+import { companyTypes } from '../services/company-types';
 
 /** The prompt schema. Runs with search_path = prompt: plain table names. Never edit a released one. */
 export const migrations: Migration[] = [
@@ -95,4 +96,86 @@ export const migrations: Migration[] = [
       );
       create index analysis_pattern_prompts_prompt on analysis_pattern_prompts (prompt_id);`,
   },
+  {
+    // Analysis runs, and the service's own copy of what it analyses (from the transcription,
+    // file and tenant events): it never reads another service's tables.
+    name: '0004_analysis_runs_and_transcripts',
+    sql: `
+      create table transcripts (
+        file_id uuid primary key,
+        company_id uuid not null,
+        -- The transcription run whose text this is (text_published parts of older runs are ignored).
+        transcript_id uuid,
+        file_name text not null default '',
+        client_id uuid,
+        recorded_at timestamptz,
+        duration double precision not null default 0,
+        parts integer not null default 0,
+        parts_received integer[] not null default '{}',
+        completed_at timestamptz,
+        -- Call analytics, computed when the text is whole and again after each word edit.
+        metrics jsonb
+      );
+      create index transcripts_company on transcripts (company_id);
+      create index transcripts_client on transcripts (client_id);
+
+      create table transcript_segments (
+        file_id uuid not null,
+        segment_id text not null,
+        speaker text not null,
+        start double precision not null,
+        "end" double precision not null,
+        text text not null,
+        primary key (file_id, segment_id)
+      );
+
+      create table clients (
+        id uuid primary key,
+        company_id uuid not null,
+        name text not null,
+        deleted boolean not null default false,
+        updated_at timestamptz not null
+      );
+
+      create table company_languages (
+        id uuid primary key,
+        language text,
+        updated_at timestamptz not null
+      );
+
+      create table analysis_runs (
+        id uuid primary key default gen_random_uuid(),
+        company_id uuid not null,
+        file_id uuid not null,
+        prompt_id uuid not null,
+        prompt_version integer not null,
+        pattern_id uuid,
+        status text not null check (status in ('pending', 'running', 'completed', 'failed')),
+        result jsonb,
+        error text,
+        error_code text,
+        model text,
+        usage jsonb not null default '{"inputTokens": 0, "outputTokens": 0}'::jsonb,
+        progress jsonb,
+        duration_ms integer,
+        requested_by text,
+        -- The event that made an automatic run: a redelivered event makes no second run.
+        source_event_id uuid,
+        -- clock_timestamp: the runs of one pattern, made in one transaction, keep their order.
+        created_at timestamptz not null default clock_timestamp(),
+        started_at timestamptz,
+        finished_at timestamptz
+      );
+      create index analysis_runs_file on analysis_runs (file_id, created_at desc);
+      create index analysis_runs_waiting on analysis_runs (created_at) where status in ('pending', 'running');
+      create unique index analysis_runs_source on analysis_runs (source_event_id, prompt_id) where source_event_id is not null;`,
+  },
+  {
+    name: '0005_transcript_uploader',
+    sql: `
+      -- Who uploaded each file (file.uploaded): in a b2c company only they may analyse it.
+      -- Files known before this have none, and stay out of every b2c member's reach.
+      alter table transcripts add column uploaded_by text;`,
+  },
+  companyTypes.migration,
 ];

@@ -1,5 +1,6 @@
-import { boolean, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { AnalysisResult, AnalysisRunStatus, AnalysisUsage, CallMetricsDto, FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
 
 export const prompt = pgSchema('prompt');
 
@@ -83,3 +84,68 @@ export const analysisPatternPrompts = prompt.table('analysis_pattern_prompts', {
   promptId: uuid('prompt_id').notNull(),
   position: integer('position').notNull(),
 }, (t) => [primaryKey({ columns: [t.patternId, t.promptId] })]);
+
+/** The copy of transcripts this service analyses (from events; see services/transcripts.ts). */
+export const transcripts = prompt.table('transcripts', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  transcriptId: uuid('transcript_id'),
+  fileName: text('file_name').notNull().default(''),
+  clientId: uuid('client_id'),
+  recordedAt: ts('recorded_at'),
+  duration: doublePrecision('duration').notNull().default(0),
+  parts: integer('parts').notNull().default(0),
+  partsReceived: integer('parts_received').array().notNull().default([]),
+  completedAt: ts('completed_at'),
+  metrics: jsonb('metrics').$type<CallMetricsDto>(),
+  uploadedBy: text('uploaded_by'),
+});
+export type TranscriptRow = typeof transcripts.$inferSelect;
+
+export const transcriptSegments = prompt.table('transcript_segments', {
+  fileId: uuid('file_id').notNull(),
+  segmentId: text('segment_id').notNull(),
+  speaker: text('speaker').notNull(),
+  start: doublePrecision('start').notNull(),
+  end: doublePrecision('end').notNull(),
+  text: text('text').notNull(),
+}, (t) => [primaryKey({ columns: [t.fileId, t.segmentId] })]);
+export type SegmentRow = typeof transcriptSegments.$inferSelect;
+
+export const clients = prompt.table('clients', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  name: text('name').notNull(),
+  deleted: boolean('deleted').notNull().default(false),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const companyLanguages = prompt.table('company_languages', {
+  id: uuid('id').primaryKey(),
+  language: text('language'),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const analysisRuns = prompt.table('analysis_runs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id').notNull(),
+  fileId: uuid('file_id').notNull(),
+  promptId: uuid('prompt_id').notNull(),
+  promptVersion: integer('prompt_version').notNull(),
+  patternId: uuid('pattern_id'),
+  status: text('status').$type<AnalysisRunStatus>().notNull(),
+  result: jsonb('result').$type<AnalysisResult>(),
+  error: text('error'),
+  errorCode: text('error_code'),
+  model: text('model'),
+  usage: jsonb('usage').$type<AnalysisUsage>().notNull().$default(() => ({ inputTokens: 0, outputTokens: 0 })),
+  progress: jsonb('progress').$type<{ done: number; total: number }>(),
+  durationMs: integer('duration_ms'),
+  requestedBy: text('requested_by'),
+  sourceEventId: uuid('source_event_id'),
+  createdAt: ts('created_at').notNull().default(sql`clock_timestamp()`),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
+});
+export type RunRow = typeof analysisRuns.$inferSelect;
+export type NewRunRow = typeof analysisRuns.$inferInsert;

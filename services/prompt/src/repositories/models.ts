@@ -88,3 +88,11 @@ export async function updateModel(tx: Db, id: string, patch: Partial<NewModelRow
 export async function deleteModel(tx: Db, id: string): Promise<void> {
   await tx.delete(aiModels).where(eq(aiModels.id, id));
 }
+
+/** The chat model analysis uses: the default chat model, else the oldest usable one (as the other services pick it). */
+export async function usableChatModel(db: Db): Promise<ModelRow | undefined> {
+  const [row] = await db.select(getTableColumns(aiModels)).from(aiModels).innerJoin(aiProviders, eq(aiProviders.id, aiModels.providerId))
+    .where(and(eq(aiModels.purpose, 'chat'), eq(aiModels.enabled, true), eq(aiProviders.enabled, true)))
+    .orderBy(sql`${aiModels.isDefault} desc`, asc(aiModels.createdAt), asc(aiModels.id)).limit(1);
+  return row;
+}

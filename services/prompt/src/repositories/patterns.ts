@@ -71,3 +71,11 @@ export async function setPatternPrompts(tx: Db, patternId: string, promptIds: st
 export async function deletePattern(tx: Db, id: string): Promise<void> {
   await tx.delete(analysisPatterns).where(eq(analysisPatterns.id, id));
 }
+
+/** Patterns that run by themselves in this way for a company: its own and the global ones. */
+export async function autoPatterns(tx: Db, companyId: string, autoRun: PatternRow['autoRun']): Promise<PatternWithPrompts[]> {
+  const rows = await tx.select().from(analysisPatterns)
+    .where(and(eq(analysisPatterns.autoRun, autoRun), or(eq(analysisPatterns.companyId, companyId), isNull(analysisPatterns.companyId))))
+    .orderBy(asc(analysisPatterns.createdAt), asc(analysisPatterns.id));
+  return withPrompts(tx, rows);
+}

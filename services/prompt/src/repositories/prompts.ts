@@ -115,3 +115,11 @@ export async function listVersions(db: Db, promptId: string, page: number, pageS
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
+
+/** Of `ids`, the current version of each prompt an audience may run (undefined: any live prompt). */
+export async function runnableVersions(db: Db, ids: string[], audience: Audience | undefined): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: prompts.id, version: prompts.version }).from(prompts)
+    .where(and(inArray(prompts.id, ids), live, audience ? availableTo(audience) : undefined));
+  return new Map(rows.map((r) => [r.id, r.version]));
+}

@@ -17,6 +17,7 @@ import {
   HOST_ONLY,
   IdParams,
   MessageBody,
+  ProviderModelList,
   UpdateAiModelBody,
   UpdateAiProviderBody,
 } from '@earshot/contracts';
@@ -70,6 +71,11 @@ export async function aiConfigRoutes(app: FastifyInstance, providers: ProviderSe
     config: { access: HOST_ONLY, params: provider },
     schema: { tags, summary: "Ask the provider for its models; reports the provider's error when it fails", params: IdParams, response: { 200: ConnectionTestResult, ...errors } },
   }, async (request) => providers.test(request.params.id));
+
+  r.get('/ai/config/providers/:id/models', {
+    config: { access: HOST_ONLY, params: provider },
+    schema: { tags, summary: "The models the provider lists, to pick from (424 with the provider's words when it fails)", params: IdParams, response: { 200: ProviderModelList, 424: ErrorBody, ...errors } },
+  }, async (request) => providers.models(request.params.id));
 
   r.get('/ai/config/model', {
     config: { access: HOST_ONLY },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { INTERNAL_TOKEN_HEADER, internalTokenMatches, ProviderKeyAnswer, PROVIDER_KEY_PATH, UnknownProviderError, type ProviderKeySource } from '@earshot/ai';
+import { ProviderKeyAnswer, PROVIDER_KEY_PATH, UnknownProviderError, type ProviderKeySource } from '@earshot/ai';
 import { ErrorBody, IdParams } from '@earshot/contracts';
-import { notFound, unauthorized, type ZodTypeProvider } from '@earshot/kit';
+import { notFound, requireInternalToken, type ZodTypeProvider } from '@earshot/kit';
 
 /**
  * Routes for the other services only (distributed mode): on the prompt service's own port under
@@ -14,10 +14,7 @@ export async function internalRoutes(app: FastifyInstance, keys: ProviderKeySour
   r.get(PROVIDER_KEY_PATH, {
     config: { access: 'public' },
     schema: { hide: true, params: IdParams, response: { 200: ProviderKeyAnswer, 401: ErrorBody, 404: ErrorBody } },
-    // Before the parameters are validated: a caller without the credential learns nothing.
-    onRequest: async (request) => {
-      if (!internalTokenMatches(request.headers[INTERNAL_TOKEN_HEADER], token)) throw unauthorized('A service credential is required');
-    },
+    onRequest: requireInternalToken(token),
   }, async (request) => {
     try {
       return { apiKey: await keys.key(request.params.id) };

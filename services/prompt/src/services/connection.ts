@@ -1,6 +1,8 @@
 import type { ConnectionTestResult, ModelPurpose } from '@earshot/contracts';
 import type OpenAI from 'openai';
 import { describeProviderError, outboundPolicy, providerClient, type OutboundPolicy, type ProviderEndpoint } from '@earshot/ai';
+import { HttpError } from '@earshot/kit';
+import { ERROR_CODES, type ProviderModelList } from '@earshot/contracts';
 import type { PromptConfig } from '../config';
 
 /** A person is waiting on the button: no longer than this, whatever AI_TIMEOUT_MS allows calls. */
@@ -53,6 +55,19 @@ export class ConnectionTester {
       const models = await listed(client);
       return { ok: true, message: `Connected: the provider lists ${models.length} model${models.length === 1 ? '' : 's'}`, models: models.slice(0, SHOWN_MODELS) };
     });
+  }
+
+  /**
+   * The models a provider lists, sorted, for picking one instead of typing its name. A provider
+   * failure is a 424 (Failed Dependency: the provider failed, not this API; the route matrix keeps 5xx for our own faults) with the provider's words: the form shows it and typing stays possible.
+   */
+  async models(endpoint: ProviderEndpoint): Promise<ProviderModelList> {
+    try {
+      const ids = await listed(providerClient(endpoint, this.policy, this.timeout));
+      return [...new Set(ids)].sort((a, b) => a.localeCompare(b)).map((id) => ({ id }));
+    } catch (error) {
+      throw new HttpError(424, describeProviderError(error), ERROR_CODES.PROVIDER_ERROR);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ import {
   type AiProviderDto,
   type ConnectionTestResult,
   type CreateAiProviderBody,
+  type ProviderModelList,
   type ProviderState,
   type UpdateAiProviderBody,
 } from '@earshot/contracts';
@@ -72,6 +73,11 @@ export class ProviderService implements ProviderKeySource {
   /** "Test connection": asks the provider for its models and reports what it said. */
   async test(id: string): Promise<ConnectionTestResult> {
     return this.tester.provider(await this.endpoint(id));
+  }
+
+  /** The models the provider lists (through the same outbound policy as the test). */
+  async models(id: string): Promise<ProviderModelList> {
+    return this.tester.models(await this.endpoint(id));
   }
 
   /** A provider's plain key, for a service about to call it (chat, transcription). */

@@ -1,5 +1,6 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
 import type { Migration } from '@earshot/kit';
+import { companyTypes } from '../services/company-types';
 
 export const migrations: Migration[] = [
   {
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
       );
       create index transcripts_client_idx on transcripts (client_id) where client_id is not null;`,
   },
+  companyTypes.migration,
 ];

@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { TranscriptionStatus } from '@earshot/contracts';
-import { jobs, type JobRow } from '../db/schema';
+import { jobs, transcripts, type JobRow } from '../db/schema';
+import type { Scope } from './transcripts';
 
 interface RawJob {
   file_id: string;
@@ -125,9 +126,10 @@ export async function release(tx: Db, fileId: string): Promise<void> {
 
 export const STATUS_LIST_LIMIT = 1000;
 
-export async function listStatuses(db: Db, companyId: string | null, fileIds?: string[]): Promise<JobRow[]> {
+export async function listStatuses(db: Db, scope: Scope, fileIds?: string[]): Promise<JobRow[]> {
   const parts: (SQL | undefined)[] = [];
-  if (companyId) parts.push(eq(jobs.companyId, companyId));
+  if (scope.companyId) parts.push(eq(jobs.companyId, scope.companyId));
+  if (scope.owner) parts.push(inArray(jobs.fileId, db.select({ fileId: transcripts.fileId }).from(transcripts).where(eq(transcripts.uploadedBy, scope.owner))));
   if (fileIds) parts.push(inArray(jobs.fileId, fileIds));
   return db.select().from(jobs).where(and(...parts)).orderBy(desc(jobs.updatedAt), desc(jobs.fileId)).limit(STATUS_LIST_LIMIT);
 }

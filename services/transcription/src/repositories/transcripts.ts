@@ -8,8 +8,17 @@ export type TranscriptSummary = Omit<TranscriptRow, 'peaks'>;
 
 const { peaks: _peaks, ...summaryColumns } = getTableColumns(transcripts);
 
-function scoped(condition: SQL | undefined, companyId: string | null): SQL | undefined {
-  return companyId ? and(condition, eq(transcripts.companyId, companyId)) : condition;
+/**
+ * What a caller may see: one company's transcripts (all, for a null company) and, in a b2c
+ * company, only those `owner` uploaded.
+ */
+export interface Scope {
+  companyId: string | null;
+  owner: string | null;
+}
+
+function scoped(condition: SQL | undefined, scope: Scope): SQL | undefined {
+  return and(condition, scope.companyId ? eq(transcripts.companyId, scope.companyId) : undefined, scope.owner ? eq(transcripts.uploadedBy, scope.owner) : undefined);
 }
 
 export async function insertFromUpload(tx: Db, row: NewTranscriptRow): Promise<boolean> {
@@ -17,20 +26,20 @@ export async function insertFromUpload(tx: Db, row: NewTranscriptRow): Promise<b
   return rows.length > 0;
 }
 
-export async function findByFile(db: Db, fileId: string, companyId: string | null): Promise<TranscriptSummary | null> {
-  const [row] = await db.select(summaryColumns).from(transcripts).where(scoped(eq(transcripts.fileId, fileId), companyId)).limit(1);
+export async function findByFile(db: Db, fileId: string, scope: Scope): Promise<TranscriptSummary | null> {
+  const [row] = await db.select(summaryColumns).from(transcripts).where(scoped(eq(transcripts.fileId, fileId), scope)).limit(1);
   return row ?? null;
 }
 
 /** By transcript id or by file id (the files list links with the file id). */
-export async function findByEitherId(db: Db, id: string, companyId: string | null): Promise<TranscriptSummary | null> {
+export async function findByEitherId(db: Db, id: string, scope: Scope): Promise<TranscriptSummary | null> {
   const [row] = await db.select(summaryColumns).from(transcripts)
-    .where(scoped(or(eq(transcripts.id, id), eq(transcripts.fileId, id)), companyId)).limit(1);
+    .where(scoped(or(eq(transcripts.id, id), eq(transcripts.fileId, id)), scope)).limit(1);
   return row ?? null;
 }
 
-export async function findPeaks(db: Db, fileId: string, companyId: string | null): Promise<{ peaks: PeaksDto | null } | null> {
-  const [row] = await db.select({ peaks: transcripts.peaks }).from(transcripts).where(scoped(eq(transcripts.fileId, fileId), companyId)).limit(1);
+export async function findPeaks(db: Db, fileId: string, scope: Scope): Promise<{ peaks: PeaksDto | null } | null> {
+  const [row] = await db.select({ peaks: transcripts.peaks }).from(transcripts).where(scoped(eq(transcripts.fileId, fileId), scope)).limit(1);
   return row ?? null;
 }
 
@@ -67,9 +76,9 @@ export interface LocatedWord {
  * Finds a word inside its segment by ids, locking the transcript row so that two edits of the
  * same transcript apply one after the other. Null when any of the three ids is unknown.
  */
-export async function locateWord(tx: Db, transcriptId: string, companyId: string | null, segmentId: string, wordId: string): Promise<(LocatedWord & { fileId: string; companyId: string }) | null> {
+export async function locateWord(tx: Db, transcriptId: string, scope: Scope, segmentId: string, wordId: string): Promise<(LocatedWord & { fileId: string; companyId: string }) | null> {
   const [owner] = await tx.select({ fileId: transcripts.fileId, companyId: transcripts.companyId }).from(transcripts)
-    .where(scoped(eq(transcripts.id, transcriptId), companyId)).for('update');
+    .where(scoped(eq(transcripts.id, transcriptId), scope)).for('update');
   if (!owner) return null;
   const result = (await tx.execute(sql`
     select (s.ord - 1)::int as segment_index, (w.ord - 1)::int as word_index, s.seg -> 'words' as words

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   ERROR_RESPONSES,
   ALL_ROLES,
+  MEMBERS_AND_SERVICE,
   DeleteAnswer,
   ErrorBody,
   FileIdParams,
@@ -30,13 +31,14 @@ const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 export async function transcriptRoutes(app: FastifyInstance, transcripts: TranscriptService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
+  // Reading transcripts and their statuses is open to the company's API key (service account) too.
   r.get('/transcripts/status', {
-    config: { access: ALL_ROLES },
+    config: { access: MEMBERS_AND_SERVICE },
     schema: { querystring: StatusQuery, response: { 200: StatusList, ...errors } },
   }, async (request) => transcripts.statuses(identityOf(request), request.query));
 
   r.get('/transcripts/file/:fileId', {
-    config: { access: ALL_ROLES, params: { fileId: 'file' } },
+    config: { access: MEMBERS_AND_SERVICE, params: { fileId: 'file' } },
     schema: { params: FileIdParams, response: { 200: TranscriptDto, ...errors } },
   }, async (request) => transcripts.byFile(identityOf(request), request.params));
 

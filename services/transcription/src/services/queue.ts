@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, textParts, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
+import { SYSTEM_ACTOR, speakerName, textParts, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
 import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
@@ -72,12 +72,11 @@ export function completionEvents(companyId: string, transcript: { id: string; fi
   ];
 }
 
-/** The segments as other services learn them: speaker labels instead of ids. */
+/** The segments as other services learn them: speakers by name (speakerName), not by id. */
 function segmentFacts(result: TranscriptResult): TranscriptSegmentFact[] {
-  const labels = new Map(result.speakers.map((s) => [s.id, s.label]));
   return result.segments.map((s) => ({
     segmentId: s._id,
-    speaker: labels.get(s.speakerId) ?? s.speakerId,
+    speaker: speakerName(s.speakerId, result.speakers),
     start: s.start,
     end: s.end ?? s.words[s.words.length - 1]?.end ?? s.start,
     text: s.text,

@@ -10,12 +10,13 @@ import {
   type TranscriptionStatus,
 } from '@earshot/contracts';
 import { actorOf, badRequest, companyScope, conflict, forbidden, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import { companyTypes } from './company-types';
 import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
 import { clientExists } from '../repositories/clients';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
-import type { TranscriptSummary } from '../repositories/transcripts';
+import type { Scope, TranscriptSummary } from '../repositories/transcripts';
 import { statusEvent } from './queue';
 import { segmentText } from './segments';
 
@@ -75,6 +76,7 @@ function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto {
 
 const toStatus = (job: JobRow): StatusItem => ({
   fileId: job.fileId,
+  companyId: job.companyId,
   status: job.status,
   reason: job.reason,
   attempts: job.attempts,
@@ -99,34 +101,44 @@ export interface WordEdit {
   text: string;
 }
 
-/** The routes' logic; every lookup is scoped to the caller's company (a HOST_ADMIN's: any). */
+/**
+ * The routes' logic; every lookup is scoped to the caller's company (a HOST_ADMIN's: any) and, in
+ * a b2c company, to the caller's own recordings (another member's is simply not found).
+ */
 export class TranscriptService {
   constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly onQueued: () => void) {}
 
+  /** Read before any transaction: PGlite's one connection would wait on itself inside one. */
+  private async scope(identity: Identity, requestedCompany?: string): Promise<Scope> {
+    return { companyId: companyScope(identity, requestedCompany), owner: await companyTypes.ownerScope(this.ctx.db, identity) };
+  }
+
   async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
-    const row = await transcriptsRepo.findByFile(this.ctx.db, input.fileId, companyScope(identity));
+    const row = await transcriptsRepo.findByFile(this.ctx.db, input.fileId, await this.scope(identity));
     if (!row) throw notFound('Transcript');
     return toDto(row, await jobsRepo.findJob(this.ctx.db, input.fileId));
   }
 
   async peaks(identity: Identity, input: { fileId: string }) {
-    const row = await transcriptsRepo.findPeaks(this.ctx.db, input.fileId, companyScope(identity));
+    const row = await transcriptsRepo.findPeaks(this.ctx.db, input.fileId, await this.scope(identity));
     if (!row?.peaks) throw notFound('Waveform');
     return row.peaks;
   }
 
-  async statuses(identity: Identity, input: { fileIds?: string }): Promise<StatusItem[]> {
+  /** Statuses of the caller's company's files (a HOST_ADMIN: of `companyId`, or of every company). */
+  async statuses(identity: Identity, input: { fileIds?: string; companyId?: string }): Promise<StatusItem[]> {
     const ids = input.fileIds ? [...new Set(input.fileIds.toLowerCase().split(','))] : undefined;
     if (ids && ids.length > 200) throw badRequest('Ask for at most 200 files at once', { field: 'query.fileIds' });
     if (ids && !ids.every(isId)) throw badRequest('Invalid query.fileIds: must be file ids', { field: 'query.fileIds' });
-    return (await jobsRepo.listStatuses(this.ctx.db, companyScope(identity), ids)).map(toStatus);
+    return (await jobsRepo.listStatuses(this.ctx.db, await this.scope(identity, input.companyId), ids)).map(toStatus);
   }
 
   /** Queues a file again (retry after failure, or a re-run); a job that is running now is a 409. */
   async transcribe(identity: Identity, input: { fileId: string }): Promise<{ message: string; fileId: string; status: TranscriptionStatus }> {
     const { fileId } = input;
+    const scope = await this.scope(identity);
     await this.ctx.transact(async (tx, emit) => {
-      const row = await transcriptsRepo.findByFile(tx, fileId, companyScope(identity));
+      const row = await transcriptsRepo.findByFile(tx, fileId, scope);
       if (!row) throw notFound('File');
       if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
       const job = await jobsRepo.findJob(tx, fileId);
@@ -148,8 +160,9 @@ export class TranscriptService {
     if (text.length > MAX_WORD_LENGTH) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: `The word can be at most ${MAX_WORD_LENGTH} characters` });
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot contain control characters' });
+    const scope = await this.scope(identity);
     await this.ctx.transact(async (tx, emit) => {
-      const found = await transcriptsRepo.locateWord(tx, transcriptId, companyScope(identity), speakerSegmentId, wordId);
+      const found = await transcriptsRepo.locateWord(tx, transcriptId, scope, speakerSegmentId, wordId);
       if (!found) throw notFound('Word');
       const before = found.words[found.wordIndex]!.text;
       const words = found.words.map((w, i) => (i === found.wordIndex ? { ...w, text } : w));
@@ -172,8 +185,9 @@ export class TranscriptService {
    */
   async linkClient(identity: Identity, input: { transcriptId: string; clientId: string | null }) {
     const { transcriptId, clientId } = input;
+    const scope = await this.scope(identity);
     return this.ctx.transact(async (tx, emit) => {
-      const row = await transcriptsRepo.findByEitherId(tx, transcriptId, companyScope(identity));
+      const row = await transcriptsRepo.findByEitherId(tx, transcriptId, scope);
       if (!row) throw notFound('Transcript');
       if (clientId && !(await clientExists(tx, clientId, row.companyId))) throw notFound('Client');
       if (row.clientId !== clientId) {
@@ -196,8 +210,9 @@ export class TranscriptService {
 
   /** Deletes transcript and job; transcript.deleted makes the file service remove the file and its audio. */
   async remove(identity: Identity, input: { id: string }) {
+    const scope = await this.scope(identity);
     return this.ctx.transact(async (tx, emit) => {
-      const row = await transcriptsRepo.findByEitherId(tx, input.id, companyScope(identity));
+      const row = await transcriptsRepo.findByEitherId(tx, input.id, scope);
       if (!row) throw notFound('Transcript');
       if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
       await transcriptsRepo.remove(tx, row.fileId);
