@@ -29,6 +29,11 @@ const DISTRIBUTED = ['JWT_SECRET', 'DATABASE_URL', 'KAFKA_BROKERS'];
 /** Provider keys: the prompt service serves them on its internal route, chat and the workers ask for them. */
 const KEYS_REQUIRED: Record<string, string[]> = {
   prompt: ['INTERNAL_API_TOKEN'],
+  // Company API keys: the tenant service answers for their hashes on its internal route.
+  tenant: ['INTERNAL_API_TOKEN'],
+  gateway: ['INTERNAL_API_TOKEN'],
+  file: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
+  transcription: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
   chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
   'transcription-worker': ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
 };

@@ -25,7 +25,11 @@ try {
     for (const user of demo.users) lines.push(`    ${user.role.padEnd(7)} ${user.email}`);
     lines.push(`    password: ${demo.password}`);
   }
-  lines.push('  Sign in as the platform administrator with ADMIN_EMAIL (default admin@earshot.local).', '');
+  lines.push('  Sign in as the platform administrator with ADMIN_EMAIL (default admin@earshot.local).');
+  // Without a mail server nothing is dropped: say where the messages go instead.
+  lines.push(process.env.SMTP_URL
+    ? '  Mail:          sent through SMTP_URL'
+    : `  Mail:          no SMTP_URL, so each message is written to ${config.DATA_DIR}/mail and listed at ${url}/email-templates (Outgoing mail)`, '');
   console.log(lines.join('\n'));
   held.release();
   const shutdown = async () => {

@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { ERROR_CODES } from '@earshot/contracts';
-import { authGuard, buildServer, loadSheddingFrom, routeNotFound, type LoadShedding, type Logger, type TokenVerifier } from '@earshot/kit';
+import { apiKeyOwnerOf, authGuard, buildServer, loadSheddingFrom, routeNotFound, type LoadShedding, type Logger, type TokenVerifier } from '@earshot/kit';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -19,6 +19,8 @@ export interface GatewayOptions {
   rateLimitMax: number;
   rateLimitWindowMs: number;
   signInRateLimitMax: number;
+  /** Requests per window for one company API key (whatever addresses they come from). */
+  apiKeyRateLimitMax: number;
   trustProxy: boolean;
   /** Built web app to serve (SPA fallback to index.html), when present. */
   webDist?: string;
@@ -61,6 +63,7 @@ export function gatewayOptionsFrom(
     RATE_LIMIT_MAX: number;
     RATE_LIMIT_WINDOW_MS: number;
     SIGN_IN_RATE_LIMIT_MAX: number;
+    API_KEY_RATE_LIMIT_MAX: number;
     TRUST_PROXY: boolean;
     REDIS_URL?: string;
     REDIS_KEY_PREFIX: string;
@@ -80,12 +83,16 @@ export function gatewayOptionsFrom(
     rateLimitMax: config.RATE_LIMIT_MAX,
     rateLimitWindowMs: config.RATE_LIMIT_WINDOW_MS,
     signInRateLimitMax: config.SIGN_IN_RATE_LIMIT_MAX,
+    apiKeyRateLimitMax: config.API_KEY_RATE_LIMIT_MAX,
     trustProxy: config.TRUST_PROXY,
     webDist,
     redis: config.REDIS_URL ? { url: config.REDIS_URL, namespace: config.REDIS_KEY_PREFIX } : undefined,
     loadShedding: loadSheddingFrom(config),
   };
 }
+
+/** Rate-limit buckets of company API keys (one key per company). */
+const API_KEY_BUCKET = 'api-key:';
 
 const SIGN_IN_PATHS = new Set(['/api/auth/login', '/api/auth/two-step/verify', '/api/auth/password/forgot', '/api/auth/password/reset']);
 
@@ -141,6 +148,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
+        // A company's subdomain gets its own web app manifest, built in the page as a blob URL
+        // from the static one and the company's branding (web/src/features/branding/company-manifest.ts).
+        manifestSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -162,12 +172,15 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   await app.register(rateLimit, {
     global: true,
-    max: (request) => (signInRoute(request) ? options.signInRateLimitMax : options.rateLimitMax),
+    max: (request, key) => (key.startsWith(API_KEY_BUCKET) ? options.apiKeyRateLimitMax : signInRoute(request) ? options.signInRateLimitMax : options.rateLimitMax),
     timeWindow: options.rateLimitWindowMs,
-    // Sign-in attempts are counted per address and route; everything else per address.
-    keyGenerator: (request) => {
+    // Sign-in attempts are counted per address and route; a valid company API key per key (an
+    // integration may call from many addresses); everything else, invalid keys too, per address.
+    keyGenerator: async (request) => {
       const route = signInRoute(request);
-      return route ? `${request.ip}:${route}` : request.ip;
+      if (route) return `${request.ip}:${route}`;
+      const owner = await apiKeyOwnerOf(request, options.tokens.apiKeys);
+      return owner ? `${API_KEY_BUCKET}${owner.companyId}` : request.ip;
     },
     ...(redis ? { redis, nameSpace: options.redis?.namespace ?? 'earshot:rate-limit:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({

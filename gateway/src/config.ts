@@ -8,6 +8,8 @@ export const gatewayConfigShape = {
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
   SIGN_IN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
+  /** Requests per RATE_LIMIT_WINDOW_MS for one company API key (X-API-Key). */
+  API_KEY_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   WEB_DIST: z.string().optional(),
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),

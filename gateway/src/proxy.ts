@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, RawServerBase, RouteGenericInterfac
 import httpProxy from '@fastify/http-proxy';
 import { z } from 'zod';
 import { SERVICE_OPENAPI_PATH, SERVICE_ROUTES, type ServiceRoute } from '@earshot/contracts';
-import { BaseConfigSchema, TokenVerifier, createBus, createLogger, sessionEndSubscription, type BaseConfig, type EventBus, type Logger } from '@earshot/kit';
+import { BaseConfigSchema, TokenVerifier, checkApiKeysRemotely, createBus, createLogger, sessionEndSubscription, type BaseConfig, type EventBus, type Logger } from '@earshot/kit';
 import { buildGateway, gatewayOptionsFrom, type OpenApiDocument, type OpenApiSources } from './app';
 import { gatewayConfigShape, serviceUrlShape } from './config';
 
@@ -163,6 +163,8 @@ export async function createDistributedGateway(
   const tokens = new TokenVerifier((config as BaseConfig).ACCESS_TOKEN_TTL_SECONDS, { jwksUrl });
   // Ended sessions arrive as auth's events (none without a shared bus: then tokens live out their TTL).
   const bus = options.bus ?? (config.KAFKA_BROKERS ? createBus(config, logger) : null);
+  // The gateway checks API keys too: a valid one is rate-limited per key, an invalid one per address.
+  await checkApiKeysRemotely(tokens.apiKeys, config, bus, 'gateway', logger);
   if (bus) {
     await bus.subscribe(sessionEndSubscription(tokens, 'gateway'));
     if (!options.bus) await bus.start();

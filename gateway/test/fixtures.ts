@@ -1,8 +1,8 @@
 import type { InjectOptions } from 'fastify';
-import type { Role } from '@earshot/contracts';
+import type { CallerRole } from '@earshot/contracts';
 import { multipart, spokenWav, type CompanyKey, type Member, type World } from './world';
 
-export type Caller = 'anonymous' | Role;
+export type Caller = 'anonymous' | CallerRole;
 
 /**
  * How to make an object of each kind that routes name in `config.params`, in a given company,
@@ -13,6 +13,8 @@ export type FixtureFactory = (world: World, company: CompanyKey, caller: Caller)
 
 /** Kinds whose objects a DELETE would destroy: made fresh for each delete call. */
 export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
+  // Deleting a company removes its data in every service: never the world's two companies.
+  company: async (world) => hostPost(world, '/api/companies', { name: 'Matrix gone', code: `GONE-${Math.random().toString(36).slice(2, 8)}`, domain: `gone-${Math.random().toString(36).slice(2, 8)}` }),
   file: async (world, company, caller) => {
     const file = await uploadFile(world, uploaderToken(world, company, caller));
     // The transcription service learns of the upload from file.uploaded: let it arrive.
@@ -25,7 +27,18 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   client: async (world, company) => createClient(world, company),
   prompt: async (world, company) => createPrompt(world, company),
   pattern: async (world, company) => createPattern(world, company),
+  analysisRun: async (world, company) => createAnalysisRun(world, company),
+  // A session of its own that the caller signs out (in company B, someone else's: a 404).
+  session: async (world, company, caller) => {
+    const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
+    return sessionIdOf(await world.signInAgain(own ? memberOf(world, caller) : world.users[company].ADMIN));
+  },
 };
+
+/** The session id (sid) an access token carries. */
+function sessionIdOf(token: string): string {
+  return (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sid: string }).sid;
+}
 
 /** AI providers and models are platform-wide (HOST_ADMIN), not per company. */
 async function hostPost(world: World, url: string, payload: Record<string, unknown>): Promise<string> {
@@ -62,6 +75,24 @@ async function createPattern(world: World, company: CompanyKey): Promise<string>
   return (res.json() as { _id: string })._id;
 }
 
+/**
+ * A run of the company's prompt on its transcript, asked by its ADMIN. The matrix's chat model
+ * points at a closed port: the run fails in the background, which is all a route on it needs.
+ */
+async function createAnalysisRun(world: World, company: CompanyKey): Promise<string> {
+  const { fileId } = await completedTranscript(world, company);
+  await sharedAiModel(world);
+  // The prompt service learns of the transcript and the model from events: let them arrive.
+  await world.earshot.settle();
+  const res = await world.request(world.users[company].ADMIN.token, {
+    method: 'POST',
+    url: '/api/analysis/transcripts',
+    payload: { fileId, promptId: await sharedPrompt(world, company) },
+  });
+  if (res.statusCode !== 202) throw new Error(`analysis run fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
 /** One object per company, made the first time a route asks for it. */
 function oncePerCompany(make: (world: World, company: CompanyKey) => Promise<string>) {
   const made = new Map<CompanyKey, Promise<string>>();
@@ -71,7 +102,31 @@ function oncePerCompany(make: (world: World, company: CompanyKey) => Promise<str
   };
 }
 const sharedPrompt = oncePerCompany(createPrompt);
+/** A company beside A and B, whose API key the key routes may rotate and revoke. */
+const spareCompany = oncePerCompany((world, company) => hostPost(world, '/api/companies', {
+  name: `Spare ${company}`, code: `SPARE-${company}`, domain: `matrix-spare-${company.toLowerCase()}`, type: 'business', status: 'active', maxUsers: 5, maxStorage: 1024 ** 2, language: 'en',
+}));
 const sharedPattern = oncePerCompany(createPattern);
+
+/** The platform's English password-reset template: platform-wide, like the AI providers. */
+async function platformTemplate(world: World): Promise<string> {
+  const res = await world.request(world.host.token, { method: 'GET', url: '/api/email?type=password_reset&language=en&companyId=platform' });
+  const [template] = res.json() as { _id: string }[];
+  if (res.statusCode !== 200 || !template) throw new Error(`email template fixture: ${res.statusCode} ${res.body}`);
+  return template._id;
+}
+
+/** A test mail to the platform administrator, queued from that template. */
+async function queuedMail(world: World): Promise<string> {
+  const res = await world.request(world.host.token, { method: 'POST', url: `/api/email/${await sharedTemplate(world)}/test` });
+  if (res.statusCode !== 202) throw new Error(`mail fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+let template: Promise<string> | undefined;
+let mail: Promise<string> | undefined;
+const sharedTemplate = (world: World) => (template ??= platformTemplate(world));
+const sharedMail = (world: World) => (mail ??= queuedMail(world));
 
 let aiProvider: Promise<string> | undefined;
 let aiModel: Promise<string> | undefined;
@@ -83,7 +138,7 @@ const sharedAiModel = (world: World) => (aiModel ??= sharedAiProvider(world).the
  * route can answer; in company B someone else's (its ADMIN's), which must be a 404 for everyone.
  */
 function ownerToken(world: World, company: CompanyKey, caller: Caller): string {
-  if (company === 'B' || caller === 'anonymous') return world.users[company].ADMIN.token;
+  if (company === 'B' || caller === 'anonymous' || caller === 'SERVICE') return world.users[company].ADMIN.token;
   return caller === 'HOST_ADMIN' ? world.host.token : world.users[company][caller].token;
 }
 
@@ -93,12 +148,12 @@ function ownerToken(world: World, company: CompanyKey, caller: Caller): string {
  * the route is tested on access alone; otherwise the company's ADMIN.
  */
 function uploaderToken(world: World, company: CompanyKey, caller: Caller): string {
-  if (company === 'B' || caller === 'anonymous' || caller === 'HOST_ADMIN') return world.users[company].ADMIN.token;
+  if (company === 'B' || caller === 'anonymous' || caller === 'HOST_ADMIN' || caller === 'SERVICE') return world.users[company].ADMIN.token;
   return world.users[company][caller].token;
 }
 
 /** The member a caller is: a route that ends a session is called with a session of its own. */
-function memberOf(world: World, caller: Exclude<Caller, 'anonymous'>): Member {
+function memberOf(world: World, caller: Exclude<Caller, 'anonymous' | 'SERVICE'>): Member {
   return caller === 'HOST_ADMIN' ? world.host : world.users.A[caller];
 }
 
@@ -182,6 +237,8 @@ export function completedTranscript(world: World, company: CompanyKey): Promise<
         const body = res.json() as { _id: string; status?: string; metadata?: { speakerSegments?: { _id: string; words: { _id: string }[] }[] } };
         const segment = body.metadata?.speakerSegments?.find((s) => s.words.length > 0);
         if (res.statusCode === 200 && segment) {
+          // Other services (chat's copy of the text) learn of the completion from its events.
+          await world.earshot.settle();
           return { fileId: file._id, path: file.path, transcriptId: body._id, segmentId: segment._id, wordId: segment.words[0]!._id };
         }
         if (body.status === 'failed') throw new Error(`transcript fixture failed: ${res.body}`);
@@ -194,21 +251,25 @@ export function completedTranscript(world: World, company: CompanyKey): Promise<
   return pending;
 }
 
+async function registeredUser(world: World, company: CompanyKey, how: { password: string } | { invite: true }): Promise<string> {
+  const email = `fixture-${Math.random().toString(36).slice(2)}@${world.companies[company].domain}.test`;
+  const res = await world.request(world.host.token, {
+    method: 'POST',
+    url: '/api/users/register',
+    payload: { firstName: 'Fixture', lastName: company, email, role: 'USER', companyId: world.companies[company].id, ...how },
+  });
+  if (res.statusCode !== 201) throw new Error(`user fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
 export const FIXTURES: Record<string, FixtureFactory> = {
   company: async (world, company) => world.companies[company].id,
   companyDomain: async (world, company) => world.companies[company].domain,
   // Sign-in providers are platform-wide, not per company.
   provider: async () => 'google',
-  user: async (world, company) => {
-    const email = `fixture-${Math.random().toString(36).slice(2)}@${world.companies[company].domain}.test`;
-    const res = await world.request(world.host.token, {
-      method: 'POST',
-      url: '/api/users/register',
-      payload: { firstName: 'Fixture', lastName: company, email, password: 'password-123', role: 'USER', companyId: world.companies[company].id },
-    });
-    if (res.statusCode !== 201) throw new Error(`user fixture: ${res.statusCode} ${res.body}`);
-    return (res.json() as { _id: string })._id;
-  },
+  user: async (world, company) => registeredUser(world, company, { password: 'password-123' }),
+  // Someone invited who has not chosen a password yet (resend and revoke act on them).
+  invitedUser: async (world, company) => registeredUser(world, company, { invite: true }),
   // A file whose transcript completed, so transcript routes (peaks, words) have something to show.
   file: async (world, company) => (await completedTranscript(world, company)).fileId,
   uploadPath: async (world, company) => (await completedTranscript(world, company)).path,
@@ -220,19 +281,43 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   client: async (world, company) => sharedClient(world, company),
   prompt: async (world, company) => sharedPrompt(world, company),
   pattern: async (world, company) => sharedPattern(world, company),
+  // Names the server would make up: unknown ones are a 404, which a public route may answer.
+  brandingAsset: async () => `${crypto.randomUUID()}.png`,
+  // A coming-soon area: the matrix switches it on (its example), so nothing else changes.
+  featureKey: async () => 'forest_ai',
+  emailTemplate: async (world) => sharedTemplate(world),
+  mailMessage: async (world) => sharedMail(world),
+  analysisRun: async (world, company) => createAnalysisRun(world, company),
 };
+
+/** A 1×1 PNG: enough for a branding upload to be recognised by content. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
+  'POST /api/companies/upload': async (world, company) => ({
+    url: `/api/companies/upload?companyId=${world.companies[company].id}&kind=logo`,
+    ...multipart({}, { name: 'logo.png', type: 'image/png', data: PNG }),
+  }),
   // Signing out ends the session presented: never the one the rest of the matrix goes on using.
   'POST /api/auth/logout': async (world, _company, caller) =>
-    caller === 'anonymous' ? {} : { headers: { authorization: `Bearer ${await world.signInAgain(memberOf(world, caller))}` } },
+    caller === 'anonymous' || caller === 'SERVICE' ? {} : { headers: { authorization: `Bearer ${await world.signInAgain(memberOf(world, caller))}` } },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
     payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
   }),
+  // A question about the company's recording (the example names no real one).
+  'POST /api/chat/analysis-conversations/chat/stream': async (world, company) => ({
+    payload: { fileId: (await completedTranscript(world, company)).fileId, message: 'Summarize this recording', modelId: 'built-in' },
+  }),
   'POST /api/chat/feedback': async (world, company, caller) => ({
     payload: { messageId: await sharedReply(world, ownerToken(world, company, caller)), rating: 'up' },
+  }),
+  'POST /api/analysis/transcripts': async (world, company) => ({
+    payload: { fileId: (await completedTranscript(world, company)).fileId, promptId: await sharedPrompt(world, company) },
+  }),
+  'GET /api/analysis/transcripts': async (world, company) => ({
+    url: `/api/analysis/transcripts?fileId=${(await completedTranscript(world, company)).fileId}`,
   }),
   // An edit keeps the prompt its company's alone (the example would make it global).
   'PUT /api/prompts/:id': async (world, company) => ({ payload: promptBody(world, company) }),
@@ -242,6 +327,13 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   }),
   'PUT /api/analysis/patterns/:id': async (world, company) => ({
     payload: { name: 'Matrix pattern', promptIds: [await sharedPrompt(world, company)] },
+  }),
+  // Keys are changed on a company of their own: company A's key goes on acting as SERVICE in the walk.
+  'POST /api/companies/:id/api-key': async (world, company) => ({ url: `/api/companies/${await spareCompany(world, company)}/api-key` }),
+  'DELETE /api/companies/:id/api-key': async (world, company) => ({ url: `/api/companies/${await spareCompany(world, company)}/api-key` }),
+  // A company's own version of a template names that company.
+  'POST /api/email': async (world, company) => ({
+    payload: { type: 'invitation', language: 'fr', companyId: world.companies[company].id, subject: 'Bienvenue', html: '<p>{{link}}</p>', text: '{{link}}' },
   }),
   'POST /api/ai/config/model': async (world) => ({
     payload: { providerId: await sharedAiProvider(world), name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' },

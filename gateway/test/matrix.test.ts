@@ -5,12 +5,13 @@ import { ROUTES, allowedBy, routeKey, type Allowed, type Permission } from './pe
 import { createWorld, type CompanyKey, type World } from './world';
 
 /**
- * Every registered /api route × {anonymous, USER, CALLER, ADMIN, HOST_ADMIN} × {own company, other
+ * Every registered /api route × {anonymous, USER, CALLER, ADMIN, HOST_ADMIN, SERVICE (company A's API
+ * key)} × {own company, other
  * company}, judged against the permission table written from the spec (./permissions.ts), never
  * against the route's own `config.access`. Routes join automatically when a service registers them;
  * a route missing from the table, or whose parameters name no known fixture kind, fails here.
  */
-const CALLERS: Caller[] = ['anonymous', 'USER', 'CALLER', 'ADMIN', 'HOST_ADMIN'];
+const CALLERS: Caller[] = ['anonymous', 'USER', 'CALLER', 'ADMIN', 'HOST_ADMIN', 'SERVICE'];
 
 let world: World;
 
@@ -20,7 +21,7 @@ function routesUnderTest(): RouteRecord[] {
   );
 }
 
-function tokenOf(caller: Caller): string | null {
+function tokenOf(caller: Exclude<Caller, 'SERVICE'>): string | null {
   if (caller === 'anonymous') return null;
   if (caller === 'HOST_ADMIN') return world.host.token;
   return world.users.A[caller].token;
@@ -137,7 +138,8 @@ describe('every route × role × company', () => {
         for (const target of /[:*]/.test(route.url) ? (['own', 'other'] as const) : (['own'] as const)) {
           const company: CompanyKey = target === 'own' ? 'A' : 'B';
           const request = await buildRequest(route, company, caller);
-          const res = await world.request(tokenOf(caller), request);
+          // SERVICE: company A's API key (X-API-Key), A's service account.
+          const res = caller === 'SERVICE' ? await world.requestWithKey(world.companies.A.apiKey, request) : await world.request(tokenOf(caller), request);
           if (!expectation(allowed, scoped, caller, target)(res.statusCode)) {
             failures.push(`${routeKey(route)} as ${caller} on ${target}: ${res.statusCode} ${res.body.slice(0, 160)}`);
           }
@@ -149,5 +151,6 @@ describe('every route × role × company', () => {
       }
     }
     expect(failures).toEqual([]);
-  }, 600_000);
+  // Six callers since issue 11 (SERVICE, a company API key): one more request per route and target.
+  }, 720_000);
 });

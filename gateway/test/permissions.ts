@@ -1,4 +1,4 @@
-import type { Role } from '@earshot/contracts';
+import type { CallerRole, Role } from '@earshot/contracts';
 
 /**
  * Who may call each API route, written from the specification (console-spec.md), never from a
@@ -19,7 +19,7 @@ export const AREAS = {
   branding: 'public',
   // Health and readiness probes of the process.
   probes: 'public',
-  // Your own account: profile, password, two-step verification.
+  // Your own account: profile, password, two-step verification, sessions.
   account: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
   companies: ['HOST_ADMIN'],
   features: ['HOST_ADMIN'],
@@ -39,7 +39,7 @@ export const AREAS = {
 } as const satisfies Record<string, 'public' | readonly Role[]>;
 
 export type Area = keyof typeof AREAS;
-export type Allowed = 'public' | readonly Role[];
+export type Allowed = 'public' | readonly CallerRole[];
 
 /** A route that deliberately departs from its area's roles, and why. */
 export interface Exception {
@@ -61,6 +61,15 @@ const CLIENTS_READ_BY_HOST: Exception = {
   reason: 'the platform administrator reads any company’s clients (read-only, filtered by companyId) to support it; creating, changing and deleting stay with the company’s ADMIN and CALLER',
 };
 
+/**
+ * Issue 11: a company's API key acts as that company's service account (SERVICE, never a person's
+ * role): it uploads recordings and reads transcripts and their statuses, and nothing else.
+ */
+const SERVICE_TOO: Exception = {
+  allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER', 'SERVICE'],
+  reason: 'issue 11: integrations (a dialer, a CRM) upload recordings and read transcripts and their statuses with the company’s API key (X-API-Key); every other route refuses it',
+};
+
 /** Every API route, by method and path as registered. */
 export const ROUTES: Record<string, Permission> = {
   'GET /api/health': { area: 'probes' },
@@ -73,6 +82,8 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/auth/logout': { area: 'signIn' },
   'POST /api/auth/password/forgot': { area: 'signIn' },
   'POST /api/auth/password/reset': { area: 'signIn' },
+  // The last step of a sign-in with a one-time password (the pending cookie says whose).
+  'POST /api/auth/password/change': { area: 'signIn' },
   'GET /api/auth/provider': { area: 'signIn' },
   'GET /api/auth/provider/:id/start': { area: 'signIn' },
   'GET /api/auth/provider/:id/callback': { area: 'signIn' },
@@ -83,6 +94,12 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/users/two-step/setup': { area: 'account' },
   'POST /api/users/two-step/enable': { area: 'account' },
   'POST /api/users/two-step/disable': { area: 'account' },
+  // One's own sessions (issue 14: "active sessions ... sign out per session and everywhere else").
+  'GET /api/users/sessions': { area: 'account' },
+  'DELETE /api/users/sessions/:id': { area: 'account' },
+  'POST /api/users/sessions/revoke-others': { area: 'account' },
+  // The support page (issue 14: "Support goes to a support page with the company's contact").
+  'GET /api/users/support-contacts': { area: 'account' },
 
   'GET /api/users': { area: 'users' },
   'GET /api/users/dropdown': { area: 'users' },
@@ -90,10 +107,18 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/users/:id': { area: 'users' },
   'PUT /api/users/:id': { area: 'users' },
   'DELETE /api/users/:id': { area: 'users' },
+  'POST /api/users/:id/reset-password': { area: 'users' },
+  'POST /api/users/:id/reset-two-step': { area: 'users' },
+  'POST /api/users/:id/invitation': { area: 'users' },
+  'DELETE /api/users/:id/invitation': { area: 'users' },
+  'GET /api/users/b2c': { area: 'b2cUsers' },
   // The roles an administrator may give: part of managing users.
   'GET /api/roles': { area: 'users' },
 
   'GET /api/config/company/:subdomain': { area: 'branding' },
+  // Uploaded logos: the sign-in page shows them before anyone signs in.
+  'GET /api/companies/assets/:name': { area: 'branding' },
+  'POST /api/companies/upload': { area: 'companies' },
   'GET /api/companies': { area: 'companies' },
   'GET /api/companies/dropdown': { area: 'companies' },
   'POST /api/companies': { area: 'companies' },
@@ -101,6 +126,7 @@ export const ROUTES: Record<string, Permission> = {
   'PUT /api/companies/:id': { area: 'companies' },
   'DELETE /api/companies/:id': { area: 'companies' },
   'POST /api/companies/:id/api-key': { area: 'companies' },
+  'DELETE /api/companies/:id/api-key': { area: 'companies' },
   'GET /api/companies/:id/config': { area: 'companies' },
   'GET /api/companies/:id/credits': {
     area: 'companies',
@@ -110,6 +136,14 @@ export const ROUTES: Record<string, Permission> = {
     },
   },
   'GET /api/features': { area: 'features' },
+  'PUT /api/features/:key': { area: 'features' },
+  'GET /api/features/enabled': {
+    area: 'features',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+      reason: 'every signed-in member reads which features are on for their own company (nothing else, read-only), so the menu hides what is switched off (issue 11)',
+    },
+  },
   'PUT /api/companies/:id/features': { area: 'features' },
   'GET /api/companies/:id/features': {
     area: 'features',
@@ -119,6 +153,19 @@ export const ROUTES: Record<string, Permission> = {
     },
   },
 
+  // E-mail templates and the outgoing mail they make (issue 14).
+  'GET /api/email': { area: 'emailTemplates' },
+  'POST /api/email': { area: 'emailTemplates' },
+  'POST /api/email/preview': { area: 'emailTemplates' },
+  // Which notification mails one wants: part of one's own account (part 2: /profile).
+  'GET /api/email/preferences': { area: 'account' },
+  'PUT /api/email/preferences': { area: 'account' },
+  'GET /api/email/outbox': { area: 'emailTemplates' },
+  'GET /api/email/outbox/:id': { area: 'emailTemplates' },
+  'GET /api/email/:id': { area: 'emailTemplates' },
+  'PUT /api/email/:id': { area: 'emailTemplates' },
+  'DELETE /api/email/:id': { area: 'emailTemplates' },
+  'POST /api/email/:id/test': { area: 'emailTemplates' },
   'GET /api/audit': { area: 'auditLogs' },
   'GET /api/audit/export': { area: 'auditLogs' },
 
@@ -129,6 +176,7 @@ export const ROUTES: Record<string, Permission> = {
   'PATCH /api/ai/config/provider/:id': { area: 'aiConfig' },
   'DELETE /api/ai/config/provider/:id': { area: 'aiConfig' },
   'POST /api/ai/config/provider/:id/test': { area: 'aiConfig' },
+  'GET /api/ai/config/providers/:id/models': { area: 'aiConfig' },
   'GET /api/ai/config/model': { area: 'aiConfig' },
   'GET /api/ai/config/model/dropdown': { area: 'aiConfig' },
   'POST /api/ai/config/model': { area: 'aiConfig' },
@@ -155,12 +203,18 @@ export const ROUTES: Record<string, Permission> = {
       },
     } satisfies Permission])),
 
-  'POST /api/files/upload': { area: 'transcripts' },
-  'GET /api/files': { area: 'transcripts' },
-  'GET /api/files/:id': { area: 'transcripts' },
+  // Transcript analysis (part 2: /transcripts/{id}/analysis, visible to all): runs and call analytics.
+  'POST /api/analysis/transcripts': { area: 'transcripts' },
+  'GET /api/analysis/transcripts': { area: 'transcripts' },
+  'DELETE /api/analysis/transcripts/:runId': { area: 'transcripts' },
+  'GET /api/analysis/transcripts/:fileId/metrics': { area: 'transcripts' },
+
+  'POST /api/files/upload': { area: 'transcripts', exception: SERVICE_TOO },
+  'GET /api/files': { area: 'transcripts', exception: SERVICE_TOO },
+  'GET /api/files/:id': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/uploads/*': { area: 'transcripts' },
-  'GET /api/transcripts/status': { area: 'transcripts' },
-  'GET /api/transcripts/file/:fileId': { area: 'transcripts' },
+  'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
+  'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/:fileId/peaks': { area: 'transcripts' },
   'POST /api/transcripts/transcribe': { area: 'transcripts' },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': { area: 'transcripts' },
@@ -188,6 +242,9 @@ export const ROUTES: Record<string, Permission> = {
   // Which assistants and models a person can pick for a reply.
   'GET /api/chat/models': { area: 'chat' },
   'POST /api/chat/conversations/:id/chat/stream': { area: 'chat' },
+  // Issue 12: chat about one recording (spec part 7); the recording must be one the caller may see.
+  'GET /api/chat/conversationsByAnalysis/:id': { area: 'chat' },
+  'POST /api/chat/analysis-conversations/chat/stream': { area: 'chat' },
   'POST /api/chat/feedback': { area: 'chat' },
 };
 

@@ -25,10 +25,13 @@ export interface Member {
 export interface World {
   earshot: AllInOne;
   dataDir: string;
-  companies: Record<CompanyKey, { id: string; domain: string }>;
+  /** `apiKey`: the company's API key (X-API-Key) as its creation answered it. */
+  companies: Record<CompanyKey, { id: string; domain: string; apiKey: string }>;
   users: Record<CompanyKey, Record<Exclude<Role, 'HOST_ADMIN'>, Member>>;
   host: Member;
   request(token: string | null, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A request made with a company API key instead of a session. */
+  requestWithKey(apiKey: string, options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Signs a member in again through the API: a session of its own (for routes that end one). */
   signInAgain(member: Member): Promise<string>;
   close(): Promise<void>;
@@ -99,7 +102,8 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
       payload: { name: `Company ${key}`, code: `CO-${key}`, domain, type: 'enterprise', status: 'active', maxUsers: 100, maxStorage: 1024 ** 3, language: 'en' },
     });
     if (res.statusCode !== 201) throw new Error(`company ${key}: ${res.statusCode} ${res.body}`);
-    companies[key] = { id: (res.json() as { _id: string })._id, domain };
+    const created = res.json() as { _id: string; apiKey: string };
+    companies[key] = { id: created._id, domain, apiKey: created.apiKey };
   }
   await earshot.settle();
   for (const key of ['A', 'B'] as const) {
@@ -122,6 +126,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     users,
     host,
     request,
+    requestWithKey: (apiKey, options) => earshot.app.inject({ ...options, headers: { 'x-api-key': apiKey, ...(options.headers ?? {}) } }),
     async signInAgain(member) {
       return (await signIn(member.email, member.domain ? USER_PASSWORD : ADMIN_PASSWORD, member.domain)).token;
     },
