@@ -3,24 +3,20 @@
 // downloads the filtered log. Waits for conditions, never for time.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it, jest } from '@jest/globals';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { apiSession, launchBrowser, newPage, seriousViolations, signIn, startServer, type RunningServer } from './harness';
+import { beforeAll, expect, it, jest } from '@jest/globals';
+import { browserSuite, apiSession, seriousViolations, signIn } from './harness';
 
 jest.setTimeout(300_000);
 
-let server: RunningServer;
-let browser: Browser;
+const suite = browserSuite();
 const SHOTS = process.env.SCREENSHOT_DIR;
 const renamed = `Acme Renamed ${process.pid}`;
 let acmeId = '';
 let oldName = '';
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   // The change to find: the platform administrator renames the demo company through the API.
-  const host = await apiSession(server.origin, 'HOST_ADMIN');
+  const host = await apiSession(suite.server.origin, 'HOST_ADMIN');
   const companies = (await (await host('/companies/dropdown')).json()) as Array<{ _id: string; name: string }>;
   const acme = companies.find((company) => /acme/i.test(company.name));
   if (!acme) throw new Error(`No demo company in ${JSON.stringify(companies)}`);
@@ -29,21 +25,11 @@ beforeAll(async () => {
   expect(answer.status).toBe(200);
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 60_000);
-
-const contexts: BrowserContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
 
 it('filters by type (kept over a reload), shows the before/after diff and exports the filtered CSV', async () => {
-  const { context, page } = await newPage(browser);
-  contexts.push(context);
-  await signIn(page, server.origin, 'HOST_ADMIN');
-  await page.goto(`${server.origin}/audit-logs`);
+  const page = await suite.open();
+  await signIn(page, suite.server.origin, 'HOST_ADMIN');
+  await page.goto(`${suite.server.origin}/audit-logs`);
   await page.getByTestId('data-table-row').first().waitFor();
   expect(await seriousViolations(page)).toEqual([]);
 
@@ -84,11 +70,10 @@ it('filters by type (kept over a reload), shows the before/after diff and export
 it('fits a 375 px phone without sideways page scroll; screenshots in light, dark and at 375 px', async () => {
   for (const [name, width, theme] of [['audit-375', 375, 'light'], ['audit-light', 1280, 'light'], ['audit-dark', 1280, 'dark']] as const) {
     if (width > 375 && !SHOTS) continue;
-    const { context, page } = await newPage(browser, { width, height: 860 });
-    contexts.push(context);
-    await signIn(page, server.origin, 'HOST_ADMIN');
+    const page = await suite.open({ width, height: 860 });
+    await signIn(page, suite.server.origin, 'HOST_ADMIN');
     await page.evaluate((value) => localStorage.setItem('theme', value), theme);
-    await page.goto(`${server.origin}/audit-logs`);
+    await page.goto(`${suite.server.origin}/audit-logs`);
     await page.getByTestId('data-table-row').first().waitFor();
     // The table scrolls inside its own region; nothing in it may widen the page.
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);

@@ -1,50 +1,39 @@
 // Chat and AI configuration in real Chromium against the real all-in-one server (`npm start`), with
 // a real local OpenAI-compatible provider (the kit's fake, speaking the documented streaming
 // format). Waits for conditions, never for time.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiSession, createUser, launchBrowser, newPage, signIn, startServer, type Account, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { browserSuite, apiSession, createUser, signIn, waitFor, type Account } from './harness';
 
 jest.setTimeout(300_000);
 
-let server: RunningServer;
 let fake: FakeOpenAI;
-let browser: Browser;
-let contexts: BrowserContext[] = [];
 const SHOTS = process.env.SCREENSHOT_DIR;
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  // The fake provider listens on 127.0.0.1: a private address the server refuses by default.
-  server = await startServer({ AI_ALLOW_PRIVATE_URLS: 'true' });
-  browser = await launchBrowser();
-}, 600_000);
-
-// Every test opens its own browser profiles; none outlives its test.
-afterEach(async () => {
-  for (const context of contexts) await context.close();
-  contexts = [];
+const suite = browserSuite({
+  env: async () => {
+    fake = await startFakeOpenAI();
+    // The fake provider listens on 127.0.0.1: a private address the server refuses by default.
+    return { AI_ALLOW_PRIVATE_URLS: 'true' };
+  },
+  tearDown: async () => fake?.close(),
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-}, 60_000);
-
 async function signedIn(who: 'USER' | 'HOST_ADMIN' | Account): Promise<Page> {
-  const { context, page } = await newPage(browser);
-  contexts.push(context);
-  await signIn(page, server.origin, who);
+  const page = await suite.open();
+  await signIn(page, suite.server.origin, who);
   return page;
 }
 
 /** A new USER (no conversations yet) in the new-chat screen. */
 async function newPerson(): Promise<Page> {
-  const page = await signedIn(await createUser(server.origin, 'USER'));
-  await page.goto(`${server.origin}/chat`);
+  const page = await signedIn(await createUser(suite.server.origin, 'USER'));
+  await page.goto(`${suite.server.origin}/chat`);
   await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
   return page;
 }
@@ -68,7 +57,71 @@ async function recordStreamingTexts(page: Page): Promise<void> {
   });
 }
 
+/**
+ * A recording of the demo company with two passages three seconds apart (espeak-ng, joined with
+ * silence by sox), uploaded and transcribed through the API: something to ask about.
+ */
+async function spokenRecording(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'earshot-chat-e2e-'));
+  try {
+    const part = (file: string, text: string) => {
+      execFileSync('espeak-ng', ['-s', '140', '-w', join(dir, file), text]);
+      return join(dir, file);
+    };
+    const wav = join(dir, name);
+    execFileSync('sox', [part('a.wav', 'Good morning. I would like to ask about my invoice.'), join(dir, 'pad.wav'), 'pad', '0', '3']);
+    execFileSync('sox', [join(dir, 'pad.wav'), part('b.wav', 'The invoice was sent twice, please merge the accounts.'), wav]);
+    const api = await apiSession(suite.server.origin, 'USER');
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), name);
+    const upload = await api('/files/upload', { form });
+    expect(upload.status).toBe(201);
+    const { _id: fileId } = (await upload.json()) as { _id: string };
+    await waitFor(async () => {
+      const answer = (await (await api(`/transcripts/file/${fileId}`)).json()) as { status: string };
+      if (answer.status === 'failed') throw new Error('The recording failed to transcribe');
+      return answer.status === 'completed';
+    }, 'the recording to be transcribed');
+    return fileId;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('chat with the built-in search assistant (no model configured)', () => {
+  it('asks about one recording from /chat?transcript=…, and a cited passage opens the viewer at its moment', async () => {
+    const fileId = await spokenRecording('ask-about.wav');
+    const page = await signedIn('USER');
+    await page.goto(`${suite.server.origin}/chat?transcript=${fileId}`);
+    const banner = page.getByTestId('recording-banner');
+    await banner.getByText('About the recording ask-about.wav').waitFor();
+    expect(await banner.getByRole('link', { name: 'Open the recording' }).getAttribute('href')).toBe(`/transcripts/${fileId}`);
+    await ask(page, 'Summarize this recording');
+    await page.waitForURL((url) => Boolean(url.searchParams.get('c')) && url.searchParams.get('transcript') === fileId);
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
+    expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain('I cannot summarise ask-about.wav: I can only quote it.');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-about-recording.png') });
+
+    // The later passage, about five seconds in: its source link names the speaker as the viewer does.
+    const source = lastReply(page).getByRole('link', { name: /^ask-about\.wav · Speaker 1 · 0:0[3-9]$/ }).last();
+    const conversation = new URL(page.url()).searchParams.get('c');
+    const href = await source.getAttribute('href');
+    const seconds = Number(/\?t=(\d+)$/.exec(href ?? '')?.[1]);
+    expect(seconds).toBeGreaterThanOrEqual(3);
+    await source.click();
+    await page.waitForURL((url) => url.pathname === `/transcripts/${fileId}` && url.searchParams.get('t') === String(seconds));
+    await page.getByTestId('speaker-name').first().waitFor();
+    expect(await page.getByTestId('speaker-name').first().textContent()).toBe('Speaker 1');
+    // The viewer opened at the cited moment: the player's clock shows it, paused.
+    await page.getByTestId('clock').filter({ hasText: new RegExp(`^0:0${seconds} /`) }).waitFor();
+
+    // "Ask about this recording" again goes on with the same conversation.
+    await page.goto(`${suite.server.origin}/chat?transcript=${fileId}`);
+    await page.waitForURL((url) => url.searchParams.get('c') === conversation);
+    await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
+  });
+
+
   it('answers a question with the built-in assistant, streamed', async () => {
     const page = await newPerson();
     await page.getByText('No conversations found.').waitFor();
@@ -87,6 +140,15 @@ describe('chat with the built-in search assistant (no model configured)', () => 
     await ask(page, 'What did the customer say about the invoice?');
     await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
     await lastReply(page).getByRole('button', { name: 'Good answer' }).click();
+    // The comment box opens in view, above the message input, and Regenerate stays beside the thumbs.
+    const thumb = (await lastReply(page).getByRole('button', { name: 'Good answer' }).boundingBox())!;
+    const regenerate = (await lastReply(page).getByTestId('regenerate').boundingBox())!;
+    expect(Math.abs(regenerate.y + regenerate.height / 2 - (thumb.y + thumb.height / 2))).toBeLessThan(thumb.height / 2);
+    const comment = (await lastReply(page).getByTestId('feedback-comment').boundingBox())!;
+    const input = (await page.getByPlaceholder('Ask Anything...').boundingBox())!;
+    expect(comment.y).toBeGreaterThan(0);
+    expect(comment.y + comment.height).toBeLessThanOrEqual(input.y);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-feedback-comment.png') });
     await lastReply(page).getByLabel('Add a comment (optional)').fill('Useful');
     await lastReply(page).getByRole('button', { name: 'Send feedback' }).click();
     await lastReply(page).getByText('Thanks for your feedback: “Useful”').waitFor();
@@ -115,7 +177,7 @@ describe('chat with the built-in search assistant (no model configured)', () => 
 describe('chat with a configured OpenAI-compatible provider', () => {
   // The provider and default chat model every test of this block chats with, set up through the API.
   beforeAll(async () => {
-    const admin = await apiSession(server.origin, 'HOST_ADMIN');
+    const admin = await apiSession(suite.server.origin, 'HOST_ADMIN');
     const provider = await admin('/ai/config/provider', { json: { name: 'Fixture fake', baseUrl: fake.url, apiKey: 'sk-fixture-1234' } });
     expect(provider.status).toBe(201);
     const { _id: providerId } = (await provider.json()) as { _id: string };
@@ -160,7 +222,7 @@ describe('chat with a configured OpenAI-compatible provider', () => {
 
   it('shows the server refusing a bad base URL at the field', async () => {
     const admin = await signedIn('HOST_ADMIN');
-    await admin.goto(`${server.origin}/ai-config`);
+    await admin.goto(`${suite.server.origin}/ai-config`);
     await admin.getByRole('button', { name: 'Add provider' }).click();
     const form = admin.getByTestId('provider-form');
     await form.getByLabel('Name').fill('Metadata');
@@ -175,7 +237,7 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     let page: Page;
     beforeEach(async () => {
       page = await signedIn('USER');
-      await page.goto(`${server.origin}/chat`);
+      await page.goto(`${suite.server.origin}/chat`);
       await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
     });
 

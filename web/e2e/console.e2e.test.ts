@@ -1,35 +1,11 @@
 // The console in real Chromium against the real all-in-one server (`npm start`).
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newPage, seriousViolations, signIn, startServer, type DemoRole, type RunningServer } from './harness';
+import { describe, expect, it, jest } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { browserSuite, seriousViolations, signIn, type DemoRole } from './harness';
 
 jest.setTimeout(120_000);
 
-let server: RunningServer;
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 600_000);
-
-// Every test opens its own browser profiles; none outlives its test.
-afterEach(async () => {
-  for (const context of contexts) await context.close();
-  contexts = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 60_000);
-
-async function freshPage(options?: { width?: number; height?: number }): Promise<Page> {
-  const { context, page } = await newPage(browser, options);
-  contexts.push(context);
-  return page;
-}
+const suite = browserSuite();
 
 async function menuKeys(page: Page): Promise<string[]> {
   await page.getByTestId('sidebar').waitFor();
@@ -46,8 +22,8 @@ const EXPECTED: Record<DemoRole, { shows: string[]; hides: string[] }> = {
 
 describe('web console in Chromium', () => {
   it.each(Object.keys(EXPECTED) as DemoRole[])('signs in as %s and shows that role’s menu', async (role) => {
-    const page = await freshPage();
-    await signIn(page, server.origin, role);
+    const page = await suite.open();
+    await signIn(page, suite.server.origin, role);
     await page.waitForURL((url) => url.pathname === '/');
     const keys = await menuKeys(page);
     for (const key of EXPECTED[role].shows) expect([role, key, keys.includes(key)]).toEqual([role, key, true]);
@@ -61,18 +37,18 @@ describe('web console in Chromium', () => {
   });
 
   it('sends a USER who opens /companies to /chat', async () => {
-    const page = await freshPage();
-    await signIn(page, server.origin, 'USER');
-    await page.goto(`${server.origin}/companies`);
+    const page = await suite.open();
+    await signIn(page, suite.server.origin, 'USER');
+    await page.goto(`${suite.server.origin}/companies`);
     await page.waitForURL((url) => url.pathname === '/chat');
     await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
   });
 
   it('returns to the page asked for after signing in, then signs out', async () => {
-    const page = await freshPage();
-    await page.goto(`${server.origin}/transcripts`);
+    const page = await suite.open();
+    await page.goto(`${suite.server.origin}/transcripts`);
     await page.waitForURL((url) => url.pathname === '/signin');
-    await signIn(page, server.origin, 'CALLER');
+    await signIn(page, suite.server.origin, 'CALLER');
     // signIn() loads /signin itself; the return URL was stored by the guard before that.
     await page.waitForURL((url) => url.pathname === '/transcripts');
     await page.getByTestId('user-menu').click();
@@ -82,8 +58,8 @@ describe('web console in Chromium', () => {
   });
 
   it("shows the server's message when sign-in fails; sign-up sends people to an administrator", async () => {
-    const page = await freshPage();
-    await page.goto(`${server.origin}/signin`);
+    const page = await suite.open();
+    await page.goto(`${suite.server.origin}/signin`);
     await page.getByLabel('Email').fill('user@acme.test');
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -94,15 +70,15 @@ describe('web console in Chromium', () => {
   });
 
   it('shows the 404 page for an unknown path', async () => {
-    const page = await freshPage();
-    await page.goto(`${server.origin}/no-such-page/at-all`);
+    const page = await suite.open();
+    await page.goto(`${suite.server.origin}/no-such-page/at-all`);
     await page.getByTestId('not-found-page').waitFor();
     expect(await page.title()).toBe('Earshot | Page not found');
   });
 
   it('switches to Eesti and back to English, and remembers the choice', async () => {
-    const page = await freshPage();
-    await signIn(page, server.origin, 'ADMIN');
+    const page = await suite.open();
+    await signIn(page, suite.server.origin, 'ADMIN');
     await page.getByTestId('language-switcher').click();
     await page.getByTestId('language-et').click();
     await page.getByTestId('menu-main-chat').getByText('Põhivestlus').waitFor();
@@ -116,8 +92,8 @@ describe('web console in Chromium', () => {
   });
 
   it('keeps dark mode after a reload', async () => {
-    const page = await freshPage();
-    await signIn(page, server.origin, 'USER');
+    const page = await suite.open();
+    await signIn(page, suite.server.origin, 'USER');
     const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
     expect(await isDark()).toBe(false);
     await page.getByTestId('theme-toggle').click();
@@ -129,8 +105,8 @@ describe('web console in Chromium', () => {
   });
 
   it("shows acme's name on acme.localhost", async () => {
-    const page = await freshPage();
-    await page.goto(`http://acme.localhost:${server.port}/signin`);
+    const page = await suite.open();
+    await page.goto(`http://acme.localhost:${suite.server.port}/signin`);
     await page.getByTestId('brand-name').filter({ hasText: 'Acme' }).waitFor();
     const name = await page.getByTestId('brand-name').textContent();
     expect(name).toMatch(/Acme/);
@@ -139,11 +115,11 @@ describe('web console in Chromium', () => {
   });
 
   it('has no serious or critical accessibility violations on sign-in and in the signed-in layout', async () => {
-    const page = await freshPage();
-    await page.goto(`${server.origin}/signin`);
+    const page = await suite.open();
+    await page.goto(`${suite.server.origin}/signin`);
     await page.getByLabel('Email').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await signIn(page, server.origin, 'HOST_ADMIN');
+    await signIn(page, suite.server.origin, 'HOST_ADMIN');
     await page.getByTestId('chat-greeting').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByTestId('theme-toggle').click();
@@ -151,8 +127,8 @@ describe('web console in Chromium', () => {
   });
 
   it('opens the menu as a drawer on a phone-sized screen', async () => {
-    const page = await freshPage({ width: 390, height: 800 });
-    await signIn(page, server.origin, 'CALLER');
+    const page = await suite.open({ width: 390, height: 800 });
+    await signIn(page, suite.server.origin, 'CALLER');
     expect(await page.getByTestId('sidebar').getAttribute('inert')).not.toBeNull();
     await page.getByTestId('sidebar-toggle').click();
     await page.getByTestId('drawer-backdrop').waitFor();

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -143,6 +144,49 @@ export async function newPage(browser: Browser, options: { width?: number; heigh
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 }, locale: 'en-US' });
   const page = await context.newPage();
   return { context, page };
+}
+
+export interface BrowserSuite {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A fresh browser profile, closed after the test that opened it. */
+  open(size?: { width?: number; height?: number }): Promise<Page>;
+}
+
+/**
+ * The lifecycle every browser test file shares: one server and one Chromium for the file, each
+ * test's browser profiles closed after it so none leaks state into the next. `env` may first start
+ * what the server must reach (a fake provider); `tearDown` stops it after the server.
+ */
+export function browserSuite(options: { env?: () => Promise<Record<string, string>>; tearDown?: () => Promise<void> } = {}): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    server = await startServer((await options.env?.()) ?? {});
+    browser = await launchBrowser();
+  }, 600_000);
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await options.tearDown?.();
+  }, 60_000);
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The browser suite has not started');
+    return value;
+  };
+  return {
+    get server() { return started(server); },
+    get browser() { return started(browser); },
+    async open(size = {}) {
+      const { context, page } = await newPage(started(browser), size);
+      contexts.push(context);
+      return page;
+    },
+  };
 }
 
 export interface Account {

@@ -44,7 +44,8 @@ const ClientsPage = lazy(() => import('../features/clients/clients-page'));
 const ClientProfilePage = lazy(() => import('../features/clients/client-profile-page'));
 const DashboardPage = lazy(() => import('../features/dashboards/dashboard-page'));
 const GeneralPage = lazy(() => import('../features/general/general-page'));
-const ProfilePage = lazy(() => import('../features/general/profile-page'));
+const ProfilePage = lazy(() => import('../features/profile/profile-page'));
+const SupportPage = lazy(() => import('../features/support/support-page'));
 
 function route(path: string, title: string, element: ReactElement): RouteObject {
   return { path, element, handle: { title } };
@@ -125,6 +126,7 @@ export const routes: RouteObject[] = [
               ...DASHBOARDS.map(([path, title]) => route(`/${path}`, title, <DashboardPage titleKey={title} />)),
               ...GENERAL.map(([path, title]) => route(`/${path}`, title, <GeneralPage titleKey={title} />)),
               route('/profile', 'pages.profile', <ProfilePage />),
+              route('/support', 'pages.support', <SupportPage />),
             ],
           },
         ],

@@ -15,6 +15,7 @@ import {
   type ColumnVisibilityState,
   type RowData,
 } from '@tanstack/react-table';
+import { ScrollHint } from './scroll-hint';
 import { Spinner } from './spinner';
 
 export interface DataColumn<T> {
@@ -111,9 +112,7 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
   return (
     <div className="rounded-2xl border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900" data-testid={testId}>
       <div className="flex items-center justify-end gap-3 border-b border-gray-200 px-4 py-2 dark:border-gray-800">
-        <p className="mr-auto text-xs text-gray-500 md:hidden dark:text-gray-400" data-testid="data-table-scroll-hint">
-          <span aria-hidden="true">↔ </span>{t('dataTable.scrollHint')}
-        </p>
+        <ScrollHint className="mr-auto" />
         <details className="relative">
           <summary className="cursor-pointer list-none rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800">
             {t('dataTable.columns')}

@@ -8,6 +8,10 @@ import { pickLanguage } from './languages';
 import { lazyCatalogueBackend } from './resources';
 import { setupI18n } from './setup';
 import { memoryStorage } from '../lib/storage-keys';
+import { defineFeatureCatalogue, registerFeatureCatalogue, type FeatureCatalogue } from './feature';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -73,6 +77,52 @@ describe('translation catalogues', () => {
   });
 });
 
+// Every feature's own catalogue (i18n/feature.ts), found on disk so a new one cannot be missed.
+const featuresDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'features');
+// A feature may keep more than one (`i18n.ts`, `analysis-i18n.ts`): every `*i18n.ts` counts.
+const featureCatalogues = readdirSync(featuresDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .flatMap((feature) => readdirSync(join(featuresDir, feature))
+    .filter((file) => file === 'i18n.ts' || file.endsWith('-i18n.ts'))
+    .map((file) => [file === 'i18n.ts' ? feature : `${feature}/${file}`, join(featuresDir, feature, file)] as const));
+
+describe('feature catalogues', () => {
+  it('finds the feature catalogues on disk', () => {
+    expect(featureCatalogues.map(([feature]) => feature)).toContain('audit-logs');
+  });
+
+  it.each(featureCatalogues)('%s has every English key, non-empty, with the same placeholders, in every language', async (_feature, file) => {
+    const { catalogue } = (await import(file)) as { catalogue: FeatureCatalogue };
+    const reference = catalogue.messages.en as unknown as Tree;
+    for (const [code, messages] of Object.entries(catalogue.messages)) {
+      const theirs = messages as unknown as Tree;
+      expect([code, missingKeys(reference, theirs)]).toEqual([code, []]);
+      expect([code, missingKeys(theirs, reference)]).toEqual([code, []]);
+      const placeholders = (s: string) => (s.match(/{{\w+}}/g) ?? []).sort();
+      const texts = leaves(theirs);
+      for (const [key, text] of leaves(reference)) expect([code, key, placeholders(texts.get(key) ?? '')]).toEqual([code, key, placeholders(text)]);
+    }
+  });
+
+  it('registers a catalogue once per language, in its own namespace', () => {
+    const added: string[] = [];
+    const bundles = new Set<string>();
+    const fake = {
+      hasResourceBundle: (code: string, ns: string) => bundles.has(`${code}:${ns}`),
+      addResourceBundle: (code: string, ns: string) => {
+        bundles.add(`${code}:${ns}`);
+        added.push(`${code}:${ns}`);
+        return fake;
+      },
+    } as unknown as Pick<I18n, 'hasResourceBundle' | 'addResourceBundle'>;
+    const catalogue = defineFeatureCatalogue('demo', { demo: { title: 'Title' } }, { fr: { demo: { title: 'Titre' } }, et: { demo: { title: 'Pealkiri' } }, lv: { demo: { title: 'Virsraksts' } } });
+    registerFeatureCatalogue(catalogue, fake);
+    registerFeatureCatalogue(catalogue, fake);
+    expect(added).toEqual(['en:demo', 'fr:demo', 'et:demo', 'lv:demo']);
+  });
+});
+
 describe('language choice', () => {
   it('uses the saved language, else the browser language we have, else English', () => {
     expect(pickLanguage('et', ['fr-FR'])).toBe('et');
@@ -86,6 +136,8 @@ describe('language choice', () => {
       new Promise<unknown>((resolve, reject) => backend.read(code, 'translation', (error, data) => (error ? reject(error) : resolve(data))));
     await expect(read('fr')).resolves.toBe(fr);
     await expect(read('de')).resolves.toEqual({});
+    // A feature namespace never gets the whole shared catalogue.
+    await expect(new Promise((resolve) => backend.read('fr', 'audit-logs', (_error, data) => resolve(data)))).resolves.toEqual({});
   });
 });
 

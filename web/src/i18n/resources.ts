@@ -18,9 +18,10 @@ export function lazyCatalogueBackend(load: Record<string, Loader> = loaders): Ba
   return {
     type: 'backend',
     init: () => undefined,
-    read(language: string, _namespace: string, callback: ReadCallback) {
+    read(language: string, namespace: string, callback: ReadCallback) {
       const loader = load[language];
-      if (!loader) {
+      // Feature namespaces arrive with their page's chunk (i18n/feature.ts), never from here.
+      if (!loader || namespace !== 'translation') {
         callback(null, {});
         return;
       }

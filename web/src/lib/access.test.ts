@@ -40,6 +40,7 @@ describe('route guard (spec part 4)', () => {
     expect(decideProtectedAccess('/custom-gpts/7/edit', as('CALLER')).kind).toBe('redirect');
     expect(decideProtectedAccess('/clients', as('CALLER')).kind).toBe('allow');
     expect(decideProtectedAccess('/client/9', as('USER')).kind).toBe('redirect');
+    expect(decideProtectedAccess('/client/9', as('HOST_ADMIN')).kind).toBe('allow');
     expect(decideProtectedAccess('/ai-features/forest-ai', as('ADMIN')).kind).toBe('allow');
     expect(decideProtectedAccess('/ai-features/forest-ai', as('HOST_ADMIN')).kind).toBe('redirect');
   });

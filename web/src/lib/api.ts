@@ -26,7 +26,7 @@ export const session = createSession({
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: createSessionBaseQuery(session, { baseUrl }),
-  tagTypes: ['Profile'],
+  tagTypes: ['Profile', 'Company', 'B2cUser'],
   endpoints: () => ({}),
 });
 

@@ -28,7 +28,7 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 /** A gateway stand-in: a session that is expired until /auth/refresh succeeds. */
-function fakeGateway(options: { refreshStatus?: number; staysUnauthorised?: boolean; holdRefresh?: boolean; holdFirstOf?: string } = {}) {
+function fakeGateway(options: { refreshStatus?: number; refreshBody?: unknown; staysUnauthorised?: boolean; holdRefresh?: boolean; holdFirstOf?: string } = {}) {
   const requests: Request[] = [];
   let sessionValid = false;
   let release: () => void = () => undefined;
@@ -48,7 +48,7 @@ function fakeGateway(options: { refreshStatus?: number; staysUnauthorised?: bool
       if (options.holdRefresh) await refreshGate;
       const status = options.refreshStatus ?? 200;
       if (status === 200 && !options.staysUnauthorised) sessionValid = true;
-      return status === 200 ? json(200, { token: 'new' }) : json(status, { message: 'Invalid refresh token' });
+      return status === 200 ? json(200, { token: 'new' }) : json(status, options.refreshBody ?? { message: 'Invalid refresh token' });
     }
     if (path === '/api/auth/login') return json(401, { message: 'Invalid email or password' });
     const answer = sessionValid ? json(200, { path }) : json(401, { message: 'Unauthorized' });
@@ -150,6 +150,14 @@ describe('session base query', () => {
     expect(SESSION_ERRORS.refreshFailed).toBe('Failed to refresh token');
     expect(ended).toEqual(['Failed to refresh token']);
     expect(gateway.count('/api/users/profile')).toBe(1);
+  });
+
+  it('a refresh refused because the company is suspended ends the session with that reason', async () => {
+    const gateway = fakeGateway({ refreshStatus: 403, refreshBody: { message: "Your company's access is suspended: contact your administrator", code: 'COMPANY_SUSPENDED' } });
+    const { baseQuery, ended } = setup(gateway);
+    const result = await baseQuery('/users/profile', fakeApi(), {});
+    expect(result.error).toEqual({ status: 401, data: { message: "Your company's access is suspended: contact your administrator" } });
+    expect(ended).toEqual([SESSION_ERRORS.companySuspended]);
   });
 
   it("ends the session with 'Request failed after token refresh' when the retry is a 401 again", async () => {

@@ -9,10 +9,13 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query';
+import { AUTH_CODES, AUTH_MESSAGES } from '@earshot/contracts/constants';
 
 export const SESSION_ERRORS = {
   refreshFailed: 'Failed to refresh token',
   retryFailed: 'Request failed after token refresh',
+  /** The refresh was refused because the company was suspended: the sign-in page says so. */
+  companySuspended: AUTH_MESSAGES.companySuspended,
 } as const;
 export type SessionEndReason = (typeof SESSION_ERRORS)[keyof typeof SESSION_ERRORS];
 
@@ -50,22 +53,25 @@ export function createSession(options: SessionOptions): Session {
 
   // One refresh at a time: requests that get a 401 while a refresh runs wait for it (a mutex),
   // and a request that started before the last successful refresh just retries.
-  let refreshing: Promise<boolean> | null = null;
+  // Each refresh settles to null (renewed) or the reason the session ended.
+  let refreshing: Promise<SessionEndReason | null> | null = null;
   let generation = 0;
 
-  async function refresh(): Promise<{ ok: boolean; started: boolean }> {
-    if (refreshing) return { ok: await refreshing, started: false };
+  async function refresh(): Promise<{ failure: SessionEndReason | null; started: boolean }> {
+    if (refreshing) return { failure: await refreshing, started: false };
     refreshing = (async () => {
       try {
         const response = await fetchFn(`${options.baseUrl}/auth/refresh`, { method: 'POST', credentials: 'include', headers: CSRF_HEADER });
         if (response.ok) generation += 1;
-        return response.ok;
+        if (response.ok) return null;
+        const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
+        return body?.code === AUTH_CODES.companySuspended ? SESSION_ERRORS.companySuspended : SESSION_ERRORS.refreshFailed;
       } catch {
-        return false;
+        return SESSION_ERRORS.refreshFailed;
       }
     })();
     try {
-      return { ok: await refreshing, started: true };
+      return { failure: await refreshing, started: true };
     } finally {
       refreshing = null;
     }
@@ -78,10 +84,10 @@ export function createSession(options: SessionOptions): Session {
       const first = await send();
       if (!call.unauthorised(first)) return first;
       if (startedAt === generation) {
-        const outcome = await refresh();
-        if (!outcome.ok) {
-          if (outcome.started && !call.silent) options.onSessionEnd(SESSION_ERRORS.refreshFailed, call.dispatch);
-          return call.ended(SESSION_ERRORS.refreshFailed);
+        const { failure, started } = await refresh();
+        if (failure) {
+          if (started && !call.silent) options.onSessionEnd(failure, call.dispatch);
+          return call.ended(failure);
         }
       }
       const second = await send();

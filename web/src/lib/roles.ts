@@ -20,8 +20,10 @@ const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly Role[]]> =
   ['/ai-config', ['HOST_ADMIN']],
   ['/custom-gpts', ['HOST_ADMIN', 'ADMIN']],
   ['/users', ['HOST_ADMIN', 'ADMIN']],
-  ['/clients', ['ADMIN', 'CALLER']],
-  ['/client', ['ADMIN', 'CALLER']],
+  // The menu shows clients to ADMIN and CALLER (spec part 2); a HOST_ADMIN may open them read-only
+  // to support a company (the tenant service allows its reads, services/tenant/README.md).
+  ['/clients', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
+  ['/client', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
   ['/ai-features', ['ADMIN']],
 ];
 

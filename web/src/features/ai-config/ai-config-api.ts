@@ -1,6 +1,6 @@
 // Calls of the AI Configuration page (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import { LIST_PAGE_SIZE, type AiModel, type AiModelList, type AiProvider, type AiProviderList, type ConnectionTestResult, type ModelBody, type ProviderBody } from './model';
+import { LIST_PAGE_SIZE, type AiModel, type AiModelList, type AiProvider, type AiProviderList, type ConnectionTestResult, type ModelBody, type ProviderBody, type ProviderModelList } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels'] });
 // Models show their provider's name, and chat's model list depends on both.
@@ -30,6 +30,11 @@ export const aiConfigApi = withTags.injectEndpoints({
     testProvider: build.mutation<ConnectionTestResult, string>({
       query: (id) => ({ url: `${at(PROVIDERS, id)}/test`, method: 'POST' }),
     }),
+    /** What the provider itself lists, for the model form's picker (not stored: asked each time the form opens). */
+    providerModels: build.query<ProviderModelList, string>({
+      query: (id) => `/ai/config/providers/${encodeURIComponent(id)}/models`,
+      keepUnusedDataFor: 60,
+    }),
     models: build.query<AiModelList, void>({
       query: () => ({ url: MODELS, params: { page: 1, pageSize: LIST_PAGE_SIZE } }),
       providesTags: ['AiModels'],
@@ -58,6 +63,7 @@ export const {
   useUpdateProviderMutation,
   useDeleteProviderMutation,
   useTestProviderMutation,
+  useProviderModelsQuery,
   useModelsQuery,
   useCreateModelMutation,
   useUpdateModelMutation,

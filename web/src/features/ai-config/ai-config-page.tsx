@@ -1,12 +1,13 @@
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../components/page-heading';
 import { ModelsSection } from './models-section';
 import { ProvidersSection } from './providers-section';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 
 /** /ai-config (HOST_ADMIN): the AI providers (OpenAI-compatible endpoints) and their models. */
 export default function AiConfigPage(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   return (
     <div>
       <PageHeading>{t('pages.aiConfig')}</PageHeading>

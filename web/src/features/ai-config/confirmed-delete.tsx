@@ -1,11 +1,12 @@
 import { useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 
 /** Delete after a yes/no question; a refusal (e.g. a provider that still has models) is kept to show. */
 export function useConfirmedDelete<T extends { _id: string }>(remove: (id: string) => { unwrap: () => Promise<unknown> }) {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const [target, setTarget] = useState<T | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const confirm = async () => {
@@ -22,7 +23,7 @@ export function useConfirmedDelete<T extends { _id: string }>(remove: (id: strin
 }
 
 export function DeleteConfirm({ open, message, busy, onConfirm, onCancel }: { open: boolean; message: string; busy: boolean; onConfirm: () => Promise<void>; onCancel: () => void }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   return (
     <ConfirmDialog open={open} message={message} confirmLabel={t('aiConfig.delete')} cancelLabel={t('aiConfig.cancel')} busy={busy} onConfirm={() => void onConfirm()} onCancel={onCancel} />
   );

@@ -1,12 +1,13 @@
 import { useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/api';
-import { buttonClass } from './form-parts';
+import { buttonClass } from '../../components/form-parts';
 import type { ConnectionTestResult } from './model';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 
 /** 'Test connection': asks the provider, then shows what it said (latency and models, or its error). */
 export function ConnectionTest({ run }: { run: () => Promise<ConnectionTestResult> }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ConnectionTestResult | null>(null);
 

@@ -1,13 +1,25 @@
-import { useState, type FormEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useCreateModelMutation, useUpdateModelMutation } from './ai-config-api';
-import { Checkbox, Field, FormActions, FormDialog, inputClass } from './form-parts';
+import { useId, useState, type FormEvent, type ReactElement } from 'react';
+import { errorMessage } from '../../lib/api';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { useCreateModelMutation, useProviderModelsQuery, useUpdateModelMutation } from './ai-config-api';
+import { catalogue } from './i18n';
+import { Checkbox, Field, FormActions, FormDialog, inputClass } from '../../components/form-parts';
 import { MODEL_PURPOSES, type AiModel, type AiProvider, type ModelBody, type ModelPurpose } from './model';
-import { formErrorsOf, NO_ERRORS } from './server-errors';
+import { formErrorsOf, NO_ERRORS } from '../../lib/form-errors';
+
+/** The provider's own model list as the name field's hint (typing stays possible: a list may be partial). */
+function useModelChoices(providerId: string): { hint: string; ids: string[] } {
+  const { t } = useFeatureTranslation(catalogue);
+  const listed = useProviderModelsQuery(providerId, { skip: !providerId });
+  if (listed.isFetching) return { hint: t('providerModels.loading'), ids: [] };
+  if (listed.error) return { hint: t('providerModels.failed', { message: errorMessage(listed.error) ?? '' }), ids: [] };
+  const ids = (listed.data ?? []).map((model) => model.id);
+  return { hint: ids.length > 0 ? t('providerModels.listed', { count: ids.length }) : t('providerModels.none'), ids };
+}
 
 /** Create or edit a model of a provider. */
 export function ModelForm({ model, providers, onClose }: { model: AiModel | null; providers: AiProvider[]; onClose: () => void }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const [providerId, setProviderId] = useState(model?.providerId ?? providers[0]?._id ?? '');
   const [name, setName] = useState(model?.name ?? '');
   const [label, setLabel] = useState(model && model.label !== model.name ? model.label : '');
@@ -18,6 +30,8 @@ export function ModelForm({ model, providers, onClose }: { model: AiModel | null
   const [errors, setErrors] = useState(NO_ERRORS);
   const [create, creating] = useCreateModelMutation();
   const [update, updating] = useUpdateModelMutation();
+  const choices = useModelChoices(providerId);
+  const listId = useId();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -47,9 +61,12 @@ export function ModelForm({ model, providers, onClose }: { model: AiModel | null
             {providers.map((provider) => <option key={provider._id} value={provider._id}>{provider.name}</option>)}
           </select>
         </Field>
-        <Field label={t('aiConfig.models.name')} error={errors.fields.name} hint={t('aiConfig.models.nameHint')}>
-          <input className={inputClass} value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} />
+        <Field label={t('aiConfig.models.name')} error={errors.fields.name} hint={`${t('aiConfig.models.nameHint')} ${choices.hint}`}>
+          <input className={inputClass} value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} list={listId} autoComplete="off" data-testid="model-name" />
         </Field>
+        <datalist id={listId} data-testid="provider-models">
+          {choices.ids.map((id) => <option key={id} value={id} />)}
+        </datalist>
         <Field label={t('aiConfig.models.label')} error={errors.fields.label} hint={t('aiConfig.models.labelHint')}>
           <input className={inputClass} value={label} onChange={(event) => setLabel(event.target.value)} maxLength={120} />
         </Field>

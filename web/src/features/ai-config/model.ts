@@ -8,6 +8,7 @@ export type {
   AiProviderDto as AiProvider,
   AiProviderList,
   ConnectionTestResult,
+  ProviderModelList,
   UpdateAiModelBody as ModelBody,
   UpdateAiProviderBody as ProviderBody,
 } from '@earshot/contracts';

@@ -1,16 +1,17 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCreateProviderMutation, useUpdateProviderMutation } from './ai-config-api';
-import { Checkbox, Field, FormActions, FormDialog, inputClass } from './form-parts';
+import { Checkbox, Field, FormActions, FormDialog, inputClass } from '../../components/form-parts';
 import type { AiProvider, ProviderBody } from './model';
-import { formErrorsOf, NO_ERRORS } from './server-errors';
+import { formErrorsOf, NO_ERRORS } from '../../lib/form-errors';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 
 /** The server's refusals of an address name no field; they are about the base URL. */
 const aboutBaseUrl = (message: string) => (/address|url/i.test(message) ? 'baseUrl' : null);
 
 /** Create or edit a provider. The API key is write-only: blank keeps the saved one. */
 export function ProviderForm({ provider, onClose }: { provider: AiProvider | null; onClose: () => void }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const [name, setName] = useState(provider?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? '');
   const [apiKey, setApiKey] = useState('');

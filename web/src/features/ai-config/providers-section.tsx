@@ -1,16 +1,17 @@
 import { useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PageSpinner } from '../../components/spinner';
 import { useDeleteProviderMutation, useProvidersQuery, useTestProviderMutation } from './ai-config-api';
 import { DeleteConfirm, useConfirmedDelete } from './confirmed-delete';
 import { ConnectionTest } from './connection-test';
-import { buttonClass } from './form-parts';
+import { buttonClass } from '../../components/form-parts';
 import type { AiProvider } from './model';
 import { ProviderForm } from './provider-form';
 import { EmptyRow, Section, td, th, YesNo } from './table-parts';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 
 export function ProvidersSection(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const { data, isLoading, isError } = useProvidersQuery();
   const [editing, setEditing] = useState<AiProvider | 'new' | null>(null);
   const [remove, removing] = useDeleteProviderMutation();

@@ -1,11 +1,12 @@
 import type { ReactElement, ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 
 export const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
 export const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
 
 export function YesNo({ value }: { value: boolean }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   return (
     <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${value ? 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200' : 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300'}`}>
       {value ? t('aiConfig.yes') : t('aiConfig.no')}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 import type { AuditFilters, FilterKey } from './model';
 
 const input = 'w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 dark:border-gray-700 dark:bg-gray-900 dark:text-white';
@@ -7,7 +8,7 @@ const label = 'flex flex-col gap-1 text-xs font-medium text-gray-600 dark:text-g
 
 /** The filter form. It edits a draft; Apply puts it in the URL (the page re-reads from there). */
 export function AuditFiltersForm({ value, companies, onApply }: { value: AuditFilters; companies: Array<{ _id: string; name: string }>; onApply: (filters: AuditFilters) => void }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const [draft, setDraft] = useState<AuditFilters>(value);
   const field = (key: FilterKey) => ({
     value: draft[key] ?? '',

@@ -2,11 +2,6 @@
 import { api } from '../../lib/api';
 import { apiQuery, AUDIT_PAGE_SIZE, type AuditFilters, type AuditPage } from './model';
 
-interface CompanyOption {
-  _id: string;
-  name: string;
-}
-
 export const auditLogsApi = api.injectEndpoints({
   endpoints: (build) => ({
     // Keyset pages: the first without a cursor, each next one after the last entry shown. No
@@ -31,10 +26,8 @@ export const auditLogsApi = api.injectEndpoints({
       query: (filters) => ({ url: '/audit', params: { ...apiQuery(filters), pageSize: 1, withTotal: 'false' } }),
       keepUnusedDataFor: 0,
     }),
-    auditCompanyOptions: build.query<CompanyOption[], void>({
-      query: () => '/companies/dropdown',
-    }),
   }),
 });
 
-export const { useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery, useAuditCompanyOptionsQuery } = auditLogsApi;
+export const { useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery } = auditLogsApi;
+export { useCompanyOptionsQuery as useAuditCompanyOptionsQuery } from '../../lib/company-options';

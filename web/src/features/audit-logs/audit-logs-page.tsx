@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 import { useSearchParams } from 'react-router-dom';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { PageHeading } from '../../components/page-heading';
@@ -35,7 +36,7 @@ function TargetCell({ type, id }: { type: string; id: string | null }): ReactEle
 
 /** /audit-logs (HOST_ADMIN): the audit log, filtered, newest first, with detail and export. */
 export default function AuditLogsPage(): ReactElement {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useFeatureTranslation(catalogue);
   const [search, setSearch] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const log = useAuditLogInfiniteQuery(filters);

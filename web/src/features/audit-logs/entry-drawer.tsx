@@ -1,5 +1,6 @@
 import { useId, useMemo, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './i18n';
 import { useModalDialog } from '../../components/use-modal-dialog';
 import { diffJson, showValue, type Change } from './diff';
 import type { AuditEntry } from './model';
@@ -22,7 +23,7 @@ const BADGE_STYLE: Record<Change, string> = {
  * Esc closes it, and focus goes back to what opened it. Named by its heading.
  */
 export function EntryDrawer({ entry, companyName, when, onClose }: { entry: AuditEntry | null; companyName: (id: string | null) => string; when: (iso: string) => string; onClose: () => void }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const titleId = useId();
   const open = entry !== null;
   const ref = useModalDialog(open);

@@ -1,18 +1,21 @@
 import type {
+  ChangeRequiredPasswordBody,
   ForgotPasswordBody,
   LoginBody,
   LoginResponse,
   MessageBody,
+  PasswordChangeRequiredResponse,
   ProvidersResponse,
   ResetPasswordBody,
+  ResetPasswordResponse,
   TwoStepRequiredResponse,
   TwoStepVerifyBody,
   UserDetailDto,
 } from '@earshot/contracts';
 import { api } from '../../lib/api';
 
-/** Either the signed-in user, or a second step (a code) is needed first. */
-export type LoginAnswer = LoginResponse | TwoStepRequiredResponse;
+/** Either the signed-in user, or a step is needed first: the two-step code, then a new password (after a one-time one). */
+export type LoginAnswer = LoginResponse | TwoStepRequiredResponse | PasswordChangeRequiredResponse;
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -30,11 +33,14 @@ export const authApi = api.injectEndpoints({
     forgotPassword: build.mutation<MessageBody, ForgotPasswordBody>({
       query: (body) => ({ url: '/auth/password/forgot', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<MessageBody, ResetPasswordBody>({
+    resetPassword: build.mutation<ResetPasswordResponse, ResetPasswordBody>({
       query: (body) => ({ url: '/auth/password/reset', method: 'POST', body }),
     }),
-    verifyTwoStep: build.mutation<LoginResponse, TwoStepVerifyBody>({
+    verifyTwoStep: build.mutation<LoginResponse | PasswordChangeRequiredResponse, TwoStepVerifyBody>({
       query: (body) => ({ url: '/auth/two-step/verify', method: 'POST', body }),
+    }),
+    changeRequiredPassword: build.mutation<LoginResponse, ChangeRequiredPasswordBody>({
+      query: (body) => ({ url: '/auth/password/change', method: 'POST', body }),
     }),
   }),
 });
@@ -46,4 +52,5 @@ export const {
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useVerifyTwoStepMutation,
+  useChangeRequiredPasswordMutation,
 } = authApi;

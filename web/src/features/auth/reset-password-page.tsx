@@ -1,19 +1,26 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../lib/api';
 import { Alert, TextField } from '../../components/text-field';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { useBrand } from '../../lib/brand';
 import { subdomainOf } from '../../lib/subdomain';
 import { useForgotPasswordMutation, useResetPasswordMutation } from './auth-api';
 import { AuthForm, BackToSignIn } from './auth-form';
 import { AuthLayout } from './auth-layout';
-import { PASSWORD_RULES } from '@earshot/contracts/constants';
+import { catalogue } from './i18n';
+import { useNewPassword } from './new-password';
+import { useCompleteSignIn } from './use-complete-sign-in';
 
-/** Without ?token= : ask for a reset link. With it: set a new password. */
+/**
+ * Without ?token= : ask for a reset link. With it: set a new password, or with &invite=1 the first
+ * one of an invited account (the server then signs the person in).
+ */
 export default function ResetPasswordPage(): ReactElement {
   const [params] = useSearchParams();
   const token = params.get('token');
-  return token ? <NewPasswordForm token={token} /> : <RequestLinkForm />;
+  return token ? <NewPasswordForm token={token} invitation={params.get('invite') === '1'} /> : <RequestLinkForm />;
 }
 
 function RequestLinkForm(): ReactElement {
@@ -48,37 +55,36 @@ function RequestLinkForm(): ReactElement {
   );
 }
 
-function NewPasswordForm({ token }: { token: string }): ReactElement {
+function NewPasswordForm({ token, invitation }: { token: string; invitation: boolean }): ReactElement {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [done, setDone] = useState(false);
+  const feature = useFeatureTranslation(catalogue).t;
+  const brand = useBrand();
+  const { password, problem, fields } = useNewPassword();
   const [error, setError] = useState<string | null>(null);
   const [reset, { isLoading }] = useResetPasswordMutation();
+  const navigate = useNavigate();
+  const completeSignIn = useCompleteSignIn();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (password.length < PASSWORD_RULES.minLength) return setError(t('auth.passwordTooShort', { count: PASSWORD_RULES.minLength }));
-    if (password !== confirm) return setError(t('auth.passwordsDontMatch'));
-    setError(null);
+    setError(problem());
+    if (problem()) return;
     try {
-      await reset({ token, password }).unwrap();
-      setDone(true);
+      const { user } = await reset({ token, password }).unwrap();
+      // An accepted invitation comes with a session; otherwise the link is spent: /success leads back
+      // to sign-in, and Back never shows the form again.
+      if (user) completeSignIn(user);
+      else void navigate('/success', { replace: true });
     } catch (failure) {
-      setError(errorMessage(failure) ?? t('auth.resetFailed'));
+      setError(errorMessage(failure) ?? (invitation ? feature('invitation.failed') : t('auth.resetFailed')));
     }
   };
 
   return (
-    <AuthLayout title={t('auth.newPasswordTitle')}>
-      {done ? (
-        <Alert tone="success" testId="password-changed">{t('auth.passwordChanged')}</Alert>
-      ) : (
-        <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={t('auth.setPassword')}>
-          <TextField label={t('auth.newPassword')} type="password" name="password" autoComplete="new-password" required minLength={PASSWORD_RULES.minLength} value={password} onChange={(e) => setPassword(e.target.value)} />
-          <TextField label={t('auth.confirmPassword')} type="password" name="confirm" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        </AuthForm>
-      )}
+    <AuthLayout title={invitation ? feature('invitation.title', { company: brand.name }) : t('auth.newPasswordTitle')} subtitle={invitation ? feature('invitation.text') : undefined}>
+      <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={invitation ? feature('invitation.submit') : t('auth.setPassword')}>
+        {fields}
+      </AuthForm>
       <BackToSignIn />
     </AuthLayout>
   );

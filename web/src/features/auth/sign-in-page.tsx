@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { SESSION_ERRORS } from '../../lib/base-query';
 import { noticeCleared } from '../../lib/session-slice';
@@ -10,7 +9,10 @@ import { browserStorage, STORAGE_KEYS } from '../../lib/storage-keys';
 import { subdomainOf } from '../../lib/subdomain';
 import { useLazySessionProbeQuery, useLoginMutation } from './auth-api';
 import { AuthLayout } from './auth-layout';
-import { loginErrorText } from './login-error';
+import { ChangePasswordStep } from './change-password-step';
+import { catalogue } from './i18n';
+import { companySuspended, invitationPending, loginErrorText } from './login-error';
+import { useFeatureTranslation } from '../../i18n/feature';
 import { ProviderButtons } from './provider-buttons';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
@@ -18,6 +20,7 @@ import { useCompleteSignIn } from './use-complete-sign-in';
 function noticeText(notice: string, t: (key: string) => string): string {
   if (notice === SESSION_ERRORS.refreshFailed) return t('sessionErrors.refreshFailed');
   if (notice === SESSION_ERRORS.retryFailed) return t('sessionErrors.retryFailed');
+  if (notice === SESSION_ERRORS.companySuspended) return t('companySuspended');
   return notice;
 }
 
@@ -31,7 +34,7 @@ const PROVIDER_ERRORS: Record<string, string> = {
 };
 
 export default function SignInPage(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const notice = useAppSelector((state) => state.session.notice);
@@ -47,6 +50,8 @@ export default function SignInPage(): ReactElement {
     providerError ? t(PROVIDER_ERRORS[providerError] ?? 'auth.providerFailed') : null,
   );
   const [probeSession] = useLazySessionProbeQuery();
+  // After a one-time password (here, or a provider sign-in sent back with ?step=change-password).
+  const [passwordChange, setPasswordChange] = useState(() => params.get('step') === 'change-password');
 
   // After a Google or X sign-in the gateway sets the session cookies and sends the browser to
   // /chat; the guard, finding no stored user, stores /chat as the return URL and comes here. So
@@ -76,15 +81,19 @@ export default function SignInPage(): ReactElement {
       const answer = await login({ email: email.trim(), password, remember, domain }).unwrap();
       if ('twoStepRequired' in answer) {
         void navigate('/two-step-verification');
+      } else if ('passwordChangeRequired' in answer) {
+        setPasswordChange(true);
       } else if ('user' in answer && answer.user) {
         completeSignIn(answer.user);
       } else {
         setError(t('auth.loginFailed'));
       }
     } catch (failure) {
-      setError(loginErrorText(failure, t('auth.loginFailed')));
+      setError(companySuspended(failure) ? t('companySuspended') : invitationPending(failure) ? t('invitationPending') : loginErrorText(failure, t('auth.loginFailed')));
     }
   };
+
+  if (passwordChange) return <ChangePasswordStep />;
 
   return (
     <AuthLayout title={t('auth.signInTitle')} subtitle={t('auth.signInSubtitle')}>

@@ -5,6 +5,7 @@ import { TextField } from '../../components/text-field';
 import { useVerifyTwoStepMutation } from './auth-api';
 import { AuthForm, BackToSignIn } from './auth-form';
 import { AuthLayout } from './auth-layout';
+import { ChangePasswordStep } from './change-password-step';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
 export default function TwoStepPage(): ReactElement {
@@ -13,22 +14,25 @@ export default function TwoStepPage(): ReactElement {
   const [error, setError] = useState<string | null>(null);
   const [verify, { isLoading }] = useVerifyTwoStepMutation();
   const completeSignIn = useCompleteSignIn();
+  const [passwordChange, setPasswordChange] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
     try {
       const answer = await verify({ code: code.replace(/\s+/g, '') }).unwrap();
-      completeSignIn(answer.user);
+      if ('user' in answer) completeSignIn(answer.user);
+      else setPasswordChange(true);
     } catch (failure) {
       setError(errorMessage(failure) ?? t('auth.verifyFailed'));
     }
   };
 
+  if (passwordChange) return <ChangePasswordStep />;
   return (
     <AuthLayout title={t('auth.twoStepTitle')} subtitle={t('auth.twoStepText')}>
       <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={t('auth.verify')}>
-        <TextField label={t('auth.code')} name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
+        <TextField label={t('auth.code')} name="code" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
       </AuthForm>
       <BackToSignIn />
     </AuthLayout>

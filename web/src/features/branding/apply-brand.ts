@@ -23,4 +23,7 @@ export function applyBrand(brand: Brand, doc: Document): void {
   const favicon = doc.querySelector<HTMLLinkElement>('link#app-favicon');
   if (favicon) favicon.href = brand.favIcon ?? '/favicon.svg';
   doc.querySelector('meta[name="theme-color"]')?.setAttribute('content', brand.themeColor);
+  if (brand.subdomain) {
+    void import('./company-manifest').then(({ applyCompanyManifest }) => applyCompanyManifest(brand, doc));
+  }
 }

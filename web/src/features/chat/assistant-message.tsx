@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { speakerName } from '@earshot/contracts/constants';
 import type { Citation } from './model';
 
 const MessageMarkdown = lazy(() => import('./message-markdown'));
@@ -27,7 +28,7 @@ function Sources({ citations }: { citations: Citation[] }): ReactElement {
         {citations.map((citation) => (
           <li key={`${citation.fileId}-${citation.start}`} className="text-xs">
             <Link to={citation.link} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
-              {citation.fileName} · {citation.speaker} · {clock(citation.start)}
+              {citation.fileName} · {speakerName(citation.speaker)} · {clock(citation.start)}
             </Link>
           </li>
         ))}

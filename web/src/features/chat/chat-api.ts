@@ -1,7 +1,7 @@
 // Calls of the chat screen, injected into the app's one RTK Query API. The streamed reply is not
 // here: it is read with fetch in chat-stream.ts.
 import { api } from '../../lib/api';
-import type { FeedbackBody, FeedbackDto, MessageBody, RenameConversationBody } from '@earshot/contracts';
+import type { AnalysisConversations, CreateConversationBody, FeedbackBody, FeedbackDto, MessageBody, RenameConversationBody } from '@earshot/contracts';
 import type { ChatModels, Conversation, ConversationList, Feedback, MessageList } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages', 'ChatModels'] });
@@ -12,9 +12,14 @@ export const chatApi = withTags.injectEndpoints({
       query: ({ search, pageSize }) => ({ url: '/chat/conversations', params: { page: 1, pageSize, ...(search ? { search } : {}) } }),
       providesTags: ['Conversations'],
     }),
-    createConversation: build.mutation<Conversation, void>({
-      query: () => ({ url: '/chat/conversations', method: 'POST', body: {} }),
+    createConversation: build.mutation<Conversation, CreateConversationBody>({
+      query: (body) => ({ url: '/chat/conversations', method: 'POST', body }),
       invalidatesTags: ['Conversations'],
+    }),
+    /** The recording (by file id) and the caller's conversations about it. */
+    conversationsAbout: build.query<AnalysisConversations, string>({
+      query: (fileId) => `/chat/conversationsByAnalysis/${encodeURIComponent(fileId)}`,
+      providesTags: ['Conversations'],
     }),
     renameConversation: build.mutation<Conversation, RenameConversationBody & { id: string }>({
       query: ({ id, title }) => ({ url: `/chat/conversations/${encodeURIComponent(id)}`, method: 'PATCH', body: { title } }),
@@ -54,6 +59,7 @@ export const chatApi = withTags.injectEndpoints({
 export const {
   useConversationsQuery,
   useCreateConversationMutation,
+  useConversationsAboutQuery,
   useRenameConversationMutation,
   useDeleteConversationMutation,
   useMessagesQuery,

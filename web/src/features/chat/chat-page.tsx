@@ -1,25 +1,33 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+import { CHAT_TRANSCRIPT_PARAM } from '@earshot/contracts/constants';
 import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
-import { useChatModelsQuery, useCreateConversationMutation, useFeedbackMutation, useMessagesQuery } from './chat-api';
+import { useChatModelsQuery, useConversationsAboutQuery, useCreateConversationMutation, useFeedbackMutation, useMessagesQuery } from './chat-api';
 import { ChatInput } from './chat-input';
 import { ConversationList } from './conversation-list';
 import { MessageThread } from './message-thread';
 import { ModelPicker } from './model-picker';
 import type { Message, Rating } from './model';
 import { isCovered } from './pending-reply';
+import { RecordingBanner } from './recording-banner';
 import { useChatStream } from './use-chat-stream';
 
 /** The open conversation is in the address (?c=<id>), so a reload returns to it. */
 const CONVERSATION_PARAM = 'c';
 
-/** / and /chat: conversations on the left, the open one on the right. */
+/**
+ * / and /chat: conversations on the left, the open one on the right. `/chat?transcript=<fileId>`
+ * ("Ask about this recording") opens the caller's latest conversation about that recording, or
+ * starts one with the first question; its banner names the recording and links back to it.
+ */
 export default function ChatPage(): ReactElement {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const conversationId = params.get(CONVERSATION_PARAM);
+  const fileId = params.get(CHAT_TRANSCRIPT_PARAM);
+  const about = useConversationsAboutQuery(fileId ?? '', { skip: !fileId });
   const user = useAppSelector((state) => state.session.user);
   // Fresh on every visit: an administrator may have connected a model meanwhile.
   const { data: models } = useChatModelsQuery(undefined, { refetchOnMountOrArgChange: true });
@@ -44,11 +52,17 @@ export default function ChatPage(): ReactElement {
     if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
   }, [items.length, pendingHere?.text, pendingHere?.phase]);
 
-  const open = (id: string | null) => {
+  const open = (id: string | null, recording: string | null = null) => {
     setFailure(null);
     setListOpen(false);
-    setParams(id ? { [CONVERSATION_PARAM]: id } : {});
+    setParams({ ...(id ? { [CONVERSATION_PARAM]: id } : {}), ...(recording ? { [CHAT_TRANSCRIPT_PARAM]: recording } : {}) });
   };
+
+  // Arriving with only the recording: go on with the latest conversation about it, if there is one.
+  const latestAbout = fileId && !conversationId ? about.data?.items[0]?._id : undefined;
+  useEffect(() => {
+    if (latestAbout) setParams({ [CONVERSATION_PARAM]: latestAbout, [CHAT_TRANSCRIPT_PARAM]: fileId! }, { replace: true });
+  }, [latestAbout, fileId, setParams]);
   const model = models && models.models.length > 1 && modelId ? { modelId } : {};
 
   const onSend = async (text: string) => {
@@ -56,28 +70,28 @@ export default function ChatPage(): ReactElement {
     let id = conversationId;
     if (!id) {
       try {
-        id = (await createConversation().unwrap())._id;
+        id = (await createConversation(fileId ? { fileId } : {}).unwrap())._id;
       } catch (error) {
         setFailure(errorMessage(error) ?? t('chat.createFailed'));
         return;
       }
-      open(id);
+      open(id, fileId);
     }
-    await send({ conversationId: id, request: { message: text, ...model }, userText: text, replacedId: null });
+    await send({ conversationId: id, fileId, request: { message: text, ...model }, userText: text, replacedId: null });
   };
 
   const onRegenerate = (reply: Message) => {
     const question = [...items.slice(0, items.indexOf(reply))].reverse().find((message) => message.role === 'user');
     if (!conversationId || !question) return;
-    void send({ conversationId, request: { message: question.content, regenerate: true, ...model }, userText: null, replacedId: reply._id });
+    void send({ conversationId, fileId, request: { message: question.content, regenerate: true, ...model }, userText: null, replacedId: reply._id });
   };
 
   const onRetryPending = () => {
     if (!pendingHere) return;
     const { conversationId: id, request, userMessageId, userText, messageId, replacedId } = pendingHere;
     // Once the server stored the question, retrying means writing the reply again.
-    if (userMessageId) void send({ conversationId: id, request: { ...request, regenerate: true }, userText: null, replacedId: messageId ?? replacedId });
-    else void send({ conversationId: id, request, userText, replacedId });
+    if (userMessageId) void send({ conversationId: id, fileId, request: { ...request, regenerate: true }, userText: null, replacedId: messageId ?? replacedId });
+    else void send({ conversationId: id, fileId, request, userText, replacedId });
   };
 
   const onFeedback = async (messageId: string, rating: Rating, comment?: string) => {
@@ -104,6 +118,7 @@ export default function ChatPage(): ReactElement {
           {empty ? null : <h1 id="page-heading" className="sr-only">{t('pages.chat')}</h1>}
           <ModelPicker models={models?.models ?? []} value={modelId} onChange={setModelId} />
         </div>
+        {fileId ? <RecordingBanner fileId={fileId} fileName={about.data?.transcript.fileName ?? null} missing={about.isError} /> : null}
         <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-1">
           {messagesFailed ? (
             <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('chat.openFailed')}</p>

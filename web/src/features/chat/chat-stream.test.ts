@@ -21,10 +21,12 @@ function sse(chunks: string[]): Response {
 /** A gateway whose stream answers `chunks`; the first `expired` stream calls get a 401. */
 function gateway(chunks: string[], options: { expired?: number; refreshStatus?: number } = {}) {
   const calls: string[] = [];
+  const bodies: unknown[] = [];
   let expired = options.expired ?? 0;
-  const fetchFn = jest.fn(async (input: RequestInfo | URL) => {
+  const fetchFn = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     calls.push(url);
+    bodies.push(typeof init?.body === 'string' ? JSON.parse(init.body) : null);
     if (url.endsWith('/auth/refresh')) return new Response('{}', { status: options.refreshStatus ?? 200 });
     if (expired > 0) {
       expired -= 1;
@@ -32,16 +34,17 @@ function gateway(chunks: string[], options: { expired?: number; refreshStatus?: 
     }
     return sse(chunks);
   }) as unknown as typeof fetch;
-  return { fetchFn, calls };
+  return { fetchFn, calls, bodies };
 }
 
-async function run(chunks: string[], options: { expired?: number; refreshStatus?: number } = {}) {
-  const { fetchFn, calls } = gateway(chunks, options);
+async function run(chunks: string[], options: { expired?: number; refreshStatus?: number; fileId?: string } = {}) {
+  const { fetchFn, calls, bodies } = gateway(chunks, options);
   const ended: SessionEndReason[] = [];
   const session = createSession({ baseUrl: '/api', fetchFn, onSessionEnd: (reason) => ended.push(reason) });
   const events: StreamEvent[] = [];
   const outcome = await streamChat({
     conversationId: 'c1',
+    fileId: options.fileId,
     body: { message: 'Hi' },
     signal: new AbortController().signal,
     onEvent: (event) => events.push(event),
@@ -49,7 +52,7 @@ async function run(chunks: string[], options: { expired?: number; refreshStatus?
     dispatch: jest.fn() as unknown as Dispatch,
     fetchFn,
   });
-  return { outcome, events, calls, ended };
+  return { outcome, events, calls, bodies, ended };
 }
 
 const stream = 'event: start\ndata: {"model":"m"}\n\nevent: delta\ndata: {"text":"Hel"}\n\nevent: delta\ndata: {"text":"lo"}\n\n';
@@ -99,5 +102,13 @@ describe('chat stream', () => {
     expect(toStreamEvent('delta', '{"text":"a"}')).toEqual({ type: 'delta', data: { text: 'a' } });
     expect(toStreamEvent('delta', 'not json')).toBeNull();
     expect(toStreamEvent('ping', '{}')).toBeNull();
+  });
+
+  it('sends a question about one recording to the recording route, naming the recording and the conversation', async () => {
+    const { outcome, events, calls, bodies } = await run([stream], { fileId: 'f1' });
+    expect(outcome).toEqual({ kind: 'finished' });
+    expect(events).toEqual(expected);
+    expect(calls).toEqual(['/api/chat/analysis-conversations/chat/stream']);
+    expect(bodies).toEqual([{ message: 'Hi', fileId: 'f1', conversationId: 'c1' }]);
   });
 });

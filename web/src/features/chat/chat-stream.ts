@@ -36,6 +36,8 @@ async function errorMessageOf(response: Response): Promise<string | null> {
 
 export interface StreamChatOptions {
   conversationId: string;
+  /** The recording a conversation is about: the question goes to the route for one recording. */
+  fileId?: string | null;
   body: StreamBody;
   signal: AbortSignal;
   onEvent: (event: StreamEvent) => void;
@@ -46,14 +48,17 @@ export interface StreamChatOptions {
 }
 
 async function streamOnce(options: StreamChatOptions): Promise<StreamOutcome> {
-  const { conversationId, body, signal, onEvent } = options;
+  const { conversationId, fileId, body, signal, onEvent } = options;
   const fetchFn = options.fetchFn ?? globalThis.fetch;
+  const [url, payload] = fileId
+    ? ['/api/chat/analysis-conversations/chat/stream', { ...body, fileId, conversationId }]
+    : [`/api/chat/conversations/${encodeURIComponent(conversationId)}/chat/stream`, body];
   try {
-    const response = await fetchFn(`/api/chat/conversations/${encodeURIComponent(conversationId)}/chat/stream`, {
+    const response = await fetchFn(url, {
       method: 'POST',
       credentials: 'include',
       headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...CSRF_HEADER },
-      body: JSON.stringify(body),
+      body: JSON.stringify(payload),
       signal,
     });
     if (!response.ok || !response.body) return { kind: 'failed', status: response.status, message: await errorMessageOf(response) };

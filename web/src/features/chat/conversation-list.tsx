@@ -11,7 +11,8 @@ import { useDebouncedValue } from './use-debounced-value';
 /** The person's conversations, newest first, searched on the server by title and message text. */
 export function ConversationList({ activeId, onOpen, onNew, onDeleted }: {
   activeId: string | null;
-  onOpen: (id: string) => void;
+  /** `fileId`: the recording a conversation is about, if it is about one. */
+  onOpen: (id: string, fileId: string | null) => void;
   onNew: () => void;
   onDeleted: (id: string) => void;
 }): ReactElement {
@@ -82,7 +83,7 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted }: {
                 key={conversation._id}
                 conversation={conversation}
                 active={conversation._id === activeId}
-                onOpen={() => onOpen(conversation._id)}
+                onOpen={() => onOpen(conversation._id, conversation.fileId)}
                 onRename={(title) => onRename(conversation._id, title)}
                 onDelete={() => setConfirming(conversation)}
               />

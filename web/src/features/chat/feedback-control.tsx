@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COMMENT_MAX, type Feedback, type Rating } from './model';
 
@@ -14,14 +14,25 @@ function Thumb({ down }: { down?: boolean }): ReactElement {
 
 /**
  * Thumbs up/down on a reply; a click saves the rating at once and offers an optional comment.
- * `onSave` resolves to whether the server kept it.
+ * `onSave` resolves to whether the server kept it. `children` (the reply's other actions, such as
+ * Regenerate) stay on the thumbs' row: the comment box opens on its own row below, scrolled into view.
  */
-export function FeedbackControl({ feedback, onSave }: { feedback: Feedback | null; onSave: (rating: Rating, comment?: string) => Promise<boolean> }): ReactElement {
+export function FeedbackControl({ feedback, onSave, children }: {
+  feedback: Feedback | null;
+  onSave: (rating: Rating, comment?: string) => Promise<boolean>;
+  children?: ReactNode;
+}): ReactElement {
   const { t } = useTranslation();
   const [editing, setEditing] = useState<Rating | null>(null);
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  // The box opens under the last reply, often below the visible part of the thread.
+  useEffect(() => {
+    if (editing) form.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [editing]);
 
   const save = async (rating: Rating, text?: string) => {
     setBusy(true);
@@ -57,8 +68,8 @@ export function FeedbackControl({ feedback, onSave }: { feedback: Feedback | nul
   };
 
   return (
-    <div className="flex flex-col gap-2" data-testid="feedback">
-      <div className="flex items-center gap-1">
+    <div className="flex w-full flex-col gap-2" data-testid="feedback">
+      <div className="flex flex-wrap items-center gap-1">
         {thumb('up')}
         {thumb('down')}
         {feedback && !editing ? (
@@ -67,10 +78,12 @@ export function FeedbackControl({ feedback, onSave }: { feedback: Feedback | nul
           </span>
         ) : null}
         {failed ? <span role="alert" className="ml-1 text-xs text-red-700 dark:text-red-300">{t('chat.feedback.failed')}</span> : null}
+        {children}
       </div>
       {editing ? (
         <form
-          className="flex max-w-md flex-col gap-2"
+          ref={form}
+          className="flex w-full max-w-md flex-col gap-2"
           onSubmit={(event) => {
             event.preventDefault();
             void save(editing, comment).then((ok) => ok && setEditing(null));

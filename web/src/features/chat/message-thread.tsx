@@ -29,6 +29,12 @@ export function MessageThread({ items, pending, busy, onRegenerate, onRetryPendi
   const shown = storedBeside(items, pending);
   const lastAssistant = pending ? null : [...shown].reverse().find((message) => message.role === 'assistant');
   const isLast = (message: Message) => message === shown[shown.length - 1];
+  // Regenerate (or retry) the last reply: next to the thumbs, wherever the comment box opens.
+  const regenerate = (message: Message) => (message === lastAssistant && isLast(message) ? (
+    <button type="button" disabled={busy} onClick={() => onRegenerate(message)} className={`${actionClass} ml-1`} data-testid={message.status === 'failed' ? 'reply-retry' : 'regenerate'}>
+      {t(message.status === 'failed' ? 'chat.retry' : 'chat.regenerate')}
+    </button>
+  ) : null);
 
   return (
     <div className="flex flex-col gap-5" data-testid="message-thread">
@@ -36,16 +42,9 @@ export function MessageThread({ items, pending, busy, onRegenerate, onRetryPendi
         <AssistantMessage
           key={message._id}
           reply={storedReply(message)}
-          actions={(
-            <div className="flex flex-wrap items-start gap-2">
-              {message.status !== 'failed' ? <FeedbackControl feedback={message.feedback} onSave={(rating, comment) => onFeedback(message._id, rating, comment)} /> : null}
-              {message === lastAssistant && isLast(message) ? (
-                <button type="button" disabled={busy} onClick={() => onRegenerate(message)} className={actionClass} data-testid={message.status === 'failed' ? 'reply-retry' : 'regenerate'}>
-                  {t(message.status === 'failed' ? 'chat.retry' : 'chat.regenerate')}
-                </button>
-              ) : null}
-            </div>
-          )}
+          actions={message.status === 'failed'
+            ? <div className="flex">{regenerate(message)}</div>
+            : <FeedbackControl feedback={message.feedback} onSave={(rating, comment) => onFeedback(message._id, rating, comment)}>{regenerate(message)}</FeedbackControl>}
         />
       ))}
       {pending ? (

@@ -12,7 +12,7 @@ const begin = (userText: string | null, replacedId: string | null = null) =>
 describe('pending reply', () => {
   it('grows with each delta and ends as the server says', () => {
     let state = begin('q');
-    state = pendingReducer(state, { type: 'event', event: { type: 'start', data: { userMessageId: 'u2', model: 'built-in', builtIn: true, title: 'q' } } })!;
+    state = pendingReducer(state, { type: 'event', event: { type: 'start', data: { userMessageId: 'u2', model: 'built-in', builtIn: true, title: 'q', conversationId: 'c1' } } })!;
     state = pendingReducer(state, { type: 'event', event: { type: 'delta', data: { text: 'Hel' } } })!;
     state = pendingReducer(state, { type: 'event', event: { type: 'delta', data: { text: 'lo' } } })!;
     expect(state).toMatchObject({ text: 'Hello', phase: 'streaming', builtIn: true, userMessageId: 'u2' });

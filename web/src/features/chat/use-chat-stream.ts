@@ -11,6 +11,8 @@ import { pendingReducer, type PendingReply } from './pending-reply';
 
 export interface SendArgs {
   conversationId: string;
+  /** The recording the conversation is about, if it is about one. */
+  fileId: string | null;
   request: StreamBody;
   userText: string | null;
   replacedId: string | null;
@@ -31,6 +33,7 @@ export function useChatStream(): { pending: PendingReply | null; streaming: bool
       session,
       dispatch,
       conversationId: args.conversationId,
+      fileId: args.fileId,
       body: args.request,
       signal: abort.signal,
       onEvent: (event) => {

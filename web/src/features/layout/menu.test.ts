@@ -40,3 +40,25 @@ describe('sidebar menu by role (spec part 6)', () => {
     expect(visibleMenu(null).map((section) => section.key)).toEqual(['apps']);
   });
 });
+
+describe('sidebar menu by the company’s feature switches', () => {
+  const visible = (role: Role, enabled: Record<string, boolean>) =>
+    visibleMenu(role, undefined, enabled).flatMap((section) => section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]));
+
+  it('hides an entry whose feature is off for the company, and keeps the rest', () => {
+    const menu = visible('ADMIN', { chat: false, clients: false, transcription: true });
+    expect(menu).not.toContain('main-chat');
+    expect(menu).not.toContain('clients');
+    expect(menu).toEqual(expect.arrayContaining(['transcripts', 'custom-gpts', 'users', 'forest-ai']));
+  });
+
+  it('drops a group whose every child is switched off', () => {
+    const menu = visible('ADMIN', { forest_ai: false, data_bridge: false, helpdesk_ai: false, financial_analyst: false, law_module: false });
+    expect(menu).not.toContain('ai-features');
+    expect(visible('ADMIN', { law_module: false })).toEqual(expect.arrayContaining(['ai-features', 'forest-ai']));
+  });
+
+  it('shows everything the role allows when the switches are unknown', () => {
+    expect(visible('CALLER', {})).toEqual(expect.arrayContaining(['main-chat', 'transcripts', 'clients']));
+  });
+});

@@ -5,6 +5,7 @@ import { useAppSelector } from '../../lib/store';
 import { Icon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { roleOf } from '../../lib/stored-user';
+import { useEnabledFeatures } from './enabled-features';
 import { visibleMenu } from './menu';
 import { SidebarItem } from './sidebar-item';
 
@@ -22,7 +23,7 @@ export const SIDEBAR_ID = 'app-sidebar';
 export function Sidebar({ expanded, isDrawer, drawerOpen, onCloseDrawer }: SidebarProps): ReactElement {
   const { t } = useTranslation();
   const user = useAppSelector((state) => state.session.user);
-  const sections = visibleMenu(roleOf(user));
+  const sections = visibleMenu(roleOf(user), undefined, useEnabledFeatures(user));
   // A collapsed sidebar opens while the pointer is over it (or keyboard focus is inside it).
   const [hovered, setHovered] = useState(false);
   const asideRef = useRef<HTMLDivElement>(null);

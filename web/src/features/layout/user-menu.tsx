@@ -39,8 +39,8 @@ export function UserMenu(): ReactElement {
       }
       entries={[
         { key: 'profile', label: t('header.editProfile'), to: '/profile', icon: <Icon name="user" /> },
-        { key: 'settings', label: t('header.accountSettings'), to: '/chat', icon: <Icon name="settings" /> },
-        { key: 'support', label: t('header.support'), to: '/profile', icon: <Icon name="help" /> },
+        { key: 'settings', label: t('header.accountSettings'), to: '/profile', icon: <Icon name="settings" /> },
+        { key: 'support', label: t('header.support'), to: '/support', icon: <Icon name="help" /> },
         { key: 'sign-out', label: t('header.signOut'), onSelect: () => void signOut(), icon: <Icon name="logout" />, testId: 'sign-out' },
       ]}
     />

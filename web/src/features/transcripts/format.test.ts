@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatClock, formatDate, formatSize } from './format';
+import { formatClock, formatDate, formatSize, formatSpan } from './format';
 
 describe('transcript formatting', () => {
   it("writes the upload date as 'Mon D, YYYY'", () => {
@@ -31,5 +31,13 @@ describe('transcript formatting', () => {
     expect(formatSize(1024 * 1024)).toBe('1 MB');
     expect(formatSize(250 * 1024 * 1024)).toBe('250 MB');
     expect(formatSize(3.25 * 1024 ** 3)).toBe('3.3 GB');
+  });
+
+  it('writes spans of the call analytics with a decimal under a minute', () => {
+    expect(formatSpan(0.4)).toBe('0.4 s');
+    expect(formatSpan(12)).toBe('12 s');
+    expect(formatSpan(59.96)).toBe('60 s');
+    expect(formatSpan(65)).toBe('1:05');
+    expect(formatSpan(-1)).toBe('0 s');
   });
 });

@@ -7,6 +7,7 @@ export type {
   FileItemDto as FileItem,
   FileList,
   PeaksDto as Peaks,
+  SpeakerInfo as Speaker,
   SpeakerSegment as Segment,
   TranscriptDto as Transcript,
   TranscriptWord as Word,

@@ -1,23 +1,25 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { Segment } from './model';
+import type { Segment, Speaker } from './model';
 import { usePlaybackStore } from './playback-store';
 import { SegmentRow } from './segment-row';
 import type { WordEditEvent, WordEditState } from './word-edit';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './viewer-i18n';
 
 /**
  * The virtualised list of segments: only the rows in view (plus a few) are in the DOM. It follows
  * the playing segment until the person scrolls away; 'Follow playback' (or a click) resumes.
  */
-export function SegmentList({ segments, colors, edit, dispatchEdit, onSave }: {
+export function SegmentList({ segments, speakers, colors, edit, dispatchEdit, onSave }: {
   segments: Segment[];
+  speakers: readonly Speaker[];
   colors: Map<string, string>;
   edit: WordEditState;
   dispatchEdit: (event: WordEditEvent) => void;
   onSave: () => void;
 }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const store = usePlaybackStore();
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -69,6 +71,7 @@ export function SegmentList({ segments, colors, edit, dispatchEdit, onSave }: {
               <div key={item.key} role="listitem" data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
                 <SegmentRow
                   segment={segment}
+                  speakers={speakers}
                   color={colors.get(segment.speakerId) ?? '#64748b'}
                   edit={edit.status !== 'idle' && edit.segmentId === segment._id ? edit : null}
                   dispatchEdit={dispatchEdit}

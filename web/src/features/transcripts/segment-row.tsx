@@ -1,13 +1,17 @@
 import { memo, useState, type KeyboardEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { Segment, Word } from './model';
+import { speakerName } from '@earshot/contracts/constants';
+import type { Segment, Speaker, Word } from './model';
 import { seek, seekAndPlay, usePlayer } from './player';
 import { usePlaybackStore, useRowHighlight } from './playback-store';
 import { speakerInitial } from './speaker-colors';
 import { inputWidth, type WordEditEvent, type WordEditState } from './word-edit';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './viewer-i18n';
 
 export interface SegmentRowProps {
   segment: Segment;
+  /** The transcript's speakers, for their names (speakerName: "Agent", "Speaker 1"…). */
+  speakers: readonly Speaker[];
   color: string;
   /** The edit state, only for the row whose word is being edited (other rows get null and skip re-rendering). */
   edit: WordEditState | null;
@@ -24,15 +28,16 @@ function PencilIcon(): ReactElement {
   );
 }
 
-/** One speaker segment: circle, speaker id, words. Re-renders only when its own highlight changes. */
-export const SegmentRow = memo(function SegmentRow({ segment, color, edit, dispatchEdit, onSave, onUserSeek }: SegmentRowProps): ReactElement {
-  const { t } = useTranslation();
+/** One speaker segment: circle, speaker name, words. Re-renders only when its own highlight changes. */
+export const SegmentRow = memo(function SegmentRow({ segment, speakers, color, edit, dispatchEdit, onSave, onUserSeek }: SegmentRowProps): ReactElement {
+  const { t } = useFeatureTranslation(catalogue);
   const store = usePlaybackStore();
   const player = usePlayer();
   const highlight = useRowHighlight(segment._id);
   const [hovered, setHovered] = useState<string | null>(null);
   const current = highlight !== null;
   const editing = edit && edit.status !== 'idle' ? edit : null;
+  const speaker = speakerName(segment.speakerId, speakers);
 
   const onWordClick = (word: Word) => {
     onUserSeek();
@@ -63,10 +68,10 @@ export const SegmentRow = memo(function SegmentRow({ segment, color, edit, dispa
       style={current ? { backgroundColor: `${color}1f` } : undefined}
     >
       <span aria-hidden="true" className="mt-0.5 inline-flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-white" style={{ backgroundColor: color }} data-testid="speaker-circle">
-        {speakerInitial(segment.speakerId)}
+        {speakerInitial(speaker)}
       </span>
       <div className="min-w-0 flex-1">
-        <p className="mb-1 text-xs font-medium text-gray-500 dark:text-gray-400">{segment.speakerId}</p>
+        <p className="mb-1 text-xs font-medium text-gray-500 dark:text-gray-400" data-testid="speaker-name">{speaker}</p>
         <p className="leading-7">
           {segment.words.map((word) => {
             const active = highlight === word._id;

@@ -1,45 +1,40 @@
-import { useEffect, useRef, useState, type ChangeEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import { errorMessage, session } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { fieldInputClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
+import { Pager } from '../../components/pager';
+import { ScrollHint } from '../../components/scroll-hint';
 import { PageSpinner } from '../../components/spinner';
+import { StatusBadge } from '../../components/status-badge';
 import { ToastRegion, useToasts } from '../../components/toast';
+import { UploadButton, UploadProgress, useFileUpload } from '../../components/upload-controls';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { useAppDispatch, useAppSelector } from '../../lib/store';
+import { roleOf } from '../../lib/stored-user';
 import { formatDate, formatSize } from './format';
-import { isBusy, PAGE_SIZE, POLL_MS, TOAST_MS, type FileItem, type Status } from './model';
-import { transcriptsApi, useDeleteFileMutation, useFilesQuery, useTranscribeMutation } from './transcripts-api';
-import { uploadFile, type UploadHandle } from './upload';
-import { useAppDispatch } from '../../lib/store';
-
-const BADGE: Record<Status, string> = {
-  completed: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200',
-  failed: 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200',
-  processing: 'bg-blue-100 text-blue-800 dark:bg-blue-900/40 dark:text-blue-200',
-  pending: 'bg-amber-100 text-amber-800 dark:bg-amber-900/40 dark:text-amber-200',
-  not_started: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
-};
-
-function StatusBadge({ status, testId }: { status: Status; testId?: string }): ReactElement {
-  const { t } = useTranslation();
-  return (
-    <span data-testid={testId} data-status={status} className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-medium ${BADGE[status] ?? BADGE.not_started}`}>
-      {isBusy(status) ? <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-current" /> : null}
-      {t(`transcripts.status.${status}`, { defaultValue: status })}
-    </span>
-  );
-}
+import { catalogue } from './i18n';
+import { isBusy, PAGE_SIZE, POLL_MS, TOAST_MS, type FileItem } from './model';
+import { TranscriptsFilters, type ListFilters } from './transcripts-filters';
+import { transcriptsApi, useClientOptionsQuery, useCompanyOptionsQuery, useDeleteFileMutation, useFilesQuery, useTranscribeMutation } from './transcripts-api';
 
 /** /transcripts: the company's uploaded files with their transcription status. */
 export default function TranscriptsPage(): ReactElement {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useFeatureTranslation(catalogue);
   const dispatch = useAppDispatch();
+  const isHost = useAppSelector((state) => roleOf(state.session.user)) === 'HOST_ADMIN';
   const [page, setPage] = useState(1);
+  const [filters, setFilters] = useState<ListFilters>({});
   const [polling, setPolling] = useState(false);
-  const { data, isLoading, isError, isFetching } = useFilesQuery({ page, pageSize: PAGE_SIZE }, {
+  const { data, isLoading, isError, isFetching } = useFilesQuery({ page, pageSize: PAGE_SIZE, ...filters }, {
     pollingInterval: polling ? POLL_MS : 0,
     skipPollingIfUnfocused: true,
   });
+  const clients = useClientOptionsQuery(filters.companyId);
+  const companies = useCompanyOptionsQuery(undefined, { skip: !isHost });
+  const clientNames = useMemo(() => new Map((clients.data ?? []).map((client) => [client._id, client.name])), [clients.data]);
+  const companyNames = useMemo(() => new Map((companies.data ?? []).map((company) => [company._id, company.name])), [companies.data]);
   const items = data?.items ?? [];
   const anyBusy = items.some((item) => isBusy(item.transcriptionStatus) || isBusy(item.status));
   // Poll only while something is pending or processing; stop as soon as nothing is.
@@ -50,21 +45,12 @@ export default function TranscriptsPage(): ReactElement {
   }, [data, page, totalPages]);
 
   const { toasts, show, dismiss } = useToasts(TOAST_MS);
-  const [upload, setUpload] = useState<{ name: string; progress: number; handle: UploadHandle } | null>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const { upload, start } = useFileUpload();
+  // A HOST_ADMIN belongs to no company: the server needs to be told whose recording this is.
+  const [uploadCompany, setUploadCompany] = useState('');
 
-  const onChoose = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file || upload) return;
-    const handle = uploadFile(file, {
-      session,
-      dispatch,
-      onProgress: (progress) => setUpload((current) => (current ? { ...current, progress } : current)),
-    });
-    setUpload({ name: file.name, progress: 0, handle });
-    const result = await handle.done;
-    setUpload(null);
+  const onFile = async (file: File) => {
+    const result = await start(file, isHost ? { companyId: uploadCompany } : {});
     if (result.ok) {
       show({ kind: 'success', title: t('transcripts.uploadSuccess') });
       setPage(1);
@@ -74,6 +60,10 @@ export default function TranscriptsPage(): ReactElement {
     } else {
       show({ kind: 'error', title: t('transcripts.uploadError'), detail: result.message });
     }
+  };
+  const applyFilters = (next: ListFilters) => {
+    setFilters(next);
+    setPage(1);
   };
 
   const [confirming, setConfirming] = useState<FileItem | null>(null);
@@ -108,39 +98,35 @@ export default function TranscriptsPage(): ReactElement {
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('transcripts.close')} />
       <div className="mb-2 flex flex-wrap items-start justify-between gap-4">
         <PageHeading>{t('pages.transcripts')}</PageHeading>
-        <div className="flex flex-col items-end gap-2">
-          <input ref={input} id="transcript-upload" type="file" accept="audio/*,.mp3,.wav,.m4a,.aac,.ogg,.opus,.webm,.flac" className="sr-only" tabIndex={-1} aria-hidden="true" data-testid="upload-input" onChange={onChoose} disabled={Boolean(upload)} />
-          <button
-            type="button"
-            onClick={() => input.current?.click()}
-            disabled={Boolean(upload)}
-            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-          >
-            {t('transcripts.chooseFile')}
-          </button>
+        <div className="flex flex-wrap items-end justify-end gap-2">
+          {isHost && (
+            <label className="flex w-56 flex-col gap-1 text-xs font-medium text-gray-600 dark:text-gray-400">
+              {t('transcriptList.uploadCompany')}
+              <select className={fieldInputClass} value={uploadCompany} onChange={(event) => setUploadCompany(event.target.value)} aria-describedby="upload-company-hint" data-testid="upload-company">
+                <option value="">{t('transcriptList.chooseCompany')}</option>
+                {(companies.data ?? []).map((company) => <option key={company._id} value={company._id}>{company.name}</option>)}
+              </select>
+            </label>
+          )}
+          <UploadButton label={t('transcripts.chooseFile')} disabled={Boolean(upload) || (isHost && !uploadCompany)} onFile={(file) => void onFile(file)}
+            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60" />
+          {isHost && !uploadCompany && <p id="upload-company-hint" className="w-full text-right text-xs text-gray-600 dark:text-gray-400">{t('transcriptList.uploadCompanyHint')}</p>}
         </div>
       </div>
+      <TranscriptsFilters value={filters} clients={clients.data ?? null} companies={isHost ? companies.data ?? [] : null} onChange={applyFilters} />
 
-      {upload ? (
-        <div className="mb-4 flex items-center gap-3 rounded-xl border border-gray-200 bg-white p-3 dark:border-gray-800 dark:bg-gray-900" data-testid="upload-progress">
-          <div className="min-w-0 flex-1">
-            <p className="truncate text-sm text-gray-700 dark:text-gray-300">{t('transcripts.uploading', { name: upload.name })}</p>
-            <progress className="mt-2 h-2 w-full accent-brand-600" max={100} value={Math.round(upload.progress * 100)} aria-label={t('transcripts.uploading', { name: upload.name })} />
-          </div>
-          <span className="w-12 text-right text-sm tabular-nums text-gray-600 dark:text-gray-400">{Math.round(upload.progress * 100)}%</span>
-          <button type="button" onClick={() => upload.handle.cancel()} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800">
-            {t('transcripts.cancelUpload')}
-          </button>
-        </div>
-      ) : null}
+      {upload && <UploadProgress upload={upload} label={t('transcripts.uploading', { name: upload.name })} cancelLabel={t('transcripts.cancelUpload')} />}
 
-      <div className="overflow-x-auto rounded-2xl border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
+      <div className="rounded-2xl border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
+        <ScrollHint className="border-b border-gray-200 px-4 py-2 dark:border-gray-800" />
+        {/* Focusable so a keyboard can scroll it sideways below 768 px; relative keeps the page from widening. */}
+        <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={t('pages.transcripts')}>
         {isLoading ? (
           <PageSpinner label={t('common.loading')} />
         ) : isError ? (
           <p role="alert" className="p-6 text-sm text-red-700 dark:text-red-300">{t('transcripts.listError')}</p>
         ) : (
-          <table className="min-w-full divide-y divide-gray-200 dark:divide-gray-800" data-testid="files-table" aria-busy={isFetching}>
+          <table className="w-full min-w-[720px] divide-y divide-gray-200 dark:divide-gray-800" data-testid="files-table" aria-busy={isFetching}>
             <thead className="bg-gray-50 dark:bg-gray-800/50">
               <tr>
                 <th scope="col" className={th}>{t('transcripts.columns.name')}</th>
@@ -149,14 +135,15 @@ export default function TranscriptsPage(): ReactElement {
                 <th scope="col" className={th}>{t('transcripts.columns.size')}</th>
                 <th scope="col" className={th}>{t('transcripts.columns.uploadDate')}</th>
                 <th scope="col" className={th}>{t('transcripts.columns.actions')}</th>
-                {/* Spec part 2: the client column is in English only. */}
-                <th scope="col" className={th} lang="en">Client</th>
+                {/* Translated (issue 11), though spec part 2 had it in English only. */}
+                <th scope="col" className={th}>{t('transcriptList.columns.client')}</th>
+                {isHost && <th scope="col" className={th}>{t('transcriptList.columns.company')}</th>}
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
               {items.length === 0 ? (
                 <tr>
-                  <td colSpan={7} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400" data-testid="files-empty">{t('transcripts.noFiles')}</td>
+                  <td colSpan={isHost ? 8 : 7} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400" data-testid="files-empty">{t('transcripts.noFiles')}</td>
                 </tr>
               ) : items.map((item) => (
                 <tr key={item._id} data-testid="file-row" data-file-id={item._id}>
@@ -185,25 +172,23 @@ export default function TranscriptsPage(): ReactElement {
                       </button>
                     </div>
                   </td>
-                  <td className={`${td} whitespace-nowrap text-gray-500`} lang="en">{item.clientId ? item.clientId.slice(0, 8) : '—'}</td>
+                  <td className={`${td} whitespace-nowrap`} data-testid="file-client">
+                    {item.clientId && clientNames.has(item.clientId) ? (
+                      <Link to={`/client/${item.clientId}`} className="text-brand-700 hover:underline dark:text-brand-300">{clientNames.get(item.clientId)}</Link>
+                    ) : <span className="text-gray-500" title={item.clientId ?? undefined}>{item.clientId ? item.clientId.slice(0, 8) : '—'}</span>}
+                  </td>
+                  {isHost && <td className={`${td} whitespace-nowrap`} data-testid="file-company">{companyNames.get(item.companyId) ?? item.companyId.slice(0, 8)}</td>}
                 </tr>
               ))}
             </tbody>
           </table>
         )}
+        </div>
       </div>
 
-      <nav className="mt-4 flex items-center justify-between gap-4" aria-label={t('transcripts.pageOf', { page, total: totalPages })}>
-        <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="page-info">{t('transcripts.pageOf', { page, total: totalPages })}</p>
-        <div className="flex gap-2">
-          <button type="button" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm disabled:opacity-50 dark:border-gray-700 dark:text-gray-200">
-            {t('transcripts.previous')}
-          </button>
-          <button type="button" onClick={() => setPage((p) => Math.min(totalPages, p + 1))} disabled={page >= totalPages} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm disabled:opacity-50 dark:border-gray-700 dark:text-gray-200">
-            {t('transcripts.next')}
-          </button>
-        </div>
-      </nav>
+      <div className="mt-4">
+        <Pager page={page} totalPages={totalPages} onPage={setPage} info={t('transcripts.pageOf', { page, total: totalPages })} previous={t('transcripts.previous')} next={t('transcripts.next')} />
+      </div>
 
       <ConfirmDialog
         open={confirming !== null}

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
 import WaveSurfer from 'wavesurfer.js';
 import { formatClock } from './format';
 import { segmentEnd } from './highlight';
 import { SEGMENT_TINT_OPACITY, WAVEFORM, type Peaks, type Segment } from './model';
 import { togglePlay, usePlayer } from './player';
 import { useIsPlaying, usePlaybackStore, useWholeSeconds } from './playback-store';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { catalogue } from './viewer-i18n';
 
 export type PlayerError = 'fetchAudio' | 'loadAudio' | 'initPlayer' | 'initWaveSurfer';
 
@@ -33,7 +34,7 @@ function Clock({ duration }: { duration: number }): ReactElement {
 }
 
 function PlayButton(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const player = usePlayer();
   const playing = useIsPlaying();
   return (
@@ -51,15 +52,17 @@ function PlayButton(): ReactElement {
  * The fixed bottom bar: wavesurfer.js drawn from the server's peaks over a streaming <audio>
  * (Range requests), speaker overlays on one canvas, play/pause, speed and the m:ss clock.
  */
-export function WaveformBar({ audioUrl, peaks, duration, segments, colors, onError }: {
+export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segments, colors, onError }: {
   audioUrl: string;
   peaks: Peaks | null;
   duration: number;
+  /** Where the media starts (?t=), paused. */
+  startAt?: number | null;
   segments: Segment[];
   colors: Map<string, string>;
   onError: (error: PlayerError) => void;
 }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useFeatureTranslation(catalogue);
   const store = usePlaybackStore();
   const player = usePlayer();
   const waveRef = useRef<HTMLDivElement>(null);
@@ -69,6 +72,8 @@ export function WaveformBar({ audioUrl, peaks, duration, segments, colors, onErr
   const [left, setLeft] = useState(0);
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
+  // Only the first position counts: a later change of ?t= must not rebuild the player.
+  const startRef = useRef(startAt);
 
   // Sit under the page content, beside the sidebar, whatever its width.
   useEffect(() => {
@@ -93,6 +98,8 @@ export function WaveformBar({ audioUrl, peaks, duration, segments, colors, onErr
       media = document.createElement('audio');
       media.preload = 'metadata';
       media.src = audioUrl;
+      // Before the metadata arrives this is the default start position: the browser seeks there once it can.
+      if (startRef.current) media.currentTime = startRef.current;
     } catch {
       onErrorRef.current('initPlayer');
       return undefined;

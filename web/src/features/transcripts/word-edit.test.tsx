@@ -118,11 +118,11 @@ function wordAnswers(answer: { status: number; body: unknown }) {
   globalThis.fetch = gateway.fetchFn as unknown as typeof fetch;
 }
 
-async function renderPage() {
+async function renderPage(search = '') {
   render(
     <Provider store={makeStore()}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={[`/transcripts/${FILE_ID}`]}>
+        <MemoryRouter initialEntries={[`/transcripts/${FILE_ID}${search}`]}>
           <Routes>
             <Route path="/transcripts/:id" element={<TranscriptViewPage />} />
           </Routes>
@@ -208,5 +208,25 @@ describe('inline word edit on the transcript page', () => {
     expect(within(segment).getByRole('button', { name: 'world' }).className).toContain('font-bold');
     expect(within(segment).getByRole('button', { name: 'helo' })).not.toHaveAttribute('data-active');
     expect(segment).toHaveAttribute('data-current', 'true');
+  });
+});
+
+describe('opening the transcript page at ?t=', () => {
+  it('highlights the segment at that time without playing, and links to the analysis and to chat', async () => {
+    wordAnswers({ status: 200, body: {} });
+    await renderPage('?t=1.7');
+    const row = screen.getByRole('button', { name: 'world' }).closest('[data-current]');
+    expect(row).toHaveAttribute('data-current', 'true');
+    // The spoken word at 1.7 s is 'world' (1.6–2.2 s), shown bold.
+    expect(screen.getByRole('button', { name: 'world' })).toHaveClass('font-bold');
+    expect(screen.getByRole('button', { name: 'helo' })).not.toHaveClass('font-bold');
+    expect(screen.getByRole('link', { name: 'Analysis' })).toHaveAttribute('href', `/transcripts/${FILE_ID}/analysis`);
+    expect(screen.getByRole('link', { name: /Ask about this recording/ })).toHaveAttribute('href', `/chat?transcript=${FILE_ID}`);
+  });
+
+  it('opens at the start without ?t=', async () => {
+    wordAnswers({ status: 200, body: {} });
+    await renderPage();
+    expect(screen.getByRole('button', { name: 'world' }).closest('[data-current]')).toBeNull();
   });
 });

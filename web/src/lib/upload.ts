@@ -1,10 +1,11 @@
 // Upload with progress and cancel: fetch cannot report upload progress, so this is an
 // XMLHttpRequest (cookies, and the X-Requested-With header the gateway requires on state changes).
 // It goes through the app's session like every other call: a 401 refreshes the session once
-// (shared with every other request at that moment) and sends the file again.
+// (shared with every other request at that moment) and sends the file again. Shared by the
+// transcripts list and the client profile (which uploads straight into a client).
 import type { Dispatch } from '@reduxjs/toolkit';
 import type { UploadedFileDto } from '@earshot/contracts';
-import { CSRF_HEADER, type Session } from '../../lib/base-query';
+import { CSRF_HEADER, type Session } from './base-query';
 
 export interface UploadHandle {
   done: Promise<UploadResult>;
@@ -20,6 +21,10 @@ export interface UploadOptions {
   /** The app's session (lib/api.ts) and the store's dispatch, for the shared refresh. */
   session: Session;
   dispatch: Dispatch;
+  /** The company the recording belongs to: a HOST_ADMIN must name one (UploadQuery). */
+  companyId?: string;
+  /** The client the recording is about (UploadFields), linked as it is stored. */
+  clientId?: string;
   XHR?: typeof XMLHttpRequest;
 }
 
@@ -34,7 +39,7 @@ export function uploadFile(file: File, options: UploadOptions): UploadHandle {
     if (cancelled) return resolve(CANCELLED);
     const xhr = new XHR();
     current = xhr;
-    xhr.open('POST', '/api/files/upload');
+    xhr.open('POST', options.companyId ? `/api/files/upload?${new URLSearchParams({ companyId: options.companyId }).toString()}` : '/api/files/upload');
     xhr.withCredentials = true;
     for (const [name, value] of Object.entries(CSRF_HEADER)) xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
@@ -57,6 +62,8 @@ export function uploadFile(file: File, options: UploadOptions): UploadHandle {
     xhr.onerror = () => resolve({ ok: false, cancelled: false, status: 0, message: null });
     xhr.onabort = () => resolve(CANCELLED);
     const form = new FormData();
+    // Text fields before the file: the server reads the multipart stream in order.
+    if (options.clientId) form.append('clientId', options.clientId);
     form.append('file', file, file.name);
     xhr.send(form);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formErrorsOf } from './server-errors';
+import { formErrorsOf } from './form-errors';
 
 const answer = (data: unknown) => ({ status: 400, data });
 

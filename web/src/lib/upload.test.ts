@@ -2,7 +2,7 @@
 // call. The network boundary is faked: a stand-in XMLHttpRequest and a fetch for the refresh.
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Dispatch } from '@reduxjs/toolkit';
-import { createSession, type SessionEndReason } from '../../lib/base-query';
+import { createSession, type SessionEndReason } from './base-query';
 import { uploadFile } from './upload';
 
 /** A gateway for uploads: the session is expired until /auth/refresh is answered. */

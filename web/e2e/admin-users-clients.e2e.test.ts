@@ -1,0 +1,145 @@
+// Company administration in real Chromium against the real all-in-one server (`npm start`): an
+// ADMIN staffs the company and adds a client, sees nothing of other companies or platform
+// administrators; a CALLER uploads a real espeak-ng recording from the client's profile.
+// Waits for conditions, never for time. SCREENSHOT_DIR=… also saves the pages in both themes.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { apiSession, launchBrowser, newPage, seriousViolations, signIn, startServer, type RunningServer } from './harness';
+
+jest.setTimeout(300_000);
+
+let server: RunningServer;
+let browser: Browser;
+let workDir: string;
+let context: BrowserContext | undefined;
+const SHOTS = process.env.SCREENSHOT_DIR;
+const CLIENT = { name: 'Northwind Traders', organisation: 'Northwind Ltd', externalId: `crm-${process.pid}` };
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'earshot-admin-e2e-'));
+  server = await startServer();
+  browser = await launchBrowser();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+}, 60_000);
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+async function open(width = 1280): Promise<Page> {
+  const opened = await newPage(browser, { width, height: 860 });
+  context = opened.context;
+  return opened.page;
+}
+
+/** The page at 1280 and 375 px, light and dark, when screenshots are asked for. */
+async function shoot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((value) => document.documentElement.classList.toggle('dark', value === 'dark'), theme);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 860 });
+      await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`) });
+    }
+  }
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await page.setViewportSize({ width: 1280, height: 860 });
+}
+
+describe('users and clients for a company administrator', () => {
+  it('an ADMIN sees no platform administrator and no other company', async () => {
+    const page = await open();
+    await signIn(page, server.origin, 'ADMIN');
+    await page.goto(`${server.origin}/users`);
+    await page.getByTestId('data-table-row').first().waitFor();
+    const roles = await page.getByTestId('user-role').allTextContents();
+    expect(roles).toEqual(expect.arrayContaining(['Company administrator', 'User', 'Caller']));
+    expect(roles).not.toContain('Platform administrator');
+    await expect(page.getByRole('columnheader', { name: /company/i }).count()).resolves.toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'users');
+
+    // Another company's screens are refused: the guard sends an ADMIN to the chat, the API says 403.
+    await page.goto(`${server.origin}/companies`);
+    await page.waitForURL(/\/chat$/);
+    const api = await apiSession(server.origin, 'ADMIN');
+    expect((await api('/companies')).status).toBe(403);
+  });
+
+  it('an ADMIN adds a USER with a temporary password shown once', async () => {
+    const page = await open();
+    await signIn(page, server.origin, 'ADMIN');
+    await page.goto(`${server.origin}/users`);
+    await page.getByTestId('data-table-row').first().waitFor();
+    const email = `e2e-new-user-${process.pid}@acme.test`;
+    await page.getByTestId('add-user').click();
+    const form = page.getByTestId('create-user-form');
+    await form.getByLabel('First name').fill('Nina');
+    await form.getByLabel('Last name').fill('Newcomer');
+    await form.getByLabel('E-mail').fill(email);
+    expect(await form.getByLabel('Role').locator('option').allTextContents()).not.toContain('Platform administrator');
+    await form.getByLabel('Role').selectOption('USER');
+    await form.getByRole('button', { name: 'Add user' }).click();
+    const secret = page.getByTestId('temporary-password');
+    await secret.waitFor();
+    expect((await secret.textContent())?.length).toBeGreaterThanOrEqual(8);
+    await shoot(page, 'users-temporary-password');
+    await page.getByRole('button', { name: 'I have noted it' }).click();
+    await expect(secret.count()).resolves.toBe(0);
+    await page.getByRole('row', { name: new RegExp(email) }).waitFor();
+  });
+
+  it('an ADMIN adds a client, with the schema’s field errors on the field', async () => {
+    const page = await open();
+    await signIn(page, server.origin, 'ADMIN');
+    await page.goto(`${server.origin}/clients`);
+    await page.getByTestId('add-client').click();
+    const clientForm = page.getByTestId('client-form');
+    await clientForm.getByLabel('Name').fill(CLIENT.name);
+    await clientForm.getByLabel('Organisation').fill(CLIENT.organisation);
+    await clientForm.getByLabel('External id').fill(CLIENT.externalId);
+    await clientForm.getByLabel('E-mail').fill('not an e-mail');
+    await clientForm.getByRole('button', { name: 'Add client' }).click();
+    // The contracts' schema answers on the field, before anything is sent.
+    await expect(clientForm.getByLabel('E-mail').getAttribute('aria-invalid')).resolves.toBe('true');
+    await clientForm.getByLabel('E-mail').fill('orders@northwind.test');
+    await clientForm.getByRole('button', { name: 'Add client' }).click();
+    await page.getByRole('link', { name: CLIENT.name }).waitFor();
+    await shoot(page, 'clients');
+  });
+
+  it('a CALLER uploads a recording from the client profile and sees it listed there', async () => {
+    const caller = await apiSession(server.origin, 'CALLER');
+    const made = await caller('/clients', { json: { name: 'Contoso Calls', organisation: 'Contoso' } });
+    expect(made.status).toBe(201);
+    const clientId = ((await made.json()) as { _id: string })._id;
+
+    const name = 'espeak-client-call.wav';
+    const wav = join(workDir, name);
+    execFileSync('espeak-ng', ['-s', '140', '-w', wav, 'Hello, this is Northwind. We would like to order more tea. Goodbye.']);
+
+    const page = await open();
+    await signIn(page, server.origin, 'CALLER');
+    await page.goto(`${server.origin}/client/${clientId}`);
+    await page.getByRole('heading', { name: 'Contoso Calls' }).waitFor();
+    await page.getByTestId('upload-input').setInputFiles(wav);
+    // The profile learns of the recording from the file service's event, and polls until it has.
+    await page.getByTestId('recording-name').filter({ hasText: name }).waitFor({ timeout: 120_000 });
+    await page.getByTestId('client-timeline').getByText(`Recording uploaded: ${name}`).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'client-profile');
+
+    await page.getByRole('link', { name: `View ${name}` }).click();
+    await page.waitForURL(/\/transcripts\/[0-9a-f-]+$/);
+  });
+});

@@ -1,0 +1,48 @@
+// Calls of the companies screen (HOST_ADMIN), injected into the app's one RTK Query API.
+import { api } from '../../lib/api';
+import type { Company, CompanyListArgs, CompanyPage, ImageKind } from './model';
+
+const LIST = { type: 'Company', id: 'LIST' } as const;
+
+export const companiesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    companies: build.query<CompanyPage, CompanyListArgs>({
+      query: (args) => ({ url: '/companies', params: Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== '')) }),
+      providesTags: [LIST],
+    }),
+    createCompany: build.mutation<Company, Record<string, unknown>>({
+      query: (body) => ({ url: '/companies', method: 'POST', body }),
+      invalidatesTags: [LIST],
+    }),
+    updateCompany: build.mutation<Company, { id: string; body: Record<string, unknown> }>({
+      query: ({ id, body }) => ({ url: `/companies/${id}`, method: 'PUT', body }),
+      invalidatesTags: [LIST],
+    }),
+    deleteCompany: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/companies/${id}`, method: 'DELETE' }),
+      invalidatesTags: [LIST],
+    }),
+    /** Generates or rotates the key: the answer is the only time it is shown whole. */
+    rotateApiKey: build.mutation<{ apiKey: string }, string>({
+      query: (id) => ({ url: `/companies/${id}/api-key`, method: 'POST' }),
+      invalidatesTags: [LIST],
+    }),
+    revokeApiKey: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/companies/${id}/api-key`, method: 'DELETE' }),
+      invalidatesTags: [LIST],
+    }),
+    uploadBrandImage: build.mutation<{ url: string }, { companyId: string; kind: ImageKind; file: File }>({
+      query: ({ companyId, kind, file }) => {
+        const body = new FormData();
+        body.append('file', file);
+        return { url: '/companies/upload', method: 'POST', params: { companyId, kind }, body };
+      },
+      invalidatesTags: [LIST],
+    }),
+  }),
+});
+
+export const {
+  useCompaniesQuery, useCreateCompanyMutation, useUpdateCompanyMutation, useDeleteCompanyMutation,
+  useRotateApiKeyMutation, useRevokeApiKeyMutation, useUploadBrandImageMutation,
+} = companiesApi;

@@ -1,0 +1,59 @@
+// For page tests that drive the real store and RTK Query API: `fetch` answers like the gateway
+// from a table of routes, and the page renders with the English catalogue as a signed-in user.
+import { jest } from '@jest/globals';
+import { render } from '@testing-library/react';
+import i18next from 'i18next';
+import type { ReactElement } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { Role } from '@earshot/contracts/constants';
+import { en } from '../src/i18n/locales/en';
+import { makeStore } from '../src/lib/store';
+
+export interface Call {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+export type Answer = { status: number; body?: unknown } | undefined;
+
+/** Answers each request with the first route that returns something; unknown routes are 404. */
+export function fakeGateway(route: (call: Call) => Answer): Call[] {
+  const calls: Call[] = [];
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const request = input as Request;
+    const url = new URL(request.url);
+    // Only JSON bodies are read: a multipart upload stays a FormData the fake does not parse.
+    const json = (request.headers.get('content-type') ?? '').includes('json');
+    const text = json ? await request.clone().text() : '';
+    const call = { method: request.method, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) as unknown : undefined };
+    calls.push(call);
+    const answer = route(call) ?? { status: 404, body: { message: 'Not found' } };
+    return new Response(answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  }) as unknown as typeof fetch;
+  return calls;
+}
+
+export const json = (body: unknown, status = 200): Answer => ({ status, body });
+
+/** Renders `page` at `url` (matched by `path`) for a signed-in user of `role` in `companyId`. */
+export function renderPage(page: ReactElement, { path, url, role, companyId = 'c0000000-0000-4000-8000-000000000001' }: { path: string; url: string; role: Role; companyId?: string | null }) {
+  localStorage.setItem('user', JSON.stringify({ _id: 'me', firstName: 'Me', lastName: 'Myself', email: 'me@example.com', avatar: null, companyId, roles: { role: { code: role } } }));
+  const i18n = i18next.createInstance();
+  void i18n.init({ lng: 'en', initAsync: false, resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
+  return render(
+    <Provider store={makeStore()}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[url]}>
+          <Routes>
+            <Route path={path} element={page} />
+            <Route path="*" element={<p>elsewhere</p>} />
+          </Routes>
+        </MemoryRouter>
+      </I18nextProvider>
+    </Provider>,
+  );
+}
