@@ -21,17 +21,11 @@ import { providerClient } from '@earshot/ai';
 import { buildEnvelope } from '@earshot/kit';
 import { startFakeOpenAI } from '@earshot/ai/testing';
 import { createAllInOne } from '@earshot/gateway';
+import { ms, stats } from './bench-stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const TRANSCRIPTS = Number(process.env.BENCH_TRANSCRIPTS ?? 1000);
 const WARM_UP = 5;
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0]!, max: sorted.at(-1)! };
-}
-const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 /** A deterministic word salad of call-centre talk, so every run seeds the same text. */
 function* prng(seed: number) {
