@@ -17,13 +17,22 @@ const base = {
 
 const serverTests = ['<rootDir>/{packages,services,gateway,deploy,scripts}/**/*.test.ts'];
 
+// With a real PostgreSQL server (DATABASE_URL, as in CI) the server suites run on it, and on
+// PGlite only the suites about the embedded database itself: PGlite is the same PostgreSQL engine,
+// so a second full pass doubled CI's time without finding anything; the browser suites run the
+// console on PGlite end to end. Without DATABASE_URL (a fresh machine) every suite runs on PGlite.
+const embeddedSuites = [
+  '<rootDir>/packages/kit/test/migrate.test.ts',
+  '<rootDir>/packages/kit/test/outbox.test.ts',
+  '<rootDir>/deploy/db-schema.test.ts',
+];
+
 const projects = [
-  // Server suites on embedded PostgreSQL (PGlite): always.
   {
     ...base,
     displayName: 'pglite',
     testEnvironment: 'node',
-    testMatch: serverTests,
+    testMatch: process.env.DATABASE_URL ? embeddedSuites : serverTests,
     // *.postgres.test.ts need server-wide objects (roles) that only a PostgreSQL server has.
     testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.postgres\\.test\\.ts$'],
     setupFiles: ['<rootDir>/packages/kit/src/testing/use-pglite.ts'],
@@ -58,4 +67,13 @@ if (process.env.DATABASE_URL) {
 }
 
 // Embedded PostgreSQL takes seconds to start on a busy 2-core machine: a limit, not an assertion.
-export default { projects, testTimeout: 60_000, reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'] };
+// Two workers, each replaced once it holds more than 1.5 GB between files: on two cores jest would
+// otherwise run every file in band, in jest's own process, whose heap (PGlite's WebAssembly memory, kept by
+// suites that leak) ran out after an hour.
+export default {
+  projects,
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1.5GB',
+  testTimeout: 60_000,
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
+};
