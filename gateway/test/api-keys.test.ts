@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
-import { createWorld, multipart, spokenWav, type World } from './world';
+import { multipart } from '@earshot/kit/testing';
+import { createWorld, spokenWav, type World } from './world';
 
 /**
  * Issue 11 in the all-in-one process: a company's API key acts as that company's service account

@@ -1,6 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import type { CallerRole } from '@earshot/contracts';
-import { multipart, spokenWav, type CompanyKey, type Member, type World } from './world';
+import { multipart } from '@earshot/kit/testing';
+import { spokenWav, type CompanyKey, type Member, type World } from './world';
 
 export type Caller = 'anonymous' | CallerRole;
 
@@ -288,7 +289,16 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   emailTemplate: async (world) => sharedTemplate(world),
   mailMessage: async (world) => sharedMail(world),
   analysisRun: async (world, company) => createAnalysisRun(world, company),
+  // Someone of the company with a picture: its ADMIN uploads one (again each time, as the walk
+  // may have removed it).
+  avatarUser: async (world, company) => uploadAvatar(world, world.users[company].ADMIN),
 };
+
+async function uploadAvatar(world: World, member: Member): Promise<string> {
+  const res = await world.request(member.token, { method: 'POST', url: '/api/users/profile/avatar', ...multipart({}, { name: 'me.png', type: 'image/png', data: PNG }) });
+  if (res.statusCode !== 200) throw new Error(`avatar fixture: ${res.statusCode} ${res.body}`);
+  return member.id;
+}
 
 /** A 1×1 PNG: enough for a branding upload to be recognised by content. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -296,6 +306,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
+  'POST /api/users/profile/avatar': async () => multipart({}, { name: 'me.png', type: 'image/png', data: PNG }),
   'POST /api/companies/upload': async (world, company) => ({
     url: `/api/companies/upload?companyId=${world.companies[company].id}&kind=logo`,
     ...multipart({}, { name: 'logo.png', type: 'image/png', data: PNG }),

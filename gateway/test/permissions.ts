@@ -98,6 +98,10 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/users/sessions': { area: 'account' },
   'DELETE /api/users/sessions/:id': { area: 'account' },
   'POST /api/users/sessions/revoke-others': { area: 'account' },
+  // One's own picture, and a colleague's beside their name (issue 14: "avatar (upload ...)").
+  'POST /api/users/profile/avatar': { area: 'account' },
+  'DELETE /api/users/profile/avatar': { area: 'account' },
+  'GET /api/users/avatars/:id': { area: 'account' },
   // The support page (issue 14: "Support goes to a support page with the company's contact").
   'GET /api/users/support-contacts': { area: 'account' },
 

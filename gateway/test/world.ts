@@ -50,17 +50,6 @@ export function spokenWav(): Buffer {
   return speech;
 }
 
-export function multipart(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }) {
-  const boundary = `----earshot${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-  parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 export async function createWorld(env: Record<string, string> = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-world-'));
   const database = await openTestDatabase();

@@ -36,6 +36,9 @@ async function open(): Promise<Page> {
   return opened.page;
 }
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
 /** What an authenticator app shows for the secret (`ahead` time steps later). */
 const codeFor = (secret: string, ahead = 0) => generateSync({ strategy: 'totp', secret, epoch: Math.floor(Date.now() / 1000) + ahead * 30 });
 
@@ -122,6 +125,29 @@ describe('own account', () => {
     // The used recovery code does not work again.
     await signInWithCode(other, account, recoveryCodes[0]!);
     await other.getByText('Invalid verification code').waitFor();
+  });
+
+  it('a picture chosen on the account page replaces the initials in the header; an SVG is refused in the server’s words', async () => {
+    const account = await createUser(server.origin, 'USER');
+    const page = await open();
+    await signIn(page, server.origin, account);
+    await menu(page, 'Account settings');
+    await page.waitForURL(/\/profile$/);
+
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await page.getByRole('alert').filter({ hasText: 'SVG images are not accepted' }).waitFor();
+    expect(await page.getByTestId('user-menu').locator('img').count()).toBe(0);
+
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+    const header = page.getByTestId('user-menu').locator('img');
+    await header.waitFor();
+    expect(await header.getAttribute('src')).toMatch(/^\/api\/users\/avatars\/[0-9a-f-]{36}\?v=\d+$/);
+    // Drawn: the browser fetched it through the gateway with the session cookie and decoded it.
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid="user-menu"] img');
+      return Boolean(img?.complete && img.naturalWidth === 1);
+    });
+    await checkAndShoot(page, 'profile-picture', 'avatar-field');
   });
 
   it('"Support" shows the company’s administrators to write to', async () => {

@@ -78,6 +78,11 @@ export const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'aac', 'ogg', 'opus', 'webm',
 /** Where a stored file's audio streams from: this prefix plus its storage key (`<companyId>/<uuid>`). */
 export const UPLOAD_URL_PREFIX = '/api/uploads/';
 
+/** Where a person's uploaded picture is served: `/api/users/avatars/<userId>?v=<when>`. */
+export const AVATAR_URL_PREFIX = '/api/users/avatars/';
+/** A picture is small: it is drawn at most 64 px wide. */
+export const AVATAR_MAX_BYTES = 1024 * 1024;
+
 export const FILE_MESSAGES = {
   unsupported: `Only audio files can be uploaded (${AUDIO_FORMATS.join(', ')})`,
   quota: 'Storage limit reached for your company',

@@ -19,3 +19,4 @@ export * from './features';
 export * from './company-removal';
 export * from './api-keys';
 export * from './company-types';
+export * from './images';

@@ -122,12 +122,15 @@ describe('sessions', () => {
 });
 
 describe('profile', () => {
-  test('the language is kept; an unknown one is refused on its field', async () => {
-    const browser = await signedIn(await person(), '10.6.0.1');
+  test('the language is kept, and a sign-in on another browser brings it; an unknown one is refused on its field', async () => {
+    const email = await person();
+    const browser = await signedIn(email, '10.6.0.1');
     expect((await browser.request('GET', '/api/users/profile')).json().language).toBeNull();
     const res = await browser.request('PUT', '/api/users/profile', { firstName: 'Aino', language: 'et' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstName: 'Aino', language: 'et' });
+    const other = await new Browser(stack, '10.6.0.2').request('POST', '/api/auth/login', { email, password: PASSWORD });
+    expect(other.json().user).toMatchObject({ firstName: 'Aino', language: 'et' });
     const bad = await browser.request('PUT', '/api/users/profile', { language: 'de' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details).toEqual([expect.objectContaining({ field: 'body.language' })]);

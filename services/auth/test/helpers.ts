@@ -78,8 +78,8 @@ export class Browser {
   cookies = '';
   constructor(private readonly stack: TestStack, readonly ip = '10.0.0.9', readonly userAgent?: string) {}
 
-  async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, options: { csrf?: boolean } = {}) {
-    const headers: Record<string, string> = {};
+  async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, options: { csrf?: boolean; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...options.headers };
     if (this.userAgent) headers['user-agent'] = this.userAgent;
     if (this.cookies) headers.cookie = this.cookies;
     if (options.csrf ?? true) headers[CSRF_HEADER] = 'XMLHttpRequest';

@@ -3,9 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { TranscriptDto, StatusItem } from '@earshot/contracts';
-import type { TestStack } from '@earshot/kit/testing';
+import { multipart, type TestStack } from '@earshot/kit/testing';
 
 export const tmp = () => mkdtempSync(join(tmpdir(), 'earshot-stt-test-'));
 
@@ -83,17 +82,9 @@ export function makeTones(bursts: { start: number; length: number }[], total: nu
   return readFileSync(out);
 }
 
-const CRLF = '\r\n';
-
 /** POST /api/files/upload with one file, as stack.as() options. */
 export function uploadRequest(data: Buffer, filename: string) {
-  const boundary = `----earshot${randomUUID().replace(/-/g, '')}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}${CRLF}Content-Disposition: form-data; name="file"; filename="${filename}"${CRLF}Content-Type: application/octet-stream${CRLF}${CRLF}`),
-    data,
-    Buffer.from(`${CRLF}--${boundary}--${CRLF}`),
-  ]);
-  return { method: 'POST' as const, url: '/api/files/upload', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return { method: 'POST' as const, url: '/api/files/upload', ...multipart({}, { name: filename, type: 'application/octet-stream', data }) };
 }
 
 /** Uploads through the file service and waits for its file.uploaded to reach the transcription service. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_RULES, ROLES, SETTABLE_USER_STATUSES, USER_STATUSES } from '../constants';
+import { AVATAR_URL_PREFIX, PASSWORD_RULES, ROLES, SETTABLE_USER_STATUSES, USER_STATUSES } from '../constants';
 import { LANGUAGES } from './tenant';
 import { Email, Id, Name, PageQuery } from '../common';
 
@@ -12,6 +12,8 @@ export const UserDto = z.object({
   avatar: z.string().nullable(),
   companyId: z.string().nullable(),
   roles: z.object({ role: z.object({ code: z.enum(ROLES) }) }),
+  /** The console's language for this person (null or absent: the company's); sign-in switches to it. */
+  language: z.enum(LANGUAGES).nullable().optional(),
 });
 export type UserDto = z.infer<typeof UserDto>;
 
@@ -21,8 +23,6 @@ export const UserDetailDto = UserDto.extend({
   role: z.enum(ROLES),
   status: z.enum(USER_STATUSES),
   twoStepEnabled: z.boolean(),
-  /** The console's language for this person (null or absent: the company's). */
-  language: z.enum(LANGUAGES).nullable().optional(),
   lastSignInAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -56,19 +56,22 @@ export const Domain = z.string().trim().toLowerCase().min(1).max(63).regex(/^[a-
 /** Where uploaded images are served (the file service's uploads route). */
 export const UPLOADED_IMAGE_PREFIX = '/api/uploads/';
 const UPLOADED_IMAGE = /^\/api\/uploads\/(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\-/]+$/;
+const AVATAR_URL = /^\/api\/users\/avatars\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\?v=\d{1,16}$/;
 /**
- * An avatar is an uploaded image (/api/uploads/...) or an https URL: javascript:, data:, file:,
- * http: and anything else would run, leak or mix content where the console shows it.
+ * An avatar is an uploaded picture, an uploaded image (/api/uploads/...) or an https URL:
+ * javascript:, data:, file:, http: and anything else would run, leak or mix content where the
+ * console shows it.
  */
 export const Avatar = z.string().trim().max(2048).refine((value) => {
   if (value.startsWith(UPLOADED_IMAGE_PREFIX)) return UPLOADED_IMAGE.test(value);
+  if (value.startsWith(AVATAR_URL_PREFIX)) return AVATAR_URL.test(value);
   try {
     const url = new URL(value);
     return url.protocol === 'https:' && url.username === '' && url.password === '';
   } catch {
     return false;
   }
-}, `must be an uploaded image (${UPLOADED_IMAGE_PREFIX}...) or an https:// URL`).nullable();
+}, `must be an uploaded picture (${AVATAR_URL_PREFIX}...), an uploaded image (${UPLOADED_IMAGE_PREFIX}...) or an https:// URL`).nullable();
 
 export const LoginBody = z.object({
   email: Email,

@@ -12,6 +12,8 @@ const UserState = z.object({
   companyId: z.string().nullable(),
   /** active, disabled, or invited (waiting to choose a password); optional: consumers built before it was added keep working. */
   status: z.enum(USER_STATUSES).optional(),
+  /** The picture's address (an uploaded one changes with each upload); optional, like status. */
+  avatar: z.string().nullable().optional(),
 });
 
 export const authEvents = [

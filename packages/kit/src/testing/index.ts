@@ -24,3 +24,4 @@ export function cookieHeader(setCookie: string | string[] | undefined, previous 
 export { createTestStack, type TestStack } from './stack';
 export { testSigningKeyPem, testSigningKeys } from './keys';
 export { serviceProcesses, type ServiceProcess } from './processes';
+export { multipart } from './multipart';

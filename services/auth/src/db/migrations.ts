@@ -148,4 +148,15 @@ export const migrations: Migration[] = [
         primary key (user_id, code_hash)
       )`,
   },
+  {
+    name: '0006_avatars',
+    sql: `
+      -- A person's uploaded picture; it goes with the user.
+      create table avatars (
+        user_id uuid primary key references users (id) on delete cascade,
+        content bytea not null,
+        content_type text not null,
+        updated_at timestamptz not null default now()
+      )`,
+  },
 ];

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const auth = pgSchema('auth');
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -114,3 +114,21 @@ export const recoveryCodes = auth.table('two_step_recovery_codes', {
   codeHash: text('code_hash').notNull(),
   usedAt: ts('used_at'),
 });
+
+/** Raw bytes; PGlite answers a Uint8Array where pg answers a Buffer, so both become a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * A person's picture (at most AVATAR_MAX_BYTES, already recognised as an image). Kept beside the
+ * user, not in object storage: it is small, and it goes when the user (or their company) goes.
+ */
+export const avatars = auth.table('avatars', {
+  userId: uuid('user_id').primaryKey(),
+  content: bytea('content').notNull(),
+  contentType: text('content_type').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type AvatarRow = typeof avatars.$inferSelect;

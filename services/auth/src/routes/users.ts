@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ADMINS, ALL_ROLES, AdminUserDto, B2cUserDto, B2cUserQuery, ChangePasswordBody, CreatedUserDto, DropdownQuery, HOST_ONLY, IdParams, MessageBody, ProfileUpdateBody,
+  ADMINS, ALL_ROLES, AVATAR_MAX_BYTES, AdminUserDto, B2cUserDto, B2cUserQuery, ChangePasswordBody, CreatedUserDto, DropdownQuery, HOST_ONLY, IdParams, MessageBody, ProfileUpdateBody,
   RegisterUserBody, RevokedSessionsResponse, SupportContactDto, RoleDto, SessionDto, TemporaryPasswordResponse, TwoStepDisableBody, TwoStepEnableBody, TwoStepEnabledResponse, TwoStepSetupResponse, UpdateUserBody, UserDetailDto,
   UserDropdownItem, UserListQuery, paginated,
 } from '@earshot/contracts';
-import { identityOf } from '@earshot/kit';
+import { identityOf, imageError } from '@earshot/kit';
 import { toUserDetailDto, type AuthContext } from '../services/context';
 import type { AuthServices } from '../services/index';
 import { supportContactsFor } from '../services/support';
@@ -14,11 +15,16 @@ import { adminView, ownAccount } from '../services/users';
 import { signedInCaller } from './cookies';
 import { errors } from './schemas';
 
+/** Room for the multipart headers around the picture. */
+const MULTIPART_OVERHEAD = 16 * 1024;
+
 const EXAMPLE_USER = { firstName: 'Example', lastName: 'Person', email: 'example.person@example.com', password: 'example-password', role: 'USER' };
 
-export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users, credentials, sessions }: AuthServices): Promise<void> {
+export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users, credentials, sessions, avatars }: AuthServices): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['users'];
+  // In this service's scope only: other routes keep the JSON body limit.
+  await app.register(multipart, { throwFileSizeLimit: false });
 
   // Own account (every role) --------------------------------------------------------------------
 
@@ -31,6 +37,43 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users
     config: { access: ALL_ROLES, example: { body: { firstName: 'Example' } } },
     schema: { tags, summary: 'Change your own name, avatar or language', body: ProfileUpdateBody, response: { 200: UserDetailDto, ...errors(400, 401, 403, 404) } },
   }, async (request) => toUserDetailDto(await users.updateProfile(identityOf(request), request.body)));
+
+  r.post('/users/profile/avatar', {
+    config: { access: ALL_ROLES },
+    bodyLimit: AVATAR_MAX_BYTES + MULTIPART_OVERHEAD,
+    schema: {
+      tags, summary: 'Upload your picture (multipart field `file`): PNG, JPEG, WebP or ICO, at most 1 MB, checked by content',
+      response: { 200: UserDetailDto, ...errors(400, 401, 403, 404, 413, 415) },
+    },
+  }, async (request) => {
+    if (!request.isMultipart()) throw imageError.notMultipart();
+    const part = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20 } });
+    if (!part || part.fieldname !== 'file') throw imageError.noFile();
+    const data = await part.toBuffer();
+    if (part.file.truncated) throw imageError.tooLarge(AVATAR_MAX_BYTES);
+    return toUserDetailDto(await avatars.upload(identityOf(request), data));
+  });
+
+  r.delete('/users/profile/avatar', {
+    config: { access: ALL_ROLES },
+    schema: { tags, summary: 'Remove your picture', response: { 200: UserDetailDto, ...errors(401, 403, 404) } },
+  }, async (request) => toUserDetailDto(await avatars.remove(identityOf(request))));
+
+  // Drawn beside a person's name wherever the console shows them: anyone of their company may fetch it.
+  r.get('/users/avatars/:id', {
+    config: { access: ALL_ROLES, params: { id: 'avatarUser' } },
+    schema: { tags, summary: "A person's picture (same company; another company's is 404)", params: IdParams, response: errors(400, 401, 403, 404) },
+    // The body is the image's bytes: the reply is not typed by the JSON error schemas above.
+  }, async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const image = await avatars.image(identityOf(request), request.params);
+    return reply
+      .header('content-type', image.contentType)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      // Private: it is behind the session; immutable: a new picture has a new ?v= address.
+      .header('cache-control', 'private, max-age=31536000, immutable')
+      .send(image.content);
+  });
 
   r.put('/users/password', {
     config: { access: ALL_ROLES, example: { body: { currentPassword: 'example-password', newPassword: 'another-password' } } },

@@ -67,7 +67,7 @@ export function actorOfUser(caller: { ip: string }, user: UserRow): Actor {
 
 /** What events may say about a user: never hashes or secrets. */
 export function userState(user: UserRow) {
-  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as UserDetailDto['status'] };
+  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as UserDetailDto['status'], avatar: user.avatar };
 }
 
 export function toUserDto(user: UserRow): UserDto {
@@ -79,6 +79,7 @@ export function toUserDto(user: UserRow): UserDto {
     avatar: user.avatar,
     companyId: user.companyId,
     roles: { role: { code: user.role as Role } },
+    language: (user.language as UserDto['language']) ?? null,
   };
 }
 
@@ -88,7 +89,6 @@ export function toUserDetailDto(user: UserRow): UserDetailDto {
     role: user.role as Role,
     status: user.status as UserDetailDto['status'],
     twoStepEnabled: user.twoStepEnabled,
-    language: (user.language as UserDetailDto['language']) ?? null,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),

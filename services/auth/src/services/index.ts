@@ -1,3 +1,4 @@
+import { AvatarService } from './avatars';
 import type { AuthContext } from './context';
 import { CredentialService } from './credentials';
 import { OwnSessionService } from './own-sessions';
@@ -12,9 +13,10 @@ export interface AuthServices {
   providers: ProviderService;
   users: UserService;
   sessions: OwnSessionService;
+  avatars: AvatarService;
 }
 
 export function authServices(ctx: AuthContext): AuthServices {
   const signIns = new SignInService(ctx);
-  return { signIns, credentials: new CredentialService(ctx), providers: new ProviderService(ctx, signIns), users: new UserService(ctx), sessions: new OwnSessionService(ctx) };
+  return { signIns, credentials: new CredentialService(ctx), providers: new ProviderService(ctx, signIns), users: new UserService(ctx), sessions: new OwnSessionService(ctx), avatars: new AvatarService(ctx) };
 }

@@ -1,41 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
-import { BRANDING_MAX_BYTES, BRANDING_URL_PREFIX, ERROR_CODES, type BrandingKind, type BrandingUploadDto } from '@earshot/contracts';
-import { actorOf, HttpError, notFound, ObjectNotFoundError, type Identity, type ObjectStorage, type ServiceContext } from '@earshot/kit';
+import { BRANDING_MAX_BYTES, BRANDING_URL_PREFIX, type BrandingKind, type BrandingUploadDto } from '@earshot/contracts';
+import { acceptImage, actorOf, imageError, notFound, ObjectNotFoundError, type Identity, type ObjectStorage, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
 import { assertNotDeleting, assertVisible, loadCompany, toCompanyState } from './companies';
 
-/** What file-type recognises that we accept, and the name ending we give it. */
-const ACCEPTED: Record<string, { ext: string; mimeType: string }> = {
-  png: { ext: 'png', mimeType: 'image/png' },
-  jpg: { ext: 'jpg', mimeType: 'image/jpeg' },
-  webp: { ext: 'webp', mimeType: 'image/webp' },
-  ico: { ext: 'ico', mimeType: 'image/x-icon' },
-};
-
-export const BRANDING_MESSAGES = {
-  unsupported: 'Invalid file: the image must be a PNG, JPEG, WebP or ICO file',
-  svg: 'Invalid file: SVG images are not accepted (they can carry script); upload a PNG, JPEG, WebP or ICO image',
-  tooLarge: `Invalid file: the image must be at most ${BRANDING_MAX_BYTES / (1024 * 1024)} MB`,
-  noFile: 'Invalid file: send the image in the multipart field "file"',
-} as const;
-
-const fileError = (status: 400 | 413 | 415, message: string) =>
-  new HttpError(status, message, status === 415 ? ERROR_CODES.UNSUPPORTED : status === 413 ? ERROR_CODES.TOO_LARGE : ERROR_CODES.VALIDATION, [{ field: 'file', message }]);
-
 export const brandingError = {
-  noFile: () => fileError(400, BRANDING_MESSAGES.noFile),
-  tooLarge: () => fileError(413, BRANDING_MESSAGES.tooLarge),
-  notMultipart: () => fileError(415, BRANDING_MESSAGES.noFile),
+  noFile: imageError.noFile,
+  tooLarge: () => imageError.tooLarge(BRANDING_MAX_BYTES),
+  notMultipart: imageError.notMultipart,
 };
-
-/** SVG is text: file-type does not name it, so look for its root element in the first bytes. */
-function looksLikeSvg(data: Buffer): boolean {
-  const head = data.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  return head.startsWith('<') && head.includes('<svg');
-}
 
 const keyOf = (name: string) => `branding/${name}`;
 
@@ -67,11 +42,7 @@ export class BrandingService {
     const { companyId, kind, data } = input;
     assertVisible(identity, companyId);
     assertNotDeleting(await loadCompany(this.ctx.db, companyId));
-    if (data.length === 0) throw brandingError.noFile();
-    if (data.length > BRANDING_MAX_BYTES) throw brandingError.tooLarge();
-    if (looksLikeSvg(data)) throw fileError(415, BRANDING_MESSAGES.svg);
-    const type = ACCEPTED[(await fileTypeFromBuffer(data))?.ext ?? ''];
-    if (!type) throw fileError(415, BRANDING_MESSAGES.unsupported);
+    const type = await acceptImage(data, BRANDING_MAX_BYTES);
 
     const name = `${randomUUID()}.${type.ext}`;
     const url = `${BRANDING_URL_PREFIX}${name}`;

@@ -8,7 +8,7 @@ import { makeStore } from '../../lib/store';
 import type { StoredUser } from '../../lib/stored-user';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
-const USER = { _id: 'u1', firstName: 'Mia', lastName: 'Meri', email: 'mia@example.com', avatar: null, companyId: 'c1', roles: { role: { code: 'USER' } } };
+const USER: StoredUser = { _id: 'u1', firstName: 'Mia', lastName: 'Meri', email: 'mia@example.com', avatar: null, companyId: 'c1', roles: { role: { code: 'USER' } } };
 
 function SignIn({ user }: { user: StoredUser }) {
   const complete = useCompleteSignIn();
@@ -48,7 +48,7 @@ describe('completing a sign-in', () => {
   });
 
   it('ignores a language the console does not have', async () => {
-    const unknown = await signInAs({ ...USER, language: 'xx' } as StoredUser);
+    const unknown = await signInAs({ ...USER, language: 'xx' } as unknown as StoredUser);
     expect(await screen.findByText('signed in')).toBeInTheDocument();
     expect(unknown.language).toBe('en');
   });

@@ -3,13 +3,14 @@ import type { UserDetailDto } from '@earshot/contracts';
 import { FormField, buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { LANGUAGES, isLanguageCode } from '../../i18n/languages';
+import { AvatarField } from './avatar-field';
 import { useUpdateProfileMutation } from './profile-api';
 import { catalogue } from './i18n';
 import { OutcomeLine } from './outcome-line';
 import { SectionCard } from './section-card';
 import { useSectionOutcome } from './use-form-state';
 
-/** Names and the console's language; the e-mail and role are the administrator's to change. */
+/** Picture, names and the console's language; the e-mail and role are the administrator's to change. */
 export function DetailsSection({ user }: { user: UserDetailDto }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const [firstName, setFirstName] = useState(user.firstName);
@@ -31,6 +32,8 @@ export function DetailsSection({ user }: { user: UserDetailDto }): ReactElement 
 
   return (
     <SectionCard id="details" title={t('profile.details.title')}>
+      {/* Outside the form: the picture is saved on its own, as soon as it is chosen. */}
+      <AvatarField user={user} />
       <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <FormField label={t('profile.details.firstName')} error={section.errors.fields.firstName}>

@@ -1,14 +1,31 @@
 // Calls of the account page, injected into the app's one RTK Query API. Shapes:
 // services/auth/README.md (own account, sessions, two-step) and services/tenant/README.md (mail preferences).
 import type {
-  ChangePasswordBody, MailPreferencesBody, MailPreferencesDto, ProfileUpdateBody, SessionDto, TwoStepEnabledResponse, TwoStepSetupResponse, UserDetailDto,
+  ChangePasswordBody, MailPreferencesBody, MailPreferencesDto, ProfileUpdateBody, SessionDto, TwoStepEnabledResponse, TwoStepSetupResponse, UserDetailDto, UserDto,
 } from '@earshot/contracts';
+import type { TypedMutationOnQueryStarted } from '@reduxjs/toolkit/query';
 import { api } from '../../lib/api';
+import type { createSessionBaseQuery } from '../../lib/base-query';
+import { sessionApi } from '../../lib/session-api';
 import { userUpdated } from '../../lib/session-slice';
 import { browserStorage } from '../../lib/storage-keys';
 import { writeStoredUser } from '../../lib/stored-user';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Sessions', 'MailPreferences'] });
+
+/**
+ * A new or removed picture: the header's user menu (stored user) and this page (the profile
+ * already loaded) show it at once, without asking the server for the whole profile again.
+ */
+const pictureChanged: TypedMutationOnQueryStarted<UserDto, unknown, ReturnType<typeof createSessionBaseQuery>, 'api'> = async (_arg, { dispatch, queryFulfilled }) => {
+  const { data } = await queryFulfilled.catch(() => ({ data: null }));
+  if (!data) return;
+  writeStoredUser(browserStorage(), data);
+  dispatch(userUpdated(data));
+  dispatch(sessionApi.util.updateQueryData('getProfile', undefined, (profile) => {
+    profile.avatar = data.avatar;
+  }));
+};
 
 export const profileApi = withTags.injectEndpoints({
   endpoints: (build) => ({
@@ -22,6 +39,19 @@ export const profileApi = withTags.injectEndpoints({
         writeStoredUser(browserStorage(), data);
         dispatch(userUpdated(data));
       },
+    }),
+    // Multipart: FormData is sent as it is, so the browser sets the content type and its boundary.
+    uploadAvatar: build.mutation<UserDto, File>({
+      query: (file) => {
+        const body = new FormData();
+        body.append('file', file);
+        return { url: '/users/profile/avatar', method: 'POST', body };
+      },
+      onQueryStarted: pictureChanged,
+    }),
+    removeAvatar: build.mutation<UserDto, void>({
+      query: () => ({ url: '/users/profile/avatar', method: 'DELETE' }),
+      onQueryStarted: pictureChanged,
     }),
     changePassword: build.mutation<{ message: string }, ChangePasswordBody>({
       query: (body) => ({ url: '/users/password', method: 'PUT', body }),
@@ -62,6 +92,6 @@ export const profileApi = withTags.injectEndpoints({
 });
 
 export const {
-  useUpdateProfileMutation, useChangePasswordMutation, useSetupTwoStepMutation, useEnableTwoStepMutation, useDisableTwoStepMutation,
+  useUpdateProfileMutation, useUploadAvatarMutation, useRemoveAvatarMutation, useChangePasswordMutation, useSetupTwoStepMutation, useEnableTwoStepMutation, useDisableTwoStepMutation,
   useSessionsQuery, useRevokeSessionMutation, useRevokeOtherSessionsMutation, useMailPreferencesQuery, useSaveMailPreferencesMutation,
 } = profileApi;
