@@ -32,7 +32,7 @@ test('an ADMIN creates users in their own company; the event carries before/afte
   const created = (await outboxEvents(stack, 'user.created')).find((e) => e.data.id === user._id)!;
   expect(created.companyId).toBe(acme);
   expect(created.actor).toMatchObject({ type: 'user', id: acmeAdminId, role: 'ADMIN' });
-  expect(created.data.after).toEqual({ email: 'new.person@acme.test', firstName: 'Nina', lastName: 'USER', role: 'USER', companyId: acme, status: 'active' });
+  expect(created.data.after).toEqual({ email: 'new.person@acme.test', firstName: 'Nina', lastName: 'USER', role: 'USER', companyId: acme, status: 'active', avatar: null });
   expect(JSON.stringify(created)).not.toMatch(/argon2|correct horse/);
   // The new person signs in with the password given.
   expect((await login(stack, { email: 'new.person@acme.test', password: PASSWORD })).statusCode).toBe(200);
