@@ -67,12 +67,13 @@ if (process.env.DATABASE_URL) {
 }
 
 // Embedded PostgreSQL takes seconds to start on a busy 2-core machine: a limit, not an assertion.
-// Two workers, each replaced once it holds more than 1.5 GB between files: on two cores jest would
-// otherwise run every file in band, in jest's own process, whose heap (PGlite's WebAssembly memory, kept by
-// suites that leak) ran out after an hour.
+// One worker, replaced once it holds more than 1.5 GB between files: on two cores jest would
+// otherwise run every file in band, in jest's own process, whose heap (PGlite's WebAssembly memory,
+// // kept by suites that leak) ran out after an hour. Two workers were faster (12 minutes of tests)
+// but made timing-sensitive suites (servers, workers and Chromium sharing two cores) flaky.
 export default {
   projects,
-  maxWorkers: 2,
+  maxWorkers: 1,
   workerIdleMemoryLimit: '1.5GB',
   testTimeout: 60_000,
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],

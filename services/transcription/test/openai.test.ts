@@ -81,7 +81,12 @@ test('a refused API key fails the job at once with a reason that does not contai
   provider.setMode('bad-key');
   const fileId = await upload(stack, user, tones, 'refused.wav');
   const status = await waitForStatus(stack, user, fileId);
-  expect(status).toMatchObject({ status: 'failed', attempts: 1, reason: 'The transcription provider refused the API key (401)' });
+  expect(status).toMatchObject({ status: 'failed', reason: 'The transcription provider refused the API key (401)' });
+  // The attempt that met the 401 is the last: a refused key is never retried. (A busy machine may
+  // fail an earlier attempt for another reason, which is retried as it should be.)
+  const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [e.data.status, e.data.attempt, e.data.reason ?? null]);
+  expect(history.slice(-2)).toEqual([['processing', status.attempts, null], ['failed', status.attempts, 'The transcription provider refused the API key (401)']]);
+  expect(history.filter(([state, , reason]) => state === 'pending' && String(reason).includes('401'))).toEqual([]);
   const everything = JSON.stringify(await emitted(stack, 'transcript.status_changed'));
   expect(everything).not.toContain('sk-test-secret-key');
 }, 120_000);
