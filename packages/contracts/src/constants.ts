@@ -149,4 +149,5 @@ export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;
 
 export * from './ai-constants';
 export * from './company-constants';
+export * from './credit-constants';
 export * from './email';

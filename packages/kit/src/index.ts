@@ -20,3 +20,4 @@ export * from './company-removal';
 export * from './api-keys';
 export * from './company-types';
 export * from './images';
+export * from './credits';
