@@ -28,6 +28,18 @@ export const chatEvents = [
     data: z.object({
       conversationId: z.string(), messageId: z.string(), model: z.string(), providerId: z.string().nullable(), builtIn: z.boolean(),
       status: z.enum(MESSAGE_STATUSES), usage: UsageDto.nullable(),
+      /** The AI configuration model (`_id`) that answered, for its price (null: the built-in assistant). */
+      modelId: z.string().nullable().optional(),
+      /** The custom GPT the conversation is with, if any (metered as that feature). */
+      customGptId: z.string().nullable().optional(),
+    }),
+  }),
+  defineEvent({
+    type: 'embeddings.used', version: 1, topic,
+    description: 'The chat service had an embeddings model embed text (knowledge files, a re-embedding, a question), for credits.',
+    data: z.object({
+      modelId: z.string(), tokens: z.number().int().min(0), purpose: z.enum(['knowledge', 'reembed', 'query']),
+      customGptId: z.string().nullable(), fileId: z.string().nullable(),
     }),
   }),
   defineEvent({

@@ -61,6 +61,8 @@ const AnalysisOutcome = z.object({
   promptVersion: z.number().int(),
   patternId: z.string().nullable(),
   model: z.string().nullable(),
+  /** The AI configuration model (`_id`) that ran it, for its price; absent on events written before pricing. */
+  modelId: z.string().nullable().optional(),
   usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
   durationMs: z.number().int(),
   userId: z.string().nullable(),

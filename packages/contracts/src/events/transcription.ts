@@ -42,13 +42,19 @@ export const transcriptionEvents = [
   defineEvent({
     type: 'transcript.status_changed', version: 1, topic,
     description: "A file's transcription moved to another status (failed carries a human-readable reason).",
-    data: z.object({ fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES), reason: z.string().nullable().optional(), attempt: z.number().int().optional() }),
+    data: z.object({ fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES), reason: z.string().nullable().optional(), attempt: z.number().int().optional(),
+      // Set when the job is queued, so credits can reserve the estimated minutes before it runs.
+      estimatedSeconds: z.number().min(0).optional(), engine: z.string().optional(), modelId: z.string().nullable().optional() }),
   }),
   defineEvent({
     type: 'transcript.completed', version: 3, topic,
     description: 'A transcript is ready and replaces any earlier one of the file. Its text follows in `parts` transcript.text_published events, '
       + 'so no event grows with the recording. `segments` is set only on events written as v2, which carried the text inline.',
-    data: CompletedV1.extend({ fileName: z.string(), parts: z.number().int().min(0), segments: z.array(TranscriptSegmentFact).optional() }),
+    data: CompletedV1.extend({
+      fileName: z.string(), parts: z.number().int().min(0), segments: z.array(TranscriptSegmentFact).optional(),
+      /** The speech-to-text model (`_id`) when a configured provider transcribed it, for its price; null for the offline engine. */
+      modelId: z.string().nullable().optional(),
+    }),
     past: [
       // v1 carried no file name and no text: the text of that run is unknown, the earlier run's is stale.
       pastVersion(1, CompletedV1, (d) => ({ ...d, fileName: '', segments: [] })),
