@@ -45,7 +45,7 @@ describe('creating a company', () => {
     const res = await create(acme);
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ ...acme, encryption: false, partnerCompanyId: null, favIcon: null, credits: 0, settings: { theme: {} } });
+    expect(body).toMatchObject({ ...acme, encryption: false, partnerCompanyId: null, favIcon: null, balance: 0, settings: { theme: {} } });
     expect(body._id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.apiKey).toMatch(/^esk_[A-Za-z0-9_-]{32}$/);
 
@@ -337,9 +337,9 @@ describe('credits, config and features', () => {
   });
 
   test('credits: the platform administrator any company, a company administrator only their own', async () => {
-    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toEqual({ credits: 0 });
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 0, reserved: 0, ledger: { items: [] } });
     const admin = await stack.tokenFor('ADMIN', own._id);
-    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toEqual({ credits: 0 });
+    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 0, reserved: 0 });
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/credits` })).statusCode).toBe(404);
     expect((await stack.as(await stack.tokenFor('USER', own._id), { method: 'GET', url: `/api/companies/${own._id}/credits` })).statusCode).toBe(403);
   });
