@@ -14,6 +14,9 @@ import { configRoutes } from './routes/config';
 import { internalRoutes } from './routes/internal';
 import { featureRoutes } from './routes/features';
 import { emailRoutes } from './routes/email';
+import { usageRoutes } from './routes/usage';
+import { StatementService } from './services/statement';
+import { UsageService } from './services/usage';
 import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { MailService } from './services/mail/mail';
 
@@ -34,7 +37,7 @@ const wake = (ctx: TenantContext) => () => mailOf(ctx).sender.nudge();
 export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
-  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email'],
+  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/email'],
   migrations,
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   configShape: { ...storageConfigShape, ...mailConfigShape },
@@ -48,6 +51,7 @@ export const tenantService = defineService<TenantConfig>({
     await featureRoutes(app, new FeatureService(ctx));
     await clientRoutes(app, new ClientService(ctx));
     await emailRoutes(app, mailOf(ctx));
+    await usageRoutes(app, new UsageService(ctx), new StatementService(ctx));
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
