@@ -319,6 +319,7 @@ describe('the monthly statement', () => {
     const { currency } = (await get(host, `/api/companies/${a._id}/statement?month=2025-02`)).json();
     const pdf = await getDocumentProxy(new Uint8Array(res.rawPayload));
     const { text } = await extractText(pdf, { mergePages: true });
+    await pdf.destroy();
     for (const expected of [
       'Credit statement', 'Ābeļu Dārzs SIA', 'February 2025', currency,
       'Opening balance', '99.00', 'Grants', '50.00', 'Adjustments', '-5.00',

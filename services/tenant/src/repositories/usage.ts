@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { CreditFeature, PriceUnit } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
-import { companyMembers, creditAccounts, creditLedger, mailRecipients, pricingSettings } from '../db/schema';
+import { creditLedger, mailRecipients } from '../db/schema';
 
 /**
  * Reads of the ledger for usage reports and statements. Usage is the ledger's charges only:
@@ -121,21 +121,3 @@ export async function chargesByFeatureAndModel(db: Db, companyId: string, from: 
     .orderBy(asc(creditLedger.feature), desc(used), asc(modelLabel));
 }
 
-/** The display currency and its rate (currency units per credit). */
-export async function displayCurrency(db: Db): Promise<{ currency: string; creditRate: number }> {
-  const [row] = await db.select({ currency: pricingSettings.currency, creditRate: pricingSettings.creditRate }).from(pricingSettings).where(eq(pricingSettings.id, 1));
-  return row ?? { currency: 'EUR', creditRate: 0.01 };
-}
-
-/** A company's spendable balance (open reservations taken off), or null before its first entry. */
-export async function spendableBalance(db: Db, companyId: string): Promise<number | null> {
-  const [row] = await db.select({ balance: creditAccounts.balance }).from(creditAccounts).where(eq(creditAccounts.companyId, companyId));
-  return row ? Number(row.balance) : null;
-}
-
-/** A member's monthly cap (null: none), from the user projection. */
-export async function monthlyCapOf(db: Db, userId: string, companyId: string): Promise<number | null> {
-  const [row] = await db.select({ cap: companyMembers.monthlyCredits }).from(companyMembers)
-    .where(and(eq(companyMembers.userId, userId), eq(companyMembers.companyId, companyId)));
-  return row?.cap ?? null;
-}

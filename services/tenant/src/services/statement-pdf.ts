@@ -46,7 +46,9 @@ export function monthTitle(month: string): string {
 }
 
 const PAGE = { margin: 56, width: 595.28, height: 841.89 };
-const COLUMNS = { label: PAGE.margin, credits: 330, money: 440, right: PAGE.width - PAGE.margin };
+/** Where each column starts (label, credits, money) and where the table ends. */
+const COLUMNS = { label: PAGE.margin, credits: 320, money: 440, right: PAGE.width - PAGE.margin };
+const WIDTH = { label: COLUMNS.credits - COLUMNS.label - 8, credits: COLUMNS.money - COLUMNS.credits - 10, money: COLUMNS.right - COLUMNS.money };
 
 /** The monthly statement as an A4 PDF: heading, then one table of balances and charges. */
 export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
@@ -82,11 +84,11 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
     }
     const y = doc.y;
     doc.font(options.bold ? 'bold' : 'regular').fontSize(10);
-    doc.text(label, COLUMNS.label, y, { width: COLUMNS.credits - COLUMNS.label - 90 });
+    doc.text(label, COLUMNS.label, y, { width: WIDTH.label });
     const after = doc.y;
     if (credits !== null) {
-      doc.text(formatCredits(credits), COLUMNS.credits - 90, y, { width: 180, align: 'right' });
-      doc.text(money(credits), COLUMNS.money, y, { width: COLUMNS.right - COLUMNS.money, align: 'right' });
+      doc.text(formatCredits(credits), COLUMNS.credits, y, { width: WIDTH.credits, align: 'right' });
+      doc.text(money(credits), COLUMNS.money, y, { width: WIDTH.money, align: 'right' });
     }
     doc.x = COLUMNS.label;
     doc.y = Math.max(after, doc.y) + 4;
@@ -95,8 +97,8 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
   doc.font('bold').fontSize(9).fillColor('#444444');
   const head = doc.y;
   doc.text('Item', COLUMNS.label, head);
-  doc.text('Credits', COLUMNS.credits - 90, head, { width: 180, align: 'right' });
-  doc.text(statement.currency, COLUMNS.money, head, { width: COLUMNS.right - COLUMNS.money, align: 'right' });
+  doc.text('Credits', COLUMNS.credits, head, { width: WIDTH.credits, align: 'right' });
+  doc.text(statement.currency, COLUMNS.money, head, { width: WIDTH.money, align: 'right' });
   doc.fillColor('#000000');
   doc.x = COLUMNS.label;
   doc.moveDown(0.5);
@@ -109,6 +111,10 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
   for (const charge of statement.charges) row(`${FEATURE_LABELS[charge.feature]} · ${charge.model || '—'}`, -charge.credits);
   row('Total charges', -statement.totalCharges, { bold: true });
   row('Closing balance', statement.closing, { bold: true, rule: true });
+  doc.moveDown(1.5).font('regular').fontSize(8).fillColor('#666666').text(
+    'From the credits ledger, in UTC. Balances count grants, adjustments and charges: work still queued at the end of the month holds credits but has not spent them yet.',
+    COLUMNS.label, doc.y, { width: COLUMNS.right - COLUMNS.label },
+  );
 
   doc.end();
   return done;

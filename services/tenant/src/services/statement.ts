@@ -1,13 +1,14 @@
 import type { StatementDto, StatementQuery } from '@earshot/contracts';
 import { badRequest, type Identity, type ServiceContext } from '@earshot/kit';
+import { currency } from '../repositories/pricing';
 import * as repo from '../repositories/usage';
 import { assertVisible, loadCompany } from './companies';
+import { fromUnits, monthOf, toUnits } from './credits/amounts';
 import { renderStatementPdf } from './statement-pdf';
-import { monthBounds, monthOf } from './usage';
+import { monthBounds } from './usage';
 
-/** Exact arithmetic on numeric(18,4) figures: in ten-thousandths of a credit, as integers. */
-const units = (decimal: string | number) => Math.round(Number(decimal) * 10_000);
-const credits = (ten000ths: number) => ten000ths / 10_000;
+/** numeric(18,4) text → exact ten-thousandths. */
+const units = (decimal: string) => toUnits(Number(decimal));
 
 /**
  * The monthly statement of a company, from its ledger: the balance at the start of the month, what
@@ -46,7 +47,7 @@ export class StatementService {
       repo.bookedBalanceBefore(db, companyId, from),
       repo.movementsIn(db, companyId, from, to),
       repo.chargesByFeatureAndModel(db, companyId, from, to),
-      repo.displayCurrency(db),
+      currency(db),
     ]);
     const lines = charges.flatMap((c) => (c.feature === null ? [] : [{ feature: c.feature, model: c.model, credits: Number(c.credits) }]));
     const total = charges.reduce((sum, c) => sum + units(c.credits), 0);
@@ -59,8 +60,8 @@ export class StatementService {
       grants: Number(movements.grants),
       adjustments: Number(movements.adjustments),
       charges: lines,
-      totalCharges: credits(total),
-      closing: credits(units(opening) + units(movements.grants) + units(movements.adjustments) - total),
+      totalCharges: fromUnits(total),
+      closing: fromUnits(units(opening) + units(movements.grants) + units(movements.adjustments) - total),
     };
     return { statement, code: company.code };
   }

@@ -1,7 +1,10 @@
 import type { CreditFeature, CreditUsageDto, CreditUsageQuery, MyCreditsDto, MyCreditUsageQuery } from '@earshot/contracts';
 import { badRequest, csvLine, type Identity, type ServiceContext } from '@earshot/kit';
+import { findAccount, memberCap } from '../repositories/credits';
+import { currency } from '../repositories/pricing';
 import * as repo from '../repositories/usage';
 import { assertVisible, loadCompany } from './companies';
+import { fromUnits, monthOf, toUnits } from './credits/amounts';
 
 const DAY_MS = 86_400_000;
 /** The longest period one usage report covers (a day per bar on the chart). */
@@ -17,9 +20,6 @@ export const FORMER_MEMBER_NAME = 'Former member';
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
 const startOfDay = (text: string) => new Date(`${text}T00:00:00.000Z`);
-
-/** The calendar month (UTC) of a moment, `YYYY-MM`. */
-export const monthOf = (at: Date) => at.toISOString().slice(0, 7);
 
 /** [from, to) of a calendar month in UTC. */
 export function monthBounds(month: string): { from: Date; to: Date } {
@@ -97,17 +97,18 @@ export class UsageService {
     const now = this.now();
     const month = monthBounds(monthOf(now));
     const isAdmin = identity.role === 'ADMIN' || identity.role === 'HOST_ADMIN';
-    const [cap, charged, balance] = await Promise.all([
-      repo.monthlyCapOf(this.ctx.db, identity.userId, companyId),
+    const [cap, charged, account] = await Promise.all([
+      memberCap(this.ctx.db, identity.userId, companyId),
       repo.chargedTotal(this.ctx.db, { companyId, userId: identity.userId, from: month.from, to: month.to }),
-      isAdmin ? repo.spendableBalance(this.ctx.db, companyId) : null,
+      isAdmin ? findAccount(this.ctx.db, companyId) : undefined,
     ]);
     const spent = Number(charged);
     return {
       monthlyCap: cap,
       spentThisMonth: spent,
-      remaining: cap === null ? null : roundCredits(cap - spent),
-      companyBalance: isAdmin ? (balance ?? 0) : null,
+      remaining: cap === null ? null : fromUnits(toUnits(cap) - toUnits(spent)),
+      // A company that never had an entry has no account row yet: nothing to spend.
+      companyBalance: isAdmin ? Number(account?.balance ?? 0) : null,
     };
   }
 
@@ -138,7 +139,7 @@ export class UsageService {
 
   private async report(scope: Omit<repo.ChargeScope, 'from' | 'to'> | null, period: UsagePeriod): Promise<CreditUsageDto> {
     const [money, totals] = await Promise.all([
-      repo.displayCurrency(this.ctx.db),
+      currency(this.ctx.db),
       scope ? repo.usageTotals(this.ctx.db, { ...scope, from: period.start, to: period.end }) : null,
     ]);
     return {
@@ -155,6 +156,3 @@ export class UsageService {
     };
   }
 }
-
-/** Credits kept to four decimals (a difference of two such numbers in floating point may not be). */
-export const roundCredits = (n: number) => Math.round(n * 10_000) / 10_000;

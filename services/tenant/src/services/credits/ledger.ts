@@ -1,0 +1,84 @@
+import type { CreditFeature, LedgerEntryDto, LedgerKind, PriceUnit } from '@earshot/contracts';
+import type { Db } from '@earshot/kit';
+import type { CreditAccountRow, LedgerRow } from '../../db/schema';
+import * as repo from '../../repositories/credits';
+import { fromUnits, monthOf, toUnits, unitsText } from './amounts';
+
+/** One entry to append; `units` is its signed effect on the balance in ten-thousandths. */
+export interface Entry {
+  kind: LedgerKind;
+  units: number;
+  reason?: string | null;
+  feature?: CreditFeature | null;
+  model?: string | null;
+  modelId?: string | null;
+  engine?: string | null;
+  unit?: PriceUnit | null;
+  quantity?: number | null;
+  priceId?: string | null;
+  eventId?: string | null;
+  userId?: string | null;
+  reservationId?: string | null;
+}
+
+export interface Posted {
+  account: CreditAccountRow;
+  /** The entries written (an entry its event had already made is not written again). */
+  entries: LedgerRow[];
+  /** This month's spend after the entries, when they charged something. */
+  spend: { month: string; company: number; user: number | null; userId: string | null } | null;
+}
+
+/**
+ * Appends entries to a company's ledger and moves its balance, reserved amount and monthly spend
+ * in the caller's transaction, under the account's row lock (SELECT … FOR UPDATE): concurrent
+ * entries queue on the lock, so none is lost or counted twice. Entries of an event already
+ * charged are skipped by the ledger's unique key, and move nothing. Undefined for a company that
+ * no longer exists.
+ */
+export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
+  const locked = await repo.lockAccount(tx, companyId);
+  if (!locked) return undefined;
+  const written = await repo.appendEntries(tx, entries.map((e) => ({
+    companyId, kind: e.kind, amount: unitsText(e.units) as unknown as number, reason: e.reason ?? null, feature: e.feature ?? null,
+    model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, quantity: e.quantity ?? null,
+    priceId: e.priceId ?? null, eventId: e.eventId ?? null, userId: e.userId ?? null, reservationId: e.reservationId ?? null,
+  })));
+  if (written.length === 0) return { account: locked, entries: [], spend: null };
+  let balance = 0;
+  let reserved = 0;
+  let charged = 0;
+  for (const row of written) {
+    const units = toUnits(Number(row.amount));
+    balance += units;
+    // A reservation takes from the balance into `reserved`; its release gives it back.
+    if (row.kind === 'reservation' || row.kind === 'release') reserved -= units;
+    if (row.kind === 'charge') charged -= units;
+  }
+  const account = await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved));
+  if (charged === 0 && !written.some((r) => r.kind === 'charge')) return { account, entries: written, spend: null };
+  const userId = written.find((r) => r.kind === 'charge')?.userId ?? null;
+  const month = monthOf(now);
+  const spend = await repo.addSpend(tx, companyId, userId, month, unitsText(charged));
+  return { account, entries: written, spend: { month, ...spend, userId } };
+}
+
+export function toLedgerEntryDto(row: LedgerRow): LedgerEntryDto {
+  return {
+    _id: row.id,
+    kind: row.kind,
+    amount: Number(row.amount),
+    reason: row.reason,
+    feature: row.feature,
+    model: row.model,
+    eventId: row.eventId,
+    userId: row.userId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** An account's figures as the API shows them. */
+export const balanceOf = (account: Pick<CreditAccountRow, 'balance' | 'reserved'>) => ({
+  balance: fromUnits(toUnits(Number(account.balance))),
+  reserved: fromUnits(toUnits(Number(account.reserved))),
+});
