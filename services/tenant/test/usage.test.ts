@@ -28,8 +28,8 @@ async function company(name: string, code: string): Promise<Company> {
 }
 
 /** A user of a company, as the auth service announces it. */
-async function person(id: string, companyId: string, firstName: string, lastName: string, role: 'ADMIN' | 'USER' | 'CALLER') {
-  const state = { email: `${id}@usage.test`, firstName, lastName, role, companyId };
+async function person(id: string, companyId: string, firstName: string, lastName: string, role: 'ADMIN' | 'USER' | 'CALLER', monthlyCredits: number | null = null) {
+  const state = { email: `${id}@usage.test`, firstName, lastName, role, companyId, monthlyCredits };
   const envelope = buildEnvelope({ type: 'user.created', companyId, actor: { type: 'system', id: null }, data: { id, before: null, after: state } });
   await stack.bus.publish([{ topic: 'earshot.auth', key: companyId, envelope }]);
   await stack.settle();
@@ -71,7 +71,7 @@ beforeAll(async () => {
   tokens.otherAdmin = await stack.tokenFor('ADMIN', b._id);
   await person(people.admin, a._id, 'Anna', 'Admin', 'ADMIN');
   await person(people.user, a._id, 'Uldis', 'User', 'USER');
-  await person(people.caller, a._id, 'Cara', 'Caller', 'CALLER');
+  await person(people.caller, a._id, 'Cara', 'Caller', 'CALLER', 10);
   await person(people.formula, a._id, '=HYPERLINK("http://x.test","a,b")', 'Sum', 'USER');
 
   // February 2025, and what lies just outside it.
@@ -220,7 +220,6 @@ describe('the usage CSV', () => {
 describe('one’s own credits', () => {
   beforeAll(async () => {
     // This month (whenever the test runs), and the last moment of the month before.
-    await stack.database.query(`update tenant.company_members set monthly_credits = 10 where user_id = $1`, [people.caller]);
     await entry(a._id, { kind: 'charge', amount: -3, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 750, userId: people.caller });
     await entry(a._id, { kind: 'charge', amount: -0.25, feature: 'analysis', model: 'gpt-4o', unit: 'input_1k', quantity: 125, userId: people.caller });
     await stack.database.query(
@@ -239,10 +238,11 @@ describe('one’s own credits', () => {
   });
 
   test('the company’s ADMIN also sees the company’s balance; the platform administrator has no company', async () => {
-    const admin = (await get(tokens.admin, '/api/credits/me')).json();
-    expect(admin).toMatchObject({ monthlyCap: null, spentThisMonth: 2, remaining: null });
-    const [account] = await stack.database.query<{ balance: string }>('select balance::text from tenant.credit_accounts where company_id = $1', [a._id]);
-    expect(admin.companyBalance).toBe(Number(account?.balance ?? 0));
+    // The balance the ledger keeps with each entry (the rows above were written beside it, not through it).
+    const granted = await stack.as(host, { method: 'POST', url: `/api/companies/${a._id}/credits`, payload: { amount: 25.5, reason: 'Top-up' } });
+    expect(granted.statusCode).toBe(201);
+    expect((await get(tokens.admin, '/api/credits/me')).json()).toEqual({ monthlyCap: null, spentThisMonth: 2, remaining: null, companyBalance: granted.json().balance });
+    expect(granted.json().balance).toBe(25.5);
     expect((await get(host, '/api/credits/me')).json()).toEqual({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null });
   });
 
