@@ -328,3 +328,59 @@ describe('the monthly statement', () => {
     ]) expect([expected, text.includes(expected)]).toEqual([expected, true]);
   });
 });
+
+describe('charges made by the metering', () => {
+  test('a reply and a settled transcription are usage, the reservation before it is not; the statement closes on the balance', async () => {
+    const c = await company('Metered Oy', 'METERED');
+    const mia = crypto.randomUUID();
+    await person(mia, c._id, 'Mia', 'Meter', 'USER');
+    const hostPost = async (url: string, payload: Record<string, unknown>) => {
+      const res = await stack.as(host, { method: 'POST', url, payload });
+      expect([url, res.statusCode]).toEqual([url, 201]);
+    };
+    await hostPost(`/api/companies/${c._id}/credits`, { amount: 100, reason: 'Start' });
+    await hostPost('/api/pricing', { engine: 'pocketsphinx', unit: 'audio_minute', credits: 2 });
+    await hostPost('/api/pricing', { modelId: 'usage-test-model', unit: 'input_1k', credits: 1 });
+    await hostPost('/api/pricing', { modelId: 'usage-test-model', unit: 'output_1k', credits: 4 });
+    const actor = { type: 'user' as const, id: mia };
+    const deliver = async (topic: string, event: Parameters<typeof buildEnvelope>[0]) => {
+      await stack.bus.publish([{ topic, key: c._id, envelope: buildEnvelope(event) }]);
+      await stack.settle();
+    };
+    const usage = async () => (await get(host, `/api/companies/${c._id}/usage`)).json();
+    const fileId = crypto.randomUUID();
+
+    // Queued: ten minutes are held, nothing is used yet.
+    await deliver('earshot.transcription', { type: 'transcript.status_changed', companyId: c._id, actor, data: { fileId, status: 'pending', estimatedSeconds: 600, engine: 'pocketsphinx' } });
+    const credits = (await get(host, `/api/companies/${c._id}/credits`)).json();
+    expect(credits).toMatchObject({ balance: 80, reserved: 20 });
+    expect((await usage()).total).toBe(0);
+
+    // Done after 90 s: charged 3, the hold released; and a reply of a priced model.
+    await deliver('earshot.transcription', {
+      type: 'transcript.completed', companyId: c._id, actor,
+      data: { id: crypto.randomUUID(), fileId, engine: 'pocketsphinx', duration: 90, speakers: 1, words: 12, fileName: 'call.wav', parts: 0 },
+    });
+    await deliver('earshot.chat', {
+      type: 'chat_reply.finished', companyId: c._id, actor,
+      data: {
+        conversationId: crypto.randomUUID(), messageId: crypto.randomUUID(), model: 'Usage Model', providerId: null, builtIn: false, status: 'complete',
+        usage: { promptTokens: 1000, completionTokens: 500, totalTokens: 1500 }, modelId: 'usage-test-model',
+      },
+    });
+
+    const used = await usage();
+    expect(used).toMatchObject({ total: 6, byUser: [{ userId: mia, name: 'Mia Meter', credits: 6 }] });
+    expect(used.byFeature).toEqual([{ feature: 'chat', credits: 3 }, { feature: 'transcription', credits: 3 }]);
+    expect(used.byModel).toEqual([
+      { model: 'Usage Model', credits: 3, inputTokens: 1000, outputTokens: 500, seconds: 0 },
+      { model: 'pocketsphinx', credits: 3, inputTokens: 0, outputTokens: 0, seconds: 90 },
+    ]);
+    const statement = (await get(host, `/api/companies/${c._id}/statement`)).json();
+    expect(statement).toMatchObject({ opening: 0, grants: 100, adjustments: 0, totalCharges: 6, closing: 94 });
+    // Nothing is held any more: the statement's closing balance is the balance the credits page shows.
+    expect((await get(host, `/api/companies/${c._id}/credits`)).json()).toMatchObject({ balance: 94, reserved: 0 });
+    const me = (await get(await stack.tokenFor('USER', c._id, mia), '/api/credits/me')).json();
+    expect(me).toEqual({ monthlyCap: null, spentThisMonth: 6, remaining: null, companyBalance: null });
+  });
+});
