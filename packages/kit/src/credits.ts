@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CREDIT_CODES, CREDIT_FEATURES, CREDIT_MESSAGES, SERVICE_ROLE, type CreditCode, type CreditFeature } from '@earshot/contracts';
-import { ConfigError, internalTokenConfig } from './config';
+import { ConfigError } from './config';
 import { HttpError } from './errors';
 import { INTERNAL_TOKEN_HEADER } from './api-keys';
 import type { Database } from './db/database';
@@ -48,14 +48,6 @@ export interface CreditGateConfig {
   TENANT_SERVICE_URL?: string;
   INTERNAL_API_TOKEN?: string;
 }
-
-/** The same keys as a config shape, for the services that refuse AI work without credits. */
-export const creditGateConfigShape = {
-  /** Where the tenant service listens (distributed mode), for its internal credit check. */
-  TENANT_SERVICE_URL: z.string().url().optional(),
-  /** The credential services present to each other's internal routes; required in distributed mode. */
-  INTERNAL_API_TOKEN: internalTokenConfig,
-};
 
 // Services of one process share one database handle: the gate a consumer finds is the tenant
 // service of its own process, never another test stack's.

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import { creditGateConfigShape, type BaseConfig } from '@earshot/kit';
+import type { BaseConfig } from '@earshot/kit';
 
 /** Environment keys of the chat service. */
 export const chatConfigShape = {
   ...aiConfigShape,
   /** Where to ask for a provider's key when the prompt service runs in another process. */
   ...providerKeysConfigShape,
-  /** Where to ask whether a reply may be spent on, when the tenant service runs in another process. */
-  ...creditGateConfigShape,
   /** Transcript passages the assistant quotes, or gives a model as context. */
   CHAT_PASSAGES: z.coerce.number().int().min(1).max(20).default(5),
   /** Earlier messages a model is given with the question (newest first, within the budget below). */

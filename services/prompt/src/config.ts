@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import { creditGateConfigShape, type BaseConfig } from '@earshot/kit';
+import type { BaseConfig } from '@earshot/kit';
 
 /** Environment keys of the prompt service: the outbound rules for provider calls, the credential of its internal key route, and the analysis queue. */
 export const promptConfigShape = {
   ...aiConfigShape,
   INTERNAL_API_TOKEN: providerKeysConfigShape.INTERNAL_API_TOKEN,
-  /** Where analysis runs ask whether they may spend, when the tenant service runs in another process. */
-  TENANT_SERVICE_URL: creditGateConfigShape.TENANT_SERVICE_URL,
   /** Analysis runs worked on at once by this process. */
   ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** How often the queue looks for runs made elsewhere (another replica; new runs of this process wake it at once). */
