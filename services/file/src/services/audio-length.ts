@@ -20,7 +20,7 @@ function wavSeconds(head: Buffer, size: number): number | null {
   for (let at = 12; at + 8 <= head.length;) {
     const id = head.toString('latin1', at, at + 4);
     const length = head.readUInt32LE(at + 4);
-    if (id === 'fmt ' && at + 16 <= head.length) byteRate = head.readUInt32LE(at + 16);
+    if (id === 'fmt ' && at + 20 <= head.length) byteRate = head.readUInt32LE(at + 16);
     if (id === 'data') {
       if (byteRate <= 0) return null;
       const available = size - (at + 8);
@@ -41,7 +41,13 @@ function flacSeconds(head: Buffer): number | null {
   return rate > 0 && samples > 0 ? samples / rate : null;
 }
 
-/** MP3: the first frame's bitrate over the bytes after any ID3v2 tag (exact for constant bitrate). */
+/** MPEG audio sampling rates (Hz) by index: MPEG-1, MPEG-2, MPEG-2.5. */
+const MP3_RATES = { v1: [44100, 48000, 32000], v2: [22050, 24000, 16000], v25: [11025, 12000, 8000] };
+
+/**
+ * MP3: the frame count of a Xing/Info header in the first frame (what encoders write, for VBR
+ * too), else the first frame's bitrate over the bytes after any ID3v2 tag (constant bitrate).
+ */
 function mp3Seconds(head: Buffer, size: number): number | null {
   let at = 0;
   if (head.toString('latin1', 0, 3) === 'ID3' && head.length >= 10) {
@@ -52,13 +58,21 @@ function mp3Seconds(head: Buffer, size: number): number | null {
   const version = (head[at + 1]! >> 3) & 0x03;
   const layer = (head[at + 1]! >> 1) & 0x03;
   if (layer !== 0x01 || version === 0x01) return null;
-  const kbps = (version === 0x03 ? MP3_KBPS.v1 : MP3_KBPS.v2)[head[at + 2]! >> 4];
+  const mpeg1 = version === 0x03;
+  const rate = (mpeg1 ? MP3_RATES.v1 : version === 0x02 ? MP3_RATES.v2 : MP3_RATES.v25)[(head[at + 2]! >> 2) & 0x03];
+  // The Xing/Info tag sits after the side information, within the first frame's first 40 bytes.
+  const frame = head.subarray(at, at + 48).toString('latin1');
+  const tag = Math.max(frame.indexOf('Xing'), frame.indexOf('Info'));
+  if (rate && tag >= 0 && at + tag + 12 <= head.length && head.readUInt32BE(at + tag + 4) & 0x01) {
+    return (head.readUInt32BE(at + tag + 8) * (mpeg1 ? 1152 : 576)) / rate;
+  }
+  const kbps = (mpeg1 ? MP3_KBPS.v1 : MP3_KBPS.v2)[head[at + 2]! >> 4];
   return kbps ? ((size - at) * 8) / (kbps * 1000) : null;
 }
 
 /**
  * How many seconds an upload plays, from its first bytes (the sniffed head) and its size: exact
- * for WAV and FLAC and for constant-bitrate MP3, else its size at FALLBACK_BITS_PER_SECOND. Only
+ * for WAV and FLAC and for MP3 with a Xing/Info header or a constant bitrate, else its size at FALLBACK_BITS_PER_SECOND. Only
  * an estimate, for the credits a transcription reserves; the transcript's real length settles them.
  */
 export function estimateSeconds(head: Buffer, type: AudioType, size: number): number {
