@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { promptService } from '@earshot/prompt-service';
 import { transcriptionService } from '../src';
@@ -23,6 +23,8 @@ beforeAll(async () => {
     AI_ALLOW_PRIVATE_URLS: 'true',
     TRANSCRIPTION_POLL_MS: '50',
   });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   user = await stack.tokenFor('USER', ACME);
   host = await stack.tokenFor('HOST_ADMIN', null);
 }, 60_000);
