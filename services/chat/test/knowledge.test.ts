@@ -162,6 +162,11 @@ test('retrieval finds the passage on the right page among 100 files', async () =
   const conversation = await gptConversation(gpt._id);
   const { done } = await ask(conversation, 'When is the emergency generator tested?');
   expect(done.citations[0]).toMatchObject({ fileId: (manual.json() as KnowledgeFileDto)._id, fileName: 'manual.pdf', page: 4 });
+
+  // A GPT holds 100 files: the next is refused before anything is stored.
+  const more = await upload(stack, admin, gpt._id, { name: 'extra.txt', type: 'text/plain', data: Buffer.from('one too many') });
+  expect(more.statusCode).toBe(409);
+  expect(await readdir(join(stack.dataDir, 'objects', 'knowledge', gpt._id))).toHaveLength(100);
 });
 
 test('full-text search alone does not know synonyms', async () => {
