@@ -188,10 +188,6 @@ export async function insertVectors(tx: Db, rows: readonly { chunkId: string; cu
   }
 }
 
-/** Vectors of models other than `keep`, of GPTs whose `keep` set is complete: the old sets are no longer needed. */
-export async function dropVectorsExcept(tx: Db, customGptId: string, keep: EmbeddingSet): Promise<void> {
-  await tx.delete(knowledgeVectors).where(and(eq(knowledgeVectors.customGptId, customGptId), sql`(${knowledgeVectors.modelId}, ${knowledgeVectors.dimension}) <> (${keep.modelId}::uuid, ${keep.dimension}::int)`));
-}
 
 /** Changes whenever the GPT's files or one set's vectors do: keys a cache of that set. */
 export async function setStamp(db: Db, customGptId: string, set: EmbeddingSet): Promise<string> {
