@@ -291,6 +291,20 @@ export const ROUTES: Record<string, Permission> = {
   // One's own monthly cap, spend and usage ("a USER sees their own"): part of one's own account.
   'GET /api/credits/me': { area: 'account' },
   'GET /api/credits/me/usage': { area: 'account' },
+
+  // Issue 15: custom GPTs are managed by HOST_ADMIN (platform GPTs) and ADMIN (their company's);
+  // everyone signed in picks one in chat and opens the files its answers cite.
+  'GET /api/custom-gpt': { area: 'customGpts' },
+  'POST /api/custom-gpt': { area: 'customGpts' },
+  'GET /api/custom-gpt/dropdown': { area: 'chat' },
+  'GET /api/custom-gpt/:id': { area: 'customGpts' },
+  'PUT /api/custom-gpt/:id': { area: 'customGpts' },
+  'DELETE /api/custom-gpt/:id': { area: 'customGpts' },
+  'POST /api/custom-gpt/:id/duplicate': { area: 'customGpts' },
+  'GET /api/custom-gpt/:id/files': { area: 'customGpts' },
+  'POST /api/custom-gpt/:id/files': { area: 'customGpts' },
+  'GET /api/custom-gpt/:id/files/:docId': { area: 'chat' },
+  'DELETE /api/custom-gpt/:id/files/:docId': { area: 'customGpts' },
 };
 
 /** The key a route has in ROUTES. */

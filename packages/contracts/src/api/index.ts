@@ -9,3 +9,4 @@ export * from './audit';
 export * from './email';
 export * from './analysis';
 export * from './credits';
+export * from './custom-gpts';

@@ -1,4 +1,4 @@
-import type { CitationDto, UsageDto } from '@earshot/contracts';
+import type { FileCitationDto, TranscriptCitationDto, UsageDto } from '@earshot/contracts';
 import type { ContextMode } from './context';
 
 export interface HistoryMessage {
@@ -8,7 +8,7 @@ export interface HistoryMessage {
 
 export interface ReplyInput {
   question: string;
-  passages: CitationDto[];
+  passages: TranscriptCitationDto[];
   /** How the passages were chosen (see ContextMode). */
   mode: ContextMode;
   /** The recording the question is about, when it is about one; `total` is its number of segments. */
@@ -17,6 +17,11 @@ export interface ReplyInput {
   history: HistoryMessage[];
   /** Whether the search covered every company (a platform administrator without one). */
   allCompanies: boolean;
+  /**
+   * A conversation with a custom GPT: its name and instructions, and the passages of its files
+   * (numbered first; transcript passages, when it may search them, follow on).
+   */
+  gpt?: { id: string; name: string; instructions: string; knowledge: FileCitationDto[]; /** Each passage's whole text (the citation quotes its start). */ texts: string[] };
 }
 
 /** Who writes a reply: the built-in search assistant or a configured model. */
