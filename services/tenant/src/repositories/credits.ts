@@ -38,12 +38,17 @@ export async function appendEntries(tx: Db, entries: NewLedgerRow[]): Promise<Le
   return tx.insert(creditLedger).values(entries).onConflictDoNothing().returning();
 }
 
-/** Adds to the (locked) account's balance and reserved amounts, in credits with four decimals. */
-export async function moveAccount(tx: Db, companyId: string, balance: string, reserved: string): Promise<CreditAccountRow> {
+/**
+ * Adds to the account's balance and reserved amounts (credits with four decimals). The UPDATE takes
+ * the row's lock (the lock SELECT … FOR UPDATE takes) until the transaction ends, so concurrent
+ * entries of one company apply one after the other; taken as late as possible, it is held for
+ * this statement, the spend's and the commit only.
+ */
+export async function moveAccount(tx: Db, companyId: string, balance: string, reserved: string): Promise<CreditAccountRow | undefined> {
   const [row] = await tx.update(creditAccounts)
     .set({ balance: sql`${creditAccounts.balance} + ${balance}::numeric`, reserved: sql`${creditAccounts.reserved} + ${reserved}::numeric`, updatedAt: sql`now()` })
     .where(eq(creditAccounts.companyId, companyId)).returning();
-  return row!;
+  return row;
 }
 
 export async function saveSettings(tx: Db, companyId: string, values: { monthlyBudget: number | null; monthlyGrant: number | null; grantedMonth?: string | null }): Promise<CreditAccountRow> {
@@ -63,17 +68,18 @@ export async function grantsDue(db: Db, month: string): Promise<string[]> {
 }
 
 /**
- * Adds spend to the month's company-wide row and, for a person, to theirs; the totals after.
- * Called under the account lock, so the totals are exact.
+ * Adds spend to the month's company-wide row and, for a person, to theirs, in one statement; the
+ * totals after. Called after moveAccount (whose row lock orders every entry of the company), so
+ * the totals are exact.
  */
 export async function addSpend(tx: Db, companyId: string, userId: string | null, month: string, credits: string): Promise<{ company: number; user: number | null }> {
-  const add = async (who: string) => {
-    const [row] = await tx.insert(creditSpend).values({ companyId, userId: who, month, credits: sql`${credits}::numeric` as unknown as number })
-      .onConflictDoUpdate({ target: [creditSpend.companyId, creditSpend.userId, creditSpend.month], set: { credits: sql`${creditSpend.credits} + ${credits}::numeric` } })
-      .returning({ credits: creditSpend.credits });
-    return Number(row!.credits);
-  };
-  return { company: await add(COMPANY_SPEND), user: userId ? await add(userId) : null };
+  const amount = sql`${credits}::numeric` as unknown as number;
+  const rows = await tx.insert(creditSpend)
+    .values([{ companyId, userId: COMPANY_SPEND, month, credits: amount }, ...(userId ? [{ companyId, userId, month, credits: amount }] : [])])
+    .onConflictDoUpdate({ target: [creditSpend.companyId, creditSpend.userId, creditSpend.month], set: { credits: sql`${creditSpend.credits} + excluded.credits` } })
+    .returning({ userId: creditSpend.userId, credits: creditSpend.credits });
+  const total = (who: string) => Number(rows.find((r) => r.userId === who)?.credits ?? 0);
+  return { company: total(COMPANY_SPEND), user: userId ? total(userId) : null };
 }
 
 /** The month's spend of the company (user '' ) or a person. */

@@ -36,7 +36,8 @@ const reached = (spent: number, limit: number, threshold: number) => toUnits(spe
 export class CreditAlerts {
   constructor(private readonly mail: MailService) {}
 
-  async afterCharge(tx: Db, emit: Emit, companyId: string, posted: Posted): Promise<void> {
+  /** `cap`: the person's monthly cap (read before the charge, outside the account's lock). */
+  async afterCharge(tx: Db, emit: Emit, companyId: string, posted: Posted, cap: number | null): Promise<void> {
     const { spend, account } = posted;
     if (!spend) return;
     const budget = limitOf(account.monthlyBudget);
@@ -46,7 +47,6 @@ export class CreditAlerts {
       }
     }
     if (!spend.userId || spend.user === null) return;
-    const cap = await credits.memberCap(tx, spend.userId, companyId);
     for (const threshold of CREDIT_ALERT_THRESHOLDS) {
       if (cap !== null && reached(spend.user, cap, threshold)) {
         await this.alert(tx, emit, { companyId, scope: 'user', userId: spend.userId, threshold, month: spend.month, spent: spend.user, limit: cap });

@@ -154,8 +154,9 @@ export class CreditService {
         eventId: usage.eventId, userId: usage.userId,
       });
     }
+    const cap = usage.userId ? await repo.memberCap(tx, usage.userId, usage.companyId) : null;
     const posted = await post(tx, usage.companyId, [...entries, ...extra]);
-    if (posted) await this.alerts.afterCharge(tx, emit, usage.companyId, posted);
+    if (posted) await this.alerts.afterCharge(tx, emit, usage.companyId, posted, cap);
     return posted;
   }
 

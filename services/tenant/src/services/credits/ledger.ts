@@ -31,20 +31,20 @@ export interface Posted {
 
 /**
  * Appends entries to a company's ledger and moves its balance, reserved amount and monthly spend
- * in the caller's transaction, under the account's row lock (SELECT … FOR UPDATE): concurrent
- * entries queue on the lock, so none is lost or counted twice. Entries of an event already
- * charged are skipped by the ledger's unique key, and move nothing. Undefined for a company that
- * no longer exists.
+ * in the caller's transaction. The entries go in first, outside any lock (an entry its event
+ * already made is skipped by the ledger's unique key, and moves nothing); then the account row is
+ * updated, which locks it until commit, and the month's spend follows under that lock: concurrent
+ * entries of one company queue on the row, so none is lost or counted twice, and the lock is held
+ * for two statements and the commit. Undefined for a company that no longer exists.
  */
 export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
-  const locked = await repo.lockAccount(tx, companyId);
-  if (!locked) return undefined;
+  // A company's account is made with it; one from before the ledger (or a missing company) is looked at once.
+  if (!(await repo.findAccount(tx, companyId)) && !(await repo.lockAccount(tx, companyId))) return undefined;
   const written = await repo.appendEntries(tx, entries.map((e) => ({
     companyId, kind: e.kind, amount: unitsText(e.units) as unknown as number, reason: e.reason ?? null, feature: e.feature ?? null,
     model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, quantity: e.quantity ?? null,
     priceId: e.priceId ?? null, eventId: e.eventId ?? null, userId: e.userId ?? null, reservationId: e.reservationId ?? null,
   })));
-  if (written.length === 0) return { account: locked, entries: [], spend: null };
   let balance = 0;
   let reserved = 0;
   let charged = 0;
@@ -55,12 +55,13 @@ export async function post(tx: Db, companyId: string, entries: readonly Entry[],
     if (row.kind === 'reservation' || row.kind === 'release') reserved -= units;
     if (row.kind === 'charge') charged -= units;
   }
-  const account = await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved));
-  if (charged === 0 && !written.some((r) => r.kind === 'charge')) return { account, entries: written, spend: null };
-  const userId = written.find((r) => r.kind === 'charge')?.userId ?? null;
+  const account = written.length ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved)) : await repo.findAccount(tx, companyId);
+  if (!account) return undefined;
+  const charge = written.find((r) => r.kind === 'charge');
+  if (!charge) return { account, entries: written, spend: null };
   const month = monthOf(now);
-  const spend = await repo.addSpend(tx, companyId, userId, month, unitsText(charged));
-  return { account, entries: written, spend: { month, ...spend, userId } };
+  const spend = await repo.addSpend(tx, companyId, charge.userId, month, unitsText(charged));
+  return { account, entries: written, spend: { month, ...spend, userId: charge.userId } };
 }
 
 export function toLedgerEntryDto(row: LedgerRow): LedgerEntryDto {
