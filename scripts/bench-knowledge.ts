@@ -8,8 +8,8 @@
  *  (b) Retrieval over BENCH_CHUNKS (default 10,000) chunks of one GPT: full-text search alone, and
  *      hybrid (the question embedded by the test provider, cosine over the GPT's vectors, fused by
  *      reciprocal rank fusion), 50 questions each after 5 warm-up runs.
- * Embedded PostgreSQL (PGlite) in a temporary DATA_DIR, everything on 127.0.0.1. Figures depend on
- * the machine.
+ * Embedded PostgreSQL (PGlite) in a temporary DATA_DIR (or the server BENCH_DATABASE_URL names),
+ * everything on 127.0.0.1. Figures depend on the machine and its load.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +21,9 @@ import type { ServiceContext } from '@earshot/kit';
 import { multipart } from '@earshot/kit/testing';
 import { ms, prng, stats } from './bench-stats';
 
-process.env.EARSHOT_TEST_DB = 'pglite';
+// Embedded PostgreSQL unless BENCH_DATABASE_URL names a server (a throwaway database is made there).
+process.env.EARSHOT_TEST_DB = process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite';
+if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const { createTestStack } = await import('@earshot/kit/testing');
 const { promptService } = await import('@earshot/prompt-service');
 const { chatService, knowledgeQueue } = await import('@earshot/chat-service');
@@ -56,7 +58,7 @@ async function makePdf(pages: number): Promise<Buffer> {
 
 const fake = await startFakeOpenAI();
 fake.embed = (text) => hashedEmbedding(text, DIMENSIONS);
-const stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '60000' });
+const stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '60000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
 try {
   const company = crypto.randomUUID();
   const admin = await stack.tokenFor('ADMIN', company);
@@ -106,7 +108,7 @@ try {
       const started = performance.now();
       const found = await retrieval.search(identity, gptId, question, 5);
       const took = performance.now() - started;
-      if (found.hits.length === 0 || (found.embeddingsModelId !== null) !== expectModel) throw new Error(`unexpected retrieval: ${JSON.stringify(found).slice(0, 300)}`);
+      if (found.hits.length === 0 || (found.embeddingsModelId !== null) !== expectModel) throw new Error(`unexpected retrieval (${expectModel ? "hybrid" : "full-text"}, question ${i}): ${JSON.stringify({ ...found, hits: found.hits.length })}`);
       if (i >= WARM_UP) samples.push(took);
     }
     return stats(samples);
@@ -119,7 +121,7 @@ try {
   await stack.settle();
   const ftsTimes = await time(identity, false);
 
-  console.log(`Machine: ${availableParallelism()} CPUs, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; embedded PostgreSQL (PGlite)`);
+  console.log(`Machine: ${availableParallelism()} CPUs, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)'}`);
   console.log(`Indexing a ${PAGES}-page PDF (${fts.file.chunks} chunks), full-text only: ${fts.seconds.toFixed(2)} s = ${(PAGES / fts.seconds).toFixed(1)} pages/s`);
   console.log(`Indexing the same PDF with embeddings (${DIMENSIONS} dimensions, local test provider): ${hybrid.seconds.toFixed(2)} s = ${(PAGES / hybrid.seconds).toFixed(1)} pages/s`);
   console.log(`Retrieval over ${chunks} chunks, ${RUNS} questions after ${WARM_UP} warm-up:`);

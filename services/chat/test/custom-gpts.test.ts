@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomGptDto, CustomGptList, KnowledgeFileDto } from '@earshot/contracts';
+import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
+import { publish } from './helpers';
 import { createGpt, processed, upload } from './knowledge-fixtures';
 
 const ACME = randomUUID();
@@ -144,4 +146,19 @@ test('a file over the size limit is 413 and leaves nothing behind', async () => 
 test('USERs and CALLERs may not manage GPTs', async () => {
   expect((await stack.as(user, { method: 'POST', url: '/api/custom-gpt', payload: { name: 'Mine', instructions: 'i', visibility: 'company' } })).statusCode).toBe(403);
   expect((await stack.as(user, { method: 'GET', url: '/api/custom-gpt' })).statusCode).toBe(403);
+});
+
+test('with custom GPTs switched off for a company, its people neither list nor start chats with them', async () => {
+  const gpt = await createGpt(stack, admin);
+  await publish(stack, buildEnvelope({
+    type: 'company.features_changed', companyId: ACME, actor: { type: 'system', id: null },
+    data: { id: ACME, before: { custom_gpts: true }, after: { custom_gpts: false } },
+  }));
+  expect((await stack.as(user, { method: 'GET', url: '/api/custom-gpt/dropdown' })).json()).toMatchObject({ code: 'FEATURE_DISABLED' });
+  const chat = await stack.as(user, { method: 'POST', url: '/api/chat/conversations', payload: { customGptId: gpt._id } });
+  expect(chat.statusCode).toBe(403);
+  expect(chat.json()).toMatchObject({ code: 'FEATURE_DISABLED' });
+  // Plain chat is another feature: it goes on.
+  expect((await stack.as(user, { method: 'POST', url: '/api/chat/conversations', payload: {} })).statusCode).toBe(201);
+  expect((await stack.as(otherUser, { method: 'GET', url: '/api/custom-gpt/dropdown' })).statusCode).toBe(200);
 });

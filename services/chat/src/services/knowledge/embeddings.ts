@@ -4,6 +4,7 @@ import type { ChatConfig } from '../../config';
 
 /** Texts per embeddings request: well inside every OpenAI-compatible server's input limit. */
 export const EMBED_BATCH = 64;
+const EMBED_RETRIES = 2;
 /** Characters of a chunk sent to be embedded (a chunk is about 1,000; headings add a little). */
 const EMBED_CHARS = 2_000;
 
@@ -30,7 +31,9 @@ export class Embedder {
     const client = providerClient(model.endpoint, outboundPolicy(this.ctx.config), this.ctx.config.AI_TIMEOUT_MS);
     const response = await client.embeddings.create(
       { model: model.model, input: texts.map((t) => t.slice(0, EMBED_CHARS)), encoding_format: 'float' },
-      { signal },
+      // A reused keep-alive connection the server just closed fails at once: try again (the SDK
+      // backs off and retries connection errors, 429 and 5xx only, never a refused key).
+      { signal, maxRetries: EMBED_RETRIES },
     );
     const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     if (vectors.length !== texts.length) throw new Error(`The embeddings model gave ${vectors.length} vectors for ${texts.length} texts`);
