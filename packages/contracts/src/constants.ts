@@ -151,3 +151,4 @@ export * from './ai-constants';
 export * from './company-constants';
 export * from './credit-constants';
 export * from './email';
+export * from './gpt-constants';

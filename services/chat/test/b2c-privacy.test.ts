@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import type { CitationDto } from '@earshot/contracts';
+import type { TranscriptCitationDto } from '@earshot/contracts';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { companyCreated, createConversation, deltas, fileUploaded, listen, publish, streamAbout, streamReply, transcriptCompleted } from './helpers';
@@ -39,7 +39,7 @@ afterAll(async () => stack.close());
 
 async function ask(token: string, message: string) {
   const reply = await streamReply(base, token, await createConversation(stack, token), { message });
-  const done = reply.events.find((e) => e.event === 'done')?.data as { citations: CitationDto[] } | undefined;
+  const done = reply.events.find((e) => e.event === 'done')?.data as { citations: TranscriptCitationDto[] } | undefined;
   return { text: deltas(reply.events).join(''), files: (done?.citations ?? []).map((c) => c.fileId) };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import type { CitationDto } from '@earshot/contracts';
+import type { TranscriptCitationDto } from '@earshot/contracts';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { createConversation, deltas, listen, messagesOf, publish, streamReply, transcriptCompleted, type SseEvent } from './helpers';
@@ -58,7 +58,7 @@ async function ask(token: string, message: string) {
   return { id, ...reply, text: deltas(reply.events).join(''), done: reply.events.find((e) => e.event === 'done')?.data };
 }
 
-const citationsOf = (done: SseEvent['data'] | undefined) => (done?.citations ?? []) as CitationDto[];
+const citationsOf = (done: SseEvent['data'] | undefined) => (done?.citations ?? []) as TranscriptCitationDto[];
 
 test('finds the right passage among 200 transcripts and quotes it with speaker, time and link', async () => {
   const { status, contentType, events, text, done, id } = await ask(user, 'What happened with the refrigerated lorry?');

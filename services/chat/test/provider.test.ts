@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import type { CitationDto } from '@earshot/contracts';
+import type { TranscriptCitationDto } from '@earshot/contracts';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { addChatModel, createConversation, deltas, listen, messagesOf, publish, streamReply, transcriptCompleted } from './helpers';
@@ -46,7 +46,7 @@ test('a model reply streams in order, ends with its id and usage, is stored, and
   expect(events.map((e) => e.event)).toEqual(['start', 'delta', 'delta', 'delta', 'delta', 'done']);
   expect(events[0]!.data).toMatchObject({ model: 'fake-chat', builtIn: false, title: 'What price per seat did we offer?' });
   expect(deltas(events)).toEqual(['The agent', ' offered', ' 35 euros', ' per seat [2].']);
-  const done = events.at(-1)!.data as { messageId: string; status: string; usage: unknown; citations: CitationDto[] };
+  const done = events.at(-1)!.data as { messageId: string; status: string; usage: unknown; citations: TranscriptCitationDto[] };
   expect(done).toMatchObject({ status: 'complete', usage: { promptTokens: 321, completionTokens: 4, totalTokens: 325 } });
   expect(done.citations.map((c) => c.fileId)).toEqual([callFile, callFile]);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import type { AnalysisConversations, CitationDto, Envelope } from '@earshot/contracts';
+import type { AnalysisConversations, TranscriptCitationDto, Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
@@ -36,7 +36,7 @@ let smallModelId: string;
 const system = { type: 'system' as const, id: null };
 /** The messages the fake provider was sent for the last reply, as one text. */
 const lastPrompt = () => fake.requests.at(-1)!.body!.messages!.map((m) => m.content).join('\n');
-const doneOf = (events: SseEvent[]) => events.at(-1)!.data as { messageId: string; citations: CitationDto[] };
+const doneOf = (events: SseEvent[]) => events.at(-1)!.data as { messageId: string; citations: TranscriptCitationDto[] };
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();

@@ -11,6 +11,8 @@ export const ConversationDto = z.object({
   lastMessageAt: z.string().nullable(),
   /** The recording a conversation is about (a chat bound to one transcript), or null. */
   fileId: z.string().nullable(),
+  /** The custom GPT the conversation is with, or null. */
+  customGptId: z.string().nullable(),
 });
 export type ConversationDto = z.infer<typeof ConversationDto>;
 
@@ -26,13 +28,16 @@ export const CreateConversationBody = z.object({
   title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional(),
   /** Binds the conversation to one recording the caller may see (404 otherwise): every answer is about it. */
   fileId: Id.optional(),
+  /** A conversation with a custom GPT the caller may chat with (enabled, visible to them; 404 otherwise). */
+  customGptId: Id.optional(),
 }).strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
 export type CreateConversationBody = z.infer<typeof CreateConversationBody>;
 export type RenameConversationBody = z.infer<typeof RenameConversationBody>;
 
-/** A passage of a transcript that a reply quotes. */
-export const CitationDto = z.object({
+/** A passage of a transcript that a reply quotes (stored before `kind` existed: it may be absent). */
+export const TranscriptCitationDto = z.object({
+  kind: z.literal('transcript').optional(),
   fileId: z.string(),
   fileName: z.string(),
   speaker: z.string(),
@@ -42,6 +47,23 @@ export const CitationDto = z.object({
   /** In-app link that opens the transcript at that moment: /transcripts/{fileId}?t={seconds}. */
   link: z.string(),
 });
+export type TranscriptCitationDto = z.infer<typeof TranscriptCitationDto>;
+
+/** A passage of a custom GPT's knowledge file that a reply quotes. */
+export const FileCitationDto = z.object({
+  kind: z.literal('file'),
+  /** The knowledge file's id: GET /custom-gpt/{customGptId}/files/{fileId} serves it. */
+  fileId: z.string(),
+  fileName: z.string(),
+  /** From 1; absent for formats without pages. */
+  page: z.number().int().min(1).optional(),
+  /** The source's number in the answer ([1], [2]…). */
+  index: z.number().int().min(1),
+  quote: z.string(),
+});
+export type FileCitationDto = z.infer<typeof FileCitationDto>;
+
+export const CitationDto = z.union([FileCitationDto, TranscriptCitationDto]);
 export type CitationDto = z.infer<typeof CitationDto>;
 
 export const UsageDto = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsageDto } from '../api/chat';
-import { MESSAGE_STATUSES } from '../constants';
+import { GPT_SCOPES, GPT_VISIBILITIES, MESSAGE_STATUSES } from '../constants';
 import { defineEvent } from './envelope';
 
 const topic = 'earshot.chat';
@@ -41,6 +41,51 @@ export const chatEvents = [
       modelId: z.string(), tokens: z.number().int().min(0), purpose: z.enum(['knowledge', 'reembed', 'query']),
       customGptId: z.string().nullable(), fileId: z.string().nullable(),
     }),
+  }),
+  // Custom GPTs and their knowledge files: ids, settings and counts, never instructions or file text.
+  defineEvent({
+    type: 'custom_gpt.created', version: 1, topic,
+    description: 'An administrator made a custom GPT (or duplicated one: duplicateOf names the original).',
+    data: z.object({
+      id: z.string(), scope: z.enum(GPT_SCOPES), visibility: z.enum(GPT_VISIBILITIES), enabled: z.boolean(),
+      modelId: z.string().nullable(), searchTranscripts: z.boolean(), duplicateOf: z.string().nullable(),
+    }),
+  }),
+  defineEvent({
+    type: 'custom_gpt.updated', version: 1, topic,
+    description: 'A custom GPT changed; changed names the fields that did (never their values for text fields).',
+    data: z.object({
+      id: z.string(), changed: z.array(z.string()), visibility: z.enum(GPT_VISIBILITIES), enabled: z.boolean(), modelId: z.string().nullable(),
+    }),
+  }),
+  defineEvent({
+    type: 'custom_gpt.deleted', version: 1, topic,
+    description: 'A custom GPT was deleted with its knowledge files, their chunks and vectors.',
+    data: z.object({ id: z.string(), files: z.number().int().min(0) }),
+  }),
+  defineEvent({
+    type: 'knowledge_file.added', version: 1, topic,
+    description: 'A knowledge file was uploaded to a custom GPT and queued for processing.',
+    data: z.object({ id: z.string(), customGptId: z.string(), mimeType: z.string(), size: z.number().int().min(0) }),
+  }),
+  defineEvent({
+    type: 'knowledge_file.ready', version: 1, topic,
+    description: 'A knowledge file was extracted, chunked and indexed: it answers questions now.',
+    data: z.object({
+      id: z.string(), customGptId: z.string(), pages: z.number().int().nullable(), chunks: z.number().int().min(0),
+      /** The embeddings model its vectors were made with (null: full-text search only). */
+      embeddingsModelId: z.string().nullable(),
+    }),
+  }),
+  defineEvent({
+    type: 'knowledge_file.failed', version: 1, topic,
+    description: 'A knowledge file could not be processed; reason is what the file list shows.',
+    data: z.object({ id: z.string(), customGptId: z.string(), reason: z.string() }),
+  }),
+  defineEvent({
+    type: 'knowledge_file.deleted', version: 1, topic,
+    description: 'A knowledge file was removed from a custom GPT with its chunks and vectors.',
+    data: z.object({ id: z.string(), customGptId: z.string() }),
   }),
   defineEvent({
     type: 'chat_feedback.given', version: 1, topic,

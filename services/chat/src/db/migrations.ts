@@ -101,6 +101,89 @@ export const migrations: Migration[] = [
       -- Recordings known before this have none, and stay out of every b2c member's reach.
       alter table recordings add column uploaded_by text;`,
   },
+  {
+    name: '0005_custom_gpts',
+    sql: `
+      -- Company assistants: a platform GPT (company_id null; company_ids [] = offered to every
+      -- company) or one company's. user_ids: who may chat with a 'users' GPT.
+      create table custom_gpts (
+        id uuid primary key,
+        scope text not null check (scope in ('platform', 'company')),
+        company_id uuid,
+        company_ids jsonb not null default '[]'::jsonb,
+        name text not null,
+        description text,
+        avatar text,
+        instructions text not null,
+        model_id uuid,
+        starters jsonb not null default '[]'::jsonb,
+        search_transcripts boolean not null default false,
+        visibility text not null check (visibility in ('company', 'private', 'users')),
+        user_ids jsonb not null default '[]'::jsonb,
+        enabled boolean not null default true,
+        created_by text not null,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        check ((scope = 'platform') = (company_id is null))
+      );
+      create index custom_gpts_company_idx on custom_gpts (company_id, created_at desc);
+
+      -- A knowledge file is its own job: status, progress and a lease (lease_until) that a process
+      -- holds while working on it; a lease that ran out (the process died) lets another take it.
+      create table knowledge_files (
+        id uuid primary key,
+        custom_gpt_id uuid not null references custom_gpts (id) on delete cascade,
+        company_id uuid,
+        name text not null,
+        format text not null,
+        mime_type text not null,
+        size bigint not null,
+        storage_key text not null,
+        status text not null check (status in ('queued', 'extracting', 'indexing', 'ready', 'failed')),
+        progress integer not null default 0,
+        error text,
+        pages integer,
+        chunk_count integer not null default 0,
+        -- Chunks are made once per version: processing again after a restart replaces that version's.
+        version integer not null default 1,
+        attempts integer not null default 0,
+        lease_until timestamptz,
+        uploaded_by text not null,
+        created_at timestamptz not null default clock_timestamp(),
+        updated_at timestamptz not null default now()
+      );
+      create index knowledge_files_gpt_idx on knowledge_files (custom_gpt_id, created_at);
+      create index knowledge_files_work_idx on knowledge_files (status, created_at) where status in ('queued', 'extracting', 'indexing');
+
+      create table knowledge_chunks (
+        id uuid primary key,
+        file_id uuid not null references knowledge_files (id) on delete cascade,
+        custom_gpt_id uuid not null,
+        version integer not null,
+        position integer not null,
+        page integer,
+        heading text,
+        text text not null,
+        tsv tsvector generated always as (to_tsvector('english', coalesce(heading, '') || ' ' || text)) stored,
+        unique (file_id, version, position)
+      );
+      create index knowledge_chunks_tsv_idx on knowledge_chunks using gin (tsv);
+      create index knowledge_chunks_gpt_idx on knowledge_chunks (custom_gpt_id);
+
+      -- One vector per chunk, embeddings model and dimension: a new model's vectors are added beside
+      -- the old ones, which keep answering until the new set is complete.
+      create table knowledge_vectors (
+        chunk_id uuid not null references knowledge_chunks (id) on delete cascade,
+        custom_gpt_id uuid not null,
+        model_id uuid not null,
+        dimension integer not null,
+        vector real[] not null,
+        primary key (chunk_id, model_id, dimension)
+      );
+      create index knowledge_vectors_gpt_idx on knowledge_vectors (custom_gpt_id, model_id, dimension);
+
+      alter table conversations add column custom_gpt_id uuid;`,
+  },
   ...aiCatalogueMigrations(),
   companyTypes.migration,
 ];

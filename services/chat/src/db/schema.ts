@@ -1,5 +1,5 @@
-import { doublePrecision, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { CitationDto, UsageDto } from '@earshot/contracts';
+import { bigint, boolean, doublePrecision, integer, jsonb, pgSchema, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { CitationDto, GptScope, GptVisibility, KnowledgeFileStatus, KnowledgeFormat, UsageDto } from '@earshot/contracts';
 
 export const chat = pgSchema('chat');
 
@@ -15,6 +15,7 @@ export const conversations = chat.table('conversations', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
   lastMessageAt: ts('last_message_at'),
   fileId: uuid('file_id'),
+  customGptId: uuid('custom_gpt_id'),
 });
 export type ConversationRow = typeof conversations.$inferSelect;
 
@@ -73,4 +74,70 @@ export const clients = chat.table('clients', {
   id: uuid('id').primaryKey(),
   companyId: uuid('company_id').notNull(),
   name: text('name').notNull(),
+});
+
+export const customGpts = chat.table('custom_gpts', {
+  id: uuid('id').primaryKey(),
+  scope: text('scope').$type<GptScope>().notNull(),
+  companyId: uuid('company_id'),
+  companyIds: jsonb('company_ids').$type<string[]>().notNull().default([]),
+  name: text('name').notNull(),
+  description: text('description'),
+  avatar: text('avatar'),
+  instructions: text('instructions').notNull(),
+  modelId: uuid('model_id'),
+  starters: jsonb('starters').$type<string[]>().notNull().default([]),
+  searchTranscripts: boolean('search_transcripts').notNull().default(false),
+  visibility: text('visibility').$type<GptVisibility>().notNull(),
+  userIds: jsonb('user_ids').$type<string[]>().notNull().default([]),
+  enabled: boolean('enabled').notNull().default(true),
+  createdBy: text('created_by').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type CustomGptRow = typeof customGpts.$inferSelect;
+export type NewCustomGptRow = typeof customGpts.$inferInsert;
+
+export const knowledgeFiles = chat.table('knowledge_files', {
+  id: uuid('id').primaryKey(),
+  customGptId: uuid('custom_gpt_id').notNull(),
+  companyId: uuid('company_id'),
+  name: text('name').notNull(),
+  format: text('format').$type<KnowledgeFormat>().notNull(),
+  mimeType: text('mime_type').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  storageKey: text('storage_key').notNull(),
+  status: text('status').$type<KnowledgeFileStatus>().notNull(),
+  progress: integer('progress').notNull().default(0),
+  error: text('error'),
+  pages: integer('pages'),
+  chunkCount: integer('chunk_count').notNull().default(0),
+  version: integer('version').notNull().default(1),
+  attempts: integer('attempts').notNull().default(0),
+  leaseUntil: ts('lease_until'),
+  uploadedBy: text('uploaded_by').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type KnowledgeFileRow = typeof knowledgeFiles.$inferSelect;
+export type NewKnowledgeFileRow = typeof knowledgeFiles.$inferInsert;
+
+export const knowledgeChunks = chat.table('knowledge_chunks', {
+  id: uuid('id').primaryKey(),
+  fileId: uuid('file_id').notNull(),
+  customGptId: uuid('custom_gpt_id').notNull(),
+  version: integer('version').notNull(),
+  position: integer('position').notNull(),
+  page: integer('page'),
+  heading: text('heading'),
+  text: text('text').notNull(),
+});
+export type KnowledgeChunkRow = typeof knowledgeChunks.$inferSelect;
+
+export const knowledgeVectors = chat.table('knowledge_vectors', {
+  chunkId: uuid('chunk_id').notNull(),
+  customGptId: uuid('custom_gpt_id').notNull(),
+  modelId: uuid('model_id').notNull(),
+  dimension: integer('dimension').notNull(),
+  vector: real('vector').array().notNull(),
 });

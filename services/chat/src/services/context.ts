@@ -1,4 +1,4 @@
-import type { CitationDto } from '@earshot/contracts';
+import type { TranscriptCitationDto } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import * as recordingsRepo from '../repositories/recordings';
 import type { Recording, RecordingScope } from '../repositories/recordings';
@@ -17,7 +17,7 @@ export type ContextMode = 'search' | 'whole' | 'excerpts' | 'overview';
 
 export interface TurnContext {
   mode: ContextMode;
-  passages: CitationDto[];
+  passages: TranscriptCitationDto[];
   /** The recording the question is about, when it is about one. */
   recording: Recording | null;
   /** Segments the recording has (the passages may be fewer). */
@@ -49,7 +49,7 @@ export function mentions(text: string, name: string): boolean {
 export const asksOverview = (question: string) => OVERVIEW.test(question);
 
 /** One segment as a model reads it, numbered. */
-export const segmentLine = (p: Pick<CitationDto, 'speaker' | 'start' | 'text'>, n: number) =>
+export const segmentLine = (p: Pick<TranscriptCitationDto, 'speaker' | 'start' | 'text'>, n: number) =>
   `[${n}] ${p.speaker} at ${clock(p.start)}: ${p.text.replace(/\s+/g, ' ').trim()}`;
 
 /**
@@ -143,8 +143,8 @@ export async function gatherContext(db: Db, options: GatherOptions): Promise<Tur
  * The segments a model's answer cites as [n], in the order it first cites them. Given a whole
  * transcript, only those become the reply's sources (not the hundreds it was given).
  */
-export function citedIn(answer: string, passages: readonly CitationDto[]): CitationDto[] {
-  const cited: CitationDto[] = [];
+export function citedIn(answer: string, passages: readonly TranscriptCitationDto[]): TranscriptCitationDto[] {
+  const cited: TranscriptCitationDto[] = [];
   const seen = new Set<number>();
   for (const match of answer.matchAll(/\[(\d{1,5})\]/g)) {
     const n = Number(match[1]);

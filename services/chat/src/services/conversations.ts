@@ -19,6 +19,7 @@ export function toConversation(row: ConversationRow): ConversationDto {
     updatedAt: row.updatedAt.toISOString(),
     lastMessageAt: row.lastMessageAt?.toISOString() ?? null,
     fileId: row.fileId,
+    customGptId: row.customGptId,
   };
 }
 

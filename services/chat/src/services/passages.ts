@@ -1,4 +1,4 @@
-import { speakerName, type CitationDto } from '@earshot/contracts';
+import { speakerName, type TranscriptCitationDto } from '@earshot/contracts';
 import type { Passage } from '../repositories/segments';
 
 /** 75.4 → "1:15"; an hour or more → "1:02:05". */
@@ -13,7 +13,7 @@ export function clock(seconds: number): string {
 /** The in-app link that opens a transcript at the moment a passage starts. */
 export const transcriptLink = (fileId: string, start: number) => `/transcripts/${fileId}?t=${Math.max(0, Math.floor(start))}`;
 
-export function toCitation(p: Passage): CitationDto {
+export function toCitation(p: Passage): TranscriptCitationDto {
   return { fileId: p.fileId, fileName: p.fileName, speaker: speakerName(p.speaker), start: p.start, text: p.text, link: transcriptLink(p.fileId, p.start) };
 }
 

@@ -1,4 +1,4 @@
-import type { CitationDto, UsageDto } from '@earshot/contracts';
+import type { TranscriptCitationDto, UsageDto } from '@earshot/contracts';
 import type { ContextMode } from './context';
 
 export interface HistoryMessage {
@@ -8,7 +8,7 @@ export interface HistoryMessage {
 
 export interface ReplyInput {
   question: string;
-  passages: CitationDto[];
+  passages: TranscriptCitationDto[];
   /** How the passages were chosen (see ContextMode). */
   mode: ContextMode;
   /** The recording the question is about, when it is about one; `total` is its number of segments. */
