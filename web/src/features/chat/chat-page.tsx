@@ -140,7 +140,7 @@ export default function ChatPage(): ReactElement {
               <h1 id="page-heading" className="text-2xl font-semibold text-gray-900 md:text-3xl dark:text-white">{t('chat.agenda')}</h1>
             </div>
           ) : (
-            <MessageThread items={items} pending={pendingHere} busy={streaming} onRegenerate={onRegenerate} onRetryPending={onRetryPending} onFeedback={onFeedback} />
+            <MessageThread items={items} pending={pendingHere} busy={streaming} gptId={gptId} onRegenerate={onRegenerate} onRetryPending={onRetryPending} onFeedback={onFeedback} />
           )}
         </div>
         {failure ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{failure}</p> : null}

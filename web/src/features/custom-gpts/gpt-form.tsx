@@ -66,7 +66,7 @@ export function GptForm({ gpt, platform, onSaved, onCancel }: { gpt: CustomGpt |
         <div className="flex items-end gap-3">
           <NameAvatar name={name || '?'} src={avatar.trim() || null} size="md" />
           <div className="min-w-0 flex-1">
-            <FormField label={t('form.avatar')} error={errors.avatar?.message} hint={t('form.avatarHint')}><input type="url" autoComplete="off" {...register('avatar')} /></FormField>
+            <FormField label={t('form.avatar')} error={errors.avatar?.message} hint={t('form.avatarHint')}><input type="text" inputMode="url" autoComplete="off" {...register('avatar')} /></FormField>
           </div>
         </div>
         <FormField label={t('form.instructions')} error={errors.instructions?.message} hint={t('form.instructionsHint')}><textarea rows={10} {...register('instructions')} /></FormField>

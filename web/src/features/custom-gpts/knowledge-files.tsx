@@ -41,7 +41,7 @@ export function KnowledgeFiles({ gptId, editable }: { gptId: string; editable: b
     <section aria-labelledby="knowledge-heading" className="max-w-3xl" data-testid="knowledge-files">
       <h2 id="knowledge-heading" className="text-lg font-semibold text-gray-900 dark:text-white">{t('files.title')}</h2>
       <p className="mt-1 mb-4 text-sm text-gray-600 dark:text-gray-400">
-        {t('files.hint', { types: KNOWLEDGE_TYPE_NAMES.join(', '), size: formatSize(GPT_LIMITS.fileSizeMax), count: GPT_LIMITS.filesMax })}
+        {t('files.hint', { types: KNOWLEDGE_TYPE_NAMES.join(', '), size: formatSize(GPT_LIMITS.fileMaxBytes), count: GPT_LIMITS.filesPerGpt })}
       </p>
       {editable ? <FileDropZone onFiles={add} disabled={false} /> : null}
       {failure ? <div className="mt-3"><Alert>{failure}</Alert></div> : null}
