@@ -2,7 +2,7 @@
 // eager catalogue (the signed-in shell has a size budget).
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
-export const gptCatalogue = defineFeatureCatalogue(
+export const catalogue = defineFeatureCatalogue(
   'chatGpts',
   {
     pickerTitle: 'New chat with…',

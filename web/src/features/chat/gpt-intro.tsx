@@ -5,10 +5,10 @@ import type { ReactElement } from 'react';
 import { NameAvatar } from '../../components/name-avatar';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { useChatGptOptionsQuery } from './gpt-api';
-import { gptCatalogue } from './gpt-i18n';
+import { catalogue } from './gpt-i18n';
 
 export default function GptIntro({ gptId, empty, onStarter }: { gptId: string; empty: boolean; onStarter: (text: string) => void }): ReactElement | null {
-  const { t } = useFeatureTranslation(gptCatalogue);
+  const { t } = useFeatureTranslation(catalogue);
   const options = useChatGptOptionsQuery();
   const gpt = options.data?.find((option) => option._id === gptId);
   if (options.isLoading) return null;

@@ -5,10 +5,10 @@ import { Modal } from '../../components/modal';
 import { NameAvatar } from '../../components/name-avatar';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { useChatGptOptionsQuery } from './gpt-api';
-import { gptCatalogue } from './gpt-i18n';
+import { catalogue } from './gpt-i18n';
 
 export default function GptPicker({ onChoose, onClose }: { onChoose: (gptId: string) => void; onClose: () => void }): ReactElement {
-  const { t } = useFeatureTranslation(gptCatalogue);
+  const { t } = useFeatureTranslation(catalogue);
   // Fresh each time it opens: an administrator may have added or hidden one meanwhile.
   const options = useChatGptOptionsQuery(undefined, { refetchOnMountOrArgChange: true });
   const list = options.data ?? [];

@@ -5,7 +5,7 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { useCompanyOptionsQuery } from '../../lib/company-options';
 import { useGptUserOptionsQuery } from './custom-gpts-api';
 import { catalogue } from './i18n';
-import { GPT_VISIBILITIES, type GptFormInput } from './model';
+import { GPT_MESSAGES, GPT_VISIBILITIES, type GptFormInput } from './model';
 
 const radioClass = 'flex items-center gap-2 text-sm text-gray-800 dark:text-gray-200';
 
@@ -21,6 +21,8 @@ export function VisibilityFields(): ReactElement {
   const { register, control } = useFormContext<GptFormInput>();
   const visibility = useWatch({ control, name: 'visibility' });
   const users = useGptUserOptionsQuery(undefined, { skip: visibility !== 'users' });
+  // The contracts' sentence (the form's schema and the server say it) in the page's language.
+  const personText = (message: string | undefined) => (message === GPT_MESSAGES.usersRequired ? t('form.noUsersChosen') : message);
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-1 text-sm font-medium text-gray-700 dark:text-gray-300">{t('form.visibility')}</legend>
@@ -32,7 +34,7 @@ export function VisibilityFields(): ReactElement {
       ))}
       {visibility === 'users' ? (
         <Controller control={control} name="userIds" render={({ field, fieldState }) => (
-          <ChecklistPicker label={t('form.users')} testId="user-picker" options={users.data ?? []} loading={users.isLoading} value={field.value} onChange={field.onChange} error={fieldState.error?.message} texts={texts} />
+          <ChecklistPicker label={t('form.users')} testId="user-picker" options={users.data ?? []} loading={users.isLoading} value={field.value} onChange={field.onChange} error={personText(fieldState.error?.message)} texts={texts} />
         )} />
       ) : null}
     </fieldset>

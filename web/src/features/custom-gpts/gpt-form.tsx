@@ -11,7 +11,7 @@ import { placeFieldErrors } from '../../lib/server-errors';
 import { OfferFields, VisibilityFields } from './audience-fields';
 import { useCreateCustomGptMutation, useGptChatModelsQuery, useUpdateCustomGptMutation } from './custom-gpts-api';
 import { catalogue } from './i18n';
-import { formValues, GPT_FIELDS, gptFormSchema, type CustomGpt, type CustomGptBody, type GptFormInput } from './model';
+import { formValues, GPT_FIELDS, gptFormSchema, offersNoCompany, type CustomGpt, type CustomGptBody, type GptFormInput } from './model';
 import { StartersField } from './starters-field';
 
 /** The chat model: '' is the default model (whichever is default when the GPT answers). */
@@ -39,7 +39,7 @@ function ModelField({ saved }: { saved: string | null }): ReactElement {
  */
 export function GptForm({ gpt, platform, onSaved, onCancel }: { gpt: CustomGpt | null; platform: boolean; onSaved: (gpt: CustomGpt) => void; onCancel: () => void }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
-  const schema = useMemo(() => gptFormSchema(platform, { noUsers: t('form.noUsersChosen'), noCompanies: t('form.noCompaniesChosen') }), [platform, t]);
+  const schema = useMemo(() => gptFormSchema(platform), [platform]);
   const form = useForm<GptFormInput, unknown, CustomGptBody>({ resolver: zodResolver(schema, formMessages(t)), defaultValues: formValues(gpt) });
   const { register, handleSubmit, setError, formState: { errors }, watch } = form;
   const [create, creating] = useCreateCustomGptMutation();
@@ -50,6 +50,7 @@ export function GptForm({ gpt, platform, onSaved, onCancel }: { gpt: CustomGpt |
 
   const submit = async (body: CustomGptBody) => {
     setFailure(null);
+    if (offersNoCompany(form.getValues(), platform)) return setError('companyIds', { type: 'required', message: t('form.noCompaniesChosen') });
     try {
       onSaved(gpt ? await update({ id: gpt._id, body }).unwrap() : await create(body).unwrap());
     } catch (error) {

@@ -2,9 +2,9 @@
 // validate with the contracts' own zod schema, the server's rules) and the form's values ↔ body.
 import { z } from 'zod';
 import { CreateCustomGptBody, type CreateCustomGptInput, type CustomGptDto, type CustomGptList as List, type KnowledgeFileDto } from '@earshot/contracts';
-import { GPT_LIMITS, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT, type GptVisibility, type Role } from '@earshot/contracts/constants';
+import { GPT_LIMITS, GPT_MESSAGES, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT, type GptVisibility, type Role } from '@earshot/contracts/constants';
 
-export { GPT_LIMITS, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT };
+export { GPT_LIMITS, GPT_MESSAGES, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT };
 export type CustomGpt = CustomGptDto;
 export type CustomGptList = List;
 export type KnowledgeFile = KnowledgeFileDto;
@@ -88,16 +88,17 @@ function toBody(input: GptFormInput, platform: boolean): CustomGptBody {
   };
 }
 
+/** The contracts' body schema (the server's rules) after the form's values become the body. */
+export function gptFormSchema(platform: boolean) {
+  return z.preprocess((input: GptFormInput) => toBody(input, platform), CreateCustomGptBody);
+}
+
 /**
- * The contracts' body schema after the form's values become the body. Choosing "the companies I
- * choose" and none would offer the GPT to every company ([]): that is refused here, in words.
+ * "The companies I choose" with none chosen would offer the GPT to every company ([] on the
+ * wire): refused before sending. A check of its own because the schema sees only the body.
  */
-export function gptFormSchema(platform: boolean, messages: { noUsers: string; noCompanies: string }) {
-  return z.preprocess((input: GptFormInput, context) => {
-    if (input.visibility === 'users' && input.userIds.length === 0) context.addIssue({ code: 'custom', path: ['userIds'], message: messages.noUsers, input });
-    if (platform && input.offer === 'chosen' && input.companyIds.length === 0) context.addIssue({ code: 'custom', path: ['companyIds'], message: messages.noCompanies, input });
-    return toBody(input, platform);
-  }, CreateCustomGptBody);
+export function offersNoCompany(input: GptFormInput, platform: boolean): boolean {
+  return platform && input.offer === 'chosen' && input.companyIds.length === 0;
 }
 
 /** Who may change a GPT: HOST_ADMIN the platform's, a company's ADMIN their company's (the server checks the company). */
