@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
-import { speakerName } from '@earshot/contracts/constants';
-import type { Citation, FileCitation } from './model';
+import type { Citation } from './model';
 
 const MessageMarkdown = lazy(() => import('./message-markdown'));
+// Only replies with sources need this: it stays out of the signed-in shell's bundle.
+const Sources = lazy(() => import('./sources'));
 
 export interface ReplyView {
   text: string;
@@ -12,45 +12,6 @@ export interface ReplyView {
   error: string | null;
   builtIn: boolean;
   citations: Citation[];
-}
-
-function clock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
-
-const sourceClass = 'font-medium text-brand-700 hover:underline dark:text-brand-300';
-
-/**
- * A custom GPT's knowledge file, opened in a new tab at the cited page (the browser's PDF viewer
- * follows #page=N). Without the GPT's id (it is in the address) the source is named, not linked.
- */
-function FileSource({ citation, gptId }: { citation: FileCitation; gptId: string | null }): ReactElement {
-  const { t } = useTranslation();
-  const text = `[${citation.index}] ${citation.fileName}${citation.page ? ` · ${t('chat.page', { page: citation.page })}` : ''}`;
-  if (!gptId) return <span data-testid="file-citation">{text}</span>;
-  const href = `/api/custom-gpt/${encodeURIComponent(gptId)}/files/${encodeURIComponent(citation.fileId)}${citation.page ? `#page=${citation.page}` : ''}`;
-  return <a href={href} target="_blank" rel="noopener noreferrer" title={citation.quote} className={sourceClass} data-testid="file-citation">{text}</a>;
-}
-
-function Sources({ citations, gptId }: { citations: Citation[]; gptId: string | null }): ReactElement {
-  const { t } = useTranslation();
-  return (
-    <div className="mt-3 border-t border-gray-200 pt-2 dark:border-gray-700">
-      <p className="mb-1 text-xs font-semibold text-gray-600 dark:text-gray-400">{t('chat.sources')}</p>
-      <ul className="space-y-1">
-        {citations.map((citation) => citation.kind === 'file' ? (
-          <li key={`file-${citation.fileId}-${citation.index}`} className="text-xs"><FileSource citation={citation} gptId={gptId} /></li>
-        ) : (
-          <li key={`${citation.fileId}-${citation.start}`} className="text-xs">
-            <Link to={citation.link} className={sourceClass}>
-              {citation.fileName} · {speakerName(citation.speaker)} · {clock(citation.start)}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
 }
 
 /** A reply of the assistant: markdown (sanitised), its state, sources and the actions under it. */
@@ -84,7 +45,7 @@ export function AssistantMessage({ reply, actions, gptId = null }: { reply: Repl
             {reply.error ? <p className="mt-1 text-xs">{reply.error}</p> : null}
           </div>
         ) : null}
-        {reply.citations.length > 0 && !streaming ? <Sources citations={reply.citations} gptId={gptId} /> : null}
+        {reply.citations.length > 0 && !streaming ? <Suspense fallback={null}><Sources citations={reply.citations} gptId={gptId} /></Suspense> : null}
       </div>
       {actions}
     </article>

@@ -1,12 +1,15 @@
-import { useState, type ReactElement } from 'react';
+import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/api';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Icon } from '../../components/icons';
 import { useConversationsQuery, useDeleteConversationMutation, useRenameConversationMutation } from './chat-api';
 import { ConversationItem } from './conversation-item';
 import { CONVERSATION_PAGE_MAX, CONVERSATION_PAGE_SIZE, SEARCH_DEBOUNCE_MS, type Conversation } from './model';
 import { useDebouncedValue } from './use-debounced-value';
+
+// The confirmation (with the modal it opens) loads when a delete is first asked for: the chat is
+// the signed-in shell, which has a size budget (scripts/bench-bundle.mjs).
+const ConfirmDialog = lazy(() => import('../../components/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
 
 /** The person's conversations, newest first, searched on the server by title and message text. */
 export function ConversationList({ activeId, onOpen, onNew, onNewWithGpt, onDeleted }: {
@@ -100,15 +103,19 @@ export function ConversationList({ activeId, onOpen, onNew, onNewWithGpt, onDele
           </button>
         ) : null}
       </div>
-      <ConfirmDialog
-        open={confirming !== null}
-        message={t('chat.deleteConfirm')}
-        confirmLabel={t('chat.delete')}
-        cancelLabel={t('chat.cancel')}
-        busy={removing.isLoading}
-        onConfirm={() => void onDelete()}
-        onCancel={() => setConfirming(null)}
-      />
+      {confirming ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            message={t('chat.deleteConfirm')}
+            confirmLabel={t('chat.delete')}
+            cancelLabel={t('chat.cancel')}
+            busy={removing.isLoading}
+            onConfirm={() => void onDelete()}
+            onCancel={() => setConfirming(null)}
+          />
+        </Suspense>
+      ) : null}
     </nav>
   );
 }
