@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import type { BaseConfig } from '@earshot/kit';
+import { storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
 
 /** Environment keys of the chat service. */
 export const chatConfigShape = {
   ...aiConfigShape,
+  /** Where knowledge files' originals are kept (the same storage as the file service's). */
+  ...storageConfigShape,
   /** Where to ask for a provider's key when the prompt service runs in another process. */
   ...providerKeysConfigShape,
   /** Transcript passages the assistant quotes, or gives a model as context. */
@@ -17,4 +19,4 @@ export const chatConfigShape = {
   CHAT_CONTEXT_TOKENS: z.coerce.number().int().min(1000).max(10_000_000).default(32_000),
 };
 
-export type ChatConfig = BaseConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;
+export type ChatConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;

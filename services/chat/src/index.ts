@@ -1,11 +1,17 @@
 import { aiCatalogue, providerKeysFor } from '@earshot/ai';
-import { defineService, on } from '@earshot/kit';
+import { createStorage, defineService, on, type HandlerSpec, type ServiceContext } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
+import { customGptRoutes } from './routes/custom-gpts';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
 import { ConversationService } from './services/conversations';
+import { CustomGptService } from './services/custom-gpts';
+import { Embedder } from './services/knowledge/embeddings';
+import { KnowledgeFileService } from './services/knowledge/files';
+import { KnowledgeQueue, knowledgeQueue, registerKnowledgeQueue } from './services/knowledge/queue';
+import { KnowledgeRetrieval } from './services/knowledge/retrieval';
 import { ReplyService } from './services/replies';
 import {
   applyClientDeleted,
@@ -19,6 +25,18 @@ import {
   applyWordEdited,
 } from './services/transcripts';
 
+/** Wakes this process's knowledge queue (an upload, a change of the AI configuration). */
+const wake = (ctx: ServiceContext<ChatConfig>) => () => knowledgeQueue(ctx.database)?.nudge();
+
+/** The same handler, then `after` once its transaction committed. */
+const waking = (spec: HandlerSpec, after: () => void): HandlerSpec => ({
+  ...spec,
+  prepare(envelope) {
+    const prepared = spec.prepare(envelope);
+    return { ...prepared, afterCommit: () => { prepared.afterCommit?.(); after(); } };
+  },
+});
+
 /** The chat service. See README.md for what it owns. */
 export const chatService = defineService<ChatConfig>({
   name: 'chat',
@@ -28,11 +46,18 @@ export const chatService = defineService<ChatConfig>({
   configShape: chatConfigShape,
   async routes(app, ctx) {
     const catalogue = aiCatalogue(ctx);
-    const conversations = new ConversationService(ctx, catalogue);
-    await chatRoutes(app, conversations, new ReplyService(ctx, catalogue, conversations));
+    const storage = createStorage(ctx.config);
+    const embedder = new Embedder(ctx, catalogue);
+    registerKnowledgeQueue(ctx.database, new KnowledgeQueue(ctx, storage, embedder));
+    const gpts = new CustomGptService(ctx);
+    const conversations = new ConversationService(ctx, catalogue, gpts);
+    const retrieval = new KnowledgeRetrieval(ctx, embedder);
+    await chatRoutes(app, conversations, new ReplyService(ctx, catalogue, conversations, retrieval));
+    await customGptRoutes(app, gpts, new KnowledgeFileService(ctx, gpts, storage, wake(ctx)));
   },
   subscriptions: (ctx) => [
-    ...aiCatalogue(ctx).handlers(),
+    // A changed embeddings model is re-embedded in the background: wake the queue to start.
+    ...aiCatalogue(ctx).handlers().map((handler) => waking(handler, wake(ctx))),
     ...companyTypes.handlers(),
     on('file.uploaded', (event, tx) => applyFileUploaded(tx, event)),
     on('transcript.completed', (event, tx) => applyTranscriptCompleted(tx, event)),
@@ -49,7 +74,12 @@ export const chatService = defineService<ChatConfig>({
   async start(ctx) {
     // Refuses to start, clearly, without a way to the prompt service for provider keys.
     providerKeysFor(ctx.database, ctx.config);
+    knowledgeQueue(ctx.database)?.start();
+  },
+  async stop(ctx) {
+    await knowledgeQueue(ctx.database)?.stop();
   },
 });
 
 export type { ChatConfig } from './config';
+export { knowledgeQueue } from './services/knowledge/queue';

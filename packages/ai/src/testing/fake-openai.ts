@@ -42,7 +42,29 @@ export interface FakeOpenAI {
    * without structured outputs do), e.g. ['json_schema'].
    */
   refuseResponseFormats: string[];
+  /**
+   * How POST /v1/embeddings turns a text into a vector (by default `hashedEmbedding` with 64
+   * dimensions); the `model` asked for is passed so a test can tell models apart.
+   */
+  embed: (text: string, model: string) => number[];
+  /** Answer the embeddings endpoint with this error instead (null: answer). */
+  embeddingsError: { status: number; message: string } | null;
   close(): Promise<void>;
+}
+
+/**
+ * A deterministic bag-of-words vector: each word (lower case, letters and digits) adds 1 to one of
+ * `dimensions` slots picked by a hash of the word and `seed`. Texts sharing words point the same
+ * way, so nearest-vector search behaves like a (crude) real embeddings model.
+ */
+export function hashedEmbedding(text: string, dimensions = 64, seed = ''): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (const c of seed + word) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+    vector[(h >>> 0) % dimensions]! += 1;
+  }
+  return vector;
 }
 
 const DEFAULT_REPLY: FakeReply = { pieces: ['Hello', ' from', ' the', ' fake', ' provider.'] };
@@ -72,13 +94,18 @@ function usageFor(reply: FakeReply, body: RecordedRequest['body']) {
  * A real local HTTP server speaking the OpenAI chat completions API as documented: streamed
  * `chat.completion.chunk` lines (`data: {...}` then `data: [DONE]`), the usage chunk when
  * `stream_options.include_usage` is set, plain JSON answers, OpenAI-style error bodies and
- * GET /v1/models. Each test scripts the answers and reads what the client sent.
+ * GET /v1/models, and POST /v1/embeddings (deterministic vectors, see hashedEmbedding). Each test scripts the answers and reads what the client sent.
  */
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   let fallback = DEFAULT_REPLY;
-  const state = { models: ['fake-model'], refused: [] as string[] };
+  const state = {
+    models: ['fake-model'],
+    refused: [] as string[],
+    embed: ((text: string) => hashedEmbedding(text)) as (text: string, model: string) => number[],
+    embeddingsError: null as { status: number; message: string } | null,
+  };
 
   const server = createServer((request, response) => {
     void (async () => {
@@ -100,6 +127,22 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 
       if (record.method === 'GET' && record.path === '/v1/models') {
         json(response, 200, { object: 'list', data: state.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'earshot-test' })) });
+        return;
+      }
+      if (record.method === 'POST' && record.path === '/v1/embeddings') {
+        if (state.embeddingsError) {
+          json(response, state.embeddingsError.status, { error: { message: state.embeddingsError.message, type: 'server_error', param: null, code: null } });
+          return;
+        }
+        const input = record.body?.input;
+        const texts = Array.isArray(input) ? input.map(String) : [String(input ?? '')];
+        const model = String(record.body?.model ?? 'fake-embeddings');
+        const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
+        json(response, 200, {
+          object: 'list', model,
+          data: texts.map((text, index) => ({ object: 'embedding', index, embedding: state.embed(text, model) })),
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        });
         return;
       }
       if (record.method !== 'POST' || record.path !== '/v1/chat/completions') {
@@ -179,6 +222,18 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     },
     set refuseResponseFormats(types: string[]) {
       state.refused = types;
+    },
+    get embed() {
+      return state.embed;
+    },
+    set embed(fn: (text: string, model: string) => number[]) {
+      state.embed = fn;
+    },
+    get embeddingsError() {
+      return state.embeddingsError;
+    },
+    set embeddingsError(error: { status: number; message: string } | null) {
+      state.embeddingsError = error;
     },
     async close() {
       server.closeAllConnections();

@@ -1,1 +1,1 @@
-export { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from './fake-openai';
+export { hashedEmbedding, startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from './fake-openai';

@@ -10,7 +10,7 @@ const newestFirst = [desc(sql`coalesce(${conversations.lastMessageAt}, ${convers
 
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function insert(tx: Db, row: { id: string; companyId: string | null; ownerId: string; title: string; fileId: string | null }): Promise<ConversationRow> {
+export async function insert(tx: Db, row: { id: string; companyId: string | null; ownerId: string; title: string; fileId: string | null; customGptId?: string | null }): Promise<ConversationRow> {
   const [created] = await tx.insert(conversations).values(row).returning();
   return created!;
 }

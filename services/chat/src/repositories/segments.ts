@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { transcriptSegments } from '../db/schema';
+import { allWordsThenAny } from './fts';
 import { ownedBy } from './recordings';
 
 export interface SegmentFacts {
@@ -84,9 +85,7 @@ async function ranked(db: Db, query: SQL, scope: SearchScope, limit: number): Pr
  */
 export async function search(db: Db, question: string, scope: SearchScope, limit: number): Promise<Passage[]> {
   if (scope.fileIds?.length === 0) return [];
-  const all = await ranked(db, sql`websearch_to_tsquery('english', ${question})`, scope, limit);
-  if (all.length > 0) return all;
-  return ranked(db, sql`replace(plainto_tsquery('english', ${question})::text, ' & ', ' | ')::tsquery`, scope, limit);
+  return allWordsThenAny(question, (query) => ranked(db, query, scope, limit));
 }
 
 /** A recording's whole text, segment by segment in time order (rank 0). */

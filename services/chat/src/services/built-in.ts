@@ -1,5 +1,6 @@
 import { BUILT_IN_MODEL_ID, MESSAGES } from '@earshot/contracts';
 import { asksOverview } from './context';
+import { knowledgeFileLink } from './knowledge/gpt-context';
 import { clock, escapeMarkdown } from './passages';
 import type { ReplyInput, ReplyWriter } from './writer';
 
@@ -17,8 +18,25 @@ function quote(text: string): string {
 const passageLine = (p: ReplyInput['passages'][number], i: number) =>
   `${i + 1}. **${escapeMarkdown(p.speaker)}** at [${clock(p.start)}](${p.link}) in *${escapeMarkdown(p.fileName) || 'a recording'}*:\n   > ${quote(p.text)}\n\n`;
 
+/** A custom GPT without a chat model: its files' best passages, quoted, with file name and page. */
+function gptPieces(input: ReplyInput, gpt: NonNullable<ReplyInput['gpt']>): string[] {
+  const name = escapeMarkdown(gpt.name);
+  const intro =
+    `I'm Earshot's built-in search assistant, not a language model and not “${name}” itself: I search the files of “${name}” and quote what they say. ` +
+    'An administrator can connect a language model in AI Configuration for written answers.';
+  const asked = escapeMarkdown(input.question.slice(0, 200));
+  const files = gpt.knowledge.map((c) =>
+    `${c.index}. [*${escapeMarkdown(c.fileName)}*${c.page ? `, page ${c.page}` : ''}](${knowledgeFileLink(gpt.id, c)}):\n   > ${quote(c.quote)}\n\n`);
+  const transcripts = input.passages.map((p, i) => passageLine(p, gpt.knowledge.length + i));
+  if (files.length + transcripts.length === 0) {
+    return [`${intro}\n\n`, `I found nothing in the files of “${name}” that matches “${asked}”. Try other words, such as names or phrases the documents would use.`];
+  }
+  return [`${intro}\n\nHere is what best matches “${asked}”:\n\n`, ...files, ...transcripts];
+}
+
 /** The answer in the pieces it is streamed in: who answers, then one piece per passage. */
 export function builtInPieces(input: ReplyInput): string[] {
+  if (input.gpt) return gptPieces(input, input.gpt);
   const recording = input.recording ? `*${escapeMarkdown(input.recording.fileName) || 'this recording'}*` : null;
   const where = recording ?? (input.allCompanies ? 'the transcripts' : "your company's transcripts");
   const asked = escapeMarkdown(input.question.slice(0, 200));

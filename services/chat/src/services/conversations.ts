@@ -10,6 +10,9 @@ import type { MessageWithFeedback } from '../repositories/messages';
 import * as recordingsRepo from '../repositories/recordings';
 import type { Recording, RecordingScope } from '../repositories/recordings';
 import { companyTypes } from './company-types';
+import type { CustomGptService } from './custom-gpts';
+
+const CONVERSATION_ABOUT_ONE = 'A conversation is either about a recording or with a custom GPT, not both';
 
 export function toConversation(row: ConversationRow): ConversationDto {
   return {
@@ -44,7 +47,7 @@ function toMessage(row: MessageWithFeedback): MessageDto {
  * is by owner, so anyone else (a colleague, a company or platform administrator) gets a 404.
  */
 export class ConversationService {
-  constructor(private readonly ctx: ServiceContext, private readonly catalogue: AiCatalogue) {}
+  constructor(private readonly ctx: ServiceContext, private readonly catalogue: AiCatalogue, private readonly gpts: CustomGptService) {}
 
   private async owned(identity: Identity, id: string): Promise<ConversationRow> {
     const row = await conversationsRepo.findOwned(this.ctx.db, id, identity.userId);
@@ -76,6 +79,11 @@ export class ConversationService {
     return found;
   }
 
+  /** The custom GPT a conversation is with, while the caller may still chat with it (else 404). */
+  customGpt(identity: Identity, id: string) {
+    return this.gpts.chattable(identity, id);
+  }
+
   /** The caller's conversations about one recording, newest first. */
   async aboutRecording(identity: Identity, fileId: string): Promise<AnalysisConversations> {
     const found = await this.recording(identity, fileId);
@@ -84,10 +92,14 @@ export class ConversationService {
   }
 
   async create(identity: Identity, body: CreateConversationBody): Promise<ConversationDto> {
+    if (body.fileId && body.customGptId) throw badRequest(CONVERSATION_ABOUT_ONE, [{ field: 'body.customGptId', message: CONVERSATION_ABOUT_ONE }]);
     if (body.fileId) await this.recording(identity, body.fileId);
+    // Only a GPT the caller may chat with (enabled, shown to them): any other is a 404.
+    if (body.customGptId) await this.gpts.chattable(identity, body.customGptId);
     return this.ctx.transact(async (tx, emit) => {
       const row = await conversationsRepo.insert(tx, {
         id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: body.title ?? '', fileId: body.fileId ?? null,
+        customGptId: body.customGptId ?? null,
       });
       emit({ type: 'conversation.created', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id } });
       return toConversation(row);

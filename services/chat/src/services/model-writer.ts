@@ -33,7 +33,34 @@ export function sourcesMessage(input: ReplyInput): string {
   return [recording ? `Transcript passages of the recording "${recording.fileName}":` : 'Transcript passages:', ...lines].join('\n');
 }
 
+const GPT_RULES = [
+  'You answer in Earshot, a console for call and meeting recordings. With each question you get numbered sources:',
+  'passages of your knowledge files (with file name and page) and, when allowed, of transcripts.',
+  'When they are relevant, answer from them and cite each one you use as [1], [2] and so on.',
+  'When they do not answer the question, say so plainly; never invent quotes, pages or facts from them.',
+  'Answer in the language of the question, in Markdown.',
+].join(' ');
+
+/** A custom GPT's sources as a model reads them: its files' passages first, then transcript passages, numbered on. */
+export function gptSourcesMessage(input: ReplyInput & { gpt: NonNullable<ReplyInput['gpt']> }): string {
+  const { knowledge, texts } = input.gpt;
+  const files = knowledge.map((c, i) =>
+    `[${c.index}] "${c.fileName}"${c.page ? `, page ${c.page}` : ''}: ${texts[i]!.replace(/\s+/g, ' ').trim()}`);
+  const transcripts = input.passages.map((p, i) =>
+    `[${knowledge.length + i + 1}] transcript "${p.fileName}", ${p.speaker} at ${clock(p.start)}: ${p.text.replace(/\s+/g, ' ').trim()}`);
+  if (files.length + transcripts.length === 0) return 'Sources: none of the knowledge files matched this question.';
+  return ['Sources:', ...files, ...transcripts].join('\n');
+}
+
 export function modelMessages(input: ReplyInput): ChatCompletionMessageParam[] {
+  if (input.gpt) {
+    // The GPT's own instructions are its system prompt; the rules on sources follow them.
+    return [
+      { role: 'system', content: input.gpt.instructions },
+      { role: 'system', content: `${GPT_RULES}\n\n${gptSourcesMessage({ ...input, gpt: input.gpt })}` },
+      ...input.history.map((m) => ({ role: m.role, content: m.content })),
+    ];
+  }
   return [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'system', content: sourcesMessage(input) },

@@ -11,13 +11,15 @@ import {
 import type { AiCatalogue } from '@earshot/ai';
 import { actorOf, badRequest, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
-import type { MessageRow, MessageStatus } from '../db/schema';
+import type { CustomGptRow, MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import * as messagesRepo from '../repositories/messages';
 import type { Recording } from '../repositories/recordings';
 import { builtInWriter } from './built-in';
 import { citedIn, gatherContext } from './context';
 import type { ConversationService } from './conversations';
+import { gptContext } from './knowledge/gpt-context';
+import type { KnowledgeRetrieval } from './knowledge/retrieval';
 import { modelWriter } from './model-writer';
 import type { HistoryMessage, ReplyWriter } from './writer';
 
@@ -67,6 +69,8 @@ export interface Turn {
   writer: ReplyWriter;
   /** The recording a bound conversation is about. */
   recording: Recording | null;
+  /** The custom GPT a conversation is with. */
+  customGpt: CustomGptRow | null;
 }
 
 /** Streamed replies: checks, the question's storage, retrieval, the writer and the stored answer. */
@@ -75,6 +79,7 @@ export class ReplyService {
     private readonly ctx: ServiceContext<ChatConfig>,
     private readonly catalogue: AiCatalogue,
     private readonly conversations: ConversationService,
+    private readonly retrieval: KnowledgeRetrieval,
   ) {}
 
   private async writerFor(modelId: string | undefined): Promise<ReplyWriter> {
@@ -92,7 +97,9 @@ export class ReplyService {
   async begin(identity: Identity, conversationId: string, body: ChatStreamBody, fileId?: string): Promise<Turn> {
     const owned = await conversationsRepo.findOwned(this.ctx.db, conversationId, identity.userId);
     if (!owned || (fileId !== undefined && owned.fileId !== fileId)) throw notFound('Conversation');
-    const writer = await this.writerFor(body.modelId);
+    // A GPT no longer available to the caller (disabled, hidden, deleted) cannot go on: 404.
+    const customGpt = owned.customGptId ? await this.conversations.customGpt(identity, owned.customGptId) : null;
+    const writer = await this.writerFor(body.modelId ?? (await this.gptModel(customGpt)));
     // A conversation about a recording that was deleted (or is no longer the caller's to see) cannot go on.
     const recording = owned.fileId ? await this.conversations.recording(identity, owned.fileId) : null;
     return this.ctx.transact(async (tx, emit) => {
@@ -114,7 +121,7 @@ export class ReplyService {
         emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity), data: { id: conversationId } });
       }
       await conversationsRepo.touch(tx, conversationId);
-      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer, recording };
+      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer, recording, customGpt };
     });
   }
 
@@ -129,6 +136,12 @@ export class ReplyService {
     await this.writerFor(question.modelId);
     const created = await this.conversations.create(identity, { fileId });
     return this.begin(identity, created._id, question, fileId);
+  }
+
+  /** A GPT's own chat model while it is configured; else the default answers. */
+  private async gptModel(gpt: CustomGptRow | null): Promise<string | undefined> {
+    if (!gpt?.modelId) return undefined;
+    return (await this.catalogue.resolve('chat', gpt.modelId)) ? gpt.modelId : undefined;
   }
 
   private contextTokens(writer: ReplyWriter): number {
@@ -159,7 +172,10 @@ export class ReplyService {
     let writing = false;
     try {
       const scope = await this.conversations.scope(turn.identity, turn.identity.companyId);
-      const context = await gatherContext(this.ctx.db, {
+      const gpt = turn.customGpt
+        ? await gptContext(this.ctx.db, this.retrieval, { identity: turn.identity, gpt: turn.customGpt, question: turn.question, scope, passages: this.ctx.config.CHAT_PASSAGES })
+        : null;
+      const context = gpt ? { mode: 'search' as const, passages: gpt.transcripts, recording: null, total: gpt.transcripts.length } : await gatherContext(this.ctx.db, {
         question: turn.question,
         scope,
         bound: turn.recording,
@@ -177,6 +193,7 @@ export class ReplyService {
         recording: context.recording ? { fileName: context.recording.fileName, total: context.total } : null,
         history,
         allCompanies: scope.companyId === null,
+        ...(gpt && turn.customGpt ? { gpt: { id: turn.customGpt.id, name: turn.customGpt.name, instructions: turn.customGpt.instructions, knowledge: gpt.knowledge, texts: gpt.texts } } : {}),
       }, signal);
       for (;;) {
         const next = await pieces.next();
@@ -188,7 +205,7 @@ export class ReplyService {
         sink.delta(next.value);
       }
       // Given a whole transcript, the sources are the segments the answer cites, not all it was given.
-      citations = transcript ? citedIn(content, context.passages) : context.passages;
+      citations = transcript ? citedIn(content, context.passages) : [...(gpt?.knowledge ?? []), ...context.passages];
       if (signal.aborted) status = 'stopped';
     } catch (failure) {
       if (signal.aborted) {
@@ -213,7 +230,10 @@ export class ReplyService {
           type: 'chat_reply.finished',
           companyId: turn.companyId,
           actor: actorOf(turn.identity),
-          data: { conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, builtIn: writer.builtIn, status, usage },
+          data: {
+            conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, builtIn: writer.builtIn, status, usage,
+            customGptId: turn.customGpt?.id ?? null,
+          },
         });
       });
     } catch (failure) {

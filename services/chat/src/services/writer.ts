@@ -1,4 +1,4 @@
-import type { TranscriptCitationDto, UsageDto } from '@earshot/contracts';
+import type { FileCitationDto, TranscriptCitationDto, UsageDto } from '@earshot/contracts';
 import type { ContextMode } from './context';
 
 export interface HistoryMessage {
@@ -17,6 +17,11 @@ export interface ReplyInput {
   history: HistoryMessage[];
   /** Whether the search covered every company (a platform administrator without one). */
   allCompanies: boolean;
+  /**
+   * A conversation with a custom GPT: its name and instructions, and the passages of its files
+   * (numbered first; transcript passages, when it may search them, follow on).
+   */
+  gpt?: { id: string; name: string; instructions: string; knowledge: FileCitationDto[]; /** Each passage's whole text (the citation quotes its start). */ texts: string[] };
 }
 
 /** Who writes a reply: the built-in search assistant or a configured model. */

@@ -1,0 +1,209 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { KnowledgeFileStatus } from '@earshot/contracts';
+import type { Db } from '@earshot/kit';
+import { knowledgeChunks, knowledgeFiles, knowledgeVectors, type KnowledgeFileRow, type NewKnowledgeFileRow } from '../db/schema';
+import { allWordsThenAny } from './fts';
+
+// Bound parameters per statement stay far below PostgreSQL's 65,535.
+const INSERT_BATCH = 500;
+
+export async function insertFile(tx: Db, row: NewKnowledgeFileRow): Promise<KnowledgeFileRow> {
+  const [created] = await tx.insert(knowledgeFiles).values(row).returning();
+  return created!;
+}
+
+export async function listFiles(db: Db, customGptId: string): Promise<KnowledgeFileRow[]> {
+  return db.select().from(knowledgeFiles).where(eq(knowledgeFiles.customGptId, customGptId)).orderBy(asc(knowledgeFiles.createdAt), asc(knowledgeFiles.id));
+}
+
+export async function findFile(db: Db, customGptId: string, id: string): Promise<KnowledgeFileRow | null> {
+  const [row] = await db.select().from(knowledgeFiles).where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.customGptId, customGptId))).limit(1);
+  return row ?? null;
+}
+
+/** The GPT's files, counted under a lock on the GPT's row so two uploads cannot both pass the limit. */
+export async function countFilesLocked(tx: Db, customGptId: string): Promise<number> {
+  await tx.execute(sql`select 1 from chat.custom_gpts where id = ${customGptId} for update`);
+  const [row] = await tx.select({ n: count() }).from(knowledgeFiles).where(eq(knowledgeFiles.customGptId, customGptId));
+  return Number(row?.n ?? 0);
+}
+
+/** Removes a file; its chunks and vectors go with it (on delete cascade). */
+export async function removeFile(tx: Db, id: string): Promise<void> {
+  await tx.delete(knowledgeFiles).where(eq(knowledgeFiles.id, id));
+}
+
+export async function storageKeysOf(db: Db, customGptId: string): Promise<string[]> {
+  const rows = await db.select({ key: knowledgeFiles.storageKey }).from(knowledgeFiles).where(eq(knowledgeFiles.customGptId, customGptId));
+  return rows.map((r) => r.key);
+}
+
+/**
+ * Takes the oldest file waiting for work, or one whose lease ran out (the process working on it
+ * stopped): it becomes `extracting` under a new lease. SKIP LOCKED: two takers never get the same file.
+ */
+export async function claimNext(tx: Db, leaseSeconds: number): Promise<KnowledgeFileRow | undefined> {
+  const next = tx.select({ id: knowledgeFiles.id }).from(knowledgeFiles)
+    .where(sql`${knowledgeFiles.status} = 'queued' or (${knowledgeFiles.status} in ('extracting', 'indexing') and ${knowledgeFiles.leaseUntil} < now())`)
+    .orderBy(asc(knowledgeFiles.createdAt)).limit(1).for('update', { skipLocked: true });
+  const [row] = await tx.update(knowledgeFiles)
+    .set({ status: 'extracting', progress: 0, error: null, attempts: sql`${knowledgeFiles.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, updatedAt: sql`now()` })
+    .where(inArray(knowledgeFiles.id, next)).returning();
+  return row;
+}
+
+/** Progress of a file being worked on; renews the lease. False when the file is gone (deleted meanwhile). */
+export async function progress(db: Db, id: string, status: KnowledgeFileStatus, percent: number, leaseSeconds: number, pages?: number | null): Promise<boolean> {
+  const rows = await db.update(knowledgeFiles)
+    .set({ status, progress: Math.max(0, Math.min(100, Math.round(percent))), ...(pages !== undefined ? { pages } : {}), leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, updatedAt: sql`now()` })
+    .where(eq(knowledgeFiles.id, id)).returning({ id: knowledgeFiles.id });
+  return rows.length > 0;
+}
+
+export async function finish(tx: Db, id: string, outcome: { status: 'ready'; pages: number | null; chunks: number } | { status: 'failed'; error: string }): Promise<KnowledgeFileRow | undefined> {
+  const set = outcome.status === 'ready'
+    ? { status: outcome.status, progress: 100, pages: outcome.pages, chunkCount: outcome.chunks, error: null }
+    : { status: outcome.status, error: outcome.error };
+  const [row] = await tx.update(knowledgeFiles).set({ ...set, leaseUntil: null, updatedAt: sql`now()` }).where(eq(knowledgeFiles.id, id)).returning();
+  return row;
+}
+
+export interface NewChunk {
+  id: string;
+  position: number;
+  page: number | null;
+  heading: string | null;
+  text: string;
+}
+
+/** A file version's chunks, made once: a second run of the same version (after a restart) replaces them. */
+export async function replaceChunks(tx: Db, file: { id: string; customGptId: string; version: number }, chunks: readonly NewChunk[]): Promise<void> {
+  await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.fileId, file.id));
+  for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+    await tx.insert(knowledgeChunks).values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ ...c, fileId: file.id, customGptId: file.customGptId, version: file.version })));
+  }
+}
+
+export interface ChunkHit {
+  id: string;
+  fileId: string;
+  fileName: string;
+  page: number | null;
+  heading: string | null;
+  text: string;
+}
+
+type HitRow = { id: string; file_id: string; file_name: string; page: number | null; heading: string | null; text: string };
+const toHit = (r: HitRow): ChunkHit => ({ id: r.id, fileId: r.file_id, fileName: r.file_name, page: r.page === null ? null : Number(r.page), heading: r.heading, text: r.text });
+
+/** Chunks of the GPT's ready files only: a file being processed or failed answers nothing yet. */
+const readyChunks = (customGptId: string) => sql`c.custom_gpt_id = ${customGptId} and f.status = 'ready'`;
+
+/** The chunks of a GPT's files that best match a question (English full-text search, ranked). */
+export async function searchChunks(db: Db, customGptId: string, question: string, limit: number): Promise<ChunkHit[]> {
+  return allWordsThenAny(question, async (query: SQL) => {
+    const result = (await db.execute(sql`
+      select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
+      from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id, (select ${query} as query) q
+      where ${readyChunks(customGptId)} and c.tsv @@ q.query
+      order by ts_rank(c.tsv, q.query) desc, c.file_id, c.position
+      limit ${limit}`)) as unknown as { rows: HitRow[] };
+    return result.rows.map(toHit);
+  });
+}
+
+export async function chunksByIds(db: Db, ids: readonly string[]): Promise<ChunkHit[]> {
+  if (ids.length === 0) return [];
+  const result = (await db.execute(sql`
+    select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
+    from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
+    where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`)) as unknown as { rows: HitRow[] };
+  return result.rows.map(toHit);
+}
+
+/** The first chunks of the GPT's ready files, in order: what the built-in assistant shows when nothing matches. */
+export async function openingChunks(db: Db, customGptId: string, limit: number): Promise<ChunkHit[]> {
+  const result = (await db.execute(sql`
+    select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
+    from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
+    where ${readyChunks(customGptId)}
+    order by c.position, f.created_at
+    limit ${limit}`)) as unknown as { rows: HitRow[] };
+  return result.rows.map(toHit);
+}
+
+export interface EmbeddingSet {
+  modelId: string;
+  dimension: number;
+}
+
+/**
+ * The embeddings sets that cover every chunk of the GPT's ready files, each with its size. A set
+ * missing even one chunk is incomplete and does not answer (full-text search still does).
+ */
+export async function completeSets(db: Db, customGptId: string): Promise<EmbeddingSet[]> {
+  const result = (await db.execute(sql`
+    with ready as (
+      select c.id from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id where ${readyChunks(customGptId)}
+    )
+    select v.model_id, v.dimension, count(*) as n
+    from chat.knowledge_vectors v join ready r on r.id = v.chunk_id
+    group by v.model_id, v.dimension
+    having count(*) = (select count(*) from ready)`)) as unknown as { rows: { model_id: string; dimension: number }[] };
+  return result.rows.map((r) => ({ modelId: r.model_id, dimension: Number(r.dimension) }));
+}
+
+/** Every vector of one set for a GPT's ready files: the candidates a question is compared with. */
+export async function vectorsOf(db: Db, customGptId: string, set: EmbeddingSet): Promise<{ chunkId: string; vector: number[] }[]> {
+  const result = (await db.execute(sql`
+    select v.chunk_id, v.vector
+    from chat.knowledge_vectors v join chat.knowledge_chunks c on c.id = v.chunk_id join chat.knowledge_files f on f.id = c.file_id
+    where v.custom_gpt_id = ${customGptId} and v.model_id = ${set.modelId} and v.dimension = ${set.dimension} and f.status = 'ready'`)) as unknown as { rows: { chunk_id: string; vector: number[] | string }[] };
+  return result.rows.map((r) => ({ chunkId: r.chunk_id, vector: typeof r.vector === 'string' ? parseRealArray(r.vector) : r.vector.map(Number) }));
+}
+
+/** `{0.1,0.2}` as a driver that does not parse real[] gives it. */
+function parseRealArray(text: string): number[] {
+  return text.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
+}
+
+/**
+ * Chunks that have no vector of `modelId` yet, oldest files first: of one file (being indexed), or
+ * of every ready file (re-embedding).
+ */
+export async function chunksWithoutVectors(db: Db, modelId: string, filter: { fileId?: string; limit: number }): Promise<{ id: string; customGptId: string; fileId: string; text: string; heading: string | null }[]> {
+  const result = (await db.execute(sql`
+    select c.id, c.custom_gpt_id, c.file_id, c.text, c.heading
+    from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
+    where ${filter.fileId ? sql`c.file_id = ${filter.fileId}` : sql`f.status = 'ready'`}
+      and not exists (select 1 from chat.knowledge_vectors v where v.chunk_id = c.id and v.model_id = ${modelId})
+    order by f.created_at, c.file_id, c.position
+    limit ${filter.limit}`)) as unknown as { rows: { id: string; custom_gpt_id: string; file_id: string; text: string; heading: string | null }[] };
+  return result.rows.map((r) => ({ id: r.id, customGptId: r.custom_gpt_id, fileId: r.file_id, text: r.text, heading: r.heading }));
+}
+
+export async function insertVectors(tx: Db, rows: readonly { chunkId: string; customGptId: string; modelId: string; dimension: number; vector: number[] }[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    await tx.insert(knowledgeVectors).values(rows.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
+  }
+}
+
+/** Vectors of models other than `keep`, of GPTs whose `keep` set is complete: the old sets are no longer needed. */
+export async function dropVectorsExcept(tx: Db, customGptId: string, keep: EmbeddingSet): Promise<void> {
+  await tx.delete(knowledgeVectors).where(and(eq(knowledgeVectors.customGptId, customGptId), sql`(${knowledgeVectors.modelId}, ${knowledgeVectors.dimension}) <> (${keep.modelId}::uuid, ${keep.dimension}::int)`));
+}
+
+/** Changes whenever the GPT's files or one set's vectors do: keys a cache of that set. */
+export async function setStamp(db: Db, customGptId: string, set: EmbeddingSet): Promise<string> {
+  const result = (await db.execute(sql`
+    select (select count(*) from chat.knowledge_vectors where custom_gpt_id = ${customGptId} and model_id = ${set.modelId} and dimension = ${set.dimension}) as vectors,
+           (select coalesce(max(updated_at)::text, '') || ':' || count(*) from chat.knowledge_files where custom_gpt_id = ${customGptId}) as files`)) as unknown as { rows: { vectors: number; files: string }[] };
+  const row = result.rows[0]!;
+  return `${row.vectors}:${row.files}`;
+}
+
+/** The company a GPT's events belong to (null: a platform GPT). */
+export async function companyOfGpt(db: Db, customGptId: string): Promise<string | null> {
+  const result = (await db.execute(sql`select company_id from chat.custom_gpts where id = ${customGptId}`)) as unknown as { rows: { company_id: string | null }[] };
+  return result.rows[0]?.company_id ?? null;
+}

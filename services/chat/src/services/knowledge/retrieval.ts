@@ -1,0 +1,111 @@
+import type { ResolvedModel } from '@earshot/ai';
+import { actorOf, type Identity, type ServiceContext } from '@earshot/kit';
+import type { ChatConfig } from '../../config';
+import * as knowledgeRepo from '../../repositories/knowledge';
+import type { ChunkHit, EmbeddingSet } from '../../repositories/knowledge';
+import { cosine, type Embedder } from './embeddings';
+
+/** Candidates each ranking gives to the fusion. */
+const CANDIDATES = 20;
+/** The reciprocal rank fusion constant (Cormack et al.): dampens the weight of the very first ranks. */
+const RRF_K = 60;
+
+/** Fuses rankings (best first) of ids: each id scores Σ 1/(k + rank); the best scores first. */
+export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k = RRF_K): string[] {
+  const scores = new Map<string, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (k + rank + 1)));
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+}
+
+interface CachedSet {
+  stamp: string;
+  ids: string[];
+  vectors: Float32Array[];
+  norms: Float64Array;
+}
+
+/** How the passages were found: full-text search alone, or fused with the vectors of `model`. */
+export interface Retrieved {
+  hits: ChunkHit[];
+  /** The embeddings model whose vectors answered (null: full-text search only). */
+  embeddingsModelId: string | null;
+}
+
+/**
+ * The passages of a GPT's files that best answer a question: PostgreSQL full-text search always;
+ * with an embeddings model whose vectors cover every ready chunk of the GPT, also the nearest
+ * vectors to the question's (cosine in this process over the GPT's candidates: PGlite has no
+ * pgvector), the two rankings fused by reciprocal rank fusion. The set that answers is the
+ * configured model's when complete, else an older complete set whose model is still configured,
+ * so a change of model never leaves a window without vector answers while re-embedding runs.
+ */
+export class KnowledgeRetrieval {
+  // The vectors of a GPT's set, kept between questions until its files or vectors change.
+  private readonly cache = new Map<string, CachedSet>();
+
+  constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly embedder: Embedder) {}
+
+  async search(identity: Identity | null, customGptId: string, question: string, limit: number): Promise<Retrieved> {
+    const fts = await knowledgeRepo.searchChunks(this.ctx.db, customGptId, question, CANDIDATES);
+    const answering = await this.answeringSet(customGptId);
+    if (!answering) return { hits: fts.slice(0, limit), embeddingsModelId: null };
+    let nearest: string[];
+    try {
+      nearest = await this.nearest(identity, customGptId, answering.set, answering.model, question);
+    } catch (error) {
+      // The provider failing must not take answers away: full-text search still answers.
+      this.ctx.logger.warn({ err: error, customGptId }, 'question could not be embedded; full-text search answers alone');
+      return { hits: fts.slice(0, limit), embeddingsModelId: null };
+    }
+    const fused = reciprocalRankFusion([fts.map((h) => h.id), nearest]).slice(0, limit);
+    const byId = new Map(fts.map((h) => [h.id, h]));
+    const missing = fused.filter((id) => !byId.has(id));
+    for (const hit of await knowledgeRepo.chunksByIds(this.ctx.db, missing)) byId.set(hit.id, hit);
+    return { hits: fused.map((id) => byId.get(id)).filter((h): h is ChunkHit => h !== undefined), embeddingsModelId: answering.set.modelId };
+  }
+
+  /** The complete set to answer with and its model (still configured), or null. */
+  async answeringSet(customGptId: string): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
+    const sets = await knowledgeRepo.completeSets(this.ctx.db, customGptId);
+    if (sets.length === 0) return null;
+    const current = await this.embedder.current();
+    const preferred = current ? sets.find((s) => s.modelId === current.modelId) : undefined;
+    if (preferred && current) return { set: preferred, model: current };
+    for (const set of sets) {
+      const model = await this.embedder.byId(set.modelId);
+      if (model) return { set, model };
+    }
+    return null;
+  }
+
+  private async nearest(identity: Identity | null, customGptId: string, set: EmbeddingSet, model: ResolvedModel, question: string): Promise<string[]> {
+    const { vectors: [query], tokens } = await this.embedder.embed(model, [question]);
+    await this.ctx.transact(async (_tx, emit) => {
+      emit({
+        type: 'embeddings.used', companyId: identity?.companyId ?? null,
+        actor: identity ? actorOf(identity) : { type: 'system', id: null },
+        data: { modelId: model.modelId, tokens, purpose: 'query', customGptId, fileId: null },
+      });
+    });
+    if (!query || query.length !== set.dimension) return [];
+    const cached = await this.vectors(customGptId, set);
+    const scored = cached.ids.map((id, i) => ({ id, score: cosine(query, cached.vectors[i]!, cached.norms[i]) }));
+    scored.sort((a, b) => b.score - a.score);
+    return scored.slice(0, CANDIDATES).map((s) => s.id);
+  }
+
+  private async vectors(customGptId: string, set: EmbeddingSet): Promise<CachedSet> {
+    const key = `${customGptId}:${set.modelId}:${set.dimension}`;
+    const stamp = await knowledgeRepo.setStamp(this.ctx.db, customGptId, set);
+    const hit = this.cache.get(key);
+    if (hit?.stamp === stamp) return hit;
+    const rows = await knowledgeRepo.vectorsOf(this.ctx.db, customGptId, set);
+    const vectors = rows.map((r) => Float32Array.from(r.vector));
+    const norms = Float64Array.from(vectors, (v) => Math.sqrt(v.reduce((n, x) => n + x * x, 0)));
+    const fresh = { stamp, ids: rows.map((r) => r.chunkId), vectors, norms };
+    this.cache.set(key, fresh);
+    return fresh;
+  }
+}
