@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactElement } from 'react';
+import { useMemo, type ReactElement } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../components/data-table';
@@ -7,6 +7,7 @@ import { PageHeading } from '../../components/page-heading';
 import { Pager } from '../../components/pager';
 import { SearchForm } from '../../components/search-form';
 import { ToastRegion, useToasts } from '../../components/toast';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { withParams } from '../../lib/search-params';
@@ -30,19 +31,22 @@ export default function CustomGptsPage(): ReactElement {
   const list = useCustomGptsQuery({ page, search });
   const [duplicate] = useDuplicateCustomGptMutation();
   const [remove, removing] = useDeleteCustomGptMutation();
-  const [deleting, setDeleting] = useState<CustomGpt | null>(null);
   const { toasts, show, dismiss } = useToasts();
+  const deleting = useConfirmedDelete<CustomGpt>(remove, {
+    done: () => show({ kind: 'success', title: t('messages.deleted') }),
+    failed: (error) => show({ kind: 'error', title: t('messages.deleteFailed'), detail: errorMessage(error) }),
+  });
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const columns = useMemo<Array<DataColumn<CustomGpt>>>(() => [
     {
       id: 'name', header: t('columns.name'), canHide: false, sortValue: (gpt) => gpt.name,
       cell: (gpt) => (
-        <span className="flex min-w-48 items-center gap-3">
+        <span className="flex items-center gap-3">
           <NameAvatar name={gpt.name} src={gpt.avatar} size="sm" />
           <span className="min-w-0">
             <span className="block font-medium text-gray-900 dark:text-white">{gpt.name}</span>
-            {gpt.description ? <span className="line-clamp-1 block text-xs text-gray-600 dark:text-gray-400">{gpt.description}</span> : null}
+            {gpt.description ? <span className="block max-w-56 truncate text-xs text-gray-600 dark:text-gray-400" title={gpt.description}>{gpt.description}</span> : null}
           </span>
         </span>
       ),
@@ -64,17 +68,6 @@ export default function CustomGptsPage(): ReactElement {
     } catch (error) {
       show({ kind: 'error', title: t('messages.duplicateFailed'), detail: errorMessage(error) });
     }
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove(deleting._id).unwrap();
-      show({ kind: 'success', title: t('messages.deleted') });
-    } catch (error) {
-      show({ kind: 'error', title: t('messages.deleteFailed'), detail: errorMessage(error) });
-    }
-    setDeleting(null);
   };
 
   const data = list.data;
@@ -101,7 +94,7 @@ export default function CustomGptsPage(): ReactElement {
           <div className="flex justify-end gap-1">
             <button type="button" className={buttonClass.row} onClick={() => void navigate(`/custom-gpts/${encodeURIComponent(gpt._id)}/edit`)} aria-label={t('editNamed', { name: gpt.name })}>{t('edit')}</button>
             <button type="button" className={buttonClass.row} onClick={() => void onDuplicate(gpt)} aria-label={t('duplicateNamed', { name: gpt.name })}>{t('duplicate')}</button>
-            <button type="button" className={buttonClass.danger} onClick={() => setDeleting(gpt)} aria-label={t('deleteNamed', { name: gpt.name })}>{t('delete')}</button>
+            <button type="button" className={buttonClass.danger} onClick={() => deleting.ask(gpt)} aria-label={t('deleteNamed', { name: gpt.name })}>{t('delete')}</button>
           </div>
         ) : <span className="block text-right text-xs text-gray-600 dark:text-gray-400">{t('readOnly')}</span>}
         footer={data && data.totalPages > 1 ? (
@@ -109,13 +102,13 @@ export default function CustomGptsPage(): ReactElement {
         ) : undefined}
       />
       <ConfirmDialog
-        open={deleting !== null}
-        message={t('messages.confirmDelete', { name: deleting?.name ?? '' })}
+        open={deleting.target !== null}
+        message={t('messages.confirmDelete', { name: deleting.target?.name ?? '' })}
         confirmLabel={t('delete')}
         cancelLabel={t('cancel')}
         busy={removing.isLoading}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onConfirm={() => void deleting.confirm()}
+        onCancel={deleting.cancel}
       />
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('close')} />
     </div>

@@ -64,8 +64,8 @@ export function GptForm({ gpt, platform, onSaved, onCancel }: { gpt: CustomGpt |
       <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)} className="flex max-w-3xl flex-col gap-5" data-testid="gpt-form">
         <FormField label={t('form.name')} error={errors.name?.message}><input autoComplete="off" {...register('name')} /></FormField>
         <FormField label={t('form.description')} error={errors.description?.message} hint={t('form.descriptionHint')}><textarea rows={2} {...register('description')} /></FormField>
-        <div className="flex items-end gap-3">
-          <NameAvatar name={name || '?'} src={avatar.trim() || null} size="md" />
+        <div className="flex items-start gap-3">
+          <div className="mt-7"><NameAvatar name={name || '?'} src={avatar.trim() || null} size="md" /></div>
           <div className="min-w-0 flex-1">
             <FormField label={t('form.avatar')} error={errors.avatar?.message} hint={t('form.avatarHint')}><input type="text" inputMode="url" autoComplete="off" {...register('avatar')} /></FormField>
           </div>

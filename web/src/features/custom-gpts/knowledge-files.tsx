@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Spinner } from '../../components/spinner';
 import { Alert } from '../../components/text-field';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatSize } from '../../lib/format-size';
@@ -22,19 +23,11 @@ export function KnowledgeFiles({ gptId, editable }: { gptId: string; editable: b
   useEffect(() => setPolling(!settled), [settled]);
   const { uploads, add, cancel } = useKnowledgeUpload(gptId);
   const [remove, removing] = useDeleteKnowledgeFileMutation();
-  const [deleting, setDeleting] = useState<KnowledgeFile | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setFailure(null);
-    try {
-      await remove({ gptId, fileId: deleting._id }).unwrap();
-    } catch (error) {
-      setFailure(errorMessage(error) ?? t('files.deleteFailed'));
-    }
-    setDeleting(null);
-  };
+  const deleting = useConfirmedDelete<KnowledgeFile>((fileId) => remove({ gptId, fileId }), {
+    done: () => setFailure(null),
+    failed: (error) => setFailure(errorMessage(error) ?? t('files.deleteFailed')),
+  });
 
   const list = files.data ?? [];
   return (
@@ -47,19 +40,19 @@ export function KnowledgeFiles({ gptId, editable }: { gptId: string; editable: b
       {failure ? <div className="mt-3"><Alert>{failure}</Alert></div> : null}
       <ul className="mt-2 divide-y divide-gray-200 dark:divide-gray-800">
         {uploads.map((upload) => <UploadRow key={`upload-${upload.key}`} upload={upload} onCancel={() => cancel(upload.key)} />)}
-        {list.map((file) => <KnowledgeFileRow key={file._id} file={file} onDelete={editable ? () => setDeleting(file) : null} />)}
+        {list.map((file) => <KnowledgeFileRow key={file._id} file={file} onDelete={editable ? () => deleting.ask(file) : null} />)}
       </ul>
       {files.isLoading ? <Spinner label={t('form.loading')} /> : null}
       {files.isError ? <Alert>{errorMessage(files.error) ?? t('files.loadFailed')}</Alert> : null}
       {files.isSuccess && list.length === 0 && uploads.length === 0 ? <p className="py-3 text-sm text-gray-600 dark:text-gray-400">{t('files.empty')}</p> : null}
       <ConfirmDialog
-        open={deleting !== null}
-        message={t('files.confirmDelete', { name: deleting?.name ?? '' })}
+        open={deleting.target !== null}
+        message={t('files.confirmDelete', { name: deleting.target?.name ?? '' })}
         confirmLabel={t('delete')}
         cancelLabel={t('cancel')}
         busy={removing.isLoading}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onConfirm={() => void deleting.confirm()}
+        onCancel={deleting.cancel}
       />
     </section>
   );
