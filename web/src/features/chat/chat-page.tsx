@@ -11,10 +11,11 @@ import { MessageThread } from './message-thread';
 import { ModelPicker } from './model-picker';
 import type { Message, Rating } from './model';
 import { isCovered } from './pending-reply';
-import { RecordingBanner } from './recording-banner';
 import { useChatStream } from './use-chat-stream';
 
-// The custom GPT picker and intro (with their call and strings) load only when a GPT is involved.
+// The custom GPT picker and intro (with their call and strings), and the banner of a chat about a
+// recording, load only when needed: the chat is in the signed-in shell, which has a size budget.
+const RecordingBanner = lazy(() => import('./recording-banner'));
 const GptPicker = lazy(() => import('./gpt-picker'));
 const GptIntro = lazy(() => import('./gpt-intro'));
 
@@ -128,7 +129,7 @@ export default function ChatPage(): ReactElement {
           {gptId ? null : <ModelPicker models={models?.models ?? []} value={modelId} onChange={setModelId} />}
         </div>
         {gptId && !empty ? <Suspense fallback={null}><GptIntro gptId={gptId} empty={false} onStarter={(text) => void onSend(text)} /></Suspense> : null}
-        {fileId ? <RecordingBanner fileId={fileId} fileName={about.data?.transcript.fileName ?? null} missing={about.isError} /> : null}
+        {fileId ? <Suspense fallback={null}><RecordingBanner fileId={fileId} fileName={about.data?.transcript.fileName ?? null} missing={about.isError} /></Suspense> : null}
         <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-1">
           {messagesFailed ? (
             <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('chat.openFailed')}</p>
