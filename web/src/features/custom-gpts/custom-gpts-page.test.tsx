@@ -37,14 +37,18 @@ describe('custom GPT list', () => {
     expect(within(row).getByText('Company')).toBeInTheDocument();
     expect(within(row).getByText('Whole company')).toBeInTheDocument();
     const platformRow = within(table).getByText('Platform policy bot').closest('tr')!;
-    expect(within(platformRow).getByText('Platform GPT (read only)')).toBeInTheDocument();
-    expect(within(platformRow).queryByRole('button', { name: /Delete/ })).toBeNull();
+    expect(within(platformRow).getByText('Platform')).toBeInTheDocument();
+    expect(within(platformRow).getByText('Read only')).toBeInTheDocument();
+    expect(within(platformRow).queryByRole('button', { name: /Actions for/ })).toBeNull();
+    await user.click(within(row).getByRole('button', { name: 'Actions for Support helper' }));
+    expect(screen.getByRole('menuitem', { name: 'Edit' })).toHaveAttribute('href', `/custom-gpts/${mine._id}/edit`);
 
-    await user.click(screen.getByRole('button', { name: 'Duplicate Support helper' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Duplicate' }));
     expect(await screen.findByText('Made a copy: Support helper (copy)')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/custom-gpt/${mine._id}/duplicate`]);
 
-    await user.click(screen.getByRole('button', { name: 'Delete Support helper' }));
+    await user.click(within(row).getByRole('button', { name: 'Actions for Support helper' }));
+    await user.click(screen.getByTestId('delete-gpt'));
     expect(screen.getByText('Delete Support helper with its knowledge files? Conversations with it keep their messages.')).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     await user.click(screen.getByTestId('confirm-yes'));

@@ -1,7 +1,8 @@
 import { useMemo, type ReactElement } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../components/data-table';
+import { DropdownMenu } from '../../components/dropdown-menu';
 import { buttonClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
 import { Pager } from '../../components/pager';
@@ -23,7 +24,6 @@ const NONE: CustomGpt[] = [];
 /** /custom-gpts (HOST_ADMIN, ADMIN): the company's assistants (and the platform's offered to it). */
 export default function CustomGptsPage(): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
-  const navigate = useNavigate();
   const role = useAppSelector((state) => roleOf(state.session.user));
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
@@ -91,12 +91,17 @@ export default function CustomGptsPage(): ReactElement {
         onRetry={() => void list.refetch()}
         emptyText={search ? t('noMatch') : t('empty')}
         rowActions={(gpt) => canChange(gpt, role) ? (
-          <div className="flex justify-end gap-1">
-            <button type="button" className={buttonClass.row} onClick={() => void navigate(`/custom-gpts/${encodeURIComponent(gpt._id)}/edit`)} aria-label={t('editNamed', { name: gpt.name })}>{t('edit')}</button>
-            <button type="button" className={buttonClass.row} onClick={() => void onDuplicate(gpt)} aria-label={t('duplicateNamed', { name: gpt.name })}>{t('duplicate')}</button>
-            <button type="button" className={buttonClass.danger} onClick={() => deleting.ask(gpt)} aria-label={t('deleteNamed', { name: gpt.name })}>{t('delete')}</button>
-          </div>
-        ) : <span className="block text-right text-xs text-gray-600 dark:text-gray-400">{t('readOnly')}</span>}
+          <DropdownMenu
+            label={t('actionsFor', { name: gpt.name })}
+            button={<span aria-hidden="true">⋯</span>}
+            buttonClassName="rounded-lg px-2 py-1 text-lg leading-none text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800"
+            entries={[
+              { key: 'edit', label: t('edit'), to: `/custom-gpts/${encodeURIComponent(gpt._id)}/edit` },
+              { key: 'duplicate', label: t('duplicate'), onSelect: () => void onDuplicate(gpt) },
+              { key: 'delete', label: t('delete'), onSelect: () => deleting.ask(gpt), testId: 'delete-gpt' },
+            ]}
+          />
+        ) : <span className="block text-right text-xs whitespace-nowrap text-gray-600 dark:text-gray-400">{t('readOnly')}</span>}
         footer={data && data.totalPages > 1 ? (
           <Pager page={page} totalPages={data.totalPages} onPage={(next) => setParams(withParams(params, { page: String(next) }))} info={t('pageOf', { page, total: data.totalPages })} previous={t('previous')} next={t('next')} />
         ) : undefined}
