@@ -86,6 +86,7 @@ describe('custom GPTs', () => {
     await user.getByTestId('gpt-picker').getByRole('button', { name: new RegExp(GPT_NAME) }).click();
     const intro = user.getByTestId('gpt-intro');
     await intro.getByRole('heading', { name: GPT_NAME }).waitFor();
+    await shoot(user, 'chat-custom-gpt-intro');
     await intro.getByRole('button', { name: 'How many days of paid holiday does an employee get?' }).click();
 
     const reply = user.getByTestId('assistant-message').last();
