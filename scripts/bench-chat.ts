@@ -21,20 +21,13 @@ import { providerClient } from '@earshot/ai';
 import { buildEnvelope } from '@earshot/kit';
 import { startFakeOpenAI } from '@earshot/ai/testing';
 import { createAllInOne } from '@earshot/gateway';
-import { ms, stats } from './bench-stats';
+import { ms, prng, stats } from './bench-stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const TRANSCRIPTS = Number(process.env.BENCH_TRANSCRIPTS ?? 1000);
 const WARM_UP = 5;
 
 /** A deterministic word salad of call-centre talk, so every run seeds the same text. */
-function* prng(seed: number) {
-  let x = seed;
-  for (;;) {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    yield x / 2 ** 31;
-  }
-}
 const SUBJECTS = ['invoice', 'delivery', 'refund', 'contract', 'password', 'warranty', 'upgrade', 'discount', 'installation', 'router', 'subscription', 'payment', 'parcel', 'appointment', 'battery', 'licence', 'meter', 'roaming', 'mortgage', 'insurance'];
 const PLACES = ['Tallinn', 'Riga', 'Vilnius', 'Helsinki', 'Oslo', 'Lisbon', 'Porto', 'Lyon', 'Ghent', 'Bergen'];
 const VERBS = ['arrived late', 'was charged twice', 'stopped working', 'needs renewing', 'was cancelled', 'was never received', 'looks wrong', 'was upgraded'];

@@ -6,3 +6,12 @@ export function stats(samples: number[]) {
 }
 
 export const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+/** Numbers in [0, 1) from a seed: benchmarks generate the same text on every run. */
+export function* prng(seed: number) {
+  let x = seed;
+  for (;;) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    yield x / 2 ** 31;
+  }
+}

@@ -29,6 +29,13 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   prompt: async (world, company) => createPrompt(world, company),
   pattern: async (world, company) => createPattern(world, company),
   analysisRun: async (world, company) => createAnalysisRun(world, company),
+  customGpt: async (world, company, caller) => {
+    const id = await createCustomGpt(world, company, caller);
+    freshGpts.set(gptKey(company, caller), id);
+    return id;
+  },
+  // A file of the GPT the same call just made (the route names the GPT first).
+  knowledgeFile: async (world, company, caller) => uploadKnowledge(world, company, caller, freshGpts.get(gptKey(company, caller))!),
   // A session of its own that the caller signs out (in company B, someone else's: a 404).
   session: async (world, company, caller) => {
     const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
@@ -292,7 +299,41 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   // Someone of the company with a picture: its ADMIN uploads one (again each time, as the walk
   // may have removed it).
   avatarUser: async (world, company) => uploadAvatar(world, world.users[company].ADMIN),
+  customGpt: async (world, company, caller) => sharedGpt(world, company, caller),
+  knowledgeFile: async (world, company, caller) => uploadKnowledge(world, company, caller, await sharedGpt(world, company, caller)),
 };
+
+/**
+ * Issue 15: a custom GPT a caller addresses. The platform administrator owns platform GPTs (one
+ * offered to that company); everyone else addresses their company's own, shown to the whole
+ * company, made by its ADMIN (in company B: B's, a 404 for A's people).
+ */
+const gptKey = (company: CompanyKey, caller: Caller) => `${company}:${caller === 'HOST_ADMIN' ? 'host' : 'company'}`;
+const gptOwner = (world: World, company: CompanyKey, caller: Caller) => (caller === 'HOST_ADMIN' ? world.host.token : world.users[company].ADMIN.token);
+const freshGpts = new Map<string, string>();
+const sharedGpts = new Map<string, Promise<string>>();
+
+async function createCustomGpt(world: World, company: CompanyKey, caller: Caller): Promise<string> {
+  const payload = { name: 'Matrix GPT', instructions: 'Answer from the files.', visibility: 'company', ...(caller === 'HOST_ADMIN' ? { companyIds: [world.companies[company].id] } : {}) };
+  const res = await world.request(gptOwner(world, company, caller), { method: 'POST', url: '/api/custom-gpt', payload });
+  if (res.statusCode !== 201) throw new Error(`custom GPT fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
+
+function sharedGpt(world: World, company: CompanyKey, caller: Caller): Promise<string> {
+  const key = gptKey(company, caller);
+  let id = sharedGpts.get(key);
+  if (!id) sharedGpts.set(key, (id = createCustomGpt(world, company, caller)));
+  return id;
+}
+
+async function uploadKnowledge(world: World, company: CompanyKey, caller: Caller, gptId: string): Promise<string> {
+  const res = await world.request(gptOwner(world, company, caller), {
+    method: 'POST', url: `/api/custom-gpt/${gptId}/files?type=knowledge`, ...multipart({}, { name: 'notes.md', type: 'text/markdown', data: Buffer.from('# Notes\n\nMatrix knowledge.') }),
+  });
+  if (res.statusCode !== 201) throw new Error(`knowledge file fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
 
 async function uploadAvatar(world: World, member: Member): Promise<string> {
   const res = await world.request(member.token, { method: 'POST', url: '/api/users/profile/avatar', ...multipart({}, { name: 'me.png', type: 'image/png', data: PNG }) });
@@ -307,6 +348,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
   'POST /api/users/profile/avatar': async () => multipart({}, { name: 'me.png', type: 'image/png', data: PNG }),
+  'POST /api/custom-gpt/:id/files': async () => multipart({}, { name: 'policy.md', type: 'text/markdown', data: Buffer.from('# Policy\n\nMatrix upload.') }),
   'POST /api/companies/upload': async (world, company) => ({
     url: `/api/companies/upload?companyId=${world.companies[company].id}&kind=logo`,
     ...multipart({}, { name: 'logo.png', type: 'image/png', data: PNG }),

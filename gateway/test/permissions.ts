@@ -250,6 +250,20 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/chat/conversationsByAnalysis/:id': { area: 'chat' },
   'POST /api/chat/analysis-conversations/chat/stream': { area: 'chat' },
   'POST /api/chat/feedback': { area: 'chat' },
+
+  // Issue 15: custom GPTs are managed by HOST_ADMIN (platform GPTs) and ADMIN (their company's);
+  // everyone signed in picks one in chat and opens the files its answers cite.
+  'GET /api/custom-gpt': { area: 'customGpts' },
+  'POST /api/custom-gpt': { area: 'customGpts' },
+  'GET /api/custom-gpt/dropdown': { area: 'chat' },
+  'GET /api/custom-gpt/:id': { area: 'customGpts' },
+  'PUT /api/custom-gpt/:id': { area: 'customGpts' },
+  'DELETE /api/custom-gpt/:id': { area: 'customGpts' },
+  'POST /api/custom-gpt/:id/duplicate': { area: 'customGpts' },
+  'GET /api/custom-gpt/:id/files': { area: 'customGpts' },
+  'POST /api/custom-gpt/:id/files': { area: 'customGpts' },
+  'GET /api/custom-gpt/:id/files/:docId': { area: 'chat' },
+  'DELETE /api/custom-gpt/:id/files/:docId': { area: 'customGpts' },
 };
 
 /** The key a route has in ROUTES. */

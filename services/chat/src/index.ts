@@ -69,7 +69,7 @@ export const chatService = defineService<ChatConfig>({
     on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
     on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
     on('client.deleted', (event, tx) => applyClientDeleted(tx, event), { entity: (event) => `client:${event.data.id}` }),
-    companyRemoval,
+    companyRemoval(createStorage(ctx.config)),
   ],
   async start(ctx) {
     // Refuses to start, clearly, without a way to the prompt service for provider keys.

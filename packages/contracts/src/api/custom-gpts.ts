@@ -52,17 +52,19 @@ const gptFields = {
   companyIds: z.array(Id).max(L.audienceMax).optional(),
 };
 
-const needsUsers = (body: { visibility?: string; userIds?: string[] }, ctx: z.RefinementCtx) => {
-  if (body.visibility === 'users' && (body.userIds?.length ?? 0) === 0) ctx.addIssue({ code: 'custom', path: ['userIds'], message: GPT_MESSAGES.usersRequired });
+/** A GPT shown to chosen people names them (a change that leaves userIds out keeps the stored ones). */
+const needsUsers = (partial: boolean) => (body: { visibility?: string; userIds?: string[] }, ctx: z.RefinementCtx) => {
+  if (body.visibility !== 'users' || (partial && body.userIds === undefined)) return;
+  if ((body.userIds?.length ?? 0) === 0) ctx.addIssue({ code: 'custom', path: ['userIds'], message: GPT_MESSAGES.usersRequired });
 };
 
 /** POST /custom-gpt (HOST_ADMIN: a platform GPT; ADMIN: their company's). */
-export const CreateCustomGptBody = z.object(gptFields).strict().superRefine(needsUsers);
+export const CreateCustomGptBody = z.object(gptFields).strict().superRefine(needsUsers(false));
 export type CreateCustomGptBody = z.infer<typeof CreateCustomGptBody>;
 export type CreateCustomGptInput = z.input<typeof CreateCustomGptBody>;
 
 /** PUT /custom-gpt/{id}: any of the fields; those absent stay as they are. */
-export const UpdateCustomGptBody = z.object(gptFields).partial().strict().superRefine(needsUsers);
+export const UpdateCustomGptBody = z.object(gptFields).partial().strict().superRefine(needsUsers(true));
 export type UpdateCustomGptBody = z.infer<typeof UpdateCustomGptBody>;
 export type UpdateCustomGptInput = z.input<typeof UpdateCustomGptBody>;
 

@@ -188,18 +188,17 @@ export async function insertVectors(tx: Db, rows: readonly { chunkId: string; cu
   }
 }
 
-/** Vectors of models other than `keep`, of GPTs whose `keep` set is complete: the old sets are no longer needed. */
-export async function dropVectorsExcept(tx: Db, customGptId: string, keep: EmbeddingSet): Promise<void> {
-  await tx.delete(knowledgeVectors).where(and(eq(knowledgeVectors.customGptId, customGptId), sql`(${knowledgeVectors.modelId}, ${knowledgeVectors.dimension}) <> (${keep.modelId}::uuid, ${keep.dimension}::int)`));
-}
 
-/** Changes whenever the GPT's files or one set's vectors do: keys a cache of that set. */
-export async function setStamp(db: Db, customGptId: string, set: EmbeddingSet): Promise<string> {
+/**
+ * Changes whenever the GPT's files or any of its vector sets do: keys what is cached of the GPT
+ * (which sets are complete, a set's vectors). Two small aggregate reads over indexed columns.
+ */
+export async function gptStamp(db: Db, customGptId: string): Promise<string> {
   const result = (await db.execute(sql`
-    select (select count(*) from chat.knowledge_vectors where custom_gpt_id = ${customGptId} and model_id = ${set.modelId} and dimension = ${set.dimension}) as vectors,
-           (select coalesce(max(updated_at)::text, '') || ':' || count(*) from chat.knowledge_files where custom_gpt_id = ${customGptId}) as files`)) as unknown as { rows: { vectors: number; files: string }[] };
-  const row = result.rows[0]!;
-  return `${row.vectors}:${row.files}`;
+    select (select coalesce(max(updated_at)::text, '') || ':' || count(*) from chat.knowledge_files where custom_gpt_id = ${customGptId})
+      || '|' || (select coalesce(string_agg(model_id || ':' || dimension || ':' || n, ',' order by model_id, dimension), '')
+                 from (select model_id, dimension, count(*) as n from chat.knowledge_vectors where custom_gpt_id = ${customGptId} group by 1, 2) v) as stamp`)) as unknown as { rows: { stamp: string }[] };
+  return result.rows[0]!.stamp;
 }
 
 /** The company a GPT's events belong to (null: a platform GPT). */

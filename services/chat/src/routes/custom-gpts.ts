@@ -77,7 +77,7 @@ export async function customGptRoutes(app: FastifyInstance, gpts: CustomGptServi
   }, async (request) => files.list(identityOf(request), request.params.id));
 
   r.post('/custom-gpt/:id/files', {
-    config: { access: ADMINS, params: byGpt },
+    config: { access: ADMINS, params: byGpt, example: { query: { type: 'knowledge' } } },
     // The file streams through a bounded reader; the JSON body limit does not apply to this route.
     bodyLimit: GPT_LIMITS.fileMaxBytes + MULTIPART_OVERHEAD,
     schema: {

@@ -1,5 +1,13 @@
-import { onCompanyDeleted } from '@earshot/kit';
+import { onCompanyDeleted, type ObjectStorage } from '@earshot/kit';
 import { deleteCompanyChats } from '../repositories/company-removal';
+import * as gptsRepo from '../repositories/custom-gpts';
 
-/** A deleted company's conversations, messages and copies of its transcripts, recordings and clients go. */
-export const companyRemoval = onCompanyDeleted('chat', (tx, companyId) => deleteCompanyChats(tx, companyId));
+/**
+ * A deleted company's conversations, messages, copies of its transcripts, recordings and clients,
+ * and its custom GPTs with their files, chunks, vectors and stored originals go.
+ */
+export const companyRemoval = (storage: ObjectStorage) => onCompanyDeleted('chat', async (tx, companyId) => {
+  await deleteCompanyChats(tx, companyId);
+  // Removing a missing object is no error: a redelivered event deletes nothing more.
+  for (const { storageKey } of await gptsRepo.removeCompany(tx, companyId)) await storage.delete(storageKey);
+});

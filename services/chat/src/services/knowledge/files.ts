@@ -6,7 +6,7 @@ import {
   GPT_MESSAGES,
   type KnowledgeFileDto,
 } from '@earshot/contracts';
-import { actorOf, conflict, HttpError, notFound, type Identity, type ObjectStorage, type ServiceContext } from '@earshot/kit';
+import { actorOf, HttpError, notFound, type Identity, type ObjectStorage, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../../config';
 import type { KnowledgeFileRow } from '../../db/schema';
 import * as gptsRepo from '../../repositories/custom-gpts';

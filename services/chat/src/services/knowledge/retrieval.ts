@@ -7,6 +7,8 @@ import { cosine, type Embedder } from './embeddings';
 
 /** Candidates each ranking gives to the fusion. */
 const CANDIDATES = 20;
+/** Vector sets kept in memory (10,000 chunks of 768 dimensions are about 30 MB). */
+const SETS_KEPT = 16;
 /** The reciprocal rank fusion constant (Cormack et al.): dampens the weight of the very first ranks. */
 const RRF_K = 60;
 
@@ -42,18 +44,21 @@ export interface Retrieved {
  * so a change of model never leaves a window without vector answers while re-embedding runs.
  */
 export class KnowledgeRetrieval {
-  // The vectors of a GPT's set, kept between questions until its files or vectors change.
+  // The vectors of a GPT's set, and which of its sets are complete, kept between questions until
+  // its files or vectors change (the GPT's stamp).
   private readonly cache = new Map<string, CachedSet>();
+  private readonly complete = new Map<string, { stamp: string; sets: EmbeddingSet[] }>();
 
   constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly embedder: Embedder) {}
 
   async search(identity: Identity | null, customGptId: string, question: string, limit: number): Promise<Retrieved> {
     const fts = await knowledgeRepo.searchChunks(this.ctx.db, customGptId, question, CANDIDATES);
-    const answering = await this.answeringSet(customGptId);
+    const stamp = await knowledgeRepo.gptStamp(this.ctx.db, customGptId);
+    const answering = await this.answeringSet(customGptId, stamp);
     if (!answering) return { hits: fts.slice(0, limit), embeddingsModelId: null };
     let nearest: string[];
     try {
-      nearest = await this.nearest(identity, customGptId, answering.set, answering.model, question);
+      nearest = await this.nearest(identity, { customGptId, stamp }, answering.set, answering.model, question);
     } catch (error) {
       // The provider failing must not take answers away: full-text search still answers.
       this.ctx.logger.warn({ err: error, customGptId }, 'question could not be embedded; full-text search answers alone');
@@ -67,8 +72,10 @@ export class KnowledgeRetrieval {
   }
 
   /** The complete set to answer with and its model (still configured), or null. */
-  async answeringSet(customGptId: string): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
-    const sets = await knowledgeRepo.completeSets(this.ctx.db, customGptId);
+  async answeringSet(customGptId: string, stamp: string): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
+    let known = this.complete.get(customGptId);
+    if (known?.stamp !== stamp) this.complete.set(customGptId, (known = { stamp, sets: await knowledgeRepo.completeSets(this.ctx.db, customGptId) }));
+    const { sets } = known;
     if (sets.length === 0) return null;
     const current = await this.embedder.current();
     const preferred = current ? sets.find((s) => s.modelId === current.modelId) : undefined;
@@ -80,7 +87,8 @@ export class KnowledgeRetrieval {
     return null;
   }
 
-  private async nearest(identity: Identity | null, customGptId: string, set: EmbeddingSet, model: ResolvedModel, question: string): Promise<string[]> {
+  private async nearest(identity: Identity | null, gpt: { customGptId: string; stamp: string }, set: EmbeddingSet, model: ResolvedModel, question: string): Promise<string[]> {
+    const { customGptId } = gpt;
     const { vectors: [query], tokens } = await this.embedder.embed(model, [question]);
     await this.ctx.transact(async (_tx, emit) => {
       emit({
@@ -90,21 +98,23 @@ export class KnowledgeRetrieval {
       });
     });
     if (!query || query.length !== set.dimension) return [];
-    const cached = await this.vectors(customGptId, set);
+    const cached = await this.vectors(gpt, set);
     const scored = cached.ids.map((id, i) => ({ id, score: cosine(query, cached.vectors[i]!, cached.norms[i]) }));
     scored.sort((a, b) => b.score - a.score);
     return scored.slice(0, CANDIDATES).map((s) => s.id);
   }
 
-  private async vectors(customGptId: string, set: EmbeddingSet): Promise<CachedSet> {
+  private async vectors({ customGptId, stamp }: { customGptId: string; stamp: string }, set: EmbeddingSet): Promise<CachedSet> {
     const key = `${customGptId}:${set.modelId}:${set.dimension}`;
-    const stamp = await knowledgeRepo.setStamp(this.ctx.db, customGptId, set);
     const hit = this.cache.get(key);
     if (hit?.stamp === stamp) return hit;
     const rows = await knowledgeRepo.vectorsOf(this.ctx.db, customGptId, set);
     const vectors = rows.map((r) => Float32Array.from(r.vector));
     const norms = Float64Array.from(vectors, (v) => Math.sqrt(v.reduce((n, x) => n + x * x, 0)));
     const fresh = { stamp, ids: rows.map((r) => r.chunkId), vectors, norms };
+    this.cache.delete(key);
+    // The least recently refreshed sets go first: memory stays bounded however many GPTs there are.
+    if (this.cache.size >= SETS_KEPT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, fresh);
     return fresh;
   }
