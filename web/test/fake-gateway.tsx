@@ -23,8 +23,9 @@ export type Answer = { status: number; body?: unknown } | undefined;
 /** Answers each request with the first route that returns something; unknown routes are 404. */
 export function fakeGateway(route: (call: Call) => Answer): Call[] {
   const calls: Call[] = [];
-  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const request = input as Request;
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    // RTK Query passes a Request; the chat stream calls fetch(path, init) itself.
+    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
     const url = new URL(request.url);
     // Only JSON bodies are read: a multipart upload stays a FormData the fake does not parse.
     const json = (request.headers.get('content-type') ?? '').includes('json');

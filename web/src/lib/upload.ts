@@ -2,18 +2,19 @@
 // XMLHttpRequest (cookies, and the X-Requested-With header the gateway requires on state changes).
 // It goes through the app's session like every other call: a 401 refreshes the session once
 // (shared with every other request at that moment) and sends the file again. Shared by the
-// transcripts list and the client profile (which uploads straight into a client).
+// transcripts list, the client profile (which uploads straight into a client) and a custom GPT's
+// knowledge files (another address, `url`).
 import type { Dispatch } from '@reduxjs/toolkit';
 import type { UploadedFileDto } from '@earshot/contracts';
 import { CSRF_HEADER, type Session } from './base-query';
 
-export interface UploadHandle {
-  done: Promise<UploadResult>;
+export interface UploadHandle<Body = UploadedFileDto> {
+  done: Promise<UploadResult<Body>>;
   cancel: () => void;
 }
 
-export type UploadResult =
-  | { ok: true; body: UploadedFileDto }
+export type UploadResult<Body = UploadedFileDto> =
+  | { ok: true; body: Body }
   | { ok: false; cancelled: boolean; status: number; message: string | null };
 
 export interface UploadOptions {
@@ -25,21 +26,27 @@ export interface UploadOptions {
   companyId?: string;
   /** The client the recording is about (UploadFields), linked as it is stored. */
   clientId?: string;
+  /** Where to post instead of the recordings' `/api/files/upload` (the body then is `Body`). */
+  url?: string;
   XHR?: typeof XMLHttpRequest;
 }
 
-const CANCELLED: UploadResult = { ok: false, cancelled: true, status: 0, message: null };
+const CANCELLED = { ok: false, cancelled: true, status: 0, message: null } as const;
 
-export function uploadFile(file: File, options: UploadOptions): UploadHandle {
+function recordingsUrl(companyId: string | undefined): string {
+  return companyId ? `/api/files/upload?${new URLSearchParams({ companyId }).toString()}` : '/api/files/upload';
+}
+
+export function uploadFile<Body = UploadedFileDto>(file: File, options: UploadOptions): UploadHandle<Body> {
   const XHR = options.XHR ?? XMLHttpRequest;
   let current: XMLHttpRequest | null = null;
   let cancelled = false;
 
-  const sendOnce = () => new Promise<UploadResult>((resolve) => {
+  const sendOnce = () => new Promise<UploadResult<Body>>((resolve) => {
     if (cancelled) return resolve(CANCELLED);
     const xhr = new XHR();
     current = xhr;
-    xhr.open('POST', options.companyId ? `/api/files/upload?${new URLSearchParams({ companyId: options.companyId }).toString()}` : '/api/files/upload');
+    xhr.open('POST', options.url ?? recordingsUrl(options.companyId));
     xhr.withCredentials = true;
     for (const [name, value] of Object.entries(CSRF_HEADER)) xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
@@ -53,7 +60,7 @@ export function uploadFile(file: File, options: UploadOptions): UploadHandle {
       } catch {
         body = null;
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body: body as UploadedFileDto });
+      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body: body as Body });
       else {
         const message = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : null;
         resolve({ ok: false, cancelled: false, status: xhr.status, message });
@@ -70,7 +77,7 @@ export function uploadFile(file: File, options: UploadOptions): UploadHandle {
 
   const done = options.session.run(sendOnce, {
     unauthorised: (result) => !result.ok && result.status === 401,
-    ended: (reason): UploadResult => ({ ok: false, cancelled: false, status: 401, message: reason }),
+    ended: (reason): UploadResult<Body> => ({ ok: false, cancelled: false, status: 401, message: reason }),
     dispatch: options.dispatch,
   });
   return {

@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
-import { speakerName } from '@earshot/contracts/constants';
 import type { Citation } from './model';
 
 const MessageMarkdown = lazy(() => import('./message-markdown'));
+// Only replies with sources need this: it stays out of the signed-in shell's bundle.
+const Sources = lazy(() => import('./sources'));
 
 export interface ReplyView {
   text: string;
@@ -14,31 +14,8 @@ export interface ReplyView {
   citations: Citation[];
 }
 
-function clock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
-
-function Sources({ citations }: { citations: Citation[] }): ReactElement {
-  const { t } = useTranslation();
-  return (
-    <div className="mt-3 border-t border-gray-200 pt-2 dark:border-gray-700">
-      <p className="mb-1 text-xs font-semibold text-gray-600 dark:text-gray-400">{t('chat.sources')}</p>
-      <ul className="space-y-1">
-        {citations.map((citation) => (
-          <li key={`${citation.fileId}-${citation.start}`} className="text-xs">
-            <Link to={citation.link} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
-              {citation.fileName} · {speakerName(citation.speaker)} · {clock(citation.start)}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
 /** A reply of the assistant: markdown (sanitised), its state, sources and the actions under it. */
-export function AssistantMessage({ reply, actions }: { reply: ReplyView; actions?: ReactNode }): ReactElement {
+export function AssistantMessage({ reply, actions, gptId = null }: { reply: ReplyView; actions?: ReactNode; gptId?: string | null }): ReactElement {
   const { t } = useTranslation();
   const streaming = reply.phase === 'streaming';
   return (
@@ -68,7 +45,7 @@ export function AssistantMessage({ reply, actions }: { reply: ReplyView; actions
             {reply.error ? <p className="mt-1 text-xs">{reply.error}</p> : null}
           </div>
         ) : null}
-        {reply.citations.length > 0 && !streaming ? <Sources citations={reply.citations} /> : null}
+        {reply.citations.length > 0 && !streaming ? <Suspense fallback={null}><Sources citations={reply.citations} gptId={gptId} /></Suspense> : null}
       </div>
       {actions}
     </article>

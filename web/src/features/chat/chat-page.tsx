@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { CHAT_TRANSCRIPT_PARAM } from '@earshot/contracts/constants';
@@ -11,11 +11,18 @@ import { MessageThread } from './message-thread';
 import { ModelPicker } from './model-picker';
 import type { Message, Rating } from './model';
 import { isCovered } from './pending-reply';
-import { RecordingBanner } from './recording-banner';
 import { useChatStream } from './use-chat-stream';
+
+// The custom GPT picker and intro (with their call and strings), and the banner of a chat about a
+// recording, load only when needed: the chat is in the signed-in shell, which has a size budget.
+const RecordingBanner = lazy(() => import('./recording-banner'));
+const GptPicker = lazy(() => import('./gpt-picker'));
+const GptIntro = lazy(() => import('./gpt-intro'));
 
 /** The open conversation is in the address (?c=<id>), so a reload returns to it. */
 const CONVERSATION_PARAM = 'c';
+/** The custom GPT of the open (or new) conversation, also in the address. */
+const GPT_PARAM = 'gpt';
 
 /**
  * / and /chat: conversations on the left, the open one on the right. `/chat?transcript=<fileId>`
@@ -27,6 +34,8 @@ export default function ChatPage(): ReactElement {
   const [params, setParams] = useSearchParams();
   const conversationId = params.get(CONVERSATION_PARAM);
   const fileId = params.get(CHAT_TRANSCRIPT_PARAM);
+  const gptId = params.get(GPT_PARAM);
+  const [picking, setPicking] = useState(false);
   const about = useConversationsAboutQuery(fileId ?? '', { skip: !fileId });
   const user = useAppSelector((state) => state.session.user);
   // Fresh on every visit: an administrator may have connected a model meanwhile.
@@ -52,10 +61,10 @@ export default function ChatPage(): ReactElement {
     if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
   }, [items.length, pendingHere?.text, pendingHere?.phase]);
 
-  const open = (id: string | null, recording: string | null = null) => {
+  const open = (id: string | null, recording: string | null = null, gpt: string | null = null) => {
     setFailure(null);
     setListOpen(false);
-    setParams({ ...(id ? { [CONVERSATION_PARAM]: id } : {}), ...(recording ? { [CHAT_TRANSCRIPT_PARAM]: recording } : {}) });
+    setParams({ ...(id ? { [CONVERSATION_PARAM]: id } : {}), ...(recording ? { [CHAT_TRANSCRIPT_PARAM]: recording } : {}), ...(gpt ? { [GPT_PARAM]: gpt } : {}) });
   };
 
   // Arriving with only the recording: go on with the latest conversation about it, if there is one.
@@ -63,19 +72,20 @@ export default function ChatPage(): ReactElement {
   useEffect(() => {
     if (latestAbout) setParams({ [CONVERSATION_PARAM]: latestAbout, [CHAT_TRANSCRIPT_PARAM]: fileId! }, { replace: true });
   }, [latestAbout, fileId, setParams]);
-  const model = models && models.models.length > 1 && modelId ? { modelId } : {};
+  // A custom GPT answers with its own model.
+  const model = models && models.models.length > 1 && modelId && !gptId ? { modelId } : {};
 
   const onSend = async (text: string) => {
     setFailure(null);
     let id = conversationId;
     if (!id) {
       try {
-        id = (await createConversation(fileId ? { fileId } : {}).unwrap())._id;
+        id = (await createConversation({ ...(fileId ? { fileId } : {}), ...(gptId ? { customGptId: gptId } : {}) }).unwrap())._id;
       } catch (error) {
         setFailure(errorMessage(error) ?? t('chat.createFailed'));
         return;
       }
-      open(id, fileId);
+      open(id, fileId, gptId);
     }
     await send({ conversationId: id, fileId, request: { message: text, ...model }, userText: text, replacedId: null });
   };
@@ -108,7 +118,7 @@ export default function ChatPage(): ReactElement {
   return (
     <section aria-labelledby="page-heading" className="flex h-[calc(100dvh-6rem)] gap-4 md:h-[calc(100dvh-7rem)]">
       <aside className={`${listOpen ? 'flex' : 'hidden'} absolute inset-x-4 z-10 max-h-[70dvh] flex-col rounded-2xl border border-gray-200 bg-white p-3 shadow-lg lg:static lg:flex lg:max-h-none lg:w-72 lg:shrink-0 lg:shadow-none dark:border-gray-800 dark:bg-gray-900`}>
-        <ConversationList activeId={conversationId} onOpen={open} onNew={() => open(null)} onDeleted={(id) => id === conversationId && open(null)} />
+        <ConversationList activeId={conversationId} onOpen={open} onNew={() => open(null)} onNewWithGpt={() => setPicking(true)} onDeleted={(id) => id === conversationId && open(null)} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -116,25 +126,29 @@ export default function ChatPage(): ReactElement {
             {t('chat.conversations')}
           </button>
           {empty ? null : <h1 id="page-heading" className="sr-only">{t('pages.chat')}</h1>}
-          <ModelPicker models={models?.models ?? []} value={modelId} onChange={setModelId} />
+          {gptId ? null : <ModelPicker models={models?.models ?? []} value={modelId} onChange={setModelId} />}
         </div>
-        {fileId ? <RecordingBanner fileId={fileId} fileName={about.data?.transcript.fileName ?? null} missing={about.isError} /> : null}
+        {gptId && !empty ? <Suspense fallback={null}><GptIntro gptId={gptId} empty={false} onStarter={(text) => void onSend(text)} /></Suspense> : null}
+        {fileId ? <Suspense fallback={null}><RecordingBanner fileId={fileId} fileName={about.data?.transcript.fileName ?? null} missing={about.isError} /></Suspense> : null}
         <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-1">
           {messagesFailed ? (
             <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('chat.openFailed')}</p>
+          ) : empty && gptId ? (
+            <Suspense fallback={null}><GptIntro gptId={gptId} empty onStarter={(text) => void onSend(text)} /></Suspense>
           ) : empty ? (
             <div className="flex h-full flex-col items-center justify-center gap-2 text-center" data-testid="chat-greeting">
               <p className="text-lg text-gray-600 dark:text-gray-400">{user?.firstName ? t('chat.helloName', { name: user.firstName }) : t('chat.hello')}</p>
               <h1 id="page-heading" className="text-2xl font-semibold text-gray-900 md:text-3xl dark:text-white">{t('chat.agenda')}</h1>
             </div>
           ) : (
-            <MessageThread items={items} pending={pendingHere} busy={streaming} onRegenerate={onRegenerate} onRetryPending={onRetryPending} onFeedback={onFeedback} />
+            <MessageThread items={items} pending={pendingHere} busy={streaming} gptId={gptId} onRegenerate={onRegenerate} onRetryPending={onRetryPending} onFeedback={onFeedback} />
           )}
         </div>
         {failure ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{failure}</p> : null}
         {models?.builtIn ? <p className="text-xs text-gray-600 dark:text-gray-400" data-testid="built-in-notice">{t('chat.builtInNotice')}</p> : null}
         <ChatInput streaming={Boolean(pendingHere && streaming)} blocked={streaming && !pendingHere} onSend={(text) => void onSend(text)} onStop={stop} />
       </div>
+      {picking ? <Suspense fallback={null}><GptPicker onChoose={(gpt) => { setPicking(false); open(null, null, gpt); }} onClose={() => setPicking(false)} /></Suspense> : null}
     </section>
   );
 }

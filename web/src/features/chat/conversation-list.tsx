@@ -1,19 +1,23 @@
-import { useState, type ReactElement } from 'react';
+import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/api';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Icon } from '../../components/icons';
 import { useConversationsQuery, useDeleteConversationMutation, useRenameConversationMutation } from './chat-api';
 import { ConversationItem } from './conversation-item';
 import { CONVERSATION_PAGE_MAX, CONVERSATION_PAGE_SIZE, SEARCH_DEBOUNCE_MS, type Conversation } from './model';
 import { useDebouncedValue } from './use-debounced-value';
 
+// The confirmation (with the modal it opens) loads when a delete is first asked for: the chat is
+// the signed-in shell, which has a size budget (scripts/bench-bundle.mjs).
+const ConfirmDialog = lazy(() => import('../../components/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
+
 /** The person's conversations, newest first, searched on the server by title and message text. */
-export function ConversationList({ activeId, onOpen, onNew, onDeleted }: {
+export function ConversationList({ activeId, onOpen, onNew, onNewWithGpt, onDeleted }: {
   activeId: string | null;
-  /** `fileId`: the recording a conversation is about, if it is about one. */
-  onOpen: (id: string, fileId: string | null) => void;
+  /** `fileId`: the recording a conversation is about, if it is about one; `gptId`: its custom GPT. */
+  onOpen: (id: string, fileId: string | null, gptId: string | null) => void;
   onNew: () => void;
+  onNewWithGpt: () => void;
   onDeleted: (id: string) => void;
 }): ReactElement {
   const { t } = useTranslation();
@@ -56,6 +60,9 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted }: {
         <span aria-hidden="true" className="text-lg leading-none">+</span>
         {t('chat.newChat')}
       </button>
+      <button type="button" onClick={onNewWithGpt} data-testid="new-chat-with" className="-mt-1 h-9 rounded-lg border border-gray-300 px-3 text-sm font-medium text-gray-800 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800">
+        {t('chat.newChatWith')}
+      </button>
       <div className="relative">
         <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-gray-500" />
         <input
@@ -83,7 +90,7 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted }: {
                 key={conversation._id}
                 conversation={conversation}
                 active={conversation._id === activeId}
-                onOpen={() => onOpen(conversation._id, conversation.fileId)}
+                onOpen={() => onOpen(conversation._id, conversation.fileId, conversation.customGptId)}
                 onRename={(title) => onRename(conversation._id, title)}
                 onDelete={() => setConfirming(conversation)}
               />
@@ -96,15 +103,19 @@ export function ConversationList({ activeId, onOpen, onNew, onDeleted }: {
           </button>
         ) : null}
       </div>
-      <ConfirmDialog
-        open={confirming !== null}
-        message={t('chat.deleteConfirm')}
-        confirmLabel={t('chat.delete')}
-        cancelLabel={t('chat.cancel')}
-        busy={removing.isLoading}
-        onConfirm={() => void onDelete()}
-        onCancel={() => setConfirming(null)}
-      />
+      {confirming ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            message={t('chat.deleteConfirm')}
+            confirmLabel={t('chat.delete')}
+            cancelLabel={t('chat.cancel')}
+            busy={removing.isLoading}
+            onConfirm={() => void onDelete()}
+            onCancel={() => setConfirming(null)}
+          />
+        </Suspense>
+      ) : null}
     </nav>
   );
 }

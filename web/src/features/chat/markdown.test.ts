@@ -47,6 +47,13 @@ describe('markdown sanitiser', () => {
     expect(external?.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
+  it('opens a cited knowledge file (served by the API, not a screen) in a new tab at its page', () => {
+    const file = dom('[handbook.pdf, page 2](/api/custom-gpt/g1/files/f1#page=2)').querySelector('a');
+    expect(file?.getAttribute('href')).toBe('/api/custom-gpt/g1/files/f1#page=2');
+    expect(file?.getAttribute('target')).toBe('_blank');
+    expect(file?.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
   it('refuses protocol-relative links as in-app paths', () => {
     expect(isInAppHref('/transcripts/1')).toBe(true);
     expect(isInAppHref('//evil.example/x')).toBe(false);

@@ -18,6 +18,14 @@ export function isInAppHref(href: string): boolean {
   return /^(\/(?!\/)|\?|#)/.test(href);
 }
 
+/**
+ * A file the API serves (a custom GPT's knowledge file cited at a page: '/api/custom-gpt/…#page=2'),
+ * not a screen of the app: it opens in a new tab instead of inside the app's router.
+ */
+export function isApiHref(href: string): boolean {
+  return /^\/api\//.test(href);
+}
+
 /** An absolute http(s) URL (parsed, so 'java\tscript:' and friends do not pass). */
 function isWebUrl(href: string): boolean {
   try {
@@ -37,7 +45,7 @@ purify.addHook('afterSanitizeAttributes', (node) => {
   }
   if (node.tagName === 'A') {
     const href = node.getAttribute('href');
-    if (href && isWebUrl(href.trim()) && new URL(href.trim()).origin !== window.location.origin) {
+    if (href && (isApiHref(href.trim()) || (isWebUrl(href.trim()) && new URL(href.trim()).origin !== window.location.origin))) {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer');
     }

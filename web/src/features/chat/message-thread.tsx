@@ -16,8 +16,10 @@ function pendingView(pending: PendingReply): ReplyView {
 const actionClass = 'rounded-lg px-2 py-1 text-xs font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900 disabled:opacity-50 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
 
 /** The conversation: stored messages, then the reply being written (if it is this conversation's). */
-export function MessageThread({ items, pending, busy, onRegenerate, onRetryPending, onFeedback }: {
+export function MessageThread({ items, pending, busy, gptId, onRegenerate, onRetryPending, onFeedback }: {
   items: Message[];
+  /** The conversation's custom GPT: its file citations link to its files. */
+  gptId: string | null;
   pending: PendingReply | null;
   /** A reply is being written (here or elsewhere): no regenerate meanwhile. */
   busy: boolean;
@@ -42,6 +44,7 @@ export function MessageThread({ items, pending, busy, onRegenerate, onRetryPendi
         <AssistantMessage
           key={message._id}
           reply={storedReply(message)}
+          gptId={gptId}
           actions={message.status === 'failed'
             ? <div className="flex">{regenerate(message)}</div>
             : <FeedbackControl feedback={message.feedback} onSave={(rating, comment) => onFeedback(message._id, rating, comment)}>{regenerate(message)}</FeedbackControl>}
@@ -52,6 +55,7 @@ export function MessageThread({ items, pending, busy, onRegenerate, onRetryPendi
           {pending.userText !== null ? <UserMessage text={pending.userText} /> : null}
           <AssistantMessage
             reply={pendingView(pending)}
+            gptId={gptId}
             actions={pending.phase === 'failed' ? (
               <button type="button" disabled={busy} onClick={onRetryPending} className={actionClass} data-testid="reply-retry">{t('chat.retry')}</button>
             ) : null}

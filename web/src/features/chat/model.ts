@@ -9,6 +9,8 @@ export type {
   CitationDto as Citation,
   ConversationDto as Conversation,
   ConversationList,
+  CustomGptOption as GptOption,
+  FileCitationDto as FileCitation,
   MessageDto as Message,
   MessageList,
 } from '@earshot/contracts';

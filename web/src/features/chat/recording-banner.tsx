@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 /** Above a conversation about one recording: which recording, and the way back to it. */
-export function RecordingBanner({ fileId, fileName, missing }: { fileId: string; fileName: string | null; missing: boolean }): ReactElement {
+export default function RecordingBanner({ fileId, fileName, missing }: { fileId: string; fileName: string | null; missing: boolean }): ReactElement {
   const { t } = useTranslation();
   if (missing) {
     return (

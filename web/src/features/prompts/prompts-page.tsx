@@ -5,6 +5,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { buttonClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
 import { ToastRegion, useToasts } from '../../components/toast';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { catalogue } from './i18n';
@@ -24,7 +25,10 @@ export default function PromptsPage(): ReactElement {
   const [remove, removing] = useDeletePromptMutation();
   const { toasts, show, dismiss } = useToasts();
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Prompt | null>(null);
+  const deleting = useConfirmedDelete<Prompt>(remove, {
+    done: () => show({ kind: 'success', title: t('messages.deleted') }),
+    failed: (error) => show({ kind: 'error', title: t('messages.deleteFailed'), detail: errorMessage(error) }),
+  });
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const apply = useCallback((next: PromptFilters) => setSearch(searchFromFilters(next)), [setSearch]);
@@ -40,17 +44,6 @@ export default function PromptsPage(): ReactElement {
   const onSaved = (outcome: SaveOutcome) => {
     if (outcome.kind === 'failed') show({ kind: 'error', title: t('messages.saveFailed'), detail: outcome.detail });
     else show({ kind: 'success', title: t(outcome.kind === 'created' ? 'messages.created' : 'messages.updated') });
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove(deleting._id).unwrap();
-      show({ kind: 'success', title: t('messages.deleted') });
-    } catch (error) {
-      show({ kind: 'error', title: t('messages.deleteFailed'), detail: errorMessage(error) });
-    }
-    setDeleting(null);
   };
 
   const data = list.data;
@@ -74,7 +67,7 @@ export default function PromptsPage(): ReactElement {
         rowActions={(p) => (
           <div className="flex justify-end gap-1">
             <button type="button" className={buttonClass.row} onClick={() => setEditing(p)} aria-label={t('editNamed', { name: p.name })}>{t('edit')}</button>
-            <button type="button" className={buttonClass.danger} onClick={() => setDeleting(p)} aria-label={t('deleteNamed', { name: p.name })}>{t('delete')}</button>
+            <button type="button" className={buttonClass.danger} onClick={() => deleting.ask(p)} aria-label={t('deleteNamed', { name: p.name })}>{t('delete')}</button>
           </div>
         )}
         footer={data && data.totalPages > 1 ? (
@@ -87,13 +80,13 @@ export default function PromptsPage(): ReactElement {
       />
       {editing ? <PromptForm key={editing === 'new' ? 'new' : editing._id} prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} /> : null}
       <ConfirmDialog
-        open={deleting !== null}
+        open={deleting.target !== null}
         message={t('messages.confirmDelete')}
         confirmLabel={t('delete')}
         cancelLabel={t('form.cancel')}
         busy={removing.isLoading}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onConfirm={() => void deleting.confirm()}
+        onCancel={deleting.cancel}
       />
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('close')} />
     </div>
