@@ -18,6 +18,7 @@ import { usageRoutes } from './routes/usage';
 import { StatementService } from './services/statement';
 import { UsageService } from './services/usage';
 import { mailConfigShape, type MailConfig } from './services/mail/config';
+import { creditsConfigShape, type CreditsConfig } from './services/credits/config';
 import { MailService } from './services/mail/mail';
 import { CreditService } from './services/credits/credits';
 import { CreditGateService } from './services/credits/gate';
@@ -28,7 +29,7 @@ import { creditRoutes } from './routes/credits';
 import { notificationRoutes } from './routes/notifications';
 import { pricingRoutes } from './routes/pricing';
 
-type TenantConfig = ServiceContext['config'] & StorageConfig & MailConfig;
+type TenantConfig = ServiceContext['config'] & StorageConfig & MailConfig & CreditsConfig;
 type TenantContext = ServiceContext<TenantConfig>;
 
 /** One mail service per mounted context: routes, handlers and the sender share its queue. */
@@ -60,7 +61,7 @@ export const tenantService = defineService<TenantConfig>({
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications'],
   migrations,
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
-  configShape: { ...storageConfigShape, ...mailConfigShape },
+  configShape: { ...storageConfigShape, ...mailConfigShape, ...creditsConfigShape },
   async routes(app, ctx) {
     const companies = new CompanyService(ctx);
     // The hashes live here: this process's verifier (all-in-one: the gateway's too) asks directly.

@@ -336,10 +336,13 @@ describe('credits, config and features', () => {
     other = (await create(fresh())).json();
   });
 
-  test('credits: the platform administrator any company, a company administrator only their own', async () => {
-    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 0, reserved: 0, ledger: { items: [] } });
+  test('credits: a new company starts with its opening credits; the platform administrator sees any company, a company administrator only their own', async () => {
+    // COMPANY_OPENING_CREDITS defaults to 1000: granted with the company, in the ledger like any grant.
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({
+      balance: 1000, reserved: 0, ledger: { items: [{ kind: 'grant', amount: 1000, reason: 'Opening credits', eventId: null }], total: 1 },
+    });
     const admin = await stack.tokenFor('ADMIN', own._id);
-    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 0, reserved: 0 });
+    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 1000, reserved: 0 });
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/credits` })).statusCode).toBe(404);
     expect((await stack.as(await stack.tokenFor('USER', own._id), { method: 'GET', url: `/api/companies/${own._id}/credits` })).statusCode).toBe(403);
   });
@@ -362,7 +365,7 @@ describe('credits, config and features', () => {
   test('the services scope by the identity they are given, not only the routes: an ADMIN identity sees its own company alone', async () => {
     const ctx = stack.running.contexts.get('tenant')!;
     const admin = { userId: crypto.randomUUID(), companyId: own._id, role: 'ADMIN' as const, email: 'a@own.test', via: 'bearer' as const, ip: '127.0.0.1', sessionId: 'test-session' };
-    const companies = new CompanyService(ctx);
+    const companies = new CompanyService(ctx as ConstructorParameters<typeof CompanyService>[0]);
     const listed = await companies.list(admin, { page: 1, pageSize: 50 });
     expect(listed.items.map((c) => c._id)).toEqual([own._id]);
     expect((await companies.dropdown(admin)).map((c) => c._id)).toEqual([own._id]);

@@ -14,7 +14,7 @@ let credits: CreditService;
 const seen: Envelope[] = [];
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService]);
+  stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' });
   await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.tenant'], handle: async (e) => void seen.push(e) });
   host = await stack.tokenFor('HOST_ADMIN', null);
   ctx = stack.running.contexts.get('tenant')!;

@@ -60,7 +60,7 @@ async function entry(companyId: string, e: Entry): Promise<void> {
 const get = (token: string | null, url: string) => stack.as(token, { method: 'GET', url });
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService]);
+  stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' });
   host = await stack.tokenFor('HOST_ADMIN', null);
   // Latvian letters the PDF standard fonts do not have.
   a = await company('Ābeļu Dārzs SIA', 'ABELU');

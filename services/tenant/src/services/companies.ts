@@ -16,6 +16,9 @@ import { actorOf, badRequest, companyScope, conflict, notFound, type ApiKeyOwner
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
 import { createAccount } from '../repositories/credits';
+import { OPENING_CREDITS_REASON, type CreditsConfig } from './credits/config';
+import { post } from './credits/ledger';
+import { toUnits } from './credits/amounts';
 import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
@@ -122,7 +125,7 @@ export async function loadCompany(db: Db, id: string): Promise<CompanyRow> {
  * it as their actor; reads are scoped by it) and the parsed input.
  */
 export class CompanyService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: ServiceContext<ServiceContext['config'] & CreditsConfig>) {}
 
   async list(identity: Identity, query: CompanyListQuery): Promise<CompanyPage> {
     const { rows, total } = await repo.listCompanies(this.ctx.db, { ...query, id: companyScope(identity) ?? undefined }, query.page, query.pageSize);
@@ -147,6 +150,15 @@ export class CompanyService {
       const created = await repo.insertCompany(tx, { ...(columns(body) as NewCompanyRow), apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
       await createAccount(tx, created.id);
       emit({ type: 'company.created', companyId: created.id, actor: actorOf(identity), data: { id: created.id, before: null, after: toCompanyState(created) } });
+      const opening = this.ctx.config.COMPANY_OPENING_CREDITS;
+      if (opening > 0) {
+        const posted = await post(tx, created.id, [{ kind: 'grant', units: toUnits(opening), reason: OPENING_CREDITS_REASON }]);
+        const entry = posted!.entries[0]!;
+        emit({
+          type: 'credits.granted', companyId: created.id, actor: actorOf(identity),
+          data: { entryId: entry.id, amount: opening, reason: OPENING_CREDITS_REASON, monthly: false, balance: opening },
+        });
+      }
       return created;
     }).catch(rethrowDuplicate);
     return { ...toCompanyDto(row), apiKey: apiKey.key };
