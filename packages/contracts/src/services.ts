@@ -14,7 +14,7 @@ const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({ na
 
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('audit', ['/audit']),
-  route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email']),
+  route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications']),
   route('auth', ['/auth', '/users', '/roles']),
   route('file', ['/files', '/uploads']),
   route('transcription', ['/transcripts']),

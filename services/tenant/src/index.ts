@@ -34,7 +34,7 @@ const wake = (ctx: TenantContext) => () => mailOf(ctx).sender.nudge();
 export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
-  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email'],
+  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications'],
   migrations,
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   configShape: { ...storageConfigShape, ...mailConfigShape },

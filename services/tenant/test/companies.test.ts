@@ -45,7 +45,7 @@ describe('creating a company', () => {
     const res = await create(acme);
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ ...acme, encryption: false, partnerCompanyId: null, favIcon: null, credits: 0, settings: { theme: {} } });
+    expect(body).toMatchObject({ ...acme, encryption: false, partnerCompanyId: null, favIcon: null, balance: 0, settings: { theme: {} } });
     expect(body._id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.apiKey).toMatch(/^esk_[A-Za-z0-9_-]{32}$/);
 

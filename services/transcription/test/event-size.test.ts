@@ -39,7 +39,7 @@ const result = longCall();
 const longest = result.segments.reduce((a, b) => (b.words.length > a.words.length ? b : a));
 const transcriptEvents = completionEvents(companyId, { id, fileId, fileName: `${'long-name-'.repeat(20)}.wav` }, result);
 
-const user = { email: 'a@b.test', firstName: 'A', lastName: 'B', role: 'USER' as const, companyId, status: 'active' as const };
+const user = { email: 'a@b.test', firstName: 'A', lastName: 'B', role: 'USER' as const, companyId, status: 'active' as const, monthlyCredits: 1e9 };
 const company = { name: 'Acme', code: 'acme', domain: 'acme', status: 'active', maxUsers: 10, maxStorage: 1e9 };
 const client = { name: 'C'.repeat(120), organisation: 'O'.repeat(200), email: 'c@b.test', phone: '+372 5555 5555', externalId: 'X'.repeat(128), notes: 'N'.repeat(CLIENT_NOTES_MAX), ownerId: id };
 const provider = { name: 'P', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.com/v1', enabled: true, apiKeyLast4: '1234' };
@@ -113,6 +113,12 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'mail.failed': { id, type: 'password_reset', to: user.email, attempts: 5, reason: 'x'.repeat(500) },
   'analysis.completed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id },
   'analysis.failed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id, reason: 'r'.repeat(2_000) },
+  'price.set': { id, modelId: 'm'.repeat(128), engine: null, unit: 'output_1k', credits: 1e9, effectiveFrom: new Date().toISOString() },
+  'pricing.currency_changed': { before: { currency: 'EUR', creditRate: 0.01 }, after: { currency: 'USD', creditRate: 0.011 } },
+  'credits.granted': { entryId: id, amount: 1e9, reason: 'r'.repeat(500), monthly: false, balance: 1e13 },
+  'credits.adjusted': { entryId: id, amount: -1e9, reason: 'r'.repeat(500), balance: -1e13 },
+  'credits.settings_changed': { id, before: { monthlyBudget: null, monthlyGrant: null }, after: { monthlyBudget: 1e9, monthlyGrant: 1e9 } },
+  'credits.threshold_reached': { scope: 'user', userId: id, threshold: 100, month: '2026-11', spent: 1e13, limit: 1e9 },
 };
 
 const events: NewEvent[] = [

@@ -14,6 +14,8 @@ export const UserDto = z.object({
   roles: z.object({ role: z.object({ code: z.enum(ROLES) }) }),
   /** The console's language for this person (null or absent: the company's); sign-in switches to it. */
   language: z.enum(LANGUAGES).nullable().optional(),
+  /** The person's monthly credits cap (null: none); the header shows what is left of it. */
+  monthlyCredits: z.number().nullable().optional(),
 });
 export type UserDto = z.infer<typeof UserDto>;
 
@@ -37,6 +39,8 @@ export const AdminUserDto = UserDetailDto.extend({
   passwordChangeRequired: z.boolean(),
   /** Invited: when the live invitation link expires (null when there is none, or it has expired). */
   invitationExpiresAt: z.string().nullable(),
+  /** The person's monthly credits cap (null: none), set with PUT /users/{id}/cap. */
+  monthlyCredits: z.number().nullable(),
 });
 export type AdminUserDto = z.infer<typeof AdminUserDto>;
 

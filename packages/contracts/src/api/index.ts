@@ -8,3 +8,4 @@ export * from './prompts';
 export * from './audit';
 export * from './email';
 export * from './analysis';
+export * from './credits';

@@ -153,7 +153,8 @@ export const CompanyDto = z.object({
   logo: z.string().nullable(),
   mainPageLogo: z.string().nullable(),
   settings: z.object({ theme: ThemeColours.partial() }),
-  credits: z.number(),
+  /** Credits the company can still spend (open reservations taken off; see GET /companies/{id}/credits). */
+  balance: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -173,8 +174,6 @@ export type ApiKeyAnswer = z.infer<typeof ApiKeyAnswer>;
 
 export const CompanyPage = paginated(CompanyDto);
 export type CompanyPage = z.infer<typeof CompanyPage>;
-export const CreditsDto = z.object({ credits: z.number() });
-export type CreditsDto = z.infer<typeof CreditsDto>;
 
 /** Public branding config (spec part 3: company config). */
 export const CompanyConfigDto = z.object({

@@ -14,6 +14,8 @@ const UserState = z.object({
   status: z.enum(USER_STATUSES).optional(),
   /** The picture's address (an uploaded one changes with each upload); optional, like status. */
   avatar: z.string().nullable().optional(),
+  /** The person's monthly credits cap (null: none); optional, like status. The tenant service keeps it for its credit checks. */
+  monthlyCredits: z.number().nullable().optional(),
 });
 
 export const authEvents = [

@@ -6,6 +6,7 @@ import { transcriptionEvents } from './transcription';
 import { chatEvents } from './chat';
 import { promptEvents } from './prompt';
 import { mailEvents } from './mail';
+import { creditEvents } from './credits';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -14,7 +15,7 @@ export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcripti
 export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 export { EmailTemplateState } from './mail';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents] as const;
+const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

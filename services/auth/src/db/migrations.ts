@@ -159,4 +159,11 @@ export const migrations: Migration[] = [
         updated_at timestamptz not null default now()
       )`,
   },
+  {
+    name: '0007_user_caps',
+    sql: `
+      -- A person's monthly credits cap (null: none), set by their company's ADMIN; the tenant
+      -- service keeps a copy from the user events and enforces it.
+      alter table users add column monthly_credits numeric(18, 4) check (monthly_credits > 0)`,
+  },
 ];

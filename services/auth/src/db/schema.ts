@@ -1,4 +1,4 @@
-import { bigint, boolean, customType, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, integer, numeric, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const auth = pgSchema('auth');
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -21,6 +21,7 @@ export const users = auth.table('users', {
   lastSignInAt: ts('last_sign_in_at'),
   passwordChangeRequired: boolean('password_change_required').notNull().default(false),
   language: text('language'),
+  monthlyCredits: numeric('monthly_credits', { precision: 18, scale: 4, mode: 'number' }),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

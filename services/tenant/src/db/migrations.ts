@@ -167,4 +167,128 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    // Pricing and credits (issue 13). The balance lives in credit_accounts, one row per company
+    // locked by every ledger entry's transaction; the ledger itself is append-only. Balances held
+    // in the old companies.credits column (read-only until now) move over as grants.
+    name: '0005_credits',
+    sql: `
+      create table prices (
+        id uuid primary key default gen_random_uuid(),
+        model_id text,
+        engine text,
+        unit text not null check (unit in ('input_1k', 'output_1k', 'audio_minute', 'embedding_1k')),
+        credits numeric(18, 4) not null check (credits >= 0),
+        effective_from timestamptz not null,
+        created_at timestamptz not null default now(),
+        created_by text,
+        check ((model_id is null) <> (engine is null))
+      );
+      create index prices_model_idx on prices (model_id, unit, effective_from desc, created_at desc) where model_id is not null;
+      create index prices_engine_idx on prices (engine, unit, effective_from desc, created_at desc) where engine is not null;
+      -- The offline engine runs on this machine: free until the platform administrator prices it.
+      insert into prices (engine, unit, credits, effective_from) values ('pocketsphinx', 'audio_minute', 0, '2000-01-01T00:00:00Z');
+
+      create table pricing_settings (
+        id integer primary key check (id = 1),
+        currency text not null,
+        credit_rate double precision not null,
+        updated_at timestamptz not null default now()
+      );
+      insert into pricing_settings (id, currency, credit_rate) values (1, 'EUR', 0.01);
+
+      create table priced_models (
+        id text primary key,
+        name text not null,
+        label text not null,
+        purpose text not null
+      );
+
+      create table credit_accounts (
+        company_id uuid primary key references companies (id) on delete cascade,
+        balance numeric(18, 4) not null default 0,
+        reserved numeric(18, 4) not null default 0,
+        monthly_budget numeric(18, 4),
+        monthly_grant numeric(18, 4),
+        granted_month text,
+        updated_at timestamptz not null default now()
+      );
+
+      create table credit_ledger (
+        id uuid primary key default gen_random_uuid(),
+        seq bigint generated always as identity,
+        company_id uuid not null,
+        kind text not null check (kind in ('grant', 'charge', 'reservation', 'release', 'adjustment')),
+        amount numeric(18, 4) not null,
+        reason text,
+        feature text,
+        model text,
+        model_id text,
+        engine text,
+        unit text,
+        quantity numeric(18, 4),
+        price_id uuid,
+        event_id text,
+        user_id text,
+        reservation_id uuid,
+        created_at timestamptz not null default now()
+      );
+      create index credit_ledger_company_idx on credit_ledger (company_id, seq desc);
+      create index credit_ledger_company_time_idx on credit_ledger (company_id, created_at);
+      create index credit_ledger_user_time_idx on credit_ledger (company_id, user_id, created_at) where user_id is not null;
+      create unique index credit_ledger_event_key on credit_ledger (event_id, kind, coalesce(unit, '')) where event_id is not null;
+
+      create table credit_reservations (
+        id uuid primary key,
+        company_id uuid not null,
+        subject text not null,
+        amount numeric(18, 4) not null,
+        user_id text,
+        state text not null default 'open' check (state in ('open', 'settled', 'released')),
+        created_at timestamptz not null default now(),
+        closed_at timestamptz
+      );
+      create unique index credit_reservations_open_key on credit_reservations (company_id, subject) where state = 'open';
+
+      create table credit_spend (
+        company_id uuid not null,
+        user_id text not null,
+        month text not null,
+        credits numeric(18, 4) not null default 0,
+        primary key (company_id, user_id, month)
+      );
+
+      create table credit_alerts (
+        company_id uuid not null,
+        user_id text not null,
+        month text not null,
+        threshold integer not null,
+        created_at timestamptz not null default now(),
+        primary key (company_id, user_id, month, threshold)
+      );
+
+      create table notifications (
+        id uuid primary key default gen_random_uuid(),
+        user_id text not null,
+        company_id uuid,
+        kind text not null,
+        title text not null,
+        body text not null,
+        link text,
+        read_at timestamptz,
+        created_at timestamptz not null default now()
+      );
+      create index notifications_user_idx on notifications (user_id, created_at desc, id desc);
+      create index notifications_unread_idx on notifications (user_id) where read_at is null;
+
+      -- Who is an ADMIN (told of thresholds) and each person's cap, from the user events.
+      alter table company_members add column role text;
+      alter table company_members add column monthly_credits numeric(18, 4);
+
+      insert into credit_accounts (company_id, balance) select id, credits from companies;
+      insert into credit_ledger (company_id, kind, amount, reason)
+        select id, 'grant', credits, 'Balance before the credits ledger' from companies where credits <> 0;
+      alter table companies drop column credits;
+    `,
+  },
 ];

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ERROR_RESPONSES,
-  ADMINS,
   ApiKeyAnswer,
   CompanyAdminConfigDto,
   CompanyCreateBody,
@@ -11,7 +10,6 @@ import {
   CompanyPage,
   CompanyUpdateBody,
   CompanyWithKeyDto,
-  CreditsDto,
   Dropdown,
   ErrorBody,
   HOST_ONLY,
@@ -99,11 +97,6 @@ export async function companyRoutes(app: FastifyInstance, companies: CompanyServ
       response: { 200: MessageBody, ...errors },
     },
   }, async (request) => companies.revokeApiKey(identityOf(request), request.params.id));
-
-  r.get('/companies/:id/credits', {
-    config: { access: ADMINS, params: byId },
-    schema: { tags: ['companies'], summary: 'The company’s credit balance (a company administrator: their own, read-only)', params: IdParams, response: { 200: CreditsDto, ...errors } },
-  }, async (request) => companies.credits(identityOf(request), request.params.id));
 
   r.get('/companies/:id/config', {
     config: { access: HOST_ONLY, params: byId },

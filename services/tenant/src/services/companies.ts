@@ -11,7 +11,6 @@ import {
   type CompanyState,
   type CompanyUpdateBody,
   type CompanyWithKeyDto,
-  type CreditsDto,
 } from '@earshot/contracts';
 import { actorOf, badRequest, companyScope, conflict, notFound, type ApiKeyOwner, type ApiKeySource, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
@@ -20,7 +19,7 @@ import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
 
-const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [] };
+const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [], balance: 0 };
 
 export function toCompanyDto(row: CompanyRow, figures: CompanyFigures = NO_FIGURES): CompanyDto {
   return {
@@ -43,7 +42,7 @@ export function toCompanyDto(row: CompanyRow, figures: CompanyFigures = NO_FIGUR
     logo: row.logo,
     mainPageLogo: row.mainPageLogo,
     settings: { theme: row.theme },
-    credits: Number(row.credits),
+    balance: figures.balance,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -230,12 +229,6 @@ export class CompanyService {
     const row = await repo.findCompanyByDomain(this.ctx.db, subdomain);
     if (!row || row.status !== 'active') throw notFound('Company');
     return { name: row.name, favIcon: row.favIcon, logo: row.logo, mainPageLogo: row.mainPageLogo, settings: { theme: row.theme } };
-  }
-
-  /** Credits of a company: the platform administrator's any, a company administrator's own only. */
-  async credits(identity: Identity, id: string): Promise<CreditsDto> {
-    assertVisible(identity, id);
-    return { credits: Number((await loadCompany(this.ctx.db, id)).credits) };
   }
 
   async adminConfig(identity: Identity, id: string): Promise<CompanyAdminConfigDto> {

@@ -12,7 +12,7 @@ function company(extra: Partial<Company> = {}): Company {
   return {
     _id: '00000000-0000-4000-8000-0000000000c1', name: 'Acme', code: 'ACME', domain: 'acme', type: 'business', status: 'active',
     maxUsers: 10, maxStorage: 10 * GB, language: 'en', encryption: false, apiKey: '****abcd', partnerCompanyId: null,
-    favIcon: null, logo: null, mainPageLogo: null, settings: { theme: {} }, credits: 0,
+    favIcon: null, logo: null, mainPageLogo: null, settings: { theme: {} }, balance: 0,
     createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', userCount: 3, storageUsed: 1.5 * GB, pendingServices: [], ...extra,
   };
 }

@@ -16,7 +16,7 @@ function person(n: number, role: Role, extra: Partial<AdminUserDto> = {}): Admin
   return {
     _id: `u${n}`, firstName: `First${n}`, lastName: `Last${n}`, email: `user${n}@example.com`, avatar: null, companyId: COMPANY,
     roles: { role: { code: role } }, role, status: 'active', twoStepEnabled: false, lastSignInAt: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
-    companyName: 'Acme', passwordChangeRequired: false, invitationExpiresAt: null, ...extra,
+    companyName: 'Acme', passwordChangeRequired: false, invitationExpiresAt: null, monthlyCredits: null, ...extra,
   };
 }
 const INVITED = person(3, 'USER', { status: 'invited', invitationExpiresAt: '2026-01-08T00:00:00.000Z' });
