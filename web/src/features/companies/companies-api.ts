@@ -1,6 +1,6 @@
 // Calls of the companies screen (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import type { CompanyCreditsDto, LedgerEntryDto } from '../../lib/credits-model';
+import type { CreditGrantDto, CreditsDto, CreditSettingsDto } from '@earshot/contracts';
 import type { Company, CompanyListArgs, CompanyPage, ImageKind } from './model';
 
 const LIST = { type: 'Company', id: 'LIST' } as const;
@@ -41,16 +41,16 @@ export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['CompanyCredits
       },
       invalidatesTags: [LIST],
     }),
-    companyCredits: build.query<CompanyCreditsDto, { id: string; page: number; pageSize: number }>({
+    companyCredits: build.query<CreditsDto, { id: string; page: number; pageSize: number }>({
       query: ({ id, page, pageSize }) => ({ url: `/companies/${id}/credits`, params: { page, pageSize } }),
       providesTags: (_result, _error, { id }) => [credits(id)],
     }),
     /** A positive amount is a grant, a negative one an adjustment; both change the list's balance. */
-    recordCredits: build.mutation<{ balance: number; reserved: number; entry: LedgerEntryDto }, { id: string; amount: number; reason: string }>({
+    recordCredits: build.mutation<CreditGrantDto, { id: string; amount: number; reason: string }>({
       query: ({ id, ...body }) => ({ url: `/companies/${id}/credits`, method: 'POST', body }),
       invalidatesTags: (_result, _error, { id }) => [credits(id), LIST],
     }),
-    creditSettings: build.mutation<{ monthlyBudget: number | null; monthlyGrant: number | null }, { id: string; monthlyBudget: number | null; monthlyGrant: number | null }>({
+    creditSettings: build.mutation<CreditSettingsDto, { id: string; monthlyBudget: number | null; monthlyGrant: number | null }>({
       query: ({ id, ...body }) => ({ url: `/companies/${id}/credits/settings`, method: 'PUT', body }),
       invalidatesTags: (_result, _error, { id }) => [credits(id)],
     }),

@@ -28,7 +28,7 @@ export function CreditGrantForm({ companyId, notify }: { companyId: string; noti
 
   const submit = async (values: z.output<typeof GrantFormSchema>) => {
     try {
-      const answer = await record({ id: companyId, amount: Number(values.amount), reason: values.reason }).unwrap();
+      const answer = await record({ id: companyId, amount: values.amount, reason: values.reason }).unwrap();
       reset();
       notify(true, t('credits.grant.done', { balance: formatCredits(answer.balance, i18n.language) }));
     } catch (error) {
@@ -42,7 +42,7 @@ export function CreditGrantForm({ companyId, notify }: { companyId: string; noti
       <FormField label={t('credits.grant.amount')} hint={t('credits.grant.amountHint')} error={problem(errors.amount?.message)}>
         <input inputMode="decimal" autoComplete="off" {...register('amount')} />
       </FormField>
-      <FormField label={t('credits.grant.reason')} error={problem(errors.reason?.message)}>
+      <FormField label={t('credits.grant.reason')} error={errors.reason?.message}>
         <input autoComplete="off" maxLength={500} {...register('reason')} />
       </FormField>
       <div><button type="submit" disabled={recording.isLoading} className={buttonClass.primary}>{t('credits.grant.submit')}</button></div>

@@ -11,7 +11,7 @@ import { placeFieldErrors } from '../../lib/server-errors';
 import { useCreditSettingsMutation } from './companies-api';
 import type { Notify } from './company-dialog';
 import { creditsCatalogue } from './credits-i18n';
-import { blankOrNumber, numberOrBlank, SettingsFormSchema, type SettingsFormValues } from './credits-model';
+import { numberOrBlank, SettingsFormSchema, type SettingsFormValues } from './credits-model';
 
 const FIELDS = ['monthlyBudget', 'monthlyGrant'] as const;
 
@@ -28,7 +28,7 @@ export function CreditSettingsForm({ companyId, monthlyBudget, monthlyGrant, not
 
   const submit = async (values: z.output<typeof SettingsFormSchema>) => {
     try {
-      await save({ id: companyId, monthlyBudget: blankOrNumber(values.monthlyBudget), monthlyGrant: blankOrNumber(values.monthlyGrant) }).unwrap();
+      await save({ id: companyId, monthlyBudget: values.monthlyBudget, monthlyGrant: values.monthlyGrant }).unwrap();
       notify(true, t('credits.settings.saved'));
     } catch (error) {
       if (!placeFieldErrors(error, FIELDS, setError)) notify(false, t('credits.settings.failed'), errorMessage(error));

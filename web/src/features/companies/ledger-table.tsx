@@ -2,12 +2,12 @@ import { useMemo, type ReactElement } from 'react';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { Pager } from '../../components/pager';
 import { useFeatureTranslation } from '../../i18n/feature';
-import type { CompanyCreditsDto, LedgerEntryDto } from '../../lib/credits-model';
+import type { CreditsDto, LedgerEntryDto } from '@earshot/contracts';
 import { formatCredits } from '../../lib/credits-format';
 import { creditsCatalogue } from './credits-i18n';
 
 /** One page of the company's ledger, newest first (the server pages it). */
-export function LedgerTable({ ledger, loading, onPage }: { ledger: CompanyCreditsDto['ledger'] | undefined; loading: boolean; onPage: (page: number) => void }): ReactElement {
+export function LedgerTable({ ledger, loading, onPage }: { ledger: CreditsDto['ledger'] | undefined; loading: boolean; onPage: (page: number) => void }): ReactElement {
   const { t, i18n } = useFeatureTranslation(creditsCatalogue);
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
   const columns = useMemo<Array<DataColumn<LedgerEntryDto>>>(() => [

@@ -28,7 +28,7 @@ export function CurrencyForm({ currency, creditRate, notify }: { currency: strin
 
   const submit = async (values: z.output<typeof CurrencyFormSchema>) => {
     try {
-      await save({ currency: values.currency, creditRate: Number(values.creditRate) }).unwrap();
+      await save(values).unwrap();
       notify(true, t('pricing.currency.saved'));
     } catch (error) {
       if (!placeFieldErrors(error, FIELDS, setError)) notify(false, t('pricing.currency.failed'), errorMessage(error));

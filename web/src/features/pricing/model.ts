@@ -1,9 +1,9 @@
 // What can be priced (each enabled model by its purpose, and the transcription engines), the
 // units that apply to each, and the price and currency forms. A lazy admin chunk: the forms
-// validate with zod.
+// validate with the contracts' fields (after the form's own, translated rule).
 import { z } from 'zod';
-import { PRICE_UNITS, type PriceUnit } from '@earshot/contracts/constants';
-import type { PriceDto } from '../../lib/credits-model';
+import { CurrencyBody, PriceCreateBody, type PriceDto } from '@earshot/contracts';
+import type { PriceUnit } from '@earshot/contracts/constants';
 
 export type { PriceDto };
 
@@ -45,25 +45,25 @@ export function pricesOf(subject: Subject, prices: readonly PriceDto[]): Partial
 const CREDITS = /^\d{1,12}(\.\d{1,4})?$/;
 
 export const PriceFormSchema = z.object({
-  unit: z.enum(PRICE_UNITS),
-  credits: z.string().trim().regex(CREDITS, 'creditsInvalid'),
+  unit: PriceCreateBody.shape.unit,
+  credits: z.string().trim().regex(CREDITS, 'creditsInvalid').transform(Number).pipe(PriceCreateBody.shape.credits),
   // datetime-local: the person's own clock; blank = now.
   effectiveFrom: z.string().refine((value) => value === '' || new Date(value).getTime() >= Date.now() - 60_000, 'pastDate'),
 });
 export type PriceFormValues = z.input<typeof PriceFormSchema>;
 
-export function priceBody(subject: Subject, values: z.output<typeof PriceFormSchema>) {
+export function priceBody(subject: Subject, values: z.output<typeof PriceFormSchema>): PriceCreateBody {
   return {
-    ...(subject.modelId ? { modelId: subject.modelId } : { engine: subject.engine }),
+    ...(subject.modelId ? { modelId: subject.modelId } : { engine: subject.engine ?? undefined }),
     unit: values.unit,
-    credits: Number(values.credits),
+    credits: values.credits,
     ...(values.effectiveFrom ? { effectiveFrom: new Date(values.effectiveFrom).toISOString() } : {}),
   };
 }
 
 export const CurrencyFormSchema = z.object({
-  currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'codeInvalid'),
-  creditRate: z.string().trim().regex(/^\d{1,9}(\.\d{1,6})?$/, 'rateInvalid').refine((value) => Number(value) > 0, 'rateInvalid'),
+  currency: z.string().trim().regex(/^[A-Za-z]{3}$/, 'codeInvalid').pipe(CurrencyBody.shape.currency),
+  creditRate: z.string().trim().regex(/^\d{1,9}(\.\d{1,6})?$/, 'rateInvalid').refine((value) => Number(value) > 0, 'rateInvalid').transform(Number).pipe(CurrencyBody.shape.creditRate),
 });
 export type CurrencyFormValues = z.input<typeof CurrencyFormSchema>;
 
