@@ -1,0 +1,64 @@
+// One figure of the usage page: a bar chart (recharts, only in this lazy page's chunk) and the same
+// numbers as a table, which screen readers, print and the tests read.
+import type { ReactElement } from 'react';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { formatCredits } from '../../lib/credits-format';
+import { catalogue } from './i18n';
+
+export interface Point {
+  key: string;
+  label: string;
+  credits: number;
+  /** A second line in the table (tokens, seconds). */
+  detail?: string;
+}
+
+const BAR = 'var(--color-brand-500)';
+
+export function UsageChart({ title, column, points, horizontal = false, testId }: { title: string; column: string; points: Point[]; horizontal?: boolean; testId: string }): ReactElement {
+  const { t, i18n } = useFeatureTranslation(catalogue);
+  const format = (value: number) => formatCredits(value, i18n.language);
+  const height = horizontal ? Math.max(160, points.length * 36 + 40) : 240;
+  return (
+    <figure className="min-w-0 rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900" data-testid={testId}>
+      <figcaption className="mb-3 font-semibold">{title}</figcaption>
+      <div className="text-gray-600 dark:text-gray-300" aria-hidden="true" data-testid={`${testId}-chart`}>
+        <ResponsiveContainer width="100%" height={height}>
+          <BarChart data={points} layout={horizontal ? 'vertical' : 'horizontal'} margin={{ top: 4, right: 12, bottom: 4, left: 4 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
+            {horizontal ? (
+              <>
+                <XAxis type="number" tick={{ fill: 'currentColor', fontSize: 12 }} tickFormatter={format} />
+                <YAxis type="category" dataKey="label" width={110} tick={{ fill: 'currentColor', fontSize: 12 }} />
+              </>
+            ) : (
+              <>
+                <XAxis dataKey="label" tick={{ fill: 'currentColor', fontSize: 12 }} />
+                <YAxis tick={{ fill: 'currentColor', fontSize: 12 }} tickFormatter={format} width={56} />
+              </>
+            )}
+            <Tooltip formatter={(value) => [format(Number(value)), column]} contentStyle={{ color: '#111827' }} />
+            <Bar dataKey="credits" fill={BAR} radius={4} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <table className="mt-3 w-full text-sm">
+        <thead className="sr-only">
+          <tr><th scope="col">{title}</th><th scope="col">{column}</th></tr>
+        </thead>
+        <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
+          {points.map((point) => (
+            <tr key={point.key} data-testid={`${testId}-row`}>
+              <th scope="row" className="py-1 pr-2 text-left font-normal break-all">
+                {point.label}
+                {point.detail ? <span className="block text-xs text-gray-500 dark:text-gray-400">{point.detail}</span> : null}
+              </th>
+              <td className="py-1 text-right whitespace-nowrap tabular-nums">{t('reports.credits', { value: format(point.credits) })}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
