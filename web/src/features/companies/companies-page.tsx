@@ -18,7 +18,7 @@ import { withParams } from '../../lib/search-params';
 import { useCompaniesQuery, useDeleteCompanyMutation } from './companies-api';
 import { CompanyDialog, type Notify } from './company-dialog';
 import { CreditsDialog } from './credits-dialog';
-import { creditsCatalogue } from './credits-i18n';
+import { catalogue as creditsCatalogue } from './credits-i18n';
 import { catalogue } from './i18n';
 import { COMPANY_STATUSES, COMPANY_TYPES, type Company, type CompanyListArgs, type CompanyStatus, type CompanyType } from './model';
 

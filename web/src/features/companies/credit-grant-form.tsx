@@ -10,7 +10,7 @@ import { formatCredits } from '../../lib/credits-format';
 import { formMessages } from '../../lib/form-messages';
 import { placeFieldErrors } from '../../lib/server-errors';
 import { useRecordCreditsMutation } from './companies-api';
-import { creditsCatalogue } from './credits-i18n';
+import { catalogue as creditsCatalogue } from './credits-i18n';
 import { GrantFormSchema, type GrantFormValues } from './credits-model';
 import type { Notify } from './company-dialog';
 

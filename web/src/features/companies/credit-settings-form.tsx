@@ -10,7 +10,7 @@ import { formMessages } from '../../lib/form-messages';
 import { placeFieldErrors } from '../../lib/server-errors';
 import { useCreditSettingsMutation } from './companies-api';
 import type { Notify } from './company-dialog';
-import { creditsCatalogue } from './credits-i18n';
+import { catalogue as creditsCatalogue } from './credits-i18n';
 import { numberOrBlank, SettingsFormSchema, type SettingsFormValues } from './credits-model';
 
 const FIELDS = ['monthlyBudget', 'monthlyGrant'] as const;

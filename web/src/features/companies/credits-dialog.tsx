@@ -9,7 +9,7 @@ import { useCompanyCreditsQuery } from './companies-api';
 import type { Notify } from './company-dialog';
 import { CreditGrantForm } from './credit-grant-form';
 import { CreditSettingsForm } from './credit-settings-form';
-import { creditsCatalogue } from './credits-i18n';
+import { catalogue as creditsCatalogue } from './credits-i18n';
 import { LedgerTable } from './ledger-table';
 import type { Company } from './model';
 

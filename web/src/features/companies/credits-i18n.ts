@@ -1,7 +1,7 @@
 // The company credits panel's strings (see i18n/feature.ts).
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
-export const creditsCatalogue = defineFeatureCatalogue(
+export const catalogue = defineFeatureCatalogue(
   'companyCredits',
   {
     credits: {

@@ -4,7 +4,7 @@ import { Pager } from '../../components/pager';
 import { useFeatureTranslation } from '../../i18n/feature';
 import type { CreditsDto, LedgerEntryDto } from '@earshot/contracts';
 import { formatCredits } from '../../lib/credits-format';
-import { creditsCatalogue } from './credits-i18n';
+import { catalogue as creditsCatalogue } from './credits-i18n';
 
 /** One page of the company's ledger, newest first (the server pages it). */
 export function LedgerTable({ ledger, loading, onPage }: { ledger: CreditsDto['ledger'] | undefined; loading: boolean; onPage: (page: number) => void }): ReactElement {

@@ -33,8 +33,6 @@ export const catalogue = defineFeatureCatalogue(
       seconds: '{{value}} s audio',
       empty: 'No AI use in this period.',
       csv: 'Download CSV',
-      capLeft: 'Your monthly cap: {{remaining}} of {{cap}} credits left',
-      chartLoading: 'Loading the chart…',
     },
     statement: {
       intro: 'The monthly statement from the ledger: what came in, what AI work cost, and what is left.',
@@ -89,8 +87,6 @@ export const catalogue = defineFeatureCatalogue(
         seconds: '{{value}} s d’audio',
         empty: "Aucune utilisation de l'IA sur cette période.",
         csv: 'Télécharger le CSV',
-        capLeft: 'Votre plafond mensuel : il reste {{remaining}} crédits sur {{cap}}',
-        chartLoading: 'Chargement du graphique…',
       },
       statement: {
         intro: 'Le relevé mensuel tiré du grand livre : ce qui est entré, ce que l’IA a coûté et ce qui reste.',
@@ -144,8 +140,6 @@ export const catalogue = defineFeatureCatalogue(
         seconds: '{{value}} s heli',
         empty: 'Sel perioodil tehisintellekti ei kasutatud.',
         csv: 'Laadi alla CSV',
-        capLeft: 'Sinu kuulimiit: {{cap}} krediidist on alles {{remaining}}',
-        chartLoading: 'Diagrammi laaditakse…',
       },
       statement: {
         intro: 'Pearaamatu põhjal koostatud kuuväljavõte: mis tuli juurde, mida tehisintellekt maksis ja mis on alles.',
@@ -199,8 +193,6 @@ export const catalogue = defineFeatureCatalogue(
         seconds: '{{value}} s audio',
         empty: 'Šajā periodā MI netika izmantots.',
         csv: 'Lejupielādēt CSV',
-        capLeft: 'Jūsu mēneša limits: atlikuši {{remaining}} no {{cap}} kredītiem',
-        chartLoading: 'Ielādē diagrammu…',
       },
       statement: {
         intro: 'Mēneša pārskats no virsgrāmatas: kas ienāca, cik maksāja MI darbs un kas palika.',

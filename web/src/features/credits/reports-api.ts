@@ -1,6 +1,6 @@
 // Calls of the usage and statement pages, injected into the app's one RTK Query API. A person
 // without a company scope of their own (USER, CALLER) reads /credits/me/usage.
-import type { CreditUsageDto, MyCreditsDto, StatementDto } from '@earshot/contracts';
+import type { CreditUsageDto, StatementDto } from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 
@@ -22,11 +22,10 @@ export const reportsApi = api.injectEndpoints({
     statement: build.query<StatementDto, { companyId: string; month: string }>({
       query: ({ companyId, month }) => ({ url: `/companies/${encodeURIComponent(companyId)}/statement`, params: { month } }),
     }),
-    myCap: build.query<MyCreditsDto, void>({ query: () => '/credits/me' }),
   }),
 });
 
-export const { useUsageQuery, useStatementQuery, useMyCapQuery } = reportsApi;
+export const { useUsageQuery, useStatementQuery } = reportsApi;
 
 /** The CSV of the same period, one line per charge (a plain link: the browser streams it to disk). */
 export function usageCsvUrl({ companyId, from, to }: UsageArgs & { companyId: string }): string {

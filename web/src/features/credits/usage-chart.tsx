@@ -1,9 +1,9 @@
-// One figure of the usage page: a bar chart (recharts, only in this lazy page's chunk) and the same
+// One figure of the usage page: a bar chart (Chart.js, only in this lazy page's chunk) and the same
 // numbers as a table, which screen readers, print and the tests read.
-import type { ReactElement } from 'react';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useCallback, useMemo, type ReactElement } from 'react';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { formatCredits } from '../../lib/credits-format';
+import { BarCanvas } from './bar-canvas';
 import { catalogue } from './i18n';
 
 export interface Point {
@@ -14,34 +14,17 @@ export interface Point {
   detail?: string;
 }
 
-const BAR = 'var(--color-brand-500)';
-
 export function UsageChart({ title, column, points, horizontal = false, testId }: { title: string; column: string; points: Point[]; horizontal?: boolean; testId: string }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
-  const format = (value: number) => formatCredits(value, i18n.language);
+  const format = useCallback((value: number) => formatCredits(value, i18n.language), [i18n.language]);
   const height = horizontal ? Math.max(160, points.length * 36 + 40) : 240;
+  const labels = useMemo(() => points.map((point) => point.label), [points]);
+  const values = useMemo(() => points.map((point) => point.credits), [points]);
   return (
     <figure className="min-w-0 rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900" data-testid={testId}>
       <figcaption className="mb-3 font-semibold">{title}</figcaption>
       <div className="text-gray-600 dark:text-gray-300" aria-hidden="true" data-testid={`${testId}-chart`}>
-        <ResponsiveContainer width="100%" height={height}>
-          <BarChart data={points} layout={horizontal ? 'vertical' : 'horizontal'} margin={{ top: 4, right: 12, bottom: 4, left: 4 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-            {horizontal ? (
-              <>
-                <XAxis type="number" tick={{ fill: 'currentColor', fontSize: 12 }} tickFormatter={format} />
-                <YAxis type="category" dataKey="label" width={110} tick={{ fill: 'currentColor', fontSize: 12 }} />
-              </>
-            ) : (
-              <>
-                <XAxis dataKey="label" tick={{ fill: 'currentColor', fontSize: 12 }} />
-                <YAxis tick={{ fill: 'currentColor', fontSize: 12 }} tickFormatter={format} width={56} />
-              </>
-            )}
-            <Tooltip formatter={(value) => [format(Number(value)), column]} contentStyle={{ color: '#111827' }} />
-            <Bar dataKey="credits" fill={BAR} radius={4} isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
+        <BarCanvas labels={labels} values={values} horizontal={horizontal} format={format} height={height} />
       </div>
       <table className="mt-3 w-full text-sm">
         <thead className="sr-only">

@@ -8,7 +8,7 @@ import { FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { formMessages } from '../../lib/form-messages';
 import { placeFieldErrors } from '../../lib/server-errors';
-import { capCatalogue } from './cap-i18n';
+import { catalogue as capCatalogue } from './cap-i18n';
 import { catalogue } from './i18n';
 import { useSetUserCapMutation } from './users-api';
 

@@ -1,7 +1,7 @@
 // The monthly cap's strings on the users page (see i18n/feature.ts).
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
-export const capCatalogue = defineFeatureCatalogue(
+export const catalogue = defineFeatureCatalogue(
   'userCap',
   {
     cap: {

@@ -13,7 +13,7 @@ import { formatCredits } from '../../lib/credits-format';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { CapForm } from './cap-form';
-import { capCatalogue } from './cap-i18n';
+import { catalogue as capCatalogue } from './cap-i18n';
 import { CreateUserForm } from './create-user-form';
 import { EditUserForm } from './edit-user-form';
 import { catalogue } from './i18n';
