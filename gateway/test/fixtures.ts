@@ -292,6 +292,17 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   // Someone of the company with a picture: its ADMIN uploads one (again each time, as the walk
   // may have removed it).
   avatarUser: async (world, company) => uploadAvatar(world, world.users[company].ADMIN),
+  // A notification of the caller's own (in company B: its ADMIN's, someone else's). Alerts make
+  // them from charges; the matrix needs only one to exist, so it is written as the alert would.
+  notification: async (world, company, caller) => {
+    const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
+    const owner = own ? memberOf(world, caller) : world.users[company].ADMIN;
+    const [row] = await world.earshot.database.query<{ id: string }>(
+      "insert into tenant.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'credits_threshold', 'Matrix', 'Matrix') returning id",
+      [owner.id, owner === world.host ? null : world.companies[company].id],
+    );
+    return row!.id;
+  },
 };
 
 async function uploadAvatar(world: World, member: Member): Promise<string> {

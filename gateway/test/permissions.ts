@@ -111,6 +111,8 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/users/:id': { area: 'users' },
   'PUT /api/users/:id': { area: 'users' },
   'DELETE /api/users/:id': { area: 'users' },
+  // Issue 13: a person's monthly credits cap, set by their company's ADMIN (or the platform's).
+  'PUT /api/users/:id/cap': { area: 'users' },
   'POST /api/users/:id/reset-password': { area: 'users' },
   'POST /api/users/:id/reset-two-step': { area: 'users' },
   'POST /api/users/:id/invitation': { area: 'users' },
@@ -136,9 +138,29 @@ export const ROUTES: Record<string, Permission> = {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'a company administrator reads their own company’s credit balance (read-only; another company is a 404), which pricing and usage screens of later issues show them',
+      reason: 'issue 13: a company administrator reads their own company’s credit balance and ledger (read-only; another company is a 404)',
     },
   },
+  // Issue 13: grants, adjustments and the monthly budget and grant are the platform administrator's.
+  'POST /api/companies/:id/credits': { area: 'companies' },
+  'PUT /api/companies/:id/credits/settings': { area: 'companies' },
+
+  // Prices (issue 13: /pricing is HOST_ADMIN's), read by everyone signed in.
+  'GET /api/pricing': {
+    area: 'pricing',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+      reason: 'issue 13: the prices in force are read by every signed-in role (the AI configuration says which model has no price, the console what work costs); setting them stays HOST_ADMIN’s',
+    },
+  },
+  'GET /api/pricing/history': { area: 'pricing' },
+  'POST /api/pricing': { area: 'pricing' },
+  'PUT /api/pricing/currency': { area: 'pricing' },
+
+  // Issue 13: the header's bell, each person's own notifications (like their account).
+  'GET /api/notifications': { area: 'account' },
+  'POST /api/notifications/read-all': { area: 'account' },
+  'POST /api/notifications/:id/read': { area: 'account' },
   'GET /api/features': { area: 'features' },
   'PUT /api/features/:key': { area: 'features' },
   'GET /api/features/enabled': {

@@ -32,7 +32,7 @@ test('an ADMIN creates users in their own company; the event carries before/afte
   const created = (await outboxEvents(stack, 'user.created')).find((e) => e.data.id === user._id)!;
   expect(created.companyId).toBe(acme);
   expect(created.actor).toMatchObject({ type: 'user', id: acmeAdminId, role: 'ADMIN' });
-  expect(created.data.after).toEqual({ email: 'new.person@acme.test', firstName: 'Nina', lastName: 'USER', role: 'USER', companyId: acme, status: 'active', avatar: null });
+  expect(created.data.after).toEqual({ email: 'new.person@acme.test', firstName: 'Nina', lastName: 'USER', role: 'USER', companyId: acme, status: 'active', avatar: null, monthlyCredits: null });
   expect(JSON.stringify(created)).not.toMatch(/argon2|correct horse/);
   // The new person signs in with the password given.
   expect((await login(stack, { email: 'new.person@acme.test', password: PASSWORD })).statusCode).toBe(200);
@@ -230,4 +230,30 @@ test('first start creates exactly one HOST_ADMIN, and not again on restart', asy
   expect(log).not.toHaveBeenCalled();
   const count = await stack.database.query<{ n: string }>(`select count(*)::text as n from auth.users where role = 'HOST_ADMIN'`);
   expect(count[0]!.n).toBe('2'); // the first-start one and the one created through the API above
+});
+
+test('a monthly credits cap: set and cleared by the company’s ADMIN or the platform administrator, carried by user.updated', async () => {
+  const personId = await createUser(stack, { email: 'capped@acme.test', role: 'USER', companyId: acme });
+  const cap = (token: string, id: string, monthlyCredits: unknown) => stack.as(token, { method: 'PUT', url: `/api/users/${id}/cap`, payload: { monthlyCredits } });
+
+  expect((await cap(acmeAdmin, personId, 250.5)).json()).toEqual({ _id: personId, monthlyCredits: 250.5 });
+  const updated = (await outboxEvents(stack, 'user.updated')).filter((e) => e.data.id === personId);
+  expect(updated.map((e) => [(e.data.before as { monthlyCredits: unknown }).monthlyCredits, (e.data.after as { monthlyCredits: unknown }).monthlyCredits])).toEqual([[null, 250.5]]);
+  const listed = (await stack.as(acmeAdmin, { method: 'GET', url: '/api/users?pageSize=100' })).json() as { items: { _id: string; monthlyCredits: number | null }[] };
+  expect(listed.items.find((u) => u._id === personId)?.monthlyCredits).toBe(250.5);
+
+  // The same cap again changes nothing and says nothing.
+  await cap(acmeAdmin, personId, 250.5);
+  expect((await outboxEvents(stack, 'user.updated')).filter((e) => e.data.id === personId)).toHaveLength(1);
+  expect((await cap(host, personId, null)).json()).toEqual({ _id: personId, monthlyCredits: null });
+
+  for (const bad of [0, -5, 'ten', 1.00001]) {
+    const res = await cap(acmeAdmin, personId, bad);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0].field).toBe('body.monthlyCredits');
+  }
+  // Another company's person is not found; a USER may not set caps.
+  expect((await cap(acmeAdmin, globexUserId, 10)).statusCode).toBe(404);
+  expect((await cap(await stack.tokenFor('USER', acme, personId), personId, 10)).statusCode).toBe(403);
+  expect((await cap(host, globexUserId, 10)).statusCode).toBe(200);
 });

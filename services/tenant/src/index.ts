@@ -1,4 +1,4 @@
-import { ConfigError, createStorage, defineService, on, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
+import { ConfigError, createStorage, defineService, on, serveCreditGateInProcess, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { applyRecordingEvent, ClientService, RECORDING_EVENTS } from './services/clients';
 import { BrandingService } from './services/branding';
@@ -16,6 +16,14 @@ import { featureRoutes } from './routes/features';
 import { emailRoutes } from './routes/email';
 import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { MailService } from './services/mail/mail';
+import { CreditService } from './services/credits/credits';
+import { CreditGateService } from './services/credits/gate';
+import { meteringHandlers } from './services/credits/metering';
+import { NotificationService } from './services/notifications';
+import { PricingService } from './services/pricing';
+import { creditRoutes } from './routes/credits';
+import { notificationRoutes } from './routes/notifications';
+import { pricingRoutes } from './routes/pricing';
 
 type TenantConfig = ServiceContext['config'] & StorageConfig & MailConfig;
 type TenantContext = ServiceContext<TenantConfig>;
@@ -29,6 +37,18 @@ export function mailOf(ctx: TenantContext): MailService {
 }
 
 const wake = (ctx: TenantContext) => () => mailOf(ctx).sender.nudge();
+
+/** One credit service per mounted context (routes, metering handlers and the monthly grant timer). */
+const creditServices = new WeakMap<TenantContext, CreditService>();
+function creditsOf(ctx: TenantContext): CreditService {
+  let credits = creditServices.get(ctx);
+  if (!credits) creditServices.set(ctx, (credits = new CreditService(ctx, mailOf(ctx))));
+  return credits;
+}
+
+/** How often the monthly grants are looked at: the 1st's grant lands within this after midnight UTC. */
+const MONTHLY_GRANT_POLL_MS = 15 * 60 * 1000;
+const grantTimers = new WeakMap<TenantContext, NodeJS.Timeout>();
 
 /** The tenant service: companies, their branding, API keys and feature switches; clients; e-mail. See README.md. */
 export const tenantService = defineService<TenantConfig>({
@@ -48,11 +68,14 @@ export const tenantService = defineService<TenantConfig>({
     await featureRoutes(app, new FeatureService(ctx));
     await clientRoutes(app, new ClientService(ctx));
     await emailRoutes(app, mailOf(ctx));
+    await pricingRoutes(app, new PricingService(ctx));
+    await creditRoutes(app, creditsOf(ctx));
+    await notificationRoutes(app, new NotificationService(ctx));
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
     if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the tenant service runs on its own (the gateway and the other services check company API keys with it)']);
-    await internalRoutes(app, new CompanyService(ctx).apiKeys, token);
+    await internalRoutes(app, new CompanyService(ctx).apiKeys, new CreditGateService(ctx), token);
   },
   // Per user, the newest event wins: a late user.updated cannot re-add a user deleted after it.
   subscriptions: (ctx) => [
@@ -74,13 +97,26 @@ export const tenantService = defineService<TenantConfig>({
       on(type, (event, tx) => mailOf(ctx).notifications.applyUser(tx, event), { entity: (event) => event.data.id })),
     on('file.uploaded', (event, tx) => mailOf(ctx).notifications.applyFileUploaded(tx, event)),
     on('file.deleted', (event, tx) => mailOf(ctx).notifications.applyFileDeleted(tx, event)),
+    // Credits: every AI use is charged from its event; model names for prices and charges.
+    ...meteringHandlers(creditsOf(ctx), wake(ctx)),
+    ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx) => new PricingService(ctx).applyModelEvent(tx, event))),
   ],
   async start(ctx) {
     const mail = mailOf(ctx);
     await mail.seedShipped();
     if (ctx.config.MAIL_WORKER) mail.sender.start();
+    // The services of this process ask the tenant service directly whether AI work may start.
+    serveCreditGateInProcess(ctx.database, new CreditGateService(ctx));
+    const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
+    await grant();
+    const timer = setInterval(() => void grant(), MONTHLY_GRANT_POLL_MS);
+    timer.unref();
+    grantTimers.set(ctx, timer);
   },
   async stop(ctx) {
+    clearInterval(grantTimers.get(ctx));
+    grantTimers.delete(ctx);
+    creditServices.delete(ctx);
     await mailServices.get(ctx)?.sender.stop();
     mailServices.delete(ctx);
   },

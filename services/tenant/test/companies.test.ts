@@ -337,9 +337,9 @@ describe('credits, config and features', () => {
   });
 
   test('credits: the platform administrator any company, a company administrator only their own', async () => {
-    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toEqual({ credits: 0 });
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 0, reserved: 0, ledger: { items: [] } });
     const admin = await stack.tokenFor('ADMIN', own._id);
-    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toEqual({ credits: 0 });
+    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 0, reserved: 0 });
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/credits` })).statusCode).toBe(404);
     expect((await stack.as(await stack.tokenFor('USER', own._id), { method: 'GET', url: `/api/companies/${own._id}/credits` })).statusCode).toBe(403);
   });

@@ -41,7 +41,7 @@ export interface TestStack {
  * the in-memory bus and a temporary DATA_DIR. Use it to test a service; the full composition is
  * tested through the gateway's createAllInOne.
  */
-export async function createTestStack(modules: readonly ServiceModule[], env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestStack> {
+export async function createTestStack(modules: readonly ServiceModule[], env: Record<string, string> = {}, options: { logger?: Logger; database?: Database } = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-test-'));
   const schema = configSchemaFor(modules);
   const config = schema.parse({
@@ -54,7 +54,8 @@ export async function createTestStack(modules: readonly ServiceModule[], env: Re
   }) as BaseConfig & Record<string, unknown>;
   // A test that must see what is logged (that no secret is) passes its own logger.
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'test');
-  const database = await openTestDatabase();
+  // A benchmark brings its own (a larger pool); tests get a fresh one each.
+  const database = options.database ?? (await openTestDatabase());
   const bus = new MemoryBus(logger);
   const signer = new TokenSigner(testSigningKeys(), config.ACCESS_TOKEN_TTL_SECONDS);
   const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS).trust(signer.jwks());

@@ -69,7 +69,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
 
 export type UserPatch = Partial<Pick<UserRow,
   'companyId' | 'email' | 'firstName' | 'lastName' | 'avatar' | 'role' | 'status' | 'passwordHash' |
-  'twoStepEnabled' | 'twoStepSecret' | 'twoStepPendingSecret' | 'twoStepLastStep' | 'lastSignInAt' | 'passwordChangeRequired' | 'language'>>;
+  'twoStepEnabled' | 'twoStepSecret' | 'twoStepPendingSecret' | 'twoStepLastStep' | 'lastSignInAt' | 'passwordChangeRequired' | 'language' | 'monthlyCredits'>>;
 
 export async function updateUser(db: Db, id: string, patch: UserPatch): Promise<UserRow> {
   const [row] = await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();

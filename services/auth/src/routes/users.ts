@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ADMINS, ALL_ROLES, AVATAR_MAX_BYTES, AdminUserDto, B2cUserDto, B2cUserQuery, ChangePasswordBody, CreatedUserDto, DropdownQuery, HOST_ONLY, IdParams, MessageBody, ProfileUpdateBody,
   RegisterUserBody, RevokedSessionsResponse, SupportContactDto, RoleDto, SessionDto, TemporaryPasswordResponse, TwoStepDisableBody, TwoStepEnableBody, TwoStepEnabledResponse, TwoStepSetupResponse, UpdateUserBody, UserDetailDto,
-  UserDropdownItem, UserListQuery, paginated,
+  UserCapBody, UserCapDto, UserDropdownItem, UserListQuery, paginated,
 } from '@earshot/contracts';
 import { identityOf, imageError } from '@earshot/kit';
 import { toUserDetailDto, type AuthContext } from '../services/context';
@@ -187,6 +187,14 @@ export async function userRoutes(app: FastifyInstance, ctx: AuthContext, { users
       response: { 200: AdminUserDto, ...errors(400, 401, 403, 404, 409) },
     },
   }, async (request) => one(await users.updateUserById(identityOf(request), request.params.id, request.body)));
+
+  r.put('/users/:id/cap', {
+    config: { access: ADMINS, params: { id: 'user' }, example: { body: { monthlyCredits: null } } },
+    schema: {
+      tags, summary: 'Set or clear a person’s monthly credits cap (an ADMIN: people of their own company)', params: IdParams, body: UserCapBody,
+      response: { 200: UserCapDto, ...errors(400, 401, 403, 404) },
+    },
+  }, async (request) => users.setCap(identityOf(request), request.params.id, request.body));
 
   r.delete('/users/:id', {
     config: { access: ADMINS, params: { id: 'user' } },

@@ -1,5 +1,5 @@
 import {
-  AUTH_CODES, AUTH_MESSAGES, INVITATION_DAYS, ROLES, type B2cUserDto, type B2cUserQuery, type ProfileUpdateBody, type Role, type RegisterUserBody, type UpdateUserBody, type UserListQuery,
+  AUTH_CODES, AUTH_MESSAGES, INVITATION_DAYS, ROLES, type B2cUserDto, type B2cUserQuery, type ProfileUpdateBody, type Role, type RegisterUserBody, type UpdateUserBody, type UserCapBody, type UserCapDto, type UserListQuery,
 } from '@earshot/contracts';
 import { HttpError, badRequest, conflict, forbidden, isUniqueViolation, notFound, type Db, type Emit, type Identity } from '@earshot/kit';
 import type { UserRow } from '../db/schema';
@@ -28,6 +28,7 @@ const USER_NOT_FOUND = 'User';
 const COMPANY_NOT_FOUND = 'Company';
 const PLATFORM_NO_COMPANY = 'A platform administrator belongs to no company: leave companyId out';
 const COMPANY_REQUIRED = 'companyId is required for this role';
+const NO_CAP_FOR_PLATFORM = 'A platform administrator belongs to no company and spends no company credits';
 
 function checkAssignable(identity: Identity, role: Role | undefined) {
   if (role && !assignableRoles(identity).includes(role)) throw forbidden('Your role cannot give the role ' + role);
@@ -279,6 +280,24 @@ export class UserService {
     }));
     announceEnded(ctx, ended);
     return after;
+  }
+
+  /**
+   * A person's monthly credits cap (null: none): their company's ADMIN, or the platform
+   * administrator. The tenant service learns it from user.updated and enforces it.
+   */
+  async setCap(identity: Identity, id: string, body: UserCapBody): Promise<UserCapDto> {
+    return this.ctx.transact(async (tx, emit) => {
+      const before = await repo.lockUser(tx, id, scopeFor(identity));
+      if (!before) throw notFound(USER_NOT_FOUND);
+      if (before.companyId === null) throw badRequest(NO_CAP_FOR_PLATFORM, [{ field: 'body.monthlyCredits', message: NO_CAP_FOR_PLATFORM }]);
+      const after = await repo.updateUser(tx, id, { monthlyCredits: body.monthlyCredits });
+      const [b, a] = [userState(before), userState(after)];
+      if (b.monthlyCredits !== a.monthlyCredits) {
+        emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(identity, identity), data: { id, before: b, after: a } });
+      }
+      return { _id: id, monthlyCredits: a.monthlyCredits };
+    });
   }
 
   async deleteUserById(identity: Identity, id: string): Promise<void> {

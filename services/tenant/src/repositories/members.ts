@@ -2,10 +2,18 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { companyMembers } from '../db/schema';
 
-/** Records (or moves) a user as a member of a company, from the auth service's events. */
-export async function upsertMember(tx: Db, userId: string, companyId: string): Promise<void> {
-  await tx.insert(companyMembers).values({ userId, companyId })
-    .onConflictDoUpdate({ target: companyMembers.userId, set: { companyId } });
+export interface MemberFacts {
+  companyId: string;
+  role: string;
+  /** Monthly credits cap; undefined when the event predates caps (keep what is known). */
+  monthlyCredits?: number | null;
+}
+
+/** Records (or moves) a user as a member of a company, with their role and cap, from the auth service's events. */
+export async function upsertMember(tx: Db, userId: string, facts: MemberFacts): Promise<void> {
+  const set = { companyId: facts.companyId, role: facts.role, ...(facts.monthlyCredits !== undefined ? { monthlyCredits: facts.monthlyCredits } : {}) };
+  await tx.insert(companyMembers).values({ userId, ...set })
+    .onConflictDoUpdate({ target: companyMembers.userId, set });
 }
 
 export async function removeMember(tx: Db, userId: string): Promise<void> {

@@ -15,6 +15,7 @@ import {
 import { actorOf, badRequest, companyScope, conflict, notFound, type ApiKeyOwner, type ApiKeySource, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
+import { createAccount } from '../repositories/credits';
 import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
@@ -144,6 +145,7 @@ export class CompanyService {
       await checkUnique(tx, body);
       await checkPartner(tx, body.partnerCompanyId);
       const created = await repo.insertCompany(tx, { ...(columns(body) as NewCompanyRow), apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
+      await createAccount(tx, created.id);
       emit({ type: 'company.created', companyId: created.id, actor: actorOf(identity), data: { id: created.id, before: null, after: toCompanyState(created) } });
       return created;
     }).catch(rethrowDuplicate);

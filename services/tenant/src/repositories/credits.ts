@@ -1,0 +1,140 @@
+import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import {
+  companies, companyMembers, creditAccounts, creditAlerts, creditLedger, creditReservations, creditSpend,
+  type CreditAccountRow, type LedgerRow, type NewLedgerRow, type ReservationRow,
+} from '../db/schema';
+
+/** The company-wide row of credit_spend (a person's rows carry their user id). */
+export const COMPANY_SPEND = '';
+
+export async function findAccount(db: Db, companyId: string): Promise<CreditAccountRow | undefined> {
+  const [row] = await db.select().from(creditAccounts).where(eq(creditAccounts.companyId, companyId));
+  return row;
+}
+
+/**
+ * Locks the company's account row for the rest of the transaction, creating it on first use:
+ * every entry's transaction takes this lock first, so concurrent entries apply one after the
+ * other and none is lost. Undefined when the company does not exist (any more).
+ */
+export async function lockAccount(tx: Db, companyId: string): Promise<CreditAccountRow | undefined> {
+  const [row] = await tx.select().from(creditAccounts).where(eq(creditAccounts.companyId, companyId)).for('update');
+  if (row) return row;
+  const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
+  if (!company) return undefined;
+  await tx.insert(creditAccounts).values({ companyId }).onConflictDoNothing();
+  const [created] = await tx.select().from(creditAccounts).where(eq(creditAccounts.companyId, companyId)).for('update');
+  return created;
+}
+
+export async function createAccount(tx: Db, companyId: string): Promise<void> {
+  await tx.insert(creditAccounts).values({ companyId }).onConflictDoNothing();
+}
+
+/** Appends entries; one whose event already made an entry of its kind and unit is skipped. */
+export async function appendEntries(tx: Db, entries: NewLedgerRow[]): Promise<LedgerRow[]> {
+  if (entries.length === 0) return [];
+  return tx.insert(creditLedger).values(entries).onConflictDoNothing().returning();
+}
+
+/**
+ * Adds to the account's balance and reserved amounts (credits with four decimals). The UPDATE takes
+ * the row's lock (the lock SELECT … FOR UPDATE takes) until the transaction ends, so concurrent
+ * entries of one company apply one after the other; taken as late as possible, it is held for
+ * this statement, the spend's and the commit only.
+ */
+export async function moveAccount(tx: Db, companyId: string, balance: string, reserved: string): Promise<CreditAccountRow | undefined> {
+  const [row] = await tx.update(creditAccounts)
+    .set({ balance: sql`${creditAccounts.balance} + ${balance}::numeric`, reserved: sql`${creditAccounts.reserved} + ${reserved}::numeric`, updatedAt: sql`now()` })
+    .where(eq(creditAccounts.companyId, companyId)).returning();
+  return row;
+}
+
+export async function saveSettings(tx: Db, companyId: string, values: { monthlyBudget: number | null; monthlyGrant: number | null; grantedMonth?: string | null }): Promise<CreditAccountRow> {
+  const [row] = await tx.update(creditAccounts).set({ ...values, updatedAt: sql`now()` }).where(eq(creditAccounts.companyId, companyId)).returning();
+  return row!;
+}
+
+export async function markGranted(tx: Db, companyId: string, month: string): Promise<void> {
+  await tx.update(creditAccounts).set({ grantedMonth: month }).where(eq(creditAccounts.companyId, companyId));
+}
+
+/** Companies whose monthly grant has not been applied for `month` yet. */
+export async function grantsDue(db: Db, month: string): Promise<string[]> {
+  const rows = await db.select({ companyId: creditAccounts.companyId }).from(creditAccounts)
+    .where(and(isNotNull(creditAccounts.monthlyGrant), or(isNull(creditAccounts.grantedMonth), lt(creditAccounts.grantedMonth, month))));
+  return rows.map((r) => r.companyId);
+}
+
+/**
+ * Adds spend to the month's company-wide row and, for a person, to theirs, in one statement; the
+ * totals after. Called after moveAccount (whose row lock orders every entry of the company), so
+ * the totals are exact.
+ */
+export async function addSpend(tx: Db, companyId: string, userId: string | null, month: string, credits: string): Promise<{ company: number; user: number | null }> {
+  const amount = sql`${credits}::numeric` as unknown as number;
+  const rows = await tx.insert(creditSpend)
+    .values([{ companyId, userId: COMPANY_SPEND, month, credits: amount }, ...(userId ? [{ companyId, userId, month, credits: amount }] : [])])
+    .onConflictDoUpdate({ target: [creditSpend.companyId, creditSpend.userId, creditSpend.month], set: { credits: sql`${creditSpend.credits} + excluded.credits` } })
+    .returning({ userId: creditSpend.userId, credits: creditSpend.credits });
+  const total = (who: string) => Number(rows.find((r) => r.userId === who)?.credits ?? 0);
+  return { company: total(COMPANY_SPEND), user: userId ? total(userId) : null };
+}
+
+/** The month's spend of the company (user '' ) or a person. */
+export async function spendOf(db: Db, companyId: string, userId: string, month: string): Promise<number> {
+  const [row] = await db.select({ credits: creditSpend.credits }).from(creditSpend)
+    .where(and(eq(creditSpend.companyId, companyId), eq(creditSpend.userId, userId), eq(creditSpend.month, month)));
+  return Number(row?.credits ?? 0);
+}
+
+export async function ledgerPage(db: Db, companyId: string, page: number, pageSize: number): Promise<{ rows: LedgerRow[]; total: number }> {
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(creditLedger).where(eq(creditLedger.companyId, companyId)).orderBy(desc(creditLedger.seq)).limit(pageSize).offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(creditLedger).where(eq(creditLedger.companyId, companyId)),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+export async function openReservation(db: Db, companyId: string, subject: string): Promise<ReservationRow | undefined> {
+  const [row] = await db.select().from(creditReservations)
+    .where(and(eq(creditReservations.companyId, companyId), eq(creditReservations.subject, subject), eq(creditReservations.state, 'open')));
+  return row;
+}
+
+export async function insertReservation(tx: Db, values: typeof creditReservations.$inferInsert): Promise<void> {
+  await tx.insert(creditReservations).values(values);
+}
+
+export async function closeReservation(tx: Db, id: string, state: 'settled' | 'released'): Promise<void> {
+  await tx.update(creditReservations).set({ state, closedAt: sql`now()` }).where(eq(creditReservations.id, id));
+}
+
+/** Records a threshold as alerted; false when it already was (this month, this company or person). */
+export async function recordAlert(tx: Db, values: { companyId: string; userId: string; month: string; threshold: number }): Promise<boolean> {
+  const rows = await tx.insert(creditAlerts).values(values).onConflictDoNothing().returning({ threshold: creditAlerts.threshold });
+  return rows.length > 0;
+}
+
+/** A member's cap (null: none) as the user events last told it. */
+export async function memberCap(db: Db, userId: string, companyId: string): Promise<number | null> {
+  const [row] = await db.select({ cap: companyMembers.monthlyCredits }).from(companyMembers)
+    .where(and(eq(companyMembers.userId, userId), eq(companyMembers.companyId, companyId)));
+  return row?.cap === null || row?.cap === undefined ? null : Number(row.cap);
+}
+
+/** The company's ADMINs (for threshold alerts). */
+export async function companyAdmins(db: Db, companyId: string): Promise<string[]> {
+  const rows = await db.select({ userId: companyMembers.userId }).from(companyMembers)
+    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.role, 'ADMIN')));
+  return rows.map((r) => r.userId);
+}
+
+/** Everything credits holds for a deleted company (its account row goes with the company). */
+export async function removeCompanyCredits(tx: Db, companyId: string): Promise<void> {
+  await tx.delete(creditLedger).where(eq(creditLedger.companyId, companyId));
+  await tx.delete(creditReservations).where(eq(creditReservations.companyId, companyId));
+  await tx.delete(creditSpend).where(eq(creditSpend.companyId, companyId));
+  await tx.delete(creditAlerts).where(eq(creditAlerts.companyId, companyId));
+}

@@ -1,0 +1,76 @@
+import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { PriceUnit } from '@earshot/contracts';
+import type { Db } from '@earshot/kit';
+import { pricedModels, prices, pricingSettings, type PriceRow } from '../db/schema';
+
+/** What a price is for: one configured model (its `_id`) or one speech engine. */
+export type PriceRef = { modelId: string; engine?: undefined } | { engine: string; modelId?: undefined };
+
+const refCondition = (ref: PriceRef): SQL => (ref.modelId !== undefined ? eq(prices.modelId, ref.modelId) : eq(prices.engine, ref.engine));
+
+export async function insertPrice(tx: Db, values: typeof prices.$inferInsert): Promise<PriceRow> {
+  const [row] = await tx.insert(prices).values(values).returning();
+  return row!;
+}
+
+/**
+ * The price of a unit in force at `at`: the latest effective on or before it (of two set for the
+ * same moment, the later one). Undefined when the model or engine had none then.
+ */
+export async function priceAt(db: Db, ref: PriceRef, unit: PriceUnit, at: Date): Promise<PriceRow | undefined> {
+  const [row] = await db.select().from(prices)
+    .where(and(refCondition(ref), eq(prices.unit, unit), lte(prices.effectiveFrom, at)))
+    .orderBy(desc(prices.effectiveFrom), desc(prices.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** Whether the model or engine has a price (of any unit) in force at `at`. */
+export async function hasPriceAt(db: Db, ref: PriceRef, at: Date): Promise<boolean> {
+  const [row] = await db.select({ id: prices.id }).from(prices).where(and(refCondition(ref), lte(prices.effectiveFrom, at))).limit(1);
+  return row !== undefined;
+}
+
+/** For every model or engine and unit, the price in force at `at`. */
+export async function pricesInForce(db: Db, at: Date): Promise<PriceRow[]> {
+  return db.selectDistinctOn([prices.modelId, prices.engine, prices.unit]).from(prices)
+    .where(lte(prices.effectiveFrom, at))
+    .orderBy(prices.modelId, prices.engine, prices.unit, desc(prices.effectiveFrom), desc(prices.createdAt));
+}
+
+/** Every price set, newest effective first (future ones included), optionally of one model or engine. */
+export async function priceHistory(db: Db, filter: { modelId?: string; engine?: string }): Promise<PriceRow[]> {
+  const parts: SQL[] = [];
+  if (filter.modelId !== undefined) parts.push(eq(prices.modelId, filter.modelId));
+  if (filter.engine !== undefined) parts.push(eq(prices.engine, filter.engine));
+  return db.select().from(prices).where(and(...parts))
+    .orderBy(desc(prices.effectiveFrom), desc(prices.createdAt)).limit(1000);
+}
+
+export async function currency(db: Db): Promise<{ currency: string; creditRate: number }> {
+  const [row] = await db.select({ currency: pricingSettings.currency, creditRate: pricingSettings.creditRate }).from(pricingSettings).where(eq(pricingSettings.id, 1));
+  return row ?? { currency: 'EUR', creditRate: 0.01 };
+}
+
+/** Locks the settings row: two changes at once each see the other's result as their "before". */
+export async function currencyForUpdate(tx: Db): Promise<{ currency: string; creditRate: number }> {
+  const [row] = await tx.select({ currency: pricingSettings.currency, creditRate: pricingSettings.creditRate }).from(pricingSettings).where(eq(pricingSettings.id, 1)).for('update');
+  return row ?? { currency: 'EUR', creditRate: 0.01 };
+}
+
+export async function saveCurrency(tx: Db, value: { currency: string; creditRate: number }): Promise<void> {
+  await tx.insert(pricingSettings).values({ id: 1, ...value })
+    .onConflictDoUpdate({ target: pricingSettings.id, set: { ...value, updatedAt: sql`now()` } });
+}
+
+/** Keeps the AI configuration's models (from the prompt service's events) for their names. */
+export async function upsertModel(tx: Db, model: typeof pricedModels.$inferInsert): Promise<void> {
+  await tx.insert(pricedModels).values(model).onConflictDoUpdate({ target: pricedModels.id, set: { name: model.name, label: model.label, purpose: model.purpose } });
+}
+
+/** Label (else name) of each known model among these ids. */
+export async function modelNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(pricedModels).where(inArray(pricedModels.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.label || r.name]));
+}

@@ -1,0 +1,202 @@
+import {
+  SYSTEM_ACTOR,
+  type CreditFeature,
+  type CreditGrantBody,
+  type CreditGrantDto,
+  type CreditsDto,
+  type CreditSettingsBody,
+  type CreditSettingsDto,
+  type CreditsQuery,
+  type PriceUnit,
+} from '@earshot/contracts';
+import { actorOf, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import type { CreditAccountRow } from '../../db/schema';
+import * as repo from '../../repositories/credits';
+import * as pricing from '../../repositories/pricing';
+import { assertNotDeleting, assertVisible, loadCompany } from '../companies';
+import type { MailService } from '../mail/mail';
+import { CreditAlerts } from './alerts';
+import { costUnits, fromUnits, monthOf, toUnits } from './amounts';
+import { balanceOf, post, toLedgerEntryDto, type Entry, type Posted } from './ledger';
+
+type Emit = (event: NewEvent) => void;
+
+/** What a usage event used: the quantities of each unit, for one company and person. */
+export interface Usage {
+  companyId: string;
+  /** The usage event's id: the ledger charges it once. */
+  eventId: string;
+  /** When the work happened: the price in force then applies. */
+  occurredAt: Date;
+  feature: CreditFeature;
+  userId: string | null;
+  /** The model's (or engine's) name as reports show it. */
+  model: string | null;
+  /** Whose price: a configured model or a speech engine; null when the event names neither (charged 0). */
+  ref: pricing.PriceRef | null;
+  quantities: { unit: PriceUnit; quantity: number }[];
+}
+
+const nullableNumber = (value: number | null) => (value === null ? null : Number(value));
+const settingsOf = (account: Pick<CreditAccountRow, 'monthlyBudget' | 'monthlyGrant'>): CreditSettingsDto => ({
+  monthlyBudget: nullableNumber(account.monthlyBudget),
+  monthlyGrant: nullableNumber(account.monthlyGrant),
+});
+
+/**
+ * Company credits: the balance and ledger, grants and adjustments by the platform administrator,
+ * the monthly budget and grant, and the charges, reservations and releases that usage events
+ * cause (see metering.ts). Every entry goes through `post` (ledger.ts): the account row is locked
+ * in the entry's transaction.
+ */
+export class CreditService {
+  private readonly alerts: CreditAlerts;
+
+  constructor(private readonly ctx: ServiceContext, mail: MailService) {
+    this.alerts = new CreditAlerts(mail);
+  }
+
+  /** The balance, settings and a page of the ledger: the platform administrator's any company, an ADMIN's own. */
+  async credits(identity: Identity, companyId: string, query: CreditsQuery): Promise<CreditsDto> {
+    assertVisible(identity, companyId);
+    await loadCompany(this.ctx.db, companyId);
+    const [account, page, money] = await Promise.all([
+      repo.findAccount(this.ctx.db, companyId),
+      repo.ledgerPage(this.ctx.db, companyId, query.page, query.pageSize),
+      pricing.currency(this.ctx.db),
+    ]);
+    const figures = account ?? { balance: 0, reserved: 0, monthlyBudget: null, monthlyGrant: null };
+    return {
+      ...balanceOf(figures),
+      currency: money.currency,
+      ...settingsOf(figures),
+      ledger: { items: page.rows.map(toLedgerEntryDto), page: query.page, pageSize: query.pageSize, total: page.total, totalPages: Math.ceil(page.total / query.pageSize) },
+    };
+  }
+
+  /** A grant (positive amount) or an adjustment (negative), with its reason; audited by its event. */
+  async grant(identity: Identity, companyId: string, body: CreditGrantBody): Promise<CreditGrantDto> {
+    assertVisible(identity, companyId);
+    return this.ctx.transact(async (tx, emit) => {
+      assertNotDeleting(await loadCompany(tx, companyId));
+      const units = toUnits(body.amount);
+      const posted = await post(tx, companyId, [{ kind: units > 0 ? 'grant' : 'adjustment', units, reason: body.reason }]);
+      if (!posted) throw notFound('Company');
+      const entry = posted.entries[0]!;
+      const figures = balanceOf(posted.account);
+      const actor = actorOf(identity);
+      if (entry.kind === 'grant') {
+        emit({ type: 'credits.granted', companyId, actor, data: { entryId: entry.id, amount: body.amount, reason: body.reason, monthly: false, balance: figures.balance } });
+      } else {
+        emit({ type: 'credits.adjusted', companyId, actor, data: { entryId: entry.id, amount: body.amount, reason: body.reason, balance: figures.balance } });
+      }
+      return { ...figures, entry: toLedgerEntryDto(entry) };
+    });
+  }
+
+  /**
+   * The monthly budget and grant. A grant switched on starts with next month (the 1st, UTC):
+   * this month's credits are the platform administrator's to add by hand.
+   */
+  async saveSettings(identity: Identity, companyId: string, body: CreditSettingsBody): Promise<CreditSettingsDto> {
+    assertVisible(identity, companyId);
+    return this.ctx.transact(async (tx, emit) => {
+      assertNotDeleting(await loadCompany(tx, companyId));
+      const account = await repo.lockAccount(tx, companyId);
+      if (!account) throw notFound('Company');
+      const before = settingsOf(account);
+      const startsNow = account.monthlyGrant === null && body.monthlyGrant !== null;
+      const saved = await repo.saveSettings(tx, companyId, { ...body, ...(startsNow ? { grantedMonth: monthOf(new Date()) } : {}) });
+      const after = settingsOf(saved);
+      if (JSON.stringify(before) !== JSON.stringify(after)) {
+        emit({ type: 'credits.settings_changed', companyId, actor: actorOf(identity), data: { id: companyId, before, after } });
+      }
+      return after;
+    });
+  }
+
+  /**
+   * Applies the monthly grant of every company that has not had this month's yet: once per month
+   * and company, whatever the number of replicas or restarts (the account lock and granted_month).
+   * Returns how many were granted.
+   */
+  async applyMonthlyGrants(now = new Date()): Promise<number> {
+    const month = monthOf(now);
+    let granted = 0;
+    for (const companyId of await repo.grantsDue(this.ctx.db, month)) {
+      const done = await this.ctx.transact(async (tx, emit) => {
+        const account = await repo.lockAccount(tx, companyId);
+        if (!account || account.monthlyGrant === null || (account.grantedMonth !== null && account.grantedMonth >= month)) return false;
+        const amount = Number(account.monthlyGrant);
+        const reason = `Monthly grant ${month}`;
+        const posted = (await post(tx, companyId, [{ kind: 'grant', units: toUnits(amount), reason }], now))!;
+        await repo.markGranted(tx, companyId, month);
+        emit({ type: 'credits.granted', companyId, actor: SYSTEM_ACTOR, data: { entryId: posted.entries[0]!.id, amount, reason, monthly: true, balance: balanceOf(posted.account).balance } });
+        return true;
+      });
+      if (done) granted += 1;
+    }
+    return granted;
+  }
+
+  /**
+   * Charges what a usage event used at the prices in force when it happened: one entry per unit. A
+   * unit without a price (or at 0) is still recorded, at 0 credits, so usage is never lost. Work
+   * that already ran is charged in full, even below zero. Charged once per event.
+   */
+  async charge(tx: Db, emit: Emit, usage: Usage, extra: Entry[] = []): Promise<Posted | undefined> {
+    const entries: Entry[] = [];
+    for (const { unit, quantity } of usage.quantities) {
+      const price = usage.ref ? await pricing.priceAt(tx, usage.ref, unit, usage.occurredAt) : undefined;
+      entries.push({
+        kind: 'charge', units: -costUnits(quantity, unit, price ? Number(price.credits) : 0), feature: usage.feature, model: usage.model,
+        modelId: usage.ref?.modelId ?? null, engine: usage.ref?.engine ?? null, unit, quantity, priceId: price?.id ?? null,
+        eventId: usage.eventId, userId: usage.userId,
+      });
+    }
+    const cap = usage.userId ? await repo.memberCap(tx, usage.userId, usage.companyId) : null;
+    const posted = await post(tx, usage.companyId, [...entries, ...extra]);
+    if (posted) await this.alerts.afterCharge(tx, emit, usage.companyId, posted, cap);
+    return posted;
+  }
+
+  /**
+   * Reserves the estimated cost of long work (a transcription's estimated seconds) when it is
+   * queued: taken off the balance at once, shown as reserved. One open reservation per subject: a
+   * job queued again keeps the one it has.
+   */
+  async reserve(tx: Db, usage: Omit<Usage, 'quantities'> & { subject: string; seconds: number }): Promise<void> {
+    if (await repo.openReservation(tx, usage.companyId, usage.subject)) return;
+    const price = usage.ref ? await pricing.priceAt(tx, usage.ref, 'audio_minute', usage.occurredAt) : undefined;
+    const reservationId = crypto.randomUUID();
+    const units = costUnits(usage.seconds, 'audio_minute', price ? Number(price.credits) : 0);
+    const posted = await post(tx, usage.companyId, [{
+      kind: 'reservation', units: -units, feature: usage.feature, model: usage.model, modelId: usage.ref?.modelId ?? null,
+      engine: usage.ref?.engine ?? null, unit: 'audio_minute', quantity: usage.seconds, priceId: price?.id ?? null,
+      eventId: usage.eventId, userId: usage.userId, reservationId,
+    }]);
+    if (posted?.entries.length) {
+      await repo.insertReservation(tx, { id: reservationId, companyId: usage.companyId, subject: usage.subject, amount: fromUnits(units), userId: usage.userId });
+    }
+  }
+
+  /** Settles a reservation: charges what the work really used and releases what was reserved. */
+  async settle(tx: Db, emit: Emit, usage: Usage & { subject: string }): Promise<void> {
+    const open = await repo.openReservation(tx, usage.companyId, usage.subject);
+    const release = open ? [this.releaseEntry(open, usage.eventId)] : [];
+    const posted = await this.charge(tx, emit, { ...usage, userId: usage.userId ?? open?.userId ?? null }, release);
+    if (open && posted?.entries.some((e) => e.kind === 'release')) await repo.closeReservation(tx, open.id, 'settled');
+  }
+
+  /** Gives back an open reservation of work that failed or was removed before it finished. */
+  async release(tx: Db, companyId: string, subject: string, eventId: string): Promise<void> {
+    const open = await repo.openReservation(tx, companyId, subject);
+    if (!open) return;
+    const posted = await post(tx, companyId, [this.releaseEntry(open, eventId)]);
+    if (posted?.entries.length) await repo.closeReservation(tx, open.id, 'released');
+  }
+
+  private releaseEntry(open: { id: string; amount: number; userId: string | null }, eventId: string): Entry {
+    return { kind: 'release', units: toUnits(Number(open.amount)), feature: 'transcription', eventId, userId: open.userId, reservationId: open.id, unit: 'audio_minute' };
+  }
+}

@@ -1,0 +1,37 @@
+import { CREDIT_CODES } from '@earshot/contracts';
+import { creditRefusal, type CreditGate, type ServiceContext, type SpendRequest } from '@earshot/kit';
+import * as repo from '../../repositories/credits';
+import * as pricing from '../../repositories/pricing';
+import { monthOf, toUnits } from './amounts';
+
+/**
+ * The answer to "may this work start?" (the kit's CreditGate), asked by the chat, prompt, file and
+ * transcription services before any provider call: in-process in all-in-one, over
+ * POST /internal/credits/check otherwise. Refused, in this order, when the company has nothing left
+ * to spend (balance ≤ 0, or this month's spend has reached its monthly budget: the budget mail says
+ * new work stops), when the person's spend this month has reached their cap, and when the model or
+ * engine has no price in force. The built-in search assistant is free and never asks.
+ */
+export class CreditGateService implements CreditGate {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async assertCanSpend(request: SpendRequest): Promise<void> {
+    const { db } = this.ctx;
+    const now = new Date();
+    const month = monthOf(now);
+    const account = await repo.findAccount(db, request.companyId);
+    if (!account || toUnits(Number(account.balance)) <= 0) throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
+    if (account.monthlyBudget !== null) {
+      const spent = await repo.spendOf(db, request.companyId, repo.COMPANY_SPEND, month);
+      if (toUnits(spent) >= toUnits(Number(account.monthlyBudget))) throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
+    }
+    if (request.userId) {
+      const cap = await repo.memberCap(db, request.userId, request.companyId);
+      if (cap !== null && toUnits(await repo.spendOf(db, request.companyId, request.userId, month)) >= toUnits(cap)) {
+        throw creditRefusal(CREDIT_CODES.USER_CAP_REACHED);
+      }
+    }
+    const ref = request.modelId ? { modelId: request.modelId } : request.engine ? { engine: request.engine.toLowerCase() } : null;
+    if (ref && !(await pricing.hasPriceAt(db, ref, now))) throw creditRefusal(CREDIT_CODES.MODEL_NOT_PRICED);
+  }
+}

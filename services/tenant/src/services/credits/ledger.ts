@@ -1,0 +1,85 @@
+import type { CreditFeature, LedgerEntryDto, LedgerKind, PriceUnit } from '@earshot/contracts';
+import type { Db } from '@earshot/kit';
+import type { CreditAccountRow, LedgerRow } from '../../db/schema';
+import * as repo from '../../repositories/credits';
+import { fromUnits, monthOf, toUnits, unitsText } from './amounts';
+
+/** One entry to append; `units` is its signed effect on the balance in ten-thousandths. */
+export interface Entry {
+  kind: LedgerKind;
+  units: number;
+  reason?: string | null;
+  feature?: CreditFeature | null;
+  model?: string | null;
+  modelId?: string | null;
+  engine?: string | null;
+  unit?: PriceUnit | null;
+  quantity?: number | null;
+  priceId?: string | null;
+  eventId?: string | null;
+  userId?: string | null;
+  reservationId?: string | null;
+}
+
+export interface Posted {
+  account: CreditAccountRow;
+  /** The entries written (an entry its event had already made is not written again). */
+  entries: LedgerRow[];
+  /** This month's spend after the entries, when they charged something. */
+  spend: { month: string; company: number; user: number | null; userId: string | null } | null;
+}
+
+/**
+ * Appends entries to a company's ledger and moves its balance, reserved amount and monthly spend
+ * in the caller's transaction. The entries go in first, outside any lock (an entry its event
+ * already made is skipped by the ledger's unique key, and moves nothing); then the account row is
+ * updated, which locks it until commit, and the month's spend follows under that lock: concurrent
+ * entries of one company queue on the row, so none is lost or counted twice, and the lock is held
+ * for two statements and the commit. Undefined for a company that no longer exists.
+ */
+export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
+  // A company's account is made with it; one from before the ledger (or a missing company) is looked at once.
+  if (!(await repo.findAccount(tx, companyId)) && !(await repo.lockAccount(tx, companyId))) return undefined;
+  const written = await repo.appendEntries(tx, entries.map((e) => ({
+    companyId, kind: e.kind, amount: unitsText(e.units) as unknown as number, reason: e.reason ?? null, feature: e.feature ?? null,
+    model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, quantity: e.quantity ?? null,
+    priceId: e.priceId ?? null, eventId: e.eventId ?? null, userId: e.userId ?? null, reservationId: e.reservationId ?? null,
+  })));
+  let balance = 0;
+  let reserved = 0;
+  let charged = 0;
+  for (const row of written) {
+    const units = toUnits(Number(row.amount));
+    balance += units;
+    // A reservation takes from the balance into `reserved`; its release gives it back.
+    if (row.kind === 'reservation' || row.kind === 'release') reserved -= units;
+    if (row.kind === 'charge') charged -= units;
+  }
+  const account = written.length ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved)) : await repo.findAccount(tx, companyId);
+  if (!account) return undefined;
+  const charge = written.find((r) => r.kind === 'charge');
+  if (!charge) return { account, entries: written, spend: null };
+  const month = monthOf(now);
+  const spend = await repo.addSpend(tx, companyId, charge.userId, month, unitsText(charged));
+  return { account, entries: written, spend: { month, ...spend, userId: charge.userId } };
+}
+
+export function toLedgerEntryDto(row: LedgerRow): LedgerEntryDto {
+  return {
+    _id: row.id,
+    kind: row.kind,
+    amount: Number(row.amount),
+    reason: row.reason,
+    feature: row.feature,
+    model: row.model,
+    eventId: row.eventId,
+    userId: row.userId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** An account's figures as the API shows them. */
+export const balanceOf = (account: Pick<CreditAccountRow, 'balance' | 'reserved'>) => ({
+  balance: fromUnits(toUnits(Number(account.balance))),
+  reserved: fromUnits(toUnits(Number(account.reserved))),
+});
