@@ -70,6 +70,16 @@ const SERVICE_TOO: Exception = {
   reason: 'issue 11: integrations (a dialer, a CRM) upload recordings and read transcripts and their statuses with the company’s API key (X-API-Key); every other route refuses it',
 };
 
+/**
+ * Issue 13: a company's usage of credits (by day, person, model, feature; the CSV for chargeback)
+ * and its monthly statement are read by the platform administrator for any company and by the
+ * company's own ADMIN ("ADMIN for their own"); USER and CALLER see only their own, at /credits/me.
+ */
+const COMPANY_USAGE_READ: Exception = {
+  allowed: ['HOST_ADMIN', 'ADMIN'],
+  reason: 'issue 13: usage and monthly statements of a company are for the platform administrator (any company) and the company’s ADMIN (their own; another company is a 404); a USER sees only their own usage',
+};
+
 /** Every API route, by method and path as registered. */
 export const ROUTES: Record<string, Permission> = {
   'GET /api/health': { area: 'probes' },
@@ -272,6 +282,15 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/chat/conversationsByAnalysis/:id': { area: 'chat' },
   'POST /api/chat/analysis-conversations/chat/stream': { area: 'chat' },
   'POST /api/chat/feedback': { area: 'chat' },
+
+  // Usage and statements (issue 13).
+  'GET /api/companies/:id/usage': { area: 'pricing', exception: COMPANY_USAGE_READ },
+  'GET /api/companies/:id/usage.csv': { area: 'pricing', exception: COMPANY_USAGE_READ },
+  'GET /api/companies/:id/statement': { area: 'pricing', exception: COMPANY_USAGE_READ },
+  'GET /api/companies/:id/statement.pdf': { area: 'pricing', exception: COMPANY_USAGE_READ },
+  // One's own monthly cap, spend and usage ("a USER sees their own"): part of one's own account.
+  'GET /api/credits/me': { area: 'account' },
+  'GET /api/credits/me/usage': { area: 'account' },
 };
 
 /** The key a route has in ROUTES. */

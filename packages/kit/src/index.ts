@@ -21,3 +21,4 @@ export * from './api-keys';
 export * from './company-types';
 export * from './images';
 export * from './credits';
+export * from './csv';

@@ -14,6 +14,9 @@ import { configRoutes } from './routes/config';
 import { internalRoutes } from './routes/internal';
 import { featureRoutes } from './routes/features';
 import { emailRoutes } from './routes/email';
+import { usageRoutes } from './routes/usage';
+import { StatementService } from './services/statement';
+import { UsageService } from './services/usage';
 import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { MailService } from './services/mail/mail';
 import { CreditService } from './services/credits/credits';
@@ -71,6 +74,7 @@ export const tenantService = defineService<TenantConfig>({
     await pricingRoutes(app, new PricingService(ctx));
     await creditRoutes(app, creditsOf(ctx));
     await notificationRoutes(app, new NotificationService(ctx));
+    await usageRoutes(app, new UsageService(ctx), new StatementService(ctx));
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
