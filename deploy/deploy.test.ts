@@ -28,13 +28,14 @@ interface Process {
 const DISTRIBUTED = ['JWT_SECRET', 'DATABASE_URL', 'KAFKA_BROKERS'];
 /** Provider keys: the prompt service serves them on its internal route, chat and the workers ask for them. */
 const KEYS_REQUIRED: Record<string, string[]> = {
-  prompt: ['INTERNAL_API_TOKEN'],
+  prompt: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
   // Company API keys: the tenant service answers for their hashes on its internal route.
   tenant: ['INTERNAL_API_TOKEN'],
   gateway: ['INTERNAL_API_TOKEN'],
+  // File (uploads), chat (replies) and prompt (analysis runs) ask it for credits before AI work too.
   file: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
   transcription: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
-  chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
+  chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL', 'TENANT_SERVICE_URL'],
   'transcription-worker': ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
 };
 const S3_REQUIRED = ['STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'];

@@ -172,9 +172,12 @@ export function aiCatalogue(ctx: ServiceContext<BaseConfig & ProviderKeysConfig>
       ];
     },
 
-    /** Enabled models of enabled providers for a purpose: the default first, then oldest first. */
-    async listModels(purpose: ModelPurpose): Promise<CatalogueModel[]> {
-      return ctx.db.select({ _id: t.models.id, name: t.models.label, isDefault: t.models.isDefault })
+    /**
+     * Enabled models of enabled providers for a purpose: the default first, then oldest first.
+     * `db` is the transaction of a caller inside one (an event handler's).
+     */
+    async listModels(purpose: ModelPurpose, db: Db = ctx.db): Promise<CatalogueModel[]> {
+      return db.select({ _id: t.models.id, name: t.models.label, isDefault: t.models.isDefault })
         .from(t.models).innerJoin(t.providers, eq(t.providers.id, t.models.providerId))
         .where(usable(purpose))
         .orderBy(desc(t.models.isDefault), asc(t.models.createdAt), asc(t.models.label));

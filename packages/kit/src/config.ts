@@ -42,7 +42,7 @@ export const BaseConfigSchema = z.object({
   TRUST_PROXY: bool(false),
   /** Required in distributed mode by every process that checks company API keys (X-API-Key) with the tenant service. */
   INTERNAL_API_TOKEN: internalTokenConfig,
-  /** Where the tenant service listens (distributed mode): company API keys are checked there. */
+  /** Where the tenant service listens (distributed mode): company API keys are checked there, and credits before AI work (chat, prompt, file). */
   TENANT_SERVICE_URL: z.string().url().optional(),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).optional(),

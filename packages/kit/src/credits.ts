@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { CREDIT_CODES, CREDIT_FEATURES, CREDIT_MESSAGES, type CreditCode, type CreditFeature } from '@earshot/contracts';
+import { CREDIT_CODES, CREDIT_FEATURES, CREDIT_MESSAGES, SERVICE_ROLE, type CreditCode, type CreditFeature } from '@earshot/contracts';
 import { ConfigError } from './config';
 import { HttpError } from './errors';
 import { INTERNAL_TOKEN_HEADER } from './api-keys';
 import type { Database } from './db/database';
+import type { Identity } from './auth';
 
 /**
  * What a service asks before it starts AI work (a chat reply, an analysis run, a transcription,
@@ -95,3 +96,27 @@ export function creditGateFor(database: Database, config: CreditGateConfig): Cre
 }
 
 export type { CreditFeature };
+
+/**
+ * The gate a service keeps for its whole life: it finds the process's gate (creditGateFor) at each
+ * check, so a tenant service mounted (or a gate served) after this service started is the one
+ * asked. Pair it with `creditGateFor` at start in distributed mode, where a missing setting must
+ * stop the process before traffic rather than fail the first AI request.
+ */
+export function processCreditGate(database: Database, config: CreditGateConfig): CreditGate {
+  let remote: { gate: CreditGate } | undefined;
+  return {
+    assertCanSpend(request) {
+      const local = inProcess.get(database);
+      if (local) return local.assertCanSpend(request);
+      // One remote client for the service's life: the settings do not change while it runs.
+      remote ??= { gate: creditGateFor(database, config) };
+      return remote.gate.assertCanSpend(request);
+    },
+  };
+}
+
+/** Who spends for a caller: the person, or nobody in particular for the company's API key. */
+export function spenderOf(identity: Pick<Identity, 'userId' | 'role'>): string | null {
+  return identity.role === SERVICE_ROLE ? null : identity.userId;
+}

@@ -1,5 +1,5 @@
 import { aiCatalogue, providerKeysFor } from '@earshot/ai';
-import { defineService, on } from '@earshot/kit';
+import { creditGateFor, defineService, on, processCreditGate } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
@@ -29,7 +29,7 @@ export const chatService = defineService<ChatConfig>({
   async routes(app, ctx) {
     const catalogue = aiCatalogue(ctx);
     const conversations = new ConversationService(ctx, catalogue);
-    await chatRoutes(app, conversations, new ReplyService(ctx, catalogue, conversations));
+    await chatRoutes(app, conversations, new ReplyService(ctx, catalogue, conversations, processCreditGate(ctx.database, ctx.config)));
   },
   subscriptions: (ctx) => [
     ...aiCatalogue(ctx).handlers(),
@@ -49,6 +49,11 @@ export const chatService = defineService<ChatConfig>({
   async start(ctx) {
     // Refuses to start, clearly, without a way to the prompt service for provider keys.
     providerKeysFor(ctx.database, ctx.config);
+  },
+  // Called only when chat runs as its own process (distributed): it serves no internal route, but
+  // refuses to start, clearly, without a way to the tenant service's credit check.
+  async internalRoutes(_app, ctx) {
+    creditGateFor(ctx.database, ctx.config);
   },
 });
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { INTERNAL_TOKEN_HEADER } from '@earshot/ai';
-import { buildServiceApp, configSchemaFor, ConfigError, createLogger, MemoryBus, TokenSigner, TokenVerifier, type BaseConfig, type Database, type RunningServices, type ServiceModule } from '@earshot/kit';
+import { CREDIT_CODES, CREDIT_MESSAGES, type CreditCode } from '@earshot/contracts';
+import { buildServiceApp, configSchemaFor, ConfigError, CREDIT_CHECK_PATH, createLogger, MemoryBus, TokenSigner, TokenVerifier, type BaseConfig, type Database, type RunningServices, type ServiceModule } from '@earshot/kit';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { createTestStack, openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY, testSigningKeys } from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
@@ -12,7 +13,8 @@ import { deltas, streamReply } from './helpers';
 /**
  * Distributed mode: the prompt and chat services as separate processes would run them (each its
  * own app, port and database handle), sharing only the event bus. Chat gets the provider's key
- * over the prompt service's internal route, authenticated with INTERNAL_API_TOKEN.
+ * over the prompt service's internal route, authenticated with INTERNAL_API_TOKEN, and asks the
+ * tenant service's credit check (here a stand-in on a real socket) before a model's reply.
  */
 const TOKEN = 'internal-token-internal-token-0123456789';
 const logger = createLogger('silent', 'test');
@@ -38,11 +40,23 @@ async function start(module: ServiceModule, env: Record<string, string>, on = bu
 let fake: FakeOpenAI;
 let prompt: { app: FastifyInstance; url: string };
 let chat: { app: FastifyInstance; url: string };
+let tenant: FastifyInstance;
+let tenantUrl: string;
+let refusal: CreditCode | null = null;
+const checks: unknown[] = [];
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  prompt = await start(promptService, { AI_ALLOW_PRIVATE_URLS: 'true', INTERNAL_API_TOKEN: TOKEN });
-  chat = await start(chatService, { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000', PROMPT_SERVICE_URL: prompt.url, INTERNAL_API_TOKEN: TOKEN });
+  tenant = Fastify();
+  tenant.post(CREDIT_CHECK_PATH, async (request, reply) => {
+    if (request.headers[INTERNAL_TOKEN_HEADER] !== TOKEN) return reply.code(401).send({ message: 'Not signed in', code: 'UNAUTHENTICATED' });
+    checks.push(request.body);
+    return refusal ? reply.code(402).send({ message: CREDIT_MESSAGES[refusal], code: refusal }) : reply.code(204).send();
+  });
+  await tenant.listen({ host: '127.0.0.1', port: 0 });
+  tenantUrl = `http://127.0.0.1:${(tenant.server.address() as AddressInfo).port}`;
+  prompt = await start(promptService, { AI_ALLOW_PRIVATE_URLS: 'true', INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: tenantUrl });
+  chat = await start(chatService, { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000', PROMPT_SERVICE_URL: prompt.url, INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: tenantUrl });
 }, 60_000);
 afterAll(async () => {
   for (const { app, running, database } of opened.reverse()) {
@@ -52,6 +66,7 @@ afterAll(async () => {
   }
   await bus.stop();
   await fake.close();
+  await tenant.close();
 });
 
 const settle = async () => {
@@ -86,6 +101,30 @@ test('chat in its own process answers with the key it gets over the internal rou
   fake.queueReply({ pieces: ['Rotated.'] });
   await streamReply(chat.url, user, conversation, { message: 'Again?' });
   expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-remote-key-0002');
+});
+
+test("chat in its own process asks the tenant service's credit check over the wire and answers its refusal", async () => {
+  const provider = await asHost('POST', '/api/ai/config/provider', { name: 'Metered', baseUrl: fake.url, apiKey: 'sk-metered-key-0004' });
+  const model = await asHost('POST', '/api/ai/config/model', { providerId: provider._id, name: 'fake-metered', purpose: 'chat', isDefault: false });
+  await settle();
+  const companyId = randomUUID();
+  const userId = randomUUID();
+  const user = await signer.sign({ userId, companyId, role: 'USER', email: 'metered@test.local' });
+  const created = await chat.app.inject({ method: 'POST', url: '/api/chat/conversations', payload: {}, headers: { authorization: `Bearer ${user}`, 'x-requested-with': 'XMLHttpRequest' } });
+  const conversation = (created.json() as { _id: string })._id;
+
+  checks.length = 0;
+  refusal = CREDIT_CODES.USER_CAP_REACHED;
+  const calls = fake.requests.length;
+  const refused = await streamReply(chat.url, user, conversation, { message: 'Hello?', modelId: model._id });
+  refusal = null;
+  expect(refused.status).toBe(402);
+  expect(refused.json).toEqual({ message: CREDIT_MESSAGES.USER_CAP_REACHED, code: 'USER_CAP_REACHED' });
+  expect(fake.requests.length).toBe(calls);
+  expect(checks).toEqual([{ companyId, userId, feature: 'chat', modelId: model._id }]);
+
+  fake.queueReply({ pieces: ['Paid for.'] });
+  expect(deltas((await streamReply(chat.url, user, conversation, { message: 'Hello?', modelId: model._id })).events)).toEqual(['Paid for.']);
 });
 
 test('the key route wants the service credential, and says nothing to anyone else', async () => {
@@ -124,11 +163,16 @@ test('in one process (all-in-one) the key route does not exist at all', async ()
 test('distributed, the prompt service needs INTERNAL_API_TOKEN and chat needs the way to it', async () => {
   // Their own bus: a process that refused to start must not leave handlers on the shared one.
   const apart = new MemoryBus(logger);
-  const promptRefusal = await start(promptService, {}, apart).catch((error: unknown) => error);
-  expect(promptRefusal).toBeInstanceOf(ConfigError);
-  expect((promptRefusal as ConfigError).problems).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
-  const chatRefusal = await start(chatService, {}, apart).catch((error: unknown) => error);
-  expect(chatRefusal).toBeInstanceOf(ConfigError);
-  expect((chatRefusal as ConfigError).problems).toEqual([expect.stringMatching(/^PROMPT_SERVICE_URL: required/), expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
+  const refusal = async (module: ServiceModule, env: Record<string, string>) => {
+    const error = await start(module, env, apart).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  };
+  expect(await refusal(promptService, {})).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
+  // Analysis runs ask the tenant service for credits.
+  expect(await refusal(promptService, { INTERNAL_API_TOKEN: TOKEN })).toEqual([expect.stringMatching(/^TENANT_SERVICE_URL: required/)]);
+  // Replies ask the tenant service for credits and the prompt service for keys.
+  expect(await refusal(chatService, {})).toEqual([expect.stringMatching(/^TENANT_SERVICE_URL: required/), expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
+  expect(await refusal(chatService, { INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: 'http://127.0.0.1:9' })).toEqual([expect.stringMatching(/^PROMPT_SERVICE_URL: required/)]);
   await apart.stop();
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import type { CitationDto } from '@earshot/contracts';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
@@ -20,6 +20,8 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   // The fake listens on 127.0.0.1, a loopback address providers may use only when allowed.
   stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   base = await listen(stack);
   user = await stack.tokenFor('USER', ACME);
   ({ modelId, providerId } = await addChatModel(stack, fake.url, { apiKey: 'sk-test-secret-9876', name: 'fake-chat' }));

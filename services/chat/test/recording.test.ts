@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import type { AnalysisConversations, CitationDto, Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { promptService } from '@earshot/prompt-service';
@@ -41,6 +41,8 @@ const doneOf = (events: SseEvent[]) => events.at(-1)!.data as { messageId: strin
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   base = await listen(stack);
   user = await stack.tokenFor('USER', ACME);
   otherUser = await stack.tokenFor('USER', GLOBEX);

@@ -1,4 +1,4 @@
-import { createStorage, defineService, on } from '@earshot/kit';
+import { createStorage, creditGateFor, defineService, on, processCreditGate } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
@@ -17,7 +17,12 @@ export const fileService = defineService<FileConfig>({
   configShape: fileConfigShape,
   async routes(app, ctx) {
     // Building the storage validates its configuration: a missing S3 key stops the start here.
-    await fileRoutes(app, new FileService(ctx, createStorage(ctx.config)), ctx.config);
+    await fileRoutes(app, new FileService(ctx, createStorage(ctx.config), processCreditGate(ctx.database, ctx.config)), ctx.config);
+  },
+  // Called only when the file service runs as its own process (distributed): it serves no internal
+  // route, but refuses to start, clearly, without a way to the tenant service's credit check.
+  async internalRoutes(_app, ctx) {
+    creditGateFor(ctx.database, ctx.config);
   },
   // Projections keep the newest state per company and per file's status: late events are skipped.
   subscriptions: (ctx) => {

@@ -3,7 +3,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { ACCESS_COOKIE } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '../src';
 import { announceCompany, makeAudioFixtures, uploadRequest, type Fixture } from './helpers';
 
@@ -22,6 +22,8 @@ let mp3: { _id: string; path: string; url: string };
 beforeAll(async () => {
   audio = makeAudioFixtures('the quick brown fox jumps over the lazy dog');
   stack = await createTestStack([fileService]);
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   await announceCompany(stack, ACME, null);
   await announceCompany(stack, GLOBEX, null);
   acme = await stack.tokenFor('CALLER', ACME);

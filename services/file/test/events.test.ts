@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import type { Envelope } from '@earshot/contracts';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '../src';
 import { announceCompany, makeAudioFixtures, transcriptionEvent, uploadRequest, type Fixture } from './helpers';
 
@@ -22,6 +22,8 @@ const item = async (id: string) => stack.as(acme, { method: 'GET', url: `/api/fi
 beforeAll(async () => {
   audio = makeAudioFixtures('events test');
   stack = await createTestStack([fileService]);
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   await stack.bus.subscribe({ group: 'spy', topics: ['earshot.file'], handle: async (e) => void fileEvents.push(e) });
   await announceCompany(stack, ACME, null);
   acme = await stack.tokenFor('ADMIN', ACME);

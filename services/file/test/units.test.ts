@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { parse as parseContentDisposition } from 'content-disposition';
-import { sniffAudio } from '../src/services/audio-sniffer';
+import { SNIFF_BYTES, sniffAudio } from '../src/services/audio-sniffer';
+import { estimateSeconds, FALLBACK_BITS_PER_SECOND } from '../src/services/audio-length';
 import { parseRange } from '../src/services/range';
 import { contentDisposition, sanitiseOriginalName } from '../src/services/names';
 import { makeAudioFixtures, wavHeader, type Fixture } from './helpers';
@@ -53,6 +54,42 @@ describe('sniffAudio', () => {
 
   test('a WAV header of our own making (the benchmark uses it)', async () => {
     expect(await sniffAudio(wavHeader(1024))).toEqual({ format: 'wav', mimeType: 'audio/wav' });
+  });
+});
+
+describe('estimateSeconds', () => {
+  let audio: Record<Fixture, Buffer>;
+  let spoken: number;
+  beforeAll(() => {
+    audio = makeAudioFixtures('one two three four five six seven eight nine ten, how long is this recording');
+    // espeak-ng's WAV: its length is exactly its data over its byte rate.
+    spoken = (audio.wav.length - 44) / audio.wav.readUInt32LE(28);
+  });
+  const estimate = async (kind: Fixture) => {
+    const head = audio[kind].subarray(0, SNIFF_BYTES);
+    return estimateSeconds(head, (await sniffAudio(head))!, audio[kind].length);
+  };
+
+  test('WAV and FLAC say their length in their header', async () => {
+    expect(spoken).toBeGreaterThan(3);
+    expect(await estimate('wav')).toBeCloseTo(spoken, 2);
+    expect(await estimate('flac')).toBeCloseTo(spoken, 1);
+  });
+
+  test('a constant-bitrate MP3 plays its size over its bitrate, with or without an ID3 tag', async () => {
+    for (const kind of ['mp3', 'mp3-bare'] as const) {
+      expect(Math.abs((await estimate(kind)) - spoken)).toBeLessThan(0.25);
+    }
+  });
+
+  test('a WAV streamed without a length (0 or all ones) plays what follows its header', () => {
+    const header = Buffer.from(wavHeader(0));
+    header.writeUInt32LE(0xffffffff, 40);
+    expect(estimateSeconds(header, { format: 'wav', mimeType: 'audio/wav' }, 44 + 96_000)).toBe(3);
+  });
+
+  test('formats whose head says nothing are estimated from their size', async () => {
+    expect(await estimate('m4a')).toBeCloseTo((audio.m4a.length * 8) / FALLBACK_BITS_PER_SECOND, 3);
   });
 });
 

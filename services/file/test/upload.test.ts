@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
 import { UPLOAD_URL_PREFIX, type Envelope } from '@earshot/contracts';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '../src';
 import { announceCompany, filesUnder, streamingUpload, makeAudioFixtures, multipart, uploadRequest, wavHeader, type Fixture } from './helpers';
 
@@ -25,6 +25,8 @@ beforeAll(async () => {
   audio = makeAudioFixtures();
   // The JSON body limit stays 1 MiB; uploads may be up to MAX_UPLOAD_BYTES.
   stack = await createTestStack([fileService], { MAX_UPLOAD_BYTES: String(MAX_UPLOAD) });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   await stack.bus.subscribe({ group: 'spy', topics: ['earshot.file'], handle: async (e) => void published.push(e) });
   await announceCompany(stack, COMPANY, null);
   token = await stack.tokenFor('USER', COMPANY);

@@ -1,5 +1,5 @@
 import { serveProviderKeysInProcess } from '@earshot/ai';
-import { ConfigError, defineService, on, type ServiceContext } from '@earshot/kit';
+import { ConfigError, creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
@@ -22,7 +22,7 @@ import * as projection from './services/transcripts';
 function services(ctx: ServiceContext<PromptConfig>) {
   const tester = new ConnectionTester(ctx.config);
   const providers = new ProviderService(ctx, tester);
-  return { providers, models: new ModelService(ctx, providers, tester) };
+  return { providers, models: new ModelService(ctx, providers, tester), credits: processCreditGate(ctx.database, ctx.config) };
 }
 
 /** Wakes this process's analysis queue (after a commit that made runs or completed a transcript's text). */
@@ -36,14 +36,14 @@ export const promptService = defineService<PromptConfig>({
   migrations,
   configShape: promptConfigShape,
   async routes(app, ctx) {
-    const { providers, models } = services(ctx);
+    const { providers, models, credits } = services(ctx);
     // Chat and transcription mounted in this same process (all-in-one) ask for keys here.
     serveProviderKeysInProcess(ctx.database, providers);
-    registerQueue(ctx.database, new AnalysisQueue(ctx, (run) => new AnalysisRunner(ctx, providers).work(run)));
+    registerQueue(ctx.database, new AnalysisQueue(ctx, (run) => new AnalysisRunner(ctx, providers, credits).work(run)));
     await aiConfigRoutes(app, providers, models);
     await promptRoutes(app, new PromptService(ctx));
     await patternRoutes(app, new PatternService(ctx));
-    await analysisRoutes(app, new AnalysisService(ctx, wake(ctx)));
+    await analysisRoutes(app, new AnalysisService(ctx, wake(ctx), credits));
   },
   subscriptions: (ctx) => [
     on('file.uploaded', (event, tx) => projection.applyFileUploaded(tx, event)),
@@ -69,6 +69,8 @@ export const promptService = defineService<PromptConfig>({
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
     if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the prompt service runs on its own (chat and transcription ask it for provider keys)']);
+    // Analysis runs ask the tenant service whether they may spend: refuse to start without the way to it.
+    creditGateFor(ctx.database, ctx.config);
     await internalRoutes(app, services(ctx).providers, token);
   },
 });

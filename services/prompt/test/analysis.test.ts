@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ANALYSIS_MESSAGES, type AnalysisRunDto, type Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { analysisQueue, promptService } from '../src';
 import { addChatModel, deliver, recording, runsDone, type Line } from './analysis-helpers';
@@ -20,6 +20,8 @@ const seen: Envelope[] = [];
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
   host = await stack.tokenFor('HOST_ADMIN', null);
   adminA = await stack.tokenFor('ADMIN', companyA);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { promptService } from '../src';
 import { addChatModel, companyCreated, deliver, recording, runsDone, type Line } from './analysis-helpers';
@@ -29,6 +29,8 @@ const call = (token: string, method: Method, url: string, payload?: Record<strin
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   const host = await stack.tokenFor('HOST_ADMIN', null);
   await addChatModel(stack, host, fake.url);
   const prompt = await call(host, 'POST', '/prompts', {

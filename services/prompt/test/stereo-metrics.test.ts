@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallMetricsDto } from '@earshot/contracts';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { tmp, upload, waitForStatus } from '../../transcription/test/helpers';
@@ -53,6 +53,8 @@ function makeOverlappingCall() {
 let stack: TestStack;
 beforeAll(async () => {
   stack = await createTestStack([fileService, transcriptionService, promptService], { TRANSCRIPTION_POLL_MS: '100' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
 }, 60_000);
 afterAll(async () => stack.close());
 

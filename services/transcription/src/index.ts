@@ -3,7 +3,7 @@ import { defineService, on, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';
-import { createWorker } from './runtime';
+import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
@@ -23,11 +23,11 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
-    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx)));
+    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx)));
   },
   subscriptions: (ctx) => [
     // A queued job wakes the in-process worker once committed (a worker finding nothing just idles).
-    on('file.uploaded', (event, tx, emit) => applyFileUploaded(tx, emit, event), { afterCommit: nudge(ctx) }),
+    on('file.uploaded', (event, tx, emit) => applyFileUploaded(tx, emit, event, engineChoice(ctx)), { afterCommit: nudge(ctx) }),
     on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
     // Per client, the newest event wins: a late client.updated cannot bring back a deleted client.
     on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),

@@ -1,6 +1,6 @@
 import { aiCatalogue } from '@earshot/ai';
-import { createStorage, type ServiceContext } from '@earshot/kit';
-import type { TranscriptionConfig } from './config';
+import { createStorage, type Db, type ServiceContext } from '@earshot/kit';
+import type { EngineName, TranscriptionConfig } from './config';
 import { createEngine, engineForModel } from './engines';
 import { JobError } from './services/job-error';
 import { Limiter } from './services/limiter';
@@ -40,8 +40,25 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
       } catch (error) {
         throw new JobError((error as Error).message, false);
       }
-      return model ? engineForModel(model, ctx.config) : null;
+      return model ? { engine: engineForModel(model, ctx.config), modelId: model.modelId } : null;
     },
+  };
+}
+
+/** The engine and configured model a job queued now will be transcribed with (`db`: the caller's transaction). */
+export type EngineChoice = (db: Db) => Promise<{ engine: string; modelId: string | null }>;
+
+/**
+ * The same choice as jobDeps makes when the job runs (AI Configuration's speech-to-text model, its
+ * default else the oldest, else TRANSCRIPTION_ENGINE), made when it is queued without fetching any
+ * key, so the queued event says what credits to reserve at which price. A model changed in between
+ * is charged by what transcript.completed names.
+ */
+export function engineChoice(ctx: ServiceContext<TranscriptionConfig>): EngineChoice {
+  const catalogue = aiCatalogue(ctx);
+  return async (db) => {
+    const [model] = await catalogue.listModels('speech-to-text', db);
+    return model ? { engine: 'openai' satisfies EngineName, modelId: model._id } : { engine: ctx.config.TRANSCRIPTION_ENGINE, modelId: null };
   };
 }
 

@@ -77,7 +77,7 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'company.features_changed': { id, before: { chat: false }, after: { chat: true } },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
-  'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id },
+  'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800 },
   'file.deleted': { id: fileId, storageKey: `${companyId}/${fileId}.wav` },
   'transcript.status_changed': { fileId, status: 'failed', reason: 'x'.repeat(2000), attempt: 4 },
   // The longest segment, every word replaced by the longest word allowed.

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
 import { emitted, fakeSpeechProvider, getTranscript, makeTones, upload, waitForStatus, words } from './helpers';
@@ -27,6 +27,8 @@ beforeAll(async () => {
     TRANSCRIPTION_RETRY_BASE_MS: '50',
     TRANSCRIPTION_POLL_MS: '50',
   });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   user = await stack.tokenFor('USER', ACME);
 }, 60_000);
 afterAll(async () => {

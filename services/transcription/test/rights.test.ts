@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '@earshot/contracts';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
 import { emitted, getTranscript, makeTones, upload } from './helpers';
@@ -22,6 +22,8 @@ describe('who may delete or re-run a recording', () => {
 
   beforeAll(async () => {
     stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
+    // No tenant service in this stack: nothing here is metered.
+    serveUnmeteredCredits(stack.database);
     const token = (role: Role, company: string | null, userId?: string) => stack.tokenFor(role, company, userId);
     tokens = {
       uploader: await token('USER', ACME, uploaderId),

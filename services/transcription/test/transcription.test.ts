@@ -1,6 +1,6 @@
 import { UPLOAD_URL_PREFIX, type TranscriptDto } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
 import { emitted, getTranscript, makeCall, makeMono, upload, waitForStatus, words, type CallFixture } from './helpers';
@@ -23,6 +23,8 @@ let mono: { audio: Buffer; duration: number };
 beforeAll(async () => {
   // Short pieces (6 s) so that the mono recording is cut at its silences and decoded in parallel.
   stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_CHUNK_SECONDS: '6', TRANSCRIPTION_POLL_MS: '100' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   user = await stack.tokenFor('USER', ACME);
   admin = await stack.tokenFor('ADMIN', ACME);
   caller = await stack.tokenFor('CALLER', ACME);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { claimNext, createWorker, pipelineDeps, processJob, queueSettings, transcriptionService, type TranscriptionConfig } from '../src';
 import { jobDir, workRootOf } from '../src/services/work-dirs';
@@ -26,6 +26,8 @@ describe('a worker that dies mid-job', () => {
     stack = await createTestStack([fileService, transcriptionService], {
       TRANSCRIPTION_WORKER: 'false', TRANSCRIPTION_MAX_ATTEMPTS: '2', TRANSCRIPTION_POLL_MS: '100',
     });
+    // No tenant service in this stack: nothing here is metered.
+    serveUnmeteredCredits(stack.database);
     user = await stack.tokenFor('USER', ACME);
     ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
   }, 60_000);
@@ -131,6 +133,8 @@ describe('a missing engine or tool fails the job with the reason', () => {
 
   test.each(cases)('%s', async (_name, env, reason) => {
     const stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_POLL_MS: '100', TRANSCRIPTION_RETRY_BASE_MS: '10', ...env });
+    // No tenant service in this stack: nothing here is metered.
+    serveUnmeteredCredits(stack.database);
     try {
       const user = await stack.tokenFor('USER', ACME);
       const fileId = await upload(stack, user, audio, 'short.wav');

@@ -15,6 +15,8 @@ export const fileEvents = [
       size: z.number().int(),
       clientId: z.string().nullable(),
       uploadedBy: z.string().nullable(),
+      /** How long it plays, as its header (or else its size) tells: what credits reserve for its transcription. */
+      estimatedSeconds: z.number().min(0).optional(),
     }),
   }),
   defineEvent({

@@ -1,3 +1,5 @@
+import type { Database } from '../db/database';
+import { serveCreditGateInProcess } from '../credits';
 export { openTestDatabase, openThrowawayDatabase } from './database';
 
 /** Known secrets for tests: never used outside them. */
@@ -25,3 +27,12 @@ export { createTestStack, type TestStack } from './stack';
 export { testSigningKeyPem, testSigningKeys } from './keys';
 export { serviceProcesses, type ServiceProcess } from './processes';
 export { multipart } from './multipart';
+
+/**
+ * For a test stack that mounts no tenant service (which keeps credits): every credit check passes,
+ * so tests of other behaviour can call models and upload. Tests of the refusals serve a gate whose
+ * answers they choose, with serveCreditGateInProcess on the stack's database.
+ */
+export function serveUnmeteredCredits(database: Database): void {
+  serveCreditGateInProcess(database, { async assertCanSpend() {} });
+}

@@ -80,7 +80,7 @@ export async function chatRoutes(app: FastifyInstance, conversations: Conversati
     schema: {
       params: ChatStreamParams,
       body: ChatStreamBody,
-      response: { 200: streamAnswer, ...errors, 409: ErrorBody },
+      response: { 200: streamAnswer, ...errors, 402: ErrorBody, 409: ErrorBody },
     },
   }, async (request, reply) => stream(request, reply, await replies.begin(identityOf(request), request.params.id, request.body)));
 
@@ -98,7 +98,7 @@ export async function chatRoutes(app: FastifyInstance, conversations: Conversati
     schema: {
       description: 'A question about one recording, answered from its transcript; without conversationId a new conversation about it is started',
       body: AnalysisChatStreamBody,
-      response: { 200: streamAnswer, ...errors, 409: ErrorBody },
+      response: { 200: streamAnswer, ...errors, 402: ErrorBody, 409: ErrorBody },
     },
   }, async (request, reply) => stream(request, reply, await replies.beginAbout(identityOf(request), request.body)));
 

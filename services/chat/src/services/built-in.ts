@@ -43,6 +43,7 @@ export function builtInPieces(input: ReplyInput): string[] {
 export const builtInWriter: ReplyWriter = {
   model: BUILT_IN_MODEL_ID,
   providerId: null,
+  modelId: null,
   builtIn: true,
   contextSize: null,
   usesHistory: false,

@@ -46,6 +46,7 @@ export function modelWriter(resolved: ResolvedModel, config: Pick<ChatConfig, 'A
   return {
     model: resolved.model,
     providerId: resolved.providerId,
+    modelId: resolved.modelId,
     builtIn: false,
     contextSize: resolved.contextSize,
     usesHistory: true,

@@ -9,7 +9,7 @@ import {
   type UsageDto,
 } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
-import { actorOf, badRequest, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, conflict, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
@@ -75,6 +75,7 @@ export class ReplyService {
     private readonly ctx: ServiceContext<ChatConfig>,
     private readonly catalogue: AiCatalogue,
     private readonly conversations: ConversationService,
+    private readonly credits: CreditGate,
   ) {}
 
   private async writerFor(modelId: string | undefined): Promise<ReplyWriter> {
@@ -86,13 +87,27 @@ export class ReplyService {
   }
 
   /**
+   * A model's reply costs the company credits: with none left, or the person's monthly cap used,
+   * or no price for the model, it is refused here (402/409) before anything is stored, streamed or
+   * sent to a provider. The built-in assistant is free, and so is the platform's own use (a
+   * HOST_ADMIN without a company has no credits to spend). A reply that started streaming always
+   * finishes: it is charged in full from its chat_reply.finished event.
+   */
+  private async mayWrite(identity: Identity, writer: ReplyWriter): Promise<void> {
+    if (writer.builtIn || !identity.companyId) return;
+    await this.credits.assertCanSpend({ companyId: identity.companyId, userId: spenderOf(identity), feature: 'chat', modelId: writer.modelId });
+  }
+
+  /**
    * Everything that can be refused is refused here, before the stream starts: an unknown
-   * conversation (404), an unknown model (400), a reply already being written (409).
+   * conversation (404), an unknown model (400), no credits (402) or no price (409), a reply
+   * already being written (409).
    */
   async begin(identity: Identity, conversationId: string, body: ChatStreamBody, fileId?: string): Promise<Turn> {
     const owned = await conversationsRepo.findOwned(this.ctx.db, conversationId, identity.userId);
     if (!owned || (fileId !== undefined && owned.fileId !== fileId)) throw notFound('Conversation');
     const writer = await this.writerFor(body.modelId);
+    await this.mayWrite(identity, writer);
     // A conversation about a recording that was deleted (or is no longer the caller's to see) cannot go on.
     const recording = owned.fileId ? await this.conversations.recording(identity, owned.fileId) : null;
     return this.ctx.transact(async (tx, emit) => {
@@ -126,7 +141,8 @@ export class ReplyService {
     const { fileId, conversationId, ...question } = body;
     if (conversationId) return this.begin(identity, conversationId, question, fileId);
     await this.conversations.recording(identity, fileId);
-    await this.writerFor(question.modelId);
+    // Refused before the conversation is made, so a refusal leaves no empty one behind.
+    await this.mayWrite(identity, await this.writerFor(question.modelId));
     const created = await this.conversations.create(identity, { fileId });
     return this.begin(identity, created._id, question, fileId);
   }
@@ -213,7 +229,10 @@ export class ReplyService {
           type: 'chat_reply.finished',
           companyId: turn.companyId,
           actor: actorOf(turn.identity),
-          data: { conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, builtIn: writer.builtIn, status, usage },
+          data: {
+            conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, modelId: writer.modelId,
+            builtIn: writer.builtIn, status, usage,
+          },
         });
       });
     } catch (failure) {

@@ -24,6 +24,8 @@ export interface ReplyWriter {
   /** What the stored message names as its author ('built-in' or the provider's model name). */
   readonly model: string;
   readonly providerId: string | null;
+  /** The AI configuration model (`_id`) that writes, for its price; null for the built-in assistant. */
+  readonly modelId: string | null;
   readonly builtIn: boolean;
   /** The model's context window in tokens, when known (bounds the history it is given). */
   readonly contextSize: number | null;

@@ -32,7 +32,7 @@ export async function fileRoutes(app: FastifyInstance, files: FileService, confi
     bodyLimit: config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD,
     schema: {
       querystring: UploadQuery,
-      response: { 201: UploadedFileDto, ...errors, 413: ErrorBody, 415: ErrorBody },
+      response: { 201: UploadedFileDto, ...errors, 402: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
   }, async (request, reply) => {
     if (!request.isMultipart()) throw unsupported(FILE_MESSAGES.notMultipart);

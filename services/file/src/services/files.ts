@@ -17,8 +17,10 @@ import {
   HttpError,
   notFound,
   ObjectNotFoundError,
+  spenderOf,
   tooLarge,
   unsupported,
+  type CreditGate,
   type Db,
   type Identity,
   type ObjectStorage,
@@ -29,6 +31,7 @@ import type { FileRow } from '../db/schema';
 import * as filesRepo from '../repositories/files';
 import * as companiesRepo from '../repositories/companies';
 import { companyTypes } from './company-types';
+import { estimateSeconds } from './audio-length';
 import { UploadGuard, UploadRejected } from './upload-guard';
 import { contentDisposition, sanitiseOriginalName } from './names';
 import { parseRange } from './range';
@@ -100,6 +103,8 @@ interface StoredObject {
   size: number;
   mimeType: string;
   originalName: string;
+  /** How long it plays, as its header (or else its size) tells: what its transcription is expected to cost. */
+  estimatedSeconds: number;
 }
 
 /**
@@ -110,6 +115,7 @@ export class FileService {
   constructor(
     private readonly ctx: ServiceContext<FileConfig>,
     private readonly storage: ObjectStorage,
+    private readonly credits: CreditGate,
   ) {}
 
   private get config(): FileConfig {
@@ -165,7 +171,11 @@ export class FileService {
    * Streams the one file of a multipart upload into storage under a new key, then records it and
    * emits file.uploaded in one transaction. Non-audio (by content), more than MAX_UPLOAD_BYTES or
    * more than the company's remaining quota stops the stream at once; any failure removes what was
-   * stored, so a rejected upload leaves neither an object nor a row.
+   * stored, so a rejected upload leaves neither an object nor a row. Every upload is transcribed,
+   * which costs credits: a company with none left, or an uploader whose monthly cap is used, is
+   * refused (402) before a byte of the body is read. Which engine or model will transcribe it is
+   * the transcription service's choice, made when the job is queued; here only balance and cap
+   * are asked.
    */
   async upload(identity: Identity, input: UploadInput): Promise<UploadedFileDto> {
     const companyId = await this.uploadCompany(identity, input.companyId);
@@ -174,6 +184,7 @@ export class FileService {
     const company = await companiesRepo.findCompany(this.ctx.db, companyId);
     const quotaBytes = await this.remainingQuota(this.ctx.db, companyId, company?.maxStorage);
     if (quotaBytes <= 0) throw tooLarge(FILE_MESSAGES.quota);
+    await this.credits.assertCanSpend({ companyId, userId: spenderOf(identity), feature: 'transcription' });
 
     let stored: StoredObject | undefined;
     let clientId: string | null = null;
@@ -205,7 +216,7 @@ export class FileService {
     const id = randomUUID();
     const key = `${companyId}/${id}`;
     const { size } = await this.storage.put(key, guard, { contentType: type.mimeType });
-    return { id, key, size, mimeType: type.mimeType, originalName: sanitiseOriginalName(filename) };
+    return { id, key, size, mimeType: type.mimeType, originalName: sanitiseOriginalName(filename), estimatedSeconds: estimateSeconds(guard.head, type, size) };
   }
 
   private async record(stored: StoredObject, identity: Identity, companyId: string, clientId: string | null): Promise<UploadedFileDto> {
@@ -241,6 +252,7 @@ export class FileService {
           size: created.size,
           clientId: created.clientId,
           uploadedBy: created.uploadedBy,
+          estimatedSeconds: stored.estimatedSeconds,
         },
       });
       return created;

@@ -26,9 +26,11 @@ export class UploadRejected extends Error {
 export class UploadGuard extends Transform {
   bytes = 0;
   type: AudioType | null = null;
+  /** The first bytes the format was told from (what a header says about the length is in them). */
+  head: Buffer = Buffer.alloc(0);
   /** Resolves with the format once known; rejects when the upload fails before that. */
   readonly detected: Promise<AudioType>;
-  private head: Buffer[] = [];
+  private held: Buffer[] = [];
   private headLength = 0;
   private resolveType!: (type: AudioType) => void;
 
@@ -47,7 +49,7 @@ export class UploadGuard extends Transform {
     const over = this.overLimit();
     if (over) return callback(over);
     if (this.type) return callback(null, chunk);
-    this.head.push(chunk);
+    this.held.push(chunk);
     this.headLength += chunk.length;
     if (this.headLength < SNIFF_BYTES) return callback();
     this.decide(callback);
@@ -59,8 +61,9 @@ export class UploadGuard extends Transform {
   }
 
   private decide(callback: TransformCallback): void {
-    const head = Buffer.concat(this.head, this.headLength);
-    this.head = [];
+    const head = Buffer.concat(this.held, this.headLength);
+    this.held = [];
+    this.head = head;
     sniffAudio(head).then((type) => {
       if (!type) return callback(new UploadRejected('unsupported'));
       this.type = type;

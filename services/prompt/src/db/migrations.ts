@@ -178,4 +178,10 @@ export const migrations: Migration[] = [
       alter table transcripts add column uploaded_by text;`,
   },
   companyTypes.migration,
+  {
+    name: '0006_analysis_run_model_id',
+    sql: `
+      -- The configured model (its id) a run used, so its events name the model credits are priced by.
+      alter table analysis_runs add column model_id uuid;`,
+  },
 ];

@@ -138,6 +138,7 @@ export const analysisRuns = prompt.table('analysis_runs', {
   error: text('error'),
   errorCode: text('error_code'),
   model: text('model'),
+  modelId: uuid('model_id'),
   usage: jsonb('usage').$type<AnalysisUsage>().notNull().$default(() => ({ inputTokens: 0, outputTokens: 0 })),
   progress: jsonb('progress').$type<{ done: number; total: number }>(),
   durationMs: integer('duration_ms'),

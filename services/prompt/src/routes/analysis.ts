@@ -26,9 +26,10 @@ export async function analysisRoutes(app: FastifyInstance, analysis: AnalysisSer
     config: { access: ALL_ROLES },
     schema: {
       tags,
-      summary: 'Run a prompt, or each prompt of a pattern, on a transcript (202; the runs work in the background). 409 NO_CHAT_MODEL without a chat model',
+      summary: 'Run a prompt, or each prompt of a pattern, on a transcript (202; the runs work in the background). 409 NO_CHAT_MODEL without a chat model, '
+        + '402 CREDITS_EXHAUSTED or USER_CAP_REACHED without credits, 409 MODEL_NOT_PRICED when the model has no price',
       body: AnalysisRunBody,
-      response: { 202: AnalysisRunStarted, 409: ErrorBody, ...errors },
+      response: { 202: AnalysisRunStarted, 402: ErrorBody, 409: ErrorBody, ...errors },
     },
   }, async (request, reply) => reply.code(202).send(await analysis.start(identityOf(request), request.body)));
 

@@ -6,7 +6,7 @@ import {
   type AnalysisRunStarted,
   type CallMetricsDto,
 } from '@earshot/contracts';
-import { companyScope, HttpError, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { companyScope, HttpError, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import type { TranscriptRow } from '../db/schema';
 import { usableChatModel } from '../repositories/models';
@@ -49,7 +49,7 @@ export function toRunDto(row: runsRepo.RunWithPrompt): AnalysisRunDto {
  * company, so is another member's file.
  */
 export class AnalysisService {
-  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly wake: () => void) {}
+  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly wake: () => void, private readonly credits: CreditGate) {}
 
   private async file(identity: Identity, fileId: string): Promise<TranscriptRow> {
     const row = await transcriptsRepo.findFile(this.ctx.db, fileId, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
@@ -59,7 +59,9 @@ export class AnalysisService {
 
   /**
    * Queues one run per prompt (a prompt, or each prompt of a pattern) with the prompt's version
-   * of now. Refused plainly without a chat model: never a made-up result.
+   * of now. Refused plainly without a chat model: never a made-up result. Refused too (402/409)
+   * when the file's company has no credits left, the caller's monthly cap is used or the model
+   * has no price: before any run exists, so no provider is called.
    */
   async start(identity: Identity, body: AnalysisRunBody): Promise<AnalysisRunStarted> {
     const file = await this.file(identity, body.fileId);
@@ -80,6 +82,7 @@ export class AnalysisService {
     const runnable = promptIds.filter((id) => versions.has(id));
     if (runnable.length === 0) throw notFound('Prompt');
     if (!chat) throw new HttpError(409, ANALYSIS_MESSAGES.noChatModel, ANALYSIS_ERROR_CODES.noChatModel);
+    await this.credits.assertCanSpend({ companyId: file.companyId, userId: spenderOf(identity), feature: 'analysis', modelId: chat.id });
     const runs = await this.ctx.transact((tx) => runsRepo.insertRuns(tx, runnable.map((promptId) => ({
       companyId: file.companyId, fileId: file.fileId, promptId, promptVersion: versions.get(promptId)!, patternId, status: 'pending' as const, requestedBy: identity.userId,
     }))));

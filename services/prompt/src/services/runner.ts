@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { ANALYSIS_ERROR_CODES, ANALYSIS_MESSAGES, MESSAGES, type AnalysisResult, type AnalysisUsage } from '@earshot/contracts';
 import { describeProviderError, outboundPolicy, providerClient } from '@earshot/ai';
-import type { NewEvent, ServiceContext } from '@earshot/kit';
+import { HttpError, type CreditGate, type NewEvent, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import type { RunRow } from '../db/schema';
 import { usableChatModel } from '../repositories/models';
@@ -30,6 +30,7 @@ export function outcomeEvent(run: RunRow): NewEvent {
     promptVersion: run.promptVersion,
     patternId: run.patternId,
     model: run.model,
+    modelId: run.modelId,
     usage: run.usage,
     durationMs: run.durationMs ?? 0,
     userId: run.requestedBy,
@@ -48,16 +49,35 @@ export function partBudget(contextTokens: number, fixedChars: number): number {
 
 /** Works one claimed run to its end: completed with a valid result, or failed with a reason. */
 export class AnalysisRunner {
-  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly providers: ProviderService) {}
+  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly providers: ProviderService, private readonly credits: CreditGate) {}
+
+  /**
+   * A run made by a pattern on its own (a transcript completed, a client linked) was never asked
+   * for by anyone, so no request could be refused: it asks here, before the provider is called,
+   * and a refusal fails the run with the refusal's message. A run someone asked for passed the
+   * same check when it was asked for, and is not stopped now.
+   */
+  private async mayRun(run: RunRow, modelId: string): Promise<void> {
+    if (run.sourceEventId === null) return;
+    try {
+      await this.credits.assertCanSpend({ companyId: run.companyId, userId: null, feature: 'analysis', modelId });
+    } catch (error) {
+      if (error instanceof HttpError) throw new AnalysisFailure(error.message, error.code);
+      throw error;
+    }
+  }
 
   async work(run: RunRow): Promise<void> {
     const started = Date.now();
     const usage: AnalysisUsage = { inputTokens: 0, outputTokens: 0 };
     let model: string | null = null;
+    let modelId: string | null = null;
     let outcome: { result: AnalysisResult } | { error: string; code: string | null };
     try {
       const chat = await usableChatModel(this.ctx.db);
       if (!chat) throw new AnalysisFailure(ANALYSIS_MESSAGES.noChatModel, ANALYSIS_ERROR_CODES.noChatModel);
+      modelId = chat.id;
+      await this.mayRun(run, chat.id);
       model = chat.label;
       const client = providerClient(await this.providers.endpoint(chat.providerId), outboundPolicy(this.ctx.config), this.ctx.config.AI_TIMEOUT_MS);
       outcome = { result: await this.analyse(run, chat, client, usage) };
@@ -71,7 +91,7 @@ export class AnalysisRunner {
         outcome = { error: MESSAGES.internal, code: null };
       }
     }
-    await this.finish(run, model, usage, Date.now() - started, outcome);
+    await this.finish(run, { model, modelId }, usage, Date.now() - started, outcome);
   }
 
   private async analyse(run: RunRow, chat: { id: string; name: string; label: string; contextSize: number | null }, client: OpenAI, usage: AnalysisUsage): Promise<AnalysisResult> {
@@ -97,7 +117,7 @@ export class AnalysisRunner {
     const parts = splitLines(segments, budget);
     // A transcript that fits at once gets its model and progress with its end state (one write less).
     if (parts.length === 1) return asker.ask(fillPrompt(version.prompt, parts[0]!, facts));
-    await runsRepo.updateRun(db, run.id, { model: chat.label, progress: { done: 0, total: parts.length } });
+    await runsRepo.updateRun(db, run.id, { model: chat.label, modelId: chat.id, progress: { done: 0, total: parts.length } });
     const partials: AnalysisResult[] = [];
     for (const [i, part] of parts.entries()) {
       const header = `(Part ${i + 1} of ${parts.length} of the transcript; the other parts are analysed separately.)\n`;
@@ -111,14 +131,14 @@ export class AnalysisRunner {
   }
 
   /** The run's end state and its event, in one transaction. */
-  private async finish(run: RunRow, model: string | null, usage: AnalysisUsage, durationMs: number, outcome: { result: AnalysisResult } | { error: string; code: string | null }): Promise<void> {
+  private async finish(run: RunRow, used: { model: string | null; modelId: string | null }, usage: AnalysisUsage, durationMs: number, outcome: { result: AnalysisResult } | { error: string; code: string | null }): Promise<void> {
     const ended = 'result' in outcome
       ? { status: 'completed' as const, result: outcome.result, error: null, errorCode: null }
       : { status: 'failed' as const, result: null, error: outcome.error.slice(0, ERROR_MAX), errorCode: outcome.code };
     await this.ctx.transact(async (tx, emit) => {
       // A run deleted while it ran stays deleted, but its event is still sent: the tokens were used.
-      const row = await runsRepo.finishRun(tx, run.id, { ...ended, model, usage, durationMs });
-      emit(outcomeEvent(row ?? { ...run, ...ended, model, usage, durationMs }));
+      const row = await runsRepo.finishRun(tx, run.id, { ...ended, ...used, usage, durationMs });
+      emit(outcomeEvent(row ?? { ...run, ...ended, ...used, usage, durationMs }));
     });
   }
 }

@@ -61,4 +61,11 @@ export const migrations: Migration[] = [
       create index transcripts_client_idx on transcripts (client_id) where client_id is not null;`,
   },
   companyTypes.migration,
+  {
+    name: '0003_estimated_seconds',
+    sql: `
+      -- How long the upload plays as the file service estimated it: what a queued job reserves in
+      -- credits until its transcript's real duration is known.
+      alter table transcripts add column estimated_seconds double precision;`,
+  },
 ];

@@ -19,6 +19,7 @@ export const transcripts = transcription.table('transcripts', {
   uploadedAt: ts('uploaded_at').notNull(),
   engine: text('engine'),
   duration: doublePrecision('duration'),
+  estimatedSeconds: doublePrecision('estimated_seconds'),
   speakers: jsonb('speakers').$type<SpeakerInfo[]>().notNull().default([]),
   segments: jsonb('segments').$type<SpeakerSegment[]>().notNull().default([]),
   peaks: jsonb('peaks').$type<PeaksDto>(),

@@ -22,6 +22,19 @@ export function statusEvent(companyId: string, fileId: string, status: Transcrip
   return { type: 'transcript.status_changed', companyId, actor, data: { fileId, status, reason, ...(attempt !== undefined ? { attempt } : {}) } };
 }
 
+/** What a queued job is expected to cost: its length and the engine (and configured model) that will transcribe it. */
+export interface QueuedFacts {
+  estimatedSeconds?: number;
+  engine: string;
+  modelId: string | null;
+}
+
+/** A job queued (first, or again by a person): the status event carries what credits reserve for it. */
+export function queuedEvent(companyId: string, fileId: string, facts: QueuedFacts, actor: Actor = SYSTEM_ACTOR): NewEvent {
+  const event = statusEvent(companyId, fileId, 'pending', null, 0, actor);
+  return { ...event, data: { ...event.data, ...facts } };
+}
+
 /** The delay before attempt `attempts + 1`: base, 2×base, 4×base... */
 export function retryDelayMs(settings: QueueSettings, attempts: number): number {
   return Math.min(MAX_RETRY_DELAY_MS, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
@@ -47,13 +60,13 @@ export async function claimNext(ctx: ServiceContext, workerId: string, settings:
  * transcript write share one transaction. False means another worker owns it now (or it was
  * deleted): the result is dropped, so a job is never completed twice.
  */
-export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult): Promise<boolean> {
+export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult, modelId: string | null = null): Promise<boolean> {
   return ctx.transact(async (tx, emit) => {
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
     const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, result);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
-    completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, result).forEach(emit);
+    completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, result, modelId).forEach(emit);
     return true;
   });
 }
@@ -61,13 +74,15 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
 /**
  * transcript.completed and, after it, the text in bounded transcript.text_published parts: no
  * event grows with the recording (a 3-hour transcript is about 30 parts of at most 64 KB).
+ * `modelId` is the configured speech-to-text model that transcribed it (null: the engine of the
+ * server's own configuration), for its price.
  */
-export function completionEvents(companyId: string, transcript: { id: string; fileId: string; fileName: string }, result: TranscriptResult): NewEvent[] {
+export function completionEvents(companyId: string, transcript: { id: string; fileId: string; fileName: string }, result: TranscriptResult, modelId: string | null = null): NewEvent[] {
   const parts = textParts(segmentFacts(result));
   const words = result.segments.reduce((n, s) => n + s.words.length, 0);
   const event = (type: NewEvent['type'], data: NewEvent['data']): NewEvent => ({ type, companyId, actor: SYSTEM_ACTOR, data });
   return [
-    event('transcript.completed', { ...transcript, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words, parts: parts.length }),
+    event('transcript.completed', { ...transcript, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words, parts: parts.length, modelId }),
     ...parts.map((segments, part) => event('transcript.text_published', { ...transcript, part, parts: parts.length, segments })),
   ];
 }

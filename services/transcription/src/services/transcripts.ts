@@ -17,14 +17,18 @@ import { clientExists } from '../repositories/clients';
 import * as jobsRepo from '../repositories/jobs';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { Scope, TranscriptSummary } from '../repositories/transcripts';
-import { statusEvent } from './queue';
+import type { EngineChoice } from '../runtime';
+import { queuedEvent } from './queue';
 import { segmentText } from './segments';
 
 type Emit = (event: NewEvent) => void;
 
 
-/** file.uploaded: remember the file (for the transcript's file block) and queue its job. */
-export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file.uploaded'>): Promise<void> {
+/**
+ * file.uploaded: remember the file (for the transcript's file block) and queue its job, announced
+ * with its estimated length and the engine (and model) that will transcribe it, for credits.
+ */
+export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file.uploaded'>, choice: EngineChoice): Promise<void> {
   const { data } = event;
   if (!isId(data.id) || !isId(event.companyId)) return;
   const inserted = await transcriptsRepo.insertFromUpload(tx, {
@@ -39,9 +43,15 @@ export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file
     clientId: isId(data.clientId) ? data.clientId : null,
     uploadedBy: data.uploadedBy,
     uploadedAt: new Date(event.occurredAt),
+    estimatedSeconds: data.estimatedSeconds ?? null,
   });
   if (!inserted || !(await jobsRepo.insertPending(tx, data.id, event.companyId))) return;
-  emit(statusEvent(event.companyId, data.id, 'pending', null, 0));
+  emit(queuedEvent(event.companyId, data.id, { ...estimate(data.estimatedSeconds), ...(await choice(tx)) }));
+}
+
+/** The estimate when one is known (files uploaded before estimates, or by an older file service, have none). */
+function estimate(seconds: number | null | undefined): { estimatedSeconds?: number } {
+  return seconds === null || seconds === undefined ? {} : { estimatedSeconds: seconds };
 }
 
 /** file.deleted (a file removed some other way): forget its transcript and job; nothing to announce. */
@@ -106,7 +116,7 @@ export interface WordEdit {
  * a b2c company, to the caller's own recordings (another member's is simply not found).
  */
 export class TranscriptService {
-  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly onQueued: () => void) {}
+  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly onQueued: () => void, private readonly choice: EngineChoice) {}
 
   /** Read before any transaction: PGlite's one connection would wait on itself inside one. */
   private async scope(identity: Identity, requestedCompany?: string): Promise<Scope> {
@@ -147,7 +157,8 @@ export class TranscriptService {
       } else if (!(await jobsRepo.requeue(tx, fileId))) {
         throw conflict(TRANSCRIPT_MESSAGES.alreadyRunning);
       }
-      emit(statusEvent(row.companyId, fileId, 'pending', null, 0, actorOf(identity)));
+      // A run again costs again: its length is known exactly once a run has measured it.
+      emit(queuedEvent(row.companyId, fileId, { ...estimate(row.duration ?? row.estimatedSeconds), ...(await this.choice(tx)) }, actorOf(identity)));
     });
     this.onQueued();
     return { message: TRANSCRIPT_MESSAGES.queued, fileId, status: 'pending' };

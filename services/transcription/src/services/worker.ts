@@ -20,8 +20,8 @@ export type JobOutcome = 'completed' | 'retry' | 'failed' | 'lost' | 'released';
 export interface JobDeps extends PipelineDeps {
   /** Parent of the jobs' temporary directories (DATA_DIR/tmp/transcription). */
   workRoot: string;
-  /** The engine of the speech-to-text model chosen in AI Configuration, asked per job; null: `engine`. */
-  chosenEngine?: () => Promise<SpeechEngine | null>;
+  /** The engine of the speech-to-text model chosen in AI Configuration (and that model's id), asked per job; null: `engine`. */
+  chosenEngine?: () => Promise<{ engine: SpeechEngine; modelId: string } | null>;
 }
 
 export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -34,9 +34,9 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
   try {
     const source = await findSource(ctx.db, job.fileId);
     if (!source) return 'lost';
-    const engine = (await deps.chosenEngine?.()) ?? deps.engine;
-    const result = await transcribeStoredAudio({ ...deps, engine }, source.storageKey, signal, jobDir(deps.workRoot, job));
-    return (await completeJob(ctx, job, result)) ? 'completed' : 'lost';
+    const chosen = await deps.chosenEngine?.();
+    const result = await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job));
+    return (await completeJob(ctx, job, result, chosen?.modelId ?? null)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
     if (!(error instanceof JobError)) ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job failed unexpectedly');
