@@ -53,6 +53,13 @@ describe('invoice page', () => {
     expect(sent.find((call) => call.path.endsWith('/statement'))?.query.get('month')).toBe('2026-02');
   });
 
+  it('a month without charges shows them as 0, not -0', async () => {
+    fakeGateway((call) => (call.path.endsWith('/statement') ? json({ ...statement('2026-04'), opening: 0, grants: 0, adjustments: 0, totalCharges: 0, closing: 0, charges: [] }) : undefined));
+    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-04', role: 'ADMIN' });
+    expect(await screen.findByTestId('statement-total-charges')).toHaveTextContent('Total charges0€0.00');
+    expect(screen.getByText('No charges this month.')).toBeInTheDocument();
+  });
+
   it('USER and CALLER are told statements are for administrators, and nothing is asked', async () => {
     const sent = gateway();
     renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice', role: 'USER' });

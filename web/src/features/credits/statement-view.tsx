@@ -17,7 +17,8 @@ export function StatementView({ statement }: { statement: StatementDto }): React
     ['opening', t('statement.opening'), statement.opening],
     ['grants', t('statement.grants'), statement.grants],
     ['adjustments', t('statement.adjustments'), statement.adjustments],
-    ['total-charges', t('statement.totalCharges'), -statement.totalCharges],
+    // Charges take away; 0 stays 0 (not -0).
+    ['total-charges', t('statement.totalCharges'), statement.totalCharges === 0 ? 0 : -statement.totalCharges],
     ['closing', t('statement.closing'), statement.closing, true],
   ];
   return (

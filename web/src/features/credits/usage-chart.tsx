@@ -1,5 +1,6 @@
 // One figure of the usage page: a bar chart (Chart.js, only in this lazy page's chunk) and the same
-// numbers as a table, which screen readers, print and the tests read.
+// numbers as a table (the rows with use: a month of empty days would bury them), which screen
+// readers, print and the tests read.
 import { useCallback, useMemo, type ReactElement } from 'react';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { formatCredits } from '../../lib/credits-format';
@@ -31,7 +32,7 @@ export function UsageChart({ title, column, points, horizontal = false, testId }
           <tr><th scope="col">{title}</th><th scope="col">{column}</th></tr>
         </thead>
         <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
-          {points.map((point) => (
+          {points.filter((point) => point.credits !== 0).map((point) => (
             <tr key={point.key} data-testid={`${testId}-row`}>
               <th scope="row" className="py-1 pr-2 text-left font-normal break-all">
                 {point.label}

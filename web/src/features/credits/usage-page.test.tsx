@@ -11,7 +11,8 @@ const COMPANY = 'c0000000-0000-4000-8000-000000000001';
 const OTHER = 'c0000000-0000-4000-8000-000000000002';
 const usage: CreditUsageDto = {
   from: '2026-03-01', to: '2026-03-31', currency: 'EUR', creditRate: 0.5, total: 12.5,
-  byDay: [{ day: '2026-03-02', credits: 10 }, { day: '2026-03-03', credits: 2.5 }],
+  // The server gives every day of the period; the table lists the days with use.
+  byDay: [{ day: '2026-03-01', credits: 0 }, { day: '2026-03-02', credits: 10 }, { day: '2026-03-03', credits: 2.5 }],
   byUser: [{ userId: 'u1', name: 'Ann Lee', credits: 10 }, { userId: 'u2', name: 'Bo Park', credits: 2.5 }],
   byModel: [{ model: 'gpt-test', credits: 10, inputTokens: 1200, outputTokens: 500, seconds: 0 }, { model: 'pocketsphinx', credits: 2.5, inputTokens: 0, outputTokens: 0, seconds: 90 }],
   byFeature: [{ feature: 'chat', credits: 10 }, { feature: 'transcription', credits: 2.5 }],
@@ -70,7 +71,7 @@ describe('usage page', () => {
   });
 
   it('says when there is no use', async () => {
-    fakeGateway((call) => (call.path === '/api/credits/me/usage' ? json({ ...usage, total: 0, byDay: [], byUser: [], byModel: [], byFeature: [] }) : undefined));
+    fakeGateway((call) => (call.path === '/api/credits/me/usage' ? json({ ...usage, total: 0, byDay: [{ day: '2026-03-01', credits: 0 }], byUser: [], byModel: [], byFeature: [] }) : undefined));
     renderPage(<UsagePage />, { path: '/usage', url: '/usage', role: 'CALLER' });
     expect(await screen.findByTestId('usage-empty')).toHaveTextContent('No AI use in this period.');
   });

@@ -79,7 +79,7 @@ function UsageFigures({ data, showUsers }: { data: CreditUsageDto; showUsers: bo
         <p className="text-3xl font-semibold tabular-nums" data-testid="usage-total">{t('reports.credits', { value: formatCredits(data.total, i18n.language) })}</p>
         <p className="text-sm text-gray-600 dark:text-gray-400">{t('usage.worth', { money: formatMoney(data.total, data.creditRate, data.currency, i18n.language) })}</p>
       </div>
-      {data.total === 0 && data.byDay.length === 0 ? <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="usage-empty">{t('usage.empty')}</p> : (
+      {data.total === 0 ? <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="usage-empty">{t('usage.empty')}</p> : (
         <div className="grid gap-4 lg:grid-cols-2">
           <div className="lg:col-span-2"><UsageChart title={t('usage.byDay')} column={column} points={points.byDay} testId="usage-by-day" /></div>
           <UsageChart title={t('usage.byFeature')} column={column} points={points.byFeature} horizontal testId="usage-by-feature" />

@@ -46,7 +46,7 @@ export function CurrencyForm({ currency, creditRate, notify }: { currency: strin
         <FormField label={t('pricing.currency.rate')} error={problem(errors.creditRate?.message)}>
           <input inputMode="decimal" autoComplete="off" {...register('creditRate')} />
         </FormField>
-        <button type="submit" disabled={saving.isLoading} className={`${buttonClass.primary} sm:mt-7`}>{t('pricing.currency.save')}</button>
+        <button type="submit" disabled={saving.isLoading} className={`${buttonClass.primary} sm:mt-7 sm:justify-self-start`}>{t('pricing.currency.save')}</button>
       </form>
     </section>
   );
