@@ -73,9 +73,9 @@ describe('credits from price to statement', () => {
 
     await page.getByRole('link', { name: 'Pricing', exact: true }).click();
     await page.getByRole('heading', { name: 'Pricing Management' }).waitFor();
-    const row = page.getByTestId('data-table-row').filter({ hasText: 'fake-model' });
+    const row = page.getByTestId('data-table-row').filter({ hasText: 'Fixture GPT' });
     for (const [unit, credits] of [['input_1k', '1'], ['output_1k', '4']] as const) {
-      await row.getByRole('button', { name: 'Set a price for fake-model' }).click();
+      await row.getByRole('button', { name: 'Set price for Fixture GPT' }).click();
       const form = page.getByTestId('price-form');
       await form.getByLabel('Unit').selectOption(unit);
       await form.getByLabel('Credits').fill(credits);
@@ -162,7 +162,7 @@ describe('credits from price to statement', () => {
 
 describe('the credit pages fit a phone and both themes', () => {
   const pages: Array<[name: string, who: DemoRole, path: () => string, ready: string]> = [
-    ['pricing', 'HOST_ADMIN', () => '/pricing', 'prices-table'],
+    ['pricing', 'HOST_ADMIN', () => '/pricing', 'data-table-row'],
     ['usage', 'ADMIN', () => '/usage', 'usage-total'],
     ['invoice', 'HOST_ADMIN', () => `/invoice?companyId=${companyId}`, 'statement'],
   ];

@@ -16,7 +16,7 @@ export const catalogue = defineFeatureCatalogue(
       notSet: 'No price',
       since: 'since {{date}}',
       setPrice: 'Set price',
-      setPriceFor: 'Set a price for {{name}}',
+      setPriceFor: 'Set price for {{name}}',
       history: 'History',
       historyFor: 'Price history: {{name}}',
       historyEmpty: 'No price has been set yet.',

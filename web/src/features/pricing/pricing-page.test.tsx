@@ -39,7 +39,7 @@ describe('pricing page', () => {
     const sent = gateway((call) => (call.path === '/api/pricing' && call.method === 'POST' ? json(price({ _id: 'p2', unit: 'output_1k', credits: 4 }), 201) : undefined));
     const user = userEvent.setup();
     renderPage(<PricingPage />, { path: '/pricing', url: '/pricing', role: 'HOST_ADMIN', companyId: null });
-    await user.click(await screen.findByRole('button', { name: 'Set a price for gpt-test' }));
+    await user.click(await screen.findByRole('button', { name: 'Set price for gpt-test' }));
     const form = screen.getByTestId('price-form');
     await user.selectOptions(within(form).getByLabelText('Unit'), 'output_1k');
     await user.type(within(form).getByLabelText('Credits'), '1.23456');
