@@ -65,6 +65,10 @@ export const tenantService = defineService<TenantConfig>({
     const companies = new CompanyService(ctx);
     // The hashes live here: this process's verifier (all-in-one: the gateway's too) asks directly.
     ctx.tokens.apiKeys.serveLocally(companies.apiKeys);
+    // The services of this process ask the tenant service directly whether AI work may start. Offered
+    // while mounting (the tenant is mounted before the services that ask), so it is there for their
+    // routes and start alike.
+    serveCreditGateInProcess(ctx.database, new CreditGateService(ctx));
     await companyRoutes(app, companies);
     await brandingRoutes(app, new BrandingService(ctx, createStorage(ctx.config)));
     await configRoutes(app, companies);
@@ -109,8 +113,6 @@ export const tenantService = defineService<TenantConfig>({
     const mail = mailOf(ctx);
     await mail.seedShipped();
     if (ctx.config.MAIL_WORKER) mail.sender.start();
-    // The services of this process ask the tenant service directly whether AI work may start.
-    serveCreditGateInProcess(ctx.database, new CreditGateService(ctx));
     const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
     await grant();
     const timer = setInterval(() => void grant(), MONTHLY_GRANT_POLL_MS);
