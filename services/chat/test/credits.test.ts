@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { CREDIT_CODES, CREDIT_MESSAGES, type CreditCode, type Envelope } from '@earshot/contracts';
-import { creditRefusal, serveCreditGateInProcess, type SpendRequest } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { CREDIT_CODES, CREDIT_MESSAGES, type Envelope } from '@earshot/contracts';
+import { serveCreditGateInProcess } from '@earshot/kit';
+import { createTestStack, ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { addChatModel, createConversation, deltas, listen, messagesOf, publish, streamAbout, streamReply, transcriptCompleted } from './helpers';
@@ -21,19 +21,13 @@ let base: string;
 let user: string;
 let userId: string;
 let modelId: string;
-let refusal: CreditCode | null = null;
-const asked: SpendRequest[] = [];
+const credits = new ScriptedCreditGate();
 const published: Envelope[] = [];
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
-  serveCreditGateInProcess(stack.database, {
-    async assertCanSpend(request) {
-      asked.push(request);
-      if (refusal) throw creditRefusal(refusal);
-    },
-  });
+  serveCreditGateInProcess(stack.database, credits);
   await stack.bus.subscribe({ group: 'spy', topics: ['earshot.chat'], handle: async (e) => void published.push(e) });
   base = await listen(stack);
   userId = randomUUID();
@@ -43,15 +37,12 @@ beforeAll(async () => {
     { speaker: 'Agent', start: 0, end: 4, text: 'Good morning, how can I help?' },
     { speaker: 'Customer', start: 4.5, end: 9, text: 'Our invoices arrive twice.' },
   ]));
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await stack.close();
   await fake.close();
 });
-beforeEach(() => {
-  refusal = null;
-  asked.length = 0;
-});
+beforeEach(() => credits.reset());
 
 const finished = (messageId: unknown) => published.find((e) => e.type === 'chat_reply.finished' && e.data.messageId === messageId);
 
@@ -60,7 +51,7 @@ test.each([
   [CREDIT_CODES.USER_CAP_REACHED, 402],
   [CREDIT_CODES.MODEL_NOT_PRICED, 409],
 ] as const)('%s: %i with the message before any stream, storage or provider call', async (code, status) => {
-  refusal = code;
+  credits.refusal = code;
   const id = await createConversation(stack, user);
   const calls = fake.requests.length;
   const res = await streamReply(base, user, id, { message: 'What did the customer say?' });
@@ -68,34 +59,34 @@ test.each([
   expect(res.contentType).toMatch(/^application\/json/);
   expect(res.json).toEqual({ message: CREDIT_MESSAGES[code], code });
   expect(fake.requests.length).toBe(calls);
-  expect(asked).toEqual([{ companyId: ACME, userId, feature: 'chat', modelId }]);
+  expect(credits.asked).toEqual([{ companyId: ACME, userId, feature: 'chat', modelId }]);
   // Not even the question is kept, and the conversation is free for the next try.
   expect(await messagesOf(stack, user, id)).toEqual([]);
-  refusal = null;
+  credits.refusal = null;
   fake.queueReply({ pieces: ['Twice.'] });
   expect(deltas((await streamReply(base, user, id, { message: 'What did the customer say?' })).events)).toEqual(['Twice.']);
 });
 
 test('a question about a recording is refused the same way, before its conversation is made', async () => {
-  refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
+  credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
   const calls = fake.requests.length;
   const res = await streamAbout(base, user, { fileId: callFile, message: 'Summarize this recording' });
   expect(res.status).toBe(402);
   expect(res.json).toEqual({ message: CREDIT_MESSAGES.CREDITS_EXHAUSTED, code: 'CREDITS_EXHAUSTED' });
   expect(fake.requests.length).toBe(calls);
-  expect(asked).toEqual([{ companyId: ACME, userId, feature: 'chat', modelId }]);
+  expect(credits.asked).toEqual([{ companyId: ACME, userId, feature: 'chat', modelId }]);
   const about = await stack.as(user, { method: 'GET', url: `/api/chat/conversationsByAnalysis/${callFile}` });
   expect(about.statusCode).toBe(200);
   expect(about.json().items).toEqual([]);
 });
 
 test('the built-in assistant is free: it answers with no credits left, without asking', async () => {
-  refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
+  credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
   const id = await createConversation(stack, user);
   const { status, events } = await streamReply(base, user, id, { message: 'invoices twice', modelId: 'built-in' });
   expect(status).toBe(200);
   expect(events.at(-1)!.event).toBe('done');
-  expect(asked).toEqual([]);
+  expect(credits.asked).toEqual([]);
   await stack.settle();
   expect(finished(events.at(-1)!.data.messageId)?.data).toMatchObject({ builtIn: true, modelId: null });
 });
@@ -105,7 +96,7 @@ test('a reply that started with credits finishes when they run out meanwhile, an
   const id = await createConversation(stack, user);
   const { status, events } = await streamReply(base, user, id, { message: 'What is wrong?' }, (event) => {
     // The first piece arrived: the company's credits are gone from now on.
-    if (event.event === 'delta') refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
+    if (event.event === 'delta') credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
   });
   expect(status).toBe(200);
   expect(deltas(events)).toEqual(['The customer', ' gets', ' every invoice', ' twice.']);
@@ -118,12 +109,12 @@ test('a reply that started with credits finishes when they run out meanwhile, an
 });
 
 test('the platform administrator without a company spends no company credits: never asked', async () => {
-  refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
+  credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
   const host = await stack.tokenFor('HOST_ADMIN', null);
   const id = await createConversation(stack, host);
   fake.queueReply({ pieces: ['Platform answer.'] });
   const { status, events } = await streamReply(base, host, id, { message: 'Anything?' });
   expect(status).toBe(200);
   expect(deltas(events)).toEqual(['Platform answer.']);
-  expect(asked).toEqual([]);
+  expect(credits.asked).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CREDIT_CODES, CREDIT_MESSAGES, type AnalysisRunDto, type CreditCode, type Envelope } from '@earshot/contracts';
-import { creditRefusal, serveCreditGateInProcess, type SpendRequest } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { CREDIT_CODES, CREDIT_MESSAGES, type AnalysisRunDto, type Envelope } from '@earshot/contracts';
+import { serveCreditGateInProcess } from '@earshot/kit';
+import { createTestStack, ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { promptService } from '../src';
 import { addChatModel, deliver, recording, runsDone, type Line } from './analysis-helpers';
@@ -20,8 +20,7 @@ let adminId: string;
 let modelId: string;
 let promptId: string;
 const company = randomUUID();
-let refusal: CreditCode | null = null;
-const asked: SpendRequest[] = [];
+const credits = new ScriptedCreditGate();
 const seen: Envelope[] = [];
 
 const CALL: Line[] = [
@@ -37,12 +36,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   fake.setReply({ pieces: [JSON.stringify(VALID)], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } });
   stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true' });
-  serveCreditGateInProcess(stack.database, {
-    async assertCanSpend(request) {
-      asked.push(request);
-      if (refusal) throw creditRefusal(refusal);
-    },
-  });
+  serveCreditGateInProcess(stack.database, credits);
   await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
   host = await stack.tokenFor('HOST_ADMIN', null);
   adminId = randomUUID();
@@ -58,15 +52,12 @@ beforeAll(async () => {
   expect(prompt.statusCode).toBe(201);
   promptId = prompt.json()._id;
   await stack.settle();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await stack.close();
   await fake.close();
 });
-beforeEach(() => {
-  refusal = null;
-  asked.length = 0;
-});
+beforeEach(() => credits.reset());
 
 describe('a run someone asks for', () => {
   test.each([
@@ -76,12 +67,12 @@ describe('a run someone asks for', () => {
   ] as const)('%s: %i with the message; no run is made and the provider hears nothing', async (code, status) => {
     const file = recording(company, CALL);
     await deliver(stack, ...file.envelopes);
-    refusal = code;
+    credits.refusal = code;
     const calls = completions();
     const res = await stack.as(admin, { method: 'POST', url: '/api/analysis/transcripts', payload: { fileId: file.fileId, promptId } });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toEqual({ message: CREDIT_MESSAGES[code], code });
-    expect(asked).toEqual([{ companyId: company, userId: adminId, feature: 'analysis', modelId }]);
+    expect(credits.asked).toEqual([{ companyId: company, userId: adminId, feature: 'analysis', modelId }]);
     await runsDone(stack);
     expect(await runsOf(file.fileId)).toEqual([]);
     expect(completions()).toBe(calls);
@@ -93,11 +84,11 @@ describe('a run someone asks for', () => {
     const res = await stack.as(admin, { method: 'POST', url: '/api/analysis/transcripts', payload: { fileId: file.fileId, promptId } });
     expect(res.statusCode).toBe(202);
     // Credits running out while it waits or works do not stop it: it was accepted.
-    refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
+    credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
     await runsDone(stack);
     const [done] = await runsOf(file.fileId);
     expect(done).toMatchObject({ status: 'completed', result: VALID });
-    expect(asked).toHaveLength(1);
+    expect(credits.asked).toHaveLength(1);
     expect(outcome(done!._id)).toMatchObject({ type: 'analysis.completed', data: { modelId, userId: adminId, usage: { inputTokens: 100, outputTokens: 20 } } });
   });
 });
@@ -109,7 +100,7 @@ describe('a run a pattern makes by itself', () => {
   });
 
   test('without credits it fails with the refusal as its reason, before any provider call', async () => {
-    refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
+    credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
     const calls = completions();
     const file = recording(company, CALL);
     await deliver(stack, ...file.envelopes);
@@ -117,7 +108,7 @@ describe('a run a pattern makes by itself', () => {
     const [failed] = await runsOf(file.fileId);
     expect(failed).toMatchObject({ status: 'failed', error: CREDIT_MESSAGES.CREDITS_EXHAUSTED, errorCode: 'CREDITS_EXHAUSTED', result: null });
     expect(completions()).toBe(calls);
-    expect(asked).toEqual([{ companyId: company, userId: null, feature: 'analysis', modelId }]);
+    expect(credits.asked).toEqual([{ companyId: company, userId: null, feature: 'analysis', modelId }]);
     expect(outcome(failed!._id)).toMatchObject({
       type: 'analysis.failed', data: { modelId, userId: null, reason: CREDIT_MESSAGES.CREDITS_EXHAUSTED, usage: { inputTokens: 0, outputTokens: 0 } },
     });
@@ -129,7 +120,7 @@ describe('a run a pattern makes by itself', () => {
     await runsDone(stack);
     const [done] = await runsOf(file.fileId);
     expect(done).toMatchObject({ status: 'completed', result: VALID });
-    expect(asked).toEqual([{ companyId: company, userId: null, feature: 'analysis', modelId }]);
+    expect(credits.asked).toEqual([{ companyId: company, userId: null, feature: 'analysis', modelId }]);
     expect(outcome(done!._id)).toMatchObject({ type: 'analysis.completed', data: { modelId, usage: { inputTokens: 100, outputTokens: 20 } } });
   });
 });

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
-import { serveCreditGateInProcess } from '../credits';
+import type { CreditCode } from '@earshot/contracts';
+import { creditRefusal, serveCreditGateInProcess, type CreditGate, type SpendRequest } from '../credits';
 export { openTestDatabase, openThrowawayDatabase } from './database';
 
 /** Known secrets for tests: never used outside them. */
@@ -35,4 +36,25 @@ export { multipart } from './multipart';
  */
 export function serveUnmeteredCredits(database: Database): void {
   serveCreditGateInProcess(database, { async assertCanSpend() {} });
+}
+
+/**
+ * A credit gate whose answer the test sets: the seam the tenant service serves its own gate
+ * through (serveCreditGateInProcess), for stacks that do not mount it. It records every request.
+ */
+export class ScriptedCreditGate implements CreditGate {
+  /** The refusal every check answers with; null lets the work start. */
+  refusal: CreditCode | null = null;
+  readonly asked: SpendRequest[] = [];
+
+  async assertCanSpend(request: SpendRequest): Promise<void> {
+    this.asked.push(request);
+    if (this.refusal) throw creditRefusal(this.refusal);
+  }
+
+  /** Lets everything start again and forgets what was asked (between tests). */
+  reset(): void {
+    this.refusal = null;
+    this.asked.length = 0;
+  }
 }
