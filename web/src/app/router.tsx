@@ -32,6 +32,8 @@ const CompaniesPage = lazy(() => import('../features/companies/companies-page'))
 const FeaturesPage = lazy(() => import('../features/feature-catalogue/features-page'));
 const PromptsPage = lazy(() => import('../features/prompts/prompts-page'));
 const PricingPage = lazy(() => import('../features/pricing/pricing-page'));
+const UsagePage = lazy(() => import('../features/credits/usage-page'));
+const InvoicePage = lazy(() => import('../features/credits/invoice-page'));
 const AiConfigPage = lazy(() => import('../features/ai-config/ai-config-page'));
 const B2cUsersPage = lazy(() => import('../features/b2c-users/b2c-users-page'));
 const AuditLogsPage = lazy(() => import('../features/audit-logs/audit-logs-page'));
@@ -74,7 +76,6 @@ const GENERAL: Array<[path: string, title: string]> = [
   ['task-kanban', 'pages.taskKanban'],
   ['inbox', 'pages.inbox'],
   ['inbox-details', 'pages.inboxDetails'],
-  ['invoice', 'pages.invoice'],
   ['search', 'pages.search'],
   ['tags', 'pages.tags'],
   ['form-elements', 'pages.formElements'],
@@ -112,6 +113,8 @@ export const routes: RouteObject[] = [
               route('/features', 'pages.features', <FeaturesPage />),
               route('/prompts', 'pages.prompts', <PromptsPage />),
               route('/pricing', 'pages.pricing', <PricingPage />),
+              route('/usage', 'pages.usage', <UsagePage />),
+              route('/invoice', 'pages.invoice', <InvoicePage />),
               route('/ai-config', 'pages.aiConfig', <AiConfigPage />),
               route('/b2c-users', 'pages.b2cUsers', <B2cUsersPage />),
               route('/audit-logs', 'pages.auditLogs', <AuditLogsPage />),

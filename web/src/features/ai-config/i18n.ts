@@ -45,6 +45,7 @@ export const catalogue = defineFeatureCatalogue(
         contextSize: 'Context size',
         empty: 'No models yet.',
         needProvider: 'Add a provider first.',
+        noPrice: 'No price: this model cannot be used until one is set',
         deleteConfirm: 'Are you sure you want to delete this model?',
       },
       purposes: {
@@ -112,6 +113,7 @@ export const catalogue = defineFeatureCatalogue(
           contextSize: 'Taille du contexte',
           empty: 'Aucun modèle pour l’instant.',
           needProvider: 'Ajoutez d’abord un fournisseur.',
+          noPrice: 'Aucun prix : ce modèle ne peut pas être utilisé tant qu’aucun prix n’est fixé',
           deleteConfirm: 'Voulez-vous vraiment supprimer ce modèle ?',
         },
         purposes: {
@@ -178,6 +180,7 @@ export const catalogue = defineFeatureCatalogue(
           contextSize: 'Konteksti suurus',
           empty: 'Mudeleid veel pole.',
           needProvider: 'Lisa esmalt teenusepakkuja.',
+          noPrice: 'Hind puudub: seda mudelit ei saa kasutada enne, kui hind on määratud',
           deleteConfirm: 'Kas soovid selle mudeli kindlasti kustutada?',
         },
         purposes: {
@@ -244,6 +247,7 @@ export const catalogue = defineFeatureCatalogue(
           contextSize: 'Konteksta lielums',
           empty: 'Modeļu vēl nav.',
           needProvider: 'Vispirms pievienojiet pakalpojumu sniedzēju.',
+          noPrice: 'Nav cenas: šo modeli nevar izmantot, kamēr cena nav noteikta',
           deleteConfirm: 'Vai tiešām vēlaties dzēst šo modeli?',
         },
         purposes: {

@@ -1,5 +1,7 @@
-import { useState, type ReactElement } from 'react';
+import { useMemo, useState, type ReactElement } from 'react';
+import { Link } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
+import { usePricingQuery } from '../../lib/credits-api';
 import { useDeleteModelMutation, useModelsQuery, useProvidersQuery, useTestModelMutation } from './ai-config-api';
 import { DeleteConfirm, useConfirmedDelete } from './confirmed-delete';
 import { ConnectionTest } from './connection-test';
@@ -14,6 +16,9 @@ export function ModelsSection(): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const { data, isLoading, isError } = useModelsQuery();
   const { data: providers } = useProvidersQuery();
+  const pricing = usePricingQuery();
+  // A model without any price in force is refused (409 MODEL_NOT_PRICED) until one is set on /pricing.
+  const priced = useMemo(() => new Set((pricing.data?.prices ?? []).map((price) => price.modelId)), [pricing.data]);
   const [editing, setEditing] = useState<AiModel | 'new' | null>(null);
   const [remove, removing] = useDeleteModelMutation();
   const deletion = useConfirmedDelete<AiModel>(remove);
@@ -42,7 +47,12 @@ export function ModelsSection(): ReactElement {
             {items.length === 0 ? <EmptyRow colSpan={8} text={t(providerList.length ? 'aiConfig.models.empty' : 'aiConfig.models.needProvider')} /> : items.map((model) => (
               <tr key={model._id} data-testid="model-row" data-model-id={model._id}>
                 <td className={td}>{model.providerName}</td>
-                <td className={`${td} font-medium break-all`}>{model.name}</td>
+                <td className={`${td} font-medium break-all`}>
+                  {model.name}
+                  {pricing.data && !priced.has(model._id) ? (
+                    <Link to="/pricing" className="mt-1 block text-xs font-normal text-amber-800 underline dark:text-amber-300" data-testid="model-no-price">{t('aiConfig.models.noPrice')}</Link>
+                  ) : null}
+                </td>
                 <td className={td}>{model.label}</td>
                 <td className={`${td} whitespace-nowrap`}>{t(`aiConfig.purposes.${model.purpose}`)}</td>
                 <td className={td}><YesNo value={model.isDefault} /></td>

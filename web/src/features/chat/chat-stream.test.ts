@@ -3,6 +3,7 @@
 // carry the event stream in whatever chunks the test chooses.
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Dispatch } from '@reduxjs/toolkit';
+import { CREDIT_CODES, CREDIT_MESSAGES } from '@earshot/contracts/constants';
 import { createSession, SESSION_ERRORS, type SessionEndReason } from '../../lib/base-query';
 import { streamChat, toStreamEvent } from './chat-stream';
 import type { StreamEvent } from './model';
@@ -63,6 +64,13 @@ const expected = [
 ];
 
 describe('chat stream', () => {
+  it('a credits refusal (402 before the stream) fails the reply with the server’s message', async () => {
+    const fetchFn = jest.fn(async () => new Response(JSON.stringify({ message: CREDIT_MESSAGES.CREDITS_EXHAUSTED, code: CREDIT_CODES.CREDITS_EXHAUSTED }), { status: 402 })) as unknown as typeof fetch;
+    const session = createSession({ baseUrl: '/api', fetchFn, onSessionEnd: () => undefined });
+    const outcome = await streamChat({ conversationId: 'c1', body: { message: 'Hi' }, signal: new AbortController().signal, onEvent: () => undefined, session, dispatch: jest.fn() as unknown as Dispatch, fetchFn });
+    expect(outcome).toEqual({ kind: 'failed', status: 402, message: 'Your company has no credits left: ask your administrator' });
+  });
+
   it('reads events whole', async () => {
     const { outcome, events } = await run([stream]);
     expect(outcome).toEqual({ kind: 'finished' });

@@ -1,10 +1,12 @@
 // Calls of the companies screen (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
+import type { CreditGrantDto, CreditsDto, CreditSettingsDto } from '@earshot/contracts';
 import type { Company, CompanyListArgs, CompanyPage, ImageKind } from './model';
 
 const LIST = { type: 'Company', id: 'LIST' } as const;
+const credits = (id: string) => ({ type: 'CompanyCredits' as const, id });
 
-export const companiesApi = api.injectEndpoints({
+export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['CompanyCredits'] }).injectEndpoints({
   endpoints: (build) => ({
     companies: build.query<CompanyPage, CompanyListArgs>({
       query: (args) => ({ url: '/companies', params: Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== '')) }),
@@ -39,10 +41,24 @@ export const companiesApi = api.injectEndpoints({
       },
       invalidatesTags: [LIST],
     }),
+    companyCredits: build.query<CreditsDto, { id: string; page: number; pageSize: number }>({
+      query: ({ id, page, pageSize }) => ({ url: `/companies/${id}/credits`, params: { page, pageSize } }),
+      providesTags: (_result, _error, { id }) => [credits(id)],
+    }),
+    /** A positive amount is a grant, a negative one an adjustment; both change the list's balance. */
+    recordCredits: build.mutation<CreditGrantDto, { id: string; amount: number; reason: string }>({
+      query: ({ id, ...body }) => ({ url: `/companies/${id}/credits`, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { id }) => [credits(id), LIST],
+    }),
+    creditSettings: build.mutation<CreditSettingsDto, { id: string; monthlyBudget: number | null; monthlyGrant: number | null }>({
+      query: ({ id, ...body }) => ({ url: `/companies/${id}/credits/settings`, method: 'PUT', body }),
+      invalidatesTags: (_result, _error, { id }) => [credits(id)],
+    }),
   }),
 });
 
 export const {
+  useCompanyCreditsQuery, useRecordCreditsMutation, useCreditSettingsMutation,
   useCompaniesQuery, useCreateCompanyMutation, useUpdateCompanyMutation, useDeleteCompanyMutation,
   useRotateApiKeyMutation, useRevokeApiKeyMutation, useUploadBrandImageMutation,
 } = companiesApi;

@@ -12,10 +12,13 @@ import { SearchForm } from '../../components/search-form';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
+import { formatCredits } from '../../lib/credits-format';
 import { formatSize } from '../../lib/format-size';
 import { withParams } from '../../lib/search-params';
 import { useCompaniesQuery, useDeleteCompanyMutation } from './companies-api';
 import { CompanyDialog, type Notify } from './company-dialog';
+import { CreditsDialog } from './credits-dialog';
+import { catalogue as creditsCatalogue } from './credits-i18n';
 import { catalogue } from './i18n';
 import { COMPANY_STATUSES, COMPANY_TYPES, type Company, type CompanyListArgs, type CompanyStatus, type CompanyType } from './model';
 
@@ -37,7 +40,7 @@ function argsFrom(search: URLSearchParams): CompanyListArgs {
 }
 
 export default function CompaniesPage(): ReactElement {
-  const { t, i18n } = useFeatureTranslation(catalogue);
+  const { t, i18n } = useFeatureTranslation(catalogue, creditsCatalogue);
   const [search, setSearch] = useSearchParams();
   const args = useMemo(() => argsFrom(search), [search]);
   const [deletingSeen, setDeletingSeen] = useState(false);
@@ -49,6 +52,7 @@ export default function CompaniesPage(): ReactElement {
   const [remove, removing] = useDeleteCompanyMutation();
   const [editing, setEditing] = useState<Company | null | 'new'>(null);
   const [toDelete, setToDelete] = useState<Company | null>(null);
+  const [creditsOf, setCreditsOf] = useState<Company | null>(null);
   const { toasts, show, dismiss } = useToasts();
   const notify = useCallback<Notify>((ok, title, detail) => show({ kind: ok ? 'success' : 'error', title, detail }), [show]);
 
@@ -64,10 +68,11 @@ export default function CompaniesPage(): ReactElement {
       { id: 'status', header: t('companies.columns.status'), cell: (c) => <StatusCell company={c} />, sortValue: (c) => c.status },
       { id: 'users', header: t('companies.columns.users'), cell: (c) => <span className="whitespace-nowrap tabular-nums">{limit(c.userCount, c.maxUsers, String)}</span>, sortValue: (c) => c.userCount ?? null },
       { id: 'storage', header: t('companies.columns.storage'), cell: (c) => <span className="whitespace-nowrap tabular-nums">{limit(c.storageUsed, c.maxStorage, formatSize)}</span>, sortValue: (c) => c.storageUsed ?? null },
+      { id: 'balance', header: t('credits.balance'), cell: (c) => <span className={`whitespace-nowrap tabular-nums ${c.balance <= 0 ? 'text-red-700 dark:text-red-300' : ''}`} data-testid="company-balance">{formatCredits(c.balance, i18n.language)}</span>, sortValue: (c) => c.balance },
       { id: 'language', header: t('companies.columns.language'), cell: (c) => t(`companies.languages.${c.language}`), sortValue: (c) => c.language },
       { id: 'created', header: t('companies.columns.created'), cell: (c) => <time dateTime={c.createdAt} className="whitespace-nowrap">{date.format(new Date(c.createdAt))}</time>, sortValue: (c) => c.createdAt },
     ];
-  }, [t, date]);
+  }, [t, date, i18n.language]);
 
   const update = (changes: Record<string, string | null>) => setSearch(withParams(search, changes));
 
@@ -117,12 +122,14 @@ export default function CompaniesPage(): ReactElement {
         initiallyHidden={['code', 'language']}
         rowActions={(company) => (company.status === 'deleting' ? null : (
           <span className="inline-flex gap-1">
+            <button type="button" className={buttonClass.row} onClick={() => setCreditsOf(company)} aria-label={t('credits.openFor', { name: company.name })}>{t('credits.open')}</button>
             <button type="button" className={buttonClass.row} onClick={() => setEditing(company)} aria-label={t('companies.editName', { name: company.name })}>{t('companies.edit')}</button>
             <button type="button" className={buttonClass.danger} onClick={() => setToDelete(company)} aria-label={t('companies.deleteName', { name: company.name })}>{t('companies.delete')}</button>
           </span>
         ))}
         footer={<Pager page={args.page} totalPages={totalPages} info={t('companies.pageOf', { page: args.page, total: totalPages })} previous={t('companies.previous')} next={t('companies.next')} onPage={(n) => update({ page: String(n) })} />}
       />
+      {creditsOf && <CreditsDialog company={creditsOf} onClose={() => setCreditsOf(null)} notify={notify} />}
       {editing && <CompanyDialog company={editing === 'new' ? null : editing} onClose={() => setEditing(null)} notify={notify} />}
       <ConfirmDialog
         open={toDelete !== null}

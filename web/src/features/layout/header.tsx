@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DropdownMenu } from '../../components/dropdown-menu';
@@ -9,6 +9,9 @@ import { ThemeToggle } from '../../components/theme-toggle';
 import { useTheme } from '../../components/use-theme';
 import { SIDEBAR_ID } from './sidebar';
 import { UserMenu } from './user-menu';
+
+// The bell and the cap poll the server; they load after the shell, which has a size budget.
+const HeaderCredits = lazy(() => import('./header-credits'));
 
 interface HeaderProps {
   isDrawer: boolean;
@@ -38,6 +41,7 @@ export function Header({ isDrawer, isMobile, sidebarOpen, onToggleSidebar }: Hea
         </Link>
       )}
       <div className="ml-auto flex items-center gap-2">
+        <Suspense fallback={null}><HeaderCredits /></Suspense>
         {isMobile ? (
           <OverflowMenu />
         ) : (

@@ -13,24 +13,24 @@ const AI = ['ai-features', 'forest-ai', 'data-bridge', 'helpdesk-ai', 'financial
 describe('sidebar menu by role (spec part 6)', () => {
   it('HOST_ADMIN: administration, custom GPTs, users, chat and transcripts; no clients or AI features', () => {
     const menu = keys('HOST_ADMIN');
-    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts', ...UNRESTRICTED]) expect(menu).toContain(key);
+    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts', 'usage', 'invoice', ...UNRESTRICTED]) expect(menu).toContain(key);
     for (const key of ['clients', ...AI]) expect(menu).not.toContain(key);
   });
 
   it('ADMIN: custom GPTs, users, clients, AI features, chat and transcripts', () => {
     const menu = keys('ADMIN');
-    for (const key of ['custom-gpts', 'users', 'clients', ...AI, 'main-chat', 'transcripts']) expect(menu).toContain(key);
+    for (const key of ['custom-gpts', 'users', 'clients', ...AI, 'main-chat', 'transcripts', 'usage', 'invoice']) expect(menu).toContain(key);
     for (const key of HOST_ONLY) expect(menu).not.toContain(key);
   });
 
   it('CALLER: chat, transcripts and clients', () => {
     const menu = keys('CALLER');
     expect(menu).toEqual(expect.arrayContaining(['main-chat', 'transcripts', 'clients']));
-    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', ...AI]) expect(menu).not.toContain(key);
+    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'invoice', ...AI]) expect(menu).not.toContain(key);
   });
 
-  it('USER: chat and transcripts, plus the unrestricted items', () => {
-    expect(keys('USER').sort()).toEqual(['main-chat', 'transcripts', ...UNRESTRICTED].concat(['ecommerce', 'analytics', 'marketing', 'crm', 'stocks', 'saas', 'task-list', 'task-kanban', 'form-elements', 'form-layout']).sort());
+  it('USER: chat, transcripts and their own usage (no statements), plus the unrestricted items', () => {
+    expect(keys('USER').sort()).toEqual(['main-chat', 'transcripts', 'usage', ...UNRESTRICTED].concat(['ecommerce', 'analytics', 'marketing', 'crm', 'stocks', 'saas', 'task-list', 'task-kanban', 'form-elements', 'form-layout']).sort());
   });
 
   it('no role: no role-restricted item at all, and empty sections disappear', () => {

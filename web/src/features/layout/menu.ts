@@ -43,6 +43,7 @@ export const MENU: MenuSection[] = [
       { key: 'main-chat', labelKey: 'menu.mainChat', path: '/chat', icon: 'chat', roles: ALL, feature: 'chat' },
       { key: 'transcripts', labelKey: 'menu.transcripts', path: '/transcripts', icon: 'transcript', roles: ALL, feature: 'transcription' },
       { key: 'clients', labelKey: 'menu.clients', path: '/clients', icon: 'briefcase', roles: ADMIN_OR_CALLER, feature: 'clients' },
+      { key: 'usage', labelKey: 'menu.usage', path: '/usage', icon: 'chart', roles: ALL },
       { key: 'custom-gpts', labelKey: 'menu.customGpts', path: '/custom-gpts', icon: 'bot', roles: HOST_OR_ADMIN, feature: 'custom_gpts' },
       {
         key: 'ai-features',
@@ -70,6 +71,7 @@ export const MENU: MenuSection[] = [
       { key: 'b2c-users', labelKey: 'menu.b2cUsers', path: '/b2c-users', icon: 'user', roles: HOST },
       { key: 'audit-logs', labelKey: 'menu.auditLogs', path: '/audit-logs', icon: 'log', roles: HOST },
       { key: 'pricing', labelKey: 'menu.pricing', path: '/pricing', icon: 'money', roles: HOST },
+      { key: 'invoice', labelKey: 'menu.invoice', path: '/invoice', icon: 'log', roles: HOST_OR_ADMIN },
       { key: 'email-templates', labelKey: 'menu.emailTemplates', path: '/email-templates', icon: 'mail', roles: HOST },
       { key: 'ai-config', labelKey: 'menu.aiConfig', path: '/ai-config', icon: 'cpu', roles: HOST },
     ],

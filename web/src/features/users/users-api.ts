@@ -1,6 +1,6 @@
 // Calls of the users page (HOST_ADMIN: every company; ADMIN: their own), injected into the app's
 // one RTK Query API. Shapes: services/auth/src/routes/users.ts and issue 11's API section.
-import type { AdminUserDto, UpdateUserBody, UserDetailDto } from '@earshot/contracts';
+import type { AdminUserDto, UpdateUserBody, UserCapBody, UserCapDto, UserDetailDto } from '@earshot/contracts';
 import type { Role } from '@earshot/contracts/constants';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
@@ -81,6 +81,10 @@ export const usersApi = withTags.injectEndpoints({
       query: (id) => ({ url: `/users/${encodeURIComponent(id)}/invitation`, method: 'DELETE' }),
       invalidatesTags: ['Users'],
     }),
+    setUserCap: build.mutation<UserCapDto, { id: string; body: UserCapBody }>({
+      query: ({ id, body }) => ({ url: `/users/${encodeURIComponent(id)}/cap`, method: 'PUT', body }),
+      invalidatesTags: ['Users'],
+    }),
     resetTwoStep: build.mutation<unknown, string>({
       query: (id) => ({ url: `/users/${encodeURIComponent(id)}/reset-two-step`, method: 'POST' }),
       invalidatesTags: ['Users'],
@@ -90,5 +94,5 @@ export const usersApi = withTags.injectEndpoints({
 
 export const {
   useUsersQuery, useRolesQuery, useUserCompaniesQuery, useCreateUserMutation, useUpdateUserMutation,
-  useDeleteUserMutation, useResetPasswordMutation, useResetTwoStepMutation, useResendInvitationMutation, useRevokeInvitationMutation,
+  useDeleteUserMutation, useSetUserCapMutation, useResetPasswordMutation, useResetTwoStepMutation, useResendInvitationMutation, useRevokeInvitationMutation,
 } = usersApi;

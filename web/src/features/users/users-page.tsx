@@ -9,8 +9,11 @@ import { Pager } from '../../components/pager';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
+import { formatCredits } from '../../lib/credits-format';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
+import { CapForm } from './cap-form';
+import { catalogue as capCatalogue } from './cap-i18n';
 import { CreateUserForm } from './create-user-form';
 import { EditUserForm } from './edit-user-form';
 import { catalogue } from './i18n';
@@ -30,7 +33,7 @@ const STATUS_TONES: Record<AdminUserDto['status'], string> = {
 
 /** /users: HOST_ADMIN sees every company's users (with a company filter), an ADMIN their own company's. */
 export default function UsersPage(): ReactElement {
-  const { t, i18n } = useFeatureTranslation(catalogue);
+  const { t, i18n } = useFeatureTranslation(catalogue, capCatalogue);
   const callerRole = useAppSelector((state) => roleOf(state.session.user));
   const isHost = callerRole === 'HOST_ADMIN';
   const [filters, setFilters] = useState<UserFilters>({ page: 1 });
@@ -38,7 +41,7 @@ export default function UsersPage(): ReactElement {
   const roles = useRolesQuery();
   const companies = useUserCompaniesQuery(undefined, { skip: !isHost });
   const { toasts, show, dismiss } = useToasts();
-  const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'edit'; user: AdminUserDto } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'edit' | 'cap'; user: AdminUserDto } | null>(null);
   const [secret, setSecret] = useState<{ email: string; password: string } | null>(null);
   const actions = useUserActions(t, show, setSecret);
 
@@ -65,9 +68,13 @@ export default function UsersPage(): ReactElement {
         </span>
       ),
     },
+    {
+      id: 'cap', header: t('cap.column'), sortValue: (u) => u.monthlyCredits,
+      cell: (u) => <span className="whitespace-nowrap tabular-nums" data-testid="user-cap">{u.monthlyCredits === null ? t('cap.none') : formatCredits(u.monthlyCredits, i18n.language)}</span>,
+    },
     { id: 'twoStep', header: t('users.columns.twoStep'), cell: (u) => (u.twoStepEnabled ? t('users.on') : t('users.off')), sortValue: (u) => Number(u.twoStepEnabled) },
     { id: 'lastSignIn', header: t('users.columns.lastSignIn'), cell: (u) => (u.lastSignInAt ? <time dateTime={u.lastSignInAt} className="whitespace-nowrap">{date.format(new Date(u.lastSignInAt))}</time> : t('users.never')), sortValue: (u) => u.lastSignInAt },
-  ], [t, isHost, companyNames, date]);
+  ], [t, isHost, companyNames, date, i18n.language]);
 
   const page = list.data;
   const close = () => setDialog(null);
@@ -102,6 +109,7 @@ export default function UsersPage(): ReactElement {
               { key: 'revokeInvitation', label: t('users.actions.revokeInvitation'), onSelect: () => actions.ask('revokeInvitation', user) },
             ] : [
               { key: 'edit', label: t('users.actions.edit'), onSelect: () => setDialog({ kind: 'edit', user }) },
+              { key: 'cap', label: t('cap.action'), onSelect: () => setDialog({ kind: 'cap', user }), testId: 'user-cap-action' },
               user.status === 'active'
                 ? { key: 'disable', label: t('users.actions.disable'), onSelect: () => actions.ask('disable', user) }
                 : { key: 'enable', label: t('users.actions.enable'), onSelect: () => void actions.enable(user) },
@@ -117,7 +125,7 @@ export default function UsersPage(): ReactElement {
         ) : undefined}
       />
 
-      <FormDialog open={dialog !== null} title={dialog?.kind === 'edit' ? t('users.form.editTitle', { name: fullName(dialog.user) }) : t('users.form.createTitle')} onClose={close}>
+      <FormDialog open={dialog !== null} title={dialog?.kind === 'edit' ? t('users.form.editTitle', { name: fullName(dialog.user) }) : dialog?.kind === 'cap' ? t('cap.title', { name: fullName(dialog.user) }) : t('users.form.createTitle')} onClose={close}>
         {dialog?.kind === 'create' && (
           <CreateUserForm roles={choices} companies={companyList} onCancel={close} onFailed={failed} onCreated={(user) => {
             close();
@@ -129,6 +137,12 @@ export default function UsersPage(): ReactElement {
           <EditUserForm user={dialog.user} roles={choices} onCancel={close} onFailed={failed} onSaved={() => {
             close();
             show({ kind: 'success', title: t('users.toast.saved') });
+          }} />
+        )}
+        {dialog?.kind === 'cap' && (
+          <CapForm user={dialog.user} onCancel={close} onFailed={failed} onSaved={() => {
+            close();
+            show({ kind: 'success', title: t('cap.saved') });
           }} />
         )}
       </FormDialog>
