@@ -5,12 +5,15 @@ import { setNavigator } from './lib/navigation';
 import { makeRouter } from './app/router';
 import { makeStore } from './lib/store';
 import { applyInitialTheme } from './components/use-theme';
+import { captureInstallEvents } from './features/pwa/install-events';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import { setupI18n } from './i18n/setup';
 import { browserStorage } from './lib/storage-keys';
 import './index.css';
 
 applyInitialTheme();
+// Before anything waits: the browser's install offer comes early and only once.
+captureInstallEvents();
 
 async function start(): Promise<void> {
   await setupI18n({

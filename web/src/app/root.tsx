@@ -1,10 +1,12 @@
-import { Suspense, type ReactElement } from 'react';
+import { Suspense, lazy, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { PageSpinner } from '../components/spinner';
 import { BrandingGate } from '../features/branding/branding-gate';
-import { InstallPrompt } from '../features/pwa/install-prompt';
 import { TitleUpdater } from './title';
+
+// Phones only, and after the first paint: its offer is caught at start-up (see install-events.ts).
+const InstallPrompt = lazy(() => import('../features/pwa/install-prompt'));
 
 /** Every route renders inside the company branding, with the page title and the install prompt. */
 export function Root(): ReactElement {
@@ -15,7 +17,9 @@ export function Root(): ReactElement {
       <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
         <Outlet />
       </Suspense>
-      <InstallPrompt />
+      <Suspense fallback={null}>
+        <InstallPrompt />
+      </Suspense>
     </BrandingGate>
   );
 }

@@ -1,42 +1,26 @@
-import { useEffect, useState, type ReactElement } from 'react';
+import { useState, useSyncExternalStore, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icons';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { browserStorage } from '../../lib/storage-keys';
+import { installEvents } from './install-events';
 import { isIos, readDismissedAt, rememberDismissal, shouldShowInstallPrompt } from './install-rules';
-
-interface BeforeInstallPromptEvent extends Event {
-  prompt: () => Promise<void>;
-  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
-}
 
 function isStandalone(): boolean {
   const nav = navigator as Navigator & { standalone?: boolean };
   return nav.standalone === true || (typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches);
 }
 
-/** Offers to install the app on phones (not standalone, not installed, not dismissed in 24 h). */
-export function InstallPrompt(): ReactElement | null {
+/**
+ * Offers to install the app on phones (not standalone, not installed, not dismissed in 24 h).
+ * Loaded lazily; the browser's offer is caught at start-up by install-events.ts.
+ */
+export default function InstallPrompt(): ReactElement | null {
   const { t } = useTranslation();
   const isMobile = useMediaQuery(MOBILE_QUERY);
-  const [deferred, setDeferred] = useState<BeforeInstallPromptEvent | null>(null);
-  const [installed, setInstalled] = useState(false);
+  const { offer: deferred, installed } = useSyncExternalStore(installEvents.subscribe, installEvents.snapshot);
   const [dismissedAt, setDismissedAt] = useState(() => readDismissedAt(browserStorage()));
   const ios = isIos(navigator.userAgent, navigator.maxTouchPoints ?? 0);
-
-  useEffect(() => {
-    const onPrompt = (event: Event) => {
-      event.preventDefault();
-      setDeferred(event as BeforeInstallPromptEvent);
-    };
-    const onInstalled = () => setInstalled(true);
-    window.addEventListener('beforeinstallprompt', onPrompt);
-    window.addEventListener('appinstalled', onInstalled);
-    return () => {
-      window.removeEventListener('beforeinstallprompt', onPrompt);
-      window.removeEventListener('appinstalled', onInstalled);
-    };
-  }, []);
 
   const show =
     (deferred !== null || ios) &&
@@ -53,12 +37,12 @@ export function InstallPrompt(): ReactElement | null {
     try {
       await deferred.prompt();
       const choice = await deferred.userChoice;
-      if (choice.outcome === 'accepted') setInstalled(true);
-      else dismiss();
+      installEvents.used(choice.outcome === 'accepted');
+      if (choice.outcome !== 'accepted') dismiss();
     } catch (error) {
       console.error('Install prompt failed', error);
+      installEvents.used(false);
     }
-    setDeferred(null);
   };
 
   return (
