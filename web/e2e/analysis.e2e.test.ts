@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { Locator, Page } from 'playwright-core';
-import { browserSuite, apiSession, signIn, waitFor } from './harness';
+import { browserSuite, apiSession, priceChatModelsFree, signIn, waitFor } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -104,6 +104,7 @@ describe('prompts and analysis in Chromium', () => {
     expect(provider.status).toBe(201);
     const { _id: providerId } = (await provider.json()) as { _id: string };
     expect((await admin('/ai/config/model', { json: { providerId, name: 'fake-model', purpose: 'chat', isDefault: true } })).status).toBe(201);
+    await priceChatModelsFree(admin);
     fake.setReply({ pieces: [JSON.stringify({ clarity_score: 8, tone: 'positive' })] });
 
     const page = await signedIn('USER');

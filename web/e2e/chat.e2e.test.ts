@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { Page } from 'playwright-core';
-import { browserSuite, apiSession, createUser, signIn, waitFor, type Account } from './harness';
+import { browserSuite, apiSession, createUser, priceChatModelsFree, signIn, waitFor, type Account } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -235,6 +235,7 @@ describe('chat with a configured OpenAI-compatible provider', () => {
   describe('a USER chatting', () => {
     /** A USER in the new-chat screen. */
     let page: Page;
+    beforeAll(async () => priceChatModelsFree(await apiSession(suite.server.origin, 'HOST_ADMIN')));
     beforeEach(async () => {
       page = await signedIn('USER');
       await page.goto(`${suite.server.origin}/chat`);

@@ -222,6 +222,23 @@ export async function apiSession(origin: string, who: DemoRole | Account): Promi
   });
 }
 
+/**
+ * Prices every chat model that has no price yet at 0 credits per 1,000 input and output tokens:
+ * the credit gate refuses a model without a price (409 MODEL_NOT_PRICED), and a suite about chat
+ * or analysis is not about what it costs (credits.e2e is).
+ */
+export async function priceChatModelsFree(hostAdmin: ApiClient): Promise<void> {
+  const models = (await (await hostAdmin('/ai/config/model?purpose=chat&pageSize=100')).json()) as { items: Array<{ _id: string }> };
+  const { prices } = (await (await hostAdmin('/pricing')).json()) as { prices: Array<{ modelId: string | null; unit: string }> };
+  for (const model of models.items) {
+    for (const unit of ['input_1k', 'output_1k']) {
+      if (prices.some((price) => price.modelId === model._id && price.unit === unit)) continue;
+      const answer = await hostAdmin('/pricing', { json: { modelId: model._id, unit, credits: 0 } });
+      if (answer.status !== 201) throw new Error(`Pricing model ${model._id} failed: ${answer.status} ${await answer.text()}`);
+    }
+  }
+}
+
 let created = 0;
 
 /** A new person of the demo company with `role`, made by its ADMIN: for a test that needs an account nobody else used. */
