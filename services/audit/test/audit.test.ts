@@ -81,13 +81,15 @@ describe('what the log records', () => {
 
     const log = await audit(`?companyId=${id}`);
     // The tenant service's own report that it removed the company's data closes the deletion here.
-    expect(log.items.map((e) => e.type)).toEqual(['company.data_removed', 'company.deleted', 'company.api_key_rotated', 'company.updated', 'company.created']);
+    // The company's opening credits are granted with it, and logged like any grant.
+    expect(log.items.map((e) => e.type)).toEqual(['company.data_removed', 'company.deleted', 'company.api_key_rotated', 'company.updated', 'credits.granted', 'company.created']);
     expect(log.items[0]).toMatchObject({ actor: { type: 'user', id: hostId }, after: null });
     log.items.shift();
     for (const entry of log.items) {
       // The service names the actor from the identity it is given, address included.
       expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN', ip: '127.0.0.1' });
-      expect(entry.target).toEqual({ type: 'company', id });
+      if (entry.type === 'credits.granted') expect(entry.target).toEqual({ type: 'credits', id: expect.any(String) });
+      else expect(entry.target).toEqual({ type: 'company', id });
     }
     const updated = log.items.find((e) => e.type === 'company.updated')!;
     expect(updated.before).toMatchObject({ status: 'active', code: 'AUD' });

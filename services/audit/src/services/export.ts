@@ -1,22 +1,16 @@
 import type { AuditEntryDto } from '@earshot/contracts';
+import { csvLine } from '@earshot/kit';
 
 export const CSV_COLUMNS = ['occurredAt', 'type', 'companyId', 'actorType', 'actorId', 'actorEmail', 'actorRole', 'actorIp', 'targetType', 'targetId', 'before', 'after', 'data', 'id'] as const;
 
-/** Spreadsheets run a cell starting with one of these as a formula (CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV field (RFC 4180): formula-looking text gets a leading ', then quoted when it must be. */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+// Snapshots (before, after, data) are objects: written as their JSON text, defused like any text.
+const field = (value: unknown): string | number | null | undefined =>
+  value !== null && typeof value === 'object' ? JSON.stringify(value) : (value as string | number | null | undefined);
 
 function csvRow(entry: AuditEntryDto): string {
   const { actor, target } = entry;
   const values = [entry.occurredAt, entry.type, entry.companyId, actor.type, actor.id, actor.email, actor.role, actor.ip, target.type, target.id, entry.before, entry.after, entry.data, entry._id];
-  return `${values.map(csvCell).join(',')}\r\n`;
+  return csvLine(values.map(field));
 }
 
 /** The export as CSV text chunks, one per batch, header first. */

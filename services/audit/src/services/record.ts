@@ -22,7 +22,8 @@ function omitted(value: unknown): string {
 
 /** What an event is about: the domain of its type (user, company, file...) and the entity id. */
 export function targetOf(envelope: Envelope): { type: string; id: string | null } {
-  const id = [envelope.data.id, envelope.data.fileId].find((v) => typeof v === 'string') as string | undefined;
+  // Credit events name their ledger entry.
+  const id = [envelope.data.id, envelope.data.fileId, envelope.data.entryId].find((v) => typeof v === 'string') as string | undefined;
   return { type: envelope.type.split('.')[0]!, id: id ?? null };
 }
 
