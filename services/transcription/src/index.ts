@@ -1,5 +1,5 @@
 import { aiCatalogue } from '@earshot/ai';
-import { defineService, on, type ServiceContext } from '@earshot/kit';
+import { creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { transcriptRoutes } from './routes/transcripts';
@@ -23,7 +23,12 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
-    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx)));
+    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)));
+  },
+  // Called only when transcription runs as its own process (distributed): it serves no internal
+  // route, but refuses to start, clearly, without a way to the tenant service's credit check.
+  async internalRoutes(_app, ctx) {
+    creditGateFor(ctx.database, ctx.config);
   },
   subscriptions: (ctx) => [
     // A queued job wakes the in-process worker once committed (a worker finding nothing just idles).

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '@earshot/contracts';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import { serveCreditGateInProcess } from '@earshot/kit';
+import { createTestStack, ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
 import { emitted, getTranscript, makeTones, upload } from './helpers';
@@ -19,11 +20,13 @@ describe('who may delete or re-run a recording', () => {
   const uploaderId = randomUUID();
   let tokens: Record<'uploader' | 'otherUser' | 'caller' | 'admin' | 'host' | 'otherCompany', string>;
   const audio = makeTones([{ start: 0.2, length: 0.5 }], 1);
+  const gate = new ScriptedCreditGate();
+  afterEach(() => gate.reset());
 
   beforeAll(async () => {
     stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
-    // No tenant service in this stack: nothing here is metered.
-    serveUnmeteredCredits(stack.database);
+    // No tenant service in this stack: its gate lets everything start unless a test says otherwise.
+    serveCreditGateInProcess(stack.database, gate);
     const token = (role: Role, company: string | null, userId?: string) => stack.tokenFor(role, company, userId);
     tokens = {
       uploader: await token('USER', ACME, uploaderId),
@@ -72,6 +75,20 @@ describe('who may delete or re-run a recording', () => {
     const file = await stack.as(tokens.uploader, { method: 'GET', url: `/api/files/${fileId}` });
     expect(file.statusCode).toBe(status === 200 ? 404 : 200);
     expect(await emitted(stack, 'transcript.deleted', fileId)).toHaveLength(status === 200 ? 1 : 0);
+  });
+
+  test('a re-run is refused for credits before anything is queued, with the engine it would use named', async () => {
+    const fileId = await upload(stack, tokens.uploader, audio, 'tones.wav');
+    gate.reset();
+    gate.refusal = 'CREDITS_EXHAUSTED';
+    const res = await rerun(tokens.uploader, fileId);
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toEqual({ message: 'Your company has no credits left: ask your administrator', code: 'CREDITS_EXHAUSTED' });
+    expect(gate.asked).toEqual([expect.objectContaining({ companyId: ACME, userId: uploaderId, feature: 'transcription', engine: expect.any(String) })]);
+    const queued = (await emitted(stack, 'transcript.status_changed', fileId)).filter((e) => e.actor.type === 'user');
+    expect(queued).toHaveLength(0);
+    gate.refusal = null;
+    expect((await rerun(tokens.uploader, fileId)).statusCode).toBe(202);
   });
 
   test('a CALLER who uploaded a recording may delete it', async () => {

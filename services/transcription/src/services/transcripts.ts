@@ -9,7 +9,7 @@ import {
   type TranscriptDto,
   type TranscriptionStatus,
 } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, conflict, forbidden, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, conflict, forbidden, notFound, spenderOf, type CreditGate, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
 import { companyTypes } from './company-types';
 import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
@@ -116,7 +116,12 @@ export interface WordEdit {
  * a b2c company, to the caller's own recordings (another member's is simply not found).
  */
 export class TranscriptService {
-  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly onQueued: () => void, private readonly choice: EngineChoice) {}
+  constructor(
+    private readonly ctx: ServiceContext<TranscriptionConfig>,
+    private readonly onQueued: () => void,
+    private readonly choice: EngineChoice,
+    private readonly credits: CreditGate,
+  ) {}
 
   /** Read before any transaction: PGlite's one connection would wait on itself inside one. */
   private async scope(identity: Identity, requestedCompany?: string): Promise<Scope> {
@@ -147,6 +152,13 @@ export class TranscriptService {
   async transcribe(identity: Identity, input: { fileId: string }): Promise<{ message: string; fileId: string; status: TranscriptionStatus }> {
     const { fileId } = input;
     const scope = await this.scope(identity);
+    // A run again is new AI work: refused for credits, cap or price before anything changes (as an
+    // upload is), and outside the transaction (PGlite's one connection).
+    const found = await transcriptsRepo.findByFile(this.ctx.db, fileId, scope);
+    if (!found) throw notFound('File');
+    if (!mayManage(identity, found)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
+    const { engine, modelId } = await this.choice(this.ctx.db);
+    await this.credits.assertCanSpend({ companyId: found.companyId, userId: spenderOf(identity), feature: 'transcription', engine, modelId });
     await this.ctx.transact(async (tx, emit) => {
       const row = await transcriptsRepo.findByFile(tx, fileId, scope);
       if (!row) throw notFound('File');
