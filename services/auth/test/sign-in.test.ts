@@ -34,7 +34,7 @@ test.each(accounts)('sign-in as $role answers the user and sets session cookies'
   const { user } = res.json();
   expect(user).toEqual({
     _id: expect.any(String), firstName: expect.any(String), lastName: expect.any(String), email, avatar: null,
-    companyId: role === 'HOST_ADMIN' ? null : acme, roles: { role: { code: role } }, language: null,
+    companyId: role === 'HOST_ADMIN' ? null : acme, roles: { role: { code: role } }, language: null, monthlyCredits: null,
   });
   const access = setCookieFor(res, ACCESS_COOKIE)!;
   const refresh = setCookieFor(res, REFRESH_COOKIE)!;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomGptDto, CustomGptList, KnowledgeFileDto } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { publish } from './helpers';
@@ -22,6 +22,8 @@ let otherUser: string;
 
 beforeAll(async () => {
   stack = await createTestStack([promptService, chatService]);
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   host = await stack.tokenFor('HOST_ADMIN', null);
   adminId = randomUUID();
   admin = await stack.tokenFor('ADMIN', ACME, adminId);

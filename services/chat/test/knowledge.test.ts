@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashedEmbedding, startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { ConversationDto, FileCitationDto, KnowledgeFileDto } from '@earshot/contracts';
-import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { addChatModel, listen, messagesOf, streamReply, type SseEvent } from './helpers';
@@ -53,6 +53,8 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   fake.embed = embedFor;
   stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
+  // No tenant service in this stack: nothing here is metered.
+  serveUnmeteredCredits(stack.database);
   base = await listen(stack);
   admin = await stack.tokenFor('ADMIN', ACME);
   user = await stack.tokenFor('USER', ACME);
