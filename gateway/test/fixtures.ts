@@ -58,8 +58,12 @@ async function hostPost(world: World, url: string, payload: Record<string, unkno
 // Nothing listens on port 9: a test connection answers 200 {ok: false} (AI_ALLOW_PRIVATE_URLS=true in the world).
 const createAiProvider = (world: World) =>
   hostPost(world, '/api/ai/config/provider', { name: 'Matrix provider', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-matrix-key' });
-const createAiModel = (world: World, providerId: string) =>
-  hostPost(world, '/api/ai/config/model', { providerId, name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' });
+/** A chat model priced at 0 credits: the credit gate refuses work on a model without a price. */
+async function createAiModel(world: World, providerId: string): Promise<string> {
+  const modelId = await hostPost(world, '/api/ai/config/model', { providerId, name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' });
+  for (const unit of ['input_1k', 'output_1k']) await hostPost(world, '/api/pricing', { modelId, unit, credits: 0 });
+  return modelId;
+}
 
 /** A company prompt of that company: everyone there may run it, nobody elsewhere (but the platform). */
 const promptBody = (world: World, company: CompanyKey) => ({
@@ -89,7 +93,11 @@ async function createPattern(world: World, company: CompanyKey): Promise<string>
  */
 async function createAnalysisRun(world: World, company: CompanyKey): Promise<string> {
   const { fileId } = await completedTranscript(world, company);
-  await sharedAiModel(world);
+  // The run takes the default chat model: make it the shared one, which has a price (the walk's own
+  // POST /ai/config/model made others that have none, and an unpriced model is refused).
+  const modelId = await sharedAiModel(world);
+  const made = await world.request(world.host.token, { method: 'PATCH', url: `/api/ai/config/model/${modelId}`, payload: { isDefault: true } });
+  if (made.statusCode !== 200) throw new Error(`default model fixture: ${made.statusCode} ${made.body}`);
   // The prompt service learns of the transcript and the model from events: let them arrive.
   await world.earshot.settle();
   const res = await world.request(world.users[company].ADMIN.token, {

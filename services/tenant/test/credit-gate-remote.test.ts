@@ -22,7 +22,7 @@ let host: string;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const config = configSchemaFor([tenantService]).parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', INTERNAL_API_TOKEN: TOKEN, MAIL_WORKER: 'false' }) as BaseConfig;
+  const config = configSchemaFor([tenantService]).parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', INTERNAL_API_TOKEN: TOKEN, MAIL_WORKER: 'false', COMPANY_OPENING_CREDITS: '0' }) as BaseConfig;
   ({ app, running } = await buildServiceApp(tenantService, { config, database, bus, logger, tokens: verifier }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
