@@ -43,6 +43,12 @@ async function shoot(page: Page, name: string): Promise<void> {
   for (const [width, theme] of [[375, 'light'], [1280, 'dark'], [1280, 'light']] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.setViewportSize({ width, height: 860 });
+    // At phone width the layout turns the sidebar into a drawer: measure once its transition is
+    // over (two frames for it to start, then every running animation finished).
+    await page.evaluate(async () => {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await Promise.all(document.getAnimations().map((animation) => animation.finished));
+    });
     if (width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true });
   }
