@@ -50,7 +50,8 @@ describe('company credits', () => {
     expect(await screen.findByTestId('company-balance')).toHaveTextContent('1,234.5');
     await user.click(screen.getByRole('button', { name: 'Credits of Acme' }));
     const dialog = await screen.findByTestId('credits-dialog');
-    expect(await within(dialog).findByTestId('credits-balance')).toHaveTextContent('1,234.5');
+    // The balance shows "…" until the credits have arrived.
+    await waitFor(() => expect(within(dialog).getByTestId('credits-balance')).toHaveTextContent('1,234.5'));
     expect(within(dialog).getByTestId('credits-summary')).toHaveTextContent('Reserved3Monthly budgetNoneMonthly grantNone');
     const rows = await within(dialog).findAllByTestId('data-table-row');
     expect(rows[0]).toHaveTextContent('Charge-2Chat · gpt-test');
