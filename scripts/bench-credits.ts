@@ -23,7 +23,7 @@ const WARM_UP = 100;
 interface Result { backend: string; spread: boolean; charges: number; seconds: number; perSecond: number; balance: string; expected: string }
 
 async function bench(backend: 'PGlite' | 'PostgreSQL', database: Database, charges: number, spread = false): Promise<Result> {
-  const stack = await createTestStack([tenantService], { MAIL_WORKER: 'false' }, { database });
+  const stack = await createTestStack([tenantService], { MAIL_WORKER: 'false', COMPANY_OPENING_CREDITS: '0' }, { database });
   try {
     const host = await stack.tokenFor('HOST_ADMIN', null);
     const post = async (url: string, payload: Record<string, unknown>) => {
