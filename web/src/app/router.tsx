@@ -44,8 +44,6 @@ const CustomGptEditPage = lazy(() => import('../features/custom-gpts/custom-gpt-
 const UsersPage = lazy(() => import('../features/users/users-page'));
 const ClientsPage = lazy(() => import('../features/clients/clients-page'));
 const ClientProfilePage = lazy(() => import('../features/clients/client-profile-page'));
-const DashboardPage = lazy(() => import('../features/dashboards/dashboard-page'));
-const GeneralPage = lazy(() => import('../features/general/general-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const SupportPage = lazy(() => import('../features/support/support-page'));
 
@@ -126,8 +124,8 @@ export const routes: RouteObject[] = [
               route('/clients', 'pages.clients', <ClientsPage />),
               route('/client/:clientId', 'pages.client', <ClientProfilePage />),
               ...AI_FEATURES.map(([path, title]) => route(`/ai-features/${path}`, title, <ComingSoonPage embedded />)),
-              ...DASHBOARDS.map(([path, title]) => route(`/${path}`, title, <DashboardPage titleKey={title} />)),
-              ...GENERAL.map(([path, title]) => route(`/${path}`, title, <GeneralPage titleKey={title} />)),
+              // The spec shows no behaviour for the dashboards and general pages: they say so (coming soon).
+              ...[...DASHBOARDS, ...GENERAL].map(([path, title]) => route(`/${path}`, title, <ComingSoonPage embedded />)),
               route('/profile', 'pages.profile', <ProfilePage />),
               route('/support', 'pages.support', <SupportPage />),
             ],

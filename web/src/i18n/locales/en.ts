@@ -180,10 +180,6 @@ export const en = {
     successTitle: 'Success!',
     successText: 'All done.',
   },
-  placeholder: {
-    badge: 'Placeholder',
-    text: 'This screen is not built yet: it arrives in a later release.',
-  },
   roles: {
     HOST_ADMIN: 'Platform administrator',
     ADMIN: 'Company administrator',

@@ -180,10 +180,6 @@ export const et: Messages = {
     successTitle: 'Õnnestus!',
     successText: 'Kõik on tehtud.',
   },
-  placeholder: {
-    badge: 'Ajutine leht',
-    text: 'See vaade pole veel valmis: see lisandub hilisemas versioonis.',
-  },
   roles: {
     HOST_ADMIN: 'Platvormi administraator',
     ADMIN: 'Ettevõtte administraator',

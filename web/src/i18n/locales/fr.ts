@@ -180,10 +180,6 @@ export const fr: Messages = {
     successTitle: 'Succès !',
     successText: 'C’est fait.',
   },
-  placeholder: {
-    badge: 'Espace réservé',
-    text: 'Cet écran n’est pas encore réalisé : il arrivera dans une prochaine version.',
-  },
   roles: {
     HOST_ADMIN: 'Administrateur de la plateforme',
     ADMIN: 'Administrateur de l’entreprise',

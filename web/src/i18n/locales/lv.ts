@@ -180,10 +180,6 @@ export const lv: Messages = {
     successTitle: 'Izdevās!',
     successText: 'Viss paveikts.',
   },
-  placeholder: {
-    badge: 'Vietturis',
-    text: 'Šis ekrāns vēl nav izveidots: tas tiks pievienots kādā no nākamajām versijām.',
-  },
   roles: {
     HOST_ADMIN: 'Platformas administrators',
     ADMIN: 'Uzņēmuma administrators',
