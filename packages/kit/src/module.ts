@@ -25,8 +25,11 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
    * published right after commit. Inside, use only `tx` (PGlite has one connection: `db` would wait).
    */
   transact<T>(fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<T>): Promise<T>;
-  /** Handles an event at most once for `consumer` (see applyOnce); `fn` gets the transaction. */
-  applyOnce(consumer: string, envelope: Envelope, fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<void>): Promise<boolean>;
+  /**
+   * Handles events at most once for `consumer` (see applyOnce): `fn` gets the transaction and the
+   * events not applied before (it is not called when there are none). Returns those.
+   */
+  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: (event: NewEvent) => void, fresh: Envelope[]) => Promise<void>): Promise<Envelope[]>;
 }
 
 /**

@@ -72,13 +72,11 @@ export function buildEnvelope(event: NewEvent): Envelope {
 /** Writes events in the caller's transaction, so state and events commit or fail together. */
 export async function writeOutbox(tx: Db, schema: string, events: readonly NewEvent[]): Promise<Envelope[]> {
   const envelopes = events.map(buildEnvelope);
-  for (const envelope of envelopes) {
-    const def = eventDefinition(envelope.type);
-    await tx.execute(
-      sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope)
-          values (${envelope.id}, ${def.topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb)`,
-    );
-  }
+  if (envelopes.length === 0) return envelopes;
+  // One statement in the events' order: the seq column keeps it for the relay.
+  const rows = envelopes.map((envelope) =>
+    sql`(${envelope.id}, ${eventDefinition(envelope.type).topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb)`);
+  await tx.execute(sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope) values ${sql.join(rows, sql`, `)}`);
   return envelopes;
 }
 
@@ -163,23 +161,28 @@ export class OutboxRelay {
 }
 
 /**
- * Runs a handler at most once per (consumer, event id): the ledger row and the handler's writes
+ * Runs a handler at most once per (consumer, event id): the ledger rows and the handler's writes
  * share one transaction, so a redelivered event is skipped and a failed one is retried cleanly.
+ * Several events (a batch from the bus) are recorded in one statement; the handler gets those not
+ * applied before, in order (none: it is not called). Returns them.
  */
 export async function applyOnce(
   db: Db,
   schema: string,
   consumer: string,
-  envelope: Envelope,
-  handler: (tx: Db) => Promise<void>,
-): Promise<boolean> {
+  envelopes: readonly Envelope[],
+  handler: (tx: Db, fresh: Envelope[]) => Promise<void>,
+): Promise<Envelope[]> {
+  const unique = [...new Map(envelopes.map((e) => [e.id, e])).values()];
+  if (unique.length === 0) return [];
   return db.transaction(async (tx) => {
     const result = (await tx.execute(
       sql`insert into ${sql.identifier(schema)}.applied_events (consumer, event_id)
-          values (${consumer}, ${envelope.id}) on conflict do nothing returning event_id`,
-    )) as unknown as { rows: unknown[] };
-    if (result.rows.length === 0) return false;
-    await handler(tx as unknown as Db);
-    return true;
+          values ${sql.join(unique.map((e) => sql`(${consumer}, ${e.id})`), sql`, `)} on conflict do nothing returning event_id`,
+    )) as unknown as { rows: { event_id: string }[] };
+    const recorded = new Set(result.rows.map((r) => r.event_id));
+    const fresh = unique.filter((e) => recorded.has(e.id));
+    if (fresh.length > 0) await handler(tx as unknown as Db, fresh);
+    return fresh;
   });
 }

@@ -51,14 +51,14 @@ function createContext(module: ServiceModule, deps: RuntimeDeps, relay: OutboxRe
     logger,
     tokens: deps.tokens,
     transact,
-    async applyOnce(consumer, envelope, fn) {
+    async applyOnce(consumer, envelopes, fn) {
       const events: NewEvent[] = [];
-      const applied = await applyOnce(database.db, module.schema, consumer, envelope, async (tx) => {
-        await fn(tx, (e) => events.push(e));
+      const fresh = await applyOnce(database.db, module.schema, consumer, envelopes, async (tx, unapplied) => {
+        await fn(tx, (e) => events.push(e), unapplied);
         if (events.length) await writeOutbox(tx, module.schema, events);
       });
       if (events.length) relay.nudge();
-      return applied;
+      return fresh;
     },
   };
 }

@@ -134,6 +134,33 @@ describe.each(adapters)('$name bus contract', ({ create, timeoutMs }) => {
     expect(attempts.filter((id) => id === first.id)).toHaveLength(3);
   }, timeoutMs);
 
+  test('a subscription that takes batches gets what queued up together, in order, and a failed batch again', async () => {
+    const topic = unique('batches');
+    const sent = Array.from({ length: 8 }, (_, n) => envelope('company-1', n));
+    const batches: string[][] = [];
+    let failuresLeft = 1;
+    const got = collector();
+    await bus.subscribe({
+      group: unique('batched'),
+      topics: [topic],
+      handle: async () => {
+        throw new Error('a subscription with handleBatch is never handed single events');
+      },
+      handleBatch: async (list) => {
+        batches.push(list.map((e) => e.id));
+        if (failuresLeft-- > 0) throw new Error('temporarily unavailable');
+        for (const e of list) await got.handle(e);
+      },
+    });
+    // Published before the group starts reading: they are all waiting when it does.
+    await bus.publish(sent.map((e) => ({ topic, key: 'company-1', envelope: e })));
+    await bus.start();
+    await got.until(8);
+    expect(got.received.map((e) => e.id)).toEqual(sent.map((e) => e.id));
+    expect(batches[0]!.length).toBeGreaterThan(1);
+    expect(batches[1]).toEqual(batches[0]);
+  }, timeoutMs);
+
   test('the envelope arrives intact', async () => {
     const topic = unique('intact');
     const got = collector();

@@ -75,7 +75,7 @@ test('a relay that crashes between publishing and marking republishes; the consu
     topics: ['earshot.auth'],
     handle: async (e) => {
       deliveries.push(e.id);
-      await applyOnce(database.db, SCHEMA, 'projector', e, async (tx) => {
+      await applyOnce(database.db, SCHEMA, 'projector', [e], async (tx) => {
         await tx.execute(sql`insert into outbox_test.effects (event_id) values (${e.id})`);
       });
     },
@@ -112,11 +112,34 @@ test('a handler that fails inside applyOnce leaves no ledger row, so the retry a
     await tx.execute(sql`insert into outbox_test.effects (event_id) values (${event!.id})`);
     if (fail) throw new Error('handler failed');
   };
-  await expect(applyOnce(database.db, SCHEMA, 'retrier', event!, effect(true))).rejects.toThrow('handler failed');
-  expect(await applyOnce(database.db, SCHEMA, 'retrier', event!, effect(false))).toBe(true);
-  expect(await applyOnce(database.db, SCHEMA, 'retrier', event!, effect(false))).toBe(false);
+  await expect(applyOnce(database.db, SCHEMA, 'retrier', [event!], effect(true))).rejects.toThrow('handler failed');
+  expect(await applyOnce(database.db, SCHEMA, 'retrier', [event!], effect(false))).toEqual([event]);
+  expect(await applyOnce(database.db, SCHEMA, 'retrier', [event!], effect(false))).toEqual([]);
   const rows = await database.query('select 1 from outbox_test.effects where event_id = $1', [event!.id]);
   expect(rows).toHaveLength(1);
+});
+
+test('applyOnce over a batch hands the handler only the events not applied before, once each, in order', async () => {
+  const events = await database.db.transaction(async (tx) =>
+    writeOutbox(tx as unknown as Db, SCHEMA, ['b1', 'b2', 'b3', 'b4'].map((id) => signedOut(id))));
+  const [one, two, three, four] = events as [Envelope, Envelope, Envelope, Envelope];
+  const record = async (tx: Db, fresh: Envelope[]) => {
+    for (const e of fresh) await tx.execute(sql`insert into outbox_test.effects (event_id) values (${e.id})`);
+  };
+  expect(await applyOnce(database.db, SCHEMA, 'batcher', [two], record)).toEqual([two]);
+  // A redelivered event and a duplicate inside the batch are each applied once.
+  const seen: string[] = [];
+  const fresh = await applyOnce(database.db, SCHEMA, 'batcher', [one, two, three, one, four], async (tx, list) => {
+    seen.push(...list.map((e) => e.id));
+    await record(tx, list);
+  });
+  expect(fresh.map((e) => e.id)).toEqual([one.id, three.id, four.id]);
+  expect(seen).toEqual([one.id, three.id, four.id]);
+  let called = false;
+  expect(await applyOnce(database.db, SCHEMA, 'batcher', [four, one], async () => { called = true; })).toEqual([]);
+  expect(called).toBe(false);
+  const rows = await database.query<{ n: number }>('select count(*)::int as n from outbox_test.effects where event_id = any($1::uuid[])', [events.map((e) => e.id)]);
+  expect(rows[0]!.n).toBe(4);
 });
 
 test('an event whose data does not match its catalogue schema is refused before it is written', async () => {

@@ -42,6 +42,8 @@ export interface HandlerSpec {
   readonly topics: readonly string[];
   /** Reads the envelope as the handler's version (throws EventVersionError when it cannot be). */
   prepare(envelope: Envelope): PreparedEvent;
+  /** Handlers registered with onBatch: reads several events of the type, applied with one call. */
+  prepareBatch?(envelopes: readonly Envelope[]): PreparedEvent;
 }
 
 /**
@@ -69,6 +71,25 @@ export function on<T extends EventType>(
   };
 }
 
+/**
+ * Registers a handler that takes the events of one type that arrive together from the bus at once,
+ * in their order, in one transaction: per-event work (a lock, a statement, a commit) is paid once
+ * per batch. A lone event comes as a batch of one. Only for handlers whose effects commute with
+ * other types' (a batch's events of this type are applied together, before or after the other
+ * types in it) and that need no entity ordering.
+ */
+export function onBatch<T extends EventType>(
+  type: T,
+  handle: (events: EventOf<T>[], tx: Db, emit: Emit) => Promise<void>,
+  options: { afterCommit?: () => void } = {},
+): HandlerSpec {
+  const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => {
+    const events = envelopes.map((envelope) => readEvent(type, envelope));
+    return { apply: (tx, emit) => handle(events, tx, emit), afterCommit: options.afterCommit };
+  };
+  return { type, topics: [topicOf(type)], prepare: (envelope) => prepareBatch([envelope]), prepareBatch };
+}
+
 /** Registers a handler for every event as it was written (types this build does not know too). */
 export function onEvery(handle: (event: Envelope, tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
   return {
@@ -83,7 +104,7 @@ export interface ConsumerContext {
   readonly schema: string;
   readonly db: Db;
   readonly logger: Logger;
-  applyOnce(consumer: string, envelope: Envelope, fn: (tx: Db, emit: Emit) => Promise<void>): Promise<boolean>;
+  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: Emit, fresh: Envelope[]) => Promise<void>): Promise<Envelope[]>;
 }
 
 export interface ParkedEvent {
@@ -113,12 +134,21 @@ export class EventConsumer {
   ) {}
 
   subscription(): Subscription {
-    return { group: this.name, topics: [...new Set(this.handlers.flatMap((h) => h.topics))], handle: (envelope) => this.receive(envelope) };
+    return {
+      group: this.name,
+      topics: [...new Set(this.handlers.flatMap((h) => h.topics))],
+      handle: (envelope) => this.receive(envelope),
+      handleBatch: (envelopes) => this.receiveBatch(envelopes),
+    };
+  }
+
+  private handlersOf(envelope: Envelope): HandlerSpec[] {
+    return this.handlers.filter((h) => h.type === '*' || h.type === envelope.type);
   }
 
   /** Delivers one event from the bus: applied, skipped, parked, or thrown for the bus to retry. */
   async receive(envelope: Envelope): Promise<void> {
-    const handlers = this.handlers.filter((h) => h.type === '*' || h.type === envelope.type);
+    const handlers = this.handlersOf(envelope);
     if (handlers.length === 0) return;
     try {
       await this.apply(envelope, handlers);
@@ -129,10 +159,60 @@ export class EventConsumer {
     if (this.failed.delete(envelope.id)) await this.forget(envelope.id);
   }
 
+  /**
+   * Delivers events that arrived together, in order. Consecutive events whose handlers all take
+   * batches (onBatch) are applied together in one transaction; should that fail, they are applied
+   * one by one, so that only the failing event is retried or parked. Other events go one by one.
+   * Thrown: the bus delivers the whole batch again, and what was applied is skipped.
+   */
+  async receiveBatch(envelopes: readonly Envelope[]): Promise<void> {
+    let run: Envelope[] = [];
+    for (const envelope of envelopes) {
+      const handlers = this.handlersOf(envelope);
+      if (handlers.length === 0) continue;
+      if (handlers.every((h) => h.prepareBatch)) {
+        run.push(envelope);
+        continue;
+      }
+      await this.receiveRun(run);
+      run = [];
+      await this.receive(envelope);
+    }
+    await this.receiveRun(run);
+  }
+
+  private async receiveRun(run: readonly Envelope[]): Promise<void> {
+    if (run.length > 1) {
+      try {
+        await this.applyTogether(run);
+        for (const envelope of run) if (this.failed.delete(envelope.id)) await this.forget(envelope.id);
+        return;
+      } catch (error) {
+        this.ctx.logger.warn({ err: error, consumer: this.name, events: run.length }, 'a batch of events failed together; applying them one by one');
+      }
+    }
+    for (const envelope of run) await this.receive(envelope);
+  }
+
+  /** One transaction: the run's events recorded as applied, each batch handler called once with its fresh events. */
+  private async applyTogether(run: readonly Envelope[]): Promise<void> {
+    const applied: PreparedEvent[] = [];
+    await this.ctx.applyOnce(this.name, run, async (tx, emit, fresh) => {
+      for (const handler of this.handlers) {
+        const mine = fresh.filter((e) => handler.type === e.type);
+        if (mine.length === 0 || !handler.prepareBatch) continue;
+        const prepared = handler.prepareBatch(mine);
+        await prepared.apply(tx, emit);
+        applied.push(prepared);
+      }
+    });
+    applied.forEach((prepared) => prepared.afterCommit?.());
+  }
+
   private async apply(envelope: Envelope, handlers: readonly HandlerSpec[]): Promise<void> {
     const events = handlers.map((h) => h.prepare(envelope));
     const fresh: PreparedEvent[] = [];
-    await this.ctx.applyOnce(this.name, envelope, async (tx, emit) => {
+    await this.ctx.applyOnce(this.name, [envelope], async (tx, emit) => {
       for (const [i, event] of events.entries()) {
         if (event.entity !== undefined && !(await this.isFresh(tx, handlers[i]!.type, event.entity, envelope.occurredAt))) continue;
         await event.apply(tx, emit);

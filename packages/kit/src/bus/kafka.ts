@@ -1,7 +1,7 @@
 import { Kafka, logLevel, type Consumer, type ITopicConfig, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
-import { retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
+import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -96,29 +96,44 @@ export class KafkaBus implements EventBus {
       await consumer.connect();
       const topics = [...new Set(subs.flatMap((s) => s.topics))];
       await consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
+      // Batches as fetched from a partition (one company's events stay in order), handed on in
+      // chunks; a chunk's offsets are resolved (and committed) only after it was handled.
       await consumer.run({
         autoCommit: true,
-        eachMessage: async ({ topic, message }) => {
-          if (!message.value) return;
-          const parsed = Envelope.safeParse(JSON.parse(message.value.toString()));
-          if (!parsed.success) {
-            this.options.logger?.error({ topic, offset: message.offset }, 'skipping a message that is not an event envelope');
-            return;
-          }
-          for (let attempt = 0; ; attempt++) {
-            try {
-              for (const s of subs) if (s.topics.includes(topic)) await s.handle(parsed.data);
-              return;
-            } catch (error) {
-              // Shutting down: give up without committing the offset; the event is redelivered.
-              if (this.stopping) throw error;
-              this.options.logger?.error({ err: error, group, eventId: parsed.data.id }, 'event handler failed; retrying');
-              await new Promise((r) => setTimeout(r, retryDelay(attempt)));
-            }
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const targets = subs.filter((s) => s.topics.includes(batch.topic));
+          for (let start = 0; start < batch.messages.length; start += MAX_BATCH) {
+            if (!isRunning() || isStale()) return;
+            const chunk = batch.messages.slice(start, start + MAX_BATCH);
+            const envelopes = chunk.flatMap((message) => {
+              const parsed = message.value ? Envelope.safeParse(JSON.parse(message.value.toString())) : undefined;
+              if (parsed && !parsed.success) this.options.logger?.error({ topic: batch.topic, offset: message.offset }, 'skipping a message that is not an event envelope');
+              return parsed?.success ? [parsed.data] : [];
+            });
+            await this.deliverWithRetries(group, targets, envelopes);
+            resolveOffset(chunk.at(-1)!.offset);
+            await heartbeat();
           }
         },
       });
       this.consumers.push(consumer);
+    }
+  }
+
+  /** Retries a chunk until it is handled (its events are idempotent), unless the bus is stopping. */
+  private async deliverWithRetries(group: string, targets: readonly Subscription[], envelopes: readonly Envelope[]): Promise<void> {
+    if (envelopes.length === 0) return;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await deliver(targets, envelopes);
+        return;
+      } catch (error) {
+        // Shutting down: give up without resolving the offsets; the events are redelivered.
+        if (this.stopping) throw error;
+        this.options.logger?.error({ err: error, group, eventId: envelopes[0]!.id, events: envelopes.length }, 'event handler failed; retrying');
+        await new Promise((r) => setTimeout(r, retryDelay(attempt)));
+      }
     }
   }
 

@@ -1,18 +1,19 @@
 import type { Logger } from 'pino';
 import type { Envelope } from '@earshot/contracts';
-import { retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
+import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
 
 interface Group {
   topics: Set<string>;
-  handlers: Subscription['handle'][];
+  subscriptions: Pick<Subscription, 'handle' | 'handleBatch'>[];
   queue: Envelope[];
   draining: boolean;
 }
 
 /**
  * In-process bus for the all-in-one mode. Each consumer group has its own ordered queue, so a slow
- * or failing consumer delays only itself; a failing handler is retried with back-off (at least
- * once, like Kafka), which is why handlers must be idempotent.
+ * or failing consumer delays only itself; what has queued up is delivered as a batch; a failing
+ * handler is retried with back-off, its whole batch again (at least once, like Kafka), which is
+ * why handlers must be idempotent.
  */
 export class MemoryBus implements EventBus {
   readonly kind = 'memory' as const;
@@ -33,9 +34,9 @@ export class MemoryBus implements EventBus {
   }
 
   async subscribe(subscription: Subscription): Promise<void> {
-    const group = this.groups.get(subscription.group) ?? { topics: new Set(), handlers: [], queue: [], draining: false };
+    const group = this.groups.get(subscription.group) ?? { topics: new Set(), subscriptions: [], queue: [], draining: false };
     subscription.topics.forEach((t) => group.topics.add(t));
-    group.handlers.push(subscription.handle);
+    group.subscriptions.push(subscription);
     this.groups.set(subscription.group, group);
   }
 
@@ -66,13 +67,14 @@ export class MemoryBus implements EventBus {
     group.draining = true;
     void (async () => {
       while (this.running && group.queue.length > 0) {
-        const envelope = group.queue[0]!;
+        // What has queued up goes together (a busy consumer catches up in batches).
+        const batch = group.queue.slice(0, MAX_BATCH);
         try {
-          for (const handle of group.handlers) await handle(envelope);
-          group.queue.shift();
+          await deliver(group.subscriptions, batch);
+          group.queue.splice(0, batch.length);
           attempt = 0;
         } catch (error) {
-          this.logger?.error({ err: error, group: name, eventId: envelope.id, type: envelope.type }, 'event handler failed; will retry');
+          this.logger?.error({ err: error, group: name, eventId: batch[0]!.id, events: batch.length }, 'event handler failed; will retry');
           group.draining = false;
           const timer = setTimeout(() => {
             this.timers.delete(timer);

@@ -14,6 +14,22 @@ export interface Subscription {
   group: string;
   topics: readonly string[];
   handle: EventHandler;
+  /**
+   * Takes several events that arrived together, in order (the service consumers': a batch is
+   * applied in one transaction). Without it, `handle` gets them one at a time.
+   */
+  handleBatch?: (envelopes: readonly Envelope[]) => Promise<void>;
+}
+
+/** The most events handed to a subscription at once. */
+export const MAX_BATCH = 200;
+
+/** Hands events to a group's subscriptions, in order; a throw leaves the whole batch to be delivered again. */
+export async function deliver(subscriptions: readonly Pick<Subscription, 'handle' | 'handleBatch'>[], envelopes: readonly Envelope[]): Promise<void> {
+  for (const subscription of subscriptions) {
+    if (subscription.handleBatch) await subscription.handleBatch(envelopes);
+    else for (const envelope of envelopes) await subscription.handle(envelope);
+  }
 }
 
 /** The port every adapter implements (in-memory for all-in-one, Kafka for distributed). */
