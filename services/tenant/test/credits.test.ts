@@ -216,10 +216,35 @@ describe('charging from usage events', () => {
     const again = reply(companyId, modelId, { promptTokens: 3000, completionTokens: 0 });
     await Promise.all([consumer.receive(again), consumer.receive(again), consumer.receive(again)]);
     // Even past the kit's applied-events ledger, the credit ledger's key refuses a second charge.
-    await ctx.transact((tx, emit) => credits.charge(tx, emit, {
+    await ctx.transact((tx, emit) => credits.charge(tx, emit, [{
       companyId, eventId: once.id, occurredAt: new Date(), feature: 'chat', userId: null, model: 'x', ref: { modelId }, quantities: [{ unit: 'input_1k', quantity: 2000 }],
-    }));
+    }]));
     expect((await account(companyId)).balance).toBe(5);
+  });
+
+  test('replies that arrive together are charged as a batch: exact balances, each person’s spend, each event once', async () => {
+    const [first, second] = [await newCompany(), await newCompany()];
+    await grant(first, 1000);
+    await grant(second, 1000);
+    const modelId = crypto.randomUUID();
+    await price({ modelId, unit: 'input_1k', credits: 0.3 });
+    await price({ modelId, unit: 'output_1k', credits: 1.1 });
+    const people = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    // 0.3 + 1.1 × 0.5 = 0.85 credits a reply; 150 to the first company, 60 to the second, over three people.
+    const replies = Array.from({ length: 210 }, (_, i) =>
+      reply(i < 150 ? first : second, modelId, { promptTokens: 1000, completionTokens: 500 }, {}, person(people[i % 3]!)));
+    await deliver(...replies, replies[7]!, replies[180]!);
+    expect((await account(first)).balance).toBe(872.5);
+    expect((await account(second)).balance).toBe(949);
+    const spend = await stack.database.query<{ company_id: string; user_id: string; credits: string }>(
+      "select company_id, user_id, credits::text from tenant.credit_spend where company_id = any($1::uuid[]) order by company_id = $2 desc, user_id", [[first, second], first]);
+    const expected = (companyId: string, replies: number) => [
+      { company_id: companyId, user_id: '', credits: (replies * 0.85).toFixed(4) },
+      ...[...people].sort().map((userId) => ({ company_id: companyId, user_id: userId, credits: ((replies / 3) * 0.85).toFixed(4) })),
+    ];
+    expect(spend).toEqual([...expected(first, 150), ...expected(second, 60)]);
+    const [row] = await stack.database.query<{ n: string }>("select count(*)::text as n from tenant.credit_ledger where company_id = any($1::uuid[]) and kind = 'charge'", [[first, second]]);
+    expect(row!.n).toBe('420');
   });
 
   test('a price change charges earlier work at the earlier price, later work at the new one', async () => {
@@ -292,6 +317,24 @@ describe('reservations', () => {
     const view = await account(companyId);
     expect(view).toMatchObject({ balance: 8.5, reserved: 0 });
     expect(view.ledger.items.map((e) => [e.kind, e.amount])).toEqual([['release', 2], ['charge', -1.5], ['reservation', -2], ['grant', 10]]);
+  });
+
+  test('a transcription queued and completed among replies in one delivery reserves, then settles, in that order', async () => {
+    const companyId = await newCompany();
+    await grant(companyId, 10);
+    await price({ engine: 'openai', unit: 'audio_minute', credits: 1 });
+    const modelId = crypto.randomUUID();
+    await price({ modelId, unit: 'input_1k', credits: 1 });
+    const fileId = crypto.randomUUID();
+    const spend = () => reply(companyId, modelId, { promptTokens: 500, completionTokens: 0 });
+    await deliver(spend(), queued(companyId, fileId, 120), spend(), spend(),
+      event('transcript.completed', companyId, { id: crypto.randomUUID(), fileId, engine: 'openai', duration: 60, speakers: 1, words: 10, fileName: 'call.wav', parts: 0, modelId: null }), spend());
+    const view = await account(companyId);
+    expect(view).toMatchObject({ balance: 7, reserved: 0 });
+    const kinds = view.ledger.items.map((e) => e.kind).reverse();
+    expect(kinds.indexOf('reservation')).toBeLessThan(kinds.indexOf('release'));
+    // Two units per reply (input, and output at no price), one for the transcription.
+    expect(kinds.filter((k) => k === 'charge')).toHaveLength(9);
   });
 
   test('a failed transcription releases its reservation', async () => {
@@ -406,6 +449,22 @@ describe('budgets, caps and alerts', () => {
     expect(own.items.map((n) => [n.kind, n.title])).toEqual([['cap_threshold', '80 % de vos crédits mensuels utilisés']]);
     expect((await notificationsOf(admin, companyId)).items.map((n) => n.kind)).toEqual(['cap_threshold']);
     expect((await mails(companyId)).map((m) => m.type)).toEqual(['credits_low', 'credits_low']);
+  });
+
+  test('a batch that passes both thresholds of a cap alerts each once; the next batch alerts nothing more', async () => {
+    const companyId = await newCompany();
+    const user = await member(companyId, 'USER', 5);
+    await grant(companyId, 1000);
+    const modelId = crypto.randomUUID();
+    await price({ modelId, unit: 'input_1k', credits: 1 });
+    const replies = () => Array.from({ length: 6 }, () => reply(companyId, modelId, { promptTokens: 1000, completionTokens: 0 }, {}, person(user)));
+    await deliver(...replies());
+    expect((await notificationsOf(user, companyId)).items.map((n) => n.kind).sort()).toEqual(['cap_threshold', 'cap_threshold']);
+    await deliver(...replies());
+    expect((await notificationsOf(user, companyId)).total).toBe(2);
+    expect((await mails(companyId)).map((m) => m.type).sort()).toEqual(['budget_reached', 'credits_low']);
+    await stack.settle();
+    expect(seen.filter((e) => e.type === 'credits.threshold_reached' && e.companyId === companyId).map((e) => e.data.threshold)).toEqual([80, 100]);
   });
 
   test('notifications: own only, read one, read all', async () => {

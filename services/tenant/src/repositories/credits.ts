@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
   companies, companyMembers, creditAccounts, creditAlerts, creditLedger, creditReservations, creditSpend,
@@ -68,18 +68,20 @@ export async function grantsDue(db: Db, month: string): Promise<string[]> {
 }
 
 /**
- * Adds spend to the month's company-wide row and, for a person, to theirs, in one statement; the
- * totals after. Called after moveAccount (whose row lock orders every entry of the company), so
- * the totals are exact.
+ * Adds charges to the month's company-wide row and to each person's, in one statement; the totals
+ * after. Called after moveAccount (whose row lock orders every entry of the company), so the totals
+ * are exact. `people`: each person's share, as numeric text.
  */
-export async function addSpend(tx: Db, companyId: string, userId: string | null, month: string, credits: string): Promise<{ company: number; user: number | null }> {
-  const amount = sql`${credits}::numeric` as unknown as number;
+export async function addSpend(tx: Db, companyId: string, month: string, total: string, people: ReadonlyMap<string, string>): Promise<{ company: number; people: Map<string, number> }> {
+  const amount = (credits: string) => sql`${credits}::numeric` as unknown as number;
   const rows = await tx.insert(creditSpend)
-    .values([{ companyId, userId: COMPANY_SPEND, month, credits: amount }, ...(userId ? [{ companyId, userId, month, credits: amount }] : [])])
+    .values([{ companyId, userId: COMPANY_SPEND, month, credits: amount(total) }, ...[...people].map(([userId, credits]) => ({ companyId, userId, month, credits: amount(credits) }))])
     .onConflictDoUpdate({ target: [creditSpend.companyId, creditSpend.userId, creditSpend.month], set: { credits: sql`${creditSpend.credits} + excluded.credits` } })
     .returning({ userId: creditSpend.userId, credits: creditSpend.credits });
-  const total = (who: string) => Number(rows.find((r) => r.userId === who)?.credits ?? 0);
-  return { company: total(COMPANY_SPEND), user: userId ? total(userId) : null };
+  const totals = new Map(rows.map((r) => [r.userId, Number(r.credits)]));
+  const company = totals.get(COMPANY_SPEND) ?? 0;
+  totals.delete(COMPANY_SPEND);
+  return { company, people: totals };
 }
 
 /** The month's spend of the company (user '' ) or a person. */
@@ -119,9 +121,15 @@ export async function recordAlert(tx: Db, values: { companyId: string; userId: s
 
 /** A member's cap (null: none) as the user events last told it. */
 export async function memberCap(db: Db, userId: string, companyId: string): Promise<number | null> {
-  const [row] = await db.select({ cap: companyMembers.monthlyCredits }).from(companyMembers)
-    .where(and(eq(companyMembers.userId, userId), eq(companyMembers.companyId, companyId)));
-  return row?.cap === null || row?.cap === undefined ? null : Number(row.cap);
+  return (await memberCaps(db, companyId, [userId])).get(userId) ?? null;
+}
+
+/** The caps of these members of a company (a member without one, or unknown, is left out). */
+export async function memberCaps(db: Db, companyId: string, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select({ userId: companyMembers.userId, cap: companyMembers.monthlyCredits }).from(companyMembers)
+    .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, [...new Set(userIds)]), isNotNull(companyMembers.monthlyCredits)));
+  return new Map(rows.map((r) => [r.userId, Number(r.cap)]));
 }
 
 /** The company's ADMINs (for threshold alerts). */

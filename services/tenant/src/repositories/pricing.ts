@@ -1,5 +1,4 @@
-import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { PriceUnit } from '@earshot/contracts';
+import { and, desc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { pricedModels, prices, pricingSettings, type PriceRow } from '../db/schema';
 
@@ -14,15 +13,21 @@ export async function insertPrice(tx: Db, values: typeof prices.$inferInsert): P
 }
 
 /**
- * The price of a unit in force at `at`: the latest effective on or before it (of two set for the
- * same moment, the later one). Undefined when the model or engine had none then.
+ * Every price of these models and engines effective on or before `until`, latest effective first
+ * (of two set for the same moment, the later one first): the first that matches a unit and a
+ * moment is the one in force then. One query for a whole batch of usage.
  */
-export async function priceAt(db: Db, ref: PriceRef, unit: PriceUnit, at: Date): Promise<PriceRow | undefined> {
-  const [row] = await db.select().from(prices)
-    .where(and(refCondition(ref), eq(prices.unit, unit), lte(prices.effectiveFrom, at)))
-    .orderBy(desc(prices.effectiveFrom), desc(prices.createdAt))
-    .limit(1);
-  return row;
+export async function pricesUntil(db: Db, refs: readonly PriceRef[], until: Date): Promise<PriceRow[]> {
+  const modelIds = [...new Set(refs.flatMap((r) => (r.modelId !== undefined ? [r.modelId] : [])))];
+  const engines = [...new Set(refs.flatMap((r) => (r.engine !== undefined ? [r.engine] : [])))];
+  if (modelIds.length === 0 && engines.length === 0) return [];
+  const which = [
+    ...(modelIds.length ? [inArray(prices.modelId, modelIds)] : []),
+    ...(engines.length ? [inArray(prices.engine, engines)] : []),
+  ];
+  return db.select().from(prices)
+    .where(and(or(...which), lte(prices.effectiveFrom, until)))
+    .orderBy(desc(prices.effectiveFrom), desc(prices.createdAt));
 }
 
 /** Whether the model or engine has a price (of any unit) in force at `at`. */

@@ -36,8 +36,12 @@ const reached = (spent: number, limit: number, threshold: number) => toUnits(spe
 export class CreditAlerts {
   constructor(private readonly mail: MailService) {}
 
-  /** `cap`: the person's monthly cap (read before the charge, outside the account's lock). */
-  async afterCharge(tx: Db, emit: Emit, companyId: string, posted: Posted, cap: number | null): Promise<void> {
+  /**
+   * After charges (one event's or a batch's: spend only grows, so what the batch reached is what
+   * some charge in it reached). `caps`: the charged people's monthly caps, read before the charges,
+   * outside the account's lock.
+   */
+  async afterCharge(tx: Db, emit: Emit, companyId: string, posted: Posted, caps: ReadonlyMap<string, number>): Promise<void> {
     const { spend, account } = posted;
     if (!spend) return;
     const budget = limitOf(account.monthlyBudget);
@@ -46,10 +50,11 @@ export class CreditAlerts {
         await this.alert(tx, emit, { companyId, scope: 'company', userId: null, threshold, month: spend.month, spent: spend.company, limit: budget });
       }
     }
-    if (!spend.userId || spend.user === null) return;
-    for (const threshold of CREDIT_ALERT_THRESHOLDS) {
-      if (cap !== null && reached(spend.user, cap, threshold)) {
-        await this.alert(tx, emit, { companyId, scope: 'user', userId: spend.userId, threshold, month: spend.month, spent: spend.user, limit: cap });
+    for (const [userId, spent] of spend.people) {
+      const cap = caps.get(userId);
+      if (cap === undefined) continue;
+      for (const threshold of CREDIT_ALERT_THRESHOLDS) {
+        if (reached(spent, cap, threshold)) await this.alert(tx, emit, { companyId, scope: 'user', userId, threshold, month: spend.month, spent, limit: cap });
       }
     }
   }

@@ -18,6 +18,7 @@ import type { MailService } from '../mail/mail';
 import { CreditAlerts } from './alerts';
 import { costUnits, fromUnits, monthOf, toUnits } from './amounts';
 import { balanceOf, post, toLedgerEntryDto, type Entry, type Posted } from './ledger';
+import { PriceBook } from './price-book';
 
 type Emit = (event: NewEvent) => void;
 
@@ -140,24 +141,17 @@ export class CreditService {
   }
 
   /**
-   * Charges what a usage event used at the prices in force when it happened: one entry per unit. A
-   * unit without a price (or at 0) is still recorded, at 0 credits, so usage is never lost. Work
-   * that already ran is charged in full, even below zero. Charged once per event.
+   * Charges what usage events used (one, or a batch) at the prices in force when each happened: one
+   * entry per event and unit. A unit without a price (or at 0) is still recorded, at 0 credits, so
+   * usage is never lost. Work that already ran is charged in full, even below zero. Charged once per
+   * event. A batch's events of one company are posted together: one ledger insert, one balance
+   * move, one spend update and one alert check.
    */
-  async charge(tx: Db, emit: Emit, usage: Usage, extra: Entry[] = []): Promise<Posted | undefined> {
-    const entries: Entry[] = [];
-    for (const { unit, quantity } of usage.quantities) {
-      const price = usage.ref ? await pricing.priceAt(tx, usage.ref, unit, usage.occurredAt) : undefined;
-      entries.push({
-        kind: 'charge', units: -costUnits(quantity, unit, price ? Number(price.credits) : 0), feature: usage.feature, model: usage.model,
-        modelId: usage.ref?.modelId ?? null, engine: usage.ref?.engine ?? null, unit, quantity, priceId: price?.id ?? null,
-        eventId: usage.eventId, userId: usage.userId,
-      });
-    }
-    const cap = usage.userId ? await repo.memberCap(tx, usage.userId, usage.companyId) : null;
-    const posted = await post(tx, usage.companyId, [...entries, ...extra]);
-    if (posted) await this.alerts.afterCharge(tx, emit, usage.companyId, posted, cap);
-    return posted;
+  async charge(tx: Db, emit: Emit, usages: readonly Usage[]): Promise<void> {
+    const book = await PriceBook.load(tx, usages);
+    const byCompany = new Map<string, Usage[]>();
+    for (const usage of usages) byCompany.set(usage.companyId, [...(byCompany.get(usage.companyId) ?? []), usage]);
+    for (const [companyId, list] of byCompany) await this.postCharges(tx, emit, companyId, list.flatMap((usage) => chargeEntries(usage, book)));
   }
 
   /**
@@ -167,25 +161,29 @@ export class CreditService {
    */
   async reserve(tx: Db, usage: Omit<Usage, 'quantities'> & { subject: string; seconds: number }): Promise<void> {
     if (await repo.openReservation(tx, usage.companyId, usage.subject)) return;
-    const price = usage.ref ? await pricing.priceAt(tx, usage.ref, 'audio_minute', usage.occurredAt) : undefined;
     const reservationId = crypto.randomUUID();
-    const units = costUnits(usage.seconds, 'audio_minute', price ? Number(price.credits) : 0);
-    const posted = await post(tx, usage.companyId, [{
-      kind: 'reservation', units: -units, feature: usage.feature, model: usage.model, modelId: usage.ref?.modelId ?? null,
-      engine: usage.ref?.engine ?? null, unit: 'audio_minute', quantity: usage.seconds, priceId: price?.id ?? null,
-      eventId: usage.eventId, userId: usage.userId, reservationId,
-    }]);
+    const [entry] = chargeEntries({ ...usage, quantities: [{ unit: 'audio_minute', quantity: usage.seconds }] }, await PriceBook.load(tx, [usage]));
+    const posted = await post(tx, usage.companyId, [{ ...entry!, kind: 'reservation', reservationId }]);
     if (posted?.entries.length) {
-      await repo.insertReservation(tx, { id: reservationId, companyId: usage.companyId, subject: usage.subject, amount: fromUnits(units), userId: usage.userId });
+      await repo.insertReservation(tx, { id: reservationId, companyId: usage.companyId, subject: usage.subject, amount: fromUnits(-entry!.units), userId: usage.userId });
     }
   }
 
   /** Settles a reservation: charges what the work really used and releases what was reserved. */
   async settle(tx: Db, emit: Emit, usage: Usage & { subject: string }): Promise<void> {
     const open = await repo.openReservation(tx, usage.companyId, usage.subject);
-    const release = open ? [this.releaseEntry(open, usage.eventId)] : [];
-    const posted = await this.charge(tx, emit, { ...usage, userId: usage.userId ?? open?.userId ?? null }, release);
+    const charged = chargeEntries({ ...usage, userId: usage.userId ?? open?.userId ?? null }, await PriceBook.load(tx, [usage]));
+    const posted = await this.postCharges(tx, emit, usage.companyId, [...charged, ...(open ? [this.releaseEntry(open, usage.eventId)] : [])]);
     if (open && posted?.entries.some((e) => e.kind === 'release')) await repo.closeReservation(tx, open.id, 'settled');
+  }
+
+  /** Posts one company's charges (and what goes with them), then alerts on the thresholds they reached. */
+  private async postCharges(tx: Db, emit: Emit, companyId: string, entries: Entry[]): Promise<Posted | undefined> {
+    const people = entries.flatMap((e) => (e.kind === 'charge' && e.userId ? [e.userId] : []));
+    const caps = await repo.memberCaps(tx, companyId, people);
+    const posted = await post(tx, companyId, entries);
+    if (posted) await this.alerts.afterCharge(tx, emit, companyId, posted, caps);
+    return posted;
   }
 
   /** Gives back an open reservation of work that failed or was removed before it finished. */
@@ -199,4 +197,16 @@ export class CreditService {
   private releaseEntry(open: { id: string; amount: number; userId: string | null }, eventId: string): Entry {
     return { kind: 'release', units: toUnits(Number(open.amount)), feature: 'transcription', eventId, userId: open.userId, reservationId: open.id, unit: 'audio_minute' };
   }
+}
+
+/** A usage event's charge entries, one per unit, at the prices in force when the work happened. */
+function chargeEntries(usage: Usage, book: PriceBook): Entry[] {
+  return usage.quantities.map(({ unit, quantity }) => {
+    const price = book.at(usage.ref, unit, usage.occurredAt);
+    return {
+      kind: 'charge', units: -costUnits(quantity, unit, price ? Number(price.credits) : 0), feature: usage.feature, model: usage.model,
+      modelId: usage.ref?.modelId ?? null, engine: usage.ref?.engine ?? null, unit, quantity, priceId: price?.id ?? null,
+      eventId: usage.eventId, userId: usage.userId,
+    };
+  });
 }

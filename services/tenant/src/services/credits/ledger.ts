@@ -25,8 +25,8 @@ export interface Posted {
   account: CreditAccountRow;
   /** The entries written (an entry its event had already made is not written again). */
   entries: LedgerRow[];
-  /** This month's spend after the entries, when they charged something. */
-  spend: { month: string; company: number; user: number | null; userId: string | null } | null;
+  /** This month's spend after the entries, when they charged something: the company's and each charged person's. */
+  spend: { month: string; company: number; people: Map<string, number> } | null;
 }
 
 /**
@@ -35,7 +35,8 @@ export interface Posted {
  * already made is skipped by the ledger's unique key, and moves nothing); then the account row is
  * updated, which locks it until commit, and the month's spend follows under that lock: concurrent
  * entries of one company queue on the row, so none is lost or counted twice, and the lock is held
- * for two statements and the commit. Undefined for a company that no longer exists.
+ * for two statements and the commit, however many entries (a batch of events) go in at once.
+ * Undefined for a company that no longer exists.
  */
 export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
   // A company's account is made with it; one from before the ledger (or a missing company) is looked at once.
@@ -48,20 +49,23 @@ export async function post(tx: Db, companyId: string, entries: readonly Entry[],
   let balance = 0;
   let reserved = 0;
   let charged = 0;
+  const people = new Map<string, number>();
   for (const row of written) {
     const units = toUnits(Number(row.amount));
     balance += units;
     // A reservation takes from the balance into `reserved`; its release gives it back.
     if (row.kind === 'reservation' || row.kind === 'release') reserved -= units;
-    if (row.kind === 'charge') charged -= units;
+    if (row.kind !== 'charge') continue;
+    charged -= units;
+    if (row.userId) people.set(row.userId, (people.get(row.userId) ?? 0) - units);
   }
   const account = written.length ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved)) : await repo.findAccount(tx, companyId);
   if (!account) return undefined;
-  const charge = written.find((r) => r.kind === 'charge');
-  if (!charge) return { account, entries: written, spend: null };
+  if (!written.some((r) => r.kind === 'charge')) return { account, entries: written, spend: null };
   const month = monthOf(now);
-  const spend = await repo.addSpend(tx, companyId, charge.userId, month, unitsText(charged));
-  return { account, entries: written, spend: { month, ...spend, userId: charge.userId } };
+  const shares = new Map([...people].map(([userId, units]) => [userId, unitsText(units)]));
+  const spend = await repo.addSpend(tx, companyId, month, unitsText(charged), shares);
+  return { account, entries: written, spend: { month, ...spend } };
 }
 
 export function toLedgerEntryDto(row: LedgerRow): LedgerEntryDto {

@@ -1,7 +1,7 @@
 import type { Envelope, EventOf } from '@earshot/contracts';
-import { on, type Db, type HandlerSpec } from '@earshot/kit';
+import { on, onBatch, type Db, type HandlerSpec } from '@earshot/kit';
 import * as pricing from '../../repositories/pricing';
-import type { CreditService } from './credits';
+import type { CreditService, Usage } from './credits';
 
 /*
  * Charging is driven by the usage events other services emit, each applied once (the kit's
@@ -24,35 +24,44 @@ async function nameOf(tx: Db, modelId: string | null | undefined, engine?: strin
   return engine ?? null;
 }
 
+type Metered = 'chat_reply.finished' | 'analysis.completed' | 'analysis.failed' | 'embeddings.used';
+
+/**
+ * A usage event's handler, taking the events that arrive together (onBatch): a busy company's
+ * charges go into its ledger a batch per transaction rather than one each, so its account row is
+ * locked and its spend moved once per batch. Charges commute, so batching them is safe.
+ */
+function metered<T extends Metered>(type: T, credits: CreditService, wake: () => void, usageOf: (events: EventOf<T>[], tx: Db) => Promise<Usage[]>) {
+  return onBatch(type, async (events, tx, emit) => {
+    const usages = await usageOf(events.filter((e) => e.companyId), tx);
+    if (usages.length) await credits.charge(tx, emit, usages);
+  }, { afterCommit: wake });
+}
+
 export function meteringHandlers(credits: CreditService, wake: () => void): HandlerSpec[] {
-  const opts = { afterCommit: wake };
-  const analysis = (event: EventOf<'analysis.completed' | 'analysis.failed'>) => ({
+  const analysis = async (events: EventOf<'analysis.completed' | 'analysis.failed'>[]) => events.map((event) => ({
     companyId: event.companyId!, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'analysis' as const,
     userId: event.data.userId ?? personOf(event), model: event.data.model ?? event.data.modelId ?? null, ref: modelRef(event.data.modelId),
     quantities: [{ unit: 'input_1k' as const, quantity: event.data.usage.inputTokens }, { unit: 'output_1k' as const, quantity: event.data.usage.outputTokens }],
-  });
+  }));
   return [
     // A reply of a configured model (the built-in search assistant is free); a custom GPT's reply is metered as that feature.
-    on('chat_reply.finished', async (event, tx, emit) => {
-      const { data } = event;
-      if (!event.companyId || data.builtIn || !data.usage) return;
-      await credits.charge(tx, emit, {
-        companyId: event.companyId, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: data.customGptId ? 'custom_gpt' : 'chat',
-        userId: personOf(event), model: data.model, ref: modelRef(data.modelId),
-        quantities: [{ unit: 'input_1k', quantity: data.usage.promptTokens }, { unit: 'output_1k', quantity: data.usage.completionTokens }],
-      });
-    }, opts),
+    metered('chat_reply.finished', credits, wake, async (events) => events.flatMap(({ id, companyId, occurredAt, actor, data }) => (data.builtIn || !data.usage ? [] : [{
+      companyId: companyId!, eventId: id, occurredAt: new Date(occurredAt), feature: data.customGptId ? 'custom_gpt' as const : 'chat' as const,
+      userId: personOf({ actor }), model: data.model, ref: modelRef(data.modelId),
+      quantities: [{ unit: 'input_1k' as const, quantity: data.usage.promptTokens }, { unit: 'output_1k' as const, quantity: data.usage.completionTokens }],
+    }]))),
     // A failed run is charged for the tokens it used too.
-    on('analysis.completed', async (event, tx, emit) => { if (event.companyId) await credits.charge(tx, emit, analysis(event)); }, opts),
-    on('analysis.failed', async (event, tx, emit) => { if (event.companyId) await credits.charge(tx, emit, analysis(event)); }, opts),
-    on('embeddings.used', async (event, tx, emit) => {
-      if (!event.companyId) return;
-      await credits.charge(tx, emit, {
-        companyId: event.companyId, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'embeddings', userId: personOf(event),
-        model: await nameOf(tx, event.data.modelId), ref: modelRef(event.data.modelId),
-        quantities: [{ unit: 'embedding_1k', quantity: event.data.tokens }],
-      });
-    }, opts),
+    metered('analysis.completed', credits, wake, analysis),
+    metered('analysis.failed', credits, wake, analysis),
+    metered('embeddings.used', credits, wake, async (events, tx) => {
+      const names = await pricing.modelNames(tx, events.map((e) => e.data.modelId));
+      return events.map((event) => ({
+        companyId: event.companyId!, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'embeddings' as const, userId: personOf(event),
+        model: names.get(event.data.modelId) ?? event.data.modelId, ref: modelRef(event.data.modelId),
+        quantities: [{ unit: 'embedding_1k' as const, quantity: event.data.tokens }],
+      }));
+    }),
     // Queued with an estimate: reserve it. Failed: give it back.
     on('transcript.status_changed', async (event, tx) => {
       const { data } = event;
@@ -73,7 +82,7 @@ export function meteringHandlers(credits: CreditService, wake: () => void): Hand
         model: await nameOf(tx, data.modelId, data.engine), ref: speechRef(data.modelId, data.engine), subject: data.fileId,
         quantities: [{ unit: 'audio_minute', quantity: data.duration }],
       });
-    }, opts),
+    }, { afterCommit: wake }),
     // Work removed before it finished gives its reservation back.
     on('transcript.deleted', async (event, tx) => { if (event.companyId) await credits.release(tx, event.companyId, event.data.fileId, event.id); }),
     on('file.deleted', async (event, tx) => { if (event.companyId) await credits.release(tx, event.companyId, event.data.id, event.id); }),
