@@ -80,6 +80,16 @@ test('a question about a recording is refused the same way, before its conversat
   expect(about.json().items).toEqual([]);
 });
 
+test('a question about a recording in a new conversation asks once, then is answered there', async () => {
+  fake.queueReply({ pieces: ['They arrive twice.'] });
+  const res = await streamAbout(base, user, { fileId: callFile, message: 'What is the complaint?' });
+  expect(res.status).toBe(200);
+  expect(deltas(res.events)).toEqual(['They arrive twice.']);
+  expect(credits.asked).toEqual([{ companyId: ACME, userId, feature: 'chat', modelId }]);
+  const conversationId = res.events[0]!.data.conversationId as string;
+  expect((await messagesOf(stack, user, conversationId)).map((m) => m.role)).toEqual(['user', 'assistant']);
+});
+
 test('the built-in assistant is free: it answers with no credits left, without asking', async () => {
   credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
   const id = await createConversation(stack, user);

@@ -11,7 +11,7 @@ import {
 import type { AiCatalogue } from '@earshot/ai';
 import { actorOf, badRequest, conflict, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
-import type { CustomGptRow, MessageRow, MessageStatus } from '../db/schema';
+import type { ConversationRow, CustomGptRow, MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import * as messagesRepo from '../repositories/messages';
 import type { Recording } from '../repositories/recordings';
@@ -118,6 +118,32 @@ export class ReplyService {
     await this.mayWrite(identity, writer, customGpt !== null);
     // A conversation about a recording that was deleted (or is no longer the caller's to see) cannot go on.
     const recording = owned.fileId ? await this.conversations.recording(identity, owned.fileId) : null;
+    return this.open(identity, owned, body, { writer, recording, customGpt });
+  }
+
+  /**
+   * A question about one recording: in the caller's conversation about it, or in a new one bound
+   * to it (its `start` event names the conversation). The recording must be one the caller may see.
+   */
+  async beginAbout(identity: Identity, body: AnalysisChatStreamBody): Promise<Turn> {
+    const { fileId, conversationId, ...question } = body;
+    if (conversationId) return this.begin(identity, conversationId, question, fileId);
+    const recording = await this.conversations.recording(identity, fileId);
+    const writer = await this.writerFor(question.modelId);
+    // Refused before the conversation is made, so a refusal leaves no empty one behind.
+    await this.mayWrite(identity, writer);
+    const created = await this.conversations.create(identity, { fileId });
+    return this.open(identity, { id: created._id, title: created.title, companyId: identity.companyId }, question, { writer, recording, customGpt: null });
+  }
+
+  /** Stores the question in a conversation the caller may write to (checked), once no other reply is being written. */
+  private async open(
+    identity: Identity,
+    owned: Pick<ConversationRow, 'id' | 'title' | 'companyId'>,
+    body: ChatStreamBody,
+    checked: Pick<Turn, 'writer' | 'recording' | 'customGpt'>,
+  ): Promise<Turn> {
+    const conversationId = owned.id;
     return this.ctx.transact(async (tx, emit) => {
       if (!(await conversationsRepo.claimReply(tx, conversationId))) throw conflict(CHAT_MESSAGES.busy);
       let question: MessageRow | null;
@@ -137,22 +163,8 @@ export class ReplyService {
         emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity), data: { id: conversationId } });
       }
       await conversationsRepo.touch(tx, conversationId);
-      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, writer, recording, customGpt };
+      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, ...checked };
     });
-  }
-
-  /**
-   * A question about one recording: in the caller's conversation about it, or in a new one bound
-   * to it (its `start` event names the conversation). The recording must be one the caller may see.
-   */
-  async beginAbout(identity: Identity, body: AnalysisChatStreamBody): Promise<Turn> {
-    const { fileId, conversationId, ...question } = body;
-    if (conversationId) return this.begin(identity, conversationId, question, fileId);
-    await this.conversations.recording(identity, fileId);
-    // Refused before the conversation is made, so a refusal leaves no empty one behind.
-    await this.mayWrite(identity, await this.writerFor(question.modelId));
-    const created = await this.conversations.create(identity, { fileId });
-    return this.begin(identity, created._id, question, fileId);
   }
 
   /** A GPT's own chat model while it is configured; else the default answers. */
