@@ -6,28 +6,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { Locator, Page } from 'playwright-core';
-import { browserSuite, apiSession, priceChatModelsFree, signIn, waitFor } from './harness';
+import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
+import { apiSession, priceChatModelsFree, signIn, waitFor } from './harness';
 
 jest.setTimeout(300_000);
 
-let fake: FakeOpenAI;
 let workDir: string;
 let fileId = '';
 const SHOTS = process.env.SCREENSHOT_DIR;
 const PROMPT = 'Call scorecard';
 
-const suite = browserSuite({
-  env: async () => {
-    fake = await startFakeOpenAI();
-    // The fake provider listens on 127.0.0.1: a private address the server refuses by default.
-    return { AI_ALLOW_PRIVATE_URLS: 'true' };
-  },
-  tearDown: async () => {
-    await fake?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
-  },
+const suite = fakeProviderSuite(async () => {
+  if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
 beforeAll(async () => {
@@ -100,12 +91,9 @@ describe('prompts and analysis in Chromium', () => {
 
   it('a person runs the prompt on a transcript and sees the scorecard', async () => {
     const admin = await apiSession(suite.server.origin, 'HOST_ADMIN');
-    const provider = await admin('/ai/config/provider', { json: { name: 'Analysis fake', baseUrl: fake.url, apiKey: 'sk-fixture-5678' } });
-    expect(provider.status).toBe(201);
-    const { _id: providerId } = (await provider.json()) as { _id: string };
-    expect((await admin('/ai/config/model', { json: { providerId, name: 'fake-model', purpose: 'chat', isDefault: true } })).status).toBe(201);
+    await connectFakeChatModel(admin, suite.fake, { provider: 'Analysis fake' });
     await priceChatModelsFree(admin);
-    fake.setReply({ pieces: [JSON.stringify({ clarity_score: 8, tone: 'positive' })] });
+    suite.fake.setReply({ pieces: [JSON.stringify({ clarity_score: 8, tone: 'positive' })] });
 
     const page = await signedIn('USER');
     await page.goto(`${suite.server.origin}/transcripts/${fileId}/analysis`);

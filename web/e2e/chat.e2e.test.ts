@@ -6,23 +6,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { Page } from 'playwright-core';
-import { browserSuite, apiSession, createUser, priceChatModelsFree, signIn, waitFor, type Account } from './harness';
+import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
+import { apiSession, createUser, priceChatModelsFree, signIn, waitFor, type Account } from './harness';
 
 jest.setTimeout(300_000);
 
-let fake: FakeOpenAI;
 const SHOTS = process.env.SCREENSHOT_DIR;
-
-const suite = browserSuite({
-  env: async () => {
-    fake = await startFakeOpenAI();
-    // The fake provider listens on 127.0.0.1: a private address the server refuses by default.
-    return { AI_ALLOW_PRIVATE_URLS: 'true' };
-  },
-  tearDown: async () => fake?.close(),
-});
+const suite = fakeProviderSuite();
 
 async function signedIn(who: 'USER' | 'HOST_ADMIN' | Account): Promise<Page> {
   const page = await suite.open();
@@ -177,12 +168,7 @@ describe('chat with the built-in search assistant (no model configured)', () => 
 describe('chat with a configured OpenAI-compatible provider', () => {
   // The provider and default chat model every test of this block chats with, set up through the API.
   beforeAll(async () => {
-    const admin = await apiSession(suite.server.origin, 'HOST_ADMIN');
-    const provider = await admin('/ai/config/provider', { json: { name: 'Fixture fake', baseUrl: fake.url, apiKey: 'sk-fixture-1234' } });
-    expect(provider.status).toBe(201);
-    const { _id: providerId } = (await provider.json()) as { _id: string };
-    const model = await admin('/ai/config/model', { json: { providerId, name: 'fake-model', label: 'Fixture GPT', purpose: 'chat', isDefault: true } });
-    expect(model.status).toBe(201);
+    await connectFakeChatModel(await apiSession(suite.server.origin, 'HOST_ADMIN'), suite.fake, { provider: 'Fixture fake', label: 'Fixture GPT' });
   });
 
   it('a platform administrator connects the provider and a default chat model on /ai-config', async () => {
@@ -193,7 +179,7 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     await admin.getByRole('button', { name: 'Add provider' }).click();
     const providerForm = admin.getByTestId('provider-form');
     await providerForm.getByLabel('Name').fill('Local fake');
-    await providerForm.getByLabel('Base URL').fill(fake.url);
+    await providerForm.getByLabel('Base URL').fill(suite.fake.url);
     await providerForm.getByLabel('API key').fill('sk-test-secret-4321');
     await providerForm.getByRole('button', { name: 'Save' }).click();
     const providerRow = admin.getByTestId('provider-row').filter({ hasText: 'Local fake' });
@@ -244,7 +230,7 @@ describe('chat with a configured OpenAI-compatible provider', () => {
 
     it('streams the answer into the page piece by piece', async () => {
       expect(await page.getByTestId('built-in-notice').count()).toBe(0);
-      fake.queueReply({ pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'], delayMs: 300 });
+      suite.fake.queueReply({ pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'], delayMs: 300 });
       await recordStreamingTexts(page);
       await ask(page, 'What is on the agenda?');
       await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
@@ -254,18 +240,18 @@ describe('chat with a configured OpenAI-compatible provider', () => {
       const partial = [...new Set(texts.map((text) => text.trim()))].filter((text) => text && text !== final);
       expect(partial.length).toBeGreaterThanOrEqual(2);
       for (const text of partial) expect(final!.startsWith(text)).toBe(true);
-      expect(fake.requests.at(-1)?.body?.model).toBe('fake-model');
+      expect(suite.fake.requests.at(-1)?.body?.model).toBe('fake-model');
       if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-streamed.png') });
     });
 
     it('stops a slow stream: the partial text stays, marked Stopped, and the provider call ends', async () => {
-      fake.queueReply({ pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'], delayMs: 1500 });
+      suite.fake.queueReply({ pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'], delayMs: 1500 });
       await ask(page, 'Tell me everything slowly');
       await lastReply(page).and(page.locator('[data-phase="streaming"]')).getByText('First part.').waitFor();
       await page.getByRole('button', { name: 'Stop' }).click();
       await lastReply(page).getByTestId('stopped-mark').waitFor();
       expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain('First part.');
-      await expect(fake.requests.at(-1)!.closed).resolves.toBe(true);
+      await expect(suite.fake.requests.at(-1)!.closed).resolves.toBe(true);
       // The server kept the partial reply as stopped.
       await page.reload();
       await lastReply(page).and(page.locator('[data-phase="stopped"]')).getByText('First part.').waitFor();
@@ -273,7 +259,7 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     });
 
     it('renders a hostile reply inert: no handler, no script, no javascript: link', async () => {
-      fake.queueReply({ pieces: ['Look <img src=x onerror="window.__xss=1"> and ', '[click](javascript:window.__xss=2) ', '<script>window.__xss=3</script> done.'] });
+      suite.fake.queueReply({ pieces: ['Look <img src=x onerror="window.__xss=1"> and ', '[click](javascript:window.__xss=2) ', '<script>window.__xss=3</script> done.'] });
       await ask(page, 'Show me something dangerous');
       await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('done.').waitFor();
       const reply = lastReply(page);
@@ -288,11 +274,11 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     });
 
     it('shows the provider failing with Retry, and Retry then answers', async () => {
-      fake.queueReply({ error: { status: 500, message: 'The upstream model crashed', type: 'server_error' } });
+      suite.fake.queueReply({ error: { status: 500, message: 'The upstream model crashed', type: 'server_error' } });
       await ask(page, 'Are you there?');
       await lastReply(page).getByTestId('reply-error').waitFor();
       if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-provider-error.png') });
-      fake.queueReply({ pieces: ['Yes,', ' I am back.'] });
+      suite.fake.queueReply({ pieces: ['Yes,', ' I am back.'] });
       await lastReply(page).getByRole('button', { name: 'Retry' }).click();
       await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('Yes, I am back.').waitFor();
       expect(await page.getByTestId('reply-error').count()).toBe(0);

@@ -5,21 +5,14 @@
 // and at 375 px.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import type { Page } from 'playwright-core';
-import { apiSession, browserSuite, seriousViolations, signIn, waitFor, type DemoRole } from './harness';
+import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
+import { apiSession, seriousViolations, signIn, waitFor, type DemoRole } from './harness';
 
 jest.setTimeout(300_000);
 
-let fake: FakeOpenAI;
 const SHOTS = process.env.SCREENSHOT_DIR;
-const suite = browserSuite({
-  env: async () => {
-    fake = await startFakeOpenAI();
-    return { AI_ALLOW_PRIVATE_URLS: 'true' };
-  },
-  tearDown: async () => fake?.close(),
-});
+const suite = fakeProviderSuite();
 
 let companyId = '';
 
@@ -55,11 +48,7 @@ async function shoot(page: Page, name: string, fullPage = false): Promise<void> 
 
 beforeAll(async () => {
   const admin = await apiSession(suite.server.origin, 'HOST_ADMIN');
-  const provider = await admin('/ai/config/provider', { json: { name: 'Fixture fake', baseUrl: fake.url, apiKey: 'sk-fixture-1234' } });
-  expect(provider.status).toBe(201);
-  const { _id: providerId } = (await provider.json()) as { _id: string };
-  const model = await admin('/ai/config/model', { json: { providerId, name: 'fake-model', label: 'Fixture GPT', purpose: 'chat', isDefault: true } });
-  expect(model.status).toBe(201);
+  await connectFakeChatModel(admin, suite.fake, { provider: 'Fixture fake', label: 'Fixture GPT' });
   const companies = (await (await admin('/companies/dropdown')).json()) as Array<{ _id: string; name: string }>;
   companyId = companies.find((company) => company.name === 'Acme Corporation')!._id;
 });
@@ -106,7 +95,7 @@ describe('credits from price to statement', () => {
     const page = await signedIn('USER');
     await page.goto(`${suite.server.origin}/chat`);
     // 1,000 tokens in at 1 and 500 out at 4 per 1,000: 3 credits.
-    fake.queueReply({ pieces: ['Three', ' items.'], usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } });
+    suite.fake.queueReply({ pieces: ['Three', ' items.'], usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } });
     await ask(page, 'What is on the agenda?');
     await page.getByTestId('assistant-message').last().and(page.locator('[data-phase="complete"]')).waitFor();
     // Charging follows the reply's event: wait until the ledger has it.
@@ -149,13 +138,13 @@ describe('credits from price to statement', () => {
     const page = await signedIn('USER');
     await page.goto(`${suite.server.origin}/chat`);
     await page.getByTestId('cap-left').filter({ hasText: '0 credits left' }).waitFor();
-    const calls = fake.requests.length;
+    const calls = suite.fake.requests.length;
     await ask(page, 'One more question');
     const error = page.getByTestId('reply-error');
     await error.waitFor();
     expect(await error.textContent()).toContain('You have used your monthly credits: ask your administrator');
     // Refused before the provider was asked.
-    expect(fake.requests.length).toBe(calls);
+    expect(suite.fake.requests.length).toBe(calls);
     await shoot(page, 'chat-cap-reached');
   });
 });

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
+import type { FakeOpenAI } from '@earshot/ai/testing';
 import { CREDIT_CODES, CREDIT_MESSAGES, type Envelope } from '@earshot/contracts';
-import { serveCreditGateInProcess } from '@earshot/kit';
-import { createTestStack, ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
-import { promptService } from '@earshot/prompt-service';
-import { chatService } from '../src';
-import { addChatModel, createConversation, deltas, listen, messagesOf, publish, streamAbout, streamReply, transcriptCompleted } from './helpers';
+import { ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
+import { addChatModel, createConversation, deltas, messagesOf, publish, stackWithFakeProvider, streamAbout, streamReply, transcriptCompleted } from './helpers';
 
 /**
  * A model's reply costs credits: the chat service asks the credit gate before anything is stored
@@ -18,6 +15,7 @@ const callFile = randomUUID();
 let stack: TestStack;
 let fake: FakeOpenAI;
 let base: string;
+let close: () => Promise<void>;
 let user: string;
 let userId: string;
 let modelId: string;
@@ -25,11 +23,8 @@ const credits = new ScriptedCreditGate();
 const published: Envelope[] = [];
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
-  serveCreditGateInProcess(stack.database, credits);
+  ({ stack, fake, base, close } = await stackWithFakeProvider(credits));
   await stack.bus.subscribe({ group: 'spy', topics: ['earshot.chat'], handle: async (e) => void published.push(e) });
-  base = await listen(stack);
   userId = randomUUID();
   user = await stack.tokenFor('USER', ACME, userId);
   ({ modelId } = await addChatModel(stack, fake.url, { name: 'fake-chat' }));
@@ -38,10 +33,7 @@ beforeAll(async () => {
     { speaker: 'Customer', start: 4.5, end: 9, text: 'Our invoices arrive twice.' },
   ]));
 }, 180_000);
-afterAll(async () => {
-  await stack.close();
-  await fake.close();
-});
+afterAll(async () => close());
 beforeEach(() => credits.reset());
 
 const finished = (messageId: unknown) => published.find((e) => e.type === 'chat_reply.finished' && e.data.messageId === messageId);

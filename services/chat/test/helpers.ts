@@ -1,10 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eventDefinition, textParts, type Actor, type Envelope, type MessageDto, type TranscriptSegmentFact } from '@earshot/contracts';
-import { buildEnvelope } from '@earshot/kit';
-import type { TestStack } from '@earshot/kit/testing';
+import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
+import { buildEnvelope, serveCreditGateInProcess, type CreditGate } from '@earshot/kit';
+import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import { promptService } from '@earshot/prompt-service';
+import { chatService } from '../src';
 
 const system: Actor = { type: 'system', id: null };
+
+/**
+ * The prompt and chat services with the kit's fake OpenAI-compatible provider (on 127.0.0.1: a
+ * loopback address providers may use only when allowed), listening on a real port for streams.
+ * No tenant service here: `credits` is the gate served in its place (default: nothing is metered).
+ */
+export async function stackWithFakeProvider(credits?: CreditGate): Promise<{ stack: TestStack; fake: FakeOpenAI; base: string; close(): Promise<void> }> {
+  const fake = await startFakeOpenAI();
+  const stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
+  if (credits) serveCreditGateInProcess(stack.database, credits);
+  else serveUnmeteredCredits(stack.database);
+  const base = await listen(stack);
+  return {
+    stack, fake, base,
+    async close() {
+      await stack.close();
+      await fake.close();
+    },
+  };
+}
 
 export async function publish(stack: TestStack, ...envelopes: Envelope[]): Promise<void> {
   await stack.bus.publish(envelopes.map((envelope) => ({ topic: eventDefinition(envelope.type).topic, key: envelope.companyId ?? 'platform', envelope })));

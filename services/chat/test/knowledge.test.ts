@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashedEmbedding, startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
+import { hashedEmbedding, type FakeOpenAI } from '@earshot/ai/testing';
 import type { ConversationDto, FileCitationDto, KnowledgeFileDto } from '@earshot/contracts';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
-import { promptService } from '@earshot/prompt-service';
-import { chatService } from '../src';
-import { addChatModel, listen, messagesOf, streamReply, type SseEvent } from './helpers';
+import type { TestStack } from '@earshot/kit/testing';
+import { addChatModel, messagesOf, stackWithFakeProvider, streamReply, type SseEvent } from './helpers';
 import { addEmbeddingsModel, createGpt, makeDocx, makePdf, processed, upload, uploadReady } from './knowledge-fixtures';
 
 const ACME = randomUUID();
@@ -15,6 +13,7 @@ const PDF = 'application/pdf';
 let stack: TestStack;
 let fake: FakeOpenAI;
 let base: string;
+let close: () => Promise<void>;
 let admin: string;
 let user: string;
 let gptId: string;
@@ -50,20 +49,13 @@ async function gptConversation(id = gptId): Promise<string> {
 const embeddingRequests = () => fake.requests.filter((r) => r.path === '/v1/embeddings');
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
+  ({ stack, fake, base, close } = await stackWithFakeProvider());
   fake.embed = embedFor;
-  stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
-  // No tenant service in this stack: nothing here is metered.
-  serveUnmeteredCredits(stack.database);
-  base = await listen(stack);
   admin = await stack.tokenFor('ADMIN', ACME);
   user = await stack.tokenFor('USER', ACME);
   gptId = (await createGpt(stack, admin, { name: 'Handbook', instructions: 'You are the Northwind handbook assistant.' }))._id;
 }, 60_000);
-afterAll(async () => {
-  await stack.close();
-  await fake.close();
-});
+afterAll(async () => close());
 
 test('a two-page PDF is accepted at once, then extracted with its page numbers and ready', async () => {
   const res = await upload(stack, admin, gptId, { name: 'handbook.pdf', type: PDF, data: await makePdf([PAGE_ONE, PAGE_TWO]) });

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import type { FakeOpenAI } from '@earshot/ai/testing';
+import type { TestStack } from '@earshot/kit/testing';
 import type { TranscriptCitationDto } from '@earshot/contracts';
-import { promptService } from '@earshot/prompt-service';
-import { chatService } from '../src';
-import { addChatModel, createConversation, deltas, listen, messagesOf, publish, streamReply, transcriptCompleted } from './helpers';
+import { addChatModel, createConversation, deltas, messagesOf, publish, stackWithFakeProvider, streamReply, transcriptCompleted } from './helpers';
 
 const ACME = randomUUID();
 const callFile = randomUUID();
@@ -12,17 +10,13 @@ const callFile = randomUUID();
 let stack: TestStack;
 let fake: FakeOpenAI;
 let base: string;
+let close: () => Promise<void>;
 let user: string;
 let modelId: string;
 let providerId: string;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  // The fake listens on 127.0.0.1, a loopback address providers may use only when allowed.
-  stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
-  // No tenant service in this stack: nothing here is metered.
-  serveUnmeteredCredits(stack.database);
-  base = await listen(stack);
+  ({ stack, fake, base, close } = await stackWithFakeProvider());
   user = await stack.tokenFor('USER', ACME);
   ({ modelId, providerId } = await addChatModel(stack, fake.url, { apiKey: 'sk-test-secret-9876', name: 'fake-chat' }));
   await publish(stack, ...transcriptCompleted(ACME, callFile, 'pricing-call.wav', [
@@ -30,10 +24,7 @@ beforeAll(async () => {
     { speaker: 'Agent', start: 18.5, end: 25, text: 'I can offer thirty-five euros per seat on an annual plan.' },
   ]));
 }, 60_000);
-afterAll(async () => {
-  await stack.close();
-  await fake.close();
-});
+afterAll(async () => close());
 
 test('the models call lists the configured model and the built-in assistant steps back', async () => {
   const res = await stack.as(user, { method: 'GET', url: '/api/chat/models' });

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import type { FakeOpenAI } from '@earshot/ai/testing';
+import type { TestStack } from '@earshot/kit/testing';
 import type { AnalysisConversations, TranscriptCitationDto, Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
-import { promptService } from '@earshot/prompt-service';
-import { chatService } from '../src';
-import { addChatModel, createConversation, listen, messagesOf, publish, streamAbout, streamReply, transcriptCompleted, type SseEvent } from './helpers';
+import { addChatModel, createConversation, messagesOf, publish, stackWithFakeProvider, streamAbout, streamReply, transcriptCompleted, type SseEvent } from './helpers';
 
 // Chat about one recording: the whole transcript as context when it fits, the most relevant parts
 // when it does not; general questions that name a recording (or "the last call") scoped to it.
@@ -29,6 +27,7 @@ const LONG = Array.from({ length: 400 }, (_, i) => ({
 let stack: TestStack;
 let fake: FakeOpenAI;
 let base: string;
+let close: () => Promise<void>;
 let user: string;
 let otherUser: string;
 let smallModelId: string;
@@ -39,11 +38,7 @@ const lastPrompt = () => fake.requests.at(-1)!.body!.messages!.map((m) => m.cont
 const doneOf = (events: SseEvent[]) => events.at(-1)!.data as { messageId: string; citations: TranscriptCitationDto[] };
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
-  // No tenant service in this stack: nothing here is metered.
-  serveUnmeteredCredits(stack.database);
-  base = await listen(stack);
+  ({ stack, fake, base, close } = await stackWithFakeProvider());
   user = await stack.tokenFor('USER', ACME);
   otherUser = await stack.tokenFor('USER', GLOBEX);
   await addChatModel(stack, fake.url, { name: 'fake-chat' });
@@ -53,10 +48,7 @@ beforeAll(async () => {
   await publish(stack, ...transcriptCompleted(ACME, longFile, 'warehouse-review.wav', LONG));
   await publish(stack, ...transcriptCompleted(GLOBEX, otherFile, 'globex-secret.wav', [{ speaker: 'Agent', start: 1, end: 3, text: 'The merger closes on Friday.' }]));
 }, 60_000);
-afterAll(async () => {
-  await stack.close();
-  await fake.close();
-});
+afterAll(async () => close());
 
 test('a question about one recording starts a conversation bound to it, and the model gets the whole transcript', async () => {
   fake.queueReply({ pieces: ['Billing arrives twice [2]; ', 'Dana will merge the accounts [3].'] });
