@@ -15,6 +15,6 @@ export const auditService = defineService({
   // Every event as it was written (any version, unknown types too): the log records what happened.
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
-    return [onEvery((envelope, tx) => audit.record(tx, envelope))];
+    return [onEvery((envelopes, tx) => audit.record(tx, envelopes))];
   },
 });

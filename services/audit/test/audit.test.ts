@@ -136,6 +136,15 @@ describe('what the log records', () => {
     expect((await audit('?type=user.signed_out')).total).toBe(1);
   });
 
+  test('events that arrive together, a redelivered one among them, are each stored once and in their order', async () => {
+    const before = buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } });
+    await publish(before);
+    const burst = Array.from({ length: 30 }, () => buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } }));
+    await publish(...burst.slice(0, 15), before, ...burst.slice(15), burst[3]!);
+    const rows = await stack.database.query<{ id: string }>('select id::text from audit.entries where id = any($1::uuid[]) order by seq', [[before, ...burst].map((e) => e.id)]);
+    expect(rows.map((r) => r.id)).toEqual([before, ...burst].map((e) => e.id));
+  });
+
   test('transcript events target the file when they name no transcript id', async () => {
     const fileId = randomUUID();
     await publish(buildEnvelope({ type: 'transcript.status_changed', companyId: companyA, actor: { type: 'system', id: null }, data: { fileId, status: 'processing' } }));

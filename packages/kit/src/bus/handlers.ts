@@ -90,12 +90,18 @@ export function onBatch<T extends EventType>(
   return { type, topics: [topicOf(type)], prepare: (envelope) => prepareBatch([envelope]), prepareBatch };
 }
 
-/** Registers a handler for every event as it was written (types this build does not know too). */
-export function onEvery(handle: (event: Envelope, tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
+/**
+ * Registers a handler for every event as it was written (types this build does not know too),
+ * taking the events that arrive together at once, in their order, in one transaction (a lone
+ * event comes as a batch of one): the audit log.
+ */
+export function onEvery(handle: (events: Envelope[], tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
+  const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => ({ apply: (tx, emit) => handle([...envelopes], tx, emit) });
   return {
     type: '*',
     topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))],
-    prepare: (envelope) => ({ apply: (tx, emit) => handle(envelope, tx, emit) }),
+    prepare: (envelope) => prepareBatch([envelope]),
+    prepareBatch,
   };
 }
 
@@ -199,7 +205,7 @@ export class EventConsumer {
     const applied: PreparedEvent[] = [];
     await this.ctx.applyOnce(this.name, run, async (tx, emit, fresh) => {
       for (const handler of this.handlers) {
-        const mine = fresh.filter((e) => handler.type === e.type);
+        const mine = fresh.filter((e) => handler.type === '*' || handler.type === e.type);
         if (mine.length === 0 || !handler.prepareBatch) continue;
         const prepared = handler.prepareBatch(mine);
         await prepared.apply(tx, emit);

@@ -26,8 +26,10 @@ export interface Position {
 }
 
 /** Stores an entry once: a redelivered event (same id) is ignored. */
-export async function insertEntry(tx: Db, entry: NewEntryRow): Promise<void> {
-  await tx.insert(entries).values(entry).onConflictDoNothing({ target: entries.id });
+/** Appends entries in their order; an event already logged (redelivered) is skipped. */
+export async function insertEntries(tx: Db, rows: NewEntryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(entries).values(rows).onConflictDoNothing({ target: entries.id });
 }
 
 function where(filter: EntryFilter): SQL | undefined {

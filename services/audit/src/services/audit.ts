@@ -1,6 +1,6 @@
 import type { AuditEntryDto, AuditExportQuery, AuditPage, AuditQuery, Envelope } from '@earshot/contracts';
 import { badRequest, companyScope, type Db, type Identity, type ServiceContext } from '@earshot/kit';
-import { countEntries, insertEntry, positionOf, readEntries, type EntryFilter, type Position, type ReadEntry } from '../repositories/entries';
+import { countEntries, insertEntries, positionOf, readEntries, type EntryFilter, type Position, type ReadEntry } from '../repositories/entries';
 import { entryOf } from './record';
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -52,9 +52,9 @@ function toDto(row: ReadEntry): AuditEntryDto {
 export class AuditLog {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** Stores an event, in the transaction that records it as applied (redelivery adds nothing). */
-  async record(tx: Db, envelope: Envelope): Promise<void> {
-    await insertEntry(tx, entryOf(envelope));
+  /** Stores events, in the transaction that records them as applied (redelivery adds nothing); a batch in one statement. */
+  async record(tx: Db, envelopes: readonly Envelope[]): Promise<void> {
+    await insertEntries(tx, envelopes.map(entryOf));
   }
 
   /** Entries newest first, by page or after a cursor; a caller scoped to one company sees only its own. */
