@@ -6,8 +6,9 @@ import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Role } from '@earshot/contracts/constants';
+import { RequireAuth } from '../src/features/auth/guards';
 import { en } from '../src/i18n/locales/en';
 import { makeStore } from '../src/lib/store';
 
@@ -40,8 +41,16 @@ export function fakeGateway(route: (call: Call) => Answer): Call[] {
 
 export const json = (body: unknown, status = 200): Answer => ({ status, body });
 
-/** Renders `page` at `url` (matched by `path`) for a signed-in user of `role` in `companyId`. */
-export function renderPage(page: ReactElement, { path, url, role, companyId = 'c0000000-0000-4000-8000-000000000001' }: { path: string; url: string; role: Role; companyId?: string | null }) {
+/** Any other path: says where the page sent the person (`data-path`). */
+function Elsewhere(): ReactElement {
+  return <p data-testid="elsewhere" data-path={useLocation().pathname}>elsewhere</p>;
+}
+
+/**
+ * Renders `page` at `url` (matched by `path`) for a signed-in user of `role` in `companyId`;
+ * `guarded` puts the app's route guard (RequireAuth, the role lists of lib/roles.ts) in front of it.
+ */
+export function renderPage(page: ReactElement, { path, url, role, companyId = 'c0000000-0000-4000-8000-000000000001', guarded = false }: { path: string; url: string; role: Role; companyId?: string | null; guarded?: boolean }) {
   localStorage.setItem('user', JSON.stringify({ _id: 'me', firstName: 'Me', lastName: 'Myself', email: 'me@example.com', avatar: null, companyId, roles: { role: { code: role } } }));
   const i18n = i18next.createInstance();
   void i18n.init({ lng: 'en', initAsync: false, resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
@@ -50,8 +59,8 @@ export function renderPage(page: ReactElement, { path, url, role, companyId = 'c
       <I18nextProvider i18n={i18n}>
         <MemoryRouter initialEntries={[url]}>
           <Routes>
-            <Route path={path} element={page} />
-            <Route path="*" element={<p>elsewhere</p>} />
+            {guarded ? <Route element={<RequireAuth />}><Route path={path} element={page} /></Route> : <Route path={path} element={page} />}
+            <Route path="*" element={<Elsewhere />} />
           </Routes>
         </MemoryRouter>
       </I18nextProvider>

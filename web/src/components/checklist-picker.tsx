@@ -4,7 +4,7 @@
 import { useId, useMemo, useState, type ReactElement } from 'react';
 import { inputClass } from './text-field';
 
-export interface ChecklistOption {
+interface ChecklistOption {
   _id: string;
   name: string;
 }

@@ -6,6 +6,7 @@ const paths = {
   chat: 'M4 5h16v11H8l-4 4V5z',
   dashboard: 'M4 4h7v7H4zM13 4h7v4h-7zM13 10h7v10h-7zM4 13h7v7H4z',
   chart: 'M3 20h18M6 16v-5M11 16V6M16 16v-8',
+  bell: 'M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.9 1.9 0 0 0 3.4 0',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
   transcript: 'M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7',
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21c0-4 4-6 8-6s8 2 8 6',

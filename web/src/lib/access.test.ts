@@ -33,10 +33,14 @@ describe('route guard (spec part 4)', () => {
     expect(decideProtectedAccess('/audit-logs', memoryStorage({ user: user() }))).toEqual({ kind: 'redirect', to: '/chat' });
   });
 
-  it('enforces the other role lists too (users, custom GPTs, clients, AI features)', () => {
+  it('enforces the other role lists too (users, invoice, custom GPTs, clients, AI features)', () => {
     const as = (role: string) => memoryStorage({ user: user(role) });
     expect(decideProtectedAccess('/users', as('USER')).kind).toBe('redirect');
     expect(decideProtectedAccess('/users', as('ADMIN')).kind).toBe('allow');
+    expect(decideProtectedAccess('/invoice?month=2026-03', as('USER'))).toEqual({ kind: 'redirect', to: '/chat' });
+    expect(decideProtectedAccess('/invoice', as('CALLER'))).toEqual({ kind: 'redirect', to: '/chat' });
+    expect(decideProtectedAccess('/invoice?month=2026-03', as('ADMIN')).kind).toBe('allow');
+    expect(decideProtectedAccess('/invoice', as('HOST_ADMIN')).kind).toBe('allow');
     expect(decideProtectedAccess('/custom-gpts/7/edit', as('CALLER')).kind).toBe('redirect');
     expect(decideProtectedAccess('/clients', as('CALLER')).kind).toBe('allow');
     expect(decideProtectedAccess('/client/9', as('USER')).kind).toBe('redirect');

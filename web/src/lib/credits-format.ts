@@ -25,3 +25,19 @@ export function monthOf(date: Date): string {
 export function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
+
+// The contracts' DayString and MonthString, as plain predicates: the usage and statement pages are
+// not administration chunks, so they may not load zod (scripts/bench-bundle.mjs fails the build if
+// they do). credits-format.test.ts checks these agree with the contracts' schemas.
+
+/** A calendar day (UTC) 'YYYY-MM-DD' that exists (2024-02-29 yes, 2024-02-31 no). */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+}
+
+/** A calendar month (UTC) 'YYYY-MM'. */
+export function isMonth(value: string): boolean {
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
+}

@@ -1,15 +1,17 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete';
 import { usePricingQuery } from '../../lib/credits-api';
 import { useDeleteModelMutation, useModelsQuery, useProvidersQuery, useTestModelMutation } from './ai-config-api';
-import { DeleteConfirm, useConfirmedDelete } from './confirmed-delete';
+import { DeleteConfirm } from './confirmed-delete';
 import { ConnectionTest } from './connection-test';
 import { buttonClass } from '../../components/form-parts';
 import type { AiModel } from './model';
 import { ModelForm } from './model-form';
 import { EmptyRow, Section, td, th, YesNo } from './table-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { errorMessage } from '../../lib/api';
 import { catalogue } from './i18n';
 
 export function ModelsSection(): ReactElement {
@@ -21,14 +23,19 @@ export function ModelsSection(): ReactElement {
   const priced = useMemo(() => new Set((pricing.data?.prices ?? []).map((price) => price.modelId)), [pricing.data]);
   const [editing, setEditing] = useState<AiModel | 'new' | null>(null);
   const [remove, removing] = useDeleteModelMutation();
-  const deletion = useConfirmedDelete<AiModel>(remove);
+  // A refused delete (the server says why) stays above the list until the next one succeeds.
+  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
+  const deletion = useConfirmedDelete<AiModel>(remove, {
+    done: () => setDeleteFailure(null),
+    failed: (error) => setDeleteFailure(errorMessage(error) ?? t('aiConfig.deleteFailed')),
+  });
   const [test] = useTestModelMutation();
   const items = data?.items ?? [];
   const providerList = providers?.items ?? [];
 
   return (
     <Section title={t('aiConfig.models.title')} addLabel={t('aiConfig.models.add')} onAdd={() => setEditing('new')} addDisabled={providerList.length === 0} testId="models-section">
-      {deletion.failure ? <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">{deletion.failure}</p> : null}
+      {deleteFailure ? <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">{deleteFailure}</p> : null}
       {isLoading ? <PageSpinner label={t('common.loading')} /> : isError ? <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('aiConfig.listError')}</p> : (
         <table className="min-w-full divide-y divide-gray-200 dark:divide-gray-800" data-testid="models-table">
           <thead className="bg-gray-50 dark:bg-gray-800/50">

@@ -1,13 +1,15 @@
 import { useState, type ReactElement } from 'react';
 import { PageSpinner } from '../../components/spinner';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete';
 import { useDeleteProviderMutation, useProvidersQuery, useTestProviderMutation } from './ai-config-api';
-import { DeleteConfirm, useConfirmedDelete } from './confirmed-delete';
+import { DeleteConfirm } from './confirmed-delete';
 import { ConnectionTest } from './connection-test';
 import { buttonClass } from '../../components/form-parts';
 import type { AiProvider } from './model';
 import { ProviderForm } from './provider-form';
 import { EmptyRow, Section, td, th, YesNo } from './table-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { errorMessage } from '../../lib/api';
 import { catalogue } from './i18n';
 
 export function ProvidersSection(): ReactElement {
@@ -15,13 +17,18 @@ export function ProvidersSection(): ReactElement {
   const { data, isLoading, isError } = useProvidersQuery();
   const [editing, setEditing] = useState<AiProvider | 'new' | null>(null);
   const [remove, removing] = useDeleteProviderMutation();
-  const deletion = useConfirmedDelete<AiProvider>(remove);
+  // A refused delete (e.g. a provider that still has models) stays above the list until the next one succeeds.
+  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
+  const deletion = useConfirmedDelete<AiProvider>(remove, {
+    done: () => setDeleteFailure(null),
+    failed: (error) => setDeleteFailure(errorMessage(error) ?? t('aiConfig.deleteFailed')),
+  });
   const [test] = useTestProviderMutation();
   const items = data?.items ?? [];
 
   return (
     <Section title={t('aiConfig.providers.title')} addLabel={t('aiConfig.providers.add')} onAdd={() => setEditing('new')} testId="providers-section">
-      {deletion.failure ? <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">{deletion.failure}</p> : null}
+      {deleteFailure ? <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">{deleteFailure}</p> : null}
       {isLoading ? <PageSpinner label={t('common.loading')} /> : isError ? <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('aiConfig.listError')}</p> : (
         <table className="min-w-full divide-y divide-gray-200 dark:divide-gray-800" data-testid="providers-table">
           <thead className="bg-gray-50 dark:bg-gray-800/50">

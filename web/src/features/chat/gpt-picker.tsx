@@ -3,6 +3,7 @@
 import type { ReactElement } from 'react';
 import { Modal } from '../../components/modal';
 import { NameAvatar } from '../../components/name-avatar';
+import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { useChatGptOptionsQuery } from './gpt-api';
 import { catalogue } from './gpt-i18n';
@@ -22,7 +23,7 @@ export default function GptPicker({ onChoose, onClose }: { onChoose: (gptId: str
         <button type="button" onClick={onClose} aria-label={t('close')} className="rounded px-2 text-xl leading-none text-gray-600 hover:text-gray-900 dark:text-gray-400 dark:hover:text-white">×</button>
       </div>
       {options.isLoading ? <p className="text-sm text-gray-600 dark:text-gray-400">{t('loading')}</p> : null}
-      {options.isError ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{t('loadFailed')}</p> : null}
+      {options.isError ? <Alert>{t('loadFailed')}</Alert> : null}
       {options.isSuccess && list.length === 0 ? <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="gpt-picker-empty">{t('none')}</p> : null}
       <ul className="flex flex-col gap-1">
         {list.map((gpt) => (

@@ -1,6 +1,6 @@
 // Calls of the companies screen (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import type { CreditGrantDto, CreditsDto, CreditSettingsDto } from '@earshot/contracts';
+import type { CreditGrantBody, CreditGrantDto, CreditsDto, CreditSettingsBody, CreditSettingsDto } from '@earshot/contracts';
 import type { Company, CompanyListArgs, CompanyPage, ImageKind } from './model';
 
 const LIST = { type: 'Company', id: 'LIST' } as const;
@@ -46,11 +46,11 @@ export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['CompanyCredits
       providesTags: (_result, _error, { id }) => [credits(id)],
     }),
     /** A positive amount is a grant, a negative one an adjustment; both change the list's balance. */
-    recordCredits: build.mutation<CreditGrantDto, { id: string; amount: number; reason: string }>({
+    recordCredits: build.mutation<CreditGrantDto, { id: string } & CreditGrantBody>({
       query: ({ id, ...body }) => ({ url: `/companies/${id}/credits`, method: 'POST', body }),
       invalidatesTags: (_result, _error, { id }) => [credits(id), LIST],
     }),
-    creditSettings: build.mutation<CreditSettingsDto, { id: string; monthlyBudget: number | null; monthlyGrant: number | null }>({
+    creditSettings: build.mutation<CreditSettingsDto, { id: string } & CreditSettingsBody>({
       query: ({ id, ...body }) => ({ url: `/companies/${id}/credits/settings`, method: 'PUT', body }),
       invalidatesTags: (_result, _error, { id }) => [credits(id)],
     }),

@@ -2,6 +2,7 @@
 // a grant or adjustment with its reason, and the ledger.
 import { useState, type ReactElement } from 'react';
 import { buttonClass, FormDialog } from '../../components/form-parts';
+import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatCredits } from '../../lib/credits-format';
@@ -23,7 +24,7 @@ export function CreditsDialog({ company, onClose, notify }: { company: Company; 
   const amount = (value: number | null | undefined) => (value === null || value === undefined ? t('credits.none') : formatCredits(value, i18n.language));
   return (
     <FormDialog title={t('credits.title', { name: company.name })} onClose={onClose} size="lg" testId="credits-dialog">
-      {credits.error ? <p role="alert" className="mb-4 text-sm text-red-700 dark:text-red-300">{errorMessage(credits.error) ?? t('credits.loadFailed')}</p> : null}
+      {credits.error ? <div className="mb-4"><Alert>{errorMessage(credits.error) ?? t('credits.loadFailed')}</Alert></div> : null}
       <dl className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="credits-summary">
         <Figure label={t('credits.balance')} value={data ? amount(data.balance) : '…'} testId="credits-balance" strong />
         <Figure label={t('credits.reserved')} value={data ? amount(data.reserved) : '…'} hint={t('credits.reservedHint')} />

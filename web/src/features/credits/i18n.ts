@@ -53,7 +53,6 @@ export const catalogue = defineFeatureCatalogue(
       amount: 'Credits',
       money: 'Value ({{currency}})',
       rate: '1 credit = {{value}}',
-      adminsOnly: 'Statements are for administrators: ask your company administrator for your company’s statement.',
     },
   },
   {
@@ -107,7 +106,6 @@ export const catalogue = defineFeatureCatalogue(
         amount: 'Crédits',
         money: 'Valeur ({{currency}})',
         rate: '1 crédit = {{value}}',
-        adminsOnly: 'Les relevés sont réservés aux administrateurs : demandez celui de votre entreprise à son administrateur.',
       },
     },
     et: {
@@ -160,7 +158,6 @@ export const catalogue = defineFeatureCatalogue(
         amount: 'Krediidid',
         money: 'Väärtus ({{currency}})',
         rate: '1 krediit = {{value}}',
-        adminsOnly: 'Väljavõtted on administraatoritele: küsi oma ettevõtte väljavõtet ettevõtte administraatorilt.',
       },
     },
     lv: {
@@ -213,7 +210,6 @@ export const catalogue = defineFeatureCatalogue(
         amount: 'Kredīti',
         money: 'Vērtība ({{currency}})',
         rate: '1 kredīts = {{value}}',
-        adminsOnly: 'Pārskati ir paredzēti administratoriem: lūdziet sava uzņēmuma pārskatu tā administratoram.',
       },
     },
   },

@@ -28,7 +28,7 @@ function gateway() {
 describe('invoice page', () => {
   it('an ADMIN sees the month’s statement: balances, charges by feature and model, the PDF', async () => {
     const sent = gateway();
-    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-03', role: 'ADMIN' });
+    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-03', role: 'ADMIN', guarded: true });
     const view = await screen.findByTestId('statement');
     expect(within(view).getByRole('heading', { name: 'Statement March 2026' })).toBeInTheDocument();
     expect(within(view).getByText('for Acme')).toBeInTheDocument();
@@ -45,7 +45,7 @@ describe('invoice page', () => {
   it('a HOST_ADMIN picks the company and the month, both kept in the address', async () => {
     const sent = gateway();
     const user = userEvent.setup();
-    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-02', role: 'HOST_ADMIN', companyId: null });
+    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-02', role: 'HOST_ADMIN', companyId: null, guarded: true });
     expect(await screen.findByText('Choose a company to see its figures.')).toBeInTheDocument();
     await waitFor(() => expect(within(screen.getByTestId('report-company')).getAllByRole('option')).toHaveLength(2));
     await user.selectOptions(screen.getByTestId('report-company'), COMPANY);
@@ -60,10 +60,18 @@ describe('invoice page', () => {
     expect(screen.getByText('No charges this month.')).toBeInTheDocument();
   });
 
-  it('USER and CALLER are told statements are for administrators, and nothing is asked', async () => {
+  it('asks for this month when the address names no month, and says when the statement cannot be loaded', async () => {
+    const sent = fakeGateway((call) => (call.path.endsWith('/statement') ? json({ message: 'Statements are resting' }, 503) : undefined));
+    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-13', role: 'ADMIN', guarded: true });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Statements are resting');
+    expect(sent[0]?.query.get('month')).toBe(new Date().toISOString().slice(0, 7));
+  });
+
+  it.each(['USER', 'CALLER'] as const)('the route guard sends a %s from /invoice to /chat, as from any admin page, and nothing is asked', async (role) => {
     const sent = gateway();
-    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice', role: 'USER' });
-    expect(await screen.findByTestId('statement-admins-only')).toHaveTextContent('Statements are for administrators');
+    renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-03', role, guarded: true });
+    expect(await screen.findByTestId('elsewhere')).toHaveAttribute('data-path', '/chat');
+    expect(screen.queryByRole('heading', { name: 'Invoice' })).toBeNull();
     expect(sent).toHaveLength(0);
   });
 });

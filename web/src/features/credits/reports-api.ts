@@ -4,7 +4,7 @@ import type { CreditUsageDto, StatementDto } from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 
-export interface UsageArgs {
+interface UsageArgs {
   /** null: the caller's own use. */
   companyId: string | null;
   from?: string;

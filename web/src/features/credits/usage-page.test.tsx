@@ -70,6 +70,13 @@ describe('usage page', () => {
     await waitFor(() => expect(sent.filter((call) => call.path.endsWith('/usage')).at(-1)?.query.get('from')).toBe('2026-03-05'));
   });
 
+  it('leaves out a day of the address that does not exist, and says when the figures cannot be loaded', async () => {
+    const sent = fakeGateway((call) => (call.path.endsWith('/usage') ? json({ message: 'Usage is resting' }, 503) : undefined));
+    renderPage(<UsagePage />, { path: '/usage', url: '/usage?from=2024-02-31&to=2024-02-29', role: 'ADMIN' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Usage is resting');
+    expect(Object.fromEntries(sent[0]!.query)).toEqual({ to: '2024-02-29' });
+  });
+
   it('says when there is no use', async () => {
     fakeGateway((call) => (call.path === '/api/credits/me/usage' ? json({ ...usage, total: 0, byDay: [{ day: '2026-03-01', credits: 0 }], byUser: [], byModel: [], byFeature: [] }) : undefined));
     renderPage(<UsagePage />, { path: '/usage', url: '/usage', role: 'CALLER' });

@@ -8,23 +8,28 @@ import { Icon } from '../../components/icons';
 import { buttonClass, inputClass } from '../../components/form-parts';
 import { PageHeading } from '../../components/page-heading';
 import { PageSpinner } from '../../components/spinner';
+import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { dayOf, formatCredits, formatMoney } from '../../lib/credits-format';
+import { dayOf, formatCredits, formatMoney, isDay } from '../../lib/credits-format';
 import { withParams } from '../../lib/search-params';
 import { catalogue } from './i18n';
 import { CompanyPicker, useReportScope } from './report-scope';
 import { usageCsvUrl, useUsageQuery } from './reports-api';
 import { UsageChart, type Point } from './usage-chart';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A day of the address, when it is a calendar day (else the server's default period). */
+function dayParam(search: URLSearchParams, key: 'from' | 'to'): string | undefined {
+  const value = search.get(key) ?? '';
+  return isDay(value) ? value : undefined;
+}
 
 export default function UsagePage(): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const scope = useReportScope();
   const [search, setSearch] = useSearchParams();
-  const from = DAY.test(search.get('from') ?? '') ? search.get('from')! : undefined;
-  const to = DAY.test(search.get('to') ?? '') ? search.get('to')! : undefined;
+  const from = dayParam(search, 'from');
+  const to = dayParam(search, 'to');
   const companyId = scope.kind === 'self' ? null : scope.companyId;
   const waiting = scope.kind === 'host' && !companyId;
   const usage = useUsageQuery({ companyId, from, to }, { skip: waiting });
@@ -52,7 +57,7 @@ export default function UsagePage(): ReactElement {
         ) : null}
       </div>
       {waiting ? <p className="text-sm text-gray-600 dark:text-gray-400">{t('reports.pickCompanyFirst')}</p>
-        : usage.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{errorMessage(usage.error) ?? t('reports.loadFailed')}</p>
+        : usage.error ? <Alert>{errorMessage(usage.error) ?? t('reports.loadFailed')}</Alert>
           : !data ? <PageSpinner label={t('common.loading')} />
             : <UsageFigures data={data} showUsers={scope.kind !== 'self'} />}
     </div>

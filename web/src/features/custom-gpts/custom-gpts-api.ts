@@ -1,6 +1,7 @@
 // Calls of the custom GPT screens (HOST_ADMIN, ADMIN), injected into the app's one RTK Query API.
 // The knowledge files' upload is not here: it reports progress, so it is an XMLHttpRequest
 // (lib/upload.ts, see use-knowledge-upload.ts).
+import type { ChatModelsDto } from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 import { GPT_PAGE_SIZE, type ChatModelOption, type CustomGpt, type CustomGptBody, type CustomGptList, type GptListArgs, type KnowledgeFile, type UserOption } from './model';
@@ -44,7 +45,7 @@ export const customGptsApi = withTags.injectEndpoints({
       invalidatesTags: (_result, _error, { gptId }) => [{ type: 'KnowledgeFiles', id: gptId }, 'CustomGpts'],
     }),
     /** The chat models people may pick (any admin may read them, unlike the AI configuration). */
-    gptChatModels: build.query<ChatModelOption[], void>({ query: () => '/chat/models', transformResponse: (body: { models: ChatModelOption[] }) => body.models }),
+    gptChatModels: build.query<ChatModelOption[], void>({ query: () => '/chat/models', transformResponse: (body: ChatModelsDto) => body.models }),
     gptUserOptions: build.query<UserOption[], void>({ query: () => '/users/dropdown' }),
   }),
 });

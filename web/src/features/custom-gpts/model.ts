@@ -1,7 +1,7 @@
 // The custom GPT screens' data: the contracts' types (this is a lazy admin chunk, so the form may
 // validate with the contracts' own zod schema, the server's rules) and the form's values ↔ body.
 import { z } from 'zod';
-import { CreateCustomGptBody, type CreateCustomGptInput, type CustomGptDto, type CustomGptList as List, type KnowledgeFileDto } from '@earshot/contracts';
+import { CreateCustomGptBody, type ChatModelsDto, type CreateCustomGptInput, type CustomGptDto, type CustomGptList as List, type KnowledgeFileDto, type UserDropdownItem } from '@earshot/contracts';
 import { GPT_LIMITS, GPT_MESSAGES, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT, type GptVisibility, type Role } from '@earshot/contracts/constants';
 
 export { GPT_LIMITS, GPT_MESSAGES, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT };
@@ -22,16 +22,10 @@ export interface GptListArgs {
   search: string;
 }
 
-export interface ChatModelOption {
-  _id: string;
-  name: string;
-  isDefault: boolean;
-}
-
-export interface UserOption {
-  _id: string;
-  name: string;
-}
+/** A chat model the GPT may use (GET /chat/models). */
+export type ChatModelOption = ChatModelsDto['models'][number];
+/** A person of the company who may be given the GPT (GET /users/dropdown). */
+export type UserOption = UserDropdownItem;
 
 export interface GptFormInput {
   name: string;

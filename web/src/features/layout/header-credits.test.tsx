@@ -46,8 +46,20 @@ describe('header credits', () => {
     expect(items.map((item) => item.textContent?.slice(0, 7))).toEqual(['Alert 2', 'Alert 1', 'Alert 0']);
     expect(items.map((item) => within(item).queryByRole('img', { name: 'Unread' }) !== null)).toEqual([true, true, false]);
     await user.click(within(menu).getAllByTestId('notification')[0]!);
-    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(await screen.findByTestId('elsewhere')).toHaveAttribute('data-path', '/usage');
     expect(sent.some((call) => call.path === '/api/notifications/n2/read' && call.method === 'POST')).toBe(true);
+  });
+
+  it.each(['//evil.example/phish', '/\\evil.example/phish', 'https://evil.example/phish'])('marks a notification read but does not follow the link %s out of the app', async (link) => {
+    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [note(1, null, link)]);
+    const user = userEvent.setup();
+    renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
+    await screen.findByTestId('notifications-unread');
+    await user.click(screen.getByTestId('notifications-bell'));
+    await user.click(within(screen.getByRole('menu')).getByTestId('notification'));
+    await waitFor(() => expect(sent.some((call) => call.path === '/api/notifications/n1/read' && call.method === 'POST')).toBe(true));
+    expect(screen.queryByTestId('elsewhere')).toBeNull();
+    expect(screen.getByTestId('notifications-bell')).toBeInTheDocument();
   });
 
   it('marks all as read', async () => {

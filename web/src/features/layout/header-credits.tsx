@@ -3,6 +3,7 @@
 import { useMemo, type ReactElement } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { DropdownMenu } from '../../components/dropdown-menu';
+import { Icon } from '../../components/icons';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { formatCredits } from '../../lib/credits-format';
 import { catalogue as headerCreditsCatalogue } from './header-credits-i18n';
@@ -11,6 +12,8 @@ import { useMarkAllNotificationsReadMutation, useMarkNotificationReadMutation, u
 /** Often enough that an alert shows within a minute, rare enough to cost nothing. */
 const POLL_MS = 60_000;
 const POLL = { pollingInterval: POLL_MS, skipPollingIfUnfocused: true } as const;
+/** A notification's link is followed only within the app: a path, never `//host` (nor `/\host`, which browsers read the same). */
+const IN_APP = /^\/(?![/\\])/;
 
 export default function HeaderCredits(): ReactElement {
   return (
@@ -56,9 +59,7 @@ function Bell(): ReactElement {
       buttonClassName="relative inline-flex size-10 items-center justify-center rounded-full border border-gray-200 text-gray-600 hover:bg-gray-100 dark:border-gray-700 dark:text-gray-300 dark:hover:bg-gray-800"
       button={
         <>
-          <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-            <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.9 1.9 0 0 0 3.4 0" />
-          </svg>
+          <Icon name="bell" strokeWidth={2} />
           {unread ? <span className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white" data-testid="notifications-unread">{unread > 99 ? '99+' : unread}</span> : null}
         </>
       }
@@ -70,7 +71,7 @@ function Bell(): ReactElement {
           testId: 'notification',
           onSelect: () => {
             if (!item.readAt) void markRead(item._id);
-            if (item.link?.startsWith('/')) void navigate(item.link);
+            if (item.link && IN_APP.test(item.link)) void navigate(item.link);
           },
           label: (
             <span className="block max-w-[min(18rem,calc(100vw-4rem))]">

@@ -5,7 +5,7 @@ import { api } from '../../lib/api';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Notifications'] });
 
-export const NOTIFICATIONS_SHOWN = 10;
+const NOTIFICATIONS_SHOWN = 10;
 
 export const notificationsApi = withTags.injectEndpoints({
   endpoints: (build) => ({

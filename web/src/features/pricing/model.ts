@@ -1,15 +1,17 @@
 // What can be priced (each enabled model by its purpose, and the transcription engines), the
 // units that apply to each, and the price and currency forms. A lazy admin chunk: the forms
 // validate with the contracts' fields (after the form's own, translated rule).
+import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import { CurrencyBody, PriceCreateBody, type PriceDto } from '@earshot/contracts';
 import type { PriceUnit } from '@earshot/contracts/constants';
+import { creditsText } from '../../lib/credits-input';
 
 export type { PriceDto };
 
 /** The speech-to-text engines that are charged by the minute even without a configured model. */
-export const ENGINES = ['pocketsphinx', 'openai'] as const;
-export type Engine = (typeof ENGINES)[number];
+const ENGINES = ['pocketsphinx', 'openai'] as const;
+type Engine = (typeof ENGINES)[number];
 
 export type Purpose = 'chat' | 'speech-to-text' | 'embeddings' | 'engine';
 
@@ -29,6 +31,11 @@ export interface Subject {
   engine: Engine | null;
 }
 
+/** A subject as the page names it: an engine by its translated name, a model by its own. */
+export function subjectName(subject: Subject, t: TFunction): string {
+  return subject.engine ? t(`pricing.engines.${subject.engine}`) : subject.name;
+}
+
 export function subjectsOf(models: ReadonlyArray<{ _id: string; name: string; purpose: Exclude<Purpose, 'engine'> }>): Subject[] {
   return [
     ...models.map((model) => ({ key: `model:${model._id}`, name: model.name, purpose: model.purpose, modelId: model._id, engine: null })),
@@ -41,12 +48,9 @@ export function pricesOf(subject: Subject, prices: readonly PriceDto[]): Partial
   return Object.fromEntries(mine.map((price) => [price.unit, price]));
 }
 
-/** Up to four decimals, as the server keeps them. */
-const CREDITS = /^\d{1,12}(\.\d{1,4})?$/;
-
 export const PriceFormSchema = z.object({
   unit: PriceCreateBody.shape.unit,
-  credits: z.string().trim().regex(CREDITS, 'creditsInvalid').transform(Number).pipe(PriceCreateBody.shape.credits),
+  credits: creditsText('creditsInvalid').pipe(PriceCreateBody.shape.credits),
   // datetime-local: the person's own clock; blank = now.
   effectiveFrom: z.string().refine((value) => value === '' || new Date(value).getTime() >= Date.now() - 60_000, 'pastDate'),
 });

@@ -1,10 +1,11 @@
 import { useMemo, type ReactElement } from 'react';
 import { PageSpinner } from '../../components/spinner';
+import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatCredits } from '../../lib/credits-format';
 import { catalogue } from './i18n';
-import { priceStates, type Subject } from './model';
+import { priceStates, subjectName, type Subject } from './model';
 import { usePriceHistoryQuery } from './pricing-api';
 
 const th = 'px-3 py-2 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
@@ -22,11 +23,11 @@ export function PriceHistory({ subject }: { subject: Subject }): ReactElement {
   const states = useMemo(() => priceStates(history.data ?? []), [history.data]);
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
   if (history.isLoading) return <PageSpinner label={t('common.loading')} />;
-  if (history.error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">{errorMessage(history.error) ?? t('pricing.loadFailed')}</p>;
+  if (history.error) return <Alert>{errorMessage(history.error) ?? t('pricing.loadFailed')}</Alert>;
   const items = history.data ?? [];
   if (items.length === 0) return <p className="text-sm text-gray-600 dark:text-gray-400">{t('pricing.historyEmpty')}</p>;
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('pricing.historyFor', { name: subject.name })}>
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('pricing.historyFor', { name: subjectName(subject, t) })}>
       <table className="min-w-full divide-y divide-gray-200 dark:divide-gray-800" data-testid="price-history">
         <thead>
           <tr>

@@ -67,6 +67,28 @@ describe('pricing page', () => {
     expect(Object.fromEntries(sent.find((call) => call.path === '/api/pricing/history')!.query)).toEqual({ modelId: CHAT });
   });
 
+  it('names an engine by its translated name everywhere, the history dialog included', async () => {
+    const sent = gateway((call) => (call.path === '/api/pricing/history' ? json([price({ _id: 'e1', modelId: null, engine: 'pocketsphinx', modelName: null, unit: 'audio_minute', credits: 0.5 })]) : undefined));
+    const user = userEvent.setup();
+    renderPage(<PricingPage />, { path: '/pricing', url: '/pricing', role: 'HOST_ADMIN', companyId: null });
+    expect(await screen.findByRole('button', { name: 'Set price for PocketSphinx (offline)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Price history: PocketSphinx (offline)' }));
+    const dialog = screen.getByTestId('history-dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Price history: PocketSphinx (offline)' })).toBeInTheDocument();
+    expect(await within(dialog).findByRole('region', { name: 'Price history: PocketSphinx (offline)' })).toBeInTheDocument();
+    expect(within(dialog).queryByText(/pocketsphinx/)).toBeNull();
+    expect(within(dialog).getAllByTestId('history-row')).toHaveLength(1);
+    expect(Object.fromEntries(sent.find((call) => call.path === '/api/pricing/history')!.query)).toEqual({ engine: 'pocketsphinx' });
+  });
+
+  it('says when a history cannot be loaded', async () => {
+    gateway((call) => (call.path === '/api/pricing/history' ? json({ message: 'History is resting' }, 503) : undefined));
+    const user = userEvent.setup();
+    renderPage(<PricingPage />, { path: '/pricing', url: '/pricing', role: 'HOST_ADMIN', companyId: null });
+    await user.click(await screen.findByRole('button', { name: 'Price history: gpt-test' }));
+    expect(await within(screen.getByTestId('history-dialog')).findByRole('alert')).toHaveTextContent('History is resting');
+  });
+
   it('saves the display currency, refusing a code that is not three letters', async () => {
     const sent = gateway((call) => (call.path === '/api/pricing/currency' ? json({ currency: 'USD', creditRate: 0.02 }) : undefined));
     const user = userEvent.setup();

@@ -11,7 +11,7 @@ import { errorMessage } from '../../lib/api';
 import { usePricingQuery } from '../../lib/credits-api';
 import { formatCredits } from '../../lib/credits-format';
 import { catalogue } from './i18n';
-import { pricesOf, subjectsOf, UNITS_BY_PURPOSE, type PriceDto, type Subject } from './model';
+import { pricesOf, subjectName, subjectsOf, UNITS_BY_PURPOSE, type PriceDto, type Subject } from './model';
 import { PriceForm } from './price-form';
 import { PriceHistory } from './price-history';
 import { CurrencyForm } from './currency-form';
@@ -33,7 +33,6 @@ export default function PricingPage(): ReactElement {
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const columns = useMemo<Array<DataColumn<Subject>>>(() => {
-    const nameOf = (s: Subject) => (s.engine ? t(`pricing.engines.${s.engine}`) : s.name);
     const priceCell = (s: Subject) => {
       const mine = pricesOf(s, prices);
       return (
@@ -56,14 +55,14 @@ export default function PricingPage(): ReactElement {
       );
     };
     return [
-      { id: 'subject', header: t('pricing.subject'), cell: (s) => <span className="font-medium break-all">{nameOf(s)}</span>, sortValue: (s) => nameOf(s).toLowerCase(), canHide: false },
+      { id: 'subject', header: t('pricing.subject'), cell: (s) => <span className="font-medium break-all">{subjectName(s, t)}</span>, sortValue: (s) => subjectName(s, t).toLowerCase(), canHide: false },
       { id: 'purpose', header: t('pricing.purpose'), cell: (s) => t(`pricing.purposes.${s.purpose}`), sortValue: (s) => s.purpose },
       { id: 'prices', header: t('pricing.inForce'), cell: priceCell, canHide: false },
     ];
   }, [t, prices, date, i18n.language]);
 
   const close = () => setDialog(null);
-  const dialogName = dialog ? (dialog.subject.engine ? t(`pricing.engines.${dialog.subject.engine}`) : dialog.subject.name) : '';
+  const dialogName = dialog ? subjectName(dialog.subject, t) : '';
   return (
     <div>
       <PageHeading>{t('pages.pricing')}</PageHeading>
@@ -83,8 +82,8 @@ export default function PricingPage(): ReactElement {
         emptyText={t('pricing.noModels')}
         rowActions={(subject) => (
           <span className="inline-flex gap-1">
-            <button type="button" className={buttonClass.row} onClick={() => setDialog({ kind: 'price', subject })} aria-label={t('pricing.setPriceFor', { name: subject.engine ? t(`pricing.engines.${subject.engine}`) : subject.name })}>{t('pricing.setPrice')}</button>
-            <button type="button" className={buttonClass.row} onClick={() => setDialog({ kind: 'history', subject })} aria-label={t('pricing.historyFor', { name: subject.engine ? t(`pricing.engines.${subject.engine}`) : subject.name })}>{t('pricing.history')}</button>
+            <button type="button" className={buttonClass.row} onClick={() => setDialog({ kind: 'price', subject })} aria-label={t('pricing.setPriceFor', { name: subjectName(subject, t) })}>{t('pricing.setPrice')}</button>
+            <button type="button" className={buttonClass.row} onClick={() => setDialog({ kind: 'history', subject })} aria-label={t('pricing.historyFor', { name: subjectName(subject, t) })}>{t('pricing.history')}</button>
           </span>
         )}
       />

@@ -2,12 +2,12 @@
 // component could listen. This tiny module, in the shell, catches it at start-up and keeps it, so
 // the install prompt's UI can load later without missing the offer.
 
-export interface BeforeInstallPromptEvent extends Event {
+interface BeforeInstallPromptEvent extends Event {
   prompt: () => Promise<void>;
   userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
 }
 
-export interface InstallState {
+interface InstallState {
   /** The browser's offer, kept until used; null when there is none (yet) or it was used. */
   offer: BeforeInstallPromptEvent | null;
   installed: boolean;

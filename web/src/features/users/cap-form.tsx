@@ -6,17 +6,16 @@ import { UserCapBody, type AdminUserDto } from '@earshot/contracts';
 import { DialogButtons } from '../../components/form-dialog';
 import { FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { optionalPositiveCreditsText } from '../../lib/credits-input';
 import { formMessages } from '../../lib/form-messages';
 import { placeFieldErrors } from '../../lib/server-errors';
 import { catalogue as capCatalogue } from './cap-i18n';
 import { catalogue } from './i18n';
 import { useSetUserCapMutation } from './users-api';
 
-const POSITIVE = /^\d{1,12}(\.\d{1,4})?$/;
 /** Typed as text: blank → null (no cap), else the contract's positive amount. */
 const CapFormSchema = z.object({
-  monthlyCredits: z.string().trim().refine((value) => value === '' || (POSITIVE.test(value) && Number(value) > 0), 'invalid')
-    .transform((value) => (value === '' ? null : Number(value))).pipe(UserCapBody.shape.monthlyCredits),
+  monthlyCredits: optionalPositiveCreditsText('invalid').pipe(UserCapBody.shape.monthlyCredits),
 });
 
 /** The person's monthly credits cap (ADMIN of their company, HOST_ADMIN). */
