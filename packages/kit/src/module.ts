@@ -27,9 +27,9 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   transact<T>(fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<T>): Promise<T>;
   /**
    * Handles events at most once for `consumer` (see applyOnce): `fn` gets the transaction and the
-   * events not applied before (it is not called when there are none). Returns those.
+   * events not applied before (it is not called when there are none).
    */
-  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: (event: NewEvent) => void, fresh: Envelope[]) => Promise<void>): Promise<Envelope[]>;
+  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: (event: NewEvent) => void, fresh: Envelope[]) => Promise<void>): Promise<void>;
 }
 
 /**

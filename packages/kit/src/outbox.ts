@@ -180,8 +180,9 @@ export async function applyOnce(
       sql`insert into ${sql.identifier(schema)}.applied_events (consumer, event_id)
           values ${sql.join(unique.map((e) => sql`(${consumer}, ${e.id})`), sql`, `)} on conflict do nothing returning event_id`,
     )) as unknown as { rows: { event_id: string }[] };
-    const recorded = new Set(result.rows.map((r) => r.event_id));
-    const fresh = unique.filter((e) => recorded.has(e.id));
+    // PostgreSQL answers a uuid in lower case; an envelope's id may have been written in upper case.
+    const recorded = new Set(result.rows.map((r) => r.event_id.toLowerCase()));
+    const fresh = unique.filter((e) => recorded.has(e.id.toLowerCase()));
     if (fresh.length > 0) await handler(tx as unknown as Db, fresh);
     return fresh;
   });

@@ -53,12 +53,11 @@ function createContext(module: ServiceModule, deps: RuntimeDeps, relay: OutboxRe
     transact,
     async applyOnce(consumer, envelopes, fn) {
       const events: NewEvent[] = [];
-      const fresh = await applyOnce(database.db, module.schema, consumer, envelopes, async (tx, unapplied) => {
-        await fn(tx, (e) => events.push(e), unapplied);
+      await applyOnce(database.db, module.schema, consumer, envelopes, async (tx, fresh) => {
+        await fn(tx, (e) => events.push(e), fresh);
         if (events.length) await writeOutbox(tx, module.schema, events);
       });
       if (events.length) relay.nudge();
-      return fresh;
     },
   };
 }

@@ -228,6 +228,14 @@ describe('one’s own credits', () => {
       [a._id, people.caller],
     );
     await entry(a._id, { kind: 'charge', amount: -2, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 500, userId: people.admin });
+    // The month's spend the ledger keeps beside those charges (what the credit gate reads), per person and month (UTC).
+    await stack.database.query(
+      `insert into tenant.credit_spend (company_id, user_id, month, credits)
+       select $1, who, to_char(at, 'YYYY-MM'), credits from (values
+         ($2, now() at time zone 'UTC', 3.25), ($2, date_trunc('month', now() at time zone 'UTC') - interval '1 millisecond', 4),
+         ($3, now() at time zone 'UTC', 2)) as spent (who, at, credits)`,
+      [a._id, people.caller, people.admin],
+    );
   });
 
   test('a person with a cap sees it, this month’s spend and what remains; not the company’s balance', async () => {

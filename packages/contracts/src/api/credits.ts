@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery, paginated } from '../common';
-import { CREDIT_CODES, CREDIT_DECIMALS, CREDIT_FEATURES, LEDGER_KINDS, PRICE_UNITS } from '../credit-constants';
+import { CREDIT_DECIMALS, CREDIT_FEATURES, LEDGER_KINDS, PRICE_UNITS } from '../credit-constants';
 
 /*
  * Pricing, credits, usage, statements and in-app notifications (issue 13). The tenant service
@@ -45,12 +45,11 @@ export const PriceDto = z.object({
 });
 export type PriceDto = z.infer<typeof PriceDto>;
 
+export const CurrencyDto = z.object({ currency: z.string(), creditRate: z.number() });
+export type CurrencyDto = z.infer<typeof CurrencyDto>;
+
 /** `GET /pricing`: the display currency, its rate (currency units per credit) and the prices in force now. */
-export const PricingDto = z.object({
-  currency: z.string(),
-  creditRate: z.number(),
-  prices: z.array(PriceDto),
-});
+export const PricingDto = CurrencyDto.extend({ prices: z.array(PriceDto) });
 export type PricingDto = z.infer<typeof PricingDto>;
 
 export const PriceHistoryQuery = z.object({ modelId: ModelRef.optional(), engine: EngineName.optional() }).strict();
@@ -76,8 +75,6 @@ export const CurrencyBody = z.object({
   creditRate: z.number().finite().positive().max(1_000_000),
 }).strict();
 export type CurrencyBody = z.infer<typeof CurrencyBody>;
-export const CurrencyDto = z.object({ currency: z.string(), creditRate: z.number() });
-export type CurrencyDto = z.infer<typeof CurrencyDto>;
 
 // ---------------------------------------------------------------- credits and the ledger
 
@@ -103,13 +100,14 @@ export type LedgerEntryDto = z.infer<typeof LedgerEntryDto>;
 export const CreditsQuery = PageQuery.strict();
 export type CreditsQuery = z.infer<typeof CreditsQuery>;
 
+export const CreditSettingsDto = z.object({ monthlyBudget: z.number().nullable(), monthlyGrant: z.number().nullable() });
+export type CreditSettingsDto = z.infer<typeof CreditSettingsDto>;
+
 /** `GET /companies/{id}/credits`: `balance` is what can still be spent (open reservations already taken off). */
-export const CreditsDto = z.object({
+export const CreditsDto = CreditSettingsDto.extend({
   balance: z.number(),
   reserved: z.number(),
   currency: z.string(),
-  monthlyBudget: z.number().nullable(),
-  monthlyGrant: z.number().nullable(),
   ledger: paginated(LedgerEntryDto),
 });
 export type CreditsDto = z.infer<typeof CreditsDto>;
@@ -133,8 +131,6 @@ export const CreditSettingsBody = z.object({
   monthlyGrant: PositiveCredits.nullable(),
 }).strict();
 export type CreditSettingsBody = z.infer<typeof CreditSettingsBody>;
-export const CreditSettingsDto = z.object({ monthlyBudget: z.number().nullable(), monthlyGrant: z.number().nullable() });
-export type CreditSettingsDto = z.infer<typeof CreditSettingsDto>;
 
 // ---------------------------------------------------------------- usage and statements
 
@@ -218,12 +214,3 @@ export const UserCapBody = z.object({ monthlyCredits: PositiveCredits.nullable()
 export type UserCapBody = z.infer<typeof UserCapBody>;
 export const UserCapDto = z.object({ _id: z.string(), monthlyCredits: z.number().nullable() });
 export type UserCapDto = z.infer<typeof UserCapDto>;
-
-// ---------------------------------------------------------------- refusals
-
-/** 402 (exhausted credits or cap) and 409 (a model without a price), before any work starts. */
-export const CreditRefusalBody = z.object({
-  message: z.string(),
-  code: z.enum([CREDIT_CODES.CREDITS_EXHAUSTED, CREDIT_CODES.USER_CAP_REACHED, CREDIT_CODES.MODEL_NOT_PRICED]),
-});
-export type CreditRefusalBody = z.infer<typeof CreditRefusalBody>;

@@ -74,13 +74,7 @@ export const CustomGptList = paginated(CustomGptDto);
 export type CustomGptList = z.infer<typeof CustomGptList>;
 
 /** GET /custom-gpt/dropdown: the GPTs the caller may chat with (enabled, visible to them). */
-export const CustomGptOption = z.object({
-  _id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  avatar: z.string().nullable(),
-  starters: z.array(z.string()),
-});
+export const CustomGptOption = CustomGptDto.pick({ _id: true, name: true, description: true, avatar: true, starters: true });
 export type CustomGptOption = z.infer<typeof CustomGptOption>;
 export const CustomGptDropdown = z.array(CustomGptOption);
 export type CustomGptDropdown = z.infer<typeof CustomGptDropdown>;

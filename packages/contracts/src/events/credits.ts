@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { PRICE_UNITS } from '../credit-constants';
+import { CreditSettingsDto, CurrencyDto } from '../api/credits';
 import { defineEvent } from './envelope';
 
 // Credits belong to the tenant service, so their facts ride on the tenant topic.
 const topic = 'earshot.tenant';
 
-const Settings = z.object({ monthlyBudget: z.number().nullable(), monthlyGrant: z.number().nullable() });
 
 /*
  * Facts of pricing and credits decided by people (and the monthly grant). Charges are not events:
@@ -26,7 +26,7 @@ export const creditEvents = [
   defineEvent({
     type: 'pricing.currency_changed', version: 1, topic,
     description: 'The display currency of credits, or its rate (currency units per credit), changed.',
-    data: z.object({ before: z.object({ currency: z.string(), creditRate: z.number() }), after: z.object({ currency: z.string(), creditRate: z.number() }) }),
+    data: z.object({ before: CurrencyDto, after: CurrencyDto }),
   }),
   defineEvent({
     type: 'credits.granted', version: 1, topic,
@@ -41,7 +41,7 @@ export const creditEvents = [
   defineEvent({
     type: 'credits.settings_changed', version: 1, topic,
     description: "A company's monthly budget or monthly grant changed.",
-    data: z.object({ id: z.string(), before: Settings, after: Settings }),
+    data: z.object({ id: z.string(), before: CreditSettingsDto, after: CreditSettingsDto }),
   }),
   defineEvent({
     type: 'credits.threshold_reached', version: 1, topic,

@@ -95,8 +95,8 @@ export function onBatch<T extends EventType>(
  * taking the events that arrive together at once, in their order, in one transaction (a lone
  * event comes as a batch of one): the audit log.
  */
-export function onEvery(handle: (events: Envelope[], tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
-  const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => ({ apply: (tx, emit) => handle([...envelopes], tx, emit) });
+export function onEvery(handle: (events: readonly Envelope[], tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
+  const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => ({ apply: (tx, emit) => handle(envelopes, tx, emit) });
   return {
     type: '*',
     topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))],
@@ -110,7 +110,7 @@ export interface ConsumerContext {
   readonly schema: string;
   readonly db: Db;
   readonly logger: Logger;
-  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: Emit, fresh: Envelope[]) => Promise<void>): Promise<Envelope[]>;
+  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: Emit, fresh: Envelope[]) => Promise<void>): Promise<void>;
 }
 
 export interface ParkedEvent {
@@ -188,7 +188,8 @@ export class EventConsumer {
   }
 
   private async receiveRun(run: readonly Envelope[]): Promise<void> {
-    if (run.length > 1) {
+    // A run holding an event that failed before would fail together again: straight to one by one.
+    if (run.length > 1 && !run.some((envelope) => this.failed.has(envelope.id))) {
       try {
         await this.applyTogether(run);
         for (const envelope of run) if (this.failed.delete(envelope.id)) await this.forget(envelope.id);
@@ -287,7 +288,7 @@ export class EventConsumer {
     for (const row of result.rows) {
       const envelope = EnvelopeSchema.parse(typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope);
       try {
-        await this.apply(envelope, this.handlers.filter((h) => h.type === '*' || h.type === envelope.type));
+        await this.apply(envelope, this.handlersOf(envelope));
         await this.forget(row.event_id);
         outcome.replayed.push(row.event_id);
       } catch (error) {

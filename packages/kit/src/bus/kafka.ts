@@ -3,6 +3,16 @@ import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
 import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
 
+/** A message's envelope; undefined for anything else (not JSON, or not an envelope): a retry cannot mend it. */
+function envelopeOf(text: string): Envelope | undefined {
+  try {
+    const parsed = Envelope.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
@@ -107,9 +117,10 @@ export class KafkaBus implements EventBus {
             if (!isRunning() || isStale()) return;
             const chunk = batch.messages.slice(start, start + MAX_BATCH);
             const envelopes = chunk.flatMap((message) => {
-              const parsed = message.value ? Envelope.safeParse(JSON.parse(message.value.toString())) : undefined;
-              if (parsed && !parsed.success) this.options.logger?.error({ topic: batch.topic, offset: message.offset }, 'skipping a message that is not an event envelope');
-              return parsed?.success ? [parsed.data] : [];
+              if (!message.value) return [];
+              const parsed = envelopeOf(message.value.toString());
+              if (!parsed) this.options.logger?.error({ topic: batch.topic, offset: message.offset }, 'skipping a message that is not an event envelope');
+              return parsed ? [parsed] : [];
             });
             await this.deliverWithRetries(group, targets, envelopes);
             resolveOffset(chunk.at(-1)!.offset);

@@ -25,7 +25,6 @@ export interface Position {
   seq: number;
 }
 
-/** Stores an entry once: a redelivered event (same id) is ignored. */
 /** Appends entries in their order; an event already logged (redelivered) is skipped. */
 export async function insertEntries(tx: Db, rows: NewEntryRow[]): Promise<void> {
   if (rows.length === 0) return;

@@ -15,7 +15,7 @@ function csvRow(entry: AuditEntryDto): string {
 
 /** The export as CSV text chunks, one per batch, header first. */
 export async function* toCsv(batches: AsyncIterable<AuditEntryDto[]>): AsyncGenerator<string> {
-  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  yield csvLine(CSV_COLUMNS);
   for await (const batch of batches) yield batch.map(csvRow).join('');
 }
 

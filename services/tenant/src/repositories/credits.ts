@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
-  companies, companyMembers, creditAccounts, creditAlerts, creditLedger, creditReservations, creditSpend,
+  companyMembers, creditAccounts, creditAlerts, creditLedger, creditReservations, creditSpend,
   type CreditAccountRow, type LedgerRow, type NewLedgerRow, type ReservationRow,
 } from '../db/schema';
 
@@ -14,18 +14,13 @@ export async function findAccount(db: Db, companyId: string): Promise<CreditAcco
 }
 
 /**
- * Locks the company's account row for the rest of the transaction, creating it on first use:
- * every entry's transaction takes this lock first, so concurrent entries apply one after the
- * other and none is lost. Undefined when the company does not exist (any more).
+ * Locks the company's account row for the rest of the transaction: every change of its settings
+ * or monthly grant takes this lock, so concurrent ones apply one after the other. The row is made
+ * with the company (and by migration for older ones); undefined when the company does not exist.
  */
 export async function lockAccount(tx: Db, companyId: string): Promise<CreditAccountRow | undefined> {
   const [row] = await tx.select().from(creditAccounts).where(eq(creditAccounts.companyId, companyId)).for('update');
-  if (row) return row;
-  const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
-  if (!company) return undefined;
-  await tx.insert(creditAccounts).values({ companyId }).onConflictDoNothing();
-  const [created] = await tx.select().from(creditAccounts).where(eq(creditAccounts.companyId, companyId)).for('update');
-  return created;
+  return row;
 }
 
 export async function createAccount(tx: Db, companyId: string): Promise<void> {
@@ -84,11 +79,41 @@ export async function addSpend(tx: Db, companyId: string, month: string, total: 
   return { company, people: totals };
 }
 
-/** The month's spend of the company (user '' ) or a person. */
-export async function spendOf(db: Db, companyId: string, userId: string, month: string): Promise<number> {
-  const [row] = await db.select({ credits: creditSpend.credits }).from(creditSpend)
-    .where(and(eq(creditSpend.companyId, companyId), eq(creditSpend.userId, userId), eq(creditSpend.month, month)));
-  return Number(row?.credits ?? 0);
+/** What the credit gate weighs, read in one statement. */
+export interface SpendingState {
+  balance: number;
+  monthlyBudget: number | null;
+  /** This month's spend of the company, and of the person (0 without one). */
+  companySpent: number;
+  userSpent: number;
+  /** The person's monthly cap; null without one (or without a person). */
+  cap: number | null;
+}
+
+/**
+ * The balance, budget, this month's spend of the company and of the person, and the person's cap,
+ * in one round trip: the gate asks before every piece of AI work. Undefined without an account
+ * (a company that does not exist).
+ */
+export async function spendingState(db: Db, companyId: string, userId: string | null, month: string): Promise<SpendingState | undefined> {
+  const spentBy = (who: string | null) => sql<string | null>`(select ${creditSpend.credits} from ${creditSpend}
+    where ${creditSpend.companyId} = ${companyId} and ${creditSpend.userId} = ${who} and ${creditSpend.month} = ${month})`;
+  const [row] = await db.select({
+    balance: creditAccounts.balance,
+    monthlyBudget: creditAccounts.monthlyBudget,
+    companySpent: spentBy(COMPANY_SPEND),
+    userSpent: spentBy(userId),
+    cap: sql<string | null>`(select ${companyMembers.monthlyCredits} from ${companyMembers}
+      where ${companyMembers.userId} = ${userId} and ${companyMembers.companyId} = ${companyId})`,
+  }).from(creditAccounts).where(eq(creditAccounts.companyId, companyId));
+  if (!row) return undefined;
+  return {
+    balance: Number(row.balance),
+    monthlyBudget: row.monthlyBudget === null ? null : Number(row.monthlyBudget),
+    companySpent: Number(row.companySpent ?? 0),
+    userSpent: Number(row.userSpent ?? 0),
+    cap: row.cap === null ? null : Number(row.cap),
+  };
 }
 
 export async function ledgerPage(db: Db, companyId: string, page: number, pageSize: number): Promise<{ rows: LedgerRow[]; total: number }> {
@@ -117,11 +142,6 @@ export async function closeReservation(tx: Db, id: string, state: 'settled' | 'r
 export async function recordAlert(tx: Db, values: { companyId: string; userId: string; month: string; threshold: number }): Promise<boolean> {
   const rows = await tx.insert(creditAlerts).values(values).onConflictDoNothing().returning({ threshold: creditAlerts.threshold });
   return rows.length > 0;
-}
-
-/** A member's cap (null: none) as the user events last told it. */
-export async function memberCap(db: Db, userId: string, companyId: string): Promise<number | null> {
-  return (await memberCaps(db, companyId, [userId])).get(userId) ?? null;
 }
 
 /** The caps of these members of a company (a member without one, or unknown, is left out). */

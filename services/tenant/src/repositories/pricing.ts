@@ -5,6 +5,10 @@ import { pricedModels, prices, pricingSettings, type PriceRow } from '../db/sche
 /** What a price is for: one configured model (its `_id`) or one speech engine. */
 export type PriceRef = { modelId: string; engine?: undefined } | { engine: string; modelId?: undefined };
 
+/** Whose price a piece of work pays: the configured model's when one did it, else the speech engine's (names in lower case). */
+export const priceRefOf = (modelId: string | null | undefined, engine?: string | null): PriceRef | null =>
+  modelId ? { modelId } : engine ? { engine: engine.toLowerCase() } : null;
+
 const refCondition = (ref: PriceRef): SQL => (ref.modelId !== undefined ? eq(prices.modelId, ref.modelId) : eq(prices.engine, ref.engine));
 
 export async function insertPrice(tx: Db, values: typeof prices.$inferInsert): Promise<PriceRow> {

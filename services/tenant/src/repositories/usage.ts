@@ -38,16 +38,9 @@ const modelLabel = sql<string>`coalesce(${creditLedger.model}, ${creditLedger.en
 /** A person's name from the user projection; '' when the person is gone or unknown. */
 const personName = sql<string>`coalesce(trim(${mailRecipients.firstName} || ' ' || ${mailRecipients.lastName}), '')`;
 
-/** Credits charged in the scope. */
-export async function chargedTotal(db: Db, scope: ChargeScope): Promise<string> {
-  const [row] = await db.select({ credits: used }).from(creditLedger).where(charges(scope));
-  return row?.credits ?? '0';
-}
-
 export async function usageTotals(db: Db, scope: ChargeScope) {
   const where = charges(scope);
-  const [total, byDay, byUser, byModel, byFeature] = await Promise.all([
-    chargedTotal(db, scope),
+  const [byDay, byUser, byModel, byFeature] = await Promise.all([
     db.select({ day: utcDay, credits: used }).from(creditLedger).where(where).groupBy(utcDay).orderBy(asc(utcDay)),
     db.select({ userId: creditLedger.userId, name: sql<string>`min(${personName})`, credits: used })
       .from(creditLedger).leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
@@ -63,7 +56,7 @@ export async function usageTotals(db: Db, scope: ChargeScope) {
     db.select({ feature: creditLedger.feature, credits: used }).from(creditLedger).where(where)
       .groupBy(creditLedger.feature).orderBy(desc(used), asc(creditLedger.feature)),
   ]);
-  return { total, byDay, byUser, byModel, byFeature };
+  return { byDay, byUser, byModel, byFeature };
 }
 
 export interface ChargeLine {

@@ -18,7 +18,7 @@ function loadFonts() {
   return fonts;
 }
 
-export const FEATURE_LABELS: Record<CreditFeature, string> = {
+const FEATURE_LABELS: Record<CreditFeature, string> = {
   chat: 'Chat',
   analysis: 'Analysis',
   transcription: 'Transcription',
@@ -28,10 +28,10 @@ export const FEATURE_LABELS: Record<CreditFeature, string> = {
 
 const creditFormat = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 /** Credits as printed: grouped thousands, two to four decimals. */
-export const formatCredits = (n: number) => creditFormat.format(n);
+const formatCredits = (n: number) => creditFormat.format(n);
 
 /** A figure in the display currency (credits × rate), to the cent. */
-export function formatMoney(credits: number, rate: number, currency: string): string {
+function formatMoney(credits: number, rate: number, currency: string): string {
   try {
     return new Intl.NumberFormat('en-GB', { style: 'currency', currency, currencyDisplay: 'code' }).format(credits * rate);
   } catch {
@@ -41,7 +41,7 @@ export function formatMoney(credits: number, rate: number, currency: string): st
 }
 
 /** 'November 2026' for '2026-11'. */
-export function monthTitle(month: string): string {
+function monthTitle(month: string): string {
   return new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 

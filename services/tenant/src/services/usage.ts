@@ -1,6 +1,6 @@
 import type { CreditFeature, CreditUsageDto, CreditUsageQuery, MyCreditsDto, MyCreditUsageQuery } from '@earshot/contracts';
 import { badRequest, csvLine, type Identity, type ServiceContext } from '@earshot/kit';
-import { findAccount, memberCap } from '../repositories/credits';
+import { spendingState } from '../repositories/credits';
 import { currency } from '../repositories/pricing';
 import * as repo from '../repositories/usage';
 import { assertVisible, loadCompany } from './companies';
@@ -8,15 +8,15 @@ import { fromUnits, monthOf, toUnits } from './credits/amounts';
 
 const DAY_MS = 86_400_000;
 /** The longest period one usage report covers (a day per bar on the chart). */
-export const MAX_USAGE_DAYS = 366;
+const MAX_USAGE_DAYS = 366;
 /** Charges read per query while a CSV download streams. */
 const CSV_BATCH = 500;
-export const USAGE_CSV_COLUMNS = ['date', 'user', 'feature', 'model', 'quantity', 'unit', 'credits'] as const;
+const USAGE_CSV_COLUMNS = ['date', 'user', 'feature', 'model', 'quantity', 'unit', 'credits'] as const;
 
 /** Who a charge without a person is for: the company's API key or its own background work. */
-export const COMPANY_ACCOUNT_NAME = 'Company account';
+const COMPANY_ACCOUNT_NAME = 'Company account';
 /** Someone whose user is gone (or not projected here yet): the charge stays, the name does not. */
-export const FORMER_MEMBER_NAME = 'Former member';
+const FORMER_MEMBER_NAME = 'Former member';
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
 const startOfDay = (text: string) => new Date(`${text}T00:00:00.000Z`);
@@ -42,7 +42,7 @@ const invalid = (field: string, message: string) => badRequest(`Invalid ${field}
  * The days a report covers, in UTC: `from` defaults to the first day of `to`'s month and `to` to the
  * last day of `from`'s month; with neither, the current month.
  */
-export function usagePeriod(query: { from?: string; to?: string }, now: Date): UsagePeriod {
+function usagePeriod(query: { from?: string; to?: string }, now: Date): UsagePeriod {
   const anchor = query.from ?? query.to ?? day(now);
   const month = monthBounds(anchor.slice(0, 7));
   const from = query.from ?? day(month.from);
@@ -94,21 +94,16 @@ export class UsageService {
   async me(identity: Identity): Promise<MyCreditsDto> {
     const companyId = identity.companyId;
     if (!companyId) return { monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null };
-    const now = this.now();
-    const month = monthBounds(monthOf(now));
     const isAdmin = identity.role === 'ADMIN' || identity.role === 'HOST_ADMIN';
-    const [cap, charged, account] = await Promise.all([
-      memberCap(this.ctx.db, identity.userId, companyId),
-      repo.chargedTotal(this.ctx.db, { companyId, userId: identity.userId, from: month.from, to: month.to }),
-      isAdmin ? findAccount(this.ctx.db, companyId) : undefined,
-    ]);
-    const spent = Number(charged);
+    // What the credit gate reads, in one round trip (the header asks every minute: no ledger sum).
+    const state = await spendingState(this.ctx.db, companyId, identity.userId, monthOf(this.now()));
+    const cap = state?.cap ?? null;
+    const spent = state?.userSpent ?? 0;
     return {
       monthlyCap: cap,
       spentThisMonth: spent,
       remaining: cap === null ? null : fromUnits(toUnits(cap) - toUnits(spent)),
-      // A company that never had an entry has no account row yet: nothing to spend.
-      companyBalance: isAdmin ? Number(account?.balance ?? 0) : null,
+      companyBalance: isAdmin ? (state?.balance ?? 0) : null,
     };
   }
 
@@ -146,7 +141,8 @@ export class UsageService {
       from: period.from,
       to: period.to,
       ...money,
-      total: Number(totals?.total ?? 0),
+      // The days add up to the whole period (in ten-thousandths: no floating-point drift).
+      total: fromUnits((totals?.byDay ?? []).reduce((sum, d) => sum + toUnits(Number(d.credits)), 0)),
       byDay: everyDay(period, totals?.byDay ?? []),
       byUser: (totals?.byUser ?? []).map((r) => ({ userId: r.userId, name: nameOf(r.userId, r.name), credits: Number(r.credits) })),
       byModel: (totals?.byModel ?? []).map((r) => ({

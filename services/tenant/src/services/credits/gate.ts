@@ -18,20 +18,14 @@ export class CreditGateService implements CreditGate {
   async assertCanSpend(request: SpendRequest): Promise<void> {
     const { db } = this.ctx;
     const now = new Date();
-    const month = monthOf(now);
-    const account = await repo.findAccount(db, request.companyId);
-    if (!account || toUnits(Number(account.balance)) <= 0) throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
-    if (account.monthlyBudget !== null) {
-      const spent = await repo.spendOf(db, request.companyId, repo.COMPANY_SPEND, month);
-      if (toUnits(spent) >= toUnits(Number(account.monthlyBudget))) throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
-    }
-    if (request.userId) {
-      const cap = await repo.memberCap(db, request.userId, request.companyId);
-      if (cap !== null && toUnits(await repo.spendOf(db, request.companyId, request.userId, month)) >= toUnits(cap)) {
-        throw creditRefusal(CREDIT_CODES.USER_CAP_REACHED);
-      }
-    }
-    const ref = request.modelId ? { modelId: request.modelId } : request.engine ? { engine: request.engine.toLowerCase() } : null;
-    if (ref && !(await pricing.hasPriceAt(db, ref, now))) throw creditRefusal(CREDIT_CODES.MODEL_NOT_PRICED);
+    const ref = pricing.priceRefOf(request.modelId, request.engine);
+    const [state, priced] = await Promise.all([
+      repo.spendingState(db, request.companyId, request.userId, monthOf(now)),
+      ref ? pricing.hasPriceAt(db, ref, now) : true,
+    ]);
+    const reached = (spent: number, limit: number | null) => limit !== null && toUnits(spent) >= toUnits(limit);
+    if (!state || toUnits(state.balance) <= 0 || reached(state.companySpent, state.monthlyBudget)) throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
+    if (request.userId && reached(state.userSpent, state.cap)) throw creditRefusal(CREDIT_CODES.USER_CAP_REACHED);
+    if (!priced) throw creditRefusal(CREDIT_CODES.MODEL_NOT_PRICED);
   }
 }

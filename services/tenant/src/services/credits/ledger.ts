@@ -39,8 +39,9 @@ export interface Posted {
  * Undefined for a company that no longer exists.
  */
 export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
-  // A company's account is made with it; one from before the ledger (or a missing company) is looked at once.
-  if (!(await repo.findAccount(tx, companyId)) && !(await repo.lockAccount(tx, companyId))) return undefined;
+  // The account is made with the company: without one the company is gone, and nothing is written.
+  const found = await repo.findAccount(tx, companyId);
+  if (!found) return undefined;
   const written = await repo.appendEntries(tx, entries.map((e) => ({
     companyId, kind: e.kind, amount: unitsText(e.units) as unknown as number, reason: e.reason ?? null, feature: e.feature ?? null,
     model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, quantity: e.quantity ?? null,
@@ -59,7 +60,8 @@ export async function post(tx: Db, companyId: string, entries: readonly Entry[],
     charged -= units;
     if (row.userId) people.set(row.userId, (people.get(row.userId) ?? 0) - units);
   }
-  const account = written.length ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved)) : await repo.findAccount(tx, companyId);
+  // Nothing written (every entry was already made by its event): the account is as it was read.
+  const account = written.length ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved)) : found;
   if (!account) return undefined;
   if (!written.some((r) => r.kind === 'charge')) return { account, entries: written, spend: null };
   const month = monthOf(now);

@@ -12,12 +12,6 @@ import type { CreditService, Usage } from './credits';
 /** The person an event's work was for; null for a company's API key or the system. */
 const personOf = (event: Pick<Envelope, 'actor'>): string | null => (event.actor.type === 'user' ? event.actor.id : null);
 
-const modelRef = (modelId: string | null | undefined): pricing.PriceRef | null => (modelId ? { modelId } : null);
-
-/** The speech-to-text price: the configured model's when a provider transcribed, else the engine's. */
-const speechRef = (modelId: string | null | undefined, engine: string | null | undefined): pricing.PriceRef | null =>
-  modelId ? { modelId } : engine ? { engine: engine.toLowerCase() } : null;
-
 /** The name reports show: the configured model's label (else its id), or the engine's name. */
 async function nameOf(tx: Db, modelId: string | null | undefined, engine?: string | null): Promise<string | null> {
   if (modelId) return (await pricing.modelNames(tx, [modelId])).get(modelId) ?? modelId;
@@ -41,14 +35,14 @@ function metered<T extends Metered>(type: T, credits: CreditService, wake: () =>
 export function meteringHandlers(credits: CreditService, wake: () => void): HandlerSpec[] {
   const analysis = async (events: EventOf<'analysis.completed' | 'analysis.failed'>[]) => events.map((event) => ({
     companyId: event.companyId!, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'analysis' as const,
-    userId: event.data.userId ?? personOf(event), model: event.data.model ?? event.data.modelId ?? null, ref: modelRef(event.data.modelId),
+    userId: event.data.userId ?? personOf(event), model: event.data.model ?? event.data.modelId ?? null, ref: pricing.priceRefOf(event.data.modelId),
     quantities: [{ unit: 'input_1k' as const, quantity: event.data.usage.inputTokens }, { unit: 'output_1k' as const, quantity: event.data.usage.outputTokens }],
   }));
   return [
     // A reply of a configured model (the built-in search assistant is free); a custom GPT's reply is metered as that feature.
     metered('chat_reply.finished', credits, wake, async (events) => events.flatMap(({ id, companyId, occurredAt, actor, data }) => (data.builtIn || !data.usage ? [] : [{
       companyId: companyId!, eventId: id, occurredAt: new Date(occurredAt), feature: data.customGptId ? 'custom_gpt' as const : 'chat' as const,
-      userId: personOf({ actor }), model: data.model, ref: modelRef(data.modelId),
+      userId: personOf({ actor }), model: data.model, ref: pricing.priceRefOf(data.modelId),
       quantities: [{ unit: 'input_1k' as const, quantity: data.usage.promptTokens }, { unit: 'output_1k' as const, quantity: data.usage.completionTokens }],
     }]))),
     // A failed run is charged for the tokens it used too.
@@ -58,7 +52,7 @@ export function meteringHandlers(credits: CreditService, wake: () => void): Hand
       const names = await pricing.modelNames(tx, events.map((e) => e.data.modelId));
       return events.map((event) => ({
         companyId: event.companyId!, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'embeddings' as const, userId: personOf(event),
-        model: names.get(event.data.modelId) ?? event.data.modelId, ref: modelRef(event.data.modelId),
+        model: names.get(event.data.modelId) ?? event.data.modelId, ref: pricing.priceRefOf(event.data.modelId),
         quantities: [{ unit: 'embedding_1k' as const, quantity: event.data.tokens }],
       }));
     }),
@@ -70,7 +64,7 @@ export function meteringHandlers(credits: CreditService, wake: () => void): Hand
       if (data.estimatedSeconds === undefined) return;
       await credits.reserve(tx, {
         companyId: event.companyId, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'transcription', userId: personOf(event),
-        model: await nameOf(tx, data.modelId, data.engine), ref: speechRef(data.modelId, data.engine), subject: data.fileId, seconds: data.estimatedSeconds,
+        model: await nameOf(tx, data.modelId, data.engine), ref: pricing.priceRefOf(data.modelId, data.engine), subject: data.fileId, seconds: data.estimatedSeconds,
       });
     }),
     // Done: charge the real seconds and release the reservation.
@@ -79,7 +73,7 @@ export function meteringHandlers(credits: CreditService, wake: () => void): Hand
       if (!event.companyId) return;
       await credits.settle(tx, emit, {
         companyId: event.companyId, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'transcription', userId: personOf(event),
-        model: await nameOf(tx, data.modelId, data.engine), ref: speechRef(data.modelId, data.engine), subject: data.fileId,
+        model: await nameOf(tx, data.modelId, data.engine), ref: pricing.priceRefOf(data.modelId, data.engine), subject: data.fileId,
         quantities: [{ unit: 'audio_minute', quantity: data.duration }],
       });
     }, { afterCommit: wake }),
