@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomGptDto, CustomGptList, KnowledgeFileDto } from '@earshot/contracts';
+import type { FakeOpenAI } from '@earshot/ai/testing';
 import { buildEnvelope } from '@earshot/kit';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
-import { promptService } from '@earshot/prompt-service';
-import { chatService } from '../src';
-import { publish } from './helpers';
+import type { TestStack } from '@earshot/kit/testing';
+import { addChatModel, messagesOf, publish, stackWithFakeProvider, streamReply } from './helpers';
 import { createGpt, processed, upload } from './knowledge-fixtures';
 
 const ACME = randomUUID();
 const GLOBEX = randomUUID();
 
 let stack: TestStack;
+let fake: FakeOpenAI;
+let base: string;
+let close: () => Promise<void>;
 let host: string;
 let admin: string;
 let adminId: string;
@@ -21,9 +23,9 @@ let otherAdmin: string;
 let otherUser: string;
 
 beforeAll(async () => {
-  stack = await createTestStack([promptService, chatService]);
-  // No tenant service in this stack: nothing here is metered.
-  serveUnmeteredCredits(stack.database);
+  // No tenant service in this stack: nothing here is metered. GPT chats reply with the fake provider's model.
+  ({ stack, fake, base, close } = await stackWithFakeProvider());
+  await addChatModel(stack, fake.url);
   host = await stack.tokenFor('HOST_ADMIN', null);
   adminId = randomUUID();
   admin = await stack.tokenFor('ADMIN', ACME, adminId);
@@ -33,9 +35,7 @@ beforeAll(async () => {
   otherAdmin = await stack.tokenFor('ADMIN', GLOBEX);
   otherUser = await stack.tokenFor('USER', GLOBEX);
 }, 60_000);
-afterAll(async () => {
-  await stack.close();
-});
+afterAll(async () => close());
 
 const dropdownOf = async (token: string) => ((await stack.as(token, { method: 'GET', url: '/api/custom-gpt/dropdown' })).json() as { _id: string }[]).map((g) => g._id);
 
@@ -135,6 +135,16 @@ test("platform GPTs: offered to every or chosen companies, read-only for a compa
   // The HOST_ADMIN lists every company's GPTs as well as the platform's.
   const listed = (await stack.as(host, { method: 'GET', url: '/api/custom-gpt?pageSize=200' })).json() as CustomGptList;
   expect(listed.items.some((g) => g.companyId === ACME)).toBe(true);
+  // The HOST_ADMIN chats with every platform GPT and no company's, however many companies keep
+  // (more than a picker lists, named to sort first).
+  await stack.database.query(
+    `insert into chat.custom_gpts (id, scope, company_id, name, instructions, visibility, created_by)
+     select gen_random_uuid(), 'company', $1::uuid, 'AAA ' || lpad(n::text, 3, '0'), 'i', 'company', $2 from generate_series(1, 501) n`,
+    [randomUUID(), randomUUID()]);
+  const hostDropdown = await dropdownOf(host);
+  expect(hostDropdown).toEqual(expect.arrayContaining([all._id, chosen._id]));
+  const platformIds = await stack.database.query<{ id: string }>("select id from chat.custom_gpts where scope = 'platform' and enabled and visibility = 'company'");
+  expect(hostDropdown.sort()).toEqual(platformIds.map((g) => g.id).sort());
 });
 
 test('a file over the size limit is 413 and leaves nothing behind', async () => {
@@ -148,6 +158,46 @@ test('a file over the size limit is 413 and leaves nothing behind', async () => 
 test('USERs and CALLERs may not manage GPTs', async () => {
   expect((await stack.as(user, { method: 'POST', url: '/api/custom-gpt', payload: { name: 'Mine', instructions: 'i', visibility: 'company' } })).statusCode).toBe(403);
   expect((await stack.as(user, { method: 'GET', url: '/api/custom-gpt' })).statusCode).toBe(403);
+});
+
+test('a GPT answers with its own chat model while it is configured, else with the default one', async () => {
+  const { modelId } = await addChatModel(stack, fake.url, { name: 'gpt-own', isDefault: false });
+  const asked = async (gptModelId: string) => {
+    const gpt = await createGpt(stack, admin, { modelId: gptModelId });
+    const started = await stack.as(user, { method: 'POST', url: '/api/chat/conversations', payload: { customGptId: gpt._id } });
+    const { events } = await streamReply(base, user, (started.json() as { _id: string })._id, { message: 'Hello?' });
+    return [events[0]!.data.model, fake.requests.at(-1)!.body!.model];
+  };
+  expect(await asked(modelId)).toEqual(['gpt-own', 'gpt-own']);
+  expect(await asked(randomUUID())).toEqual(['fake-chat', 'fake-chat']);
+});
+
+test('with custom GPTs switched off for a company, its people cannot go on with a GPT conversation started before', async () => {
+  const company = randomUUID();
+  const gpt = await createGpt(stack, await stack.tokenFor('ADMIN', company));
+  const member = await stack.tokenFor('USER', company);
+  const started = await stack.as(member, { method: 'POST', url: '/api/chat/conversations', payload: { customGptId: gpt._id } });
+  const conversationId = (started.json() as { _id: string })._id;
+  const first = await streamReply(base, member, conversationId, { message: 'What is our refund policy?' });
+  expect(first.events.map((e) => e.event)).toEqual(expect.arrayContaining(['start', 'done']));
+  const before = await messagesOf(stack, member, conversationId);
+  expect(before).toHaveLength(2);
+  const providerCalls = fake.requests.length;
+  await publish(stack, buildEnvelope({
+    type: 'company.features_changed', companyId: company, actor: { type: 'system', id: null },
+    data: { id: company, before: { custom_gpts: true }, after: { custom_gpts: false } },
+  }));
+  for (const body of [{ message: 'And for software?' }, { message: 'What is our refund policy?', regenerate: true }]) {
+    const refused = await streamReply(base, member, conversationId, body);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: 'FEATURE_DISABLED' });
+  }
+  // Refused before the provider was asked or anything was stored (or removed, for a regeneration).
+  expect(fake.requests).toHaveLength(providerCalls);
+  expect(await messagesOf(stack, member, conversationId)).toEqual(before);
+  const replies = await stack.database.query<{ n: number }>(
+    "select count(*)::int as n from chat.outbox where envelope->>'type' = 'chat_reply.finished' and envelope->'data'->>'conversationId' = $1", [conversationId]);
+  expect(replies).toEqual([{ n: 1 }]);
 });
 
 test('with custom GPTs switched off for a company, its people neither list nor start chats with them', async () => {

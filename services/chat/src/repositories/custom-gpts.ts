@@ -17,11 +17,14 @@ export function reachOf(companyId: string | null): SQL | undefined {
   );
 }
 
-/** The GPTs a person may chat with: enabled, in reach of their company, and shown to them. */
-export function chattableBy(companyId: string | null, userId: string): SQL | undefined {
+/**
+ * The GPTs a person may chat with: enabled, in reach of their company (for the platform
+ * administrator, who has none, the platform GPTs: never a company's own), and shown to them.
+ */
+function chattableBy(companyId: string | null, userId: string): SQL | undefined {
   return and(
     eq(customGpts.enabled, true),
-    reachOf(companyId),
+    companyId === null ? isNull(customGpts.companyId) : reachOf(companyId),
     or(
       eq(customGpts.visibility, 'company'),
       eq(customGpts.createdBy, userId),
@@ -59,7 +62,7 @@ export async function list(db: Db, where: SQL | undefined, page: number, pageSiz
   return { rows, total: Number(total?.n ?? 0) };
 }
 
-/** GPTs a person may chat with, by name (a picker lists them all; a company keeps dozens). */
+/** GPTs a person may chat with (see chattableBy), by name (a picker lists them all; a company keeps dozens). */
 export async function chattable(db: Db, companyId: string | null, userId: string, limit: number): Promise<CustomGptRow[]> {
   return db.select().from(customGpts).where(chattableBy(companyId, userId)).orderBy(customGpts.name, customGpts.id).limit(limit);
 }

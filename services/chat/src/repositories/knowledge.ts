@@ -121,17 +121,6 @@ export async function chunksByIds(db: Db, ids: readonly string[]): Promise<Chunk
   return result.rows.map(toHit);
 }
 
-/** The first chunks of the GPT's ready files, in order: what the built-in assistant shows when nothing matches. */
-export async function openingChunks(db: Db, customGptId: string, limit: number): Promise<ChunkHit[]> {
-  const result = (await db.execute(sql`
-    select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
-    from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
-    where ${readyChunks(customGptId)}
-    order by c.position, f.created_at
-    limit ${limit}`)) as unknown as { rows: HitRow[] };
-  return result.rows.map(toHit);
-}
-
 export interface EmbeddingSet {
   modelId: string;
   dimension: number;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, FEATURE_DISABLED_MESSAGE } from '@earshot/contracts';
 import type { AnalysisConversations, ConversationDto, ConversationListQuery, CreateConversationBody, FeedbackBody, MessageDto, RenameConversationBody } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
-import { actorOf, badRequest, companyScope, FeatureSwitches, forbidden, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ConversationRow } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import * as feedbackRepo from '../repositories/feedback';
@@ -80,7 +79,10 @@ export class ConversationService {
     return found;
   }
 
-  /** The custom GPT a conversation is with, while the caller may still chat with it (else 404). */
+  /**
+   * The custom GPT a conversation is with, while the caller may still chat with it: 403 once the
+   * company switched custom GPTs off, 404 once the GPT is disabled, hidden from them or deleted.
+   */
   customGpt(identity: Identity, id: string) {
     return this.gpts.chattable(identity, id);
   }
@@ -95,15 +97,8 @@ export class ConversationService {
   async create(identity: Identity, body: CreateConversationBody): Promise<ConversationDto> {
     if (body.fileId && body.customGptId) throw badRequest(CONVERSATION_ABOUT_ONE, [{ field: 'body.customGptId', message: CONVERSATION_ABOUT_ONE }]);
     if (body.fileId) await this.recording(identity, body.fileId);
-    if (body.customGptId) {
-      // /chat is not gated by custom_gpts as /custom-gpt is: a company without the feature starts no GPT chat.
-      // The switches the kit's gate reads for /custom-gpt (this service's copy), read fresh: its
-      // cache is refreshed by the gate's own handlers, not this reader's.
-      const switches = new FeatureSwitches(this.ctx.db, this.ctx.schema);
-      if (identity.companyId && !(await switches.enabled(identity.companyId, 'custom_gpts'))) throw forbidden(FEATURE_DISABLED_MESSAGE, ERROR_CODES.FEATURE_DISABLED);
-      // Only a GPT the caller may chat with (enabled, shown to them): any other is a 404.
-      await this.gpts.chattable(identity, body.customGptId);
-    }
+    // Only a GPT the caller may chat with (custom GPTs on for their company, enabled, shown to them).
+    if (body.customGptId) await this.gpts.chattable(identity, body.customGptId);
     return this.ctx.transact(async (tx, emit) => {
       const row = await conversationsRepo.insert(tx, {
         id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: body.title ?? '', fileId: body.fileId ?? null,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ERROR_CODES,
+  FEATURE_DISABLED_MESSAGE,
   GPT_COPY_SUFFIX,
   GPT_LIMITS,
   GPT_MESSAGES,
@@ -11,7 +13,7 @@ import {
   type CustomGptOption,
   type UpdateCustomGptBody,
 } from '@earshot/contracts';
-import { actorOf, badRequest, forbidden, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, FeatureSwitches, forbidden, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { CustomGptRow, NewCustomGptRow } from '../db/schema';
 import * as gptsRepo from '../repositories/custom-gpts';
@@ -44,7 +46,7 @@ const DROPDOWN_MAX = 500;
 const isHost = (identity: Identity) => identity.role === 'HOST_ADMIN';
 
 /** Whether the GPT is offered to the caller's company (a HOST_ADMIN reaches every one). */
-export function inReach(identity: Identity, gpt: CustomGptRow): boolean {
+function inReach(identity: Identity, gpt: CustomGptRow): boolean {
   if (isHost(identity)) return true;
   if (!identity.companyId) return false;
   if (gpt.scope === 'company') return gpt.companyId === identity.companyId;
@@ -52,7 +54,7 @@ export function inReach(identity: Identity, gpt: CustomGptRow): boolean {
 }
 
 /** Whether the caller may chat with the GPT: enabled, offered to their company and shown to them. */
-export function mayChat(identity: Identity, gpt: CustomGptRow): boolean {
+function mayChat(identity: Identity, gpt: CustomGptRow): boolean {
   if (!gpt.enabled) return false;
   if (gpt.scope === 'company' ? gpt.companyId !== identity.companyId : !inReach(identity, gpt)) return false;
   if (gpt.visibility === 'company' || gpt.createdBy === identity.userId) return true;
@@ -60,7 +62,7 @@ export function mayChat(identity: Identity, gpt: CustomGptRow): boolean {
 }
 
 /** The owner side: HOST_ADMIN for platform GPTs, the company's ADMIN for its own. */
-export function mayManage(identity: Identity, gpt: CustomGptRow): boolean {
+function mayManage(identity: Identity, gpt: CustomGptRow): boolean {
   if (gpt.scope === 'platform') return isHost(identity);
   return identity.role === 'ADMIN' && gpt.companyId === identity.companyId;
 }
@@ -109,11 +111,25 @@ export class CustomGptService {
     return gpt;
   }
 
-  /** A GPT the caller may chat with (else 404: a hidden GPT is not there for them). */
+  /**
+   * A GPT the caller may chat with (else 404: a hidden GPT is not there for them). Starting a GPT
+   * conversation and each reply in one both come here, under /chat, which the kit gates by `chat`
+   * only: so a company that switched custom GPTs off is refused here (403), as /custom-gpt refuses it.
+   */
   async chattable(identity: Identity, id: string): Promise<CustomGptRow> {
+    await this.assertCustomGptsOn(identity);
     const gpt = await gptsRepo.find(this.ctx.db, id);
     if (!gpt || !mayChat(identity, gpt)) throw notFound('Custom GPT');
     return gpt;
+  }
+
+  private async assertCustomGptsOn(identity: Identity): Promise<void> {
+    // As the kit's gate: the platform administrator and anyone without a company are never refused.
+    if (!identity.companyId || isHost(identity)) return;
+    // The switches the gate reads (this service's copy), read fresh: a reader's cache is cleared
+    // only by its own handlers, and the runtime registers those of the gate's reader alone.
+    const switches = new FeatureSwitches(this.ctx.db, this.ctx.schema);
+    if (!(await switches.enabled(identity.companyId, 'custom_gpts'))) throw forbidden(FEATURE_DISABLED_MESSAGE, ERROR_CODES.FEATURE_DISABLED);
   }
 
   async list(identity: Identity, query: CustomGptListQuery): Promise<CustomGptList> {
@@ -131,9 +147,9 @@ export class CustomGptService {
 
   async dropdown(identity: Identity): Promise<CustomGptOption[]> {
     if (!identity.companyId && !isHost(identity)) return [];
-    const rows = await gptsRepo.chattable(this.ctx.db, isHost(identity) ? null : identity.companyId, identity.userId, DROPDOWN_MAX);
-    // A HOST_ADMIN without a company chats with platform GPTs only, never a company's private assistants.
-    return rows.filter((r) => mayChat(identity, r)).map((r) => ({ _id: r.id, name: r.name, description: r.description, avatar: r.avatar, starters: r.starters }));
+    // The rule of mayChat, in SQL: a HOST_ADMIN (who has no company) reaches the platform GPTs only.
+    const rows = await gptsRepo.chattable(this.ctx.db, identity.companyId, identity.userId, DROPDOWN_MAX);
+    return rows.map((r) => ({ _id: r.id, name: r.name, description: r.description, avatar: r.avatar, starters: r.starters }));
   }
 
   async get(identity: Identity, id: string): Promise<CustomGptDto> {

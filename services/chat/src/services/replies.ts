@@ -9,7 +9,7 @@ import {
   type UsageDto,
 } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
-import { actorOf, badRequest, conflict, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, companyScope, conflict, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { ConversationRow, CustomGptRow, MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
@@ -83,8 +83,16 @@ export class ReplyService {
     private readonly credits: CreditGate,
   ) {}
 
-  private async writerFor(modelId: string | undefined): Promise<ReplyWriter> {
+  /**
+   * Who writes a reply: the model asked for (400 when it is not configured), else a GPT's own chat
+   * model while it is configured, else the default chat model, else the built-in assistant.
+   */
+  private async writerFor(modelId: string | undefined, gpt: CustomGptRow | null = null): Promise<ReplyWriter> {
     if (modelId === BUILT_IN_MODEL_ID) return builtInWriter;
+    if (modelId === undefined && gpt?.modelId) {
+      const own = await this.catalogue.resolve('chat', gpt.modelId);
+      if (own) return modelWriter(own, this.ctx.config);
+    }
     const resolved = await this.catalogue.resolve('chat', modelId);
     if (resolved) return modelWriter(resolved, this.ctx.config);
     if (modelId !== undefined) throw badRequest(CHAT_MESSAGES.unknownModel, { field: 'body.modelId' });
@@ -106,15 +114,16 @@ export class ReplyService {
 
   /**
    * Everything that can be refused is refused here, before the stream starts: an unknown
-   * conversation (404), an unknown model (400), no credits (402) or no price (409), a reply
-   * already being written (409).
+   * conversation (404), a custom GPT switched off (403) or gone (404), an unknown model (400), no
+   * credits (402) or no price (409), a reply already being written (409).
    */
   async begin(identity: Identity, conversationId: string, body: ChatStreamBody, fileId?: string): Promise<Turn> {
     const owned = await conversationsRepo.findOwned(this.ctx.db, conversationId, identity.userId);
     if (!owned || (fileId !== undefined && owned.fileId !== fileId)) throw notFound('Conversation');
-    // A GPT no longer available to the caller (disabled, hidden, deleted) cannot go on: 404.
+    // A GPT no longer available to the caller cannot go on: 403 once their company switched custom
+    // GPTs off, 404 once it is disabled, hidden from them or deleted.
     const customGpt = owned.customGptId ? await this.conversations.customGpt(identity, owned.customGptId) : null;
-    const writer = await this.writerFor(body.modelId ?? (await this.gptModel(customGpt)));
+    const writer = await this.writerFor(body.modelId, customGpt);
     await this.mayWrite(identity, writer, customGpt !== null);
     // A conversation about a recording that was deleted (or is no longer the caller's to see) cannot go on.
     const recording = owned.fileId ? await this.conversations.recording(identity, owned.fileId) : null;
@@ -167,12 +176,6 @@ export class ReplyService {
     });
   }
 
-  /** A GPT's own chat model while it is configured; else the default answers. */
-  private async gptModel(gpt: CustomGptRow | null): Promise<string | undefined> {
-    if (!gpt?.modelId) return undefined;
-    return (await this.catalogue.resolve('chat', gpt.modelId)) ? gpt.modelId : undefined;
-  }
-
   private contextTokens(writer: ReplyWriter): number {
     return writer.contextSize ?? this.ctx.config.CHAT_CONTEXT_TOKENS;
   }
@@ -200,13 +203,15 @@ export class ReplyService {
     let error: string | null = null;
     let writing = false;
     try {
-      const scope = await this.conversations.scope(turn.identity, turn.identity.companyId);
+      // The recordings the caller may search are read only for a question that searches them: a
+      // GPT that does not search transcripts needs none.
+      const scope = () => this.conversations.scope(turn.identity, turn.identity.companyId);
       const gpt = turn.customGpt
         ? await gptContext(this.ctx.db, this.retrieval, { identity: turn.identity, gpt: turn.customGpt, question: turn.question, scope, passages: this.ctx.config.CHAT_PASSAGES })
         : null;
       const context = gpt ? { mode: 'search' as const, passages: gpt.transcripts, recording: null, total: gpt.transcripts.length } : await gatherContext(this.ctx.db, {
         question: turn.question,
-        scope,
+        scope: await scope(),
         bound: turn.recording,
         builtIn: writer.builtIn,
         passages: this.ctx.config.CHAT_PASSAGES,
@@ -221,7 +226,8 @@ export class ReplyService {
         mode: context.mode,
         recording: context.recording ? { fileName: context.recording.fileName, total: context.total } : null,
         history,
-        allCompanies: scope.companyId === null,
+        // As the scope's company would say (none: every company's transcripts, a HOST_ADMIN's), without reading the scope.
+        allCompanies: companyScope(turn.identity, turn.identity.companyId) === null,
         ...(gpt && turn.customGpt ? { gpt: { id: turn.customGpt.id, name: turn.customGpt.name, instructions: turn.customGpt.instructions, knowledge: gpt.knowledge, texts: gpt.texts } } : {}),
       }, signal);
       for (;;) {

@@ -43,18 +43,15 @@ export class Embedder {
   }
 }
 
-/** Cosine similarity of two vectors of the same length. */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>, normB?: number): number {
+/** Cosine similarity of two vectors of the same length, `b`'s norm given (it is kept with the stored vectors). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>, normB: number): number {
   let dot = 0;
   let na = 0;
-  let nb = 0;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
+    dot += x * b[i]!;
     na += x * x;
-    if (normB === undefined) nb += y * y;
   }
-  const denominator = Math.sqrt(na) * (normB ?? Math.sqrt(nb));
+  const denominator = Math.sqrt(na) * normB;
   return denominator === 0 ? 0 : dot / denominator;
 }

@@ -158,7 +158,7 @@ export class KnowledgeFileService {
   }
 
   /** Stored originals of removed files; a failure is logged (the rows are gone: nothing points at them). */
-  async deleteObjects(keys: readonly string[]): Promise<void> {
+  private async deleteObjects(keys: readonly string[]): Promise<void> {
     for (const key of keys) {
       await this.storage.delete(key).catch((error: unknown) => this.ctx.logger.warn({ err: error, key }, 'stored knowledge file could not be deleted'));
     }

@@ -26,16 +26,19 @@ function quoteOf(text: string): string {
   return flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS).replace(/\s+\S*$/, '')}…` : flat;
 }
 
-/** What a question to a custom GPT is answered from: the best passages of its files, and of transcripts when allowed. */
+/**
+ * What a question to a custom GPT is answered from: the best passages of its files, and of
+ * transcripts when allowed (`scope`, the recordings the caller may search, is read only then).
+ */
 export async function gptContext(
   db: Db, retrieval: KnowledgeRetrieval,
-  input: { identity: Identity; gpt: CustomGptRow; question: string; scope: RecordingScope; passages: number },
+  input: { identity: Identity; gpt: CustomGptRow; question: string; scope: () => Promise<RecordingScope>; passages: number },
 ): Promise<GptContext> {
   const { identity, gpt, question, scope, passages } = input;
   const { hits } = await retrieval.search(identity, gpt.id, question, passages);
   const knowledge = hits.map((h, i): FileCitationDto => ({
     kind: 'file', fileId: h.fileId, fileName: h.fileName, ...(h.page ? { page: h.page } : {}), index: i + 1, quote: quoteOf(h.text),
   }));
-  const transcripts = gpt.searchTranscripts ? (await segmentsRepo.search(db, question, scope, passages)).map(toCitation) : [];
+  const transcripts = gpt.searchTranscripts ? (await segmentsRepo.search(db, question, await scope(), passages)).map(toCitation) : [];
   return { knowledge, texts: hits.map((h) => h.text), transcripts };
 }

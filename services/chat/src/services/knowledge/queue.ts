@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { GPT_MESSAGES } from '@earshot/contracts';
 import type { Database, ObjectStorage, ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../../config';
@@ -17,12 +17,6 @@ const MAX_ATTEMPTS = 3;
 const POLL_MS = 5_000;
 const REASON_MAX = 1_000;
 const SYSTEM = { type: 'system', id: null } as const;
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /**
  * Knowledge files are processed in the background, one at a time per process, from the
@@ -99,13 +93,13 @@ export class KnowledgeQueue {
   }
 
   /** Works one claimed file to its end. */
-  async process(file: KnowledgeFileRow): Promise<void> {
+  private async process(file: KnowledgeFileRow): Promise<void> {
     if (file.attempts > MAX_ATTEMPTS) return this.fail(file, GPT_MESSAGES.unreadable);
     const alive = (status: 'extracting' | 'indexing', percent: number, pages?: number | null) =>
       knowledgeRepo.progress(this.ctx.db, file.id, status, percent, LEASE_SECONDS, pages);
     let extracted;
     try {
-      const data = await readAll(await this.storage.get(file.storageKey));
+      const data = await buffer(await this.storage.get(file.storageKey));
       // Extraction takes the first 60%: PDF pages report as they go.
       extracted = await extractText(file.format, data, async (done, total) => {
         await alive('extracting', (done / total) * 60, total);

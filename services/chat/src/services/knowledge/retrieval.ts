@@ -51,7 +51,7 @@ export class KnowledgeRetrieval {
 
   constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly embedder: Embedder) {}
 
-  async search(identity: Identity | null, customGptId: string, question: string, limit: number): Promise<Retrieved> {
+  async search(identity: Identity, customGptId: string, question: string, limit: number): Promise<Retrieved> {
     const fts = await knowledgeRepo.searchChunks(this.ctx.db, customGptId, question, CANDIDATES);
     const stamp = await knowledgeRepo.gptStamp(this.ctx.db, customGptId);
     const answering = await this.answeringSet(customGptId, stamp);
@@ -72,7 +72,7 @@ export class KnowledgeRetrieval {
   }
 
   /** The complete set to answer with and its model (still configured), or null. */
-  async answeringSet(customGptId: string, stamp: string): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
+  private async answeringSet(customGptId: string, stamp: string): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
     let known = this.complete.get(customGptId);
     if (known?.stamp !== stamp) this.complete.set(customGptId, (known = { stamp, sets: await knowledgeRepo.completeSets(this.ctx.db, customGptId) }));
     const { sets } = known;
@@ -87,19 +87,18 @@ export class KnowledgeRetrieval {
     return null;
   }
 
-  private async nearest(identity: Identity | null, gpt: { customGptId: string; stamp: string }, set: EmbeddingSet, model: ResolvedModel, question: string): Promise<string[]> {
+  private async nearest(identity: Identity, gpt: { customGptId: string; stamp: string }, set: EmbeddingSet, model: ResolvedModel, question: string): Promise<string[]> {
     const { customGptId } = gpt;
     const { vectors: [query], tokens } = await this.embedder.embed(model, [question]);
     await this.ctx.transact(async (_tx, emit) => {
       emit({
-        type: 'embeddings.used', companyId: identity?.companyId ?? null,
-        actor: identity ? actorOf(identity) : { type: 'system', id: null },
+        type: 'embeddings.used', companyId: identity.companyId, actor: actorOf(identity),
         data: { modelId: model.modelId, tokens, purpose: 'query', customGptId, fileId: null },
       });
     });
     if (!query || query.length !== set.dimension) return [];
     const cached = await this.vectors(gpt, set);
-    const scored = cached.ids.map((id, i) => ({ id, score: cosine(query, cached.vectors[i]!, cached.norms[i]) }));
+    const scored = cached.ids.map((id, i) => ({ id, score: cosine(query, cached.vectors[i]!, cached.norms[i]!) }));
     scored.sort((a, b) => b.score - a.score);
     return scored.slice(0, CANDIDATES).map((s) => s.id);
   }
