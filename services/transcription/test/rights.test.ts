@@ -89,6 +89,10 @@ describe('who may delete or re-run a recording', () => {
     expect(queued).toHaveLength(0);
     gate.refusal = null;
     expect((await rerun(tokens.uploader, fileId)).statusCode).toBe(202);
+    // The queued event names the engine and model the credits were checked for.
+    const { engine, modelId } = gate.asked.at(-1)!;
+    const rerunQueued = (await emitted(stack, 'transcript.status_changed', fileId)).filter((e) => e.actor.type === 'user');
+    expect(rerunQueued).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'pending', engine, modelId }) })]);
   });
 
   test('a CALLER who uploaded a recording may delete it', async () => {

@@ -160,17 +160,20 @@ export class TranscriptService {
     const { engine, modelId } = await this.choice(this.ctx.db);
     await this.credits.assertCanSpend({ companyId: found.companyId, userId: spenderOf(identity), feature: 'transcription', engine, modelId });
     await this.ctx.transact(async (tx, emit) => {
+      // Read again in the transaction: the recording may have been deleted since (no job for a file
+      // that is gone), or a run may have measured its length. Who may manage it cannot change (its
+      // company and uploader are fixed): the check above holds.
       const row = await transcriptsRepo.findByFile(tx, fileId, scope);
       if (!row) throw notFound('File');
-      if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
       const job = await jobsRepo.findJob(tx, fileId);
       if (!job) {
         await jobsRepo.insertPending(tx, fileId, row.companyId);
       } else if (!(await jobsRepo.requeue(tx, fileId))) {
         throw conflict(TRANSCRIPT_MESSAGES.alreadyRunning);
       }
-      // A run again costs again: its length is known exactly once a run has measured it.
-      emit(queuedEvent(row.companyId, fileId, { ...estimate(row.duration ?? row.estimatedSeconds), ...(await this.choice(tx)) }, actorOf(identity)));
+      // A run again costs again: its length is known exactly once a run has measured it. The event
+      // names the engine and model the credits were checked for.
+      emit(queuedEvent(row.companyId, fileId, { ...estimate(row.duration ?? row.estimatedSeconds), engine, modelId }, actorOf(identity)));
     });
     this.onQueued();
     return { message: TRANSCRIPT_MESSAGES.queued, fileId, status: 'pending' };
