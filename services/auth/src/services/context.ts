@@ -67,7 +67,7 @@ export function actorOfUser(caller: { ip: string }, user: UserRow): Actor {
 
 /** What events may say about a user: never hashes or secrets. */
 export function userState(user: UserRow) {
-  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as UserDetailDto['status'], avatar: user.avatar, monthlyCredits: capOf(user) };
+  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as UserDetailDto['status'], avatar: user.avatar, monthlyCredits: user.monthlyCredits };
 }
 
 export function toUserDto(user: UserRow): UserDto {
@@ -80,13 +80,8 @@ export function toUserDto(user: UserRow): UserDto {
     companyId: user.companyId,
     roles: { role: { code: user.role as Role } },
     language: (user.language as UserDto['language']) ?? null,
-    monthlyCredits: capOf(user),
+    monthlyCredits: user.monthlyCredits,
   };
-}
-
-/** The person's monthly credits cap as a number (numeric comes back as a number; null: none). */
-function capOf(user: UserRow): number | null {
-  return user.monthlyCredits === null ? null : Number(user.monthlyCredits);
 }
 
 export function toUserDetailDto(user: UserRow): UserDetailDto {
@@ -108,6 +103,6 @@ export function toAdminUserDto(user: UserRow, companies: ReadonlyMap<string, Pic
     companyName: (user.companyId && companies.get(user.companyId)?.name) ?? null,
     passwordChangeRequired: user.passwordChangeRequired,
     invitationExpiresAt: invitations.get(user.id)?.toISOString() ?? null,
-    monthlyCredits: capOf(user),
+    monthlyCredits: user.monthlyCredits,
   };
 }
