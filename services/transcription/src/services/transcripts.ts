@@ -59,7 +59,8 @@ export async function applyFileDeleted(tx: Db, event: EventOf<'file.deleted'>): 
   if (isId(event.data.id)) await transcriptsRepo.remove(tx, event.data.id);
 }
 
-function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto {
+/** The API shape of a transcript (also what the JSON export writes). */
+export function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto {
   const status: TranscriptionStatus = job?.status ?? (row.completedAt ? 'completed' : 'not_started');
   const url = UPLOAD_URL_PREFIX + row.storageKey;
   const ready = row.completedAt !== null;
