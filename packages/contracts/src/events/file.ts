@@ -17,7 +17,16 @@ export const fileEvents = [
       uploadedBy: z.string().nullable(),
       /** How long it plays, as its header (or else its size) tells: what credits reserve for its transcription. */
       estimatedSeconds: z.number().min(0).optional(),
+      /** The language the uploader declared (`auto`: the engine detects it); absent when none was. */
+      language: z.string().optional(),
+      /** How many speakers the uploader said the recording has. */
+      speakers: z.number().int().min(1).optional(),
     }),
+  }),
+  defineEvent({
+    type: 'file.tags_changed', version: 1, topic,
+    description: "A file's tags changed (set on the file, or a tag renamed, merged or deleted across the company).",
+    data: z.object({ id: z.string(), before: z.object({ tags: z.array(z.string()) }), after: z.object({ tags: z.array(z.string()) }) }),
   }),
   defineEvent({
     type: 'file.deleted', version: 1, topic,
