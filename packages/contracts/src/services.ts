@@ -16,7 +16,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('audit', ['/audit']),
   route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications']),
   route('auth', ['/auth', '/users', '/roles']),
-  route('file', ['/files', '/uploads']),
+  route('file', ['/files', '/uploads', '/tags']),
   route('transcription', ['/transcripts']),
   route('prompt', ['/prompts', '/analysis', '/ai']),
   route('chat', ['/chat', '/custom-gpt']),
