@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Id } from '../common';
 import { TRANSCRIPTION_STATUSES } from '../constants';
 
-export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number() });
+/** `confidence` (0–1) only when the engine gives one (PocketSphinx does; an OpenAI-compatible provider does not). */
+export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number(), confidence: z.number().min(0).max(1).optional() });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
 
 /** Spec part 3: `end` may be missing (to the end of the audio); ours always has it. */
@@ -16,8 +17,11 @@ export const SpeakerSegment = z.object({
 });
 export type SpeakerSegment = z.infer<typeof SpeakerSegment>;
 
-/** Who speaks: `speaker_0` / `speaker_1` for the channels of a stereo call, labelled Agent / Customer. */
-export const SpeakerInfo = z.object({ id: z.string(), label: z.string(), channel: z.number().int().nullable() });
+/**
+ * Who speaks: `speaker_0` / `speaker_1` for the channels of a stereo call, labelled Agent / Customer.
+ * `label` is the speaker's name (a rename sets it); `color` is `#rrggbb` from a fixed palette, by order.
+ */
+export const SpeakerInfo = z.object({ id: z.string(), label: z.string(), channel: z.number().int().nullable(), color: z.string() });
 export type SpeakerInfo = z.infer<typeof SpeakerInfo>;
 
 /**
@@ -54,6 +58,10 @@ export const TranscriptDto = z.object({
   reason: z.string().nullable(),
   clientId: z.string().nullable(),
   engine: z.string().nullable(),
+  /** The spoken language when known (chosen at upload; null for "auto" or unknown). */
+  language: z.string().nullable(),
+  /** The speech-to-text model's name when a configured model transcribed it, else null. */
+  model: z.string().nullable(),
   file: TranscriptFileDto,
   metadata: z.object({
     duration: z.number().nullable(),
@@ -69,7 +77,8 @@ export type TranscriptDto = z.infer<typeof TranscriptDto>;
 export const FileIdParams = z.object({ fileId: Id }).strict();
 
 /** Word and segment ids are short strings made by the service (`w-<run>-<n>`, `s-<run>-<n>`). */
-const ItemId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+export const TranscriptItemId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+const ItemId = TranscriptItemId;
 export const WordParams = z.object({ transcriptId: Id, wordId: ItemId }).strict();
 
 /** The text is checked by the handler so that a bad one answers with the spec's 'Word Failed'. */

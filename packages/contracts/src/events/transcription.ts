@@ -4,8 +4,12 @@ import { defineEvent, pastVersion } from './envelope';
 
 const topic = 'earshot.transcription';
 
-/** One speaker segment as other services learn it: who spoke, when (seconds) and what. */
-export const TranscriptSegmentFact = z.object({ segmentId: z.string(), speaker: z.string(), start: z.number(), end: z.number(), text: z.string() });
+/**
+ * One speaker segment as other services learn it: who spoke (`speaker`: the name, `speakerId`:
+ * the transcript's id for that speaker, absent on events written before speakers could be renamed),
+ * when (seconds) and what.
+ */
+export const TranscriptSegmentFact = z.object({ segmentId: z.string(), speaker: z.string(), speakerId: z.string().optional(), start: z.number(), end: z.number(), text: z.string() });
 export type TranscriptSegmentFact = z.infer<typeof TranscriptSegmentFact>;
 
 const CompletedV1 = z.object({ id: z.string(), fileId: z.string(), engine: z.string(), duration: z.number(), speakers: z.number().int(), words: z.number().int() });
@@ -71,6 +75,21 @@ export const transcriptionEvents = [
     type: 'transcript.word_edited', version: 2, topic,
     description: 'A person corrected a word. v2 carries the segment\'s whole text after the edit.',
     data: z.object({ id: z.string(), fileId: z.string(), wordId: z.string(), segmentId: z.string(), segmentText: z.string(), before: z.object({ text: z.string() }), after: z.object({ text: z.string() }) }),
+  }),
+  defineEvent({
+    type: 'transcript.segments_changed', version: 1, topic,
+    description: 'A person edited a transcript (segment text, speaker turns, split, merge, replace, speaker rename or merge, undo, redo). '
+      + 'Copies delete the `removed` segment ids (part 0 only) and upsert `segments` by segment id; cut into `parts` like transcript.text_published.',
+    data: z.object({
+      id: z.string(), fileId: z.string(), editId: z.string(), kind: z.string(),
+      part: z.number().int().min(0), parts: z.number().int().min(1),
+      removed: z.array(z.string()), segments: z.array(TranscriptSegmentFact),
+    }),
+  }),
+  defineEvent({
+    type: 'transcript.speakers_changed', version: 1, topic,
+    description: "A transcript's speakers and their names, whole: after every transcript.completed and after an edit that renamed or merged speakers.",
+    data: z.object({ id: z.string(), fileId: z.string(), speakers: z.array(z.object({ speakerId: z.string(), name: z.string() })) }),
   }),
   defineEvent({
     type: 'transcript.client_linked', version: 1, topic,
