@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, PROMPT_LIMITS, type EventType } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { completionEvents } from '../src/services/queue';
-import { buildSegments, MAX_SEGMENT_SECONDS, segmentText } from '../src/services/segments';
+import { buildSegments, MAX_SEGMENT_SECONDS, segmentText, speakersFor } from '../src/services/segments';
 
 // Events stay small whatever the recording: a 3-hour call (about 30,000 words) must not ride in
 // one event. Every event type of the catalogue is built for such a transcript, the transcript's own
@@ -25,7 +25,7 @@ function longCall() {
   return {
     engine: 'pocketsphinx',
     duration: DURATION,
-    speakers: [{ id: 'speaker_0', label: 'Agent', channel: 0 }, { id: 'speaker_1', label: 'Customer', channel: 1 }],
+    speakers: speakersFor(2),
     segments,
     peaks: { version: 1 as const, duration: DURATION, pointsPerSecond: 10, length: 0, data: [] },
   };
@@ -85,6 +85,8 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
     id, fileId, wordId: longest.words[0]!._id, segmentId: longest._id,
     segmentText: segmentText(longest.words.map(() => ({ text: 'w'.repeat(100) }))), before: { text: 'a' }, after: { text: 'w'.repeat(100) },
   }),
+  'transcript.segments_changed': { id, fileId, editId: id, kind: 'speaker_rename', part: 0, parts: 1, removed: [], segments: [] },
+  'transcript.speakers_changed': { id, fileId, speakers: Array.from({ length: 50 }, (_, n) => ({ speakerId: `speaker_${n}`, name: 'N'.repeat(80) })) },
   'transcript.client_linked': { id, fileId, before: { clientId: null }, after: { clientId: id } },
   'transcript.deleted': { id, fileId },
   'conversation.created': { id },

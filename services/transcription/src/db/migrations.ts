@@ -68,4 +68,90 @@ export const migrations: Migration[] = [
       -- credits until its transcript's real duration is known.
       alter table transcripts add column estimated_seconds double precision;`,
   },
+  {
+    name: '0004_speakers_and_edits',
+    sql: `
+      -- Every speaker gets a colour of the fixed palette (SPEAKER_COLORS of the contracts, as it was then), by order.
+      update transcripts t set speakers = (
+        select jsonb_agg(sp.item || jsonb_build_object('color',
+                 (array['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#0891b2', '#dc2626', '#65a30d', '#c026d3', '#475569'])[((sp.ord - 1) % 10) + 1]) order by sp.ord)
+        from jsonb_array_elements(t.speakers) with ordinality as sp(item, ord))
+      where jsonb_array_length(t.speakers) > 0;
+      -- The spoken language chosen at upload (null: automatic or unknown) and the configured model's name.
+      alter table transcripts add column language text, add column model text;
+
+      -- One row per edit of a transcript (history, undo and redo). The patch holds only what the
+      -- edit touched: the segments as they were (before) and as they became (after), whole, and
+      -- the speakers list before and after when it changed; never the whole transcript.
+      create table edits (
+        id uuid primary key,
+        file_id uuid not null references transcripts (file_id) on delete cascade,
+        company_id uuid not null,
+        kind text not null,
+        summary text not null,
+        actor_id text,
+        actor_name text,
+        created_at timestamptz not null default now(),
+        undone boolean not null default false,
+        segments_before jsonb not null default '[]'::jsonb,
+        segments_after jsonb not null default '[]'::jsonb,
+        speakers_before jsonb,
+        speakers_after jsonb
+      );
+      create index edits_file_idx on edits (file_id, created_at desc, id desc);
+
+      -- Known people for naming speakers: the company's members (auth's user events) and its
+      -- clients' names (the client events already consumed).
+      create table members (
+        user_id uuid primary key,
+        company_id uuid not null,
+        name text not null
+      );
+      create index members_company_idx on members (company_id);
+      alter table clients add column name text;`,
+  },
+  {
+    name: '0005_search_index',
+    sql: `
+      -- Which text search configuration (dictionary, stemming) each company's transcripts are
+      -- indexed with, from its language (company events); 'simple' where PostgreSQL has none.
+      create table search_company_languages (
+        id uuid primary key,
+        language text,
+        config text not null,
+        updated_at timestamptz not null
+      );
+
+      -- The tags of each recording (file.tags_changed), copied onto its search rows.
+      create table search_file_tags (
+        file_id uuid primary key references transcripts (file_id) on delete cascade,
+        tags text[] not null,
+        updated_at timestamptz not null
+      );
+
+      -- One row per transcript segment: its words as a tsvector (with the company's configuration),
+      -- and every filter of the search as a column of the row, so a query never joins. Rebuilt in
+      -- the transaction of every write to the transcript (reindexSegments); gone with it (cascade).
+      create table search_segments (
+        file_id uuid not null references transcripts (file_id) on delete cascade,
+        ord integer not null,
+        company_id uuid not null,
+        segment_id text not null,
+        speaker_id text not null,
+        speaker_name text not null,
+        start double precision not null,
+        text text not null,
+        config text not null,
+        tsv tsvector not null,
+        uploaded_at timestamptz not null,
+        client_id uuid,
+        uploaded_by text,
+        language text,
+        tags text[] not null default '{}',
+        primary key (file_id, ord)
+      );
+      create index search_segments_tsv_idx on search_segments using gin (tsv);
+      -- Newest first: walked backwards, stopping as soon as a page of recordings has matched.
+      create index search_segments_newest_idx on search_segments (company_id, uploaded_at, file_id);`,
+  },
 ];

@@ -1,5 +1,5 @@
-import { bigint, doublePrecision, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { PeaksDto, SpeakerInfo, SpeakerSegment, TranscriptionStatus } from '@earshot/contracts';
+import { bigint, boolean, doublePrecision, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { PeaksDto, SpeakerInfo, SpeakerSegment, TranscriptEditKind, TranscriptionStatus } from '@earshot/contracts';
 
 export const transcription = pgSchema('transcription');
 
@@ -20,6 +20,8 @@ export const transcripts = transcription.table('transcripts', {
   engine: text('engine'),
   duration: doublePrecision('duration'),
   estimatedSeconds: doublePrecision('estimated_seconds'),
+  language: text('language'),
+  model: text('model'),
   speakers: jsonb('speakers').$type<SpeakerInfo[]>().notNull().default([]),
   segments: jsonb('segments').$type<SpeakerSegment[]>().notNull().default([]),
   peaks: jsonb('peaks').$type<PeaksDto>(),
@@ -48,4 +50,30 @@ export type JobRow = typeof jobs.$inferSelect;
 export const clients = transcription.table('clients', {
   id: uuid('id').primaryKey(),
   companyId: uuid('company_id').notNull(),
+  name: text('name'),
+});
+
+/** One edit of a transcript; the patch holds only the segments it touched (see migration 0004). */
+export const edits = transcription.table('edits', {
+  id: uuid('id').primaryKey(),
+  fileId: uuid('file_id').notNull(),
+  companyId: uuid('company_id').notNull(),
+  kind: text('kind').$type<TranscriptEditKind>().notNull(),
+  summary: text('summary').notNull(),
+  actorId: text('actor_id'),
+  actorName: text('actor_name'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  undone: boolean('undone').notNull().default(false),
+  segmentsBefore: jsonb('segments_before').$type<SpeakerSegment[]>().notNull().default([]),
+  segmentsAfter: jsonb('segments_after').$type<SpeakerSegment[]>().notNull().default([]),
+  speakersBefore: jsonb('speakers_before').$type<SpeakerInfo[]>(),
+  speakersAfter: jsonb('speakers_after').$type<SpeakerInfo[]>(),
+});
+export type EditRow = typeof edits.$inferSelect;
+
+/** Projection of auth's users: the company's members, by name, for naming speakers. */
+export const members = transcription.table('members', {
+  userId: uuid('user_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  name: text('name').notNull(),
 });

@@ -1,4 +1,4 @@
-import type { SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
+import { speakerColor, type SpeakerInfo, type SpeakerSegment } from '@earshot/contracts';
 import type { RecognisedWord } from '../engines/types';
 
 /** A pause longer than this starts a new segment of the same speaker. */
@@ -74,6 +74,6 @@ export function segmentText(words: readonly { text: string }[]): string {
 }
 
 export function speakersFor(channelCount: number): SpeakerInfo[] {
-  if (channelCount === 2) return CALL_LABELS.map((label, channel) => ({ id: `speaker_${channel}`, label, channel }));
-  return [{ id: 'speaker_0', label: 'Speaker 1', channel: null }];
+  if (channelCount === 2) return CALL_LABELS.map((label, channel) => ({ id: `speaker_${channel}`, label, channel, color: speakerColor(channel) }));
+  return [{ id: 'speaker_0', label: 'Speaker 1', channel: null, color: speakerColor(0) }];
 }

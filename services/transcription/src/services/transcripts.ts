@@ -73,6 +73,8 @@ export function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto
     reason: job?.reason ?? null,
     clientId: row.clientId,
     engine: row.engine,
+    language: row.language,
+    model: row.model,
     file: { url, path: row.storageKey, filename: row.filename, originalName: row.originalName, uploadDate: row.uploadedAt.toISOString() },
     metadata: {
       duration: row.duration,
