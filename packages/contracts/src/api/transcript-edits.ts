@@ -29,10 +29,10 @@ export type TranscriptSpeakers = z.infer<typeof TranscriptSpeakers>;
 /**
  * What an edit changed: segments gone (`removed`), segments new or changed (whole), and the
  * transcript's speakers after it. Applied to a copy, segments are re-sorted by start (ties: by
- * their order before).
+ * their order before). `editId` is null when the request changed nothing (no edit is recorded).
  */
 export const TranscriptPatch = z.object({
-  editId: z.string(),
+  editId: z.string().nullable(),
   removed: z.array(z.string()),
   segments: z.array(SpeakerSegment),
   speakers: TranscriptSpeakers,
