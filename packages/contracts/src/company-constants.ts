@@ -27,7 +27,7 @@ export const FEATURE_KEYS = FEATURES.map((f) => f.key) as [FeatureKey, ...Featur
  * checks it). The AI feature areas have no API yet: they are hidden in the menu only.
  */
 export const FEATURE_ROUTES: Readonly<Partial<Record<FeatureKey, readonly string[]>>> = {
-  transcription: ['/api/transcripts', '/api/files', '/api/uploads'],
+  transcription: ['/api/transcripts', '/api/search', '/api/files', '/api/uploads'],
   chat: ['/api/chat'],
   custom_gpts: ['/api/custom-gpt'],
   analysis: ['/api/analysis'],

@@ -17,7 +17,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications']),
   route('auth', ['/auth', '/users', '/roles']),
   route('file', ['/files', '/uploads', '/tags']),
-  route('transcription', ['/transcripts']),
+  route('transcription', ['/transcripts', '/search']),
   route('prompt', ['/prompts', '/analysis', '/ai']),
   route('chat', ['/chat', '/custom-gpt']),
 ];
