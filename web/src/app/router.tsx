@@ -44,6 +44,8 @@ const CustomGptEditPage = lazy(() => import('../features/custom-gpts/custom-gpt-
 const UsersPage = lazy(() => import('../features/users/users-page'));
 const ClientsPage = lazy(() => import('../features/clients/clients-page'));
 const ClientProfilePage = lazy(() => import('../features/clients/client-profile-page'));
+const SearchPage = lazy(() => import('../features/search/search-page'));
+const TagsPage = lazy(() => import('../features/tags/tags-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const SupportPage = lazy(() => import('../features/support/support-page'));
 
@@ -74,8 +76,6 @@ const GENERAL: Array<[path: string, title: string]> = [
   ['task-kanban', 'pages.taskKanban'],
   ['inbox', 'pages.inbox'],
   ['inbox-details', 'pages.inboxDetails'],
-  ['search', 'pages.search'],
-  ['tags', 'pages.tags'],
   ['form-elements', 'pages.formElements'],
   ['form-layout', 'pages.formLayout'],
 ];
@@ -126,6 +126,8 @@ export const routes: RouteObject[] = [
               ...AI_FEATURES.map(([path, title]) => route(`/ai-features/${path}`, title, <ComingSoonPage embedded />)),
               // The spec shows no behaviour for the dashboards and general pages: they say so (coming soon).
               ...[...DASHBOARDS, ...GENERAL].map(([path, title]) => route(`/${path}`, title, <ComingSoonPage embedded />)),
+              route('/search', 'pages.search', <SearchPage />),
+              route('/tags', 'pages.tags', <TagsPage />),
               route('/profile', 'pages.profile', <ProfilePage />),
               route('/support', 'pages.support', <SupportPage />),
             ],

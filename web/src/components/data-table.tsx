@@ -54,6 +54,10 @@ type Features = typeof features;
 
 const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase dark:text-gray-400';
 const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
+// The row's buttons stay at the right edge while the other columns scroll under them: a table
+// wider than a laptop's content area would otherwise cut them off ("De…" of Delete at 1280 px).
+// Opaque backgrounds, so scrolled cells do not show through.
+const stickyActions = 'sticky right-0 z-10 shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.25)]';
 
 function compare(a: string | number, b: string | number): number {
   if (a === b) return 0;
@@ -148,7 +152,7 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
                   </th>
                 );
               })}
-              {rowActions && <th scope="col" className={th}><span className="sr-only">{t('dataTable.actions')}</span></th>}
+              {rowActions && <th scope="col" className={`${th} ${stickyActions} bg-gray-50 dark:bg-gray-800`}><span className="sr-only">{t('dataTable.actions')}</span></th>}
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
@@ -157,11 +161,11 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
                 <td colSpan={span} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400">{state}</td>
               </tr>
             ) : bodyRows.map((row) => (
-              <tr key={row.id} className="hover:bg-gray-50 dark:hover:bg-gray-800/40" data-testid="data-table-row">
+              <tr key={row.id} className="group hover:bg-gray-50 dark:hover:bg-gray-800/40" data-testid="data-table-row">
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={`${td} ${byId.get(cell.column.id)?.className ?? ''}`}>{byId.get(cell.column.id)?.cell(row.original)}</td>
                 ))}
-                {rowActions && <td className={`${td} text-right whitespace-nowrap`}>{rowActions(row.original)}</td>}
+                {rowActions && <td className={`${td} ${stickyActions} bg-white text-right whitespace-nowrap group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`} data-testid="data-table-actions">{rowActions(row.original)}</td>}
               </tr>
             ))}
           </tbody>

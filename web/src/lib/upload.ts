@@ -26,6 +26,8 @@ export interface UploadOptions {
   companyId?: string;
   /** The client the recording is about (UploadFields), linked as it is stored. */
   clientId?: string;
+  /** More multipart text fields (UploadFields: `language`, `speakers`), sent before the file. */
+  fields?: Record<string, string>;
   /** Where to post instead of the recordings' `/api/files/upload` (the body then is `Body`). */
   url?: string;
   XHR?: typeof XMLHttpRequest;
@@ -71,6 +73,7 @@ export function uploadFile<Body = UploadedFileDto>(file: File, options: UploadOp
     const form = new FormData();
     // Text fields before the file: the server reads the multipart stream in order.
     if (options.clientId) form.append('clientId', options.clientId);
+    for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
     form.append('file', file, file.name);
     xhr.send(form);
   });

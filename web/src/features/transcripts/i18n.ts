@@ -7,11 +7,6 @@ export const catalogue = defineFeatureCatalogue(
   {
     transcriptList: {
       columns: { client: 'Client', company: 'Company' },
-      filters: 'Transcript filters',
-      client: 'Client',
-      allClients: 'All clients',
-      company: 'Company',
-      allCompanies: 'All companies',
       uploadCompany: 'Company of the upload',
       chooseCompany: 'Choose a company',
       uploadCompanyHint: 'Choose which company the recording belongs to before choosing the file.',
@@ -21,11 +16,6 @@ export const catalogue = defineFeatureCatalogue(
     fr: {
       transcriptList: {
         columns: { client: 'Client', company: 'Entreprise' },
-        filters: 'Filtres des transcriptions',
-        client: 'Client',
-        allClients: 'Tous les clients',
-        company: 'Entreprise',
-        allCompanies: 'Toutes les entreprises',
         uploadCompany: 'Entreprise de l’envoi',
         chooseCompany: 'Choisissez une entreprise',
         uploadCompanyHint: 'Choisissez l’entreprise à laquelle appartient l’enregistrement avant de choisir le fichier.',
@@ -34,11 +24,6 @@ export const catalogue = defineFeatureCatalogue(
     et: {
       transcriptList: {
         columns: { client: 'Klient', company: 'Ettevõte' },
-        filters: 'Transkriptsioonide filtrid',
-        client: 'Klient',
-        allClients: 'Kõik kliendid',
-        company: 'Ettevõte',
-        allCompanies: 'Kõik ettevõtted',
         uploadCompany: 'Üleslaaditava ettevõte',
         chooseCompany: 'Vali ettevõte',
         uploadCompanyHint: 'Vali enne faili valimist, millisele ettevõttele salvestis kuulub.',
@@ -47,11 +32,6 @@ export const catalogue = defineFeatureCatalogue(
     lv: {
       transcriptList: {
         columns: { client: 'Klients', company: 'Uzņēmums' },
-        filters: 'Transkripciju filtri',
-        client: 'Klients',
-        allClients: 'Visi klienti',
-        company: 'Uzņēmums',
-        allCompanies: 'Visi uzņēmumi',
         uploadCompany: 'Augšupielādes uzņēmums',
         chooseCompany: 'Izvēlieties uzņēmumu',
         uploadCompanyHint: 'Pirms faila izvēles izvēlieties, kuram uzņēmumam ieraksts pieder.',

@@ -1,15 +1,14 @@
 // Calls of the transcripts screens, injected into the app's one RTK Query API.
 import type { DeleteAnswer, MessageBody, TranscribeAnswer, WordEditBody } from '@earshot/contracts';
 import { api } from '../../lib/api';
+import type { LibraryFilters } from '../../lib/library-filters';
 import { queryParams } from '../../lib/query-params';
 import type { FileList, Peaks, Transcript } from './model';
 
-export interface FileListParams {
+/** The list's filters (tag, client, dates, speaker, status, language; a HOST_ADMIN's company) and page. */
+export interface FileListParams extends LibraryFilters {
   page: number;
   pageSize: number;
-  clientId?: string;
-  /** HOST_ADMIN only: one company's files. */
-  companyId?: string;
 }
 
 export type Option = { _id: string; name: string };
@@ -21,10 +20,6 @@ export const transcriptsApi = withTags.injectEndpoints({
     files: build.query<FileList, FileListParams>({
       query: (params) => ({ url: '/files', params: queryParams({ ...params }) }),
       providesTags: ['Files'],
-    }),
-    /** Names for the Client column and filter (403 for a USER, or when clients are switched off: ids stay). */
-    clientOptions: build.query<Option[], string | undefined>({
-      query: (companyId) => ({ url: '/clients/dropdown', params: queryParams({ companyId }) }),
     }),
     /** HOST_ADMIN: names for the Company column, its filter and the upload's company picker. */
     companyOptions: build.query<Option[], void>({ query: () => '/companies/dropdown' }),
@@ -54,4 +49,4 @@ export const transcriptsApi = withTags.injectEndpoints({
   }),
 });
 
-export const { useFilesQuery, useClientOptionsQuery, useCompanyOptionsQuery, useTranscriptQuery, usePeaksQuery, useTranscribeMutation, useDeleteFileMutation, useUpdateWordMutation } = transcriptsApi;
+export const { useFilesQuery, useCompanyOptionsQuery, useTranscriptQuery, usePeaksQuery, useTranscribeMutation, useDeleteFileMutation, useUpdateWordMutation } = transcriptsApi;

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState, type ReactElement } from 'react';
-import { Link } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { fieldInputClass } from '../../components/form-field';
@@ -9,33 +9,46 @@ import { ScrollHint } from '../../components/scroll-hint';
 import { PageSpinner } from '../../components/spinner';
 import { StatusBadge } from '../../components/status-badge';
 import { ToastRegion, useToasts } from '../../components/toast';
-import { UploadButton, UploadProgress, useFileUpload } from '../../components/upload-controls';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { LibraryFiltersForm } from '../../components/library-filters';
+import { libraryApi, mayReadClients, useClientOptionsQuery, useTagsQuery } from '../../lib/library-api';
+import { filtersFromParams, paramsWithFilters, type LibraryFilters } from '../../lib/library-filters';
 import { useAppDispatch, useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
+import { BulkUploadControls, DropZone, UploadTray, useUploadQueue } from './bulk-upload';
 import { formatDate, formatSize } from './format';
 import { catalogue } from './i18n';
+import { catalogue as libraryCatalogue } from './library-i18n';
 import { isBusy, PAGE_SIZE, POLL_MS, TOAST_MS, type FileItem } from './model';
-import { TranscriptsFilters, type ListFilters } from './transcripts-filters';
-import { transcriptsApi, useClientOptionsQuery, useCompanyOptionsQuery, useDeleteFileMutation, useFilesQuery, useTranscribeMutation } from './transcripts-api';
+import { ExportSelected } from './export-selected';
+import { TagEditor } from './tag-editor';
+import { useCompanyOptionsQuery, useDeleteFileMutation, useFilesQuery, useTranscribeMutation } from './transcripts-api';
+import type { BatchFields, QueueItem } from './upload-queue';
 
-/** /transcripts: the company's uploaded files with their transcription status. */
+/** /transcripts: the company's recordings, their tags and transcription status; bulk upload, filters, export. */
 export default function TranscriptsPage(): ReactElement {
-  const { t, i18n } = useFeatureTranslation(catalogue);
+  const { t, i18n } = useFeatureTranslation(catalogue, libraryCatalogue);
   const dispatch = useAppDispatch();
-  const isHost = useAppSelector((state) => roleOf(state.session.user)) === 'HOST_ADMIN';
+  const role = useAppSelector((state) => roleOf(state.session.user));
+  const isHost = role === 'HOST_ADMIN';
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromParams(params), [params]);
+  const filterKey = paramsWithFilters(new URLSearchParams(), filters).toString();
   const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<ListFilters>({});
   const [polling, setPolling] = useState(false);
   const { data, isLoading, isError, isFetching } = useFilesQuery({ page, pageSize: PAGE_SIZE, ...filters }, {
     pollingInterval: polling ? POLL_MS : 0,
     skipPollingIfUnfocused: true,
   });
-  const clients = useClientOptionsQuery(filters.companyId);
+  // Only what the role may read: a USER asking for clients would get a 403 (and a console error).
+  const clients = useClientOptionsQuery(filters.companyId, { skip: !mayReadClients(role) });
   const companies = useCompanyOptionsQuery(undefined, { skip: !isHost });
+  // A HOST_ADMIN belongs to no company: tags are one company's, so they need it chosen.
+  const tags = useTagsQuery(filters.companyId, { skip: isHost && !filters.companyId });
   const clientNames = useMemo(() => new Map((clients.data ?? []).map((client) => [client._id, client.name])), [clients.data]);
   const companyNames = useMemo(() => new Map((companies.data ?? []).map((company) => [company._id, company.name])), [companies.data]);
-  const items = data?.items ?? [];
+  const tagNames = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
+  const items = useMemo(() => data?.items ?? [], [data]);
   const anyBusy = items.some((item) => isBusy(item.transcriptionStatus) || isBusy(item.status));
   // Poll only while something is pending or processing; stop as soon as nothing is.
   useEffect(() => setPolling(anyBusy), [anyBusy]);
@@ -44,26 +57,43 @@ export default function TranscriptsPage(): ReactElement {
     if (data && page > totalPages) setPage(totalPages);
   }, [data, page, totalPages]);
 
+  // Another filter is another list: back to its first page, nothing chosen in it.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [seenFilters, setSeenFilters] = useState(filterKey);
+  if (seenFilters !== filterKey) {
+    setSeenFilters(filterKey);
+    setPage(1);
+    setSelected(new Set());
+  }
+  const applyFilters = (next: LibraryFilters) => setParams(paramsWithFilters(params, next));
+
   const { toasts, show, dismiss } = useToasts(TOAST_MS);
-  const { upload, start } = useFileUpload();
   // A HOST_ADMIN belongs to no company: the server needs to be told whose recording this is.
   const [uploadCompany, setUploadCompany] = useState('');
-
-  const onFile = async (file: File) => {
-    const result = await start(file, isHost ? { companyId: uploadCompany } : {});
-    if (result.ok) {
-      show({ kind: 'success', title: t('transcripts.uploadSuccess') });
+  const [batch, setBatch] = useState<BatchFields>({});
+  const uploaded = useRef(0);
+  const onSettled = useCallback((item: QueueItem) => {
+    if (item.status === 'done') {
+      uploaded.current += 1;
       setPage(1);
-      dispatch(transcriptsApi.util.invalidateTags(['Files']));
-    } else if (result.cancelled) {
-      show({ kind: 'error', title: t('transcripts.uploadCancelled') });
-    } else {
-      show({ kind: 'error', title: t('transcripts.uploadError'), detail: result.message });
+      dispatch(libraryApi.util.invalidateTags(['Files', 'Tags']));
+    } else if (item.status === 'failed') {
+      show({ kind: 'error', title: t('transcripts.uploadError'), detail: item.message ? `${item.file.name}: ${item.message}` : item.file.name });
     }
-  };
-  const applyFilters = (next: ListFilters) => {
-    setFilters(next);
-    setPage(1);
+  }, [dispatch, show, t]);
+  const { queue, items: uploads } = useUploadQueue(onSettled);
+  const active = uploads.some((item) => item.status === 'queued' || item.status === 'uploading');
+  // One success toast per batch, when its last file has ended.
+  useEffect(() => {
+    if (active || uploaded.current === 0) return;
+    const count = uploaded.current;
+    uploaded.current = 0;
+    show({ kind: 'success', title: count === 1 ? t('transcripts.uploadSuccess') : t('library.upload.uploadedMany', { count }) });
+  }, [active, show, t]);
+  const uploadDisabled = isHost && !uploadCompany;
+  const onFiles = (files: File[], skipped: number) => {
+    if (skipped) show({ kind: 'error', title: t('library.upload.skipped', { count: skipped }) });
+    if (files.length) queue.add(files, { ...batch, ...(isHost ? { companyId: uploadCompany } : {}) });
   };
 
   const [confirming, setConfirming] = useState<FileItem | null>(null);
@@ -74,6 +104,7 @@ export default function TranscriptsPage(): ReactElement {
     if (!confirming) return;
     try {
       await deleteFile(confirming._id).unwrap();
+      setSelected((current) => new Set([...current].filter((id) => id !== confirming._id)));
       show({ kind: 'success', title: t('transcripts.deleted') });
     } catch (error) {
       show({ kind: 'error', title: t('transcripts.deleteFailed'), detail: errorMessage(error) });
@@ -90,8 +121,26 @@ export default function TranscriptsPage(): ReactElement {
     }
   };
 
+  const toggle = (id: string, on: boolean) => setSelected((current) => {
+    const next = new Set(current);
+    if (on) next.add(id);
+    else next.delete(id);
+    return next;
+  });
+  const pageSelected = items.length > 0 && items.every((item) => selected.has(item._id));
+  const somePageSelected = items.some((item) => selected.has(item._id));
+  const togglePage = (on: boolean) => setSelected((current) => {
+    const next = new Set(current);
+    for (const item of items) {
+      if (on) next.add(item._id);
+      else next.delete(item._id);
+    }
+    return next;
+  });
+
   const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
   const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
+  const columnCount = (isHost ? 8 : 7) + 1;
 
   return (
     <section aria-labelledby="page-heading">
@@ -108,15 +157,18 @@ export default function TranscriptsPage(): ReactElement {
               </select>
             </label>
           )}
-          <UploadButton label={t('transcripts.chooseFile')} disabled={Boolean(upload) || (isHost && !uploadCompany)} onFile={(file) => void onFile(file)}
-            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60" />
+          <BulkUploadControls disabled={uploadDisabled} fields={batch} onFields={setBatch} onFiles={onFiles} />
           {isHost && !uploadCompany && <p id="upload-company-hint" className="w-full text-right text-xs text-gray-600 dark:text-gray-400">{t('transcriptList.uploadCompanyHint')}</p>}
         </div>
       </div>
-      <TranscriptsFilters value={filters} clients={clients.data ?? null} companies={isHost ? companies.data ?? [] : null} onChange={applyFilters} />
+      <p className="mb-4 text-xs text-gray-600 dark:text-gray-400">{t('library.upload.dropHint')}</p>
+      <LibraryFiltersForm value={filters} tags={tags.data ?? []} clients={mayReadClients(role) ? clients.data ?? [] : null} companies={isHost ? companies.data ?? [] : null} onChange={applyFilters} />
 
-      {upload && <UploadProgress upload={upload} label={t('transcripts.uploading', { name: upload.name })} cancelLabel={t('transcripts.cancelUpload')} />}
+      <UploadTray queue={queue} items={uploads} />
 
+      <ExportSelected selected={[...selected]} onClear={() => setSelected(new Set())} onError={(detail) => show({ kind: 'error', title: t('library.export.failed'), detail })} />
+
+      <DropZone disabled={uploadDisabled} onFiles={onFiles}>
       <div className="rounded-2xl border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
         <ScrollHint className="border-b border-gray-200 px-4 py-2 dark:border-gray-800" />
         {/* Focusable so a keyboard can scroll it sideways below 768 px; relative keeps the page from widening. */}
@@ -126,9 +178,13 @@ export default function TranscriptsPage(): ReactElement {
         ) : isError ? (
           <p role="alert" className="p-6 text-sm text-red-700 dark:text-red-300">{t('transcripts.listError')}</p>
         ) : (
-          <table className="w-full min-w-[720px] divide-y divide-gray-200 dark:divide-gray-800" data-testid="files-table" aria-busy={isFetching}>
+          <table className="w-full min-w-[760px] divide-y divide-gray-200 dark:divide-gray-800" data-testid="files-table" aria-busy={isFetching}>
             <thead className="bg-gray-50 dark:bg-gray-800/50">
               <tr>
+                <th scope="col" className="w-10 px-4 py-3">
+                  <input type="checkbox" className="size-4 accent-brand-600" checked={pageSelected} ref={(box) => { if (box) box.indeterminate = somePageSelected && !pageSelected; }}
+                    disabled={items.length === 0} onChange={(event) => togglePage(event.target.checked)} aria-label={t('library.select.page')} data-testid="select-page" />
+                </th>
                 <th scope="col" className={th}>{t('transcripts.columns.name')}</th>
                 <th scope="col" className={th}>{t('transcripts.columns.fileStatus')}</th>
                 <th scope="col" className={th}>{t('transcripts.columns.transcriptionStatus')}</th>
@@ -143,11 +199,23 @@ export default function TranscriptsPage(): ReactElement {
             <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
               {items.length === 0 ? (
                 <tr>
-                  <td colSpan={isHost ? 8 : 7} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400" data-testid="files-empty">{t('transcripts.noFiles')}</td>
+                  <td colSpan={columnCount} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400" data-testid="files-empty">{t('transcripts.noFiles')}</td>
                 </tr>
               ) : items.map((item) => (
-                <tr key={item._id} data-testid="file-row" data-file-id={item._id}>
-                  <td className={`${td} max-w-xs break-words font-medium`} data-testid="file-name">{item.originalName}</td>
+                <tr key={item._id} data-testid="file-row" data-file-id={item._id} className={selected.has(item._id) ? 'bg-brand-50/60 dark:bg-brand-900/20' : undefined}>
+                  <td className="px-4 py-3 align-top">
+                    <input type="checkbox" className="size-4 accent-brand-600" checked={selected.has(item._id)} onChange={(event) => toggle(item._id, event.target.checked)}
+                      aria-label={t('library.select.one', { name: item.originalName })} data-testid="select-file" />
+                  </td>
+                  <td className={`${td} max-w-xs`}>
+                    <p className="break-words font-medium" data-testid="file-name">{item.originalName}</p>
+                    {item.speakers.length > 0 && <p className="mt-0.5 text-xs text-gray-600 dark:text-gray-400" data-testid="file-speakers">{item.speakers.join(', ')}</p>}
+                    <div className="mt-1.5">
+                      <TagEditor fileId={item._id} fileName={item.originalName} tags={item.tags} suggestions={tagNames}
+                        onTagClick={(tag) => applyFilters({ ...filters, tag })}
+                        onError={(detail) => show({ kind: 'error', title: t('library.tags.saveFailed'), detail })} />
+                    </div>
+                  </td>
                   <td className={td}><StatusBadge status={item.status} /></td>
                   <td className={td}>
                     <StatusBadge status={item.transcriptionStatus} testId="transcription-status" />
@@ -185,6 +253,7 @@ export default function TranscriptsPage(): ReactElement {
         )}
         </div>
       </div>
+      </DropZone>
 
       <div className="mt-4">
         <Pager page={page} totalPages={totalPages} onPage={setPage} info={t('transcripts.pageOf', { page, total: totalPages })} previous={t('transcripts.previous')} next={t('transcripts.next')} />
