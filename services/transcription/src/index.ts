@@ -2,11 +2,13 @@ import { aiCatalogue } from '@earshot/ai';
 import { creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
+import { searchRoutes } from './routes/search';
 import { transcriptRoutes } from './routes/transcripts';
 import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
+import { applyCompanyLanguage, applyTagsChanged, SearchService } from './services/search';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import type { TranscriptionWorker } from './services/worker';
 
@@ -19,11 +21,12 @@ const nudge = (ctx: ServiceContext<TranscriptionConfig>) => () => workers.get(ct
 export const transcriptionService = defineService<TranscriptionConfig>({
   name: 'transcription',
   schema: 'transcription',
-  prefixes: ['/transcripts'],
+  prefixes: ['/transcripts', '/search'],
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
     await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)));
+    await searchRoutes(app, new SearchService(ctx));
   },
   // Called only when transcription runs as its own process (distributed): it serves no internal
   // route, but refuses to start, clearly, without a way to the tenant service's credit check.
@@ -42,6 +45,9 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     companyRemoval,
     // Which companies are b2c: their members' transcripts are private to each.
     ...companyTypes.handlers(),
+    // Search: the language a company's transcripts are indexed in, and each recording's tags.
+    ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => applyCompanyLanguage(tx, event), { entity: (event) => event.data.id })),
+    on('file.tags_changed', (event, tx) => applyTagsChanged(tx, event), { entity: (event) => event.data.id }),
   ],
   async start(ctx) {
     if (!ctx.config.TRANSCRIPTION_WORKER) return;

@@ -1,6 +1,7 @@
 import { Id, type EventOf } from '@earshot/contracts';
 import type { Db, NewEvent } from '@earshot/kit';
 import * as clientsRepo from '../repositories/clients';
+import * as searchRepo from '../repositories/search';
 
 type Emit = (event: NewEvent) => void;
 
@@ -17,6 +18,7 @@ export async function applyClientDeleted(tx: Db, emit: Emit, event: EventOf<'cli
   const clientId = event.data.id;
   if (!Id.safeParse(clientId).success) return;
   await clientsRepo.removeClient(tx, clientId);
+  await searchRepo.unlinkClient(tx, clientId);
   for (const row of await clientsRepo.unlinkClient(tx, clientId)) {
     emit({
       type: 'transcript.client_linked',

@@ -1,6 +1,7 @@
 import { SYSTEM_ACTOR, speakerName, textParts, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
 import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
+import { reindexSegments } from '../repositories/search';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { ClaimedJob } from '../repositories/jobs';
 import type { TranscriptResult } from '../repositories/transcripts';
@@ -64,6 +65,7 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
   return ctx.transact(async (tx, emit) => {
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
     const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, result);
+    await reindexSegments(tx, job.fileId);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
     completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, result, modelId).forEach(emit);

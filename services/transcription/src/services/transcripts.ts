@@ -15,6 +15,7 @@ import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
 import { clientExists } from '../repositories/clients';
 import * as jobsRepo from '../repositories/jobs';
+import { reindexSegments } from '../repositories/search';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { Scope, TranscriptSummary } from '../repositories/transcripts';
 import type { EngineChoice } from '../runtime';
@@ -197,6 +198,7 @@ export class TranscriptService {
       const words = found.words.map((w, i) => (i === found.wordIndex ? { ...w, text } : w));
       const newSegmentText = segmentText(words);
       await transcriptsRepo.writeWord(tx, transcriptId, found, text, newSegmentText);
+      await reindexSegments(tx, found.fileId);
       emit({
         type: 'transcript.word_edited',
         companyId: found.companyId,
@@ -221,6 +223,7 @@ export class TranscriptService {
       if (clientId && !(await clientExists(tx, clientId, row.companyId))) throw notFound('Client');
       if (row.clientId !== clientId) {
         await transcriptsRepo.setClient(tx, row.id, clientId);
+        await reindexSegments(tx, row.fileId);
         emit({
           type: 'transcript.client_linked',
           companyId: row.companyId,
