@@ -9,6 +9,11 @@ export const STORAGE_KEYS = {
   preferredLanguage: 'preferredLanguage',
 } as const;
 
+/** The viewer's playback speed, remembered per person (issue 22): `playback-speed:<user id>`. */
+export function playbackSpeedKey(userId: string): string {
+  return `playback-speed:${userId}`;
+}
+
 /** The part of the Web Storage API the app uses; tests pass an in-memory one. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 

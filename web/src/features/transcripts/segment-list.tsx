@@ -3,7 +3,9 @@ import { useCallback, useEffect, useRef, useState, type ReactElement } from 'rea
 import type { Segment, Speaker } from './model';
 import { usePlaybackStore } from './playback-store';
 import { SegmentRow } from './segment-row';
+import type { TextEditState } from './editor-context';
 import type { WordEditEvent, WordEditState } from './word-edit';
+import type { WordSelection } from './word-selection';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
 
@@ -11,11 +13,15 @@ import { catalogue } from './viewer-i18n';
  * The virtualised list of segments: only the rows in view (plus a few) are in the DOM. It follows
  * the playing segment until the person scrolls away; 'Follow playback' (or a click) resumes.
  */
-export function SegmentList({ segments, speakers, colors, edit, dispatchEdit, onSave }: {
+export function SegmentList({ segments, speakers, colors, edit, textEdit, selection, match, dispatchEdit, onSave }: {
   segments: Segment[];
   speakers: readonly Speaker[];
   colors: Map<string, string>;
   edit: WordEditState;
+  textEdit: TextEditState | null;
+  selection: WordSelection | null;
+  /** The find bar's current match: its row is scrolled into view and outlined. */
+  match: string | null;
   dispatchEdit: (event: WordEditEvent) => void;
   onSave: () => void;
 }): ReactElement {
@@ -42,6 +48,12 @@ export function SegmentList({ segments, speakers, colors, edit, dispatchEdit, on
       if (index >= 0 && followingRef.current) virtualizer.scrollToIndex(index, { align: 'auto' });
     });
   }, [store, virtualizer]);
+
+  useEffect(() => {
+    if (!match) return;
+    const index = segments.findIndex((segment) => segment._id === match);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [match, segments, virtualizer]);
 
   const onUserSeek = useCallback(() => setFollowing(true), []);
   const leave = () => {
@@ -74,6 +86,9 @@ export function SegmentList({ segments, speakers, colors, edit, dispatchEdit, on
                   speakers={speakers}
                   color={colors.get(segment.speakerId) ?? '#64748b'}
                   edit={edit.status !== 'idle' && edit.segmentId === segment._id ? edit : null}
+                  textEdit={textEdit?.segmentId === segment._id ? textEdit : null}
+                  selection={selection?.segmentId === segment._id ? selection : null}
+                  matched={match === segment._id}
                   dispatchEdit={dispatchEdit}
                   onSave={onSave}
                   onUserSeek={onUserSeek}

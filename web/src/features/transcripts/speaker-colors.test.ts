@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { assignSpeakerColors, SPEAKER_COLORS, speakerInitial } from './speaker-colors';
+import { assignSpeakerColors, SPEAKER_COLORS, knownSpeakers, speakerColors, speakerInitial } from './speaker-colors';
 
 describe('speaker colours', () => {
   it('gives ten distinct colours', () => {
@@ -27,5 +27,16 @@ describe('speaker colours', () => {
     expect(speakerInitial('agent')).toBe('A');
     expect(speakerInitial('élise')).toBe('É');
     expect(speakerInitial('')).toBe('?');
+  });
+
+  it('uses the transcript’s own colour of each speaker, the order of appearance for any without', () => {
+    const colors = speakerColors([{ id: 'speaker_1', label: 'Anna', channel: null, color: '#123456' }], [{ speakerId: 'speaker_0' }, { speakerId: 'speaker_1' }]);
+    expect(colors.get('speaker_1')).toBe('#123456');
+    expect(colors.get('speaker_0')).toBe(SPEAKER_COLORS[0]);
+  });
+
+  it('lists the speakers a turn names that the transcript’s list lacks', () => {
+    const anna = { id: 'speaker_1', label: 'Anna', channel: null, color: '#123456' };
+    expect(knownSpeakers([anna], [{ speakerId: 'speaker_1' }, { speakerId: 'speaker_0' }, { speakerId: 'speaker_0' }]).map((s) => s.id)).toEqual(['speaker_1', 'speaker_0']);
   });
 });

@@ -1,33 +1,40 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
 import { ToastRegion, useToasts } from '../../components/toast';
+import { useAppDispatch } from '../../lib/store';
 import { AskAboutRecording } from './ask-about-recording';
 import { AnalysisLink } from './analysis-link';
+import { EditHistory } from './edit-history';
+import { EditorContext } from './editor-context';
+import { EditorToolbar } from './editor-toolbar';
+import { downloadExport, type ExportFormat } from './export-file';
+import { FindBar } from './find-bar';
 import { formatDate } from './format';
 import { isBusy, POLL_MS, TOAST_MS } from './model';
 import { PlayerContext, seek, togglePlay, type Player } from './player';
 import { createPlaybackStore, PlaybackContext } from './playback-store';
 import { SegmentList } from './segment-list';
+import { SEEK_STEP } from './shortcuts';
+import { ShortcutsDialog } from './shortcuts-dialog';
+import { SpeakersPanel } from './speakers-panel';
 import { clampStart, parseStartTime } from './start-time';
-import { assignSpeakerColors } from './speaker-colors';
-import { transcriptsApi, usePeaksQuery, useTranscriptQuery, useUpdateWordMutation } from './transcripts-api';
+import { knownSpeakers, speakerColors } from './speaker-colors';
+import { usePeaksQuery, useTranscriptQuery } from './transcripts-api';
+import { nextUnsureWord } from './unsure-words';
+import { useEditor } from './use-editor';
+import { useViewerKeys } from './use-viewer-keys';
+import { useWordEdit } from './use-word-edit';
 import { WaveformBar, type PlayerError } from './waveform-bar';
-import { IDLE, outcomeOf, wordEditReducer } from './word-edit';
-import { useAppDispatch } from '../../lib/store';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
+import { catalogue as editorCatalogue } from './editor-i18n';
 
-const SEEK_STEP = 5;
+const boxClass = 'rounded-2xl border border-gray-200 bg-white p-6 text-sm text-gray-600 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-300';
 
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-}
-
-/** /transcripts/{fileId}: the transcript with the synchronised player and inline word correction. */
+/** /transcripts/{fileId}: the transcript with the synchronised player, and the editor (issue 22). */
 export default function TranscriptViewPage(): ReactElement {
-  const { t, i18n } = useFeatureTranslation(catalogue);
+  const { t, i18n } = useFeatureTranslation(catalogue, editorCatalogue);
   const dispatch = useAppDispatch();
   const { id = '' } = useParams();
   const [busy, setBusy] = useState(false);
@@ -41,12 +48,13 @@ export default function TranscriptViewPage(): ReactElement {
   const store = useMemo(createPlaybackStore, []);
   const player = useRef<Player>({ media: null, duration: 0 }).current;
   const segments = useMemo(() => data?.metadata.speakerSegments ?? [], [data]);
+  const speakers = useMemo(() => knownSpeakers(data?.metadata.speakers ?? [], segments), [data, segments]);
   const duration = data?.metadata.duration ?? peaksQuery.data?.duration ?? segments.at(-1)?.end ?? 0;
-  const colors = useMemo(() => assignSpeakerColors(segments), [segments]);
+  const colors = useMemo(() => speakerColors(speakers, segments), [speakers, segments]);
   useEffect(() => store.setSegments(segments, duration), [store, segments, duration]);
 
-  // ?t=<seconds> (a chat citation): open positioned there, highlighted, without playing. Read once
-  // on open; the player seeks its media to the same place when it mounts.
+  // ?t=<seconds> (a chat citation, a copied moment): open positioned there, highlighted, without
+  // playing. Read once on open; the player seeks its media to the same place when it mounts.
   const [params] = useSearchParams();
   const [startAt] = useState(() => parseStartTime(params.get('t')));
   const start = startAt === null ? null : clampStart(startAt, duration);
@@ -59,67 +67,53 @@ export default function TranscriptViewPage(): ReactElement {
 
   const [playerError, setPlayerError] = useState<PlayerError | null>(null);
   const { toasts, show, dismiss } = useToasts(TOAST_MS);
+  const { edit, dispatchEdit, save } = useWordEdit(id, data, show, t);
+  const editor = useEditor(id, segments, show, t);
+  const [find, setFind] = useState<{ replace: boolean; key: number } | null>(null);
+  const [match, setMatch] = useState<string | null>(null);
+  const [overlay, setOverlay] = useState<'history' | 'help' | null>(null);
+  const segmentsRef = useRef(segments);
+  segmentsRef.current = segments;
 
-  // Word edit.
-  const [edit, dispatchEdit] = useReducer(wordEditReducer, IDLE);
-  const editRef = useRef(edit);
-  editRef.current = edit;
-  const [updateWord] = useUpdateWordMutation();
-  const onSave = useCallback(async () => {
-    const current = editRef.current;
-    if (current.status !== 'editing' || !data) return;
-    const text = current.draft.trim();
-    if (text === current.original) {
-      dispatchEdit({ type: 'cancel' });
-      return;
-    }
-    dispatchEdit({ type: 'submit' });
-    let outcome: 'updated' | 'failed';
-    try {
-      outcome = outcomeOf(await updateWord({ transcriptId: data._id, wordId: current.wordId, text, speakerSegmentId: current.segmentId }).unwrap());
-    } catch {
-      outcome = 'failed';
-    }
-    if (outcome === 'updated') {
-      dispatch(transcriptsApi.util.updateQueryData('transcript', id, (draft) => {
-        const segment = draft.metadata.speakerSegments.find((s) => s._id === current.segmentId);
-        const word = segment?.words.find((w) => w._id === current.wordId);
-        if (segment && word) {
-          word.text = text;
-          segment.text = segment.words.map((w) => w.text).join(' ');
-        }
-      }));
-      show({ kind: 'success', title: t('viewer.wordUpdated') });
-    } else {
-      show({ kind: 'error', title: t('viewer.wordFailed') });
-    }
-    dispatchEdit({ type: 'done' });
-  }, [data, dispatch, id, show, t, updateWord]);
-  const save = useCallback(() => void onSave(), [onSave]);
+  const onExport = useCallback((format: ExportFormat) => {
+    void downloadExport(id, format, dispatch).then((message) => {
+      if (message !== null) show({ kind: 'error', title: t('editor.exportFailed'), detail: message || undefined });
+    });
+  }, [dispatch, id, show, t]);
+  const openFind = (replace: boolean) => setFind((open) => ({ replace: replace || Boolean(open?.replace), key: (open?.key ?? 0) + 1 }));
+  const jump = (delta: number) => seek(player, store, (player.media?.currentTime ?? store.getTime()) + delta);
 
-  // Space = play/pause, ←/→ = 5 s, when not typing.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
-      if (event.key === ' ') {
-        event.preventDefault();
-        togglePlay(player);
-      } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-        event.preventDefault();
-        seek(player, store, (player.media?.currentTime ?? store.getTime()) + (event.key === 'ArrowLeft' ? -SEEK_STEP : SEEK_STEP));
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [player, store]);
+  useViewerKeys({
+    togglePlay: () => togglePlay(player),
+    back: () => jump(-SEEK_STEP),
+    forward: () => jump(SEEK_STEP),
+    undo: () => void editor.step('undo'),
+    redo: () => void editor.step('redo'),
+    find: () => openFind(false),
+    replace: () => openFind(true),
+    help: () => setOverlay('help'),
+    nextUnsure: () => {
+      const word = nextUnsureWord(segmentsRef.current, player.media?.currentTime ?? store.getTime());
+      if (word) seek(player, store, word.start);
+      else show({ kind: 'success', title: t('editor.noUnsure') });
+    },
+  });
 
   let body: ReactElement;
   if (isLoading) body = <PageSpinner label={t('viewer.loading')} />;
   else if (isError || !data) body = <ErrorBox message={t('viewer.fetchTranscript')} />;
   else if (data.status === 'failed') body = <ErrorBox message={t('viewer.failed', { reason: data.reason ?? '' })} />;
-  else if (!ready) body = <p className="rounded-2xl border border-gray-200 bg-white p-6 text-sm text-gray-600 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-300" role="status">{t('viewer.processing')}</p>;
-  else if (segments.length === 0) body = <p className="rounded-2xl border border-gray-200 bg-white p-6 text-sm text-gray-600 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-300" data-testid="viewer-empty">{t('viewer.empty')}</p>;
-  else body = <SegmentList segments={segments} speakers={data.metadata.speakers} colors={colors} edit={edit} dispatchEdit={dispatchEdit} onSave={save} />;
+  else if (!ready) body = <p className={boxClass} role="status">{t('viewer.processing')}</p>;
+  else if (segments.length === 0) body = <p className={boxClass} data-testid="viewer-empty">{t('viewer.empty')}</p>;
+  else {
+    body = (
+      <EditorContext.Provider value={editor.actions}>
+        <SpeakersPanel fileId={id} speakers={speakers} colors={colors} show={show} onEdited={editor.recordEdit} />
+        {find ? <FindBar fileId={id} segments={segments} replaceOpen={find.replace} focusKey={find.key} show={show} onEdited={editor.recordEdit} onMatch={setMatch} onClose={() => setFind(null)} /> : null}
+        <SegmentList segments={segments} speakers={speakers} colors={colors} edit={edit} textEdit={editor.textEdit} selection={editor.selection} match={find ? match : null} dispatchEdit={dispatchEdit} onSave={save} />
+      </EditorContext.Provider>
+    );
+  }
 
   return (
     <PlaybackContext.Provider value={store}>
@@ -130,14 +124,24 @@ export default function TranscriptViewPage(): ReactElement {
             <Link to="/transcripts" className="inline-flex items-center gap-1 rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800" data-testid="back">
               <span aria-hidden="true">←</span> {t('viewer.back')}
             </Link>
-            <div className="mr-auto min-w-0">
+            <div className="mr-auto min-w-0 flex-1">
               <h1 id="page-heading" className="truncate text-xl font-semibold text-gray-900 dark:text-white">{data?.file.originalName ?? t('pages.transcript')}</h1>
               {data ? <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="upload-date">{formatDate(data.file.uploadDate, i18n.language)}</p> : null}
             </div>
             {ready ? (
-              <div className="flex flex-wrap gap-2">
+              <div className="flex flex-wrap items-center gap-2">
                 <AnalysisLink fileId={id} />
                 <AskAboutRecording fileId={id} />
+                <EditorToolbar
+                  canUndo={editor.undo.undo.length > 0}
+                  canRedo={editor.undo.redo.length > 0}
+                  onUndo={() => void editor.step('undo')}
+                  onRedo={() => void editor.step('redo')}
+                  onFind={() => openFind(true)}
+                  onHistory={() => setOverlay('history')}
+                  onExport={onExport}
+                  onHelp={() => setOverlay('help')}
+                />
               </div>
             ) : null}
           </div>
@@ -145,10 +149,12 @@ export default function TranscriptViewPage(): ReactElement {
           {body}
           {ready && data && peaksSettled && duration > 0 && !playerError ? (
             <>
-              <p className="mt-2 text-xs text-gray-500 dark:text-gray-400">{t('viewer.shortcuts')}</p>
-              <WaveformBar audioUrl={data.file.url} peaks={peaksQuery.data ?? null} duration={duration} startAt={start} segments={segments} colors={colors} onError={setPlayerError} />
+              <p className="mt-2 text-xs text-gray-500 dark:text-gray-400">{t('editor.shortcutsHint')}</p>
+              <WaveformBar audioUrl={data.file.url} peaks={peaksQuery.data ?? null} duration={duration} startAt={start} segments={segments} speakers={speakers} colors={colors} onError={setPlayerError} />
             </>
           ) : null}
+          {ready ? <EditHistory fileId={id} open={overlay === 'history'} onClose={() => setOverlay(null)} /> : null}
+          {overlay === 'help' ? <ShortcutsDialog onClose={() => setOverlay(null)} /> : null}
         </section>
       </PlayerContext.Provider>
     </PlaybackContext.Provider>

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import WaveSurfer from 'wavesurfer.js';
+import { speakerName } from '@earshot/contracts/constants';
+import { useAppSelector } from '../../lib/store';
+import { browserStorage } from '../../lib/storage-keys';
 import { formatClock } from './format';
 import { segmentEnd } from './highlight';
-import { SEGMENT_TINT_OPACITY, WAVEFORM, type Peaks, type Segment } from './model';
+import { SEGMENT_TINT_OPACITY, WAVEFORM, type Peaks, type Segment, type Speaker } from './model';
+import { readSpeed, SPEEDS, writeSpeed } from './playback-speed';
 import { togglePlay, usePlayer } from './player';
 import { useIsPlaying, usePlaybackStore, useWholeSeconds } from './playback-store';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
 
 export type PlayerError = 'fetchAudio' | 'loadAudio' | 'initPlayer' | 'initWaveSurfer';
-
-export const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
 /** Peaks as wavesurfer channels: maxima above the axis, minima below (never decoded in the browser). */
 export function peaksToChannels(peaks: Peaks | null | undefined): number[][] {
@@ -52,13 +54,15 @@ function PlayButton(): ReactElement {
  * The fixed bottom bar: wavesurfer.js drawn from the server's peaks over a streaming <audio>
  * (Range requests), speaker overlays on one canvas, play/pause, speed and the m:ss clock.
  */
-export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segments, colors, onError }: {
+export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segments, speakers, colors, onError }: {
   audioUrl: string;
   peaks: Peaks | null;
   duration: number;
   /** Where the media starts (?t=), paused. */
   startAt?: number | null;
   segments: Segment[];
+  /** For the overlay's tooltip: the speaker's name. */
+  speakers: readonly Speaker[];
   colors: Map<string, string>;
   onError: (error: PlayerError) => void;
 }): ReactElement {
@@ -68,7 +72,9 @@ export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segment
   const waveRef = useRef<HTMLDivElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const wrapRef = useRef<HTMLDivElement>(null);
-  const [speed, setSpeed] = useState(1);
+  // 0.5–2×, remembered per person (the stored user's id).
+  const userId = useAppSelector((state) => state.session.user?._id);
+  const [speed, setSpeed] = useState(() => readSpeed(browserStorage(), userId));
   const [left, setLeft] = useState(0);
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
@@ -157,7 +163,11 @@ export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segment
 
   useEffect(() => {
     if (player.media) player.media.playbackRate = speed;
-  }, [speed, player]);
+  }, [speed, player, audioUrl, peaks, duration]);
+  const changeSpeed = (next: number) => {
+    setSpeed(next);
+    writeSpeed(browserStorage(), userId, next);
+  };
 
   // Speaker overlays: one canvas (a 3-hour call has thousands of segments; one node, not thousands).
   useEffect(() => {
@@ -187,7 +197,7 @@ export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segment
     return () => observer.disconnect();
   }, [segments, colors, duration]);
 
-  // The overlay's tooltip is the speaker id under the pointer.
+  // The overlay's tooltip is the name of the speaker under the pointer.
   const onPointerMove = (event: React.PointerEvent<HTMLDivElement>) => {
     const wrap = wrapRef.current;
     if (!wrap || duration <= 0) return;
@@ -198,7 +208,7 @@ export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segment
       const mid = (lo + hi) >> 1;
       const segment = segments[mid]!;
       if (segment.start <= time) {
-        if (time <= segmentEnd(segment, duration)) title = segment.speakerId;
+        if (time <= segmentEnd(segment, duration)) title = speakerName(segment.speakerId, speakers);
         lo = mid + 1;
       } else hi = mid - 1;
     }
@@ -216,7 +226,7 @@ export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segment
         <Clock duration={duration} />
         <label className="flex shrink-0 items-center gap-1 text-xs text-gray-600 dark:text-gray-400">
           <span className="sr-only">{t('viewer.speed')}</span>
-          <select value={speed} onChange={(event) => setSpeed(Number(event.target.value))} title={t('viewer.speed')} className="rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200">
+          <select value={speed} onChange={(event) => changeSpeed(Number(event.target.value))} title={t('viewer.speed')} className="rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200">
             {SPEEDS.map((value) => <option key={value} value={value}>{value}×</option>)}
           </select>
         </label>

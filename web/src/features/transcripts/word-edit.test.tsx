@@ -66,6 +66,8 @@ function transcript(): TranscriptDto {
     reason: null,
     clientId: null,
     engine: 'test',
+    language: null,
+    model: null,
     file: { url: '/uploads/call.wav', path: 'call.wav', filename: 'call.wav', originalName: 'call.wav', uploadDate: '2025-03-07T12:00:00.000Z' },
     // No duration and an open last segment: the waveform player (wavesurfer, not under test) stays away.
     metadata: {
