@@ -50,6 +50,7 @@ export const promptService = defineService<PromptConfig>({
     on('transcript.completed', (event, tx) => projection.applyTranscriptCompleted(tx, event), { afterCommit: wake(ctx) }),
     on('transcript.text_published', (event, tx) => projection.applyTextPublished(tx, event), { afterCommit: wake(ctx) }),
     on('transcript.word_edited', (event, tx) => projection.applyWordEdited(tx, event)),
+    on('transcript.segments_changed', (event, tx) => projection.applySegmentsChanged(tx, event)),
     on('transcript.client_linked', (event, tx) => projection.applyClientLinked(tx, event), { afterCommit: wake(ctx) }),
     on('transcript.deleted', (event, tx) => projection.applyRemoved(tx, event.data.fileId)),
     on('file.deleted', (event, tx) => projection.applyRemoved(tx, event.data.id)),

@@ -40,7 +40,7 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
       } catch (error) {
         throw new JobError((error as Error).message, false);
       }
-      return model ? { engine: engineForModel(model, ctx.config), modelId: model.modelId } : null;
+      return model ? { engine: engineForModel(model, ctx.config), modelId: model.modelId, model: model.model } : null;
     },
   };
 }

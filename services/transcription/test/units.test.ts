@@ -28,7 +28,9 @@ test('PocketSphinx output: words with times; utterance marks, silences, fillers 
     'hello world', '<s> 0.000 0.020 1.000200', 'hello 0.030 0.270 0.041888', '<sil> 0.280 0.400 0.9',
     '[NOISE] 0.410 0.500 0.9', '++UH++ 0.510 0.600 0.9', 'world(2) 0.610 0.900 0.5', '</s> 0.910 1.000 1.000000',
   ].join('\n');
-  expect(parsePocketSphinx(out)).toEqual([{ text: 'hello', start: 0.03, end: 0.27 }, { text: 'world', start: 0.61, end: 0.9 }]);
+  expect(parsePocketSphinx(out)).toEqual([{ text: 'hello', start: 0.03, end: 0.27, confidence: 0.042 }, { text: 'world', start: 0.61, end: 0.9, confidence: 0.5 }]);
+  // A score that is not a probability is no confidence.
+  expect(parsePocketSphinx('hello 0.030 0.270 -3.5')).toEqual([{ text: 'hello', start: 0.03, end: 0.27 }]);
 });
 
 test('segments: split at pauses over 0.8 s, interleaved across speakers, overlapping times made ascending', () => {

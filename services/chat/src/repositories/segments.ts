@@ -1,6 +1,6 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { transcriptSegments } from '../db/schema';
+import { recordings, transcriptSegments } from '../db/schema';
 import { allWordsThenAny } from './fts';
 import { ownedBy } from './recordings';
 
@@ -42,6 +42,30 @@ export async function addSegments(tx: Db, companyId: string, fileId: string, fil
 export async function updateText(tx: Db, fileId: string, segmentId: string, text: string): Promise<void> {
   await tx.update(transcriptSegments).set({ text })
     .where(and(eq(transcriptSegments.fileId, fileId), eq(transcriptSegments.segmentId, segmentId)));
+}
+
+/**
+ * An edit of a transcript: `removed` segments go, `segments` are written over by id (with their
+ * speaker's name as the edit left it). Segments without text are not kept, as on completion.
+ * Applying the same change twice leaves the same rows.
+ */
+export async function applyChange(tx: Db, companyId: string, fileId: string, removed: readonly string[], segments: readonly SegmentFacts[]): Promise<void> {
+  const silent = segments.filter((s) => !s.text.trim()).map((s) => s.segmentId);
+  const gone = [...removed, ...silent];
+  for (let i = 0; i < gone.length; i += INSERT_BATCH) {
+    await tx.delete(transcriptSegments).where(and(eq(transcriptSegments.fileId, fileId), inArray(transcriptSegments.segmentId, gone.slice(i, i + INSERT_BATCH))));
+  }
+  const spoken = segments.filter((s) => s.text.trim());
+  if (spoken.length === 0) return;
+  const [known] = await tx.select({ fileName: recordings.fileName }).from(recordings).where(eq(recordings.fileId, fileId)).limit(1);
+  for (let i = 0; i < spoken.length; i += INSERT_BATCH) {
+    await tx.insert(transcriptSegments)
+      .values(spoken.slice(i, i + INSERT_BATCH).map((s) => ({ companyId, fileId, fileName: known?.fileName ?? '', segmentId: s.segmentId, speaker: s.speaker, start: s.start, end: s.end, text: s.text })))
+      .onConflictDoUpdate({
+        target: [transcriptSegments.fileId, transcriptSegments.segmentId],
+        set: { speaker: sql`excluded.speaker`, start: sql`excluded.start`, end: sql`excluded."end"`, text: sql`excluded.text` },
+      });
+  }
 }
 
 export async function removeFile(tx: Db, fileId: string): Promise<void> {

@@ -34,6 +34,13 @@ export async function applyWordEdited(tx: Db, event: EventOf<'transcript.word_ed
   if (isId(fileId)) await segmentsRepo.updateText(tx, fileId, segmentId, segmentText);
 }
 
+/** A person edited the transcript: the copy follows (removed segments go, changed ones are written over). */
+export async function applySegmentsChanged(tx: Db, event: EventOf<'transcript.segments_changed'>): Promise<void> {
+  const { fileId, removed, segments } = event.data;
+  if (!isId(fileId) || !isId(event.companyId)) return;
+  await segmentsRepo.applyChange(tx, event.companyId, fileId, removed, segments);
+}
+
 async function removeRecording(tx: Db, fileId: string): Promise<void> {
   if (!isId(fileId)) return;
   await segmentsRepo.removeFile(tx, fileId);

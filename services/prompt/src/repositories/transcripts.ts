@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { CallMetricsDto, TranscriptSegmentFact } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import { clients, companyLanguages, transcriptSegments, transcripts, type SegmentRow, type TranscriptRow } from '../db/schema';
@@ -41,6 +41,26 @@ export async function addSegments(tx: Db, fileId: string, segments: readonly Tra
     await tx.insert(transcriptSegments)
       .values(spoken.slice(i, i + INSERT_BATCH).map((s) => ({ fileId, segmentId: s.segmentId, speaker: s.speaker, start: s.start, end: s.end, text: s.text })))
       .onConflictDoNothing();
+  }
+}
+
+/**
+ * An edit of a transcript: `removed` segments go, `segments` are written over by id (text, times and
+ * speaker name as the edit left them); segments without text are not kept. Idempotent.
+ */
+export async function applySegmentChanges(tx: Db, fileId: string, removed: readonly string[], segments: readonly TranscriptSegmentFact[]): Promise<void> {
+  const gone = [...removed, ...segments.filter((s) => !s.text.trim()).map((s) => s.segmentId)];
+  for (let i = 0; i < gone.length; i += INSERT_BATCH) {
+    await tx.delete(transcriptSegments).where(and(eq(transcriptSegments.fileId, fileId), inArray(transcriptSegments.segmentId, gone.slice(i, i + INSERT_BATCH))));
+  }
+  const spoken = segments.filter((s) => s.text.trim());
+  for (let i = 0; i < spoken.length; i += INSERT_BATCH) {
+    await tx.insert(transcriptSegments)
+      .values(spoken.slice(i, i + INSERT_BATCH).map((s) => ({ fileId, segmentId: s.segmentId, speaker: s.speaker, start: s.start, end: s.end, text: s.text })))
+      .onConflictDoUpdate({
+        target: [transcriptSegments.fileId, transcriptSegments.segmentId],
+        set: { speaker: sql`excluded.speaker`, start: sql`excluded.start`, end: sql`excluded."end"`, text: sql`excluded.text` },
+      });
   }
 }
 

@@ -72,6 +72,15 @@ export async function applyWordEdited(tx: Db, event: EventOf<'transcript.word_ed
   if (file && repo.isReady(file)) await refreshMetrics(tx, file);
 }
 
+/** A person edited the transcript: the copy follows and the call analytics are computed again. */
+export async function applySegmentsChanged(tx: Db, event: EventOf<'transcript.segments_changed'>): Promise<void> {
+  const { fileId, removed, segments } = event.data;
+  if (!isId(fileId)) return;
+  await repo.applySegmentChanges(tx, fileId, removed, segments);
+  const file = await repo.findFile(tx, fileId, null);
+  if (file && repo.isReady(file)) await refreshMetrics(tx, file);
+}
+
 /** A recording newly linked to a client runs the client patterns, once its transcript is there. */
 export async function applyClientLinked(tx: Db, event: EventOf<'transcript.client_linked'>): Promise<void> {
   const { fileId, before, after } = event.data;

@@ -14,6 +14,14 @@ export interface PocketSphinxOptions {
 /** `word start end confidence`, as `-time yes` prints each word of each utterance. */
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
 
+/**
+ * The fourth column is the word's posterior probability; rounding makes it a hair over 1 at times.
+ * Anything else (a log score of another build) is not a confidence and is left out.
+ */
+function confidence(value: number): { confidence?: number } {
+  return value >= 0 && value <= 1.01 ? { confidence: Math.round(Math.min(value, 1) * 1000) / 1000 } : {};
+}
+
 /** Utterance marks, silence and noise fillers are not words; `read(2)` is a pronunciation variant of `read`. */
 export function parsePocketSphinx(stdout: string): RecognisedWord[] {
   const words: RecognisedWord[] = [];
@@ -24,7 +32,7 @@ export function parsePocketSphinx(stdout: string): RecognisedWord[] {
     if (token.startsWith('<') || token.startsWith('[') || token.startsWith('++')) continue;
     const text = token.replace(/\(\d+\)$/, '');
     if (!text) continue;
-    words.push({ text, start: Number(match[2]), end: Number(match[3]) });
+    words.push({ text, start: Number(match[2]), end: Number(match[3]), ...confidence(Number(match[4])) });
   }
   return words;
 }

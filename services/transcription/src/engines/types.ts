@@ -3,6 +3,8 @@ export interface RecognisedWord {
   text: string;
   start: number;
   end: number;
+  /** How sure the engine is of the word, 0–1, when it says (PocketSphinx's posterior). */
+  confidence?: number;
 }
 
 /**

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { clients, transcripts } from '../db/schema';
 
-export async function upsertClient(tx: Db, id: string, companyId: string): Promise<void> {
-  await tx.insert(clients).values({ id, companyId }).onConflictDoUpdate({ target: clients.id, set: { companyId } });
+export async function upsertClient(tx: Db, id: string, companyId: string, name: string | null): Promise<void> {
+  await tx.insert(clients).values({ id, companyId, name }).onConflictDoUpdate({ target: clients.id, set: { companyId, name } });
 }
 
 export async function removeClient(tx: Db, id: string): Promise<void> {

@@ -5,9 +5,9 @@ import * as searchRepo from '../repositories/search';
 
 type Emit = (event: NewEvent) => void;
 
-/** client.created / client.updated: remember that the client exists, and in which company. */
+/** client.created / client.updated: remember that the client exists, in which company, and its name (for naming speakers). */
 export async function applyClientSaved(tx: Db, event: EventOf<'client.created' | 'client.updated'>): Promise<void> {
-  if (Id.safeParse(event.data.id).success && Id.safeParse(event.companyId).success) await clientsRepo.upsertClient(tx, event.data.id, event.companyId!);
+  if (Id.safeParse(event.data.id).success && Id.safeParse(event.companyId).success) await clientsRepo.upsertClient(tx, event.data.id, event.companyId!, event.data.after?.name ?? null);
 }
 
 /**

@@ -64,7 +64,7 @@ async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, l
     if (!whole) await writeWavSlice(wav, chunk.start, chunk.end, path);
     const words = await deps.engine.transcribe(path, inner);
     if (!whole) await rm(path, { force: true });
-    return words.map((w) => ({ text: w.text, start: w.start + chunk.start, end: w.end + chunk.start }));
+    return words.map((w) => ({ ...w, start: w.start + chunk.start, end: w.end + chunk.start }));
   })), signal);
   return pieces.flat();
 }

@@ -1,6 +1,7 @@
-import { SYSTEM_ACTOR, speakerName, textParts, type Actor, type TranscriptSegmentFact, type TranscriptionStatus } from '@earshot/contracts';
+import { SYSTEM_ACTOR, textParts, type Actor, type TranscriptionStatus } from '@earshot/contracts';
 import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
+import { segmentFacts, speakersEvent } from './facts';
 import { reindexSegments } from '../repositories/search';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { ClaimedJob } from '../repositories/jobs';
@@ -74,31 +75,24 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
 }
 
 /**
- * transcript.completed and, after it, the text in bounded transcript.text_published parts: no
- * event grows with the recording (a 3-hour transcript is about 30 parts of at most 64 KB).
+ * transcript.completed and, after it, the text in bounded transcript.text_published parts (no
+ * event grows with the recording: a 3-hour transcript is about 30 parts of at most 64 KB), then
+ * transcript.speakers_changed with the speakers' names.
  * `modelId` is the configured speech-to-text model that transcribed it (null: the engine of the
  * server's own configuration), for its price.
  */
 export function completionEvents(companyId: string, transcript: { id: string; fileId: string; fileName: string }, result: TranscriptResult, modelId: string | null = null): NewEvent[] {
-  const parts = textParts(segmentFacts(result));
+  const parts = textParts(segmentFacts(result.segments, result.speakers));
   const words = result.segments.reduce((n, s) => n + s.words.length, 0);
   const event = (type: NewEvent['type'], data: NewEvent['data']): NewEvent => ({ type, companyId, actor: SYSTEM_ACTOR, data });
   return [
     event('transcript.completed', { ...transcript, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words, parts: parts.length, modelId }),
     ...parts.map((segments, part) => event('transcript.text_published', { ...transcript, part, parts: parts.length, segments })),
+    // The speakers by name, as after a rename: the file service filters its list by them.
+    speakersEvent(companyId, { id: transcript.id, fileId: transcript.fileId }, result.speakers, SYSTEM_ACTOR),
   ];
 }
 
-/** The segments as other services learn them: speakers by name (speakerName), not by id. */
-function segmentFacts(result: TranscriptResult): TranscriptSegmentFact[] {
-  return result.segments.map((s) => ({
-    segmentId: s._id,
-    speaker: speakerName(s.speakerId, result.speakers),
-    start: s.start,
-    end: s.end ?? s.words[s.words.length - 1]?.end ?? s.start,
-    text: s.text,
-  }));
-}
 
 /** Records a failed attempt: retried later with back-off while attempts remain and it may help, else failed. */
 export async function failJob(ctx: ServiceContext, job: ClaimedJob, error: JobError, settings: QueueSettings): Promise<'retry' | 'failed' | 'lost'> {

@@ -23,7 +23,7 @@ export function tidyWords(words: readonly RecognisedWord[], duration: number): R
   for (const word of sorted) {
     const start = ms(Math.min(Math.max(word.start, previousEnd, 0), duration));
     const end = ms(Math.min(Math.max(word.end, start), duration));
-    tidy.push({ text: word.text, start, end });
+    tidy.push({ text: word.text, start, end, ...(word.confidence === undefined ? {} : { confidence: word.confidence }) });
     previousEnd = end;
   }
   return tidy;
@@ -57,7 +57,7 @@ export function buildSegments(channels: readonly ChannelWords[], duration: numbe
   groups.sort((a, b) => a.words[0]!.start - b.words[0]!.start || a.speakerId.localeCompare(b.speakerId));
   let wordCount = 0;
   return groups.map((group, index) => {
-    const words = group.words.map((w) => ({ _id: `w-${run}-${wordCount++}`, text: w.text, start: w.start, end: w.end }));
+    const words = group.words.map((w) => ({ _id: `w-${run}-${wordCount++}`, ...w }));
     return {
       _id: `s-${run}-${index}`,
       speakerId: group.speakerId,

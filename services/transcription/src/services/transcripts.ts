@@ -9,8 +9,7 @@ import {
   type TranscriptDto,
   type TranscriptionStatus,
 } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, conflict, forbidden, notFound, spenderOf, type CreditGate, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
-import { companyTypes } from './company-types';
+import { actorOf, badRequest, conflict, forbidden, notFound, spenderOf, type CreditGate, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
 import { clientExists } from '../repositories/clients';
@@ -20,7 +19,10 @@ import * as transcriptsRepo from '../repositories/transcripts';
 import type { Scope, TranscriptSummary } from '../repositories/transcripts';
 import type { EngineChoice } from '../runtime';
 import { queuedEvent } from './queue';
-import { segmentText } from './segments';
+import { commitChange } from './edits/service';
+import { editWord as editWordOp } from './edits/ops';
+import { scopeOf } from './scope';
+import { lockForEdit } from '../repositories/edits';
 
 type Emit = (event: NewEvent) => void;
 
@@ -45,9 +47,15 @@ export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file
     uploadedBy: data.uploadedBy,
     uploadedAt: new Date(event.occurredAt),
     estimatedSeconds: data.estimatedSeconds ?? null,
+    language: languageOf(data.language),
   });
   if (!inserted || !(await jobsRepo.insertPending(tx, data.id, event.companyId))) return;
   emit(queuedEvent(event.companyId, data.id, { ...estimate(data.estimatedSeconds), ...(await choice(tx)) }));
+}
+
+/** The language the uploader declared; `auto` (the engine detects it) and anything unlike a language code are unknown. */
+function languageOf(language: string | undefined): string | null {
+  return language && language !== 'auto' && /^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language) ? language : null;
 }
 
 /** The estimate when one is known (files uploaded before estimates, or by an older file service, have none). */
@@ -128,8 +136,8 @@ export class TranscriptService {
   ) {}
 
   /** Read before any transaction: PGlite's one connection would wait on itself inside one. */
-  private async scope(identity: Identity, requestedCompany?: string): Promise<Scope> {
-    return { companyId: companyScope(identity, requestedCompany), owner: await companyTypes.ownerScope(this.ctx.db, identity) };
+  private scope(identity: Identity, requestedCompany?: string): Promise<Scope> {
+    return scopeOf(this.ctx.db, identity, requestedCompany);
   }
 
   async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
@@ -192,18 +200,18 @@ export class TranscriptService {
     if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot contain control characters' });
     const scope = await this.scope(identity);
     await this.ctx.transact(async (tx, emit) => {
-      const found = await transcriptsRepo.locateWord(tx, transcriptId, scope, speakerSegmentId, wordId);
-      if (!found) throw notFound('Word');
-      const before = found.words[found.wordIndex]!.text;
-      const words = found.words.map((w, i) => (i === found.wordIndex ? { ...w, text } : w));
-      const newSegmentText = segmentText(words);
-      await transcriptsRepo.writeWord(tx, transcriptId, found, text, newSegmentText);
-      await reindexSegments(tx, found.fileId);
+      const target = await lockForEdit(tx, { transcriptId }, scope);
+      const segment = target?.segments.find((s) => s._id === speakerSegmentId);
+      const word = segment?.words.find((w) => w._id === wordId);
+      if (!target || !segment || !word) throw notFound('Word');
+      // Recorded as an edit (history, undo); other services follow transcript.word_edited as before.
+      const change = editWordOp(target, speakerSegmentId, wordId, text);
+      await commitChange(tx, emit, identity, target, change, false);
       emit({
         type: 'transcript.word_edited',
-        companyId: found.companyId,
+        companyId: target.companyId,
         actor: actorOf(identity),
-        data: { id: transcriptId, fileId: found.fileId, wordId, segmentId: speakerSegmentId, segmentText: newSegmentText, before: { text: before }, after: { text } },
+        data: { id: transcriptId, fileId: target.fileId, wordId, segmentId: speakerSegmentId, segmentText: change?.after[0]?.text ?? segment.text, before: { text: word.text }, after: { text } },
       });
     });
     return { message: TRANSCRIPT_MESSAGES.wordUpdated };

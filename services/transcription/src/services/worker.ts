@@ -21,7 +21,7 @@ export interface JobDeps extends PipelineDeps {
   /** Parent of the jobs' temporary directories (DATA_DIR/tmp/transcription). */
   workRoot: string;
   /** The engine of the speech-to-text model chosen in AI Configuration (and that model's id), asked per job; null: `engine`. */
-  chosenEngine?: () => Promise<{ engine: SpeechEngine; modelId: string } | null>;
+  chosenEngine?: () => Promise<{ engine: SpeechEngine; modelId: string; model: string } | null>;
 }
 
 export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -35,7 +35,7 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
     const source = await findSource(ctx.db, job.fileId);
     if (!source) return 'lost';
     const chosen = await deps.chosenEngine?.();
-    const result = await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job));
+    const result = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job))), model: chosen?.model ?? null };
     return (await completeJob(ctx, job, result, chosen?.modelId ?? null)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;

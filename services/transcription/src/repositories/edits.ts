@@ -1,0 +1,60 @@
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import type { SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
+import { edits, transcripts, type EditRow } from '../db/schema';
+import type { Scope } from './transcripts';
+
+/** A transcript as an edit works on it, its row locked until the transaction ends. */
+export interface EditTarget {
+  id: string;
+  fileId: string;
+  companyId: string;
+  uploadedBy: string | null;
+  speakers: SpeakerInfo[];
+  segments: SpeakerSegment[];
+}
+
+/**
+ * Locks a transcript of the scope for an edit (by file id, or by transcript id for the word route),
+ * so edits of one transcript apply one after the other. Null when the caller cannot see it.
+ */
+export async function lockForEdit(tx: Db, by: { fileId: string } | { transcriptId: string }, scope: Scope): Promise<EditTarget | null> {
+  const where = 'fileId' in by ? eq(transcripts.fileId, by.fileId) : eq(transcripts.id, by.transcriptId);
+  const [row] = await tx.select({
+    id: transcripts.id, fileId: transcripts.fileId, companyId: transcripts.companyId, uploadedBy: transcripts.uploadedBy,
+    speakers: transcripts.speakers, segments: transcripts.segments,
+  }).from(transcripts)
+    .where(and(where, scope.companyId ? eq(transcripts.companyId, scope.companyId) : undefined, scope.owner ? eq(transcripts.uploadedBy, scope.owner) : undefined))
+    .for('update');
+  return row ?? null;
+}
+
+export async function writeState(tx: Db, fileId: string, state: { speakers: SpeakerInfo[]; segments: SpeakerSegment[] }): Promise<void> {
+  await tx.update(transcripts).set({ speakers: state.speakers, segments: state.segments, updatedAt: sql`now()` }).where(eq(transcripts.fileId, fileId));
+}
+
+export type NewEdit = typeof edits.$inferInsert;
+
+export async function insertEdit(tx: Db, edit: NewEdit): Promise<void> {
+  await tx.insert(edits).values(edit);
+}
+
+export async function findEdit(tx: Db, fileId: string, editId: string): Promise<EditRow | null> {
+  const [row] = await tx.select().from(edits).where(and(eq(edits.fileId, fileId), eq(edits.id, editId))).limit(1);
+  return row ?? null;
+}
+
+export async function setUndone(tx: Db, editId: string, undone: boolean): Promise<void> {
+  await tx.update(edits).set({ undone }).where(eq(edits.id, editId));
+}
+
+export type EditSummary = Pick<EditRow, 'id' | 'kind' | 'summary' | 'actorId' | 'actorName' | 'createdAt' | 'undone'>;
+
+/** One page of a transcript's history, newest first, after the position `after` (keyset). */
+export async function listEdits(db: Db, fileId: string, after: { createdAt: Date; id: string } | null, limit: number): Promise<EditSummary[]> {
+  return db.select({ id: edits.id, kind: edits.kind, summary: edits.summary, actorId: edits.actorId, actorName: edits.actorName, createdAt: edits.createdAt, undone: edits.undone })
+    .from(edits)
+    .where(and(eq(edits.fileId, fileId), after ? or(lt(edits.createdAt, after.createdAt), and(eq(edits.createdAt, after.createdAt), lt(edits.id, after.id))) : undefined))
+    .orderBy(desc(edits.createdAt), desc(edits.id))
+    .limit(limit);
+}

@@ -1,0 +1,259 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  speakerName,
+  textParts,
+  type KnownPerson,
+  type ReplaceAnswer,
+  type SpeakerInfo,
+  type SpeakerSegment,
+  type TranscriptEditItem,
+  type TranscriptEditsPage,
+  type TranscriptPatch,
+  type TranscriptSpeakers,
+} from '@earshot/contracts';
+import { actorOf, badRequest, conflict, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import type { TranscriptionConfig } from '../../config';
+import * as editsRepo from '../../repositories/edits';
+import type { EditTarget } from '../../repositories/edits';
+import * as peopleRepo from '../../repositories/people';
+import { reindexSegments } from '../../repositories/search';
+import { findByFile, type Scope } from '../../repositories/transcripts';
+import { CALL_LABELS } from '../segments';
+import { segmentFacts, speakersEvent } from '../facts';
+import { scopeOf } from '../scope';
+import * as ops from './ops';
+import type { Change, TranscriptState } from './ops';
+import { idSource, type IdSource } from './retime';
+
+type Emit = (event: NewEvent) => void;
+
+/** History pages: enough for the editor's panel, bounded. */
+const HISTORY_PAGE = 50;
+
+export const toSpeakers = (speakers: readonly SpeakerInfo[]): TranscriptSpeakers =>
+  speakers.map((s) => ({ speakerId: s.id, name: speakerName(s.id, speakers), color: s.color }));
+
+/** Speakers whose name changed or who are gone: their segments are told again with the new name. */
+function renamed(before: readonly SpeakerInfo[], after: readonly SpeakerInfo[]): Set<string> {
+  const changed = new Set<string>();
+  for (const s of before) if (speakerName(s.id, before) !== speakerName(s.id, after) || !after.some((a) => a.id === s.id)) changed.add(s.id);
+  for (const s of after) if (!before.some((b) => b.id === s.id)) changed.add(s.id);
+  return changed;
+}
+
+/** A fresh tag per edit: its new word and segment ids can meet no other's. */
+const newIds = (): IdSource => idSource(`e${randomBytes(5).toString('hex')}`);
+
+interface Applied {
+  editId: string | null;
+  target: EditTarget;
+  speakers: SpeakerInfo[];
+  removed: string[];
+  segments: SpeakerSegment[];
+}
+
+/**
+ * Records a change (or nothing, when null) on a locked transcript: the new state, its edit row, the
+ * search index, and the events: transcript.segments_changed with the touched segments (and every
+ * segment of a renamed speaker), transcript.speakers_changed when a name changed.
+ */
+export async function commitChange(tx: Db, emit: Emit, identity: Identity, target: EditTarget, change: Change | null, announce = true): Promise<Applied> {
+  if (!change) return { editId: null, target, speakers: target.speakers, removed: [], segments: [] };
+  const speakers = change.speakers?.after ?? target.speakers;
+  const segments = ops.applyChange(target.segments, change);
+  await editsRepo.writeState(tx, target.fileId, { speakers, segments });
+  const editId = randomUUID();
+  await editsRepo.insertEdit(tx, {
+    id: editId, fileId: target.fileId, companyId: target.companyId, kind: change.kind, summary: change.summary,
+    actorId: identity.userId, actorName: (await peopleRepo.memberName(tx, identity.userId)) ?? identity.email,
+    segmentsBefore: change.before, segmentsAfter: change.after,
+    speakersBefore: change.speakers?.before ?? null, speakersAfter: change.speakers?.after ?? null,
+  });
+  await reindexSegments(tx, target.fileId);
+  const { removed } = ops.patchOf(change);
+  const names = change.speakers ? renamed(change.speakers.before, speakers) : new Set<string>();
+  const touched = new Set(change.after.map((s) => s._id));
+  const told = [...change.after, ...segments.filter((s) => names.has(s.speakerId) && !touched.has(s._id))];
+  const actor = actorOf(identity);
+  const transcript = { id: target.id, fileId: target.fileId };
+  if (announce && (told.length > 0 || removed.length > 0)) {
+    const parts = textParts(segmentFacts(told, speakers));
+    const count = Math.max(1, parts.length);
+    for (let part = 0; part < count; part++) {
+      emit({
+        type: 'transcript.segments_changed', companyId: target.companyId, actor,
+        data: { ...transcript, editId, kind: change.kind, part, parts: count, removed: part === 0 ? removed : [], segments: parts[part] ?? [] },
+      });
+    }
+  }
+  if (names.size > 0) emit(speakersEvent(target.companyId, transcript, speakers, actor));
+  return { editId, target, speakers, removed, segments: change.after };
+}
+
+const toPatch = (applied: Applied): TranscriptPatch => ({
+  editId: applied.editId, removed: applied.removed, segments: applied.segments, speakers: toSpeakers(applied.speakers),
+});
+
+const encodeCursor = (item: { createdAt: Date; id: string }) => Buffer.from(`${item.createdAt.toISOString()}|${item.id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw badRequest('Invalid query.cursor: must be a nextCursor value from a previous answer', { field: 'query.cursor' });
+  }
+  return { createdAt, id };
+}
+
+/** Names the pipeline gives (Agent, Customer, Speaker N) are nobody's: not offered as known people. */
+const isGivenName = (name: string) => (CALL_LABELS as readonly string[]).includes(name) || /^Speaker \d+$/.test(name);
+
+/**
+ * Editing a transcript beyond one word: speakers (rename, merge), segments (text, speaker, split,
+ * merge), find and replace, undo and redo, the history, and the people a speaker may be named
+ * after. Every change runs in one transaction on the locked transcript row (see commitChange).
+ */
+export class TranscriptEditService {
+  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {}
+
+  /** Runs `make` on the caller's transcript, locked, and records what it changed. */
+  private async edit<T>(identity: Identity, fileId: string, make: (state: TranscriptState, ids: IdSource) => { change: Change | null; answer: (applied: Applied) => T }): Promise<T> {
+    const scope = await scopeOf(this.ctx.db, identity);
+    return this.ctx.transact(async (tx, emit) => {
+      const target = await editsRepo.lockForEdit(tx, { fileId }, scope);
+      if (!target) throw notFound('Transcript');
+      const { change, answer } = make(target, newIds());
+      return answer(await commitChange(tx, emit, identity, target, change));
+    });
+  }
+
+  private patch(identity: Identity, fileId: string, make: (state: TranscriptState, ids: IdSource) => Change | null): Promise<TranscriptPatch> {
+    return this.edit(identity, fileId, (state, ids) => ({ change: make(state, ids), answer: toPatch }));
+  }
+
+  renameSpeaker(identity: Identity, input: { fileId: string; speakerId: string; name: string }): Promise<TranscriptSpeakers> {
+    return this.edit(identity, input.fileId, (state) => ({
+      change: ops.renameSpeaker(state, input.speakerId, input.name),
+      answer: (applied) => toSpeakers(applied.speakers),
+    }));
+  }
+
+  mergeSpeakers(identity: Identity, input: { fileId: string; from: string; into: string }): Promise<TranscriptPatch> {
+    return this.patch(identity, input.fileId, (state) => {
+      if (input.from === input.into) throw badRequest('Invalid body.into: must be another speaker than from', { field: 'body.into' });
+      return ops.mergeSpeakers(state, input.from, input.into);
+    });
+  }
+
+  /** Text, or speaker (of the segment or of a run of its words); text first when both are given. */
+  editSegment(identity: Identity, input: { fileId: string; segmentId: string; text?: string; speakerId?: string; wordIds?: string[] }): Promise<TranscriptPatch> {
+    const { fileId, segmentId, text, speakerId, wordIds } = input;
+    return this.patch(identity, fileId, (state, ids) => {
+      const edited = text === undefined ? null : ops.editSegmentText(state, segmentId, text, ids);
+      if (speakerId === undefined) return edited;
+      const now = edited ? { ...state, segments: ops.applyChange(state.segments, edited) } : state;
+      if (edited && !now.segments.some((s) => s._id === segmentId)) return edited;
+      const moved = ops.reassign(now, segmentId, speakerId, wordIds, ids);
+      if (!edited || !moved) return moved ?? edited;
+      // One edit that did both: from the segment as it was to what the reassignment made of it.
+      return { kind: 'segment_speaker', summary: `${edited.summary}; ${moved.summary}`, before: edited.before, after: moved.after };
+    });
+  }
+
+  split(identity: Identity, input: { fileId: string; segmentId: string; wordId: string }): Promise<TranscriptPatch> {
+    return this.patch(identity, input.fileId, (state, ids) => ops.split(state, input.segmentId, input.wordId, ids));
+  }
+
+  mergeSegments(identity: Identity, input: { fileId: string; segmentId: string }): Promise<TranscriptPatch> {
+    return this.patch(identity, input.fileId, (state) => ops.mergeWithNext(state, input.segmentId));
+  }
+
+  replace(identity: Identity, input: ops.ReplaceInput & { fileId: string }): Promise<ReplaceAnswer> {
+    return this.edit(identity, input.fileId, (state, ids) => {
+      const { replaced, change } = ops.replaceText(state, input, ids);
+      return { change, answer: (applied) => ({ replaced, editId: applied.editId }) };
+    });
+  }
+
+  undo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch> {
+    return this.reverse(identity, input, 'undo');
+  }
+
+  redo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch> {
+    return this.reverse(identity, input, 'redo');
+  }
+
+  /**
+   * Undo applies an edit's inverse, redo the edit again, each recorded as an edit of its own; the
+   * edit is marked undone (or not). An undo or redo is itself neither undone nor redone: the edit is.
+   */
+  private async reverse(identity: Identity, input: { fileId: string; editId: string }, direction: 'undo' | 'redo'): Promise<TranscriptPatch> {
+    const scope = await scopeOf(this.ctx.db, identity);
+    return this.ctx.transact(async (tx, emit) => {
+      const target = await editsRepo.lockForEdit(tx, { fileId: input.fileId }, scope);
+      if (!target) throw notFound('Transcript');
+      const edit = await editsRepo.findEdit(tx, input.fileId, input.editId);
+      if (!edit) throw notFound('Edit');
+      if (edit.kind === 'undo' || edit.kind === 'redo') throw conflict(`An ${edit.kind} cannot be undone or redone: ${edit.kind === 'undo' ? 'redo' : 'undo'} the edit itself`);
+      if (direction === 'undo' && edit.undone) throw conflict('This edit is already undone');
+      if (direction === 'redo' && !edit.undone) throw conflict('Only an undone edit can be redone');
+      const speakers = edit.speakersBefore && edit.speakersAfter ? { before: edit.speakersBefore, after: edit.speakersAfter } : null;
+      const change = ops.reverse(target, { before: edit.segmentsBefore, after: edit.segmentsAfter, speakers }, direction,
+        `${direction === 'undo' ? 'Undid' : 'Redid'}: ${edit.summary}`);
+      const applied = await commitChange(tx, emit, identity, target, change);
+      await editsRepo.setUndone(tx, edit.id, direction === 'undo');
+      return toPatch(applied);
+    });
+  }
+
+  async history(identity: Identity, input: { fileId: string; cursor?: string }): Promise<TranscriptEditsPage> {
+    const after = input.cursor ? decodeCursor(input.cursor) : null;
+    const row = await findByFile(this.ctx.db, input.fileId, await scopeOf(this.ctx.db, identity));
+    if (!row) throw notFound('Transcript');
+    const rows = await editsRepo.listEdits(this.ctx.db, input.fileId, after, HISTORY_PAGE + 1);
+    const items: TranscriptEditItem[] = rows.slice(0, HISTORY_PAGE).map((e) => ({
+      _id: e.id, kind: e.kind, summary: e.summary, createdAt: e.createdAt.toISOString(), undone: e.undone,
+      actor: e.actorId ? { userId: e.actorId, name: e.actorName ?? '' } : null,
+    }));
+    return { items, nextCursor: rows.length > HISTORY_PAGE ? encodeCursor(rows[HISTORY_PAGE - 1]!) : null };
+  }
+
+  /**
+   * The people a speaker may be named after: the company's members, its clients, and names given to
+   * its speakers before, each name once (a member first). With a file of a stereo call, its uploader
+   * comes first: the Agent channel is theirs by default.
+   */
+  async people(identity: Identity, input: { fileId?: string }): Promise<KnownPerson[]> {
+    const scope = await scopeOf(this.ctx.db, identity);
+    let companyId = scope.companyId;
+    let uploader: string | null = null;
+    if (input.fileId) {
+      const row = await findByFile(this.ctx.db, input.fileId, scope);
+      if (!row) throw notFound('Transcript');
+      companyId = row.companyId;
+      const stereo = row.speakers.some((s) => s.channel !== null);
+      if (stereo && row.uploadedBy) uploader = await peopleRepo.memberName(this.ctx.db, row.uploadedBy);
+    }
+    if (!companyId) return [];
+    const of = { ...scope, companyId } satisfies Scope & { companyId: string };
+    const lists: [KnownPerson['kind'], string[]][] = [
+      ['member', await peopleRepo.memberNames(this.ctx.db, companyId)],
+      ['contact', await peopleRepo.clientNames(this.ctx.db, companyId)],
+      ['speaker', (await peopleRepo.speakerNames(this.ctx.db, of)).filter((n) => !isGivenName(n))],
+    ];
+    const seen = new Set<string>();
+    const people: KnownPerson[] = [];
+    if (uploader) {
+      people.push({ name: uploader, kind: 'member', uploader: true });
+      seen.add(uploader.toLowerCase());
+    }
+    for (const [kind, names] of lists) {
+      for (const name of names) {
+        if (seen.has(name.toLowerCase())) continue;
+        seen.add(name.toLowerCase());
+        people.push({ name, kind });
+      }
+    }
+    return people;
+  }
+}
