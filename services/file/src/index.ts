@@ -2,22 +2,25 @@ import { createStorage, creditGateFor, defineService, on, processCreditGate } fr
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
+import { tagRoutes } from './routes/tags';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
-import { applyClientLinked, applyCompanyEvent, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
+import { TagService } from './services/tags';
+import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
 
 /** The file service. See README.md for what it owns. */
 export const fileService = defineService<FileConfig>({
   name: 'file',
   schema: 'file',
-  prefixes: ['/files', '/uploads'],
+  prefixes: ['/files', '/uploads', '/tags'],
   migrations,
   configShape: fileConfigShape,
   async routes(app, ctx) {
     // Building the storage validates its configuration: a missing S3 key stops the start here.
     await fileRoutes(app, new FileService(ctx, createStorage(ctx.config), processCreditGate(ctx.database, ctx.config)), ctx.config);
+    await tagRoutes(app, new TagService(ctx));
   },
   // Called only when the file service runs as its own process (distributed): it serves no internal
   // route, but refuses to start, clearly, without a way to the tenant service's credit check.
@@ -36,6 +39,8 @@ export const fileService = defineService<FileConfig>({
       on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
       // Links of one file come from one producer in order on the company's partition: no entity needed.
       on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
+      // Likewise the speakers' names of one transcript: the list filters by them.
+      on('transcript.speakers_changed', (event, tx) => applySpeakersChanged(tx, event)),
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
       companyRemoval(storage),
     ];

@@ -56,6 +56,10 @@ describe('list and get', () => {
       clientId: null,
       url: wav.url,
       path: wav.path,
+      tags: [],
+      language: null,
+      expectedSpeakers: null,
+      speakers: [],
     });
   });
 

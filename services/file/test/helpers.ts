@@ -104,15 +104,15 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
-/** Tells the file service about a company the way the tenant service does: a company.created event. */
-export async function announceCompany(stack: TestStack, companyId: string, maxStorage: number | null, type = 'company.created'): Promise<Envelope> {
+/** Tells the file service about a company the way the tenant service does: a company.created event (of `companyType`, when given). */
+export async function announceCompany(stack: TestStack, companyId: string, maxStorage: number | null, type = 'company.created', companyType?: string): Promise<Envelope> {
   const envelope = buildEnvelope({
     type,
     companyId,
     actor: { type: 'system', id: null },
     data: {
       id: companyId,
-      after: { name: 'Acme', code: 'ACME', domain: `d${companyId.slice(0, 8)}`, status: 'active', maxUsers: 10, maxStorage },
+      after: { name: 'Acme', code: 'ACME', domain: `d${companyId.slice(0, 8)}`, status: 'active', maxUsers: 10, maxStorage, ...(companyType ? { type: companyType } : {}) },
     },
   });
   await stack.bus.publish([{ topic: 'earshot.tenant', key: companyId, envelope }]);

@@ -32,5 +32,24 @@ export const migrations: Migration[] = [
     name: '0002_files_by_client',
     sql: `create index files_client_idx on files (client_id, uploaded_at desc, id desc) where client_id is not null;`,
   },
+  {
+    // Tags in a table of their own, keyed (company, tag, file): a company's counts are an
+    // index-only scan of its range, and "files with this tag" a range read, whatever other
+    // companies tag (a GIN index on a text[] column would mix every company's posting lists and
+    // count by visiting each of the company's rows). See the README.
+    name: '0003_tags_language_speakers',
+    sql: `
+      create table file_tags (
+        company_id uuid not null,
+        tag text not null,
+        file_id uuid not null references files (id) on delete cascade,
+        primary key (company_id, tag, file_id)
+      );
+      create index file_tags_file_idx on file_tags (file_id);
+      alter table files
+        add column language text,
+        add column expected_speakers smallint check (expected_speakers is null or expected_speakers > 0),
+        add column speakers text[] not null default '{}';`,
+  },
   companyTypes.migration,
 ];

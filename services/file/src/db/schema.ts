@@ -1,4 +1,4 @@
-import { bigint, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, pgSchema, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const file = pgSchema('file');
 
@@ -17,9 +17,21 @@ export const files = file.table('files', {
   transcriptionStatus: text('transcription_status').notNull(),
   transcriptionError: text('transcription_error'),
   uploadedAt: timestamp('uploaded_at', { withTimezone: true, mode: 'date' }).notNull(),
+  /** Declared at upload (a LANGUAGES code); null for none or `auto`. */
+  language: text('language'),
+  expectedSpeakers: smallint('expected_speakers'),
+  /** The transcript's speakers' names, from transcript.speakers_changed. */
+  speakers: text('speakers').array().notNull().default([]),
 });
 export type FileRow = typeof files.$inferSelect;
 export type NewFileRow = typeof files.$inferInsert;
+
+/** A file's tags, one row each; normalised (TagName) before they get here. */
+export const fileTags = file.table('file_tags', {
+  companyId: uuid('company_id').notNull(),
+  tag: text('tag').notNull(),
+  fileId: uuid('file_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.tag, t.fileId] })]);
 
 /** Projection of the tenant service's companies: only what quotas need. */
 export const companies = file.table('companies', {

@@ -28,6 +28,13 @@ export async function applyClientLinked(tx: Db, event: EventOf<'transcript.clien
   await filesRepo.setClient(tx, fileId, companyOf(event), after.clientId);
 }
 
+/** Keeps the names of a file's transcript's speakers (renames included), for the list's speaker filter. */
+export async function applySpeakersChanged(tx: Db, event: EventOf<'transcript.speakers_changed'>): Promise<void> {
+  const { fileId, speakers } = event.data;
+  if (!isId(fileId)) return;
+  await filesRepo.setSpeakers(tx, fileId, companyOf(event), speakers.map((speaker) => speaker.name));
+}
+
 /**
  * A deleted transcript takes its file with it: the row goes, file.deleted is emitted, and the
  * stored audio is removed before the transaction commits (so a failed removal is retried with the

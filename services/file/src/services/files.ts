@@ -4,9 +4,11 @@ import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import {
   FILE_MESSAGES,
-  Id,
   UPLOAD_URL_PREFIX,
+  UploadFields,
   type FileItemDto,
+  type FileList,
+  type FileListQuery,
   type UploadedFileDto,
 } from '@earshot/contracts';
 import {
@@ -28,6 +30,7 @@ import {
 } from '@earshot/kit';
 import type { FileConfig } from '../config';
 import type { FileRow } from '../db/schema';
+import type { FileWithTags } from '../repositories/files';
 import * as filesRepo from '../repositories/files';
 import * as companiesRepo from '../repositories/companies';
 import { companyTypes } from './company-types';
@@ -36,10 +39,26 @@ import { UploadGuard, UploadRejected } from './upload-guard';
 import { contentDisposition, sanitiseOriginalName } from './names';
 import { parseRange } from './range';
 
-/** Room for the multipart envelope (boundaries, part headers, the clientId field) around the file. */
+/** Room for the multipart envelope (boundaries, part headers, the text fields) around the file. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 const FILE_STATUS = 'completed';
 const KEY_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const DAY_MS = 86_400_000;
+const dayStart = (day: string): Date => new Date(`${day}T00:00:00Z`);
+
+const FIELD_NAMES = Object.keys(UploadFields.shape);
+
+/** One text field of the upload, checked by its schema in UploadFields: a bad one is a 400 naming it. */
+function readField(fields: UploadFields, name: string, value: unknown): void {
+  if (!FIELD_NAMES.includes(name)) throw badRequest(`Unknown field "${name.slice(0, 50)}": only ${FIELD_NAMES.join(', ')} and the file are accepted`);
+  const parsed = UploadFields.shape[name as keyof UploadFields].safeParse(String(value).trim());
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'Invalid value';
+    throw badRequest(`Invalid ${name}: ${message}`, [{ field: name, message }]);
+  }
+  Object.assign(fields, { [name]: parsed.data });
+}
 
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -52,7 +71,7 @@ export function formatBytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-export function toItem(row: FileRow): FileItemDto {
+export function toItem(row: FileWithTags): FileItemDto {
   return {
     _id: row.id,
     companyId: row.companyId,
@@ -67,11 +86,15 @@ export function toItem(row: FileRow): FileItemDto {
     clientId: row.clientId,
     url: UPLOAD_URL_PREFIX + row.storageKey,
     path: row.storageKey,
+    tags: row.tags,
+    language: row.language,
+    expectedSpeakers: row.expectedSpeakers,
+    speakers: row.speakers,
   };
 }
 
 function toUploaded(row: FileRow): UploadedFileDto {
-  const { _id, url, path, filename, originalName, size, mimeType, uploadDate, status } = toItem(row);
+  const { _id, url, path, filename, originalName, size, mimeType, uploadDate, status } = toItem({ ...row, tags: [] });
   return { _id, url, path, filename, originalName, size, mimeType, uploadDate, status };
 }
 
@@ -187,21 +210,18 @@ export class FileService {
     await this.credits.assertCanSpend({ companyId, userId: spenderOf(identity), feature: 'transcription' });
 
     let stored: StoredObject | undefined;
-    let clientId: string | null = null;
+    const fields: UploadFields = {};
     try {
       for await (const part of input.parts) {
         if (part.type === 'field') {
-          if (part.fieldname !== 'clientId') throw badRequest(`Unknown field "${part.fieldname.slice(0, 50)}": only clientId and the file are accepted`);
-          const parsed = Id.safeParse(String(part.value).trim());
-          if (!parsed.success) throw badRequest('Invalid clientId: must be a uuid');
-          clientId = parsed.data;
+          readField(fields, part.fieldname, part.value);
           continue;
         }
         if (stored) throw badRequest(FILE_MESSAGES.oneFile);
         stored = await this.storeFile(part.file, part.filename, companyId, quotaBytes);
       }
       if (!stored) throw badRequest(FILE_MESSAGES.noFile);
-      return await this.record(stored, identity, companyId, clientId);
+      return await this.record(stored, identity, companyId, fields);
     } catch (error) {
       if (stored) await this.removeQuietly(stored.key);
       throw this.uploadError(error);
@@ -219,7 +239,7 @@ export class FileService {
     return { id, key, size, mimeType: type.mimeType, originalName: sanitiseOriginalName(filename), estimatedSeconds: estimateSeconds(guard.head, type, size) };
   }
 
-  private async record(stored: StoredObject, identity: Identity, companyId: string, clientId: string | null): Promise<UploadedFileDto> {
+  private async record(stored: StoredObject, identity: Identity, companyId: string, fields: UploadFields): Promise<UploadedFileDto> {
     const row = await this.ctx.transact(async (tx, emit) => {
       // Concurrent uploads of one company queue here, so together they cannot pass the quota.
       const company = await companiesRepo.lockCompany(tx, companyId);
@@ -234,11 +254,14 @@ export class FileService {
         mimeType: stored.mimeType,
         size: stored.size,
         status: FILE_STATUS,
-        clientId,
+        clientId: fields.clientId ?? null,
         uploadedBy: identity.userId,
         transcriptionStatus: 'pending',
         transcriptionError: null,
         uploadedAt: new Date(),
+        // `auto` is no language yet: the list's language filter finds only recordings declared in one.
+        language: fields.language === 'auto' ? null : (fields.language ?? null),
+        expectedSpeakers: fields.speakers ?? null,
       });
       emit({
         type: 'file.uploaded',
@@ -253,6 +276,8 @@ export class FileService {
           clientId: created.clientId,
           uploadedBy: created.uploadedBy,
           estimatedSeconds: stored.estimatedSeconds,
+          language: fields.language,
+          speakers: fields.speakers,
         },
       });
       return created;
@@ -268,11 +293,17 @@ export class FileService {
     }
   }
 
-  async list(identity: Identity, query: { page: number; pageSize: number; companyId?: string; clientId?: string }) {
-    const scope = companyScope(identity, query.companyId);
-    const { page, pageSize } = query;
-    const owner = await companyTypes.ownerScope(this.ctx.db, identity);
-    const { rows, total } = await filesRepo.listFiles(this.ctx.db, scope, query.clientId, page, pageSize, owner);
+  /** A page of the caller's recordings, narrowed by the query's filters (dates are whole UTC days). */
+  async list(identity: Identity, query: FileListQuery): Promise<FileList> {
+    const { page, pageSize, companyId, from, to, ...filters } = query;
+    if (from && to && from > to) throw badRequest('Invalid query.to: must not be before from', [{ field: 'query.to', message: 'must not be before from' }]);
+    const { rows, total } = await filesRepo.listFiles(this.ctx.db, {
+      ...filters,
+      companyId: companyScope(identity, companyId),
+      owner: await companyTypes.ownerScope(this.ctx.db, identity),
+      from: from ? dayStart(from) : undefined,
+      before: to ? new Date(dayStart(to).getTime() + DAY_MS) : undefined,
+    }, page, pageSize);
     return { items: rows.map(toItem), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
