@@ -2,12 +2,14 @@ import { aiCatalogue } from '@earshot/ai';
 import { creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
+import { exportRoutes } from './routes/exports';
 import { searchRoutes } from './routes/search';
 import { transcriptRoutes } from './routes/transcripts';
 import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
+import { ExportService } from './services/exports/service';
 import { applyCompanyLanguage, applyTagsChanged, SearchService } from './services/search';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import type { TranscriptionWorker } from './services/worker';
@@ -27,6 +29,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   async routes(app, ctx) {
     await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)));
     await searchRoutes(app, new SearchService(ctx));
+    await exportRoutes(app, new ExportService(ctx));
   },
   // Called only when transcription runs as its own process (distributed): it serves no internal
   // route, but refuses to start, clearly, without a way to the tenant service's credit check.

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench:export`: figures for the README of services/transcription (issue 22: a 3-hour
+ * transcript exports in under 500 ms to each format).
+ *  (a) Rendering alone: a generated 3-hour call (BENCH_WORDS, default 30,000 words, two speakers
+ *      taking turns) to each format, BENCH_RUNS times (default 9) after 2 warm-up runs.
+ *  (b) The whole request, GET /api/transcripts/{fileId}/export through the transcription service on
+ *      embedded PostgreSQL (PGlite): scope check, reading the stored transcript (JSONB), rendering,
+ *      the answer. And POST /api/transcripts/export of 10 such transcripts as one ZIP of SRT files.
+ * Medians and the slowest run, in ms; the machine's cores and load are printed with them, since
+ * wall times on a shared machine say little without them.
+ */
+import { randomUUID } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { EXPORT_FORMATS, eventDefinition, type ExportFormat } from '@earshot/contracts';
+import { buildEnvelope, type ServiceContext } from '@earshot/kit';
+import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
+import { saveResult } from '../services/transcription/src/repositories/transcripts';
+import { render } from '../services/transcription/src/services/exports/formats';
+import { longTranscript } from '../services/transcription/test/long-transcript';
+
+const WORDS = Number(process.env.BENCH_WORDS ?? 30_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const SECONDS = 3 * 3600;
+const COMPANY = '11111111-1111-4111-8111-111111111111';
+
+async function timed(run: () => Promise<unknown>): Promise<{ median: number; max: number }> {
+  for (let i = 0; i < 2; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, max: times[times.length - 1]! };
+}
+
+const ms = (n: number) => n.toFixed(0).padStart(6);
+const size = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`.padStart(10);
+
+/** A recording as the file service announces it, then its transcript stored as the worker stores one. */
+async function storedCall(stack: TestStack, ctx: ServiceContext<TranscriptionConfig>, name: string): Promise<string> {
+  const fileId = randomUUID();
+  const envelope = buildEnvelope({
+    type: 'file.uploaded', companyId: COMPANY, actor: { type: 'system', id: null },
+    data: { id: fileId, storageKey: fileId, originalName: name, mimeType: 'audio/wav', size: 1, clientId: null, uploadedBy: null },
+  });
+  await stack.bus.publish([{ topic: eventDefinition('file.uploaded').topic, key: COMPANY, envelope }]);
+  await stack.settle();
+  const { speakers, speakerSegments: segments } = longTranscript({ words: WORDS, seconds: SECONDS }).metadata;
+  await ctx.transact(async (tx) => {
+    await saveResult(tx, fileId, { engine: 'bench', duration: SECONDS, speakers, segments, peaks: { version: 1, duration: SECONDS, pointsPerSecond: 10, length: 0, data: [] } });
+  });
+  await stack.database.query(`update transcription.jobs set status = 'completed' where file_id = $1`, [fileId]);
+  return fileId;
+}
+
+async function main(): Promise<void> {
+  const transcript = longTranscript({ words: WORDS, seconds: SECONDS });
+  const segments = transcript.metadata.speakerSegments.length;
+  console.log(`bench:export — ${WORDS.toLocaleString('en')} words in ${segments.toLocaleString('en')} segments, 2 speakers, 3 hours; ${RUNS} runs each after 2 warm-up runs`);
+  console.log(`machine: ${availableParallelism()} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+
+  const stack = await createTestStack([transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
+  try {
+    const ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
+    const token = await stack.tokenFor('USER', COMPANY);
+    const fileId = await storedCall(stack, ctx, 'three hour call.wav');
+
+    console.log('format |   size     | render median | max | request median | max');
+    console.log('---|---|---|---|---|---');
+    for (const format of EXPORT_FORMATS as readonly ExportFormat[]) {
+      const bytes = (await render(transcript, format)).length;
+      const alone = await timed(() => render(transcript, format));
+      const request = await timed(async () => {
+        const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/${fileId}/export?format=${format}` });
+        if (res.statusCode !== 200) throw new Error(`${format}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      });
+      console.log(`${format.padEnd(6)} | ${size(bytes)} | ${ms(alone.median)} | ${ms(alone.max)} | ${ms(request.median)} | ${ms(request.max)}`);
+    }
+
+    const ids = [fileId];
+    for (let i = 1; i < 10; i++) ids.push(await storedCall(stack, ctx, `three hour call ${i}.wav`));
+    let zipBytes = 0;
+    const zip = await timed(async () => {
+      const res = await stack.as(token, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: ids, format: 'srt' } });
+      if (res.statusCode !== 200) throw new Error(`zip: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      zipBytes = res.rawPayload.length;
+    });
+    console.log(`\nZIP of 10 such transcripts as SRT (${(zipBytes / 1024 / 1024).toFixed(1)} MiB): median ${zip.median.toFixed(0)} ms, max ${zip.max.toFixed(0)} ms`);
+    console.log(`load after: ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  } finally {
+    await stack.close();
+  }
+}
+
+await main();

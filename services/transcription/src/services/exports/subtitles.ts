@@ -1,0 +1,176 @@
+import { SUBTITLE_LIMITS, speakerName, type SpeakerSegment, type TranscriptDto } from '@earshot/contracts';
+import { clean, width } from './shared';
+
+const { lineLength: LINE, lines: LINES } = SUBTITLE_LIMITS;
+/** A silence this long (seconds) inside a segment (say, after a merge) ends the cue: no text stays up through it. */
+const MAX_GAP = 2;
+/** SRT's `Name:` prefix shortens longer names, so the prefix and a word always fit one cue. */
+const LABEL_NAME = 30;
+
+interface Piece {
+  text: string;
+  width: number;
+  start: number;
+  end: number;
+}
+
+export interface Cue {
+  speakerId: string;
+  name: string;
+  start: number;
+  end: number;
+  /** Lines as laid out; when `label` is set, the first starts with it (room kept for SRT's prefix). */
+  lines: string[];
+  label: string | null;
+}
+
+/**
+ * A word as pieces that fit a line: itself, or, for a "word" longer than a line (a URL, say), cuts of
+ * a line each sharing its time in proportion — the one case where a cue ends inside a word.
+ */
+function pieces(word: { text: string; start: number; end: number }): Piece[] {
+  const text = clean(word.text);
+  if (!text) return [];
+  const length = width(text);
+  if (length <= LINE) return [{ text, width: length, start: word.start, end: word.end }];
+  const chars = [...text];
+  const span = Math.max(0, word.end - word.start);
+  const out: Piece[] = [];
+  for (let at = 0; at < chars.length; at += LINE) {
+    const part = chars.slice(at, at + LINE);
+    out.push({ text: part.join(''), width: part.length, start: word.start + (span * at) / chars.length, end: word.start + (span * (at + part.length)) / chars.length });
+  }
+  return out;
+}
+
+function labelOf(name: string): string {
+  const chars = [...name];
+  return `${chars.length > LABEL_NAME ? `${chars.slice(0, LABEL_NAME - 1).join('')}…` : name}:`;
+}
+
+/** One segment's cues: words filled into lines of ≤ LINE characters, ≤ LINES lines a cue, never a word cut. */
+function segmentCues(segment: SpeakerSegment, name: string, label: string | null): Cue[] {
+  const cues: Cue[] = [];
+  let lines: string[] = [];
+  let line = '';
+  let lineWidth = 0;
+  let inCue: Piece[] = [];
+  const open = () => {
+    lines = [];
+    line = label ?? '';
+    lineWidth = label ? width(label) : 0;
+    inCue = [];
+  };
+  const close = () => {
+    const first = inCue[0];
+    const last = inCue[inCue.length - 1];
+    if (first && last) cues.push({ speakerId: segment.speakerId, name, start: first.start, end: last.end, lines: [...lines, line], label });
+    open();
+  };
+  const place = (piece: Piece): boolean => {
+    const joined = line ? lineWidth + 1 + piece.width : piece.width;
+    if (joined <= LINE) {
+      line = line ? `${line} ${piece.text}` : piece.text;
+      lineWidth = joined;
+      return true;
+    }
+    if (line && lines.length + 1 < LINES) {
+      lines.push(line);
+      line = piece.text;
+      lineWidth = piece.width;
+      return true;
+    }
+    return false;
+  };
+  open();
+  for (const piece of segment.words.flatMap(pieces)) {
+    const previous = inCue[inCue.length - 1];
+    if (previous && piece.start - previous.end > MAX_GAP) close();
+    // A piece fits an empty cue: it is at most a line, and the label at most a line of its own.
+    if (!place(piece)) {
+      close();
+      place(piece);
+    }
+    inCue.push(piece);
+  }
+  close();
+  return cues;
+}
+
+/** A segment's time span from its words (what its cues cover). */
+const spanOf = (s: SpeakerSegment) => ({ start: s.words[0]?.start ?? s.start, end: s.words[s.words.length - 1]?.end ?? s.end ?? s.start });
+
+/**
+ * Segments whose cues may follow another speaker's cue in time order: the first after a change of
+ * speaker, and every segment that overlaps another speaker's (cross-talk interleaves their cues).
+ * Their cues keep room for SRT's `Name:` prefix.
+ */
+function labelled(segments: readonly SpeakerSegment[]): boolean[] {
+  const spans = segments.map(spanOf);
+  const marks = segments.map((s, i) => i === 0 || segments[i - 1]!.speakerId !== s.speakerId);
+  // Segments are ordered by start: an overlap is with a later segment starting before this one ends.
+  for (let i = 0; i < segments.length; i++) {
+    for (let j = i + 1; j < segments.length && spans[j]!.start < spans[i]!.end; j++) {
+      if (segments[j]!.speakerId !== segments[i]!.speakerId) marks[i] = marks[j] = true;
+    }
+  }
+  return marks;
+}
+
+/**
+ * The transcript as subtitle cues in time order: a cue holds one speaker's words (never two
+ * speakers, never a cut word), at most LINES lines of at most LINE characters, and runs from its
+ * first word's start to its last word's end.
+ */
+export function buildCues(t: TranscriptDto): Cue[] {
+  const segments = t.metadata.speakerSegments;
+  const marks = labelled(segments);
+  const cues = segments.flatMap((segment, i) => {
+    const name = clean(speakerName(segment.speakerId, t.metadata.speakers));
+    return segmentCues(segment, name, marks[i] ? labelOf(name) : null);
+  });
+  // Stable: cues of one segment keep their order; cross-talk interleaves by start.
+  return cues.sort((a, b) => a.start - b.start);
+}
+
+/** The cue's lines, with the `Name:` prefix kept only where asked (SRT on a change of speaker). */
+function linesOf(cue: Cue, withLabel: boolean): string[] {
+  if (!cue.label || withLabel) return cue.lines;
+  const [first = '', ...rest] = cue.lines;
+  const unlabelled = first.slice(cue.label.length).trimStart();
+  return unlabelled ? [unlabelled, ...rest] : rest;
+}
+
+/** `HH:MM:SS<sep>mmm`; an end is at least a millisecond after its start (players drop empty cues). */
+function stamp(seconds: number, separator: ',' | '.'): string {
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const hh = String(Math.floor(ms / 3_600_000)).padStart(2, '0');
+  const mm = String(Math.floor(ms / 60_000) % 60).padStart(2, '0');
+  const ss = String(Math.floor(ms / 1000) % 60).padStart(2, '0');
+  return `${hh}:${mm}:${ss}${separator}${String(ms % 1000).padStart(3, '0')}`;
+}
+
+const timing = (cue: Cue, separator: ',' | '.') =>
+  `${stamp(cue.start, separator)} --> ${stamp(Math.max(cue.end, cue.start + 0.001), separator)}`;
+
+/** SubRip: numbered cues; the speaker's `Name:` starts the first cue after a change of speaker. */
+export function toSrt(t: TranscriptDto): string {
+  let previous: string | null = null;
+  const blocks = buildCues(t).map((cue, i) => {
+    const changed = cue.speakerId !== previous;
+    previous = cue.speakerId;
+    // SRT has no escaping: a text line that reads like a timing line would end the cue for a parser.
+    const lines = linesOf(cue, changed).map((l) => l.replaceAll('-->', '->'));
+    return `${i + 1}\n${timing(cue, ',')}\n${lines.join('\n')}\n`;
+  });
+  return blocks.join('\n');
+}
+
+const escapeVtt = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** WebVTT: each cue's text is one `<v Name>` voice span (players can show or style the speaker). */
+export function toVtt(t: TranscriptDto): string {
+  const blocks = buildCues(t).map((cue, i) =>
+    `${i + 1}\n${timing(cue, '.')}\n<v ${escapeVtt(cue.name)}>${linesOf(cue, false).map(escapeVtt).join('\n')}</v>\n`);
+  return ['WEBVTT\n', ...blocks].join('\n');
+}
