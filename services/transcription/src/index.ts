@@ -2,6 +2,7 @@ import { aiCatalogue } from '@earshot/ai';
 import { creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
+import { editRoutes } from './routes/edits';
 import { exportRoutes } from './routes/exports';
 import { searchRoutes } from './routes/search';
 import { transcriptRoutes } from './routes/transcripts';
@@ -9,8 +10,10 @@ import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
-import { ExportService } from './services/exports/service';
+import { TranscriptEditService } from './services/edits/service';
+import { applyUserDeleted, applyUserSaved } from './services/people';
 import { applyCompanyLanguage, applyTagsChanged, SearchService } from './services/search';
+import { ExportService } from './services/exports/service';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import type { TranscriptionWorker } from './services/worker';
 
@@ -28,6 +31,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
     await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)));
+    await editRoutes(app, new TranscriptEditService(ctx));
     await searchRoutes(app, new SearchService(ctx));
     await exportRoutes(app, new ExportService(ctx));
   },
@@ -44,6 +48,10 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
     on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
     on('client.deleted', (event, tx, emit) => applyClientDeleted(tx, emit, event), { entity: (event) => event.data.id }),
+    // The company's members by name, for naming speakers; per user, the newest event wins.
+    on('user.created', (event, tx) => applyUserSaved(tx, event), { entity: (event) => event.data.id }),
+    on('user.updated', (event, tx) => applyUserSaved(tx, event), { entity: (event) => event.data.id }),
+    on('user.deleted', (event, tx) => applyUserDeleted(tx, event), { entity: (event) => event.data.id }),
     ...aiCatalogue(ctx).handlers(),
     companyRemoval,
     // Which companies are b2c: their members' transcripts are private to each.

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
 import { edits, transcripts, type EditRow } from '../db/schema';
@@ -48,13 +48,17 @@ export async function setUndone(tx: Db, editId: string, undone: boolean): Promis
   await tx.update(edits).set({ undone }).where(eq(edits.id, editId));
 }
 
-export type EditSummary = Pick<EditRow, 'id' | 'kind' | 'summary' | 'actorId' | 'actorName' | 'createdAt' | 'undone'>;
+/** `position`: created_at as the database's text (microseconds: a JS Date would round them away) for the keyset. */
+export type EditSummary = Pick<EditRow, 'id' | 'kind' | 'summary' | 'actorId' | 'actorName' | 'createdAt' | 'undone'> & { position: string };
 
-/** One page of a transcript's history, newest first, after the position `after` (keyset). */
-export async function listEdits(db: Db, fileId: string, after: { createdAt: Date; id: string } | null, limit: number): Promise<EditSummary[]> {
-  return db.select({ id: edits.id, kind: edits.kind, summary: edits.summary, actorId: edits.actorId, actorName: edits.actorName, createdAt: edits.createdAt, undone: edits.undone })
+/** One page of a transcript's history, newest first, after the position `after` (keyset on created_at, id). */
+export async function listEdits(db: Db, fileId: string, after: { position: string; id: string } | null, limit: number): Promise<EditSummary[]> {
+  return db.select({
+    id: edits.id, kind: edits.kind, summary: edits.summary, actorId: edits.actorId, actorName: edits.actorName, createdAt: edits.createdAt, undone: edits.undone,
+    position: sql<string>`${edits.createdAt}::text`,
+  })
     .from(edits)
-    .where(and(eq(edits.fileId, fileId), after ? or(lt(edits.createdAt, after.createdAt), and(eq(edits.createdAt, after.createdAt), lt(edits.id, after.id))) : undefined))
+    .where(and(eq(edits.fileId, fileId), after ? sql`(${edits.createdAt}, ${edits.id}) < (${after.position}::timestamptz, ${after.id}::uuid)` : undefined))
     .orderBy(desc(edits.createdAt), desc(edits.id))
     .limit(limit);
 }

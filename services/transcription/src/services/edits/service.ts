@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  isId,
   speakerName,
   textParts,
   type KnownPerson,
@@ -94,15 +95,14 @@ const toPatch = (applied: Applied): TranscriptPatch => ({
   editId: applied.editId, removed: applied.removed, segments: applied.segments, speakers: toSpeakers(applied.speakers),
 });
 
-const encodeCursor = (item: { createdAt: Date; id: string }) => Buffer.from(`${item.createdAt.toISOString()}|${item.id}`).toString('base64url');
+const encodeCursor = (item: { position: string; id: string }) => Buffer.from(`${item.position}|${item.id}`).toString('base64url');
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+function decodeCursor(cursor: string): { position: string; id: string } {
+  const [position, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (rest.length || !position || !id || !/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d)?|Z)$/.test(position) || !isId(id)) {
     throw badRequest('Invalid query.cursor: must be a nextCursor value from a previous answer', { field: 'query.cursor' });
   }
-  return { createdAt, id };
+  return { position, id };
 }
 
 /** Names the pipeline gives (Agent, Customer, Speaker N) are nobody's: not offered as known people. */
