@@ -4,3 +4,4 @@ export * from './common';
 export * from './events';
 export * from './api';
 export * from './services';
+export * from './speech-models';

@@ -101,4 +101,20 @@ export const transcriptionEvents = [
     description: 'A transcript was deleted; the file service removes the file and its audio.',
     data: z.object({ id: z.string().nullable(), fileId: z.string() }),
   }),
+  // Speech models are the platform's, not a company's (companyId null); the actor is who asked.
+  defineEvent({
+    type: 'speech_model.ready', version: 1, topic,
+    description: 'A speech model finished downloading and passed its SHA-256 check.',
+    data: z.object({ name: z.string(), sha256: z.string(), sizeBytes: z.number().int() }),
+  }),
+  defineEvent({
+    type: 'speech_model.removed', version: 1, topic,
+    description: "A speech model's file was deleted from the machine.",
+    data: z.object({ name: z.string() }),
+  }),
+  defineEvent({
+    type: 'speech_model.default_changed', version: 1, topic,
+    description: 'Another Whisper model became the default of the offline engine (`before`: the previous default, null when none).',
+    data: z.object({ name: z.string().nullable(), before: z.string().nullable() }),
+  }),
 ] as const;

@@ -154,4 +154,28 @@ export const migrations: Migration[] = [
       -- Newest first: walked backwards, stopping as soon as a page of recordings has matched.
       create index search_segments_newest_idx on search_segments (company_id, uploaded_at, file_id);`,
   },
+  {
+    name: '0006_speech_models',
+    sql: `
+      -- The speech models of the machine (issue 21): one row per model ever asked for; a model of the
+      -- catalogue without a row is absent. The row keeps what the download was checked against
+      -- (file path, size, SHA-256), so the engine needs no catalogue or configuration to use it.
+      create table speech_models (
+        name text primary key,
+        kind text not null check (kind in ('whisper', 'diarization')),
+        languages text not null check (languages in ('en', 'multilingual')),
+        path text not null,
+        url text not null,
+        size bigint not null,
+        sha256 text,
+        status text not null check (status in ('absent', 'downloading', 'ready', 'failed')),
+        bytes_done bigint not null default 0,
+        error text,
+        is_default boolean not null default false,
+        requested_by jsonb,
+        updated_at timestamptz not null default now()
+      );
+      -- At most one default (a whisper model, ready: enforced where it is set).
+      create unique index speech_models_one_default on speech_models (is_default) where is_default;`,
+  },
 ];
