@@ -251,6 +251,9 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/uploads/*': { area: 'transcripts' },
   'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
+  // Issue 22: an export is the transcript read in another format (a reader may export): the API key too.
+  'GET /api/transcripts/:fileId/export': { area: 'transcripts', exception: SERVICE_TOO },
+  'POST /api/transcripts/export': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/:fileId/peaks': { area: 'transcripts' },
   'POST /api/transcripts/transcribe': { area: 'transcripts' },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': { area: 'transcripts' },
