@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, PROMPT_LIMITS, type EventType } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
+import { segmentsChangedEvents } from '../src/services/edits/service';
+import { mergeSpeakers } from '../src/services/edits/ops';
+import { segmentFacts } from '../src/services/facts';
 import { completionEvents } from '../src/services/queue';
 import { buildSegments, MAX_SEGMENT_SECONDS, segmentText, speakersFor } from '../src/services/segments';
 
@@ -38,6 +41,13 @@ const actor = { type: 'system' as const, id: null };
 const result = longCall();
 const longest = result.segments.reduce((a, b) => (b.words.length > a.words.length ? b : a));
 const transcriptEvents = completionEvents(companyId, { id, fileId, fileName: `${'long-name-'.repeat(20)}.wav` }, result);
+// The largest edits: one speaker merged into the other (half of the segments told again), and
+// every segment removed at once.
+const merge = mergeSpeakers(result, 'speaker_1', 'speaker_0');
+const editEvents = [
+  ...segmentsChangedEvents(companyId, { id, fileId, editId: id, kind: merge.kind }, [], segmentFacts(merge.after, merge.speakers!.after), actor),
+  ...segmentsChangedEvents(companyId, { id, fileId, editId: id, kind: 'replace' }, result.segments.map((s) => s._id), [], actor),
+];
 
 const user = { email: 'a@b.test', firstName: 'A', lastName: 'B', role: 'USER' as const, companyId, status: 'active' as const, monthlyCredits: 1e9 };
 const company = { name: 'Acme', code: 'acme', domain: 'acme', status: 'active', maxUsers: 10, maxStorage: 1e9 };
@@ -52,7 +62,7 @@ const template = { type: 'password_reset' as const, language: 'en' as const, com
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
 
 /** Every other event type, at its largest for this transcript. */
-const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.text_published'>, NewEvent['data']> = {
+const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.text_published' | 'transcript.segments_changed'>, NewEvent['data']> = {
   'user.signed_in': { id, email: user.email, method: 'password' },
   'user.sign_in_failed': { id, email: user.email, reason: 'invalid_credentials' },
   'user.signed_out': { id },
@@ -85,7 +95,6 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
     id, fileId, wordId: longest.words[0]!._id, segmentId: longest._id,
     segmentText: segmentText(longest.words.map(() => ({ text: 'w'.repeat(100) }))), before: { text: 'a' }, after: { text: 'w'.repeat(100) },
   }),
-  'transcript.segments_changed': { id, fileId, editId: id, kind: 'speaker_rename', part: 0, parts: 1, removed: [], segments: [] },
   'transcript.speakers_changed': { id, fileId, speakers: Array.from({ length: 50 }, (_, n) => ({ speakerId: `speaker_${n}`, name: 'N'.repeat(80) })) },
   'transcript.client_linked': { id, fileId, before: { clientId: null }, after: { clientId: id } },
   'transcript.deleted': { id, fileId },
@@ -135,12 +144,20 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
 
 const events: NewEvent[] = [
   ...transcriptEvents,
+  ...editEvents,
   ...Object.entries(samples).map(([type, data]) => ({ type, companyId, actor, data })),
 ];
 
 test('the generated call is a 3-hour transcript of about 30,000 words in segments of at most 30 seconds', () => {
   expect(result.segments.reduce((n, s) => n + s.words.length, 0)).toBe(WORDS);
   expect(Math.max(...result.segments.map((s) => s.end! - s.start))).toBeLessThanOrEqual(MAX_SEGMENT_SECONDS);
+});
+
+test('a speaker merge of the whole call is told in several parts, each segment once', () => {
+  const told = editEvents.filter((e) => (e.data.segments as unknown[]).length > 0);
+  expect(told.length).toBeGreaterThan(1);
+  expect(told.map((e) => e.data.part)).toEqual(told.map((_, i) => i));
+  expect(told.flatMap((e) => (e.data.segments as { segmentId: string }[]).map((s) => s.segmentId))).toEqual(merge.after.map((s) => s._id));
 });
 
 test('every event type of the catalogue is built for it', () => {
@@ -153,7 +170,8 @@ test.each(events.map((e, i) => [`${e.type} #${i}`, e] as const))('%s serialises 
 });
 
 test('the transcript\'s text reaches other services whole, in order, across its parts', () => {
-  const [completed, ...parts] = transcriptEvents;
+  const [completed, ...rest] = transcriptEvents;
+  const parts = rest.filter((e) => e.type === 'transcript.text_published');
   expect(completed!.data).toMatchObject({ parts: parts.length });
   expect(parts.length).toBeGreaterThan(1);
   const texts = parts.flatMap((p) => (p.data.segments as { text: string }[]).map((s) => s.text));

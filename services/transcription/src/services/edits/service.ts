@@ -10,6 +10,7 @@ import {
   type TranscriptEditItem,
   type TranscriptEditsPage,
   type TranscriptPatch,
+  type TranscriptSegmentFact,
   type TranscriptSpeakers,
 } from '@earshot/contracts';
 import { actorOf, badRequest, conflict, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
@@ -77,18 +78,26 @@ export async function commitChange(tx: Db, emit: Emit, identity: Identity, targe
   const told = [...change.after, ...segments.filter((s) => names.has(s.speakerId) && !touched.has(s._id))];
   const actor = actorOf(identity);
   const transcript = { id: target.id, fileId: target.fileId };
-  if (announce && (told.length > 0 || removed.length > 0)) {
-    const parts = textParts(segmentFacts(told, speakers));
-    const count = Math.max(1, parts.length);
-    for (let part = 0; part < count; part++) {
-      emit({
-        type: 'transcript.segments_changed', companyId: target.companyId, actor,
-        data: { ...transcript, editId, kind: change.kind, part, parts: count, removed: part === 0 ? removed : [], segments: parts[part] ?? [] },
-      });
-    }
-  }
+  if (announce) segmentsChangedEvents(target.companyId, { ...transcript, editId, kind: change.kind }, removed, segmentFacts(told, speakers), actor).forEach(emit);
   if (names.size > 0) emit(speakersEvent(target.companyId, transcript, speakers, actor));
   return { editId, target, speakers, removed, segments: change.after };
+}
+
+/**
+ * transcript.segments_changed for one edit, cut into parts like transcript.text_published (no event
+ * grows with the recording); `removed` rides in part 0. None when the edit touched no segment.
+ */
+export function segmentsChangedEvents(
+  companyId: string, edit: { id: string; fileId: string; editId: string; kind: string },
+  removed: string[], facts: TranscriptSegmentFact[], actor: NewEvent['actor'],
+): NewEvent[] {
+  if (facts.length === 0 && removed.length === 0) return [];
+  const parts = textParts(facts);
+  const count = Math.max(1, parts.length);
+  return Array.from({ length: count }, (_, part) => ({
+    type: 'transcript.segments_changed', companyId, actor,
+    data: { ...edit, part, parts: count, removed: part === 0 ? removed : [], segments: parts[part] ?? [] },
+  }));
 }
 
 const toPatch = (applied: Applied): TranscriptPatch => ({
