@@ -288,6 +288,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   invitedUser: async (world, company) => registeredUser(world, company, { invite: true }),
   // A file whose transcript completed, so transcript routes (peaks, words) have something to show.
   file: async (world, company) => (await completedTranscript(world, company)).fileId,
+  tag: freshTag,
   uploadPath: async (world, company) => (await completedTranscript(world, company)).path,
   transcript: async (world, company) => (await completedTranscript(world, company)).transcriptId,
   word: async (world, company) => (await completedTranscript(world, company)).wordId,
@@ -363,8 +364,24 @@ async function uploadAvatar(world: World, member: Member): Promise<string> {
 /** A 1×1 PNG: enough for a branding upload to be recognised by content. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
+/** A tag only this company's recording carries, new each time (a rename or delete takes it away). */
+async function freshTag(world: World, company: CompanyKey): Promise<string> {
+  const tag = `matrix-${company.toLowerCase()}-${Math.random().toString(36).slice(2, 8)}`;
+  const { fileId } = await completedTranscript(world, company);
+  const res = await world.request(world.users[company].ADMIN.token, { method: 'PUT', url: `/api/files/${fileId}/tags`, payload: { tags: [tag] } });
+  if (res.statusCode !== 200) throw new Error(`tag fixture: ${res.statusCode} ${res.body}`);
+  return tag;
+}
+
+/** A tag route on a fresh tag of the company, which a platform administrator names (other roles act on their own company whatever it says). */
+const tagRequest = async (world: World, company: CompanyKey) => ({
+  url: `/api/tags/${await freshTag(world, company)}?companyId=${world.companies[company].id}`,
+});
+
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
+  'PUT /api/tags/:name': tagRequest,
+  'DELETE /api/tags/:name': tagRequest,
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
   'POST /api/users/profile/avatar': async () => multipart({}, { name: 'me.png', type: 'image/png', data: PNG }),
   'POST /api/custom-gpt/:id/files': async () => multipart({}, { name: 'policy.md', type: 'text/markdown', data: Buffer.from('# Policy\n\nMatrix upload.') }),

@@ -71,6 +71,15 @@ const SERVICE_TOO: Exception = {
 };
 
 /**
+ * Issue 22: renaming, merging or deleting a tag changes every recording of the company that carries
+ * it, not one the caller is working on: the /tags page lets an ADMIN do it.
+ */
+const TAGS_ACROSS_COMPANY: Exception = {
+  allowed: ['HOST_ADMIN', 'ADMIN'],
+  reason: 'issue 22: renaming, merging and deleting a tag rewrites every recording of the company that has it, so it is the company ADMIN’s (their own company; another company’s tag is a 404) and the platform administrator’s (the company named by companyId); every member reads tags and tags a recording',
+};
+
+/**
  * Issue 13: a company's usage of credits (by day, person, model, feature; the CSV for chargeback)
  * and its monthly statement are read by the platform administrator for any company and by the
  * company's own ADMIN ("ADMIN for their own"); USER and CALLER see only their own, at /credits/me.
@@ -249,6 +258,12 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/files': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/files/:id': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/uploads/*': { area: 'transcripts' },
+  // Issue 22: tags describe the company's recordings; every member sets a recording's tags (as they
+  // correct its words) and reads the company's tags.
+  'PUT /api/files/:fileId/tags': { area: 'transcripts' },
+  'GET /api/tags': { area: 'transcripts' },
+  'PUT /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
+  'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
   // Issue 22: an export is the transcript read in another format (a reader may export): the API key too.

@@ -1,4 +1,4 @@
-import { type FileTagsAnswer, type TagList } from '@earshot/contracts';
+import type { FileTagsAnswer, TagList } from '@earshot/contracts';
 import { actorOf, badRequest, companyScope, notFound, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
 import type { FileConfig } from '../config';
 import * as filesRepo from '../repositories/files';
@@ -6,7 +6,7 @@ import * as tagsRepo from '../repositories/tags';
 import { companyTypes } from './company-types';
 
 /** A set of tags as stored and announced: each once, sorted. */
-export const tagSet = (tags: Iterable<string>): string[] => [...new Set(tags)].sort();
+const tagSet = (tags: Iterable<string>): string[] => [...new Set(tags)].sort();
 
 const sameTags = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((tag, i) => tag === b[i]);
 
@@ -81,11 +81,10 @@ export class TagService {
 }
 
 function announce(emit: Emit, identity: Identity, companyId: string, touched: tagsRepo.TaggedFile[], afterOf: (before: string[]) => string[]): void {
-  for (const touchedFile of touched) {
-    const before = tagSet(touchedFile.before);
+  for (const { fileId, before: stored } of touched) {
+    const before = tagSet(stored);
     const after = tagSet(afterOf(before));
     if (sameTags(before, after)) continue;
-    const fileId = touchedFile.fileId;
     emit({ type: 'file.tags_changed', companyId, actor: actorOf(identity), data: { id: fileId, before: { tags: before }, after: { tags: after } } });
   }
 }
