@@ -56,7 +56,9 @@ const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-n
 const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
 // The row's buttons stay at the right edge while the other columns scroll under them: a table
 // wider than a laptop's content area would otherwise cut them off ("De…" of Delete at 1280 px).
-// Opaque backgrounds, so scrolled cells do not show through.
+// Opaque backgrounds, so scrolled cells do not show through (the dark header's translucent shade
+// is laid over an opaque base); without a footer the region rounds its lower corners, or the last
+// sticky cell would paint over the table's rounded border.
 const stickyActions = 'sticky right-0 z-10 shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.25)]';
 
 function compare(a: string | number, b: string | number): number {
@@ -134,7 +136,7 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
       </div>
       {/* Focusable so a keyboard can scroll it sideways; named for screen readers. Relative: the
           sr-only header text (absolutely positioned) must not widen the page past the scroller. */}
-      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+      <div className={`relative overflow-x-auto ${footer ? '' : 'rounded-b-2xl'}`} tabIndex={0} role="region" aria-label={label}>
         <table className="w-full min-w-[720px] border-collapse" aria-label={label} aria-busy={loading}>
           <thead className="bg-gray-50 dark:bg-gray-800/60">
             <tr>
@@ -152,7 +154,7 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
                   </th>
                 );
               })}
-              {rowActions && <th scope="col" className={`${th} ${stickyActions} bg-gray-50 dark:bg-gray-800`}><span className="sr-only">{t('dataTable.actions')}</span></th>}
+              {rowActions && <th scope="col" className={`${th} ${stickyActions} bg-gray-50 dark:bg-gray-900 dark:before:absolute dark:before:inset-0 dark:before:bg-gray-800/60 dark:before:content-['']`}><span className="sr-only">{t('dataTable.actions')}</span></th>}
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-100 dark:divide-gray-800">

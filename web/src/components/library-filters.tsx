@@ -75,7 +75,13 @@ export function LibraryFiltersForm({ value, onChange, tags, clients, companies, 
         <label className={labelClass}>
           {t('libraryFilters.speaker')}
           <input name="speaker" type="search" className={fieldInputClass} defaultValue={value.speaker ?? ''} maxLength={80} placeholder={t('libraryFilters.speakerPlaceholder')}
-            onBlur={(event) => event.currentTarget.form?.requestSubmit()} data-testid="speaker-filter" />
+            onBlur={(event) => event.currentTarget.form?.requestSubmit()} data-testid="speaker-filter"
+            // The date fields keep Enter from submitting the form by itself (no implicit submission with several fields).
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }} />
         </label>
         <label className={labelClass}>
           {t('libraryFilters.from')}

@@ -58,8 +58,8 @@ export function BulkUploadControls({ disabled, fields, onFields, onFiles }: {
   };
   const label = 'flex flex-col gap-1 text-xs font-medium text-gray-600 dark:text-gray-400';
   return (
-    <div className="flex flex-wrap items-end justify-end gap-2">
-      <label className={`${label} w-40`}>
+    <div className="grid w-full grid-cols-2 items-end gap-2 sm:flex sm:w-auto sm:flex-wrap sm:justify-end">
+      <label className={`${label} sm:w-40`}>
         {t('library.upload.language')}
         <select className={fieldInputClass} value={fields.language ?? ''} onChange={(event) => onFields({ ...fields, language: event.target.value || undefined })} data-testid="upload-language">
           <option value="">{t('library.upload.companyDefault')}</option>
@@ -67,7 +67,7 @@ export function BulkUploadControls({ disabled, fields, onFields, onFiles }: {
           {LANGUAGES.map((language) => <option key={language.code} value={language.code} lang={language.code}>{language.label}</option>)}
         </select>
       </label>
-      <label className={`${label} w-28`}>
+      <label className={`${label} sm:w-28`}>
         {t('library.upload.speakers')}
         <select className={fieldInputClass} value={fields.speakers ?? ''} onChange={(event) => onFields({ ...fields, speakers: event.target.value || undefined })} data-testid="upload-speakers">
           <option value="">{t('library.upload.speakersAuto')}</option>

@@ -138,8 +138,8 @@ export default function TranscriptsPage(): ReactElement {
     return next;
   });
 
-  const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
-  const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
+  const th = 'px-3 py-3 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
+  const td = 'px-3 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
   const columnCount = (isHost ? 8 : 7) + 1;
 
   return (
@@ -147,9 +147,9 @@ export default function TranscriptsPage(): ReactElement {
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('transcripts.close')} />
       <div className="mb-2 flex flex-wrap items-start justify-between gap-4">
         <PageHeading>{t('pages.transcripts')}</PageHeading>
-        <div className="flex flex-wrap items-end justify-end gap-2">
+        <div className="flex w-full flex-wrap items-end justify-end gap-2 sm:w-auto">
           {isHost && (
-            <label className="flex w-56 flex-col gap-1 text-xs font-medium text-gray-600 dark:text-gray-400">
+            <label className="flex w-full flex-col gap-1 text-xs font-medium text-gray-600 sm:w-56 dark:text-gray-400">
               {t('transcriptList.uploadCompany')}
               <select className={fieldInputClass} value={uploadCompany} onChange={(event) => setUploadCompany(event.target.value)} aria-describedby="upload-company-hint" data-testid="upload-company">
                 <option value="">{t('transcriptList.chooseCompany')}</option>
@@ -181,7 +181,7 @@ export default function TranscriptsPage(): ReactElement {
           <table className="w-full min-w-[760px] divide-y divide-gray-200 dark:divide-gray-800" data-testid="files-table" aria-busy={isFetching}>
             <thead className="bg-gray-50 dark:bg-gray-800/50">
               <tr>
-                <th scope="col" className="w-10 px-4 py-3">
+                <th scope="col" className="w-10 px-3 py-3">
                   <input type="checkbox" className="size-4 accent-brand-600" checked={pageSelected} ref={(box) => { if (box) box.indeterminate = somePageSelected && !pageSelected; }}
                     disabled={items.length === 0} onChange={(event) => togglePage(event.target.checked)} aria-label={t('library.select.page')} data-testid="select-page" />
                 </th>
@@ -203,7 +203,7 @@ export default function TranscriptsPage(): ReactElement {
                 </tr>
               ) : items.map((item) => (
                 <tr key={item._id} data-testid="file-row" data-file-id={item._id} className={selected.has(item._id) ? 'bg-brand-50/60 dark:bg-brand-900/20' : undefined}>
-                  <td className="px-4 py-3 align-top">
+                  <td className="px-3 py-3 align-top">
                     <input type="checkbox" className="size-4 accent-brand-600" checked={selected.has(item._id)} onChange={(event) => toggle(item._id, event.target.checked)}
                       aria-label={t('library.select.one', { name: item.originalName })} data-testid="select-file" />
                   </td>
