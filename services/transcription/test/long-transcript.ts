@@ -21,23 +21,26 @@ function random(seed: number): () => number {
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /**
- * A completed call of `words` words over `seconds`, two speakers taking turns of 3–60 words
- * (a segment each), words 0.15–0.5 s long with short gaps, pauses between turns.
+ * A completed call of `words` words over `seconds`: segments of 2–24 words (as the pipeline cuts
+ * speech at pauses), words 0.15–0.5 s long with short gaps, a pause after each segment; the other
+ * speaker takes over after two segments in three.
  */
 export function longTranscript(options: { words: number; seconds: number; originalName?: string; seed?: number }): TranscriptDto {
   const next = random(options.seed ?? 22);
   const raw: { speakerId: string; words: { text: string; start: number; end: number }[] }[] = [];
   let at = 0.4;
   let left = options.words;
-  for (let turn = 0; left > 0; turn++) {
-    const count = Math.min(left, 3 + Math.floor(next() * 58));
+  let speaker = 0;
+  while (left > 0) {
+    const count = Math.min(left, 2 + Math.floor(next() * 23));
     const words = [];
     for (let i = 0; i < count; i++) {
       const length = 0.15 + next() * 0.35;
       words.push({ text: VOCABULARY[Math.floor(next() * VOCABULARY.length)]!, start: at, end: at + length });
       at += length + 0.02 + next() * 0.1;
     }
-    raw.push({ speakerId: `speaker_${turn % 2}`, words });
+    raw.push({ speakerId: `speaker_${speaker}`, words });
+    if (next() < 2 / 3) speaker = 1 - speaker;
     left -= count;
     at += 0.3 + next() * 1.2;
   }

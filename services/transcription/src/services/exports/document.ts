@@ -43,7 +43,8 @@ export async function toDocx(t: TranscriptDto): Promise<Buffer> {
   });
   const files = unzipSync(await Packer.toBuffer(document));
   const xml = strFromU8(files[BODY]!);
-  const from = xml.lastIndexOf('<w:p>', xml.indexOf(slots.name));
+  const named = xml.indexOf(slots.name);
+  const from = Math.max(xml.lastIndexOf('<w:p>', named), xml.lastIndexOf('<w:p ', named));
   const to = xml.indexOf('</w:p>', xml.indexOf(slots.text)) + '</w:p>'.length;
   const [before, between, after, end] = xml.slice(from, to).split(new RegExp(`${slots.name}|${slots.time}|${slots.text}`));
   const turns = entries(t).map((e) => `${before}${escapeXml(e.speaker)}${between}${clock(e.start)}${after}${escapeXml(e.text)}${end}`);

@@ -4,9 +4,10 @@ import { exportNotReadyMessage, type ExportFormat, type TranscriptDto } from '@e
 import type { TranscriptionConfig } from '../../config';
 import * as jobsRepo from '../../repositories/jobs';
 import * as transcriptsRepo from '../../repositories/transcripts';
+import type { Scope } from '../../repositories/transcripts';
 import { scopeOf } from '../scope';
 import { toDto } from '../transcripts';
-import { zipFiles } from './bundle';
+import { zipFiles, type NamedFile } from './bundle';
 import { FORMATS, render } from './formats';
 import { baseName } from './shared';
 
@@ -20,6 +21,8 @@ export interface ExportFile {
 // Characters a file system refuses in a name (Windows' list, which covers the others').
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_NAME = /[\\/:*?"<>|\u0000-\u001f]/g;
+
+const notReady = (t: TranscriptDto) => conflict(exportNotReadyMessage(t.file.originalName, t.status), { fileId: t.fileId, status: t.status });
 
 /** `<original name without extension>.<format>`, safe as a file name on any system. */
 const fileNameOf = (t: TranscriptDto, format: ExportFormat) => `${baseName(t.file.originalName).replace(UNSAFE_IN_NAME, '_')}.${format}`;
@@ -39,34 +42,39 @@ const attachment = (name: string) => createContentDisposition(name, { type: 'att
 export class ExportService {
   constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {}
 
-  /** The transcripts, in order; another company's (or missing) is a 404 before a not-ready one is a 409. */
-  private async completed(identity: Identity, fileIds: readonly string[]): Promise<TranscriptDto[]> {
-    const scope = await scopeOf(this.ctx.db, identity);
-    const found: TranscriptDto[] = [];
-    for (const fileId of fileIds) {
-      const row = await transcriptsRepo.findByFile(this.ctx.db, fileId, scope);
-      if (!row) throw notFound('Transcript');
-      found.push(toDto(row, await jobsRepo.findJob(this.ctx.db, fileId)));
-    }
-    const waiting = found.find((t) => t.status !== 'completed');
-    if (waiting) throw conflict(exportNotReadyMessage(waiting.file.originalName, waiting.status), { fileId: waiting.fileId, status: waiting.status });
-    return found;
+  /** A transcript the caller may read (else 404), as the API shows it. */
+  private async find(fileId: string, scope: Scope): Promise<TranscriptDto> {
+    const row = await transcriptsRepo.findByFile(this.ctx.db, fileId, scope);
+    if (!row) throw notFound('Transcript');
+    return toDto(row, await jobsRepo.findJob(this.ctx.db, fileId));
   }
 
   async one(identity: Identity, input: { fileId: string; format: ExportFormat }): Promise<ExportFile> {
-    const [transcript] = await this.completed(identity, [input.fileId]);
+    const transcript = await this.find(input.fileId, await scopeOf(this.ctx.db, identity));
+    if (transcript.status !== 'completed') throw notReady(transcript);
     return {
-      body: await render(transcript!, input.format),
+      body: await render(transcript, input.format),
       contentType: FORMATS[input.format].contentType,
-      disposition: attachment(fileNameOf(transcript!, input.format)),
+      disposition: attachment(fileNameOf(transcript, input.format)),
     };
   }
 
-  /** A ZIP with one file per transcript (a file id given twice is exported once). */
+  /**
+   * A ZIP with one file per transcript (a file id given twice is exported once). Any one that is
+   * not the caller's is a 404, else any one not ready a 409. Each is rendered as it is read, so
+   * only the files stay in memory, not up to 100 whole transcripts.
+   */
   async bundle(identity: Identity, input: { fileIds: string[]; format: ExportFormat }): Promise<ExportFile> {
-    const transcripts = await this.completed(identity, [...new Set(input.fileIds.map((id) => id.toLowerCase()))]);
-    const files = [];
-    for (const t of transcripts) files.push({ name: fileNameOf(t, input.format), data: await render(t, input.format), compressed: FORMATS[input.format].compressed });
+    const scope = await scopeOf(this.ctx.db, identity);
+    const { compressed } = FORMATS[input.format];
+    const files: NamedFile[] = [];
+    let waiting: TranscriptDto | null = null;
+    for (const fileId of new Set(input.fileIds.map((id) => id.toLowerCase()))) {
+      const t = await this.find(fileId, scope);
+      if (t.status !== 'completed') waiting ??= t;
+      else if (!waiting) files.push({ name: fileNameOf(t, input.format), data: await render(t, input.format), compressed });
+    }
+    if (waiting) throw notReady(waiting);
     const now = new Date();
     return {
       body: Buffer.from(zipFiles(files, now)),

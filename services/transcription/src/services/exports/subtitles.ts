@@ -48,14 +48,19 @@ function labelOf(name: string): string {
   return `${chars.length > LABEL_NAME ? `${chars.slice(0, LABEL_NAME - 1).join('')}…` : name}:`;
 }
 
+/** Which of a segment's cues keep room for SRT's `Name:` prefix. */
+type Room = 'none' | 'first' | 'all';
+
 /** One segment's cues: words filled into lines of ≤ LINE characters, ≤ LINES lines a cue, never a word cut. */
-function segmentCues(segment: SpeakerSegment, name: string, label: string | null): Cue[] {
+function segmentCues(segment: SpeakerSegment, name: string, room: Room): Cue[] {
   const cues: Cue[] = [];
+  let label: string | null = null;
   let lines: string[] = [];
   let line = '';
   let lineWidth = 0;
   let inCue: Piece[] = [];
   const open = () => {
+    label = room === 'all' || (room === 'first' && cues.length === 0) ? labelOf(name) : null;
     lines = [];
     line = label ?? '';
     lineWidth = label ? width(label) : 0;
@@ -101,17 +106,17 @@ function segmentCues(segment: SpeakerSegment, name: string, label: string | null
 const spanOf = (s: SpeakerSegment) => ({ start: s.words[0]?.start ?? s.start, end: s.words[s.words.length - 1]?.end ?? s.end ?? s.start });
 
 /**
- * Segments whose cues may follow another speaker's cue in time order: the first after a change of
- * speaker, and every segment that overlaps another speaker's (cross-talk interleaves their cues).
- * Their cues keep room for SRT's `Name:` prefix.
+ * Where a segment's cues may follow another speaker's cue in time order, so they keep room for
+ * SRT's `Name:` prefix: the first cue of a segment after a change of speaker; every cue of a
+ * segment that overlaps another speaker's (cross-talk interleaves their cues).
  */
-function labelled(segments: readonly SpeakerSegment[]): boolean[] {
+function rooms(segments: readonly SpeakerSegment[]): Room[] {
   const spans = segments.map(spanOf);
-  const marks = segments.map((s, i) => i === 0 || segments[i - 1]!.speakerId !== s.speakerId);
+  const marks: Room[] = segments.map((s, i) => (i === 0 || segments[i - 1]!.speakerId !== s.speakerId ? 'first' : 'none'));
   // Segments are ordered by start: an overlap is with a later segment starting before this one ends.
   for (let i = 0; i < segments.length; i++) {
     for (let j = i + 1; j < segments.length && spans[j]!.start < spans[i]!.end; j++) {
-      if (segments[j]!.speakerId !== segments[i]!.speakerId) marks[i] = marks[j] = true;
+      if (segments[j]!.speakerId !== segments[i]!.speakerId) marks[i] = marks[j] = 'all';
     }
   }
   return marks;
@@ -120,20 +125,17 @@ function labelled(segments: readonly SpeakerSegment[]): boolean[] {
 /**
  * The transcript as subtitle cues in time order: a cue holds one speaker's words (never two
  * speakers, never a cut word), at most LINES lines of at most LINE characters, and runs from its
- * first word's start to its last word's end.
+ * first word's start to its last word's end. `labels`: keep room for SRT's `Name:` prefix.
  */
-export function buildCues(t: TranscriptDto): Cue[] {
+export function buildCues(t: TranscriptDto, labels: boolean): Cue[] {
   const segments = t.metadata.speakerSegments;
-  const marks = labelled(segments);
-  const cues = segments.flatMap((segment, i) => {
-    const name = clean(speakerName(segment.speakerId, t.metadata.speakers));
-    return segmentCues(segment, name, marks[i] ? labelOf(name) : null);
-  });
+  const room = labels ? rooms(segments) : segments.map((): Room => 'none');
+  const cues = segments.flatMap((segment, i) => segmentCues(segment, clean(speakerName(segment.speakerId, t.metadata.speakers)), room[i]!));
   // Stable: cues of one segment keep their order; cross-talk interleaves by start.
   return cues.sort((a, b) => a.start - b.start);
 }
 
-/** The cue's lines, with the `Name:` prefix kept only where asked (SRT on a change of speaker). */
+/** The cue's lines, with the `Name:` prefix kept only where asked (on a change of speaker). */
 function linesOf(cue: Cue, withLabel: boolean): string[] {
   if (!cue.label || withLabel) return cue.lines;
   const [first = '', ...rest] = cue.lines;
@@ -156,7 +158,7 @@ const timing = (cue: Cue, separator: ',' | '.') =>
 /** SubRip: numbered cues; the speaker's `Name:` starts the first cue after a change of speaker. */
 export function toSrt(t: TranscriptDto): string {
   let previous: string | null = null;
-  const blocks = buildCues(t).map((cue, i) => {
+  const blocks = buildCues(t, true).map((cue, i) => {
     const changed = cue.speakerId !== previous;
     previous = cue.speakerId;
     // SRT has no escaping: a text line that reads like a timing line would end the cue for a parser.
@@ -170,7 +172,7 @@ const escapeVtt = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<'
 
 /** WebVTT: each cue's text is one `<v Name>` voice span (players can show or style the speaker). */
 export function toVtt(t: TranscriptDto): string {
-  const blocks = buildCues(t).map((cue, i) =>
-    `${i + 1}\n${timing(cue, '.')}\n<v ${escapeVtt(cue.name)}>${linesOf(cue, false).map(escapeVtt).join('\n')}</v>\n`);
+  const blocks = buildCues(t, false).map((cue, i) =>
+    `${i + 1}\n${timing(cue, '.')}\n<v ${escapeVtt(cue.name)}>${cue.lines.map(escapeVtt).join('\n')}</v>\n`);
   return ['WEBVTT\n', ...blocks].join('\n');
 }
