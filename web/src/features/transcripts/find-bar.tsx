@@ -69,6 +69,7 @@ export function FindBar({ fileId, segments, replaceOpen, focusKey, show, onEdite
       <button type="button" onClick={() => go(1)} disabled={!matches.length} aria-label={t('editor.next')} className={buttonClass} data-testid="find-next">↓</button>
       <label className="flex items-center gap-1 text-sm text-gray-700 dark:text-gray-300"><input type="checkbox" checked={matchCase} onChange={(event) => setMatchCase(event.target.checked)} />{t('editor.matchCase')}</label>
       <label className="flex items-center gap-1 text-sm text-gray-700 dark:text-gray-300"><input type="checkbox" checked={wholeWord} onChange={(event) => setWholeWord(event.target.checked)} />{t('editor.wholeWord')}</label>
+      <button type="button" onClick={onClose} aria-label={t('editor.closeFind')} className={`ml-auto ${buttonClass}`}>✕</button>
       {replaceOpen ? (
         <div className="flex w-full flex-wrap items-center gap-2">
           <input value={replacement} maxLength={FIND_MAX} onChange={(event) => setReplacement(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && onClose()} aria-label={t('editor.replaceLabel')} placeholder={t('editor.replaceLabel')} className={inputClass} data-testid="replace-input" />
@@ -76,7 +77,6 @@ export function FindBar({ fileId, segments, replaceOpen, focusKey, show, onEdite
           <button type="button" onClick={() => run(false)} disabled={!matches.length || replaceState.isLoading} className={buttonClass} data-testid="replace-all">{t('editor.replaceAll')}</button>
         </div>
       ) : null}
-      <button type="button" onClick={onClose} aria-label={t('editor.closeFind')} className={`ml-auto ${buttonClass}`}>✕</button>
     </div>
   );
 }

@@ -2,11 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { Segment } from './model';
 import { findMatches, findPattern, stepMatch } from './find-matches';
 
-const segments = [
-  { _id: 's1', text: 'The invoice, the Invoice and invoices.' },
-  { _id: 's2', text: 'No match here' },
-  { _id: 's3', text: 'invoice? (a+b) costs 5$' },
-] as Segment[];
+const segmentOf = (id: string, text: string) => ({ _id: id, text, words: text.split(' ').map((word, i) => ({ _id: `${id}-${i}`, text: word, start: i, end: i + 0.5 })) }) as Segment;
+const segments = [segmentOf('s1', 'The invoice, the Invoice and invoices.'), segmentOf('s2', 'No match here'), segmentOf('s3', 'invoice? (a+b) costs 5$')];
 
 describe('find over the loaded segments', () => {
   it('ignores case unless asked, numbering matches inside each segment', () => {
@@ -27,9 +24,15 @@ describe('find over the loaded segments', () => {
   });
 
   it('treats letters beyond ASCII as word characters', () => {
-    const estonian = [{ _id: 'e', text: 'tänan, tänane päev' }] as Segment[];
+    const estonian = [segmentOf('e', 'tänan, tänane päev')];
     expect(findMatches(estonian, { find: 'tänan', matchCase: false, wholeWord: true })).toHaveLength(1);
     expect(findMatches(estonian, { find: 'TÄNAN', matchCase: false, wholeWord: false })).toHaveLength(2);
+  });
+
+  it('matches the words as the server joins them (trimmed, one space), not a stale text', () => {
+    const stale = { ...segmentOf('x', 'old text'), words: [{ _id: 'a', text: ' new ', start: 0, end: 1 }, { _id: 'b', text: 'words', start: 1, end: 2 }] };
+    expect(findMatches([stale], { find: 'new words', matchCase: false, wholeWord: true })).toHaveLength(1);
+    expect(findMatches([stale], { find: 'old', matchCase: false, wholeWord: false })).toHaveLength(0);
   });
 
   it('finds nothing for an empty search', () => {

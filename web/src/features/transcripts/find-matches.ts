@@ -32,7 +32,9 @@ export function findMatches(segments: readonly Segment[], options: FindOptions):
   const matches: Match[] = [];
   for (const segment of segments) {
     let occurrence = 0;
-    for (const found of segment.text.matchAll(pattern)) {
+    // The text as the server matches it: the words, trimmed, joined by one space.
+    const text = segment.words.map((word) => word.text.trim()).join(' ');
+    for (const found of text.matchAll(pattern)) {
       if (found[0].length === 0) continue;
       matches.push({ segmentId: segment._id, occurrence });
       occurrence += 1;

@@ -65,6 +65,8 @@ export function SegmentList({ segments, speakers, colors, edit, textEdit, select
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
   };
 
+  // Each row is positioned on its own, so a later row paints over an earlier one: the row whose
+  // menu or word tools are open comes forward.
   return (
     <div className="relative">
       <div
@@ -80,7 +82,7 @@ export function SegmentList({ segments, speakers, colors, edit, textEdit, select
           {virtualizer.getVirtualItems().map((item) => {
             const segment = segments[item.index]!;
             return (
-              <div key={item.key} role="listitem" data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+              <div key={item.key} role="listitem" data-index={item.index} ref={virtualizer.measureElement} className="hover:z-10 focus-within:z-10 has-[[role=menu]]:z-20" style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
                 <SegmentRow
                   segment={segment}
                   speakers={speakers}

@@ -124,7 +124,7 @@ export default function TranscriptViewPage(): ReactElement {
             <Link to="/transcripts" className="inline-flex items-center gap-1 rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800" data-testid="back">
               <span aria-hidden="true">←</span> {t('viewer.back')}
             </Link>
-            <div className="mr-auto min-w-0 flex-1">
+            <div className="mr-auto min-w-0 flex-1 basis-64">
               <h1 id="page-heading" className="truncate text-xl font-semibold text-gray-900 dark:text-white">{data?.file.originalName ?? t('pages.transcript')}</h1>
               {data ? <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="upload-date">{formatDate(data.file.uploadDate, i18n.language)}</p> : null}
             </div>

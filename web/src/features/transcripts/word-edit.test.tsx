@@ -2,7 +2,7 @@
 // The inline word edit of the real transcript page (TranscriptViewPage → SegmentList → SegmentRow)
 // with the app's store and RTK Query API; only the network is faked: `fetch` answers like the
 // gateway. The edit's state machine is tested on its own first.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
@@ -12,6 +12,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { TranscriptDto } from '@earshot/contracts';
 import { en } from '../../i18n/locales/en';
 import { makeStore } from '../../lib/store';
+import { giveElementsASize } from '../../../test/virtual-layout';
 import TranscriptViewPage from './transcript-view-page';
 import { IDLE, inputWidth, outcomeOf, wordEditReducer, type WordEditState } from './word-edit';
 
@@ -103,17 +104,7 @@ function fakeGateway(wordAnswer: { status: number; body: unknown }) {
 }
 
 let gateway: ReturnType<typeof fakeGateway>;
-const layout = ['clientWidth', 'clientHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(Element.prototype, name)] as const);
-
-beforeEach(() => {
-  // jsdom lays nothing out: give elements a size so that the virtualised list renders its rows.
-  Object.defineProperty(Element.prototype, 'clientWidth', { configurable: true, get: () => 800 });
-  Object.defineProperty(Element.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-});
-
-afterEach(() => {
-  for (const [name, descriptor] of layout) if (descriptor) Object.defineProperty(Element.prototype, name, descriptor);
-});
+giveElementsASize();
 
 function wordAnswers(answer: { status: number; body: unknown }) {
   gateway = fakeGateway(answer);
