@@ -292,6 +292,10 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   uploadPath: async (world, company) => (await completedTranscript(world, company)).path,
   transcript: async (world, company) => (await completedTranscript(world, company)).transcriptId,
   word: async (world, company) => (await completedTranscript(world, company)).wordId,
+  segment: async (world, company) => (await completedTranscript(world, company)).segmentId,
+  // Every transcript has its first speaker.
+  speaker: async () => 'speaker_0',
+  transcriptEdit: async (world, company) => transcriptEdit(world, company),
   aiProvider: async (world) => sharedAiProvider(world),
   aiModel: async (world) => sharedAiModel(world),
   conversation: async (world, company, caller) => sharedConversation(world, ownerToken(world, company, caller)),
@@ -378,6 +382,16 @@ const tagRequest = async (world: World, company: CompanyKey) => ({
   url: `/api/tags/${await freshTag(world, company)}?companyId=${world.companies[company].id}`,
 });
 
+/** An edit of the company's transcript, new each time (an undo or redo changes what it may do next). */
+async function transcriptEdit(world: World, company: CompanyKey): Promise<string> {
+  const { fileId } = await completedTranscript(world, company);
+  const token = world.users[company].ADMIN.token;
+  const renamed = await world.request(token, { method: 'PUT', url: `/api/transcripts/${fileId}/speakers/speaker_0`, payload: { name: `Matrix ${Math.random().toString(36).slice(2, 8)}` } });
+  if (renamed.statusCode !== 200) throw new Error(`edit fixture: ${renamed.statusCode} ${renamed.body}`);
+  const history = await world.request(token, { method: 'GET', url: `/api/transcripts/${fileId}/edits` });
+  return (history.json() as { items: { _id: string }[] }).items[0]!._id;
+}
+
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
   'PUT /api/tags/:name': tagRequest,
@@ -394,6 +408,10 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
     caller === 'anonymous' || caller === 'SERVICE' ? {} : { headers: { authorization: `Bearer ${await world.signInAgain(memberOf(world, caller))}` } },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
     payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
+  }),
+  // A word of the segment (its first: a 400, as a segment cannot be split before it; nothing changes).
+  'POST /api/transcripts/:fileId/segments/:segmentId/split': async (world, company) => ({
+    payload: { wordId: (await completedTranscript(world, company)).wordId },
   }),
   // A question about the company's recording (the example names no real one).
   'POST /api/chat/analysis-conversations/chat/stream': async (world, company) => ({

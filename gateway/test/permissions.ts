@@ -272,6 +272,17 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/transcripts/:fileId/peaks': { area: 'transcripts' },
   'POST /api/transcripts/transcribe': { area: 'transcripts' },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': { area: 'transcripts' },
+  // Issue 22: editing beyond one word follows the rule of word edits (every member of the company).
+  'GET /api/transcripts/people': { area: 'transcripts' },
+  'PUT /api/transcripts/:fileId/speakers/:speakerId': { area: 'transcripts' },
+  'POST /api/transcripts/:fileId/speakers/merge': { area: 'transcripts' },
+  'PUT /api/transcripts/:fileId/segments/:segmentId': { area: 'transcripts' },
+  'POST /api/transcripts/:fileId/segments/:segmentId/split': { area: 'transcripts' },
+  'POST /api/transcripts/:fileId/segments/:segmentId/merge': { area: 'transcripts' },
+  'POST /api/transcripts/:fileId/replace': { area: 'transcripts' },
+  'GET /api/transcripts/:fileId/edits': { area: 'transcripts' },
+  'POST /api/transcripts/:fileId/edits/:editId/undo': { area: 'transcripts' },
+  'POST /api/transcripts/:fileId/edits/:editId/redo': { area: 'transcripts' },
   'DELETE /api/transcripts/:id': { area: 'transcripts' },
   'PUT /api/transcripts/link-client': {
     area: 'clients',

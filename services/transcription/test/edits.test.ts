@@ -10,7 +10,7 @@ import { saveResult } from '../src/repositories/transcripts';
 import { completionEvents } from '../src/services/queue';
 import { buildSegments, speakersFor } from '../src/services/segments';
 import { emitted, getTranscript, makeTones, upload, words as wordsOf } from './helpers';
-import { createConversation, streamReply, listen, type SseEvent } from '../../chat/test/helpers';
+import { companyCreated, createConversation, streamReply, listen, type SseEvent } from '../../chat/test/helpers';
 
 const ACME = randomUUID();
 const OTHER = randomUUID();
@@ -62,10 +62,7 @@ describe('transcript editing', () => {
     // Company ACME's API key (a service account), as the tenant service would answer for it.
     stack.tokens.apiKeys.serveLocally({ owner: async (hash) => (hash === hashApiKey(API_KEY) ? { companyId: ACME } : null) });
     await publish(
-      buildEnvelope({
-        type: 'company.created', companyId: SHOP, actor: system,
-        data: { id: SHOP, before: null, after: { name: 'Shop', code: 'SHOP', domain: 'shop', status: 'active', maxUsers: null, maxStorage: null, type: 'b2c' } },
-      }),
+      companyCreated(SHOP, 'b2c'),
       // The uploader as the auth service announces them: a member with a name.
       buildEnvelope({
         type: 'user.created', companyId: ACME, actor: system,

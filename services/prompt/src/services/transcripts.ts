@@ -64,21 +64,22 @@ export async function applyTextPublished(tx: Db, event: EventOf<'transcript.text
   if (whole) await refreshMetrics(tx, whole);
 }
 
-export async function applyWordEdited(tx: Db, event: EventOf<'transcript.word_edited'>): Promise<void> {
-  const { fileId, segmentId, segmentText } = event.data;
+/** A person edited the transcript: the copy follows, then the call analytics are computed again (once the text is whole). */
+async function applyEdit(tx: Db, fileId: string, change: () => Promise<void>): Promise<void> {
   if (!isId(fileId)) return;
-  await repo.updateSegmentText(tx, fileId, segmentId, segmentText);
+  await change();
   const file = await repo.findFile(tx, fileId, null);
   if (file && repo.isReady(file)) await refreshMetrics(tx, file);
 }
 
-/** A person edited the transcript: the copy follows and the call analytics are computed again. */
+export async function applyWordEdited(tx: Db, event: EventOf<'transcript.word_edited'>): Promise<void> {
+  const { fileId, segmentId, segmentText } = event.data;
+  await applyEdit(tx, fileId, () => repo.updateSegmentText(tx, fileId, segmentId, segmentText));
+}
+
 export async function applySegmentsChanged(tx: Db, event: EventOf<'transcript.segments_changed'>): Promise<void> {
   const { fileId, removed, segments } = event.data;
-  if (!isId(fileId)) return;
-  await repo.applySegmentChanges(tx, fileId, removed, segments);
-  const file = await repo.findFile(tx, fileId, null);
-  if (file && repo.isReady(file)) await refreshMetrics(tx, file);
+  await applyEdit(tx, fileId, () => repo.applySegmentChanges(tx, fileId, removed, segments));
 }
 
 /** A recording newly linked to a client runs the client patterns, once its transcript is there. */
