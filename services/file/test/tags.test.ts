@@ -15,7 +15,7 @@ interface Item { _id: string; tags: string[]; language: string | null; expectedS
 
 beforeAll(async () => {
   wav = makeAudioFixtures('tags test').wav;
-  stack = await createTestStack([fileService], { LOG_LEVEL: 'error' });
+  stack = await createTestStack([fileService]);
   serveUnmeteredCredits(stack.database);
   await stack.bus.subscribe({ group: 'spy', topics: ['earshot.file'], handle: async (e) => void fileEvents.push(e) });
 });
