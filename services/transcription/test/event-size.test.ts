@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, PROMPT_LIMITS, type EventType } from '@earshot/contracts';
+import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, PROMPT_LIMITS, TAG_LENGTH_MAX, TAGS_PER_FILE_MAX, UPLOAD_SPEAKERS_MAX, type EventType } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { segmentsChangedEvents } from '../src/services/edits/service';
 import { mergeSpeakers } from '../src/services/edits/ops';
@@ -87,8 +87,9 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'company.features_changed': { id, before: { chat: false }, after: { chat: true } },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
-  'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800 },
+  'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800, language: 'auto', speakers: UPLOAD_SPEAKERS_MAX },
   'file.deleted': { id: fileId, storageKey: `${companyId}/${fileId}.wav` },
+  'file.tags_changed': { id: fileId, before: { tags: [] }, after: { tags: Array.from({ length: TAGS_PER_FILE_MAX }, (_, n) => String(n).padEnd(TAG_LENGTH_MAX, 't')) } },
   'transcript.status_changed': { fileId, status: 'failed', reason: 'x'.repeat(2000), attempt: 4 },
   // The longest segment, every word replaced by the longest word allowed.
   'transcript.word_edited': edit({
