@@ -284,6 +284,8 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/transcripts/:fileId/edits/:editId/undo': { area: 'transcripts' },
   'POST /api/transcripts/:fileId/edits/:editId/redo': { area: 'transcripts' },
   'DELETE /api/transcripts/:id': { area: 'transcripts' },
+  // Issue 22: search across every call reads the transcripts every member reads (not the API key's).
+  'GET /api/search': { area: 'transcripts' },
   'PUT /api/transcripts/link-client': {
     area: 'clients',
     exception: {

@@ -122,37 +122,46 @@ export const migrations: Migration[] = [
         updated_at timestamptz not null
       );
 
-      -- The tags of each recording (file.tags_changed), copied onto its search rows.
+      -- The tags of each recording (file.tags_changed), copied onto its search_files row.
       create table search_file_tags (
         file_id uuid primary key references transcripts (file_id) on delete cascade,
         tags text[] not null,
         updated_at timestamptz not null
       );
 
-      -- One row per transcript segment: its words as a tsvector (with the company's configuration),
-      -- and every filter of the search as a column of the row, so a query never joins. Rebuilt in
-      -- the transaction of every write to the transcript (reindexSegments); gone with it (cascade).
-      create table search_segments (
-        file_id uuid not null references transcripts (file_id) on delete cascade,
-        ord integer not null,
+      -- One row per transcribed recording: every filter of the search, and the lexemes of its whole
+      -- text without positions (doc), which finds the candidate recordings among a company's few
+      -- thousand rows instead of among its millions of passages. Rebuilt with its passages.
+      create table search_files (
+        file_id uuid primary key references transcripts (file_id) on delete cascade,
         company_id uuid not null,
-        segment_id text not null,
-        speaker_id text not null,
-        speaker_name text not null,
-        start double precision not null,
-        text text not null,
-        config text not null,
-        tsv tsvector not null,
         uploaded_at timestamptz not null,
         client_id uuid,
         uploaded_by text,
         language text,
         tags text[] not null default '{}',
-        primary key (file_id, ord)
+        speakers text[] not null default '{}',
+        config text not null,
+        doc tsvector not null
       );
-      create index search_segments_tsv_idx on search_segments using gin (tsv);
-      -- Newest first: walked backwards, stopping as soon as a page of recordings has matched.
-      create index search_segments_newest_idx on search_segments (company_id, uploaded_at, file_id);`,
+      -- The only way to the candidates when the search has words (see findRecordings): a walk that
+      -- tested each row's doc would unpack (de-TOAST) tens of kilobytes a recording.
+      create index search_files_doc_idx on search_files using gin (doc);
+
+      -- One row per transcript segment (passage): its words as a tsvector with positions (phrases),
+      -- with the company's configuration. Rebuilt in the transaction of every write to the
+      -- transcript (reindexSegments); gone with it (cascade).
+      create table search_segments (
+        file_id uuid not null references transcripts (file_id) on delete cascade,
+        ord integer not null,
+        segment_id text not null,
+        speaker_name text not null,
+        start double precision not null,
+        text text not null,
+        config text not null,
+        tsv tsvector not null,
+        primary key (file_id, ord)
+      );`,
   },
   {
     name: '0006_speech_models',

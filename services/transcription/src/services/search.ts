@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { isId, SEARCH_HITS_PER_RECORDING, type EventOf, type SearchQuery, type SearchResults, type SearchSort } from '@earshot/contracts';
-import { badRequest, companyScope, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { badRequest, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 import * as searchRepo from '../repositories/search';
 import type { FoundHit, SearchKey } from '../repositories/search';
-import { companyTypes } from './company-types';
+import { scopeOf } from './scope';
 
 /** The longest snippet, in words: a passage longer than this is cut around its first match. */
 const SNIPPET_WORDS = 30;
@@ -87,11 +87,11 @@ export class SearchService {
   async search(identity: Identity, input: SearchQuery): Promise<SearchResults> {
     const { q, sort, limit, cursor, companyId, ...filters } = input;
     const after = cursor ? decodeCursor(cursor, sort) : null;
-    const scope = { companyId: companyScope(identity, companyId), owner: await companyTypes.ownerScope(this.ctx.db, identity) };
+    const scope = await scopeOf(this.ctx.db, identity, companyId);
     const request = { scope, q, marked: markedWords(q), filters, sort, after, limit, hitsPerRecording: SEARCH_HITS_PER_RECORDING };
-    const { found, configs } = await searchRepo.findRecordings(this.ctx.db, request);
+    const { found, parsed } = await searchRepo.findRecordings(this.ctx.db, request);
     const page = found.slice(0, limit);
-    const hits = await searchRepo.findHits(this.ctx.db, request, configs, page.map((r) => r.fileId));
+    const hits = await searchRepo.findHits(this.ctx.db, request, parsed, page.map((r) => r.fileId));
     const hitsOf = new Map<string, FoundHit[]>();
     for (const hit of hits) hitsOf.set(hit.fileId, [...(hitsOf.get(hit.fileId) ?? []), hit]);
     const last = page[page.length - 1];
