@@ -36,6 +36,7 @@ describe('transcript editing', () => {
   let ctx: ServiceContext<TranscriptionConfig>;
   let base: string;
   const uploaderId = randomUUID();
+  const shopperId = randomUUID();
   let tokens: Record<'user' | 'caller' | 'admin' | 'host' | 'otherCompany' | 'shopper' | 'shopper2', string>;
   const audio = makeTones([{ start: 0.2, length: 0.5 }], 1);
 
@@ -55,7 +56,7 @@ describe('transcript editing', () => {
       admin: await token('ADMIN', ACME),
       host: await token('HOST_ADMIN', null),
       otherCompany: await token('ADMIN', OTHER),
-      shopper: await token('USER', SHOP),
+      shopper: await token('USER', SHOP, shopperId),
       shopper2: await token('USER', SHOP),
     };
     ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
@@ -316,6 +317,21 @@ describe('transcript editing', () => {
     expect((await call(tokens.host, 'PUT', `/transcripts/${fileId}/speakers/speaker_0`, { name: 'Host fix' })).statusCode).toBe(200);
   });
 
+  test('the language declared at upload is the transcript\'s ("auto" is unknown); the model is null for the server\'s engine', async () => {
+    const uploaded = (language: string | undefined) => {
+      const id = randomUUID();
+      return { id, envelope: buildEnvelope({
+        type: 'file.uploaded', companyId: ACME, actor: system,
+        data: { id, storageKey: `${ACME}/${id}.wav`, originalName: 'x.wav', mimeType: 'audio/wav', size: 10, clientId: null, uploadedBy: uploaderId, ...(language ? { language } : {}) },
+      }) };
+    };
+    const french = uploaded('fr');
+    const automatic = uploaded('auto');
+    await publish(french.envelope, automatic.envelope);
+    expect(await transcript(french.id)).toMatchObject({ language: 'fr', model: null });
+    expect((await transcript(automatic.id)).language).toBeNull();
+  });
+
   test('known people: members, clients and speaker names; a stereo call\'s uploader first', async () => {
     const fileId = await completedCall();
     await publish(buildEnvelope({
@@ -334,5 +350,12 @@ describe('transcript editing', () => {
     expect(forCall.filter((p) => p.name === 'Dana Scully')).toHaveLength(1);
     // Other companies' people are not offered.
     expect((await call(tokens.otherCompany, 'GET', '/transcripts/people')).json()).toEqual([]);
+    // In a b2c workspace the other consumers are strangers: the caller is the only member offered.
+    const member = (id: string, firstName: string) => buildEnvelope({
+      type: 'user.created', companyId: SHOP, actor: system,
+      data: { id, before: null, after: { email: `${firstName}@shop.test`, firstName, lastName: 'Shopper', role: 'USER', companyId: SHOP, status: 'active' } },
+    });
+    await publish(member(shopperId, 'Sam'), member(randomUUID(), 'Stranger'));
+    expect((await call(tokens.shopper, 'GET', '/transcripts/people')).json<KnownPerson[]>().filter((p) => p.kind === 'member')).toEqual([{ name: 'Sam Shopper', kind: 'member' }]);
   });
 });

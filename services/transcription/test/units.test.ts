@@ -48,6 +48,11 @@ test('segments: split at pauses over 0.8 s, interleaved across speakers, overlap
   expect(segments.map((s) => s._id)).toEqual(['s-run-0', 's-run-1', 's-run-2', 's-run-3']);
 });
 
+test('a word keeps the confidence the engine gave it, and a word without one has none', () => {
+  const [segment] = buildSegments([{ speakerId: 'speaker_0', words: [{ text: 'a', start: 0, end: 0.5, confidence: 0.42 }, { text: 'b', start: 0.6, end: 0.9 }] }], 5, 'run');
+  expect(segment!.words).toEqual([{ _id: 'w-run-0', text: 'a', start: 0, end: 0.5, confidence: 0.42 }, { _id: 'w-run-1', text: 'b', start: 0.6, end: 0.9 }]);
+});
+
 test("a configured model whose provider sits on the metadata address fails the job at once, without a request", async () => {
   const settings = z.object(transcriptionConfigShape).parse({ AI_ALLOW_PRIVATE_URLS: 'true' }) as TranscriptionSettings;
   const engine = engineForModel({ modelId: 'm', providerId: 'p', model: 'whisper-1', label: 'Whisper', contextSize: null, endpoint: { baseUrl: 'http://169.254.169.254/v1', apiKey: 'k' } }, settings);

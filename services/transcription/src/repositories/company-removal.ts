@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { clients, transcripts } from '../db/schema';
+import { clients, members, transcripts } from '../db/schema';
 import { forgetCompany } from './search';
 
-/** Deletes a company's transcripts (their jobs and search rows go with them: on delete cascade), its client projection and search language. */
+/** Deletes a company's transcripts (their jobs, edits and search rows go with them: on delete cascade), its client and member projections and search language. */
 export async function deleteCompanyTranscripts(tx: Db, companyId: string): Promise<void> {
   await tx.delete(transcripts).where(eq(transcripts.companyId, companyId));
   await tx.delete(clients).where(eq(clients.companyId, companyId));
+  await tx.delete(members).where(eq(members.companyId, companyId));
   await forgetCompany(tx, companyId);
 }

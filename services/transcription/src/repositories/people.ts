@@ -19,8 +19,10 @@ export async function memberName(db: Db, userId: string): Promise<string | null>
 /** A company's known names of one kind; each list is bounded (a picker, not a directory). */
 const LIMIT = 500;
 
-export async function memberNames(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db.select({ name: members.name }).from(members).where(eq(members.companyId, companyId)).orderBy(members.name).limit(LIMIT);
+/** With `only` (a b2c member: the other consumers of the workspace are strangers), that member alone. */
+export async function memberNames(db: Db, companyId: string, only: string | null): Promise<string[]> {
+  const rows = await db.select({ name: members.name }).from(members)
+    .where(and(eq(members.companyId, companyId), only ? eq(members.userId, only) : undefined)).orderBy(members.name).limit(LIMIT);
   return rows.map((r) => r.name);
 }
 

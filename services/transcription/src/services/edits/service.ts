@@ -230,7 +230,7 @@ export class TranscriptEditService {
   /**
    * The people a speaker may be named after: the company's members, its clients, and names given to
    * its speakers before, each name once (a member first). With a file of a stereo call, its uploader
-   * comes first: the Agent channel is theirs by default.
+   * comes first: the Agent channel is theirs by default. In a b2c company the caller is the only member offered.
    */
   async people(identity: Identity, input: { fileId?: string }): Promise<KnownPerson[]> {
     const scope = await scopeOf(this.ctx.db, identity);
@@ -246,7 +246,7 @@ export class TranscriptEditService {
     if (!companyId) return [];
     const of = { ...scope, companyId } satisfies Scope & { companyId: string };
     const lists: [KnownPerson['kind'], string[]][] = [
-      ['member', await peopleRepo.memberNames(this.ctx.db, companyId)],
+      ['member', await peopleRepo.memberNames(this.ctx.db, companyId, scope.owner)],
       ['contact', await peopleRepo.clientNames(this.ctx.db, companyId)],
       ['speaker', (await peopleRepo.speakerNames(this.ctx.db, of)).filter((n) => !isGivenName(n))],
     ];
