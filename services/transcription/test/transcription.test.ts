@@ -52,9 +52,11 @@ test('an uploaded stereo call becomes a transcript with one speaker per channel,
   expect(t.engine).toBe('pocketsphinx');
   expect(t.metadata.duration).toBeCloseTo(call.duration, 1);
   expect(t.metadata.speakers).toEqual([
-    { id: 'speaker_0', label: 'Agent', channel: 0 },
-    { id: 'speaker_1', label: 'Customer', channel: 1 },
+    { id: 'speaker_0', label: 'Agent', channel: 0, color: '#2563eb' },
+    { id: 'speaker_1', label: 'Customer', channel: 1, color: '#db2777' },
   ]);
+  // PocketSphinx says how sure it is of each word.
+  expect(words(t).every((w) => w.confidence !== undefined && w.confidence >= 0 && w.confidence <= 1)).toBe(true);
   expect(new Set(t.metadata.speakerSegments.map((s) => s.speakerId))).toEqual(new Set(['speaker_0', 'speaker_1']));
   // Segments interleave by start time; each segment's text is its words.
   const starts = t.metadata.speakerSegments.map((s) => s.start);
@@ -97,7 +99,7 @@ test('what was spoken is recognised on each channel', () => {
 
 test('a mono recording gets one speaker, segments split at its pauses, pieces stitched in order', async () => {
   const t = await getTranscript(stack, user, monoId);
-  expect(t.metadata.speakers).toEqual([{ id: 'speaker_0', label: 'Speaker 1', channel: null }]);
+  expect(t.metadata.speakers).toEqual([{ id: 'speaker_0', label: 'Speaker 1', channel: null, color: '#2563eb' }]);
   expect(t.metadata.speakerSegments.every((s) => s.speakerId === 'speaker_0')).toBe(true);
   expect(t.metadata.speakerSegments.length).toBeGreaterThanOrEqual(2);
   expect(t.metadata.duration).toBeCloseTo(mono.duration, 1);
@@ -177,7 +179,9 @@ describe('word edits', () => {
     expect(res.json()).toEqual({ message: 'Word updated successfully' });
     const after = await getTranscript(stack, user, monoId);
     const changed = after.metadata.speakerSegments[0]!;
-    expect(changed.words[0]).toEqual({ ...word, text: 'Seven' });
+    // A corrected word keeps its id and times; the engine's confidence was about the old word.
+    const { confidence: _heard, ...kept } = word;
+    expect(changed.words[0]).toEqual({ ...kept, text: 'Seven' });
     expect(changed.text).toBe(['Seven', ...segment.words.slice(1).map((w) => w.text)].join(' '));
     // Nothing else moved.
     expect(after.metadata.speakerSegments.slice(1)).toEqual(t.metadata.speakerSegments.slice(1));
