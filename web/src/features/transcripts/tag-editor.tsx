@@ -52,7 +52,7 @@ export function TagEditor({ fileId, fileName, tags, suggestions, onError, onTagC
     <div className="flex flex-wrap items-center gap-1" data-testid="file-tags" aria-busy={isLoading}>
       {tags.map((tag) => (
         <span key={tag} className="inline-flex max-w-full items-center rounded-full bg-brand-50 text-xs text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" data-testid="file-tag" data-tag={tag}>
-          <button type="button" className="truncate py-0.5 pr-1 pl-2 hover:underline" onClick={() => onTagClick(tag)} title={t('library.tags.filterBy', { tag })}>{tag}</button>
+          <button type="button" className="max-w-36 truncate py-0.5 pr-1 pl-2 hover:underline" onClick={() => onTagClick(tag)} title={t('library.tags.filterBy', { tag })}>{tag}</button>
           <button type="button" className="rounded-full px-1.5 py-0.5 hover:bg-brand-100 disabled:opacity-50 dark:hover:bg-brand-800" disabled={isLoading}
             onClick={() => void save(tags.filter((other) => other !== tag))} aria-label={t('library.tags.remove', { tag, name: fileName })}>×</button>
         </span>

@@ -207,7 +207,7 @@ export default function TranscriptsPage(): ReactElement {
                     <input type="checkbox" className="size-4 accent-brand-600" checked={selected.has(item._id)} onChange={(event) => toggle(item._id, event.target.checked)}
                       aria-label={t('library.select.one', { name: item.originalName })} data-testid="select-file" />
                   </td>
-                  <td className={`${td} max-w-xs`}>
+                  <td className={`${td} max-w-52`}>
                     <p className="break-words font-medium" data-testid="file-name">{item.originalName}</p>
                     {item.speakers.length > 0 && <p className="mt-0.5 text-xs text-gray-600 dark:text-gray-400" data-testid="file-speakers">{item.speakers.join(', ')}</p>}
                     <div className="mt-1.5">
