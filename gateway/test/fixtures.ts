@@ -283,6 +283,8 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   companyDomain: async (world, company) => world.companies[company].domain,
   // Sign-in providers are platform-wide, not per company.
   provider: async () => 'google',
+  // Speech models are the machine's, not a company's; downloads go to a closed local port (world.ts).
+  speechModel: async () => 'tiny.en',
   user: async (world, company) => registeredUser(world, company, { password: 'password-123' }),
   // Someone invited who has not chosen a password yet (resend and revoke act on them).
   invitedUser: async (world, company) => registeredUser(world, company, { invite: true }),

@@ -229,6 +229,12 @@ export const ROUTES: Record<string, Permission> = {
   'PATCH /api/ai/config/model/:id': { area: 'aiConfig' },
   'DELETE /api/ai/config/model/:id': { area: 'aiConfig' },
   'POST /api/ai/config/model/:id/test': { area: 'aiConfig' },
+  // Issue 21: the speech models of the machine are part of AI Configuration.
+  'GET /api/ai/speech-models': { area: 'aiConfig' },
+  'POST /api/ai/speech-models/:name/download': { area: 'aiConfig' },
+  'POST /api/ai/speech-models/:name/cancel': { area: 'aiConfig' },
+  'DELETE /api/ai/speech-models/:name': { area: 'aiConfig' },
+  'PUT /api/ai/speech-models/:name/default': { area: 'aiConfig' },
 
   'GET /api/prompts': { area: 'prompts' },
   'POST /api/prompts': { area: 'prompts' },

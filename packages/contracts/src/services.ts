@@ -17,7 +17,8 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications']),
   route('auth', ['/auth', '/users', '/roles']),
   route('file', ['/files', '/uploads', '/tags']),
-  route('transcription', ['/transcripts', '/search']),
+  // '/ai/speech-models' is more specific than prompt's '/ai', so the gateway routes it here.
+  route('transcription', ['/transcripts', '/search', '/ai/speech-models']),
   route('prompt', ['/prompts', '/analysis', '/ai']),
   route('chat', ['/chat', '/custom-gpt']),
 ];

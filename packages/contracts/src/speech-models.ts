@@ -108,6 +108,9 @@ export const SpeechModelParams = z.object({
 }).strict();
 export type SpeechModelParams = z.infer<typeof SpeechModelParams>;
 
+/** The error code of a download refused for want of disk space (HTTP 507). */
+export const SPEECH_MODEL_NO_SPACE = 'INSUFFICIENT_STORAGE';
+
 export const SPEECH_MODEL_MESSAGES = {
   notFound: (name: string) => `No speech model named "${name}"`,
   notReady: (name: string) => `The speech model "${name}" is not downloaded yet: download it, then make it the default`,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape, type ProviderKeysConfig } from '@earshot/ai';
 import { envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import { catalogueFile, DEFAULT_SPEECH_MODELS_URL, httpUrl, type SpeechModelSettings } from './models/settings';
 
 export const ENGINES = ['pocketsphinx', 'openai'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -40,6 +41,14 @@ export const transcriptionConfigShape = {
   /** The provider's upload limit (OpenAI: 25 MB); longer audio is split at silences to stay under it. */
   OPENAI_MAX_UPLOAD_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 ** 3).default(25 * 1000 * 1000),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+  /** Where the Whisper model files are downloaded from (`<url>/ggml-<name>.bin`): a company's own mirror when offline. */
+  SPEECH_MODELS_URL: httpUrl.default(DEFAULT_SPEECH_MODELS_URL),
+  /** A mirror of the two diarization models' files (`<url>/<file>`); unset: their public addresses. */
+  SPEECH_DIARIZATION_URL: httpUrl.optional(),
+  /** Where model files are kept; unset: `DATA_DIR/models`. */
+  SPEECH_MODELS_DIR: z.string().min(1).optional(),
+  /** A JSON file replacing the model catalogue (private models, other pinned hashes). */
+  SPEECH_MODELS_CATALOGUE: catalogueFile.optional(),
 };
 
 export interface TranscriptionSettings {
@@ -66,4 +75,4 @@ export interface TranscriptionSettings {
   AI_TIMEOUT_MS: number;
 }
 
-export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings & ProviderKeysConfig;
+export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings & ProviderKeysConfig & SpeechModelSettings;

@@ -2,9 +2,11 @@ import { aiCatalogue } from '@earshot/ai';
 import { creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
+import { mountedSpeechModels, speechModelManager } from './models/manager';
 import { editRoutes } from './routes/edits';
 import { exportRoutes } from './routes/exports';
 import { searchRoutes } from './routes/search';
+import { speechModelRoutes } from './routes/speech-models';
 import { transcriptRoutes } from './routes/transcripts';
 import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
@@ -26,13 +28,14 @@ const nudge = (ctx: ServiceContext<TranscriptionConfig>) => () => workers.get(ct
 export const transcriptionService = defineService<TranscriptionConfig>({
   name: 'transcription',
   schema: 'transcription',
-  prefixes: ['/transcripts', '/search'],
+  prefixes: ['/transcripts', '/search', '/ai/speech-models'],
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
     await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)));
     await editRoutes(app, new TranscriptEditService(ctx));
     await searchRoutes(app, new SearchService(ctx));
+    await speechModelRoutes(app, speechModelManager(ctx));
     await exportRoutes(app, new ExportService(ctx));
   },
   // Called only when transcription runs as its own process (distributed): it serves no internal
@@ -61,12 +64,15 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('file.tags_changed', (event, tx) => applyTagsChanged(tx, event), { entity: (event) => event.data.id }),
   ],
   async start(ctx) {
+    // Downloads left running by a stopped process continue (API processes only).
+    await mountedSpeechModels(ctx)?.start();
     if (!ctx.config.TRANSCRIPTION_WORKER) return;
     const worker = createWorker(ctx);
     workers.set(ctx, worker);
     await worker.start();
   },
   async stop(ctx) {
+    await mountedSpeechModels(ctx)?.stop();
     await workers.get(ctx)?.stop();
     workers.delete(ctx);
   },

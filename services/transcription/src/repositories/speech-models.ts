@@ -40,7 +40,7 @@ export async function lockModelRow(tx: Db, name: string): Promise<SpeechModelRow
 }
 
 export async function saveModelRow(tx: Db, row: NewSpeechModelRow): Promise<void> {
-  const { name, ...rest } = row;
+  const { name: _key, ...rest } = row;
   await tx.insert(speechModels).values({ ...row, updatedAt: new Date() })
     .onConflictDoUpdate({ target: speechModels.name, set: { ...rest, updatedAt: new Date() } });
 }
@@ -70,8 +70,16 @@ export async function readyRows(db: Db, names: readonly string[]): Promise<Speec
   return db.select().from(speechModels).where(and(inArray(speechModels.name, [...names]), eq(speechModels.status, 'ready')));
 }
 
-export async function downloadingNames(db: Db): Promise<string[]> {
-  const rows = await db.select({ name: speechModels.name }).from(speechModels).where(eq(speechModels.status, 'downloading'))
-    .orderBy(sql`updated_at`);
-  return rows.map((r) => r.name);
+/**
+ * Takes over the downloads nobody is moving: rows still `downloading` whose last progress write is
+ * older than `idleMs` (a running download writes at least every minute). Answers the rows taken.
+ */
+export async function claimIdleDownloads(db: Db, idleMs: number): Promise<SpeechModelRow[]> {
+  return db.update(speechModels).set({ updatedAt: new Date() })
+    .where(and(eq(speechModels.status, 'downloading'), sql`${speechModels.updatedAt} <= now() - make_interval(secs => ${idleMs / 1000})`))
+    .returning();
+}
+
+export async function removeModelRow(tx: Db, name: string): Promise<void> {
+  await tx.delete(speechModels).where(eq(speechModels.name, name));
 }

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { PageHeading } from '../../components/page-heading';
 import { ModelsSection } from './models-section';
 import { ProvidersSection } from './providers-section';
+import { SpeechModelsSection } from './speech-models-section';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './i18n';
 
@@ -14,6 +15,7 @@ export default function AiConfigPage(): ReactElement {
       <p className="-mt-4 mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('aiConfig.intro')}</p>
       <ProvidersSection />
       <ModelsSection />
+      <SpeechModelsSection />
     </div>
   );
 }
