@@ -10,12 +10,20 @@ import { envBoolean } from '@earshot/kit';
 export const aiConfigShape = {
   /** Self-hosted providers (Ollama, vLLM, LM Studio) on private or loopback addresses need `true`. */
   AI_ALLOW_PRIVATE_URLS: envBoolean(false),
+  /**
+   * Host names (comma-separated) the operator vouches for: they may resolve to private addresses
+   * while every other host stays held to AI_ALLOW_PRIVATE_URLS. The local-AI profile names its own
+   * servers here (`speaches,ollama`), so they work without opening every internal address.
+   */
+  AI_TRUSTED_HOSTS: z.string().max(2000).default('').transform((value) => value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
   /** Longest wait for a provider's first answer byte (streams may run longer once they start). */
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
 };
 
 export interface OutboundPolicy {
   allowPrivate: boolean;
+  /** Names (lower case) allowed to resolve to private addresses even when allowPrivate is false; never to blocked ones. */
+  trustedHosts?: readonly string[];
 }
 
 export type AddressClass = 'public' | 'private' | 'blocked';
@@ -87,7 +95,7 @@ export function classifyAddress(address: string): AddressClass {
 function judge(address: string, host: string, policy: OutboundPolicy): void {
   const kind = classifyAddress(address);
   if (kind === 'blocked') throw new BlockedUrlError('blocked', host);
-  if (kind === 'private' && !policy.allowPrivate) throw new BlockedUrlError('private', host);
+  if (kind === 'private' && !policy.allowPrivate && !policy.trustedHosts?.includes(host.toLowerCase())) throw new BlockedUrlError('private', host);
 }
 
 function hostOf(url: URL): string {

@@ -8,8 +8,8 @@ export interface ProviderEndpoint {
 }
 
 /** The outbound policy a service's AI settings ask for. */
-export function outboundPolicy(config: { AI_ALLOW_PRIVATE_URLS: boolean }): OutboundPolicy {
-  return { allowPrivate: config.AI_ALLOW_PRIVATE_URLS };
+export function outboundPolicy(config: { AI_ALLOW_PRIVATE_URLS: boolean; AI_TRUSTED_HOSTS?: readonly string[] }): OutboundPolicy {
+  return { allowPrivate: config.AI_ALLOW_PRIVATE_URLS, trustedHosts: config.AI_TRUSTED_HOSTS ?? [] };
 }
 
 const CLIENTS_KEPT = 32;
@@ -23,7 +23,7 @@ const clients = new Map<string, OpenAI>();
  * a new handshake and leaving a pool behind on every call. A changed URL or key makes a new one.
  */
 export function providerClient(endpoint: ProviderEndpoint, policy: OutboundPolicy, timeoutMs: number): OpenAI {
-  const key = JSON.stringify([endpoint.baseUrl, endpoint.apiKey, policy.allowPrivate, timeoutMs]);
+  const key = JSON.stringify([endpoint.baseUrl, endpoint.apiKey, policy.allowPrivate, policy.trustedHosts ?? [], timeoutMs]);
   let client = clients.get(key);
   if (client) {
     clients.delete(key);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BlockedUrlError, checkUrl, classifyAddress, guardedFetch, OUTBOUND_MESSAGES } from '../src';
+import { z } from 'zod';
+import { aiConfigShape, BlockedUrlError, checkUrl, classifyAddress, guardedFetch, OUTBOUND_MESSAGES } from '../src';
 
 describe('classifyAddress', () => {
   test.each([
@@ -87,6 +88,28 @@ describe('checkUrl', () => {
     expect(await reason('http://[::1]:11434/v1', false)).toBe('private');
     expect(await reason('http://127.0.0.1:11434/v1', true)).toBe('allowed');
     expect(await reason('http://localhost:11434/v1', true)).toBe('allowed');
+  });
+
+  test('a trusted host name may be private; other names and addresses stay refused, blocked ones always', async () => {
+    const trusted = async (url: string, trustedHosts: string[]) => {
+      try {
+        await checkUrl(url, { allowPrivate: false, trustedHosts });
+        return 'allowed';
+      } catch (error) {
+        return error instanceof BlockedUrlError ? error.reason : `other: ${(error as Error).message}`;
+      }
+    };
+    expect(await trusted('http://localhost:11434/v1', ['localhost'])).toBe('allowed');
+    expect(await trusted('http://LOCALHOST:11434/v1', ['localhost'])).toBe('allowed');
+    // Trusting a name is not trusting the address it resolves to, nor any other name.
+    expect(await trusted('http://127.0.0.1:11434/v1', ['localhost'])).toBe('private');
+    expect(await trusted('http://localhost:11434/v1', ['ollama'])).toBe('private');
+    expect(await trusted('http://169.254.169.254/latest', ['169.254.169.254'])).toBe('blocked');
+  });
+
+  test('AI_TRUSTED_HOSTS is read as lower-case names', () => {
+    expect(z.object(aiConfigShape).parse({ AI_TRUSTED_HOSTS: ' speaches, Ollama ,,' }).AI_TRUSTED_HOSTS).toEqual(['speaches', 'ollama']);
+    expect(z.object(aiConfigShape).parse({}).AI_TRUSTED_HOSTS).toEqual([]);
   });
 
   test('metadata and embedded-IPv4 URLs are refused even when private addresses are allowed', async () => {

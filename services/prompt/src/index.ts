@@ -15,6 +15,7 @@ import { ModelService } from './services/models';
 import { PatternService } from './services/patterns';
 import { PromptService } from './services/prompts';
 import { ProviderService } from './services/providers';
+import { localAi, startLocalAi } from './services/local-ai';
 import { AnalysisQueue, analysisQueue, registerQueue } from './services/queue';
 import { AnalysisRunner } from './services/runner';
 import * as projection from './services/transcripts';
@@ -63,8 +64,11 @@ export const promptService = defineService<PromptConfig>({
   ],
   async start(ctx) {
     await analysisQueue(ctx.database)?.start();
+    // In the background: the local-AI servers may start after this process.
+    startLocalAi(ctx);
   },
   async stop(ctx) {
+    await localAi(ctx.database)?.stop();
     await analysisQueue(ctx.database)?.stop();
   },
   async internalRoutes(app, ctx) {
@@ -77,5 +81,6 @@ export const promptService = defineService<PromptConfig>({
 });
 
 export { analysisQueue } from './services/queue';
+export { localAi } from './services/local-ai';
 export { callMetrics } from './services/metrics';
 export type { PromptConfig } from './config';

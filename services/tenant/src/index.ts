@@ -108,7 +108,7 @@ export const tenantService = defineService<TenantConfig>({
     on('file.deleted', (event, tx) => mailOf(ctx).notifications.applyFileDeleted(tx, event)),
     // Credits: every AI use is charged from its event; model names for prices and charges.
     ...meteringHandlers(creditsOf(ctx), wake(ctx)),
-    ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx) => new PricingService(ctx).applyModelEvent(tx, event))),
+    ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit))),
   ],
   async start(ctx) {
     const mail = mailOf(ctx);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MODEL_PURPOSES, PATTERN_AUTO_RUN, PROMPT_SCOPES, PROMPT_TYPES, PROVIDER_KINDS } from '../constants';
+import { PRICE_UNITS } from '../credit-constants';
 import { change, defineEvent } from './envelope';
 
 const topic = 'earshot.prompt';
@@ -92,8 +93,10 @@ export const promptEvents = [
   }),
   defineEvent({
     type: 'ai_model.created', version: 1, topic,
-    description: 'A model of a provider was added for a purpose (chat, speech-to-text, embeddings).',
-    data: change(ModelState),
+    description: 'A model of a provider was added for a purpose (chat, speech-to-text, embeddings). `prices`, when present, are the prices it starts at (the tenant service sets them; the local-AI servers registered at first start are free).',
+    data: change(ModelState).extend({
+      prices: z.array(z.object({ unit: z.enum(PRICE_UNITS), credits: z.number().min(0) })).max(PRICE_UNITS.length).optional(),
+    }),
   }),
   defineEvent({
     type: 'ai_model.updated', version: 1, topic,

@@ -48,3 +48,13 @@ export async function countModelsOf(tx: Db, providerId: string): Promise<number>
 export async function deleteProvider(tx: Db, id: string): Promise<void> {
   await tx.delete(aiProviders).where(eq(aiProviders.id, id));
 }
+
+/**
+ * Whether any provider exists, asked under a transaction-wide advisory lock so that two replicas
+ * starting together cannot both find none and both register the local-AI servers.
+ */
+export async function anyProviderLocked(tx: Db): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('earshot.prompt.local-ai'))`);
+  const [row] = await tx.select({ id: aiProviders.id }).from(aiProviders).limit(1);
+  return row !== undefined;
+}

@@ -5,9 +5,11 @@ import {
   type PriceCreateBody,
   type PriceDto,
   type PriceHistoryQuery,
+  type PriceUnit,
   type PricingDto,
+  SYSTEM_ACTOR,
 } from '@earshot/contracts';
-import { actorOf, badRequest, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { actorOf, badRequest, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
 import type { PriceRow } from '../db/schema';
 import * as repo from '../repositories/pricing';
 
@@ -85,8 +87,25 @@ export class PricingService {
    * Keeps the AI configuration's model names (prompt service events) for prices and charges. A
    * deleted model keeps its name here: its prices stay in the history under it.
    */
-  async applyModelEvent(tx: Db, event: EventOf<'ai_model.created' | 'ai_model.updated'>): Promise<void> {
+  async applyModelEvent(tx: Db, event: EventOf<'ai_model.created' | 'ai_model.updated'>, emit: Emit): Promise<void> {
     const after = event.data.after;
     if (after) await repo.upsertModel(tx, { id: event.data.id, name: after.name, label: after.label, purpose: after.purpose });
+    if ('prices' in event.data && event.data.prices) await this.startingPrices(tx, emit, event.data.id, event.data.prices, new Date(event.occurredAt));
+  }
+
+  /**
+   * The prices a model starts at, proposed by the service that created it (the local-AI servers it
+   * registers at first start are free). Only a model without any price takes them: a price the
+   * platform administrator set is never replaced by an event.
+   */
+  private async startingPrices(tx: Db, emit: Emit, modelId: string, starting: { unit: PriceUnit; credits: number }[], at: Date): Promise<void> {
+    if (starting.length === 0 || (await repo.priceHistory(tx, { modelId })).length > 0) return;
+    for (const { unit, credits } of starting) {
+      const created = await repo.insertPrice(tx, { modelId, engine: null, unit, credits, effectiveFrom: at, createdBy: null });
+      emit({
+        type: 'price.set', companyId: null, actor: SYSTEM_ACTOR,
+        data: { id: created.id, modelId, engine: null, unit, credits, effectiveFrom: at.toISOString() },
+      });
+    }
   }
 }
