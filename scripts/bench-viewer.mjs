@@ -138,6 +138,17 @@ async function main() {
       });
     });
 
+    // The renderer's main-thread busy time (CPU, not wall time): on a shared, loaded machine the
+    // wall-clock figures mostly measure waiting for a core; this one does not.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    // ThreadTime is the main thread's CPU time (TaskDuration, the tasks' wall time, where it is missing).
+    const busySeconds = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      return (metrics.find((m) => m.name === 'ThreadTime') ?? metrics.find((m) => m.name === 'TaskDuration'))?.value ?? 0;
+    };
+    const busyBefore = await busySeconds();
+
     // Time to first segment: from the click on the list's link equivalent (client-side navigation).
     await page.evaluate(() => {
       window.__bench = { start: 0, firstSegment: 0 };
@@ -155,6 +166,7 @@ async function main() {
     }, FILE_ID);
     await page.waitForFunction(() => window.__bench.firstSegment > 0, undefined, { timeout: 60_000 });
     const firstSegmentMs = await page.evaluate(() => window.__bench.firstSegment - window.__bench.start);
+    const busyToFirstSegment = (await busySeconds()) - busyBefore;
     // The app's own share: from the transcript's last byte (handed over by the route above, which
     // copies the ~10 MB answer through the DevTools protocol) to the first segment painted.
     const afterArrivalMs = await page.evaluate(() => {
@@ -228,6 +240,7 @@ async function main() {
       transcript: { durationSeconds: DURATION, words: WORDS },
       firstSegmentPaintedMs: Math.round(firstSegmentMs),
       firstSegmentAfterTranscriptArrivedMs: afterArrivalMs === null ? null : Math.round(afterArrivalMs),
+      mainThreadBusyToFirstSegmentMs: Math.round(busyToFirstSegment * 1000),
       domNodesAfterLoad: nodesAfterLoad,
       domNodesMaxDuringPlayback: result.maxNodes,
       longestFrameMs: Math.round(result.longest * 10) / 10,
@@ -240,7 +253,7 @@ async function main() {
       typedCharacters: typed,
     };
     console.log(JSON.stringify(figures, null, 2));
-    console.log(`time to first segment ${figures.firstSegmentPaintedMs} ms (goal < 1000; ${figures.firstSegmentAfterTranscriptArrivedMs} ms after the transcript arrived) · DOM nodes ${figures.domNodesMaxDuringPlayback} (goal < 1500) · longest frame ${figures.longestFrameMs} ms (goal ≤ 50) over ${figures.playedSeconds} s of playback, ${figures.highlightChanges} highlight changes · longest frame while typing ${figures.longestFrameTypingMs} ms (goal ≤ 50)`);
+    console.log(`time to first segment ${figures.firstSegmentPaintedMs} ms (goal < 1000; ${figures.firstSegmentAfterTranscriptArrivedMs} ms after the transcript arrived, ${figures.mainThreadBusyToFirstSegmentMs} ms of main-thread CPU) · DOM nodes ${figures.domNodesMaxDuringPlayback} (goal < 1500) · longest frame ${figures.longestFrameMs} ms (goal ≤ 50) over ${figures.playedSeconds} s of playback, ${figures.highlightChanges} highlight changes · longest frame while typing ${figures.longestFrameTypingMs} ms (goal ≤ 50)`);
   } finally {
     await browser?.close();
     if (server.pid && server.exitCode === null) {

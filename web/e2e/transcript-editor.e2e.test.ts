@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { apiSession, browserSuite, signIn, waitFor, type ApiClient } from './harness';
+import { apiSession, browserSuite, seriousViolations, signIn, waitFor, type ApiClient } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -211,6 +211,7 @@ describe('the transcript editor in Chromium', () => {
         await page.keyboard.press('Control+h');
         await page.getByTestId('find-input').fill('you');
       }
+      await expect(seriousViolations(page)).resolves.toEqual([]);
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `transcript-editor-${width}-${theme}.png`) });
       await page.context().close();
     }

@@ -60,7 +60,7 @@ export const SegmentRow = memo(function SegmentRow({ segment, speakers, color, e
       </span>
       <div className="min-w-0 flex-1">
         <div className="mb-1 flex items-center gap-2">
-          <p className="min-w-0 truncate text-xs font-medium text-gray-500 dark:text-gray-400" data-testid="speaker-name">{speaker}</p>
+          <p className="min-w-0 truncate text-xs font-medium text-gray-600 dark:text-gray-400" data-testid="speaker-name">{speaker}</p>
           <SegmentMenu segment={segment} speakers={speakers} hasSelection={selection !== null} />
         </div>
         {textEdit ? (

@@ -78,7 +78,7 @@ export function SegmentWords({ segment, highlight, edit, selection, dispatchEdit
               title={unsure ? t('editor.unsure', { percent: Math.round((word.confidence ?? 0) * 100) }) : undefined}
               onClick={(event) => onClick(event, word, index)}
               onFocus={() => setHovered(word._id)}
-              className={`rounded px-0.5 ${active ? 'font-bold text-black dark:text-white' : 'text-gray-500 dark:text-gray-400'} ${selected ? 'bg-brand-100 dark:bg-brand-900/60' : 'hover:bg-gray-100 dark:hover:bg-gray-800'} ${unsure ? 'underline decoration-amber-500 decoration-dotted decoration-2 underline-offset-4' : ''}`}
+              className={`rounded px-0.5 ${active ? 'font-bold text-black dark:text-white' : 'text-gray-600 dark:text-gray-400'} ${selected ? 'bg-brand-100 dark:bg-brand-900/60' : 'hover:bg-gray-100 dark:hover:bg-gray-800'} ${unsure ? 'underline decoration-amber-500 decoration-dotted decoration-2 underline-offset-4' : ''}`}
             >
               {word.text}
             </button>
