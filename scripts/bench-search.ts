@@ -79,7 +79,6 @@ try {
     }),
   }]);
   await stack.settle();
-  const user = await stack.tokenFor('USER', company);
 
   // ------------------------------------------------------------ data
   const words = vocabulary();
@@ -139,8 +138,12 @@ try {
   const loadSeconds = (performance.now() - started) / 1000;
 
   // ------------------------------------------------------------ queries
+  // Minted now: generating the data takes longer than an access token lives.
+  const user = await stack.tokenFor('USER', company);
   const byRank = (from: number, to: number) => words.slice(from - 1, to).filter((w) => !/^(the|i|you|and|to|a|that|it|of|is|so|in|we|for|have|this|be|on|what|my|can|no|do|not|with|your|but|all|if|was|are|there|they|at|about|me|would|then|will|from|an|or|our|how|now|here|again|through|could|just|because|still)$/.test(w));
-  const common = byRank(1, 60);
+  // The frequent words the dictionary keeps (its stop words find nothing).
+  const kept = new Set((await q(`select word from bench_vocab where rank <= 2000 and to_tsvector('english', word) <> ''::tsvector`)).map((r) => String(r.word)));
+  const common = byRank(1, 60).filter((w) => kept.has(w));
   const middle = byRank(300, 1000);
   const rare = byRank(12_000, 20_000);
   const pick = (list: string[]) => list[Math.floor(next() * list.length)]!;
@@ -182,12 +185,14 @@ try {
     all.push(...times);
     const s = stats(times);
     rows.push({ name: shape.name, ...s, recordings: Math.round(recordings / RUNS) });
+    console.log(`${shape.name}: median ${ms(s.median)}, p95 ${ms(s.p95)}`);
   }
   const pages: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const first = await search({ q: pick(common) });
-    const t = await search({ q: pick(common), cursor: first.body.nextCursor! });
-    pages.push(t.time);
+    const word = pick(common);
+    const first = await search({ q: word });
+    if (!first.body.nextCursor) continue;
+    pages.push((await search({ q: word, cursor: first.body.nextCursor })).time);
   }
   all.push(...pages);
   rows.push({ name: 'common word, newest, a later page (cursor)', ...stats(pages), recordings: 20 });

@@ -175,23 +175,20 @@ async function parse(db: Db, scope: Scope, q: string): Promise<Parsed[]> {
   return rows.map((r) => ({ config: r.config, query: r.query, prefilter: r.query.includes('!') ? null : r.query.replace(/<(-|\d+)>/g, '&') }));
 }
 
-/** The parsed query for the recording `f` (a constant when there is one configuration). */
-function queryOf(parsed: Parsed[], field: 'query' | 'prefilter'): SQL | null {
-  const [only] = parsed;
-  if (parsed.length === 1) return only![field] === null ? null : sql`${only![field]}::tsquery`;
-  if (parsed.some((p) => p[field] === null)) return null;
-  return sql`(case f.config ${sql.join(parsed.map((p) => sql`when ${p.config} then ${p[field]}::tsquery`), sql` `)} end)`;
+/** The passage query for the recording `f` (a constant when there is one configuration). */
+function queryOf(parsed: Parsed[]): SQL {
+  if (parsed.length === 1) return sql`${parsed[0]!.query}::tsquery`;
+  return sql`(case f.config ${sql.join(parsed.map((p) => sql`when ${p.config} then ${p.query}::tsquery`), sql` `)} end)`;
 }
 
 /** The recording-level conditions on `f` (search_files): scope, filters, prefilter. */
 function fileConditions(request: SearchRequest, parsed: Parsed[]): SQL {
   const { scope, filters: f } = request;
   // Each configuration's prefilter on its own rows, so that the GIN index answers each.
-  const prefilter = parsed.length === 1
-    ? queryOf(parsed, 'prefilter') && sql`f.doc @@ ${queryOf(parsed, 'prefilter')}`
-    : parsed.every((p) => p.prefilter !== null)
-      && sql`(${sql.join(parsed.map((p) => sql`(f.config = ${p.config} and f.doc @@ ${p.prefilter}::tsquery)`), sql` or `)})`;
-  const parts: (SQL | null | false)[] = [
+  const prefilter = parsed.every((p) => p.prefilter !== null) && (parsed.length === 1
+    ? sql`f.doc @@ ${parsed[0]!.prefilter}::tsquery`
+    : sql`(${sql.join(parsed.map((p) => sql`(f.config = ${p.config} and f.doc @@ ${p.prefilter}::tsquery)`), sql` or `)})`);
+  const parts: (SQL | false)[] = [
     prefilter,
     !!scope.companyId && sql`f.company_id = ${scope.companyId}`,
     !!scope.owner && sql`f.uploaded_by = ${scope.owner}`,
@@ -209,14 +206,14 @@ function fileConditions(request: SearchRequest, parsed: Parsed[]): SQL {
 /** A passage `s` of the recording `f` that matches (and is spoken by the speaker asked for). */
 function passageConditions(request: SearchRequest, parsed: Parsed[]): SQL {
   const speaker = request.filters.speaker ? sql` and lower(s.speaker_name) = lower(${request.filters.speaker})` : sql``;
-  return sql`s.file_id = f.file_id and s.tsv @@ ${queryOf(parsed, 'query')!}${speaker}`;
+  return sql`s.file_id = f.file_id and s.tsv @@ ${queryOf(parsed)}${speaker}`;
 }
 
 const micros = (column: SQL) => sql`(extract(epoch from ${column}) * 1000000)::bigint::text`;
 const fromMicros = (value: string) => sql`(timestamptz 'epoch' + ${value}::bigint * interval '1 microsecond')`;
 
 /** The rank of a passage: how often and how close together the searched words occur in it. */
-const rankOf = (parsed: Parsed[]) => sql`ts_rank(s.tsv, ${queryOf(parsed, 'query')!})`;
+const rankOf = (parsed: Parsed[]) => sql`ts_rank(s.tsv, ${queryOf(parsed)})`;
 
 /**
  * One page of recordings with a matching passage, in the page's order: newest first, or best
