@@ -4,17 +4,25 @@
  *      preparation, cuts at silences, pieces decoded in parallel) against one plain
  *      `pocketsphinx_continuous` run on the same 16 kHz WAV; their ratio; and how far the two
  *      agree on the words (longest common subsequence).
- *  (b) The file engineer's upload benchmark (scripts/bench-upload.ts, benchUpload()) when present.
+ *  (b) The offline Whisper engine on the same recording through the same pipeline (30-second
+ *      pieces on the worker's one whisper thread), with the tiny generated test model of the tests
+ *      (1.8 MB, random weights): what it measures is the engine's plumbing and whisper.cpp's fixed
+ *      cost per 30-second window on this machine, not a real model's speed or accuracy (those come
+ *      from an operator's machine with a downloaded model: set BENCH_WHISPER_MODEL to its file).
+ *  (c) The file engineer's upload benchmark (scripts/bench-upload.ts, benchUpload()) when present.
  * BENCH_MINUTES (default 10) sets the length; BENCH_CONCURRENCY the decoders (default: the cores).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { LocalDiskStorage } from '@earshot/kit';
 import { Limiter, PocketSphinxEngine, parsePocketSphinx, transcribeStoredAudio } from '@earshot/transcription-service';
+import type { SpeechEngine } from '../services/transcription/src/engines/types';
+import { WhisperEngine, WhisperHost } from '../services/transcription/src/engines/whisper';
+import { writeTinyWhisperModel } from '../services/transcription/test/tiny-whisper';
 
 const minutes = Number(process.env.BENCH_MINUTES ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? availableParallelism());
@@ -74,10 +82,9 @@ async function plainRun(wav: string): Promise<Run> {
   return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu, words: parsePocketSphinx(stdout).map((w) => w.text) };
 }
 
-async function ourRun(wav: string): Promise<Run & { peaksBytes: number }> {
+async function ourRun(wav: string, engine: SpeechEngine = new PocketSphinxEngine({ binary: 'pocketsphinx_continuous', chunkSeconds: 60 })): Promise<Run & { peaksBytes: number }> {
   const storage = new LocalDiskStorage(join(dir, 'objects'));
   await storage.put('bench/recording', createReadStream(wav), { contentType: 'audio/wav' });
-  const engine = new PocketSphinxEngine({ binary: 'pocketsphinx_continuous', chunkSeconds: 60 });
   const started = performance.now();
   const cpu = cpuSeconds();
   const result = await transcribeStoredAudio(
@@ -85,6 +92,7 @@ async function ourRun(wav: string): Promise<Run & { peaksBytes: number }> {
     'bench/recording',
     new AbortController().signal,
     join(dir, 'work'),
+    'en',
   );
   const seconds = (performance.now() - started) / 1000;
   const words = result.segments.flatMap((s) => s.words.map((w) => w.text));
@@ -102,24 +110,50 @@ function lcs(a: readonly string[], b: readonly string[]): number {
   return previous[b.length]!;
 }
 
+/** (b): whisper on the recording; the model is loaded first on a second of silence, so the run measures recognition only. */
+async function whisperRun(wav: string, duration: number): Promise<void> {
+  const own = process.env.BENCH_WHISPER_MODEL;
+  const path = own ?? join(dir, 'ggml-tiny-test.bin');
+  const sizeBytes = own ? statSync(own).size : writeTinyWhisperModel(path).sizeBytes;
+  const model = { name: own ? basename(own) : 'tiny-test (generated, random weights)', path, languages: 'multilingual' as const, sizeBytes };
+  const threads = availableParallelism();
+  const host = new WhisperHost({ variant: 'cpu', threads, timeoutMs: 3_600_000 });
+  try {
+    const silence = join(dir, 'silence.wav');
+    execFileSync('sox', ['-V1', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', '1']);
+    const warm = new WhisperEngine(host, model);
+    await warm.check();
+    const loadStarted = performance.now();
+    await warm.transcribe(silence, undefined, 'en');
+    console.log(`\n(b) whisper, model ${model.name}, ${threads} thread(s): load + one 1-second piece ${((performance.now() - loadStarted) / 1000).toFixed(2)} s`);
+    const engine = new WhisperEngine(host, model);
+    await engine.check();
+    const run = await ourRun(wav, engine);
+    console.log(`    ours (prepare + cut at silences into ≤ 30 s pieces + whisper + peaks): ${run.seconds.toFixed(1)} s wall (RTF ${(run.seconds / duration).toFixed(3)}), ${run.cpu.toFixed(1)} s CPU of this process (RTF ${(run.cpu / duration).toFixed(3)}), ${run.words.length} words`);
+    if (!own) console.log('    (random weights: the words mean nothing; a real model\'s figures come from an operator\'s machine, BENCH_WHISPER_MODEL=<ggml file>)');
+  } finally {
+    await host.close();
+  }
+}
+
 async function uploadFigures(): Promise<void> {
   const path = join(import.meta.dirname, 'bench-upload.ts');
   if (!existsSync(path)) {
-    console.log('\n(b) upload: scripts/bench-upload.ts is not there yet; no figures');
+    console.log('\n(c) upload: scripts/bench-upload.ts is not there yet; no figures');
     return;
   }
   let module: { benchUpload?: () => Promise<unknown> };
   try {
     module = (await import(pathToFileURL(path).href)) as typeof module;
   } catch (error) {
-    console.log(`\n(b) upload: scripts/bench-upload.ts could not be loaded: ${(error as Error).message}`);
+    console.log(`\n(c) upload: scripts/bench-upload.ts could not be loaded: ${(error as Error).message}`);
     return;
   }
   if (typeof module.benchUpload !== 'function') {
-    console.log('\n(b) upload: scripts/bench-upload.ts exports no benchUpload()');
+    console.log('\n(c) upload: scripts/bench-upload.ts exports no benchUpload()');
     return;
   }
-  console.log('\n(b) upload (benchUpload() from scripts/bench-upload.ts):');
+  console.log('\n(c) upload (benchUpload() from scripts/bench-upload.ts):');
   try {
     console.log(JSON.stringify(await module.benchUpload(), null, 2));
   } catch (error) {
@@ -143,7 +177,8 @@ try {
   const heard = (words: string[]) => `${(100 * lcs(spoken, words) / spoken.length).toFixed(1)}%`;
   console.log(`    words spoken (${spoken.length}) that each run heard, in order: plain ${heard(plain.words)}, ours ${heard(ours.words)}`);
   console.log(`    waveform peaks JSON: ${(ours.peaksBytes / 1024).toFixed(1)} KiB`);
-  await uploadFigures();
+  await whisperRun(wav16, duration);
+  if (process.env.BENCH_UPLOAD !== 'false') await uploadFigures();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

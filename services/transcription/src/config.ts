@@ -1,9 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape, type ProviderKeysConfig } from '@earshot/ai';
 import { envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
 import { catalogueFile, DEFAULT_SPEECH_MODELS_URL, httpUrl, type SpeechModelSettings } from './models/settings';
 
-export const ENGINES = ['pocketsphinx', 'openai'] as const;
+export const ENGINES = ['pocketsphinx', 'openai', 'whisper'] as const;
+export const WHISPER_VARIANTS = ['cpu', 'vulkan', 'cuda'] as const;
+export type WhisperVariant = (typeof WHISPER_VARIANTS)[number];
 export type EngineName = (typeof ENGINES)[number];
 
 /** Environment keys of the transcription service (and of its stand-alone workers). */
@@ -13,8 +16,16 @@ export const transcriptionConfigShape = {
   ...aiConfigShape,
   /** Where the worker asks for the chosen model's provider key in distributed mode. */
   ...providerKeysConfigShape,
-  /** Used while AI Configuration has no enabled speech-to-text model. */
+  /** Used while no Whisper model is the default and AI Configuration has no enabled speech-to-text model. */
   TRANSCRIPTION_ENGINE: z.enum(ENGINES).default('pocketsphinx'),
+  /** The downloaded Whisper model (a catalogue name, e.g. `base`) TRANSCRIPTION_ENGINE=whisper uses. */
+  WHISPER_MODEL: z.string().min(1).max(64).optional(),
+  /** Which build of the native binding runs whisper.cpp: `cpu` (installed with Earshot), or `vulkan` / `cuda` (installed by the operator). */
+  WHISPER_VARIANT: z.enum(WHISPER_VARIANTS).default('cpu'),
+  /** CPU threads whisper.cpp uses for one piece (pieces of a worker run one after another on its one model). */
+  WHISPER_THREADS: z.coerce.number().int().min(1).max(256).default(Math.max(1, availableParallelism())),
+  /** Longest a 30-second piece may take; past it the piece is stopped and the job retried (a guard, not a budget). */
+  WHISPER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
   /** Run the job worker inside this process (all-in-one); `false` leaves the work to `npm run worker`. */
   TRANSCRIPTION_WORKER: envBoolean(true),
   /** Jobs one worker runs at once, and decoder processes it runs at once across those jobs. */
@@ -53,6 +64,10 @@ export const transcriptionConfigShape = {
 
 export interface TranscriptionSettings {
   TRANSCRIPTION_ENGINE: EngineName;
+  WHISPER_MODEL?: string;
+  WHISPER_VARIANT: WhisperVariant;
+  WHISPER_THREADS: number;
+  WHISPER_TIMEOUT_MS: number;
   TRANSCRIPTION_WORKER: boolean;
   TRANSCRIPTION_CONCURRENCY: number;
   TRANSCRIPTION_MAX_ATTEMPTS: number;

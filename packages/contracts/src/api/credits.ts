@@ -20,7 +20,7 @@ export const CreditAmount = z.number().finite()
 // eslint-disable-next-line no-control-regex
 const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 const ModelRef = z.string().trim().min(1).max(128).regex(ONE_LINE, 'must not contain control characters');
-/** A speech engine's name as the transcription service reports it (`pocketsphinx`, `openai`). */
+/** A speech engine's name as the transcription service reports it (`pocketsphinx`, `whisper`, `openai`). */
 export const EngineName = z.string().trim().toLowerCase().min(1).max(64).regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an engine name (letters, digits, . _ -)');
 
 /** A calendar day (UTC) `YYYY-MM-DD` that exists. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id } from '../common';
 import { TRANSCRIPTION_STATUSES } from '../constants';
 
-/** `confidence` (0–1) only when the engine gives one (PocketSphinx does; an OpenAI-compatible provider does not). */
+/** `confidence` (0–1) only when the engine gives one (PocketSphinx does; Whisper and an OpenAI-compatible provider do not). */
 export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number(), confidence: z.number().min(0).max(1).optional() });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
 
@@ -58,9 +58,9 @@ export const TranscriptDto = z.object({
   reason: z.string().nullable(),
   clientId: z.string().nullable(),
   engine: z.string().nullable(),
-  /** The spoken language when known (chosen at upload; null for "auto" or unknown). */
+  /** The language recognised (asked for, or detected for "auto"); before that, the one named at upload; null when unknown. */
   language: z.string().nullable(),
-  /** The speech-to-text model's name when a configured model transcribed it, else null. */
+  /** The model's name: the Whisper model's or AI Configuration's speech-to-text model's; null for PocketSphinx. */
   model: z.string().nullable(),
   file: TranscriptFileDto,
   metadata: z.object({

@@ -291,4 +291,10 @@ export const migrations: Migration[] = [
       alter table companies drop column credits;
     `,
   },
+  {
+    // The offline Whisper engine (issue 21) runs on this machine like PocketSphinx: an engine price,
+    // whichever downloaded model it uses, free until the platform administrator prices it.
+    name: '0006_whisper_price',
+    sql: `insert into prices (engine, unit, credits, effective_from) values ('whisper', 'audio_minute', 0, '2000-01-01T00:00:00Z');`,
+  },
 ];

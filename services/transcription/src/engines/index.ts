@@ -4,11 +4,22 @@ import type { TranscriptionSettings } from '../config';
 import { OpenAiEngine } from './openai';
 import { PocketSphinxEngine } from './pocketsphinx';
 import type { SpeechEngine } from './types';
+import { WhisperEngine, WhisperHost } from './whisper';
 
-export type { RecognisedWord, SpeechEngine } from './types';
+export type { RecognisedWord, Recognition, SpeechEngine } from './types';
+export { WhisperEngine, WhisperHost } from './whisper';
 
-/** The engine the configuration names (TRANSCRIPTION_ENGINE). */
-export function createEngine(settings: TranscriptionSettings): SpeechEngine {
+/** A worker's whisper.cpp thread, as the configuration sets it (started at its first piece). */
+export function whisperHost(settings: TranscriptionSettings): WhisperHost {
+  return new WhisperHost({ variant: settings.WHISPER_VARIANT, threads: settings.WHISPER_THREADS, timeoutMs: settings.WHISPER_TIMEOUT_MS });
+}
+
+/**
+ * The engine the configuration names (TRANSCRIPTION_ENGINE). For `whisper`, WHISPER_MODEL is a
+ * downloaded model found per job (runtime.ts); this one stands for it where no database is asked.
+ */
+export function createEngine(settings: TranscriptionSettings, host: WhisperHost): SpeechEngine {
+  if (settings.TRANSCRIPTION_ENGINE === 'whisper') return new WhisperEngine(host, null, whisperModelMissing(settings.WHISPER_MODEL));
   if (settings.TRANSCRIPTION_ENGINE === 'openai') {
     const { OPENAI_API_KEY: apiKey } = settings;
     return new OpenAiEngine({
@@ -25,6 +36,13 @@ export function createEngine(settings: TranscriptionSettings): SpeechEngine {
     dict: settings.POCKETSPHINX_DICT,
     chunkSeconds: settings.TRANSCRIPTION_CHUNK_SECONDS,
   });
+}
+
+/** Why TRANSCRIPTION_ENGINE=whisper has no model to use. */
+export function whisperModelMissing(name: string | undefined): string {
+  return name
+    ? `The Whisper model ${name} (WHISPER_MODEL) is not downloaded on this server: download it on AI Configuration or with npm run models -- add ${name}`
+    : 'TRANSCRIPTION_ENGINE=whisper needs WHISPER_MODEL, the name of a downloaded Whisper model';
 }
 
 /**

@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
 import { BlockedUrlError } from '@earshot/ai';
 import { JobError } from '../services/job-error';
-import type { RecognisedWord, SpeechEngine } from './types';
+import type { Recognition, SpeechEngine } from './types';
 
 export interface OpenAiEngineOptions {
   /** Null when no provider is set up: every job then fails with `unconfigured` as its reason. */
@@ -18,8 +18,22 @@ const WAV_BYTES_PER_SECOND = 32_000;
 
 interface VerboseTranscription {
   text?: string;
+  /** OpenAI answers a language's English name ("french"); other servers may answer its code. */
+  language?: string;
   words?: { word: string; start: number; end: number }[];
   segments?: { start: number; end: number; text: string }[];
+}
+
+/** Whisper's names of the console's languages and a few neighbours; a code passes as it is. */
+const LANGUAGE_CODES: Record<string, string> = {
+  english: 'en', french: 'fr', estonian: 'et', latvian: 'lv', lithuanian: 'lt', finnish: 'fi', russian: 'ru', german: 'de', spanish: 'es', swedish: 'sv',
+};
+
+/** The language a provider says it heard, as a code; undefined when it said none or a name we do not know. */
+export function languageCode(said: string | undefined): string | undefined {
+  const value = said?.trim().toLowerCase();
+  if (!value) return undefined;
+  return /^[a-z]{2,3}$/.test(value) ? value : LANGUAGE_CODES[value];
 }
 
 /** Turns provider errors into reasons a person can act on; busy or unreachable providers are retried. */
@@ -63,7 +77,11 @@ export class OpenAiEngine implements SpeechEngine {
     this.configured();
   }
 
-  async transcribe(wavPath: string, signal?: AbortSignal): Promise<RecognisedWord[]> {
+  recognitionLanguage(requested: string): string {
+    return requested;
+  }
+
+  async transcribe(wavPath: string, signal?: AbortSignal, language = 'auto'): Promise<Recognition> {
     const client = this.configured();
     let answer: VerboseTranscription;
     try {
@@ -72,6 +90,7 @@ export class OpenAiEngine implements SpeechEngine {
         model: this.options.model,
         response_format: 'verbose_json',
         timestamp_granularities: ['word', 'segment'],
+        ...(language === 'auto' ? {} : { language }),
       }, { signal })) as unknown as VerboseTranscription;
     } catch (error) {
       throw providerError(error);
@@ -82,6 +101,6 @@ export class OpenAiEngine implements SpeechEngine {
     if (words.length === 0 && (answer.text ?? '').trim()) {
       throw new JobError('The transcription provider returned text without word timings (it must support timestamp_granularities=word)', false);
     }
-    return words;
+    return { words, language: language === 'auto' ? languageCode(answer.language) : language };
   }
 }

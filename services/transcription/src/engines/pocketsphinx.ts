@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
 import { JobError } from '../services/job-error';
 import { run } from '../audio/run';
-import type { RecognisedWord, SpeechEngine } from './types';
+import { englishOnly } from './language';
+import type { RecognisedWord, Recognition, SpeechEngine } from './types';
 
 export interface PocketSphinxOptions {
   binary: string;
@@ -63,7 +64,11 @@ export class PocketSphinxEngine implements SpeechEngine {
     }
   }
 
-  async transcribe(wavPath: string, signal?: AbortSignal): Promise<RecognisedWord[]> {
+  recognitionLanguage(requested: string): string {
+    return englishOnly('PocketSphinx', requested);
+  }
+
+  async transcribe(wavPath: string, signal?: AbortSignal): Promise<Recognition> {
     const errors: string[] = [];
     const result = await run(this.options.binary, ['-infile', wavPath, '-time', 'yes', ...this.modelArgs()], `PocketSphinx is not installed on this server (${this.options.binary} not found)`, {
       signal,
@@ -77,6 +82,6 @@ export class PocketSphinxEngine implements SpeechEngine {
       const model = /model|mdef|dictionary|\.lm|dict/i.test(detail);
       throw new JobError(model ? `PocketSphinx could not load its model: ${detail}` : `PocketSphinx failed: ${detail}`, false);
     }
-    return parsePocketSphinx(result.stdout);
+    return { words: parsePocketSphinx(result.stdout), language: 'en' };
   }
 }

@@ -43,10 +43,15 @@ export async function findPeaks(db: Db, fileId: string, scope: Scope): Promise<{
   return row ?? null;
 }
 
-/** File facts the worker needs to fetch the audio. */
-export async function findSource(db: Db, fileId: string): Promise<{ id: string; storageKey: string; originalName: string } | null> {
-  const [row] = await db.select({ id: transcripts.id, storageKey: transcripts.storageKey, originalName: transcripts.originalName })
-    .from(transcripts).where(eq(transcripts.fileId, fileId)).limit(1);
+/**
+ * File facts the worker needs to fetch and recognise the audio: the language declared at upload
+ * (`auto` included) and the company's language, from the projection search keeps of company events.
+ */
+export async function findSource(db: Db, fileId: string): Promise<{ id: string; storageKey: string; originalName: string; language: string | null; companyLanguage: string | null } | null> {
+  const [row] = await db.select({
+    id: transcripts.id, storageKey: transcripts.storageKey, originalName: transcripts.originalName, language: transcripts.language,
+    companyLanguage: sql<string | null>`(select l.language from transcription.search_company_languages l where l.id = ${transcripts.companyId})`,
+  }).from(transcripts).where(eq(transcripts.fileId, fileId)).limit(1);
   return row ?? null;
 }
 
@@ -56,8 +61,10 @@ export interface TranscriptResult {
   speakers: SpeakerInfo[];
   segments: SpeakerSegment[];
   peaks: PeaksDto;
-  /** The configured model's name (null: the engine of the server's configuration). */
+  /** The model's name: AI Configuration's or the Whisper model's (null: PocketSphinx or the server's OpenAI setting). */
   model?: string | null;
+  /** The language recognised: the one asked for, or the one the engine detected (null: unknown). */
+  language?: string | null;
 }
 
 export async function saveResult(tx: Db, fileId: string, result: TranscriptResult): Promise<{ id: string; originalName: string }> {

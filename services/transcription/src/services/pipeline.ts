@@ -52,8 +52,11 @@ async function allOrNothing<T>(tasks: ((signal: AbortSignal) => Promise<T>)[], s
   return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
+/** Seconds of audio in which each language was heard. */
+type Heard = Map<string, number>;
+
 /** Decodes one channel: cut at silences into pieces the engine accepts, decoded in parallel, offsets corrected. */
-async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, label: string, signal: AbortSignal): Promise<RecognisedWord[]> {
+async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, label: string, language: string, heard: Heard, signal: AbortSignal): Promise<RecognisedWord[]> {
   const maxSeconds = deps.engine.maxChunkSeconds();
   const silences = wav.duration > maxSeconds ? await detectSilences(deps.ffmpeg, wav.path, wav.duration, signal) : [];
   const chunks = planChunks(wav.duration, silences, maxSeconds);
@@ -62,8 +65,9 @@ async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, l
     const whole = chunks.length === 1 && chunk.start === 0;
     const path = whole ? wav.path : join(dir, `${label}-${index}.wav`);
     if (!whole) await writeWavSlice(wav, chunk.start, chunk.end, path);
-    const words = await deps.engine.transcribe(path, inner);
+    const { words, language: said } = await deps.engine.transcribe(path, inner, language);
     if (!whole) await rm(path, { force: true });
+    if (said) heard.set(said, (heard.get(said) ?? 0) + chunk.end - chunk.start);
     return words.map((w) => ({ ...w, start: w.start + chunk.start, end: w.end + chunk.start }));
   })), signal);
   return pieces.flat();
@@ -72,15 +76,18 @@ async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, l
 /**
  * From a stored upload to a transcript: fetch, decode to 16 kHz mono WAV per channel, measure,
  * draw peaks, recognise, and build speaker segments. Everything temporary goes in `dir` (created
- * here, removed at the end; what a crash leaves there the next worker start removes).
+ * here, removed at the end; what a crash leaves there the next worker start removes). `requested`
+ * is the language to recognise (`auto`: the engine detects it, piece by piece; the transcript
+ * takes the one heard in most of the audio); an engine that cannot recognise it fails the job at once.
  */
-export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: string, signal: AbortSignal, dir: string): Promise<TranscriptResult> {
+export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: string, signal: AbortSignal, dir: string, requested = 'auto'): Promise<TranscriptResult> {
   await mkdir(dir, { recursive: true });
   try {
     const input = join(dir, 'input');
     await download(deps.storage, storageKey, input, signal);
     const { channels } = await probe(deps.ffmpeg, input, signal);
     await deps.engine.check(signal);
+    const language = deps.engine.recognitionLanguage(requested);
     const wavs = await Promise.all((await toChannelWavs(deps.ffmpeg, input, dir, channels, signal)).map(readWavInfo));
     await rm(input, { force: true });
     const { peaks, channelDifference } = await analyseWaveform(wavs);
@@ -88,10 +95,12 @@ export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: stri
     // A "stereo" file that carries the same recording on both channels is one speaker, not two.
     const speakerWavs = wavs.length === 2 && channelDifference < SAME_RECORDING ? wavs.slice(0, 1) : wavs;
     const speakers = speakersFor(speakerWavs.length);
-    const words = await allOrNothing(speakerWavs.map((wav, index) => (inner) => recogniseChannel(deps, wav, dir, `c${index}`, inner)), signal);
+    const heard: Heard = new Map();
+    const words = await allOrNothing(speakerWavs.map((wav, index) => (inner) => recogniseChannel(deps, wav, dir, `c${index}`, language, heard, inner)), signal);
     const run = randomBytes(4).toString('hex');
     const segments = buildSegments(words.map((w, index) => ({ speakerId: speakers[index]!.id, words: w })), duration, run);
-    return { engine: deps.engine.name, duration, speakers, segments, peaks };
+    const detected = [...heard].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+    return { engine: deps.engine.name, duration, speakers, segments, peaks, language: language === 'auto' ? detected : language };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

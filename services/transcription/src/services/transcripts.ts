@@ -53,9 +53,13 @@ export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file
   emit(queuedEvent(event.companyId, data.id, { ...estimate(data.estimatedSeconds), ...(await choice(tx)) }));
 }
 
-/** The language the uploader declared; `auto` (the engine detects it) and anything unlike a language code are unknown. */
+/**
+ * The language the uploader declared, `auto` (the engine detects it) included, until the
+ * transcript replaces it with the one recognised; none (null: the company's language applies)
+ * when the upload named none or something unlike a language code.
+ */
 function languageOf(language: string | undefined): string | null {
-  return language && language !== 'auto' && /^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language) ? language : null;
+  return language && (language === 'auto' || /^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language)) ? language : null;
 }
 
 /** The estimate when one is known (files uploaded before estimates, or by an older file service, have none). */
@@ -82,7 +86,8 @@ export function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto
     reason: job?.reason ?? null,
     clientId: row.clientId,
     engine: row.engine,
-    language: row.language,
+    // "Detect" is a request, not a language: unknown until the transcript says what was heard.
+    language: row.language === 'auto' ? null : row.language,
     model: row.model,
     file: { url, path: row.storageKey, filename: row.filename, originalName: row.originalName, uploadDate: row.uploadedAt.toISOString() },
     metadata: {

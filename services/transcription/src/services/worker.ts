@@ -20,8 +20,13 @@ export type JobOutcome = 'completed' | 'retry' | 'failed' | 'lost' | 'released';
 export interface JobDeps extends PipelineDeps {
   /** Parent of the jobs' temporary directories (DATA_DIR/tmp/transcription). */
   workRoot: string;
-  /** The engine of the speech-to-text model chosen in AI Configuration (and that model's id), asked per job; null: `engine`. */
-  chosenEngine?: () => Promise<{ engine: SpeechEngine; modelId: string; model: string } | null>;
+  /**
+   * The engine chosen for this job, asked per job: a downloaded Whisper model's (its name as
+   * `model`) or AI Configuration's speech-to-text model's (its id, for its price, and name); null: `engine`.
+   */
+  chosenEngine?: () => Promise<{ engine: SpeechEngine; modelId: string | null; model: string | null } | null>;
+  /** Frees what the engines hold (the whisper thread) when the worker stops. */
+  close?: () => Promise<void>;
 }
 
 export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -35,7 +40,9 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
     const source = await findSource(ctx.db, job.fileId);
     if (!source) return 'lost';
     const chosen = await deps.chosenEngine?.();
-    const result = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job))), model: chosen?.model ?? null };
+    // The upload's language ('auto': detect it), else the company's, else detect.
+    const language = source.language ?? source.companyLanguage ?? 'auto';
+    const result = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language)), model: chosen?.model ?? null };
     return (await completeJob(ctx, job, result, chosen?.modelId ?? null)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
@@ -94,6 +101,7 @@ export class TranscriptionWorker {
     for (const job of this.active.values()) job.controller.abort(new Error('worker stopping'));
     await this.loop;
     await Promise.allSettled([...this.active.values()].map((j) => j.done));
+    await this.deps.close?.();
   }
 
   private async run(): Promise<void> {

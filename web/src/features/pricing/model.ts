@@ -10,7 +10,7 @@ import { creditsText } from '../../lib/credits-input';
 export type { PriceDto };
 
 /** The speech-to-text engines that are charged by the minute even without a configured model. */
-const ENGINES = ['pocketsphinx', 'openai'] as const;
+const ENGINES = ['pocketsphinx', 'whisper', 'openai'] as const;
 type Engine = (typeof ENGINES)[number];
 
 export type Purpose = 'chat' | 'speech-to-text' | 'embeddings' | 'engine';

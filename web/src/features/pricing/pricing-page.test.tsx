@@ -26,12 +26,14 @@ describe('pricing page', () => {
     gateway();
     renderPage(<PricingPage />, { path: '/pricing', url: '/pricing', role: 'HOST_ADMIN', companyId: null });
     const rows = await screen.findAllByTestId('data-table-row');
-    expect(rows).toHaveLength(3);
+    // The chat model, then the engines: PocketSphinx, Whisper (both offline) and OpenAI-compatible.
+    expect(rows).toHaveLength(4);
     const chat = rows.find((row) => row.textContent?.includes('gpt-test'))!;
     expect(chat).toHaveTextContent('Input: 1.5 per 1,000 input tokens');
     expect(within(chat).getByText('No price')).toBeInTheDocument();
     const offline = rows.find((row) => row.textContent?.includes('PocketSphinx'))!;
     expect(offline).toHaveTextContent('Audio: No price');
+    expect(rows.find((row) => row.textContent?.includes('Whisper (offline)'))).toHaveTextContent('Audio: No price');
     expect(screen.getByTestId('credit-value')).toHaveTextContent('1 credit = €0.01');
   });
 
