@@ -60,6 +60,10 @@ export const transcriptionConfigShape = {
   SPEECH_MODELS_DIR: z.string().min(1).optional(),
   /** A JSON file replacing the model catalogue (private models, other pinned hashes). */
   SPEECH_MODELS_CATALOGUE: catalogueFile.optional(),
+  /** Speaker diarization of one-channel audio when the upload gave no count: the clustering threshold (smaller: more speakers). */
+  DIARIZATION_THRESHOLD: z.coerce.number().min(0.05).max(2).default(0.5),
+  /** Threads of each diarization model. */
+  DIARIZATION_THREADS: z.coerce.number().int().min(1).max(64).default(1),
 };
 
 export interface TranscriptionSettings {
@@ -88,6 +92,8 @@ export interface TranscriptionSettings {
   OPENAI_TIMEOUT_MS: number;
   AI_ALLOW_PRIVATE_URLS: boolean;
   AI_TIMEOUT_MS: number;
+  DIARIZATION_THRESHOLD: number;
+  DIARIZATION_THREADS: number;
 }
 
 export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings & ProviderKeysConfig & SpeechModelSettings;

@@ -9,6 +9,7 @@ import type { PipelineDeps } from './services/pipeline';
 import { workRootOf } from './services/work-dirs';
 import type { QueueSettings } from './services/queue';
 import { TranscriptionWorker, type JobDeps, type WorkerOptions } from './services/worker';
+import { diarization } from './diarization';
 
 export function queueSettings(config: TranscriptionConfig): QueueSettings {
   return { leaseMs: config.TRANSCRIPTION_LEASE_MS, maxAttempts: config.TRANSCRIPTION_MAX_ATTEMPTS, retryBaseMs: config.TRANSCRIPTION_RETRY_BASE_MS };
@@ -35,9 +36,14 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
   const catalogue = aiCatalogue(ctx);
   const whisper = whisperHost(ctx.config);
   const offline = (model: ReadyModel | null, missing?: string) => ({ engine: new WhisperEngine(whisper, model, missing), modelId: null, model: model?.name ?? null });
+  // One-channel recordings are told apart by voice once both diarization models are ready.
+  const diarizer = diarization(ctx.db, { threshold: ctx.config.DIARIZATION_THRESHOLD, threads: ctx.config.DIARIZATION_THREADS });
   return {
     ...pipelineDeps(ctx.config, whisper),
-    close: () => whisper.close(),
+    diarize: diarizer.diarize,
+    close: async () => {
+      await Promise.all([whisper.close(), diarizer.close()]);
+    },
     async chosenEngine() {
       const local = await defaultWhisperModel(ctx.db);
       if (local) return offline(local);

@@ -139,12 +139,18 @@ interface Received {
   fileBytes: number;
 }
 
-type Mode = 'ok' | 'busy-once' | 'bad-key';
+/** `speakers`: verbose JSON whose segments carry a speaker (bursts alternate SPEAKER_00 / SPEAKER_01) and whose words carry a probability. */
+type Mode = 'ok' | 'busy-once' | 'bad-key' | 'speakers';
+
+/** The words of each segment of a diarized answer (one segment per burst, speakers A and B by turns). */
+export const DIARIZED_TEXT = 'hello there my friend';
 
 /**
  * A stand-in for an OpenAI-compatible server: POST /v1/audio/transcriptions (multipart). It
  * "hears" the tone bursts in the WAV it receives (10 ms frames above a level) and answers with
- * one word per burst, timed from the start of the piece it got, in verbose JSON.
+ * one word per burst, timed from the start of the piece it got, in verbose JSON. A model whose
+ * name contains `diarize` answers only `diarized_json` (as OpenAI's does): one segment per burst
+ * with four words and no word times.
  */
 export function fakeSpeechProvider() {
   const received: Received[] = [];
@@ -211,6 +217,28 @@ export function fakeSpeechProvider() {
         return reply(503, { error: { message: 'overloaded, try later' } });
       }
       const heard = hear(file);
+      const diarizing = fields.model?.[0]?.includes('diarize');
+      if (diarizing !== (fields.response_format?.[0] === 'diarized_json')) {
+        return reply(400, { error: { message: `response_format '${fields.response_format?.[0]}' is not compatible with model '${fields.model?.[0]}'` } });
+      }
+      if (diarizing) {
+        return reply(200, {
+          task: 'transcribe',
+          duration: (file.length - 44) / 32000,
+          text: heard.map(() => DIARIZED_TEXT).join(' '),
+          segments: heard.map((w, id) => ({ type: 'transcript.text.segment', id: `seg_${id}`, start: w.start, end: w.end, speaker: id % 2 ? 'B' : 'A', text: ` ${DIARIZED_TEXT}` })),
+        });
+      }
+      if (mode === 'speakers') {
+        return reply(200, {
+          task: 'transcribe',
+          language: 'english',
+          duration: (file.length - 44) / 32000,
+          text: heard.map((w) => w.word).join(' '),
+          words: heard.map((w, id) => ({ ...w, probability: 0.5 + id / 100, speaker: null })),
+          segments: heard.map((w, id) => ({ id, start: w.start, end: w.end, text: ` ${w.word}`, words: null, speaker: `SPEAKER_0${id % 2}` })),
+        });
+      }
       reply(200, {
         task: 'transcribe',
         language: 'english',

@@ -187,4 +187,11 @@ export const migrations: Migration[] = [
       -- At most one default (a whisper model, ready: enforced where it is set).
       create unique index speech_models_one_default on speech_models (is_default) where is_default;`,
   },
+  {
+    name: '0007_expected_speakers',
+    sql: `
+      -- How many speakers the uploader said the recording has (file.uploaded data.speakers, 1-10;
+      -- null: find them): the diarizer of one-channel recordings clusters into that many.
+      alter table transcripts add column expected_speakers integer;`,
+  },
 ];

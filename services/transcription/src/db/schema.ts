@@ -20,6 +20,7 @@ export const transcripts = transcription.table('transcripts', {
   engine: text('engine'),
   duration: doublePrecision('duration'),
   estimatedSeconds: doublePrecision('estimated_seconds'),
+  expectedSpeakers: integer('expected_speakers'),
   language: text('language'),
   model: text('model'),
   speakers: jsonb('speakers').$type<SpeakerInfo[]>().notNull().default([]),

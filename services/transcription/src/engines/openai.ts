@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
 import { BlockedUrlError } from '@earshot/ai';
+import { speakerOfEach } from '../diarization/assign';
+import { applyRuns, idSource, tokensOf } from '../services/edits/retime';
 import { JobError } from '../services/job-error';
-import type { Recognition, SpeechEngine } from './types';
+import type { RecognisedWord, Recognition, SpeechEngine } from './types';
 
 export interface OpenAiEngineOptions {
   /** Null when no provider is set up: every job then fails with `unconfigured` as its reason. */
@@ -20,8 +22,64 @@ interface VerboseTranscription {
   text?: string;
   /** OpenAI answers a language's English name ("french"); other servers may answer its code. */
   language?: string;
-  words?: { word: string; start: number; end: number }[];
-  segments?: { start: number; end: number; text: string }[];
+  /** `probability` (0-1) and `speaker` come from speaches (faster-whisper); OpenAI's words have neither. */
+  words?: { word: string; start: number; end: number; probability?: number; speaker?: string | null }[];
+  segments?: { start: number; end: number; text: string; speaker?: string | null }[];
+}
+
+/** OpenAI's `diarized_json`: speaker-labelled segments ("A", "B" or a known speaker's name), no word times. */
+interface DiarizedTranscription {
+  text?: string;
+  segments?: { start: number; end: number; text: string; speaker?: string | null }[];
+}
+
+/**
+ * Models that give speakers only as `diarized_json` and refuse `verbose_json` (OpenAI's
+ * gpt-4o-transcribe-diarize). AI Configuration keeps no capabilities per model, so the name says.
+ */
+export const diarizingModel = (model: string): boolean => /diarize/i.test(model);
+
+const label = (speaker: unknown): string | undefined => (typeof speaker === 'string' && speaker.trim() ? speaker.trim() : undefined);
+
+/**
+ * Verbose JSON's words, with the provider's confidence and speaker when it gives them. A word
+ * without a speaker of its own takes the speaker of the segment that overlaps it most.
+ */
+export function verboseWords(answer: VerboseTranscription): RecognisedWord[] {
+  const words: RecognisedWord[] = (answer.words ?? [])
+    .map((w) => {
+      const probability = Number(w.probability);
+      const speaker = label(w.speaker);
+      return {
+        text: String(w.word ?? '').trim(), start: Number(w.start), end: Number(w.end),
+        ...(w.probability !== undefined && w.probability !== null && probability >= 0 && probability <= 1 ? { confidence: probability } : {}),
+        ...(speaker ? { speaker } : {}),
+      };
+    })
+    .filter((w) => w.text && Number.isFinite(w.start) && Number.isFinite(w.end));
+  const turns = (answer.segments ?? []).flatMap((s) => {
+    const speaker = label(s.speaker);
+    return speaker && Number.isFinite(Number(s.start)) && Number.isFinite(Number(s.end)) ? [{ start: Number(s.start), end: Number(s.end), speaker }] : [];
+  });
+  if (!turns.length) return words;
+  const guessed = speakerOfEach(words, turns);
+  return words.map((w, i) => (w.speaker ? w : { ...w, speaker: guessed[i]! }));
+}
+
+/**
+ * Diarized JSON's segments as words: each segment's words share its time in proportion to their
+ * length in characters (the rule of retyped text in the editor), and carry its speaker.
+ */
+export function diarizedWords(answer: DiarizedTranscription): RecognisedWord[] {
+  const ids = idSource('provider');
+  return (answer.segments ?? []).flatMap((s) => {
+    const start = Number(s.start);
+    const end = Number(s.end);
+    if (!Number.isFinite(start) || !Number.isFinite(end)) return [];
+    const speaker = label(s.speaker);
+    const spread = applyRuns({ _id: '', speakerId: '', start, end: Math.max(start, end), text: '', words: [] }, [{ from: 0, to: 0, tokens: tokensOf(String(s.text ?? '')) }], ids);
+    return spread.map((w) => ({ text: w.text, start: w.start, end: w.end, ...(speaker ? { speaker } : {}) }));
+  });
 }
 
 /** Whisper's names of the console's languages and a few neighbours; a code passes as it is. */
@@ -56,8 +114,9 @@ export function providerError(error: unknown): unknown {
 
 /**
  * Any OpenAI-compatible speech-to-text endpoint (OpenAI, self-hosted Whisper servers) through the
- * `openai` SDK, asking for verbose JSON with word and segment timestamps. Pieces are sized to stay
- * under the provider's upload limit. Retries are the job queue's business, not the SDK's.
+ * `openai` SDK, asking for verbose JSON with word and segment timestamps (speakers and per-word
+ * probability where the server adds them), or diarized JSON from a diarizing model. Pieces are
+ * sized to stay under the provider's upload limit. Retries are the job queue's business, not the SDK's.
  */
 export class OpenAiEngine implements SpeechEngine {
   readonly name = 'openai';
@@ -83,22 +142,20 @@ export class OpenAiEngine implements SpeechEngine {
 
   async transcribe(wavPath: string, signal?: AbortSignal, language = 'auto'): Promise<Recognition> {
     const client = this.configured();
-    let answer: VerboseTranscription;
+    const diarized = diarizingModel(this.options.model);
+    let answer: VerboseTranscription & DiarizedTranscription;
     try {
-      answer = (await client.audio.transcriptions.create({
-        file: await toFile(createReadStream(wavPath), 'audio.wav', { type: 'audio/wav' }),
-        model: this.options.model,
-        response_format: 'verbose_json',
-        timestamp_granularities: ['word', 'segment'],
-        ...(language === 'auto' ? {} : { language }),
-      }, { signal })) as unknown as VerboseTranscription;
+      const file = await toFile(createReadStream(wavPath), 'audio.wav', { type: 'audio/wav' });
+      const common = { file, model: this.options.model, ...(language === 'auto' ? {} : { language }) };
+      // chunking_strategy is required above 30 s of audio; diarized JSON has no word timestamps.
+      answer = (await (diarized
+        ? client.audio.transcriptions.create({ ...common, response_format: 'diarized_json', chunking_strategy: 'auto' }, { signal })
+        : client.audio.transcriptions.create({ ...common, response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] }, { signal }))) as unknown as VerboseTranscription & DiarizedTranscription;
     } catch (error) {
       throw providerError(error);
     }
-    const words = (answer.words ?? [])
-      .map((w) => ({ text: String(w.word ?? '').trim(), start: Number(w.start), end: Number(w.end) }))
-      .filter((w) => w.text && Number.isFinite(w.start) && Number.isFinite(w.end));
-    if (words.length === 0 && (answer.text ?? '').trim()) {
+    const words = diarized ? diarizedWords(answer) : verboseWords(answer);
+    if (!diarized && words.length === 0 && (answer.text ?? '').trim()) {
       throw new JobError('The transcription provider returned text without word timings (it must support timestamp_granularities=word)', false);
     }
     return { words, language: language === 'auto' ? languageCode(answer.language) : language };

@@ -29,13 +29,13 @@ export function tidyWords(words: readonly RecognisedWord[], duration: number): R
   return tidy;
 }
 
-/** Groups one speaker's words into segments at pauses. */
-function groupAtPauses(words: readonly RecognisedWord[]): RecognisedWord[][] {
-  const groups: RecognisedWord[][] = [];
-  let current: RecognisedWord[] = [];
+/** Groups words in time order into segments at pauses (and where `sameTurn` says the speaker changed). */
+function groupAtPauses<W extends RecognisedWord>(words: readonly W[], sameTurn: (a: W, b: W) => boolean = () => true): W[][] {
+  const groups: W[][] = [];
+  let current: W[] = [];
   for (const word of words) {
     const last = current[current.length - 1];
-    if (last && (word.start - last.end > PAUSE_SECONDS || word.end - current[0]!.start > MAX_SEGMENT_SECONDS)) {
+    if (last && (!sameTurn(last, word) || word.start - last.end > PAUSE_SECONDS || word.end - current[0]!.start > MAX_SEGMENT_SECONDS)) {
       groups.push(current);
       current = [];
     }
@@ -45,15 +45,25 @@ function groupAtPauses(words: readonly RecognisedWord[]): RecognisedWord[][] {
   return groups;
 }
 
+/** All speakers' words in one stream, in time order, each with its speaker. */
+function interleaved(channels: readonly ChannelWords[]): (RecognisedWord & { speakerId: string })[] {
+  return channels.flatMap((c) => c.words.map((w) => ({ ...w, speakerId: c.speakerId }))).sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
 /**
  * Speaker segments for the viewer: each speaker's words split at pauses, all speakers' segments
  * interleaved by start time, and a string `_id` on every segment and word. `run` is unique to
  * this transcription run, so a word id from an older run never names a word of a newer one.
+ * `cutAtChanges` (speakers of one channel, by diarization): a segment also ends where another
+ * speaker's word comes next, so a turn never spans the other voice. Channels of a call overlap
+ * freely (a "mm-hm" on one side does not cut the other side's sentence).
  */
-export function buildSegments(channels: readonly ChannelWords[], duration: number, run: string): SpeakerSegment[] {
-  const groups = channels.flatMap((channel) =>
-    groupAtPauses(tidyWords(channel.words, duration)).map((words) => ({ speakerId: channel.speakerId, words })),
-  );
+export function buildSegments(channels: readonly ChannelWords[], duration: number, run: string, cutAtChanges = false): SpeakerSegment[] {
+  const tidy = channels.map((channel) => ({ speakerId: channel.speakerId, words: tidyWords(channel.words, duration) }));
+  const groups = cutAtChanges
+    ? groupAtPauses(interleaved(tidy), (a, b) => a.speakerId === b.speakerId)
+      .map((words) => ({ speakerId: words[0]!.speakerId, words: words.map(({ speakerId: _speaker, ...word }) => word) }))
+    : tidy.flatMap((channel) => groupAtPauses(channel.words).map((words) => ({ speakerId: channel.speakerId, words })));
   groups.sort((a, b) => a.words[0]!.start - b.words[0]!.start || a.speakerId.localeCompare(b.speakerId));
   let wordCount = 0;
   return groups.map((group, index) => {
@@ -71,6 +81,14 @@ export function buildSegments(channels: readonly ChannelWords[], duration: numbe
 
 export function segmentText(words: readonly { text: string }[]): string {
   return words.map((w) => w.text.trim()).filter(Boolean).join(' ');
+}
+
+/**
+ * The speakers of one channel told apart by diarization or by the provider, in the order they
+ * first speak: `speaker_0..n`, named by the provider's label when it gave one, else "Speaker N".
+ */
+export function diarizedSpeakers(labels: readonly (string | null)[]): SpeakerInfo[] {
+  return labels.map((label, index) => ({ id: `speaker_${index}`, label: label ?? `Speaker ${index + 1}`, channel: null, color: speakerColor(index) }));
 }
 
 export function speakersFor(channelCount: number): SpeakerInfo[] {

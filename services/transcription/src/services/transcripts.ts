@@ -48,6 +48,7 @@ export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file
     uploadedAt: new Date(event.occurredAt),
     estimatedSeconds: data.estimatedSeconds ?? null,
     language: languageOf(data.language),
+    expectedSpeakers: speakersOf(data.speakers),
   });
   if (!inserted || !(await jobsRepo.insertPending(tx, data.id, event.companyId))) return;
   emit(queuedEvent(event.companyId, data.id, { ...estimate(data.estimatedSeconds), ...(await choice(tx)) }));
@@ -60,6 +61,11 @@ export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file
  */
 function languageOf(language: string | undefined): string | null {
   return language && (language === 'auto' || /^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language)) ? language : null;
+}
+
+/** The speaker count the uploader gave, when it is one the upload form allows (1-10). */
+function speakersOf(speakers: number | undefined): number | null {
+  return Number.isInteger(speakers) && speakers! >= 1 && speakers! <= 10 ? speakers! : null;
 }
 
 /** The estimate when one is known (files uploaded before estimates, or by an older file service, have none). */

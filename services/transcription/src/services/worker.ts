@@ -42,7 +42,8 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
     const chosen = await deps.chosenEngine?.();
     // The upload's language ('auto': detect it), else the company's, else detect.
     const language = source.language ?? source.companyLanguage ?? 'auto';
-    const result = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language)), model: chosen?.model ?? null };
+    const speakers = { expected: source.expectedSpeakers, warn: (message: string) => ctx.logger.warn({ fileId: job.fileId }, message) };
+    const result = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language, speakers)), model: chosen?.model ?? null };
     return (await completeJob(ctx, job, result, chosen?.modelId ?? null)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
