@@ -31,7 +31,10 @@ const history = async (modelId: string) =>
 test('the prices on ai_model.created are set from the event, each with price.set', async () => {
   const id = randomUUID();
   const seen: string[] = [];
-  await stack.bus.subscribe({ group: 'starting-prices-observer', topics: ['earshot.tenant'], handle: async (e) => void (e.type === 'price.set' && e.data.modelId === id && seen.push(e.data.unit)) });
+  await stack.bus.subscribe({ group: 'starting-prices-observer', topics: ['earshot.tenant'], handle: async (e) => {
+    const data = e.data as { modelId?: string; unit?: string };
+    if (e.type === 'price.set' && data.modelId === id) seen.push(data.unit!);
+  } });
   await deliver(created(id, [{ unit: 'input_1k', credits: 0 }, { unit: 'output_1k', credits: 0 }]));
   expect(await history(id)).toEqual([['input_1k', 0], ['output_1k', 0]]);
   expect(seen.sort()).toEqual(['input_1k', 'output_1k']);
