@@ -3,22 +3,9 @@
 // again once the cause is fixed. It reads the same environment as the services (DATABASE_URL, or
 // the embedded database in DATA_DIR: stop the console first, PGlite allows one process).
 import { pathToFileURL } from 'node:url';
-import {
-  MemoryBus,
-  TokenVerifier,
-  buildServer,
-  configSchemaFor,
-  createLogger,
-  loadConfig,
-  mountServices,
-  openDatabase,
-  resolveSecrets,
-  type BaseConfig,
-  type Database,
-  type ParkedEvent,
-  type ServiceModule,
-} from '@earshot/kit';
+import type { Database, ParkedEvent, ServiceModule } from '@earshot/kit';
 import { ALL_SERVICES } from '../gateway/src/modules';
+import { commandConfig, mountOffline } from './offline-services';
 
 const USAGE = 'usage: npm run events -- parked [--service <name>]\n       npm run events -- replay <event id>|--all [--service <name>]';
 
@@ -44,16 +31,9 @@ export async function runEventsCommand(argv: readonly string[], options: EventsC
     return 2;
   }
 
-  const env = options.env ?? process.env;
-  const parsed = loadConfig(configSchemaFor(modules), env) as BaseConfig;
-  const secrets = resolveSecrets(parsed.DATA_DIR, parsed);
-  const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey };
-  const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'events');
-  const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
-  // The services' handlers without their traffic: nothing listens, the bus is never started, and
-  // events a replayed handler emits wait in the outbox for the service's own relay.
-  const bus = new MemoryBus(logger);
-  const running = await mountServices(buildServer({ logLevel: 'silent', name: 'events', logger }), modules, { config, database, bus, logger, tokens: new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS) });
+  // The services' handlers without their traffic: events a replayed handler emits wait in the
+  // outbox for the service's own relay.
+  const { database, running } = await mountOffline('events', modules, commandConfig(modules, options.env ?? process.env), options.database);
   try {
     if (command === 'parked') {
       const rows: (ParkedEvent & { service: string })[] = [];

@@ -7,23 +7,11 @@ import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Actor, SpeechModelDto } from '@earshot/contracts';
-import {
-  HttpError,
-  MemoryBus,
-  TokenVerifier,
-  buildServer,
-  configSchemaFor,
-  createLogger,
-  loadConfig,
-  mountServices,
-  openDatabase,
-  resolveSecrets,
-  type BaseConfig,
-  type ServiceContext,
-} from '@earshot/kit';
+import { HttpError, type ServiceContext } from '@earshot/kit';
 import { transcriptionService, type TranscriptionConfig } from '../services/transcription/src/index';
 import { SpeechModelManager } from '../services/transcription/src/models/manager';
 import { formatBytes } from '../services/transcription/src/models/fetch';
+import { commandConfig, mountOffline } from './offline-services';
 
 const USAGE = 'usage: npm run models -- list\n       npm run models -- add <name>\n       npm run models -- remove <name>\n       npm run models -- default <name>';
 
@@ -44,26 +32,20 @@ export async function runModelsCommand(argv: readonly string[], options: ModelsC
     return 2;
   }
 
-  const env = options.env ?? process.env;
   const modules = [transcriptionService];
-  const parsed = loadConfig(configSchemaFor(modules), env) as BaseConfig;
-  if (!parsed.DATABASE_URL) {
+  const config = commandConfig(modules, options.env ?? process.env);
+  if (!config.DATABASE_URL) {
     // PGlite writes this file while a process has the database open, and removes it on close.
-    const pid = join(parsed.DATA_DIR, 'pgdata', 'postmaster.pid');
+    const pid = join(config.DATA_DIR, 'pgdata', 'postmaster.pid');
     if (existsSync(pid)) {
-      print(`The embedded database in ${join(parsed.DATA_DIR, 'pgdata')} is open in another process (the console, npm start): `
+      print(`The embedded database in ${join(config.DATA_DIR, 'pgdata')} is open in another process (the console, npm start): `
         + 'stop it first, or use AI Configuration → Speech models in the console. '
         + `If nothing is running, the console stopped without closing the database: delete ${pid} and try again.`);
       return 1;
     }
   }
-  const secrets = resolveSecrets(parsed.DATA_DIR, parsed);
-  const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey };
-  const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'models');
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  // The service mounted without traffic: its migrations run, nothing listens, and the events this
-  // command emits wait in the outbox for the service's own relay (the audit log gets them).
-  const running = await mountServices(buildServer({ logLevel: 'silent', name: 'models', logger }), modules, { config, database, bus: new MemoryBus(logger), logger, tokens: new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS) });
+  // The events this command emits reach the audit log through the service's own relay.
+  const { database, running } = await mountOffline('models', modules, config);
   const ctx = running.contexts.get(transcriptionService.name) as ServiceContext<TranscriptionConfig>;
   const bar = progressPrinter(options.progress ?? process.stdout);
   const manager = new SpeechModelManager(ctx, { onProgress: (_name, done, total) => bar.update(done, total) });
