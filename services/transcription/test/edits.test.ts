@@ -127,8 +127,14 @@ describe('transcript editing', () => {
     const promptCopy = await stack.database.query<{ speaker: string }>('select distinct speaker from prompt.transcript_segments where file_id = $1 order by 1', [fileId]);
     expect(promptCopy.map((r) => r.speaker)).toEqual(['Customer', 'Dana Scully']);
 
-    // Same name again: nothing recorded.
-    expect((await call(tokens.user, 'PUT', `/transcripts/${fileId}/speakers/speaker_0`, { name: 'Dana Scully' })).statusCode).toBe(200);
+    // The rename's edit is named beside the speakers, for the viewer's undo stack.
+    const [renameEdit] = (await call(tokens.user, 'GET', `/transcripts/${fileId}/edits`)).json<TranscriptEditsPage>().items;
+    expect(res.headers['x-edit-id']).toBe(renameEdit!._id);
+
+    // Same name again: nothing recorded, and no edit named.
+    const again = await call(tokens.user, 'PUT', `/transcripts/${fileId}/speakers/speaker_0`, { name: 'Dana Scully' });
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['x-edit-id']).toBeUndefined();
     expect((await call(tokens.user, 'GET', `/transcripts/${fileId}/edits`)).json<TranscriptEditsPage>().items).toHaveLength(1);
   });
 
@@ -269,6 +275,7 @@ describe('transcript editing', () => {
     expect((await emitted(stack, 'transcript.word_edited', fileId)).map((e) => e.data.segmentText)).toEqual(['good evening this is dana from support']);
     const [item] = (await call(tokens.user, 'GET', `/transcripts/${fileId}/edits`)).json<TranscriptEditsPage>().items;
     expect(item).toMatchObject({ kind: 'word', summary: 'Changed "morning" to "evening"', undone: false });
+    expect(res.headers['x-edit-id']).toBe(item!._id);
     expect((await call(tokens.user, 'POST', `/transcripts/${fileId}/edits/${item!._id}/undo`)).statusCode).toBe(200);
     expect((await transcript(fileId)).metadata.speakerSegments[0]).toEqual(segment);
   });

@@ -23,6 +23,7 @@ import {
 } from '@earshot/contracts';
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { TranscriptEditService } from '../services/edits/service';
+import { withEditId } from './edit-id';
 
 const errors = ERROR_RESPONSES;
 const withConflict = { ...errors, 409: ErrorBody };
@@ -44,7 +45,10 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
   r.put('/transcripts/:fileId/speakers/:speakerId', {
     config: { access: ALL_ROLES, params: { fileId: 'file', speakerId: 'speaker' }, example: { body: { name: 'Matrix speaker' } } },
     schema: { params: SpeakerParams, body: SpeakerRenameBody, response: { 200: TranscriptSpeakers, ...errors } },
-  }, async (request) => edits.renameSpeaker(identityOf(request), { ...request.params, ...request.body }));
+  }, async (request, reply) => {
+    const { speakers, editId } = await edits.renameSpeaker(identityOf(request), { ...request.params, ...request.body });
+    return withEditId(reply, editId, speakers);
+  });
 
   r.post('/transcripts/:fileId/speakers/merge', {
     config: { access: ALL_ROLES, params: FILE, example: { body: { from: 'speaker_0', into: 'speaker_0' } } },

@@ -21,6 +21,7 @@ import {
   type Role,
 } from '@earshot/contracts';
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
+import { withEditId } from './edit-id';
 import type { TranscriptService } from '../services/transcripts';
 
 const errors = ERROR_RESPONSES;
@@ -61,7 +62,10 @@ export async function transcriptRoutes(app: FastifyInstance, transcripts: Transc
   r.put('/transcripts/:transcriptId/metadata/words/:wordId', {
     config: { access: ALL_ROLES, params: { transcriptId: 'transcript', wordId: 'word' }, example: { body: { text: 'hello', speakerSegmentId: 's-example-0' } } },
     schema: { params: WordParams, body: WordEditBody, response: { 200: MessageBody, ...errors } },
-  }, async (request) => transcripts.editWord(identityOf(request), { ...request.params, ...request.body }));
+  }, async (request, reply) => {
+    const { editId, ...answer } = await transcripts.editWord(identityOf(request), { ...request.params, ...request.body });
+    return withEditId(reply, editId, answer);
+  });
 
   r.put('/transcripts/link-client', {
     config: { access: LINK_CLIENT_ROLES, example: { body: { transcriptId: EXAMPLE_ID, clientId: null } } },

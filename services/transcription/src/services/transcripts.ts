@@ -202,7 +202,8 @@ export class TranscriptService {
     return { message: TRANSCRIPT_MESSAGES.queued, fileId, status: 'pending' };
   }
 
-  async editWord(identity: Identity, input: WordEdit): Promise<{ message: string }> {
+  /** The answer is the spec's message; the edit's id travels beside it for the undo stack. */
+  async editWord(identity: Identity, input: WordEdit): Promise<{ message: string; editId: string | null }> {
     const { transcriptId, wordId, speakerSegmentId } = input;
     const text = input.text.trim();
     if (!text) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot be empty' });
@@ -210,22 +211,23 @@ export class TranscriptService {
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot contain control characters' });
     const scope = await this.scope(identity);
-    await this.ctx.transact(async (tx, emit) => {
+    const editId = await this.ctx.transact(async (tx, emit) => {
       const target = await lockForEdit(tx, { transcriptId }, scope);
       const segment = target?.segments.find((s) => s._id === speakerSegmentId);
       const word = segment?.words.find((w) => w._id === wordId);
       if (!target || !segment || !word) throw notFound('Word');
       // Recorded as an edit (history, undo); other services follow transcript.word_edited as before.
       const change = editWordOp(target, speakerSegmentId, wordId, text);
-      await commitChange(tx, emit, identity, target, change, false);
+      const applied = await commitChange(tx, emit, identity, target, change, false);
       emit({
         type: 'transcript.word_edited',
         companyId: target.companyId,
         actor: actorOf(identity),
         data: { id: transcriptId, fileId: target.fileId, wordId, segmentId: speakerSegmentId, segmentText: change?.after[0]?.text ?? segment.text, before: { text: word.text }, after: { text } },
       });
+      return applied.editId;
     });
-    return { message: TRANSCRIPT_MESSAGES.wordUpdated };
+    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId };
   }
 
   /**

@@ -2,6 +2,7 @@
 // answers a TranscriptPatch, applied to the cached transcript in place (updateQueryData): a
 // 100,000-word transcript is never fetched again for a one-segment change.
 import type { KnownPerson, ReplaceAnswer, ReplaceBody, SegmentEditBody, TranscriptEditsPage, TranscriptPatch, TranscriptSpeakers } from '@earshot/contracts';
+import { editIdOf } from './edit-id';
 import { original } from '@reduxjs/toolkit';
 import { queryParams } from '../../lib/query-params';
 import type { Transcript } from './model';
@@ -9,6 +10,8 @@ import { patchSegments, speakersFrom } from './transcript-patch';
 import { transcriptsApi } from './transcripts-api';
 
 const base = (fileId: string) => `/transcripts/${encodeURIComponent(fileId)}`;
+
+type Renamed = { speakers: TranscriptSpeakers; editId: string | null };
 
 /** Sets the answer's segments and speakers on a draft of the cached transcript. */
 export function applyPatchToDraft(draft: Transcript, patch: Pick<TranscriptPatch, 'removed' | 'segments' | 'speakers'>): void {
@@ -36,14 +39,15 @@ export const editorApi = withTags.injectEndpoints({
         },
       });
     return {
-      renameSpeaker: build.mutation<TranscriptSpeakers, FileArg & { speakerId: string; name: string }>({
+      renameSpeaker: build.mutation<Renamed, FileArg & { speakerId: string; name: string }>({
         query: ({ fileId, speakerId, name }) => ({ url: `${base(fileId)}/speakers/${encodeURIComponent(speakerId)}`, method: 'PUT', body: { name } }),
+        transformResponse: (speakers: TranscriptSpeakers, meta) => ({ speakers, editId: editIdOf(meta) }),
         invalidatesTags: (result) => (result ? ['TranscriptEdits', 'TranscriptPeople'] : []),
         async onQueryStarted({ fileId }, { dispatch, queryFulfilled }) {
           const { data } = await queryFulfilled.catch(() => ({ data: null }));
           if (data) {
             dispatch(transcriptsApi.util.updateQueryData('transcript', fileId, (draft) => {
-              draft.metadata.speakers = speakersFrom(data, original(draft.metadata.speakers) ?? []);
+              draft.metadata.speakers = speakersFrom(data.speakers, original(draft.metadata.speakers) ?? []);
             }));
           }
         },

@@ -10,7 +10,7 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
-/** The transcript's speakers with their colours: rename one, merge two. A merge joins the undo stack. */
+/** The transcript's speakers with their colours: rename one, merge two. Both join the undo stack. */
 export function SpeakersPanel({ fileId, speakers, colors, show, onEdited }: {
   fileId: string;
   speakers: readonly Speaker[];
@@ -26,8 +26,9 @@ export function SpeakersPanel({ fileId, speakers, colors, show, onEdited }: {
 
   const fail = (error: unknown) => show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) });
   const onRename = (speakerId: string, name: string) => {
-    rename({ fileId, speakerId, name }).unwrap().then(() => {
+    rename({ fileId, speakerId, name }).unwrap().then(({ editId }) => {
       setRenaming(null);
+      if (editId) onEdited(editId);
       show({ kind: 'success', title: t('editor.renamed') });
     }, fail);
   };

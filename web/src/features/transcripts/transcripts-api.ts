@@ -1,6 +1,7 @@
 // Calls of the transcripts screens, injected into the app's one RTK Query API.
 import type { DeleteAnswer, MessageBody, TranscribeAnswer, WordEditBody } from '@earshot/contracts';
 import { api } from '../../lib/api';
+import { editIdOf } from './edit-id';
 import type { LibraryFilters } from '../../lib/library-filters';
 import { queryParams } from '../../lib/query-params';
 import type { FileList, Peaks, Transcript } from './model';
@@ -39,12 +40,13 @@ export const transcriptsApi = withTags.injectEndpoints({
       query: (fileId) => ({ url: `/transcripts/${encodeURIComponent(fileId)}`, method: 'DELETE' }),
       invalidatesTags: ['Files'],
     }),
-    updateWord: build.mutation<MessageBody, WordEditBody & { transcriptId: string; wordId: string }>({
+    updateWord: build.mutation<MessageBody & { editId: string | null }, WordEditBody & { transcriptId: string; wordId: string }>({
       query: ({ transcriptId, wordId, text, speakerSegmentId }) => ({
         url: `/transcripts/${encodeURIComponent(transcriptId)}/metadata/words/${encodeURIComponent(wordId)}`,
         method: 'PUT',
         body: { text, speakerSegmentId },
       }),
+      transformResponse: (answer: MessageBody, meta) => ({ ...answer, editId: editIdOf(meta) }),
     }),
   }),
 });

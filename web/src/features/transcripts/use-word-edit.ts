@@ -9,7 +9,8 @@ import { editorApi } from './editor-api';
 import { transcriptsApi, useUpdateWordMutation } from './transcripts-api';
 import { IDLE, outcomeOf, wordEditReducer } from './word-edit';
 
-export function useWordEdit(fileId: string, data: Transcript | undefined, show: (toast: Omit<Toast, 'id'>) => void, t: TFunction) {
+/** `onEdited` gets the id of the edit a saved word made, for the session's undo stack. */
+export function useWordEdit(fileId: string, data: Transcript | undefined, show: (toast: Omit<Toast, 'id'>) => void, t: TFunction, onEdited: (editId: string) => void) {
   const dispatch = useAppDispatch();
   const [edit, dispatchEdit] = useReducer(wordEditReducer, IDLE);
   const editRef = useRef(edit);
@@ -25,8 +26,11 @@ export function useWordEdit(fileId: string, data: Transcript | undefined, show: 
     }
     dispatchEdit({ type: 'submit' });
     let outcome: 'updated' | 'failed';
+    let editId: string | null = null;
     try {
-      outcome = outcomeOf(await updateWord({ transcriptId: data._id, wordId: current.wordId, text, speakerSegmentId: current.segmentId }).unwrap());
+      const answer = await updateWord({ transcriptId: data._id, wordId: current.wordId, text, speakerSegmentId: current.segmentId }).unwrap();
+      outcome = outcomeOf(answer);
+      editId = answer.editId;
     } catch {
       outcome = 'failed';
     }
@@ -41,12 +45,13 @@ export function useWordEdit(fileId: string, data: Transcript | undefined, show: 
       }));
       // The word edit is recorded as an edit too: the history shows it.
       dispatch(editorApi.util.invalidateTags(['TranscriptEdits']));
+      if (editId) onEdited(editId);
       show({ kind: 'success', title: t('viewer.wordUpdated') });
     } else {
       show({ kind: 'error', title: t('viewer.wordFailed') });
     }
     dispatchEdit({ type: 'done' });
-  }, [data, dispatch, fileId, show, t, updateWord]);
+  }, [data, dispatch, fileId, onEdited, show, t, updateWord]);
   const save = useCallback(() => void onSave(), [onSave]);
   return { edit, dispatchEdit, save };
 }

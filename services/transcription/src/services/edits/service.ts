@@ -140,10 +140,11 @@ export class TranscriptEditService {
     return this.edit(identity, fileId, (state, ids) => ({ change: make(state, ids), answer: toPatch }));
   }
 
-  renameSpeaker(identity: Identity, input: { fileId: string; speakerId: string; name: string }): Promise<TranscriptSpeakers> {
+  /** The answer is the speakers (the API's shape); the edit's id travels beside it for the undo stack. */
+  renameSpeaker(identity: Identity, input: { fileId: string; speakerId: string; name: string }): Promise<{ speakers: TranscriptSpeakers; editId: string | null }> {
     return this.edit(identity, input.fileId, (state) => ({
       change: ops.renameSpeaker(state, input.speakerId, input.name),
-      answer: (applied) => toSpeakers(applied.speakers),
+      answer: (applied) => ({ speakers: toSpeakers(applied.speakers), editId: applied.editId }),
     }));
   }
 
