@@ -1,7 +1,7 @@
 // The "Speech models" section's strings (see i18n/feature.ts).
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
-export const speechModelsCatalogue = defineFeatureCatalogue(
+export const catalogue = defineFeatureCatalogue(
   'speech-models',
   {
     speechModels: {

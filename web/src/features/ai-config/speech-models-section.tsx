@@ -13,7 +13,7 @@ import {
   useMakeSpeechModelDefaultMutation,
   useSpeechModelsQuery,
 } from './speech-models-api';
-import { speechModelsCatalogue } from './speech-models-i18n';
+import { catalogue as speechModelsCatalogue } from './speech-models-i18n';
 import { td, th } from './table-parts';
 
 const STATUS_TONE: Record<SpeechModelDto['status'], string> = {

@@ -25,6 +25,7 @@ import { nextUnsureWord } from './unsure-words';
 import { useEditor } from './use-editor';
 import { useViewerKeys } from './use-viewer-keys';
 import { useWordEdit } from './use-word-edit';
+import { recognitionLine } from './recognition';
 import { WaveformBar, type PlayerError } from './waveform-bar';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
@@ -41,6 +42,7 @@ export default function TranscriptViewPage(): ReactElement {
   const { data, isLoading, isError } = useTranscriptQuery(id, { pollingInterval: busy ? POLL_MS : 0 });
   useEffect(() => setBusy(Boolean(data && isBusy(data.status))), [data]);
   const ready = data?.status === 'completed';
+  const recognised = data && ready ? recognitionLine(data, i18n.language) : null;
   const peaksUrl = ready ? data?.metadata.peaksUrl ?? null : null;
   const peaksQuery = usePeaksQuery(peaksUrl ?? '', { skip: !peaksUrl });
   const peaksSettled = !peaksUrl || peaksQuery.isSuccess || peaksQuery.isError;
@@ -127,6 +129,7 @@ export default function TranscriptViewPage(): ReactElement {
             <div className="mr-auto min-w-0 flex-1 basis-64">
               <h1 id="page-heading" className="truncate text-xl font-semibold text-gray-900 dark:text-white">{data?.file.originalName ?? t('pages.transcript')}</h1>
               {data ? <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="upload-date">{formatDate(data.file.uploadDate, i18n.language)}</p> : null}
+              {recognised ? <p className="text-xs text-gray-500 dark:text-gray-400" data-testid="recognition">{t(recognised.key, recognised.values)}</p> : null}
             </div>
             {ready ? (
               <div className="flex flex-wrap items-center gap-2">

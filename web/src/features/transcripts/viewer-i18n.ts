@@ -28,6 +28,8 @@ export const catalogue = defineFeatureCatalogue(
       waveform: 'Waveform',
       shortcuts: 'Space: play or pause · ← →: 5 seconds',
       segments: 'Transcript segments',
+      recognisedIn: 'Recognised as {{language}} by {{engine}}',
+      recognisedBy: 'Recognised by {{engine}}',
     },
   },
   {
@@ -56,6 +58,8 @@ export const catalogue = defineFeatureCatalogue(
         waveform: 'Forme d’onde',
         shortcuts: 'Espace : lecture ou pause · ← → : 5 secondes',
         segments: 'Segments de la transcription',
+        recognisedIn: 'Reconnu en {{language}} par {{engine}}',
+        recognisedBy: 'Reconnu par {{engine}}',
       },
     },
     et: {
@@ -83,6 +87,8 @@ export const catalogue = defineFeatureCatalogue(
         waveform: 'Helilaine',
         shortcuts: 'Tühik: esita või peata · ← →: 5 sekundit',
         segments: 'Transkriptsiooni lõigud',
+        recognisedIn: 'Keel: {{language}}, tuvastaja: {{engine}}',
+        recognisedBy: 'Tuvastaja: {{engine}}',
       },
     },
     lv: {
@@ -110,6 +116,8 @@ export const catalogue = defineFeatureCatalogue(
         waveform: 'Viļņforma',
         shortcuts: 'Atstarpe: atskaņot vai pauzēt · ← →: 5 sekundes',
         segments: 'Transkripcijas segmenti',
+        recognisedIn: 'Valoda: {{language}}, atpazinējs: {{engine}}',
+        recognisedBy: 'Atpazinējs: {{engine}}',
       },
     },
   },
