@@ -3,6 +3,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Dispatch } from '@reduxjs/toolkit';
 import { createSession, type SessionEndReason } from './base-query';
+import { FakeXHR } from '../../test/fake-xhr';
 import { uploadFile } from './upload';
 
 /** A gateway for uploads: the session is expired until /auth/refresh is answered. */
@@ -21,36 +22,18 @@ function fakeGateway() {
     return { ok: true, status: 200 } as Response;
   }) as unknown as typeof fetch;
 
-  class FakeXHR {
-    status = 0;
-    responseText = '';
-    responseType = '';
-    withCredentials = false;
-    upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
-    onload: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    onabort: (() => void) | null = null;
-    private url = '';
-    open(_method: string, url: string) {
-      this.url = url;
-    }
-    setRequestHeader() {}
-    abort() {
-      this.onabort?.();
-    }
-    send() {
+  class GatewayXHR extends FakeXHR {
+    override send() {
       log.push(`xhr ${this.url}`);
       // Answered after the caller has gone on, as the network would.
       const valid = sessionValid;
       void Promise.resolve().then(() => {
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 5, total: 10 } as ProgressEvent);
-        this.status = valid ? 201 : 401;
-        this.responseText = valid ? JSON.stringify({ _id: 'f1', filename: 'a.wav' }) : JSON.stringify({ message: 'Unauthorized' });
-        this.onload?.();
+        this.progress(5, 10);
+        this.answer(valid ? 201 : 401, valid ? { _id: 'f1', filename: 'a.wav' } : { message: 'Unauthorized' });
       });
     }
   }
-  return { log, fetchFn, XHR: FakeXHR as unknown as typeof XMLHttpRequest, releaseRefresh };
+  return { log, fetchFn, XHR: GatewayXHR as unknown as typeof XMLHttpRequest, releaseRefresh };
 }
 
 function setup() {

@@ -5,56 +5,30 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { Dispatch } from '@reduxjs/toolkit';
 import { createSession } from '../../lib/base-query';
 import { uploadFile } from '../../lib/upload';
+import { FakeXHR } from '../../../test/fake-xhr';
 import { UploadQueue, queueSummary, type QueueItem } from './upload-queue';
 
-class FakeXHR {
-  static sent: FakeXHR[] = [];
-  status = 0;
-  responseText = '';
-  responseType = '';
-  withCredentials = false;
-  upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  url = '';
-  body: FormData | null = null;
-  aborted = false;
-  open(_method: string, url: string) {
-    this.url = url;
-  }
-  setRequestHeader() {}
-  send(body: FormData) {
-    this.body = body;
-    FakeXHR.sent.push(this);
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
+class QueueXHR extends FakeXHR {
+  static sent: QueueXHR[] = [];
+  override send(body: FormData) {
+    super.send(body);
+    QueueXHR.sent.push(this);
   }
   get fileName(): string {
     return (this.body?.get('file') as File | null)?.name ?? '';
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent);
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
   }
 }
 
 const session = createSession({ baseUrl: '/api', fetchFn: jest.fn() as unknown as typeof fetch, onSessionEnd: () => undefined });
 
 function setup() {
-  FakeXHR.sent = [];
+  QueueXHR.sent = [];
   const settled: QueueItem[] = [];
   const queue = new UploadQueue(
     (item, onProgress) => uploadFile(item.file, {
       session,
       dispatch: jest.fn() as unknown as Dispatch,
-      XHR: FakeXHR as unknown as typeof XMLHttpRequest,
+      XHR: QueueXHR as unknown as typeof XMLHttpRequest,
       companyId: item.fields.companyId,
       fields: { ...(item.fields.language ? { language: item.fields.language } : {}), ...(item.fields.speakers ? { speakers: item.fields.speakers } : {}) },
       onProgress,
@@ -63,7 +37,7 @@ function setup() {
   );
   const files = (count: number) => Array.from({ length: count }, (_, index) => new File(['RIFF'], `call-${index + 1}.wav`, { type: 'audio/wav' }));
   const byName = (name: string) => queue.snapshot().find((item) => item.file.name === name);
-  const xhrOf = (name: string) => FakeXHR.sent.filter((xhr) => xhr.fileName === name).at(-1);
+  const xhrOf = (name: string) => QueueXHR.sent.filter((xhr) => xhr.fileName === name).at(-1);
   return { queue, settled, files, byName, xhrOf };
 }
 
@@ -79,7 +53,7 @@ describe('bulk upload queue', () => {
     const { queue, files, byName, xhrOf } = setup();
     queue.add(files(50), { language: 'et', speakers: '2' });
     await flush();
-    expect(FakeXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav']);
+    expect(QueueXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav']);
     expect(queueSummary(queue.snapshot())).toMatchObject({ uploading: 3, queued: 47 });
     // The batch's fields go with every file, before it.
     const form = xhrOf('call-2.wav')!.body!;
@@ -94,20 +68,20 @@ describe('bulk upload queue', () => {
     xhrOf('call-2.wav')!.answer(201, stored('call-2.wav'));
     await flush();
     expect(byName('call-2.wav')).toMatchObject({ status: 'done', progress: 1, fileId: 'id-call-2.wav' });
-    expect(FakeXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav', 'call-4.wav']);
+    expect(QueueXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav', 'call-4.wav']);
     expect(queueSummary(queue.snapshot()).uploading).toBe(3);
 
     // Everything answered, in batches of at most three: all 50 arrive, never more than 3 at once.
     let answered = 1;
     while (answered < 50) {
-      const open = FakeXHR.sent.filter((xhr) => xhr.status === 0);
+      const open = QueueXHR.sent.filter((xhr) => xhr.status === 0);
       expect(open.length).toBeLessThanOrEqual(3);
       for (const xhr of open) xhr.answer(201, stored(xhr.fileName));
       answered += open.length;
       await flush();
     }
     expect(queueSummary(queue.snapshot())).toMatchObject({ done: 50, uploading: 0, queued: 0 });
-    expect(FakeXHR.sent).toHaveLength(50);
+    expect(QueueXHR.sent).toHaveLength(50);
   });
 
   it('cancel aborts a running upload and never sends a queued one; cancelled files can be sent again', async () => {
@@ -121,7 +95,7 @@ describe('bulk upload queue', () => {
     expect(xhrOf('call-1.wav')?.aborted).toBe(true);
     expect(byName('call-1.wav')?.status).toBe('cancelled');
     // The freed place goes to the next queued file; the cancelled fifth is skipped.
-    expect(FakeXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav', 'call-4.wav']);
+    expect(QueueXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav', 'call-4.wav']);
     expect(settled.map((item) => [item.file.name, item.status])).toEqual([['call-5.wav', 'cancelled'], ['call-1.wav', 'cancelled']]);
 
     queue.retry(byName('call-5.wav')!.id);
