@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import type { TranscriptEditItem } from '@earshot/contracts';
-import { useModalDialog } from '../../components/use-modal-dialog';
+import { Modal } from '../../components/modal';
 import { useEditsQuery } from './editor-api';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
@@ -47,30 +47,16 @@ function EditsPage({ fileId, cursor, last, onMore }: { fileId: string; cursor: s
 /** The "Edit history" drawer: who changed what, when (newest first, keyset pages). */
 export function EditHistory({ fileId, open, onClose }: { fileId: string; open: boolean; onClose: () => void }): ReactElement {
   const { t } = useFeatureTranslation(editorCatalogue, catalogue);
-  const ref = useModalDialog(open);
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   return (
-    <dialog
-      ref={ref}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      aria-labelledby="edit-history-heading"
-      data-testid="edit-history"
-      className="ml-auto mr-0 h-dvh max-h-dvh w-[26rem] max-w-full overflow-y-auto border-l border-gray-200 bg-white p-5 text-gray-900 shadow-xl backdrop:bg-gray-900/40 dark:border-gray-800 dark:bg-gray-900 dark:text-white"
-    >
-      {open ? (
-        <>
-          <div className="mb-2 flex items-center justify-between gap-2">
-            <h2 id="edit-history-heading" className="text-lg font-semibold">{t('editor.history')}</h2>
-            <button type="button" onClick={onClose} aria-label={t('editor.close')} className="rounded-lg px-2 py-1 text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800">✕</button>
-          </div>
-          {cursors.map((cursor, index) => (
-            <EditsPage key={cursor ?? 'first'} fileId={fileId} cursor={cursor} last={index === cursors.length - 1} onMore={(next) => setCursors((list) => [...list, next])} />
-          ))}
-        </>
-      ) : null}
-    </dialog>
+    <Modal open={open} label={t('editor.history')} onClose={onClose} testId="edit-history" placement="drawer">
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{t('editor.history')}</h2>
+        <button type="button" onClick={onClose} aria-label={t('editor.close')} className="rounded-lg px-2 py-1 text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800">✕</button>
+      </div>
+      {cursors.map((cursor, index) => (
+        <EditsPage key={cursor ?? 'first'} fileId={fileId} cursor={cursor} last={index === cursors.length - 1} onMore={(next) => setCursors((list) => [...list, next])} />
+      ))}
+    </Modal>
   );
 }
