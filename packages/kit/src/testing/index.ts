@@ -58,3 +58,4 @@ export class ScriptedCreditGate implements CreditGate {
     this.asked.length = 0;
   }
 }
+export { startKafkaMock, type KafkaMock } from './kafka-mock';
