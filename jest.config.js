@@ -9,10 +9,6 @@ const base = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: { '^.+\\.tsx?$': swc },
   testPathIgnorePatterns: ['/node_modules/'],
-  moduleNameMapper: {
-    '^cookie$': '<rootDir>/scripts/jest/cookie-shim.cjs',
-    '^content-disposition$': '<rootDir>/scripts/jest/content-disposition-shim.cjs',
-  },
 };
 
 const serverTests = ['<rootDir>/{packages,services,gateway,deploy,scripts}/**/*.test.ts'];
@@ -44,7 +40,7 @@ const projects = [
     testEnvironment: 'jsdom',
     testMatch: ['<rootDir>/web/src/**/*.test.{ts,tsx}'],
     setupFilesAfterEnv: ['<rootDir>/web/jest.setup.ts'],
-    moduleNameMapper: { ...base.moduleNameMapper, '\\.(css|svg|png)$': '<rootDir>/web/test/file-stub.cjs' },
+    moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/web/test/file-stub.cjs' },
   },
   // End-to-end: the real all-in-one server driven by Debian's Chromium.
   {
