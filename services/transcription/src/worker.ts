@@ -18,6 +18,9 @@ await runStandalone(defineService<TranscriptionConfig>({
   name: 'transcription-worker',
   prefixes: [],
   async routes() {},
+  // No API, so no credit check to make: the API service's start-up check of the way to the tenant
+  // service would refuse a worker, which compose and k8s (rightly) do not give TENANT_SERVICE_URL.
+  internalRoutes: undefined,
   async start(ctx) {
     // Refuses to start, clearly, without a way to ask the prompt service for provider keys.
     providerKeysFor(ctx.database, ctx.config);
