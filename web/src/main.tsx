@@ -1,8 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { setNavigator } from './lib/navigation';
-import { makeRouter } from './app/router';
 import { makeStore } from './lib/store';
 import { applyInitialTheme } from './components/use-theme';
 import { captureInstallEvents } from './features/pwa/install-events';
@@ -22,13 +20,11 @@ async function start(): Promise<void> {
     onLanguage: (code) => document.documentElement.setAttribute('lang', code),
   });
   const store = makeStore();
-  const router = makeRouter();
-  setNavigator((path) => void router.navigate(path, { replace: true }));
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
   createRoot(container).render(
     <StrictMode>
-      <App store={store} router={router} />
+      <App store={store} />
     </StrictMode>,
   );
   if (import.meta.env.PROD) registerServiceWorker();

@@ -1,13 +1,15 @@
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import type { AppStore } from '../lib/store';
-import type { makeRouter } from './router';
+import { AppRoutes } from './router';
 
-export function App({ store, router }: { store: AppStore; router: ReturnType<typeof makeRouter> }): ReactElement {
+export function App({ store }: { store: AppStore }): ReactElement {
   return (
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </Provider>
   );
 }

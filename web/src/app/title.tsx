@@ -1,12 +1,14 @@
-import { useEffect, type ReactElement } from 'react';
+import { createContext, useContext, useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMatches } from 'react-router-dom';
 import { useBrand } from '../lib/brand';
 
 export interface RouteHandle {
   /** i18n key of the page name in the title '<product name> | <page>'. */
   title?: string;
 }
+
+/** The i18n key of the page shown (from the matched routes' handles; see router.tsx). */
+export const PageTitleKey = createContext<string | null>(null);
 
 export function pageTitle(productName: string, page: string | null): string {
   return page ? `${productName} | ${page}` : productName;
@@ -16,8 +18,7 @@ export function pageTitle(productName: string, page: string | null): string {
 export function TitleUpdater(): ReactElement | null {
   const { t, i18n } = useTranslation();
   const brand = useBrand();
-  const matches = useMatches();
-  const key = [...matches].reverse().map((match) => (match.handle as RouteHandle | undefined)?.title).find(Boolean);
+  const key = useContext(PageTitleKey);
   const title = pageTitle(brand.name, key ? t(key) : null);
   useEffect(() => {
     document.title = title;
