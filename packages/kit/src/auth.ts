@@ -37,6 +37,8 @@ export type TokenClaims = Omit<Identity, 'via' | 'ip' | 'role'> & { role: Role }
 const ISSUER = 'earshot-auth';
 const AUDIENCE = 'earshot-api';
 const ALGORITHM = 'EdDSA';
+/** Verified tokens remembered at most (about 0.5 KB each): more than a process's signed-in callers in one token life. */
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
  * Signs access tokens with the current Ed25519 key (its `kid` in the header). Only the auth
@@ -77,6 +79,9 @@ export function denialUntil(ttlSeconds: number, endedAt = Date.now()): Date {
  * module trusts its own keys when mounted), else fetched from the auth service's JWKS and cached
  * (refetched for an unknown kid) in distributed mode. Ended sessions are kept in memory until
  * their last token has expired, so the check costs one map lookup and never a database round trip.
+ * A token that verified is remembered until it expires: checking its signature again proves
+ * nothing new, yet an Ed25519 check through WebCrypto was the largest cost of a signed-in request
+ * (README, Performance). The session check still runs on every request, so revocation is immediate.
  */
 export class TokenVerifier {
   private readonly ended = new Map<string, number>();
@@ -88,8 +93,12 @@ export class TokenVerifier {
   checkSessions = true;
   /** Company API keys (X-API-Key), the other way a request proves who it acts for. */
   readonly apiKeys = new ApiKeyVerifier();
+  /** Tokens that verified, by their exact text, with when they expire (ms). Oldest evicted first. */
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  private readonly now: () => number;
 
-  constructor(private readonly ttlSeconds: number, options: { jwksUrl?: string } = {}) {
+  constructor(private readonly ttlSeconds: number, options: { jwksUrl?: string; now?: () => number } = {}) {
+    this.now = options.now ?? Date.now;
     this.remote = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 }) : null;
   }
 
@@ -114,12 +123,24 @@ export class TokenVerifier {
 
   /** Null for anything not a valid, unexpired token of ours, or one whose session has ended. */
   async verify(token: string): Promise<TokenClaims | null> {
+    const now = this.now();
+    const known = this.verified.get(token);
+    const claims = known && known.expiresAt > now ? known.claims : await this.check(token, now);
+    if (!claims) return null;
+    if (this.checkSessions && this.hasEnded(claims.sessionId)) return null;
+    return claims;
+  }
+
+  /** The signature and the claims, remembered for the token's life when they hold. */
+  private async check(token: string, now: number): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.keys, { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALGORITHM] });
+      const { payload } = await jwtVerify(token, this.keys, { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALGORITHM], currentDate: new Date(now) });
       const role = payload.role as Role;
-      if (!payload.sub || !ROLES.includes(role) || typeof payload.email !== 'string' || typeof payload.sid !== 'string') return null;
-      if (this.checkSessions && this.hasEnded(payload.sid)) return null;
-      return { userId: payload.sub, companyId: (payload.cid as string | null) ?? null, role, email: payload.email, sessionId: payload.sid };
+      if (!payload.sub || !ROLES.includes(role) || typeof payload.email !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
+      const claims: TokenClaims = Object.freeze({ userId: payload.sub, companyId: (payload.cid as string | null) ?? null, role, email: payload.email, sessionId: payload.sid });
+      if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      return claims;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;
@@ -129,7 +150,7 @@ export class TokenVerifier {
   /** Refuses every token of these sessions from now on, until `until` (when the last of them expires). */
   endSessions(sessionIds: readonly string[], until: Date | string): void {
     const end = new Date(until).getTime();
-    const now = Date.now();
+    const now = this.now();
     if (!(end > now)) return;
     for (const id of sessionIds) this.ended.set(id, Math.max(end, this.ended.get(id) ?? 0));
     if (now >= this.sweepAt) this.sweep(now);
@@ -137,7 +158,7 @@ export class TokenVerifier {
 
   hasEnded(sessionId: string): boolean {
     const until = this.ended.get(sessionId);
-    return until !== undefined && until > Date.now();
+    return until !== undefined && until > this.now();
   }
 
   /** Forgets denials whose tokens have all expired (at most once a minute). */

@@ -88,6 +88,22 @@ test('an ended session is refused until its tokens have expired, and only that s
   expect(await verifier.verify(ended)).not.toBeNull();
 });
 
+test('a token verified once is remembered, yet refused as soon as its session ends and once it expires', async () => {
+  let clock = Date.now();
+  const verifier = new TokenVerifier(900, { now: () => clock }).trust(signer.jwks());
+  const token = await craft(own, { iat: now(), exp: now() + 60 });
+  expect(await verifier.verify(token)).toEqual(identity);
+  expect(await verifier.verify(token)).toEqual(identity);
+  verifier.endSessions([identity.sessionId], denialUntil(900, clock));
+  expect(await verifier.verify(token)).toBeNull();
+
+  const later = await craft(own, { iat: now(), exp: now() + 60 });
+  const fresh = new TokenVerifier(900, { now: () => clock }).trust(signer.jwks());
+  expect(await fresh.verify(later)).toEqual(identity);
+  clock += 61_000;
+  expect(await fresh.verify(later)).toBeNull();
+});
+
 describe('signing keys', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
