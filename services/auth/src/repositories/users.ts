@@ -10,6 +10,18 @@ function inScope(scope: Scope): SQL | undefined {
   return scope.all ? undefined : eq(users.companyId, scope.companyId);
 }
 
+/** The own-account read runs on nearly every signed-in request: built once per handle, it only binds the id. */
+const ownAccountQueries = new WeakMap<Db, ReturnType<typeof prepareOwnAccount>>();
+const prepareOwnAccount = (db: Db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare('auth_own_account');
+
+/** The signed-in caller's own row (no company scope: their id comes from their verified token). */
+export async function findOwnAccount(db: Db, id: string): Promise<UserRow | undefined> {
+  let query = ownAccountQueries.get(db);
+  if (!query) ownAccountQueries.set(db, (query = prepareOwnAccount(db)));
+  const [row] = await query.execute({ id });
+  return row;
+}
+
 export async function findUser(db: Db, id: string, scope: Scope): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(and(eq(users.id, id), inScope(scope)));
   return row;

@@ -73,8 +73,7 @@ async function guardUnique<T>(work: Promise<T>): Promise<T> {
 
 /** The caller's own account (a token whose account was deleted finds nothing). */
 export async function ownAccount(db: Db, identity: Identity, lock = false): Promise<UserRow> {
-  const scope = { all: true } as const;
-  const user = lock ? await repo.lockUser(db, identity.userId, scope) : await repo.findUser(db, identity.userId, scope);
+  const user = lock ? await repo.lockUser(db, identity.userId, { all: true }) : await repo.findOwnAccount(db, identity.userId);
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
