@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -115,6 +115,45 @@ export function signInRoute(request: FastifyRequest): string | null {
   return SIGN_IN_PATHS.has(path) ? path : null;
 }
 
+/** Security headers for every answer, the web app's pages and the API alike. */
+const HELMET_OPTIONS: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+      mediaSrc: ["'self'", 'blob:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      // A company's subdomain gets its own web app manifest, built in the page as a blob URL
+      // from the static one and the company's branding (web/src/features/branding/company-manifest.ts).
+      manifestSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+};
+
+/**
+ * The headers @fastify/helmet sets with these options, captured once from a probe app: the plugin
+ * rebuilds helmet's middleware, parsing the whole CSP again, on every request (in the profile of
+ * GET /api/users/profile it cost more than the route's own code). No nonces are used, so the
+ * headers are the same for every request.
+ */
+export async function securityHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify();
+  try {
+    await probe.register(helmet, options);
+    probe.get('/', async (_request, reply) => reply.raw.getHeaders());
+    return (await probe.inject({ method: 'GET', url: '/' })).json();
+  } finally {
+    await probe.close();
+  }
+}
+
 /**
  * The gateway's own layer: security headers, body limits, rate limits, identity verification,
  * OpenAPI docs and the web app. Services mount on it (all-in-one) or sit behind its proxy.
@@ -138,25 +177,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     loadShedding: options.loadShedding,
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        // A company's subdomain gets its own web app manifest, built in the page as a blob URL
-        // from the static one and the company's branding (web/src/features/branding/company-manifest.ts).
-        manifestSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  const headers = await securityHeaders(HELMET_OPTIONS);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
   });
 
   let redis: Redis | undefined;
