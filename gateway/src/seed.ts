@@ -31,10 +31,16 @@ export async function seedDemo(app: FastifyInstance, signer: TokenSigner, passwo
   });
   if (company.statusCode !== 201) throw new Error(`Seeding the demo company failed: ${company.statusCode} ${company.body}`);
   const companyId = (company.json() as { _id: string })._id;
-  // The auth service learns of the company from its event.
-  await waitForEvents();
+  // The auth service learns of the company from its event: once the in-process bus is idle, or,
+  // through Kafka, once its consumer group has joined and read it (seconds), so until it knows.
+  const deadline = Date.now() + 60_000;
   for (const user of DEMO_USERS) {
-    const created = await app.inject({ method: 'POST', url: '/api/users/register', headers, payload: { ...user, password, companyId } });
+    await waitForEvents();
+    let created = await app.inject({ method: 'POST', url: '/api/users/register', headers, payload: { ...user, password, companyId } });
+    while (created.statusCode === 404 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      created = await app.inject({ method: 'POST', url: '/api/users/register', headers, payload: { ...user, password, companyId } });
+    }
     if (created.statusCode !== 201) throw new Error(`Seeding ${user.email} failed: ${created.statusCode} ${created.body}`);
   }
   return { password, users: DEMO_USERS.map((u) => ({ email: u.email, role: u.role })) };

@@ -39,6 +39,8 @@ export const BaseConfigSchema = z.object({
   EVENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(6),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
+  /** `create`: topics get KAFKA_PARTITIONS (falling back to auto-creation where the broker refuses); `broker`: the broker auto-creates them. */
+  KAFKA_TOPIC_CREATION: z.enum(['create', 'broker']).default('create'),
   TRUST_PROXY: bool(false),
   /** Required in distributed mode by every process that checks company API keys (X-API-Key) with the tenant service. */
   INTERNAL_API_TOKEN: internalTokenConfig,

@@ -28,6 +28,7 @@ export function createBus(config: BaseConfig, logger: ReturnType<typeof createLo
       logger,
       partitions: config.KAFKA_PARTITIONS,
       replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+      topicCreation: config.KAFKA_TOPIC_CREATION,
     })
     : new MemoryBus(logger);
 }

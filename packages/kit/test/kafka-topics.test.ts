@@ -1,7 +1,7 @@
 import { TOPICS } from '@earshot/contracts';
 import { BaseConfigSchema, ConfigError, kafkaTopicConfigs, loadConfig } from '../src';
 
-// No broker runs here: what the bus asks Kafka to create at start is checked as data.
+// What the bus asks Kafka to create at start, checked as data (kafka-bus.test.ts asks a broker).
 test('every catalogue topic is created with the configured partitions and replication', () => {
   const config = loadConfig(BaseConfigSchema, { KAFKA_BROKERS: '127.0.0.1:9092', KAFKA_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3' });
   const topics = kafkaTopicConfigs(TOPICS, { partitions: config.KAFKA_PARTITIONS, replicationFactor: config.KAFKA_REPLICATION_FACTOR });
@@ -15,7 +15,9 @@ test('a topic named twice is created once', () => {
 });
 
 test('partitions, replication and attempts default sensibly and refuse nonsense', () => {
-  expect(loadConfig(BaseConfigSchema, {})).toMatchObject({ KAFKA_PARTITIONS: 6, KAFKA_REPLICATION_FACTOR: 1, EVENT_MAX_ATTEMPTS: 5 });
+  expect(loadConfig(BaseConfigSchema, {})).toMatchObject({ KAFKA_PARTITIONS: 6, KAFKA_REPLICATION_FACTOR: 1, KAFKA_TOPIC_CREATION: 'create', EVENT_MAX_ATTEMPTS: 5 });
+  expect(loadConfig(BaseConfigSchema, { KAFKA_TOPIC_CREATION: 'broker' }).KAFKA_TOPIC_CREATION).toBe('broker');
+  expect(() => loadConfig(BaseConfigSchema, { KAFKA_TOPIC_CREATION: 'auto' })).toThrow(/KAFKA_TOPIC_CREATION/);
   expect(() => loadConfig(BaseConfigSchema, { KAFKA_PARTITIONS: '0' })).toThrow(ConfigError);
   expect(() => loadConfig(BaseConfigSchema, { KAFKA_REPLICATION_FACTOR: 'three' })).toThrow(/KAFKA_REPLICATION_FACTOR/);
   expect(() => loadConfig(BaseConfigSchema, { EVENT_MAX_ATTEMPTS: '0' })).toThrow(/EVENT_MAX_ATTEMPTS/);

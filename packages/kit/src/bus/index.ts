@@ -1,4 +1,4 @@
 export * from './types';
 export { MemoryBus } from './memory';
-export { KafkaBus, kafkaTopicConfigs } from './kafka';
+export { KafkaBus, kafkaTopicConfigs, type KafkaTopicCreation, type KafkaBusOptions } from './kafka';
 export * from './handlers';

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Consumer, type ITopicConfig, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type ITopicConfig, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
 import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
@@ -24,7 +24,18 @@ export interface KafkaBusOptions {
   replicationFactor: number;
   /** Topics to create (default: every topic of the event catalogue). */
   topics?: readonly string[];
+  /**
+   * `create` (default): create the topics with `partitions` and `replicationFactor`, and where the
+   * broker refuses (as librdkafka's mock cluster does), warn and rely on its auto-creation.
+   * `broker`: never create; the broker auto-creates topics on first use, with its own defaults.
+   */
+  topicCreation?: KafkaTopicCreation;
+  /** Consumer group timings (kafkajs's); tests lower them so that rebalances take less time. */
+  group?: Pick<ConsumerConfig, 'sessionTimeout' | 'rebalanceTimeout' | 'heartbeatInterval'>;
 }
+
+/** KAFKA_TOPIC_CREATION: who creates the topics (see KafkaBusOptions.topicCreation). */
+export type KafkaTopicCreation = 'create' | 'broker';
 
 /**
  * The topics created at start: every catalogue topic with the configured partitions (messages are
@@ -48,32 +59,59 @@ export function kafkaTopicConfigs(topics: readonly string[], settings: { partiti
 export class KafkaBus implements EventBus {
   readonly kind = 'kafka' as const;
   private readonly kafka: Kafka;
-  private producer?: Producer;
+  private producer?: Promise<Producer>;
   private readonly subscriptions: Subscription[] = [];
   private readonly consumers: Consumer[] = [];
   private stopping = false;
   /** Topics created (or found) by this process. */
   private readonly created = new Set<string>();
+  /** True when the broker creates topics on first use: by setting, or because it refused our createTopics. */
+  private autoCreate: boolean;
 
   constructor(private readonly options: KafkaBusOptions) {
     this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN });
+    this.autoCreate = options.topicCreation === 'broker';
   }
 
   async publish(events: readonly OutgoingEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.ensureTopics();
-    if (!this.producer) {
-      this.producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
-      await this.producer.connect();
-    }
+    // One producer, connected once, even when several outbox relays publish at the same time.
+    this.producer ??= this.connectProducer().catch((error: unknown) => {
+      this.producer = undefined;
+      throw error;
+    });
+    const producer = await this.producer;
     const byTopic = new Map<string, OutgoingEvent[]>();
     for (const e of events) byTopic.set(e.topic, [...(byTopic.get(e.topic) ?? []), e]);
-    await this.producer.sendBatch({
+    await producer.sendBatch({
       topicMessages: [...byTopic].map(([topic, list]) => ({
         topic,
         messages: list.map((e) => ({ key: e.key, value: JSON.stringify(e.envelope), headers: { type: e.envelope.type } })),
       })),
     });
+  }
+
+  /**
+   * An idempotent producer (a retried send is written once), unless the broker cannot issue
+   * producer ids: kafkajs asks the controller, and librdkafka's mock cluster names one that does
+   * not exist. Then a plain producer, said in the log: a retried send may write an event twice,
+   * which the consumers' record of applied events absorbs.
+   */
+  private async connectProducer(): Promise<Producer> {
+    const settings = { allowAutoTopicCreation: this.autoCreate, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner };
+    const idempotent = this.kafka.producer({ ...settings, idempotent: true });
+    try {
+      await idempotent.connect();
+      return idempotent;
+    } catch (error) {
+      await idempotent.disconnect();
+      if (!(error instanceof Error && error.name === 'KafkaJSBrokerNotFound')) throw error;
+      this.options.logger?.warn({ err: error }, 'the Kafka broker cannot issue producer ids (no controller known): publishing without idempotence');
+      const plain = this.kafka.producer(settings);
+      await plain.connect();
+      return plain;
+    }
   }
 
   async subscribe(subscription: Subscription): Promise<void> {
@@ -82,16 +120,27 @@ export class KafkaBus implements EventBus {
 
   /**
    * Creates the catalogue's topics and those subscribed to that this process has not created yet;
-   * topics that exist already are left as they are (createTopics skips them).
+   * topics that exist already are left as they are (createTopics skips them). A broker that
+   * cannot be reached fails the start; one that refuses to create topics is left to create them
+   * itself on first use (said once in the log, as its partition count is then not ours).
    */
   async ensureTopics(): Promise<void> {
+    if (this.autoCreate) return;
     const wanted = [...(this.options.topics ?? TOPICS), ...this.subscriptions.flatMap((s) => s.topics)].filter((t) => !this.created.has(t));
     if (wanted.length === 0) return;
-    const admin = this.kafka.admin();
+    // Few retries: the broker answered the connection, so a refusal is an answer, not a hiccup,
+    // and kafkajs's default back-off would hold every process's start for about 9 s.
+    const admin = this.kafka.admin({ retry: { retries: 2 } });
     await admin.connect();
     try {
       await admin.createTopics({ topics: kafkaTopicConfigs(wanted, this.options), waitForLeaders: true });
       wanted.forEach((t) => this.created.add(t));
+    } catch (error) {
+      this.autoCreate = true;
+      this.options.logger?.warn(
+        { err: error, topics: wanted },
+        'the Kafka broker refused to create topics (KAFKA_TOPIC_CREATION=create): relying on its auto-creation, so topics get the broker\'s default partitions, not KAFKA_PARTITIONS',
+      );
     } finally {
       await admin.disconnect();
     }
@@ -102,7 +151,7 @@ export class KafkaBus implements EventBus {
     const groups = new Map<string, Subscription[]>();
     for (const s of this.subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
     for (const [group, subs] of groups) {
-      const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
+      const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: this.autoCreate, ...this.options.group });
       await consumer.connect();
       const topics = [...new Set(subs.flatMap((s) => s.topics))];
       await consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
@@ -151,6 +200,7 @@ export class KafkaBus implements EventBus {
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.all(this.consumers.map((c) => c.disconnect()));
-    await this.producer?.disconnect();
+    const producer = await this.producer?.catch(() => undefined);
+    await producer?.disconnect();
   }
 }
