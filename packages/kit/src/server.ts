@@ -59,6 +59,9 @@ export function loadSheddingFrom(config: {
 export function findNul(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;
   if (value === null || typeof value !== 'object' || depth > 64 || Buffer.isBuffer(value)) return null;
+  // A stream is a body not parsed here (the distributed gateway hands the request on to the service,
+  // which checks it): walking one would walk its socket and server, and hold the event loop for minutes.
+  if (typeof (value as { pipe?: unknown }).pipe === 'function') return null;
   for (const [key, inner] of Object.entries(value)) {
     if (key.includes('\u0000')) return `${path}.${key.replaceAll('\u0000', '\\u0000')}`;
     const found = findNul(inner, `${path}.${key}`, depth + 1);
