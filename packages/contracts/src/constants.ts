@@ -106,6 +106,12 @@ export const TRANSCRIPT_MESSAGES = {
   notYours: 'Only the person who uploaded this recording or an administrator can delete it or transcribe it again',
 } as const;
 
+/**
+ * The response header naming the edit a word edit or a speaker rename made (their answers keep
+ * their own shapes), so the viewer can put it on its undo stack. Absent when nothing changed.
+ */
+export const EDIT_ID_HEADER = 'x-edit-id';
+
 /** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */
 export const MAX_WORD_LENGTH = 100;
 

@@ -25,11 +25,6 @@ export const TranscriptSpeakerDto = z.object({ speakerId: z.string(), name: z.st
 export type TranscriptSpeakerDto = z.infer<typeof TranscriptSpeakerDto>;
 export const TranscriptSpeakers = z.array(TranscriptSpeakerDto);
 
-/**
- * The response header naming the edit a word edit or a speaker rename made (their answers keep
- * their own shapes), so the viewer can put it on its undo stack. Absent when nothing changed.
- */
-export const EDIT_ID_HEADER = 'x-edit-id';
 export type TranscriptSpeakers = z.infer<typeof TranscriptSpeakers>;
 
 /**
