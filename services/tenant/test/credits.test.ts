@@ -274,7 +274,7 @@ describe('charging from usage events', () => {
     const view = await account(companyId);
     expect(view.balance).toBe(10);
     expect(view.ledger.items.filter((e) => e.kind === 'charge').map((e) => e.amount)).toEqual([0, 0]);
-    const [row] = await stack.database.query<{ n: string }>("select count(*)::text as n from tenant.credit_ledger where company_id = $1 and kind = 'charge' and quantity in (10, 20)", [companyId]);
+    const [row] = await stack.database.query<{ n: string }>("select count(*)::text as n from tenant.credit_ledger where company_id = $1 and kind = 'charge' and measured in (10, 20)", [companyId]);
     expect(row!.n).toBe('2');
   });
 
@@ -296,6 +296,96 @@ describe('charging from usage events', () => {
     const byFeature = new Map<string, number>();
     for (const e of (await account(companyId)).ledger.items) if (e.kind === 'charge') byFeature.set(e.feature!, (byFeature.get(e.feature!) ?? 0) + e.amount);
     expect(Object.fromEntries(byFeature)).toEqual({ custom_gpt: -1, analysis: -2.5, embeddings: -0.5 });
+  });
+});
+
+describe('ledger lines an auditor can read', () => {
+  interface Line { kind: string; amount: number; unit: string | null; quantity: number | null; unitPrice: number | null; eventId: string | null }
+  const linesOf = async (companyId: string, eventId: string): Promise<Line[]> =>
+    ((await account(companyId)).ledger.items as unknown as Line[]).filter((e) => e.eventId === eventId);
+  /** quantity × unitPrice rounded half up to 4 decimals, worked out here in ten-thousandths, apart from the service's code. */
+  const cost = (quantity: number, unitPrice: number) => {
+    const product = BigInt(Math.round(quantity * 10_000)) * BigInt(Math.round(unitPrice * 10_000));
+    return Number((product + 5000n) / 10_000n) / 10_000;
+  };
+
+  /** A company with credits and a model priced per 1,000 input and output tokens. */
+  async function pricedCompany(credits: number, input: number, output: number): Promise<{ companyId: string; modelId: string }> {
+    const companyId = await newCompany();
+    await grant(companyId, credits);
+    const modelId = crypto.randomUUID();
+    await price({ modelId, unit: 'input_1k', credits: input });
+    await price({ modelId, unit: 'output_1k', credits: output });
+    return { companyId, modelId };
+  }
+
+  test('a reply is two lines that differ by unit, each quantity × unit price; together they are its cost', async () => {
+    const { companyId, modelId } = await pricedCompany(100, 0.7, 2.1);
+    const one = reply(companyId, modelId, { promptTokens: 1234, completionTokens: 321 });
+    await deliver(one);
+    const lines = await linesOf(companyId, one.id);
+    // 1.234 thousand input tokens × 0.7 = 0.8638; 0.321 thousand output tokens × 2.1 = 0.6741.
+    expect(lines.map(({ kind, unit, quantity, unitPrice, amount }) => ({ kind, unit, quantity, unitPrice, amount })).sort((x, y) => x.unit!.localeCompare(y.unit!))).toEqual([
+      { kind: 'charge', unit: 'input_1k', quantity: 1.234, unitPrice: 0.7, amount: -0.8638 },
+      { kind: 'charge', unit: 'output_1k', quantity: 0.321, unitPrice: 2.1, amount: -0.6741 },
+    ]);
+    expect(new Set(lines.map((l) => l.unit)).size).toBe(2);
+    // The reply's cost, 1.5379, is what the balance lost.
+    expect((await account(companyId)).balance).toBe(98.4621);
+  });
+
+  test('rounding: each line rounds half up to 4 decimals, and a reply costs the sum of its rounded lines', async () => {
+    const { companyId, modelId } = await pricedCompany(100, 0.0015, 0.0001);
+    const one = reply(companyId, modelId, { promptTokens: 333, completionTokens: 1 });
+    await deliver(one);
+    const lines = await linesOf(companyId, one.id);
+    // 0.333 × 0.0015 = 0.0004995 → 0.0005 (half up); 0.001 × 0.0001 = 0.0000001 → 0.
+    expect(Object.fromEntries(lines.map((l) => [l.unit, l.amount]))).toEqual({ input_1k: -0.0005, output_1k: 0 });
+    expect((await account(companyId)).balance).toBe(99.9995);
+  });
+
+  test('replies charged as a batch: every line is quantity × unit price, and each reply’s lines add up to its cost', async () => {
+    const { companyId, modelId } = await pricedCompany(10_000, 0.0333, 1.2345);
+    // Token counts that make every rounding case: a fixed sequence, so a failure can be replayed. 45 replies: 90 lines, one page.
+    const replies = Array.from({ length: 45 }, (_, i) => reply(companyId, modelId, { promptTokens: (i * 7919) % 20_000, completionTokens: (i * 104_729) % 3001 }));
+    await deliver(...replies);
+    const ledger = (await account(companyId)).ledger.items as unknown as Line[];
+    let total = 0;
+    for (const one of replies) {
+      const lines = ledger.filter((e) => e.eventId === one.id);
+      const usage = one.data as { usage: { promptTokens: number; completionTokens: number } };
+      const expected = cost(usage.usage.promptTokens / 1000, 0.0333) + cost(usage.usage.completionTokens / 1000, 1.2345);
+      expect(lines.map((l) => l.unit).sort()).toEqual(['input_1k', 'output_1k']);
+      for (const line of lines) expect([line.unit, Math.abs(line.amount)]).toEqual([line.unit, cost(line.quantity!, line.unitPrice!)]);
+      expect(lines.reduce((sum, l) => sum - Math.round(l.amount * 10_000), 0)).toBe(Math.round(expected * 10_000));
+      total += Math.round(expected * 10_000);
+    }
+    expect(Math.round((10_000 - (await account(companyId)).balance) * 10_000)).toBe(total);
+  });
+
+  test('a transcription’s lines name minutes of audio: the reservation, the charge, and the release that mirrors the reservation', async () => {
+    const companyId = await newCompany();
+    await grant(companyId, 10);
+    await price({ engine: 'openai', unit: 'audio_minute', credits: 0.5 });
+    const fileId = crypto.randomUUID();
+    await deliver(event('transcript.status_changed', companyId, { fileId, status: 'pending', estimatedSeconds: 120, engine: 'openai', modelId: null }));
+    await deliver(event('transcript.completed', companyId, { id: crypto.randomUUID(), fileId, engine: 'openai', duration: 7, speakers: 1, words: 3, fileName: 'call.wav', parts: 0, modelId: null }));
+    const items = (await account(companyId)).ledger.items as unknown as Line[];
+    const byKind = Object.fromEntries(items.filter((e) => e.unit).map(({ kind, unit, quantity, unitPrice, amount }) => [kind, { unit, quantity, unitPrice, amount }]));
+    // 7 s are 0.1167 minute (to 4 decimals) × 0.5 = 0.05835 → 0.0584.
+    expect(byKind).toEqual({
+      reservation: { unit: 'audio_minute', quantity: 2, unitPrice: 0.5, amount: -1 },
+      charge: { unit: 'audio_minute', quantity: 0.1167, unitPrice: 0.5, amount: -0.0584 },
+      release: { unit: 'audio_minute', quantity: 2, unitPrice: 0.5, amount: 1 },
+    });
+    expect((await account(companyId)).balance).toBe(9.9416);
+  });
+
+  test('grants and adjustments name no unit', async () => {
+    const companyId = await newCompany();
+    await grant(companyId, 5);
+    const [entry] = (await account(companyId)).ledger.items as unknown as Line[];
+    expect(entry).toMatchObject({ kind: 'grant', unit: null, quantity: null, unitPrice: null });
   });
 });
 

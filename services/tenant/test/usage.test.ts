@@ -43,7 +43,11 @@ interface Entry {
   model?: string | null;
   engine?: string;
   unit?: string;
-  quantity?: number;
+  /** Tokens or seconds, as the work reported them. */
+  measured?: number;
+  /** Credits per unit: the line's quantity (thousands of tokens, minutes) is derived from measured. */
+  unitPrice?: number;
+  eventId?: string;
   userId?: string | null;
   reason?: string;
 }
@@ -51,9 +55,9 @@ interface Entry {
 /** One ledger row (amount signed as the ledger keeps it: a charge is negative). */
 async function entry(companyId: string, e: Entry): Promise<void> {
   await stack.database.query(
-    `insert into tenant.credit_ledger (company_id, kind, amount, reason, feature, model, engine, unit, quantity, user_id, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, coalesce($11::timestamptz, now()))`,
-    [companyId, e.kind, e.amount, e.reason ?? null, e.feature ?? null, e.model ?? null, e.engine ?? null, e.unit ?? null, e.quantity ?? null, e.userId ?? null, e.at ?? null],
+    `insert into tenant.credit_ledger (company_id, kind, amount, reason, feature, model, engine, unit, measured, quantity, unit_price, event_id, user_id, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, round($9::numeric / (case $8 when 'audio_minute' then 60 else 1000 end), 4), $10, $11, $12, coalesce($13::timestamptz, now()))`,
+    [companyId, e.kind, e.amount, e.reason ?? null, e.feature ?? null, e.model ?? null, e.engine ?? null, e.unit ?? null, e.measured ?? null, e.unitPrice ?? null, e.eventId ?? null, e.userId ?? null, e.at ?? null],
   );
 }
 
@@ -76,24 +80,25 @@ beforeAll(async () => {
 
   // February 2025, and what lies just outside it.
   await entry(a._id, { kind: 'grant', amount: 100, at: '2025-01-10T12:00:00Z', reason: 'Start' });
-  await entry(a._id, { kind: 'charge', amount: -1, at: '2025-01-31T23:59:59.999Z', feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 250, userId: people.user });
-  await entry(a._id, { kind: 'charge', amount: -2, at: '2025-02-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', quantity: 1000, userId: people.user });
-  await entry(a._id, { kind: 'charge', amount: -2, at: '2025-02-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 500, userId: people.user });
+  await entry(a._id, { kind: 'charge', amount: -1, at: '2025-01-31T23:59:59.999Z', feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 250, unitPrice: 4, userId: people.user });
+  // One reply: two lines, one per unit, of the same event.
+  await entry(a._id, { kind: 'charge', amount: -2, at: '2025-02-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', measured: 1000, unitPrice: 2, eventId: 'reply-1', userId: people.user });
+  await entry(a._id, { kind: 'charge', amount: -2, at: '2025-02-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 500, unitPrice: 4, eventId: 'reply-1', userId: people.user });
   await entry(a._id, { kind: 'grant', amount: 50, at: '2025-02-03T08:00:00Z', reason: 'Top-up' });
   // A queued transcription: held, then settled at its real length.
   await entry(a._id, { kind: 'reservation', amount: -10, at: '2025-02-15T09:00:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.admin });
   await entry(a._id, { kind: 'release', amount: 10, at: '2025-02-15T09:05:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.admin });
-  await entry(a._id, { kind: 'charge', amount: -1.5, at: '2025-02-15T09:05:00Z', feature: 'transcription', engine: 'pocketsphinx', unit: 'audio_minute', quantity: 90, userId: people.admin });
+  await entry(a._id, { kind: 'charge', amount: -1.5, at: '2025-02-15T09:05:00Z', feature: 'transcription', engine: 'pocketsphinx', unit: 'audio_minute', measured: 90, unitPrice: 1, userId: people.admin });
   await entry(a._id, { kind: 'adjustment', amount: -5, at: '2025-02-20T10:00:00Z', reason: 'Correction' });
   // The company's own work (an API key's upload, a custom GPT's index): no person.
-  await entry(a._id, { kind: 'charge', amount: -0.2, at: '2025-02-20T11:00:00Z', feature: 'embeddings', model: 'text-embedding-3-small', unit: 'embedding_1k', quantity: 2000, userId: null });
-  await entry(a._id, { kind: 'charge', amount: -0.0125, at: '2025-02-28T23:59:59.999Z', feature: 'custom_gpt', model: '=cmd|\' /C calc\'!A0, "x"', unit: 'output_1k', quantity: 5, userId: people.formula });
+  await entry(a._id, { kind: 'charge', amount: -0.2, at: '2025-02-20T11:00:00Z', feature: 'embeddings', model: 'text-embedding-3-small', unit: 'embedding_1k', measured: 2000, unitPrice: 0.1, userId: null });
+  await entry(a._id, { kind: 'charge', amount: -0.0125, at: '2025-02-28T23:59:59.999Z', feature: 'custom_gpt', model: '=cmd|\' /C calc\'!A0, "x"', unit: 'output_1k', measured: 5, unitPrice: 2.5, userId: people.formula });
   // Still queued when February ended: a hold, not spending.
   await entry(a._id, { kind: 'reservation', amount: -3, at: '2025-02-28T20:00:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.user });
-  await entry(a._id, { kind: 'charge', amount: -7, at: '2025-03-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', quantity: 3500, userId: people.user });
+  await entry(a._id, { kind: 'charge', amount: -7, at: '2025-03-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', measured: 3500, unitPrice: 2, userId: people.user });
   await entry(a._id, { kind: 'release', amount: 3, at: '2025-03-01T06:00:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.user });
   // Another company's charge in the same days.
-  await entry(b._id, { kind: 'charge', amount: -40, at: '2025-02-10T10:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', quantity: 20000, userId: null });
+  await entry(b._id, { kind: 'charge', amount: -40, at: '2025-02-10T10:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', measured: 20000, unitPrice: 2, userId: null });
 }, 60_000);
 afterAll(async () => stack.close());
 
@@ -181,18 +186,19 @@ describe('a company’s usage', () => {
 });
 
 describe('the usage CSV', () => {
-  test('one line per charge, oldest first, a download with formula-looking cells defused', async () => {
+  test('one line per charge, oldest first, naming its unit, quantity and unit price; formula-looking cells defused', async () => {
     const res = await get(tokens.admin, `/api/companies/${a._id}/usage.csv?${FEBRUARY}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="usage-abelu-2025-02-01-2025-02-28.csv"');
     expect(res.body.split('\r\n')).toEqual([
-      'date,user,feature,model,quantity,unit,credits',
-      `2025-02-01T00:00:00.000Z,Uldis User,chat,gpt-4o,1000,input_1k,2`,
-      `2025-02-01T00:00:00.000Z,Uldis User,chat,gpt-4o,500,output_1k,2`,
-      `2025-02-15T09:05:00.000Z,Anna Admin,transcription,pocketsphinx,90,audio_minute,1.5`,
-      `2025-02-20T11:00:00.000Z,Company account,embeddings,text-embedding-3-small,2000,embedding_1k,0.2`,
-      `2025-02-28T23:59:59.999Z,"'=HYPERLINK(""http://x.test"",""a,b"") Sum",custom_gpt,"'=cmd|' /C calc'!A0, ""x""",5,output_1k,0.0125`,
+      'date,user,feature,model,event,unit,quantity,unit_price,credits',
+      // The two lines of one reply: same event, different units, each quantity × unit price.
+      `2025-02-01T00:00:00.000Z,Uldis User,chat,gpt-4o,reply-1,input_1k,1,2,2`,
+      `2025-02-01T00:00:00.000Z,Uldis User,chat,gpt-4o,reply-1,output_1k,0.5,4,2`,
+      `2025-02-15T09:05:00.000Z,Anna Admin,transcription,pocketsphinx,,audio_minute,1.5,1,1.5`,
+      `2025-02-20T11:00:00.000Z,Company account,embeddings,text-embedding-3-small,,embedding_1k,2,0.1,0.2`,
+      `2025-02-28T23:59:59.999Z,"'=HYPERLINK(""http://x.test"",""a,b"") Sum",custom_gpt,"'=cmd|' /C calc'!A0, ""x""",,output_1k,0.005,2.5,0.0125`,
       '',
     ]);
     // One person's lines only.
@@ -203,8 +209,8 @@ describe('the usage CSV', () => {
   test('a long period streams in batches and keeps every line', async () => {
     const c = await company('Busy Ltd', 'BUSY');
     await stack.database.query(
-      `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, quantity, created_at)
-       select $1, 'charge', -0.5, 'chat', 'gpt-4o', 'output_1k', 125, timestamptz '2025-04-01T00:00:00Z' + n * interval '1 minute'
+      `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, created_at)
+       select $1, 'charge', -0.5, 'chat', 'gpt-4o', 'output_1k', 125, 0.125, 4, timestamptz '2025-04-01T00:00:00Z' + n * interval '1 minute'
        from generate_series(0, 1199) as n`,
       [c._id],
     );
@@ -220,14 +226,14 @@ describe('the usage CSV', () => {
 describe('one’s own credits', () => {
   beforeAll(async () => {
     // This month (whenever the test runs), and the last moment of the month before.
-    await entry(a._id, { kind: 'charge', amount: -3, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 750, userId: people.caller });
-    await entry(a._id, { kind: 'charge', amount: -0.25, feature: 'analysis', model: 'gpt-4o', unit: 'input_1k', quantity: 125, userId: people.caller });
+    await entry(a._id, { kind: 'charge', amount: -3, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 750, unitPrice: 4, userId: people.caller });
+    await entry(a._id, { kind: 'charge', amount: -0.25, feature: 'analysis', model: 'gpt-4o', unit: 'input_1k', measured: 125, unitPrice: 2, userId: people.caller });
     await stack.database.query(
-      `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, quantity, user_id, created_at)
-       values ($1, 'charge', -4, 'chat', 'gpt-4o', 'output_1k', 1000, $2, date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 millisecond')`,
+      `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, user_id, created_at)
+       values ($1, 'charge', -4, 'chat', 'gpt-4o', 'output_1k', 1000, 1, 4, $2, date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 millisecond')`,
       [a._id, people.caller],
     );
-    await entry(a._id, { kind: 'charge', amount: -2, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 500, userId: people.admin });
+    await entry(a._id, { kind: 'charge', amount: -2, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 500, unitPrice: 4, userId: people.admin });
     // The month's spend the ledger keeps beside those charges (what the credit gate reads), per person and month (UTC).
     await stack.database.query(
       `insert into tenant.credit_spend (company_id, user_id, month, credits)
@@ -273,7 +279,7 @@ describe('one’s own credits', () => {
 });
 
 describe('the monthly statement', () => {
-  test('opening, grants, adjustments, charges by feature and model, closing; open holds are not spending', async () => {
+  test('opening, grants, adjustments, charges by feature, model, unit and unit price, closing; open holds are not spending', async () => {
     const res = await get(tokens.admin, `/api/companies/${a._id}/statement?month=2025-02`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -286,12 +292,13 @@ describe('the monthly statement', () => {
       opening: 99,
       grants: 50,
       adjustments: -5,
-      // By feature, then the costliest model first.
+      // By feature, model, unit and unit price: a reply's input and output are two lines.
       charges: [
-        { feature: 'chat', model: 'gpt-4o', credits: 4 },
-        { feature: 'custom_gpt', model: '=cmd|\' /C calc\'!A0, "x"', credits: 0.0125 },
-        { feature: 'embeddings', model: 'text-embedding-3-small', credits: 0.2 },
-        { feature: 'transcription', model: 'pocketsphinx', credits: 1.5 },
+        { feature: 'chat', model: 'gpt-4o', unit: 'input_1k', quantity: 1, unitPrice: 2, credits: 2 },
+        { feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 0.5, unitPrice: 4, credits: 2 },
+        { feature: 'custom_gpt', model: '=cmd|\' /C calc\'!A0, "x"', unit: 'output_1k', quantity: 0.005, unitPrice: 2.5, credits: 0.0125 },
+        { feature: 'embeddings', model: 'text-embedding-3-small', unit: 'embedding_1k', quantity: 2, unitPrice: 0.1, credits: 0.2 },
+        { feature: 'transcription', model: 'pocketsphinx', unit: 'audio_minute', quantity: 1.5, unitPrice: 1, credits: 1.5 },
       ],
       totalCharges: 5.7125,
       closing: 138.2875,
@@ -302,7 +309,7 @@ describe('the monthly statement', () => {
     const march = (await get(host, `/api/companies/${a._id}/statement?month=2025-03`)).json();
     expect(march).toMatchObject({ opening: 138.2875, grants: 0, adjustments: 0, totalCharges: 7, closing: 131.2875 });
     const january = (await get(host, `/api/companies/${a._id}/statement?month=2025-01`)).json();
-    expect(january).toMatchObject({ opening: 0, grants: 100, totalCharges: 1, closing: 99, charges: [{ feature: 'chat', model: 'gpt-4o', credits: 1 }] });
+    expect(january).toMatchObject({ opening: 0, grants: 100, totalCharges: 1, closing: 99, charges: [{ feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 0.25, unitPrice: 4, credits: 1 }] });
   });
 
   test('a month in the future is a 400 naming query.month; a malformed one too; none means this month', async () => {
@@ -331,7 +338,10 @@ describe('the monthly statement', () => {
     for (const expected of [
       'Credit statement', 'Ābeļu Dārzs SIA', 'February 2025', currency,
       'Opening balance', '99.00', 'Grants', '50.00', 'Adjustments', '-5.00',
-      'Chat · gpt-4o', '-4.00', 'Transcription · pocketsphinx', '-1.50', 'Embeddings · text-embedding-3-small', '-0.20',
+      // Each charge line, then how many of which unit at what price.
+      'Chat · gpt-4o', '1 × 1,000 input tokens at 2.00', '0.5 × 1,000 output tokens at 4.00', '-2.00',
+      'Transcription · pocketsphinx', '1.5 × minutes of audio at 1.00', '-1.50',
+      'Embeddings · text-embedding-3-small', '2 × 1,000 embedding tokens at 0.10', '-0.20',
       'Custom GPTs', '-0.0125', 'Total charges', '-5.7125', 'Closing balance', '138.2875',
     ]) expect([expected, text.includes(expected)]).toEqual([expected, true]);
   });

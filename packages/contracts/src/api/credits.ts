@@ -81,6 +81,9 @@ export type CurrencyBody = z.infer<typeof CurrencyBody>;
 /**
  * One ledger entry, newest first. `amount` is its signed effect on the balance: a grant, a release
  * and a positive adjustment add; a charge, a reservation and a negative adjustment take away.
+ * A charge, reservation or release names its `unit`, its `quantity` of that unit (thousands of
+ * tokens, minutes of audio, to 4 decimals) and the `unitPrice` (credits per unit) in force:
+ * |amount| = quantity × unitPrice, rounded half up to 4 decimals. Grants and adjustments have none.
  */
 export const LedgerEntryDto = z.object({
   _id: z.string(),
@@ -90,6 +93,9 @@ export const LedgerEntryDto = z.object({
   feature: z.enum(CREDIT_FEATURES).nullable(),
   /** The model's name (or the speech engine's) as it was when charged. */
   model: z.string().nullable(),
+  unit: z.enum(PRICE_UNITS).nullable(),
+  quantity: z.number().nullable(),
+  unitPrice: z.number().nullable(),
   /** The event that caused it (charges, reservations, releases); null for grants and adjustments by hand. */
   eventId: z.string().nullable(),
   userId: z.string().nullable(),
@@ -168,7 +174,16 @@ export const StatementDto = z.object({
   opening: z.number(),
   grants: z.number(),
   adjustments: z.number(),
-  charges: z.array(z.object({ feature: z.enum(CREDIT_FEATURES), model: z.string(), credits: z.number() })),
+  /**
+   * Charges by feature, model, unit and unit price (a price changed within the month makes two
+   * lines): the quantity charged in that unit, and the credits — the sum of the ledger lines'
+   * amounts, each rounded when charged, so it may differ from quantity × unitPrice by at most
+   * 0.00005 a ledger line.
+   */
+  charges: z.array(z.object({
+    feature: z.enum(CREDIT_FEATURES), model: z.string(),
+    unit: z.enum(PRICE_UNITS).nullable(), quantity: z.number().nullable(), unitPrice: z.number().nullable(), credits: z.number(),
+  })),
   totalCharges: z.number(),
   closing: z.number(),
 });

@@ -297,4 +297,27 @@ export const migrations: Migration[] = [
     name: '0006_whisper_price',
     sql: `insert into prices (engine, unit, credits, effective_from) values ('whisper', 'audio_minute', 0, '2000-01-01T00:00:00Z');`,
   },
+  {
+    // Money an auditor can read (issue 25): a ledger line says how many of its unit it charged and
+    // at what price, so amount = quantity × unit_price (rounded to 4 decimals) can be checked by
+    // hand, and two lines of one reply read as two units rather than a double charge. What the work
+    // reported (tokens, seconds) stays, as measured. Older lines get both where they can be
+    // derived: the quantity from what was measured, the price from the price row they name (0 for
+    // a charge made without a price, as it was charged); a release gives back its reservation's.
+    // Amounts are never rewritten: an older audio line may differ from quantity × unit_price by
+    // 0.0001 (it was rounded once, from seconds, rather than from its minutes).
+    name: '0007_ledger_units',
+    sql: `
+      alter table credit_ledger rename column quantity to measured;
+      alter table credit_ledger add column quantity numeric(18, 4);
+      alter table credit_ledger add column unit_price numeric(18, 4);
+      update credit_ledger set quantity = round(measured / (case unit when 'audio_minute' then 60 else 1000 end), 4)
+        where unit is not null and measured is not null;
+      update credit_ledger l set unit_price = p.credits from prices p where l.price_id = p.id;
+      update credit_ledger set unit_price = 0 where kind = 'charge' and unit is not null and unit_price is null;
+      update credit_ledger r set measured = s.measured, quantity = s.quantity, unit_price = s.unit_price
+        from credit_ledger s
+        where r.kind = 'release' and s.kind = 'reservation' and s.reservation_id = r.reservation_id;
+    `,
+  },
 ];

@@ -207,8 +207,12 @@ export const creditLedger = tenant.table('credit_ledger', {
   modelId: text('model_id'),
   engine: text('engine'),
   unit: text('unit').$type<PriceUnit>(),
-  /** Tokens (input, output, embedding) or seconds of audio. */
+  /** What the work reported: tokens (input, output, embedding) or seconds of audio. */
+  measured: numeric('measured', { precision: 18, scale: 4, mode: 'number' }),
+  /** How many of `unit` (thousands of tokens, minutes): amount = −quantity × unitPrice, rounded to 4 decimals. */
   quantity: numeric('quantity', { precision: 18, scale: 4, mode: 'number' }),
+  /** Credits per `unit`, from the price row in force (0 when there was none). */
+  unitPrice: credits('unit_price'),
   priceId: uuid('price_id'),
   eventId: text('event_id'),
   userId: text('user_id'),

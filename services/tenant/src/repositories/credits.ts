@@ -130,6 +130,13 @@ export async function openReservation(db: Db, companyId: string, subject: string
   return row;
 }
 
+/** The quantity and unit price a reservation's ledger line took, for the release that gives it back. */
+export async function reservationLine(db: Db, reservationId: string): Promise<Pick<LedgerRow, 'measured' | 'quantity' | 'unitPrice'> | undefined> {
+  const [row] = await db.select({ measured: creditLedger.measured, quantity: creditLedger.quantity, unitPrice: creditLedger.unitPrice }).from(creditLedger)
+    .where(and(eq(creditLedger.reservationId, reservationId), eq(creditLedger.kind, 'reservation')));
+  return row;
+}
+
 export async function insertReservation(tx: Db, values: typeof creditReservations.$inferInsert): Promise<void> {
   await tx.insert(creditReservations).values(values);
 }

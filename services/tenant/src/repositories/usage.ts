@@ -29,8 +29,9 @@ function charges(scope: ChargeScope): SQL {
 
 // numeric sums come back as exact decimal strings: callers turn them into numbers once.
 const used = sql<string>`coalesce(sum(-${creditLedger.amount}), 0)`;
-const quantityOf = (units: readonly PriceUnit[]) =>
-  sql<string>`coalesce(sum(${creditLedger.quantity}) filter (where ${inArray(creditLedger.unit, [...units])}), 0)`;
+/** What the work reported (tokens, seconds) in these units. */
+const measuredIn = (units: readonly PriceUnit[]) =>
+  sql<string>`coalesce(sum(${creditLedger.measured}) filter (where ${inArray(creditLedger.unit, [...units])}), 0)`;
 /** The day of an entry in UTC, whatever the session's time zone. */
 const utcDay = sql<string>`to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
 /** What a charge is reported under: the model's name as charged, else the engine. */
@@ -49,9 +50,9 @@ export async function usageTotals(db: Db, scope: ChargeScope) {
       model: modelLabel,
       credits: used,
       // Embeddings are text sent to the model: their tokens count as input.
-      inputTokens: quantityOf(['input_1k', 'embedding_1k']),
-      outputTokens: quantityOf(['output_1k']),
-      seconds: quantityOf(['audio_minute']),
+      inputTokens: measuredIn(['input_1k', 'embedding_1k']),
+      outputTokens: measuredIn(['output_1k']),
+      seconds: measuredIn(['audio_minute']),
     }).from(creditLedger).where(where).groupBy(modelLabel).orderBy(desc(used), asc(modelLabel)),
     db.select({ feature: creditLedger.feature, credits: used }).from(creditLedger).where(where)
       .groupBy(creditLedger.feature).orderBy(desc(used), asc(creditLedger.feature)),
@@ -66,8 +67,12 @@ export interface ChargeLine {
   name: string;
   feature: CreditFeature | null;
   model: string;
-  quantity: string | null;
+  /** The usage event that caused it: the lines of one reply share it. */
+  eventId: string | null;
   unit: PriceUnit | null;
+  /** How many of the unit, and credits per unit (numeric text). */
+  quantity: string | null;
+  unitPrice: string | null;
   credits: string;
 }
 
@@ -80,8 +85,10 @@ export async function chargeLines(db: Db, scope: ChargeScope, afterSeq: number, 
     name: personName,
     feature: creditLedger.feature,
     model: modelLabel,
-    quantity: sql<string | null>`${creditLedger.quantity}::text`,
+    eventId: creditLedger.eventId,
     unit: creditLedger.unit,
+    quantity: sql<string | null>`${creditLedger.quantity}::text`,
+    unitPrice: sql<string | null>`${creditLedger.unitPrice}::text`,
     credits: sql<string>`(-${creditLedger.amount})::text`,
   }).from(creditLedger).leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
     .where(and(charges(scope), gt(creditLedger.seq, afterSeq)))
@@ -106,11 +113,18 @@ export async function movementsIn(db: Db, companyId: string, from: Date, to: Dat
   return { grants: row?.grants ?? '0', adjustments: row?.adjustments ?? '0' };
 }
 
-/** Charges of a company in [from, to) by feature and model. */
+/**
+ * Charges of a company in [from, to) by feature, model, unit and unit price (a price changed within
+ * the month makes two lines), with the quantity charged. Credits are the sum of the ledger lines'
+ * amounts, each rounded when charged.
+ */
 export async function chargesByFeatureAndModel(db: Db, companyId: string, from: Date, to: Date) {
-  return db.select({ feature: creditLedger.feature, model: modelLabel, credits: used }).from(creditLedger)
+  return db.select({
+    feature: creditLedger.feature, model: modelLabel, unit: creditLedger.unit,
+    quantity: sql<string | null>`sum(${creditLedger.quantity})::text`, unitPrice: sql<string | null>`${creditLedger.unitPrice}::text`, credits: used,
+  }).from(creditLedger)
     .where(charges({ companyId, from, to }))
-    .groupBy(creditLedger.feature, modelLabel)
-    .orderBy(asc(creditLedger.feature), desc(used), asc(modelLabel));
+    .groupBy(creditLedger.feature, modelLabel, creditLedger.unit, creditLedger.unitPrice)
+    .orderBy(asc(creditLedger.feature), asc(modelLabel), asc(creditLedger.unit), asc(creditLedger.unitPrice));
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import type { CreditFeature, StatementDto } from '@earshot/contracts';
+import type { CreditFeature, PriceUnit, StatementDto } from '@earshot/contracts';
 
 const require = createRequire(import.meta.url);
 
@@ -26,7 +26,16 @@ const FEATURE_LABELS: Record<CreditFeature, string> = {
   custom_gpt: 'Custom GPTs',
 };
 
+/** What one of a unit is, as a statement line names it (quantity × this at the unit price). */
+const UNIT_LABELS: Record<PriceUnit, string> = {
+  input_1k: '1,000 input tokens',
+  output_1k: '1,000 output tokens',
+  audio_minute: 'minutes of audio',
+  embedding_1k: '1,000 embedding tokens',
+};
+
 const creditFormat = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const quantityFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 4 });
 /** Credits as printed: grouped thousands, two to four decimals. */
 const formatCredits = (n: number) => creditFormat.format(n);
 
@@ -49,6 +58,14 @@ const PAGE = { margin: 56, width: 595.28, height: 841.89 };
 /** Where each column starts (label, credits, money) and where the table ends. */
 const COLUMNS = { label: PAGE.margin, credits: 320, money: 440, right: PAGE.width - PAGE.margin };
 const WIDTH = { label: COLUMNS.credits - COLUMNS.label - 8, credits: COLUMNS.money - COLUMNS.credits - 10, money: COLUMNS.right - COLUMNS.money };
+
+/** 'Chat · gpt-4o', then '1.234 × 1,000 input tokens at 0.70' below it: what was charged, how many of which unit, at what price. */
+function chargeLabel(charge: StatementDto['charges'][number]): string {
+  const what = `${FEATURE_LABELS[charge.feature]} · ${charge.model || '—'}`;
+  if (charge.unit === null || charge.quantity === null) return what;
+  const price = charge.unitPrice === null ? '' : ` at ${formatCredits(charge.unitPrice)}`;
+  return `${what}\n${quantityFormat.format(charge.quantity)} × ${UNIT_LABELS[charge.unit]}${price}`;
+}
 
 /** The monthly statement as an A4 PDF: heading, then one table of balances and charges. */
 export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
@@ -108,11 +125,12 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
   row('Adjustments', statement.adjustments);
   row('Charges', null, { bold: true, rule: true });
   if (statement.charges.length === 0) row('No charges this month', null);
-  for (const charge of statement.charges) row(`${FEATURE_LABELS[charge.feature]} · ${charge.model || '—'}`, -charge.credits);
+  for (const charge of statement.charges) row(chargeLabel(charge), -charge.credits);
   row('Total charges', -statement.totalCharges, { bold: true });
   row('Closing balance', statement.closing, { bold: true, rule: true });
   doc.moveDown(1.5).font('regular').fontSize(8).fillColor('#666666').text(
-    'From the credits ledger, in UTC. Balances count grants, adjustments and charges: work still queued at the end of the month holds credits but has not spent them yet.',
+    'From the credits ledger, in UTC. Balances count grants, adjustments and charges: work still queued at the end of the month holds credits but has not spent them yet. '
+    + 'Each ledger line costs its quantity × unit price, rounded half up to 4 decimals; a charge here sums its lines.',
     COLUMNS.label, doc.y, { width: COLUMNS.right - COLUMNS.label },
   );
 

@@ -5,7 +5,7 @@ import * as repo from '../repositories/usage';
 import { assertVisible, loadCompany } from './companies';
 import { fromUnits, monthOf, toUnits } from './credits/amounts';
 import { renderStatementPdf } from './statement-pdf';
-import { monthBounds } from './usage';
+import { decimalOrNull, monthBounds } from './usage';
 
 /** numeric(18,4) text → exact ten-thousandths. */
 const units = (decimal: string) => toUnits(Number(decimal));
@@ -49,7 +49,9 @@ export class StatementService {
       repo.chargesByFeatureAndModel(db, companyId, from, to),
       currency(db),
     ]);
-    const lines = charges.flatMap((c) => (c.feature === null ? [] : [{ feature: c.feature, model: c.model, credits: Number(c.credits) }]));
+    const lines = charges.flatMap((c) => (c.feature === null ? [] : [{
+      feature: c.feature, model: c.model, unit: c.unit, quantity: decimalOrNull(c.quantity), unitPrice: decimalOrNull(c.unitPrice), credits: Number(c.credits),
+    }]));
     const total = charges.reduce((sum, c) => sum + units(c.credits), 0);
     const statement: StatementDto = {
       companyId,

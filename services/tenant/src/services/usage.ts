@@ -11,7 +11,11 @@ const DAY_MS = 86_400_000;
 const MAX_USAGE_DAYS = 366;
 /** Charges read per query while a CSV download streams. */
 const CSV_BATCH = 500;
-const USAGE_CSV_COLUMNS = ['date', 'user', 'feature', 'model', 'quantity', 'unit', 'credits'] as const;
+/**
+ * One line per ledger charge: its unit, quantity of that unit and unit price (credits = quantity ×
+ * unit_price, rounded half up to 4 decimals); the lines of one reply share their event.
+ */
+const USAGE_CSV_COLUMNS = ['date', 'user', 'feature', 'model', 'event', 'unit', 'quantity', 'unit_price', 'credits'] as const;
 
 /** Who a charge without a person is for: the company's API key or its own background work. */
 const COMPANY_ACCOUNT_NAME = 'Company account';
@@ -53,6 +57,9 @@ function usagePeriod(query: { from?: string; to?: string }, now: Date): UsagePer
   if ((end.getTime() - start.getTime()) / DAY_MS > MAX_USAGE_DAYS) throw invalid('query.from', `the period must be at most ${MAX_USAGE_DAYS} days`);
   return { from, to, start, end };
 }
+
+/** numeric text (or null) as a number. */
+export const decimalOrNull = (text: string | null) => (text === null ? null : Number(text));
 
 const nameOf = (userId: string | null, name: string) => (userId === null ? COMPANY_ACCOUNT_NAME : name || FORMER_MEMBER_NAME);
 
@@ -125,8 +132,8 @@ export class UsageService {
       const batch = await repo.chargeLines(this.ctx.db, scope, after, CSV_BATCH);
       if (batch.length === 0) return;
       yield batch.map((c) => csvLine([
-        c.createdAt.toISOString(), nameOf(c.userId, c.name), c.feature, c.model,
-        c.quantity === null ? null : Number(c.quantity), c.unit, Number(c.credits),
+        c.createdAt.toISOString(), nameOf(c.userId, c.name), c.feature, c.model, c.eventId, c.unit,
+        decimalOrNull(c.quantity), decimalOrNull(c.unitPrice), Number(c.credits),
       ])).join('');
       after = batch[batch.length - 1]!.seq;
     }

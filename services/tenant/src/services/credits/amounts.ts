@@ -21,16 +21,29 @@ export function unitsText(units: number): string {
   return `${sign}${Math.floor(abs / SCALE)}.${String(abs % SCALE).padStart(CREDIT_DECIMALS, '0')}`;
 }
 
-/** How many of a quantity one price unit covers: tokens are priced per 1,000, audio per minute (60 s). */
+/** How much of what the work reports one price unit covers: tokens are priced per 1,000, audio per minute (60 s). */
 const PER: Record<PriceUnit, number> = { input_1k: 1000, output_1k: 1000, embedding_1k: 1000, audio_minute: 60 };
 
+/** A priced line: how many of its unit, at what price, for how much, every figure in ten-thousandths. */
+export interface Priced {
+  quantityUnits: number;
+  priceUnits: number;
+  costUnits: number;
+}
+
 /**
- * The cost of a quantity (tokens, or seconds of audio) at a price per unit, in ten-thousandths,
- * rounded to the nearest: 500 output tokens at 4 credits per 1,000 cost 2 credits; audio is charged
- * by the second (90 s at 1 credit a minute cost 1.5).
+ * Prices what the work reported (tokens, or seconds of audio) so that a ledger line can be checked
+ * by hand: the quantity in the price's unit (thousands of tokens, minutes) is rounded to 4 decimals
+ * first (tokens never round; audio rounds to 0.0001 minute, 6 ms, finer than the second it is
+ * measured in), then cost = quantity × price, rounded half up to 4 decimals. 1,234 input tokens at
+ * 0.7 per 1,000 are 1.234 × 0.7 = 0.8638 credits; 90 s at 1 credit a minute are 1.5 × 1 = 1.5.
+ * Integer arithmetic (BigInt for the product): no floating-point drift, whatever the size.
  */
-export function costUnits(quantity: number, unit: PriceUnit, priceCredits: number): number {
-  return Math.round((quantity * toUnits(priceCredits)) / PER[unit]);
+export function priceQuantity(measured: number, unit: PriceUnit, priceCredits: number): Priced {
+  const quantityUnits = Math.round((measured * SCALE) / PER[unit]);
+  const priceUnits = toUnits(priceCredits);
+  const product = BigInt(quantityUnits) * BigInt(priceUnits);
+  return { quantityUnits, priceUnits, costUnits: Number((product + BigInt(SCALE / 2)) / BigInt(SCALE)) };
 }
 
 /** The calendar month (UTC) of a moment: 'YYYY-MM'. */

@@ -16,7 +16,7 @@ import * as pricing from '../../repositories/pricing';
 import { assertNotDeleting, assertVisible, loadCompany } from '../companies';
 import type { MailService } from '../mail/mail';
 import { CreditAlerts } from './alerts';
-import { costUnits, fromUnits, monthOf, toUnits } from './amounts';
+import { fromUnits, monthOf, priceQuantity, toUnits } from './amounts';
 import { balanceOf, post, toLedgerEntryDto, type Entry, type Posted } from './ledger';
 import { PriceBook } from './price-book';
 
@@ -173,7 +173,7 @@ export class CreditService {
   async settle(tx: Db, emit: Emit, usage: Usage & { subject: string }): Promise<void> {
     const open = await repo.openReservation(tx, usage.companyId, usage.subject);
     const charged = chargeEntries({ ...usage, userId: usage.userId ?? open?.userId ?? null }, await PriceBook.load(tx, [usage]));
-    const posted = await this.postCharges(tx, emit, usage.companyId, [...charged, ...(open ? [this.releaseEntry(open, usage.eventId)] : [])]);
+    const posted = await this.postCharges(tx, emit, usage.companyId, [...charged, ...(open ? [await this.releaseEntry(tx, open, usage.eventId)] : [])]);
     if (open && posted?.entries.some((e) => e.kind === 'release')) await repo.closeReservation(tx, open.id, 'settled');
   }
 
@@ -190,22 +190,34 @@ export class CreditService {
   async release(tx: Db, companyId: string, subject: string, eventId: string): Promise<void> {
     const open = await repo.openReservation(tx, companyId, subject);
     if (!open) return;
-    const posted = await post(tx, companyId, [this.releaseEntry(open, eventId)]);
+    const posted = await post(tx, companyId, [await this.releaseEntry(tx, open, eventId)]);
     if (posted?.entries.length) await repo.closeReservation(tx, open.id, 'released');
   }
 
-  private releaseEntry(open: { id: string; amount: number; userId: string | null }, eventId: string): Entry {
-    return { kind: 'release', units: toUnits(Number(open.amount)), feature: 'transcription', eventId, userId: open.userId, reservationId: open.id, unit: 'audio_minute' };
+  /** Gives back what a reservation took, naming the same quantity and unit price as its line. */
+  private async releaseEntry(tx: Db, open: { id: string; amount: number; userId: string | null }, eventId: string): Promise<Entry> {
+    const reserved = await repo.reservationLine(tx, open.id);
+    return {
+      kind: 'release', units: toUnits(Number(open.amount)), feature: 'transcription', eventId, userId: open.userId, reservationId: open.id, unit: 'audio_minute',
+      measured: reserved?.measured ?? null, quantityUnits: reserved?.quantity == null ? null : toUnits(reserved.quantity),
+      priceUnits: reserved?.unitPrice == null ? null : toUnits(reserved.unitPrice),
+    };
   }
 }
 
-/** A usage event's charge entries, one per unit, at the prices in force when the work happened. */
+/**
+ * A usage event's charge entries, one per unit, at the prices in force when the work happened: each
+ * says its unit, quantity and unit price, and costs quantity × unit price (amounts.ts), so the
+ * lines of one reply add up to its cost and never read alike.
+ */
 function chargeEntries(usage: Usage, book: PriceBook): Entry[] {
   return usage.quantities.map(({ unit, quantity }) => {
     const price = book.at(usage.ref, unit, usage.occurredAt);
+    const priced = priceQuantity(quantity, unit, price ? Number(price.credits) : 0);
     return {
-      kind: 'charge', units: -costUnits(quantity, unit, price ? Number(price.credits) : 0), feature: usage.feature, model: usage.model,
-      modelId: usage.ref?.modelId ?? null, engine: usage.ref?.engine ?? null, unit, quantity, priceId: price?.id ?? null,
+      kind: 'charge', units: -priced.costUnits, feature: usage.feature, model: usage.model,
+      modelId: usage.ref?.modelId ?? null, engine: usage.ref?.engine ?? null, unit, measured: quantity,
+      quantityUnits: priced.quantityUnits, priceUnits: priced.priceUnits, priceId: price?.id ?? null,
       eventId: usage.eventId, userId: usage.userId,
     };
   });

@@ -14,7 +14,11 @@ export interface Entry {
   modelId?: string | null;
   engine?: string | null;
   unit?: PriceUnit | null;
-  quantity?: number | null;
+  /** What the work reported: tokens or seconds. */
+  measured?: number | null;
+  /** How many of `unit`, and its price, in ten-thousandths. */
+  quantityUnits?: number | null;
+  priceUnits?: number | null;
   priceId?: string | null;
   eventId?: string | null;
   userId?: string | null;
@@ -38,13 +42,17 @@ export interface Posted {
  * for two statements and the commit, however many entries (a batch of events) go in at once.
  * Undefined for a company that no longer exists.
  */
+// numeric columns take exact decimal text (drizzle's number type says otherwise).
+const decimalOf = (units: number | null | undefined) => (units == null ? null : unitsText(units) as unknown as number);
+
 export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
   // The account is made with the company: without one the company is gone, and nothing is written.
   const found = await repo.findAccount(tx, companyId);
   if (!found) return undefined;
   const written = await repo.appendEntries(tx, entries.map((e) => ({
-    companyId, kind: e.kind, amount: unitsText(e.units) as unknown as number, reason: e.reason ?? null, feature: e.feature ?? null,
-    model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, quantity: e.quantity ?? null,
+    companyId, kind: e.kind, amount: decimalOf(e.units)!, reason: e.reason ?? null, feature: e.feature ?? null,
+    model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, measured: e.measured ?? null,
+    quantity: decimalOf(e.quantityUnits), unitPrice: decimalOf(e.priceUnits),
     priceId: e.priceId ?? null, eventId: e.eventId ?? null, userId: e.userId ?? null, reservationId: e.reservationId ?? null,
   })));
   let balance = 0;
@@ -78,6 +86,9 @@ export function toLedgerEntryDto(row: LedgerRow): LedgerEntryDto {
     reason: row.reason,
     feature: row.feature,
     model: row.model,
+    unit: row.unit,
+    quantity: row.quantity === null ? null : Number(row.quantity),
+    unitPrice: row.unitPrice === null ? null : Number(row.unitPrice),
     eventId: row.eventId,
     userId: row.userId,
     createdAt: row.createdAt.toISOString(),
