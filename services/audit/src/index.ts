@@ -1,14 +1,19 @@
-import { defineService, onEvery } from '@earshot/kit';
+import { defineService, onEvery, type ServiceContext } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
+import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
 import { auditRoutes } from './routes/audit';
 
-/** The audit service: an append-only log of every event on every topic. See README.md. */
-export const auditService = defineService({
+type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig>;
+const anchorTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
+
+/** The audit service: an append-only, hash-chained log of every event on every topic. See README.md. */
+export const auditService = defineService<AuditContext['config']>({
   name: 'audit',
   schema: 'audit',
   prefixes: ['/audit'],
   migrations,
+  configShape: anchorConfigShape,
   async routes(app, ctx) {
     await auditRoutes(app, new AuditLog(ctx));
   },
@@ -16,5 +21,21 @@ export const auditService = defineService({
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
     return [onEvery((envelopes, tx) => audit.record(tx, envelopes))];
+  },
+  // Entries from before the chain are sealed first; then the daily anchor, looked at like the
+  // tenant's monthly grants: at start and on a timer, written once per UTC day by whoever is first.
+  async start(ctx) {
+    const sealed = await new AuditLog(ctx).chain.sealOldEntries((fn) => ctx.transact((tx) => fn(tx)));
+    if (sealed > 0) ctx.logger.info({ chains: sealed }, 'audit entries from before the hash chain sealed');
+    const job = new AnchorJob(ctx.db, ctx.logger, ctx.config);
+    const anchor = () => job.run().then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'audit chain anchor failed'));
+    await anchor();
+    const timer = setInterval(() => void anchor(), ANCHOR_POLL_MS);
+    timer.unref();
+    anchorTimers.set(ctx, timer);
+  },
+  async stop(ctx) {
+    clearInterval(anchorTimers.get(ctx));
+    anchorTimers.delete(ctx);
   },
 });

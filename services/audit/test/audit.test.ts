@@ -6,6 +6,7 @@ import { tenantService } from '@earshot/tenant-service';
 import { auditService } from '../src';
 import { AuditLog } from '../src/services/audit';
 import { redact, REDACTED } from '../src/services/record';
+import { parseCsv } from '../src/services/export-file';
 
 let stack: TestStack;
 let host: string;
@@ -304,25 +305,6 @@ describe('keyset pages', () => {
   });
 });
 
-/** RFC 4180, enough for the tests: quoted fields with doubled quotes and line breaks inside. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
-  }
-  expect(field).toBe('');
-  return rows;
-}
-
 describe('export', () => {
   const company = randomUUID();
   const mallory: Actor = { type: 'user', id: randomUUID(), email: '=cmd@evil.test', role: 'ADMIN', ip: '203.0.113.9' };
@@ -339,7 +321,7 @@ describe('export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-[\d-T]+\.csv"$/);
     const [header, ...rows] = parseCsv(res.body);
-    expect(header).toEqual(['occurredAt', 'type', 'companyId', 'actorType', 'actorId', 'actorEmail', 'actorRole', 'actorIp', 'targetType', 'targetId', 'before', 'after', 'data', 'id']);
+    expect(header).toEqual(['occurredAt', 'type', 'companyId', 'actorType', 'actorId', 'actorEmail', 'actorRole', 'actorIp', 'targetType', 'targetId', 'before', 'after', 'data', 'id', 'version', 'seq', 'prevHash', 'hash']);
     expect(rows).toHaveLength(1);
     const cell = Object.fromEntries(header!.map((name, i) => [name, rows[0]![i]]));
     expect(cell).toMatchObject({ type: 'company.updated', companyId: company, actorEmail: "'=cmd@evil.test", targetType: 'company', targetId: "'+SUM(A1:A9)", id: tricky.id });
@@ -348,14 +330,16 @@ describe('export', () => {
     expect(res.body).not.toContain('hunter2');
   });
 
-  test('JSON Lines of the filtered log: one entry per line, as the list gives it', async () => {
+  test('JSON Lines of the filtered log: one entry per line, as the list gives it, with its place in the chain', async () => {
     const res = await download(`?format=jsonl&companyId=${company}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/\.jsonl"$/);
     const lines = res.body.split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines.map((line) => JSON.parse(line))).toEqual((await audit(`?companyId=${company}`)).items);
+    const exported = lines.map((line) => JSON.parse(line) as { seq: number; prevHash: string; hash: string });
+    expect(exported.map(({ seq: _seq, prevHash: _prev, hash: _hash, ...entry }) => entry)).toEqual((await audit(`?companyId=${company}`)).items);
+    for (const entry of exported) expect(entry).toMatchObject({ seq: expect.any(Number), prevHash: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
   test('5,000 entries stream out in batches: all of them, once each, newest first', async () => {

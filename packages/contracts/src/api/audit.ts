@@ -78,3 +78,45 @@ export const AuditPage = z.object({
   nextCursor: z.string().nullable(),
 });
 export type AuditPage = z.infer<typeof AuditPage>;
+
+/**
+ * Which hash chain to verify: a company's (its id), or with no companyId the platform's own
+ * entries (HOST_ADMIN) or, for a company's ADMIN, their own company's.
+ */
+export const AuditVerifyQuery = z.object({
+  companyId: z.string().trim().min(1).max(64).regex(/^\P{Cc}*$/u, 'must not contain control characters').optional(),
+}).strict();
+export type AuditVerifyQuery = z.infer<typeof AuditVerifyQuery>;
+
+/**
+ * The first link of a chain that does not hold. `position` counts the chain's entries from 1 (the
+ * entry the audit page names); `seq` and `id` name the row (null when the end of the chain is what
+ * is wrong). reason: `content` the entry was changed, `link` an entry before it was removed,
+ * inserted or reordered, `unsealed` it carries no hash, `head` entries were cut from or added at the end.
+ */
+export const AuditChainBreak = z.object({
+  position: z.number().int(),
+  seq: z.number().int().nullable(),
+  id: z.string().nullable(),
+  reason: z.enum(['content', 'link', 'unsealed', 'head']),
+  message: z.string(),
+});
+export type AuditChainBreak = z.infer<typeof AuditChainBreak>;
+
+/** A chain as verified now: `entries` that hold, `head` the hash of the last of them (null: empty chain). */
+export const AuditVerifyResult = z.object({
+  ok: z.boolean(),
+  companyId: z.string().nullable(),
+  entries: z.number().int(),
+  head: z.string().nullable(),
+  brokenAt: AuditChainBreak.optional(),
+});
+export type AuditVerifyResult = z.infer<typeof AuditVerifyResult>;
+
+/** An exported entry: the list's shape plus what a verifier needs (its place in the chain and the two hashes). */
+export const AuditExportEntry = AuditEntryDto.extend({
+  seq: z.number().int(),
+  prevHash: z.string().nullable(),
+  hash: z.string().nullable(),
+});
+export type AuditExportEntry = z.infer<typeof AuditExportEntry>;

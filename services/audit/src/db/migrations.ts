@@ -52,4 +52,46 @@ export const migrations: Migration[] = [
       create index entries_type_time_idx on entries (type, occurred_at desc, seq desc);
     `,
   },
+  {
+    // The hash chain (README "Hash chain"). Entries written before it carry no hash: the service
+    // seals each chain's old entries in seq order, once, when it creates that chain's head (at
+    // start, or at the chain's first append), so the chain covers the whole log. The one change
+    // the append-only trigger lets through is that sealing: hash from null to a value, every other
+    // column unchanged.
+    name: '0003_hash_chain',
+    sql: `
+      alter table entries add column prev_hash text, add column hash text;
+      create index entries_chain_idx on entries ((coalesce(company_id, '')), seq);
+      create index entries_unsealed_idx on entries (seq) where hash is null;
+
+      -- One row per chain ('' = the platform's own entries): locked FOR UPDATE by every append, so
+      -- appends to one chain are serialised across consumers and replicas, and the last link is known.
+      create table chain_heads (
+        chain_key text primary key,
+        seq bigint,
+        hash text,
+        entries bigint not null default 0,
+        updated_at timestamptz not null default now()
+      );
+
+      -- Daily anchors: one per UTC day, whichever replica writes it first.
+      create table anchors (
+        day date primary key,
+        written_at timestamptz not null default now(),
+        heads jsonb not null
+      );
+
+      create or replace function entries_are_append_only() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'UPDATE' then
+          if old.hash is null and new.hash is not null
+             and (to_jsonb(new) - 'hash' - 'prev_hash') = (to_jsonb(old) - 'hash' - 'prev_hash') then
+            return new;
+          end if;
+        end if;
+        raise exception 'audit entries are append-only: % is not allowed', tg_op using errcode = 'insufficient_privilege';
+      end
+      $$;
+    `,
+  },
 ];

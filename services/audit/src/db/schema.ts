@@ -1,4 +1,4 @@
-import { bigserial, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { Actor } from '@earshot/contracts';
 
 export const audit = pgSchema('audit');
@@ -18,6 +18,24 @@ export const entries = audit.table('entries', {
   before: jsonb('before'),
   after: jsonb('after'),
   data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  prevHash: text('prev_hash'),
+  hash: text('hash'),
 });
 export type EntryRow = typeof entries.$inferSelect;
 export type NewEntryRow = typeof entries.$inferInsert;
+
+/** Each chain's last link ('' = the platform's chain); its row lock serialises the chain's appends. */
+export const chainHeads = audit.table('chain_heads', {
+  chainKey: text('chain_key').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }),
+  hash: text('hash'),
+  entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** The chain heads as written out once per UTC day. */
+export const anchors = audit.table('anchors', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  writtenAt: timestamp('written_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  heads: jsonb('heads').$type<{ chain: string | null; entries: number; head: string | null }[]>().notNull(),
+});

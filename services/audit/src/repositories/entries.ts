@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { entries, type NewEntryRow } from '../db/schema';
+import { entries } from '../db/schema';
 
 export interface EntryFilter {
   companyId?: string;
@@ -23,12 +23,6 @@ export interface EntryFilter {
 export interface Position {
   at: string;
   seq: number;
-}
-
-/** Appends entries in their order; an event already logged (redelivered) is skipped. */
-export async function insertEntries(tx: Db, rows: NewEntryRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.insert(entries).values(rows).onConflictDoNothing({ target: entries.id });
 }
 
 function where(filter: EntryFilter): SQL | undefined {

@@ -1,7 +1,8 @@
-import type { AuditEntryDto, AuditExportQuery, AuditPage, AuditQuery, Envelope } from '@earshot/contracts';
+import type { AuditEntryDto, AuditExportEntry, AuditExportQuery, AuditPage, AuditQuery, Envelope } from '@earshot/contracts';
 import { badRequest, companyScope, type Db, type Identity, type ServiceContext } from '@earshot/kit';
-import { countEntries, insertEntries, positionOf, readEntries, type EntryFilter, type Position, type ReadEntry } from '../repositories/entries';
+import { countEntries, positionOf, readEntries, type EntryFilter, type Position, type ReadEntry } from '../repositories/entries';
 import { entryOf } from './record';
+import { AuditChain } from './chain-log';
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Entries per query while an export streams: memory stays flat however long the log is. */
@@ -48,13 +49,23 @@ function toDto(row: ReadEntry): AuditEntryDto {
   };
 }
 
+/** An exported entry carries its place in the chain and both hashes: an export verifies offline. */
+const toExportDto = (row: ReadEntry): AuditExportEntry => ({ ...toDto(row), seq: row.seq, prevHash: row.prevHash, hash: row.hash });
+
 /** The audit log: records every event once, and lists entries to the platform administrator. */
 export class AuditLog {
-  constructor(private readonly ctx: ServiceContext) {}
+  readonly chain: AuditChain;
 
-  /** Stores events, in the transaction that records them as applied (redelivery adds nothing); a batch in one statement. */
+  constructor(private readonly ctx: ServiceContext) {
+    this.chain = new AuditChain(ctx.db);
+  }
+
+  /**
+   * Stores events, in the transaction that records them as applied (redelivery adds nothing): each
+   * chain's new entries in one statement, linked to the chain's head under its lock.
+   */
   async record(tx: Db, envelopes: readonly Envelope[]): Promise<void> {
-    await insertEntries(tx, envelopes.map(entryOf));
+    await this.chain.append(tx, envelopes.map(entryOf));
   }
 
   /** Entries newest first, by page or after a cursor; a caller scoped to one company sees only its own. */
@@ -94,15 +105,15 @@ export class AuditLog {
    * Every entry the filters match, newest first, read in keyset batches as the consumer pulls
    * them. The filters are checked now, so a bad query fails before anything is streamed.
    */
-  export(identity: Identity, query: AuditExportQuery): AsyncGenerator<AuditEntryDto[]> {
+  export(identity: Identity, query: AuditExportQuery): AsyncGenerator<AuditExportEntry[]> {
     return this.batches(this.filterOf(identity, query));
   }
 
-  private async *batches(filter: EntryFilter): AsyncGenerator<AuditEntryDto[]> {
+  private async *batches(filter: EntryFilter): AsyncGenerator<AuditExportEntry[]> {
     let after: Position | undefined;
     for (;;) {
       const rows = await readEntries(this.ctx.db, filter, { limit: EXPORT_BATCH, after });
-      if (rows.length > 0) yield rows.map(toDto);
+      if (rows.length > 0) yield rows.map(toExportDto);
       if (rows.length < EXPORT_BATCH) return;
       const last = rows.at(-1)!;
       after = { at: last.at, seq: last.seq };
