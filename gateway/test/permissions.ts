@@ -163,6 +163,15 @@ export const ROUTES: Record<string, Permission> = {
   // Issue 13: grants, adjustments and the monthly budget and grant are the platform administrator's.
   'POST /api/companies/:id/credits': { area: 'companies' },
   'PUT /api/companies/:id/credits/settings': { area: 'companies' },
+  // Issue 25: the platform administrator sets a company's redaction, encryption and retention.
+  'PUT /api/companies/:id/policies': { area: 'companies' },
+  'GET /api/companies/:id/policies': {
+    area: 'companies',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason: 'issue 25: a company administrator sees the policies their own company’s data is handled by (read-only; another company is a 404)',
+    },
+  },
 
   // Prices (issue 13: /pricing is HOST_ADMIN's), read by everyone signed in.
   'GET /api/pricing': {
@@ -213,6 +222,13 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/email/:id/test': { area: 'emailTemplates' },
   'GET /api/audit': { area: 'auditLogs' },
   'GET /api/audit/export': { area: 'auditLogs' },
+  'GET /api/audit/verify': {
+    area: 'auditLogs',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason: 'issue 25: a company administrator verifies their own company’s audit hash chain (whether it holds, its length and head hash; another company is a 404); the entries themselves stay HOST_ADMIN’s',
+    },
+  },
 
   'GET /api/ai/config/provider': { area: 'aiConfig' },
   'GET /api/ai/config/provider/dropdown': { area: 'aiConfig' },

@@ -2,6 +2,7 @@
 // imports these (and only types from the main entry), so the schemas never reach its bundle.
 // Everything here is also exported by the main entry; the zod schemas build on these values.
 export * from './roles';
+export * from './policy-constants';
 
 export const ERROR_CODES = {
   BAD_REQUEST: 'BAD_REQUEST',

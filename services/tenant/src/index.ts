@@ -1,5 +1,6 @@
 import { ConfigError, createStorage, defineService, on, serveCreditGateInProcess, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
+import { policyMigrations } from './db/policies';
 import { applyRecordingEvent, ClientService, RECORDING_EVENTS } from './services/clients';
 import { BrandingService } from './services/branding';
 import { companyRemovalHandlers } from './services/company-removal';
@@ -10,6 +11,8 @@ import { applyUserEvent } from './services/members';
 import { brandingRoutes } from './routes/branding';
 import { clientRoutes } from './routes/clients';
 import { companyRoutes } from './routes/companies';
+import { policyRoutes } from './routes/policies';
+import { PolicyService } from './services/policies';
 import { configRoutes } from './routes/config';
 import { internalRoutes } from './routes/internal';
 import { featureRoutes } from './routes/features';
@@ -59,7 +62,8 @@ export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications'],
-  migrations,
+  // The policies' migration has its own module (issue 25); names order them among the others.
+  migrations: [...migrations, ...policyMigrations],
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   configShape: { ...storageConfigShape, ...mailConfigShape, ...creditsConfigShape },
   async routes(app, ctx) {
@@ -71,6 +75,7 @@ export const tenantService = defineService<TenantConfig>({
     // routes and start alike.
     serveCreditGateInProcess(ctx.database, new CreditGateService(ctx));
     await companyRoutes(app, companies);
+    await policyRoutes(app, new PolicyService(ctx));
     await brandingRoutes(app, new BrandingService(ctx, createStorage(ctx.config)));
     await configRoutes(app, companies);
     await featureRoutes(app, new FeatureService(ctx));

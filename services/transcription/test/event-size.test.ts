@@ -85,6 +85,11 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'company.api_key_rotated': { id },
   'company.api_key_revoked': { id },
   'company.features_changed': { id, before: { chat: false }, after: { chat: true } },
+  'company.policies_changed': {
+    id,
+    before: { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: null } },
+    after: { redaction: 'text_audio', keepOriginal: false, encryption: false, retention: { recordingsDays: 36_500, chatsDays: 36_500, auditDays: 36_500 } },
+  },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
   'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800, language: 'auto', speakers: UPLOAD_SPEAKERS_MAX },

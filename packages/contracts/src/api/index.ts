@@ -13,3 +13,4 @@ export * from './email';
 export * from './analysis';
 export * from './credits';
 export * from './custom-gpts';
+export * from './policies';

@@ -7,6 +7,7 @@ import { chatEvents } from './chat';
 import { promptEvents } from './prompt';
 import { mailEvents } from './mail';
 import { creditEvents } from './credits';
+import { policyEvents } from './policies';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -15,7 +16,7 @@ export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcripti
 export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 export { EmailTemplateState } from './mail';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents] as const;
+const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

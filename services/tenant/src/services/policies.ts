@@ -1,0 +1,54 @@
+import { POLICY_MESSAGES, type CompanyPolicies } from '@earshot/contracts';
+import { actorOf, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import type { CompanyRow } from '../db/schema';
+import type { CompanyPolicyRow } from '../db/policies';
+import * as repo from '../repositories/policies';
+import { findCompanyForUpdate } from '../repositories/companies';
+import { assertNotDeleting, assertVisible, loadCompany } from './companies';
+
+function toPolicies(company: CompanyRow, row: CompanyPolicyRow | null): CompanyPolicies {
+  return {
+    redaction: row?.redaction ?? 'off',
+    keepOriginal: row?.keepOriginal ?? false,
+    encryption: company.encryption,
+    retention: { recordingsDays: row?.recordingsDays ?? null, chatsDays: row?.chatsDays ?? null, auditDays: row?.auditDays ?? null },
+  };
+}
+
+/** A switch asked for that does not exist yet: refused, naming the field, rather than stored and ignored. */
+const unavailable = (field: 'encryption' | 'keepOriginal', message: string) => conflict(message, [{ field: `body.${field}`, message }]);
+
+/**
+ * A company's data policies (issue 25): HOST_ADMIN sets them, the company's ADMIN reads them.
+ * Encryption at rest and keeping unredacted originals (which needs it) are not built: turning
+ * either on is a 409 that says so. Retention is stored and validated; no job deletes by it yet.
+ */
+export class PolicyService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async get(identity: Identity, companyId: string): Promise<CompanyPolicies> {
+    assertVisible(identity, companyId);
+    const company = await loadCompany(this.ctx.db, companyId);
+    return toPolicies(company, await repo.findPolicies(this.ctx.db, companyId));
+  }
+
+  async save(identity: Identity, companyId: string, body: CompanyPolicies): Promise<CompanyPolicies> {
+    assertVisible(identity, companyId);
+    return this.ctx.transact(async (tx, emit) => {
+      const company = await findCompanyForUpdate(tx, companyId);
+      if (!company) throw notFound('Company');
+      assertNotDeleting(company);
+      // A company switched on before this refusal existed keeps its flag; it cannot be newly asked for.
+      if (body.encryption && !company.encryption) throw unavailable('encryption', POLICY_MESSAGES.encryptionUnavailable);
+      if (body.keepOriginal) throw unavailable('keepOriginal', POLICY_MESSAGES.keepOriginalUnavailable);
+      const before = toPolicies(company, await repo.findPolicies(tx, companyId));
+      const { retention, redaction, keepOriginal } = body;
+      await repo.savePolicies(tx, companyId, { redaction, keepOriginal, ...retention });
+      const after = toPolicies(company, await repo.findPolicies(tx, companyId));
+      if (JSON.stringify(before) !== JSON.stringify(after)) {
+        emit({ type: 'company.policies_changed', companyId, actor: actorOf(identity), data: { id: companyId, before, after } });
+      }
+      return after;
+    });
+  }
+}
