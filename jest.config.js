@@ -69,6 +69,9 @@ if (process.env.DATABASE_URL) {
 // but made timing-sensitive suites (servers, workers and Chromium sharing two cores) flaky.
 export default {
   projects,
+  // One mock Kafka cluster for the run (KAFKA_BROKERS for the Kafka suites; EXPECT_KAFKA=true makes it required).
+  globalSetup: '<rootDir>/scripts/jest/kafka-setup.ts',
+  globalTeardown: '<rootDir>/scripts/jest/kafka-teardown.ts',
   maxWorkers: 1,
   workerIdleMemoryLimit: '1.5GB',
   testTimeout: 60_000,

@@ -30,8 +30,8 @@ export interface KafkaBusOptions {
    * `broker`: never create; the broker auto-creates topics on first use, with its own defaults.
    */
   topicCreation?: KafkaTopicCreation;
-  /** Consumer group timings (kafkajs's); tests lower them so that rebalances take less time. */
-  group?: Pick<ConsumerConfig, 'sessionTimeout' | 'rebalanceTimeout' | 'heartbeatInterval'>;
+  /** Consumer group timings (kafkajs's): tests lower them, as the mock cluster answers a fetch only after its full wait. */
+  group?: Pick<ConsumerConfig, 'sessionTimeout' | 'rebalanceTimeout' | 'heartbeatInterval' | 'maxWaitTimeInMs'>;
 }
 
 /** KAFKA_TOPIC_CREATION: who creates the topics (see KafkaBusOptions.topicCreation). */
@@ -150,39 +150,42 @@ export class KafkaBus implements EventBus {
     await this.ensureTopics();
     const groups = new Map<string, Subscription[]>();
     for (const s of this.subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
-    for (const [group, subs] of groups) {
-      const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: this.autoCreate, ...this.options.group });
-      await consumer.connect();
-      const topics = [...new Set(subs.flatMap((s) => s.topics))];
-      await consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
-      // Batches as fetched from a partition (one company's events stay in order), handed on in
-      // chunks; a chunk's offsets are resolved (and committed) only after it was handled.
-      await consumer.run({
-        autoCommit: true,
-        eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          const targets = subs.filter((s) => s.topics.includes(batch.topic));
-          for (let start = 0; start < batch.messages.length; start += MAX_BATCH) {
-            if (!isRunning() || isStale()) return;
-            const chunk = batch.messages.slice(start, start + MAX_BATCH);
-            const envelopes = chunk.flatMap((message) => {
-              if (!message.value) return [];
-              const parsed = envelopeOf(message.value.toString());
-              if (!parsed) this.options.logger?.error({ topic: batch.topic, offset: message.offset }, 'skipping a message that is not an event envelope');
-              return parsed ? [parsed] : [];
-            });
-            await this.deliverWithRetries(group, targets, envelopes);
-            resolveOffset(chunk.at(-1)!.offset);
-            await heartbeat();
-          }
-        },
-      });
-      this.consumers.push(consumer);
-    }
+    // Joined side by side: each join waits for the group's rebalance delay (seconds).
+    await Promise.all([...groups].map(([group, subs]) => this.startGroup(group, subs)));
+  }
+
+  private async startGroup(group: string, subs: readonly Subscription[]): Promise<void> {
+    const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: this.autoCreate, ...this.options.group });
+    this.consumers.push(consumer);
+    await consumer.connect();
+    const topics = [...new Set(subs.flatMap((s) => s.topics))];
+    await consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
+    // Batches as fetched from a partition (one company's events stay in order), handed on in
+    // chunks; a chunk's offsets are resolved (and committed) only after it was handled.
+    await consumer.run({
+      autoCommit: true,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        const targets = subs.filter((s) => s.topics.includes(batch.topic));
+        for (let start = 0; start < batch.messages.length; start += MAX_BATCH) {
+          if (!isRunning() || isStale()) return;
+          const chunk = batch.messages.slice(start, start + MAX_BATCH);
+          const envelopes = chunk.flatMap((message) => {
+            if (!message.value) return [];
+            const parsed = envelopeOf(message.value.toString());
+            if (!parsed) this.options.logger?.error({ topic: batch.topic, offset: message.offset }, 'skipping a message that is not an event envelope');
+            return parsed ? [parsed] : [];
+          });
+          await this.deliverWithRetries(group, targets, envelopes, heartbeat);
+          resolveOffset(chunk.at(-1)!.offset);
+          await heartbeat();
+        }
+      },
+    });
   }
 
   /** Retries a chunk until it is handled (its events are idempotent), unless the bus is stopping. */
-  private async deliverWithRetries(group: string, targets: readonly Subscription[], envelopes: readonly Envelope[]): Promise<void> {
+  private async deliverWithRetries(group: string, targets: readonly Subscription[], envelopes: readonly Envelope[], heartbeat: () => Promise<void>): Promise<void> {
     if (envelopes.length === 0) return;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -193,6 +196,8 @@ export class KafkaBus implements EventBus {
         if (this.stopping) throw error;
         this.options.logger?.error({ err: error, group, eventId: envelopes[0]!.id, events: envelopes.length }, 'event handler failed; retrying');
         await new Promise((r) => setTimeout(r, retryDelay(attempt)));
+        // Still alive for the group while retrying, or its partitions would go to another member.
+        await heartbeat();
       }
     }
   }
