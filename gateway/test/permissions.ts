@@ -229,13 +229,6 @@ export const ROUTES: Record<string, Permission> = {
       reason: 'issue 25: a company administrator verifies their own company’s audit hash chain (whether it holds, its length and head hash; another company is a 404); the entries themselves stay HOST_ADMIN’s',
     },
   },
-  'GET /api/audit/verify': {
-    area: 'auditLogs',
-    exception: {
-      allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'issue 25: a company administrator verifies their own company’s audit hash chain (whether it holds, its length and head hash; another company is a 404); the entries themselves stay HOST_ADMIN’s',
-    },
-  },
 
   'GET /api/ai/config/provider': { area: 'aiConfig' },
   'GET /api/ai/config/provider/dropdown': { area: 'aiConfig' },
