@@ -320,4 +320,10 @@ export const migrations: Migration[] = [
         where r.kind = 'release' and s.kind = 'reservation' and s.reservation_id = r.reservation_id;
     `,
   },
+  {
+    // A release names its reservation's quantity and price, read from the reservation's line: by
+    // its id, not by a scan of the company's ledger.
+    name: '0008_ledger_reservation_index',
+    sql: `create index credit_ledger_reservation_idx on credit_ledger (reservation_id) where reservation_id is not null;`,
+  },
 ];
