@@ -114,7 +114,10 @@ describe('credits from price to statement', () => {
     await admin.getByRole('link', { name: 'Invoice', exact: true }).click();
     const statement = admin.getByTestId('statement');
     await statement.getByRole('heading', { name: /^Statement / }).waitFor();
-    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)/ }).waitFor();
+    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)/ }).first().waitFor();
+    // The reply's two charges read as its two units, each quantity × unit price: 1 × 1 and 0.5 × 4.
+    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)1k input tokens/ }).waitFor();
+    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)1k output tokens/ }).waitFor();
     expect(await statement.getByTestId('statement-grants').textContent()).toMatch(/^Grants and top-ups[\d,.]+/);
     const pdf = await admin.request.get(await admin.getByTestId('statement-pdf').getAttribute('href').then((href) => `${suite.server.origin}${href}`));
     expect(pdf.headers()['content-type']).toContain('application/pdf');

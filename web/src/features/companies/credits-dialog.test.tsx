@@ -16,7 +16,7 @@ const company: Company = {
   createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', userCount: 3, storageUsed: 0, pendingServices: [],
 };
 const entry = (n: number, extra: Partial<LedgerEntryDto> = {}): LedgerEntryDto => ({
-  _id: `e${n}`, kind: 'charge', amount: -2, reason: null, feature: 'chat', model: 'gpt-test', eventId: `ev${n}`, userId: 'u1', createdAt: '2026-03-02T10:00:00.000Z', ...extra,
+  _id: `e${n}`, kind: 'charge', amount: -2, reason: null, feature: 'chat', model: 'gpt-test', unit: 'output_1k', quantity: 0.5, unitPrice: 4, eventId: `ev${n}`, userId: 'u1', createdAt: '2026-03-02T10:00:00.000Z', ...extra,
 });
 
 function gateway(state: { balance: number; budget: number | null }) {
@@ -26,7 +26,7 @@ function gateway(state: { balance: number; budget: number | null }) {
       const page = Number(call.query.get('page'));
       const body: CreditsDto = {
         balance: state.balance, reserved: 3, currency: 'EUR', monthlyBudget: state.budget, monthlyGrant: null,
-        ledger: { items: page === 1 ? [entry(1), entry(2, { kind: 'grant', amount: 1000, reason: 'Welcome', feature: null, model: null, eventId: null })] : [entry(3, { kind: 'adjustment', amount: -5, reason: 'Refund', feature: null, model: null })], page, pageSize: 10, total: 11, totalPages: 2 },
+        ledger: { items: page === 1 ? [entry(1), entry(2, { kind: 'grant', amount: 1000, reason: 'Welcome', feature: null, model: null, unit: null, quantity: null, unitPrice: null, eventId: null })] : [entry(3, { kind: 'adjustment', amount: -5, reason: 'Refund', feature: null, model: null, unit: null, quantity: null, unitPrice: null })], page, pageSize: 10, total: 11, totalPages: 2 },
       };
       return json(body);
     }
@@ -54,7 +54,7 @@ describe('company credits', () => {
     await waitFor(() => expect(within(dialog).getByTestId('credits-balance')).toHaveTextContent('1,234.5'));
     expect(within(dialog).getByTestId('credits-summary')).toHaveTextContent('Reserved3Monthly budgetNoneMonthly grantNone');
     const rows = await within(dialog).findAllByTestId('data-table-row');
-    expect(rows[0]).toHaveTextContent('Charge-2Chat · gpt-test');
+    expect(rows[0]).toHaveTextContent('Charge-2Chat · gpt-test · 0.5 × 1k output tokens at 4');
     expect(rows[1]).toHaveTextContent('Grant+1,000Welcome');
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(within(dialog).getAllByTestId('data-table-row')[0]).toHaveTextContent('Adjustment-5Refund'));

@@ -19,7 +19,13 @@ export function LedgerTable({ ledger, loading, onPage }: { ledger: CreditsDto['l
     },
     {
       id: 'detail', header: t('credits.ledger.detail'),
-      cell: (e) => [e.reason, e.feature ? t(`credits.features.${e.feature}`) : null, e.model].filter(Boolean).join(' · ') || '—',
+      // A charge names its unit, quantity and unit price: two lines of one reply read as input and output, not twice the same.
+      cell: (e) => [
+        e.reason, e.feature ? t(`credits.features.${e.feature}`) : null, e.model,
+        e.unit && e.quantity !== null && e.unitPrice !== null
+          ? t('credits.ledger.line', { quantity: formatCredits(e.quantity, i18n.language), unit: t(`credits.ledger.units.${e.unit}`), price: formatCredits(e.unitPrice, i18n.language) })
+          : null,
+      ].filter(Boolean).join(' · ') || '—',
     },
   ], [t, date, i18n.language]);
   const page = ledger?.page ?? 1;

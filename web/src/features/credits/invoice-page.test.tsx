@@ -11,7 +11,12 @@ const COMPANY = 'c0000000-0000-4000-8000-000000000001';
 const statement = (month: string): StatementDto => ({
   companyId: COMPANY, companyName: 'Acme', month, currency: 'EUR', creditRate: 0.1,
   opening: 100, grants: 50, adjustments: -5, totalCharges: 12.5, closing: 132.5,
-  charges: [{ feature: 'chat', model: 'gpt-test', credits: 10 }, { feature: 'transcription', model: 'pocketsphinx', credits: 2.5 }],
+  // Two lines of one model differ by unit: input and output tokens are priced apart.
+  charges: [
+    { feature: 'chat', model: 'gpt-test', unit: 'input_1k', quantity: 10, unitPrice: 0.7, credits: 7 },
+    { feature: 'chat', model: 'gpt-test', unit: 'output_1k', quantity: 1.5, unitPrice: 2, credits: 3 },
+    { feature: 'transcription', model: 'pocketsphinx', unit: 'audio_minute', quantity: 1.5, unitPrice: 1.6667, credits: 2.5 },
+  ],
 });
 
 afterEach(() => localStorage.clear());
@@ -26,7 +31,7 @@ function gateway() {
 }
 
 describe('invoice page', () => {
-  it('an ADMIN sees the month’s statement: balances, charges by feature and model, the PDF', async () => {
+  it('an ADMIN sees the month’s statement: balances, charges by feature, model, unit and unit price, the PDF', async () => {
     const sent = gateway();
     renderPage(<InvoicePage />, { path: '/invoice', url: '/invoice?month=2026-03', role: 'ADMIN', guarded: true });
     const view = await screen.findByTestId('statement');
@@ -37,7 +42,12 @@ describe('invoice page', () => {
     expect(within(view).getByTestId('statement-adjustments')).toHaveTextContent('Adjustments-5-€0.50');
     expect(within(view).getByTestId('statement-total-charges')).toHaveTextContent('Total charges-12.5-€1.25');
     expect(within(view).getByTestId('statement-closing')).toHaveTextContent('Closing balance132.5€13.25');
-    expect(within(view).getAllByTestId('statement-charge').map((row) => row.textContent)).toEqual(['Chatgpt-test10€1.00', 'Transcriptionpocketsphinx2.5€0.25']);
+    expect(within(view).getAllByTestId('statement-charge').map((row) => row.textContent)).toEqual([
+      'Chatgpt-test1k input tokens10 × 0.7100.77€0.70',
+      'Chatgpt-test1k output tokens1.5 × 21.523€0.30',
+      'TranscriptionpocketsphinxMinute of audio1.5 × 1.66671.51.66672.5€0.25',
+    ]);
+    expect(within(view).getByTestId('statement-rounding')).toHaveTextContent('quantity × unit price, rounded half up to 4 decimals');
     expect(screen.getByTestId('statement-pdf')).toHaveAttribute('href', `/api/companies/${COMPANY}/statement.pdf?month=2026-03`);
     expect(sent[0]).toMatchObject({ path: `/api/companies/${COMPANY}/statement` });
   });

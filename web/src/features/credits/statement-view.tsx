@@ -5,12 +5,17 @@ import { formatCredits, formatMoney } from '../../lib/credits-format';
 import { catalogue } from './i18n';
 
 const th = 'py-2 pr-3 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
+const thNum = 'py-2 pl-3 text-right text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
 const num = 'py-2 pl-3 text-right whitespace-nowrap tabular-nums';
+// On a phone the quantity and unit price go under the unit, so the credits stay in view.
+const wide = 'hidden sm:table-cell';
 
-/** The statement itself (what prints): balances, then the charges by feature and model. */
+/** The statement itself (what prints): balances, then the charges by feature, model, unit and unit price. */
 export function StatementView({ statement }: { statement: StatementDto }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const credits = (value: number) => formatCredits(value, i18n.language);
+  // Quantities and unit prices have up to four decimals, like credits; a line without them shows a dash.
+  const figure = (value: number | null) => (value === null ? '—' : formatCredits(value, i18n.language));
   const money = (value: number) => formatMoney(value, statement.creditRate, statement.currency, i18n.language);
   const monthName = useMemo(() => new Intl.DateTimeFormat(i18n.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${statement.month}-01T00:00:00Z`)), [statement.month, i18n.language]);
   const lines: Array<[key: string, label: string, value: number, strong?: boolean]> = [
@@ -50,21 +55,31 @@ export function StatementView({ statement }: { statement: StatementDto }): React
               <tr>
                 <th scope="col" className={th}>{t('statement.feature')}</th>
                 <th scope="col" className={th}>{t('statement.model')}</th>
-                <th scope="col" className={`${th} text-right`}>{t('statement.amount')}</th>
-                <th scope="col" className={`${th} text-right`}>{t('statement.money', { currency: statement.currency })}</th>
+                <th scope="col" className={th}>{t('statement.unit')}</th>
+                <th scope="col" className={`${thNum} ${wide}`}>{t('statement.quantity')}</th>
+                <th scope="col" className={`${thNum} ${wide}`}>{t('statement.unitPrice')}</th>
+                <th scope="col" className={thNum}>{t('statement.amount')}</th>
+                <th scope="col" className={thNum}>{t('statement.money', { currency: statement.currency })}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
               {statement.charges.map((charge) => (
-                <tr key={`${charge.feature}:${charge.model}`} data-testid="statement-charge">
+                <tr key={`${charge.feature}:${charge.model}:${charge.unit}:${charge.unitPrice}`} data-testid="statement-charge">
                   <td className="py-2 pr-3">{t(`reports.features.${charge.feature}`)}</td>
                   <td className="py-2 pr-3 break-all">{charge.model}</td>
+                  <td className="py-2 pr-3">
+                    {charge.unit ? t(`reports.units.${charge.unit}`) : '—'}
+                    <span className="block text-xs text-gray-600 tabular-nums sm:hidden dark:text-gray-400">{figure(charge.quantity)} × {figure(charge.unitPrice)}</span>
+                  </td>
+                  <td className={`${num} ${wide}`}>{figure(charge.quantity)}</td>
+                  <td className={`${num} ${wide}`}>{figure(charge.unitPrice)}</td>
                   <td className={num}>{credits(charge.credits)}</td>
                   <td className={`${num} text-gray-600 dark:text-gray-400`}>{money(charge.credits)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <p className="mt-3 text-xs text-gray-600 dark:text-gray-400" data-testid="statement-rounding">{t('statement.rounding')}</p>
         </div>
       )}
     </article>
