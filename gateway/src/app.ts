@@ -68,7 +68,7 @@ export function gatewayOptionsFrom(
     REDIS_URL?: string;
     REDIS_KEY_PREFIX: string;
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
-    LOAD_SHED_MAX_IN_FLIGHT?: number;
+    LOAD_SHED_MAX_QUEUE_DELAY_MS?: number;
     LOAD_SHED_RETRY_AFTER_SECONDS: number;
   },
   logger: Logger,

@@ -92,7 +92,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       // Four browser suites share two busy cores: shedding would refuse their requests at random.
       // Load shedding has its own deterministic tests (packages/kit/test/load-shedding.test.ts).
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-      LOAD_SHED_MAX_IN_FLIGHT: '0',
+      LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
       ...env,
     },
   });

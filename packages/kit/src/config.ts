@@ -47,7 +47,8 @@ export const BaseConfigSchema = z.object({
   /** Where the tenant service listens (distributed mode): company API keys are checked there, and credits before AI work (chat, prompt, file). */
   TENANT_SERVICE_URL: z.string().url().optional(),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
-  LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** Shed while every request of the last second took longer than this (a standing queue); 0 = never. */
+  LOAD_SHED_MAX_QUEUE_DELAY_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
 });
 export type BaseConfig = z.infer<typeof BaseConfigSchema>;

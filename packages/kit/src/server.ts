@@ -31,28 +31,82 @@ export interface ServerOptions {
 export interface LoadShedding {
   /** Mean event-loop delay (ms) above which requests are refused; 0 = not checked. */
   maxEventLoopDelayMs: number;
-  /** Requests handled at once above which new ones are refused; 0 = no limit. */
-  maxInFlight: number;
+  /**
+   * Refuse new requests while a queue stands: every request answered during the last second took
+   * longer than this (ms). 0 = not checked.
+   */
+  maxQueueDelayMs: number;
   /** What the 503's Retry-After says. */
   retryAfterSeconds: number;
   /** Extra readiness check (e.g. a dependency); false sheds. Run at start and every `healthCheckIntervalMs`. */
   healthCheck?: () => Promise<boolean>;
   healthCheckIntervalMs?: number;
+  /** The clock (ms) the queue check reads; tests drive their own. */
+  now?: () => number;
 }
 
 /** Load shedding from the validated configuration (tests opt in, so a slow test machine sheds nothing). */
 export function loadSheddingFrom(config: {
   NODE_ENV: string;
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
-  LOAD_SHED_MAX_IN_FLIGHT?: number;
+  LOAD_SHED_MAX_QUEUE_DELAY_MS?: number;
   LOAD_SHED_RETRY_AFTER_SECONDS: number;
 }): LoadShedding {
   const testing = config.NODE_ENV === 'test';
   return {
     maxEventLoopDelayMs: config.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (testing ? 0 : 500),
-    maxInFlight: config.LOAD_SHED_MAX_IN_FLIGHT ?? (testing ? 0 : 100),
+    maxQueueDelayMs: config.LOAD_SHED_MAX_QUEUE_DELAY_MS ?? (testing ? 0 : DEFAULT_MAX_QUEUE_DELAY_MS),
     retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
   };
+}
+
+/** See README, Performance: at 200 connections the fastest answer of a second stays far below it. */
+const DEFAULT_MAX_QUEUE_DELAY_MS = 500;
+
+/**
+ * Whether requests are queueing, by CoDel's rule (Nichols and Jacobson, 2012): a queue that stands,
+ * rather than a burst that passes, shows as a whole interval in which even the fastest request took
+ * longer than the target. Waits on the database pool do not delay the event loop, yet they show
+ * here. An interval with few answers says nothing (a quiet server with one long upload or chat
+ * stream is not overloaded), so it never starts shedding.
+ */
+export class QueueMonitor {
+  private intervalStart: number;
+  private fastest = Infinity;
+  private answers = 0;
+  private standing = false;
+
+  constructor(
+    private readonly targetMs: number,
+    private readonly now: () => number = () => performance.now(),
+    private readonly intervalMs = 1000,
+    private readonly minAnswers = 20,
+  ) {
+    this.intervalStart = now();
+  }
+
+  /** A request was answered `ms` after it arrived. */
+  record(ms: number): void {
+    this.roll();
+    if (ms < this.fastest) this.fastest = ms;
+    this.answers++;
+  }
+
+  /** True while the last full interval showed a standing queue. */
+  get overloaded(): boolean {
+    this.roll();
+    return this.standing;
+  }
+
+  private roll() {
+    const now = this.now();
+    if (now - this.intervalStart < this.intervalMs) return;
+    // An interval longer than one (no request came for a while) holds only what it saw.
+    this.standing = this.answers >= this.minAnswers && this.fastest > this.targetMs;
+    this.intervalStart = now;
+    this.fastest = Infinity;
+    this.answers = 0;
+  }
 }
 
 /** The first string holding a NUL byte, as `where.path.to.field`: PostgreSQL cannot store one in text. */
@@ -139,15 +193,17 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       listening = true;
     });
   }
-  if (shedding && shedding.maxInFlight > 0) {
-    // Requests waiting on the database do not delay the event loop, yet they queue: past this many
-    // at once, a new one is refused at once rather than left waiting for seconds.
-    let inFlight = 0;
+  if (shedding && shedding.maxQueueDelayMs > 0) {
+    const queue = new QueueMonitor(shedding.maxQueueDelayMs, shedding.now);
+    // Refused requests are answered at once: counting them would end the shedding they are part of.
+    const refused = new WeakSet<FastifyRequest>();
     app.addHook('onRequest', async (request, reply) => {
-      if (!sheddable(request)) return;
-      if (inFlight >= shedding.maxInFlight) return shed(reply, shedding.retryAfterSeconds);
-      inFlight++;
-      reply.raw.once('close', () => inFlight--);
+      if (!sheddable(request) || !queue.overloaded) return;
+      refused.add(request);
+      return shed(reply, shedding.retryAfterSeconds);
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      if (sheddable(request) && !refused.has(request)) queue.record(reply.elapsedTime);
     });
   }
   if (shedding && (shedding.maxEventLoopDelayMs > 0 || shedding.healthCheck)) {
