@@ -12,7 +12,7 @@ import { runAuditCommand } from '../../../scripts/audit';
 import { auditService } from '../src';
 import { AnchorJob } from '../src/services/anchor';
 import { AuditLog } from '../src/services/audit';
-import { canonicalForm, GENESIS } from '../src/services/chain';
+import { asStored, canonicalForm, GENESIS } from '../src/services/chain';
 
 let stack: TestStack;
 let host: string;
@@ -65,7 +65,7 @@ describe('the canonical form', () => {
   test('keys sorted at every depth, no spaces, empty text as null, time to the millisecond', () => {
     const text = canonicalForm({
       id: 'ABC', occurredAt: '2026-01-02T03:04:05.678Z', type: 't.x', version: 2, companyId: '', actor: { type: 'system', id: null, email: '' },
-      targetType: 't', targetId: null, before: undefined, after: { z: 1, a: [{ y: 2, b: undefined }] }, data: { when: new Date('2026-01-01T00:00:00Z') },
+      targetType: 't', targetId: null, before: undefined, after: { z: 1, a: [{ y: 2, b: undefined }] }, data: asStored({ when: new Date('2026-01-01T00:00:00Z') }),
     }, GENESIS);
     expect(text).toBe(`{"actor":{"email":null,"id":null,"ip":null,"role":null,"type":"system"},"after":{"a":[{"y":2}],"z":1},"before":null,"companyId":null,"data":{"when":"2026-01-01T00:00:00.000Z"},"id":"abc","occurredAt":"2026-01-02T03:04:05.678Z","prevHash":"${GENESIS}","target":{"id":null,"type":"t"},"type":"t.x","v":1,"version":2}`);
   });

@@ -2,14 +2,22 @@ import type { AuditVerifyQuery, AuditVerifyResult } from '@earshot/contracts';
 import { notFound, type Db, type Identity } from '@earshot/kit';
 import type { NewEntryRow } from '../db/schema';
 import { advanceHead, appendRows, createHead, lockHead, loggedIds, readHead, readLinks, sealRows, unsealedChains, type Head, type LinkRow } from '../repositories/chain';
-import { chainKeyOf, ChainWalker, GENESIS, hashOf, PLATFORM_CHAIN, type ChainEntry, type ChainState, type StoredLink } from './chain';
+import { asStored, chainKeyOf, ChainWalker, GENESIS, hashOf, PLATFORM_CHAIN, type ChainEntry, type ChainState, type StoredLink } from './chain';
 
 /** Links read per query while verifying or sealing: memory stays flat however long the chain is. */
 const READ_BATCH = 5000;
 
 /** A row about to be written, as the hash sees it: its JSON columns exactly as they will be stored. */
 function chainEntryOfRow(row: NewEntryRow): ChainEntry {
-  return { ...row, occurredAt: row.occurredAt.toISOString(), companyId: row.companyId ?? null, targetId: row.targetId ?? null, before: row.before ?? null, after: row.after ?? null };
+  return {
+    ...row,
+    occurredAt: row.occurredAt.toISOString(),
+    companyId: row.companyId ?? null,
+    targetId: row.targetId ?? null,
+    before: asStored(row.before),
+    after: asStored(row.after),
+    data: asStored(row.data),
+  };
 }
 
 /**

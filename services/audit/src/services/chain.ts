@@ -14,7 +14,10 @@ export const PLATFORM_CHAIN = '';
 
 export const chainKeyOf = (companyId: string | null | undefined): string => companyId || PLATFORM_CHAIN;
 
-/** What an entry's hash covers: every stored column but seq, recorded_at and actor_id (a copy of actor.id, checked apart). */
+/**
+ * What an entry's hash covers: every stored column but seq, recorded_at and actor_id (a copy of
+ * actor.id, checked apart). before, after and data as the database gives them back (asStored).
+ */
 export interface ChainEntry {
   id: string;
   /** ISO-8601 UTC with milliseconds, as Date#toISOString writes it. */
@@ -60,9 +63,9 @@ export function canonicalForm(entry: ChainEntry, prevHash: string): string {
     companyId: text(entry.companyId),
     actor: { type: actor.type, id: text(actor.id), email: text(actor.email), role: text(actor.role), ip: text(actor.ip) },
     target: { type: entry.targetType, id: text(entry.targetId) },
-    before: asStored(entry.before),
-    after: asStored(entry.after),
-    data: asStored(entry.data),
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    data: entry.data ?? null,
   });
 }
 
