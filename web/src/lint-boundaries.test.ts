@@ -37,7 +37,7 @@ describe('web import boundaries (eslint.config.js)', () => {
   });
 
   it('a feature importing app/ fails lint', async () => {
-    const errors = await boundaryErrors('web/src/features/chat/boundary-fixture.ts', "import { makeRouter } from '../../app/router';\nexport const r = makeRouter;\n");
+    const errors = await boundaryErrors('web/src/features/chat/boundary-fixture.ts', "import { AppRoutes } from '../../app/router';\nexport const r = AppRoutes;\n");
     expect(errors).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Features never import the composition root/)]);
   });
 
