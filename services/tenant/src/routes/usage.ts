@@ -44,7 +44,7 @@ export async function usageRoutes(app: FastifyInstance, usage: UsageService, sta
     config: { access: ADMINS, params: byId },
     schema: {
       tags: ['credits'],
-      summary: 'The same period as a CSV download for chargeback: one line per charge (date,user,feature,model,quantity,unit,credits)',
+      summary: 'The same period as a CSV download for chargeback: one line per ledger charge (date,user,feature,model,event,unit,quantity,unit_price,credits; credits = quantity × unit_price, rounded half up to 4 decimals)',
       params: IdParams, querystring: CreditUsageQuery, response: errors,
     },
   }, async (request, reply) => {
@@ -75,7 +75,7 @@ export async function usageRoutes(app: FastifyInstance, usage: UsageService, sta
     config: { access: ADMINS, params: byId },
     schema: {
       tags: ['credits'],
-      summary: 'The monthly statement from the ledger: opening balance, grants, adjustments, charges by feature and model, closing balance',
+      summary: 'The monthly statement from the ledger: opening balance, grants, adjustments, charges by feature, model, unit and unit price, closing balance',
       params: IdParams, querystring: StatementQuery, response: { 200: StatementDto, ...errors },
     },
   }, async (request) => statements.statement(identityOf(request), request.params.id, request.query));
