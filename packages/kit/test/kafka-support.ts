@@ -7,7 +7,7 @@ import { KafkaBus, type KafkaBusOptions } from '../src/bus';
  * cannot start. Without it (no kcat on a developer's machine) the Kafka suites are skipped.
  */
 export const kafkaBrokers = process.env.KAFKA_BROKERS?.split(',');
-export const describeKafka = kafkaBrokers ? describe : describe.skip;
+export const describeKafka = (name: string, body: () => void) => (kafkaBrokers ? describe : describe.skip)(name, body);
 
 /** Topics and groups outlive a test on the shared cluster: every test names its own. */
 export const unique = (what: string) => `test.${what}.${randomUUID().slice(0, 8)}`;

@@ -63,6 +63,7 @@ export class KafkaBus implements EventBus {
   private readonly subscriptions: Subscription[] = [];
   private readonly consumers: Consumer[] = [];
   private stopping = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
   /** Topics created (or found) by this process. */
   private readonly created = new Set<string>();
   /** True when the broker creates topics on first use: by setting, or because it refused our createTopics. */
@@ -157,6 +158,14 @@ export class KafkaBus implements EventBus {
   private async startGroup(group: string, subs: readonly Subscription[]): Promise<void> {
     const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: this.autoCreate, ...this.options.group });
     this.consumers.push(consumer);
+    // kafkajs restarts a consumer after errors it deems retriable only; after any other (a broker's
+    // unexpected answer during a rebalance, say) the service would stop reading its events for good.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.stopping) return;
+      this.options.logger?.error({ err: payload.error, group }, 'Kafka consumer stopped on an error; starting it again');
+      this.consumers.splice(this.consumers.indexOf(consumer), 1);
+      this.restartLater(group, subs);
+    });
     await consumer.connect();
     const topics = [...new Set(subs.flatMap((s) => s.topics))];
     await consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
@@ -184,6 +193,18 @@ export class KafkaBus implements EventBus {
     });
   }
 
+  private restartLater(group: string, subs: readonly Subscription[]): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.stopping) return;
+      this.startGroup(group, subs).catch((error: unknown) => {
+        this.options.logger?.error({ err: error, group }, 'Kafka consumer could not start again; retrying');
+        this.restartLater(group, subs);
+      });
+    }, 1_000);
+    this.timers.add(timer);
+  }
+
   /** Retries a chunk until it is handled (its events are idempotent), unless the bus is stopping. */
   private async deliverWithRetries(group: string, targets: readonly Subscription[], envelopes: readonly Envelope[], heartbeat: () => Promise<void>): Promise<void> {
     if (envelopes.length === 0) return;
@@ -204,6 +225,7 @@ export class KafkaBus implements EventBus {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.timers.forEach((timer) => clearTimeout(timer));
     await Promise.all(this.consumers.map((c) => c.disconnect()));
     const producer = await this.producer?.catch(() => undefined);
     await producer?.disconnect();

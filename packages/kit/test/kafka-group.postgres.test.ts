@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import type { Envelope } from '@earshot/contracts';
+import { EventConsumer, applyOnce, buildEnvelope, kitMigrations, migrate, on, openDatabase, type Database, type EventBus } from '../src';
+import { describeKafka, testKafkaBus, unique } from './kafka-support';
+
+// Two replicas of one service in one consumer group on Kafka: they share the topic's partitions;
+// one is killed with SIGKILL (no goodbye: the group learns of it only when its session times out)
+// while it holds events it applied but whose offsets it never committed. The other takes over its
+// partitions, gets those events again, and the record of applied events keeps them applied once.
+const SCHEMA = 'kafka_group';
+const serverUrl = process.env.DATABASE_URL!;
+let url: string;
+let database: Database;
+let child: ChildProcess | undefined;
+let bus: EventBus | undefined;
+
+beforeAll(async () => {
+  const name = `earshot_kafka_group_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  url = target.toString();
+  database = await openDatabase({ url, poolSize: 4 });
+  await migrate(database, SCHEMA, [...kitMigrations, { name: '0001_effects', sql: 'create table effects (seq bigserial primary key, event_id uuid not null, member text not null, label text not null)' }]);
+});
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await bus?.stop();
+  await database?.close();
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+  await admin.end();
+});
+
+const event = (company: string, label: string): Envelope =>
+  buildEnvelope({ type: 'user.signed_out', companyId: company, actor: { type: 'system', id: null }, data: { id: label } });
+
+async function effects() {
+  const result = (await database.db.execute(sql`select event_id, member, label from kafka_group.effects order by seq`)) as unknown as { rows: { event_id: string; member: string; label: string }[] };
+  return result.rows;
+}
+
+/** Polls `check` until it holds (the test's limit bounds the wait). */
+async function until<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Resolves when the child prints `line`. */
+const printed = (process: ChildProcess, line: string) =>
+  new Promise<void>((resolve, reject) => {
+    let output = '';
+    process.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.split('\n').includes(line)) resolve();
+    });
+    process.once('exit', (code) => reject(new Error(`the member exited (${code}) before printing "${line}"`)));
+  });
+
+describeKafka('two members of one group on Kafka', () => {
+  test('share the partitions; when one is killed without a goodbye the other takes over, nothing lost or applied twice', async () => {
+    const topic = unique('group');
+    const group = unique('service');
+    const companies = Array.from({ length: 16 }, () => unique('company'));
+    const delivered = new Set<string>();
+
+    const consumer = new EventConsumer(
+      {
+        schema: SCHEMA,
+        db: database.db,
+        logger: pino({ level: 'silent' }),
+        applyOnce: (name, envelopes, fn) => applyOnce(database.db, SCHEMA, name, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
+      },
+      group,
+      [{ ...on('user.signed_out', async (e, tx) => void (await tx.execute(sql`insert into kafka_group.effects (event_id, member, label) values (${e.id}, 'parent', ${e.data.id})`))), topics: [topic] }],
+      5,
+    );
+    const subscription = consumer.subscription();
+    bus = testKafkaBus();
+    await bus.subscribe({
+      ...subscription,
+      handleBatch: async (envelopes) => {
+        envelopes.forEach((e) => delivered.add(e.id));
+        await subscription.handleBatch!(envelopes);
+      },
+    });
+    child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./kafka-member.ts', import.meta.url))], {
+      env: { ...process.env, MEMBER_DB_URL: url, MEMBER_TOPIC: topic, MEMBER_GROUP: group, MEMBER_SCHEMA: SCHEMA },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const holding = printed(child, 'holding');
+    holding.catch(() => undefined);
+    await Promise.all([bus.start(), printed(child, 'ready')]);
+
+    // Both members hold partitions once the group has settled: rounds of events, one per company,
+    // until each member has applied some (the mock cluster cannot describe groups).
+    const first: Envelope[] = [];
+    const shared = await until(
+      async () => {
+        const round = companies.map((company, i) => event(company, `first:${first.length}:${i}`));
+        first.push(...round);
+        await bus!.publish(round.map((envelope) => ({ topic, key: envelope.companyId!, envelope })));
+        return until(effects, (rows) => rows.length >= first.length);
+      },
+      (rows) => new Set(rows.map((r) => r.member)).size === 2,
+    );
+    expect(shared).toHaveLength(first.length);
+
+    // The child applies its first batch of these, commits no offset, and is killed.
+    const second = companies.map((company, i) => event(company, `second:${i}:hold`));
+    await bus.publish(second.map((envelope) => ({ topic, key: envelope.companyId!, envelope })));
+    await holding;
+    const heldByChild = (await effects()).filter((r) => r.member === 'child' && r.label.startsWith('second:'));
+    child.kill('SIGKILL');
+
+    const rows = await until(effects, (all) => all.length >= first.length + second.length);
+    const sent = [...first, ...second].map((e) => e.id).sort();
+    expect(rows.map((r) => r.event_id).sort()).toEqual(sent);
+    expect(heldByChild.length).toBeGreaterThan(0);
+    // What the child applied but never committed came to the parent again, and was not applied again.
+    for (const row of heldByChild) expect(delivered.has(row.event_id)).toBe(true);
+    expect(rows.filter((r) => r.member === 'parent' && heldByChild.some((h) => h.event_id === r.event_id))).toEqual([]);
+  }, 120_000);
+});
