@@ -7,7 +7,7 @@ import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { TagService } from './services/tags';
-import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
+import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyAudioRedacted, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
 
 /** The file service. See README.md for what it owns. */
@@ -41,6 +41,7 @@ export const fileService = defineService<FileConfig>({
       on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
       // Likewise the speakers' names of one transcript: the list filters by them.
       on('transcript.speakers_changed', (event, tx) => applySpeakersChanged(tx, event)),
+      on('transcript.audio_redacted', (event, tx) => applyAudioRedacted(tx, event), { entity: (event) => event.data.fileId }),
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
       companyRemoval(storage),
     ];

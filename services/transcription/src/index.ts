@@ -17,6 +17,7 @@ import { applyUserDeleted, applyUserSaved } from './services/people';
 import { applyCompanyLanguage, applyTagsChanged, SearchService } from './services/search';
 import { ExportService } from './services/exports/service';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
+import { applyPoliciesChanged } from './redaction/policy';
 import type { TranscriptionWorker } from './services/worker';
 
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
@@ -62,6 +63,8 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     // Search: the language a company's transcripts are indexed in, and each recording's tags.
     ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => applyCompanyLanguage(tx, event), { entity: (event) => event.data.id })),
     on('file.tags_changed', (event, tx) => applyTagsChanged(tx, event), { entity: (event) => event.data.id }),
+    // Redaction: each company's mode, applied to the transcripts it finishes.
+    on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), { entity: (event) => event.data.id }),
   ],
   async start(ctx) {
     // Downloads left running by a stopped process continue (API processes only).

@@ -85,6 +85,7 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'company.api_key_rotated': { id },
   'company.api_key_revoked': { id },
   'company.features_changed': { id, before: { chat: false }, after: { chat: true } },
+  'transcript.audio_redacted': { fileId, size: 2 ** 40, spans: 100_000 },
   'company.policies_changed': {
     id,
     before: { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: null } },

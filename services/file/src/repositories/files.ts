@@ -118,6 +118,10 @@ export async function setClient(db: Db, id: string, companyId: string | null, cl
   await db.update(files).set({ clientId }).where(byId(id, companyId));
 }
 
+export async function setSize(db: Db, id: string, companyId: string | null, size: number): Promise<void> {
+  await db.update(files).set({ size }).where(byId(id, companyId));
+}
+
 export async function setSpeakers(db: Db, id: string, companyId: string | null, speakers: string[]): Promise<void> {
   await db.update(files).set({ speakers }).where(byId(id, companyId));
 }

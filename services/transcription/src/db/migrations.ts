@@ -194,4 +194,15 @@ export const migrations: Migration[] = [
       -- null: find them): the diarizer of one-channel recordings clusters into that many.
       alter table transcripts add column expected_speakers integer;`,
   },
+  {
+    name: '0008_redaction_policies',
+    sql: `
+      -- Each company's redaction mode, from company.policies_changed (issue 25): a company without a
+      -- row redacts nothing. updated_at is the event's time, so an older event never wins.
+      create table redaction_policies (
+        company_id uuid primary key,
+        mode text not null check (mode in ('off', 'text', 'text_audio')),
+        updated_at timestamptz not null
+      );`,
+  },
 ];

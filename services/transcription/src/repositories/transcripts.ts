@@ -47,9 +47,9 @@ export async function findPeaks(db: Db, fileId: string, scope: Scope): Promise<{
  * File facts the worker needs to fetch and recognise the audio: the language declared at upload
  * (`auto` included), the speaker count it gave, and the company's language, from the projection search keeps of company events.
  */
-export async function findSource(db: Db, fileId: string): Promise<{ id: string; storageKey: string; originalName: string; language: string | null; companyLanguage: string | null; expectedSpeakers: number | null } | null> {
+export async function findSource(db: Db, fileId: string): Promise<{ id: string; storageKey: string; mimeType: string; originalName: string; language: string | null; companyLanguage: string | null; expectedSpeakers: number | null } | null> {
   const [row] = await db.select({
-    id: transcripts.id, storageKey: transcripts.storageKey, originalName: transcripts.originalName, language: transcripts.language, expectedSpeakers: transcripts.expectedSpeakers,
+    id: transcripts.id, storageKey: transcripts.storageKey, mimeType: transcripts.mimeType, originalName: transcripts.originalName, language: transcripts.language, expectedSpeakers: transcripts.expectedSpeakers,
     companyLanguage: sql<string | null>`(select l.language from transcription.search_company_languages l where l.id = ${transcripts.companyId})`,
   }).from(transcripts).where(eq(transcripts.fileId, fileId)).limit(1);
   return row ?? null;

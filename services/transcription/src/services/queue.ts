@@ -3,6 +3,7 @@ import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
 import { segmentFacts, speakersEvent } from './facts';
 import { reindexSegments } from '../repositories/search';
+import { redactedForCompany, type AudioRedaction } from '../redaction/policy';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { ClaimedJob } from '../repositories/jobs';
 import type { TranscriptResult } from '../repositories/transcripts';
@@ -62,14 +63,18 @@ export async function claimNext(ctx: ServiceContext, workerId: string, settings:
  * transcript write share one transaction. False means another worker owns it now (or it was
  * deleted): the result is dropped, so a job is never completed twice.
  */
-export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult, modelId: string | null = null): Promise<boolean> {
+export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult, modelId: string | null = null, audio: AudioRedaction | null = null): Promise<boolean> {
   return ctx.transact(async (tx, emit) => {
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
-    const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, result);
+    // Redacted before anything is stored or published: the search index, the events (and so the
+    // chat, prompt and AI providers' copies) and exports only ever see the labels.
+    const stored = await redactedForCompany(tx, job.companyId, result);
+    const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, stored);
     await reindexSegments(tx, job.fileId);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
-    completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, result, modelId).forEach(emit);
+    completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, stored, modelId).forEach(emit);
+    if (audio) emit({ type: 'transcript.audio_redacted', companyId: job.companyId, actor: SYSTEM_ACTOR, data: { fileId: job.fileId, ...audio } });
     return true;
   });
 }

@@ -6,6 +6,7 @@ import { heartbeat } from '../repositories/jobs';
 import { JobError, reasonOf } from './job-error';
 import type { SpeechEngine } from '../engines';
 import { transcribeStoredAudio, type PipelineDeps } from './pipeline';
+import { redactAudioForCompany } from '../redaction/policy';
 import { jobDir, removeStaleJobDirs } from './work-dirs';
 import { claimNext, completeJob, failJob, releaseJob, type ClaimedJob, type QueueSettings } from './queue';
 
@@ -43,8 +44,9 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
     // The upload's language ('auto': detect it), else the company's, else detect.
     const language = source.language ?? source.companyLanguage ?? 'auto';
     const speakers = { expected: source.expectedSpeakers, warn: (message: string) => ctx.logger.warn({ fileId: job.fileId }, message) };
-    const result = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language, speakers)), model: chosen?.model ?? null };
-    return (await completeJob(ctx, job, result, chosen?.modelId ?? null)) ? 'completed' : 'lost';
+    const recognised = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language, speakers)), model: chosen?.model ?? null };
+    const { result, audio } = await redactAudioForCompany(ctx.db, deps, { ...source, companyId: job.companyId }, recognised, `${jobDir(deps.workRoot, job)}-redaction`, signal);
+    return (await completeJob(ctx, job, result, chosen?.modelId ?? null, audio)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
     if (!(error instanceof JobError)) ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job failed unexpectedly');
