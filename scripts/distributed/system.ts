@@ -1,0 +1,245 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import S3rver from 's3rver';
+import { Redis } from 'ioredis';
+import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
+import { S3Storage } from '@earshot/kit';
+import { startKafkaMock, type KafkaMock } from '@earshot/kit/testing';
+import { freePort, Processes, type ProcessSpec } from './processes';
+
+export const SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+/** Every process the suite runs, named as in compose (chat twice: one consumer group, two members). */
+export type ProcessName = Exclude<ServiceName, 'chat'> | 'transcription-worker' | 'chat-1' | 'chat-2' | 'gateway';
+
+export const ADMIN_EMAIL = 'root@distributed.test';
+export const ADMIN_PASSWORD = `root-${randomBytes(8).toString('hex')}`;
+const BUCKET = 'earshot-audio';
+
+export interface SystemOptions {
+  root: string;
+  /** The machine's PostgreSQL as a superuser; a throwaway database is made on it. */
+  databaseUrl: string;
+  redisUrl: string;
+}
+
+/**
+ * What docker-compose.yml starts, as local processes on loopback: PostgreSQL (a throwaway database
+ * on the machine's server, with deploy/db-roles.sql's role per service), Kafka (librdkafka's mock
+ * cluster), Redis (the machine's, under a key prefix of this run), S3 (s3rver: no MinIO binary can
+ * be had here), a fake OpenAI-compatible provider, then every service, the transcription worker
+ * and the gateway with compose's environment. Everything is undone by stop(), also after a failure.
+ */
+export class System {
+  readonly dir = mkdtempSync(join(tmpdir(), 'earshot-distributed-'));
+  readonly processes: Processes;
+  readonly databaseName = `earshot_distributed_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  readonly redisPrefix = `earshot:distributed:${randomBytes(4).toString('hex')}:`;
+  kafka?: KafkaMock;
+  fake?: FakeOpenAI;
+  private s3?: S3rver;
+  private s3Port = 0;
+  private databaseMade = false;
+  private readonly ports = new Map<ProcessName, number>();
+  private readonly passwords = Object.fromEntries(SERVICES.map((s) => [s, randomBytes(12).toString('hex')])) as Record<ServiceName, string>;
+  private readonly secrets = {
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    INTERNAL_API_TOKEN: randomBytes(32).toString('hex'),
+    AUTH_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+
+  constructor(private readonly options: SystemOptions) {
+    this.processes = new Processes(options.root, this.dir);
+  }
+
+  get gatewayUrl(): string {
+    return this.url('gateway');
+  }
+
+  url(name: ProcessName): string {
+    const port = this.ports.get(name);
+    if (!port) throw new Error(`no port for ${name}`);
+    return `http://127.0.0.1:${port}`;
+  }
+
+  /** The throwaway database as the superuser (for the suite's own checks, never the product's path). */
+  async superuser<T>(work: (client: pg.Client) => Promise<T>, database = this.databaseName, options = ''): Promise<T> {
+    const target = new URL(this.options.databaseUrl);
+    target.pathname = `/${database}`;
+    const client = new pg.Client({ connectionString: target.toString(), options });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** The infrastructure compose's postgres, db-roles, kafka, minio and minio-init give. */
+  async startInfrastructure(): Promise<Record<string, number>> {
+    const timings: Record<string, number> = {};
+    let t = Date.now();
+    await this.superuser((c) => c.query(`create database ${this.databaseName}`), 'postgres');
+    this.databaseMade = true;
+    const settings = SERVICES.map((s) => `-c earshot.password_${s}=${this.passwords[s]}`).join(' ');
+    await this.superuser((c) => c.query(readFileSync(join(this.options.root, 'deploy', 'db-roles.sql'), 'utf8')), this.databaseName, settings);
+    timings.postgres = Date.now() - t;
+
+    t = Date.now();
+    this.kafka = await startKafkaMock({ brokers: 3 });
+    timings.kafka = Date.now() - t;
+
+    t = Date.now();
+    this.s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(this.dir, 's3') });
+    this.s3Port = (await this.s3.run()).port;
+    // What minio-init does: the audio bucket exists before any service starts.
+    await new S3Storage({ endpoint: `http://127.0.0.1:${this.s3Port}`, bucket: BUCKET, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' }).ensureBucket();
+    timings.s3 = Date.now() - t;
+
+    const redis = new Redis(this.options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    await redis.ping();
+    redis.disconnect();
+
+    this.fake = await startFakeOpenAI();
+    for (const name of ['auth', 'tenant', 'file', 'transcription', 'transcription-worker', 'chat-1', 'chat-2', 'prompt', 'audit', 'gateway'] as const) {
+      this.ports.set(name, await freePort());
+    }
+    return timings;
+  }
+
+  /** Compose's environment for one process (same keys), pointed at this machine's loopback. */
+  spec(name: ProcessName): ProcessSpec {
+    const port = this.ports.get(name)!;
+    const readyUrl = `http://127.0.0.1:${port}${name === 'gateway' ? '/api/health' : '/ready'}`;
+    const roleUrl = (service: ServiceName) => {
+      const target = new URL(this.options.databaseUrl);
+      target.pathname = `/${this.databaseName}`;
+      target.username = `earshot_${service}`;
+      target.password = this.passwords[service];
+      return target.toString();
+    };
+    // x-earshot-env, with what compose takes from its network (auth:3000) said outright.
+    const base = (service: ServiceName, clientId: string) => ({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: join(this.dir, name),
+      DATABASE_URL: roleUrl(service),
+      KAFKA_BROKERS: this.kafka!.brokers,
+      KAFKA_CLIENT_ID: clientId,
+      // The mock broker refuses CreateTopics: it makes topics on first use.
+      KAFKA_TOPIC_CREATION: 'broker',
+      JWT_SECRET: this.secrets.JWT_SECRET,
+      SECRETS_KEY: this.secrets.SECRETS_KEY,
+      TRUST_PROXY: 'true',
+      // Compose polls every 500 ms; faster here so that the suite waits less on each hop.
+      OUTBOX_POLL_MS: '100',
+      AUTH_JWKS_URL: `${this.url('auth')}/api/auth/jwks`,
+      // Two cores shared by a dozen processes: shedding would refuse the suite's requests at random.
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      LOAD_SHED_MAX_IN_FLIGHT: '0',
+      LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+    });
+    const storage = {
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: `http://127.0.0.1:${this.s3Port}`,
+      S3_BUCKET: BUCKET,
+      S3_ACCESS_KEY: 'S3RVER',
+      S3_SECRET_KEY: 'S3RVER',
+    };
+    // The fake provider listens on loopback, a private address refused by default.
+    const ai = { AI_ALLOW_PRIVATE_URLS: 'true', AI_TRUSTED_HOSTS: '', AI_TIMEOUT_MS: '30000' };
+    const providerKeys = { PROMPT_SERVICE_URL: this.url('prompt'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
+    const apiKeys = { TENANT_SERVICE_URL: this.url('tenant'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
+    const service = (cwd: string, entry = 'src/main.ts') => ({ name, cwd, entry, readyUrl });
+    switch (name) {
+      case 'gateway':
+        return {
+          ...service('gateway'),
+          env: {
+            NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: join(this.dir, name),
+            JWT_SECRET: this.secrets.JWT_SECRET, TRUST_PROXY: 'false', PUBLIC_URL: this.gatewayUrl, COOKIE_SECURE: 'auto',
+            WEB_DIST: join(this.dir, 'no-web'), BODY_LIMIT_BYTES: '1048576',
+            RATE_LIMIT_MAX: '100000', RATE_LIMIT_WINDOW_MS: '60000', SIGN_IN_RATE_LIMIT_MAX: '1000', API_KEY_RATE_LIMIT_MAX: '600',
+            REDIS_URL: this.options.redisUrl, REDIS_KEY_PREFIX: this.redisPrefix,
+            INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
+            AUTH_SERVICE_URL: this.url('auth'), TENANT_SERVICE_URL: this.url('tenant'), FILE_SERVICE_URL: this.url('file'),
+            TRANSCRIPTION_SERVICE_URL: this.url('transcription'), CHAT_SERVICE_URL: this.url('chat-1'),
+            PROMPT_SERVICE_URL: this.url('prompt'), AUDIT_SERVICE_URL: this.url('audit'),
+            LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT: '0', LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+          },
+        };
+      case 'auth':
+        return {
+          ...service('services/auth'),
+          env: { ...base('auth', 'earshot-auth'), AUTH_SIGNING_KEY: this.secrets.AUTH_SIGNING_KEY, ADMIN_EMAIL, ADMIN_PASSWORD, COOKIE_SECURE: 'auto', PUBLIC_URL: this.gatewayUrl },
+        };
+      case 'tenant':
+        return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys, MAIL_FROM: 'Earshot <no-reply@earshot.localhost>' } };
+      case 'file':
+        return { ...service('services/file'), env: { ...base('file', 'earshot-file'), ...storage, ...apiKeys, MAX_UPLOAD_BYTES: '2147483648' } };
+      case 'transcription':
+        return { ...service('services/transcription'), env: { ...base('transcription', 'earshot-transcription'), ...storage, ...apiKeys, TRANSCRIPTION_WORKER: 'false' } };
+      case 'transcription-worker':
+        return {
+          ...service('services/transcription', 'src/worker.ts'),
+          env: {
+            ...base('transcription', 'earshot-transcription-worker'), ...storage, ...ai, ...providerKeys,
+            TRANSCRIPTION_ENGINE: 'pocketsphinx', TRANSCRIPTION_CONCURRENCY: '2',
+            // A killed worker's job is claimed again once its lease runs out (compose: 60 s).
+            TRANSCRIPTION_LEASE_MS: '3000', TRANSCRIPTION_POLL_MS: '200',
+            SPEECH_MODELS_URL: 'http://127.0.0.1:9', SPEECH_DIARIZATION_URL: 'http://127.0.0.1:9',
+          },
+        };
+      case 'chat-1':
+      case 'chat-2':
+        return { ...service('services/chat'), env: { ...base('chat', 'earshot-chat'), ...storage, ...ai, ...providerKeys, ...apiKeys } };
+      case 'prompt':
+        return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...ai, ...apiKeys, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
+      case 'audit':
+        return { ...service('services/audit'), env: base('audit', 'earshot-audit') };
+    }
+  }
+
+  /** Every process, in compose's order (auth first: the others fetch its keys). */
+  async startProcesses(): Promise<Record<string, number>> {
+    const ready: Record<string, number> = {};
+    const auth = await this.processes.start(this.spec('auth'));
+    ready.auth = auth.readyMs;
+    const rest: ProcessName[] = ['tenant', 'file', 'prompt', 'transcription', 'transcription-worker', 'audit', 'chat-1', 'chat-2'];
+    for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000)))) ready[started.spec.name] = started.readyMs;
+    ready.gateway = (await this.processes.start(this.spec('gateway'))).readyMs;
+    return ready;
+  }
+
+  async stop(): Promise<void> {
+    const errors: unknown[] = [];
+    const attempt = async (work: () => Promise<unknown>) => {
+      try {
+        await work();
+      } catch (error) {
+        errors.push(error);
+      }
+    };
+    await attempt(() => this.processes.stopAll());
+    await attempt(async () => this.fake?.close());
+    await attempt(async () => this.s3?.close());
+    await attempt(async () => this.kafka?.stop());
+    await attempt(async () => {
+      const redis = new Redis(this.options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await redis.connect();
+      const keys = await redis.keys(`${this.redisPrefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    });
+    if (this.databaseMade) await attempt(() => this.superuser((c) => c.query(`drop database if exists ${this.databaseName} with (force)`), 'postgres'));
+    if (errors.length === 0 && !process.env.DISTRIBUTED_KEEP_LOGS) rmSync(this.dir, { recursive: true, force: true });
+    if (errors.length) throw new AggregateError(errors, 'cleaning up the distributed system failed');
+  }
+}
