@@ -1,6 +1,6 @@
 // Calls of the audit log screen (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import { apiQuery, AUDIT_PAGE_SIZE, type AuditFilters, type AuditPage } from './model';
+import { apiQuery, AUDIT_PAGE_SIZE, type AuditFilters, type AuditPage, type ChainState } from './model';
 
 export const auditLogsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -26,8 +26,16 @@ export const auditLogsApi = api.injectEndpoints({
       query: (filters) => ({ url: '/audit', params: { ...apiQuery(filters), pageSize: 1, withTotal: 'false' } }),
       keepUnusedDataFor: 0,
     }),
+    /**
+     * The hash chain of one company (or the platform's own, null), verified now. Asked for on
+     * demand: it reads every entry of the chain, seconds on a long log.
+     */
+    auditChain: build.query<ChainState, string | null>({
+      query: (companyId) => ({ url: '/audit/verify', params: companyId ? { companyId } : {} }),
+      keepUnusedDataFor: 0,
+    }),
   }),
 });
 
-export const { useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery } = auditLogsApi;
+export const { useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery, useLazyAuditChainQuery } = auditLogsApi;
 export { useCompanyOptionsQuery as useAuditCompanyOptionsQuery } from '../../lib/company-options';

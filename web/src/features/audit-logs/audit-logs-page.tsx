@@ -8,6 +8,7 @@ import { ToastRegion, useToasts } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
 import { useAuditCompanyOptionsQuery, useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery } from './audit-logs-api';
 import { AuditFiltersForm } from './audit-filters';
+import { ChainState } from './chain-state';
 import { EntryDrawer } from './entry-drawer';
 import { exportUrl, filtersFromSearch, searchFromFilters, type AuditEntry, type AuditFilters, type ExportFormat } from './model';
 
@@ -77,6 +78,7 @@ export default function AuditLogsPage(): ReactElement {
       <PageHeading>{t('pages.auditLogs')}</PageHeading>
       {/* Keyed on the query: Back/Forward or a link replaces the form's draft with the URL's filters. */}
       <AuditFiltersForm key={search.toString()} value={filters} companies={companies.data ?? []} onApply={apply} />
+      <ChainState companyId={filters.companyId ?? null} chainName={companyName(filters.companyId ?? null)} />
       <div className="mb-3 flex flex-wrap items-center gap-2">
         <p className="mr-auto w-full text-sm sm:w-auto text-gray-600 dark:text-gray-400" aria-live="polite" data-testid="audit-count">
           {rows.length > 0 ? t(log.hasNextPage ? 'auditLog.countMore' : 'auditLog.count', { shown: rows.length }) : null}

@@ -1,8 +1,9 @@
 // The audit log screen's types (the contracts') and its filters, which live in the URL query.
-import type { AuditEntryDto, AuditExportQuery, AuditPage } from '@earshot/contracts';
+import type { AuditEntryDto, AuditExportQuery, AuditPage, AuditVerifyResult } from '@earshot/contracts';
 
 export type AuditEntry = AuditEntryDto;
 export type { AuditPage };
+export type ChainState = AuditVerifyResult;
 export type ExportFormat = AuditExportQuery['format'];
 
 /** Entries per request: the first page, then each "Load more". */
