@@ -124,12 +124,19 @@ export class AuditChain {
     return this.db.transaction(async (tx) => {
       const head = await readHead(tx as unknown as Db, key);
       const walker = new ChainWalker();
-      let after = 0;
+      const read = (after: number) => readLinks(tx as unknown as Db, key, after, READ_BATCH);
+      // The next batch is asked for before this one is hashed: the database reads while Node hashes.
+      let next = read(0);
       for (;;) {
-        const rows = await readLinks(tx as unknown as Db, key, after, READ_BATCH);
-        for (const row of rows) if (!walker.add(linkOf(row))) return walker.state();
+        const rows = await next;
+        if (rows.length === READ_BATCH) next = read(rows.at(-1)!.seq);
+        for (const row of rows) {
+          if (!walker.add(linkOf(row))) {
+            if (rows.length === READ_BATCH) await next;
+            return walker.state();
+          }
+        }
         if (rows.length < READ_BATCH) break;
-        after = rows.at(-1)!.seq;
       }
       return walker.end(head ? { entries: head.entries, head: head.hash } : { entries: 0, head: null });
     }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
