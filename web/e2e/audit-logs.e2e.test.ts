@@ -75,6 +75,9 @@ it('fits a 375 px phone without sideways page scroll; screenshots in light, dark
     await page.evaluate((value) => localStorage.setItem('theme', value), theme);
     await page.goto(`${suite.server.origin}/audit-logs`);
     await page.getByTestId('data-table-row').first().waitFor();
+    // The platform's own hash chain, verified: the seeded log holds.
+    await page.getByTestId('audit-chain-verify').click();
+    await expect(page.getByTestId('chain-ok').textContent()).resolves.toMatch(/^✓ Verified [\d,]+ entries, head [0-9a-f]{12}…$/);
     // The table scrolls inside its own region; nothing in it may widen the page.
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
     if (width === 375) await expect(page.getByTestId('data-table-scroll-hint').isVisible()).resolves.toBe(true);
