@@ -1,12 +1,13 @@
 // Calls of the companies screen (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import type { CreditGrantBody, CreditGrantDto, CreditsDto, CreditSettingsBody, CreditSettingsDto } from '@earshot/contracts';
+import type { CompanyPolicies, CreditGrantBody, CreditGrantDto, CreditsDto, CreditSettingsBody, CreditSettingsDto } from '@earshot/contracts';
 import type { Company, CompanyListArgs, CompanyPage, ImageKind } from './model';
 
 const LIST = { type: 'Company', id: 'LIST' } as const;
 const credits = (id: string) => ({ type: 'CompanyCredits' as const, id });
+const policies = (id: string) => ({ type: 'CompanyPolicies' as const, id });
 
-export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['CompanyCredits'] }).injectEndpoints({
+export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['CompanyCredits', 'CompanyPolicies'] }).injectEndpoints({
   endpoints: (build) => ({
     companies: build.query<CompanyPage, CompanyListArgs>({
       query: (args) => ({ url: '/companies', params: Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== '')) }),
@@ -54,6 +55,14 @@ export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['CompanyCredits
       query: ({ id, ...body }) => ({ url: `/companies/${id}/credits/settings`, method: 'PUT', body }),
       invalidatesTags: (_result, _error, { id }) => [credits(id)],
     }),
+    companyPolicies: build.query<CompanyPolicies, string>({
+      query: (id) => ({ url: `/companies/${id}/policies` }),
+      providesTags: (_result, _error, id) => [policies(id)],
+    }),
+    saveCompanyPolicies: build.mutation<CompanyPolicies, { id: string; body: CompanyPolicies }>({
+      query: ({ id, body }) => ({ url: `/companies/${id}/policies`, method: 'PUT', body }),
+      invalidatesTags: (_result, _error, { id }) => [policies(id)],
+    }),
   }),
 });
 
@@ -61,4 +70,5 @@ export const {
   useCompanyCreditsQuery, useRecordCreditsMutation, useCreditSettingsMutation,
   useCompaniesQuery, useCreateCompanyMutation, useUpdateCompanyMutation, useDeleteCompanyMutation,
   useRotateApiKeyMutation, useRevokeApiKeyMutation, useUploadBrandImageMutation,
+  useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation,
 } = companiesApi;

@@ -1,0 +1,66 @@
+/** @jest-environment ./web/test/jsdom-with-fetch.cjs */
+// The company dialog's data policies with the app's store and RTK Query API; only `fetch` is faked.
+import { describe, expect, it } from '@jest/globals';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { CompanyPolicies } from '@earshot/contracts';
+import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
+import CompaniesPage from './companies-page';
+import type { Company } from './model';
+
+const ID = '00000000-0000-4000-8000-0000000000c2';
+const company: Company = {
+  _id: ID, name: 'Acme', code: 'ACME', domain: 'acme', type: 'business', status: 'active', maxUsers: 10, maxStorage: null, language: 'en',
+  encryption: false, apiKey: null, partnerCompanyId: null, favIcon: null, logo: null, mainPageLogo: null, settings: { theme: {} }, balance: 0,
+  createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', userCount: 3, storageUsed: 0, pendingServices: [],
+};
+
+function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
+  return fakeGateway((call) => {
+    if (call.path === '/api/companies' && call.method === 'GET') return json({ items: [company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
+    if (call.path === `/api/companies/${ID}/policies` && call.method === 'GET') return json(state.policies);
+    if (call.path === `/api/companies/${ID}/policies` && call.method === 'PUT') {
+      if (state.refuse) return json({ message: state.refuse, code: 'VALIDATION_FAILED' }, 400);
+      state.policies = call.body as CompanyPolicies;
+      return json(state.policies);
+    }
+    return undefined;
+  });
+}
+
+const start: CompanyPolicies = { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: 30, auditDays: null } };
+
+describe('company data policies', () => {
+  it('shows the stored policies and saves the redaction mode and retention, blank meaning forever', async () => {
+    const sent = gateway({ policies: start });
+    const user = userEvent.setup();
+    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
+    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
+    const form = await screen.findByTestId('policies-form');
+    expect(within(form).getByRole('heading', { name: 'Data policies' })).toBeInTheDocument();
+    await waitFor(() => expect(within(form).getByTestId('policies-chatsDays')).toHaveValue('30'));
+    // Encryption and keeping originals are not available: shown off and disabled.
+    expect(within(form).getByLabelText('Encryption at rest (not available yet)')).toBeDisabled();
+    await user.selectOptions(within(form).getByTestId('policies-redaction'), 'text_audio');
+    await user.type(within(form).getByTestId('policies-auditDays'), '400');
+    await user.clear(within(form).getByTestId('policies-chatsDays'));
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('Policies saved')).toBeInTheDocument();
+    expect(sent.find((call) => call.method === 'PUT')?.body).toEqual({
+      redaction: 'text_audio', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: 400 },
+    });
+  });
+
+  it('says why the server refused', async () => {
+    gateway({ policies: start, refuse: 'body.retention.auditDays: Too small: expected number to be >=365' });
+    const user = userEvent.setup();
+    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
+    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
+    const form = await screen.findByTestId('policies-form');
+    await waitFor(() => expect(within(form).getByRole('button', { name: 'Save policies' })).toBeEnabled());
+    await user.type(within(form).getByTestId('policies-auditDays'), '30');
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('The policies could not be saved')).toBeInTheDocument();
+    expect(screen.getByText(/expected number to be >=365/)).toBeInTheDocument();
+  });
+});

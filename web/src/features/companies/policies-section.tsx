@@ -1,0 +1,67 @@
+// A company's data policies (issue 25), set by the platform administrator: redaction mode and
+// retention. Encryption at rest and keeping unredacted originals are shown, switched off and
+// disabled, because the server refuses them until they exist.
+import { useEffect, useState, type ReactElement } from 'react';
+import type { CompanyPolicies, RetentionPolicy } from '@earshot/contracts';
+import { REDACTION_MODES, type RedactionMode } from '@earshot/contracts/constants';
+import { buttonClass, FormField } from '../../components/form-field';
+import { useFeatureTranslation } from '../../i18n/feature';
+import { errorMessage } from '../../lib/api';
+import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
+import type { Notify } from './company-dialog';
+import { catalogue } from './policies-i18n';
+
+const RETENTION = ['recordingsDays', 'chatsDays', 'auditDays'] as const satisfies readonly (keyof RetentionPolicy)[];
+type Days = Record<keyof RetentionPolicy, string>;
+
+const daysText = (retention: RetentionPolicy): Days => ({
+  recordingsDays: retention.recordingsDays?.toString() ?? '',
+  chatsDays: retention.chatsDays?.toString() ?? '',
+  auditDays: retention.auditDays?.toString() ?? '',
+});
+
+export function PoliciesSection({ companyId, notify, headingId }: { companyId: string; notify: Notify; headingId: string }): ReactElement {
+  const { t } = useFeatureTranslation(catalogue);
+  const { data, isError } = useCompanyPoliciesQuery(companyId);
+  const [save, saving] = useSaveCompanyPoliciesMutation();
+  const [redaction, setRedaction] = useState<RedactionMode>('off');
+  const [days, setDays] = useState<Days>({ recordingsDays: '', chatsDays: '', auditDays: '' });
+  useEffect(() => {
+    if (!data) return;
+    setRedaction(data.redaction);
+    setDays(daysText(data.retention));
+  }, [data]);
+
+  const heading = <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">{t('policies.title')}</h3>;
+  if (isError) return <>{heading}<p role="alert" className="text-sm text-red-700 dark:text-red-300">{t('policies.loadFailed')}</p></>;
+
+  const submit = async () => {
+    const retention = Object.fromEntries(RETENTION.map((key) => [key, days[key].trim() === '' ? null : Number(days[key])])) as RetentionPolicy;
+    const body: CompanyPolicies = { redaction, keepOriginal: false, encryption: data?.encryption ?? false, retention };
+    try {
+      await save({ id: companyId, body }).unwrap();
+      notify(true, t('policies.saved'));
+    } catch (error) {
+      notify(false, t('policies.failed'), errorMessage(error));
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(event) => { event.preventDefault(); void submit(); }} className="flex flex-col gap-3" data-testid="policies-form">
+      {heading}
+      <FormField label={t('policies.redaction')} hint={t('policies.redactionHint')}>
+        <select value={redaction} onChange={(event) => setRedaction(event.target.value as RedactionMode)} data-testid="policies-redaction">
+          {REDACTION_MODES.map((mode) => <option key={mode} value={mode}>{t(`policies.modes.${mode}`)}</option>)}
+        </select>
+      </FormField>
+      {RETENTION.map((key) => (
+        <FormField key={key} label={t(`policies.${key}`)} hint={t('policies.forever')}>
+          <input inputMode="numeric" autoComplete="off" value={days[key]} onChange={(event) => setDays({ ...days, [key]: event.target.value })} data-testid={`policies-${key}`} />
+        </FormField>
+      ))}
+      <label className="flex items-center gap-2 text-sm text-gray-500"><input type="checkbox" checked={data?.encryption ?? false} disabled className="size-4" />{t('policies.encryption')}</label>
+      <label className="flex items-center gap-2 text-sm text-gray-500"><input type="checkbox" checked={false} disabled className="size-4" />{t('policies.keepOriginal')}</label>
+      <div><button type="submit" disabled={saving.isLoading || !data} className={buttonClass.primary}>{t('policies.save')}</button></div>
+    </form>
+  );
+}
