@@ -1,18 +1,28 @@
 /**
- * `npm run bench:redaction`: redaction time per hour of transcript (issue 25: goal under 1 s).
+ * `npm run bench:redaction`: redaction time per hour of transcript (issue 25: goal under 1 s), and
+ * audio redaction time per hour of audio.
  * A generated one-hour call (BENCH_WORDS, default 12,000 words: two speakers at 200 words a
  * minute, more than people say), whose vocabulary has number words; one segment in ten has a
  * card number, a CVV, an e-mail address or a phone number written into it, so every detector has
  * work. Every detector over every word, BENCH_RUNS times (default 9) after 2 warm-up runs:
  * median and slowest, in ms, with the machine's cores and load.
+ * Audio: a generated call (BENCH_AUDIO_SECONDS, default 3600, of 8 kHz stereo noise, as telephony
+ * records it) in local storage, silenced over the spans found above by silenceStoredAudio (ffmpeg
+ * read, filter and write back, then the peaks drawn again), once; BENCH_AUDIO_SECONDS=0 skips it.
  */
-import { availableParallelism, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalDiskStorage } from '@earshot/kit';
 import { performance } from 'node:perf_hooks';
 import { redactSegments } from '../services/transcription/src/redaction';
+import { silenceStoredAudio } from '../services/transcription/src/redaction/audio';
 import { longTranscript } from '../services/transcription/test/long-transcript';
 
 const WORDS = Number(process.env.BENCH_WORDS ?? 12_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const AUDIO_SECONDS = Number(process.env.BENCH_AUDIO_SECONDS ?? 3600);
 
 const SAID = [
   'four one one one one one one one one one one one one one one one',
@@ -39,3 +49,21 @@ for (let run = 0; run < RUNS + 2; run++) {
 times.sort((a, b) => a - b);
 const words = segments.reduce((n, s) => n + s.words.length, 0);
 console.log(`redaction of one hour of transcript (${words} words, ${segments.length} segments, ${spans} spans hidden): median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, slowest ${times[times.length - 1]!.toFixed(1)} ms (${RUNS} runs; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)})`);
+
+if (AUDIO_SECONDS > 0) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-redaction-'));
+  try {
+    const wav = join(dir, 'call.wav');
+    execFileSync('sox', ['-n', '-r', '8000', '-c', '2', '-b', '16', wav, 'synth', String(AUDIO_SECONDS), 'pinknoise', 'vol', '0.3']);
+    const storage = new LocalDiskStorage(join(dir, 'objects'));
+    await storage.put('bench/call.wav', createReadStream(wav), { contentType: 'audio/wav' });
+    rmSync(wav);
+    const spans = redactSegments(segments).spans.map((span) => ({ ...span, start: (span.start / 3600) * AUDIO_SECONDS, end: (span.end / 3600) * AUDIO_SECONDS }));
+    const started = performance.now();
+    const { size } = await silenceStoredAudio({ storage, ffmpeg: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' } }, 'bench/call.wav', 'audio/wav', spans, join(dir, 'work'));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`audio redaction of ${AUDIO_SECONDS} s of 8 kHz stereo WAV (${(size / 1e6).toFixed(0)} MB, ${spans.length} spans): ${seconds.toFixed(1)} s, ${(seconds / (AUDIO_SECONDS / 3600)).toFixed(1)} s per hour of audio (${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
