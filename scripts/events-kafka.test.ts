@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
-import { EventConsumer, applyOnce, buildEnvelope, defineService, kitMigrations, migrate, on, type Database, type EventBus } from '@earshot/kit';
+import { EventConsumer, buildEnvelope, defineService, kitMigrations, migrate, on, type Database, type EventBus } from '@earshot/kit';
 import { openTestDatabase } from '@earshot/kit/testing';
-import { describeKafka, testKafkaBus, unique } from '../packages/kit/test/kafka-support';
+import { consumerContext, describeKafka, testKafkaBus, unique } from '../packages/kit/test/kafka-support';
 import { runEventsCommand } from './events';
 
 // A poison event on Kafka: its handler fails EVENT_MAX_ATTEMPTS times, the event is parked and the
@@ -46,12 +45,7 @@ describeKafka('a poison event on Kafka', () => {
     const topic = unique('ops');
     const company = unique('company');
     const consumer = new EventConsumer(
-      {
-        schema: service.schema,
-        db: database.db,
-        logger: pino({ level: 'silent' }),
-        applyOnce: (name, envelopes, fn) => applyOnce(database.db, service.schema, name, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
-      },
+      consumerContext(database, service.schema),
       service.name,
       service.subscriptions!({} as never).map((spec) => ({ ...spec, topics: [topic] })),
       MAX_ATTEMPTS,

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Envelope } from '@earshot/contracts';
-import { EventConsumer, applyOnce, buildEnvelope, kitMigrations, migrate, on, type ConsumerContext, type Database, type Db, type EventBus, type HandlerSpec } from '../src';
+import { EventConsumer, buildEnvelope, kitMigrations, migrate, on, type Database, type Db, type EventBus, type HandlerSpec } from '../src';
 import { openTestDatabase } from '../src/testing';
-import { describeKafka, testKafkaBus, unique } from './kafka-support';
+import { consumerContext, describeKafka, testKafkaBus, unique } from './kafka-support';
 
 // The kit's consumer path (EventConsumer over applied_events) on a real Kafka protocol: kafkajs
 // against the run's mock cluster (scripts/jest/kafka-setup.ts), one fresh topic and group per test.
@@ -19,13 +19,6 @@ afterEach(async () => {
   await Promise.all(buses.splice(0).map((bus) => bus.stop()));
 });
 afterAll(async () => database.close());
-
-const context: () => ConsumerContext = () => ({
-  schema: SCHEMA,
-  db: database.db,
-  logger: pino({ level: 'silent' }),
-  applyOnce: (consumer, envelopes, fn) => applyOnce(database.db, SCHEMA, consumer, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
-});
 
 /** A user.signed_out event of `company` numbered `n` (its data.id is `company:n`). */
 const event = (company: string, n: number): Envelope =>
@@ -56,7 +49,7 @@ async function untilApplied(companies: readonly string[], count: number) {
 async function consume(topic: string, handler: HandlerSpec, options: Parameters<typeof testKafkaBus>[0] = {}) {
   const bus = testKafkaBus(options);
   buses.push(bus);
-  const consumer = new EventConsumer(context(), unique('group'), [handler], 5);
+  const consumer = new EventConsumer(consumerContext(database, SCHEMA), unique('group'), [handler], 5);
   await bus.subscribe(consumer.subscription());
   await bus.start();
   return bus;

@@ -1,44 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import pino from 'pino';
 import type { Envelope } from '@earshot/contracts';
-import { EventConsumer, applyOnce, buildEnvelope, kitMigrations, migrate, on, openDatabase, type Database, type EventBus } from '../src';
-import { describeKafka, testKafkaBus, unique } from './kafka-support';
+import { EventConsumer, buildEnvelope, kitMigrations, migrate, on, type Database, type EventBus } from '../src';
+import { openThrowawayDatabase } from '../src/testing';
+import { consumerContext, describeKafka, testKafkaBus, unique } from './kafka-support';
 
 // Two replicas of one service in one consumer group on Kafka: they share the topic's partitions;
 // one is killed with SIGKILL (no goodbye: the group learns of it only when its session times out)
 // while it holds events it applied but whose offsets it never committed. The other takes over its
 // partitions, gets those events again, and the record of applied events keeps them applied once.
 const SCHEMA = 'kafka_group';
-const serverUrl = process.env.DATABASE_URL!;
 let url: string;
 let database: Database;
 let child: ChildProcess | undefined;
 let bus: EventBus | undefined;
 
 beforeAll(async () => {
-  const name = `earshot_kafka_group_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(serverUrl);
+  // Its own database on the server, so that the child process can open it by URL.
+  database = await openThrowawayDatabase(process.env.DATABASE_URL!, 'earshot_kafka_group', 4);
+  const [{ name }] = (await database.query<{ name: string }>('select current_database() as name')) as [{ name: string }];
+  const target = new URL(process.env.DATABASE_URL!);
   target.pathname = `/${name}`;
   url = target.toString();
-  database = await openDatabase({ url, poolSize: 4 });
   await migrate(database, SCHEMA, [...kitMigrations, { name: '0001_effects', sql: 'create table effects (seq bigserial primary key, event_id uuid not null, member text not null, label text not null)' }]);
 });
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await bus?.stop();
   await database?.close();
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
-  await admin.end();
 });
 
 const event = (company: string, label: string): Envelope =>
@@ -77,12 +67,7 @@ describeKafka('two members of one group on Kafka', () => {
     const delivered = new Set<string>();
 
     const consumer = new EventConsumer(
-      {
-        schema: SCHEMA,
-        db: database.db,
-        logger: pino({ level: 'silent' }),
-        applyOnce: (name, envelopes, fn) => applyOnce(database.db, SCHEMA, name, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
-      },
+      consumerContext(database, SCHEMA),
       group,
       [{ ...on('user.signed_out', async (e, tx) => void (await tx.execute(sql`insert into kafka_group.effects (event_id, member, label) values (${e.id}, 'parent', ${e.data.id})`))), topics: [topic] }],
       5,

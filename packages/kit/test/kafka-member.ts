@@ -3,19 +3,13 @@
 // `effects` as member 'child', prints "ready" once it has joined, and once it has applied an event
 // whose id ends in ":hold" it prints "holding" and never returns: applied, offset not committed.
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
-import { EventConsumer, applyOnce, on, openDatabase } from '../src';
-import { testKafkaBus } from './kafka-support';
+import { EventConsumer, on, openDatabase } from '../src';
+import { consumerContext, testKafkaBus } from './kafka-support';
 
 const [MEMBER_DB_URL, MEMBER_TOPIC, MEMBER_GROUP, MEMBER_SCHEMA] = ['MEMBER_DB_URL', 'MEMBER_TOPIC', 'MEMBER_GROUP', 'MEMBER_SCHEMA'].map((key) => process.env[key] ?? '') as [string, string, string, string];
 const database = await openDatabase({ url: MEMBER_DB_URL, poolSize: 2 });
 const consumer = new EventConsumer(
-  {
-    schema: MEMBER_SCHEMA,
-    db: database.db,
-    logger: pino({ level: 'silent' }),
-    applyOnce: (name, envelopes, fn) => applyOnce(database.db, MEMBER_SCHEMA, name, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
-  },
+  consumerContext(database, MEMBER_SCHEMA),
   MEMBER_GROUP,
   [{ ...on('user.signed_out', async (e, tx) => void (await tx.execute(sql`insert into ${sql.identifier(MEMBER_SCHEMA)}.effects (event_id, member, label) values (${e.id}, 'child', ${e.data.id})`))), topics: [MEMBER_TOPIC] }],
   5,

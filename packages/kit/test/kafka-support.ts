@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { applyOnce, type ConsumerContext, type Database } from '../src';
 import { KafkaBus, type KafkaBusOptions } from '../src/bus';
 
 /**
@@ -33,4 +35,14 @@ export function testKafkaBus(options: Partial<KafkaBusOptions> = {}): KafkaBus {
     group: FAST_GROUP,
     ...options,
   });
+}
+
+/** What an EventConsumer needs of its service, on `schema` of `database` (the tests' handlers emit nothing). */
+export function consumerContext(database: Database, schema: string): ConsumerContext {
+  return {
+    schema,
+    db: database.db,
+    logger: pino({ level: 'silent' }),
+    applyOnce: (consumer, envelopes, fn) => applyOnce(database.db, schema, consumer, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
+  };
 }
