@@ -1,7 +1,7 @@
 import { TOPICS } from '@earshot/contracts';
 import { BaseConfigSchema, ConfigError, kafkaTopicConfigs, loadConfig } from '../src';
 
-// What the bus asks Kafka to create at start, checked as data (kafka-bus.test.ts asks a broker).
+// What the bus asks Kafka to create at start, checked as data (kafka-delivery.test.ts asks a broker).
 test('every catalogue topic is created with the configured partitions and replication', () => {
   const config = loadConfig(BaseConfigSchema, { KAFKA_BROKERS: '127.0.0.1:9092', KAFKA_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3' });
   const topics = kafkaTopicConfigs(TOPICS, { partitions: config.KAFKA_PARTITIONS, replicationFactor: config.KAFKA_REPLICATION_FACTOR });
