@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile, truncate } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -66,7 +67,25 @@ export class Processes {
 
   constructor(private readonly root: string, private readonly logDir: string) {}
 
-  async start(spec: ProcessSpec, limitMs = 90_000): Promise<Started> {
+  /**
+   * Starts a process and waits until it is ready. The machine's PostgreSQL is shared (max_connections):
+   * a process that died because the server was full of other clients (53300) is started again, twice
+   * at most; any other early exit fails at once.
+   */
+  async start(spec: ProcessSpec, limitMs = 90_000, attempts = 3): Promise<Started> {
+    try {
+      return await this.startOnce(spec, limitMs);
+    } catch (error) {
+      const full = (await readFile(join(this.logDir, `${spec.name}.log`), 'utf8').catch(() => '')).includes('53300');
+      if (attempts <= 1 || !full || this.running.get(spec.name)?.child.exitCode === null) throw error;
+      process.stdout.write(`    ${spec.name}: the database server had no free connection, starting it again\n`);
+      this.running.delete(spec.name);
+      await truncate(join(this.logDir, `${spec.name}.log`));
+      return this.start(spec, limitMs, attempts - 1);
+    }
+  }
+
+  private async startOnce(spec: ProcessSpec, limitMs: number): Promise<Started> {
     const log = createWriteStream(join(this.logDir, `${spec.name}.log`), { flags: 'a' });
     this.logs.push(log);
     const startedAt = Date.now();
