@@ -425,7 +425,7 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   'POST /api/analysis/transcripts': async (world, company) => ({
     payload: { fileId: (await completedTranscript(world, company)).fileId, promptId: await sharedPrompt(world, company) },
   }),
-  // The company's own hash chain (no companyId would be the platform's, or an ADMIN's own).
+  // The company's hash chain (no companyId would be the platform's).
   'GET /api/audit/verify': async (world, company) => ({ url: `/api/audit/verify?companyId=${world.companies[company].id}` }),
   'GET /api/analysis/transcripts': async (world, company) => ({
     url: `/api/analysis/transcripts?fileId=${(await completedTranscript(world, company)).fileId}`,

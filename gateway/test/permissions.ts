@@ -222,13 +222,7 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/email/:id/test': { area: 'emailTemplates' },
   'GET /api/audit': { area: 'auditLogs' },
   'GET /api/audit/export': { area: 'auditLogs' },
-  'GET /api/audit/verify': {
-    area: 'auditLogs',
-    exception: {
-      allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'issue 25: a company administrator verifies their own company’s audit hash chain (whether it holds, its length and head hash; another company is a 404); the entries themselves stay HOST_ADMIN’s',
-    },
-  },
+  'GET /api/audit/verify': { area: 'auditLogs' },
 
   'GET /api/ai/config/provider': { area: 'aiConfig' },
   'GET /api/ai/config/provider/dropdown': { area: 'aiConfig' },

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ADMINS, AuditExportQuery, AuditPage, AuditQuery, AuditVerifyQuery, AuditVerifyResult, ErrorBody, HOST_ONLY } from '@earshot/contracts';
+import { AuditExportQuery, AuditPage, AuditQuery, AuditVerifyQuery, AuditVerifyResult, ErrorBody, HOST_ONLY } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import type { AuditLog } from '../services/audit';
 import { toCsv, toJsonLines } from '../services/export';
@@ -11,7 +11,7 @@ const EXPORTS = {
   jsonl: { contentType: 'application/x-ndjson; charset=utf-8', write: toJsonLines },
 } as const;
 
-/** The audit log: read-only, platform administrators only (verify: a company's ADMIN too, their own chain). There is no route that changes it. */
+/** The audit log: read-only, platform administrators only. There is no route that changes it. */
 export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/audit', {
@@ -45,10 +45,10 @@ export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promis
   });
 
   r.get('/audit/verify', {
-    config: { access: ADMINS },
+    config: { access: HOST_ONLY },
     schema: {
       tags: ['audit'],
-      summary: "Verifies a hash chain of the log: a company's (HOST_ADMIN any, ADMIN their own; another company is a 404), or the platform's own without companyId (HOST_ADMIN)",
+      summary: "Verifies a hash chain of the log: a company's, or the platform's own without companyId",
       querystring: AuditVerifyQuery,
       response: { 200: AuditVerifyResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
