@@ -165,6 +165,7 @@ export class System {
           env: {
             NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: join(this.dir, name),
             JWT_SECRET: this.secrets.JWT_SECRET, TRUST_PROXY: 'false', PUBLIC_URL: this.gatewayUrl, COOKIE_SECURE: 'auto',
+            KAFKA_BROKERS: this.kafka!.brokers, KAFKA_TOPIC_CREATION: 'broker',
             WEB_DIST: join(this.dir, 'no-web'), BODY_LIMIT_BYTES: '1048576',
             RATE_LIMIT_MAX: '100000', RATE_LIMIT_WINDOW_MS: '60000', SIGN_IN_RATE_LIMIT_MAX: '1000', API_KEY_RATE_LIMIT_MAX: '600',
             REDIS_URL: this.options.redisUrl, REDIS_KEY_PREFIX: this.redisPrefix,
