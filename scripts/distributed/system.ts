@@ -143,7 +143,6 @@ export class System {
       AUTH_JWKS_URL: `${this.url('auth')}/api/auth/jwks`,
       // Two cores shared by a dozen processes: shedding would refuse the suite's requests at random.
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-      LOAD_SHED_MAX_IN_FLIGHT: '0',
       LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
     });
     const storage = {
@@ -173,7 +172,7 @@ export class System {
             AUTH_SERVICE_URL: this.url('auth'), TENANT_SERVICE_URL: this.url('tenant'), FILE_SERVICE_URL: this.url('file'),
             TRANSCRIPTION_SERVICE_URL: this.url('transcription'), CHAT_SERVICE_URL: this.url('chat-1'),
             PROMPT_SERVICE_URL: this.url('prompt'), AUDIT_SERVICE_URL: this.url('audit'),
-            LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT: '0', LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+            LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
           },
         };
       case 'auth':
