@@ -1,16 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { DIARIZATION_EMBEDDING, DIARIZATION_SEGMENTATION, type TranscriptDto } from '@earshot/contracts';
-import { loggerOptions, type Logger } from '@earshot/kit';
-import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
-import { fileService } from '@earshot/file-service';
-import { transcriptionService } from '../src';
+import { loggerOptions } from '@earshot/kit';
+import { multipart, type TestStack } from '@earshot/kit/testing';
 import { DiarizationError, DiarizerHost } from '../src/diarization/host';
-import { DIARIZED_TEXT, fakeSpeechProvider, getTranscript, tmp, waitForStatus, words } from './helpers';
+import { DIARIZED_TEXT, fakeSpeechProvider, getTranscript, listenOnLoopback, speechProviderStack, tmp, waitForStatus, words } from './helpers';
 import { EMBEDDING_METADATA, embeddingModel, HIGH_HZ, HIGHER_HZ, LOW_HZ, SEGMENTATION_METADATA, segmentationModel, writeDiarizationModels } from './tiny-onnx';
 
 const ACME = '11111111-1111-4111-8111-111111111111';
@@ -104,21 +101,11 @@ function speakerPerBurst(t: TranscriptDto, bursts: Burst[]): string[] {
   });
 }
 
-/** The file and transcription services, transcribing with `model` at the fake provider. */
-async function providerStack(model: string, logger?: Logger): Promise<TestStack> {
-  const env = { TRANSCRIPTION_ENGINE: 'openai', OPENAI_BASE_URL: providerUrl, OPENAI_API_KEY: 'sk-test', TRANSCRIPTION_MODEL: model, TRANSCRIPTION_POLL_MS: '50' };
-  const created = await createTestStack([fileService, transcriptionService], env, logger ? { logger } : {});
-  // No tenant service in this stack: nothing here is metered.
-  serveUnmeteredCredits(created.database);
-  return created;
-}
-
 beforeAll(async () => {
   provider = fakeSpeechProvider();
-  await new Promise<void>((resolve) => provider.server.listen(0, '127.0.0.1', resolve));
-  providerUrl = `http://127.0.0.1:${(provider.server.address() as AddressInfo).port}/v1`;
+  providerUrl = await listenOnLoopback(provider.server);
   const sink = new Writable({ write(chunk: Buffer, _encoding, done) { logLines.push(chunk.toString()); done(); } });
-  stack = await providerStack('whisper-test', pino(loggerOptions('info', 'test'), sink));
+  stack = await speechProviderStack(providerUrl, {}, pino(loggerOptions('info', 'test'), sink));
   user = await stack.tokenFor('USER', ACME);
 }, 60_000);
 afterAll(async () => {
@@ -224,7 +211,7 @@ describe('a diarizing OpenAI model', () => {
   let diarizing: TestStack;
   let member: string;
   beforeAll(async () => {
-    diarizing = await providerStack('gpt-4o-transcribe-diarize');
+    diarizing = await speechProviderStack(providerUrl, { TRANSCRIPTION_MODEL: 'gpt-4o-transcribe-diarize' });
     member = await diarizing.tokenFor('USER', ACME);
   }, 60_000);
   afterAll(async () => {

@@ -4,7 +4,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TranscriptDto, StatusItem } from '@earshot/contracts';
-import { multipart, type TestStack } from '@earshot/kit/testing';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@earshot/kit';
+import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import { fileService } from '@earshot/file-service';
+import { transcriptionService } from '../src';
 
 export const tmp = () => mkdtempSync(join(tmpdir(), 'earshot-stt-test-'));
 
@@ -258,4 +262,27 @@ export function fakeSpeechProvider() {
       received.length = 0;
     },
   };
+}
+
+/** Starts a fake provider's server on a free loopback port; answers its OpenAI-compatible base URL. */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/**
+ * The file and transcription services transcribing at the OpenAI-compatible provider `baseUrl`
+ * (`env` adds or overrides settings). No tenant service in this stack: nothing here is metered.
+ */
+export async function speechProviderStack(baseUrl: string, env: Record<string, string> = {}, logger?: Logger): Promise<TestStack> {
+  const stack = await createTestStack([fileService, transcriptionService], {
+    TRANSCRIPTION_ENGINE: 'openai',
+    OPENAI_BASE_URL: baseUrl,
+    OPENAI_API_KEY: 'sk-test',
+    TRANSCRIPTION_MODEL: 'whisper-test',
+    TRANSCRIPTION_POLL_MS: '50',
+    ...env,
+  }, logger ? { logger } : {});
+  serveUnmeteredCredits(stack.database);
+  return stack;
 }

@@ -1,8 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
-import { fileService } from '@earshot/file-service';
-import { transcriptionService } from '../src';
-import { emitted, fakeSpeechProvider, getTranscript, makeTones, upload, waitForStatus, words } from './helpers';
+import type { TestStack } from '@earshot/kit/testing';
+import { emitted, fakeSpeechProvider, getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus, words } from './helpers';
 
 const ACME = '11111111-1111-4111-8111-111111111111';
 const LIMIT = 200_000;
@@ -16,19 +13,11 @@ const tones = makeTones(BURSTS, 21);
 
 beforeAll(async () => {
   provider = fakeSpeechProvider();
-  await new Promise<void>((resolve) => provider.server.listen(0, '127.0.0.1', resolve));
-  const { port } = provider.server.address() as AddressInfo;
-  stack = await createTestStack([fileService, transcriptionService], {
-    TRANSCRIPTION_ENGINE: 'openai',
-    OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+  stack = await speechProviderStack(await listenOnLoopback(provider.server), {
     OPENAI_API_KEY: 'sk-test-secret-key',
-    TRANSCRIPTION_MODEL: 'whisper-test',
     OPENAI_MAX_UPLOAD_BYTES: String(LIMIT),
     TRANSCRIPTION_RETRY_BASE_MS: '50',
-    TRANSCRIPTION_POLL_MS: '50',
   });
-  // No tenant service in this stack: nothing here is metered.
-  serveUnmeteredCredits(stack.database);
   user = await stack.tokenFor('USER', ACME);
 }, 60_000);
 afterAll(async () => {

@@ -1,14 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
-import { fileService } from '@earshot/file-service';
-import { transcriptionService } from '../src';
-import { emitted, getTranscript, tmp, upload, waitForStatus } from './helpers';
+import type { TestStack } from '@earshot/kit/testing';
+import { emitted, getTranscript, listenOnLoopback, speechProviderStack, tmp, upload, waitForStatus } from './helpers';
 
 /**
  * Issue 25's redaction test: a generated stereo call (espeak-ng) in which the customer reads a
@@ -178,16 +175,7 @@ function rmsOf(audio: Buffer, channel: number, start: number, duration: number):
 
 beforeAll(async () => {
   provider = scriptedProvider();
-  await new Promise<void>((resolve) => provider.server.listen(0, '127.0.0.1', resolve));
-  const { port } = provider.server.address() as AddressInfo;
-  stack = await createTestStack([fileService, transcriptionService], {
-    TRANSCRIPTION_ENGINE: 'openai',
-    OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
-    OPENAI_API_KEY: 'sk-test',
-    TRANSCRIPTION_MODEL: 'whisper-test',
-    TRANSCRIPTION_POLL_MS: '50',
-  });
-  serveUnmeteredCredits(stack.database);
+  stack = await speechProviderStack(await listenOnLoopback(provider.server));
   user = await stack.tokenFor('USER', ACME);
 }, 60_000);
 afterAll(async () => {

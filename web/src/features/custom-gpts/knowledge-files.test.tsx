@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
+import { FakeXHR as StandInXHR } from '../../../test/fake-xhr';
 import CustomGptEditPage from './custom-gpt-edit-page';
 import type { CustomGpt, KnowledgeFile } from './model';
 
@@ -20,36 +21,11 @@ const file = (id: number, name: string, over: Partial<KnowledgeFile>): Knowledge
 });
 
 /** Uploads answered by the test: each send waits until `answer` is called for it. */
-class FakeXHR {
+class FakeXHR extends StandInXHR {
   static sent: FakeXHR[] = [];
-  status = 0;
-  responseText = '';
-  responseType = '';
-  withCredentials = false;
-  url = '';
-  body: FormData | null = null;
-  upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  open(_method: string, url: string) {
-    this.url = url;
-  }
-  setRequestHeader() {}
-  abort() {
-    this.onabort?.();
-  }
-  send(body: FormData) {
-    this.body = body;
+  send(body?: FormData) {
+    super.send(body);
     FakeXHR.sent.push(this);
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent);
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
   }
 }
 
