@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { kitMigrations, migrate, openDatabase, type Database } from '@earshot/kit';
 import { ALL_SERVICES } from '@earshot/gateway';
+import { applyDbRoles, asSuperuser as asSuperuserOn, serviceRoleUrl } from './db-roles';
 
 // Runs only in the postgres jest project (a *.postgres.test.ts file): roles are server-wide
 // objects, which PGlite does not have. deploy/db-roles.sql runs on a throwaway database, every
@@ -12,25 +11,8 @@ import { ALL_SERVICES } from '@earshot/gateway';
 const url = process.env.DATABASE_URL!;
 const dbName = `earshot_roles_${Date.now()}_${randomBytes(3).toString('hex')}`;
 const passwords = Object.fromEntries(ALL_SERVICES.map((m) => [m.name, `pw-${m.name}-${randomBytes(6).toString('hex')}`]));
-const roleUrl = (service: string) => {
-  const target = new URL(url);
-  target.pathname = `/${dbName}`;
-  target.username = `earshot_${service}`;
-  target.password = passwords[service]!;
-  return target.toString();
-};
-
-async function asSuperuser<T>(database: string, work: (client: pg.Client) => Promise<T>, options = ''): Promise<T> {
-  const target = new URL(url);
-  target.pathname = `/${database}`;
-  const client = new pg.Client({ connectionString: target.toString(), options });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const roleUrl = (service: string) => serviceRoleUrl(url, dbName, service, passwords[service]!);
+const asSuperuser = <T>(database: string, work: (client: pg.Client) => Promise<T>) => asSuperuserOn(url, database, work);
 
 const opened: Database[] = [];
 const asRole = async (service: string) => {
@@ -41,8 +23,7 @@ const asRole = async (service: string) => {
 
 beforeAll(async () => {
   await asSuperuser('postgres', (c) => c.query(`create database ${dbName}`));
-  const settings = Object.entries(passwords).map(([service, password]) => `-c earshot.password_${service}=${password}`).join(' ');
-  await asSuperuser(dbName, (c) => c.query(readFileSync(join(import.meta.dirname, 'db-roles.sql'), 'utf8')), settings);
+  await applyDbRoles(url, dbName, passwords);
   // Each service applies its own migrations, connected as its own role, as it does when it starts.
   for (const module of ALL_SERVICES) await migrate(await asRole(module.name), module.schema, [...kitMigrations, ...module.migrations]);
 }, 120_000);
@@ -73,8 +54,7 @@ test('every service role uses its own schema and cannot read any other service\'
 });
 
 test('the script can run again (new services, new passwords) without losing anything', async () => {
-  const settings = Object.entries(passwords).map(([service, password]) => `-c earshot.password_${service}=${password}`).join(' ');
-  await asSuperuser(dbName, (c) => c.query(readFileSync(join(import.meta.dirname, 'db-roles.sql'), 'utf8')), settings);
+  await applyDbRoles(url, dbName, passwords);
   const auth = await asRole('auth');
   await expect(auth.query('select count(*) from auth.schema_migrations')).resolves.toHaveLength(1);
 });

@@ -1,13 +1,14 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import S3rver from 's3rver';
 import { Redis } from 'ioredis';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { S3Storage } from '@earshot/kit';
 import { startKafkaMock, type KafkaMock } from '@earshot/kit/testing';
+import { applyDbRoles, asSuperuser, serviceRoleUrl } from '../../deploy/db-roles';
 import { freePort, Processes, type ProcessSpec } from './processes';
 
 export const SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit'] as const;
@@ -67,16 +68,8 @@ export class System {
   }
 
   /** The throwaway database as the superuser (for the suite's own checks, never the product's path). */
-  async superuser<T>(work: (client: pg.Client) => Promise<T>, database = this.databaseName, options = ''): Promise<T> {
-    const target = new URL(this.options.databaseUrl);
-    target.pathname = `/${database}`;
-    const client = new pg.Client({ connectionString: target.toString(), options });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
+  superuser<T>(work: (client: pg.Client) => Promise<T>, database = this.databaseName): Promise<T> {
+    return asSuperuser(this.options.databaseUrl, database, work);
   }
 
   /** The infrastructure compose's postgres, db-roles, kafka, minio and minio-init give. */
@@ -85,8 +78,7 @@ export class System {
     let t = Date.now();
     await this.superuser((c) => c.query(`create database ${this.databaseName}`), 'postgres');
     this.databaseMade = true;
-    const settings = SERVICES.map((s) => `-c earshot.password_${s}=${this.passwords[s]}`).join(' ');
-    await this.superuser((c) => c.query(readFileSync(join(this.options.root, 'deploy', 'db-roles.sql'), 'utf8')), this.databaseName, settings);
+    await applyDbRoles(this.options.databaseUrl, this.databaseName, this.passwords);
     timings.postgres = Date.now() - t;
 
     t = Date.now();
@@ -116,13 +108,7 @@ export class System {
   spec(name: ProcessName): ProcessSpec {
     const port = this.ports.get(name)!;
     const readyUrl = `http://127.0.0.1:${port}${name === 'gateway' ? '/api/health' : '/ready'}`;
-    const roleUrl = (service: ServiceName) => {
-      const target = new URL(this.options.databaseUrl);
-      target.pathname = `/${this.databaseName}`;
-      target.username = `earshot_${service}`;
-      target.password = this.passwords[service];
-      return target.toString();
-    };
+    const roleUrl = (service: ServiceName) => serviceRoleUrl(this.options.databaseUrl, this.databaseName, service, this.passwords[service]);
     // x-earshot-env, with what compose takes from its network (auth:3000) said outright.
     const base = (service: ServiceName, clientId: string) => ({
       NODE_ENV: 'production',
