@@ -33,13 +33,14 @@ export async function seedDemo(app: FastifyInstance, signer: TokenSigner, passwo
   const companyId = (company.json() as { _id: string })._id;
   // The auth service learns of the company from its event: once the in-process bus is idle, or,
   // through Kafka, once its consumer group has joined and read it (seconds), so until it knows.
+  await waitForEvents();
   const deadline = Date.now() + 60_000;
+  const register = (user: (typeof DEMO_USERS)[number]) => app.inject({ method: 'POST', url: '/api/users/register', headers, payload: { ...user, password, companyId } });
   for (const user of DEMO_USERS) {
-    await waitForEvents();
-    let created = await app.inject({ method: 'POST', url: '/api/users/register', headers, payload: { ...user, password, companyId } });
+    let created = await register(user);
     while (created.statusCode === 404 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      created = await app.inject({ method: 'POST', url: '/api/users/register', headers, payload: { ...user, password, companyId } });
+      created = await register(user);
     }
     if (created.statusCode !== 201) throw new Error(`Seeding ${user.email} failed: ${created.statusCode} ${created.body}`);
   }
