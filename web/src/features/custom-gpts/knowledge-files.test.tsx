@@ -23,7 +23,7 @@ const file = (id: number, name: string, over: Partial<KnowledgeFile>): Knowledge
 /** Uploads answered by the test: each send waits until `answer` is called for it. */
 class FakeXHR extends StandInXHR {
   static sent: FakeXHR[] = [];
-  send(body?: FormData) {
+  override send(body?: FormData) {
     super.send(body);
     FakeXHR.sent.push(this);
   }
