@@ -65,9 +65,9 @@ const PROCESSES: Process[] = [
   },
 ];
 
-test('the process list covers the seven services, the gateway and the worker', () => {
+test('the process list covers the nine services, the gateway and the worker', () => {
   expect(PROCESSES.map((p) => p.name).sort()).toEqual(
-    ['audit', 'auth', 'chat', 'file', 'gateway', 'prompt', 'tenant', 'transcription', 'transcription-worker'],
+    ['audit', 'auth', 'chat', 'file', 'gateway', 'messaging', 'prompt', 'tasks', 'tenant', 'transcription', 'transcription-worker'],
   );
 });
 
@@ -107,6 +107,8 @@ describe('docker-compose.yml', () => {
     CHAT_DB_PASSWORD: 'chat-db-password',
     PROMPT_DB_PASSWORD: 'prompt-db-password',
     AUDIT_DB_PASSWORD: 'audit-db-password',
+    MESSAGING_DB_PASSWORD: 'messaging-db-password',
+    TASKS_DB_PASSWORD: 'tasks-db-password',
   };
   const interpolate = (value: string) =>
     value

@@ -6,6 +6,8 @@ import { transcriptionService } from '@earshot/transcription-service';
 import { chatService } from '@earshot/chat-service';
 import { promptService } from '@earshot/prompt-service';
 import { auditService } from '@earshot/audit-service';
+import { messagingService } from '@earshot/messaging-service';
+import { tasksService } from '@earshot/tasks-service';
 
 /** Every service, in start order: audit first so it sees every event from the beginning. */
 export const ALL_SERVICES: readonly ServiceModule[] = [
@@ -16,4 +18,6 @@ export const ALL_SERVICES: readonly ServiceModule[] = [
   transcriptionService,
   promptService,
   chatService,
+  messagingService,
+  tasksService,
 ] as ServiceModule[];

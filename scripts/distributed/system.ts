@@ -11,7 +11,7 @@ import { startKafkaMock, type KafkaMock } from '@earshot/kit/testing';
 import { applyDbRoles, asSuperuser, serviceRoleUrl } from '../../deploy/db-roles';
 import { freePort, Processes, type ProcessSpec } from './processes';
 
-export const SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit'] as const;
+export const SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 /** Every process the suite runs, named as in compose (chat twice: one consumer group, two members). */
 export type ProcessName = Exclude<ServiceName, 'chat'> | 'transcription-worker' | 'chat-1' | 'chat-2' | 'gateway';
@@ -98,7 +98,7 @@ export class System {
     redis.disconnect();
 
     this.fake = await startFakeOpenAI();
-    for (const name of ['auth', 'tenant', 'file', 'transcription', 'transcription-worker', 'chat-1', 'chat-2', 'prompt', 'audit', 'gateway'] as const) {
+    for (const name of ['auth', 'tenant', 'file', 'transcription', 'transcription-worker', 'chat-1', 'chat-2', 'prompt', 'audit', 'messaging', 'tasks', 'gateway'] as const) {
       this.ports.set(name, await freePort());
     }
     return timings;
@@ -158,6 +158,7 @@ export class System {
             AUTH_SERVICE_URL: this.url('auth'), TENANT_SERVICE_URL: this.url('tenant'), FILE_SERVICE_URL: this.url('file'),
             TRANSCRIPTION_SERVICE_URL: this.url('transcription'), CHAT_SERVICE_URL: this.url('chat-1'),
             PROMPT_SERVICE_URL: this.url('prompt'), AUDIT_SERVICE_URL: this.url('audit'),
+            MESSAGING_SERVICE_URL: this.url('messaging'), TASKS_SERVICE_URL: this.url('tasks'),
             LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
           },
         };
@@ -190,6 +191,10 @@ export class System {
         return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...ai, ...apiKeys, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
       case 'audit':
         return { ...service('services/audit'), env: base('audit', 'earshot-audit') };
+      case 'messaging':
+        return { ...service('services/messaging'), env: base('messaging', 'earshot-messaging') };
+      case 'tasks':
+        return { ...service('services/tasks'), env: base('tasks', 'earshot-tasks') };
     }
   }
 
@@ -198,7 +203,7 @@ export class System {
     const ready: Record<string, number> = {};
     const auth = await this.processes.start(this.spec('auth'));
     ready.auth = auth.readyMs;
-    const rest: ProcessName[] = ['tenant', 'file', 'prompt', 'transcription', 'transcription-worker', 'audit', 'chat-1', 'chat-2'];
+    const rest: ProcessName[] = ['tenant', 'file', 'prompt', 'transcription', 'transcription-worker', 'audit', 'messaging', 'tasks', 'chat-1', 'chat-2'];
     for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000)))) ready[started.spec.name] = started.readyMs;
     ready.gateway = (await this.processes.start(this.spec('gateway'))).readyMs;
     return ready;

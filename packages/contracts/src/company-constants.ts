@@ -41,7 +41,7 @@ export const FEATURE_DISABLED_MESSAGE = 'This feature is not enabled for your co
  * data and reports `company.data_removed`; the tenant service removes the company row once all of
  * them have. (The audit service keeps its log: it is not on this list.)
  */
-export const COMPANY_DATA_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt'] as const;
+export const COMPANY_DATA_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks'] as const;
 export type CompanyDataService = (typeof COMPANY_DATA_SERVICES)[number];
 
 /** The company images an administrator uploads (`POST /api/companies/upload?kind=`). */

@@ -10,6 +10,8 @@ export const EMAIL_TEMPLATE_TYPES = [
   'transcription_failed',
   'credits_low',
   'budget_reached',
+  'task_assigned',
+  'task_due',
 ] as const;
 export type EmailTemplateType = (typeof EMAIL_TEMPLATE_TYPES)[number];
 
@@ -27,6 +29,8 @@ export const EMAIL_TEMPLATE_VARIABLES: Record<EmailTemplateType, readonly string
   transcription_failed: [...PERSON, 'recording.name', 'reason', 'link'],
   credits_low: [...PERSON, 'credits.balance', 'credits.threshold', 'link'],
   budget_reached: [...PERSON, 'credits.budget', 'link'],
+  task_assigned: [...PERSON, 'task.title', 'task.dueDate', 'assignedBy', 'link'],
+  task_due: [...PERSON, 'task.title', 'task.dueDate', 'link'],
 };
 
 /** `{{ name }}` as written in a template; the name is group 1. */

@@ -21,6 +21,8 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('transcription', ['/transcripts', '/search', '/ai/speech-models']),
   route('prompt', ['/prompts', '/analysis', '/ai']),
   route('chat', ['/chat', '/custom-gpt']),
+  route('messaging', ['/inbox']),
+  route('tasks', ['/tasks', '/calendar']),
 ];
 
 /** Where a standalone service serves its own OpenAPI document (outside /api: the gateway fetches it). */

@@ -33,6 +33,20 @@ export type AnalysisResult = z.infer<typeof AnalysisResult>;
 export const AnalysisUsage = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() });
 export type AnalysisUsage = z.infer<typeof AnalysisUsage>;
 
+/**
+ * One follow-up the built-in "Action items" analysis found in a call (its answer is a list of
+ * these, validated like any expected format). `owner` is a name as said in the call; `due` a day.
+ */
+export const ActionItem = z.object({
+  title: z.string().trim().min(1).max(200),
+  owner: z.string().trim().max(120).nullish(),
+  due: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish(),
+}).strict();
+export type ActionItem = z.infer<typeof ActionItem>;
+export const ActionItems = z.array(ActionItem).max(50);
+/** The built-in system prompt whose runs answer action items (seeded by the prompt service; its id is fixed). */
+export const ACTION_ITEMS_PROMPT_ID = '00000000-0000-4000-8000-00000000a171';
+
 export const AnalysisRunDto = z.object({
   _id: z.string(),
   fileId: z.string(),
@@ -58,6 +72,8 @@ export const AnalysisRunDto = z.object({
   durationMs: z.number().int().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** Runs of the "Action items" prompt, once completed: the proposed tasks (POST /api/tasks/from-run/{runId} keeps some). */
+  actionItems: ActionItems.nullable().optional(),
 });
 export type AnalysisRunDto = z.infer<typeof AnalysisRunDto>;
 

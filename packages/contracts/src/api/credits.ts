@@ -201,7 +201,11 @@ export type MyCreditsDto = z.infer<typeof MyCreditsDto>;
 
 // ---------------------------------------------------------------- notifications
 
-export const NOTIFICATION_KINDS = ['credits_threshold', 'cap_threshold'] as const;
+/**
+ * What a notification is about: credit alerts, a task assigned to the person or due today, a
+ * transcription of theirs that failed, an analysis run of theirs that finished.
+ */
+export const NOTIFICATION_KINDS = ['credits_threshold', 'cap_threshold', 'task_assigned', 'task_due', 'transcription_failed', 'analysis_finished'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NotificationDto = z.object({

@@ -14,3 +14,6 @@ export * from './analysis';
 export * from './credits';
 export * from './custom-gpts';
 export * from './policies';
+export * from './tasks';
+export * from './inbox';
+export * from './dashboards';

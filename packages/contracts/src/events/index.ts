@@ -8,6 +8,7 @@ import { promptEvents } from './prompt';
 import { mailEvents } from './mail';
 import { creditEvents } from './credits';
 import { policyEvents } from './policies';
+import { taskEvents } from './tasks';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -15,8 +16,9 @@ export { CompanyState, ClientState } from './tenant';
 export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcription';
 export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 export { EmailTemplateState } from './mail';
+export { TaskState } from './tasks';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents] as const;
+const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents, ...taskEvents] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActionItems } from '../api/analysis';
 import { MODEL_PURPOSES, PATTERN_AUTO_RUN, PROMPT_SCOPES, PROMPT_TYPES, PROVIDER_KINDS } from '../constants';
 import { PRICE_UNITS } from '../credit-constants';
 import { change, defineEvent } from './envelope';
@@ -142,6 +143,11 @@ export const promptEvents = [
     type: 'analysis.completed', version: 1, topic,
     description: 'An analysis run of a transcript completed with a result valid against its prompt version\'s expected format.',
     data: AnalysisOutcome,
+  }),
+  defineEvent({
+    type: 'analysis.action_items_proposed', version: 1, topic,
+    description: 'A run of the built-in "Action items" prompt found follow-ups in a call (after its analysis.completed): the tasks service keeps them until a person turns some into tasks.',
+    data: z.object({ runId: z.string(), fileId: z.string(), items: ActionItems }),
   }),
   defineEvent({
     type: 'analysis.failed', version: 1, topic,

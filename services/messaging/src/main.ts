@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { messagingService } from './index';
+
+await runStandalone(messagingService);

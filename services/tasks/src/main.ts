@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { tasksService } from './index';
+
+await runStandalone(tasksService);
