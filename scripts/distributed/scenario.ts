@@ -59,7 +59,7 @@ const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 export async function scenario(system: System, steps: Steps): Promise<void> {
   const infra = await steps.run('infrastructure: PostgreSQL + db-roles.sql, Kafka mock (3 brokers), s3rver, Redis', () => system.startInfrastructure());
   steps.note(`infrastructure up (ms): ${JSON.stringify(infra)}`);
-  const ready = await steps.run('processes: 7 services (chat twice), transcription worker, gateway', () => system.startProcesses());
+  const ready = await steps.run('processes: 9 services (chat twice), transcription worker, gateway', () => system.startProcesses());
   steps.note(`each process ready after (ms): ${JSON.stringify(ready)}`);
   const api = new GatewayClient(system.gatewayUrl);
   const fake = system.fake!;
