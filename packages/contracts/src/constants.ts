@@ -159,3 +159,4 @@ export * from './company-constants';
 export * from './credit-constants';
 export * from './email';
 export * from './gpt-constants';
+export * from './task-constants';

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { Id } from '../common';
+import { TASK_DUE_FILTERS, TASK_LIMITS, TASK_SORTS, TASK_STATUSES } from '../task-constants';
 
 // Tasks and the calendar (issue 23): the tasks service answers /api/tasks and /api/calendar.
 
 const noNul = (s: string) => !s.includes('\u0000');
 const NO_NUL = 'must not contain NUL characters';
 
-export const TASK_STATUSES = ['todo', 'in_progress', 'done'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-
-export const TASK_LIMITS = { titleMax: 200, descriptionMax: 5000, pageSizeMax: 100, pageSizeDefault: 50, calendarDaysMax: 62 } as const;
+export { TASK_DUE_FILTERS, TASK_LIMITS, TASK_SORTS, TASK_STATUSES, type TaskStatus } from '../task-constants';
 
 /** A calendar day, `YYYY-MM-DD`, that exists (2026-02-30 is refused). */
 export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD').refine((value) => {
@@ -64,10 +62,6 @@ export const TaskUpdateBody = z.object({
   link: TaskLink.nullable().optional(),
 }).strict().refine((body) => Object.keys(body).length > 0, 'Nothing to change');
 export type TaskUpdateBody = z.infer<typeof TaskUpdateBody>;
-
-/** Due filter: overdue (before today, not done), today, week (today and the 6 days after), none (no due date). Days are UTC. */
-export const TASK_DUE_FILTERS = ['overdue', 'today', 'week', 'none'] as const;
-export const TASK_SORTS = ['dueDate', 'createdAt', 'title', 'status'] as const;
 
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
