@@ -1,11 +1,42 @@
-import { defineService } from '@earshot/kit';
+import { defineService, type ServiceContext } from '@earshot/kit';
+import { tasksConfigShape, type TasksConfig } from './config';
 import { migrations } from './db/migrations';
+import { calendarRoutes } from './routes/calendar';
+import { taskRoutes } from './routes/tasks';
+import { CalendarService } from './services/calendar';
+import { subscriptions } from './services/events';
+import { REMINDER_POLL_MS, ReminderJob } from './services/reminders';
+import { TaskService } from './services/tasks';
+
+const reminderTimers = new WeakMap<ServiceContext<TasksConfig>, NodeJS.Timeout>();
 
 /** The tasks service: follow-ups from calls as tasks, and the company calendar. See README.md. */
-export const tasksService = defineService({
+export const tasksService = defineService<TasksConfig>({
   name: 'tasks',
   schema: 'tasks',
   prefixes: ['/tasks', '/calendar'],
   migrations,
-  async routes() {},
+  configShape: tasksConfigShape,
+  async routes(app, ctx) {
+    await taskRoutes(app, new TaskService(ctx));
+    await calendarRoutes(app, new CalendarService(ctx));
+  },
+  subscriptions: () => subscriptions(),
+  // Due reminders, looked at like the tenant's monthly grants: at start and on a timer; what was
+  // sent is recorded, so a restart or a second replica sends nothing twice.
+  async start(ctx) {
+    const job = new ReminderJob(ctx);
+    const remind = () => job.run().then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'task reminders failed'));
+    await remind();
+    const timer = setInterval(() => void remind(), REMINDER_POLL_MS);
+    timer.unref();
+    reminderTimers.set(ctx, timer);
+  },
+  async stop(ctx) {
+    clearInterval(reminderTimers.get(ctx));
+    reminderTimers.delete(ctx);
+  },
 });
+
+export { ReminderJob } from './services/reminders';
+export type { TasksConfig } from './config';

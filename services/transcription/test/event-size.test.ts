@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, PROMPT_LIMITS, TAG_LENGTH_MAX, TAGS_PER_FILE_MAX, UPLOAD_SPEAKERS_MAX, type EventType } from '@earshot/contracts';
+import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, HOLD_REASON_MAX, PROMPT_LIMITS, TAG_LENGTH_MAX, TASK_LIMITS, TAGS_PER_FILE_MAX, UPLOAD_SPEAKERS_MAX, type EventType } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { segmentsChangedEvents } from '../src/services/edits/service';
 import { mergeSpeakers } from '../src/services/edits/ops';
@@ -60,6 +60,9 @@ const promptState = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), type: 'custom' as
 const pattern = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), companyId, promptIds: Array.from({ length: PROMPT_LIMITS.patternPromptsMax }, () => randomUUID()), autoRun: 'company_transcripts' as const };
 const template = { type: 'password_reset' as const, language: 'en' as const, companyId, subject: 'S'.repeat(300), html: 'h'.repeat(60_000), text: 't'.repeat(30_000) };
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
+// A task at its largest (issue 23): the longest title and description, and the most action items a run proposes.
+const task = { title: 't'.repeat(TASK_LIMITS.titleMax), description: 'd'.repeat(TASK_LIMITS.descriptionMax), status: 'in_progress' as const, assigneeId: id, dueDate: '2026-12-31', clientId: id, link: { fileId, seconds: 3600 }, createdBy: id };
+const actionItems = Array.from({ length: 50 }, () => ({ title: 'a'.repeat(200), owner: 'o'.repeat(120), due: '2026-12-31' }));
 
 /** Every other event type, at its largest for this transcript. */
 const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.text_published' | 'transcript.segments_changed'>, NewEvent['data']> = {
@@ -91,6 +94,11 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
     before: { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: null } },
     after: { redaction: 'text_audio', keepOriginal: false, encryption: false, retention: { recordingsDays: 36_500, chatsDays: 36_500, auditDays: 36_500 } },
   },
+  // Legal hold (issue 25): the longest reason allowed, placed or lifted.
+  'file.hold_changed': { id: fileId, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
+  'client.hold_changed': { id, hold: false, reason: 'r'.repeat(HOLD_REASON_MAX) },
+  'company.hold_changed': { id, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
+  'retention.applied': { service: 'file', removed: { recordings: 1_000_000 }, days: 36_500, olderThan: new Date().toISOString(), held: 1_000_000 },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
   'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800, language: 'auto', speakers: UPLOAD_SPEAKERS_MAX },
@@ -140,6 +148,11 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'mail.sent': { id, type: 'password_reset', to: user.email, transport: 'smtp', attempts: 1 },
   'mail.failed': { id, type: 'password_reset', to: user.email, attempts: 5, reason: 'x'.repeat(500) },
   'analysis.completed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id },
+  'analysis.action_items_proposed': { runId: id, fileId, items: actionItems },
+  'task.created': { id, before: null, after: task },
+  'task.updated': { id, before: task, after: task },
+  'task.deleted': { id, before: task, after: null },
+  'task.fell_due': { id, title: task.title, assigneeId: id, dueDate: task.dueDate },
   'analysis.failed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id, reason: 'r'.repeat(2_000) },
   'price.set': { id, modelId: 'm'.repeat(128), engine: null, unit: 'output_1k', credits: 1e9, effectiveFrom: new Date().toISOString() },
   'pricing.currency_changed': { before: { currency: 'EUR', creditRate: 0.01 }, after: { currency: 'USD', creditRate: 0.011 } },
