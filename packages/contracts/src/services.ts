@@ -19,7 +19,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('file', ['/files', '/uploads', '/tags']),
   // '/ai/speech-models' is more specific than prompt's '/ai', so the gateway routes it here.
   route('transcription', ['/transcripts', '/search', '/ai/speech-models']),
-  route('prompt', ['/prompts', '/analysis', '/ai']),
+  route('prompt', ['/prompts', '/analysis', '/ai', '/dashboards']),
   route('chat', ['/chat', '/custom-gpt']),
   route('messaging', ['/inbox']),
   route('tasks', ['/tasks', '/calendar']),

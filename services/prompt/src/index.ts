@@ -3,6 +3,7 @@ import { ConfigError, creditGateFor, defineService, on, processCreditGate, type 
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
+import { dashboardRoutes } from './routes/dashboards';
 import { analysisRoutes } from './routes/analysis';
 import { internalRoutes } from './routes/internal';
 import { patternRoutes } from './routes/patterns';
@@ -11,6 +12,8 @@ import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
 import { AnalysisService } from './services/analysis';
 import { ConnectionTester } from './services/connection';
+import { dashboardHandlers } from './services/dashboard-projection';
+import { DashboardService } from './services/dashboards';
 import { ModelService } from './services/models';
 import { PatternService } from './services/patterns';
 import { PromptService } from './services/prompts';
@@ -33,7 +36,7 @@ const wake = (ctx: ServiceContext<PromptConfig>) => () => analysisQueue(ctx.data
 export const promptService = defineService<PromptConfig>({
   name: 'prompt',
   schema: 'prompt',
-  prefixes: ['/prompts', '/analysis', '/ai'],
+  prefixes: ['/prompts', '/analysis', '/ai', '/dashboards'],
   migrations,
   configShape: promptConfigShape,
   async routes(app, ctx) {
@@ -45,6 +48,7 @@ export const promptService = defineService<PromptConfig>({
     await promptRoutes(app, new PromptService(ctx));
     await patternRoutes(app, new PatternService(ctx));
     await analysisRoutes(app, new AnalysisService(ctx, wake(ctx), credits));
+    await dashboardRoutes(app, new DashboardService(ctx));
   },
   subscriptions: (ctx) => [
     on('file.uploaded', (event, tx) => projection.applyFileUploaded(tx, event)),
@@ -60,6 +64,8 @@ export const promptService = defineService<PromptConfig>({
     ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => projection.applyCompany(tx, event), { entity: (event) => event.data.id })),
     // Which companies are b2c: their members' files are private to each.
     ...companyTypes.handlers(),
+    // The dashboards' read model: after the transcript copy's handlers, which it reads.
+    ...dashboardHandlers(),
     companyRemoval,
   ],
   async start(ctx) {

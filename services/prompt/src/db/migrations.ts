@@ -184,4 +184,81 @@ export const migrations: Migration[] = [
       -- The configured model (its id) a run used, so its events name the model credits are priced by.
       alter table analysis_runs add column model_id uuid;`,
   },
+  {
+    // The dashboards' read model (issue 23): per call, speaker roles, member names, scorecard
+    // answers and open tasks per client, kept from events by services/dashboard-projection.ts.
+    name: '0008_dashboards',
+    sql: `
+      create table dashboard_calls (
+        file_id uuid primary key,
+        company_id uuid not null,
+        file_name text not null,
+        at timestamptz not null,
+        day date not null,
+        seconds double precision,
+        uploaded_by text,
+        agent_id text,
+        client_id uuid,
+        tags text[] not null default '{}',
+        agent_talk double precision,
+        customer_talk double precision,
+        talk double precision,
+        silence double precision,
+        "overlaps" integer,
+        words integer
+      );
+      -- Only transcribed calls count: the range scans read these indexes alone (index-only).
+      create index dashboard_calls_day on dashboard_calls (company_id, day)
+        include (seconds, agent_id, client_id, agent_talk, customer_talk, talk, silence, "overlaps", words) where seconds is not null;
+      create index dashboard_calls_agent on dashboard_calls (company_id, agent_id, day) where seconds is not null;
+      create index dashboard_calls_client on dashboard_calls (company_id, client_id, day) where seconds is not null;
+      create index dashboard_calls_tags on dashboard_calls using gin (tags) where seconds is not null;
+
+      create table dashboard_speakers (
+        file_id uuid not null,
+        speaker_id text not null,
+        name text not null,
+        role text check (role in ('agent', 'customer')),
+        primary key (file_id, speaker_id)
+      );
+
+      create table dashboard_members (
+        user_id text primary key,
+        company_id uuid,
+        name text not null,
+        deleted boolean not null default false
+      );
+      create index dashboard_members_name on dashboard_members (company_id, lower(name)) where not deleted;
+
+      -- A deleted run takes its answers with it.
+      create table dashboard_scores (
+        file_id uuid not null,
+        prompt_id uuid not null,
+        field text not null,
+        run_id uuid not null references analysis_runs (id) on delete cascade,
+        company_id uuid not null,
+        day date not null,
+        finished_at timestamptz not null,
+        int_value integer,
+        option_value text,
+        bool_value boolean,
+        primary key (file_id, prompt_id, field)
+      );
+      create index dashboard_scores_range on dashboard_scores (company_id, prompt_id, field, day);
+      create index dashboard_scores_run on dashboard_scores (run_id);
+
+      create table dashboard_tasks (
+        task_id uuid primary key,
+        company_id uuid not null,
+        client_id uuid,
+        open boolean not null
+      );
+      create index dashboard_tasks_client on dashboard_tasks (company_id, client_id) where open;
+
+      create table dashboard_clients (
+        client_id uuid primary key,
+        organisation text,
+        updated_at timestamptz not null
+      );`,
+  },
 ];

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { AnalysisResult, AnalysisRunStatus, AnalysisUsage, CallMetricsDto, FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
 
 export const prompt = pgSchema('prompt');
@@ -150,3 +150,71 @@ export const analysisRuns = prompt.table('analysis_runs', {
 });
 export type RunRow = typeof analysisRuns.$inferSelect;
 export type NewRunRow = typeof analysisRuns.$inferInsert;
+
+// The dashboards' read model (issue 23; services/dashboard-projection.ts keeps it from events).
+
+/** One row per call: its day (UTC), duration and the talk figures of its metrics; counted once `seconds` is set. */
+export const dashboardCalls = prompt.table('dashboard_calls', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  fileName: text('file_name').notNull(),
+  at: ts('at').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  seconds: doublePrecision('seconds'),
+  uploadedBy: text('uploaded_by'),
+  agentId: text('agent_id'),
+  clientId: uuid('client_id'),
+  tags: text('tags').array().notNull().default([]),
+  agentTalk: doublePrecision('agent_talk'),
+  customerTalk: doublePrecision('customer_talk'),
+  talk: doublePrecision('talk'),
+  silence: doublePrecision('silence'),
+  overlaps: integer('overlaps'),
+  words: integer('words'),
+});
+export type DashboardCallRow = typeof dashboardCalls.$inferSelect;
+
+/** Each call's speakers by transcript speaker id; `role` (agent, customer) is set when the channel labels first named them. */
+export const dashboardSpeakers = prompt.table('dashboard_speakers', {
+  fileId: uuid('file_id').notNull(),
+  speakerId: text('speaker_id').notNull(),
+  name: text('name').notNull(),
+  role: text('role').$type<'agent' | 'customer'>(),
+}, (t) => [primaryKey({ columns: [t.fileId, t.speakerId] })]);
+
+/** Company members' names (user events): an agent speaker renamed to one makes them the call's agent. */
+export const dashboardMembers = prompt.table('dashboard_members', {
+  userId: text('user_id').primaryKey(),
+  companyId: uuid('company_id'),
+  name: text('name').notNull(),
+  deleted: boolean('deleted').notNull().default(false),
+});
+
+/** One scorecard answer: the latest completed run of a prompt on a call, per integer, option or boolean field. */
+export const dashboardScores = prompt.table('dashboard_scores', {
+  fileId: uuid('file_id').notNull(),
+  promptId: uuid('prompt_id').notNull(),
+  field: text('field').notNull(),
+  runId: uuid('run_id').notNull(),
+  companyId: uuid('company_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  finishedAt: ts('finished_at').notNull(),
+  intValue: integer('int_value'),
+  optionValue: text('option_value'),
+  boolValue: boolean('bool_value'),
+}, (t) => [primaryKey({ columns: [t.fileId, t.promptId, t.field] })]);
+
+/** Tasks of the company with their client and whether they are open (task events). */
+export const dashboardTasks = prompt.table('dashboard_tasks', {
+  taskId: uuid('task_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  clientId: uuid('client_id'),
+  open: boolean('open').notNull(),
+});
+
+/** A client's organisation (client events; the name is in `clients`), for the CRM dashboard. */
+export const dashboardClients = prompt.table('dashboard_clients', {
+  clientId: uuid('client_id').primaryKey(),
+  organisation: text('organisation'),
+  updatedAt: ts('updated_at').notNull(),
+});

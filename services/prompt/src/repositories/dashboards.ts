@@ -1,0 +1,260 @@
+import { and, arrayContains, asc, count, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { DashboardGroup } from '@earshot/contracts';
+import type { Db } from '@earshot/kit';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { clients, dashboardCalls, dashboardClients, dashboardMembers, dashboardScores, dashboardSpeakers, dashboardTasks, transcripts } from '../db/schema';
+
+// ---- Writes (the projection) ----
+
+export type CallFacts = Omit<typeof dashboardCalls.$inferInsert, 'tags'>;
+
+/** A call's facts as the transcript copy now gives them; its tags stay as the file events set them. */
+export async function saveCall(tx: Db, row: CallFacts): Promise<void> {
+  const { fileId: _key, ...set } = row;
+  await tx.insert(dashboardCalls).values(row).onConflictDoUpdate({ target: dashboardCalls.fileId, set });
+}
+
+export async function setTags(tx: Db, fileId: string, tags: string[]): Promise<void> {
+  await tx.update(dashboardCalls).set({ tags }).where(eq(dashboardCalls.fileId, fileId));
+}
+
+/** The call is gone: its row, speakers and scorecard answers go too. */
+export async function removeCall(tx: Db, fileId: string): Promise<void> {
+  await tx.delete(dashboardCalls).where(eq(dashboardCalls.fileId, fileId));
+  await tx.delete(dashboardSpeakers).where(eq(dashboardSpeakers.fileId, fileId));
+  await tx.delete(dashboardScores).where(eq(dashboardScores.fileId, fileId));
+}
+
+export async function forgetSpeakers(tx: Db, fileId: string): Promise<void> {
+  await tx.delete(dashboardSpeakers).where(eq(dashboardSpeakers.fileId, fileId));
+}
+
+/** Speakers by id: a new one takes its role from its first name; later renames keep the role. */
+export async function saveSpeakers(tx: Db, fileId: string, speakers: { speakerId: string; name: string; role: 'agent' | 'customer' | null }[]): Promise<void> {
+  if (speakers.length === 0) return;
+  await tx.insert(dashboardSpeakers).values(speakers.map((s) => ({ fileId, ...s })))
+    .onConflictDoUpdate({ target: [dashboardSpeakers.fileId, dashboardSpeakers.speakerId], set: { name: sql`excluded.name` } });
+}
+
+export async function speakersOf(db: Db, fileId: string) {
+  return db.select().from(dashboardSpeakers).where(eq(dashboardSpeakers.fileId, fileId)).orderBy(asc(dashboardSpeakers.speakerId));
+}
+
+export async function saveMember(tx: Db, row: typeof dashboardMembers.$inferInsert): Promise<void> {
+  const { userId: _key, ...set } = row;
+  await tx.insert(dashboardMembers).values(row).onConflictDoUpdate({ target: dashboardMembers.userId, set });
+}
+
+/** Members of the company by lower-cased full name; a name two members share is left out (no guessing). */
+export async function membersNamed(db: Db, companyId: string, names: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))];
+  if (wanted.length === 0) return new Map();
+  const key = sql<string>`lower(${dashboardMembers.name})`;
+  const rows = await db.select({ name: key, userId: sql<string>`min(${dashboardMembers.userId})`, n: count() }).from(dashboardMembers)
+    .where(and(eq(dashboardMembers.companyId, companyId), eq(dashboardMembers.deleted, false), inArray(key, wanted)))
+    .groupBy(key);
+  return new Map(rows.filter((r) => r.n === 1).map((r) => [r.name, r.userId]));
+}
+
+export async function saveClientOrganisation(tx: Db, row: typeof dashboardClients.$inferInsert): Promise<void> {
+  await tx.insert(dashboardClients).values(row).onConflictDoUpdate({
+    target: dashboardClients.clientId, set: { organisation: row.organisation, updatedAt: row.updatedAt }, setWhere: sql`${dashboardClients.updatedAt} <= ${row.updatedAt}`,
+  });
+}
+
+export type ScoreRow = typeof dashboardScores.$inferInsert;
+
+/** A completed run's answers replace those of an earlier run of the prompt on the call (never a later one's). */
+export async function saveScores(tx: Db, rows: ScoreRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(dashboardScores).values(rows).onConflictDoUpdate({
+    target: [dashboardScores.fileId, dashboardScores.promptId, dashboardScores.field],
+    set: { runId: sql`excluded.run_id`, day: sql`excluded.day`, finishedAt: sql`excluded.finished_at`, intValue: sql`excluded.int_value`, optionValue: sql`excluded.option_value`, boolValue: sql`excluded.bool_value` },
+    setWhere: sql`${dashboardScores.finishedAt} <= excluded.finished_at`,
+  });
+}
+
+export async function saveTask(tx: Db, row: typeof dashboardTasks.$inferInsert): Promise<void> {
+  const { taskId: _key, ...set } = row;
+  await tx.insert(dashboardTasks).values(row).onConflictDoUpdate({ target: dashboardTasks.taskId, set });
+}
+
+export async function removeTask(tx: Db, taskId: string): Promise<void> {
+  await tx.delete(dashboardTasks).where(eq(dashboardTasks.taskId, taskId));
+}
+
+export async function callOf(db: Db, fileId: string) {
+  const [row] = await db.select().from(dashboardCalls).where(eq(dashboardCalls.fileId, fileId));
+  return row;
+}
+
+/** A deleted company's dashboards (its members' names stay until their own user.deleted). */
+export async function deleteCompanyDashboards(tx: Db, companyId: string): Promise<void> {
+  const files = tx.select({ fileId: dashboardCalls.fileId }).from(dashboardCalls).where(eq(dashboardCalls.companyId, companyId));
+  await tx.delete(dashboardSpeakers).where(inArray(dashboardSpeakers.fileId, files));
+  await tx.delete(dashboardCalls).where(eq(dashboardCalls.companyId, companyId));
+  await tx.delete(dashboardScores).where(eq(dashboardScores.companyId, companyId));
+  await tx.delete(dashboardTasks).where(eq(dashboardTasks.companyId, companyId));
+}
+
+// ---- Reads ----
+
+/** Which calls: a company's transcribed calls of days [from, to], narrowed by the filters (and, in a b2c company, to the caller's own). */
+export interface CallScope {
+  companyId: string;
+  from: string;
+  to: string;
+  agentId?: string;
+  clientId?: string;
+  tag?: string;
+  /** b2c: only the calls this person uploaded. */
+  owner?: string | null;
+}
+
+const c = dashboardCalls;
+
+function callsWhere(scope: CallScope): SQL {
+  return and(
+    eq(c.companyId, scope.companyId),
+    gte(c.day, scope.from),
+    lte(c.day, scope.to),
+    isNotNull(c.seconds),
+    scope.agentId ? eq(c.agentId, scope.agentId) : undefined,
+    scope.clientId ? eq(c.clientId, scope.clientId) : undefined,
+    scope.tag ? arrayContains(c.tags, [scope.tag]) : undefined,
+    scope.owner ? eq(c.uploadedBy, scope.owner) : undefined,
+  )!;
+}
+
+/** The first day (YYYY-MM-DD) of a day's period; weeks start on Monday (PostgreSQL's ISO weeks). */
+export function periodOf(day: SQL | AnyPgColumn, group: DashboardGroup): SQL<string> {
+  // The unit is written into the text (one of three words): a bound parameter would differ between the select and the group by.
+  const start = group === 'day' ? sql`${day}` : sql`date_trunc(${sql.raw(`'${group}'`)}, ${day})::date`;
+  return sql<string>`to_char(${start}, 'YYYY-MM-DD')`;
+}
+
+const num = (column: SQL) => sql<number>`coalesce(${column}, 0)::float8`;
+const orNull = (value: SQL) => sql<number | null>`(${value})::float8`;
+/** The agent's share of a stereo call's talk: agent ÷ (agent + customer), null when neither spoke. */
+const agentShare = sql`${c.agentTalk} / nullif(${c.agentTalk} + ${c.customerTalk}, 0)`;
+
+export async function callSeries(db: Db, scope: CallScope, group: DashboardGroup) {
+  const period = periodOf(c.day, group);
+  return db.select({ period, count: count(), seconds: num(sql`sum(${c.seconds})`) }).from(c)
+    .where(callsWhere(scope)).groupBy(period).orderBy(period);
+}
+
+export async function talkFigures(db: Db, scope: CallScope) {
+  const [row] = await db.select({
+    agentShare: orNull(sql`avg(${agentShare})`),
+    customerShare: orNull(sql`avg(${c.customerTalk} / nullif(${c.agentTalk} + ${c.customerTalk}, 0))`),
+    silenceShare: orNull(sql`avg(${c.silence} / nullif(${c.seconds}, 0))`),
+    interruptionsPerCall: orNull(sql`avg(${c.overlaps})`),
+    wordsPerMinute: orNull(sql`sum(${c.words}) / nullif(sum(${c.talk}) / 60, 0)`),
+  }).from(c).where(callsWhere(scope));
+  return row!;
+}
+
+export async function byAgent(db: Db, scope: CallScope) {
+  return db.select({
+    agentId: sql<string>`${c.agentId}`,
+    name: sql<string>`coalesce(min(${dashboardMembers.name}), '')`,
+    count: count(),
+    seconds: num(sql`sum(${c.seconds})`),
+    talkShare: orNull(sql`avg(${agentShare})`),
+    wordsPerMinute: orNull(sql`sum(${c.words}) / nullif(sum(${c.talk}) / 60, 0)`),
+  }).from(c).leftJoin(dashboardMembers, eq(dashboardMembers.userId, c.agentId))
+    .where(and(callsWhere(scope), isNotNull(c.agentId))).groupBy(c.agentId).orderBy(desc(count()), asc(c.agentId));
+}
+
+export async function byClient(db: Db, scope: CallScope) {
+  return db.select({
+    clientId: sql<string>`${c.clientId}::text`,
+    name: sql<string>`coalesce(min(${clients.name}), '')`,
+    count: count(),
+    seconds: num(sql`sum(${c.seconds})`),
+    lastCall: sql<Date | string | null>`max(${c.at})`,
+  }).from(c).leftJoin(clients, eq(clients.id, c.clientId))
+    .where(and(callsWhere(scope), isNotNull(c.clientId))).groupBy(c.clientId).orderBy(desc(count()), asc(c.clientId));
+}
+
+export async function byTag(db: Db, scope: CallScope) {
+  const tag = sql<string>`t.tag`;
+  return db.select({ tag, count: count(), seconds: num(sql`sum(${c.seconds})`) })
+    .from(c).innerJoin(sql`unnest(${c.tags}) as t(tag)`, sql`true`)
+    .where(callsWhere(scope)).groupBy(tag).orderBy(desc(count()), asc(tag));
+}
+
+/** The calls themselves, newest first, with how many there are in all. */
+export async function callList(db: Db, scope: CallScope, limit: number) {
+  const where = callsWhere(scope);
+  const [items, [total]] = await Promise.all([
+    db.select({ fileId: c.fileId, originalName: c.fileName, at: c.at, seconds: num(sql`${c.seconds}`), agentId: c.agentId, clientId: c.clientId })
+      .from(c).where(where).orderBy(desc(c.at), asc(c.fileId)).limit(limit),
+    db.select({ n: count() }).from(c).where(where),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+const s = dashboardScores;
+
+/** One field's answers per period: average of integers, rate of true, count per option. */
+export async function scoreSeries(db: Db, scope: CallScope & { promptId: string; field: string }, group: DashboardGroup) {
+  const period = periodOf(s.day, group);
+  const filtered = scope.agentId || scope.clientId || scope.tag || scope.owner;
+  return db.select({
+    period,
+    option: s.optionValue,
+    runs: count(),
+    average: orNull(sql`avg(${s.intValue})`),
+    rate: orNull(sql`avg(case when ${s.boolValue} then 1 when not ${s.boolValue} then 0 end)`),
+  }).from(s)
+    .where(and(
+      eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), lte(s.day, scope.to),
+      filtered ? inArray(s.fileId, db.select({ fileId: c.fileId }).from(c).where(callsWhere(scope))) : undefined,
+    ))
+    .groupBy(period, s.optionValue).orderBy(period, s.optionValue);
+}
+
+/** The company's clients with their calls (count, latest) and open tasks; a b2c member's counts are of their own calls. */
+export async function crmClients(db: Db, companyId: string, owner: string | null) {
+  const calls = db.select({ clientId: c.clientId, n: count().as('n'), last: sql<Date | null>`max(${c.at})`.as('last') }).from(c)
+    .where(and(eq(c.companyId, companyId), isNotNull(c.seconds), owner ? eq(c.uploadedBy, owner) : undefined)).groupBy(c.clientId).as('calls');
+  const tasks = db.select({ clientId: dashboardTasks.clientId, n: count().as('open') }).from(dashboardTasks)
+    .where(and(eq(dashboardTasks.companyId, companyId), eq(dashboardTasks.open, true))).groupBy(dashboardTasks.clientId).as('tasks');
+  return db.select({
+    clientId: sql<string>`${clients.id}::text`,
+    name: clients.name,
+    organisation: dashboardClients.organisation,
+    calls: sql<number>`coalesce(${calls.n}, 0)::int`,
+    lastContact: sql<Date | string | null>`${calls.last}`,
+    openTasks: sql<number>`coalesce(${tasks.n}, 0)::int`,
+  }).from(clients)
+    .leftJoin(dashboardClients, eq(dashboardClients.clientId, clients.id))
+    .leftJoin(calls, eq(calls.clientId, clients.id))
+    .leftJoin(tasks, eq(tasks.clientId, clients.id))
+    .where(and(eq(clients.companyId, companyId), eq(clients.deleted, false)))
+    .orderBy(sql`${calls.last} desc nulls last`, asc(clients.name), asc(clients.id));
+}
+
+/** One field's monthly answers per client since `from` (months as YYYY-MM-DD of their first day). */
+export async function clientTrends(db: Db, scope: { companyId: string; promptId: string; field: string; from: string; owner: string | null }) {
+  const month = periodOf(s.day, 'month');
+  return db.select({
+    clientId: sql<string>`${c.clientId}::text`,
+    period: month,
+    option: s.optionValue,
+    runs: count(),
+    average: orNull(sql`avg(${s.intValue})`),
+    rate: orNull(sql`avg(case when ${s.boolValue} then 1 when not ${s.boolValue} then 0 end)`),
+  }).from(s).innerJoin(c, eq(c.fileId, s.fileId))
+    .where(and(eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), isNotNull(c.clientId),
+      scope.owner ? eq(c.uploadedBy, scope.owner) : undefined))
+    .groupBy(c.clientId, month, s.optionValue);
+}
+
+/** The transcript copy's row of a file (any company). */
+export async function transcriptOf(db: Db, fileId: string) {
+  const [row] = await db.select().from(transcripts).where(eq(transcripts.fileId, fileId));
+  return row;
+}
