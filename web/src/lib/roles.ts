@@ -27,6 +27,10 @@ const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly Role[]]> =
   ['/clients', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
   ['/client', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
   ['/ai-features', ['ADMIN']],
+  // Dashboards (issue 23): CRM for the roles that work with clients (a HOST_ADMIN picks the
+  // company), the platform overview for the platform administrator; /analytics is everyone's.
+  ['/crm', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
+  ['/saas', ['HOST_ADMIN']],
 ];
 
 /** The roles allowed on a path, or null when any signed-in user may open it. */

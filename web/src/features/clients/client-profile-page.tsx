@@ -12,7 +12,7 @@ import { roleOf } from '../../lib/stored-user';
 import { ClientForm } from './client-form';
 import { ClientRecordings } from './client-recordings';
 import { ClientTimeline } from './client-timeline';
-import { useClientQuery, useOwnersQuery } from './clients-api';
+import { useClientQuery, useClientTasksQuery, useOwnersQuery } from './clients-api';
 import { catalogue } from './i18n';
 
 /** While a new recording has not reached the profile yet, or one is being transcribed. */
@@ -44,7 +44,7 @@ function Details({ client, ownerName }: { client: ClientDetailDto; ownerName: st
   );
 }
 
-/** /client/{clientId}: details with edit, recordings (upload, link, unlink) and a timeline. */
+/** /client/{clientId}: details with edit, recordings (upload, link, unlink) and a timeline of its calls and tasks. */
 export default function ClientProfilePage(): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const { clientId = '' } = useParams();
@@ -54,6 +54,8 @@ export default function ClientProfilePage(): ReactElement {
   const [busy, setBusy] = useState(false);
   const client = useClientQuery(clientId, { pollingInterval: awaiting || busy ? POLL_MS : 0, skipPollingIfUnfocused: true });
   const owners = useOwnersQuery(client.data?.companyId, { skip: role === 'CALLER' || !client.data });
+  // Tasks are a company's own: a HOST_ADMIN, who belongs to none, sees the calls alone.
+  const tasks = useClientTasksQuery(clientId, { skip: role === 'HOST_ADMIN' || !client.data });
   const { toasts, show, dismiss } = useToasts();
   const [editing, setEditing] = useState(false);
 
@@ -84,7 +86,7 @@ export default function ClientProfilePage(): ReactElement {
         </section>
         <section aria-labelledby="client-timeline" className="rounded-2xl border border-gray-200 bg-white p-5 dark:border-gray-800 dark:bg-gray-900">
           <h2 id="client-timeline" className="mb-4 text-lg font-semibold text-gray-900 dark:text-white">{t('clients.profile.timeline')}</h2>
-          <ClientTimeline client={data} />
+          <ClientTimeline client={data} tasks={tasks.data?.items ?? null} tasksError={tasks.error} />
         </section>
       </div>
       <ClientRecordings client={data} canChange={canChange} notify={show} onUploaded={setAwaiting} />

@@ -1,7 +1,7 @@
 // Calls of the clients list and the client profile, injected into the app's one RTK Query API.
 // Shapes: services/tenant/README.md (clients), the file service (GET /files), the transcription
 // service (PUT /transcripts/link-client).
-import type { ClientCreateBody, ClientDetailDto, ClientDto, ClientPage, FileList } from '@earshot/contracts';
+import type { ClientCreateBody, ClientDetailDto, ClientDto, ClientPage, FileList, TaskPage } from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 
@@ -16,6 +16,8 @@ export type Option = { _id: string; name: string };
 export const CLIENTS_PAGE_SIZE = 20;
 /** The link picker offers the company's newest recordings (the files API's largest page). */
 const LINK_CHOICES = 100;
+/** The profile's timeline shows the client's newest tasks (the tasks API's largest page). */
+const TIMELINE_TASKS = 100;
 
 // 'Files' is the transcripts list's tag: linking or uploading here changes that list too.
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Clients', 'Files'] });
@@ -52,6 +54,10 @@ export const clientsApi = withTags.injectEndpoints({
       providesTags: ['Files'],
       keepUnusedDataFor: 0,
     }),
+    /** The client's tasks for the profile's timeline, newest first (the tasks service, issue 23). */
+    clientTasks: build.query<TaskPage, string>({
+      query: (clientId) => ({ url: '/tasks', params: { clientId, sort: 'createdAt', order: 'desc', limit: TIMELINE_TASKS } }),
+    }),
     linkRecording: build.mutation<unknown, { transcriptId: string; clientId: string | null; profileId: string }>({
       query: ({ transcriptId, clientId }) => ({ url: '/transcripts/link-client', method: 'PUT', body: { transcriptId, clientId } }),
       invalidatesTags: (_result, _error, { profileId }) => ['Files', { type: 'Clients', id: profileId }],
@@ -61,5 +67,5 @@ export const clientsApi = withTags.injectEndpoints({
 
 export const {
   useClientsQuery, useClientQuery, useOwnersQuery, useClientCompaniesQuery, useCreateClientMutation, useUpdateClientMutation,
-  useDeleteClientMutation, useLinkableFilesQuery, useLinkRecordingMutation,
+  useDeleteClientMutation, useLinkableFilesQuery, useLinkRecordingMutation, useClientTasksQuery,
 } = clientsApi;

@@ -30,7 +30,18 @@ describe('sidebar menu by role (spec part 6)', () => {
   });
 
   it('USER: chat, transcripts and their own usage (no statements), plus the unrestricted items', () => {
-    expect(keys('USER').sort()).toEqual(['main-chat', 'transcripts', 'usage', ...UNRESTRICTED].concat(['ecommerce', 'analytics', 'marketing', 'crm', 'stocks', 'saas', 'task-list', 'task-kanban', 'form-elements', 'form-layout']).sort());
+    expect(keys('USER').sort()).toEqual(['main-chat', 'transcripts', 'usage', ...UNRESTRICTED].concat(['ecommerce', 'analytics', 'marketing', 'stocks', 'task-list', 'task-kanban', 'form-elements', 'form-layout']).sort());
+  });
+
+  it('dashboards: analytics for every role, CRM for HOST_ADMIN, ADMIN and CALLER, SaaS for HOST_ADMIN only (issue 23)', () => {
+    const dashboards = (role: Role | null) => keys(role).filter((key) => ['analytics', 'crm', 'saas'].includes(key));
+    expect(dashboards('HOST_ADMIN')).toEqual(['analytics', 'crm', 'saas']);
+    expect(dashboards('ADMIN')).toEqual(['analytics', 'crm']);
+    expect(dashboards('CALLER')).toEqual(['analytics', 'crm']);
+    expect(dashboards('USER')).toEqual(['analytics']);
+    expect(dashboards(null)).toEqual([]);
+    // The coming-soon demo dashboards stay for everyone.
+    expect(keys(null)).toEqual(expect.arrayContaining(['ecommerce', 'marketing', 'stocks']));
   });
 
   it('no role: no role-restricted item at all, and empty sections disappear', () => {

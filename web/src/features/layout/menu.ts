@@ -34,6 +34,8 @@ const HOST = HOST_ONLY;
 const HOST_OR_ADMIN = ADMINS;
 const ADMIN_OR_CALLER: readonly Role[] = ['ADMIN', 'CALLER'];
 const ADMIN: readonly Role[] = ['ADMIN'];
+/** The CRM dashboard: the roles that work with clients, and the HOST_ADMIN looking at a company. */
+const CRM: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
 
 export const MENU: MenuSection[] = [
   {
@@ -86,11 +88,11 @@ export const MENU: MenuSection[] = [
         icon: 'dashboard',
         children: [
           { key: 'ecommerce', labelKey: 'menu.ecommerce', path: '/ecommerce' },
-          { key: 'analytics', labelKey: 'menu.analytics', path: '/analytics' },
+          { key: 'analytics', labelKey: 'menu.analytics', path: '/analytics', roles: ALL },
           { key: 'marketing', labelKey: 'menu.marketing', path: '/marketing' },
-          { key: 'crm', labelKey: 'menu.crm', path: '/crm' },
+          { key: 'crm', labelKey: 'menu.crm', path: '/crm', roles: CRM },
           { key: 'stocks', labelKey: 'menu.stocks', path: '/stocks' },
-          { key: 'saas', labelKey: 'menu.saas', path: '/saas' },
+          { key: 'saas', labelKey: 'menu.saas', path: '/saas', roles: HOST },
         ],
       },
       { key: 'calendar', labelKey: 'menu.calendar', path: '/calendar', icon: 'calendar' },

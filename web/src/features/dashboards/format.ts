@@ -1,0 +1,29 @@
+// How the dashboards write their figures, in the page's language. Periods are UTC days named by
+// their first day, so they are formatted in UTC: a reader west of Greenwich still sees the Monday.
+import type { DashboardGroup } from '@earshot/contracts';
+
+export interface Formats {
+  count: (value: number) => string;
+  hours: (seconds: number) => string;
+  decimal: (value: number) => string;
+  percent: (share: number) => string;
+  period: (period: string) => string;
+  day: (iso: string) => string;
+}
+
+export function formats(language: string, groupBy: DashboardGroup): Formats {
+  const count = new Intl.NumberFormat(language, { maximumFractionDigits: 0 });
+  const decimal = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
+  const hours = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
+  const period = new Intl.DateTimeFormat(language, groupBy === 'month' ? { month: 'short', year: 'numeric', timeZone: 'UTC' } : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const day = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+  return {
+    count: (value) => count.format(value),
+    hours: (seconds) => hours.format(seconds / 3600),
+    decimal: (value) => decimal.format(value),
+    percent: (share) => percent.format(share),
+    period: (value) => period.format(new Date(`${value.slice(0, 10)}T00:00:00Z`)),
+    day: (iso) => day.format(new Date(iso)),
+  };
+}
