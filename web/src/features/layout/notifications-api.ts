@@ -1,28 +1,31 @@
-// The header's calls: in-app notifications (own only) and the signed-in person's credits cap.
-// Only the lazy header-credits chunk imports this file, so none of it weighs on the shell.
-import type { MyCreditsDto, NotificationPage, UnreadDto } from '@earshot/contracts';
+// The header's calls: the bell's latest inbox messages and unread count (own only), and the
+// signed-in person's credits cap. Only the lazy header-credits chunk imports this file, so none of
+// it weighs on the shell. The inbox pages keep their own endpoints on the same 'Inbox' tag: what
+// either marks read shows in the other.
+import type { InboxPage, InboxUpdateBody, MyCreditsDto, UnreadDto } from '@earshot/contracts';
 import { api } from '../../lib/api';
 
-const withTags = api.enhanceEndpoints({ addTagTypes: ['Notifications'] });
+const withTags = api.enhanceEndpoints({ addTagTypes: ['Inbox'] });
 
-const NOTIFICATIONS_SHOWN = 10;
+/** The bell opens the latest five. */
+export const BELL_SHOWN = 5;
 
 export const notificationsApi = withTags.injectEndpoints({
   endpoints: (build) => ({
-    notifications: build.query<NotificationPage, void>({
-      query: () => ({ url: '/notifications', params: { page: 1, pageSize: NOTIFICATIONS_SHOWN } }),
-      providesTags: ['Notifications'],
+    bellInbox: build.query<InboxPage, void>({
+      query: () => ({ url: '/inbox', params: { limit: BELL_SHOWN } }),
+      providesTags: ['Inbox'],
     }),
-    markNotificationRead: build.mutation<UnreadDto, string>({
-      query: (id) => ({ url: `/notifications/${encodeURIComponent(id)}/read`, method: 'POST' }),
-      invalidatesTags: ['Notifications'],
+    markBellMessageRead: build.mutation<UnreadDto, InboxUpdateBody & { id: string }>({
+      query: ({ id, read }) => ({ url: `/inbox/${encodeURIComponent(id)}`, method: 'PUT', body: { read } }),
+      invalidatesTags: ['Inbox'],
     }),
     markAllNotificationsRead: build.mutation<UnreadDto, void>({
       query: () => ({ url: '/notifications/read-all', method: 'POST' }),
-      invalidatesTags: ['Notifications'],
+      invalidatesTags: ['Inbox'],
     }),
     myCredits: build.query<MyCreditsDto, void>({ query: () => '/credits/me' }),
   }),
 });
 
-export const { useNotificationsQuery, useMarkNotificationReadMutation, useMarkAllNotificationsReadMutation, useMyCreditsQuery } = notificationsApi;
+export const { useBellInboxQuery, useMarkBellMessageReadMutation, useMarkAllNotificationsReadMutation, useMyCreditsQuery } = notificationsApi;
