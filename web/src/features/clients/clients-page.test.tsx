@@ -79,6 +79,7 @@ describe('client profile', () => {
     const calls = fakeGateway((call) => {
       if (call.path === `/api/clients/${client._id}`) return json(detail);
       if (call.path === '/api/users/dropdown') return json([{ _id: OWNER, name: 'Ada Admin' }]);
+      if (call.path === '/api/tasks') return json({ items: [], nextCursor: null });
       if (call.path === '/api/files') return json({ items: [file(FILE, 'call.wav', client._id), file(OTHER_FILE, 'other.wav', null)], page: 1, pageSize: 100, total: 2, totalPages: 1 });
       if (call.path === '/api/transcripts/link-client') return json({ message: 'ok', transcriptId: 't', fileId: (call.body as { transcriptId: string }).transcriptId, clientId: (call.body as { clientId: string | null }).clientId });
       return undefined;
@@ -93,7 +94,7 @@ describe('client profile', () => {
     expect(screen.getByRole('link', { name: 'View call.wav' })).toHaveAttribute('href', `/transcripts/${FILE}`);
     expect(screen.getByRole('cell', { name: '1:15' })).toBeInTheDocument();
     expect(within(screen.getByTestId('client-timeline')).getAllByRole('listitem').map((item) => item.querySelector('p')?.textContent))
-      .toEqual(['Recording uploaded: call.wav', 'Details last changed', 'Client added']);
+      .toEqual(['Call call.wav1:15', 'Details last changed', 'Client added']);
 
     await user.click(screen.getByTestId('link-recording'));
     const picker = within(screen.getByTestId('link-recording-form')).getByLabelText('Recording');
