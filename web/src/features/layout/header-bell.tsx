@@ -36,6 +36,7 @@ export function Bell(): ReactElement {
       }
       header={<p className="w-[min(20rem,calc(100vw-2rem))] px-3 pb-2 text-sm font-semibold text-gray-900 dark:text-white">{items.length ? t('bell.label') : t('bell.none')}</p>}
       entries={[
+        // POST /notifications/read-all marks the notifications, not the e-mails (those are marked one by one).
         ...(unread ? [{ key: 'all', label: t('bell.markAll'), onSelect: () => void markAll(), testId: 'notifications-read-all' }] : []),
         ...items.map((item) => ({
           key: item._id,

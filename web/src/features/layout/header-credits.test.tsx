@@ -19,8 +19,9 @@ function gateway(me: MyCreditsDto, notes: InboxItemDto[]) {
     if (call.path === '/api/credits/me') return json(me);
     if (call.path === '/api/inbox' && call.method === 'GET') return json({ items: notes.slice(0, Number(call.query.get('limit') ?? 30)), nextCursor: null, unread: unread() });
     if (call.path === '/api/notifications/read-all') {
-      for (const n of notes) n.read = true;
-      return json({ unread: 0 });
+      // As the messaging service does: notifications only, e-mails stay as they are.
+      for (const n of notes) if (n.kind !== 'email') n.read = true;
+      return json({ unread: unread() });
     }
     const one = /^\/api\/inbox\/(n-[0-9a-f-]+)$/.exec(call.path);
     if (one && call.method === 'PUT') {
@@ -81,15 +82,18 @@ describe('header credits', () => {
     expect(sent.some((call) => call.method === 'PUT')).toBe(false);
   });
 
-  it('marks all as read', async () => {
-    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [note(2, false), note(1, false)]);
+  it('marks all notifications as read; an unread e-mail keeps the count up until it is opened', async () => {
+    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [note(3, false), note(2, false), note(1, false)]);
     const user = userEvent.setup();
     renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
-    await screen.findByTestId('notifications-unread');
+    expect(await screen.findByTestId('notifications-unread')).toHaveTextContent('3');
     await user.click(screen.getByTestId('notifications-bell'));
-    await user.click(screen.getByTestId('notifications-read-all'));
-    await waitFor(() => expect(screen.queryByTestId('notifications-unread')).toBeNull());
+    await user.click(screen.getByRole('menuitem', { name: 'Mark all notifications as read' }));
+    await waitFor(() => expect(screen.getByTestId('notifications-unread')).toHaveTextContent('1'));
     expect(sent.some((call) => call.path === '/api/notifications/read-all')).toBe(true);
+    await user.click(screen.getByTestId('notifications-bell'));
+    await user.click(within(screen.getByRole('menu')).getAllByTestId('notification')[1]!);
+    await waitFor(() => expect(screen.queryByTestId('notifications-unread')).toBeNull());
     await user.click(screen.getByTestId('notifications-bell'));
     expect(screen.queryByTestId('notifications-read-all')).toBeNull();
   });
