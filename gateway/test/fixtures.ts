@@ -320,10 +320,21 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
     const owner = own ? memberOf(world, caller) : world.users[company].ADMIN;
     const [row] = await world.earshot.database.query<{ id: string }>(
-      "insert into tenant.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'credits_threshold', 'Matrix', 'Matrix') returning id",
+      "insert into messaging.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'credits_threshold', 'Matrix', 'Matrix') returning id",
       [owner.id, owner === world.host ? null : world.companies[company].id],
     );
     return row!.id;
+  },
+  // Issue 23: a message of the caller's own inbox (in company B: its ADMIN's, someone else's), a
+  // notification as an alert would write it.
+  inboxMessage: async (world, company, caller) => {
+    const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
+    const owner = own ? memberOf(world, caller) : world.users[company].ADMIN;
+    const [row] = await world.earshot.database.query<{ id: string }>(
+      "insert into messaging.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'task_due', 'Matrix', 'Matrix') returning id",
+      [owner.id, owner === world.host ? null : world.companies[company].id],
+    );
+    return `n-${row!.id}`;
   },
   customGpt: async (world, company, caller) => sharedGpt(world, company, caller),
   knowledgeFile: async (world, company, caller) => uploadKnowledge(world, company, caller, await sharedGpt(world, company, caller)),

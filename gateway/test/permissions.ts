@@ -53,6 +53,16 @@ export interface Permission {
 }
 
 /**
+ * Issue 25: a legal hold on a recording or a client stops every deletion of it; placing and lifting
+ * one is a compliance decision, the company's ADMIN's for their own company and the platform
+ * administrator's for any (neither a USER nor a CALLER, whose areas hold those objects).
+ */
+const LEGAL_HOLD: Exception = {
+  allowed: ['HOST_ADMIN', 'ADMIN'],
+  reason: 'issue 25: legal hold is the company ADMIN’s (their own company’s objects) and the platform administrator’s',
+};
+
+/**
  * Issue 11: the platform administrator looks at any company's clients (with a company filter) to
  * support it, but changing them stays the company's own ADMIN and CALLER (spec part 6).
  */
@@ -165,6 +175,8 @@ export const ROUTES: Record<string, Permission> = {
   'PUT /api/companies/:id/credits/settings': { area: 'companies' },
   // Issue 25: the platform administrator sets a company's redaction, encryption and retention.
   'PUT /api/companies/:id/policies': { area: 'companies' },
+  // Issue 25: holding a whole company (nothing of it deleted, the company included) is the platform administrator's.
+  'PUT /api/companies/:id/hold': { area: 'companies' },
   'GET /api/companies/:id/policies': {
     area: 'companies',
     exception: {
@@ -189,6 +201,10 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/notifications': { area: 'account' },
   'POST /api/notifications/read-all': { area: 'account' },
   'POST /api/notifications/:id/read': { area: 'account' },
+  // Issue 23: the inbox, each person's own notifications and mail (like their account).
+  'GET /api/inbox': { area: 'account' },
+  'GET /api/inbox/:id': { area: 'account' },
+  'PUT /api/inbox/:id': { area: 'account' },
   'GET /api/features': { area: 'features' },
   'PUT /api/features/:key': { area: 'features' },
   'GET /api/features/enabled': {
@@ -277,6 +293,8 @@ export const ROUTES: Record<string, Permission> = {
   // Issue 22: tags describe the company's recordings; every member sets a recording's tags (as they
   // correct its words) and reads the company's tags.
   'PUT /api/files/:fileId/tags': { area: 'transcripts' },
+  // Issue 25: a legal hold on a recording, like a client's (see LEGAL_HOLD).
+  'PUT /api/files/:id/hold': { area: 'transcripts', exception: LEGAL_HOLD },
   'GET /api/tags': { area: 'transcripts' },
   'PUT /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
@@ -313,6 +331,10 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/clients': { area: 'clients' },
   'PUT /api/clients/:id': { area: 'clients' },
   'DELETE /api/clients/:id': { area: 'clients' },
+  // Issue 25: a legal hold decides what the company must keep, a compliance decision: the company's
+  // ADMIN for their own clients and the platform administrator for any (a CALLER manages clients
+  // but does not decide what is kept).
+  'PUT /api/clients/:id/hold': { area: 'clients', exception: LEGAL_HOLD },
   'GET /api/clients': { area: 'clients', exception: CLIENTS_READ_BY_HOST },
   'GET /api/clients/dropdown': { area: 'clients', exception: CLIENTS_READ_BY_HOST },
   'GET /api/clients/:id': { area: 'clients', exception: CLIENTS_READ_BY_HOST },

@@ -14,14 +14,15 @@ const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({ na
 
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('audit', ['/audit']),
-  route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications']),
+  route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/credits']),
   route('auth', ['/auth', '/users', '/roles']),
   route('file', ['/files', '/uploads', '/tags']),
   // '/ai/speech-models' is more specific than prompt's '/ai', so the gateway routes it here.
   route('transcription', ['/transcripts', '/search', '/ai/speech-models']),
+  // '/dashboards/saas' is more specific than prompt's '/dashboards', so the gateway routes it to tenant.
   route('prompt', ['/prompts', '/analysis', '/ai', '/dashboards']),
   route('chat', ['/chat', '/custom-gpt']),
-  route('messaging', ['/inbox']),
+  route('messaging', ['/email', '/notifications', '/inbox']),
   route('tasks', ['/tasks', '/calendar']),
 ];
 

@@ -1,6 +1,9 @@
 import { ConfigError, createStorage, defineService, on, serveCreditGateInProcess, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { policyMigrations } from './db/policies';
+import { holdMigrations } from './db/holds';
+import { holdRoutes } from './routes/holds';
+import { HoldService } from './services/holds';
 import { applyRecordingEvent, ClientService, RECORDING_EVENTS } from './services/clients';
 import { BrandingService } from './services/branding';
 import { companyRemovalHandlers } from './services/company-removal';
@@ -16,40 +19,25 @@ import { PolicyService } from './services/policies';
 import { configRoutes } from './routes/config';
 import { internalRoutes } from './routes/internal';
 import { featureRoutes } from './routes/features';
-import { emailRoutes } from './routes/email';
 import { usageRoutes } from './routes/usage';
 import { StatementService } from './services/statement';
 import { UsageService } from './services/usage';
-import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { creditsConfigShape, type CreditsConfig } from './services/credits/config';
-import { MailService } from './services/mail/mail';
 import { CreditService } from './services/credits/credits';
 import { CreditGateService } from './services/credits/gate';
 import { meteringHandlers } from './services/credits/metering';
-import { NotificationService } from './services/notifications';
 import { PricingService } from './services/pricing';
 import { creditRoutes } from './routes/credits';
-import { notificationRoutes } from './routes/notifications';
 import { pricingRoutes } from './routes/pricing';
 
-type TenantConfig = ServiceContext['config'] & StorageConfig & MailConfig & CreditsConfig;
+type TenantConfig = ServiceContext['config'] & StorageConfig & CreditsConfig;
 type TenantContext = ServiceContext<TenantConfig>;
-
-/** One mail service per mounted context: routes, handlers and the sender share its queue. */
-const mailServices = new WeakMap<TenantContext, MailService>();
-export function mailOf(ctx: TenantContext): MailService {
-  let mail = mailServices.get(ctx);
-  if (!mail) mailServices.set(ctx, (mail = new MailService(ctx)));
-  return mail;
-}
-
-const wake = (ctx: TenantContext) => () => mailOf(ctx).sender.nudge();
 
 /** One credit service per mounted context (routes, metering handlers and the monthly grant timer). */
 const creditServices = new WeakMap<TenantContext, CreditService>();
 function creditsOf(ctx: TenantContext): CreditService {
   let credits = creditServices.get(ctx);
-  if (!credits) creditServices.set(ctx, (credits = new CreditService(ctx, mailOf(ctx))));
+  if (!credits) creditServices.set(ctx, (credits = new CreditService(ctx)));
   return credits;
 }
 
@@ -57,15 +45,15 @@ function creditsOf(ctx: TenantContext): CreditService {
 const MONTHLY_GRANT_POLL_MS = 15 * 60 * 1000;
 const grantTimers = new WeakMap<TenantContext, NodeJS.Timeout>();
 
-/** The tenant service: companies, their branding, API keys and feature switches; clients; e-mail. See README.md. */
+/** The tenant service: companies, their branding, API keys, policies and feature switches; clients; pricing and credits. See README.md. */
 export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
-  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/email', '/credits', '/notifications'],
+  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits'],
   // The policies' migration has its own module (issue 25); names order them among the others.
-  migrations: [...migrations, ...policyMigrations],
+  migrations: [...migrations, ...policyMigrations, ...holdMigrations],
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
-  configShape: { ...storageConfigShape, ...mailConfigShape, ...creditsConfigShape },
+  configShape: { ...storageConfigShape, ...creditsConfigShape },
   async routes(app, ctx) {
     const companies = new CompanyService(ctx);
     // The hashes live here: this process's verifier (all-in-one: the gateway's too) asks directly.
@@ -76,14 +64,13 @@ export const tenantService = defineService<TenantConfig>({
     serveCreditGateInProcess(ctx.database, new CreditGateService(ctx));
     await companyRoutes(app, companies);
     await policyRoutes(app, new PolicyService(ctx));
+    await holdRoutes(app, new HoldService(ctx));
     await brandingRoutes(app, new BrandingService(ctx, createStorage(ctx.config)));
     await configRoutes(app, companies);
     await featureRoutes(app, new FeatureService(ctx));
     await clientRoutes(app, new ClientService(ctx));
-    await emailRoutes(app, mailOf(ctx));
     await pricingRoutes(app, new PricingService(ctx));
     await creditRoutes(app, creditsOf(ctx));
-    await notificationRoutes(app, new NotificationService(ctx));
     await usageRoutes(app, new UsageService(ctx), new StatementService(ctx));
   },
   async internalRoutes(app, ctx) {
@@ -101,24 +88,11 @@ export const tenantService = defineService<TenantConfig>({
     on('file.uploaded', (event, tx) => applyFileEvent(tx, event)),
     on('file.deleted', (event, tx) => applyFileEvent(tx, event)),
     ...companyRemovalHandlers(createStorage(ctx.config)),
-    // Mail is queued with its cause's own transaction; the sender wakes after commit.
-    on('user.password_reset_requested', (event, tx) => mailOf(ctx).applyResetRequested(tx, event), { afterCommit: wake(ctx) }),
-    on('user.invited', (event, tx) => mailOf(ctx).applyInvited(tx, event), { afterCommit: wake(ctx) }),
-    on('user.two_step_changed', (event, tx) => mailOf(ctx).notifications.applyTwoStepChanged(tx, event), { afterCommit: wake(ctx) }),
-    on('transcript.completed', (event, tx) => mailOf(ctx).notifications.applyCompleted(tx, event), { afterCommit: wake(ctx) }),
-    on('transcript.status_changed', (event, tx) => mailOf(ctx).notifications.applyStatusChanged(tx, event), { afterCommit: wake(ctx) }),
-    ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
-      on(type, (event, tx) => mailOf(ctx).notifications.applyUser(tx, event), { entity: (event) => event.data.id })),
-    on('file.uploaded', (event, tx) => mailOf(ctx).notifications.applyFileUploaded(tx, event)),
-    on('file.deleted', (event, tx) => mailOf(ctx).notifications.applyFileDeleted(tx, event)),
     // Credits: every AI use is charged from its event; model names for prices and charges.
-    ...meteringHandlers(creditsOf(ctx), wake(ctx)),
+    ...meteringHandlers(creditsOf(ctx)),
     ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit))),
   ],
   async start(ctx) {
-    const mail = mailOf(ctx);
-    await mail.seedShipped();
-    if (ctx.config.MAIL_WORKER) mail.sender.start();
     const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
     await grant();
     const timer = setInterval(() => void grant(), MONTHLY_GRANT_POLL_MS);
@@ -129,7 +103,5 @@ export const tenantService = defineService<TenantConfig>({
     clearInterval(grantTimers.get(ctx));
     grantTimers.delete(ctx);
     creditServices.delete(ctx);
-    await mailServices.get(ctx)?.sender.stop();
-    mailServices.delete(ctx);
   },
 });

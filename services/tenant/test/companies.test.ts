@@ -294,13 +294,13 @@ describe('updating, rotating and deleting', () => {
 
     // Only this service runs here: it has reported itself, the others are pending.
     const deleting = (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json();
-    expect(deleting).toMatchObject({ status: 'deleting', pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt'] });
+    expect(deleting).toMatchObject({ status: 'deleting', pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks'] });
     const listed = (await stack.as(host, { method: 'GET', url: '/api/companies?status=deleting&pageSize=200' })).json();
     expect(listed.items.map((c: { _id: string }) => c._id)).toContain(created._id);
 
     const actor = { type: 'system' as const, id: null };
     const report = (service: string) => stack.bus.publish([{ topic: 'earshot.tenant', key: created._id, envelope: buildEnvelope({ type: 'company.data_removed', companyId: created._id, actor, data: { companyId: created._id, service } }) }]);
-    for (const service of ['auth', 'file', 'transcription', 'chat']) await report(service);
+    for (const service of ['auth', 'file', 'transcription', 'chat', 'messaging', 'tasks']) await report(service);
     await report('auth'); // a redelivered report counts once
     await stack.settle();
     expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().pendingServices).toEqual(['prompt']);

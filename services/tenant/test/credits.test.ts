@@ -1,12 +1,13 @@
 import { topicOf, type Actor, type Envelope, type EventType } from '@earshot/contracts';
 import { buildEnvelope, creditGateFor, HttpError, type NewEvent as KitEvent, type ServiceContext } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { mailOf, tenantService } from '../src';
+import { messagingService } from '@earshot/messaging-service';
+import { tenantService } from '../src';
 import { CreditService } from '../src/services/credits/credits';
 
 // Pricing, the ledger and balance, charging from usage events, reservations, the credit gate,
-// budgets and caps with their alerts, and notifications: the tenant service alone, fed the usage
-// events the other services emit.
+// budgets and caps with their alerts: the tenant service, fed the usage events the other services
+// emit, with the messaging service that turns its threshold events into notifications and mail.
 let stack: TestStack;
 let host: string;
 let ctx: ServiceContext;
@@ -14,11 +15,11 @@ let credits: CreditService;
 const seen: Envelope[] = [];
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' });
+  stack = await createTestStack([tenantService, messagingService], { COMPANY_OPENING_CREDITS: '0', MAIL_WORKER: 'false' });
   await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.tenant'], handle: async (e) => void seen.push(e) });
   host = await stack.tokenFor('HOST_ADMIN', null);
   ctx = stack.running.contexts.get('tenant')!;
-  credits = new CreditService(ctx, mailOf(ctx as Parameters<typeof mailOf>[0]));
+  credits = new CreditService(ctx);
 }, 60_000);
 afterAll(async () => stack.close());
 
@@ -489,7 +490,7 @@ describe('budgets, caps and alerts', () => {
   const notificationsOf = async (userId: string, companyId: string) =>
     (await stack.as(await stack.tokenFor('ADMIN', companyId, userId), { method: 'GET', url: '/api/notifications' })).json() as { items: { _id: string; kind: string; title: string; body: string; readAt: string | null }[]; unread: number; total: number };
   const mails = async (companyId: string) =>
-    (await stack.database.query<{ type: string; to_address: string }>('select type, to_address from tenant.mail_messages where company_id = $1 order by created_at, type', [companyId]));
+    (await stack.database.query<{ type: string; to_address: string }>('select type, to_address from messaging.mail_messages where company_id = $1 order by created_at, type', [companyId]));
 
   test('80 % and 100 % of the monthly budget alert the ADMINs once each per month (in-app and by mail)', async () => {
     const companyId = await newCompany();

@@ -326,4 +326,27 @@ export const migrations: Migration[] = [
     name: '0008_ledger_reservation_index',
     sql: `create index credit_ledger_reservation_idx on credit_ledger (reservation_id) where reservation_id is not null;`,
   },
+  {
+    // Mail and notifications are the messaging service's now (issue 23): its first migration (or,
+    // with a database role per service, deploy/db-roles.sql) moves these tables with their rows.
+    // A new installation created them here empty before that, and a role per service cannot move
+    // them: an empty one is dropped; one that still holds rows stays until it has been moved.
+    name: '0009_mail_moved_to_messaging',
+    sql: `
+      do $$
+      declare
+        moved text;
+        has_rows boolean;
+      begin
+        foreach moved in array array['email_templates', 'mail_messages', 'mail_preferences', 'mail_recordings', 'notifications'] loop
+          if to_regclass('tenant.' || moved) is not null then
+            execute format('select exists (select 1 from tenant.%I)', moved) into has_rows;
+            if not has_rows then
+              execute format('drop table tenant.%I', moved);
+            end if;
+          end if;
+        end loop;
+      end $$;
+    `,
+  },
 ];

@@ -1,5 +1,5 @@
 import { bigint, boolean, doublePrecision, integer, jsonb, numeric, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { CreditFeature, LedgerKind, NotificationKind, PriceUnit } from '@earshot/contracts';
+import type { CreditFeature, LedgerKind, PriceUnit } from '@earshot/contracts';
 
 export const tenant = pgSchema('tenant');
 
@@ -81,41 +81,10 @@ export const platformSwitches = tenant.table('platform_switches', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-export const emailTemplates = tenant.table('email_templates', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  type: text('type').notNull(),
-  language: text('language').notNull(),
-  companyId: uuid('company_id'),
-  subject: text('subject').notNull(),
-  html: text('html').notNull(),
-  text: text('text').notNull(),
-  shipped: boolean('shipped').notNull().default(false),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
-export type EmailTemplateRow = typeof emailTemplates.$inferSelect;
-
-export const mailMessages = tenant.table('mail_messages', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  companyId: uuid('company_id'),
-  type: text('type').notNull(),
-  language: text('language').notNull(),
-  toAddress: text('to_address').notNull(),
-  subject: text('subject').notNull(),
-  bodySealed: text('body_sealed'),
-  status: text('status').$type<'queued' | 'sending' | 'sent' | 'failed'>().notNull().default('queued'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).defaultNow(),
-  claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
-  lastError: text('last_error'),
-  transport: text('transport').$type<'smtp' | 'file'>(),
-  fileName: text('file_name'),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
-});
-export type MailMessageRow = typeof mailMessages.$inferSelect;
-export type NewMailMessageRow = typeof mailMessages.$inferInsert;
-
+/**
+ * People's names (and addresses), from the auth service's user events: the usage statement names
+ * who spent. The table kept its first name when mail moved to the messaging service.
+ */
 export const mailRecipients = tenant.table('mail_recipients', {
   userId: text('user_id').primaryKey(),
   companyId: uuid('company_id'),
@@ -124,20 +93,6 @@ export const mailRecipients = tenant.table('mail_recipients', {
   lastName: text('last_name').notNull(),
 });
 export type MailRecipientRow = typeof mailRecipients.$inferSelect;
-
-export const mailPreferences = tenant.table('mail_preferences', {
-  userId: text('user_id').primaryKey(),
-  transcriptReady: boolean('transcript_ready').notNull().default(false),
-  transcriptionFailed: boolean('transcription_failed').notNull().default(false),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
-
-export const mailRecordings = tenant.table('mail_recordings', {
-  fileId: text('file_id').primaryKey(),
-  companyId: uuid('company_id'),
-  uploadedBy: text('uploaded_by'),
-  name: text('name').notNull(),
-});
 
 const credits = (name: string) => numeric(name, { precision: 18, scale: 4, mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -253,16 +208,3 @@ export const creditAlerts = tenant.table('credit_alerts', {
   createdAt: ts('created_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.companyId, t.userId, t.month, t.threshold] })]);
 
-/** In-app notifications (the header's bell), one per recipient. */
-export const notifications = tenant.table('notifications', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  userId: text('user_id').notNull(),
-  companyId: uuid('company_id'),
-  kind: text('kind').$type<NotificationKind>().notNull(),
-  title: text('title').notNull(),
-  body: text('body').notNull(),
-  link: text('link'),
-  readAt: ts('read_at'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
-export type NotificationRow = typeof notifications.$inferSelect;

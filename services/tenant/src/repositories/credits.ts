@@ -159,13 +159,6 @@ export async function memberCaps(db: Db, companyId: string, userIds: readonly st
   return new Map(rows.map((r) => [r.userId, Number(r.cap)]));
 }
 
-/** The company's ADMINs (for threshold alerts). */
-export async function companyAdmins(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db.select({ userId: companyMembers.userId }).from(companyMembers)
-    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.role, 'ADMIN')));
-  return rows.map((r) => r.userId);
-}
-
 /** Everything credits holds for a deleted company (its account row goes with the company). */
 export async function removeCompanyCredits(tx: Db, companyId: string): Promise<void> {
   await tx.delete(creditLedger).where(eq(creditLedger.companyId, companyId));

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { companyMembers } from '../db/schema';
+import { companyMembers, mailRecipients, type MailRecipientRow } from '../db/schema';
 
 export interface MemberFacts {
   companyId: string;
@@ -25,4 +25,14 @@ export async function isMember(db: Db, userId: string, companyId: string): Promi
   const [row] = await db.select({ userId: companyMembers.userId }).from(companyMembers)
     .where(and(eq(companyMembers.userId, userId), eq(companyMembers.companyId, companyId)));
   return row !== undefined;
+}
+
+/** A person's name for the usage statement (who spent what). */
+export async function upsertName(tx: Db, row: MailRecipientRow): Promise<void> {
+  const { userId: _id, ...fields } = row;
+  await tx.insert(mailRecipients).values(row).onConflictDoUpdate({ target: mailRecipients.userId, set: fields });
+}
+
+export async function removeName(tx: Db, userId: string): Promise<void> {
+  await tx.delete(mailRecipients).where(eq(mailRecipients.userId, userId));
 }

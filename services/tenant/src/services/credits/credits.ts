@@ -14,7 +14,6 @@ import type { CreditAccountRow } from '../../db/schema';
 import * as repo from '../../repositories/credits';
 import * as pricing from '../../repositories/pricing';
 import { assertNotDeleting, assertVisible, loadCompany } from '../companies';
-import type { MailService } from '../mail/mail';
 import { CreditAlerts } from './alerts';
 import { fromUnits, monthOf, priceQuantity, toUnits } from './amounts';
 import { balanceOf, post, toLedgerEntryDto, type Entry, type Posted } from './ledger';
@@ -51,11 +50,9 @@ const settingsOf = (account: Pick<CreditAccountRow, 'monthlyBudget' | 'monthlyGr
  * in the entry's transaction.
  */
 export class CreditService {
-  private readonly alerts: CreditAlerts;
+  private readonly alerts = new CreditAlerts();
 
-  constructor(private readonly ctx: ServiceContext, mail: MailService) {
-    this.alerts = new CreditAlerts(mail);
-  }
+  constructor(private readonly ctx: ServiceContext) {}
 
   /** The balance, settings and a page of the ledger: the platform administrator's any company, an ADMIN's own. */
   async credits(identity: Identity, companyId: string, query: CreditsQuery): Promise<CreditsDto> {

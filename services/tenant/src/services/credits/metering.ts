@@ -25,14 +25,14 @@ type Metered = 'chat_reply.finished' | 'analysis.completed' | 'analysis.failed' 
  * charges go into its ledger a batch per transaction rather than one each, so its account row is
  * locked and its spend moved once per batch. Charges commute, so batching them is safe.
  */
-function metered<T extends Metered>(type: T, credits: CreditService, wake: () => void, usageOf: (events: EventOf<T>[], tx: Db) => Promise<Usage[]>) {
+function metered<T extends Metered>(type: T, credits: CreditService, usageOf: (events: EventOf<T>[], tx: Db) => Promise<Usage[]>) {
   return onBatch(type, async (events, tx, emit) => {
     const usages = await usageOf(events.filter((e) => e.companyId), tx);
     if (usages.length) await credits.charge(tx, emit, usages);
-  }, { afterCommit: wake });
+  });
 }
 
-export function meteringHandlers(credits: CreditService, wake: () => void): HandlerSpec[] {
+export function meteringHandlers(credits: CreditService): HandlerSpec[] {
   const analysis = async (events: EventOf<'analysis.completed' | 'analysis.failed'>[]) => events.map((event) => ({
     companyId: event.companyId!, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'analysis' as const,
     userId: event.data.userId ?? personOf(event), model: event.data.model ?? event.data.modelId ?? null, ref: pricing.priceRefOf(event.data.modelId),
@@ -40,15 +40,15 @@ export function meteringHandlers(credits: CreditService, wake: () => void): Hand
   }));
   return [
     // A reply of a configured model (the built-in search assistant is free); a custom GPT's reply is metered as that feature.
-    metered('chat_reply.finished', credits, wake, async (events) => events.flatMap(({ id, companyId, occurredAt, actor, data }) => (data.builtIn || !data.usage ? [] : [{
+    metered('chat_reply.finished', credits, async (events) => events.flatMap(({ id, companyId, occurredAt, actor, data }) => (data.builtIn || !data.usage ? [] : [{
       companyId: companyId!, eventId: id, occurredAt: new Date(occurredAt), feature: data.customGptId ? 'custom_gpt' as const : 'chat' as const,
       userId: personOf({ actor }), model: data.model, ref: pricing.priceRefOf(data.modelId),
       quantities: [{ unit: 'input_1k' as const, quantity: data.usage.promptTokens }, { unit: 'output_1k' as const, quantity: data.usage.completionTokens }],
     }]))),
     // A failed run is charged for the tokens it used too.
-    metered('analysis.completed', credits, wake, analysis),
-    metered('analysis.failed', credits, wake, analysis),
-    metered('embeddings.used', credits, wake, async (events, tx) => {
+    metered('analysis.completed', credits, analysis),
+    metered('analysis.failed', credits, analysis),
+    metered('embeddings.used', credits, async (events, tx) => {
       const names = await pricing.modelNames(tx, events.map((e) => e.data.modelId));
       return events.map((event) => ({
         companyId: event.companyId!, eventId: event.id, occurredAt: new Date(event.occurredAt), feature: 'embeddings' as const, userId: personOf(event),
@@ -76,7 +76,7 @@ export function meteringHandlers(credits: CreditService, wake: () => void): Hand
         model: await nameOf(tx, data.modelId, data.engine), ref: pricing.priceRefOf(data.modelId, data.engine), subject: data.fileId,
         quantities: [{ unit: 'audio_minute', quantity: data.duration }],
       });
-    }, { afterCommit: wake }),
+    }),
     // Work removed before it finished gives its reservation back.
     on('transcript.deleted', async (event, tx) => { if (event.companyId) await credits.release(tx, event.companyId, event.data.fileId, event.id); }),
     on('file.deleted', async (event, tx) => { if (event.companyId) await credits.release(tx, event.companyId, event.data.id, event.id); }),

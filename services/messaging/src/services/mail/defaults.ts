@@ -62,6 +62,18 @@ const COPY: Catalogue = {
     et: { subject: '{{company.name}} on jõudnud kuueelarve piirini', lines: ['Tere, {{user.firstName}}!', 'Kuueelarve {{credits.budget}} krediiti on ära kasutatud. Uut tehisintellekti tööd ei alustata enne järgmist kuud või eelarve suurendamist.'], action: 'Vaata kasutust ja krediiti' },
     lv: { subject: '{{company.name}} ir sasniedzis mēneša budžetu', lines: ['Sveiki, {{user.firstName}}!', 'Mēneša budžets {{credits.budget}} kredītu apmērā ir izlietots. Jauns MI darbs tiek atteikts līdz nākamajam mēnesim vai budžeta palielināšanai.'], action: 'Skatīt patēriņu un kredītus' },
   },
+  task_assigned: {
+    en: { subject: 'New task: {{task.title}}', lines: ['Hello {{user.firstName}},', '{{assignedBy}} assigned you a task in {{company.name}}: “{{task.title}}”.', 'Due: {{task.dueDate}}'], action: 'Open the task' },
+    fr: { subject: 'Nouvelle tâche : {{task.title}}', lines: ['Bonjour {{user.firstName}},', '{{assignedBy}} vous a confié une tâche dans {{company.name}} : « {{task.title}} ».', 'Échéance : {{task.dueDate}}'], action: 'Ouvrir la tâche' },
+    et: { subject: 'Uus ülesanne: {{task.title}}', lines: ['Tere, {{user.firstName}}!', '{{assignedBy}} määras teile ettevõttes {{company.name}} ülesande „{{task.title}}“.', 'Tähtaeg: {{task.dueDate}}'], action: 'Ava ülesanne' },
+    lv: { subject: 'Jauns uzdevums: {{task.title}}', lines: ['Sveiki, {{user.firstName}}!', '{{assignedBy}} jums piešķīra uzdevumu uzņēmumā {{company.name}}: “{{task.title}}”.', 'Termiņš: {{task.dueDate}}'], action: 'Atvērt uzdevumu' },
+  },
+  task_due: {
+    en: { subject: 'Due today: {{task.title}}', lines: ['Hello {{user.firstName}},', 'Your task “{{task.title}}” is due today, {{task.dueDate}}.'], action: 'Open the task' },
+    fr: { subject: 'À faire aujourd’hui : {{task.title}}', lines: ['Bonjour {{user.firstName}},', 'Votre tâche « {{task.title}} » arrive à échéance aujourd’hui, le {{task.dueDate}}.'], action: 'Ouvrir la tâche' },
+    et: { subject: 'Täna tähtaeg: {{task.title}}', lines: ['Tere, {{user.firstName}}!', 'Teie ülesande „{{task.title}}“ tähtaeg on täna, {{task.dueDate}}.'], action: 'Ava ülesanne' },
+    lv: { subject: 'Šodien termiņš: {{task.title}}', lines: ['Sveiki, {{user.firstName}}!', 'Jūsu uzdevuma “{{task.title}}” termiņš ir šodien, {{task.dueDate}}.'], action: 'Atvērt uzdevumu' },
+  },
 };
 
 export interface ShippedTemplate {

@@ -1,52 +1,21 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+import type { SMTPServer } from 'smtp-server';
 import { authService } from '@earshot/auth-service';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { SYSTEM_ACTOR, type EmailTemplateDto, type OutgoingMailDetailDto, type OutgoingMailDto } from '@earshot/contracts';
-import { mailOf, tenantService } from '../src';
+import { tenantService } from '@earshot/tenant-service';
+import { mailOf, messagingService } from '../src';
 import { MAX_ATTEMPTS } from '../src/services/mail/sender';
+import { smtpUrl, startSmtp, type Received } from './smtp';
 
-// E-mail end to end: the auth service announces a reset, the tenant service queues the mail in
+// E-mail end to end: the auth service announces a reset, the messaging service queues the mail in
 // that event's transaction and its sender hands it to a real SMTP server (STARTTLS + AUTH, on
 // loopback) or, without one, writes an .eml file. The sender's loop stays off: each test runs
 // a round itself, and retries are made due by backdating them in SQL.
 const PASSWORD = 'correct horse battery';
-
-interface Received {
-  user: string;
-  secure: boolean;
-  mail: ParsedMail;
-}
-
-/** A real SMTP server that requires AUTH over TLS (it refuses AUTH before STARTTLS). */
-async function startSmtp(received: Received[]): Promise<{ server: SMTPServer; port: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'earshot-smtp-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
-  const server = new SMTPServer({
-    key: readFileSync(join(dir, 'key.pem')),
-    cert: readFileSync(join(dir, 'cert.pem')),
-    authMethods: ['PLAIN', 'LOGIN'],
-    logger: false,
-    onAuth(auth, session, callback) {
-      if (auth.username === 'mailer' && auth.password === 's3cret') callback(null, { user: auth.username });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, session, callback) {
-      simpleParser(stream).then((mail) => {
-        received.push({ user: String(session.user), secure: session.secure, mail });
-        callback();
-      }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.server.address() as AddressInfo).port };
-}
 
 async function companyOf(stack: TestStack, host: string, fields: Record<string, unknown>): Promise<string> {
   const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: fields });
@@ -67,7 +36,7 @@ async function forgot(stack: TestStack, email: string): Promise<void> {
   await stack.settle();
 }
 
-const sender = (stack: TestStack) => mailOf(stack.running.contexts.get('tenant') as never).sender;
+const sender = (stack: TestStack) => mailOf(stack.running.contexts.get('messaging') as never).sender;
 const linkIn = (text: string) => /(https?:\/\/\S+\/reset-password\?token=[\w%-]+)/.exec(text)?.[1];
 
 describe('mail through a real SMTP server', () => {
@@ -79,8 +48,8 @@ describe('mail through a real SMTP server', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp(received);
-    stack = await createTestStack([authService, tenantService], {
-      SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}?tls.rejectUnauthorized=false&requireTLS=true`,
+    stack = await createTestStack([authService, tenantService, messagingService], {
+      SMTP_URL: smtpUrl(smtp.port),
       MAIL_FROM: 'Acme console <console@acme.test>',
       MAIL_WORKER: 'false',
       PUBLIC_URL: 'https://console.acme.test',
@@ -124,13 +93,13 @@ describe('mail through a real SMTP server', () => {
   });
 
   test('a redelivered reset event queues no second mail', async () => {
-    const before = (await stack.database.query<{ n: number }>('select count(*)::int as n from tenant.mail_messages'))[0]!.n;
+    const before = (await stack.database.query<{ n: number }>('select count(*)::int as n from messaging.mail_messages'))[0]!.n;
     await forgot(stack, 'ada@acme.test');
     const [event] = await stack.database.query<{ envelope: unknown }>(`select envelope from auth.outbox where envelope->>'type' = 'user.password_reset_requested' order by seq desc limit 1`);
     const envelope = typeof event!.envelope === 'string' ? JSON.parse(event!.envelope) : event!.envelope;
     await stack.bus.publish([{ topic: 'earshot.auth', key: envelope.companyId, envelope }]);
     await stack.settle();
-    expect((await stack.database.query<{ n: number }>('select count(*)::int as n from tenant.mail_messages'))[0]!.n).toBe(before + 1);
+    expect((await stack.database.query<{ n: number }>('select count(*)::int as n from messaging.mail_messages'))[0]!.n).toBe(before + 1);
     await sender(stack).runOnce();
   });
 
@@ -153,7 +122,7 @@ describe('mail through a real SMTP server', () => {
     expect(listed).toMatchObject({ to: 'ivy@acme.test', type: 'invitation', status: 'sent' });
 
     // The same event delivered again queues nothing more.
-    const count = async () => (await stack.database.query<{ n: number }>(`select count(*)::int as n from tenant.mail_messages where type = 'invitation'`))[0]!.n;
+    const count = async () => (await stack.database.query<{ n: number }>(`select count(*)::int as n from messaging.mail_messages where type = 'invitation'`))[0]!.n;
     const [event] = await stack.database.query<{ envelope: unknown }>(`select envelope from auth.outbox where envelope->>'type' = 'user.invited' order by seq desc limit 1`);
     const envelope = typeof event!.envelope === 'string' ? JSON.parse(event!.envelope) : event!.envelope;
     await stack.bus.publish([{ topic: 'earshot.auth', key: envelope.companyId, envelope }]);
@@ -167,14 +136,14 @@ describe('mail through a real SMTP server', () => {
   });
 
   test('SMTP down: retried with back-off, then failed with the reason, nothing lost', async () => {
-    const down = await createTestStack([authService, tenantService], { SMTP_URL: 'smtp://mailer:s3cret@127.0.0.1:9', MAIL_WORKER: 'false' });
+    const down = await createTestStack([authService, tenantService, messagingService], { SMTP_URL: 'smtp://mailer:s3cret@127.0.0.1:9', MAIL_WORKER: 'false' });
     try {
       const hostToken = await down.tokenFor('HOST_ADMIN', null);
       const company = await companyOf(down, hostToken, { name: 'Down', code: 'DOWN', domain: 'down' });
       await userOf(down, hostToken, 'bob@down.test', company, 'Bob');
       await forgot(down, 'bob@down.test');
       const state = async () => (await down.database.query<{ status: string; attempts: number; last_error: string | null; due: boolean; body: boolean }>(
-        'select status, attempts, last_error, next_attempt_at <= now() as due, body_sealed is not null as body from tenant.mail_messages'))[0]!;
+        'select status, attempts, last_error, next_attempt_at <= now() as due, body_sealed is not null as body from messaging.mail_messages'))[0]!;
 
       expect(await sender(down).runOnce()).toBe(1);
       expect(await state()).toMatchObject({ status: 'queued', attempts: 1, due: false, body: true });
@@ -182,11 +151,11 @@ describe('mail through a real SMTP server', () => {
       // Not due yet: a round takes nothing.
       expect(await sender(down).runOnce()).toBe(0);
       for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
-        await down.database.query(`update tenant.mail_messages set next_attempt_at = now() - interval '1 second'`);
+        await down.database.query(`update messaging.mail_messages set next_attempt_at = now() - interval '1 second'`);
         expect(await sender(down).runOnce()).toBe(1);
       }
       expect(await state()).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, body: true });
-      const failed = await down.database.query<{ envelope: { data: { reason: string; attempts: number } } }>(`select envelope from tenant.outbox where envelope->>'type' = 'mail.failed'`);
+      const failed = await down.database.query<{ envelope: { data: { reason: string; attempts: number } } }>(`select envelope from messaging.outbox where envelope->>'type' = 'mail.failed'`);
       expect(failed).toHaveLength(1);
       expect(failed[0]!.envelope.data.attempts).toBe(MAX_ATTEMPTS);
       // The failed message keeps its body: an administrator can still read (and follow) it.
@@ -204,7 +173,7 @@ describe('mail without an SMTP server', () => {
   let host: string;
 
   beforeAll(async () => {
-    stack = await createTestStack([authService, tenantService], { MAIL_WORKER: 'false' });
+    stack = await createTestStack([authService, tenantService, messagingService], { MAIL_WORKER: 'false' });
     host = await stack.tokenFor('HOST_ADMIN', null);
   });
   afterAll(() => stack?.close());
@@ -235,14 +204,14 @@ describe('templates', () => {
   const list = async (query = '') => (await stack.as(host, { method: 'GET', url: `/api/email${query}` })).json<EmailTemplateDto[]>();
 
   beforeAll(async () => {
-    stack = await createTestStack([authService, tenantService], { MAIL_WORKER: 'false' });
+    stack = await createTestStack([authService, tenantService, messagingService], { MAIL_WORKER: 'false' });
     host = await stack.tokenFor('HOST_ADMIN', null);
   });
   afterAll(() => stack?.close());
 
   test('every type ships in en, fr, et and lv, each naming only its own variables', async () => {
     const platform = await list('?companyId=platform');
-    expect(platform).toHaveLength(8 * 4);
+    expect(platform).toHaveLength(10 * 4);
     const subjects = new Map<string, Set<string>>();
     for (const template of platform) {
       expect(template).toMatchObject({ companyId: null, shipped: true });
@@ -272,18 +241,18 @@ describe('templates', () => {
     const saved = await put({ subject: 'New password for {{company.name}}' });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({ subject: 'New password for {{company.name}}', shipped: false });
-    await mailOf(stack.running.contexts.get('tenant') as never).seedShipped();
+    await mailOf(stack.running.contexts.get('messaging') as never).seedShipped();
     const [after] = await list('?type=password_reset&language=en&companyId=platform');
     expect(after!.subject).toBe('New password for {{company.name}}');
-    const [event] = await stack.database.query<{ envelope: { data: { before: { subject: string }; after: { subject: string } } } }>(`select envelope from tenant.outbox where envelope->>'type' = 'email_template.updated'`);
+    const [event] = await stack.database.query<{ envelope: { data: { before: { subject: string }; after: { subject: string } } } }>(`select envelope from messaging.outbox where envelope->>'type' = 'email_template.updated'`);
     expect(event!.envelope.data.after.subject).toBe('New password for {{company.name}}');
   });
 
   test('resolution: company + language, then platform + language, then platform + English', async () => {
     const company = await companyOf(stack, host, { name: 'Lingo', code: 'LINGO', domain: 'lingo', language: 'et' });
-    const mail = mailOf(stack.running.contexts.get('tenant') as never);
+    const mail = mailOf(stack.running.contexts.get('messaging') as never);
     const subjectFor = async (language: 'en' | 'fr' | 'et' | 'lv' | null) => {
-      const row = await stack.running.contexts.get('tenant')!.transact((tx) => mail.queue(tx, { companyId: company, type: 'transcript_ready', language, to: 'x@lingo.test', variables: { 'recording.name': 'call.wav' } }));
+      const row = await stack.running.contexts.get('messaging')!.transact((tx) => mail.queue(tx, { companyId: company, type: 'transcript_ready', language, to: 'x@lingo.test', variables: { 'recording.name': 'call.wav' } }));
       return row.subject;
     };
     expect(await subjectFor(null)).toBe('Salvestuse call.wav transkriptsioon on valmis'); // the company's language
@@ -296,7 +265,7 @@ describe('templates', () => {
     expect((await stack.as(host, { method: 'POST', url: '/api/email', payload: { type: 'transcript_ready', language: 'lv', companyId: company, subject: 'Again', html: '<p>x</p>', text: 'x' } })).statusCode).toBe(409);
 
     // Without a platform template in that language, English serves.
-    await stack.database.query(`delete from tenant.email_templates where type = 'transcript_ready' and language = 'fr' and company_id is null`);
+    await stack.database.query(`delete from messaging.email_templates where type = 'transcript_ready' and language = 'fr' and company_id is null`);
     expect(await subjectFor('fr')).toBe('Your transcript of call.wav is ready');
 
     expect((await stack.as(host, { method: 'DELETE', url: `/api/email/${override.json<EmailTemplateDto>()._id}` })).statusCode).toBe(200);
@@ -326,7 +295,7 @@ describe('notification mails', () => {
   let company: string;
   let userId: string;
   let token: string;
-  const queued = async () => (await stack.database.query<{ type: string; to_address: string; subject: string }>('select type, to_address, subject from tenant.mail_messages order by created_at, id'));
+  const queued = async () => (await stack.database.query<{ type: string; to_address: string; subject: string }>('select type, to_address, subject from messaging.mail_messages order by created_at, id'));
   /** Another service's fact, the way it arrives on the bus. */
   const publish = async (topic: string, event: NewEvent) => {
     await stack.bus.publish([{ topic, key: company, envelope: buildEnvelope(event) }]);
@@ -338,7 +307,7 @@ describe('notification mails', () => {
   const failed = (id: string) => publish('earshot.transcription', { type: 'transcript.status_changed', companyId: company, actor: SYSTEM_ACTOR, data: { fileId: id, status: 'failed', reason: 'The recording has no audio stream' } });
 
   beforeAll(async () => {
-    stack = await createTestStack([authService, tenantService], { MAIL_WORKER: 'false', PUBLIC_URL: 'https://console.notify.test' });
+    stack = await createTestStack([authService, tenantService, messagingService], { MAIL_WORKER: 'false', PUBLIC_URL: 'https://console.notify.test' });
     host = await stack.tokenFor('HOST_ADMIN', null);
     company = await companyOf(stack, host, { name: 'Notify', code: 'NOTIFY', domain: 'notify' });
     userId = await userOf(stack, host, 'nia@notify.test', company, 'Nia');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Mail settings of the tenant service. Without SMTP_URL every message is written as an .eml file
+ * Mail settings of the messaging service. Without SMTP_URL every message is written as an .eml file
  * under DATA_DIR/mail (and listed on the Outgoing mail page): the embedded default needs no mail
  * server, and no message is ever silently dropped.
  */

@@ -6,6 +6,7 @@ import {
 } from '@earshot/contracts';
 import { actorOf, badRequest, conflict, consoleAddress, notFound, secretBox, type Db, type Identity, type SecretBox, type ServiceContext } from '@earshot/kit';
 import type { EmailTemplateRow, MailMessageRow } from '../../db/schema';
+import * as directory from '../../repositories/directory';
 import * as repo from '../../repositories/mail';
 import type { MailConfig } from './config';
 import { SHIPPED_TEMPLATES } from './defaults';
@@ -59,6 +60,13 @@ export interface QueueRequest {
   /** The person's language when known; else the company's; else English. */
   language?: EmailLanguage | null;
   to: string;
+  /**
+   * The platform's person it is sent to: the mail is then theirs to read in their inbox (its text
+   * part is kept for that). Never set for a mail that carries a sign-in link.
+   */
+  userId?: string | null;
+  /** The console page the call to action opens: {{link}} is its absolute address, the inbox links the path. */
+  path?: string;
   variables: MailVariables;
 }
 
@@ -122,7 +130,7 @@ export class MailService {
   async createOverride(identity: Identity, body: EmailOverrideBody): Promise<EmailTemplateDto> {
     checkTemplate(body.type, body);
     return this.ctx.transact(async (tx, emit) => {
-      if (!(await repo.companyExists(tx, body.companyId))) throw badRequest('Invalid body.companyId: no such company', [{ field: 'body.companyId', message: 'no such company' }]);
+      if (!(await directory.findCompany(tx, body.companyId))) throw badRequest('Invalid body.companyId: no such company', [{ field: 'body.companyId', message: 'no such company' }]);
       const existing = await repo.listTemplates(tx, { type: body.type, language: body.language, companyId: body.companyId });
       if (existing.length > 0) throw conflict('This company already has its own version of this template in this language: edit it instead', [{ field: 'body.type', message: 'already overridden' }]);
       const created = await repo.insertTemplate(tx, { ...body, shipped: false });
@@ -179,15 +187,17 @@ export class MailService {
    * renders it in the company's branding, and seals the body. Call `sender.nudge()` after commit.
    */
   async queue(tx: Db, request: QueueRequest): Promise<MailMessageRow> {
-    const company = request.companyId ? await repo.companyBranding(tx, request.companyId) : undefined;
+    const company = request.companyId ? await directory.findCompany(tx, request.companyId) : undefined;
     const language = (request.language ?? company?.language ?? 'en') as EmailLanguage;
     const candidates = await repo.templateCandidates(tx, request.type, language, request.companyId);
     const template = candidates.find((t) => t.companyId !== null) ?? candidates.find((t) => t.language === language) ?? candidates.find((t) => t.language === 'en');
     if (!template) throw new Error(`No e-mail template for ${request.type}`);
     const brand = await this.branding(tx, request.companyId);
-    const variables = { 'company.name': brand.companyName, ...request.variables };
+    const link: MailVariables = request.path === undefined ? {} : { link: `${this.linkBase(company?.domain ?? null)}${request.path}` };
+    const variables = { 'company.name': brand.companyName, ...link, ...request.variables };
     const rendered = renderMail(template, variables, template.language as EmailLanguage, brand);
-    return this.insert(tx, { companyId: request.companyId, type: request.type, language: template.language, to: request.to }, rendered);
+    const inbox = request.userId ? { userId: request.userId, link: request.path ?? null, textBody: rendered.text } : {};
+    return this.insert(tx, { companyId: request.companyId, type: request.type, language: template.language, to: request.to, ...inbox }, rendered);
   }
 
   /** user.password_reset_requested: the reset mail, in the transaction that records the event. */
@@ -213,13 +223,14 @@ export class MailService {
     });
   }
 
-  private insert(tx: Db, head: { companyId: string | null; type: string; language: string; to: string }, rendered: { subject: string; html: string; text: string }) {
+  private insert(tx: Db, head: { companyId: string | null; type: string; language: string; to: string; userId?: string; link?: string | null; textBody?: string }, rendered: { subject: string; html: string; text: string }) {
     const body: SealedBody = { html: rendered.html, text: rendered.text };
-    return repo.insertMessage(tx, { ...head, toAddress: head.to, subject: rendered.subject, bodySealed: this.box.seal(JSON.stringify(body)) });
+    const { to, ...fields } = head;
+    return repo.insertMessage(tx, { ...fields, toAddress: to, subject: rendered.subject, bodySealed: this.box.seal(JSON.stringify(body)) });
   }
 
   private async branding(db: Db, companyId: string | null): Promise<Branding> {
-    const company = companyId ? await repo.companyBranding(db, companyId) : undefined;
+    const company = companyId ? await directory.findCompany(db, companyId) : undefined;
     if (!company) return PLATFORM_BRAND;
     return { companyName: company.name, logoUrl: this.absolute(company.logo, company.domain), primary: company.theme.primary ?? PLATFORM_BRAND.primary };
   }
@@ -236,6 +247,7 @@ export class MailService {
       'user.firstName': 'Ada', 'user.lastName': 'Lovelace', 'user.email': identity.email, 'company.name': brand.companyName,
       link: `${this.linkBase()}/reset-password?token=sample`, expiresInMinutes: 30, expiresInDays: 7, date: new Date().toISOString().slice(0, 10),
       'recording.name': 'call.wav', reason: 'the recording has no audible speech', 'credits.balance': 120, 'credits.threshold': 200, 'credits.budget': 10000,
+      'task.title': 'Send the quote to the customer', 'task.dueDate': new Date().toISOString().slice(0, 10), assignedBy: 'Grace Hopper',
     };
   }
 }

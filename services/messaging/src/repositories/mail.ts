@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
-  companies, emailTemplates, mailMessages, mailPreferences, mailRecipients, mailRecordings,
-  type EmailTemplateRow, type MailMessageRow, type MailRecipientRow, type NewMailMessageRow,
+  emailTemplates, mailMessages, mailPreferences, mailRecordings,
+  type EmailTemplateRow, type MailMessageRow, type NewMailMessageRow,
 } from '../db/schema';
 
 export interface TemplateFilter {
@@ -63,17 +63,6 @@ export async function platformTemplate(tx: Db, type: string, language: string): 
   return row;
 }
 
-export async function companyBranding(db: Db, companyId: string) {
-  const [row] = await db.select({ name: companies.name, logo: companies.logo, theme: companies.theme, language: companies.language, domain: companies.domain })
-    .from(companies).where(eq(companies.id, companyId));
-  return row;
-}
-
-export async function companyExists(db: Db, companyId: string): Promise<boolean> {
-  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
-  return row !== undefined;
-}
-
 export async function insertMessage(tx: Db, row: NewMailMessageRow): Promise<MailMessageRow> {
   const [created] = await tx.insert(mailMessages).values(row).returning();
   return created!;
@@ -124,21 +113,9 @@ export async function findMessage(db: Db, id: string): Promise<MailMessageRow | 
   return row;
 }
 
-export async function upsertRecipient(tx: Db, row: MailRecipientRow): Promise<void> {
-  const { userId: _id, ...fields } = row;
-  await tx.insert(mailRecipients).values(row).onConflictDoUpdate({ target: mailRecipients.userId, set: fields });
-}
-
-export async function removeRecipient(tx: Db, userId: string): Promise<void> {
-  await tx.delete(mailRecipients).where(eq(mailRecipients.userId, userId));
+/** A person's notification choices go with them. */
+export async function removePreferences(tx: Db, userId: string): Promise<void> {
   await tx.delete(mailPreferences).where(eq(mailPreferences.userId, userId));
-}
-
-export type RecipientLike = Pick<MailRecipientRow, 'firstName' | 'lastName' | 'email'>;
-
-export async function findRecipient(db: Db, userId: string): Promise<MailRecipientRow | undefined> {
-  const [row] = await db.select().from(mailRecipients).where(eq(mailRecipients.userId, userId));
-  return row;
 }
 
 export interface Preferences {
@@ -169,4 +146,11 @@ export async function removeRecording(tx: Db, fileId: string): Promise<void> {
 export async function findRecording(db: Db, fileId: string) {
   const [row] = await db.select().from(mailRecordings).where(eq(mailRecordings.fileId, fileId));
   return row;
+}
+
+/** Everything mail holds for a deleted company: its templates, messages and recordings. */
+export async function removeCompanyMail(tx: Db, companyId: string): Promise<void> {
+  await tx.delete(emailTemplates).where(eq(emailTemplates.companyId, companyId));
+  await tx.delete(mailMessages).where(eq(mailMessages.companyId, companyId));
+  await tx.delete(mailRecordings).where(eq(mailRecordings.companyId, companyId));
 }

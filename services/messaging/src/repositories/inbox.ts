@@ -1,0 +1,92 @@
+import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@earshot/kit';
+import { mailMessages, notifications } from '../db/schema';
+
+export interface InboxRow {
+  /** `n-<uuid>` or `m-<uuid>`. */
+  key: string;
+  kind: string;
+  title: string;
+  body: string;
+  link: string | null;
+  read: boolean;
+  /** created_at to the microsecond (ISO, UTC): the keyset's first half, exact where a JS Date is not. */
+  at: string;
+}
+
+export interface InboxFilter {
+  kind?: string;
+  /** The last row of the previous page: rows strictly after it in (created_at desc, key desc) order. */
+  after?: { at: string; key: string };
+  limit: number;
+}
+
+const micros = (column: SQL | typeof notifications.createdAt | typeof mailMessages.createdAt) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A mail is the person's from the moment it is queued until it is given up as failed (never sent). */
+const mailsOf = (userId: string) => and(eq(mailMessages.userId, userId), ne(mailMessages.status, 'failed'));
+
+/**
+ * A person's notifications and the mail sent to them, newest first, as one list: both halves are
+ * filtered and cut at the cursor before the union, then ordered by (created_at, key) — unique, so
+ * equal timestamps never repeat or skip a row across pages.
+ */
+export async function inboxPage(db: Db, userId: string, filter: InboxFilter): Promise<InboxRow[]> {
+  const wantsMail = filter.kind === undefined || filter.kind === 'email';
+  const wantsNotifications = filter.kind !== 'email';
+  const before = (createdAt: typeof notifications.createdAt | typeof mailMessages.createdAt, key: SQL) =>
+    filter.after ? sql`and (${createdAt}, ${key}) < (${filter.after.at}::timestamptz, ${filter.after.key})` : sql``;
+  const nKey = sql`('n-' || ${notifications.id}::text)`;
+  const mKey = sql`('m-' || ${mailMessages.id}::text)`;
+  const parts: SQL[] = [];
+  if (wantsNotifications) {
+    parts.push(sql`select ${nKey} as key, ${notifications.kind} as kind, ${notifications.title} as title, ${notifications.body} as body, ${notifications.link} as link,
+      ${notifications.readAt} is not null as read, ${notifications.createdAt} as created_at
+      from ${notifications} where ${notifications.userId} = ${userId} ${filter.kind ? sql`and ${notifications.kind} = ${filter.kind}` : sql``}
+      ${before(notifications.createdAt, nKey)}`);
+  }
+  if (wantsMail) {
+    parts.push(sql`select ${mKey} as key, 'email' as kind, ${mailMessages.subject} as title, coalesce(${mailMessages.textBody}, '') as body, ${mailMessages.link} as link,
+      ${mailMessages.readAt} is not null as read, ${mailMessages.createdAt} as created_at
+      from ${mailMessages} where ${mailsOf(userId)} ${before(mailMessages.createdAt, mKey)}`);
+  }
+  const union = sql.join(parts.map((part) => sql`(${part})`), sql` union all `);
+  const result = (await db.execute(sql`
+    select key, kind, title, body, link, read, ${micros(sql`created_at`)} as at
+    from (${union}) items order by created_at desc, key desc limit ${filter.limit}`)) as unknown as { rows: InboxRow[] };
+  return result.rows;
+}
+
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [[n], [m]] = await Promise.all([
+    db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt))),
+    db.select({ n: count() }).from(mailMessages).where(and(mailsOf(userId), isNull(mailMessages.readAt))),
+  ]);
+  return (n?.n ?? 0) + (m?.n ?? 0);
+}
+
+/** One of the person's messages by its inbox key, or undefined (someone else's is unknown too). */
+export async function findItem(db: Db, userId: string, key: string): Promise<InboxRow | undefined> {
+  const id = key.slice(2);
+  const result = (await db.execute(key.startsWith('n-')
+    ? sql`select 'n-' || ${notifications.id}::text as key, ${notifications.kind} as kind, ${notifications.title} as title, ${notifications.body} as body,
+        ${notifications.link} as link, ${notifications.readAt} is not null as read, ${micros(notifications.createdAt)} as at
+        from ${notifications} where ${notifications.id} = ${id}::uuid and ${notifications.userId} = ${userId}`
+    : sql`select 'm-' || ${mailMessages.id}::text as key, 'email' as kind, ${mailMessages.subject} as title, coalesce(${mailMessages.textBody}, '') as body,
+        ${mailMessages.link} as link, ${mailMessages.readAt} is not null as read, ${micros(mailMessages.createdAt)} as at
+        from ${mailMessages} where ${mailMessages.id} = ${id}::uuid and ${mailsOf(userId)}`)) as unknown as { rows: InboxRow[] };
+  return result.rows[0];
+}
+
+/** Marks one of the person's messages read or unread; false when they have no such message. */
+export async function setRead(tx: Db, userId: string, key: string, read: boolean): Promise<boolean> {
+  const id = key.slice(2);
+  if (key.startsWith('n-')) {
+    const rows = await tx.update(notifications).set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+      .where(and(eq(notifications.id, id), eq(notifications.userId, userId))).returning({ id: notifications.id });
+    return rows.length > 0;
+  }
+  const rows = await tx.update(mailMessages).set({ readAt: read ? sql`coalesce(${mailMessages.readAt}, now())` : null })
+    .where(and(eq(mailMessages.id, id), mailsOf(userId))).returning({ id: mailMessages.id });
+  return rows.length > 0;
+}
