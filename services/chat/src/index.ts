@@ -1,5 +1,5 @@
 import { aiCatalogue, providerKeysFor } from '@earshot/ai';
-import { createStorage, creditGateFor, defineService, on, processCreditGate, type HandlerSpec, type ServiceContext } from '@earshot/kit';
+import { createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob, type HandlerSpec, type ServiceContext } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
@@ -13,6 +13,7 @@ import { KnowledgeFileService } from './services/knowledge/files';
 import { KnowledgeQueue, knowledgeQueue, registerKnowledgeQueue } from './services/knowledge/queue';
 import { KnowledgeRetrieval } from './services/knowledge/retrieval';
 import { ReplyService } from './services/replies';
+import { chatRetention, retention } from './services/retention';
 import {
   applyClientDeleted,
   applyClientLinked,
@@ -38,6 +39,8 @@ const waking = (spec: HandlerSpec, after: () => void): HandlerSpec => ({
   },
 });
 
+const retentionTimers = new WeakMap<ServiceContext<ChatConfig>, NodeJS.Timeout>();
+
 /** The chat service. See README.md for what it owns. */
 export const chatService = defineService<ChatConfig>({
   name: 'chat',
@@ -60,6 +63,8 @@ export const chatService = defineService<ChatConfig>({
     // A changed embeddings model is re-embedded in the background: wake the queue to start.
     ...aiCatalogue(ctx).handlers().map((handler) => waking(handler, wake(ctx))),
     ...companyTypes.handlers(),
+    // Retention policies and company holds: what the daily chats retention may delete.
+    ...retention.handlers(),
     on('file.uploaded', (event, tx) => applyFileUploaded(tx, event)),
     on('transcript.completed', (event, tx) => applyTranscriptCompleted(tx, event)),
     on('transcript.text_published', (event, tx) => applyTextPublished(tx, event)),
@@ -77,8 +82,13 @@ export const chatService = defineService<ChatConfig>({
     // Refuses to start, clearly, without a way to the prompt service for provider keys.
     providerKeysFor(ctx.database, ctx.config);
     knowledgeQueue(ctx.database)?.start();
+    // The daily chats retention: at start and on a timer, run once per UTC day by whoever is first.
+    const job = chatRetention(ctx);
+    retentionTimers.set(ctx, startDailyJob(ctx.logger, 'chats retention', (now) => job.daily(now)));
   },
   async stop(ctx) {
+    clearInterval(retentionTimers.get(ctx));
+    retentionTimers.delete(ctx);
     await knowledgeQueue(ctx.database)?.stop();
   },
   // Called only when chat runs as its own process (distributed): it serves no internal route, but

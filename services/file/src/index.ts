@@ -1,14 +1,19 @@
-import { createStorage, creditGateFor, defineService, on, processCreditGate } from '@earshot/kit';
+import { createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob, type ServiceContext } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
 import { tagRoutes } from './routes/tags';
+import { fileHoldRoutes } from './routes/holds';
+import { FileHoldService } from './services/holds';
+import { recordingRetention } from './services/retention';
+import { retention } from './services/retention-projection';
 import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { TagService } from './services/tags';
 import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyAudioRedacted, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
+const retentionTimers = new WeakMap<ServiceContext<FileConfig>, NodeJS.Timeout>();
 
 /** The file service. See README.md for what it owns. */
 export const fileService = defineService<FileConfig>({
@@ -21,6 +26,7 @@ export const fileService = defineService<FileConfig>({
     // Building the storage validates its configuration: a missing S3 key stops the start here.
     await fileRoutes(app, new FileService(ctx, createStorage(ctx.config), processCreditGate(ctx.database, ctx.config)), ctx.config);
     await tagRoutes(app, new TagService(ctx));
+    await fileHoldRoutes(app, new FileHoldService(ctx));
   },
   // Called only when the file service runs as its own process (distributed): it serves no internal
   // route, but refuses to start, clearly, without a way to the tenant service's credit check.
@@ -36,6 +42,8 @@ export const fileService = defineService<FileConfig>({
         on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
       // Which companies are b2c: their members' recordings are private to each.
       ...companyTypes.handlers(),
+      // Retention policies and client and company holds: what the daily retention may delete.
+      ...retention.handlers(),
       on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
       // Links of one file come from one producer in order on the company's partition: no entity needed.
       on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
@@ -45,6 +53,15 @@ export const fileService = defineService<FileConfig>({
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
       companyRemoval(storage),
     ];
+  },
+  // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.
+  async start(ctx) {
+    const job = recordingRetention(ctx, createStorage(ctx.config));
+    retentionTimers.set(ctx, startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)));
+  },
+  async stop(ctx) {
+    clearInterval(retentionTimers.get(ctx));
+    retentionTimers.delete(ctx);
   },
 });
 

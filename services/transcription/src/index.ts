@@ -19,6 +19,7 @@ import { ExportService } from './services/exports/service';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import { applyPoliciesChanged } from './redaction/policy';
 import type { TranscriptionWorker } from './services/worker';
+import { legalHolds } from './services/holds';
 
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
@@ -65,6 +66,8 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('file.tags_changed', (event, tx) => applyTagsChanged(tx, event), { entity: (event) => event.data.id }),
     // Redaction: each company's mode, applied to the transcripts it finishes.
     on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), { entity: (event) => event.data.id }),
+    // Legal holds: a held recording's transcript is not deleted (issue 25).
+    ...legalHolds.handlers(),
   ],
   async start(ctx) {
     // Downloads left running by a stopped process continue (API processes only).

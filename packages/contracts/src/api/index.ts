@@ -14,6 +14,7 @@ export * from './analysis';
 export * from './credits';
 export * from './custom-gpts';
 export * from './policies';
+export * from './holds';
 export * from './tasks';
 export * from './inbox';
 export * from './dashboards';

@@ -9,6 +9,7 @@ import { mailEvents } from './mail';
 import { creditEvents } from './credits';
 import { policyEvents } from './policies';
 import { taskEvents } from './tasks';
+import { holdEvents } from './holds';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -18,7 +19,7 @@ export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 export { EmailTemplateState } from './mail';
 export { TaskState } from './tasks';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents, ...taskEvents] as const;
+const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents, ...taskEvents, ...holdEvents] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

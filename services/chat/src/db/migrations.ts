@@ -1,6 +1,7 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
 import type { Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
+import { retention } from '../services/retention';
 
 export const migrations: Migration[] = [
   {
@@ -186,4 +187,10 @@ export const migrations: Migration[] = [
   },
   ...aiCatalogueMigrations(),
   companyTypes.migration,
+  {
+    // The daily chats retention (issue 25) reads a company's conversations by last activity.
+    name: '0006_conversations_by_company',
+    sql: `create index conversations_company_idx on conversations (company_id, created_at) where company_id is not null;`,
+  },
+  retention.migration,
 ];

@@ -1,5 +1,6 @@
 import type { Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
+import { retention } from '../services/retention-projection';
 
 export const migrations: Migration[] = [
   {
@@ -51,5 +52,16 @@ export const migrations: Migration[] = [
         add column expected_speakers smallint check (expected_speakers is null or expected_speakers > 0),
         add column speakers text[] not null default '{}';`,
   },
+  {
+    // Legal hold on a recording (issue 25); retention reads the company's due files by upload time.
+    name: '0004_legal_hold',
+    sql: `
+      alter table files
+        add column held boolean not null default false,
+        add column hold_reason text,
+        add column hold_by text,
+        add column hold_at timestamptz;`,
+  },
   companyTypes.migration,
+  retention.migration,
 ];

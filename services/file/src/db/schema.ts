@@ -1,4 +1,4 @@
-import { bigint, pgSchema, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgSchema, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const file = pgSchema('file');
 
@@ -22,6 +22,11 @@ export const files = file.table('files', {
   expectedSpeakers: smallint('expected_speakers'),
   /** The transcript's speakers' names, from transcript.speakers_changed. */
   speakers: text('speakers').array().notNull().default([]),
+  /** Legal hold (issue 25): while true nothing deletes the file. The reason, who and when are the last change's (placing or lifting). */
+  held: boolean('held').notNull().default(false),
+  holdReason: text('hold_reason'),
+  holdBy: text('hold_by'),
+  holdAt: timestamp('hold_at', { withTimezone: true, mode: 'date' }),
 });
 export type FileRow = typeof files.$inferSelect;
 export type NewFileRow = typeof files.$inferInsert;

@@ -1,7 +1,9 @@
-import { SYSTEM_ACTOR, isId, type EventOf } from '@earshot/contracts';
+import { SYSTEM_ACTOR, isId, type Actor, type EventOf } from '@earshot/contracts';
 import type { Db, Emit, ObjectStorage } from '@earshot/kit';
 import * as filesRepo from '../repositories/files';
 import * as companiesRepo from '../repositories/companies';
+import type { FileRow } from '../db/schema';
+import { retention } from './retention-projection';
 
 /** Ids in events are checked before they reach a uuid column: a malformed one is ignored, not retried forever. */
 const companyOf = (event: { companyId: string | null }): string | null => (isId(event.companyId) ? event.companyId : null);
@@ -41,19 +43,25 @@ export async function applySpeakersChanged(tx: Db, event: EventOf<'transcript.sp
 }
 
 /**
- * A deleted transcript takes its file with it: the row goes, file.deleted is emitted, and the
- * stored audio is removed before the transaction commits (so a failed removal is retried with the
- * event; removing a missing object is a no-op). An unknown file is already gone: nothing to do.
+ * Removes a file the way every deletion does: the row goes, file.deleted tells every other service
+ * to drop its copies, and the stored audio is removed before the transaction commits (so a failed
+ * removal is retried with the event or the next run; removing a missing object is a no-op).
+ */
+export async function removeStoredFile(tx: Db, emit: Emit, file: Pick<FileRow, 'id' | 'companyId'>, actor: Actor, storage: ObjectStorage): Promise<void> {
+  const row = await filesRepo.deleteFile(tx, file.id, file.companyId);
+  if (!row) return;
+  emit({ type: 'file.deleted', companyId: row.companyId, actor, data: { id: row.id, storageKey: row.storageKey } });
+  await storage.delete(row.storageKey);
+}
+
+/**
+ * A deleted transcript takes its file with it. An unknown file is already gone: nothing to do. A
+ * file under a legal hold stays (the transcription service refuses to delete a held recording's
+ * transcript; this covers a hold that reached it later than the request).
  */
 export async function applyTranscriptDeleted(tx: Db, emit: Emit, event: EventOf<'transcript.deleted'>, storage: ObjectStorage): Promise<void> {
   if (!isId(event.data.fileId)) return;
-  const row = await filesRepo.deleteFile(tx, event.data.fileId, companyOf(event));
-  if (!row) return;
-  emit({
-    type: 'file.deleted',
-    companyId: row.companyId,
-    actor: event.actor ?? SYSTEM_ACTOR,
-    data: { id: row.id, storageKey: row.storageKey },
-  });
-  await storage.delete(row.storageKey);
+  const row = await filesRepo.lockFile(tx, event.data.fileId, companyOf(event), null);
+  if (!row || row.held || (await retention.holdOn(tx, { companyId: row.companyId, clientId: row.clientId }))) return;
+  await removeStoredFile(tx, emit, row, event.actor ?? SYSTEM_ACTOR, storage);
 }

@@ -4,6 +4,7 @@ import type { ClientRecordingRow, ClientRow, NewClientRow } from '../db/schema';
 import * as repo from '../repositories/clients';
 import { isMember } from '../repositories/members';
 import { duplicateField, rethrowDuplicate } from './errors';
+import { assertClientNotHeld } from './holds';
 
 export function toClientDto(row: ClientRow): ClientDto {
   return { _id: row.id, companyId: row.companyId, ...toClientState(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
@@ -97,6 +98,7 @@ export class ClientService {
     await this.ctx.transact(async (tx, emit) => {
       const row = await repo.findClientForUpdate(tx, id, companyId);
       if (!row) throw notFound('Client');
+      await assertClientNotHeld(tx, companyId, id);
       await repo.deleteClient(tx, id);
       await repo.unlinkRecordings(tx, id);
       emit({ type: 'client.deleted', companyId, actor: actorOf(identity), data: { id, before: toClientState(row), after: null } });

@@ -22,6 +22,7 @@ import { toUnits } from './credits/amounts';
 import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
+import { assertCompanyNotHeld } from './holds';
 
 const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [], balance: 0 };
 
@@ -192,6 +193,7 @@ export class CompanyService {
       const row = await repo.findCompanyForUpdate(tx, id);
       if (!row) throw notFound('Company');
       if (row.status === 'deleting') return;
+      await assertCompanyNotHeld(tx, id);
       const partnered = await repo.partneredBy(tx, id);
       if (partnered.length) {
         throw conflict(`This company is the partner of ${partnered.join(', ')}: change their partner first`);

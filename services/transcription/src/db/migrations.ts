@@ -1,6 +1,7 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
 import type { Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
+import { legalHolds } from '../services/holds';
 
 export const migrations: Migration[] = [
   {
@@ -61,6 +62,7 @@ export const migrations: Migration[] = [
       create index transcripts_client_idx on transcripts (client_id) where client_id is not null;`,
   },
   companyTypes.migration,
+  legalHolds.migration,
   {
     name: '0003_estimated_seconds',
     sql: `

@@ -23,6 +23,7 @@ import { commitChange } from './edits/service';
 import { editWord as editWordOp } from './edits/ops';
 import { scopeOf } from './scope';
 import { lockForEdit } from '../repositories/edits';
+import { assertNotHeld } from './holds';
 
 type Emit = (event: NewEvent) => void;
 
@@ -268,6 +269,7 @@ export class TranscriptService {
       const row = await transcriptsRepo.findByEitherId(tx, input.id, scope);
       if (!row) throw notFound('Transcript');
       if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
+      await assertNotHeld(tx, row);
       await transcriptsRepo.remove(tx, row.fileId);
       emit({ type: 'transcript.deleted', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id, fileId: row.fileId } });
       return { message: TRANSCRIPT_MESSAGES.deleted, id: row.id, fileId: row.fileId };
