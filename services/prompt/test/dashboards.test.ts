@@ -235,6 +235,17 @@ describe('analytics', () => {
     expect(await byMonth('tag=vip')).toEqual([[1, 40], [1, 40], [0, 0]]);
   });
 
+  test('the day, agent and tag sums kept with the calls equal the calls they sum (after renames, retags and a deletion)', async () => {
+    const rows = (text: string) => stack.database.query<Record<string, unknown>>(text, [companyA]);
+    const calls = 'from prompt.dashboard_calls where company_id = $1 and seconds is not null';
+    expect(await rows('select day::text, calls, seconds, words, talk from prompt.dashboard_days where company_id = $1 and calls > 0 order by day'))
+      .toEqual(await rows(`select day::text, count(*)::int as calls, sum(seconds) as seconds, sum(words)::bigint::text as words, sum(talk) as talk ${calls} group by day order by day`));
+    expect(await rows('select agent_id, sum(calls)::int as n from prompt.dashboard_agent_days where company_id = $1 group by agent_id having sum(calls) > 0 order by agent_id'))
+      .toEqual(await rows(`select agent_id, count(*)::int as n ${calls} group by agent_id order by agent_id`));
+    expect(await rows('select tag, sum(calls)::int as n from prompt.dashboard_tag_days where company_id = $1 group by tag having sum(calls) > 0 order by tag'))
+      .toEqual(await rows(`select tag, count(*)::int as n ${calls.replace('from prompt.dashboard_calls', 'from prompt.dashboard_calls, unnest(tags) tag')} group by tag order by tag`));
+  });
+
   test('the calls behind a point: newest first, with the total', async () => {
     const week = await get<DashboardCallsDto>(userA, '/dashboards/calls?from=2024-02-26&to=2024-03-03');
     expect(week).toEqual({

@@ -259,6 +259,47 @@ export const migrations: Migration[] = [
         client_id uuid primary key,
         organisation text,
         updated_at timestamptz not null
+      );
+
+      -- Sums per company and day (and per agent, per tag) of the transcribed calls, kept with each
+      -- call's row: a year of a company's calls is read from 366 rows (agents: 366 per agent)
+      -- instead of every call. Shares are summed with the number of calls that have one.
+      create table dashboard_days (
+        company_id uuid not null,
+        day date not null,
+        calls integer not null,
+        seconds double precision not null,
+        shared_calls integer not null,
+        agent_share double precision not null,
+        customer_share double precision not null,
+        silent_calls integer not null,
+        silence_share double precision not null,
+        measured_calls integer not null,
+        "overlaps" bigint not null,
+        words bigint not null,
+        talk double precision not null,
+        primary key (company_id, day)
+      );
+      create table dashboard_agent_days (
+        company_id uuid not null,
+        day date not null,
+        agent_id text not null,
+        calls integer not null,
+        seconds double precision not null,
+        shared_calls integer not null,
+        agent_share double precision not null,
+        words bigint not null,
+        talk double precision not null,
+        primary key (company_id, day, agent_id)
+      );
+      create table dashboard_tag_days (
+        company_id uuid not null,
+        day date not null,
+        tag text not null,
+        calls integer not null,
+        seconds double precision not null,
+        primary key (company_id, day, tag)
       );`,
   },
+  // The built-in Action items prompt and the runs' items (issue 23).
 ];

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { AnalysisResult, AnalysisRunStatus, AnalysisUsage, CallMetricsDto, FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
 
 export const prompt = pgSchema('prompt');
@@ -218,3 +218,35 @@ export const dashboardClients = prompt.table('dashboard_clients', {
   organisation: text('organisation'),
   updatedAt: ts('updated_at').notNull(),
 });
+
+// Sums of the transcribed calls per company and day (and agent, tag), kept with dashboard_calls.
+const sums = {
+  companyId: uuid('company_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  calls: integer('calls').notNull(),
+  seconds: doublePrecision('seconds').notNull(),
+};
+export const dashboardDays = prompt.table('dashboard_days', {
+  ...sums,
+  sharedCalls: integer('shared_calls').notNull(),
+  agentShare: doublePrecision('agent_share').notNull(),
+  customerShare: doublePrecision('customer_share').notNull(),
+  silentCalls: integer('silent_calls').notNull(),
+  silenceShare: doublePrecision('silence_share').notNull(),
+  measuredCalls: integer('measured_calls').notNull(),
+  overlaps: bigint('overlaps', { mode: 'number' }).notNull(),
+  words: bigint('words', { mode: 'number' }).notNull(),
+  talk: doublePrecision('talk').notNull(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.day] })]);
+export const dashboardAgentDays = prompt.table('dashboard_agent_days', {
+  ...sums,
+  agentId: text('agent_id').notNull(),
+  sharedCalls: integer('shared_calls').notNull(),
+  agentShare: doublePrecision('agent_share').notNull(),
+  words: bigint('words', { mode: 'number' }).notNull(),
+  talk: doublePrecision('talk').notNull(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.day, t.agentId] })]);
+export const dashboardTagDays = prompt.table('dashboard_tag_days', {
+  ...sums,
+  tag: text('tag').notNull(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.day, t.tag] })]);

@@ -1,26 +1,75 @@
 import { and, arrayContains, asc, count, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { DashboardGroup } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { clients, dashboardCalls, dashboardClients, dashboardMembers, dashboardScores, dashboardSpeakers, dashboardTasks, transcripts } from '../db/schema';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import {
+  clients, dashboardAgentDays, dashboardCalls, dashboardClients, dashboardDays, dashboardMembers, dashboardScores, dashboardSpeakers, dashboardTagDays, dashboardTasks, transcripts,
+  type DashboardCallRow,
+} from '../db/schema';
 
 // ---- Writes (the projection) ----
 
 export type CallFacts = Omit<typeof dashboardCalls.$inferInsert, 'tags'>;
 
-/** A call's facts as the transcript copy now gives them; its tags stay as the file events set them. */
+/** The agent's share of a stereo call's talk; null when it is not one, or nobody spoke. */
+function shareOf(row: DashboardCallRow, side: 'agent' | 'customer'): number | null {
+  if (row.agentTalk === null || row.customerTalk === null || row.agentTalk + row.customerTalk <= 0) return null;
+  return (side === 'agent' ? row.agentTalk : row.customerTalk) / (row.agentTalk + row.customerTalk);
+}
+
+/** Adds a transcribed call's figures to (sign 1) or takes them from (sign −1) the day, agent and tag sums. */
+async function contribute(tx: Db, row: DashboardCallRow | undefined, sign: 1 | -1, only: 'all' | 'tags' = 'all'): Promise<void> {
+  if (!row || row.seconds === null) return;
+  const key = { companyId: row.companyId, day: row.day, calls: sign, seconds: sign * row.seconds };
+  const add = <T extends PgTable>(table: T, columns: string[]) => Object.fromEntries(columns.map((name) => {
+    const column = (table as unknown as Record<string, AnyPgColumn>)[name]!;
+    return [name, sql`${column} + excluded.${sql.identifier(column.name)}`];
+  }));
+  const agentShare = shareOf(row, 'agent');
+  const measured = row.talk !== null;
+  const silent = measured && row.silence !== null && row.seconds > 0;
+  const words = sign * (row.words ?? 0);
+  const talk = sign * (row.talk ?? 0);
+  if (only === 'all') {
+    await tx.insert(dashboardDays).values({
+      ...key, sharedCalls: agentShare === null ? 0 : sign, agentShare: sign * (agentShare ?? 0), customerShare: sign * (shareOf(row, 'customer') ?? 0),
+      silentCalls: silent ? sign : 0, silenceShare: silent ? sign * (row.silence! / row.seconds) : 0,
+      measuredCalls: measured ? sign : 0, overlaps: sign * (row.overlaps ?? 0), words, talk,
+    }).onConflictDoUpdate({
+      target: [dashboardDays.companyId, dashboardDays.day],
+      set: add(dashboardDays, ['calls', 'seconds', 'sharedCalls', 'agentShare', 'customerShare', 'silentCalls', 'silenceShare', 'measuredCalls', 'overlaps', 'words', 'talk']),
+    });
+    if (row.agentId) {
+      await tx.insert(dashboardAgentDays).values({ ...key, agentId: row.agentId, sharedCalls: agentShare === null ? 0 : sign, agentShare: sign * (agentShare ?? 0), words, talk })
+        .onConflictDoUpdate({ target: [dashboardAgentDays.companyId, dashboardAgentDays.day, dashboardAgentDays.agentId], set: add(dashboardAgentDays, ['calls', 'seconds', 'sharedCalls', 'agentShare', 'words', 'talk']) });
+    }
+  }
+  if (row.tags.length > 0) {
+    await tx.insert(dashboardTagDays).values(row.tags.map((tag) => ({ ...key, tag })))
+      .onConflictDoUpdate({ target: [dashboardTagDays.companyId, dashboardTagDays.day, dashboardTagDays.tag], set: add(dashboardTagDays, ['calls', 'seconds']) });
+  }
+}
+
+const lockedCall = async (tx: Db, fileId: string) => (await tx.select().from(dashboardCalls).where(eq(dashboardCalls.fileId, fileId)).for('update'))[0];
+
+/** A call's facts as the transcript copy now gives them; its tags stay as the file events set them. The sums follow. */
 export async function saveCall(tx: Db, row: CallFacts): Promise<void> {
   const { fileId: _key, ...set } = row;
-  await tx.insert(dashboardCalls).values(row).onConflictDoUpdate({ target: dashboardCalls.fileId, set });
+  await contribute(tx, await lockedCall(tx, row.fileId), -1);
+  const [saved] = await tx.insert(dashboardCalls).values(row).onConflictDoUpdate({ target: dashboardCalls.fileId, set }).returning();
+  await contribute(tx, saved, 1);
 }
 
 export async function setTags(tx: Db, fileId: string, tags: string[]): Promise<void> {
-  await tx.update(dashboardCalls).set({ tags }).where(eq(dashboardCalls.fileId, fileId));
+  await contribute(tx, await lockedCall(tx, fileId), -1, 'tags');
+  const [saved] = await tx.update(dashboardCalls).set({ tags }).where(eq(dashboardCalls.fileId, fileId)).returning();
+  await contribute(tx, saved, 1, 'tags');
 }
 
-/** The call is gone: its row, speakers and scorecard answers go too. */
+/** The call is gone: its row, its part of the sums, its speakers and scorecard answers go too. */
 export async function removeCall(tx: Db, fileId: string): Promise<void> {
-  await tx.delete(dashboardCalls).where(eq(dashboardCalls.fileId, fileId));
+  const [gone] = await tx.delete(dashboardCalls).where(eq(dashboardCalls.fileId, fileId)).returning();
+  await contribute(tx, gone, -1);
   await tx.delete(dashboardSpeakers).where(eq(dashboardSpeakers.fileId, fileId));
   await tx.delete(dashboardScores).where(eq(dashboardScores.fileId, fileId));
 }
@@ -95,6 +144,7 @@ export async function deleteCompanyDashboards(tx: Db, companyId: string): Promis
   await tx.delete(dashboardCalls).where(eq(dashboardCalls.companyId, companyId));
   await tx.delete(dashboardScores).where(eq(dashboardScores.companyId, companyId));
   await tx.delete(dashboardTasks).where(eq(dashboardTasks.companyId, companyId));
+  for (const table of [dashboardDays, dashboardAgentDays, dashboardTagDays]) await tx.delete(table).where(eq(table.companyId, companyId));
 }
 
 // ---- Reads ----
@@ -138,13 +188,40 @@ const orNull = (value: SQL) => sql<number | null>`(${value})::float8`;
 /** The agent's share of a stereo call's talk: agent ÷ (agent + customer), null when neither spoke. */
 const agentShare = sql`${c.agentTalk} / nullif(${c.agentTalk} + ${c.customerTalk}, 0)`;
 
+/** No filter narrows the calls: the day, agent and tag sums answer for them. */
+const whole = (scope: CallScope) => !scope.agentId && !scope.clientId && !scope.tag && !scope.owner;
+
+function sumsWhere(table: typeof dashboardDays | typeof dashboardAgentDays | typeof dashboardTagDays, scope: CallScope): SQL {
+  return and(eq(table.companyId, scope.companyId), gte(table.day, scope.from), lte(table.day, scope.to))!;
+}
+
+const d = dashboardDays;
+const ad = dashboardAgentDays;
+const td = dashboardTagDays;
+
 export async function callSeries(db: Db, scope: CallScope, group: DashboardGroup) {
+  if (whole(scope)) {
+    const period = periodOf(d.day, group);
+    return db.select({ period, count: sql<number>`sum(${d.calls})::int`, seconds: num(sql`sum(${d.seconds})`) }).from(d)
+      .where(sumsWhere(d, scope)).groupBy(period).having(sql`sum(${d.calls}) > 0`).orderBy(period);
+  }
   const period = periodOf(c.day, group);
   return db.select({ period, count: count(), seconds: num(sql`sum(${c.seconds})`) }).from(c)
     .where(callsWhere(scope)).groupBy(period).orderBy(period);
 }
 
+/** Averages over the calls that have each figure (README "Dashboards"). */
 export async function talkFigures(db: Db, scope: CallScope) {
+  if (whole(scope)) {
+    const [sums] = await db.select({
+      agentShare: orNull(sql`sum(${d.agentShare}) / nullif(sum(${d.sharedCalls}), 0)`),
+      customerShare: orNull(sql`sum(${d.customerShare}) / nullif(sum(${d.sharedCalls}), 0)`),
+      silenceShare: orNull(sql`sum(${d.silenceShare}) / nullif(sum(${d.silentCalls}), 0)`),
+      interruptionsPerCall: orNull(sql`sum(${d.overlaps})::float8 / nullif(sum(${d.measuredCalls}), 0)`),
+      wordsPerMinute: orNull(sql`sum(${d.words}) / nullif(sum(${d.talk}) / 60, 0)`),
+    }).from(d).where(sumsWhere(d, scope));
+    return sums!;
+  }
   const [row] = await db.select({
     agentShare: orNull(sql`avg(${agentShare})`),
     customerShare: orNull(sql`avg(${c.customerTalk} / nullif(${c.agentTalk} + ${c.customerTalk}, 0))`),
@@ -156,9 +233,22 @@ export async function talkFigures(db: Db, scope: CallScope) {
 }
 
 export async function byAgent(db: Db, scope: CallScope) {
+  const name = sql<string>`coalesce(min(${dashboardMembers.name}), '')`;
+  if (whole(scope)) {
+    const calls = sql<number>`sum(${ad.calls})::int`;
+    return db.select({
+      agentId: ad.agentId,
+      name,
+      count: calls,
+      seconds: num(sql`sum(${ad.seconds})`),
+      talkShare: orNull(sql`sum(${ad.agentShare}) / nullif(sum(${ad.sharedCalls}), 0)`),
+      wordsPerMinute: orNull(sql`sum(${ad.words}) / nullif(sum(${ad.talk}) / 60, 0)`),
+    }).from(ad).leftJoin(dashboardMembers, eq(dashboardMembers.userId, ad.agentId))
+      .where(sumsWhere(ad, scope)).groupBy(ad.agentId).having(sql`sum(${ad.calls}) > 0`).orderBy(desc(calls), asc(ad.agentId));
+  }
   return db.select({
     agentId: sql<string>`${c.agentId}`,
-    name: sql<string>`coalesce(min(${dashboardMembers.name}), '')`,
+    name,
     count: count(),
     seconds: num(sql`sum(${c.seconds})`),
     talkShare: orNull(sql`avg(${agentShare})`),
@@ -179,6 +269,11 @@ export async function byClient(db: Db, scope: CallScope) {
 }
 
 export async function byTag(db: Db, scope: CallScope) {
+  if (whole(scope)) {
+    const calls = sql<number>`sum(${td.calls})::int`;
+    return db.select({ tag: td.tag, count: calls, seconds: num(sql`sum(${td.seconds})`) }).from(td)
+      .where(sumsWhere(td, scope)).groupBy(td.tag).having(sql`sum(${td.calls}) > 0`).orderBy(desc(calls), asc(td.tag));
+  }
   const tag = sql<string>`t.tag`;
   return db.select({ tag, count: count(), seconds: num(sql`sum(${c.seconds})`) })
     .from(c).innerJoin(sql`unnest(${c.tags}) as t(tag)`, sql`true`)
