@@ -86,6 +86,11 @@ const featureCatalogues = readdirSync(featuresDir, { withFileTypes: true })
   .flatMap((feature) => readdirSync(join(featuresDir, feature))
     .filter((file) => file === 'i18n.ts' || file.endsWith('-i18n.ts'))
     .map((file) => [file === 'i18n.ts' ? feature : `${feature}/${file}`, join(featuresDir, feature, file)] as const));
+// Shared components keep theirs beside them (`components/task-dialog-i18n.ts`).
+const componentsDir = join(featuresDir, '..', 'components');
+featureCatalogues.push(...readdirSync(componentsDir)
+  .filter((file) => file.endsWith('-i18n.ts'))
+  .map((file) => [`components/${file}`, join(componentsDir, file)] as const));
 
 describe('feature catalogues', () => {
   it('finds the feature catalogues on disk', () => {

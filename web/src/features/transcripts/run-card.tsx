@@ -2,6 +2,7 @@ import { useState, type ReactElement } from 'react';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './analysis-i18n';
 import { isActive, runJson, runMarkdown, scorecard, type AnalysisRun, type FormatField } from './analysis-model';
+import { ActionItemsPanel } from './action-items';
 import { Scorecard } from './scorecard';
 
 const small = 'rounded-lg border border-gray-300 px-2.5 py-1 text-xs font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800';
@@ -78,6 +79,7 @@ export function RunCard({ run, promptName, format, language, onRerun, onDelete, 
       </header>
       <RunStatusLine run={run} />
       {run.status === 'completed' && run.result ? <Scorecard entries={scorecard(run.result, format)} /> : null}
+      {run.status === 'completed' && run.actionItems ? <ActionItemsPanel run={run} language={language} /> : null}
     </article>
   );
 }

@@ -15,6 +15,7 @@ import { isBusy, POLL_MS, TOAST_MS } from './model';
 import { PlayerContext, seek, togglePlay, type Player } from './player';
 import { createPlaybackStore, PlaybackContext } from './playback-store';
 import { SegmentList } from './segment-list';
+import { SelectionTaskBar } from './selection-task-bar';
 import { SEEK_STEP } from './shortcuts';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { SpeakersPanel } from './speakers-panel';
@@ -111,6 +112,7 @@ export default function TranscriptViewPage(): ReactElement {
     body = (
       <EditorContext.Provider value={editor.actions}>
         <SpeakersPanel fileId={id} speakers={speakers} colors={colors} show={show} onEdited={editor.recordEdit} />
+        <SelectionTaskBar fileId={id} clientId={data.clientId} segments={segments} selection={editor.selection} onClear={editor.actions.clearSelection} />
         {find ? <FindBar fileId={id} segments={segments} replaceOpen={find.replace} focusKey={find.key} show={show} onEdited={editor.recordEdit} onMatch={setMatch} onClose={() => setFind(null)} /> : null}
         <SegmentList segments={segments} speakers={speakers} colors={colors} edit={edit} textEdit={editor.textEdit} selection={editor.selection} match={find ? match : null} dispatchEdit={dispatchEdit} onSave={save} />
       </EditorContext.Provider>
