@@ -7,6 +7,32 @@
 --     psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f deploy/db-roles.sql
 -- It is idempotent: run it again to add a service or to change passwords. Existing tables in a
 -- schema are handed to the role, so an installation that ran as one user can switch over.
+-- Issue 23: mail and notifications moved from the tenant service to the messaging service. The
+-- messaging service's first migration moves its tables itself when one role owns both schemas; with
+-- a role per service it cannot, so this script does it (before the ownership loop below hands them
+-- to earshot_messaging), and copies what that migration starts its people and companies from.
+DO $$
+DECLARE
+  moved text;
+BEGIN
+  IF to_regclass('tenant.mail_recipients') IS NOT NULL AND to_regclass('messaging.people') IS NULL THEN
+    CREATE SCHEMA IF NOT EXISTS messaging;
+    FOREACH moved IN ARRAY ARRAY['email_templates', 'mail_messages', 'mail_preferences', 'mail_recordings', 'notifications'] LOOP
+      IF to_regclass('tenant.' || moved) IS NOT NULL AND to_regclass('messaging.' || moved) IS NULL THEN
+        EXECUTE format('ALTER TABLE tenant.%I SET SCHEMA messaging', moved);
+      END IF;
+    END LOOP;
+    ALTER TABLE IF EXISTS messaging.email_templates DROP CONSTRAINT IF EXISTS email_templates_company_id_fkey;
+    ALTER TABLE IF EXISTS messaging.mail_messages DROP CONSTRAINT IF EXISTS mail_messages_company_id_fkey;
+    IF to_regclass('messaging.legacy_people') IS NULL THEN
+      CREATE TABLE messaging.legacy_people AS
+        SELECT r.user_id, r.company_id, m.role, r.email, r.first_name, r.last_name
+        FROM tenant.mail_recipients r LEFT JOIN tenant.company_members m ON m.user_id = r.user_id;
+      CREATE TABLE messaging.legacy_companies AS SELECT id, name, language, domain, logo, theme FROM tenant.companies;
+    END IF;
+  END IF;
+END $$;
+
 DO $$
 DECLARE
   service text;
