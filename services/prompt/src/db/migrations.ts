@@ -1,4 +1,5 @@
 import type { Migration } from '@earshot/kit';
+import { actionItemsMigration } from '../services/action-items';
 import { companyTypes } from '../services/company-types';
 
 /** The prompt schema. Runs with search_path = prompt: plain table names. Never edit a released one. */
@@ -302,4 +303,5 @@ export const migrations: Migration[] = [
       );`,
   },
   // The built-in Action items prompt and the runs' items (issue 23).
+  actionItemsMigration,
 ];

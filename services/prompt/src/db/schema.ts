@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { AnalysisResult, AnalysisRunStatus, AnalysisUsage, CallMetricsDto, FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
+import type { ActionItem, AnalysisResult, AnalysisRunStatus, AnalysisUsage, CallMetricsDto, FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
 
 export const prompt = pgSchema('prompt');
 
@@ -147,6 +147,8 @@ export const analysisRuns = prompt.table('analysis_runs', {
   createdAt: ts('created_at').notNull().default(sql`clock_timestamp()`),
   startedAt: ts('started_at'),
   finishedAt: ts('finished_at'),
+  /** Runs of the built-in Action items prompt: the follow-ups it found (services/action-items.ts). */
+  actionItems: jsonb('action_items').$type<ActionItem[]>(),
 });
 export type RunRow = typeof analysisRuns.$inferSelect;
 export type NewRunRow = typeof analysisRuns.$inferInsert;

@@ -40,6 +40,7 @@ export function toRunDto(row: runsRepo.RunWithPrompt): AnalysisRunDto {
     durationMs: row.durationMs,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    actionItems: row.status === 'completed' ? row.actionItems : null,
   };
 }
 

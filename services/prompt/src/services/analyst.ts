@@ -1,8 +1,9 @@
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ANALYSIS_MESSAGES, type AnalysisResult, type AnalysisUsage, type FormatFieldDto } from '@earshot/contracts';
-import { checkAnswer, formatInstructions, resultJsonSchema, resultSchema } from './format';
+import { ANALYSIS_MESSAGES, type AnalysisUsage } from '@earshot/contracts';
+import type { AnswerShape } from './action-items';
+import { checkAnswer } from './format';
 
 /** How a result is asked for, most to least exact; a provider that refuses one gets the next. */
 export const OUTPUT_MODES = ['json_schema', 'json_object', 'instructions'] as const;
@@ -37,7 +38,7 @@ const SYSTEM = [
  * schema, asks once more with the problems when it does not match, and throws AnalysisFailure
  * when it still does not. Tokens of every call are added to `usage`, failed ones too.
  */
-export class StructuredAsker {
+export class StructuredAsker<T> {
   private readonly schema;
   private readonly jsonSchema;
   private readonly instructions;
@@ -45,16 +46,16 @@ export class StructuredAsker {
   constructor(
     private readonly client: OpenAI,
     private readonly model: { id: string; name: string },
-    fields: readonly FormatFieldDto[],
+    shape: Pick<AnswerShape<T>, 'schema' | 'jsonSchema' | 'instructions'>,
     readonly usage: AnalysisUsage,
     private readonly signal?: AbortSignal,
   ) {
-    this.schema = resultSchema(fields);
-    this.jsonSchema = resultJsonSchema(fields);
-    this.instructions = formatInstructions(fields);
+    this.schema = shape.schema;
+    this.jsonSchema = shape.jsonSchema;
+    this.instructions = shape.instructions;
   }
 
-  async ask(request: string): Promise<AnalysisResult> {
+  async ask(request: string): Promise<T> {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: `${SYSTEM}\n\n${this.instructions}` },
       { role: 'user', content: request },

@@ -65,10 +65,10 @@ export function formatInstructions(fields: readonly FormatFieldDto[]): string {
   return ['Answer with one JSON object and nothing else, with exactly these keys:', ...lines].join('\n');
 }
 
-export type Checked = { ok: true; value: AnalysisResult } | { ok: false; problems: string };
+export type Checked<T = AnalysisResult> = { ok: true; value: T } | { ok: false; problems: string };
 
 /** Reads a model's answer: JSON (a Markdown code fence around it is tolerated), then the zod schema. */
-export function checkAnswer(schema: z.ZodType<AnalysisResult>, content: string): Checked {
+export function checkAnswer<T>(schema: z.ZodType<T>, content: string): Checked<T> {
   const text = content.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
   let parsed: unknown;
   try {

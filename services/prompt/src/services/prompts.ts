@@ -14,6 +14,7 @@ import { actorOf, companyScope, conflict, notFound, type Db, type Identity, type
 import type { PromptConfig } from '../config';
 import type { PromptRow, PromptVersionRow } from '../db/schema';
 import { patternsUsing } from '../repositories/patterns';
+import { assertBuiltInKept, assertNotBuiltIn } from './action-items';
 import * as repo from '../repositories/prompts';
 
 /** Stored fields carry only what their type uses; a range is kept as `min-max` without spaces. */
@@ -135,6 +136,7 @@ export class PromptService {
       const before = await repo.findPromptForUpdate(tx, id);
       if (!before) throw notFound('Prompt');
       const next = this.fields(body);
+      assertBuiltInKept(before, next);
       const newVersion = content(next) !== content(before);
       const after = await repo.updatePrompt(tx, id, { ...next, version: newVersion ? before.version + 1 : before.version });
       if (newVersion) await repo.insertVersion(tx, after, identity.userId);
@@ -150,6 +152,7 @@ export class PromptService {
     await this.ctx.transact(async (tx, emit) => {
       const row = await repo.findPromptForUpdate(tx, id);
       if (!row) throw notFound('Prompt');
+      assertNotBuiltIn(id);
       const users = await patternsUsing(tx, id);
       if (users.length > 0) throw conflict(PROMPT_MESSAGES.inUse, users.map((p) => ({ patternId: p.id, name: p.name, companyId: p.companyId })));
       await repo.markDeleted(tx, id);

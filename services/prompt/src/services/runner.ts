@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { ANALYSIS_ERROR_CODES, ANALYSIS_MESSAGES, MESSAGES, type AnalysisResult, type AnalysisUsage } from '@earshot/contracts';
+import { ANALYSIS_ERROR_CODES, ANALYSIS_MESSAGES, MESSAGES, type AnalysisUsage } from '@earshot/contracts';
 import { describeProviderError, outboundPolicy, providerClient } from '@earshot/ai';
 import { HttpError, type CreditGate, type NewEvent, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
@@ -8,8 +8,8 @@ import { usableChatModel } from '../repositories/models';
 import { findVersion } from '../repositories/prompts';
 import * as runsRepo from '../repositories/runs';
 import * as transcriptsRepo from '../repositories/transcripts';
+import { answerShapeFor, type Answer } from './action-items';
 import { AnalysisFailure, StructuredAsker } from './analyst';
-import { fieldsOf } from './format';
 import { fillPrompt, splitLines, type RecordingFacts } from './prompt-text';
 import type { ProviderService } from './providers';
 
@@ -72,7 +72,7 @@ export class AnalysisRunner {
     const usage: AnalysisUsage = { inputTokens: 0, outputTokens: 0 };
     let model: string | null = null;
     let modelId: string | null = null;
-    let outcome: { result: AnalysisResult } | { error: string; code: string | null };
+    let outcome: { answer: Answer } | { error: string; code: string | null };
     try {
       const chat = await usableChatModel(this.ctx.db);
       if (!chat) throw new AnalysisFailure(ANALYSIS_MESSAGES.noChatModel, ANALYSIS_ERROR_CODES.noChatModel);
@@ -80,7 +80,7 @@ export class AnalysisRunner {
       await this.mayRun(run, chat.id);
       model = chat.label;
       const client = providerClient(await this.providers.endpoint(chat.providerId), outboundPolicy(this.ctx.config), this.ctx.config.AI_TIMEOUT_MS);
-      outcome = { result: await this.analyse(run, chat, client, usage) };
+      outcome = { answer: await this.analyse(run, chat, client, usage) };
     } catch (error) {
       if (error instanceof AnalysisFailure) {
         outcome = { error: error.message, code: error.code };
@@ -94,7 +94,7 @@ export class AnalysisRunner {
     await this.finish(run, { model, modelId }, usage, Date.now() - started, outcome);
   }
 
-  private async analyse(run: RunRow, chat: { id: string; name: string; label: string; contextSize: number | null }, client: OpenAI, usage: AnalysisUsage): Promise<AnalysisResult> {
+  private async analyse(run: RunRow, chat: { id: string; name: string; label: string; contextSize: number | null }, client: OpenAI, usage: AnalysisUsage): Promise<Answer> {
     const { db } = this.ctx;
     const [version, file, segments, language] = await Promise.all([
       findVersion(db, run.promptId, run.promptVersion),
@@ -112,13 +112,14 @@ export class AnalysisRunner {
       duration: file.duration,
       language,
     };
-    const asker = new StructuredAsker(client, chat, fieldsOf(version.expectedFormat), usage);
+    const shape = answerShapeFor(run.promptId, version.expectedFormat);
+    const asker = new StructuredAsker(client, chat, shape, usage);
     const budget = partBudget(chat.contextSize ?? this.ctx.config.ANALYSIS_CONTEXT_TOKENS, fillPrompt(version.prompt, '', facts).length + 2_000);
     const parts = splitLines(segments, budget);
     // A transcript that fits at once gets its model and progress with its end state (one write less).
-    if (parts.length === 1) return asker.ask(fillPrompt(version.prompt, parts[0]!, facts));
+    if (parts.length === 1) return shape.toAnswer(await asker.ask(fillPrompt(version.prompt, parts[0]!, facts)));
     await runsRepo.updateRun(db, run.id, { model: chat.label, modelId: chat.id, progress: { done: 0, total: parts.length } });
-    const partials: AnalysisResult[] = [];
+    const partials: unknown[] = [];
     for (const [i, part] of parts.entries()) {
       const header = `(Part ${i + 1} of ${parts.length} of the transcript; the other parts are analysed separately.)\n`;
       partials.push(await asker.ask(fillPrompt(version.prompt, header + part, facts)));
@@ -127,18 +128,19 @@ export class AnalysisRunner {
     const results = partials.map((p, i) => `Part ${i + 1}: ${JSON.stringify(p)}`).join('\n');
     const combined = `(The transcript was too long to read at once: it was analysed in ${parts.length} parts, in order. `
       + `Their results follow. Combine them into one answer for the whole recording, in the same format.)\n${results}`;
-    return asker.ask(fillPrompt(version.prompt, combined, facts));
+    return shape.toAnswer(await asker.ask(fillPrompt(version.prompt, combined, facts)));
   }
 
-  /** The run's end state and its event, in one transaction. */
-  private async finish(run: RunRow, used: { model: string | null; modelId: string | null }, usage: AnalysisUsage, durationMs: number, outcome: { result: AnalysisResult } | { error: string; code: string | null }): Promise<void> {
-    const ended = 'result' in outcome
-      ? { status: 'completed' as const, result: outcome.result, error: null, errorCode: null }
-      : { status: 'failed' as const, result: null, error: outcome.error.slice(0, ERROR_MAX), errorCode: outcome.code };
+  /** The run's end state and its events (an Action items run's proposals after its completion), in one transaction. */
+  private async finish(run: RunRow, used: { model: string | null; modelId: string | null }, usage: AnalysisUsage, durationMs: number, outcome: { answer: Answer } | { error: string; code: string | null }): Promise<void> {
+    const ended = 'answer' in outcome
+      ? { status: 'completed' as const, result: outcome.answer.result, actionItems: outcome.answer.actionItems, error: null, errorCode: null }
+      : { status: 'failed' as const, result: null, actionItems: null, error: outcome.error.slice(0, ERROR_MAX), errorCode: outcome.code };
     await this.ctx.transact(async (tx, emit) => {
       // A run deleted while it ran stays deleted, but its event is still sent: the tokens were used.
       const row = await runsRepo.finishRun(tx, run.id, { ...ended, ...used, usage, durationMs });
       emit(outcomeEvent(row ?? { ...run, ...ended, ...used, usage, durationMs }));
+      if (row && ended.actionItems) emit({ type: 'analysis.action_items_proposed', companyId: row.companyId, actor: { type: 'system', id: null }, data: { runId: row.id, fileId: row.fileId, items: ended.actionItems } });
     });
   }
 }
