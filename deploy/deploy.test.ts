@@ -215,6 +215,7 @@ describe('k8s (kustomize base)', () => {
     S3_SECRET_KEY: 'secret-key',
     ADMIN_PASSWORD: 'first-admin-password',
     OPENAI_API_KEY: 'sk-test',
+    SMTP_URL: 'smtp://mailer:stand-in@mail.example.com:587',
   };
   function envOf(container: Container): Record<string, string> {
     const env: Record<string, string> = {};

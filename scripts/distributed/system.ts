@@ -168,7 +168,7 @@ export class System {
           env: { ...base('auth', 'earshot-auth'), AUTH_SIGNING_KEY: this.secrets.AUTH_SIGNING_KEY, ADMIN_EMAIL, ADMIN_PASSWORD, COOKIE_SECURE: 'auto', PUBLIC_URL: this.gatewayUrl },
         };
       case 'tenant':
-        return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys, MAIL_FROM: 'Earshot <no-reply@earshot.localhost>' } };
+        return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys } };
       case 'file':
         return { ...service('services/file'), env: { ...base('file', 'earshot-file'), ...storage, ...apiKeys, MAX_UPLOAD_BYTES: '2147483648' } };
       case 'transcription':
@@ -192,7 +192,7 @@ export class System {
       case 'audit':
         return { ...service('services/audit'), env: base('audit', 'earshot-audit') };
       case 'messaging':
-        return { ...service('services/messaging'), env: base('messaging', 'earshot-messaging') };
+        return { ...service('services/messaging'), env: { ...base('messaging', 'earshot-messaging'), MAIL_FROM: 'Earshot <no-reply@earshot.localhost>' } };
       case 'tasks':
         return { ...service('services/tasks'), env: base('tasks', 'earshot-tasks') };
     }
