@@ -2,6 +2,7 @@ import { ConfigError, createStorage, defineService, on, serveCreditGateInProcess
 import { migrations } from './db/migrations';
 import { policyMigrations } from './db/policies';
 import { holdMigrations } from './db/holds';
+import { saasMigrations } from './db/saas';
 import { holdRoutes } from './routes/holds';
 import { HoldService } from './services/holds';
 import { applyRecordingEvent, ClientService, RECORDING_EVENTS } from './services/clients';
@@ -29,6 +30,8 @@ import { meteringHandlers } from './services/credits/metering';
 import { PricingService } from './services/pricing';
 import { creditRoutes } from './routes/credits';
 import { pricingRoutes } from './routes/pricing';
+import { saasRoutes } from './routes/saas';
+import { applySignedIn, SaasService } from './services/saas';
 
 type TenantConfig = ServiceContext['config'] & StorageConfig & CreditsConfig;
 type TenantContext = ServiceContext<TenantConfig>;
@@ -49,9 +52,9 @@ const grantTimers = new WeakMap<TenantContext, NodeJS.Timeout>();
 export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
-  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits'],
+  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas'],
   // The policies' migration has its own module (issue 25); names order them among the others.
-  migrations: [...migrations, ...policyMigrations, ...holdMigrations],
+  migrations: [...migrations, ...policyMigrations, ...holdMigrations, ...saasMigrations],
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   configShape: { ...storageConfigShape, ...creditsConfigShape },
   async routes(app, ctx) {
@@ -72,6 +75,7 @@ export const tenantService = defineService<TenantConfig>({
     await pricingRoutes(app, new PricingService(ctx));
     await creditRoutes(app, creditsOf(ctx));
     await usageRoutes(app, new UsageService(ctx), new StatementService(ctx));
+    await saasRoutes(app, new SaasService(ctx));
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
@@ -91,6 +95,8 @@ export const tenantService = defineService<TenantConfig>({
     // Credits: every AI use is charged from its event; model names for prices and charges.
     ...meteringHandlers(creditsOf(ctx)),
     ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit))),
+    // Last sign-ins, for the platform overview's active users.
+    on('user.signed_in', (event, tx) => applySignedIn(tx, event)),
   ],
   async start(ctx) {
     const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
