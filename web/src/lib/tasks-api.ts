@@ -130,6 +130,11 @@ export function mayEditTask(task: Pick<TaskDto, 'assigneeId' | 'createdBy'>, me:
   return me.id !== null && (task.assigneeId === me.id || task.createdBy === me.id);
 }
 
+/** A task belongs to its maker's company: the platform administrator, in none, reads and changes tasks but makes none. */
+export function useMayCreateTasks(): boolean {
+  return useAppSelector((state) => typeof state.session.user?.companyId === 'string' && state.session.user.companyId !== '');
+}
+
 export interface Option {
   _id: string;
   name: string;
@@ -144,13 +149,14 @@ export function useTaskDirectory() {
   const user = useAppSelector((state) => state.session.user);
   const role = roleOf(user);
   const me = { id: typeof user?._id === 'string' ? user._id : null, role };
+  const mayCreate = useMayCreateTasks();
   // A platform administrator's pickers are their own company's, like their tasks.
   const companyId = role === 'HOST_ADMIN' && typeof user?.companyId === 'string' ? user.companyId : undefined;
   const members = useTaskMembersQuery(companyId, { skip: !mayListMembers(role) });
   const clients = useClientOptionsQuery(companyId, { skip: !mayReadClients(role) });
   const memberOptions: Option[] | null = mayListMembers(role) ? members.data ?? [] : null;
   const clientOptions: ClientOption[] | null = mayReadClients(role) ? clients.data ?? [] : null;
-  return { me, members: memberOptions, clients: clientOptions };
+  return { me, mayCreate, members: memberOptions, clients: clientOptions };
 }
 
 export type TaskDirectory = ReturnType<typeof useTaskDirectory>;

@@ -78,7 +78,7 @@ export function TaskPageFrame({ state, title, withStatus, toolbar, children }: {
           <NavLink to={`/task-list${query ? `?${query}` : ''}`} className={viewLink}>{t('tasks.list')}</NavLink>
           <NavLink to={`/task-kanban${query ? `?${query}` : ''}`} className={viewLink}>{t('tasks.kanban')}</NavLink>
         </nav>
-        <button type="button" className={buttonClass.primary} onClick={() => setCreating(true)} data-testid="task-new">{t('tasks.newTask')}</button>
+        {directory.mayCreate ? <button type="button" className={buttonClass.primary} onClick={() => setCreating(true)} data-testid="task-new">{t('tasks.newTask')}</button> : null}
       </div>
       <TaskFiltersForm value={filters} directory={directory} withStatus={withStatus} onChange={setFilters} />
       {toolbar}

@@ -6,6 +6,7 @@ import type { TaskCreateInput, TaskDto } from '@earshot/contracts';
 import { TASK_LIMITS } from '@earshot/contracts/constants';
 import { buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { useMayCreateTasks } from '../../lib/tasks-api';
 import type { Segment } from './model';
 import { catalogue } from './tasks-i18n';
 import type { WordSelection } from './word-selection';
@@ -33,7 +34,8 @@ export function SelectionTaskBar({ fileId, clientId, segments, selection, onClea
   const { t } = useFeatureTranslation(catalogue);
   const [prefill, setPrefill] = useState<Partial<TaskCreateInput> | null>(null);
   const [created, setCreated] = useState<TaskDto | null>(null);
-  const task = selectionTask(fileId, clientId, segments, selection);
+  const mayCreate = useMayCreateTasks();
+  const task = mayCreate ? selectionTask(fileId, clientId, segments, selection) : null;
   const count = selection ? selection.to - selection.from + 1 : 0;
   if (!task && !prefill && !created) return null;
   return (
