@@ -36,6 +36,12 @@ export const AREAS = {
   chat: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
   // Transcripts include the recordings they are made from: upload, list, play.
   transcripts: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+  // Issue 23: the dashboards. Analytics (and its scorecards and calls): every role, their own
+  // company (HOST_ADMIN picks one); CRM: ADMIN and CALLER (those of /clients) and HOST_ADMIN;
+  // the platform overview (/saas): HOST_ADMIN.
+  analytics: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
+  crm: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
+  saas: ['HOST_ADMIN'],
 } as const satisfies Record<string, 'public' | readonly Role[]>;
 
 export type Area = keyof typeof AREAS;
@@ -205,6 +211,12 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/inbox': { area: 'account' },
   'GET /api/inbox/:id': { area: 'account' },
   'PUT /api/inbox/:id': { area: 'account' },
+  // Issue 23: the dashboards (prompt service; /dashboards/saas: tenant service).
+  'GET /api/dashboards/analytics': { area: 'analytics' },
+  'GET /api/dashboards/scorecards': { area: 'analytics' },
+  'GET /api/dashboards/calls': { area: 'analytics' },
+  'GET /api/dashboards/crm': { area: 'crm' },
+  'GET /api/dashboards/saas': { area: 'saas' },
   'GET /api/features': { area: 'features' },
   'PUT /api/features/:key': { area: 'features' },
   'GET /api/features/enabled': {
