@@ -121,7 +121,7 @@ it('the templates page edits a template with a live preview, in both themes and 
   await host.goto(`${suite.server.origin}/email-templates`);
   await host.getByTestId('data-table-row').first().waitFor();
   await host.getByRole('heading', { name: 'Email templates' }).waitFor();
-  expect(await host.getByTestId('data-table-row').count()).toBe(32);
+  expect(await host.getByTestId('data-table-row').count()).toBe(40);
   await host.getByTestId('data-table-row').filter({ hasText: 'Invitation' }).filter({ hasText: 'FR' }).getByRole('button', { name: 'Edit' }).click();
   const editor = host.getByTestId('template-editor');
   await editor.getByTestId('preview-frame').waitFor();
