@@ -155,6 +155,8 @@ export interface RetentionTarget {
   removeDue(tx: Db, emit: Emit, companyId: string, olderThan: Date, limit: number): Promise<number>;
   /** How many of the company's due objects a hold keeps (0 when only whole-company holds apply). */
   heldDue?(db: Db, companyId: string, olderThan: Date): Promise<number>;
+  /** Objects removed per transaction (default 50). */
+  batch?: number;
 }
 
 /** Objects removed per transaction. */
@@ -193,12 +195,13 @@ export class RetentionJob {
 
   private async company(companyId: string, days: number, now: Date): Promise<EventData<'retention.applied'> | null> {
     const olderThan = retentionCutoff(now, days);
+    const limit = this.target.batch ?? RETENTION_BATCH;
     let removed = 0;
     for (;;) {
       const batch = await this.ctx.transact(async (tx, emit) =>
-        ((await this.projection.holdOn(tx, { companyId })) ? 0 : this.target.removeDue(tx, emit, companyId, olderThan, RETENTION_BATCH)));
+        ((await this.projection.holdOn(tx, { companyId })) ? 0 : this.target.removeDue(tx, emit, companyId, olderThan, limit)));
       removed += batch;
-      if (batch < RETENTION_BATCH) break;
+      if (batch < limit) break;
     }
     if (removed === 0) return null;
     const held = (await this.target.heldDue?.(this.ctx.db, companyId, olderThan)) ?? 0;

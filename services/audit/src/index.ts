@@ -1,18 +1,20 @@
-import { defineService, onEvery, type ServiceContext } from '@earshot/kit';
+import { defineService, onEvery, startDailyJob, type ServiceContext } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
 import { auditRoutes } from './routes/audit';
+import { auditRetention, retention } from './services/retention';
 
 type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig>;
 const anchorTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
+const retentionTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
 
 /** The audit service: an append-only, hash-chained log of every event on every topic. See README.md. */
 export const auditService = defineService<AuditContext['config']>({
   name: 'audit',
   schema: 'audit',
   prefixes: ['/audit'],
-  migrations,
+  migrations: [...migrations, retention.migration],
   configShape: anchorConfigShape,
   async routes(app, ctx) {
     await auditRoutes(app, new AuditLog(ctx));
@@ -20,7 +22,8 @@ export const auditService = defineService<AuditContext['config']>({
   // Every event as it was written (any version, unknown types too): the log records what happened.
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
-    return [onEvery((envelopes, tx) => audit.record(tx, envelopes))];
+    // Besides: retention policies and company holds, for the daily audit retention.
+    return [onEvery((envelopes, tx) => audit.record(tx, envelopes)), ...retention.handlers()];
   },
   // Entries from before the chain are sealed first; then the daily anchor, looked at like the
   // tenant's monthly grants: at start and on a timer, written once per UTC day by whoever is first.
@@ -33,9 +36,13 @@ export const auditService = defineService<AuditContext['config']>({
     const timer = setInterval(() => void anchor(), ANCHOR_POLL_MS);
     timer.unref();
     anchorTimers.set(ctx, timer);
+    const cut = auditRetention(ctx);
+    retentionTimers.set(ctx, startDailyJob(ctx.logger, 'audit retention', (now) => cut.daily(now)));
   },
   async stop(ctx) {
     clearInterval(anchorTimers.get(ctx));
     anchorTimers.delete(ctx);
+    clearInterval(retentionTimers.get(ctx));
+    retentionTimers.delete(ctx);
   },
 });

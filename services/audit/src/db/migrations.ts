@@ -94,4 +94,41 @@ export const migrations: Migration[] = [
       $$;
     `,
   },
+  {
+    // Retention (issue 25, README "Retention"): a company's oldest entries may be cut from the start
+    // of its chain. The head row keeps where the kept chain starts (base_seq, base_hash: the cut
+    // entry the first kept one links to) and chain_checkpoints every cut. The trigger lets a DELETE
+    // through only while the pruning flag is set in the transaction, only of a sealed entry at or
+    // before its chain's recorded base: entries are removed from the start, after the base moved,
+    // never from the middle or the end.
+    name: '0004_retention_checkpoints',
+    sql: `
+      alter table chain_heads add column base_seq bigint, add column base_hash text, add column pruned bigint not null default 0;
+      create table chain_checkpoints (
+        chain_key text not null,
+        base_seq bigint not null,
+        base_hash text not null,
+        removed bigint not null,
+        older_than timestamptz not null,
+        created_at timestamptz not null default now(),
+        primary key (chain_key, base_seq)
+      );
+
+      create or replace function entries_are_append_only() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'UPDATE' then
+          if old.hash is null and new.hash is not null
+             and (to_jsonb(new) - 'hash' - 'prev_hash') = (to_jsonb(old) - 'hash' - 'prev_hash') then
+            return new;
+          end if;
+        end if;
+        if tg_op = 'DELETE' and current_setting('audit.pruning', true) = 'on' and old.hash is not null
+           and exists (select 1 from audit.chain_heads h where h.chain_key = coalesce(old.company_id, '') and h.base_seq >= old.seq) then
+          return old;
+        end if;
+        raise exception 'audit entries are append-only: % is not allowed', tg_op using errcode = 'insufficient_privilege';
+      end
+      $$;
+    `,
+  },
 ];

@@ -1,6 +1,6 @@
-import { and, asc, eq, getTableColumns, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { anchors, chainHeads, entries, type NewEntryRow } from '../db/schema';
+import { anchors, chainCheckpoints, chainHeads, entries, type NewEntryRow } from '../db/schema';
 
 /** An entry's chain, as the chain index and chain_heads name it ('' = the platform's). */
 const chainKey = sql<string>`coalesce(${entries.companyId}, '')`;
@@ -10,6 +10,9 @@ export interface Head {
   seq: number | null;
   hash: string | null;
   entries: number;
+  baseSeq: number | null;
+  baseHash: string | null;
+  pruned: number;
 }
 
 /** Creates a chain's head row if it has none; true when this call created it. */
@@ -20,8 +23,33 @@ export async function createHead(tx: Db, key: string): Promise<boolean> {
 
 /** The chain's head, locked until the transaction ends: the chain's appends queue here. */
 export async function lockHead(tx: Db, key: string): Promise<Head> {
+  return (await lockHeadIfAny(tx, key))!;
+}
+
+/** As lockHead, for a chain that may have no head yet (no entry ever). */
+export async function lockHeadIfAny(tx: Db, key: string): Promise<Head | undefined> {
   const [head] = await tx.select().from(chainHeads).where(eq(chainHeads.chainKey, key)).for('update');
-  return head!;
+  return head;
+}
+
+/** The first entry after `afterSeq` of the chain that happened at or after `olderThan`: retention keeps it and all after it. */
+export async function firstKeptSeq(db: Db, key: string, afterSeq: number, olderThan: Date): Promise<number | null> {
+  const [row] = await db.select({ seq: sql<string | null>`min(${entries.seq})` }).from(entries)
+    .where(and(sql`${chainKey} = ${key}`, gt(entries.seq, afterSeq), gte(entries.occurredAt, olderThan)));
+  return row?.seq == null ? null : Number(row.seq);
+}
+
+/**
+ * Cuts the chain's entries after `fromSeq` up to `toSeq` (its new base, whose hash the first kept
+ * entry links to): the head records the base first, then the trigger lets these deletes through.
+ */
+export async function pruneThrough(tx: Db, cut: { key: string; fromSeq: number; toSeq: number; hash: string; removed: number; olderThan: Date }): Promise<void> {
+  await tx.update(chainHeads).set({ baseSeq: cut.toSeq, baseHash: cut.hash, pruned: sql`${chainHeads.pruned} + ${cut.removed}`, updatedAt: new Date() })
+    .where(eq(chainHeads.chainKey, cut.key));
+  await tx.insert(chainCheckpoints).values({ chainKey: cut.key, baseSeq: cut.toSeq, baseHash: cut.hash, removed: cut.removed, olderThan: cut.olderThan });
+  await tx.execute(sql`select set_config('audit.pruning', 'on', true)`);
+  await tx.delete(entries).where(and(sql`${chainKey} = ${cut.key}`, gt(entries.seq, cut.fromSeq), lte(entries.seq, cut.toSeq)));
+  await tx.execute(sql`select set_config('audit.pruning', 'off', true)`);
 }
 
 export async function readHead(db: Db, key: string): Promise<Head | undefined> {

@@ -1,7 +1,7 @@
 import type { AuditVerifyQuery, AuditVerifyResult } from '@earshot/contracts';
 import type { Db, Identity } from '@earshot/kit';
 import type { NewEntryRow } from '../db/schema';
-import { advanceHead, appendRows, createHead, lockHead, loggedIds, readHead, readLinks, sealRows, unsealedChains, type Head, type LinkRow } from '../repositories/chain';
+import { advanceHead, appendRows, createHead, firstKeptSeq, lockHead, lockHeadIfAny, loggedIds, pruneThrough, readHead, readLinks, sealRows, unsealedChains, type Head, type LinkRow } from '../repositories/chain';
 import { asStored, chainKeyOf, ChainWalker, GENESIS, hashOf, PLATFORM_CHAIN, type ChainEntry, type ChainState, type StoredLink } from './chain';
 
 /** Links read per query while verifying or sealing: memory stays flat however long the chain is. */
@@ -108,6 +108,27 @@ export class AuditChain {
   }
 
   /**
+   * Retention (issue 25): cuts up to `limit` of the chain's oldest entries that happened before
+   * `olderThan`, from its start only (the first entry at or after it, and everything after, stay;
+   * so does the chain's last entry). What is cut is verified first, from the recorded base: a
+   * broken stretch is left in place, as evidence, and named instead. The head row records the new
+   * base (seq, hash) and chain_checkpoints the cut, in the same transaction as the deletes.
+   */
+  async prune(tx: Db, key: string, olderThan: Date, limit: number): Promise<{ removed: number; broken?: string }> {
+    const head = await lockHeadIfAny(tx, key);
+    if (!head?.seq) return { removed: 0 };
+    const base = head.baseSeq ?? 0;
+    const boundary = Math.min((await firstKeptSeq(tx, key, base, olderThan)) ?? head.seq, head.seq);
+    const due = (await readLinks(tx, key, base, limit)).filter((row) => row.seq < boundary);
+    if (due.length === 0) return { removed: 0 };
+    const walker = new ChainWalker(head.baseHash ?? GENESIS);
+    if (!due.every((row) => walker.add(linkOf(row)))) return { removed: 0, broken: walker.broken!.message };
+    const last = due.at(-1)!;
+    await pruneThrough(tx, { key, fromSeq: base, toSeq: last.seq, hash: last.hash!, removed: due.length, olderThan });
+    return { removed: due.length };
+  }
+
+  /**
    * Verifies a chain: every link recomputed in chain order from one snapshot, then its end against
    * the head record. A company's ADMIN verifies their own company only (another company is a 404);
    * the platform administrator any company, or the platform's own chain without companyId.
@@ -122,7 +143,8 @@ export class AuditChain {
   async verifyChain(key: string = PLATFORM_CHAIN): Promise<ChainState> {
     return this.db.transaction(async (tx) => {
       const head = await readHead(tx as unknown as Db, key);
-      const walker = new ChainWalker();
+      // A chain retention cut starts at its recorded base: the first kept entry links to that hash.
+      const walker = new ChainWalker(head?.baseHash ?? GENESIS);
       const read = (after: number) => readLinks(tx as unknown as Db, key, after, READ_BATCH);
       // The next batch is asked for before this one is hashed: the database reads while Node hashes.
       let next = read(0);
@@ -137,7 +159,7 @@ export class AuditChain {
         }
         if (rows.length < READ_BATCH) break;
       }
-      return walker.end(head ? { entries: head.entries, head: head.hash } : { entries: 0, head: null });
+      return walker.end(head ? { entries: head.entries - head.pruned, head: head.hash } : { entries: 0, head: null });
     }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   }
 }
