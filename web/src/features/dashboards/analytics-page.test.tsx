@@ -75,7 +75,9 @@ describe('analytics page', () => {
     const sent = gateway();
     renderPage(<AnalyticsPage />, { path: '/analytics', url: '/analytics?from=2026-03-01&to=2026-03-20&groupBy=week', role: 'ADMIN' });
     expect(await screen.findByTestId('total-calls')).toHaveTextContent('4');
-    expect(screen.getByTestId('total-hours')).toHaveTextContent('1.75');
+    expect(screen.getByTestId('total-time')).toHaveTextContent('1:45:00');
+    // Up to two hours a period, the time chart counts minutes.
+    expect(screen.getAllByTestId('time-chart-row').map((row) => row.textContent)).toEqual(['Mar 2, 202690', 'Mar 9, 20260', 'Mar 16, 202615']);
     expect(lastQuery(sent, '/api/dashboards/analytics')).toEqual({ from: '2026-03-01', to: '2026-03-20', groupBy: 'week' });
     expect(screen.getByTestId('talk-agentShare')).toHaveTextContent('55%');
     expect(screen.getByTestId('talk-interruptionsPerCall')).toHaveTextContent('1.5');

@@ -20,7 +20,7 @@ import { ChartFigure } from './chart-figure';
 import { CompanyPicker, useCompanyScope } from './company-scope';
 import { useAnalyticsQuery } from './dashboards-api';
 import { filtersFromParams, periodRange, todayUtc, type DashboardFilters } from './filters';
-import { formats, type Formats } from './format';
+import { formats, timeUnit, type Formats } from './format';
 import { catalogue } from './i18n';
 import { ScorecardSection } from './scorecard-section';
 import { TalkTiles, Tile } from './talk-tiles';
@@ -58,7 +58,7 @@ function agentColumns(t: (key: string) => string, fmt: Formats): Array<Breakdown
   return [
     { id: 'name', header: t('dashboards.columns.agent'), cell: (row) => row.name, sortValue: (row) => row.name.toLowerCase(), csv: (row) => row.name, canHide: false },
     { id: 'count', header: t('dashboards.columns.calls'), cell: (row) => fmt.count(row.count), sortValue: (row) => row.count, csv: (row) => row.count },
-    { id: 'hours', header: t('dashboards.columns.hours'), cell: (row) => fmt.hours(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
+    { id: 'duration', header: t('dashboards.columns.duration'), cell: (row) => fmt.duration(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
     { id: 'talkShare', header: t('dashboards.columns.talkShare'), cell: (row) => (row.talkShare === null ? '—' : fmt.percent(row.talkShare)), sortValue: (row) => row.talkShare, csv: (row) => row.talkShare },
     { id: 'wpm', header: t('dashboards.columns.wordsPerMinute'), cell: (row) => (row.wordsPerMinute === null ? '—' : fmt.decimal(row.wordsPerMinute)), sortValue: (row) => row.wordsPerMinute, csv: (row) => row.wordsPerMinute },
   ];
@@ -68,7 +68,7 @@ function clientColumns(t: (key: string) => string, fmt: Formats): Array<Breakdow
   return [
     { id: 'name', header: t('dashboards.columns.client'), cell: (row) => row.name, sortValue: (row) => row.name.toLowerCase(), csv: (row) => row.name, canHide: false },
     { id: 'count', header: t('dashboards.columns.calls'), cell: (row) => fmt.count(row.count), sortValue: (row) => row.count, csv: (row) => row.count },
-    { id: 'hours', header: t('dashboards.columns.hours'), cell: (row) => fmt.hours(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
+    { id: 'duration', header: t('dashboards.columns.duration'), cell: (row) => fmt.duration(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
     { id: 'lastCall', header: t('dashboards.columns.lastCall'), cell: (row) => (row.lastCall ? fmt.day(row.lastCall) : '—'), sortValue: (row) => row.lastCall, csv: (row) => row.lastCall },
   ];
 }
@@ -77,7 +77,7 @@ function tagColumns(t: (key: string) => string, fmt: Formats): Array<BreakdownCo
   return [
     { id: 'tag', header: t('dashboards.columns.tag'), cell: (row) => row.tag, sortValue: (row) => row.tag, csv: (row) => row.tag, canHide: false },
     { id: 'count', header: t('dashboards.columns.calls'), cell: (row) => fmt.count(row.count), sortValue: (row) => row.count, csv: (row) => row.count },
-    { id: 'hours', header: t('dashboards.columns.hours'), cell: (row) => fmt.hours(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
+    { id: 'duration', header: t('dashboards.columns.duration'), cell: (row) => fmt.duration(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
   ];
 }
 
@@ -85,12 +85,12 @@ function Figures({ data, filters, fmt, open }: { data: AnalyticsDto; filters: Da
   const { t } = useFeatureTranslation(catalogue);
   const labels = useMemo(() => data.calls.map((point) => fmt.period(point.period)), [data, fmt]);
   const counts = useMemo(() => [{ label: t('dashboards.columns.calls'), values: data.calls.map((point) => point.count) }], [data, t]);
-  const hours = useMemo(() => [{ label: t('dashboards.columns.hours'), values: data.calls.map((point) => point.seconds / 3600) }], [data, t]);
+  const { unit, divisor } = timeUnit(data.calls.map((point) => point.seconds));
+  const time = useMemo(() => [{ label: t(`dashboards.columns.${unit}`), values: data.calls.map((point) => point.seconds / divisor) }], [data, t, unit, divisor]);
   const openPeriod = useCallback((index: number) => {
     const point = data.calls[index];
     if (point) open(t('dashboards.callsOfPeriod', { period: fmt.period(point.period) }), periodRange(point.period, filters));
   }, [data, filters, fmt, open, t]);
-  const hoursFormat = useCallback((value: number) => fmt.decimal(value), [fmt]);
   const total = data.calls.reduce((sum, point) => ({ count: sum.count + point.count, seconds: sum.seconds + point.seconds }), { count: 0, seconds: 0 });
   const empty = total.count === 0;
   const stamp = `${filters.from}_${filters.to}`;
@@ -98,17 +98,19 @@ function Figures({ data, filters, fmt, open }: { data: AnalyticsDto; filters: Da
     <>
       <dl className="mb-6 grid grid-cols-2 gap-3 sm:max-w-md">
         <Tile label={t('dashboards.totalCalls')} value={fmt.count(total.count)} testId="total-calls" />
-        <Tile label={t('dashboards.totalHours')} value={fmt.hours(total.seconds)} testId="total-hours" />
+        <Tile label={t('dashboards.totalTime')} value={fmt.duration(total.seconds)} testId="total-time" />
       </dl>
       <div className="mb-6 grid gap-4 lg:grid-cols-2">
-        <ChartFigure title={t('dashboards.callsPerPeriod')} testId="calls-chart" column={t('dashboards.period')} kind="bar" labels={labels} series={counts} format={fmt.count} onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
-        <ChartFigure title={t('dashboards.hoursPerPeriod')} testId="hours-chart" column={t('dashboards.period')} kind="line" labels={labels} series={hours} format={hoursFormat} onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
+        <ChartFigure title={t('dashboards.callsPerPeriod')} testId="calls-chart" column={t('dashboards.period')} kind="bar" labels={labels} series={counts} format={fmt.count} integer onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
+        <ChartFigure title={t(`dashboards.${unit}PerPeriod`)} testId="time-chart" column={t('dashboards.period')} kind="line" labels={labels} series={time} format={fmt.decimal} onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
       </div>
       <TalkTiles talk={data.talk} fmt={fmt} />
       <ScorecardSectionInPage filters={filters} fmt={fmt} open={open} />
       <div className="grid gap-6 xl:grid-cols-2">
-        <BreakdownTable title={t('dashboards.byAgent')} testId="by-agent" columns={agentColumns(t, fmt)} rows={data.byAgent} rowId={(row) => row.agentId} rowName={(row) => row.name}
-          fileName={`calls-by-agent_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { agentId: row.agentId })} />
+        <div className="min-w-0 xl:col-span-2">
+          <BreakdownTable title={t('dashboards.byAgent')} testId="by-agent" columns={agentColumns(t, fmt)} rows={data.byAgent} rowId={(row) => row.agentId} rowName={(row) => row.name}
+            fileName={`calls-by-agent_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { agentId: row.agentId })} />
+        </div>
         <BreakdownTable title={t('dashboards.byClient')} testId="by-client" columns={clientColumns(t, fmt)} rows={data.byClient} rowId={(row) => row.clientId} rowName={(row) => row.name}
           fileName={`calls-by-client_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { clientId: row.clientId })} />
         <BreakdownTable title={t('dashboards.byTag')} testId="by-tag" columns={tagColumns(t, fmt)} rows={data.byTag} rowId={(row) => row.tag} rowName={(row) => row.tag}

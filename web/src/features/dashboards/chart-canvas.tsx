@@ -22,6 +22,8 @@ export interface ChartCanvasProps {
   /** Bars of several series on top of each other (a distribution). */
   stacked?: boolean;
   format: (value: number) => string;
+  /** Counts: the axis marks whole numbers only. */
+  integer?: boolean;
   onPoint?: (index: number) => void;
   height?: number;
 }
@@ -36,7 +38,7 @@ function watchDark(onChange: (dark: boolean) => void): () => void {
   return () => observer.disconnect();
 }
 
-export default function ChartCanvas({ kind, labels, series, stacked = false, format, onPoint, height = 240 }: ChartCanvasProps): ReactElement {
+export default function ChartCanvas({ kind, labels, series, stacked = false, format, integer = false, onPoint, height = 240 }: ChartCanvasProps): ReactElement {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   useEffect(() => watchDark(setDark), []);
@@ -76,7 +78,7 @@ export default function ChartCanvas({ kind, labels, series, stacked = false, for
           const target = event.native?.target;
           if (target instanceof HTMLElement) target.style.cursor = elements.length && onPoint ? 'pointer' : 'default';
         },
-        scales: { x: axis, y: { ...axis, beginAtZero: true, ticks: { ...axis.ticks, callback: (value) => format(Number(value)) } } },
+        scales: { x: axis, y: { ...axis, beginAtZero: true, ticks: { ...axis.ticks, ...(integer ? { precision: 0 } : {}), callback: (value) => format(Number(value)) } } },
         plugins: {
           legend: { display: series.length > 1, labels: { color: style.color } },
           tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${format(Number(item.raw))}` } },
@@ -84,7 +86,7 @@ export default function ChartCanvas({ kind, labels, series, stacked = false, for
       },
     });
     return () => chart.destroy();
-  }, [kind, labels, series, stacked, format, onPoint, dark]);
+  }, [kind, labels, series, stacked, format, integer, onPoint, dark]);
   return (
     <div className="relative" style={{ height }}>
       <canvas ref={canvas} data-testid="chart-canvas" />

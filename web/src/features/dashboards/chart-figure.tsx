@@ -50,7 +50,7 @@ export function ChartFigure({ title, testId, column, onOpen, empty = false, empt
                 </thead>
                 <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
                   {chart.labels.map((label, index) => (
-                    <tr key={label} data-testid={`${testId}-row`}>
+                    <tr key={`${index}-${label}`} data-testid={`${testId}-row`}>
                       <th scope="row" className="py-1 pr-2 text-left font-normal">
                         {onOpen ? (
                           <button type="button" className="text-brand-700 hover:underline dark:text-brand-300" onClick={() => onOpen(index)} aria-label={t('dashboards.openCallsOf', { name: label })}>{label}</button>

@@ -5,6 +5,8 @@ import type { DashboardGroup } from '@earshot/contracts';
 export interface Formats {
   count: (value: number) => string;
   hours: (seconds: number) => string;
+  /** A length of time as h:mm:ss (hours keep counting: 125:00:00). */
+  duration: (seconds: number) => string;
   decimal: (value: number) => string;
   percent: (share: number) => string;
   period: (period: string) => string;
@@ -21,9 +23,22 @@ export function formats(language: string, groupBy: DashboardGroup): Formats {
   return {
     count: (value) => count.format(value),
     hours: (seconds) => hours.format(seconds / 3600),
+    duration: (seconds) => {
+      const whole = Math.max(0, Math.round(seconds));
+      const pad = (value: number) => String(value).padStart(2, '0');
+      return `${Math.floor(whole / 3600)}:${pad(Math.floor(whole / 60) % 60)}:${pad(whole % 60)}`;
+    },
     decimal: (value) => decimal.format(value),
     percent: (share) => percent.format(share),
     period: (value) => period.format(new Date(`${value.slice(0, 10)}T00:00:00Z`)),
     day: (iso) => day.format(new Date(iso)),
   };
+}
+
+/**
+ * The unit a chart of call time uses: short calls would draw a flat line of zero hours, so below
+ * two hours in its largest period the chart counts minutes.
+ */
+export function timeUnit(seconds: number[]): { unit: 'minutes' | 'hours'; divisor: number } {
+  return Math.max(0, ...seconds) < 7200 ? { unit: 'minutes', divisor: 60 } : { unit: 'hours', divisor: 3600 };
 }

@@ -42,10 +42,11 @@ describe('SaaS dashboard', () => {
     expect(meter).toHaveAttribute('aria-valuenow', '88');
     expect(meter).toHaveAccessibleName('Storage used: 900 MB / 1 GB');
     expect(within(table).getByText('1 KB / no limit')).toBeInTheDocument();
-    expect(screen.getAllByTestId('saas-top-row').map((row) => row.textContent)).toEqual(['Acme120.5 credits · 1.5 h']);
-    // This month's bar sums every company: 130.5 credits, 2 hours.
+    expect(screen.getAllByTestId('saas-top-row').map((row) => row.textContent)).toEqual(['Acme120.5 credits · 1:30:00 transcribed']);
+    // This month's bar sums every company: 130.5 credits, 2 hours (hours from two hours a month up).
     expect(screen.getAllByTestId('saas-credits-chart-row').at(-1)).toHaveTextContent('130.5');
-    expect(screen.getAllByTestId('saas-hours-chart-row').at(-1)).toHaveTextContent('2');
+    expect(screen.getByTestId('saas-time-chart').querySelector('figcaption')).toHaveTextContent('Transcription hours per month');
+    expect(screen.getAllByTestId('saas-time-chart-row').at(-1)).toHaveTextContent('2');
   });
 
   it('says when the overview cannot be loaded', async () => {
@@ -60,6 +61,6 @@ describe('SaaS dashboard', () => {
     expect(months[0]).toBe('2025-03');
     expect(months.at(-1)).toBe('2026-02');
     expect(monthlyTotals([{ month: '2026-01', companyId: ACME, transcriptionSeconds: 3600, credits: 2 }, { month: '2026-01', companyId: ZED, transcriptionSeconds: 1800, credits: 3 }], ['2025-12', '2026-01']))
-      .toEqual({ credits: [0, 5], hours: [0, 1.5] });
+      .toEqual({ credits: [0, 5], seconds: [0, 5400] });
   });
 });

@@ -15,7 +15,7 @@ import { formatCredits } from '../../lib/credits-format';
 import { formatSize } from '../../lib/format-size';
 import { ChartFigure } from './chart-figure';
 import { useSaasQuery } from './dashboards-api';
-import { formats, type Formats } from './format';
+import { formats, timeUnit, type Formats } from './format';
 import { catalogue } from './i18n';
 import { Tile } from './talk-tiles';
 
@@ -28,9 +28,9 @@ export function lastMonths(now: Date, count = 12): string[] {
 }
 
 /** The platform's use per month: every company's summed. */
-export function monthlyTotals(monthly: SaasDto['monthly'], months: string[]): { credits: number[]; hours: number[] } {
+export function monthlyTotals(monthly: SaasDto['monthly'], months: string[]): { credits: number[]; seconds: number[] } {
   const sum = (month: string, key: 'credits' | 'transcriptionSeconds') => monthly.filter((row) => row.month === month).reduce((total, row) => total + row[key], 0);
-  return { credits: months.map((month) => sum(month, 'credits')), hours: months.map((month) => sum(month, 'transcriptionSeconds') / 3600) };
+  return { credits: months.map((month) => sum(month, 'credits')), seconds: months.map((month) => sum(month, 'transcriptionSeconds')) };
 }
 
 function companyLink(company: { companyId: string; name: string }): ReactElement {
@@ -61,7 +61,7 @@ function companyColumns(t: (key: string) => string, fmt: Formats, language: stri
     { id: 'users', header: t('dashboards.saas.columns.users'), cell: (row) => fmt.count(row.users), sortValue: (row) => row.users },
     { id: 'activeUsers', header: t('dashboards.saas.columns.activeUsers'), cell: (row) => fmt.count(row.activeUsers), sortValue: (row) => row.activeUsers },
     { id: 'storage', header: t('dashboards.saas.columns.storage'), cell: (row) => <StorageBar used={row.storageBytes} limit={row.maxStorageBytes} />, sortValue: (row) => row.storageBytes },
-    { id: 'hours', header: t('dashboards.saas.columns.hours'), cell: (row) => fmt.hours(row.transcriptionSeconds), sortValue: (row) => row.transcriptionSeconds },
+    { id: 'time', header: t('dashboards.saas.columns.time'), cell: (row) => fmt.duration(row.transcriptionSeconds), sortValue: (row) => row.transcriptionSeconds },
     { id: 'credits', header: t('dashboards.saas.columns.credits'), cell: (row) => formatCredits(row.credits, language), sortValue: (row) => row.credits },
   ];
 }
@@ -78,7 +78,7 @@ function TopCompanies({ top, fmt, language }: { top: SaasDto['top']; fmt: Format
             <li key={row.companyId} className="text-sm" data-testid="saas-top-row">
               <span className="flex flex-wrap justify-between gap-2">
                 {companyLink(row)}
-                <span className="tabular-nums">{t('dashboards.saas.creditsHours', { credits: formatCredits(row.credits, language), hours: fmt.hours(row.transcriptionSeconds) })}</span>
+                <span className="tabular-nums">{t('dashboards.saas.creditsTime', { credits: formatCredits(row.credits, language), time: fmt.duration(row.transcriptionSeconds) })}</span>
               </span>
               <span aria-hidden="true" className="mt-1 block h-1.5 rounded-full bg-brand-500" style={{ width: `${most ? Math.max(2, (row.credits / most) * 100) : 0}%` }} />
             </li>
@@ -96,7 +96,8 @@ function Overview({ data }: { data: SaasDto }): ReactElement {
   const totals = useMemo(() => monthlyTotals(data.monthly, months), [data.monthly, months]);
   const labels = useMemo(() => months.map((month) => fmt.period(`${month}-01`)), [months, fmt]);
   const credits = useMemo(() => [{ label: t('dashboards.saas.columns.credits'), values: totals.credits }], [totals, t]);
-  const hours = useMemo(() => [{ label: t('dashboards.saas.columns.hours'), values: totals.hours }], [totals, t]);
+  const { unit, divisor } = timeUnit(totals.seconds);
+  const time = useMemo(() => [{ label: t(`dashboards.columns.${unit}`), values: totals.seconds.map((seconds) => seconds / divisor) }], [totals, t, unit, divisor]);
   const creditFormat = useCallback((value: number) => formatCredits(value, i18n.language), [i18n.language]);
   const columns = useMemo(() => companyColumns(t, fmt, i18n.language), [t, fmt, i18n.language]);
   return (
@@ -108,8 +109,8 @@ function Overview({ data }: { data: SaasDto }): ReactElement {
       <div className="mb-6 grid gap-4 lg:grid-cols-3">
         <ChartFigure title={t('dashboards.saas.creditsPerMonth')} testId="saas-credits-chart" column={t('dashboards.saas.month')} kind="bar" labels={labels} series={credits} format={creditFormat}
           empty={totals.credits.every((value) => value === 0)} emptyText={t('dashboards.saas.noUse')} />
-        <ChartFigure title={t('dashboards.saas.hoursPerMonth')} testId="saas-hours-chart" column={t('dashboards.saas.month')} kind="bar" labels={labels} series={hours} format={fmt.decimal}
-          empty={totals.hours.every((value) => value === 0)} emptyText={t('dashboards.saas.noUse')} />
+        <ChartFigure title={t(`dashboards.saas.${unit}PerMonth`)} testId="saas-time-chart" column={t('dashboards.saas.month')} kind="bar" labels={labels} series={time} format={fmt.decimal}
+          empty={totals.seconds.every((value) => value === 0)} emptyText={t('dashboards.saas.noUse')} />
         <TopCompanies top={data.top} fmt={fmt} language={i18n.language} />
       </div>
       <DataTable
