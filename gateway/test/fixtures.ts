@@ -338,7 +338,33 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   },
   customGpt: async (world, company, caller) => sharedGpt(world, company, caller),
   knowledgeFile: async (world, company, caller) => uploadKnowledge(world, company, caller, await sharedGpt(world, company, caller)),
+  // A new task for each call (so a DELETE never takes another route's).
+  task: async (world, company, caller) => createTask(world, company, caller),
+  // Issue 23: an Action items run's proposals, as the tasks service keeps them from
+  // analysis.action_items_proposed (a real run needs a provider that answers; analysis tests run one).
+  actionItemsRun: async (world, company) => {
+    const runId = crypto.randomUUID();
+    await world.earshot.database.query(
+      "insert into tasks.proposals (run_id, company_id, file_id, items) values ($1, $2, $3, '[{\"title\": \"Matrix follow-up\"}]'::jsonb)",
+      [runId, world.companies[company].id, crypto.randomUUID()],
+    );
+    return runId;
+  },
+  // A well-formed feed address nobody holds: a 404, which a public route may answer.
+  calendarFeed: async () => `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}.ics`,
 };
+
+/**
+ * Issue 23: a task a caller may change: in company A one they made themselves (a USER or CALLER
+ * edits only their own or those given to them), in company B its ADMIN's (a 404 for A's people).
+ */
+async function createTask(world: World, company: CompanyKey, caller: Caller): Promise<string> {
+  const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE' && caller !== 'HOST_ADMIN';
+  const token = own ? world.users.A[caller].token : world.users[company].ADMIN.token;
+  const res = await world.request(token, { method: 'POST', url: '/api/tasks', payload: { title: 'Matrix task' } });
+  if (res.statusCode !== 201) throw new Error(`task fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { _id: string })._id;
+}
 
 /**
  * Issue 15: a custom GPT a caller addresses. The platform administrator owns platform GPTs (one
