@@ -4,7 +4,9 @@ import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { authService } from '@earshot/auth-service';
 import { chatService } from '@earshot/chat-service';
 import { fileService } from '@earshot/file-service';
+import { messagingService } from '@earshot/messaging-service';
 import { promptService } from '@earshot/prompt-service';
+import { tasksService } from '@earshot/tasks-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
 import { tenantService } from '../src';
@@ -21,7 +23,7 @@ const a = {} as Company;
 const b = {} as Company;
 
 beforeAll(async () => {
-  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService], {
+  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService, messagingService, tasksService], {
     TRANSCRIPTION_WORKER: 'false',
     ADMIN_EMAIL: 'root@platform.test',
     ADMIN_PASSWORD: 'first-start-password',
@@ -114,6 +116,8 @@ describe('deleting a company removes its data in every service', () => {
     expect(signIn.json()).toMatchObject({ user: { email } });
     const session = decodeURIComponent(/earshot_at=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!);
     expect(ACCESS_COOKIE).toBe('earshot_at');
+    // A notice of theirs, as the messaging service writes one (a task reminder).
+    await stack.database.query(`insert into messaging.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'task_due', $3, $3)`, [registered.json()._id, company.id, tag]);
 
     const uploaded = await stack.as(company.user, uploadRequest(silence, `${tag}.wav`));
     expect(uploaded.json()).toMatchObject({ _id: expect.any(String) });
@@ -142,6 +146,7 @@ describe('deleting a company removes its data in every service', () => {
       clients: await one('select count(*) as n from tenant.clients where company_id = $1'),
       prompts: await one('select count(*) as n from prompt.prompts where $1::uuid = any(companies)'),
       patterns: await one('select count(*) as n from prompt.analysis_patterns where company_id = $1'),
+      notifications: await one('select count(*) as n from messaging.notifications where company_id = $1'),
       company: await one('select count(*) as n from tenant.companies where id = $1'),
     };
   };
@@ -149,7 +154,7 @@ describe('deleting a company removes its data in every service', () => {
   test('users (and their sessions), files and stored audio, transcripts and jobs, conversations, clients, company prompts; then the company', async () => {
     const { session } = await populate(a, 'gone');
     await populate(b, 'kept');
-    const present = { users: 1, files: 1, objects: 1, transcripts: 1, jobs: 1, conversations: 1, clients: 1, prompts: 1, patterns: 1, company: 1 };
+    const present = { users: 1, files: 1, objects: 1, transcripts: 1, jobs: 1, conversations: 1, clients: 1, prompts: 1, patterns: 1, notifications: 1, company: 1 };
     expect(await counts(a.id)).toEqual(present);
     const listed = (await get(host, `/api/companies/${a.id}`)).json();
     expect(listed).toMatchObject({ userCount: 1, storageUsed: silence.length, status: 'active', pendingServices: [] });
@@ -159,14 +164,14 @@ describe('deleting a company removes its data in every service', () => {
     expect(res.statusCode).toBe(202);
     await stack.settle();
 
-    expect(await counts(a.id)).toEqual({ users: 0, files: 0, objects: 0, transcripts: 0, jobs: 0, conversations: 0, clients: 0, prompts: 0, patterns: 0, company: 0 });
+    expect(await counts(a.id)).toEqual({ users: 0, files: 0, objects: 0, transcripts: 0, jobs: 0, conversations: 0, clients: 0, prompts: 0, patterns: 0, notifications: 0, company: 0 });
     expect((await get(session, '/api/users/profile')).statusCode).toBe(401);
     expect((await get(host, `/api/companies/${a.id}`)).statusCode).toBe(404);
     const reports = await stack.database.query<{ service: string }>(
-      "select envelope->'data'->>'service' as service from (select envelope from auth.outbox union all select envelope from tenant.outbox union all select envelope from file.outbox union all select envelope from transcription.outbox union all select envelope from chat.outbox union all select envelope from prompt.outbox) o where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1",
+      "select envelope->'data'->>'service' as service from (select envelope from auth.outbox union all select envelope from tenant.outbox union all select envelope from file.outbox union all select envelope from transcription.outbox union all select envelope from chat.outbox union all select envelope from prompt.outbox union all select envelope from messaging.outbox union all select envelope from tasks.outbox) o where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1",
       [a.id],
     );
-    expect(reports.map((r) => r.service).sort()).toEqual(['auth', 'chat', 'file', 'prompt', 'tenant', 'transcription']);
+    expect(reports.map((r) => r.service).sort()).toEqual(['auth', 'chat', 'file', 'messaging', 'prompt', 'tasks', 'tenant', 'transcription']);
 
     // The other company keeps everything.
     expect(await counts(b.id)).toEqual(present);
