@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import {
   ALL_ROLES,
   ERROR_RESPONSES,
   IdParams,
+  MessageBody,
   TaskCreateBody,
   TaskDto,
   TaskList,
@@ -44,7 +44,7 @@ export async function taskRoutes(app: FastifyInstance, tasks: TaskService): Prom
 
   r.delete('/tasks/:id', {
     config: { access: ALL_ROLES, params: { id: 'task' } },
-    schema: { params: IdParams, response: { 200: z.object({ message: z.string() }), ...errors } },
+    schema: { params: IdParams, response: { 200: MessageBody, ...errors } },
   }, async (request) => tasks.remove(identityOf(request), request.params.id));
 
   // 201 when a task was made; 200 when every chosen item had its task already (nothing new).
