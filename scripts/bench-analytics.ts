@@ -2,7 +2,7 @@
  * `npm run bench:analytics`: figures for the README ("Benchmarks") and the prompt service's
  * ("Dashboards"). BENCH_CALLS (default 100,000) calls of one company over the last year are written
  * straight into the dashboards' read model (prompt.dashboard_calls, with 40 agents, 2,000 clients,
- * 25 tags, stereo talk figures and scorecard answers; the day, agent and tag sums the projection keeps
+ * 25 tags, stereo talk figures and scorecard answers; the day, agent, tag and client-month sums the projection keeps
  * with each call are made from them in one pass), in a throwaway database on the PostgreSQL
  * server of DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped at the end.
  * Then GET /api/dashboards/analytics (and /scorecards, /calls) is timed through the service's
@@ -57,6 +57,8 @@ try {
   await q(`insert into prompt.dashboard_agent_days select company_id, day, agent_id, count(*), sum(seconds),
       count(agent_talk), coalesce(sum(agent_talk / (agent_talk + customer_talk)), 0), coalesce(sum(words), 0), coalesce(sum(talk), 0)
     from prompt.dashboard_calls group by company_id, day, agent_id`);
+  await q(`insert into prompt.dashboard_client_months select company_id, date_trunc('month', day)::date, client_id, count(*), sum(seconds), max(at)
+    from prompt.dashboard_calls where client_id is not null group by 1, 2, 3`);
   await q(`insert into prompt.dashboard_tag_days select company_id, day, tag, count(*), sum(seconds)
     from prompt.dashboard_calls, unnest(tags) tag group by company_id, day, tag`);
   // A completed run per call is what the scorecards read; the answers need a run to belong to.
@@ -67,7 +69,7 @@ try {
     from prompt.analysis_runs r join prompt.dashboard_calls c using (file_id)`);
   await q('vacuum analyze prompt.dashboard_calls');
   await q('vacuum analyze prompt.dashboard_scores');
-  for (const table of ['dashboard_days', 'dashboard_agent_days', 'dashboard_tag_days']) await q(`vacuum analyze prompt.${table}`);
+  for (const table of ['dashboard_days', 'dashboard_agent_days', 'dashboard_tag_days', 'dashboard_client_months']) await q(`vacuum analyze prompt.${table}`);
   const loadSeconds = (performance.now() - started) / 1000;
 
   const admin = await stack.tokenFor('ADMIN', company);
@@ -109,6 +111,11 @@ try {
   console.log('| request | median | p95 | max |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.name} | ${ms(r.median)} | ${ms(r.p95)} | ${ms(r.max)} |`);
+  if (process.env.BENCH_KEEP) {
+    // For EXPLAIN ANALYZE by hand: the database stays (drop it yourself).
+    console.log(`Kept database ${String((await q('select current_database() as name'))[0]!.name)}, company ${company}`);
+    process.exit(0);
+  }
 } finally {
   await stack.close();
 }

@@ -226,6 +226,10 @@ describe('analytics', () => {
       { clientId: globex, name: 'Globex', count: 1, seconds: 50, lastCall: '2024-02-29T12:00:00.000Z' },
     ]);
     expect(dto.byTag).toEqual([{ tag: 'billing', count: 2, seconds: 100 }, { tag: 'vip', count: 2, seconds: 80 }]);
+     // February whole (read from the client-month sums), and April, whose only call was deleted.
+    expect((await get<AnalyticsDto>(adminA, '/dashboards/analytics?from=2024-02-01&to=2024-02-29')).byClient).toEqual(dto.byClient);
+    expect((await get<AnalyticsDto>(adminA, '/dashboards/analytics?from=2024-01-01&to=2024-04-30')).byClient).toEqual(dto.byClient);
+    expect((await get<AnalyticsDto>(adminA, '/dashboards/analytics?from=2024-04-01&to=2024-04-30')).byClient).toEqual([]);
   });
 
   test('filters: an agent, a client, a tag', async () => {

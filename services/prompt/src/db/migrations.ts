@@ -210,7 +210,7 @@ export const migrations: Migration[] = [
       );
       -- Only transcribed calls count: the range scans read these indexes alone (index-only).
       create index dashboard_calls_day on dashboard_calls (company_id, day)
-        include (seconds, agent_id, client_id, agent_talk, customer_talk, talk, silence, "overlaps", words) where seconds is not null;
+        include (seconds, at, agent_id, client_id, agent_talk, customer_talk, talk, silence, "overlaps", words) where seconds is not null;
       create index dashboard_calls_agent on dashboard_calls (company_id, agent_id, day) where seconds is not null;
       create index dashboard_calls_client on dashboard_calls (company_id, client_id, day) where seconds is not null;
       create index dashboard_calls_tags on dashboard_calls using gin (tags) where seconds is not null;
@@ -245,7 +245,7 @@ export const migrations: Migration[] = [
         bool_value boolean,
         primary key (file_id, prompt_id, field)
       );
-      create index dashboard_scores_range on dashboard_scores (company_id, prompt_id, field, day);
+      create index dashboard_scores_range on dashboard_scores (company_id, prompt_id, field, day) include (int_value, option_value, bool_value, file_id);
       create index dashboard_scores_run on dashboard_scores (run_id);
 
       create table dashboard_tasks (
@@ -292,6 +292,17 @@ export const migrations: Migration[] = [
         words bigint not null,
         talk double precision not null,
         primary key (company_id, day, agent_id)
+      );
+      -- Per client and month: a year's clients read twelve months of sums and the calls of the
+      -- partial months at the range's ends. last_at is recomputed when a call leaves (a max cannot be taken back).
+      create table dashboard_client_months (
+        company_id uuid not null,
+        month date not null,
+        client_id uuid not null,
+        calls integer not null,
+        seconds double precision not null,
+        last_at timestamptz,
+        primary key (company_id, month, client_id)
       );
       create table dashboard_tag_days (
         company_id uuid not null,

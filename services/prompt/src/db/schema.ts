@@ -252,3 +252,11 @@ export const dashboardTagDays = prompt.table('dashboard_tag_days', {
   ...sums,
   tag: text('tag').notNull(),
 }, (t) => [primaryKey({ columns: [t.companyId, t.day, t.tag] })]);
+export const dashboardClientMonths = prompt.table('dashboard_client_months', {
+  companyId: uuid('company_id').notNull(),
+  month: date('month', { mode: 'string' }).notNull(),
+  clientId: uuid('client_id').notNull(),
+  calls: integer('calls').notNull(),
+  seconds: doublePrecision('seconds').notNull(),
+  lastAt: ts('last_at'),
+}, (t) => [primaryKey({ columns: [t.companyId, t.month, t.clientId] })]);

@@ -3,7 +3,7 @@ import type { DashboardGroup } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
-  clients, dashboardAgentDays, dashboardCalls, dashboardClients, dashboardDays, dashboardMembers, dashboardScores, dashboardSpeakers, dashboardTagDays, dashboardTasks, transcripts,
+  clients, dashboardAgentDays, dashboardClientMonths, dashboardCalls, dashboardClients, dashboardDays, dashboardMembers, dashboardScores, dashboardSpeakers, dashboardTagDays, dashboardTasks, transcripts,
   type DashboardCallRow,
 } from '../db/schema';
 
@@ -43,11 +43,29 @@ async function contribute(tx: Db, row: DashboardCallRow | undefined, sign: 1 | -
       await tx.insert(dashboardAgentDays).values({ ...key, agentId: row.agentId, sharedCalls: agentShare === null ? 0 : sign, agentShare: sign * (agentShare ?? 0), words, talk })
         .onConflictDoUpdate({ target: [dashboardAgentDays.companyId, dashboardAgentDays.day, dashboardAgentDays.agentId], set: add(dashboardAgentDays, ['calls', 'seconds', 'sharedCalls', 'agentShare', 'words', 'talk']) });
     }
+    if (row.clientId) await contributeClient(tx, row, sign);
   }
   if (row.tags.length > 0) {
     await tx.insert(dashboardTagDays).values(row.tags.map((tag) => ({ ...key, tag })))
       .onConflictDoUpdate({ target: [dashboardTagDays.companyId, dashboardTagDays.day, dashboardTagDays.tag], set: add(dashboardTagDays, ['calls', 'seconds']) });
   }
+}
+
+/** The call's client-month: counts add up; the latest call is recomputed without this call when it leaves. */
+async function contributeClient(tx: Db, row: DashboardCallRow, sign: 1 | -1): Promise<void> {
+  const month = `${row.day.slice(0, 7)}-01`;
+  const m = dashboardClientMonths;
+  const others = sql`(select max(${c.at}) from ${c} where ${c.companyId} = ${row.companyId} and ${c.clientId} = ${row.clientId}
+    and ${c.day} >= ${month}::date and ${c.day} < ${month}::date + interval '1 month' and ${c.seconds} is not null and ${c.fileId} <> ${row.fileId})`;
+  await tx.insert(m).values({ companyId: row.companyId, month, clientId: row.clientId!, calls: sign, seconds: sign * row.seconds!, lastAt: sign === 1 ? row.at : null })
+    .onConflictDoUpdate({
+      target: [m.companyId, m.month, m.clientId],
+      set: {
+        calls: sql`${m.calls} + excluded.calls`,
+        seconds: sql`${m.seconds} + excluded.seconds`,
+        lastAt: sign === 1 ? sql`greatest(${m.lastAt}, excluded.last_at)` : others,
+      },
+    });
 }
 
 const lockedCall = async (tx: Db, fileId: string) => (await tx.select().from(dashboardCalls).where(eq(dashboardCalls.fileId, fileId)).for('update'))[0];
@@ -144,7 +162,7 @@ export async function deleteCompanyDashboards(tx: Db, companyId: string): Promis
   await tx.delete(dashboardCalls).where(eq(dashboardCalls.companyId, companyId));
   await tx.delete(dashboardScores).where(eq(dashboardScores.companyId, companyId));
   await tx.delete(dashboardTasks).where(eq(dashboardTasks.companyId, companyId));
-  for (const table of [dashboardDays, dashboardAgentDays, dashboardTagDays]) await tx.delete(table).where(eq(table.companyId, companyId));
+  for (const table of [dashboardDays, dashboardAgentDays, dashboardTagDays, dashboardClientMonths]) await tx.delete(table).where(eq(table.companyId, companyId));
 }
 
 // ---- Reads ----
@@ -257,7 +275,40 @@ export async function byAgent(db: Db, scope: CallScope) {
     .where(and(callsWhere(scope), isNotNull(c.agentId))).groupBy(c.agentId).orderBy(desc(count()), asc(c.agentId));
 }
 
-export async function byClient(db: Db, scope: CallScope) {
+/** The whole months inside [from, to]: [first month's first day, the first day after the last) — empty when first >= end. */
+function wholeMonths(from: string, to: string): { first: string; end: string } {
+  const start = new Date(`${from}T00:00:00Z`);
+  if (start.getUTCDate() !== 1) start.setUTCMonth(start.getUTCMonth() + 1, 1);
+  const after = new Date(`${to}T00:00:00Z`);
+  after.setUTCDate(after.getUTCDate() + 1);
+  const end = new Date(Date.UTC(after.getUTCFullYear(), after.getUTCMonth(), 1));
+  return { first: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
+}
+
+interface ClientFigures { clientId: string; name: string; count: number; seconds: number; lastCall: Date | string | null }
+
+export async function byClient(db: Db, scope: CallScope): Promise<ClientFigures[]> {
+  if (whole(scope)) {
+    // Whole months from their sums, the partial months at either end from their calls.
+    const { first, end } = wholeMonths(scope.from, scope.to);
+    const m = dashboardClientMonths;
+    const edges = first < end
+      ? sql`((${c.day} >= ${scope.from} and ${c.day} < ${first}) or (${c.day} >= ${end} and ${c.day} <= ${scope.to}))`
+      : sql`${c.day} between ${scope.from} and ${scope.to}`;
+    const result = await db.execute(sql`
+      select x.client_id::text as "clientId", coalesce(min(${clients.name}), '') as name, sum(x.n)::int as count,
+             coalesce(sum(x.secs), 0)::float8 as seconds, max(x.last) as "lastCall"
+      from (
+        select ${m.clientId} as client_id, ${m.calls} as n, ${m.seconds} as secs, ${m.lastAt} as last from ${m}
+        where ${m.companyId} = ${scope.companyId} and ${m.month} >= ${first} and ${m.month} < ${end}
+        union all
+        select ${c.clientId}, 1, ${c.seconds}, ${c.at} from ${c}
+        where ${c.companyId} = ${scope.companyId} and ${c.seconds} is not null and ${c.clientId} is not null and ${edges}
+      ) x left join ${clients} on ${clients.id} = x.client_id
+      group by x.client_id having sum(x.n) > 0
+      order by count desc, x.client_id`);
+    return (result as unknown as { rows: ClientFigures[] }).rows;
+  }
   return db.select({
     clientId: sql<string>`${c.clientId}::text`,
     name: sql<string>`coalesce(min(${clients.name}), '')`,
@@ -295,20 +346,30 @@ const s = dashboardScores;
 
 /** One field's answers per period: average of integers, rate of true, count per option. */
 export async function scoreSeries(db: Db, scope: CallScope & { promptId: string; field: string }, group: DashboardGroup) {
-  const period = periodOf(s.day, group);
   const filtered = scope.agentId || scope.clientId || scope.tag || scope.owner;
-  return db.select({
-    period,
+  // Per day first (a date is cheap to group by), then per period: the period's text is made once a day, not once an answer.
+  const days = db.select({
+    day: s.day,
     option: s.optionValue,
-    runs: count(),
-    average: orNull(sql`avg(${s.intValue})`),
-    rate: orNull(sql`avg(case when ${s.boolValue} then 1 when not ${s.boolValue} then 0 end)`),
+    runs: count().as('runs'),
+    intSum: sql<number>`sum(${s.intValue})`.as('int_sum'),
+    ints: count(s.intValue).as('ints'),
+    trues: sql<number>`count(*) filter (where ${s.boolValue})`.as('trues'),
+    bools: count(s.boolValue).as('bools'),
   }).from(s)
     .where(and(
       eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), lte(s.day, scope.to),
       filtered ? inArray(s.fileId, db.select({ fileId: c.fileId }).from(c).where(callsWhere(scope))) : undefined,
     ))
-    .groupBy(period, s.optionValue).orderBy(period, s.optionValue);
+    .groupBy(s.day, s.optionValue).as('days');
+  const period = periodOf(days.day, group);
+  return db.select({
+    period,
+    option: days.option,
+    runs: sql<number>`sum(${days.runs})::int`,
+    average: orNull(sql`sum(${days.intSum})::float8 / nullif(sum(${days.ints}), 0)`),
+    rate: orNull(sql`sum(${days.trues})::float8 / nullif(sum(${days.bools}), 0)`),
+  }).from(days).groupBy(period, days.option).orderBy(period, days.option);
 }
 
 /** The company's clients with their calls (count, latest) and open tasks; a b2c member's counts are of their own calls. */
