@@ -73,7 +73,7 @@ test('entries older than auditDays are cut from the start; the kept chain verifi
   const cut = before[5]!.seq;
   const [head] = await stack.database.query<{ base_seq: string; pruned: string }>('select base_seq, pruned from audit.chain_heads where chain_key = $1', [company]);
   expect({ base: Number(head!.base_seq), pruned: Number(head!.pruned) }).toEqual({ base: cut, pruned: 6 });
-  expect(await stack.database.query('select removed from audit.chain_checkpoints where chain_key = $1', [company])).toEqual([{ removed: '6' }]);
+  expect(await stack.database.query('select removed::int as removed from audit.chain_checkpoints where chain_key = $1', [company])).toEqual([{ removed: 6 }]);
   // The platform's chain is never cut, and the CLI verifies the cut chain from the database too.
   expect(await entriesOf(null)).toHaveLength(3);
   const lines: string[] = [];

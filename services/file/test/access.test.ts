@@ -60,6 +60,7 @@ describe('list and get', () => {
       language: null,
       expectedSpeakers: null,
       speakers: [],
+      hold: false,
     });
   });
 

@@ -90,6 +90,7 @@ export function toItem(row: FileWithTags): FileItemDto {
     language: row.language,
     expectedSpeakers: row.expectedSpeakers,
     speakers: row.speakers,
+    hold: row.held,
   };
 }
 
