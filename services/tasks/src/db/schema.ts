@@ -4,7 +4,8 @@ import type { ActionItem, TaskStatus } from '@earshot/contracts';
 
 export const tasksSchema = pgSchema('tasks');
 
-const ts = (name: string, precision?: 3) => timestamp(name, { withTimezone: true, mode: 'date', precision });
+// The migration gives tasks' times millisecond precision (timestamptz(3)); Drizzle only reads them.
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const tasks = tasksSchema.table('tasks', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -18,8 +19,8 @@ export const tasks = tasksSchema.table('tasks', {
   linkFileId: uuid('link_file_id'),
   linkSeconds: doublePrecision('link_seconds'),
   createdBy: uuid('created_by').notNull(),
-  createdAt: ts('created_at', 3).notNull().default(sql`clock_timestamp()`),
-  updatedAt: ts('updated_at', 3).notNull().default(sql`clock_timestamp()`),
+  createdAt: ts('created_at').notNull().default(sql`clock_timestamp()`),
+  updatedAt: ts('updated_at').notNull().default(sql`clock_timestamp()`),
   runId: uuid('run_id'),
   runItem: integer('run_item'),
 });
