@@ -102,12 +102,12 @@ function Figures({ data, filters, fmt, open }: { data: AnalyticsDto; filters: Da
       </dl>
       <div className="mb-6 grid gap-4 lg:grid-cols-2">
         <ChartFigure title={t('dashboards.callsPerPeriod')} testId="calls-chart" column={t('dashboards.period')} kind="bar" labels={labels} series={counts} format={fmt.count} integer onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
-        <ChartFigure title={t(`dashboards.${unit}PerPeriod`)} testId="time-chart" column={t('dashboards.period')} kind="line" labels={labels} series={time} format={fmt.decimal} onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
+        <ChartFigure title={t(`dashboards.${unit}PerPeriod`)} testId="time-chart" column={t('dashboards.period')} kind="line" labels={labels} series={time} format={fmt.fine} onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
       </div>
       <TalkTiles talk={data.talk} fmt={fmt} />
       <ScorecardSectionInPage filters={filters} fmt={fmt} open={open} />
-      <div className="grid gap-6 xl:grid-cols-2">
-        <div className="min-w-0 xl:col-span-2">
+      <div className="grid gap-6 2xl:grid-cols-2">
+        <div className="min-w-0 2xl:col-span-2">
           <BreakdownTable title={t('dashboards.byAgent')} testId="by-agent" columns={agentColumns(t, fmt)} rows={data.byAgent} rowId={(row) => row.agentId} rowName={(row) => row.name}
             fileName={`calls-by-agent_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { agentId: row.agentId })} />
         </div>

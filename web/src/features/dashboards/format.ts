@@ -4,10 +4,11 @@ import type { DashboardGroup } from '@earshot/contracts';
 
 export interface Formats {
   count: (value: number) => string;
-  hours: (seconds: number) => string;
   /** A length of time as h:mm:ss (hours keep counting: 125:00:00). */
   duration: (seconds: number) => string;
   decimal: (value: number) => string;
+  /** Up to two decimals: an axis of small values (0.25 minutes) keeps its marks apart. */
+  fine: (value: number) => string;
   percent: (share: number) => string;
   period: (period: string) => string;
   day: (iso: string) => string;
@@ -16,13 +17,13 @@ export interface Formats {
 export function formats(language: string, groupBy: DashboardGroup): Formats {
   const count = new Intl.NumberFormat(language, { maximumFractionDigits: 0 });
   const decimal = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
-  const hours = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const fine = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
   const period = new Intl.DateTimeFormat(language, groupBy === 'month' ? { month: 'short', year: 'numeric', timeZone: 'UTC' } : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
   const day = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     count: (value) => count.format(value),
-    hours: (seconds) => hours.format(seconds / 3600),
+    fine: (value) => fine.format(value),
     duration: (seconds) => {
       const whole = Math.max(0, Math.round(seconds));
       const pad = (value: number) => String(value).padStart(2, '0');

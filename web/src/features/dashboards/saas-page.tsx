@@ -109,7 +109,7 @@ function Overview({ data }: { data: SaasDto }): ReactElement {
       <div className="mb-6 grid gap-4 lg:grid-cols-3">
         <ChartFigure title={t('dashboards.saas.creditsPerMonth')} testId="saas-credits-chart" column={t('dashboards.saas.month')} kind="bar" labels={labels} series={credits} format={creditFormat}
           empty={totals.credits.every((value) => value === 0)} emptyText={t('dashboards.saas.noUse')} />
-        <ChartFigure title={t(`dashboards.saas.${unit}PerMonth`)} testId="saas-time-chart" column={t('dashboards.saas.month')} kind="bar" labels={labels} series={time} format={fmt.decimal}
+        <ChartFigure title={t(`dashboards.saas.${unit}PerMonth`)} testId="saas-time-chart" column={t('dashboards.saas.month')} kind="bar" labels={labels} series={time} format={fmt.fine}
           empty={totals.seconds.every((value) => value === 0)} emptyText={t('dashboards.saas.noUse')} />
         <TopCompanies top={data.top} fmt={fmt} language={i18n.language} />
       </div>
