@@ -7,7 +7,9 @@ import * as auditSchema from '../services/audit/src/db/schema';
 import * as authSchema from '../services/auth/src/db/schema';
 import * as chatSchema from '../services/chat/src/db/schema';
 import * as fileSchema from '../services/file/src/db/schema';
+import * as messagingSchema from '../services/messaging/src/db/schema';
 import * as promptSchema from '../services/prompt/src/db/schema';
+import * as tasksSchema from '../services/tasks/src/db/schema';
 import * as tenantSchema from '../services/tenant/src/db/schema';
 import * as transcriptionSchema from '../services/transcription/src/db/schema';
 
@@ -21,14 +23,17 @@ const DRIZZLE: Record<string, Record<string, unknown>> = {
   auth: authSchema,
   chat: chatSchema,
   file: fileSchema,
+  messaging: messagingSchema,
   prompt: promptSchema,
+  tasks: tasksSchema,
   tenant: tenantSchema,
   transcription: transcriptionSchema,
 };
 
 /** Drizzle's SQL type and information_schema's data_type, brought to one spelling. */
 function normalType(type: string): string {
-  const t = type.toLowerCase().replace(/\(.*\)/, '').trim();
+  // PGlite spells a precise timestamp "timestamp (3) with time zone": the precision goes, one space stays.
+  const t = type.toLowerCase().replace(/\(.*\)/, '').replace(/\s+/g, ' ').trim();
   if (t.endsWith('[]') || t === 'array') return 'array';
   const aliases: Record<string, string> = {
     bigserial: 'bigint',
