@@ -32,7 +32,7 @@ const DRIZZLE: Record<string, Record<string, unknown>> = {
 
 /** Drizzle's SQL type and information_schema's data_type, brought to one spelling. */
 function normalType(type: string): string {
-  // PGlite spells a precise timestamp "timestamp (3) with time zone": the precision goes, one space stays.
+  // Drizzle spells a precise timestamp "timestamp (3) with time zone": the precision goes, one space stays.
   const t = type.toLowerCase().replace(/\(.*\)/, '').replace(/\s+/g, ' ').trim();
   if (t.endsWith('[]') || t === 'array') return 'array';
   const aliases: Record<string, string> = {
