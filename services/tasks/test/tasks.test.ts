@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Envelope, TaskDto, TaskPage } from '@earshot/contracts';
+import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { tasksService } from '../src';
 import { utcDay } from '../src/services/tasks';
@@ -269,6 +270,17 @@ describe('tasks from an analysis run', () => {
     expect(out.json().details[0].field).toBe('body.items');
     expect((await call(tokens.adminB, 'POST', `/tasks/from-run/${run.runId}`, { items: [0] })).statusCode).toBe(404);
     expect((await call(token, 'POST', `/tasks/from-run/${randomUUID()}`, { items: [0] })).statusCode).toBe(404);
+  });
+
+  test('a deleted recording takes its proposals along; tasks already made stay', async () => {
+    const other = upload(company);
+    const gone = proposed(company, other.id, [{ title: 'Forgotten' }]);
+    await deliver(stack, other.event, gone.event);
+    const kept = await call(token, 'POST', `/tasks/from-run/${gone.runId}`, { items: [0] });
+    expect(kept.statusCode).toBe(201);
+    await deliver(stack, buildEnvelope({ type: 'transcript.deleted', companyId: company, actor: { type: 'system', id: null }, data: { id: null, fileId: other.id } }));
+    expect((await call(token, 'POST', `/tasks/from-run/${gone.runId}`, { items: [0] })).statusCode).toBe(404);
+    expect((await call(token, 'GET', `/tasks/${kept.json().items[0]._id}`)).statusCode).toBe(200);
   });
 
   test('a redelivered proposal changes nothing', async () => {

@@ -14,3 +14,8 @@ export async function lockProposals(tx: Db, runId: string, companyId: string | n
     .where(and(eq(proposals.runId, runId), companyId === null ? undefined : eq(proposals.companyId, companyId))).for('update');
   return row;
 }
+
+/** A deleted recording's proposals go with it (what a call said leaves with the call). */
+export async function deleteProposalsOfFile(tx: Db, fileId: string): Promise<void> {
+  await tx.delete(proposals).where(eq(proposals.fileId, fileId));
+}

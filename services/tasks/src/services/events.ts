@@ -1,7 +1,7 @@
 import { isId, type EventOf } from '@earshot/contracts';
 import { on, onCompanyDeleted, type Db, type HandlerSpec } from '@earshot/kit';
 import { deleteCompanyData } from '../repositories/company-removal';
-import { saveProposals } from '../repositories/proposals';
+import { deleteProposalsOfFile, saveProposals } from '../repositories/proposals';
 import * as models from '../repositories/read-models';
 
 type UserEvent = EventOf<'user.created'> | EventOf<'user.updated'> | EventOf<'user.deleted'>;
@@ -21,6 +21,13 @@ async function applyUser(tx: Db, event: UserEvent): Promise<void> {
   const before = event.data.before;
   if (before?.companyId !== after.companyId || after.status === 'disabled') await models.removeFeed(tx, id);
   await models.upsertMember(tx, { id, companyId: after.companyId, firstName: after.firstName, lastName: after.lastName, status: after.status ?? null });
+}
+
+/** A recording deleted leaves the calendar, and its action items are no longer offered (tasks already made stay). */
+async function removeRecording(tx: Db, fileId: string): Promise<void> {
+  if (!isId(fileId)) return;
+  await models.removeRecording(tx, fileId);
+  await deleteProposalsOfFile(tx, fileId);
 }
 
 /** The events this service keeps its read models and proposals from, and its part of deleting a company. */
@@ -43,12 +50,8 @@ export function subscriptions(): HandlerSpec[] {
       const { fileId, after } = event.data;
       if (isId(fileId)) await models.linkRecordingClient(tx, fileId, after.clientId && isId(after.clientId) ? after.clientId : null);
     }),
-    on('file.deleted', async (event, tx) => {
-      if (isId(event.data.id)) await models.removeRecording(tx, event.data.id);
-    }),
-    on('transcript.deleted', async (event, tx) => {
-      if (isId(event.data.fileId)) await models.removeRecording(tx, event.data.fileId);
-    }),
+    on('file.deleted', async (event, tx) => removeRecording(tx, event.data.id)),
+    on('transcript.deleted', async (event, tx) => removeRecording(tx, event.data.fileId)),
     on('analysis.action_items_proposed', async (event, tx) => {
       const { runId, fileId, items } = event.data;
       if (!isId(runId) || !isId(fileId) || !isId(event.companyId)) return;
