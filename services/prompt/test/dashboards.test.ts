@@ -4,7 +4,7 @@ import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { promptService } from '../src';
-import { addChatModel, deliver, runsDone, type Line } from './analysis-helpers';
+import { addChatModel, companyCreated, deliver, runsDone, type Line } from './analysis-helpers';
 
 // Dashboards on a set of calls with known durations, speakers, tags, clients, uploaders and dates,
 // sent as the file, transcription, auth, tenant and tasks services send their events. Every date
@@ -33,16 +33,16 @@ const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join('
 const at = (iso: string) => (envelope: Envelope): Envelope => ({ ...envelope, occurredAt: iso });
 
 /** What transcription sends for a finished call: completed, the text, then the speakers by name. */
-function transcribed(fileId: string, lines: Line[], duration: number, speakers: { speakerId: string; name: string }[], fileName = 'call.wav') {
+function transcribed(fileId: string, lines: Line[], duration: number, speakers: { speakerId: string; name: string }[], fileName = 'call.wav', companyId = companyA) {
   const id = randomUUID();
   const segments = lines.map((s, i) => ({ segmentId: `s-${i}`, ...s }));
   const parts = textParts(segments);
   return {
     id,
     envelopes: [
-      buildEnvelope({ type: 'transcript.completed', companyId: companyA, actor: system, data: { id, fileId, fileName, engine: 'test', duration, speakers: speakers.length, words: 0, parts: parts.length } }),
-      ...parts.map((part, i) => buildEnvelope({ type: 'transcript.text_published', companyId: companyA, actor: system, data: { id, fileId, fileName, part: i, parts: parts.length, segments: part } })),
-      buildEnvelope({ type: 'transcript.speakers_changed', companyId: companyA, actor: system, data: { id, fileId, speakers } }),
+      buildEnvelope({ type: 'transcript.completed', companyId, actor: system, data: { id, fileId, fileName, engine: 'test', duration, speakers: speakers.length, words: 0, parts: parts.length } }),
+      ...parts.map((part, i) => buildEnvelope({ type: 'transcript.text_published', companyId, actor: system, data: { id, fileId, fileName, part: i, parts: parts.length, segments: part } })),
+      buildEnvelope({ type: 'transcript.speakers_changed', companyId, actor: system, data: { id, fileId, speakers } }),
     ],
   };
 }
@@ -57,8 +57,8 @@ function renamed(fileId: string, transcriptId: string, lines: Line[], speakers: 
   ];
 }
 
-function uploaded(fileId: string, when: string, uploadedBy: string, clientId: string | null, name = 'call.wav'): Envelope {
-  return at(when)(buildEnvelope({ type: 'file.uploaded', companyId: companyA, actor: system, data: { id: fileId, storageKey: 'k', originalName: name, mimeType: 'audio/wav', size: 1, clientId, uploadedBy } }));
+function uploaded(fileId: string, when: string, uploadedBy: string, clientId: string | null, name = 'call.wav', companyId = companyA): Envelope {
+  return at(when)(buildEnvelope({ type: 'file.uploaded', companyId, actor: system, data: { id: fileId, storageKey: 'k', originalName: name, mimeType: 'audio/wav', size: 1, clientId, uploadedBy } }));
 }
 
 const tagged = (fileId: string, before: string[], after: string[]) =>
@@ -242,8 +242,8 @@ describe('analytics', () => {
   test('the day, agent and tag sums kept with the calls equal the calls they sum (after renames, retags and a deletion)', async () => {
     const rows = (text: string) => stack.database.query<Record<string, unknown>>(text, [companyA]);
     const calls = 'from prompt.dashboard_calls where company_id = $1 and seconds is not null';
-    expect(await rows('select day::text, calls, seconds, words, talk from prompt.dashboard_days where company_id = $1 and calls > 0 order by day'))
-      .toEqual(await rows(`select day::text, count(*)::int as calls, sum(seconds) as seconds, sum(words)::bigint::text as words, sum(talk) as talk ${calls} group by day order by day`));
+    expect(await rows('select day::text, calls, seconds, words::int as words, talk from prompt.dashboard_days where company_id = $1 and calls > 0 order by day'))
+      .toEqual(await rows(`select day::text, count(*)::int as calls, sum(seconds) as seconds, sum(words)::int as words, sum(talk) as talk ${calls} group by day order by day`));
     expect(await rows('select agent_id, sum(calls)::int as n from prompt.dashboard_agent_days where company_id = $1 group by agent_id having sum(calls) > 0 order by agent_id'))
       .toEqual(await rows(`select agent_id, count(*)::int as n ${calls} group by agent_id order by agent_id`));
     expect(await rows('select tag, sum(calls)::int as n from prompt.dashboard_tag_days where company_id = $1 group by tag having sum(calls) > 0 order by tag'))
@@ -344,5 +344,27 @@ describe('rights and isolation', () => {
     const reversed = await stack.as(adminA, { method: 'GET', url: '/api/dashboards/analytics?from=2024-02-02&to=2024-02-01' });
     expect([reversed.statusCode, reversed.json().details?.[0]?.field]).toEqual([400, 'query.from']);
     expect((await stack.as(adminA, { method: 'GET', url: '/api/dashboards/analytics?from=2024-02-30' })).statusCode).toBe(400);
+  });
+});
+
+describe('a b2c company: each member sees their own calls only', () => {
+  const privateCo = randomUUID();
+  const me = randomUUID();
+  const other = randomUUID();
+  const mine = randomUUID();
+  const theirs = randomUUID();
+
+  test('analytics, the calls and CRM count only what the caller uploaded, their ADMIN included', async () => {
+    await deliver(stack, companyCreated(privateCo, 'b2c'),
+      uploaded(mine, '2024-05-06T09:00:00.000Z', me, null, 'mine.wav', privateCo), ...transcribed(mine, lines1, 60, STEREO, 'mine.wav', privateCo).envelopes,
+      uploaded(theirs, '2024-05-07T09:00:00.000Z', other, null, 'theirs.wav', privateCo), ...transcribed(theirs, lines2, 40, STEREO, 'theirs.wav', privateCo).envelopes);
+    for (const token of [await stack.tokenFor('USER', privateCo, me), await stack.tokenFor('ADMIN', privateCo, me)]) {
+      const dto = await get<AnalyticsDto>(token, '/dashboards/analytics?from=2024-05-01&to=2024-05-31&groupBy=month');
+      expect([dto.calls, dto.byAgent.map((a) => a.agentId)]).toEqual([[{ period: '2024-05-01', count: 1, seconds: 60 }], [me]]);
+      expect((await get<DashboardCallsDto>(token, '/dashboards/calls?from=2024-05-01&to=2024-05-31')).items.map((i) => i.fileId)).toEqual([mine]);
+    }
+    // The platform administrator sees the company's whole.
+    expect((await get<AnalyticsDto>(host, `/dashboards/analytics?from=2024-05-01&to=2024-05-31&groupBy=month&companyId=${privateCo}`)).calls)
+      .toEqual([{ period: '2024-05-01', count: 2, seconds: 100 }]);
   });
 });
