@@ -102,12 +102,14 @@ export class RetentionProjection {
    * the recording's (a kind this projection does not follow is never found here).
    */
   async holdOn(db: Db, object: { companyId: string; clientId?: string | null; fileId?: string | null }): Promise<HoldKind | null> {
-    const ids = [object.companyId, object.clientId, object.fileId].filter((id): id is string => isId(id));
+    const wanted = ([['company', object.companyId], ['client', object.clientId], ['file', object.fileId]] as const)
+      .filter((pair): pair is readonly [HoldKind, string] => isId(pair[1]));
+    if (wanted.length === 0) return null;
     const rows = rowsOf<{ kind: HoldKind }>(await db.execute(sql`
       select kind from ${this.table('legal_holds')}
-      where company_id = ${object.companyId} and id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`));
+      where company_id = ${object.companyId} and (kind, id) in (${sql.join(wanted.map(([kind, id]) => sql`(${kind}, ${id}::uuid)`), sql`, `)})`));
     const found = new Set(rows.map((r) => r.kind));
-    return (['company', 'client', 'file'] as const).find((kind) => found.has(kind) && (kind !== 'client' || object.clientId) && (kind !== 'file' || object.fileId)) ?? null;
+    return wanted.map(([kind]) => kind).find((kind) => found.has(kind)) ?? null;
   }
 
   /** The company's held clients (a company holds a handful): their recordings are kept. */
