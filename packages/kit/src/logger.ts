@@ -68,12 +68,36 @@ export interface LoggerDestination {
   stream?: DestinationStream;
 }
 
+/**
+ * Addresses that are themselves the credential (a personal iCalendar feed's secret): their secret
+ * part never reaches a log line, in the service that answers nor in the gateway that proxies.
+ */
+const SECRET_ADDRESSES = /(\/calendar\/feed\/)[^/?#]+/g;
+export const withoutSecretAddresses = (url: string): string => url.replace(SECRET_ADDRESSES, '$1[redacted]');
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's own request fields, with the secret part of an address left out. */
+const serializeRequest = (req: LoggedRequest) => ({
+  method: req.method,
+  url: req.url === undefined ? undefined : withoutSecretAddresses(req.url),
+  host: req.host,
+  remoteAddress: req.ip,
+  remotePort: req.socket?.remotePort,
+});
+
 export function loggerOptions(level: string, name?: string): LoggerOptions {
   return {
     level,
     name,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    serializers: { err: serializeError, error: serializeError },
+    serializers: { err: serializeError, error: serializeError, req: serializeRequest },
   };
 }
 
