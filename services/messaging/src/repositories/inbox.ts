@@ -27,33 +27,39 @@ const micros = (column: SQL | typeof notifications.createdAt | typeof mailMessag
 const mailsOf = (userId: string) => and(eq(mailMessages.userId, userId), ne(mailMessages.status, 'failed'));
 
 /**
- * A person's notifications and the mail sent to them, newest first, as one list: both halves are
- * filtered and cut at the cursor before the union, then ordered by (created_at, key) — unique, so
- * equal timestamps never repeat or skip a row across pages.
+ * A person's notifications and the mail sent to them, newest first, as one list ordered by
+ * (created_at, key) — unique, so equal timestamps never repeat or skip a row across pages. Each
+ * half walks its own (user_id, created_at, id) index to at most `limit` rows after the cursor, and
+ * only those are merged: a deep page costs what the first does. Within a half, id order is key
+ * order (a uuid orders as its text does byte by byte, hence collate "C"); at one instant every
+ * `n-` key sorts after every `m-` one.
  */
 export async function inboxPage(db: Db, userId: string, filter: InboxFilter): Promise<InboxRow[]> {
-  const wantsMail = filter.kind === undefined || filter.kind === 'email';
-  const wantsNotifications = filter.kind !== 'email';
-  const before = (createdAt: typeof notifications.createdAt | typeof mailMessages.createdAt, key: SQL) =>
-    filter.after ? sql`and (${createdAt}, ${key}) < (${filter.after.at}::timestamptz, ${filter.after.key})` : sql``;
-  const nKey = sql`('n-' || ${notifications.id}::text)`;
-  const mKey = sql`('m-' || ${mailMessages.id}::text)`;
+  const after = (createdAt: typeof notifications.createdAt | typeof mailMessages.createdAt, id: typeof notifications.id | typeof mailMessages.id, prefix: 'n-' | 'm-') => {
+    if (!filter.after) return sql``;
+    const { at, key } = filter.after;
+    if (key.startsWith(prefix)) return sql`and (${createdAt}, ${id}) < (${at}::timestamptz, ${key.slice(2)}::uuid)`;
+    // The cursor is the other half's: at its instant, notifications ('n-') come before mail ('m-').
+    return prefix === 'n-' ? sql`and ${createdAt} < ${at}::timestamptz` : sql`and ${createdAt} <= ${at}::timestamptz`;
+  };
   const parts: SQL[] = [];
-  if (wantsNotifications) {
-    parts.push(sql`select ${nKey} as key, ${notifications.kind} as kind, ${notifications.title} as title, ${notifications.body} as body, ${notifications.link} as link,
-      ${notifications.readAt} is not null as read, ${notifications.createdAt} as created_at
+  if (filter.kind !== 'email') {
+    parts.push(sql`select ${'n-'}::text || ${notifications.id}::text as key, ${notifications.kind} as kind, ${notifications.title} as title, ${notifications.body} as body,
+      ${notifications.link} as link, ${notifications.readAt} is not null as read, ${notifications.createdAt} as created_at
       from ${notifications} where ${notifications.userId} = ${userId} ${filter.kind ? sql`and ${notifications.kind} = ${filter.kind}` : sql``}
-      ${before(notifications.createdAt, nKey)}`);
+      ${after(notifications.createdAt, notifications.id, 'n-')}
+      order by ${notifications.createdAt} desc, ${notifications.id} desc limit ${filter.limit}`);
   }
-  if (wantsMail) {
-    parts.push(sql`select ${mKey} as key, 'email' as kind, ${mailMessages.subject} as title, coalesce(${mailMessages.textBody}, '') as body, ${mailMessages.link} as link,
-      ${mailMessages.readAt} is not null as read, ${mailMessages.createdAt} as created_at
-      from ${mailMessages} where ${mailsOf(userId)} ${before(mailMessages.createdAt, mKey)}`);
+  if (filter.kind === undefined || filter.kind === 'email') {
+    parts.push(sql`select ${'m-'}::text || ${mailMessages.id}::text as key, 'email' as kind, ${mailMessages.subject} as title, coalesce(${mailMessages.textBody}, '') as body,
+      ${mailMessages.link} as link, ${mailMessages.readAt} is not null as read, ${mailMessages.createdAt} as created_at
+      from ${mailMessages} where ${mailsOf(userId)} ${after(mailMessages.createdAt, mailMessages.id, 'm-')}
+      order by ${mailMessages.createdAt} desc, ${mailMessages.id} desc limit ${filter.limit}`);
   }
   const union = sql.join(parts.map((part) => sql`(${part})`), sql` union all `);
   const result = (await db.execute(sql`
     select key, kind, title, body, link, read, ${micros(sql`created_at`)} as at
-    from (${union}) items order by created_at desc, key desc limit ${filter.limit}`)) as unknown as { rows: InboxRow[] };
+    from (${union}) items order by created_at desc, key collate "C" desc limit ${filter.limit}`)) as unknown as { rows: InboxRow[] };
   return result.rows;
 }
 
