@@ -203,3 +203,32 @@ describe('the inbox', () => {
     expect((await put(dee.token, notice!._id, 'yes' as never)).statusCode).toBe(400);
   });
 });
+
+describe('leaving', () => {
+  const count = async (sql: string, params: unknown[]) => Number((await stack.database.query<{ n: string }>(sql, params))[0]!.n);
+
+  test('a deleted person’s notifications and choices go with them; a deleted company’s messages, people and branding go, reported once', async () => {
+    const eve = await person(other, 'Eve');
+    const id = crypto.randomUUID();
+    await publish({ type: 'task.fell_due', companyId: other, actor: system, data: { id, title: 'Elsewhere', assigneeId: eve.id, dueDate: '2026-11-26' } });
+    expect((await inbox(eve.token)).items).toHaveLength(2);
+    expect((await stack.as(eve.token, { method: 'PUT', url: '/api/email/preferences', payload: { transcriptReady: true } })).statusCode).toBe(200);
+    await publish({ type: 'user.deleted', companyId: other, actor: system, data: { id: eve.id, before: null, after: null } });
+    expect(await count('select count(*) as n from messaging.notifications where user_id = $1', [eve.id])).toBe(0);
+    expect(await count('select count(*) as n from messaging.people where user_id = $1', [eve.id])).toBe(0);
+    expect(await count('select count(*) as n from messaging.mail_preferences where user_id = $1', [eve.id])).toBe(0);
+
+    const fay = await person(other, 'Fay');
+    await publish({ type: 'task.fell_due', companyId: other, actor: system, data: { id, title: 'Elsewhere', assigneeId: fay.id, dueDate: '2026-11-27' } });
+    // Delivered twice (the same envelope): applied and reported once.
+    const deleted = buildEnvelope({ type: 'company.deleted', companyId: other, actor: system, data: { id: other, before: null, after: null } });
+    for (let n = 0; n < 2; n++) await stack.bus.publish([{ topic: topicOf('company.deleted'), key: other, envelope: deleted }]);
+    await stack.settle();
+    for (const table of ['notifications', 'mail_messages']) expect([table, await count(`select count(*) as n from messaging.${table} where company_id = $1`, [other])]).toEqual([table, 0]);
+    expect(await count('select count(*) as n from messaging.people where company_id = $1', [other])).toBe(0);
+    expect(await count('select count(*) as n from messaging.companies where id = $1', [other])).toBe(0);
+    expect(await count(`select count(*) as n from messaging.outbox where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1`, [other])).toBe(1);
+    // The other company keeps its own.
+    expect((await inbox(bob.token)).items.length).toBeGreaterThan(0);
+  });
+});
