@@ -110,7 +110,8 @@ export class MailNotifications {
     const person = await directory.findPerson(tx, assigneeId);
     if (!person) return;
     const assigner = event.actor.id ? await directory.findPerson(tx, event.actor.id) : undefined;
-    const assignedBy = fullName(assigner) || event.actor.email || '';
+    // Work the platform did on its own (no person behind it) is signed with the platform's name.
+    const assignedBy = fullName(assigner) || event.actor.email || 'Earshot';
     const path = `/task-list?task=${encodeURIComponent(event.data.id)}`;
     await this.notify(tx, person, 'task_assigned', { title: after.title, due: after.dueDate ?? '', by: assignedBy }, path);
     await this.queueFor(tx, person, {
