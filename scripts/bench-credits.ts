@@ -29,7 +29,7 @@ type Path = 'bus' | 'one transaction each';
 interface Result { backend: string; path: Path; charges: number; seconds: number; perSecond: number; balance: string; expected: string }
 
 async function bench(backend: 'PGlite' | 'PostgreSQL', database: Database, charges: number, path: Path): Promise<Result> {
-  const stack = await createTestStack([tenantService], { MAIL_WORKER: 'false', COMPANY_OPENING_CREDITS: '0' }, { database });
+  const stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' }, { database });
   try {
     const host = await stack.tokenFor('HOST_ADMIN', null);
     const post = async (url: string, payload: Record<string, unknown>) => {
