@@ -113,6 +113,7 @@ function Overview({ data }: { data: SaasDto }): ReactElement {
           empty={totals.seconds.every((value) => value === 0)} emptyText={t('dashboards.saas.noUse')} />
         <TopCompanies top={data.top} fmt={fmt} language={i18n.language} />
       </div>
+      <h2 className="mb-2 text-lg font-semibold text-gray-900 dark:text-white">{t('dashboards.saas.perCompany')}</h2>
       <DataTable
         label={t('dashboards.saas.perCompany')}
         testId="saas-companies"
