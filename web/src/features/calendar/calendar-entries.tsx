@@ -20,7 +20,10 @@ export const EntryActionsContext = createContext<EntryActions | null>(null);
 
 const chip = 'flex min-w-0 items-center gap-1.5 rounded-md border px-1.5 py-0.5 text-xs leading-5';
 
-export function RecordingEntry({ recording, showTime }: { recording: CalendarRecording; showTime: boolean }): ReactElement {
+/** `wrap`: the whole title on as many lines as it takes (week and day), else cut to one line (month). */
+const titleClass = (wrap: boolean) => (wrap ? 'min-w-0 break-words' : 'truncate');
+
+export function RecordingEntry({ recording, showTime, wrap = false }: { recording: CalendarRecording; showTime: boolean; wrap?: boolean }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const time = useMemo(() => new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }), [i18n.language]);
   return (
@@ -28,12 +31,12 @@ export function RecordingEntry({ recording, showTime }: { recording: CalendarRec
       <Icon name="transcript" width={14} height={14} className="shrink-0" />
       <span className="sr-only">{t('calendarPage.recording')}: </span>
       {showTime ? <time dateTime={recording.date} className="shrink-0 tabular-nums opacity-80">{time.format(new Date(recording.date))}</time> : null}
-      <span className="truncate">{recording.originalName}</span>
+      <span className={titleClass(wrap)}>{recording.originalName}</span>
     </Link>
   );
 }
 
-export function TaskEntry({ task }: { task: CalendarTask }): ReactElement {
+export function TaskEntry({ task, wrap = false }: { task: CalendarTask; wrap?: boolean }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const actions = useContext(EntryActionsContext);
   const movable = actions?.mayMove(task) ?? false;
@@ -52,7 +55,7 @@ export function TaskEntry({ task }: { task: CalendarTask }): ReactElement {
       >
         <Icon name="task" width={14} height={14} className="shrink-0" />
         <span className="sr-only">{t('calendarPage.taskOf', { status })}: </span>
-        <span className="truncate">{task.title}</span>
+        <span className={titleClass(wrap)}>{task.title}</span>
       </Link>
       {movable ? (
         <button type="button" onClick={() => actions?.onMove(task)} aria-label={t('calendarPage.moveOf', { title: task.title })} title={t('calendarPage.move')} className="shrink-0 rounded px-0.5 opacity-70 hover:bg-black/10 hover:opacity-100 focus-visible:opacity-100 dark:hover:bg-white/10" data-testid="calendar-task-move">

@@ -2,7 +2,7 @@
 // reload or a shared link keeps the place). Only the visible range is fetched. A task the reader
 // may edit moves to another day by drag and drop or by its Move button; the move shows at once and
 // goes back if the server refuses it.
-import { DndContext, DragOverlay, PointerSensor, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
+import { DndContext, DragOverlay, PointerSensor, pointerWithin, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
 import { useCallback, useMemo, useRef, useState, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { buttonClass } from '../../components/form-field';
@@ -63,7 +63,8 @@ export default function CalendarPage(): ReactElement {
   }, [reschedule, range, show, t, i18n.language]);
 
   const actions = useMemo((): EntryActions => ({ mayMove: (task) => mayMove(task, me), onMove: setMoving, dragging }), [me]);
-  // A small move first, so that a click on a task still opens it.
+  // A small move first, so that a click on a task still opens it. The day under the pointer is
+  // the one dropped on (not the one the dragged chip overlaps most, which a wide chip can disagree with).
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
   const onDragStart = (event: DragStartEvent) => {
     dragging.current = true;
@@ -102,7 +103,7 @@ export default function CalendarPage(): ReactElement {
       ) : null}
       {nothing && !(view === 'month' && phone) ? <p className="mb-3 text-sm text-gray-600 dark:text-gray-400" data-testid="calendar-empty">{t('calendarPage.empty')}</p> : null}
       <EntryActionsContext.Provider value={actions}>
-        <DndContext sensors={sensors} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => { setDragged(null); dragging.current = false; }}>
+        <DndContext sensors={sensors} collisionDetection={pointerWithin} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => { setDragged(null); dragging.current = false; }}>
           <div aria-busy={calendar.isLoading} data-testid="calendar-body" data-from={range.from} data-to={range.to}>
             {view === 'month' ? (phone ? <Agenda {...viewProps} month={monthOf(anchor)} /> : <MonthGrid {...viewProps} month={monthOf(anchor)} />) : <DayColumns {...viewProps} />}
           </div>

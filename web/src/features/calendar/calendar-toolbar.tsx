@@ -21,13 +21,13 @@ export function CalendarToolbar({ view, anchor, days, today, onGo }: {
     return new Intl.DateTimeFormat(i18n.language, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).formatRange(utc(days[0]!), utc(days[days.length - 1]!));
   }, [view, anchor, days, i18n.language]);
   return (
-    <div className="mb-3 flex flex-wrap items-center gap-2">
+    <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
       <div className="flex items-center gap-1">
         <button type="button" onClick={() => onGo({ date: step(view, anchor, -1) })} className={navButton} aria-label={t('calendarPage.previous')} data-testid="calendar-prev">‹</button>
         <button type="button" onClick={() => onGo({ date: today })} className={navButton} data-testid="calendar-today">{t('calendarPage.today')}</button>
         <button type="button" onClick={() => onGo({ date: step(view, anchor, 1) })} className={navButton} aria-label={t('calendarPage.next')} data-testid="calendar-next">›</button>
       </div>
-      <h2 className="min-w-0 flex-1 text-lg font-semibold text-gray-900 first-letter:uppercase dark:text-white" aria-live="polite" data-testid="calendar-title">{title}</h2>
+      <h2 className="order-first w-full min-w-0 text-lg font-semibold text-gray-900 first-letter:uppercase sm:order-none sm:w-auto sm:flex-1 dark:text-white" aria-live="polite" data-testid="calendar-title">{title}</h2>
       <div role="group" aria-label={t('calendarPage.view')} className="inline-flex overflow-hidden rounded-lg border border-gray-300 dark:border-gray-700">
         {CALENDAR_VIEWS.map((option) => (
           <button key={option} type="button" aria-pressed={view === option} onClick={() => onGo({ view: option })}

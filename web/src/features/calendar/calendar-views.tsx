@@ -40,14 +40,21 @@ function DayDrop({ day, className, children, label }: { day: string; className: 
 }
 
 function Entries({ entries, limit, showTime }: { entries: DayEntries; limit?: number; showTime: boolean }): ReactElement {
+  // The month cuts titles to one line; the week, the day and the agenda show them whole.
+  const wrap = limit === undefined;
   const all = [
-    ...entries.tasks.map((task) => <TaskEntry key={`t${task._id}`} task={task} />),
-    ...entries.recordings.map((recording) => <RecordingEntry key={`r${recording.fileId}`} recording={recording} showTime={showTime} />),
+    ...entries.tasks.map((task) => <TaskEntry key={`t${task._id}`} task={task} wrap={wrap} />),
+    ...entries.recordings.map((recording) => <RecordingEntry key={`r${recording.fileId}`} recording={recording} showTime={showTime} wrap={wrap} />),
   ];
   return <div className="flex min-w-0 flex-col gap-1">{limit === undefined ? all : all.slice(0, limit)}</div>;
 }
 
-const dayNumber = (day: string, today: string) => `inline-flex size-7 items-center justify-center rounded-full text-xs font-semibold ${day === today ? 'bg-brand-600 text-on-brand' : 'text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800'}`;
+const dayNumber = (day: string, today: string, outside = false) => {
+  const look = day === today ? 'font-semibold bg-brand-600 text-on-brand'
+    : outside ? 'text-gray-500 hover:bg-gray-100 dark:text-gray-400 dark:hover:bg-gray-800'
+      : 'font-semibold text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800';
+  return `inline-flex size-7 items-center justify-center rounded-full text-xs ${look}`;
+};
 
 export function MonthGrid({ days, entries, today, onOpenDay, month }: ViewProps & { month: string }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
@@ -64,7 +71,7 @@ export function MonthGrid({ days, entries, today, onOpenDay, month }: ViewProps 
           const outside = monthOf(day) !== month;
           return (
             <DayDrop key={day} day={day} label={format.long.format(at(day))} className={`min-h-28 min-w-0 border-r border-b border-gray-200 p-1.5 dark:border-gray-800 ${outside ? 'bg-gray-50/70 dark:bg-gray-950' : 'bg-white dark:bg-gray-900'}`}>
-              <button type="button" onClick={() => onOpenDay(day)} className={`${dayNumber(day, today)} ${outside ? 'opacity-60' : ''}`} aria-label={format.long.format(at(day))} aria-current={day === today ? 'date' : undefined}>
+              <button type="button" onClick={() => onOpenDay(day)} className={dayNumber(day, today, outside)} aria-label={format.long.format(at(day))} aria-current={day === today ? 'date' : undefined}>
                 {Number(day.slice(8))}
               </button>
               <Entries entries={dayEntries} limit={MONTH_CELL_ENTRIES} showTime={false} />
@@ -81,14 +88,14 @@ export function MonthGrid({ days, entries, today, onOpenDay, month }: ViewProps 
   );
 }
 
-/** The week (seven columns from 768 px, one under the other below) or a single day. */
+/** The week (seven columns from 1024 px, one under the other below) or a single day. */
 export function DayColumns({ days, entries, today, onOpenDay }: ViewProps): ReactElement {
   const format = useDayFormats();
   const single = days.length === 1;
   return (
-    <div className={`grid gap-2 ${single ? '' : 'md:grid-cols-7'}`} data-testid={single ? 'calendar-day-view' : 'calendar-week'}>
+    <div className={`grid gap-2 ${single ? '' : 'lg:grid-cols-7'}`} data-testid={single ? 'calendar-day-view' : 'calendar-week'}>
       {days.map((day) => (
-        <DayDrop key={day} day={day} label={format.long.format(at(day))} className={`flex min-w-0 flex-col gap-2 rounded-xl border border-gray-200 bg-white p-2 dark:border-gray-800 dark:bg-gray-900 ${single ? 'min-h-64' : 'md:min-h-96'}`}>
+        <DayDrop key={day} day={day} label={format.long.format(at(day))} className={`flex min-w-0 flex-col gap-2 rounded-xl border border-gray-200 bg-white p-2 dark:border-gray-800 dark:bg-gray-900 ${single ? 'min-h-64' : 'lg:min-h-96'}`}>
           <h2 className="flex items-center gap-2 text-sm font-medium text-gray-700 dark:text-gray-300">
             {single ? format.long.format(at(day)) : (
               <>

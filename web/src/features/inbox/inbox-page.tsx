@@ -120,11 +120,11 @@ function MessageRow({ item, show }: { item: InboxItem; show: Show }): ReactEleme
           {item.title}
         </Link>
         <p className="mt-0.5 line-clamp-2 text-sm break-words text-gray-600 dark:text-gray-400">{item.body}</p>
-        <time dateTime={item.createdAt} className="mt-0.5 block text-xs text-gray-500 dark:text-gray-400">{when}</time>
+        <time dateTime={item.createdAt} className="mt-0.5 block text-xs text-gray-600 dark:text-gray-400">{when}</time>
       </div>
-      <button type="button" onClick={() => void toggle()} disabled={state.isLoading} className={`${buttonClass.row} shrink-0`}
-        aria-label={item.read ? t('inboxPage.markUnreadOf', { title: item.title }) : t('inboxPage.markReadOf', { title: item.title })} data-testid="inbox-toggle-read">
-        {item.read ? t('inboxPage.markUnread') : t('inboxPage.markRead')}
+      {/* The visible words first, then which message: the accessible name starts with what is seen. */}
+      <button type="button" onClick={() => void toggle()} disabled={state.isLoading} className={`${buttonClass.row} shrink-0`} data-testid="inbox-toggle-read">
+        {item.read ? t('inboxPage.markUnread') : t('inboxPage.markRead')}<span className="sr-only">: {item.title}</span>
       </button>
     </li>
   );

@@ -49,6 +49,7 @@ export function Bell(): ReactElement {
             <span className="block max-w-[min(18rem,calc(100vw-4rem))]">
               <span className={`block ${item.read ? '' : 'font-semibold'}`}>
                 {item.read ? null : <span className="mr-1.5 inline-block size-2 rounded-full bg-brand-600" aria-label={t('bell.unread')} role="img" />}
+                {item.kind === 'email' ? <span className="mr-1 inline-flex align-[-3px]" role="img" aria-label={t('bell.email')}><Icon name="mail" width={16} height={16} /></span> : null}
                 {item.title}
               </span>
               <span className="line-clamp-2 block text-xs text-gray-600 dark:text-gray-400">{item.body}</span>
