@@ -64,8 +64,8 @@ try {
   // A completed run per call is what the scorecards read; the answers need a run to belong to.
   await q(`insert into prompt.analysis_runs (id, company_id, file_id, prompt_id, prompt_version, status, result, finished_at)
     select gen_random_uuid(), company_id, file_id, $1::uuid, 1, 'completed', '{}'::jsonb, at from prompt.dashboard_calls`, [promptId]);
-  await q(`insert into prompt.dashboard_scores (file_id, prompt_id, field, run_id, company_id, day, finished_at, int_value)
-    select r.file_id, r.prompt_id, 'score', r.id, r.company_id, c.day, r.finished_at, (abs(hashtext(r.file_id::text)) % 10) + 1
+  await q(`insert into prompt.dashboard_scores (file_id, prompt_id, field, run_id, company_id, day, client_id, finished_at, int_value)
+    select r.file_id, r.prompt_id, 'score', r.id, r.company_id, c.day, c.client_id, r.finished_at, (abs(hashtext(r.file_id::text)) % 10) + 1
     from prompt.analysis_runs r join prompt.dashboard_calls c using (file_id)`);
   await q('vacuum analyze prompt.dashboard_calls');
   await q('vacuum analyze prompt.dashboard_scores');
@@ -88,7 +88,8 @@ try {
     { name: 'analytics, one year by week, one tag', url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=week&tag=tag-3` },
     { name: 'analytics, last 90 days (the default) by week', url: '/api/dashboards/analytics?groupBy=week' },
     { name: 'scorecards, one year by week (integer field)', url: `/api/dashboards/scorecards?from=${from}&to=${to}&groupBy=week&promptId=${promptId}&field=score` },
-    { name: 'calls behind one week (50 of them)', url: `/api/dashboards/calls?from=${to.slice(0, 8)}01&to=${to}` },
+    { name: 'the calls behind a point (50 of one month)', url: `/api/dashboards/calls?from=${to.slice(0, 8)}01&to=${to}` },
+    { name: `CRM: ${CLIENTS.toLocaleString('en')} clients with a six-month trend`, url: `/api/dashboards/crm?promptId=${promptId}&field=score` },
   ];
   const rows: { name: string; median: number; p95: number; max: number }[] = [];
   for (const shape of shapes) {

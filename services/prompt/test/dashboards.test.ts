@@ -315,6 +315,14 @@ describe('CRM', () => {
     expect((await get<CrmDto>(adminA, '/dashboards/crm')).items.map((i) => i.trend)).toEqual([[], [], []]);
   });
 
+  test('a call linked to another client takes its calls and its scorecard answers along', async () => {
+    await deliver(stack, buildEnvelope({ type: 'transcript.client_linked', companyId: companyA, actor: system, data: { id: randomUUID(), fileId: call7, before: { clientId: initech }, after: { clientId: globex } } }));
+    const dto = await get<CrmDto>(adminA, `/dashboards/crm?promptId=${promptId}&field=score`);
+    const of = (id: string) => dto.items.find((i) => i.clientId === id)!;
+    expect([of(initech).calls, of(initech).lastContact, of(initech).trend.at(-1)!.value]).toEqual([0, null, null]);
+    expect([of(globex).calls, of(globex).lastContact, of(globex).trend.at(-1)!.value]).toEqual([2, thisMonth, 7]);
+  });
+
   test('a USER may not open it', async () => {
     expect((await stack.as(userA, { method: 'GET', url: '/api/dashboards/crm' })).statusCode).toBe(403);
   });

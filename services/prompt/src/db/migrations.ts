@@ -210,7 +210,7 @@ export const migrations: Migration[] = [
       );
       -- Only transcribed calls count: the range scans read these indexes alone (index-only).
       create index dashboard_calls_day on dashboard_calls (company_id, day)
-        include (seconds, at, agent_id, client_id, agent_talk, customer_talk, talk, silence, "overlaps", words) where seconds is not null;
+        include (seconds, agent_id, client_id, agent_talk, customer_talk, talk, silence, "overlaps", words) where seconds is not null;
       create index dashboard_calls_agent on dashboard_calls (company_id, agent_id, day) where seconds is not null;
       create index dashboard_calls_client on dashboard_calls (company_id, client_id, day) where seconds is not null;
       create index dashboard_calls_tags on dashboard_calls using gin (tags) where seconds is not null;
@@ -245,7 +245,7 @@ export const migrations: Migration[] = [
         bool_value boolean,
         primary key (file_id, prompt_id, field)
       );
-      create index dashboard_scores_range on dashboard_scores (company_id, prompt_id, field, day) include (int_value, option_value, bool_value, file_id);
+      create index dashboard_scores_range on dashboard_scores (company_id, prompt_id, field, day);
       create index dashboard_scores_run on dashboard_scores (run_id);
 
       create table dashboard_tasks (
@@ -260,12 +260,28 @@ export const migrations: Migration[] = [
         client_id uuid primary key,
         organisation text,
         updated_at timestamptz not null
-      );
+      );`,
+  },
+  // The built-in Action items prompt and the runs' items (issue 23).
+  actionItemsMigration,
+  {
+    // The dashboards' sums (issue 23), made after 0008 first shipped; written to run on a schema
+    // with or without them (a development database that ran an early 0008), then rebuilt from the
+    // calls: they are derived data.
+    name: '0010_dashboard_sums',
+    sql: `
+      alter table dashboard_scores add column if not exists client_id uuid;
+      update dashboard_scores s set client_id = c.client_id from dashboard_calls c where c.file_id = s.file_id;
+      drop index if exists dashboard_scores_range;
+      create index dashboard_scores_range on dashboard_scores (company_id, prompt_id, field, day) include (int_value, option_value, bool_value, file_id, client_id);
+      drop index if exists dashboard_calls_day;
+      create index dashboard_calls_day on dashboard_calls (company_id, day)
+        include (seconds, at, agent_id, client_id, agent_talk, customer_talk, talk, silence, "overlaps", words) where seconds is not null;
 
-      -- Sums per company and day (and per agent, per tag) of the transcribed calls, kept with each
-      -- call's row: a year of a company's calls is read from 366 rows (agents: 366 per agent)
-      -- instead of every call. Shares are summed with the number of calls that have one.
-      create table dashboard_days (
+      -- Sums per company and day (and per agent, per tag, per client and month) of the transcribed
+      -- calls, kept with each call's row: a year of a company's calls is read from 366 rows (agents:
+      -- 366 per agent) instead of every call. Shares are summed with the number of calls that have one.
+      create table if not exists dashboard_days (
         company_id uuid not null,
         day date not null,
         calls integer not null,
@@ -281,7 +297,7 @@ export const migrations: Migration[] = [
         talk double precision not null,
         primary key (company_id, day)
       );
-      create table dashboard_agent_days (
+      create table if not exists dashboard_agent_days (
         company_id uuid not null,
         day date not null,
         agent_id text not null,
@@ -295,7 +311,7 @@ export const migrations: Migration[] = [
       );
       -- Per client and month: a year's clients read twelve months of sums and the calls of the
       -- partial months at the range's ends. last_at is recomputed when a call leaves (a max cannot be taken back).
-      create table dashboard_client_months (
+      create table if not exists dashboard_client_months (
         company_id uuid not null,
         month date not null,
         client_id uuid not null,
@@ -304,15 +320,29 @@ export const migrations: Migration[] = [
         last_at timestamptz,
         primary key (company_id, month, client_id)
       );
-      create table dashboard_tag_days (
+      create table if not exists dashboard_tag_days (
         company_id uuid not null,
         day date not null,
         tag text not null,
         calls integer not null,
         seconds double precision not null,
         primary key (company_id, day, tag)
-      );`,
+      );
+
+      truncate dashboard_days, dashboard_agent_days, dashboard_client_months, dashboard_tag_days;
+      insert into dashboard_days select company_id, day, count(*), sum(seconds),
+          count(*) filter (where agent_talk + customer_talk > 0),
+          coalesce(sum(agent_talk / nullif(agent_talk + customer_talk, 0)), 0), coalesce(sum(customer_talk / nullif(agent_talk + customer_talk, 0)), 0),
+          count(*) filter (where talk is not null and silence is not null and seconds > 0), coalesce(sum(silence / seconds) filter (where talk is not null and seconds > 0), 0),
+          count(talk), coalesce(sum("overlaps"), 0), coalesce(sum(words), 0), coalesce(sum(talk), 0)
+        from dashboard_calls where seconds is not null group by company_id, day;
+      insert into dashboard_agent_days select company_id, day, agent_id, count(*), sum(seconds),
+          count(*) filter (where agent_talk + customer_talk > 0), coalesce(sum(agent_talk / nullif(agent_talk + customer_talk, 0)), 0),
+          coalesce(sum(words), 0), coalesce(sum(talk), 0)
+        from dashboard_calls where seconds is not null and agent_id is not null group by company_id, day, agent_id;
+      insert into dashboard_client_months select company_id, date_trunc('month', day)::date, client_id, count(*), sum(seconds), max(at)
+        from dashboard_calls where seconds is not null and client_id is not null group by 1, 2, 3;
+      insert into dashboard_tag_days select company_id, day, tag, count(*), sum(seconds)
+        from dashboard_calls, unnest(tags) tag where seconds is not null group by company_id, day, tag;`,
   },
-  // The built-in Action items prompt and the runs' items (issue 23).
-  actionItemsMigration,
 ];

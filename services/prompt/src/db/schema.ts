@@ -200,6 +200,7 @@ export const dashboardScores = prompt.table('dashboard_scores', {
   runId: uuid('run_id').notNull(),
   companyId: uuid('company_id').notNull(),
   day: date('day', { mode: 'string' }).notNull(),
+  clientId: uuid('client_id'),
   finishedAt: ts('finished_at').notNull(),
   intValue: integer('int_value'),
   optionValue: text('option_value'),

@@ -76,6 +76,8 @@ export async function saveCall(tx: Db, row: CallFacts): Promise<void> {
   await contribute(tx, await lockedCall(tx, row.fileId), -1);
   const [saved] = await tx.insert(dashboardCalls).values(row).onConflictDoUpdate({ target: dashboardCalls.fileId, set }).returning();
   await contribute(tx, saved, 1);
+  await tx.update(dashboardScores).set({ clientId: row.clientId ?? null })
+    .where(and(eq(dashboardScores.fileId, row.fileId), sql`${dashboardScores.clientId} is distinct from ${row.clientId ?? null}`));
 }
 
 export async function setTags(tx: Db, fileId: string, tags: string[]): Promise<void> {
@@ -136,7 +138,7 @@ export async function saveScores(tx: Db, rows: ScoreRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(dashboardScores).values(rows).onConflictDoUpdate({
     target: [dashboardScores.fileId, dashboardScores.promptId, dashboardScores.field],
-    set: { runId: sql`excluded.run_id`, day: sql`excluded.day`, finishedAt: sql`excluded.finished_at`, intValue: sql`excluded.int_value`, optionValue: sql`excluded.option_value`, boolValue: sql`excluded.bool_value` },
+    set: { runId: sql`excluded.run_id`, day: sql`excluded.day`, clientId: sql`excluded.client_id`, finishedAt: sql`excluded.finished_at`, intValue: sql`excluded.int_value`, optionValue: sql`excluded.option_value`, boolValue: sql`excluded.bool_value` },
     setWhere: sql`${dashboardScores.finishedAt} <= excluded.finished_at`,
   });
 }
@@ -374,8 +376,13 @@ export async function scoreSeries(db: Db, scope: CallScope & { promptId: string;
 
 /** The company's clients with their calls (count, latest) and open tasks; a b2c member's counts are of their own calls. */
 export async function crmClients(db: Db, companyId: string, owner: string | null) {
-  const calls = db.select({ clientId: c.clientId, n: count().as('n'), last: sql<Date | null>`max(${c.at})`.as('last') }).from(c)
-    .where(and(eq(c.companyId, companyId), isNotNull(c.seconds), owner ? eq(c.uploadedBy, owner) : undefined)).groupBy(c.clientId).as('calls');
+  const m = dashboardClientMonths;
+  // All time: the client-month sums, or (a b2c member) their own calls.
+  const calls = owner
+    ? db.select({ clientId: c.clientId, n: count().as('n'), last: sql<Date | null>`max(${c.at})`.as('last') }).from(c)
+      .where(and(eq(c.companyId, companyId), isNotNull(c.seconds), eq(c.uploadedBy, owner))).groupBy(c.clientId).as('calls')
+    : db.select({ clientId: m.clientId, n: sql<number>`sum(${m.calls})`.as('n'), last: sql<Date | null>`max(${m.lastAt})`.as('last') }).from(m)
+      .where(eq(m.companyId, companyId)).groupBy(m.clientId).as('calls');
   const tasks = db.select({ clientId: dashboardTasks.clientId, n: count().as('open') }).from(dashboardTasks)
     .where(and(eq(dashboardTasks.companyId, companyId), eq(dashboardTasks.open, true))).groupBy(dashboardTasks.clientId).as('tasks');
   return db.select({
@@ -394,19 +401,31 @@ export async function crmClients(db: Db, companyId: string, owner: string | null
 }
 
 /** One field's monthly answers per client since `from` (months as YYYY-MM-DD of their first day). */
+const monthOfDay = sql`date_trunc('month', ${s.day})::date`;
+
 export async function clientTrends(db: Db, scope: { companyId: string; promptId: string; field: string; from: string; owner: string | null }) {
-  const month = periodOf(s.day, 'month');
-  return db.select({
-    clientId: sql<string>`${c.clientId}::text`,
-    period: month,
+  // Per client, month (a date) and answer first; the month's text once per group.
+  const groups = db.select({
+    clientId: s.clientId,
+    month: sql<string>`${monthOfDay}`.as('month'),
     option: s.optionValue,
-    runs: count(),
-    average: orNull(sql`avg(${s.intValue})`),
-    rate: orNull(sql`avg(case when ${s.boolValue} then 1 when not ${s.boolValue} then 0 end)`),
-  }).from(s).innerJoin(c, eq(c.fileId, s.fileId))
-    .where(and(eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), isNotNull(c.clientId),
-      scope.owner ? eq(c.uploadedBy, scope.owner) : undefined))
-    .groupBy(c.clientId, month, s.optionValue);
+    runs: count().as('runs'),
+    intSum: sql<number>`sum(${s.intValue})`.as('int_sum'),
+    ints: count(s.intValue).as('ints'),
+    trues: sql<number>`count(*) filter (where ${s.boolValue})`.as('trues'),
+    bools: count(s.boolValue).as('bools'),
+  }).from(s)
+    .where(and(eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), isNotNull(s.clientId),
+      scope.owner ? inArray(s.fileId, db.select({ fileId: c.fileId }).from(c).where(and(eq(c.companyId, scope.companyId), eq(c.uploadedBy, scope.owner)))) : undefined))
+    .groupBy(s.clientId, monthOfDay, s.optionValue).as('groups');
+  return db.select({
+    clientId: sql<string>`${groups.clientId}::text`,
+    period: sql<string>`to_char(${groups.month}, 'YYYY-MM-DD')`,
+    option: groups.option,
+    runs: sql<number>`${groups.runs}::int`,
+    average: orNull(sql`${groups.intSum}::float8 / nullif(${groups.ints}, 0)`),
+    rate: orNull(sql`${groups.trues}::float8 / nullif(${groups.bools}, 0)`),
+  }).from(groups);
 }
 
 /** The transcript copy's row of a file (any company). */

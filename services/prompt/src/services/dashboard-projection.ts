@@ -80,7 +80,7 @@ async function applyAnalysisCompleted(tx: Db, event: EventOf<'analysis.completed
   const rows = version.expectedFormat.filter((f) => SCORED_TYPES.has(f.type) && f.name in result).map((f): repo.ScoreRow => {
     const value = result[f.name];
     return {
-      fileId, promptId, field: f.name, runId: id, companyId: call.companyId, day: call.day, finishedAt: run.finishedAt ?? new Date(event.occurredAt),
+      fileId, promptId, field: f.name, runId: id, companyId: call.companyId, day: call.day, clientId: call.clientId, finishedAt: run.finishedAt ?? new Date(event.occurredAt),
       intValue: f.type === 'integer' && typeof value === 'number' ? Math.round(value) : null,
       optionValue: f.type === 'custom' && typeof value === 'string' ? value : null,
       boolValue: f.type === 'boolean' && typeof value === 'boolean' ? value : null,

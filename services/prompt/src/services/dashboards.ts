@@ -105,8 +105,10 @@ export class DashboardService {
     const scope = await this.scope(identity, query);
     const format = await this.scoredField(identity, scope.companyId, query.promptId, query.field);
     const rows = await repo.scoreSeries(this.ctx.db, { ...scope, promptId: query.promptId, field: query.field }, query.groupBy);
+    const byPeriod = new Map<string, typeof rows>();
+    for (const row of rows) byPeriod.set(row.period, [...(byPeriod.get(row.period) ?? []), row]);
     return periodsBetween(scope.from, scope.to, query.groupBy).map((period) => {
-      const mine = rows.filter((r) => r.period === period);
+      const mine = byPeriod.get(period) ?? [];
       const runs = mine.reduce((n, r) => n + r.runs, 0);
       if (format.type === 'integer') return { period, average: mine[0]?.average ?? null, runs };
       if (format.type === 'boolean') return { period, rate: mine[0]?.rate ?? null, runs };
@@ -125,8 +127,10 @@ export class DashboardService {
       repo.crmClients(this.ctx.db, companyId, owner),
       format ? repo.clientTrends(this.ctx.db, { companyId, promptId: query.promptId!, field: query.field!, from: months[0]!, owner }) : Promise.resolve([]),
     ]);
+    const byKey = new Map<string, typeof trends>();
+    for (const t of trends) byKey.set(`${t.clientId}|${t.period}`, [...(byKey.get(`${t.clientId}|${t.period}`) ?? []), t]);
     const trendOf = (clientId: string) => (format ? months.map((period) => {
-      const mine = trends.filter((t) => t.clientId === clientId && t.period === period);
+      const mine = byKey.get(`${clientId}|${period}`) ?? [];
       if (format.type === 'integer') return { period, value: mine[0]?.average ?? null };
       if (format.type === 'boolean') return { period, value: mine[0]?.rate ?? null };
       // The answer given most; ties go to the first in the prompt's order of options.
