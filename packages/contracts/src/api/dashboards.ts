@@ -17,7 +17,7 @@ const Range = {
   from: IsoDate.optional(),
   /** Last day included (default: today, UTC). */
   to: IsoDate.optional(),
-  /** HOST_ADMIN: the company to look at (required for them); others: ignored, always their own. */
+  /** HOST_ADMIN: the company to look at (required for them); others always see their own (naming another company is a 404). */
   companyId: Id.optional(),
 };
 
