@@ -83,7 +83,7 @@ export function KanbanCard({ task, editable, names, today, focus, onOpen, onMove
         >
           <span aria-hidden="true">⠿</span>
         </button>
-      ) : null}
+      ) : <span aria-hidden="true" className="w-5 shrink-0" />}
       <CardBody task={task} names={names} today={today} onOpen={onOpen} />
       {editable ? (
         <DropdownMenu

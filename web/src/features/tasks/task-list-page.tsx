@@ -10,6 +10,7 @@ import { formatDate } from '../../lib/format-time';
 import { useTasksInfiniteQuery } from '../../lib/tasks-api';
 import { catalogue } from './i18n';
 import { isOverdue, todayUtc } from './model';
+import { useShownFilters } from './task-filters';
 import { TaskPageFrame, useTaskNames, useTaskPage } from './task-page';
 import { StatusBadge } from './status-badge';
 
@@ -46,24 +47,25 @@ export default function TaskListPage(): ReactElement {
         </span>
       ) : '—'),
     },
-    { id: 'client', header: t('tasks.columns.client'), cell: (task) => names.client(task) || '—' },
+    { id: 'client', header: t('tasks.columns.client'), cell: (task) => <span className="whitespace-nowrap">{names.client(task) || '—'}</span> },
     { id: 'created', header: t('tasks.columns.created'), cell: (task) => <span className="whitespace-nowrap">{formatDate(task.createdAt, i18n.language)}</span> },
   ], [i18n.language, names, openTask, t, today]);
 
-  const sort = filters.sort ?? 'dueDate';
-  const order = filters.order ?? 'asc';
+  const [shown, change] = useShownFilters(filters, setFilters);
+  const sort = shown.sort ?? 'dueDate';
+  const order = shown.order ?? 'asc';
   const select = `${fieldInputClass} py-1.5`;
   const sorter = (
     <div className="mb-3 flex flex-wrap items-end gap-3" data-testid="task-sort">
       <div className="w-40">
         <label htmlFor="task-sort" className="mb-1 block text-xs font-medium text-gray-700 dark:text-gray-300">{t('tasks.sort.label')}</label>
-        <select id="task-sort" className={select} value={sort} onChange={(event) => setFilters({ ...filters, sort: event.target.value as TaskSort })}>
+        <select id="task-sort" className={select} value={sort} onChange={(event) => change({ ...shown, sort: event.target.value as TaskSort })}>
           {TASK_SORTS.map((key) => <option key={key} value={key}>{t(`tasks.sort.${key}`)}</option>)}
         </select>
       </div>
       <div className="w-36">
         <label htmlFor="task-order" className="mb-1 block text-xs font-medium text-gray-700 dark:text-gray-300">{t('tasks.sort.order')}</label>
-        <select id="task-order" className={select} value={order} onChange={(event) => setFilters({ ...filters, order: event.target.value as 'asc' | 'desc' })}>
+        <select id="task-order" className={select} value={order} onChange={(event) => change({ ...shown, order: event.target.value as 'asc' | 'desc' })}>
           <option value="asc">{t('tasks.sort.asc')}</option>
           <option value="desc">{t('tasks.sort.desc')}</option>
         </select>

@@ -72,13 +72,15 @@ export function TaskPageFrame({ state, title, withStatus, toolbar, children }: {
   };
   return (
     <section aria-labelledby="page-heading">
-      <div className="flex flex-wrap items-start gap-3">
+      <div className="flex flex-wrap items-start gap-x-3">
         <div className="mr-auto"><PageHeading>{title}</PageHeading></div>
-        <nav aria-label={t('tasks.views')} className="flex rounded-lg bg-gray-100 p-1 dark:bg-gray-800">
-          <NavLink to={`/task-list${query ? `?${query}` : ''}`} className={viewLink}>{t('tasks.list')}</NavLink>
-          <NavLink to={`/task-kanban${query ? `?${query}` : ''}`} className={viewLink}>{t('tasks.kanban')}</NavLink>
-        </nav>
-        {directory.mayCreate ? <button type="button" className={buttonClass.primary} onClick={() => setCreating(true)} data-testid="task-new">{t('tasks.newTask')}</button> : null}
+        <div className="mb-4 flex flex-wrap items-center gap-3">
+          <nav aria-label={t('tasks.views')} className="flex rounded-lg bg-gray-100 p-1 dark:bg-gray-800">
+            <NavLink to={`/task-list${query ? `?${query}` : ''}`} className={viewLink}>{t('tasks.list')}</NavLink>
+            <NavLink to={`/task-kanban${query ? `?${query}` : ''}`} className={viewLink}>{t('tasks.kanban')}</NavLink>
+          </nav>
+          {directory.mayCreate ? <button type="button" className={buttonClass.primary} onClick={() => setCreating(true)} data-testid="task-new">{t('tasks.newTask')}</button> : null}
+        </div>
       </div>
       <TaskFiltersForm value={filters} directory={directory} withStatus={withStatus} onChange={setFilters} />
       {toolbar}
