@@ -23,3 +23,5 @@ export * from './retention';
 export * from './images';
 export * from './credits';
 export * from './csv';
+export * from './privacy';
+export * from './crypto';

@@ -99,8 +99,14 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'client.hold_changed': { id, hold: false, reason: 'r'.repeat(HOLD_REASON_MAX) },
   'company.hold_changed': { id, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
   'retention.applied': { service: 'file', removed: { recordings: 1_000_000 }, days: 36_500, olderThan: new Date().toISOString(), held: 1_000_000 },
+  // A person's data (issue 25): the manifest's key stands for however many recordings the person has.
+  'privacy.export_requested': { jobId: id, subject: { kind: 'client', id } },
+  'privacy.part_ready': { jobId: id, service: 'file', manifest: `privacy/${id}/file.manifest.json`, counts: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(58)}${String(i).padStart(2, '0')}`, 1_000_000_000])) },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
+  // Encryption at rest (issue 25).
+  'company.key_destroyed': { companyId: id, service: 'transcription', reason: 'company_deleted' },
+  'company.encryption_progressed': { companyId: id, service: 'transcription', done: 2 ** 31, total: 2 ** 31, state: 'running' },
   'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800, language: 'auto', speakers: UPLOAD_SPEAKERS_MAX },
   'file.deleted': { id: fileId, storageKey: `${companyId}/${fileId}.wav` },
   'file.tags_changed': { id: fileId, before: { tags: [] }, after: { tags: Array.from({ length: TAGS_PER_FILE_MAX }, (_, n) => String(n).padEnd(TAG_LENGTH_MAX, 't')) } },

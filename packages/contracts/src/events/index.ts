@@ -10,6 +10,8 @@ import { creditEvents } from './credits';
 import { policyEvents } from './policies';
 import { taskEvents } from './tasks';
 import { holdEvents } from './holds';
+import { privacyEvents } from './privacy';
+import { keyEvents } from './keys';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -18,8 +20,9 @@ export { TranscriptSegmentFact, TEXT_PART_BYTES, textParts } from './transcripti
 export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 export { EmailTemplateState } from './mail';
 export { TaskState } from './tasks';
+export { PrivacySubject } from './privacy';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents, ...taskEvents, ...holdEvents] as const;
+const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents, ...taskEvents, ...holdEvents, ...privacyEvents, ...keyEvents] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

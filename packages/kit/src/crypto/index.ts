@@ -1,0 +1,3 @@
+export * from './chunked';
+export * from './master-key';
+export * from './key-ring';

@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { SYSTEM_ACTOR, isId, type EventOf } from '@earshot/contracts';
+import type { Db } from '../db/database';
+import type { Migration } from '../db/migrate';
+import { on, type Emit, type HandlerSpec } from '../bus/handlers';
+import { ConfigError } from '../config';
+import { KeyUnavailableError, MasterKeys } from './master-key';
+
+/** How long an unwrapped data key is reused in memory; a key destroyed elsewhere stops working within it. */
+const CACHE_MS = 30_000;
+
+export interface EncryptionProgress {
+  state: 'idle' | 'running' | 'done';
+  done: number;
+  total: number;
+}
+
+interface KeyRow {
+  company_id: string;
+  wrapped_key: string | null;
+  encrypt: boolean;
+  progress_state: EncryptionProgress['state'];
+  progress_done: number;
+  progress_total: number;
+}
+
+/**
+ * One service's data keys, one per company, wrapped by the master key (issue 25). Each service that
+ * stores encrypted data keeps its own table `company_keys` in its own schema (migration below), so
+ * no service reads another's keys, and deleting a company destroys every copy through each
+ * service's company.deleted handler. A row also holds the company's encryption switch (from
+ * company.policies_changed) and the progress of encrypting what was stored before it was on.
+ */
+export class CompanyKeyRing {
+  readonly migration: Migration = {
+    name: 'kit_0003_company_keys',
+    sql: `create table company_keys (
+            company_id uuid primary key,
+            -- The data key wrapped by the master key (mk1:<master key id>:...); null only while no master key is configured.
+            wrapped_key text,
+            master_key_id text,
+            encrypt boolean not null,
+            progress_state text not null default 'idle' check (progress_state in ('idle', 'running', 'done')),
+            progress_done integer not null default 0,
+            progress_total integer not null default 0,
+            updated_at timestamptz not null)`,
+  };
+
+  private readonly cache = new Map<string, { key: Buffer | null; encrypt: boolean; at: number }>();
+
+  constructor(
+    private readonly schema: string,
+    private readonly service: string,
+    readonly master: MasterKeys,
+  ) {}
+
+  private get table() {
+    return sql`${sql.identifier(this.schema)}.company_keys`;
+  }
+
+  private async row(db: Db, companyId: string): Promise<KeyRow | null> {
+    const result = (await db.execute(sql`select * from ${this.table} where company_id = ${companyId}`)) as unknown as { rows: KeyRow[] };
+    return result.rows[0] ?? null;
+  }
+
+  /**
+   * Refuses to start, with a message saying what to set, when data keys exist but no master key
+   * is configured (they could not be unwrapped: every encrypted object would be unreadable).
+   */
+  async assertStartable(db: Db): Promise<void> {
+    if (this.master.configured) return;
+    const result = (await db.execute(sql`select count(*)::int as n from ${this.table} where wrapped_key is not null or encrypt`)) as unknown as { rows: { n: number }[] };
+    if ((result.rows[0]?.n ?? 0) > 0) {
+      throw new ConfigError([`ENCRYPTION_MASTER_KEY: the ${this.service} service holds encrypted data of ${result.rows[0]!.n} company(ies); set ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE to the master key they were wrapped with`]);
+    }
+  }
+
+  /** company.policies_changed: the encryption switch; turning it on creates the data key at once. */
+  handlers(): HandlerSpec[] {
+    return [on('company.policies_changed', (event, tx) => this.applyPolicies(tx, event), { entity: (event) => event.data.id })];
+  }
+
+  private async applyPolicies(tx: Db, event: EventOf<'company.policies_changed'>): Promise<void> {
+    const companyId = event.data.id;
+    if (!isId(companyId)) return;
+    const encrypt = event.data.after.encryption;
+    const existing = await this.row(tx, companyId);
+    this.cache.delete(companyId);
+    if (!existing && !encrypt) return;
+    const wrapped = existing?.wrapped_key ?? (encrypt && this.master.configured ? this.master.wrap(companyId, randomBytes(32)) : null);
+    const masterId = wrapped ? MasterKeys.idOfWrapped(wrapped) : null;
+    // Turned on: what was stored before is encrypted by the background pass, which starts from 'running'.
+    const state = encrypt && existing?.encrypt !== true ? 'running' : (existing?.progress_state ?? 'idle');
+    await tx.execute(sql`
+      insert into ${this.table} (company_id, wrapped_key, master_key_id, encrypt, progress_state, updated_at)
+      values (${companyId}, ${wrapped}, ${masterId}, ${encrypt}, ${state}, ${event.occurredAt})
+      on conflict (company_id) do update set wrapped_key = excluded.wrapped_key, master_key_id = excluded.master_key_id,
+        encrypt = excluded.encrypt, progress_state = excluded.progress_state, updated_at = excluded.updated_at
+      where ${this.table}.updated_at <= excluded.updated_at`);
+  }
+
+  /** Whether new data of the company is to be stored encrypted. */
+  async encrypts(db: Db, companyId: string): Promise<boolean> {
+    return (await this.cached(db, companyId)).encrypt;
+  }
+
+  /** The company's data key, or null when it has none (never had encryption on, or it was destroyed). */
+  async dataKey(db: Db, companyId: string): Promise<Buffer | null> {
+    const entry = await this.cached(db, companyId);
+    if (entry.encrypt && !entry.key) throw new KeyUnavailableError('Encryption is on for this company but no master key is configured');
+    return entry.key;
+  }
+
+  private async cached(db: Db, companyId: string): Promise<{ key: Buffer | null; encrypt: boolean }> {
+    const hit = this.cache.get(companyId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit;
+    let row = await this.row(db, companyId);
+    // Turned on while no master key was configured: the key is made once there is one.
+    if (row?.encrypt && !row.wrapped_key && this.master.configured) {
+      const wrapped = this.master.wrap(companyId, randomBytes(32));
+      await db.execute(sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${companyId} and wrapped_key is null`);
+      row = await this.row(db, companyId);
+    }
+    const entry = { key: row?.wrapped_key ? this.master.unwrap(companyId, row.wrapped_key) : null, encrypt: row?.encrypt ?? false, at: Date.now() };
+    this.cache.set(companyId, entry);
+    return entry;
+  }
+
+  /**
+   * Crypto-shredding: the company's data key is deleted in the caller's transaction, before its
+   * data is removed, and company.key_destroyed says so (the audit log keeps it). After this commit
+   * every encrypted copy of the company's data is unreadable, wherever it is.
+   */
+  async destroy(tx: Db, companyId: string, emit: Emit, actor = SYSTEM_ACTOR): Promise<void> {
+    this.cache.delete(companyId);
+    const result = (await tx.execute(sql`delete from ${this.table} where company_id = ${companyId} returning wrapped_key`)) as unknown as { rows: { wrapped_key: string | null }[] };
+    if (result.rows.some((row) => row.wrapped_key)) {
+      emit({ type: 'company.key_destroyed', companyId, actor, data: { companyId, service: this.service, reason: 'company_deleted' } });
+    }
+  }
+
+  async progress(db: Db, companyId: string): Promise<EncryptionProgress> {
+    const row = await this.row(db, companyId);
+    return { state: row?.progress_state ?? 'idle', done: row?.progress_done ?? 0, total: row?.progress_total ?? 0 };
+  }
+
+  /** Companies whose existing data the background pass still has to encrypt. */
+  async pending(db: Db): Promise<string[]> {
+    const result = (await db.execute(sql`select company_id from ${this.table} where encrypt and progress_state = 'running' and wrapped_key is not null`)) as unknown as { rows: { company_id: string }[] };
+    return result.rows.map((row) => row.company_id);
+  }
+
+  async saveProgress(db: Db, companyId: string, progress: EncryptionProgress): Promise<void> {
+    await db.execute(sql`update ${this.table} set progress_state = ${progress.state}, progress_done = ${progress.done}, progress_total = ${progress.total} where company_id = ${companyId} and encrypt`);
+  }
+
+  /**
+   * Master-key rotation: every data key wrapped by another master key (the previous one, given as
+   * ENCRYPTION_PREVIOUS_MASTER_KEY) is rewrapped by the current one. The data is not touched.
+   * Returns how many keys were rewrapped.
+   */
+  async rotate(db: Db): Promise<number> {
+    if (!this.master.configured) throw new KeyUnavailableError('No master key is configured to rotate to');
+    const result = (await db.execute(sql`select company_id, wrapped_key from ${this.table} where wrapped_key is not null and master_key_id is distinct from ${this.master.currentId}`)) as unknown as { rows: { company_id: string; wrapped_key: string }[] };
+    for (const row of result.rows) {
+      const wrapped = this.master.wrap(row.company_id, this.master.unwrap(row.company_id, row.wrapped_key));
+      await db.execute(sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${row.company_id} and wrapped_key = ${row.wrapped_key}`);
+    }
+    this.cache.clear();
+    return result.rows.length;
+  }
+}

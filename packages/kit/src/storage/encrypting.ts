@@ -1,0 +1,112 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { decryptingStream, encryptingStream, HEADER_BYTES, isEncryptedHeader, plainSizeOf, readHeader, storedRangeOf, TAG_BYTES } from '../crypto/chunked';
+import { KeyUnavailableError } from '../crypto/master-key';
+import { assertValidKey, assertValidRange, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
+
+/** What the wrapper asks of a service's key ring, per company (the first segment of every key). */
+export interface CompanyKeys {
+  /** Whether new objects of the company are stored encrypted. */
+  encrypts(companyId: string): Promise<boolean>;
+  /** The company's data key, or null when it has none (never on, or destroyed). */
+  dataKey(companyId: string): Promise<Buffer | null>;
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
+/**
+ * Object storage that encrypts the objects of companies with encryption on (the chunked AES-GCM
+ * format of crypto/chunked.ts) and decrypts on read, whole or by byte range, reading only the
+ * chunks a range covers. Objects stored in plain (before encryption was on) are read as they are;
+ * an encrypted object whose company has no key any more fails with KeyUnavailableError. Keys must
+ * start with the company id (`<companyId>/...`), as every service's keys do.
+ */
+export class EncryptingStorage implements ObjectStorage {
+  readonly kind: 'local' | 's3';
+
+  constructor(
+    readonly inner: ObjectStorage,
+    private readonly keys: CompanyKeys,
+    private readonly chunkSize?: number,
+  ) {
+    this.kind = inner.kind;
+  }
+
+  private companyOf(key: string): string {
+    assertValidKey(key);
+    return key.split('/')[0]!;
+  }
+
+  async put(key: string, stream: Readable, options: PutOptions): Promise<{ size: number }> {
+    const companyId = this.companyOf(key);
+    if (!(await this.keys.encrypts(companyId))) return this.inner.put(key, stream, options);
+    return this.putEncrypted(key, stream, options, companyId);
+  }
+
+  /** Stores `stream` encrypted whatever the switch says (the background pass of existing objects). */
+  async putEncrypted(key: string, stream: Readable, options: PutOptions, companyId = this.companyOf(key)): Promise<{ size: number }> {
+    const dataKey = await this.keys.dataKey(companyId);
+    if (!dataKey) throw new KeyUnavailableError(`Company ${companyId} has no data key`);
+    const cipher = encryptingStream(dataKey, this.chunkSize);
+    pipeline(stream, cipher, () => undefined);
+    await this.inner.put(key, cipher, { contentType: options.contentType });
+    return { size: cipher.plainBytes };
+  }
+
+  /** The header of an encrypted object, or null when the object is stored in plain. */
+  private async headerOf(key: string, storedSize: number): Promise<Buffer | null> {
+    if (storedSize < HEADER_BYTES + TAG_BYTES) return null;
+    const head = await readAll(await this.inner.get(key, { start: 0, end: HEADER_BYTES - 1 }));
+    return isEncryptedHeader(head) ? head : null;
+  }
+
+  /** Whether the object is stored encrypted (for the background pass and the tests). */
+  async isEncrypted(key: string): Promise<boolean> {
+    const info = await this.inner.stat(key);
+    return info ? (await this.headerOf(key, info.size)) !== null : false;
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    assertValidRange(range);
+    const companyId = this.companyOf(key);
+    const info = await this.inner.stat(key);
+    if (!info) return this.inner.get(key, range);
+    const header = await this.headerOf(key, info.size);
+    if (!header) return this.inner.get(key, range);
+    const dataKey = await this.keys.dataKey(companyId);
+    if (!dataKey) throw new KeyUnavailableError(`The data key of company ${companyId} is gone: the object cannot be decrypted`);
+    const { chunkSize } = readHeader(header);
+    const plainSize = plainSizeOf(info.size, chunkSize);
+    const finalChunk = Math.max(0, Math.ceil(plainSize / chunkSize) - 1);
+    const wanted = range ? { start: range.start, end: Math.min(range.end, plainSize - 1) } : { start: 0, end: plainSize - 1 };
+    if (plainSize === 0 || wanted.end < wanted.start) {
+      if (range) throw new RangeError(`Invalid byte range ${range.start}-${range.end} of ${plainSize} bytes`);
+      return this.decrypted(key, { start: HEADER_BYTES, end: info.size - 1 }, dataKey, header, { firstChunk: 0, finalChunk, skip: 0, length: 0 });
+    }
+    const { stored, firstChunk, skip } = storedRangeOf(wanted, chunkSize, info.size);
+    return this.decrypted(key, stored, dataKey, header, { firstChunk, finalChunk, skip, length: wanted.end - wanted.start + 1 });
+  }
+
+  private async decrypted(key: string, stored: ByteRange, dataKey: Buffer, header: Buffer, opts: Parameters<typeof decryptingStream>[2]): Promise<Readable> {
+    const source = await this.inner.get(key, stored);
+    const plain = decryptingStream(dataKey, header, opts);
+    pipeline(source, plain, () => undefined);
+    return plain;
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    const info = await this.inner.stat(key);
+    if (!info) return null;
+    const header = await this.headerOf(key, info.size);
+    return header ? { ...info, size: plainSizeOf(info.size, readHeader(header).chunkSize) } : info;
+  }
+
+  delete(key: string): Promise<void> {
+    return this.inner.delete(key);
+  }
+}
+
