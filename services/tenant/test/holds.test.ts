@@ -137,3 +137,26 @@ test('a company’s hold is HOST_ADMIN’s: while held the company, its clients 
   expect((await stack.as(a.user, { method: 'DELETE', url: `/api/transcripts/${fileId}` })).statusCode).toBe(200);
   expect((await stack.as(a.admin, { method: 'DELETE', url: `/api/clients/${client}` })).statusCode).toBe(200);
 });
+
+test('a hold in force reads back on the client (detail and list) and the company (detail and list), and is gone once lifted', async () => {
+  const client = await createClient(a.admin, 'Read back');
+  await clientHold(a.admin, client, { hold: true, reason: 'Complaint 77' });
+  const detail = await stack.as(a.admin, { method: 'GET', url: `/api/clients/${client}` });
+  expect(detail.json().hold).toEqual({ reason: 'Complaint 77', by: a.adminId, at: expect.any(String) });
+  const listed = (await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=Read%20back' })).json().items as { _id: string; hold: unknown }[];
+  expect(listed.find((c) => c._id === client)?.hold).toMatchObject({ reason: 'Complaint 77' });
+  // Another company's admin still cannot see the client, hold or not.
+  expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${client}` })).statusCode).toBe(404);
+
+  await companyHold(host, a.id, { hold: true, reason: 'Audit season' });
+  // A company is read by HOST_ADMIN only (an ADMIN reads their policies, not the company row).
+  expect((await stack.as(host, { method: 'GET', url: `/api/companies/${a.id}` })).json().hold).toEqual({ reason: 'Audit season', by: hostId, at: expect.any(String) });
+  const companies = (await stack.as(host, { method: 'GET', url: '/api/companies?pageSize=100' })).json().items as { _id: string; hold: unknown }[];
+  expect(companies.find((c) => c._id === a.id)?.hold).toMatchObject({ reason: 'Audit season' });
+  expect(companies.find((c) => c._id === b.id)?.hold).toBeNull();
+
+  await companyHold(host, a.id, { hold: false, reason: 'Season over' });
+  await clientHold(a.admin, client, { hold: false, reason: 'Resolved' });
+  expect((await stack.as(host, { method: 'GET', url: `/api/companies/${a.id}` })).json().hold).toBeNull();
+  expect((await stack.as(a.admin, { method: 'GET', url: `/api/clients/${client}` })).json().hold).toBeNull();
+});

@@ -30,6 +30,13 @@ export const HoldDto = z.object({
 });
 export type HoldDto = z.infer<typeof HoldDto>;
 
+/**
+ * A hold in force as a client or a company shows it (`hold` on ClientDto and CompanyDto): the
+ * reason, who placed it (user id) and when; `null` when the object is not held now.
+ */
+export const ActiveHoldDto = z.object({ reason: z.string(), by: z.string(), at: z.string() });
+export type ActiveHoldDto = z.infer<typeof ActiveHoldDto>;
+
 /** What the console and the API say when a deletion meets a hold (409). */
 export const HOLD_MESSAGES = {
   file: 'This recording is under legal hold: lift the hold before deleting it',

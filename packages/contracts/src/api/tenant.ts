@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, Name, PageQuery, paginated } from '../common';
 import { BRANDING_KINDS, BRANDING_URL_PREFIX, COMPANY_DATA_SERVICES, FEATURE_KEYS, type FeatureKey } from '../constants';
 import { ClientState } from '../events/tenant';
+import { ActiveHoldDto } from './holds';
 
 export const COMPANY_TYPES = ['enterprise', 'business', 'b2c', 'partner'] as const;
 export const COMPANY_STATUSES = ['active', 'inactive', 'suspended'] as const;
@@ -155,6 +156,8 @@ export const CompanyDto = z.object({
   settings: z.object({ theme: ThemeColours.partial() }),
   /** Credits the company can still spend (open reservations taken off; see GET /companies/{id}/credits). */
   balance: z.number(),
+  /** The legal hold on the whole company when one is in force (see PUT /companies/{id}/hold). */
+  hold: ActiveHoldDto.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -285,6 +288,8 @@ export const ClientDto = z.object({
   _id: z.string(),
   companyId: z.string(),
   ...ClientState.shape,
+  /** The legal hold on the client when one is in force (see PUT /clients/{id}/hold). */
+  hold: ActiveHoldDto.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { clientHolds, companyHolds, type HoldRow } from '../db/holds';
 
@@ -34,4 +34,18 @@ export async function clientHeld(db: Db, clientId: string): Promise<boolean> {
 export async function companyHeld(db: Db, companyId: string): Promise<boolean> {
   const [row] = await db.select({ held: companyHolds.held }).from(companyHolds).where(and(eq(companyHolds.companyId, companyId), eq(companyHolds.held, true)));
   return row !== undefined;
+}
+
+/** The holds in force among these clients, by client id (one query for a page of clients). */
+export async function activeClientHolds(db: Db, clientIds: string[]): Promise<Map<string, HoldState>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await db.select().from(clientHolds).where(and(inArray(clientHolds.clientId, clientIds), eq(clientHolds.held, true)));
+  return new Map(rows.map(({ clientId, companyId: _company, ...hold }) => [clientId, hold]));
+}
+
+/** The holds in force among these companies, by company id. */
+export async function activeCompanyHolds(db: Db, companyIds: string[]): Promise<Map<string, HoldState>> {
+  if (companyIds.length === 0) return new Map();
+  const rows = await db.select().from(companyHolds).where(and(inArray(companyHolds.companyId, companyIds), eq(companyHolds.held, true)));
+  return new Map(rows.map(({ companyId, ...hold }) => [companyId, hold]));
 }

@@ -4,7 +4,8 @@ import type { ClientRecordingRow, ClientRow, NewClientRow } from '../db/schema';
 import * as repo from '../repositories/clients';
 import { isMember } from '../repositories/members';
 import { duplicateField, rethrowDuplicate } from './errors';
-import { assertClientNotHeld } from './holds';
+import { activeClientHolds, findClientHold } from '../repositories/holds';
+import { assertClientNotHeld, toActiveHold } from './holds';
 
 export function toClientDto(row: ClientRow): ClientDto {
   return { _id: row.id, companyId: row.companyId, ...toClientState(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
@@ -54,7 +55,8 @@ export class ClientService {
 
   async list(identity: Identity, query: ClientListQuery): Promise<ClientPage> {
     const { rows, total } = await repo.listClients(this.ctx.db, companyScope(identity, query.companyId), query.search, query.page, query.pageSize);
-    return { items: rows.map(toClientDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+    const holds = await activeClientHolds(this.ctx.db, rows.map((r) => r.id));
+    return { items: rows.map((r) => ({ ...toClientDto(r), hold: toActiveHold(holds.get(r.id)) })), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
   }
 
   async dropdown(identity: Identity, query: { companyId?: string }): Promise<{ _id: string; name: string }[]> {
@@ -64,7 +66,7 @@ export class ClientService {
   async get(identity: Identity, id: string): Promise<ClientDetailDto> {
     const row = await repo.findClient(this.ctx.db, id, companyScope(identity));
     if (!row) throw notFound('Client');
-    return { ...toClientDto(row), recordings: (await repo.recordingsOf(this.ctx.db, id)).map(toRecording) };
+    return { ...toClientDto(row), hold: toActiveHold(await findClientHold(this.ctx.db, id)), recordings: (await repo.recordingsOf(this.ctx.db, id)).map(toRecording) };
   }
 
   async create(identity: Identity, body: ClientCreateBody): Promise<ClientDto> {

@@ -22,7 +22,8 @@ import { toUnits } from './credits/amounts';
 import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
-import { assertCompanyNotHeld } from './holds';
+import { activeCompanyHolds } from '../repositories/holds';
+import { assertCompanyNotHeld, toActiveHold } from './holds';
 
 const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [], balance: 0 };
 
@@ -109,8 +110,10 @@ export function assertNotDeleting(row: CompanyRow): void {
 
 /** Companies as the API shows them, with their users and storage figures. */
 async function withFigures(db: Db, rows: CompanyRow[]): Promise<CompanyDto[]> {
-  const figures = await figuresOf(db, rows.map((r) => r.id));
-  return rows.map((r) => toCompanyDto(r, figures.get(r.id)));
+  const ids = rows.map((r) => r.id);
+  const figures = await figuresOf(db, ids);
+  const holds = await activeCompanyHolds(db, ids);
+  return rows.map((r) => ({ ...toCompanyDto(r, figures.get(r.id)), hold: toActiveHold(holds.get(r.id)) }));
 }
 
 /** A company by id, or 404. */

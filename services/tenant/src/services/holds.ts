@@ -1,4 +1,4 @@
-import { HOLD_MESSAGES, type HoldBody, type HoldDto } from '@earshot/contracts';
+import { HOLD_MESSAGES, type ActiveHoldDto, type HoldBody, type HoldDto } from '@earshot/contracts';
 import { actorOf, companyScope, conflict, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import { findClientForUpdate } from '../repositories/clients';
 import { findCompanyForUpdate } from '../repositories/companies';
@@ -8,6 +8,10 @@ import { assertNotDeleting, assertVisible } from './companies';
 
 const toHold = (row: HoldState | undefined): HoldDto =>
   row ? { hold: row.held, reason: row.reason, by: row.heldBy, at: row.changedAt.toISOString() } : { hold: false, reason: null, by: null, at: null };
+
+/** A hold in force as clients and companies show it; null when there is none. */
+export const toActiveHold = (row: HoldState | undefined): ActiveHoldDto | null =>
+  row?.held ? { reason: row.reason, by: row.heldBy, at: row.changedAt.toISOString() } : null;
 
 /** 409 when the company is held: nothing of it is deleted, the company itself included. */
 export async function assertCompanyNotHeld(tx: Db, companyId: string): Promise<void> {
