@@ -20,18 +20,24 @@ export const EntryActionsContext = createContext<EntryActions | null>(null);
 
 const chip = 'flex min-w-0 items-center gap-1.5 rounded-md border px-1.5 py-0.5 text-xs leading-5';
 
-/** `wrap`: the whole title on as many lines as it takes (week and day), else cut to one line (month). */
-const titleClass = (wrap: boolean) => (wrap ? 'min-w-0 break-words' : 'truncate');
+/**
+ * `wrap` (week, day, agenda): the icon and the words flow as text, the whole title on as many
+ * lines as it takes, the Move button in the corner; else (month) one line, the title cut short.
+ */
+const look = (wrap: boolean) => (wrap
+  ? { box: 'relative block rounded-md border px-1.5 py-0.5 text-xs leading-5', link: 'block break-words', icon: 'mr-1 inline align-[-2px]', title: '', move: 'absolute top-0.5 right-0.5' }
+  : { box: chip, link: 'flex min-w-0 flex-1 items-center gap-1.5', icon: 'shrink-0', title: 'truncate', move: 'shrink-0' });
 
 export function RecordingEntry({ recording, showTime, wrap = false }: { recording: CalendarRecording; showTime: boolean; wrap?: boolean }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const time = useMemo(() => new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }), [i18n.language]);
+  const css = look(wrap);
   return (
-    <Link to={`/transcripts/${encodeURIComponent(recording.fileId)}`} className={`${chip} ${ENTRY_STYLE.recording} hover:underline`} title={recording.originalName} data-testid="calendar-recording">
-      <Icon name="transcript" width={14} height={14} className="shrink-0" />
+    <Link to={`/transcripts/${encodeURIComponent(recording.fileId)}`} className={`${css.box} ${wrap ? css.link : ''} ${ENTRY_STYLE.recording} hover:underline`} title={recording.originalName} data-testid="calendar-recording">
+      <Icon name="transcript" width={14} height={14} className={css.icon} />
       <span className="sr-only">{t('calendarPage.recording')}: </span>
-      {showTime ? <time dateTime={recording.date} className="shrink-0 tabular-nums opacity-80">{time.format(new Date(recording.date))}</time> : null}
-      <span className={titleClass(wrap)}>{recording.originalName}</span>
+      {showTime ? <time dateTime={recording.date} className="mr-1 shrink-0 whitespace-nowrap tabular-nums opacity-80">{time.format(new Date(recording.date))}</time> : null}
+      <span className={css.title}>{recording.originalName}</span>
     </Link>
   );
 }
@@ -42,23 +48,24 @@ export function TaskEntry({ task, wrap = false }: { task: CalendarTask; wrap?: b
   const movable = actions?.mayMove(task) ?? false;
   const { setNodeRef, listeners, isDragging } = useDraggable({ id: task._id, data: { task }, disabled: !movable });
   const status = t(`calendarPage.status.${task.status}`);
+  const css = look(wrap);
   return (
-    <div ref={setNodeRef} className={`${chip} ${ENTRY_STYLE[task.status]} ${isDragging ? 'opacity-40' : ''} ${movable ? 'cursor-grab touch-none' : ''}`} data-testid="calendar-task" data-task-id={task._id} data-movable={movable}>
+    <div ref={setNodeRef} className={`${css.box} ${ENTRY_STYLE[task.status]} ${isDragging ? 'opacity-40' : ''} ${movable ? 'cursor-grab touch-none' : ''}`} data-testid="calendar-task" data-task-id={task._id} data-movable={movable}>
       <Link
         to={`/task-list?task=${encodeURIComponent(task._id)}`}
-        className={`flex min-w-0 flex-1 items-center gap-1.5 hover:underline ${task.status === 'done' ? 'line-through decoration-1' : ''}`}
+        className={`${css.link} ${wrap && movable ? 'pr-5' : ''} hover:underline ${task.status === 'done' ? 'line-through decoration-1' : ''}`}
         title={`${task.title} (${status})`}
         onClick={(event) => {
           if (actions?.dragging.current) event.preventDefault();
         }}
         {...(movable ? listeners : {})}
       >
-        <Icon name="task" width={14} height={14} className="shrink-0" />
+        <Icon name="task" width={14} height={14} className={css.icon} />
         <span className="sr-only">{t('calendarPage.taskOf', { status })}: </span>
-        <span className={titleClass(wrap)}>{task.title}</span>
+        <span className={css.title}>{task.title}</span>
       </Link>
       {movable ? (
-        <button type="button" onClick={() => actions?.onMove(task)} aria-label={t('calendarPage.moveOf', { title: task.title })} title={t('calendarPage.move')} className="shrink-0 rounded px-0.5 opacity-70 hover:bg-black/10 hover:opacity-100 focus-visible:opacity-100 dark:hover:bg-white/10" data-testid="calendar-task-move">
+        <button type="button" onClick={() => actions?.onMove(task)} aria-label={t('calendarPage.moveOf', { title: task.title })} title={t('calendarPage.move')} className={`${css.move} rounded px-0.5 opacity-70 hover:bg-black/10 hover:opacity-100 focus-visible:opacity-100 dark:hover:bg-white/10`} data-testid="calendar-task-move">
           <Icon name="calendar" width={14} height={14} />
         </button>
       ) : null}
