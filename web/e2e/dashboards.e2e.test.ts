@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, priceChatModelsFree, signIn, waitFor, type ApiClient, type DemoRole } from './harness';
+import { apiSession, priceChatModelsFree, seriousViolations, signIn, waitFor, type ApiClient, type DemoRole } from './harness';
 
 jest.setTimeout(600_000);
 
@@ -190,7 +190,7 @@ describe('dashboards in Chromium', () => {
     expect(await timeline.getByRole('link', { name: 'at 0:03' }).getAttribute('href')).toBe(`/transcripts/${fileIds[0]}?t=3`);
   });
 
-  it('fits 1280 and 375 px in light and dark without sideways page scroll (screenshots)', async () => {
+  it('fits 1280 and 375 px in light and dark without sideways page scroll, with no serious axe violation (screenshots)', async () => {
     const pages: Array<[name: string, role: DemoRole, path: string, query: string, ready: string]> = [
       ['analytics', 'ADMIN', '/analytics', `from=${monthStart}&to=${today}&groupBy=week&promptId=${promptId}&field=clarity`, '[data-testid="time-chart"] [data-testid="chart-canvas"]'],
       ['crm', 'ADMIN', '/crm', `promptId=${promptId}&field=clarity`, '[data-testid="trend"]'],
@@ -207,6 +207,8 @@ describe('dashboards in Chromium', () => {
           await waitFor(async () => (await page.locator('figure [role="status"]').count()) === 0, `${name}'s charts`);
           await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
           if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true });
+          // axe-core on each page once: no serious or critical violation (names, contrast, roles).
+          if (width === 1280) await expect(seriousViolations(page)).resolves.toEqual([]);
           await page.close();
         }
       }
