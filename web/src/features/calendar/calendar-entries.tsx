@@ -26,7 +26,8 @@ const chip = 'flex min-w-0 items-center gap-1.5 rounded-md border px-1.5 py-0.5 
  */
 const look = (wrap: boolean) => (wrap
   ? { box: 'relative block rounded-md border px-1.5 py-0.5 text-xs leading-5', link: 'block break-words', icon: 'mr-1 inline align-[-2px]', title: '', move: 'absolute top-0.5 right-0.5' }
-  : { box: chip, link: 'flex min-w-0 flex-1 items-center gap-1.5', icon: 'shrink-0', title: 'truncate', move: 'shrink-0' });
+  // A month cell is narrow: there the Move button shows only when the keyboard reaches it (the mouse drags).
+  : { box: chip, link: 'flex min-w-0 flex-1 items-center gap-1.5', icon: 'shrink-0', title: 'truncate', move: 'sr-only shrink-0 focus-visible:not-sr-only' });
 
 export function RecordingEntry({ recording, showTime, wrap = false }: { recording: CalendarRecording; showTime: boolean; wrap?: boolean }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
