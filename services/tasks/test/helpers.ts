@@ -27,10 +27,10 @@ export function client(companyId: string) {
   return { id, event: envelope('client.created', companyId, { id, before: null, after }) };
 }
 
-/** A recording uploaded at `uploadedAt`, optionally of a client. */
-export function upload(companyId: string, options: { name?: string; clientId?: string | null; uploadedAt?: string } = {}) {
+/** A recording uploaded at `uploadedAt`, optionally of a client and by a person. */
+export function upload(companyId: string, options: { name?: string; clientId?: string | null; uploadedAt?: string; uploadedBy?: string } = {}) {
   const id = randomUUID();
-  const data = { id, storageKey: 'k', originalName: options.name ?? 'call.wav', mimeType: 'audio/wav', size: 1, clientId: options.clientId ?? null, uploadedBy: null };
+  const data = { id, storageKey: 'k', originalName: options.name ?? 'call.wav', mimeType: 'audio/wav', size: 1, clientId: options.clientId ?? null, uploadedBy: options.uploadedBy ?? null };
   return { id, event: envelope('file.uploaded', companyId, data, options.uploadedAt) };
 }
 
@@ -38,6 +38,11 @@ export function proposed(companyId: string, fileId: string, items: { title: stri
   const runId = randomUUID();
   return { runId, event: envelope('analysis.action_items_proposed', companyId, { runId, fileId, items }) };
 }
+
+/** A company as the tenant service announces it, of a type (b2c: each member's data private). */
+export const companyCreated = (companyId: string, type: string) => envelope('company.created', companyId, {
+  id: companyId, before: null, after: { name: 'Shop', code: 'SHOP', domain: 'shop', status: 'active', maxUsers: null, maxStorage: null, type },
+});
 
 export const companyDeleted = (companyId: string) => envelope('company.deleted', companyId, {
   id: companyId, before: { name: 'Gone', code: 'GONE', domain: 'gone', status: 'active', maxUsers: null, maxStorage: null }, after: null,

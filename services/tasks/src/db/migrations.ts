@@ -1,4 +1,5 @@
 import type { Migration } from '@earshot/kit';
+import { companyTypes } from '../services/company-types';
 
 /** The tasks schema. Runs with search_path = tasks: plain names. Never edit a released one. */
 export const migrations: Migration[] = [
@@ -85,4 +86,11 @@ export const migrations: Migration[] = [
       );
       create index reminders_company on reminders (company_id);`,
   },
+  {
+    name: '0002_private_companies',
+    sql: `
+      -- Who uploaded a recording: in a b2c company only they see it on the calendar.
+      alter table recordings add column uploaded_by uuid;`,
+  },
+  companyTypes.migration,
 ];

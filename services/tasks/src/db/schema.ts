@@ -47,6 +47,7 @@ export const recordings = tasksSchema.table('recordings', {
   originalName: text('original_name').notNull(),
   uploadedAt: ts('uploaded_at').notNull(),
   clientId: uuid('client_id'),
+  uploadedBy: uuid('uploaded_by'),
 });
 export type RecordingRow = typeof recordings.$inferSelect;
 

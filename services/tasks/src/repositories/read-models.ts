@@ -70,10 +70,14 @@ export async function findRecording(db: Db, fileId: string, companyId: string): 
   return row;
 }
 
-/** Recordings uploaded in [from, to) (null company: every company's). */
-export async function recordingsBetween(db: Db, companyId: string | null, from: Date, to: Date): Promise<RecordingRow[]> {
+/** Recordings uploaded in [from, to) (null company: every company's; an owner: only theirs). */
+export async function recordingsBetween(db: Db, companyId: string | null, ownerId: string | null, from: Date, to: Date): Promise<RecordingRow[]> {
   return db.select().from(recordings)
-    .where(and(companyId === null ? undefined : eq(recordings.companyId, companyId), gte(recordings.uploadedAt, from), lt(recordings.uploadedAt, to)))
+    .where(and(
+      companyId === null ? undefined : eq(recordings.companyId, companyId),
+      ownerId === null ? undefined : eq(recordings.uploadedBy, ownerId),
+      gte(recordings.uploadedAt, from), lt(recordings.uploadedAt, to),
+    ))
     .orderBy(asc(recordings.uploadedAt), asc(recordings.fileId));
 }
 

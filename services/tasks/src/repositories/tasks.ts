@@ -1,19 +1,30 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TaskStatus } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import { tasks, type NewTaskRow, type TaskRow } from '../db/schema';
 
-export const scoped = (id: string, companyId: string | null) => and(eq(tasks.id, id), companyId === null ? undefined : eq(tasks.companyId, companyId));
+/**
+ * Which tasks a caller sees: a company's (null: every company's, for the platform administrator);
+ * with an owner (a member of a b2c company), only the tasks they made or were given.
+ */
+export interface TaskScope {
+  companyId: string | null;
+  ownerId: string | null;
+}
 
-/** A task of the company (null: of any company, for the platform administrator). */
-export async function findTask(db: Db, id: string, companyId: string | null): Promise<TaskRow | undefined> {
-  const [row] = await db.select().from(tasks).where(scoped(id, companyId));
+const visible = (scope: TaskScope) => and(
+  scope.companyId === null ? undefined : eq(tasks.companyId, scope.companyId),
+  scope.ownerId === null ? undefined : or(eq(tasks.createdBy, scope.ownerId), eq(tasks.assigneeId, scope.ownerId)),
+);
+
+export async function findTask(db: Db, id: string, scope: TaskScope): Promise<TaskRow | undefined> {
+  const [row] = await db.select().from(tasks).where(and(eq(tasks.id, id), visible(scope)));
   return row;
 }
 
 /** The task locked until the transaction ends: two edits of one task apply one after the other. */
-export async function lockTask(tx: Db, id: string, companyId: string | null): Promise<TaskRow | undefined> {
-  const [row] = await tx.select().from(tasks).where(scoped(id, companyId)).for('update');
+export async function lockTask(tx: Db, id: string, scope: TaskScope): Promise<TaskRow | undefined> {
+  const [row] = await tx.select().from(tasks).where(and(eq(tasks.id, id), visible(scope))).for('update');
   return row;
 }
 
@@ -54,7 +65,7 @@ const SORTS: Record<TaskSort, { key: SQL; cast: (value: string) => SQL }> = {
 };
 
 export interface TaskFilter {
-  companyId: string | null;
+  scope: TaskScope;
   assigneeId?: string;
   status?: TaskStatus;
   clientId?: string;
@@ -76,7 +87,7 @@ export interface Keyset {
 
 function filterOf(f: TaskFilter): SQL | undefined {
   return and(
-    f.companyId === null ? undefined : eq(tasks.companyId, f.companyId),
+    visible(f.scope),
     f.assigneeId ? eq(tasks.assigneeId, f.assigneeId) : undefined,
     f.status ? eq(tasks.status, f.status) : undefined,
     f.clientId ? eq(tasks.clientId, f.clientId) : undefined,
@@ -105,9 +116,9 @@ export async function listTasks(db: Db, filter: TaskFilter, page: Keyset): Promi
 }
 
 /** Tasks due within days (inclusive), for the calendar. */
-export async function tasksDueBetween(db: Db, companyId: string | null, from: string, to: string): Promise<TaskRow[]> {
+export async function tasksDueBetween(db: Db, scope: TaskScope, from: string, to: string): Promise<TaskRow[]> {
   return db.select().from(tasks)
-    .where(and(companyId === null ? undefined : eq(tasks.companyId, companyId), gte(tasks.dueDate, from), lte(tasks.dueDate, to)))
+    .where(and(visible(scope), gte(tasks.dueDate, from), lte(tasks.dueDate, to)))
     .orderBy(asc(tasks.dueDate), asc(tasks.id));
 }
 

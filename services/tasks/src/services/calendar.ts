@@ -5,6 +5,7 @@ import { companyScope, consoleAddress, notFound, type Identity, type ServiceCont
 import type { TasksConfig } from '../config';
 import * as models from '../repositories/read-models';
 import * as repo from '../repositories/tasks';
+import { companyTypes } from './company-types';
 
 /** Tasks a feed lists at most (the newest due dates). */
 const FEED_TASKS = 2_000;
@@ -21,11 +22,12 @@ export class CalendarService {
 
   async range(identity: Identity, query: CalendarQuery): Promise<CalendarDto> {
     const companyId = companyScope(identity);
+    const ownerId = await companyTypes.ownerScope(this.ctx.db, identity);
     const from = new Date(`${query.from}T00:00:00Z`);
     const to = new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS);
     const [recordings, tasks] = await Promise.all([
-      models.recordingsBetween(this.ctx.db, companyId, from, to),
-      repo.tasksDueBetween(this.ctx.db, companyId, query.from, query.to),
+      models.recordingsBetween(this.ctx.db, companyId, ownerId, from, to),
+      repo.tasksDueBetween(this.ctx.db, { companyId, ownerId }, query.from, query.to),
     ]);
     return {
       recordings: recordings.map((r) => ({ fileId: r.fileId, originalName: r.originalName, date: r.uploadedAt.toISOString() })),

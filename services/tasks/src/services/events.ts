@@ -3,6 +3,7 @@ import { on, onCompanyDeleted, type Db, type HandlerSpec } from '@earshot/kit';
 import { deleteCompanyData } from '../repositories/company-removal';
 import { deleteProposalsOfFile, saveProposals } from '../repositories/proposals';
 import * as models from '../repositories/read-models';
+import { companyTypes } from './company-types';
 
 type UserEvent = EventOf<'user.created'> | EventOf<'user.updated'> | EventOf<'user.deleted'>;
 
@@ -42,9 +43,12 @@ export function subscriptions(): HandlerSpec[] {
     }, { entity: (event) => event.data.id })),
     // A recording's day is when it was uploaded: no event carries when it was recorded.
     on('file.uploaded', async (event, tx) => {
-      const { id, originalName, clientId } = event.data;
+      const { id, originalName, clientId, uploadedBy } = event.data;
       if (!isId(id) || !isId(event.companyId)) return;
-      await models.upsertRecording(tx, { fileId: id, companyId: event.companyId, originalName, uploadedAt: new Date(event.occurredAt), clientId: isId(clientId) ? clientId : null });
+      await models.upsertRecording(tx, {
+        fileId: id, companyId: event.companyId, originalName, uploadedAt: new Date(event.occurredAt),
+        clientId: isId(clientId) ? clientId : null, uploadedBy: isId(uploadedBy) ? uploadedBy : null,
+      });
     }),
     on('transcript.client_linked', async (event, tx) => {
       const { fileId, after } = event.data;
@@ -57,6 +61,8 @@ export function subscriptions(): HandlerSpec[] {
       if (!isId(runId) || !isId(fileId) || !isId(event.companyId)) return;
       await saveProposals(tx, { runId, companyId: event.companyId, fileId, items });
     }),
+    // Which companies are b2c: there a member's tasks and recordings are theirs alone.
+    ...companyTypes.handlers(),
     onCompanyDeleted('tasks', (tx, companyId) => deleteCompanyData(tx, companyId)),
   ];
 }

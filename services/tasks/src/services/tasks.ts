@@ -16,6 +16,7 @@ import { lockProposals } from '../repositories/proposals';
 import * as models from '../repositories/read-models';
 import * as repo from '../repositories/tasks';
 import { decodeCursor, encodeCursor } from './cursor';
+import { companyTypes } from './company-types';
 import { invalid } from './invalid';
 
 export function toTaskDto(row: TaskRow): TaskDto {
@@ -66,7 +67,7 @@ export class TaskService {
       none: { noDueDate: true },
     }[query.due ?? 'none'];
     const filter: repo.TaskFilter = {
-      companyId: companyScope(identity),
+      scope: await this.scopeOf(identity),
       assigneeId: query.mine ? identity.userId : query.assignee,
       status: query.status,
       clientId: query.clientId,
@@ -89,7 +90,7 @@ export class TaskService {
   }
 
   async get(identity: Identity, id: string): Promise<TaskDto> {
-    const row = await repo.findTask(this.ctx.db, id, companyScope(identity));
+    const row = await repo.findTask(this.ctx.db, id, await this.scopeOf(identity));
     if (!row) throw notFound('Task');
     return toTaskDto(row);
   }
@@ -97,7 +98,7 @@ export class TaskService {
   async create(identity: Identity, body: TaskCreateBody): Promise<TaskDto> {
     const companyId = identity.companyId;
     if (!companyId) throw new HttpError(400, NO_COMPANY, 'BAD_REQUEST');
-    await this.checkReferences(companyId, body);
+    await this.checkReferences(companyId, body, await companyTypes.ownerScope(this.ctx.db, identity));
     return this.ctx.transact(async (tx, emit) => toTaskDto(await this.insert(tx, emit, identity, {
       companyId, title: body.title, description: body.description, status: body.status, assigneeId: body.assigneeId, dueDate: body.dueDate,
       clientId: body.clientId, linkFileId: body.link?.fileId ?? null, linkSeconds: body.link?.seconds ?? null, createdBy: identity.userId,
@@ -107,13 +108,14 @@ export class TaskService {
   /** Changes the fields the body names; the others keep their value. */
   async update(identity: Identity, id: string, body: TaskUpdateBody): Promise<TaskDto> {
     return this.ctx.transact(async (tx, emit) => {
-      const before = await this.editable(tx, identity, id);
+      const scope = await this.scopeOf(identity, tx);
+      const before = await this.editable(tx, identity, id, scope);
       // Only a reference that changes is checked: a task keeps an assignee who has since left.
       await this.checkReferences(before.companyId, {
         assigneeId: body.assigneeId !== before.assigneeId ? body.assigneeId : undefined,
         clientId: body.clientId !== before.clientId ? body.clientId : undefined,
         link: body.link && body.link.fileId !== before.linkFileId ? body.link : undefined,
-      }, tx);
+      }, scope.ownerId, tx);
       const patch: Partial<NewTaskRow> = {
         title: body.title, description: body.description, status: body.status, assigneeId: body.assigneeId, dueDate: body.dueDate, clientId: body.clientId,
         ...(body.link === undefined ? {} : { linkFileId: body.link?.fileId ?? null, linkSeconds: body.link?.seconds ?? null }),
@@ -129,7 +131,7 @@ export class TaskService {
 
   async remove(identity: Identity, id: string): Promise<{ message: string }> {
     await this.ctx.transact(async (tx, emit) => {
-      const task = await this.editable(tx, identity, id);
+      const task = await this.editable(tx, identity, id, await this.scopeOf(identity, tx));
       await repo.deleteTask(tx, id);
       emit({ type: 'task.deleted', companyId: task.companyId, actor: actorOf(identity), data: { id, before: toTaskState(task), after: null } });
     });
@@ -145,18 +147,20 @@ export class TaskService {
   async fromRun(identity: Identity, runId: string, chosen: number[]): Promise<{ created: boolean; list: TaskList }> {
     return this.ctx.transact(async (tx, emit) => {
       const proposal = await lockProposals(tx, runId, companyScope(identity));
-      if (!proposal) throw notFound('Analysis run');
+      const ownerId = await companyTypes.ownerScope(tx, identity);
+      const recording = proposal && (await models.findRecording(tx, proposal.fileId, proposal.companyId));
+      // In a b2c company another member's call, and so its run, is not there for the caller.
+      if (!proposal || (ownerId !== null && recording?.uploadedBy !== ownerId)) throw notFound('Analysis run');
       const wanted = [...new Set(chosen)];
       const outside = wanted.find((i) => i >= proposal.items.length);
       if (outside !== undefined) throw invalid('body.items', `item ${outside} does not exist: the run proposed ${proposal.items.length}`);
       const existing = await repo.tasksOfRun(tx, runId, wanted);
-      const recording = await models.findRecording(tx, proposal.fileId, proposal.companyId);
       let created = false;
       const items: TaskDto[] = [];
       for (const index of wanted) {
         let task = existing.get(index);
         if (!task) {
-          task = await this.insert(tx, emit, identity, await this.fromItem(tx, identity, proposal, index, recording?.clientId ?? null));
+          task = await this.insert(tx, emit, identity, await this.fromItem(tx, identity, proposal, index, recording?.clientId ?? null, ownerId));
           created = true;
         }
         items.push(toTaskDto(task));
@@ -165,7 +169,7 @@ export class TaskService {
     });
   }
 
-  private async fromItem(tx: Db, identity: Identity, proposal: ProposalRow, index: number, callClient: string | null): Promise<NewTaskRow> {
+  private async fromItem(tx: Db, identity: Identity, proposal: ProposalRow, index: number, callClient: string | null, ownerId: string | null): Promise<NewTaskRow> {
     const item: ActionItem = proposal.items[index]!;
     const named = item.owner ? await models.membersNamed(tx, proposal.companyId, item.owner) : [];
     const clientId = callClient && (await models.isClientOf(tx, callClient, proposal.companyId)) ? callClient : null;
@@ -175,7 +179,8 @@ export class TaskService {
       description: '',
       status: 'todo',
       // Only a name that points at exactly one person assigns: a guess would notify the wrong one.
-      assigneeId: named.length === 1 ? named[0]! : null,
+      // In a b2c company a task is only ever its maker's.
+      assigneeId: named.length === 1 && (ownerId === null || named[0] === ownerId) ? named[0]! : null,
       dueDate: item.due && IsoDate.safeParse(item.due).success ? item.due : null,
       clientId,
       linkFileId: proposal.fileId,
@@ -192,18 +197,30 @@ export class TaskService {
     return row;
   }
 
+  /** Whose tasks the caller sees (see TaskScope). */
+  private async scopeOf(identity: Identity, db: Db = this.ctx.db): Promise<repo.TaskScope> {
+    return { companyId: companyScope(identity), ownerId: await companyTypes.ownerScope(db, identity) };
+  }
+
   /** The task locked, when the caller sees it (else 404) and may change it (else 403). */
-  private async editable(tx: Db, identity: Identity, id: string): Promise<TaskRow> {
-    const task = await repo.lockTask(tx, id, companyScope(identity));
+  private async editable(tx: Db, identity: Identity, id: string, scope: repo.TaskScope): Promise<TaskRow> {
+    const task = await repo.lockTask(tx, id, scope);
     if (!task) throw notFound('Task');
     if (!mayEdit(identity, task)) throw forbidden('Only the task\'s assignee, its creator or an administrator may change it');
     return task;
   }
 
-  /** Who, which client and which recording a task names must be the company's own. */
-  private async checkReferences(companyId: string, refs: References, db: Db = this.ctx.db): Promise<void> {
+  /**
+   * Who, which client and which recording a task names must be the company's own; in a b2c company
+   * (`ownerId`: the caller) the task stays the caller's and names only their own recordings.
+   */
+  private async checkReferences(companyId: string, refs: References, ownerId: string | null, db: Db = this.ctx.db): Promise<void> {
     if (refs.assigneeId && !(await models.isCurrentMember(db, refs.assigneeId, companyId))) throw invalid('body.assigneeId', 'not a member of the company');
+    if (refs.assigneeId && ownerId !== null && refs.assigneeId !== ownerId) throw invalid('body.assigneeId', 'in a b2c company a task is given only to the person who makes it');
     if (refs.clientId && !(await models.isClientOf(db, refs.clientId, companyId))) throw invalid('body.clientId', 'not a client of the company');
-    if (refs.link && !(await models.findRecording(db, refs.link.fileId, companyId))) throw invalid('body.link.fileId', 'not a recording of the company');
+    if (refs.link) {
+      const recording = await models.findRecording(db, refs.link.fileId, companyId);
+      if (!recording || (ownerId !== null && recording.uploadedBy !== ownerId)) throw invalid('body.link.fileId', 'not a recording of the company');
+    }
   }
 }
