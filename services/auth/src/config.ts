@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePublicKeys, parseSigningKey, type BaseConfig } from '@earshot/kit';
+import { parsePublicKeys, parseSigningKey, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
 
 const url = z.string().url();
 
@@ -15,6 +15,8 @@ function parses(parse: (text: string) => unknown) {
 }
 
 export const authConfigShape = {
+  // Storage: a person's export is assembled here as a ZIP (issue 25).
+  ...storageConfigShape,
   /**
    * The Ed25519 private key (PKCS#8 PEM or JWK) that signs access tokens; required when the service
    * runs on its own. Unset in all-in-one: a key pair is generated into DATA_DIR.
@@ -40,4 +42,4 @@ export const authConfigShape = {
   X_USERINFO_URL: url.default('https://api.x.com/2/users/me?user.fields=confirmed_email'),
 };
 
-export type AuthConfig = BaseConfig & z.infer<z.ZodObject<typeof authConfigShape>>;
+export type AuthConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof authConfigShape>>;

@@ -1,23 +1,25 @@
 import { SYSTEM_ACTOR, isId, type Actor } from '@earshot/contracts';
-import { defineService, on, type Db, type Emit } from '@earshot/kit';
+import { createStorage, defineService, on, type Db, type Emit } from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
 import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
 import { revokeCompanySessions } from './repositories/tokens';
 import { forgetUpload, recordUpload } from './repositories/usage';
 import { authRoutes } from './routes/auth';
+import { privacyRoutes } from './routes/privacy';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
 import { companyRemoval } from './services/company-removal';
 import { authServices } from './services/index';
+import { PrivacyJobs, assembleExport, authExportPart } from './services/privacy';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
 export const authService = defineService<AuthConfig>({
   name: 'auth',
   schema: 'auth',
-  prefixes: ['/auth', '/users', '/roles'],
+  prefixes: ['/auth', '/users', '/roles', '/privacy'],
   migrations,
   configShape: authConfigShape,
   async routes(app, ctx) {
@@ -25,6 +27,7 @@ export const authService = defineService<AuthConfig>({
     const services = authServices(auth);
     await authRoutes(app, auth, services);
     await userRoutes(app, auth, services);
+    await privacyRoutes(app, new PrivacyJobs(ctx, createStorage(ctx.config)));
   },
   // The company projection: domain (sign-in), status (who may sign in) and max users (registration).
   // Per company the newest event wins, so a late company.updated cannot revive a deleted company.
@@ -67,6 +70,9 @@ export const authService = defineService<AuthConfig>({
       }),
       // After the one above (same transaction): the sessions are ended, then the users go.
       companyRemoval,
+      // A person's data (issue 25): auth's own part, and the ZIP once every service has answered.
+      authExportPart(createStorage(ctx.config)),
+      assembleExport(ctx, createStorage(ctx.config)),
     ];
   },
   start: startAuth,

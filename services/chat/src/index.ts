@@ -12,6 +12,7 @@ import { Embedder } from './services/knowledge/embeddings';
 import { KnowledgeFileService } from './services/knowledge/files';
 import { KnowledgeQueue, knowledgeQueue, registerKnowledgeQueue } from './services/knowledge/queue';
 import { KnowledgeRetrieval } from './services/knowledge/retrieval';
+import { chatExportPart } from './services/privacy';
 import { ReplyService } from './services/replies';
 import { chatRetention, retention } from './services/retention';
 import {
@@ -77,6 +78,8 @@ export const chatService = defineService<ChatConfig>({
     on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
     on('client.deleted', (event, tx) => applyClientDeleted(tx, event), { entity: (event) => `client:${event.data.id}` }),
     companyRemoval(createStorage(ctx.config)),
+    // A person's data (issue 25): their conversations, for the auth service's ZIP.
+    chatExportPart(createStorage(ctx.config)),
   ],
   async start(ctx) {
     // Refuses to start, clearly, without a way to the prompt service for provider keys.

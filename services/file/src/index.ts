@@ -8,6 +8,7 @@ import { FileHoldService } from './services/holds';
 import { recordingRetention } from './services/retention';
 import { retention } from './services/retention-projection';
 import { companyRemoval } from './services/company-removal';
+import { fileExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { TagService } from './services/tags';
@@ -52,6 +53,8 @@ export const fileService = defineService<FileConfig>({
       on('transcript.audio_redacted', (event, tx) => applyAudioRedacted(tx, event), { entity: (event) => event.data.fileId }),
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
       companyRemoval(storage),
+      // A person's data (issue 25): their recordings and audio, for the auth service's ZIP.
+      fileExportPart(storage),
     ];
   },
   // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.

@@ -18,3 +18,4 @@ export * from './holds';
 export * from './tasks';
 export * from './inbox';
 export * from './dashboards';
+export * from './privacy';

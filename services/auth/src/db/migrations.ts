@@ -1,4 +1,5 @@
 import type { Migration } from '@earshot/kit';
+import { privacyMigrations } from './privacy';
 
 export const migrations: Migration[] = [
   {
@@ -166,4 +167,5 @@ export const migrations: Migration[] = [
       -- service keeps a copy from the user events and enforces it.
       alter table users add column monthly_credits numeric(18, 4) check (monthly_credits > 0)`,
   },
+  ...privacyMigrations,
 ];

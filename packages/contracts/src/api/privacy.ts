@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { Id } from '../common';
+
+/**
+ * The services that hold a person's data and answer a privacy job with their part; a job is done
+ * when each has. (Issue 25: a person's data exported or erased.)
+ */
+export const PRIVACY_SERVICES = ['auth', 'file', 'chat'] as const;
+export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
+
+/** Exactly one of userId / clientId: whose data. */
+const person = {
+  userId: Id.optional().describe('A user (an account) whose data to export or erase'),
+  clientId: Id.optional().describe('A client contact whose data to export or erase'),
+};
+const exactlyOne = (body: { userId?: string; clientId?: string }, ctx: z.RefinementCtx) => {
+  if ((body.userId === undefined) === (body.clientId === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['userId'], message: 'Give exactly one of userId and clientId' });
+  }
+};
+
+export const PrivacyExportBody = z.object(person).strict().superRefine(exactlyOne);
+export type PrivacyExportBody = z.infer<typeof PrivacyExportBody>;
+
+export const PrivacyEraseBody = z.object({
+  ...person,
+  recordings: z.enum(['delete', 'keep']).describe("A user's recordings and transcripts: deleted, or kept under the company"),
+}).strict().superRefine(exactlyOne);
+export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
+
+export const PrivacyJobAccepted = z.object({ jobId: Id });
+
+export const PrivacyJobStatus = z.enum(['running', 'done', 'failed']);
+
+export const PrivacyJobDto = z.object({
+  jobId: Id,
+  kind: z.enum(['export', 'erase']),
+  subject: z.object({ kind: z.enum(['user', 'client']), id: Id }),
+  status: PrivacyJobStatus,
+  /** Parts reported so far, per service, with counts by kind (what was exported or removed). */
+  parts: z.array(z.object({ service: z.string(), counts: z.record(z.string(), z.number().int().nonnegative()) })),
+  pendingServices: z.array(z.string()),
+  /** The ZIP (an export that is done): an authenticated GET, the same rights as the job. */
+  download: z.string().nullable(),
+  createdAt: z.string().datetime(),
+  finishedAt: z.string().datetime().nullable(),
+});
+export type PrivacyJobDto = z.infer<typeof PrivacyJobDto>;
+
+export const PrivacyJobParams = z.object({ jobId: Id });

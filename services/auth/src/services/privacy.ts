@@ -1,0 +1,153 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { PRIVACY_SERVICES, type PrivacyExportBody, type PrivacyJobDto } from '@earshot/contracts';
+import { actorOf, conflict, notFound, on, onExportRequested, type Db, type HandlerSpec, type Identity, type ObjectStorage, type PrivacyManifest, type PrivacyPart } from '@earshot/kit';
+import type { PrivacyJobRow } from '../db/privacy';
+import {
+  findPrivacyJob, findUserById, finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
+} from '../repositories/privacy';
+import type { AuthBase } from './context';
+
+const JOB = 'Privacy job';
+
+/** May this caller act on this person's data? ADMIN: their company's; HOST_ADMIN: any; anyone: themself. */
+function mayActFor(identity: Identity, person: { id: string; companyId: string | null }): boolean {
+  if (identity.role === 'HOST_ADMIN') return true;
+  if (person.id === identity.userId) return true;
+  return identity.role === 'ADMIN' && person.companyId !== null && person.companyId === identity.companyId;
+}
+
+const mayRead = (identity: Identity, job: PrivacyJobRow) =>
+  mayActFor(identity, { id: job.subjectKind === 'user' ? job.subjectId : '', companyId: job.companyId });
+
+async function readJson<T>(storage: ObjectStorage, key: string): Promise<T> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage.get(key)) chunks.push(Buffer.from(chunk as Buffer));
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+}
+
+/**
+ * Streams the ZIP into storage: JSON compressed, audio stored as it is (already compressed), each
+ * object read as a stream, so a person with hours of calls is never held in memory whole.
+ */
+async function writeZip(storage: ObjectStorage, zipKey: string, files: PrivacyManifest): Promise<void> {
+  const out = new PassThrough();
+  const zip = new Zip((error, chunk, final) => {
+    if (error) out.destroy(error);
+    else {
+      out.write(chunk);
+      if (final) out.end();
+    }
+  });
+  // Watched from now: a store that fails while the entries are still being read is no unhandled rejection.
+  const stored = storage.put(zipKey, out, { contentType: 'application/zip' }).then(() => null, (error: unknown) => error);
+  try {
+    for (const file of files) {
+      const entry = file.name.endsWith('.json') ? new ZipDeflate(file.name, { level: 6 }) : new ZipPassThrough(file.name);
+      zip.add(entry);
+      for await (const chunk of await storage.get(file.key)) entry.push(chunk as Buffer);
+      entry.push(new Uint8Array(0), true);
+    }
+    zip.end();
+  } catch (error) {
+    out.destroy(error as Error);
+  }
+  const failed = await stored;
+  if (failed) throw failed;
+}
+
+/**
+ * The coordinator of a person's data (issue 25): it records a job and asks every service for its
+ * part by an event, then assembles the ZIP when each has answered. It lives in auth because auth
+ * knows who a user is and which company they belong to (who may ask), and it owns the account.
+ */
+export class PrivacyJobs {
+  constructor(private readonly ctx: AuthBase, private readonly storage: ObjectStorage) {}
+
+  async requestExport(identity: Identity, body: PrivacyExportBody, ip?: string): Promise<{ jobId: string }> {
+    if (!body.userId) {
+      throw conflict("A client contact's export is not built yet: export the client's calls from the client's page", [{ field: 'body.clientId', message: 'not built yet' }]);
+    }
+    const userId = body.userId;
+    return this.ctx.transact(async (tx, emit) => {
+      const user = await findUserById(tx, userId);
+      if (!user || !mayActFor(identity, user)) throw notFound('User');
+      const job = await insertPrivacyJob(tx, { kind: 'export', subjectKind: 'user', subjectId: user.id, companyId: user.companyId, requestedBy: identity.userId });
+      emit({ type: 'privacy.export_requested', companyId: user.companyId, actor: actorOf(identity, ip), data: { jobId: job.id, subject: { kind: 'user', id: user.id } } });
+      return { jobId: job.id };
+    });
+  }
+
+  async job(identity: Identity, jobId: string): Promise<PrivacyJobDto> {
+    const job = await findPrivacyJob(this.ctx.db, jobId);
+    if (!job || !mayRead(identity, job)) throw notFound(JOB);
+    const parts = await privacyPartsOf(this.ctx.db, job.id);
+    const done = new Set(parts.map((part) => part.service));
+    return {
+      jobId: job.id,
+      kind: job.kind,
+      subject: { kind: job.subjectKind, id: job.subjectId },
+      status: job.status,
+      parts: parts.map(({ service, counts }) => ({ service, counts })),
+      pendingServices: PRIVACY_SERVICES.filter((service) => !done.has(service)),
+      download: job.zipKey ? `/api/privacy/jobs/${job.id}/download` : null,
+      createdAt: job.createdAt.toISOString(),
+      finishedAt: job.finishedAt?.toISOString() ?? null,
+    };
+  }
+
+  async download(identity: Identity, jobId: string): Promise<{ stream: Readable; filename: string }> {
+    const job = await findPrivacyJob(this.ctx.db, jobId);
+    if (!job || !mayRead(identity, job) || !job.zipKey) throw notFound(JOB);
+    return { stream: await this.storage.get(job.zipKey), filename: `earshot-${job.subjectKind}-${job.subjectId}.zip` };
+  }
+}
+
+/** Auth's own part of an export: the account (never a secret) and its sessions. */
+export const authExportPart = (storage: ObjectStorage) => onExportRequested('auth', storage, async (tx, subject): Promise<PrivacyPart> => {
+  if (subject.kind !== 'user') return { data: {}, counts: {} };
+  const user = await findUserById(tx, subject.id);
+  if (!user) return { data: { profile: null }, counts: { profile: 0, sessions: 0 } };
+  const sessions = await sessionsOf(tx, user.id);
+  const profile = {
+    id: user.id, companyId: user.companyId, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role,
+    status: user.status, language: user.language, twoStepEnabled: user.twoStepEnabled, lastSignInAt: user.lastSignInAt, createdAt: user.createdAt, updatedAt: user.updatedAt,
+  };
+  return {
+    data: { profile, sessions: sessions.map(({ id, userAgent, address, createdAt, lastSeenAt }) => ({ id, userAgent, address, createdAt, lastSeenAt })) },
+    counts: { profile: 1, sessions: sessions.length },
+  };
+});
+
+/**
+ * A service's part arrived: recorded once; when every service has answered, the ZIP is written
+ * (each part's files under their names). Once that commits, the parts' own JSON objects go, so the
+ * person's data is held once more in storage (the ZIP), not twice; audio objects are the
+ * recordings themselves and stay. (Removed after the commit: a retried handler still finds them.)
+ */
+export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSpec {
+  const leftovers = new Map<string, string[]>();
+  return on('privacy.part_ready', async (event, tx: Db) => {
+    const { jobId, service, manifest, counts } = event.data;
+    const job = await lockPrivacyJob(tx, jobId);
+    if (!job || job.status !== 'running' || job.kind !== 'export') return;
+    await insertPrivacyPart(tx, { jobId, service, manifest, counts });
+    const parts = await privacyPartsOf(tx, jobId);
+    const answered = new Set(parts.map((part) => part.service));
+    if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
+    const manifests = await Promise.all(parts.map((part) => readJson<PrivacyManifest>(storage, part.manifest)));
+    const zipKey = `privacy/${jobId}/export.zip`;
+    await writeZip(storage, zipKey, manifests.flat());
+    await finishPrivacyJob(tx, jobId, zipKey);
+    const own = `privacy/${jobId}/`;
+    leftovers.set(event.id, [...parts.map((part) => part.manifest), ...manifests.flat().map((file) => file.key)].filter((key) => key.startsWith(own)));
+  }, {
+    afterCommit: (event) => {
+      const keys = leftovers.get(event.id) ?? [];
+      leftovers.delete(event.id);
+      for (const key of keys) {
+        storage.delete(key).catch((error: unknown) => ctx.logger.warn({ err: error, key }, 'could not remove an export part after its ZIP was written'));
+      }
+    },
+  });
+}

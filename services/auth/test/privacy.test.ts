@@ -1,0 +1,169 @@
+import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { chatService } from '@earshot/chat-service';
+import { fileService } from '@earshot/file-service';
+import { promptService } from '@earshot/prompt-service';
+import { tenantService } from '@earshot/tenant-service';
+import { transcriptionService } from '@earshot/transcription-service';
+import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
+import { authService } from '../src';
+
+// A person's data (issue 25): every service that holds it in one stack, the export answered by
+// each of them through events and assembled by this service.
+let stack: TestStack;
+let host: string;
+const PASSWORD = 'correct horse battery';
+
+interface Person { id: string; token: string; fileId: string; audio: Buffer; conversationId: string }
+interface Company { id: string; admin: string; people: Record<string, Person> }
+const a: Company = { id: '', admin: '', people: {} };
+const b: Company = { id: '', admin: '', people: {} };
+
+/** A short WAV whose samples are the person's own byte, so whose audio landed in a ZIP is plain. */
+const audioOf = (byte: number) => Buffer.concat([wavHeader(3_200), Buffer.alloc(3_200, byte)]);
+
+async function person(company: Company, name: string, byte: number): Promise<void> {
+  const registered = await stack.as(company.admin, {
+    method: 'POST', url: '/api/users/register',
+    payload: { firstName: name, lastName: 'Person', email: `${name.toLowerCase()}@${company.id.slice(0, 8)}.test`, password: PASSWORD, role: 'USER' },
+  });
+  expect(registered.statusCode).toBe(201);
+  const id = registered.json()._id as string;
+  const token = await stack.tokenFor('USER', company.id, id);
+  const audio = audioOf(byte);
+  const upload = await stack.as(token, uploadRequest(audio, `${name.toLowerCase()}-call.wav`));
+  expect(upload.statusCode).toBe(201);
+  const conversation = await stack.as(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: `${name}'s private question` } });
+  expect(conversation.statusCode).toBe(201);
+  company.people[name] = { id, token, fileId: upload.json()._id, audio, conversationId: conversation.json()._id };
+}
+
+beforeAll(async () => {
+  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService], {
+    TRANSCRIPTION_WORKER: 'false',
+    ADMIN_EMAIL: 'root@platform.test',
+    ADMIN_PASSWORD: 'first-start-password',
+  });
+  host = await stack.tokenFor('HOST_ADMIN', null);
+  for (const [company, code] of [[a, 'PRV-A'], [b, 'PRV-B']] as const) {
+    const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: code, code, domain: code.toLowerCase() } });
+    expect(res.statusCode).toBe(201);
+    company.id = res.json()._id;
+    company.admin = await stack.tokenFor('ADMIN', company.id);
+  }
+  await stack.settle();
+  await person(a, 'Ann', 0x11);
+  await person(a, 'Bob', 0x22);
+  await person(b, 'Carl', 0x33);
+  await stack.settle();
+}, 120_000);
+afterAll(async () => stack.close());
+
+const exportOf = (token: string, payload: Record<string, unknown>) => stack.as(token, { method: 'POST', url: '/api/privacy/export', payload });
+const jobOf = (token: string, jobId: string) => stack.as(token, { method: 'GET', url: `/api/privacy/jobs/${jobId}` });
+
+/** Asks for an export as `token`, lets every service answer, and returns the job and the unzipped ZIP. */
+async function exported(token: string, userId: string) {
+  const accepted = await exportOf(token, { userId });
+  expect(accepted.statusCode).toBe(202);
+  const { jobId } = accepted.json() as { jobId: string };
+  await stack.settle();
+  const job = await jobOf(token, jobId);
+  expect(job.statusCode).toBe(200);
+  const download = await stack.as(token, { method: 'GET', url: job.json().download });
+  expect(download.statusCode).toBe(200);
+  expect(download.headers['content-type']).toBe('application/zip');
+  expect(download.headers['content-disposition']).toBe(`attachment; filename="earshot-user-${userId}.zip"`);
+  return { jobId, job: job.json(), zip: unzipSync(new Uint8Array(download.rawPayload)) };
+}
+
+describe('export of a user', () => {
+  test("the ZIP holds the person's profile, sessions, recordings with their audio and conversations, and nothing of anyone else", async () => {
+    const ann = a.people.Ann!;
+    const { jobId, job, zip } = await exported(a.admin, ann.id);
+    expect(job).toMatchObject({ jobId, kind: 'export', subject: { kind: 'user', id: ann.id }, status: 'done', pendingServices: [], download: `/api/privacy/jobs/${jobId}/download` });
+    expect(job.parts).toEqual([
+      { service: 'auth', counts: { profile: 1, sessions: 0 } },
+      { service: 'chat', counts: { conversations: 1, messages: 0, feedback: 0 } },
+      { service: 'file', counts: { recordings: 1 } },
+    ]);
+    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'auth.json', 'chat.json', 'file.json']);
+
+    const auth = JSON.parse(strFromU8(zip['auth.json']!));
+    expect(auth.profile).toMatchObject({ id: ann.id, companyId: a.id, firstName: 'Ann', role: 'USER' });
+    // The account, never its secrets.
+    expect(strFromU8(zip['auth.json']!)).not.toMatch(/password|secret|\$argon2/i);
+    const file = JSON.parse(strFromU8(zip['file.json']!));
+    expect(file.recordings).toEqual([expect.objectContaining({ id: ann.fileId, originalName: 'ann-call.wav', uploadedBy: ann.id, audio: `audio/${ann.fileId}.wav` })]);
+    expect(Buffer.from(zip[`audio/${ann.fileId}.wav`]!).equals(ann.audio)).toBe(true);
+    const chat = JSON.parse(strFromU8(zip['chat.json']!));
+    expect(chat.conversations).toEqual([expect.objectContaining({ id: ann.conversationId, title: "Ann's private question", messages: [] })]);
+
+    // Bob (same company) and Carl (another company) are nowhere in it.
+    const everything = Object.values(zip).map((bytes) => Buffer.from(bytes).toString('latin1')).join('\n');
+    for (const other of [a.people.Bob!, b.people.Carl!]) {
+      for (const trace of [other.id, other.fileId, other.conversationId]) expect(everything).not.toContain(trace);
+    }
+    expect(everything).not.toMatch(/Bob|Carl/);
+    expect(everything).not.toContain(String.fromCharCode(0x22).repeat(64));
+
+    // The parts were assembled into the ZIP and then removed: the person's data is stored once more, not twice.
+    expect(filesUnder(join(stack.dataDir, 'objects', 'privacy', jobId))).toEqual(['export.zip']);
+  });
+
+  test('a user exports their own account; HOST_ADMIN any company\'s person', async () => {
+    const bob = a.people.Bob!;
+    const own = await exported(bob.token, bob.id);
+    expect(own.job.status).toBe('done');
+    expect(Object.keys(own.zip)).toContain(`audio/${bob.fileId}.wav`);
+    const carl = b.people.Carl!;
+    const byHost = await exported(host, carl.id);
+    expect(JSON.parse(strFromU8(byHost.zip['auth.json']!)).profile).toMatchObject({ id: carl.id, companyId: b.id });
+    expect(Buffer.from(byHost.zip[`audio/${carl.fileId}.wav`]!).equals(carl.audio)).toBe(true);
+  });
+});
+
+describe('who may ask, and who may see a job', () => {
+  test("another company's person, or another person of one's own company for a non-admin, is 404; so is their job", async () => {
+    const ann = a.people.Ann!;
+    const carl = b.people.Carl!;
+    expect((await exportOf(a.admin, { userId: carl.id })).statusCode).toBe(404);
+    expect((await exportOf(ann.token, { userId: a.people.Bob!.id })).statusCode).toBe(404);
+    expect((await exportOf(a.admin, { userId: crypto.randomUUID() })).statusCode).toBe(404);
+
+    const accepted = await exportOf(a.admin, { userId: ann.id });
+    expect(accepted.statusCode).toBe(202);
+    const { jobId } = accepted.json();
+    await stack.settle();
+    expect((await jobOf(b.admin, jobId)).statusCode).toBe(404);
+    expect((await jobOf(a.people.Bob!.token, jobId)).statusCode).toBe(404);
+    expect((await stack.as(b.admin, { method: 'GET', url: `/api/privacy/jobs/${jobId}/download` })).statusCode).toBe(404);
+    // The person themself and HOST_ADMIN see it.
+    expect((await jobOf(ann.token, jobId)).json().status).toBe('done');
+    expect((await jobOf(host, jobId)).statusCode).toBe(200);
+    expect((await jobOf(a.admin, crypto.randomUUID())).statusCode).toBe(404);
+  });
+});
+
+describe('validation', () => {
+  test('exactly one of userId and clientId, each a UUID, nothing else: the field named', async () => {
+    const ann = a.people.Ann!;
+    const fieldOf = (res: { statusCode: number; json(): { details?: { field: string }[] } }) => {
+      expect(res.statusCode).toBe(400);
+      return res.json().details?.map((d) => d.field);
+    };
+    expect(fieldOf(await exportOf(a.admin, {}))).toContain('body.userId');
+    expect(fieldOf(await exportOf(a.admin, { userId: ann.id, clientId: crypto.randomUUID() }))).toContain('body.userId');
+    expect(fieldOf(await exportOf(a.admin, { userId: 'not-a-uuid' }))).toContain('body.userId');
+    expect(fieldOf(await exportOf(a.admin, { userId: `${ann.id}\u0000` }))).toContain('body.userId');
+    expect((await exportOf(a.admin, { userId: ann.id, extra: true })).statusCode).toBe(400);
+    expect((await jobOf(a.admin, 'not-a-uuid')).statusCode).toBe(400);
+  });
+
+  test("a client contact's export is refused, saying it is not built yet", async () => {
+    const res = await exportOf(a.admin, { clientId: crypto.randomUUID() });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().details).toEqual([{ field: 'body.clientId', message: 'not built yet' }]);
+  });
+});
