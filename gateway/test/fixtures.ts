@@ -311,6 +311,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   emailTemplate: async (world) => sharedTemplate(world),
   mailMessage: async (world) => sharedMail(world),
   analysisRun: async (world, company) => createAnalysisRun(world, company),
+  privacyJob: async (world, company, caller) => privacyJob(world, company, caller),
   // Someone of the company with a picture: its ADMIN uploads one (again each time, as the walk
   // may have removed it).
   avatarUser: async (world, company) => uploadAvatar(world, world.users[company].ADMIN),
@@ -432,7 +433,26 @@ async function transcriptEdit(world: World, company: CompanyKey): Promise<string
 }
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
+/**
+ * Issue 25: whose data a caller asks for. In company A the caller themself (anyone may export their
+ * own account; the anonymous caller and the API key, refused before, A's ADMIN); in B its ADMIN.
+ */
+function privacySubject(world: World, company: CompanyKey, caller: Caller): Member {
+  if (company === 'B') return world.users.B.ADMIN;
+  return caller === 'anonymous' || caller === 'SERVICE' ? world.users.A.ADMIN : memberOf(world, caller);
+}
+
+/** An export done (its ZIP there): in A asked by the person themself, in B by the platform administrator. */
+async function privacyJob(world: World, company: CompanyKey, caller: Caller): Promise<string> {
+  const subject = privacySubject(world, company, caller);
+  const res = await world.request(company === 'A' ? subject.token : world.host.token, { method: 'POST', url: '/api/privacy/export', payload: { userId: subject.id } });
+  if (res.statusCode !== 202) throw new Error(`privacy job fixture: ${res.statusCode} ${res.body}`);
+  await world.earshot.settle();
+  return (res.json() as { jobId: string }).jobId;
+}
+
 export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
+  'POST /api/privacy/export': async (world, company, caller) => ({ payload: { userId: privacySubject(world, company, caller).id } }),
   'PUT /api/tags/:name': tagRequest,
   'DELETE /api/tags/:name': tagRequest,
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),

@@ -128,6 +128,12 @@ export const ROUTES: Record<string, Permission> = {
 
   'GET /api/users/profile': { area: 'account' },
   'PUT /api/users/profile': { area: 'account' },
+  // Issue 25: a person's data exported. Every signed-in person may ask for their own ("a user for
+  // their own account"); whose else they may ask for (an ADMIN their company's people, HOST_ADMIN
+  // anyone's) is decided past the route, another company's person being a 404.
+  'POST /api/privacy/export': { area: 'account' },
+  'GET /api/privacy/jobs/:jobId': { area: 'account' },
+  'GET /api/privacy/jobs/:jobId/download': { area: 'account' },
   'PUT /api/users/password': { area: 'account' },
   'POST /api/users/two-step/setup': { area: 'account' },
   'POST /api/users/two-step/enable': { area: 'account' },
