@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { ClientForm } from './client-form';
+import { ClientHold } from './client-hold';
 import { ClientRecordings } from './client-recordings';
 import { ClientTimeline } from './client-timeline';
 import { useClientQuery, useClientTasksQuery, useOwnersQuery } from './clients-api';
@@ -77,7 +78,10 @@ export default function ClientProfilePage(): ReactElement {
       <Link to="/clients" className="text-sm font-medium text-brand-700 hover:underline dark:text-brand-300">← {t('clients.profile.back')}</Link>
       <div className="mt-2 mb-4 flex flex-wrap items-start justify-between gap-4">
         <PageHeading>{data.name}</PageHeading>
-        {canChange && <button type="button" className={secondaryButtonClass} onClick={() => setEditing(true)} data-testid="edit-client">{t('clients.profile.edit')}</button>}
+        <div className="flex flex-wrap items-center gap-2">
+          <ClientHold client={data} notify={show} />
+          {canChange && <button type="button" className={secondaryButtonClass} onClick={() => setEditing(true)} data-testid="edit-client">{t('clients.profile.edit')}</button>}
+        </div>
       </div>
       <div className="grid gap-6 lg:grid-cols-3">
         <section aria-labelledby="client-details" className="rounded-2xl border border-gray-200 bg-white p-5 lg:col-span-2 dark:border-gray-800 dark:bg-gray-900">

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ClientDto } from '@earshot/contracts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { HoldBadge } from '../../components/hold-control';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { FormDialog, submitButtonClass } from '../../components/form-dialog';
@@ -39,7 +40,7 @@ export default function ClientsPage(): ReactElement {
   const ownerNames = useMemo(() => new Map((owners.data ?? []).map((owner) => [owner._id, owner.name])), [owners.data]);
   const ownerOf = (client: ClientDto) => (client.ownerId ? ownerNames.get(client.ownerId) ?? null : null);
   const columns: Array<DataColumn<ClientDto>> = [
-    { id: 'name', header: t('clients.columns.name'), cell: (c) => <Link to={`/client/${c._id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">{c.name}</Link>, sortValue: (c) => c.name, canHide: false },
+    { id: 'name', header: t('clients.columns.name'), cell: (c) => <><Link to={`/client/${c._id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">{c.name}</Link>{c.hold ? <> <HoldBadge reason={c.hold.reason} at={c.hold.at} /></> : null}</>, sortValue: (c) => c.name, canHide: false },
     { id: 'organisation', header: t('clients.columns.organisation'), cell: (c) => c.organisation ?? '', sortValue: (c) => c.organisation },
     { id: 'email', header: t('clients.columns.email'), cell: (c) => c.email ?? '', sortValue: (c) => c.email },
     { id: 'phone', header: t('clients.columns.phone'), cell: (c) => <span className="whitespace-nowrap">{c.phone ?? ''}</span>, sortValue: (c) => c.phone },
