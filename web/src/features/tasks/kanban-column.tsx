@@ -36,7 +36,7 @@ export function KanbanColumn({ status, filters, directory, names, today, focusId
       aria-labelledby={headingId}
       data-testid="kanban-column"
       data-status={status}
-      className={`flex min-h-40 flex-col rounded-2xl border p-3 transition-colors ${isOver ? 'border-brand-500 bg-brand-50 dark:border-brand-400 dark:bg-brand-950/40' : 'border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-gray-900'}`}
+      className={`flex min-h-40 flex-col rounded-2xl border p-3 ${isOver ? 'border-brand-500 bg-brand-50 dark:border-brand-400 dark:bg-brand-950/40' : 'border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-gray-900'}`}
     >
       <header className="mb-3 flex items-center justify-between gap-2">
         <h2 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">{name}</h2>

@@ -19,7 +19,14 @@ interface Rect {
 
 const centre = (rect: Rect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
 
-/** The rect of the nearest column from `from` in the direction of `key`, if there is one. */
+/** How far `value` lies outside [from, to] (0 inside). */
+const outside = (value: number, from: number, to: number) => Math.max(0, from - value, value - to);
+
+/**
+ * The rect of the nearest column from `from` in the direction of `key`, if there is one: a column
+ * that begins past the card's centre that way, and lies more that way than aside (so ↓ on a wide
+ * screen does not jump to a neighbour beside it).
+ */
 export function nextColumn(key: string, from: Rect, columns: readonly Rect[]): Rect | null {
   const direction = DIRECTIONS[key];
   if (!direction) return null;
@@ -28,16 +35,14 @@ export function nextColumn(key: string, from: Rect, columns: readonly Rect[]): R
   let best: Rect | null = null;
   let bestDistance = Infinity;
   for (const column of columns) {
-    // A column counts when the card is not already inside it and it lies the arrow's way.
-    const inside = here.x >= column.left && here.x <= column.left + column.width && here.y >= column.top && here.y <= column.top + column.height;
-    if (inside) continue;
-    const there = centre(column);
-    const along = (there.x - here.x) * dx + (there.y - here.y) * dy;
-    if (along <= 0) continue;
-    const distance = Math.hypot(there.x - here.x, there.y - here.y);
-    if (distance < bestDistance) {
+    const right = column.left + column.width;
+    const bottom = column.top + column.height;
+    const along = dx > 0 ? column.left - here.x : dx < 0 ? here.x - right : dy > 0 ? column.top - here.y : here.y - bottom;
+    const aside = dx !== 0 ? outside(here.y, column.top, bottom) : outside(here.x, column.left, right);
+    if (along <= 0 || aside > along) continue;
+    if (along + aside < bestDistance) {
       best = column;
-      bestDistance = distance;
+      bestDistance = along + aside;
     }
   }
   return best;
