@@ -2,7 +2,7 @@
 // strings are in i18n.ts.
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
-export const timelineCatalogue = defineFeatureCatalogue(
+export const catalogue = defineFeatureCatalogue(
   'clientTimeline',
   {
     clientTimeline: {

@@ -4,7 +4,7 @@ import type { ClientDetailDto, TaskDto } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatClock } from '../../lib/format-time';
-import { timelineCatalogue } from './client-timeline-i18n';
+import { catalogue as timelineCatalogue } from './client-timeline-i18n';
 import { catalogue } from './i18n';
 import { formatDuration } from './model';
 import { timelineEntries, type TimelineEntry } from './timeline-entries';

@@ -43,7 +43,7 @@ function StorageBar({ used, limit }: { used: number; limit: number | null }): Re
   const tone = share === null ? '' : share >= 0.9 ? 'bg-red-600' : share >= 0.75 ? 'bg-amber-500' : 'bg-brand-600';
   const text = `${formatSize(used)} / ${limit === null ? t('dashboards.saas.noLimit') : formatSize(limit)}`;
   return (
-    <span className="block min-w-32">
+    <span className="block min-w-24">
       <span className="text-xs whitespace-nowrap tabular-nums">{text}</span>
       {share === null ? null : (
         <span role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)} aria-label={t('dashboards.saas.storageOf', { text })} className="mt-1 block h-1.5 w-full rounded-full bg-gray-200 dark:bg-gray-700">
