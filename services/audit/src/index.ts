@@ -1,11 +1,12 @@
-import { defineService, onEvery, startDailyJob, type ServiceContext } from '@earshot/kit';
+import { defineService, onEvery, startDailyJob, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
 import { auditRoutes } from './routes/audit';
+import { auditExportPart } from './services/privacy';
 import { auditRetention, retention } from './services/retention';
 
-type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig>;
+type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig & StorageConfig>;
 const anchorTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
 const retentionTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
 
@@ -15,7 +16,8 @@ export const auditService = defineService<AuditContext['config']>({
   schema: 'audit',
   prefixes: ['/audit'],
   migrations: [...migrations, retention.migration],
-  configShape: anchorConfigShape,
+  // Storage: its part of a person's export (issue 25) is written there.
+  configShape: { ...anchorConfigShape, ...storageConfigShape },
   async routes(app, ctx) {
     await auditRoutes(app, new AuditLog(ctx));
   },
@@ -23,7 +25,8 @@ export const auditService = defineService<AuditContext['config']>({
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
     // Besides: retention policies and company holds, for the daily audit retention.
-    return [onEvery((envelopes, tx) => audit.record(tx, envelopes)), ...retention.handlers()];
+    // And a person's data (issue 25): the entries about them, for the auth service's ZIP.
+    return [onEvery((envelopes, tx) => audit.record(tx, envelopes)), ...retention.handlers(), auditExportPart(ctx.config)];
   },
   // Entries from before the chain are sealed first; then the daily anchor, looked at like the
   // tenant's monthly grants: at start and on a timer, written once per UTC day by whoever is first.

@@ -7,6 +7,7 @@ import { promptService } from '@earshot/prompt-service';
 import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
+import { auditService } from '@earshot/audit-service';
 import { authService } from '../src';
 
 // A person's data (issue 25): every service that holds it in one stack, the export answered by
@@ -40,7 +41,7 @@ async function person(company: Company, name: string, byte: number): Promise<voi
 }
 
 beforeAll(async () => {
-  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService], {
+  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService, auditService], {
     TRANSCRIPTION_WORKER: 'false',
     ADMIN_EMAIL: 'root@platform.test',
     ADMIN_PASSWORD: 'first-start-password',
@@ -84,11 +85,13 @@ describe('export of a user', () => {
     const { jobId, job, zip } = await exported(a.admin, ann.id);
     expect(job).toMatchObject({ jobId, kind: 'export', subject: { kind: 'user', id: ann.id }, status: 'done', pendingServices: [], download: `/api/privacy/jobs/${jobId}/download` });
     expect(job.parts).toEqual([
+      { service: 'audit', counts: { entries: expect.any(Number) } },
       { service: 'auth', counts: { profile: 1, sessions: 0 } },
       { service: 'chat', counts: { conversations: 1, messages: 0, feedback: 0 } },
       { service: 'file', counts: { recordings: 1 } },
+      { service: 'transcription', counts: { transcripts: 1 } },
     ]);
-    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'auth.json', 'chat.json', 'file.json']);
+    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'transcription.json']);
 
     const auth = JSON.parse(strFromU8(zip['auth.json']!));
     expect(auth.profile).toMatchObject({ id: ann.id, companyId: a.id, firstName: 'Ann', role: 'USER' });
@@ -97,6 +100,14 @@ describe('export of a user', () => {
     const file = JSON.parse(strFromU8(zip['file.json']!));
     expect(file.recordings).toEqual([expect.objectContaining({ id: ann.fileId, originalName: 'ann-call.wav', uploadedBy: ann.id, audio: `audio/${ann.fileId}.wav` })]);
     expect(Buffer.from(zip[`audio/${ann.fileId}.wav`]!).equals(ann.audio)).toBe(true);
+    const transcription = JSON.parse(strFromU8(zip['transcription.json']!));
+    expect(transcription.transcripts).toEqual([expect.objectContaining({ fileId: ann.fileId, uploadedBy: ann.id, originalName: 'ann-call.wav' })]);
+    // The audit entries about her: her account made (its target), her upload and her conversation (her acts).
+    const audit = JSON.parse(strFromU8(zip['audit.json']!));
+    expect(audit.entries.length).toBe(job.parts[0].counts.entries);
+    const about = audit.entries.map((entry: { type: string; targetId: string }) => `${entry.type} ${entry.targetId}`);
+    expect(about).toEqual(expect.arrayContaining([`user.created ${ann.id}`, `file.uploaded ${ann.fileId}`, `conversation.created ${ann.conversationId}`]));
+    for (const entry of audit.entries as { actor: { id: string }; targetId: string }[]) expect([entry.actor.id, entry.targetId]).toContain(ann.id);
     const chat = JSON.parse(strFromU8(zip['chat.json']!));
     expect(chat.conversations).toEqual([expect.objectContaining({ id: ann.conversationId, title: "Ann's private question", messages: [] })]);
 

@@ -11,6 +11,7 @@ import { transcriptRoutes } from './routes/transcripts';
 import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { companyRemoval } from './services/company-removal';
+import { transcriptionExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { TranscriptEditService } from './services/edits/service';
 import { applyUserDeleted, applyUserSaved } from './services/people';
@@ -59,6 +60,8 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('user.deleted', (event, tx) => applyUserDeleted(tx, event), { entity: (event) => event.data.id }),
     ...aiCatalogue(ctx).handlers(),
     companyRemoval,
+    // A person's data (issue 25): the transcripts of their recordings, for the auth service's ZIP.
+    transcriptionExportPart(ctx.config),
     // Which companies are b2c: their members' transcripts are private to each.
     ...companyTypes.handlers(),
     // Search: the language a company's transcripts are indexed in, and each recording's tags.
