@@ -33,6 +33,7 @@ const TranscriptsPage = lazy(() => import('../features/transcripts/transcripts-p
 const TranscriptViewPage = lazy(() => import('../features/transcripts/transcript-view-page'));
 const TranscriptAnalysisPage = lazy(() => import('../features/transcripts/transcript-analysis-page'));
 const CompaniesPage = lazy(() => import('../features/companies/companies-page'));
+const DataPoliciesPage = lazy(() => import('../features/companies/data-policies-page'));
 const FeaturesPage = lazy(() => import('../features/feature-catalogue/features-page'));
 const PromptsPage = lazy(() => import('../features/prompts/prompts-page'));
 const PricingPage = lazy(() => import('../features/pricing/pricing-page'));
@@ -118,6 +119,7 @@ export const routes: RouteObject[] = [
               route('/pricing', 'pages.pricing', <PricingPage />),
               route('/usage', 'pages.usage', <UsagePage />),
               route('/invoice', 'pages.invoice', <InvoicePage />),
+              route('/data-policies', 'pages.dataPolicies', <DataPoliciesPage />),
               route('/ai-config', 'pages.aiConfig', <AiConfigPage />),
               route('/b2c-users', 'pages.b2cUsers', <B2cUsersPage />),
               route('/audit-logs', 'pages.auditLogs', <AuditLogsPage />),

@@ -22,6 +22,8 @@ const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly Role[]]> =
   ['/users', ['HOST_ADMIN', 'ADMIN']],
   // A company's statement: an ADMIN sees their company's, a HOST_ADMIN picks one (spec part 6).
   ['/invoice', ['HOST_ADMIN', 'ADMIN']],
+  // A company's data policies, read-only (issue 25): the company's ADMIN; HOST_ADMIN sets them on /companies.
+  ['/data-policies', ['ADMIN']],
   // The menu shows clients to ADMIN and CALLER (spec part 2); a HOST_ADMIN may open them read-only
   // to support a company (the tenant service allows its reads, services/tenant/README.md).
   ['/clients', ['ADMIN', 'CALLER', 'HOST_ADMIN']],

@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../components/data-table';
+import { HoldBadge } from '../../components/hold-control';
 import { buttonClass, inputClass } from '../../components/form-parts';
 import { PageHeading } from '../../components/page-heading';
 import { Pager } from '../../components/pager';
@@ -61,7 +62,7 @@ export default function CompaniesPage(): ReactElement {
     const limit = (used: number | undefined, max: number | null, format: (n: number) => string) =>
       `${used === undefined ? '—' : format(used)} / ${max === null ? t('companies.unlimited') : format(max)}`;
     return [
-      { id: 'name', header: t('companies.columns.name'), cell: (c) => <span className="font-medium">{c.name}</span>, sortValue: (c) => c.name.toLowerCase(), canHide: false },
+      { id: 'name', header: t('companies.columns.name'), cell: (c) => <><span className="font-medium">{c.name}</span>{c.hold ? <> <HoldBadge reason={c.hold.reason} at={c.hold.at} /></> : null}</>, sortValue: (c) => c.name.toLowerCase(), canHide: false },
       { id: 'code', header: t('companies.columns.code'), cell: (c) => <code className="text-xs">{c.code}</code>, sortValue: (c) => c.code },
       { id: 'domain', header: t('companies.columns.domain'), cell: (c) => c.domain, sortValue: (c) => c.domain },
       { id: 'type', header: t('companies.columns.type'), cell: (c) => t(`companies.types.${c.type}`), sortValue: (c) => c.type },

@@ -9,6 +9,7 @@ import { ApiKeySection } from './api-key-section';
 import { BrandImages } from './brand-images';
 import { useCreateCompanyMutation, useUpdateCompanyMutation } from './companies-api';
 import { CompanyForm } from './company-form';
+import { CompanyHold } from './company-hold';
 import { PoliciesSection } from './policies-section';
 import { catalogue } from './i18n';
 import { bodyFromForm, EMPTY_FORM, formFromCompany, type Company } from './model';
@@ -66,6 +67,11 @@ export function CompanyDialog({ company: given, onClose, notify }: { company: Co
         <section className={`mt-6 ${section}`} aria-labelledby="company-api-key">
           <h3 id="company-api-key" className="text-sm font-semibold text-gray-900 dark:text-white">{t('companies.apiKey.title')}</h3>
           <ApiKeySection key={company._id} companyId={company._id} masked={company.apiKey} fresh={freshKey} onResult={notify} />
+        </section>
+      )}
+      {company && (
+        <section className={`mt-6 ${section}`} aria-labelledby="company-hold">
+          <CompanyHold key={company._id} company={company} notify={notify} headingId="company-hold" />
         </section>
       )}
       {company && (

@@ -74,6 +74,8 @@ export const MENU: MenuSection[] = [
       { key: 'audit-logs', labelKey: 'menu.auditLogs', path: '/audit-logs', icon: 'log', roles: HOST },
       { key: 'pricing', labelKey: 'menu.pricing', path: '/pricing', icon: 'money', roles: HOST },
       { key: 'invoice', labelKey: 'menu.invoice', path: '/invoice', icon: 'log', roles: HOST_OR_ADMIN },
+      // An ADMIN reads their company's data policies here; a HOST_ADMIN sets them in the company dialog.
+      { key: 'data-policies', labelKey: 'menu.dataPolicies', path: '/data-policies', icon: 'toggle', roles: ADMIN },
       { key: 'email-templates', labelKey: 'menu.emailTemplates', path: '/email-templates', icon: 'mail', roles: HOST },
       { key: 'ai-config', labelKey: 'menu.aiConfig', path: '/ai-config', icon: 'cpu', roles: HOST },
     ],
