@@ -10,6 +10,7 @@ import { useAuditCompanyOptionsQuery, useAuditLogInfiniteQuery, useLazyAuditExpo
 import { AuditFiltersForm } from './audit-filters';
 import { ChainState } from './chain-state';
 import { EntryDrawer } from './entry-drawer';
+import { TypeLabel } from './type-label';
 import { exportUrl, filtersFromSearch, searchFromFilters, type AuditEntry, type AuditFilters, type ExportFormat } from './model';
 
 const NO_ENTRIES: AuditEntry[] = [];
@@ -54,7 +55,7 @@ export default function AuditLogsPage(): ReactElement {
 
   const columns = useMemo<Array<DataColumn<AuditEntry>>>(() => [
     { id: 'occurredAt', header: t('auditLog.columns.occurredAt'), cell: (e) => <time dateTime={e.occurredAt} className="whitespace-nowrap">{when(e.occurredAt)}</time>, sortValue: (e) => e.occurredAt, canHide: false },
-    { id: 'type', header: t('auditLog.columns.type'), cell: (e) => <code className="text-xs">{e.type}</code>, sortValue: (e) => e.type, canHide: false },
+    { id: 'type', header: t('auditLog.columns.type'), cell: (e) => <TypeLabel type={e.type} />, sortValue: (e) => e.type, canHide: false },
     { id: 'company', header: t('auditLog.columns.company'), cell: (e) => companyName(e.companyId), sortValue: (e) => companyName(e.companyId) },
     { id: 'actor', header: t('auditLog.columns.actor'), cell: (e) => <span className="whitespace-nowrap">{e.actor.email ?? e.actor.id ?? t('auditLog.system')}</span>, sortValue: (e) => e.actor.email ?? e.actor.id ?? '' },
     { id: 'target', header: t('auditLog.columns.target'), cell: (e) => <TargetCell type={e.target.type} id={e.target.id} />, sortValue: (e) => `${e.target.type} ${e.target.id ?? ''}` },

@@ -1,0 +1,44 @@
+// Readable names for the audit log's compliance entries (issue 25): who placed or lifted a legal
+// hold, and what retention removed, should read at a glance; the raw type stays under the name
+// for filtering. Other types show as they are.
+import type { ReactElement } from 'react';
+import { defineFeatureCatalogue, useFeatureTranslation } from '../../i18n/feature';
+
+export const LABELLED_TYPES = ['file.hold_changed', 'client.hold_changed', 'company.hold_changed', 'retention.applied'] as const;
+type Labelled = (typeof LABELLED_TYPES)[number];
+const KEYS: Record<Labelled, string> = {
+  'file.hold_changed': 'fileHold',
+  'client.hold_changed': 'clientHold',
+  'company.hold_changed': 'companyHold',
+  'retention.applied': 'retention',
+};
+
+export const catalogue = defineFeatureCatalogue(
+  'auditTypes',
+  {
+    auditTypes: {
+      fileHold: 'Recording legal hold changed',
+      clientHold: 'Client legal hold changed',
+      companyHold: 'Company legal hold changed',
+      retention: 'Retention applied',
+    },
+  },
+  {
+    fr: { auditTypes: { fileHold: 'Conservation légale d’un enregistrement modifiée', clientHold: 'Conservation légale d’un client modifiée', companyHold: 'Conservation légale d’une entreprise modifiée', retention: 'Durée de conservation appliquée' } },
+    et: { auditTypes: { fileHold: 'Salvestise õiguslikku hoidu muudeti', clientHold: 'Kliendi õiguslikku hoidu muudeti', companyHold: 'Ettevõtte õiguslikku hoidu muudeti', retention: 'Säilitustähtaeg rakendati' } },
+    lv: { auditTypes: { fileHold: 'Ieraksta juridiskā aizturēšana mainīta', clientHold: 'Klienta juridiskā aizturēšana mainīta', companyHold: 'Uzņēmuma juridiskā aizturēšana mainīta', retention: 'Glabāšanas termiņš piemērots' } },
+  },
+);
+
+const isLabelled = (type: string): type is Labelled => (LABELLED_TYPES as readonly string[]).includes(type);
+
+export function TypeLabel({ type }: { type: string }): ReactElement {
+  const { t } = useFeatureTranslation(catalogue);
+  if (!isLabelled(type)) return <code className="text-xs">{type}</code>;
+  return (
+    <span className="flex flex-col">
+      <span className="text-sm" data-testid="audit-type-label">{t(`auditTypes.${KEYS[type]}`)}</span>
+      <code className="text-xs text-gray-600 dark:text-gray-400">{type}</code>
+    </span>
+  );
+}
