@@ -27,6 +27,7 @@ import { useEditor } from './use-editor';
 import { useViewerKeys } from './use-viewer-keys';
 import { useWordEdit } from './use-word-edit';
 import { recognitionLine } from './recognition';
+import { RecordingHold } from './recording-hold';
 import { WaveformBar, type PlayerError } from './waveform-bar';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
@@ -133,6 +134,7 @@ export default function TranscriptViewPage(): ReactElement {
               {data ? <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="upload-date">{formatDate(data.file.uploadDate, i18n.language)}</p> : null}
               {recognised ? <p className="text-xs text-gray-500 dark:text-gray-400" data-testid="recognition">{t(recognised.key, recognised.values)}</p> : null}
             </div>
+            {data ? <RecordingHold fileId={id} name={data.file.originalName} onChanged={(message) => show({ kind: 'success', title: message })} /> : null}
             {ready ? (
               <div className="flex flex-wrap items-center gap-2">
                 <AnalysisLink fileId={id} />

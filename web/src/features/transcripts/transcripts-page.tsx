@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { HoldBadge } from '../../components/hold-control';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { fieldInputClass } from '../../components/form-field';
@@ -209,6 +210,7 @@ export default function TranscriptsPage(): ReactElement {
                   </td>
                   <td className={`${td} max-w-52`}>
                     <p className="break-words font-medium" data-testid="file-name">{item.originalName}</p>
+                    {item.hold ? <HoldBadge /> : null}
                     {item.speakers.length > 0 && <p className="mt-0.5 text-xs text-gray-600 dark:text-gray-400" data-testid="file-speakers">{item.speakers.join(', ')}</p>}
                     <div className="mt-1.5">
                       <TagEditor fileId={item._id} fileName={item.originalName} tags={item.tags} suggestions={tagNames}
