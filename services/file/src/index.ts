@@ -11,10 +11,12 @@ import { companyRemoval } from './services/company-removal';
 import { fileExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
+import { encryptionOf, startEncryptionPass } from './services/encryption';
 import { TagService } from './services/tags';
 import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyAudioRedacted, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
 const retentionTimers = new WeakMap<ServiceContext<FileConfig>, NodeJS.Timeout>();
+const encryptionTimers = new WeakMap<ServiceContext<FileConfig>, NodeJS.Timeout>();
 
 /** The file service. See README.md for what it owns. */
 export const fileService = defineService<FileConfig>({
@@ -25,7 +27,8 @@ export const fileService = defineService<FileConfig>({
   configShape: fileConfigShape,
   async routes(app, ctx) {
     // Building the storage validates its configuration: a missing S3 key stops the start here.
-    await fileRoutes(app, new FileService(ctx, createStorage(ctx.config), processCreditGate(ctx.database, ctx.config)), ctx.config);
+    // Uploads of a company with encryption on are stored encrypted; reads decrypt (issue 25).
+    await fileRoutes(app, new FileService(ctx, encryptionOf(ctx).storage, processCreditGate(ctx.database, ctx.config)), ctx.config);
     await tagRoutes(app, new TagService(ctx));
     await fileHoldRoutes(app, new FileHoldService(ctx));
   },
@@ -52,17 +55,23 @@ export const fileService = defineService<FileConfig>({
       on('transcript.speakers_changed', (event, tx) => applySpeakersChanged(tx, event)),
       on('transcript.audio_redacted', (event, tx) => applyAudioRedacted(tx, event), { entity: (event) => event.data.fileId }),
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
-      companyRemoval(storage),
+      companyRemoval(storage, encryptionOf(ctx).ring),
+      // The encryption switch of each company (company.policies_changed).
+      ...encryptionOf(ctx).ring.handlers(),
       // A person's data (issue 25): their recordings and audio, for the auth service's ZIP.
       fileExportPart(storage),
     ];
   },
   // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.
   async start(ctx) {
+    await encryptionOf(ctx).assertStartable();
+    encryptionTimers.set(ctx, startEncryptionPass(ctx));
     const job = recordingRetention(ctx, createStorage(ctx.config));
     retentionTimers.set(ctx, startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)));
   },
   async stop(ctx) {
+    clearInterval(encryptionTimers.get(ctx));
+    encryptionTimers.delete(ctx);
     clearInterval(retentionTimers.get(ctx));
     retentionTimers.delete(ctx);
   },

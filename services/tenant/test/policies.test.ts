@@ -51,11 +51,22 @@ test('the company’s ADMIN reads its own policies, cannot change them, and anot
   expect((await stack.as(await stack.tokenFor('USER', companies.a), { method: 'GET', url: url(companies.a) })).statusCode).toBe(403);
 });
 
-test('encryption and keeping the unredacted original are refused with a 409 naming the field, and nothing changes', async () => {
-  const encryption = await stack.as(host, { method: 'PUT', url: url(companies.b), payload: policies({ encryption: true }) });
-  expect(encryption.statusCode).toBe(409);
-  expect(encryption.json().message).toMatch(/Encryption at rest is not available yet/);
-  expect(encryption.json().details).toEqual([{ field: 'body.encryption', message: expect.stringMatching(/not available yet/) }]);
+test('encryption at rest turns on, is carried by company.policies_changed, and cannot be turned off again (409 saying why)', async () => {
+  const created = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: 'Policy enc', code: 'POL-enc', domain: 'policy-enc' } });
+  const id = created.json()._id as string;
+  const on = await stack.as(host, { method: 'PUT', url: url(id), payload: policies({ encryption: true }) });
+  expect(on.statusCode).toBe(200);
+  expect(on.json().encryption).toBe(true);
+  await stack.settle();
+  const event = seen.find((e) => e.type === 'company.policies_changed' && (e.data as { id: string }).id === id);
+  expect(event?.data).toMatchObject({ before: { encryption: false }, after: { encryption: true } });
+  const off = await stack.as(host, { method: 'PUT', url: url(id), payload: policies({ encryption: false }) });
+  expect(off.statusCode).toBe(409);
+  expect(off.json().details).toEqual([{ field: 'body.encryption', message: expect.stringMatching(/cannot be turned off: .*stored encrypted/) }]);
+  expect((await stack.as(host, { method: 'GET', url: url(id) })).json().encryption).toBe(true);
+});
+
+test('keeping the unredacted original is refused with a 409 naming the field, and nothing changes', async () => {
   const original = await stack.as(host, { method: 'PUT', url: url(companies.b), payload: policies({ keepOriginal: true }) });
   expect(original.statusCode).toBe(409);
   expect(original.json().details[0].field).toBe('body.keepOriginal');

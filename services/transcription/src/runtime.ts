@@ -10,6 +10,7 @@ import { workRootOf } from './services/work-dirs';
 import type { QueueSettings } from './services/queue';
 import { TranscriptionWorker, type JobDeps, type WorkerOptions } from './services/worker';
 import { diarization } from './diarization';
+import { audioStorage } from './services/audio-encryption';
 
 export function queueSettings(config: TranscriptionConfig): QueueSettings {
   return { leaseMs: config.TRANSCRIPTION_LEASE_MS, maxAttempts: config.TRANSCRIPTION_MAX_ATTEMPTS, retryBaseMs: config.TRANSCRIPTION_RETRY_BASE_MS };
@@ -40,6 +41,8 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
   const diarizer = diarization(ctx.db, { threshold: ctx.config.DIARIZATION_THRESHOLD, threads: ctx.config.DIARIZATION_THREADS });
   return {
     ...pipelineDeps(ctx.config, whisper),
+    // Encrypted recordings (issue 25) decrypt through the file service's key ring.
+    storage: audioStorage(ctx),
     diarize: diarizer.diarize,
     close: async () => {
       await Promise.all([whisper.close(), diarizer.close()]);

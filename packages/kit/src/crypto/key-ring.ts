@@ -10,6 +10,21 @@ import { KeyUnavailableError, MasterKeys } from './master-key';
 /** How long an unwrapped data key is reused in memory; a key destroyed elsewhere stops working within it. */
 const CACHE_MS = 30_000;
 
+/** The table of CompanyKeyRing, in the schema of each service that stores encrypted data. */
+export const companyKeysMigration: Migration = {
+  name: 'kit_0003_company_keys',
+  sql: `create table company_keys (
+          company_id uuid primary key,
+          -- The data key wrapped by the master key (mk1:<master key id>:...); null only while no master key is configured.
+          wrapped_key text,
+          master_key_id text,
+          encrypt boolean not null,
+          progress_state text not null default 'idle' check (progress_state in ('idle', 'running', 'done')),
+          progress_done integer not null default 0,
+          progress_total integer not null default 0,
+          updated_at timestamptz not null)`,
+};
+
 export interface EncryptionProgress {
   state: 'idle' | 'running' | 'done';
   done: number;
@@ -33,19 +48,7 @@ interface KeyRow {
  * company.policies_changed) and the progress of encrypting what was stored before it was on.
  */
 export class CompanyKeyRing {
-  readonly migration: Migration = {
-    name: 'kit_0003_company_keys',
-    sql: `create table company_keys (
-            company_id uuid primary key,
-            -- The data key wrapped by the master key (mk1:<master key id>:...); null only while no master key is configured.
-            wrapped_key text,
-            master_key_id text,
-            encrypt boolean not null,
-            progress_state text not null default 'idle' check (progress_state in ('idle', 'running', 'done')),
-            progress_done integer not null default 0,
-            progress_total integer not null default 0,
-            updated_at timestamptz not null)`,
-  };
+  readonly migration = companyKeysMigration;
 
   private readonly cache = new Map<string, { key: Buffer | null; encrypt: boolean; at: number }>();
 
@@ -170,4 +173,19 @@ export class CompanyKeyRing {
     this.cache.clear();
     return result.rows.length;
   }
+}
+
+const shared = new WeakMap<object, CompanyKeyRing>();
+
+/**
+ * The audio key ring of a process (all-in-one): the file service, which owns the recordings,
+ * registers its ring; the transcription service, which reads and rewrites the same objects in
+ * the same process, uses it rather than keeping keys of its own for the same bytes.
+ */
+export function shareAudioKeyRing(database: object, ring: CompanyKeyRing): void {
+  shared.set(database, ring);
+}
+
+export function sharedAudioKeyRing(database: object): CompanyKeyRing | undefined {
+  return shared.get(database);
 }

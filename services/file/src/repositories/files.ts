@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { files, fileTags, type FileRow, type NewFileRow } from '../db/schema';
 
@@ -136,4 +136,10 @@ export async function replaceTags(db: Db, file: { id: string; companyId: string 
   if (added.length > 0) {
     await db.insert(fileTags).values(added.map((tag) => ({ companyId: file.companyId, tag, fileId: file.id })));
   }
+}
+
+/** Storage keys of a company's recordings, oldest first (the background encryption pass walks them). */
+export async function companyStorageKeys(db: Db, companyId: string): Promise<string[]> {
+  const rows = await db.select({ key: files.storageKey }).from(files).where(eq(files.companyId, companyId)).orderBy(asc(files.uploadedAt), asc(files.id));
+  return rows.map((row) => row.key);
 }

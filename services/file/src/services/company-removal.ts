@@ -1,4 +1,4 @@
-import { onCompanyDeleted, type ObjectStorage } from '@earshot/kit';
+import { onCompanyDeleted, type CompanyKeyRing, type ObjectStorage } from '@earshot/kit';
 import { deleteCompanyFiles } from '../repositories/company-removal';
 
 /**
@@ -6,8 +6,10 @@ import { deleteCompanyFiles } from '../repositories/company-removal';
  * commits, so a failed removal is retried with the event (removing a missing object is a no-op).
  * No file.deleted per file: every service removes the company's data on company.deleted itself.
  */
-export function companyRemoval(storage: ObjectStorage) {
-  return onCompanyDeleted('file', async (tx, companyId) => {
+export function companyRemoval(storage: ObjectStorage, keys?: CompanyKeyRing) {
+  return onCompanyDeleted('file', async (tx, companyId, emit) => {
+    // Crypto-shredding first (issue 25): once the data key is gone, no copy of the audio decrypts.
+    await keys?.destroy(tx, companyId, emit);
     for (const key of await deleteCompanyFiles(tx, companyId)) await storage.delete(key);
   });
 }

@@ -3,7 +3,7 @@ import { actorOf, conflict, notFound, type Identity, type ServiceContext } from 
 import type { CompanyRow } from '../db/schema';
 import type { CompanyPolicyRow } from '../db/policies';
 import * as repo from '../repositories/policies';
-import { findCompanyForUpdate } from '../repositories/companies';
+import { findCompanyForUpdate, updateCompany } from '../repositories/companies';
 import { assertNotDeleting, assertVisible, loadCompany } from './companies';
 
 function toPolicies(company: CompanyRow, row: CompanyPolicyRow | null): CompanyPolicies {
@@ -20,8 +20,8 @@ const unavailable = (field: 'encryption' | 'keepOriginal', message: string) => c
 
 /**
  * A company's data policies (issue 25): HOST_ADMIN sets them, the company's ADMIN reads them.
- * Encryption at rest and keeping unredacted originals (which needs it) are not built: turning
- * either on is a 409 that says so. Retention is stored and validated; no job deletes by it yet.
+ * Encryption at rest can be turned on (never off again: 409 saying why); keeping unredacted
+ * originals is not built: turning it on is a 409 that says so. Retention is stored and validated; no job deletes by it yet.
  */
 export class PolicyService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -35,13 +35,15 @@ export class PolicyService {
   async save(identity: Identity, companyId: string, body: CompanyPolicies): Promise<CompanyPolicies> {
     assertVisible(identity, companyId);
     return this.ctx.transact(async (tx, emit) => {
-      const company = await findCompanyForUpdate(tx, companyId);
+      let company = await findCompanyForUpdate(tx, companyId);
       if (!company) throw notFound('Company');
       assertNotDeleting(company);
-      // A company switched on before this refusal existed keeps its flag; it cannot be newly asked for.
-      if (body.encryption && !company.encryption) throw unavailable('encryption', POLICY_MESSAGES.encryptionUnavailable);
+      // Encryption at rest (issue 25): on is allowed; off is refused once on, since data is then
+      // stored encrypted in the services and the tenant cannot see when the last of it is gone.
+      if (!body.encryption && company.encryption) throw unavailable('encryption', POLICY_MESSAGES.encryptionIrreversible);
       if (body.keepOriginal) throw unavailable('keepOriginal', POLICY_MESSAGES.keepOriginalUnavailable);
       const before = toPolicies(company, await repo.findPolicies(tx, companyId));
+      if (body.encryption && !company.encryption) company = await updateCompany(tx, companyId, { encryption: true });
       const { retention, redaction, keepOriginal } = body;
       await repo.savePolicies(tx, companyId, { redaction, keepOriginal, ...retention });
       const after = toPolicies(company, await repo.findPolicies(tx, companyId));
