@@ -164,6 +164,21 @@ describe('calendar page', () => {
     });
   });
 
+  it('on a phone lists the month’s busy days as an agenda instead of the grid', async () => {
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined })) as unknown as typeof window.matchMedia;
+    try {
+      gateway();
+      open('/calendar?view=month&date=2026-03-15');
+      const agenda = await screen.findByTestId('calendar-agenda');
+      expect(screen.queryByTestId('calendar-month')).toBeNull();
+      expect(within(agenda).getAllByTestId('calendar-day').map((item) => item.getAttribute('data-day'))).toEqual(['2026-03-10', '2026-03-12']);
+      expect(within(agenda).getByRole('link', { name: /Call with Acme\.mp3/ })).toHaveTextContent(/2:05\sPM/);
+    } finally {
+      window.matchMedia = matchMedia;
+    }
+  });
+
   it('shows an error with a retry, and says when there is nothing', async () => {
     let fail = true;
     fakeGateway((call) => (call.path === '/api/calendar' ? (fail ? json({ message: 'Service unavailable' }, 503) : json({ recordings: [], tasks: [] })) : undefined));
