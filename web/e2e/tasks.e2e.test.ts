@@ -77,6 +77,8 @@ async function signedIn(role: DemoRole, width = 1280): Promise<{ page: Page; err
 
 async function shoot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
+  // A full-page picture of a scrolled page draws the fixed header and sidebar where they are now.
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: true });
