@@ -37,6 +37,11 @@ async function person(company: Company, name: string, byte: number): Promise<voi
   expect(upload.statusCode).toBe(201);
   const conversation = await stack.as(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: `${name}'s private question` } });
   expect(conversation.statusCode).toBe(201);
+  // An analysis run the person asked for, written as the analysis queue would (no AI provider needed here).
+  await stack.database.query(
+    "insert into prompt.analysis_runs (company_id, file_id, prompt_id, prompt_version, status, requested_by, result) values ($1, $2, $3, 1, 'completed', $4, $5)",
+    [company.id, upload.json()._id, crypto.randomUUID(), id, JSON.stringify({ format: 'text', text: `${name}'s call went well` })],
+  );
   company.people[name] = { id, token, fileId: upload.json()._id, audio, conversationId: conversation.json()._id };
 }
 
@@ -89,9 +94,11 @@ describe('export of a user', () => {
       { service: 'auth', counts: { profile: 1, sessions: 0 } },
       { service: 'chat', counts: { conversations: 1, messages: 0, feedback: 0 } },
       { service: 'file', counts: { recordings: 1 } },
+      { service: 'prompt', counts: { runs: 1 } },
       { service: 'transcription', counts: { transcripts: 1 } },
     ]);
-    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'transcription.json']);
+    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'prompt.json', 'transcription.json']);
+    expect(JSON.parse(strFromU8(zip['prompt.json']!)).runs).toEqual([expect.objectContaining({ fileId: ann.fileId, status: 'completed', result: { format: 'text', text: "Ann's call went well" } })]);
 
     const auth = JSON.parse(strFromU8(zip['auth.json']!));
     expect(auth.profile).toMatchObject({ id: ann.id, companyId: a.id, firstName: 'Ann', role: 'USER' });

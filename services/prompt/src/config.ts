@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import type { BaseConfig } from '@earshot/kit';
+import { storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
 
 // Credentials never belong in these URLs: they are stored as the providers' base URLs, sent on
 // events and logged (the servers take no key).
@@ -13,6 +13,8 @@ const modelName = z.string().min(1).max(200).regex(/^[\w.:/-]+$/, 'letters, digi
 /** Environment keys of the prompt service: the outbound rules for provider calls, the credential of its internal key route, and the analysis queue. */
 export const promptConfigShape = {
   ...aiConfigShape,
+  // Storage: its part of a person's export (issue 25) is written there.
+  ...storageConfigShape,
   INTERNAL_API_TOKEN: providerKeysConfigShape.INTERNAL_API_TOKEN,
   /** Analysis runs worked on at once by this process. */
   ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
@@ -37,4 +39,4 @@ export const promptConfigShape = {
   LOCAL_AI_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
 };
 
-export type PromptConfig = BaseConfig & z.infer<z.ZodObject<typeof promptConfigShape>>;
+export type PromptConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof promptConfigShape>>;

@@ -9,6 +9,7 @@ import { internalRoutes } from './routes/internal';
 import { patternRoutes } from './routes/patterns';
 import { promptRoutes } from './routes/prompts';
 import { companyRemoval } from './services/company-removal';
+import { promptExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { AnalysisService } from './services/analysis';
 import { ConnectionTester } from './services/connection';
@@ -67,6 +68,8 @@ export const promptService = defineService<PromptConfig>({
     // The dashboards' read model: after the transcript copy's handlers, which it reads.
     ...dashboardHandlers(),
     companyRemoval,
+    // A person's data (issue 25): the analysis runs they asked for, for the auth service's ZIP.
+    promptExportPart(ctx.config),
   ],
   async start(ctx) {
     await analysisQueue(ctx.database)?.start();
