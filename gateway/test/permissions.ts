@@ -220,6 +220,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/inbox': { area: 'account' },
   'GET /api/inbox/:id': { area: 'account' },
   'PUT /api/inbox/:id': { area: 'account' },
+  'POST /api/inbox/read-all': { area: 'account' },
 
   // Issue 23: tasks and the calendar, every person of the company (not the API key).
   'GET /api/tasks': { area: 'tasks' },

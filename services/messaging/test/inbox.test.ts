@@ -202,6 +202,19 @@ describe('the inbox', () => {
     expect((await stack.as(dee.token, { method: 'GET', url: `/api/inbox/n-${'-'.repeat(36)}` })).statusCode).toBe(404);
     expect((await put(dee.token, notice!._id, 'yes' as never)).statusCode).toBe(400);
   });
+
+  test('mark all read covers notifications and mail alike, and only the caller’s', async () => {
+    await stack.database.query(`insert into messaging.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'task_due', 'for Bob', 'b')`, [bob.id, company]);
+    const bobBefore = (await inbox(bob.token, '')).unread;
+    expect(bobBefore).toBeGreaterThan(0);
+    expect((await inbox(dee.token, '')).unread).toBeGreaterThan(0);
+    const done = await stack.as(dee.token, { method: 'POST', url: '/api/inbox/read-all' });
+    expect(done.json()).toEqual({ unread: 0 });
+    const after = await inbox(dee.token, '?limit=100');
+    expect(after.items.filter((item) => !item.read)).toEqual([]);
+    expect(after.items.some((item) => item.kind === 'email')).toBe(true);
+    expect((await inbox(bob.token, '')).unread).toBe(bobBefore);
+  });
 });
 
 describe('leaving', () => {

@@ -96,3 +96,9 @@ export async function setRead(tx: Db, userId: string, key: string, read: boolean
     .where(and(eq(mailMessages.id, id), mailsOf(userId))).returning({ id: mailMessages.id });
   return rows.length > 0;
 }
+
+/** Everything in the person's inbox read: notifications and mail alike. */
+export async function markAllRead(tx: Db, userId: string): Promise<void> {
+  await tx.update(notifications).set({ readAt: sql`now()` }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  await tx.update(mailMessages).set({ readAt: sql`now()` }).where(and(mailsOf(userId), isNull(mailMessages.readAt)));
+}

@@ -17,6 +17,11 @@ export async function inboxRoutes(app: FastifyInstance, inbox: InboxService): Pr
     schema: { tags, summary: 'The caller’s notifications and the mail sent to them, newest first, with the unread count', querystring: InboxQuery, response: { 200: InboxPage, ...errors } },
   }, async (request) => inbox.list(identityOf(request), request.query));
 
+  r.post('/inbox/read-all', {
+    config: { access: ALL_ROLES },
+    schema: { tags, summary: 'Mark every message of the caller’s inbox read (notifications and mail)', response: { 200: UnreadDto, ...errors } },
+  }, async (request) => inbox.markAllRead(identityOf(request)));
+
   r.get('/inbox/:id', {
     config: { access: ALL_ROLES, params: message },
     schema: { tags, summary: 'One of the caller’s messages', params: InboxParams, response: { 200: InboxItemDto, ...errors } },

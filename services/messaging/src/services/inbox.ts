@@ -49,6 +49,13 @@ export class InboxService {
     return toItem(row);
   }
 
+  async markAllRead(identity: Identity): Promise<UnreadDto> {
+    return this.ctx.transact(async (tx) => {
+      await repo.markAllRead(tx, identity.userId);
+      return { unread: await repo.unreadCount(tx, identity.userId) };
+    });
+  }
+
   async setRead(identity: Identity, id: string, read: boolean): Promise<UnreadDto> {
     const key = ownKey(id);
     return this.ctx.transact(async (tx) => {

@@ -8,7 +8,7 @@ import { Icon } from '../../components/icons';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { isInAppLink } from '../../lib/in-app-link';
 import { catalogue as headerCreditsCatalogue } from './header-credits-i18n';
-import { useBellInboxQuery, useMarkAllNotificationsReadMutation, useMarkBellMessageReadMutation } from './notifications-api';
+import { useBellInboxQuery, useMarkInboxReadMutation, useMarkBellMessageReadMutation } from './notifications-api';
 
 /** Often enough that an alert shows within a minute, rare enough to cost nothing. */
 export const POLL = { pollingInterval: 60_000, skipPollingIfUnfocused: true } as const;
@@ -18,7 +18,7 @@ export function Bell(): ReactElement {
   const navigate = useNavigate();
   const { data } = useBellInboxQuery(undefined, POLL);
   const [markRead] = useMarkBellMessageReadMutation();
-  const [markAll] = useMarkAllNotificationsReadMutation();
+  const [markAll] = useMarkInboxReadMutation();
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
   const unread = data?.unread ?? 0;
   const items = data?.items ?? [];
@@ -36,7 +36,6 @@ export function Bell(): ReactElement {
       }
       header={<p className="w-[min(20rem,calc(100vw-2rem))] px-3 pb-2 text-sm font-semibold text-gray-900 dark:text-white">{items.length ? t('bell.label') : t('bell.none')}</p>}
       entries={[
-        // POST /notifications/read-all marks the notifications, not the e-mails (those are marked one by one).
         ...(unread ? [{ key: 'all', label: t('bell.markAll'), onSelect: () => void markAll(), testId: 'notifications-read-all' }] : []),
         ...items.map((item) => ({
           key: item._id,

@@ -18,7 +18,7 @@ function gateway(me: MyCreditsDto, notes: InboxItemDto[]) {
     const unread = () => notes.filter((n) => !n.read).length;
     if (call.path === '/api/credits/me') return json(me);
     if (call.path === '/api/inbox' && call.method === 'GET') return json({ items: notes.slice(0, Number(call.query.get('limit') ?? 30)), nextCursor: null, unread: unread() });
-    if (call.path === '/api/notifications/read-all') {
+    if (call.path === '/api/inbox/read-all') {
       // As the messaging service does: notifications only, e-mails stay as they are.
       for (const n of notes) if (n.kind !== 'email') n.read = true;
       return json({ unread: unread() });
@@ -88,9 +88,9 @@ describe('header credits', () => {
     renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
     expect(await screen.findByTestId('notifications-unread')).toHaveTextContent('3');
     await user.click(screen.getByTestId('notifications-bell'));
-    await user.click(screen.getByRole('menuitem', { name: 'Mark all notifications as read' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Mark all as read' }));
     await waitFor(() => expect(screen.getByTestId('notifications-unread')).toHaveTextContent('1'));
-    expect(sent.some((call) => call.path === '/api/notifications/read-all')).toBe(true);
+    expect(sent.some((call) => call.path === '/api/inbox/read-all')).toBe(true);
     await user.click(screen.getByTestId('notifications-bell'));
     await user.click(within(screen.getByRole('menu')).getAllByTestId('notification')[1]!);
     await waitFor(() => expect(screen.queryByTestId('notifications-unread')).toBeNull());

@@ -20,12 +20,12 @@ export const notificationsApi = withTags.injectEndpoints({
       query: ({ id, read }) => ({ url: `/inbox/${encodeURIComponent(id)}`, method: 'PUT', body: { read } }),
       invalidatesTags: ['Inbox'],
     }),
-    markAllNotificationsRead: build.mutation<UnreadDto, void>({
-      query: () => ({ url: '/notifications/read-all', method: 'POST' }),
+    markInboxRead: build.mutation<UnreadDto, void>({
+      query: () => ({ url: '/inbox/read-all', method: 'POST' }),
       invalidatesTags: ['Inbox'],
     }),
     myCredits: build.query<MyCreditsDto, void>({ query: () => '/credits/me' }),
   }),
 });
 
-export const { useBellInboxQuery, useMarkBellMessageReadMutation, useMarkAllNotificationsReadMutation, useMyCreditsQuery } = notificationsApi;
+export const { useBellInboxQuery, useMarkBellMessageReadMutation, useMarkInboxReadMutation, useMyCreditsQuery } = notificationsApi;
