@@ -12,7 +12,7 @@ import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
 import { companyRemoval } from './services/company-removal';
 import { authServices } from './services/index';
-import { PrivacyJobs, assembleExport, authExportPart } from './services/privacy';
+import { PrivacyJobs, assembleExport, authExportPart, clientCompanies } from './services/privacy';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
@@ -73,6 +73,7 @@ export const authService = defineService<AuthConfig>({
       // A person's data (issue 25): auth's own part, and the ZIP once every service has answered.
       authExportPart(createStorage(ctx.config)),
       assembleExport(ctx, createStorage(ctx.config)),
+      ...clientCompanies,
     ];
   },
   start: startAuth,

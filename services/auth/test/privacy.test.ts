@@ -95,9 +95,10 @@ describe('export of a user', () => {
       { service: 'chat', counts: { conversations: 1, messages: 0, feedback: 0 } },
       { service: 'file', counts: { recordings: 1 } },
       { service: 'prompt', counts: { runs: 1 } },
+      { service: 'tenant', counts: {} },
       { service: 'transcription', counts: { transcripts: 1 } },
     ]);
-    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'prompt.json', 'transcription.json']);
+    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'prompt.json', 'tenant.json', 'transcription.json']);
     expect(JSON.parse(strFromU8(zip['prompt.json']!)).runs).toEqual([expect.objectContaining({ fileId: ann.fileId, status: 'completed', result: { format: 'text', text: "Ann's call went well" } })]);
 
     const auth = JSON.parse(strFromU8(zip['auth.json']!));
@@ -179,9 +180,42 @@ describe('validation', () => {
     expect((await jobOf(a.admin, 'not-a-uuid')).statusCode).toBe(400);
   });
 
-  test("a client contact's export is refused, saying it is not built yet", async () => {
-    const res = await exportOf(a.admin, { clientId: crypto.randomUUID() });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().details).toEqual([{ field: 'body.clientId', message: 'not built yet' }]);
+});
+
+describe('export of a client contact', () => {
+  test('the ZIP holds the client, the calls linked to it with their audio and transcripts, and nothing else', async () => {
+    const ann = a.people.Ann!;
+    const created = await stack.as(a.admin, { method: 'POST', url: '/api/clients', payload: { name: 'Dora Client', email: 'dora@client.test' } });
+    expect(created.statusCode).toBe(201);
+    const clientId = created.json()._id as string;
+    // Another client of the same company, with nothing linked, and the link of Ann's call to Dora.
+    expect((await stack.as(a.admin, { method: 'POST', url: '/api/clients', payload: { name: 'Eve Other' } })).statusCode).toBe(201);
+    await stack.settle();
+    const transcriptId = (await stack.as(a.admin, { method: 'GET', url: `/api/transcripts/file/${ann.fileId}` })).json()._id as string;
+    expect((await stack.as(a.admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId, clientId } })).statusCode).toBe(200);
+    await stack.settle();
+
+    // Only the client's company's ADMIN, or HOST_ADMIN, may ask: a colleague and another company get 404.
+    expect((await exportOf(ann.token, { clientId })).statusCode).toBe(404);
+    expect((await exportOf(b.admin, { clientId })).statusCode).toBe(404);
+    expect((await exportOf(a.admin, { clientId: crypto.randomUUID() })).statusCode).toBe(404);
+
+    const accepted = await exportOf(a.admin, { clientId });
+    expect(accepted.statusCode).toBe(202);
+    const { jobId } = accepted.json();
+    await stack.settle();
+    const job = (await jobOf(a.admin, jobId)).json();
+    expect(job).toMatchObject({ subject: { kind: 'client', id: clientId }, status: 'done', pendingServices: [] });
+    expect((await jobOf(ann.token, jobId)).statusCode).toBe(404);
+    const download = await stack.as(a.admin, { method: 'GET', url: job.download });
+    const zip = unzipSync(new Uint8Array(download.rawPayload));
+    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'prompt.json', 'tenant.json', 'transcription.json']);
+    expect(JSON.parse(strFromU8(zip['tenant.json']!))).toMatchObject({ client: { id: clientId, name: 'Dora Client', email: 'dora@client.test' }, calls: [{ fileId: ann.fileId }] });
+    expect(JSON.parse(strFromU8(zip['file.json']!)).recordings).toEqual([expect.objectContaining({ id: ann.fileId, clientId })]);
+    expect(JSON.parse(strFromU8(zip['transcription.json']!)).transcripts).toEqual([expect.objectContaining({ fileId: ann.fileId, clientId })]);
+    expect(Buffer.from(zip[`audio/${ann.fileId}.wav`]!).equals(ann.audio)).toBe(true);
+    const everything = Object.values(zip).map((bytes) => Buffer.from(bytes).toString('latin1')).join('\n');
+    expect(everything).not.toMatch(/Eve Other|Bob|Carl/);
+    for (const other of [a.people.Bob!, b.people.Carl!]) expect(everything).not.toContain(other.fileId);
   });
 });

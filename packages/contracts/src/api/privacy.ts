@@ -5,7 +5,7 @@ import { Id } from '../common';
  * The services that hold a person's data and answer a privacy job with their part; a job is done
  * when each has. (Issue 25: a person's data exported or erased.)
  */
-export const PRIVACY_SERVICES = ['auth', 'file', 'transcription', 'chat', 'prompt', 'audit'] as const;
+export const PRIVACY_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit'] as const;
 export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
 
 /** Exactly one of userId / clientId: whose data. */

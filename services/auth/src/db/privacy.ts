@@ -34,6 +34,12 @@ export const privacyParts = auth.table('privacy_parts', {
 }, (t) => [primaryKey({ columns: [t.jobId, t.service] })]);
 export type PrivacyPartRow = typeof privacyParts.$inferSelect;
 
+/** Which company each client contact belongs to (from the tenant's client events): who may ask for a client's data. */
+export const privacyClients = auth.table('privacy_clients', {
+  id: uuid('id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+});
+
 export const privacyMigrations: Migration[] = [
   {
     name: '0008_privacy_jobs',
@@ -58,6 +64,14 @@ export const privacyMigrations: Migration[] = [
         counts jsonb not null,
         at timestamptz not null default now(),
         primary key (job_id, service)
+      )`,
+  },
+  {
+    name: '0009_privacy_clients',
+    sql: `
+      create table privacy_clients (
+        id uuid primary key,
+        company_id uuid not null
       )`,
   },
 ];

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { privacyJobs, privacyParts, type PrivacyJobRow, type PrivacyPartRow } from '../db/privacy';
+import { privacyClients, privacyJobs, privacyParts, type PrivacyJobRow, type PrivacyPartRow } from '../db/privacy';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema';
 
 export async function insertPrivacyJob(tx: Db, job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'>): Promise<PrivacyJobRow> {
@@ -39,4 +39,18 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | null> 
 
 export async function sessionsOf(db: Db, userId: string): Promise<SessionRow[]> {
   return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt));
+}
+
+/** A client contact's company, or null when no such client (or it was deleted). */
+export async function clientCompany(db: Db, clientId: string): Promise<string | null> {
+  const [row] = await db.select().from(privacyClients).where(eq(privacyClients.id, clientId));
+  return row?.companyId ?? null;
+}
+
+export async function saveClient(tx: Db, id: string, companyId: string): Promise<void> {
+  await tx.insert(privacyClients).values({ id, companyId }).onConflictDoNothing();
+}
+
+export async function forgetClient(tx: Db, id: string): Promise<void> {
+  await tx.delete(privacyClients).where(eq(privacyClients.id, id));
 }

@@ -1,10 +1,10 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { PRIVACY_SERVICES, type PrivacyExportBody, type PrivacyJobDto } from '@earshot/contracts';
-import { actorOf, conflict, notFound, on, onExportRequested, type Db, type HandlerSpec, type Identity, type ObjectStorage, type PrivacyManifest, type PrivacyPart } from '@earshot/kit';
+import { actorOf, notFound, on, onExportRequested, type Db, type HandlerSpec, type Identity, type ObjectStorage, type PrivacyManifest, type PrivacyPart } from '@earshot/kit';
 import type { PrivacyJobRow } from '../db/privacy';
 import {
-  findPrivacyJob, findUserById, finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
+  clientCompany, findPrivacyJob, findUserById, forgetClient, saveClient, finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
 } from '../repositories/privacy';
 import type { AuthBase } from './context';
 
@@ -65,17 +65,26 @@ export class PrivacyJobs {
   constructor(private readonly ctx: AuthBase, private readonly storage: ObjectStorage) {}
 
   async requestExport(identity: Identity, body: PrivacyExportBody, ip?: string): Promise<{ jobId: string }> {
-    if (!body.userId) {
-      throw conflict("A client contact's export is not built yet: export the client's calls from the client's page", [{ field: 'body.clientId', message: 'not built yet' }]);
-    }
-    const userId = body.userId;
     return this.ctx.transact(async (tx, emit) => {
-      const user = await findUserById(tx, userId);
-      if (!user || !mayActFor(identity, user)) throw notFound('User');
-      const job = await insertPrivacyJob(tx, { kind: 'export', subjectKind: 'user', subjectId: user.id, companyId: user.companyId, requestedBy: identity.userId });
-      emit({ type: 'privacy.export_requested', companyId: user.companyId, actor: actorOf(identity, ip), data: { jobId: job.id, subject: { kind: 'user', id: user.id } } });
+      const subject = await this.subjectOf(tx, identity, body);
+      const job = await insertPrivacyJob(tx, { kind: 'export', subjectKind: subject.kind, subjectId: subject.id, companyId: subject.companyId, requestedBy: identity.userId });
+      emit({ type: 'privacy.export_requested', companyId: subject.companyId, actor: actorOf(identity, ip), data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id } } });
       return { jobId: job.id };
     });
+  }
+
+  /** Whose data, and their company; 404 when the caller may not ask for it (or there is no such person). */
+  private async subjectOf(tx: Db, identity: Identity, body: PrivacyExportBody): Promise<{ kind: 'user' | 'client'; id: string; companyId: string | null }> {
+    if (body.userId) {
+      const user = await findUserById(tx, body.userId);
+      if (!user || !mayActFor(identity, user)) throw notFound('User');
+      return { kind: 'user', id: user.id, companyId: user.companyId };
+    }
+    // A client contact is never a caller: only their company's ADMIN, or HOST_ADMIN, may ask.
+    const clientId = body.clientId!;
+    const companyId = await clientCompany(tx, clientId);
+    if (!companyId || !mayActFor(identity, { id: '', companyId })) throw notFound('Client');
+    return { kind: 'client', id: clientId, companyId };
   }
 
   async job(identity: Identity, jobId: string): Promise<PrivacyJobDto> {
@@ -151,3 +160,11 @@ export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSp
     },
   });
 }
+
+/** Which company each client belongs to, kept from the tenant's client events. */
+export const clientCompanies: HandlerSpec[] = [
+  ...(['client.created', 'client.updated'] as const).map((type) => on(type, async (event, tx) => {
+    if (event.companyId && event.data.after) await saveClient(tx, event.data.id, event.companyId);
+  })),
+  on('client.deleted', async (event, tx) => forgetClient(tx, event.data.id)),
+];
