@@ -224,6 +224,7 @@ export const ROUTES: Record<string, Permission> = {
 
   // Issue 23: tasks and the calendar, every person of the company (not the API key).
   'GET /api/tasks': { area: 'tasks' },
+  'GET /api/tasks/members': { area: 'tasks' },
   'POST /api/tasks': { area: 'tasks' },
   'GET /api/tasks/:id': { area: 'tasks' },
   'PUT /api/tasks/:id': { area: 'tasks' },

@@ -71,3 +71,7 @@ test("the calendar shows a member their own recordings and tasks only", async ()
   expect(noas.recordings.map((r) => r.fileId)).toEqual([noaCall.id]);
   expect(noas.tasks).toEqual([]);
 });
+
+test('the assignee picker offers a b2c member only themself', async () => {
+  expect((await call(tokens.mia, 'GET', '/tasks/members')).json()).toEqual([{ _id: mia.id, name: 'Mia Lind' }]);
+});

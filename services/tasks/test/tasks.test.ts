@@ -254,6 +254,8 @@ describe('tasks from an analysis run', () => {
       ['Ask legal', null, null],
     ]);
     for (const task of items) expect(task).toMatchObject({ link: { fileId: call1.id, seconds: 0 }, clientId: customer.id, createdBy: jaan.id, status: 'todo' });
+    // Each names the run's item it came from, so the analysis page knows which items are tasks.
+    expect(items.map((t) => t.source)).toEqual([0, 1, 2, 3].map((item) => ({ runId: run.runId, item })));
   });
 
   test('an item chosen again answers its task (200), making no second one', async () => {
@@ -307,5 +309,20 @@ describe('deleting a company', () => {
     // Company A is untouched.
     const [a] = await stack.database.query<{ n: number }>('select count(*)::int n from tasks.tasks where company_id = $1', [companyA]);
     expect(a!.n).toBeGreaterThan(0);
+  });
+});
+
+describe('the assignee picker', () => {
+  test('every role gets the company’s current members by name; the platform administrator names the company; another company is not listed', async () => {
+    for (const who of [tokens.ana, tokens.cy, tokens.admin]) {
+      const names = (await call(who, 'GET', '/tasks/members')).json() as { _id: string; name: string }[];
+      expect(names.map((m) => m._id).sort()).toEqual([ana.id, bo.id, cy.id, admin.id].sort());
+      expect(names).toContainEqual({ _id: bo.id, name: 'Bo Kask' });
+    }
+    expect((await call(tokens.host, 'GET', `/tasks/members?companyId=${companyA}`)).json()).toHaveLength(4);
+    expect((await call(tokens.host, 'GET', '/tasks/members')).json()).toEqual([]);
+    // A member's companyId is their own, whatever they name.
+    expect(((await call(tokens.adminB, 'GET', `/tasks/members?companyId=${companyA}`)).json() as { _id: string }[]).map((m) => m._id)).toEqual([outsider.id]);
+    expect((await call(tokens.ana, 'GET', '/tasks/members?companyId=nope')).statusCode).toBe(400);
   });
 });

@@ -101,9 +101,9 @@ export const tasksApi = api.enhanceEndpoints({ addTagTypes: ['Tasks'] }).injectE
       query: ({ runId, items }) => ({ url: `/tasks/from-run/${encodeURIComponent(runId)}`, method: 'POST', body: { items } }),
       invalidatesTags: ['Tasks'],
     }),
-    /** The company's people for the assignee picker and names (GET /users/dropdown: administrators only). */
+    /** The company's people for the assignee picker and names (every role; in a b2c company only oneself). */
     taskMembers: build.query<UserDropdownItem[], string | undefined>({
-      query: (companyId) => ({ url: '/users/dropdown', params: queryParams({ companyId }) }),
+      query: (companyId) => ({ url: '/tasks/members', params: queryParams({ companyId }) }),
     }),
   }),
 });
@@ -119,9 +119,9 @@ export const {
   useTaskMembersQuery,
 } = tasksApi;
 
-/** Who may list the company's people (GET /users/dropdown): the others pick only themselves. */
+/** Who may list the company's people for tasks (GET /tasks/members): every person with a role. */
 export function mayListMembers(role: Role | null): boolean {
-  return role === 'ADMIN' || role === 'HOST_ADMIN';
+  return role !== null;
 }
 
 /** Edit and delete: the assignee, the creator and the company's administrators (the server enforces it too). */

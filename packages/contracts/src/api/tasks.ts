@@ -31,6 +31,8 @@ export const TaskDto = z.object({
   link: TaskLink.nullable(),
   createdBy: z.string(),
   createdAt: z.string(),
+  /** The "Action items" run and item (its index) the task was made from; absent or null for one made by hand. */
+  source: z.object({ runId: z.string(), item: z.number().int() }).nullable().optional(),
 });
 export type TaskDto = z.infer<typeof TaskDto>;
 
@@ -90,6 +92,10 @@ export const TasksFromRunBody = z.object({ items: z.array(z.number().int().min(0
 export type TasksFromRunBody = z.infer<typeof TasksFromRunBody>;
 export const TasksFromRunParams = z.object({ runId: Id }).strict();
 export const TaskList = z.object({ items: z.array(TaskDto) });
+
+/** GET /api/tasks/members: who a task may be given to (every role; the platform administrator names the company). */
+export const TaskMembersQuery = z.object({ companyId: Id.optional() }).strict();
+export type TaskMembersQuery = z.infer<typeof TaskMembersQuery>;
 export type TaskList = z.infer<typeof TaskList>;
 
 // ---------------------------------------------------------------- calendar

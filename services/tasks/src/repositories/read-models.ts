@@ -22,6 +22,13 @@ export async function isCurrentMember(db: Db, id: string, companyId: string): Pr
   return row !== undefined;
 }
 
+/** The company's current members (an owner: only that person), by name: the assignee picker. */
+export async function currentMembers(db: Db, companyId: string, ownerId: string | null): Promise<MemberRow[]> {
+  return db.select().from(members)
+    .where(and(eq(members.companyId, companyId), or(sql`${members.status} is null`, ne(members.status, 'disabled')), ownerId === null ? undefined : eq(members.id, ownerId)))
+    .orderBy(asc(members.firstName), asc(members.lastName), asc(members.id));
+}
+
 /** Current members of the company whose full name or first name is `name` (case and spacing aside). */
 export async function membersNamed(db: Db, companyId: string, name: string): Promise<string[]> {
   const wanted = name.trim().replace(/\s+/g, ' ').toLowerCase();

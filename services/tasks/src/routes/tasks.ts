@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ALL_ROLES,
+  Dropdown,
   ERROR_RESPONSES,
   IdParams,
   MessageBody,
@@ -8,6 +9,7 @@ import {
   TaskDto,
   TaskList,
   TaskListQuery,
+  TaskMembersQuery,
   TaskPage,
   TasksFromRunBody,
   TasksFromRunParams,
@@ -31,6 +33,11 @@ export async function taskRoutes(app: FastifyInstance, tasks: TaskService): Prom
     config: { access: ALL_ROLES, example: { body: { title: 'Call the customer back' } } },
     schema: { body: TaskCreateBody, response: { 201: TaskDto, ...errors } },
   }, async (request, reply) => reply.code(201).send(await tasks.create(identityOf(request), request.body)));
+
+  r.get('/tasks/members', {
+    config: { access: ALL_ROLES },
+    schema: { querystring: TaskMembersQuery, response: { 200: Dropdown, ...errors } },
+  }, async (request) => tasks.members(identityOf(request), request.query.companyId));
 
   r.get('/tasks/:id', {
     config: { access: ALL_ROLES, params: { id: 'task' } },

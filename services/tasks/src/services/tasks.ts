@@ -31,11 +31,12 @@ export function toTaskDto(row: TaskRow): TaskDto {
     link: row.linkFileId === null ? null : { fileId: row.linkFileId, seconds: row.linkSeconds ?? 0 },
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
+    source: row.runId === null || row.runItem === null ? null : { runId: row.runId, item: row.runItem },
   };
 }
 
 export function toTaskState(row: TaskRow): TaskState {
-  const { _id: _, createdAt: __, ...state } = toTaskDto(row);
+  const { _id: _, createdAt: __, source: ___, ...state } = toTaskDto(row);
   return state;
 }
 
@@ -87,6 +88,18 @@ export class TaskService {
       items: page.map((r) => toTaskDto(r.row)),
       nextCursor: rows.length > query.limit && last ? encodeCursor({ s: query.sort, o: query.order, v: last.key, id: last.row.id }) : null,
     };
+  }
+
+  /**
+   * Who a task may be given to, for every role's picker (GET /users/dropdown is for administrators):
+   * the company's current members; in a b2c company only the caller. The platform administrator
+   * names the company (none named: nobody).
+   */
+  async members(identity: Identity, companyId?: string): Promise<{ _id: string; name: string }[]> {
+    const company = identity.role === 'HOST_ADMIN' ? companyId : identity.companyId;
+    if (!company) return [];
+    const rows = await models.currentMembers(this.ctx.db, company, await companyTypes.ownerScope(this.ctx.db, identity));
+    return rows.map((m) => ({ _id: m.id, name: `${m.firstName} ${m.lastName}`.trim() }));
   }
 
   async get(identity: Identity, id: string): Promise<TaskDto> {

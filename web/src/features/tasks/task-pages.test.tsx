@@ -22,7 +22,7 @@ function task(n: number, extra: Partial<TaskDto> = {}): TaskDto {
 }
 
 const directory = (call: Call) => {
-  if (call.path === '/api/users/dropdown') return json([{ _id: ALICE, name: 'Alice Agent', email: 'alice@acme.test' }, { _id: BOB, name: 'Bob Builder', email: 'bob@acme.test' }]);
+  if (call.path === '/api/tasks/members') return json([{ _id: ALICE, name: 'Alice Agent', email: 'alice@acme.test' }, { _id: BOB, name: 'Bob Builder', email: 'bob@acme.test' }]);
   if (call.path === '/api/clients/dropdown') return json([{ _id: CLIENT, name: 'Globex' }]);
   return undefined;
 };
@@ -61,13 +61,19 @@ describe('task list', () => {
     await waitFor(() => expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({ sort: 'dueDate', order: 'desc' }));
   });
 
-  it('asks a USER’s page for neither people nor clients (both would be refused) and names others “A colleague”', async () => {
-    const calls = fakeGateway((call) => (call.path === '/api/tasks' ? json({ items: [task(1, { assigneeId: ALICE, createdBy: ALICE })], nextCursor: null }) : undefined));
+  it('gives a USER’s page the company’s people from the tasks service, never the clients (refused to them); someone gone is “A colleague”', async () => {
+    const calls = fakeGateway((call) => directory(call) ?? (call.path === '/api/tasks'
+      ? json({ items: [task(1, { assigneeId: ALICE, createdBy: ALICE }), task(2, { assigneeId: 'a0000000-0000-4000-8000-00000000dead', createdBy: ALICE })], nextCursor: null })
+      : undefined));
     renderPage(<TaskListPage />, { path: '/task-list', url: '/task-list', role: 'USER' });
-    expect(await screen.findByText('A colleague')).toBeInTheDocument();
+    const rows = await screen.findAllByTestId('data-table-row');
+    expect(await within(rows[0]!).findByText('Alice Agent')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('A colleague')).toBeInTheDocument();
+    // The assignee filter offers the people too.
+    expect(screen.getByRole('option', { name: 'Bob Builder' })).toBeInTheDocument();
+    expect(calls.map((call) => call.path)).toContain('/api/tasks/members');
     expect(calls.map((call) => call.path)).not.toContain('/api/users/dropdown');
     expect(calls.map((call) => call.path)).not.toContain('/api/clients/dropdown');
-    expect(screen.queryByLabelText('Assignee', { selector: 'select' })).toBeNull();
   });
 
   it('opens ?task=<id> (where mails link) read-only for someone who may not change it', async () => {

@@ -13,20 +13,17 @@ import type { AnalysisRun } from './analysis-model';
 import { catalogue } from './tasks-i18n';
 
 const NO_TASKS: TaskDto[] = [];
-const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
  * Which items are tasks already: those made here (the answer of the POST, by index), and — after a
- * reload — a task of this recording with the item's title, as the tasks service makes it.
+ * reload — the recording's tasks whose source is this run's item.
  */
-export function tasksOfItems(items: readonly ActionItem[], recordingTasks: readonly TaskDto[], made: ReadonlyMap<number, TaskDto>): Map<number, TaskDto> {
+export function tasksOfItems(runId: string, items: readonly ActionItem[], recordingTasks: readonly TaskDto[], made: ReadonlyMap<number, TaskDto>): Map<number, TaskDto> {
   const done = new Map(made);
-  const byTitle = new Map<string, TaskDto>();
-  for (const task of recordingTasks) byTitle.set(normal(task.title), task);
-  items.forEach((item, index) => {
-    const task = byTitle.get(normal(item.title));
-    if (!done.has(index) && task) done.set(index, task);
-  });
+  for (const task of recordingTasks) {
+    const item = task.source?.runId === runId ? task.source.item : undefined;
+    if (item !== undefined && item < items.length && !done.has(item)) done.set(item, task);
+  }
   return done;
 }
 
@@ -36,7 +33,7 @@ export function ActionItemsPanel({ run, language }: { run: AnalysisRun; language
   const linked = useTasksInfiniteQuery({ fileId: run.fileId });
   const recordingTasks = useMemo(() => linked.data?.pages.flatMap((page) => page.items) ?? NO_TASKS, [linked.data]);
   const [made, setMade] = useState<Map<number, TaskDto>>(() => new Map());
-  const done = useMemo(() => tasksOfItems(items, recordingTasks, made), [items, recordingTasks, made]);
+  const done = useMemo(() => tasksOfItems(run._id, items, recordingTasks, made), [run._id, items, recordingTasks, made]);
   const open = items.map((_item, index) => index).filter((index) => !done.has(index));
   // Every open item starts ticked: keeping what the call agreed is the usual case (two clicks).
   const [unticked, setUnticked] = useState<Set<number>>(() => new Set());

@@ -25,15 +25,19 @@ const run: AnalysisRun = {
   ],
 };
 
-function taskFrom(title: string, n: number): TaskDto {
-  return { _id: `t0000000-0000-4000-8000-00000000000${n}`, title, description: '', status: 'todo', assigneeId: null, dueDate: null, clientId: null, link: { fileId: FILE, seconds: 0 }, createdBy: 'me', createdAt: '2026-01-01T10:00:00.000Z' };
+function taskFrom(title: string, n: number, item: number | null): TaskDto {
+  return {
+    _id: `t0000000-0000-4000-8000-00000000000${n}`, title, description: '', status: 'todo', assigneeId: null, dueDate: null, clientId: null, link: { fileId: FILE, seconds: 0 },
+    createdBy: 'me', createdAt: '2026-01-01T10:00:00.000Z', source: item === null ? null : { runId: RUN, item },
+  };
 }
 
 describe('action items', () => {
   it('sends the ticked indexes, shows items already tasks as done, and links the new tasks', async () => {
     const calls = fakeGateway((call) => {
-      if (call.method === 'GET' && call.path === '/api/tasks') return json({ items: [taskFrom('call the customer  back', 9)], nextCursor: null });
-      if (call.method === 'POST' && call.path === `/api/tasks/from-run/${RUN}`) return json({ items: [taskFrom('Check the last invoice', 2)] }, 201);
+      // Item 2's task was renamed since; a hand-made task named like item 0 is not item 0's.
+      if (call.method === 'GET' && call.path === '/api/tasks') return json({ items: [taskFrom('Ring them on Monday', 9, 2), taskFrom('Send the refund form', 8, null)], nextCursor: null });
+      if (call.method === 'POST' && call.path === `/api/tasks/from-run/${RUN}`) return json({ items: [taskFrom('Check the last invoice', 2, 1)] }, 201);
       return undefined;
     });
     const user = userEvent.setup();
@@ -47,6 +51,7 @@ describe('action items', () => {
     // The recording's tasks are asked for; the third item is one of them already.
     expect(calls[0]!.query.get('fileId')).toBe(FILE);
     await waitFor(() => expect(items[2]).toHaveAttribute('data-done', 'true'));
+    expect(items[0]).toHaveAttribute('data-done', 'false');
     expect(within(items[2]!).getByTestId('action-item-task')).toHaveAttribute('href', '/task-list?task=t0000000-0000-4000-8000-000000000009');
     expect(within(items[2]!).queryByRole('checkbox')).toBeNull();
 
