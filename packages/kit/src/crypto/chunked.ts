@@ -52,10 +52,12 @@ function aadOf(header: Buffer, last: boolean): Buffer {
   return Buffer.concat([header, Buffer.from([last ? 1 : 0])]);
 }
 
-function sealChunk(key: Buffer, header: Buffer, index: number, plain: Buffer, last: boolean): Buffer {
+function sealChunk(out: Transform, key: Buffer, header: Buffer, index: number, plain: Buffer, last: boolean): void {
   const cipher = createCipheriv('aes-256-gcm', key, nonceOf(header, index));
   cipher.setAAD(aadOf(header, last));
-  return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  out.push(cipher.update(plain));
+  cipher.final();
+  out.push(cipher.getAuthTag());
 }
 
 function openChunk(key: Buffer, header: Buffer, index: number, sealed: Buffer, last: boolean): Buffer {
@@ -64,9 +66,39 @@ function openChunk(key: Buffer, header: Buffer, index: number, sealed: Buffer, l
   decipher.setAAD(aadOf(header, last));
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
   try {
-    return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+    const plain = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+    decipher.final();
+    return plain;
   } catch {
     throw new DecryptionError(`Chunk ${index} failed authentication (altered, truncated or another key)`);
+  }
+}
+
+/** A queue of buffers from which whole pieces are taken, copying only when a piece spans buffers. */
+class ByteQueue {
+  private parts: Buffer[] = [];
+  length = 0;
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.parts.push(chunk);
+    this.length += chunk.length;
+  }
+
+  take(n: number): Buffer {
+    const first = this.parts[0];
+    let piece: Buffer;
+    if (first && first.length >= n) {
+      piece = first.subarray(0, n);
+      if (first.length === n) this.parts.shift();
+      else this.parts[0] = first.subarray(n);
+    } else {
+      const all = Buffer.concat(this.parts, this.length);
+      piece = all.subarray(0, n);
+      this.parts = all.length > n ? [all.subarray(n)] : [];
+    }
+    this.length -= piece.length;
+    return piece;
   }
 }
 
@@ -84,8 +116,7 @@ export function encryptingStream(key: Buffer, chunkSize = DEFAULT_CHUNK_BYTES): 
   MAGIC.copy(header, 0);
   header.writeUInt32BE(chunkSize, 4);
   randomBytes(8).copy(header, 8);
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const pending = new ByteQueue();
   let index = 0;
   let started = false;
   const start = (stream: Transform) => {
@@ -98,22 +129,13 @@ export function encryptingStream(key: Buffer, chunkSize = DEFAULT_CHUNK_BYTES): 
       start(this);
       plainBytes += chunk.length;
       pending.push(chunk);
-      pendingBytes += chunk.length;
       // Strictly more than one chunk held: the last chunk is sealed only at the end, as "last".
-      if (pendingBytes > chunkSize) {
-        let all = Buffer.concat(pending, pendingBytes);
-        while (all.length > chunkSize) {
-          this.push(sealChunk(key, header, index++, all.subarray(0, chunkSize), false));
-          all = all.subarray(chunkSize);
-        }
-        pending = [all];
-        pendingBytes = all.length;
-      }
+      while (pending.length > chunkSize) sealChunk(this, key, header, index++, pending.take(chunkSize), false);
       callback();
     },
     flush(callback: TransformCallback) {
       start(this);
-      this.push(sealChunk(key, header, index, Buffer.concat(pending, pendingBytes), true));
+      sealChunk(this, key, header, index, pending.take(pending.length), true);
       callback();
     },
   });
@@ -144,8 +166,7 @@ export function decryptingStream(key: Buffer, header: Buffer, opts: { firstChunk
   let index = opts.firstChunk;
   let skip = opts.skip;
   let left = opts.length;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const pending = new ByteQueue();
   const emit = (stream: Transform, piece: Buffer) => {
     let plain = openChunk(key, header, index, piece, index === opts.finalChunk);
     index++;
@@ -161,16 +182,7 @@ export function decryptingStream(key: Buffer, header: Buffer, opts: { firstChunk
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       try {
         pending.push(chunk);
-        pendingBytes += chunk.length;
-        if (pendingBytes >= sealed) {
-          let all = Buffer.concat(pending, pendingBytes);
-          while (all.length >= sealed && left > 0) {
-            emit(this, all.subarray(0, sealed));
-            all = all.subarray(sealed);
-          }
-          pending = [all];
-          pendingBytes = all.length;
-        }
+        while (pending.length >= sealed && left > 0) emit(this, pending.take(sealed));
         callback();
       } catch (error) {
         callback(error as Error);
@@ -178,7 +190,7 @@ export function decryptingStream(key: Buffer, header: Buffer, opts: { firstChunk
     },
     flush(callback: TransformCallback) {
       try {
-        if (pendingBytes > 0 && left > 0) emit(this, Buffer.concat(pending, pendingBytes));
+        if (pending.length > 0 && left > 0) emit(this, pending.take(pending.length));
         if (left > 0) throw new DecryptionError('Encrypted object ended early');
         callback();
       } catch (error) {
