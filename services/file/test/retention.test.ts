@@ -138,7 +138,7 @@ describe('legal hold on a recording', () => {
     const placed = await hold(tokens.admin, fileId, { hold: true, reason: 'Complaint 77: keep the call' });
     expect(placed.json()).toMatchObject({ hold: true, reason: 'Complaint 77: keep the call', by: adminId });
     // The recordings list and the file say so.
-    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json().hold).toBe(true);
+    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({ hold: true, holdReason: 'Complaint 77: keep the call', holdAt: expect.any(String) });
     await stack.settle();
     const refused = await stack.as(tokens.user, { method: 'DELETE', url: `/api/transcripts/${fileId}` });
     expect(refused.statusCode).toBe(409);
@@ -148,7 +148,7 @@ describe('legal hold on a recording', () => {
     const lifted = await hold(tokens.admin, fileId, { hold: false, reason: 'Complaint 77 settled' });
     expect(lifted.statusCode).toBe(200);
     expect(lifted.json()).toEqual({ hold: false, reason: 'Complaint 77 settled', by: adminId, at: expect.any(String) });
-    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json().hold).toBe(false);
+    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({ hold: false, holdReason: null, holdAt: null });
     await stack.settle();
     const changes = (await audited('file.hold_changed')).filter((e) => e.target_id === fileId);
     expect(changes.map((e) => [e.data.hold, e.data.reason, e.actor.id])).toEqual([

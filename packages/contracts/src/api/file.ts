@@ -55,6 +55,9 @@ export const FileItemDto = z.object({
   speakers: z.array(z.string()),
   /** Whether a legal hold is on the recording itself (issue 25; a client's or company's hold is not shown here). */
   hold: z.boolean().optional(),
+  /** While held: why and since when (the placing's reason and time); null when not held. */
+  holdReason: z.string().nullable().optional(),
+  holdAt: z.string().nullable().optional(),
 });
 export type FileItemDto = z.infer<typeof FileItemDto>;
 

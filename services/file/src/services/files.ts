@@ -91,6 +91,8 @@ export function toItem(row: FileWithTags): FileItemDto {
     expectedSpeakers: row.expectedSpeakers,
     speakers: row.speakers,
     hold: row.held,
+    holdReason: row.held ? row.holdReason : null,
+    holdAt: row.held ? row.holdAt?.toISOString() ?? null : null,
   };
 }
 

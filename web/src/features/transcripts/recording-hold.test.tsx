@@ -15,6 +15,7 @@ const item = (hold: boolean) => ({
   _id: FILE, companyId: 'c0000000-0000-4000-8000-000000000001', originalName: 'call.wav', filename: 'call.wav', size: 1024, mimeType: 'audio/wav',
   uploadDate: '2026-01-03T10:00:00.000Z', status: 'completed', transcriptionStatus: 'completed', transcriptionError: null, clientId: null, url: '', path: '',
   tags: [], language: null, expectedSpeakers: null, speakers: [], hold,
+  holdReason: hold ? 'Dispute 9' : null, holdAt: hold ? '2026-02-01T10:00:00.000Z' : null,
 });
 
 function gateway(state: { hold: boolean }) {
@@ -52,10 +53,11 @@ describe('recording legal hold', () => {
     expect(screen.getByRole('button', { name: 'Lift legal hold' })).toBeInTheDocument();
   });
 
-  it('a USER sees a held recording’s badge and no control', async () => {
+  it('a USER sees a held recording’s badge with the file’s reason, and no control', async () => {
     gateway({ hold: true });
     renderPage(<RecordingHold fileId={FILE} name="call.wav" onChanged={() => undefined} />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'USER' });
     expect(await screen.findByTestId('hold-badge')).toHaveTextContent('Held');
+    expect(screen.getByTestId('hold-badge').getAttribute('title')).toMatch(/Dispute 9/);
     expect(screen.queryByTestId('hold-toggle')).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 // The transcript viewer's legal hold: a "Held" badge for everyone who opens a held recording, and
-// the place/lift button for those who may (HOST_ADMIN, the company's ADMIN). The file answers only
-// whether it is held; the reason is shown once this page has placed the hold (from PUT's answer).
+// the place/lift button for those who may (HOST_ADMIN, the company's ADMIN). The file answers
+// whether it is held, why and since when; after a change PUT's answer shows until it is read again.
 import { useState, type ReactElement } from 'react';
 import type { HoldDto } from '@earshot/contracts';
 import { HoldBadge, HoldToggle } from '../../components/hold-control';
@@ -19,7 +19,7 @@ export function RecordingHold({ fileId, name, onChanged }: { fileId: string; nam
   if (!held && !mayHold) return null;
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="recording-hold">
-      {held ? <HoldBadge reason={last?.hold ? last.reason : null} at={last?.hold ? last.at : null} /> : null}
+      {held ? <HoldBadge reason={last?.hold ? last.reason : file.data.holdReason} at={last?.hold ? last.at : file.data.holdAt} /> : null}
       {mayHold ? (
         <HoldToggle held={held} name={name} save={(body) => setHold({ id: fileId, body }).unwrap()}
           onChanged={(hold, message) => {

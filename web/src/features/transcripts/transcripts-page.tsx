@@ -210,7 +210,7 @@ export default function TranscriptsPage(): ReactElement {
                   </td>
                   <td className={`${td} max-w-52`}>
                     <p className="break-words font-medium" data-testid="file-name">{item.originalName}</p>
-                    {item.hold ? <HoldBadge /> : null}
+                    {item.hold ? <HoldBadge reason={item.holdReason} at={item.holdAt} /> : null}
                     {item.speakers.length > 0 && <p className="mt-0.5 text-xs text-gray-600 dark:text-gray-400" data-testid="file-speakers">{item.speakers.join(', ')}</p>}
                     <div className="mt-1.5">
                       <TagEditor fileId={item._id} fileName={item.originalName} tags={item.tags} suggestions={tagNames}
