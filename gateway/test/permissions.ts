@@ -335,6 +335,13 @@ export const ROUTES: Record<string, Permission> = {
   'PUT /api/files/:fileId/tags': { area: 'transcripts' },
   // Issue 25: a legal hold on a recording, like a client's (see LEGAL_HOLD).
   'PUT /api/files/:id/hold': { area: 'transcripts', exception: LEGAL_HOLD },
+  'GET /api/files/encryption/:id': {
+    area: 'companies',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason: 'issue 25: a company administrator sees how far the encryption of their own company’s recordings has come, like its policies (read-only; another company is a 404)',
+    },
+  },
   'GET /api/tags': { area: 'transcripts' },
   'PUT /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },

@@ -4,6 +4,7 @@ import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
 import { tagRoutes } from './routes/tags';
 import { fileHoldRoutes } from './routes/holds';
+import { encryptionRoutes } from './routes/encryption';
 import { FileHoldService } from './services/holds';
 import { recordingRetention } from './services/retention';
 import { retention } from './services/retention-projection';
@@ -31,6 +32,7 @@ export const fileService = defineService<FileConfig>({
     await fileRoutes(app, new FileService(ctx, encryptionOf(ctx).storage, processCreditGate(ctx.database, ctx.config)), ctx.config);
     await tagRoutes(app, new TagService(ctx));
     await fileHoldRoutes(app, new FileHoldService(ctx));
+    await encryptionRoutes(app, encryptionOf(ctx));
   },
   // Called only when the file service runs as its own process (distributed): it serves no internal
   // route, but refuses to start, clearly, without a way to the tenant service's credit check.

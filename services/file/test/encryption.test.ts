@@ -72,6 +72,9 @@ test('turning encryption on encrypts new uploads and, in the background, the exi
   await stack.settle();
   assertNoPlaintext(before.path);
   expect(await encryptionOf(ctx).progress(ACME)).toEqual({ state: 'done', done: 2, total: 2 });
+  const shown = await stack.as(admin, { method: 'GET', url: `/api/files/encryption/${ACME}` });
+  expect(shown.json()).toEqual({ encrypt: true, state: 'done', done: 2, total: 2 });
+  expect((await stack.as(await stack.tokenFor('ADMIN', randomUUID()), { method: 'GET', url: `/api/files/encryption/${ACME}` })).statusCode).toBe(404);
   expect(seen.find((e) => e.type === 'company.encryption_progressed')?.data).toEqual({ companyId: ACME, service: 'file', done: 2, total: 2, state: 'done' });
 });
 

@@ -19,3 +19,4 @@ export * from './tasks';
 export * from './inbox';
 export * from './dashboards';
 export * from './privacy';
+export * from './encryption';

@@ -4,12 +4,14 @@ import {
   createStorage,
   EncryptingStorage,
   masterKeysFrom,
+  notFound,
   shareAudioKeyRing,
   type EncryptionProgress,
   type ServiceContext,
 } from '@earshot/kit';
 import type { FileConfig } from '../config';
 import { companyStorageKeys } from '../repositories/files';
+import { findCompany } from '../repositories/companies';
 
 /** Progress is written (and logged) after this many recordings, and at the end. */
 const PROGRESS_EVERY = 20;
@@ -40,6 +42,12 @@ export class FileEncryption {
 
   progress(companyId: string): Promise<EncryptionProgress> {
     return this.ring.progress(this.ctx.db, companyId);
+  }
+
+  /** The switch and the background pass's progress, for the company's administrators. */
+  async status(companyId: string): Promise<EncryptionProgress & { encrypt: boolean }> {
+    if (!(await findCompany(this.ctx.db, companyId))) throw notFound('Company');
+    return { encrypt: await this.ring.encrypts(this.ctx.db, companyId), ...(await this.progress(companyId)) };
   }
 
   /**
