@@ -11,6 +11,7 @@ import { InboxService } from './services/inbox';
 import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { MailService } from './services/mail/mail';
 import { NotificationService } from './services/notifications';
+import { companyTypes } from './services/company-types';
 
 type MessagingConfig = ServiceContext['config'] & MailConfig;
 type MessagingContext = ServiceContext<MessagingConfig>;
@@ -49,6 +50,7 @@ export const messagingService = defineService<MessagingConfig>({
         if (event.type === 'user.deleted') await removeUserNotifications(tx, event.data.id);
       }, { entity: (event) => event.data.id })),
       ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => notices.applyCompany(tx, event), { entity: (event) => event.data.id })),
+      ...companyTypes.handlers(),
       onCompanyDeleted('messaging', async (tx, companyId) => {
         await removeCompanyMail(tx, companyId);
         await removeCompanyNotifications(tx, companyId);

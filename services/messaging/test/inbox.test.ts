@@ -100,6 +100,29 @@ describe('task notices', () => {
     expect(received.at(-1)!.mail.subject).toBe('New task: Tidy notes');
   });
 
+  test('people a task newly mentions (@First Last) are told in the app, not the writer nor the assignee just told, and not twice', async () => {
+    const id = crypto.randomUUID();
+    const first = { ...task({ title: 'Quote for Acme', assigneeId: bob.id, createdBy: ada.id }), description: 'Check the figures with @Cy User and @Bob' };
+    const cyBefore = (await inbox(cy.token, '?kind=mention')).items.length;
+    await publish({ type: 'task.created', companyId: company, actor: actor(ada.id), data: { id, before: null, after: first } });
+    const told = (await inbox(cy.token, '?kind=mention')).items;
+    expect(told).toHaveLength(cyBefore + 1);
+    expect(told[0]).toMatchObject({ kind: 'mention', title: 'Ada Admin mentioned you: Quote for Acme', body: 'Ada Admin mentioned you in the task “Quote for Acme”.', link: `/task-list?task=${id}` });
+    // Bob was given the task: told of that, not also of the mention.
+    expect((await inbox(bob.token, '?kind=mention')).items.filter((item) => item.link === `/task-list?task=${id}`)).toEqual([]);
+    // An edit that keeps the mention tells Cy nothing new; one that adds @Ada (the writer) tells no one.
+    const edited = { ...first, description: `${first.description} and @Ada Admin.` };
+    await publish({ type: 'task.updated', companyId: company, actor: actor(ada.id), data: { id, before: first, after: edited } });
+    expect((await inbox(cy.token, '?kind=mention')).items).toHaveLength(cyBefore + 1);
+    expect((await inbox(ada.token, '?kind=mention')).items.filter((item) => item.link === `/task-list?task=${id}`)).toEqual([]);
+    // Bob mentions Ada later: she is told.
+    await publish({ type: 'task.updated', companyId: company, actor: actor(bob.id), data: { id, before: first, after: edited } });
+    expect((await inbox(ada.token, '?kind=mention')).items.map((item) => item.title)).toContain('Bob User mentioned you: Quote for Acme');
+    // Mentions are told in the app only: the one mail is Bob's assignment.
+    expect(await sendAll()).toBe(1);
+    expect(received.at(-1)!.mail.subject).toBe('New task: Quote for Acme');
+  });
+
   test('the morning a task is due, its assignee is reminded in the app and by mail', async () => {
     const id = crypto.randomUUID();
     await publish({ type: 'task.fell_due', companyId: company, actor: system, data: { id, title: 'Send the quote', assigneeId: cy.id, dueDate: '2026-11-26' } });

@@ -203,9 +203,10 @@ export type MyCreditsDto = z.infer<typeof MyCreditsDto>;
 
 /**
  * What a notification is about: credit alerts, a task assigned to the person or due today, a
- * transcription of theirs that failed, an analysis run of theirs that finished.
+ * transcription of theirs that failed, an analysis run of theirs that finished, a task that
+ * mentions them (`@First Last`).
  */
-export const NOTIFICATION_KINDS = ['credits_threshold', 'cap_threshold', 'task_assigned', 'task_due', 'transcription_failed', 'analysis_finished'] as const;
+export const NOTIFICATION_KINDS = ['credits_threshold', 'cap_threshold', 'task_assigned', 'task_due', 'transcription_failed', 'analysis_finished', 'mention'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NotificationDto = z.object({

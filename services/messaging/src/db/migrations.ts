@@ -1,4 +1,5 @@
 import type { Migration } from '@earshot/kit';
+import { companyTypes } from '../services/company-types';
 
 /**
  * The tables that were the tenant service's until issue 23 and are messaging's now. An existing
@@ -158,4 +159,5 @@ export const migrations: Migration[] = [
       create index mail_messages_unread_idx on mail_messages (user_id) where user_id is not null and read_at is null;
     `,
   },
+  companyTypes.migration,
 ];

@@ -21,6 +21,11 @@ export async function findPerson(db: Db, userId: string): Promise<PersonRow | un
   return row;
 }
 
+/** Everyone of the company (whom a task's text may mention). */
+export async function peopleOf(db: Db, companyId: string): Promise<PersonRow[]> {
+  return db.select().from(people).where(eq(people.companyId, companyId)).orderBy(people.userId);
+}
+
 /** The company's people with one of these roles (e.g. its ADMINs, told of credit thresholds). */
 export async function peopleWithRole(db: Db, companyId: string, roles: readonly string[]): Promise<PersonRow[]> {
   return db.select().from(people).where(and(eq(people.companyId, companyId), inArray(people.role, [...roles]))).orderBy(people.userId);

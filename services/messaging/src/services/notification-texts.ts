@@ -5,7 +5,7 @@ import type { EmailLanguage } from '@earshot/contracts';
  * bell and the inbox show them as written). {title} is the task's, {due} its due date, {by} who
  * assigned it, {recording} the recording's name, {reason} why a transcription failed.
  */
-export type NoticeKind = 'task_assigned' | 'task_due' | 'transcription_failed' | 'analysis_finished';
+export type NoticeKind = 'task_assigned' | 'task_due' | 'transcription_failed' | 'analysis_finished' | 'mention';
 
 type Texts = Record<NoticeKind, { title: string; body: string }>;
 
@@ -15,24 +15,28 @@ const TEXTS: Record<EmailLanguage, Texts> = {
     task_due: { title: 'Due today: {title}', body: 'Your task “{title}” is due today ({due}).' },
     transcription_failed: { title: 'Transcription failed: {recording}', body: 'We could not transcribe {recording}: {reason}' },
     analysis_finished: { title: 'Analysis ready: {recording}', body: 'The analysis of {recording} has finished.' },
+    mention: { title: '{by} mentioned you: {title}', body: '{by} mentioned you in the task “{title}”.' },
   },
   fr: {
     task_assigned: { title: 'Nouvelle tâche : {title}', body: '{by} vous a confié « {title} »{due}.' },
     task_due: { title: 'À faire aujourd’hui : {title}', body: 'Votre tâche « {title} » arrive à échéance aujourd’hui ({due}).' },
     transcription_failed: { title: 'Échec de la transcription : {recording}', body: 'Nous n’avons pas pu transcrire {recording} : {reason}' },
     analysis_finished: { title: 'Analyse prête : {recording}', body: 'L’analyse de {recording} est terminée.' },
+    mention: { title: '{by} vous a mentionné : {title}', body: '{by} vous a mentionné dans la tâche « {title} ».' },
   },
   et: {
     task_assigned: { title: 'Uus ülesanne: {title}', body: '{by} määras teile ülesande „{title}“{due}.' },
     task_due: { title: 'Täna tähtaeg: {title}', body: 'Teie ülesande „{title}“ tähtaeg on täna ({due}).' },
     transcription_failed: { title: 'Transkribeerimine ebaõnnestus: {recording}', body: 'Salvestust {recording} ei õnnestunud transkribeerida: {reason}' },
     analysis_finished: { title: 'Analüüs valmis: {recording}', body: 'Salvestuse {recording} analüüs on valmis.' },
+    mention: { title: '{by} mainis teid: {title}', body: '{by} mainis teid ülesandes „{title}“.' },
   },
   lv: {
     task_assigned: { title: 'Jauns uzdevums: {title}', body: '{by} jums piešķīra uzdevumu “{title}”{due}.' },
     task_due: { title: 'Šodien termiņš: {title}', body: 'Jūsu uzdevuma “{title}” termiņš ir šodien ({due}).' },
     transcription_failed: { title: 'Atšifrēšana neizdevās: {recording}', body: 'Ierakstu {recording} neizdevās atšifrēt: {reason}' },
     analysis_finished: { title: 'Analīze gatava: {recording}', body: 'Ieraksta {recording} analīze ir pabeigta.' },
+    mention: { title: '{by} jūs pieminēja: {title}', body: '{by} jūs pieminēja uzdevumā “{title}”.' },
   },
 };
 

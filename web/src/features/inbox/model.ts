@@ -9,6 +9,7 @@ export const KIND_ICON: Record<InboxKind, IconName> = {
   task_assigned: 'task',
   task_due: 'calendar',
   analysis_finished: 'sparkles',
+  mention: 'user',
   transcription_failed: 'transcript',
   credits_threshold: 'money',
   cap_threshold: 'money',

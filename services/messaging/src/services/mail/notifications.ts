@@ -1,9 +1,11 @@
 import type { EmailLanguage, EventOf, MailPreferencesBody, MailPreferencesDto, NotificationKind } from '@earshot/contracts';
-import type { Db, Identity, ServiceContext } from '@earshot/kit';
+import { PRIVATE_COMPANY_TYPE, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow, PersonRow } from '../../db/schema';
 import * as directory from '../../repositories/directory';
 import * as repo from '../../repositories/mail';
 import { insertNotifications } from '../../repositories/notifications';
+import { companyTypes } from '../company-types';
+import { mentionedIn } from '../mentions';
 import { noticeText, type NoticeKind } from '../notification-texts';
 import type { MailService, QueueRequest } from './mail';
 
@@ -102,17 +104,33 @@ export class MailNotifications {
     await this.notify(tx, person, 'analysis_finished', { recording: recording?.name ?? fileId }, `/transcripts/${encodeURIComponent(fileId)}/analysis`);
   }
 
-  /** A task given to someone other than the person who gave it: a notification and a mail. */
+  /**
+   * A task given to someone other than the person who gave it: a notification and a mail. People
+   * its title or description newly mentions (`@First Last`) are told in the app, except the one who
+   * wrote it and an assignee just told; not in a b2c company, whose tasks are each member's own.
+   */
   async applyTaskChanged(tx: Db, event: EventOf<'task.created' | 'task.updated'>): Promise<void> {
     const { after, before } = event.data;
-    const assigneeId = after?.assigneeId;
-    if (!after || !assigneeId || assigneeId === before?.assigneeId || assigneeId === event.actor.id) return;
-    const person = await directory.findPerson(tx, assigneeId);
-    if (!person) return;
+    if (!after) return;
     const assigner = event.actor.id ? await directory.findPerson(tx, event.actor.id) : undefined;
     // Work the platform did on its own (no person behind it) is signed with the platform's name.
-    const assignedBy = fullName(assigner) || event.actor.email || 'Earshot';
+    const by = fullName(assigner) || event.actor.email || 'Earshot';
     const path = `/task-list?task=${encodeURIComponent(event.data.id)}`;
+    const assigned = after.assigneeId && after.assigneeId !== before?.assigneeId && after.assigneeId !== event.actor.id ? after.assigneeId : null;
+    if (assigned) await this.notifyAssigned(tx, assigned, after, by, path);
+    if (!event.companyId || (await companyTypes.typeOf(tx, event.companyId)) === PRIVATE_COMPANY_TYPE) return;
+    const people = await directory.peopleOf(tx, event.companyId);
+    const said = (state: typeof before) => (state ? mentionedIn(`${state.title}\n${state.description}`, people) : new Set<string>());
+    const [now, earlier] = [said(after), said(before)];
+    for (const person of people) {
+      if (!now.has(person.userId) || earlier.has(person.userId) || person.userId === event.actor.id || person.userId === assigned) continue;
+      await this.notify(tx, person, 'mention', { title: after.title, by }, path);
+    }
+  }
+
+  private async notifyAssigned(tx: Db, assigneeId: string, after: { title: string; dueDate: string | null }, assignedBy: string, path: string): Promise<void> {
+    const person = await directory.findPerson(tx, assigneeId);
+    if (!person) return;
     await this.notify(tx, person, 'task_assigned', { title: after.title, due: after.dueDate ?? '', by: assignedBy }, path);
     await this.queueFor(tx, person, {
       type: 'task_assigned', path,
