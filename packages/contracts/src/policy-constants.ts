@@ -14,7 +14,6 @@ export const RETENTION_MINIMUM_DAYS = { recordingsDays: 1, chatsDays: 1, auditDa
 export const RETENTION_MAXIMUM_DAYS = 36_500;
 
 export const POLICY_MESSAGES = {
-  encryptionUnavailable: 'Encryption at rest is not available yet: a company cannot turn it on until it is built',
   encryptionIrreversible: 'Encryption at rest cannot be turned off: this company\'s recordings are stored encrypted under its data key, and decrypting them back to plain would undo the protection. The encrypted data goes only with the company (deleting it destroys the key)',
-  keepOriginalUnavailable: 'Keeping the unredacted original needs encryption at rest, which is not available yet: redacted words are not kept',
+  keepOriginalUnavailable: 'Keeping the unredacted original is not available yet: redacted words are not kept',
 } as const;

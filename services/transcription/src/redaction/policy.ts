@@ -13,7 +13,7 @@ export async function applyPoliciesChanged(tx: Db, event: EventOf<'company.polic
 /**
  * The result as it may be stored and published under the company's policy: with redaction on,
  * what the detectors find is replaced by labels. The unredacted words are not kept anywhere
- * (keeping them needs encryption at rest, which the tenant service refuses until it exists).
+ * (the tenant service refuses the policy that would keep them, keepOriginal, until it exists).
  * Read in the transaction that stores the result, so the policy in force at commit applies.
  */
 export async function redactedForCompany(tx: Db, companyId: string, result: TranscriptResult): Promise<TranscriptResult> {

@@ -39,8 +39,9 @@ describe('company data policies', () => {
     const form = await screen.findByTestId('policies-form');
     expect(within(form).getByRole('heading', { name: 'Data policies' })).toBeInTheDocument();
     await waitFor(() => expect(within(form).getByTestId('policies-chatsDays')).toHaveValue('30'));
-    // Encryption and keeping originals are not available: shown off and disabled.
-    expect(within(form).getByLabelText('Encryption at rest (not available yet)')).toBeDisabled();
+    // Keeping originals is not available: shown off and disabled. Encryption may be turned on.
+    expect(within(form).getByLabelText(/Keep the unredacted original/)).toBeDisabled();
+    expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeEnabled();
     await user.selectOptions(within(form).getByTestId('policies-redaction'), 'text_audio');
     await user.type(within(form).getByTestId('policies-auditDays'), '400');
     await user.clear(within(form).getByTestId('policies-chatsDays'));
@@ -49,6 +50,22 @@ describe('company data policies', () => {
     expect(sent.find((call) => call.method === 'PUT')?.body).toEqual({
       redaction: 'text_audio', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: 400 },
     });
+  });
+
+  it('turns encryption on; once on, the box stays ticked and cannot be unticked', async () => {
+    const sent = gateway({ policies: start });
+    const user = userEvent.setup();
+    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
+    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
+    const form = await screen.findByTestId('policies-form');
+    const box = within(form).getByLabelText('Encryption at rest (recordings)');
+    await waitFor(() => expect(box).toBeEnabled());
+    await user.click(box);
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('Policies saved')).toBeInTheDocument();
+    expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ encryption: true });
+    await waitFor(() => expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeDisabled());
+    expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeChecked();
   });
 
   it('says why the server refused', async () => {

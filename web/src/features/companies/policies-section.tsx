@@ -1,10 +1,10 @@
-// A company's data policies (issue 25), set by the platform administrator: redaction mode and
-// retention. Encryption at rest and keeping unredacted originals are shown, switched off and
-// disabled, because the server refuses them until they exist.
+// A company's data policies (issue 25), set by the platform administrator: redaction mode,
+// retention and encryption at rest (which, once on, stays on: the server refuses turning it off).
+// Keeping unredacted originals is shown switched off and disabled: the server refuses it until it exists.
 import { useEffect, useState, type ReactElement } from 'react';
 import type { CompanyPolicies, RetentionPolicy } from '@earshot/contracts';
 import { REDACTION_MODES, type RedactionMode } from '@earshot/contracts/constants';
-import { buttonClass, FormField } from '../../components/form-field';
+import { buttonClass, Field, FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
@@ -26,10 +26,12 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
   const [save, saving] = useSaveCompanyPoliciesMutation();
   const [redaction, setRedaction] = useState<RedactionMode>('off');
   const [days, setDays] = useState<Days>({ recordingsDays: '', chatsDays: '', auditDays: '' });
+  const [encryption, setEncryption] = useState(false);
   useEffect(() => {
     if (!data) return;
     setRedaction(data.redaction);
     setDays(daysText(data.retention));
+    setEncryption(data.encryption);
   }, [data]);
 
   const heading = <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">{t('policies.title')}</h3>;
@@ -37,7 +39,7 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
 
   const submit = async () => {
     const retention = Object.fromEntries(RETENTION.map((key) => [key, days[key].trim() === '' ? null : Number(days[key])])) as RetentionPolicy;
-    const body: CompanyPolicies = { redaction, keepOriginal: false, encryption: data?.encryption ?? false, retention };
+    const body: CompanyPolicies = { redaction, keepOriginal: false, encryption, retention };
     try {
       await save({ id: companyId, body }).unwrap();
       notify(true, t('policies.saved'));
@@ -59,7 +61,9 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
           <input inputMode="numeric" autoComplete="off" value={days[key]} onChange={(event) => setDays({ ...days, [key]: event.target.value })} data-testid={`policies-${key}`} />
         </FormField>
       ))}
-      <label className="flex items-center gap-2 text-sm text-gray-500"><input type="checkbox" checked={data?.encryption ?? false} disabled className="size-4" />{t('policies.encryption')}</label>
+      <Field label={t('policies.encryption')} hint={t('policies.encryptionHint')}>
+        <input type="checkbox" checked={encryption} disabled={data?.encryption ?? true} onChange={(event) => setEncryption(event.target.checked)} className="size-4" data-testid="policies-encryption" />
+      </Field>
       <label className="flex items-center gap-2 text-sm text-gray-500"><input type="checkbox" checked={false} disabled className="size-4" />{t('policies.keepOriginal')}</label>
       <div><button type="submit" disabled={saving.isLoading || !data} className={buttonClass.primary}>{t('policies.save')}</button></div>
     </form>
