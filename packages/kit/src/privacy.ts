@@ -32,6 +32,12 @@ export function onExportRequested(
   service: PrivacyService,
   storage: ObjectStorage,
   collect: (tx: Db, subject: PrivacySubject, companyId: string | null) => Promise<PrivacyPart>,
+  /**
+   * Where the part's objects are read as plain bytes when that is not `storage` (a company's
+   * recordings encrypted at rest): each is copied, readable, under `privacy/<jobId>/`, since the
+   * coordinator that builds the ZIP holds no company key.
+   */
+  plain?: ObjectStorage,
 ): HandlerSpec {
   return on('privacy.export_requested', async (event, tx, emit) => {
     const { jobId, subject } = event.data;
@@ -39,7 +45,14 @@ export function onExportRequested(
     const key = `privacy/${jobId}/${service}.json`;
     await putJson(storage, key, { service, subject, ...part.data });
     const manifest = `privacy/${jobId}/${service}.manifest.json`;
-    const files: PrivacyManifest = [{ name: `${service}.json`, key }, ...(part.objects ?? [])];
+    const objects = await Promise.all((part.objects ?? []).map(async (object) => {
+      if (!plain) return object;
+      const copy = `privacy/${jobId}/${object.name}`;
+      const info = await plain.stat(object.key);
+      await storage.put(copy, await plain.get(object.key), { contentType: info?.contentType ?? 'application/octet-stream' });
+      return { name: object.name, key: copy };
+    }));
+    const files: PrivacyManifest = [{ name: `${service}.json`, key }, ...objects];
     await putJson(storage, manifest, files);
     emit({
       type: 'privacy.part_ready',

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
@@ -48,6 +50,8 @@ async function person(company: Company, name: string, byte: number): Promise<voi
 beforeAll(async () => {
   stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService, auditService], {
     TRANSCRIPTION_WORKER: 'false',
+    // Company A's recordings are encrypted at rest: its people's ZIPs must still hold plain audio.
+    ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'),
     ADMIN_EMAIL: 'root@platform.test',
     ADMIN_PASSWORD: 'first-start-password',
   });
@@ -58,6 +62,8 @@ beforeAll(async () => {
     company.id = res.json()._id;
     company.admin = await stack.tokenFor('ADMIN', company.id);
   }
+  const policies = { redaction: 'off', keepOriginal: false, encryption: true, retention: { recordingsDays: null, chatsDays: null, auditDays: null } };
+  expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${a.id}/policies`, payload: policies })).statusCode).toBe(200);
   await stack.settle();
   await person(a, 'Ann', 0x11);
   await person(a, 'Bob', 0x22);
@@ -108,6 +114,10 @@ describe('export of a user', () => {
     const file = JSON.parse(strFromU8(zip['file.json']!));
     expect(file.recordings).toEqual([expect.objectContaining({ id: ann.fileId, originalName: 'ann-call.wav', uploadedBy: ann.id, audio: `audio/${ann.fileId}.wav` })]);
     expect(Buffer.from(zip[`audio/${ann.fileId}.wav`]!).equals(ann.audio)).toBe(true);
+    // …although what the file service stores of it is encrypted (no WAV header on disk).
+    const [stored] = await stack.database.query<{ storage_key: string }>('select storage_key from file.files where id = $1', [ann.fileId]);
+    const onDisk = readFileSync(join(stack.dataDir, 'objects', stored!.storage_key));
+    expect(onDisk.subarray(0, 4).toString('latin1')).not.toBe('RIFF');
     const transcription = JSON.parse(strFromU8(zip['transcription.json']!));
     expect(transcription.transcripts).toEqual([expect.objectContaining({ fileId: ann.fileId, uploadedBy: ann.id, originalName: 'ann-call.wav' })]);
     // The audit entries about her: her account made (its target), her upload and her conversation (her acts).

@@ -61,7 +61,7 @@ export const fileService = defineService<FileConfig>({
       // The encryption switch of each company (company.policies_changed).
       ...encryptionOf(ctx).ring.handlers(),
       // A person's data (issue 25): their recordings and audio, for the auth service's ZIP.
-      fileExportPart(storage),
+      fileExportPart(storage, encryptionOf(ctx).storage),
     ];
   },
   // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.

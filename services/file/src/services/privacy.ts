@@ -12,9 +12,9 @@ function audioName(row: FileRow): string {
 /**
  * The file service's part of a person's export (issue 25): the recordings a user uploaded, or the
  * calls linked to a client, in the person's company, with their audio (the stored object, so
- * redacted audio stays redacted).
+ * redacted audio stays redacted; decrypted, and copied next to the part, when encrypted at rest).
  */
-export const fileExportPart = (storage: ObjectStorage) => onExportRequested('file', storage, async (tx, subject, companyId) => {
+export const fileExportPart = (storage: ObjectStorage, plain: ObjectStorage) => onExportRequested('file', storage, async (tx, subject, companyId) => {
   // A person without a company (a platform administrator) has uploaded into none.
   const rows = companyId ? await filesOfPerson(tx, companyId, subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id }) : [];
   return {
@@ -28,4 +28,5 @@ export const fileExportPart = (storage: ObjectStorage) => onExportRequested('fil
     counts: { recordings: rows.length },
     objects: rows.map((row) => ({ name: audioName(row), key: row.storageKey })),
   };
-});
+  // Read through the company's keys: audio encrypted at rest goes into the ZIP as plain audio.
+}, plain);
