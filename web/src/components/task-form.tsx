@@ -107,7 +107,8 @@ export function TaskForm({ task, prefill, directory, onSaved, onCancel, extraBut
   };
 
   // The current assignee or client stays choosable when the pickers do not list it.
-  const memberChoices = members ?? (me.id ? [{ _id: me.id, name: t('taskDialog.me') }] : []);
+  // The caller is "Me" among the company's people (and the only choice while the list is unknown).
+  const memberChoices = (members ?? (me.id ? [{ _id: me.id, name: '' }] : [])).map((member) => (member._id === me.id ? { ...member, name: t('taskDialog.me') } : member));
   const assigneeUnlisted = assigneeId && !memberChoices.some((member) => member._id === assigneeId);
   const clientUnlisted = clientId && clients && !clients.some((client) => client._id === clientId);
 
