@@ -15,7 +15,7 @@ const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({ na
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('audit', ['/audit']),
   route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas']),
-  route('auth', ['/auth', '/users', '/roles']),
+  route('auth', ['/auth', '/users', '/roles', '/privacy']),
   route('file', ['/files', '/uploads', '/tags']),
   // '/ai/speech-models' is more specific than prompt's '/ai', so the gateway routes it here.
   route('transcription', ['/transcripts', '/search', '/ai/speech-models']),
