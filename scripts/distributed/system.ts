@@ -165,7 +165,7 @@ export class System {
       case 'auth':
         return {
           ...service('services/auth'),
-          env: { ...base('auth', 'earshot-auth'), AUTH_SIGNING_KEY: this.secrets.AUTH_SIGNING_KEY, ADMIN_EMAIL, ADMIN_PASSWORD, COOKIE_SECURE: 'auto', PUBLIC_URL: this.gatewayUrl },
+          env: { ...base('auth', 'earshot-auth'), ...storage, AUTH_SIGNING_KEY: this.secrets.AUTH_SIGNING_KEY, ADMIN_EMAIL, ADMIN_PASSWORD, COOKIE_SECURE: 'auto', PUBLIC_URL: this.gatewayUrl },
         };
       case 'tenant':
         return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys } };
@@ -188,9 +188,10 @@ export class System {
       case 'chat-2':
         return { ...service('services/chat'), env: { ...base('chat', 'earshot-chat'), ...storage, ...ai, ...providerKeys, ...apiKeys } };
       case 'prompt':
-        return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...ai, ...apiKeys, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
+        return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...storage, ...ai, ...apiKeys, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
       case 'audit':
-        return { ...service('services/audit'), env: base('audit', 'earshot-audit') };
+        // Auth, prompt and audit write their parts of a person's export to the shared object store.
+        return { ...service('services/audit'), env: { ...base('audit', 'earshot-audit'), ...storage } };
       case 'messaging':
         return { ...service('services/messaging'), env: { ...base('messaging', 'earshot-messaging'), MAIL_FROM: 'Earshot <no-reply@earshot.localhost>' } };
       case 'tasks':
