@@ -346,6 +346,15 @@ export async function callList(db: Db, scope: CallScope, limit: number) {
 
 const s = dashboardScores;
 
+/** What a group of answers sums to: runs, integers' sum and count, trues and booleans counted. */
+const answerSums = () => ({
+  runs: count().as('runs'),
+  intSum: sql<number>`sum(${s.intValue})`.as('int_sum'),
+  ints: count(s.intValue).as('ints'),
+  trues: sql<number>`count(*) filter (where ${s.boolValue})`.as('trues'),
+  bools: count(s.boolValue).as('bools'),
+});
+
 /** One field's answers per period: average of integers, rate of true, count per option. */
 export async function scoreSeries(db: Db, scope: CallScope & { promptId: string; field: string }, group: DashboardGroup) {
   const filtered = scope.agentId || scope.clientId || scope.tag || scope.owner;
@@ -353,11 +362,7 @@ export async function scoreSeries(db: Db, scope: CallScope & { promptId: string;
   const days = db.select({
     day: s.day,
     option: s.optionValue,
-    runs: count().as('runs'),
-    intSum: sql<number>`sum(${s.intValue})`.as('int_sum'),
-    ints: count(s.intValue).as('ints'),
-    trues: sql<number>`count(*) filter (where ${s.boolValue})`.as('trues'),
-    bools: count(s.boolValue).as('bools'),
+    ...answerSums(),
   }).from(s)
     .where(and(
       eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), lte(s.day, scope.to),
@@ -409,11 +414,7 @@ export async function clientTrends(db: Db, scope: { companyId: string; promptId:
     clientId: s.clientId,
     month: sql<string>`${monthOfDay}`.as('month'),
     option: s.optionValue,
-    runs: count().as('runs'),
-    intSum: sql<number>`sum(${s.intValue})`.as('int_sum'),
-    ints: count(s.intValue).as('ints'),
-    trues: sql<number>`count(*) filter (where ${s.boolValue})`.as('trues'),
-    bools: count(s.boolValue).as('bools'),
+    ...answerSums(),
   }).from(s)
     .where(and(eq(s.companyId, scope.companyId), eq(s.promptId, scope.promptId), eq(s.field, scope.field), gte(s.day, scope.from), isNotNull(s.clientId),
       scope.owner ? inArray(s.fileId, db.select({ fileId: c.fileId }).from(c).where(and(eq(c.companyId, scope.companyId), eq(c.uploadedBy, scope.owner)))) : undefined))
