@@ -61,6 +61,8 @@ describe('list and get', () => {
       expectedSpeakers: null,
       speakers: [],
       hold: false,
+      holdReason: null,
+      holdAt: null,
     });
   });
 
