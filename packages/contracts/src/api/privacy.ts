@@ -22,12 +22,6 @@ const exactlyOne = (body: { userId?: string; clientId?: string }, ctx: z.Refinem
 export const PrivacyExportBody = z.object(person).strict().superRefine(exactlyOne);
 export type PrivacyExportBody = z.infer<typeof PrivacyExportBody>;
 
-export const PrivacyEraseBody = z.object({
-  ...person,
-  recordings: z.enum(['delete', 'keep']).describe("A user's recordings and transcripts: deleted, or kept under the company"),
-}).strict().superRefine(exactlyOne);
-export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
-
 export const PrivacyJobAccepted = z.object({ jobId: Id });
 
 export const PrivacyJobStatus = z.enum(['running', 'done', 'failed']);
