@@ -135,7 +135,7 @@ describe('users and clients for a company administrator', () => {
     await page.getByTestId('upload-input').setInputFiles(wav);
     // The profile learns of the recording from the file service's event, and polls until it has.
     await page.getByTestId('recording-name').filter({ hasText: name }).waitFor({ timeout: 120_000 });
-    await page.getByTestId('client-timeline').getByText(`Recording uploaded: ${name}`).waitFor();
+    await page.getByTestId('client-timeline').locator('[data-kind="call"]').filter({ hasText: name }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'client-profile');
 
