@@ -8,8 +8,11 @@ import type { ObjectStorage } from './storage';
 export interface PrivacyPart {
   data: Record<string, unknown>;
   counts: Record<string, number>;
-  /** Objects to put in the ZIP as they are (a recording's audio): its name there and its key. */
-  objects?: { name: string; key: string }[];
+  /**
+   * Objects to put in the ZIP (a recording's audio): its name there and its key; `encrypted` when
+   * it is stored encrypted at rest and must be read through the service's keys.
+   */
+  objects?: { name: string; key: string; encrypted?: boolean }[];
 }
 
 /** What one service's part puts in the ZIP: each file's name there and its object key. */
@@ -33,9 +36,9 @@ export function onExportRequested(
   storage: ObjectStorage,
   collect: (tx: Db, subject: PrivacySubject, companyId: string | null) => Promise<PrivacyPart>,
   /**
-   * Where the part's objects are read as plain bytes when that is not `storage` (a company's
-   * recordings encrypted at rest): each is copied, readable, under `privacy/<jobId>/`, since the
-   * coordinator that builds the ZIP holds no company key.
+   * Where the part's encrypted objects are read as plain bytes: each is copied, readable, under
+   * `privacy/<jobId>/`, since the coordinator that builds the ZIP holds no company key. The
+   * others go into the ZIP from where they are stored.
    */
   plain?: ObjectStorage,
 ): HandlerSpec {
@@ -45,12 +48,12 @@ export function onExportRequested(
     const key = `privacy/${jobId}/${service}.json`;
     await putJson(storage, key, { service, subject, ...part.data });
     const manifest = `privacy/${jobId}/${service}.manifest.json`;
-    const objects = await Promise.all((part.objects ?? []).map(async (object) => {
-      if (!plain) return object;
-      const copy = `privacy/${jobId}/${object.name}`;
-      const info = await plain.stat(object.key);
-      await storage.put(copy, await plain.get(object.key), { contentType: info?.contentType ?? 'application/octet-stream' });
-      return { name: object.name, key: copy };
+    const objects = await Promise.all((part.objects ?? []).map(async ({ name, key, encrypted }) => {
+      if (!encrypted || !plain) return { name, key };
+      const copy = `privacy/${jobId}/${name}`;
+      const info = await plain.stat(key);
+      await storage.put(copy, await plain.get(key), { contentType: info?.contentType ?? 'application/octet-stream' });
+      return { name, key: copy };
     }));
     const files: PrivacyManifest = [{ name: `${service}.json`, key }, ...objects];
     await putJson(storage, manifest, files);

@@ -81,6 +81,7 @@ const DASHBOARDS: Array<[path: string, title: string]> = [
   ['stocks', 'pages.stocks'],
 ];
 
+// The template's form demos: no data of Earshot's to show (README, Dashboards).
 const GENERAL: Array<[path: string, title: string]> = [
   ['form-elements', 'pages.formElements'],
   ['form-layout', 'pages.formLayout'],
@@ -134,7 +135,7 @@ export const routes: RouteObject[] = [
               route('/crm', 'pages.crm', <CrmPage />),
               route('/saas', 'pages.saas', <SaasPage />),
               ...AI_FEATURES.map(([path, title]) => route(`/ai-features/${path}`, title, <ComingSoonPage embedded />)),
-              // The spec shows no behaviour for the dashboards and general pages: they say so (coming soon).
+              // The demo dashboards and form pages show no data of a call: they say so (coming soon).
               ...[...DASHBOARDS, ...GENERAL].map(([path, title]) => route(`/${path}`, title, <ComingSoonPage embedded />)),
               route('/task-list', 'pages.taskList', <TaskListPage />),
               route('/task-kanban', 'pages.taskKanban', <TaskKanbanPage />),

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { onExportRequested, type ObjectStorage } from '@earshot/kit';
+import { onExportRequested, type EncryptingStorage, type ObjectStorage } from '@earshot/kit';
 import type { FileRow } from '../db/schema';
 import { filesOfPerson } from '../repositories/privacy';
 
@@ -14,7 +14,7 @@ function audioName(row: FileRow): string {
  * calls linked to a client, in the person's company, with their audio (the stored object, so
  * redacted audio stays redacted; decrypted, and copied next to the part, when encrypted at rest).
  */
-export const fileExportPart = (storage: ObjectStorage, plain: ObjectStorage) => onExportRequested('file', storage, async (tx, subject, companyId) => {
+export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage) => onExportRequested('file', storage, async (tx, subject, companyId) => {
   // A person without a company (a platform administrator) has uploaded into none.
   const rows = companyId ? await filesOfPerson(tx, companyId, subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id }) : [];
   return {
@@ -26,7 +26,7 @@ export const fileExportPart = (storage: ObjectStorage, plain: ObjectStorage) => 
       })),
     },
     counts: { recordings: rows.length },
-    objects: rows.map((row) => ({ name: audioName(row), key: row.storageKey })),
+    // Audio encrypted at rest is read through the company's keys and goes into the ZIP as plain audio.
+    objects: await Promise.all(rows.map(async (row) => ({ name: audioName(row), key: row.storageKey, encrypted: await plain.isEncrypted(row.storageKey) }))),
   };
-  // Read through the company's keys: audio encrypted at rest goes into the ZIP as plain audio.
 }, plain);

@@ -118,9 +118,11 @@ export class MailNotifications {
     const path = `/task-list?task=${encodeURIComponent(event.data.id)}`;
     const assigned = after.assigneeId && after.assigneeId !== before?.assigneeId && after.assigneeId !== event.actor.id ? after.assigneeId : null;
     if (assigned) await this.notifyAssigned(tx, assigned, after, by, path);
-    if (!event.companyId || (await companyTypes.typeOf(tx, event.companyId)) === PRIVATE_COMPANY_TYPE) return;
+    // Most edits name nobody: the company's people are read only when the text has an @.
+    const text = (state: typeof before) => (state ? `${state.title}\n${state.description}` : '');
+    if (!text(after).includes('@') || !event.companyId || (await companyTypes.typeOf(tx, event.companyId)) === PRIVATE_COMPANY_TYPE) return;
     const people = await directory.peopleOf(tx, event.companyId);
-    const said = (state: typeof before) => (state ? mentionedIn(`${state.title}\n${state.description}`, people) : new Set<string>());
+    const said = (state: typeof before) => mentionedIn(text(state), people);
     const [now, earlier] = [said(after), said(before)];
     for (const person of people) {
       if (!now.has(person.userId) || earlier.has(person.userId) || person.userId === event.actor.id || person.userId === assigned) continue;
