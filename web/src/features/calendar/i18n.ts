@@ -5,7 +5,7 @@ export const catalogue = defineFeatureCatalogue(
   'calendar',
   {
     calendarPage: {
-      intro: 'Your company’s recordings on the day they were made, and tasks on their due date.',
+      intro: 'Your company’s recordings on the day they were uploaded, and tasks on their due date.',
       previous: 'Previous',
       next: 'Next',
       today: 'Today',
@@ -48,7 +48,7 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       calendarPage: {
-        intro: 'Les enregistrements de votre entreprise au jour où ils ont été faits, et les tâches à leur échéance.',
+        intro: 'Les enregistrements de votre entreprise au jour de leur téléversement, et les tâches à leur échéance.',
         previous: 'Précédent',
         next: 'Suivant',
         today: 'Aujourd’hui',
@@ -90,7 +90,7 @@ export const catalogue = defineFeatureCatalogue(
     },
     et: {
       calendarPage: {
-        intro: 'Teie ettevõtte salvestised nende tegemise päeval ja ülesanded nende tähtajal.',
+        intro: 'Teie ettevõtte salvestised nende üleslaadimise päeval ja ülesanded nende tähtajal.',
         previous: 'Eelmine',
         next: 'Järgmine',
         today: 'Täna',
@@ -132,7 +132,7 @@ export const catalogue = defineFeatureCatalogue(
     },
     lv: {
       calendarPage: {
-        intro: 'Jūsu uzņēmuma ieraksti to veikšanas dienā un uzdevumi to izpildes termiņā.',
+        intro: 'Jūsu uzņēmuma ieraksti to augšupielādes dienā un uzdevumi to izpildes termiņā.',
         previous: 'Iepriekšējais',
         next: 'Nākamais',
         today: 'Šodien',
