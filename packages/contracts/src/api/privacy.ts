@@ -22,6 +22,18 @@ const exactlyOne = (body: { userId?: string; clientId?: string }, ctx: z.Refinem
 export const PrivacyExportBody = z.object(person).strict().superRefine(exactlyOne);
 export type PrivacyExportBody = z.infer<typeof PrivacyExportBody>;
 
+/**
+ * Erase a person. `recordings` is the company's choice for the recordings the person uploaded (a
+ * user) or that are linked to them (a client contact): 'delete' removes them with their transcripts
+ * everywhere; 'keep' keeps them under the company with the person's name taken off (uploader or
+ * client link cleared).
+ */
+export const PrivacyEraseBody = z.object({
+  ...person,
+  recordings: z.enum(['delete', 'keep']).describe("What becomes of the person's recordings: removed, or kept under the company without the person"),
+}).strict().superRefine(exactlyOne);
+export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
+
 export const PrivacyJobAccepted = z.object({ jobId: Id });
 
 export const PrivacyJobStatus = z.enum(['running', 'done', 'failed']);

@@ -31,4 +31,18 @@ export const privacyEvents = [
       counts: Counts,
     }),
   }),
+  defineEvent({
+    type: 'privacy.erase_requested', version: 1, topic,
+    description: "A person is to be erased (a user's account or a client contact): every service of PRIVACY_SERVICES removes what it holds about them (the recordings deleted or kept per `recordings`, through each service's own deletion path and its events) and reports privacy.part_erased; the job is done when all have.",
+    data: requested.extend({ recordings: z.enum(['delete', 'keep']) }),
+  }),
+  defineEvent({
+    type: 'privacy.part_erased', version: 1, topic,
+    description: "A service removed what it held about a person: counts by kind of what it removed or anonymised (its part of the erasure report).",
+    data: z.object({
+      jobId: z.string(),
+      service: z.string(),
+      counts: Counts,
+    }),
+  }),
 ] as const;
