@@ -1,3 +1,4 @@
 export * from './chunked';
 export * from './master-key';
 export * from './key-ring';
+export * from './fields';
