@@ -25,6 +25,22 @@ export const companyKeysMigration: Migration = {
           updated_at timestamptz not null)`,
 };
 
+/**
+ * What `destroy` leaves of a company's key: the fact that there was one. The storage wrapper
+ * skips the header read for a company that never had a key (its objects are all plain), and must
+ * still recognise an encrypted copy of a deleted company's object (put back from a backup) as
+ * encrypted, to refuse it rather than serve ciphertext as if it were audio.
+ */
+export const companyKeyTombstonesMigration: Migration = {
+  name: 'kit_0004_company_key_tombstones',
+  sql: `create table company_key_tombstones (
+          company_id uuid primary key,
+          destroyed_at timestamptz not null)`,
+};
+
+/** Every migration of CompanyKeyRing's tables, in order: a service that keeps a ring registers all of them. */
+export const companyKeysMigrations: readonly Migration[] = [companyKeysMigration, companyKeyTombstonesMigration];
+
 export interface EncryptionProgress {
   state: 'idle' | 'running' | 'done';
   done: number;
@@ -40,6 +56,13 @@ interface KeyRow {
   progress_total: number;
 }
 
+interface KeyEntry {
+  key: Buffer | null;
+  encrypt: boolean;
+  /** A key exists or existed (tombstone): objects of the company may be stored encrypted. */
+  known: boolean;
+}
+
 /**
  * One service's data keys, one per company, wrapped by the master key (issue 25). Each service that
  * stores encrypted data keeps its own table `company_keys` in its own schema (migration below), so
@@ -48,9 +71,11 @@ interface KeyRow {
  * company.policies_changed) and the progress of encrypting what was stored before it was on.
  */
 export class CompanyKeyRing {
+  /** The first of `migrations` only (kept for callers written before the tombstones): register `migrations`. */
   readonly migration = companyKeysMigration;
+  readonly migrations = companyKeysMigrations;
 
-  private readonly cache = new Map<string, { key: Buffer | null; encrypt: boolean; at: number }>();
+  private readonly cache = new Map<string, KeyEntry & { at: number }>();
 
   constructor(
     private readonly schema: string,
@@ -60,6 +85,10 @@ export class CompanyKeyRing {
 
   private get table() {
     return sql`${sql.identifier(this.schema)}.company_keys`;
+  }
+
+  private get tombstones() {
+    return sql`${sql.identifier(this.schema)}.company_key_tombstones`;
   }
 
   private async row(db: Db, companyId: string): Promise<KeyRow | null> {
@@ -115,7 +144,20 @@ export class CompanyKeyRing {
     return entry.key;
   }
 
-  private async cached(db: Db, companyId: string): Promise<{ key: Buffer | null; encrypt: boolean }> {
+  /**
+   * Whether objects of the company may be stored encrypted: it has a key, or had one (destroyed).
+   * False for a company that never turned encryption on, whose objects need no header read.
+   */
+  async mayHaveEncrypted(db: Db, companyId: string): Promise<boolean> {
+    return (await this.cached(db, companyId)).known;
+  }
+
+  private async destroyed(db: Db, companyId: string): Promise<boolean> {
+    const result = (await db.execute(sql`select 1 from ${this.tombstones} where company_id = ${companyId}`)) as unknown as { rows: unknown[] };
+    return result.rows.length > 0;
+  }
+
+  private async cached(db: Db, companyId: string): Promise<KeyEntry> {
     const hit = this.cache.get(companyId);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit;
     let row = await this.row(db, companyId);
@@ -125,7 +167,12 @@ export class CompanyKeyRing {
       await db.execute(sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${companyId} and wrapped_key is null`);
       row = await this.row(db, companyId);
     }
-    const entry = { key: row?.wrapped_key ? this.master.unwrap(companyId, row.wrapped_key) : null, encrypt: row?.encrypt ?? false, at: Date.now() };
+    const entry = {
+      key: row?.wrapped_key ? this.master.unwrap(companyId, row.wrapped_key) : null,
+      encrypt: row?.encrypt ?? false,
+      known: row !== null || (await this.destroyed(db, companyId)),
+      at: Date.now(),
+    };
     this.cache.set(companyId, entry);
     return entry;
   }
@@ -133,11 +180,15 @@ export class CompanyKeyRing {
   /**
    * Crypto-shredding: the company's data key is deleted in the caller's transaction, before its
    * data is removed, and company.key_destroyed says so (the audit log keeps it). After this commit
-   * every encrypted copy of the company's data is unreadable, wherever it is.
+   * every encrypted copy of the company's data is unreadable, wherever it is. A tombstone keeps the
+   * fact that the company had a key, so such a copy is still known to be encrypted (and refused).
    */
   async destroy(tx: Db, companyId: string, emit: Emit, actor = SYSTEM_ACTOR): Promise<void> {
     this.cache.delete(companyId);
     const result = (await tx.execute(sql`delete from ${this.table} where company_id = ${companyId} returning wrapped_key`)) as unknown as { rows: { wrapped_key: string | null }[] };
+    if (result.rows.length) {
+      await tx.execute(sql`insert into ${this.tombstones} (company_id, destroyed_at) values (${companyId}, now()) on conflict (company_id) do nothing`);
+    }
     if (result.rows.some((row) => row.wrapped_key)) {
       emit({ type: 'company.key_destroyed', companyId, actor, data: { companyId, service: this.service, reason: 'company_deleted' } });
     }

@@ -10,6 +10,12 @@ export interface CompanyKeys {
   encrypts(companyId: string): Promise<boolean>;
   /** The company's data key, or null when it has none (never on, or destroyed). */
   dataKey(companyId: string): Promise<Buffer | null>;
+  /**
+   * Whether any object of the company may be stored encrypted (it has or had a data key). When
+   * false, reads skip the stat and header read that tell an encrypted object from a plain one
+   * (on S3, two requests per read). Without it every read looks.
+   */
+  mayHaveEncrypted?(companyId: string): Promise<boolean>;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -23,7 +29,8 @@ async function readAll(stream: Readable): Promise<Buffer> {
  * format of crypto/chunked.ts) and decrypts on read, whole or by byte range, reading only the
  * chunks a range covers. Objects stored in plain (before encryption was on) are read as they are;
  * an encrypted object whose company has no key any more fails with KeyUnavailableError. Keys must
- * start with the company id (`<companyId>/...`), as every service's keys do.
+ * start with the company id (`<companyId>/...`), as every service's keys do. A company that never
+ * had a key (CompanyKeys.mayHaveEncrypted) is read straight through, one request per read.
  */
 export class EncryptingStorage implements ObjectStorage {
   readonly kind: 'local' | 's3';
@@ -70,9 +77,15 @@ export class EncryptingStorage implements ObjectStorage {
     return info ? (await this.headerOf(key, info.size)) !== null : false;
   }
 
+  /** False when the company never had a key: its objects are all plain, read as they are. */
+  private async mayBeEncrypted(companyId: string): Promise<boolean> {
+    return this.keys.mayHaveEncrypted ? this.keys.mayHaveEncrypted(companyId) : true;
+  }
+
   async get(key: string, range?: ByteRange): Promise<Readable> {
     assertValidRange(range);
     const companyId = this.companyOf(key);
+    if (!(await this.mayBeEncrypted(companyId))) return this.inner.get(key, range);
     const info = await this.inner.stat(key);
     if (!info) return this.inner.get(key, range);
     const header = await this.headerOf(key, info.size);
@@ -100,7 +113,7 @@ export class EncryptingStorage implements ObjectStorage {
 
   async stat(key: string): Promise<ObjectInfo | null> {
     const info = await this.inner.stat(key);
-    if (!info) return null;
+    if (!info || !(await this.mayBeEncrypted(this.companyOf(key)))) return info;
     const header = await this.headerOf(key, info.size);
     return header ? { ...info, size: plainSizeOf(info.size, readHeader(header).chunkSize) } : info;
   }

@@ -1,4 +1,4 @@
-import { companyKeysMigration, type Migration } from '@earshot/kit';
+import { companyKeysMigrations, type Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
 import { retention } from '../services/retention-projection';
 
@@ -64,5 +64,5 @@ export const migrations: Migration[] = [
   },
   companyTypes.migration,
   retention.migration,
-  companyKeysMigration,
+  ...companyKeysMigrations,
 ];

@@ -31,6 +31,7 @@ export class FileEncryption {
     this.storage = new EncryptingStorage(createStorage(ctx.config), {
       encrypts: (companyId) => this.ring.encrypts(ctx.db, companyId),
       dataKey: (companyId) => this.ring.dataKey(ctx.db, companyId),
+      mayHaveEncrypted: (companyId) => this.ring.mayHaveEncrypted(ctx.db, companyId),
     });
     shareAudioKeyRing(ctx.database, this.ring);
   }

@@ -1,0 +1,116 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { SYSTEM_ACTOR } from '@earshot/contracts';
+import {
+  buildEnvelope, CompanyKeyRing, EncryptingStorage, KeyUnavailableError, LocalDiskStorage, MasterKeys, migrate,
+  type ByteRange, type Database, type ObjectInfo, type ObjectStorage, type PutOptions,
+} from '../src';
+import { openTestDatabase } from '../src/testing';
+
+// A company that never turned encryption on pays nothing for it: its reads go straight to the
+// storage (one request), while a company with a key, or whose key was destroyed, is still looked at.
+
+/** The storage underneath, counting what the wrapper asks of it. */
+class CountingStorage implements ObjectStorage {
+  readonly kind = 'local' as const;
+  calls: string[] = [];
+  constructor(private readonly inner: ObjectStorage) {}
+  put(key: string, stream: Readable, options: PutOptions): Promise<{ size: number }> {
+    this.calls.push('put');
+    return this.inner.put(key, stream, options);
+  }
+  get(key: string, range?: ByteRange): Promise<Readable> {
+    this.calls.push(range ? `get ${range.start}-${range.end}` : 'get');
+    return this.inner.get(key, range);
+  }
+  stat(key: string): Promise<ObjectInfo | null> {
+    this.calls.push('stat');
+    return this.inner.stat(key);
+  }
+  delete(key: string): Promise<void> {
+    this.calls.push('delete');
+    return this.inner.delete(key);
+  }
+}
+
+async function read(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const policies = (encryption: boolean) => ({ redaction: 'off' as const, keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
+const audio = randomBytes(200_000);
+
+let database: Database;
+let dir: string;
+let ring: CompanyKeyRing;
+let counting: CountingStorage;
+let storage: EncryptingStorage;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  ring = new CompanyKeyRing('keys_test', 'file', new MasterKeys(randomBytes(32)));
+  await migrate(database, 'keys_test', ring.migrations);
+  dir = mkdtempSync(join(tmpdir(), 'earshot-encrypting-'));
+  counting = new CountingStorage(new LocalDiskStorage(dir));
+  storage = new EncryptingStorage(counting, {
+    encrypts: (companyId) => ring.encrypts(database.db, companyId),
+    dataKey: (companyId) => ring.dataKey(database.db, companyId),
+    mayHaveEncrypted: (companyId) => ring.mayHaveEncrypted(database.db, companyId),
+  });
+});
+afterAll(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function turnOn(companyId: string) {
+  const envelope = buildEnvelope({ type: 'company.policies_changed', companyId, actor: SYSTEM_ACTOR, data: { id: companyId, before: policies(false), after: policies(true) } } as never);
+  await database.db.transaction((tx) => ring.handlers()[0]!.prepare(envelope).apply(tx, () => undefined));
+}
+
+async function calls<T>(work: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
+  counting.calls = [];
+  const result = await work();
+  return { result, calls: counting.calls };
+}
+
+test('a company that never had a key: get, a range and stat each make one request, no header read', async () => {
+  const key = `${randomUUID()}/call.wav`;
+  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  const whole = await calls(async () => read(await storage.get(key)));
+  expect(whole.calls).toEqual(['get']);
+  expect(whole.result.equals(audio)).toBe(true);
+  const part = await calls(async () => read(await storage.get(key, { start: 100, end: 199 })));
+  expect(part.calls).toEqual(['get 100-199']);
+  expect(part.result.equals(audio.subarray(100, 200))).toBe(true);
+  expect((await calls(() => storage.stat(key))).calls).toEqual(['stat']);
+});
+
+test('a company with a key: reads look at the header and decrypt', async () => {
+  const company = randomUUID();
+  await turnOn(company);
+  const key = `${company}/call.wav`;
+  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  const part = await calls(async () => read(await storage.get(key, { start: 100, end: 199 })));
+  expect(part.calls[0]).toBe('stat');
+  expect(part.calls[1]).toBe('get 0-15');
+  expect(part.result.equals(audio.subarray(100, 200))).toBe(true);
+});
+
+test('a company whose key was destroyed: an encrypted copy put back is still recognised, and refused', async () => {
+  const company = randomUUID();
+  await turnOn(company);
+  const key = `${company}/call.wav`;
+  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  const backup = await read(await counting.get(key));
+  await database.db.transaction((tx) => ring.destroy(tx, company, () => undefined));
+  expect(await database.query('select company_id from keys_test.company_keys where company_id = $1', [company])).toEqual([]);
+  expect(await ring.mayHaveEncrypted(database.db, company)).toBe(true);
+  await counting.put(key, Readable.from([backup]), { contentType: 'audio/wav' });
+  await expect(storage.get(key)).rejects.toThrow(KeyUnavailableError);
+});
