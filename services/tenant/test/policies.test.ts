@@ -66,11 +66,24 @@ test('encryption at rest turns on, is carried by company.policies_changed, and c
   expect((await stack.as(host, { method: 'GET', url: url(id) })).json().encryption).toBe(true);
 });
 
-test('keeping the unredacted original is refused with a 409 naming the field, and nothing changes', async () => {
+test('keeping the unredacted original without encryption is refused with a 409 naming the field and saying to turn encryption on; nothing changes', async () => {
   const original = await stack.as(host, { method: 'PUT', url: url(companies.b), payload: policies({ keepOriginal: true }) });
   expect(original.statusCode).toBe(409);
-  expect(original.json().details[0].field).toBe('body.keepOriginal');
-  expect((await stack.as(host, { method: 'GET', url: url(companies.b) })).json().redaction).toBe('off');
+  expect(original.json().details).toEqual([{ field: 'body.keepOriginal', message: expect.stringMatching(/needs encryption at rest: turn encryption on/) }]);
+  expect((await stack.as(host, { method: 'GET', url: url(companies.b) })).json()).toMatchObject({ redaction: 'off', keepOriginal: false, encryption: false });
+});
+
+test('keeping the unredacted original with encryption on (in the same body) is accepted and announced', async () => {
+  const created = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: 'Policy keep', code: 'POL-keep', domain: 'policy-keep' } });
+  const id = created.json()._id as string;
+  const kept = await stack.as(host, { method: 'PUT', url: url(id), payload: policies({ redaction: 'text_audio', keepOriginal: true, encryption: true }) });
+  expect(kept.statusCode).toBe(200);
+  expect(kept.json()).toMatchObject({ redaction: 'text_audio', keepOriginal: true, encryption: true });
+  await stack.settle();
+  const event = seen.find((e) => e.type === 'company.policies_changed' && (e.data as { id: string }).id === id);
+  expect(event?.data).toMatchObject({ before: { keepOriginal: false }, after: { keepOriginal: true, encryption: true } });
+  // Once encryption is on, turning keepOriginal off again is an ordinary change.
+  expect((await stack.as(host, { method: 'PUT', url: url(id), payload: policies({ keepOriginal: false, encryption: true }) })).statusCode).toBe(200);
 });
 
 test('retention under the documented minimum, unknown modes and unknown fields are 400s naming the field', async () => {

@@ -15,13 +15,14 @@ function toPolicies(company: CompanyRow, row: CompanyPolicyRow | null): CompanyP
   };
 }
 
-/** A switch asked for that does not exist yet: refused, naming the field, rather than stored and ignored. */
-const unavailable = (field: 'encryption' | 'keepOriginal', message: string) => conflict(message, [{ field: `body.${field}`, message }]);
+/** A switch the company's state does not allow: refused, naming the field, rather than stored and ignored. */
+const refused = (field: 'encryption' | 'keepOriginal', message: string) => conflict(message, [{ field: `body.${field}`, message }]);
 
 /**
  * A company's data policies (issue 25): HOST_ADMIN sets them, the company's ADMIN reads them.
- * Encryption at rest can be turned on (never off again: 409 saying why); keeping unredacted
- * originals is not built: turning it on is a 409 that says so. Retention is stored and validated; no job deletes by it yet.
+ * Encryption at rest can be turned on (never off again: 409 saying why). Keeping unredacted
+ * originals needs encryption on in the same body (409 otherwise): the transcription service stores
+ * them only encrypted under the company's data key, which exists only while encryption is on.
  */
 export class PolicyService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -40,8 +41,8 @@ export class PolicyService {
       assertNotDeleting(company);
       // Encryption at rest (issue 25): on is allowed; off is refused once on, since data is then
       // stored encrypted in the services and the tenant cannot see when the last of it is gone.
-      if (!body.encryption && company.encryption) throw unavailable('encryption', POLICY_MESSAGES.encryptionIrreversible);
-      if (body.keepOriginal) throw unavailable('keepOriginal', POLICY_MESSAGES.keepOriginalUnavailable);
+      if (!body.encryption && company.encryption) throw refused('encryption', POLICY_MESSAGES.encryptionIrreversible);
+      if (body.keepOriginal && !body.encryption) throw refused('keepOriginal', POLICY_MESSAGES.keepOriginalNeedsEncryption);
       const before = toPolicies(company, await repo.findPolicies(tx, companyId));
       if (body.encryption && !company.encryption) company = await updateCompany(tx, companyId, { encryption: true });
       const { retention, redaction, keepOriginal } = body;
