@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape, type ProviderKeysConfig } from '@earshot/ai';
-import { envBoolean, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import { encryptionConfigShape, envBoolean, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
 import { catalogueFile, DEFAULT_SPEECH_MODELS_URL, httpUrl, type SpeechModelSettings } from './models/settings';
 
 export const ENGINES = ['pocketsphinx', 'openai', 'whisper'] as const;
@@ -12,6 +12,8 @@ export type EngineName = (typeof ENGINES)[number];
 /** Environment keys of the transcription service (and of its stand-alone workers). */
 export const transcriptionConfigShape = {
   ...storageConfigShape,
+  /** The master key that wraps each company's data key for transcripts' words (issue 25). */
+  ...encryptionConfigShape,
   /** Provider calls for the speech-to-text model chosen in AI Configuration follow these. */
   ...aiConfigShape,
   /** Where the worker asks for the chosen model's provider key in distributed mode. */
@@ -96,4 +98,4 @@ export interface TranscriptionSettings {
   DIARIZATION_THREADS: number;
 }
 
-export type TranscriptionConfig = BaseConfig & StorageConfig & TranscriptionSettings & ProviderKeysConfig & SpeechModelSettings;
+export type TranscriptionConfig = BaseConfig & StorageConfig & EncryptionConfig & TranscriptionSettings & ProviderKeysConfig & SpeechModelSettings;
