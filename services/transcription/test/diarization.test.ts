@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { DIARIZATION_EMBEDDING, DIARIZATION_SEGMENTATION, type TranscriptDto } from '@earshot/contracts';
 import { loggerOptions } from '@earshot/kit';
 import { multipart, type TestStack } from '@earshot/kit/testing';
+import { speakerOfEach } from '../src/diarization/assign';
 import { DiarizationError, DiarizerHost } from '../src/diarization/host';
 import { DIARIZED_TEXT, fakeSpeechProvider, getTranscript, listenOnLoopback, speechProviderStack, tmp, waitForStatus, words } from './helpers';
 import { EMBEDDING_METADATA, embeddingModel, HIGH_HZ, HIGHER_HZ, LOW_HZ, SEGMENTATION_METADATA, segmentationModel, writeDiarizationModels } from './tiny-onnx';
@@ -22,12 +23,12 @@ interface Burst {
  * One channel of tone bursts (each a "word" for the fake provider, each tone a "voice" for the
  * tiny models), built with sox burst by burst and joined end to end (no mixing, so no level loss).
  */
-function oneChannel(bursts: Burst[], total: number): Buffer {
+function oneChannel(bursts: Burst[], total: number, level = 0.5): Buffer {
   const dir = tmp();
   let at = 0;
   const parts = bursts.map((b, i) => {
     const path = join(dir, `b${i}.wav`);
-    execFileSync('sox', ['-V1', '-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(b.end - b.start), 'sine', String(b.hz), 'vol', '0.5', 'pad', String(b.start - at), '0']);
+    execFileSync('sox', ['-V1', '-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(b.end - b.start), 'sine', String(b.hz), 'vol', String(level), 'pad', String(b.start - at), '0']);
     at = b.end;
     return path;
   });
@@ -56,7 +57,26 @@ const THREE: Burst[] = [
   { start: 8.5, end: 9.5, hz: HIGHER_HZ },
   { start: 10.5, end: 11.5, hz: LOW_HZ },
 ];
+/**
+ * 46 s of two voices taking turns of uneven length (0.6–2.5 s, gaps 0.3–1.2 s), so turns fall
+ * across many of the segmentation model's 10 s windows and their 1 s steps, to the very end.
+ */
+const LONG: Burst[] = (() => {
+  const bursts: Burst[] = [];
+  const lengths = [1.2, 0.6, 2.5, 1.5, 0.9, 2.0];
+  const gaps = [0.4, 1.2, 0.3, 0.8, 0.5];
+  let at = 0.5;
+  for (let i = 0; at + 2.5 < 45.5; i++) {
+    const length = lengths[i % lengths.length]!;
+    bursts.push({ start: at, end: Math.round((at + length) * 10) / 10, hz: i % 2 ? HIGH_HZ : LOW_HZ });
+    at = Math.round((at + length + gaps[i % gaps.length]!) * 10) / 10;
+  }
+  return bursts;
+})();
 const twoVoices = oneChannel(TWO, 10.5);
+const longTwoVoices = oneChannel(LONG, 46);
+/** The same at −32 dBFS (a peak of 0.025), quieter than the level under which the tiny model once heard nobody. */
+const quietLongTwoVoices = oneChannel(LONG, 46, 0.025);
 const threeVoices = oneChannel(THREE, 12);
 
 let provider: ReturnType<typeof fakeSpeechProvider>;
@@ -133,6 +153,17 @@ describe('one-channel recordings with the diarization models ready', () => {
     ]);
   }, 120_000);
 
+  test('a 46-second recording of two voices gets speaker turns through its whole length', async () => {
+    const t = await transcribe(longTwoVoices, 'long.wav');
+    expect(t.metadata.duration).toBeCloseTo(46, 1);
+    expect(t.metadata.speakers.map((s) => s.id)).toEqual(['speaker_0', 'speaker_1']);
+    expect(words(t)).toHaveLength(LONG.length);
+    expect(LONG.at(-1)!.end).toBeGreaterThan(43);
+    // Every burst, the last ones included, with its own voice's speaker.
+    expect(speakerPerBurst(t, LONG)).toEqual(LONG.map((b) => (b.hz === LOW_HZ ? 'speaker_0' : 'speaker_1')));
+    expect(t.metadata.speakerSegments).toHaveLength(LONG.length);
+  }, 120_000);
+
   test('the speaker count given at upload is honoured: three voices found, two asked for, one asked for', async () => {
     const found = await transcribe(threeVoices, 'three.wav');
     expect(found.metadata.speakers).toHaveLength(3);
@@ -154,6 +185,30 @@ describe('one-channel recordings with the diarization models ready', () => {
     expect(one.metadata.speakers.map((s) => s.id)).toEqual(['speaker_0']);
     expect(words(one)).toHaveLength(TWO.length);
   }, 180_000);
+});
+
+describe('the diarizer alone', () => {
+  const signal = new AbortController().signal;
+  const host = new DiarizerHost({ threshold: 0.5, threads: 1 });
+  afterAll(async () => host.close());
+  const file = (audio: Buffer) => {
+    const path = join(tmp(), 'audio.wav');
+    writeFileSync(path, audio);
+    return path;
+  };
+
+  test('a quiet 46-second recording: turns to its end, each burst in its own voice\'s; silence: no speaker heard, said as the reason', async () => {
+    const turns = await host.diarize(models, file(quietLongTwoVoices), null, signal);
+    expect(Math.max(...turns.map((t) => t.end))).toBeGreaterThan(LONG.at(-1)!.end - 0.1);
+    const speakers = speakerOfEach(LONG.map((b) => ({ text: 'tone', start: b.start, end: b.end })), turns);
+    const [low, high] = [speakers[0], speakers[1]];
+    expect(low).not.toBe(high);
+    expect(speakers).toEqual(LONG.map((b) => (b.hz === LOW_HZ ? low : high)));
+
+    const silence = join(tmp(), 'silence.wav');
+    execFileSync('sox', ['-V1', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', '20']);
+    await expect(host.diarize(models, silence, null, signal)).rejects.toThrow(new DiarizationError('the diarizer heard no speaker in the recording'));
+  }, 120_000);
 });
 
 describe('one-channel recordings without usable diarization models', () => {

@@ -5,7 +5,9 @@
 //   audio with a sine and a cosine at 220, 1200 and 3000 Hz (991-sample windows, 270 apart),
 //   squares and sums each pair: the energy of each tone, whatever its phase. Classes 1-3 (one
 //   local speaker alone) are the three tones' energies, class 0 (nobody) a fixed level, so a
-//   frame belongs to whichever tone sounds in it and to nobody in silence.
+//   frame belongs to whichever tone sounds in it and to nobody in silence. That level is low
+//   (a tone under −50 dBFS) so a quiet file still has its speakers: at −30 dBFS, files quieter
+//   than that (a sox `-m` mix of many bursts scales each by 1/n) had none at all.
 // - embedding (wespeaker): fbank[N,T,80] → [N,16]: the mean over time of the log-mel bins, as
 //   three numbers: the level of the band around each tone, against the mean of all bins. Each
 //   tone's embedding points its own way, so different tones never cluster together.
@@ -82,12 +84,12 @@ export function segmentationModel(metadata: Record<string, string | number> = SE
   // Sine and cosine of each tone: a tone of amplitude A gives A² on its pair, whatever its phase.
   const waves = [LOW_HZ, HIGH_HZ, HIGHER_HZ].flatMap((hz) => [Math.sin, Math.cos].map((f) =>
     Array.from({ length: KERNEL }, (_, k) => (2 / KERNEL) * f((2 * Math.PI * hz * k) / RATE))));
-  // Seven classes from the six squared responses: none = a fixed 0.001 (an amplitude of about
-  // 0.03), speakers A, B, C alone = the three tones; the pairs (classes 4-6) never win.
+  // Seven classes from the six squared responses: none = a fixed 1e-5 (an amplitude of about
+  // 0.003), speakers A, B, C alone = the three tones; the pairs (classes 4-6) never win.
   const mix = [
     [0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [0, 0, 1, 1, 0, 0], [0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0],
   ];
-  const bias = [0.001, 0, 0, 0, -1, -1, -1];
+  const bias = [1e-5, 0, 0, 0, -1, -1, -1];
   return model({
     nodes: [
       node('Conv', ['x', 'W'], ['c'], [ints('kernel_shape', [KERNEL]), ints('strides', [SHIFT])]),

@@ -73,7 +73,10 @@ export class DiarizerHost {
     child.on('message', (message: { id: number; ok: boolean; turns?: Turn[]; error?: string }) => {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if (message.ok) waiting?.resolve(message.turns ?? []);
+      // sherpa-onnx answers "no speakers" with no turns and only a line on stderr; said here, a
+      // recording left with one speaker for that reason is logged like any other failure.
+      if (message.ok && message.turns?.length) waiting?.resolve(message.turns);
+      else if (message.ok) waiting?.reject(new DiarizationError('the diarizer heard no speaker in the recording'));
       else waiting?.reject(new DiarizationError(`the diarizer failed: ${message.error}`));
     });
     child.on('exit', (code, signal) => {
@@ -89,7 +92,8 @@ export class DiarizerHost {
 
   /**
    * Speaker turns of a 16 kHz mono WAV; `speakers` is how many there are (null: the clustering
-   * threshold decides). An abort leaves the diarizer running for the other jobs; this job stops waiting.
+   * threshold decides); never empty (no speaker heard is a DiarizationError). An abort leaves the
+   * diarizer running for the other jobs; this job stops waiting.
    */
   async diarize(models: DiarizationModels, wavPath: string, speakers: number | null, signal: AbortSignal): Promise<Turn[]> {
     if (!sherpaInstalled()) throw new DiarizationError('sherpa-onnx-node is not installed (an optional dependency, missing on this platform)');
