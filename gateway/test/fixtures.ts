@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import type { CallerRole } from '@earshot/contracts';
 import { multipart } from '@earshot/kit/testing';
@@ -241,6 +243,24 @@ interface TranscriptFixture {
 const transcripts = new Map<CompanyKey, Promise<TranscriptFixture>>();
 
 /** A completed transcript (the offline engine on a short espeak clip): waits for the worker. */
+/**
+ * Issue 25: the world's recording with an unredacted original kept, written where and as the
+ * redaction step records it (in plain here: the route reads plain and encrypted objects alike).
+ */
+async function keptOriginal(world: World, company: CompanyKey): Promise<string> {
+  const { fileId } = await completedTranscript(world, company);
+  const companyId = world.companies[company].id;
+  const dir = join(world.dataDir, 'objects', companyId, 'originals', fileId);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'words.json'), '[]');
+  writeFileSync(join(dir, 'audio'), spokenWav());
+  await world.earshot.database.query(
+    "insert into transcription.kept_originals (file_id, company_id, words_key, audio_key, audio_type) values ($1, $2, $3, $4, 'audio/wav') on conflict (file_id) do nothing",
+    [fileId, companyId, `${companyId}/originals/${fileId}/words.json`, `${companyId}/originals/${fileId}/audio`],
+  );
+  return fileId;
+}
+
 export function completedTranscript(world: World, company: CompanyKey): Promise<TranscriptFixture> {
   let pending = transcripts.get(company);
   if (!pending) {
@@ -293,6 +313,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   tag: freshTag,
   uploadPath: async (world, company) => (await completedTranscript(world, company)).path,
   transcript: async (world, company) => (await completedTranscript(world, company)).transcriptId,
+  keptOriginal: async (world, company) => keptOriginal(world, company),
   word: async (world, company) => (await completedTranscript(world, company)).wordId,
   segment: async (world, company) => (await completedTranscript(world, company)).segmentId,
   // Every transcript has its first speaker.

@@ -71,6 +71,12 @@ const LEGAL_HOLD: Exception = {
   reason: 'issue 25: legal hold is the company ADMIN’s (their own company’s objects) and the platform administrator’s',
 };
 
+/** Issue 25: an unredacted original, kept under policy keepOriginal, is read by the company's ADMIN alone. */
+const ORIGINAL_READER: Exception = {
+  allowed: ['ADMIN'],
+  reason: 'issue 25: an unredacted original is "readable only by the company’s ADMIN" (encrypted, every read audited): not the platform administrator, not the uploader',
+};
+
 /**
  * Issue 11: the platform administrator looks at any company's clients (with a company filter) to
  * support it, but changing them stays the company's own ADMIN and CALLER (spec part 6).
@@ -347,6 +353,10 @@ export const ROUTES: Record<string, Permission> = {
   'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
+  // Issue 25: a kept unredacted original is "readable only by the company's ADMIN" (the platform
+  // administrator included among those refused); another company's is a 404.
+  'GET /api/transcripts/:id/original': { area: 'transcripts', exception: ORIGINAL_READER },
+  'GET /api/transcripts/:id/original/audio': { area: 'transcripts', exception: ORIGINAL_READER },
   // Issue 22: an export is the transcript read in another format (a reader may export): the API key too.
   'GET /api/transcripts/:fileId/export': { area: 'transcripts', exception: SERVICE_TOO },
   'POST /api/transcripts/export': { area: 'transcripts', exception: SERVICE_TOO },

@@ -5,6 +5,7 @@ import { migrations } from './db/migrations';
 import { mountedSpeechModels, speechModelManager } from './models/manager';
 import { editRoutes } from './routes/edits';
 import { exportRoutes } from './routes/exports';
+import { originalRoutes } from './routes/originals';
 import { searchRoutes } from './routes/search';
 import { speechModelRoutes } from './routes/speech-models';
 import { transcriptRoutes } from './routes/transcripts';
@@ -21,6 +22,8 @@ import { applyFileDeleted, applyFileUploaded, TranscriptService } from './servic
 import { applyPoliciesChanged } from './redaction/policy';
 import type { TranscriptionWorker } from './services/worker';
 import { legalHolds } from './services/holds';
+import { OriginalsService, originalRemoval } from './services/originals';
+import { audioStorage } from './services/audio-encryption';
 
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
@@ -35,7 +38,9 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   migrations,
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
-    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)));
+    const originals = new OriginalsService(ctx, audioStorage(ctx));
+    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)), originals);
+    await originalRoutes(app, originals);
     await editRoutes(app, new TranscriptEditService(ctx));
     await searchRoutes(app, new SearchService(ctx));
     await speechModelRoutes(app, speechModelManager(ctx));
@@ -71,6 +76,8 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), { entity: (event) => event.data.id }),
     // Legal holds: a held recording's transcript is not deleted (issue 25).
     ...legalHolds.handlers(),
+    // Unredacted originals (keepOriginal) go with their recording and their company.
+    ...originalRemoval(audioStorage(ctx)),
   ],
   async start(ctx) {
     // Downloads left running by a stopped process continue (API processes only).

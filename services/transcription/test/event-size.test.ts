@@ -119,6 +119,7 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'transcript.speakers_changed': { id, fileId, speakers: Array.from({ length: 50 }, (_, n) => ({ speakerId: `speaker_${n}`, name: 'N'.repeat(80) })) },
   'transcript.client_linked': { id, fileId, before: { clientId: null }, after: { clientId: id } },
   'transcript.deleted': { id, fileId },
+  'transcript.original_read': { id, fileId, what: 'audio' },
   'speech_model.ready': { name: 'large-v3-turbo', sha256: 'a'.repeat(64), sizeBytes: 1_624_555_275 },
   'speech_model.removed': { name: 'large-v3-turbo' },
   'speech_model.default_changed': { name: 'large-v3-turbo', before: 'base.en' },

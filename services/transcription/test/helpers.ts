@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TranscriptDto, StatusItem } from '@earshot/contracts';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@earshot/kit';
+import type { Logger, ServiceModule } from '@earshot/kit';
 import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '../src';
@@ -272,10 +272,11 @@ export async function listenOnLoopback(server: Server): Promise<string> {
 
 /**
  * The file and transcription services transcribing at the OpenAI-compatible provider `baseUrl`
- * (`env` adds or overrides settings). No tenant service in this stack: nothing here is metered.
+ * (`env` adds or overrides settings), with `services` beside them in the same process (the audit
+ * log, the chat and prompt services' copies). No tenant service in this stack: nothing here is metered.
  */
-export async function speechProviderStack(baseUrl: string, env: Record<string, string> = {}, logger?: Logger): Promise<TestStack> {
-  const stack = await createTestStack([fileService, transcriptionService], {
+export async function speechProviderStack(baseUrl: string, env: Record<string, string> = {}, logger?: Logger, services: readonly ServiceModule[] = []): Promise<TestStack> {
+  const stack = await createTestStack([fileService, transcriptionService, ...services], {
     TRANSCRIPTION_ENGINE: 'openai',
     OPENAI_BASE_URL: baseUrl,
     OPENAI_API_KEY: 'sk-test',

@@ -71,8 +71,17 @@ export const TranscriptDto = z.object({
   }),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Set by GET /transcripts/file/{fileId}: whether an unredacted original of this transcript is
+   * kept (policy keepOriginal) and the caller may read it (the company's ADMIN only; false for anyone else).
+   */
+  hasOriginal: z.boolean().optional(),
 });
 export type TranscriptDto = z.infer<typeof TranscriptDto>;
+
+/** GET /transcripts/{id}/original: the unredacted words, as the transcript's segments are shaped. */
+export const OriginalWordsDto = z.object({ fileId: z.string(), speakerSegments: z.array(SpeakerSegment) });
+export type OriginalWordsDto = z.infer<typeof OriginalWordsDto>;
 
 export const FileIdParams = z.object({ fileId: Id }).strict();
 

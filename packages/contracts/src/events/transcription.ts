@@ -101,6 +101,12 @@ export const transcriptionEvents = [
     description: 'A transcript was deleted; the file service removes the file and its audio.',
     data: z.object({ id: z.string().nullable(), fileId: z.string() }),
   }),
+  defineEvent({
+    type: 'transcript.original_read', version: 1, topic,
+    description: "The company's ADMIN (the actor) read the unredacted original of a recording: its words or its audio (once per request, "
+      + 'a range of the audio included). Only the audit log needs it.',
+    data: z.object({ id: z.string(), fileId: z.string(), what: z.enum(['words', 'audio']) }),
+  }),
   // Speech models are the platform's, not a company's (companyId null); the actor is who asked.
   defineEvent({
     type: 'speech_model.ready', version: 1, topic,

@@ -207,4 +207,23 @@ export const migrations: Migration[] = [
         updated_at timestamptz not null
       );`,
   },
+  {
+    name: '0009_kept_originals',
+    sql: `
+      -- Whether the company keeps the unredacted original of what redaction hides (policy
+      -- keepOriginal, issue 25), from company.policies_changed like the mode.
+      alter table redaction_policies add column keep_original boolean not null default false;
+      -- The kept originals, one row per recording: the objects (words JSON, and the audio before it
+      -- was silenced) live in the audio storage, encrypted under the company's data key. No foreign
+      -- key: the row outlives the transcript until file.deleted removes its objects with it.
+      create table kept_originals (
+        file_id uuid primary key,
+        company_id uuid not null,
+        words_key text not null,
+        audio_key text,
+        audio_type text,
+        kept_at timestamptz not null default now()
+      );
+      create index kept_originals_company on kept_originals (company_id);`,
+  },
 ];

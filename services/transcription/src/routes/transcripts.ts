@@ -23,13 +23,14 @@ import {
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import { withEditId } from './edit-id';
 import type { TranscriptService } from '../services/transcripts';
+import type { OriginalsService } from '../services/originals';
 
 const errors = ERROR_RESPONSES;
 /** Clients are managed by ADMIN and CALLER (spec part 6); HOST_ADMIN may do anything. */
 export const LINK_CLIENT_ROLES: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
 const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
-export async function transcriptRoutes(app: FastifyInstance, transcripts: TranscriptService): Promise<void> {
+export async function transcriptRoutes(app: FastifyInstance, transcripts: TranscriptService, originals: OriginalsService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // Reading transcripts and their statuses is open to the company's API key (service account) too.
@@ -41,7 +42,11 @@ export async function transcriptRoutes(app: FastifyInstance, transcripts: Transc
   r.get('/transcripts/file/:fileId', {
     config: { access: MEMBERS_AND_SERVICE, params: { fileId: 'file' } },
     schema: { params: FileIdParams, response: { 200: TranscriptDto, ...errors } },
-  }, async (request) => transcripts.byFile(identityOf(request), request.params));
+  }, async (request) => {
+    const identity = identityOf(request);
+    const transcript = await transcripts.byFile(identity, request.params);
+    return { ...transcript, hasOriginal: await originals.readable(identity, transcript) };
+  });
 
   r.get('/transcripts/:fileId/peaks', {
     config: { access: ALL_ROLES, params: { fileId: 'file' } },

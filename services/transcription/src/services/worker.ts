@@ -45,7 +45,7 @@ export async function processJob(ctx: ServiceContext, deps: JobDeps, job: Claime
     const language = source.language ?? source.companyLanguage ?? 'auto';
     const speakers = { expected: source.expectedSpeakers, warn: (message: string) => ctx.logger.warn({ fileId: job.fileId }, message) };
     const recognised = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language, speakers)), model: chosen?.model ?? null };
-    const { result, audio } = await redactAudioForCompany(ctx.db, deps, { ...source, companyId: job.companyId }, recognised, `${jobDir(deps.workRoot, job)}-redaction`, signal);
+    const { result, audio } = await redactAudioForCompany(ctx.db, deps, { ...source, companyId: job.companyId, fileId: job.fileId }, recognised, `${jobDir(deps.workRoot, job)}-redaction`, signal);
     return (await completeJob(ctx, job, result, chosen?.modelId ?? null, audio)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
