@@ -1,8 +1,9 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { ClientDetailDto } from '@earshot/contracts';
 import { FormDialog, secondaryButtonClass } from '../../components/form-dialog';
 import { PageHeading } from '../../components/page-heading';
+import { PrivacyButtons } from '../../components/privacy-actions';
 import { PageSpinner } from '../../components/spinner';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -49,6 +50,7 @@ function Details({ client, ownerName }: { client: ClientDetailDto; ownerName: st
 export default function ClientProfilePage(): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const { clientId = '' } = useParams();
+  const navigate = useNavigate();
   const role = useAppSelector((state) => roleOf(state.session.user));
   const canChange = role === 'ADMIN' || role === 'CALLER';
   const [awaiting, setAwaiting] = useState<string | null>(null);
@@ -80,6 +82,7 @@ export default function ClientProfilePage(): ReactElement {
         <PageHeading>{data.name}</PageHeading>
         <div className="flex flex-wrap items-center gap-2">
           <ClientHold client={data} notify={show} />
+          <PrivacyButtons person={{ kind: 'client', id: data._id, name: data.name, email: data.email }} onErased={() => void navigate('/clients')} />
           {canChange && <button type="button" className={secondaryButtonClass} onClick={() => setEditing(true)} data-testid="edit-client">{t('clients.profile.edit')}</button>}
         </div>
       </div>

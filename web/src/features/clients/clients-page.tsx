@@ -8,6 +8,7 @@ import { DropdownMenu } from '../../components/dropdown-menu';
 import { FormDialog, submitButtonClass } from '../../components/form-dialog';
 import { fieldInputClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
+import { usePrivacyActions } from '../../components/privacy-actions';
 import { Pager } from '../../components/pager';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -36,6 +37,7 @@ export default function ClientsPage(): ReactElement {
   const { toasts, show, dismiss } = useToasts();
   const [editing, setEditing] = useState<ClientDto | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ClientDto | null>(null);
+  const privacy = usePrivacyActions();
 
   const ownerNames = useMemo(() => new Map((owners.data ?? []).map((owner) => [owner._id, owner.name])), [owners.data]);
   const ownerOf = (client: ClientDto) => (client.ownerId ? ownerNames.get(client.ownerId) ?? null : null);
@@ -109,6 +111,7 @@ export default function ClientsPage(): ReactElement {
                 { key: 'edit', label: t('clients.actions.edit'), onSelect: () => setEditing(client) },
                 { key: 'delete', label: t('clients.actions.delete'), onSelect: () => setDeleting(client), testId: 'delete-client' },
               ]),
+              ...privacy.entries({ kind: 'client', id: client._id, name: client.name, email: client.email }),
             ]}
           />
         )}
@@ -132,6 +135,7 @@ export default function ClientsPage(): ReactElement {
         onConfirm={() => void onDelete()}
         onCancel={() => setDeleting(null)}
       />
+      {privacy.dialog}
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('clients.toast.close')} />
     </div>
   );

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { PageHeading } from '../../components/page-heading';
+import { OwnDataExport } from '../../components/privacy-export';
 import { Spinner } from '../../components/spinner';
 import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -8,10 +9,11 @@ import { DetailsSection } from './details-section';
 import { catalogue } from './i18n';
 import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
+import { SectionCard } from './section-card';
 import { SessionsSection } from './sessions-section';
 import { TwoStepSection } from './two-step-section';
 
-/** One's own account: profile, password, two-step sign-in, sessions and notification e-mails. */
+/** One's own account: profile, password, two-step sign-in, sessions, notification e-mails and one's data. */
 export default function ProfilePage(): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const { data: user, isLoading, isError } = useGetProfileQuery();
@@ -27,6 +29,7 @@ export default function ProfilePage(): ReactElement {
           <TwoStepSection enabled={user.twoStepEnabled} />
           <SessionsSection />
           <NotificationsSection />
+          <OwnDataExport person={{ kind: 'user', id: user._id, name: `${user.firstName} ${user.lastName}`.trim(), email: user.email }} Frame={SectionCard} />
         </>
       )}
     </div>

@@ -5,6 +5,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { FormDialog, submitButtonClass } from '../../components/form-dialog';
 import { PageHeading } from '../../components/page-heading';
+import { usePrivacyActions } from '../../components/privacy-actions';
 import { Pager } from '../../components/pager';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -44,6 +45,7 @@ export default function UsersPage(): ReactElement {
   const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'edit' | 'cap'; user: AdminUserDto } | null>(null);
   const [secret, setSecret] = useState<{ email: string; password: string } | null>(null);
   const actions = useUserActions(t, show, setSecret);
+  const privacy = usePrivacyActions();
 
   const choices = useMemo(() => roleOptions(roles.data ?? [], callerRole), [roles.data, callerRole]);
   const companyList = isHost ? companies.data ?? [] : null;
@@ -115,6 +117,7 @@ export default function UsersPage(): ReactElement {
                 : { key: 'enable', label: t('users.actions.enable'), onSelect: () => void actions.enable(user) },
               { key: 'resetPassword', label: t('users.actions.resetPassword'), onSelect: () => actions.ask('resetPassword', user) },
               ...(user.twoStepEnabled ? [{ key: 'resetTwoStep', label: t('users.actions.resetTwoStep'), onSelect: () => actions.ask('resetTwoStep', user) }] : []),
+              ...privacy.entries({ kind: 'user', id: user._id, name: fullName(user), email: user.email }),
               { key: 'delete', label: t('users.actions.delete'), onSelect: () => actions.ask('delete', user), testId: 'delete-user' },
             ]}
           />
@@ -147,6 +150,7 @@ export default function UsersPage(): ReactElement {
         )}
       </FormDialog>
       <OneTimePassword secret={secret} onDone={() => setSecret(null)} />
+      {privacy.dialog}
       <ConfirmDialog
         open={actions.confirming !== null}
         message={actions.confirming ? t(`users.confirm.${actions.confirming.kind}`, { name: fullName(actions.confirming.user) }) : ''}
