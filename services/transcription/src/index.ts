@@ -22,6 +22,7 @@ import { applyFileDeleted, applyFileUploaded, TranscriptService } from './servic
 import { applyPoliciesChanged } from './redaction/policy';
 import type { TranscriptionWorker } from './services/worker';
 import { legalHolds } from './services/holds';
+import { startWordsEncryptionPass, wordsOf } from './services/words-encryption';
 import { OriginalsService, originalRemoval } from './services/originals';
 import { audioStorage } from './services/audio-encryption';
 
@@ -29,6 +30,9 @@ import { audioStorage } from './services/audio-encryption';
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
 
 const nudge = (ctx: ServiceContext<TranscriptionConfig>) => () => workers.get(ctx)?.nudge();
+
+/** The background pass that seals a company's existing transcripts once it turns encryption on. */
+const encryptionTimers = new WeakMap<ServiceContext<TranscriptionConfig>, NodeJS.Timeout>();
 
 /** The transcription service. See README.md for what it owns. */
 export const transcriptionService = defineService<TranscriptionConfig>({
@@ -42,7 +46,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)), originals);
     await originalRoutes(app, originals);
     await editRoutes(app, new TranscriptEditService(ctx));
-    await searchRoutes(app, new SearchService(ctx));
+    await searchRoutes(app, new SearchService(ctx, wordsOf(ctx)));
     await speechModelRoutes(app, speechModelManager(ctx));
     await exportRoutes(app, new ExportService(ctx));
   },
@@ -64,13 +68,16 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('user.updated', (event, tx) => applyUserSaved(tx, event), { entity: (event) => event.data.id }),
     on('user.deleted', (event, tx) => applyUserDeleted(tx, event), { entity: (event) => event.data.id }),
     ...aiCatalogue(ctx).handlers(),
-    companyRemoval,
+    // The words' data key is destroyed first (crypto-shredding), then the company's transcripts go.
+    companyRemoval(wordsOf(ctx).ring),
+    // Encryption at rest of words (issue 25): each company's switch (company.policies_changed).
+    ...wordsOf(ctx).ring.handlers(),
     // A person's data (issue 25): the transcripts of their recordings, for the auth service's ZIP.
-    transcriptionExportPart(ctx.config),
+    transcriptionExportPart(ctx.config, wordsOf(ctx)),
     // Which companies are b2c: their members' transcripts are private to each.
     ...companyTypes.handlers(),
     // Search: the language a company's transcripts are indexed in, and each recording's tags.
-    ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => applyCompanyLanguage(tx, event), { entity: (event) => event.data.id })),
+    ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => applyCompanyLanguage(tx, wordsOf(ctx), event), { entity: (event) => event.data.id })),
     on('file.tags_changed', (event, tx) => applyTagsChanged(tx, event), { entity: (event) => event.data.id }),
     // Redaction: each company's mode, applied to the transcripts it finishes.
     on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), { entity: (event) => event.data.id }),
@@ -80,6 +87,9 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     ...originalRemoval(audioStorage(ctx)),
   ],
   async start(ctx) {
+    // Sealed words with no master key to open them: refuse to start, saying what to set.
+    await wordsOf(ctx).assertStartable();
+    encryptionTimers.set(ctx, startWordsEncryptionPass(ctx));
     // Downloads left running by a stopped process continue (API processes only).
     await mountedSpeechModels(ctx)?.start();
     if (!ctx.config.TRANSCRIPTION_WORKER) return;
@@ -88,6 +98,8 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     await worker.start();
   },
   async stop(ctx) {
+    clearInterval(encryptionTimers.get(ctx));
+    encryptionTimers.delete(ctx);
     await mountedSpeechModels(ctx)?.stop();
     await workers.get(ctx)?.stop();
     workers.delete(ctx);

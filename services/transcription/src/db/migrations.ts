@@ -1,5 +1,5 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
-import type { Migration } from '@earshot/kit';
+import { companyKeysMigrations, type Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
 import { legalHolds } from '../services/holds';
 
@@ -225,5 +225,15 @@ export const migrations: Migration[] = [
         kept_at timestamptz not null default now()
       );
       create index kept_originals_company on kept_originals (company_id);`,
+  },
+  // The data keys of transcripts' words (CompanyKeyRing, issue 25), in this service's schema.
+  ...companyKeysMigrations,
+  {
+    name: '0010_sealed_search_rows',
+    sql: `
+      -- A recording of a company with encryption on (issue 25): its passages' text is sealed and their
+      -- tsvector holds blind-index tokens (HMAC of each lexeme under the company's key) instead of
+      -- lexemes, so a search must hash its words with that company's key to match them.
+      alter table search_files add column sealed boolean not null default false;`,
   },
 ];

@@ -1,5 +1,12 @@
 import { bigint, boolean, doublePrecision, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { PeaksDto, SpeakerInfo, SpeakerSegment, TranscriptEditKind, TranscriptionStatus } from '@earshot/contracts';
+import type { SealedEnvelope } from '@earshot/kit';
+
+/**
+ * Segments as a row holds them: the array, or for a company with encryption on a sealed envelope
+ * `{"enc": "ef1...."}` (services/words-encryption.ts opens it; nothing else reads words raw).
+ */
+export type StoredSegments = SpeakerSegment[] | SealedEnvelope;
 
 export const transcription = pgSchema('transcription');
 
@@ -24,7 +31,7 @@ export const transcripts = transcription.table('transcripts', {
   language: text('language'),
   model: text('model'),
   speakers: jsonb('speakers').$type<SpeakerInfo[]>().notNull().default([]),
-  segments: jsonb('segments').$type<SpeakerSegment[]>().notNull().default([]),
+  segments: jsonb('segments').$type<StoredSegments>().notNull().default([]),
   peaks: jsonb('peaks').$type<PeaksDto>(),
   completedAt: ts('completed_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
@@ -65,8 +72,8 @@ export const edits = transcription.table('edits', {
   actorName: text('actor_name'),
   createdAt: ts('created_at').notNull().defaultNow(),
   undone: boolean('undone').notNull().default(false),
-  segmentsBefore: jsonb('segments_before').$type<SpeakerSegment[]>().notNull().default([]),
-  segmentsAfter: jsonb('segments_after').$type<SpeakerSegment[]>().notNull().default([]),
+  segmentsBefore: jsonb('segments_before').$type<StoredSegments>().notNull().default([]),
+  segmentsAfter: jsonb('segments_after').$type<StoredSegments>().notNull().default([]),
   speakersBefore: jsonb('speakers_before').$type<SpeakerInfo[]>(),
   speakersAfter: jsonb('speakers_after').$type<SpeakerInfo[]>(),
 });

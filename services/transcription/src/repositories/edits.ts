@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
-import { edits, transcripts, type EditRow } from '../db/schema';
+import { edits, transcripts, type EditRow, type StoredSegments } from '../db/schema';
 import type { Scope } from './transcripts';
 
 /** A transcript as an edit works on it, its row locked until the transaction ends. */
@@ -14,11 +14,14 @@ export interface EditTarget {
   segments: SpeakerSegment[];
 }
 
+/** The locked row as stored: its segments possibly sealed (services/words-encryption.ts opens them). */
+export type StoredEditTarget = Omit<EditTarget, 'segments'> & { segments: StoredSegments };
+
 /**
  * Locks a transcript of the scope for an edit (by file id, or by transcript id for the word route),
  * so edits of one transcript apply one after the other. Null when the caller cannot see it.
  */
-export async function lockForEdit(tx: Db, by: { fileId: string } | { transcriptId: string }, scope: Scope): Promise<EditTarget | null> {
+export async function lockForEdit(tx: Db, by: { fileId: string } | { transcriptId: string }, scope: Scope): Promise<StoredEditTarget | null> {
   const where = 'fileId' in by ? eq(transcripts.fileId, by.fileId) : eq(transcripts.id, by.transcriptId);
   const [row] = await tx.select({
     id: transcripts.id, fileId: transcripts.fileId, companyId: transcripts.companyId, uploadedBy: transcripts.uploadedBy,
@@ -29,7 +32,7 @@ export async function lockForEdit(tx: Db, by: { fileId: string } | { transcriptI
   return row ?? null;
 }
 
-export async function writeState(tx: Db, fileId: string, state: { speakers: SpeakerInfo[]; segments: SpeakerSegment[] }): Promise<void> {
+export async function writeState(tx: Db, fileId: string, state: { speakers: SpeakerInfo[]; segments: StoredSegments }): Promise<void> {
   await tx.update(transcripts).set({ speakers: state.speakers, segments: state.segments, updatedAt: sql`now()` }).where(eq(transcripts.fileId, fileId));
 }
 
@@ -61,4 +64,14 @@ export async function listEdits(db: Db, fileId: string, after: { position: strin
     .where(and(eq(edits.fileId, fileId), after ? sql`(${edits.createdAt}, ${edits.id}) < (${after.position}::timestamptz, ${after.id}::uuid)` : undefined))
     .orderBy(desc(edits.createdAt), desc(edits.id))
     .limit(limit);
+}
+
+/** A transcript's edits whose snapshots are not both sealed yet (the background encryption's work). */
+export async function plainEdits(tx: Db, fileId: string): Promise<Pick<EditRow, 'id' | 'segmentsBefore' | 'segmentsAfter'>[]> {
+  return tx.select({ id: edits.id, segmentsBefore: edits.segmentsBefore, segmentsAfter: edits.segmentsAfter }).from(edits)
+    .where(and(eq(edits.fileId, fileId), sql`(jsonb_typeof(${edits.segmentsBefore}) = 'array' or jsonb_typeof(${edits.segmentsAfter}) = 'array')`));
+}
+
+export async function writeSnapshots(tx: Db, editId: string, snapshots: { segmentsBefore: StoredSegments; segmentsAfter: StoredSegments }): Promise<void> {
+  await tx.update(edits).set(snapshots).where(eq(edits.id, editId));
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import type { SearchSort } from '@earshot/contracts';
+import type { SearchSort, SpeakerInfo } from '@earshot/contracts';
 import type { Scope } from './transcripts';
 
 const rowsOf = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -21,7 +21,8 @@ const companyConfig = (companyId: SQL) =>
 /**
  * Rebuilds a file's search rows from its transcript (passages, speaker names, file facts, tags),
  * in the caller's transaction: every write to a transcript calls it, so a search sees an edit as
- * soon as it commits. A transcript not completed yet has no rows.
+ * soon as it commits. A transcript not completed yet has no rows. For a plain transcript only: a
+ * sealed one is indexed by services/words-encryption.ts through replaceSealedPassages.
  */
 export async function reindexSegments(tx: Db, fileId: string): Promise<void> {
   await tx.execute(sql`delete from transcription.search_segments where file_id = ${fileId}`);
@@ -37,18 +38,99 @@ export async function reindexSegments(tx: Db, fileId: string): Promise<void> {
     cross join lateral (select ${companyConfig(sql`t.company_id`)} as config) c
     cross join lateral jsonb_array_elements(t.segments) with ordinality as s(seg, ord)
     where t.file_id = ${fileId} and t.completed_at is not null and btrim(s.seg ->> 'text') <> ''`);
+  await rebuildFileRow(tx, fileId, false);
+}
+
+/** The recording's row of search_files, from its passages' lexemes (or tokens, when sealed). */
+async function rebuildFileRow(tx: Db, fileId: string, sealed: boolean): Promise<void> {
   await tx.execute(sql`delete from transcription.search_files where file_id = ${fileId}`);
   await tx.execute(sql`
-    insert into transcription.search_files (file_id, company_id, uploaded_at, client_id, uploaded_by, language, tags, speakers, config, doc)
+    insert into transcription.search_files (file_id, company_id, uploaded_at, client_id, uploaded_by, language, tags, speakers, config, doc, sealed)
     select t.file_id, t.company_id, t.uploaded_at, t.client_id, t.uploaded_by, t.language, coalesce(g.tags, '{}'),
            array(select distinct lower(speaker_name) from transcription.search_segments where file_id = t.file_id),
            ${companyConfig(sql`t.company_id`)},
            coalesce((select array_to_tsvector(array_agg(distinct u.lexeme))
                      from transcription.search_segments x cross join lateral unnest(x.tsv) u
-                     where x.file_id = t.file_id), ''::tsvector)
+                     where x.file_id = t.file_id), ''::tsvector),
+           ${sealed}
     from transcription.transcripts t
     left join transcription.search_file_tags g on g.file_id = t.file_id
     where t.file_id = ${fileId} and t.completed_at is not null`);
+}
+
+/** A transcript whose segments are sealed (an envelope, not an array): what indexing it needs; null for a plain one. */
+export async function sealedSource(tx: Db, fileId: string): Promise<{ enc: string; speakers: SpeakerInfo[]; completed: boolean } | null> {
+  const [row] = await rowsOf<{ enc: string; speakers: SpeakerInfo[]; completed: boolean }>(tx, sql`
+    select t.segments ->> 'enc' as enc, t.speakers, t.completed_at is not null as completed
+    from transcription.transcripts t where t.file_id = ${fileId} and jsonb_typeof(t.segments) = 'object'`);
+  return row ?? null;
+}
+
+/** The text search configuration the company's rows are indexed with. */
+export async function companyConfigOf(db: Db, companyId: string): Promise<string> {
+  const [row] = await rowsOf<{ config: string }>(db, sql`select ${companyConfig(sql`${companyId}::uuid`)} as config`);
+  return row?.config ?? FALLBACK_CONFIG;
+}
+
+/**
+ * Each text's lexemes with their positions (`1,5`), as to_tsvector makes them with `config`. The
+ * text is a query parameter only: nothing of it is stored (the caller stores the tokens).
+ */
+export async function lexemesOf(db: Db, config: string, texts: readonly string[]): Promise<{ lexeme: string; positions: string }[][]> {
+  const found: { lexeme: string; positions: string }[][] = texts.map(() => []);
+  if (texts.length === 0) return found;
+  const rows = await rowsOf<{ i: number; lexeme: string; positions: string }>(db, sql`
+    select t.i::int as i, u.lexeme, array_to_string(u.positions, ',') as positions
+    from unnest(${textArray(texts)}) with ordinality as t(text, i)
+    cross join lateral unnest(to_tsvector(${config}::regconfig, t.text)) u`);
+  for (const row of rows) found[Number(row.i) - 1]!.push({ lexeme: row.lexeme, positions: row.positions });
+  return found;
+}
+
+const textArray = (texts: readonly string[]) => sql`array[${sql.join(texts.map((t) => sql`${t}`), sql`, `)}]::text[]`;
+
+export interface SealedPassage {
+  ord: number;
+  segmentId: string;
+  speakerName: string;
+  start: number;
+  /** Sealed (kit's crypto/fields). */
+  text: string;
+  /** tsvector text of blind-index tokens with positions (`'<token>':1,5 ...`). */
+  tsv: string;
+}
+
+/** A sealed recording's search rows, replaced in the caller's transaction (none until it is completed). */
+export async function replaceSealedPassages(tx: Db, fileId: string, config: string, completed: boolean, passages: readonly SealedPassage[]): Promise<void> {
+  await tx.execute(sql`delete from transcription.search_segments where file_id = ${fileId}`);
+  if (!completed) {
+    await tx.execute(sql`delete from transcription.search_files where file_id = ${fileId}`);
+    return;
+  }
+  for (const p of passages) {
+    await tx.execute(sql`
+      insert into transcription.search_segments (file_id, ord, segment_id, speaker_name, start, text, config, tsv)
+      values (${fileId}, ${p.ord}, ${p.segmentId}, ${p.speakerName}, ${p.start}, ${p.text}, ${config}, ${p.tsv}::tsvector)`);
+  }
+  await rebuildFileRow(tx, fileId, true);
+}
+
+/** Whether a recording's search rows are sealed already. */
+export async function isSealedIndex(db: Db, fileId: string): Promise<boolean> {
+  const [row] = await rowsOf<{ sealed: boolean }>(db, sql`select sealed from transcription.search_files where file_id = ${fileId}`);
+  return row?.sealed ?? false;
+}
+
+export async function sealedFileIds(db: Db, companyId: string): Promise<string[]> {
+  return (await rowsOf<{ file_id: string }>(db, sql`select file_id from transcription.search_files where company_id = ${companyId} and sealed`)).map((r) => r.file_id);
+}
+
+/** The companies with sealed recordings (of the scope's company, or of all), for a search to hash its words with each one's key. */
+export async function sealedCompanies(db: Db, scope: Scope): Promise<{ companyId: string; config: string }[]> {
+  const rows = await rowsOf<{ company_id: string; config: string }>(db, sql`
+    select distinct f.company_id, ${companyConfig(sql`f.company_id`)} as config from transcription.search_files f
+    where f.sealed ${scope.companyId ? sql`and f.company_id = ${scope.companyId}` : sql``}`);
+  return rows.map((r) => ({ companyId: r.company_id, config: r.config }));
 }
 
 /** A client was deleted: its recordings lose the link, as the transcripts did. */
@@ -60,7 +142,7 @@ export async function unlinkClient(tx: Db, clientId: string): Promise<void> {
  * Remembers a company's language (the newest event wins) and, when that changes its configuration,
  * re-indexes the company's rows with the new one in the same transaction.
  */
-export async function saveCompanyLanguage(tx: Db, companyId: string, language: string | null, at: Date): Promise<void> {
+export async function saveCompanyLanguage(tx: Db, companyId: string, language: string | null, at: Date): Promise<boolean> {
   const candidate = (language && CONFIG_OF_LANGUAGE[language]) ?? FALLBACK_CONFIG;
   const [previous] = await rowsOf<{ config: string }>(tx, sql`select config from transcription.search_company_languages where id = ${companyId} for update`);
   const [saved] = await rowsOf<{ config: string }>(tx, sql`
@@ -70,15 +152,17 @@ export async function saveCompanyLanguage(tx: Db, companyId: string, language: s
     on conflict (id) do update set language = excluded.language, config = excluded.config, updated_at = excluded.updated_at
       where search_company_languages.updated_at <= excluded.updated_at
     returning config`);
-  if (!saved || saved.config === (previous?.config ?? FALLBACK_CONFIG)) return;
+  if (!saved || saved.config === (previous?.config ?? FALLBACK_CONFIG)) return false;
+  // Sealed passages hold no words to index here: the caller indexes them again from their transcripts.
   await tx.execute(sql`
     update transcription.search_segments s set config = ${saved.config}, tsv = to_tsvector(${saved.config}::regconfig, s.text)
-    from transcription.search_files f where f.file_id = s.file_id and f.company_id = ${companyId}`);
+    from transcription.search_files f where f.file_id = s.file_id and f.company_id = ${companyId} and not f.sealed`);
   await tx.execute(sql`
     update transcription.search_files f set config = ${saved.config},
       doc = coalesce((select array_to_tsvector(array_agg(distinct u.lexeme))
                       from transcription.search_segments x cross join lateral unnest(x.tsv) u where x.file_id = f.file_id), ''::tsvector)
-    where f.company_id = ${companyId}`);
+    where f.company_id = ${companyId} and not f.sealed`);
+  return true;
 }
 
 export async function forgetCompany(tx: Db, companyId: string): Promise<void> {
@@ -134,6 +218,10 @@ export interface FoundRecording extends SearchKey {
 
 export interface FoundHit {
   fileId: string;
+  companyId: string;
+  /** The text is sealed (and `marks` empty): the service opens it and marks its words (marksOf). */
+  sealed: boolean;
+  config: string;
   segmentId: string;
   speakerName: string;
   start: number;
@@ -150,8 +238,13 @@ export interface FoundHit {
 export const BEST_POOL = 200;
 
 /** The search parsed with one configuration: as a tsquery, and as the recordings' prefilter. */
-interface Parsed {
+export interface Parsed {
   config: string;
+  /**
+   * Null: the query of the plain rows indexed with `config`. A company id: the query of that
+   * company's sealed rows, its lexemes replaced by the company's blind-index tokens.
+   */
+  sealedCompany: string | null;
   /** The passage query (tsquery text). */
   query: string;
   /**
@@ -162,32 +255,62 @@ interface Parsed {
   prefilter: string | null;
 }
 
+export function parsedOf(config: string, query: string, sealedCompany: string | null = null): Parsed {
+  return { config, sealedCompany, query, prefilter: query.includes('!') ? null : query.replace(/<(-|\d+)>/g, '&') };
+}
+
 /**
- * The search parsed with each configuration the scope's rows may be indexed with: one company's,
- * or (a HOST_ADMIN searching every company) each in use.
+ * The search parsed with each configuration the scope's plain rows may be indexed with: one
+ * company's, or (a HOST_ADMIN searching every company) each in use.
  */
-async function parse(db: Db, scope: Scope, q: string): Promise<Parsed[]> {
+export async function parse(db: Db, scope: Scope, q: string): Promise<Parsed[]> {
   const configs = scope.companyId
     ? sql`select ${companyConfig(sql`${scope.companyId}::uuid`)} as config`
     : sql`select ${FALLBACK_CONFIG} as config union select config from transcription.search_company_languages`;
   const rows = await rowsOf<{ config: string; query: string }>(db, sql`
     select c.config, websearch_to_tsquery(c.config::regconfig, ${q})::text as query from (${configs}) c`);
-  return rows.map((r) => ({ config: r.config, query: r.query, prefilter: r.query.includes('!') ? null : r.query.replace(/<(-|\d+)>/g, '&') }));
+  return rows.map((r) => parsedOf(r.config, r.query));
 }
 
-/** The passage query for the recording `f` (a constant when there is one configuration). */
+/** The search as a tsquery of one configuration (its lexemes are then replaced by tokens for sealed rows). */
+export async function tsqueryOf(db: Db, config: string, q: string): Promise<string> {
+  const [row] = await rowsOf<{ query: string }>(db, sql`select websearch_to_tsquery(${config}::regconfig, ${q})::text as query`);
+  return row?.query ?? '';
+}
+
+const plainOf = (parsed: Parsed[]) => parsed.filter((p) => p.sealedCompany === null);
+const sealedOf = (parsed: Parsed[]) => parsed.filter((p) => p.sealedCompany !== null);
+
+/**
+ * The passage query for the recording `f`: a constant when there is one configuration and nothing
+ * sealed (every plain company's search, as before encryption existed); else chosen by the row's
+ * configuration, or for a sealed row by its company.
+ */
 function queryOf(parsed: Parsed[]): SQL {
-  if (parsed.length === 1) return sql`${parsed[0]!.query}::tsquery`;
-  return sql`(case f.config ${sql.join(parsed.map((p) => sql`when ${p.config} then ${p.query}::tsquery`), sql` `)} end)`;
+  const plain = plainOf(parsed);
+  const sealed = sealedOf(parsed);
+  const plainQuery = plain.length === 1
+    ? sql`${plain[0]!.query}::tsquery`
+    : sql`(case f.config ${sql.join(plain.map((p) => sql`when ${p.config} then ${p.query}::tsquery`), sql` `)} end)`;
+  if (sealed.length === 0) return plainQuery;
+  const sealedQuery = sql`(case f.company_id ${sql.join(sealed.map((p) => sql`when ${p.sealedCompany}::uuid then ${p.query}::tsquery`), sql` `)} end)`;
+  return sql`(case when f.sealed then ${sealedQuery} else ${plainQuery} end)`;
+}
+
+/** Which recordings `f` one parsed query is for. */
+function rowsOfParsed(p: Parsed, anySealed: boolean): SQL {
+  if (p.sealedCompany !== null) return sql`f.sealed and f.company_id = ${p.sealedCompany}::uuid`;
+  return anySealed ? sql`not f.sealed and f.config = ${p.config}` : sql`f.config = ${p.config}`;
 }
 
 /** The recording-level conditions on `f` (search_files): scope, filters, prefilter. */
 function fileConditions(request: SearchRequest, parsed: Parsed[]): SQL {
   const { scope, filters: f } = request;
+  const anySealed = sealedOf(parsed).length > 0;
   // Each configuration's prefilter on its own rows, so that the GIN index answers each.
   const prefilter = parsed.every((p) => p.prefilter !== null) && (parsed.length === 1
     ? sql`f.doc @@ ${parsed[0]!.prefilter}::tsquery`
-    : sql`(${sql.join(parsed.map((p) => sql`(f.config = ${p.config} and f.doc @@ ${p.prefilter}::tsquery)`), sql` or `)})`);
+    : sql`(${sql.join(parsed.map((p) => sql`(${rowsOfParsed(p, anySealed)} and f.doc @@ ${p.prefilter}::tsquery)`), sql` or `)})`);
   const parts: (SQL | false)[] = [
     prefilter,
     !!scope.companyId && sql`f.company_id = ${scope.companyId}`,
@@ -227,13 +350,12 @@ const rankOf = (parsed: Parsed[]) => sql`ts_rank(s.tsv, ${queryOf(parsed)})`;
  * 10,000 of them takes seconds where the index takes milliseconds. Sequential scans are
  * therefore off for this one read-only transaction (there is no other index to walk).
  */
-export async function findRecordings(db: Db, request: SearchRequest): Promise<{ found: FoundRecording[]; parsed: Parsed[] }> {
-  const parsed = await parse(db, request.scope, request.q);
+export async function findRecordings(db: Db, request: SearchRequest, parsed: Parsed[]): Promise<FoundRecording[]> {
   const where = fileConditions(request, parsed);
   const passage = passageConditions(request, parsed);
   const { after, limit } = request;
   const candidates = (keyset: SQL, top: SQL) => sql`
-    select f.file_id, f.uploaded_at, f.config from transcription.search_files f
+    select f.file_id, f.uploaded_at, f.config, f.sealed, f.company_id from transcription.search_files f
     where ${where} ${keyset}
     order by f.uploaded_at desc, f.file_id desc ${top}`;
   let page: SQL;
@@ -268,14 +390,13 @@ export async function findRecordings(db: Db, request: SearchRequest): Promise<{ 
       from (${page}) p join transcription.transcripts t on t.file_id = p.file_id
       order by p.score desc nulls last, p.uploaded_at desc, p.file_id desc`);
   });
-  const found = rows.map((r): FoundRecording => ({
+  return rows.map((r): FoundRecording => ({
     fileId: r.file_id,
     uploadedAtUs: String(r.uploaded_us),
     ...(r.score === null ? {} : { score: String(r.score) }),
     originalName: r.original_name,
     uploadedAt: new Date(r.uploaded_at),
   }));
-  return { found, parsed };
 }
 
 /**
@@ -285,14 +406,15 @@ export async function findRecordings(db: Db, request: SearchRequest): Promise<{ 
 export async function findHits(db: Db, request: SearchRequest, parsed: Parsed[], fileIds: readonly string[]): Promise<FoundHit[]> {
   if (fileIds.length === 0) return [];
   const order = request.sort === 'best' ? sql`${rankOf(parsed)} desc, s.ord` : sql`s.ord`;
-  const rows = await rowsOf<{ file_id: string; segment_id: string; speaker_name: string; start: number; text: string; marks: number[] | string }>(db, sql`
-    select h.*
+  const rows = await rowsOf<{ file_id: string; company_id: string; sealed: boolean; config: string; segment_id: string; speaker_name: string; start: number; text: string; marks: number[] | string }>(db, sql`
+    select f.company_id, f.sealed, h.*
     from transcription.search_files f
     cross join lateral (
-      select s.file_id, s.segment_id, s.speaker_name, s.start, s.text,
-             array(select w.ord::int from string_to_table(s.text, ' ') with ordinality as w(word, ord)
-                   where to_tsvector(s.config::regconfig, w.word) @@ websearch_to_tsquery(s.config::regconfig, ${request.marked})
-                   order by w.ord) as marks
+      select s.file_id, s.config, s.segment_id, s.speaker_name, s.start, s.text,
+             case when f.sealed then '{}'::int[] else
+               array(select w.ord::int from string_to_table(s.text, ' ') with ordinality as w(word, ord)
+                     where to_tsvector(s.config::regconfig, w.word) @@ websearch_to_tsquery(s.config::regconfig, ${request.marked})
+                     order by w.ord) end as marks
       from transcription.search_segments s
       where ${passageConditions(request, parsed)}
       order by ${order}
@@ -301,12 +423,32 @@ export async function findHits(db: Db, request: SearchRequest, parsed: Parsed[],
     where f.file_id in (${sql.join(fileIds.map((id) => sql`${id}::uuid`), sql`, `)})`);
   return rows.map((r) => ({
     fileId: r.file_id,
+    companyId: r.company_id,
+    sealed: r.sealed,
+    config: r.config,
     segmentId: r.segment_id,
     speakerName: r.speaker_name,
     start: Number(r.start),
     text: r.text,
     marks: parseIntArray(r.marks),
   }));
+}
+
+/**
+ * The marks of opened (sealed) passages, as findHits makes them for plain ones: the words whose
+ * lexemes match the marked words. The texts are query parameters only, never stored.
+ */
+export async function marksOf(db: Db, config: string, texts: readonly string[], marked: string): Promise<number[][]> {
+  if (texts.length === 0) return [];
+  const rows = await rowsOf<{ i: number; marks: number[] | string }>(db, sql`
+    select t.i::int as i,
+           array(select w.ord::int from string_to_table(t.text, ' ') with ordinality as w(word, ord)
+                 where to_tsvector(${config}::regconfig, w.word) @@ websearch_to_tsquery(${config}::regconfig, ${marked})
+                 order by w.ord) as marks
+    from unnest(${textArray(texts)}) with ordinality as t(text, i)`);
+  const marks: number[][] = texts.map(() => []);
+  for (const row of rows) marks[Number(row.i) - 1] = parseIntArray(row.marks);
+  return marks;
 }
 
 /** An int[] as the driver gives it: an array, or PostgreSQL's text form `{1,2}`. */

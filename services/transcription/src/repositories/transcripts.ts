@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { PeaksDto, SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
-import { transcripts, type NewTranscriptRow, type TranscriptRow } from '../db/schema';
+import { transcripts, type NewTranscriptRow, type StoredSegments, type TranscriptRow } from '../db/schema';
 
 /** Everything but the peaks, which have their own route. */
 export type TranscriptSummary = Omit<TranscriptRow, 'peaks'>;
@@ -67,7 +67,8 @@ export interface TranscriptResult {
   language?: string | null;
 }
 
-export async function saveResult(tx: Db, fileId: string, result: TranscriptResult): Promise<{ id: string; originalName: string }> {
+/** The result as stored: its segments sealed when the company encrypts (services/words-encryption.ts). */
+export async function saveResult(tx: Db, fileId: string, result: Omit<TranscriptResult, 'segments'> & { segments: StoredSegments }): Promise<{ id: string; originalName: string }> {
   const [row] = await tx.update(transcripts)
     .set({ ...result, completedAt: sql`now()`, updatedAt: sql`now()` })
     .where(eq(transcripts.fileId, fileId))
@@ -82,4 +83,21 @@ export async function setClient(tx: Db, id: string, clientId: string | null): Pr
 export async function remove(tx: Db, fileId: string): Promise<boolean> {
   const rows = await tx.delete(transcripts).where(eq(transcripts.fileId, fileId)).returning({ id: transcripts.id });
   return rows.length > 0;
+}
+
+/** The file ids of a company's transcripts, oldest first (the background encryption's work list). */
+export async function companyFileIds(db: Db, companyId: string): Promise<string[]> {
+  const rows = await db.select({ fileId: transcripts.fileId }).from(transcripts).where(eq(transcripts.companyId, companyId)).orderBy(transcripts.uploadedAt, transcripts.fileId);
+  return rows.map((r) => r.fileId);
+}
+
+/** A transcript's segments as stored, its row locked until the transaction ends. */
+export async function lockStoredSegments(tx: Db, fileId: string): Promise<{ segments: StoredSegments } | null> {
+  const [row] = await tx.select({ segments: transcripts.segments }).from(transcripts).where(eq(transcripts.fileId, fileId)).for('update');
+  return row ?? null;
+}
+
+/** Replaces the stored segments without touching updated_at: the words did not change, only their form. */
+export async function writeSegments(tx: Db, fileId: string, segments: StoredSegments): Promise<void> {
+  await tx.update(transcripts).set({ segments }).where(eq(transcripts.fileId, fileId));
 }

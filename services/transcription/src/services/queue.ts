@@ -2,9 +2,8 @@ import { SYSTEM_ACTOR, textParts, type Actor, type TranscriptionStatus } from '@
 import type { NewEvent, ServiceContext } from '@earshot/kit';
 import * as jobsRepo from '../repositories/jobs';
 import { segmentFacts, speakersEvent } from './facts';
-import { reindexSegments } from '../repositories/search';
 import { redactedForCompany, type AudioRedaction } from '../redaction/policy';
-import * as transcriptsRepo from '../repositories/transcripts';
+import { wordsOf } from './words-encryption';
 import type { ClaimedJob } from '../repositories/jobs';
 import type { TranscriptResult } from '../repositories/transcripts';
 import type { JobError } from './job-error';
@@ -69,8 +68,8 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
     // Redacted before anything is stored or published: the search index, the events (and so the
     // chat, prompt and AI providers' copies) and exports only ever see the labels.
     const stored = await redactedForCompany(tx, job.companyId, result);
-    const { id, originalName } = await transcriptsRepo.saveResult(tx, job.fileId, stored);
-    await reindexSegments(tx, job.fileId);
+    // Stored sealed when the company encrypts its words (issue 25), and indexed.
+    const { id, originalName } = await wordsOf(ctx).saveResult(tx, job.companyId, job.fileId, stored);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
     completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, stored, modelId).forEach(emit);

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { isId, SEARCH_HITS_PER_RECORDING, type EventOf, type SearchQuery, type SearchResults, type SearchSort } from '@earshot/contracts';
-import { badRequest, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { badRequest, BlindIndex, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 import * as searchRepo from '../repositories/search';
-import type { FoundHit, SearchKey } from '../repositories/search';
+import type { FoundHit, Parsed, SearchKey } from '../repositories/search';
+import type { Scope } from '../repositories/transcripts';
 import { scopeOf } from './scope';
+import type { TranscriptWords } from './words-encryption';
 
 /** The longest snippet, in words: a passage longer than this is cut around its first match. */
 const SNIPPET_WORDS = 30;
@@ -80,18 +82,27 @@ export function decodeCursor(cursor: string, sort: SearchSort): SearchKey {
   return { uploadedAtUs: parsed.u, fileId: parsed.f, ...(parsed.r === undefined ? {} : { score: parsed.r }) };
 }
 
+/** A lexeme of tsquery text (`'it''s'`, a backslash escaped as `\\`). */
+const TSQUERY_LEXEME = /'((?:[^'\\]|''|\\.)*)'/g;
+
+/** A tsquery's lexemes replaced by a company's blind-index tokens: the query of its sealed passages. */
+export function blindQuery(query: string, index: BlindIndex): string {
+  return query.replace(TSQUERY_LEXEME, (_match, quoted: string) => `'${index.token(quoted.replace(/''/g, "'").replace(/\\(.)/g, '$1'))}'`);
+}
+
 /** Search across every transcript the caller may read. */
 export class SearchService {
-  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {}
+  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly words: TranscriptWords) {}
 
   async search(identity: Identity, input: SearchQuery): Promise<SearchResults> {
     const { q, sort, limit, cursor, companyId, ...filters } = input;
     const after = cursor ? decodeCursor(cursor, sort) : null;
     const scope = await scopeOf(this.ctx.db, identity, companyId);
     const request = { scope, q, marked: markedWords(q), filters, sort, after, limit, hitsPerRecording: SEARCH_HITS_PER_RECORDING };
-    const { found, parsed } = await searchRepo.findRecordings(this.ctx.db, request);
+    const parsed = [...await searchRepo.parse(this.ctx.db, scope, q), ...await this.sealedQueries(scope, q)];
+    const found = await searchRepo.findRecordings(this.ctx.db, request, parsed);
     const page = found.slice(0, limit);
-    const hits = await searchRepo.findHits(this.ctx.db, request, parsed, page.map((r) => r.fileId));
+    const hits = await this.opened(await searchRepo.findHits(this.ctx.db, request, parsed, page.map((r) => r.fileId)), request.marked);
     const hitsOf = new Map<string, FoundHit[]>();
     for (const hit of hits) hitsOf.set(hit.fileId, [...(hitsOf.get(hit.fileId) ?? []), hit]);
     const last = page[page.length - 1];
@@ -105,13 +116,45 @@ export class SearchService {
       nextCursor: found.length > limit && last ? encodeCursor(sort, last) : null,
     };
   }
+
+  /**
+   * The search hashed for each company whose sealed passages the scope covers, with that company's
+   * key. One company's search asks the key ring (cached): a company that never had a key costs no
+   * query. Searching every company finds the sealed ones in the index.
+   */
+  private async sealedQueries(scope: Scope, q: string): Promise<Parsed[]> {
+    const db = this.ctx.db;
+    if (scope.companyId && !(await this.words.keyIfAny(db, scope.companyId))) return [];
+    const queries: Parsed[] = [];
+    for (const { companyId, config } of await searchRepo.sealedCompanies(db, scope)) {
+      const key = await this.words.keyIfAny(db, companyId);
+      if (key) queries.push(searchRepo.parsedOf(config, blindQuery(await searchRepo.tsqueryOf(db, config, q), new BlindIndex(key, companyId)), companyId));
+    }
+    return queries;
+  }
+
+  /** Sealed hits opened, and their words marked as plain ones are (only after opening: the database holds no words of them). */
+  private async opened(hits: FoundHit[], marked: string): Promise<FoundHit[]> {
+    const sealed = hits.filter((h) => h.sealed);
+    if (sealed.length === 0) return hits;
+    for (const hit of sealed) hit.text = this.words.openPassage(await this.words.key(this.ctx.db, hit.companyId), hit.companyId, hit.fileId, hit.text);
+    for (const config of new Set(sealed.map((h) => h.config))) {
+      const ofConfig = sealed.filter((h) => h.config === config);
+      const marks = await searchRepo.marksOf(this.ctx.db, config, ofConfig.map((h) => h.text), marked);
+      ofConfig.forEach((hit, i) => (hit.marks = marks[i] ?? []));
+    }
+    return hits;
+  }
 }
 
-/** company.created / company.updated: the language its transcripts are indexed in (an event without one changes nothing). */
-export async function applyCompanyLanguage(tx: Db, event: EventOf<'company.created' | 'company.updated'>): Promise<void> {
+/**
+ * company.created / company.updated: the language its transcripts are indexed in (an event without
+ * one changes nothing). Sealed recordings are indexed again from their opened words.
+ */
+export async function applyCompanyLanguage(tx: Db, words: TranscriptWords, event: EventOf<'company.created' | 'company.updated'>): Promise<void> {
   const language = event.data.after?.language;
   if (language === undefined || !isId(event.data.id)) return;
-  await searchRepo.saveCompanyLanguage(tx, event.data.id, language, new Date(event.occurredAt));
+  if (await searchRepo.saveCompanyLanguage(tx, event.data.id, language, new Date(event.occurredAt))) await words.reindexSealed(tx, event.data.id);
 }
 
 /** file.tags_changed: the recording's tags, for the tag filter. */

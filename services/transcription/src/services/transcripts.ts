@@ -5,6 +5,7 @@ import {
   TRANSCRIPT_MESSAGES,
   UPLOAD_URL_PREFIX,
   type EventOf,
+  type SpeakerSegment,
   type StatusItem,
   type TranscriptDto,
   type TranscriptionStatus,
@@ -14,7 +15,6 @@ import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
 import { clientExists } from '../repositories/clients';
 import * as jobsRepo from '../repositories/jobs';
-import { reindexSegments } from '../repositories/search';
 import * as transcriptsRepo from '../repositories/transcripts';
 import type { Scope, TranscriptSummary } from '../repositories/transcripts';
 import type { EngineChoice } from '../runtime';
@@ -22,8 +22,8 @@ import { queuedEvent } from './queue';
 import { commitChange } from './edits/service';
 import { editWord as editWordOp } from './edits/ops';
 import { scopeOf } from './scope';
-import { lockForEdit } from '../repositories/edits';
 import { assertNotHeld } from './holds';
+import { wordsOf, type TranscriptWords } from './words-encryption';
 
 type Emit = (event: NewEvent) => void;
 
@@ -79,8 +79,11 @@ export async function applyFileDeleted(tx: Db, event: EventOf<'file.deleted'>): 
   if (isId(event.data.id)) await transcriptsRepo.remove(tx, event.data.id);
 }
 
+/** A transcript as read: its segments opened (sealed ones decrypted, see words-encryption.ts). */
+export type OpenedTranscript = Omit<TranscriptSummary, 'segments'> & { segments: SpeakerSegment[] };
+
 /** The API shape of a transcript (also what the JSON export writes). */
-export function toDto(row: TranscriptSummary, job: JobRow | null): TranscriptDto {
+export function toDto(row: OpenedTranscript, job: JobRow | null): TranscriptDto {
   const status: TranscriptionStatus = job?.status ?? (row.completedAt ? 'completed' : 'not_started');
   const url = UPLOAD_URL_PREFIX + row.storageKey;
   const ready = row.completedAt !== null;
@@ -140,12 +143,16 @@ export interface WordEdit {
  * a b2c company, to the caller's own recordings (another member's is simply not found).
  */
 export class TranscriptService {
+  private readonly words: TranscriptWords;
+
   constructor(
     private readonly ctx: ServiceContext<TranscriptionConfig>,
     private readonly onQueued: () => void,
     private readonly choice: EngineChoice,
     private readonly credits: CreditGate,
-  ) {}
+  ) {
+    this.words = wordsOf(ctx);
+  }
 
   /** Read before any transaction: PGlite's one connection would wait on itself inside one. */
   private scope(identity: Identity, requestedCompany?: string): Promise<Scope> {
@@ -155,7 +162,7 @@ export class TranscriptService {
   async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
     const row = await transcriptsRepo.findByFile(this.ctx.db, input.fileId, await this.scope(identity));
     if (!row) throw notFound('Transcript');
-    return toDto(row, await jobsRepo.findJob(this.ctx.db, input.fileId));
+    return toDto(await this.words.openRow(this.ctx.db, row), await jobsRepo.findJob(this.ctx.db, input.fileId));
   }
 
   async peaks(identity: Identity, input: { fileId: string }) {
@@ -213,13 +220,13 @@ export class TranscriptService {
     if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot contain control characters' });
     const scope = await this.scope(identity);
     const editId = await this.ctx.transact(async (tx, emit) => {
-      const target = await lockForEdit(tx, { transcriptId }, scope);
+      const target = await this.words.lockForEdit(tx, { transcriptId }, scope);
       const segment = target?.segments.find((s) => s._id === speakerSegmentId);
       const word = segment?.words.find((w) => w._id === wordId);
       if (!target || !segment || !word) throw notFound('Word');
       // Recorded as an edit (history, undo); other services follow transcript.word_edited as before.
       const change = editWordOp(target, speakerSegmentId, wordId, text);
-      const applied = await commitChange(tx, emit, identity, target, change, false);
+      const applied = await commitChange(tx, emit, identity, this.words, target, change, false);
       emit({
         type: 'transcript.word_edited',
         companyId: target.companyId,
@@ -245,7 +252,7 @@ export class TranscriptService {
       if (clientId && !(await clientExists(tx, clientId, row.companyId))) throw notFound('Client');
       if (row.clientId !== clientId) {
         await transcriptsRepo.setClient(tx, row.id, clientId);
-        await reindexSegments(tx, row.fileId);
+        await this.words.reindex(tx, row.companyId, row.fileId);
         emit({
           type: 'transcript.client_linked',
           companyId: row.companyId,

@@ -18,7 +18,6 @@ import type { TranscriptionConfig } from '../../config';
 import * as editsRepo from '../../repositories/edits';
 import type { EditTarget } from '../../repositories/edits';
 import * as peopleRepo from '../../repositories/people';
-import { reindexSegments } from '../../repositories/search';
 import { findByFile, type Scope } from '../../repositories/transcripts';
 import { CALL_LABELS } from '../segments';
 import { segmentFacts, speakersEvent } from '../facts';
@@ -26,6 +25,7 @@ import { scopeOf } from '../scope';
 import * as ops from './ops';
 import type { Change, TranscriptState } from './ops';
 import { idSource, type IdSource } from './retime';
+import { wordsOf, type TranscriptWords } from '../words-encryption';
 
 type Emit = (event: NewEvent) => void;
 
@@ -55,23 +55,24 @@ interface Applied {
 }
 
 /**
- * Records a change (or nothing, when null) on a locked transcript: the new state, its edit row, the
- * search index, and the events: transcript.segments_changed with the touched segments (and every
- * segment of a renamed speaker), transcript.speakers_changed when a name changed.
+ * Records a change (or nothing, when null) on a locked transcript: the new state, its edit row (both
+ * sealed when the company encrypts), the search index, and the events: transcript.segments_changed
+ * with the touched segments (and every segment of a renamed speaker), transcript.speakers_changed
+ * when a name changed.
  */
-export async function commitChange(tx: Db, emit: Emit, identity: Identity, target: EditTarget, change: Change | null, announce = true): Promise<Applied> {
+export async function commitChange(tx: Db, emit: Emit, identity: Identity, words: TranscriptWords, target: EditTarget, change: Change | null, announce = true): Promise<Applied> {
   if (!change) return { editId: null, target, speakers: target.speakers, removed: [], segments: [] };
   const speakers = change.speakers?.after ?? target.speakers;
   const segments = ops.applyChange(target.segments, change);
-  await editsRepo.writeState(tx, target.fileId, { speakers, segments });
+  await editsRepo.writeState(tx, target.fileId, { speakers, segments: await words.sealState(tx, target.companyId, target.fileId, segments) });
   const editId = randomUUID();
   await editsRepo.insertEdit(tx, {
     id: editId, fileId: target.fileId, companyId: target.companyId, kind: change.kind, summary: change.summary,
     actorId: identity.userId, actorName: (await peopleRepo.memberName(tx, identity.userId)) ?? identity.email,
-    segmentsBefore: change.before, segmentsAfter: change.after,
+    ...(await words.sealEdit(tx, target.companyId, editId, change.before, change.after)),
     speakersBefore: change.speakers?.before ?? null, speakersAfter: change.speakers?.after ?? null,
   });
-  await reindexSegments(tx, target.fileId);
+  await words.reindex(tx, target.companyId, target.fileId);
   const { removed } = ops.patchOf(change);
   const names = change.speakers ? renamed(change.speakers.before, speakers) : new Set<string>();
   const touched = new Set(change.after.map((s) => s._id));
@@ -123,16 +124,20 @@ const isGivenName = (name: string) => (CALL_LABELS as readonly string[]).include
  * after. Every change runs in one transaction on the locked transcript row (see commitChange).
  */
 export class TranscriptEditService {
-  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {}
+  private readonly words: TranscriptWords;
+
+  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {
+    this.words = wordsOf(ctx);
+  }
 
   /** Runs `make` on the caller's transcript, locked, and records what it changed. */
   private async edit<T>(identity: Identity, fileId: string, make: (state: TranscriptState, ids: IdSource) => { change: Change | null; answer: (applied: Applied) => T }): Promise<T> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
-      const target = await editsRepo.lockForEdit(tx, { fileId }, scope);
+      const target = await this.words.lockForEdit(tx, { fileId }, scope);
       if (!target) throw notFound('Transcript');
       const { change, answer } = make(target, newIds());
-      return answer(await commitChange(tx, emit, identity, target, change));
+      return answer(await commitChange(tx, emit, identity, this.words, target, change));
     });
   }
 
@@ -200,17 +205,18 @@ export class TranscriptEditService {
   private async reverse(identity: Identity, input: { fileId: string; editId: string }, direction: 'undo' | 'redo'): Promise<TranscriptPatch> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
-      const target = await editsRepo.lockForEdit(tx, { fileId: input.fileId }, scope);
+      const target = await this.words.lockForEdit(tx, { fileId: input.fileId }, scope);
       if (!target) throw notFound('Transcript');
-      const edit = await editsRepo.findEdit(tx, input.fileId, input.editId);
-      if (!edit) throw notFound('Edit');
+      const found = await editsRepo.findEdit(tx, input.fileId, input.editId);
+      if (!found) throw notFound('Edit');
+      const edit = await this.words.openEdit(tx, found);
       if (edit.kind === 'undo' || edit.kind === 'redo') throw conflict(`An ${edit.kind} cannot be undone or redone: ${edit.kind === 'undo' ? 'redo' : 'undo'} the edit itself`);
       if (direction === 'undo' && edit.undone) throw conflict('This edit is already undone');
       if (direction === 'redo' && !edit.undone) throw conflict('Only an undone edit can be redone');
       const speakers = edit.speakersBefore && edit.speakersAfter ? { before: edit.speakersBefore, after: edit.speakersAfter } : null;
       const change = ops.reverse(target, { before: edit.segmentsBefore, after: edit.segmentsAfter, speakers }, direction,
         `${direction === 'undo' ? 'Undid' : 'Redid'}: ${edit.summary}`);
-      const applied = await commitChange(tx, emit, identity, target, change);
+      const applied = await commitChange(tx, emit, identity, this.words, target, change);
       await editsRepo.setUndone(tx, edit.id, direction === 'undo');
       return toPatch(applied);
     });

@@ -7,6 +7,7 @@ import * as transcriptsRepo from '../../repositories/transcripts';
 import type { Scope } from '../../repositories/transcripts';
 import { scopeOf } from '../scope';
 import { toDto } from '../transcripts';
+import { wordsOf } from '../words-encryption';
 import { zipFiles, type NamedFile } from './bundle';
 import { FORMATS, render } from './formats';
 import { baseName } from './shared';
@@ -46,7 +47,7 @@ export class ExportService {
   private async find(fileId: string, scope: Scope): Promise<TranscriptDto> {
     const row = await transcriptsRepo.findByFile(this.ctx.db, fileId, scope);
     if (!row) throw notFound('Transcript');
-    return toDto(row, await jobsRepo.findJob(this.ctx.db, fileId));
+    return toDto(await wordsOf(this.ctx).openRow(this.ctx.db, row), await jobsRepo.findJob(this.ctx.db, fileId));
   }
 
   async one(identity: Identity, input: { fileId: string; format: ExportFormat }): Promise<ExportFile> {
