@@ -8,6 +8,7 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Role } from '@earshot/contracts/constants';
+import { SharedComponentsContext } from '../src/app/app';
 import { RequireAuth } from '../src/features/auth/guards';
 import { en } from '../src/i18n/locales/en';
 import { makeStore } from '../src/lib/store';
@@ -58,10 +59,12 @@ export function renderPage(page: ReactElement, { path, url, role, companyId = 'c
     <Provider store={makeStore()}>
       <I18nextProvider i18n={i18n}>
         <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            {guarded ? <Route element={<RequireAuth />}><Route path={path} element={page} /></Route> : <Route path={path} element={page} />}
-            <Route path="*" element={<Elsewhere />} />
-          </Routes>
+          <SharedComponentsContext>
+            <Routes>
+              {guarded ? <Route element={<RequireAuth />}><Route path={path} element={page} /></Route> : <Route path={path} element={page} />}
+              <Route path="*" element={<Elsewhere />} />
+            </Routes>
+          </SharedComponentsContext>
         </MemoryRouter>
       </I18nextProvider>
     </Provider>,

@@ -1,10 +1,17 @@
-// Every route of spec part 2. Pages are loaded lazily so the sign-in screen and the signed-in
-// shell download only what they show (see scripts/bench-bundle.mjs). The routes are matched with
+// Every route of spec part 2. Pages are loaded lazily so the signed-in shell downloads only what
+// it shows (see scripts/bench-bundle.mjs). The signed-out pages (sign-in, sign-up, two-step, reset
+// password) are a separate small app (signed-out-app.tsx): their routes here hand the page over to it. The routes are matched with
 // `useRoutes` inside a <BrowserRouter>, not a data router (createBrowserRouter): no page uses
 // loaders, actions or fetchers, and the data router's code was 16 KB gzip of every first screen.
-import { lazy, useEffect, useMemo, type ComponentType, type ReactElement } from 'react';
+import { lazy, useContext, useEffect, useMemo, type ComponentType, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { matchRoutes, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { PageSpinner } from '../components/spinner';
 import { PublicOnly, RequireAuth } from '../features/auth/guards';
+import { brandingApi } from '../features/branding/branding-api';
+import { useAppSelector } from '../lib/store';
+import { subdomainOf } from '../lib/subdomain';
+import { HandOverContext } from './hand-over';
 import { setNavigator } from '../lib/navigation';
 import { Root } from './root';
 import { PageTitleKey, type RouteHandle } from './title';
@@ -15,10 +22,17 @@ function named<M, K extends keyof M>(loader: () => Promise<M>, name: K): Loader<
   return () => loader().then((module) => ({ default: module[name] as ComponentType<never> })) as never;
 }
 
-const SignInPage = lazy(() => import('../features/auth/sign-in-page'));
-const SignUpPage = lazy(() => import('../features/auth/sign-up-page'));
-const TwoStepPage = lazy(() => import('../features/auth/two-step-page'));
-const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+/** A signed-out page: the signed-out app shows it, told why the session ended (the sign-in page says so). */
+function SignedOutPage(): ReactElement {
+  const { t } = useTranslation();
+  const handOver = useContext(HandOverContext);
+  const notice = useAppSelector((state) => state.session.notice);
+  const subdomain = useMemo(() => subdomainOf(window.location.hostname), []);
+  const companyConfig = useAppSelector((state) => (subdomain ? brandingApi.endpoints.getCompanyConfig.select(subdomain)(state).data : undefined));
+  useEffect(() => handOver({ notice, companyConfig }), [handOver, notice, companyConfig]);
+  return <PageSpinner label={t('common.loading')} />;
+}
+
 const statusPages = () => import('../features/status/status-pages');
 const NotFoundPage = lazy(named(statusPages, 'NotFoundPage'));
 const ServerErrorPage = lazy(named(statusPages, 'ServerErrorPage'));
@@ -93,10 +107,10 @@ export const routes: RouteObject[] = [
     children: [
       {
         element: <PublicOnly />,
-        children: [route('/signin', 'pages.signIn', <SignInPage />), route('/signup', 'pages.signUp', <SignUpPage />)],
+        children: [route('/signin', 'pages.signIn', <SignedOutPage />), route('/signup', 'pages.signUp', <SignedOutPage />)],
       },
-      route('/two-step-verification', 'pages.twoStep', <TwoStepPage />),
-      route('/reset-password', 'pages.resetPassword', <ResetPasswordPage />),
+      route('/two-step-verification', 'pages.twoStep', <SignedOutPage />),
+      route('/reset-password', 'pages.resetPassword', <SignedOutPage />),
       route('/success', 'pages.success', <SuccessPage />),
       route('/error-404', 'pages.notFound', <NotFoundPage />),
       route('/error-500', 'pages.serverError', <ServerErrorPage />),

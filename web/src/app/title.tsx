@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBrand } from '../lib/brand';
+import { pageTitle } from './page-title';
 
 export interface RouteHandle {
   /** i18n key of the page name in the title '<product name> | <page>'. */
@@ -10,9 +11,7 @@ export interface RouteHandle {
 /** The i18n key of the page shown (from the matched routes' handles; see router.tsx). */
 export const PageTitleKey = createContext<string | null>(null);
 
-export function pageTitle(productName: string, page: string | null): string {
-  return page ? `${productName} | ${page}` : productName;
-}
+export { pageTitle } from './page-title';
 
 /** Keeps document.title as '<product name> | <page>' for the deepest route that names a page. */
 export function TitleUpdater(): ReactElement | null {

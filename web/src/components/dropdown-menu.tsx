@@ -1,7 +1,6 @@
 // An accessible menu button (WAI-ARIA menu pattern): Enter, Space or ArrowDown open it on the
 // first item, arrows/Home/End move, Escape closes and returns focus, Tab or a click outside closes.
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type AnchorHTMLAttributes, type ComponentType, type KeyboardEvent, type ReactElement, type ReactNode, type Ref } from 'react';
 
 export interface MenuEntry {
   key: string;
@@ -16,6 +15,14 @@ export interface MenuEntry {
   lang?: string;
   testId?: string;
 }
+
+export type MenuLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; ref?: Ref<HTMLAnchorElement> };
+
+/**
+ * Draws a link entry. The signed-in app gives react-router's Link (app/app.tsx); the signed-out
+ * pages, whose language menu has no links, keep this plain one and so do not download the router.
+ */
+export const MenuLinkContext = createContext<ComponentType<MenuLinkProps>>(({ to, ...anchor }) => <a href={to} {...anchor} />);
 
 interface DropdownMenuProps {
   /** Accessible name of the menu (and of the button, unless its content names it). */
@@ -34,6 +41,7 @@ const itemClass =
   'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm text-gray-700 hover:bg-gray-100 focus:bg-gray-100 focus:outline-none dark:text-gray-200 dark:hover:bg-gray-800 dark:focus:bg-gray-800';
 
 export function DropdownMenu({ label, buttonNamedByContent = false, button, entries, header, align = 'right', buttonClassName = '', testId }: DropdownMenuProps): ReactElement {
+  const Link = useContext(MenuLinkContext);
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);

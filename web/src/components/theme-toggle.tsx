@@ -1,10 +1,10 @@
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useText } from '../i18n/text';
 import { Icon } from './icons';
 import { useTheme } from './use-theme';
 
 export function ThemeToggle(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useText();
   const { theme, toggle } = useTheme();
   const label = t('header.darkMode');
   return (

@@ -13,25 +13,10 @@
 // i18n/catalogues.test.ts checks none is empty.
 import type { i18n as I18n } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type LanguageCode } from './languages';
+import type { FeatureCatalogue } from './catalogue';
+import { LANGUAGES } from './languages';
 
-export type Tree = { readonly [key: string]: string | Tree };
-
-/** The same keys as `T`, any text. */
-export type Translation<T> = { readonly [K in keyof T]: T[K] extends string ? string : Translation<T[K]> };
-
-export interface FeatureCatalogue<T extends Tree = Tree> {
-  namespace: string;
-  messages: Record<LanguageCode, Translation<T>>;
-}
-
-export function defineFeatureCatalogue<T extends Tree>(
-  namespace: string,
-  en: T,
-  others: Record<Exclude<LanguageCode, 'en'>, Translation<T>>,
-): FeatureCatalogue<T> {
-  return { namespace, messages: { en: en as Translation<T>, ...others } };
-}
+export { defineFeatureCatalogue, type FeatureCatalogue, type Translation, type Tree } from './catalogue';
 
 /** Adds a feature's catalogue to i18next once (every language: they are in the chunk already). */
 export function registerFeatureCatalogue(catalogue: FeatureCatalogue, instance: Pick<I18n, 'hasResourceBundle' | 'addResourceBundle'>): void {

@@ -1,7 +1,6 @@
 // The app's single RTK Query API for the gateway. Features add endpoints with
 // `api.injectEndpoints` in their own folders; nothing else calls createApi.
 import { createApi } from '@reduxjs/toolkit/query/react';
-import type { ErrorBody } from '@earshot/contracts';
 import { createSession, createSessionBaseQuery } from './base-query';
 import { navigateTo } from './navigation';
 import { signedOut } from './session-slice';
@@ -30,11 +29,4 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-/** The `{message}` of an error answer (the gateway's error shape), if there is one. */
-export function errorMessage(error: unknown): string | null {
-  if (error && typeof error === 'object' && 'data' in error) {
-    const data = (error as { data?: Partial<ErrorBody> | null }).data;
-    if (data && typeof data === 'object' && typeof data.message === 'string' && data.message.trim()) return data.message;
-  }
-  return null;
-}
+export { errorMessage } from './error-message';

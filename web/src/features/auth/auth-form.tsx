@@ -1,7 +1,7 @@
 import type { FormEvent, ReactElement, ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { Alert, linkClass, primaryButtonClass } from '../../components/text-field';
+import { useText } from '../../i18n/text';
+import { Link } from './signed-out';
 
 interface AuthFormProps {
   onSubmit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
@@ -25,7 +25,7 @@ export function AuthForm({ onSubmit, error, busy, submitLabel, children }: AuthF
 }
 
 export function BackToSignIn(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useText();
   return (
     <p className="mt-6 text-center text-sm">
       <Link to="/signin" className={linkClass}>

@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useText } from '../../i18n/text';
 import { useBrand } from '../../lib/brand';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { Logo } from '../../components/logo';
@@ -7,7 +7,7 @@ import { ThemeToggle } from '../../components/theme-toggle';
 
 /** The frame of the sign-in family of pages: the form on the left, the brand panel on the right. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useText();
   const brand = useBrand();
   return (
     <div className="flex min-h-screen bg-white dark:bg-gray-950">

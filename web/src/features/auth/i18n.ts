@@ -1,4 +1,4 @@
-import { defineFeatureCatalogue } from '../../i18n/feature';
+import { defineFeatureCatalogue } from '../../i18n/catalogue';
 
 /** Sign-in strings added with issue 11 (the first sign-in with a one-time password, a suspended company) and issue 14 (accepting an invitation). */
 export const catalogue = defineFeatureCatalogue('auth', {

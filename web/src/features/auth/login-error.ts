@@ -1,5 +1,5 @@
 import { AUTH_CODES } from '@earshot/contracts/constants';
-import { errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
 
 export const LOGIN_FAILED = 'Login failed';
 

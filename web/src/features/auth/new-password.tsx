@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useText } from '../../i18n/text';
 import { PASSWORD_RULES } from '@earshot/contracts/constants';
 import { TextField } from '../../components/text-field';
 
@@ -8,7 +8,7 @@ import { TextField } from '../../components/text-field';
  * what is wrong with them before anything is sent (null when nothing is).
  */
 export function useNewPassword(): { password: string; problem: () => string | null; fields: ReactElement } {
-  const { t } = useTranslation();
+  const { t } = useText();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const problem = () => {

@@ -1,8 +1,8 @@
-import { useState, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect, useState, type ReactElement } from 'react';
+import { useText } from '../../i18n/text';
 import { subdomainOf } from '../../lib/subdomain';
-import type { ProviderDto } from '@earshot/contracts';
-import { useSignInProvidersQuery } from './auth-api';
+import type { ProviderDto, ProvidersResponse } from '@earshot/contracts';
+import { authRequests } from './auth-requests';
 
 const PROVIDERS: Array<{ id: 'google' | 'x'; labelKey: string; name: string }> = [
   { id: 'google', labelKey: 'auth.continueWithGoogle', name: 'Google' },
@@ -33,8 +33,15 @@ export function providerStartUrl(
 
 /** Google and X sign-in: starts the provider's sign-in when configured, else says it is not enabled. */
 export function ProviderButtons({ remember }: { remember: boolean }): ReactElement {
-  const { t } = useTranslation();
-  const { data } = useSignInProvidersQuery();
+  const { t } = useText();
+  const [data, setData] = useState<ProvidersResponse | undefined>();
+  useEffect(() => {
+    let current = true;
+    authRequests.signInProviders().then((answer) => current && setData(answer), () => undefined);
+    return () => {
+      current = false;
+    };
+  }, []);
   const [notice, setNotice] = useState<string | null>(null);
 
   const start = (id: string, name: string) => {

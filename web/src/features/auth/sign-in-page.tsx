@@ -1,20 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { SESSION_ERRORS } from '../../lib/base-query';
-import { noticeCleared } from '../../lib/session-slice';
-import { useAppDispatch, useAppSelector } from '../../lib/store';
+import { SESSION_ERRORS } from '../../lib/session';
 import { Icon } from '../../components/icons';
 import { Alert, linkClass, primaryButtonClass, TextField } from '../../components/text-field';
 import { browserStorage, STORAGE_KEYS } from '../../lib/storage-keys';
 import { subdomainOf } from '../../lib/subdomain';
-import { useLazySessionProbeQuery, useLoginMutation } from './auth-api';
+import { authRequests, useRequest } from './auth-requests';
 import { AuthLayout } from './auth-layout';
 import { ChangePasswordStep } from './change-password-step';
 import { catalogue } from './i18n';
 import { companySuspended, invitationPending, loginErrorText } from './login-error';
-import { useFeatureTranslation } from '../../i18n/feature';
+import { useText } from '../../i18n/text';
 import { ProviderButtons } from './provider-buttons';
-import { useCompleteSignIn } from './use-complete-sign-in';
+import { Link, useSearchParams, useSignedOut } from './signed-out';
 
 /** Why the last session ended, in the chosen language ('Failed to refresh token', ...). */
 function noticeText(notice: string, t: (key: string) => string): string {
@@ -34,22 +31,18 @@ const PROVIDER_ERRORS: Record<string, string> = {
 };
 
 export default function SignInPage(): ReactElement {
-  const { t } = useFeatureTranslation(catalogue);
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const notice = useAppSelector((state) => state.session.notice);
-  const [login, { isLoading }] = useLoginMutation();
-  const completeSignIn = useCompleteSignIn();
+  const { t } = useText(catalogue);
+  const { navigate, notice, clearNotice, signedIn: completeSignIn } = useSignedOut();
+  const [login, isLoading] = useRequest(authRequests.login);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const providerError = params.get('error');
   const [error, setError] = useState<string | null>(() =>
     providerError ? t(PROVIDER_ERRORS[providerError] ?? 'auth.providerFailed') : null,
   );
-  const [probeSession] = useLazySessionProbeQuery();
   // After a one-time password (here, or a provider sign-in sent back with ?step=change-password).
   const [passwordChange, setPasswordChange] = useState(() => params.get('step') === 'change-password');
 
@@ -62,25 +55,25 @@ export default function SignInPage(): ReactElement {
     if (arrived.current) return;
     arrived.current = true;
     if (params.get('step') === 'two-step') {
-      void navigate('/two-step-verification', { replace: true });
+      navigate('/two-step-verification', { replace: true });
       return;
     }
     if (!browserStorage().getItem(STORAGE_KEYS.returnUrl)) return;
-    probeSession(undefined, false)
-      .unwrap()
+    authRequests
+      .sessionProbe()
       .then((user) => completeSignIn(user))
       .catch(() => undefined);
-  }, [completeSignIn, navigate, params, probeSession]);
+  }, [completeSignIn, navigate, params]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
-    dispatch(noticeCleared());
+    clearNotice();
     const domain = subdomainOf(window.location.hostname) ?? undefined;
     try {
-      const answer = await login({ email: email.trim(), password, remember, domain }).unwrap();
+      const answer = await login({ email: email.trim(), password, remember, domain });
       if ('twoStepRequired' in answer) {
-        void navigate('/two-step-verification');
+        navigate('/two-step-verification');
       } else if ('passwordChangeRequired' in answer) {
         setPasswordChange(true);
       } else if ('user' in answer && answer.user) {

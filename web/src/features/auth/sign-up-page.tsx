@@ -1,12 +1,12 @@
 import type { ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { useText } from '../../i18n/text';
 import { Alert, primaryButtonClass } from '../../components/text-field';
 import { AuthLayout } from './auth-layout';
+import { Link } from './signed-out';
 
 /** Accounts are not self-service: an administrator creates them. */
 export default function SignUpPage(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useText();
   return (
     <AuthLayout title={t('auth.signUpTitle')}>
       <div className="space-y-6">

@@ -1,26 +1,26 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../lib/api';
+import { useText } from '../../i18n/text';
+import { errorMessage } from '../../lib/error-message';
 import { TextField } from '../../components/text-field';
-import { useVerifyTwoStepMutation } from './auth-api';
+import { authRequests, useRequest } from './auth-requests';
 import { AuthForm, BackToSignIn } from './auth-form';
 import { AuthLayout } from './auth-layout';
 import { ChangePasswordStep } from './change-password-step';
-import { useCompleteSignIn } from './use-complete-sign-in';
+import { useSignedOut } from './signed-out';
 
 export default function TwoStepPage(): ReactElement {
-  const { t } = useTranslation();
+  const { t } = useText();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [verify, { isLoading }] = useVerifyTwoStepMutation();
-  const completeSignIn = useCompleteSignIn();
+  const [verify, isLoading] = useRequest(authRequests.verifyTwoStep);
+  const completeSignIn = useSignedOut().signedIn;
   const [passwordChange, setPasswordChange] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setError(null);
     try {
-      const answer = await verify({ code: code.replace(/\s+/g, '') }).unwrap();
+      const answer = await verify({ code: code.replace(/\s+/g, '') });
       if ('user' in answer) completeSignIn(answer.user);
       else setPasswordChange(true);
     } catch (failure) {

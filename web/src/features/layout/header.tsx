@@ -6,6 +6,7 @@ import { Icon } from '../../components/icons';
 import { languageEntries, LanguageSwitcher } from '../../components/language-switcher';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
+import { useText } from '../../i18n/text';
 import { useTheme } from '../../components/use-theme';
 import { SIDEBAR_ID } from './sidebar';
 import { UserMenu } from './user-menu';
@@ -58,7 +59,8 @@ export function Header({ isDrawer, isMobile, sidebarOpen, onToggleSidebar }: Hea
 
 /** Small screens: language and theme move into one "more" menu. */
 function OverflowMenu(): ReactElement {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const text = useText();
   const { theme, toggle } = useTheme();
   return (
     <DropdownMenu
@@ -67,7 +69,7 @@ function OverflowMenu(): ReactElement {
       buttonClassName="inline-flex size-10 items-center justify-center rounded-full border border-gray-200 text-gray-600 hover:bg-gray-100 dark:border-gray-700 dark:text-gray-300 dark:hover:bg-gray-800"
       button={<Icon name="more" strokeWidth={3} />}
       entries={[
-        ...languageEntries(i18n),
+        ...languageEntries(text),
         {
           key: 'theme',
           label: theme === 'dark' ? t('header.switchToLight') : t('header.switchToDark'),

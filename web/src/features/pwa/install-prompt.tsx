@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useText } from '../../i18n/text';
 import { Icon } from '../../components/icons';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { browserStorage } from '../../lib/storage-keys';
@@ -16,7 +16,7 @@ function isStandalone(): boolean {
  * Loaded lazily; the browser's offer is caught at start-up by install-events.ts.
  */
 export default function InstallPrompt(): ReactElement | null {
-  const { t } = useTranslation();
+  const { t } = useText();
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const { offer: deferred, installed } = useSyncExternalStore(installEvents.subscribe, installEvents.snapshot);
   const [dismissedAt, setDismissedAt] = useState(() => readDismissedAt(browserStorage()));
