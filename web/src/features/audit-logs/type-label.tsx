@@ -1,16 +1,17 @@
 // Readable names for the audit log's compliance entries (issue 25): who placed or lifted a legal
-// hold, and what retention removed, should read at a glance; the raw type stays under the name
+// hold, what retention removed, and who read an unredacted original should read at a glance; the raw type stays under the name
 // for filtering. Other types show as they are.
 import type { ReactElement } from 'react';
 import { defineFeatureCatalogue, useFeatureTranslation } from '../../i18n/feature';
 
-export const LABELLED_TYPES = ['file.hold_changed', 'client.hold_changed', 'company.hold_changed', 'retention.applied'] as const;
+export const LABELLED_TYPES = ['file.hold_changed', 'client.hold_changed', 'company.hold_changed', 'retention.applied', 'transcript.original_read'] as const;
 type Labelled = (typeof LABELLED_TYPES)[number];
 const KEYS: Record<Labelled, string> = {
   'file.hold_changed': 'fileHold',
   'client.hold_changed': 'clientHold',
   'company.hold_changed': 'companyHold',
   'retention.applied': 'retention',
+  'transcript.original_read': 'originalRead',
 };
 
 export const catalogue = defineFeatureCatalogue(
@@ -21,12 +22,13 @@ export const catalogue = defineFeatureCatalogue(
       clientHold: 'Client legal hold changed',
       companyHold: 'Company legal hold changed',
       retention: 'Retention applied',
+      originalRead: 'Unredacted original read',
     },
   },
   {
-    fr: { auditTypes: { fileHold: 'Conservation légale d’un enregistrement modifiée', clientHold: 'Conservation légale d’un client modifiée', companyHold: 'Conservation légale d’une entreprise modifiée', retention: 'Durée de conservation appliquée' } },
-    et: { auditTypes: { fileHold: 'Salvestise õiguslikku hoidu muudeti', clientHold: 'Kliendi õiguslikku hoidu muudeti', companyHold: 'Ettevõtte õiguslikku hoidu muudeti', retention: 'Säilitustähtaeg rakendati' } },
-    lv: { auditTypes: { fileHold: 'Ieraksta juridiskā aizturēšana mainīta', clientHold: 'Klienta juridiskā aizturēšana mainīta', companyHold: 'Uzņēmuma juridiskā aizturēšana mainīta', retention: 'Glabāšanas termiņš piemērots' } },
+    fr: { auditTypes: { fileHold: 'Conservation légale d’un enregistrement modifiée', clientHold: 'Conservation légale d’un client modifiée', companyHold: 'Conservation légale d’une entreprise modifiée', retention: 'Durée de conservation appliquée', originalRead: 'Original non masqué consulté' } },
+    et: { auditTypes: { fileHold: 'Salvestise õiguslikku hoidu muudeti', clientHold: 'Kliendi õiguslikku hoidu muudeti', companyHold: 'Ettevõtte õiguslikku hoidu muudeti', retention: 'Säilitustähtaeg rakendati', originalRead: 'Varjamata originaali loeti' } },
+    lv: { auditTypes: { fileHold: 'Ieraksta juridiskā aizturēšana mainīta', clientHold: 'Klienta juridiskā aizturēšana mainīta', companyHold: 'Uzņēmuma juridiskā aizturēšana mainīta', retention: 'Glabāšanas termiņš piemērots', originalRead: 'Neslēptais oriģināls izlasīts' } },
   },
 );
 

@@ -39,8 +39,8 @@ describe('company data policies', () => {
     const form = await screen.findByTestId('policies-form');
     expect(within(form).getByRole('heading', { name: 'Data policies' })).toBeInTheDocument();
     await waitFor(() => expect(within(form).getByTestId('policies-chatsDays')).toHaveValue('30'));
-    // Keeping originals is not available: shown off and disabled. Encryption may be turned on.
-    expect(within(form).getByLabelText(/Keep the unredacted original/)).toBeDisabled();
+    // Keeping originals needs encryption: its box waits for encryption's. Encryption may be turned on.
+    expect(within(form).getByLabelText('Keep the unredacted original')).toBeDisabled();
     expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeEnabled();
     await user.selectOptions(within(form).getByTestId('policies-redaction'), 'text_audio');
     await user.type(within(form).getByTestId('policies-auditDays'), '400');
@@ -66,6 +66,29 @@ describe('company data policies', () => {
     expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ encryption: true });
     await waitFor(() => expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeDisabled());
     expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeChecked();
+  });
+
+  it('keeps originals only with encryption: ticking encryption enables the box, and both are sent', async () => {
+    const sent = gateway({ policies: start });
+    const user = userEvent.setup();
+    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
+    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
+    const form = await screen.findByTestId('policies-form');
+    const keep = within(form).getByLabelText('Keep the unredacted original');
+    expect(within(form).getByText(/Needs encryption at rest/)).toBeInTheDocument();
+    await waitFor(() => expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeEnabled());
+    expect(keep).toBeDisabled();
+    await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
+    expect(keep).toBeEnabled();
+    await user.click(keep);
+    // Unticking encryption again (not yet saved) takes the original with it.
+    await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
+    expect(keep).not.toBeChecked();
+    await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
+    expect(keep).toBeChecked();
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('Policies saved')).toBeInTheDocument();
+    expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ keepOriginal: true, encryption: true });
   });
 
   it('says why the server refused', async () => {

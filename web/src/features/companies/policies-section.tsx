@@ -1,6 +1,7 @@
 // A company's data policies (issue 25), set by the platform administrator: redaction mode,
 // retention and encryption at rest (which, once on, stays on: the server refuses turning it off).
-// Keeping unredacted originals is shown switched off and disabled: the server refuses it until it exists.
+// Keeping unredacted originals needs encryption (the server refuses it without): its switch is
+// usable only while encryption is ticked.
 import { useEffect, useState, type ReactElement } from 'react';
 import type { CompanyPolicies, RetentionPolicy } from '@earshot/contracts';
 import { REDACTION_MODES, type RedactionMode } from '@earshot/contracts/constants';
@@ -27,11 +28,13 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
   const [redaction, setRedaction] = useState<RedactionMode>('off');
   const [days, setDays] = useState<Days>({ recordingsDays: '', chatsDays: '', auditDays: '' });
   const [encryption, setEncryption] = useState(false);
+  const [keepOriginal, setKeepOriginal] = useState(false);
   useEffect(() => {
     if (!data) return;
     setRedaction(data.redaction);
     setDays(daysText(data.retention));
     setEncryption(data.encryption);
+    setKeepOriginal(data.keepOriginal);
   }, [data]);
 
   const heading = <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">{t('policies.title')}</h3>;
@@ -39,7 +42,7 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
 
   const submit = async () => {
     const retention = Object.fromEntries(RETENTION.map((key) => [key, days[key].trim() === '' ? null : Number(days[key])])) as RetentionPolicy;
-    const body: CompanyPolicies = { redaction, keepOriginal: false, encryption, retention };
+    const body: CompanyPolicies = { redaction, keepOriginal: keepOriginal && encryption, encryption, retention };
     try {
       await save({ id: companyId, body }).unwrap();
       notify(true, t('policies.saved'));
@@ -64,7 +67,9 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
       <Field label={t('policies.encryption')} hint={t('policies.encryptionHint')}>
         <input type="checkbox" checked={encryption} disabled={data?.encryption ?? true} onChange={(event) => setEncryption(event.target.checked)} className="size-4" data-testid="policies-encryption" />
       </Field>
-      <label className="flex items-center gap-2 text-sm text-gray-500"><input type="checkbox" checked={false} disabled className="size-4" />{t('policies.keepOriginal')}</label>
+      <Field label={t('policies.keepOriginal')} hint={t('policies.keepOriginalHint')}>
+        <input type="checkbox" checked={keepOriginal && encryption} disabled={!data || !encryption} onChange={(event) => setKeepOriginal(event.target.checked)} className="size-4" data-testid="policies-keepOriginal" />
+      </Field>
       <div><button type="submit" disabled={saving.isLoading || !data} className={buttonClass.primary}>{t('policies.save')}</button></div>
     </form>
   );

@@ -28,6 +28,7 @@ import { useViewerKeys } from './use-viewer-keys';
 import { useWordEdit } from './use-word-edit';
 import { recognitionLine } from './recognition';
 import { RecordingHold } from './recording-hold';
+import { ShowOriginal } from './original-words';
 import { WaveformBar, type PlayerError } from './waveform-bar';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
@@ -152,6 +153,7 @@ export default function TranscriptViewPage(): ReactElement {
               </div>
             ) : null}
           </div>
+          {ready && data?.hasOriginal ? <ShowOriginal fileId={id} speakers={speakers} /> : null}
           {playerError ? <ErrorBox message={t(`viewer.${playerError}`)} /> : null}
           {body}
           {ready && data && peaksSettled && duration > 0 && !playerError ? (
