@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope, type SearchResults, type TranscriptDto } from '@earshot/contracts';
-import { buildEnvelope, DecryptionError, KeyUnavailableError, openJson, type ServiceContext } from '@earshot/kit';
+import { BlindIndex, buildEnvelope, DecryptionError, KeyUnavailableError, openJson, type ServiceContext } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import type { TranscriptionConfig } from '../src/config';
+import { blindQuery } from '../src/services/search';
 import { PURPOSES, wordsOf } from '../src/services/words-encryption';
 import { getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus } from './helpers';
 
@@ -33,7 +34,7 @@ const files: Record<string, string> = {};
 
 const policies = (encryption: boolean): CompanyPolicies => ({ redaction: 'off', keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
 
-async function publish(companyId: string, type: 'company.policies_changed' | 'company.deleted', data: Record<string, unknown>) {
+async function publish(companyId: string, type: 'company.policies_changed' | 'company.updated' | 'company.deleted', data: Record<string, unknown>) {
   const envelope = buildEnvelope({ type, companyId, actor: SYSTEM_ACTOR, data } as never) as Envelope;
   await stack.bus.publish([{ topic: eventDefinition(envelope.type).topic, key: companyId, envelope }]);
   await stack.settle();
@@ -154,6 +155,24 @@ test('turning encryption on seals the existing transcripts in the background, wi
   // Run again: nothing left to do, nothing sealed twice.
   await words.encryptExisting();
   expect(textOf(await getTranscript(stack, tokens[LATER]!, files.later!))).toContain('clementine');
+});
+
+test('a language change indexes sealed passages again with the new dictionary (stemming), from their opened words', async () => {
+  const company = (language: string) => ({ name: 'Later', code: 'LATER', domain: 'later.test', status: 'active', maxUsers: null, maxStorage: null, type: 'b2b', language });
+  // The fallback dictionary (simple) does not stem: a plural is another word.
+  expect((await search(LATER, 'clementines')).items).toHaveLength(0);
+  await publish(LATER, 'company.updated', { id: LATER, before: company('et'), after: company('en') });
+  expect((await search(LATER, 'clementines')).items.map((i) => i.fileId)).toEqual([files.later]);
+  const raw = await rawText(files.later!);
+  for (const word of [...SPOKEN, 'clementin']) expect(raw).not.toContain(word);
+});
+
+test('a query\'s lexemes are replaced by tokens, quotes and backslashes unescaped first; operators are kept', () => {
+  const index = new BlindIndex(randomBytes(32), LATER);
+  expect(blindQuery("'zeppelin' <-> 'quixot' & !'harbour'", index))
+    .toBe(`'${index.token('zeppelin')}' <-> '${index.token('quixot')}' & !'${index.token('harbour')}'`);
+  expect(blindQuery("'o''neil' | 'a\\\\b'", index)).toBe(`'${index.token("o'neil")}' | '${index.token('a\\b')}'`);
+  expect(blindQuery('', index)).toBe('');
 });
 
 test('deleting the company destroys its words key first: a backup of a sealed row cannot be opened any more', async () => {
