@@ -25,3 +25,4 @@ export * from './credits';
 export * from './csv';
 export * from './privacy';
 export * from './crypto';
+export * from './timers';

@@ -1,4 +1,4 @@
-import { defineService, onEvery, startDailyJob, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
+import { ContextTimers, defineService, onEvery, startDailyJob, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
@@ -7,8 +7,7 @@ import { auditExportPart } from './services/privacy';
 import { auditRetention, retention } from './services/retention';
 
 type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig & StorageConfig>;
-const anchorTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
-const retentionTimers = new WeakMap<AuditContext, NodeJS.Timeout>();
+const timers = new ContextTimers();
 
 /** The audit service: an append-only, hash-chained log of every event on every topic. See README.md. */
 export const auditService = defineService<AuditContext['config']>({
@@ -36,16 +35,11 @@ export const auditService = defineService<AuditContext['config']>({
     const job = new AnchorJob(ctx.db, ctx.logger, ctx.config);
     const anchor = () => job.run().then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'audit chain anchor failed'));
     await anchor();
-    const timer = setInterval(() => void anchor(), ANCHOR_POLL_MS);
-    timer.unref();
-    anchorTimers.set(ctx, timer);
+    timers.every(ctx, ANCHOR_POLL_MS, () => void anchor());
     const cut = auditRetention(ctx);
-    retentionTimers.set(ctx, startDailyJob(ctx.logger, 'audit retention', (now) => cut.daily(now)));
+    timers.add(ctx, startDailyJob(ctx.logger, 'audit retention', (now) => cut.daily(now)));
   },
   async stop(ctx) {
-    clearInterval(anchorTimers.get(ctx));
-    anchorTimers.delete(ctx);
-    clearInterval(retentionTimers.get(ctx));
-    retentionTimers.delete(ctx);
+    timers.stop(ctx);
   },
 });

@@ -1,5 +1,5 @@
 import { aiCatalogue, providerKeysFor } from '@earshot/ai';
-import { createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob, type HandlerSpec, type ServiceContext } from '@earshot/kit';
+import { ContextTimers, createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob, type HandlerSpec, type ServiceContext } from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
@@ -40,7 +40,7 @@ const waking = (spec: HandlerSpec, after: () => void): HandlerSpec => ({
   },
 });
 
-const retentionTimers = new WeakMap<ServiceContext<ChatConfig>, NodeJS.Timeout>();
+const timers = new ContextTimers();
 
 /** The chat service. See README.md for what it owns. */
 export const chatService = defineService<ChatConfig>({
@@ -87,11 +87,10 @@ export const chatService = defineService<ChatConfig>({
     knowledgeQueue(ctx.database)?.start();
     // The daily chats retention: at start and on a timer, run once per UTC day by whoever is first.
     const job = chatRetention(ctx);
-    retentionTimers.set(ctx, startDailyJob(ctx.logger, 'chats retention', (now) => job.daily(now)));
+    timers.add(ctx, startDailyJob(ctx.logger, 'chats retention', (now) => job.daily(now)));
   },
   async stop(ctx) {
-    clearInterval(retentionTimers.get(ctx));
-    retentionTimers.delete(ctx);
+    timers.stop(ctx);
     await knowledgeQueue(ctx.database)?.stop();
   },
   // Called only when chat runs as its own process (distributed): it serves no internal route, but

@@ -1,4 +1,4 @@
-import { createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob, type ServiceContext } from '@earshot/kit';
+import { ContextTimers, createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
@@ -16,8 +16,7 @@ import { encryptionOf, startEncryptionPass } from './services/encryption';
 import { TagService } from './services/tags';
 import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyAudioRedacted, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
 
-const retentionTimers = new WeakMap<ServiceContext<FileConfig>, NodeJS.Timeout>();
-const encryptionTimers = new WeakMap<ServiceContext<FileConfig>, NodeJS.Timeout>();
+const timers = new ContextTimers();
 
 /** The file service. See README.md for what it owns. */
 export const fileService = defineService<FileConfig>({
@@ -67,15 +66,12 @@ export const fileService = defineService<FileConfig>({
   // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.
   async start(ctx) {
     await encryptionOf(ctx).assertStartable();
-    encryptionTimers.set(ctx, startEncryptionPass(ctx));
+    timers.add(ctx, startEncryptionPass(ctx));
     const job = recordingRetention(ctx, createStorage(ctx.config));
-    retentionTimers.set(ctx, startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)));
+    timers.add(ctx, startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)));
   },
   async stop(ctx) {
-    clearInterval(encryptionTimers.get(ctx));
-    encryptionTimers.delete(ctx);
-    clearInterval(retentionTimers.get(ctx));
-    retentionTimers.delete(ctx);
+    timers.stop(ctx);
   },
 });
 

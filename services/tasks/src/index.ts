@@ -1,4 +1,4 @@
-import { defineService, type ServiceContext } from '@earshot/kit';
+import { ContextTimers, defineService } from '@earshot/kit';
 import { tasksConfigShape, type TasksConfig } from './config';
 import { migrations } from './db/migrations';
 import { calendarRoutes } from './routes/calendar';
@@ -8,7 +8,7 @@ import { subscriptions } from './services/events';
 import { REMINDER_POLL_MS, ReminderJob } from './services/reminders';
 import { TaskService } from './services/tasks';
 
-const reminderTimers = new WeakMap<ServiceContext<TasksConfig>, NodeJS.Timeout>();
+const timers = new ContextTimers();
 
 /** The tasks service: follow-ups from calls as tasks, and the company calendar. See README.md. */
 export const tasksService = defineService<TasksConfig>({
@@ -28,13 +28,10 @@ export const tasksService = defineService<TasksConfig>({
     const job = new ReminderJob(ctx);
     const remind = () => job.run().then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'task reminders failed'));
     await remind();
-    const timer = setInterval(() => void remind(), REMINDER_POLL_MS);
-    timer.unref();
-    reminderTimers.set(ctx, timer);
+    timers.every(ctx, REMINDER_POLL_MS, () => void remind());
   },
   async stop(ctx) {
-    clearInterval(reminderTimers.get(ctx));
-    reminderTimers.delete(ctx);
+    timers.stop(ctx);
   },
 });
 

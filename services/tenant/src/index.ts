@@ -1,4 +1,4 @@
-import { ConfigError, createStorage, defineService, on, serveCreditGateInProcess, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
+import { ConfigError, ContextTimers, createStorage, defineService, on, serveCreditGateInProcess, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { policyMigrations } from './db/policies';
 import { holdMigrations } from './db/holds';
@@ -47,7 +47,7 @@ function creditsOf(ctx: TenantContext): CreditService {
 
 /** How often the monthly grants are looked at: the 1st's grant lands within this after midnight UTC. */
 const MONTHLY_GRANT_POLL_MS = 15 * 60 * 1000;
-const grantTimers = new WeakMap<TenantContext, NodeJS.Timeout>();
+const timers = new ContextTimers();
 
 /** The tenant service: companies, their branding, API keys, policies and feature switches; clients; pricing and credits. See README.md. */
 export const tenantService = defineService<TenantConfig>({
@@ -104,13 +104,10 @@ export const tenantService = defineService<TenantConfig>({
   async start(ctx) {
     const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
     await grant();
-    const timer = setInterval(() => void grant(), MONTHLY_GRANT_POLL_MS);
-    timer.unref();
-    grantTimers.set(ctx, timer);
+    timers.every(ctx, MONTHLY_GRANT_POLL_MS, () => void grant());
   },
   async stop(ctx) {
-    clearInterval(grantTimers.get(ctx));
-    grantTimers.delete(ctx);
+    timers.stop(ctx);
     creditServices.delete(ctx);
   },
 });
