@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import { storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import { encryptionConfigShape, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
 
 /** Environment keys of the chat service. */
 export const chatConfigShape = {
   ...aiConfigShape,
   /** Where knowledge files' originals are kept (the same storage as the file service's). */
   ...storageConfigShape,
+  /** Encryption at rest (issue 25): the master key that wraps chat's data keys of the companies. */
+  ...encryptionConfigShape,
   /** Where to ask for a provider's key when the prompt service runs in another process. */
   ...providerKeysConfigShape,
   /** Transcript passages the assistant quotes, or gives a model as context. */
@@ -19,4 +21,4 @@ export const chatConfigShape = {
   CHAT_CONTEXT_TOKENS: z.coerce.number().int().min(1000).max(10_000_000).default(32_000),
 };
 
-export type ChatConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;
+export type ChatConfig = BaseConfig & StorageConfig & EncryptionConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;

@@ -8,6 +8,7 @@ import { companyRemoval } from './services/company-removal';
 import { companyTypes } from './services/company-types';
 import { ConversationService } from './services/conversations';
 import { CustomGptService } from './services/custom-gpts';
+import { encryptionOf, startChatEncryptionPass } from './services/encryption';
 import { Embedder } from './services/knowledge/embeddings';
 import { KnowledgeFileService } from './services/knowledge/files';
 import { KnowledgeQueue, knowledgeQueue, registerKnowledgeQueue } from './services/knowledge/queue';
@@ -21,11 +22,8 @@ import {
   applyClientSaved,
   applyFileDeleted,
   applyFileUploaded,
-  applySegmentsChanged,
-  applyTextPublished,
-  applyTranscriptCompleted,
   applyTranscriptDeleted,
-  applyWordEdited,
+  transcriptCopyOf,
 } from './services/transcripts';
 
 /** Wakes this process's knowledge queue (an upload, a change of the AI configuration). */
@@ -51,7 +49,8 @@ export const chatService = defineService<ChatConfig>({
   configShape: chatConfigShape,
   async routes(app, ctx) {
     const catalogue = aiCatalogue(ctx);
-    const storage = createStorage(ctx.config);
+    // Knowledge files of a company with encryption on are stored encrypted; reads decrypt (issue 25).
+    const { storage } = encryptionOf(ctx);
     const embedder = new Embedder(ctx, catalogue);
     registerKnowledgeQueue(ctx.database, new KnowledgeQueue(ctx, storage, embedder));
     const gpts = new CustomGptService(ctx);
@@ -60,28 +59,37 @@ export const chatService = defineService<ChatConfig>({
     await chatRoutes(app, conversations, new ReplyService(ctx, catalogue, conversations, retrieval, processCreditGate(ctx.database, ctx.config)));
     await customGptRoutes(app, gpts, new KnowledgeFileService(ctx, gpts, storage, wake(ctx)));
   },
-  subscriptions: (ctx) => [
-    // A changed embeddings model is re-embedded in the background: wake the queue to start.
-    ...aiCatalogue(ctx).handlers().map((handler) => waking(handler, wake(ctx))),
-    ...companyTypes.handlers(),
-    // Retention policies and company holds: what the daily chats retention may delete.
-    ...retention.handlers(),
-    on('file.uploaded', (event, tx) => applyFileUploaded(tx, event)),
-    on('transcript.completed', (event, tx) => applyTranscriptCompleted(tx, event)),
-    on('transcript.text_published', (event, tx) => applyTextPublished(tx, event)),
-    on('transcript.word_edited', (event, tx) => applyWordEdited(tx, event)),
-    on('transcript.segments_changed', (event, tx) => applySegmentsChanged(tx, event)),
-    on('transcript.deleted', (event, tx) => applyTranscriptDeleted(tx, event)),
-    on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
-    on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event), { entity: (event) => `recording-client:${event.data.fileId}` }),
-    on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
-    on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
-    on('client.deleted', (event, tx) => applyClientDeleted(tx, event), { entity: (event) => `client:${event.data.id}` }),
-    companyRemoval(createStorage(ctx.config)),
-    // A person's data (issue 25): their conversations, for the auth service's ZIP.
-    chatExportPart(createStorage(ctx.config)),
-  ],
+  subscriptions: (ctx) => {
+    const copy = transcriptCopyOf(ctx);
+    return [
+      // A changed embeddings model is re-embedded in the background: wake the queue to start.
+      ...aiCatalogue(ctx).handlers().map((handler) => waking(handler, wake(ctx))),
+      ...companyTypes.handlers(),
+      // Retention policies and company holds: what the daily chats retention may delete.
+      ...retention.handlers(),
+      on('file.uploaded', (event, tx) => applyFileUploaded(tx, event)),
+      // The transcript copy: sealed for a company with encryption on.
+      on('transcript.completed', (event, tx) => copy.applyTranscriptCompleted(tx, event)),
+      on('transcript.text_published', (event, tx) => copy.applyTextPublished(tx, event)),
+      on('transcript.word_edited', (event, tx) => copy.applyWordEdited(tx, event)),
+      on('transcript.segments_changed', (event, tx) => copy.applySegmentsChanged(tx, event)),
+      on('transcript.deleted', (event, tx) => applyTranscriptDeleted(tx, event)),
+      on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
+      on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event), { entity: (event) => `recording-client:${event.data.fileId}` }),
+      on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
+      on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
+      on('client.deleted', (event, tx) => applyClientDeleted(tx, event), { entity: (event) => `client:${event.data.id}` }),
+      companyRemoval(createStorage(ctx.config), encryptionOf(ctx).ring),
+      // The encryption switch of each company (company.policies_changed).
+      ...encryptionOf(ctx).ring.handlers(),
+      // A person's data (issue 25): their conversations, for the auth service's ZIP.
+      chatExportPart(createStorage(ctx.config)),
+    ];
+  },
   async start(ctx) {
+    await encryptionOf(ctx).assertStartable();
+    // Encrypts what a company stored before it turned encryption on, in the background.
+    timers.add(ctx, startChatEncryptionPass(ctx));
     // Refuses to start, clearly, without a way to the prompt service for provider keys.
     providerKeysFor(ctx.database, ctx.config);
     knowledgeQueue(ctx.database)?.start();

@@ -14,9 +14,9 @@ const system: Actor = { type: 'system', id: null };
  * loopback address providers may use only when allowed), listening on a real port for streams.
  * No tenant service here: `credits` is the gate served in its place (default: nothing is metered).
  */
-export async function stackWithFakeProvider(credits?: CreditGate): Promise<{ stack: TestStack; fake: FakeOpenAI; base: string; close(): Promise<void> }> {
+export async function stackWithFakeProvider(credits?: CreditGate, config: Record<string, string> = {}): Promise<{ stack: TestStack; fake: FakeOpenAI; base: string; close(): Promise<void> }> {
   const fake = await startFakeOpenAI();
-  const stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000' });
+  const stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000', ...config });
   if (credits) serveCreditGateInProcess(stack.database, credits);
   else serveUnmeteredCredits(stack.database);
   const base = await listen(stack);

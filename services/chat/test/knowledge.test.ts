@@ -116,14 +116,14 @@ test('DOCX keeps its headings, Markdown its sections, and HTML is served as text
 
 test('a text file named .pdf is 415 and leaves nothing behind', async () => {
   const before = (await stack.as(admin, { method: 'GET', url: `/api/custom-gpt/${gptId}/files` })).json() as KnowledgeFileDto[];
-  const stored = await readdir(join(stack.dataDir, 'objects', 'knowledge', gptId));
+  const stored = await readdir(join(stack.dataDir, 'objects', ACME, 'knowledge', gptId));
   const res = await upload(stack, admin, gptId, { name: 'report.pdf', type: PDF, data: Buffer.from('just some text pretending to be a PDF') });
   expect(res.statusCode).toBe(415);
   expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', details: [{ field: 'file' }] });
   const zip = await upload(stack, admin, gptId, { name: 'archive.txt', type: 'text/plain', data: Buffer.from('PK\u0003\u0004\u0014\u0000\u0000\u0000binary') });
   expect(zip.statusCode).toBe(415);
   expect((await stack.as(admin, { method: 'GET', url: `/api/custom-gpt/${gptId}/files` })).json()).toEqual(before);
-  expect(await readdir(join(stack.dataDir, 'objects', 'knowledge', gptId))).toEqual(stored);
+  expect(await readdir(join(stack.dataDir, 'objects', ACME, 'knowledge', gptId))).toEqual(stored);
 });
 
 test('a PDF without a text layer and a password-protected PDF end failed with the reason', async () => {
@@ -161,7 +161,7 @@ test('retrieval finds the passage on the right page among 100 files', async () =
   // A GPT holds 100 files: the next is refused before anything is stored.
   const more = await upload(stack, admin, gpt._id, { name: 'extra.txt', type: 'text/plain', data: Buffer.from('one too many') });
   expect(more.statusCode).toBe(409);
-  expect(await readdir(join(stack.dataDir, 'objects', 'knowledge', gpt._id))).toHaveLength(100);
+  expect(await readdir(join(stack.dataDir, 'objects', ACME, 'knowledge', gpt._id))).toHaveLength(100);
 });
 
 test('full-text search alone does not know synonyms', async () => {
@@ -222,6 +222,6 @@ test('deleting a file removes its chunks and vectors and the stored original', a
   const vectors = await stack.database.query<{ n: number }>(
     'select count(*)::int as n from chat.knowledge_vectors v where not exists (select 1 from chat.knowledge_chunks c where c.id = v.chunk_id)');
   expect(vectors[0]!.n).toBe(0);
-  expect(await readdir(join(stack.dataDir, 'objects', 'knowledge', gptId))).not.toContain(handbookId);
+  expect(await readdir(join(stack.dataDir, 'objects', ACME, 'knowledge', gptId))).not.toContain(handbookId);
   expect((await stack.as(user, { method: 'GET', url: `/api/custom-gpt/${gptId}/files/${handbookId}` })).statusCode).toBe(404);
 });

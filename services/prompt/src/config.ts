@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import { storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import { encryptionConfigShape, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
 
 // Credentials never belong in these URLs: they are stored as the providers' base URLs, sent on
 // events and logged (the servers take no key).
@@ -15,6 +15,8 @@ export const promptConfigShape = {
   ...aiConfigShape,
   // Storage: its part of a person's export (issue 25) is written there.
   ...storageConfigShape,
+  /** Encryption at rest (issue 25): the master key that wraps prompt's data keys of the companies. */
+  ...encryptionConfigShape,
   INTERNAL_API_TOKEN: providerKeysConfigShape.INTERNAL_API_TOKEN,
   /** Analysis runs worked on at once by this process. */
   ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
@@ -39,4 +41,4 @@ export const promptConfigShape = {
   LOCAL_AI_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
 };
 
-export type PromptConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof promptConfigShape>>;
+export type PromptConfig = BaseConfig & StorageConfig & EncryptionConfig & z.infer<z.ZodObject<typeof promptConfigShape>>;

@@ -1,5 +1,5 @@
 import { serveProviderKeysInProcess } from '@earshot/ai';
-import { ConfigError, creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
+import { ConfigError, ContextTimers, creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
@@ -15,6 +15,7 @@ import { AnalysisService } from './services/analysis';
 import { ConnectionTester } from './services/connection';
 import { dashboardHandlers } from './services/dashboard-projection';
 import { DashboardService } from './services/dashboards';
+import { encryptionOf, startPromptEncryptionPass } from './services/encryption';
 import { ModelService } from './services/models';
 import { PatternService } from './services/patterns';
 import { PromptService } from './services/prompts';
@@ -29,6 +30,8 @@ function services(ctx: ServiceContext<PromptConfig>) {
   const providers = new ProviderService(ctx, tester);
   return { providers, models: new ModelService(ctx, providers, tester), credits: processCreditGate(ctx.database, ctx.config) };
 }
+
+const timers = new ContextTimers();
 
 /** Wakes this process's analysis queue (after a commit that made runs or completed a transcript's text). */
 const wake = (ctx: ServiceContext<PromptConfig>) => () => analysisQueue(ctx.database)?.nudge();
@@ -53,10 +56,11 @@ export const promptService = defineService<PromptConfig>({
   },
   subscriptions: (ctx) => [
     on('file.uploaded', (event, tx) => projection.applyFileUploaded(tx, event)),
-    on('transcript.completed', (event, tx) => projection.applyTranscriptCompleted(tx, event), { afterCommit: wake(ctx) }),
-    on('transcript.text_published', (event, tx) => projection.applyTextPublished(tx, event), { afterCommit: wake(ctx) }),
-    on('transcript.word_edited', (event, tx) => projection.applyWordEdited(tx, event)),
-    on('transcript.segments_changed', (event, tx) => projection.applySegmentsChanged(tx, event)),
+    // The transcript copy: its text sealed for a company with encryption on.
+    on('transcript.completed', (event, tx) => projection.applyTranscriptCompleted(tx, event, encryptionOf(ctx)), { afterCommit: wake(ctx) }),
+    on('transcript.text_published', (event, tx) => projection.applyTextPublished(tx, event, encryptionOf(ctx)), { afterCommit: wake(ctx) }),
+    on('transcript.word_edited', (event, tx) => projection.applyWordEdited(tx, event, encryptionOf(ctx))),
+    on('transcript.segments_changed', (event, tx) => projection.applySegmentsChanged(tx, event, encryptionOf(ctx))),
     on('transcript.client_linked', (event, tx) => projection.applyClientLinked(tx, event), { afterCommit: wake(ctx) }),
     on('transcript.deleted', (event, tx) => projection.applyRemoved(tx, event.data.fileId)),
     on('file.deleted', (event, tx) => projection.applyRemoved(tx, event.data.id)),
@@ -67,16 +71,22 @@ export const promptService = defineService<PromptConfig>({
     ...companyTypes.handlers(),
     // The dashboards' read model: after the transcript copy's handlers, which it reads.
     ...dashboardHandlers(),
-    companyRemoval,
+    companyRemoval(encryptionOf(ctx).ring),
+    // The encryption switch of each company (company.policies_changed).
+    ...encryptionOf(ctx).ring.handlers(),
     // A person's data (issue 25): the analysis runs they asked for, for the auth service's ZIP.
     promptExportPart(ctx.config),
   ],
   async start(ctx) {
+    await encryptionOf(ctx).assertStartable();
+    // Seals what a company's copy held before it turned encryption on, in the background.
+    timers.add(ctx, startPromptEncryptionPass(ctx));
     await analysisQueue(ctx.database)?.start();
     // In the background: the local-AI servers may start after this process.
     startLocalAi(ctx);
   },
   async stop(ctx) {
+    timers.stop(ctx);
     await localAi(ctx.database)?.stop();
     await analysisQueue(ctx.database)?.stop();
   },

@@ -1,5 +1,5 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
-import type { Migration } from '@earshot/kit';
+import { companyKeysMigrations, type Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
 import { retention } from '../services/retention';
 
@@ -193,4 +193,21 @@ export const migrations: Migration[] = [
     sql: `create index conversations_company_idx on conversations (company_id, created_at) where company_id is not null;`,
   },
   retention.migration,
+  // Encryption at rest (issue 25): chat's own data keys, one per company, wrapped by the master key.
+  ...companyKeysMigrations,
+  {
+    // Sealed text (a company with encryption on) is searched by its blind index: keyed-hash tokens
+    // of its English lexemes, written by the service beside the sealed text. Plain rows keep the
+    // English tsvector of their text. Recreating the generated column rebuilds it and its index.
+    name: '0007_sealed_text_blind_index',
+    sql: `
+      alter table transcript_segments add column blind tsvector;
+      alter table transcript_segments drop column tsv;
+      alter table transcript_segments add column tsv tsvector generated always as (coalesce(blind, to_tsvector('english', text))) stored;
+      create index transcript_segments_tsv_idx on transcript_segments using gin (tsv);
+      alter table knowledge_chunks add column blind tsvector;
+      alter table knowledge_chunks drop column tsv;
+      alter table knowledge_chunks add column tsv tsvector generated always as (coalesce(blind, to_tsvector('english', coalesce(heading, '') || ' ' || text))) stored;
+      create index knowledge_chunks_tsv_idx on knowledge_chunks using gin (tsv);`,
+  },
 ];

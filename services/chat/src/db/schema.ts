@@ -1,9 +1,11 @@
-import { bigint, boolean, doublePrecision, integer, jsonb, pgSchema, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, doublePrecision, integer, jsonb, pgSchema, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { CitationDto, GptScope, GptVisibility, KnowledgeFileStatus, KnowledgeFormat, UsageDto } from '@earshot/contracts';
 
 export const chat = pgSchema('chat');
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+/** A sealed row's blind index (a tsvector of keyed-hash tokens, see BlindIndex), written as its text form; null for plain text. */
+const blindTsvector = customType<{ data: string; driverData: string }>({ dataType: () => 'tsvector' });
 
 export const conversations = chat.table('conversations', {
   id: uuid('id').primaryKey(),
@@ -58,6 +60,7 @@ export const transcriptSegments = chat.table('transcript_segments', {
   start: doublePrecision('start').notNull(),
   end: doublePrecision('end').notNull(),
   text: text('text').notNull(),
+  blind: blindTsvector('blind'),
 });
 export type SegmentRow = typeof transcriptSegments.$inferSelect;
 
@@ -131,6 +134,7 @@ export const knowledgeChunks = chat.table('knowledge_chunks', {
   page: integer('page'),
   heading: text('heading'),
   text: text('text').notNull(),
+  blind: blindTsvector('blind'),
 });
 export type KnowledgeChunkRow = typeof knowledgeChunks.$inferSelect;
 

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { KnowledgeFileStatus } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import { knowledgeChunks, knowledgeFiles, knowledgeVectors, type KnowledgeFileRow, type NewKnowledgeFileRow } from '../db/schema';
-import { allWordsThenAny } from './fts';
+import { allWordsThenAny, type BlindTerms, type SearchQueries } from './fts';
 
 // Bound parameters per statement stay far below PostgreSQL's 65,535.
 const INSERT_BATCH = 500;
@@ -68,12 +68,14 @@ export async function finish(tx: Db, id: string, outcome: { status: 'ready'; pag
   return row;
 }
 
+/** A chunk as stored: heading and text plain, or sealed with `blind` their blind index (null: plain). */
 export interface NewChunk {
   id: string;
   position: number;
   page: number | null;
   heading: string | null;
   text: string;
+  blind: string | null;
 }
 
 /** A file version's chunks, made once: a second run of the same version (after a restart) replaces them. */
@@ -84,6 +86,7 @@ export async function replaceChunks(tx: Db, file: { id: string; customGptId: str
   }
 }
 
+/** A chunk as read: heading and text as stored (the service opens sealed ones). */
 export interface ChunkHit {
   id: string;
   fileId: string;
@@ -99,17 +102,25 @@ const toHit = (r: HitRow): ChunkHit => ({ id: r.id, fileId: r.file_id, fileName:
 /** Chunks of the GPT's ready files only: a file being processed or failed answers nothing yet. */
 const readyChunks = (customGptId: string) => sql`c.custom_gpt_id = ${customGptId} and f.status = 'ready'`;
 
-/** The chunks of a GPT's files that best match a question (English full-text search, ranked). */
-export async function searchChunks(db: Db, customGptId: string, question: string, limit: number): Promise<ChunkHit[]> {
-  return allWordsThenAny(question, async (query: SQL) => {
+/**
+ * The chunks of a GPT's files that best match a question (English full-text search, ranked).
+ * `blind`: the question's tokens in the GPT's company when its chunks may be sealed: sealed
+ * chunks are matched by them, plain ones (stored before encryption was on) in English.
+ */
+export async function searchChunks(db: Db, customGptId: string, question: string, limit: number, blind: BlindTerms | null = null): Promise<ChunkHit[]> {
+  return allWordsThenAny(question, async ({ plain, blind: [sealed] }: SearchQueries) => {
+    const matching = sealed
+      ? sql`((c.blind is null and c.tsv @@ q.query) or (c.blind is not null and c.tsv @@ q.blind))`
+      : sql`c.tsv @@ q.query`;
     const result = (await db.execute(sql`
       select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
-      from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id, (select ${query} as query) q
-      where ${readyChunks(customGptId)} and c.tsv @@ q.query
-      order by ts_rank(c.tsv, q.query) desc, c.file_id, c.position
+      from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id,
+        (select ${plain} as query, ${sealed?.query ?? null}::tsquery as blind) q
+      where ${readyChunks(customGptId)} and ${matching}
+      order by ts_rank(c.tsv, case when c.blind is null then q.query else q.blind end) desc, c.file_id, c.position
       limit ${limit}`)) as unknown as { rows: HitRow[] };
     return result.rows.map(toHit);
-  });
+  }, blind ? [blind] : []);
 }
 
 export async function chunksByIds(db: Db, ids: readonly string[]): Promise<ChunkHit[]> {
@@ -160,15 +171,15 @@ function parseRealArray(text: string): number[] {
  * Chunks that have no vector of `modelId` yet, oldest files first: of one file (being indexed), or
  * of every ready file (re-embedding).
  */
-export async function chunksWithoutVectors(db: Db, modelId: string, filter: { fileId?: string; limit: number }): Promise<{ id: string; customGptId: string; fileId: string; text: string; heading: string | null }[]> {
+export async function chunksWithoutVectors(db: Db, modelId: string, filter: { fileId?: string; limit: number }): Promise<{ id: string; customGptId: string; companyId: string | null; fileId: string; text: string; heading: string | null }[]> {
   const result = (await db.execute(sql`
-    select c.id, c.custom_gpt_id, c.file_id, c.text, c.heading
+    select c.id, c.custom_gpt_id, f.company_id, c.file_id, c.text, c.heading
     from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
     where ${filter.fileId ? sql`c.file_id = ${filter.fileId}` : sql`f.status = 'ready'`}
       and not exists (select 1 from chat.knowledge_vectors v where v.chunk_id = c.id and v.model_id = ${modelId})
     order by f.created_at, c.file_id, c.position
-    limit ${filter.limit}`)) as unknown as { rows: { id: string; custom_gpt_id: string; file_id: string; text: string; heading: string | null }[] };
-  return result.rows.map((r) => ({ id: r.id, customGptId: r.custom_gpt_id, fileId: r.file_id, text: r.text, heading: r.heading }));
+    limit ${filter.limit}`)) as unknown as { rows: { id: string; custom_gpt_id: string; company_id: string | null; file_id: string; text: string; heading: string | null }[] };
+  return result.rows.map((r) => ({ id: r.id, customGptId: r.custom_gpt_id, companyId: r.company_id, fileId: r.file_id, text: r.text, heading: r.heading }));
 }
 
 export async function insertVectors(tx: Db, rows: readonly { chunkId: string; customGptId: string; modelId: string; dimension: number; vector: number[] }[]): Promise<void> {
@@ -176,7 +187,6 @@ export async function insertVectors(tx: Db, rows: readonly { chunkId: string; cu
     await tx.insert(knowledgeVectors).values(rows.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
   }
 }
-
 
 /**
  * Changes whenever the GPT's files or any of its vector sets do: keys what is cached of the GPT
@@ -194,4 +204,38 @@ export async function gptStamp(db: Db, customGptId: string): Promise<string> {
 export async function companyOfGpt(db: Db, customGptId: string): Promise<string | null> {
   const result = (await db.execute(sql`select company_id from chat.custom_gpts where id = ${customGptId}`)) as unknown as { rows: { company_id: string | null }[] };
   return result.rows[0]?.company_id ?? null;
+}
+
+/** A company's knowledge files, for the background encryption of their originals. */
+export async function filesOfCompany(db: Db, companyId: string): Promise<Pick<KnowledgeFileRow, 'id' | 'customGptId' | 'storageKey' | 'mimeType' | 'status'>[]> {
+  return db.select({ id: knowledgeFiles.id, customGptId: knowledgeFiles.customGptId, storageKey: knowledgeFiles.storageKey, mimeType: knowledgeFiles.mimeType, status: knowledgeFiles.status })
+    .from(knowledgeFiles).where(eq(knowledgeFiles.companyId, companyId)).orderBy(asc(knowledgeFiles.createdAt), asc(knowledgeFiles.id));
+}
+
+/** Points a file at its original's new key unless it moved meanwhile; the key it has now (null: the file is gone). */
+export async function moveObject(db: Db, id: string, from: string, to: string): Promise<string | null> {
+  await db.update(knowledgeFiles).set({ storageKey: to }).where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.storageKey, from)));
+  const [row] = await db.select({ key: knowledgeFiles.storageKey }).from(knowledgeFiles).where(eq(knowledgeFiles.id, id));
+  return row?.key ?? null;
+}
+
+const plainChunksOf = (companyId: string) => sql`c.blind is null and c.file_id in (select id from chat.knowledge_files where company_id = ${companyId})`;
+
+/** A company's knowledge chunks still stored in plain (made before it turned encryption on). */
+export async function countPlainChunks(db: Db, companyId: string): Promise<number> {
+  const result = (await db.execute(sql`select count(*)::int as n from chat.knowledge_chunks c where ${plainChunksOf(companyId)}`)) as unknown as { rows: { n: number }[] };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export async function plainChunks(db: Db, companyId: string, limit: number): Promise<{ id: string; heading: string | null; text: string }[]> {
+  const result = (await db.execute(sql`select c.id, c.heading, c.text from chat.knowledge_chunks c where ${plainChunksOf(companyId)} order by c.id limit ${limit}`)) as unknown as { rows: { id: string; heading: string | null; text: string }[] };
+  return result.rows;
+}
+
+/** Writes chunks' sealed heading and text over their plain ones (a chunk sealed meanwhile is left). */
+export async function sealChunks(tx: Db, rows: readonly { id: string; heading: string | null; text: string; blind: string | null }[]): Promise<void> {
+  for (const row of rows) {
+    await tx.update(knowledgeChunks).set({ heading: row.heading, text: row.text, blind: row.blind })
+      .where(and(eq(knowledgeChunks.id, row.id), isNull(knowledgeChunks.blind)));
+  }
 }

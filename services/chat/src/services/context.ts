@@ -2,9 +2,9 @@ import type { TranscriptCitationDto } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import * as recordingsRepo from '../repositories/recordings';
 import type { Recording, RecordingScope } from '../repositories/recordings';
-import * as segmentsRepo from '../repositories/segments';
 import type { Passage } from '../repositories/segments';
 import { clock, toCitation } from './passages';
+import type { TranscriptCopy } from './transcripts';
 
 /**
  * How the passages given with a question were chosen:
@@ -113,29 +113,31 @@ export interface GatherOptions {
   passages: number;
   /** Tokens the transcript may take of the model's context. */
   budgetTokens: number;
+  /** The transcript copy, read opened (a company's text may be stored sealed). */
+  transcripts: Pick<TranscriptCopy, 'search' | 'ofFile'>;
 }
 
 /** The passages that go with a question, and how they were chosen. */
 export async function gatherContext(db: Db, options: GatherOptions): Promise<TurnContext> {
-  const { question, scope, bound, builtIn, passages, budgetTokens } = options;
+  const { question, scope, bound, builtIn, passages, budgetTokens, transcripts } = options;
   const asked = await recordingsAsked(db, question, scope, bound);
   const result = (mode: ContextMode, found: readonly Passage[], recording: Recording | null = null, total = found.length): TurnContext =>
     ({ mode, passages: found.map(toCitation), recording, total });
   if (asked.length !== 1) {
     const searched = asked.length > 1 ? { ...scope, fileIds: asked.map((r) => r.fileId) } : scope;
-    return result('search', await segmentsRepo.search(db, question, searched, passages));
+    return result('search', await transcripts.search(db, question, searched, passages));
   }
   const recording = asked[0]!;
-  const segments = await segmentsRepo.ofFile(db, recording.fileId);
+  const segments = await transcripts.ofFile(db, recording.fileId);
   if (builtIn) {
-    const found = asksOverview(question) ? [] : await segmentsRepo.search(db, question, { companyId: null, fileIds: [recording.fileId] }, passages);
+    const found = asksOverview(question) ? [] : await transcripts.search(db, question, { companyId: null, fileIds: [recording.fileId] }, passages);
     // Asked for a summary, or nothing matched: what it can show of the recording is how it goes.
     if (found.length === 0) return result('overview', overviewOf(segments), recording, segments.length);
     return result('search', found, recording, segments.length);
   }
   const whole = estimateTokens(segments.map((p, i) => segmentLine(p, i + 1)).join('\n'));
   if (whole <= budgetTokens) return result('whole', segments, recording);
-  const relevant = await segmentsRepo.search(db, question, { companyId: null, fileIds: [recording.fileId] }, 200);
+  const relevant = await transcripts.search(db, question, { companyId: null, fileIds: [recording.fileId] }, 200);
   return result('excerpts', excerptsOf(segments, relevant, budgetTokens), recording, segments.length);
 }
 

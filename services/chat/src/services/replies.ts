@@ -21,6 +21,7 @@ import type { ConversationService } from './conversations';
 import { gptContext } from './knowledge/gpt-context';
 import type { KnowledgeRetrieval } from './knowledge/retrieval';
 import { modelWriter } from './model-writer';
+import { transcriptCopyOf } from './transcripts';
 import type { HistoryMessage, ReplyWriter } from './writer';
 
 /** Of a model's context, what a recording's transcript may take, and what earlier messages may then take. */
@@ -207,7 +208,7 @@ export class ReplyService {
       // GPT that does not search transcripts needs none.
       const scope = () => this.conversations.scope(turn.identity, turn.identity.companyId);
       const gpt = turn.customGpt
-        ? await gptContext(this.ctx.db, this.retrieval, { identity: turn.identity, gpt: turn.customGpt, question: turn.question, scope, passages: this.ctx.config.CHAT_PASSAGES })
+        ? await gptContext(this.ctx.db, this.retrieval, { identity: turn.identity, gpt: turn.customGpt, question: turn.question, scope, passages: this.ctx.config.CHAT_PASSAGES, transcripts: transcriptCopyOf(this.ctx) })
         : null;
       const context = gpt ? { mode: 'search' as const, passages: gpt.transcripts, recording: null, total: gpt.transcripts.length } : await gatherContext(this.ctx.db, {
         question: turn.question,
@@ -216,6 +217,7 @@ export class ReplyService {
         builtIn: writer.builtIn,
         passages: this.ctx.config.CHAT_PASSAGES,
         budgetTokens: Math.floor(this.contextTokens(writer) * TRANSCRIPT_SHARE),
+        transcripts: transcriptCopyOf(this.ctx),
       });
       const transcript = context.mode === 'whole' || context.mode === 'excerpts';
       const history = writer.usesHistory ? await this.history(turn, transcript) : [{ role: 'user' as const, content: turn.question }];

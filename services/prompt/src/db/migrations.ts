@@ -1,4 +1,4 @@
-import type { Migration } from '@earshot/kit';
+import { companyKeysMigrations, type Migration } from '@earshot/kit';
 import { actionItemsMigration } from '../services/action-items';
 import { companyTypes } from '../services/company-types';
 
@@ -345,4 +345,6 @@ export const migrations: Migration[] = [
       insert into dashboard_tag_days select company_id, day, tag, count(*), sum(seconds)
         from dashboard_calls, unnest(tags) tag where seconds is not null group by company_id, day, tag;`,
   },
+  // Encryption at rest (issue 25): prompt's own data keys, one per company, wrapped by the master key.
+  ...companyKeysMigrations,
 ];

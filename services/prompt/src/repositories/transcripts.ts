@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notLike, sql } from 'drizzle-orm';
 import type { CallMetricsDto, TranscriptSegmentFact } from '@earshot/contracts';
-import type { Db } from '@earshot/kit';
+import { FIELD_PREFIX, type Db } from '@earshot/kit';
 import { clients, companyLanguages, transcriptSegments, transcripts, type SegmentRow, type TranscriptRow } from '../db/schema';
 
 // Bound parameters per statement stay far below PostgreSQL's 65,535 even for long recordings.
@@ -124,4 +124,29 @@ export async function saveCompanyLanguage(tx: Db, id: string, language: string |
 export async function companyLanguage(db: Db, companyId: string): Promise<string | null> {
   const [row] = await db.select({ language: companyLanguages.language }).from(companyLanguages).where(eq(companyLanguages.id, companyId));
   return row?.language ?? null;
+}
+
+/** A company's segments whose text is not sealed (sealed text starts with FIELD_PREFIX). */
+const plainOf = (companyId: string) => and(
+  sql`${transcriptSegments.fileId} in (select file_id from prompt.transcripts where company_id = ${companyId})`,
+  notLike(transcriptSegments.text, `${FIELD_PREFIX}%`),
+);
+
+/** A company's transcript text still stored in plain (before it turned encryption on). */
+export async function countPlainSegments(db: Db, companyId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(transcriptSegments).where(plainOf(companyId));
+  return Number(row?.n ?? 0);
+}
+
+export async function plainSegments(db: Db, companyId: string, limit: number): Promise<{ fileId: string; segmentId: string; text: string }[]> {
+  return db.select({ fileId: transcriptSegments.fileId, segmentId: transcriptSegments.segmentId, text: transcriptSegments.text })
+    .from(transcriptSegments).where(plainOf(companyId)).limit(limit);
+}
+
+/** Writes segments' sealed text over their plain text; one edited meanwhile (no longer `text`) is left for the next batch. */
+export async function sealSegments(tx: Db, rows: readonly { fileId: string; segmentId: string; text: string; sealed: string }[]): Promise<void> {
+  for (const row of rows) {
+    await tx.update(transcriptSegments).set({ text: row.sealed })
+      .where(and(eq(transcriptSegments.fileId, row.fileId), eq(transcriptSegments.segmentId, row.segmentId), eq(transcriptSegments.text, row.text)));
+  }
 }

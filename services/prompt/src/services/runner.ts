@@ -10,7 +10,9 @@ import * as runsRepo from '../repositories/runs';
 import * as transcriptsRepo from '../repositories/transcripts';
 import { answerShapeFor, type Answer } from './action-items';
 import { AnalysisFailure, StructuredAsker } from './analyst';
+import { encryptionOf } from './encryption';
 import { fillPrompt, splitLines, type RecordingFacts } from './prompt-text';
+import { openedSegments } from './transcripts';
 import type { ProviderService } from './providers';
 
 const CHARS_PER_TOKEN = 4;
@@ -99,7 +101,8 @@ export class AnalysisRunner {
     const [version, file, segments, language] = await Promise.all([
       findVersion(db, run.promptId, run.promptVersion),
       transcriptsRepo.findFile(db, run.fileId, run.companyId),
-      transcriptsRepo.segmentsOf(db, run.fileId),
+      // The copy's text may be stored sealed: the prompt gets it opened.
+      openedSegments(db, encryptionOf(this.ctx), run),
       transcriptsRepo.companyLanguage(db, run.companyId),
     ]);
     if (!version || !file) throw new AnalysisFailure('The prompt version or the transcript of this run no longer exists');

@@ -12,6 +12,7 @@ import type { KnowledgeFileRow } from '../../db/schema';
 import * as gptsRepo from '../../repositories/custom-gpts';
 import * as knowledgeRepo from '../../repositories/knowledge';
 import type { CustomGptService } from '../custom-gpts';
+import { knowledgeKey } from '../encryption';
 import { recogniseKnowledgeFile, servedType } from './formats';
 
 export function toKnowledgeFile(row: KnowledgeFileRow): KnowledgeFileDto {
@@ -86,7 +87,8 @@ export class KnowledgeFileService {
     const name = cleanName(upload.fileName);
     const { format, mimeType } = await recogniseKnowledgeFile(data, name, upload.clientType);
     const id = randomUUID();
-    const storageKey = `knowledge/${gpt.id}/${id}`;
+    // Stored through the encrypting storage: sealed when the GPT's company has encryption on.
+    const storageKey = knowledgeKey(gpt.companyId, gpt.id, id);
     await this.storage.put(storageKey, Readable.from([data]), { contentType: mimeType, size: data.length });
     let row: KnowledgeFileRow;
     try {

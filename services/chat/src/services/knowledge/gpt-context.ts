@@ -2,8 +2,8 @@ import type { FileCitationDto, TranscriptCitationDto } from '@earshot/contracts'
 import type { Db, Identity } from '@earshot/kit';
 import type { CustomGptRow } from '../../db/schema';
 import type { RecordingScope } from '../../repositories/recordings';
-import * as segmentsRepo from '../../repositories/segments';
 import { toCitation } from '../passages';
+import type { TranscriptCopy } from '../transcripts';
 import type { KnowledgeRetrieval } from './retrieval';
 
 /** A quote in a citation: enough to recognise the passage, not the whole chunk again. */
@@ -32,13 +32,13 @@ function quoteOf(text: string): string {
  */
 export async function gptContext(
   db: Db, retrieval: KnowledgeRetrieval,
-  input: { identity: Identity; gpt: CustomGptRow; question: string; scope: () => Promise<RecordingScope>; passages: number },
+  input: { identity: Identity; gpt: CustomGptRow; question: string; scope: () => Promise<RecordingScope>; passages: number; transcripts: Pick<TranscriptCopy, 'search'> },
 ): Promise<GptContext> {
-  const { identity, gpt, question, scope, passages } = input;
+  const { identity, gpt, question, scope, passages, transcripts: copy } = input;
   const { hits } = await retrieval.search(identity, gpt.id, question, passages);
   const knowledge = hits.map((h, i): FileCitationDto => ({
     kind: 'file', fileId: h.fileId, fileName: h.fileName, ...(h.page ? { page: h.page } : {}), index: i + 1, quote: quoteOf(h.text),
   }));
-  const transcripts = gpt.searchTranscripts ? (await segmentsRepo.search(db, question, await scope(), passages)).map(toCitation) : [];
+  const transcripts = gpt.searchTranscripts ? (await copy.search(db, question, await scope(), passages)).map(toCitation) : [];
   return { knowledge, texts: hits.map((h) => h.text), transcripts };
 }

@@ -5,6 +5,7 @@ import type { Database, ObjectStorage, ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../../config';
 import type { KnowledgeFileRow } from '../../db/schema';
 import * as knowledgeRepo from '../../repositories/knowledge';
+import { encryptionOf, PURPOSES } from '../encryption';
 import { chunkBlocks } from './chunk';
 import { EMBED_BATCH, type Embedder } from './embeddings';
 import { ExtractionFailure, extractText } from './extract';
@@ -110,7 +111,10 @@ export class KnowledgeQueue {
     }
     const chunks = chunkBlocks(extracted.blocks).map((c) => ({ ...c, id: randomUUID() }));
     if (!(await alive('indexing', 65, extracted.pages))) return; // deleted meanwhile
-    await this.ctx.transact((tx) => knowledgeRepo.replaceChunks(tx, file, chunks));
+    // A company with encryption on keeps its chunks' words sealed (with their blind index).
+    const encryption = encryptionOf(this.ctx);
+    const sealed = await encryption.sealedChunks(this.ctx.db, await encryption.textOf(this.ctx.db, file.companyId), chunks);
+    await this.ctx.transact((tx) => knowledgeRepo.replaceChunks(tx, file, chunks.map((c, i) => ({ ...c, ...sealed[i]! }))));
     const embeddingsModelId = await this.embedFile(file, chunks.length);
     await this.ctx.transact(async (tx, emit) => {
       const row = await knowledgeRepo.finish(tx, file.id, { status: 'ready', pages: extracted.pages, chunks: chunks.length });
@@ -156,8 +160,11 @@ export class KnowledgeQueue {
     batch: Awaited<ReturnType<typeof knowledgeRepo.chunksWithoutVectors>>,
     purpose: 'knowledge' | 'reembed',
   ): Promise<void> {
-    const { vectors, tokens } = await this.embedder.embed(model, batch.map((c) => (c.heading ? `${c.heading}\n${c.text}` : c.text)));
     const first = batch[0]!;
+    // One GPT per batch: one company's key opens every chunk.
+    const text = await encryptionOf(this.ctx).textOf(this.ctx.db, first.companyId);
+    const opened = batch.map((c) => ({ heading: c.heading === null ? null : text.open(PURPOSES.chunkHeading, c.heading), text: text.open(PURPOSES.chunkText, c.text) }));
+    const { vectors, tokens } = await this.embedder.embed(model, opened.map((c) => (c.heading ? `${c.heading}\n${c.text}` : c.text)));
     await this.ctx.transact(async (tx, emit) => {
       await knowledgeRepo.insertVectors(tx, batch.map((c, i) => ({ chunkId: c.id, customGptId: c.customGptId, modelId: model.modelId, dimension: vectors[i]!.length, vector: vectors[i]! })));
       emit({

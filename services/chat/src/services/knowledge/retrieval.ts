@@ -1,8 +1,10 @@
 import type { ResolvedModel } from '@earshot/ai';
 import { actorOf, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../../config';
+import { questionLexemes } from '../../repositories/fts';
 import * as knowledgeRepo from '../../repositories/knowledge';
 import type { ChunkHit, EmbeddingSet } from '../../repositories/knowledge';
+import { encryptionOf, PURPOSES, type CompanyText } from '../encryption';
 import { cosine, type Embedder } from './embeddings';
 
 /** Candidates each ranking gives to the fusion. */
@@ -51,8 +53,19 @@ export class KnowledgeRetrieval {
 
   constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly embedder: Embedder) {}
 
+  /**
+   * The passages that best answer a question, opened: a company GPT's chunks may be stored sealed
+   * (its company's encryption on), found through the blind index of the question's words.
+   */
   async search(identity: Identity, customGptId: string, question: string, limit: number): Promise<Retrieved> {
-    const fts = await knowledgeRepo.searchChunks(this.ctx.db, customGptId, question, CANDIDATES);
+    const text = await encryptionOf(this.ctx).textOf(this.ctx.db, await knowledgeRepo.companyOfGpt(this.ctx.db, customGptId));
+    const found = await this.find(identity, customGptId, question, limit, text);
+    return { ...found, hits: found.hits.map((h) => ({ ...h, heading: h.heading === null ? null : text.open(PURPOSES.chunkHeading, h.heading), text: text.open(PURPOSES.chunkText, h.text) })) };
+  }
+
+  private async find(identity: Identity, customGptId: string, question: string, limit: number, text: CompanyText): Promise<Retrieved> {
+    const blind = text.blind() ? text.terms(await questionLexemes(this.ctx.db, question)) : null;
+    const fts = await knowledgeRepo.searchChunks(this.ctx.db, customGptId, question, CANDIDATES, blind);
     const stamp = await knowledgeRepo.gptStamp(this.ctx.db, customGptId);
     const answering = await this.answeringSet(customGptId, stamp);
     if (!answering) return { hits: fts.slice(0, limit), embeddingsModelId: null };

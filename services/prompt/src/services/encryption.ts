@@ -1,0 +1,103 @@
+import { isId, SYSTEM_ACTOR } from '@earshot/contracts';
+import {
+  CompanyKeyRing,
+  isSealed,
+  KeyUnavailableError,
+  masterKeysFrom,
+  openText,
+  sealText,
+  startEncryptionPass,
+  type Db,
+  type EncryptionProgress,
+  type ServiceContext,
+} from '@earshot/kit';
+import type { PromptConfig } from '../config';
+import * as repo from '../repositories/transcripts';
+
+/** What the sealed column holds: bound into its ciphertext, so a value cannot be moved to another column. */
+const SEGMENT_TEXT = 'prompt.transcript_segments.text';
+
+/** Segments sealed per transaction by the background pass. */
+const PASS_BATCH = 200;
+
+/** One company's transcript text as the copy stores it: sealed while its encryption is on, plain otherwise. */
+export interface SegmentSealer {
+  seal(text: string): string;
+  /** The text as published; a sealed text of a company whose key was destroyed fails (KeyUnavailableError). */
+  open(stored: string): string;
+}
+
+/**
+ * Encryption at rest in the prompt service (issue 25): a key ring of its own (prompt.company_keys,
+ * data keys wrapped by the master key) and the transcript copy's text sealed for a company with
+ * encryption on. Analyses open it when they build their prompt, so what a provider receives is
+ * the text as published (already redacted by the transcription service).
+ */
+export class PromptEncryption {
+  readonly ring: CompanyKeyRing;
+
+  constructor(private readonly ctx: ServiceContext<PromptConfig>) {
+    // Reading the master key validates it: a bad key or unreadable key file stops the start.
+    this.ring = new CompanyKeyRing('prompt', 'prompt', masterKeysFrom(ctx.config));
+  }
+
+  /** Refuses to start when sealed transcript text exists and no master key is configured. */
+  assertStartable(): Promise<void> {
+    return this.ring.assertStartable(this.ctx.db);
+  }
+
+  progress(companyId: string): Promise<EncryptionProgress> {
+    return this.ring.progress(this.ctx.db, companyId);
+  }
+
+  async sealerOf(db: Db, companyId: string): Promise<SegmentSealer> {
+    const key = isId(companyId) ? await this.ring.dataKey(db, companyId) : null;
+    const sealing = key !== null && (await this.ring.encrypts(db, companyId));
+    const context = { companyId, purpose: SEGMENT_TEXT };
+    return {
+      seal: (text) => (sealing && key ? sealText(key, context, text) : text),
+      open: (stored) => {
+        if (!isSealed(stored)) return stored;
+        if (!key) throw new KeyUnavailableError(`The data key of company ${companyId} is gone: its transcript text cannot be decrypted`);
+        return openText(key, context, stored);
+      },
+    };
+  }
+
+  /**
+   * The background pass after a company turned encryption on: its transcript copy's text still in
+   * plain is sealed in batches, progress saved after each; the end is told by
+   * company.encryption_progressed (state `done`). Safe to run again: sealed text is skipped, and a
+   * segment edited meanwhile is read again by the next batch.
+   */
+  async encryptExisting(): Promise<void> {
+    for (const companyId of await this.ring.pending(this.ctx.db)) {
+      const sealer = await this.sealerOf(this.ctx.db, companyId);
+      const progress: EncryptionProgress = { state: 'running', done: 0, total: await repo.countPlainSegments(this.ctx.db, companyId) };
+      for (;;) {
+        const batch = await repo.plainSegments(this.ctx.db, companyId, PASS_BATCH);
+        if (batch.length === 0) break;
+        await this.ctx.transact((tx) => repo.sealSegments(tx, batch.map((s) => ({ ...s, sealed: sealer.seal(s.text) }))));
+        progress.done += batch.length;
+        await this.ring.saveProgress(this.ctx.db, companyId, progress);
+      }
+      await this.ctx.transact(async (tx, emit) => {
+        await this.ring.saveProgress(tx, companyId, { ...progress, state: 'done' });
+        emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'prompt', done: progress.done, total: progress.total, state: 'done' } });
+      });
+      this.ctx.logger.info({ companyId, total: progress.total }, 'existing transcript copies encrypted');
+    }
+  }
+}
+
+const instances = new WeakMap<ServiceContext<PromptConfig>, PromptEncryption>();
+
+/** The one PromptEncryption of a service context: handlers, runs and the background pass share its key cache. */
+export function encryptionOf(ctx: ServiceContext<PromptConfig>): PromptEncryption {
+  let found = instances.get(ctx);
+  if (!found) instances.set(ctx, (found = new PromptEncryption(ctx)));
+  return found;
+}
+
+/** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
+export const startPromptEncryptionPass = (ctx: ServiceContext<PromptConfig>) => startEncryptionPass(ctx.logger, 'prompt', () => encryptionOf(ctx).encryptExisting());
