@@ -18,12 +18,13 @@ const PLAIN = randomUUID();
 const LATER = randomUUID();
 // Words the tests look for in the raw database text: none is part of any other stored value.
 const SPOKEN = ['marmalade', 'zeppelin', 'quixotic', 'harbourmaster', 'marmalade', 'tangerine'];
-const words = SPOKEN.map((word, i) => ({ word, start: 0.1 + i * 0.25, end: 0.3 + i * 0.25 }));
+// A pause after the third word: two segments, so two passages per recording.
+const words = SPOKEN.map((word, i) => ({ word, start: 0.1 + i * 0.25 + (i >= 3 ? 1 : 0), end: 0.3 + i * 0.25 + (i >= 3 ? 1 : 0) }));
 const provider: Server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 2, text: SPOKEN.join(' '), words, segments: [] }));
+    res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 4, text: SPOKEN.join(' '), words, segments: [] }));
   });
 });
 
@@ -43,7 +44,7 @@ async function publish(companyId: string, type: 'company.policies_changed' | 'co
 const turnOn = (companyId: string) => publish(companyId, 'company.policies_changed', { id: companyId, before: policies(false), after: policies(true) });
 
 async function transcribed(companyId: string): Promise<string> {
-  const fileId = await upload(stack, tokens[companyId]!, makeTones([{ start: 0.1, length: 1.6 }], 2), 'call.wav');
+  const fileId = await upload(stack, tokens[companyId]!, makeTones([{ start: 0.1, length: 3.5 }], 4), 'call.wav');
   expect((await waitForStatus(stack, tokens[companyId]!, fileId)).status).toBe('completed');
   return fileId;
 }
@@ -61,8 +62,8 @@ async function rawText(fileId: string): Promise<string> {
 
 const textOf = (t: TranscriptDto) => t.metadata.speakerSegments.map((s) => s.text).join(' ');
 
-async function search(companyId: string, q: string): Promise<SearchResults> {
-  const res = await stack.as(tokens[companyId]!, { method: 'GET', url: `/api/search?q=${encodeURIComponent(q)}` });
+async function search(companyId: string, q: string, sort: 'newest' | 'best' = 'newest'): Promise<SearchResults> {
+  const res = await stack.as(tokens[companyId]!, { method: 'GET', url: `/api/search?q=${encodeURIComponent(q)}&sort=${sort}` });
   expect(res.statusCode).toBe(200);
   return res.json() as SearchResults;
 }
@@ -84,9 +85,11 @@ afterAll(async () => {
 test('with encryption on, no spoken word is in the transcript, its passages or its index; the viewer and exports read them', async () => {
   const raw = await rawText(files.sealed!);
   expect(raw).toContain('ef1.');
+  const passages = await stack.database.query<{ ord: number; segment_id: string }>('select ord, segment_id from transcription.search_segments where file_id = $1 order by ord', [files.sealed]);
   for (const word of SPOKEN) expect(raw).not.toContain(word);
   const transcript = await getTranscript(stack, tokens[SEALED]!, files.sealed!);
   expect(textOf(transcript)).toBe(SPOKEN.join(' '));
+  expect(passages.map((p) => [p.ord, p.segment_id])).toEqual(transcript.metadata.speakerSegments.map((s, i) => [i + 1, s._id]));
   const txt = await stack.as(tokens[SEALED]!, { method: 'GET', url: `/api/transcripts/${files.sealed}/export?format=txt` });
   expect(txt.statusCode).toBe(200);
   expect(txt.body).toContain('marmalade zeppelin quixotic');
@@ -101,6 +104,10 @@ test('search finds an encrypted company\'s words through the blind index and mar
   expect((await search(SEALED, '"zeppelin quixotic"')).items).toHaveLength(1);
   expect((await search(SEALED, '"quixotic zeppelin"')).items).toHaveLength(0);
   expect((await search(SEALED, 'aubergine')).items).toHaveLength(0);
+  // Best match ranks sealed passages too (ts_rank over the tokens and their positions).
+  const best = await search(SEALED, 'marmalade', 'best');
+  expect(best.items.map((i) => i.fileId)).toEqual([files.sealed]);
+  expect(best.items[0]!.hits[0]!.snippet).toBe('<mark>marmalade</mark> zeppelin quixotic');
   // Another company's search does not reach it, and a HOST_ADMIN searching every company does.
   expect((await search(PLAIN, 'zeppelin')).items.map((i) => i.fileId)).toEqual([files.plain]);
   const host = await stack.tokenFor('HOST_ADMIN', null);
@@ -180,7 +187,7 @@ test('deleting the company destroys its words key first: a backup of a sealed ro
   const backup = row!.segments;
   const purpose = PURPOSES.segments(files.sealed!);
   // While the key exists the backup opens (so the failure below is the shredding, not the copy).
-  expect(await wordsOf(ctx).open(ctx.db, SEALED, purpose, backup)).toHaveLength(1);
+  expect(await wordsOf(ctx).open(ctx.db, SEALED, purpose, backup)).toHaveLength(2);
   await publish(SEALED, 'company.deleted', { id: SEALED, before: { name: 'Sealed', code: 'SEALED', domain: 'sealed', status: 'active', maxUsers: 10, maxStorage: null }, after: null });
   expect(await stack.database.query('select 1 from transcription.transcripts where company_id = $1', [SEALED])).toHaveLength(0);
   expect(await stack.database.query('select 1 from transcription.company_keys where company_id = $1', [SEALED])).toHaveLength(0);

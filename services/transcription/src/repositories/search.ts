@@ -81,13 +81,14 @@ export async function lexemesOf(db: Db, config: string, texts: readonly string[]
   if (texts.length === 0) return found;
   const rows = await rowsOf<{ i: number; lexeme: string; positions: string }>(db, sql`
     select t.i::int as i, u.lexeme, array_to_string(u.positions, ',') as positions
-    from unnest(${textArray(texts)}) with ordinality as t(text, i)
+    from ${textsOf(texts)}
     cross join lateral unnest(to_tsvector(${config}::regconfig, t.text)) u`);
   for (const row of rows) found[Number(row.i) - 1]!.push({ lexeme: row.lexeme, positions: row.positions });
   return found;
 }
 
-const textArray = (texts: readonly string[]) => sql`array[${sql.join(texts.map((t) => sql`${t}`), sql`, `)}]::text[]`;
+/** Texts as rows `t(text, i)` (1-based), from one JSON parameter however many there are. */
+const textsOf = (texts: readonly string[]) => sql`jsonb_array_elements_text(${JSON.stringify(texts)}::jsonb) with ordinality as t(text, i)`;
 
 export interface SealedPassage {
   ord: number;
@@ -107,11 +108,12 @@ export async function replaceSealedPassages(tx: Db, fileId: string, config: stri
     await tx.execute(sql`delete from transcription.search_files where file_id = ${fileId}`);
     return;
   }
-  for (const p of passages) {
-    await tx.execute(sql`
-      insert into transcription.search_segments (file_id, ord, segment_id, speaker_name, start, text, config, tsv)
-      values (${fileId}, ${p.ord}, ${p.segmentId}, ${p.speakerName}, ${p.start}, ${p.text}, ${config}, ${p.tsv}::tsvector)`);
-  }
+  // One statement whatever the length: the passages travel as one JSON parameter.
+  await tx.execute(sql`
+    insert into transcription.search_segments (file_id, ord, segment_id, speaker_name, start, text, config, tsv)
+    select ${fileId}, p.ord, p."segmentId", p."speakerName", p.start, p.text, ${config}, p.tsv::tsvector
+    from jsonb_to_recordset(${JSON.stringify(passages)}::jsonb)
+      as p(ord integer, "segmentId" text, "speakerName" text, start double precision, text text, tsv text)`);
   await rebuildFileRow(tx, fileId, true);
 }
 
@@ -445,7 +447,7 @@ export async function marksOf(db: Db, config: string, texts: readonly string[], 
            array(select w.ord::int from string_to_table(t.text, ' ') with ordinality as w(word, ord)
                  where to_tsvector(${config}::regconfig, w.word) @@ websearch_to_tsquery(${config}::regconfig, ${marked})
                  order by w.ord) as marks
-    from unnest(${textArray(texts)}) with ordinality as t(text, i)`);
+    from ${textsOf(texts)}`);
   const marks: number[][] = texts.map(() => []);
   for (const row of rows) marks[Number(row.i) - 1] = parseIntArray(row.marks);
   return marks;
