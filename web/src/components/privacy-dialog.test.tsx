@@ -24,8 +24,8 @@ const ERASED: PrivacyJobDto = {
   parts: [
     { service: 'auth', counts: { accounts: 1, sessions: 2 } },
     { service: 'chat', counts: { conversations: 3, messages: 12 } },
-    { service: 'file', counts: { kept: 4 } },
-    { service: 'transcription', counts: { anonymised: 4 } },
+    { service: 'file', counts: { recordingsKept: 4 } },
+    { service: 'transcription', counts: { wordsBlanked: 4 } },
   ],
 };
 
@@ -81,9 +81,9 @@ describe('erasing a person', () => {
     expect(rows).toEqual([
       'AccountAccounts: 1 · Sessions: 2',
       'ChatsConversations: 3 · Messages: 12',
-      'RecordingsKept without the person: 4',
+      'RecordingsRecordings kept without the person: 4',
       // A kind the console has no words for shows as the server names it.
-      'Transcriptsanonymised: 4',
+      'TranscriptswordsBlanked: 4',
     ]);
     expect(within(dialog).getByRole('heading', { name: 'What each service removed' })).toBeInTheDocument();
     expect(onErased).not.toHaveBeenCalled();
