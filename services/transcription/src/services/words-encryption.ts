@@ -10,6 +10,7 @@ import {
   sealedEnvelope,
   sealJson,
   sealText,
+  startEncryptionPass,
   type BaseConfig,
   type Db,
   type EncryptionConfig,
@@ -227,23 +228,6 @@ export function wordsOf(ctx: ServiceContext<BaseConfig & EncryptionConfig>): Tra
   return found;
 }
 
-/** How often the background pass looks for companies that turned encryption on. */
-const PASS_POLL_MS = 15_000;
-
-/** Runs the background pass at start and on a timer, one run at a time; a failure is logged and retried. */
-export function startWordsEncryptionPass(ctx: ServiceContext<BaseConfig & EncryptionConfig>): NodeJS.Timeout {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    wordsOf(ctx).encryptExisting()
-      .catch((error: unknown) => ctx.logger.error({ err: error }, 'encrypting existing transcripts failed'))
-      .finally(() => {
-        running = false;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, PASS_POLL_MS);
-  timer.unref();
-  return timer;
-}
+/** Runs the background pass at start and on a timer (kit's startEncryptionPass: one run at a time, failures logged). */
+export const startWordsEncryptionPass = (ctx: ServiceContext<BaseConfig & EncryptionConfig>): NodeJS.Timeout =>
+  startEncryptionPass(ctx.logger, 'transcription', () => wordsOf(ctx).encryptExisting());
