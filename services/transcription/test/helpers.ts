@@ -271,6 +271,21 @@ export async function listenOnLoopback(server: Server): Promise<string> {
 }
 
 /**
+ * A stand-in OpenAI-compatible speech provider that answers `said`, one word every 0.2 s from
+ * 0.1 s, whatever audio it is sent (listen with listenOnLoopback).
+ */
+export function wordsProvider(said: readonly string[]): Server {
+  const words = said.map((word, i) => ({ word, start: 0.1 + i * 0.2, end: 0.28 + i * 0.2 }));
+  return createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 0.2 * said.length + 0.2, text: said.join(' '), words, segments: [] }));
+    });
+  });
+}
+
+/**
  * The file and transcription services transcribing at the OpenAI-compatible provider `baseUrl`
  * (`env` adds or overrides settings), with `services` beside them in the same process (the audit
  * log, the chat and prompt services' copies). No tenant service in this stack: nothing here is metered.

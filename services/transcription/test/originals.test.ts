@@ -1,12 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope, type EventType, type OriginalWordsDto } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import { auditService } from '@earshot/audit-service';
-import { getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus } from './helpers';
+import { getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus, wordsProvider } from './helpers';
 
 // Unredacted originals (issue 25, policy keepOriginal with encryption at rest): the redaction step
 // keeps the words and the audio as recognised, encrypted under the company's data key; only the
@@ -16,14 +15,7 @@ const ACME = randomUUID();
 const GLOBEX = randomUUID();
 const CARD = ['4539', '1488', '0343', '6467'];
 const SAID = ['my', 'card', 'number', 'is', ...CARD, 'thanks'];
-const words = SAID.map((word, i) => ({ word, start: 0.1 + i * 0.2, end: 0.28 + i * 0.2 }));
-const provider: Server = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 2, text: SAID.join(' '), words, segments: [] }));
-  });
-});
+const provider = wordsProvider(SAID);
 
 let stack: TestStack;
 const tokens: Record<'user' | 'admin' | 'caller' | 'host' | 'otherAdmin', string> = { user: '', admin: '', caller: '', host: '', otherAdmin: '' };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { strFromU8, unzipSync } from 'fflate';
 import { EXPORT_FORMATS, eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
@@ -8,7 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { chatService } from '@earshot/chat-service';
 import { analysisQueue, promptService } from '@earshot/prompt-service';
 import { addChatModel, listen, streamAbout } from '../../chat/test/helpers';
-import { listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus } from './helpers';
+import { listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus, wordsProvider } from './helpers';
 
 // Issue 25: "Events, the chat and prompt services' copies, search, exports and AI providers only
 // ever receive redacted text." One stack runs it end to end: a recording whose words carry a card
@@ -24,14 +23,7 @@ const SECRET = new RegExp(CARD.join('|'));
 const SAID = ['hello', 'my', 'card', 'number', 'is', ...CARD, 'thank', 'you'];
 const LABEL = '[card number]';
 
-const speech: Server = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    const words = SAID.map((word, i) => ({ word, start: 0.1 + i * 0.2, end: 0.28 + i * 0.2 }));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 3, text: SAID.join(' '), words, segments: [] }));
-  });
-});
+const speech = wordsProvider(SAID);
 
 let stack: TestStack;
 let chat: FakeOpenAI;

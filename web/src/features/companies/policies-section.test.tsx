@@ -30,13 +30,18 @@ function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
 
 const start: CompanyPolicies = { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: 30, auditDays: null } };
 
+/** The companies page as the platform administrator, with Acme's dialog open at its policies. */
+async function openPolicies(state: Parameters<typeof gateway>[0]) {
+  const sent = gateway(state);
+  const user = userEvent.setup();
+  renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
+  await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
+  return { sent, user, form: await screen.findByTestId('policies-form') };
+}
+
 describe('company data policies', () => {
   it('shows the stored policies and saves the redaction mode and retention, blank meaning forever', async () => {
-    const sent = gateway({ policies: start });
-    const user = userEvent.setup();
-    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
-    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
-    const form = await screen.findByTestId('policies-form');
+    const { sent, user, form } = await openPolicies({ policies: start });
     expect(within(form).getByRole('heading', { name: 'Data policies' })).toBeInTheDocument();
     await waitFor(() => expect(within(form).getByTestId('policies-chatsDays')).toHaveValue('30'));
     // Keeping originals needs encryption: its box waits for encryption's. Encryption may be turned on.
@@ -53,11 +58,7 @@ describe('company data policies', () => {
   });
 
   it('turns encryption on; once on, the box stays ticked and cannot be unticked', async () => {
-    const sent = gateway({ policies: start });
-    const user = userEvent.setup();
-    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
-    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
-    const form = await screen.findByTestId('policies-form');
+    const { sent, user, form } = await openPolicies({ policies: start });
     const box = within(form).getByLabelText('Encryption at rest (recordings)');
     await waitFor(() => expect(box).toBeEnabled());
     await user.click(box);
@@ -69,11 +70,7 @@ describe('company data policies', () => {
   });
 
   it('keeps originals only with encryption: ticking encryption enables the box, and both are sent', async () => {
-    const sent = gateway({ policies: start });
-    const user = userEvent.setup();
-    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
-    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
-    const form = await screen.findByTestId('policies-form');
+    const { sent, user, form } = await openPolicies({ policies: start });
     const keep = within(form).getByLabelText('Keep the unredacted original');
     expect(within(form).getByText(/Needs encryption at rest/)).toBeInTheDocument();
     await waitFor(() => expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeEnabled());
@@ -92,11 +89,7 @@ describe('company data policies', () => {
   });
 
   it('says why the server refused', async () => {
-    gateway({ policies: start, refuse: 'body.retention.auditDays: Too small: expected number to be >=365' });
-    const user = userEvent.setup();
-    renderPage(<CompaniesPage />, { path: '/companies', url: '/companies', role: 'HOST_ADMIN', companyId: null });
-    await user.click(await screen.findByRole('button', { name: 'Edit Acme' }));
-    const form = await screen.findByTestId('policies-form');
+    const { user, form } = await openPolicies({ policies: start, refuse: 'body.retention.auditDays: Too small: expected number to be >=365' });
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Save policies' })).toBeEnabled());
     await user.type(within(form).getByTestId('policies-auditDays'), '30');
     await user.click(within(form).getByRole('button', { name: 'Save policies' }));
