@@ -26,3 +26,4 @@ export * from './csv';
 export * from './privacy';
 export * from './crypto';
 export * from './timers';
+export * from './per-context';

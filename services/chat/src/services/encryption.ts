@@ -9,6 +9,7 @@ import {
   isSealed,
   KeyUnavailableError,
   masterKeysFrom,
+  perContext,
   openText,
   sealText,
   startEncryptionPass,
@@ -210,14 +211,8 @@ export class ChatEncryption {
 export const knowledgeKey = (companyId: string | null, customGptId: string, fileId: string) =>
   companyId ? `${companyId}/knowledge/${customGptId}/${fileId}` : `knowledge/${customGptId}/${fileId}`;
 
-const instances = new WeakMap<ServiceContext<ChatConfig>, ChatEncryption>();
-
 /** The one ChatEncryption of a service context: routes, handlers and the background pass share its key cache. */
-export function encryptionOf(ctx: ServiceContext<ChatConfig>): ChatEncryption {
-  let found = instances.get(ctx);
-  if (!found) instances.set(ctx, (found = new ChatEncryption(ctx)));
-  return found;
-}
+export const encryptionOf = perContext((ctx: ServiceContext<ChatConfig>) => new ChatEncryption(ctx));
 
 /** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
 export const startChatEncryptionPass = (ctx: ServiceContext<ChatConfig>) => startEncryptionPass(ctx.logger, 'chat', () => encryptionOf(ctx).encryptExisting());

@@ -1,5 +1,5 @@
 import { isId, type EventOf } from '@earshot/contracts';
-import type { Db, ServiceContext } from '@earshot/kit';
+import { perContext, type Db, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import { keyedCompanies, questionLexemes, type BlindTerms } from '../repositories/fts';
 import * as recordingsRepo from '../repositories/recordings';
@@ -96,14 +96,8 @@ export class TranscriptCopy {
   }
 }
 
-const copies = new WeakMap<ServiceContext<ChatConfig>, TranscriptCopy>();
-
 /** The transcript copy of a service context (its handlers and its readers share the key ring's cache). */
-export function transcriptCopyOf(ctx: ServiceContext<ChatConfig>): TranscriptCopy {
-  let found = copies.get(ctx);
-  if (!found) copies.set(ctx, (found = new TranscriptCopy(encryptionOf(ctx))));
-  return found;
-}
+export const transcriptCopyOf = perContext((ctx: ServiceContext<ChatConfig>) => new TranscriptCopy(encryptionOf(ctx)));
 
 /** Who uploaded the recording: in a b2c company, only they may chat about it. */
 export async function applyFileUploaded(tx: Db, event: EventOf<'file.uploaded'>): Promise<void> {

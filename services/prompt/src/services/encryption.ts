@@ -4,6 +4,7 @@ import {
   isSealed,
   KeyUnavailableError,
   masterKeysFrom,
+  perContext,
   openText,
   sealText,
   startEncryptionPass,
@@ -90,14 +91,8 @@ export class PromptEncryption {
   }
 }
 
-const instances = new WeakMap<ServiceContext<PromptConfig>, PromptEncryption>();
-
 /** The one PromptEncryption of a service context: handlers, runs and the background pass share its key cache. */
-export function encryptionOf(ctx: ServiceContext<PromptConfig>): PromptEncryption {
-  let found = instances.get(ctx);
-  if (!found) instances.set(ctx, (found = new PromptEncryption(ctx)));
-  return found;
-}
+export const encryptionOf = perContext((ctx: ServiceContext<PromptConfig>) => new PromptEncryption(ctx));
 
 /** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
 export const startPromptEncryptionPass = (ctx: ServiceContext<PromptConfig>) => startEncryptionPass(ctx.logger, 'prompt', () => encryptionOf(ctx).encryptExisting());
