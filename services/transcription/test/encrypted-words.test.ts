@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope, type SearchResults, type TranscriptDto } from '@earshot/contracts';
 import { BlindIndex, buildEnvelope, DecryptionError, KeyUnavailableError, openJson, type ServiceContext } from '@earshot/kit';
@@ -14,6 +16,7 @@ import { getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload
 // rows are as before; turning encryption on seals what was stored; deleting the company shreds.
 
 const SEALED = randomUUID();
+const SEALED_ADMIN = randomUUID();
 const PLAIN = randomUUID();
 const LATER = randomUUID();
 // Words the tests look for in the raw database text: none is part of any other stored value.
@@ -35,7 +38,7 @@ const files: Record<string, string> = {};
 
 const policies = (encryption: boolean): CompanyPolicies => ({ redaction: 'off', keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
 
-async function publish(companyId: string, type: 'company.policies_changed' | 'company.updated' | 'company.deleted', data: Record<string, unknown>) {
+async function publish(companyId: string, type: 'company.policies_changed' | 'company.updated' | 'company.deleted' | 'privacy.export_requested', data: Record<string, unknown>) {
   const envelope = buildEnvelope({ type, companyId, actor: SYSTEM_ACTOR, data } as never) as Envelope;
   await stack.bus.publish([{ topic: eventDefinition(envelope.type).topic, key: companyId, envelope }]);
   await stack.settle();
@@ -71,7 +74,7 @@ async function search(companyId: string, q: string, sort: 'newest' | 'best' = 'n
 beforeAll(async () => {
   stack = await speechProviderStack(await listenOnLoopback(provider), { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') });
   ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
-  for (const company of [SEALED, PLAIN, LATER]) tokens[company] = await stack.tokenFor('ADMIN', company);
+  for (const company of [SEALED, PLAIN, LATER]) tokens[company] = await stack.tokenFor('ADMIN', company, company === SEALED ? SEALED_ADMIN : undefined);
   await turnOn(SEALED);
   files.sealed = await transcribed(SEALED);
   files.plain = await transcribed(PLAIN);
@@ -93,6 +96,14 @@ test('with encryption on, no spoken word is in the transcript, its passages or i
   const txt = await stack.as(tokens[SEALED]!, { method: 'GET', url: `/api/transcripts/${files.sealed}/export?format=txt` });
   expect(txt.statusCode).toBe(200);
   expect(txt.body).toContain('marmalade zeppelin quixotic');
+});
+
+test('a person\'s export holds their transcripts\' words opened, not sealed', async () => {
+  const jobId = randomUUID();
+  await publish(SEALED, 'privacy.export_requested', { jobId, subject: { kind: 'user', id: SEALED_ADMIN } });
+  const part = JSON.parse(readFileSync(join(stack.dataDir, 'objects', 'privacy', jobId, 'transcription.json'), 'utf8')) as { transcripts: { fileId: string; segments: { text: string }[] }[] };
+  expect(part.transcripts.map((t) => t.fileId)).toEqual([files.sealed]);
+  expect(part.transcripts[0]!.segments.map((s) => s.text).join(' ')).toBe(SPOKEN.join(' '));
 });
 
 test('search finds an encrypted company\'s words through the blind index and marks them in the opened text', async () => {
