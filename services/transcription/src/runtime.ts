@@ -35,7 +35,7 @@ export function pipelineDeps(config: TranscriptionConfig, whisper: WhisperHost =
  */
 export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
   const catalogue = aiCatalogue(ctx);
-  const whisper = whisperHost(ctx.config);
+  const whisper = whisperHost(ctx.config, (message) => ctx.logger.warn(message));
   const offline = (model: ReadyModel | null, missing?: string) => ({ engine: new WhisperEngine(whisper, model, missing), modelId: null, model: model?.name ?? null });
   // One-channel recordings are told apart by voice once both diarization models are ready.
   const diarizer = diarization(ctx.db, { threshold: ctx.config.DIARIZATION_THRESHOLD, threads: ctx.config.DIARIZATION_THREADS });

@@ -33,6 +33,24 @@ test('whisper tokens become words at leading spaces, timed in seconds inside the
   ]);
 });
 
+test("a whisper word's confidence is the lowest probability of its spoken tokens; joined punctuation does not count", () => {
+  const words = wordsFromTokens([
+    { text: ' Hel', t0: 0, t1: 200, p: 0.3 },
+    { text: 'lo', t0: 200, t1: 400, p: 0.99 },
+    { text: ',', t0: 400, t1: 450, p: 0.05 },
+    { text: ' world', t0: 500, t1: 900, p: 0.8765 },
+    { text: ' -', t0: 900, t1: 950, p: 0.2 },
+    // A probability is never taken past 1 (float rounding in whisper.cpp's softmax).
+    { text: ' 42', t0: 1000, t1: 1200, p: 1.0000001 },
+  ], 2);
+  expect(words.map(({ text, confidence }) => ({ text, confidence }))).toEqual([
+    { text: 'Hello,', confidence: 0.3 },
+    { text: 'world', confidence: 0.877 },
+    { text: '-', confidence: 0.2 },
+    { text: '42', confidence: 1 },
+  ]);
+});
+
 test('a model file that is missing or not a whisper.cpp model is refused before loading, saying what to do; the vocabulary tells English-only', async () => {
   const dir = tmp();
   const model = (path: string, sizeBytes: number) => ({ name: 'x', path, languages: 'multilingual' as const, sizeBytes });
@@ -137,8 +155,9 @@ describe('the offline Whisper engine', () => {
       expect(word.start).toBeGreaterThanOrEqual(previous);
       expect(word.end).toBeGreaterThanOrEqual(word.start);
       expect(word.end).toBeLessThanOrEqual(transcript.metadata.duration! + 0.001);
-      // The binding gives no token probability: whisper words carry no confidence.
-      expect(word).not.toHaveProperty('confidence');
+      // The lowest probability of the word's tokens, from whisper.cpp's C API.
+      expect(word.confidence).toBeGreaterThanOrEqual(0);
+      expect(word.confidence).toBeLessThanOrEqual(1);
       previous = word.end;
     }
     // Queued for credits as the engine that runs on this machine (an engine price, no model id).
@@ -162,6 +181,9 @@ describe('the offline Whisper engine', () => {
     const { status, transcript } = await transcribed(companies.french.user);
     expect(status.status).toBe('completed');
     expect(transcript).toMatchObject({ engine: 'whisper', model: 'tiny-test', language: 'fr' });
+    const words = transcript.metadata.speakerSegments.flatMap((s) => s.words);
+    expect(words.length).toBeGreaterThan(0);
+    for (const word of words) expect(word.confidence).toEqual(expect.any(Number));
     // Named at upload, the upload's language wins over the company's.
     const named = await transcribed(companies.french.user, { language: 'lv' });
     expect(named.transcript).toMatchObject({ status: 'completed', language: 'lv' });

@@ -9,9 +9,12 @@ import { WhisperEngine, WhisperHost } from './whisper';
 export type { RecognisedWord, Recognition, SpeechEngine } from './types';
 export { WhisperEngine, WhisperHost } from './whisper';
 
-/** A worker's whisper.cpp thread, as the configuration sets it (started at its first piece). */
-export function whisperHost(settings: TranscriptionSettings): WhisperHost {
-  return new WhisperHost({ variant: settings.WHISPER_VARIANT, threads: settings.WHISPER_THREADS, timeoutMs: settings.WHISPER_TIMEOUT_MS });
+/**
+ * A worker's whisper.cpp thread, as the configuration sets it (started at its first piece); `warn`
+ * hears why its words would come without confidence.
+ */
+export function whisperHost(settings: TranscriptionSettings, warn?: (message: string) => void): WhisperHost {
+  return new WhisperHost({ variant: settings.WHISPER_VARIANT, threads: settings.WHISPER_THREADS, timeoutMs: settings.WHISPER_TIMEOUT_MS, warn });
 }
 
 /**

@@ -66,11 +66,33 @@ export async function checkWhisperModel(model: ReadyModel): Promise<{ englishOnl
   return { englishOnly: model.languages === 'en' || head.readInt32LE(4) < MULTILINGUAL_VOCAB, version: `${model.path}:${info.size}:${info.mtimeMs}` };
 }
 
-/** One token as the binding gives it with `maxLen: 1`: its text and its time in milliseconds. */
+/**
+ * One text token: its text, its time in milliseconds and, through whisper.cpp's C API (not the
+ * binding's JavaScript), the probability whisper gave it.
+ */
 export interface TimedToken {
   text: string;
   t0: number;
   t1: number;
+  p?: number;
+}
+
+/** A letter or a digit: a token without one (",", "-") is punctuation, not part of what was said. */
+const SPOKEN = /[\p{L}\p{N}]/u;
+
+/**
+ * A word's confidence: the lowest probability of its tokens. A word is right only if every piece
+ * of it is: whisper is usually unsure of a word's first piece and sure of the rest once that is
+ * chosen, so a mean would lift a 0.3 first piece above the viewer's "unsure" line (0.6) with
+ * one 0.99 ending. Punctuation joined to the word does not count (an unsure comma is not an unsure
+ * word), unless the word is nothing else. None when a token has no probability.
+ */
+function wordConfidence(tokens: readonly TimedToken[]): { confidence?: number } {
+  const spoken = tokens.filter((token) => SPOKEN.test(token.text));
+  const probabilities = (spoken.length ? spoken : tokens).map((token) => token.p);
+  if (!probabilities.every((p): p is number => p !== undefined && Number.isFinite(p))) return {};
+  const lowest = Math.min(1, Math.max(0, Math.min(...probabilities)));
+  return { confidence: Math.round(lowest * 1000) / 1000 };
 }
 
 /**
@@ -78,9 +100,9 @@ export interface TimedToken {
  * from milliseconds to seconds, stay inside the piece and never run backwards.
  */
 export function wordsFromTokens(tokens: readonly TimedToken[], duration: number): RecognisedWord[] {
-  const words: RecognisedWord[] = [];
+  const words: { word: RecognisedWord; tokens: TimedToken[] }[] = [];
   const clamp = (ms: number) => Math.min(duration, Math.max(0, Math.round(ms) / 1000));
-  let current: RecognisedWord | null = null;
+  let current: { word: RecognisedWord; tokens: TimedToken[] } | null = null;
   for (const token of tokens) {
     const startsWord = /^\s/.test(token.text) || current === null;
     const text = token.text.trim();
@@ -88,23 +110,30 @@ export function wordsFromTokens(tokens: readonly TimedToken[], duration: number)
       current = null;
       continue;
     }
-    const end = Math.max(clamp(token.t1), words.at(-1)?.end ?? 0);
+    const previousEnd = words.at(-1)?.word.end ?? 0;
+    const end = Math.max(clamp(token.t1), previousEnd);
     if (startsWord || !current) {
-      const start = Math.max(clamp(token.t0), words.at(-1)?.end ?? 0);
-      current = { text, start, end: Math.max(start, end) };
+      const start = Math.max(clamp(token.t0), previousEnd);
+      current = { word: { text, start, end: Math.max(start, end) }, tokens: [token] };
       words.push(current);
     } else {
-      current.text += text;
-      current.end = Math.max(current.end, end);
+      current.word.text += text;
+      current.word.end = Math.max(current.word.end, end);
+      current.tokens.push(token);
     }
   }
-  return words;
+  return words.map(({ word, tokens: pieces }) => ({ ...word, ...wordConfidence(pieces) }));
 }
 
 interface HostOutput {
   language?: string;
-  segments: TimedToken[];
+  tokens: TimedToken[];
   isAborted: boolean;
+}
+
+/** What the thread says after loading: when its tokens come without probabilities, why. */
+interface LoadOutput {
+  fallback?: string;
 }
 
 interface Call {
@@ -116,6 +145,8 @@ export interface WhisperHostOptions {
   variant: WhisperVariant;
   threads: number;
   timeoutMs: number;
+  /** Where to say that whisper.cpp's C API could not be used (the words then have no confidence). */
+  warn?: (message: string) => void;
 }
 
 let loads = 0;
@@ -138,6 +169,13 @@ export class WhisperHost {
   private readonly calls = new Map<number, Call>();
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Set to 1 (first byte) to stop the piece under way: the thread waits inside whisper.cpp, which
+   * reads it between steps, so a message would only be read once the piece is over.
+   */
+  private readonly abortFlag = new Uint8Array(new SharedArrayBuffer(2));
+  /** Whether the current thread has answered a load (and said how it reaches whisper.cpp). */
+  private threadAnswered = false;
 
   constructor(readonly options: WhisperHostOptions) {}
 
@@ -154,7 +192,9 @@ export class WhisperHost {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./whisper-host.mjs', import.meta.url), { workerData: { packageName: whisperPackage(this.options.variant) } });
+    const worker = new Worker(new URL('./whisper-host.mjs', import.meta.url), {
+      workerData: { packageName: whisperPackage(this.options.variant), abortFlag: this.abortFlag.buffer },
+    });
     worker.unref();
     worker.on('message', (message: { id: number; ok: boolean; result?: unknown; error?: string }) => {
       const call = this.calls.get(message.id);
@@ -167,6 +207,7 @@ export class WhisperHost {
       if (this.worker !== worker) return;
       this.worker = null;
       this.loaded = null;
+      this.threadAnswered = false;
       for (const call of this.calls.values()) call.reject(error);
       this.calls.clear();
     };
@@ -187,6 +228,8 @@ export class WhisperHost {
   /** Ends the thread (and drops the model); the next call starts another. */
   async close(): Promise<void> {
     const worker = this.worker;
+    // A thread inside whisper.cpp ends only once whisper_full returns: make that soon.
+    Atomics.store(this.abortFlag, 0, 1);
     if (worker) await worker.terminate();
   }
 
@@ -196,15 +239,20 @@ export class WhisperHost {
       signal?.throwIfAborted();
       if (this.loaded !== model.version) {
         this.loaded = null;
+        let output: LoadOutput;
         try {
-          await this.call({ type: 'load', path: model.path, useGpu: this.options.variant !== 'cpu' });
+          output = await this.call<LoadOutput>({ type: 'load', path: model.path, useGpu: this.options.variant !== 'cpu' });
         } catch (error) {
           throw new JobError(`The Whisper model ${model.name} could not be loaded (${(error as Error).message}): ${DOWNLOAD_AGAIN}`, false);
         }
+        // Once per thread: the thread chooses its way to whisper.cpp when it starts.
+        if (output.fallback && !this.threadAnswered) this.options.warn?.(output.fallback);
+        this.threadAnswered = true;
         this.loaded = model.version;
         loads++;
       }
-      const options = { language, tokenTimestamps: true, maxLen: 1, maxThreads: this.options.threads };
+      Atomics.store(this.abortFlag, 0, 0);
+      const options = { language, threads: this.options.threads };
       return this.guarded(this.call<HostOutput>({ type: 'transcribe', pcm, options }, [pcm]), signal);
     });
   }
@@ -235,9 +283,10 @@ export class WhisperHost {
     }
   }
 
-  /** Asks the binding to stop `work`; ends the thread if it has not stopped after a grace period. */
+  /** Asks whisper.cpp to stop `work`; ends the thread if it has not stopped after a grace period. */
   private async stop(work: Promise<unknown>): Promise<void> {
     const settled = work.then(() => true, () => true);
+    Atomics.store(this.abortFlag, 0, 1);
     this.worker?.postMessage({ type: 'stop' });
     let grace: NodeJS.Timeout | undefined;
     const done = await Promise.race([settled, new Promise<false>((resolve) => { grace = setTimeout(() => resolve(false), STOP_GRACE_MS); })]);
@@ -247,10 +296,10 @@ export class WhisperHost {
 }
 
 /**
- * whisper.cpp in process, through @fugood's prebuilt binding, on a worker thread (WhisperHost):
- * the model is `model` (the default downloaded one, or WHISPER_MODEL), or none with the reason
- * why. Words come from token timestamps; the binding gives no token probabilities, so whisper
- * words carry no confidence.
+ * whisper.cpp in process, from @fugood's prebuilt binding, on a worker thread (WhisperHost): the
+ * model is `model` (the default downloaded one, or WHISPER_MODEL), or none with the reason why.
+ * Words come from token timestamps, with the lowest probability of their tokens as confidence
+ * (whisper.cpp's C API through koffi; none when the thread had to use the binding's JavaScript).
  */
 export class WhisperEngine implements SpeechEngine {
   readonly name = 'whisper';
@@ -296,6 +345,6 @@ export class WhisperEngine implements SpeechEngine {
     }
     const out = await this.host.transcribe({ ...model, version: checked.version }, pcm.buffer, language, signal);
     if (out.isAborted) throw new JobError('Whisper stopped before the end of a piece; it will be tried again', true);
-    return { words: wordsFromTokens(out.segments, wav.duration), ...(out.language ? { language: out.language } : {}) };
+    return { words: wordsFromTokens(out.tokens, wav.duration), ...(out.language ? { language: out.language } : {}) };
   }
 }
