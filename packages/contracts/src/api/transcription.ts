@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id } from '../common';
 import { TRANSCRIPTION_STATUSES } from '../constants';
 
-/** `confidence` (0–1) only when the engine gives one (PocketSphinx does; Whisper and an OpenAI-compatible provider do not). */
+/** `confidence` (0–1) only when the engine gives one (PocketSphinx and Whisper do; an OpenAI-compatible provider when it sends a word probability). */
 export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number(), confidence: z.number().min(0).max(1).optional() });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
 
