@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { SYSTEM_ACTOR, type PrivacyService, type PrivacySubject } from '@earshot/contracts';
+import { SYSTEM_ACTOR, type Actor, type EventOf, type PrivacyService, type PrivacySubject } from '@earshot/contracts';
 import type { Db } from './db/database';
-import { on, type HandlerSpec } from './bus/handlers';
+import { on, type Emit, type HandlerOptions, type HandlerSpec } from './bus/handlers';
 import type { ObjectStorage } from './storage';
 
 /** What a service holds about one person: its JSON, audio objects already in storage, counts. */
@@ -64,4 +64,38 @@ export function onExportRequested(
       data: { jobId, service, manifest, counts: part.counts },
     });
   });
+}
+
+/** One service's erasure of a person, as its handler receives it. */
+export interface EraseRequest {
+  jobId: string;
+  subject: PrivacySubject;
+  /** The person's company (null: a platform administrator); a service acts inside it only. */
+  companyId: string | null;
+  recordings: 'delete' | 'keep';
+  /** Who asked: the actor of the events the removal causes. */
+  actor: Actor;
+}
+
+/**
+ * A service's part of erasing a person (issue 25): on privacy.erase_requested, `erase` removes or
+ * anonymises what the service holds about the subject through the service's own deletion paths
+ * (their events tell the others' copies), in the handler's transaction, and answers counts by
+ * kind; the service reports them with privacy.part_erased in that same transaction. A service
+ * that holds nothing still answers (empty counts): the coordinator waits for every service of
+ * PRIVACY_SERVICES. The bus applies an event once per consumer, and a second pass would find
+ * nothing left to remove, so a redelivery neither removes twice nor reports twice.
+ */
+export function onEraseRequested(
+  service: PrivacyService,
+  erase: (tx: Db, emit: Emit, request: EraseRequest) => Promise<Record<string, number>>,
+  options: HandlerOptions<EventOf<'privacy.erase_requested'>> = {},
+): HandlerSpec {
+  return on('privacy.erase_requested', async (event, tx, emit) => {
+    const { jobId, subject, recordings } = event.data;
+    const companyId = event.companyId ?? null;
+    const actor = event.actor ?? SYSTEM_ACTOR;
+    const counts = await erase(tx, emit, { jobId, subject, companyId, recordings, actor });
+    emit({ type: 'privacy.part_erased', companyId, actor, data: { jobId, service, counts } });
+  }, options);
 }

@@ -3,7 +3,7 @@ import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
 import { auditRoutes } from './routes/audit';
-import { auditExportPart } from './services/privacy';
+import { auditErasePart, auditExportPart } from './services/privacy';
 import { auditRetention, retention } from './services/retention';
 
 type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig & StorageConfig>;
@@ -24,8 +24,8 @@ export const auditService = defineService<AuditContext['config']>({
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
     // Besides: retention policies and company holds, for the daily audit retention.
-    // And a person's data (issue 25): the entries about them, for the auth service's ZIP.
-    return [onEvery((envelopes, tx) => audit.record(tx, envelopes)), ...retention.handlers(), auditExportPart(ctx.config)];
+    // And a person's data (issue 25): the entries about them, for the auth service's ZIP; erasing keeps them.
+    return [onEvery((envelopes, tx) => audit.record(tx, envelopes)), ...retention.handlers(), auditExportPart(ctx.config), auditErasePart];
   },
   // Entries from before the chain are sealed first; then the daily anchor, looked at like the
   // tenant's monthly grants: at start and on a timer, written once per UTC day by whoever is first.

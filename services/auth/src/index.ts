@@ -12,7 +12,7 @@ import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
 import { companyRemoval } from './services/company-removal';
 import { authServices } from './services/index';
-import { PrivacyJobs, assembleExport, authExportPart, clientCompanies } from './services/privacy';
+import { PrivacyJobs, assembleExport, authErasePart, authExportPart, clientCompanies, finishErase, recordingsAndHolds } from './services/privacy';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
@@ -70,10 +70,14 @@ export const authService = defineService<AuthConfig>({
       }),
       // After the one above (same transaction): the sessions are ended, then the users go.
       companyRemoval,
-      // A person's data (issue 25): auth's own part, and the ZIP once every service has answered.
+      // A person's data (issue 25): auth's own parts, the ZIP or the report once every service has
+      // answered, and what an erasure is refused for.
       authExportPart(createStorage(ctx.config)),
       assembleExport(ctx, createStorage(ctx.config)),
+      authErasePart(ctx),
+      finishErase,
       ...clientCompanies,
+      ...recordingsAndHolds,
     ];
   },
   start: startAuth,

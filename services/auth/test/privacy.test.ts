@@ -5,7 +5,9 @@ import { strFromU8, unzipSync } from 'fflate';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { chatService } from '@earshot/chat-service';
 import { fileService } from '@earshot/file-service';
+import { messagingService } from '@earshot/messaging-service';
 import { promptService } from '@earshot/prompt-service';
+import { tasksService } from '@earshot/tasks-service';
 import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
@@ -18,7 +20,7 @@ let stack: TestStack;
 let host: string;
 const PASSWORD = 'correct horse battery';
 
-interface Person { id: string; token: string; fileId: string; audio: Buffer; conversationId: string }
+interface Person { id: string; token: string; fileId: string; audio: Buffer; conversationId: string; taskId: string }
 interface Company { id: string; admin: string; people: Record<string, Person> }
 const a: Company = { id: '', admin: '', people: {} };
 const b: Company = { id: '', admin: '', people: {} };
@@ -44,11 +46,13 @@ async function person(company: Company, name: string, byte: number): Promise<voi
     "insert into prompt.analysis_runs (company_id, file_id, prompt_id, prompt_version, status, requested_by, result) values ($1, $2, $3, 1, 'completed', $4, $5)",
     [company.id, upload.json()._id, crypto.randomUUID(), id, JSON.stringify({ format: 'text', text: `${name}'s call went well` })],
   );
-  company.people[name] = { id, token, fileId: upload.json()._id, audio, conversationId: conversation.json()._id };
+  const task = await stack.as(token, { method: 'POST', url: '/api/tasks', payload: { title: `${name}'s follow-up` } });
+  expect(task.statusCode).toBe(201);
+  company.people[name] = { id, token, fileId: upload.json()._id, audio, conversationId: conversation.json()._id, taskId: task.json()._id };
 }
 
 beforeAll(async () => {
-  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService, auditService], {
+  stack = await createTestStack([authService, tenantService, fileService, transcriptionService, chatService, promptService, auditService, messagingService, tasksService], {
     TRANSCRIPTION_WORKER: 'false',
     // Company A's recordings are encrypted at rest: its people's ZIPs must still hold plain audio.
     ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'),
@@ -100,11 +104,16 @@ describe('export of a user', () => {
       { service: 'auth', counts: { profile: 1, sessions: 0 } },
       { service: 'chat', counts: { conversations: 1, messages: 0, feedback: 0 } },
       { service: 'file', counts: { recordings: 1 } },
+      { service: 'messaging', counts: { notifications: 0, mail: 0 } },
       { service: 'prompt', counts: { runs: 1 } },
+      { service: 'tasks', counts: { tasks: 1 } },
       { service: 'tenant', counts: {} },
       { service: 'transcription', counts: { transcripts: 1 } },
     ]);
-    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'prompt.json', 'tenant.json', 'transcription.json']);
+    expect(Object.keys(zip).sort()).toEqual([
+      `audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'messaging.json', 'prompt.json', 'tasks.json', 'tenant.json', 'transcription.json',
+    ]);
+    expect(JSON.parse(strFromU8(zip['tasks.json']!)).tasks).toEqual([expect.objectContaining({ _id: ann.taskId, title: "Ann's follow-up", createdBy: ann.id })]);
     expect(JSON.parse(strFromU8(zip['prompt.json']!)).runs).toEqual([expect.objectContaining({ fileId: ann.fileId, status: 'completed', result: { format: 'text', text: "Ann's call went well" } })]);
 
     const auth = JSON.parse(strFromU8(zip['auth.json']!));
@@ -132,7 +141,7 @@ describe('export of a user', () => {
     // Bob (same company) and Carl (another company) are nowhere in it.
     const everything = Object.values(zip).map((bytes) => Buffer.from(bytes).toString('latin1')).join('\n');
     for (const other of [a.people.Bob!, b.people.Carl!]) {
-      for (const trace of [other.id, other.fileId, other.conversationId]) expect(everything).not.toContain(trace);
+      for (const trace of [other.id, other.fileId, other.conversationId, other.taskId]) expect(everything).not.toContain(trace);
     }
     expect(everything).not.toMatch(/Bob|Carl/);
     expect(everything).not.toContain(String.fromCharCode(0x22).repeat(64));
@@ -219,7 +228,9 @@ describe('export of a client contact', () => {
     expect((await jobOf(ann.token, jobId)).statusCode).toBe(404);
     const download = await stack.as(a.admin, { method: 'GET', url: job.download });
     const zip = unzipSync(new Uint8Array(download.rawPayload));
-    expect(Object.keys(zip).sort()).toEqual([`audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'prompt.json', 'tenant.json', 'transcription.json']);
+    expect(Object.keys(zip).sort()).toEqual([
+      `audio/${ann.fileId}.wav`, 'audit.json', 'auth.json', 'chat.json', 'file.json', 'messaging.json', 'prompt.json', 'tasks.json', 'tenant.json', 'transcription.json',
+    ]);
     expect(JSON.parse(strFromU8(zip['tenant.json']!))).toMatchObject({ client: { id: clientId, name: 'Dora Client', email: 'dora@client.test' }, calls: [{ fileId: ann.fileId }] });
     expect(JSON.parse(strFromU8(zip['file.json']!)).recordings).toEqual([expect.objectContaining({ id: ann.fileId, clientId })]);
     expect(JSON.parse(strFromU8(zip['transcription.json']!)).transcripts).toEqual([expect.objectContaining({ fileId: ann.fileId, clientId })]);

@@ -13,7 +13,7 @@ import { Embedder } from './services/knowledge/embeddings';
 import { KnowledgeFileService } from './services/knowledge/files';
 import { KnowledgeQueue, knowledgeQueue, registerKnowledgeQueue } from './services/knowledge/queue';
 import { KnowledgeRetrieval } from './services/knowledge/retrieval';
-import { chatExportPart } from './services/privacy';
+import { chatErasePart, chatExportPart } from './services/privacy';
 import { ReplyService } from './services/replies';
 import { chatRetention, retention } from './services/retention';
 import {
@@ -82,8 +82,9 @@ export const chatService = defineService<ChatConfig>({
       companyRemoval(createStorage(ctx.config), encryptionOf(ctx).ring),
       // The encryption switch of each company (company.policies_changed).
       ...encryptionOf(ctx).ring.handlers(),
-      // A person's data (issue 25): their conversations, for the auth service's ZIP.
+      // A person's data (issue 25): their conversations, exported or erased.
       chatExportPart(createStorage(ctx.config)),
+      chatErasePart,
     ];
   },
   async start(ctx) {

@@ -1,15 +1,16 @@
-import { ContextTimers, createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob } from '@earshot/kit';
+import { ConfigError, ContextTimers, createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
 import { tagRoutes } from './routes/tags';
 import { fileHoldRoutes } from './routes/holds';
 import { encryptionRoutes } from './routes/encryption';
+import { internalRoutes } from './routes/internal';
 import { FileHoldService } from './services/holds';
 import { recordingRetention } from './services/retention';
 import { retention } from './services/retention-projection';
 import { companyRemoval } from './services/company-removal';
-import { fileExportPart } from './services/privacy';
+import { fileErasePart, fileExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { encryptionOf, startEncryptionPass } from './services/encryption';
@@ -33,10 +34,14 @@ export const fileService = defineService<FileConfig>({
     await fileHoldRoutes(app, new FileHoldService(ctx));
     await encryptionRoutes(app, encryptionOf(ctx));
   },
-  // Called only when the file service runs as its own process (distributed): it serves no internal
-  // route, but refuses to start, clearly, without a way to the tenant service's credit check.
-  async internalRoutes(_app, ctx) {
+  // Called only when the file service runs as its own process (distributed): the companies' audio
+  // keys, still wrapped, for the transcription service and its workers; and it refuses to start,
+  // clearly, without a way to the tenant service's credit check.
+  async internalRoutes(app, ctx) {
     creditGateFor(ctx.database, ctx.config);
+    const token = ctx.config.INTERNAL_API_TOKEN;
+    if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the file service runs on its own (the transcription service asks it for audio keys)']);
+    await internalRoutes(app, encryptionOf(ctx), token);
   },
   // Projections keep the newest state per company and per file's status: late events are skipped.
   subscriptions: (ctx) => {
@@ -59,8 +64,9 @@ export const fileService = defineService<FileConfig>({
       companyRemoval(storage, encryptionOf(ctx).ring),
       // The encryption switch of each company (company.policies_changed).
       ...encryptionOf(ctx).ring.handlers(),
-      // A person's data (issue 25): their recordings and audio, for the auth service's ZIP.
+      // A person's data (issue 25): their recordings and audio, for the auth service's ZIP, or erased.
       fileExportPart(storage, encryptionOf(ctx).storage),
+      fileErasePart(storage),
     ];
   },
   // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.

@@ -1,4 +1,4 @@
-import { defineService, on, onCompanyDeleted, type ServiceContext } from '@earshot/kit';
+import { createStorage, defineService, on, onCompanyDeleted, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { removeCompany } from './repositories/directory';
 import { removeCompanyMail } from './repositories/mail';
@@ -12,8 +12,9 @@ import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { MailService } from './services/mail/mail';
 import { NotificationService } from './services/notifications';
 import { companyTypes } from './services/company-types';
+import { messagingErasePart, messagingExportPart } from './services/privacy';
 
-type MessagingConfig = ServiceContext['config'] & MailConfig;
+type MessagingConfig = ServiceContext['config'] & MailConfig & StorageConfig;
 type MessagingContext = ServiceContext<MessagingConfig>;
 
 /** One mail service per mounted context: routes, handlers and the sender share its queue. */
@@ -33,7 +34,8 @@ export const messagingService = defineService<MessagingConfig>({
   schema: 'messaging',
   prefixes: ['/email', '/notifications', '/inbox'],
   migrations,
-  configShape: mailConfigShape,
+  // Storage: its part of a person's export (issue 25) is written there.
+  configShape: { ...mailConfigShape, ...storageConfigShape },
   async routes(app, ctx) {
     await emailRoutes(app, mailOf(ctx));
     await notificationRoutes(app, new NotificationService(ctx));
@@ -68,6 +70,9 @@ export const messagingService = defineService<MessagingConfig>({
       on('task.created', (event, tx) => notices.applyTaskChanged(tx, event), mailing),
       on('task.updated', (event, tx) => notices.applyTaskChanged(tx, event), mailing),
       on('task.fell_due', (event, tx) => notices.applyFellDue(tx, event), mailing),
+      // A person's data (issue 25): their inbox, exported or erased.
+      messagingExportPart(createStorage(ctx.config)),
+      messagingErasePart,
     ];
   },
   async start(ctx) {

@@ -9,7 +9,7 @@ import { internalRoutes } from './routes/internal';
 import { patternRoutes } from './routes/patterns';
 import { promptRoutes } from './routes/prompts';
 import { companyRemoval } from './services/company-removal';
-import { promptExportPart } from './services/privacy';
+import { promptErasePart, promptExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { AnalysisService } from './services/analysis';
 import { ConnectionTester } from './services/connection';
@@ -74,8 +74,9 @@ export const promptService = defineService<PromptConfig>({
     companyRemoval(encryptionOf(ctx).ring),
     // The encryption switch of each company (company.policies_changed).
     ...encryptionOf(ctx).ring.handlers(),
-    // A person's data (issue 25): the analysis runs they asked for, for the auth service's ZIP.
+    // A person's data (issue 25): the analysis runs they asked for, exported or erased.
     promptExportPart(ctx.config),
+    promptErasePart,
   ],
   async start(ctx) {
     await encryptionOf(ctx).assertStartable();

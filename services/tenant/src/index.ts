@@ -30,7 +30,7 @@ import { meteringHandlers } from './services/credits/metering';
 import { PricingService } from './services/pricing';
 import { creditRoutes } from './routes/credits';
 import { pricingRoutes } from './routes/pricing';
-import { tenantExportPart } from './services/privacy';
+import { tenantErasePart, tenantExportPart } from './services/privacy';
 import { saasRoutes } from './routes/saas';
 import { applySignedIn, SaasService } from './services/saas';
 
@@ -93,8 +93,9 @@ export const tenantService = defineService<TenantConfig>({
     on('file.uploaded', (event, tx) => applyFileEvent(tx, event)),
     on('file.deleted', (event, tx) => applyFileEvent(tx, event)),
     ...companyRemovalHandlers(createStorage(ctx.config)),
-    // A person's data (issue 25): a client contact and their calls, for the auth service's ZIP.
+    // A person's data (issue 25): a client contact and their calls, exported or erased.
     tenantExportPart(createStorage(ctx.config)),
+    tenantErasePart,
     // Credits: every AI use is charged from its event; model names for prices and charges.
     ...meteringHandlers(creditsOf(ctx)),
     ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit))),

@@ -12,7 +12,7 @@ import { transcriptRoutes } from './routes/transcripts';
 import { createWorker, engineChoice } from './runtime';
 import { applyClientDeleted, applyClientSaved } from './services/clients';
 import { companyRemoval } from './services/company-removal';
-import { transcriptionExportPart } from './services/privacy';
+import { transcriptionErasePart, transcriptionExportPart } from './services/privacy';
 import { companyTypes } from './services/company-types';
 import { TranscriptEditService } from './services/edits/service';
 import { applyUserDeleted, applyUserSaved } from './services/people';
@@ -24,7 +24,7 @@ import type { TranscriptionWorker } from './services/worker';
 import { legalHolds } from './services/holds';
 import { startWordsEncryptionPass, wordsOf } from './services/words-encryption';
 import { OriginalsService, originalRemoval } from './services/originals';
-import { audioStorage } from './services/audio-encryption';
+import { assertAudioKeysReachable, audioStorage } from './services/audio-encryption';
 
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
@@ -51,9 +51,11 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     await exportRoutes(app, new ExportService(ctx));
   },
   // Called only when transcription runs as its own process (distributed): it serves no internal
-  // route, but refuses to start, clearly, without a way to the tenant service's credit check.
+  // route, but refuses to start, clearly, without a way to the tenant service's credit check or to
+  // the file service's audio keys.
   async internalRoutes(_app, ctx) {
     creditGateFor(ctx.database, ctx.config);
+    assertAudioKeysReachable(ctx);
   },
   subscriptions: (ctx) => [
     // A queued job wakes the in-process worker once committed (a worker finding nothing just idles).
@@ -72,8 +74,9 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     companyRemoval(wordsOf(ctx).ring),
     // Encryption at rest of words (issue 25): each company's switch (company.policies_changed).
     ...wordsOf(ctx).ring.handlers(),
-    // A person's data (issue 25): the transcripts of their recordings, for the auth service's ZIP.
+    // A person's data (issue 25): the transcripts of their recordings, exported or erased.
     transcriptionExportPart(ctx.config, wordsOf(ctx)),
+    transcriptionErasePart,
     // Which companies are b2c: their members' transcripts are private to each.
     ...companyTypes.handlers(),
     // Search: the language a company's transcripts are indexed in, and each recording's tags.

@@ -62,6 +62,8 @@ const template = { type: 'password_reset' as const, language: 'en' as const, com
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
 // A task at its largest (issue 23): the longest title and description, and the most action items a run proposes.
 const task = { title: 't'.repeat(TASK_LIMITS.titleMax), description: 'd'.repeat(TASK_LIMITS.descriptionMax), status: 'in_progress' as const, assigneeId: id, dueDate: '2026-12-31', clientId: id, link: { fileId, seconds: 3600 }, createdBy: id };
+// A privacy part's counts at their largest (issue 25): 20 kinds, each named in 60 characters.
+const counts = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(58)}${String(i).padStart(2, '0')}`, 1_000_000_000]));
 const actionItems = Array.from({ length: 50 }, () => ({ title: 'a'.repeat(200), owner: 'o'.repeat(120), due: '2026-12-31' }));
 
 /** Every other event type, at its largest for this transcript. */
@@ -101,7 +103,13 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'retention.applied': { service: 'file', removed: { recordings: 1_000_000 }, days: 36_500, olderThan: new Date().toISOString(), held: 1_000_000 },
   // A person's data (issue 25): the manifest's key stands for however many recordings the person has.
   'privacy.export_requested': { jobId: id, subject: { kind: 'client', id } },
-  'privacy.part_ready': { jobId: id, service: 'file', manifest: `privacy/${id}/file.manifest.json`, counts: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(58)}${String(i).padStart(2, '0')}`, 1_000_000_000])) },
+  'privacy.part_ready': { jobId: id, service: 'file', manifest: `privacy/${id}/file.manifest.json`, counts },
+  'privacy.erase_requested': { jobId: id, subject: { kind: 'user', id }, recordings: 'delete' },
+  'privacy.part_erased': { jobId: id, service: 'file', counts },
+  'privacy.erased': {
+    jobId: id, subject: { kind: 'client', id }, recordings: 'keep',
+    parts: Object.fromEntries(Array.from({ length: 20 }, (_, s) => [`service${s}`, counts])),
+  },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
   // Encryption at rest (issue 25).

@@ -5,7 +5,7 @@ import { Id } from '../common';
  * The services that hold a person's data and answer a privacy job with their part; a job is done
  * when each has. (Issue 25: a person's data exported or erased.)
  */
-export const PRIVACY_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit'] as const;
+export const PRIVACY_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'] as const;
 export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
 
 /** Exactly one of userId / clientId: whose data. */
@@ -33,6 +33,15 @@ export const PrivacyEraseBody = z.object({
   recordings: z.enum(['delete', 'keep']).describe("What becomes of the person's recordings: removed, or kept under the company without the person"),
 }).strict().superRefine(exactlyOne);
 export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
+
+/**
+ * What `POST /api/privacy/erase` answers (409) when a legal hold covers what the erasure would
+ * remove; `details` lists each hold in force as `{kind, id}` (a recording, a client, the company).
+ * The company's and the client's own holds use the messages of every other refused deletion.
+ */
+export const ERASE_HOLD_MESSAGES = {
+  recordings: "Some of this person's recordings are under legal hold (their own or their client's): lift the holds, or keep the recordings",
+} as const;
 
 export const PrivacyJobAccepted = z.object({ jobId: Id });
 

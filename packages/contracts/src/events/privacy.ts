@@ -45,4 +45,14 @@ export const privacyEvents = [
       counts: Counts,
     }),
   }),
+  defineEvent({
+    type: 'privacy.erased', version: 1, topic,
+    description: "Every service of PRIVACY_SERVICES reported its part of erasing a person: the erasure is done. Its actor is who asked; `parts` is the report, each service's counts (what the audit log keeps of the erasure).",
+    data: z.object({
+      jobId: z.string(),
+      subject: PrivacySubject,
+      recordings: z.enum(['delete', 'keep']),
+      parts: z.record(z.string().max(60), Counts).refine((parts) => Object.keys(parts).length <= 20, 'at most 20 services'),
+    }),
+  }),
 ] as const;

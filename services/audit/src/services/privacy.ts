@@ -1,5 +1,5 @@
-import { createStorage, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
-import { entriesAboutPerson } from '../repositories/privacy';
+import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
+import { countEntriesAboutPerson, entriesAboutPerson } from '../repositories/privacy';
 
 /**
  * The audit service's part of a person's export (issue 25): the entries whose actor or target is
@@ -17,3 +17,12 @@ export const auditExportPart = (config: StorageConfig) => onExportRequested('aud
     counts: { entries: rows.length },
   };
 });
+
+/**
+ * The audit service's part of erasing a person (issue 25): nothing is removed. The entries about
+ * them are kept, as recorded: the log is the company's proof of what happened (a legal obligation,
+ * GDPR art. 17(3)(b) and (e)), and each entry is a link of the hash chain, so removing or editing
+ * one would break verification of every entry after it. The report says how many were kept;
+ * retention still removes them when the company's audit retention is due.
+ */
+export const auditErasePart = onEraseRequested('audit', async (tx, _emit, { subject, companyId }) => ({ kept: await countEntriesAboutPerson(tx, companyId, subject.id) }));

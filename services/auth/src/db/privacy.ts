@@ -1,5 +1,5 @@
 import { jsonb, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { Migration } from '@earshot/kit';
+import { RetentionProjection, type Migration } from '@earshot/kit';
 import { auth } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -17,6 +17,8 @@ export const privacyJobs = auth.table('privacy_jobs', {
   companyId: uuid('company_id'),
   requestedBy: text('requested_by').notNull(),
   status: text('status').$type<'running' | 'done' | 'failed'>().notNull().default('running'),
+  /** An erasure's choice for the person's recordings (null: an export). */
+  recordings: text('recordings').$type<'delete' | 'keep'>(),
   /** The assembled ZIP's object key (an export that is done). */
   zipKey: text('zip_key'),
   createdAt: ts('created_at').notNull().defaultNow(),
@@ -24,11 +26,14 @@ export const privacyJobs = auth.table('privacy_jobs', {
 });
 export type PrivacyJobRow = typeof privacyJobs.$inferSelect;
 
-/** One service's answer to a job: its manifest's object key (what goes in the ZIP) and what it counted. */
+/**
+ * One service's answer to a job: what it counted (exported, or removed) and, for an export, its
+ * manifest's object key (what goes in the ZIP).
+ */
 export const privacyParts = auth.table('privacy_parts', {
   jobId: uuid('job_id').notNull(),
   service: text('service').notNull(),
-  manifest: text('manifest').notNull(),
+  manifest: text('manifest'),
   counts: jsonb('counts').$type<Record<string, number>>().notNull(),
   at: ts('at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.jobId, t.service] })]);
@@ -39,6 +44,25 @@ export const privacyClients = auth.table('privacy_clients', {
   id: uuid('id').primaryKey(),
   companyId: uuid('company_id').notNull(),
 });
+
+/**
+ * Each recording's uploader and client, from the file and transcription services' events: which
+ * recordings an erasure with `recordings: 'delete'` would remove, so a hold on one of them refuses
+ * the request at once (409) rather than half-way through the services.
+ */
+export const privacyFiles = auth.table('privacy_files', {
+  fileId: uuid('file_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  uploadedBy: uuid('uploaded_by'),
+  clientId: uuid('client_id'),
+});
+
+/**
+ * The legal holds of recordings, clients and companies (the kit's projection, from the
+ * hold_changed events), read only to refuse an erasure that a hold covers. Its retention policy
+ * rows are kept too but unused: auth deletes nothing by age.
+ */
+export const privacyHolds = new RetentionProjection('auth', ['file', 'client', 'company']);
 
 export const privacyMigrations: Migration[] = [
   {
@@ -74,4 +98,23 @@ export const privacyMigrations: Migration[] = [
         company_id uuid not null
       )`,
   },
+  {
+    name: '0010_privacy_erase',
+    sql: `
+      alter table privacy_jobs add column recordings text check (recordings in ('delete', 'keep'));
+      -- An erasure's parts are counts only.
+      alter table privacy_parts alter column manifest drop not null;
+      create table privacy_files (
+        file_id uuid primary key,
+        company_id uuid not null,
+        uploaded_by uuid,
+        client_id uuid
+      );
+      create index privacy_files_uploader on privacy_files (company_id, uploaded_by);
+      create index privacy_files_client on privacy_files (company_id, client_id);
+      -- The uploads seen so far; their client links arrive with the next transcript.client_linked.
+      insert into privacy_files (file_id, company_id, uploaded_by)
+        select file_id, company_id, user_id from file_usage where company_id is not null`,
+  },
+  privacyHolds.migration,
 ];

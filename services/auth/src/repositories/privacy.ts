@@ -1,9 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { privacyClients, privacyJobs, privacyParts, type PrivacyJobRow, type PrivacyPartRow } from '../db/privacy';
-import { sessions, users, type SessionRow, type UserRow } from '../db/schema';
+import type { HoldKind } from '@earshot/contracts';
+import { privacyClients, privacyFiles, privacyJobs, privacyParts, type PrivacyJobRow, type PrivacyPartRow } from '../db/privacy';
+import { avatars, fileUsage, sessions, users, type SessionRow, type UserRow } from '../db/schema';
 
-export async function insertPrivacyJob(tx: Db, job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'>): Promise<PrivacyJobRow> {
+export async function insertPrivacyJob(tx: Db, job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'> & Partial<Pick<PrivacyJobRow, 'recordings'>>): Promise<PrivacyJobRow> {
   const [row] = await tx.insert(privacyJobs).values(job).returning();
   return row!;
 }
@@ -53,4 +54,54 @@ export async function saveClient(tx: Db, id: string, companyId: string): Promise
 
 export async function forgetClient(tx: Db, id: string): Promise<void> {
   await tx.delete(privacyClients).where(eq(privacyClients.id, id));
+}
+
+/** An erased client's row, in its company only; how many went (0 or 1). */
+export async function eraseClient(tx: Db, companyId: string, id: string): Promise<number> {
+  return (await tx.delete(privacyClients).where(and(eq(privacyClients.id, id), eq(privacyClients.companyId, companyId))).returning()).length;
+}
+
+/** A stored recording's uploader and client (a replay changes nothing). */
+export async function recordFile(tx: Db, file: { fileId: string; companyId: string; uploadedBy: string | null; clientId: string | null }): Promise<void> {
+  await tx.insert(privacyFiles).values(file).onConflictDoNothing();
+}
+
+export async function linkFileClient(tx: Db, fileId: string, clientId: string | null): Promise<void> {
+  await tx.update(privacyFiles).set({ clientId }).where(eq(privacyFiles.fileId, fileId));
+}
+
+export async function forgetFile(tx: Db, fileId: string): Promise<void> {
+  await tx.delete(privacyFiles).where(eq(privacyFiles.fileId, fileId));
+}
+
+/**
+ * The holds in force on the recordings an erasure would delete (a user's uploads, or a client's
+ * calls): a recording held itself, or linked to a held client. Read from the kit's legal_holds.
+ */
+export async function heldRecordings(db: Db, companyId: string, person: { uploadedBy: string } | { clientId: string }): Promise<{ kind: HoldKind; id: string }[]> {
+  const whose = 'uploadedBy' in person ? sql`f.uploaded_by = ${person.uploadedBy}` : sql`f.client_id = ${person.clientId}`;
+  const result = await db.execute(sql`
+    select distinct h.kind, h.id from auth.privacy_files f
+    join auth.legal_holds h on h.company_id = f.company_id and ((h.kind = 'file' and h.id = f.file_id) or (h.kind = 'client' and h.id = f.client_id))
+    where f.company_id = ${companyId} and ${whose}
+    order by h.kind, h.id`);
+  return (result as unknown as { rows: { kind: HoldKind; id: string }[] }).rows;
+}
+
+/** A user's recordings kept under their company: the uploader is no longer known here; how many. */
+export async function forgetUploader(tx: Db, companyId: string, userId: string): Promise<number> {
+  await tx.update(fileUsage).set({ userId: null }).where(and(eq(fileUsage.companyId, companyId), eq(fileUsage.userId, userId)));
+  return (await tx.update(privacyFiles).set({ uploadedBy: null }).where(and(eq(privacyFiles.companyId, companyId), eq(privacyFiles.uploadedBy, userId))).returning()).length;
+}
+
+/** The account locked, in its company only (null: a platform administrator). */
+export async function lockAccount(tx: Db, id: string, companyId: string | null): Promise<UserRow | null> {
+  const company = companyId ? eq(users.companyId, companyId) : sql`${users.companyId} is null`;
+  const [row] = await tx.select().from(users).where(and(eq(users.id, id), company)).for('update');
+  return row ?? null;
+}
+
+export async function hasAvatar(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(avatars).where(eq(avatars.userId, userId));
+  return (row?.n ?? 0) > 0;
 }

@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ALL_ROLES, PrivacyExportBody, PrivacyJobAccepted, PrivacyJobDto, PrivacyJobParams } from '@earshot/contracts';
+import { ALL_ROLES, PrivacyEraseBody, PrivacyExportBody, PrivacyJobAccepted, PrivacyJobDto, PrivacyJobParams } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import type { PrivacyJobs } from '../services/privacy';
 import { errors } from './schemas';
 
 /**
- * A person's data (issue 25). Every role reaches the routes; the service decides whose data the
- * caller may ask for (their own; an ADMIN their company's people; HOST_ADMIN anyone's) and answers
- * 404 for anyone else's.
+ * A person's data (issue 25). Every role reaches the export and the jobs; the service decides
+ * whose data the caller may ask for (their own; an ADMIN their company's people; HOST_ADMIN
+ * anyone's) and answers 404 for anyone else's. Erasing is for ADMIN and HOST_ADMIN only, never of
+ * one's own account.
  */
 export async function privacyRoutes(app: FastifyInstance, jobs: PrivacyJobs): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -21,6 +22,15 @@ export async function privacyRoutes(app: FastifyInstance, jobs: PrivacyJobs): Pr
       body: PrivacyExportBody, response: { 202: PrivacyJobAccepted, ...errors(400, 401, 404, 409) },
     },
   }, async (request, reply) => reply.code(202).send(await jobs.requestExport(identityOf(request), request.body, request.ip)));
+
+  r.post('/privacy/erase', {
+    config: { access: ['HOST_ADMIN', 'ADMIN'], example: { body: { userId: '00000000-0000-4000-8000-000000000000', recordings: 'keep' } } },
+    schema: {
+      tags,
+      summary: "Erase a person (a user's account or a client contact) in every service, their recordings deleted or kept under the company: a job with each service's report; 409 while a legal hold covers it",
+      body: PrivacyEraseBody, response: { 202: PrivacyJobAccepted, ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (request, reply) => reply.code(202).send(await jobs.requestErase(identityOf(request), request.body, request.ip)));
 
   r.get('/privacy/jobs/:jobId', {
     config: { access: ALL_ROLES, params: { jobId: 'privacyJob' } },

@@ -1,14 +1,39 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { PRIVACY_SERVICES, type PrivacyExportBody, type PrivacyJobDto } from '@earshot/contracts';
-import { actorOf, notFound, on, onExportRequested, type Db, type HandlerSpec, type Identity, type ObjectStorage, type PrivacyManifest, type PrivacyPart } from '@earshot/kit';
-import type { PrivacyJobRow } from '../db/privacy';
+import { ERASE_HOLD_MESSAGES, HOLD_MESSAGES, PRIVACY_SERVICES, isId, type PrivacyEraseBody, type PrivacyExportBody, type PrivacyJobDto } from '@earshot/contracts';
 import {
-  clientCompany, findPrivacyJob, findUserById, forgetClient, saveClient, finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
+  actorOf, conflict, forbidden, notFound, on, onEraseRequested, onExportRequested, type Db, type HandlerSpec, type Identity, type ObjectStorage, type PrivacyManifest, type PrivacyPart,
+} from '@earshot/kit';
+import { privacyHolds, type PrivacyJobRow } from '../db/privacy';
+import {
+  clientCompany, eraseClient, findPrivacyJob, findUserById, forgetClient, forgetFile, forgetUploader, hasAvatar, heldRecordings, linkFileClient, lockAccount, recordFile, saveClient,
+  finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
 } from '../repositories/privacy';
 import type { AuthBase } from './context';
+import { announceEnded, type EndedSessions } from './sessions';
+import { checkNotLastAdmin, removeAccount } from './users';
 
 const JOB = 'Privacy job';
+const ERASE_SELF = 'You cannot erase your own account: another administrator of your company, or the platform, can';
+
+type Subject = { kind: 'user' | 'client'; id: string; companyId: string | null };
+
+/**
+ * 409 naming the hold when one covers what the erasure would remove: the person's company (all of
+ * it), the client itself (a client contact is removed), and with `recordings: 'delete'` each of the
+ * person's recordings held, or linked to a held client. `details` lists them as {kind, id}.
+ */
+async function assertNotHeld(tx: Db, subject: Subject, recordings: PrivacyEraseBody['recordings']): Promise<void> {
+  const { companyId } = subject;
+  if (!companyId) return;
+  if (await privacyHolds.holdOn(tx, { companyId })) throw conflict(HOLD_MESSAGES.company, [{ kind: 'company', id: companyId }]);
+  if (subject.kind === 'client' && (await privacyHolds.holdOn(tx, { companyId, clientId: subject.id }))) {
+    throw conflict(HOLD_MESSAGES.clientHeld, [{ kind: 'client', id: subject.id }]);
+  }
+  if (recordings !== 'delete') return;
+  const held = await heldRecordings(tx, companyId, subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id });
+  if (held.length) throw conflict(ERASE_HOLD_MESSAGES.recordings, held);
+}
 
 /** May this caller act on this person's data? ADMIN: their company's; HOST_ADMIN: any; anyone: themself. */
 function mayActFor(identity: Identity, person: { id: string; companyId: string | null }): boolean {
@@ -73,8 +98,33 @@ export class PrivacyJobs {
     });
   }
 
+  /**
+   * Erasing a person: the route lets only ADMIN and HOST_ADMIN in, and nobody erases their own
+   * account here (an administrator's own erasure is another administrator's act, like deleting an
+   * account). Refused at once (409) when a legal hold covers anything it would remove, and when it
+   * would take away a company's last administrator; otherwise every service erases its part.
+   */
+  async requestErase(identity: Identity, body: PrivacyEraseBody, ip?: string): Promise<{ jobId: string }> {
+    return this.ctx.transact(async (tx, emit) => {
+      const subject = await this.subjectOf(tx, identity, body);
+      if (subject.kind === 'user') {
+        if (subject.id === identity.userId) throw forbidden(ERASE_SELF);
+        const account = await lockAccount(tx, subject.id, subject.companyId);
+        if (!account) throw notFound('User');
+        await checkNotLastAdmin(tx, account, null);
+      }
+      await assertNotHeld(tx, subject, body.recordings);
+      const job = await insertPrivacyJob(tx, { kind: 'erase', subjectKind: subject.kind, subjectId: subject.id, companyId: subject.companyId, requestedBy: identity.userId, recordings: body.recordings });
+      emit({
+        type: 'privacy.erase_requested', companyId: subject.companyId, actor: actorOf(identity, ip),
+        data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id }, recordings: body.recordings },
+      });
+      return { jobId: job.id };
+    });
+  }
+
   /** Whose data, and their company; 404 when the caller may not ask for it (or there is no such person). */
-  private async subjectOf(tx: Db, identity: Identity, body: PrivacyExportBody): Promise<{ kind: 'user' | 'client'; id: string; companyId: string | null }> {
+  private async subjectOf(tx: Db, identity: Identity, body: Pick<PrivacyExportBody, 'userId' | 'clientId'>): Promise<{ kind: 'user' | 'client'; id: string; companyId: string | null }> {
     if (body.userId) {
       const user = await findUserById(tx, body.userId);
       if (!user || !mayActFor(identity, user)) throw notFound('User');
@@ -144,12 +194,13 @@ export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSp
     const parts = await privacyPartsOf(tx, jobId);
     const answered = new Set(parts.map((part) => part.service));
     if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
-    const manifests = await Promise.all(parts.map((part) => readJson<PrivacyManifest>(storage, part.manifest)));
+    const keys = parts.map((part) => part.manifest ?? '');
+    const manifests = await Promise.all(keys.map((key) => readJson<PrivacyManifest>(storage, key)));
     const zipKey = `privacy/${jobId}/export.zip`;
     await writeZip(storage, zipKey, manifests.flat());
     await finishPrivacyJob(tx, jobId, zipKey);
     const own = `privacy/${jobId}/`;
-    leftovers.set(event.id, [...parts.map((part) => part.manifest), ...manifests.flat().map((file) => file.key)].filter((key) => key.startsWith(own)));
+    leftovers.set(event.id, [...keys, ...manifests.flat().map((file) => file.key)].filter((key) => key.startsWith(own)));
   }, {
     afterCommit: (event) => {
       const keys = leftovers.get(event.id) ?? [];
@@ -160,6 +211,69 @@ export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSp
     },
   });
 }
+
+/**
+ * Auth's part of erasing a person. A user: their account through the one removal path (sessions
+ * ended, picture and tokens cascade, user.deleted for every other service); with recordings kept,
+ * the uploader is forgotten here too. A client contact: only the row saying whose client it was
+ * (the tenant removes the client). Sessions are refused in this process once the removal commits.
+ */
+export function authErasePart(ctx: AuthBase): HandlerSpec {
+  const ended = new Map<string, EndedSessions>();
+  return onEraseRequested('auth', async (tx, emit, { jobId, subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+    if (subject.kind === 'client') return { clients: companyId && isId(subject.id) ? await eraseClient(tx, companyId, subject.id) : 0 };
+    const uploadsKept = recordings === 'keep' && companyId ? await forgetUploader(tx, companyId, subject.id) : 0;
+    const account = isId(subject.id) ? await lockAccount(tx, subject.id, companyId) : null;
+    if (!account) return { accounts: 0, avatars: 0, sessions: 0, uploadsKept };
+    const avatars = (await hasAvatar(tx, account.id)) ? 1 : 0;
+    const sessions = await removeAccount(ctx, tx, emit, account, actor);
+    ended.set(jobId, sessions);
+    return { accounts: 1, avatars, sessions: sessions.sessionIds.length, uploadsKept };
+  }, {
+    afterCommit: (event) => {
+      announceEnded(ctx, ended.get(event.data.jobId));
+      ended.delete(event.data.jobId);
+    },
+  });
+}
+
+/**
+ * A service's part of an erasure arrived: recorded once; when every service has answered, the job
+ * is done and privacy.erased carries the whole report (so the audit log keeps who asked, and what
+ * each service removed, after the person is gone).
+ */
+export const finishErase: HandlerSpec = on('privacy.part_erased', async (event, tx, emit) => {
+  const { jobId, service, counts } = event.data;
+  const job = await lockPrivacyJob(tx, jobId);
+  if (!job || job.status !== 'running' || job.kind !== 'erase') return;
+  await insertPrivacyPart(tx, { jobId, service, manifest: null, counts });
+  const parts = await privacyPartsOf(tx, jobId);
+  const answered = new Set(parts.map((part) => part.service));
+  if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
+  await finishPrivacyJob(tx, jobId, null);
+  emit({
+    type: 'privacy.erased', companyId: job.companyId, actor: event.actor,
+    data: { jobId, subject: { kind: job.subjectKind, id: job.subjectId }, recordings: job.recordings ?? 'keep', parts: Object.fromEntries(parts.map((part) => [part.service, part.counts])) },
+  });
+});
+
+/**
+ * Each recording's uploader and client, and the legal holds, kept from the file, transcription and
+ * tenant services' events: what an erasure is refused for (see assertNotHeld).
+ */
+export const recordingsAndHolds: HandlerSpec[] = [
+  on('file.uploaded', async ({ companyId, data }, tx) => {
+    if (!isId(data.id) || !isId(companyId)) return;
+    await recordFile(tx, { fileId: data.id, companyId, uploadedBy: isId(data.uploadedBy) ? data.uploadedBy : null, clientId: isId(data.clientId) ? data.clientId : null });
+  }),
+  on('transcript.client_linked', async ({ data }, tx) => {
+    if (isId(data.fileId) && (data.after.clientId === null || isId(data.after.clientId))) await linkFileClient(tx, data.fileId, data.after.clientId);
+  }),
+  on('file.deleted', async ({ data }, tx) => {
+    if (isId(data.id)) await forgetFile(tx, data.id);
+  }),
+  ...privacyHolds.handlers(),
+];
 
 /** Which company each client belongs to, kept from the tenant's client events. */
 export const clientCompanies: HandlerSpec[] = [

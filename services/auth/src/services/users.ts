@@ -1,5 +1,5 @@
 import {
-  AUTH_CODES, AUTH_MESSAGES, INVITATION_DAYS, ROLES, type B2cUserDto, type B2cUserQuery, type ProfileUpdateBody, type Role, type RegisterUserBody, type UpdateUserBody, type UserCapBody, type UserCapDto, type UserListQuery,
+  type Actor, AUTH_CODES, AUTH_MESSAGES, INVITATION_DAYS, ROLES, type B2cUserDto, type B2cUserQuery, type ProfileUpdateBody, type Role, type RegisterUserBody, type UpdateUserBody, type UserCapBody, type UserCapDto, type UserListQuery,
 } from '@earshot/contracts';
 import { HttpError, badRequest, conflict, forbidden, isUniqueViolation, notFound, type Db, type Emit, type Identity } from '@earshot/kit';
 import type { UserRow } from '../db/schema';
@@ -8,7 +8,7 @@ import { insertReset, liveInvitations, revokeUserSessions, voidResets } from '..
 import { usageOf } from '../repositories/usage';
 import { announceEnded, recordEnded, type EndReason, type EndedSessions } from './sessions';
 import * as repo from '../repositories/users';
-import { actorOf, passwordLink, scopeFor, toAdminUserDto, userState, type AuthContext } from './context';
+import { actorOf, passwordLink, scopeFor, toAdminUserDto, userState, type AuthBase, type AuthContext } from './context';
 import { randomToken, sha256 } from './crypto';
 import { hashPassword, randomPassword } from './passwords';
 
@@ -47,12 +47,25 @@ async function checkCompanyRoom(tx: Db, companyId: string): Promise<void> {
 }
 
 /** An active ADMIN about to stop being one must not be the company's last (under the company's row lock). */
-async function checkNotLastAdmin(tx: Db, before: UserRow, after: { role: string; status: string; companyId: string | null } | null): Promise<void> {
+export async function checkNotLastAdmin(tx: Db, before: UserRow, after: { role: string; status: string; companyId: string | null } | null): Promise<void> {
   const wasAdmin = before.role === 'ADMIN' && before.status === 'active' && before.companyId !== null;
   const staysAdmin = after !== null && after.role === 'ADMIN' && after.status === 'active' && after.companyId === before.companyId;
   if (!wasAdmin || staysAdmin) return;
   if (!(await findCompany(tx, before.companyId!, true))) return;
   if ((await repo.countActiveAdmins(tx, before.companyId!)) <= 1) throw new HttpError(409, AUTH_MESSAGES.lastAdmin, AUTH_CODES.lastAdmin);
+}
+
+/**
+ * Deletes an account the one way both an administrator's delete and a person's erasure do: its
+ * sessions end (recorded before the rows cascade with the user, so they are known and refused),
+ * the account and what cascades with it (picture, tokens, codes) go, and user.deleted tells every
+ * other service. Announce the ended sessions with `announceEnded` after the commit.
+ */
+export async function removeAccount(ctx: AuthBase, tx: Db, emit: Emit, before: UserRow, actor: Actor): Promise<EndedSessions> {
+  const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, before.id), userId: before.id, companyId: before.companyId, reason: 'deleted', actor });
+  await repo.deleteUser(tx, before.id);
+  emit({ type: 'user.deleted', companyId: before.companyId, actor, data: { id: before.id, before: userState(before) } });
+  return ended;
 }
 
 const EMAIL_TAKEN = 'A user with this email already exists in this company';
@@ -306,12 +319,7 @@ export class UserService {
       const before = await repo.lockUser(tx, id, scopeFor(identity));
       if (!before) throw notFound(USER_NOT_FOUND);
       await checkNotLastAdmin(tx, before, null);
-      const actor = actorOf(identity, identity);
-      // Before the rows go (they cascade with the user), so the sessions are known and refused.
-      const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: before.companyId, reason: 'deleted', actor });
-      await repo.deleteUser(tx, id);
-      emit({ type: 'user.deleted', companyId: before.companyId, actor, data: { id, before: userState(before) } });
-      return ended;
+      return removeAccount(ctx, tx, emit, before, actorOf(identity, identity));
     });
     announceEnded(ctx, ended);
   }

@@ -1,5 +1,6 @@
-import { onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
-import { conversationsOfOwner, feedbackOfUser } from '../repositories/privacy';
+import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
+import * as conversationsRepo from '../repositories/conversations';
+import { conversationsOfOwner, deleteFeedbackOfUser, feedbackOfUser, forgetUploader, lockConversationsOfOwner } from '../repositories/privacy';
 
 /**
  * The chat service's part of a person's export (issue 25): a user's conversations with their
@@ -19,4 +20,22 @@ export const chatExportPart = (storage: ObjectStorage) => onExportRequested('cha
     },
     counts: { conversations: owned.length, messages: owned.reduce((sum, c) => sum + c.messages.length, 0), feedback: given.length },
   };
+});
+
+/**
+ * The chat service's part of erasing a person (issue 25). A user's conversations go as their own
+ * delete does (the row with its messages and feedback, conversation.deleted), and any rating of
+ * theirs left; with recordings kept, the copies of their recordings no longer name them. Whatever
+ * the choice, the copies of deleted recordings go with the file service's file.deleted, and a
+ * client's links with transcript.client_linked. A client contact has no conversations.
+ */
+export const chatErasePart = onEraseRequested('chat', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+  if (subject.kind !== 'user') return {};
+  const owned = await lockConversationsOfOwner(tx, companyId, subject.id);
+  for (const id of owned) {
+    await conversationsRepo.remove(tx, id);
+    emit({ type: 'conversation.deleted', companyId, actor, data: { id } });
+  }
+  const counts = { conversationsDeleted: owned.length, feedbackDeleted: await deleteFeedbackOfUser(tx, subject.id) };
+  return recordings === 'keep' && companyId ? { ...counts, uploadsKept: await forgetUploader(tx, companyId, subject.id) } : counts;
 });

@@ -1,7 +1,10 @@
 import { extname } from 'node:path';
-import { onExportRequested, type EncryptingStorage, type ObjectStorage } from '@earshot/kit';
+import { isId } from '@earshot/contracts';
+import { onEraseRequested, onExportRequested, type EncryptingStorage, type ObjectStorage } from '@earshot/kit';
 import type { FileRow } from '../db/schema';
-import { filesOfPerson } from '../repositories/privacy';
+import { filesOfPerson, forgetPerson, lockFilesOfPerson } from '../repositories/privacy';
+import { removeStoredFile } from './events';
+import { retention } from './retention-projection';
 
 /** The audio's name in the ZIP: its id, with the extension it was uploaded with when that is a plain one. */
 function audioName(row: FileRow): string {
@@ -30,3 +33,25 @@ export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage)
     objects: await Promise.all(rows.map(async (row) => ({ name: audioName(row), key: row.storageKey, encrypted: await plain.isEncrypted(row.storageKey) }))),
   };
 }, plain);
+
+/**
+ * The file service's part of erasing a person (issue 25), in their company only. Recordings
+ * deleted: each goes the way every deletion does (row, file.deleted for every other service's
+ * copies, stored audio); one a hold reached after the request was accepted stays, counted as
+ * `held`. Kept: the uploader (a user) or the client link (a client contact) is cleared.
+ */
+export const fileErasePart = (storage: ObjectStorage) => onEraseRequested('file', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+  if (!companyId || !isId(subject.id)) return {};
+  const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
+  if (recordings === 'keep') return { recordingsKept: await forgetPerson(tx, companyId, person) };
+  let deleted = 0;
+  let held = 0;
+  for (const row of await lockFilesOfPerson(tx, companyId, person)) {
+    if (row.held || (await retention.holdOn(tx, { companyId, clientId: row.clientId }))) held += 1;
+    else {
+      await removeStoredFile(tx, emit, row, actor, storage);
+      deleted += 1;
+    }
+  }
+  return { recordingsDeleted: deleted, held };
+});

@@ -1,5 +1,5 @@
-import { createStorage, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
-import { runsRequestedBy } from '../repositories/privacy';
+import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
+import { anonymiseRunsRequestedBy, deleteRunsRequestedBy, forgetUploader, runsRequestedBy } from '../repositories/privacy';
 
 /**
  * The prompt service's part of a person's export (issue 25): the analysis runs a user asked for,
@@ -16,4 +16,17 @@ export const promptExportPart = (config: StorageConfig) => onExportRequested('pr
     },
     counts: { runs: rows.length },
   };
+});
+
+/**
+ * The prompt service's part of erasing a user (issue 25), in their company, as the company chose
+ * for their recordings: deleted, the runs they asked for go too (those on their own recordings go
+ * anyway with file.deleted); kept, the runs stay as the company's work without saying who asked,
+ * and the copies of their recordings (transcript copy, dashboards) no longer name them. A client
+ * contact asks for no runs: their calls' copies follow file.deleted and transcript.client_linked.
+ */
+export const promptErasePart = onEraseRequested('prompt', async (tx, _emit, { subject, companyId, recordings }): Promise<Record<string, number>> => {
+  if (subject.kind !== 'user' || !companyId) return {};
+  if (recordings === 'delete') return { runsDeleted: await deleteRunsRequestedBy(tx, companyId, subject.id) };
+  return { runsAnonymised: await anonymiseRunsRequestedBy(tx, companyId, subject.id), uploadsKept: await forgetUploader(tx, companyId, subject.id) };
 });

@@ -1,5 +1,5 @@
-import { Id, type ClientCreateBody, type ClientDetailDto, type ClientDto, type ClientListQuery, type ClientPage, type ClientState, type ClientUpdateBody, type EventOf } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { Id, type Actor, type ClientCreateBody, type ClientDetailDto, type ClientDto, type ClientListQuery, type ClientPage, type ClientState, type ClientUpdateBody, type EventOf } from '@earshot/contracts';
+import { actorOf, badRequest, companyScope, notFound, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ClientRecordingRow, ClientRow, NewClientRow } from '../db/schema';
 import * as repo from '../repositories/clients';
 import { isMember } from '../repositories/members';
@@ -101,12 +101,20 @@ export class ClientService {
       const row = await repo.findClientForUpdate(tx, id, companyId);
       if (!row) throw notFound('Client');
       await assertClientNotHeld(tx, companyId, id);
-      await repo.deleteClient(tx, id);
-      await repo.unlinkRecordings(tx, id);
-      emit({ type: 'client.deleted', companyId, actor: actorOf(identity), data: { id, before: toClientState(row), after: null } });
+      await removeClient(tx, emit, row, actorOf(identity));
     });
     return { message: 'Client deleted' };
   }
+}
+
+/**
+ * A client's removal, by its company's ADMIN or by an erasure (issue 25): its recordings stay,
+ * unlinked here at once and in transcription through client.deleted.
+ */
+export async function removeClient(tx: Db, emit: Emit, row: ClientRow, actor: Actor): Promise<void> {
+  await repo.deleteClient(tx, row.id);
+  await repo.unlinkRecordings(tx, row.id);
+  emit({ type: 'client.deleted', companyId: row.companyId, actor, data: { id: row.id, before: toClientState(row), after: null } });
 }
 
 const RECORDING_EVENTS = ['file.uploaded', 'file.deleted', 'transcript.status_changed', 'transcript.completed', 'transcript.client_linked', 'transcript.deleted'] as const;

@@ -1,5 +1,9 @@
-import { onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
-import { clientWithCalls } from '../repositories/privacy';
+import { isId } from '@earshot/contracts';
+import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
+import { findClientForUpdate, updateClient } from '../repositories/clients';
+import { clientHeld, companyHeld } from '../repositories/holds';
+import { clientWithCalls, forgetMember, lockClientsOwnedBy } from '../repositories/privacy';
+import { removeClient, toClientState } from './clients';
 
 /**
  * The tenant service's part of a person's export (issue 25): for a client contact, the client
@@ -18,4 +22,29 @@ export const tenantExportPart = (storage: ObjectStorage) => onExportRequested('t
     },
     counts: { clients: 1, calls: calls.length },
   };
+});
+
+/**
+ * The tenant service's part of erasing a person (issue 25), in their company only. A client
+ * contact: removed the way its ADMIN's delete does (client.deleted: its recordings stay, unlinked,
+ * or go with the file service's part), unless a hold reached it after the request was accepted.
+ * A user: the clients they own lose their owner (client.updated), and the copies of their
+ * membership go. The credit ledger's lines keep the user id they were spent by: they are the
+ * company's accounts (like the audit log), and the id names no one once the account is gone.
+ */
+export const tenantErasePart = onEraseRequested('tenant', async (tx, emit, { subject, companyId, actor }): Promise<Record<string, number>> => {
+  if (!companyId || !isId(subject.id)) return {};
+  if (subject.kind === 'client') {
+    const row = await findClientForUpdate(tx, subject.id, companyId);
+    if (!row) return { clientsDeleted: 0 };
+    if ((await companyHeld(tx, companyId)) || (await clientHeld(tx, row.id))) return { clientsDeleted: 0, held: 1 };
+    await removeClient(tx, emit, row, actor);
+    return { clientsDeleted: 1 };
+  }
+  const owned = await lockClientsOwnedBy(tx, companyId, subject.id);
+  for (const before of owned) {
+    const after = await updateClient(tx, before.id, { ownerId: null });
+    emit({ type: 'client.updated', companyId, actor, data: { id: after.id, before: toClientState(before), after: toClientState(after) } });
+  }
+  return { clientsUnowned: owned.length, memberships: await forgetMember(tx, companyId, subject.id) };
 });

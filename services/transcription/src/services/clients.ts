@@ -1,4 +1,4 @@
-import { Id, type EventOf } from '@earshot/contracts';
+import { Id, type Actor, type EventOf } from '@earshot/contracts';
 import type { Db, NewEvent } from '@earshot/kit';
 import * as clientsRepo from '../repositories/clients';
 import * as searchRepo from '../repositories/search';
@@ -18,13 +18,20 @@ export async function applyClientDeleted(tx: Db, emit: Emit, event: EventOf<'cli
   const clientId = event.data.id;
   if (!Id.safeParse(clientId).success) return;
   await clientsRepo.removeClient(tx, clientId);
+  await unlinkClient(tx, emit, clientId, event.actor);
+}
+
+/** Unlinks a client's transcripts, each with its transcript.client_linked to null; how many. */
+export async function unlinkClient(tx: Db, emit: Emit, clientId: string, actor: Actor): Promise<number> {
   await searchRepo.unlinkClient(tx, clientId);
-  for (const row of await clientsRepo.unlinkClient(tx, clientId)) {
+  const rows = await clientsRepo.unlinkClient(tx, clientId);
+  for (const row of rows) {
     emit({
       type: 'transcript.client_linked',
       companyId: row.companyId,
-      actor: event.actor,
+      actor,
       data: { id: row.id, fileId: row.fileId, before: { clientId }, after: { clientId: null } },
     });
   }
+  return rows.length;
 }

@@ -1,5 +1,9 @@
-import { createStorage, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
-import { transcriptsOfPerson } from '../repositories/privacy';
+import { isId } from '@earshot/contracts';
+import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
+import { anonymiseEdits, forgetUploader, lockTranscriptsOfPerson, transcriptsOfPerson } from '../repositories/privacy';
+import { remove } from '../repositories/transcripts';
+import { unlinkClient } from './clients';
+import { legalHolds } from './holds';
 import type { TranscriptWords } from './words-encryption';
 
 /**
@@ -21,4 +25,32 @@ export const transcriptionExportPart = (config: StorageConfig, words: Transcript
     },
     counts: { transcripts: rows.length },
   };
+});
+
+/**
+ * The transcription service's part of erasing a person (issue 25), in their company only. Their
+ * recordings deleted: each transcript goes (with its job, search rows and edits) as when its file
+ * is deleted, the file service's file.deleted telling the other copies; a recording a hold reached
+ * since the request stays, counted as `held`. Kept: a user's transcripts lose their uploader, a
+ * client's their link (transcript.client_linked to null, which the other copies follow). A user's
+ * edits keep their change but no longer name who made it.
+ */
+export const transcriptionErasePart = onEraseRequested('transcription', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+  if (!companyId || !isId(subject.id)) return {};
+  const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
+  const counts: Record<string, number> = {};
+  if (recordings === 'delete') {
+    counts.transcriptsDeleted = 0;
+    counts.held = 0;
+    for (const row of await lockTranscriptsOfPerson(tx, companyId, person)) {
+      if (await legalHolds.holdOn(tx, row)) counts.held += 1;
+      else if (await remove(tx, row.fileId)) counts.transcriptsDeleted += 1;
+    }
+  } else if (subject.kind === 'user') {
+    counts.uploadsKept = await forgetUploader(tx, companyId, subject.id);
+  } else {
+    counts.clientLinksCleared = await unlinkClient(tx, emit, subject.id, actor);
+  }
+  if (subject.kind === 'user') counts.editsAnonymised = await anonymiseEdits(tx, companyId, subject.id);
+  return counts;
 });
