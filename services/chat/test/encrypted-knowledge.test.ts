@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir, readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { buildEnvelope, KeyUnavailableError, type ServiceContext } from '@earshot/kit';
+import { buildEnvelope, CompanyKeyRing, KeyUnavailableError, MasterKeys, openText, type ServiceContext } from '@earshot/kit';
 import type { Envelope, FileCitationDto, TranscriptCitationDto } from '@earshot/contracts';
 import type { FakeOpenAI } from '@earshot/ai/testing';
 import type { TestStack } from '@earshot/kit/testing';
 import type { ChatConfig } from '../src/config';
 import { encryptionOf, PURPOSES } from '../src/services/encryption';
 import { addChatModel, createConversation, publish, stackWithFakeProvider, streamReply, transcriptCompleted, type SseEvent } from './helpers';
-import { createGpt, processed, uploadReady } from './knowledge-fixtures';
+import { addEmbeddingsModel, createGpt, processed, uploadReady } from './knowledge-fixtures';
+import { runKeysCommand } from '../../../scripts/keys';
 
 // Encryption at rest in chat (issue 25), over the real storage on disk and real PostgreSQL: a
 // company with encryption on keeps no word of its knowledge files or transcripts readable in
@@ -158,8 +159,14 @@ test('the built-in assistant still finds and cites sealed passages, of files and
   expect(shipment.citations[0]).toMatchObject({ fileName: 'new-call.wav', text: NEW_CALL });
 });
 
-test('a language model gets the opened passages and cites the right one', async () => {
-  const { modelId } = await addChatModel(stack, fake.url);
+test('a language model gets the opened passages and cites the right one; embeddings are made of the opened text', async () => {
+  const { modelId, providerId } = await addChatModel(stack, fake.url);
+  // The idle queue embeds the sealed chunks: the provider is sent their words, never a sealed value.
+  await addEmbeddingsModel(stack, providerId, 'emb');
+  await processed(stack);
+  const embedded = JSON.stringify(fake.requests.filter((r) => r.path === '/v1/embeddings').map((r) => r.body!.input));
+  expect(embedded).toContain('The zanzibar turbine warranty lasts seventeen months from delivery.');
+  expect(embedded).not.toContain('ef1.');
   fake.setReply({ pieces: ['Seventeen months [1].'] });
   const conversation = await gptConversation(gptId);
   const { citations } = await ask(conversation, 'How long does the turbine warranty last?', modelId);
@@ -199,8 +206,9 @@ test('deleting the company destroys chat\'s key first: a copied sealed value or 
   await expect(encryptionOf(ctx).storage.get(key)).rejects.toThrow(KeyUnavailableError);
 });
 
+const OTHER = randomUUID();
+
 test('the background pass leaves a company whose files are still being processed running, and finishes it later', async () => {
-  const OTHER = randomUUID();
   const otherAdmin = await stack.tokenFor('ADMIN', OTHER);
   const gpt = await createGpt(stack, otherAdmin);
   const file = await uploadReady(stack, otherAdmin, gpt._id, doc('notes.md', '# Notes\n\nThe walrus meeting moved to noon.\n'));
@@ -215,4 +223,17 @@ test('the background pass leaves a company whose files are still being processed
   expect(await encryptionOf(ctx).progress(OTHER)).toMatchObject({ state: 'done' });
   expect(await plainObjects(['walrus'])).toEqual([]);
   await processed(stack);
+});
+
+test('master-key rotation rewraps chat\'s and prompt\'s data keys too: sealed text opens under the new key alone', async () => {
+  const next = randomBytes(32);
+  const printed: string[] = [];
+  const env = { ...process.env, DATA_DIR: stack.dataDir, ENCRYPTION_MASTER_KEY: next.toString('hex'), ENCRYPTION_PREVIOUS_MASTER_KEY: MASTER };
+  expect(await runKeysCommand(['rotate'], { env, database: stack.database, print: (line) => printed.push(line) })).toBe(0);
+  // OTHER's key in chat and in prompt (ACME's were destroyed with the company).
+  expect(printed).toEqual([expect.stringMatching(/^Rewrapped 2 data key\(s\) under master key [0-9a-f]{16}\.$/)]);
+  const [chunk] = await stack.database.query<{ text: string }>(
+    'select c.text from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id where f.company_id = $1', [OTHER]);
+  const key = await new CompanyKeyRing('chat', 'chat', new MasterKeys(next)).dataKey(ctx.db, OTHER);
+  expect(openText(key!, { companyId: OTHER, purpose: PURPOSES.chunkText }, chunk!.text)).toContain('The walrus meeting moved to noon.');
 });
