@@ -18,6 +18,8 @@ export const transcriptionConfigShape = {
   ...aiConfigShape,
   /** Where the worker asks for the chosen model's provider key in distributed mode. */
   ...providerKeysConfigShape,
+  /** Where the file service listens (distributed mode), for the audio keys of companies with encryption on. */
+  FILE_SERVICE_URL: z.string().url().optional(),
   /** Used while no Whisper model is the default and AI Configuration has no enabled speech-to-text model. */
   TRANSCRIPTION_ENGINE: z.enum(ENGINES).default('pocketsphinx'),
   /** The downloaded Whisper model (a catalogue name, e.g. `base`) TRANSCRIPTION_ENGINE=whisper uses. */
@@ -69,6 +71,7 @@ export const transcriptionConfigShape = {
 };
 
 export interface TranscriptionSettings {
+  FILE_SERVICE_URL?: string;
   TRANSCRIPTION_ENGINE: EngineName;
   WHISPER_MODEL?: string;
   WHISPER_VARIANT: WhisperVariant;

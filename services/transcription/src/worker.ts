@@ -8,6 +8,7 @@
 import { providerKeysFor } from '@earshot/ai';
 import { defineService, runStandalone } from '@earshot/kit';
 import type { TranscriptionConfig } from './config';
+import { assertAudioKeysReachable } from './services/audio-encryption';
 import { transcriptionService } from './index';
 
 // Whatever the environment says, this process exists to work.
@@ -22,8 +23,10 @@ await runStandalone(defineService<TranscriptionConfig>({
   // service would refuse a worker, which compose and k8s (rightly) do not give TENANT_SERVICE_URL.
   internalRoutes: undefined,
   async start(ctx) {
-    // Refuses to start, clearly, without a way to ask the prompt service for provider keys.
+    // Refuses to start, clearly, without a way to ask the prompt service for provider keys, or the
+    // file service for the audio keys of companies with encryption on.
     providerKeysFor(ctx.database, ctx.config);
+    assertAudioKeysReachable(ctx);
     await transcriptionService.start?.(ctx);
   },
 }));

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { SYSTEM_ACTOR, isId, type EventOf } from '@earshot/contracts';
 import type { Db } from '../db/database';
 import type { Migration } from '../db/migrate';
 import { on, type Emit, type HandlerSpec } from '../bus/handlers';
 import { ConfigError } from '../config';
+import { INTERNAL_TOKEN_HEADER } from '../api-keys';
+import type { CompanyKeys } from '../storage/encrypting';
 import { KeyUnavailableError, MasterKeys } from './master-key';
 
 /** How long an unwrapped data key is reused in memory; a key destroyed elsewhere stops working within it. */
@@ -152,6 +155,18 @@ export class CompanyKeyRing {
     return (await this.cached(db, companyId)).known;
   }
 
+  /**
+   * The company's key as stored, still wrapped by the master key (for another process of the same
+   * master key: the file service's internal route), 'destroyed', or null when it never had one.
+   */
+  async wrapped(db: Db, companyId: string): Promise<WrappedCompanyKey | 'destroyed' | null> {
+    // Makes the key of a company turned on while no master key was configured, as reads do.
+    await this.cached(db, companyId);
+    const row = await this.row(db, companyId);
+    if (row) return { encrypt: row.encrypt, wrappedKey: row.wrapped_key };
+    return (await this.destroyed(db, companyId)) ? 'destroyed' : null;
+  }
+
   private async destroyed(db: Db, companyId: string): Promise<boolean> {
     const result = (await db.execute(sql`select 1 from ${this.tombstones} where company_id = ${companyId}`)) as unknown as { rows: unknown[] };
     return result.rows.length > 0;
@@ -224,6 +239,61 @@ export class CompanyKeyRing {
     this.cache.clear();
     return result.rows.length;
   }
+}
+
+export interface WrappedCompanyKey {
+  encrypt: boolean;
+  /** `mk1:<master key id>:...`; null only while the owner has no master key configured. */
+  wrappedKey: string | null;
+}
+
+/** The file service's internal route for a company's audio key (distributed mode, never behind the gateway). */
+export const COMPANY_AUDIO_KEY_PATH = '/internal/files/companies/:companyId/key';
+/** Its answer: the key still wrapped (each process unwraps it with its own master key), never the data key. */
+export const CompanyKeyAnswer = z.object({ encrypt: z.boolean(), wrappedKey: z.string().nullable(), destroyed: z.boolean() });
+export type CompanyKeyAnswer = z.infer<typeof CompanyKeyAnswer>;
+
+/**
+ * The audio keys of a process without the file service's ring (the transcription service and its
+ * workers in distributed mode): the file service's internal route answers a company's wrapped key
+ * and switch, unwrapped here with this process's master key (the same ENCRYPTION_MASTER_KEY) and
+ * kept for CACHE_MS like a ring's. 404 is a company that never had a key (its objects are plain);
+ * a destroyed key is no key: an encrypted object of that company fails with KeyUnavailableError.
+ * Never follows a redirect, so the token stays with the file service.
+ */
+export function remoteCompanyKeys(baseUrl: string, token: string, master: MasterKeys, timeoutMs = 5000): CompanyKeys {
+  const origin = baseUrl.replace(/\/+$/, '');
+  const cache = new Map<string, KeyEntry & { at: number }>();
+  const fetchEntry = async (companyId: string): Promise<KeyEntry> => {
+    const response = await fetch(`${origin}${COMPANY_AUDIO_KEY_PATH.replace(':companyId', encodeURIComponent(companyId))}`, {
+      headers: { [INTERNAL_TOKEN_HEADER]: token },
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return { key: null, encrypt: false, known: false };
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new KeyUnavailableError(`The file service did not answer the audio key of company ${companyId} (${response.status})`);
+    }
+    const answer = CompanyKeyAnswer.parse(await response.json());
+    if (answer.encrypt && !answer.wrappedKey) throw new KeyUnavailableError('Encryption is on for this company but the file service has no master key configured');
+    return { key: answer.wrappedKey ? master.unwrap(companyId, answer.wrappedKey) : null, encrypt: answer.encrypt, known: true };
+  };
+  const entry = async (companyId: string): Promise<KeyEntry> => {
+    const hit = cache.get(companyId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit;
+    const fresh = { ...(await fetchEntry(companyId)), at: Date.now() };
+    cache.set(companyId, fresh);
+    return fresh;
+  };
+  return {
+    encrypts: async (companyId) => (await entry(companyId)).encrypt,
+    dataKey: async (companyId) => (await entry(companyId)).key,
+    mayHaveEncrypted: async (companyId) => (await entry(companyId)).known,
+  };
 }
 
 const shared = new WeakMap<object, CompanyKeyRing>();

@@ -6,6 +6,7 @@ import {
   masterKeysFrom,
   notFound,
   shareAudioKeyRing,
+  type CompanyKeyAnswer,
   type EncryptionProgress,
   type ServiceContext,
 } from '@earshot/kit';
@@ -49,6 +50,17 @@ export class FileEncryption {
   async status(companyId: string): Promise<EncryptionProgress & { encrypt: boolean }> {
     if (!(await findCompany(this.ctx.db, companyId))) throw notFound('Company');
     return { encrypt: await this.ring.encrypts(this.ctx.db, companyId), ...(await this.progress(companyId)) };
+  }
+
+  /**
+   * A company's audio key for another process of the same master key (the transcription service
+   * in distributed mode, over the internal route): still wrapped, with the switch; null when the
+   * company never had one.
+   */
+  async wrappedKey(companyId: string): Promise<CompanyKeyAnswer | null> {
+    const found = await this.ring.wrapped(this.ctx.db, companyId);
+    if (found === 'destroyed') return { encrypt: false, wrappedKey: null, destroyed: true };
+    return found && { ...found, destroyed: false };
   }
 
   /**

@@ -1,18 +1,71 @@
-import { createStorage, EncryptingStorage, sharedAudioKeyRing, type ObjectStorage, type ServiceContext } from '@earshot/kit';
+import {
+  ConfigError, createStorage, EncryptingStorage, masterKeysFrom, remoteCompanyKeys, sharedAudioKeyRing,
+  type CompanyKeys, type ObjectStorage, type ServiceContext,
+} from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
+
+/** A process with no way to the file service's keys: plain recordings read, encrypted ones refused. */
+const NO_KEYS: CompanyKeys = {
+  encrypts: async () => false,
+  dataKey: async () => null,
+  // Every read looks at the header, so an encrypted recording fails rather than passing as audio.
+  mayHaveEncrypted: async () => true,
+};
+
+function remoteKeysOf(config: TranscriptionConfig): CompanyKeys | null {
+  if (!config.FILE_SERVICE_URL || !config.INTERNAL_API_TOKEN) return null;
+  return remoteCompanyKeys(config.FILE_SERVICE_URL, config.INTERNAL_API_TOKEN, masterKeysFrom(config));
+}
+
+/**
+ * Distributed mode (the service and its workers on their own): refuses to start, clearly, without
+ * a way to the file service's audio keys, which every encrypted recording needs.
+ */
+export function assertAudioKeysReachable(ctx: ServiceContext<TranscriptionConfig>): void {
+  if (sharedAudioKeyRing(ctx.database)) return;
+  const missing = [
+    ctx.config.FILE_SERVICE_URL ? null : 'FILE_SERVICE_URL: required when the file service runs in another process (audio keys of companies with encryption on)',
+    ctx.config.INTERNAL_API_TOKEN ? null : 'INTERNAL_API_TOKEN: required when the file service runs in another process',
+  ].filter((problem): problem is string => problem !== null);
+  if (missing.length) throw new ConfigError(missing);
+  masterKeysFrom(ctx.config);
+}
+
+/**
+ * The audio keys of the process (issue 25): the file service owns the recordings and their
+ * companies' data keys. In all-in-one mode it shares its ring in the process; in distributed mode
+ * its internal route answers each company's key still wrapped, unwrapped here with the same
+ * ENCRYPTION_MASTER_KEY and kept 30 s like the ring's (a destroyed key is no key). Looked up at
+ * each use, so a file service mounted after this service is the one asked.
+ */
+export function audioKeys(ctx: ServiceContext<TranscriptionConfig>): CompanyKeys {
+  let remote: CompanyKeys | null | undefined;
+  const keys = (): CompanyKeys => {
+    const ring = sharedAudioKeyRing(ctx.database);
+    if (ring) {
+      return {
+        encrypts: (companyId) => ring.encrypts(ctx.db, companyId),
+        dataKey: (companyId) => ring.dataKey(ctx.db, companyId),
+        mayHaveEncrypted: (companyId) => ring.mayHaveEncrypted(ctx.db, companyId),
+      };
+    }
+    if (remote === undefined) remote = remoteKeysOf(ctx.config);
+    return remote ?? NO_KEYS;
+  };
+  return {
+    encrypts: (companyId) => keys().encrypts(companyId),
+    dataKey: (companyId) => keys().dataKey(companyId),
+    mayHaveEncrypted: (companyId) => keys().mayHaveEncrypted!(companyId),
+  };
+}
 
 /**
  * The recordings as the transcription service reads them (and, with audio redaction, rewrites
- * them): through the file service's audio key ring (issue 25), which owns the recordings and their
- * companies' data keys. In all-in-one mode the file service shares its ring in the process, so an
- * encrypted recording decrypts for transcription and a redacted one is written back encrypted.
- * A process without that ring (the transcription service on its own) has no audio keys: an
- * encrypted recording fails its job with KeyUnavailableError rather than being read or rewritten
- * in plain (see the README, "Encryption at rest": what distributed mode lacks).
+ * them): an encrypted recording decrypts for transcription and a redacted one is written back
+ * encrypted, under the file service's key of the company. Without a way to those keys an
+ * encrypted recording fails its job with KeyUnavailableError rather than being read or
+ * rewritten in plain.
  */
 export function audioStorage(ctx: ServiceContext<TranscriptionConfig>): ObjectStorage {
-  return new EncryptingStorage(createStorage(ctx.config), {
-    encrypts: async (companyId) => (await sharedAudioKeyRing(ctx.database)?.encrypts(ctx.db, companyId)) ?? false,
-    dataKey: async (companyId) => (await sharedAudioKeyRing(ctx.database)?.dataKey(ctx.db, companyId)) ?? null,
-  });
+  return new EncryptingStorage(createStorage(ctx.config), audioKeys(ctx));
 }
