@@ -1,5 +1,5 @@
 import { aiCatalogue } from '@earshot/ai';
-import { creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
+import { ContextTimers, creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
 import { transcriptionConfigShape, type TranscriptionConfig } from './config';
 import { migrations } from './db/migrations';
 import { mountedSpeechModels, speechModelManager } from './models/manager';
@@ -32,7 +32,7 @@ const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWo
 const nudge = (ctx: ServiceContext<TranscriptionConfig>) => () => workers.get(ctx)?.nudge();
 
 /** The background pass that seals a company's existing transcripts once it turns encryption on. */
-const encryptionTimers = new WeakMap<ServiceContext<TranscriptionConfig>, NodeJS.Timeout>();
+const timers = new ContextTimers();
 
 /** The transcription service. See README.md for what it owns. */
 export const transcriptionService = defineService<TranscriptionConfig>({
@@ -92,7 +92,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   async start(ctx) {
     // Sealed words with no master key to open them: refuse to start, saying what to set.
     await wordsOf(ctx).assertStartable();
-    encryptionTimers.set(ctx, startWordsEncryptionPass(ctx));
+    timers.add(ctx, startWordsEncryptionPass(ctx));
     // Downloads left running by a stopped process continue (API processes only).
     await mountedSpeechModels(ctx)?.start();
     if (!ctx.config.TRANSCRIPTION_WORKER) return;
@@ -101,8 +101,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     await worker.start();
   },
   async stop(ctx) {
-    clearInterval(encryptionTimers.get(ctx));
-    encryptionTimers.delete(ctx);
+    timers.stop(ctx);
     await mountedSpeechModels(ctx)?.stop();
     await workers.get(ctx)?.stop();
     workers.delete(ctx);

@@ -7,6 +7,7 @@ import {
   masterKeysFrom,
   openJson,
   openText,
+  perContext,
   sealedEnvelope,
   sealJson,
   sealText,
@@ -219,14 +220,8 @@ export class TranscriptWords {
   }
 }
 
-const instances = new WeakMap<ServiceContext<BaseConfig & EncryptionConfig>, TranscriptWords>();
-
 /** The one TranscriptWords of a service context: routes, handlers, the worker and the pass share its key cache. */
-export function wordsOf(ctx: ServiceContext<BaseConfig & EncryptionConfig>): TranscriptWords {
-  let found = instances.get(ctx);
-  if (!found) instances.set(ctx, (found = new TranscriptWords(ctx)));
-  return found;
-}
+export const wordsOf = perContext((ctx: ServiceContext<BaseConfig & EncryptionConfig>) => new TranscriptWords(ctx));
 
 /** Runs the background pass at start and on a timer (kit's startEncryptionPass: one run at a time, failures logged). */
 export const startWordsEncryptionPass = (ctx: ServiceContext<BaseConfig & EncryptionConfig>): NodeJS.Timeout =>
