@@ -34,9 +34,10 @@ const KEYS_REQUIRED: Record<string, string[]> = {
   gateway: ['INTERNAL_API_TOKEN'],
   // File (uploads), chat (replies) and prompt (analysis runs) ask it for credits before AI work too.
   file: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
-  transcription: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
+  // Transcription reads the recordings a company stores encrypted with the file service's audio keys.
+  transcription: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL', 'FILE_SERVICE_URL'],
   chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL', 'TENANT_SERVICE_URL'],
-  'transcription-worker': ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL'],
+  'transcription-worker': ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL', 'FILE_SERVICE_URL'],
 };
 const S3_REQUIRED = ['STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'];
 const transcription = ALL_SERVICES.find((m) => m.name === 'transcription')!;
@@ -216,6 +217,7 @@ describe('k8s (kustomize base)', () => {
     ADMIN_PASSWORD: 'first-admin-password',
     OPENAI_API_KEY: 'sk-test',
     SMTP_URL: 'smtp://mailer:stand-in@mail.example.com:587',
+    ENCRYPTION_MASTER_KEY: 'cd'.repeat(32),
   };
   function envOf(container: Container): Record<string, string> {
     const env: Record<string, string> = {};
