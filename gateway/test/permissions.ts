@@ -140,6 +140,9 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/privacy/export': { area: 'account' },
   'GET /api/privacy/jobs/:jobId': { area: 'account' },
   'GET /api/privacy/jobs/:jobId/download': { area: 'account' },
+  // Issue 25: erasing a person is managing people (an ADMIN their company's, HOST_ADMIN anyone's),
+  // never one's own account; the matrix's example names no one, so nobody is erased by the walk.
+  'POST /api/privacy/erase': { area: 'users' },
   'PUT /api/users/password': { area: 'account' },
   'POST /api/users/two-step/setup': { area: 'account' },
   'POST /api/users/two-step/enable': { area: 'account' },
