@@ -88,6 +88,15 @@ export async function writeOutbox(tx: Db, schema: string, events: readonly NewEv
  * consumers are idempotent.
  */
 export class OutboxRelay {
+  /**
+   * How long a published event's row stays. Nothing reads it again (consumers are fed by the bus,
+   * replays come from parked_events), but its envelope holds the event's data — transcript words
+   * among them, in plain even for a company whose stored words are sealed — so rows are pruned
+   * instead of kept forever; an hour leaves time to look at what just went out.
+   */
+  static readonly PUBLISHED_KEPT_MS = 60 * 60_000;
+  private static readonly PRUNE_EVERY_MS = 5 * 60_000;
+  private lastPrune = 0;
   private timer?: NodeJS.Timeout;
   private running = false;
   private pass?: Promise<void>;
@@ -121,7 +130,7 @@ export class OutboxRelay {
     }
     if (this.timer) clearTimeout(this.timer);
     this.pass = this.publishPending()
-      .then(() => undefined)
+      .then(() => this.pruneNow())
       .catch((error: unknown) => this.logger?.error({ err: error, schema: this.schema }, 'outbox relay pass failed'))
       .finally(() => {
         this.pass = undefined;
@@ -133,6 +142,31 @@ export class OutboxRelay {
           this.timer = setTimeout(() => this.nudge(), this.pollMs);
         }
       });
+  }
+
+  private async pruneNow(): Promise<void> {
+    if (Date.now() - this.lastPrune < OutboxRelay.PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.prunePublished(OutboxRelay.PUBLISHED_KEPT_MS);
+  }
+
+  /**
+   * Deletes rows published more than `keptMs` ago, a batch per statement so a long backlog never
+   * holds one big lock; unpublished rows are never touched. Returns how many went.
+   */
+  async prunePublished(keptMs: number): Promise<number> {
+    const table = sql`${sql.identifier(this.schema)}.outbox`;
+    const before = new Date(Date.now() - keptMs);
+    let total = 0;
+    for (;;) {
+      const result = (await this.database.db.execute(
+        sql`delete from ${table} where seq in (
+              select seq from ${table} where published_at is not null and published_at < ${before} order by seq limit 10000)
+            returning seq`,
+      )) as unknown as { rows: unknown[] };
+      total += result.rows.length;
+      if (result.rows.length < 10000) return total;
+    }
   }
 
   /** Publishes everything pending; returns how many events went out. */

@@ -197,3 +197,18 @@ test('two relays on one schema publish in seq order: the second waits while the 
   expect(published).toEqual(Array.from({ length: 250 }, (_, i) => `order-${i}`));
   expect(await pending()).toBe(0);
 });
+
+test('published rows older than the kept time are pruned; recent and unpublished rows stay', async () => {
+  const { bus } = await listeningBus();
+  const relay = new OutboxRelay(database, SCHEMA, bus, 50);
+  await relay.publishPending();
+  await database.query(`delete from ${SCHEMA}.outbox`);
+  const [old, recent, waiting] = await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, ['old', 'recent', 'waiting'].map(signedOut)));
+  // Backdated in SQL: 'old' went out two hours ago, 'recent' a minute ago, 'waiting' never.
+  await database.query(`update ${SCHEMA}.outbox set published_at = now() - interval '2 hours' where id = $1`, [old!.id]);
+  await database.query(`update ${SCHEMA}.outbox set published_at = now() - interval '1 minute' where id = $1`, [recent!.id]);
+  expect(await relay.prunePublished(OutboxRelay.PUBLISHED_KEPT_MS)).toBe(1);
+  const left = await database.query<{ id: string }>(`select id from ${SCHEMA}.outbox order by seq`);
+  expect(left.map((row) => row.id)).toEqual([recent!.id, waiting!.id]);
+  await bus.stop();
+});
