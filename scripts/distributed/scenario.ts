@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LedgerEntryDto, TranscriptDto as Transcript } from '@earshot/contracts';
 import { GatewayClient, type Session } from './api';
 import { stereoCall } from './audio';
@@ -192,6 +194,30 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
     }
     const theirs = await api.expect<{ items: { _id: string }[] }>(200, B, 'GET', '/files');
     assert.equal(theirs.items.length, 0, 'another company lists no recordings');
+  });
+
+  // Encryption at rest (issue 25) across processes: the file service keeps B's audio key, the
+  // separate worker reads the recording with it (the file service's internal route, wrapped key).
+  await steps.run('a company with encryption on: its stereo call is stored encrypted, transcribed by the separate worker, played back decrypted', async () => {
+    const policies = { redaction: 'off', keepOriginal: false, encryption: true, retention: { recordingsDays: null, chatsDays: null, auditDays: null } };
+    await api.expect(200, host, 'PUT', `/companies/${companies.B.id}/policies`, policies);
+    await api.expect(201, host, 'POST', `/companies/${companies.B.id}/credits`, { amount: 100, reason: 'distributed suite, encryption' });
+    // The file service learns of the switch from company.policies_changed (Kafka).
+    await until('the file service to encrypt B', () => api.expect<{ encrypt: boolean }>(200, B, 'GET', `/files/encryption/${companies.B.id}`), (s) => s.encrypt);
+    const encryptedCall = stereoCall();
+    const uploaded = await api.upload<{ _id: string; path: string }>(B, '/files/upload', { name: 'encrypted-call.wav', type: 'audio/wav', data: encryptedCall.data });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const stored = readFileSync(join(system.s3Dir, 'earshot-audio', `${uploaded.body.path}._S3rver_object`));
+    assert.equal(stored.subarray(0, 4).toString('latin1'), 'ESC1', 'the object is stored in the encrypted format');
+    assert.ok(!stored.includes(Buffer.from('RIFF')) && !stored.includes(Buffer.from('WAVE')), 'no WAV header in what is stored');
+    const done = await until('B\'s transcript', () => api.expect<Transcript>(200, B, 'GET', `/transcripts/file/${uploaded.body._id}`), (t) => {
+      assert.notEqual(t.status, 'failed', `the transcription of the encrypted call failed: ${JSON.stringify(t).slice(0, 500)}`);
+      return t.status === 'completed';
+    }, 120_000);
+    assert.ok((done.metadata.speakerSegments ?? []).filter((s) => s.words.length > 0).length >= 2, 'both channels were heard: the worker decrypted the audio');
+    const played = await api.call(B, 'GET', `/uploads/${uploaded.body.path}`);
+    assert.equal(played.status, 200);
+    assert.ok(played.text.startsWith('RIFF'), 'playback through the gateway is the WAV, decrypted');
   });
 
   // ── Faults ──────────────────────────────────────────────────────────────────────────────────

@@ -36,6 +36,10 @@ export interface SystemOptions {
  */
 export class System {
   readonly dir = mkdtempSync(join(tmpdir(), 'earshot-distributed-'));
+  /** Where s3rver keeps the objects (`<bucket>/<key>._S3rver_object`), for the suite's own look at what is stored. */
+  get s3Dir(): string {
+    return join(this.dir, 's3');
+  }
   readonly processes: Processes;
   readonly databaseName = `earshot_distributed_${Date.now()}_${randomBytes(3).toString('hex')}`;
   readonly redisPrefix = `earshot:distributed:${randomBytes(4).toString('hex')}:`;
@@ -50,6 +54,7 @@ export class System {
     JWT_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEY: randomBytes(32).toString('hex'),
     INTERNAL_API_TOKEN: randomBytes(32).toString('hex'),
+    ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'),
     AUTH_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
 
@@ -86,7 +91,7 @@ export class System {
     timings.kafka = Date.now() - t;
 
     t = Date.now();
-    this.s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(this.dir, 's3') });
+    this.s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: this.s3Dir });
     this.s3Port = (await this.s3.run()).port;
     // What minio-init does: the audio bucket exists before any service starts.
     await new S3Storage({ endpoint: `http://127.0.0.1:${this.s3Port}`, bucket: BUCKET, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' }).ensureBucket();
@@ -142,6 +147,10 @@ export class System {
     const ai = { AI_ALLOW_PRIVATE_URLS: 'true', AI_TRUSTED_HOSTS: '', AI_TIMEOUT_MS: '30000' };
     const providerKeys = { PROMPT_SERVICE_URL: this.url('prompt'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
     const apiKeys = { TENANT_SERVICE_URL: this.url('tenant'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
+    // Encryption at rest: one master key in every process that keeps data keys or reads encrypted
+    // data; transcription asks the file service for the audio keys (compose: the same).
+    const encryption = { ENCRYPTION_MASTER_KEY: this.secrets.ENCRYPTION_MASTER_KEY };
+    const audioKeys = { ...encryption, FILE_SERVICE_URL: this.url('file'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
     const service = (cwd: string, entry = 'src/main.ts') => ({ name, cwd, entry, readyUrl });
     switch (name) {
       case 'gateway':
@@ -170,14 +179,14 @@ export class System {
       case 'tenant':
         return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys } };
       case 'file':
-        return { ...service('services/file'), env: { ...base('file', 'earshot-file'), ...storage, ...apiKeys, MAX_UPLOAD_BYTES: '2147483648' } };
+        return { ...service('services/file'), env: { ...base('file', 'earshot-file'), ...storage, ...apiKeys, ...encryption, MAX_UPLOAD_BYTES: '2147483648' } };
       case 'transcription':
-        return { ...service('services/transcription'), env: { ...base('transcription', 'earshot-transcription'), ...storage, ...apiKeys, TRANSCRIPTION_WORKER: 'false' } };
+        return { ...service('services/transcription'), env: { ...base('transcription', 'earshot-transcription'), ...storage, ...apiKeys, ...audioKeys, TRANSCRIPTION_WORKER: 'false' } };
       case 'transcription-worker':
         return {
           ...service('services/transcription', 'src/worker.ts'),
           env: {
-            ...base('transcription', 'earshot-transcription-worker'), ...storage, ...ai, ...providerKeys,
+            ...base('transcription', 'earshot-transcription-worker'), ...storage, ...ai, ...providerKeys, ...audioKeys,
             TRANSCRIPTION_ENGINE: 'pocketsphinx', TRANSCRIPTION_CONCURRENCY: '2',
             // A killed worker's job is claimed again once its lease runs out (compose: 60 s).
             TRANSCRIPTION_LEASE_MS: '3000', TRANSCRIPTION_POLL_MS: '200',
@@ -186,9 +195,9 @@ export class System {
         };
       case 'chat-1':
       case 'chat-2':
-        return { ...service('services/chat'), env: { ...base('chat', 'earshot-chat'), ...storage, ...ai, ...providerKeys, ...apiKeys } };
+        return { ...service('services/chat'), env: { ...base('chat', 'earshot-chat'), ...storage, ...ai, ...providerKeys, ...apiKeys, ...encryption } };
       case 'prompt':
-        return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...storage, ...ai, ...apiKeys, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
+        return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...storage, ...ai, ...apiKeys, ...encryption, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
       case 'audit':
         // Auth, prompt and audit write their parts of a person's export to the shared object store.
         return { ...service('services/audit'), env: { ...base('audit', 'earshot-audit'), ...storage } };
