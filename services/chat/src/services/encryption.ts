@@ -110,10 +110,15 @@ export class ChatEncryption {
 
   /** Texts of one company as they are to be stored: sealed with their blind tsvector, or plain. */
   async stored(db: Db, text: CompanyText, purpose: string, texts: readonly string[]): Promise<StoredText[]> {
+    const blind = await this.blindOf(db, text, texts);
+    return texts.map((t, i) => ({ text: text.seal(purpose, t), blind: blind[i]! }));
+  }
+
+  /** The blind tsvector of each text while the company seals (null each otherwise: plain text is indexed in English). */
+  private async blindOf(db: Db, text: CompanyText, texts: readonly string[]): Promise<(string | null)[]> {
     const index = text.sealing ? text.blind() : null;
-    if (!index) return texts.map((t) => ({ text: t, blind: null }));
-    const lexemes = await lexemesOf(db, texts);
-    return texts.map((t, i) => ({ text: text.seal(purpose, t), blind: blindVector(index, lexemes[i]!) }));
+    if (!index) return texts.map(() => null);
+    return (await lexemesOf(db, texts)).map((lexemes) => blindVector(index, lexemes));
   }
 
   /**
@@ -127,6 +132,8 @@ export class ChatEncryption {
   async encryptExisting(): Promise<void> {
     for (const companyId of await this.ring.pending(this.ctx.db)) {
       const text = await this.textOf(this.ctx.db, companyId);
+      // Nothing to seal with (no key usable): the batches below would find the same rows forever.
+      if (!text.sealing) continue;
       const files = await knowledgeRepo.filesOfCompany(this.ctx.db, companyId);
       const counts = await Promise.all([knowledgeRepo.countPlainChunks(this.ctx.db, companyId), segmentsRepo.countPlain(this.ctx.db, companyId)]);
       const progress: EncryptionProgress = { state: 'running', done: 0, total: files.length + counts[0] + counts[1] };
@@ -183,11 +190,11 @@ export class ChatEncryption {
 
   /** Chunks as stored: heading and text sealed, the blind index over both as full-text search reads them. */
   async sealedChunks(db: Db, text: CompanyText, chunks: readonly { heading: string | null; text: string }[]): Promise<{ heading: string | null; text: string; blind: string | null }[]> {
-    const indexed = await this.stored(db, text, PURPOSES.chunkText, chunks.map((c) => `${c.heading ?? ''} ${c.text}`));
+    const blind = await this.blindOf(db, text, chunks.map((c) => `${c.heading ?? ''} ${c.text}`));
     return chunks.map((c, i) => ({
       heading: c.heading === null ? null : text.seal(PURPOSES.chunkHeading, c.heading),
       text: text.seal(PURPOSES.chunkText, c.text),
-      blind: indexed[i]!.blind,
+      blind: blind[i]!,
     }));
   }
 

@@ -23,6 +23,8 @@ const PASS_BATCH = 200;
 
 /** One company's transcript text as the copy stores it: sealed while its encryption is on, plain otherwise. */
 export interface SegmentSealer {
+  /** Whether new text of the company is sealed (its encryption on, its key usable). */
+  sealing: boolean;
   seal(text: string): string;
   /** The text as published; a sealed text of a company whose key was destroyed fails (KeyUnavailableError). */
   open(stored: string): string;
@@ -56,6 +58,7 @@ export class PromptEncryption {
     const sealing = key !== null && (await this.ring.encrypts(db, companyId));
     const context = { companyId, purpose: SEGMENT_TEXT };
     return {
+      sealing,
       seal: (text) => (sealing && key ? sealText(key, context, text) : text),
       open: (stored) => {
         if (!isSealed(stored)) return stored;
@@ -74,6 +77,8 @@ export class PromptEncryption {
   async encryptExisting(): Promise<void> {
     for (const companyId of await this.ring.pending(this.ctx.db)) {
       const sealer = await this.sealerOf(this.ctx.db, companyId);
+      // Nothing to seal with (no key usable): the batches below would find the same rows forever.
+      if (!sealer.sealing) continue;
       const progress: EncryptionProgress = { state: 'running', done: 0, total: await repo.countPlainSegments(this.ctx.db, companyId) };
       for (;;) {
         const batch = await repo.plainSegments(this.ctx.db, companyId, PASS_BATCH);
