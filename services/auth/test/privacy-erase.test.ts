@@ -1,3 +1,5 @@
+import { SYSTEM_ACTOR } from '@earshot/contracts';
+import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { auditService } from '@earshot/audit-service';
 import { chatService } from '@earshot/chat-service';
@@ -311,4 +313,21 @@ describe('who may erase whom', () => {
     expect(await fieldOf({ userId: `${someone}\u0000`, recordings: 'keep' })).toContain('body.userId');
     expect((await erase(a.admin, { userId: someone, recordings: 'keep', extra: 1 })).statusCode).toBe(400);
   });
+});
+
+test("a deleted company's recordings and holds leave the coordinator's copies", async () => {
+  const gone = crypto.randomUUID();
+  const fileId = crypto.randomUUID();
+  await stack.bus.publish([
+    { topic: 'earshot.file', key: gone, envelope: buildEnvelope({ type: 'file.uploaded', companyId: gone, actor: SYSTEM_ACTOR, data: { id: fileId, storageKey: `${gone}/x.wav`, originalName: 'x.wav', mimeType: 'audio/wav', size: 1, clientId: null, uploadedBy: null } }) },
+    { topic: 'earshot.file', key: gone, envelope: buildEnvelope({ type: 'file.hold_changed', companyId: gone, actor: SYSTEM_ACTOR, data: { id: fileId, hold: true, reason: 'Audit' } }) },
+  ]);
+  await stack.settle();
+  const copies = () => stack.database.query<{ n: number }>(
+    'select (select count(*) from auth.privacy_files where company_id = $1) + (select count(*) from auth.legal_holds where company_id = $1) as n', [gone],
+  );
+  expect(Number((await copies())[0]!.n)).toBe(2);
+  await stack.bus.publish([{ topic: 'earshot.tenant', key: gone, envelope: buildEnvelope({ type: 'company.deleted', companyId: gone, actor: SYSTEM_ACTOR, data: { id: gone, before: null, after: null } }) }]);
+  await stack.settle();
+  expect(Number((await copies())[0]!.n)).toBe(0);
 });

@@ -74,6 +74,12 @@ export async function forgetFile(tx: Db, fileId: string): Promise<void> {
   await tx.delete(privacyFiles).where(eq(privacyFiles.fileId, fileId));
 }
 
+/** A deleted company's recordings and clients (its removal announces no file or client one by one). */
+export async function forgetCompanyPrivacy(tx: Db, companyId: string): Promise<void> {
+  await tx.delete(privacyFiles).where(eq(privacyFiles.companyId, companyId));
+  await tx.delete(privacyClients).where(eq(privacyClients.companyId, companyId));
+}
+
 /**
  * The holds in force on the recordings an erasure would delete (a user's uploads, or a client's
  * calls): a recording held itself, or linked to a held client. Read from the kit's legal_holds.

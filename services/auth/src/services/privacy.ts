@@ -6,7 +6,7 @@ import {
 } from '@earshot/kit';
 import { privacyHolds, type PrivacyJobRow } from '../db/privacy';
 import {
-  clientCompany, eraseClient, findPrivacyJob, findUserById, forgetClient, forgetFile, forgetUploader, hasAvatar, heldRecordings, linkFileClient, lockAccount, recordFile, saveClient,
+  clientCompany, eraseClient, findPrivacyJob, forgetCompanyPrivacy, findUserById, forgetClient, forgetFile, forgetUploader, hasAvatar, heldRecordings, linkFileClient, lockAccount, recordFile, saveClient,
   finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
 } from '../repositories/privacy';
 import type { AuthBase } from './context';
@@ -271,6 +271,9 @@ export const recordingsAndHolds: HandlerSpec[] = [
   }),
   on('file.deleted', async ({ data }, tx) => {
     if (isId(data.id)) await forgetFile(tx, data.id);
+  }),
+  on('company.deleted', async ({ data }, tx) => {
+    if (isId(data.id)) await forgetCompanyPrivacy(tx, data.id);
   }),
   ...privacyHolds.handlers(),
 ];
