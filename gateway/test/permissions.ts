@@ -208,6 +208,13 @@ export const ROUTES: Record<string, Permission> = {
       reason: 'issue 25: a company administrator sees the policies their own company’s data is handled by (read-only; another company is a 404)',
     },
   },
+  'GET /api/companies/:id/encryption': {
+    area: 'companies',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason: 'issue 25: a company administrator sees how far each service has encrypted their own company’s existing data, like its policies (read-only; another company is a 404)',
+    },
+  },
 
   // Prices (issue 13: /pricing is HOST_ADMIN's), read by everyone signed in.
   'GET /api/pricing': {

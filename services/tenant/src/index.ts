@@ -3,6 +3,9 @@ import { migrations } from './db/migrations';
 import { policyMigrations } from './db/policies';
 import { holdMigrations } from './db/holds';
 import { saasMigrations } from './db/saas';
+import { encryptionProgressMigrations } from './db/encryption-progress';
+import { encryptionProgressRoutes } from './routes/encryption-progress';
+import { applyEncryptionProgressed, EncryptionProgressService } from './services/encryption-progress';
 import { holdRoutes } from './routes/holds';
 import { HoldService } from './services/holds';
 import { applyRecordingEvent, ClientService, RECORDING_EVENTS } from './services/clients';
@@ -55,7 +58,7 @@ export const tenantService = defineService<TenantConfig>({
   schema: 'tenant',
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas'],
   // The policies' migration has its own module (issue 25); names order them among the others.
-  migrations: [...migrations, ...policyMigrations, ...holdMigrations, ...saasMigrations],
+  migrations: [...migrations, ...policyMigrations, ...holdMigrations, ...saasMigrations, ...encryptionProgressMigrations],
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   configShape: { ...storageConfigShape, ...creditsConfigShape },
   async routes(app, ctx) {
@@ -69,6 +72,7 @@ export const tenantService = defineService<TenantConfig>({
     await companyRoutes(app, companies);
     await policyRoutes(app, new PolicyService(ctx));
     await holdRoutes(app, new HoldService(ctx));
+    await encryptionProgressRoutes(app, new EncryptionProgressService(ctx));
     await brandingRoutes(app, new BrandingService(ctx, createStorage(ctx.config)));
     await configRoutes(app, companies);
     await featureRoutes(app, new FeatureService(ctx));
@@ -101,6 +105,8 @@ export const tenantService = defineService<TenantConfig>({
     ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit))),
     // Last sign-ins, for the platform overview's active users.
     on('user.signed_in', (event, tx) => applySignedIn(tx, event)),
+    // Each service's background encryption of a company's existing data, for the console.
+    on('company.encryption_progressed', (event, tx) => applyEncryptionProgressed(tx, event)),
   ],
   async start(ctx) {
     const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));

@@ -19,3 +19,26 @@ export const CompanyPolicies = z.strictObject({
   retention: RetentionPolicy,
 });
 export type CompanyPolicies = z.infer<typeof CompanyPolicies>;
+
+/** The services that encrypt a company's existing data when encryption is turned on, in the order the console shows them. */
+export const ENCRYPTING_SERVICES = ['file', 'transcription', 'chat', 'prompt'] as const;
+
+/**
+ * One service's background encryption of the company's existing data: `idle` until it reports,
+ * `running` with how many of its objects are encrypted out of how many, `done` once all are.
+ */
+export const ServiceEncryptionProgress = z.object({
+  service: z.string(),
+  state: z.enum(['idle', 'running', 'done']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  updatedAt: z.string().datetime().nullable(),
+});
+export type ServiceEncryptionProgress = z.infer<typeof ServiceEncryptionProgress>;
+
+/** `GET /api/companies/{id}/encryption`: whether encryption is on and each service's progress. */
+export const CompanyEncryptionProgress = z.object({
+  encryption: z.boolean(),
+  services: z.array(ServiceEncryptionProgress),
+});
+export type CompanyEncryptionProgress = z.infer<typeof CompanyEncryptionProgress>;
