@@ -74,8 +74,9 @@ console.log(`Goals (issue 24): ${goal(signIn, GOALS_KB.signIn)}; ${goal(shell, G
 // (react-hook-form + zodResolver): zod may be in their chunks and nowhere else (never the sign-in
 // page, the shell, chat or the transcript pages). zod names its classes with strings that survive
 // minifying.
-// The task dialog is its own lazy chunk, opened from the task pages and the transcript viewer.
-const ADMIN_PAGES = /^src\/(features\/((users|clients|companies|b2c-users|feature-catalogue|audit-logs|prompts|pricing|email-templates|ai-config|custom-gpts)\/|transcripts\/patterns-dialog\.tsx$)|components\/task-dialog\.tsx$)/;
+// The task and hold dialogs are lazy chunks of their own, opened from the task pages, the viewer
+// and the client and company pages.
+const ADMIN_PAGES = /^src\/(features\/((users|clients|companies|b2c-users|feature-catalogue|audit-logs|prompts|pricing|email-templates|ai-config|custom-gpts)\/|transcripts\/patterns-dialog\.tsx$)|components\/(task|hold)-dialog\.tsx$)/;
 const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
 const withZod = new Set(assets.filter((file) => /["'`]\$?ZodError["'`]/.test(readFileSync(join(dist, 'assets', file), 'utf8'))).map((file) => `assets/${file}`));
 const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry || chunk.isDynamicEntry).map(([key]) => key);

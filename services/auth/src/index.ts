@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR, isId, type Actor } from '@earshot/contracts';
-import { createStorage, defineService, on, type Db, type Emit } from '@earshot/kit';
+import { ContextTimers, createStorage, defineService, on, type Db, type Emit } from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
 import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
@@ -12,8 +12,11 @@ import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
 import { companyRemoval } from './services/company-removal';
 import { authServices } from './services/index';
-import { PrivacyJobs, assembleExport, authErasePart, authExportPart, clientCompanies, finishErase, recordingsAndHolds } from './services/privacy';
+import { PrivacyJobs, assembleExport, expireExports, authErasePart, authExportPart, clientCompanies, finishErase, recordingsAndHolds } from './services/privacy';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
+
+const timers = new ContextTimers();
+const EXPORT_SWEEP_MS = 60 * 60_000;
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
 export const authService = defineService<AuthConfig>({
@@ -28,6 +31,17 @@ export const authService = defineService<AuthConfig>({
     await authRoutes(app, auth, services);
     await userRoutes(app, auth, services);
     await privacyRoutes(app, new PrivacyJobs(ctx, createStorage(ctx.config)));
+  },
+  // Export ZIPs that are due go at start and then every hour (expireExports).
+  async start(ctx) {
+    await startAuth(ctx);
+    const storage = createStorage(ctx.config);
+    const sweep = () => expireExports(ctx.db, storage, new Date()).then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'expired export ZIPs could not be removed'));
+    await sweep();
+    timers.every(ctx, EXPORT_SWEEP_MS, () => void sweep());
+  },
+  async stop(ctx) {
+    timers.stop(ctx);
   },
   // The company projection: domain (sign-in), status (who may sign in) and max users (registration).
   // Per company the newest event wins, so a late company.updated cannot revive a deleted company.
@@ -80,5 +94,4 @@ export const authService = defineService<AuthConfig>({
       ...recordingsAndHolds,
     ];
   },
-  start: startAuth,
 });

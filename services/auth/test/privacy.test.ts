@@ -12,7 +12,9 @@ import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
 import { auditService } from '@earshot/audit-service';
+import { createStorage, type StorageConfig } from '@earshot/kit';
 import { authService } from '../src';
+import { EXPORT_KEPT_DAYS, expireExports } from '../src/services/privacy';
 
 // A person's data (issue 25): every service that holds it in one stack, the export answered by
 // each of them through events and assembled by this service.
@@ -159,6 +161,31 @@ describe('export of a user', () => {
     const byHost = await exported(host, carl.id);
     expect(JSON.parse(strFromU8(byHost.zip['auth.json']!)).profile).toMatchObject({ id: carl.id, companyId: b.id });
     expect(Buffer.from(byHost.zip[`audio/${carl.fileId}.wav`]!).equals(carl.audio)).toBe(true);
+  });
+});
+
+describe('the ZIP does not stay', () => {
+  test(`a ZIP goes ${EXPORT_KEPT_DAYS} days after its export finished, at once when the company is deleted; the job stays without a download`, async () => {
+    const { jobId: recent } = await exported(a.admin, a.people.Bob!.id);
+    const { jobId: old } = await exported(a.admin, a.people.Ann!.id);
+    const { jobId: ofDeleted } = await exported(b.admin, b.people.Carl!.id);
+    // Backdated in SQL: Ann's export finished a day more than it is kept; Carl's company is gone.
+    await stack.database.query(`update auth.privacy_jobs set finished_at = now() - interval '${EXPORT_KEPT_DAYS + 1} days' where id = $1`, [old]);
+    await stack.database.query('update auth.companies set deleted_at = now() where id = $1', [b.id]);
+    const storage = createStorage({ STORAGE_DRIVER: 'local', DATA_DIR: stack.dataDir } as StorageConfig);
+    try {
+      expect(await expireExports(stack.database.db, storage, new Date())).toBeGreaterThanOrEqual(2);
+    } finally {
+      await stack.database.query('update auth.companies set deleted_at = null where id = $1', [b.id]);
+    }
+    const zipOf = (jobId: string) => filesUnder(join(stack.dataDir, 'objects', 'privacy', jobId));
+    expect(zipOf(old)).toEqual([]);
+    expect(zipOf(ofDeleted)).toEqual([]);
+    expect(zipOf(recent)).toEqual(['export.zip']);
+    const gone = await jobOf(a.admin, old);
+    expect(gone.json()).toMatchObject({ status: 'done', download: null });
+    expect((await stack.as(a.admin, { method: 'GET', url: `/api/privacy/jobs/${old}/download` })).statusCode).toBe(404);
+    expect((await jobOf(a.admin, recent)).json().download).toBe(`/api/privacy/jobs/${recent}/download`);
   });
 });
 

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { HoldKind } from '@earshot/contracts';
 import { privacyClients, privacyFiles, privacyJobs, privacyParts, type PrivacyJobRow, type PrivacyPartRow } from '../db/privacy';
-import { avatars, fileUsage, sessions, users, type SessionRow, type UserRow } from '../db/schema';
+import { avatars, companies, fileUsage, sessions, users, type SessionRow, type UserRow } from '../db/schema';
 
 export async function insertPrivacyJob(tx: Db, job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'> & Partial<Pick<PrivacyJobRow, 'recordings'>>): Promise<PrivacyJobRow> {
   const [row] = await tx.insert(privacyJobs).values(job).returning();
@@ -31,6 +31,23 @@ export async function insertPrivacyPart(tx: Db, part: Pick<PrivacyPartRow, 'jobI
 
 export async function finishPrivacyJob(tx: Db, id: string, zipKey: string | null): Promise<void> {
   await tx.update(privacyJobs).set({ status: 'done', zipKey, finishedAt: new Date() }).where(and(eq(privacyJobs.id, id), eq(privacyJobs.status, 'running')));
+}
+
+/**
+ * Done exports whose ZIP is due to go: finished before `before`, or of a company since deleted
+ * (its people's data must not outlive its key in a readable copy). At most `limit` at a time.
+ */
+export async function expiredExports(db: Db, before: Date, limit: number): Promise<{ id: string; zipKey: string }[]> {
+  const rows = await db.select({ id: privacyJobs.id, zipKey: privacyJobs.zipKey }).from(privacyJobs)
+    .where(and(isNotNull(privacyJobs.zipKey), or(lt(privacyJobs.finishedAt, before),
+      inArray(privacyJobs.companyId, db.select({ id: companies.id }).from(companies).where(isNotNull(companies.deletedAt))))))
+    .limit(limit);
+  return rows.map((row) => ({ id: row.id, zipKey: row.zipKey! }));
+}
+
+/** The ZIP is gone: the job stays (the record that the request was answered), without a download. */
+export async function forgetZip(db: Db, id: string): Promise<void> {
+  await db.update(privacyJobs).set({ zipKey: null }).where(eq(privacyJobs.id, id));
 }
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {

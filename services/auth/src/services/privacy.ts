@@ -6,7 +6,7 @@ import {
 } from '@earshot/kit';
 import { privacyHolds, type PrivacyJobRow } from '../db/privacy';
 import {
-  clientCompany, eraseClient, findPrivacyJob, forgetCompanyPrivacy, findUserById, forgetClient, forgetFile, forgetUploader, hasAvatar, heldRecordings, linkFileClient, lockAccount, recordFile, saveClient,
+  clientCompany, eraseClient, expiredExports, findPrivacyJob, forgetZip, forgetCompanyPrivacy, findUserById, forgetClient, forgetFile, forgetUploader, hasAvatar, heldRecordings, linkFileClient, lockAccount, recordFile, saveClient,
   finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
 } from '../repositories/privacy';
 import type { AuthBase } from './context';
@@ -159,6 +159,31 @@ export class PrivacyJobs {
     const job = await findPrivacyJob(this.ctx.db, jobId);
     if (!job || !mayRead(identity, job) || !job.zipKey) throw notFound(JOB);
     return { stream: await this.storage.get(job.zipKey), filename: `earshot-${job.subjectKind}-${job.subjectId}.zip` };
+  }
+
+}
+
+/** How long a finished export's ZIP can be downloaded before it is removed from storage. */
+export const EXPORT_KEPT_DAYS = 7;
+
+/**
+ * Removes the ZIPs that are due: EXPORT_KEPT_DAYS after the export finished, or at once once the
+ * person's company is deleted. A ZIP is a readable copy of the person's data (audio decrypted
+ * included), so it must not stay in storage after it served its purpose. The object goes first,
+ * then the row forgets it: a crash between the two leaves a row that the next sweep clears.
+ * Returns how many went.
+ */
+export async function expireExports(db: Db, storage: ObjectStorage, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - EXPORT_KEPT_DAYS * 24 * 60 * 60_000);
+  let removed = 0;
+  for (;;) {
+    const due = await expiredExports(db, before, 100);
+    for (const { id, zipKey } of due) {
+      await storage.delete(zipKey);
+      await forgetZip(db, id);
+    }
+    removed += due.length;
+    if (due.length < 100) return removed;
   }
 }
 
