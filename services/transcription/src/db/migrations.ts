@@ -243,4 +243,15 @@ export const migrations: Migration[] = [
       -- words with each one's key: answered from this small index, not a scan of every recording.
       create index search_files_sealed_company on search_files (company_id) where sealed;`,
   },
+  {
+    name: '0012_unlinked_client',
+    sql: `
+      -- Erasing a client contact (issue 25) deletes the client (client.deleted, which unlinks its
+      -- recordings here) and asks every service to erase (privacy.erase_requested), on two topics
+      -- with no order between them. A recording unlinked because its client was deleted keeps that
+      -- client's id, so an erasure that arrives after the unlink still finds the client's calls. A
+      -- recording someone unlinked by hand does not: it was no longer that client's call.
+      alter table transcripts add column unlinked_client_id uuid;
+      create index transcripts_unlinked_client on transcripts (unlinked_client_id) where unlinked_client_id is not null;`,
+  },
 ];

@@ -22,6 +22,8 @@ export const transcripts = transcription.table('transcripts', {
   mimeType: text('mime_type').notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
   clientId: uuid('client_id'),
+  /** The client this recording was unlinked from because that client was deleted (see migration 0012). */
+  unlinkedClientId: uuid('unlinked_client_id'),
   uploadedBy: text('uploaded_by'),
   uploadedAt: ts('uploaded_at').notNull(),
   engine: text('engine'),

@@ -15,8 +15,11 @@ export async function clientExists(db: Db, id: string, companyId: string): Promi
   return row !== undefined;
 }
 
-/** Unlinks every transcript of the client; answers what was unlinked (for the events). */
-export async function unlinkClient(tx: Db, clientId: string): Promise<{ id: string; fileId: string; companyId: string }[]> {
-  return tx.update(transcripts).set({ clientId: null, updatedAt: new Date() }).where(eq(transcripts.clientId, clientId))
+/**
+ * Unlinks every transcript of the client; answers what was unlinked (for the events). `remember`:
+ * the client was deleted, and its id stays on the recording for an erasure that may follow.
+ */
+export async function unlinkClient(tx: Db, clientId: string, remember: boolean): Promise<{ id: string; fileId: string; companyId: string }[]> {
+  return tx.update(transcripts).set({ clientId: null, unlinkedClientId: remember ? clientId : null, updatedAt: new Date() }).where(eq(transcripts.clientId, clientId))
     .returning({ id: transcripts.id, fileId: transcripts.fileId, companyId: transcripts.companyId });
 }

@@ -1,6 +1,6 @@
 import { isId } from '@earshot/contracts';
 import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
-import { anonymiseEdits, forgetUploader, lockTranscriptsOfPerson, transcriptsOfPerson } from '../repositories/privacy';
+import { anonymiseEdits, forgetUnlinkedClient, forgetUploader, lockTranscriptsOfPerson, transcriptsOfPerson } from '../repositories/privacy';
 import { remove } from '../repositories/transcripts';
 import { unlinkClient } from './clients';
 import { legalHolds } from './holds';
@@ -29,11 +29,17 @@ export const transcriptionExportPart = (config: StorageConfig, words: Transcript
 
 /**
  * The transcription service's part of erasing a person (issue 25), in their company only. Their
- * recordings deleted: each transcript goes (with its job, search rows and edits) as when its file
- * is deleted, the file service's file.deleted telling the other copies; a recording a hold reached
- * since the request stays, counted as `held`. Kept: a user's transcripts lose their uploader, a
- * client's their link (transcript.client_linked to null, which the other copies follow). A user's
- * edits keep their change but no longer name who made it.
+ * recordings deleted: each transcript goes (with its job, search rows and edits) the way a
+ * transcript's delete does, its transcript.deleted taking the file with it in the file service
+ * (which may no longer see the call as the client's: see below); a recording a hold reached since
+ * the request stays, counted as `held`. Kept: a user's transcripts lose their uploader, a client's
+ * their link (transcript.client_linked to null, which the other copies follow). A user's edits
+ * keep their change but no longer name who made it.
+ *
+ * A client's erasure deletes the client too (tenant, client.deleted), on another topic than this
+ * request: when client.deleted arrives first, the calls are already unlinked here and in the file
+ * service. They still carry the deleted client's id (unlinked_client_id), so they are found either
+ * way, and transcript.deleted reaches the file service's recording whichever link it holds.
  */
 export const transcriptionErasePart = onEraseRequested('transcription', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
   if (!companyId || !isId(subject.id)) return {};
@@ -43,13 +49,18 @@ export const transcriptionErasePart = onEraseRequested('transcription', async (t
     counts.transcriptsDeleted = 0;
     counts.held = 0;
     for (const row of await lockTranscriptsOfPerson(tx, companyId, person)) {
-      if (await legalHolds.holdOn(tx, row)) counts.held += 1;
-      else if (await remove(tx, row.fileId)) counts.transcriptsDeleted += 1;
+      // A call unlinked by its client's deletion is still covered by a hold on that client.
+      if (await legalHolds.holdOn(tx, { ...row, clientId: row.clientId ?? row.unlinkedClientId })) counts.held += 1;
+      else if (await remove(tx, row.fileId)) {
+        emit({ type: 'transcript.deleted', companyId: row.companyId, actor, data: { id: row.id, fileId: row.fileId } });
+        counts.transcriptsDeleted += 1;
+      }
     }
   } else if (subject.kind === 'user') {
     counts.uploadsKept = await forgetUploader(tx, companyId, subject.id);
   } else {
-    counts.clientLinksCleared = await unlinkClient(tx, emit, subject.id, actor);
+    // Whether or not client.deleted came first, no kept call names the erased client afterwards.
+    counts.clientLinksCleared = await unlinkClient(tx, emit, subject.id, actor, false) + await forgetUnlinkedClient(tx, companyId, subject.id);
   }
   if (subject.kind === 'user') counts.editsAnonymised = await anonymiseEdits(tx, companyId, subject.id);
   return counts;
