@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
 import { useCompanyPoliciesQuery } from './companies-api';
 import { catalogue as ownCatalogue } from './own-policies-i18n';
+import { EncryptionProgress } from './policies-encryption';
 import { catalogue } from './policies-i18n';
 
 const RETENTION = ['recordingsDays', 'chatsDays', 'auditDays'] as const satisfies readonly (keyof RetentionPolicy)[];
@@ -52,6 +53,7 @@ export default function DataPoliciesPage(): ReactElement {
       <section className={`${card} max-w-3xl`} aria-label={t('policies.title')}>
         <p className="mb-3 text-sm text-gray-600 dark:text-gray-400">{t('ownPolicies.intro')}</p>
         {body}
+        {companyId && policies.data && <div className="mt-4"><EncryptionProgress companyId={companyId} /></div>}
       </section>
     </div>
   );

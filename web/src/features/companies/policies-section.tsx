@@ -10,6 +10,7 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
 import type { Notify } from './company-dialog';
+import { EncryptionProgress } from './policies-encryption';
 import { catalogue } from './policies-i18n';
 
 const RETENTION = ['recordingsDays', 'chatsDays', 'auditDays'] as const satisfies readonly (keyof RetentionPolicy)[];
@@ -67,6 +68,7 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
       <Field label={t('policies.encryption')} hint={t('policies.encryptionHint')}>
         <input type="checkbox" checked={encryption} disabled={data?.encryption ?? true} onChange={(event) => setEncryption(event.target.checked)} className="size-4" data-testid="policies-encryption" />
       </Field>
+      <EncryptionProgress companyId={companyId} />
       <Field label={t('policies.keepOriginal')} hint={t('policies.keepOriginalHint')}>
         <input type="checkbox" checked={keepOriginal && encryption} disabled={!data || !encryption} onChange={(event) => setKeepOriginal(event.target.checked)} className="size-4" data-testid="policies-keepOriginal" />
       </Field>
