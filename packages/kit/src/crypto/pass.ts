@@ -24,3 +24,21 @@ export function startEncryptionPass(logger: Logger, service: string, pass: () =>
   tick();
   return unrefInterval(tick, ENCRYPTION_PASS_POLL_MS);
 }
+
+/** A pass tells how far it got at most this often per company, so a long one does not flood the bus. */
+export const ENCRYPTION_PROGRESS_EVENT_MS = 5_000;
+
+/**
+ * When a pass over one company's objects should tell its progress (company.encryption_progressed,
+ * state `running`): the first ask says yes, later ones only once `everyMs` has passed since the
+ * last yes. The end (`done`) is told regardless.
+ */
+export function progressClock(everyMs = ENCRYPTION_PROGRESS_EVENT_MS, now: () => number = Date.now): () => boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  return () => {
+    const at = now();
+    if (at - last < everyMs) return false;
+    last = at;
+    return true;
+  };
+}

@@ -4,6 +4,7 @@ import {
   createStorage,
   EncryptingStorage,
   masterKeysFrom,
+  progressClock,
   notFound,
   shareAudioKeyRing,
   type CompanyKeyAnswer,
@@ -16,6 +17,9 @@ import { findCompany } from '../repositories/companies';
 
 /** Progress is written (and logged) after this many recordings, and at the end. */
 const PROGRESS_EVERY = 20;
+
+/** A pass's progress: the ring's `idle` is before any pass. */
+type PassProgress = EncryptionProgress & { state: 'running' | 'done' };
 
 /**
  * Encryption at rest of recordings (issue 25). The file service owns the audio, so it keeps the
@@ -66,14 +70,17 @@ export class FileEncryption {
   /**
    * The background pass after a company turned encryption on: each of its recordings still stored
    * in plain is read and written back encrypted under the same key (the storage replaces an object
-   * whole, so a reader sees the old or the new one). Progress is saved as it goes, logged, and the
-   * end is told by company.encryption_progressed (state `done`). Safe to run again: encrypted
-   * objects are skipped.
+   * whole, so a reader sees the old or the new one). Progress is saved as it goes and logged;
+   * company.encryption_progressed tells it (state `running`) at the start and after batches, at
+   * most once per few seconds, and the end (state `done`), for the console. Safe to run again:
+   * encrypted objects are skipped.
    */
   async encryptExisting(): Promise<void> {
     for (const companyId of await this.ring.pending(this.ctx.db)) {
       const keys = await companyStorageKeys(this.ctx.db, companyId);
-      const progress: EncryptionProgress = { state: 'running', done: 0, total: keys.length };
+      const progress: PassProgress = { state: 'running', done: 0, total: keys.length };
+      const tell = progressClock();
+      if (keys.length > 0) await this.saveProgress(companyId, progress, tell());
       for (const key of keys) {
         if (!(await this.storage.isEncrypted(key))) {
           const info = await this.storage.inner.stat(key);
@@ -82,16 +89,21 @@ export class FileEncryption {
         }
         progress.done++;
         if (progress.done % PROGRESS_EVERY === 0) {
-          await this.ring.saveProgress(this.ctx.db, companyId, progress);
+          await this.saveProgress(companyId, progress, tell());
           this.ctx.logger.info({ companyId, done: progress.done, total: progress.total }, 'encrypting existing recordings');
         }
       }
-      await this.ctx.transact(async (tx, emit) => {
-        await this.ring.saveProgress(tx, companyId, { ...progress, state: 'done' });
-        emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'file', done: progress.done, total: progress.total, state: 'done' } });
-      });
+      await this.saveProgress(companyId, { ...progress, state: 'done' }, true);
       this.ctx.logger.info({ companyId, total: progress.total }, 'existing recordings encrypted');
     }
+  }
+
+  /** Saves a company's progress and, when `tell`, announces it in the same transaction. */
+  private async saveProgress(companyId: string, progress: PassProgress, tell: boolean): Promise<void> {
+    await this.ctx.transact(async (tx, emit) => {
+      await this.ring.saveProgress(tx, companyId, progress);
+      if (tell) emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'file', done: progress.done, total: progress.total, state: progress.state } });
+    });
   }
 }
 
