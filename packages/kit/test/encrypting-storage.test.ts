@@ -102,6 +102,27 @@ test('a company with a key: reads look at the header and decrypt', async () => {
   expect(part.result.equals(audio.subarray(100, 200))).toBe(true);
 });
 
+test('a playback of many ranges reads the header once per version of the object', async () => {
+  const company = randomUUID();
+  await turnOn(company);
+  const key = `${company}/call.wav`;
+  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  await read(await storage.get(key, { start: 0, end: 99 }));
+  const again = await calls(async () => read(await storage.get(key, { start: 70_000, end: 70_099 })));
+  expect(again.calls.filter((call) => call === 'get 0-15')).toEqual([]);
+  expect(again.result.equals(audio.subarray(70_000, 70_100))).toBe(true);
+  // Written again (another nonce prefix in its header): the old header must not be used.
+  const other = randomBytes(audio.length);
+  await storage.put(key, Readable.from([other]), { contentType: 'audio/wav' });
+  const fresh = await calls(async () => read(await storage.get(key, { start: 70_000, end: 70_099 })));
+  expect(fresh.calls).toContain('get 0-15');
+  expect(fresh.result.equals(other.subarray(70_000, 70_100))).toBe(true);
+  // …also when another process rewrote it (here: underneath this wrapper, which saw nothing).
+  const writer = new EncryptingStorage(new LocalDiskStorage(dir), { encrypts: async () => true, dataKey: (id) => ring.dataKey(database.db, id) });
+  await writer.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  expect((await read(await storage.get(key, { start: 70_000, end: 70_099 }))).equals(audio.subarray(70_000, 70_100))).toBe(true);
+});
+
 test('a company whose key was destroyed: an encrypted copy put back is still recognised, and refused', async () => {
   const company = randomUUID();
   await turnOn(company);

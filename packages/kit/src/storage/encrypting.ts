@@ -18,6 +18,9 @@ export interface CompanyKeys {
   mayHaveEncrypted?(companyId: string): Promise<boolean>;
 }
 
+/** How many encrypted objects' headers a process remembers (HEADER_BYTES each). */
+const HEADER_CACHE_SIZE = 10_000;
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(chunk as Buffer);
@@ -34,6 +37,12 @@ async function readAll(stream: Readable): Promise<Buffer> {
  */
 export class EncryptingStorage implements ObjectStorage {
   readonly kind: 'local' | 's3';
+  /**
+   * Encrypted objects' headers by key, with the version they were read from: a playback asks for
+   * many ranges of one recording, and each would otherwise read the header again (on S3, one more
+   * request per range). A rewritten object has another version, so its old header is never used.
+   */
+  private readonly headers = new Map<string, { version: string; header: Buffer }>();
 
   constructor(
     readonly inner: ObjectStorage,
@@ -50,6 +59,7 @@ export class EncryptingStorage implements ObjectStorage {
 
   async put(key: string, stream: Readable, options: PutOptions): Promise<{ size: number }> {
     const companyId = this.companyOf(key);
+    this.headers.delete(key);
     if (!(await this.keys.encrypts(companyId))) return this.inner.put(key, stream, options);
     return this.putEncrypted(key, stream, options, companyId);
   }
@@ -58,6 +68,7 @@ export class EncryptingStorage implements ObjectStorage {
   async putEncrypted(key: string, stream: Readable, options: PutOptions, companyId = this.companyOf(key)): Promise<{ size: number }> {
     const dataKey = await this.keys.dataKey(companyId);
     if (!dataKey) throw new KeyUnavailableError(`Company ${companyId} has no data key`);
+    this.headers.delete(key);
     const cipher = encryptingStream(dataKey, this.chunkSize);
     pipeline(stream, cipher, () => undefined);
     await this.inner.put(key, cipher, { contentType: options.contentType });
@@ -65,16 +76,24 @@ export class EncryptingStorage implements ObjectStorage {
   }
 
   /** The header of an encrypted object, or null when the object is stored in plain. */
-  private async headerOf(key: string, storedSize: number): Promise<Buffer | null> {
-    if (storedSize < HEADER_BYTES + TAG_BYTES) return null;
+  private async headerOf(key: string, info: ObjectInfo): Promise<Buffer | null> {
+    if (info.size < HEADER_BYTES + TAG_BYTES) return null;
+    const known = this.headers.get(key);
+    if (known && info.version !== undefined && known.version === info.version) return known.header;
     const head = await readAll(await this.inner.get(key, { start: 0, end: HEADER_BYTES - 1 }));
-    return isEncryptedHeader(head) ? head : null;
+    if (!isEncryptedHeader(head)) return null;
+    if (info.version !== undefined) {
+      // Oldest first out: a Map iterates in insertion order.
+      if (this.headers.size >= HEADER_CACHE_SIZE) this.headers.delete(this.headers.keys().next().value!);
+      this.headers.set(key, { version: info.version, header: head });
+    }
+    return head;
   }
 
   /** Whether the object is stored encrypted (for the background pass and the tests). */
   async isEncrypted(key: string): Promise<boolean> {
     const info = await this.inner.stat(key);
-    return info ? (await this.headerOf(key, info.size)) !== null : false;
+    return info ? (await this.headerOf(key, info)) !== null : false;
   }
 
   /** False when the company never had a key: its objects are all plain, read as they are. */
@@ -88,7 +107,7 @@ export class EncryptingStorage implements ObjectStorage {
     if (!(await this.mayBeEncrypted(companyId))) return this.inner.get(key, range);
     const info = await this.inner.stat(key);
     if (!info) return this.inner.get(key, range);
-    const header = await this.headerOf(key, info.size);
+    const header = await this.headerOf(key, info);
     if (!header) return this.inner.get(key, range);
     const dataKey = await this.keys.dataKey(companyId);
     if (!dataKey) throw new KeyUnavailableError(`The data key of company ${companyId} is gone: the object cannot be decrypted`);
@@ -114,11 +133,12 @@ export class EncryptingStorage implements ObjectStorage {
   async stat(key: string): Promise<ObjectInfo | null> {
     const info = await this.inner.stat(key);
     if (!info || !(await this.mayBeEncrypted(this.companyOf(key)))) return info;
-    const header = await this.headerOf(key, info.size);
+    const header = await this.headerOf(key, info);
     return header ? { ...info, size: plainSizeOf(info.size, readHeader(header).chunkSize) } : info;
   }
 
   delete(key: string): Promise<void> {
+    this.headers.delete(key);
     return this.inner.delete(key);
   }
 }

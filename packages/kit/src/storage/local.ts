@@ -74,7 +74,7 @@ export class LocalDiskStorage implements ObjectStorage {
     try {
       const info = await stat(path);
       if (!info.isFile()) return null;
-      return { size: info.size, contentType: await this.contentTypeOf(key) };
+      return { size: info.size, contentType: await this.contentTypeOf(key), version: `${info.ino}:${info.mtimeMs}:${info.size}` };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;

@@ -168,7 +168,7 @@ export class S3Storage implements ObjectStorage {
     try {
       const info = await this.client.statObject(this.bucket, key);
       const contentType = (info.metaData['content-type'] as string | undefined) ?? 'application/octet-stream';
-      return { size: info.size, contentType };
+      return { size: info.size, contentType, version: info.etag };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;

@@ -15,6 +15,11 @@ export interface PutOptions {
 export interface ObjectInfo {
   size: number;
   contentType: string;
+  /**
+   * Changes whenever the object is written again (local: inode, mtime and size; S3: the ETag), so
+   * what was read of one version (an encrypted object's header) can be reused until it changes.
+   */
+  version?: string;
 }
 
 /**
