@@ -1,4 +1,4 @@
-import type { Envelope } from '@earshot/contracts';
+import type { CompanyEncryptionProgress, Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { tenantService } from '../src';
@@ -36,7 +36,7 @@ async function deliver(...envelopes: Envelope[]): Promise<void> {
   await stack.settle();
 }
 
-const service = (body: { services: { service: string }[] }, name: string) => body.services.find((s) => s.service === name);
+const service = (body: CompanyEncryptionProgress, name: string) => body.services.find((s) => s.service === name);
 
 test('before any service reports, every encrypting service is idle', async () => {
   const res = await stack.as(host, { method: 'GET', url: url(companies.a) });
