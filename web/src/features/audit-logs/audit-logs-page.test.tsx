@@ -2,7 +2,7 @@
 // The audit log page with the app's store and RTK Query API; only the network is faked: `fetch`
 // answers like the gateway.
 import { describe, expect, it, jest } from '@jest/globals';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
@@ -100,6 +100,23 @@ describe('audit log page', () => {
     await screen.findByText('No audit entries match these filters');
     expect(audits.at(-1)!.get('companyId')).toBe(COMPANY);
     expect(audits.at(-1)!.get('targetId')).toBe('abc');
+  });
+
+  it('names the entries of a person’s export and erasure, the raw type beneath; other types stay raw', async () => {
+    const types = ['privacy.export_requested', 'privacy.part_ready', 'privacy.erase_requested', 'privacy.part_erased', 'privacy.erased', 'company.updated'];
+    fakeGateway(() => ({ status: 200, body: page(types.map((type, n) => entry(n + 1, { type })), null) }));
+    renderAt('/audit-logs');
+    expect(await screen.findAllByTestId('data-table-row')).toHaveLength(6);
+    expect(screen.getAllByTestId('audit-type-label').map((label) => [label.textContent, label.nextElementSibling?.textContent])).toEqual([
+      ['Personal data export requested', 'privacy.export_requested'],
+      ['Export part ready (one service)', 'privacy.part_ready'],
+      ['Personal data erasure requested', 'privacy.erase_requested'],
+      ['Erasure part done (one service)', 'privacy.part_erased'],
+      ['Personal data erased', 'privacy.erased'],
+    ]);
+    await act(() => i18n.changeLanguage('lv'));
+    await waitFor(() => expect(screen.getAllByTestId('audit-type-label').at(-1)).toHaveTextContent('Personas dati dzēsti'));
+    await act(() => i18n.changeLanguage('en'));
   });
 
   it('shows the server’s error with a way to try again', async () => {
