@@ -156,6 +156,18 @@ export class CompanyKeyRing {
   }
 
   /**
+   * The ring as the encrypting storage asks it. An object key whose first segment is no company
+   * id (a platform object, such as a platform assistant's knowledge file) is never encrypted.
+   */
+  companyKeys(db: Db): CompanyKeys {
+    return {
+      encrypts: async (companyId) => isId(companyId) && this.encrypts(db, companyId),
+      dataKey: async (companyId) => (isId(companyId) ? this.dataKey(db, companyId) : null),
+      mayHaveEncrypted: async (companyId) => isId(companyId) && this.mayHaveEncrypted(db, companyId),
+    };
+  }
+
+  /**
    * The company's key as stored, still wrapped by the master key (for another process of the same
    * master key: the file service's internal route), 'destroyed', or null when it never had one.
    */

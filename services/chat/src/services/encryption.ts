@@ -85,11 +85,7 @@ export class ChatEncryption {
     // Reading the master key validates it: a bad key or unreadable key file stops the start.
     this.ring = new CompanyKeyRing('chat', 'chat', masterKeysFrom(ctx.config));
     // The first segment of a key names its company; a platform GPT's `knowledge/...` names none.
-    this.storage = new EncryptingStorage(createStorage(ctx.config), {
-      encrypts: async (companyId) => isId(companyId) && this.ring.encrypts(ctx.db, companyId),
-      dataKey: async (companyId) => (isId(companyId) ? this.ring.dataKey(ctx.db, companyId) : null),
-      mayHaveEncrypted: async (companyId) => isId(companyId) && this.ring.mayHaveEncrypted(ctx.db, companyId),
-    });
+    this.storage = new EncryptingStorage(createStorage(ctx.config), this.ring.companyKeys(ctx.db));
   }
 
   /** Refuses to start when encrypted chat data exists and no master key is configured. */

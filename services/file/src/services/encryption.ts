@@ -33,11 +33,7 @@ export class FileEncryption {
   constructor(private readonly ctx: ServiceContext<FileConfig>) {
     // Reading the master key validates it: a bad key or unreadable key file stops the start.
     this.ring = new CompanyKeyRing('file', 'file', masterKeysFrom(ctx.config));
-    this.storage = new EncryptingStorage(createStorage(ctx.config), {
-      encrypts: (companyId) => this.ring.encrypts(ctx.db, companyId),
-      dataKey: (companyId) => this.ring.dataKey(ctx.db, companyId),
-      mayHaveEncrypted: (companyId) => this.ring.mayHaveEncrypted(ctx.db, companyId),
-    });
+    this.storage = new EncryptingStorage(createStorage(ctx.config), this.ring.companyKeys(ctx.db));
     shareAudioKeyRing(ctx.database, this.ring);
   }
 

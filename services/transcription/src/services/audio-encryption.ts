@@ -42,13 +42,7 @@ export function audioKeys(ctx: ServiceContext<TranscriptionConfig>): CompanyKeys
   let remote: CompanyKeys | null | undefined;
   const keys = (): CompanyKeys => {
     const ring = sharedAudioKeyRing(ctx.database);
-    if (ring) {
-      return {
-        encrypts: (companyId) => ring.encrypts(ctx.db, companyId),
-        dataKey: (companyId) => ring.dataKey(ctx.db, companyId),
-        mayHaveEncrypted: (companyId) => ring.mayHaveEncrypted(ctx.db, companyId),
-      };
-    }
+    if (ring) return ring.companyKeys(ctx.db);
     if (remote === undefined) remote = remoteKeysOf(ctx.config);
     return remote ?? NO_KEYS;
   };
