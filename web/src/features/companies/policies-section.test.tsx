@@ -19,6 +19,9 @@ function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
   return fakeGateway((call) => {
     if (call.path === '/api/companies' && call.method === 'GET') return json({ items: [company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
     if (call.path === `/api/companies/${ID}/policies` && call.method === 'GET') return json(state.policies);
+    if (call.path === `/api/companies/${ID}/encryption`) {
+      return json({ encryption: state.policies.encryption, services: [{ service: 'file', state: state.policies.encryption ? 'running' : 'idle', done: 0, total: state.policies.encryption ? 300 : 0, updatedAt: null }] });
+    }
     if (call.path === `/api/companies/${ID}/policies` && call.method === 'PUT') {
       if (state.refuse) return json({ message: state.refuse, code: 'VALIDATION_FAILED' }, 400);
       state.policies = call.body as CompanyPolicies;
@@ -57,7 +60,7 @@ describe('company data policies', () => {
     });
   });
 
-  it('turns encryption on; once on, the box stays ticked and cannot be unticked', async () => {
+  it('turns encryption on; once on, the box stays ticked and cannot be unticked, and each service’s progress shows', async () => {
     const { sent, user, form } = await openPolicies({ policies: start });
     const box = within(form).getByLabelText('Encryption at rest (recordings)');
     await waitFor(() => expect(box).toBeEnabled());
@@ -67,6 +70,8 @@ describe('company data policies', () => {
     expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ encryption: true });
     await waitFor(() => expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeDisabled());
     expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeChecked();
+    // Saving asks for the progress again: the background pass now shows below the switch.
+    expect(await within(form).findByRole('progressbar', { name: 'Recordings 0 of 300' })).toBeInTheDocument();
   });
 
   it('keeps originals only with encryption: ticking encryption enables the box, and both are sent', async () => {
