@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { parse as parseContentDisposition } from 'content-disposition';
 import { SNIFF_BYTES, sniffAudio } from '../src/services/audio-sniffer';
 import { estimateSeconds, FALLBACK_BITS_PER_SECOND } from '../src/services/audio-length';
-import { parseRange } from '../src/services/range';
+import { parseRange } from '@earshot/kit';
 import { contentDisposition, sanitiseOriginalName } from '../src/services/names';
 import { makeAudioFixtures, wavHeader, type Fixture } from './helpers';
 

@@ -19,6 +19,7 @@ import {
   HttpError,
   notFound,
   ObjectNotFoundError,
+  parseRange,
   spenderOf,
   tooLarge,
   unsupported,
@@ -37,7 +38,6 @@ import { companyTypes } from './company-types';
 import { estimateSeconds } from './audio-length';
 import { UploadGuard, UploadRejected } from './upload-guard';
 import { contentDisposition, sanitiseOriginalName } from './names';
-import { parseRange } from './range';
 
 /** Room for the multipart envelope (boundaries, part headers, the text fields) around the file. */
 export const MULTIPART_OVERHEAD = 64 * 1024;

@@ -8,6 +8,7 @@ import {
   notFound,
   ObjectNotFoundError,
   on,
+  parseRange,
   type ByteRange,
   type Db,
   type HandlerSpec,
@@ -101,29 +102,6 @@ export function originalRemoval(storage: ObjectStorage): HandlerSpec[] {
   ];
 }
 
-export type RangeResult = { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
-
-/**
- * One byte range of an object of `size` bytes, read as the file service's audio route reads it:
- * `bytes=a-b`, `bytes=a-` and the suffix `bytes=-n` (more than the object: all of it); a start past
- * the end, an end before the start or an empty suffix is unsatisfiable; other units and several
- * ranges are answered whole.
- */
-export function byteRange(header: string | undefined, size: number): RangeResult {
-  if (header === undefined) return { kind: 'full' };
-  const value = header.replace(/\s+/g, '');
-  if (!/^bytes=/i.test(value) || value.includes(',')) return { kind: 'full' };
-  const match = /^bytes=(\d*)-(\d*)$/i.exec(value);
-  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'unsatisfiable' };
-  if (match[1] === '') {
-    const suffix = Number(match[2]);
-    return suffix === 0 || size === 0 ? { kind: 'unsatisfiable' } : { kind: 'partial', range: { start: Math.max(0, size - suffix), end: size - 1 } };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  return start >= size || end < start ? { kind: 'unsatisfiable' } : { kind: 'partial', range: { start, end } };
-}
-
 export interface OriginalAudio {
   status: 200 | 206 | 416;
   headers: Record<string, string>;
@@ -189,7 +167,7 @@ export class OriginalsService {
     const { row, kept } = await this.find(identity, input.id);
     const info = kept.audioKey ? await this.storage.stat(kept.audioKey) : null;
     if (!kept.audioKey || !info) throw notFound('Original audio');
-    const range = byteRange(input.range, info.size);
+    const range = parseRange(input.range, info.size);
     if (range.kind === 'unsatisfiable') return { status: 416, headers: { 'accept-ranges': 'bytes', 'content-range': `bytes */${info.size}` } };
     const slice = range.kind === 'partial' ? range.range : undefined;
     const length = slice ? slice.end - slice.start + 1 : info.size;

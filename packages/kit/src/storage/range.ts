@@ -1,5 +1,5 @@
 import parseRangeHeader from 'range-parser';
-import type { ByteRange } from '@earshot/kit';
+import type { ByteRange } from './types';
 
 export type RangeResult =
   | { kind: 'full' }
