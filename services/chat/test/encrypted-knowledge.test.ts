@@ -124,7 +124,11 @@ test('turning encryption on seals new knowledge files and transcripts, and the b
   await stack.settle();
   // Two originals, the old file's one chunk and the old call's one segment.
   expect(await encryptionOf(ctx).progress(ACME)).toEqual({ state: 'done', done: 4, total: 4 });
-  expect(seen.find((e) => e.type === 'company.encryption_progressed' && e.data.service === 'chat')?.data).toEqual({ companyId: ACME, service: 'chat', done: 4, total: 4, state: 'done' });
+  // Told at the start (how many there are) and at the end.
+  expect(seen.filter((e) => e.type === 'company.encryption_progressed' && e.data.service === 'chat').map((e) => e.data)).toEqual([
+    { companyId: ACME, service: 'chat', done: 0, total: 4, state: 'running' },
+    { companyId: ACME, service: 'chat', done: 4, total: 4, state: 'done' },
+  ]);
   // The legacy object moved under the company's prefix, encrypted; nothing of either file or call is readable.
   const [moved] = await stack.database.query<{ storage_key: string }>('select storage_key from chat.knowledge_files where id = $1', [oldFile]);
   expect(moved!.storage_key).toBe(`${ACME}/knowledge/${gptId}/${oldFile}`);

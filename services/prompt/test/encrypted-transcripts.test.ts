@@ -105,7 +105,10 @@ test('turning encryption on seals new transcripts at once and, in the background
   await encryptionOf(ctx).encryptExisting();
   await stack.settle();
   expect(await encryptionOf(ctx).progress(ACME)).toEqual({ state: 'done', done: 2, total: 2 });
-  expect(seen.find((e) => e.type === 'company.encryption_progressed' && e.data.service === 'prompt')?.data).toEqual({ companyId: ACME, service: 'prompt', done: 2, total: 2, state: 'done' });
+  expect(seen.filter((e) => e.type === 'company.encryption_progressed' && e.data.service === 'prompt').map((e) => e.data)).toEqual([
+    { companyId: ACME, service: 'prompt', done: 0, total: 2, state: 'running' },
+    { companyId: ACME, service: 'prompt', done: 2, total: 2, state: 'done' },
+  ]);
   expect(await plainTables(WORDS)).toEqual([]);
   // Run again: nothing left to seal.
   await encryptionOf(ctx).encryptExisting();

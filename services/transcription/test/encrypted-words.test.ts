@@ -167,9 +167,12 @@ test('turning encryption on seals the existing transcripts in the background, wi
   for (const word of [...SPOKEN, 'clementine']) expect(raw).not.toContain(word);
   expect(textOf(await getTranscript(stack, tokens[LATER]!, files.later!))).toContain('clementine');
   expect((await search(LATER, 'clementine')).items.map((i) => i.fileId)).toEqual([files.later]);
-  const [progressed] = await stack.database.query<{ data: unknown }>(
-    `select envelope->'data' as data from transcription.outbox where envelope->>'type' = 'company.encryption_progressed' and envelope->>'companyId' = $1`, [LATER]);
-  expect(progressed!.data).toEqual({ companyId: LATER, service: 'transcription', done: 1, total: 1, state: 'done' });
+  const progressed = await stack.database.query<{ data: unknown }>(
+    `select envelope->'data' as data from transcription.outbox where envelope->>'type' = 'company.encryption_progressed' and envelope->>'companyId' = $1 order by seq`, [LATER]);
+  expect(progressed.map((row) => row.data)).toEqual([
+    { companyId: LATER, service: 'transcription', done: 0, total: 1, state: 'running' },
+    { companyId: LATER, service: 'transcription', done: 1, total: 1, state: 'done' },
+  ]);
   // Run again: nothing left to do, nothing sealed twice.
   await words.encryptExisting();
   expect(textOf(await getTranscript(stack, tokens[LATER]!, files.later!))).toContain('clementine');

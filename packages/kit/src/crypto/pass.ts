@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
+import { SYSTEM_ACTOR } from '@earshot/contracts';
+import type { Db } from '../db/database';
+import type { NewEvent } from '../outbox';
 import { unrefInterval } from '../timers';
+import type { CompanyKeyRing, EncryptionProgress } from './key-ring';
 
 /** How often a background encryption pass looks for companies that turned encryption on. */
 export const ENCRYPTION_PASS_POLL_MS = 15_000;
@@ -41,4 +45,63 @@ export function progressClock(everyMs = ENCRYPTION_PROGRESS_EVENT_MS, now: () =>
     last = at;
     return true;
   };
+}
+
+/** How many items a pass does between two saves of its progress (a restart starts over anyway). */
+const SAVE_EVERY = 20;
+
+/** What a pass needs of its service: one transaction with the outbox (a ServiceContext). */
+interface Transactor {
+  transact<T>(fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<T>): Promise<T>;
+}
+
+/**
+ * One company's progress in a service's background encryption pass: saved in the key ring as it
+ * goes and told as company.encryption_progressed (`running` at the start and then at most every
+ * ENCRYPTION_PROGRESS_EVENT_MS, `done` at the end), the save and its event in one transaction, so
+ * the console's bars (the tenant's projection) follow every service's pass.
+ */
+export class PassProgress {
+  private readonly tell = progressClock();
+  private readonly progress: EncryptionProgress;
+
+  constructor(
+    private readonly ctx: Transactor,
+    private readonly ring: CompanyKeyRing,
+    private readonly service: string,
+    private readonly companyId: string,
+    total: number,
+  ) {
+    this.progress = { state: 'running', done: 0, total };
+  }
+
+  get done(): number {
+    return this.progress.done;
+  }
+
+  /** Announces the start (when there is anything to do). */
+  async start(): Promise<void> {
+    if (this.progress.total > 0) await this.save(this.tell());
+  }
+
+  /** `n` more items done: saved every SAVE_EVERY items, and whenever it is told. */
+  async advance(n = 1): Promise<void> {
+    const before = Math.floor(this.progress.done / SAVE_EVERY);
+    this.progress.done += n;
+    const announce = this.tell();
+    if (announce || Math.floor(this.progress.done / SAVE_EVERY) > before) await this.save(announce);
+  }
+
+  async finish(): Promise<void> {
+    this.progress.state = 'done';
+    await this.save(true);
+  }
+
+  private async save(announce: boolean): Promise<void> {
+    const { companyId, service, progress } = this;
+    await this.ctx.transact(async (tx, emit) => {
+      await this.ring.saveProgress(tx, companyId, progress);
+      if (announce) emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service, done: progress.done, total: progress.total, state: progress.state } });
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { isId, SYSTEM_ACTOR } from '@earshot/contracts';
+import { isId } from '@earshot/contracts';
 import {
   BlindIndex,
   CompanyKeyRing,
@@ -12,6 +12,7 @@ import {
   perContext,
   openText,
   sealText,
+  PassProgress,
   startEncryptionPass,
   type Db,
   type EncryptionProgress,
@@ -132,11 +133,9 @@ export class ChatEncryption {
       if (!text.sealing) continue;
       const files = await knowledgeRepo.filesOfCompany(this.ctx.db, companyId);
       const counts = await Promise.all([knowledgeRepo.countPlainChunks(this.ctx.db, companyId), segmentsRepo.countPlain(this.ctx.db, companyId)]);
-      const progress: EncryptionProgress = { state: 'running', done: 0, total: files.length + counts[0] + counts[1] };
-      const step = async (n: number) => {
-        progress.done += n;
-        await this.ring.saveProgress(this.ctx.db, companyId, progress);
-      };
+      const progress = new PassProgress(this.ctx, this.ring, 'chat', companyId, files.length + counts[0] + counts[1]);
+      await progress.start();
+      const step = (n: number) => progress.advance(n);
       let busy = false;
       for (const file of files) {
         if (file.status === 'ready' || file.status === 'failed') await this.encryptFile(companyId, file);
@@ -149,11 +148,8 @@ export class ChatEncryption {
         this.ctx.logger.info({ companyId }, 'knowledge files still being processed are encrypted at the next pass');
         continue;
       }
-      await this.ctx.transact(async (tx, emit) => {
-        await this.ring.saveProgress(tx, companyId, { ...progress, state: 'done' });
-        emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'chat', done: progress.done, total: progress.total, state: 'done' } });
-      });
-      this.ctx.logger.info({ companyId, total: progress.total }, 'existing chat data encrypted');
+      await progress.finish();
+      this.ctx.logger.info({ companyId, total: progress.done }, 'existing chat data encrypted');
     }
   }
 

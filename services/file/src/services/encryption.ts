@@ -1,12 +1,13 @@
-import { SYSTEM_ACTOR } from '@earshot/contracts';
 import {
   CompanyKeyRing,
   createStorage,
   EncryptingStorage,
   masterKeysFrom,
-  progressClock,
   notFound,
+  PassProgress,
+  perContext,
   shareAudioKeyRing,
+  startEncryptionPass as startPass,
   type CompanyKeyAnswer,
   type EncryptionProgress,
   type ServiceContext,
@@ -14,12 +15,6 @@ import {
 import type { FileConfig } from '../config';
 import { companyStorageKeys } from '../repositories/files';
 import { findCompany } from '../repositories/companies';
-
-/** Progress is written (and logged) after this many recordings, and at the end. */
-const PROGRESS_EVERY = 20;
-
-/** A pass's progress: the ring's `idle` is before any pass. */
-type PassProgress = EncryptionProgress & { state: 'running' | 'done' };
 
 /**
  * Encryption at rest of recordings (issue 25). The file service owns the audio, so it keeps the
@@ -74,61 +69,24 @@ export class FileEncryption {
   async encryptExisting(): Promise<void> {
     for (const companyId of await this.ring.pending(this.ctx.db)) {
       const keys = await companyStorageKeys(this.ctx.db, companyId);
-      const progress: PassProgress = { state: 'running', done: 0, total: keys.length };
-      const tell = progressClock();
-      if (keys.length > 0) await this.saveProgress(companyId, progress, tell());
+      const progress = new PassProgress(this.ctx, this.ring, 'file', companyId, keys.length);
+      await progress.start();
       for (const key of keys) {
         if (!(await this.storage.isEncrypted(key))) {
           const info = await this.storage.inner.stat(key);
           // A recording deleted meanwhile has nothing left to encrypt.
           if (info) await this.storage.putEncrypted(key, await this.storage.inner.get(key), { contentType: info.contentType });
         }
-        progress.done++;
-        if (progress.done % PROGRESS_EVERY === 0) {
-          await this.saveProgress(companyId, progress, tell());
-          this.ctx.logger.info({ companyId, done: progress.done, total: progress.total }, 'encrypting existing recordings');
-        }
+        await progress.advance();
       }
-      await this.saveProgress(companyId, { ...progress, state: 'done' }, true);
-      this.ctx.logger.info({ companyId, total: progress.total }, 'existing recordings encrypted');
+      await progress.finish();
+      this.ctx.logger.info({ companyId, total: keys.length }, 'existing recordings encrypted');
     }
   }
-
-  /** Saves a company's progress and, when `tell`, announces it in the same transaction. */
-  private async saveProgress(companyId: string, progress: PassProgress, tell: boolean): Promise<void> {
-    await this.ctx.transact(async (tx, emit) => {
-      await this.ring.saveProgress(tx, companyId, progress);
-      if (tell) emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'file', done: progress.done, total: progress.total, state: progress.state } });
-    });
-  }
 }
-
-const instances = new WeakMap<ServiceContext<FileConfig>, FileEncryption>();
 
 /** The one FileEncryption of a service context: routes, handlers and the background pass share its key cache. */
-export function encryptionOf(ctx: ServiceContext<FileConfig>): FileEncryption {
-  let found = instances.get(ctx);
-  if (!found) instances.set(ctx, (found = new FileEncryption(ctx)));
-  return found;
-}
+export const encryptionOf = perContext((ctx: ServiceContext<FileConfig>) => new FileEncryption(ctx));
 
-/** How often the background pass looks for companies that turned encryption on. */
-const PASS_POLL_MS = 15_000;
-
-/** Runs the background pass at start and on a timer, one run at a time; a failure is logged and retried. */
-export function startEncryptionPass(ctx: ServiceContext<FileConfig>): NodeJS.Timeout {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    encryptionOf(ctx).encryptExisting()
-      .catch((error: unknown) => ctx.logger.error({ err: error }, 'encrypting existing recordings failed'))
-      .finally(() => {
-        running = false;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, PASS_POLL_MS);
-  timer.unref();
-  return timer;
-}
+/** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
+export const startEncryptionPass = (ctx: ServiceContext<FileConfig>) => startPass(ctx.logger, 'file', () => encryptionOf(ctx).encryptExisting());

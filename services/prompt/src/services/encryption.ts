@@ -1,4 +1,4 @@
-import { isId, SYSTEM_ACTOR } from '@earshot/contracts';
+import { isId } from '@earshot/contracts';
 import {
   CompanyKeyRing,
   isSealed,
@@ -7,6 +7,7 @@ import {
   perContext,
   openText,
   sealText,
+  PassProgress,
   startEncryptionPass,
   type Db,
   type EncryptionProgress,
@@ -79,19 +80,16 @@ export class PromptEncryption {
       const sealer = await this.sealerOf(this.ctx.db, companyId);
       // Nothing to seal with (no key usable): the batches below would find the same rows forever.
       if (!sealer.sealing) continue;
-      const progress: EncryptionProgress = { state: 'running', done: 0, total: await repo.countPlainSegments(this.ctx.db, companyId) };
+      const progress = new PassProgress(this.ctx, this.ring, 'prompt', companyId, await repo.countPlainSegments(this.ctx.db, companyId));
+      await progress.start();
       for (;;) {
         const batch = await repo.plainSegments(this.ctx.db, companyId, PASS_BATCH);
         if (batch.length === 0) break;
         await this.ctx.transact((tx) => repo.sealSegments(tx, batch.map((s) => ({ ...s, sealed: sealer.seal(s.text) }))));
-        progress.done += batch.length;
-        await this.ring.saveProgress(this.ctx.db, companyId, progress);
+        await progress.advance(batch.length);
       }
-      await this.ctx.transact(async (tx, emit) => {
-        await this.ring.saveProgress(tx, companyId, { ...progress, state: 'done' });
-        emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'prompt', done: progress.done, total: progress.total, state: 'done' } });
-      });
-      this.ctx.logger.info({ companyId, total: progress.total }, 'existing transcript copies encrypted');
+      await progress.finish();
+      this.ctx.logger.info({ companyId, total: progress.done }, 'existing transcript copies encrypted');
     }
   }
 }

@@ -1,4 +1,4 @@
-import { speakerName, SYSTEM_ACTOR, type SpeakerInfo, type SpeakerSegment } from '@earshot/contracts';
+import { speakerName, type SpeakerInfo, type SpeakerSegment } from '@earshot/contracts';
 import {
   BlindIndex,
   CompanyKeyRing,
@@ -11,6 +11,7 @@ import {
   sealedEnvelope,
   sealJson,
   sealText,
+  PassProgress,
   startEncryptionPass,
   type BaseConfig,
   type Db,
@@ -36,9 +37,6 @@ export const PURPOSES = {
   editAfter: (editId: string) => `transcription.edits.segments_after/${editId}`,
   passage: (fileId: string) => `transcription.search_segments.text/${fileId}`,
 };
-
-/** Progress is written (and logged) after this many transcripts, and at the end. */
-const PROGRESS_EVERY = 20;
 
 /**
  * Encryption at rest of transcripts' words (issue 25). The transcription service keeps its own
@@ -180,20 +178,14 @@ export class TranscriptWords {
   async encryptExisting(): Promise<void> {
     for (const companyId of await this.ring.pending(this.ctx.db)) {
       const fileIds = await transcriptsRepo.companyFileIds(this.ctx.db, companyId);
-      const progress: EncryptionProgress = { state: 'running', done: 0, total: fileIds.length };
+      const progress = new PassProgress(this.ctx, this.ring, 'transcription', companyId, fileIds.length);
+      await progress.start();
       for (const fileId of fileIds) {
         await this.ctx.transact((tx) => this.sealTranscript(tx, companyId, fileId));
-        progress.done++;
-        if (progress.done % PROGRESS_EVERY === 0) {
-          await this.ring.saveProgress(this.ctx.db, companyId, progress);
-          this.ctx.logger.info({ companyId, done: progress.done, total: progress.total }, 'encrypting existing transcripts');
-        }
+        await progress.advance();
       }
-      await this.ctx.transact(async (tx, emit) => {
-        await this.ring.saveProgress(tx, companyId, { ...progress, state: 'done' });
-        emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service: 'transcription', done: progress.done, total: progress.total, state: 'done' } });
-      });
-      this.ctx.logger.info({ companyId, total: progress.total }, 'existing transcripts encrypted');
+      await progress.finish();
+      this.ctx.logger.info({ companyId, total: fileIds.length }, 'existing transcripts encrypted');
     }
   }
 
