@@ -57,7 +57,7 @@ function suite(name: string, open: () => Promise<{ inner: ObjectStorage; rawOf: 
       expect(raw.includes(Buffer.from('RIFF'))).toBe(false);
       expect(raw.includes(Buffer.from('WAVE'))).toBe(false);
       expect(raw.includes(Buffer.from(WORD))).toBe(false);
-      expect(await storage.stat(key)).toEqual({ size: audio.length, contentType: 'audio/wav' });
+      expect(await storage.stat(key)).toEqual({ size: audio.length, contentType: 'audio/wav', version: expect.any(String) });
       expect(await storage.isEncrypted(key)).toBe(true);
       expect((await read(await storage.get(key))).equals(audio)).toBe(true);
     });

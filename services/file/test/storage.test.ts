@@ -49,15 +49,23 @@ function contract(name: string, open: () => Promise<{ storage: ObjectStorage; le
     test('put streams an object in; stat and get give it back exactly', async () => {
       const { size } = await storage.put('company-a/big', pieces(data), { contentType: 'audio/wav' });
       expect(size).toBe(data.length);
-      expect(await storage.stat('company-a/big')).toEqual({ size: data.length, contentType: 'audio/wav' });
+      expect(await storage.stat('company-a/big')).toEqual({ size: data.length, contentType: 'audio/wav', version: expect.any(String) });
       expect((await read(await storage.get('company-a/big'))).equals(data)).toBe(true);
+    });
+
+    test("an object written again has another version (what the encrypting storage's header cache relies on)", async () => {
+      await storage.put('company-a/versioned', Readable.from([Buffer.from('first')]), { contentType: 'audio/wav' });
+      const first = (await storage.stat('company-a/versioned'))!.version;
+      await storage.put('company-a/versioned', Readable.from([Buffer.from('other')]), { contentType: 'audio/wav' });
+      expect((await storage.stat('company-a/versioned'))!.version).not.toBe(first);
+      await storage.delete('company-a/versioned');
     });
 
     test('small and empty objects', async () => {
       await storage.put('company-a/small', Readable.from([Buffer.from('hello')]), { contentType: 'audio/mpeg', size: 5 });
       expect((await read(await storage.get('company-a/small'))).toString()).toBe('hello');
       await storage.put('company-a/empty', Readable.from([]), { contentType: 'audio/ogg' });
-      expect(await storage.stat('company-a/empty')).toEqual({ size: 0, contentType: 'audio/ogg' });
+      expect(await storage.stat('company-a/empty')).toEqual({ size: 0, contentType: 'audio/ogg', version: expect.any(String) });
     });
 
     test('get with a range reads exactly those bytes, across part boundaries too', async () => {
