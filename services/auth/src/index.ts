@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR, isId, type Actor } from '@earshot/contracts';
-import { ContextTimers, createStorage, defineService, on, type Db, type Emit } from '@earshot/kit';
+import { ContextTimers, createStorage, defineService, on, perContext, type Db, type Emit, type StorageConfig } from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
 import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
@@ -16,6 +16,8 @@ import { PrivacyJobs, assembleExport, expireExports, authErasePart, authExportPa
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 const timers = new ContextTimers();
+/** One storage client per context for the privacy jobs (routes, parts, the ZIP, its expiry): on S3 each client checks the bucket once. */
+const privacyStorage = perContext((ctx: { config: StorageConfig }) => createStorage(ctx.config));
 const EXPORT_SWEEP_MS = 60 * 60_000;
 
 /** The auth service: users, credentials, roles, sessions, sign-in providers. See README.md. */
@@ -30,12 +32,12 @@ export const authService = defineService<AuthConfig>({
     const services = authServices(auth);
     await authRoutes(app, auth, services);
     await userRoutes(app, auth, services);
-    await privacyRoutes(app, new PrivacyJobs(ctx, createStorage(ctx.config)));
+    await privacyRoutes(app, new PrivacyJobs(ctx, privacyStorage(ctx)));
   },
   // Export ZIPs that are due go at start and then every hour (expireExports).
   async start(ctx) {
     await startAuth(ctx);
-    const storage = createStorage(ctx.config);
+    const storage = privacyStorage(ctx);
     const sweep = () => expireExports(ctx.db, storage, new Date()).then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'expired export ZIPs could not be removed'));
     await sweep();
     timers.every(ctx, EXPORT_SWEEP_MS, () => void sweep());
@@ -86,8 +88,8 @@ export const authService = defineService<AuthConfig>({
       companyRemoval,
       // A person's data (issue 25): auth's own parts, the ZIP or the report once every service has
       // answered, and what an erasure is refused for.
-      authExportPart(createStorage(ctx.config)),
-      assembleExport(ctx, createStorage(ctx.config)),
+      authExportPart(privacyStorage(ctx)),
+      assembleExport(ctx, privacyStorage(ctx)),
       authErasePart(ctx),
       finishErase,
       ...clientCompanies,
