@@ -74,8 +74,6 @@ interface KeyEntry {
  * company.policies_changed) and the progress of encrypting what was stored before it was on.
  */
 export class CompanyKeyRing {
-  /** The first of `migrations` only (kept for callers written before the tombstones): register `migrations`. */
-  readonly migration = companyKeysMigration;
   readonly migrations = companyKeysMigrations;
 
   private readonly cache = new Map<string, KeyEntry & { at: number }>();
