@@ -214,7 +214,8 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
       assert.notEqual(t.status, 'failed', `the transcription of the encrypted call failed: ${JSON.stringify(t).slice(0, 500)}`);
       return t.status === 'completed';
     }, 120_000);
-    assert.ok((done.metadata.speakerSegments ?? []).filter((s) => s.words.length > 0).length >= 2, 'both channels were heard: the worker decrypted the audio');
+    const heard = (done.metadata.speakerSegments ?? []).map((s) => `${s.speakerId} ${s.start}-${s.end}: ${s.words.map((w) => w.text).join(' ')}`);
+    assert.ok((done.metadata.speakerSegments ?? []).filter((s) => s.words.length > 0).length >= 2, `both channels were heard: the worker decrypted the audio (duration ${done.metadata.duration}; segments: ${JSON.stringify(heard)})`);
     const played = await api.call(B, 'GET', `/uploads/${uploaded.body.path}`);
     assert.equal(played.status, 200);
     assert.ok(played.text.startsWith('RIFF'), 'playback through the gateway is the WAV, decrypted');

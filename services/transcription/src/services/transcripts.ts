@@ -121,6 +121,18 @@ const toStatus = (job: JobRow): StatusItem => ({
 });
 
 /**
+ * A transcript the scope may read, as the API shows it (null: not found). The job is read before
+ * the transcript: completeJob writes the job's status and the result in one transaction, so a job
+ * seen completed means the row read after it has the words. Read the other way round, a job that
+ * completed between the two reads answered "completed" with no words (seen in the distributed suite).
+ */
+export async function findTranscript(db: Db, words: TranscriptWords, fileId: string, scope: Scope): Promise<TranscriptDto | null> {
+  const job = await jobsRepo.findJob(db, fileId);
+  const row = await transcriptsRepo.findByFile(db, fileId, scope);
+  return row ? toDto(await words.openRow(db, row), job) : null;
+}
+
+/**
  * Who may delete a recording or run its transcription again: the person who uploaded it, an ADMIN
  * of its company or a HOST_ADMIN. Reading and correcting words stays open to every member: a
  * company works on its transcripts together, but one member's recording is not another's to drop.
@@ -160,9 +172,9 @@ export class TranscriptService {
   }
 
   async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
-    const row = await transcriptsRepo.findByFile(this.ctx.db, input.fileId, await this.scope(identity));
-    if (!row) throw notFound('Transcript');
-    return toDto(await this.words.openRow(this.ctx.db, row), await jobsRepo.findJob(this.ctx.db, input.fileId));
+    const found = await findTranscript(this.ctx.db, this.words, input.fileId, await this.scope(identity));
+    if (!found) throw notFound('Transcript');
+    return found;
   }
 
   async peaks(identity: Identity, input: { fileId: string }) {

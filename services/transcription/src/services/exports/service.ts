@@ -2,11 +2,9 @@ import createContentDisposition from 'content-disposition';
 import { conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import { exportNotReadyMessage, type ExportFormat, type TranscriptDto } from '@earshot/contracts';
 import type { TranscriptionConfig } from '../../config';
-import * as jobsRepo from '../../repositories/jobs';
-import * as transcriptsRepo from '../../repositories/transcripts';
 import type { Scope } from '../../repositories/transcripts';
 import { scopeOf } from '../scope';
-import { toDto } from '../transcripts';
+import { findTranscript } from '../transcripts';
 import { wordsOf } from '../words-encryption';
 import { zipFiles, type NamedFile } from './bundle';
 import { FORMATS, render } from './formats';
@@ -45,9 +43,9 @@ export class ExportService {
 
   /** A transcript the caller may read (else 404), as the API shows it. */
   private async find(fileId: string, scope: Scope): Promise<TranscriptDto> {
-    const row = await transcriptsRepo.findByFile(this.ctx.db, fileId, scope);
-    if (!row) throw notFound('Transcript');
-    return toDto(await wordsOf(this.ctx).openRow(this.ctx.db, row), await jobsRepo.findJob(this.ctx.db, fileId));
+    const found = await findTranscript(this.ctx.db, wordsOf(this.ctx), fileId, scope);
+    if (!found) throw notFound('Transcript');
+    return found;
   }
 
   async one(identity: Identity, input: { fileId: string; format: ExportFormat }): Promise<ExportFile> {
