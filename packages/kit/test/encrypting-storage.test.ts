@@ -135,3 +135,23 @@ test('a company whose key was destroyed: an encrypted copy put back is still rec
   await counting.put(key, Readable.from([backup]), { contentType: 'audio/wav' });
   await expect(storage.get(key)).rejects.toThrow(KeyUnavailableError);
 });
+
+test('encrypting an object in place: a plain one is sealed once, an encrypted one is left alone, a missing one is told', async () => {
+  const company = randomUUID();
+  const plainKey = `${company}/before.wav`;
+  const tinyKey = `${company}/tiny.wav`;
+  await storage.put(plainKey, Readable.from([audio]), { contentType: 'audio/wav' });
+  await storage.put(tinyKey, Readable.from([Buffer.from('RIFF')]), { contentType: 'audio/wav' });
+  await turnOn(company);
+  expect(await storage.encryptInPlace(plainKey)).toBe('encrypted');
+  expect(await storage.encryptInPlace(tinyKey)).toBe('encrypted');
+  const sealed = await read(await counting.get(plainKey));
+  expect(await storage.isEncrypted(plainKey)).toBe(true);
+  // Asked again (a pass run twice, or an object written encrypted since it was listed): unchanged.
+  expect(await storage.encryptInPlace(plainKey)).toBe('already');
+  expect((await read(await counting.get(plainKey))).equals(sealed)).toBe(true);
+  expect((await read(await storage.get(plainKey))).equals(audio)).toBe(true);
+  expect((await read(await storage.get(tinyKey))).toString()).toBe('RIFF');
+  expect((await storage.stat(plainKey))?.contentType).toBe('audio/wav');
+  expect(await storage.encryptInPlace(`${company}/gone.wav`)).toBe('missing');
+});

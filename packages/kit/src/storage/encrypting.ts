@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { decryptingStream, encryptingStream, HEADER_BYTES, isEncryptedHeader, plainSizeOf, readHeader, storedRangeOf, TAG_BYTES } from '../crypto/chunked';
 import { KeyUnavailableError } from '../crypto/master-key';
-import { assertValidKey, assertValidRange, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
+import { assertValidKey, assertValidRange, ObjectNotFoundError, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
 
 /** What the wrapper asks of a service's key ring, per company (the first segment of every key). */
 export interface CompanyKeys {
@@ -20,6 +20,39 @@ export interface CompanyKeys {
 
 /** How many encrypted objects' headers a process remembers (HEADER_BYTES each). */
 const HEADER_CACHE_SIZE = 10_000;
+
+/**
+ * The first `n` bytes of a stream (fewer if it is shorter) and the stream to read all of it from:
+ * the same one with the bytes put back, or, when they were all it had, a new one of them.
+ */
+async function peek(stream: Readable, n: number): Promise<{ head: Buffer; stream: Readable }> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  while (length < n) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk) {
+      parts.push(chunk);
+      length += chunk.length;
+      continue;
+    }
+    if (stream.readableEnded || stream.destroyed) break;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        stream.off('readable', done).off('end', done).off('error', failed);
+        resolve();
+      };
+      const failed = (error: Error) => {
+        stream.off('readable', done).off('end', done);
+        reject(error);
+      };
+      stream.once('readable', done).once('end', done).once('error', failed);
+    });
+  }
+  const all = Buffer.concat(parts, length);
+  if (stream.readableEnded) return { head: all, stream: Readable.from([all]) };
+  if (length > 0) stream.unshift(all);
+  return { head: all.subarray(0, n), stream };
+}
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -88,6 +121,31 @@ export class EncryptingStorage implements ObjectStorage {
       this.headers.set(key, { version: info.version, header: head });
     }
     return head;
+  }
+
+  /**
+   * Rewrites a plain object encrypted under its company's key, in place (the background pass after
+   * a company turned encryption on). 'missing': no such object; 'already': it is encrypted, told
+   * from the bytes read rather than from an earlier look, so an object that was written again
+   * encrypted meanwhile (a new upload, audio redaction) is never sealed twice.
+   */
+  async encryptInPlace(key: string): Promise<'encrypted' | 'already' | 'missing'> {
+    const info = await this.inner.stat(key);
+    if (!info) return 'missing';
+    let source: Readable;
+    try {
+      source = await this.inner.get(key);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) return 'missing';
+      throw error;
+    }
+    const { head, stream } = await peek(source, HEADER_BYTES);
+    if (isEncryptedHeader(head)) {
+      stream.destroy();
+      return 'already';
+    }
+    await this.putEncrypted(key, stream, { contentType: info.contentType });
+    return 'encrypted';
   }
 
   /** Whether the object is stored encrypted (for the background pass and the tests). */

@@ -72,11 +72,8 @@ export class FileEncryption {
       const progress = new PassProgress(this.ctx, this.ring, 'file', companyId, keys.length);
       await progress.start();
       for (const key of keys) {
-        if (!(await this.storage.isEncrypted(key))) {
-          const info = await this.storage.inner.stat(key);
-          // A recording deleted meanwhile has nothing left to encrypt.
-          if (info) await this.storage.putEncrypted(key, await this.storage.inner.get(key), { contentType: info.contentType });
-        }
+        // A recording deleted meanwhile has nothing left to encrypt ('missing').
+        await this.storage.encryptInPlace(key);
         await progress.advance();
       }
       await progress.finish();
