@@ -2,30 +2,30 @@
 // service uses, on local disk: storing a recording (upload) and reading byte ranges (playback
 // seeks, as a browser asks for them), with encryption against the same without (goal ≤ 1.2×).
 // Both go through EncryptingStorage (a company that never had a key is read straight through).
-// Then the same through the file service's HTTP routes (Fastify inject: multipart parsing, type
-// sniffing, the database row, the Range answer), which is what a browser sees.
+// Then the same through the file service's HTTP routes over real HTTP on loopback (multipart
+// parsing, type sniffing, the database row, the Range answer), which is what a browser sees.
 //
-// Plain and encrypted trials alternate (plain, encrypted, encrypted, plain, ...) and the disk's
-// dirty pages are flushed before each upload, so neither side is charged for the other's writeback
-// or for a moment when the shared machine was busier: the ratio compares like with like.
-import { execFileSync } from 'node:child_process';
+// Plain and encrypted trials alternate (plain, encrypted, encrypted, plain, ...) and each upload's
+// object is flushed to disk after it (untimed), so neither side is charged for the other's
+// writeback or for a moment when the shared machine was busier: the ratio compares like with like.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { SYSTEM_ACTOR } from '@earshot/contracts';
 import { buildEnvelope, EncryptingStorage, LocalDiskStorage } from '@earshot/kit';
-import { createTestStack, serveUnmeteredCredits } from '@earshot/kit/testing';
+import { createTestStack, openThrowawayDatabase, serveUnmeteredCredits } from '@earshot/kit/testing';
 import { fileService } from '../services/file/src';
 import { announceCompany, uploadRequest, wavHeader } from '../services/file/test/helpers';
 
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_MB ?? 64) * MiB;
 const UPLOADS = 6;
-const RANGES = 400;
+/** BENCH_RANGES and BENCH_RANGE_ROUNDS: more requests for a steadier figure on a busy machine. */
+const RANGES = Number(process.env.BENCH_RANGES ?? 400);
 const RANGE_BYTES = 256 * 1024;
-const RANGE_ROUNDS = 8;
+const RANGE_ROUNDS = Number(process.env.BENCH_RANGE_ROUNDS ?? 8);
 
 const root = mkdtempSync(join(tmpdir(), 'earshot-bench-enc-'));
 const plainCompany = randomUUID();
@@ -43,36 +43,50 @@ const pieces = () => Readable.from((function* () {
   for (let at = 0; at < data.length; at += 64 * 1024) yield data.subarray(at, at + 64 * 1024);
 })());
 
+async function drainToBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 async function drain(stream: Readable): Promise<number> {
   let n = 0;
   for await (const chunk of stream) n += (chunk as Buffer).length;
   return n;
 }
 
-/** Writes back what earlier uploads left in the page cache, so a timed upload pays only for its own. */
-function flushDisk(): void {
+/**
+ * Writes the object a trial stored to disk (fsync, untimed), so the next trial does not pay for
+ * its writeback. Not sync(1): forking a process before each trial made every page the next trial
+ * wrote a copy-on-write fault, which charged the side that allocates (encryption) ~0.2 s per upload.
+ */
+function flushObject(path: string): void {
+  const fd = openSync(path, 'r');
   try {
-    execFileSync('sync');
-  } catch {
-    // No sync(1) here: the alternation alone evens the sides out.
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
 /**
  * Runs `trial` for plain and encrypted `rounds` times each, in ABBA order, and returns the total
- * milliseconds of each side (warm-up first: one trial each, not counted).
+ * milliseconds of each side (warm-up first: one trial each, not counted). A trial returns the path
+ * of a file it wrote, if any, to be flushed before the next one.
  */
-async function alternate(rounds: number, trial: (encrypted: boolean) => Promise<void>, flush = false): Promise<{ plain: number; encrypted: number }> {
-  await trial(false);
-  await trial(true);
+async function alternate(rounds: number, trial: (encrypted: boolean) => Promise<string | void>): Promise<{ plain: number; encrypted: number }> {
+  const run = async (encrypted: boolean) => {
+    const started = performance.now();
+    const written = await trial(encrypted);
+    const took = performance.now() - started;
+    if (written) flushObject(written);
+    return took;
+  };
+  await run(false);
+  await run(true);
   const totals = { plain: 0, encrypted: 0 };
   for (let i = 0; i < rounds; i++) {
-    for (const encrypted of i % 2 === 0 ? [false, true] : [true, false]) {
-      if (flush) flushDisk();
-      const started = performance.now();
-      await trial(encrypted);
-      totals[encrypted ? 'encrypted' : 'plain'] += performance.now() - started;
-    }
+    for (const encrypted of i % 2 === 0 ? [false, true] : [true, false]) totals[encrypted ? 'encrypted' : 'plain'] += await run(encrypted);
   }
   return totals;
 }
@@ -86,7 +100,8 @@ try {
     const objectKey = `${encrypted ? encryptedCompany : plainCompany}/${randomUUID()}`;
     await storage.put(objectKey, pieces(), { contentType: 'audio/wav' });
     stored[encrypted ? 'encrypted' : 'plain'] = objectKey;
-  }, true);
+    return join(root, objectKey);
+  });
   const perRound = RANGES / RANGE_ROUNDS;
   let round = 0;
   const ranges = await alternate(RANGE_ROUNDS, async (encrypted) => {
@@ -105,10 +120,16 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
+/** Over real HTTP on loopback (the service listening, fetch as the client), as a browser sees it. */
 async function overHttp(offsets: number[]): Promise<void> {
-  const stack = await createTestStack([fileService], { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'), MAX_UPLOAD_BYTES: String(2 * SIZE) });
+  // PostgreSQL when DATABASE_URL names a server (a throwaway database), else PGlite in the process,
+  // whose work on every request makes both sides slower and so the ratio smaller.
+  const database = process.env.DATABASE_URL ? await openThrowawayDatabase(process.env.DATABASE_URL, 'earshot_bench', 10) : undefined;
+  console.log(`HTTP on ${database ? 'PostgreSQL' : 'PGlite (set DATABASE_URL for PostgreSQL)'}:`);
+  const stack = await createTestStack([fileService], { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'), MAX_UPLOAD_BYTES: String(2 * SIZE) }, { database });
   try {
     serveUnmeteredCredits(stack.database);
+    const base = await stack.app.listen({ host: '127.0.0.1', port: 0 });
     const wav = Buffer.concat([wavHeader(SIZE - 44), data.subarray(44)]);
     const policies = (encryption: boolean) => ({ redaction: 'off', keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
     const tokens: Record<string, string> = {};
@@ -119,20 +140,27 @@ async function overHttp(offsets: number[]): Promise<void> {
     await stack.bus.publish([{ topic: 'earshot.tenant', key: encryptedCompany, envelope: buildEnvelope({ type: 'company.policies_changed', companyId: encryptedCompany, actor: SYSTEM_ACTOR, data: { id: encryptedCompany, before: policies(false), after: policies(true) } } as never) }]);
     await stack.settle();
     const companyOf = (encrypted: boolean) => (encrypted ? encryptedCompany : plainCompany);
+    const as = (encrypted: boolean) => ({ authorization: `Bearer ${tokens[companyOf(encrypted)]}`, 'x-requested-with': 'XMLHttpRequest' });
+    // The multipart body made once, sent whole by fetch (over the socket in pieces, as a browser's).
+    const upload = uploadRequest(wav, 'call.wav');
+    const body = await drainToBuffer(upload.payload);
     const paths: Record<string, string> = {};
     const uploads = await alternate(UPLOADS, async (encrypted) => {
-      const res = await stack.as(tokens[companyOf(encrypted)]!, uploadRequest(wav, 'call.wav'));
-      if (res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
-      paths[companyOf(encrypted)] = res.json().path;
-    }, true);
+      const res = await fetch(`${base}${upload.url}`, { method: 'POST', headers: { ...upload.headers, ...as(encrypted) }, body });
+      const answer = await res.text();
+      if (res.status !== 201) throw new Error(`upload: ${res.status} ${answer}`);
+      const path = (JSON.parse(answer) as { path: string }).path;
+      paths[companyOf(encrypted)] = path;
+      return join(stack.dataDir, 'objects', path);
+    });
     const perRound = RANGES / RANGE_ROUNDS;
     let round = 0;
     const ranges = await alternate(RANGE_ROUNDS, async (encrypted) => {
-      const companyId = companyOf(encrypted);
       const at = (round++ % RANGE_ROUNDS) * perRound;
       for (const start of offsets.slice(at, at + perRound)) {
-        const res = await stack.as(tokens[companyId]!, { method: 'GET', url: `/api/uploads/${paths[companyId]}`, headers: { range: `bytes=${start}-${start + RANGE_BYTES - 1}` } });
-        if (res.statusCode !== 206 || res.rawPayload.length !== RANGE_BYTES) throw new Error(`range: ${res.statusCode}`);
+        const res = await fetch(`${base}/api/uploads/${paths[companyOf(encrypted)]}`, { headers: { ...as(encrypted), range: `bytes=${start}-${start + RANGE_BYTES - 1}` } });
+        const got = (await res.arrayBuffer()).byteLength;
+        if (res.status !== 206 || got !== RANGE_BYTES) throw new Error(`range: ${res.status}`);
       }
     });
     console.log(`HTTP upload of ${UPLOADS} × ${SIZE / MiB} MiB: plain ${uploads.plain.toFixed(0)} ms, encrypted ${uploads.encrypted.toFixed(0)} ms: ${ratio(uploads)}×`);

@@ -52,13 +52,19 @@ function aadOf(header: Buffer, last: boolean): Buffer {
   return Buffer.concat([header, Buffer.from([last ? 1 : 0])]);
 }
 
-function openChunk(key: Buffer, header: Buffer, index: number, sealed: Buffer, last: boolean): Buffer {
-  if (sealed.length < TAG_BYTES) throw new DecryptionError(`Chunk ${index} is truncated`);
+/**
+ * Opens one sealed chunk given as consecutive pieces (ciphertext then tag, as they arrived) and
+ * returns its plain bytes in pieces too: nothing is copied to join them.
+ */
+function openChunk(key: Buffer, header: Buffer, index: number, sealed: Buffer[], last: boolean): Buffer[] {
+  const length = sealed.reduce((n, piece) => n + piece.length, 0);
+  if (length < TAG_BYTES) throw new DecryptionError(`Chunk ${index} is truncated`);
   const decipher = createDecipheriv('aes-256-gcm', key, nonceOf(header, index));
   decipher.setAAD(aadOf(header, last));
-  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+  const body = splitAt(sealed, length - TAG_BYTES);
+  decipher.setAuthTag(body.rest.length === 1 ? body.rest[0]! : Buffer.concat(body.rest, TAG_BYTES));
   try {
-    const plain = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+    const plain = body.head.map((piece) => decipher.update(piece));
     decipher.final();
     return plain;
   } catch {
@@ -66,7 +72,28 @@ function openChunk(key: Buffer, header: Buffer, index: number, sealed: Buffer, l
   }
 }
 
-/** A queue of buffers from which whole pieces are taken, copying only when a piece spans buffers. */
+/** Pieces split after `n` bytes, without copying (a piece that straddles the point is cut in two). */
+function splitAt(pieces: Buffer[], n: number): { head: Buffer[]; rest: Buffer[] } {
+  const head: Buffer[] = [];
+  const rest: Buffer[] = [];
+  let left = n;
+  for (const piece of pieces) {
+    if (left >= piece.length) head.push(piece);
+    else if (left <= 0) rest.push(piece);
+    else {
+      head.push(piece.subarray(0, left));
+      rest.push(piece.subarray(left));
+    }
+    left -= piece.length;
+  }
+  return { head, rest };
+}
+
+/**
+ * A queue of buffers from which pieces of a given length are taken as the buffers they span
+ * (subarrays, never copies): an upload arrives in pieces of any size, and joining them into
+ * chunk-sized buffers cost a copy of every byte.
+ */
 class ByteQueue {
   private parts: Buffer[] = [];
   length = 0;
@@ -77,20 +104,23 @@ class ByteQueue {
     this.length += chunk.length;
   }
 
-  take(n: number): Buffer {
-    const first = this.parts[0];
-    let piece: Buffer;
-    if (first && first.length >= n) {
-      piece = first.subarray(0, n);
-      if (first.length === n) this.parts.shift();
-      else this.parts[0] = first.subarray(n);
-    } else {
-      const all = Buffer.concat(this.parts, this.length);
-      piece = all.subarray(0, n);
-      this.parts = all.length > n ? [all.subarray(n)] : [];
+  take(n: number): Buffer[] {
+    const taken: Buffer[] = [];
+    let left = Math.min(n, this.length);
+    this.length -= left;
+    while (left > 0) {
+      const first = this.parts[0]!;
+      if (first.length <= left) {
+        taken.push(first);
+        this.parts.shift();
+        left -= first.length;
+      } else {
+        taken.push(first.subarray(0, left));
+        this.parts[0] = first.subarray(left);
+        left = 0;
+      }
     }
-    this.length -= piece.length;
-    return piece;
+    return taken;
   }
 }
 
@@ -103,16 +133,16 @@ export function plainSizeOf(storedSize: number, chunkSize: number): number {
 }
 
 /**
- * Seals one chunk and hands it on as one buffer, ciphertext then tag: one write to the storage
- * underneath per chunk rather than two (a file stream waits for the disk thread on each write,
- * which cost more than the copy of the ciphertext into the buffer).
+ * Seals one chunk (given as the pieces it arrived in) and hands on its ciphertext and tag as they
+ * come, without joining them: the storage underneath writes what queued up in one writev, and a
+ * copy of every byte (and its garbage) would cost more than the crypto.
  */
-function sealChunk(out: Transform, key: Buffer, header: Buffer, index: number, plain: Buffer, last: boolean): void {
+function sealChunk(out: Transform, key: Buffer, header: Buffer, index: number, plain: Buffer[], last: boolean): void {
   const cipher = createCipheriv('aes-256-gcm', key, nonceOf(header, index));
   cipher.setAAD(aadOf(header, last));
-  const body = cipher.update(plain);
+  for (const piece of plain) out.push(cipher.update(piece));
   cipher.final();
-  out.push(Buffer.concat([body, cipher.getAuthTag()], body.length + TAG_BYTES));
+  out.push(cipher.getAuthTag());
 }
 
 /** Encrypts a stream into the chunked format under `key` (32 bytes). */
@@ -172,16 +202,19 @@ export function decryptingStream(key: Buffer, header: Buffer, opts: { firstChunk
   let skip = opts.skip;
   let left = opts.length;
   const pending = new ByteQueue();
-  const emit = (stream: Transform, piece: Buffer) => {
-    let plain = openChunk(key, header, index, piece, index === opts.finalChunk);
+  const emit = (stream: Transform, sealedPieces: Buffer[]) => {
+    const plain = openChunk(key, header, index, sealedPieces, index === opts.finalChunk);
     index++;
-    if (skip) {
-      plain = plain.subarray(skip);
-      skip = 0;
+    for (let piece of plain) {
+      if (skip) {
+        const cut = Math.min(skip, piece.length);
+        piece = piece.subarray(cut);
+        skip -= cut;
+      }
+      if (piece.length > left) piece = piece.subarray(0, left);
+      left -= piece.length;
+      if (piece.length) stream.push(piece);
     }
-    if (plain.length > left) plain = plain.subarray(0, left);
-    left -= plain.length;
-    if (plain.length) stream.push(plain);
   };
   return new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
