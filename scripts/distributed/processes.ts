@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, truncate } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,16 +18,20 @@ export async function waitFor(what: string, probe: () => Promise<boolean>, limit
   }
 }
 
-/** A port nobody holds on 127.0.0.1 right now (asked of the kernel, then let go). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * `n` ports free on loopback, all different: each is held by a listening socket until all are
+ * found, then released for the processes to take. (One at a time, the kernel could hand out the
+ * same port twice, and the second process to start failed with EADDRINUSE.)
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  })));
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 export interface ProcessSpec {

@@ -9,7 +9,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { S3Storage } from '@earshot/kit';
 import { startKafkaMock, type KafkaMock } from '@earshot/kit/testing';
 import { applyDbRoles, asSuperuser, serviceRoleUrl } from '../../deploy/db-roles';
-import { freePort, Processes, type ProcessSpec } from './processes';
+import { freePorts, Processes, type ProcessSpec } from './processes';
 
 export const SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -103,9 +103,9 @@ export class System {
     redis.disconnect();
 
     this.fake = await startFakeOpenAI();
-    for (const name of ['auth', 'tenant', 'file', 'transcription', 'transcription-worker', 'chat-1', 'chat-2', 'prompt', 'audit', 'messaging', 'tasks', 'gateway'] as const) {
-      this.ports.set(name, await freePort());
-    }
+    const names = ['auth', 'tenant', 'file', 'transcription', 'transcription-worker', 'chat-1', 'chat-2', 'prompt', 'audit', 'messaging', 'tasks', 'gateway'] as const;
+    const ports = await freePorts(names.length);
+    names.forEach((name, i) => this.ports.set(name, ports[i]!));
     return timings;
   }
 
