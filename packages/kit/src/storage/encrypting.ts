@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { decryptingStream, encryptingStream, HEADER_BYTES, isEncryptedHeader, plainSizeOf, readHeader, storedRangeOf, TAG_BYTES } from '../crypto/chunked';
 import { KeyUnavailableError } from '../crypto/master-key';
+import { VersionedCache } from './versioned-cache';
 import { assertValidKey, assertValidRange, ObjectNotFoundError, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
 
 /** What the wrapper asks of a service's key ring, per company (the first segment of every key). */
@@ -75,7 +75,7 @@ export class EncryptingStorage implements ObjectStorage {
    * many ranges of one recording, and each would otherwise read the header again (on S3, one more
    * request per range). A rewritten object has another version, so its old header is never used.
    */
-  private readonly headers = new Map<string, { version: string; header: Buffer }>();
+  private readonly headers = new VersionedCache<Buffer>(HEADER_CACHE_SIZE);
 
   constructor(
     readonly inner: ObjectStorage,
@@ -111,15 +111,11 @@ export class EncryptingStorage implements ObjectStorage {
   /** The header of an encrypted object, or null when the object is stored in plain. */
   private async headerOf(key: string, info: ObjectInfo): Promise<Buffer | null> {
     if (info.size < HEADER_BYTES + TAG_BYTES) return null;
-    const known = this.headers.get(key);
-    if (known && info.version !== undefined && known.version === info.version) return known.header;
+    const known = this.headers.get(key, info.version);
+    if (known) return known;
     const head = await readAll(await this.inner.get(key, { start: 0, end: HEADER_BYTES - 1 }));
     if (!isEncryptedHeader(head)) return null;
-    if (info.version !== undefined) {
-      // Oldest first out: a Map iterates in insertion order.
-      if (this.headers.size >= HEADER_CACHE_SIZE) this.headers.delete(this.headers.keys().next().value!);
-      this.headers.set(key, { version: info.version, header: head });
-    }
+    this.headers.set(key, info.version, head);
     return head;
   }
 

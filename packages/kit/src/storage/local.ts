@@ -4,6 +4,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { VersionedCache } from './versioned-cache';
 import { assertValidKey, assertValidRange, ObjectNotFoundError, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
@@ -39,7 +40,7 @@ export class LocalDiskStorage implements ObjectStorage {
    * range read asks one) is then one system call instead of four for the side file. A rewritten
    * object is a new file (rename), so another version, and its old type is never used.
    */
-  private readonly contentTypes = new Map<string, { version: string; contentType: string }>();
+  private readonly contentTypes = new VersionedCache<string>(CONTENT_TYPE_CACHE_SIZE);
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -108,8 +109,8 @@ export class LocalDiskStorage implements ObjectStorage {
   }
 
   private async contentTypeOf(key: string, version: string): Promise<string> {
-    const known = this.contentTypes.get(key);
-    if (known?.version === version) return known.contentType;
+    const known = this.contentTypes.get(key, version);
+    if (known !== undefined) return known;
     let contentType = DEFAULT_CONTENT_TYPE;
     try {
       const meta = JSON.parse(await readFile(this.pathOf(key, '.meta'), 'utf8')) as { contentType?: unknown };
@@ -117,9 +118,7 @@ export class LocalDiskStorage implements ObjectStorage {
     } catch {
       // No side file (written by hand, or an older layout): the default type.
     }
-    // Oldest first out: a Map iterates in insertion order.
-    if (this.contentTypes.size >= CONTENT_TYPE_CACHE_SIZE) this.contentTypes.delete(this.contentTypes.keys().next().value!);
-    this.contentTypes.set(key, { version, contentType });
+    this.contentTypes.set(key, version, contentType);
     return contentType;
   }
 }
