@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { SYSTEM_ACTOR } from '@earshot/contracts';
 import {
-  buildEnvelope, CompanyKeyRing, EncryptingStorage, KeyUnavailableError, LocalDiskStorage, MasterKeys, migrate,
+  buildEnvelope, CompanyKeyRing, EncryptingStorage, KeyUnavailableError, LocalDiskStorage, MasterKeys, migrate, ObjectNotFoundError,
   type ByteRange, type Database, type ObjectInfo, type ObjectStorage, type PutOptions,
 } from '../src';
 import { openTestDatabase } from '../src/testing';
@@ -26,9 +26,11 @@ class CountingStorage implements ObjectStorage {
     this.calls.push(range ? `get ${range.start}-${range.end}` : 'get');
     return this.inner.get(key, range);
   }
-  stat(key: string): Promise<ObjectInfo | null> {
+  async stat(key: string): Promise<ObjectInfo | null> {
     this.calls.push('stat');
-    return this.inner.stat(key);
+    const info = await this.inner.stat(key);
+    this.calls.push('stat answered');
+    return info;
   }
   delete(key: string): Promise<void> {
     this.calls.push('delete');
@@ -73,6 +75,15 @@ async function turnOn(companyId: string) {
   await database.db.transaction((tx) => ring.handlers()[0]!.prepare(envelope).apply(tx, () => undefined));
 }
 
+/** A recording of a company with encryption on, stored through the wrapper: its key. */
+async function storedEncrypted(): Promise<string> {
+  const company = randomUUID();
+  await turnOn(company);
+  const key = `${company}/call.wav`;
+  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  return key;
+}
+
 async function calls<T>(work: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
   counting.calls = [];
   const result = await work();
@@ -88,25 +99,18 @@ test('a company that never had a key: get, a range and stat each make one reques
   const part = await calls(async () => read(await storage.get(key, { start: 100, end: 199 })));
   expect(part.calls).toEqual(['get 100-199']);
   expect(part.result.equals(audio.subarray(100, 200))).toBe(true);
-  expect((await calls(() => storage.stat(key))).calls).toEqual(['stat']);
+  expect((await calls(() => storage.stat(key))).calls).toEqual(['stat', 'stat answered']);
 });
 
 test('a company with a key: reads look at the header and decrypt', async () => {
-  const company = randomUUID();
-  await turnOn(company);
-  const key = `${company}/call.wav`;
-  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  const key = await storedEncrypted();
   const part = await calls(async () => read(await storage.get(key, { start: 100, end: 199 })));
-  expect(part.calls[0]).toBe('stat');
-  expect(part.calls[1]).toBe('get 0-15');
+  expect(part.calls.slice(0, 3)).toEqual(['stat', 'stat answered', 'get 0-15']);
   expect(part.result.equals(audio.subarray(100, 200))).toBe(true);
 });
 
 test('a playback of many ranges reads the header once per version of the object', async () => {
-  const company = randomUUID();
-  await turnOn(company);
-  const key = `${company}/call.wav`;
-  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  const key = await storedEncrypted();
   await read(await storage.get(key, { start: 0, end: 99 }));
   const again = await calls(async () => read(await storage.get(key, { start: 70_000, end: 70_099 })));
   expect(again.calls.filter((call) => call === 'get 0-15')).toEqual([]);
@@ -123,11 +127,34 @@ test('a playback of many ranges reads the header once per version of the object'
   expect((await read(await storage.get(key, { start: 70_000, end: 70_099 }))).equals(audio.subarray(70_000, 70_100))).toBe(true);
 });
 
+test('a range of an object whose header is known: the version check and the read go out together', async () => {
+  const key = await storedEncrypted();
+  await read(await storage.get(key, { start: 0, end: 99 }));
+  // Chunks are 64 KiB plus a 16-byte tag after a 16-byte header: bytes 70,000–70,099 are in chunk 1.
+  const part = await calls(async () => read(await storage.get(key, { start: 70_000, end: 70_099 })));
+  expect(part.calls).toEqual(['stat', `get ${16 + 65_552}-${16 + 2 * 65_552 - 1}`, 'stat answered']);
+  expect(part.result.equals(audio.subarray(70_000, 70_100))).toBe(true);
+});
+
+test('an object changed underneath after its header was learned: longer, shorter or gone, reads follow what is there', async () => {
+  const key = await storedEncrypted();
+  const other = new EncryptingStorage(new LocalDiskStorage(dir), { encrypts: async () => true, dataKey: (id) => ring.dataKey(database.db, id) });
+  await read(await storage.get(key, { start: 0, end: 99 }));
+  const longer = randomBytes(audio.length * 2);
+  await other.put(key, Readable.from([longer]), { contentType: 'audio/wav' });
+  const past = { start: audio.length + 10, end: audio.length + 109 };
+  expect((await read(await storage.get(key, past))).equals(longer.subarray(past.start, past.end + 1))).toBe(true);
+  const shorter = randomBytes(1000);
+  await other.put(key, Readable.from([shorter]), { contentType: 'audio/wav' });
+  await expect(storage.get(key, past)).rejects.toThrow(RangeError);
+  expect((await read(await storage.get(key, { start: 900, end: 5000 }))).equals(shorter.subarray(900))).toBe(true);
+  await other.delete(key);
+  await expect(storage.get(key, { start: 0, end: 99 })).rejects.toThrow(ObjectNotFoundError);
+});
+
 test('a company whose key was destroyed: an encrypted copy put back is still recognised, and refused', async () => {
-  const company = randomUUID();
-  await turnOn(company);
-  const key = `${company}/call.wav`;
-  await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
+  const key = await storedEncrypted();
+  const company = key.split('/')[0]!;
   const backup = await read(await counting.get(key));
   await database.db.transaction((tx) => ring.destroy(tx, company, () => undefined));
   expect(await database.query('select company_id from keys_test.company_keys where company_id = $1', [company])).toEqual([]);

@@ -14,6 +14,14 @@ export class VersionedCache<T> {
     return entry && version !== undefined && entry.version === version ? entry.value : undefined;
   }
 
+  /**
+   * The last version learned of and its value, whatever the object's version is now: for a
+   * caller that checks the version alongside using the value (see EncryptingStorage.get).
+   */
+  latest(key: string): { version: string; value: T } | undefined {
+    return this.entries.get(key);
+  }
+
   /** Remembers `value` for this version; a storage that gives no version is not cached. */
   set(key: string, version: string | undefined, value: T): void {
     if (version === undefined) return;
