@@ -1,6 +1,7 @@
 // Transcripts in real Chromium against the real all-in-one server (`npm start`), with a real
 // espeak-ng recording transcribed by the server's engine. Waits for conditions, never for time.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ let workDir: string;
 const SHOTS = process.env.SCREENSHOT_DIR;
 
 /** A recording every test may read, uploaded and transcribed through the API before the tests. */
-const fixture = { name: 'espeak-fixture.wav', fileId: '' };
+const fixture = { name: 'espeak-fixture.wav', fileId: '', path: '' };
 
 function speak(name: string, text: string): string {
   const wav = join(workDir, name);
@@ -26,21 +27,28 @@ function speak(name: string, text: string): string {
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'earshot-transcripts-e2e-'));
-  server = await startServer();
+  // A master key, so that the last test can turn encryption at rest on for the demo company.
+  server = await startServer({ ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') });
   browser = await launchBrowser();
   const wav = speak(fixture.name, 'Good morning. I would like to ask about my invoice. Thanks a lot, goodbye.');
+  Object.assign(fixture, await uploadTranscribed(wav, fixture.name));
+}, 600_000);
+
+/** Uploads a recording as the demo USER through the API and waits until it is transcribed. */
+async function uploadTranscribed(wav: string, name: string): Promise<{ fileId: string; path: string }> {
   const api = await apiSession(server.origin, 'USER');
   const form = new FormData();
-  form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), fixture.name);
+  form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), name);
   const upload = await api('/files/upload', { form });
   expect(upload.status).toBe(201);
-  fixture.fileId = ((await upload.json()) as { _id: string })._id;
+  const { _id: fileId, path } = (await upload.json()) as { _id: string; path: string };
   await waitFor(async () => {
-    const answer = (await (await api(`/transcripts/file/${fixture.fileId}`)).json()) as { status: string };
-    if (answer.status === 'failed') throw new Error('The fixture recording failed to transcribe');
+    const answer = (await (await api(`/transcripts/file/${fileId}`)).json()) as { status: string };
+    if (answer.status === 'failed') throw new Error(`${name} failed to transcribe`);
     return answer.status === 'completed';
-  }, 'the fixture recording to be transcribed');
-}, 600_000);
+  }, `${name} to be transcribed`);
+  return { fileId, path };
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -99,9 +107,14 @@ describe('transcripts in Chromium', () => {
   });
 
   it('seeks to a word when it is clicked', async () => {
-    await openTranscript(fixture.fileId);
+    await seekToAWord(fixture.fileId, 'transcript-viewer.png');
+  });
+
+  /** Opens a transcript, clicks a word a second or more in, and checks that playback starts there, then stops it. */
+  async function seekToAWord(fileId: string, shot: string): Promise<void> {
+    await openTranscript(fileId);
     await page.locator('[data-testid="waveform"] audio').waitFor({ state: 'attached' });
-    const transcript = await transcriptOf(fixture.fileId);
+    const transcript = await transcriptOf(fileId);
     const words = transcript.metadata.speakerSegments.flatMap((s) => s.words);
     expect(words.length).toBeGreaterThan(2);
     const target = words.find((w) => w.start > 1) ?? words[words.length - 1]!;
@@ -110,12 +123,12 @@ describe('transcripts in Chromium', () => {
       const audio = document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio');
       return Boolean(audio && audio.currentTime >= start - 0.01);
     }, target.start);
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'transcript-viewer.png') });
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, shot) });
     // Stop playback (the play/pause button) before editing.
     await page.waitForFunction(() => !document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused);
     await page.getByTestId('play-pause').click();
     await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === true);
-  });
+  }
 
   it('corrects a word with Enter and keeps it after a reload', async () => {
     await openTranscript(fixture.fileId);
@@ -144,5 +157,26 @@ describe('transcripts in Chromium', () => {
     await page.getByTestId('upload-progress').waitFor({ state: 'detached' });
     expect(await page.getByTestId('file-row').count()).toBe(before);
     expect(await row('notes.mp3').count()).toBe(0);
+  });
+
+  // Last: it turns encryption at rest on for the demo company of this suite's server.
+  it('plays and seeks a recording stored encrypted at rest, the browser reading it by Range', async () => {
+    const companyId = fixture.path.split('/')[0]!;
+    const host = await apiSession(server.origin, 'HOST_ADMIN');
+    const policies = (await (await host(`/companies/${companyId}/policies`)).json()) as Record<string, unknown>;
+    expect((await host(`/companies/${companyId}/policies`, { method: 'PUT', json: { ...policies, encryption: true } })).status).toBe(200);
+    // The file service learns of the switch from an event; uploads after it are stored encrypted.
+    const admin = await apiSession(server.origin, 'ADMIN');
+    await waitFor(async () => ((await (await admin(`/files/encryption/${companyId}`)).json()) as { encrypt: boolean }).encrypt, 'encryption to be on for the company');
+    const name = 'espeak-encrypted.wav';
+    const { fileId } = await uploadTranscribed(speak(name, 'This call is stored encrypted. Please confirm the delivery address. Thank you, goodbye.'), name);
+    const answers: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/uploads/')) answers.push(response.status());
+    });
+    await seekToAWord(fileId, 'transcript-viewer-encrypted.png');
+    expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.error ?? null)).toBeNull();
+    expect(answers).toContain(206);
+    expect(answers.filter((status) => status >= 400)).toEqual([]);
   });
 });
