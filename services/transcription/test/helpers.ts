@@ -305,9 +305,10 @@ export async function speechProviderStack(baseUrl: string, env: Record<string, s
 
 /**
  * The text with generated ids blanked: event and row UUIDs and the `s-`/`w-` ids of segments and
- * words are random hex, which now and then holds a digit group a redaction test looks for (a card's
- * "0343" in "…e03437"). What must not leak is what was said, and that is all that is left to match.
+ * words (`s-<run>-n`, 8 hex; `s-e<edit>-n`, 10 hex) are random hex, which now and then holds a
+ * digit group a redaction test looks for (a card's "0343" in "…e03437"). What must not leak is
+ * what was said, and that is all that is left to match.
  */
 export function idsOut(text: string): string {
-  return text.replace(/\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, '<id>').replace(/\b[sw]-[0-9a-f]{8}-\d+\b/g, '<id>');
+  return text.replace(/\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, '<id>').replace(/\b[sw]-(?:[0-9a-f]{8}|e[0-9a-f]{10})-\d+\b/g, '<id>');
 }

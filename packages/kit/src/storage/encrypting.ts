@@ -186,11 +186,10 @@ export class EncryptingStorage implements ObjectStorage {
     const companyId = this.companyOf(key);
     if (!(await this.mayBeEncrypted(companyId))) return this.inner.get(key, range);
     const known = this.headers.latest(key);
-    if (known) {
-      const read = await this.readKnownVersion(key, range, companyId, known);
-      if (read) return read;
-    }
-    const info = await this.inner.stat(key);
+    const tried = known ? await this.readKnownVersion(key, range, companyId, known) : undefined;
+    if (tried && 'read' in tried) return tried.read;
+    // The stat the attempt made, when it answered: the object changed or is gone, and is not asked again.
+    const info = tried?.stat !== undefined ? tried.stat : await this.inner.stat(key);
     if (!info) return this.inner.get(key, range);
     const header = await this.headerOf(key, info);
     if (!header) return this.inner.get(key, range);
@@ -202,25 +201,25 @@ export class EncryptingStorage implements ObjectStorage {
   /**
    * A read of an object whose header is known, for the version it was read from: the stat that
    * says the object still has that version and the read of the range go together, so a playback
-   * range costs one round trip to the store, as a plain one does, not two. Null (having read
-   * nothing) when the object has changed or either request failed: the caller then starts over
-   * from a stat, which also gives the errors their usual form.
+   * range costs one round trip to the store, as a plain one does, not two. When the object has
+   * changed or either request failed, nothing read is kept and the answer is what the stat said
+   * (undefined if it was not made or failed): the caller goes on from there, as after its own stat.
    */
-  private async readKnownVersion(key: string, range: ByteRange | undefined, companyId: string, known: { version: string; value: KnownHeader }): Promise<Readable | null> {
+  private async readKnownVersion(key: string, range: ByteRange | undefined, companyId: string, known: { version: string; value: KnownHeader }): Promise<{ read: Readable } | { stat: ObjectInfo | null | undefined }> {
     let plan: ReturnType<typeof planRead>;
     try {
       plan = planRead(known.value.header, known.value.storedSize, range);
     } catch {
       // Past the end of the version known: the object may have grown since.
-      return null;
+      return { stat: undefined };
     }
     const dataKey = await this.dataKeyToRead(companyId);
     const [info, source] = await Promise.allSettled([this.inner.stat(key), this.inner.get(key, plan.stored)]);
     if (info.status === 'fulfilled' && info.value?.version === known.version && source.status === 'fulfilled') {
-      return this.decrypted(source.value, dataKey, known.value.header, plan.opts);
+      return { read: this.decrypted(source.value, dataKey, known.value.header, plan.opts) };
     }
     if (source.status === 'fulfilled') source.value.destroy();
-    return null;
+    return { stat: info.status === 'fulfilled' ? info.value : undefined };
   }
 
   private async dataKeyToRead(companyId: string): Promise<Buffer> {
