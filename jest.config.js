@@ -1,9 +1,16 @@
 // Jest runs native ESM (node --experimental-vm-modules) because several dependencies (PGlite, jose)
 // are ESM-only; swc strips the TypeScript without type-checking (tsc does that in `npm run lint`).
-const swc = ['@swc/jest', {
-  jsc: { target: 'es2022', parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } },
-  module: { type: 'es6' },
-}];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+    },
+    module: { type: 'es6' },
+  },
+];
 
 const base = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],

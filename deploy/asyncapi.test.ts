@@ -10,7 +10,9 @@ const committed = readFileSync(ASYNCAPI_PATH, 'utf8');
 test('docs/asyncapi.yaml is what scripts/gen-asyncapi.ts generates from the catalogue now', () => {
   const fresh = renderAsyncApi();
   if (committed !== fresh) {
-    throw new Error('docs/asyncapi.yaml is out of date with the event catalogue: run `npx tsx scripts/gen-asyncapi.ts` and commit the result');
+    throw new Error(
+      'docs/asyncapi.yaml is out of date with the event catalogue: run `npx tsx scripts/gen-asyncapi.ts` and commit the result',
+    );
   }
 });
 
@@ -18,7 +20,9 @@ test('every topic is a channel and every event type a message of its channel', (
   const doc = parse(committed) as {
     asyncapi: string;
     channels: Record<string, { address: string; messages: Record<string, unknown> }>;
-    components: { messages: Record<string, { payload: { allOf: [unknown, { properties: { type: { const: string } } }] } }> };
+    components: {
+      messages: Record<string, { payload: { allOf: [unknown, { properties: { type: { const: string } } }] } }>;
+    };
   };
   expect(doc.asyncapi).toBe('3.0.0');
   expect(Object.keys(doc.channels).sort()).toEqual([...TOPICS].sort());

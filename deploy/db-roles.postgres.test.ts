@@ -10,9 +10,12 @@ import { applyDbRoles, asSuperuser as asSuperuserOn, serviceRoleUrl } from './db
 
 const url = process.env.DATABASE_URL!;
 const dbName = `earshot_roles_${Date.now()}_${randomBytes(3).toString('hex')}`;
-const passwords = Object.fromEntries(ALL_SERVICES.map((m) => [m.name, `pw-${m.name}-${randomBytes(6).toString('hex')}`]));
+const passwords = Object.fromEntries(
+  ALL_SERVICES.map((m) => [m.name, `pw-${m.name}-${randomBytes(6).toString('hex')}`]),
+);
 const roleUrl = (service: string) => serviceRoleUrl(url, dbName, service, passwords[service]!);
-const asSuperuser = <T>(database: string, work: (client: pg.Client) => Promise<T>) => asSuperuserOn(url, database, work);
+const asSuperuser = <T>(database: string, work: (client: pg.Client) => Promise<T>) =>
+  asSuperuserOn(url, database, work);
 
 const opened: Database[] = [];
 const asRole = async (service: string) => {
@@ -25,7 +28,8 @@ beforeAll(async () => {
   await asSuperuser('postgres', (c) => c.query(`create database ${dbName}`));
   await applyDbRoles(url, dbName, passwords);
   // Each service applies its own migrations, connected as its own role, as it does when it starts.
-  for (const module of ALL_SERVICES) await migrate(await asRole(module.name), module.schema, [...kitMigrations, ...module.migrations]);
+  for (const module of ALL_SERVICES)
+    await migrate(await asRole(module.name), module.schema, [...kitMigrations, ...module.migrations]);
 }, 120_000);
 
 afterAll(async () => {
@@ -33,7 +37,7 @@ afterAll(async () => {
   await asSuperuser('postgres', (c) => c.query(`drop database if exists ${dbName} with (force)`));
 });
 
-test('every service role uses its own schema and cannot read any other service\'s tables', async () => {
+test("every service role uses its own schema and cannot read any other service's tables", async () => {
   const tables = await asSuperuser(dbName, (c) =>
     c.query<{ schema: string; name: string }>(
       `select table_schema as schema, table_name as name from information_schema.tables where table_schema = any($1) order by 1, 2`,

@@ -21,7 +21,12 @@ export const serviceRoleUrl = (serverUrl: string, database: string, service: str
   databaseUrl(serverUrl, database, { user: `earshot_${service}`, password });
 
 /** One connection as the superuser to `database` (`options`: the server settings of that session). */
-export async function asSuperuser<T>(serverUrl: string, database: string, work: (client: pg.Client) => Promise<T>, options = ''): Promise<T> {
+export async function asSuperuser<T>(
+  serverUrl: string,
+  database: string,
+  work: (client: pg.Client) => Promise<T>,
+  options = '',
+): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl(serverUrl, database), options });
   await client.connect();
   try {
@@ -32,7 +37,18 @@ export async function asSuperuser<T>(serverUrl: string, database: string, work: 
 }
 
 /** Runs db-roles.sql on `database`: a role per service of `passwords`, with that password. */
-export async function applyDbRoles(serverUrl: string, database: string, passwords: Record<string, string>): Promise<void> {
-  const settings = Object.entries(passwords).map(([service, password]) => `-c earshot.password_${service}=${password}`).join(' ');
-  await asSuperuser(serverUrl, database, (c) => c.query(readFileSync(join(import.meta.dirname, 'db-roles.sql'), 'utf8')), settings);
+export async function applyDbRoles(
+  serverUrl: string,
+  database: string,
+  passwords: Record<string, string>,
+): Promise<void> {
+  const settings = Object.entries(passwords)
+    .map(([service, password]) => `-c earshot.password_${service}=${password}`)
+    .join(' ');
+  await asSuperuser(
+    serverUrl,
+    database,
+    (c) => c.query(readFileSync(join(import.meta.dirname, 'db-roles.sql'), 'utf8')),
+    settings,
+  );
 }

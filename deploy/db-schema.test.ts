@@ -33,7 +33,11 @@ const DRIZZLE: Record<string, Record<string, unknown>> = {
 /** Drizzle's SQL type and information_schema's data_type, brought to one spelling. */
 function normalType(type: string): string {
   // Drizzle spells a precise timestamp "timestamp (3) with time zone": the precision goes, one space stays.
-  const t = type.toLowerCase().replace(/\(.*\)/, '').replace(/\s+/g, ' ').trim();
+  const t = type
+    .toLowerCase()
+    .replace(/\(.*\)/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (t.endsWith('[]') || t === 'array') return 'array';
   const aliases: Record<string, string> = {
     bigserial: 'bigint',
@@ -64,14 +68,25 @@ let database: Database;
 const actual = new Map<string, Column[]>();
 
 async function columnsOf(schema: string): Promise<Map<string, Column[]>> {
-  const rows = await database.query<{ table_name: string; column_name: string; is_nullable: string; data_type: string; is_generated: string }>(
+  const rows = await database.query<{
+    table_name: string;
+    column_name: string;
+    is_nullable: string;
+    data_type: string;
+    is_generated: string;
+  }>(
     `select table_name, column_name, is_nullable, data_type, is_generated from information_schema.columns where table_schema = $1 order by table_name, ordinal_position`,
     [schema],
   );
   const tables = new Map<string, Column[]>();
   for (const row of rows) {
     const list = tables.get(row.table_name) ?? [];
-    list.push({ name: row.column_name, notNull: row.is_nullable === 'NO', type: normalType(row.data_type), generated: row.is_generated === 'ALWAYS' });
+    list.push({
+      name: row.column_name,
+      notNull: row.is_nullable === 'NO',
+      type: normalType(row.data_type),
+      generated: row.is_generated === 'ALWAYS',
+    });
     tables.set(row.table_name, list);
   }
   return tables;
@@ -104,15 +119,21 @@ const declared = ALL_SERVICES.flatMap((module) =>
 
 test('every service has a Drizzle schema to compare', () => {
   expect(Object.keys(DRIZZLE).sort()).toEqual(ALL_SERVICES.map((m) => m.name).sort());
-  for (const module of ALL_SERVICES) expect(declared.filter((d) => d.service === module.name).length).toBeGreaterThan(0);
+  for (const module of ALL_SERVICES)
+    expect(declared.filter((d) => d.service === module.name).length).toBeGreaterThan(0);
 });
 
-test.each(declared.map((d) => [d.table, d] as const))('%s: the Drizzle table matches the migrated one', (_name, { table, columns }) => {
-  const migrated = actual.get(table);
-  expect(migrated).toBeDefined();
-  const names = new Set(columns.map((c) => c.name));
-  const comparable = migrated!.filter((c) => !c.generated || names.has(c.name)).map(({ name, notNull, type }) => ({ name, notNull, type }));
-  const byName = (list: Column[]) => Object.fromEntries([...list].sort((a, b) => a.name.localeCompare(b.name)).map((c) => [c.name, c]));
-  expect(byName(columns)).toEqual(byName(comparable));
-});
-
+test.each(declared.map((d) => [d.table, d] as const))(
+  '%s: the Drizzle table matches the migrated one',
+  (_name, { table, columns }) => {
+    const migrated = actual.get(table);
+    expect(migrated).toBeDefined();
+    const names = new Set(columns.map((c) => c.name));
+    const comparable = migrated!
+      .filter((c) => !c.generated || names.has(c.name))
+      .map(({ name, notNull, type }) => ({ name, notNull, type }));
+    const byName = (list: Column[]) =>
+      Object.fromEntries([...list].sort((a, b) => a.name.localeCompare(b.name)).map((c) => [c.name, c]));
+    expect(byName(columns)).toEqual(byName(comparable));
+  },
+);

@@ -55,7 +55,13 @@ const PROCESSES: Process[] = [
     const schema = configSchemaFor([module]) as unknown as z.ZodObject<z.ZodRawShape>;
     // Only auth signs access tokens: it alone needs the key.
     const required = module.name === 'auth' ? [...DISTRIBUTED, 'AUTH_SIGNING_KEY'] : DISTRIBUTED;
-    return { name: module.name, command: ['npm', 'run', 'start', '-w', `services/${module.name}`], schema, required, storage: readsStorage(schema) };
+    return {
+      name: module.name,
+      command: ['npm', 'run', 'start', '-w', `services/${module.name}`],
+      schema,
+      required,
+      storage: readsStorage(schema),
+    };
   }),
   {
     name: 'transcription-worker',
@@ -67,9 +73,19 @@ const PROCESSES: Process[] = [
 ];
 
 test('the process list covers the nine services, the gateway and the worker', () => {
-  expect(PROCESSES.map((p) => p.name).sort()).toEqual(
-    ['audit', 'auth', 'chat', 'file', 'gateway', 'messaging', 'prompt', 'tasks', 'tenant', 'transcription', 'transcription-worker'],
-  );
+  expect(PROCESSES.map((p) => p.name).sort()).toEqual([
+    'audit',
+    'auth',
+    'chat',
+    'file',
+    'gateway',
+    'messaging',
+    'prompt',
+    'tasks',
+    'tenant',
+    'transcription',
+    'transcription-worker',
+  ]);
 });
 
 /** Every variable a process sets must be one its config schema declares. */
@@ -80,7 +96,11 @@ function expectReadByCode(process: Process, env: Record<string, string>, where: 
 
 /** Required keys set (non-empty), storage complete where audio is read, and the values pass validation. */
 function expectValidConfig(process: Process, env: Record<string, string>, where: string) {
-  const required = [...process.required, ...(process.storage ? S3_REQUIRED : []), ...(KEYS_REQUIRED[process.name] ?? [])];
+  const required = [
+    ...process.required,
+    ...(process.storage ? S3_REQUIRED : []),
+    ...(KEYS_REQUIRED[process.name] ?? []),
+  ];
   expect({ where, missing: required.filter((key) => !env[key]) }).toEqual({ where, missing: [] });
   if (process.storage) expect(env.STORAGE_DRIVER).toBe('s3');
   let problem = '';
@@ -120,7 +140,13 @@ describe('docker-compose.yml', () => {
       })
       .replace(/\$\$/g, '$');
 
-  type ComposeService = { image?: string; build?: { dockerfile?: string }; command?: string[]; environment?: Record<string, string | number | boolean>; healthcheck?: { test?: string[] } };
+  type ComposeService = {
+    image?: string;
+    build?: { dockerfile?: string };
+    command?: string[];
+    environment?: Record<string, string | number | boolean>;
+    healthcheck?: { test?: string[] };
+  };
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
   const envOf = (service: ComposeService) =>
     Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
@@ -129,7 +155,10 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       const workspace = service.command?.join(' ').match(/-w services\/([a-z]+)/)?.[1];
       if (!workspace) continue;
-      expect([name, envOf(service).DATABASE_URL]).toEqual([name, `postgres://earshot_${workspace}:${workspace}-db-password@postgres:5432/earshot`]);
+      expect([name, envOf(service).DATABASE_URL]).toEqual([
+        name,
+        `postgres://earshot_${workspace}:${workspace}-db-password@postgres:5432/earshot`,
+      ]);
     }
     expect(compose.services['db-roles']!.command).toEqual(expect.arrayContaining(['/db-roles.sql']));
   });
@@ -179,7 +208,11 @@ describe('k8s (kustomize base)', () => {
     data?: Record<string, string>;
     spec?: Record<string, unknown>;
   };
-  type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } } };
+  type EnvVar = {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
+  };
   type Container = {
     name: string;
     image: string;
@@ -194,7 +227,10 @@ describe('k8s (kustomize base)', () => {
 
   const dir = join(root, 'k8s');
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
-  const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { namespace: string; resources: string[] };
+  const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as {
+    namespace: string;
+    resources: string[];
+  };
   const docs: Doc[] = files.flatMap((f) =>
     parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map((d) => {
       if (d.errors.length) throw new Error(`${f}: ${d.errors[0]!.message}`);
@@ -203,7 +239,8 @@ describe('k8s (kustomize base)', () => {
   );
   const find = (kind: string, name: string) => docs.find((d) => d.kind === kind && d.metadata.name === name);
   const containerOf = (name: string) =>
-    ((find('Deployment', name)?.spec as { template: { spec: { containers: Container[] } } } | undefined)?.template.spec.containers ?? [])[0];
+    ((find('Deployment', name)?.spec as { template: { spec: { containers: Container[] } } } | undefined)?.template.spec
+      .containers ?? [])[0];
 
   // Secret values are never in the repository; any well-formed stand-in shows the wiring is right.
   const secretStandIns: Record<string, string> = {
@@ -231,7 +268,10 @@ describe('k8s (kustomize base)', () => {
       const secret = item.valueFrom?.secretKeyRef;
       if (secret) {
         // Each service's database URL (its own role) is a Secret of its own; the rest are shared.
-        expect([item.name, secret.name]).toEqual([item.name, item.name === 'DATABASE_URL' ? expect.stringMatching(/^earshot-db-[a-z]+$/) : 'earshot-secrets']);
+        expect([item.name, secret.name]).toEqual([
+          item.name,
+          item.name === 'DATABASE_URL' ? expect.stringMatching(/^earshot-db-[a-z]+$/) : 'earshot-secrets',
+        ]);
         expect(secret.key).toBe(item.name);
         env[item.name] = secretStandIns[secret.key] ?? 'stand-in';
       } else env[item.name] = item.value ?? '';
@@ -290,7 +330,9 @@ describe('k8s (kustomize base)', () => {
     const hpa = find('HorizontalPodAutoscaler', 'transcription-worker')!;
     expect(hpa.apiVersion).toBe('autoscaling/v2');
     expect(hpa.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'transcription-worker' } });
-    expect((hpa.spec as { maxReplicas: number }).maxReplicas).toBeGreaterThan((hpa.spec as { minReplicas: number }).minReplicas);
+    expect((hpa.spec as { maxReplicas: number }).maxReplicas).toBeGreaterThan(
+      (hpa.spec as { minReplicas: number }).minReplicas,
+    );
     expect(containerOf('transcription-worker')!.resources?.requests?.cpu).toBeTruthy();
   });
 });

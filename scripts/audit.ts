@@ -8,7 +8,13 @@ import { pathToFileURL } from 'node:url';
 import type { Database } from '@earshot/kit';
 import { auditService } from '../services/audit/src';
 import { chainKeys } from '../services/audit/src/repositories/chain';
-import { ChainWalker, GENESIS, chainKeyOf, type ChainState, type StoredLink } from '../services/audit/src/services/chain';
+import {
+  ChainWalker,
+  GENESIS,
+  chainKeyOf,
+  type ChainState,
+  type StoredLink,
+} from '../services/audit/src/services/chain';
 import { AuditChain } from '../services/audit/src/services/chain-log';
 import { chainsOfExport } from '../services/audit/src/services/export-file';
 import { commandConfig, mountOffline } from './offline-services';
@@ -26,7 +32,8 @@ const chainName = (companyId: string | null) => (companyId ? `company ${companyI
 
 function describe(companyId: string | null, state: ChainState, note = ''): string {
   const head = state.head ? state.head.slice(0, 16) : '-';
-  if (state.brokenAt) return `BROKEN ${chainName(companyId)}: ${state.brokenAt.message} (${state.entries} entries hold before it)`;
+  if (state.brokenAt)
+    return `BROKEN ${chainName(companyId)}: ${state.brokenAt.message} (${state.entries} entries hold before it)`;
   return `ok     ${chainName(companyId)}: ${state.entries} entries, head ${head}${note}`;
 }
 
@@ -35,7 +42,10 @@ function verifyExported(links: StoredLink[]): { state: ChainState; note: string 
   const start = links[0]?.prevHash ?? GENESIS;
   const walker = new ChainWalker(start);
   for (const link of links) if (!walker.add(link)) break;
-  const note = start === GENESIS ? '' : ` (from seq ${links[0]!.seq}, which follows ${start.slice(0, 16)}: the export starts mid-chain)`;
+  const note =
+    start === GENESIS
+      ? ''
+      : ` (from seq ${links[0]!.seq}, which follows ${start.slice(0, 16)}: the export starts mid-chain)`;
   return { state: walker.state(), note };
 }
 
@@ -64,7 +74,12 @@ export async function runAuditCommand(argv: readonly string[], options: AuditCom
     }
     return broken > 0 ? 1 : 0;
   }
-  const { database, running } = await mountOffline('audit', [auditService], commandConfig([auditService], options.env ?? process.env), options.database);
+  const { database, running } = await mountOffline(
+    'audit',
+    [auditService],
+    commandConfig([auditService], options.env ?? process.env),
+    options.database,
+  );
   try {
     const { db } = running.contexts.get('audit')!;
     const chain = new AuditChain(db);

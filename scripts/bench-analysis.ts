@@ -31,7 +31,23 @@ const line = (label: string, samples: number[]) => {
   return s;
 };
 
-const WORDS = ['the', 'router', 'invoice', 'delivery', 'refund', 'account', 'please', 'check', 'evening', 'connection', 'payment', 'contract', 'thank', 'you', 'again'];
+const WORDS = [
+  'the',
+  'router',
+  'invoice',
+  'delivery',
+  'refund',
+  'account',
+  'please',
+  'check',
+  'evening',
+  'connection',
+  'payment',
+  'contract',
+  'thank',
+  'you',
+  'again',
+];
 
 /** A 3-hour two-speaker call: ~13-word segments, a pause or a short overlap between turns. */
 function longCall(seconds = 3 * 3600): TranscriptSegmentFact[] {
@@ -48,7 +64,11 @@ function longCall(seconds = 3 * 3600): TranscriptSegmentFact[] {
 }
 
 async function main() {
-  console.log(`bench:analysis on ${availableParallelism()} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  console.log(
+    `bench:analysis on ${availableParallelism()} cores, load ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   const call = longCall();
   const words = call.reduce((n, s) => n + s.text.split(' ').length, 0);
   console.log(`(a) a 3-hour call: ${call.length} segments, ${words} words`);
@@ -72,10 +92,33 @@ async function main() {
       const id = randomUUID();
       const parts = textParts(segments);
       const envelopes: Envelope[] = [
-        buildEnvelope({ type: 'transcript.completed', companyId, actor: system, data: { id, fileId, fileName: 'call.wav', engine: 'bench', duration: segments.at(-1)!.end, speakers: 2, words, parts: parts.length } }),
-        ...parts.map((part, i) => buildEnvelope({ type: 'transcript.text_published', companyId, actor: system, data: { id, fileId, fileName: 'call.wav', part: i, parts: parts.length, segments: part } })),
+        buildEnvelope({
+          type: 'transcript.completed',
+          companyId,
+          actor: system,
+          data: {
+            id,
+            fileId,
+            fileName: 'call.wav',
+            engine: 'bench',
+            duration: segments.at(-1)!.end,
+            speakers: 2,
+            words,
+            parts: parts.length,
+          },
+        }),
+        ...parts.map((part, i) =>
+          buildEnvelope({
+            type: 'transcript.text_published',
+            companyId,
+            actor: system,
+            data: { id, fileId, fileName: 'call.wav', part: i, parts: parts.length, segments: part },
+          }),
+        ),
       ];
-      await stack.bus.publish(envelopes.map((envelope) => ({ topic: 'earshot.transcription', key: companyId, envelope })));
+      await stack.bus.publish(
+        envelopes.map((envelope) => ({ topic: 'earshot.transcription', key: companyId, envelope })),
+      );
       await stack.settle();
       return fileId;
     };
@@ -90,12 +133,25 @@ async function main() {
     const routed = line('metrics route (stored when the text came)', route);
 
     // (b) a 5-minute call with a scorecard prompt.
-    const provider = await stack.as(host, { method: 'POST', url: '/api/ai/config/provider', payload: { name: 'Bench', baseUrl: fake.url } });
-    await stack.as(host, { method: 'POST', url: '/api/ai/config/model', payload: { providerId: provider.json()._id, name: 'bench-model', purpose: 'chat', isDefault: true } });
+    const provider = await stack.as(host, {
+      method: 'POST',
+      url: '/api/ai/config/provider',
+      payload: { name: 'Bench', baseUrl: fake.url },
+    });
+    await stack.as(host, {
+      method: 'POST',
+      url: '/api/ai/config/model',
+      payload: { providerId: provider.json()._id, name: 'bench-model', purpose: 'chat', isDefault: true },
+    });
     const prompt = await stack.as(host, {
-      method: 'POST', url: '/api/prompts',
+      method: 'POST',
+      url: '/api/prompts',
       payload: {
-        name: 'Scorecard', prompt: 'Rate this call:\n{{transcript}}', type: 'transcriptAnalysis', scope: 'global', isGlobal: true,
+        name: 'Scorecard',
+        prompt: 'Rate this call:\n{{transcript}}',
+        type: 'transcriptAnalysis',
+        scope: 'global',
+        isGlobal: true,
         expectedFormat: [
           { name: 'score', type: 'integer', range: '1-10', description: 'Overall' },
           { name: 'tone', type: 'custom', options: ['positive', 'neutral', 'negative'], description: 'Tone' },
@@ -111,7 +167,11 @@ async function main() {
     const accepted: number[] = [];
     for (let i = 0; i < WARM_UP + RUNS; i++) {
       const t0 = performance.now();
-      const res = await stack.as(admin, { method: 'POST', url: '/api/analysis/transcripts', payload: { fileId: shortFile, promptId: prompt.json()._id } });
+      const res = await stack.as(admin, {
+        method: 'POST',
+        url: '/api/analysis/transcripts',
+        payload: { fileId: shortFile, promptId: prompt.json()._id },
+      });
       if (res.statusCode !== 202) throw new Error(`run: ${res.statusCode} ${res.body}`);
       const t1 = performance.now();
       await queue.idle();
@@ -120,12 +180,18 @@ async function main() {
         earshot.push(performance.now() - t0);
       }
     }
-    const runs = (await stack.as(admin, { method: 'GET', url: `/api/analysis/transcripts?fileId=${shortFile}` })).json() as { status: string }[];
+    const runs = (
+      await stack.as(admin, { method: 'GET', url: `/api/analysis/transcripts?fileId=${shortFile}` })
+    ).json() as { status: string }[];
     if (runs.some((r) => r.status !== 'completed')) throw new Error('a bench run did not complete');
 
     // The same request, straight to the provider.
     const sent = fake.requests.at(-1)!.body!;
-    const client = providerClient({ baseUrl: fake.url, apiKey: null }, outboundPolicy({ AI_ALLOW_PRIVATE_URLS: true }), 30_000);
+    const client = providerClient(
+      { baseUrl: fake.url, apiKey: null },
+      outboundPolicy({ AI_ALLOW_PRIVATE_URLS: true }),
+      30_000,
+    );
     const direct: number[] = [];
     for (let i = 0; i < WARM_UP + RUNS; i++) {
       const t0 = performance.now();
@@ -135,7 +201,9 @@ async function main() {
     line('POST /analysis/transcripts answered (202)', accepted);
     const viaEarshot = line('analysis run through Earshot (POST to completed)', earshot);
     const straight = line('the same provider call, direct', direct);
-    console.log(`\nmetrics of a 3-hour call: ${ms(computed.median)} computed, ${ms(routed.median)} through the route (goal < 100 ms)`);
+    console.log(
+      `\nmetrics of a 3-hour call: ${ms(computed.median)} computed, ${ms(routed.median)} through the route (goal < 100 ms)`,
+    );
     console.log(`analysis overhead per run: ${ms(viaEarshot.median - straight.median)} median (goal < 50 ms)`);
   } finally {
     await stack.close();

@@ -35,12 +35,19 @@ try {
   const company = crypto.randomUUID();
   const promptId = crypto.randomUUID();
   const started = performance.now();
-  await q(`insert into prompt.dashboard_members (user_id, company_id, name)
-    select ${agentId('g')}, $1::uuid, 'Agent ' || g from generate_series(1, $2::int) g`, [company, AGENTS]);
-  await q(`insert into prompt.clients (id, company_id, name, updated_at)
-    select ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, $1::uuid, 'Client ' || g, now() from generate_series(1, $2::int) g`, [company, CLIENTS]);
+  await q(
+    `insert into prompt.dashboard_members (user_id, company_id, name)
+    select ${agentId('g')}, $1::uuid, 'Agent ' || g from generate_series(1, $2::int) g`,
+    [company, AGENTS],
+  );
+  await q(
+    `insert into prompt.clients (id, company_id, name, updated_at)
+    select ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, $1::uuid, 'Client ' || g, now() from generate_series(1, $2::int) g`,
+    [company, CLIENTS],
+  );
   // One year back from today; a call in ten without a client, one in three with a tag or two; 80% stereo.
-  await q(`insert into prompt.dashboard_calls (file_id, company_id, file_name, at, day, seconds, uploaded_by, agent_id, client_id, tags,
+  await q(
+    `insert into prompt.dashboard_calls (file_id, company_id, file_name, at, day, seconds, uploaded_by, agent_id, client_id, tags,
       agent_talk, customer_talk, talk, silence, "overlaps", words)
     select gen_random_uuid(), $1::uuid, 'call-' || g || '.wav', t, (t at time zone 'UTC')::date, d, ${agentId('a')}, ${agentId('a')},
       case when g % 10 = 0 then null else ('00000000-0000-4000-8000-' || lpad((1 + g % $3::int)::text, 12, '0'))::uuid end,
@@ -48,7 +55,9 @@ try {
       case when g % 5 = 0 then null else d * 0.4 end, case when g % 5 = 0 then null else d * 0.35 end,
       d * 0.75, d * 0.25, g % 4, (d * 2.3)::int
     from (select g, now() - random() * interval '365 days' as t, 60 + random() * 900 as d, 1 + g % $5::int as a
-          from generate_series(1, $2::int) g) s`, [company, CALLS, CLIENTS, TAGS, AGENTS]);
+          from generate_series(1, $2::int) g) s`,
+    [company, CALLS, CLIENTS, TAGS, AGENTS],
+  );
   // The sums the projection keeps with each call (services/prompt/src/repositories/dashboards.ts), made here in one pass.
   await q(`insert into prompt.dashboard_days select company_id, day, count(*), sum(seconds),
       count(agent_talk), coalesce(sum(agent_talk / (agent_talk + customer_talk)), 0), coalesce(sum(customer_talk / (agent_talk + customer_talk)), 0),
@@ -62,14 +71,18 @@ try {
   await q(`insert into prompt.dashboard_tag_days select company_id, day, tag, count(*), sum(seconds)
     from prompt.dashboard_calls, unnest(tags) tag group by company_id, day, tag`);
   // A completed run per call is what the scorecards read; the answers need a run to belong to.
-  await q(`insert into prompt.analysis_runs (id, company_id, file_id, prompt_id, prompt_version, status, result, finished_at)
-    select gen_random_uuid(), company_id, file_id, $1::uuid, 1, 'completed', '{}'::jsonb, at from prompt.dashboard_calls`, [promptId]);
+  await q(
+    `insert into prompt.analysis_runs (id, company_id, file_id, prompt_id, prompt_version, status, result, finished_at)
+    select gen_random_uuid(), company_id, file_id, $1::uuid, 1, 'completed', '{}'::jsonb, at from prompt.dashboard_calls`,
+    [promptId],
+  );
   await q(`insert into prompt.dashboard_scores (file_id, prompt_id, field, run_id, company_id, day, client_id, finished_at, int_value)
     select r.file_id, r.prompt_id, 'score', r.id, r.company_id, c.day, c.client_id, r.finished_at, (abs(hashtext(r.file_id::text)) % 10) + 1
     from prompt.analysis_runs r join prompt.dashboard_calls c using (file_id)`);
   await q('vacuum analyze prompt.dashboard_calls');
   await q('vacuum analyze prompt.dashboard_scores');
-  for (const table of ['dashboard_days', 'dashboard_agent_days', 'dashboard_tag_days', 'dashboard_client_months']) await q(`vacuum analyze prompt.${table}`);
+  for (const table of ['dashboard_days', 'dashboard_agent_days', 'dashboard_tag_days', 'dashboard_client_months'])
+    await q(`vacuum analyze prompt.${table}`);
   const loadSeconds = (performance.now() - started) / 1000;
 
   const admin = await stack.tokenFor('ADMIN', company);
@@ -77,19 +90,37 @@ try {
   const to = today.toISOString().slice(0, 10);
   const from = new Date(today.getTime() - 364 * 86_400_000).toISOString().slice(0, 10);
   // The scorecards route checks the prompt against the company's: a global prompt with an integer field.
-  await q(`insert into prompt.prompts (id, name, description, prompt, type, expected_format, scope, is_global, companies, users, version)
-    values ($1, 'Bench', '', 'x', 'custom', '[{"name":"score","type":"integer","range":"1-10","description":"s"}]'::jsonb, 'global', true, '{}', '{}', 1)`, [promptId]);
+  await q(
+    `insert into prompt.prompts (id, name, description, prompt, type, expected_format, scope, is_global, companies, users, version)
+    values ($1, 'Bench', '', 'x', 'custom', '[{"name":"score","type":"integer","range":"1-10","description":"s"}]'::jsonb, 'global', true, '{}', '{}', 1)`,
+    [promptId],
+  );
 
   const shapes = [
     { name: 'analytics, one year by week', url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=week` },
     { name: 'analytics, one year by day', url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=day` },
     { name: 'analytics, one year by month', url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=month` },
-    { name: 'analytics, one year by week, one agent', url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=week&agentId=${AGENT_7}` },
-    { name: 'analytics, one year by week, one tag', url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=week&tag=tag-3` },
+    {
+      name: 'analytics, one year by week, one agent',
+      url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=week&agentId=${AGENT_7}`,
+    },
+    {
+      name: 'analytics, one year by week, one tag',
+      url: `/api/dashboards/analytics?from=${from}&to=${to}&groupBy=week&tag=tag-3`,
+    },
     { name: 'analytics, last 90 days (the default) by week', url: '/api/dashboards/analytics?groupBy=week' },
-    { name: 'scorecards, one year by week (integer field)', url: `/api/dashboards/scorecards?from=${from}&to=${to}&groupBy=week&promptId=${promptId}&field=score` },
-    { name: 'the calls behind a point (50 of one month)', url: `/api/dashboards/calls?from=${to.slice(0, 8)}01&to=${to}` },
-    { name: `CRM: ${CLIENTS.toLocaleString('en')} clients with a six-month trend`, url: `/api/dashboards/crm?promptId=${promptId}&field=score` },
+    {
+      name: 'scorecards, one year by week (integer field)',
+      url: `/api/dashboards/scorecards?from=${from}&to=${to}&groupBy=week&promptId=${promptId}&field=score`,
+    },
+    {
+      name: 'the calls behind a point (50 of one month)',
+      url: `/api/dashboards/calls?from=${to.slice(0, 8)}01&to=${to}`,
+    },
+    {
+      name: `CRM: ${CLIENTS.toLocaleString('en')} clients with a six-month trend`,
+      url: `/api/dashboards/crm?promptId=${promptId}&field=score`,
+    },
   ];
   const rows: { name: string; median: number; p95: number; max: number }[] = [];
   for (const shape of shapes) {
@@ -104,11 +135,21 @@ try {
     const s = stats(times);
     rows.push({ name: shape.name, median: s.median, p95: s.p95, max: s.max });
   }
-  const [size] = await q(`select count(*)::int as calls, pg_size_pretty(pg_total_relation_size('prompt.dashboard_calls')) as size from prompt.dashboard_calls`);
+  const [size] = await q(
+    `select count(*)::int as calls, pg_size_pretty(pg_total_relation_size('prompt.dashboard_calls')) as size from prompt.dashboard_calls`,
+  );
 
-  console.log(`Measured ${new Date().toISOString().slice(0, 16)} UTC. Machine: ${availableParallelism()} CPUs, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; PostgreSQL ${(await q('show server_version'))[0]!.server_version}`);
-  console.log(`Data: ${size!.calls} calls of one company over one year (${AGENTS} agents, ${CLIENTS} clients, ${TAGS} tags), dashboard_calls ${size!.size} with its indexes; generated in ${loadSeconds.toFixed(0)} s`);
-  console.log(`${RUNS} requests per shape after two warm-ups, through the HTTP route (inject), as the company's ADMIN:\n`);
+  console.log(
+    `Measured ${new Date().toISOString().slice(0, 16)} UTC. Machine: ${availableParallelism()} CPUs, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; PostgreSQL ${(await q('show server_version'))[0]!.server_version}`,
+  );
+  console.log(
+    `Data: ${size!.calls} calls of one company over one year (${AGENTS} agents, ${CLIENTS} clients, ${TAGS} tags), dashboard_calls ${size!.size} with its indexes; generated in ${loadSeconds.toFixed(0)} s`,
+  );
+  console.log(
+    `${RUNS} requests per shape after two warm-ups, through the HTTP route (inject), as the company's ADMIN:\n`,
+  );
   console.log('| request | median | p95 | max |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.name} | ${ms(r.median)} | ${ms(r.p95)} | ${ms(r.max)} |`);

@@ -42,7 +42,9 @@ try {
   );
   await q('analyze audit.entries');
   const generated = seconds(started);
-  const { size } = (await q(`select pg_size_pretty(pg_total_relation_size('audit.entries')) as size`))[0] as { size: string };
+  const { size } = (await q(`select pg_size_pretty(pg_total_relation_size('audit.entries')) as size`))[0] as {
+    size: string;
+  };
 
   const ctx = stack.running.contexts.get('audit')!;
   const audit = new AuditLog(ctx);
@@ -57,12 +59,23 @@ try {
   const { user, system } = process.cpuUsage(cpu);
   const nodeCpu = (user + system) / 1e6;
   const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
-  if (state.brokenAt || state.entries !== ENTRIES) throw new Error(`the generated chain does not verify: ${JSON.stringify(state)}`);
+  if (state.brokenAt || state.entries !== ENTRIES)
+    throw new Error(`the generated chain does not verify: ${JSON.stringify(state)}`);
 
-  console.log(`Machine: ${availableParallelism()} CPUs, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; PostgreSQL ${String((await q('show server_version'))[0]!.server_version)}; Node ${process.version}`);
-  console.log(`Data: ${ENTRIES.toLocaleString('en')} entries of one company (table and indexes ${size}), generated with SQL in ${generated.toFixed(1)} s`);
-  console.log(`Sealing them as a log from before the chain (once, at the first start): ${sealed.toFixed(1)} s (${Math.round(ENTRIES / sealed).toLocaleString('en')} entries/s)`);
-  console.log(`verify of the ${ENTRIES.toLocaleString('en')}-entry chain: ${verified.toFixed(1)} s (${Math.round(ENTRIES / verified).toLocaleString('en')} entries/s, heap ${heapMb.toFixed(0)} MB; Node's own CPU ${nodeCpu.toFixed(1)} s, the rest is PostgreSQL and waiting for a core) — goal < 30 s: ${verified < 30 ? 'met' : 'NOT met'}`);
+  console.log(
+    `Machine: ${availableParallelism()} CPUs, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; PostgreSQL ${String((await q('show server_version'))[0]!.server_version)}; Node ${process.version}`,
+  );
+  console.log(
+    `Data: ${ENTRIES.toLocaleString('en')} entries of one company (table and indexes ${size}), generated with SQL in ${generated.toFixed(1)} s`,
+  );
+  console.log(
+    `Sealing them as a log from before the chain (once, at the first start): ${sealed.toFixed(1)} s (${Math.round(ENTRIES / sealed).toLocaleString('en')} entries/s)`,
+  );
+  console.log(
+    `verify of the ${ENTRIES.toLocaleString('en')}-entry chain: ${verified.toFixed(1)} s (${Math.round(ENTRIES / verified).toLocaleString('en')} entries/s, heap ${heapMb.toFixed(0)} MB; Node's own CPU ${nodeCpu.toFixed(1)} s, the rest is PostgreSQL and waiting for a core) — goal < 30 s: ${verified < 30 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   await stack.close();
 }

@@ -56,17 +56,26 @@ const screens = [
   // The signed-out app holds its four pages (sign-in, sign-up, two-step, reset password).
   measure('sign-in page', ['src/app/signed-out-app.tsx', ...EVERY_SCREEN]),
   // The header's credits bell is lazy but shown at once to every member of a company.
-  measure('signed-in shell (layout + chat)', ['src/app/start-app.tsx', 'src/features/layout/app-layout.tsx', 'src/features/layout/header-credits.tsx', 'src/features/chat/chat-page.tsx', ...EVERY_SCREEN]),
+  measure('signed-in shell (layout + chat)', [
+    'src/app/start-app.tsx',
+    'src/features/layout/app-layout.tsx',
+    'src/features/layout/header-credits.tsx',
+    'src/features/chat/chat-page.tsx',
+    ...EVERY_SCREEN,
+  ]),
 ];
 
 console.log('Initial JavaScript per screen (gzip -9):');
 for (const screen of screens) {
-  console.log(`  ${screen.name.padEnd(34)} ${screen.jsKb.toFixed(1).padStart(7)} KB JS in ${screen.files} files, ${screen.cssKb.toFixed(1)} KB CSS`);
+  console.log(
+    `  ${screen.name.padEnd(34)} ${screen.jsKb.toFixed(1).padStart(7)} KB JS in ${screen.files} files, ${screen.cssKb.toFixed(1)} KB CSS`,
+  );
 }
 const [signIn, shell] = screens;
 const ok = shell.jsKb <= BUDGET_KB;
 console.log(`Signed-in shell budget ${BUDGET_KB} KB: ${ok ? 'within' : 'OVER'} (${shell.jsKb.toFixed(1)} KB)`);
-const goal = (screen, kb) => `${screen.name} ≤ ${kb} KB: ${screen.jsKb <= kb ? 'met' : `not met (${(screen.jsKb - kb).toFixed(1)} KB over)`}`;
+const goal = (screen, kb) =>
+  `${screen.name} ≤ ${kb} KB: ${screen.jsKb <= kb ? 'met' : `not met (${(screen.jsKb - kb).toFixed(1)} KB over)`}`;
 console.log(`Goals (issue 24): ${goal(signIn, GOALS_KB.signIn)}; ${goal(shell, GOALS_KB.shell)}`);
 
 // The web imports only types and the zod-free constants from @earshot/contracts, except the lazy
@@ -76,10 +85,17 @@ console.log(`Goals (issue 24): ${goal(signIn, GOALS_KB.signIn)}; ${goal(shell, G
 // minifying.
 // The task and hold dialogs are lazy chunks of their own, opened from the task pages, the viewer
 // and the client and company pages.
-const ADMIN_PAGES = /^src\/(features\/((users|clients|companies|b2c-users|feature-catalogue|audit-logs|prompts|pricing|email-templates|ai-config|custom-gpts)\/|transcripts\/patterns-dialog\.tsx$)|components\/(task|hold)-dialog\.tsx$)/;
+const ADMIN_PAGES =
+  /^src\/(features\/((users|clients|companies|b2c-users|feature-catalogue|audit-logs|prompts|pricing|email-templates|ai-config|custom-gpts)\/|transcripts\/patterns-dialog\.tsx$)|components\/(task|hold)-dialog\.tsx$)/;
 const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
-const withZod = new Set(assets.filter((file) => /["'`]\$?ZodError["'`]/.test(readFileSync(join(dist, 'assets', file), 'utf8'))).map((file) => `assets/${file}`));
-const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry || chunk.isDynamicEntry).map(([key]) => key);
+const withZod = new Set(
+  assets
+    .filter((file) => /["'`]\$?ZodError["'`]/.test(readFileSync(join(dist, 'assets', file), 'utf8')))
+    .map((file) => `assets/${file}`),
+);
+const entries = Object.entries(manifest)
+  .filter(([, chunk]) => chunk.isEntry || chunk.isDynamicEntry)
+  .map(([key]) => key);
 const zodWhere = entries.filter((key) => [...staticClosure(key).files].some((file) => withZod.has(file)));
 const misplaced = zodWhere.filter((key) => !ADMIN_PAGES.test(key));
 console.log(zodWhere.length === 0 ? 'zod in the bundle: none' : `zod loaded by: ${zodWhere.join(', ')}`);

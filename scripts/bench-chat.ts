@@ -28,10 +28,47 @@ const TRANSCRIPTS = Number(process.env.BENCH_TRANSCRIPTS ?? 1000);
 const WARM_UP = 5;
 
 /** A deterministic word salad of call-centre talk, so every run seeds the same text. */
-const SUBJECTS = ['invoice', 'delivery', 'refund', 'contract', 'password', 'warranty', 'upgrade', 'discount', 'installation', 'router', 'subscription', 'payment', 'parcel', 'appointment', 'battery', 'licence', 'meter', 'roaming', 'mortgage', 'insurance'];
+const SUBJECTS = [
+  'invoice',
+  'delivery',
+  'refund',
+  'contract',
+  'password',
+  'warranty',
+  'upgrade',
+  'discount',
+  'installation',
+  'router',
+  'subscription',
+  'payment',
+  'parcel',
+  'appointment',
+  'battery',
+  'licence',
+  'meter',
+  'roaming',
+  'mortgage',
+  'insurance',
+];
 const PLACES = ['Tallinn', 'Riga', 'Vilnius', 'Helsinki', 'Oslo', 'Lisbon', 'Porto', 'Lyon', 'Ghent', 'Bergen'];
-const VERBS = ['arrived late', 'was charged twice', 'stopped working', 'needs renewing', 'was cancelled', 'was never received', 'looks wrong', 'was upgraded'];
-const OPENERS = ['I am calling because', 'Could you check why', 'My neighbour told me that', 'Last week I noticed that', 'I would like to know why', 'The email said that'];
+const VERBS = [
+  'arrived late',
+  'was charged twice',
+  'stopped working',
+  'needs renewing',
+  'was cancelled',
+  'was never received',
+  'looks wrong',
+  'was upgraded',
+];
+const OPENERS = [
+  'I am calling because',
+  'Could you check why',
+  'My neighbour told me that',
+  'Last week I noticed that',
+  'I would like to know why',
+  'The email said that',
+];
 
 function sentence(rand: Iterator<number>): string {
   const pick = <T>(list: T[]) => list[Math.floor(rand.next().value! * list.length)]!;
@@ -61,10 +98,17 @@ const dataDir = mkdtempSync(join(tmpdir(), 'earshot-bench-chat-'));
 const password = `bench-${randomBytes(6).toString('hex')}`;
 const earshot = await createAllInOne({
   env: {
-    LOG_LEVEL: 'silent', NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'true', DEMO_PASSWORD: password,
-    ADMIN_EMAIL: 'root@earshot.bench', ADMIN_PASSWORD: `admin-${password}`, RATE_LIMIT_MAX: '100000000',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'true',
+    DEMO_PASSWORD: password,
+    ADMIN_EMAIL: 'root@earshot.bench',
+    ADMIN_PASSWORD: `admin-${password}`,
+    RATE_LIMIT_MAX: '100000000',
     // The test provider listens on loopback, which providers may use only when allowed.
-    AI_ALLOW_PRIVATE_URLS: 'true', TRANSCRIPTION_WORKER: 'false',
+    AI_ALLOW_PRIVATE_URLS: 'true',
+    TRANSCRIPTION_WORKER: 'false',
   },
 });
 try {
@@ -73,24 +117,46 @@ try {
   const call = async (token: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-requested-with': 'XMLHttpRequest',
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res;
   };
   const signIn = async (email: string, secret: string, domain?: string) => {
-    const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: secret, domain }) });
+    const res = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: secret, domain }),
+    });
     if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${await res.text()}`);
-    const token = res.headers.getSetCookie().map((c) => /^earshot_at=([^;]+)/.exec(c)?.[1]).find(Boolean)!;
+    const token = res.headers
+      .getSetCookie()
+      .map((c) => /^earshot_at=([^;]+)/.exec(c)?.[1])
+      .find(Boolean)!;
     return { token, user: ((await res.json()) as { user: { companyId: string | null } }).user };
   };
   const host = await signIn('root@earshot.bench', `admin-${password}`);
   const { token, user } = await signIn('user@acme.test', password, 'acme');
 
   // The provider and its default chat model, configured as an administrator does.
-  const provider = (await (await call(host.token, 'POST', '/api/ai/config/provider', { name: 'Bench provider', baseUrl: fake.url, apiKey: 'sk-bench-0000' })).json()) as { _id: string };
-  await call(host.token, 'POST', '/api/ai/config/model', { providerId: provider._id, name: 'bench-model', purpose: 'chat', isDefault: true });
+  const provider = (await (
+    await call(host.token, 'POST', '/api/ai/config/provider', {
+      name: 'Bench provider',
+      baseUrl: fake.url,
+      apiKey: 'sk-bench-0000',
+    })
+  ).json()) as { _id: string };
+  await call(host.token, 'POST', '/api/ai/config/model', {
+    providerId: provider._id,
+    name: 'bench-model',
+    purpose: 'chat',
+    isDefault: true,
+  });
   await earshot.settle();
   const models = (await (await call(token, 'GET', '/api/chat/models')).json()) as { builtIn: boolean };
   if (models.builtIn) throw new Error('the chat service did not learn of the configured model');
@@ -98,13 +164,17 @@ try {
   // (a) First reply text: through the gateway, then straight to the provider.
   const conversations: string[] = [];
   for (let i = 0; i < RUNS + WARM_UP; i++) {
-    conversations.push(((await (await call(token, 'POST', '/api/chat/conversations', {})).json()) as { _id: string })._id);
+    conversations.push(
+      ((await (await call(token, 'POST', '/api/chat/conversations', {})).json()) as { _id: string })._id,
+    );
   }
   const viaGateway: number[] = [];
   const viaGatewayFirstByte: number[] = [];
   for (const [i, id] of conversations.entries()) {
     const started = performance.now();
-    const res = await call(token, 'POST', `/api/chat/conversations/${id}/chat/stream`, { message: 'What did the customer say about the delivery?' });
+    const res = await call(token, 'POST', `/api/chat/conversations/${id}/chat/stream`, {
+      message: 'What did the customer say about the delivery?',
+    });
     const firstByte = performance.now() - started;
     let firstDelta = 0;
     const body = await readStream(res, () => (firstDelta = performance.now() - started));
@@ -119,11 +189,14 @@ try {
   for (let i = 0; i < RUNS + WARM_UP; i++) {
     const started = performance.now();
     const stream = await client.chat.completions.create({
-      model: 'bench-model', stream: true, stream_options: { include_usage: true },
+      model: 'bench-model',
+      stream: true,
+      stream_options: { include_usage: true },
       messages: [{ role: 'user', content: 'What did the customer say about the delivery?' }],
     });
     let first = 0;
-    for await (const chunk of stream) if (!first && chunk.choices[0]?.delta?.content) first = performance.now() - started;
+    for await (const chunk of stream)
+      if (!first && chunk.choices[0]?.delta?.content) first = performance.now() - started;
     if (i >= WARM_UP) direct.push(first);
   }
   const g = stats(viaGateway);
@@ -133,7 +206,9 @@ try {
   console.log(`    provider called directly (same SDK client):   median ${ms(d.median)}, p95 ${ms(d.p95)}`);
   console.log(`    through the all-in-one gateway, first delta:  median ${ms(g.median)}, p95 ${ms(g.p95)}`);
   console.log(`    through the gateway, first byte (headers):    median ${ms(b.median)}, p95 ${ms(b.p95)}`);
-  console.log(`    added by gateway + chat service: median ${ms(g.median - d.median)} (${(g.median / d.median).toFixed(1)}x), p95 ${ms(g.p95 - d.p95)}`);
+  console.log(
+    `    added by gateway + chat service: median ${ms(g.median - d.median)} (${(g.median / d.median).toFixed(1)}x), p95 ${ms(g.p95 - d.p95)}`,
+  );
 
   // (b) The built-in assistant over many transcripts of the user's company.
   const rand = prng(42);
@@ -144,42 +219,76 @@ try {
     // As the transcription service announces a transcript: transcript.completed, then its text in one part.
     const envelopes = Array.from({ length: Math.min(100, TRANSCRIPTS - batch) }, (_, k) => {
       const segments = Array.from({ length: segmentsPer }, (_, s) => ({
-        segmentId: `s-${s}`, speaker: s % 2 ? 'Customer' : 'Agent', start: s * 9.5, end: s * 9.5 + 9, text: sentence(rand),
+        segmentId: `s-${s}`,
+        speaker: s % 2 ? 'Customer' : 'Agent',
+        start: s * 9.5,
+        end: s * 9.5 + 9,
+        text: sentence(rand),
       }));
       const transcript = { id: randomUUID(), fileId: randomUUID(), fileName: `call-${batch + k}.wav` };
       const actor = { type: 'system' as const, id: null };
       return [
         buildEnvelope({
-          type: 'transcript.completed', companyId, actor,
-          data: { ...transcript, engine: 'bench', duration: segmentsPer * 9.5, speakers: 2, words: segmentsPer * 14, parts: 1 },
+          type: 'transcript.completed',
+          companyId,
+          actor,
+          data: {
+            ...transcript,
+            engine: 'bench',
+            duration: segmentsPer * 9.5,
+            speakers: 2,
+            words: segmentsPer * 14,
+            parts: 1,
+          },
         }),
-        buildEnvelope({ type: 'transcript.text_published', companyId, actor, data: { ...transcript, part: 0, parts: 1, segments } }),
+        buildEnvelope({
+          type: 'transcript.text_published',
+          companyId,
+          actor,
+          data: { ...transcript, part: 0, parts: 1, segments },
+        }),
       ];
     }).flat();
-    await earshot.bus.publish(envelopes.map((envelope) => ({ topic: 'earshot.transcription', key: companyId, envelope })));
+    await earshot.bus.publish(
+      envelopes.map((envelope) => ({ topic: 'earshot.transcription', key: companyId, envelope })),
+    );
     await earshot.settle();
   }
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const questions = Array.from({ length: 20 }, (_, i) =>
-    i % 2 ? `Why was my ${SUBJECTS[i]} from ${PLACES[i % PLACES.length]} ${VERBS[i % VERBS.length]}?` : `${SUBJECTS[i]} ${PLACES[(i + 3) % PLACES.length]}`);
+    i % 2
+      ? `Why was my ${SUBJECTS[i]} from ${PLACES[i % PLACES.length]} ${VERBS[i % VERBS.length]}?`
+      : `${SUBJECTS[i]} ${PLACES[(i + 3) % PLACES.length]}`,
+  );
   const answers: number[] = [];
   let quoted = 0;
   for (const [i, question] of [...questions.slice(0, WARM_UP), ...questions].entries()) {
     const id = ((await (await call(token, 'POST', '/api/chat/conversations', {})).json()) as { _id: string })._id;
     const started = performance.now();
-    const res = await call(token, 'POST', `/api/chat/conversations/${id}/chat/stream`, { message: question, modelId: 'built-in' });
+    const res = await call(token, 'POST', `/api/chat/conversations/${id}/chat/stream`, {
+      message: question,
+      modelId: 'built-in',
+    });
     const body = await readStream(res, () => undefined);
     const elapsed = performance.now() - started;
     if (!body.includes('event: done')) throw new Error(`the built-in stream did not finish: ${body.slice(0, 300)}`);
     if (i >= WARM_UP) {
       answers.push(elapsed);
-      quoted += (/"citations":(\[.*?\])\}/.exec(body.slice(body.lastIndexOf('event: done')))?.[1]?.match(/"fileId"/g) ?? []).length;
+      quoted += (
+        /"citations":(\[.*?\])\}/.exec(body.slice(body.lastIndexOf('event: done')))?.[1]?.match(/"fileId"/g) ?? []
+      ).length;
     }
   }
   const a = stats(answers);
-  console.log(`\n(b) built-in search assistant, whole streamed answer, ${TRANSCRIPTS} transcripts × ${segmentsPer} segments (${TRANSCRIPTS * segmentsPer} segments; seeded through events in ${seedSeconds.toFixed(1)} s)`);
-  console.log(`    ${answers.length} questions: median ${ms(a.median)}, p95 ${ms(a.p95)}, max ${ms(a.max)}; ${(quoted / answers.length).toFixed(1)} passages quoted per answer`);
-  console.log(`\n    machine: ${availableParallelism()} cores, 1-min load ${loadavg()[0]!.toFixed(1)}; embedded PostgreSQL (PGlite)`);
+  console.log(
+    `\n(b) built-in search assistant, whole streamed answer, ${TRANSCRIPTS} transcripts × ${segmentsPer} segments (${TRANSCRIPTS * segmentsPer} segments; seeded through events in ${seedSeconds.toFixed(1)} s)`,
+  );
+  console.log(
+    `    ${answers.length} questions: median ${ms(a.median)}, p95 ${ms(a.p95)}, max ${ms(a.max)}; ${(quoted / answers.length).toFixed(1)} passages quoted per answer`,
+  );
+  console.log(
+    `\n    machine: ${availableParallelism()} cores, 1-min load ${loadavg()[0]!.toFixed(1)}; embedded PostgreSQL (PGlite)`,
+  );
 } finally {
   await earshot.close();
   await fake.close();

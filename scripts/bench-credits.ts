@@ -26,9 +26,22 @@ const WRITERS = Number(process.env.BENCH_WRITERS ?? 50);
 const WARM_UP = 100;
 
 type Path = 'bus' | 'one transaction each';
-interface Result { backend: string; path: Path; charges: number; seconds: number; perSecond: number; balance: string; expected: string }
+interface Result {
+  backend: string;
+  path: Path;
+  charges: number;
+  seconds: number;
+  perSecond: number;
+  balance: string;
+  expected: string;
+}
 
-async function bench(backend: 'PGlite' | 'PostgreSQL', database: Database, charges: number, path: Path): Promise<Result> {
+async function bench(
+  backend: 'PGlite' | 'PostgreSQL',
+  database: Database,
+  charges: number,
+  path: Path,
+): Promise<Result> {
   const stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' }, { database });
   try {
     const host = await stack.tokenFor('HOST_ADMIN', null);
@@ -44,26 +57,45 @@ async function bench(backend: 'PGlite' | 'PostgreSQL', database: Database, charg
     await post('/api/pricing', { modelId, unit: 'input_1k', credits: 0.7 });
     await post('/api/pricing', { modelId, unit: 'output_1k', credits: 2.1 });
     const people = Array.from({ length: 20 }, () => randomUUID());
-    const reply = (i: number): Envelope => buildEnvelope({
-      type: 'chat_reply.finished', companyId, actor: { type: 'user', id: people[i % people.length]!, role: 'USER' },
-      data: { conversationId: randomUUID(), messageId: randomUUID(), model: 'bench-model', providerId: randomUUID(), builtIn: false, status: 'complete', usage: { promptTokens: 1234, completionTokens: 321, totalTokens: 1555 }, modelId },
-    });
+    const reply = (i: number): Envelope =>
+      buildEnvelope({
+        type: 'chat_reply.finished',
+        companyId,
+        actor: { type: 'user', id: people[i % people.length]!, role: 'USER' },
+        data: {
+          conversationId: randomUUID(),
+          messageId: randomUUID(),
+          model: 'bench-model',
+          providerId: randomUUID(),
+          builtIn: false,
+          status: 'complete',
+          usage: { promptTokens: 1234, completionTokens: 321, totalTokens: 1555 },
+          modelId,
+        },
+      });
     const consumer = stack.running.consumers.get('tenant')!;
-    const charge = path === 'bus'
-      ? (envelope: Envelope) => stack.bus.publish([{ topic: topicOf('chat_reply.finished'), key: companyId, envelope }])
-      : (envelope: Envelope) => consumer.receive(envelope);
+    const charge =
+      path === 'bus'
+        ? (envelope: Envelope) =>
+            stack.bus.publish([{ topic: topicOf('chat_reply.finished'), key: companyId, envelope }])
+        : (envelope: Envelope) => consumer.receive(envelope);
     const run = async (count: number, offset: number) => {
       let next = 0;
-      await Promise.all(Array.from({ length: WRITERS }, async () => {
-        for (let i = next++; i < count; i = next++) await charge(reply(offset + i));
-      }));
+      await Promise.all(
+        Array.from({ length: WRITERS }, async () => {
+          for (let i = next++; i < count; i = next++) await charge(reply(offset + i));
+        }),
+      );
       await stack.settle();
     };
     await run(WARM_UP, 0);
     const started = performance.now();
     await run(charges, WARM_UP);
     const seconds = (performance.now() - started) / 1000;
-    const [row] = await stack.database.query<{ balance: string }>('select balance::text from tenant.credit_accounts where company_id = $1', [companyId]);
+    const [row] = await stack.database.query<{ balance: string }>(
+      'select balance::text from tenant.credit_accounts where company_id = $1',
+      [companyId],
+    );
     // Exact: 1,000,000 − (warm-up + charges) × 1.5379, in ten-thousandths.
     const expectedUnits = 1_000_000 * 10_000 - (WARM_UP + charges) * 15_379;
     const expected = `${Math.floor(expectedUnits / 10_000)}.${String(expectedUnits % 10_000).padStart(4, '0')}`;
@@ -80,15 +112,20 @@ for (const path of paths) results.push(await bench('PGlite', await openDatabase(
 if (process.env.DATABASE_URL) {
   const url = process.env.DATABASE_URL;
   const charges = Number(process.env.BENCH_CHARGES ?? 5000);
-  for (const path of paths) results.push(await bench('PostgreSQL', await openThrowawayDatabase(url, 'earshot_bench', WRITERS), charges, path));
+  for (const path of paths)
+    results.push(await bench('PostgreSQL', await openThrowawayDatabase(url, 'earshot_bench', WRITERS), charges, path));
 } else {
   console.log('DATABASE_URL is not set: PostgreSQL skipped.');
 }
 
-console.log(`\nCharges to one company with ${WRITERS} concurrent writers (${availableParallelism()} CPUs, load ${loadavg()[0]!.toFixed(2)}):`);
+console.log(
+  `\nCharges to one company with ${WRITERS} concurrent writers (${availableParallelism()} CPUs, load ${loadavg()[0]!.toFixed(2)}):`,
+);
 console.log('| database | path | charges | seconds | charges/s | balance at the end | exact |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.backend} | ${r.path} | ${r.charges} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond)} | ${r.balance} | ${r.balance === r.expected ? 'yes' : `NO (expected ${r.expected})`} |`);
+  console.log(
+    `| ${r.backend} | ${r.path} | ${r.charges} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond)} | ${r.balance} | ${r.balance === r.expected ? 'yes' : `NO (expected ${r.expected})`} |`,
+  );
 }
 if (results.some((r) => r.balance !== r.expected)) process.exit(1);

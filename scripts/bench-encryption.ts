@@ -39,9 +39,12 @@ const storage = new EncryptingStorage(new LocalDiskStorage(root), {
 const data = randomBytes(SIZE);
 
 /** The recording in 64 KiB pieces, as a multipart upload arrives. */
-const pieces = () => Readable.from((function* () {
-  for (let at = 0; at < data.length; at += 64 * 1024) yield data.subarray(at, at + 64 * 1024);
-})());
+const pieces = () =>
+  Readable.from(
+    (function* () {
+      for (let at = 0; at < data.length; at += 64 * 1024) yield data.subarray(at, at + 64 * 1024);
+    })(),
+  );
 
 async function drainToBuffer(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -74,7 +77,10 @@ function flushObject(path: string): void {
  * milliseconds of each side (warm-up first: one trial each, not counted). A trial returns the path
  * of a file it wrote, if any, to be flushed before the next one.
  */
-async function alternate(rounds: number, trial: (encrypted: boolean) => Promise<string | void>): Promise<{ plain: number; encrypted: number }> {
+async function alternate(
+  rounds: number,
+  trial: (encrypted: boolean) => Promise<string | void>,
+): Promise<{ plain: number; encrypted: number }> {
   const run = async (encrypted: boolean) => {
     const started = performance.now();
     const written = await trial(encrypted);
@@ -86,7 +92,8 @@ async function alternate(rounds: number, trial: (encrypted: boolean) => Promise<
   await run(true);
   const totals = { plain: 0, encrypted: 0 };
   for (let i = 0; i < rounds; i++) {
-    for (const encrypted of i % 2 === 0 ? [false, true] : [true, false]) totals[encrypted ? 'encrypted' : 'plain'] += await run(encrypted);
+    for (const encrypted of i % 2 === 0 ? [false, true] : [true, false])
+      totals[encrypted ? 'encrypted' : 'plain'] += await run(encrypted);
   }
   return totals;
 }
@@ -112,12 +119,18 @@ try {
   const nextOffset = offsetsPerSide(offsets);
   const ranges = await alternate(RANGES, async (encrypted) => {
     const start = nextOffset(encrypted);
-    const got = await drain(await storage.get(stored[encrypted ? 'encrypted' : 'plain'], { start, end: start + RANGE_BYTES - 1 }));
+    const got = await drain(
+      await storage.get(stored[encrypted ? 'encrypted' : 'plain'], { start, end: start + RANGE_BYTES - 1 }),
+    );
     if (got !== RANGE_BYTES) throw new Error(`range of ${got} bytes`);
   });
   const mbps = (ms: number) => ((SIZE * UPLOADS) / MiB / (ms / 1000)).toFixed(0);
-  console.log(`storage upload of ${UPLOADS} × ${SIZE / MiB} MiB: plain ${uploads.plain.toFixed(0)} ms (${mbps(uploads.plain)} MiB/s), encrypted ${uploads.encrypted.toFixed(0)} ms (${mbps(uploads.encrypted)} MiB/s): ${ratio(uploads)}×`);
-  console.log(`storage ${RANGES} Range reads of ${RANGE_BYTES / 1024} KiB: plain ${(ranges.plain / RANGES).toFixed(2)} ms each, encrypted ${(ranges.encrypted / RANGES).toFixed(2)} ms each: ${ratio(ranges)}×`);
+  console.log(
+    `storage upload of ${UPLOADS} × ${SIZE / MiB} MiB: plain ${uploads.plain.toFixed(0)} ms (${mbps(uploads.plain)} MiB/s), encrypted ${uploads.encrypted.toFixed(0)} ms (${mbps(uploads.encrypted)} MiB/s): ${ratio(uploads)}×`,
+  );
+  console.log(
+    `storage ${RANGES} Range reads of ${RANGE_BYTES / 1024} KiB: plain ${(ranges.plain / RANGES).toFixed(2)} ms each, encrypted ${(ranges.encrypted / RANGES).toFixed(2)} ms each: ${ratio(ranges)}×`,
+  );
   await overHttp(offsets);
 } finally {
   rmSync(root, { recursive: true, force: true });
@@ -127,29 +140,58 @@ try {
 async function overHttp(offsets: number[]): Promise<void> {
   // PostgreSQL when DATABASE_URL names a server (a throwaway database), else PGlite in the process,
   // whose work on every request makes both sides slower and so the ratio smaller.
-  const database = process.env.DATABASE_URL ? await openThrowawayDatabase(process.env.DATABASE_URL, 'earshot_bench', 10) : undefined;
+  const database = process.env.DATABASE_URL
+    ? await openThrowawayDatabase(process.env.DATABASE_URL, 'earshot_bench', 10)
+    : undefined;
   console.log(`HTTP on ${database ? 'PostgreSQL' : 'PGlite (set DATABASE_URL for PostgreSQL)'}:`);
-  const stack = await createTestStack([fileService], { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'), MAX_UPLOAD_BYTES: String(2 * SIZE) }, { database });
+  const stack = await createTestStack(
+    [fileService],
+    { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'), MAX_UPLOAD_BYTES: String(2 * SIZE) },
+    { database },
+  );
   try {
     serveUnmeteredCredits(stack.database);
     const base = await stack.app.listen({ host: '127.0.0.1', port: 0 });
     const wav = Buffer.concat([wavHeader(SIZE - 44), data.subarray(44)]);
-    const policies = (encryption: boolean) => ({ redaction: 'off', keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
+    const policies = (encryption: boolean) => ({
+      redaction: 'off',
+      keepOriginal: false,
+      encryption,
+      retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+    });
     const tokens: Record<string, string> = {};
     for (const companyId of [plainCompany, encryptedCompany]) {
       await announceCompany(stack, companyId, null);
       tokens[companyId] = await stack.tokenFor('ADMIN', companyId);
     }
-    await stack.bus.publish([{ topic: 'earshot.tenant', key: encryptedCompany, envelope: buildEnvelope({ type: 'company.policies_changed', companyId: encryptedCompany, actor: SYSTEM_ACTOR, data: { id: encryptedCompany, before: policies(false), after: policies(true) } } as never) }]);
+    await stack.bus.publish([
+      {
+        topic: 'earshot.tenant',
+        key: encryptedCompany,
+        envelope: buildEnvelope({
+          type: 'company.policies_changed',
+          companyId: encryptedCompany,
+          actor: SYSTEM_ACTOR,
+          data: { id: encryptedCompany, before: policies(false), after: policies(true) },
+        } as never),
+      },
+    ]);
     await stack.settle();
     const companyOf = (encrypted: boolean) => (encrypted ? encryptedCompany : plainCompany);
-    const as = (encrypted: boolean) => ({ authorization: `Bearer ${tokens[companyOf(encrypted)]}`, 'x-requested-with': 'XMLHttpRequest' });
+    const as = (encrypted: boolean) => ({
+      authorization: `Bearer ${tokens[companyOf(encrypted)]}`,
+      'x-requested-with': 'XMLHttpRequest',
+    });
     // The multipart body made once, sent whole by fetch (over the socket in pieces, as a browser's).
     const upload = uploadRequest(wav, 'call.wav');
     const body = await drainToBuffer(upload.payload);
     const paths: Record<string, string> = {};
     const uploads = await alternate(UPLOADS, async (encrypted) => {
-      const res = await fetch(`${base}${upload.url}`, { method: 'POST', headers: { ...upload.headers, ...as(encrypted) }, body });
+      const res = await fetch(`${base}${upload.url}`, {
+        method: 'POST',
+        headers: { ...upload.headers, ...as(encrypted) },
+        body,
+      });
       const answer = await res.text();
       if (res.status !== 201) throw new Error(`upload: ${res.status} ${answer}`);
       const path = (JSON.parse(answer) as { path: string }).path;
@@ -159,12 +201,18 @@ async function overHttp(offsets: number[]): Promise<void> {
     const nextOffset = offsetsPerSide(offsets);
     const ranges = await alternate(RANGES, async (encrypted) => {
       const start = nextOffset(encrypted);
-      const res = await fetch(`${base}/api/uploads/${paths[companyOf(encrypted)]}`, { headers: { ...as(encrypted), range: `bytes=${start}-${start + RANGE_BYTES - 1}` } });
+      const res = await fetch(`${base}/api/uploads/${paths[companyOf(encrypted)]}`, {
+        headers: { ...as(encrypted), range: `bytes=${start}-${start + RANGE_BYTES - 1}` },
+      });
       const got = (await res.arrayBuffer()).byteLength;
       if (res.status !== 206 || got !== RANGE_BYTES) throw new Error(`range: ${res.status}`);
     });
-    console.log(`HTTP upload of ${UPLOADS} × ${SIZE / MiB} MiB: plain ${uploads.plain.toFixed(0)} ms, encrypted ${uploads.encrypted.toFixed(0)} ms: ${ratio(uploads)}×`);
-    console.log(`HTTP ${RANGES} Range requests of ${RANGE_BYTES / 1024} KiB: plain ${(ranges.plain / RANGES).toFixed(2)} ms each, encrypted ${(ranges.encrypted / RANGES).toFixed(2)} ms each: ${ratio(ranges)}×`);
+    console.log(
+      `HTTP upload of ${UPLOADS} × ${SIZE / MiB} MiB: plain ${uploads.plain.toFixed(0)} ms, encrypted ${uploads.encrypted.toFixed(0)} ms: ${ratio(uploads)}×`,
+    );
+    console.log(
+      `HTTP ${RANGES} Range requests of ${RANGE_BYTES / 1024} KiB: plain ${(ranges.plain / RANGES).toFixed(2)} ms each, encrypted ${(ranges.encrypted / RANGES).toFixed(2)} ms each: ${ratio(ranges)}×`,
+    );
   } finally {
     await stack.close();
   }

@@ -53,14 +53,30 @@ const size = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`.padStart(10);
 async function storedCall(stack: TestStack, ctx: ServiceContext<TranscriptionConfig>, name: string): Promise<string> {
   const fileId = randomUUID();
   const envelope = buildEnvelope({
-    type: 'file.uploaded', companyId: COMPANY, actor: { type: 'system', id: null },
-    data: { id: fileId, storageKey: fileId, originalName: name, mimeType: 'audio/wav', size: 1, clientId: null, uploadedBy: null },
+    type: 'file.uploaded',
+    companyId: COMPANY,
+    actor: { type: 'system', id: null },
+    data: {
+      id: fileId,
+      storageKey: fileId,
+      originalName: name,
+      mimeType: 'audio/wav',
+      size: 1,
+      clientId: null,
+      uploadedBy: null,
+    },
   });
   await stack.bus.publish([{ topic: eventDefinition('file.uploaded').topic, key: COMPANY, envelope }]);
   await stack.settle();
   const { speakers, speakerSegments: segments } = longTranscript({ words: WORDS, seconds: SECONDS }).metadata;
   await ctx.transact(async (tx) => {
-    await saveResult(tx, fileId, { engine: 'bench', duration: SECONDS, speakers, segments, peaks: { version: 1, duration: SECONDS, pointsPerSecond: 10, length: 0, data: [] } });
+    await saveResult(tx, fileId, {
+      engine: 'bench',
+      duration: SECONDS,
+      speakers,
+      segments,
+      peaks: { version: 1, duration: SECONDS, pointsPerSecond: 10, length: 0, data: [] },
+    });
   });
   await stack.database.query(`update transcription.jobs set status = 'completed' where file_id = $1`, [fileId]);
   return fileId;
@@ -69,8 +85,14 @@ async function storedCall(stack: TestStack, ctx: ServiceContext<TranscriptionCon
 async function main(): Promise<void> {
   const transcript = longTranscript({ words: WORDS, seconds: SECONDS });
   const segments = transcript.metadata.speakerSegments.length;
-  console.log(`bench:export — ${WORDS.toLocaleString('en')} words in ${segments.toLocaleString('en')} segments, 2 speakers, 3 hours; ${RUNS} runs each after 2 warm-up runs`);
-  console.log(`machine: ${availableParallelism()} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+  console.log(
+    `bench:export — ${WORDS.toLocaleString('en')} words in ${segments.toLocaleString('en')} segments, 2 speakers, 3 hours; ${RUNS} runs each after 2 warm-up runs`,
+  );
+  console.log(
+    `machine: ${availableParallelism()} cores, load ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}\n`,
+  );
 
   const stack = await createTestStack([transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
   try {
@@ -87,19 +109,31 @@ async function main(): Promise<void> {
         const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/${fileId}/export?format=${format}` });
         if (res.statusCode !== 200) throw new Error(`${format}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       });
-      console.log(`${format.padEnd(6)} | ${size(bytes)} | ${ms(alone.median)} | ${ms(alone.max)} | ${ms(alone.cpu)} | ${ms(request.median)} | ${ms(request.max)} | ${ms(request.cpu)}`);
+      console.log(
+        `${format.padEnd(6)} | ${size(bytes)} | ${ms(alone.median)} | ${ms(alone.max)} | ${ms(alone.cpu)} | ${ms(request.median)} | ${ms(request.max)} | ${ms(request.cpu)}`,
+      );
     }
 
     const ids = [fileId];
     for (let i = 1; i < 10; i++) ids.push(await storedCall(stack, ctx, `three hour call ${i}.wav`));
     let zipBytes = 0;
     const zip = await timed(async () => {
-      const res = await stack.as(token, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: ids, format: 'srt' } });
+      const res = await stack.as(token, {
+        method: 'POST',
+        url: '/api/transcripts/export',
+        payload: { fileIds: ids, format: 'srt' },
+      });
       if (res.statusCode !== 200) throw new Error(`zip: ${res.statusCode} ${res.body.slice(0, 200)}`);
       zipBytes = res.rawPayload.length;
     });
-    console.log(`\nZIP of 10 such transcripts as SRT (${(zipBytes / 1024 / 1024).toFixed(1)} MiB): median ${zip.median.toFixed(0)} ms, max ${zip.max.toFixed(0)} ms, CPU ${zip.cpu.toFixed(0)} ms`);
-    console.log(`load after: ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    console.log(
+      `\nZIP of 10 such transcripts as SRT (${(zipBytes / 1024 / 1024).toFixed(1)} MiB): median ${zip.median.toFixed(0)} ms, max ${zip.max.toFixed(0)} ms, CPU ${zip.cpu.toFixed(0)} ms`,
+    );
+    console.log(
+      `load after: ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     await stack.close();
   }

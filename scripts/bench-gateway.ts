@@ -28,7 +28,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import pg from 'pg';
 import { authService } from '@earshot/auth-service';
-import { MemoryBus, authGuard, buildServer, createLogger, loadSheddingFrom, mountServices, registerProbes, type ServiceModule } from '@earshot/kit';
+import {
+  MemoryBus,
+  authGuard,
+  buildServer,
+  createLogger,
+  loadSheddingFrom,
+  mountServices,
+  registerProbes,
+  type ServiceModule,
+} from '@earshot/kit';
 import { createAllInOne } from '@earshot/gateway';
 import { openThrowawayDatabase } from '@earshot/kit/testing';
 
@@ -73,9 +82,28 @@ function combine(parts: Result[]): Result {
 const address = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 /** Runs autocannon's CLI in a child process and reads its JSON summary. */
-async function autocannon(label: string, url: string, token: string, connections: number, duration = DURATION_S): Promise<Result> {
+async function autocannon(
+  label: string,
+  url: string,
+  token: string,
+  connections: number,
+  duration = DURATION_S,
+): Promise<Result> {
   const cli = join(dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
-  const args = [cli, '-c', String(connections), '-d', String(duration), '-t', '10', '-j', '-n', '-H', `authorization=Bearer ${token}`, url];
+  const args = [
+    cli,
+    '-c',
+    String(connections),
+    '-d',
+    String(duration),
+    '-t',
+    '10',
+    '-j',
+    '-n',
+    '-H',
+    `authorization=Bearer ${token}`,
+    url,
+  ];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -92,7 +120,17 @@ async function autocannon(label: string, url: string, token: string, connections
     timeouts: number;
   };
   // Refused requests are answered fast: counting them would flatter a server that sheds.
-  return { label, rps: json['2xx'] / json.duration, min: json.latency.min, p50: json.latency.p50, p99: json.latency.p99, max: json.latency.max, non2xx: json.non2xx, errors: json.errors, timeouts: json.timeouts };
+  return {
+    label,
+    rps: json['2xx'] / json.duration,
+    min: json.latency.min,
+    p50: json.latency.p50,
+    p99: json.latency.p99,
+    max: json.latency.max,
+    non2xx: json.non2xx,
+    errors: json.errors,
+    timeouts: json.timeouts,
+  };
 }
 
 async function waitFor(url: string, child: ChildProcess) {
@@ -125,7 +163,9 @@ async function referenceApp(databaseUrl: string, jwks: JSONWebKeySet): Promise<F
     if (scheme !== 'Bearer' || !token) return reply.code(401).send({ message: 'Sign in' });
     let sub: string | undefined;
     try {
-      ({ payload: { sub } } = await jwtVerify(token, keys, { issuer: 'earshot-auth', audience: 'earshot-api', algorithms: ['EdDSA'] }));
+      ({
+        payload: { sub },
+      } = await jwtVerify(token, keys, { issuer: 'earshot-auth', audience: 'earshot-api', algorithms: ['EdDSA'] }));
     } catch {
       return reply.code(401).send({ message: 'Sign in' });
     }
@@ -137,10 +177,21 @@ async function referenceApp(databaseUrl: string, jwks: JSONWebKeySet): Promise<F
     const user = rows[0] as Record<string, unknown> | undefined;
     if (!user) return reply.code(404).send({ message: 'Not found' });
     return {
-      _id: user.id, firstName: user.first_name, lastName: user.last_name, email: user.email, avatar: user.avatar, companyId: user.company_id,
-      roles: { role: { code: user.role } }, language: user.language, monthlyCredits: user.monthly_credits === null ? null : Number(user.monthly_credits),
-      role: user.role, status: user.status, twoStepEnabled: user.two_step_enabled,
-      lastSignInAt: (user.last_sign_in_at as Date | null)?.toISOString() ?? null, createdAt: (user.created_at as Date).toISOString(), updatedAt: (user.updated_at as Date).toISOString(),
+      _id: user.id,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      email: user.email,
+      avatar: user.avatar,
+      companyId: user.company_id,
+      roles: { role: { code: user.role } },
+      language: user.language,
+      monthlyCredits: user.monthly_credits === null ? null : Number(user.monthly_credits),
+      role: user.role,
+      status: user.status,
+      twoStepEnabled: user.two_step_enabled,
+      lastSignInAt: (user.last_sign_in_at as Date | null)?.toISOString() ?? null,
+      createdAt: (user.created_at as Date).toISOString(),
+      updatedAt: (user.updated_at as Date).toISOString(),
     };
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -158,7 +209,15 @@ const database = databaseUrl ? await openThrowawayDatabase(databaseUrl, 'earshot
 // A clean environment: a temporary DATA_DIR, whatever the shell has set.
 const earshot = await createAllInOne({
   database,
-  env: { ...limits, NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'true', DEMO_PASSWORD: password, JWT_SECRET: jwtSecret, ADMIN_PASSWORD: `admin-${password}` },
+  env: {
+    ...limits,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'true',
+    DEMO_PASSWORD: password,
+    JWT_SECRET: jwtSecret,
+    ADMIN_PASSWORD: `admin-${password}`,
+  },
 });
 const wanted = (setup: string) => !SETUPS || SETUPS.includes(setup);
 let reference: FastifyInstance | undefined;
@@ -175,7 +234,10 @@ try {
     body: JSON.stringify({ email: 'user@acme.test', password, domain: 'acme' }),
   });
   if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-  const token = login.headers.getSetCookie().map((c) => /^earshot_at=([^;]+)/.exec(c)?.[1]).find(Boolean);
+  const token = login.headers
+    .getSetCookie()
+    .map((c) => /^earshot_at=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
   if (!token) throw new Error('sign-in set no access token cookie');
 
   if (database && wanted('reference')) {
@@ -191,10 +253,22 @@ try {
   if (wanted('service') || wanted('distributed')) {
     // The auth service on its own, as `npm run start -w services/auth` runs it, over the same database.
     const logger = createLogger('warn', 'auth');
-    service = buildServer({ logLevel: 'warn', logger, name: 'auth', trustProxy: true, loadShedding: loadSheddingFrom(earshot.config) });
+    service = buildServer({
+      logLevel: 'warn',
+      logger,
+      name: 'auth',
+      trustProxy: true,
+      loadShedding: loadSheddingFrom(earshot.config),
+    });
     await service.register(authGuard, { tokens: earshot.tokens });
     registerProbes(service, earshot.database);
-    await mountServices(service, [authService as ServiceModule], { config: earshot.config, database: earshot.database, bus: new MemoryBus(), logger, tokens: earshot.tokens });
+    await mountServices(service, [authService as ServiceModule], {
+      config: earshot.config,
+      database: earshot.database,
+      bus: new MemoryBus(),
+      logger,
+      tokens: earshot.tokens,
+    });
     await service.listen({ host: '127.0.0.1', port: 0 });
     if (wanted('service')) runs.push(['service', 'auth service alone', address(service)]);
   }
@@ -202,11 +276,21 @@ try {
     // The distributed gateway in its own process, proxying to the service above.
     const gatewayPort = 20000 + Math.floor(Math.random() * 20000);
     // With BENCH_CPU_PROFILE, the gateway process writes its own profile (start-up included) beside it when it exits.
-    const profiling = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${dirname(process.env.BENCH_CPU_PROFILE)}`] : [];
+    const profiling = process.env.BENCH_CPU_PROFILE
+      ? ['--cpu-prof', `--cpu-prof-dir=${dirname(process.env.BENCH_CPU_PROFILE)}`]
+      : [];
     gateway = spawn(process.execPath, [...profiling, '--import', 'tsx', join(root, 'gateway', 'src', 'main.ts')], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { PATH: process.env.PATH, ...limits, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(gatewayPort), JWT_SECRET: jwtSecret, AUTH_SERVICE_URL: address(service!) },
+      env: {
+        PATH: process.env.PATH,
+        ...limits,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(gatewayPort),
+        JWT_SECRET: jwtSecret,
+        AUTH_SERVICE_URL: address(service!),
+      },
     });
     const distributed = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${distributed}/api/health`, gateway);
@@ -216,7 +300,8 @@ try {
   for (const [, , base] of runs) {
     const check = await fetch(`${base}${PATH}`, { headers: { authorization: `Bearer ${token}` } });
     const body = (await check.json()) as { email?: string };
-    if (check.status !== 200 || body.email !== 'user@acme.test') throw new Error(`${base}${PATH} answered ${check.status}`);
+    if (check.status !== 200 || body.email !== 'user@acme.test')
+      throw new Error(`${base}${PATH} answered ${check.status}`);
   }
 
   const profileFile = process.env.BENCH_CPU_PROFILE;
@@ -229,7 +314,9 @@ try {
   const db = database ? 'PostgreSQL' : 'embedded PGlite';
   const ratios: string[] = [];
   for (const connections of CONNECTION_RUNS) {
-    console.log(`\nGET ${PATH} as user@acme.test (bearer), ${db}, ${connections} connections, ${DURATION_S} s each after a 2 s warm-up, in ${ROUNDS} alternating slices`);
+    console.log(
+      `\nGET ${PATH} as user@acme.test (bearer), ${db}, ${connections} connections, ${DURATION_S} s each after a 2 s warm-up, in ${ROUNDS} alternating slices`,
+    );
     for (const [, label, base] of runs) await autocannon(label, `${base}${PATH}`, token, connections, 2);
     // The machine's other load drifts: slices taken in turn (the order rotating) expose every setup to it alike.
     const slices = new Map<string, Result[]>(runs.map(([key]) => [key, []]));
@@ -240,24 +327,32 @@ try {
     }
     const results = new Map([...slices].map(([key, parts]) => [key, combine(parts)]));
     const yardstick = results.get('reference') ?? [...results.values()][0]!;
-    console.table([...results.values()].map((r) => ({
-      setup: r.label,
-      '2xx/s': Math.round(r.rps),
-      'vs reference': `${(r.rps / yardstick.rps).toFixed(2)}x`,
-      // The fastest answer: what the load-shedding rule compares with its target (README, Performance).
-      'min ms': r.min,
-      'p50 ms (worst slice)': r.p50,
-      'p99 ms (worst slice)': r.p99,
-      'max ms': r.max,
-      // Refused: the 503s of load shedding (or any other non-2xx answer).
-      'refused (non-2xx)': r.non2xx,
-      'timeouts (10 s)': r.timeouts,
-      errors: r.errors - r.timeouts,
-    })));
+    console.table(
+      [...results.values()].map((r) => ({
+        setup: r.label,
+        '2xx/s': Math.round(r.rps),
+        'vs reference': `${(r.rps / yardstick.rps).toFixed(2)}x`,
+        // The fastest answer: what the load-shedding rule compares with its target (README, Performance).
+        'min ms': r.min,
+        'p50 ms (worst slice)': r.p50,
+        'p99 ms (worst slice)': r.p99,
+        'max ms': r.max,
+        // Refused: the 503s of load shedding (or any other non-2xx answer).
+        'refused (non-2xx)': r.non2xx,
+        'timeouts (10 s)': r.timeouts,
+        errors: r.errors - r.timeouts,
+      })),
+    );
     const allInOneResult = results.get('all-in-one');
     const distributedResult = results.get('distributed');
-    if (allInOneResult && results.has('reference')) ratios.push(`${connections} connections: all-in-one ${(allInOneResult.rps / yardstick.rps).toFixed(2)}x the reference`);
-    if (allInOneResult && distributedResult) ratios.push(`${connections} connections: distributed ${(distributedResult.rps / allInOneResult.rps).toFixed(2)}x the all-in-one`);
+    if (allInOneResult && results.has('reference'))
+      ratios.push(
+        `${connections} connections: all-in-one ${(allInOneResult.rps / yardstick.rps).toFixed(2)}x the reference`,
+      );
+    if (allInOneResult && distributedResult)
+      ratios.push(
+        `${connections} connections: distributed ${(distributedResult.rps / allInOneResult.rps).toFixed(2)}x the all-in-one`,
+      );
   }
   if (ratios.length) console.log(`\n${ratios.join('\n')}`);
   if (profiler) {
@@ -267,7 +362,8 @@ try {
     console.log(`CPU profile of the measured runs: ${profileFile}`);
   }
 } finally {
-  const exited = gateway && gateway.exitCode === null ? new Promise((resolve) => gateway!.once('exit', resolve)) : undefined;
+  const exited =
+    gateway && gateway.exitCode === null ? new Promise((resolve) => gateway!.once('exit', resolve)) : undefined;
   gateway?.kill('SIGTERM');
   await exited;
   await reference?.close();

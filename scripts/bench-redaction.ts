@@ -36,7 +36,10 @@ const transcript = longTranscript({ words: WORDS, seconds: 3600 });
 const segments = transcript.metadata.speakerSegments.map((segment, index) => {
   if (index % 10 !== 0) return segment;
   const texts = SAID[(index / 10) % SAID.length]!.split(' ');
-  return { ...segment, words: segment.words.map((word, i) => (i < texts.length ? { ...word, text: texts[i]! } : word)) };
+  return {
+    ...segment,
+    words: segment.words.map((word, i) => (i < texts.length ? { ...word, text: texts[i]! } : word)),
+  };
 });
 
 const times: number[] = [];
@@ -48,21 +51,49 @@ for (let run = 0; run < RUNS + 2; run++) {
 }
 times.sort((a, b) => a - b);
 const words = segments.reduce((n, s) => n + s.words.length, 0);
-console.log(`redaction of one hour of transcript (${words} words, ${segments.length} segments, ${spans} spans hidden): median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, slowest ${times[times.length - 1]!.toFixed(1)} ms (${RUNS} runs; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)})`);
+console.log(
+  `redaction of one hour of transcript (${words} words, ${segments.length} segments, ${spans} spans hidden): median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, slowest ${times[times.length - 1]!.toFixed(1)} ms (${RUNS} runs; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)})`,
+);
 
 if (AUDIO_SECONDS > 0) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-redaction-'));
   try {
     const wav = join(dir, 'call.wav');
-    execFileSync('sox', ['-n', '-r', '8000', '-c', '2', '-b', '16', wav, 'synth', String(AUDIO_SECONDS), 'pinknoise', 'vol', '0.3']);
+    execFileSync('sox', [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '2',
+      '-b',
+      '16',
+      wav,
+      'synth',
+      String(AUDIO_SECONDS),
+      'pinknoise',
+      'vol',
+      '0.3',
+    ]);
     const storage = new LocalDiskStorage(join(dir, 'objects'));
     await storage.put('bench/call.wav', createReadStream(wav), { contentType: 'audio/wav' });
     rmSync(wav);
-    const spans = redactSegments(segments).spans.map((span) => ({ ...span, start: (span.start / 3600) * AUDIO_SECONDS, end: (span.end / 3600) * AUDIO_SECONDS }));
+    const spans = redactSegments(segments).spans.map((span) => ({
+      ...span,
+      start: (span.start / 3600) * AUDIO_SECONDS,
+      end: (span.end / 3600) * AUDIO_SECONDS,
+    }));
     const started = performance.now();
-    const { size } = await silenceStoredAudio({ storage, ffmpeg: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' } }, 'bench/call.wav', 'audio/wav', spans, join(dir, 'work'));
+    const { size } = await silenceStoredAudio(
+      { storage, ffmpeg: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' } },
+      'bench/call.wav',
+      'audio/wav',
+      spans,
+      join(dir, 'work'),
+    );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`audio redaction of ${AUDIO_SECONDS} s of 8 kHz stereo WAV (${(size / 1e6).toFixed(0)} MB, ${spans.length} spans): ${seconds.toFixed(1)} s, ${(seconds / (AUDIO_SECONDS / 3600)).toFixed(1)} s per hour of audio (${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)})`);
+    console.log(
+      `audio redaction of ${AUDIO_SECONDS} s of 8 kHz stereo WAV (${(size / 1e6).toFixed(0)} MB, ${spans.length} spans): ${seconds.toFixed(1)} s, ${(seconds / (AUDIO_SECONDS / 3600)).toFixed(1)} s per hour of audio (${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)})`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

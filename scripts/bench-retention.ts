@@ -26,7 +26,11 @@ const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 200_000);
 const RECORDINGS = Number(process.env.BENCH_RECORDINGS ?? 2_000);
 
 const database = await openThrowawayDatabase(URL_OF_SERVER, 'earshot_bench_retention', 4);
-const stack = await createTestStack([fileService, auditService], { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }, { database });
+const stack = await createTestStack(
+  [fileService, auditService],
+  { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+  { database },
+);
 serveUnmeteredCredits(stack.database);
 const q = (text: string, params: unknown[] = []) => database.query<Record<string, unknown>>(text, params);
 const seconds = (from: number) => (performance.now() - from) / 1000;
@@ -48,7 +52,8 @@ try {
   let started = performance.now();
   const cut = await auditRetention(ctx).run(new Date());
   const pruned = seconds(started);
-  if (cut[0]?.removed.entries !== ENTRIES - 1) throw new Error(`expected ${ENTRIES - 1} entries cut, got ${JSON.stringify(cut)}`);
+  if (cut[0]?.removed.entries !== ENTRIES - 1)
+    throw new Error(`expected ${ENTRIES - 1} entries cut, got ${JSON.stringify(cut)}`);
   const state = await audit.chain.verifyChain(company);
   if (state.brokenAt) throw new Error(`the kept chain does not verify: ${JSON.stringify(state)}`);
 
@@ -64,13 +69,16 @@ try {
   started = performance.now();
   const removed = await recordingRetention(fileCtx as never, createStorage(fileCtx.config as never)).run(new Date());
   const files = seconds(started);
-  if (removed[0]?.removed.recordings !== RECORDINGS) throw new Error(`expected ${RECORDINGS} recordings removed, got ${JSON.stringify(removed)}`);
+  if (removed[0]?.removed.recordings !== RECORDINGS)
+    throw new Error(`expected ${RECORDINGS} recordings removed, got ${JSON.stringify(removed)}`);
 
-  console.log(JSON.stringify({
-    load: loadavg()[0]!.toFixed(1),
-    audit: { entries: ENTRIES, cutSeconds: +pruned.toFixed(1), perSecond: Math.round((ENTRIES - 1) / pruned) },
-    recordings: { files: RECORDINGS, seconds: +files.toFixed(1), perSecond: Math.round(RECORDINGS / files) },
-  }));
+  console.log(
+    JSON.stringify({
+      load: loadavg()[0]!.toFixed(1),
+      audit: { entries: ENTRIES, cutSeconds: +pruned.toFixed(1), perSecond: Math.round((ENTRIES - 1) / pruned) },
+      recordings: { files: RECORDINGS, seconds: +files.toFixed(1), perSecond: Math.round(RECORDINGS / files) },
+    }),
+  );
 } finally {
   await stack.close();
 }

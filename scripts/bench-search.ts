@@ -40,7 +40,16 @@ const DOMAIN = `invoice delivery warranty upgrade discount installation router s
   fee tariff bundle handset screen replacement repair collection courier tracking shipment deposit loan
   interest premium claim policy renewal quote estimate agreement supervisor manager escalation callback
   voucher credit debit minutes data allowance upgrade sim network coverage postcode reference ticket`.split(/\s+/);
-const PHRASES = ['credit card', 'account number', 'direct debit', 'thank you for calling', 'reference number', 'bank transfer', 'customer service', 'date of birth'];
+const PHRASES = [
+  'credit card',
+  'account number',
+  'direct debit',
+  'thank you for calling',
+  'reference number',
+  'bank transfer',
+  'customer service',
+  'date of birth',
+];
 const CLIENTS = 50;
 const USERS = 20;
 
@@ -66,18 +75,40 @@ function vocabulary(): string[] {
 }
 
 const database = await openThrowawayDatabase(URL_OF_SERVER, 'earshot_bench_search', 4);
-const stack = await createTestStack([transcriptionService], { TRANSCRIPTION_WORKER: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }, { database });
+const stack = await createTestStack(
+  [transcriptionService],
+  { TRANSCRIPTION_WORKER: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+  { database },
+);
 const q = (text: string, params: unknown[] = []) => database.query<Record<string, unknown>>(text, params);
 
 try {
   const company = crypto.randomUUID();
-  await stack.bus.publish([{
-    topic: 'earshot.tenant', key: company,
-    envelope: buildEnvelope({
-      type: 'company.created', companyId: null, actor: { type: 'system', id: null },
-      data: { id: company, before: null, after: { name: 'Bench', code: 'bench', domain: 'bench.test', status: 'active', maxUsers: null, maxStorage: null, type: 'b2b', language: 'en' } },
-    }),
-  }]);
+  await stack.bus.publish([
+    {
+      topic: 'earshot.tenant',
+      key: company,
+      envelope: buildEnvelope({
+        type: 'company.created',
+        companyId: null,
+        actor: { type: 'system', id: null },
+        data: {
+          id: company,
+          before: null,
+          after: {
+            name: 'Bench',
+            code: 'bench',
+            domain: 'bench.test',
+            status: 'active',
+            maxUsers: null,
+            maxStorage: null,
+            type: 'b2b',
+            language: 'en',
+          },
+        },
+      }),
+    },
+  ]);
   await stack.settle();
 
   // ------------------------------------------------------------ data
@@ -86,26 +117,39 @@ try {
   await q('create table bench_vocab (rank int primary key, word text not null)');
   for (let i = 0; i < words.length; i += 5000) {
     const chunk = words.slice(i, i + 5000);
-    await q(`insert into bench_vocab select i + ${i} + 1, w from unnest($1::text[]) with ordinality as u(w, i)`, [chunk]);
+    await q(`insert into bench_vocab select i + ${i} + 1, w from unnest($1::text[]) with ordinality as u(w, i)`, [
+      chunk,
+    ]);
   }
-  await q('create table bench_clients as select gen_random_uuid() as id, g as n from generate_series(1, $1::int) g', [CLIENTS]);
-  await q(`create table bench_files as
+  await q('create table bench_clients as select gen_random_uuid() as id, g as n from generate_series(1, $1::int) g', [
+    CLIENTS,
+  ]);
+  await q(
+    `create table bench_files as
     select g as n, gen_random_uuid() as file_id,
            now() - (g * (730.0 / $1::int)) * interval '1 day' as uploaded_at,
            (select id from bench_clients where n = 1 + g % $2::int) as client_id,
            'user-' || (g % $3::int) as uploaded_by,
            case when g % 10 = 0 then array['urgent'] else '{}'::text[] end as tags
-    from generate_series(1, $1::int) g`, [FILES, CLIENTS, USERS]);
-  await q(`insert into transcription.transcripts (id, file_id, company_id, storage_key, filename, original_name, mime_type, size, client_id, uploaded_by, uploaded_at, engine, duration, completed_at, language)
+    from generate_series(1, $1::int) g`,
+    [FILES, CLIENTS, USERS],
+  );
+  await q(
+    `insert into transcription.transcripts (id, file_id, company_id, storage_key, filename, original_name, mime_type, size, client_id, uploaded_by, uploaded_at, engine, duration, completed_at, language)
     select gen_random_uuid(), file_id, $1::uuid, $1::text || '/' || file_id, file_id::text, 'call-' || n || '.wav', 'audio/wav', 1000000, client_id, uploaded_by, uploaded_at, 'bench', $2::int * 6, uploaded_at, 'en'
-    from bench_files`, [company, SEGMENTS]);
-  await q(`insert into transcription.search_file_tags (file_id, tags, updated_at) select file_id, tags, now() from bench_files where cardinality(tags) > 0`);
+    from bench_files`,
+    [company, SEGMENTS],
+  );
+  await q(
+    `insert into transcription.search_file_tags (file_id, tags, updated_at) select file_id, tags, now() from bench_files where cardinality(tags) > 0`,
+  );
   // Bulk load without the index, built once afterwards (as a restore would).
   await q('drop index transcription.search_files_doc_idx');
   const phrases = `array[${PHRASES.map((p) => `'${p}'`).join(', ')}]`;
   for (let from = 1; from <= FILES; from += BATCH) {
     const batch = [from, Math.min(FILES, from + BATCH - 1)];
-    await q(`
+    await q(
+      `
       insert into transcription.search_segments (file_id, ord, segment_id, speaker_name, start, text, config, tsv)
       select f.file_id, s.ord, 's-' || f.n || '-' || s.ord, case when s.ord % 2 = 0 then 'Agent' else 'Customer' end,
              s.ord * 6.0, t.text, 'english', to_tsvector('english', t.text)
@@ -118,13 +162,18 @@ try {
         cross join lateral (select floor(exp(random() * ln(${VOCABULARY})))::int + 0 * w.i as rank) k
         join bench_vocab v on v.rank = k.rank
       ) t
-      where f.n between $2 and $3`, [SEGMENTS, ...batch]);
+      where f.n between $2 and $3`,
+      [SEGMENTS, ...batch],
+    );
     // The recordings' rows as reindexSegments makes them.
-    await q(`
+    await q(
+      `
       insert into transcription.search_files (file_id, company_id, uploaded_at, client_id, uploaded_by, language, tags, speakers, config, doc)
       select f.file_id, $1, f.uploaded_at, f.client_id, f.uploaded_by, 'en', f.tags, array['agent', 'customer'], 'english',
              (select array_to_tsvector(array_agg(distinct u.lexeme)) from transcription.search_segments x cross join lateral unnest(x.tsv) u where x.file_id = f.file_id)
-      from bench_files f where f.n between $2 and $3`, [company, ...batch]);
+      from bench_files f where f.n between $2 and $3`,
+      [company, ...batch],
+    );
     process.stdout.write(`\r${batch[1]} / ${FILES} transcripts`);
   }
   process.stdout.write('\n');
@@ -132,7 +181,8 @@ try {
   await q(`set maintenance_work_mem = '512MB';
     create index search_files_doc_idx on transcription.search_files using gin (doc);
     analyze;`);
-  const [size] = await q(`select count(*)::int as segments, sum(length(text) - length(replace(text, ' ', '')) + 1)::bigint as words,
+  const [size] =
+    await q(`select count(*)::int as segments, sum(length(text) - length(replace(text, ' ', '')) + 1)::bigint as words,
     pg_size_pretty(pg_total_relation_size('transcription.search_segments') + pg_total_relation_size('transcription.search_files')) as size
     from transcription.search_segments`);
   const loadSeconds = (performance.now() - started) / 1000;
@@ -140,14 +190,28 @@ try {
   // ------------------------------------------------------------ queries
   // Minted now: generating the data takes longer than an access token lives.
   const user = await stack.tokenFor('USER', company);
-  const byRank = (from: number, to: number) => words.slice(from - 1, to).filter((w) => !/^(the|i|you|and|to|a|that|it|of|is|so|in|we|for|have|this|be|on|what|my|can|no|do|not|with|your|but|all|if|was|are|there|they|at|about|me|would|then|will|from|an|or|our|how|now|here|again|through|could|just|because|still)$/.test(w));
+  const byRank = (from: number, to: number) =>
+    words
+      .slice(from - 1, to)
+      .filter(
+        (w) =>
+          !/^(the|i|you|and|to|a|that|it|of|is|so|in|we|for|have|this|be|on|what|my|can|no|do|not|with|your|but|all|if|was|are|there|they|at|about|me|would|then|will|from|an|or|our|how|now|here|again|through|could|just|because|still)$/.test(
+            w,
+          ),
+      );
   // The frequent words the dictionary keeps (its stop words find nothing).
-  const kept = new Set((await q(`select word from bench_vocab where rank <= 2000 and to_tsvector('english', word) <> ''::tsvector`)).map((r) => String(r.word)));
+  const kept = new Set(
+    (await q(`select word from bench_vocab where rank <= 2000 and to_tsvector('english', word) <> ''::tsvector`)).map(
+      (r) => String(r.word),
+    ),
+  );
   const common = byRank(1, 60).filter((w) => kept.has(w));
   const middle = byRank(300, 1000);
   const rare = byRank(12_000, 20_000);
   const pick = (list: string[]) => list[Math.floor(next() * list.length)]!;
-  const [month] = await q(`select to_char(max(uploaded_at) - interval '30 days', 'YYYY-MM-DD') as from, to_char(max(uploaded_at), 'YYYY-MM-DD') as to from bench_files`);
+  const [month] = await q(
+    `select to_char(max(uploaded_at) - interval '30 days', 'YYYY-MM-DD') as from, to_char(max(uploaded_at), 'YYYY-MM-DD') as to from bench_files`,
+  );
   const [client] = await q('select id from bench_clients where n = 7');
   type Shape = { name: string; query: () => Record<string, string> };
   const shapes: Shape[] = [];
@@ -158,8 +222,14 @@ try {
       { name: `rare word, ${sort}`, query: () => ({ q: pick(rare), sort }) },
       { name: `two words, ${sort}`, query: () => ({ q: `${pick(middle)} ${pick(common)}`, sort }) },
       { name: `quoted phrase, ${sort}`, query: () => ({ q: `"${pick(PHRASES)}"`, sort }) },
-      { name: `common word, last 30 days, ${sort}`, query: () => ({ q: pick(common), sort, from: String(month!.from), to: String(month!.to) }) },
-      { name: `common word, one client, ${sort}`, query: () => ({ q: pick(common), sort, clientId: String(client!.id) }) },
+      {
+        name: `common word, last 30 days, ${sort}`,
+        query: () => ({ q: pick(common), sort, from: String(month!.from), to: String(month!.to) }),
+      },
+      {
+        name: `common word, one client, ${sort}`,
+        query: () => ({ q: pick(common), sort, clientId: String(client!.id) }),
+      },
       { name: `common word, speaker Customer, ${sort}`, query: () => ({ q: pick(common), sort, speaker: 'Customer' }) },
       { name: `mid word, tag, ${sort}`, query: () => ({ q: pick(middle), sort, tag: 'urgent' }) },
     );
@@ -200,13 +270,16 @@ try {
   // What keeping the index current costs a write: one recording's passages rebuilt from its
   // transcript (as after a word edit), in a transaction of its own.
   const [one] = await q('select file_id from bench_files where n = 1');
-  await q(`update transcription.transcripts t set
+  await q(
+    `update transcription.transcripts t set
       speakers = '[{"id":"speaker_0","label":"Agent","channel":0},{"id":"speaker_1","label":"Customer","channel":1}]',
       segments = (select jsonb_agg(jsonb_build_object('_id', s.segment_id, 'speakerId', 'speaker_' || (s.ord % 2), 'start', s.start, 'end', s.start + 5, 'text', s.text,
                    'words', (select jsonb_agg(jsonb_build_object('_id', s.segment_id || '-' || w.i, 'text', w.word, 'start', s.start, 'end', s.start + 5))
                              from string_to_table(s.text, ' ') with ordinality w(word, i))) order by s.ord)
                   from transcription.search_segments s where s.file_id = t.file_id)
-    where t.file_id = $1`, [one!.file_id]);
+    where t.file_id = $1`,
+    [one!.file_id],
+  );
   const ctx = stack.running.contexts.get('transcription')!;
   const reindexes: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -216,15 +289,27 @@ try {
   }
   const reindex = stats(reindexes);
 
-  console.log(`Machine: ${availableParallelism()} CPUs, load ${loadavg().map((n) => n.toFixed(2)).join(' ')}; PostgreSQL ${(await q('show server_version'))[0]!.server_version}`);
-  console.log(`Data: ${FILES} transcripts × ${SEGMENTS} segments = ${size!.segments} rows, ${Number(size!.words).toLocaleString('en')} words, search tables ${size!.size}; generated and indexed in ${loadSeconds.toFixed(0)} s`);
-  console.log(`${RUNS} queries per shape after one warm-up (${all.length} in all), through GET /api/search, 20 recordings a page:\n`);
+  console.log(
+    `Machine: ${availableParallelism()} CPUs, load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; PostgreSQL ${(await q('show server_version'))[0]!.server_version}`,
+  );
+  console.log(
+    `Data: ${FILES} transcripts × ${SEGMENTS} segments = ${size!.segments} rows, ${Number(size!.words).toLocaleString('en')} words, search tables ${size!.size}; generated and indexed in ${loadSeconds.toFixed(0)} s`,
+  );
+  console.log(
+    `${RUNS} queries per shape after one warm-up (${all.length} in all), through GET /api/search, 20 recordings a page:\n`,
+  );
   console.log('| query | median | p95 | max | recordings / page |');
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.name} | ${ms(r.median)} | ${ms(r.p95)} | ${ms(r.max)} | ${r.recordings} |`);
   const overall = stats(all);
-  console.log(`| **all ${all.length} queries** | **${ms(overall.median)}** | **${ms(overall.p95)}** | ${ms(overall.max)} | |`);
-  console.log(`\nRe-indexing one recording of ${SEGMENTS} passages (what every transcript write adds to its transaction): median ${ms(reindex.median)}, p95 ${ms(reindex.p95)}`);
+  console.log(
+    `| **all ${all.length} queries** | **${ms(overall.median)}** | **${ms(overall.p95)}** | ${ms(overall.max)} | |`,
+  );
+  console.log(
+    `\nRe-indexing one recording of ${SEGMENTS} passages (what every transcript write adds to its transaction): median ${ms(reindex.median)}, p95 ${ms(reindex.p95)}`,
+  );
   if (process.env.BENCH_KEEP) {
     // For EXPLAIN ANALYZE by hand: the database stays (drop it yourself).
     console.log(`Kept database ${String((await q('select current_database() as name'))[0]!.name)}`);

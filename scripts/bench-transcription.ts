@@ -47,7 +47,12 @@ function cpuSeconds(): number {
   return ticks / 100;
 }
 
-const normalise = (text: string) => text.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter(Boolean);
+const normalise = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 
 function makeRecording(): { wav16: string; duration: number; spoken: string[] } {
   // About 150 words a minute; sentences end in pauses, where the pipeline may cut.
@@ -59,7 +64,9 @@ function makeRecording(): { wav16: string; duration: number; spoken: string[] } 
   execFileSync('espeak-ng', ['-v', 'en-us+m1', '-s', '160', '-g', '4', '-f', textFile, '-w', raw]);
   const wav16 = join(dir, 'speech-16k.wav');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', raw, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', wav16]);
-  const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', wav16]).toString());
+  const duration = Number(
+    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', wav16]).toString(),
+  );
   return { wav16, duration, spoken: normalise(text.join(' ')) };
 }
 
@@ -73,16 +80,27 @@ async function plainRun(wav: string): Promise<Run> {
   const started = performance.now();
   const cpu = cpuSeconds();
   const stdout = await new Promise<string>((resolve, reject) => {
-    const child = spawn('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('pocketsphinx_continuous', ['-infile', wav, '-time', 'yes'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
     child.once('error', reject);
     child.once('close', () => resolve(out));
   });
-  return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu, words: parsePocketSphinx(stdout).map((w) => w.text) };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    cpu: cpuSeconds() - cpu,
+    words: parsePocketSphinx(stdout).map((w) => w.text),
+  };
 }
 
-async function ourRun(wav: string, engine: SpeechEngine = new PocketSphinxEngine({ binary: 'pocketsphinx_continuous', chunkSeconds: 60 })): Promise<Run & { peaksBytes: number }> {
+async function ourRun(
+  wav: string,
+  engine: SpeechEngine = new PocketSphinxEngine({ binary: 'pocketsphinx_continuous', chunkSeconds: 60 }),
+): Promise<Run & { peaksBytes: number }> {
   const storage = new LocalDiskStorage(join(dir, 'objects'));
   await storage.put('bench/recording', createReadStream(wav), { contentType: 'audio/wav' });
   const started = performance.now();
@@ -104,7 +122,8 @@ function lcs(a: readonly string[], b: readonly string[]): number {
   let previous = new Uint32Array(b.length + 1);
   for (const word of a) {
     const row = new Uint32Array(b.length + 1);
-    for (let j = 1; j <= b.length; j++) row[j] = word === b[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, row[j - 1]!);
+    for (let j = 1; j <= b.length; j++)
+      row[j] = word === b[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, row[j - 1]!);
     previous = row;
   }
   return previous[b.length]!;
@@ -115,7 +134,12 @@ async function whisperRun(wav: string, duration: number): Promise<void> {
   const own = process.env.BENCH_WHISPER_MODEL;
   const path = own ?? join(dir, 'ggml-tiny-test.bin');
   const sizeBytes = own ? statSync(own).size : writeTinyWhisperModel(path).sizeBytes;
-  const model = { name: own ? basename(own) : 'tiny-test (generated, random weights)', path, languages: 'multilingual' as const, sizeBytes };
+  const model = {
+    name: own ? basename(own) : 'tiny-test (generated, random weights)',
+    path,
+    languages: 'multilingual' as const,
+    sizeBytes,
+  };
   const threads = availableParallelism();
   const host = new WhisperHost({ variant: 'cpu', threads, timeoutMs: 3_600_000 });
   try {
@@ -125,12 +149,19 @@ async function whisperRun(wav: string, duration: number): Promise<void> {
     await warm.check();
     const loadStarted = performance.now();
     await warm.transcribe(silence, undefined, 'en');
-    console.log(`\n(b) whisper, model ${model.name}, ${threads} thread(s): load + one 1-second piece ${((performance.now() - loadStarted) / 1000).toFixed(2)} s`);
+    console.log(
+      `\n(b) whisper, model ${model.name}, ${threads} thread(s): load + one 1-second piece ${((performance.now() - loadStarted) / 1000).toFixed(2)} s`,
+    );
     const engine = new WhisperEngine(host, model);
     await engine.check();
     const run = await ourRun(wav, engine);
-    console.log(`    ours (prepare + cut at silences into ≤ 30 s pieces + whisper + peaks): ${run.seconds.toFixed(1)} s wall (RTF ${(run.seconds / duration).toFixed(3)}), ${run.cpu.toFixed(1)} s CPU of this process (RTF ${(run.cpu / duration).toFixed(3)}), ${run.words.length} words`);
-    if (!own) console.log('    (random weights: the words mean nothing; a real model\'s figures come from an operator\'s machine, BENCH_WHISPER_MODEL=<ggml file>)');
+    console.log(
+      `    ours (prepare + cut at silences into ≤ 30 s pieces + whisper + peaks): ${run.seconds.toFixed(1)} s wall (RTF ${(run.seconds / duration).toFixed(3)}), ${run.cpu.toFixed(1)} s CPU of this process (RTF ${(run.cpu / duration).toFixed(3)}), ${run.words.length} words`,
+    );
+    if (!own)
+      console.log(
+        "    (random weights: the words mean nothing; a real model's figures come from an operator's machine, BENCH_WHISPER_MODEL=<ggml file>)",
+      );
   } finally {
     await host.close();
   }
@@ -167,15 +198,27 @@ try {
   console.log(`    audio: ${duration.toFixed(1)} s of 16 kHz mono speech`);
   const loadBefore = loadavg()[0]!;
   const plain = await plainRun(wav16);
-  console.log(`    plain pocketsphinx_continuous: ${plain.seconds.toFixed(1)} s wall (RTF ${(plain.seconds / duration).toFixed(3)}), ${plain.cpu.toFixed(1)} s CPU (RTF ${(plain.cpu / duration).toFixed(3)}), ${plain.words.length} words`);
+  console.log(
+    `    plain pocketsphinx_continuous: ${plain.seconds.toFixed(1)} s wall (RTF ${(plain.seconds / duration).toFixed(3)}), ${plain.cpu.toFixed(1)} s CPU (RTF ${(plain.cpu / duration).toFixed(3)}), ${plain.words.length} words`,
+  );
   const ours = await ourRun(wav16);
-  console.log(`    ours (prepare + cut at silences + ${concurrency} parallel decoders + peaks): ${ours.seconds.toFixed(1)} s wall (RTF ${(ours.seconds / duration).toFixed(3)}), ${ours.cpu.toFixed(1)} s CPU (RTF ${(ours.cpu / duration).toFixed(3)}), ${ours.words.length} words`);
-  console.log(`    wall-clock speed-up (plain / ours): ${(plain.seconds / ours.seconds).toFixed(2)}x; CPU cost (ours / plain): ${(ours.cpu / plain.cpu).toFixed(2)}x`);
-  console.log(`    machine load (1-min average) before / after: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores (wall figures are only meaningful on an idle machine)`);
+  console.log(
+    `    ours (prepare + cut at silences + ${concurrency} parallel decoders + peaks): ${ours.seconds.toFixed(1)} s wall (RTF ${(ours.seconds / duration).toFixed(3)}), ${ours.cpu.toFixed(1)} s CPU (RTF ${(ours.cpu / duration).toFixed(3)}), ${ours.words.length} words`,
+  );
+  console.log(
+    `    wall-clock speed-up (plain / ours): ${(plain.seconds / ours.seconds).toFixed(2)}x; CPU cost (ours / plain): ${(ours.cpu / plain.cpu).toFixed(2)}x`,
+  );
+  console.log(
+    `    machine load (1-min average) before / after: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores (wall figures are only meaningful on an idle machine)`,
+  );
   const common = lcs(plain.words, ours.words);
-  console.log(`    word agreement: ${common} words in common, in order = ${(100 * common / Math.max(1, plain.words.length)).toFixed(1)}% of the plain run's words, ${(100 * 2 * common / Math.max(1, plain.words.length + ours.words.length)).toFixed(1)}% (F1)`);
-  const heard = (words: string[]) => `${(100 * lcs(spoken, words) / spoken.length).toFixed(1)}%`;
-  console.log(`    words spoken (${spoken.length}) that each run heard, in order: plain ${heard(plain.words)}, ours ${heard(ours.words)}`);
+  console.log(
+    `    word agreement: ${common} words in common, in order = ${((100 * common) / Math.max(1, plain.words.length)).toFixed(1)}% of the plain run's words, ${((100 * 2 * common) / Math.max(1, plain.words.length + ours.words.length)).toFixed(1)}% (F1)`,
+  );
+  const heard = (words: string[]) => `${((100 * lcs(spoken, words)) / spoken.length).toFixed(1)}%`;
+  console.log(
+    `    words spoken (${spoken.length}) that each run heard, in order: plain ${heard(plain.words)}, ours ${heard(ours.words)}`,
+  );
   console.log(`    waveform peaks JSON: ${(ours.peaksBytes / 1024).toFixed(1)} KiB`);
   await whisperRun(wav16, duration);
   if (process.env.BENCH_UPLOAD !== 'false') await uploadFigures();

@@ -69,14 +69,25 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ seconds: number; value:
 }
 
 /** Streams `path` as the file part of a multipart POST; resolves with the status and body. */
-function postFile(url: string, headers: Record<string, string>, path: string, size: number): Promise<{ status: number; body: string }> {
+function postFile(
+  url: string,
+  headers: Record<string, string>,
+  path: string,
+  size: number,
+): Promise<{ status: number; body: string }> {
   const boundary = `----earshot${randomUUID().replace(/-/g, '')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, {
       method: 'POST',
-      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
+      headers: {
+        ...headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + size + tail.length),
+      },
     });
     req.on('response', (res) => {
       let body = '';
@@ -122,7 +133,10 @@ export async function benchUpload(
       body: JSON.stringify({ email: 'admin@acme.test', password: DEMO_PASSWORD, domain: 'acme' }),
     });
     if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
 
     const source = join(dir, 'source.wav');
     await writeWav(source, bytes);
@@ -145,7 +159,9 @@ export async function benchUpload(
       const sampler = setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss);
       }, 20);
-      const upload = await timed(() => postFile(`${address}/api/files/upload`, { cookie, 'x-requested-with': 'XMLHttpRequest' }, source, bytes));
+      const upload = await timed(() =>
+        postFile(`${address}/api/files/upload`, { cookie, 'x-requested-with': 'XMLHttpRequest' }, source, bytes),
+      );
       clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().rss);
       status = upload.value.status;
@@ -178,11 +194,17 @@ export async function benchUpload(
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const figures = await benchUpload();
-  console.log(`Upload of ${(figures.bytes / MiB).toFixed(0)} MiB over HTTP into local-disk storage (best of ${figures.rounds} rounds):`);
+  console.log(
+    `Upload of ${(figures.bytes / MiB).toFixed(0)} MiB over HTTP into local-disk storage (best of ${figures.rounds} rounds):`,
+  );
   console.log(`  upload:     ${figures.upload.seconds} s, ${figures.upload.mbPerSecond} MiB/s`);
-  console.log(`  disk copy:  ${figures.diskCopy.seconds} s, ${figures.diskCopy.mbPerSecond} MiB/s (fs stream pipe of the same file)`);
+  console.log(
+    `  disk copy:  ${figures.diskCopy.seconds} s, ${figures.diskCopy.mbPerSecond} MiB/s (fs stream pipe of the same file)`,
+  );
   console.log(`  ratio:      ${figures.ratioToDiskCopy} of disk-copy throughput`);
-  console.log(`  memory:     peak RSS growth ${figures.peakRssGrowthMiB} MiB during an upload (RSS before: ${figures.rssBeforeMiB} MiB)`);
+  console.log(
+    `  memory:     peak RSS growth ${figures.peakRssGrowthMiB} MiB during an upload (RSS before: ${figures.rssBeforeMiB} MiB)`,
+  );
   console.log(`  stored:     ${figures.storedBytesMatch ? 'byte count matches' : 'SIZE MISMATCH'}`);
   process.exit(0);
 }

@@ -32,23 +32,55 @@ function transcriptFixture() {
     for (let i = 0; i < count; i += 1, n += 1) {
       // Every 40th word is one the engine was unsure of (underlined, reached with N).
       const confidence = n % 40 === 7 ? 0.4 : 0.93;
-      words.push({ _id: `w-b-${n}`, text: `word${n % 997}`, start: +t.toFixed(3), end: +(t + step * 0.8).toFixed(3), confidence });
+      words.push({
+        _id: `w-b-${n}`,
+        text: `word${n % 997}`,
+        start: +t.toFixed(3),
+        end: +(t + step * 0.8).toFixed(3),
+        confidence,
+      });
       t += step;
     }
-    segments.push({ _id: `s-b-${s}`, speakerId: `speaker_${s % 2}`, start: words[0].start, end: words.at(-1).end, text: words.map((w) => w.text).join(' '), words });
+    segments.push({
+      _id: `s-b-${s}`,
+      speakerId: `speaker_${s % 2}`,
+      start: words[0].start,
+      end: words.at(-1).end,
+      text: words.map((w) => w.text).join(' '),
+      words,
+    });
     s += 1;
   }
   const url = `/api/uploads/bench/${FILE_ID}.wav`;
   return {
-    _id: '00000000-0000-4000-8000-00000000aaaa', fileId: FILE_ID, companyId: 'c', audioPath: url, status: 'completed', reason: null, clientId: null, engine: 'bench', language: 'en', model: null,
-    file: { url, path: `bench/${FILE_ID}.wav`, filename: `${FILE_ID}.wav`, originalName: 'ten-hour-call.wav', uploadDate: new Date().toISOString() },
+    _id: '00000000-0000-4000-8000-00000000aaaa',
+    fileId: FILE_ID,
+    companyId: 'c',
+    audioPath: url,
+    status: 'completed',
+    reason: null,
+    clientId: null,
+    engine: 'bench',
+    language: 'en',
+    model: null,
+    file: {
+      url,
+      path: `bench/${FILE_ID}.wav`,
+      filename: `${FILE_ID}.wav`,
+      originalName: 'ten-hour-call.wav',
+      uploadDate: new Date().toISOString(),
+    },
     metadata: {
       duration: DURATION,
       peaksUrl: `/api/transcripts/${FILE_ID}/peaks`,
-      speakers: [{ id: 'speaker_0', label: 'Agent', channel: 0, color: '#4f46e5' }, { id: 'speaker_1', label: 'Customer', channel: 1, color: '#0891b2' }],
+      speakers: [
+        { id: 'speaker_0', label: 'Agent', channel: 0, color: '#4f46e5' },
+        { id: 'speaker_1', label: 'Customer', channel: 1, color: '#0891b2' },
+      ],
       speakerSegments: segments,
     },
-    createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
   };
 }
 
@@ -100,20 +132,46 @@ async function main() {
 
   const port = await freePort();
   const server = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
-    cwd: ROOT, detached: true, stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dir, ADMIN_PASSWORD: 'Platform-admin-pass-1', DEMO_PASSWORD: PASSWORD, SEED_DEMO: 'true', TRANSCRIPTION_WORKER: 'false' },
+    cwd: ROOT,
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dir,
+      ADMIN_PASSWORD: 'Platform-admin-pass-1',
+      DEMO_PASSWORD: PASSWORD,
+      SEED_DEMO: 'true',
+      TRANSCRIPTION_WORKER: 'false',
+    },
   });
   const origin = `http://localhost:${port}`;
   let browser;
   try {
     for (let i = 0; ; i += 1) {
-      if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${origin}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 1200 || server.exitCode !== null) throw new Error('the server did not start');
       await new Promise((r) => setTimeout(r, 250));
     }
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
     const page = await context.newPage();
@@ -123,17 +181,29 @@ async function main() {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByTestId('user-menu').waitFor();
 
-    await page.route(`**/api/transcripts/file/${FILE_ID}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: transcript }));
-    await page.route(`**/api/transcripts/${FILE_ID}/peaks`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: peaks }));
+    await page.route(`**/api/transcripts/file/${FILE_ID}`, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: transcript }),
+    );
+    await page.route(`**/api/transcripts/${FILE_ID}/peaks`, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: peaks }),
+    );
     await page.route('**/api/uploads/bench/**', (route) => {
       const range = /bytes=(\d+)-(\d*)/.exec(route.request().headers().range ?? '');
       const start = range ? Number(range[1]) : 0;
       // At most 1 MB an answer (a partial answer may be shorter than asked): the whole 144 MB through
       // the DevTools protocol would bring the browser down; the media element asks for the rest.
-      const end = Math.min(range && range[2] ? Number(range[2]) : audio.length - 1, start + 2 ** 20 - 1, audio.length - 1);
+      const end = Math.min(
+        range && range[2] ? Number(range[2]) : audio.length - 1,
+        start + 2 ** 20 - 1,
+        audio.length - 1,
+      );
       return route.fulfill({
         status: 206,
-        headers: { 'content-type': 'audio/wav', 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${audio.length}` },
+        headers: {
+          'content-type': 'audio/wav',
+          'accept-ranges': 'bytes',
+          'content-range': `bytes ${start}-${end}/${audio.length}`,
+        },
         body: audio.subarray(start, end + 1),
       });
     });
@@ -145,7 +215,9 @@ async function main() {
     // ThreadTime is the main thread's CPU time (TaskDuration, the tasks' wall time, where it is missing).
     const busySeconds = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
-      return (metrics.find((m) => m.name === 'ThreadTime') ?? metrics.find((m) => m.name === 'TaskDuration'))?.value ?? 0;
+      return (
+        (metrics.find((m) => m.name === 'ThreadTime') ?? metrics.find((m) => m.name === 'TaskDuration'))?.value ?? 0
+      );
     };
     const busyBefore = await busySeconds();
 
@@ -154,7 +226,9 @@ async function main() {
       window.__bench = { start: 0, firstSegment: 0 };
       new MutationObserver((_, observer) => {
         if (document.querySelector('[data-testid="segment"]')) {
-          requestAnimationFrame(() => { window.__bench.firstSegment = performance.now(); });
+          requestAnimationFrame(() => {
+            window.__bench.firstSegment = performance.now();
+          });
           observer.disconnect();
         }
       }).observe(document.body, { childList: true, subtree: true });
@@ -174,7 +248,11 @@ async function main() {
       return entry ? window.__bench.firstSegment - entry.responseEnd : null;
     });
     await page.locator('[data-testid="waveform"] audio').waitFor({ state: 'attached' });
-    await page.waitForFunction(() => (document.querySelector('[data-testid="waveform"] audio')?.readyState ?? 0) >= 1, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="waveform"] audio')?.readyState ?? 0) >= 1,
+      undefined,
+      { timeout: 60_000 },
+    );
     const nodesAfterLoad = await page.evaluate(() => document.getElementsByTagName('*').length);
 
     // 60 s of playback from the 1-hour mark at 4×, recording frame gaps and the node count.
@@ -199,7 +277,10 @@ async function main() {
           frames += 1;
           if (frames % 30 === 0) maxNodes = Math.max(maxNodes, document.getElementsByTagName('*').length);
           const active = document.querySelector('[data-active="true"]')?.getAttribute('data-word-id') ?? null;
-          if (active !== lastWord) { highlightChanges += 1; lastWord = active; }
+          if (active !== lastWord) {
+            highlightChanges += 1;
+            lastWord = active;
+          }
           if (audio.currentTime - from >= 60) resolve();
           else requestAnimationFrame(tick);
         };
@@ -225,12 +306,15 @@ async function main() {
         figures.longest = Math.max(figures.longest, now - last);
         last = now;
         figures.frames += 1;
-        if (figures.frames % 30 === 0) figures.maxNodes = Math.max(figures.maxNodes, document.getElementsByTagName('*').length);
+        if (figures.frames % 30 === 0)
+          figures.maxNodes = Math.max(figures.maxNodes, document.getElementsByTagName('*').length);
         if (figures.running) requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
     });
-    await page.keyboard.type(' and then the customer said something quite different'.repeat(4).slice(0, 200), { delay: 20 });
+    await page.keyboard.type(' and then the customer said something quite different'.repeat(4).slice(0, 200), {
+      delay: 20,
+    });
     const typing = await page.evaluate(() => {
       window.__typing.running = false;
       return window.__typing;
@@ -253,11 +337,17 @@ async function main() {
       typedCharacters: typed,
     };
     console.log(JSON.stringify(figures, null, 2));
-    console.log(`time to first segment ${figures.firstSegmentPaintedMs} ms (goal < 1000; ${figures.firstSegmentAfterTranscriptArrivedMs} ms after the transcript arrived, ${figures.mainThreadBusyToFirstSegmentMs} ms of main-thread CPU) · DOM nodes ${figures.domNodesMaxDuringPlayback} (goal < 1500) · longest frame ${figures.longestFrameMs} ms (goal ≤ 50) over ${figures.playedSeconds} s of playback, ${figures.highlightChanges} highlight changes · longest frame while typing ${figures.longestFrameTypingMs} ms (goal ≤ 50)`);
+    console.log(
+      `time to first segment ${figures.firstSegmentPaintedMs} ms (goal < 1000; ${figures.firstSegmentAfterTranscriptArrivedMs} ms after the transcript arrived, ${figures.mainThreadBusyToFirstSegmentMs} ms of main-thread CPU) · DOM nodes ${figures.domNodesMaxDuringPlayback} (goal < 1500) · longest frame ${figures.longestFrameMs} ms (goal ≤ 50) over ${figures.playedSeconds} s of playback, ${figures.highlightChanges} highlight changes · longest frame while typing ${figures.longestFrameTypingMs} ms (goal ≤ 50)`,
+    );
   } finally {
     await browser?.close();
     if (server.pid && server.exitCode === null) {
-      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       await new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
     }
     rmSync(dir, { recursive: true, force: true });

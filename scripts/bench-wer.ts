@@ -37,7 +37,13 @@ function findSclite(): string[] | null {
 }
 
 /** Words as sclite compares them: lower case, letters, digits and apostrophes only. */
-const words = (text: string): string[] => text.toLowerCase().replace(/<\/?s>/g, ' ').replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter((w) => w && w !== "'");
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/<\/?s>/g, ' ')
+    .replace(/[^a-z0-9' ]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && w !== "'");
 
 interface Utterance {
   id: string;
@@ -49,7 +55,9 @@ function readTestData(): Utterance[] {
   const fileids = join(DATA, 'fileids');
   const transcription = join(DATA, 'transcription');
   if (!existsSync(fileids) || !existsSync(transcription)) {
-    throw new Error(`No test data at ${DATA} (fileids and transcription): install it with \`${INSTALL}\`, or set BENCH_WER_DATA`);
+    throw new Error(
+      `No test data at ${DATA} (fileids and transcription): install it with \`${INSTALL}\`, or set BENCH_WER_DATA`,
+    );
   }
   // Each line: "<s> words </s> (utterance id)".
   const references = new Map<string, string[]>();
@@ -57,13 +65,17 @@ function readTestData(): Utterance[] {
     const match = /^(.*)\(([^()]+)\)\s*$/.exec(line.trim());
     if (match) references.set(match[2]!.trim(), words(match[1]!));
   }
-  return readFileSync(fileids, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean).map((id) => {
-    const reference = references.get(basename(id));
-    if (!reference) throw new Error(`${transcription} has no reference for ${id}`);
-    const wav = join(DATA, `${id}.wav`);
-    if (!existsSync(wav)) throw new Error(`${wav} is missing: reinstall pocketsphinx-testdata`);
-    return { id: basename(id), wav, reference };
-  });
+  return readFileSync(fileids, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((id) => {
+      const reference = references.get(basename(id));
+      if (!reference) throw new Error(`${transcription} has no reference for ${id}`);
+      const wav = join(DATA, `${id}.wav`);
+      if (!existsSync(wav)) throw new Error(`${wav} is missing: reinstall pocketsphinx-testdata`);
+      return { id: basename(id), wav, reference };
+    });
 }
 
 /** CPU seconds used so far by this process and the children it has waited for (Linux /proc). */
@@ -86,7 +98,11 @@ interface Score {
 /** Scores hyp against ref with sclite and reads its Sum/Avg (percentages) and Sum (counts) rows. */
 function score(sclite: string[], ref: string, hyp: string): Score {
   const [command, ...pre] = sclite;
-  const out = execFileSync(command!, [...pre, '-r', ref, 'trn', '-h', hyp, 'trn', '-i', 'rm', '-o', 'sum', 'rsum', 'stdout'], { encoding: 'utf8' });
+  const out = execFileSync(
+    command!,
+    [...pre, '-r', ref, 'trn', '-h', hyp, 'trn', '-i', 'rm', '-o', 'sum', 'rsum', 'stdout'],
+    { encoding: 'utf8' },
+  );
   // | Sum/Avg | # Snt # Wrd | Corr Sub Del Ins Err S.Err |
   const row = (label: string) => {
     const line = out.split('\n').find((l) => new RegExp(`^\\s*\\|\\s*${label}\\s*\\|`).test(l));
@@ -106,9 +122,21 @@ interface EngineRun {
   cpu: number;
 }
 
-async function runEngine(dir: string, sclite: string[], label: { engine: string; model: string }, engine: SpeechEngine, utterances: Utterance[], audioSeconds: number): Promise<EngineRun> {
+async function runEngine(
+  dir: string,
+  sclite: string[],
+  label: { engine: string; model: string },
+  engine: SpeechEngine,
+  utterances: Utterance[],
+  audioSeconds: number,
+): Promise<EngineRun> {
   const storage = new LocalDiskStorage(join(dir, 'objects'));
-  const deps = { storage, engine, ffmpeg: { ffmpeg: process.env.FFMPEG_PATH ?? 'ffmpeg', ffprobe: process.env.FFPROBE_PATH ?? 'ffprobe' }, decoders: new Limiter(1) };
+  const deps = {
+    storage,
+    engine,
+    ffmpeg: { ffmpeg: process.env.FFMPEG_PATH ?? 'ffmpeg', ffprobe: process.env.FFPROBE_PATH ?? 'ffprobe' },
+    decoders: new Limiter(1),
+  };
   let hypotheses = '';
   let wall = 0;
   let cpu = 0;
@@ -117,7 +145,13 @@ async function runEngine(dir: string, sclite: string[], label: { engine: string;
     await storage.put(key, createReadStream(utterance.wav), { contentType: 'audio/wav' });
     const started = performance.now();
     const cpuStarted = cpuSeconds();
-    const result = await transcribeStoredAudio(deps, key, new AbortController().signal, join(dir, 'work', `${label.engine}-${index}`), 'en');
+    const result = await transcribeStoredAudio(
+      deps,
+      key,
+      new AbortController().signal,
+      join(dir, 'work', `${label.engine}-${index}`),
+      'en',
+    );
     wall += (performance.now() - started) / 1000;
     cpu += cpuSeconds() - cpuStarted;
     const heard = words(result.segments.flatMap((s) => s.words.map((w) => w.text)).join(' '));
@@ -126,12 +160,19 @@ async function runEngine(dir: string, sclite: string[], label: { engine: string;
   }
   const hyp = join(dir, `${label.engine}.trn`);
   writeFileSync(hyp, hypotheses);
-  return { ...label, score: score(sclite, join(dir, 'ref.trn'), hyp), wall: wall / audioSeconds, cpu: cpu / audioSeconds };
+  return {
+    ...label,
+    score: score(sclite, join(dir, 'ref.trn'), hyp),
+    wall: wall / audioSeconds,
+    cpu: cpu / audioSeconds,
+  };
 }
 
 const sclite = findSclite();
 if (!sclite) {
-  console.error(`NIST sclite was not found (neither \`sclite\` on the PATH nor Debian's /usr/lib/sctk/bin/sclite): install it with \`${INSTALL}\``);
+  console.error(
+    `NIST sclite was not found (neither \`sclite\` on the PATH nor Debian's /usr/lib/sctk/bin/sclite): install it with \`${INSTALL}\``,
+  );
   process.exit(1);
 }
 let utterances: Utterance[];
@@ -143,11 +184,26 @@ try {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'earshot-bench-wer-'));
-const whisperHost = new WhisperHost({ variant: 'cpu', threads: Number(process.env.WHISPER_THREADS ?? availableParallelism()), timeoutMs: 3_600_000 });
+const whisperHost = new WhisperHost({
+  variant: 'cpu',
+  threads: Number(process.env.WHISPER_THREADS ?? availableParallelism()),
+  timeoutMs: 3_600_000,
+});
 try {
-  const audioSeconds = utterances.reduce((sum, u) => sum + Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', u.wav], { encoding: 'utf8' })), 0);
+  const audioSeconds = utterances.reduce(
+    (sum, u) =>
+      sum +
+      Number(
+        execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', u.wav], {
+          encoding: 'utf8',
+        }),
+      ),
+    0,
+  );
   writeFileSync(join(dir, 'ref.trn'), utterances.map((u) => trnLine(u.reference, u.id)).join(''));
-  console.log(`${utterances.length} recordings (${audioSeconds.toFixed(1)} s, ${utterances.reduce((n, u) => n + u.reference.length, 0)} reference words) from ${DATA}; sclite: ${sclite.join(' ')}`);
+  console.log(
+    `${utterances.length} recordings (${audioSeconds.toFixed(1)} s, ${utterances.reduce((n, u) => n + u.reference.length, 0)} reference words) from ${DATA}; sclite: ${sclite.join(' ')}`,
+  );
   const loadBefore = loadavg()[0]!;
   const runs: EngineRun[] = [];
   const pocketsphinx = new PocketSphinxEngine({
@@ -157,7 +213,16 @@ try {
     dict: process.env.POCKETSPHINX_DICT,
     chunkSeconds: Number(process.env.TRANSCRIPTION_CHUNK_SECONDS ?? 60),
   });
-  runs.push(await runEngine(dir, sclite, { engine: 'pocketsphinx', model: 'en-us (Debian default)' }, pocketsphinx, utterances, audioSeconds));
+  runs.push(
+    await runEngine(
+      dir,
+      sclite,
+      { engine: 'pocketsphinx', model: 'en-us (Debian default)' },
+      pocketsphinx,
+      utterances,
+      audioSeconds,
+    ),
+  );
   const own = process.env.BENCH_WHISPER_MODEL;
   if (own) {
     const model = { name: basename(own), path: own, languages: 'multilingual' as const, sizeBytes: statSync(own).size };
@@ -167,15 +232,21 @@ try {
     await engine.transcribe(utterances[0]!.wav, undefined, 'en');
     runs.push(await runEngine(dir, sclite, { engine: 'whisper', model: model.name }, engine, utterances, audioSeconds));
   } else {
-    console.log('  whisper: skipped (set BENCH_WHISPER_MODEL=<path to a ggml .bin>; no real model can be downloaded on this build machine, so whisper figures come from an operator\'s machine)');
+    console.log(
+      "  whisper: skipped (set BENCH_WHISPER_MODEL=<path to a ggml .bin>; no real model can be downloaded on this build machine, so whisper figures come from an operator's machine)",
+    );
   }
   console.log('\n| engine | model | utterances | words | WER % | sub / del / ins | RTF wall | RTF CPU |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const run of runs) {
     const s = run.score;
-    console.log(`| ${run.engine} | ${run.model} | ${s.utterances} | ${s.words} | ${s.wer.toFixed(1)} | ${s.sub} / ${s.del} / ${s.ins} | ${run.wall.toFixed(2)} | ${run.cpu.toFixed(2)} |`);
+    console.log(
+      `| ${run.engine} | ${run.model} | ${s.utterances} | ${s.words} | ${s.wer.toFixed(1)} | ${s.sub} / ${s.del} / ${s.ins} | ${run.wall.toFixed(2)} | ${run.cpu.toFixed(2)} |`,
+    );
   }
-  console.log(`\nmachine load (1-min average) before / after: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores (wall RTF is only meaningful on an idle machine)`);
+  console.log(
+    `\nmachine load (1-min average) before / after: ${loadBefore.toFixed(1)} / ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores (wall RTF is only meaningful on an idle machine)`,
+  );
 } finally {
   await whisperHost.close();
   rmSync(dir, { recursive: true, force: true });

@@ -56,7 +56,11 @@ const rows = (map: Map<string, number>) =>
   [...map.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .map(([name, micros]) => ({ name, 'self ms': Math.round(micros / 1000), share: `${((micros / total) * 100).toFixed(1)} %` }));
+    .map(([name, micros]) => ({
+      name,
+      'self ms': Math.round(micros / 1000),
+      share: `${((micros / total) * 100).toFixed(1)} %`,
+    }));
 
 console.log(`${file}: ${Math.round(total / 1000)} ms sampled`);
 console.log('\nSelf time by module');

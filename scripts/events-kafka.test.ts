@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { EventConsumer, buildEnvelope, defineService, kitMigrations, migrate, on, type Database, type EventBus } from '@earshot/kit';
+import {
+  EventConsumer,
+  buildEnvelope,
+  defineService,
+  kitMigrations,
+  migrate,
+  on,
+  type Database,
+  type EventBus,
+} from '@earshot/kit';
 import { openTestDatabase } from '@earshot/kit/testing';
 import { consumerContext, describeKafka, testKafkaBus, unique } from '../packages/kit/test/kafka-support';
 import { runEventsCommand } from './events';
@@ -54,22 +63,40 @@ describeKafka('a poison event on Kafka', () => {
     await bus.subscribe({ ...consumer.subscription(), group: unique('ops') });
     await bus.start();
     const sent = ['before', 'poison', 'after'].map((label) =>
-      buildEnvelope({ type: 'user.signed_out', companyId: company, actor: { type: 'system', id: null }, data: { id: `${company}:${label}` } }),
+      buildEnvelope({
+        type: 'user.signed_out',
+        companyId: company,
+        actor: { type: 'system', id: null },
+        data: { id: `${company}:${label}` },
+      }),
     );
     await bus.publish(sent.map((envelope) => ({ topic, key: company, envelope })));
     while (applied.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(applied).toEqual([`${company}:before`, `${company}:after`]);
     const parked = await consumer.parked();
-    expect(parked).toEqual([expect.objectContaining({ eventId: sent[1]!.id, attempts: MAX_ATTEMPTS, error: 'the mail server rejects this address' })]);
+    expect(parked).toEqual([
+      expect.objectContaining({
+        eventId: sent[1]!.id,
+        attempts: MAX_ATTEMPTS,
+        error: 'the mail server rejects this address',
+      }),
+    ]);
 
     broken = false;
     const lines: string[] = [];
-    const code = await runEventsCommand(['replay', '--all', '--service', 'ops'], { database, modules: [service], env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, print: (l) => void lines.push(l) });
+    const code = await runEventsCommand(['replay', '--all', '--service', 'ops'], {
+      database,
+      modules: [service],
+      env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      print: (l) => void lines.push(l),
+    });
     expect(code).toBe(0);
     expect(lines).toEqual([`replayed ${sent[1]!.id} (ops)`]);
     expect(applied).toEqual([`${company}:before`, `${company}:after`, `${company}:poison`]);
     expect(await consumer.parked()).toEqual([]);
-    const rows = (await database.db.execute(sql`select count(*)::int as n from ops_kafka_test.applied_events where consumer = 'ops'`)) as unknown as { rows: { n: number }[] };
+    const rows = (await database.db.execute(
+      sql`select count(*)::int as n from ops_kafka_test.applied_events where consumer = 'ops'`,
+    )) as unknown as { rows: { n: number }[] };
     expect(rows.rows[0]!.n).toBe(3);
   }, 60_000);
 });

@@ -22,7 +22,12 @@ let dataDir: string;
 let lines: string[];
 const run = async (...argv: string[]) => {
   lines = [];
-  return runEventsCommand(argv, { database, modules: [service], env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, print: (l) => void lines.push(l) });
+  return runEventsCommand(argv, {
+    database,
+    modules: [service],
+    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    print: (l) => void lines.push(l),
+  });
 };
 
 beforeAll(async () => {
@@ -37,12 +42,20 @@ afterAll(async () => {
 test('parked lists what the consumer parked; replay applies it and empties the table', async () => {
   expect(await run('parked')).toBe(0);
   expect(lines).toEqual(['No parked events.']);
-  const envelope = buildEnvelope({ type: 'user.signed_out', companyId: null, actor: { type: 'system', id: null }, data: { id: 'u-1' } });
-  await database.db.execute(sql`insert into ops_test.parked_events (consumer, event_id, type, envelope, attempts, error, parked_at)
+  const envelope = buildEnvelope({
+    type: 'user.signed_out',
+    companyId: null,
+    actor: { type: 'system', id: null },
+    data: { id: 'u-1' },
+  });
+  await database.db
+    .execute(sql`insert into ops_test.parked_events (consumer, event_id, type, envelope, attempts, error, parked_at)
     values ('ops', ${envelope.id}, ${envelope.type}, ${JSON.stringify(envelope)}::jsonb, 5, 'database was down', now())`);
 
   expect(await run('parked', '--service', 'ops')).toBe(0);
-  expect(lines).toEqual([expect.stringMatching(new RegExp(`^${envelope.id}  ops  user.signed_out  attempts=5 .* error=database was down$`))]);
+  expect(lines).toEqual([
+    expect.stringMatching(new RegExp(`^${envelope.id}  ops  user.signed_out  attempts=5 .* error=database was down$`)),
+  ]);
   expect(await run('replay', envelope.id)).toBe(0);
   expect(lines).toEqual([`replayed ${envelope.id} (ops)`]);
   expect(applied).toEqual(['u-1']);

@@ -7,7 +7,8 @@ import type { Database, ParkedEvent, ServiceModule } from '@earshot/kit';
 import { ALL_SERVICES } from '../gateway/src/modules';
 import { commandConfig, mountOffline } from './offline-services';
 
-const USAGE = 'usage: npm run events -- parked [--service <name>]\n       npm run events -- replay <event id>|--all [--service <name>]';
+const USAGE =
+  'usage: npm run events -- parked [--service <name>]\n       npm run events -- replay <event id>|--all [--service <name>]';
 
 export interface EventsCommandOptions {
   env?: NodeJS.ProcessEnv;
@@ -26,20 +27,37 @@ export async function runEventsCommand(argv: readonly string[], options: EventsC
   const args = serviceAt >= 0 ? rest.filter((_, i) => i !== serviceAt && i !== serviceAt + 1) : rest;
   const all = options.modules ?? ALL_SERVICES;
   const modules = service ? all.filter((m) => m.name === service) : all;
-  if ((command !== 'parked' && command !== 'replay') || (serviceAt >= 0 && modules.length === 0) || (command === 'replay' && args.length !== 1)) {
-    print(serviceAt >= 0 && modules.length === 0 ? `unknown service "${service}" (one of: ${all.map((m) => m.name).join(', ')})` : USAGE);
+  if (
+    (command !== 'parked' && command !== 'replay') ||
+    (serviceAt >= 0 && modules.length === 0) ||
+    (command === 'replay' && args.length !== 1)
+  ) {
+    print(
+      serviceAt >= 0 && modules.length === 0
+        ? `unknown service "${service}" (one of: ${all.map((m) => m.name).join(', ')})`
+        : USAGE,
+    );
     return 2;
   }
 
   // The services' handlers without their traffic: events a replayed handler emits wait in the
   // outbox for the service's own relay.
-  const { database, running } = await mountOffline('events', modules, commandConfig(modules, options.env ?? process.env), options.database);
+  const { database, running } = await mountOffline(
+    'events',
+    modules,
+    commandConfig(modules, options.env ?? process.env),
+    options.database,
+  );
   try {
     if (command === 'parked') {
       const rows: (ParkedEvent & { service: string })[] = [];
-      for (const [name, consumer] of running.consumers) rows.push(...(await consumer.parked()).map((p) => ({ ...p, service: name })));
+      for (const [name, consumer] of running.consumers)
+        rows.push(...(await consumer.parked()).map((p) => ({ ...p, service: name })));
       if (rows.length === 0) print('No parked events.');
-      for (const r of rows) print(`${r.eventId}  ${r.service}  ${r.type}  attempts=${r.attempts}  parked=${r.parkedAt.toISOString()}  error=${r.error}`);
+      for (const r of rows)
+        print(
+          `${r.eventId}  ${r.service}  ${r.type}  attempts=${r.attempts}  parked=${r.parkedAt.toISOString()}  error=${r.error}`,
+        );
       return 0;
     }
     const eventId = args[0] === '--all' ? undefined : args[0];

@@ -15,7 +15,11 @@ type JsonSchema = Record<string, unknown>;
 
 /** AsyncAPI schemas follow JSON Schema draft 7; the dialect marker is left out (it is implied). */
 function jsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -54,7 +58,8 @@ export function buildAsyncApi(): Record<string, unknown> {
     operations[`consume.${topic}`] = {
       action: 'receive',
       channel: { $ref: `#/channels/${topic}` },
-      summary: 'Consumers (one Kafka consumer group per service; the audit service reads every topic) must be idempotent by event id.',
+      summary:
+        'Consumers (one Kafka consumer group per service; the audit service reads every topic) must be idempotent by event id.',
       messages: refs,
     };
     for (const e of events) {
@@ -63,17 +68,27 @@ export function buildAsyncApi(): Record<string, unknown> {
         title: e.type,
         summary: e.description,
         ...(e.past?.length
-          ? { description: `Current version ${e.version}. Events of earlier versions (${e.past.map((p) => `v${p.version}`).join(', ')}) may still be delivered; the contracts upcast them to v${e.version} for handlers.` }
+          ? {
+              description: `Current version ${e.version}. Events of earlier versions (${e.past.map((p) => `v${p.version}`).join(', ')}) may still be delivered; the contracts upcast them to v${e.version} for handlers.`,
+            }
           : {}),
         contentType: 'application/json',
-        headers: { type: 'object', properties: { type: { type: 'string', const: e.type, description: 'The event type, also in the envelope.' } } },
+        headers: {
+          type: 'object',
+          properties: { type: { type: 'string', const: e.type, description: 'The event type, also in the envelope.' } },
+        },
         payload: {
           allOf: [
             { $ref: '#/components/schemas/Envelope' },
-            { type: 'object', properties: { type: { const: e.type }, version: { const: e.version }, data: jsonSchema(e.data) } },
+            {
+              type: 'object',
+              properties: { type: { const: e.type }, version: { const: e.version }, data: jsonSchema(e.data) },
+            },
           ],
         },
-        bindings: { kafka: { key: { type: 'string', description: 'The company id, or "platform".' }, bindingVersion: '0.5.0' } },
+        bindings: {
+          kafka: { key: { type: 'string', description: 'The company id, or "platform".' }, bindingVersion: '0.5.0' },
+        },
       };
     }
   }
@@ -90,7 +105,11 @@ export function buildAsyncApi(): Record<string, unknown> {
     },
     defaultContentType: 'application/json',
     servers: {
-      kafka: { host: 'kafka:9092', protocol: 'kafka', description: 'The Kafka cluster named by KAFKA_BROKERS (distributed mode).' },
+      kafka: {
+        host: 'kafka:9092',
+        protocol: 'kafka',
+        description: 'The Kafka cluster named by KAFKA_BROKERS (distributed mode).',
+      },
     },
     channels,
     operations,

@@ -15,7 +15,10 @@ import { commandConfig, mountOffline } from './offline-services';
 /** The schemas whose services keep company data keys; a schema not in this database is skipped. */
 const KEY_SCHEMAS = ['file', 'transcription', 'chat', 'prompt'];
 
-export async function runKeysCommand(args: string[], options: { env?: NodeJS.ProcessEnv; database?: Database; print?: (line: string) => void } = {}): Promise<number> {
+export async function runKeysCommand(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; database?: Database; print?: (line: string) => void } = {},
+): Promise<number> {
   const print = options.print ?? console.log;
   const [command] = args;
   if (command !== 'rotate' && command !== 'status') {
@@ -29,7 +32,9 @@ export async function runKeysCommand(args: string[], options: { env?: NodeJS.Pro
     const { db } = running.contexts.get('file')!;
     const schemas: string[] = [];
     for (const schema of KEY_SCHEMAS) {
-      const found = (await db.execute(sql`select to_regclass(${`${schema}.company_keys`}) is not null as present`)) as unknown as { rows: { present: boolean }[] };
+      const found = (await db.execute(
+        sql`select to_regclass(${`${schema}.company_keys`}) is not null as present`,
+      )) as unknown as { rows: { present: boolean }[] };
       if (found.rows[0]?.present) schemas.push(schema);
     }
     if (command === 'rotate') {
@@ -40,8 +45,13 @@ export async function runKeysCommand(args: string[], options: { env?: NodeJS.Pro
     }
     let keys = 0;
     for (const schema of schemas) {
-      const rows = (await db.execute(sql`select master_key_id, count(*)::int as n from ${sql.identifier(schema)}.company_keys where wrapped_key is not null group by 1 order by 1`)) as unknown as { rows: { master_key_id: string; n: number }[] };
-      for (const row of rows.rows) print(`${schema} ${row.master_key_id}${row.master_key_id === master.currentId ? ' (current)' : ''}: ${row.n} data key(s)`);
+      const rows = (await db.execute(
+        sql`select master_key_id, count(*)::int as n from ${sql.identifier(schema)}.company_keys where wrapped_key is not null group by 1 order by 1`,
+      )) as unknown as { rows: { master_key_id: string; n: number }[] };
+      for (const row of rows.rows)
+        print(
+          `${schema} ${row.master_key_id}${row.master_key_id === master.currentId ? ' (current)' : ''}: ${row.n} data key(s)`,
+        );
       keys += rows.rows.length;
     }
     if (!keys) print('No data keys.');

@@ -13,7 +13,8 @@ import { SpeechModelManager } from '../services/transcription/src/models/manager
 import { formatBytes } from '../services/transcription/src/models/fetch';
 import { commandConfig, mountOffline } from './offline-services';
 
-const USAGE = 'usage: npm run models -- list\n       npm run models -- add <name>\n       npm run models -- remove <name>\n       npm run models -- default <name>';
+const USAGE =
+  'usage: npm run models -- list\n       npm run models -- add <name>\n       npm run models -- remove <name>\n       npm run models -- default <name>';
 
 export interface ModelsCommandOptions {
   env?: NodeJS.ProcessEnv;
@@ -38,9 +39,11 @@ export async function runModelsCommand(argv: readonly string[], options: ModelsC
     // PGlite writes this file while a process has the database open, and removes it on close.
     const pid = join(config.DATA_DIR, 'pgdata', 'postmaster.pid');
     if (existsSync(pid)) {
-      print(`The embedded database in ${join(config.DATA_DIR, 'pgdata')} is open in another process (the console, npm start): `
-        + 'stop it first, or use AI Configuration → Speech models in the console. '
-        + `If nothing is running, the console stopped without closing the database: delete ${pid} and try again.`);
+      print(
+        `The embedded database in ${join(config.DATA_DIR, 'pgdata')} is open in another process (the console, npm start): ` +
+          'stop it first, or use AI Configuration → Speech models in the console. ' +
+          `If nothing is running, the console stopped without closing the database: delete ${pid} and try again.`,
+      );
       return 1;
     }
   }
@@ -76,7 +79,9 @@ export async function runModelsCommand(argv: readonly string[], options: ModelsC
     await manager.settled(name!);
     bar.end();
     const result = await manager.get(name!);
-    print(interrupted ? `${name}: stopped; \`npm run models -- add ${name}\` continues the download` : describe(result));
+    print(
+      interrupted ? `${name}: stopped; \`npm run models -- add ${name}\` continues the download` : describe(result),
+    );
     return result.status === 'ready' ? 0 : 1;
   } catch (error) {
     if (error instanceof HttpError) {
@@ -93,8 +98,16 @@ export async function runModelsCommand(argv: readonly string[], options: ModelsC
 }
 
 function describe(m: SpeechModelDto): string {
-  const state = m.status === 'downloading' || (m.status === 'absent' && m.progress > 0) ? `${m.status} ${Math.floor(m.progress * 100)}%` : m.status;
-  const flags = [m.isDefault ? 'default' : '', m.kind === 'diarization' ? 'speakers' : m.languages === 'en' ? 'English only' : 'multilingual'].filter(Boolean).join(', ');
+  const state =
+    m.status === 'downloading' || (m.status === 'absent' && m.progress > 0)
+      ? `${m.status} ${Math.floor(m.progress * 100)}%`
+      : m.status;
+  const flags = [
+    m.isDefault ? 'default' : '',
+    m.kind === 'diarization' ? 'speakers' : m.languages === 'en' ? 'English only' : 'multilingual',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${m.name.padEnd(26)} ${formatBytes(m.sizeBytes).padStart(8)}  ${state.padEnd(16)} ${flags}${m.error ? `\n    ${m.error}` : ''}`;
 }
 
@@ -111,7 +124,9 @@ function progressPrinter(out: NodeJS.WriteStream) {
         lastDraw = Date.now();
         const width = Math.max(10, Math.min(40, (out.columns ?? 80) - 40));
         const full = Math.round(share * width);
-        out.write(`\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(share * 100).toFixed(1).padStart(5)}%  ${formatBytes(done)} / ${formatBytes(total)}  `);
+        out.write(
+          `\r[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(share * 100).toFixed(1).padStart(5)}%  ${formatBytes(done)} / ${formatBytes(total)}  `,
+        );
         drawn = true;
       } else if (Math.floor(share * 10) > lastTenth) {
         lastTenth = Math.floor(share * 10);

@@ -25,9 +25,20 @@ export function commandConfig(modules: readonly ServiceModule[], env: NodeJS.Pro
 }
 
 /** Opens the database the configuration names (unless given one) and mounts the modules on it. */
-export async function mountOffline(name: string, modules: readonly ServiceModule[], config: BaseConfig, given?: Database): Promise<{ database: Database; running: RunningServices }> {
+export async function mountOffline(
+  name: string,
+  modules: readonly ServiceModule[],
+  config: BaseConfig,
+  given?: Database,
+): Promise<{ database: Database; running: RunningServices }> {
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, name);
   const database = given ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
-  const running = await mountServices(buildServer({ logLevel: 'silent', name, logger }), modules, { config, database, bus: new MemoryBus(logger), logger, tokens: new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS) });
+  const running = await mountServices(buildServer({ logLevel: 'silent', name, logger }), modules, {
+    config,
+    database,
+    bus: new MemoryBus(logger),
+    logger,
+    tokens: new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS),
+  });
   return { database, running };
 }

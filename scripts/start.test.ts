@@ -32,7 +32,8 @@ test('the banner comes before the first log line, and SIGTERM to npm start stops
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         // The banner, then the log lines it held back (fastify's own "Server listening" among them).
-        if (output.includes('Sign in as the platform administrator') && /"msg":"Server listening/.test(output)) resolve();
+        if (output.includes('Sign in as the platform administrator') && /"msg":"Server listening/.test(output))
+          resolve();
       });
       child.on('exit', () => reject(new Error(`npm start exited before its banner:\n${output}`)));
     });

@@ -45,8 +45,12 @@ if (!args.includes('--selectProjects') || args.includes('browser')) {
   const built = ensureWebBuilt();
   if (built !== 0) process.exit(built);
 }
-const child = spawn(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...args], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test' },
-});
+const child = spawn(
+  process.execPath,
+  ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...args],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test' },
+  },
+);
 child.on('exit', (code) => process.exit(code ?? 1));

@@ -6,7 +6,10 @@ import { allInOneConfigSchema, createAllInOne } from './compose';
 const held = new HeldStream(process.stdout);
 try {
   const settings = loadConfig(allInOneConfigSchema) as { LOG_LEVEL: string; NODE_ENV: string };
-  const logger = createLogger(settings.LOG_LEVEL, 'earshot', { pretty: settings.NODE_ENV === 'development', stream: held });
+  const logger = createLogger(settings.LOG_LEVEL, 'earshot', {
+    pretty: settings.NODE_ENV === 'development',
+    stream: held,
+  });
   const stopTelemetry = await startTelemetry(process.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'earshot');
   const earshot = await createAllInOne({ logger });
   const { config, app, demo } = earshot;
@@ -27,9 +30,12 @@ try {
   }
   lines.push('  Sign in as the platform administrator with ADMIN_EMAIL (default admin@earshot.local).');
   // Without a mail server nothing is dropped: say where the messages go instead.
-  lines.push(process.env.SMTP_URL
-    ? '  Mail:          sent through SMTP_URL'
-    : `  Mail:          no SMTP_URL, so each message is written to ${config.DATA_DIR}/mail and listed at ${url}/email-templates (Outgoing mail)`, '');
+  lines.push(
+    process.env.SMTP_URL
+      ? '  Mail:          sent through SMTP_URL'
+      : `  Mail:          no SMTP_URL, so each message is written to ${config.DATA_DIR}/mail and listed at ${url}/email-templates (Outgoing mail)`,
+    '',
+  );
   console.log(lines.join('\n'));
   held.release();
   const shutdown = async () => {

@@ -9,7 +9,16 @@ import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { ERROR_CODES } from '@earshot/contracts';
-import { apiKeyOwnerOf, authGuard, buildServer, loadSheddingFrom, routeNotFound, type LoadShedding, type Logger, type TokenVerifier } from '@earshot/kit';
+import {
+  apiKeyOwnerOf,
+  authGuard,
+  buildServer,
+  loadSheddingFrom,
+  routeNotFound,
+  type LoadShedding,
+  type Logger,
+  type TokenVerifier,
+} from '@earshot/kit';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -45,7 +54,12 @@ export interface OpenApiSources {
 
 /** The gateway's own document with the others' paths, schemas and tags added. */
 export function mergeOpenApi<T extends OpenApiDocument>(base: T, others: readonly OpenApiDocument[]): T {
-  const merged = { ...base, paths: { ...base.paths }, components: { ...base.components, schemas: { ...base.components?.schemas } }, tags: [...(base.tags ?? [])] };
+  const merged = {
+    ...base,
+    paths: { ...base.paths },
+    components: { ...base.components, schemas: { ...base.components?.schemas } },
+    tags: [...(base.tags ?? [])],
+  };
   for (const other of others) {
     Object.assign(merged.paths, other.paths);
     Object.assign(merged.components.schemas, other.components?.schemas);
@@ -94,7 +108,12 @@ export function gatewayOptionsFrom(
 /** Rate-limit buckets of company API keys (one key per company). */
 const API_KEY_BUCKET = 'api-key:';
 
-const SIGN_IN_PATHS = new Set(['/api/auth/login', '/api/auth/two-step/verify', '/api/auth/password/forgot', '/api/auth/password/reset']);
+const SIGN_IN_PATHS = new Set([
+  '/api/auth/login',
+  '/api/auth/two-step/verify',
+  '/api/auth/password/forgot',
+  '/api/auth/password/reset',
+]);
 
 /**
  * The sign-in route a request goes to, or null. The matched route, never the raw URL: a query
@@ -159,10 +178,16 @@ export async function securityHeaders(options: FastifyHelmetOptions): Promise<Re
  * OpenAPI docs and the web app. Services mount on it (all-in-one) or sit behind its proxy.
  */
 export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
-  const webRoot = options.webDist && existsSync(join(options.webDist, 'index.html')) ? resolve(options.webDist) : undefined;
+  const webRoot =
+    options.webDist && existsSync(join(options.webDist, 'index.html')) ? resolve(options.webDist) : undefined;
   // Client-side routes: any GET outside /api that is not a file gets the app shell.
   const spaFallback = (request: FastifyRequest, reply: FastifyReply) => {
-    if (webRoot && (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/') && request.url !== '/api') {
+    if (
+      webRoot &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      request.url !== '/api'
+    ) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html', webRoot);
     }
     return routeNotFound(request, reply);
@@ -195,7 +220,12 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   await app.register(rateLimit, {
     global: true,
-    max: (request, key) => (key.startsWith(API_KEY_BUCKET) ? options.apiKeyRateLimitMax : signInRoute(request) ? options.signInRateLimitMax : options.rateLimitMax),
+    max: (request, key) =>
+      key.startsWith(API_KEY_BUCKET)
+        ? options.apiKeyRateLimitMax
+        : signInRoute(request)
+          ? options.signInRateLimitMax
+          : options.rateLimitMax,
     timeWindow: options.rateLimitWindowMs,
     // Sign-in attempts are counted per address and route; a valid company API key per key (an
     // integration may call from many addresses); everything else, invalid keys too, per address.
@@ -217,8 +247,17 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Earshot API', version: '1.0.0', description: 'Multi-company console for audio transcripts and AI chat.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 'earshot_at' } } },
+      info: {
+        title: 'Earshot API',
+        version: '1.0.0',
+        description: 'Multi-company console for audio transcripts and AI chat.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'earshot_at' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -228,18 +267,26 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     uiConfig: { docExpansion: 'list' },
     ...(sources
       ? {
-          uiHooks: { onRequest: (_request: unknown, _reply: unknown, done: () => void) => void sources.refresh().then(done) },
-          transformSpecification: (spec: Readonly<Record<string, unknown>>) => mergeOpenApi(spec as OpenApiDocument, sources.documents()),
+          uiHooks: {
+            onRequest: (_request: unknown, _reply: unknown, done: () => void) => void sources.refresh().then(done),
+          },
+          transformSpecification: (spec: Readonly<Record<string, unknown>>) =>
+            mergeOpenApi(spec as OpenApiDocument, sources.documents()),
         }
       : {}),
   });
 
   if (webRoot) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'],
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
       setHeaders(reply, path) {
         // Hashed assets never change; the shell and the service worker must always be fresh.
         reply.header('cache-control', /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      } });
+      },
+    });
   }
   return app;
 }

@@ -63,17 +63,25 @@ const defaultWebDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..',
 export async function createAllInOne(options: AllInOneOptions = {}): Promise<AllInOne> {
   const parsed = loadConfig(allInOneConfigSchema, options.env ?? process.env) as unknown as BaseConfig & GatewayConfig;
   const secrets = options.secrets ?? resolveSecrets(parsed.DATA_DIR, parsed);
-  const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey } as BaseConfig & typeof parsed;
+  const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey } as BaseConfig &
+    typeof parsed;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'earshot');
   const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const bus = createBus(config, logger);
   // The same key file the auth module signs with (DATA_DIR, or AUTH_SIGNING_KEY): the gateway and
   // every in-process service only verify, and learn of ended sessions at the auth commit.
-  const signer = new TokenSigner(await resolveSigningKeys(config.DATA_DIR, config.ACCESS_TOKEN_TTL_SECONDS, config as never), config.ACCESS_TOKEN_TTL_SECONDS);
+  const signer = new TokenSigner(
+    await resolveSigningKeys(config.DATA_DIR, config.ACCESS_TOKEN_TTL_SECONDS, config as never),
+    config.ACCESS_TOKEN_TTL_SECONDS,
+  );
   const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS);
 
   const app = await buildGateway(gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST ?? defaultWebDist));
-  app.get('/api/health', { config: { access: 'public' } }, async () => ({ status: 'ok', mode: 'all-in-one', services: ALL_SERVICES.map((s) => s.name) }));
+  app.get('/api/health', { config: { access: 'public' } }, async () => ({
+    status: 'ok',
+    mode: 'all-in-one',
+    services: ALL_SERVICES.map((s) => s.name),
+  }));
   app.get('/api/ready', { config: { access: 'public' } }, async (_request, reply) => {
     try {
       await database.query('select 1');

@@ -4,7 +4,12 @@ import { envBoolean } from '@earshot/kit';
 
 /** Keys the gateway reads on top of the base config and every service's own. */
 export const gatewayConfigShape = {
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(1024 * 1024),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
   SIGN_IN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
@@ -13,7 +18,10 @@ export const gatewayConfigShape = {
   WEB_DIST: z.string().optional(),
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('earshot:rate-limit:'),
 };
 

@@ -15,10 +15,16 @@ try {
 }
 
 const logger = createLogger(config.LOG_LEVEL, 'gateway');
-const stopTelemetry = await startTelemetry(config.OTEL_EXPORTER_OTLP_ENDPOINT, config.OTEL_SERVICE_NAME ?? 'earshot-gateway');
+const stopTelemetry = await startTelemetry(
+  config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  config.OTEL_SERVICE_NAME ?? 'earshot-gateway',
+);
 const { app, upstreams } = await createDistributedGateway(config, undefined, { logger });
 await app.listen({ host: config.HOST, port: config.PORT });
-logger.info({ upstreams: upstreams.map((u) => ({ service: u.service, url: u.url, prefixes: u.prefixes })) }, 'gateway routing to services');
+logger.info(
+  { upstreams: upstreams.map((u) => ({ service: u.service, url: u.url, prefixes: u.prefixes })) },
+  'gateway routing to services',
+);
 
 const shutdown = async () => {
   await app.close();

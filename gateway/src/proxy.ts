@@ -3,7 +3,17 @@ import type { FastifyInstance, FastifyReply, RawServerBase, RouteGenericInterfac
 import httpProxy from '@fastify/http-proxy';
 import { z } from 'zod';
 import { SERVICE_OPENAPI_PATH, SERVICE_ROUTES, type ServiceRoute } from '@earshot/contracts';
-import { BaseConfigSchema, TokenVerifier, checkApiKeysRemotely, createBus, createLogger, sessionEndSubscription, type BaseConfig, type EventBus, type Logger } from '@earshot/kit';
+import {
+  BaseConfigSchema,
+  TokenVerifier,
+  checkApiKeysRemotely,
+  createBus,
+  createLogger,
+  sessionEndSubscription,
+  type BaseConfig,
+  type EventBus,
+  type Logger,
+} from '@earshot/kit';
 import { buildGateway, gatewayOptionsFrom, type OpenApiDocument, type OpenApiSources } from './app';
 import { gatewayConfigShape, serviceUrlShape } from './config';
 
@@ -29,7 +39,8 @@ export function upstreamsFor(services: readonly RoutedService[], config: Record<
   return services.map((service) => {
     const key = service.urlEnv ?? serviceUrlKey(service.name);
     const url = config[key];
-    if (typeof url !== 'string') throw new Error(`No ${key} for the ${service.name} service: add it to serviceUrlShape`);
+    if (typeof url !== 'string')
+      throw new Error(`No ${key} for the ${service.name} service: add it to serviceUrlShape`);
     return { service: service.name, url: url.replace(/\/+$/, ''), prefixes: service.prefixes };
   });
 }
@@ -65,7 +76,10 @@ export function upstreamOpenApi(upstreams: readonly Upstream[], timeoutMs = 2000
  */
 const IDENTITY_HEADER = /^x-(user|auth|identity|company|role|tenant|forwarded-user|authenticated|earshot)(-|$)/i;
 
-function upstreamHeaders(request: { id: string; ip: string; protocol: string; host: string }, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+function upstreamHeaders(
+  request: { id: string; ip: string; protocol: string; host: string },
+  headers: IncomingHttpHeaders,
+): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (!IDENTITY_HEADER.test(name)) out[name] = value;
   // One id follows the request through every log line it causes.
@@ -79,16 +93,32 @@ function upstreamHeaders(request: { id: string; ip: string; protocol: string; ho
 }
 
 /** A service that cannot be reached: 502/503/504 in the usual error format, details only in the log. */
-const DOWN_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
-function unreachable(reply: FastifyReply<RouteGenericInterface, RawServerBase>, service: string, error: Error & { statusCode?: number }) {
+function unreachable(
+  reply: FastifyReply<RouteGenericInterface, RawServerBase>,
+  service: string,
+  error: Error & { statusCode?: number },
+) {
   const cause = (error.cause ?? {}) as { code?: string };
-  const status = error.statusCode === 504 ? 504 : error.statusCode === 503 || DOWN_CODES.has(cause.code ?? '') ? 503 : 502;
+  const status =
+    error.statusCode === 504 ? 504 : error.statusCode === 503 || DOWN_CODES.has(cause.code ?? '') ? 503 : 502;
   reply.log.error({ err: error, service }, 'upstream service failed');
   void reply
     .code(status)
     .header('retry-after', '5')
-    .send({ message: `The ${service} service is not available right now, try again shortly`, code: 'SERVICE_UNAVAILABLE' });
+    .send({
+      message: `The ${service} service is not available right now, try again shortly`,
+      code: 'SERVICE_UNAVAILABLE',
+    });
 }
 
 /** Routes /api/<prefix> and /api/<prefix>/* of every module to its service over HTTP. */
@@ -159,7 +189,8 @@ export async function createDistributedGateway(
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'gateway');
   const upstreams = upstreamsFor(services, config);
   // Only public keys: the auth service's JWKS (AUTH_JWKS_URL, else behind AUTH_SERVICE_URL).
-  const jwksUrl = config.AUTH_JWKS_URL ?? `${(config.AUTH_SERVICE_URL ?? 'http://auth:3000').replace(/\/+$/, '')}/api/auth/jwks`;
+  const jwksUrl =
+    config.AUTH_JWKS_URL ?? `${(config.AUTH_SERVICE_URL ?? 'http://auth:3000').replace(/\/+$/, '')}/api/auth/jwks`;
   const tokens = new TokenVerifier((config as BaseConfig).ACCESS_TOKEN_TTL_SECONDS, { jwksUrl });
   // Ended sessions arrive as auth's events (none without a shared bus: then tokens live out their TTL).
   const bus = options.bus ?? (config.KAFKA_BROKERS ? createBus(config, logger) : null);
@@ -169,7 +200,10 @@ export async function createDistributedGateway(
     await bus.subscribe(sessionEndSubscription(tokens, 'gateway'));
     if (!options.bus) await bus.start();
   } else logger.warn('KAFKA_BROKERS is not set: the gateway cannot learn of ended sessions before their tokens expire');
-  const app = await buildGateway({ ...gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST), openapi: upstreamOpenApi(upstreams, options.readyTimeoutMs) });
+  const app = await buildGateway({
+    ...gatewayOptionsFrom(config, logger, tokens, config.WEB_DIST),
+    openapi: upstreamOpenApi(upstreams, options.readyTimeoutMs),
+  });
   app.get('/api/health', { config: { access: 'public' } }, async () => ({
     status: 'ok',
     mode: 'distributed',

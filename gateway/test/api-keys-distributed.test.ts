@@ -38,7 +38,11 @@ let file: ServiceProcess;
 
 beforeAll(async () => {
   tenant = await processes.start(tenantService as ServiceModule, { INTERNAL_API_TOKEN: TOKEN, DATA_DIR: dataDir });
-  file = await processes.start(fileService as ServiceModule, { TENANT_SERVICE_URL: tenant.url, INTERNAL_API_TOKEN: TOKEN, DATA_DIR: dataDir });
+  file = await processes.start(fileService as ServiceModule, {
+    TENANT_SERVICE_URL: tenant.url,
+    INTERNAL_API_TOKEN: TOKEN,
+    DATA_DIR: dataDir,
+  });
 }, 60_000);
 afterAll(async () => {
   await processes.close();
@@ -46,15 +50,32 @@ afterAll(async () => {
 });
 
 async function asHost(options: InjectOptions) {
-  const host = await signer.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
-  return tenant.app.inject({ ...options, headers: { authorization: `Bearer ${host}`, 'x-requested-with': 'XMLHttpRequest' } });
+  const host = await signer.sign({
+    userId: randomUUID(),
+    companyId: null,
+    role: 'HOST_ADMIN',
+    email: 'host@test.local',
+  });
+  return tenant.app.inject({
+    ...options,
+    headers: { authorization: `Bearer ${host}`, 'x-requested-with': 'XMLHttpRequest' },
+  });
 }
 
 test('the file service checks a key with the tenant service and refuses it once the revocation reaches it', async () => {
   const created = await asHost({
     method: 'POST',
     url: '/api/companies',
-    payload: { name: 'Remote Co', code: 'REMOTE', domain: 'remote-co', type: 'business', status: 'active', maxUsers: 5, maxStorage: 1024 ** 2, language: 'en' },
+    payload: {
+      name: 'Remote Co',
+      code: 'REMOTE',
+      domain: 'remote-co',
+      type: 'business',
+      status: 'active',
+      maxUsers: 5,
+      maxStorage: 1024 ** 2,
+      language: 'en',
+    },
   });
   const { _id: companyId, apiKey } = created.json() as { _id: string; apiKey: string };
   await settle();
@@ -63,7 +84,11 @@ test('the file service checks a key with the tenant service and refuses it once 
   expect((await list(apiKey)).statusCode).toBe(200);
   expect((await list(`esk_${'y'.repeat(32)}`)).statusCode).toBe(401);
   // A service account may not do more over there than here.
-  const other = await tenant.app.inject({ method: 'GET', url: `/api/companies/${companyId}`, headers: { 'x-api-key': apiKey } });
+  const other = await tenant.app.inject({
+    method: 'GET',
+    url: `/api/companies/${companyId}`,
+    headers: { 'x-api-key': apiKey },
+  });
   expect(other.statusCode).toBe(403);
 
   expect((await asHost({ method: 'DELETE', url: `/api/companies/${companyId}/api-key` })).statusCode).toBe(200);
@@ -74,7 +99,11 @@ test('the file service checks a key with the tenant service and refuses it once 
 test('the internal route answers only with the service credential, and only for hashes', async () => {
   const hash = hashApiKey(`esk_${'z'.repeat(32)}`);
   const ask = (headers: Record<string, string>, body: unknown) =>
-    fetch(`${tenant.url}${API_KEY_OWNER_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${tenant.url}${API_KEY_OWNER_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   expect((await ask({}, { hash })).status).toBe(401);
   expect((await ask({ [INTERNAL_TOKEN_HEADER]: `${TOKEN}x` }, { hash })).status).toBe(401);
   expect((await ask({ [INTERNAL_TOKEN_HEADER]: TOKEN }, { hash })).status).toBe(404);
@@ -110,9 +139,16 @@ describe('the verifier of a process without the tenant service', () => {
   });
 
   test('without TENANT_SERVICE_URL and INTERNAL_API_TOKEN a key is a 503 naming them; an unreachable tenant too', async () => {
-    await expect(new ApiKeyVerifier().verify(key)).rejects.toMatchObject({ statusCode: 503, message: expect.stringContaining('TENANT_SERVICE_URL') });
+    await expect(new ApiKeyVerifier().verify(key)).rejects.toMatchObject({
+      statusCode: 503,
+      message: expect.stringContaining('TENANT_SERVICE_URL'),
+    });
     const down = new ApiKeyVerifier();
-    down.useRemote({ owner: async () => { throw new Error('ECONNREFUSED'); } });
+    down.useRemote({
+      owner: async () => {
+        throw new Error('ECONNREFUSED');
+      },
+    });
     await expect(down.verify(key)).rejects.toBeInstanceOf(HttpError);
   });
 });

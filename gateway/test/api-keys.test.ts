@@ -17,13 +17,23 @@ beforeAll(async () => {
 afterAll(async () => world?.close());
 
 const wav = () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() });
-const upload = (send: (options: InjectOptions) => ReturnType<World['request']>) => send({ method: 'POST', url: '/api/files/upload', ...wav() });
+const upload = (send: (options: InjectOptions) => ReturnType<World['request']>) =>
+  send({ method: 'POST', url: '/api/files/upload', ...wav() });
 
 async function newCompany(domain: string, type = 'business'): Promise<{ _id: string; apiKey: string }> {
   const res = await world.request(world.host.token, {
     method: 'POST',
     url: '/api/companies',
-    payload: { name: `Company ${domain}`, code: domain.toUpperCase(), domain, type, status: 'active', maxUsers: 10, maxStorage: 1024 ** 3, language: 'en' },
+    payload: {
+      name: `Company ${domain}`,
+      code: domain.toUpperCase(),
+      domain,
+      type,
+      status: 'active',
+      maxUsers: 10,
+      maxStorage: 1024 ** 3,
+      language: 'en',
+    },
   });
   expect(res.statusCode).toBe(201);
   return res.json();
@@ -37,7 +47,11 @@ async function newUser(companyId: string, email: string, role = 'USER'): Promise
   });
   expect(res.statusCode).toBe(201);
   const domain = email.split('@')[1]!.replace(/\.test$/, '');
-  const login = await world.earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'password-123', domain } });
+  const login = await world.earshot.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: 'password-123', domain },
+  });
   expect(login.statusCode).toBe(200);
   return login.cookies.find((c) => c.name === 'earshot_at')!.value;
 }
@@ -53,26 +67,47 @@ describe('a company API key (X-API-Key)', () => {
     const file = await key({ method: 'GET', url: `/api/files/${fileId}` });
     expect(file.statusCode).toBe(200);
     expect(file.json()).toMatchObject({ _id: fileId, companyId: world.companies.A.id });
-    expect((await key({ method: 'GET', url: '/api/files' })).json().items.map((f: { _id: string }) => f._id)).toContain(fileId);
+    expect((await key({ method: 'GET', url: '/api/files' })).json().items.map((f: { _id: string }) => f._id)).toContain(
+      fileId,
+    );
     const statuses = await key({ method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` });
     expect(statuses.statusCode).toBe(200);
-    expect(statuses.json()).toEqual([expect.objectContaining({ fileId, companyId: world.companies.A.id, status: expect.any(String) })]);
+    expect(statuses.json()).toEqual([
+      expect.objectContaining({ fileId, companyId: world.companies.A.id, status: expect.any(String) }),
+    ]);
     const transcript = await key({ method: 'GET', url: `/api/transcripts/file/${fileId}` });
     expect(transcript.statusCode).toBe(200);
     expect(transcript.json()).toMatchObject({ fileId, companyId: world.companies.A.id });
 
     // Audited: the upload's event names the company's service account as its actor.
-    const audit = await world.request(world.host.token, { method: 'GET', url: `/api/audit?type=file.uploaded&targetId=${fileId}` });
+    const audit = await world.request(world.host.token, {
+      method: 'GET',
+      url: `/api/audit?type=file.uploaded&targetId=${fileId}`,
+    });
     expect(audit.statusCode).toBe(200);
-    expect(audit.json().items[0].actor).toMatchObject({ type: 'service', id: `api-key:${world.companies.A.id}`, role: 'SERVICE' });
+    expect(audit.json().items[0].actor).toMatchObject({
+      type: 'service',
+      id: `api-key:${world.companies.A.id}`,
+      role: 'SERVICE',
+    });
     expect(audit.body).not.toContain(world.companies.A.apiKey);
   }, 60_000);
 
   test('nothing else: users, companies, clients, chat, deleting are 403; another company’s recording is 404', async () => {
     const key = (options: InjectOptions) => world.requestWithKey(world.companies.A.apiKey, options);
-    for (const [method, url] of [['GET', '/api/users'], ['GET', '/api/companies'], ['GET', '/api/clients'], ['GET', '/api/chat/conversations'], ['GET', `/api/companies/${world.companies.A.id}/credits`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/users'],
+      ['GET', '/api/companies'],
+      ['GET', '/api/clients'],
+      ['GET', '/api/chat/conversations'],
+      ['GET', `/api/companies/${world.companies.A.id}/credits`],
+    ] as const) {
       const res = await key({ method, url });
-      expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 403, body: expect.objectContaining({ message: 'An API key may only upload recordings and read transcripts' }) });
+      expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+        url,
+        status: 403,
+        body: expect.objectContaining({ message: 'An API key may only upload recordings and read transcripts' }),
+      });
     }
     const theirs = await upload((options) => world.request(world.users.B.ADMIN.token, options));
     const fileId = (theirs.json() as { _id: string })._id;
@@ -89,22 +124,38 @@ describe('a company API key (X-API-Key)', () => {
     expect((await world.requestWithKey(first, { method: 'GET', url: '/api/files' })).statusCode).toBe(200);
     for (const wrong of ['esk_' + 'x'.repeat(32), 'not-a-key', '']) {
       const res = await world.requestWithKey(wrong, { method: 'GET', url: '/api/files' });
-      expect({ wrong, status: res.statusCode, body: res.json() }).toEqual({ wrong, status: 401, body: expect.objectContaining({ message: 'Invalid API key' }) });
+      expect({ wrong, status: res.statusCode, body: res.json() }).toEqual({
+        wrong,
+        status: 401,
+        body: expect.objectContaining({ message: 'Invalid API key' }),
+      });
     }
-    const rotated = await world.request(world.host.token, { method: 'POST', url: `/api/companies/${company._id}/api-key` });
+    const rotated = await world.request(world.host.token, {
+      method: 'POST',
+      url: `/api/companies/${company._id}/api-key`,
+    });
     expect(rotated.statusCode).toBe(201);
     const second = (rotated.json() as { apiKey: string }).apiKey;
     expect((await world.requestWithKey(first, { method: 'GET', url: '/api/files' })).statusCode).toBe(401);
     expect((await world.requestWithKey(second, { method: 'GET', url: '/api/files' })).statusCode).toBe(200);
-    expect((await world.request(world.host.token, { method: 'DELETE', url: `/api/companies/${company._id}/api-key` })).statusCode).toBe(200);
-    expect((await world.requestWithKey(second, { method: 'POST', url: '/api/files/upload', ...wav() })).statusCode).toBe(401);
+    expect(
+      (await world.request(world.host.token, { method: 'DELETE', url: `/api/companies/${company._id}/api-key` }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await world.requestWithKey(second, { method: 'POST', url: '/api/files/upload', ...wav() })).statusCode,
+    ).toBe(401);
   });
 
   test('is rate-limited per key (429), whatever address it comes from; other callers keep their own limit', async () => {
     const { apiKey } = await newCompany('busy-co');
     const statuses: number[] = [];
     for (let i = 0; i <= KEY_LIMIT; i++) {
-      const res = await world.requestWithKey(apiKey, { method: 'GET', url: '/api/files', remoteAddress: `127.0.0.${(i % 200) + 1}` });
+      const res = await world.requestWithKey(apiKey, {
+        method: 'GET',
+        url: '/api/files',
+        remoteAddress: `127.0.0.${(i % 200) + 1}`,
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses.slice(0, KEY_LIMIT).every((s) => s === 200)).toBe(true);
@@ -133,22 +184,40 @@ describe('b2c privacy', () => {
       { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } },
       { method: 'DELETE', url: `/api/transcripts/${fileId}` },
     ];
-    for (const [who, token] of [['bob', bob], ['admin', admin]] as const) {
+    for (const [who, token] of [
+      ['bob', bob],
+      ['admin', admin],
+    ] as const) {
       for (const read of reads) {
         const answer = await world.request(token, read);
         expect({ who, url: read.url, status: answer.statusCode }).toEqual({ who, url: read.url, status: 404 });
       }
       expect((await world.request(token, { method: 'GET', url: '/api/files' })).json().items).toEqual([]);
-      expect((await world.request(token, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })).json()).toEqual([]);
+      expect(
+        (await world.request(token, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })).json(),
+      ).toEqual([]);
     }
     expect((await world.request(alice, { method: 'GET', url: `/api/files/${fileId}` })).statusCode).toBe(200);
-    expect((await world.request(alice, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).statusCode).toBe(200);
-    expect((await world.request(alice, { method: 'GET', url: '/api/files' })).json().items.map((f: { _id: string }) => f._id)).toEqual([fileId]);
+    expect((await world.request(alice, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await world.request(alice, { method: 'GET', url: '/api/files' }))
+        .json()
+        .items.map((f: { _id: string }) => f._id),
+    ).toEqual([fileId]);
     // The platform administrator sees every company's, and can narrow to one.
     const listed = await world.request(world.host.token, { method: 'GET', url: `/api/files?companyId=${company._id}` });
-    expect(listed.json().items.map((f: { _id: string; companyId: string }) => [f._id, f.companyId])).toEqual([[fileId, company._id]]);
-    const statuses = await world.request(world.host.token, { method: 'GET', url: `/api/transcripts/status?companyId=${company._id}` });
-    expect(statuses.json().map((s: { fileId: string; companyId: string }) => [s.fileId, s.companyId])).toEqual([[fileId, company._id]]);
+    expect(listed.json().items.map((f: { _id: string; companyId: string }) => [f._id, f.companyId])).toEqual([
+      [fileId, company._id],
+    ]);
+    const statuses = await world.request(world.host.token, {
+      method: 'GET',
+      url: `/api/transcripts/status?companyId=${company._id}`,
+    });
+    expect(statuses.json().map((s: { fileId: string; companyId: string }) => [s.fileId, s.companyId])).toEqual([
+      [fileId, company._id],
+    ]);
     expect((await world.request(alice, { method: 'DELETE', url: `/api/transcripts/${fileId}` })).statusCode).toBe(200);
   }, 60_000);
 
@@ -156,14 +225,26 @@ describe('b2c privacy', () => {
     const res = await upload((options) => world.request(world.users.A.USER.token, options));
     const fileId = (res.json() as { _id: string })._id;
     await world.earshot.settle();
-    expect((await world.request(world.users.A.CALLER.token, { method: 'GET', url: `/api/files/${fileId}` })).statusCode).toBe(200);
-    expect((await world.request(world.users.A.CALLER.token, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).statusCode).toBe(200);
+    expect(
+      (await world.request(world.users.A.CALLER.token, { method: 'GET', url: `/api/files/${fileId}` })).statusCode,
+    ).toBe(200);
+    expect(
+      (await world.request(world.users.A.CALLER.token, { method: 'GET', url: `/api/transcripts/file/${fileId}` }))
+        .statusCode,
+    ).toBe(200);
   }, 60_000);
 
   test('a HOST_ADMIN uploads into the company named by ?companyId=', async () => {
-    const res = await world.request(world.host.token, { method: 'POST', url: `/api/files/upload?companyId=${world.companies.B.id}`, ...wav() });
+    const res = await world.request(world.host.token, {
+      method: 'POST',
+      url: `/api/files/upload?companyId=${world.companies.B.id}`,
+      ...wav(),
+    });
     expect(res.statusCode).toBe(201);
-    const got = await world.request(world.users.B.USER.token, { method: 'GET', url: `/api/files/${(res.json() as { _id: string })._id}` });
+    const got = await world.request(world.users.B.USER.token, {
+      method: 'GET',
+      url: `/api/files/${(res.json() as { _id: string })._id}`,
+    });
     expect(got.json()).toMatchObject({ companyId: world.companies.B.id });
   }, 60_000);
 });

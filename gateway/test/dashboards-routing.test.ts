@@ -2,16 +2,43 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { SERVICE_ROUTES } from '@earshot/contracts';
 import { authService } from '@earshot/auth-service';
-import { MemoryBus, TokenSigner, TokenVerifier, buildServiceApp, createLogger, defineService, loadConfig, type Database, type ServiceModule } from '@earshot/kit';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase, testSigningKeyPem, testSigningKeys } from '@earshot/kit/testing';
+import {
+  MemoryBus,
+  TokenSigner,
+  TokenVerifier,
+  buildServiceApp,
+  createLogger,
+  defineService,
+  loadConfig,
+  type Database,
+  type ServiceModule,
+} from '@earshot/kit';
+import {
+  TEST_JWT_SECRET,
+  TEST_SECRETS_KEY,
+  openTestDatabase,
+  testSigningKeyPem,
+  testSigningKeys,
+} from '@earshot/kit/testing';
 import { createDistributedGateway, distributedConfigSchema, type DistributedConfig } from '../src/proxy';
 
 // Issue 23: the dashboards live in two services. In distributed mode the gateway must send
 // /api/dashboards/saas to tenant (its more specific prefix) and every other /api/dashboards path
 // to prompt, from the contracts' table alone, as /ai/speech-models goes to transcription.
-const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_SIGNING_KEY: testSigningKeyPem(), JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
+const env = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  AUTH_SIGNING_KEY: testSigningKeyPem(),
+  JWT_SECRET: TEST_JWT_SECRET,
+  SECRETS_KEY: TEST_SECRETS_KEY,
+  ADMIN_PASSWORD: 'platform-admin-password',
+};
 
-interface Upstream { app: FastifyInstance; url: string; close(): Promise<void> }
+interface Upstream {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
 const started: Upstream[] = [];
 
 async function startUpstream(module: ServiceModule): Promise<Upstream> {
@@ -19,7 +46,13 @@ async function startUpstream(module: ServiceModule): Promise<Upstream> {
   const database: Database = await openTestDatabase();
   const bus = new MemoryBus();
   const verifier = new TokenVerifier(900).trust(new TokenSigner(testSigningKeys(), 900).jwks());
-  const { app, running } = await buildServiceApp(module, { config, database, bus, logger: createLogger('silent'), tokens: verifier });
+  const { app, running } = await buildServiceApp(module, {
+    config,
+    database,
+    bus,
+    logger: createLogger('silent'),
+    tokens: verifier,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const upstream = {
     app,
@@ -39,11 +72,19 @@ async function startUpstream(module: ServiceModule): Promise<Upstream> {
 function standIn(name: 'tenant' | 'prompt'): ServiceModule {
   const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
   return defineService({
-    name, schema: `${name}_dashboards_routing_test`, prefixes, migrations: [],
+    name,
+    schema: `${name}_dashboards_routing_test`,
+    prefixes,
+    migrations: [],
     async routes(app) {
       for (const prefix of prefixes) {
         for (const path of [prefix, `${prefix}/*`]) {
-          app.route({ method: ['GET'], url: path, config: { access: 'public' }, handler: async () => ({ service: name }) });
+          app.route({
+            method: ['GET'],
+            url: path,
+            config: { access: 'public' },
+            handler: async () => ({ service: name }),
+          });
         }
       }
     },
@@ -58,10 +99,19 @@ test("/api/dashboards/saas goes to tenant while the rest of /api/dashboards is p
   const auth = await startUpstream(authService as ServiceModule);
   const tenant = await startUpstream(standIn('tenant'));
   const prompt = await startUpstream(standIn('prompt'));
-  const config = loadConfig(distributedConfigSchema, { ...env, AUTH_SERVICE_URL: auth.url, TENANT_SERVICE_URL: tenant.url, PROMPT_SERVICE_URL: prompt.url });
-  const gateway = await createDistributedGateway(config, [standIn('prompt'), standIn('tenant')], { logger: createLogger('silent'), readyTimeoutMs: 1000 });
+  const config = loadConfig(distributedConfigSchema, {
+    ...env,
+    AUTH_SERVICE_URL: auth.url,
+    TENANT_SERVICE_URL: tenant.url,
+    PROMPT_SERVICE_URL: prompt.url,
+  });
+  const gateway = await createDistributedGateway(config, [standIn('prompt'), standIn('tenant')], {
+    logger: createLogger('silent'),
+    readyTimeoutMs: 1000,
+  });
   try {
-    const answeredBy = async (url: string) => (await gateway.app.inject({ method: 'GET', url } satisfies InjectOptions)).json() as { service: string };
+    const answeredBy = async (url: string) =>
+      (await gateway.app.inject({ method: 'GET', url } satisfies InjectOptions)).json() as { service: string };
     expect(await answeredBy('/api/dashboards/saas')).toEqual({ service: 'tenant' });
     expect(await answeredBy('/api/dashboards/analytics?groupBy=week')).toEqual({ service: 'prompt' });
     expect(await answeredBy('/api/dashboards/scorecards')).toEqual({ service: 'prompt' });

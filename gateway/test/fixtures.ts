@@ -17,7 +17,12 @@ export type FixtureFactory = (world: World, company: CompanyKey, caller: Caller)
 /** Kinds whose objects a DELETE would destroy: made fresh for each delete call. */
 export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   // Deleting a company removes its data in every service: never the world's two companies.
-  company: async (world) => hostPost(world, '/api/companies', { name: 'Matrix gone', code: `GONE-${Math.random().toString(36).slice(2, 8)}`, domain: `gone-${Math.random().toString(36).slice(2, 8)}` }),
+  company: async (world) =>
+    hostPost(world, '/api/companies', {
+      name: 'Matrix gone',
+      code: `GONE-${Math.random().toString(36).slice(2, 8)}`,
+      domain: `gone-${Math.random().toString(36).slice(2, 8)}`,
+    }),
   file: async (world, company, caller) => {
     const file = await uploadFile(world, uploaderToken(world, company, caller));
     // The transcription service learns of the upload from file.uploaded: let it arrive.
@@ -37,7 +42,8 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
     return id;
   },
   // A file of the GPT the same call just made (the route names the GPT first).
-  knowledgeFile: async (world, company, caller) => uploadKnowledge(world, company, caller, freshGpts.get(gptKey(company, caller))!),
+  knowledgeFile: async (world, company, caller) =>
+    uploadKnowledge(world, company, caller, freshGpts.get(gptKey(company, caller))!),
   // A session of its own that the caller signs out (in company B, someone else's: a 404).
   session: async (world, company, caller) => {
     const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
@@ -59,10 +65,18 @@ async function hostPost(world: World, url: string, payload: Record<string, unkno
 
 // Nothing listens on port 9: a test connection answers 200 {ok: false} (AI_ALLOW_PRIVATE_URLS=true in the world).
 const createAiProvider = (world: World) =>
-  hostPost(world, '/api/ai/config/provider', { name: 'Matrix provider', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-matrix-key' });
+  hostPost(world, '/api/ai/config/provider', {
+    name: 'Matrix provider',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: 'sk-matrix-key',
+  });
 /** A chat model priced at 0 credits: the credit gate refuses work on a model without a price. */
 async function createAiModel(world: World, providerId: string): Promise<string> {
-  const modelId = await hostPost(world, '/api/ai/config/model', { providerId, name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' });
+  const modelId = await hostPost(world, '/api/ai/config/model', {
+    providerId,
+    name: `matrix-${Math.random().toString(36).slice(2)}`,
+    purpose: 'chat',
+  });
   for (const unit of ['input_1k', 'output_1k']) await hostPost(world, '/api/pricing', { modelId, unit, credits: 0 });
   return modelId;
 }
@@ -98,7 +112,11 @@ async function createAnalysisRun(world: World, company: CompanyKey): Promise<str
   // The run takes the default chat model: make it the shared one, which has a price (the walk's own
   // POST /ai/config/model made others that have none, and an unpriced model is refused).
   const modelId = await sharedAiModel(world);
-  const made = await world.request(world.host.token, { method: 'PATCH', url: `/api/ai/config/model/${modelId}`, payload: { isDefault: true } });
+  const made = await world.request(world.host.token, {
+    method: 'PATCH',
+    url: `/api/ai/config/model/${modelId}`,
+    payload: { isDefault: true },
+  });
   if (made.statusCode !== 200) throw new Error(`default model fixture: ${made.statusCode} ${made.body}`);
   // The prompt service learns of the transcript and the model from events: let them arrive.
   await world.earshot.settle();
@@ -121,14 +139,26 @@ function oncePerCompany(make: (world: World, company: CompanyKey) => Promise<str
 }
 const sharedPrompt = oncePerCompany(createPrompt);
 /** A company beside A and B, whose API key the key routes may rotate and revoke. */
-const spareCompany = oncePerCompany((world, company) => hostPost(world, '/api/companies', {
-  name: `Spare ${company}`, code: `SPARE-${company}`, domain: `matrix-spare-${company.toLowerCase()}`, type: 'business', status: 'active', maxUsers: 5, maxStorage: 1024 ** 2, language: 'en',
-}));
+const spareCompany = oncePerCompany((world, company) =>
+  hostPost(world, '/api/companies', {
+    name: `Spare ${company}`,
+    code: `SPARE-${company}`,
+    domain: `matrix-spare-${company.toLowerCase()}`,
+    type: 'business',
+    status: 'active',
+    maxUsers: 5,
+    maxStorage: 1024 ** 2,
+    language: 'en',
+  }),
+);
 const sharedPattern = oncePerCompany(createPattern);
 
 /** The platform's English password-reset template: platform-wide, like the AI providers. */
 async function platformTemplate(world: World): Promise<string> {
-  const res = await world.request(world.host.token, { method: 'GET', url: '/api/email?type=password_reset&language=en&companyId=platform' });
+  const res = await world.request(world.host.token, {
+    method: 'GET',
+    url: '/api/email?type=password_reset&language=en&companyId=platform',
+  });
   const [template] = res.json() as { _id: string }[];
   if (res.statusCode !== 200 || !template) throw new Error(`email template fixture: ${res.statusCode} ${res.body}`);
   return template._id;
@@ -136,7 +166,10 @@ async function platformTemplate(world: World): Promise<string> {
 
 /** A test mail to the platform administrator, queued from that template. */
 async function queuedMail(world: World): Promise<string> {
-  const res = await world.request(world.host.token, { method: 'POST', url: `/api/email/${await sharedTemplate(world)}/test` });
+  const res = await world.request(world.host.token, {
+    method: 'POST',
+    url: `/api/email/${await sharedTemplate(world)}/test`,
+  });
   if (res.statusCode !== 202) throw new Error(`mail fixture: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
 }
@@ -166,7 +199,8 @@ function ownerToken(world: World, company: CompanyKey, caller: Caller): string {
  * the route is tested on access alone; otherwise the company's ADMIN.
  */
 function uploaderToken(world: World, company: CompanyKey, caller: Caller): string {
-  if (company === 'B' || caller === 'anonymous' || caller === 'HOST_ADMIN' || caller === 'SERVICE') return world.users[company].ADMIN.token;
+  if (company === 'B' || caller === 'anonymous' || caller === 'HOST_ADMIN' || caller === 'SERVICE')
+    return world.users[company].ADMIN.token;
   return world.users[company][caller].token;
 }
 
@@ -177,7 +211,11 @@ function memberOf(world: World, caller: Exclude<Caller, 'anonymous' | 'SERVICE'>
 
 /** Clients are the company's, made by its ADMIN (a platform administrator only reads them). */
 async function createClient(world: World, company: CompanyKey): Promise<string> {
-  const res = await world.request(world.users[company].ADMIN.token, { method: 'POST', url: '/api/clients', payload: { name: 'Matrix client' } });
+  const res = await world.request(world.users[company].ADMIN.token, {
+    method: 'POST',
+    url: '/api/clients',
+    payload: { name: 'Matrix client' },
+  });
   if (res.statusCode !== 201) throw new Error(`client fixture: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
 }
@@ -190,7 +228,11 @@ const sharedClient = (world: World, company: CompanyKey) => {
 };
 
 async function createConversation(world: World, token: string): Promise<string> {
-  const res = await world.request(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: 'Matrix' } });
+  const res = await world.request(token, {
+    method: 'POST',
+    url: '/api/chat/conversations',
+    payload: { title: 'Matrix' },
+  });
   if (res.statusCode !== 201) throw new Error(`conversation fixture: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
 }
@@ -214,7 +256,8 @@ function sharedReply(world: World, token: string): Promise<string> {
         payload: { message: 'hello', modelId: 'built-in' },
       });
       const done = /event: done\ndata: (.*)/.exec(res.body)?.[1];
-      if (res.statusCode !== 200 || !done) throw new Error(`reply fixture: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      if (res.statusCode !== 200 || !done)
+        throw new Error(`reply fixture: ${res.statusCode} ${res.body.slice(0, 300)}`);
       return (JSON.parse(done) as { messageId: string }).messageId;
     })();
     replies.set(token, id);
@@ -270,12 +313,22 @@ export function completedTranscript(world: World, company: CompanyKey): Promise<
       for (let i = 0; i < 600; i++) {
         await world.earshot.settle();
         const res = await world.request(token, { method: 'GET', url: `/api/transcripts/file/${file._id}` });
-        const body = res.json() as { _id: string; status?: string; metadata?: { speakerSegments?: { _id: string; words: { _id: string }[] }[] } };
+        const body = res.json() as {
+          _id: string;
+          status?: string;
+          metadata?: { speakerSegments?: { _id: string; words: { _id: string }[] }[] };
+        };
         const segment = body.metadata?.speakerSegments?.find((s) => s.words.length > 0);
         if (res.statusCode === 200 && segment) {
           // Other services (chat's copy of the text) learn of the completion from its events.
           await world.earshot.settle();
-          return { fileId: file._id, path: file.path, transcriptId: body._id, segmentId: segment._id, wordId: segment.words[0]!._id };
+          return {
+            fileId: file._id,
+            path: file.path,
+            transcriptId: body._id,
+            segmentId: segment._id,
+            wordId: segment.words[0]!._id,
+          };
         }
         if (body.status === 'failed') throw new Error(`transcript fixture failed: ${res.body}`);
         await new Promise((r) => setTimeout(r, 200));
@@ -287,12 +340,23 @@ export function completedTranscript(world: World, company: CompanyKey): Promise<
   return pending;
 }
 
-async function registeredUser(world: World, company: CompanyKey, how: { password: string } | { invite: true }): Promise<string> {
+async function registeredUser(
+  world: World,
+  company: CompanyKey,
+  how: { password: string } | { invite: true },
+): Promise<string> {
   const email = `fixture-${Math.random().toString(36).slice(2)}@${world.companies[company].domain}.test`;
   const res = await world.request(world.host.token, {
     method: 'POST',
     url: '/api/users/register',
-    payload: { firstName: 'Fixture', lastName: company, email, role: 'USER', companyId: world.companies[company].id, ...how },
+    payload: {
+      firstName: 'Fixture',
+      lastName: company,
+      email,
+      role: 'USER',
+      companyId: world.companies[company].id,
+      ...how,
+    },
   });
   if (res.statusCode !== 201) throw new Error(`user fixture: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
@@ -359,7 +423,8 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     return `n-${row!.id}`;
   },
   customGpt: async (world, company, caller) => sharedGpt(world, company, caller),
-  knowledgeFile: async (world, company, caller) => uploadKnowledge(world, company, caller, await sharedGpt(world, company, caller)),
+  knowledgeFile: async (world, company, caller) =>
+    uploadKnowledge(world, company, caller, await sharedGpt(world, company, caller)),
   // A new task for each call (so a DELETE never takes another route's).
   task: async (world, company, caller) => createTask(world, company, caller),
   // Issue 23: an Action items run's proposals, as the tasks service keeps them from
@@ -367,7 +432,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
   actionItemsRun: async (world, company) => {
     const runId = crypto.randomUUID();
     await world.earshot.database.query(
-      "insert into tasks.proposals (run_id, company_id, file_id, items) values ($1, $2, $3, '[{\"title\": \"Matrix follow-up\"}]'::jsonb)",
+      'insert into tasks.proposals (run_id, company_id, file_id, items) values ($1, $2, $3, \'[{"title": "Matrix follow-up"}]\'::jsonb)',
       [runId, world.companies[company].id, crypto.randomUUID()],
     );
     return runId;
@@ -394,13 +459,23 @@ async function createTask(world: World, company: CompanyKey, caller: Caller): Pr
  * company, made by its ADMIN (in company B: B's, a 404 for A's people).
  */
 const gptKey = (company: CompanyKey, caller: Caller) => `${company}:${caller === 'HOST_ADMIN' ? 'host' : 'company'}`;
-const gptOwner = (world: World, company: CompanyKey, caller: Caller) => (caller === 'HOST_ADMIN' ? world.host.token : world.users[company].ADMIN.token);
+const gptOwner = (world: World, company: CompanyKey, caller: Caller) =>
+  caller === 'HOST_ADMIN' ? world.host.token : world.users[company].ADMIN.token;
 const freshGpts = new Map<string, string>();
 const sharedGpts = new Map<string, Promise<string>>();
 
 async function createCustomGpt(world: World, company: CompanyKey, caller: Caller): Promise<string> {
-  const payload = { name: 'Matrix GPT', instructions: 'Answer from the files.', visibility: 'company', ...(caller === 'HOST_ADMIN' ? { companyIds: [world.companies[company].id] } : {}) };
-  const res = await world.request(gptOwner(world, company, caller), { method: 'POST', url: '/api/custom-gpt', payload });
+  const payload = {
+    name: 'Matrix GPT',
+    instructions: 'Answer from the files.',
+    visibility: 'company',
+    ...(caller === 'HOST_ADMIN' ? { companyIds: [world.companies[company].id] } : {}),
+  };
+  const res = await world.request(gptOwner(world, company, caller), {
+    method: 'POST',
+    url: '/api/custom-gpt',
+    payload,
+  });
   if (res.statusCode !== 201) throw new Error(`custom GPT fixture: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
 }
@@ -414,26 +489,39 @@ function sharedGpt(world: World, company: CompanyKey, caller: Caller): Promise<s
 
 async function uploadKnowledge(world: World, company: CompanyKey, caller: Caller, gptId: string): Promise<string> {
   const res = await world.request(gptOwner(world, company, caller), {
-    method: 'POST', url: `/api/custom-gpt/${gptId}/files?type=knowledge`, ...multipart({}, { name: 'notes.md', type: 'text/markdown', data: Buffer.from('# Notes\n\nMatrix knowledge.') }),
+    method: 'POST',
+    url: `/api/custom-gpt/${gptId}/files?type=knowledge`,
+    ...multipart({}, { name: 'notes.md', type: 'text/markdown', data: Buffer.from('# Notes\n\nMatrix knowledge.') }),
   });
   if (res.statusCode !== 201) throw new Error(`knowledge file fixture: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
 }
 
 async function uploadAvatar(world: World, member: Member): Promise<string> {
-  const res = await world.request(member.token, { method: 'POST', url: '/api/users/profile/avatar', ...multipart({}, { name: 'me.png', type: 'image/png', data: PNG }) });
+  const res = await world.request(member.token, {
+    method: 'POST',
+    url: '/api/users/profile/avatar',
+    ...multipart({}, { name: 'me.png', type: 'image/png', data: PNG }),
+  });
   if (res.statusCode !== 200) throw new Error(`avatar fixture: ${res.statusCode} ${res.body}`);
   return member.id;
 }
 
 /** A 1×1 PNG: enough for a branding upload to be recognised by content. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** A tag only this company's recording carries, new each time (a rename or delete takes it away). */
 async function freshTag(world: World, company: CompanyKey): Promise<string> {
   const tag = `matrix-${company.toLowerCase()}-${Math.random().toString(36).slice(2, 8)}`;
   const { fileId } = await completedTranscript(world, company);
-  const res = await world.request(world.users[company].ADMIN.token, { method: 'PUT', url: `/api/files/${fileId}/tags`, payload: { tags: [tag] } });
+  const res = await world.request(world.users[company].ADMIN.token, {
+    method: 'PUT',
+    url: `/api/files/${fileId}/tags`,
+    payload: { tags: [tag] },
+  });
   if (res.statusCode !== 200) throw new Error(`tag fixture: ${res.statusCode} ${res.body}`);
   return tag;
 }
@@ -447,7 +535,11 @@ const tagRequest = async (world: World, company: CompanyKey) => ({
 async function transcriptEdit(world: World, company: CompanyKey): Promise<string> {
   const { fileId } = await completedTranscript(world, company);
   const token = world.users[company].ADMIN.token;
-  const renamed = await world.request(token, { method: 'PUT', url: `/api/transcripts/${fileId}/speakers/speaker_0`, payload: { name: `Matrix ${Math.random().toString(36).slice(2, 8)}` } });
+  const renamed = await world.request(token, {
+    method: 'PUT',
+    url: `/api/transcripts/${fileId}/speakers/speaker_0`,
+    payload: { name: `Matrix ${Math.random().toString(36).slice(2, 8)}` },
+  });
   if (renamed.statusCode !== 200) throw new Error(`edit fixture: ${renamed.statusCode} ${renamed.body}`);
   const history = await world.request(token, { method: 'GET', url: `/api/transcripts/${fileId}/edits` });
   return (history.json() as { items: { _id: string }[] }).items[0]!._id;
@@ -466,26 +558,38 @@ function privacySubject(world: World, company: CompanyKey, caller: Caller): Memb
 /** An export done (its ZIP there): in A asked by the person themself, in B by the platform administrator. */
 async function privacyJob(world: World, company: CompanyKey, caller: Caller): Promise<string> {
   const subject = privacySubject(world, company, caller);
-  const res = await world.request(company === 'A' ? subject.token : world.host.token, { method: 'POST', url: '/api/privacy/export', payload: { userId: subject.id } });
+  const res = await world.request(company === 'A' ? subject.token : world.host.token, {
+    method: 'POST',
+    url: '/api/privacy/export',
+    payload: { userId: subject.id },
+  });
   if (res.statusCode !== 202) throw new Error(`privacy job fixture: ${res.statusCode} ${res.body}`);
   await world.earshot.settle();
   return (res.json() as { jobId: string }).jobId;
 }
 
-export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>> = {
-  'POST /api/privacy/export': async (world, company, caller) => ({ payload: { userId: privacySubject(world, company, caller).id } }),
+export const REQUEST_OVERRIDES: Record<
+  string,
+  (world: World, company: CompanyKey, caller: Caller) => Promise<Partial<InjectOptions>>
+> = {
+  'POST /api/privacy/export': async (world, company, caller) => ({
+    payload: { userId: privacySubject(world, company, caller).id },
+  }),
   'PUT /api/tags/:name': tagRequest,
   'DELETE /api/tags/:name': tagRequest,
   'POST /api/files/upload': async () => multipart({}, { name: 'call.wav', type: 'audio/wav', data: spokenWav() }),
   'POST /api/users/profile/avatar': async () => multipart({}, { name: 'me.png', type: 'image/png', data: PNG }),
-  'POST /api/custom-gpt/:id/files': async () => multipart({}, { name: 'policy.md', type: 'text/markdown', data: Buffer.from('# Policy\n\nMatrix upload.') }),
+  'POST /api/custom-gpt/:id/files': async () =>
+    multipart({}, { name: 'policy.md', type: 'text/markdown', data: Buffer.from('# Policy\n\nMatrix upload.') }),
   'POST /api/companies/upload': async (world, company) => ({
     url: `/api/companies/upload?companyId=${world.companies[company].id}&kind=logo`,
     ...multipart({}, { name: 'logo.png', type: 'image/png', data: PNG }),
   }),
   // Signing out ends the session presented: never the one the rest of the matrix goes on using.
   'POST /api/auth/logout': async (world, _company, caller) =>
-    caller === 'anonymous' || caller === 'SERVICE' ? {} : { headers: { authorization: `Bearer ${await world.signInAgain(memberOf(world, caller))}` } },
+    caller === 'anonymous' || caller === 'SERVICE'
+      ? {}
+      : { headers: { authorization: `Bearer ${await world.signInAgain(memberOf(world, caller))}` } },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': async (world, company) => ({
     payload: { text: 'corrected', speakerSegmentId: (await completedTranscript(world, company)).segmentId },
   }),
@@ -495,16 +599,25 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   }),
   // A question about the company's recording (the example names no real one).
   'POST /api/chat/analysis-conversations/chat/stream': async (world, company) => ({
-    payload: { fileId: (await completedTranscript(world, company)).fileId, message: 'Summarize this recording', modelId: 'built-in' },
+    payload: {
+      fileId: (await completedTranscript(world, company)).fileId,
+      message: 'Summarize this recording',
+      modelId: 'built-in',
+    },
   }),
   'POST /api/chat/feedback': async (world, company, caller) => ({
     payload: { messageId: await sharedReply(world, ownerToken(world, company, caller)), rating: 'up' },
   }),
   'POST /api/analysis/transcripts': async (world, company) => ({
-    payload: { fileId: (await completedTranscript(world, company)).fileId, promptId: await sharedPrompt(world, company) },
+    payload: {
+      fileId: (await completedTranscript(world, company)).fileId,
+      promptId: await sharedPrompt(world, company),
+    },
   }),
   // The company's hash chain (no companyId would be the platform's).
-  'GET /api/audit/verify': async (world, company) => ({ url: `/api/audit/verify?companyId=${world.companies[company].id}` }),
+  'GET /api/audit/verify': async (world, company) => ({
+    url: `/api/audit/verify?companyId=${world.companies[company].id}`,
+  }),
   'GET /api/analysis/transcripts': async (world, company) => ({
     url: `/api/analysis/transcripts?fileId=${(await completedTranscript(world, company)).fileId}`,
   }),
@@ -512,19 +625,38 @@ export const REQUEST_OVERRIDES: Record<string, (world: World, company: CompanyKe
   'PUT /api/prompts/:id': async (world, company) => ({ payload: promptBody(world, company) }),
   // The platform administrator makes it for the company (an ADMIN's is their own company's anyway).
   'POST /api/analysis/patterns': async (world, company) => ({
-    payload: { name: 'Matrix pattern', promptIds: [await sharedPrompt(world, company)], companyId: world.companies[company].id },
+    payload: {
+      name: 'Matrix pattern',
+      promptIds: [await sharedPrompt(world, company)],
+      companyId: world.companies[company].id,
+    },
   }),
   'PUT /api/analysis/patterns/:id': async (world, company) => ({
     payload: { name: 'Matrix pattern', promptIds: [await sharedPrompt(world, company)] },
   }),
   // Keys are changed on a company of their own: company A's key goes on acting as SERVICE in the walk.
-  'POST /api/companies/:id/api-key': async (world, company) => ({ url: `/api/companies/${await spareCompany(world, company)}/api-key` }),
-  'DELETE /api/companies/:id/api-key': async (world, company) => ({ url: `/api/companies/${await spareCompany(world, company)}/api-key` }),
+  'POST /api/companies/:id/api-key': async (world, company) => ({
+    url: `/api/companies/${await spareCompany(world, company)}/api-key`,
+  }),
+  'DELETE /api/companies/:id/api-key': async (world, company) => ({
+    url: `/api/companies/${await spareCompany(world, company)}/api-key`,
+  }),
   // A company's own version of a template names that company.
   'POST /api/email': async (world, company) => ({
-    payload: { type: 'invitation', language: 'fr', companyId: world.companies[company].id, subject: 'Bienvenue', html: '<p>{{link}}</p>', text: '{{link}}' },
+    payload: {
+      type: 'invitation',
+      language: 'fr',
+      companyId: world.companies[company].id,
+      subject: 'Bienvenue',
+      html: '<p>{{link}}</p>',
+      text: '{{link}}',
+    },
   }),
   'POST /api/ai/config/model': async (world) => ({
-    payload: { providerId: await sharedAiProvider(world), name: `matrix-${Math.random().toString(36).slice(2)}`, purpose: 'chat' },
+    payload: {
+      providerId: await sharedAiProvider(world),
+      name: `matrix-${Math.random().toString(36).slice(2)}`,
+      purpose: 'chat',
+    },
   }),
 };

@@ -39,7 +39,11 @@ beforeAll(async () => {
       AI_ALLOW_PRIVATE_URLS: 'true',
     },
   });
-  const login = await earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'root@earshot.test', password: ADMIN_PASSWORD } });
+  const login = await earshot.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'root@earshot.test', password: ADMIN_PASSWORD },
+  });
   expect(login.statusCode).toBe(200);
   cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 }, 120_000);
@@ -55,17 +59,43 @@ const asHost = (options: InjectOptions) =>
 
 describe('a NUL byte anywhere in the input is a 400 naming the field', () => {
   const cases: { name: string; request: InjectOptions; field: string; signedIn?: boolean }[] = [
-    { name: 'path parameter, unauthenticated', request: { method: 'GET', url: '/api/config/company/%00' }, field: 'params.subdomain' },
-    { name: 'path parameter in the middle', request: { method: 'GET', url: '/api/config/company/ac%00me' }, field: 'params.subdomain' },
-    { name: 'query value', request: { method: 'GET', url: '/api/companies?q=a%00b' }, field: 'query.q', signedIn: true },
-    { name: 'JSON string', request: { method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.test', password: 'pass\u0000word' } }, field: 'body.password' },
+    {
+      name: 'path parameter, unauthenticated',
+      request: { method: 'GET', url: '/api/config/company/%00' },
+      field: 'params.subdomain',
+    },
+    {
+      name: 'path parameter in the middle',
+      request: { method: 'GET', url: '/api/config/company/ac%00me' },
+      field: 'params.subdomain',
+    },
+    {
+      name: 'query value',
+      request: { method: 'GET', url: '/api/companies?q=a%00b' },
+      field: 'query.q',
+      signedIn: true,
+    },
+    {
+      name: 'JSON string',
+      request: { method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.test', password: 'pass\u0000word' } },
+      field: 'body.password',
+    },
     {
       name: 'JSON string nested in objects and arrays',
-      request: { method: 'POST', url: '/api/ai/config/provider', payload: { name: 'x', baseUrl: 'http://127.0.0.1:9/v1', user: { tags: ['ok', 'n\u0000'] } } },
+      request: {
+        method: 'POST',
+        url: '/api/ai/config/provider',
+        payload: { name: 'x', baseUrl: 'http://127.0.0.1:9/v1', user: { tags: ['ok', 'n\u0000'] } },
+      },
       field: 'body.user.tags.1',
       signedIn: true,
     },
-    { name: 'UUID path parameter', request: { method: 'GET', url: '/api/users/%00' }, field: 'params.id', signedIn: true },
+    {
+      name: 'UUID path parameter',
+      request: { method: 'GET', url: '/api/users/%00' },
+      field: 'params.id',
+      signedIn: true,
+    },
   ];
   test.each(cases)('$name', async ({ request, field, signedIn }) => {
     const res = signedIn ? await asHost(request) : await earshot.app.inject(request);
@@ -90,10 +120,20 @@ describe('database errors reach the log without the values of the failed stateme
     const user = await asHost({
       method: 'POST',
       url: '/api/users/register',
-      payload: { firstName: 'Leak', lastName: 'Check', email: 'leak@earshot.test', password: PASSWORD, role: 'HOST_ADMIN' },
+      payload: {
+        firstName: 'Leak',
+        lastName: 'Check',
+        email: 'leak@earshot.test',
+        password: PASSWORD,
+        role: 'HOST_ADMIN',
+      },
     });
     expect(user.statusCode).toBe(500);
-    const provider = await asHost({ method: 'POST', url: '/api/ai/config/provider', payload: { name: 'Leaky', baseUrl: 'http://127.0.0.1:9/v1', apiKey: API_KEY } });
+    const provider = await asHost({
+      method: 'POST',
+      url: '/api/ai/config/provider',
+      payload: { name: 'Leaky', baseUrl: 'http://127.0.0.1:9/v1', apiKey: API_KEY },
+    });
     expect(provider.statusCode).toBe(500);
 
     // The failures are logged, usefully: the constraint is named.

@@ -34,7 +34,10 @@ async function buildRequest(route: RouteRecord, company: CompanyKey, caller: Cal
     const kind = route.params[name];
     if (!kind) throw new Error(`${route.method} ${route.url}: config.params does not say what "${name}" is`);
     const factory = (route.method === 'DELETE' && FRESH_FOR_DELETE[kind]) || FIXTURES[kind];
-    if (!factory) throw new Error(`${route.method} ${route.url}: no matrix fixture for kind "${kind}" (add it to gateway/test/fixtures.ts)`);
+    if (!factory)
+      throw new Error(
+        `${route.method} ${route.url}: no matrix fixture for kind "${kind}" (add it to gateway/test/fixtures.ts)`,
+      );
     url = url.replace(param, encodeURIComponent(await factory(world, company, caller)).replace(/%2F/g, '/'));
   }
   const query = route.example?.query ? `?${new URLSearchParams(route.example.query).toString()}` : '';
@@ -63,32 +66,51 @@ function expectation(allowed: Allowed, scoped: boolean, caller: Caller, target: 
 const describeAccess = (access: Allowed) => (access === 'public' ? 'public' : [...access].sort().join(', '));
 
 /** Routes missing from the table, and routes whose declared access is not what the table allows. */
-function tableProblems(routes: Pick<RouteRecord, 'method' | 'url' | 'access'>[], table: Record<string, Permission> = ROUTES): string[] {
+function tableProblems(
+  routes: Pick<RouteRecord, 'method' | 'url' | 'access'>[],
+  table: Record<string, Permission> = ROUTES,
+): string[] {
   const problems: string[] = [];
   for (const route of routes) {
     const permission = table[routeKey(route)];
     if (!permission) {
-      problems.push(`${routeKey(route)} is not in the permission table (gateway/test/permissions.ts): give it its area from the spec`);
+      problems.push(
+        `${routeKey(route)} is not in the permission table (gateway/test/permissions.ts): give it its area from the spec`,
+      );
       continue;
     }
     const allowed = allowedBy(permission);
     if (describeAccess(route.access) !== describeAccess(allowed)) {
-      const source = permission.exception ? `its listed exception in area ${permission.area}` : `area ${permission.area}`;
-      problems.push(`${routeKey(route)} declares ${describeAccess(route.access)} but ${source} allows ${describeAccess(allowed)}`);
+      const source = permission.exception
+        ? `its listed exception in area ${permission.area}`
+        : `area ${permission.area}`;
+      problems.push(
+        `${routeKey(route)} declares ${describeAccess(route.access)} but ${source} allows ${describeAccess(allowed)}`,
+      );
     }
   }
   return problems;
 }
 
 /** Table entries no service registers: a renamed or removed route must leave the table too. */
-function staleEntries(routes: Pick<RouteRecord, 'method' | 'url'>[], table: Record<string, Permission> = ROUTES): string[] {
+function staleEntries(
+  routes: Pick<RouteRecord, 'method' | 'url'>[],
+  table: Record<string, Permission> = ROUTES,
+): string[] {
   const registered = new Set(routes.map(routeKey));
-  return Object.keys(table).filter((key) => !registered.has(key)).map((key) => `${key} is in the permission table but no service registers it`);
+  return Object.keys(table)
+    .filter((key) => !registered.has(key))
+    .map((key) => `${key} is in the permission table but no service registers it`);
 }
 
 describe('the matrix takes its expectations from the permission table, not from the routes', () => {
   // A route that a careless change declared for every role, in an area the spec gives HOST_ADMIN only.
-  const misdeclared = { method: 'GET', url: '/api/companies/:id/secrets', access: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'] as const, params: { id: 'company' } };
+  const misdeclared = {
+    method: 'GET',
+    url: '/api/companies/:id/secrets',
+    access: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'] as const,
+    params: { id: 'company' },
+  };
   const table: Record<string, Permission> = { ...ROUTES, [routeKey(misdeclared)]: { area: 'companies' } };
 
   test('a route declared for roles its area does not allow is reported', () => {
@@ -139,18 +161,27 @@ describe('every route × role × company', () => {
           const company: CompanyKey = target === 'own' ? 'A' : 'B';
           const request = await buildRequest(route, company, caller);
           // SERVICE: company A's API key (X-API-Key), A's service account.
-          const res = caller === 'SERVICE' ? await world.requestWithKey(world.companies.A.apiKey, request) : await world.request(tokenOf(caller), request);
+          const res =
+            caller === 'SERVICE'
+              ? await world.requestWithKey(world.companies.A.apiKey, request)
+              : await world.request(tokenOf(caller), request);
           if (!expectation(allowed, scoped, caller, target)(res.statusCode)) {
             failures.push(`${routeKey(route)} as ${caller} on ${target}: ${res.statusCode} ${res.body.slice(0, 160)}`);
           }
           // Another company's data never appears in an answer to a non-platform caller.
-          if (target === 'other' && allowed !== 'public' && caller !== 'HOST_ADMIN' && caller !== 'anonymous' && res.statusCode < 300) {
+          if (
+            target === 'other' &&
+            allowed !== 'public' &&
+            caller !== 'HOST_ADMIN' &&
+            caller !== 'anonymous' &&
+            res.statusCode < 300
+          ) {
             failures.push(`${routeKey(route)} as ${caller} leaked another company's object`);
           }
         }
       }
     }
     expect(failures).toEqual([]);
-  // Six callers since issue 11 (SERVICE, a company API key): one more request per route and target.
+    // Six callers since issue 11 (SERVICE, a company API key): one more request per route and target.
   }, 720_000);
 });

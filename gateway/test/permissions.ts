@@ -74,7 +74,8 @@ const LEGAL_HOLD: Exception = {
 /** Issue 25: an unredacted original, kept under policy keepOriginal, is read by the company's ADMIN alone. */
 const ORIGINAL_READER: Exception = {
   allowed: ['ADMIN'],
-  reason: 'issue 25: an unredacted original is "readable only by the company’s ADMIN" (encrypted, every read audited): not the platform administrator, not the uploader',
+  reason:
+    'issue 25: an unredacted original is "readable only by the company’s ADMIN" (encrypted, every read audited): not the platform administrator, not the uploader',
 };
 
 /**
@@ -83,7 +84,8 @@ const ORIGINAL_READER: Exception = {
  */
 const CLIENTS_READ_BY_HOST: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
-  reason: 'the platform administrator reads any company’s clients (read-only, filtered by companyId) to support it; creating, changing and deleting stay with the company’s ADMIN and CALLER',
+  reason:
+    'the platform administrator reads any company’s clients (read-only, filtered by companyId) to support it; creating, changing and deleting stay with the company’s ADMIN and CALLER',
 };
 
 /**
@@ -92,7 +94,8 @@ const CLIENTS_READ_BY_HOST: Exception = {
  */
 const SERVICE_TOO: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER', 'SERVICE'],
-  reason: 'issue 11: integrations (a dialer, a CRM) upload recordings and read transcripts and their statuses with the company’s API key (X-API-Key); every other route refuses it',
+  reason:
+    'issue 11: integrations (a dialer, a CRM) upload recordings and read transcripts and their statuses with the company’s API key (X-API-Key); every other route refuses it',
 };
 
 /**
@@ -101,7 +104,8 @@ const SERVICE_TOO: Exception = {
  */
 const TAGS_ACROSS_COMPANY: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN'],
-  reason: 'issue 22: renaming, merging and deleting a tag rewrites every recording of the company that has it, so it is the company ADMIN’s (their own company; another company’s tag is a 404) and the platform administrator’s (the company named by companyId); every member reads tags and tags a recording',
+  reason:
+    'issue 22: renaming, merging and deleting a tag rewrites every recording of the company that has it, so it is the company ADMIN’s (their own company; another company’s tag is a 404) and the platform administrator’s (the company named by companyId); every member reads tags and tags a recording',
 };
 
 /**
@@ -111,7 +115,8 @@ const TAGS_ACROSS_COMPANY: Exception = {
  */
 const COMPANY_USAGE_READ: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN'],
-  reason: 'issue 13: usage and monthly statements of a company are for the platform administrator (any company) and the company’s ADMIN (their own; another company is a 404); a USER sees only their own usage',
+  reason:
+    'issue 13: usage and monthly statements of a company are for the platform administrator (any company) and the company’s ADMIN (their own; another company is a 404); a USER sees only their own usage',
 };
 
 /** Every API route, by method and path as registered. */
@@ -191,7 +196,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'issue 13: a company administrator reads their own company’s credit balance and ledger (read-only; another company is a 404)',
+      reason:
+        'issue 13: a company administrator reads their own company’s credit balance and ledger (read-only; another company is a 404)',
     },
   },
   // Issue 13: grants, adjustments and the monthly budget and grant are the platform administrator's.
@@ -205,14 +211,16 @@ export const ROUTES: Record<string, Permission> = {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'issue 25: a company administrator sees the policies their own company’s data is handled by (read-only; another company is a 404)',
+      reason:
+        'issue 25: a company administrator sees the policies their own company’s data is handled by (read-only; another company is a 404)',
     },
   },
   'GET /api/companies/:id/encryption': {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'issue 25: a company administrator sees how far each service has encrypted their own company’s existing data, like its policies (read-only; another company is a 404)',
+      reason:
+        'issue 25: a company administrator sees how far each service has encrypted their own company’s existing data, like its policies (read-only; another company is a 404)',
     },
   },
 
@@ -221,7 +229,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'pricing',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
-      reason: 'issue 13: the prices in force are read by every signed-in role (the AI configuration says which model has no price, the console what work costs); setting them stays HOST_ADMIN’s',
+      reason:
+        'issue 13: the prices in force are read by every signed-in role (the AI configuration says which model has no price, the console what work costs); setting them stays HOST_ADMIN’s',
     },
   },
   'GET /api/pricing/history': { area: 'pricing' },
@@ -252,7 +261,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'tasks',
     exception: {
       allowed: 'public',
-      reason: 'issue 23: a personal iCalendar feed is fetched by Outlook or Google Calendar, which hold no session: the secret address is the credential (regenerated by its owner, stored hashed), as a reset link is',
+      reason:
+        'issue 23: a personal iCalendar feed is fetched by Outlook or Google Calendar, which hold no session: the secret address is the credential (regenerated by its owner, stored hashed), as a reset link is',
     },
   },
   // Issue 23: the dashboards (prompt service; /dashboards/saas: tenant service).
@@ -267,7 +277,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'features',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
-      reason: 'every signed-in member reads which features are on for their own company (nothing else, read-only), so the menu hides what is switched off (issue 11)',
+      reason:
+        'every signed-in member reads which features are on for their own company (nothing else, read-only), so the menu hides what is switched off (issue 11)',
     },
   },
   'PUT /api/companies/:id/features': { area: 'features' },
@@ -275,7 +286,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'features',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'a company administrator reads which features their own company has (read-only; another company is a 404), so the console shows only what is switched on',
+      reason:
+        'a company administrator reads which features their own company has (read-only; another company is a 404), so the console shows only what is switched on',
     },
   },
 
@@ -327,14 +339,25 @@ export const ROUTES: Record<string, Permission> = {
   // The prompts a person may run on a transcript (part 2: /transcripts/{id}/analysis, visible to all).
   'GET /api/prompts/available': { area: 'transcripts' },
   'GET /api/prompts/available/:id': { area: 'transcripts' },
-  ...Object.fromEntries(['GET /api/analysis/patterns', 'POST /api/analysis/patterns', 'GET /api/analysis/patterns/:id', 'PUT /api/analysis/patterns/:id', 'DELETE /api/analysis/patterns/:id']
-    .map((key) => [key, {
-      area: 'prompts',
-      exception: {
-        allowed: ['HOST_ADMIN', 'ADMIN'],
-        reason: 'issue 12: analysis patterns are managed by the platform administrator (global ones) and by each company’s administrator (their own company’s; another company’s is a 404)',
-      },
-    } satisfies Permission])),
+  ...Object.fromEntries(
+    [
+      'GET /api/analysis/patterns',
+      'POST /api/analysis/patterns',
+      'GET /api/analysis/patterns/:id',
+      'PUT /api/analysis/patterns/:id',
+      'DELETE /api/analysis/patterns/:id',
+    ].map((key) => [
+      key,
+      {
+        area: 'prompts',
+        exception: {
+          allowed: ['HOST_ADMIN', 'ADMIN'],
+          reason:
+            'issue 12: analysis patterns are managed by the platform administrator (global ones) and by each company’s administrator (their own company’s; another company’s is a 404)',
+        },
+      } satisfies Permission,
+    ]),
+  ),
 
   // Transcript analysis (part 2: /transcripts/{id}/analysis, visible to all): runs and call analytics.
   'POST /api/analysis/transcripts': { area: 'transcripts' },
@@ -355,7 +378,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
-      reason: 'issue 25: a company administrator sees how far the encryption of their own company’s recordings has come, like its policies (read-only; another company is a 404)',
+      reason:
+        'issue 25: a company administrator sees how far the encryption of their own company’s recordings has come, like its policies (read-only; another company is a 404)',
     },
   },
   'GET /api/tags': { area: 'transcripts' },
@@ -391,7 +415,8 @@ export const ROUTES: Record<string, Permission> = {
     area: 'clients',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
-      reason: 'linking a transcript to a client is a clients action (ADMIN, CALLER); the platform administrator, who may correct any company’s transcripts, may fix a wrong link too',
+      reason:
+        'linking a transcript to a client is a clients action (ADMIN, CALLER); the platform administrator, who may correct any company’s transcripts, may fix a wrong link too',
     },
   },
 

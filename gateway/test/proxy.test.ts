@@ -18,9 +18,22 @@ import {
   type Database,
   type ServiceModule,
 } from '@earshot/kit';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY, openTestDatabase, testSigningKeyPem, testSigningKeys } from '@earshot/kit/testing';
+import {
+  TEST_JWT_SECRET,
+  TEST_SECRETS_KEY,
+  openTestDatabase,
+  testSigningKeyPem,
+  testSigningKeys,
+} from '@earshot/kit/testing';
 import { ALL_SERVICES } from '../src/modules';
-import { createDistributedGateway, distributedConfigSchema, serviceUrlKey, upstreamsFor, type DistributedConfig, type DistributedGateway } from '../src/proxy';
+import {
+  createDistributedGateway,
+  distributedConfigSchema,
+  serviceUrlKey,
+  upstreamsFor,
+  type DistributedConfig,
+  type DistributedGateway,
+} from '../src/proxy';
 
 // Distributed mode for real: each upstream is its own Fastify server on a random port, started the
 // way runStandalone starts a service (guard, probes, mounted module), and the gateway proxies to it
@@ -33,7 +46,13 @@ const echoService = defineService({
   prefixes: ['/echo', '/mirror'],
   migrations: [],
   async routes(app) {
-    const echo = async (request: { method: string; url: string; headers: Record<string, unknown>; body?: unknown; identity: unknown }) => ({
+    const echo = async (request: {
+      method: string;
+      url: string;
+      headers: Record<string, unknown>;
+      body?: unknown;
+      identity: unknown;
+    }) => ({
       method: request.method,
       url: request.url,
       headers: request.headers,
@@ -42,10 +61,14 @@ const echoService = defineService({
     });
     app.get('/echo', { config: { access: 'public' } }, echo);
     app.get('/echo/*', { config: { access: 'public' } }, echo);
-    app.post('/mirror/things', {
-      config: { access: ['ADMIN'], example: { body: { name: 'x' } } },
-      schema: { body: z.object({ name: z.string().max(50) }).strict() },
-    }, async (request) => ({ ...(await echo(request)), caller: identityOf(request).userId }));
+    app.post(
+      '/mirror/things',
+      {
+        config: { access: ['ADMIN'], example: { body: { name: 'x' } } },
+        schema: { body: z.object({ name: z.string().max(50) }).strict() },
+      },
+      async (request) => ({ ...(await echo(request)), caller: identityOf(request).userId }),
+    );
   },
 });
 
@@ -61,7 +84,14 @@ interface Upstream {
 
 // Made-up callers' tokens: a test key the upstreams trust (the auth upstream trusts its own key too).
 const tokens = new TokenSigner(testSigningKeys(), 900);
-const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', AUTH_SIGNING_KEY: testSigningKeyPem(), JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_PASSWORD: 'platform-admin-password' };
+const env = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  AUTH_SIGNING_KEY: testSigningKeyPem(),
+  JWT_SECRET: TEST_JWT_SECRET,
+  SECRETS_KEY: TEST_SECRETS_KEY,
+  ADMIN_PASSWORD: 'platform-admin-password',
+};
 
 async function startUpstream(module: ServiceModule): Promise<Upstream> {
   const config = loadConfig(distributedConfigSchema.extend(module.configShape ?? {}), env) as DistributedConfig;
@@ -101,12 +131,16 @@ beforeAll(async () => {
   auth = await startUpstream(authService as ServiceModule);
   echo = await startUpstream(echoService);
   const config = loadConfig(distributedConfigSchema, { ...env, AUTH_SERVICE_URL: auth.url });
-  gateway = await createDistributedGateway({ ...config, [serviceUrlKey('echo')]: echo.url } as typeof config, [authService as ServiceModule, echoService], {
-    logger: createLogger('silent'),
-    readyTimeoutMs: 1000,
-    // Stands in for Kafka: the gateway hears auth's events as it would in a deployment.
-    bus: auth.bus,
-  });
+  gateway = await createDistributedGateway(
+    { ...config, [serviceUrlKey('echo')]: echo.url } as typeof config,
+    [authService as ServiceModule, echoService],
+    {
+      logger: createLogger('silent'),
+      readyTimeoutMs: 1000,
+      // Stands in for Kafka: the gateway hears auth's events as it would in a deployment.
+      bus: auth.bus,
+    },
+  );
   await gateway.app.ready();
 }, 120_000);
 
@@ -123,13 +157,27 @@ test('every prefix of every module goes to its own service, with path, query and
   expect(res.statusCode).toBe(200);
   expect(res.json()).toMatchObject({ method: 'GET', url: '/api/echo/deep/path?x=1&y=two' });
 
-  const admin = await tokens.sign({ userId: 'admin-1', companyId: 'company-1', role: 'ADMIN', email: 'admin@acme.test' });
-  const created = await call({ method: 'POST', url: '/api/mirror/things', headers: { authorization: `Bearer ${admin}` }, payload: { name: 'widget' } });
+  const admin = await tokens.sign({
+    userId: 'admin-1',
+    companyId: 'company-1',
+    role: 'ADMIN',
+    email: 'admin@acme.test',
+  });
+  const created = await call({
+    method: 'POST',
+    url: '/api/mirror/things',
+    headers: { authorization: `Bearer ${admin}` },
+    payload: { name: 'widget' },
+  });
   expect(created.statusCode).toBe(200);
   expect(created.json()).toMatchObject({ method: 'POST', body: { name: 'widget' }, caller: 'admin-1' });
 
   // The auth service answers its own routes through the gateway.
-  const login = await call({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@acme.test', password: 'wrong-password' } });
+  const login = await call({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'nobody@acme.test', password: 'wrong-password' },
+  });
   expect(login.statusCode).toBe(401);
   expect(login.json()).toMatchObject({ message: 'Invalid email or password' });
   const profile = await call({ method: 'GET', url: '/api/users/profile' });
@@ -138,16 +186,46 @@ test('every prefix of every module goes to its own service, with path, query and
 
 test('the service still enforces its own roles, validation and CSRF rules behind the gateway', async () => {
   const user = await tokens.sign({ userId: 'user-1', companyId: 'company-1', role: 'USER', email: 'user@acme.test' });
-  const admin = await tokens.sign({ userId: 'admin-1', companyId: 'company-1', role: 'ADMIN', email: 'admin@acme.test' });
+  const admin = await tokens.sign({
+    userId: 'admin-1',
+    companyId: 'company-1',
+    role: 'ADMIN',
+    email: 'admin@acme.test',
+  });
   expect((await call({ method: 'POST', url: '/api/mirror/things', payload: { name: 'x' } })).statusCode).toBe(401);
-  expect((await call({ method: 'POST', url: '/api/mirror/things', headers: { authorization: `Bearer ${user}` }, payload: { name: 'x' } })).statusCode).toBe(403);
-  const invalid = await call({ method: 'POST', url: '/api/mirror/things', headers: { authorization: `Bearer ${admin}` }, payload: { name: 'x', extra: true } });
+  expect(
+    (
+      await call({
+        method: 'POST',
+        url: '/api/mirror/things',
+        headers: { authorization: `Bearer ${user}` },
+        payload: { name: 'x' },
+      })
+    ).statusCode,
+  ).toBe(403);
+  const invalid = await call({
+    method: 'POST',
+    url: '/api/mirror/things',
+    headers: { authorization: `Bearer ${admin}` },
+    payload: { name: 'x', extra: true },
+  });
   expect(invalid.statusCode).toBe(400);
   expect(invalid.json().message).toMatch(/extra/);
   // A cookie session without the CSRF header is refused by the service, not waved through.
   const cookie = { cookie: `earshot_at=${admin}` };
-  expect((await call({ method: 'POST', url: '/api/mirror/things', headers: cookie, payload: { name: 'x' } })).statusCode).toBe(403);
-  expect((await call({ method: 'POST', url: '/api/mirror/things', headers: { ...cookie, 'x-requested-with': 'XMLHttpRequest' }, payload: { name: 'x' } })).statusCode).toBe(200);
+  expect(
+    (await call({ method: 'POST', url: '/api/mirror/things', headers: cookie, payload: { name: 'x' } })).statusCode,
+  ).toBe(403);
+  expect(
+    (
+      await call({
+        method: 'POST',
+        url: '/api/mirror/things',
+        headers: { ...cookie, 'x-requested-with': 'XMLHttpRequest' },
+        payload: { name: 'x' },
+      })
+    ).statusCode,
+  ).toBe(200);
 });
 
 test('the request id reaches the service and comes back; one is made when the caller sends none', async () => {
@@ -175,7 +253,8 @@ test('identity headers from outside are dropped and forwarding headers say what 
     },
   });
   const seen = res.json().headers as Record<string, string>;
-  for (const header of ['x-user-id', 'x-user-role', 'x-company-id', 'x-authenticated-user']) expect(seen).not.toHaveProperty([header]);
+  for (const header of ['x-user-id', 'x-user-role', 'x-company-id', 'x-authenticated-user'])
+    expect(seen).not.toHaveProperty([header]);
   expect(seen['x-forwarded-for']).toBe('127.0.0.1');
   expect(seen['x-requested-with']).toBe('XMLHttpRequest');
   expect(res.json().identity).toBeNull();
@@ -193,21 +272,41 @@ test('/api/docs shows the routes of every service behind the proxy', async () =>
   const res = await call({ method: 'GET', url: '/api/docs/json' });
   expect(res.statusCode).toBe(200);
   const paths = Object.keys((res.json() as { paths: Record<string, unknown> }).paths);
-  expect(paths).toEqual(expect.arrayContaining(['/api/auth/login', '/api/users/profile', '/api/mirror/things', '/api/health']));
+  expect(paths).toEqual(
+    expect.arrayContaining(['/api/auth/login', '/api/users/profile', '/api/mirror/things', '/api/health']),
+  );
   // The proxy's own catch-all routes stay out of it.
   expect(paths).not.toContain('/api/auth/{*}');
   expect(paths).not.toContain('/api/mirror/{*}');
 });
 
 describe('sign-in rate limit', () => {
-  const variants = ['/api/auth/login', '/api/auth/login?n=1', '/api/auth/login/', '/api/auth/%6Cogin', '/api/auth/login?n=2', '/api/auth/login/?n=3'];
+  const variants = [
+    '/api/auth/login',
+    '/api/auth/login?n=1',
+    '/api/auth/login/',
+    '/api/auth/%6Cogin',
+    '/api/auth/login?n=2',
+    '/api/auth/login/?n=3',
+  ];
   const attempt = (target: DistributedGateway, url: string) =>
     // A new account each time: the auth service's own per-account throttling stays out of the picture.
-    target.app.inject({ method: 'POST', url, payload: { email: `nobody-${randomUUID()}@acme.test`, password: 'wrong-password' } });
+    target.app.inject({
+      method: 'POST',
+      url,
+      payload: { email: `nobody-${randomUUID()}@acme.test`, password: 'wrong-password' },
+    });
 
   async function gatewayWith(settings: Record<string, string>) {
-    const config = loadConfig(distributedConfigSchema, { ...env, AUTH_SERVICE_URL: auth.url, SIGN_IN_RATE_LIMIT_MAX: '4', ...settings });
-    const created = await createDistributedGateway(config, [authService as ServiceModule], { logger: createLogger('silent') });
+    const config = loadConfig(distributedConfigSchema, {
+      ...env,
+      AUTH_SERVICE_URL: auth.url,
+      SIGN_IN_RATE_LIMIT_MAX: '4',
+      ...settings,
+    });
+    const created = await createDistributedGateway(config, [authService as ServiceModule], {
+      logger: createLogger('silent'),
+    });
     await created.app.ready();
     return created;
   }
@@ -258,12 +357,19 @@ test('health is the gateway alone; ready asks every upstream and names the ones 
   await echo.close();
   const down = await call({ method: 'GET', url: '/api/ready' });
   expect(down.statusCode).toBe(503);
-  expect(down.json()).toMatchObject({ status: 'unavailable', message: 'Not ready: echo', services: { auth: 'ready', echo: 'unavailable' } });
+  expect(down.json()).toMatchObject({
+    status: 'unavailable',
+    message: 'Not ready: echo',
+    services: { auth: 'ready', echo: 'unavailable' },
+  });
   expect((await call({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   // Requests for a service that is down fail cleanly, without leaking internals.
   const proxied = await call({ method: 'GET', url: '/api/echo' });
   expect(proxied.statusCode).toBe(503);
-  expect(proxied.json()).toEqual({ message: 'The echo service is not available right now, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+  expect(proxied.json()).toEqual({
+    message: 'The echo service is not available right now, try again shortly',
+    code: 'SERVICE_UNAVAILABLE',
+  });
 });
 
 test('the table in the contracts routes every prefix of every module of the product to its service URL', () => {
@@ -280,12 +386,19 @@ test('the table in the contracts routes every prefix of every module of the prod
 test('the distributed gateway loads no service code', () => {
   for (const file of ['main.ts', 'proxy.ts', 'app.ts', 'config.ts']) {
     const source = readFileSync(join(import.meta.dirname, '..', 'src', file), 'utf8');
-    expect([file, source.match(/from '(@earshot\/[a-z]+-service|\.\/modules|\.\/compose)'/)?.[1]]).toEqual([file, undefined]);
+    expect([file, source.match(/from '(@earshot\/[a-z]+-service|\.\/modules|\.\/compose)'/)?.[1]]).toEqual([
+      file,
+      undefined,
+    ]);
   }
 });
 
-test('a signed-out session is refused by the distributed gateway once auth\'s event reaches it', async () => {
-  const signIn = await call({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@earshot.local', password: 'platform-admin-password' } });
+test("a signed-out session is refused by the distributed gateway once auth's event reaches it", async () => {
+  const signIn = await call({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'admin@earshot.local', password: 'platform-admin-password' },
+  });
   expect(signIn.statusCode).toBe(200);
   const token = /earshot_at=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!;
   const bearer = { authorization: `Bearer ${token}` };
@@ -303,20 +416,42 @@ test("/api/ai/speech-models goes to transcription while the rest of /api/ai stay
   // Two stand-ins answering with their name, on the contracts' own prefixes of the two services.
   const standIn = (name: 'transcription' | 'prompt') => {
     const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
-    return defineService({ name, schema: `${name}_prefix_test`, prefixes, migrations: [], async routes(app) {
-      for (const prefix of prefixes) {
-        for (const path of [prefix, `${prefix}/*`]) {
-          app.route({ method: ['GET', 'POST', 'PUT', 'DELETE'], url: path, config: { access: 'public', csrfExempt: true }, handler: async () => ({ service: name }) });
+    return defineService({
+      name,
+      schema: `${name}_prefix_test`,
+      prefixes,
+      migrations: [],
+      async routes(app) {
+        for (const prefix of prefixes) {
+          for (const path of [prefix, `${prefix}/*`]) {
+            app.route({
+              method: ['GET', 'POST', 'PUT', 'DELETE'],
+              url: path,
+              config: { access: 'public', csrfExempt: true },
+              handler: async () => ({ service: name }),
+            });
+          }
         }
-      }
-    } });
+      },
+    });
   };
   const transcription = await startUpstream(standIn('transcription'));
   const prompt = await startUpstream(standIn('prompt'));
-  const config = loadConfig(distributedConfigSchema, { ...env, AUTH_SERVICE_URL: auth.url, TRANSCRIPTION_SERVICE_URL: transcription.url, PROMPT_SERVICE_URL: prompt.url });
-  const pair = await createDistributedGateway(config, [standIn('prompt'), standIn('transcription')], { logger: createLogger('silent'), readyTimeoutMs: 1000 });
+  const config = loadConfig(distributedConfigSchema, {
+    ...env,
+    AUTH_SERVICE_URL: auth.url,
+    TRANSCRIPTION_SERVICE_URL: transcription.url,
+    PROMPT_SERVICE_URL: prompt.url,
+  });
+  const pair = await createDistributedGateway(config, [standIn('prompt'), standIn('transcription')], {
+    logger: createLogger('silent'),
+    readyTimeoutMs: 1000,
+  });
   try {
-    const answeredBy = async (method: InjectOptions['method'], url: string) => (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as { service: string };
+    const answeredBy = async (method: InjectOptions['method'], url: string) =>
+      (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as {
+        service: string;
+      };
     expect(await answeredBy('GET', '/api/ai/speech-models')).toEqual({ service: 'transcription' });
     expect(await answeredBy('POST', '/api/ai/speech-models/base.en/download')).toEqual({ service: 'transcription' });
     expect(await answeredBy('PUT', '/api/ai/speech-models/base.en/default')).toEqual({ service: 'transcription' });

@@ -4,7 +4,10 @@ import { TokenVerifier, createLogger } from '@earshot/kit';
 import { buildGateway, securityHeaders } from '../src/app';
 
 test('the captured security headers are what @fastify/helmet sets, the CSP included', async () => {
-  const options = { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } }, crossOriginEmbedderPolicy: false };
+  const options = {
+    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } },
+    crossOriginEmbedderPolicy: false,
+  };
   const headers = await securityHeaders(options);
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(headers['x-content-type-options']).toBe('nosniff');
@@ -21,13 +24,24 @@ test('the captured security headers are what @fastify/helmet sets, the CSP inclu
 
 test('every gateway answer carries them: an API route, a refusal and an unknown path', async () => {
   const app = await buildGateway({
-    logger: createLogger('silent'), logLevel: 'silent', tokens: new TokenVerifier(900), bodyLimit: 1024, rateLimitMax: 100, rateLimitWindowMs: 60_000,
-    signInRateLimitMax: 10, apiKeyRateLimitMax: 100, trustProxy: false,
+    logger: createLogger('silent'),
+    logLevel: 'silent',
+    tokens: new TokenVerifier(900),
+    bodyLimit: 1024,
+    rateLimitMax: 100,
+    rateLimitWindowMs: 60_000,
+    signInRateLimitMax: 10,
+    apiKeyRateLimitMax: 100,
+    trustProxy: false,
   });
   app.get('/api/things', { config: { access: 'public' } }, async () => ({ ok: true }));
   app.get('/api/mine', { config: { access: ['USER'] } }, async () => ({ ok: true }));
   try {
-    for (const [url, status] of [['/api/things', 200], ['/api/mine', 401], ['/api/nowhere', 404]] as const) {
+    for (const [url, status] of [
+      ['/api/things', 200],
+      ['/api/mine', 401],
+      ['/api/nowhere', 404],
+    ] as const) {
       const answer = await app.inject({ method: 'GET', url });
       expect(answer.statusCode).toBe(status);
       expect(answer.headers['content-security-policy']).toContain("default-src 'self'");

@@ -73,11 +73,22 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     },
   });
   const request = (token: string | null, options: InjectOptions) =>
-    earshot.app.inject({ ...options, headers: { [CSRF_HEADER]: 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(options.headers ?? {}) } });
+    earshot.app.inject({
+      ...options,
+      headers: {
+        [CSRF_HEADER]: 'XMLHttpRequest',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(options.headers ?? {}),
+      },
+    });
 
   // Every token comes from a real sign-in: the world never signs one itself.
   const signIn = async (email: string, password: string, domain?: string): Promise<Member> => {
-    const res = await earshot.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, ...(domain ? { domain } : {}) } });
+    const res = await earshot.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password, ...(domain ? { domain } : {}) },
+    });
     const token = res.cookies.find((c) => c.name === ACCESS_COOKIE)?.value;
     if (res.statusCode !== 200 || !token) throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`);
     return { id: (res.json() as { user: { _id: string } }).user._id, email, ...(domain ? { domain } : {}), token };
@@ -91,7 +102,16 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     const res = await request(host.token, {
       method: 'POST',
       url: '/api/companies',
-      payload: { name: `Company ${key}`, code: `CO-${key}`, domain, type: 'enterprise', status: 'active', maxUsers: 100, maxStorage: 1024 ** 3, language: 'en' },
+      payload: {
+        name: `Company ${key}`,
+        code: `CO-${key}`,
+        domain,
+        type: 'enterprise',
+        status: 'active',
+        maxUsers: 100,
+        maxStorage: 1024 ** 3,
+        language: 'en',
+      },
     });
     if (res.statusCode !== 201) throw new Error(`company ${key}: ${res.statusCode} ${res.body}`);
     const created = res.json() as { _id: string; apiKey: string };
@@ -118,7 +138,8 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     users,
     host,
     request,
-    requestWithKey: (apiKey, options) => earshot.app.inject({ ...options, headers: { 'x-api-key': apiKey, ...(options.headers ?? {}) } }),
+    requestWithKey: (apiKey, options) =>
+      earshot.app.inject({ ...options, headers: { 'x-api-key': apiKey, ...(options.headers ?? {}) } }),
     async signInAgain(member) {
       return (await signIn(member.email, member.domain ? USER_PASSWORD : ADMIN_PASSWORD, member.domain)).token;
     },

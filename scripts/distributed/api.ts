@@ -24,15 +24,24 @@ export class GatewayClient {
       body: JSON.stringify({ email, password, ...(domain ? { domain } : {}) }),
     });
     const text = await response.text();
-    const token = response.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith(`${ACCESS_COOKIE}=`))?.slice(ACCESS_COOKIE.length + 1);
-    if (response.status !== 200 || !token) throw new Error(`signing in ${email} answered ${response.status}: ${text.slice(0, 300)}`);
+    const token = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0]!)
+      .find((pair) => pair.startsWith(`${ACCESS_COOKIE}=`))
+      ?.slice(ACCESS_COOKIE.length + 1);
+    if (response.status !== 200 || !token)
+      throw new Error(`signing in ${email} answered ${response.status}: ${text.slice(0, 300)}`);
     return { email, userId: (JSON.parse(text) as { user: { _id: string } }).user._id, token };
   }
 
   async call<T = unknown>(who: Session, method: string, path: string, body?: unknown): Promise<Answer<T>> {
     const response = await fetch(`${this.origin}/api${path}`, {
       method,
-      headers: { authorization: `Bearer ${who.token}`, [CSRF_HEADER]: 'XMLHttpRequest', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${who.token}`,
+        [CSRF_HEADER]: 'XMLHttpRequest',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -48,11 +57,19 @@ export class GatewayClient {
   /** The call, which must answer `status`; its body. */
   async expect<T = unknown>(status: number, who: Session, method: string, path: string, body?: unknown): Promise<T> {
     const answer = await this.call<T>(who, method, path, body);
-    if (answer.status !== status) throw new Error(`${method} /api${path} answered ${answer.status}, expected ${status}: ${answer.text.slice(0, 500)}`);
+    if (answer.status !== status)
+      throw new Error(
+        `${method} /api${path} answered ${answer.status}, expected ${status}: ${answer.text.slice(0, 500)}`,
+      );
     return answer.body;
   }
 
-  async upload<T>(who: Session, path: string, file: { name: string; type: string; data: Buffer }, fields: Record<string, string> = {}): Promise<Answer<T>> {
+  async upload<T>(
+    who: Session,
+    path: string,
+    file: { name: string; type: string; data: Buffer },
+    fields: Record<string, string> = {},
+  ): Promise<Answer<T>> {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     form.append('file', new Blob([file.data], { type: file.type }), file.name);
@@ -66,9 +83,17 @@ export class GatewayClient {
   }
 
   /** A chat reply's server-sent events, read to the end: its `done` event's data, or why there was none. */
-  async stream(who: Session, path: string, body: unknown): Promise<{ status: number; done: Record<string, unknown> | null; text: string }> {
+  async stream(
+    who: Session,
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; done: Record<string, unknown> | null; text: string }> {
     const answer = await this.call(who, 'POST', path, body);
     const done = /event: done\ndata: (.*)/.exec(answer.text)?.[1];
-    return { status: answer.status, done: done ? (JSON.parse(done) as Record<string, unknown>) : null, text: answer.text };
+    return {
+      status: answer.status,
+      done: done ? (JSON.parse(done) as Record<string, unknown>) : null,
+      text: answer.text,
+    };
   }
 }

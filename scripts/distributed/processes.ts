@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Polls until `probe` is true; a deadline is a safety net, never a timing assertion. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, limitMs = 60_000, failure: () => string | null = () => null): Promise<void> {
+export async function waitFor(
+  what: string,
+  probe: () => Promise<boolean>,
+  limitMs = 60_000,
+  failure: () => string | null = () => null,
+): Promise<void> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const reason = failure();
@@ -24,11 +29,17 @@ export async function waitFor(what: string, probe: () => Promise<boolean>, limit
  * same port twice, and the second process to start failed with EADDRINUSE.)
  */
 export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  })));
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
   const ports = servers.map((server) => (server.address() as { port: number }).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   return ports;
@@ -58,7 +69,12 @@ export interface Started {
  * What the tsx CLI hands node (its CommonJS hook resolves the directory imports drizzle-orm makes,
  * which `--import tsx` alone refuses), so the entrypoint runs in this one process.
  */
-const TSX_LOADER = ['--require', createRequire(import.meta.url).resolve('tsx/preflight'), '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+const TSX_LOADER = [
+  '--require',
+  createRequire(import.meta.url).resolve('tsx/preflight'),
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+];
 
 /**
  * Every process the suite starts, by pid. Each runs the entrypoint compose's `npm run start` runs
@@ -69,7 +85,10 @@ export class Processes {
   private readonly running = new Map<string, Started>();
   private readonly logs: WriteStream[] = [];
 
-  constructor(private readonly root: string, private readonly logDir: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly logDir: string,
+  ) {}
 
   /**
    * Starts a process and waits until it is ready. The machine's PostgreSQL is shared (max_connections):
@@ -102,12 +121,20 @@ export class Processes {
     child.stderr!.pipe(log, { end: false });
     const started: Started = { spec, child, startedAt, readyMs: 0 };
     this.running.set(spec.name, started);
-    const died = () => (child.exitCode !== null || child.signalCode !== null ? `${spec.name} exited (${child.exitCode ?? child.signalCode}; see ${log.path})` : null);
-    await waitFor(`${spec.name} to be ready`, async () => {
-      const answer = await fetch(spec.readyUrl, { signal: AbortSignal.timeout(2000) });
-      await answer.body?.cancel();
-      return answer.ok;
-    }, limitMs, died);
+    const died = () =>
+      child.exitCode !== null || child.signalCode !== null
+        ? `${spec.name} exited (${child.exitCode ?? child.signalCode}; see ${log.path})`
+        : null;
+    await waitFor(
+      `${spec.name} to be ready`,
+      async () => {
+        const answer = await fetch(spec.readyUrl, { signal: AbortSignal.timeout(2000) });
+        await answer.body?.cancel();
+        return answer.ok;
+      },
+      limitMs,
+      died,
+    );
     started.readyMs = Date.now() - startedAt;
     return started;
   }
@@ -135,15 +162,17 @@ export class Processes {
   async stopAll(): Promise<void> {
     const all = [...this.running.values()].reverse();
     this.running.clear();
-    await Promise.all(all.map(async (started) => {
-      const ended = this.exited(started.child, 5000);
-      try {
-        process.kill(started.child.pid!, 'SIGTERM');
-      } catch {
-        return;
-      }
-      if (!(await ended)) await this.signal(started, 'SIGKILL');
-    }));
+    await Promise.all(
+      all.map(async (started) => {
+        const ended = this.exited(started.child, 5000);
+        try {
+          process.kill(started.child.pid!, 'SIGTERM');
+        } catch {
+          return;
+        }
+        if (!(await ended)) await this.signal(started, 'SIGKILL');
+      }),
+    );
     for (const log of this.logs) log.end();
   }
 

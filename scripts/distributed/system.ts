@@ -11,7 +11,17 @@ import { startKafkaMock, type KafkaMock } from '@earshot/kit/testing';
 import { applyDbRoles, asSuperuser, serviceRoleUrl } from '../../deploy/db-roles';
 import { freePorts, Processes, type ProcessSpec } from './processes';
 
-export const SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'] as const;
+export const SERVICES = [
+  'auth',
+  'tenant',
+  'file',
+  'transcription',
+  'chat',
+  'prompt',
+  'audit',
+  'messaging',
+  'tasks',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 /** Every process the suite runs, named as in compose (chat twice: one consumer group, two members). */
 export type ProcessName = Exclude<ServiceName, 'chat'> | 'transcription-worker' | 'chat-1' | 'chat-2' | 'gateway';
@@ -49,7 +59,10 @@ export class System {
   private s3Port = 0;
   private databaseMade = false;
   private readonly ports = new Map<ProcessName, number>();
-  private readonly passwords = Object.fromEntries(SERVICES.map((s) => [s, randomBytes(12).toString('hex')])) as Record<ServiceName, string>;
+  private readonly passwords = Object.fromEntries(SERVICES.map((s) => [s, randomBytes(12).toString('hex')])) as Record<
+    ServiceName,
+    string
+  >;
   private readonly secrets = {
     JWT_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEY: randomBytes(32).toString('hex'),
@@ -94,7 +107,13 @@ export class System {
     this.s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: this.s3Dir });
     this.s3Port = (await this.s3.run()).port;
     // What minio-init does: the audio bucket exists before any service starts.
-    await new S3Storage({ endpoint: `http://127.0.0.1:${this.s3Port}`, bucket: BUCKET, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' }).ensureBucket();
+    await new S3Storage({
+      endpoint: `http://127.0.0.1:${this.s3Port}`,
+      bucket: BUCKET,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      region: 'us-east-1',
+    }).ensureBucket();
     timings.s3 = Date.now() - t;
 
     const redis = new Redis(this.options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -103,7 +122,20 @@ export class System {
     redis.disconnect();
 
     this.fake = await startFakeOpenAI();
-    const names = ['auth', 'tenant', 'file', 'transcription', 'transcription-worker', 'chat-1', 'chat-2', 'prompt', 'audit', 'messaging', 'tasks', 'gateway'] as const;
+    const names = [
+      'auth',
+      'tenant',
+      'file',
+      'transcription',
+      'transcription-worker',
+      'chat-1',
+      'chat-2',
+      'prompt',
+      'audit',
+      'messaging',
+      'tasks',
+      'gateway',
+    ] as const;
     const ports = await freePorts(names.length);
     names.forEach((name, i) => this.ports.set(name, ports[i]!));
     return timings;
@@ -113,7 +145,8 @@ export class System {
   spec(name: ProcessName): ProcessSpec {
     const port = this.ports.get(name)!;
     const readyUrl = `http://127.0.0.1:${port}${name === 'gateway' ? '/api/health' : '/ready'}`;
-    const roleUrl = (service: ServiceName) => serviceRoleUrl(this.options.databaseUrl, this.databaseName, service, this.passwords[service]);
+    const roleUrl = (service: ServiceName) =>
+      serviceRoleUrl(this.options.databaseUrl, this.databaseName, service, this.passwords[service]);
     // x-earshot-env, with what compose takes from its network (auth:3000) said outright.
     const base = (service: ServiceName, clientId: string) => ({
       NODE_ENV: 'production',
@@ -145,64 +178,140 @@ export class System {
     };
     // The fake provider listens on loopback, a private address refused by default.
     const ai = { AI_ALLOW_PRIVATE_URLS: 'true', AI_TRUSTED_HOSTS: '', AI_TIMEOUT_MS: '30000' };
-    const providerKeys = { PROMPT_SERVICE_URL: this.url('prompt'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
+    const providerKeys = {
+      PROMPT_SERVICE_URL: this.url('prompt'),
+      INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
+    };
     const apiKeys = { TENANT_SERVICE_URL: this.url('tenant'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
     // Encryption at rest: one master key in every process that keeps data keys or reads encrypted
     // data; transcription asks the file service for the audio keys (compose: the same).
     const encryption = { ENCRYPTION_MASTER_KEY: this.secrets.ENCRYPTION_MASTER_KEY };
-    const audioKeys = { ...encryption, FILE_SERVICE_URL: this.url('file'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
+    const audioKeys = {
+      ...encryption,
+      FILE_SERVICE_URL: this.url('file'),
+      INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
+    };
     const service = (cwd: string, entry = 'src/main.ts') => ({ name, cwd, entry, readyUrl });
     switch (name) {
       case 'gateway':
         return {
           ...service('gateway'),
           env: {
-            NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: join(this.dir, name),
-            JWT_SECRET: this.secrets.JWT_SECRET, TRUST_PROXY: 'false', PUBLIC_URL: this.gatewayUrl, COOKIE_SECURE: 'auto',
-            KAFKA_BROKERS: this.kafka!.brokers, KAFKA_TOPIC_CREATION: 'broker',
-            WEB_DIST: join(this.dir, 'no-web'), BODY_LIMIT_BYTES: '1048576',
-            RATE_LIMIT_MAX: '100000', RATE_LIMIT_WINDOW_MS: '60000', SIGN_IN_RATE_LIMIT_MAX: '1000', API_KEY_RATE_LIMIT_MAX: '600',
-            REDIS_URL: this.options.redisUrl, REDIS_KEY_PREFIX: this.redisPrefix,
+            NODE_ENV: 'production',
+            LOG_LEVEL: 'warn',
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            DATA_DIR: join(this.dir, name),
+            JWT_SECRET: this.secrets.JWT_SECRET,
+            TRUST_PROXY: 'false',
+            PUBLIC_URL: this.gatewayUrl,
+            COOKIE_SECURE: 'auto',
+            KAFKA_BROKERS: this.kafka!.brokers,
+            KAFKA_TOPIC_CREATION: 'broker',
+            WEB_DIST: join(this.dir, 'no-web'),
+            BODY_LIMIT_BYTES: '1048576',
+            RATE_LIMIT_MAX: '100000',
+            RATE_LIMIT_WINDOW_MS: '60000',
+            SIGN_IN_RATE_LIMIT_MAX: '1000',
+            API_KEY_RATE_LIMIT_MAX: '600',
+            REDIS_URL: this.options.redisUrl,
+            REDIS_KEY_PREFIX: this.redisPrefix,
             INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
-            AUTH_SERVICE_URL: this.url('auth'), TENANT_SERVICE_URL: this.url('tenant'), FILE_SERVICE_URL: this.url('file'),
-            TRANSCRIPTION_SERVICE_URL: this.url('transcription'), CHAT_SERVICE_URL: this.url('chat-1'),
-            PROMPT_SERVICE_URL: this.url('prompt'), AUDIT_SERVICE_URL: this.url('audit'),
-            MESSAGING_SERVICE_URL: this.url('messaging'), TASKS_SERVICE_URL: this.url('tasks'),
-            LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+            AUTH_SERVICE_URL: this.url('auth'),
+            TENANT_SERVICE_URL: this.url('tenant'),
+            FILE_SERVICE_URL: this.url('file'),
+            TRANSCRIPTION_SERVICE_URL: this.url('transcription'),
+            CHAT_SERVICE_URL: this.url('chat-1'),
+            PROMPT_SERVICE_URL: this.url('prompt'),
+            AUDIT_SERVICE_URL: this.url('audit'),
+            MESSAGING_SERVICE_URL: this.url('messaging'),
+            TASKS_SERVICE_URL: this.url('tasks'),
+            LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+            LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
           },
         };
       case 'auth':
         return {
           ...service('services/auth'),
-          env: { ...base('auth', 'earshot-auth'), ...storage, AUTH_SIGNING_KEY: this.secrets.AUTH_SIGNING_KEY, ADMIN_EMAIL, ADMIN_PASSWORD, COOKIE_SECURE: 'auto', PUBLIC_URL: this.gatewayUrl },
+          env: {
+            ...base('auth', 'earshot-auth'),
+            ...storage,
+            AUTH_SIGNING_KEY: this.secrets.AUTH_SIGNING_KEY,
+            ADMIN_EMAIL,
+            ADMIN_PASSWORD,
+            COOKIE_SECURE: 'auto',
+            PUBLIC_URL: this.gatewayUrl,
+          },
         };
       case 'tenant':
         return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys } };
       case 'file':
-        return { ...service('services/file'), env: { ...base('file', 'earshot-file'), ...storage, ...apiKeys, ...encryption, MAX_UPLOAD_BYTES: '2147483648' } };
+        return {
+          ...service('services/file'),
+          env: {
+            ...base('file', 'earshot-file'),
+            ...storage,
+            ...apiKeys,
+            ...encryption,
+            MAX_UPLOAD_BYTES: '2147483648',
+          },
+        };
       case 'transcription':
-        return { ...service('services/transcription'), env: { ...base('transcription', 'earshot-transcription'), ...storage, ...apiKeys, ...audioKeys, TRANSCRIPTION_WORKER: 'false' } };
+        return {
+          ...service('services/transcription'),
+          env: {
+            ...base('transcription', 'earshot-transcription'),
+            ...storage,
+            ...apiKeys,
+            ...audioKeys,
+            TRANSCRIPTION_WORKER: 'false',
+          },
+        };
       case 'transcription-worker':
         return {
           ...service('services/transcription', 'src/worker.ts'),
           env: {
-            ...base('transcription', 'earshot-transcription-worker'), ...storage, ...ai, ...providerKeys, ...audioKeys,
-            TRANSCRIPTION_ENGINE: 'pocketsphinx', TRANSCRIPTION_CONCURRENCY: '2',
+            ...base('transcription', 'earshot-transcription-worker'),
+            ...storage,
+            ...ai,
+            ...providerKeys,
+            ...audioKeys,
+            TRANSCRIPTION_ENGINE: 'pocketsphinx',
+            TRANSCRIPTION_CONCURRENCY: '2',
             // A killed worker's job is claimed again once its lease runs out (compose: 60 s).
-            TRANSCRIPTION_LEASE_MS: '3000', TRANSCRIPTION_POLL_MS: '200',
-            SPEECH_MODELS_URL: 'http://127.0.0.1:9', SPEECH_DIARIZATION_URL: 'http://127.0.0.1:9',
+            TRANSCRIPTION_LEASE_MS: '3000',
+            TRANSCRIPTION_POLL_MS: '200',
+            SPEECH_MODELS_URL: 'http://127.0.0.1:9',
+            SPEECH_DIARIZATION_URL: 'http://127.0.0.1:9',
           },
         };
       case 'chat-1':
       case 'chat-2':
-        return { ...service('services/chat'), env: { ...base('chat', 'earshot-chat'), ...storage, ...ai, ...providerKeys, ...apiKeys, ...encryption } };
+        return {
+          ...service('services/chat'),
+          env: { ...base('chat', 'earshot-chat'), ...storage, ...ai, ...providerKeys, ...apiKeys, ...encryption },
+        };
       case 'prompt':
-        return { ...service('services/prompt'), env: { ...base('prompt', 'earshot-prompt'), ...storage, ...ai, ...apiKeys, ...encryption, LOCAL_AI_SPEECH_URL: '', LOCAL_AI_CHAT_URL: '' } };
+        return {
+          ...service('services/prompt'),
+          env: {
+            ...base('prompt', 'earshot-prompt'),
+            ...storage,
+            ...ai,
+            ...apiKeys,
+            ...encryption,
+            LOCAL_AI_SPEECH_URL: '',
+            LOCAL_AI_CHAT_URL: '',
+          },
+        };
       case 'audit':
         // Auth, prompt and audit write their parts of a person's export to the shared object store.
         return { ...service('services/audit'), env: { ...base('audit', 'earshot-audit'), ...storage } };
       case 'messaging':
-        return { ...service('services/messaging'), env: { ...base('messaging', 'earshot-messaging'), MAIL_FROM: 'Earshot <no-reply@earshot.localhost>' } };
+        return {
+          ...service('services/messaging'),
+          env: { ...base('messaging', 'earshot-messaging'), MAIL_FROM: 'Earshot <no-reply@earshot.localhost>' },
+        };
       case 'tasks':
         return { ...service('services/tasks'), env: base('tasks', 'earshot-tasks') };
     }
@@ -213,8 +322,20 @@ export class System {
     const ready: Record<string, number> = {};
     const auth = await this.processes.start(this.spec('auth'));
     ready.auth = auth.readyMs;
-    const rest: ProcessName[] = ['tenant', 'file', 'prompt', 'transcription', 'transcription-worker', 'audit', 'messaging', 'tasks', 'chat-1', 'chat-2'];
-    for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000)))) ready[started.spec.name] = started.readyMs;
+    const rest: ProcessName[] = [
+      'tenant',
+      'file',
+      'prompt',
+      'transcription',
+      'transcription-worker',
+      'audit',
+      'messaging',
+      'tasks',
+      'chat-1',
+      'chat-2',
+    ];
+    for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000))))
+      ready[started.spec.name] = started.readyMs;
     ready.gateway = (await this.processes.start(this.spec('gateway'))).readyMs;
     return ready;
   }
@@ -239,7 +360,10 @@ export class System {
       if (keys.length) await redis.del(...keys);
       redis.disconnect();
     });
-    if (this.databaseMade) await attempt(() => this.superuser((c) => c.query(`drop database if exists ${this.databaseName} with (force)`), 'postgres'));
+    if (this.databaseMade)
+      await attempt(() =>
+        this.superuser((c) => c.query(`drop database if exists ${this.databaseName} with (force)`), 'postgres'),
+      );
     if (errors.length === 0 && !process.env.DISTRIBUTED_KEEP_LOGS) rmSync(this.dir, { recursive: true, force: true });
     if (errors.length) throw new AggregateError(errors, 'cleaning up the distributed system failed');
   }

@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiSession, launchBrowser, newPage, seriousViolations, signIn, startServer, type RunningServer } from './harness';
+import {
+  apiSession,
+  launchBrowser,
+  newPage,
+  seriousViolations,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './harness';
 
 jest.setTimeout(300_000);
 
@@ -126,7 +134,13 @@ describe('users and clients for a company administrator', () => {
 
     const name = 'espeak-client-call.wav';
     const wav = join(workDir, name);
-    execFileSync('espeak-ng', ['-s', '140', '-w', wav, 'Hello, this is Northwind. We would like to order more tea. Goodbye.']);
+    execFileSync('espeak-ng', [
+      '-s',
+      '140',
+      '-w',
+      wav,
+      'Hello, this is Northwind. We would like to order more tea. Goodbye.',
+    ]);
 
     const page = await open();
     await signIn(page, server.origin, 'CALLER');

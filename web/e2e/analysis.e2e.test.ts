@@ -24,7 +24,13 @@ const suite = fakeProviderSuite(async () => {
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'earshot-analysis-e2e-'));
   const wav = join(workDir, 'analysis-call.wav');
-  execFileSync('espeak-ng', ['-s', '140', '-w', wav, 'Hello, thank you for calling. I would like a refund for my last invoice. Of course, it is done. Thank you, goodbye.']);
+  execFileSync('espeak-ng', [
+    '-s',
+    '140',
+    '-w',
+    wav,
+    'Hello, thank you for calling. I would like a refund for my last invoice. Of course, it is done. Thank you, goodbye.',
+  ]);
   const api = await apiSession(suite.server.origin, 'USER');
   const form = new FormData();
   form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), 'analysis-call.wav');
@@ -37,7 +43,6 @@ beforeAll(async () => {
     return answer.status === 'completed';
   }, 'the recording to be transcribed');
 }, 600_000);
-
 
 async function signedIn(who: 'USER' | 'HOST_ADMIN', width = 1280): Promise<Page> {
   const page = await suite.open({ width });
@@ -65,8 +70,16 @@ describe('prompts and analysis in Chromium', () => {
     await tone.getByLabel('Field type').selectOption('custom');
     await form.getByTestId('form-save').click();
     await waitFor(async () => (await fieldErrors(score)).length === 3, 'the first field’s messages');
-    expect(await fieldErrors(score)).toEqual(['Field name is required', 'Range is required for integer type', 'Description is required']);
-    expect(await fieldErrors(tone)).toEqual(['Field name is required', 'Options are required for Custom type', 'Description is required']);
+    expect(await fieldErrors(score)).toEqual([
+      'Field name is required',
+      'Range is required for integer type',
+      'Description is required',
+    ]);
+    expect(await fieldErrors(tone)).toEqual([
+      'Field name is required',
+      'Options are required for Custom type',
+      'Description is required',
+    ]);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'prompt-form-errors.png'), fullPage: true });
 
     await score.getByLabel('Field name').fill('clarity_score');
@@ -111,12 +124,17 @@ describe('prompts and analysis in Chromium', () => {
     const page = await signedIn('USER');
     await page.goto(`${suite.server.origin}/transcripts/${fileId}?t=5`);
     await page.getByTestId('player-bar').waitFor();
-    await waitFor(async () => ((await page.getByTestId('clock').textContent()) ?? '').startsWith('0:05 /'), 'the clock at 0:05');
+    await waitFor(
+      async () => ((await page.getByTestId('clock').textContent()) ?? '').startsWith('0:05 /'),
+      'the clock at 0:05',
+    );
     expect(await page.getByTestId('play-pause').getAttribute('aria-label')).toBe('Play');
     expect(await page.evaluate(() => document.querySelector('audio')?.paused)).toBe(true);
     await page.locator('[data-current="true"]').waitFor();
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'viewer-at-5s.png') });
-    expect(await page.getByRole('link', { name: 'Ask about this recording' }).getAttribute('href')).toBe(`/chat?transcript=${fileId}`);
+    expect(await page.getByRole('link', { name: 'Ask about this recording' }).getAttribute('href')).toBe(
+      `/chat?transcript=${fileId}`,
+    );
     expect(await page.getByTestId('analysis-link').getAttribute('href')).toBe(`/transcripts/${fileId}/analysis`);
   });
 });

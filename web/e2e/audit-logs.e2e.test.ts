@@ -25,7 +25,6 @@ beforeAll(async () => {
   expect(answer.status).toBe(200);
 }, 600_000);
 
-
 it('filters by type (kept over a reload), shows the before/after diff and exports the filtered CSV', async () => {
   const page = await suite.open();
   await signIn(page, suite.server.origin, 'HOST_ADMIN');
@@ -44,7 +43,10 @@ it('filters by type (kept over a reload), shows the before/after diff and export
   expect(types.length).toBeGreaterThan(0);
   expect(new Set(types)).toEqual(new Set(['company.updated']));
 
-  await rows.first().getByRole('button', { name: /View entry company\.updated/ }).click();
+  await rows
+    .first()
+    .getByRole('button', { name: /View entry company\.updated/ })
+    .click();
   const drawer = page.getByRole('dialog', { name: 'Audit entry: company.updated' });
   await drawer.waitFor();
   const nameRow = drawer.locator('tr[data-change="changed"]', { hasText: 'name' }).first();
@@ -68,7 +70,11 @@ it('filters by type (kept over a reload), shows the before/after diff and export
 });
 
 it('fits a 375 px phone without sideways page scroll; screenshots in light, dark and at 375 px', async () => {
-  for (const [name, width, theme] of [['audit-375', 375, 'light'], ['audit-light', 1280, 'light'], ['audit-dark', 1280, 'dark']] as const) {
+  for (const [name, width, theme] of [
+    ['audit-375', 375, 'light'],
+    ['audit-light', 1280, 'light'],
+    ['audit-dark', 1280, 'dark'],
+  ] as const) {
     if (width > 375 && !SHOTS) continue;
     const page = await suite.open({ width, height: 860 });
     await signIn(page, suite.server.origin, 'HOST_ADMIN');
@@ -77,7 +83,9 @@ it('fits a 375 px phone without sideways page scroll; screenshots in light, dark
     await page.getByTestId('data-table-row').first().waitFor();
     // The platform's own hash chain, verified: the seeded log holds.
     await page.getByTestId('audit-chain-verify').click();
-    await expect(page.getByTestId('chain-ok').textContent()).resolves.toMatch(/^✓ Verified [\d,]+ entries, head [0-9a-f]{12}…$/);
+    await expect(page.getByTestId('chain-ok').textContent()).resolves.toMatch(
+      /^✓ Verified [\d,]+ entries, head [0-9a-f]{12}…$/,
+    );
     // The table scrolls inside its own region; nothing in it may widen the page.
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
     if (width === 375) await expect(page.getByTestId('data-table-scroll-hint').isVisible()).resolves.toBe(true);

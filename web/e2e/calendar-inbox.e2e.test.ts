@@ -64,18 +64,26 @@ async function idOf(api: ApiClient): Promise<string> {
   return ((await (await api('/users/profile')).json()) as { _id: string })._id;
 }
 
-async function createTask(api: ApiClient, body: { title: string; assigneeId: string | null; dueDate: string }): Promise<string> {
+async function createTask(
+  api: ApiClient,
+  body: { title: string; assigneeId: string | null; dueDate: string },
+): Promise<string> {
   const answer = await api('/tasks', { json: body });
-  if (answer.status !== 201) throw new Error(`Creating the task ${body.title} failed: ${answer.status} ${await answer.text()}`);
+  if (answer.status !== 201)
+    throw new Error(`Creating the task ${body.title} failed: ${answer.status} ${await answer.text()}`);
   return ((await answer.json()) as { _id: string })._id;
 }
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'earshot-calendar-e2e-'));
   const origin = suite.server.origin;
-  const sessions = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await apiSession(origin, role)] as const))) as Record<DemoRole, ApiClient>;
+  const sessions = Object.fromEntries(
+    await Promise.all(ROLES.map(async (role) => [role, await apiSession(origin, role)] as const)),
+  ) as Record<DemoRole, ApiClient>;
   admin = sessions.ADMIN;
-  const ids = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await idOf(sessions[role])] as const))) as Record<DemoRole, string>;
+  const ids = Object.fromEntries(
+    await Promise.all(ROLES.map(async (role) => [role, await idOf(sessions[role])] as const)),
+  ) as Record<DemoRole, string>;
 
   // A recording of the company, uploaded today by the USER.
   const wav = join(workDir, RECORDING);
@@ -102,7 +110,8 @@ beforeAll(async () => {
   if (enabled.status !== 200) throw new Error(`Turning two-step on failed: ${enabled.status} ${await enabled.text()}`);
   const { recoveryCodes } = (await enabled.json()) as { recoveryCodes: string[] };
   const disabled = await host('/users/two-step/disable', { json: { code: recoveryCodes[0] } });
-  if (disabled.status !== 200) throw new Error(`Turning two-step off failed: ${disabled.status} ${await disabled.text()}`);
+  if (disabled.status !== 200)
+    throw new Error(`Turning two-step off failed: ${disabled.status} ${await disabled.text()}`);
 
   // Notifications and mail follow from events: wait until each inbox holds its message.
   for (const role of ROLES) {
@@ -156,11 +165,14 @@ describe('calendar and inbox in Chromium', () => {
     await day(page, TODAY).getByTestId('calendar-task').filter({ hasText: TASK_TITLE[role] }).waitFor();
     // The platform administrator sees every company's calendar; the others their company's.
     await day(page, TODAY).getByTestId('calendar-recording').filter({ hasText: RECORDING }).first().waitFor();
-    const movable = (title: string) => page.getByTestId('calendar-task').filter({ hasText: title }).getAttribute('data-movable');
+    const movable = (title: string) =>
+      page.getByTestId('calendar-task').filter({ hasText: title }).getAttribute('data-movable');
     if (role === 'USER') expect(await movable(TASK_TITLE.CALLER)).toBe('false');
     if (role === 'ADMIN' || role === 'HOST_ADMIN') expect(await movable(TASK_TITLE.CALLER)).toBe('true');
     expect(await movable(TASK_TITLE[role])).toBe('true');
-    const saved = page.waitForResponse((response) => response.url().endsWith(`/api/tasks/${taskIds[role]}`) && response.request().method() === 'PUT');
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith(`/api/tasks/${taskIds[role]}`) && response.request().method() === 'PUT',
+    );
     await drag(page, TASK_TITLE[role], TARGET);
     expect([(await saved).status(), (await saved).request().postDataJSON()]).toEqual([200, { dueDate: TARGET }]);
     await day(page, TARGET).getByTestId('calendar-task').filter({ hasText: TASK_TITLE[role] }).waitFor();
@@ -190,7 +202,12 @@ describe('calendar and inbox in Chromium', () => {
     expect(await page.getByTestId('inbox-message-title').textContent()).toMatch(MESSAGE_TITLE[role]);
     await shoot(page, `inbox-details-${role.toLowerCase()}`);
     await page.getByTestId('inbox-back').click();
-    await page.getByTestId('inbox-item').filter({ hasText: MESSAGE_TITLE[role] }).first().and(page.locator('[data-read="true"]')).waitFor();
+    await page
+      .getByTestId('inbox-item')
+      .filter({ hasText: MESSAGE_TITLE[role] })
+      .first()
+      .and(page.locator('[data-read="true"]'))
+      .waitFor();
   });
 
   it('the bell shows the unread count and the latest messages; a message opens its task', async () => {
@@ -198,7 +215,10 @@ describe('calendar and inbox in Chromium', () => {
     await signIn(page, suite.server.origin, 'CALLER');
     const count = page.getByTestId('notifications-unread');
     await count.waitFor();
-    const unread = (await (await (await apiSession(suite.server.origin, 'CALLER'))('/inbox?limit=5')).json()) as { unread: number; items: Array<{ title: string }> };
+    const unread = (await (await (await apiSession(suite.server.origin, 'CALLER'))('/inbox?limit=5')).json()) as {
+      unread: number;
+      items: Array<{ title: string }>;
+    };
     expect(await count.textContent()).toBe(String(unread.unread));
     await page.getByTestId('notifications-bell').click();
     const entries = page.getByRole('menu').getByTestId('notification');
@@ -208,7 +228,12 @@ describe('calendar and inbox in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/inbox');
 
     // The assignment's details link to the task.
-    await page.getByTestId('inbox-item').filter({ hasText: MESSAGE_TITLE.CALLER }).first().getByTestId('inbox-item-link').click();
+    await page
+      .getByTestId('inbox-item')
+      .filter({ hasText: MESSAGE_TITLE.CALLER })
+      .first()
+      .getByTestId('inbox-item-link')
+      .click();
     await page.getByTestId('inbox-message-link').click();
     await page.waitForURL((url) => url.pathname === '/task-list' && url.searchParams.get('task') === taskIds.CALLER);
   });
@@ -242,14 +267,26 @@ describe('calendar and inbox in Chromium', () => {
     expect(await feed.text()).toContain('BEGIN:VCALENDAR');
   });
 
-  it.each([['light', 1280], ['dark', 1280], ['light', 375], ['dark', 375]] as const)('looks right %s at %i px', async (theme, width) => {
+  it.each([
+    ['light', 1280],
+    ['dark', 1280],
+    ['light', 375],
+    ['dark', 375],
+  ] as const)('looks right %s at %i px', async (theme, width) => {
     const page = await suite.open({ width });
     await signIn(page, suite.server.origin, 'ADMIN');
     await page.evaluate((value) => localStorage.setItem('theme', value), theme);
     const name = `${theme}-${width}`;
     for (const view of ['month', 'week', 'day'] as const) {
       await page.goto(`${suite.server.origin}/calendar?view=${view}&date=${TODAY}`);
-      const shown = view === 'month' ? (width < 768 ? 'calendar-agenda' : 'calendar-month') : view === 'week' ? 'calendar-week' : 'calendar-day-view';
+      const shown =
+        view === 'month'
+          ? width < 768
+            ? 'calendar-agenda'
+            : 'calendar-month'
+          : view === 'week'
+            ? 'calendar-week'
+            : 'calendar-day-view';
       await page.getByTestId(shown).waitFor();
       await page.getByTestId('calendar-task').first().waitFor();
       await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);

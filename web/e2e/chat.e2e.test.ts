@@ -42,7 +42,10 @@ async function recordStreamingTexts(page: Page): Promise<void> {
     const seen: string[] = [];
     (window as unknown as { __texts: string[] }).__texts = seen;
     new MutationObserver(() => {
-      const text = document.querySelector('[data-testid="assistant-message"][data-phase="streaming"] [data-testid="assistant-text"]')?.textContent ?? '';
+      const text =
+        document.querySelector(
+          '[data-testid="assistant-message"][data-phase="streaming"] [data-testid="assistant-text"]',
+        )?.textContent ?? '';
       if (text && seen[seen.length - 1] !== text) seen.push(text);
     }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
   });
@@ -60,8 +63,18 @@ async function spokenRecording(name: string): Promise<string> {
       return join(dir, file);
     };
     const wav = join(dir, name);
-    execFileSync('sox', [part('a.wav', 'Good morning. I would like to ask about my invoice.'), join(dir, 'pad.wav'), 'pad', '0', '3']);
-    execFileSync('sox', [join(dir, 'pad.wav'), part('b.wav', 'The invoice was sent twice, please merge the accounts.'), wav]);
+    execFileSync('sox', [
+      part('a.wav', 'Good morning. I would like to ask about my invoice.'),
+      join(dir, 'pad.wav'),
+      'pad',
+      '0',
+      '3',
+    ]);
+    execFileSync('sox', [
+      join(dir, 'pad.wav'),
+      part('b.wav', 'The invoice was sent twice, please merge the accounts.'),
+      wav,
+    ]);
     const api = await apiSession(suite.server.origin, 'USER');
     const form = new FormData();
     form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), name);
@@ -86,32 +99,42 @@ describe('chat with the built-in search assistant (no model configured)', () => 
     await page.goto(`${suite.server.origin}/chat?transcript=${fileId}`);
     const banner = page.getByTestId('recording-banner');
     await banner.getByText('About the recording ask-about.wav').waitFor();
-    expect(await banner.getByRole('link', { name: 'Open the recording' }).getAttribute('href')).toBe(`/transcripts/${fileId}`);
+    expect(await banner.getByRole('link', { name: 'Open the recording' }).getAttribute('href')).toBe(
+      `/transcripts/${fileId}`,
+    );
     await ask(page, 'Summarize this recording');
     await page.waitForURL((url) => Boolean(url.searchParams.get('c')) && url.searchParams.get('transcript') === fileId);
     await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
-    expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain('I cannot summarise ask-about.wav: I can only quote it.');
+    expect(await lastReply(page).getByTestId('message-markdown').textContent()).toContain(
+      'I cannot summarise ask-about.wav: I can only quote it.',
+    );
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-about-recording.png') });
 
     // The later passage, about five seconds in: its source link names the speaker as the viewer does.
-    const source = lastReply(page).getByRole('link', { name: /^ask-about\.wav · Speaker 1 · 0:0[3-9]$/ }).last();
+    const source = lastReply(page)
+      .getByRole('link', { name: /^ask-about\.wav · Speaker 1 · 0:0[3-9]$/ })
+      .last();
     const conversation = new URL(page.url()).searchParams.get('c');
     const href = await source.getAttribute('href');
     const seconds = Number(/\?t=(\d+)$/.exec(href ?? '')?.[1]);
     expect(seconds).toBeGreaterThanOrEqual(3);
     await source.click();
-    await page.waitForURL((url) => url.pathname === `/transcripts/${fileId}` && url.searchParams.get('t') === String(seconds));
+    await page.waitForURL(
+      (url) => url.pathname === `/transcripts/${fileId}` && url.searchParams.get('t') === String(seconds),
+    );
     await page.getByTestId('speaker-name').first().waitFor();
     expect(await page.getByTestId('speaker-name').first().textContent()).toBe('Speaker 1');
     // The viewer opened at the cited moment: the player's clock shows it, paused.
-    await page.getByTestId('clock').filter({ hasText: new RegExp(`^0:0${seconds} /`) }).waitFor();
+    await page
+      .getByTestId('clock')
+      .filter({ hasText: new RegExp(`^0:0${seconds} /`) })
+      .waitFor();
 
     // "Ask about this recording" again goes on with the same conversation.
     await page.goto(`${suite.server.origin}/chat?transcript=${fileId}`);
     await page.waitForURL((url) => url.searchParams.get('c') === conversation);
     await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
   });
-
 
   it('answers a question with the built-in assistant, streamed', async () => {
     const page = await newPerson();
@@ -120,9 +143,13 @@ describe('chat with the built-in search assistant (no model configured)', () => 
     await ask(page, 'What did the customer say about the invoice?');
     await page.waitForURL((url) => Boolean(url.searchParams.get('c')));
     await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
-    await expect(lastReply(page).getByTestId('built-in-badge').textContent()).resolves.toBe('Built-in search assistant');
+    await expect(lastReply(page).getByTestId('built-in-badge').textContent()).resolves.toBe(
+      'Built-in search assistant',
+    );
     expect((await lastReply(page).getByTestId('message-markdown').textContent())?.length).toBeGreaterThan(20);
-    expect(await page.getByTestId('user-message').last().textContent()).toBe('What did the customer say about the invoice?');
+    expect(await page.getByTestId('user-message').last().textContent()).toBe(
+      'What did the customer say about the invoice?',
+    );
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'chat-built-in.png') });
   });
 
@@ -134,7 +161,9 @@ describe('chat with the built-in search assistant (no model configured)', () => 
     // The comment box opens in view, above the message input, and Regenerate stays beside the thumbs.
     const thumb = (await lastReply(page).getByRole('button', { name: 'Good answer' }).boundingBox())!;
     const regenerate = (await lastReply(page).getByTestId('regenerate').boundingBox())!;
-    expect(Math.abs(regenerate.y + regenerate.height / 2 - (thumb.y + thumb.height / 2))).toBeLessThan(thumb.height / 2);
+    expect(Math.abs(regenerate.y + regenerate.height / 2 - (thumb.y + thumb.height / 2))).toBeLessThan(
+      thumb.height / 2,
+    );
     const comment = (await lastReply(page).getByTestId('feedback-comment').boundingBox())!;
     const input = (await page.getByPlaceholder('Ask Anything...').boundingBox())!;
     expect(comment.y).toBeGreaterThan(0);
@@ -149,7 +178,9 @@ describe('chat with the built-in search assistant (no model configured)', () => 
     // The reloaded page opens the same conversation, highlighted in the list.
     await page.locator('[data-testid="conversation-item"] [aria-current="page"]').waitFor();
     await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
-    await expect(lastReply(page).getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect(
+      lastReply(page).getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed'),
+    ).resolves.toBe('true');
     await lastReply(page).getByText('Thanks for your feedback: “Useful”').waitFor();
   });
 
@@ -168,7 +199,10 @@ describe('chat with the built-in search assistant (no model configured)', () => 
 describe('chat with a configured OpenAI-compatible provider', () => {
   // The provider and default chat model every test of this block chats with, set up through the API.
   beforeAll(async () => {
-    await connectFakeChatModel(await apiSession(suite.server.origin, 'HOST_ADMIN'), suite.fake, { provider: 'Fixture fake', label: 'Fixture GPT' });
+    await connectFakeChatModel(await apiSession(suite.server.origin, 'HOST_ADMIN'), suite.fake, {
+      provider: 'Fixture fake',
+      label: 'Fixture GPT',
+    });
   });
 
   it('a platform administrator connects the provider and a default chat model on /ai-config', async () => {
@@ -230,7 +264,10 @@ describe('chat with a configured OpenAI-compatible provider', () => {
 
     it('streams the answer into the page piece by piece', async () => {
       expect(await page.getByTestId('built-in-notice').count()).toBe(0);
-      suite.fake.queueReply({ pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'], delayMs: 300 });
+      suite.fake.queueReply({
+        pieces: ['The agenda', ' has three', ' items:', ' budget, hiring', ' and travel.'],
+        delayMs: 300,
+      });
       await recordStreamingTexts(page);
       await ask(page, 'What is on the agenda?');
       await lastReply(page).and(page.locator('[data-phase="complete"]')).waitFor();
@@ -245,7 +282,10 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     });
 
     it('stops a slow stream: the partial text stays, marked Stopped, and the provider call ends', async () => {
-      suite.fake.queueReply({ pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'], delayMs: 1500 });
+      suite.fake.queueReply({
+        pieces: ['First part.', ' Second part.', ' Third.', ' Fourth.', ' Fifth.', ' Sixth.'],
+        delayMs: 1500,
+      });
       await ask(page, 'Tell me everything slowly');
       await lastReply(page).and(page.locator('[data-phase="streaming"]')).getByText('First part.').waitFor();
       await page.getByRole('button', { name: 'Stop' }).click();
@@ -259,7 +299,13 @@ describe('chat with a configured OpenAI-compatible provider', () => {
     });
 
     it('renders a hostile reply inert: no handler, no script, no javascript: link', async () => {
-      suite.fake.queueReply({ pieces: ['Look <img src=x onerror="window.__xss=1"> and ', '[click](javascript:window.__xss=2) ', '<script>window.__xss=3</script> done.'] });
+      suite.fake.queueReply({
+        pieces: [
+          'Look <img src=x onerror="window.__xss=1"> and ',
+          '[click](javascript:window.__xss=2) ',
+          '<script>window.__xss=3</script> done.',
+        ],
+      });
       await ask(page, 'Show me something dangerous');
       await lastReply(page).and(page.locator('[data-phase="complete"]')).getByText('done.').waitFor();
       const reply = lastReply(page);

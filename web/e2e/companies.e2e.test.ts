@@ -35,13 +35,23 @@ async function png(page: Page, colour: string): Promise<Buffer> {
 
 beforeAll(async () => {
   const host = await apiSession(suite.server.origin, 'HOST_ADMIN');
-  const company = await host('/companies', { json: { name: `Staffed ${process.pid}`, code: STAFFED, domain: STAFFED } });
+  const company = await host('/companies', {
+    json: { name: `Staffed ${process.pid}`, code: STAFFED, domain: STAFFED },
+  });
   expect(company.status).toBe(201);
   companyId = ((await company.json()) as { _id: string })._id;
-  const created = await host('/users/register', { json: { firstName: 'Boss', lastName: 'Staffed', email: admin.email, password: admin.password, role: 'ADMIN', companyId } });
+  const created = await host('/users/register', {
+    json: {
+      firstName: 'Boss',
+      lastName: 'Staffed',
+      email: admin.email,
+      password: admin.password,
+      role: 'ADMIN',
+      companyId,
+    },
+  });
   expect(created.status).toBe(201);
 }, 600_000);
-
 
 async function hostPage(width = 1280, theme: 'light' | 'dark' = 'light'): Promise<Page> {
   const page = await suite.open({ width, height: 900 });
@@ -66,15 +76,24 @@ it('creates a company with colours and a logo, and its subdomain shows the brand
   await form.getByRole('button', { name: 'Create company' }).click();
   await page.getByTestId('api-key-value').waitFor();
   expect(await page.getByTestId('api-key-value').inputValue()).toMatch(/^esk_/);
-  await expect(page.getByTestId('shade-light-500').evaluate((node) => getComputedStyle(node).backgroundColor)).resolves.toBe('rgb(124, 58, 237)');
+  await expect(
+    page.getByTestId('shade-light-500').evaluate((node) => getComputedStyle(node).backgroundColor),
+  ).resolves.toBe('rgb(124, 58, 237)');
 
-  await page.getByTestId('brand-image-logo').locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await png(page, PRIMARY) });
+  await page
+    .getByTestId('brand-image-logo')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await png(page, PRIMARY) });
   await page.getByTestId('brand-image-logo').getByRole('img', { name: 'Logo' }).waitFor();
   if (SHOTS) await page.screenshot({ path: join(SHOTS, 'company-form.png') });
-  expect(await page.getByTestId('company-site-link').getAttribute('href')).toBe(`http://${DOMAIN}.localhost:${suite.server.port}/`);
+  expect(await page.getByTestId('company-site-link').getAttribute('href')).toBe(
+    `http://${DOMAIN}.localhost:${suite.server.port}/`,
+  );
 
   const host = await apiSession(suite.server.origin, 'HOST_ADMIN');
-  const list = (await (await host(`/companies?q=${DOMAIN}`)).json()) as { items: Array<{ maxStorage: number; logo: string | null }> };
+  const list = (await (await host(`/companies?q=${DOMAIN}`)).json()) as {
+    items: Array<{ maxStorage: number; logo: string | null }>;
+  };
   expect(list.items).toHaveLength(1);
   expect(list.items[0]!.maxStorage).toBe(2 * 1024 ** 3);
   expect(list.items[0]!.logo).toBeTruthy();
@@ -82,14 +101,25 @@ it('creates a company with colours and a logo, and its subdomain shows the brand
   const site = await suite.open();
   await site.goto(`http://${DOMAIN}.localhost:${suite.server.port}/signin`);
   // With a logo, the brand shows as that image, named after the company.
-  await site.getByRole('img', { name: `Brand ${process.pid}` }).first().waitFor();
-  await expect(site.evaluate(() => document.documentElement.style.getPropertyValue('--color-brand-500'))).resolves.toBe(PRIMARY);
+  await site
+    .getByRole('img', { name: `Brand ${process.pid}` })
+    .first()
+    .waitFor();
+  await expect(site.evaluate(() => document.documentElement.style.getPropertyValue('--color-brand-500'))).resolves.toBe(
+    PRIMARY,
+  );
   await expect(site.locator('meta[name="theme-color"]').getAttribute('content')).resolves.toBe(PRIMARY);
-  await site.waitForFunction(() => document.querySelector<HTMLLinkElement>('link[rel="manifest"]')?.href.startsWith('blob:'));
+  await site.waitForFunction(() =>
+    document.querySelector<HTMLLinkElement>('link[rel="manifest"]')?.href.startsWith('blob:'),
+  );
   // What Chromium itself read as the app's manifest (the page may not fetch blob: URLs: connect-src).
   const app = await (await site.context().newCDPSession(site)).send('Page.getAppManifest');
   expect(app.errors).toEqual([]);
-  expect(JSON.parse(app.data!)).toMatchObject({ name: `Brand ${process.pid}`, theme_color: PRIMARY, display: 'standalone' });
+  expect(JSON.parse(app.data!)).toMatchObject({
+    name: `Brand ${process.pid}`,
+    theme_color: PRIMARY,
+    display: 'standalone',
+  });
   if (SHOTS) await site.screenshot({ path: join(SHOTS, 'company-subdomain.png') });
 });
 
@@ -129,11 +159,18 @@ it("suspending the company sends its administrator's open page to sign-in with t
   await member.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Transcripts' }).click();
   await member.reload();
   await member.waitForURL(/\/signin/);
-  await member.getByText('Your company’s access is suspended: contact your administrator').or(member.getByText("Your company's access is suspended: contact your administrator")).waitFor();
+  await member
+    .getByText('Your company’s access is suspended: contact your administrator')
+    .or(member.getByText("Your company's access is suspended: contact your administrator"))
+    .waitFor();
 });
 
 it('fits a 375 px phone; screenshots in light, dark and at 375 px', async () => {
-  for (const [name, width, theme] of [['companies-375', 375, 'light'], ['companies-light', 1280, 'light'], ['companies-dark', 1280, 'dark']] as const) {
+  for (const [name, width, theme] of [
+    ['companies-375', 375, 'light'],
+    ['companies-light', 1280, 'light'],
+    ['companies-dark', 1280, 'dark'],
+  ] as const) {
     if (width > 375 && !SHOTS) continue;
     const page = await hostPage(width, theme);
     await page.goto(`${suite.server.origin}/companies`);

@@ -9,15 +9,35 @@ const suite = browserSuite();
 
 async function menuKeys(page: Page): Promise<string[]> {
   await page.getByTestId('sidebar').waitFor();
-  return page.$$eval('[data-testid="sidebar"] [data-testid^="menu-"]', (nodes) => nodes.map((n) => (n.getAttribute('data-testid') ?? '').slice(5)));
+  return page.$$eval('[data-testid="sidebar"] [data-testid^="menu-"]', (nodes) =>
+    nodes.map((n) => (n.getAttribute('data-testid') ?? '').slice(5)),
+  );
 }
 
-const HOST_ONLY = ['companies', 'features', 'prompts', 'pricing', 'b2c-users', 'audit-logs', 'email-templates', 'ai-config'];
+const HOST_ONLY = [
+  'companies',
+  'features',
+  'prompts',
+  'pricing',
+  'b2c-users',
+  'audit-logs',
+  'email-templates',
+  'ai-config',
+];
 const EXPECTED: Record<DemoRole, { shows: string[]; hides: string[] }> = {
-  HOST_ADMIN: { shows: [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts'], hides: ['clients', 'ai-features'] },
+  HOST_ADMIN: {
+    shows: [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts'],
+    hides: ['clients', 'ai-features'],
+  },
   ADMIN: { shows: ['custom-gpts', 'users', 'clients', 'ai-features', 'main-chat', 'transcripts'], hides: HOST_ONLY },
-  USER: { shows: ['main-chat', 'transcripts'], hides: [...HOST_ONLY, 'custom-gpts', 'users', 'clients', 'ai-features'] },
-  CALLER: { shows: ['main-chat', 'transcripts', 'clients'], hides: [...HOST_ONLY, 'custom-gpts', 'users', 'ai-features'] },
+  USER: {
+    shows: ['main-chat', 'transcripts'],
+    hides: [...HOST_ONLY, 'custom-gpts', 'users', 'clients', 'ai-features'],
+  },
+  CALLER: {
+    shows: ['main-chat', 'transcripts', 'clients'],
+    hides: [...HOST_ONLY, 'custom-gpts', 'users', 'ai-features'],
+  },
 };
 
 describe('web console in Chromium', () => {
@@ -29,7 +49,11 @@ describe('web console in Chromium', () => {
     for (const key of EXPECTED[role].shows) expect([role, key, keys.includes(key)]).toEqual([role, key, true]);
     for (const key of EXPECTED[role].hides) expect([role, key, keys.includes(key)]).toEqual([role, key, false]);
     // The stored user is kept; no token is readable by scripts.
-    const stored = await page.evaluate(() => ({ user: localStorage.getItem('user'), token: localStorage.getItem('token'), cookies: document.cookie }));
+    const stored = await page.evaluate(() => ({
+      user: localStorage.getItem('user'),
+      token: localStorage.getItem('token'),
+      cookies: document.cookie,
+    }));
     expect(JSON.parse(stored.user ?? '{}').roles.role.code).toBe(role);
     expect(stored.token).toBeNull();
     expect(stored.cookies).not.toMatch(/eyJ/); // no JWT in a script-readable cookie
@@ -54,7 +78,10 @@ describe('web console in Chromium', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('sign-out').click();
     await page.waitForURL((url) => url.pathname === '/signin');
-    expect(await page.evaluate(() => [localStorage.getItem('user'), localStorage.getItem('returnUrl')])).toEqual([null, null]);
+    expect(await page.evaluate(() => [localStorage.getItem('user'), localStorage.getItem('returnUrl')])).toEqual([
+      null,
+      null,
+    ]);
   });
 
   it("shows the server's message when sign-in fails; sign-up sends people to an administrator", async () => {
@@ -82,7 +109,9 @@ describe('web console in Chromium', () => {
     await page.getByTestId('language-switcher').click();
     await page.getByTestId('language-et').click();
     await page.getByTestId('menu-main-chat').getByText('Põhivestlus').waitFor();
-    expect(await page.evaluate(() => [localStorage.getItem('preferredLanguage'), document.documentElement.lang])).toEqual(['et', 'et']);
+    expect(
+      await page.evaluate(() => [localStorage.getItem('preferredLanguage'), document.documentElement.lang]),
+    ).toEqual(['et', 'et']);
     await page.reload();
     await page.getByTestId('menu-main-chat').getByText('Põhivestlus').waitFor();
     await page.getByTestId('language-switcher').click();

@@ -29,17 +29,27 @@ async function ask(page: Page, question: string): Promise<void> {
 
 /** How many pixels of a canvas have the bars' colour: the chart drew the charge. */
 function barPixels(page: Page, testId: string): Promise<number> {
-  return page.getByTestId(testId).locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
-    const hex = getComputedStyle(canvas).getPropertyValue('--color-brand-500').trim();
-    const probe = document.createElement('canvas').getContext('2d')!;
-    probe.fillStyle = hex;
-    probe.fillRect(0, 0, 1, 1);
-    const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    let count = 0;
-    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r!) < 8 && Math.abs(data[i + 1]! - g!) < 8 && Math.abs(data[i + 2]! - b!) < 8 && data[i + 3]! > 200) count += 1;
-    return count;
-  });
+  return page
+    .getByTestId(testId)
+    .locator('canvas')
+    .evaluate((canvas: HTMLCanvasElement) => {
+      const hex = getComputedStyle(canvas).getPropertyValue('--color-brand-500').trim();
+      const probe = document.createElement('canvas').getContext('2d')!;
+      probe.fillStyle = hex;
+      probe.fillRect(0, 0, 1, 1);
+      const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (
+          Math.abs(data[i]! - r!) < 8 &&
+          Math.abs(data[i + 1]! - g!) < 8 &&
+          Math.abs(data[i + 2]! - b!) < 8 &&
+          data[i + 3]! > 200
+        )
+          count += 1;
+      return count;
+    });
 }
 
 async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
@@ -63,7 +73,10 @@ describe('credits from price to statement', () => {
     await page.getByRole('link', { name: 'Pricing', exact: true }).click();
     await page.getByRole('heading', { name: 'Pricing Management' }).waitFor();
     const row = page.getByTestId('data-table-row').filter({ hasText: 'Fixture GPT' });
-    for (const [unit, credits] of [['input_1k', '1'], ['output_1k', '4']] as const) {
+    for (const [unit, credits] of [
+      ['input_1k', '1'],
+      ['output_1k', '4'],
+    ] as const) {
       await row.getByRole('button', { name: 'Set price for Fixture GPT' }).click();
       const form = page.getByTestId('price-form');
       await form.getByLabel('Unit').selectOption(unit);
@@ -71,7 +84,10 @@ describe('credits from price to statement', () => {
       await form.getByRole('button', { name: 'Save price' }).click();
       await form.waitFor({ state: 'detached' });
     }
-    await row.filter({ hasText: 'Input: 1 per 1,000 input tokens' }).filter({ hasText: 'Output: 4 per 1,000 output tokens' }).waitFor();
+    await row
+      .filter({ hasText: 'Input: 1 per 1,000 input tokens' })
+      .filter({ hasText: 'Output: 4 per 1,000 output tokens' })
+      .waitFor();
     await expect(seriousViolations(page)).resolves.toEqual([]);
     await shoot(page, 'pricing');
 
@@ -95,16 +111,26 @@ describe('credits from price to statement', () => {
     const page = await signedIn('USER');
     await page.goto(`${suite.server.origin}/chat`);
     // 1,000 tokens in at 1 and 500 out at 4 per 1,000: 3 credits.
-    suite.fake.queueReply({ pieces: ['Three', ' items.'], usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } });
+    suite.fake.queueReply({
+      pieces: ['Three', ' items.'],
+      usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
+    });
     await ask(page, 'What is on the agenda?');
     await page.getByTestId('assistant-message').last().and(page.locator('[data-phase="complete"]')).waitFor();
     // Charging follows the reply's event: wait until the ledger has it.
-    await waitFor(async () => ((await (await user('/credits/me/usage')).json()) as { total: number }).total >= before.total + 3, 'the reply to be charged');
+    await waitFor(
+      async () => ((await (await user('/credits/me/usage')).json()) as { total: number }).total >= before.total + 3,
+      'the reply to be charged',
+    );
 
     await page.getByRole('link', { name: 'Usage', exact: true }).click();
     await page.getByTestId('usage-total').waitFor();
     expect(await page.getByTestId('usage-total').textContent()).toBe(`${before.total + 3} credits`);
-    await page.getByTestId('usage-by-model-row').filter({ hasText: /fake-model|Fixture GPT/ }).filter({ hasText: '1,000 in / 500 out' }).waitFor();
+    await page
+      .getByTestId('usage-by-model-row')
+      .filter({ hasText: /fake-model|Fixture GPT/ })
+      .filter({ hasText: '1,000 in / 500 out' })
+      .waitFor();
     await page.getByTestId('usage-by-feature-row').filter({ hasText: 'Chat' }).waitFor();
     await waitFor(async () => (await barPixels(page, 'usage-by-day')) > 20, 'the day’s bar on the chart');
     await expect(seriousViolations(page)).resolves.toEqual([]);
@@ -114,12 +140,27 @@ describe('credits from price to statement', () => {
     await admin.getByRole('link', { name: 'Invoice', exact: true }).click();
     const statement = admin.getByTestId('statement');
     await statement.getByRole('heading', { name: /^Statement / }).waitFor();
-    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)/ }).first().waitFor();
+    await statement
+      .getByTestId('statement-charge')
+      .filter({ hasText: /^Chat(fake-model|Fixture GPT)/ })
+      .first()
+      .waitFor();
     // The reply's two charges read as its two units, each quantity × unit price: 1 × 1 and 0.5 × 4.
-    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)1k input tokens/ }).waitFor();
-    await statement.getByTestId('statement-charge').filter({ hasText: /^Chat(fake-model|Fixture GPT)1k output tokens/ }).waitFor();
+    await statement
+      .getByTestId('statement-charge')
+      .filter({ hasText: /^Chat(fake-model|Fixture GPT)1k input tokens/ })
+      .waitFor();
+    await statement
+      .getByTestId('statement-charge')
+      .filter({ hasText: /^Chat(fake-model|Fixture GPT)1k output tokens/ })
+      .waitFor();
     expect(await statement.getByTestId('statement-grants').textContent()).toMatch(/^Grants and top-ups[\d,.]+/);
-    const pdf = await admin.request.get(await admin.getByTestId('statement-pdf').getAttribute('href').then((href) => `${suite.server.origin}${href}`));
+    const pdf = await admin.request.get(
+      await admin
+        .getByTestId('statement-pdf')
+        .getAttribute('href')
+        .then((href) => `${suite.server.origin}${href}`),
+    );
     expect(pdf.headers()['content-type']).toContain('application/pdf');
     await expect(seriousViolations(admin)).resolves.toEqual([]);
     await shoot(admin, 'invoice', true);
@@ -136,7 +177,10 @@ describe('credits from price to statement', () => {
     await admin.getByRole('menuitem', { name: 'Set monthly cap' }).click();
     await admin.getByTestId('cap-form').getByLabel('Credits per month').fill(String(spent));
     await admin.getByRole('button', { name: 'Save cap' }).click();
-    await row.getByTestId('user-cap').filter({ hasText: String(spent) }).waitFor();
+    await row
+      .getByTestId('user-cap')
+      .filter({ hasText: String(spent) })
+      .waitFor();
 
     const page = await signedIn('USER');
     await page.goto(`${suite.server.origin}/chat`);
@@ -158,15 +202,22 @@ describe('the credit pages fit a phone and both themes', () => {
     ['usage', 'ADMIN', () => '/usage', 'usage-total'],
     ['invoice', 'HOST_ADMIN', () => `/invoice?companyId=${companyId}`, 'statement'],
   ];
-  it.each(pages)('%s: no sideways page scroll at 375 px; light, dark and phone screenshots', async (name, who, path, ready) => {
-    for (const [suffix, width, theme] of [['375', 375, 'light'], ['light', 1280, 'light'], ['dark', 1280, 'dark']] as const) {
-      if (width > 375 && !SHOTS) continue;
-      const page = await signedIn(who, { width });
-      await page.evaluate((value) => localStorage.setItem('theme', value), theme);
-      await page.goto(`${suite.server.origin}${path()}`);
-      await page.getByTestId(ready).first().waitFor();
-      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
-      await shoot(page, `${name}-${suffix}`, width < 768);
-    }
-  });
+  it.each(pages)(
+    '%s: no sideways page scroll at 375 px; light, dark and phone screenshots',
+    async (name, who, path, ready) => {
+      for (const [suffix, width, theme] of [
+        ['375', 375, 'light'],
+        ['light', 1280, 'light'],
+        ['dark', 1280, 'dark'],
+      ] as const) {
+        if (width > 375 && !SHOTS) continue;
+        const page = await signedIn(who, { width });
+        await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+        await page.goto(`${suite.server.origin}${path()}`);
+        await page.getByTestId(ready).first().waitFor();
+        await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+        await shoot(page, `${name}-${suffix}`, width < 768);
+      }
+    },
+  );
 });

@@ -22,8 +22,16 @@ async function policyPdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const pages = [
-    ['Acme staff handbook.', 'The office opens at eight in the morning and closes at six in the evening.', 'Visitors sign in at the front desk.'],
-    ['Holiday allowance.', 'Every employee gets twenty-eight days of paid holiday per calendar year.', 'Unused holiday days expire at the end of March.'],
+    [
+      'Acme staff handbook.',
+      'The office opens at eight in the morning and closes at six in the evening.',
+      'Visitors sign in at the front desk.',
+    ],
+    [
+      'Holiday allowance.',
+      'Every employee gets twenty-eight days of paid holiday per calendar year.',
+      'Unused holiday days expire at the end of March.',
+    ],
   ];
   for (const lines of pages) {
     const page = pdf.addPage([595, 842]);
@@ -40,7 +48,11 @@ async function signedIn(who: 'ADMIN' | 'USER', width = 1280): Promise<Page> {
 
 /** Light and dark at 1280 px, light at 375 px (the page must not scroll sideways there). */
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [width, theme] of [[375, 'light'], [1280, 'dark'], [1280, 'light']] as const) {
+  for (const [width, theme] of [
+    [375, 'light'],
+    [1280, 'dark'],
+    [1280, 'light'],
+  ] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.setViewportSize({ width, height: 860 });
     // At phone width the layout turns the sidebar into a drawer: measure once its transition is
@@ -49,7 +61,10 @@ async function shoot(page: Page, name: string): Promise<void> {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       await Promise.all(document.getAnimations().map((animation) => animation.finished));
     });
-    if (width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    if (width === 375)
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true });
   }
 }
@@ -65,15 +80,23 @@ describe('custom GPTs', () => {
     await form.getByRole('button', { name: 'Create GPT' }).click();
     await form.getByText('Required').first().waitFor();
     await form.getByLabel('Name').fill(GPT_NAME);
-    await form.getByLabel('Description').fill('Answers questions about holidays and the office from the staff handbook.');
-    await form.getByLabel('Instructions').fill('You answer staff questions about the travel and holiday policy. Quote the handbook and cite it.');
+    await form
+      .getByLabel('Description')
+      .fill('Answers questions about holidays and the office from the staff handbook.');
+    await form
+      .getByLabel('Instructions')
+      .fill('You answer staff questions about the travel and holiday policy. Quote the handbook and cite it.');
     await form.getByTestId('add-starter').click();
-    await form.getByRole('textbox', { name: 'Starter 1', exact: true }).fill('How many days of paid holiday does an employee get?');
+    await form
+      .getByRole('textbox', { name: 'Starter 1', exact: true })
+      .fill('How many days of paid holiday does an employee get?');
     await form.getByRole('button', { name: 'Create GPT' }).click();
 
     // On to its edit page: the knowledge file goes up, is read and indexed.
     await admin.getByTestId('gpt-created').waitFor();
-    await admin.getByTestId('knowledge-input').setInputFiles({ name: FILE_NAME, mimeType: 'application/pdf', buffer: await policyPdf() });
+    await admin
+      .getByTestId('knowledge-input')
+      .setInputFiles({ name: FILE_NAME, mimeType: 'application/pdf', buffer: await policyPdf() });
     const row = admin.getByTestId('knowledge-file').filter({ hasText: FILE_NAME });
     await row.and(admin.locator('[data-status="ready"]')).waitFor({ timeout: 120_000 });
     await expect(row.getByTestId('knowledge-status').textContent()).resolves.toBe('Ready');
@@ -89,7 +112,10 @@ describe('custom GPTs', () => {
     const user = await signedIn('USER');
     await user.goto(`${suite.server.origin}/chat`);
     await user.getByRole('button', { name: 'New chat with…' }).click();
-    await user.getByTestId('gpt-picker').getByRole('button', { name: new RegExp(GPT_NAME) }).click();
+    await user
+      .getByTestId('gpt-picker')
+      .getByRole('button', { name: new RegExp(GPT_NAME) })
+      .click();
     const intro = user.getByTestId('gpt-intro');
     await intro.getByRole('heading', { name: GPT_NAME }).waitFor();
     await shoot(user, 'chat-custom-gpt-intro');
@@ -99,13 +125,20 @@ describe('custom GPTs', () => {
     await reply.and(user.locator('[data-phase="complete"]')).waitFor({ timeout: 120_000 });
     await user.getByTestId('gpt-banner').waitFor();
     const citation = reply.getByTestId('file-citation').filter({ hasText: 'page 2' }).first();
-    await expect(citation.textContent()).resolves.toMatch(new RegExp(`^\\[\\d+\\] ${FILE_NAME.replace('.', '\\.')} · page 2$`));
+    await expect(citation.textContent()).resolves.toMatch(
+      new RegExp(`^\\[\\d+\\] ${FILE_NAME.replace('.', '\\.')} · page 2$`),
+    );
     const href = await citation.getAttribute('href');
     expect(href).toMatch(/^\/api\/custom-gpt\/[0-9a-f-]+\/files\/[0-9a-f-]+#page=2$/);
     await shoot(user, 'chat-custom-gpt');
 
     // Opens in a new tab at the page: the GPT's file itself, served to the person chatting with it.
-    const served = user.context().waitForEvent('response', (response) => response.url() === new URL(href!, suite.server.origin).href.replace(/#.*$/, ''));
+    const served = user
+      .context()
+      .waitForEvent(
+        'response',
+        (response) => response.url() === new URL(href!, suite.server.origin).href.replace(/#.*$/, ''),
+      );
     const [tab] = await Promise.all([user.context().waitForEvent('page'), citation.click()]);
     const response = await served;
     expect(response.status()).toBe(200);
@@ -114,6 +147,10 @@ describe('custom GPTs', () => {
     // Chromium hands the tab to its PDF viewer, so the bytes are checked through the same person's session.
     const file = await (await apiSession(suite.server.origin, 'USER'))(href!.replace(/^\/api/, '').replace(/#.*$/, ''));
     expect(file.status).toBe(200);
-    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 });

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, priceChatModelsFree, seriousViolations, signIn, waitFor, type ApiClient, type DemoRole } from './harness';
+import {
+  apiSession,
+  priceChatModelsFree,
+  seriousViolations,
+  signIn,
+  waitFor,
+  type ApiClient,
+  type DemoRole,
+} from './harness';
 
 jest.setTimeout(600_000);
 
@@ -61,29 +69,73 @@ async function uploadCall(api: ApiClient, name: string, text: string): Promise<s
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'earshot-dashboards-e2e-'));
   const { origin } = suite.server;
-  const [user, admin, host] = await Promise.all([apiSession(origin, 'USER'), apiSession(origin, 'ADMIN'), apiSession(origin, 'HOST_ADMIN')]);
-  fileIds.push(await uploadCall(user, 'renewal-call.wav', 'Hello, this is Nordic Tyres. We would like to renew our contract for another year. Of course, I will send the offer today. Thank you, goodbye.'));
-  fileIds.push(await uploadCall(admin, 'support-call.wav', 'Good morning, my invoice looks wrong. I am sorry about that, let me correct it for you right now.'));
+  const [user, admin, host] = await Promise.all([
+    apiSession(origin, 'USER'),
+    apiSession(origin, 'ADMIN'),
+    apiSession(origin, 'HOST_ADMIN'),
+  ]);
+  fileIds.push(
+    await uploadCall(
+      user,
+      'renewal-call.wav',
+      'Hello, this is Nordic Tyres. We would like to renew our contract for another year. Of course, I will send the offer today. Thank you, goodbye.',
+    ),
+  );
+  fileIds.push(
+    await uploadCall(
+      admin,
+      'support-call.wav',
+      'Good morning, my invoice looks wrong. I am sorry about that, let me correct it for you right now.',
+    ),
+  );
 
-  const client = (await ok(admin('/clients', { json: { name: CLIENT, organisation: 'Nordic Tyres AS' } }), 'creating the client')) as { _id: string };
+  const client = (await ok(
+    admin('/clients', { json: { name: CLIENT, organisation: 'Nordic Tyres AS' } }),
+    'creating the client',
+  )) as { _id: string };
   clientId = client._id;
-  await ok(admin('/transcripts/link-client', { method: 'PUT', json: { transcriptId: fileIds[0], clientId: client._id } }), 'linking the call');
+  await ok(
+    admin('/transcripts/link-client', { method: 'PUT', json: { transcriptId: fileIds[0], clientId: client._id } }),
+    'linking the call',
+  );
   await ok(admin(`/files/${fileIds[0]}/tags`, { method: 'PUT', json: { tags: [TAG] } }), 'tagging the call');
   // An open task about the client at a moment of the call: the CRM counts it, the timeline shows it.
-  await ok(admin('/tasks', { json: { title: TASK, clientId: client._id, dueDate: today, link: { fileId: fileIds[0], seconds: 3 } } }), 'creating the task');
+  await ok(
+    admin('/tasks', {
+      json: { title: TASK, clientId: client._id, dueDate: today, link: { fileId: fileIds[0], seconds: 3 } },
+    }),
+    'creating the task',
+  );
 
   // A scorecard: a global prompt with an integer field, run on the first call by the fake model.
   await connectFakeChatModel(host, suite.fake, { provider: 'Dashboards fake' });
   await priceChatModelsFree(host);
-  const prompt = (await ok(host('/prompts', { json: {
-    name: 'Renewal scorecard', prompt: 'Score this call: {{transcript}}', type: 'custom', isGlobal: true,
-    expectedFormat: [{ name: 'clarity', type: 'integer', range: '1-10', description: 'How clearly the agent explained' }],
-  } }), 'creating the prompt')) as { _id: string };
+  const prompt = (await ok(
+    host('/prompts', {
+      json: {
+        name: 'Renewal scorecard',
+        prompt: 'Score this call: {{transcript}}',
+        type: 'custom',
+        isGlobal: true,
+        expectedFormat: [
+          { name: 'clarity', type: 'integer', range: '1-10', description: 'How clearly the agent explained' },
+        ],
+      },
+    }),
+    'creating the prompt',
+  )) as { _id: string };
   promptId = prompt._id;
   suite.fake.setReply({ pieces: [JSON.stringify({ clarity: 8 })] });
-  const run = (await ok(user('/analysis/transcripts', { json: { fileId: fileIds[0], promptId } }), 'starting the analysis')) as { _id: string };
+  const run = (await ok(
+    user('/analysis/transcripts', { json: { fileId: fileIds[0], promptId } }),
+    'starting the analysis',
+  )) as { _id: string };
   await waitFor(async () => {
-    const runs = (await (await user(`/analysis/transcripts?fileId=${fileIds[0]}`)).json()) as Array<{ _id: string; status: string; error?: string }>;
+    const runs = (await (await user(`/analysis/transcripts?fileId=${fileIds[0]}`)).json()) as Array<{
+      _id: string;
+      status: string;
+      error?: string;
+    }>;
     const mine = runs.find((item) => item._id === run._id);
     if (mine?.status === 'failed') throw new Error(`The analysis failed: ${mine.error}`);
     return mine?.status === 'completed';
@@ -91,11 +143,22 @@ beforeAll(async () => {
 
   // The prompt service's read model follows the events: wait until it counts both calls and the score.
   await waitFor(async () => {
-    const analytics = (await (await admin(`/dashboards/analytics?from=${monthStart}&to=${today}&groupBy=month`)).json()) as { calls: Array<{ count: number }>; byTag: Array<{ tag: string }>; byClient: unknown[] };
-    const scores = (await (await admin(`/dashboards/scorecards?from=${monthStart}&to=${today}&groupBy=month&promptId=${promptId}&field=clarity`)).json()) as Array<{ runs: number }>;
+    const analytics = (await (
+      await admin(`/dashboards/analytics?from=${monthStart}&to=${today}&groupBy=month`)
+    ).json()) as { calls: Array<{ count: number }>; byTag: Array<{ tag: string }>; byClient: unknown[] };
+    const scores = (await (
+      await admin(
+        `/dashboards/scorecards?from=${monthStart}&to=${today}&groupBy=month&promptId=${promptId}&field=clarity`,
+      )
+    ).json()) as Array<{ runs: number }>;
     const crm = (await (await admin('/dashboards/crm')).json()) as { items: Array<{ openTasks: number }> };
-    return analytics.calls.reduce((sum, point) => sum + point.count, 0) >= 2 && analytics.byTag.some((row) => row.tag === TAG) && analytics.byClient.length > 0
-      && scores.some((point) => point.runs > 0) && crm.items.some((row) => row.openTasks === 1);
+    return (
+      analytics.calls.reduce((sum, point) => sum + point.count, 0) >= 2 &&
+      analytics.byTag.some((row) => row.tag === TAG) &&
+      analytics.byClient.length > 0 &&
+      scores.some((point) => point.runs > 0) &&
+      crm.items.some((row) => row.openTasks === 1)
+    );
   }, 'the dashboards to count the calls, the tag, the client, the score and the open task');
   const companies = (await ok(host('/companies/dropdown'), 'the companies')) as Array<{ _id: string; name: string }>;
   companyId = (companies.find((company) => /acme/i.test(company.name)) ?? companies[0]!)._id;
@@ -125,13 +188,19 @@ const READY: Record<keyof typeof ACCESS, string> = {
 describe('dashboards in Chromium', () => {
   it('each page as each role: allowed roles see it in the menu and get figures, the others have no entry and are sent to /chat', async () => {
     for (const role of ROLES) {
-      const page = await signedIn(role).catch((error: Error) => { throw new Error(`Signing in as ${role}: ${error.message}`, { cause: error }); });
+      const page = await signedIn(role).catch((error: Error) => {
+        throw new Error(`Signing in as ${role}: ${error.message}`, { cause: error });
+      });
       const errors: string[] = [];
-      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
       page.on('pageerror', (error) => errors.push(error.message));
       for (const [name, roles] of Object.entries(ACCESS) as Array<[keyof typeof ACCESS, DemoRole[]]>) {
         const allowed = roles.includes(role);
-        await page.goto(address(`/${name}`, role, name === 'analytics' ? `from=${monthStart}&to=${today}&groupBy=month` : ''));
+        await page.goto(
+          address(`/${name}`, role, name === 'analytics' ? `from=${monthStart}&to=${today}&groupBy=month` : ''),
+        );
         if (allowed) {
           await page.locator(READY[name]).first().waitFor();
           await expect(page.getByTestId(`menu-${name}`).count()).resolves.toBe(1);
@@ -158,11 +227,16 @@ describe('dashboards in Chromium', () => {
     const drawer = page.getByTestId('calls-drawer');
     await drawer.getByTestId('calls-list').waitFor();
     await expect(drawer.getByRole('link').count()).resolves.toBe(2);
-    expect(await drawer.getByRole('link', { name: 'renewal-call.wav' }).getAttribute('href')).toBe(`/transcripts/${fileIds[0]}`);
+    expect(await drawer.getByRole('link', { name: 'renewal-call.wav' }).getAttribute('href')).toBe(
+      `/transcripts/${fileIds[0]}`,
+    );
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'analytics-calls-drawer.png') });
     await drawer.getByRole('button', { name: 'Close' }).click();
 
-    await page.getByTestId('by-tag').getByRole('button', { name: `Open the calls of ${TAG}` }).click();
+    await page
+      .getByTestId('by-tag')
+      .getByRole('button', { name: `Open the calls of ${TAG}` })
+      .click();
     await drawer.getByTestId('calls-list').waitFor();
     await expect(drawer.getByRole('link').count()).resolves.toBe(1);
     await drawer.getByRole('link', { name: 'renewal-call.wav' }).click();
@@ -171,7 +245,9 @@ describe('dashboards in Chromium', () => {
 
   it('a scorecard field over time, and the CRM trend of it, from the run the fake model scored', async () => {
     const page = await signedIn('ADMIN');
-    await page.goto(address('/analytics', 'ADMIN', `from=${monthStart}&to=${today}&groupBy=month&promptId=${promptId}&field=clarity`));
+    await page.goto(
+      address('/analytics', 'ADMIN', `from=${monthStart}&to=${today}&groupBy=month&promptId=${promptId}&field=clarity`),
+    );
     const chart = page.getByTestId('scorecard-chart');
     await chart.getByTestId('chart-canvas').waitFor();
     await chart.getByText('Show the figures as a table').click();
@@ -181,18 +257,28 @@ describe('dashboards in Chromium', () => {
     const trend = page.getByTestId('crm-table').getByTestId('trend');
     await trend.waitFor();
     expect(await trend.textContent()).toBe('8');
-    expect(await page.getByTestId('crm-table').getByRole('row').nth(1).textContent()).toMatch(/^Nordic TyresNordic Tyres AS1.+81Open$/);
+    expect(await page.getByTestId('crm-table').getByRole('row').nth(1).textContent()).toMatch(
+      /^Nordic TyresNordic Tyres AS1.+81Open$/,
+    );
     await page.getByTestId('crm-table').getByRole('link', { name: CLIENT }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/client/'));
     const timeline = page.getByTestId('client-timeline');
     await timeline.getByRole('link', { name: 'renewal-call.wav' }).waitFor();
     await timeline.getByText(TASK).waitFor();
-    expect(await timeline.getByRole('link', { name: 'at 0:03' }).getAttribute('href')).toBe(`/transcripts/${fileIds[0]}?t=3`);
+    expect(await timeline.getByRole('link', { name: 'at 0:03' }).getAttribute('href')).toBe(
+      `/transcripts/${fileIds[0]}?t=3`,
+    );
   });
 
   it('fits 1280 and 375 px in light and dark without sideways page scroll, with no serious axe violation (screenshots)', async () => {
     const pages: Array<[name: string, role: DemoRole, path: string, query: string, ready: string]> = [
-      ['analytics', 'ADMIN', '/analytics', `from=${monthStart}&to=${today}&groupBy=week&promptId=${promptId}&field=clarity`, '[data-testid="time-chart"] [data-testid="chart-canvas"]'],
+      [
+        'analytics',
+        'ADMIN',
+        '/analytics',
+        `from=${monthStart}&to=${today}&groupBy=week&promptId=${promptId}&field=clarity`,
+        '[data-testid="time-chart"] [data-testid="chart-canvas"]',
+      ],
       ['crm', 'ADMIN', '/crm', `promptId=${promptId}&field=clarity`, '[data-testid="trend"]'],
       ['saas', 'HOST_ADMIN', '/saas', '', READY.saas],
       ['client', 'CALLER', `/client/${clientId}`, '', '[data-testid="client-timeline"] a[href^="/transcripts/"]'],

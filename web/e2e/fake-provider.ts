@@ -19,8 +19,12 @@ export function fakeProviderSuite(cleanUp?: () => Promise<void>): BrowserSuite &
     },
   });
   return {
-    get server() { return suite.server; },
-    get browser() { return suite.browser; },
+    get server() {
+      return suite.server;
+    },
+    get browser() {
+      return suite.browser;
+    },
     open: (size) => suite.open(size),
     get fake() {
       if (!fake) throw new Error('The fake provider has not started');
@@ -30,11 +34,25 @@ export function fakeProviderSuite(cleanUp?: () => Promise<void>): BrowserSuite &
 }
 
 /** Connects the fake provider and makes its 'fake-model' the default chat model, through the API. */
-export async function connectFakeChatModel(hostAdmin: ApiClient, fake: FakeOpenAI, names: { provider: string; label?: string }): Promise<{ providerId: string; modelId: string }> {
-  const provider = await hostAdmin('/ai/config/provider', { json: { name: names.provider, baseUrl: fake.url, apiKey: 'sk-fixture-1234' } });
+export async function connectFakeChatModel(
+  hostAdmin: ApiClient,
+  fake: FakeOpenAI,
+  names: { provider: string; label?: string },
+): Promise<{ providerId: string; modelId: string }> {
+  const provider = await hostAdmin('/ai/config/provider', {
+    json: { name: names.provider, baseUrl: fake.url, apiKey: 'sk-fixture-1234' },
+  });
   expect(provider.status).toBe(201);
   const { _id: providerId } = (await provider.json()) as { _id: string };
-  const model = await hostAdmin('/ai/config/model', { json: { providerId, name: 'fake-model', ...(names.label ? { label: names.label } : {}), purpose: 'chat', isDefault: true } });
+  const model = await hostAdmin('/ai/config/model', {
+    json: {
+      providerId,
+      name: 'fake-model',
+      ...(names.label ? { label: names.label } : {}),
+      purpose: 'chat',
+      isDefault: true,
+    },
+  });
   expect(model.status).toBe(201);
   return { providerId, modelId: ((await model.json()) as { _id: string })._id };
 }

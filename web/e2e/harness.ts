@@ -41,7 +41,12 @@ function exited(child: ChildProcess): Promise<void> {
  * Polls until `probe` is true; fails at once when `failure()` names a reason, or after `limitMs`
  * (a safety net, not a timing assertion).
  */
-export async function waitFor(probe: () => Promise<boolean>, what: string, failure: () => string | null = () => null, limitMs = 240_000): Promise<void> {
+export async function waitFor(
+  probe: () => Promise<boolean>,
+  what: string,
+  failure: () => string | null = () => null,
+  limitMs = 240_000,
+): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (Date.now() < deadline) {
     const reason = failure();
@@ -122,9 +127,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    const died = () => (child.exitCode !== null || child.signalCode !== null ? `The server exited (${child.exitCode ?? child.signalCode})` : null);
+    const died = () =>
+      child.exitCode !== null || child.signalCode !== null
+        ? `The server exited (${child.exitCode ?? child.signalCode})`
+        : null;
     // The all-in-one server seeds the demo company and accounts before it prints its banner.
-    await waitFor(async () => port > 0 && (await fetch(`http://localhost:${port}/api/health`)).ok, 'the server to start', died);
+    await waitFor(
+      async () => port > 0 && (await fetch(`http://localhost:${port}/api/health`)).ok,
+      'the server to start',
+      died,
+    );
   } catch (error) {
     const keep = join(tmpdir(), `earshot-e2e-server-${Date.now()}.log`);
     await copyFile(logFile, keep).catch(() => undefined);
@@ -138,13 +150,27 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A fresh browser profile (empty storage and cookies) at a desktop size. */
-export async function newPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 }, locale: 'en-US' });
+export async function newPage(
+  browser: Browser,
+  options: { width?: number; height?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+    locale: 'en-US',
+  });
   const page = await context.newPage();
   return { context, page };
 }
@@ -161,7 +187,9 @@ export interface BrowserSuite {
  * test's browser profiles closed after it so none leaks state into the next. `env` may first start
  * what the server must reach (a fake provider); `tearDown` stops it after the server.
  */
-export function browserSuite(options: { env?: () => Promise<Record<string, string>>; tearDown?: () => Promise<void> } = {}): BrowserSuite {
+export function browserSuite(
+  options: { env?: () => Promise<Record<string, string>>; tearDown?: () => Promise<void> } = {},
+): BrowserSuite {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -182,8 +210,12 @@ export function browserSuite(options: { env?: () => Promise<Record<string, strin
     return value;
   };
   return {
-    get server() { return started(server); },
-    get browser() { return started(browser); },
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
     async open(size = {}) {
       const { context, page } = await newPage(started(browser), size);
       contexts.push(context);
@@ -207,7 +239,10 @@ export async function signIn(page: Page, origin: string, who: DemoRole | Account
 }
 
 /** A signed-in API client (no browser): for the data a test needs before it opens a page. */
-export type ApiClient = (path: string, init?: { method?: string; json?: unknown; form?: FormData }) => Promise<Response>;
+export type ApiClient = (
+  path: string,
+  init?: { method?: string; json?: unknown; form?: FormData },
+) => Promise<Response>;
 
 export async function apiSession(origin: string, who: DemoRole | Account): Promise<ApiClient> {
   const account = typeof who === 'string' ? DEMO_ACCOUNTS[who] : who;
@@ -216,13 +251,22 @@ export async function apiSession(origin: string, who: DemoRole | Account): Promi
     headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
     body: JSON.stringify({ email: account.email, password: account.password }),
   });
-  if (!login.ok) throw new Error(`Signing in ${account.email} through the API failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-  return (path, init = {}) => fetch(`${origin}/api${path}`, {
-    method: init.method ?? (init.json || init.form ? 'POST' : 'GET'),
-    headers: { cookie, 'x-requested-with': 'XMLHttpRequest', ...(init.json ? { 'content-type': 'application/json' } : {}) },
-    body: init.json ? JSON.stringify(init.json) : init.form,
-  });
+  if (!login.ok)
+    throw new Error(`Signing in ${account.email} through the API failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  return (path, init = {}) =>
+    fetch(`${origin}/api${path}`, {
+      method: init.method ?? (init.json || init.form ? 'POST' : 'GET'),
+      headers: {
+        cookie,
+        'x-requested-with': 'XMLHttpRequest',
+        ...(init.json ? { 'content-type': 'application/json' } : {}),
+      },
+      body: init.json ? JSON.stringify(init.json) : init.form,
+    });
 }
 
 /**
@@ -231,13 +275,18 @@ export async function apiSession(origin: string, who: DemoRole | Account): Promi
  * or analysis is not about what it costs (credits.e2e is).
  */
 export async function priceChatModelsFree(hostAdmin: ApiClient): Promise<void> {
-  const models = (await (await hostAdmin('/ai/config/model?purpose=chat&pageSize=100')).json()) as { items: Array<{ _id: string }> };
-  const { prices } = (await (await hostAdmin('/pricing')).json()) as { prices: Array<{ modelId: string | null; unit: string }> };
+  const models = (await (await hostAdmin('/ai/config/model?purpose=chat&pageSize=100')).json()) as {
+    items: Array<{ _id: string }>;
+  };
+  const { prices } = (await (await hostAdmin('/pricing')).json()) as {
+    prices: Array<{ modelId: string | null; unit: string }>;
+  };
   for (const model of models.items) {
     for (const unit of ['input_1k', 'output_1k']) {
       if (prices.some((price) => price.modelId === model._id && price.unit === unit)) continue;
       const answer = await hostAdmin('/pricing', { json: { modelId: model._id, unit, credits: 0 } });
-      if (answer.status !== 201) throw new Error(`Pricing model ${model._id} failed: ${answer.status} ${await answer.text()}`);
+      if (answer.status !== 201)
+        throw new Error(`Pricing model ${model._id} failed: ${answer.status} ${await answer.text()}`);
     }
   }
 }
@@ -249,20 +298,41 @@ export async function createUser(origin: string, role: 'USER' | 'CALLER'): Promi
   created += 1;
   const account = { email: `e2e-${role.toLowerCase()}-${process.pid}-${created}@acme.test`, password: DEMO_PASSWORD };
   const admin = await apiSession(origin, 'ADMIN');
-  const answer = await admin('/users/register', { json: { firstName: 'Test', lastName: `Person ${created}`, email: account.email, password: account.password, role } });
-  if (answer.status !== 201) throw new Error(`Creating ${account.email} failed: ${answer.status} ${await answer.text()}`);
+  const answer = await admin('/users/register', {
+    json: { firstName: 'Test', lastName: `Person ${created}`, email: account.email, password: account.password, role },
+  });
+  if (answer.status !== 201)
+    throw new Error(`Creating ${account.email} failed: ${answer.status} ${await answer.text()}`);
   return account;
 }
 
 /** Runs axe-core in the page and returns the serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
+export async function seriousViolations(
+  page: Page,
+): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
   const source = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol: the gateway's Content-Security-Policy (rightly) refuses inline scripts.
   await page.evaluate(source);
   const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{
+            violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
     const run = await axe.run(document, { resultTypes: ['violations'] });
-    return run.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+    return run.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -34,7 +34,10 @@ beforeAll(async () => {
   expect(company.status).toBe(201);
 }, 600_000);
 
-async function open(role: DemoRole, { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {}): Promise<Page> {
+async function open(
+  role: DemoRole,
+  { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {},
+): Promise<Page> {
   const page = await suite.open({ width, height: 900 });
   await signIn(page, suite.server.origin, role);
   await page.evaluate((value) => localStorage.setItem('theme', value), theme);
@@ -118,7 +121,10 @@ it('a USER gets no hold control, and the viewer fits 375 px', async () => {
 
 it('an ADMIN’s hold control and badge fit 375 px in the dark theme', async () => {
   const admin = await apiSession(suite.server.origin, 'ADMIN');
-  const placed = await admin(`/files/${fileId}/hold`, { method: 'PUT', json: { hold: true, reason: 'Kept for the 375 px check' } });
+  const placed = await admin(`/files/${fileId}/hold`, {
+    method: 'PUT',
+    json: { hold: true, reason: 'Kept for the 375 px check' },
+  });
   expect(placed.status).toBe(200);
   const page = await open('ADMIN', { width: 375, theme: 'dark' });
   await page.goto(`${suite.server.origin}/transcripts/${fileId}`);

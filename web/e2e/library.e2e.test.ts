@@ -20,8 +20,16 @@ let admin: ApiClient;
 
 /** Two recordings every test may read, uploaded and transcribed through the API before the tests. */
 const fixtures = [
-  { name: 'library-invoice.wav', text: 'Good morning. I am calling about the invoice number on my last bill. Thank you, goodbye.', fileId: '' },
-  { name: 'library-delivery.wav', text: 'Hello there. The delivery of my parcel was late again this week. Please call me back.', fileId: '' },
+  {
+    name: 'library-invoice.wav',
+    text: 'Good morning. I am calling about the invoice number on my last bill. Thank you, goodbye.',
+    fileId: '',
+  },
+  {
+    name: 'library-delivery.wav',
+    text: 'Hello there. The delivery of my parcel was late again this week. Please call me back.',
+    fileId: '',
+  },
 ];
 
 function speak(name: string, text: string): string {
@@ -38,7 +46,10 @@ async function upload(api: ApiClient, name: string, text: string): Promise<strin
   return ((await answer.json()) as { _id: string })._id;
 }
 
-interface Transcript { status: string; metadata: { speakerSegments: Array<{ _id: string; start: number; words: Array<{ text: string }> }> } }
+interface Transcript {
+  status: string;
+  metadata: { speakerSegments: Array<{ _id: string; start: number; words: Array<{ text: string }> }> };
+}
 
 async function transcriptOf(api: ApiClient, fileId: string): Promise<Transcript> {
   return (await (await api(`/transcripts/file/${fileId}`)).json()) as Transcript;
@@ -69,7 +80,8 @@ async function openAs(role: DemoRole, path: string, size: { width?: number; heig
   return page;
 }
 
-const row = (page: Page, name: string) => page.locator('[data-testid="file-row"]', { has: page.locator('[data-testid="file-name"]', { hasText: name }) });
+const row = (page: Page, name: string) =>
+  page.locator('[data-testid="file-row"]', { has: page.locator('[data-testid="file-name"]', { hasText: name }) });
 
 async function setTags(fileId: string, tags: string[]): Promise<void> {
   const answer = await admin(`/files/${fileId}/tags`, { method: 'PUT', json: { tags } });
@@ -86,7 +98,9 @@ async function findablePhrase(fileId: string): Promise<string> {
   for (let i = 0; i + 1 < words.length; i += 1) {
     const pair = `${words[i]} ${words[i + 1]}`;
     if (!/^[a-z]{2,} [a-z]{2,}$/i.test(pair)) continue;
-    const found = (await (await admin(`/search?q=${encodeURIComponent(`"${pair}"`)}`)).json()) as { items: Array<{ fileId: string }> };
+    const found = (await (await admin(`/search?q=${encodeURIComponent(`"${pair}"`)}`)).json()) as {
+      items: Array<{ fileId: string }>;
+    };
     if (found.items.some((item) => item.fileId === fileId)) return pair;
   }
   throw new Error(`No findable phrase in ${words.join(' ')}`);
@@ -100,13 +114,20 @@ describe('the library in Chromium', () => {
     await page.getByTestId('upload-language').selectOption('en');
     await page.getByTestId('upload-speakers').selectOption('1');
     await page.getByTestId('upload-input').setInputFiles(wavs);
-    for (const name of names) await page.locator(`[data-testid="upload-item"][data-name="${name}"][data-status="done"]`).waitFor();
+    for (const name of names)
+      await page.locator(`[data-testid="upload-item"][data-name="${name}"][data-status="done"]`).waitFor();
     await expect(page.getByTestId('upload-summary').textContent()).resolves.toContain('2 of 2 uploaded');
     await page.getByText('2 files uploaded').waitFor();
     for (const name of names) await row(page, name).waitFor();
     // The batch's fields reached the server with each file.
-    const listed = (await (await admin('/files?pageSize=50')).json()) as { items: Array<{ originalName: string; language: string | null; expectedSpeakers: number | null }> };
-    for (const name of names) expect(listed.items.find((item) => item.originalName === name)).toMatchObject({ language: 'en', expectedSpeakers: 1 });
+    const listed = (await (await admin('/files?pageSize=50')).json()) as {
+      items: Array<{ originalName: string; language: string | null; expectedSpeakers: number | null }>;
+    };
+    for (const name of names)
+      expect(listed.items.find((item) => item.originalName === name)).toMatchObject({
+        language: 'en',
+        expectedSpeakers: 1,
+      });
   });
 
   it('tags two recordings in their rows and filters the list by the tag (kept over a reload)', async () => {
@@ -124,7 +145,9 @@ describe('the library in Chromium', () => {
     await waitFor(async () => (await page.getByTestId('file-row').count()) === 2, 'the list filtered by the tag');
     await page.reload();
     await row(page, fixtures[0]!.name).waitFor();
-    expect((await page.getByTestId('file-name').allTextContents()).sort()).toEqual(fixtures.map((fixture) => fixture.name).sort());
+    expect((await page.getByTestId('file-name').allTextContents()).sort()).toEqual(
+      fixtures.map((fixture) => fixture.name).sort(),
+    );
     await expect(page.getByTestId('tag-filter').inputValue()).resolves.toBe(tag);
   });
 
@@ -141,7 +164,9 @@ describe('the library in Chromium', () => {
     for (const text of marked) expect(phrase.toLowerCase().split(' ')).toContain(text);
     const start = Number(await first.getAttribute('data-start'));
     await first.click();
-    await page.waitForURL((url) => url.pathname === `/transcripts/${fixtures[0]!.fileId}` && url.searchParams.get('t') === String(start));
+    await page.waitForURL(
+      (url) => url.pathname === `/transcripts/${fixtures[0]!.fileId}` && url.searchParams.get('t') === String(start),
+    );
     await page.locator('[data-testid="waveform"] audio').waitFor({ state: 'attached' });
     await page.waitForFunction((seconds) => {
       const audio = document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio');
@@ -162,7 +187,10 @@ describe('the library in Chromium', () => {
     await page.getByRole('link', { name: `${old}-done`, exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/transcripts' && url.searchParams.get('tag') === `${old}-done`);
     await row(page, fixtures[1]!.name).waitFor();
-    await waitFor(async () => (await page.getByTestId('file-row').count()) === 1, 'the list filtered by the renamed tag');
+    await waitFor(
+      async () => (await page.getByTestId('file-row').count()) === 1,
+      'the list filtered by the renamed tag',
+    );
   });
 
   it('a USER’s /transcripts, /search and /tags log no console error (no call the role may not make)', async () => {
@@ -186,7 +214,10 @@ describe('the library in Chromium', () => {
 
   it('keeps the companies table’s row actions visible at 1280 px', async () => {
     const page = await openAs('HOST_ADMIN', '/companies', { width: 1280, height: 860 });
-    const remove = page.getByTestId('data-table-row').first().getByRole('button', { name: /^Delete / });
+    const remove = page
+      .getByTestId('data-table-row')
+      .first()
+      .getByRole('button', { name: /^Delete / });
     await remove.waitFor();
     const region = await page.getByRole('region', { name: 'Companies' }).boundingBox();
     const button = await remove.boundingBox();

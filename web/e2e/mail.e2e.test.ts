@@ -19,8 +19,11 @@ async function sentMessageRow(page: Page, email: string) {
     await page.goto(`${suite.server.origin}/email-templates?tab=outbox`);
     const row = page.getByTestId('data-table-row').filter({ hasText: email });
     await page.getByTestId('outbox-table').waitFor();
-    if ((await row.count()) > 0 && (await row.first().getByText('Sent', { exact: true }).count()) > 0) return row.first();
-    await page.waitForResponse((response) => response.url().includes('/api/email/outbox'), { timeout: 5_000 }).catch(() => undefined);
+    if ((await row.count()) > 0 && (await row.first().getByText('Sent', { exact: true }).count()) > 0)
+      return row.first();
+    await page
+      .waitForResponse((response) => response.url().includes('/api/email/outbox'), { timeout: 5_000 })
+      .catch(() => undefined);
   }
 }
 
@@ -106,7 +109,12 @@ it('ADMIN invites a user → the invitation on Outgoing mail → its link → fi
 
   // The administrator now sees an active user, and the link is spent.
   await admin.reload();
-  await admin.getByTestId('data-table-row').filter({ hasText: email }).getByTestId('user-status').filter({ hasText: 'Active' }).waitFor();
+  await admin
+    .getByTestId('data-table-row')
+    .filter({ hasText: email })
+    .getByTestId('user-status')
+    .filter({ hasText: 'Active' })
+    .waitFor();
   const spent = await open();
   await spent.goto(`${suite.server.origin}${pathname}${search}`);
   await spent.getByLabel('New password', { exact: true }).fill('Another password 22');
@@ -122,7 +130,12 @@ it('the templates page edits a template with a live preview, in both themes and 
   await host.getByTestId('data-table-row').first().waitFor();
   await host.getByRole('heading', { name: 'Email templates' }).waitFor();
   expect(await host.getByTestId('data-table-row').count()).toBe(40);
-  await host.getByTestId('data-table-row').filter({ hasText: 'Invitation' }).filter({ hasText: 'FR' }).getByRole('button', { name: 'Edit' }).click();
+  await host
+    .getByTestId('data-table-row')
+    .filter({ hasText: 'Invitation' })
+    .filter({ hasText: 'FR' })
+    .getByRole('button', { name: 'Edit' })
+    .click();
   const editor = host.getByTestId('template-editor');
   await editor.getByTestId('preview-frame').waitFor();
   const subject = editor.getByLabel('Subject');
@@ -133,7 +146,10 @@ it('the templates page edits a template with a live preview, in both themes and 
 
   await editor.getByLabel('Plain text').fill('{{link}} {{recording.name}}');
   await editor.getByRole('button', { name: 'Save' }).click();
-  await editor.getByText(/Unknown variable \{\{recording\.name\}\}/).first().waitFor();
+  await editor
+    .getByText(/Unknown variable \{\{recording\.name\}\}/)
+    .first()
+    .waitFor();
   await editor.getByRole('button', { name: 'Close' }).click();
 
   // A phone: the table scrolls inside its own region and the page never widens (dark, for the look).

@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { apiSession, browserSuite, createUser, seriousViolations, signIn, type Account, type DemoRole } from './harness';
+import {
+  apiSession,
+  browserSuite,
+  createUser,
+  seriousViolations,
+  signIn,
+  type Account,
+  type DemoRole,
+} from './harness';
 
 jest.setTimeout(300_000);
 
@@ -18,7 +26,10 @@ const SHOTS = process.env.SCREENSHOT_DIR;
 /** Every service answers through events: a job takes seconds, this is only a safety net. */
 const JOB_DONE = { timeout: 120_000 };
 
-async function open(who: DemoRole | Account, { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {}): Promise<Page> {
+async function open(
+  who: DemoRole | Account,
+  { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {},
+): Promise<Page> {
   const page = await suite.open({ width, height: 900 });
   await signIn(page, suite.server.origin, who);
   await page.evaluate((value) => localStorage.setItem('theme', value), theme);
@@ -53,7 +64,9 @@ it('a USER downloads their own data from /profile: the ZIP arrives', async () =>
   await link.waitFor(JOB_DONE);
   // Every service answered for the account: the profile and its session are in the ZIP.
   expect(await section.getByTestId('privacy-pending').count()).toBe(0);
-  expect(await section.locator('[data-testid="privacy-part"][data-service="auth"]').textContent()).toMatch(/Profile: 1/);
+  expect(await section.locator('[data-testid="privacy-part"][data-service="auth"]').textContent()).toMatch(
+    /Profile: 1/,
+  );
   expect(await seriousViolations(page)).toEqual([]);
   await section.scrollIntoViewIfNeeded();
   await shot(page, 'privacy-profile-light.png');
@@ -70,7 +83,9 @@ it('a USER downloads their own data from /profile: the ZIP arrives', async () =>
   const zipPath = (await download.path())!;
   expect((await readFile(zipPath)).subarray(0, 2).toString('latin1')).toBe('PK');
   // Their account is in it (Info-ZIP's unzip reads it, as a person would).
-  const profile = JSON.parse(execFileSync('unzip', ['-p', zipPath, 'auth.json'], { encoding: 'utf8' })) as { profile: { email: string } };
+  const profile = JSON.parse(execFileSync('unzip', ['-p', zipPath, 'auth.json'], { encoding: 'utf8' })) as {
+    profile: { email: string };
+  };
   expect(profile.profile.email).toBe(account.email);
 });
 
@@ -87,7 +102,9 @@ it('the account page’s data section fits 375 px in the dark theme', async () =
 
 it('an ADMIN exports a client contact from its profile (dark theme)', async () => {
   const admin = await apiSession(suite.server.origin, 'ADMIN');
-  const made = await admin('/clients', { json: { name: `Export Client ${process.pid}`, email: `export-${process.pid}@client.test` } });
+  const made = await admin('/clients', {
+    json: { name: `Export Client ${process.pid}`, email: `export-${process.pid}@client.test` },
+  });
   expect(made.status).toBe(201);
   const clientId = ((await made.json()) as { _id: string })._id;
 
@@ -99,7 +116,9 @@ it('an ADMIN exports a client contact from its profile (dark theme)', async () =
   await dialog.getByRole('button', { name: 'Prepare the ZIP' }).click();
   const link = dialog.getByRole('link', { name: 'Download the ZIP' });
   await link.waitFor(JOB_DONE);
-  expect(await dialog.locator('[data-testid="privacy-part"][data-service="tenant"]').textContent()).toMatch(/Client records: 1/);
+  expect(await dialog.locator('[data-testid="privacy-part"][data-service="tenant"]').textContent()).toMatch(
+    /Client records: 1/,
+  );
   expect(await seriousViolations(page)).toEqual([]);
   await shot(page, 'privacy-client-export-dark.png');
 
@@ -132,7 +151,9 @@ it('an ADMIN erases a user from the users page, keeping their recordings under t
   await dialog.getByText(/was erased\.$/).waitFor(JOB_DONE);
   expect(await dialog.getByTestId('privacy-pending').count()).toBe(0);
   expect(await dialog.getByTestId('privacy-part').count()).toBeGreaterThanOrEqual(7);
-  expect(await dialog.locator('[data-testid="privacy-part"][data-service="file"]').textContent()).toMatch(/Recordings kept without the person: 1/);
+  expect(await dialog.locator('[data-testid="privacy-part"][data-service="file"]').textContent()).toMatch(
+    /Recordings kept without the person: 1/,
+  );
   expect(await dialog.getByRole('heading', { name: 'What each service removed' }).count()).toBe(1);
   await shot(page, 'privacy-erase-report-light.png');
 

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { generateSync } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createUser, launchBrowser, newPage, seriousViolations, signIn, startServer, type Account, type RunningServer } from './harness';
+import {
+  createUser,
+  launchBrowser,
+  newPage,
+  seriousViolations,
+  signIn,
+  startServer,
+  type Account,
+  type RunningServer,
+} from './harness';
 
 jest.setTimeout(300_000);
 
@@ -37,10 +46,14 @@ async function open(): Promise<Page> {
 }
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** What an authenticator app shows for the secret (`ahead` time steps later). */
-const codeFor = (secret: string, ahead = 0) => generateSync({ strategy: 'totp', secret, epoch: Math.floor(Date.now() / 1000) + ahead * 30 });
+const codeFor = (secret: string, ahead = 0) =>
+  generateSync({ strategy: 'totp', secret, epoch: Math.floor(Date.now() / 1000) + ahead * 30 });
 
 /** Email and password, then `code` on the two-step page (the session, or the page's complaint). */
 async function signInWithCode(page: Page, account: Account, code: string): Promise<void> {
@@ -134,7 +147,11 @@ describe('own account', () => {
     await menu(page, 'Account settings');
     await page.waitForURL(/\/profile$/);
 
-    await page.getByTestId('avatar-input').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await page.getByTestId('avatar-input').setInputFiles({
+      name: 'logo.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    });
     await page.getByRole('alert').filter({ hasText: 'SVG images are not accepted' }).waitFor();
     expect(await page.getByTestId('user-menu').locator('img').count()).toBe(0);
 

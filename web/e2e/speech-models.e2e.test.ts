@@ -25,26 +25,48 @@ const suite = browserSuite({
     mirror.gated.add(`ggml-${MODEL}.bin`);
     mirror.chunkBytes = FILE.length / CHUNKS;
     const catalogue = writeCatalogue(mkdtempSync(join(tmpdir(), 'earshot-e2e-models-')), [
-      { name: MODEL, kind: 'whisper', file: `ggml-${MODEL}.bin`, languages: 'multilingual', sizeBytes: FILE.length, sha256: sha256(FILE) },
-      { name: 'e2e-small.en', kind: 'whisper', file: 'ggml-e2e-small.en.bin', languages: 'en', sizeBytes: 3 * FILE.length, sha256: sha256(FILE) },
+      {
+        name: MODEL,
+        kind: 'whisper',
+        file: `ggml-${MODEL}.bin`,
+        languages: 'multilingual',
+        sizeBytes: FILE.length,
+        sha256: sha256(FILE),
+      },
+      {
+        name: 'e2e-small.en',
+        kind: 'whisper',
+        file: 'ggml-e2e-small.en.bin',
+        languages: 'en',
+        sizeBytes: 3 * FILE.length,
+        sha256: sha256(FILE),
+      },
     ]);
     return { SPEECH_MODELS_URL: mirror.url, SPEECH_MODELS_CATALOGUE: catalogue };
   },
   tearDown: () => mirror.close(),
 });
 
-const progressOf = async (row: Locator) => Number(await row.getByTestId('speech-model-progress').getAttribute('aria-valuenow'));
+const progressOf = async (row: Locator) =>
+  Number(await row.getByTestId('speech-model-progress').getAttribute('aria-valuenow'));
 
 /** Light and dark at 1280 px, light at 375 px (the page must not scroll sideways there). */
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [width, theme] of [[375, 'light'], [1280, 'dark'], [1280, 'light']] as const) {
+  for (const [width, theme] of [
+    [375, 'light'],
+    [1280, 'dark'],
+    [1280, 'light'],
+  ] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.setViewportSize({ width, height: 900 });
     await page.evaluate(async () => {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       await Promise.all(document.getAnimations().map((animation) => animation.finished));
     });
-    if (width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    if (width === 375)
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true });
   }
 }
@@ -88,6 +110,8 @@ describe('speech models', () => {
     await shoot(page, 'speech-models-ready');
 
     // A model that is not there cannot be made the default: the button is not offered.
-    expect(await section.locator('[data-model="e2e-small.en"]').getByRole('button', { name: 'Make default' }).count()).toBe(0);
+    expect(
+      await section.locator('[data-model="e2e-small.en"]').getByRole('button', { name: 'Make default' }).count(),
+    ).toBe(0);
   });
 });

@@ -11,7 +11,15 @@ import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { TaskDto, TaskPage } from '@earshot/contracts';
 import type { Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, priceChatModelsFree, seriousViolations, signIn, waitFor, type ApiClient, type DemoRole } from './harness';
+import {
+  apiSession,
+  priceChatModelsFree,
+  seriousViolations,
+  signIn,
+  waitFor,
+  type ApiClient,
+  type DemoRole,
+} from './harness';
 
 jest.setTimeout(300_000);
 
@@ -52,7 +60,13 @@ beforeAll(async () => {
     ids[role] = ((await (await sessions[role]('/users/profile')).json()) as { _id: string })._id;
   }
   const wav = join(workDir, 'tasks-call.wav');
-  execFileSync('espeak-ng', ['-s', '140', '-w', wav, 'Hello, thank you for calling. Please send me the refund form today. Of course, I will check the last invoice too. Goodbye.']);
+  execFileSync('espeak-ng', [
+    '-s',
+    '140',
+    '-w',
+    wav,
+    'Hello, thank you for calling. Please send me the refund form today. Of course, I will check the last invoice too. Goodbye.',
+  ]);
   const form = new FormData();
   form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), 'tasks-call.wav');
   const upload = await sessions.USER('/files/upload', { form });
@@ -104,7 +118,13 @@ async function drag(page: Page, id: string, to: string): Promise<void> {
  * dnd-kit's keyboard drag: Space picks the card up (its grip turns pressed), the arrow key carries it
  * to the next column (announced as over it), Space drops it there.
  */
-async function carry(page: Page, id: string, title: string, key: 'ArrowRight' | 'ArrowDown', to: string): Promise<void> {
+async function carry(
+  page: Page,
+  id: string,
+  title: string,
+  key: 'ArrowRight' | 'ArrowDown',
+  to: string,
+): Promise<void> {
   const grip = card(page, id).getByTestId('kanban-grip');
   await grip.focus();
   await page.keyboard.press('Space');
@@ -128,7 +148,13 @@ describe('tasks in Chromium', () => {
     await dialog.getByRole('button', { name: 'Create task' }).click();
     await page.getByTestId('toast-success').filter({ hasText: 'Task created' }).waitFor();
     const [made] = await tasksTitled('Prepare the onboarding call');
-    expect(made).toMatchObject({ description: 'Agenda and the customer’s questions', assigneeId: ids.USER, dueDate: dayAfter(3), status: 'todo', createdBy: ids.ADMIN });
+    expect(made).toMatchObject({
+      description: 'Agenda and the customer’s questions',
+      assigneeId: ids.USER,
+      dueDate: dayAfter(3),
+      status: 'todo',
+      createdBy: ids.ADMIN,
+    });
     const row = page.getByTestId('data-table-row').filter({ hasText: 'Prepare the onboarding call' });
     await row.getByText('Uma User').waitFor();
 
@@ -144,26 +170,43 @@ describe('tasks in Chromium', () => {
 
   it('drags a card across the board with the mouse and carries one with the keyboard; both stay after a reload', async () => {
     const dragged = await createTask(sessions.ADMIN, { title: 'Drag me to in progress', assigneeId: ids.ADMIN });
-    const carried = await createTask(sessions.ADMIN, { title: 'Carry me with the keyboard', assigneeId: ids.ADMIN, status: 'in_progress' });
+    const carried = await createTask(sessions.ADMIN, {
+      title: 'Carry me with the keyboard',
+      assigneeId: ids.ADMIN,
+      status: 'in_progress',
+    });
     const { page, errors } = await signedIn('ADMIN');
     await page.goto(`${suite.server.origin}/task-kanban`);
     await card(page, dragged._id).waitFor();
-    expect(await card(page, dragged._id).evaluate((element) => element.closest('[data-testid="kanban-column"]')?.getAttribute('data-status'))).toBe('todo');
+    expect(
+      await card(page, dragged._id).evaluate((element) =>
+        element.closest('[data-testid="kanban-column"]')?.getAttribute('data-status'),
+      ),
+    ).toBe('todo');
 
     await drag(page, dragged._id, 'in_progress');
     await column(page, 'in_progress').locator(`[data-task-id="${dragged._id}"]`).waitFor();
-    await waitFor(async () => (await taskById(dragged._id)).status === 'in_progress', 'the dragged task saved as in progress');
+    await waitFor(
+      async () => (await taskById(dragged._id)).status === 'in_progress',
+      'the dragged task saved as in progress',
+    );
 
     // Keyboard: Space picks the card up, → carries it to the next column, Space drops it there.
     await carry(page, carried._id, 'Carry me with the keyboard', 'ArrowRight', 'Done');
     await column(page, 'done').locator(`[data-task-id="${carried._id}"]`).waitFor();
     await waitFor(async () => (await taskById(carried._id)).status === 'done', 'the carried task saved as done');
-    await page.getByTestId('kanban-announcement').filter({ hasText: '“Carry me with the keyboard” moved to Done.' }).waitFor();
+    await page
+      .getByTestId('kanban-announcement')
+      .filter({ hasText: '“Carry me with the keyboard” moved to Done.' })
+      .waitFor();
 
     // And with the card's menu, keyboard only: back to To do.
     await card(page, carried._id).getByRole('button', { name: 'Move “Carry me with the keyboard”' }).focus();
     await page.keyboard.press('ArrowDown');
-    await waitFor(async () => (await page.evaluate(() => document.activeElement?.textContent)) === 'Move to To do', 'the menu open on its first entry');
+    await waitFor(
+      async () => (await page.evaluate(() => document.activeElement?.textContent)) === 'Move to To do',
+      'the menu open on its first entry',
+    );
     await page.keyboard.press('Enter');
     await column(page, 'todo').locator(`[data-task-id="${carried._id}"]`).waitFor();
     await waitFor(async () => (await taskById(carried._id)).status === 'todo', 'the menu move saved');
@@ -178,18 +221,37 @@ describe('tasks in Chromium', () => {
 
   it('filters the list: due, status, mine and client, kept in the URL over a reload', async () => {
     const clients = (await (await sessions.ADMIN('/clients/dropdown')).json()) as Array<{ _id: string; name: string }>;
-    const client = clients[0] ?? ((await (await sessions.ADMIN('/clients', { json: { name: 'Filter Client Ltd' } })).json()) as { _id: string; name: string });
+    const client =
+      clients[0] ??
+      ((await (await sessions.ADMIN('/clients', { json: { name: 'Filter Client Ltd' } })).json()) as {
+        _id: string;
+        name: string;
+      });
     await createTask(sessions.ADMIN, { title: 'Filter overdue for Uma', assigneeId: ids.USER, dueDate: dayAfter(-2) });
-    await createTask(sessions.ADMIN, { title: 'Filter today for Ada', assigneeId: ids.ADMIN, dueDate: today, clientId: client._id });
-    await createTask(sessions.ADMIN, { title: 'Filter done yesterday', assigneeId: ids.USER, dueDate: dayAfter(-1), status: 'done' });
+    await createTask(sessions.ADMIN, {
+      title: 'Filter today for Ada',
+      assigneeId: ids.ADMIN,
+      dueDate: today,
+      clientId: client._id,
+    });
+    await createTask(sessions.ADMIN, {
+      title: 'Filter done yesterday',
+      assigneeId: ids.USER,
+      dueDate: dayAfter(-1),
+      status: 'done',
+    });
     const { page } = await signedIn('ADMIN');
     const filters = page.getByTestId('task-filters');
-    const titles = async () => (await page.getByTestId('task-open').allTextContents()).filter((title) => title.startsWith('Filter '));
+    const titles = async () =>
+      (await page.getByTestId('task-open').allTextContents()).filter((title) => title.startsWith('Filter '));
     await page.goto(`${suite.server.origin}/task-list`);
     await page.getByTestId('data-table-row').filter({ hasText: 'Filter today for Ada' }).waitFor();
 
     await filters.getByLabel('Due', { exact: true }).selectOption('overdue');
-    await waitFor(async () => JSON.stringify(await titles()) === JSON.stringify(['Filter overdue for Uma']), 'only the open overdue task');
+    await waitFor(
+      async () => JSON.stringify(await titles()) === JSON.stringify(['Filter overdue for Uma']),
+      'only the open overdue task',
+    );
     expect(new URL(page.url()).searchParams.get('due')).toBe('overdue');
     await page.reload();
     await page.getByTestId('data-table-row').filter({ hasText: 'Filter overdue for Uma' }).waitFor();
@@ -197,13 +259,24 @@ describe('tasks in Chromium', () => {
 
     await filters.getByLabel('Due', { exact: true }).selectOption('');
     await filters.getByLabel('Status').selectOption('done');
-    await waitFor(async () => (await titles()).includes('Filter done yesterday') && !(await titles()).includes('Filter today for Ada'), 'only done tasks');
+    await waitFor(
+      async () =>
+        (await titles()).includes('Filter done yesterday') && !(await titles()).includes('Filter today for Ada'),
+      'only done tasks',
+    );
     await filters.getByLabel('Status').selectOption('');
     await filters.getByLabel('Only my tasks').check();
-    await waitFor(async () => (await titles()).includes('Filter today for Ada') && !(await titles()).includes('Filter overdue for Uma'), 'only the ADMIN’s tasks');
+    await waitFor(
+      async () =>
+        (await titles()).includes('Filter today for Ada') && !(await titles()).includes('Filter overdue for Uma'),
+      'only the ADMIN’s tasks',
+    );
     await filters.getByLabel('Only my tasks').uncheck();
     await filters.getByLabel('Client').selectOption({ label: client.name });
-    await waitFor(async () => JSON.stringify(await titles()) === JSON.stringify(['Filter today for Ada']), 'only the client’s task');
+    await waitFor(
+      async () => JSON.stringify(await titles()) === JSON.stringify(['Filter today for Ada']),
+      'only the client’s task',
+    );
     await page.getByTestId('filter-clear').click();
     await page.getByLabel('Sort by').selectOption('title');
     await waitFor(async () => {
@@ -243,11 +316,17 @@ describe('tasks in Chromium', () => {
   it('turns an "Action items" run into tasks: the ticked items only, the others kept for later', async () => {
     await connectFakeChatModel(sessions.HOST_ADMIN, suite.fake, { provider: 'Tasks fake' });
     await priceChatModelsFree(sessions.HOST_ADMIN);
-    suite.fake.setReply({ pieces: [JSON.stringify({ items: [
-      { title: 'Send the refund form', owner: 'Uma User', due: dayAfter(1) },
-      { title: 'Check the last invoice', owner: null, due: null },
-      { title: 'Offer a discount next time', owner: 'Somebody Else', due: null },
-    ] })] });
+    suite.fake.setReply({
+      pieces: [
+        JSON.stringify({
+          items: [
+            { title: 'Send the refund form', owner: 'Uma User', due: dayAfter(1) },
+            { title: 'Check the last invoice', owner: null, due: null },
+            { title: 'Offer a discount next time', owner: 'Somebody Else', due: null },
+          ],
+        }),
+      ],
+    });
     const { page, errors } = await signedIn('USER');
     await page.goto(`${suite.server.origin}/transcripts/${fileId}/analysis`);
     await page.getByTestId('call-metrics').waitFor();
@@ -263,7 +342,12 @@ describe('tasks in Chromium', () => {
     expect(await panel.locator('[data-testid="action-item"][data-done="true"]').count()).toBe(2);
 
     const [refund] = await tasksTitled('Send the refund form');
-    expect(refund).toMatchObject({ assigneeId: ids.USER, dueDate: dayAfter(1), link: { fileId, seconds: 0 }, createdBy: ids.USER });
+    expect(refund).toMatchObject({
+      assigneeId: ids.USER,
+      dueDate: dayAfter(1),
+      link: { fileId, seconds: 0 },
+      createdBy: ids.USER,
+    });
     expect(await tasksTitled('Offer a discount next time')).toEqual([]);
     // After a reload the two are still shown done (and the third may still be kept).
     await page.reload();
@@ -276,40 +360,47 @@ describe('tasks in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(ROLES)('as %s: the list and the board, with edit rights as the role has them, at 1280 and 375 px', async (role) => {
-    const someone = await createTask(sessions.ADMIN, { title: `Someone else’s task for ${role}`, assigneeId: ids.ADMIN, dueDate: today });
-    const { page, errors } = await signedIn(role);
-    await page.goto(`${suite.server.origin}/task-list?task=${someone._id}`);
-    await page.getByTestId('task-dialog').waitFor();
-    // The assignee, the creator and the administrators change it; others read it.
-    const editable = role === 'ADMIN' || role === 'HOST_ADMIN';
-    await page.getByTestId(editable ? 'task-form' : 'task-details').waitFor();
-    expect(await page.getByTestId('task-delete').count()).toBe(editable ? 1 : 0);
-    // The platform administrator belongs to no company: they make no tasks.
-    expect(await page.getByTestId('task-new').count()).toBe(role === 'HOST_ADMIN' ? 0 : 1);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('task-dialog').waitFor({ state: 'hidden' });
-    await page.getByTestId('data-table-row').first().waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await shoot(page, `tasks-list-${role.toLowerCase()}`);
+  it.each(ROLES)(
+    'as %s: the list and the board, with edit rights as the role has them, at 1280 and 375 px',
+    async (role) => {
+      const someone = await createTask(sessions.ADMIN, {
+        title: `Someone else’s task for ${role}`,
+        assigneeId: ids.ADMIN,
+        dueDate: today,
+      });
+      const { page, errors } = await signedIn(role);
+      await page.goto(`${suite.server.origin}/task-list?task=${someone._id}`);
+      await page.getByTestId('task-dialog').waitFor();
+      // The assignee, the creator and the administrators change it; others read it.
+      const editable = role === 'ADMIN' || role === 'HOST_ADMIN';
+      await page.getByTestId(editable ? 'task-form' : 'task-details').waitFor();
+      expect(await page.getByTestId('task-delete').count()).toBe(editable ? 1 : 0);
+      // The platform administrator belongs to no company: they make no tasks.
+      expect(await page.getByTestId('task-new').count()).toBe(role === 'HOST_ADMIN' ? 0 : 1);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('task-dialog').waitFor({ state: 'hidden' });
+      await page.getByTestId('data-table-row').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await shoot(page, `tasks-list-${role.toLowerCase()}`);
 
-    await page.goto(`${suite.server.origin}/task-kanban`);
-    await card(page, someone._id).waitFor();
-    expect(await card(page, someone._id).getByTestId('kanban-grip').count()).toBe(editable ? 1 : 0);
-    expect(await seriousViolations(page)).toEqual([]);
-    await shoot(page, `tasks-kanban-${role.toLowerCase()}`);
+      await page.goto(`${suite.server.origin}/task-kanban`);
+      await card(page, someone._id).waitFor();
+      expect(await card(page, someone._id).getByTestId('kanban-grip').count()).toBe(editable ? 1 : 0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shoot(page, `tasks-kanban-${role.toLowerCase()}`);
 
-    await page.setViewportSize({ width: 375, height: 812 });
-    await page.goto(`${suite.server.origin}/task-kanban`);
-    await card(page, someone._id).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await shoot(page, `tasks-kanban-375-${role.toLowerCase()}`);
-    await page.goto(`${suite.server.origin}/task-list`);
-    await page.getByTestId('data-table-row').first().waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await shoot(page, `tasks-list-375-${role.toLowerCase()}`);
-    expect(errors).toEqual([]);
-  });
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(`${suite.server.origin}/task-kanban`);
+      await card(page, someone._id).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await shoot(page, `tasks-kanban-375-${role.toLowerCase()}`);
+      await page.goto(`${suite.server.origin}/task-list`);
+      await page.getByTestId('data-table-row').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await shoot(page, `tasks-list-375-${role.toLowerCase()}`);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('carries a card down to the next stacked column with the keyboard at 375 px', async () => {
     const task = await createTask(sessions.CALLER, { title: 'Phone keyboard move', assigneeId: ids.CALLER });

@@ -18,9 +18,22 @@ let workDir: string;
 let api: ApiClient;
 let fileId = '';
 
-interface Word { _id: string; text: string; start: number; end: number }
-interface Segment { _id: string; speakerId: string; start: number; text: string; words: Word[] }
-interface Transcript { metadata: { speakers: Array<{ id: string; label: string; color: string }>; speakerSegments: Segment[] } }
+interface Word {
+  _id: string;
+  text: string;
+  start: number;
+  end: number;
+}
+interface Segment {
+  _id: string;
+  speakerId: string;
+  start: number;
+  text: string;
+  words: Word[];
+}
+interface Transcript {
+  metadata: { speakers: Array<{ id: string; label: string; color: string }>; speakerSegments: Segment[] };
+}
 
 async function transcript(): Promise<Transcript> {
   return (await (await api(`/transcripts/file/${fileId}`)).json()) as Transcript;
@@ -33,8 +46,20 @@ beforeAll(async () => {
     return join(workDir, file);
   };
   // The agent speaks on the left channel, then the customer on the right: a stereo call.
-  execFileSync('sox', [say('a.wav', 'Good morning, thank you for calling. How can I help you today?'), join(workDir, 'left.wav'), 'pad', '0', '6']);
-  execFileSync('sox', [say('b.wav', 'Hello, I have a question about my invoice please.'), join(workDir, 'right.wav'), 'pad', '5', '0']);
+  execFileSync('sox', [
+    say('a.wav', 'Good morning, thank you for calling. How can I help you today?'),
+    join(workDir, 'left.wav'),
+    'pad',
+    '0',
+    '6',
+  ]);
+  execFileSync('sox', [
+    say('b.wav', 'Hello, I have a question about my invoice please.'),
+    join(workDir, 'right.wav'),
+    'pad',
+    '5',
+    '0',
+  ]);
   const wav = join(workDir, 'editor-call.wav');
   execFileSync('sox', ['-M', join(workDir, 'left.wav'), join(workDir, 'right.wav'), wav]);
   api = await apiSession(suite.server.origin, 'USER');
@@ -63,7 +88,8 @@ async function openEditor(size?: { width: number; height: number }): Promise<Pag
 }
 
 const segmentRow = (page: Page, id: string) => page.locator(`[data-testid="segment"][data-segment-id="${id}"]`);
-const audioState = (page: Page) => page.evaluate(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused);
+const audioState = (page: Page) =>
+  page.evaluate(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused);
 
 describe('the transcript editor in Chromium', () => {
   it('has two speakers on a stereo call, with their colours', async () => {
@@ -83,13 +109,17 @@ describe('the transcript editor in Chromium', () => {
     await field.fill('Maria Tamm');
     await field.press('Enter');
     await page.getByTestId('toast-success').getByText('Speaker renamed').waitFor();
-    await segmentRow(page, metadata.speakerSegments[0]!._id).getByTestId('speaker-name').getByText('Maria Tamm').waitFor();
+    await segmentRow(page, metadata.speakerSegments[0]!._id)
+      .getByTestId('speaker-name')
+      .getByText('Maria Tamm')
+      .waitFor();
     const after = await transcript();
     expect(after.metadata.speakers.find((s) => s.id === speakerId)?.label).toBe('Maria Tamm');
     await page.reload();
     await chip.getByText('Maria Tamm').waitFor();
     const theirs = after.metadata.speakerSegments.filter((s) => s.speakerId === speakerId);
-    for (const segment of theirs) await expect(segmentRow(page, segment._id).getByTestId('speaker-name').textContent()).resolves.toBe('Maria Tamm');
+    for (const segment of theirs)
+      await expect(segmentRow(page, segment._id).getByTestId('speaker-name').textContent()).resolves.toBe('Maria Tamm');
   });
 
   it('fixes a turn: gives it to the other speaker, then undoes that', async () => {
@@ -100,11 +130,24 @@ describe('the transcript editor in Chromium', () => {
     const row = segmentRow(page, segment._id);
     await row.getByTestId('segment-menu').click();
     await page.getByRole('menuitem', { name: /^Give this turn to / }).click();
-    await waitFor(async () => (await transcript()).metadata.speakerSegments.find((s) => s._id === segment._id)?.speakerId === other.id, 'the turn to be reassigned');
-    await page.waitForFunction(([id, name]) => document.querySelector(`[data-segment-id="${id}"] [data-testid="speaker-name"]`)?.textContent === name, [segment._id, other.label] as const);
+    await waitFor(
+      async () =>
+        (await transcript()).metadata.speakerSegments.find((s) => s._id === segment._id)?.speakerId === other.id,
+      'the turn to be reassigned',
+    );
+    await page.waitForFunction(
+      ([id, name]) =>
+        document.querySelector(`[data-segment-id="${id}"] [data-testid="speaker-name"]`)?.textContent === name,
+      [segment._id, other.label] as const,
+    );
     await page.getByTestId('undo').click();
     await page.getByTestId('toast-success').getByText('Edit undone').waitFor();
-    await waitFor(async () => (await transcript()).metadata.speakerSegments.find((s) => s._id === segment._id)?.speakerId === segment.speakerId, 'the reassignment to be undone');
+    await waitFor(
+      async () =>
+        (await transcript()).metadata.speakerSegments.find((s) => s._id === segment._id)?.speakerId ===
+        segment.speakerId,
+      'the reassignment to be undone',
+    );
   });
 
   it('edits a turn’s text in place: Enter saves, untouched words keep their times', async () => {
@@ -156,7 +199,10 @@ describe('the transcript editor in Chromium', () => {
     const page = await openEditor();
     const { metadata } = await transcript();
     await page.getByTestId('export-menu').click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Export as SRT' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export as SRT' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('editor-call.srt');
     const srt = await readFile((await download.path())!, 'utf8');
     expect(srt).toMatch(/^1\r?\n\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}\r?\n/);
@@ -166,18 +212,26 @@ describe('the transcript editor in Chromium', () => {
   it('plays and pauses with Space, and with Ctrl+Space while a turn is being edited', async () => {
     const page = await openEditor();
     await page.locator('[data-testid="waveform"] audio').waitFor({ state: 'attached' });
-    await page.waitForFunction(() => (document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.readyState ?? 0) >= 1);
+    await page.waitForFunction(
+      () => (document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.readyState ?? 0) >= 1,
+    );
     await page.getByRole('heading', { level: 1 }).click();
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === false);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === false,
+    );
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === true);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === true,
+    );
     await page.getByTestId('segment-menu').first().click();
     await page.getByRole('menuitem', { name: 'Edit text' }).click();
     const area = page.getByRole('textbox', { name: 'Text of this turn' });
     const before = await area.inputValue();
     await area.press('Control+Space');
-    await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === false);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === false,
+    );
     await area.press('Control+Space');
     await expect(audioState(page)).resolves.toBe(true);
     await expect(area.inputValue()).resolves.toBe(before);
@@ -200,7 +254,12 @@ describe('the transcript editor in Chromium', () => {
   });
 
   it('fits a 375 px phone in both themes (toolbar in one menu, no sideways scroll); screenshots', async () => {
-    for (const [width, theme] of [[1280, 'light'], [1280, 'dark'], [375, 'light'], [375, 'dark']] as const) {
+    for (const [width, theme] of [
+      [1280, 'light'],
+      [1280, 'dark'],
+      [375, 'light'],
+      [375, 'dark'],
+    ] as const) {
       const page = await openEditor({ width, height: 860 });
       await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
       if (width === 375) {

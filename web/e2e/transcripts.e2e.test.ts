@@ -69,10 +69,20 @@ afterEach(async () => {
   await context?.close();
 });
 
-interface Word { _id: string; text: string; start: number; end: number }
+interface Word {
+  _id: string;
+  text: string;
+  start: number;
+  end: number;
+}
 
-async function transcriptOf(fileId: string): Promise<{ _id: string; metadata: { speakerSegments: Array<{ _id: string; words: Word[] }> } }> {
-  return page.evaluate(async (id) => (await fetch(`/api/transcripts/file/${id}`, { credentials: 'include' })).json(), fileId);
+async function transcriptOf(
+  fileId: string,
+): Promise<{ _id: string; metadata: { speakerSegments: Array<{ _id: string; words: Word[] }> } }> {
+  return page.evaluate(
+    async (id) => (await fetch(`/api/transcripts/file/${id}`, { credentials: 'include' })).json(),
+    fileId,
+  );
 }
 
 async function openTranscript(fileId: string): Promise<void> {
@@ -80,7 +90,8 @@ async function openTranscript(fileId: string): Promise<void> {
   await page.locator('[data-word-id]').first().waitFor();
 }
 
-const row = (name: string) => page.locator('[data-testid="file-row"]', { has: page.locator('[data-testid="file-name"]', { hasText: name }) });
+const row = (name: string) =>
+  page.locator('[data-testid="file-row"]', { has: page.locator('[data-testid="file-name"]', { hasText: name }) });
 
 describe('transcripts in Chromium', () => {
   it('uploads a recording from the list, shows it completed, and opens it', async () => {
@@ -94,7 +105,9 @@ describe('transcripts in Chromium', () => {
     const fileId = (await row(name).getAttribute('data-file-id')) ?? '';
     expect(fileId).toMatch(/^[0-9a-f-]{36}$/);
     // The list polls by itself while the transcription is pending or processing.
-    await row(name).locator('[data-testid="transcription-status"][data-status="completed"]').waitFor({ timeout: 240_000 });
+    await row(name)
+      .locator('[data-testid="transcription-status"][data-status="completed"]')
+      .waitFor({ timeout: 240_000 });
     expect(await page.getByTestId('page-info').textContent()).toMatch(/^Showing page 1 of \d+$/);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'transcripts-list.png'), fullPage: true });
 
@@ -125,9 +138,13 @@ describe('transcripts in Chromium', () => {
     }, target.start);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, shot) });
     // Stop playback (the play/pause button) before editing.
-    await page.waitForFunction(() => !document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused);
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused,
+    );
     await page.getByTestId('play-pause').click();
-    await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === true);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.paused === true,
+    );
   }
 
   it('corrects a word with Enter and keeps it after a reload', async () => {
@@ -150,7 +167,11 @@ describe('transcripts in Chromium', () => {
     await page.goto(`${server.origin}/transcripts`);
     await row(fixture.name).waitFor();
     const before = await page.getByTestId('file-row').count();
-    await page.getByTestId('upload-input').setInputFiles({ name: 'notes.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('These are meeting notes, not audio.\n'.repeat(20)) });
+    await page.getByTestId('upload-input').setInputFiles({
+      name: 'notes.mp3',
+      mimeType: 'audio/mpeg',
+      buffer: Buffer.from('These are meeting notes, not audio.\n'.repeat(20)),
+    });
     const toast = page.getByTestId('toast-error');
     await toast.getByText('Error While Uploading File').waitFor();
     expect(await toast.textContent()).toContain('Only audio files can be uploaded');
@@ -164,18 +185,31 @@ describe('transcripts in Chromium', () => {
     const companyId = fixture.path.split('/')[0]!;
     const host = await apiSession(server.origin, 'HOST_ADMIN');
     const policies = (await (await host(`/companies/${companyId}/policies`)).json()) as Record<string, unknown>;
-    expect((await host(`/companies/${companyId}/policies`, { method: 'PUT', json: { ...policies, encryption: true } })).status).toBe(200);
+    expect(
+      (await host(`/companies/${companyId}/policies`, { method: 'PUT', json: { ...policies, encryption: true } }))
+        .status,
+    ).toBe(200);
     // The file service learns of the switch from an event; uploads after it are stored encrypted.
     const admin = await apiSession(server.origin, 'ADMIN');
-    await waitFor(async () => ((await (await admin(`/files/encryption/${companyId}`)).json()) as { encrypt: boolean }).encrypt, 'encryption to be on for the company');
+    await waitFor(
+      async () => ((await (await admin(`/files/encryption/${companyId}`)).json()) as { encrypt: boolean }).encrypt,
+      'encryption to be on for the company',
+    );
     const name = 'espeak-encrypted.wav';
-    const { fileId } = await uploadTranscribed(speak(name, 'This call is stored encrypted. Please confirm the delivery address. Thank you, goodbye.'), name);
+    const { fileId } = await uploadTranscribed(
+      speak(name, 'This call is stored encrypted. Please confirm the delivery address. Thank you, goodbye.'),
+      name,
+    );
     const answers: number[] = [];
     page.on('response', (response) => {
       if (response.url().includes('/api/uploads/')) answers.push(response.status());
     });
     await seekToAWord(fileId, 'transcript-viewer-encrypted.png');
-    expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.error ?? null)).toBeNull();
+    expect(
+      await page.evaluate(
+        () => document.querySelector<HTMLAudioElement>('[data-testid="waveform"] audio')?.error ?? null,
+      ),
+    ).toBeNull();
     expect(answers).toContain(206);
     expect(answers.filter((status) => status >= 400)).toEqual([]);
   });

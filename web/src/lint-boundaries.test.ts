@@ -24,7 +24,15 @@ async function boundaryErrors(file: string, code: string): Promise<string[]> {
   const eslint = new ESLint({
     cwd: root,
     overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.{ts,tsx}'], languageOptions: { parser: tseslint.parser }, plugins: { 'import-x': importX }, settings, rules }],
+    overrideConfig: [
+      {
+        files: ['**/*.{ts,tsx}'],
+        languageOptions: { parser: tseslint.parser },
+        plugins: { 'import-x': importX },
+        settings,
+        rules,
+      },
+    ],
   });
   const [result] = await eslint.lintText(code, { filePath: join(root, file) });
   return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
@@ -32,27 +40,58 @@ async function boundaryErrors(file: string, code: string): Promise<string[]> {
 
 describe('web import boundaries (eslint.config.js)', () => {
   it('a feature importing another feature fails lint', async () => {
-    const errors = await boundaryErrors('web/src/features/chat/boundary-fixture.ts', "import { formatDate } from '../transcripts/format';\nexport const f = formatDate;\n");
-    expect(errors).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. A feature never imports another feature/)]);
+    const errors = await boundaryErrors(
+      'web/src/features/chat/boundary-fixture.ts',
+      "import { formatDate } from '../transcripts/format';\nexport const f = formatDate;\n",
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. A feature never imports another feature/,
+      ),
+    ]);
   });
 
   it('a feature importing app/ fails lint', async () => {
-    const errors = await boundaryErrors('web/src/features/chat/boundary-fixture.ts', "import { AppRoutes } from '../../app/router';\nexport const r = AppRoutes;\n");
-    expect(errors).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Features never import the composition root/)]);
+    const errors = await boundaryErrors(
+      'web/src/features/chat/boundary-fixture.ts',
+      "import { AppRoutes } from '../../app/router';\nexport const r = AppRoutes;\n",
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Features never import the composition root/,
+      ),
+    ]);
   });
 
   it('shared code importing a feature fails lint', async () => {
-    const errors = await boundaryErrors('web/src/lib/boundary-fixture.ts', "import { chatApi } from '../features/chat/chat-api';\nexport const c = chatApi;\n");
-    expect(errors).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Shared code/)]);
+    const errors = await boundaryErrors(
+      'web/src/lib/boundary-fixture.ts',
+      "import { chatApi } from '../features/chat/chat-api';\nexport const c = chatApi;\n",
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Shared code/,
+      ),
+    ]);
   });
 
   it('features use lib/, components/ and their own files; app/ composes features', async () => {
-    expect(await boundaryErrors('web/src/features/chat/boundary-fixture.ts', [
-      "import { api } from '../../lib/api';",
-      "import { Spinner } from '../../components/spinner';",
-      "import { MESSAGE_MAX } from './model';",
-      'export const all = [api, Spinner, MESSAGE_MAX];',
-    ].join('\n'))).toEqual([]);
-    expect(await boundaryErrors('web/src/app/boundary-fixture.ts', "import { RequireAuth } from '../features/auth/guards';\nexport const g = RequireAuth;\n")).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'web/src/features/chat/boundary-fixture.ts',
+        [
+          "import { api } from '../../lib/api';",
+          "import { Spinner } from '../../components/spinner';",
+          "import { MESSAGE_MAX } from './model';",
+          'export const all = [api, Spinner, MESSAGE_MAX];',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'web/src/app/boundary-fixture.ts',
+        "import { RequireAuth } from '../features/auth/guards';\nexport const g = RequireAuth;\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -37,11 +37,21 @@ async function show(which: 'signed-out' | 'app', load: () => Promise<ReactElemen
 }
 
 function showSignedOut(handOver: HandOver): Promise<void> {
-  return show('signed-out', async () => (await import('./app/signed-out-app')).signedOutScreen({ ...handOver, openApp: (next) => void showApp(next).catch(failed) }));
+  return show('signed-out', async () =>
+    (await import('./app/signed-out-app')).signedOutScreen({
+      ...handOver,
+      openApp: (next) => void showApp(next).catch(failed),
+    }),
+  );
 }
 
 function showApp(handOver: HandOver): Promise<void> {
-  return show('app', async () => (await import('./app/start-app')).appScreen({ ...handOver, toSignedOut: (next) => void showSignedOut(next).catch(failed) }));
+  return show('app', async () =>
+    (await import('./app/start-app')).appScreen({
+      ...handOver,
+      toSignedOut: (next) => void showSignedOut(next).catch(failed),
+    }),
+  );
 }
 
 (isSignedOutPage(window.location.pathname) ? showSignedOut({}) : showApp({}))

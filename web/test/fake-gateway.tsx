@@ -27,15 +27,24 @@ export function fakeGateway(route: (call: Call) => Answer): Call[] {
   const calls: Call[] = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     // RTK Query passes a Request; the chat stream calls fetch(path, init) itself.
-    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
+    const request =
+      input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
     const url = new URL(request.url);
     // Only JSON bodies are read: a multipart upload stays a FormData the fake does not parse.
     const json = (request.headers.get('content-type') ?? '').includes('json');
     const text = json ? await request.clone().text() : '';
-    const call = { method: request.method, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) as unknown : undefined };
+    const call = {
+      method: request.method,
+      path: url.pathname,
+      query: url.searchParams,
+      body: text ? (JSON.parse(text) as unknown) : undefined,
+    };
     calls.push(call);
     const answer = route(call) ?? { status: 404, body: { message: 'Not found' } };
-    return new Response(answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    return new Response(answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as unknown as typeof fetch;
   return calls;
 }
@@ -44,24 +53,59 @@ export const json = (body: unknown, status = 200): Answer => ({ status, body });
 
 /** Any other path: says where the page sent the person (`data-path`). */
 function Elsewhere(): ReactElement {
-  return <p data-testid="elsewhere" data-path={useLocation().pathname}>elsewhere</p>;
+  return (
+    <p data-testid="elsewhere" data-path={useLocation().pathname}>
+      elsewhere
+    </p>
+  );
 }
 
 /**
  * Renders `page` at `url` (matched by `path`) for a signed-in user of `role` in `companyId`;
  * `guarded` puts the app's route guard (RequireAuth, the role lists of lib/roles.ts) in front of it.
  */
-export function renderPage(page: ReactElement, { path, url, role, companyId = 'c0000000-0000-4000-8000-000000000001', guarded = false }: { path: string; url: string; role: Role; companyId?: string | null; guarded?: boolean }) {
-  localStorage.setItem('user', JSON.stringify({ _id: 'me', firstName: 'Me', lastName: 'Myself', email: 'me@example.com', avatar: null, companyId, roles: { role: { code: role } } }));
+export function renderPage(
+  page: ReactElement,
+  {
+    path,
+    url,
+    role,
+    companyId = 'c0000000-0000-4000-8000-000000000001',
+    guarded = false,
+  }: { path: string; url: string; role: Role; companyId?: string | null; guarded?: boolean },
+) {
+  localStorage.setItem(
+    'user',
+    JSON.stringify({
+      _id: 'me',
+      firstName: 'Me',
+      lastName: 'Myself',
+      email: 'me@example.com',
+      avatar: null,
+      companyId,
+      roles: { role: { code: role } },
+    }),
+  );
   const i18n = i18next.createInstance();
-  void i18n.init({ lng: 'en', initAsync: false, resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
+  void i18n.init({
+    lng: 'en',
+    initAsync: false,
+    resources: { en: { translation: en } },
+    interpolation: { escapeValue: false },
+  });
   return render(
     <Provider store={makeStore()}>
       <I18nextProvider i18n={i18n}>
         <MemoryRouter initialEntries={[url]}>
           <SharedComponentsContext>
             <Routes>
-              {guarded ? <Route element={<RequireAuth />}><Route path={path} element={page} /></Route> : <Route path={path} element={page} />}
+              {guarded ? (
+                <Route element={<RequireAuth />}>
+                  <Route path={path} element={page} />
+                </Route>
+              ) : (
+                <Route path={path} element={page} />
+              )}
               <Route path="*" element={<Elsewhere />} />
             </Routes>
           </SharedComponentsContext>

@@ -14,7 +14,15 @@ class JsdomWithFetch extends TestEnvironment {
         super(typeof input === 'string' ? new URL(input, page) : input, init);
       }
     }
-    Object.assign(this.global, { Request: PageRequest, Response, Headers, ReadableStream, AbortController, AbortSignal, fetch: undefined });
+    Object.assign(this.global, {
+      Request: PageRequest,
+      Response,
+      Headers,
+      ReadableStream,
+      AbortController,
+      AbortSignal,
+      fetch: undefined,
+    });
   }
 }
 

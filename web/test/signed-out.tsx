@@ -10,6 +10,8 @@ import { en } from '../src/i18n/locales/en';
 export function renderSignedOut(url: string, handOver: HandOver = {}) {
   window.history.replaceState(null, '', url);
   const openApp = jest.fn<(next: HandOver) => void>();
-  const view = render(<SignedOutApp {...handOver} language="en" catalogues={{ en: en as unknown as Tree }} openApp={openApp} />);
+  const view = render(
+    <SignedOutApp {...handOver} language="en" catalogues={{ en: en as unknown as Tree }} openApp={openApp} />,
+  );
   return { ...view, openApp };
 }

@@ -3,7 +3,9 @@
 import { afterEach, beforeEach } from '@jest/globals';
 
 export function giveElementsASize(width = 800, height = 600): void {
-  const layout = ['clientWidth', 'clientHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(Element.prototype, name)] as const);
+  const layout = ['clientWidth', 'clientHeight'].map(
+    (name) => [name, Object.getOwnPropertyDescriptor(Element.prototype, name)] as const,
+  );
   beforeEach(() => {
     Object.defineProperty(Element.prototype, 'clientWidth', { configurable: true, get: () => width });
     Object.defineProperty(Element.prototype, 'clientHeight', { configurable: true, get: () => height });

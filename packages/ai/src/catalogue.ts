@@ -11,11 +11,12 @@ import type { ProviderEndpoint } from './provider-client';
  * older update delivered after it cannot bring the row back (last write by `occurredAt` wins).
  */
 export function aiCatalogueMigrations(): Migration[] {
-  return [{
-    // After any service's own early migrations; the tables depend on nothing of theirs. The name
-    // is what databases have recorded since the catalogue lived in the kit: it stays.
-    name: '0100_kit_ai_catalogue',
-    sql: `
+  return [
+    {
+      // After any service's own early migrations; the tables depend on nothing of theirs. The name
+      // is what databases have recorded since the catalogue lived in the kit: it stays.
+      name: '0100_kit_ai_catalogue',
+      sql: `
       create table ai_providers (
         id uuid primary key,
         name text not null,
@@ -40,11 +41,13 @@ export function aiCatalogueMigrations(): Migration[] {
         updated_at timestamptz not null
       );
       create index ai_models_purpose_idx on ai_models (purpose) where not deleted;`,
-  }, {
-    // Keys are no longer copied here (they stay with the prompt service): drop the sealed copies.
-    name: '0101_ai_catalogue_without_keys',
-    sql: 'alter table ai_providers drop column api_key_sealed;',
-  }];
+    },
+    {
+      // Keys are no longer copied here (they stay with the prompt service): drop the sealed copies.
+      name: '0101_ai_catalogue_without_keys',
+      sql: 'alter table ai_providers drop column api_key_sealed;',
+    },
+  ];
 }
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -120,7 +123,9 @@ async function applyProvider(tx: Db, t: Tables, event: ProviderEvent): Promise<v
     deleted,
     updatedAt: at,
   };
-  await tx.insert(p).values({ id: data.id, ...values, createdAt: at })
+  await tx
+    .insert(p)
+    .values({ id: data.id, ...values, createdAt: at })
     .onConflictDoUpdate({ target: p.id, set: values, setWhere: sql`${p.updatedAt} <= ${at}` });
 }
 
@@ -142,7 +147,9 @@ async function applyModel(tx: Db, t: Tables, event: ModelEvent): Promise<void> {
     deleted,
     updatedAt: at,
   };
-  await tx.insert(m).values({ id: data.id, ...values, createdAt: at })
+  await tx
+    .insert(m)
+    .values({ id: data.id, ...values, createdAt: at })
     .onConflictDoUpdate({ target: m.id, set: values, setWhere: sql`${m.updatedAt} <= ${at}` });
 }
 
@@ -155,20 +162,25 @@ export function aiCatalogue(ctx: ServiceContext<BaseConfig & ProviderKeysConfig>
   const t = tables(ctx.schema);
   const cached = new CachedProviderKeys(() => keys ?? providerKeysFor(ctx.database, ctx.config));
 
-  const usable = (purpose: ModelPurpose) => and(
-    eq(t.models.purpose, purpose),
-    eq(t.models.enabled, true),
-    eq(t.models.deleted, false),
-    eq(t.providers.enabled, true),
-    eq(t.providers.deleted, false),
-  );
+  const usable = (purpose: ModelPurpose) =>
+    and(
+      eq(t.models.purpose, purpose),
+      eq(t.models.enabled, true),
+      eq(t.models.deleted, false),
+      eq(t.providers.enabled, true),
+      eq(t.providers.deleted, false),
+    );
 
   return {
     /** The service's handlers of the prompt service's events (add them to its subscriptions). */
     handlers(): HandlerSpec[] {
       return [
-        ...(['ai_provider.created', 'ai_provider.updated', 'ai_provider.deleted'] as const).map((type) => on(type, (event, tx) => applyProvider(tx, t, event))),
-        ...(['ai_model.created', 'ai_model.updated', 'ai_model.deleted'] as const).map((type) => on(type, (event, tx) => applyModel(tx, t, event))),
+        ...(['ai_provider.created', 'ai_provider.updated', 'ai_provider.deleted'] as const).map((type) =>
+          on(type, (event, tx) => applyProvider(tx, t, event)),
+        ),
+        ...(['ai_model.created', 'ai_model.updated', 'ai_model.deleted'] as const).map((type) =>
+          on(type, (event, tx) => applyModel(tx, t, event)),
+        ),
       ];
     },
 
@@ -177,8 +189,10 @@ export function aiCatalogue(ctx: ServiceContext<BaseConfig & ProviderKeysConfig>
      * `db` is the transaction of a caller inside one (an event handler's).
      */
     async listModels(purpose: ModelPurpose, db: Db = ctx.db): Promise<CatalogueModel[]> {
-      return db.select({ _id: t.models.id, name: t.models.label, isDefault: t.models.isDefault })
-        .from(t.models).innerJoin(t.providers, eq(t.providers.id, t.models.providerId))
+      return db
+        .select({ _id: t.models.id, name: t.models.label, isDefault: t.models.isDefault })
+        .from(t.models)
+        .innerJoin(t.providers, eq(t.providers.id, t.models.providerId))
         .where(usable(purpose))
         .orderBy(desc(t.models.isDefault), asc(t.models.createdAt), asc(t.models.label));
     },
@@ -190,16 +204,18 @@ export function aiCatalogue(ctx: ServiceContext<BaseConfig & ProviderKeysConfig>
      */
     async resolve(purpose: ModelPurpose, modelId?: string): Promise<ResolvedModel | null> {
       if (modelId !== undefined && !Id.safeParse(modelId).success) return null;
-      const [row] = await ctx.db.select({
-        modelId: t.models.id,
-        providerId: t.providers.id,
-        model: t.models.name,
-        label: t.models.label,
-        contextSize: t.models.contextSize,
-        baseUrl: t.providers.baseUrl,
-        version: t.providers.updatedAt,
-      })
-        .from(t.models).innerJoin(t.providers, eq(t.providers.id, t.models.providerId))
+      const [row] = await ctx.db
+        .select({
+          modelId: t.models.id,
+          providerId: t.providers.id,
+          model: t.models.name,
+          label: t.models.label,
+          contextSize: t.models.contextSize,
+          baseUrl: t.providers.baseUrl,
+          version: t.providers.updatedAt,
+        })
+        .from(t.models)
+        .innerJoin(t.providers, eq(t.providers.id, t.models.providerId))
         .where(modelId ? and(usable(purpose), eq(t.models.id, modelId)) : usable(purpose))
         .orderBy(desc(t.models.isDefault), asc(t.models.createdAt), asc(t.models.id))
         .limit(1);
@@ -209,7 +225,10 @@ export function aiCatalogue(ctx: ServiceContext<BaseConfig & ProviderKeysConfig>
       try {
         apiKey = await cached.key(row.providerId, version);
       } catch (error) {
-        throw new Error(`The API key of AI provider ${row.providerId} could not be had from the prompt service: ${(error as Error).message}`, { cause: error });
+        throw new Error(
+          `The API key of AI provider ${row.providerId} could not be had from the prompt service: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       return { ...model, endpoint: { baseUrl, apiKey } };
     },

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ConfigError, INTERNAL_TOKEN_HEADER, internalTokenMatches, internalTokenConfig, type Database } from '@earshot/kit';
+import {
+  ConfigError,
+  INTERNAL_TOKEN_HEADER,
+  internalTokenMatches,
+  internalTokenConfig,
+  type Database,
+} from '@earshot/kit';
 
 export { INTERNAL_TOKEN_HEADER, internalTokenMatches };
 
@@ -57,7 +63,8 @@ export function remoteProviderKeys(baseUrl: string, token: string, timeoutMs = 1
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (response.status === 404) throw new UnknownProviderError(providerId);
-      if (!response.ok) throw new Error(`The prompt service refused the key of AI provider ${providerId} (${response.status})`);
+      if (!response.ok)
+        throw new Error(`The prompt service refused the key of AI provider ${providerId} (${response.status})`);
       return ProviderKeyAnswer.parse(await response.json()).apiKey;
     },
   };
@@ -89,7 +96,10 @@ const CACHE_KEPT = 256;
 export class CachedProviderKeys {
   private readonly kept = new Map<string, { key: string | null; until: number }>();
 
-  constructor(private readonly source: () => ProviderKeySource, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly source: () => ProviderKeySource,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async key(providerId: string, version: Date): Promise<string | null> {
     const id = `${providerId}@${version.getTime()}`;

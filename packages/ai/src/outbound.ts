@@ -15,7 +15,16 @@ export const aiConfigShape = {
    * while every other host stays held to AI_ALLOW_PRIVATE_URLS. The local-AI profile names its own
    * servers here (`speaches,ollama`), so they work without opening every internal address.
    */
-  AI_TRUSTED_HOSTS: z.string().max(2000).default('').transform((value) => value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  AI_TRUSTED_HOSTS: z
+    .string()
+    .max(2000)
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Longest wait for a provider's first answer byte (streams may run longer once they start). */
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
 };
@@ -36,7 +45,10 @@ export const OUTBOUND_MESSAGES = {
 } as const;
 
 export class BlockedUrlError extends Error {
-  constructor(readonly reason: 'blocked' | 'private' | 'scheme' | 'redirects', readonly host: string) {
+  constructor(
+    readonly reason: 'blocked' | 'private' | 'scheme' | 'redirects',
+    readonly host: string,
+  ) {
     super(OUTBOUND_MESSAGES[reason]);
     this.name = 'BlockedUrlError';
   }
@@ -95,7 +107,8 @@ export function classifyAddress(address: string): AddressClass {
 function judge(address: string, host: string, policy: OutboundPolicy): void {
   const kind = classifyAddress(address);
   if (kind === 'blocked') throw new BlockedUrlError('blocked', host);
-  if (kind === 'private' && !policy.allowPrivate && !policy.trustedHosts?.includes(host.toLowerCase())) throw new BlockedUrlError('private', host);
+  if (kind === 'private' && !policy.allowPrivate && !policy.trustedHosts?.includes(host.toLowerCase()))
+    throw new BlockedUrlError('private', host);
 }
 
 function hostOf(url: URL): string {
@@ -151,11 +164,16 @@ function withoutCredentials(headers: RequestInit['headers']): Headers {
 export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof fetch {
   const agent = new Agent({
     connect: {
-      lookup(hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) {
+      lookup(
+        hostname: string,
+        options: LookupOptions,
+        callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+      ) {
         dnsLookup(hostname, { ...options }, (error, address: string | LookupAddress[], family?: number) => {
           if (error) return callback(error, address, family);
           try {
-            for (const one of Array.isArray(address) ? address : [{ address, family: family ?? 4 }]) judge(one.address, hostname, policy);
+            for (const one of Array.isArray(address) ? address : [{ address, family: family ?? 4 }])
+              judge(one.address, hostname, policy);
           } catch (blocked) {
             return callback(blocked as Error, [], undefined);
           }
@@ -166,12 +184,17 @@ export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof f
   });
   const guarded = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    let request = init.body instanceof FormData ? await encodeForm(init as RequestInit & { body: FormData }) : { ...init };
+    let request =
+      init.body instanceof FormData ? await encodeForm(init as RequestInit & { body: FormData }) : { ...init };
     for (let hop = 0; hop <= maxRedirects; hop += 1) {
       checkUrlLiteral(url, policy);
       let response: Response;
       try {
-        response = (await undiciFetch(url, { ...(request as object), redirect: 'manual', dispatcher: agent } as never)) as unknown as Response;
+        response = (await undiciFetch(url, {
+          ...(request as object),
+          redirect: 'manual',
+          dispatcher: agent,
+        } as never)) as unknown as Response;
       } catch (error) {
         // A refused address surfaces as fetch's generic TypeError: give the reason back instead.
         const cause = (error as { cause?: unknown }).cause;

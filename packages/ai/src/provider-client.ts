@@ -8,7 +8,10 @@ export interface ProviderEndpoint {
 }
 
 /** The outbound policy a service's AI settings ask for. */
-export function outboundPolicy(config: { AI_ALLOW_PRIVATE_URLS: boolean; AI_TRUSTED_HOSTS?: readonly string[] }): OutboundPolicy {
+export function outboundPolicy(config: {
+  AI_ALLOW_PRIVATE_URLS: boolean;
+  AI_TRUSTED_HOSTS?: readonly string[];
+}): OutboundPolicy {
   return { allowPrivate: config.AI_ALLOW_PRIVATE_URLS, trustedHosts: config.AI_TRUSTED_HOSTS ?? [] };
 }
 
@@ -23,7 +26,13 @@ const clients = new Map<string, OpenAI>();
  * a new handshake and leaving a pool behind on every call. A changed URL or key makes a new one.
  */
 export function providerClient(endpoint: ProviderEndpoint, policy: OutboundPolicy, timeoutMs: number): OpenAI {
-  const key = JSON.stringify([endpoint.baseUrl, endpoint.apiKey, policy.allowPrivate, policy.trustedHosts ?? [], timeoutMs]);
+  const key = JSON.stringify([
+    endpoint.baseUrl,
+    endpoint.apiKey,
+    policy.allowPrivate,
+    policy.trustedHosts ?? [],
+    timeoutMs,
+  ]);
   let client = clients.get(key);
   if (client) {
     clients.delete(key);
@@ -56,7 +65,8 @@ export function describeProviderError(error: unknown): string {
   }
   if (error instanceof APIError) {
     const said = (error.message || '').replace(/\s+/g, ' ').slice(0, 300);
-    if (error.status === 401 || error.status === 403) return `The provider refused the API key (${error.status}: ${said})`;
+    if (error.status === 401 || error.status === 403)
+      return `The provider refused the API key (${error.status}: ${said})`;
     if (error.status === 404) return `The provider does not know this model or endpoint (404: ${said})`;
     if (error.status === 429) return `The provider is rate limiting requests (429: ${said})`;
     return `The provider answered with an error (${error.status ?? 'no status'}: ${said})`;

@@ -2,16 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { Envelope, ModelState, ProviderState } from '@earshot/contracts';
 import { buildEnvelope, defineService, EventConsumer } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { aiCatalogue, aiCatalogueMigrations, UnknownProviderError, type AiCatalogue, type ProviderKeySource } from '../src';
+import {
+  aiCatalogue,
+  aiCatalogueMigrations,
+  UnknownProviderError,
+  type AiCatalogue,
+  type ProviderKeySource,
+} from '../src';
 
 /** Two services with their own catalogue, mounted on one connection as the all-in-one does. */
-const reader = (schema: string) => defineService({
-  name: schema,
-  schema,
-  prefixes: [],
-  migrations: aiCatalogueMigrations(),
-  async routes() {},
-});
+const reader = (schema: string) =>
+  defineService({
+    name: schema,
+    schema,
+    prefixes: [],
+    migrations: aiCatalogueMigrations(),
+    async routes() {},
+  });
 
 let stack: TestStack;
 let catalogue: AiCatalogue;
@@ -46,7 +53,14 @@ function event(type: string, data: Record<string, unknown>, occurredAt?: Date): 
 }
 
 function providerState(overrides: Partial<ProviderState> = {}): ProviderState {
-  return { name: 'Local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', enabled: true, apiKeyLast4: null, ...overrides };
+  return {
+    name: 'Local',
+    kind: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    enabled: true,
+    apiKeyLast4: null,
+    ...overrides,
+  };
 }
 
 async function addProvider(apiKey: string | null = null, overrides: Partial<ProviderState> = {}): Promise<string> {
@@ -56,9 +70,22 @@ async function addProvider(apiKey: string | null = null, overrides: Partial<Prov
   return id;
 }
 
-async function addModel(providerId: string, overrides: Partial<ModelState> = {}, at?: Date): Promise<{ id: string; state: ModelState }> {
+async function addModel(
+  providerId: string,
+  overrides: Partial<ModelState> = {},
+  at?: Date,
+): Promise<{ id: string; state: ModelState }> {
   const id = randomUUID();
-  const state: ModelState = { providerId, name: `model-${id.slice(0, 6)}`, label: `Model ${id.slice(0, 6)}`, purpose: 'chat', isDefault: false, contextSize: 8192, enabled: true, ...overrides };
+  const state: ModelState = {
+    providerId,
+    name: `model-${id.slice(0, 6)}`,
+    label: `Model ${id.slice(0, 6)}`,
+    purpose: 'chat',
+    isDefault: false,
+    contextSize: 8192,
+    enabled: true,
+    ...overrides,
+  };
   await handle(event('ai_model.created', { id, before: null, after: state }, at));
   return { id, state };
 }
@@ -66,7 +93,13 @@ async function addModel(providerId: string, overrides: Partial<ModelState> = {},
 test('the default of a purpose resolves with its provider endpoint and the key the prompt service gives', async () => {
   const providerId = await addProvider('sk-secret-1234', { baseUrl: 'https://api.example.com/v1' });
   await addModel(providerId, { purpose: 'embeddings' });
-  const chosen = await addModel(providerId, { purpose: 'embeddings', isDefault: true, name: 'text-embed', label: 'Embed', contextSize: null });
+  const chosen = await addModel(providerId, {
+    purpose: 'embeddings',
+    isDefault: true,
+    name: 'text-embed',
+    label: 'Embed',
+    contextSize: null,
+  });
   expect(await catalogue.resolve('embeddings')).toEqual({
     modelId: chosen.id,
     providerId,
@@ -99,7 +132,9 @@ test('by id: the model must exist, be enabled, match the purpose and have an ena
   expect(await catalogue.resolve('chat', randomUUID())).toBeNull();
   expect(await catalogue.resolve('chat', 'not-a-uuid')).toBeNull();
 
-  await handle(event('ai_provider.updated', { id: providerId, before: providerState(), after: providerState({ enabled: false }) }));
+  await handle(
+    event('ai_provider.updated', { id: providerId, before: providerState(), after: providerState({ enabled: false }) }),
+  );
   expect(await catalogue.resolve('chat', chat.id)).toBeNull();
   expect((await catalogue.listModels('chat')).map((m) => m._id)).not.toContain(chat.id);
 });
@@ -120,8 +155,14 @@ test('a deleted model is gone, and an older update delivered late does not bring
   const model = await addModel(providerId, { purpose: 'embeddings', isDefault: true, label: 'Doomed' });
   const before = new Date(Date.now() - 60_000);
   await handle(event('ai_model.deleted', { id: model.id, before: model.state, after: null }));
-  expect((await catalogue.resolve('embeddings', model.id))).toBeNull();
-  await handle(event('ai_model.updated', { id: model.id, before: model.state, after: { ...model.state, label: 'Revived' } }, before));
+  expect(await catalogue.resolve('embeddings', model.id)).toBeNull();
+  await handle(
+    event(
+      'ai_model.updated',
+      { id: model.id, before: model.state, after: { ...model.state, label: 'Revived' } },
+      before,
+    ),
+  );
   expect(await catalogue.resolve('embeddings', model.id)).toBeNull();
   expect((await catalogue.listModels('embeddings')).map((m) => m.name)).not.toContain('Revived');
 });
@@ -129,10 +170,20 @@ test('a deleted model is gone, and an older update delivered late does not bring
 test('a redelivered event is applied once, and a stale update loses to a newer one', async () => {
   const providerId = await addProvider();
   const model = await addModel(providerId, { purpose: 'chat', label: 'Current' });
-  const renamed = event('ai_model.updated', { id: model.id, before: model.state, after: { ...model.state, label: 'Renamed' } });
+  const renamed = event('ai_model.updated', {
+    id: model.id,
+    before: model.state,
+    after: { ...model.state, label: 'Renamed' },
+  });
   await handle(renamed);
   await handle(renamed);
-  await handle(event('ai_model.updated', { id: model.id, before: model.state, after: { ...model.state, label: 'Stale' } }, new Date(Date.now() - 60_000)));
+  await handle(
+    event(
+      'ai_model.updated',
+      { id: model.id, before: model.state, after: { ...model.state, label: 'Stale' } },
+      new Date(Date.now() - 60_000),
+    ),
+  );
   expect((await catalogue.resolve('chat', model.id))?.label).toBe('Renamed');
 });
 
@@ -153,7 +204,13 @@ test('a fetched key is kept until a provider event says the provider changed', a
 
   // The key is replaced: the event carries no key, only that the provider changed.
   keys.set(providerId, 'sk-new');
-  await handle(event('ai_provider.updated', { id: providerId, before: providerState(), after: providerState() }, new Date(Date.now() + 1000)));
+  await handle(
+    event(
+      'ai_provider.updated',
+      { id: providerId, before: providerState(), after: providerState() },
+      new Date(Date.now() + 1000),
+    ),
+  );
   expect((await catalogue.resolve('chat', model.id))?.endpoint.apiKey).toBe('sk-new');
   expect(asked).toEqual([providerId, providerId]);
 });

@@ -77,7 +77,13 @@ describe('checkUrl', () => {
   };
 
   test('link-local and metadata addresses are refused in every written form', async () => {
-    for (const url of ['http://169.254.169.254/latest', 'http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[fe80::1]/', 'http://0.0.0.0:8080/']) {
+    for (const url of [
+      'http://169.254.169.254/latest',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[fe80::1]/',
+      'http://0.0.0.0:8080/',
+    ]) {
       expect(await reason(url, true)).toBe('blocked');
     }
   });
@@ -108,12 +114,21 @@ describe('checkUrl', () => {
   });
 
   test('AI_TRUSTED_HOSTS is read as lower-case names', () => {
-    expect(z.object(aiConfigShape).parse({ AI_TRUSTED_HOSTS: ' speaches, Ollama ,,' }).AI_TRUSTED_HOSTS).toEqual(['speaches', 'ollama']);
+    expect(z.object(aiConfigShape).parse({ AI_TRUSTED_HOSTS: ' speaches, Ollama ,,' }).AI_TRUSTED_HOSTS).toEqual([
+      'speaches',
+      'ollama',
+    ]);
     expect(z.object(aiConfigShape).parse({}).AI_TRUSTED_HOSTS).toEqual([]);
   });
 
   test('metadata and embedded-IPv4 URLs are refused even when private addresses are allowed', async () => {
-    for (const url of ['http://[fd00:ec2::254]/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::1]/', 'http://[::169.254.169.254]/']) {
+    for (const url of [
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:a9fe:a9fe::1]/',
+      'http://[::169.254.169.254]/',
+    ]) {
       expect(await reason(url, true)).toBe('blocked');
     }
   });
@@ -140,13 +155,22 @@ describe('guardedFetch', () => {
   const received: { url?: string; authorization?: string; apiKey?: string; xApiKey?: string; method?: string }[] = [];
   beforeAll(async () => {
     elsewhere = createServer((req, res) => {
-      received.push({ url: req.url, method: req.method, authorization: req.headers.authorization, apiKey: req.headers['api-key'] as string | undefined, xApiKey: req.headers['x-api-key'] as string | undefined });
+      received.push({
+        url: req.url,
+        method: req.method,
+        authorization: req.headers.authorization,
+        apiKey: req.headers['api-key'] as string | undefined,
+        xApiKey: req.headers['x-api-key'] as string | undefined,
+      });
       res.end('elsewhere');
     });
     await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
     elsewhereBase = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
     server = createServer((req, res) => {
-      if (req.url === '/headers') return res.end(JSON.stringify({ authorization: req.headers.authorization ?? null, apiKey: req.headers['api-key'] ?? null }));
+      if (req.url === '/headers')
+        return res.end(
+          JSON.stringify({ authorization: req.headers.authorization ?? null, apiKey: req.headers['api-key'] ?? null }),
+        );
       if (req.url === '/to-headers') {
         res.writeHead(302, { location: '/headers' });
         return res.end();
@@ -194,14 +218,20 @@ describe('guardedFetch', () => {
   });
 
   test('a redirect within the origin keeps the credentials', async () => {
-    const res = await guardedFetch({ allowPrivate: true })(`${base}/to-headers`, { headers: { authorization: 'Bearer sk-same-origin', 'api-key': 'azure-key' } });
+    const res = await guardedFetch({ allowPrivate: true })(`${base}/to-headers`, {
+      headers: { authorization: 'Bearer sk-same-origin', 'api-key': 'azure-key' },
+    });
     expect(await res.json()).toEqual({ authorization: 'Bearer sk-same-origin', apiKey: 'azure-key' });
   });
 
   test('a redirect to another origin never carries the provider key', async () => {
     received.length = 0;
     const fetcher = guardedFetch({ allowPrivate: true });
-    const headers = { authorization: 'Bearer sk-must-stay-home', 'api-key': 'azure-must-stay-home', 'x-api-key': 'x-must-stay-home' };
+    const headers = {
+      authorization: 'Bearer sk-must-stay-home',
+      'api-key': 'azure-must-stay-home',
+      'x-api-key': 'x-must-stay-home',
+    };
     expect(await (await fetcher(`${base}/to-elsewhere`, { headers })).text()).toBe('elsewhere');
     // A 307 keeps method and body, still without the key; a Headers object is handled the same.
     await fetcher(`${base}/to-elsewhere-307`, { method: 'POST', body: '{}', headers: new Headers(headers) });
@@ -218,7 +248,11 @@ describe('guardedFetch', () => {
 
   test('checks every redirect hop: a hop to the metadata address is refused', async () => {
     const fetcher = guardedFetch({ allowPrivate: true });
-    await expect(fetcher(`${base}/to-metadata`)).rejects.toMatchObject({ name: 'BlockedUrlError', reason: 'blocked', message: OUTBOUND_MESSAGES.blocked });
+    await expect(fetcher(`${base}/to-metadata`)).rejects.toMatchObject({
+      name: 'BlockedUrlError',
+      reason: 'blocked',
+      message: OUTBOUND_MESSAGES.blocked,
+    });
     await expect(fetcher(`${base}/to-mapped`)).rejects.toMatchObject({ reason: 'blocked' });
   });
 
@@ -226,14 +260,20 @@ describe('guardedFetch', () => {
     await expect(guardedFetch({ allowPrivate: false })(`${base}/ok`)).rejects.toMatchObject({ reason: 'private' });
     // By name too: the resolved address is checked when the connection is made.
     const port = new URL(base).port;
-    await expect(guardedFetch({ allowPrivate: false })(`http://localhost:${port}/ok`)).rejects.toMatchObject({ reason: 'private' });
+    await expect(guardedFetch({ allowPrivate: false })(`http://localhost:${port}/ok`)).rejects.toMatchObject({
+      reason: 'private',
+    });
   });
 
   test('a multipart body (as the SDK sends audio) arrives as multipart', async () => {
     const form = new FormData();
     form.append('model', 'whisper-1');
     form.append('file', new Blob([Buffer.from('RIFF-audio')], { type: 'audio/wav' }), 'audio.wav');
-    const res = await guardedFetch({ allowPrivate: true })(`${base}/echo`, { method: 'POST', body: form, headers: { authorization: 'Bearer k' } });
+    const res = await guardedFetch({ allowPrivate: true })(`${base}/echo`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: 'Bearer k' },
+    });
     const echoed = (await res.json()) as { type: string; body: string };
     expect(echoed.type).toMatch(/^multipart\/form-data; boundary=/);
     expect(echoed.body).toContain('name="model"\r\n\r\nwhisper-1');
@@ -242,6 +282,8 @@ describe('guardedFetch', () => {
   });
 
   test('endless redirects stop', async () => {
-    await expect(guardedFetch({ allowPrivate: true }, 3)(`${base}/loop`)).rejects.toMatchObject({ reason: 'redirects' });
+    await expect(guardedFetch({ allowPrivate: true }, 3)(`${base}/loop`)).rejects.toMatchObject({
+      reason: 'redirects',
+    });
   });
 });

@@ -5,7 +5,9 @@ describe('providerClient', () => {
   const policy = outboundPolicy({ AI_ALLOW_PRIVATE_URLS: false });
 
   test('one client (and connection pool) per endpoint and settings', () => {
-    expect(providerClient({ ...endpoint }, { ...policy }, 1000)).toBe(providerClient({ ...endpoint }, { ...policy }, 1000));
+    expect(providerClient({ ...endpoint }, { ...policy }, 1000)).toBe(
+      providerClient({ ...endpoint }, { ...policy }, 1000),
+    );
   });
 
   test('a changed key, URL, policy or timeout makes a new client', () => {

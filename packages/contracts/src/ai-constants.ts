@@ -19,7 +19,15 @@ export const AI_CONFIG_MESSAGES = {
 } as const;
 
 /** Prompts (prompt service, /prompts, spec part 3). */
-export const PROMPT_TYPES = ['summary', 'sentiment', 'topic', 'question', 'custom', 'transcriptAnalysis', 'contextAnalysis'] as const;
+export const PROMPT_TYPES = [
+  'summary',
+  'sentiment',
+  'topic',
+  'question',
+  'custom',
+  'transcriptAnalysis',
+  'contextAnalysis',
+] as const;
 export type PromptType = (typeof PROMPT_TYPES)[number];
 /** A prompt's scope; a prompt may have none (stored null, shown as 'NA'). */
 export const PROMPT_SCOPES = ['global', 'company', 'user', 'system'] as const;
@@ -28,7 +36,14 @@ export type PromptScope = (typeof PROMPT_SCOPES)[number];
 export const FORMAT_FIELD_TYPES = ['string', 'integer', 'boolean', 'custom'] as const;
 export type FormatFieldType = (typeof FORMAT_FIELD_TYPES)[number];
 /** The variables a prompt text may use as `{{name}}`; anything else is refused at save. */
-export const PROMPT_VARIABLES = ['transcript', 'speakers', 'client.name', 'recording.date', 'recording.duration', 'language'] as const;
+export const PROMPT_VARIABLES = [
+  'transcript',
+  'speakers',
+  'client.name',
+  'recording.date',
+  'recording.duration',
+  'language',
+] as const;
 /** When a pattern runs by itself: never, on every completed transcript of its company, or on every recording linked to a client. */
 export const PATTERN_AUTO_RUN = ['none', 'company_transcripts', 'client_recordings'] as const;
 export type PatternAutoRun = (typeof PATTERN_AUTO_RUN)[number];

@@ -7,15 +7,45 @@
  * per company. A company without a choice of its own has `defaultEnabled`.
  */
 export const FEATURES = [
-  { key: 'transcription', name: 'Transcription', description: 'Upload recordings and get transcripts with speakers and word timings.', defaultEnabled: true },
-  { key: 'chat', name: 'Main chat', description: 'Chat with the AI assistant about the company’s transcripts.', defaultEnabled: true },
-  { key: 'analysis', name: 'Analysis', description: 'Run prompts and analysis patterns on transcripts.', defaultEnabled: true },
-  { key: 'custom_gpts', name: 'Custom GPTs', description: 'Company assistants with their own instructions and files.', defaultEnabled: true },
-  { key: 'clients', name: 'Clients', description: 'Keep a client list and link transcripts to clients.', defaultEnabled: true },
+  {
+    key: 'transcription',
+    name: 'Transcription',
+    description: 'Upload recordings and get transcripts with speakers and word timings.',
+    defaultEnabled: true,
+  },
+  {
+    key: 'chat',
+    name: 'Main chat',
+    description: 'Chat with the AI assistant about the company’s transcripts.',
+    defaultEnabled: true,
+  },
+  {
+    key: 'analysis',
+    name: 'Analysis',
+    description: 'Run prompts and analysis patterns on transcripts.',
+    defaultEnabled: true,
+  },
+  {
+    key: 'custom_gpts',
+    name: 'Custom GPTs',
+    description: 'Company assistants with their own instructions and files.',
+    defaultEnabled: true,
+  },
+  {
+    key: 'clients',
+    name: 'Clients',
+    description: 'Keep a client list and link transcripts to clients.',
+    defaultEnabled: true,
+  },
   { key: 'forest_ai', name: 'Forest AI', description: 'AI feature area (coming soon).', defaultEnabled: true },
   { key: 'data_bridge', name: 'AI Data Bridge', description: 'AI feature area (coming soon).', defaultEnabled: true },
   { key: 'helpdesk_ai', name: 'Helpdesk AI', description: 'AI feature area (coming soon).', defaultEnabled: true },
-  { key: 'financial_analyst', name: 'AI Financial Analyst', description: 'AI feature area (coming soon).', defaultEnabled: true },
+  {
+    key: 'financial_analyst',
+    name: 'AI Financial Analyst',
+    description: 'AI feature area (coming soon).',
+    defaultEnabled: true,
+  },
   { key: 'law_module', name: 'AI Law Module', description: 'AI feature area (coming soon).', defaultEnabled: true },
 ] as const;
 export type FeatureKey = (typeof FEATURES)[number]['key'];
@@ -41,7 +71,16 @@ export const FEATURE_DISABLED_MESSAGE = 'This feature is not enabled for your co
  * data and reports `company.data_removed`; the tenant service removes the company row once all of
  * them have. (The audit service keeps its log: it is not on this list.)
  */
-export const COMPANY_DATA_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks'] as const;
+export const COMPANY_DATA_SERVICES = [
+  'auth',
+  'tenant',
+  'file',
+  'transcription',
+  'chat',
+  'prompt',
+  'messaging',
+  'tasks',
+] as const;
 export type CompanyDataService = (typeof COMPANY_DATA_SERVICES)[number];
 
 /** The company images an administrator uploads (`POST /api/companies/upload?kind=`). */

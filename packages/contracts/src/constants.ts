@@ -65,7 +65,8 @@ export const AUTH_MESSAGES = {
   /** The password chosen at "must change at next sign-in" is the one-time password itself. */
   samePassword: 'Choose a password different from the one-time password',
   /** Sign-in of someone invited who has not chosen a password yet. */
-  invitationPending: 'Your account is waiting for you to accept your invitation: choose your password with the link in the invitation e-mail, or ask your administrator to send it again',
+  invitationPending:
+    'Your account is waiting for you to accept your invitation: choose your password with the link in the invitation e-mail, or ask your administrator to send it again',
   /** Resend or revoke for someone who is not (or no longer) invited. */
   notInvited: 'This user has no pending invitation',
 } as const;

@@ -10,7 +10,11 @@ export interface ServiceRoute {
   urlEnv: string;
 }
 
-const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({ name, prefixes, urlEnv: `${name.toUpperCase()}_SERVICE_URL` });
+const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({
+  name,
+  prefixes,
+  urlEnv: `${name.toUpperCase()}_SERVICE_URL`,
+});
 
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('audit', ['/audit']),

@@ -25,7 +25,10 @@ export const SpeechModelEntry = z.object({
   name: z.string().regex(SPEECH_MODEL_NAME, 'lowercase letters, digits, ".", "_" or "-" (at most 64)'),
   kind: z.enum(SPEECH_MODEL_KINDS),
   /** The file's name on disk, and under the download address. */
-  file: z.string().regex(FILE_NAME, 'a plain file name').refine((f) => !f.endsWith('.part'), 'must not end with .part'),
+  file: z
+    .string()
+    .regex(FILE_NAME, 'a plain file name')
+    .refine((f) => !f.endsWith('.part'), 'must not end with .part'),
   languages: z.enum(SPEECH_MODEL_LANGUAGES),
   /** Expected size, for the disk-space check and the progress bar before the server answers; the server's length wins. */
   sizeBytes: z.number().int().positive(),
@@ -33,20 +36,35 @@ export const SpeechModelEntry = z.object({
    * The file's SHA-256 (lowercase hex), checked before the file is used. `null`: no published hash
    * is known, so the first complete download's hash is recorded and shown (trust on first use).
    */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits').nullable(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits')
+    .nullable(),
   /** An absolute http(s) address of the file; without it, `<SPEECH_MODELS_URL>/<file>`. */
-  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'http or https only').optional(),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'http or https only')
+    .optional(),
 });
 export type SpeechModelEntry = z.infer<typeof SpeechModelEntry>;
 
 /** A replacement catalogue (`SPEECH_MODELS_CATALOGUE`): at least one model, names unique. */
-export const SpeechModelCatalogue = z.array(SpeechModelEntry).min(1).max(200)
+export const SpeechModelCatalogue = z
+  .array(SpeechModelEntry)
+  .min(1)
+  .max(200)
   .refine((list) => new Set(list.map((m) => m.name)).size === list.length, 'model names must be unique')
   .refine((list) => new Set(list.map((m) => m.file)).size === list.length, 'file names must be unique');
 
 const MIB = 1024 * 1024;
 const HF_WHISPER = (name: string, sizeBytes: number, sha256: string): SpeechModelEntry => ({
-  name, kind: 'whisper', file: `ggml-${name}.bin`, languages: name.endsWith('.en') ? 'en' : 'multilingual', sizeBytes, sha256,
+  name,
+  kind: 'whisper',
+  file: `ggml-${name}.bin`,
+  languages: name.endsWith('.en') ? 'en' : 'multilingual',
+  sizeBytes,
+  sha256,
 });
 
 /**
@@ -73,13 +91,21 @@ export const SPEECH_MODEL_CATALOGUE: readonly SpeechModelEntry[] = [
   HF_WHISPER('medium.en', 1_533_774_781, 'cc37e93478338ec7700281a7ac30a10128929eb8f427dda2e865faa8f6da4356'),
   HF_WHISPER('large-v3-turbo', 1_624_555_275, '1fc70f774d38eb169993ac391eea357ef47c88757ef72ee5943879b7e8e2bc69'),
   {
-    name: DIARIZATION_SEGMENTATION, kind: 'diarization', file: 'sherpa-onnx-pyannote-segmentation-3-0.onnx', languages: 'multilingual',
-    sizeBytes: Math.round(5.7 * MIB), sha256: null,
+    name: DIARIZATION_SEGMENTATION,
+    kind: 'diarization',
+    file: 'sherpa-onnx-pyannote-segmentation-3-0.onnx',
+    languages: 'multilingual',
+    sizeBytes: Math.round(5.7 * MIB),
+    sha256: null,
     url: 'https://huggingface.co/csukuangfj/sherpa-onnx-pyannote-segmentation-3-0/resolve/main/model.onnx',
   },
   {
-    name: DIARIZATION_EMBEDDING, kind: 'diarization', file: '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx', languages: 'multilingual',
-    sizeBytes: 39_593_761, sha256: '1a331345f04805badbb495c775a6ddffcdd1a732567d5ec8b3d5749e3c7a5e4b',
+    name: DIARIZATION_EMBEDDING,
+    kind: 'diarization',
+    file: '3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx',
+    languages: 'multilingual',
+    sizeBytes: 39_593_761,
+    sha256: '1a331345f04805badbb495c775a6ddffcdd1a732567d5ec8b3d5749e3c7a5e4b',
     url: 'https://github.com/k2-fsa/sherpa-onnx/releases/download/speaker-recongition-models/3dspeaker_speech_eres2net_base_sv_zh-cn_3dspeaker_16k.onnx',
   },
 ];
@@ -103,9 +129,11 @@ export type SpeechModelDto = z.infer<typeof SpeechModelDto>;
 export const SpeechModelList = z.array(SpeechModelDto);
 export type SpeechModelList = z.infer<typeof SpeechModelList>;
 
-export const SpeechModelParams = z.object({
-  name: z.string().regex(SPEECH_MODEL_NAME, 'must be a model name from the list'),
-}).strict();
+export const SpeechModelParams = z
+  .object({
+    name: z.string().regex(SPEECH_MODEL_NAME, 'must be a model name from the list'),
+  })
+  .strict();
 export type SpeechModelParams = z.infer<typeof SpeechModelParams>;
 
 /** The error code of a download refused for want of disk space (HTTP 507). */

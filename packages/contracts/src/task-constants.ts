@@ -3,7 +3,13 @@
 export const TASK_STATUSES = ['todo', 'in_progress', 'done'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-export const TASK_LIMITS = { titleMax: 200, descriptionMax: 5000, pageSizeMax: 100, pageSizeDefault: 50, calendarDaysMax: 62 } as const;
+export const TASK_LIMITS = {
+  titleMax: 200,
+  descriptionMax: 5000,
+  pageSizeMax: 100,
+  pageSizeDefault: 50,
+  calendarDaysMax: 62,
+} as const;
 
 /** Due filter: overdue (before today, not done), today, week (today and the 6 days after), none (no due date). Days are UTC. */
 export const TASK_DUE_FILTERS = ['overdue', 'today', 'week', 'none'] as const;

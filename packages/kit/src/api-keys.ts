@@ -46,13 +46,16 @@ export function internalTokenMatches(header: string | string[] | undefined, toke
  */
 export function requireInternalToken(token: string) {
   return async (request: FastifyRequest): Promise<void> => {
-    if (!internalTokenMatches(request.headers[INTERNAL_TOKEN_HEADER], token)) throw unauthorized('A service credential is required');
+    if (!internalTokenMatches(request.headers[INTERNAL_TOKEN_HEADER], token))
+      throw unauthorized('A service credential is required');
   };
 }
 
 /** The tenant service's internal route that answers for key hashes (distributed mode). */
 export const API_KEY_OWNER_PATH = '/internal/api-keys/owner';
-export const ApiKeyOwnerBody = z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex') }).strict();
+export const ApiKeyOwnerBody = z
+  .object({ hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex') })
+  .strict();
 export const ApiKeyOwnerAnswer = z.object({ companyId: z.string() });
 
 /** Asks the tenant service's internal route; never follows a redirect, so the token stays there. */
@@ -81,7 +84,8 @@ export function remoteApiKeys(baseUrl: string, token: string, timeoutMs = 5000):
 export const API_KEY_CACHE_MS = 10_000;
 const CACHE_KEPT = 1000;
 
-const unavailable = (message: string) => new HttpError(503, message, 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': '5' });
+const unavailable = (message: string) =>
+  new HttpError(503, message, 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': '5' });
 
 /**
  * Verifies company API keys for a process. In the process of the tenant service (all-in-one, or
@@ -97,7 +101,10 @@ export class ApiKeyVerifier {
   private local = false;
   private readonly kept = new Map<string, { owner: ApiKeyOwner; until: number }>();
 
-  constructor(private readonly cacheMs = API_KEY_CACHE_MS, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly cacheMs = API_KEY_CACHE_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The tenant service of this very process answers: no cache. */
   serveLocally(source: ApiKeySource): void {
@@ -118,7 +125,10 @@ export class ApiKeyVerifier {
   /** The owner of a valid key; null for anything else. Throws 503 when nobody can answer. */
   async verify(key: string): Promise<ApiKeyOwner | null> {
     if (!KEY_SHAPE.test(key)) return null;
-    if (!this.source) throw unavailable('Company API keys cannot be verified by this service (TENANT_SERVICE_URL and INTERNAL_API_TOKEN are not set)');
+    if (!this.source)
+      throw unavailable(
+        'Company API keys cannot be verified by this service (TENANT_SERVICE_URL and INTERNAL_API_TOKEN are not set)',
+      );
     const hash = hashApiKey(key);
     const hit = this.kept.get(hash);
     if (hit && hit.until > this.now()) return hit.owner;
@@ -145,7 +155,12 @@ export class ApiKeyVerifier {
 }
 
 /** The events after which a kept answer about a company's key may be wrong. */
-const KEY_CHANGES = ['company.api_key_rotated', 'company.api_key_revoked', 'company.updated', 'company.deleted'] as const;
+const KEY_CHANGES = [
+  'company.api_key_rotated',
+  'company.api_key_revoked',
+  'company.updated',
+  'company.deleted',
+] as const;
 
 /**
  * How a verifier in another process learns that keys changed: its own consumer group (every
@@ -198,7 +213,11 @@ export async function checkApiKeysRemotely(
   processName: string,
   logger: Logger,
 ): Promise<void> {
-  if (config.TENANT_SERVICE_URL && config.INTERNAL_API_TOKEN) verifier.useRemote(remoteApiKeys(config.TENANT_SERVICE_URL, config.INTERNAL_API_TOKEN));
-  else if (processName !== 'tenant') logger.warn('TENANT_SERVICE_URL or INTERNAL_API_TOKEN is not set: requests with a company API key will be refused (503)');
+  if (config.TENANT_SERVICE_URL && config.INTERNAL_API_TOKEN)
+    verifier.useRemote(remoteApiKeys(config.TENANT_SERVICE_URL, config.INTERNAL_API_TOKEN));
+  else if (processName !== 'tenant')
+    logger.warn(
+      'TENANT_SERVICE_URL or INTERNAL_API_TOKEN is not set: requests with a company API key will be refused (503)',
+    );
   if (bus) await bus.subscribe(apiKeyChangeSubscription(verifier, processName));
 }

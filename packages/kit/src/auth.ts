@@ -1,9 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, createLocalJWKSet, createRemoteJWKSet, jwtVerify, errors as joseErrors, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+  errors as joseErrors,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
-import { ROLES, SERVICE_ROLE, MESSAGES, ERROR_CODES, EventVersionError, readEvent, topicOf, type Actor, type CallerRole, type Envelope, type Role, type RouteAccess } from '@earshot/contracts';
+import {
+  ROLES,
+  SERVICE_ROLE,
+  MESSAGES,
+  ERROR_CODES,
+  EventVersionError,
+  readEvent,
+  topicOf,
+  type Actor,
+  type CallerRole,
+  type Envelope,
+  type Role,
+  type RouteAccess,
+} from '@earshot/contracts';
 import { HttpError, forbidden, unauthorized } from './errors';
 import type { Subscription } from './bus/types';
 import type { SigningKeys } from './secrets';
@@ -45,11 +67,19 @@ const VERIFIED_TOKENS_KEPT = 10_000;
  * service holds one (and the test stack, with a key of its own that only test verifiers trust).
  */
 export class TokenSigner {
-  constructor(private readonly keys: SigningKeys, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly ttlSeconds: number,
+  ) {}
 
   /** A made-up caller without a session (tests, seeding) gets a fresh session id. */
   async sign(claims: Omit<TokenClaims, 'sessionId'> & { sessionId?: string }): Promise<string> {
-    return new SignJWT({ cid: claims.companyId, role: claims.role, email: claims.email, sid: claims.sessionId ?? randomUUID() })
+    return new SignJWT({
+      cid: claims.companyId,
+      role: claims.role,
+      email: claims.email,
+      sid: claims.sessionId ?? randomUUID(),
+    })
       .setProtectedHeader({ alg: ALGORITHM, kid: this.keys.current.kid, typ: 'JWT' })
       .setSubject(claims.userId)
       .setIssuer(ISSUER)
@@ -97,9 +127,14 @@ export class TokenVerifier {
   private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
   private readonly now: () => number;
 
-  constructor(private readonly ttlSeconds: number, options: { jwksUrl?: string; now?: () => number } = {}) {
+  constructor(
+    private readonly ttlSeconds: number,
+    options: { jwksUrl?: string; now?: () => number } = {},
+  ) {
     this.now = options.now ?? Date.now;
-    this.remote = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 }) : null;
+    this.remote = options.jwksUrl
+      ? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 })
+      : null;
   }
 
   /** Accepts tokens signed by these public keys (in-process, no fetching). */
@@ -117,7 +152,13 @@ export class TokenVerifier {
     } catch (error) {
       if (error instanceof joseErrors.JWKSNoMatchingKey) throw error;
       // The auth service cannot be reached: not the caller's fault, and no reason to sign them out.
-      throw new HttpError(503, 'Sessions cannot be verified right now, try again shortly', 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': '5' });
+      throw new HttpError(
+        503,
+        'Sessions cannot be verified right now, try again shortly',
+        'SERVICE_UNAVAILABLE',
+        undefined,
+        { 'retry-after': '5' },
+      );
     }
   };
 
@@ -134,10 +175,28 @@ export class TokenVerifier {
   /** The signature and the claims, remembered for the token's life when they hold. */
   private async check(token: string, now: number): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.keys, { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALGORITHM], currentDate: new Date(now) });
+      const { payload } = await jwtVerify(token, this.keys, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: [ALGORITHM],
+        currentDate: new Date(now),
+      });
       const role = payload.role as Role;
-      if (!payload.sub || !ROLES.includes(role) || typeof payload.email !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
-      const claims: TokenClaims = Object.freeze({ userId: payload.sub, companyId: (payload.cid as string | null) ?? null, role, email: payload.email, sessionId: payload.sid });
+      if (
+        !payload.sub ||
+        !ROLES.includes(role) ||
+        typeof payload.email !== 'string' ||
+        typeof payload.sid !== 'string' ||
+        typeof payload.exp !== 'number'
+      )
+        return null;
+      const claims: TokenClaims = Object.freeze({
+        userId: payload.sub,
+        companyId: (payload.cid as string | null) ?? null,
+        role,
+        email: payload.email,
+        sessionId: payload.sid,
+      });
       if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { claims, expiresAt: payload.exp * 1000 });
       return claims;
@@ -258,7 +317,13 @@ export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
     app.addHook('onRoute', (route: RouteOptions) => {
-      const config = (route.config ?? {}) as { access?: RouteAccess; params?: Record<string, string>; example?: RouteExample; csrfExempt?: boolean; service?: string };
+      const config = (route.config ?? {}) as {
+        access?: RouteAccess;
+        params?: Record<string, string>;
+        example?: RouteExample;
+        csrfExempt?: boolean;
+        service?: string;
+      };
       // Only the API needs declarations: static files and probes outside /api are public.
       if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) config.access ??= 'public';
       if (config.access === undefined) {
@@ -268,7 +333,14 @@ export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         if (method === 'HEAD') continue;
-        app.routeRegistry.push({ method, url: route.url, access, params: config.params ?? {}, example: config.example, service: config.service ?? opts.service });
+        app.routeRegistry.push({
+          method,
+          url: route.url,
+          access,
+          params: config.params ?? {},
+          example: config.example,
+          service: config.service ?? opts.service,
+        });
       }
       const check = async (request: FastifyRequest) => {
         // A request with X-API-Key acts for the key's company and nothing else (its cookies are ignored).
@@ -282,7 +354,7 @@ export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
         }
         const token = bearer(request);
         const cookie = token ? undefined : readCookie(request, ACCESS_COOKIE);
-        const verified = token ?? cookie ? await opts.tokens.verify((token ?? cookie)!) : null;
+        const verified = (token ?? cookie) ? await opts.tokens.verify((token ?? cookie)!) : null;
         request.identity = verified ? { ...verified, via: token ? 'bearer' : 'cookie', ip: request.ip } : null;
 
         const usesCookies = !token && (readCookie(request, ACCESS_COOKIE) || readCookie(request, REFRESH_COOKIE));
@@ -330,7 +402,10 @@ export function serviceIdentity(owner: ApiKeyOwner, ip: string): Identity {
 }
 
 /** Who did it, as an event's envelope records it: the signed-in caller (or service account) and their address. */
-export function actorOf(identity: Pick<Identity, 'userId' | 'email' | 'role'> & Partial<Identity>, ip: string | undefined = identity.ip): Actor {
+export function actorOf(
+  identity: Pick<Identity, 'userId' | 'email' | 'role'> & Partial<Identity>,
+  ip: string | undefined = identity.ip,
+): Actor {
   return {
     type: identity.role === SERVICE_ROLE ? 'service' : 'user',
     id: identity.userId,

@@ -9,7 +9,10 @@ import { on, type Emit, type HandlerSpec } from './bus/handlers';
  * kit applies each event once). The tenant service removes the company when every service of
  * COMPANY_DATA_SERVICES has reported.
  */
-export function onCompanyDeleted(service: CompanyDataService, remove: (tx: Db, companyId: string, emit: Emit) => Promise<void>): HandlerSpec {
+export function onCompanyDeleted(
+  service: CompanyDataService,
+  remove: (tx: Db, companyId: string, emit: Emit) => Promise<void>,
+): HandlerSpec {
   return on('company.deleted', async (event, tx, emit) => {
     const companyId = event.data.id;
     if (!isId(companyId)) return;

@@ -36,7 +36,8 @@ export class CompanyTypeProjection {
   /** company.created/updated set the type, company.deleted drops it; the newest event per company wins. */
   handlers(): HandlerSpec[] {
     return (['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
-      on(type, (event, tx) => this.apply(tx, event), { entity: (event) => event.data.id }));
+      on(type, (event, tx) => this.apply(tx, event), { entity: (event) => event.data.id }),
+    );
   }
 
   private async apply(tx: Db, event: CompanyEvent): Promise<void> {
@@ -55,7 +56,9 @@ export class CompanyTypeProjection {
 
   /** The company's type, or null when no event has told us of it yet. */
   async typeOf(db: Db, companyId: string): Promise<string | null> {
-    const result = (await db.execute(sql`select type from ${this.table} where id = ${companyId}`)) as unknown as { rows: { type: string }[] };
+    const result = (await db.execute(sql`select type from ${this.table} where id = ${companyId}`)) as unknown as {
+      rows: { type: string }[];
+    };
     return result.rows[0]?.type ?? null;
   }
 

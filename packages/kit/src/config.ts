@@ -11,7 +11,10 @@ export class ConfigError extends Error {
 export const internalTokenConfig = z.string().min(32, 'must be at least 32 characters').optional();
 
 const bool = (fallback: boolean) =>
-  z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1');
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
 
 /** Settings every process reads. Services extend it with their own keys. */
 export const BaseConfigSchema = z.object({
@@ -20,14 +23,23 @@ export const BaseConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  KAFKA_BROKERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, 'must be host:port[,host:port]').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^,\s]+(,[^,\s]+)*$/, 'must be host:port[,host:port]')
+    .optional(),
   KAFKA_CLIENT_ID: z.string().default('earshot'),
   /** No longer signs anything: only the fallback seed of at-rest encryption when SECRETS_KEY is unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Where a distributed process fetches the public keys that verify access tokens. */
   AUTH_JWKS_URL: z.string().url().optional(),
-  SECRETS_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)').optional(),
+  SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
+    .optional(),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   PUBLIC_URL: z.string().url().optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
@@ -57,7 +69,10 @@ export type BaseConfig = z.infer<typeof BaseConfigSchema>;
  * Validates the environment once at start. Empty strings count as unset (compose files often
  * pass `FOO=`). Throws ConfigError naming every bad key, so the process refuses to start clearly.
  */
-export function loadConfig<S extends z.ZodObject<z.ZodRawShape>>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfig<S extends z.ZodObject<z.ZodRawShape>>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(cleaned);
   if (!result.success) {

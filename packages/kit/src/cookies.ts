@@ -6,7 +6,10 @@ import type { BaseConfig } from './config';
  * when it is https, else the request's protocol, which behind TRUST_PROXY is the forwarded one
  * (X-Forwarded-Proto).
  */
-export function cookieIsSecure(config: Pick<BaseConfig, 'COOKIE_SECURE' | 'PUBLIC_URL'>, request: FastifyRequest): boolean {
+export function cookieIsSecure(
+  config: Pick<BaseConfig, 'COOKIE_SECURE' | 'PUBLIC_URL'>,
+  request: FastifyRequest,
+): boolean {
   if (config.COOKIE_SECURE !== 'auto') return config.COOKIE_SECURE === 'true';
   return config.PUBLIC_URL?.startsWith('https:') === true || request.protocol === 'https';
 }
@@ -20,8 +23,20 @@ export interface CookieOptions {
 }
 
 /** An httpOnly cookie through @fastify/cookie (the auth guard registers it on every server). */
-export function setCookie(reply: FastifyReply, secure: boolean, name: string, value: string, options: CookieOptions): void {
-  reply.setCookie(name, value, { path: options.path, httpOnly: true, sameSite: options.sameSite ?? 'strict', secure, ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }) });
+export function setCookie(
+  reply: FastifyReply,
+  secure: boolean,
+  name: string,
+  value: string,
+  options: CookieOptions,
+): void {
+  reply.setCookie(name, value, {
+    path: options.path,
+    httpOnly: true,
+    sameSite: options.sameSite ?? 'strict',
+    secure,
+    ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
+  });
 }
 
 export function clearCookie(reply: FastifyReply, secure: boolean, name: string, path: string): void {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { CREDIT_CODES, CREDIT_FEATURES, CREDIT_MESSAGES, SERVICE_ROLE, type CreditCode, type CreditFeature } from '@earshot/contracts';
+import {
+  CREDIT_CODES,
+  CREDIT_FEATURES,
+  CREDIT_MESSAGES,
+  SERVICE_ROLE,
+  type CreditCode,
+  type CreditFeature,
+} from '@earshot/contracts';
 import { ConfigError } from './config';
 import { HttpError } from './errors';
 import { INTERNAL_TOKEN_HEADER } from './api-keys';
@@ -11,20 +18,24 @@ import type { Identity } from './auth';
  * a custom GPT answer, an embedding): may this company, and this person, spend now? The tenant
  * service owns the credits and answers; the work itself is charged afterwards from its event.
  */
-export const SpendRequest = z.object({
-  companyId: z.string().min(1),
-  /** The person the work is for; null for a company's API key or a background job of the company. */
-  userId: z.string().min(1).nullable(),
-  feature: z.enum(CREDIT_FEATURES),
-  /** The AI configuration model (its `_id`) that will be used; omitted for engines and the built-in assistant. */
-  modelId: z.string().min(1).nullable().optional(),
-  /** The speech engine (`pocketsphinx`, `openai`) when no configured model names the price. */
-  engine: z.string().min(1).nullable().optional(),
-}).strict();
+export const SpendRequest = z
+  .object({
+    companyId: z.string().min(1),
+    /** The person the work is for; null for a company's API key or a background job of the company. */
+    userId: z.string().min(1).nullable(),
+    feature: z.enum(CREDIT_FEATURES),
+    /** The AI configuration model (its `_id`) that will be used; omitted for engines and the built-in assistant. */
+    modelId: z.string().min(1).nullable().optional(),
+    /** The speech engine (`pocketsphinx`, `openai`) when no configured model names the price. */
+    engine: z.string().min(1).nullable().optional(),
+  })
+  .strict();
 export type SpendRequest = z.infer<typeof SpendRequest>;
 
 /** The tenant service's refusal: 402 for exhausted credits or cap, 409 for a model with no price. */
-export const SpendRefusal = z.object({ code: z.enum([CREDIT_CODES.CREDITS_EXHAUSTED, CREDIT_CODES.USER_CAP_REACHED, CREDIT_CODES.MODEL_NOT_PRICED]) });
+export const SpendRefusal = z.object({
+  code: z.enum([CREDIT_CODES.CREDITS_EXHAUSTED, CREDIT_CODES.USER_CAP_REACHED, CREDIT_CODES.MODEL_NOT_PRICED]),
+});
 
 export interface CreditGate {
   /**

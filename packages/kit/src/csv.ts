@@ -14,4 +14,5 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** One CSV line (CRLF, as RFC 4180 and spreadsheets expect). */
-export const csvLine = (values: readonly (string | number | null | undefined)[]): string => `${values.map(csvCell).join(',')}\r\n`;
+export const csvLine = (values: readonly (string | number | null | undefined)[]): string =>
+  `${values.map(csvCell).join(',')}\r\n`;

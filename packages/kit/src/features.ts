@@ -18,14 +18,16 @@ import { HttpError } from './errors';
 export function gatedPrefixes(prefixes: readonly string[]): [prefix: string, feature: FeatureKey][] {
   const own = prefixes.map((p) => `/api${p}`);
   return Object.entries(FEATURE_ROUTES).flatMap(([feature, routes]) =>
-    routes.filter((route) => own.includes(route)).map((route): [string, FeatureKey] => [route, feature as FeatureKey]));
+    routes.filter((route) => own.includes(route)).map((route): [string, FeatureKey] => [route, feature as FeatureKey]),
+  );
 }
 
 export function featureSwitchMigrations(): Migration[] {
-  return [{
-    // Sorts before every service's own migrations and depends on none of them.
-    name: '0000_kit_feature_switches',
-    sql: `
+  return [
+    {
+      // Sorts before every service's own migrations and depends on none of them.
+      name: '0000_kit_feature_switches',
+      sql: `
       create table feature_switches (
         company_id text primary key,
         features jsonb not null,
@@ -36,7 +38,8 @@ export function featureSwitchMigrations(): Migration[] {
         enabled boolean not null,
         updated_at timestamptz not null
       );`,
-  }];
+    },
+  ];
 }
 
 const DEFAULTS: Record<string, boolean> = Object.fromEntries(FEATURES.map((f) => [f.key, f.defaultEnabled]));
@@ -44,7 +47,10 @@ const DEFAULTS: Record<string, boolean> = Object.fromEntries(FEATURES.map((f) =>
 /** How long a replica trusts its cached switches when another replica applied the change. */
 export const FEATURE_CACHE_MS = 5_000;
 
-interface Cached { features: Record<string, unknown> | null; until: number }
+interface Cached {
+  features: Record<string, unknown> | null;
+  until: number;
+}
 
 /**
  * One service's copy of the feature switches: the handlers that keep it (company.features_changed,
@@ -58,7 +64,10 @@ export class FeatureSwitches {
   private platform: Cached | null = null;
   private readonly t;
 
-  constructor(private readonly db: Db, schema: string) {
+  constructor(
+    private readonly db: Db,
+    schema: string,
+  ) {
     this.t = sql.identifier(schema);
   }
 
@@ -69,21 +78,33 @@ export class FeatureSwitches {
       this.platform = null;
     };
     return [
-      on('company.features_changed', async (event, tx) => {
-        await tx.execute(sql`insert into ${t}.feature_switches (company_id, features, updated_at)
+      on(
+        'company.features_changed',
+        async (event, tx) => {
+          await tx.execute(sql`insert into ${t}.feature_switches (company_id, features, updated_at)
           values (${event.data.id}, ${JSON.stringify(event.data.after)}::jsonb, ${event.occurredAt})
           on conflict (company_id) do update set features = excluded.features, updated_at = excluded.updated_at
           where feature_switches.updated_at <= excluded.updated_at`);
-      }, { afterCommit: forget }),
-      on('feature.platform_switched', async (event, tx) => {
-        await tx.execute(sql`insert into ${t}.platform_features (key, enabled, updated_at)
+        },
+        { afterCommit: forget },
+      ),
+      on(
+        'feature.platform_switched',
+        async (event, tx) => {
+          await tx.execute(sql`insert into ${t}.platform_features (key, enabled, updated_at)
           values (${event.data.key}, ${event.data.enabled}, ${event.occurredAt})
           on conflict (key) do update set enabled = excluded.enabled, updated_at = excluded.updated_at
           where platform_features.updated_at <= excluded.updated_at`);
-      }, { afterCommit: forget }),
-      on('company.deleted', async (event, tx) => {
-        await tx.execute(sql`delete from ${t}.feature_switches where company_id = ${event.data.id}`);
-      }, { afterCommit: forget }),
+        },
+        { afterCommit: forget },
+      ),
+      on(
+        'company.deleted',
+        async (event, tx) => {
+          await tx.execute(sql`delete from ${t}.feature_switches where company_id = ${event.data.id}`);
+        },
+        { afterCommit: forget },
+      ),
     ];
   }
 
@@ -97,7 +118,9 @@ export class FeatureSwitches {
 
   private async platformSwitches(): Promise<Record<string, unknown>> {
     if (this.platform && this.platform.until > Date.now()) return this.platform.features!;
-    const result = (await this.db.execute(sql`select key, enabled from ${this.t}.platform_features`)) as unknown as { rows: { key: string; enabled: boolean }[] };
+    const result = (await this.db.execute(sql`select key, enabled from ${this.t}.platform_features`)) as unknown as {
+      rows: { key: string; enabled: boolean }[];
+    };
     const features = Object.fromEntries(result.rows.map((r) => [r.key, r.enabled]));
     this.platform = { features, until: Date.now() + FEATURE_CACHE_MS };
     return features;
@@ -106,9 +129,11 @@ export class FeatureSwitches {
   private async companySwitches(companyId: string): Promise<Record<string, unknown> | null> {
     const cached = this.companies.get(companyId);
     if (cached && cached.until > Date.now()) return cached.features;
-    const result = (await this.db.execute(sql`select features from ${this.t}.feature_switches where company_id = ${companyId}`)) as unknown as { rows: { features: unknown }[] };
+    const result = (await this.db.execute(
+      sql`select features from ${this.t}.feature_switches where company_id = ${companyId}`,
+    )) as unknown as { rows: { features: unknown }[] };
     const raw = result.rows[0]?.features;
-    const features = (typeof raw === 'string' ? JSON.parse(raw) : raw ?? null) as Record<string, unknown> | null;
+    const features = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? null)) as Record<string, unknown> | null;
     this.companies.set(companyId, { features, until: Date.now() + FEATURE_CACHE_MS });
     return features;
   }

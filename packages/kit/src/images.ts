@@ -23,7 +23,12 @@ export const IMAGE_MESSAGES = {
 } as const;
 
 const fileError = (status: 400 | 413 | 415, message: string) =>
-  new HttpError(status, message, status === 415 ? ERROR_CODES.UNSUPPORTED : status === 413 ? ERROR_CODES.TOO_LARGE : ERROR_CODES.VALIDATION, [{ field: 'file', message }]);
+  new HttpError(
+    status,
+    message,
+    status === 415 ? ERROR_CODES.UNSUPPORTED : status === 413 ? ERROR_CODES.TOO_LARGE : ERROR_CODES.VALIDATION,
+    [{ field: 'file', message }],
+  );
 
 /** The errors of an image upload, each naming the multipart field `file`. */
 export const imageError = {
@@ -34,7 +39,12 @@ export const imageError = {
 
 /** SVG is text: file-type does not name it, so look for its root element in the first bytes. */
 function looksLikeSvg(data: Buffer): boolean {
-  const head = data.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = data
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   return head.startsWith('<') && head.includes('<svg');
 }
 

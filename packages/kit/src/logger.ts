@@ -26,11 +26,13 @@ const VALUE_CARRIERS = new Set(['params', 'parameters', 'values', 'detail', 'whe
 
 /** Drops the values a database error message may quote, keeping what helps to debug it. */
 function withoutValues(message: string): string {
-  return message
-    // drizzle: "Failed query: <sql>\nparams: <values>"
-    .replace(/\nparams:[\s\S]*$/, '')
-    // PostgreSQL: 'invalid input syntax for type uuid: "<value>"'
-    .replace(/(invalid input (?:syntax|value) for [^:]*: )"[\s\S]*"/, '$1"[redacted]"');
+  return (
+    message
+      // drizzle: "Failed query: <sql>\nparams: <values>"
+      .replace(/\nparams:[\s\S]*$/, '')
+      // PostgreSQL: 'invalid input syntax for type uuid: "<value>"'
+      .replace(/(invalid input (?:syntax|value) for [^:]*: )"[\s\S]*"/, '$1"[redacted]"')
+  );
 }
 
 interface SerializedError {
@@ -104,7 +106,15 @@ export function loggerOptions(level: string, name?: string): LoggerOptions {
 export function createLogger(level: string, name?: string, destination: LoggerDestination = {}): Logger {
   const stream = destination.stream ?? pino.destination(1);
   if (!destination.pretty) return pino(loggerOptions(level, name), stream);
-  return pino(loggerOptions(level, name), pinoPretty({ destination: stream, colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' }));
+  return pino(
+    loggerOptions(level, name),
+    pinoPretty({
+      destination: stream,
+      colorize: process.stdout.isTTY,
+      ignore: 'pid,hostname',
+      translateTime: 'SYS:HH:MM:ss.l',
+    }),
+  );
 }
 
 /**

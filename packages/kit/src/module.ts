@@ -29,7 +29,11 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
    * Handles events at most once for `consumer` (see applyOnce): `fn` gets the transaction and the
    * events not applied before (it is not called when there are none).
    */
-  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: (event: NewEvent) => void, fresh: Envelope[]) => Promise<void>): Promise<void>;
+  applyOnce(
+    consumer: string,
+    envelopes: readonly Envelope[],
+    fn: (tx: Db, emit: (event: NewEvent) => void, fresh: Envelope[]) => Promise<void>,
+  ): Promise<void>;
 }
 
 /**

@@ -74,9 +74,13 @@ export async function writeOutbox(tx: Db, schema: string, events: readonly NewEv
   const envelopes = events.map(buildEnvelope);
   if (envelopes.length === 0) return envelopes;
   // One statement in the events' order: the seq column keeps it for the relay.
-  const rows = envelopes.map((envelope) =>
-    sql`(${envelope.id}, ${eventDefinition(envelope.type).topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb)`);
-  await tx.execute(sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope) values ${sql.join(rows, sql`, `)}`);
+  const rows = envelopes.map(
+    (envelope) =>
+      sql`(${envelope.id}, ${eventDefinition(envelope.type).topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb)`,
+  );
+  await tx.execute(
+    sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope) values ${sql.join(rows, sql`, `)}`,
+  );
   return envelopes;
 }
 
@@ -184,7 +188,10 @@ export class OutboxRelay {
         const seqs = rows.rows.map((r) => Number(r.seq));
         await tx.execute(
           sql`update ${sql.identifier(this.schema)}.outbox set published_at = now()
-              where seq in (${sql.join(seqs.map((s) => sql`${s}`), sql`, `)})`,
+              where seq in (${sql.join(
+                seqs.map((s) => sql`${s}`),
+                sql`, `,
+              )})`,
         );
         return rows.rows.length;
       });
@@ -212,7 +219,10 @@ export async function applyOnce(
   return db.transaction(async (tx) => {
     const result = (await tx.execute(
       sql`insert into ${sql.identifier(schema)}.applied_events (consumer, event_id)
-          values ${sql.join(unique.map((e) => sql`(${consumer}, ${e.id})`), sql`, `)} on conflict do nothing returning event_id`,
+          values ${sql.join(
+            unique.map((e) => sql`(${consumer}, ${e.id})`),
+            sql`, `,
+          )} on conflict do nothing returning event_id`,
     )) as unknown as { rows: { event_id: string }[] };
     // PostgreSQL answers a uuid in lower case; an envelope's id may have been written in upper case.
     const recorded = new Set(result.rows.map((r) => r.event_id.toLowerCase()));

@@ -48,13 +48,15 @@ export function onExportRequested(
     const key = `privacy/${jobId}/${service}.json`;
     await putJson(storage, key, { service, subject, ...part.data });
     const manifest = `privacy/${jobId}/${service}.manifest.json`;
-    const objects = await Promise.all((part.objects ?? []).map(async ({ name, key, encrypted }) => {
-      if (!encrypted || !plain) return { name, key };
-      const copy = `privacy/${jobId}/${name}`;
-      const info = await plain.stat(key);
-      await storage.put(copy, await plain.get(key), { contentType: info?.contentType ?? 'application/octet-stream' });
-      return { name, key: copy };
-    }));
+    const objects = await Promise.all(
+      (part.objects ?? []).map(async ({ name, key, encrypted }) => {
+        if (!encrypted || !plain) return { name, key };
+        const copy = `privacy/${jobId}/${name}`;
+        const info = await plain.stat(key);
+        await storage.put(copy, await plain.get(key), { contentType: info?.contentType ?? 'application/octet-stream' });
+        return { name, key: copy };
+      }),
+    );
     const files: PrivacyManifest = [{ name: `${service}.json`, key }, ...objects];
     await putJson(storage, manifest, files);
     emit({
@@ -91,11 +93,15 @@ export function onEraseRequested(
   erase: (tx: Db, emit: Emit, request: EraseRequest) => Promise<Record<string, number>>,
   options: HandlerOptions<EventOf<'privacy.erase_requested'>> = {},
 ): HandlerSpec {
-  return on('privacy.erase_requested', async (event, tx, emit) => {
-    const { jobId, subject, recordings } = event.data;
-    const companyId = event.companyId ?? null;
-    const actor = event.actor ?? SYSTEM_ACTOR;
-    const counts = await erase(tx, emit, { jobId, subject, companyId, recordings, actor });
-    emit({ type: 'privacy.part_erased', companyId, actor, data: { jobId, service, counts } });
-  }, options);
+  return on(
+    'privacy.erase_requested',
+    async (event, tx, emit) => {
+      const { jobId, subject, recordings } = event.data;
+      const companyId = event.companyId ?? null;
+      const actor = event.actor ?? SYSTEM_ACTOR;
+      const counts = await erase(tx, emit, { jobId, subject, companyId, recordings, actor });
+      emit({ type: 'privacy.part_erased', companyId, actor, data: { jobId, service, counts } });
+    },
+    options,
+  );
 }

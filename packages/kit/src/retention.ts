@@ -8,7 +8,11 @@ import type { ServiceContext } from './module';
 
 /** The retention a company's policy sets, in days, per kind of data (null: kept forever). */
 export type RetentionField = 'recordingsDays' | 'chatsDays' | 'auditDays';
-const COLUMNS: Record<RetentionField, string> = { recordingsDays: 'recordings_days', chatsDays: 'chats_days', auditDays: 'audit_days' };
+const COLUMNS: Record<RetentionField, string> = {
+  recordingsDays: 'recordings_days',
+  chatsDays: 'chats_days',
+  auditDays: 'audit_days',
+};
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -50,7 +54,10 @@ export class RetentionProjection {
       );`,
   };
 
-  constructor(private readonly schema: string, private readonly kinds: readonly HoldKind[]) {}
+  constructor(
+    private readonly schema: string,
+    private readonly kinds: readonly HoldKind[],
+  ) {}
 
   private table(name: string) {
     return sql`${sql.identifier(this.schema)}.${sql.identifier(name)}`;
@@ -59,9 +66,14 @@ export class RetentionProjection {
   /** The newest policy and hold state per company and per held object wins (older events are skipped). */
   handlers(): HandlerSpec[] {
     const holds = this.kinds.map((kind) =>
-      on(`${kind}.hold_changed` as const, (event, tx) => this.applyHold(tx, kind, event), { entity: (event) => `hold:${event.data.id}` }));
+      on(`${kind}.hold_changed` as const, (event, tx) => this.applyHold(tx, kind, event), {
+        entity: (event) => `hold:${event.data.id}`,
+      }),
+    );
     return [
-      on('company.policies_changed', (event, tx) => this.applyPolicies(tx, event), { entity: (event) => `retention:${event.data.id}` }),
+      on('company.policies_changed', (event, tx) => this.applyPolicies(tx, event), {
+        entity: (event) => `retention:${event.data.id}`,
+      }),
       on('company.deleted', (event, tx) => this.forgetCompany(tx, event.data.id)),
       ...holds,
     ];
@@ -78,7 +90,11 @@ export class RetentionProjection {
         audit_days = excluded.audit_days, updated_at = now()`);
   }
 
-  private async applyHold(tx: Db, kind: HoldKind, event: EventOf<'file.hold_changed' | 'client.hold_changed' | 'company.hold_changed'>): Promise<void> {
+  private async applyHold(
+    tx: Db,
+    kind: HoldKind,
+    event: EventOf<'file.hold_changed' | 'client.hold_changed' | 'company.hold_changed'>,
+  ): Promise<void> {
     const { id, hold, reason } = event.data;
     const companyId = kind === 'company' ? id : event.companyId;
     if (!isId(id) || !isId(companyId)) return;
@@ -101,43 +117,64 @@ export class RetentionProjection {
    * The hold that stops deleting this object, if any: the company's first, then the client's, then
    * the recording's (a kind this projection does not follow is never found here).
    */
-  async holdOn(db: Db, object: { companyId: string; clientId?: string | null; fileId?: string | null }): Promise<HoldKind | null> {
-    const wanted = ([['company', object.companyId], ['client', object.clientId], ['file', object.fileId]] as const)
-      .filter((pair): pair is readonly [HoldKind, string] => isId(pair[1]));
+  async holdOn(
+    db: Db,
+    object: { companyId: string; clientId?: string | null; fileId?: string | null },
+  ): Promise<HoldKind | null> {
+    const wanted = (
+      [
+        ['company', object.companyId],
+        ['client', object.clientId],
+        ['file', object.fileId],
+      ] as const
+    ).filter((pair): pair is readonly [HoldKind, string] => isId(pair[1]));
     if (wanted.length === 0) return null;
-    const rows = rowsOf<{ kind: HoldKind }>(await db.execute(sql`
+    const rows = rowsOf<{ kind: HoldKind }>(
+      await db.execute(sql`
       select kind from ${this.table('legal_holds')}
-      where company_id = ${object.companyId} and (kind, id) in (${sql.join(wanted.map(([kind, id]) => sql`(${kind}, ${id}::uuid)`), sql`, `)})`));
+      where company_id = ${object.companyId} and (kind, id) in (${sql.join(
+        wanted.map(([kind, id]) => sql`(${kind}, ${id}::uuid)`),
+        sql`, `,
+      )})`),
+    );
     const found = new Set(rows.map((r) => r.kind));
     return wanted.map(([kind]) => kind).find((kind) => found.has(kind)) ?? null;
   }
 
   /** The company's held clients (a company holds a handful): their recordings are kept. */
   async heldClients(db: Db, companyId: string): Promise<string[]> {
-    return rowsOf<{ id: string }>(await db.execute(sql`
-      select id from ${this.table('legal_holds')} where company_id = ${companyId} and kind = 'client'`)).map((r) => r.id);
+    return rowsOf<{ id: string }>(
+      await db.execute(sql`
+      select id from ${this.table('legal_holds')} where company_id = ${companyId} and kind = 'client'`),
+    ).map((r) => r.id);
   }
 
   /** Companies whose policy sets this retention, with whether the whole company is held. */
   async policies(db: Db, field: RetentionField): Promise<{ companyId: string; days: number; held: boolean }[]> {
     const column = sql.identifier(COLUMNS[field]);
-    return rowsOf<{ companyId: string; days: number; held: boolean }>(await db.execute(sql`
+    return rowsOf<{ companyId: string; days: number; held: boolean }>(
+      await db.execute(sql`
       select p.company_id as "companyId", p.${column} as days,
         exists (select 1 from ${this.table('legal_holds')} h where h.kind = 'company' and h.id = p.company_id) as held
-      from ${this.table('retention_policies')} p where p.${column} is not null order by p.company_id`));
+      from ${this.table('retention_policies')} p where p.${column} is not null order by p.company_id`),
+    );
   }
 
   /** Claims today's run of a job; false when this or another replica ran it already. */
   async claimDay(db: Db, job: string, now: Date): Promise<boolean> {
-    const rows = rowsOf(await db.execute(sql`
+    const rows = rowsOf(
+      await db.execute(sql`
       insert into ${this.table('retention_runs')} (job, day) values (${job}, ${now.toISOString().slice(0, 10)}::date)
-      on conflict do nothing returning job`));
+      on conflict do nothing returning job`),
+    );
     return rows.length > 0;
   }
 
   /** Gives a failed run's day back, so the next look tries again. */
   async releaseDay(db: Db, job: string, now: Date): Promise<void> {
-    await db.execute(sql`delete from ${this.table('retention_runs')} where job = ${job} and day = ${now.toISOString().slice(0, 10)}::date`);
+    await db.execute(
+      sql`delete from ${this.table('retention_runs')} where job = ${job} and day = ${now.toISOString().slice(0, 10)}::date`,
+    );
   }
 }
 
@@ -171,7 +208,11 @@ const RETENTION_BATCH = 50;
  * lost something; the removals have their own deleted events.
  */
 export class RetentionJob {
-  constructor(private readonly ctx: Pick<ServiceContext, 'db' | 'transact'>, private readonly projection: RetentionProjection, private readonly target: RetentionTarget) {}
+  constructor(
+    private readonly ctx: Pick<ServiceContext, 'db' | 'transact'>,
+    private readonly projection: RetentionProjection,
+    private readonly target: RetentionTarget,
+  ) {}
 
   /** Today's run, unless this or another replica did it already (null then). */
   async daily(now = new Date()): Promise<EventData<'retention.applied'>[] | null> {
@@ -201,14 +242,25 @@ export class RetentionJob {
     let removed = 0;
     for (;;) {
       const batch = await this.ctx.transact(async (tx, emit) =>
-        ((await this.projection.holdOn(tx, { companyId })) ? 0 : this.target.removeDue(tx, emit, companyId, olderThan, limit)));
+        (await this.projection.holdOn(tx, { companyId }))
+          ? 0
+          : this.target.removeDue(tx, emit, companyId, olderThan, limit),
+      );
       removed += batch;
       if (batch < limit) break;
     }
     if (removed === 0) return null;
     const held = (await this.target.heldDue?.(this.ctx.db, companyId, olderThan)) ?? 0;
-    const report = { service: this.target.service, removed: { [this.target.kind]: removed }, days, olderThan: olderThan.toISOString(), held };
-    await this.ctx.transact(async (_tx, emit) => emit({ type: 'retention.applied', companyId, actor: SYSTEM_ACTOR, data: report }));
+    const report = {
+      service: this.target.service,
+      removed: { [this.target.kind]: removed },
+      days,
+      olderThan: olderThan.toISOString(),
+      held,
+    };
+    await this.ctx.transact(async (_tx, emit) =>
+      emit({ type: 'retention.applied', companyId, actor: SYSTEM_ACTOR, data: report }),
+    );
     return report;
   }
 }
@@ -221,7 +273,11 @@ export const DAILY_JOB_POLL_MS = 15 * 60 * 1000;
  * decides whether today is done (RetentionProjection.claimDay). Returns the timer, for stop().
  */
 export function startDailyJob(logger: Logger, name: string, run: (now: Date) => Promise<unknown>): NodeJS.Timeout {
-  const tick = () => run(new Date()).then(() => undefined, (error: unknown) => logger.error({ err: error, job: name }, `${name} failed`));
+  const tick = () =>
+    run(new Date()).then(
+      () => undefined,
+      (error: unknown) => logger.error({ err: error, job: name }, `${name} failed`),
+    );
   void tick();
   const timer = setInterval(() => void tick(), DAILY_JOB_POLL_MS);
   timer.unref();

@@ -66,23 +66,34 @@ function createContext(module: ServiceModule, deps: RuntimeDeps, relay: OutboxRe
  * Migrates, mounts and starts service modules on one Fastify app under /api. Call before
  * `app.ready()`; call `bus.start()` after, once every module has subscribed.
  */
-export async function mountServices(app: FastifyInstance, modules: readonly ServiceModule[], deps: RuntimeDeps): Promise<RunningServices> {
+export async function mountServices(
+  app: FastifyInstance,
+  modules: readonly ServiceModule[],
+  deps: RuntimeDeps,
+): Promise<RunningServices> {
   const contexts = new Map<string, ServiceContext>();
   const relays: OutboxRelay[] = [];
   const consumers = new Map<string, EventConsumer>();
   for (const module of modules) {
     // A service answering a switchable feature's routes keeps the switches and enforces them itself.
     const gated = gatedPrefixes(module.prefixes).length > 0;
-    await migrate(deps.database, module.schema, [...kitMigrations, ...(gated ? featureSwitchMigrations() : []), ...module.migrations]);
+    await migrate(deps.database, module.schema, [
+      ...kitMigrations,
+      ...(gated ? featureSwitchMigrations() : []),
+      ...module.migrations,
+    ]);
     const relay = new OutboxRelay(deps.database, module.schema, deps.bus, deps.config.OUTBOX_POLL_MS, deps.logger);
     const ctx = createContext(module, deps, relay);
     contexts.set(module.name, ctx);
     relays.push(relay);
     const switches = gated ? new FeatureSwitches(ctx.db, module.schema) : null;
-    await app.register(async (scope) => {
-      switches?.gate(scope, module.prefixes);
-      await module.routes(scope, ctx);
-    }, { prefix: '/api' });
+    await app.register(
+      async (scope) => {
+        switches?.gate(scope, module.prefixes);
+        await module.routes(scope, ctx);
+      },
+      { prefix: '/api' },
+    );
     const handlers = [...(module.subscriptions?.(ctx) ?? []), ...(switches?.handlers() ?? [])];
     if (handlers.length > 0) {
       const consumer = new EventConsumer(ctx, module.name, handlers, deps.config.EVENT_MAX_ATTEMPTS);

@@ -9,7 +9,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 export class SecretBox {
   private readonly key: Buffer;
   constructor(secretsKeyHex: string | undefined, fallback: string, purpose = 'auth') {
-    this.key = secretsKeyHex ? Buffer.from(secretsKeyHex, 'hex') : createHash('sha256').update(`earshot-${purpose}-secrets:${fallback}`).digest();
+    this.key = secretsKeyHex
+      ? Buffer.from(secretsKeyHex, 'hex')
+      : createHash('sha256').update(`earshot-${purpose}-secrets:${fallback}`).digest();
   }
 
   seal(plain: string): string {

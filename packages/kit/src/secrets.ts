@@ -1,4 +1,11 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +69,8 @@ export function parsePublicKeys(text: string): JWK[] {
   if (!Array.isArray(keys)) throw new Error('must be a JWKS ({"keys": [...]}) or a JSON array of public JWKs');
   return keys.map((k) => {
     const { kty, crv, x, kid } = k as JWK;
-    if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string') throw new Error('every key must be an Ed25519 public JWK');
+    if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string')
+      throw new Error('every key must be an Ed25519 public JWK');
     return { kty, crv, x, kid, alg: 'EdDSA', use: 'sig' };
   });
 }
@@ -93,13 +101,22 @@ function writeStoredKeys(dataDir: string, keys: StoredKey[]) {
  * AUTH_PREVIOUS_PUBLIC_KEYS); all-in-one generates a key pair once into DATA_DIR. Retired keys
  * stay published for one token lifetime after their retirement, then are dropped.
  */
-export async function resolveSigningKeys(dataDir: string, ttlSeconds: number, given: { AUTH_SIGNING_KEY?: string; AUTH_PREVIOUS_PUBLIC_KEYS?: string } = {}): Promise<SigningKeys> {
+export async function resolveSigningKeys(
+  dataDir: string,
+  ttlSeconds: number,
+  given: { AUTH_SIGNING_KEY?: string; AUTH_PREVIOUS_PUBLIC_KEYS?: string } = {},
+): Promise<SigningKeys> {
   if (given.AUTH_SIGNING_KEY) {
     const privateKey = parseSigningKey(given.AUTH_SIGNING_KEY);
     const current = await publicJwkOf(privateKey);
     const previous = given.AUTH_PREVIOUS_PUBLIC_KEYS ? parsePublicKeys(given.AUTH_PREVIOUS_PUBLIC_KEYS) : [];
-    const withKids = await Promise.all(previous.map(async (k) => ({ ...k, kid: k.kid ?? (await calculateJwkThumbprint(k)) })));
-    return { current: { kid: current.kid!, privateKey }, publicJwks: [current, ...withKids.filter((k) => k.kid !== current.kid)] };
+    const withKids = await Promise.all(
+      previous.map(async (k) => ({ ...k, kid: k.kid ?? (await calculateJwkThumbprint(k)) })),
+    );
+    return {
+      current: { kid: current.kid!, privateKey },
+      publicJwks: [current, ...withKids.filter((k) => k.kid !== current.kid)],
+    };
   }
   const file = join(dataDir, SIGNING_KEYS_FILE);
   const stored = readStoredKeys(file);
@@ -109,7 +126,9 @@ export async function resolveSigningKeys(dataDir: string, ttlSeconds: number, gi
   if (kept.length !== stored.length) writeStoredKeys(dataDir, kept);
   const active = kept.find((k) => k.retiredAt === null)!;
   const privateKey = createPrivateKey({ key: active.privateJwk, format: 'jwk' });
-  const publicJwks = await Promise.all(kept.map((k) => publicJwkOf(createPrivateKey({ key: k.privateJwk, format: 'jwk' }), k.kid)));
+  const publicJwks = await Promise.all(
+    kept.map((k) => publicJwkOf(createPrivateKey({ key: k.privateJwk, format: 'jwk' }), k.kid)),
+  );
   return { current: { kid: active.kid, privateKey }, publicJwks };
 }
 
@@ -119,7 +138,9 @@ export async function resolveSigningKeys(dataDir: string, ttlSeconds: number, gi
  */
 export async function rotateSigningKey(dataDir: string): Promise<string> {
   const now = new Date().toISOString();
-  const keys = readStoredKeys(join(dataDir, SIGNING_KEYS_FILE)).map((k) => (k.retiredAt === null ? { ...k, retiredAt: now } : k));
+  const keys = readStoredKeys(join(dataDir, SIGNING_KEYS_FILE)).map((k) =>
+    k.retiredAt === null ? { ...k, retiredAt: now } : k,
+  );
   const fresh = await newStoredKey();
   writeStoredKeys(dataDir, [...keys, fresh]);
   return fresh.kid;

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import underPressure from '@fastify/under-pressure';
 import {
   serializerCompiler,
@@ -124,18 +130,30 @@ export function findNul(value: unknown, path: string, depth = 0): string | null 
   return null;
 }
 
-const CONTEXT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
+const CONTEXT_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+};
 
 export function routeNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: ERROR_CODES.NOT_FOUND });
+  return reply
+    .code(404)
+    .send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: ERROR_CODES.NOT_FOUND });
 }
 
 /** Turns fastify/zod validation errors into `{message, code, details}` naming each field. */
 function validationBody(error: FastifyError & { validation?: unknown[]; validationContext?: string }) {
   const where = CONTEXT_NAMES[error.validationContext ?? 'body'] ?? 'body';
   const details = (error.validation ?? []).map((v) => {
-    const issue = v as { instancePath?: string; message?: string; params?: { issue?: { path?: (string | number)[]; keys?: string[] } } };
-    const path = issue.params?.issue?.path?.join('.') ?? issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') ?? '';
+    const issue = v as {
+      instancePath?: string;
+      message?: string;
+      params?: { issue?: { path?: (string | number)[]; keys?: string[] } };
+    };
+    const path =
+      issue.params?.issue?.path?.join('.') ?? issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') ?? '';
     const keys = issue.params?.issue?.keys;
     const field = [where, path, keys?.length ? keys.join(',') : ''].filter(Boolean).join('.');
     return { field, message: issue.message ?? 'Invalid value' };
@@ -154,7 +172,9 @@ function validationBody(error: FastifyError & { validation?: unknown[]; validati
  */
 export function buildServer(options: ServerOptions): FastifyInstance {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(options.logLevel, options.name) }),
+    ...(options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: loggerOptions(options.logLevel, options.name) }),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
@@ -174,7 +194,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   // the field), not a database error (500). Runs before each route's own schema.
   app.addHook('preValidation', async (request) => {
     const field = findNul(request.params, 'params') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
-    if (field) throw new HttpError(400, `Invalid ${field}: must not contain a NUL character`, ERROR_CODES.VALIDATION, [{ field, message: 'must not contain a NUL character' }]);
+    if (field)
+      throw new HttpError(400, `Invalid ${field}: must not contain a NUL character`, ERROR_CODES.VALIDATION, [
+        { field, message: 'must not contain a NUL character' },
+      ]);
   });
 
   const shedding = options.loadShedding;
@@ -231,15 +254,21 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code =
-        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? ERROR_CODES.TOO_LARGE
-        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? ERROR_CODES.UNSUPPORTED
-        : status === 429 ? ERROR_CODES.RATE_LIMITED
-        : ERROR_CODES.BAD_REQUEST;
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? ERROR_CODES.TOO_LARGE
+          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? ERROR_CODES.UNSUPPORTED
+            : status === 429
+              ? ERROR_CODES.RATE_LIMITED
+              : ERROR_CODES.BAD_REQUEST;
       const message =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'Malformed JSON body'
-        : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty'
-        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The request body is too large'
-        : error.message;
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? 'Malformed JSON body'
+          : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+            ? 'The JSON body is empty'
+            : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+              ? 'The request body is too large'
+              : error.message;
       return reply.code(status).send({ message, code });
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -23,13 +23,13 @@ export function configSchemaFor(modules: readonly ServiceModule[]) {
 export function createBus(config: BaseConfig, logger: ReturnType<typeof createLogger>): EventBus {
   return config.KAFKA_BROKERS
     ? new KafkaBus({
-      brokers: config.KAFKA_BROKERS.split(','),
-      clientId: config.KAFKA_CLIENT_ID,
-      logger,
-      partitions: config.KAFKA_PARTITIONS,
-      replicationFactor: config.KAFKA_REPLICATION_FACTOR,
-      topicCreation: config.KAFKA_TOPIC_CREATION,
-    })
+        brokers: config.KAFKA_BROKERS.split(','),
+        clientId: config.KAFKA_CLIENT_ID,
+        logger,
+        partitions: config.KAFKA_PARTITIONS,
+        replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+        topicCreation: config.KAFKA_TOPIC_CREATION,
+      })
     : new MemoryBus(logger);
 }
 
@@ -50,12 +50,24 @@ export function registerProbes(app: FastifyInstance, database: Database, prefix 
  * One service on its own Fastify app (guard, probes, routes, handlers), started and ready to
  * listen: what a distributed process runs, and what tests start to stand in for one.
  */
-export async function buildServiceApp(module: ServiceModule, deps: RuntimeDeps): Promise<{ app: FastifyInstance; running: RunningServices }> {
-  const app = buildServer({ logLevel: deps.config.LOG_LEVEL, name: module.name, logger: deps.logger, trustProxy: true, loadShedding: loadSheddingFrom(deps.config) });
+export async function buildServiceApp(
+  module: ServiceModule,
+  deps: RuntimeDeps,
+): Promise<{ app: FastifyInstance; running: RunningServices }> {
+  const app = buildServer({
+    logLevel: deps.config.LOG_LEVEL,
+    name: module.name,
+    logger: deps.logger,
+    trustProxy: true,
+    loadShedding: loadSheddingFrom(deps.config),
+  });
   await app.register(authGuard, { tokens: deps.tokens });
   // The service's own routes as OpenAPI, outside /api: the distributed gateway merges every
   // service's document into /api/docs.
-  await app.register(swagger, { openapi: { info: { title: `Earshot ${module.name} service`, version: '1.0.0' } }, transform: jsonSchemaTransform });
+  await app.register(swagger, {
+    openapi: { info: { title: `Earshot ${module.name} service`, version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
   app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   registerProbes(app, deps.database);
   await deps.bus.subscribe(sessionEndSubscription(deps.tokens, module.name));
@@ -90,12 +102,17 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.LOG_LEVEL, module.name);
-  const stopTelemetry = await startTelemetry(config.OTEL_EXPORTER_OTLP_ENDPOINT, config.OTEL_SERVICE_NAME ?? `earshot-${module.name}`);
+  const stopTelemetry = await startTelemetry(
+    config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    config.OTEL_SERVICE_NAME ?? `earshot-${module.name}`,
+  );
   if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS is not set: events stay inside this process');
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/${module.name}` });
   const bus = createBus(config, logger);
   // The auth service trusts its own keys when mounted (never fetched); other keys come from its JWKS.
-  const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS, { jwksUrl: config.AUTH_JWKS_URL ?? 'http://auth:3000/api/auth/jwks' });
+  const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS, {
+    jwksUrl: config.AUTH_JWKS_URL ?? 'http://auth:3000/api/auth/jwks',
+  });
   const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
   await app.listen({ host: config.HOST, port: config.PORT });
   const shutdown = async () => {

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { decryptingStream, DecryptionError, encryptingStream, HEADER_BYTES, plainSizeOf, readHeader, storedRangeOf } from '../src/crypto/chunked';
+import {
+  decryptingStream,
+  DecryptionError,
+  encryptingStream,
+  HEADER_BYTES,
+  plainSizeOf,
+  readHeader,
+  storedRangeOf,
+} from '../src/crypto/chunked';
 
 // The chunked format takes its input and its stored bytes in pieces of any size (an upload's
 // multipart parts, a disk's or a socket's reads) without joining them: these cases cut both at
@@ -38,21 +46,34 @@ async function open(stored: Buffer, start: number, end: number, sizes: number[])
   const at = storedRangeOf({ start, end }, chunkSize, stored.length);
   const finalChunk = Math.max(0, Math.ceil(plainSize / chunkSize) - 1);
   const source = inPieces(stored.subarray(at.stored.start, at.stored.end + 1), sizes);
-  return collect(source.pipe(decryptingStream(key, header, { firstChunk: at.firstChunk, finalChunk, skip: at.skip, length: end - start + 1 })));
+  return collect(
+    source.pipe(
+      decryptingStream(key, header, { firstChunk: at.firstChunk, finalChunk, skip: at.skip, length: end - start + 1 }),
+    ),
+  );
 }
 
 const PIECES = [[1], [7, 1000, 3], [CHUNK - 1], [CHUNK + 1], [CHUNK + 16], [5 * CHUNK], [CHUNK + 15, 2]];
 
-test.each(PIECES.map((sizes) => [sizes.join(', '), sizes] as const))('sealed from pieces of %s bytes, it reads back whole and by ranges from pieces of any size', async (_name, sizes) => {
-  const stored = await seal(plain, sizes);
-  expect(plainSizeOf(stored.length, CHUNK)).toBe(plain.length);
-  for (const readSizes of PIECES) {
-    expect((await open(stored, 0, plain.length - 1, readSizes)).equals(plain)).toBe(true);
-    for (const [start, end] of [[0, 0], [CHUNK - 1, CHUNK], [CHUNK, 2 * CHUNK - 1], [CHUNK + 5, 4 * CHUNK + 7], [plain.length - 1, plain.length - 1]]) {
-      expect((await open(stored, start!, end!, readSizes)).equals(plain.subarray(start, end! + 1))).toBe(true);
+test.each(PIECES.map((sizes) => [sizes.join(', '), sizes] as const))(
+  'sealed from pieces of %s bytes, it reads back whole and by ranges from pieces of any size',
+  async (_name, sizes) => {
+    const stored = await seal(plain, sizes);
+    expect(plainSizeOf(stored.length, CHUNK)).toBe(plain.length);
+    for (const readSizes of PIECES) {
+      expect((await open(stored, 0, plain.length - 1, readSizes)).equals(plain)).toBe(true);
+      for (const [start, end] of [
+        [0, 0],
+        [CHUNK - 1, CHUNK],
+        [CHUNK, 2 * CHUNK - 1],
+        [CHUNK + 5, 4 * CHUNK + 7],
+        [plain.length - 1, plain.length - 1],
+      ]) {
+        expect((await open(stored, start!, end!, readSizes)).equals(plain.subarray(start, end! + 1))).toBe(true);
+      }
     }
-  }
-});
+  },
+);
 
 test('one altered byte in any chunk, its tag included, fails that read rather than giving wrong bytes', async () => {
   const stored = await seal(plain, [333]);

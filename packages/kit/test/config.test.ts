@@ -4,7 +4,12 @@ import { BaseConfigSchema, ConfigError, loadConfig } from '../src';
 test('ConfigError lists every bad key, not just the first', () => {
   let error: unknown;
   try {
-    loadConfig(BaseConfigSchema, { PORT: 'eighty', DATABASE_URL: 'mysql://db/earshot', JWT_SECRET: 'short', LOG_LEVEL: 'loud' });
+    loadConfig(BaseConfigSchema, {
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db/earshot',
+      JWT_SECRET: 'short',
+      LOG_LEVEL: 'loud',
+    });
   } catch (e) {
     error = e;
   }
@@ -18,7 +23,13 @@ test('ConfigError lists every bad key, not just the first', () => {
 });
 
 test('empty strings count as unset: defaults apply and optional keys stay absent', () => {
-  const config = loadConfig(BaseConfigSchema, { PORT: '', DATABASE_URL: '', KAFKA_BROKERS: '', JWT_SECRET: '', TRUST_PROXY: '' });
+  const config = loadConfig(BaseConfigSchema, {
+    PORT: '',
+    DATABASE_URL: '',
+    KAFKA_BROKERS: '',
+    JWT_SECRET: '',
+    TRUST_PROXY: '',
+  });
   expect(config.PORT).toBe(3000);
   expect(config.DATABASE_URL).toBeUndefined();
   expect(config.KAFKA_BROKERS).toBeUndefined();
@@ -33,7 +44,12 @@ test('valid values are parsed to their types', () => {
     KAFKA_BROKERS: 'k1:9092,k2:9092',
     TRUST_PROXY: 'true',
   });
-  expect(config).toMatchObject({ PORT: 8080, DATABASE_URL: 'postgres://u@db:5432/earshot', KAFKA_BROKERS: 'k1:9092,k2:9092', TRUST_PROXY: true });
+  expect(config).toMatchObject({
+    PORT: 8080,
+    DATABASE_URL: 'postgres://u@db:5432/earshot',
+    KAFKA_BROKERS: 'k1:9092,k2:9092',
+    TRUST_PROXY: true,
+  });
 });
 
 test('a service shape extends the base schema and is validated with it', () => {

@@ -21,7 +21,11 @@ test('each cookie set on a reply is sent exactly once, with its attributes', asy
 });
 
 describe('Secure cookies whenever the console is served over https', () => {
-  async function secureFor(options: { trustProxy: boolean; config: Parameters<typeof cookieIsSecure>[0]; headers?: Record<string, string> }) {
+  async function secureFor(options: {
+    trustProxy: boolean;
+    config: Parameters<typeof cookieIsSecure>[0];
+    headers?: Record<string, string>;
+  }) {
     const app = Fastify({ trustProxy: options.trustProxy });
     app.get('/', async (request) => ({ secure: cookieIsSecure(options.config, request) }));
     const res = await app.inject({ method: 'GET', url: '/', headers: options.headers });
@@ -41,11 +45,22 @@ describe('Secure cookies whenever the console is served over https', () => {
   });
 
   test('an https PUBLIC_URL makes them Secure even when the proxy does not say so', async () => {
-    expect(await secureFor({ trustProxy: false, config: { COOKIE_SECURE: 'auto', PUBLIC_URL: 'https://console.example.com' } })).toBe(true);
+    expect(
+      await secureFor({
+        trustProxy: false,
+        config: { COOKIE_SECURE: 'auto', PUBLIC_URL: 'https://console.example.com' },
+      }),
+    ).toBe(true);
   });
 
   test('true and false are obeyed as given', async () => {
     expect(await secureFor({ trustProxy: false, config: { COOKIE_SECURE: 'true', PUBLIC_URL: undefined } })).toBe(true);
-    expect(await secureFor({ trustProxy: true, config: { COOKIE_SECURE: 'false', PUBLIC_URL: 'https://x.example' }, headers: httpsProxy })).toBe(false);
+    expect(
+      await secureFor({
+        trustProxy: true,
+        config: { COOKIE_SECURE: 'false', PUBLIC_URL: 'https://x.example' },
+        headers: httpsProxy,
+      }),
+    ).toBe(false);
   });
 });

@@ -29,13 +29,21 @@ beforeAll(async () => {
   server.post(CREDIT_CHECK_PATH, async (request, reply) => {
     const body = request.body as SpendRequest;
     received.push({ token: request.headers[INTERNAL_TOKEN_HEADER], body });
-    if (request.headers[INTERNAL_TOKEN_HEADER] !== TOKEN) return reply.code(401).send({ message: 'no', code: 'UNAUTHENTICATED' });
+    if (request.headers[INTERNAL_TOKEN_HEADER] !== TOKEN)
+      return reply.code(401).send({ message: 'no', code: 'UNAUTHENTICATED' });
     switch (body.modelId) {
-      case 'exhausted': return reply.code(402).send({ message: CREDIT_MESSAGES.CREDITS_EXHAUSTED, code: CREDIT_CODES.CREDITS_EXHAUSTED });
-      case 'capped': return reply.code(402).send({ message: CREDIT_MESSAGES.USER_CAP_REACHED, code: CREDIT_CODES.USER_CAP_REACHED });
-      case 'unpriced': return reply.code(409).send({ message: CREDIT_MESSAGES.MODEL_NOT_PRICED, code: CREDIT_CODES.MODEL_NOT_PRICED });
-      case 'broken': return reply.code(500).send({ message: 'Internal error', code: 'INTERNAL' });
-      default: return reply.code(204).send();
+      case 'exhausted':
+        return reply
+          .code(402)
+          .send({ message: CREDIT_MESSAGES.CREDITS_EXHAUSTED, code: CREDIT_CODES.CREDITS_EXHAUSTED });
+      case 'capped':
+        return reply.code(402).send({ message: CREDIT_MESSAGES.USER_CAP_REACHED, code: CREDIT_CODES.USER_CAP_REACHED });
+      case 'unpriced':
+        return reply.code(409).send({ message: CREDIT_MESSAGES.MODEL_NOT_PRICED, code: CREDIT_CODES.MODEL_NOT_PRICED });
+      case 'broken':
+        return reply.code(500).send({ message: 'Internal error', code: 'INTERNAL' });
+      default:
+        return reply.code(204).send();
     }
   });
   await server.listen({ host: '127.0.0.1', port: 0 });
@@ -49,21 +57,30 @@ const ask = (modelId: string, token = TOKEN) =>
 describe('remoteCreditGate', () => {
   test('204 lets the work start; the request carries the service credential and the parsed request', async () => {
     await expect(ask('priced')).resolves.toBeUndefined();
-    expect(received.at(-1)).toEqual({ token: TOKEN, body: { companyId: COMPANY, userId: 'u-1', feature: 'chat', modelId: 'priced' } });
+    expect(received.at(-1)).toEqual({
+      token: TOKEN,
+      body: { companyId: COMPANY, userId: 'u-1', feature: 'chat', modelId: 'priced' },
+    });
   });
 
   test.each([
     ['exhausted', 402, CREDIT_CODES.CREDITS_EXHAUSTED],
     ['capped', 402, CREDIT_CODES.USER_CAP_REACHED],
     ['unpriced', 409, CREDIT_CODES.MODEL_NOT_PRICED],
-  ] as const)('%s: the HttpError the service answers with (%i %s), with the console message', async (modelId, status, code) => {
-    const refusal = await ask(modelId).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(HttpError);
-    expect(refusal).toMatchObject({ statusCode: status, code, message: CREDIT_MESSAGES[code] });
-  });
+  ] as const)(
+    '%s: the HttpError the service answers with (%i %s), with the console message',
+    async (modelId, status, code) => {
+      const refusal = await ask(modelId).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(HttpError);
+      expect(refusal).toMatchObject({ statusCode: status, code, message: CREDIT_MESSAGES[code] });
+    },
+  );
 
   test('any other answer is a failure of the check, never a refusal nor a go', async () => {
-    for (const failure of [await ask('broken').catch((e: unknown) => e), await ask('priced', `${TOKEN}x`).catch((e: unknown) => e)]) {
+    for (const failure of [
+      await ask('broken').catch((e: unknown) => e),
+      await ask('priced', `${TOKEN}x`).catch((e: unknown) => e),
+    ]) {
       expect(failure).toBeInstanceOf(Error);
       expect(failure).not.toBeInstanceOf(HttpError);
     }
@@ -71,7 +88,9 @@ describe('remoteCreditGate', () => {
 
   test('a request that is not a SpendRequest is never sent', async () => {
     const before = received.length;
-    await expect(remoteCreditGate(url, TOKEN).assertCanSpend({ companyId: '', userId: null, feature: 'chat' })).rejects.toThrow();
+    await expect(
+      remoteCreditGate(url, TOKEN).assertCanSpend({ companyId: '', userId: null, feature: 'chat' }),
+    ).rejects.toThrow();
     expect(received.length).toBe(before);
   });
 });
@@ -88,7 +107,10 @@ describe('the gate of a process', () => {
         }
       })();
       expect(refusal).toBeInstanceOf(ConfigError);
-      expect((refusal as ConfigError).problems).toEqual([expect.stringMatching(/^TENANT_SERVICE_URL: required/), expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
+      expect((refusal as ConfigError).problems).toEqual([
+        expect.stringMatching(/^TENANT_SERVICE_URL: required/),
+        expect.stringMatching(/^INTERNAL_API_TOKEN: required/),
+      ]);
     } finally {
       await database.close();
     }
@@ -99,12 +121,20 @@ describe('the gate of a process', () => {
     try {
       const gate = processCreditGate(database, { TENANT_SERVICE_URL: url, INTERNAL_API_TOKEN: TOKEN });
       const before = received.length;
-      await expect(gate.assertCanSpend({ companyId: COMPANY, userId: null, feature: 'analysis', modelId: 'exhausted' })).rejects.toMatchObject({ statusCode: 402 });
+      await expect(
+        gate.assertCanSpend({ companyId: COMPANY, userId: null, feature: 'analysis', modelId: 'exhausted' }),
+      ).rejects.toMatchObject({ statusCode: 402 });
       expect(received.length).toBe(before + 1);
 
       const asked: SpendRequest[] = [];
-      serveCreditGateInProcess(database, { async assertCanSpend(request) { asked.push(request); } });
-      await expect(gate.assertCanSpend({ companyId: COMPANY, userId: null, feature: 'analysis', modelId: 'exhausted' })).resolves.toBeUndefined();
+      serveCreditGateInProcess(database, {
+        async assertCanSpend(request) {
+          asked.push(request);
+        },
+      });
+      await expect(
+        gate.assertCanSpend({ companyId: COMPANY, userId: null, feature: 'analysis', modelId: 'exhausted' }),
+      ).resolves.toBeUndefined();
       expect(asked).toEqual([{ companyId: COMPANY, userId: null, feature: 'analysis', modelId: 'exhausted' }]);
       expect(received.length).toBe(before + 1);
     } finally {

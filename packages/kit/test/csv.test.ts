@@ -2,7 +2,14 @@ import { csvCell, csvLine } from '../src/csv';
 
 describe('CSV cells for spreadsheets', () => {
   test('text a spreadsheet would run as a formula gets a leading quote mark', () => {
-    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'].map(csvCell)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "\"'\rx\""]);
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\tx",
+      '"\'\rx"',
+    ]);
     expect(csvCell('a=b')).toBe('a=b');
   });
 

@@ -5,8 +5,19 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { SYSTEM_ACTOR } from '@earshot/contracts';
 import {
-  buildEnvelope, CompanyKeyRing, EncryptingStorage, KeyUnavailableError, LocalDiskStorage, MasterKeys, migrate, ObjectNotFoundError,
-  type ByteRange, type Database, type ObjectInfo, type ObjectStorage, type PutOptions,
+  buildEnvelope,
+  CompanyKeyRing,
+  EncryptingStorage,
+  KeyUnavailableError,
+  LocalDiskStorage,
+  MasterKeys,
+  migrate,
+  ObjectNotFoundError,
+  type ByteRange,
+  type Database,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
 } from '../src';
 import { openTestDatabase } from '../src/testing';
 
@@ -44,7 +55,12 @@ async function read(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const policies = (encryption: boolean) => ({ redaction: 'off' as const, keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
+const policies = (encryption: boolean) => ({
+  redaction: 'off' as const,
+  keepOriginal: false,
+  encryption,
+  retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+});
 const audio = randomBytes(200_000);
 
 let database: Database;
@@ -71,8 +87,18 @@ afterAll(async () => {
 });
 
 async function turnOn(companyId: string) {
-  const envelope = buildEnvelope({ type: 'company.policies_changed', companyId, actor: SYSTEM_ACTOR, data: { id: companyId, before: policies(false), after: policies(true) } } as never);
-  await database.db.transaction((tx) => ring.handlers()[0]!.prepare(envelope).apply(tx, () => undefined));
+  const envelope = buildEnvelope({
+    type: 'company.policies_changed',
+    companyId,
+    actor: SYSTEM_ACTOR,
+    data: { id: companyId, before: policies(false), after: policies(true) },
+  } as never);
+  await database.db.transaction((tx) =>
+    ring
+      .handlers()[0]!
+      .prepare(envelope)
+      .apply(tx, () => undefined),
+  );
 }
 
 /** A recording of a company with encryption on, stored through the wrapper: its key. */
@@ -122,9 +148,14 @@ test('a playback of many ranges reads the header once per version of the object'
   expect(fresh.calls).toContain('get 0-15');
   expect(fresh.result.equals(other.subarray(70_000, 70_100))).toBe(true);
   // …also when another process rewrote it (here: underneath this wrapper, which saw nothing).
-  const writer = new EncryptingStorage(new LocalDiskStorage(dir), { encrypts: async () => true, dataKey: (id) => ring.dataKey(database.db, id) });
+  const writer = new EncryptingStorage(new LocalDiskStorage(dir), {
+    encrypts: async () => true,
+    dataKey: (id) => ring.dataKey(database.db, id),
+  });
   await writer.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
-  expect((await read(await storage.get(key, { start: 70_000, end: 70_099 }))).equals(audio.subarray(70_000, 70_100))).toBe(true);
+  expect(
+    (await read(await storage.get(key, { start: 70_000, end: 70_099 }))).equals(audio.subarray(70_000, 70_100)),
+  ).toBe(true);
 });
 
 test('a range of an object whose header is known: the version check and the read go out together', async () => {
@@ -138,7 +169,10 @@ test('a range of an object whose header is known: the version check and the read
 
 test('an object changed underneath after its header was learned: longer, shorter or gone, reads follow what is there', async () => {
   const key = await storedEncrypted();
-  const other = new EncryptingStorage(new LocalDiskStorage(dir), { encrypts: async () => true, dataKey: (id) => ring.dataKey(database.db, id) });
+  const other = new EncryptingStorage(new LocalDiskStorage(dir), {
+    encrypts: async () => true,
+    dataKey: (id) => ring.dataKey(database.db, id),
+  });
   await read(await storage.get(key, { start: 0, end: 99 }));
   const longer = randomBytes(audio.length * 2);
   await other.put(key, Readable.from([longer]), { contentType: 'audio/wav' });
@@ -147,7 +181,12 @@ test('an object changed underneath after its header was learned: longer, shorter
   const shorter = randomBytes(1000);
   await other.put(key, Readable.from([shorter]), { contentType: 'audio/wav' });
   // The known header's version is gone: the stat made beside the read is used, not made again.
-  const refused = await calls(() => storage.get(key, past).then(() => null, (error: unknown) => error));
+  const refused = await calls(() =>
+    storage.get(key, past).then(
+      () => null,
+      (error: unknown) => error,
+    ),
+  );
   expect(refused.result).toBeInstanceOf(RangeError);
   expect(refused.calls.filter((call) => call === 'stat')).toEqual(['stat']);
   expect((await read(await storage.get(key, { start: 900, end: 5000 }))).equals(shorter.subarray(900))).toBe(true);
@@ -160,7 +199,9 @@ test('a company whose key was destroyed: an encrypted copy put back is still rec
   const company = key.split('/')[0]!;
   const backup = await read(await counting.get(key));
   await database.db.transaction((tx) => ring.destroy(tx, company, () => undefined));
-  expect(await database.query('select company_id from keys_test.company_keys where company_id = $1', [company])).toEqual([]);
+  expect(
+    await database.query('select company_id from keys_test.company_keys where company_id = $1', [company]),
+  ).toEqual([]);
   expect(await ring.mayHaveEncrypted(database.db, company)).toBe(true);
   await counting.put(key, Readable.from([backup]), { contentType: 'audio/wav' });
   await expect(storage.get(key)).rejects.toThrow(KeyUnavailableError);

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { BlindIndex, DecryptionError, isSealed, isSealedEnvelope, openJson, openText, sealJson, sealText, sealedEnvelope } from '../src/crypto';
+import {
+  BlindIndex,
+  DecryptionError,
+  isSealed,
+  isSealedEnvelope,
+  openJson,
+  openText,
+  sealJson,
+  sealText,
+  sealedEnvelope,
+} from '../src/crypto';
 
 const key = randomBytes(32);
 const companyA = '00000000-0000-4000-8000-00000000000a';
@@ -31,7 +41,9 @@ test('JSON values round-trip, and an envelope is recognised only in its exact sh
 test('a value moved to another company or column, opened with another key, or altered, fails authentication', () => {
   const sealed = sealText(key, segments, 'secret words');
   expect(() => openText(key, { ...segments, companyId: companyB }, sealed)).toThrow(DecryptionError);
-  expect(() => openText(key, { ...segments, purpose: 'transcription.edits.segments_after' }, sealed)).toThrow(DecryptionError);
+  expect(() => openText(key, { ...segments, purpose: 'transcription.edits.segments_after' }, sealed)).toThrow(
+    DecryptionError,
+  );
   expect(() => openText(randomBytes(32), segments, sealed)).toThrow(DecryptionError);
   const raw = Buffer.from(sealed.slice(4), 'base64url');
   raw[raw.length - 1]! ^= 1;

@@ -1,7 +1,17 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Envelope } from '@earshot/contracts';
-import { EventConsumer, buildEnvelope, kitMigrations, migrate, on, type Database, type Db, type EventBus, type HandlerSpec } from '../src';
+import {
+  EventConsumer,
+  buildEnvelope,
+  kitMigrations,
+  migrate,
+  on,
+  type Database,
+  type Db,
+  type EventBus,
+  type HandlerSpec,
+} from '../src';
 import { openTestDatabase } from '../src/testing';
 import { consumerContext, describeKafka, testKafkaBus, unique } from './kafka-support';
 
@@ -13,7 +23,13 @@ const buses: EventBus[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  await migrate(database, SCHEMA, [...kitMigrations, { name: '0001_effects', sql: 'create table effects (seq bigserial primary key, event_id uuid not null, company text not null, n integer not null)' }]);
+  await migrate(database, SCHEMA, [
+    ...kitMigrations,
+    {
+      name: '0001_effects',
+      sql: 'create table effects (seq bigserial primary key, event_id uuid not null, company text not null, n integer not null)',
+    },
+  ]);
 });
 afterEach(async () => {
   await Promise.all(buses.splice(0).map((bus) => bus.stop()));
@@ -22,21 +38,31 @@ afterAll(async () => database.close());
 
 /** A user.signed_out event of `company` numbered `n` (its data.id is `company:n`). */
 const event = (company: string, n: number): Envelope =>
-  buildEnvelope({ type: 'user.signed_out', companyId: company, actor: { type: 'system', id: null }, data: { id: `${company}:${n}` } });
+  buildEnvelope({
+    type: 'user.signed_out',
+    companyId: company,
+    actor: { type: 'system', id: null },
+    data: { id: `${company}:${n}` },
+  });
 
 /** Records each event it applies in `effects`; `before` runs first (to fail on purpose). */
 function recorder(topic: string, before: (e: Envelope) => void = () => undefined): HandlerSpec {
   const spec = on('user.signed_out', async (e, tx: Db) => {
     before(e as unknown as Envelope);
     const [company, n] = e.data.id.split(':');
-    await tx.execute(sql`insert into kafka_delivery.effects (event_id, company, n) values (${e.id}, ${company}, ${Number(n)})`);
+    await tx.execute(
+      sql`insert into kafka_delivery.effects (event_id, company, n) values (${e.id}, ${company}, ${Number(n)})`,
+    );
   });
   return { ...spec, topics: [topic] };
 }
 
 async function effects(companies: readonly string[]) {
   const result = (await database.db.execute(sql`select event_id, company, n from kafka_delivery.effects
-    where company in (${sql.join(companies.map((c) => sql`${c}`), sql`, `)}) order by seq`)) as unknown as { rows: { event_id: string; company: string; n: number }[] };
+    where company in (${sql.join(
+      companies.map((c) => sql`${c}`),
+      sql`, `,
+    )}) order by seq`)) as unknown as { rows: { event_id: string; company: string; n: number }[] };
   return result.rows;
 }
 
@@ -55,7 +81,8 @@ async function consume(topic: string, handler: HandlerSpec, options: Parameters<
   return bus;
 }
 
-const publish = (bus: EventBus, topic: string, events: readonly Envelope[]) => bus.publish(events.map((envelope) => ({ topic, key: envelope.companyId!, envelope })));
+const publish = (bus: EventBus, topic: string, events: readonly Envelope[]) =>
+  bus.publish(events.map((envelope) => ({ topic, key: envelope.companyId!, envelope })));
 
 describeKafka('the kit consumer on Kafka', () => {
   test('where the broker refuses to create topics (KAFKA_TOPIC_CREATION=create) the bus says so and relies on auto-creation', async () => {
@@ -66,7 +93,9 @@ describeKafka('the kit consumer on Kafka', () => {
     const bus = await consume(topic, recorder(topic), { topicCreation: 'create', topics: [topic], logger });
     await publish(bus, topic, [event(company, 1)]);
     expect(await untilApplied([company], 1)).toEqual([expect.objectContaining({ company, n: 1 })]);
-    expect(logged.map((l) => l.msg)).toContainEqual(expect.stringMatching(/refused to create topics .* relying on its auto-creation/));
+    expect(logged.map((l) => l.msg)).toContainEqual(
+      expect.stringMatching(/refused to create topics .* relying on its auto-creation/),
+    );
   }, 60_000);
 
   test('at least once: a handler failing once gets the event again, and a duplicate publish is applied once', async () => {
@@ -75,10 +104,13 @@ describeKafka('the kit consumer on Kafka', () => {
     const sent = [1, 2, 3].map((n) => event(company, n));
     const deliveries: string[] = [];
     let failuresLeft = 1;
-    const bus = await consume(topic, recorder(topic, (e) => {
-      deliveries.push(e.id);
-      if (e.id === sent[1]!.id && failuresLeft-- > 0) throw new Error('database briefly unavailable');
-    }));
+    const bus = await consume(
+      topic,
+      recorder(topic, (e) => {
+        deliveries.push(e.id);
+        if (e.id === sent[1]!.id && failuresLeft-- > 0) throw new Error('database briefly unavailable');
+      }),
+    );
     // The second publish of the first event stands for a producer retry that wrote it twice.
     await publish(bus, topic, [...sent, sent[0]!]);
     const applied = await untilApplied([company], 3);
@@ -90,13 +122,16 @@ describeKafka('the kit consumer on Kafka', () => {
     expect(deliveries.filter((id) => id === sent[1]!.id)).toHaveLength(2);
   }, 60_000);
 
-  test('each company\'s events are applied in the order they were published, across partitions', async () => {
+  test("each company's events are applied in the order they were published, across partitions", async () => {
     const topic = unique('order');
     const companies = Array.from({ length: 6 }, () => unique('company'));
     const bus = await consume(topic, recorder(topic));
-    const sent = Array.from({ length: 60 }, (_, i) => event(companies[i % companies.length]!, Math.floor(i / companies.length)));
+    const sent = Array.from({ length: 60 }, (_, i) =>
+      event(companies[i % companies.length]!, Math.floor(i / companies.length)),
+    );
     for (let i = 0; i < sent.length; i += 15) await publish(bus, topic, sent.slice(i, i + 15));
     const applied = await untilApplied(companies, sent.length);
-    for (const company of companies) expect(applied.filter((r) => r.company === company).map((r) => r.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const company of companies)
+      expect(applied.filter((r) => r.company === company).map((r) => r.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   }, 60_000);
 });

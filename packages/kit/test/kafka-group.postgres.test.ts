@@ -19,11 +19,19 @@ let bus: EventBus | undefined;
 beforeAll(async () => {
   // Its own database on the server, so that the child process can open it by URL.
   database = await openThrowawayDatabase(process.env.DATABASE_URL!, 'earshot_kafka_group', 4);
-  const [{ name }] = (await database.query<{ name: string }>('select current_database() as name')) as [{ name: string }];
+  const [{ name }] = (await database.query<{ name: string }>('select current_database() as name')) as [
+    { name: string },
+  ];
   const target = new URL(process.env.DATABASE_URL!);
   target.pathname = `/${name}`;
   url = target.toString();
-  await migrate(database, SCHEMA, [...kitMigrations, { name: '0001_effects', sql: 'create table effects (seq bigserial primary key, event_id uuid not null, member text not null, label text not null)' }]);
+  await migrate(database, SCHEMA, [
+    ...kitMigrations,
+    {
+      name: '0001_effects',
+      sql: 'create table effects (seq bigserial primary key, event_id uuid not null, member text not null, label text not null)',
+    },
+  ]);
 });
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -32,10 +40,17 @@ afterAll(async () => {
 });
 
 const event = (company: string, label: string): Envelope =>
-  buildEnvelope({ type: 'user.signed_out', companyId: company, actor: { type: 'system', id: null }, data: { id: label } });
+  buildEnvelope({
+    type: 'user.signed_out',
+    companyId: company,
+    actor: { type: 'system', id: null },
+    data: { id: label },
+  });
 
 async function effects() {
-  const result = (await database.db.execute(sql`select event_id, member, label from kafka_group.effects order by seq`)) as unknown as { rows: { event_id: string; member: string; label: string }[] };
+  const result = (await database.db.execute(
+    sql`select event_id, member, label from kafka_group.effects order by seq`,
+  )) as unknown as { rows: { event_id: string; member: string; label: string }[] };
   return result.rows;
 }
 
@@ -69,7 +84,18 @@ describeKafka('two members of one group on Kafka', () => {
     const consumer = new EventConsumer(
       consumerContext(database, SCHEMA),
       group,
-      [{ ...on('user.signed_out', async (e, tx) => void (await tx.execute(sql`insert into kafka_group.effects (event_id, member, label) values (${e.id}, 'parent', ${e.data.id})`))), topics: [topic] }],
+      [
+        {
+          ...on(
+            'user.signed_out',
+            async (e, tx) =>
+              void (await tx.execute(
+                sql`insert into kafka_group.effects (event_id, member, label) values (${e.id}, 'parent', ${e.data.id})`,
+              )),
+          ),
+          topics: [topic],
+        },
+      ],
       5,
     );
     const subscription = consumer.subscription();
@@ -117,7 +143,12 @@ describeKafka('two members of one group on Kafka', () => {
     // What the child applied but never committed comes to the parent again (awaited: a partition
     // whose events the child had all applied adds no row, so the rows above can be complete first),
     // and is not applied again.
-    await until(async () => heldByChild.filter((row) => !delivered.has(row.event_id)), (missing) => missing.length === 0);
-    expect((await effects()).filter((r) => r.member === 'parent' && heldByChild.some((h) => h.event_id === r.event_id))).toEqual([]);
+    await until(
+      async () => heldByChild.filter((row) => !delivered.has(row.event_id)),
+      (missing) => missing.length === 0,
+    );
+    expect(
+      (await effects()).filter((r) => r.member === 'parent' && heldByChild.some((h) => h.event_id === r.event_id)),
+    ).toEqual([]);
   }, 120_000);
 });

@@ -6,12 +6,28 @@ import { sql } from 'drizzle-orm';
 import { EventConsumer, on, openDatabase } from '../src';
 import { consumerContext, testKafkaBus } from './kafka-support';
 
-const [MEMBER_DB_URL, MEMBER_TOPIC, MEMBER_GROUP, MEMBER_SCHEMA] = ['MEMBER_DB_URL', 'MEMBER_TOPIC', 'MEMBER_GROUP', 'MEMBER_SCHEMA'].map((key) => process.env[key] ?? '') as [string, string, string, string];
+const [MEMBER_DB_URL, MEMBER_TOPIC, MEMBER_GROUP, MEMBER_SCHEMA] = [
+  'MEMBER_DB_URL',
+  'MEMBER_TOPIC',
+  'MEMBER_GROUP',
+  'MEMBER_SCHEMA',
+].map((key) => process.env[key] ?? '') as [string, string, string, string];
 const database = await openDatabase({ url: MEMBER_DB_URL, poolSize: 2 });
 const consumer = new EventConsumer(
   consumerContext(database, MEMBER_SCHEMA),
   MEMBER_GROUP,
-  [{ ...on('user.signed_out', async (e, tx) => void (await tx.execute(sql`insert into ${sql.identifier(MEMBER_SCHEMA)}.effects (event_id, member, label) values (${e.id}, 'child', ${e.data.id})`))), topics: [MEMBER_TOPIC] }],
+  [
+    {
+      ...on(
+        'user.signed_out',
+        async (e, tx) =>
+          void (await tx.execute(
+            sql`insert into ${sql.identifier(MEMBER_SCHEMA)}.effects (event_id, member, label) values (${e.id}, 'child', ${e.data.id})`,
+          )),
+      ),
+      topics: [MEMBER_TOPIC],
+    },
+  ],
   5,
 );
 const subscription = consumer.subscription();

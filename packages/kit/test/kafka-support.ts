@@ -19,7 +19,12 @@ export const unique = (what: string) => `test.${what}.${randomUUID().slice(0, 8)
  * timeout (less a second) for members to rejoin, declares a silent member dead after one, and
  * answers a fetch only once its wait is over, even when messages arrived meanwhile.
  */
-export const FAST_GROUP = { sessionTimeout: 6_000, rebalanceTimeout: 3_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 } as const;
+export const FAST_GROUP = {
+  sessionTimeout: 6_000,
+  rebalanceTimeout: 3_000,
+  heartbeatInterval: 500,
+  maxWaitTimeInMs: 100,
+} as const;
 
 /** A bus on the suite's broker whose topics the broker creates on first use (the mock refuses createTopics). */
 export function testKafkaBus(options: Partial<KafkaBusOptions> = {}): KafkaBus {
@@ -43,6 +48,9 @@ export function consumerContext(database: Database, schema: string): ConsumerCon
     schema,
     db: database.db,
     logger: pino({ level: 'silent' }),
-    applyOnce: (consumer, envelopes, fn) => applyOnce(database.db, schema, consumer, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(() => undefined),
+    applyOnce: (consumer, envelopes, fn) =>
+      applyOnce(database.db, schema, consumer, envelopes, (tx, fresh) => fn(tx, () => undefined, fresh)).then(
+        () => undefined,
+      ),
   };
 }

@@ -14,7 +14,13 @@ async function serverWith(loadShedding: LoadShedding) {
 }
 
 test('a saturated server answers 503 with Retry-After at once, and liveness still answers', async () => {
-  const app = await serverWith({ maxEventLoopDelayMs: 1000, maxQueueDelayMs: 0, retryAfterSeconds: 3, healthCheck: async () => false, healthCheckIntervalMs: 60_000 });
+  const app = await serverWith({
+    maxEventLoopDelayMs: 1000,
+    maxQueueDelayMs: 0,
+    retryAfterSeconds: 3,
+    healthCheck: async () => false,
+    healthCheckIntervalMs: 60_000,
+  });
   try {
     const res = await app.inject({ method: 'GET', url: '/things' });
     expect(res.statusCode).toBe(503);
@@ -27,7 +33,13 @@ test('a saturated server answers 503 with Retry-After at once, and liveness stil
 });
 
 test('a server with room answers normally', async () => {
-  const app = await serverWith({ maxEventLoopDelayMs: 1000, maxQueueDelayMs: 0, retryAfterSeconds: 3, healthCheck: async () => true, healthCheckIntervalMs: 60_000 });
+  const app = await serverWith({
+    maxEventLoopDelayMs: 1000,
+    maxQueueDelayMs: 0,
+    retryAfterSeconds: 3,
+    healthCheck: async () => true,
+    healthCheckIntervalMs: 60_000,
+  });
   try {
     expect((await app.inject({ method: 'GET', url: '/things' })).statusCode).toBe(200);
   } finally {
@@ -37,11 +49,23 @@ test('a server with room answers normally', async () => {
 
 test('thresholds come from the configuration, with a default outside tests', () => {
   const from = (env: Record<string, string>) => loadSheddingFrom(loadConfig(BaseConfigSchema, env));
-  expect(from({ NODE_ENV: 'production' })).toEqual({ maxEventLoopDelayMs: 500, maxQueueDelayMs: 500, retryAfterSeconds: 2 });
+  expect(from({ NODE_ENV: 'production' })).toEqual({
+    maxEventLoopDelayMs: 500,
+    maxQueueDelayMs: 500,
+    retryAfterSeconds: 2,
+  });
   expect(from({ NODE_ENV: 'test' })).toEqual({ maxEventLoopDelayMs: 0, maxQueueDelayMs: 0, retryAfterSeconds: 2 });
-  expect(from({ NODE_ENV: 'test', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '250', LOAD_SHED_MAX_QUEUE_DELAY_MS: '800', LOAD_SHED_RETRY_AFTER_SECONDS: '5' }))
-    .toEqual({ maxEventLoopDelayMs: 250, maxQueueDelayMs: 800, retryAfterSeconds: 5 });
-  expect(() => loadConfig(BaseConfigSchema, { LOAD_SHED_RETRY_AFTER_SECONDS: '0' })).toThrow(/LOAD_SHED_RETRY_AFTER_SECONDS/);
+  expect(
+    from({
+      NODE_ENV: 'test',
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '250',
+      LOAD_SHED_MAX_QUEUE_DELAY_MS: '800',
+      LOAD_SHED_RETRY_AFTER_SECONDS: '5',
+    }),
+  ).toEqual({ maxEventLoopDelayMs: 250, maxQueueDelayMs: 800, retryAfterSeconds: 5 });
+  expect(() => loadConfig(BaseConfigSchema, { LOAD_SHED_RETRY_AFTER_SECONDS: '0' })).toThrow(
+    /LOAD_SHED_RETRY_AFTER_SECONDS/,
+  );
 });
 
 describe('a standing queue', () => {
@@ -96,7 +120,12 @@ describe('a standing queue', () => {
 test('a server with a standing queue refuses new requests with 503 at once; liveness still answers; the refusals do not count', async () => {
   let clock = 0;
   // Any real answer takes longer than this target: every answered request counts as queued.
-  const app = await serverWith({ maxEventLoopDelayMs: 0, maxQueueDelayMs: Number.MIN_VALUE, retryAfterSeconds: 4, now: () => clock });
+  const app = await serverWith({
+    maxEventLoopDelayMs: 0,
+    maxQueueDelayMs: Number.MIN_VALUE,
+    retryAfterSeconds: 4,
+    now: () => clock,
+  });
   try {
     for (let i = 0; i < 20; i++) expect((await app.inject({ method: 'GET', url: '/things' })).statusCode).toBe(200);
     // Within the second, nothing is decided yet.

@@ -9,7 +9,9 @@ afterAll(async () => database.close());
 
 const count = async (sql: string) => Number((await database.query<{ n: string | number }>(sql))[0]!.n);
 const applied = async (schema: string) =>
-  (await database.query<{ name: string }>(`select name from ${schema}.schema_migrations order by name`)).map((r) => r.name);
+  (await database.query<{ name: string }>(`select name from ${schema}.schema_migrations order by name`)).map(
+    (r) => r.name,
+  );
 
 test('applies each migration once, in name order, and skips the ones already applied', async () => {
   // Given out of order: 0002 needs the table 0001 creates.
@@ -29,10 +31,17 @@ test('applies each migration once, in name order, and skips the ones already app
 
 test('a failing migration leaves nothing behind and is retried on the next start', async () => {
   const base: Migration = { name: '0001_base', sql: 'create table base (id int)' };
-  const broken: Migration = { name: '0002_half', sql: 'create table half (id int); insert into no_such_table values (1)' };
+  const broken: Migration = {
+    name: '0002_half',
+    sql: 'create table half (id int); insert into no_such_table values (1)',
+  };
   await expect(migrate(database, 'mig_fail', [base, broken])).rejects.toThrow(/no_such_table/);
   expect(await applied('mig_fail')).toEqual(['0001_base']);
-  expect(await count("select count(*) as n from information_schema.tables where table_schema = 'mig_fail' and table_name = 'half'")).toBe(0);
+  expect(
+    await count(
+      "select count(*) as n from information_schema.tables where table_schema = 'mig_fail' and table_name = 'half'",
+    ),
+  ).toBe(0);
 
   const fixed: Migration = { name: '0002_half', sql: 'create table half (id int); insert into half values (1)' };
   expect(await migrate(database, 'mig_fail', [base, fixed])).toEqual(['0002_half']);

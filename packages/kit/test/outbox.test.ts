@@ -19,11 +19,19 @@ const SCHEMA = 'outbox_test';
 let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase();
-  await migrate(database, SCHEMA, [...kitMigrations, { name: '0001_effects', sql: 'create table effects (event_id uuid not null)' }]);
+  await migrate(database, SCHEMA, [
+    ...kitMigrations,
+    { name: '0001_effects', sql: 'create table effects (event_id uuid not null)' },
+  ]);
 });
 afterAll(async () => database.close());
 
-const signedOut = (id: string): NewEvent => ({ type: 'user.signed_out', companyId: 'company-1', actor: { type: 'user', id }, data: { id } });
+const signedOut = (id: string): NewEvent => ({
+  type: 'user.signed_out',
+  companyId: 'company-1',
+  actor: { type: 'user', id },
+  data: { id },
+});
 
 /** A real in-memory bus with one consumer group recording what it receives. */
 async function listeningBus() {
@@ -35,7 +43,13 @@ async function listeningBus() {
 }
 
 const pending = async () =>
-  Number((await database.query<{ n: string | number }>(`select count(*) as n from ${SCHEMA}.outbox where published_at is null`))[0]!.n);
+  Number(
+    (
+      await database.query<{ n: string | number }>(
+        `select count(*) as n from ${SCHEMA}.outbox where published_at is null`,
+      )
+    )[0]!.n,
+  );
 
 test('events written in a transaction that rolls back are never published', async () => {
   const { bus, received } = await listeningBus();
@@ -55,7 +69,9 @@ test('committed events are published once each, in commit order, and marked publ
   const { bus, received } = await listeningBus();
   const written: Envelope[] = [];
   for (const batch of [['a'], ['b', 'c'], ['d']]) {
-    written.push(...(await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, batch.map(signedOut)))));
+    written.push(
+      ...(await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, batch.map(signedOut)))),
+    );
   }
   const relay = new OutboxRelay(database, SCHEMA, bus, 50);
   expect(await relay.publishPending()).toBe(4);
@@ -92,7 +108,9 @@ test('a relay that crashes between publishing and marking republishes; the consu
     start: () => bus.start(),
     stop: () => bus.stop(),
   };
-  const [event] = await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, [signedOut('crash')]));
+  const [event] = await database.db.transaction(async (tx) =>
+    writeOutbox(tx as unknown as Db, SCHEMA, [signedOut('crash')]),
+  );
   await expect(new OutboxRelay(database, SCHEMA, crashing, 50).publishPending()).rejects.toThrow('relay process died');
   expect(await pending()).toBe(1);
 
@@ -107,7 +125,9 @@ test('a relay that crashes between publishing and marking republishes; the consu
 });
 
 test('a handler that fails inside applyOnce leaves no ledger row, so the retry applies it', async () => {
-  const [event] = await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, [signedOut('retry')]));
+  const [event] = await database.db.transaction(async (tx) =>
+    writeOutbox(tx as unknown as Db, SCHEMA, [signedOut('retry')]),
+  );
   const effect = (fail: boolean) => async (tx: Db) => {
     await tx.execute(sql`insert into outbox_test.effects (event_id) values (${event!.id})`);
     if (fail) throw new Error('handler failed');
@@ -121,7 +141,12 @@ test('a handler that fails inside applyOnce leaves no ledger row, so the retry a
 
 test('applyOnce over a batch hands the handler only the events not applied before, once each, in order', async () => {
   const events = await database.db.transaction(async (tx) =>
-    writeOutbox(tx as unknown as Db, SCHEMA, ['b1', 'b2', 'b3', 'b4'].map((id) => signedOut(id))));
+    writeOutbox(
+      tx as unknown as Db,
+      SCHEMA,
+      ['b1', 'b2', 'b3', 'b4'].map((id) => signedOut(id)),
+    ),
+  );
   const [one, two, three, four] = events as [Envelope, Envelope, Envelope, Envelope];
   const record = async (tx: Db, fresh: Envelope[]) => {
     for (const e of fresh) await tx.execute(sql`insert into outbox_test.effects (event_id) values (${e.id})`);
@@ -136,21 +161,32 @@ test('applyOnce over a batch hands the handler only the events not applied befor
   expect(fresh.map((e) => e.id)).toEqual([one.id, three.id, four.id]);
   expect(seen).toEqual([one.id, three.id, four.id]);
   let called = false;
-  expect(await applyOnce(database.db, SCHEMA, 'batcher', [four, one], async () => { called = true; })).toEqual([]);
+  expect(
+    await applyOnce(database.db, SCHEMA, 'batcher', [four, one], async () => {
+      called = true;
+    }),
+  ).toEqual([]);
   expect(called).toBe(false);
-  const rows = await database.query<{ n: number }>('select count(*)::int as n from outbox_test.effects where event_id = any($1::uuid[])', [events.map((e) => e.id)]);
+  const rows = await database.query<{ n: number }>(
+    'select count(*)::int as n from outbox_test.effects where event_id = any($1::uuid[])',
+    [events.map((e) => e.id)],
+  );
   expect(rows[0]!.n).toBe(4);
 });
 
 test('an event whose data does not match its catalogue schema is refused before it is written', async () => {
   await expect(
     database.db.transaction(async (tx) =>
-      writeOutbox(tx as unknown as Db, SCHEMA, [{ type: 'user.signed_out', companyId: null, actor: { type: 'system', id: null }, data: { id: 42 } }]),
+      writeOutbox(tx as unknown as Db, SCHEMA, [
+        { type: 'user.signed_out', companyId: null, actor: { type: 'system', id: null }, data: { id: 42 } },
+      ]),
     ),
   ).rejects.toThrow();
   await expect(
     database.db.transaction(async (tx) =>
-      writeOutbox(tx as unknown as Db, SCHEMA, [{ type: 'user.never_happened', companyId: null, actor: { type: 'system', id: null }, data: {} }]),
+      writeOutbox(tx as unknown as Db, SCHEMA, [
+        { type: 'user.never_happened', companyId: null, actor: { type: 'system', id: null }, data: {} },
+      ]),
     ),
   ).rejects.toThrow(/Unknown event type/);
 });
@@ -172,7 +208,9 @@ test('two relays on one schema publish in seq order: the second waits while the 
   const otherRelayBlocked = async () => {
     if (database.kind === 'pglite') return;
     for (;;) {
-      const [row] = await database.query<{ waiting: boolean }>("select exists(select 1 from pg_locks where locktype = 'advisory' and not granted) as waiting");
+      const [row] = await database.query<{ waiting: boolean }>(
+        "select exists(select 1 from pg_locks where locktype = 'advisory' and not granted) as waiting",
+      );
       if (row!.waiting) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -192,7 +230,10 @@ test('two relays on one schema publish in seq order: the second waits while the 
     start: async () => undefined,
     stop: async () => undefined,
   };
-  const [a, b] = await Promise.all([new OutboxRelay(database, SCHEMA, recording, 50).publishPending(), new OutboxRelay(database, SCHEMA, recording, 50).publishPending()]);
+  const [a, b] = await Promise.all([
+    new OutboxRelay(database, SCHEMA, recording, 50).publishPending(),
+    new OutboxRelay(database, SCHEMA, recording, 50).publishPending(),
+  ]);
   expect(a + b).toBe(250);
   expect(published).toEqual(Array.from({ length: 250 }, (_, i) => `order-${i}`));
   expect(await pending()).toBe(0);
@@ -203,10 +244,16 @@ test('published rows older than the kept time are pruned; recent and unpublished
   const relay = new OutboxRelay(database, SCHEMA, bus, 50);
   await relay.publishPending();
   await database.query(`delete from ${SCHEMA}.outbox`);
-  const [old, recent, waiting] = await database.db.transaction(async (tx) => writeOutbox(tx as unknown as Db, SCHEMA, ['old', 'recent', 'waiting'].map(signedOut)));
+  const [old, recent, waiting] = await database.db.transaction(async (tx) =>
+    writeOutbox(tx as unknown as Db, SCHEMA, ['old', 'recent', 'waiting'].map(signedOut)),
+  );
   // Backdated in SQL: 'old' went out two hours ago, 'recent' a minute ago, 'waiting' never.
-  await database.query(`update ${SCHEMA}.outbox set published_at = now() - interval '2 hours' where id = $1`, [old!.id]);
-  await database.query(`update ${SCHEMA}.outbox set published_at = now() - interval '1 minute' where id = $1`, [recent!.id]);
+  await database.query(`update ${SCHEMA}.outbox set published_at = now() - interval '2 hours' where id = $1`, [
+    old!.id,
+  ]);
+  await database.query(`update ${SCHEMA}.outbox set published_at = now() - interval '1 minute' where id = $1`, [
+    recent!.id,
+  ]);
   expect(await relay.prunePublished(OutboxRelay.PUBLISHED_KEPT_MS)).toBe(1);
   const left = await database.query<{ id: string }>(`select id from ${SCHEMA}.outbox order by seq`);
   expect(left.map((row) => row.id)).toEqual([recent!.id, waiting!.id]);

@@ -9,5 +9,12 @@ test('the first ask says yes, then only once the interval has passed since the l
     now = at;
     return tell();
   };
-  expect([asked(1_000), asked(1_001), asked(5_999), asked(6_000), asked(10_999), asked(11_000)]).toEqual([true, false, false, true, false, true]);
+  expect([asked(1_000), asked(1_001), asked(5_999), asked(6_000), asked(10_999), asked(11_000)]).toEqual([
+    true,
+    false,
+    false,
+    true,
+    false,
+    true,
+  ]);
 });

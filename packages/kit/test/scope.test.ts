@@ -1,6 +1,14 @@
 import { NO_COMPANY, actorOf, companyScope, type Identity } from '../src';
 
-const who = (role: Identity['role'], companyId: string | null): Identity => ({ userId: 'u1', companyId, role, email: 'a@b.c', sessionId: 's1', via: 'bearer', ip: '127.0.0.1' });
+const who = (role: Identity['role'], companyId: string | null): Identity => ({
+  userId: 'u1',
+  companyId,
+  role,
+  email: 'a@b.c',
+  sessionId: 's1',
+  via: 'bearer',
+  ip: '127.0.0.1',
+});
 
 test('a company role is scoped to its own company, whatever it asks for', () => {
   expect(companyScope(who('ADMIN', 'c1'), 'c2')).toBe('c1');
@@ -16,5 +24,11 @@ test('the platform administrator sees all companies, or the one it names', () =>
 });
 
 test('an actor carries who and from where, never the session kind', () => {
-  expect(actorOf(who('USER', 'c1'), '10.0.0.1')).toEqual({ type: 'user', id: 'u1', email: 'a@b.c', role: 'USER', ip: '10.0.0.1' });
+  expect(actorOf(who('USER', 'c1'), '10.0.0.1')).toEqual({
+    type: 'user',
+    id: 'u1',
+    email: 'a@b.c',
+    role: 'USER',
+    ip: '10.0.0.1',
+  });
 });

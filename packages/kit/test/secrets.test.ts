@@ -27,7 +27,10 @@ test('generates secrets once, keeps them in DATA_DIR readable by the owner only,
 
 test('secrets from the environment win and are never written to disk', () => {
   const dir = tempDir();
-  expect(resolveSecrets(dir, { JWT_SECRET: ENV_JWT, SECRETS_KEY: ENV_KEY })).toEqual({ jwtSecret: ENV_JWT, secretsKey: ENV_KEY });
+  expect(resolveSecrets(dir, { JWT_SECRET: ENV_JWT, SECRETS_KEY: ENV_KEY })).toEqual({
+    jwtSecret: ENV_JWT,
+    secretsKey: ENV_KEY,
+  });
   expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
 
   // Only the missing one is generated and stored.

@@ -12,18 +12,27 @@ const notes = defineService({
   prefixes: ['/notes'],
   migrations: [{ name: '0001_notes', sql: 'create table notes (id serial primary key, text text not null)' }],
   async routes(app, ctx) {
-    app.post('/notes', {
-      config: { access: ['ADMIN'] },
-      schema: { body: z.object({ text: z.string().min(1) }).strict() },
-    }, async (request, reply) => {
-      const who = identityOf(request);
-      const { text } = request.body as { text: string };
-      await ctx.transact(async (tx, emit) => {
-        await tx.execute(sql`insert into notes_test.notes (text) values (${text})`);
-        emit({ type: 'user.signed_out', companyId: who.companyId, actor: { type: 'user', id: who.userId }, data: { id: who.userId } });
-      });
-      return reply.code(201).send({ ok: true });
-    });
+    app.post(
+      '/notes',
+      {
+        config: { access: ['ADMIN'] },
+        schema: { body: z.object({ text: z.string().min(1) }).strict() },
+      },
+      async (request, reply) => {
+        const who = identityOf(request);
+        const { text } = request.body as { text: string };
+        await ctx.transact(async (tx, emit) => {
+          await tx.execute(sql`insert into notes_test.notes (text) values (${text})`);
+          emit({
+            type: 'user.signed_out',
+            companyId: who.companyId,
+            actor: { type: 'user', id: who.userId },
+            data: { id: who.userId },
+          });
+        });
+        return reply.code(201).send({ ok: true });
+      },
+    );
   },
   subscriptions: () => [on('user.signed_out', async (event) => void seen.push(event))],
 });

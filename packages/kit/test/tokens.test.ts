@@ -5,7 +5,13 @@ import { SignJWT } from 'jose';
 import { TokenSigner, TokenVerifier, denialUntil, resolveSigningKeys, rotateSigningKey } from '../src';
 import { TEST_JWT_SECRET, testSigningKeyPem, testSigningKeys } from '../src/testing';
 
-const identity = { userId: 'user-1', companyId: 'company-1', role: 'ADMIN' as const, email: 'admin@acme.test', sessionId: 'session-1' };
+const identity = {
+  userId: 'user-1',
+  companyId: 'company-1',
+  role: 'ADMIN' as const,
+  email: 'admin@acme.test',
+  sessionId: 'session-1',
+};
 const keys = testSigningKeys();
 const signer = new TokenSigner(keys, 900);
 const tokens = new TokenVerifier(900).trust(signer.jwks());
@@ -13,7 +19,19 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 const now = () => Math.floor(Date.now() / 1000);
 
 /** A token with our claims signed by `key`, with chosen times, issuer, audience and algorithm. */
-function craft(key: Parameters<SignJWT['sign']>[0], claims: { iat: number; exp: number; iss?: string; aud?: string; role?: string; alg?: string; kid?: string; sid?: string | null }) {
+function craft(
+  key: Parameters<SignJWT['sign']>[0],
+  claims: {
+    iat: number;
+    exp: number;
+    iss?: string;
+    aud?: string;
+    role?: string;
+    alg?: string;
+    kid?: string;
+    sid?: string | null;
+  },
+) {
   const sid = claims.sid === null ? {} : { sid: claims.sid ?? identity.sessionId };
   return new SignJWT({ cid: identity.companyId, role: claims.role ?? identity.role, email: identity.email, ...sid })
     .setProtectedHeader({ alg: claims.alg ?? 'EdDSA', kid: claims.kid ?? keys.current.kid })
@@ -29,7 +47,11 @@ const own = keys.current.privateKey;
 test('a token it signed verifies back to the same identity, with its session id and kid', async () => {
   const token = await signer.sign(identity);
   expect(await tokens.verify(token)).toEqual(identity);
-  expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({ alg: 'EdDSA', kid: keys.current.kid, typ: 'JWT' });
+  expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({
+    alg: 'EdDSA',
+    kid: keys.current.kid,
+    typ: 'JWT',
+  });
   // The crafting helper matches real tokens, so the rejections below are about one thing each.
   expect(await tokens.verify(await craft(own, { iat: now(), exp: now() + 60 }))).toEqual(identity);
 });
@@ -55,12 +77,32 @@ test('a token without a session id is rejected', async () => {
 
 test('a token whose payload was altered after signing is rejected', async () => {
   const [header, , signature] = (await signer.sign(identity)).split('.');
-  const payload = b64({ sub: identity.userId, cid: null, role: 'HOST_ADMIN', email: identity.email, sid: 's', iss: 'earshot-auth', aud: 'earshot-api', iat: now(), exp: now() + 60 });
+  const payload = b64({
+    sub: identity.userId,
+    cid: null,
+    role: 'HOST_ADMIN',
+    email: identity.email,
+    sid: 's',
+    iss: 'earshot-auth',
+    aud: 'earshot-api',
+    iat: now(),
+    exp: now() + 60,
+  });
   expect(await tokens.verify(`${header}.${payload}.${signature}`)).toBeNull();
 });
 
 test('an unsigned token (alg none) is rejected', async () => {
-  const payload = b64({ sub: identity.userId, cid: null, role: 'HOST_ADMIN', email: identity.email, sid: 's', iss: 'earshot-auth', aud: 'earshot-api', iat: now(), exp: now() + 60 });
+  const payload = b64({
+    sub: identity.userId,
+    cid: null,
+    role: 'HOST_ADMIN',
+    email: identity.email,
+    sid: 's',
+    iss: 'earshot-auth',
+    aud: 'earshot-api',
+    iat: now(),
+    exp: now() + 60,
+  });
   expect(await tokens.verify(`${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`)).toBeNull();
   expect(await tokens.verify(`${b64({ alg: 'none', typ: 'JWT' })}.${payload}`)).toBeNull();
 });
@@ -118,7 +160,9 @@ describe('signing keys', () => {
     const first = await resolveSigningKeys(dir, 900);
     const again = await resolveSigningKeys(dir, 900);
     expect(again.current.kid).toBe(first.current.kid);
-    expect(first.publicJwks).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: first.current.kid, alg: 'EdDSA', use: 'sig' }]);
+    expect(first.publicJwks).toEqual([
+      { kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: first.current.kid, alg: 'EdDSA', use: 'sig' },
+    ]);
     expect(JSON.stringify(first.publicJwks)).not.toMatch(/"d"/);
   });
 
@@ -140,9 +184,14 @@ describe('signing keys', () => {
 
   test('distributed mode takes the key from AUTH_SIGNING_KEY and publishes earlier public keys given', async () => {
     const previous = new TokenSigner(await resolveSigningKeys(tempDir(), 900), 900);
-    const resolved = await resolveSigningKeys(tempDir(), 900, { AUTH_SIGNING_KEY: testSigningKeyPem(), AUTH_PREVIOUS_PUBLIC_KEYS: JSON.stringify(previous.jwks()) });
+    const resolved = await resolveSigningKeys(tempDir(), 900, {
+      AUTH_SIGNING_KEY: testSigningKeyPem(),
+      AUTH_PREVIOUS_PUBLIC_KEYS: JSON.stringify(previous.jwks()),
+    });
     expect(resolved.publicJwks.map((k) => k.kid)).toEqual([resolved.current.kid, previous.jwks().keys[0]!.kid]);
-    await expect(resolveSigningKeys(tempDir(), 900, { AUTH_SIGNING_KEY: 'not a key' })).rejects.toThrow(/Ed25519 private key/);
+    await expect(resolveSigningKeys(tempDir(), 900, { AUTH_SIGNING_KEY: 'not a key' })).rejects.toThrow(
+      /Ed25519 private key/,
+    );
   });
 });
 

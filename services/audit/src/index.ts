@@ -1,4 +1,12 @@
-import { ContextTimers, defineService, onEvery, startDailyJob, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
+import {
+  ContextTimers,
+  defineService,
+  onEvery,
+  startDailyJob,
+  storageConfigShape,
+  type ServiceContext,
+  type StorageConfig,
+} from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
@@ -25,7 +33,12 @@ export const auditService = defineService<AuditContext['config']>({
     const audit = new AuditLog(ctx);
     // Besides: retention policies and company holds, for the daily audit retention.
     // And a person's data (issue 25): the entries about them, for the auth service's ZIP; erasing keeps them.
-    return [onEvery((envelopes, tx) => audit.record(tx, envelopes)), ...retention.handlers(), auditExportPart(ctx.config), auditErasePart];
+    return [
+      onEvery((envelopes, tx) => audit.record(tx, envelopes)),
+      ...retention.handlers(),
+      auditExportPart(ctx.config),
+      auditErasePart,
+    ];
   },
   // Entries from before the chain are sealed first; then the daily anchor, looked at like the
   // tenant's monthly grants: at start and on a timer, written once per UTC day by whoever is first.
@@ -33,11 +46,18 @@ export const auditService = defineService<AuditContext['config']>({
     const sealed = await new AuditLog(ctx).chain.sealOldEntries((fn) => ctx.transact((tx) => fn(tx)));
     if (sealed > 0) ctx.logger.info({ chains: sealed }, 'audit entries from before the hash chain sealed');
     const job = new AnchorJob(ctx.db, ctx.logger, ctx.config);
-    const anchor = () => job.run().then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'audit chain anchor failed'));
+    const anchor = () =>
+      job.run().then(
+        () => undefined,
+        (error: unknown) => ctx.logger.error({ err: error }, 'audit chain anchor failed'),
+      );
     await anchor();
     timers.every(ctx, ANCHOR_POLL_MS, () => void anchor());
     const cut = auditRetention(ctx);
-    timers.add(ctx, startDailyJob(ctx.logger, 'audit retention', (now) => cut.daily(now)));
+    timers.add(
+      ctx,
+      startDailyJob(ctx.logger, 'audit retention', (now) => cut.daily(now)),
+    );
   },
   async stop(ctx) {
     timers.stop(ctx);

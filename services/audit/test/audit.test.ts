@@ -26,14 +26,36 @@ const eventTopic = (type: string) => (type.startsWith('company.') ? 'earshot.ten
 
 /** Publishes envelopes as the auth service (or any producer) would, and waits for the log. */
 async function publish(...envelopes: Envelope[]) {
-  await stack.bus.publish(envelopes.map((envelope) => ({ topic: eventTopic(envelope.type), key: envelope.companyId ?? 'platform', envelope })));
+  await stack.bus.publish(
+    envelopes.map((envelope) => ({
+      topic: eventTopic(envelope.type),
+      key: envelope.companyId ?? 'platform',
+      envelope,
+    })),
+  );
   await stack.settle();
 }
 
 async function audit(query = '') {
   const res = await stack.as(host, { method: 'GET', url: `/api/audit${query}` });
   expect(res.statusCode).toBe(200);
-  return res.json() as { items: { _id: string; type: string; occurredAt: string; companyId: string | null; actor: Actor; target: { type: string; id: string | null }; before: unknown; after: unknown; data: Record<string, unknown> }[]; total: number; totalPages: number; page: number; pageSize: number };
+  return res.json() as {
+    items: {
+      _id: string;
+      type: string;
+      occurredAt: string;
+      companyId: string | null;
+      actor: Actor;
+      target: { type: string; id: string | null };
+      before: unknown;
+      after: unknown;
+      data: Record<string, unknown>;
+    }[];
+    total: number;
+    totalPages: number;
+    page: number;
+    pageSize: number;
+  };
 }
 
 async function entryCount(): Promise<number> {
@@ -43,19 +65,38 @@ async function entryCount(): Promise<number> {
 describe('what the log records', () => {
   test('sign-ins, successful and failed, show up with who, where and what', async () => {
     const userId = alice.id!;
-    const signedIn = buildEnvelope({ type: 'user.signed_in', companyId: companyA, actor: alice, data: { id: userId, email: alice.email!, method: 'password' } });
+    const signedIn = buildEnvelope({
+      type: 'user.signed_in',
+      companyId: companyA,
+      actor: alice,
+      data: { id: userId, email: alice.email!, method: 'password' },
+    });
     const failed = buildEnvelope({
-      type: 'user.sign_in_failed', companyId: null, actor: { type: 'system', id: null, ip: '198.51.100.9' },
+      type: 'user.sign_in_failed',
+      companyId: null,
+      actor: { type: 'system', id: null, ip: '198.51.100.9' },
       data: { id: null, email: 'nobody@a.test', reason: 'invalid_credentials' },
     });
     await publish(signedIn, failed);
 
     const ok = (await audit('?type=user.signed_in')).items;
     expect(ok).toHaveLength(1);
-    expect(ok[0]).toMatchObject({ _id: signedIn.id, type: 'user.signed_in', companyId: companyA, actor: alice, target: { type: 'user', id: userId }, before: null, after: null });
+    expect(ok[0]).toMatchObject({
+      _id: signedIn.id,
+      type: 'user.signed_in',
+      companyId: companyA,
+      actor: alice,
+      target: { type: 'user', id: userId },
+      before: null,
+      after: null,
+    });
     const bad = (await audit('?type=user.sign_in_failed')).items;
     expect(bad).toHaveLength(1);
-    expect(bad[0]).toMatchObject({ actor: { type: 'system', id: null, ip: '198.51.100.9' }, target: { type: 'user', id: null }, data: { email: 'nobody@a.test', reason: 'invalid_credentials' } });
+    expect(bad[0]).toMatchObject({
+      actor: { type: 'system', id: null, ip: '198.51.100.9' },
+      target: { type: 'user', id: null },
+      data: { email: 'nobody@a.test', reason: 'invalid_credentials' },
+    });
   });
 
   test('user changes show up with before and after', async () => {
@@ -63,16 +104,29 @@ describe('what the log records', () => {
     const before = { email: 'bob@a.test', firstName: 'Bob', lastName: 'B', role: 'USER' as const, companyId: companyA };
     const after = { ...before, role: 'ADMIN' as const };
     await publish(
-      buildEnvelope({ type: 'user.created', companyId: companyA, actor: alice, data: { id, before: null, after: before } }),
+      buildEnvelope({
+        type: 'user.created',
+        companyId: companyA,
+        actor: alice,
+        data: { id, before: null, after: before },
+      }),
       buildEnvelope({ type: 'user.updated', companyId: companyA, actor: alice, data: { id, before, after } }),
     );
     const items = (await audit(`?type=user.updated&actorId=${alice.id}`)).items;
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ target: { type: 'user', id }, before: { role: 'USER' }, after: { role: 'ADMIN' } });
+    expect(items[0]).toMatchObject({
+      target: { type: 'user', id },
+      before: { role: 'USER' },
+      after: { role: 'ADMIN' },
+    });
   });
 
   test('company changes made through the tenant API show up with the platform administrator as actor', async () => {
-    const created = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: 'Audited', code: 'AUD', domain: 'audited' } });
+    const created = await stack.as(host, {
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: 'Audited', code: 'AUD', domain: 'audited' },
+    });
     expect(created.statusCode).toBe(201);
     const { _id: id, apiKey } = created.json();
     await stack.as(host, { method: 'PUT', url: `/api/companies/${id}`, payload: { status: 'suspended' } });
@@ -83,7 +137,14 @@ describe('what the log records', () => {
     const log = await audit(`?companyId=${id}`);
     // The tenant service's own report that it removed the company's data closes the deletion here.
     // The company's opening credits are granted with it, and logged like any grant.
-    expect(log.items.map((e) => e.type)).toEqual(['company.data_removed', 'company.deleted', 'company.api_key_rotated', 'company.updated', 'credits.granted', 'company.created']);
+    expect(log.items.map((e) => e.type)).toEqual([
+      'company.data_removed',
+      'company.deleted',
+      'company.api_key_rotated',
+      'company.updated',
+      'credits.granted',
+      'company.created',
+    ]);
     expect(log.items[0]).toMatchObject({ actor: { type: 'user', id: hostId }, after: null });
     log.items.shift();
     for (const entry of log.items) {
@@ -95,41 +156,94 @@ describe('what the log records', () => {
     const updated = log.items.find((e) => e.type === 'company.updated')!;
     expect(updated.before).toMatchObject({ status: 'active', code: 'AUD' });
     expect(updated.after).toMatchObject({ status: 'suspended', code: 'AUD' });
-    expect(log.items.find((e) => e.type === 'company.deleted')!).toMatchObject({ before: { domain: 'audited' }, after: null });
+    expect(log.items.find((e) => e.type === 'company.deleted')!).toMatchObject({
+      before: { domain: 'audited' },
+      after: null,
+    });
     // The key shown at creation is nowhere in the log.
     expect(JSON.stringify(log)).not.toContain(apiKey);
   });
 
   test('secret-looking fields are redacted before they are stored, at any depth', async () => {
     const id = randomUUID();
-    const reset = buildEnvelope({ type: 'user.password_reset_requested', companyId: companyB, actor: { type: 'system', id: null }, data: { id, email: 'c@b.test', firstName: 'C', lastName: 'B', sealedLink: 'v1:s3cr3t-token', expiresInMinutes: 30 } });
+    const reset = buildEnvelope({
+      type: 'user.password_reset_requested',
+      companyId: companyB,
+      actor: { type: 'system', id: null },
+      data: {
+        id,
+        email: 'c@b.test',
+        firstName: 'C',
+        lastName: 'B',
+        sealedLink: 'v1:s3cr3t-token',
+        expiresInMinutes: 30,
+      },
+    });
     // A producer of a newer version (not in this catalogue yet) with secrets nested in its data.
     const future: Envelope = {
-      id: randomUUID(), type: 'company.integration_added', version: 1, occurredAt: new Date().toISOString(), companyId: companyB, actor: alice,
-      data: { id: 'int-1', after: { name: 'CRM', credentials: { apiKey: 'sk-live-xyz', clientSecret: 'very-secret' }, hooks: [{ url: 'https://h', authToken: 'tok-1' }] } },
+      id: randomUUID(),
+      type: 'company.integration_added',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      companyId: companyB,
+      actor: alice,
+      data: {
+        id: 'int-1',
+        after: {
+          name: 'CRM',
+          credentials: { apiKey: 'sk-live-xyz', clientSecret: 'very-secret' },
+          hooks: [{ url: 'https://h', authToken: 'tok-1' }],
+        },
+      },
     };
     await publish(reset, future);
 
-    const stored = await stack.database.query<{ data: unknown; after: unknown }>('select data, after from audit.entries where id = any($1::uuid[])', [[reset.id, future.id]]);
+    const stored = await stack.database.query<{ data: unknown; after: unknown }>(
+      'select data, after from audit.entries where id = any($1::uuid[])',
+      [[reset.id, future.id]],
+    );
     const text = JSON.stringify(stored);
     for (const secret of ['s3cr3t-token', 'sk-live-xyz', 'very-secret', 'tok-1']) expect(text).not.toContain(secret);
     const entry = (await audit(`?type=company.integration_added`)).items[0]!;
-    expect(entry.after).toEqual({ name: 'CRM', credentials: REDACTED, hooks: [{ url: 'https://h', authToken: REDACTED }] });
-    expect((await audit('?type=user.password_reset_requested')).items[0]!.data).toEqual({ id, email: 'c@b.test', firstName: 'C', lastName: 'B', sealedLink: REDACTED, expiresInMinutes: 30 });
+    expect(entry.after).toEqual({
+      name: 'CRM',
+      credentials: REDACTED,
+      hooks: [{ url: 'https://h', authToken: REDACTED }],
+    });
+    expect((await audit('?type=user.password_reset_requested')).items[0]!.data).toEqual({
+      id,
+      email: 'c@b.test',
+      firstName: 'C',
+      lastName: 'B',
+      sealedLink: REDACTED,
+      expiresInMinutes: 30,
+    });
   });
 
   test('redact keeps everything that is not a secret', () => {
-    expect(redact({ id: 'x', list: [1, { password: 'p', name: 'n' }], nested: { token: null, keep: true }, n: 3 }))
-      .toEqual({ id: 'x', list: [1, { password: REDACTED, name: 'n' }], nested: { token: REDACTED, keep: true }, n: 3 });
+    expect(
+      redact({ id: 'x', list: [1, { password: 'p', name: 'n' }], nested: { token: null, keep: true }, n: 3 }),
+    ).toEqual({ id: 'x', list: [1, { password: REDACTED, name: 'n' }], nested: { token: REDACTED, keep: true }, n: 3 });
   });
 
   test('transcript text and sealed provider keys stay out of the log', () => {
-    expect(redact({ id: 't', segments: [{ text: 'private words' }, { text: 'more' }], segmentText: 'edited words', apiKeySealed: 'v1:abc' }))
-      .toEqual({ id: 't', segments: '[2 items omitted]', segmentText: '[omitted]', apiKeySealed: REDACTED });
+    expect(
+      redact({
+        id: 't',
+        segments: [{ text: 'private words' }, { text: 'more' }],
+        segmentText: 'edited words',
+        apiKeySealed: 'v1:abc',
+      }),
+    ).toEqual({ id: 't', segments: '[2 items omitted]', segmentText: '[omitted]', apiKeySealed: REDACTED });
   });
 
   test('a redelivered event is stored once', async () => {
-    const event = buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } });
+    const event = buildEnvelope({
+      type: 'user.signed_out',
+      companyId: companyA,
+      actor: alice,
+      data: { id: alice.id! },
+    });
     await publish(event);
     const count = await entryCount();
     await publish(event, event);
@@ -138,24 +252,50 @@ describe('what the log records', () => {
   });
 
   test('events that arrive together, a redelivered one among them, are each stored once and in their order', async () => {
-    const before = buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } });
+    const before = buildEnvelope({
+      type: 'user.signed_out',
+      companyId: companyA,
+      actor: alice,
+      data: { id: alice.id! },
+    });
     await publish(before);
-    const burst = Array.from({ length: 30 }, () => buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } }));
+    const burst = Array.from({ length: 30 }, () =>
+      buildEnvelope({ type: 'user.signed_out', companyId: companyA, actor: alice, data: { id: alice.id! } }),
+    );
     await publish(...burst.slice(0, 15), before, ...burst.slice(15), burst[3]!);
-    const rows = await stack.database.query<{ id: string }>('select id::text from audit.entries where id = any($1::uuid[]) order by seq', [[before, ...burst].map((e) => e.id)]);
+    const rows = await stack.database.query<{ id: string }>(
+      'select id::text from audit.entries where id = any($1::uuid[]) order by seq',
+      [[before, ...burst].map((e) => e.id)],
+    );
     expect(rows.map((r) => r.id)).toEqual([before, ...burst].map((e) => e.id));
   });
 
   test('transcript events target the file when they name no transcript id', async () => {
     const fileId = randomUUID();
-    await publish(buildEnvelope({ type: 'transcript.status_changed', companyId: companyA, actor: { type: 'system', id: null }, data: { fileId, status: 'processing' } }));
-    expect((await audit('?type=transcript.status_changed')).items[0]!.target).toEqual({ type: 'transcript', id: fileId });
+    await publish(
+      buildEnvelope({
+        type: 'transcript.status_changed',
+        companyId: companyA,
+        actor: { type: 'system', id: null },
+        data: { fileId, status: 'processing' },
+      }),
+    );
+    expect((await audit('?type=transcript.status_changed')).items[0]!.target).toEqual({
+      type: 'transcript',
+      id: fileId,
+    });
   });
 });
 
 describe('querying the log', () => {
   const old = (iso: string, companyId: string, actor: Actor): Envelope => ({
-    id: randomUUID(), type: 'user.signed_out', version: 1, occurredAt: iso, companyId, actor, data: { id: actor.id },
+    id: randomUUID(),
+    type: 'user.signed_out',
+    version: 1,
+    occurredAt: iso,
+    companyId,
+    actor,
+    data: { id: actor.id },
   });
   const bob: Actor = { type: 'user', id: randomUUID(), email: 'bob@b.test', role: 'USER' };
   const history = [
@@ -205,8 +345,22 @@ describe('querying the log', () => {
 
   test('the service takes a plain identity and scopes by it: a company identity never reads another company', async () => {
     const log = new AuditLog(stack.running.contexts.get('audit')!);
-    const admin = { userId: alice.id!, companyId: companyA, role: 'ADMIN' as const, email: alice.email!, via: 'bearer' as const, ip: '127.0.0.1', sessionId: 'test-session' };
-    const asked = await log.list(admin, { companyId: companyB, to: '2020-12-31', page: 1, pageSize: 50, withTotal: true });
+    const admin = {
+      userId: alice.id!,
+      companyId: companyA,
+      role: 'ADMIN' as const,
+      email: alice.email!,
+      via: 'bearer' as const,
+      ip: '127.0.0.1',
+      sessionId: 'test-session',
+    };
+    const asked = await log.list(admin, {
+      companyId: companyB,
+      to: '2020-12-31',
+      page: 1,
+      pageSize: 50,
+      withTotal: true,
+    });
     expect(asked.items.map((e) => e._id)).toEqual([history[2]!.id, history[0]!.id]);
   });
 
@@ -231,9 +385,29 @@ describe('keyset pages', () => {
   // 23 entries of one instant and 4 of others: the order must still be total and stable.
   const same = '2021-06-01T08:00:00.000Z';
   const events = [
-    ...Array.from({ length: 23 }, (_, i) => ({ id: randomUUID(), type: 'user.signed_out', version: 1, occurredAt: same, companyId: company, actor: alice, data: { id: `u${i}` } })),
-    ...['2021-06-02T00:00:00.000Z', '2021-05-01T00:00:00.000Z', '2021-06-01T08:00:00.001Z', '2021-06-01T07:59:59.999Z'].map((occurredAt) => (
-      { id: randomUUID(), type: 'company.updated', version: 1, occurredAt, companyId: company, actor: alice, data: { id: company } })),
+    ...Array.from({ length: 23 }, (_, i) => ({
+      id: randomUUID(),
+      type: 'user.signed_out',
+      version: 1,
+      occurredAt: same,
+      companyId: company,
+      actor: alice,
+      data: { id: `u${i}` },
+    })),
+    ...[
+      '2021-06-02T00:00:00.000Z',
+      '2021-05-01T00:00:00.000Z',
+      '2021-06-01T08:00:00.001Z',
+      '2021-06-01T07:59:59.999Z',
+    ].map((occurredAt) => ({
+      id: randomUUID(),
+      type: 'company.updated',
+      version: 1,
+      occurredAt,
+      companyId: company,
+      actor: alice,
+      data: { id: company },
+    })),
   ] satisfies Envelope[];
   beforeAll(async () => publish(...events));
 
@@ -273,14 +447,21 @@ describe('keyset pages', () => {
     const page = (await audit(`?companyId=${company}&pageSize=${events.length}`)) as unknown as Page;
     expect(page.nextCursor).toBeNull();
     const firstFive = (await audit(`?companyId=${company}&pageSize=5`)) as unknown as Page;
-    const rest = (await audit(`?companyId=${company}&pageSize=${events.length - 5}&cursor=${firstFive.nextCursor}`)) as unknown as Page;
+    const rest = (await audit(
+      `?companyId=${company}&pageSize=${events.length - 5}&cursor=${firstFive.nextCursor}`,
+    )) as unknown as Page;
     expect(rest.items).toHaveLength(events.length - 5);
     expect(rest.nextCursor).toBeNull();
   });
 
   test('by target and by actor e-mail', async () => {
     const byTarget = await audit(`?targetType=company&targetId=${company}`);
-    expect(byTarget.items.map((e) => e._id).sort()).toEqual(events.filter((e) => e.type === 'company.updated').map((e) => e.id).sort());
+    expect(byTarget.items.map((e) => e._id).sort()).toEqual(
+      events
+        .filter((e) => e.type === 'company.updated')
+        .map((e) => e.id)
+        .sort(),
+    );
     expect((await audit(`?companyId=${company}&targetType=user`)).total).toBe(23);
     expect((await audit(`?companyId=${company}&targetId=u7`)).items.map((e) => e._id)).toEqual([events[7]!.id]);
     expect((await audit(`?companyId=${company}&actorEmail=ALICE@a.test`)).total).toBe(events.length);
@@ -309,11 +490,29 @@ describe('export', () => {
   const company = randomUUID();
   const mallory: Actor = { type: 'user', id: randomUUID(), email: '=cmd@evil.test', role: 'ADMIN', ip: '203.0.113.9' };
   // Raw, not built: the log keeps whatever a producer sent, and that is what must export safely.
-  const tricky: Envelope = { id: randomUUID(), type: 'company.updated', version: 1, occurredAt: new Date().toISOString(), companyId: company, actor: mallory, data: { id: '+SUM(A1:A9)', before: { name: 'Say "hi", then\nleave' }, after: { name: '@once', password: 'hunter2' } } };
-  const plain = buildEnvelope({ type: 'user.signed_in', companyId: company, actor: alice, data: { id: alice.id!, email: alice.email!, method: 'password' } });
+  const tricky: Envelope = {
+    id: randomUUID(),
+    type: 'company.updated',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    companyId: company,
+    actor: mallory,
+    data: {
+      id: '+SUM(A1:A9)',
+      before: { name: 'Say "hi", then\nleave' },
+      after: { name: '@once', password: 'hunter2' },
+    },
+  };
+  const plain = buildEnvelope({
+    type: 'user.signed_in',
+    companyId: company,
+    actor: alice,
+    data: { id: alice.id!, email: alice.email!, method: 'password' },
+  });
   beforeAll(async () => publish(tricky, plain));
 
-  const download = (query: string, token = host) => stack.as(token, { method: 'GET', url: `/api/audit/export${query}` });
+  const download = (query: string, token = host) =>
+    stack.as(token, { method: 'GET', url: `/api/audit/export${query}` });
 
   test('CSV of the filtered log: attachment, header, escaped cells, formulas defused, secrets redacted', async () => {
     const res = await download(`?format=csv&companyId=${company}&type=company.`);
@@ -321,10 +520,36 @@ describe('export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-[\d-T]+\.csv"$/);
     const [header, ...rows] = parseCsv(res.body);
-    expect(header).toEqual(['occurredAt', 'type', 'companyId', 'actorType', 'actorId', 'actorEmail', 'actorRole', 'actorIp', 'targetType', 'targetId', 'before', 'after', 'data', 'id', 'version', 'seq', 'prevHash', 'hash']);
+    expect(header).toEqual([
+      'occurredAt',
+      'type',
+      'companyId',
+      'actorType',
+      'actorId',
+      'actorEmail',
+      'actorRole',
+      'actorIp',
+      'targetType',
+      'targetId',
+      'before',
+      'after',
+      'data',
+      'id',
+      'version',
+      'seq',
+      'prevHash',
+      'hash',
+    ]);
     expect(rows).toHaveLength(1);
     const cell = Object.fromEntries(header!.map((name, i) => [name, rows[0]![i]]));
-    expect(cell).toMatchObject({ type: 'company.updated', companyId: company, actorEmail: "'=cmd@evil.test", targetType: 'company', targetId: "'+SUM(A1:A9)", id: tricky.id });
+    expect(cell).toMatchObject({
+      type: 'company.updated',
+      companyId: company,
+      actorEmail: "'=cmd@evil.test",
+      targetType: 'company',
+      targetId: "'+SUM(A1:A9)",
+      id: tricky.id,
+    });
     expect(JSON.parse(cell.before!)).toEqual({ name: 'Say "hi", then\nleave' });
     expect(JSON.parse(cell.after!)).toEqual({ name: '@once', password: REDACTED });
     expect(res.body).not.toContain('hunter2');
@@ -338,8 +563,15 @@ describe('export', () => {
     const lines = res.body.split('\n');
     expect(lines.pop()).toBe('');
     const exported = lines.map((line) => JSON.parse(line) as { seq: number; prevHash: string; hash: string });
-    expect(exported.map(({ seq: _seq, prevHash: _prev, hash: _hash, ...entry }) => entry)).toEqual((await audit(`?companyId=${company}`)).items);
-    for (const entry of exported) expect(entry).toMatchObject({ seq: expect.any(Number), prevHash: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(exported.map(({ seq: _seq, prevHash: _prev, hash: _hash, ...entry }) => entry)).toEqual(
+      (await audit(`?companyId=${company}`)).items,
+    );
+    for (const entry of exported)
+      expect(entry).toMatchObject({
+        seq: expect.any(Number),
+        prevHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
   });
 
   test('5,000 entries stream out in batches: all of them, once each, newest first', async () => {
@@ -349,12 +581,17 @@ describe('export', () => {
       `insert into audit.entries (id, occurred_at, type, version, company_id, actor, target_type, target_id, data)
        select gen_random_uuid(), timestamptz '2019-03-01T00:00:00Z' + (i % 7) * interval '1 second', 'user.signed_in', 1, $1,
               '{"type":"system","id":null}', 'user', i::text, jsonb_build_object('n', i)
-       from generate_series(1, 5000) as i`, [big]);
+       from generate_series(1, 5000) as i`,
+      [big],
+    );
     const jsonl = await download(`?format=jsonl&companyId=${big}`);
     expect(jsonl.statusCode).toBe(200);
     // Piped as a stream, not buffered into one body of known length.
     expect(jsonl.headers['content-length']).toBeUndefined();
-    const entries = jsonl.body.trimEnd().split('\n').map((line) => JSON.parse(line) as { occurredAt: string; data: { n: number } });
+    const entries = jsonl.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { occurredAt: string; data: { n: number } });
     expect(entries).toHaveLength(5000);
     expect(new Set(entries.map((e) => e.data.n)).size).toBe(5000);
     const times = entries.map((e) => e.occurredAt);
@@ -391,7 +628,9 @@ describe('protection', () => {
   test('only the platform administrator reads the log: anonymous 401, other roles 403', async () => {
     expect((await stack.as(null, { method: 'GET', url: '/api/audit' })).statusCode).toBe(401);
     for (const role of ['ADMIN', 'USER', 'CALLER'] as const) {
-      expect((await stack.as(await stack.tokenFor(role, companyA), { method: 'GET', url: '/api/audit' })).statusCode).toBe(403);
+      expect(
+        (await stack.as(await stack.tokenFor(role, companyA), { method: 'GET', url: '/api/audit' })).statusCode,
+      ).toBe(403);
     }
   });
 

@@ -29,7 +29,14 @@ const ctx = () => stack.running.contexts.get('audit')!;
 
 /** Events of one company as producers would send them, each with something of its own in data. */
 const eventsOf = (companyId: string | null, n: number, tag = 'e'): Envelope[] =>
-  Array.from({ length: n }, (_, i) => buildEnvelope({ type: 'user.signed_in', companyId, actor: alice, data: { id: `${tag}${i}`, email: alice.email!, method: 'password' } }));
+  Array.from({ length: n }, (_, i) =>
+    buildEnvelope({
+      type: 'user.signed_in',
+      companyId,
+      actor: alice,
+      data: { id: `${tag}${i}`, email: alice.email!, method: 'password' },
+    }),
+  );
 
 /** Through the consumer's own path: the applied-events ledger and the log, in one transaction. */
 async function consume(envelopes: Envelope[]) {
@@ -38,13 +45,20 @@ async function consume(envelopes: Envelope[]) {
 }
 
 async function verify(companyId?: string, token = host) {
-  const res = await stack.as(token, { method: 'GET', url: `/api/audit/verify${companyId ? `?companyId=${companyId}` : ''}` });
+  const res = await stack.as(token, {
+    method: 'GET',
+    url: `/api/audit/verify${companyId ? `?companyId=${companyId}` : ''}`,
+  });
   return { status: res.statusCode, body: res.json() as AuditVerifyResult };
 }
 
 async function cli(...argv: string[]) {
   const lines: string[] = [];
-  const code = await runAuditCommand(argv, { database: stack.database, env: { ...process.env, DATABASE_URL: '' }, print: (line) => lines.push(line) });
+  const code = await runAuditCommand(argv, {
+    database: stack.database,
+    env: { ...process.env, DATABASE_URL: '' },
+    print: (line) => lines.push(line),
+  });
   return { code, lines };
 }
 
@@ -59,15 +73,33 @@ async function tamper(statement: string, params: unknown[] = []) {
 }
 
 const idsInOrder = async (companyId: string) =>
-  (await stack.database.query<{ id: string }>('select id from audit.entries where company_id = $1 order by seq', [companyId])).map((r) => r.id);
+  (
+    await stack.database.query<{ id: string }>('select id from audit.entries where company_id = $1 order by seq', [
+      companyId,
+    ])
+  ).map((r) => r.id);
 
 describe('the canonical form', () => {
   test('keys sorted at every depth, no spaces, empty text as null, time to the millisecond', () => {
-    const text = canonicalForm({
-      id: 'ABC', occurredAt: '2026-01-02T03:04:05.678Z', type: 't.x', version: 2, companyId: '', actor: { type: 'system', id: null, email: '' },
-      targetType: 't', targetId: null, before: undefined, after: { z: 1, a: [{ y: 2, b: undefined }] }, data: asStored({ when: new Date('2026-01-01T00:00:00Z') }),
-    }, GENESIS);
-    expect(text).toBe(`{"actor":{"email":null,"id":null,"ip":null,"role":null,"type":"system"},"after":{"a":[{"y":2}],"z":1},"before":null,"companyId":null,"data":{"when":"2026-01-01T00:00:00.000Z"},"id":"abc","occurredAt":"2026-01-02T03:04:05.678Z","prevHash":"${GENESIS}","target":{"id":null,"type":"t"},"type":"t.x","v":1,"version":2}`);
+    const text = canonicalForm(
+      {
+        id: 'ABC',
+        occurredAt: '2026-01-02T03:04:05.678Z',
+        type: 't.x',
+        version: 2,
+        companyId: '',
+        actor: { type: 'system', id: null, email: '' },
+        targetType: 't',
+        targetId: null,
+        before: undefined,
+        after: { z: 1, a: [{ y: 2, b: undefined }] },
+        data: asStored({ when: new Date('2026-01-01T00:00:00Z') }),
+      },
+      GENESIS,
+    );
+    expect(text).toBe(
+      `{"actor":{"email":null,"id":null,"ip":null,"role":null,"type":"system"},"after":{"a":[{"y":2}],"z":1},"before":null,"companyId":null,"data":{"when":"2026-01-01T00:00:00.000Z"},"id":"abc","occurredAt":"2026-01-02T03:04:05.678Z","prevHash":"${GENESIS}","target":{"id":null,"type":"t"},"type":"t.x","v":1,"version":2}`,
+    );
   });
 });
 
@@ -78,9 +110,17 @@ describe('a clean chain', () => {
   test('verifies through the API and the command, with its entries and head', async () => {
     const { status, body } = await verify(company);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ ok: true, companyId: company, entries: 5, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(body).toMatchObject({
+      ok: true,
+      companyId: company,
+      entries: 5,
+      head: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(body.brokenAt).toBeUndefined();
-    const [head] = await stack.database.query<{ hash: string }>("select hash from audit.chain_heads where chain_key = $1", [company]);
+    const [head] = await stack.database.query<{ hash: string }>(
+      'select hash from audit.chain_heads where chain_key = $1',
+      [company],
+    );
     expect(body.head).toBe(head!.hash);
     const { code, lines } = await cli('verify', '--company', company);
     expect(code).toBe(0);
@@ -88,13 +128,19 @@ describe('a clean chain', () => {
   });
 
   test('each entry links to the one before it, the first to the genesis', async () => {
-    const rows = await stack.database.query<{ prev_hash: string; hash: string }>('select prev_hash, hash from audit.entries where company_id = $1 order by seq', [company]);
+    const rows = await stack.database.query<{ prev_hash: string; hash: string }>(
+      'select prev_hash, hash from audit.entries where company_id = $1 order by seq',
+      [company],
+    );
     expect(rows[0]!.prev_hash).toBe(GENESIS);
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.prev_hash).toBe(rows[i - 1]!.hash);
   });
 
   test('a redelivered event adds nothing and leaves the chain valid', async () => {
-    const [again] = await stack.database.query<{ id: string }>('select id from audit.entries where company_id = $1 order by seq limit 1', [company]);
+    const [again] = await stack.database.query<{ id: string }>(
+      'select id from audit.entries where company_id = $1 order by seq limit 1',
+      [company],
+    );
     const copy = { ...eventsOf(company, 1)[0]!, id: again!.id };
     // Past the applied-events ledger too: straight into the log's own append.
     await ctx().transact((tx: Db) => new AuditLog(ctx()).record(tx, [copy]));
@@ -120,7 +166,9 @@ describe('a row edited in SQL', () => {
     const company = randomUUID();
     await consume(eventsOf(company, 2));
     const ids = await idsInOrder(company);
-    await tamper(`update audit.entries set occurred_at = occurred_at + interval '1 microsecond' where id = $1`, [ids[0]]);
+    await tamper(`update audit.entries set occurred_at = occurred_at + interval '1 microsecond' where id = $1`, [
+      ids[0],
+    ]);
     expect((await verify(company)).body).toMatchObject({ ok: false, brokenAt: { position: 1, reason: 'content' } });
   });
 
@@ -129,13 +177,20 @@ describe('a row edited in SQL', () => {
     await consume(eventsOf(company, 5));
     const ids = await idsInOrder(company);
     await tamper('delete from audit.entries where id = $1', [ids[1]]);
-    expect((await verify(company)).body).toMatchObject({ ok: false, brokenAt: { position: 2, id: ids[2], reason: 'link' } });
+    expect((await verify(company)).body).toMatchObject({
+      ok: false,
+      brokenAt: { position: 2, id: ids[2], reason: 'link' },
+    });
 
     const other = randomUUID();
     await consume(eventsOf(other, 4));
     const last = (await idsInOrder(other)).at(-1)!;
     await tamper('delete from audit.entries where id = $1', [last]);
-    expect((await verify(other)).body).toMatchObject({ ok: false, entries: 3, brokenAt: { position: 4, reason: 'head', id: null } });
+    expect((await verify(other)).body).toMatchObject({
+      ok: false,
+      entries: 3,
+      brokenAt: { position: 4, reason: 'head', id: null },
+    });
   });
 });
 
@@ -143,7 +198,11 @@ describe('concurrent appends', () => {
   test('batches of two companies and the platform, consumed at once, redeliveries among them, keep every chain valid', async () => {
     const a = randomUUID();
     const b = randomUUID();
-    const batches = Array.from({ length: 12 }, (_, i) => [...eventsOf(a, 5, `a${i}-`), ...eventsOf(b, 3, `b${i}-`), ...eventsOf(null, 1, `p${i}-`)]);
+    const batches = Array.from({ length: 12 }, (_, i) => [
+      ...eventsOf(a, 5, `a${i}-`),
+      ...eventsOf(b, 3, `b${i}-`),
+      ...eventsOf(null, 1, `p${i}-`),
+    ]);
     // Every batch also carries the next batch's first event: delivered twice, logged once.
     const withRedeliveries = batches.map((batch, i) => [...batch, batches[(i + 1) % batches.length]![0]!]);
     const platformBefore = (await verify()).body.entries;
@@ -170,7 +229,9 @@ describe('entries from before the chain', () => {
     await consume(eventsOf(company, 2));
     expect((await verify(company)).body).toMatchObject({ ok: true, entries: 9 });
     // The seal is the one update the table allows: a sealed entry cannot be sealed again.
-    await expect(stack.database.query('update audit.entries set hash = null where company_id = $1', [company])).rejects.toThrow(/append-only/);
+    await expect(
+      stack.database.query('update audit.entries set hash = null where company_id = $1', [company]),
+    ).rejects.toThrow(/append-only/);
   });
 });
 
@@ -179,7 +240,12 @@ describe('an export verifies offline', () => {
   beforeAll(async () => {
     // Raw, not built: the log keeps whatever a producer sent (text that CSV defuses, a string snapshot).
     const tricky: Envelope = {
-      id: randomUUID(), type: 'company.updated', version: 1, occurredAt: new Date().toISOString(), companyId: company, actor: { type: 'user', id: alice.id, email: '=cmd@evil.test' },
+      id: randomUUID(),
+      type: 'company.updated',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      companyId: company,
+      actor: { type: 'user', id: alice.id, email: '=cmd@evil.test' },
       data: { id: '+SUM(A1:A9)', before: 'plain text', after: { name: 'Say "hi",\r\nthen -1', n: [-1, 1e21, 0.1] } },
     };
     await consume([...eventsOf(company, 3), tricky, ...eventsOf(company, 2, 'x')]);
@@ -196,7 +262,9 @@ describe('an export verifies offline', () => {
   test.each(['jsonl', 'csv'] as const)('%s: the whole chain holds, without the database', async (format) => {
     const path = await download(format);
     const { code, lines } = await cli('verify', '--file', path);
-    expect(lines).toEqual([`ok     company ${company}: 6 entries, head ${(await verify(company)).body.head!.slice(0, 16)}`]);
+    expect(lines).toEqual([
+      `ok     company ${company}: 6 entries, head ${(await verify(company)).body.head!.slice(0, 16)}`,
+    ]);
     expect(code).toBe(0);
   });
 
@@ -220,7 +288,8 @@ describe('who may verify', () => {
   });
 
   test("every company role is refused, as for the audit log's entries (the spec's permission table); a bad companyId is a 400 naming the field", async () => {
-    for (const role of ['ADMIN', 'USER', 'CALLER'] as const) expect((await verify(own, await stack.tokenFor(role, own))).status).toBe(403);
+    for (const role of ['ADMIN', 'USER', 'CALLER'] as const)
+      expect((await verify(own, await stack.tokenFor(role, own))).status).toBe(403);
     const res = await stack.as(host, { method: 'GET', url: '/api/audit/verify?companyId=a%00b' });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('companyId');
@@ -230,7 +299,15 @@ describe('who may verify', () => {
 describe('the daily anchor', () => {
   test('writes every chain head once per UTC day to the log, a file and syslog', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
     const syslog = createSocket('udp4');
     const received: string[] = [];
     let arrived = () => {};
@@ -239,17 +316,23 @@ describe('the daily anchor', () => {
       arrived();
     });
     /** Resolves once n datagrams are in: the test waits for the event, not for a time. */
-    const datagrams = (n: number) => new Promise<void>((resolve) => {
-      arrived = () => received.length >= n && resolve();
-      arrived();
-    });
+    const datagrams = (n: number) =>
+      new Promise<void>((resolve) => {
+        arrived = () => received.length >= n && resolve();
+        arrived();
+      });
     await new Promise<void>((resolve) => syslog.bind(0, '127.0.0.1', resolve));
     const file = join(dir, 'anchors.jsonl');
-    const job = new AnchorJob(ctx().db, logger, { AUDIT_ANCHOR_FILE: file, AUDIT_ANCHOR_SYSLOG: `udp://127.0.0.1:${syslog.address().port}` });
+    const job = new AnchorJob(ctx().db, logger, {
+      AUDIT_ANCHOR_FILE: file,
+      AUDIT_ANCHOR_SYSLOG: `udp://127.0.0.1:${syslog.address().port}`,
+    });
     try {
       const day = new Date('2031-03-04T00:10:00Z');
       const anchor = await job.run(day);
-      const heads = await stack.database.query<{ chain_key: string; hash: string }>('select chain_key, hash from audit.chain_heads order by chain_key');
+      const heads = await stack.database.query<{ chain_key: string; hash: string }>(
+        'select chain_key, hash from audit.chain_heads order by chain_key',
+      );
       expect(anchor!.heads.map((h) => [h.chain ?? '', h.head])).toEqual(heads.map((h) => [h.chain_key, h.hash]));
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(anchor);
       expect(lines.some((line) => JSON.parse(line).auditAnchor?.day === '2031-03-04')).toBe(true);

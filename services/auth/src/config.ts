@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { parsePublicKeys, parseSigningKey, storageConfigShape, type BaseConfig, type StorageConfig } from '@earshot/kit';
+import {
+  parsePublicKeys,
+  parseSigningKey,
+  storageConfigShape,
+  type BaseConfig,
+  type StorageConfig,
+} from '@earshot/kit';
 
 const url = z.string().url();
 

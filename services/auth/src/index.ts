@@ -1,5 +1,14 @@
 import { SYSTEM_ACTOR, isId, type Actor } from '@earshot/contracts';
-import { ContextTimers, createStorage, defineService, on, perContext, type Db, type Emit, type StorageConfig } from '@earshot/kit';
+import {
+  ContextTimers,
+  createStorage,
+  defineService,
+  on,
+  perContext,
+  type Db,
+  type Emit,
+  type StorageConfig,
+} from '@earshot/kit';
 import { authConfigShape, type AuthConfig } from './config';
 import { migrations } from './db/migrations';
 import { findCompany, markCompanyDeleted, upsertCompany } from './repositories/companies';
@@ -12,7 +21,16 @@ import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
 import { companyRemoval } from './services/company-removal';
 import { authServices } from './services/index';
-import { PrivacyJobs, assembleExport, expireExports, authErasePart, authExportPart, clientCompanies, finishErase, recordingsAndHolds } from './services/privacy';
+import {
+  PrivacyJobs,
+  assembleExport,
+  expireExports,
+  authErasePart,
+  authExportPart,
+  clientCompanies,
+  finishErase,
+  recordingsAndHolds,
+} from './services/privacy';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 const timers = new ContextTimers();
@@ -38,7 +56,11 @@ export const authService = defineService<AuthConfig>({
   async start(ctx) {
     await startAuth(ctx);
     const storage = privacyStorage(ctx);
-    const sweep = () => expireExports(ctx.db, storage, new Date()).then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'expired export ZIPs could not be removed'));
+    const sweep = () =>
+      expireExports(ctx.db, storage, new Date()).then(
+        () => undefined,
+        (error: unknown) => ctx.logger.error({ err: error }, 'expired export ZIPs could not be removed'),
+      );
     await sweep();
     timers.every(ctx, EXPORT_SWEEP_MS, () => void sweep());
   },
@@ -60,26 +82,57 @@ export const authService = defineService<AuthConfig>({
     };
     const endAll = async (tx: Db, emit: Emit, event: { id: string; actor: Actor; data: { id: string } }) => {
       const sessionIds = await revokeCompanySessions(tx, event.data.id);
-      ended.set(event.id, await recordEnded(ctx, tx, emit, { sessionIds, userId: null, companyId: event.data.id, reason: 'company_blocked', actor: event.actor ?? SYSTEM_ACTOR }));
+      ended.set(
+        event.id,
+        await recordEnded(ctx, tx, emit, {
+          sessionIds,
+          userId: null,
+          companyId: event.data.id,
+          reason: 'company_blocked',
+          actor: event.actor ?? SYSTEM_ACTOR,
+        }),
+      );
     };
     return [
-      ...(['company.created', 'company.updated'] as const).map((type) => on(type, async (event, tx, emit) => {
-        const { data } = event;
-        if (!data.after) return;
-        const before = await findCompany(tx, data.id);
-        const { domain, name, status, maxUsers } = data.after;
-        await upsertCompany(tx, { id: data.id, domain, name, type: data.after.type ?? before?.type ?? null, status, maxUsers });
-        const blocked = (status: string) => BLOCKED_COMPANY_STATUSES.has(status.toLowerCase());
-        if (blocked(data.after.status) && !(before && blocked(before.status))) await endAll(tx, emit, event);
-      }, options)),
-      on('company.deleted', async (event, tx, emit) => {
-        await markCompanyDeleted(tx, event.data.id);
-        await endAll(tx, emit, event);
-      }, options),
+      ...(['company.created', 'company.updated'] as const).map((type) =>
+        on(
+          type,
+          async (event, tx, emit) => {
+            const { data } = event;
+            if (!data.after) return;
+            const before = await findCompany(tx, data.id);
+            const { domain, name, status, maxUsers } = data.after;
+            await upsertCompany(tx, {
+              id: data.id,
+              domain,
+              name,
+              type: data.after.type ?? before?.type ?? null,
+              status,
+              maxUsers,
+            });
+            const blocked = (status: string) => BLOCKED_COMPANY_STATUSES.has(status.toLowerCase());
+            if (blocked(data.after.status) && !(before && blocked(before.status))) await endAll(tx, emit, event);
+          },
+          options,
+        ),
+      ),
+      on(
+        'company.deleted',
+        async (event, tx, emit) => {
+          await markCompanyDeleted(tx, event.data.id);
+          await endAll(tx, emit, event);
+        },
+        options,
+      ),
       // Who uploaded how much (the consumer users list), from the file service's facts.
       on('file.uploaded', async ({ companyId, data }, tx) => {
         if (!isId(data.id)) return;
-        await recordUpload(tx, { fileId: data.id, companyId: isId(companyId) ? companyId : null, userId: isId(data.uploadedBy) ? data.uploadedBy : null, size: data.size });
+        await recordUpload(tx, {
+          fileId: data.id,
+          companyId: isId(companyId) ? companyId : null,
+          userId: isId(data.uploadedBy) ? data.uploadedBy : null,
+          size: data.size,
+        });
       }),
       on('file.deleted', async ({ data }, tx) => {
         if (isId(data.id)) await forgetUpload(tx, data.id);

@@ -5,11 +5,14 @@ import { describeDevice } from '../src/services/devices';
 import { Browser, PASSWORD, authStack, createCompany, createUser, outboxEvents } from './helpers';
 
 /** What the person's authenticator app shows (now, or at another time). */
-const totp = (secret: string, now = Date.now()) => generateSync({ strategy: 'totp', secret, epoch: Math.floor(now / 1000) });
+const totp = (secret: string, now = Date.now()) =>
+  generateSync({ strategy: 'totp', secret, epoch: Math.floor(now / 1000) });
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const CHROME_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const EDGE_WINDOWS = `${CHROME_WINDOWS} Edg/131.0.0.0`;
 
 let stack: TestStack;
@@ -36,8 +39,16 @@ async function signedIn(email: string, ip: string, userAgent?: string): Promise<
   return browser;
 }
 
-interface Session { _id: string; device: string; address: string; current: boolean; lastSeenAt: string; createdAt: string }
-const sessionsOf = async (browser: Browser) => (await browser.request('GET', '/api/users/sessions')).json() as Session[];
+interface Session {
+  _id: string;
+  device: string;
+  address: string;
+  current: boolean;
+  lastSeenAt: string;
+  createdAt: string;
+}
+const sessionsOf = async (browser: Browser) =>
+  (await browser.request('GET', '/api/users/sessions')).json() as Session[];
 const profileStatus = async (browser: Browser) => (await browser.request('GET', '/api/users/profile')).statusCode;
 
 test('a user agent is named as people know their devices', () => {
@@ -58,7 +69,9 @@ describe('sessions', () => {
     expect(list.find((s) => s.current)).toMatchObject({ device: 'Firefox on Linux', address: '10.1.0.1' });
     expect(list.find((s) => !s.current)).toMatchObject({ device: 'Chrome on Windows', address: '10.1.0.2' });
     // A refresh is the session being seen again, from where it came.
-    await stack.database.query(`update auth.sessions set last_seen_at = now() - interval '2 days' where address = '10.1.0.1'`);
+    await stack.database.query(
+      `update auth.sessions set last_seen_at = now() - interval '2 days' where address = '10.1.0.1'`,
+    );
     expect((await laptop.request('POST', '/api/auth/refresh')).statusCode).toBe(200);
     const seen = (await sessionsOf(laptop)).find((s) => s.current)!;
     expect(Date.now() - Date.parse(seen.lastSeenAt)).toBeLessThan(86_400_000);
@@ -82,7 +95,9 @@ describe('sessions', () => {
     // Ended already: not found.
     expect((await mine.request('DELETE', `/api/users/sessions/${target._id}`)).statusCode).toBe(404);
     const ended = await outboxEvents(stack, 'user.sessions_ended');
-    expect(ended.some((e) => (e.data.sessionIds as string[]).includes(target._id) && e.data.reason === 'signed_out')).toBe(true);
+    expect(
+      ended.some((e) => (e.data.sessionIds as string[]).includes(target._id) && e.data.reason === 'signed_out'),
+    ).toBe(true);
   });
 
   test("someone else's session is a 404 and stays signed in", async () => {
@@ -111,11 +126,17 @@ describe('sessions', () => {
     const email = await person();
     const here = await signedIn(email, '10.5.0.1');
     const there = await signedIn(email, '10.5.0.2');
-    const res = await here.request('PUT', '/api/users/password', { currentPassword: PASSWORD, newPassword: 'a brand new passphrase' });
+    const res = await here.request('PUT', '/api/users/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new passphrase',
+    });
     expect(res.statusCode).toBe(200);
     expect(await profileStatus(there)).toBe(401);
     expect(await profileStatus(here)).toBe(200);
-    const wrong = await here.request('PUT', '/api/users/password', { currentPassword: 'not it at all', newPassword: 'another new passphrase' });
+    const wrong = await here.request('PUT', '/api/users/password', {
+      currentPassword: 'not it at all',
+      newPassword: 'another new passphrase',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().details).toEqual([expect.objectContaining({ field: 'body.currentPassword' })]);
   });
@@ -129,7 +150,10 @@ describe('profile', () => {
     const res = await browser.request('PUT', '/api/users/profile', { firstName: 'Aino', language: 'et' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstName: 'Aino', language: 'et' });
-    const other = await new Browser(stack, '10.6.0.2').request('POST', '/api/auth/login', { email, password: PASSWORD });
+    const other = await new Browser(stack, '10.6.0.2').request('POST', '/api/auth/login', {
+      email,
+      password: PASSWORD,
+    });
     expect(other.json().user).toMatchObject({ firstName: 'Aino', language: 'et' });
     const bad = await browser.request('PUT', '/api/users/profile', { language: 'de' });
     expect(bad.statusCode).toBe(400);
@@ -152,13 +176,20 @@ describe('two-step verification', () => {
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}$/);
     // Hashed at rest.
-    const stored = await stack.database.query<{ code_hash: string }>(`select code_hash from auth.two_step_recovery_codes`);
+    const stored = await stack.database.query<{ code_hash: string }>(
+      `select code_hash from auth.two_step_recovery_codes`,
+    );
     expect(stored.map((r) => r.code_hash).join()).not.toContain(codes[0]!.replace('-', ''));
 
     // Sign-in now asks for the code; a recovery code answers it, once (in capitals, without the dash too).
     const away = new Browser(stack, '10.7.0.2');
-    expect((await away.request('POST', '/api/auth/login', { email, password: PASSWORD })).json()).toEqual({ twoStepRequired: true });
-    expect((await away.request('POST', '/api/auth/two-step/verify', { code: codes[0]!.toUpperCase().replace('-', '') })).statusCode).toBe(200);
+    expect((await away.request('POST', '/api/auth/login', { email, password: PASSWORD })).json()).toEqual({
+      twoStepRequired: true,
+    });
+    expect(
+      (await away.request('POST', '/api/auth/two-step/verify', { code: codes[0]!.toUpperCase().replace('-', '') }))
+        .statusCode,
+    ).toBe(200);
     expect(await profileStatus(away)).toBe(200);
     const again = new Browser(stack, '10.7.0.3');
     await again.request('POST', '/api/auth/login', { email, password: PASSWORD });
@@ -173,12 +204,17 @@ describe('two-step verification', () => {
     expect(wrong.json().details).toEqual([expect.objectContaining({ field: 'body.code' })]);
     expect((await browser.request('GET', '/api/users/profile')).json().twoStepEnabled).toBe(true);
     // The enable step was claimed: the next step's code is fresh.
-    expect((await browser.request('POST', '/api/users/two-step/disable', { code: totp(secret, Date.now() + 30_000) })).statusCode).toBe(200);
+    expect(
+      (await browser.request('POST', '/api/users/two-step/disable', { code: totp(secret, Date.now() + 30_000) }))
+        .statusCode,
+    ).toBe(200);
     expect((await browser.request('GET', '/api/users/profile')).json().twoStepEnabled).toBe(false);
     // Off: the recovery codes are gone, and sign-in asks for the password only.
     expect(await stack.database.query(`select 1 from auth.two_step_recovery_codes`)).toHaveLength(0);
     const plain = new Browser(stack, '10.7.0.4');
-    expect((await plain.request('POST', '/api/auth/login', { email, password: PASSWORD })).json().user.email).toBe(email);
+    expect((await plain.request('POST', '/api/auth/login', { email, password: PASSWORD })).json().user.email).toBe(
+      email,
+    );
     expect(plain.cookie(ACCESS_COOKIE)).toBeDefined();
     // The tenant service mails on these (two-step turned on / off).
     const changes = (await outboxEvents(stack, 'user.two_step_changed')).filter((e) => e.actor.email === email);
@@ -189,7 +225,13 @@ describe('two-step verification', () => {
 describe('support contacts', () => {
   test("a company's people see its active administrators, nobody else's", async () => {
     const other = await createCompany(stack, { domain: 'globex' });
-    await createUser(stack, { email: 'helper@acme.test', role: 'ADMIN', companyId: acme, firstName: 'Helga', lastName: 'Helper' });
+    await createUser(stack, {
+      email: 'helper@acme.test',
+      role: 'ADMIN',
+      companyId: acme,
+      firstName: 'Helga',
+      lastName: 'Helper',
+    });
     await createUser(stack, { email: 'boss@globex.test', role: 'ADMIN', companyId: other });
     const browser = await signedIn(await person('CALLER'), '10.8.0.1');
     const res = await browser.request('GET', '/api/users/support-contacts');
@@ -201,5 +243,9 @@ describe('support contacts', () => {
 });
 
 test('headless Chrome is Chrome too', () => {
-  expect(describeDevice('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36')).toBe('Chrome on Linux');
+  expect(
+    describeDevice(
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+    ),
+  ).toBe('Chrome on Linux');
 });

@@ -3,7 +3,17 @@ import { sql } from 'drizzle-orm';
 import { ACCESS_COOKIE, REFRESH_COOKIE, buildEnvelope } from '@earshot/kit';
 import { SYSTEM_ACTOR } from '@earshot/contracts';
 import type { TestStack } from '@earshot/kit/testing';
-import { Browser, PASSWORD, authStack, cookieValue, createCompany, createUser, login, outboxEvents, registerUser } from './helpers';
+import {
+  Browser,
+  PASSWORD,
+  authStack,
+  cookieValue,
+  createCompany,
+  createUser,
+  login,
+  outboxEvents,
+  registerUser,
+} from './helpers';
 
 // Issue 11: users administration (one-time passwords, resets, the last administrator, filters),
 // the user limit under concurrent creation, and the consumer (b2c) users list.
@@ -46,15 +56,28 @@ async function firstSignIn(email: string, temporaryPassword: string, newPassword
   expect(cookieValue(done, ACCESS_COOKIE)).toEqual(expect.any(String));
   expect(cookieValue(done, REFRESH_COOKIE)).toEqual(expect.any(String));
   // The challenge worked once.
-  expect((await browser.request('POST', '/api/auth/password/change', { password: 'yet another password' })).statusCode).toBe(401);
+  expect(
+    (await browser.request('POST', '/api/auth/password/change', { password: 'yet another password' })).statusCode,
+  ).toBe(401);
   return browser;
 }
 
 test('created without a password: a one-time password answered once, changed at the first sign-in', async () => {
-  const res = await api(acmeAdmin, 'POST', '/api/users/register', { firstName: 'Olga', lastName: 'Once', email: 'olga@acme.test', role: 'USER' });
+  const res = await api(acmeAdmin, 'POST', '/api/users/register', {
+    firstName: 'Olga',
+    lastName: 'Once',
+    email: 'olga@acme.test',
+    role: 'USER',
+  });
   expect(res.statusCode).toBe(201);
   const created = res.json();
-  expect(created).toMatchObject({ email: 'olga@acme.test', role: 'USER', companyName: 'acme', passwordChangeRequired: true, temporaryPassword: expect.any(String) });
+  expect(created).toMatchObject({
+    email: 'olga@acme.test',
+    role: 'USER',
+    companyName: 'acme',
+    passwordChangeRequired: true,
+    temporaryPassword: expect.any(String),
+  });
   expect(created.temporaryPassword.length).toBeGreaterThanOrEqual(16);
   expect(JSON.stringify(await outboxEvents(stack, 'user.created'))).not.toContain(created.temporaryPassword);
   // Shown once: reading the user again never gives it.
@@ -65,7 +88,10 @@ test('created without a password: a one-time password answered once, changed at 
   expect((await login(stack, { email: 'olga@acme.test', password: created.temporaryPassword })).statusCode).toBe(401);
   const later = await login(stack, { email: 'olga@acme.test', password: 'olga chose this one' });
   expect(later.json().user.email).toBe('olga@acme.test');
-  expect((await api(acmeAdmin, 'GET', `/api/users/${created._id}`)).json()).toMatchObject({ passwordChangeRequired: false, lastSignInAt: expect.any(String) });
+  expect((await api(acmeAdmin, 'GET', `/api/users/${created._id}`)).json()).toMatchObject({
+    passwordChangeRequired: false,
+    lastSignInAt: expect.any(String),
+  });
   // A given password is the person's own: no change asked.
   const given = await registerUser(stack, acmeAdmin, { email: 'given@acme.test', role: 'CALLER' });
   expect(given.json()).toMatchObject({ passwordChangeRequired: false });
@@ -85,13 +111,20 @@ test('reset password: a one-time password, the sessions end; reset two-step turn
   expect((await browser.request('POST', '/api/auth/refresh')).statusCode).toBe(401);
   expect((await login(stack, { email: 'rita@acme.test', password: PASSWORD })).statusCode).toBe(401);
   await firstSignIn('rita@acme.test', temporaryPassword, 'rita has a new one');
-  expect((await outboxEvents(stack, 'user.password_changed')).filter((e) => e.data.id === id).map((e) => e.data.via)).toEqual(['admin', 'profile']);
+  expect(
+    (await outboxEvents(stack, 'user.password_changed')).filter((e) => e.data.id === id).map((e) => e.data.via),
+  ).toEqual(['admin', 'profile']);
 
-  await stack.database.query(`update auth.users set two_step_enabled = true, two_step_secret = 'sealed' where id = $1`, [id]);
+  await stack.database.query(
+    `update auth.users set two_step_enabled = true, two_step_secret = 'sealed' where id = $1`,
+    [id],
+  );
   const off = await api(acmeAdmin, 'POST', `/api/users/${id}/reset-two-step`);
   expect(off.statusCode).toBe(200);
   expect(off.json()).toMatchObject({ _id: id, twoStepEnabled: false });
-  expect((await outboxEvents(stack, 'user.two_step_changed')).some((e) => e.data.id === id && e.data.enabled === false)).toBe(true);
+  expect(
+    (await outboxEvents(stack, 'user.two_step_changed')).some((e) => e.data.id === id && e.data.enabled === false),
+  ).toBe(true);
 
   expect((await api(acmeAdmin, 'POST', `/api/users/${acmeAdminId}/reset-password`)).statusCode).toBe(400);
   const stranger = await createUser(stack, { email: 'gus@globex.test', role: 'USER', companyId: globex });
@@ -102,16 +135,27 @@ test('reset password: a one-time password, the sessions end; reset two-step turn
 test('the last active ADMIN of a company cannot be demoted, disabled, moved or deleted (409); with a second one it can', async () => {
   const solo = await createCompany(stack, { domain: 'solo' });
   const only = await createUser(stack, { email: 'only@solo.test', role: 'ADMIN', companyId: solo });
-  for (const [method, payload] of [['PUT', { role: 'USER' }], ['PUT', { status: 'disabled' }], ['PUT', { companyId: globex }], ['DELETE', undefined]] as const) {
+  for (const [method, payload] of [
+    ['PUT', { role: 'USER' }],
+    ['PUT', { status: 'disabled' }],
+    ['PUT', { companyId: globex }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await api(host, method, `/api/users/${only}`, payload);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'LAST_ADMIN', message: expect.stringMatching(/at least one active administrator/) });
+    expect(res.json()).toMatchObject({
+      code: 'LAST_ADMIN',
+      message: expect.stringMatching(/at least one active administrator/),
+    });
   }
   // Two administrators demoted at once: exactly one of them goes (the company's row serialises the checks).
   const second = await createUser(stack, { email: 'second@solo.test', role: 'ADMIN', companyId: solo });
   const both = await Promise.all([only, second].map((id) => api(host, 'PUT', `/api/users/${id}`, { role: 'USER' })));
   expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-  const admins = await stack.database.query<{ n: number }>(`select count(*)::int as n from auth.users where company_id = $1 and role = 'ADMIN'`, [solo]);
+  const admins = await stack.database.query<{ n: number }>(
+    `select count(*)::int as n from auth.users where company_id = $1 and role = 'ADMIN'`,
+    [solo],
+  );
   expect(admins[0]!.n).toBe(1);
 });
 
@@ -128,7 +172,15 @@ test('an ADMIN never sees HOST_ADMINs nor raises anyone above ADMIN; lists filte
 
   const disabled = (await api(acmeAdmin, 'GET', '/api/users?status=disabled')).json();
   expect(disabled.items.map((u: { email: string }) => u.email)).toEqual(['dora@acme.test']);
-  expect(disabled.items[0]).toMatchObject({ role: 'USER', status: 'disabled', companyId: acme, companyName: 'acme', twoStepEnabled: false, lastSignInAt: null, createdAt: expect.any(String) });
+  expect(disabled.items[0]).toMatchObject({
+    role: 'USER',
+    status: 'disabled',
+    companyId: acme,
+    companyName: 'acme',
+    twoStepEnabled: false,
+    lastSignInAt: null,
+    createdAt: expect.any(String),
+  });
   const admins = (await api(host, 'GET', `/api/users?role=ADMIN&status=active&companyId=${acme}`)).json();
   expect(admins.items.map((u: { _id: string }) => u._id)).toEqual([acmeAdminId]);
   expect((await api(acmeAdmin, 'GET', '/api/users?status=gone')).statusCode).toBe(400);
@@ -154,7 +206,9 @@ async function allAtOnce<T>(requests: () => Promise<T>[]): Promise<T[]> {
     for (let polls = 0; ; polls += 1) {
       // Activity is read once per transaction unless the snapshot is dropped.
       await tx.execute(sql`select pg_stat_clear_snapshot()`);
-      const { rows } = await tx.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`) as unknown as { rows: { n: number }[] };
+      const { rows } = (await tx.execute(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      )) as unknown as { rows: { n: number }[] };
       if (rows[0]!.n >= 4) break;
       if (polls > 100_000) throw new Error('the creations never queued up');
     }
@@ -164,13 +218,22 @@ async function allAtOnce<T>(requests: () => Promise<T>[]): Promise<T[]> {
 
 test('max users under concurrent creation: 10 at once against a limit of 3 → exactly 3', async () => {
   const full = await createCompany(stack, { domain: 'full', maxUsers: 3 });
-  const results = await allAtOnce(() => Array.from({ length: 10 }, (_, i) =>
-    registerUser(stack, host, { email: `racer${i}@full.test`, role: 'USER', companyId: full })));
+  const results = await allAtOnce(() =>
+    Array.from({ length: 10 }, (_, i) =>
+      registerUser(stack, host, { email: `racer${i}@full.test`, role: 'USER', companyId: full }),
+    ),
+  );
   const codes = results.map((r) => r.statusCode);
   expect(codes.filter((c) => c === 201)).toHaveLength(3);
   expect(codes.filter((c) => c === 409)).toHaveLength(7);
-  expect(results.find((r) => r.statusCode === 409)!.json()).toMatchObject({ message: 'This company has reached its maximum number of users', code: 'USER_LIMIT_REACHED' });
-  const rows = await stack.database.query<{ n: number }>(`select count(*)::int as n from auth.users where company_id = $1`, [full]);
+  expect(results.find((r) => r.statusCode === 409)!.json()).toMatchObject({
+    message: 'This company has reached its maximum number of users',
+    code: 'USER_LIMIT_REACHED',
+  });
+  const rows = await stack.database.query<{ n: number }>(
+    `select count(*)::int as n from auth.users where company_id = $1`,
+    [full],
+  );
   expect(rows[0]!.n).toBe(3);
 });
 
@@ -182,10 +245,23 @@ async function publishFile(type: 'file.uploaded' | 'file.deleted', companyId: st
 
 test('consumer users: the people of b2c companies with their recordings and storage (from file events), HOST_ADMIN only', async () => {
   const shop = await createCompany(stack, { domain: 'shop', type: 'b2c' });
-  const alice = await createUser(stack, { email: 'alice@shop.test', role: 'USER', companyId: shop, firstName: 'Alice' });
+  const alice = await createUser(stack, {
+    email: 'alice@shop.test',
+    role: 'USER',
+    companyId: shop,
+    firstName: 'Alice',
+  });
   const bob = await createUser(stack, { email: 'bob@shop.test', role: 'USER', companyId: shop, firstName: 'Bob' });
   const files = [randomUUID(), randomUUID(), randomUUID()];
-  const uploaded = (id: string, size: number, by: string) => ({ id, storageKey: `${shop}/${id}`, originalName: 'a.wav', mimeType: 'audio/wav', size, clientId: null, uploadedBy: by });
+  const uploaded = (id: string, size: number, by: string) => ({
+    id,
+    storageKey: `${shop}/${id}`,
+    originalName: 'a.wav',
+    mimeType: 'audio/wav',
+    size,
+    clientId: null,
+    uploadedBy: by,
+  });
   await publishFile('file.uploaded', shop, uploaded(files[0]!, 1000, alice));
   await publishFile('file.uploaded', shop, uploaded(files[1]!, 2500, alice));
   await publishFile('file.uploaded', shop, uploaded(files[1]!, 2500, alice)); // a replay counts once
@@ -198,12 +274,23 @@ test('consumer users: the people of b2c companies with their recordings and stor
   expect(body).toMatchObject({ page: 1, pageSize: 50, total: 2, totalPages: 1 });
   const byEmail = Object.fromEntries(body.items.map((u: { email: string }) => [u.email, u]));
   expect(byEmail['alice@shop.test']).toEqual({
-    _id: alice, firstName: 'Alice', lastName: 'USER', email: 'alice@shop.test', companyId: shop, companyName: 'shop', status: 'active',
-    recordings: 2, storageUsed: 3500, lastSignInAt: null, createdAt: expect.any(String),
+    _id: alice,
+    firstName: 'Alice',
+    lastName: 'USER',
+    email: 'alice@shop.test',
+    companyId: shop,
+    companyName: 'shop',
+    status: 'active',
+    recordings: 2,
+    storageUsed: 3500,
+    lastSignInAt: null,
+    createdAt: expect.any(String),
   });
   expect(byEmail['bob@shop.test']).toMatchObject({ recordings: 0, storageUsed: 0 });
   // Search; and people of other company types are not consumer users.
-  expect((await api(host, 'GET', '/api/users/b2c?q=bob')).json().items.map((u: { _id: string }) => u._id)).toEqual([bob]);
+  expect((await api(host, 'GET', '/api/users/b2c?q=bob')).json().items.map((u: { _id: string }) => u._id)).toEqual([
+    bob,
+  ]);
   expect((await api(host, 'GET', '/api/users/b2c?q=acme')).json().total).toBe(0);
   for (const role of ['ADMIN', 'USER', 'CALLER'] as const) {
     expect((await api(await stack.tokenFor(role, shop), 'GET', '/api/users/b2c')).statusCode).toBe(403);

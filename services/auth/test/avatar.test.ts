@@ -2,7 +2,10 @@ import { multipart, type TestStack } from '@earshot/kit/testing';
 import { Browser, PASSWORD, authStack, createCompany, createUser, outboxEvents } from './helpers';
 
 /** A 1×1 PNG: recognised by its bytes. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const SVG = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
 
 let stack: TestStack;
@@ -56,7 +59,10 @@ test('an uploaded picture becomes the avatar, served to colleagues by its bytes,
 test('a new picture gets a new address; removing it leaves no picture to fetch', async () => {
   const me = await signedIn(acme);
   const first = (await upload(me.browser, PNG)).json().avatar as string;
-  await stack.database.query(`update auth.avatars set updated_at = updated_at - interval '1 minute' where user_id = $1`, [me.id]);
+  await stack.database.query(
+    `update auth.avatars set updated_at = updated_at - interval '1 minute' where user_id = $1`,
+    [me.id],
+  );
   const second = (await upload(me.browser, PNG)).json().avatar as string;
   expect(second).not.toBe(first);
 
@@ -102,8 +108,15 @@ test('the picture goes with its user', async () => {
 
 test('an avatar address must be one of ours, an uploaded image or https', async () => {
   const me = await signedIn(acme);
-  for (const avatar of [`/api/users/avatars/${me.id}`, `/api/users/avatars/../files?v=1`, 'http://example.test/me.png', 'javascript:alert(1)']) {
+  for (const avatar of [
+    `/api/users/avatars/${me.id}`,
+    `/api/users/avatars/../files?v=1`,
+    'http://example.test/me.png',
+    'javascript:alert(1)',
+  ]) {
     expect((await me.browser.request('PUT', '/api/users/profile', { avatar })).statusCode).toBe(400);
   }
-  expect((await me.browser.request('PUT', '/api/users/profile', { avatar: `/api/users/avatars/${me.id}?v=1` })).statusCode).toBe(200);
+  expect(
+    (await me.browser.request('PUT', '/api/users/profile', { avatar: `/api/users/avatars/${me.id}?v=1` })).statusCode,
+  ).toBe(200);
 });

@@ -17,14 +17,32 @@ export function authStack(env: Record<string, string> = {}): Promise<TestStack> 
   return createTestStack([authService], { ADMIN_EMAIL, ADMIN_PASSWORD, ...env });
 }
 
-export interface CompanyOptions { domain: string; maxUsers?: number | null; status?: string; type?: string }
+export interface CompanyOptions {
+  domain: string;
+  maxUsers?: number | null;
+  status?: string;
+  type?: string;
+}
 
 function companyState(options: CompanyOptions) {
-  return { name: options.domain, code: options.domain.toUpperCase(), domain: options.domain, status: options.status ?? 'active', maxUsers: options.maxUsers ?? null, maxStorage: null, type: options.type ?? 'business' };
+  return {
+    name: options.domain,
+    code: options.domain.toUpperCase(),
+    domain: options.domain,
+    status: options.status ?? 'active',
+    maxUsers: options.maxUsers ?? null,
+    maxStorage: null,
+    type: options.type ?? 'business',
+  };
 }
 
 /** What the tenant service would announce: auth keeps its projection from these events. */
-export async function publishCompany(stack: TestStack, type: 'company.created' | 'company.updated' | 'company.deleted', id: string, options: CompanyOptions): Promise<void> {
+export async function publishCompany(
+  stack: TestStack,
+  type: 'company.created' | 'company.updated' | 'company.deleted',
+  id: string,
+  options: CompanyOptions,
+): Promise<void> {
   const state = companyState(options);
   const data = type === 'company.deleted' ? { id, before: state } : { id, after: state };
   const envelope = buildEnvelope({ type, companyId: id, actor: SYSTEM_ACTOR, data });
@@ -42,7 +60,11 @@ export async function hostToken(stack: TestStack): Promise<string> {
   return stack.tokenFor('HOST_ADMIN', null);
 }
 
-export async function registerUser(stack: TestStack, token: string, user: { email: string; role: Role; companyId?: string; password?: string; firstName?: string; lastName?: string }) {
+export async function registerUser(
+  stack: TestStack,
+  token: string,
+  user: { email: string; role: Role; companyId?: string; password?: string; firstName?: string; lastName?: string },
+) {
   const res = await stack.as(token, {
     method: 'POST',
     url: '/api/users/register',
@@ -57,7 +79,11 @@ export async function createUser(stack: TestStack, user: Parameters<typeof regis
   return (res.json() as { _id: string })._id;
 }
 
-export function login(stack: TestStack, body: Record<string, unknown>, ip = '10.0.0.1'): Promise<LightMyRequestResponse> {
+export function login(
+  stack: TestStack,
+  body: Record<string, unknown>,
+  ip = '10.0.0.1',
+): Promise<LightMyRequestResponse> {
   return stack.app.inject({ method: 'POST', url: '/api/auth/login', payload: body, remoteAddress: ip });
 }
 
@@ -76,26 +102,52 @@ export function cookieValue(res: LightMyRequestResponse, name: string): string |
 /** A browser: keeps cookies between requests and sends the CSRF header on state changes. */
 export class Browser {
   cookies = '';
-  constructor(private readonly stack: TestStack, readonly ip = '10.0.0.9', readonly userAgent?: string) {}
+  constructor(
+    private readonly stack: TestStack,
+    readonly ip = '10.0.0.9',
+    readonly userAgent?: string,
+  ) {}
 
-  async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, options: { csrf?: boolean; headers?: Record<string, string> } = {}) {
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    options: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (this.userAgent) headers['user-agent'] = this.userAgent;
     if (this.cookies) headers.cookie = this.cookies;
     if (options.csrf ?? true) headers[CSRF_HEADER] = 'XMLHttpRequest';
-    const res = await this.stack.app.inject({ method, url, headers, remoteAddress: this.ip, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await this.stack.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.ip,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     this.cookies = cookieHeader(res.headers['set-cookie'], this.cookies);
     return res;
   }
 
   cookie(name: string): string | undefined {
-    const part = this.cookies.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${name}=`));
+    const part = this.cookies
+      .split(';')
+      .map((p) => p.trim())
+      .find((p) => p.startsWith(`${name}=`));
     return part ? decodeURIComponent(part.slice(name.length + 1)) : undefined;
   }
 }
 
-export async function outboxEvents(stack: TestStack, type: string): Promise<{ type: string; companyId: string | null; actor: Record<string, unknown>; data: Record<string, unknown> }[]> {
-  const rows = await stack.database.query<{ envelope: unknown }>(`select envelope from auth.outbox where envelope->>'type' = $1 order by seq`, [type]);
+export async function outboxEvents(
+  stack: TestStack,
+  type: string,
+): Promise<
+  { type: string; companyId: string | null; actor: Record<string, unknown>; data: Record<string, unknown> }[]
+> {
+  const rows = await stack.database.query<{ envelope: unknown }>(
+    `select envelope from auth.outbox where envelope->>'type' = $1 order by seq`,
+    [type],
+  );
   return rows.map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) : r.envelope) as never);
 }
 

@@ -18,11 +18,16 @@ const partsErased: Envelope[] = [];
 beforeAll(async () => {
   stack = await createTestStack([tenantService, fileService, transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
   await stack.bus.subscribe({
-    group: 'erase-order-spy', topics: ['earshot.privacy'],
+    group: 'erase-order-spy',
+    topics: ['earshot.privacy'],
     handle: async (event) => void (event.type === 'privacy.part_erased' && partsErased.push(event)),
   });
   const host = await stack.tokenFor('HOST_ADMIN', null);
-  const company = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: 'Order', code: 'ORDER', domain: 'order' } });
+  const company = await stack.as(host, {
+    method: 'POST',
+    url: '/api/companies',
+    payload: { name: 'Order', code: 'ORDER', domain: 'order' },
+  });
   expect(company.statusCode).toBe(201);
   companyId = company.json()._id;
   admin = await stack.tokenFor('ADMIN', companyId);
@@ -31,13 +36,19 @@ beforeAll(async () => {
 afterAll(async () => stack.close());
 
 /** A client of the company with recordings linked to it; answers the client's and the recordings' ids. */
-async function clientWithCalls(name: string, calls: number): Promise<{ clientId: string; fileIds: string[]; transcriptIds: string[] }> {
+async function clientWithCalls(
+  name: string,
+  calls: number,
+): Promise<{ clientId: string; fileIds: string[]; transcriptIds: string[] }> {
   const created = await stack.as(admin, { method: 'POST', url: '/api/clients', payload: { name } });
   expect(created.statusCode).toBe(201);
   const clientId = created.json()._id as string;
   const fileIds: string[] = [];
   for (let i = 0; i < calls; i++) {
-    const upload = await stack.as(admin, uploadRequest(Buffer.concat([wavHeader(1_600), Buffer.alloc(1_600, 3 + i)]), `${name}-${i}.wav`));
+    const upload = await stack.as(
+      admin,
+      uploadRequest(Buffer.concat([wavHeader(1_600), Buffer.alloc(1_600, 3 + i)]), `${name}-${i}.wav`),
+    );
     expect(upload.statusCode).toBe(201);
     fileIds.push(upload.json()._id);
   }
@@ -47,7 +58,11 @@ async function clientWithCalls(name: string, calls: number): Promise<{ clientId:
     const transcript = await stack.as(admin, { method: 'GET', url: `/api/transcripts/file/${fileId}` });
     expect(transcript.statusCode).toBe(200);
     transcriptIds.push(transcript.json()._id);
-    const linked = await stack.as(admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: transcript.json()._id, clientId } });
+    const linked = await stack.as(admin, {
+      method: 'PUT',
+      url: '/api/transcripts/link-client',
+      payload: { transcriptId: transcript.json()._id, clientId },
+    });
     expect(linked.statusCode).toBe(200);
   }
   await stack.settle();
@@ -60,23 +75,34 @@ async function deleteClientFirst(clientId: string, fileIds: string[]): Promise<v
   await stack.settle();
   // Both copies already lost the link: an erasure selecting by it alone would find nothing.
   const linked = await stack.database.query<{ n: number }>(
-    'select (select count(*) from file.files where client_id = $1) + (select count(*) from transcription.transcripts where client_id = $1) as n', [clientId],
+    'select (select count(*) from file.files where client_id = $1) + (select count(*) from transcription.transcripts where client_id = $1) as n',
+    [clientId],
   );
   expect(Number(linked[0]!.n)).toBe(0);
-  const remembered = await stack.database.query<{ file_id: string }>('select file_id from transcription.transcripts where unlinked_client_id = $1 order by file_id', [clientId]);
+  const remembered = await stack.database.query<{ file_id: string }>(
+    'select file_id from transcription.transcripts where unlinked_client_id = $1 order by file_id',
+    [clientId],
+  );
   expect(remembered.map((row) => row.file_id)).toEqual([...fileIds].sort());
 }
 
 /** privacy.erase_requested for the client, delivered after its deletion; answers the services' counts. */
-async function eraseAfterwards(clientId: string, recordings: 'delete' | 'keep'): Promise<Record<string, Record<string, number>>> {
+async function eraseAfterwards(
+  clientId: string,
+  recordings: 'delete' | 'keep',
+): Promise<Record<string, Record<string, number>>> {
   const jobId = crypto.randomUUID();
   const envelope = buildEnvelope({
-    type: 'privacy.erase_requested', companyId, actor: { type: 'user', id: crypto.randomUUID() },
+    type: 'privacy.erase_requested',
+    companyId,
+    actor: { type: 'user', id: crypto.randomUUID() },
     data: { jobId, subject: { kind: 'client', id: clientId }, recordings },
   });
   await stack.bus.publish([{ topic: 'earshot.privacy', key: companyId, envelope }]);
   await stack.settle();
-  const parts = partsErased.filter((event) => (event.data as { jobId: string }).jobId === jobId).map((event) => event.data as { service: string; counts: Record<string, number> });
+  const parts = partsErased
+    .filter((event) => (event.data as { jobId: string }).jobId === jobId)
+    .map((event) => event.data as { service: string; counts: Record<string, number> });
   return Object.fromEntries(parts.map((part) => [part.service, part.counts]));
 }
 
@@ -90,10 +116,17 @@ test("recordings deleted: the client's calls go even when its deletion's unlinks
   const { clientId, fileIds, transcriptIds } = await clientWithCalls('Dora', 3);
   // The third call was unlinked by someone before the erasure: it is no longer the client's call.
   const [kept] = fileIds.splice(2, 1);
-  const unlinked = await stack.as(admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: transcriptIds[2], clientId: null } });
+  const unlinked = await stack.as(admin, {
+    method: 'PUT',
+    url: '/api/transcripts/link-client',
+    payload: { transcriptId: transcriptIds[2], clientId: null },
+  });
   expect(unlinked.statusCode).toBe(200);
   await stack.settle();
-  const [{ storage_key: storageKey }] = await stack.database.query<{ storage_key: string }>('select storage_key from file.files where id = $1', [fileIds[0]]) as [{ storage_key: string }];
+  const [{ storage_key: storageKey }] = (await stack.database.query<{ storage_key: string }>(
+    'select storage_key from file.files where id = $1',
+    [fileIds[0]],
+  )) as [{ storage_key: string }];
   expect(filesUnder(stack.dataDir).some((path) => path.endsWith(storageKey.split('/').at(-1)!))).toBe(true);
 
   await deleteClientFirst(clientId, fileIds);
@@ -106,7 +139,8 @@ test("recordings deleted: the client's calls go even when its deletion's unlinks
     expect((await stack.as(admin, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).statusCode).toBe(404);
   }
   const left = await stack.database.query<{ n: number }>(
-    'select (select count(*) from file.files where id = any($1::uuid[])) + (select count(*) from transcription.transcripts where file_id = any($1::uuid[])) as n', [fileIds],
+    'select (select count(*) from file.files where id = any($1::uuid[])) + (select count(*) from transcription.transcripts where file_id = any($1::uuid[])) as n',
+    [fileIds],
   );
   expect(Number(left[0]!.n)).toBe(0);
   expect(filesUnder(stack.dataDir).some((path) => path.endsWith(storageKey.split('/').at(-1)!))).toBe(false);
@@ -120,6 +154,9 @@ test('recordings kept: the calls stay, and no longer carry the erased client id'
 
   expect(parts.transcription).toEqual({ clientLinksCleared: 2 });
   for (const fileId of fileIds) expect(await listed(fileId)).toBe(true);
-  const named = await stack.database.query<{ n: number }>('select count(*) as n from transcription.transcripts where unlinked_client_id = $1', [clientId]);
+  const named = await stack.database.query<{ n: number }>(
+    'select count(*) as n from transcription.transcripts where unlinked_client_id = $1',
+    [clientId],
+  );
   expect(Number(named[0]!.n)).toBe(0);
 });

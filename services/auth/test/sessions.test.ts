@@ -4,7 +4,18 @@ import { AUTH_CODES, AUTH_MESSAGES, type Envelope } from '@earshot/contracts';
 import type { TestStack } from '@earshot/kit/testing';
 import { restoreEnded } from '../src/services/sessions';
 import { REFRESH_GRACE_SECONDS } from '../src/services/sign-in';
-import { Browser, PASSWORD, authStack, cookieValue, createCompany, createUser, hostToken, login, outboxEvents, publishCompany } from './helpers';
+import {
+  Browser,
+  PASSWORD,
+  authStack,
+  cookieValue,
+  createCompany,
+  createUser,
+  hostToken,
+  login,
+  outboxEvents,
+  publishCompany,
+} from './helpers';
 
 let stack: TestStack;
 let acme: string;
@@ -50,7 +61,10 @@ describe('ending a session refuses its access token on the very next request', (
 
   test('a disabled user', async () => {
     const user = await signedIn('USER');
-    expect((await stack.as(host, { method: 'PUT', url: `/api/users/${user.id}`, payload: { status: 'disabled' } })).statusCode).toBe(200);
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/users/${user.id}`, payload: { status: 'disabled' } }))
+        .statusCode,
+    ).toBe(200);
     expect((await profile(user.token)).statusCode).toBe(401);
   });
 
@@ -63,17 +77,29 @@ describe('ending a session refuses its access token on the very next request', (
   test('a demoted ADMIN can no longer create an ADMIN with the old token', async () => {
     const admin = await signedIn('ADMIN');
     await signedIn('ADMIN'); // the company keeps an administrator
-    expect((await stack.as(host, { method: 'PUT', url: `/api/users/${admin.id}`, payload: { role: 'USER' } })).statusCode).toBe(200);
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/users/${admin.id}`, payload: { role: 'USER' } })).statusCode,
+    ).toBe(200);
     const created = await stack.as(admin.token, {
-      method: 'POST', url: '/api/users/register',
-      payload: { firstName: 'Sneaky', lastName: 'Admin', email: 'sneaky@sessions.test', password: PASSWORD, role: 'ADMIN' },
+      method: 'POST',
+      url: '/api/users/register',
+      payload: {
+        firstName: 'Sneaky',
+        lastName: 'Admin',
+        email: 'sneaky@sessions.test',
+        password: PASSWORD,
+        role: 'ADMIN',
+      },
     });
     expect(created.statusCode).toBe(401);
   });
 
   test('a user moved to another company', async () => {
     const user = await signedIn('USER');
-    expect((await stack.as(host, { method: 'PUT', url: `/api/users/${user.id}`, payload: { companyId: globex } })).statusCode).toBe(200);
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/users/${user.id}`, payload: { companyId: globex } }))
+        .statusCode,
+    ).toBe(200);
     expect((await profile(user.token)).statusCode).toBe(401);
   });
 
@@ -87,13 +113,20 @@ describe('ending a session refuses its access token on the very next request', (
     expect((await profile(two.token)).statusCode).toBe(401);
     expect((await profile(elsewhere.token)).statusCode).toBe(200);
     // Their refresh tokens are revoked too: nobody gets a new access token, and the open page learns why.
-    const refresh = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: one.refresh } });
+    const refresh = await stack.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refreshToken: one.refresh },
+    });
     expect(refresh.statusCode).toBe(403);
     expect(refresh.json()).toEqual({ message: AUTH_MESSAGES.companySuspended, code: AUTH_CODES.companySuspended });
     // Signing in again is refused with the same reason (only to someone with the right password).
     const again = await login(stack, { email: two.email, password: PASSWORD });
     expect(again.statusCode).toBe(403);
-    expect(again.json()).toEqual({ message: "Your company's access is suspended: contact your administrator", code: 'COMPANY_SUSPENDED' });
+    expect(again.json()).toEqual({
+      message: "Your company's access is suspended: contact your administrator",
+      code: 'COMPANY_SUSPENDED',
+    });
     expect((await login(stack, { email: two.email, password: 'not the password' })).statusCode).toBe(401);
     // Inactive is switched off too.
     await publishCompany(stack, 'company.updated', doomed, { domain: 'doomed', status: 'inactive' });
@@ -104,7 +137,10 @@ describe('ending a session refuses its access token on the very next request', (
 
   test('an edit that changes nothing about the session keeps it', async () => {
     const user = await signedIn('USER');
-    expect((await stack.as(host, { method: 'PUT', url: `/api/users/${user.id}`, payload: { firstName: 'Renamed' } })).statusCode).toBe(200);
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/users/${user.id}`, payload: { firstName: 'Renamed' } }))
+        .statusCode,
+    ).toBe(200);
     expect((await profile(user.token)).statusCode).toBe(200);
   });
 });
@@ -116,19 +152,31 @@ describe('verifiers elsewhere', () => {
     const jwks = (await stack.app.inject({ method: 'GET', url: '/api/auth/jwks' })).json();
     const elsewhere = new TokenVerifier(900).trust(jwks);
     expect(await elsewhere.verify(user.token)).not.toBeNull();
-    const rows = await stack.database.query<{ envelope: unknown }>(`select envelope from auth.outbox where envelope->>'type' = 'user.sessions_ended' order by seq`);
+    const rows = await stack.database.query<{ envelope: unknown }>(
+      `select envelope from auth.outbox where envelope->>'type' = 'user.sessions_ended' order by seq`,
+    );
     const subscription = sessionEndSubscription(elsewhere, 'gateway');
-    for (const row of rows) await subscription.handle((typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope) as Envelope);
+    for (const row of rows)
+      await subscription.handle(
+        (typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope) as Envelope,
+      );
     expect(await elsewhere.verify(user.token)).toBeNull();
     const [event] = (await outboxEvents(stack, 'user.sessions_ended')).filter((e) => e.data.userId === user.id);
-    expect(event!.data).toEqual({ userId: user.id, sessionIds: [expect.any(String)], reason: 'signed_out', until: expect.any(String) });
+    expect(event!.data).toEqual({
+      userId: user.id,
+      sessionIds: [expect.any(String)],
+      reason: 'signed_out',
+      until: expect.any(String),
+    });
   });
 
   test('after a restart the auth service refuses sessions ended before it', async () => {
     const user = await signedIn('USER');
     await stack.as(user.token, { method: 'POST', url: '/api/auth/logout' });
     const ctx = stack.running.contexts.get('auth')!;
-    const restarted = new TokenVerifier(900).trust((await stack.app.inject({ method: 'GET', url: '/api/auth/jwks' })).json());
+    const restarted = new TokenVerifier(900).trust(
+      (await stack.app.inject({ method: 'GET', url: '/api/auth/jwks' })).json(),
+    );
     await restoreEnded({ db: ctx.db, tokens: restarted });
     expect(await restarted.verify(user.token)).toBeNull();
   });
@@ -139,7 +187,9 @@ describe('keys', () => {
     const res = await stack.app.inject({ method: 'GET', url: '/api/auth/jwks' });
     expect(res.statusCode).toBe(200);
     const jwks = res.json();
-    expect(jwks.keys).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), alg: 'EdDSA', use: 'sig' }]);
+    expect(jwks.keys).toEqual([
+      { kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), alg: 'EdDSA', use: 'sig' },
+    ]);
     const user = await signedIn('USER');
     const { payload, protectedHeader } = await jwtVerify(user.token, createLocalJWKSet(jwks));
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwks.keys[0].kid });
@@ -155,24 +205,50 @@ describe('keys', () => {
 describe('refresh grace window', () => {
   test(`two tabs refreshing at once (within ${REFRESH_GRACE_SECONDS} s) both get the same successor and keep the session`, async () => {
     const user = await signedIn('USER');
-    const refresh = () => stack.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: `${REFRESH_COOKIE}=${encodeURIComponent(user.refresh)}`, 'x-requested-with': 'XMLHttpRequest' } });
+    const refresh = () =>
+      stack.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: {
+          cookie: `${REFRESH_COOKIE}=${encodeURIComponent(user.refresh)}`,
+          'x-requested-with': 'XMLHttpRequest',
+        },
+      });
     const [a, b] = await Promise.all([refresh(), refresh()]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect(cookieValue(a, REFRESH_COOKIE)).toBe(cookieValue(b, REFRESH_COOKIE));
     for (const res of [a, b]) expect((await profile(res.json().token)).statusCode).toBe(200);
-    const next = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: cookieValue(a, REFRESH_COOKIE) } });
+    const next = await stack.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refreshToken: cookieValue(a, REFRESH_COOKIE) },
+    });
     expect(next.statusCode).toBe(200);
   });
 
   test('reuse after the window still revokes the whole family and ends the session', async () => {
     const user = await signedIn('USER');
-    const first = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: user.refresh } });
+    const first = await stack.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refreshToken: user.refresh },
+    });
     expect(first.statusCode).toBe(200);
     const { token, refreshToken: successor } = first.json();
-    await stack.database.query(`update auth.refresh_tokens set used_at = now() - make_interval(secs => $1) where used_at is not null`, [REFRESH_GRACE_SECONDS + 1]);
-    const replay = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: user.refresh } });
+    await stack.database.query(
+      `update auth.refresh_tokens set used_at = now() - make_interval(secs => $1) where used_at is not null`,
+      [REFRESH_GRACE_SECONDS + 1],
+    );
+    const replay = await stack.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refreshToken: user.refresh },
+    });
     expect(replay.statusCode).toBe(401);
-    expect((await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: successor } })).statusCode).toBe(401);
+    expect(
+      (await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: successor } }))
+        .statusCode,
+    ).toBe(401);
     expect((await profile(token)).statusCode).toBe(401);
   });
 });

@@ -2,7 +2,20 @@ import { ACCESS_COOKIE, REFRESH_COOKIE } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import { ROLES } from '@earshot/contracts';
 import { KNOWN_DEVICE_COOKIE } from '../src/services/throttle';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, Browser, PASSWORD, authStack, cookieValue, createCompany, createUser, login, outboxEvents, publishCompany, setCookieFor } from './helpers';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  Browser,
+  PASSWORD,
+  authStack,
+  cookieValue,
+  createCompany,
+  createUser,
+  login,
+  outboxEvents,
+  publishCompany,
+  setCookieFor,
+} from './helpers';
 
 let stack: TestStack;
 let acme: string;
@@ -17,7 +30,13 @@ beforeAll(async () => {
   await createUser(stack, { email: 'caller@acme.test', role: 'CALLER', companyId: acme });
   // The same email in two companies, with different passwords.
   await createUser(stack, { email: 'shared@example.com', role: 'USER', companyId: acme, firstName: 'Acme' });
-  await createUser(stack, { email: 'shared@example.com', role: 'USER', companyId: globex, firstName: 'Globex', password: 'globex password!' });
+  await createUser(stack, {
+    email: 'shared@example.com',
+    role: 'USER',
+    companyId: globex,
+    firstName: 'Globex',
+    password: 'globex password!',
+  });
 });
 afterAll(async () => stack.close());
 
@@ -33,8 +52,15 @@ test.each(accounts)('sign-in as $role answers the user and sets session cookies'
   expect(res.statusCode).toBe(200);
   const { user } = res.json();
   expect(user).toEqual({
-    _id: expect.any(String), firstName: expect.any(String), lastName: expect.any(String), email, avatar: null,
-    companyId: role === 'HOST_ADMIN' ? null : acme, roles: { role: { code: role } }, language: null, monthlyCredits: null,
+    _id: expect.any(String),
+    firstName: expect.any(String),
+    lastName: expect.any(String),
+    email,
+    avatar: null,
+    companyId: role === 'HOST_ADMIN' ? null : acme,
+    roles: { role: { code: role } },
+    language: null,
+    monthlyCredits: null,
   });
   const access = setCookieFor(res, ACCESS_COOKIE)!;
   const refresh = setCookieFor(res, REFRESH_COOKIE)!;
@@ -53,7 +79,9 @@ test('keep me logged in makes both cookies persistent', async () => {
   const res = await login(stack, { email: 'user@acme.test', password: PASSWORD, remember: true });
   expect(res.statusCode).toBe(200);
   expect(setCookieFor(res, ACCESS_COOKIE)).toMatch(new RegExp(`Max-Age=${stack.config.ACCESS_TOKEN_TTL_SECONDS}`));
-  expect(setCookieFor(res, REFRESH_COOKIE)).toMatch(new RegExp(`Max-Age=${stack.config.REFRESH_TOKEN_TTL_DAYS * 86400}`));
+  expect(setCookieFor(res, REFRESH_COOKIE)).toMatch(
+    new RegExp(`Max-Age=${stack.config.REFRESH_TOKEN_TTL_DAYS * 86400}`),
+  );
 });
 
 test('wrong password and unknown email get the identical 401, and both are recorded', async () => {
@@ -65,10 +93,12 @@ test('wrong password and unknown email get the identical 401, and both are recor
   expect(wrong.json()).toEqual({ message: 'Invalid email or password', code: 'UNAUTHENTICATED' });
   expect(setCookieFor(wrong, ACCESS_COOKIE)).toBeUndefined();
   const failed = await outboxEvents(stack, 'user.sign_in_failed');
-  expect(failed.map((e) => e.data)).toEqual(expect.arrayContaining([
-    expect.objectContaining({ email: 'user@acme.test', reason: 'invalid_credentials' }),
-    { id: null, email: 'ghost@acme.test', reason: 'invalid_credentials' },
-  ]));
+  expect(failed.map((e) => e.data)).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ email: 'user@acme.test', reason: 'invalid_credentials' }),
+      { id: null, email: 'ghost@acme.test', reason: 'invalid_credentials' },
+    ]),
+  );
   const signedIn = await outboxEvents(stack, 'user.signed_in');
   expect(signedIn.some((e) => e.data.email === 'user@acme.test' && e.data.method === 'password')).toBe(true);
   expect(JSON.stringify(failed)).not.toContain('not the password');
@@ -81,7 +111,9 @@ test('domain picks the company when the same email exists in two companies', asy
   const inGlobex = await login(stack, { email: 'shared@example.com', password: 'globex password!', domain: 'globex' });
   expect(inGlobex.json().user).toMatchObject({ companyId: globex, firstName: 'Globex' });
   // The acme password does not open the globex account.
-  expect((await login(stack, { email: 'shared@example.com', password: PASSWORD, domain: 'globex' })).statusCode).toBe(401);
+  expect((await login(stack, { email: 'shared@example.com', password: PASSWORD, domain: 'globex' })).statusCode).toBe(
+    401,
+  );
   // Unknown domain: the same 401.
   const unknownDomain = await login(stack, { email: 'shared@example.com', password: PASSWORD, domain: 'nowhere' });
   expect(unknownDomain.statusCode).toBe(401);
@@ -100,10 +132,14 @@ test('disabled users and switched-off companies cannot sign in (same 401)', asyn
   const suspended = await login(stack, { email: 'peter@initech.test', password: PASSWORD });
   expect(suspended.statusCode).toBe(403);
   expect(suspended.json().message).toBe("Your company's access is suspended: contact your administrator");
-  expect((await login(stack, { email: 'peter@initech.test', password: 'wrong password' })).json().message).toBe('Invalid email or password');
+  expect((await login(stack, { email: 'peter@initech.test', password: 'wrong password' })).json().message).toBe(
+    'Invalid email or password',
+  );
   await publishCompany(stack, 'company.updated', initech, { domain: 'initech', status: 'active' });
   const host = await stack.tokenFor('HOST_ADMIN', null);
-  expect((await stack.as(host, { method: 'PUT', url: `/api/users/${id}`, payload: { status: 'disabled' } })).statusCode).toBe(200);
+  expect(
+    (await stack.as(host, { method: 'PUT', url: `/api/users/${id}`, payload: { status: 'disabled' } })).statusCode,
+  ).toBe(200);
   expect((await login(stack, { email: 'peter@initech.test', password: PASSWORD })).statusCode).toBe(401);
   const disabled = (await outboxEvents(stack, 'user.updated')).find((e) => e.data.id === id)!;
   expect(disabled.data).toMatchObject({ before: { status: 'active' }, after: { status: 'disabled' } });
@@ -113,7 +149,8 @@ test('disabled users and switched-off companies cannot sign in (same 401)', asyn
 test('throttling: 429 with Retry-After per account and address; the person still signs in elsewhere; the account lock is short', async () => {
   await createUser(stack, { email: 'target@acme.test', role: 'USER', companyId: acme });
   const attacker = '192.0.2.66';
-  for (let i = 0; i < 5; i++) expect((await login(stack, { email: 'target@acme.test', password: `guess ${i}` }, attacker)).statusCode).toBe(401);
+  for (let i = 0; i < 5; i++)
+    expect((await login(stack, { email: 'target@acme.test', password: `guess ${i}` }, attacker)).statusCode).toBe(401);
   const blocked = await login(stack, { email: 'target@acme.test', password: PASSWORD }, attacker);
   expect(blocked.statusCode).toBe(429);
   expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(60);
@@ -122,12 +159,15 @@ test('throttling: 429 with Retry-After per account and address; the person still
   expect((await login(stack, { email: 'target@acme.test', password: PASSWORD }, '198.51.100.1')).statusCode).toBe(200);
 
   // Many addresses together trip the per-account lock, which is short.
-  for (let i = 0; i < 10; i++) await login(stack, { email: 'target@acme.test', password: `spray ${i}` }, `203.0.113.${i}`);
+  for (let i = 0; i < 10; i++)
+    await login(stack, { email: 'target@acme.test', password: `spray ${i}` }, `203.0.113.${i}`);
   const locked = await login(stack, { email: 'target@acme.test', password: PASSWORD }, '198.51.100.1');
   expect(locked.statusCode).toBe(429);
   expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(60);
   // Let the short lock run out (move it into the past rather than sleeping).
-  await stack.database.query(`update auth.sign_in_throttle set locked_until = now() - interval '1 second' where key = 'pw:*|target@acme.test'`);
+  await stack.database.query(
+    `update auth.sign_in_throttle set locked_until = now() - interval '1 second' where key = 'pw:*|target@acme.test'`,
+  );
   expect((await login(stack, { email: 'target@acme.test', password: PASSWORD }, '198.51.100.1')).statusCode).toBe(200);
   // The attacker's address is still locked out of this account.
   expect((await login(stack, { email: 'target@acme.test', password: PASSWORD }, attacker)).statusCode).toBe(429);
@@ -139,13 +179,18 @@ test('a success clears the account-and-address counter', async () => {
   const ip = '192.0.2.10';
   for (let i = 0; i < 4; i++) await login(stack, { email: 'forgetful@acme.test', password: `oops ${i}` }, ip);
   expect((await login(stack, { email: 'forgetful@acme.test', password: PASSWORD }, ip)).statusCode).toBe(200);
-  for (let i = 0; i < 4; i++) expect((await login(stack, { email: 'forgetful@acme.test', password: `oops again ${i}` }, ip)).statusCode).toBe(401);
+  for (let i = 0; i < 4; i++)
+    expect((await login(stack, { email: 'forgetful@acme.test', password: `oops again ${i}` }, ip)).statusCode).toBe(
+      401,
+    );
   expect((await login(stack, { email: 'forgetful@acme.test', password: PASSWORD }, ip)).statusCode).toBe(200);
 });
 
 test('refresh rotates the tokens; a reused refresh token revokes its whole family', async () => {
   const browser = new Browser(stack);
-  expect((await browser.request('POST', '/api/auth/login', { email: 'user@acme.test', password: PASSWORD })).statusCode).toBe(200);
+  expect(
+    (await browser.request('POST', '/api/auth/login', { email: 'user@acme.test', password: PASSWORD })).statusCode,
+  ).toBe(200);
   const first = browser.cookie(REFRESH_COOKIE)!;
   const refreshed = await browser.request('POST', '/api/auth/refresh');
   expect(refreshed.statusCode).toBe(200);
@@ -158,12 +203,16 @@ test('refresh rotates the tokens; a reused refresh token revokes its whole famil
 
   // Someone replays the first token after the grace window (backdated, not waited for): refused,
   // and the family (the live third token too) is revoked.
-  await stack.database.query(`update auth.refresh_tokens set used_at = now() - interval '1 minute' where used_at is not null`);
+  await stack.database.query(
+    `update auth.refresh_tokens set used_at = now() - interval '1 minute' where used_at is not null`,
+  );
   const replay = await stack.as(null, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first } });
   expect(replay.statusCode).toBe(401);
   const revoked = await stack.as(null, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: third } });
   expect(revoked.statusCode).toBe(401);
-  expect((await outboxEvents(stack, 'user.session_revoked')).some((e) => e.data.reason === 'refresh_token_reused')).toBe(true);
+  expect(
+    (await outboxEvents(stack, 'user.session_revoked')).some((e) => e.data.reason === 'refresh_token_reused'),
+  ).toBe(true);
 });
 
 test('older clients refresh with a body token and get the rotated one back', async () => {
@@ -172,7 +221,11 @@ test('older clients refresh with a body token and get the rotated one back', asy
   const refreshed = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
   expect(refreshed.statusCode).toBe(200);
   expect(refreshed.json()).toEqual({ token: expect.any(String), refreshToken: expect.any(String) });
-  const again = await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: refreshed.json().refreshToken } });
+  const again = await stack.app.inject({
+    method: 'POST',
+    url: '/api/auth/refresh',
+    payload: { refreshToken: refreshed.json().refreshToken },
+  });
   expect(again.statusCode).toBe(200);
   expect((await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} })).statusCode).toBe(401);
 });
@@ -190,7 +243,9 @@ test('logout revokes the session and clears both cookies', async () => {
   expect(browser.cookie(REFRESH_COOKIE)).toBeUndefined();
   // The device stays known: its owner proved the password here (see throttle.ts).
   expect(browser.cookie(KNOWN_DEVICE_COOKIE)).toBeDefined();
-  expect((await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } })).statusCode).toBe(401);
+  expect(
+    (await stack.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } })).statusCode,
+  ).toBe(401);
   expect((await outboxEvents(stack, 'user.signed_out')).some((e) => e.data.id === userId)).toBe(true);
   // Logging out without a session is harmless.
   expect((await stack.app.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(204);
@@ -203,7 +258,11 @@ test('the access token works as a cookie and as a bearer token', async () => {
   expect(viaCookie.statusCode).toBe(200);
   expect(viaCookie.json()).toMatchObject({ email: 'user@acme.test', roles: { role: { code: 'USER' } } });
   const token = browser.cookie(ACCESS_COOKIE)!;
-  const viaBearer = await stack.app.inject({ method: 'GET', url: '/api/users/profile', headers: { authorization: `Bearer ${token}` } });
+  const viaBearer = await stack.app.inject({
+    method: 'GET',
+    url: '/api/users/profile',
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(viaBearer.statusCode).toBe(200);
   expect(viaBearer.json().email).toBe('user@acme.test');
   expect((await stack.app.inject({ method: 'GET', url: '/api/users/profile' })).statusCode).toBe(401);

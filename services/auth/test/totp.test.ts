@@ -17,7 +17,12 @@ test.each([
 });
 
 test('HOTP codes of RFC 4226 appendix D are what our settings produce', () => {
-  expect([0, 1, 2, 9].map((counter) => generateSync({ strategy: 'hotp', secret, counter }))).toEqual(['755224', '287082', '359152', '520489']);
+  expect([0, 1, 2, 9].map((counter) => generateSync({ strategy: 'hotp', secret, counter }))).toEqual([
+    '755224',
+    '287082',
+    '359152',
+    '520489',
+  ]);
 });
 
 test('codes are accepted one step either side, not two; malformed codes are no match', () => {

@@ -2,7 +2,18 @@ import { jest } from '@jest/globals';
 import type { TestStack } from '@earshot/kit/testing';
 import { authService } from '../src/index';
 import type { AuthContext } from '../src/services/context';
-import { ADMIN_EMAIL, Browser, PASSWORD, authStack, createCompany, createUser, login, outboxEvents, publishCompany, registerUser } from './helpers';
+import {
+  ADMIN_EMAIL,
+  Browser,
+  PASSWORD,
+  authStack,
+  createCompany,
+  createUser,
+  login,
+  outboxEvents,
+  publishCompany,
+  registerUser,
+} from './helpers';
 
 let stack: TestStack;
 let acme: string;
@@ -19,7 +30,12 @@ beforeAll(async () => {
   host = await stack.tokenFor('HOST_ADMIN', null);
   acmeAdminId = await createUser(stack, { email: 'admin@acme.test', role: 'ADMIN', companyId: acme });
   acmeAdmin = await stack.tokenFor('ADMIN', acme, acmeAdminId);
-  globexUserId = await createUser(stack, { email: 'user@globex.test', role: 'USER', companyId: globex, firstName: 'Gloria' });
+  globexUserId = await createUser(stack, {
+    email: 'user@globex.test',
+    role: 'USER',
+    companyId: globex,
+    firstName: 'Gloria',
+  });
 });
 afterAll(async () => stack.close());
 
@@ -27,12 +43,27 @@ test('an ADMIN creates users in their own company; the event carries before/afte
   const res = await registerUser(stack, acmeAdmin, { email: 'New.Person@Acme.test', role: 'USER', firstName: 'Nina' });
   expect(res.statusCode).toBe(201);
   const user = res.json();
-  expect(user).toMatchObject({ email: 'new.person@acme.test', companyId: acme, roles: { role: { code: 'USER' } }, status: 'active', twoStepEnabled: false });
+  expect(user).toMatchObject({
+    email: 'new.person@acme.test',
+    companyId: acme,
+    roles: { role: { code: 'USER' } },
+    status: 'active',
+    twoStepEnabled: false,
+  });
   expect(JSON.stringify(user)).not.toMatch(/argon2|passwordHash|correct horse/i);
   const created = (await outboxEvents(stack, 'user.created')).find((e) => e.data.id === user._id)!;
   expect(created.companyId).toBe(acme);
   expect(created.actor).toMatchObject({ type: 'user', id: acmeAdminId, role: 'ADMIN' });
-  expect(created.data.after).toEqual({ email: 'new.person@acme.test', firstName: 'Nina', lastName: 'USER', role: 'USER', companyId: acme, status: 'active', avatar: null, monthlyCredits: null });
+  expect(created.data.after).toEqual({
+    email: 'new.person@acme.test',
+    firstName: 'Nina',
+    lastName: 'USER',
+    role: 'USER',
+    companyId: acme,
+    status: 'active',
+    avatar: null,
+    monthlyCredits: null,
+  });
   expect(JSON.stringify(created)).not.toMatch(/argon2|correct horse/);
   // The new person signs in with the password given.
   expect((await login(stack, { email: 'new.person@acme.test', password: PASSWORD })).statusCode).toBe(200);
@@ -50,7 +81,11 @@ test('HOST_ADMIN must name an existing company for company roles; creates platfo
   const missing = await registerUser(stack, host, { email: 'x@acme.test', role: 'USER' });
   expect(missing.statusCode).toBe(400);
   expect(missing.json().details).toEqual([expect.objectContaining({ field: 'body.companyId' })]);
-  const unknown = await registerUser(stack, host, { email: 'x@acme.test', role: 'USER', companyId: '7b0e7c4e-5a43-4d8e-9d0c-2f3c0b9b6f10' });
+  const unknown = await registerUser(stack, host, {
+    email: 'x@acme.test',
+    role: 'USER',
+    companyId: '7b0e7c4e-5a43-4d8e-9d0c-2f3c0b9b6f10',
+  });
   expect(unknown.statusCode).toBe(404);
   expect(unknown.json().message).toBe('Company not found');
   const platform = await registerUser(stack, host, { email: 'second.root@platform.test', role: 'HOST_ADMIN' });
@@ -72,7 +107,8 @@ test("the company's maxUsers is enforced with 409", async () => {
   const full = await registerUser(stack, acmeAdmin, { email: 'fifth@acme.test', role: 'USER' });
   expect(full.statusCode).toBe(409);
   expect(full.json()).toEqual({
-    message: 'This company has reached its maximum number of users', code: 'USER_LIMIT_REACHED',
+    message: 'This company has reached its maximum number of users',
+    code: 'USER_LIMIT_REACHED',
     details: [{ field: 'body.companyId', message: 'This company has reached its maximum number of users' }],
   });
   // Raising the limit (a tenant event) lets the next one in.
@@ -82,7 +118,11 @@ test("the company's maxUsers is enforced with 409", async () => {
 
 test("isolation: an ADMIN of acme gets 404 for globex's user, and never sees globex in lists", async () => {
   for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-    const res = await stack.as(acmeAdmin, { method, url: `/api/users/${globexUserId}`, ...(method === 'PUT' ? { payload: { firstName: 'Hacked' } } : {}) });
+    const res = await stack.as(acmeAdmin, {
+      method,
+      url: `/api/users/${globexUserId}`,
+      ...(method === 'PUT' ? { payload: { firstName: 'Hacked' } } : {}),
+    });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('globex.test');
   }
@@ -117,43 +157,74 @@ test('roles: USER and CALLER are refused; an ADMIN sees only the roles it may gi
     expect((await stack.as(token, { method: 'GET', url: '/api/roles' })).statusCode).toBe(403);
     expect((await stack.as(token, { method: 'POST', url: '/api/users/register', payload: {} })).statusCode).toBe(403);
   }
-  const assignable = (roles: { code: string; assignable: boolean }[]) => roles.filter((r) => r.assignable).map((r) => r.code);
+  const assignable = (roles: { code: string; assignable: boolean }[]) =>
+    roles.filter((r) => r.assignable).map((r) => r.code);
   const adminRoles = (await stack.as(acmeAdmin, { method: 'GET', url: '/api/roles' })).json();
   expect(adminRoles.map((r: { code: string }) => r.code)).toEqual(['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER']);
   expect(assignable(adminRoles)).toEqual(['ADMIN', 'USER', 'CALLER']);
-  expect(adminRoles[0]).toEqual({ code: 'HOST_ADMIN', name: 'Platform administrator', description: expect.any(String), assignable: false });
+  expect(adminRoles[0]).toEqual({
+    code: 'HOST_ADMIN',
+    name: 'Platform administrator',
+    description: expect.any(String),
+    assignable: false,
+  });
   const hostRoles = (await stack.as(host, { method: 'GET', url: '/api/roles' })).json();
   expect(assignable(hostRoles)).toEqual(['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER']);
 });
 
 test('updates: an ADMIN edits own-company users, cannot promote to HOST_ADMIN or move users; events show before/after', async () => {
   const target = (await stack.as(acmeAdmin, { method: 'GET', url: '/api/users?q=third' })).json().items[0]._id;
-  const promoted = await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${target}`, payload: { role: 'HOST_ADMIN' } });
+  const promoted = await stack.as(acmeAdmin, {
+    method: 'PUT',
+    url: `/api/users/${target}`,
+    payload: { role: 'HOST_ADMIN' },
+  });
   expect(promoted.statusCode).toBe(403);
-  const moved = await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${target}`, payload: { companyId: globex } });
+  const moved = await stack.as(acmeAdmin, {
+    method: 'PUT',
+    url: `/api/users/${target}`,
+    payload: { companyId: globex },
+  });
   expect(moved.statusCode).toBe(403);
-  const changed = await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${target}`, payload: { role: 'USER', lastName: 'Renamed' } });
+  const changed = await stack.as(acmeAdmin, {
+    method: 'PUT',
+    url: `/api/users/${target}`,
+    payload: { role: 'USER', lastName: 'Renamed' },
+  });
   expect(changed.statusCode).toBe(200);
   expect(changed.json()).toMatchObject({ lastName: 'Renamed', roles: { role: { code: 'USER' } } });
   const updated = (await outboxEvents(stack, 'user.updated')).filter((e) => e.data.id === target).at(-1)!;
   expect(updated.data.before).toMatchObject({ role: 'CALLER', lastName: 'CALLER' });
   expect(updated.data.after).toMatchObject({ role: 'USER', lastName: 'Renamed' });
   // Email collisions are caught on update too.
-  const clash = await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${target}`, payload: { email: 'admin@acme.test' } });
+  const clash = await stack.as(acmeAdmin, {
+    method: 'PUT',
+    url: `/api/users/${target}`,
+    payload: { email: 'admin@acme.test' },
+  });
   expect(clash.statusCode).toBe(409);
   // Nobody demotes or disables themselves into a lock-out.
-  expect((await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${acmeAdminId}`, payload: { role: 'USER' } })).statusCode).toBe(400);
+  expect(
+    (await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${acmeAdminId}`, payload: { role: 'USER' } }))
+      .statusCode,
+  ).toBe(400);
 });
 
-test('an admin-set password works and ends the user\'s sessions', async () => {
+test("an admin-set password works and ends the user's sessions", async () => {
   const target = (await stack.as(acmeAdmin, { method: 'GET', url: '/api/users?q=fourth' })).json().items[0]._id;
   const browser = new Browser(stack);
   await browser.request('POST', '/api/auth/login', { email: 'fourth@acme.test', password: PASSWORD });
-  const reset = await stack.as(acmeAdmin, { method: 'PUT', url: `/api/users/${target}`, payload: { password: 'set by the admin' } });
+  const reset = await stack.as(acmeAdmin, {
+    method: 'PUT',
+    url: `/api/users/${target}`,
+    payload: { password: 'set by the admin' },
+  });
   expect(reset.statusCode).toBe(200);
   expect((await browser.request('POST', '/api/auth/refresh')).statusCode).toBe(401);
   expect((await login(stack, { email: 'fourth@acme.test', password: 'set by the admin' })).statusCode).toBe(200);
-  expect((await outboxEvents(stack, 'user.password_changed')).some((e) => e.data.id === target && e.data.via === 'admin')).toBe(true);
+  expect(
+    (await outboxEvents(stack, 'user.password_changed')).some((e) => e.data.id === target && e.data.via === 'admin'),
+  ).toBe(true);
 });
 
 test('delete: not yourself; others go, with a user.deleted event', async () => {
@@ -173,16 +244,29 @@ test('own profile and own password: every role; other sessions end, this one sta
   const other = new Browser(stack, '10.0.0.77');
   await mine.request('POST', '/api/auth/login', { email: 'caller@acme2.test', password: PASSWORD });
   await other.request('POST', '/api/auth/login', { email: 'caller@acme2.test', password: PASSWORD });
-  const profile = await mine.request('PUT', '/api/users/profile', { firstName: 'Carla', avatar: '/api/uploads/avatars/carla.png' });
+  const profile = await mine.request('PUT', '/api/users/profile', {
+    firstName: 'Carla',
+    avatar: '/api/uploads/avatars/carla.png',
+  });
   expect(profile.statusCode).toBe(200);
   expect(profile.json()).toMatchObject({ firstName: 'Carla', avatar: '/api/uploads/avatars/carla.png' });
-  const wrong = await mine.request('PUT', '/api/users/password', { currentPassword: 'not it', newPassword: 'a brand new password' });
+  const wrong = await mine.request('PUT', '/api/users/password', {
+    currentPassword: 'not it',
+    newPassword: 'a brand new password',
+  });
   expect(wrong.statusCode).toBe(400);
   expect(wrong.json().details[0].field).toBe('body.currentPassword');
   const short = await mine.request('PUT', '/api/users/password', { currentPassword: PASSWORD, newPassword: 'short' });
   expect(short.statusCode).toBe(400);
   expect(short.json().message).toMatch(/newPassword/);
-  expect((await mine.request('PUT', '/api/users/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' })).statusCode).toBe(200);
+  expect(
+    (
+      await mine.request('PUT', '/api/users/password', {
+        currentPassword: PASSWORD,
+        newPassword: 'a brand new password',
+      })
+    ).statusCode,
+  ).toBe(200);
   expect((await other.request('POST', '/api/auth/refresh')).statusCode).toBe(401);
   expect((await mine.request('POST', '/api/auth/refresh')).statusCode).toBe(200);
   expect((await login(stack, { email: 'caller@acme2.test', password: PASSWORD })).statusCode).toBe(401);
@@ -192,31 +276,78 @@ test('own profile and own password: every role; other sessions end, this one sta
 test('bad input: unknown fields, over-long strings and wrong types are a 400 naming the field; nothing is written', async () => {
   const before = (await stack.as(host, { method: 'GET', url: '/api/users' })).json().total;
   const cases: [Record<string, unknown>, RegExp][] = [
-    [{ firstName: 'A', lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'USER', companyId: globex, isAdmin: true }, /isAdmin/],
-    [{ firstName: 'A'.repeat(101), lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'USER', companyId: globex }, /firstName/],
-    [{ firstName: 'A', lastName: 'B', email: 'a@b.test', password: 'p'.repeat(201), role: 'USER', companyId: globex }, /password/],
-    [{ firstName: 'A', lastName: 'B', email: 'not-an-email', password: PASSWORD, role: 'USER', companyId: globex }, /email/],
+    [
+      {
+        firstName: 'A',
+        lastName: 'B',
+        email: 'a@b.test',
+        password: PASSWORD,
+        role: 'USER',
+        companyId: globex,
+        isAdmin: true,
+      },
+      /isAdmin/,
+    ],
+    [
+      {
+        firstName: 'A'.repeat(101),
+        lastName: 'B',
+        email: 'a@b.test',
+        password: PASSWORD,
+        role: 'USER',
+        companyId: globex,
+      },
+      /firstName/,
+    ],
+    [
+      { firstName: 'A', lastName: 'B', email: 'a@b.test', password: 'p'.repeat(201), role: 'USER', companyId: globex },
+      /password/,
+    ],
+    [
+      { firstName: 'A', lastName: 'B', email: 'not-an-email', password: PASSWORD, role: 'USER', companyId: globex },
+      /email/,
+    ],
     [{ firstName: 'A', lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'KING', companyId: globex }, /role/],
-    [{ firstName: 42, lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'USER', companyId: globex }, /firstName/],
-    [{ firstName: 'A', lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'USER', companyId: 'acme' }, /companyId/],
+    [
+      { firstName: 42, lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'USER', companyId: globex },
+      /firstName/,
+    ],
+    [
+      { firstName: 'A', lastName: 'B', email: 'a@b.test', password: PASSWORD, role: 'USER', companyId: 'acme' },
+      /companyId/,
+    ],
   ];
   for (const [payload, field] of cases) {
     const res = await stack.as(host, { method: 'POST', url: '/api/users/register', payload });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(field);
   }
-  const badLogin = await stack.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.test', password: 'x', admin: true } });
+  const badLogin = await stack.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'a@b.test', password: 'x', admin: true },
+  });
   expect(badLogin.statusCode).toBe(400);
   expect(badLogin.json().message).toMatch(/admin/);
-  const malformed = await stack.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+  const malformed = await stack.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"email":',
+  });
   expect(malformed.statusCode).toBe(400);
   expect((await stack.as(host, { method: 'GET', url: '/api/users/not-a-uuid' })).statusCode).toBe(400);
-  expect((await stack.as(host, { method: 'GET', url: '/api/users?pageSize=100000' })).json().message).toMatch(/pageSize/);
+  expect((await stack.as(host, { method: 'GET', url: '/api/users?pageSize=100000' })).json().message).toMatch(
+    /pageSize/,
+  );
   expect((await stack.as(host, { method: 'GET', url: '/api/users' })).json().total).toBe(before);
 });
 
 test('first start creates exactly one HOST_ADMIN, and not again on restart', async () => {
-  const admins = await stack.database.query<{ email: string }>(`select email from auth.users where role = 'HOST_ADMIN' and email = $1`, [ADMIN_EMAIL]);
+  const admins = await stack.database.query<{ email: string }>(
+    `select email from auth.users where role = 'HOST_ADMIN' and email = $1`,
+    [ADMIN_EMAIL],
+  );
   expect(admins).toHaveLength(1);
   const ctx = stack.running.contexts.get('auth') as AuthContext;
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
@@ -228,18 +359,28 @@ test('first start creates exactly one HOST_ADMIN, and not again on restart', asy
     log.mockRestore();
   }
   expect(log).not.toHaveBeenCalled();
-  const count = await stack.database.query<{ n: string }>(`select count(*)::text as n from auth.users where role = 'HOST_ADMIN'`);
+  const count = await stack.database.query<{ n: string }>(
+    `select count(*)::text as n from auth.users where role = 'HOST_ADMIN'`,
+  );
   expect(count[0]!.n).toBe('2'); // the first-start one and the one created through the API above
 });
 
 test('a monthly credits cap: set and cleared by the company’s ADMIN or the platform administrator, carried by user.updated', async () => {
   const personId = await createUser(stack, { email: 'capped@acme.test', role: 'USER', companyId: acme });
-  const cap = (token: string, id: string, monthlyCredits: unknown) => stack.as(token, { method: 'PUT', url: `/api/users/${id}/cap`, payload: { monthlyCredits } });
+  const cap = (token: string, id: string, monthlyCredits: unknown) =>
+    stack.as(token, { method: 'PUT', url: `/api/users/${id}/cap`, payload: { monthlyCredits } });
 
   expect((await cap(acmeAdmin, personId, 250.5)).json()).toEqual({ _id: personId, monthlyCredits: 250.5 });
   const updated = (await outboxEvents(stack, 'user.updated')).filter((e) => e.data.id === personId);
-  expect(updated.map((e) => [(e.data.before as { monthlyCredits: unknown }).monthlyCredits, (e.data.after as { monthlyCredits: unknown }).monthlyCredits])).toEqual([[null, 250.5]]);
-  const listed = (await stack.as(acmeAdmin, { method: 'GET', url: '/api/users?pageSize=100' })).json() as { items: { _id: string; monthlyCredits: number | null }[] };
+  expect(
+    updated.map((e) => [
+      (e.data.before as { monthlyCredits: unknown }).monthlyCredits,
+      (e.data.after as { monthlyCredits: unknown }).monthlyCredits,
+    ]),
+  ).toEqual([[null, 250.5]]);
+  const listed = (await stack.as(acmeAdmin, { method: 'GET', url: '/api/users?pageSize=100' })).json() as {
+    items: { _id: string; monthlyCredits: number | null }[];
+  };
   expect(listed.items.find((u) => u._id === personId)?.monthlyCredits).toBe(250.5);
 
   // The same cap again changes nothing and says nothing.

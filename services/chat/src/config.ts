@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import { encryptionConfigShape, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
+import {
+  encryptionConfigShape,
+  storageConfigShape,
+  type BaseConfig,
+  type EncryptionConfig,
+  type StorageConfig,
+} from '@earshot/kit';
 
 /** Environment keys of the chat service. */
 export const chatConfigShape = {

@@ -1,5 +1,15 @@
 import { aiCatalogue, providerKeysFor } from '@earshot/ai';
-import { ContextTimers, createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob, type HandlerSpec, type ServiceContext } from '@earshot/kit';
+import {
+  ContextTimers,
+  createStorage,
+  creditGateFor,
+  defineService,
+  on,
+  processCreditGate,
+  startDailyJob,
+  type HandlerSpec,
+  type ServiceContext,
+} from '@earshot/kit';
 import { chatConfigShape, type ChatConfig } from './config';
 import { migrations } from './db/migrations';
 import { chatRoutes } from './routes/chat';
@@ -34,7 +44,13 @@ const waking = (spec: HandlerSpec, after: () => void): HandlerSpec => ({
   ...spec,
   prepare(envelope) {
     const prepared = spec.prepare(envelope);
-    return { ...prepared, afterCommit: () => { prepared.afterCommit?.(); after(); } };
+    return {
+      ...prepared,
+      afterCommit: () => {
+        prepared.afterCommit?.();
+        after();
+      },
+    };
   },
 });
 
@@ -56,14 +72,20 @@ export const chatService = defineService<ChatConfig>({
     const gpts = new CustomGptService(ctx);
     const conversations = new ConversationService(ctx, catalogue, gpts);
     const retrieval = new KnowledgeRetrieval(ctx, embedder);
-    await chatRoutes(app, conversations, new ReplyService(ctx, catalogue, conversations, retrieval, processCreditGate(ctx.database, ctx.config)));
+    await chatRoutes(
+      app,
+      conversations,
+      new ReplyService(ctx, catalogue, conversations, retrieval, processCreditGate(ctx.database, ctx.config)),
+    );
     await customGptRoutes(app, gpts, new KnowledgeFileService(ctx, gpts, storage, wake(ctx)));
   },
   subscriptions: (ctx) => {
     const copy = transcriptCopyOf(ctx);
     return [
       // A changed embeddings model is re-embedded in the background: wake the queue to start.
-      ...aiCatalogue(ctx).handlers().map((handler) => waking(handler, wake(ctx))),
+      ...aiCatalogue(ctx)
+        .handlers()
+        .map((handler) => waking(handler, wake(ctx))),
       ...companyTypes.handlers(),
       // Retention policies and company holds: what the daily chats retention may delete.
       ...retention.handlers(),
@@ -75,10 +97,18 @@ export const chatService = defineService<ChatConfig>({
       on('transcript.segments_changed', (event, tx) => copy.applySegmentsChanged(tx, event)),
       on('transcript.deleted', (event, tx) => applyTranscriptDeleted(tx, event)),
       on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
-      on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event), { entity: (event) => `recording-client:${event.data.fileId}` }),
-      on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
-      on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => `client:${event.data.id}` }),
-      on('client.deleted', (event, tx) => applyClientDeleted(tx, event), { entity: (event) => `client:${event.data.id}` }),
+      on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event), {
+        entity: (event) => `recording-client:${event.data.fileId}`,
+      }),
+      on('client.created', (event, tx) => applyClientSaved(tx, event), {
+        entity: (event) => `client:${event.data.id}`,
+      }),
+      on('client.updated', (event, tx) => applyClientSaved(tx, event), {
+        entity: (event) => `client:${event.data.id}`,
+      }),
+      on('client.deleted', (event, tx) => applyClientDeleted(tx, event), {
+        entity: (event) => `client:${event.data.id}`,
+      }),
       companyRemoval(createStorage(ctx.config), encryptionOf(ctx).ring),
       // The encryption switch of each company (company.policies_changed).
       ...encryptionOf(ctx).ring.handlers(),
@@ -96,7 +126,10 @@ export const chatService = defineService<ChatConfig>({
     knowledgeQueue(ctx.database)?.start();
     // The daily chats retention: at start and on a timer, run once per UTC day by whoever is first.
     const job = chatRetention(ctx);
-    timers.add(ctx, startDailyJob(ctx.logger, 'chats retention', (now) => job.daily(now)));
+    timers.add(
+      ctx,
+      startDailyJob(ctx.logger, 'chats retention', (now) => job.daily(now)),
+    );
   },
   async stop(ctx) {
     timers.stop(ctx);

@@ -4,7 +4,16 @@ import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import type { TranscriptCitationDto } from '@earshot/contracts';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
-import { createConversation, deltas, listen, messagesOf, publish, streamReply, transcriptCompleted, type SseEvent } from './helpers';
+import {
+  createConversation,
+  deltas,
+  listen,
+  messagesOf,
+  publish,
+  streamReply,
+  transcriptCompleted,
+  type SseEvent,
+} from './helpers';
 
 const ACME = randomUUID();
 const GLOBEX = randomUUID();
@@ -27,18 +36,35 @@ async function seed() {
     const fileId = i === 137 ? needleFile : randomUUID();
     const segments = [
       { speaker: 'Agent', start: 0, end: 4, text: `Thank you for calling, how can I help with your ${topic} today?` },
-      { speaker: 'Customer', start: 4.5, end: 12, text: `I have a question about my ${topic}, reference number ${1000 + i}.` },
+      {
+        speaker: 'Customer',
+        start: 4.5,
+        end: 12,
+        text: `I have a question about my ${topic}, reference number ${1000 + i}.`,
+      },
       { speaker: 'Agent', start: 12.5, end: 20, text: `Let me look at the ${topic} details on your account.` },
     ];
     if (fileId === needleFile) {
-      segments.push({ speaker: 'Customer', start: 95.2, end: 104, text: 'The refrigerated lorry arrived two hours late and the frozen salmon had thawed.' });
+      segments.push({
+        speaker: 'Customer',
+        start: 95.2,
+        end: 104,
+        text: 'The refrigerated lorry arrived two hours late and the frozen salmon had thawed.',
+      });
     }
     envelopes.push(...transcriptCompleted(ACME, fileId, `call-${i}.wav`, segments));
   }
   // Another company's recording says the same kind of thing: Acme must never see it.
-  envelopes.push(...transcriptCompleted(GLOBEX, globexFile, 'globex-secret.wav', [
-    { speaker: 'Customer', start: 30, end: 40, text: 'Our refrigerated lorry with frozen salmon is the Globex secret shipment.' },
-  ]));
+  envelopes.push(
+    ...transcriptCompleted(GLOBEX, globexFile, 'globex-secret.wav', [
+      {
+        speaker: 'Customer',
+        start: 30,
+        end: 40,
+        text: 'Our refrigerated lorry with frozen salmon is the Globex secret shipment.',
+      },
+    ]),
+  );
   await publish(stack, ...envelopes);
 }
 
@@ -55,7 +81,12 @@ afterAll(async () => stack.close());
 async function ask(token: string, message: string) {
   const id = await createConversation(stack, token);
   const reply = await streamReply(base, token, id, { message });
-  return { id, ...reply, text: deltas(reply.events).join(''), done: reply.events.find((e) => e.event === 'done')?.data };
+  return {
+    id,
+    ...reply,
+    text: deltas(reply.events).join(''),
+    done: reply.events.find((e) => e.event === 'done')?.data,
+  };
 }
 
 const citationsOf = (done: SseEvent['data'] | undefined) => (done?.citations ?? []) as TranscriptCitationDto[];
@@ -74,7 +105,10 @@ test('finds the right passage among 200 transcripts and quotes it with speaker, 
   expect(text).toContain('AI Configuration');
   const citations = citationsOf(done);
   expect(citations[0]).toEqual({
-    fileId: needleFile, fileName: 'call-137.wav', speaker: 'Customer', start: 95.2,
+    fileId: needleFile,
+    fileName: 'call-137.wav',
+    speaker: 'Customer',
+    start: 95.2,
     text: 'The refrigerated lorry arrived two hours late and the frozen salmon had thawed.',
     link: `/transcripts/${needleFile}?t=95`,
   });
@@ -83,7 +117,14 @@ test('finds the right passage among 200 transcripts and quotes it with speaker, 
 
   // Stored as streamed.
   const [, reply] = await messagesOf(stack, user, id);
-  expect(reply).toMatchObject({ role: 'assistant', content: text, status: 'complete', model: 'built-in', usage: null, error: null });
+  expect(reply).toMatchObject({
+    role: 'assistant',
+    content: text,
+    status: 'complete',
+    model: 'built-in',
+    usage: null,
+    error: null,
+  });
   expect(reply!.citations).toEqual(citations);
 });
 
@@ -118,33 +159,74 @@ test('a platform administrator without a company searches every company', async 
 
 test('corrections, deletions and redelivered events keep the search copy right', async () => {
   const fileId = randomUUID();
-  const completed = transcriptCompleted(ACME, fileId, 'edit-me.wav', [{ speaker: 'Agent', start: 61, end: 65, text: 'The parcel went to Tallinn' }]);
+  const completed = transcriptCompleted(ACME, fileId, 'edit-me.wav', [
+    { speaker: 'Agent', start: 61, end: 65, text: 'The parcel went to Tallinn' },
+  ]);
   await publish(stack, ...completed, ...completed);
   expect(citationsOf((await ask(user, 'Tallinn parcel')).done).map((c) => c.fileId)).toEqual([fileId]);
 
   const actor = { type: 'user' as const, id: randomUUID() };
-  await publish(stack, buildEnvelope({
-    type: 'transcript.word_edited', companyId: ACME, actor,
-    data: { id: randomUUID(), fileId, wordId: 'w-4', segmentId: 's-0', segmentText: 'The parcel went to Riga', before: { text: 'Tallinn' }, after: { text: 'Riga' } },
-  }));
+  await publish(
+    stack,
+    buildEnvelope({
+      type: 'transcript.word_edited',
+      companyId: ACME,
+      actor,
+      data: {
+        id: randomUUID(),
+        fileId,
+        wordId: 'w-4',
+        segmentId: 's-0',
+        segmentText: 'The parcel went to Riga',
+        before: { text: 'Tallinn' },
+        after: { text: 'Riga' },
+      },
+    }),
+  );
   expect(citationsOf((await ask(user, 'Tallinn')).done)).toEqual([]);
-  expect(citationsOf((await ask(user, 'Riga parcel')).done)[0]).toMatchObject({ fileId, text: 'The parcel went to Riga', start: 61 });
+  expect(citationsOf((await ask(user, 'Riga parcel')).done)[0]).toMatchObject({
+    fileId,
+    text: 'The parcel went to Riga',
+    start: 61,
+  });
 
-  await publish(stack, buildEnvelope({ type: 'transcript.deleted', companyId: ACME, actor, data: { id: randomUUID(), fileId } }));
+  await publish(
+    stack,
+    buildEnvelope({ type: 'transcript.deleted', companyId: ACME, actor, data: { id: randomUUID(), fileId } }),
+  );
   expect(citationsOf((await ask(user, 'Riga parcel')).done)).toEqual([]);
-  const rows = await stack.database.query<{ n: string }>('select count(*)::text as n from chat.transcript_segments where file_id = $1', [fileId]);
+  const rows = await stack.database.query<{ n: string }>(
+    'select count(*)::text as n from chat.transcript_segments where file_id = $1',
+    [fileId],
+  );
   expect(rows[0]!.n).toBe('0');
 });
 
 test('older transcript.completed versions are upcast and applied, never dropped', async () => {
   const fileId = randomUUID();
   const envelopeOf = (version: number, data: Record<string, unknown>) => ({
-    id: randomUUID(), type: 'transcript.completed', version, occurredAt: new Date().toISOString(), companyId: ACME, actor: { type: 'system' as const, id: null }, data,
+    id: randomUUID(),
+    type: 'transcript.completed',
+    version,
+    occurredAt: new Date().toISOString(),
+    companyId: ACME,
+    actor: { type: 'system' as const, id: null },
+    data,
   });
   const facts = { id: randomUUID(), fileId, engine: 'test', duration: 9, speakers: 1, words: 5 };
   // v2 carried the text inline: it becomes searchable.
-  await publish(stack, envelopeOf(2, { ...facts, fileName: 'old-format.wav', segments: [{ segmentId: 's-0', speaker: 'Agent', start: 3, end: 8, text: 'The hovercraft reached Bergen' }] }));
-  expect(citationsOf((await ask(user, 'hovercraft Bergen')).done)[0]).toMatchObject({ fileId, text: 'The hovercraft reached Bergen' });
+  await publish(
+    stack,
+    envelopeOf(2, {
+      ...facts,
+      fileName: 'old-format.wav',
+      segments: [{ segmentId: 's-0', speaker: 'Agent', start: 3, end: 8, text: 'The hovercraft reached Bergen' }],
+    }),
+  );
+  expect(citationsOf((await ask(user, 'hovercraft Bergen')).done)[0]).toMatchObject({
+    fileId,
+    text: 'The hovercraft reached Bergen',
+  });
   // v1 carried no text: the transcript it announces replaced the earlier one, whose text must go.
   await publish(stack, envelopeOf(1, facts));
   expect(citationsOf((await ask(user, 'hovercraft Bergen')).done)).toEqual([]);

@@ -22,16 +22,26 @@ beforeAll(async () => {
   acmeAdmin = await stack.tokenFor('ADMIN', ACME);
   stranger = await stack.tokenFor('ADMIN', OTHER);
   host = await stack.tokenFor('HOST_ADMIN', null);
-  await publish(stack, ...transcriptCompleted(ACME, randomUUID(), 'renewal.wav', [
-    { speaker: 'Agent', start: 3, end: 9, text: 'Your contract renewal is due in March' },
-  ]));
+  await publish(
+    stack,
+    ...transcriptCompleted(ACME, randomUUID(), 'renewal.wav', [
+      { speaker: 'Agent', start: 3, end: 9, text: 'Your contract renewal is due in March' },
+    ]),
+  );
 }, 60_000);
 afterAll(async () => stack.close());
 
 /** Asks through inject: the whole stream is read before it returns. */
 async function ask(token: string, id: string, body: Record<string, unknown>) {
-  const res = await stack.as(token, { method: 'POST', url: `/api/chat/conversations/${id}/chat/stream`, payload: body });
-  return { res, events: res.headers['content-type']?.toString().startsWith('text/event-stream') ? parseSse(res.body) : [] };
+  const res = await stack.as(token, {
+    method: 'POST',
+    url: `/api/chat/conversations/${id}/chat/stream`,
+    payload: body,
+  });
+  return {
+    res,
+    events: res.headers['content-type']?.toString().startsWith('text/event-stream') ? parseSse(res.body) : [],
+  };
 }
 
 async function list(token: string, query = '') {
@@ -41,7 +51,11 @@ async function list(token: string, query = '') {
 }
 
 test('create, rename, list newest activity first, delete', async () => {
-  const res = await stack.as(alice, { method: 'POST', url: '/api/chat/conversations', payload: { title: 'Quarterly numbers' } });
+  const res = await stack.as(alice, {
+    method: 'POST',
+    url: '/api/chat/conversations',
+    payload: { title: 'Quarterly numbers' },
+  });
   expect(res.statusCode).toBe(201);
   const first = res.json() as ConversationDto;
   expect(first).toMatchObject({ title: 'Quarterly numbers', lastMessageAt: null });
@@ -52,14 +66,23 @@ test('create, rename, list newest activity first, delete', async () => {
   expect((await ask(alice, first._id, { message: 'renewal' })).res.statusCode).toBe(200);
   expect((await list(alice)).items[0]!._id).toBe(first._id);
 
-  const renamed = await stack.as(alice, { method: 'PATCH', url: `/api/chat/conversations/${second}`, payload: { title: '  Team sync  ' } });
+  const renamed = await stack.as(alice, {
+    method: 'PATCH',
+    url: `/api/chat/conversations/${second}`,
+    payload: { title: '  Team sync  ' },
+  });
   expect(renamed.statusCode).toBe(200);
   expect((renamed.json() as ConversationDto).title).toBe('Team sync');
-  expect((await stack.as(alice, { method: 'PATCH', url: `/api/chat/conversations/${second}`, payload: { title: '' } })).statusCode).toBe(400);
+  expect(
+    (await stack.as(alice, { method: 'PATCH', url: `/api/chat/conversations/${second}`, payload: { title: '' } }))
+      .statusCode,
+  ).toBe(400);
 
   expect((await stack.as(alice, { method: 'DELETE', url: `/api/chat/conversations/${second}` })).statusCode).toBe(200);
   expect((await list(alice)).items.map((c) => c._id)).not.toContain(second);
-  expect((await stack.as(alice, { method: 'GET', url: `/api/chat/conversations/${second}/messages` })).statusCode).toBe(404);
+  expect((await stack.as(alice, { method: 'GET', url: `/api/chat/conversations/${second}/messages` })).statusCode).toBe(
+    404,
+  );
   // Nobody else sees Alice's conversations in their lists.
   expect((await list(bob)).items.map((c) => c._id)).not.toContain(first._id);
   expect((await list(host)).items.map((c) => c._id)).not.toContain(first._id);
@@ -67,7 +90,8 @@ test('create, rename, list newest activity first, delete', async () => {
 
 test('the first message titles an untitled conversation; later ones do not', async () => {
   const id = await createConversation(stack, alice);
-  const question = 'When is the contract renewal for the northern region customers due, and who called about it last week?';
+  const question =
+    'When is the contract renewal for the northern region customers due, and who called about it last week?';
   const { events } = await ask(alice, id, { message: question });
   const title = events[0]!.data.title as string;
   expect(title.length).toBeLessThanOrEqual(61);
@@ -102,13 +126,17 @@ test('search matches titles and message text, case-insensitively, and pages', as
 test("another person's conversation is not found on any chat route, the stream included", async () => {
   const id = await createConversation(stack, alice, 'Private');
   const { events } = await ask(alice, id, { message: 'renewal' });
-  const replyId = (events.find((e) => e.event === 'done')!.data.messageId as string);
+  const replyId = events.find((e) => e.event === 'done')!.data.messageId as string;
   for (const other of [bob, acmeAdmin, stranger, host]) {
     const calls = [
       stack.as(other, { method: 'GET', url: `/api/chat/conversations/${id}/messages` }),
       stack.as(other, { method: 'PATCH', url: `/api/chat/conversations/${id}`, payload: { title: 'Mine now' } }),
       stack.as(other, { method: 'DELETE', url: `/api/chat/conversations/${id}` }),
-      stack.as(other, { method: 'POST', url: `/api/chat/conversations/${id}/chat/stream`, payload: { message: 'renewal' } }),
+      stack.as(other, {
+        method: 'POST',
+        url: `/api/chat/conversations/${id}/chat/stream`,
+        payload: { message: 'renewal' },
+      }),
       stack.as(other, { method: 'POST', url: '/api/chat/feedback', payload: { messageId: replyId, rating: 'down' } }),
     ];
     for (const res of await Promise.all(calls)) {
@@ -153,20 +181,52 @@ test('feedback: one per reply and person, updatable, shown only to its author, r
   const start = events.find((e) => e.event === 'start')!.data;
   const replyId = events.find((e) => e.event === 'done')!.data.messageId as string;
 
-  const up = await stack.as(alice, { method: 'POST', url: '/api/chat/feedback', payload: { messageId: replyId, rating: 'up' } });
+  const up = await stack.as(alice, {
+    method: 'POST',
+    url: '/api/chat/feedback',
+    payload: { messageId: replyId, rating: 'up' },
+  });
   expect(up.statusCode).toBe(200);
-  const down = await stack.as(alice, { method: 'POST', url: '/api/chat/feedback', payload: { messageId: replyId, rating: 'down', comment: 'Missed the March date' } });
+  const down = await stack.as(alice, {
+    method: 'POST',
+    url: '/api/chat/feedback',
+    payload: { messageId: replyId, rating: 'down', comment: 'Missed the March date' },
+  });
   expect(down.statusCode).toBe(200);
-  expect(down.json()).toMatchObject({ _id: (up.json() as { _id: string })._id, rating: 'down', comment: 'Missed the March date' });
+  expect(down.json()).toMatchObject({
+    _id: (up.json() as { _id: string })._id,
+    rating: 'down',
+    comment: 'Missed the March date',
+  });
   const rows = await stack.database.query<{ n: string }>('select count(*)::text as n from chat.feedback');
   expect(rows[0]!.n).toBe('1');
 
   const reply = (await messagesOf(stack, alice, id)).find((m) => m._id === replyId)!;
   expect(reply.feedback).toEqual({ rating: 'down', comment: 'Missed the March date' });
-  const question = await stack.as(alice, { method: 'POST', url: '/api/chat/feedback', payload: { messageId: start.userMessageId, rating: 'up' } });
+  const question = await stack.as(alice, {
+    method: 'POST',
+    url: '/api/chat/feedback',
+    payload: { messageId: start.userMessageId, rating: 'up' },
+  });
   expect(question.statusCode).toBe(400);
-  expect((await stack.as(alice, { method: 'POST', url: '/api/chat/feedback', payload: { messageId: replyId, rating: 'meh' } })).statusCode).toBe(400);
-  expect((await stack.as(alice, { method: 'POST', url: '/api/chat/feedback', payload: { messageId: randomUUID(), rating: 'up' } })).statusCode).toBe(404);
+  expect(
+    (
+      await stack.as(alice, {
+        method: 'POST',
+        url: '/api/chat/feedback',
+        payload: { messageId: replyId, rating: 'meh' },
+      })
+    ).statusCode,
+  ).toBe(400);
+  expect(
+    (
+      await stack.as(alice, {
+        method: 'POST',
+        url: '/api/chat/feedback',
+        payload: { messageId: randomUUID(), rating: 'up' },
+      })
+    ).statusCode,
+  ).toBe(404);
 });
 
 test('with no model configured, the models call says the built-in assistant answers', async () => {
@@ -179,10 +239,21 @@ test('events name conversations and replies but never carry what people wrote', 
   const id = await createConversation(stack, alice);
   await ask(alice, id, { message: 'Confidential: the merger codename is Bluebird' });
   await stack.settle();
-  const rows = await stack.database.query<{ type: string; envelope: string }>("select envelope->>'type' as type, envelope::text as envelope from chat.outbox order by seq");
+  const rows = await stack.database.query<{ type: string; envelope: string }>(
+    "select envelope->>'type' as type, envelope::text as envelope from chat.outbox order by seq",
+  );
   const types = new Set(rows.map((r) => r.type));
-  for (const type of ['conversation.created', 'conversation.renamed', 'chat_reply.finished']) expect(types).toContain(type);
+  for (const type of ['conversation.created', 'conversation.renamed', 'chat_reply.finished'])
+    expect(types).toContain(type);
   expect(rows.filter((r) => /Bluebird|renewal|Confidential/.test(r.envelope))).toEqual([]);
-  const finished = rows.filter((r) => r.type === 'chat_reply.finished').map((r) => JSON.parse(r.envelope) as { data: Record<string, unknown> });
-  expect(finished.find((e) => e.data.conversationId === id)!.data).toMatchObject({ model: 'built-in', builtIn: true, providerId: null, status: 'complete', usage: null });
+  const finished = rows
+    .filter((r) => r.type === 'chat_reply.finished')
+    .map((r) => JSON.parse(r.envelope) as { data: Record<string, unknown> });
+  expect(finished.find((e) => e.data.conversationId === id)!.data).toMatchObject({
+    model: 'built-in',
+    builtIn: true,
+    providerId: null,
+    status: 'complete',
+    usage: null,
+  });
 });

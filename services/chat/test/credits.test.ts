@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { FakeOpenAI } from '@earshot/ai/testing';
 import { CREDIT_CODES, CREDIT_MESSAGES, type Envelope } from '@earshot/contracts';
 import { ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
-import { addChatModel, createConversation, deltas, messagesOf, publish, stackWithFakeProvider, streamAbout, streamReply, transcriptCompleted } from './helpers';
+import {
+  addChatModel,
+  createConversation,
+  deltas,
+  messagesOf,
+  publish,
+  stackWithFakeProvider,
+  streamAbout,
+  streamReply,
+  transcriptCompleted,
+} from './helpers';
 
 /**
  * A model's reply costs credits: the chat service asks the credit gate before anything is stored
@@ -28,15 +38,19 @@ beforeAll(async () => {
   userId = randomUUID();
   user = await stack.tokenFor('USER', ACME, userId);
   ({ modelId } = await addChatModel(stack, fake.url, { name: 'fake-chat' }));
-  await publish(stack, ...transcriptCompleted(ACME, callFile, 'call.wav', [
-    { speaker: 'Agent', start: 0, end: 4, text: 'Good morning, how can I help?' },
-    { speaker: 'Customer', start: 4.5, end: 9, text: 'Our invoices arrive twice.' },
-  ]));
+  await publish(
+    stack,
+    ...transcriptCompleted(ACME, callFile, 'call.wav', [
+      { speaker: 'Agent', start: 0, end: 4, text: 'Good morning, how can I help?' },
+      { speaker: 'Customer', start: 4.5, end: 9, text: 'Our invoices arrive twice.' },
+    ]),
+  );
 }, 180_000);
 afterAll(async () => close());
 beforeEach(() => credits.reset());
 
-const finished = (messageId: unknown) => published.find((e) => e.type === 'chat_reply.finished' && e.data.messageId === messageId);
+const finished = (messageId: unknown) =>
+  published.find((e) => e.type === 'chat_reply.finished' && e.data.messageId === messageId);
 
 test.each([
   [CREDIT_CODES.CREDITS_EXHAUSTED, 402],
@@ -56,7 +70,9 @@ test.each([
   expect(await messagesOf(stack, user, id)).toEqual([]);
   credits.refusal = null;
   fake.queueReply({ pieces: ['Twice.'] });
-  expect(deltas((await streamReply(base, user, id, { message: 'What did the customer say?' })).events)).toEqual(['Twice.']);
+  expect(deltas((await streamReply(base, user, id, { message: 'What did the customer say?' })).events)).toEqual([
+    'Twice.',
+  ]);
 });
 
 test('a question about a recording is refused the same way, before its conversation is made', async () => {
@@ -94,7 +110,11 @@ test('the built-in assistant is free: it answers with no credits left, without a
 });
 
 test('a reply that started with credits finishes when they run out meanwhile, and its event names the model', async () => {
-  fake.queueReply({ pieces: ['The customer', ' gets', ' every invoice', ' twice.'], delayMs: 20, usage: { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54 } });
+  fake.queueReply({
+    pieces: ['The customer', ' gets', ' every invoice', ' twice.'],
+    delayMs: 20,
+    usage: { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54 },
+  });
   const id = await createConversation(stack, user);
   const { status, events } = await streamReply(base, user, id, { message: 'What is wrong?' }, (event) => {
     // The first piece arrived: the company's credits are gone from now on.
@@ -105,7 +125,12 @@ test('a reply that started with credits finishes when they run out meanwhile, an
   const done = events.at(-1)!;
   expect(done).toMatchObject({ event: 'done', data: { status: 'complete' } });
   await stack.settle();
-  expect(finished(done.data.messageId)?.data).toMatchObject({ modelId, builtIn: false, status: 'complete', usage: { promptTokens: 50, completionTokens: 4 } });
+  expect(finished(done.data.messageId)?.data).toMatchObject({
+    modelId,
+    builtIn: false,
+    status: 'complete',
+    usage: { promptTokens: 50, completionTokens: 4 },
+  });
   // The next question is the one refused.
   expect((await streamReply(base, user, id, { message: 'And now?' })).status).toBe(402);
 });

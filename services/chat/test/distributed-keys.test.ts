@@ -3,9 +3,28 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { INTERNAL_TOKEN_HEADER } from '@earshot/ai';
 import { CREDIT_CODES, CREDIT_MESSAGES, type CreditCode } from '@earshot/contracts';
-import { buildServiceApp, configSchemaFor, ConfigError, CREDIT_CHECK_PATH, createLogger, MemoryBus, TokenSigner, TokenVerifier, type BaseConfig, type Database, type RunningServices, type ServiceModule } from '@earshot/kit';
+import {
+  buildServiceApp,
+  configSchemaFor,
+  ConfigError,
+  CREDIT_CHECK_PATH,
+  createLogger,
+  MemoryBus,
+  TokenSigner,
+  TokenVerifier,
+  type BaseConfig,
+  type Database,
+  type RunningServices,
+  type ServiceModule,
+} from '@earshot/kit';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
-import { createTestStack, openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY, testSigningKeys } from '@earshot/kit/testing';
+import {
+  createTestStack,
+  openTestDatabase,
+  TEST_JWT_SECRET,
+  TEST_SECRETS_KEY,
+  testSigningKeys,
+} from '@earshot/kit/testing';
 import { promptService } from '@earshot/prompt-service';
 import { chatService } from '../src';
 import { deltas, streamReply } from './helpers';
@@ -23,9 +42,20 @@ const signer = new TokenSigner(testSigningKeys(), 900);
 const verifier = new TokenVerifier(900).trust(signer.jwks());
 const opened: { app: FastifyInstance; running: RunningServices; database: Database }[] = [];
 
-async function start(module: ServiceModule, env: Record<string, string>, on = bus): Promise<{ app: FastifyInstance; url: string }> {
+async function start(
+  module: ServiceModule,
+  env: Record<string, string>,
+  on = bus,
+): Promise<{ app: FastifyInstance; url: string }> {
   const database = await openTestDatabase();
-  const config = configSchemaFor([module]).parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', ...env }) as BaseConfig;
+  const config = configSchemaFor([module]).parse({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    OUTBOX_POLL_MS: '50',
+    ...env,
+  }) as BaseConfig;
   try {
     const { app, running } = await buildServiceApp(module, { config, database, bus: on, logger, tokens: verifier });
     opened.push({ app, running, database });
@@ -49,14 +79,27 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   tenant = Fastify();
   tenant.post(CREDIT_CHECK_PATH, async (request, reply) => {
-    if (request.headers[INTERNAL_TOKEN_HEADER] !== TOKEN) return reply.code(401).send({ message: 'Not signed in', code: 'UNAUTHENTICATED' });
+    if (request.headers[INTERNAL_TOKEN_HEADER] !== TOKEN)
+      return reply.code(401).send({ message: 'Not signed in', code: 'UNAUTHENTICATED' });
     checks.push(request.body);
-    return refusal ? reply.code(402).send({ message: CREDIT_MESSAGES[refusal], code: refusal }) : reply.code(204).send();
+    return refusal
+      ? reply.code(402).send({ message: CREDIT_MESSAGES[refusal], code: refusal })
+      : reply.code(204).send();
   });
   await tenant.listen({ host: '127.0.0.1', port: 0 });
   tenantUrl = `http://127.0.0.1:${(tenant.server.address() as AddressInfo).port}`;
-  prompt = await start(promptService, { AI_ALLOW_PRIVATE_URLS: 'true', INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: tenantUrl });
-  chat = await start(chatService, { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000', PROMPT_SERVICE_URL: prompt.url, INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: tenantUrl });
+  prompt = await start(promptService, {
+    AI_ALLOW_PRIVATE_URLS: 'true',
+    INTERNAL_API_TOKEN: TOKEN,
+    TENANT_SERVICE_URL: tenantUrl,
+  });
+  chat = await start(chatService, {
+    AI_ALLOW_PRIVATE_URLS: 'true',
+    AI_TIMEOUT_MS: '10000',
+    PROMPT_SERVICE_URL: prompt.url,
+    INTERNAL_API_TOKEN: TOKEN,
+    TENANT_SERVICE_URL: tenantUrl,
+  });
 }, 60_000);
 afterAll(async () => {
   for (const { app, running, database } of opened.reverse()) {
@@ -77,19 +120,48 @@ const settle = async () => {
 };
 
 async function asHost(method: 'POST' | 'PATCH', url: string, payload: Record<string, unknown>) {
-  const host = await signer.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
-  const res = await prompt.app.inject({ method, url, payload, headers: { authorization: `Bearer ${host}`, 'x-requested-with': 'XMLHttpRequest' } });
+  const host = await signer.sign({
+    userId: randomUUID(),
+    companyId: null,
+    role: 'HOST_ADMIN',
+    email: 'host@test.local',
+  });
+  const res = await prompt.app.inject({
+    method,
+    url,
+    payload,
+    headers: { authorization: `Bearer ${host}`, 'x-requested-with': 'XMLHttpRequest' },
+  });
   expect(res.statusCode).toBeLessThan(300);
   return res.json() as { _id: string };
 }
 
 test('chat in its own process answers with the key it gets over the internal route, and follows a replaced key', async () => {
-  const provider = await asHost('POST', '/api/ai/config/provider', { name: 'Remote', baseUrl: fake.url, apiKey: 'sk-remote-key-0001' });
-  await asHost('POST', '/api/ai/config/model', { providerId: provider._id, name: 'fake-remote', purpose: 'chat', isDefault: true });
+  const provider = await asHost('POST', '/api/ai/config/provider', {
+    name: 'Remote',
+    baseUrl: fake.url,
+    apiKey: 'sk-remote-key-0001',
+  });
+  await asHost('POST', '/api/ai/config/model', {
+    providerId: provider._id,
+    name: 'fake-remote',
+    purpose: 'chat',
+    isDefault: true,
+  });
   await settle();
 
-  const user = await signer.sign({ userId: randomUUID(), companyId: randomUUID(), role: 'USER', email: 'user@test.local' });
-  const created = await chat.app.inject({ method: 'POST', url: '/api/chat/conversations', payload: {}, headers: { authorization: `Bearer ${user}`, 'x-requested-with': 'XMLHttpRequest' } });
+  const user = await signer.sign({
+    userId: randomUUID(),
+    companyId: randomUUID(),
+    role: 'USER',
+    email: 'user@test.local',
+  });
+  const created = await chat.app.inject({
+    method: 'POST',
+    url: '/api/chat/conversations',
+    payload: {},
+    headers: { authorization: `Bearer ${user}`, 'x-requested-with': 'XMLHttpRequest' },
+  });
   const conversation = (created.json() as { _id: string })._id;
   fake.queueReply({ pieces: ['Over', ' the wire.'] });
   const first = await streamReply(chat.url, user, conversation, { message: 'Hello?' });
@@ -104,13 +176,27 @@ test('chat in its own process answers with the key it gets over the internal rou
 });
 
 test("chat in its own process asks the tenant service's credit check over the wire and answers its refusal", async () => {
-  const provider = await asHost('POST', '/api/ai/config/provider', { name: 'Metered', baseUrl: fake.url, apiKey: 'sk-metered-key-0004' });
-  const model = await asHost('POST', '/api/ai/config/model', { providerId: provider._id, name: 'fake-metered', purpose: 'chat', isDefault: false });
+  const provider = await asHost('POST', '/api/ai/config/provider', {
+    name: 'Metered',
+    baseUrl: fake.url,
+    apiKey: 'sk-metered-key-0004',
+  });
+  const model = await asHost('POST', '/api/ai/config/model', {
+    providerId: provider._id,
+    name: 'fake-metered',
+    purpose: 'chat',
+    isDefault: false,
+  });
   await settle();
   const companyId = randomUUID();
   const userId = randomUUID();
   const user = await signer.sign({ userId, companyId, role: 'USER', email: 'metered@test.local' });
-  const created = await chat.app.inject({ method: 'POST', url: '/api/chat/conversations', payload: {}, headers: { authorization: `Bearer ${user}`, 'x-requested-with': 'XMLHttpRequest' } });
+  const created = await chat.app.inject({
+    method: 'POST',
+    url: '/api/chat/conversations',
+    payload: {},
+    headers: { authorization: `Bearer ${user}`, 'x-requested-with': 'XMLHttpRequest' },
+  });
   const conversation = (created.json() as { _id: string })._id;
 
   checks.length = 0;
@@ -124,18 +210,29 @@ test("chat in its own process asks the tenant service's credit check over the wi
   expect(checks).toEqual([{ companyId, userId, feature: 'chat', modelId: model._id }]);
 
   fake.queueReply({ pieces: ['Paid for.'] });
-  expect(deltas((await streamReply(chat.url, user, conversation, { message: 'Hello?', modelId: model._id })).events)).toEqual(['Paid for.']);
+  expect(
+    deltas((await streamReply(chat.url, user, conversation, { message: 'Hello?', modelId: model._id })).events),
+  ).toEqual(['Paid for.']);
 });
 
 test('the key route wants the service credential, and says nothing to anyone else', async () => {
-  const provider = await asHost('POST', '/api/ai/config/provider', { name: 'Guarded', baseUrl: fake.url, apiKey: 'sk-guarded-key-0003' });
+  const provider = await asHost('POST', '/api/ai/config/provider', {
+    name: 'Guarded',
+    baseUrl: fake.url,
+    apiKey: 'sk-guarded-key-0003',
+  });
   const path = `/internal/ai/providers/${provider._id}/key`;
   const get = (headers: Record<string, string>) => fetch(`${prompt.url}${path}`, { headers });
 
   expect((await get({})).status).toBe(401);
   expect((await get({ [INTERNAL_TOKEN_HEADER]: `${TOKEN}x` })).status).toBe(401);
   // A person's session, even the platform administrator's, is not a service credential.
-  const host = await signer.sign({ userId: randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
+  const host = await signer.sign({
+    userId: randomUUID(),
+    companyId: null,
+    role: 'HOST_ADMIN',
+    email: 'host@test.local',
+  });
   const asPerson = await get({ authorization: `Bearer ${host}` });
   expect(asPerson.status).toBe(401);
   expect(await asPerson.text()).not.toContain('sk-guarded');
@@ -145,7 +242,13 @@ test('the key route wants the service credential, and says nothing to anyone els
   const ok = await get({ [INTERNAL_TOKEN_HEADER]: TOKEN });
   expect(ok.status).toBe(200);
   expect(await ok.json()).toEqual({ apiKey: 'sk-guarded-key-0003' });
-  expect((await fetch(`${prompt.url}/internal/ai/providers/${randomUUID()}/key`, { headers: { [INTERNAL_TOKEN_HEADER]: TOKEN } })).status).toBe(404);
+  expect(
+    (
+      await fetch(`${prompt.url}/internal/ai/providers/${randomUUID()}/key`, {
+        headers: { [INTERNAL_TOKEN_HEADER]: TOKEN },
+      })
+    ).status,
+  ).toBe(404);
 });
 
 test('in one process (all-in-one) the key route does not exist at all', async () => {
@@ -153,7 +256,9 @@ test('in one process (all-in-one) the key route does not exist at all', async ()
   try {
     const id = randomUUID();
     for (const url of [`/internal/ai/providers/${id}/key`, `/api/internal/ai/providers/${id}/key`]) {
-      expect((await stack.app.inject({ method: 'GET', url, headers: { [INTERNAL_TOKEN_HEADER]: TOKEN } })).statusCode).toBe(404);
+      expect(
+        (await stack.app.inject({ method: 'GET', url, headers: { [INTERNAL_TOKEN_HEADER]: TOKEN } })).statusCode,
+      ).toBe(404);
     }
   } finally {
     await stack.close();
@@ -170,9 +275,16 @@ test('distributed, the prompt service needs INTERNAL_API_TOKEN and chat needs th
   };
   expect(await refusal(promptService, {})).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
   // Analysis runs ask the tenant service for credits.
-  expect(await refusal(promptService, { INTERNAL_API_TOKEN: TOKEN })).toEqual([expect.stringMatching(/^TENANT_SERVICE_URL: required/)]);
+  expect(await refusal(promptService, { INTERNAL_API_TOKEN: TOKEN })).toEqual([
+    expect.stringMatching(/^TENANT_SERVICE_URL: required/),
+  ]);
   // Replies ask the tenant service for credits and the prompt service for keys.
-  expect(await refusal(chatService, {})).toEqual([expect.stringMatching(/^TENANT_SERVICE_URL: required/), expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
-  expect(await refusal(chatService, { INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: 'http://127.0.0.1:9' })).toEqual([expect.stringMatching(/^PROMPT_SERVICE_URL: required/)]);
+  expect(await refusal(chatService, {})).toEqual([
+    expect.stringMatching(/^TENANT_SERVICE_URL: required/),
+    expect.stringMatching(/^INTERNAL_API_TOKEN: required/),
+  ]);
+  expect(await refusal(chatService, { INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: 'http://127.0.0.1:9' })).toEqual([
+    expect.stringMatching(/^PROMPT_SERVICE_URL: required/),
+  ]);
   await apart.stop();
 });

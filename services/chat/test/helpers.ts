@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { eventDefinition, textParts, type Actor, type Envelope, type MessageDto, type TranscriptSegmentFact } from '@earshot/contracts';
+import {
+  eventDefinition,
+  textParts,
+  type Actor,
+  type Envelope,
+  type MessageDto,
+  type TranscriptSegmentFact,
+} from '@earshot/contracts';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { buildEnvelope, serveCreditGateInProcess, type CreditGate } from '@earshot/kit';
 import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
@@ -14,14 +21,23 @@ const system: Actor = { type: 'system', id: null };
  * loopback address providers may use only when allowed), listening on a real port for streams.
  * No tenant service here: `credits` is the gate served in its place (default: nothing is metered).
  */
-export async function stackWithFakeProvider(credits?: CreditGate, config: Record<string, string> = {}): Promise<{ stack: TestStack; fake: FakeOpenAI; base: string; close(): Promise<void> }> {
+export async function stackWithFakeProvider(
+  credits?: CreditGate,
+  config: Record<string, string> = {},
+): Promise<{ stack: TestStack; fake: FakeOpenAI; base: string; close(): Promise<void> }> {
   const fake = await startFakeOpenAI();
-  const stack = await createTestStack([promptService, chatService], { AI_ALLOW_PRIVATE_URLS: 'true', AI_TIMEOUT_MS: '10000', ...config });
+  const stack = await createTestStack([promptService, chatService], {
+    AI_ALLOW_PRIVATE_URLS: 'true',
+    AI_TIMEOUT_MS: '10000',
+    ...config,
+  });
   if (credits) serveCreditGateInProcess(stack.database, credits);
   else serveUnmeteredCredits(stack.database);
   const base = await listen(stack);
   return {
-    stack, fake, base,
+    stack,
+    fake,
+    base,
     async close() {
       await stack.close();
       await fake.close();
@@ -30,12 +46,23 @@ export async function stackWithFakeProvider(credits?: CreditGate, config: Record
 }
 
 export async function publish(stack: TestStack, ...envelopes: Envelope[]): Promise<void> {
-  await stack.bus.publish(envelopes.map((envelope) => ({ topic: eventDefinition(envelope.type).topic, key: envelope.companyId ?? 'platform', envelope })));
+  await stack.bus.publish(
+    envelopes.map((envelope) => ({
+      topic: eventDefinition(envelope.type).topic,
+      key: envelope.companyId ?? 'platform',
+      envelope,
+    })),
+  );
   await stack.settle();
 }
 
 /** A completed transcript as the transcription service announces it: transcript.completed, then its text in parts. */
-export function transcriptCompleted(companyId: string, fileId: string, fileName: string, segments: Omit<TranscriptSegmentFact, 'segmentId'>[]): Envelope[] {
+export function transcriptCompleted(
+  companyId: string,
+  fileId: string,
+  fileName: string,
+  segments: Omit<TranscriptSegmentFact, 'segmentId'>[],
+): Envelope[] {
   const id = randomUUID();
   const parts = textParts(segments.map((s, i) => ({ segmentId: `s-${i}`, ...s })));
   return [
@@ -44,13 +71,24 @@ export function transcriptCompleted(companyId: string, fileId: string, fileName:
       companyId,
       actor: system,
       data: {
-        id, fileId, fileName, engine: 'test', duration: segments.at(-1)?.end ?? 0, speakers: 2,
-        words: segments.reduce((n, s) => n + s.text.split(' ').length, 0), parts: parts.length,
+        id,
+        fileId,
+        fileName,
+        engine: 'test',
+        duration: segments.at(-1)?.end ?? 0,
+        speakers: 2,
+        words: segments.reduce((n, s) => n + s.text.split(' ').length, 0),
+        parts: parts.length,
       },
     }),
-    ...parts.map((part, i) => buildEnvelope({
-      type: 'transcript.text_published', companyId, actor: system, data: { id, fileId, fileName, part: i, parts: parts.length, segments: part },
-    })),
+    ...parts.map((part, i) =>
+      buildEnvelope({
+        type: 'transcript.text_published',
+        companyId,
+        actor: system,
+        data: { id, fileId, fileName, part: i, parts: parts.length, segments: part },
+      }),
+    ),
   ];
 }
 
@@ -58,19 +96,34 @@ export function transcriptCompleted(companyId: string, fileId: string, fileName:
  * Configures a chat model as the platform administrator does, through the prompt service mounted
  * in the same stack (all-in-one): chat learns of it from the events and gets the key from it.
  */
-export async function addChatModel(stack: TestStack, baseUrl: string, options: { apiKey?: string; isDefault?: boolean; enabled?: boolean; name?: string; contextSize?: number | null } = {}) {
+export async function addChatModel(
+  stack: TestStack,
+  baseUrl: string,
+  options: { apiKey?: string; isDefault?: boolean; enabled?: boolean; name?: string; contextSize?: number | null } = {},
+) {
   const host = await stack.tokenFor('HOST_ADMIN', null);
   const created = await stack.as(host, {
-    method: 'POST', url: '/api/ai/config/provider',
-    payload: { name: `Fake ${randomUUID().slice(0, 8)}`, baseUrl, ...(options.apiKey ? { apiKey: options.apiKey } : {}) },
+    method: 'POST',
+    url: '/api/ai/config/provider',
+    payload: {
+      name: `Fake ${randomUUID().slice(0, 8)}`,
+      baseUrl,
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    },
   });
   if (created.statusCode !== 201) throw new Error(`add provider: ${created.statusCode} ${created.body}`);
   const providerId = (created.json() as { _id: string })._id;
   const model = await stack.as(host, {
-    method: 'POST', url: '/api/ai/config/model',
+    method: 'POST',
+    url: '/api/ai/config/model',
     payload: {
-      providerId, name: options.name ?? 'fake-chat', label: options.name ?? 'Fake chat', purpose: 'chat',
-      isDefault: options.isDefault ?? true, contextSize: options.contextSize ?? null, enabled: options.enabled ?? true,
+      providerId,
+      name: options.name ?? 'fake-chat',
+      label: options.name ?? 'Fake chat',
+      purpose: 'chat',
+      isDefault: options.isDefault ?? true,
+      contextSize: options.contextSize ?? null,
+      enabled: options.enabled ?? true,
     },
   });
   if (model.statusCode !== 201) throw new Error(`add model: ${model.statusCode} ${model.body}`);
@@ -101,7 +154,13 @@ type Streamed = { status: number; contentType: string | null; events: SseEvent[]
  * Posts to a conversation's stream route over real HTTP and reads the events as they arrive. `onEvent`
  * may return true to stop reading (the connection is closed then, as a browser's stop button does).
  */
-export function streamReply(base: string, token: string, conversationId: string, body: Record<string, unknown>, onEvent?: OnEvent): Promise<Streamed> {
+export function streamReply(
+  base: string,
+  token: string,
+  conversationId: string,
+  body: Record<string, unknown>,
+  onEvent?: OnEvent,
+): Promise<Streamed> {
   return streamFrom(`${base}/api/chat/conversations/${conversationId}/chat/stream`, token, body, onEvent);
 }
 
@@ -110,16 +169,26 @@ export function streamAbout(base: string, token: string, body: Record<string, un
   return streamFrom(`${base}/api/chat/analysis-conversations/chat/stream`, token, body);
 }
 
-async function streamFrom(url: string, token: string, body: Record<string, unknown>, onEvent?: OnEvent): Promise<Streamed> {
+async function streamFrom(
+  url: string,
+  token: string,
+  body: Record<string, unknown>,
+  onEvent?: OnEvent,
+): Promise<Streamed> {
   const controller = new AbortController();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+    },
     body: JSON.stringify(body),
     signal: controller.signal,
   });
   const contentType = res.headers.get('content-type');
-  if (!contentType?.startsWith('text/event-stream')) return { status: res.status, contentType, events: [], json: await res.json() };
+  if (!contentType?.startsWith('text/event-stream'))
+    return { status: res.status, contentType, events: [], json: await res.json() };
   const events: SseEvent[] = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -148,10 +217,15 @@ async function streamFrom(url: string, token: string, body: Record<string, unkno
   return { status: res.status, contentType, events };
 }
 
-export const deltas = (events: SseEvent[]) => events.filter((e) => e.event === 'delta').map((e) => e.data.text as string);
+export const deltas = (events: SseEvent[]) =>
+  events.filter((e) => e.event === 'delta').map((e) => e.data.text as string);
 
 export async function createConversation(stack: TestStack, token: string, title?: string): Promise<string> {
-  const res = await stack.as(token, { method: 'POST', url: '/api/chat/conversations', payload: title ? { title } : {} });
+  const res = await stack.as(token, {
+    method: 'POST',
+    url: '/api/chat/conversations',
+    payload: title ? { title } : {},
+  });
   if (res.statusCode !== 201) throw new Error(`create conversation: ${res.statusCode} ${res.body}`);
   return (res.json() as { _id: string })._id;
 }
@@ -164,21 +238,48 @@ export async function messagesOf(stack: TestStack, token: string, conversationId
 
 /** The SSE events of a stream answered through inject (no real socket): for quick checks. */
 export function parseSse(body: string): SseEvent[] {
-  return body.split('\n\n').map(parseBlock).filter((e): e is SseEvent => e !== null);
+  return body
+    .split('\n\n')
+    .map(parseBlock)
+    .filter((e): e is SseEvent => e !== null);
 }
 
 /** A company as the tenant service announces it: its type decides whether its members share recordings. */
 export function companyCreated(companyId: string, type: 'enterprise' | 'b2c'): Envelope {
   return buildEnvelope({
-    type: 'company.created', companyId, actor: system,
-    data: { id: companyId, before: null, after: { name: type, code: type, domain: `d${companyId.slice(0, 8)}`, status: 'active', maxUsers: null, maxStorage: null, type } },
+    type: 'company.created',
+    companyId,
+    actor: system,
+    data: {
+      id: companyId,
+      before: null,
+      after: {
+        name: type,
+        code: type,
+        domain: `d${companyId.slice(0, 8)}`,
+        status: 'active',
+        maxUsers: null,
+        maxStorage: null,
+        type,
+      },
+    },
   });
 }
 
 /** A recording as the file service announces it: who uploaded it. */
 export function fileUploaded(companyId: string, fileId: string, uploadedBy: string): Envelope {
   return buildEnvelope({
-    type: 'file.uploaded', companyId, actor: system,
-    data: { id: fileId, storageKey: `${companyId}/${fileId}`, originalName: 'a.wav', mimeType: 'audio/wav', size: 1000, clientId: null, uploadedBy },
+    type: 'file.uploaded',
+    companyId,
+    actor: system,
+    data: {
+      id: fileId,
+      storageKey: `${companyId}/${fileId}`,
+      originalName: 'a.wav',
+      mimeType: 'audio/wav',
+      size: 1000,
+      clientId: null,
+      uploadedBy,
+    },
   });
 }

@@ -22,7 +22,13 @@ export async function makePdf(pages: readonly string[], options: { password?: bo
   // the empty one is what a reader checks first: it asks for the password before reading a page.
   const plain = Buffer.from(await pdf.save({ useObjectStreams: false })).toString('latin1');
   const key = '<' + 'ab'.repeat(32) + '>';
-  return Buffer.from(plain.replace(/trailer\s*<</, `trailer\n<<\n/Encrypt << /Filter /Standard /V 1 /R 2 /Length 40 /O ${key} /U ${key} /P -4 >>\n/ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]`), 'latin1');
+  return Buffer.from(
+    plain.replace(
+      /trailer\s*<</,
+      `trailer\n<<\n/Encrypt << /Filter /Standard /V 1 /R 2 /Length 40 /O ${key} /U ${key} /P -4 >>\n/ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]`,
+    ),
+    'latin1',
+  );
 }
 
 function wrap(text: string, width: number): string[] {
@@ -41,36 +47,60 @@ function wrap(text: string, width: number): string[] {
 /** A DOCX with a heading and the paragraphs under it. */
 export async function makeDocx(sections: readonly { heading: string; paragraphs: string[] }[]): Promise<Buffer> {
   const doc = new Document({
-    sections: [{
-      children: sections.flatMap((s) => [
-        new Paragraph({ text: s.heading, heading: HeadingLevel.HEADING_1 }),
-        ...s.paragraphs.map((p) => new Paragraph({ text: p })),
-      ]),
-    }],
+    sections: [
+      {
+        children: sections.flatMap((s) => [
+          new Paragraph({ text: s.heading, heading: HeadingLevel.HEADING_1 }),
+          ...s.paragraphs.map((p) => new Paragraph({ text: p })),
+        ]),
+      },
+    ],
   });
   return Buffer.from(await Packer.toBuffer(doc));
 }
 
-export async function createGpt(stack: TestStack, token: string, body: Record<string, unknown> = {}): Promise<CustomGptDto> {
+export async function createGpt(
+  stack: TestStack,
+  token: string,
+  body: Record<string, unknown> = {},
+): Promise<CustomGptDto> {
   const res = await stack.as(token, {
-    method: 'POST', url: '/api/custom-gpt',
-    payload: { name: `GPT ${randomUUID().slice(0, 6)}`, instructions: 'Answer from the handbook.', visibility: 'company', ...body },
+    method: 'POST',
+    url: '/api/custom-gpt',
+    payload: {
+      name: `GPT ${randomUUID().slice(0, 6)}`,
+      instructions: 'Answer from the handbook.',
+      visibility: 'company',
+      ...body,
+    },
   });
   if (res.statusCode !== 201) throw new Error(`create GPT: ${res.statusCode} ${res.body}`);
   return res.json() as CustomGptDto;
 }
 
-export function upload(stack: TestStack, token: string, gptId: string, file: { name: string; type: string; data: Buffer }) {
+export function upload(
+  stack: TestStack,
+  token: string,
+  gptId: string,
+  file: { name: string; type: string; data: Buffer },
+) {
   const body = multipart({}, file);
   return stack.as(token, { method: 'POST', url: `/api/custom-gpt/${gptId}/files?type=knowledge`, ...body });
 }
 
 /** Uploads and waits until the background processing is over (the queue is idle). */
-export async function uploadReady(stack: TestStack, token: string, gptId: string, file: { name: string; type: string; data: Buffer }): Promise<KnowledgeFileDto> {
+export async function uploadReady(
+  stack: TestStack,
+  token: string,
+  gptId: string,
+  file: { name: string; type: string; data: Buffer },
+): Promise<KnowledgeFileDto> {
   const res = await upload(stack, token, gptId, file);
   if (res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
   await processed(stack);
-  const files = (await stack.as(token, { method: 'GET', url: `/api/custom-gpt/${gptId}/files` })).json() as KnowledgeFileDto[];
+  const files = (
+    await stack.as(token, { method: 'GET', url: `/api/custom-gpt/${gptId}/files` })
+  ).json() as KnowledgeFileDto[];
   return files.find((f) => f._id === (res.json() as KnowledgeFileDto)._id)!;
 }
 
@@ -83,10 +113,16 @@ export async function processed(stack: TestStack): Promise<void> {
 }
 
 /** Configures an embeddings model as the platform administrator does (prompt service in the stack). */
-export async function addEmbeddingsModel(stack: TestStack, providerId: string, name: string, isDefault = true): Promise<string> {
+export async function addEmbeddingsModel(
+  stack: TestStack,
+  providerId: string,
+  name: string,
+  isDefault = true,
+): Promise<string> {
   const host = await stack.tokenFor('HOST_ADMIN', null);
   const res = await stack.as(host, {
-    method: 'POST', url: '/api/ai/config/model',
+    method: 'POST',
+    url: '/api/ai/config/model',
     payload: { providerId, name, label: name, purpose: 'embeddings', isDefault, contextSize: null, enabled: true },
   });
   if (res.statusCode !== 201) throw new Error(`add embeddings model: ${res.statusCode} ${res.body}`);

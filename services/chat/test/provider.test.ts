@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { FakeOpenAI } from '@earshot/ai/testing';
 import type { TestStack } from '@earshot/kit/testing';
 import type { TranscriptCitationDto } from '@earshot/contracts';
-import { addChatModel, createConversation, deltas, messagesOf, publish, stackWithFakeProvider, streamReply, transcriptCompleted } from './helpers';
+import {
+  addChatModel,
+  createConversation,
+  deltas,
+  messagesOf,
+  publish,
+  stackWithFakeProvider,
+  streamReply,
+  transcriptCompleted,
+} from './helpers';
 
 const ACME = randomUUID();
 const callFile = randomUUID();
@@ -19,10 +28,13 @@ beforeAll(async () => {
   ({ stack, fake, base, close } = await stackWithFakeProvider());
   user = await stack.tokenFor('USER', ACME);
   ({ modelId, providerId } = await addChatModel(stack, fake.url, { apiKey: 'sk-test-secret-9876', name: 'fake-chat' }));
-  await publish(stack, ...transcriptCompleted(ACME, callFile, 'pricing-call.wav', [
-    { speaker: 'Customer', start: 12, end: 18, text: 'Can you match the competitor price of forty euros per seat?' },
-    { speaker: 'Agent', start: 18.5, end: 25, text: 'I can offer thirty-five euros per seat on an annual plan.' },
-  ]));
+  await publish(
+    stack,
+    ...transcriptCompleted(ACME, callFile, 'pricing-call.wav', [
+      { speaker: 'Customer', start: 12, end: 18, text: 'Can you match the competitor price of forty euros per seat?' },
+      { speaker: 'Agent', start: 18.5, end: 25, text: 'I can offer thirty-five euros per seat on an annual plan.' },
+    ]),
+  );
 }, 60_000);
 afterAll(async () => close());
 
@@ -32,21 +44,41 @@ test('the models call lists the configured model and the built-in assistant step
 });
 
 test('a model reply streams in order, ends with its id and usage, is stored, and was given the passages', async () => {
-  fake.queueReply({ pieces: ['The agent', ' offered', ' 35 euros', ' per seat [2].'], usage: { prompt_tokens: 321, completion_tokens: 4, total_tokens: 325 } });
+  fake.queueReply({
+    pieces: ['The agent', ' offered', ' 35 euros', ' per seat [2].'],
+    usage: { prompt_tokens: 321, completion_tokens: 4, total_tokens: 325 },
+  });
   const id = await createConversation(stack, user);
   const { events } = await streamReply(base, user, id, { message: 'What price per seat did we offer?' });
 
   expect(events.map((e) => e.event)).toEqual(['start', 'delta', 'delta', 'delta', 'delta', 'done']);
-  expect(events[0]!.data).toMatchObject({ model: 'fake-chat', builtIn: false, title: 'What price per seat did we offer?' });
+  expect(events[0]!.data).toMatchObject({
+    model: 'fake-chat',
+    builtIn: false,
+    title: 'What price per seat did we offer?',
+  });
   expect(deltas(events)).toEqual(['The agent', ' offered', ' 35 euros', ' per seat [2].']);
-  const done = events.at(-1)!.data as { messageId: string; status: string; usage: unknown; citations: TranscriptCitationDto[] };
-  expect(done).toMatchObject({ status: 'complete', usage: { promptTokens: 321, completionTokens: 4, totalTokens: 325 } });
+  const done = events.at(-1)!.data as {
+    messageId: string;
+    status: string;
+    usage: unknown;
+    citations: TranscriptCitationDto[];
+  };
+  expect(done).toMatchObject({
+    status: 'complete',
+    usage: { promptTokens: 321, completionTokens: 4, totalTokens: 325 },
+  });
   expect(done.citations.map((c) => c.fileId)).toEqual([callFile, callFile]);
 
   const [question, reply] = await messagesOf(stack, user, id);
   expect(question).toMatchObject({ role: 'user', content: 'What price per seat did we offer?' });
   expect(reply).toMatchObject({
-    _id: done.messageId, role: 'assistant', content: 'The agent offered 35 euros per seat [2].', status: 'complete', model: 'fake-chat', error: null,
+    _id: done.messageId,
+    role: 'assistant',
+    content: 'The agent offered 35 euros per seat [2].',
+    status: 'complete',
+    model: 'fake-chat',
+    error: null,
     usage: { promptTokens: 321, completionTokens: 4, totalTokens: 325 },
   });
   expect(reply!.citations).toEqual(done.citations);
@@ -94,24 +126,34 @@ test('the conversation so far goes with each question, and regenerate replaces t
 test.each([
   [500, 'The server had an error while processing your request', 'answered with an error (500'],
   [401, 'Incorrect API key provided: sk-test***9876', 'refused the API key (401'],
-])('a provider answering %d gives an error event, a stored failed reply, and the service keeps working', async (status, said, expected) => {
-  fake.queueReply({ error: { status, message: said } });
-  const id = await createConversation(stack, user);
-  const { events } = await streamReply(base, user, id, { message: 'Summarise the pricing call' });
-  expect(events.map((e) => e.event)).toEqual(['start', 'error']);
-  const error = events[1]!.data as { messageId: string; message: string };
-  expect(error.message).toContain(expected);
-  expect(error.message).not.toContain('sk-test-secret');
+])(
+  'a provider answering %d gives an error event, a stored failed reply, and the service keeps working',
+  async (status, said, expected) => {
+    fake.queueReply({ error: { status, message: said } });
+    const id = await createConversation(stack, user);
+    const { events } = await streamReply(base, user, id, { message: 'Summarise the pricing call' });
+    expect(events.map((e) => e.event)).toEqual(['start', 'error']);
+    const error = events[1]!.data as { messageId: string; message: string };
+    expect(error.message).toContain(expected);
+    expect(error.message).not.toContain('sk-test-secret');
 
-  const [, reply] = await messagesOf(stack, user, id);
-  expect(reply).toMatchObject({ _id: error.messageId, role: 'assistant', status: 'failed', content: '', error: error.message, usage: null });
+    const [, reply] = await messagesOf(stack, user, id);
+    expect(reply).toMatchObject({
+      _id: error.messageId,
+      role: 'assistant',
+      status: 'failed',
+      content: '',
+      error: error.message,
+      usage: null,
+    });
 
-  // Retry (regenerate) works once the provider is back.
-  fake.queueReply({ pieces: ['Back again.'] });
-  const retry = await streamReply(base, user, id, { message: 'Summarise the pricing call', regenerate: true });
-  expect(retry.events.at(-1)!.event).toBe('done');
-  expect((await messagesOf(stack, user, id)).map((m) => m.status)).toEqual(['complete', 'complete']);
-});
+    // Retry (regenerate) works once the provider is back.
+    fake.queueReply({ pieces: ['Back again.'] });
+    const retry = await streamReply(base, user, id, { message: 'Summarise the pricing call', regenerate: true });
+    expect(retry.events.at(-1)!.event).toBe('done');
+    expect((await messagesOf(stack, user, id)).map((m) => m.status)).toEqual(['complete', 'complete']);
+  },
+);
 
 test('a provider that drops the connection mid-reply leaves the partial text, marked failed', async () => {
   fake.queueReply({ pieces: ['Half', ' a'], hangUp: true });
@@ -128,7 +170,13 @@ test('closing the stream stops the provider call and stores the partial reply as
   fake.queueReply({ pieces: Array.from({ length: 300 }, (_, i) => `word${i} `), delayMs: 30 });
   const id = await createConversation(stack, user);
   const before = fake.requests.length;
-  const { events } = await streamReply(base, user, id, { message: 'Write a long essay' }, (_event, all) => deltas(all).length >= 3);
+  const { events } = await streamReply(
+    base,
+    user,
+    id,
+    { message: 'Write a long essay' },
+    (_event, all) => deltas(all).length >= 3,
+  );
   expect(deltas(events)).toEqual(['word0 ', 'word1 ', 'word2 ']);
 
   const providerCall = fake.requests[before]!;
@@ -171,7 +219,11 @@ test('the key reaches the provider but no event: a replaced key is used from the
   await streamReply(base, user, id, { message: 'First question' });
   expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-test-secret-9876');
 
-  const patched = await stack.as(host, { method: 'PATCH', url: `/api/ai/config/provider/${providerId}`, payload: { apiKey: 'sk-rotated-key-1234' } });
+  const patched = await stack.as(host, {
+    method: 'PATCH',
+    url: `/api/ai/config/provider/${providerId}`,
+    payload: { apiKey: 'sk-rotated-key-1234' },
+  });
   expect(patched.statusCode).toBe(200);
   await stack.settle();
   fake.queueReply({ pieces: ['New key.'] });
@@ -180,16 +232,21 @@ test('the key reaches the provider but no event: a replaced key is used from the
   expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-rotated-key-1234');
 
   // Every outbox of the stack (prompt's and chat's): neither key, nor any sealed form.
-  const [{ sealed }] = await stack.database.query<{ sealed: string }>('select api_key_sealed as sealed from prompt.ai_providers where id = $1', [providerId]) as [{ sealed: string }];
+  const [{ sealed }] = (await stack.database.query<{ sealed: string }>(
+    'select api_key_sealed as sealed from prompt.ai_providers where id = $1',
+    [providerId],
+  )) as [{ sealed: string }];
   const outboxes = await stack.database.query<{ envelope: unknown }>(
-    'select envelope from prompt.outbox union all select envelope from chat.outbox');
+    'select envelope from prompt.outbox union all select envelope from chat.outbox',
+  );
   expect(outboxes.length).toBeGreaterThan(0);
   const published = JSON.stringify(outboxes);
   for (const secret of ['sk-test-secret-9876', 'sk-rotated-key-1234', sealed]) expect(published).not.toContain(secret);
   expect(published).not.toContain('"v1:');
   // Nor does chat keep a copy of a key, sealed or not.
   const columns = await stack.database.query<{ column_name: string }>(
-    "select column_name from information_schema.columns where table_schema = 'chat' and table_name = 'ai_providers'");
+    "select column_name from information_schema.columns where table_schema = 'chat' and table_name = 'ai_providers'",
+  );
   expect(columns.map((c) => c.column_name)).not.toContain('api_key_sealed');
 });
 
@@ -202,7 +259,11 @@ test("a provider that redirects to another origin gets the question there withou
   await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = redirector.address() as { port: number };
-    const moved = await addChatModel(stack, `http://127.0.0.1:${port}/v1`, { apiKey: 'sk-must-not-move-5555', isDefault: false, name: 'moved' });
+    const moved = await addChatModel(stack, `http://127.0.0.1:${port}/v1`, {
+      apiKey: 'sk-must-not-move-5555',
+      isDefault: false,
+      name: 'moved',
+    });
     const id = await createConversation(stack, user);
     fake.queueReply({ pieces: ['Answered elsewhere.'] });
     const { events } = await streamReply(base, user, id, { message: 'Where are you?', modelId: moved.modelId });

@@ -25,21 +25,41 @@ test('the history keeps the newest messages that fit, and always the question', 
   const newestFirst = [row('q3'), row('a2'.repeat(10), 'assistant'), row('q2'), row('a1', 'assistant')];
   expect(withinBudget(newestFirst, 1000).map((m) => m.content)).toEqual(['a1', 'q2', 'a2'.repeat(10), 'q3']);
   expect(withinBudget(newestFirst, 10).map((m) => m.content)).toEqual(['q3']);
-  expect(withinBudget([row('a very long question indeed')], 5)).toEqual([{ role: 'user', content: 'a very long question indeed' }]);
+  expect(withinBudget([row('a very long question indeed')], 5)).toEqual([
+    { role: 'user', content: 'a very long question indeed' },
+  ]);
 });
 
 test('quoted transcript text cannot become links, emphasis or HTML', () => {
   const quoted = escapeMarkdown('click [here](javascript:alert(1)) <img src=x onerror=alert(1)> *now*');
   expect(quoted).not.toMatch(/(^|[^\\])\[|(^|[^\\])</);
   const pieces = builtInPieces({
-    question: 'x', history: [], allCompanies: false, mode: 'search', recording: null,
-    passages: [{ fileId: 'f', fileName: '[evil](javascript:x)', speaker: '<b>A</b>', start: 1, text: 'hi', link: '/transcripts/f?t=1' }],
+    question: 'x',
+    history: [],
+    allCompanies: false,
+    mode: 'search',
+    recording: null,
+    passages: [
+      {
+        fileId: 'f',
+        fileName: '[evil](javascript:x)',
+        speaker: '<b>A</b>',
+        start: 1,
+        text: 'hi',
+        link: '/transcripts/f?t=1',
+      },
+    ],
   });
-  expect(pieces.join('')).toContain('**\\<b\\>A\\</b\\>** at [0:01](/transcripts/f?t=1) in *\\[evil\\]\\(javascript:x\\)*');
+  expect(pieces.join('')).toContain(
+    '**\\<b\\>A\\</b\\>** at [0:01](/transcripts/f?t=1) in *\\[evil\\]\\(javascript:x\\)*',
+  );
 });
 
 test('a speaker is named one way: the transcript\'s label, else "Speaker N" from speaker_<N-1>, and a name stays a name', () => {
-  const stereo = [{ id: 'speaker_0', label: 'Agent' }, { id: 'speaker_1', label: 'Customer' }];
+  const stereo = [
+    { id: 'speaker_0', label: 'Agent' },
+    { id: 'speaker_1', label: 'Customer' },
+  ];
   expect(speakerName('speaker_1', stereo)).toBe('Customer');
   expect(speakerName('speaker_0')).toBe('Speaker 1');
   expect(speakerName('speaker_11', [])).toBe('Speaker 12');
@@ -57,10 +77,24 @@ test('a recording is named by whole words only, and summaries are recognised', (
   expect(asksOverview('What price did we offer?')).toBe(false);
 });
 
-const seg = (start: number, text: string): Passage => ({ fileId: 'f', fileName: 'f.wav', speaker: 'Agent', start, text, rank: 0 });
+const seg = (start: number, text: string): Passage => ({
+  fileId: 'f',
+  fileName: 'f.wav',
+  speaker: 'Agent',
+  start,
+  text,
+  rank: 0,
+});
 
 test('the built-in overview is the opening and the longest passages, in order', () => {
-  const segments = [seg(0, 'hi'), seg(5, 'a much longer passage here'), seg(9, 'ok'), seg(12, 'the longest passage of them all by far'), seg(20, 'medium one'), seg(30, 'x')];
+  const segments = [
+    seg(0, 'hi'),
+    seg(5, 'a much longer passage here'),
+    seg(9, 'ok'),
+    seg(12, 'the longest passage of them all by far'),
+    seg(20, 'medium one'),
+    seg(30, 'x'),
+  ];
   expect(overviewOf(segments).map((p) => p.start)).toEqual([0, 5, 12, 20]);
 });
 
@@ -77,6 +111,13 @@ test('excerpts keep the relevant segments first, spread the rest over the record
 });
 
 test('the sources of an answer given a whole transcript are the segments it cites, once each', () => {
-  const passages = [1, 2, 3].map((n) => ({ fileId: 'f', fileName: 'f.wav', speaker: 'Agent', start: n, text: `t${n}`, link: `/transcripts/f?t=${n}` }));
+  const passages = [1, 2, 3].map((n) => ({
+    fileId: 'f',
+    fileName: 'f.wav',
+    speaker: 'Agent',
+    start: n,
+    text: `t${n}`,
+    link: `/transcripts/f?t=${n}`,
+  }));
   expect(citedIn('As said [3] and [1], again [3]; not [9].', passages).map((p) => p.start)).toEqual([3, 1]);
 });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { encryptionConfigShape, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
+import {
+  encryptionConfigShape,
+  storageConfigShape,
+  type BaseConfig,
+  type EncryptionConfig,
+  type StorageConfig,
+} from '@earshot/kit';
 
 export const GIB = 1024 ** 3;
 
@@ -8,7 +14,12 @@ export const fileConfigShape = {
   ...storageConfigShape,
   // Encryption at rest (issue 25): the master key that wraps the companies' audio data keys.
   ...encryptionConfigShape,
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).max(64 * GIB).default(GIB),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64 * GIB)
+    .default(GIB),
 };
 
 export type FileConfig = BaseConfig & StorageConfig & EncryptionConfig & { MAX_UPLOAD_BYTES: number };

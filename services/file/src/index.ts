@@ -1,4 +1,13 @@
-import { ConfigError, ContextTimers, createStorage, creditGateFor, defineService, on, processCreditGate, startDailyJob } from '@earshot/kit';
+import {
+  ConfigError,
+  ContextTimers,
+  createStorage,
+  creditGateFor,
+  defineService,
+  on,
+  processCreditGate,
+  startDailyJob,
+} from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
 import { fileRoutes } from './routes/files';
@@ -15,7 +24,14 @@ import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { encryptionOf, startEncryptionPass } from './services/encryption';
 import { TagService } from './services/tags';
-import { applyClientLinked, applyCompanyEvent, applySpeakersChanged, applyAudioRedacted, applyTranscriptDeleted, applyTranscriptStatus } from './services/events';
+import {
+  applyClientLinked,
+  applyCompanyEvent,
+  applySpeakersChanged,
+  applyAudioRedacted,
+  applyTranscriptDeleted,
+  applyTranscriptStatus,
+} from './services/events';
 
 const timers = new ContextTimers();
 
@@ -29,7 +45,11 @@ export const fileService = defineService<FileConfig>({
   async routes(app, ctx) {
     // Building the storage validates its configuration: a missing S3 key stops the start here.
     // Uploads of a company with encryption on are stored encrypted; reads decrypt (issue 25).
-    await fileRoutes(app, new FileService(ctx, encryptionOf(ctx).storage, processCreditGate(ctx.database, ctx.config)), ctx.config);
+    await fileRoutes(
+      app,
+      new FileService(ctx, encryptionOf(ctx).storage, processCreditGate(ctx.database, ctx.config)),
+      ctx.config,
+    );
     await tagRoutes(app, new TagService(ctx));
     await fileHoldRoutes(app, new FileHoldService(ctx));
     await encryptionRoutes(app, encryptionOf(ctx));
@@ -40,7 +60,10 @@ export const fileService = defineService<FileConfig>({
   async internalRoutes(app, ctx) {
     creditGateFor(ctx.database, ctx.config);
     const token = ctx.config.INTERNAL_API_TOKEN;
-    if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the file service runs on its own (the transcription service asks it for audio keys)']);
+    if (!token)
+      throw new ConfigError([
+        'INTERNAL_API_TOKEN: required when the file service runs on its own (the transcription service asks it for audio keys)',
+      ]);
     await internalRoutes(app, encryptionOf(ctx), token);
   },
   // Projections keep the newest state per company and per file's status: late events are skipped.
@@ -49,17 +72,22 @@ export const fileService = defineService<FileConfig>({
     const storage = createStorage(ctx.config);
     return [
       ...(['company.created', 'company.updated', 'company.deleted'] as const).map((type) =>
-        on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id })),
+        on(type, (event, tx) => applyCompanyEvent(tx, event), { entity: (event) => event.data.id }),
+      ),
       // Which companies are b2c: their members' recordings are private to each.
       ...companyTypes.handlers(),
       // Retention policies and client and company holds: what the daily retention may delete.
       ...retention.handlers(),
-      on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), { entity: (event) => event.data.fileId }),
+      on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), {
+        entity: (event) => event.data.fileId,
+      }),
       // Links of one file come from one producer in order on the company's partition: no entity needed.
       on('transcript.client_linked', (event, tx) => applyClientLinked(tx, event)),
       // Likewise the speakers' names of one transcript: the list filters by them.
       on('transcript.speakers_changed', (event, tx) => applySpeakersChanged(tx, event)),
-      on('transcript.audio_redacted', (event, tx) => applyAudioRedacted(tx, event), { entity: (event) => event.data.fileId }),
+      on('transcript.audio_redacted', (event, tx) => applyAudioRedacted(tx, event), {
+        entity: (event) => event.data.fileId,
+      }),
       on('transcript.deleted', (event, tx, emit) => applyTranscriptDeleted(tx, emit, event, storage)),
       companyRemoval(storage, encryptionOf(ctx).ring),
       // The encryption switch of each company (company.policies_changed).
@@ -74,7 +102,10 @@ export const fileService = defineService<FileConfig>({
     await encryptionOf(ctx).assertStartable();
     timers.add(ctx, startEncryptionPass(ctx));
     const job = recordingRetention(ctx, createStorage(ctx.config));
-    timers.add(ctx, startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)));
+    timers.add(
+      ctx,
+      startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)),
+    );
   },
   async stop(ctx) {
     timers.stop(ctx);

@@ -68,7 +68,13 @@ describe('list and get', () => {
 
   test('pagination', async () => {
     const res = await stack.as(acme, { method: 'GET', url: '/api/files?page=2&pageSize=1' });
-    expect(res.json()).toMatchObject({ page: 2, pageSize: 1, total: 2, totalPages: 2, items: [{ originalName: 'call.wav' }] });
+    expect(res.json()).toMatchObject({
+      page: 2,
+      pageSize: 1,
+      total: 2,
+      totalPages: 2,
+      items: [{ originalName: 'call.wav' }],
+    });
     expect((await stack.as(acme, { method: 'GET', url: '/api/files?pageSize=0' })).statusCode).toBe(400);
     expect((await stack.as(acme, { method: 'GET', url: '/api/files?sort=name' })).statusCode).toBe(400);
   });
@@ -79,7 +85,9 @@ describe('list and get', () => {
     const get = await stack.as(globex, { method: 'GET', url: `/api/files/${wav._id}` });
     expect(get.statusCode).toBe(404);
     expect(get.body).not.toContain('call.wav');
-    expect((await stack.as(acme, { method: 'GET', url: `/api/files/${wav._id}` })).json().originalName).toBe('call.wav');
+    expect((await stack.as(acme, { method: 'GET', url: `/api/files/${wav._id}` })).json().originalName).toBe(
+      'call.wav',
+    );
     expect((await stack.as(acme, { method: 'GET', url: `/api/files/${randomUUID()}` })).statusCode).toBe(404);
     expect((await stack.as(acme, { method: 'GET', url: '/api/files/not-a-uuid' })).statusCode).toBe(400);
   });
@@ -119,10 +127,18 @@ describe('audio streaming', () => {
   });
 
   test('the browser audio element gets it with the session cookie', async () => {
-    const res = await stack.app.inject({ method: 'GET', url: wav.url, headers: { cookie: `${ACCESS_COOKIE}=${acme}`, range: 'bytes=0-99' } });
+    const res = await stack.app.inject({
+      method: 'GET',
+      url: wav.url,
+      headers: { cookie: `${ACCESS_COOKIE}=${acme}`, range: 'bytes=0-99' },
+    });
     expect(res.statusCode).toBe(206);
     expect(res.rawPayload.equals(audio.wav.subarray(0, 100))).toBe(true);
-    const other = await stack.app.inject({ method: 'GET', url: wav.url, headers: { cookie: `${ACCESS_COOKIE}=${globex}` } });
+    const other = await stack.app.inject({
+      method: 'GET',
+      url: wav.url,
+      headers: { cookie: `${ACCESS_COOKIE}=${globex}` },
+    });
     expect(other.statusCode).toBe(404);
   });
 
@@ -144,17 +160,24 @@ describe('audio streaming', () => {
 
   test('a range past the end is clamped to the end', async () => {
     const size = audio.wav.length;
-    const res = await stack.as(acme, { method: 'GET', url: wav.url, headers: { range: `bytes=${size - 10}-${size + 5000}` } });
+    const res = await stack.as(acme, {
+      method: 'GET',
+      url: wav.url,
+      headers: { range: `bytes=${size - 10}-${size + 5000}` },
+    });
     expect(res.statusCode).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes ${size - 10}-${size - 1}/${size}`);
     expect(res.rawPayload.equals(audio.wav.subarray(size - 10))).toBe(true);
   });
 
-  test.each(['bytes=999999999-', 'bytes=-0', 'bytes=500-100', 'bytes=abc-def', 'bytes=-'])('unsatisfiable %s is 416 with the size', async (range) => {
-    const res = await stack.as(acme, { method: 'GET', url: wav.url, headers: { range } });
-    expect(res.statusCode).toBe(416);
-    expect(res.headers['content-range']).toBe(`bytes */${audio.wav.length}`);
-  });
+  test.each(['bytes=999999999-', 'bytes=-0', 'bytes=500-100', 'bytes=abc-def', 'bytes=-'])(
+    'unsatisfiable %s is 416 with the size',
+    async (range) => {
+      const res = await stack.as(acme, { method: 'GET', url: wav.url, headers: { range } });
+      expect(res.statusCode).toBe(416);
+      expect(res.headers['content-range']).toBe(`bytes */${audio.wav.length}`);
+    },
+  );
 
   test('several ranges or another unit get the whole file', async () => {
     for (const range of ['bytes=0-10,20-30', 'items=0-5']) {

@@ -41,18 +41,21 @@ beforeEach(() => credits.reset());
 // Two seconds of 16 kHz 16-bit mono silence.
 const twoSeconds = () => Buffer.concat([wavHeader(64_000), Buffer.alloc(64_000)]);
 
-test.each([CREDIT_CODES.CREDITS_EXHAUSTED, CREDIT_CODES.USER_CAP_REACHED] as const)('%s: 402 with the message, and nothing is stored or announced', async (code) => {
-  credits.refusal = code;
-  const before = published.length;
-  const res = await stack.as(token, uploadRequest(twoSeconds(), 'call.wav'));
-  expect(res.statusCode).toBe(402);
-  expect(res.json()).toEqual({ message: CREDIT_MESSAGES[code], code });
-  expect(credits.asked).toEqual([{ companyId: COMPANY, userId, feature: 'transcription' }]);
-  await stack.settle();
-  expect(await rows()).toBe(0);
-  expect(objects()).toEqual([]);
-  expect(published.slice(before)).toEqual([]);
-});
+test.each([CREDIT_CODES.CREDITS_EXHAUSTED, CREDIT_CODES.USER_CAP_REACHED] as const)(
+  '%s: 402 with the message, and nothing is stored or announced',
+  async (code) => {
+    credits.refusal = code;
+    const before = published.length;
+    const res = await stack.as(token, uploadRequest(twoSeconds(), 'call.wav'));
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toEqual({ message: CREDIT_MESSAGES[code], code });
+    expect(credits.asked).toEqual([{ companyId: COMPANY, userId, feature: 'transcription' }]);
+    await stack.settle();
+    expect(await rows()).toBe(0);
+    expect(objects()).toEqual([]);
+    expect(published.slice(before)).toEqual([]);
+  },
+);
 
 test('refused before the body is read: the answer comes while most of a large upload is still unsent', async () => {
   credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;

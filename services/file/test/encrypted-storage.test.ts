@@ -5,13 +5,26 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
 import S3rver from 's3rver';
-import { DecryptionError, EncryptingStorage, KeyUnavailableError, LocalDiskStorage, MasterKeys, S3Storage, type ObjectStorage } from '@earshot/kit';
+import {
+  DecryptionError,
+  EncryptingStorage,
+  KeyUnavailableError,
+  LocalDiskStorage,
+  MasterKeys,
+  S3Storage,
+  type ObjectStorage,
+} from '@earshot/kit';
 
 jest.setTimeout(60_000);
 
 /** A RIFF/WAV-looking recording with a spoken word's text inside: neither may be found once encrypted. */
 const WORD = 'CONFIDENTIALWORD';
-const audio = Buffer.concat([Buffer.from('RIFF\x24\x00\x10\x00WAVEfmt '), randomBytes(300_000), Buffer.from(WORD.repeat(50)), randomBytes(123_457)]);
+const audio = Buffer.concat([
+  Buffer.from('RIFF\x24\x00\x10\x00WAVEfmt '),
+  randomBytes(300_000),
+  Buffer.from(WORD.repeat(50)),
+  randomBytes(123_457),
+]);
 const CHUNK = 4096;
 
 async function read(stream: Readable): Promise<Buffer> {
@@ -34,7 +47,14 @@ function keyRing() {
   };
 }
 
-function suite(name: string, open: () => Promise<{ inner: ObjectStorage; rawOf: (key: string) => Promise<Buffer>; tamper: (key: string, at: number) => Promise<void> }>) {
+function suite(
+  name: string,
+  open: () => Promise<{
+    inner: ObjectStorage;
+    rawOf: (key: string) => Promise<Buffer>;
+    tamper: (key: string, at: number) => Promise<void>;
+  }>,
+) {
   describe(name, () => {
     let inner: ObjectStorage;
     let rawOf: (key: string) => Promise<Buffer>;
@@ -50,14 +70,22 @@ function suite(name: string, open: () => Promise<{ inner: ObjectStorage; rawOf: 
       on.add(company);
     });
 
-    test('an encrypted company\'s object holds no plaintext and reads back whole', async () => {
+    test("an encrypted company's object holds no plaintext and reads back whole", async () => {
       const key = `${company}/${randomUUID()}`;
-      expect(await storage.put(key, Readable.from([audio.subarray(0, 1000), audio.subarray(1000)]), { contentType: 'audio/wav' })).toEqual({ size: audio.length });
+      expect(
+        await storage.put(key, Readable.from([audio.subarray(0, 1000), audio.subarray(1000)]), {
+          contentType: 'audio/wav',
+        }),
+      ).toEqual({ size: audio.length });
       const raw = await rawOf(key);
       expect(raw.includes(Buffer.from('RIFF'))).toBe(false);
       expect(raw.includes(Buffer.from('WAVE'))).toBe(false);
       expect(raw.includes(Buffer.from(WORD))).toBe(false);
-      expect(await storage.stat(key)).toEqual({ size: audio.length, contentType: 'audio/wav', version: expect.any(String) });
+      expect(await storage.stat(key)).toEqual({
+        size: audio.length,
+        contentType: 'audio/wav',
+        version: expect.any(String),
+      });
       expect(await storage.isEncrypted(key)).toBe(true);
       expect((await read(await storage.get(key))).equals(audio)).toBe(true);
     });
@@ -66,7 +94,18 @@ function suite(name: string, open: () => Promise<{ inner: ObjectStorage; rawOf: 
       const key = `${company}/${randomUUID()}`;
       await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
       const last = audio.length - 1;
-      const ranges = [[0, 0], [0, 43], [CHUNK - 1, CHUNK], [CHUNK - 5, 3 * CHUNK + 7], [CHUNK, 2 * CHUNK - 1], [100_000, 100_000], [last - CHUNK - 3, last], [last, last], [5 * CHUNK + 1, last], [0, last]];
+      const ranges = [
+        [0, 0],
+        [0, 43],
+        [CHUNK - 1, CHUNK],
+        [CHUNK - 5, 3 * CHUNK + 7],
+        [CHUNK, 2 * CHUNK - 1],
+        [100_000, 100_000],
+        [last - CHUNK - 3, last],
+        [last, last],
+        [5 * CHUNK + 1, last],
+        [0, last],
+      ];
       for (const [start, end] of ranges) {
         const got = await read(await storage.get(key, { start: start!, end: end! }));
         expect({ start, end, ok: got.equals(audio.subarray(start!, end! + 1)) }).toEqual({ start, end, ok: true });
@@ -82,7 +121,11 @@ function suite(name: string, open: () => Promise<{ inner: ObjectStorage; rawOf: 
       const body = audio.subarray(0, 3 * CHUNK);
       await storage.put(exact, Readable.from([body]), { contentType: 'audio/ogg' });
       expect((await read(await storage.get(exact))).equals(body)).toBe(true);
-      expect((await read(await storage.get(exact, { start: 2 * CHUNK, end: 3 * CHUNK - 1 }))).equals(body.subarray(2 * CHUNK))).toBe(true);
+      expect(
+        (await read(await storage.get(exact, { start: 2 * CHUNK, end: 3 * CHUNK - 1 }))).equals(
+          body.subarray(2 * CHUNK),
+        ),
+      ).toBe(true);
     });
 
     test('a company without encryption is stored in plain, as before', async () => {
@@ -97,12 +140,16 @@ function suite(name: string, open: () => Promise<{ inner: ObjectStorage; rawOf: 
       await storage.put(key, Readable.from([audio]), { contentType: 'audio/wav' });
       await tamper(key, 16 + (CHUNK + 16) * 2 + 10); // a byte in the third chunk
       await expect(read(await storage.get(key))).rejects.toThrow(DecryptionError);
-      await expect(read(await storage.get(key, { start: 2 * CHUNK, end: 2 * CHUNK + 1 }))).rejects.toThrow(/failed authentication/);
+      await expect(read(await storage.get(key, { start: 2 * CHUNK, end: 2 * CHUNK + 1 }))).rejects.toThrow(
+        /failed authentication/,
+      );
       // Chunks before it are intact and still read.
-      expect((await read(await storage.get(key, { start: 0, end: CHUNK - 1 }))).equals(audio.subarray(0, CHUNK))).toBe(true);
+      expect((await read(await storage.get(key, { start: 0, end: CHUNK - 1 }))).equals(audio.subarray(0, CHUNK))).toBe(
+        true,
+      );
     });
 
-    test('once the company\'s data key is destroyed, nothing decrypts', async () => {
+    test("once the company's data key is destroyed, nothing decrypts", async () => {
       const other = randomUUID();
       keys.set(other, randomBytes(32));
       on.add(other);
@@ -142,7 +189,13 @@ afterAll(async () => {
 suite('EncryptingStorage on S3 (s3rver)', async () => {
   s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
   const { port } = await s3rver.run();
-  const inner = new S3Storage({ endpoint: `http://127.0.0.1:${port}`, bucket: 'earshot-enc', accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' });
+  const inner = new S3Storage({
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket: 'earshot-enc',
+    accessKey: 'S3RVER',
+    secretKey: 'S3RVER',
+    region: 'us-east-1',
+  });
   const rawOf = async (key: string) => read(await inner.get(key));
   return {
     inner,

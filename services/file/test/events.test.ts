@@ -16,7 +16,8 @@ let audio: Record<Fixture, Buffer>;
 let acme: string;
 const fileEvents: Envelope[] = [];
 
-const upload = async () => (await stack.as(acme, uploadRequest(audio.wav, 'call.wav'))).json() as { _id: string; path: string; url: string };
+const upload = async () =>
+  (await stack.as(acme, uploadRequest(audio.wav, 'call.wav'))).json() as { _id: string; path: string; url: string };
 const item = async (id: string) => stack.as(acme, { method: 'GET', url: `/api/files/${id}` });
 
 beforeAll(async () => {
@@ -35,20 +36,41 @@ describe('transcription status projection', () => {
     const file = await upload();
     expect((await item(file._id)).json()).toMatchObject({ transcriptionStatus: 'pending', transcriptionError: null });
 
-    await transcriptionEvent(stack, 'transcript.status_changed', ACME, { fileId: file._id, status: 'processing', reason: null });
-    expect((await item(file._id)).json()).toMatchObject({ transcriptionStatus: 'processing', transcriptionError: null });
+    await transcriptionEvent(stack, 'transcript.status_changed', ACME, {
+      fileId: file._id,
+      status: 'processing',
+      reason: null,
+    });
+    expect((await item(file._id)).json()).toMatchObject({
+      transcriptionStatus: 'processing',
+      transcriptionError: null,
+    });
 
-    await transcriptionEvent(stack, 'transcript.status_changed', ACME, { fileId: file._id, status: 'failed', reason: 'The speech engine is not installed' });
-    expect((await item(file._id)).json()).toMatchObject({ transcriptionStatus: 'failed', transcriptionError: 'The speech engine is not installed' });
+    await transcriptionEvent(stack, 'transcript.status_changed', ACME, {
+      fileId: file._id,
+      status: 'failed',
+      reason: 'The speech engine is not installed',
+    });
+    expect((await item(file._id)).json()).toMatchObject({
+      transcriptionStatus: 'failed',
+      transcriptionError: 'The speech engine is not installed',
+    });
 
     await transcriptionEvent(stack, 'transcript.status_changed', ACME, { fileId: file._id, status: 'completed' });
     const list = await stack.as(acme, { method: 'GET', url: '/api/files' });
-    expect(list.json().items.find((i: { _id: string }) => i._id === file._id)).toMatchObject({ transcriptionStatus: 'completed', transcriptionError: null });
+    expect(list.json().items.find((i: { _id: string }) => i._id === file._id)).toMatchObject({
+      transcriptionStatus: 'completed',
+      transcriptionError: null,
+    });
   });
 
   test("an event under another company does not touch this company's file", async () => {
     const file = await upload();
-    await transcriptionEvent(stack, 'transcript.status_changed', GLOBEX, { fileId: file._id, status: 'failed', reason: 'nope' });
+    await transcriptionEvent(stack, 'transcript.status_changed', GLOBEX, {
+      fileId: file._id,
+      status: 'failed',
+      reason: 'nope',
+    });
     expect((await item(file._id)).json().transcriptionStatus).toBe('pending');
   });
 
@@ -59,7 +81,9 @@ describe('transcription status projection', () => {
       await transcriptionEvent(stack, 'transcript.status_changed', ACME, { fileId: 'not-a-uuid', status: 'completed' }),
       await transcriptionEvent(stack, 'transcript.deleted', ACME, { id: null, fileId: 'not-a-uuid' }),
     ];
-    const ledger = await stack.database.query<{ event_id: string }>("select event_id from file.applied_events where consumer = 'file'");
+    const ledger = await stack.database.query<{ event_id: string }>(
+      "select event_id from file.applied_events where consumer = 'file'",
+    );
     expect(ledger.map((r) => r.event_id)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
   });
 });

@@ -70,7 +70,8 @@ export function multipart(parts: Part[]): { payload: Readable; headers: Record<s
   async function* body() {
     for (const part of parts) {
       const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
-      const type = part.filename !== undefined ? `Content-Type: ${part.contentType ?? 'application/octet-stream'}${CRLF}` : '';
+      const type =
+        part.filename !== undefined ? `Content-Type: ${part.contentType ?? 'application/octet-stream'}${CRLF}` : '';
       yield Buffer.from(`--${boundary}${CRLF}Content-Disposition: ${disposition}${CRLF}${type}${CRLF}`);
       if (part.value instanceof Readable) yield* part.value;
       else yield Buffer.from(part.value);
@@ -82,7 +83,12 @@ export function multipart(parts: Part[]): { payload: Readable; headers: Record<s
 }
 
 /** One audio file (and optional fields) as POST /api/files/upload options for stack.as(). */
-export function uploadRequest(data: Buffer | Readable, filename: string, fields: Record<string, string> = {}, url = '/api/files/upload') {
+export function uploadRequest(
+  data: Buffer | Readable,
+  filename: string,
+  fields: Record<string, string> = {},
+  url = '/api/files/upload',
+) {
   const { payload, headers } = multipart([
     ...Object.entries(fields).map(([name, value]) => ({ name, value })),
     { name: 'file', value: data, filename, contentType: 'audio/mpeg' },
@@ -105,14 +111,28 @@ export function filesUnder(dir: string): string[] {
 }
 
 /** Tells the file service about a company the way the tenant service does: a company.created event (of `companyType`, when given). */
-export async function announceCompany(stack: TestStack, companyId: string, maxStorage: number | null, type = 'company.created', companyType?: string): Promise<Envelope> {
+export async function announceCompany(
+  stack: TestStack,
+  companyId: string,
+  maxStorage: number | null,
+  type = 'company.created',
+  companyType?: string,
+): Promise<Envelope> {
   const envelope = buildEnvelope({
     type,
     companyId,
     actor: { type: 'system', id: null },
     data: {
       id: companyId,
-      after: { name: 'Acme', code: 'ACME', domain: `d${companyId.slice(0, 8)}`, status: 'active', maxUsers: 10, maxStorage, ...(companyType ? { type: companyType } : {}) },
+      after: {
+        name: 'Acme',
+        code: 'ACME',
+        domain: `d${companyId.slice(0, 8)}`,
+        status: 'active',
+        maxUsers: 10,
+        maxStorage,
+        ...(companyType ? { type: companyType } : {}),
+      },
     },
   });
   await stack.bus.publish([{ topic: 'earshot.tenant', key: companyId, envelope }]);
@@ -121,7 +141,12 @@ export async function announceCompany(stack: TestStack, companyId: string, maxSt
 }
 
 /** Publishes an event of the transcription service. */
-export async function transcriptionEvent(stack: TestStack, type: string, companyId: string, data: Record<string, unknown>): Promise<Envelope> {
+export async function transcriptionEvent(
+  stack: TestStack,
+  type: string,
+  companyId: string,
+  data: Record<string, unknown>,
+): Promise<Envelope> {
   const envelope = buildEnvelope({ type, companyId, actor: { type: 'system', id: null }, data });
   await stack.bus.publish([{ topic: 'earshot.transcription', key: companyId, envelope }]);
   await stack.settle();
@@ -132,9 +157,15 @@ export async function transcriptionEvent(stack: TestStack, type: string, company
  * Sends a multipart upload of a WAV of `total` bytes over real HTTP, writing as the socket allows,
  * and stops writing once the server answers. Reports how much had been sent by then.
  */
-export function streamingUpload(url: string, token: string, total: number): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
+export function streamingUpload(
+  url: string,
+  token: string,
+  total: number,
+): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
   const boundary = `----earshot${randomUUID().replace(/-/g, '')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(256 * 1024);
   return new Promise((resolve, reject) => {
@@ -142,7 +173,11 @@ export function streamingUpload(url: string, token: string, total: number): Prom
     let answered = false;
     const request = httpRequest(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + total + tail.length) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + total + tail.length),
+      },
     });
     request.on('response', (response) => {
       answered = true;

@@ -37,12 +37,22 @@ let tokens: Record<'admin' | 'user' | 'caller' | 'host' | 'otherAdmin', string>;
 const audio = makeTones([{ start: 0.2, length: 0.5 }], 1);
 
 const publish = async (...envelopes: Envelope[]) => {
-  await stack.bus.publish(envelopes.map((envelope) => ({ topic: eventDefinition(envelope.type).topic, key: envelope.companyId ?? 'platform', envelope })));
+  await stack.bus.publish(
+    envelopes.map((envelope) => ({
+      topic: eventDefinition(envelope.type).topic,
+      key: envelope.companyId ?? 'platform',
+      envelope,
+    })),
+  );
   await stack.settle();
 };
-const tenantEvent = <T extends EventType>(type: T, companyId: string, data: EventData<T>) => buildEnvelope({ type, companyId, actor: hostActor, data } as never);
+const tenantEvent = <T extends EventType>(type: T, companyId: string, data: EventData<T>) =>
+  buildEnvelope({ type, companyId, actor: hostActor, data } as never);
 const policies = (recordingsDays: number | null, chatsDays: number | null) => ({
-  redaction: 'off' as const, keepOriginal: false, encryption: false, retention: { recordingsDays, chatsDays, auditDays: null },
+  redaction: 'off' as const,
+  keepOriginal: false,
+  encryption: false,
+  retention: { recordingsDays, chatsDays, auditDays: null },
 });
 const query = <T>(sql: string, params: unknown[] = []) => stack.database.query<T>(sql, params);
 
@@ -50,8 +60,26 @@ const query = <T>(sql: string, params: unknown[] = []) => stack.database.query<T
 async function recording(): Promise<string> {
   const fileId = await upload(stack, tokens.user, audio, 'call.wav');
   const duration = 4;
-  const segments = buildSegments([{ speakerId: 'speaker_0', words: [{ text: 'invoice', start: 0.2, end: 0.7 }, { text: 'refund', start: 1, end: 1.5 }] }], duration, `r${randomUUID().slice(0, 6)}`);
-  const result = { engine: 'test', duration, speakers: speakersFor(1), segments, peaks: { version: 1 as const, duration, pointsPerSecond: 10, length: 0, data: [] } };
+  const segments = buildSegments(
+    [
+      {
+        speakerId: 'speaker_0',
+        words: [
+          { text: 'invoice', start: 0.2, end: 0.7 },
+          { text: 'refund', start: 1, end: 1.5 },
+        ],
+      },
+    ],
+    duration,
+    `r${randomUUID().slice(0, 6)}`,
+  );
+  const result = {
+    engine: 'test',
+    duration,
+    speakers: speakersFor(1),
+    segments,
+    peaks: { version: 1 as const, duration, pointsPerSecond: 10, length: 0, data: [] },
+  };
   await transcriptionCtx.transact(async (tx, emit) => {
     const { id, originalName } = await saveResult(tx, fileId, result);
     // As the worker does when it stores a result: the search index.
@@ -78,13 +106,21 @@ async function copiesOf(fileId: string) {
 const KEPT = { file: true, transcript: true, search: true, chat: true };
 const GONE = { file: false, transcript: false, search: false, chat: false };
 
-const audited = (type: string) => query<{ actor: { id: string | null; type: string }; data: Record<string, unknown>; company_id: string; target_id: string | null }>(
-  'select actor, data, company_id, target_id from audit.entries where type = $1 order by seq', [type]);
+const audited = (type: string) =>
+  query<{
+    actor: { id: string | null; type: string };
+    data: Record<string, unknown>;
+    company_id: string;
+    target_id: string | null;
+  }>('select actor, data, company_id, target_id from audit.entries where type = $1 order by seq', [type]);
 
-const hold = (token: string, fileId: string, payload: unknown) => stack.as(token, { method: 'PUT', url: `/api/files/${fileId}/hold`, payload: payload as Record<string, unknown> });
+const hold = (token: string, fileId: string, payload: unknown) =>
+  stack.as(token, { method: 'PUT', url: `/api/files/${fileId}/hold`, payload: payload as Record<string, unknown> });
 
 beforeAll(async () => {
-  stack = await createTestStack([fileService, transcriptionService, promptService, chatService, auditService], { TRANSCRIPTION_WORKER: 'false' });
+  stack = await createTestStack([fileService, transcriptionService, promptService, chatService, auditService], {
+    TRANSCRIPTION_WORKER: 'false',
+  });
   serveUnmeteredCredits(stack.database);
   fileCtx = stack.running.contexts.get('file') as ServiceContext<FileConfig>;
   transcriptionCtx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
@@ -95,7 +131,15 @@ beforeAll(async () => {
     host: await stack.tokenFor('HOST_ADMIN', null),
     otherAdmin: await stack.tokenFor('ADMIN', OTHER),
   };
-  const client = { name: 'Held Client', organisation: null, email: null, phone: null, externalId: null, notes: null, ownerId: null };
+  const client = {
+    name: 'Held Client',
+    organisation: null,
+    email: null,
+    phone: null,
+    externalId: null,
+    notes: null,
+    ownerId: null,
+  };
   await publish(
     tenantEvent('company.policies_changed', ACME, { id: ACME, before: policies(null, null), after: policies(30, 30) }),
     tenantEvent('client.created', ACME, { id: CLIENT, before: null, after: client }),
@@ -106,7 +150,15 @@ afterAll(async () => stack.close());
 describe('legal hold on a recording', () => {
   test('reason is required (trimmed, 1–500 characters, no NUL or control characters) and unknown fields are refused, each naming the field', async () => {
     const fileId = await recording();
-    for (const payload of [{ hold: true }, { hold: true, reason: '   ' }, { hold: true, reason: 'r'.repeat(501) }, { hold: true, reason: 'a\u0000b' }, { hold: true, reason: 'a\u0007b' }, { hold: 'yes', reason: 'x' }, { hold: true, reason: 'x', until: 'never' }]) {
+    for (const payload of [
+      { hold: true },
+      { hold: true, reason: '   ' },
+      { hold: true, reason: 'r'.repeat(501) },
+      { hold: true, reason: 'a\u0000b' },
+      { hold: true, reason: 'a\u0007b' },
+      { hold: 'yes', reason: 'x' },
+      { hold: true, reason: 'x', until: 'never' },
+    ]) {
       const res = await hold(tokens.admin, fileId, payload);
       expect(res.statusCode).toBe(400);
       expect(JSON.stringify(res.json().details ?? res.json().message)).toMatch(/body|reason|hold|until/);
@@ -114,7 +166,10 @@ describe('legal hold on a recording', () => {
     const missing = await hold(tokens.admin, fileId, { hold: true });
     expect(missing.json().details[0].field).toBe('body.reason');
     expect((await hold(tokens.admin, fileId, { hold: true, reason: 'r'.repeat(500) })).statusCode).toBe(200);
-    expect((await hold(tokens.admin, fileId, { hold: false, reason: ' Line one\nline two ' })).json()).toMatchObject({ hold: false, reason: 'Line one\nline two' });
+    expect((await hold(tokens.admin, fileId, { hold: false, reason: ' Line one\nline two ' })).json()).toMatchObject({
+      hold: false,
+      reason: 'Line one\nline two',
+    });
   });
 
   test('only HOST_ADMIN and the company’s ADMIN hold; another company’s file and an unknown one are 404', async () => {
@@ -126,7 +181,12 @@ describe('legal hold on a recording', () => {
     expect((await hold(tokens.admin, randomUUID(), payload)).statusCode).toBe(404);
     const placed = await hold(tokens.host, fileId, payload);
     expect(placed.statusCode).toBe(200);
-    expect(placed.json()).toEqual({ hold: true, reason: 'Litigation 2026-114', by: expect.any(String), at: expect.any(String) });
+    expect(placed.json()).toEqual({
+      hold: true,
+      reason: 'Litigation 2026-114',
+      by: expect.any(String),
+      at: expect.any(String),
+    });
     // Placing it again changes nothing and announces nothing.
     await hold(tokens.admin, fileId, { hold: true, reason: 'Another reason' });
     await stack.settle();
@@ -138,7 +198,11 @@ describe('legal hold on a recording', () => {
     const placed = await hold(tokens.admin, fileId, { hold: true, reason: 'Complaint 77: keep the call' });
     expect(placed.json()).toMatchObject({ hold: true, reason: 'Complaint 77: keep the call', by: adminId });
     // The recordings list and the file say so.
-    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({ hold: true, holdReason: 'Complaint 77: keep the call', holdAt: expect.any(String) });
+    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({
+      hold: true,
+      holdReason: 'Complaint 77: keep the call',
+      holdAt: expect.any(String),
+    });
     await stack.settle();
     const refused = await stack.as(tokens.user, { method: 'DELETE', url: `/api/transcripts/${fileId}` });
     expect(refused.statusCode).toBe(409);
@@ -148,7 +212,11 @@ describe('legal hold on a recording', () => {
     const lifted = await hold(tokens.admin, fileId, { hold: false, reason: 'Complaint 77 settled' });
     expect(lifted.statusCode).toBe(200);
     expect(lifted.json()).toEqual({ hold: false, reason: 'Complaint 77 settled', by: adminId, at: expect.any(String) });
-    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({ hold: false, holdReason: null, holdAt: null });
+    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({
+      hold: false,
+      holdReason: null,
+      holdAt: null,
+    });
     await stack.settle();
     const changes = (await audited('file.hold_changed')).filter((e) => e.target_id === fileId);
     expect(changes.map((e) => [e.data.hold, e.data.reason, e.actor.id])).toEqual([
@@ -163,22 +231,46 @@ describe('legal hold on a recording', () => {
 
 describe('recordings retention', () => {
   test('backdated recordings are removed with every copy, held ones (own, client, company) stay, and each removal is audited', async () => {
-    const [due, dueToo, held, ofHeldClient, recent] = [await recording(), await recording(), await recording(), await recording(), await recording()];
+    const [due, dueToo, held, ofHeldClient, recent] = [
+      await recording(),
+      await recording(),
+      await recording(),
+      await recording(),
+      await recording(),
+    ];
     await hold(tokens.admin, held, { hold: true, reason: 'Audit of Q3 calls' });
-    const linked = await stack.as(tokens.admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: ofHeldClient, clientId: CLIENT } });
+    const linked = await stack.as(tokens.admin, {
+      method: 'PUT',
+      url: '/api/transcripts/link-client',
+      payload: { transcriptId: ofHeldClient, clientId: CLIENT },
+    });
     expect(linked.statusCode).toBe(200);
     await publish(tenantEvent('client.hold_changed', ACME, { id: CLIENT, hold: true, reason: 'Client dispute' }));
     const now = new Date();
-    await query(`update file.files set uploaded_at = $1 where id = any($2::uuid[])`, [new Date(now.getTime() - 31 * DAY), [due, dueToo, held, ofHeldClient]]);
+    await query(`update file.files set uploaded_at = $1 where id = any($2::uuid[])`, [
+      new Date(now.getTime() - 31 * DAY),
+      [due, dueToo, held, ofHeldClient],
+    ]);
     await query(`update file.files set uploaded_at = $1 where id = $2`, [new Date(now.getTime() - 29 * DAY), recent]);
     const storage = createStorage(fileCtx.config);
-    const keys = await query<{ id: string; storage_key: string }>('select id, storage_key from file.files where id = any($1::uuid[])', [[due, dueToo]]);
+    const keys = await query<{ id: string; storage_key: string }>(
+      'select id, storage_key from file.files where id = any($1::uuid[])',
+      [[due, dueToo]],
+    );
 
     // Every other recording of the suite is newer than the cut-off: only these two are due.
     const job = recordingRetention(fileCtx, storage);
     const reports = await job.run(now);
     await stack.settle();
-    expect(reports).toEqual([{ service: 'file', removed: { recordings: 2 }, days: 30, olderThan: new Date(now.getTime() - 30 * DAY).toISOString(), held: 2 }]);
+    expect(reports).toEqual([
+      {
+        service: 'file',
+        removed: { recordings: 2 },
+        days: 30,
+        olderThan: new Date(now.getTime() - 30 * DAY).toISOString(),
+        held: 2,
+      },
+    ]);
     for (const id of [due, dueToo]) expect(await copiesOf(id)).toEqual(GONE);
     for (const { storage_key } of keys) expect(await storage.stat(storage_key)).toBeNull();
     for (const id of [held, ofHeldClient, recent]) expect(await copiesOf(id)).toEqual(KEPT);
@@ -189,7 +281,10 @@ describe('recordings retention', () => {
     expect(deleted.every((e) => e.actor.type === 'system')).toBe(true);
     const applied = await audited('retention.applied');
     expect(applied).toHaveLength(1);
-    expect(applied[0]).toMatchObject({ company_id: ACME, data: { service: 'file', removed: { recordings: 2 }, days: 30, held: 2 } });
+    expect(applied[0]).toMatchObject({
+      company_id: ACME,
+      data: { service: 'file', removed: { recordings: 2 }, days: 30, held: 2 },
+    });
 
     // A second run finds nothing and reports nothing.
     expect(await job.run(now)).toEqual([]);
@@ -221,7 +316,9 @@ describe('recordings retention', () => {
   test('a transcript.deleted that reaches a held file leaves the recording (a hold placed after the delete was checked)', async () => {
     const fileId = await recording();
     await hold(tokens.admin, fileId, { hold: true, reason: 'Late hold' });
-    await publish(buildEnvelope({ type: 'transcript.deleted', companyId: ACME, actor: system, data: { id: randomUUID(), fileId } }));
+    await publish(
+      buildEnvelope({ type: 'transcript.deleted', companyId: ACME, actor: system, data: { id: randomUUID(), fileId } }),
+    );
     expect((await copiesOf(fileId)).file).toBe(true);
   });
 
@@ -241,18 +338,33 @@ describe('recordings retention', () => {
 
 describe('chats retention', () => {
   const conversation = async (token: string) => {
-    const res = await stack.as(token, { method: 'POST', url: '/api/chat/conversations', payload: { title: 'About invoices' } });
+    const res = await stack.as(token, {
+      method: 'POST',
+      url: '/api/chat/conversations',
+      payload: { title: 'About invoices' },
+    });
     expect(res.statusCode).toBe(201);
     return (res.json() as { _id: string })._id;
   };
 
   test('conversations last active before the cut-off are deleted as their owner would, the rest stay; a held company keeps all', async () => {
-    const [old, active, otherCompany] = [await conversation(tokens.user), await conversation(tokens.user), await conversation(tokens.otherAdmin)];
+    const [old, active, otherCompany] = [
+      await conversation(tokens.user),
+      await conversation(tokens.user),
+      await conversation(tokens.otherAdmin),
+    ];
     const now = new Date();
     const longAgo = new Date(now.getTime() - 31 * DAY);
-    await query('update chat.conversations set created_at = $1, updated_at = $1, last_message_at = $1 where id = any($2::uuid[])', [longAgo, [old, otherCompany]]);
+    await query(
+      'update chat.conversations set created_at = $1, updated_at = $1, last_message_at = $1 where id = any($2::uuid[])',
+      [longAgo, [old, otherCompany]],
+    );
     // Started long ago but written in last week: not due.
-    await query('update chat.conversations set created_at = $1, updated_at = $1, last_message_at = $2 where id = $3', [longAgo, new Date(now.getTime() - 7 * DAY), active]);
+    await query('update chat.conversations set created_at = $1, updated_at = $1, last_message_at = $2 where id = $3', [
+      longAgo,
+      new Date(now.getTime() - 7 * DAY),
+      active,
+    ]);
     const chatCtx = stack.running.contexts.get('chat') as ServiceContext;
     const job = chatRetention(chatCtx);
 
@@ -262,12 +374,27 @@ describe('chats retention', () => {
 
     const reports = await job.run(now);
     await stack.settle();
-    expect(reports).toEqual([{ service: 'chat', removed: { conversations: 1 }, days: 30, olderThan: new Date(now.getTime() - 30 * DAY).toISOString(), held: 0 }]);
-    const left = await query<{ id: string }>('select id from chat.conversations where id = any($1::uuid[]) order by id', [[old, active, otherCompany]]);
+    expect(reports).toEqual([
+      {
+        service: 'chat',
+        removed: { conversations: 1 },
+        days: 30,
+        olderThan: new Date(now.getTime() - 30 * DAY).toISOString(),
+        held: 0,
+      },
+    ]);
+    const left = await query<{ id: string }>(
+      'select id from chat.conversations where id = any($1::uuid[]) order by id',
+      [[old, active, otherCompany]],
+    );
     expect(left.map((r) => r.id).sort()).toEqual([active, otherCompany].sort());
-    expect((await stack.as(tokens.user, { method: 'GET', url: `/api/chat/conversations/${old}/messages` })).statusCode).toBe(404);
+    expect(
+      (await stack.as(tokens.user, { method: 'GET', url: `/api/chat/conversations/${old}/messages` })).statusCode,
+    ).toBe(404);
     const deleted = (await audited('conversation.deleted')).filter((e) => e.target_id === old);
-    expect(deleted).toEqual([expect.objectContaining({ company_id: ACME, actor: expect.objectContaining({ type: 'system' }) })]);
+    expect(deleted).toEqual([
+      expect.objectContaining({ company_id: ACME, actor: expect.objectContaining({ type: 'system' }) }),
+    ]);
     expect((await audited('retention.applied')).filter((e) => e.data.service === 'chat')).toHaveLength(1);
   });
 });

@@ -31,12 +31,14 @@ async function read(stream: Readable): Promise<Buffer> {
 
 /** Yields `buffer` in uneven pieces, then fails if `failAt` is reached. */
 function pieces(buffer: Buffer, failAt?: number): Readable {
-  return Readable.from((function* () {
-    for (let at = 0; at < buffer.length; at += 777_777) {
-      if (failAt !== undefined && at >= failAt) throw new Error('client went away');
-      yield buffer.subarray(at, at + 777_777);
-    }
-  })());
+  return Readable.from(
+    (function* () {
+      for (let at = 0; at < buffer.length; at += 777_777) {
+        if (failAt !== undefined && at >= failAt) throw new Error('client went away');
+        yield buffer.subarray(at, at + 777_777);
+      }
+    })(),
+  );
 }
 
 /** The same contract, for both adapters. */
@@ -49,7 +51,11 @@ function contract(name: string, open: () => Promise<{ storage: ObjectStorage; le
     test('put streams an object in; stat and get give it back exactly', async () => {
       const { size } = await storage.put('company-a/big', pieces(data), { contentType: 'audio/wav' });
       expect(size).toBe(data.length);
-      expect(await storage.stat('company-a/big')).toEqual({ size: data.length, contentType: 'audio/wav', version: expect.any(String) });
+      expect(await storage.stat('company-a/big')).toEqual({
+        size: data.length,
+        contentType: 'audio/wav',
+        version: expect.any(String),
+      });
       expect((await read(await storage.get('company-a/big'))).equals(data)).toBe(true);
     });
 
@@ -65,14 +71,26 @@ function contract(name: string, open: () => Promise<{ storage: ObjectStorage; le
     });
 
     test('small and empty objects', async () => {
-      await storage.put('company-a/small', Readable.from([Buffer.from('hello')]), { contentType: 'audio/mpeg', size: 5 });
+      await storage.put('company-a/small', Readable.from([Buffer.from('hello')]), {
+        contentType: 'audio/mpeg',
+        size: 5,
+      });
       expect((await read(await storage.get('company-a/small'))).toString()).toBe('hello');
       await storage.put('company-a/empty', Readable.from([]), { contentType: 'audio/ogg' });
-      expect(await storage.stat('company-a/empty')).toEqual({ size: 0, contentType: 'audio/ogg', version: expect.any(String) });
+      expect(await storage.stat('company-a/empty')).toEqual({
+        size: 0,
+        contentType: 'audio/ogg',
+        version: expect.any(String),
+      });
     });
 
     test('get with a range reads exactly those bytes, across part boundaries too', async () => {
-      for (const [start, end] of [[0, 0], [10, 19], [5 * MiB - 3, 5 * MiB + 2], [data.length - 7, data.length - 1]] as const) {
+      for (const [start, end] of [
+        [0, 0],
+        [10, 19],
+        [5 * MiB - 3, 5 * MiB + 2],
+        [data.length - 7, data.length - 1],
+      ] as const) {
         const bytes = await read(await storage.get('company-a/big', { start, end }));
         expect(bytes.equals(data.subarray(start, end + 1))).toBe(true);
       }
@@ -80,7 +98,9 @@ function contract(name: string, open: () => Promise<{ storage: ObjectStorage; le
 
     test('a put that fails midway leaves nothing behind', async () => {
       const before = await leftovers();
-      await expect(storage.put('company-a/broken', pieces(data, 11 * MiB), { contentType: 'audio/wav' })).rejects.toThrow('client went away');
+      await expect(
+        storage.put('company-a/broken', pieces(data, 11 * MiB), { contentType: 'audio/wav' }),
+      ).rejects.toThrow('client went away');
       expect(await storage.stat('company-a/broken')).toBeNull();
       expect(await leftovers()).toEqual(before);
     });
@@ -98,8 +118,21 @@ function contract(name: string, open: () => Promise<{ storage: ObjectStorage; le
       await expect(storage.get('company-a/gone')).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
-    test.each(['../secrets.json', '/etc/passwd', 'a/../../b', 'a//b', '', 'a\\b', '.meta/x', 'a/.hidden', 'a/b\u0000', 'a/ b'])('refuses the key %j', async (key) => {
-      await expect(storage.put(key, Readable.from([Buffer.from('x')]), { contentType: 'audio/wav' })).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    test.each([
+      '../secrets.json',
+      '/etc/passwd',
+      'a/../../b',
+      'a//b',
+      '',
+      'a\\b',
+      '.meta/x',
+      'a/.hidden',
+      'a/b\u0000',
+      'a/ b',
+    ])('refuses the key %j', async (key) => {
+      await expect(
+        storage.put(key, Readable.from([Buffer.from('x')]), { contentType: 'audio/wav' }),
+      ).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(storage.stat(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
@@ -136,7 +169,8 @@ contract('S3Storage against a local s3rver', async () => {
   // Completed objects only: an aborted multipart upload leaves no object.
   const leftovers = async () => {
     const names: string[] = [];
-    for await (const item of storage.client.listObjectsV2('earshot-audio', '', true)) names.push((item as { name: string }).name);
+    for await (const item of storage.client.listObjectsV2('earshot-audio', '', true))
+      names.push((item as { name: string }).name);
     return names.sort();
   };
   return { storage, leftovers };
@@ -163,7 +197,15 @@ describe('createStorage', () => {
   });
 
   test('s3 with every key builds an S3 storage', () => {
-    const storage = createStorage(parse({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'audio', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' }));
+    const storage = createStorage(
+      parse({
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_BUCKET: 'audio',
+        S3_ACCESS_KEY: 'a',
+        S3_SECRET_KEY: 'b',
+      }),
+    );
     expect(storage.kind).toBe('s3');
   });
 });

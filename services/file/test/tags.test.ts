@@ -11,7 +11,13 @@ let stack: TestStack;
 let wav: Buffer;
 const fileEvents: Envelope[] = [];
 
-interface Item { _id: string; tags: string[]; language: string | null; expectedSpeakers: number | null; speakers: string[] }
+interface Item {
+  _id: string;
+  tags: string[];
+  language: string | null;
+  expectedSpeakers: number | null;
+  speakers: string[];
+}
 
 beforeAll(async () => {
   wav = makeAudioFixtures('tags test').wav;
@@ -25,7 +31,11 @@ afterAll(async () => stack?.close());
 async function company(type?: string) {
   const id = randomUUID();
   await announceCompany(stack, id, null, 'company.created', type);
-  const [admin, user, caller] = await Promise.all([stack.tokenFor('ADMIN', id), stack.tokenFor('USER', id), stack.tokenFor('CALLER', id)]);
+  const [admin, user, caller] = await Promise.all([
+    stack.tokenFor('ADMIN', id),
+    stack.tokenFor('USER', id),
+    stack.tokenFor('CALLER', id),
+  ]);
   return { id, admin, user, caller };
 }
 
@@ -35,15 +45,19 @@ async function upload(token: string, fields: Record<string, string> = {}): Promi
   return (res.json() as { _id: string })._id;
 }
 
-const putTags = (token: string, fileId: string, tags: unknown) => stack.as(token, { method: 'PUT', url: `/api/files/${fileId}/tags`, payload: { tags } });
-const getItem = async (token: string, fileId: string) => (await stack.as(token, { method: 'GET', url: `/api/files/${fileId}` })).json() as Item;
+const putTags = (token: string, fileId: string, tags: unknown) =>
+  stack.as(token, { method: 'PUT', url: `/api/files/${fileId}/tags`, payload: { tags } });
+const getItem = async (token: string, fileId: string) =>
+  (await stack.as(token, { method: 'GET', url: `/api/files/${fileId}` })).json() as Item;
 const tagList = async (token: string, query = '') => {
   const res = await stack.as(token, { method: 'GET', url: `/api/tags${query}` });
   expect(res.statusCode).toBe(200);
   return res.json() as { name: string; count: number }[];
 };
-const rename = (token: string, name: string, to: string, query = '') => stack.as(token, { method: 'PUT', url: `/api/tags/${encodeURIComponent(name)}${query}`, payload: { name: to } });
-const removeTag = (token: string, name: string, query = '') => stack.as(token, { method: 'DELETE', url: `/api/tags/${encodeURIComponent(name)}${query}` });
+const rename = (token: string, name: string, to: string, query = '') =>
+  stack.as(token, { method: 'PUT', url: `/api/tags/${encodeURIComponent(name)}${query}`, payload: { name: to } });
+const removeTag = (token: string, name: string, query = '') =>
+  stack.as(token, { method: 'DELETE', url: `/api/tags/${encodeURIComponent(name)}${query}` });
 const listIds = async (token: string, query: string) => {
   const res = await stack.as(token, { method: 'GET', url: `/api/files?${query}` });
   expect(res.statusCode).toBe(200);
@@ -57,10 +71,12 @@ async function tagEvents(act: () => Promise<unknown>): Promise<Map<string, { bef
   await act();
   await stack.settle();
   const events = fileEvents.slice(start).filter((e) => e.type === 'file.tags_changed');
-  const byFile = new Map(events.map((e) => {
-    const data = e.data as { id: string; before: { tags: string[] }; after: { tags: string[] } };
-    return [data.id, { before: data.before.tags, after: data.after.tags }];
-  }));
+  const byFile = new Map(
+    events.map((e) => {
+      const data = e.data as { id: string; before: { tags: string[] }; after: { tags: string[] } };
+      return [data.id, { before: data.before.tags, after: data.after.tags }];
+    }),
+  );
   // Never two events for one file from one change.
   expect(byFile.size).toBe(events.length);
   return byFile;
@@ -77,7 +93,9 @@ describe('PUT /files/{fileId}/tags', () => {
       expect(res.json()).toEqual({ fileId, tags: ['billing', 'q3/2026', 'urgent'] });
     });
     expect(events.get(fileId)).toEqual({ before: [], after: ['billing', 'q3/2026', 'urgent'] });
-    expect(fileEvents.find((e) => e.type === 'file.tags_changed' && (e.data as { id: string }).id === fileId)).toMatchObject({ companyId: acme.id, actor: { role: 'CALLER' } });
+    expect(
+      fileEvents.find((e) => e.type === 'file.tags_changed' && (e.data as { id: string }).id === fileId),
+    ).toMatchObject({ companyId: acme.id, actor: { role: 'CALLER' } });
     expect((await getItem(acme.admin, fileId)).tags).toEqual(['billing', 'q3/2026', 'urgent']);
 
     // The same set again changes nothing and says nothing.
@@ -107,7 +125,11 @@ describe('PUT /files/{fileId}/tags', () => {
       expect([JSON.stringify(tags).slice(0, 40), res.statusCode]).toEqual([JSON.stringify(tags).slice(0, 40), 400]);
       expect(firstField(res)).toBe(field);
     }
-    const extra = await stack.as(acme.admin, { method: 'PUT', url: `/api/files/${fileId}/tags`, payload: { tags: [], more: 1 } });
+    const extra = await stack.as(acme.admin, {
+      method: 'PUT',
+      url: `/api/files/${fileId}/tags`,
+      payload: { tags: [], more: 1 },
+    });
     expect(extra.statusCode).toBe(400);
     // Exactly the limits pass: 20 tags of 40 characters.
     const most = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(38)}`);
@@ -136,12 +158,22 @@ describe('GET /tags', () => {
     await putTags(acme.admin, b, ['sales', 'billing']);
     await putTags(acme.admin, c, ['sales', 'urgent']);
     await putTags(globex.admin, await upload(globex.admin), ['sales', 'secret']);
-    const expected = [{ name: 'sales', count: 3 }, { name: 'urgent', count: 2 }, { name: 'billing', count: 1 }];
+    const expected = [
+      { name: 'sales', count: 3 },
+      { name: 'urgent', count: 2 },
+      { name: 'billing', count: 1 },
+    ];
     expect(await tagList(acme.user)).toEqual(expected);
     expect(await tagList(acme.caller)).toEqual(expected);
-    expect(await tagList(globex.admin)).toEqual([{ name: 'sales', count: 1 }, { name: 'secret', count: 1 }]);
+    expect(await tagList(globex.admin)).toEqual([
+      { name: 'sales', count: 1 },
+      { name: 'secret', count: 1 },
+    ]);
     // A member's ?companyId= is not theirs to choose: still their own company.
-    expect(await tagList(globex.admin, `?companyId=${acme.id}`)).toEqual([{ name: 'sales', count: 1 }, { name: 'secret', count: 1 }]);
+    expect(await tagList(globex.admin, `?companyId=${acme.id}`)).toEqual([
+      { name: 'sales', count: 1 },
+      { name: 'secret', count: 1 },
+    ]);
     const host = await stack.tokenFor('HOST_ADMIN', null);
     expect(await tagList(host, `?companyId=${acme.id}`)).toEqual(expected);
   });
@@ -162,7 +194,10 @@ describe('renaming, merging and deleting a tag', () => {
     const events = await tagEvents(async () => {
       const res = await rename(acme.admin, ' RED ', 'Blue');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual([{ name: 'blue', count: 2 }, { name: 'green', count: 1 }]);
+      expect(res.json()).toEqual([
+        { name: 'blue', count: 2 },
+        { name: 'green', count: 1 },
+      ]);
     });
     expect(Object.fromEntries(events)).toEqual({
       [f1]: { before: ['blue', 'red'], after: ['blue'] },
@@ -176,16 +211,29 @@ describe('renaming, merging and deleting a tag', () => {
   test('an ADMIN renames a tag to a new name and deletes one', async () => {
     const { acme, f1, f2, f3 } = await tagged();
     const renamed = await tagEvents(async () => {
-      expect((await rename(acme.admin, 'red', 'crimson')).json()).toEqual([{ name: 'crimson', count: 2 }, { name: 'blue', count: 1 }, { name: 'green', count: 1 }]);
+      expect((await rename(acme.admin, 'red', 'crimson')).json()).toEqual([
+        { name: 'crimson', count: 2 },
+        { name: 'blue', count: 1 },
+        { name: 'green', count: 1 },
+      ]);
     });
-    expect(Object.fromEntries(renamed)).toEqual({ [f1]: { before: ['blue', 'red'], after: ['blue', 'crimson'] }, [f2]: { before: ['red'], after: ['crimson'] } });
+    expect(Object.fromEntries(renamed)).toEqual({
+      [f1]: { before: ['blue', 'red'], after: ['blue', 'crimson'] },
+      [f2]: { before: ['red'], after: ['crimson'] },
+    });
     expect(await listIds(acme.user, 'tag=crimson')).toEqual([f1, f2].sort());
     expect(await listIds(acme.user, 'tag=red')).toEqual([]);
 
     const deleted = await tagEvents(async () => {
-      expect((await removeTag(acme.admin, 'crimson')).json()).toEqual([{ name: 'blue', count: 1 }, { name: 'green', count: 1 }]);
+      expect((await removeTag(acme.admin, 'crimson')).json()).toEqual([
+        { name: 'blue', count: 1 },
+        { name: 'green', count: 1 },
+      ]);
     });
-    expect(Object.fromEntries(deleted)).toEqual({ [f1]: { before: ['blue', 'crimson'], after: ['blue'] }, [f2]: { before: ['crimson'], after: [] } });
+    expect(Object.fromEntries(deleted)).toEqual({
+      [f1]: { before: ['blue', 'crimson'], after: ['blue'] },
+      [f2]: { before: ['crimson'], after: [] },
+    });
     expect((await getItem(acme.admin, f3)).tags).toEqual(['green']);
   });
 
@@ -193,9 +241,13 @@ describe('renaming, merging and deleting a tag', () => {
     const { acme, f1 } = await tagged();
     expect((await rename(acme.admin, 'nothing', 'x')).statusCode).toBe(404);
     expect((await removeTag(acme.admin, 'nothing')).statusCode).toBe(404);
-    expect((await tagEvents(async () => expect((await rename(acme.admin, 'RED', 'red')).statusCode).toBe(200))).size).toBe(0);
+    expect(
+      (await tagEvents(async () => expect((await rename(acme.admin, 'RED', 'red')).statusCode).toBe(200))).size,
+    ).toBe(0);
     await putTags(acme.admin, f1, ['q3/2026']);
-    expect((await rename(acme.admin, 'q3/2026', 'q3 2026')).json()).toEqual(expect.arrayContaining([{ name: 'q3 2026', count: 1 }]));
+    expect((await rename(acme.admin, 'q3/2026', 'q3 2026')).json()).toEqual(
+      expect.arrayContaining([{ name: 'q3 2026', count: 1 }]),
+    );
     expect((await rename(acme.admin, 'red', ' ')).statusCode).toBe(400);
     expect(firstField(await rename(acme.admin, 'red', 'x'.repeat(41)))).toBe('body.name');
   });
@@ -239,12 +291,24 @@ describe('list filters', () => {
     f3 = await upload(acme.caller, { clientId: clientB, language: 'auto' });
     await putTags(acme.admin, f1, ['alpha']);
     await putTags(acme.admin, f2, ['alpha', 'beta']);
-    const backdate = (id: string, at: string) => stack.database.query('update file.files set uploaded_at = $1 where id = $2', [at, id]);
+    const backdate = (id: string, at: string) =>
+      stack.database.query('update file.files set uploaded_at = $1 where id = $2', [at, id]);
     await backdate(f1, '2026-01-10T23:59:59.999Z');
     await backdate(f2, '2026-01-11T00:00:00Z');
     await backdate(f3, '2026-02-01T12:00:00Z');
-    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, { id: randomUUID(), fileId: f1, speakers: [{ speakerId: 'speaker_0', name: 'Alice' }, { speakerId: 'speaker_1', name: 'Bob' }] });
-    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, { id: randomUUID(), fileId: f2, speakers: [{ speakerId: 'speaker_0', name: 'Alice Smith' }] });
+    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, {
+      id: randomUUID(),
+      fileId: f1,
+      speakers: [
+        { speakerId: 'speaker_0', name: 'Alice' },
+        { speakerId: 'speaker_1', name: 'Bob' },
+      ],
+    });
+    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, {
+      id: randomUUID(),
+      fileId: f2,
+      speakers: [{ speakerId: 'speaker_0', name: 'Alice Smith' }],
+    });
     await transcriptionEvent(stack, 'transcript.status_changed', acme.id, { fileId: f1, status: 'completed' });
     await transcriptionEvent(stack, 'transcript.status_changed', acme.id, { fileId: f2, status: 'processing' });
   });
@@ -252,7 +316,12 @@ describe('list filters', () => {
   test('items carry tags, language, the expected and the named speakers', async () => {
     const items = (await stack.as(acme.user, { method: 'GET', url: '/api/files' })).json().items as Item[];
     expect(items.map((i) => i._id)).toEqual([f3, f2, f1]);
-    expect(items.find((i) => i._id === f1)).toMatchObject({ tags: ['alpha'], language: 'fr', speakers: ['Alice', 'Bob'], expectedSpeakers: null });
+    expect(items.find((i) => i._id === f1)).toMatchObject({
+      tags: ['alpha'],
+      language: 'fr',
+      speakers: ['Alice', 'Bob'],
+      expectedSpeakers: null,
+    });
     expect(items.find((i) => i._id === f3)).toMatchObject({ tags: [], language: null, speakers: [] });
   });
 
@@ -299,10 +368,22 @@ describe('list filters', () => {
 
   test("speaker names follow the transcript's renames, and another company's event changes nothing", async () => {
     const other = await company();
-    await transcriptionEvent(stack, 'transcript.speakers_changed', other.id, { id: randomUUID(), fileId: f3, speakers: [{ speakerId: 'speaker_0', name: 'Mallory' }] });
-    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, { id: randomUUID(), fileId: 'not-a-uuid', speakers: [] });
+    await transcriptionEvent(stack, 'transcript.speakers_changed', other.id, {
+      id: randomUUID(),
+      fileId: f3,
+      speakers: [{ speakerId: 'speaker_0', name: 'Mallory' }],
+    });
+    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, {
+      id: randomUUID(),
+      fileId: 'not-a-uuid',
+      speakers: [],
+    });
     expect((await getItem(acme.admin, f3)).speakers).toEqual([]);
-    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, { id: randomUUID(), fileId: f3, speakers: [{ speakerId: 'speaker_0', name: 'Carol' }] });
+    await transcriptionEvent(stack, 'transcript.speakers_changed', acme.id, {
+      id: randomUUID(),
+      fileId: f3,
+      speakers: [{ speakerId: 'speaker_0', name: 'Carol' }],
+    });
     expect(await listIds(acme.user, 'speaker=carol')).toEqual([f3]);
   });
 });
@@ -317,7 +398,10 @@ describe('b2c: each member tags and sees the tags of their own recordings', () =
     await putTags(other, theirs, ['shared-name', 'private']);
     expect((await putTags(solo.user, theirs, ['x'])).statusCode).toBe(404);
     expect((await putTags(solo.admin, theirs, ['x'])).statusCode).toBe(404);
-    expect(await tagList(solo.user)).toEqual([{ name: 'mine', count: 1 }, { name: 'shared-name', count: 1 }]);
+    expect(await tagList(solo.user)).toEqual([
+      { name: 'mine', count: 1 },
+      { name: 'shared-name', count: 1 },
+    ]);
     expect(await tagList(solo.admin)).toEqual([]);
     expect(await listIds(solo.user, 'tag=private')).toEqual([]);
     expect(await listIds(solo.user, 'tag=shared-name')).toEqual([mine]);
@@ -325,12 +409,17 @@ describe('b2c: each member tags and sees the tags of their own recordings', () =
     expect((await rename(solo.admin, 'private', 'seen')).statusCode).toBe(404);
     expect((await getItem(other, theirs)).tags).toEqual(['private', 'shared-name']);
     const host = await stack.tokenFor('HOST_ADMIN', null);
-    expect(await tagList(host, `?companyId=${solo.id}`)).toEqual([{ name: 'shared-name', count: 2 }, { name: 'mine', count: 1 }, { name: 'private', count: 1 }]);
+    expect(await tagList(host, `?companyId=${solo.id}`)).toEqual([
+      { name: 'shared-name', count: 2 },
+      { name: 'mine', count: 1 },
+      { name: 'private', count: 1 },
+    ]);
   });
 });
 
 describe('upload with language and speakers', () => {
-  const uploadedEvent = (fileId: string) => fileEvents.find((e) => e.type === 'file.uploaded' && (e.data as { id: string }).id === fileId);
+  const uploadedEvent = (fileId: string) =>
+    fileEvents.find((e) => e.type === 'file.uploaded' && (e.data as { id: string }).id === fileId);
 
   test('the fields are stored and carried on file.uploaded, before or after the file part', async () => {
     const acme = await company();
@@ -380,7 +469,10 @@ describe('upload with language and speakers', () => {
     ]);
     const late = await stack.as(acme.user, { method: 'POST', url: '/api/files/upload', payload, headers });
     expect([late.statusCode, firstField(late)]).toEqual([400, 'language']);
-    const [row] = await stack.database.query<{ count: number }>('select count(*)::int as count from file.files where company_id = $1', [acme.id]);
+    const [row] = await stack.database.query<{ count: number }>(
+      'select count(*)::int as count from file.files where company_id = $1',
+      [acme.id],
+    );
     expect(row?.count).toBe(0);
   });
 });

@@ -28,9 +28,12 @@ describe('sniffAudio', () => {
     expect((await sniffAudio(audio[kind].subarray(0, 64)))?.mimeType).toBe(mimeType);
   });
 
-  test.each(['wav', 'mp3', 'mp3-bare', 'ogg', 'opus', 'flac', 'm4a', 'webm', 'aac'] as const)('recognises real %s from a first chunk of 64 KiB', async (kind) => {
-    expect(await sniffAudio(audio[kind].subarray(0, 64 * 1024))).not.toBeNull();
-  });
+  test.each(['wav', 'mp3', 'mp3-bare', 'ogg', 'opus', 'flac', 'm4a', 'webm', 'aac'] as const)(
+    'recognises real %s from a first chunk of 64 KiB',
+    async (kind) => {
+      expect(await sniffAudio(audio[kind].subarray(0, 64 * 1024))).not.toBeNull();
+    },
+  );
 
   test('an MP3 without an ID3 tag starts with a frame header', () => {
     expect(audio['mp3-bare'].subarray(0, 3).toString('latin1')).not.toBe('ID3');
@@ -42,7 +45,10 @@ describe('sniffAudio', () => {
     ['PNG', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex')],
     ['PDF', Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<< /Type /Catalog >>\nendobj\n..........')],
     ['ZIP', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(60)])],
-    ['HEIC (ftyp heic)', Buffer.concat([Buffer.from('0000001866747970686569630000000068656963', 'hex'), Buffer.alloc(44)])],
+    [
+      'HEIC (ftyp heic)',
+      Buffer.concat([Buffer.from('0000001866747970686569630000000068656963', 'hex'), Buffer.alloc(44)]),
+    ],
     ['AVIF (ftyp avif)', Buffer.concat([Buffer.from('0000001c6674797061766966', 'hex'), Buffer.alloc(52)])],
     ['RIFF but AVI', Buffer.concat([Buffer.from('RIFF\x00\x00\x00\x00AVI LIST', 'latin1'), Buffer.alloc(48)])],
     ['0xFF noise with reserved MPEG bits', Buffer.concat([Buffer.from('fffbf0', 'hex'), Buffer.alloc(61)])],
@@ -144,7 +150,9 @@ describe('names', () => {
   test('Content-Disposition carries any name without breaking the header', () => {
     const name = 'réunion "final"; x=1.wav';
     const header = contentDisposition(name);
-    expect(header).toBe(`inline; filename="r_union \\"final\\"; x=1.wav"; filename*=UTF-8''r%C3%A9union%20%22final%22%3B%20x%3D1.wav`);
+    expect(header).toBe(
+      `inline; filename="r_union \\"final\\"; x=1.wav"; filename*=UTF-8''r%C3%A9union%20%22final%22%3B%20x%3D1.wav`,
+    );
     expect(header).not.toMatch(/[\r\n]/);
     expect(parseContentDisposition(header)).toEqual({ type: 'inline', parameters: { filename: name } });
     expect(contentDisposition('call.wav')).toBe('inline; filename="call.wav"');

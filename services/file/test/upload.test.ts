@@ -6,7 +6,16 @@ import { jest } from '@jest/globals';
 import { UPLOAD_URL_PREFIX, type Envelope } from '@earshot/contracts';
 import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '../src';
-import { announceCompany, filesUnder, streamingUpload, makeAudioFixtures, multipart, uploadRequest, wavHeader, type Fixture } from './helpers';
+import {
+  announceCompany,
+  filesUnder,
+  streamingUpload,
+  makeAudioFixtures,
+  multipart,
+  uploadRequest,
+  wavHeader,
+  type Fixture,
+} from './helpers';
 
 // Starting PGlite and encoding the fixtures takes a few seconds on a busy machine.
 jest.setTimeout(60_000);
@@ -34,27 +43,37 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 describe('accepted audio', () => {
-  test.each(['wav', 'mp3', 'ogg', 'opus', 'flac', 'm4a', 'webm', 'aac'] as const)('%s is stored by content and recorded', async (kind) => {
-    const before = published.length;
-    const res = await stack.as(token, uploadRequest(audio[kind], `Recording.${kind}`));
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
-    expect(body).toMatchObject({ originalName: `Recording.${kind}`, size: audio[kind].length, status: 'completed' });
-    expect(body.path).toBe(`${COMPANY}/${body._id}`);
-    expect(body.filename).toBe(body._id);
-    expect(body.url).toBe(UPLOAD_URL_PREFIX + body.path);
-    expect(body.mimeType).toMatch(/^audio\//);
-    expect(new Date(body.uploadDate).toString()).not.toBe('Invalid Date');
-    // The bytes on disk are exactly the upload.
-    expect(readFileSync(join(objectsDir(), body.path)).equals(audio[kind])).toBe(true);
-    await stack.settle();
-    const event = published.slice(before).find((e) => e.type === 'file.uploaded');
-    expect(event).toMatchObject({
-      companyId: COMPANY,
-      data: { id: body._id, storageKey: body.path, originalName: `Recording.${kind}`, mimeType: body.mimeType, size: audio[kind].length, clientId: null },
-    });
-    expect(event!.actor).toMatchObject({ type: 'user', role: 'USER' });
-  });
+  test.each(['wav', 'mp3', 'ogg', 'opus', 'flac', 'm4a', 'webm', 'aac'] as const)(
+    '%s is stored by content and recorded',
+    async (kind) => {
+      const before = published.length;
+      const res = await stack.as(token, uploadRequest(audio[kind], `Recording.${kind}`));
+      expect(res.statusCode).toBe(201);
+      const body = res.json();
+      expect(body).toMatchObject({ originalName: `Recording.${kind}`, size: audio[kind].length, status: 'completed' });
+      expect(body.path).toBe(`${COMPANY}/${body._id}`);
+      expect(body.filename).toBe(body._id);
+      expect(body.url).toBe(UPLOAD_URL_PREFIX + body.path);
+      expect(body.mimeType).toMatch(/^audio\//);
+      expect(new Date(body.uploadDate).toString()).not.toBe('Invalid Date');
+      // The bytes on disk are exactly the upload.
+      expect(readFileSync(join(objectsDir(), body.path)).equals(audio[kind])).toBe(true);
+      await stack.settle();
+      const event = published.slice(before).find((e) => e.type === 'file.uploaded');
+      expect(event).toMatchObject({
+        companyId: COMPANY,
+        data: {
+          id: body._id,
+          storageKey: body.path,
+          originalName: `Recording.${kind}`,
+          mimeType: body.mimeType,
+          size: audio[kind].length,
+          clientId: null,
+        },
+      });
+      expect(event!.actor).toMatchObject({ type: 'user', role: 'USER' });
+    },
+  );
 
   test('the type comes from the content, not the name or the declared type', async () => {
     const res = await stack.as(token, uploadRequest(audio.flac, 'actually-flac.mp3'));
@@ -88,17 +107,23 @@ describe('accepted audio', () => {
   });
 
   test('a file of exactly MAX_UPLOAD_BYTES is accepted', async () => {
-    const exact = await stack.as(token, uploadRequest(Buffer.concat([wavHeader(MAX_UPLOAD), Buffer.alloc(MAX_UPLOAD - 44)]), 'exact.wav'));
+    const exact = await stack.as(
+      token,
+      uploadRequest(Buffer.concat([wavHeader(MAX_UPLOAD), Buffer.alloc(MAX_UPLOAD - 44)]), 'exact.wav'),
+    );
     expect(exact.statusCode).toBe(201);
     expect(exact.json().size).toBe(MAX_UPLOAD);
   });
 
   test('an upload bigger than the 1 MiB JSON body limit streams through', async () => {
     const dataBytes = 2.5 * 1024 * 1024;
-    const stream = Readable.from((function* () {
-      yield wavHeader(dataBytes);
-      for (let sent = 0; sent < dataBytes; sent += 64 * 1024) yield Buffer.alloc(Math.min(64 * 1024, dataBytes - sent), sent % 251);
-    })());
+    const stream = Readable.from(
+      (function* () {
+        yield wavHeader(dataBytes);
+        for (let sent = 0; sent < dataBytes; sent += 64 * 1024)
+          yield Buffer.alloc(Math.min(64 * 1024, dataBytes - sent), sent % 251);
+      })(),
+    );
     const res = await stack.as(token, uploadRequest(stream, 'long.wav'));
     expect(res.statusCode).toBe(201);
     expect(res.json().size).toBe(44 + dataBytes);
@@ -118,7 +143,10 @@ describe('rejected uploads leave nothing behind', () => {
   });
 
   test('a text file named .mp3 is 415', async () => {
-    const res = await stack.as(token, uploadRequest(Buffer.from('This is not audio at all, just words in a text file.\n'.repeat(20)), 'song.mp3'));
+    const res = await stack.as(
+      token,
+      uploadRequest(Buffer.from('This is not audio at all, just words in a text file.\n'.repeat(20)), 'song.mp3'),
+    );
     expect(res.statusCode).toBe(415);
     expect(res.json().message).toBe('Only audio files can be uploaded (wav, mp3, m4a, aac, ogg, opus, webm, flac)');
   });
@@ -126,7 +154,10 @@ describe('rejected uploads leave nothing behind', () => {
   test.each([
     ['an empty file', Buffer.alloc(0)],
     ['a PNG image', Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(100)])],
-    ['a HEIC image (ftyp, image brand)', Buffer.concat([Buffer.from('00000018667479706865696300000000', 'hex'), Buffer.alloc(100)])],
+    [
+      'a HEIC image (ftyp, image brand)',
+      Buffer.concat([Buffer.from('00000018667479706865696300000000', 'hex'), Buffer.alloc(100)]),
+    ],
     ['a short file', Buffer.from('RIFF')],
   ])('%s is 415', async (_name, data) => {
     expect((await stack.as(token, uploadRequest(data, 'x.wav'))).statusCode).toBe(415);
@@ -147,13 +178,21 @@ describe('rejected uploads leave nothing behind', () => {
   });
 
   test('one byte over MAX_UPLOAD_BYTES is 413', async () => {
-    const over = await stack.as(token, uploadRequest(Buffer.concat([wavHeader(MAX_UPLOAD), Buffer.alloc(MAX_UPLOAD - 43)]), 'over.wav'));
+    const over = await stack.as(
+      token,
+      uploadRequest(Buffer.concat([wavHeader(MAX_UPLOAD), Buffer.alloc(MAX_UPLOAD - 43)]), 'over.wav'),
+    );
     expect(over.statusCode).toBe(413);
   });
 
   test('a declared body far over the limit is refused before reading it', async () => {
     const { payload, headers } = multipart([{ name: 'file', value: audio.wav, filename: 'a.wav' }]);
-    const res = await stack.as(token, { method: 'POST', url: '/api/files/upload', payload, headers: { ...headers, 'content-length': String(MAX_UPLOAD * 2) } });
+    const res = await stack.as(token, {
+      method: 'POST',
+      url: '/api/files/upload',
+      payload,
+      headers: { ...headers, 'content-length': String(MAX_UPLOAD * 2) },
+    });
     expect(res.statusCode).toBe(413);
   });
 
@@ -182,10 +221,17 @@ describe('rejected uploads leave nothing behind', () => {
 
   test('no file, or not multipart at all', async () => {
     const { payload, headers } = multipart([{ name: 'clientId', value: randomUUID() }]);
-    expect((await stack.as(token, { method: 'POST', url: '/api/files/upload', payload, headers })).statusCode).toBe(400);
+    expect((await stack.as(token, { method: 'POST', url: '/api/files/upload', payload, headers })).statusCode).toBe(
+      400,
+    );
     const json = await stack.as(token, { method: 'POST', url: '/api/files/upload', payload: { file: 'x' } });
     expect(json.statusCode).toBe(415);
-    const broken = await stack.as(token, { method: 'POST', url: '/api/files/upload', payload: 'garbage', headers: { 'content-type': 'multipart/form-data' } });
+    const broken = await stack.as(token, {
+      method: 'POST',
+      url: '/api/files/upload',
+      payload: 'garbage',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
     expect(broken.statusCode).toBe(400);
   });
 });
@@ -217,7 +263,10 @@ describe('company storage quota', () => {
     await announceCompany(stack, TINY, 100_000);
     const tiny = await stack.tokenFor('ADMIN', TINY);
     const before = filesUnder(objectsDir()).length;
-    const res = await stack.as(tiny, uploadRequest(Buffer.concat([wavHeader(200_000), Buffer.alloc(200_000)]), 'x.wav'));
+    const res = await stack.as(
+      tiny,
+      uploadRequest(Buffer.concat([wavHeader(200_000), Buffer.alloc(200_000)]), 'x.wav'),
+    );
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe('Storage limit reached for your company');
     expect(filesUnder(objectsDir())).toHaveLength(before);
@@ -251,7 +300,10 @@ describe('who may upload where', () => {
     const res = await stack.as(host, uploadRequest(audio.wav, 'a.wav', {}, `/api/files/upload?companyId=${COMPANY}`));
     expect(res.statusCode).toBe(201);
     expect(res.json().path.startsWith(`${COMPANY}/`)).toBe(true);
-    expect((await stack.as(host, uploadRequest(audio.wav, 'a.wav', {}, `/api/files/upload?companyId=${randomUUID()}`))).statusCode).toBe(404);
+    expect(
+      (await stack.as(host, uploadRequest(audio.wav, 'a.wav', {}, `/api/files/upload?companyId=${randomUUID()}`)))
+        .statusCode,
+    ).toBe(404);
     expect((await stack.as(host, uploadRequest(audio.wav, 'a.wav'))).statusCode).toBe(400);
   });
 

@@ -1,4 +1,12 @@
-import { createStorage, defineService, on, onCompanyDeleted, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
+import {
+  createStorage,
+  defineService,
+  on,
+  onCompanyDeleted,
+  storageConfigShape,
+  type ServiceContext,
+  type StorageConfig,
+} from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { removeCompany } from './repositories/directory';
 import { removeCompanyMail } from './repositories/mail';
@@ -47,11 +55,19 @@ export const messagingService = defineService<MessagingConfig>({
     const notices = mailOf(ctx).notifications;
     const mailing = { afterCommit: wake(ctx) };
     return [
-      ...USER_EVENTS.map((type) => on(type, async (event, tx) => {
-        await notices.applyUser(tx, event);
-        if (event.type === 'user.deleted') await removeUserNotifications(tx, event.data.id);
-      }, { entity: (event) => event.data.id })),
-      ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => notices.applyCompany(tx, event), { entity: (event) => event.data.id })),
+      ...USER_EVENTS.map((type) =>
+        on(
+          type,
+          async (event, tx) => {
+            await notices.applyUser(tx, event);
+            if (event.type === 'user.deleted') await removeUserNotifications(tx, event.data.id);
+          },
+          { entity: (event) => event.data.id },
+        ),
+      ),
+      ...(['company.created', 'company.updated'] as const).map((type) =>
+        on(type, (event, tx) => notices.applyCompany(tx, event), { entity: (event) => event.data.id }),
+      ),
       ...companyTypes.handlers(),
       onCompanyDeleted('messaging', async (tx, companyId) => {
         await removeCompanyMail(tx, companyId);

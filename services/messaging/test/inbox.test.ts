@@ -15,17 +15,36 @@ const company = crypto.randomUUID();
 const other = crypto.randomUUID();
 
 async function publish(...events: NewEvent[]): Promise<void> {
-  await stack.bus.publish(events.map((event) => ({ topic: topicOf(event.type as EventType), key: event.companyId ?? '', envelope: buildEnvelope(event) })));
+  await stack.bus.publish(
+    events.map((event) => ({
+      topic: topicOf(event.type as EventType),
+      key: event.companyId ?? '',
+      envelope: buildEnvelope(event),
+    })),
+  );
   await stack.settle();
 }
 
 const actor = (id: string) => ({ type: 'user' as const, id, role: 'USER' as const });
 const system = { type: 'system' as const, id: null };
 
-async function person(companyId: string, firstName: string, role: 'ADMIN' | 'USER' = 'USER'): Promise<{ id: string; token: string; email: string }> {
+async function person(
+  companyId: string,
+  firstName: string,
+  role: 'ADMIN' | 'USER' = 'USER',
+): Promise<{ id: string; token: string; email: string }> {
   const id = crypto.randomUUID();
   const email = `${firstName.toLowerCase()}@inbox.test`;
-  await publish({ type: 'user.created', companyId, actor: system, data: { id, before: null, after: { email, firstName, lastName: role === 'ADMIN' ? 'Admin' : 'User', role, companyId, status: 'active' } } });
+  await publish({
+    type: 'user.created',
+    companyId,
+    actor: system,
+    data: {
+      id,
+      before: null,
+      after: { email, firstName, lastName: role === 'ADMIN' ? 'Admin' : 'User', role, companyId, status: 'active' },
+    },
+  });
   return { id, email, token: await stack.tokenFor(role, companyId, id) };
 }
 
@@ -37,7 +56,14 @@ const inbox = async (token: string, query = '') => {
 const sendAll = () => mailOf(stack.running.contexts.get('messaging') as never).sender.runOnce();
 
 const task = (fields: { title: string; assigneeId: string | null; dueDate?: string | null; createdBy: string }) => ({
-  title: fields.title, description: '', status: 'todo' as const, assigneeId: fields.assigneeId, dueDate: fields.dueDate ?? null, clientId: null, link: null, createdBy: fields.createdBy,
+  title: fields.title,
+  description: '',
+  status: 'todo' as const,
+  assigneeId: fields.assigneeId,
+  dueDate: fields.dueDate ?? null,
+  clientId: null,
+  link: null,
+  createdBy: fields.createdBy,
 });
 
 let ada: Awaited<ReturnType<typeof person>>;
@@ -46,11 +72,34 @@ let cy: Awaited<ReturnType<typeof person>>;
 
 beforeAll(async () => {
   smtp = await startSmtp(received);
-  stack = await createTestStack([messagingService], { SMTP_URL: smtpUrl(smtp.port), MAIL_WORKER: 'false', PUBLIC_URL: 'https://console.inbox.test' });
-  const state = (name: string, domain: string) => ({ name, code: domain.toUpperCase(), domain, status: 'active', maxUsers: null, maxStorage: null, language: 'en', theme: { primary: '#117755' } });
+  stack = await createTestStack([messagingService], {
+    SMTP_URL: smtpUrl(smtp.port),
+    MAIL_WORKER: 'false',
+    PUBLIC_URL: 'https://console.inbox.test',
+  });
+  const state = (name: string, domain: string) => ({
+    name,
+    code: domain.toUpperCase(),
+    domain,
+    status: 'active',
+    maxUsers: null,
+    maxStorage: null,
+    language: 'en',
+    theme: { primary: '#117755' },
+  });
   await publish(
-    { type: 'company.created', companyId: company, actor: system, data: { id: company, before: null, after: state('Tasks Co', 'tasksco') } },
-    { type: 'company.created', companyId: other, actor: system, data: { id: other, before: null, after: state('Elsewhere', 'elsewhere') } },
+    {
+      type: 'company.created',
+      companyId: company,
+      actor: system,
+      data: { id: company, before: null, after: state('Tasks Co', 'tasksco') },
+    },
+    {
+      type: 'company.created',
+      companyId: other,
+      actor: system,
+      data: { id: other, before: null, after: state('Elsewhere', 'elsewhere') },
+    },
   );
   ada = await person(company, 'Ada', 'ADMIN');
   bob = await person(company, 'Bob');
@@ -65,7 +114,16 @@ afterAll(async () => {
 describe('task notices', () => {
   test('a task given to someone else tells them in the app and by mail; one’s own task or an unchanged assignee tells no one', async () => {
     const id = crypto.randomUUID();
-    await publish({ type: 'task.created', companyId: company, actor: actor(ada.id), data: { id, before: null, after: task({ title: 'Call back Acme', assigneeId: bob.id, dueDate: '2026-12-01', createdBy: ada.id }) } });
+    await publish({
+      type: 'task.created',
+      companyId: company,
+      actor: actor(ada.id),
+      data: {
+        id,
+        before: null,
+        after: task({ title: 'Call back Acme', assigneeId: bob.id, dueDate: '2026-12-01', createdBy: ada.id }),
+      },
+    });
 
     const page = await inbox(bob.token);
     // The notice and its mail share their transaction's timestamp: the key orders them.
@@ -88,13 +146,31 @@ describe('task notices', () => {
     // Bob makes himself a task: nobody is told. Bob hands it to Cy: Cy is. Ada renames it: nobody.
     const own = crypto.randomUUID();
     const mine = task({ title: 'Tidy notes', assigneeId: bob.id, createdBy: bob.id });
-    await publish({ type: 'task.created', companyId: company, actor: actor(bob.id), data: { id: own, before: null, after: mine } });
+    await publish({
+      type: 'task.created',
+      companyId: company,
+      actor: actor(bob.id),
+      data: { id: own, before: null, after: mine },
+    });
     expect((await inbox(bob.token)).items).toHaveLength(2);
     const handed = { ...mine, assigneeId: cy.id };
-    await publish({ type: 'task.updated', companyId: company, actor: actor(bob.id), data: { id: own, before: mine, after: handed } });
-    expect((await inbox(cy.token)).items.map((item) => [item.kind, item.title])).toEqual([['task_assigned', 'New task: Tidy notes'], ['email', 'New task: Tidy notes']]);
+    await publish({
+      type: 'task.updated',
+      companyId: company,
+      actor: actor(bob.id),
+      data: { id: own, before: mine, after: handed },
+    });
+    expect((await inbox(cy.token)).items.map((item) => [item.kind, item.title])).toEqual([
+      ['task_assigned', 'New task: Tidy notes'],
+      ['email', 'New task: Tidy notes'],
+    ]);
     expect((await inbox(cy.token)).items[0]!.body).toBe('Bob User assigned you “Tidy notes”.');
-    await publish({ type: 'task.updated', companyId: company, actor: actor(ada.id), data: { id: own, before: handed, after: { ...handed, title: 'Tidy the notes' } } });
+    await publish({
+      type: 'task.updated',
+      companyId: company,
+      actor: actor(ada.id),
+      data: { id: own, before: handed, after: { ...handed, title: 'Tidy the notes' } },
+    });
     expect((await inbox(cy.token)).items).toHaveLength(2);
     expect(await sendAll()).toBe(1);
     expect(received.at(-1)!.mail.subject).toBe('New task: Tidy notes');
@@ -102,22 +178,51 @@ describe('task notices', () => {
 
   test('people a task newly mentions (@First Last) are told in the app, not the writer nor the assignee just told, and not twice', async () => {
     const id = crypto.randomUUID();
-    const first = { ...task({ title: 'Quote for Acme', assigneeId: bob.id, createdBy: ada.id }), description: 'Check the figures with @Cy User and @Bob' };
+    const first = {
+      ...task({ title: 'Quote for Acme', assigneeId: bob.id, createdBy: ada.id }),
+      description: 'Check the figures with @Cy User and @Bob',
+    };
     const cyBefore = (await inbox(cy.token, '?kind=mention')).items.length;
-    await publish({ type: 'task.created', companyId: company, actor: actor(ada.id), data: { id, before: null, after: first } });
+    await publish({
+      type: 'task.created',
+      companyId: company,
+      actor: actor(ada.id),
+      data: { id, before: null, after: first },
+    });
     const told = (await inbox(cy.token, '?kind=mention')).items;
     expect(told).toHaveLength(cyBefore + 1);
-    expect(told[0]).toMatchObject({ kind: 'mention', title: 'Ada Admin mentioned you: Quote for Acme', body: 'Ada Admin mentioned you in the task “Quote for Acme”.', link: `/task-list?task=${id}` });
+    expect(told[0]).toMatchObject({
+      kind: 'mention',
+      title: 'Ada Admin mentioned you: Quote for Acme',
+      body: 'Ada Admin mentioned you in the task “Quote for Acme”.',
+      link: `/task-list?task=${id}`,
+    });
     // Bob was given the task: told of that, not also of the mention.
-    expect((await inbox(bob.token, '?kind=mention')).items.filter((item) => item.link === `/task-list?task=${id}`)).toEqual([]);
+    expect(
+      (await inbox(bob.token, '?kind=mention')).items.filter((item) => item.link === `/task-list?task=${id}`),
+    ).toEqual([]);
     // An edit that keeps the mention tells Cy nothing new; one that adds @Ada (the writer) tells no one.
     const edited = { ...first, description: `${first.description} and @Ada Admin.` };
-    await publish({ type: 'task.updated', companyId: company, actor: actor(ada.id), data: { id, before: first, after: edited } });
+    await publish({
+      type: 'task.updated',
+      companyId: company,
+      actor: actor(ada.id),
+      data: { id, before: first, after: edited },
+    });
     expect((await inbox(cy.token, '?kind=mention')).items).toHaveLength(cyBefore + 1);
-    expect((await inbox(ada.token, '?kind=mention')).items.filter((item) => item.link === `/task-list?task=${id}`)).toEqual([]);
+    expect(
+      (await inbox(ada.token, '?kind=mention')).items.filter((item) => item.link === `/task-list?task=${id}`),
+    ).toEqual([]);
     // Bob mentions Ada later: she is told.
-    await publish({ type: 'task.updated', companyId: company, actor: actor(bob.id), data: { id, before: first, after: edited } });
-    expect((await inbox(ada.token, '?kind=mention')).items.map((item) => item.title)).toContain('Bob User mentioned you: Quote for Acme');
+    await publish({
+      type: 'task.updated',
+      companyId: company,
+      actor: actor(bob.id),
+      data: { id, before: first, after: edited },
+    });
+    expect((await inbox(ada.token, '?kind=mention')).items.map((item) => item.title)).toContain(
+      'Bob User mentioned you: Quote for Acme',
+    );
     // Mentions are told in the app only: the one mail is Bob's assignment.
     expect(await sendAll()).toBe(1);
     expect(received.at(-1)!.mail.subject).toBe('New task: Quote for Acme');
@@ -125,9 +230,19 @@ describe('task notices', () => {
 
   test('the morning a task is due, its assignee is reminded in the app and by mail', async () => {
     const id = crypto.randomUUID();
-    await publish({ type: 'task.fell_due', companyId: company, actor: system, data: { id, title: 'Send the quote', assigneeId: cy.id, dueDate: '2026-11-26' } });
+    await publish({
+      type: 'task.fell_due',
+      companyId: company,
+      actor: system,
+      data: { id, title: 'Send the quote', assigneeId: cy.id, dueDate: '2026-11-26' },
+    });
     const [notice, mailed] = (await inbox(cy.token, '?limit=2')).items;
-    expect([notice!.kind, notice!.title, notice!.body, notice!.link]).toEqual(['task_due', 'Due today: Send the quote', 'Your task “Send the quote” is due today (2026-11-26).', `/task-list?task=${id}`]);
+    expect([notice!.kind, notice!.title, notice!.body, notice!.link]).toEqual([
+      'task_due',
+      'Due today: Send the quote',
+      'Your task “Send the quote” is due today (2026-11-26).',
+      `/task-list?task=${id}`,
+    ]);
     expect([mailed!.kind, mailed!.title]).toEqual(['email', 'Due today: Send the quote']);
     expect(await sendAll()).toBe(1);
     expect(received.at(-1)!.mail).toMatchObject({ subject: 'Due today: Send the quote' });
@@ -138,16 +253,60 @@ describe('task notices', () => {
 describe('recording notices', () => {
   test('a failed transcription tells its uploader; a finished analysis tells whoever ran it, linking to it', async () => {
     const fileId = crypto.randomUUID();
-    await publish({ type: 'file.uploaded', companyId: company, actor: actor(bob.id), data: { id: fileId, storageKey: `k/${fileId}`, originalName: 'acme-call.wav', mimeType: 'audio/wav', size: 10, clientId: null, uploadedBy: bob.id } });
-    await publish({ type: 'transcript.status_changed', companyId: company, actor: system, data: { fileId, status: 'failed', reason: 'The recording has no audio stream' } });
+    await publish({
+      type: 'file.uploaded',
+      companyId: company,
+      actor: actor(bob.id),
+      data: {
+        id: fileId,
+        storageKey: `k/${fileId}`,
+        originalName: 'acme-call.wav',
+        mimeType: 'audio/wav',
+        size: 10,
+        clientId: null,
+        uploadedBy: bob.id,
+      },
+    });
+    await publish({
+      type: 'transcript.status_changed',
+      companyId: company,
+      actor: system,
+      data: { fileId, status: 'failed', reason: 'The recording has no audio stream' },
+    });
     const [failed] = (await inbox(bob.token, '?kind=transcription_failed')).items;
-    expect(failed).toMatchObject({ title: 'Transcription failed: acme-call.wav', body: 'We could not transcribe acme-call.wav: The recording has no audio stream', link: `/transcripts/${fileId}`, read: false });
+    expect(failed).toMatchObject({
+      title: 'Transcription failed: acme-call.wav',
+      body: 'We could not transcribe acme-call.wav: The recording has no audio stream',
+      link: `/transcripts/${fileId}`,
+      read: false,
+    });
 
-    const analysis = { id: crypto.randomUUID(), fileId, promptId: crypto.randomUUID(), promptVersion: 1, patternId: null, model: 'gpt-test', usage: { inputTokens: 1, outputTokens: 1 }, durationMs: 5 };
-    await publish({ type: 'analysis.completed', companyId: company, actor: actor(ada.id), data: { ...analysis, userId: ada.id } });
-    await publish({ type: 'analysis.completed', companyId: company, actor: system, data: { ...analysis, id: crypto.randomUUID(), userId: null } });
+    const analysis = {
+      id: crypto.randomUUID(),
+      fileId,
+      promptId: crypto.randomUUID(),
+      promptVersion: 1,
+      patternId: null,
+      model: 'gpt-test',
+      usage: { inputTokens: 1, outputTokens: 1 },
+      durationMs: 5,
+    };
+    await publish({
+      type: 'analysis.completed',
+      companyId: company,
+      actor: actor(ada.id),
+      data: { ...analysis, userId: ada.id },
+    });
+    await publish({
+      type: 'analysis.completed',
+      companyId: company,
+      actor: system,
+      data: { ...analysis, id: crypto.randomUUID(), userId: null },
+    });
     const finished = (await inbox(ada.token, '?kind=analysis_finished')).items;
-    expect(finished.map((item) => [item.title, item.link])).toEqual([['Analysis ready: acme-call.wav', `/transcripts/${fileId}/analysis`]]);
+    expect(finished.map((item) => [item.title, item.link])).toEqual([
+      ['Analysis ready: acme-call.wav', `/transcripts/${fileId}/analysis`],
+    ]);
   });
 });
 
@@ -159,19 +318,36 @@ describe('the inbox', () => {
     dee = await person(company, 'Dee');
     // Six messages at one and the same instant, one later, one earlier, and a mail that failed (never sent: not listed).
     for (let n = 0; n < 4; n++) {
-      await stack.database.query(`insert into messaging.notifications (user_id, company_id, kind, title, body, link, created_at) values ($1, $2, $3, $4, 'b', '/x', $5)`,
-        [dee.id, company, n % 2 ? 'task_due' : 'task_assigned', `notice ${n}`, at]);
+      await stack.database.query(
+        `insert into messaging.notifications (user_id, company_id, kind, title, body, link, created_at) values ($1, $2, $3, $4, 'b', '/x', $5)`,
+        [dee.id, company, n % 2 ? 'task_due' : 'task_assigned', `notice ${n}`, at],
+      );
     }
-    for (const [n, status, when] of [[0, 'sent', at], [1, 'queued', at], [2, 'sent', '2026-11-21T00:00:00Z'], [3, 'sent', '2026-11-19T00:00:00Z'], [4, 'failed', at]] as const) {
-      await stack.database.query(`insert into messaging.mail_messages (company_id, type, language, to_address, subject, status, user_id, link, text_body, created_at) values ($1, 'task_due', 'en', $2, $3, $4, $5, '/task-list', $6, $7)`,
-        [company, dee.email, `mail ${n}`, status, dee.id, `text of mail ${n}`, when]);
+    for (const [n, status, when] of [
+      [0, 'sent', at],
+      [1, 'queued', at],
+      [2, 'sent', '2026-11-21T00:00:00Z'],
+      [3, 'sent', '2026-11-19T00:00:00Z'],
+      [4, 'failed', at],
+    ] as const) {
+      await stack.database.query(
+        `insert into messaging.mail_messages (company_id, type, language, to_address, subject, status, user_id, link, text_body, created_at) values ($1, 'task_due', 'en', $2, $3, $4, $5, '/task-list', $6, $7)`,
+        [company, dee.email, `mail ${n}`, status, dee.id, `text of mail ${n}`, when],
+      );
     }
   });
 
   test('newest first, both kinds, pages that never repeat or skip under equal timestamps, filtered by kind', async () => {
     const all = await inbox(dee.token, '?limit=100');
     expect(all.items).toHaveLength(8);
-    expect(all.items[0]).toMatchObject({ kind: 'email', title: 'mail 2', body: 'text of mail 2', link: '/task-list', read: false, createdAt: '2026-11-21T00:00:00.000Z' });
+    expect(all.items[0]).toMatchObject({
+      kind: 'email',
+      title: 'mail 2',
+      body: 'text of mail 2',
+      link: '/task-list',
+      read: false,
+      createdAt: '2026-11-21T00:00:00.000Z',
+    });
     expect(all.items.at(-1)).toMatchObject({ title: 'mail 3' });
     expect(all.items.map((item) => item.title)).not.toContain('mail 4');
     expect(all.nextCursor).toBeNull();
@@ -180,7 +356,10 @@ describe('the inbox', () => {
     const walked: InboxItemDto[] = [];
     let cursor: string | null = null;
     do {
-      const page: InboxPage = await inbox(dee.token, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: InboxPage = await inbox(
+        dee.token,
+        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.items.length).toBeLessThanOrEqual(2);
       walked.push(...page.items);
       cursor = page.nextCursor;
@@ -190,7 +369,10 @@ describe('the inbox', () => {
     // Within one instant the order is the ids' (random here): compare those as sets.
     const mails = (await inbox(dee.token, '?kind=email')).items.map((item) => item.title);
     expect([mails[0], mails.slice(1, 3).sort(), mails[3]]).toEqual(['mail 2', ['mail 0', 'mail 1'], 'mail 3']);
-    expect((await inbox(dee.token, '?kind=task_due')).items.map((item) => item.title).sort()).toEqual(['notice 1', 'notice 3']);
+    expect((await inbox(dee.token, '?kind=task_due')).items.map((item) => item.title).sort()).toEqual([
+      'notice 1',
+      'notice 3',
+    ]);
     const due = await inbox(dee.token, '?kind=task_due&limit=1');
     const next = await inbox(dee.token, `?kind=task_due&limit=1&cursor=${due.nextCursor}`);
     expect([...due.items, ...next.items].map((item) => item.title).sort()).toEqual(['notice 1', 'notice 3']);
@@ -204,7 +386,8 @@ describe('the inbox', () => {
   test('read and unread, one message at a time, counting both kinds; another person’s message is not found', async () => {
     const [mail] = (await inbox(dee.token, '?kind=email')).items;
     const [notice] = (await inbox(dee.token, '?kind=task_due')).items;
-    const put = (token: string, id: string, read: boolean) => stack.as(token, { method: 'PUT', url: `/api/inbox/${id}`, payload: { read } });
+    const put = (token: string, id: string, read: boolean) =>
+      stack.as(token, { method: 'PUT', url: `/api/inbox/${id}`, payload: { read } });
     expect((await put(dee.token, mail!._id, true)).json()).toEqual({ unread: 7 });
     expect((await put(dee.token, mail!._id, true)).json()).toEqual({ unread: 7 });
     expect((await put(dee.token, notice!._id, true)).json()).toEqual({ unread: 6 });
@@ -212,14 +395,20 @@ describe('the inbox', () => {
 
     const one = await stack.as(dee.token, { method: 'GET', url: `/api/inbox/${notice!._id}` });
     expect(one.json()).toEqual({ ...notice, read: true });
-    expect((await stack.as(dee.token, { method: 'GET', url: `/api/inbox/${mail!._id}` })).json()).toMatchObject({ kind: 'email', read: false, body: mail!.body });
+    expect((await stack.as(dee.token, { method: 'GET', url: `/api/inbox/${mail!._id}` })).json()).toMatchObject({
+      kind: 'email',
+      read: false,
+      body: mail!.body,
+    });
 
     // Bob is of the same company: Dee's messages are still not his. Nor is an unknown or a failed mail anyone's.
     for (const id of [mail!._id, notice!._id, `n-${crypto.randomUUID()}`]) {
       expect((await stack.as(bob.token, { method: 'GET', url: `/api/inbox/${id}` })).statusCode).toBe(404);
       expect((await put(bob.token, id, true)).statusCode).toBe(404);
     }
-    const [failed] = await stack.database.query<{ id: string }>(`select id from messaging.mail_messages where status = 'failed'`);
+    const [failed] = await stack.database.query<{ id: string }>(
+      `select id from messaging.mail_messages where status = 'failed'`,
+    );
     expect((await stack.as(dee.token, { method: 'GET', url: `/api/inbox/m-${failed!.id}` })).statusCode).toBe(404);
     expect((await stack.as(dee.token, { method: 'GET', url: '/api/inbox/x-123' })).statusCode).toBe(400);
     expect((await stack.as(dee.token, { method: 'GET', url: `/api/inbox/n-${'-'.repeat(36)}` })).statusCode).toBe(404);
@@ -227,7 +416,10 @@ describe('the inbox', () => {
   });
 
   test('mark all read covers notifications and mail alike, and only the caller’s', async () => {
-    await stack.database.query(`insert into messaging.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'task_due', 'for Bob', 'b')`, [bob.id, company]);
+    await stack.database.query(
+      `insert into messaging.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'task_due', 'for Bob', 'b')`,
+      [bob.id, company],
+    );
     const bobBefore = (await inbox(bob.token, '')).unread;
     expect(bobBefore).toBeGreaterThan(0);
     expect((await inbox(dee.token, '')).unread).toBeGreaterThan(0);
@@ -241,29 +433,63 @@ describe('the inbox', () => {
 });
 
 describe('leaving', () => {
-  const count = async (sql: string, params: unknown[]) => Number((await stack.database.query<{ n: string }>(sql, params))[0]!.n);
+  const count = async (sql: string, params: unknown[]) =>
+    Number((await stack.database.query<{ n: string }>(sql, params))[0]!.n);
 
   test('a deleted person’s notifications and choices go with them; a deleted company’s messages, people and branding go, reported once', async () => {
     const eve = await person(other, 'Eve');
     const id = crypto.randomUUID();
-    await publish({ type: 'task.fell_due', companyId: other, actor: system, data: { id, title: 'Elsewhere', assigneeId: eve.id, dueDate: '2026-11-26' } });
+    await publish({
+      type: 'task.fell_due',
+      companyId: other,
+      actor: system,
+      data: { id, title: 'Elsewhere', assigneeId: eve.id, dueDate: '2026-11-26' },
+    });
     expect((await inbox(eve.token)).items).toHaveLength(2);
-    expect((await stack.as(eve.token, { method: 'PUT', url: '/api/email/preferences', payload: { transcriptReady: true } })).statusCode).toBe(200);
-    await publish({ type: 'user.deleted', companyId: other, actor: system, data: { id: eve.id, before: null, after: null } });
+    expect(
+      (await stack.as(eve.token, { method: 'PUT', url: '/api/email/preferences', payload: { transcriptReady: true } }))
+        .statusCode,
+    ).toBe(200);
+    await publish({
+      type: 'user.deleted',
+      companyId: other,
+      actor: system,
+      data: { id: eve.id, before: null, after: null },
+    });
     expect(await count('select count(*) as n from messaging.notifications where user_id = $1', [eve.id])).toBe(0);
     expect(await count('select count(*) as n from messaging.people where user_id = $1', [eve.id])).toBe(0);
     expect(await count('select count(*) as n from messaging.mail_preferences where user_id = $1', [eve.id])).toBe(0);
 
     const fay = await person(other, 'Fay');
-    await publish({ type: 'task.fell_due', companyId: other, actor: system, data: { id, title: 'Elsewhere', assigneeId: fay.id, dueDate: '2026-11-27' } });
+    await publish({
+      type: 'task.fell_due',
+      companyId: other,
+      actor: system,
+      data: { id, title: 'Elsewhere', assigneeId: fay.id, dueDate: '2026-11-27' },
+    });
     // Delivered twice (the same envelope): applied and reported once.
-    const deleted = buildEnvelope({ type: 'company.deleted', companyId: other, actor: system, data: { id: other, before: null, after: null } });
-    for (let n = 0; n < 2; n++) await stack.bus.publish([{ topic: topicOf('company.deleted'), key: other, envelope: deleted }]);
+    const deleted = buildEnvelope({
+      type: 'company.deleted',
+      companyId: other,
+      actor: system,
+      data: { id: other, before: null, after: null },
+    });
+    for (let n = 0; n < 2; n++)
+      await stack.bus.publish([{ topic: topicOf('company.deleted'), key: other, envelope: deleted }]);
     await stack.settle();
-    for (const table of ['notifications', 'mail_messages']) expect([table, await count(`select count(*) as n from messaging.${table} where company_id = $1`, [other])]).toEqual([table, 0]);
+    for (const table of ['notifications', 'mail_messages'])
+      expect([
+        table,
+        await count(`select count(*) as n from messaging.${table} where company_id = $1`, [other]),
+      ]).toEqual([table, 0]);
     expect(await count('select count(*) as n from messaging.people where company_id = $1', [other])).toBe(0);
     expect(await count('select count(*) as n from messaging.companies where id = $1', [other])).toBe(0);
-    expect(await count(`select count(*) as n from messaging.outbox where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1`, [other])).toBe(1);
+    expect(
+      await count(
+        `select count(*) as n from messaging.outbox where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1`,
+        [other],
+      ),
+    ).toBe(1);
     // The other company keeps its own.
     expect((await inbox(bob.token)).items.length).toBeGreaterThan(0);
   });

@@ -15,7 +15,25 @@ export interface Received {
 /** A real SMTP server that requires AUTH over TLS (it refuses AUTH before STARTTLS). */
 export async function startSmtp(received: Received[]): Promise<{ server: SMTPServer; port: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'earshot-smtp-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   const server = new SMTPServer({
     key: readFileSync(join(dir, 'key.pem')),
     cert: readFileSync(join(dir, 'cert.pem')),
@@ -36,6 +54,6 @@ export async function startSmtp(received: Received[]): Promise<{ server: SMTPSer
   return { server, port: (server.server.address() as AddressInfo).port };
 }
 
-
 /** The address of a server from startSmtp: STARTTLS insisted on (its certificate is self-signed), with its account. */
-export const smtpUrl = (port: number) => `smtp://mailer:s3cret@127.0.0.1:${port}?tls.rejectUnauthorized=false&requireTLS=true`;
+export const smtpUrl = (port: number) =>
+  `smtp://mailer:s3cret@127.0.0.1:${port}?tls.rejectUnauthorized=false&requireTLS=true`;

@@ -1,14 +1,30 @@
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape } from '@earshot/ai';
-import { encryptionConfigShape, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
+import {
+  encryptionConfigShape,
+  storageConfigShape,
+  type BaseConfig,
+  type EncryptionConfig,
+  type StorageConfig,
+} from '@earshot/kit';
 
 // Credentials never belong in these URLs: they are stored as the providers' base URLs, sent on
 // events and logged (the servers take no key).
 const optionalUrl = z
-  .union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2000).refine((url) => !/^https?:\/\/[^/]*@/i.test(url), 'must not carry a user name or password')])
+  .union([
+    z.literal(''),
+    z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .refine((url) => !/^https?:\/\/[^/]*@/i.test(url), 'must not carry a user name or password'),
+  ])
   .default('');
 /** Hugging Face repositories (`owner/name`) and Ollama tags (`name:tag`): no spaces, no control characters. */
-const modelName = z.string().min(1).max(200).regex(/^[\w.:/-]+$/, 'letters, digits and . _ : / - only');
+const modelName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:/-]+$/, 'letters, digits and . _ : / - only');
 
 /** Environment keys of the prompt service: the outbound rules for provider calls, the credential of its internal key route, and the analysis queue. */
 export const promptConfigShape = {
@@ -41,4 +57,7 @@ export const promptConfigShape = {
   LOCAL_AI_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
 };
 
-export type PromptConfig = BaseConfig & StorageConfig & EncryptionConfig & z.infer<z.ZodObject<typeof promptConfigShape>>;
+export type PromptConfig = BaseConfig &
+  StorageConfig &
+  EncryptionConfig &
+  z.infer<z.ZodObject<typeof promptConfigShape>>;

@@ -1,5 +1,13 @@
 import { serveProviderKeysInProcess } from '@earshot/ai';
-import { ConfigError, ContextTimers, creditGateFor, defineService, on, processCreditGate, type ServiceContext } from '@earshot/kit';
+import {
+  ConfigError,
+  ContextTimers,
+  creditGateFor,
+  defineService,
+  on,
+  processCreditGate,
+  type ServiceContext,
+} from '@earshot/kit';
 import { promptConfigShape, type PromptConfig } from './config';
 import { migrations } from './db/migrations';
 import { aiConfigRoutes } from './routes/ai-config';
@@ -28,7 +36,11 @@ import * as projection from './services/transcripts';
 function services(ctx: ServiceContext<PromptConfig>) {
   const tester = new ConnectionTester(ctx.config);
   const providers = new ProviderService(ctx, tester);
-  return { providers, models: new ModelService(ctx, providers, tester), credits: processCreditGate(ctx.database, ctx.config) };
+  return {
+    providers,
+    models: new ModelService(ctx, providers, tester),
+    credits: processCreditGate(ctx.database, ctx.config),
+  };
 }
 
 const timers = new ContextTimers();
@@ -57,16 +69,24 @@ export const promptService = defineService<PromptConfig>({
   subscriptions: (ctx) => [
     on('file.uploaded', (event, tx) => projection.applyFileUploaded(tx, event)),
     // The transcript copy: its text sealed for a company with encryption on.
-    on('transcript.completed', (event, tx) => projection.applyTranscriptCompleted(tx, event, encryptionOf(ctx)), { afterCommit: wake(ctx) }),
-    on('transcript.text_published', (event, tx) => projection.applyTextPublished(tx, event, encryptionOf(ctx)), { afterCommit: wake(ctx) }),
+    on('transcript.completed', (event, tx) => projection.applyTranscriptCompleted(tx, event, encryptionOf(ctx)), {
+      afterCommit: wake(ctx),
+    }),
+    on('transcript.text_published', (event, tx) => projection.applyTextPublished(tx, event, encryptionOf(ctx)), {
+      afterCommit: wake(ctx),
+    }),
     on('transcript.word_edited', (event, tx) => projection.applyWordEdited(tx, event, encryptionOf(ctx))),
     on('transcript.segments_changed', (event, tx) => projection.applySegmentsChanged(tx, event, encryptionOf(ctx))),
     on('transcript.client_linked', (event, tx) => projection.applyClientLinked(tx, event), { afterCommit: wake(ctx) }),
     on('transcript.deleted', (event, tx) => projection.applyRemoved(tx, event.data.fileId)),
     on('file.deleted', (event, tx) => projection.applyRemoved(tx, event.data.id)),
     // Per client, the newest event wins: a late client.updated cannot bring back a deleted client.
-    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) => on(type, (event, tx) => projection.applyClient(tx, event), { entity: (event) => event.data.id })),
-    ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => projection.applyCompany(tx, event), { entity: (event) => event.data.id })),
+    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) =>
+      on(type, (event, tx) => projection.applyClient(tx, event), { entity: (event) => event.data.id }),
+    ),
+    ...(['company.created', 'company.updated'] as const).map((type) =>
+      on(type, (event, tx) => projection.applyCompany(tx, event), { entity: (event) => event.data.id }),
+    ),
     // Which companies are b2c: their members' files are private to each.
     ...companyTypes.handlers(),
     // The dashboards' read model: after the transcript copy's handlers, which it reads.
@@ -93,7 +113,10 @@ export const promptService = defineService<PromptConfig>({
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
-    if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the prompt service runs on its own (chat and transcription ask it for provider keys)']);
+    if (!token)
+      throw new ConfigError([
+        'INTERNAL_API_TOKEN: required when the prompt service runs on its own (chat and transcription ask it for provider keys)',
+      ]);
     // Analysis runs ask the tenant service whether they may spend: refuse to start without the way to it.
     creditGateFor(ctx.database, ctx.config);
     await internalRoutes(app, services(ctx).providers, token);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ACTION_ITEMS_PROMPT_ID, ANALYSIS_MESSAGES, type AnalysisRunDto, type Envelope, type TaskDto } from '@earshot/contracts';
+import {
+  ACTION_ITEMS_PROMPT_ID,
+  ANALYSIS_MESSAGES,
+  type AnalysisRunDto,
+  type Envelope,
+  type TaskDto,
+} from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
@@ -19,10 +25,17 @@ const agentId = randomUUID();
 const mariaId = randomUUID();
 const seen: Envelope[] = [];
 
-const person = (id: string, firstName: string, lastName: string) => buildEnvelope({
-  type: 'user.created', companyId: company, actor: { type: 'system', id: null },
-  data: { id, before: null, after: { email: `${id}@test.local`, firstName, lastName, role: 'USER', companyId: company, status: 'active' } },
-});
+const person = (id: string, firstName: string, lastName: string) =>
+  buildEnvelope({
+    type: 'user.created',
+    companyId: company,
+    actor: { type: 'system', id: null },
+    data: {
+      id,
+      before: null,
+      after: { email: `${id}@test.local`, firstName, lastName, role: 'USER', companyId: company, status: 'active' },
+    },
+  });
 
 const CALL: Line[] = [
   { speaker: 'Agent', start: 0, end: 5, text: 'Maria will send you the signed contract by Friday' },
@@ -33,7 +46,11 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   stack = await createTestStack([promptService, tasksService], { AI_ALLOW_PRIVATE_URLS: 'true' });
   serveUnmeteredCredits(stack.database);
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.prompt'],
+    handle: async (e) => void seen.push(e),
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   agent = await stack.tokenFor('USER', company, agentId);
   await deliver(stack, person(agentId, 'Ann', 'Agent'), person(mariaId, 'Maria', 'Ivanova'));
@@ -44,20 +61,35 @@ afterAll(async () => {
   await fake.close();
 });
 
-const reply = (text: string) => ({ pieces: [text], usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 } });
+const reply = (text: string) => ({
+  pieces: [text],
+  usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 },
+});
 
 async function runOn(fileId: string): Promise<AnalysisRunDto> {
-  const started = await stack.as(agent, { method: 'POST', url: '/api/analysis/transcripts', payload: { fileId, promptId: ACTION_ITEMS_PROMPT_ID } });
+  const started = await stack.as(agent, {
+    method: 'POST',
+    url: '/api/analysis/transcripts',
+    payload: { fileId, promptId: ACTION_ITEMS_PROMPT_ID },
+  });
   expect(started.statusCode).toBe(202);
   await runsDone(stack);
-  const runs: AnalysisRunDto[] = (await stack.as(agent, { method: 'GET', url: `/api/analysis/transcripts?fileId=${fileId}` })).json();
+  const runs: AnalysisRunDto[] = (
+    await stack.as(agent, { method: 'GET', url: `/api/analysis/transcripts?fileId=${fileId}` })
+  ).json();
   return runs.find((r) => r._id === started.json()._id)!;
 }
 
 test('the built-in prompt is seeded once, global, and offered to every member', async () => {
   const res = await stack.as(agent, { method: 'GET', url: `/api/prompts/available/${ACTION_ITEMS_PROMPT_ID}` });
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toMatchObject({ name: 'Action items', isGlobal: true, scope: 'system', version: 1, expectedFormat: [{ name: 'count', type: 'integer' }] });
+  expect(res.json()).toMatchObject({
+    name: 'Action items',
+    isGlobal: true,
+    scope: 'system',
+    version: 1,
+    expectedFormat: [{ name: 'count', type: 'integer' }],
+  });
 });
 
 test('a run proposes the items, validated; the tasks service keeps them; chosen ones become tasks with the named member assigned', async () => {
@@ -69,23 +101,45 @@ test('a run proposes the items, validated; the tasks service keeps them; chosen 
   ];
   fake.queueReply(reply(JSON.stringify({ items })));
   const run = await runOn(call.fileId);
-  expect(run).toMatchObject({ status: 'completed', result: { count: 2 }, actionItems: items, promptName: 'Action items' });
+  expect(run).toMatchObject({
+    status: 'completed',
+    result: { count: 2 },
+    actionItems: items,
+    promptName: 'Action items',
+  });
   // The provider was asked for the list's schema, not for one value per field.
-  const asked = fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as { response_format: { json_schema: { schema: { required: string[] } } } };
+  const asked = fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+    response_format: { json_schema: { schema: { required: string[] } } };
+  };
   expect(asked.response_format.json_schema.schema.required).toEqual(['items']);
 
-  const events = seen.filter((e) => (e.data as { id?: string; runId?: string }).id === run._id || (e.data as { runId?: string }).runId === run._id).map((e) => e.type);
+  const events = seen
+    .filter(
+      (e) =>
+        (e.data as { id?: string; runId?: string }).id === run._id || (e.data as { runId?: string }).runId === run._id,
+    )
+    .map((e) => e.type);
   expect(events).toEqual(['analysis.completed', 'analysis.action_items_proposed']);
   const proposed = seen.find((e) => e.type === 'analysis.action_items_proposed')!;
   expect(proposed).toMatchObject({ companyId: company, data: { runId: run._id, fileId: call.fileId, items } });
   // Both events left in the transaction that completed the run.
-  const [outbox] = await stack.database.query<{ n: number }>("select count(distinct xmin::text)::int n from prompt.outbox where envelope -> 'data' ->> 'id' = $1 or envelope -> 'data' ->> 'runId' = $1", [run._id]);
+  const [outbox] = await stack.database.query<{ n: number }>(
+    "select count(distinct xmin::text)::int n from prompt.outbox where envelope -> 'data' ->> 'id' = $1 or envelope -> 'data' ->> 'runId' = $1",
+    [run._id],
+  );
   expect(outbox!.n).toBe(1);
 
-  const made = await stack.as(agent, { method: 'POST', url: `/api/tasks/from-run/${run._id}`, payload: { items: [0, 1] } });
+  const made = await stack.as(agent, {
+    method: 'POST',
+    url: `/api/tasks/from-run/${run._id}`,
+    payload: { items: [0, 1] },
+  });
   expect(made.statusCode).toBe(201);
   const tasks: TaskDto[] = made.json().items;
-  expect(tasks.map((t) => [t.title, t.assigneeId, t.dueDate])).toEqual([['Send the signed contract', mariaId, '2026-11-27'], ['Check the invoice', null, null]]);
+  expect(tasks.map((t) => [t.title, t.assigneeId, t.dueDate])).toEqual([
+    ['Send the signed contract', mariaId, '2026-11-27'],
+    ['Check the invoice', null, null],
+  ]);
   expect(tasks[0]).toMatchObject({ link: { fileId: call.fileId, seconds: 0 }, createdBy: agentId });
 });
 
@@ -97,20 +151,45 @@ test('an answer that is not the list goes down the invalid-answer path: retried 
   const run = await runOn(call.fileId);
   expect(run).toMatchObject({ status: 'failed', result: null, actionItems: null });
   expect(run.error).toContain(ANALYSIS_MESSAGES.invalidAnswer);
-  expect(seen.some((e) => e.type === 'analysis.action_items_proposed' && (e.data as { runId: string }).runId === run._id)).toBe(false);
-  expect((await stack.as(agent, { method: 'POST', url: `/api/tasks/from-run/${run._id}`, payload: { items: [0] } })).statusCode).toBe(404);
+  expect(
+    seen.some((e) => e.type === 'analysis.action_items_proposed' && (e.data as { runId: string }).runId === run._id),
+  ).toBe(false);
+  expect(
+    (await stack.as(agent, { method: 'POST', url: `/api/tasks/from-run/${run._id}`, payload: { items: [0] } }))
+      .statusCode,
+  ).toBe(404);
 });
 
 describe('the built-in prompt keeps its shape', () => {
-  const body = { name: 'Action items', description: 'Reworded', prompt: 'List the follow-ups.\n{{transcript}}', type: 'custom', expectedFormat: [{ name: 'count', type: 'integer', range: '0-50', description: 'How many action items the call has' }], scope: 'system', isGlobal: true };
+  const body = {
+    name: 'Action items',
+    description: 'Reworded',
+    prompt: 'List the follow-ups.\n{{transcript}}',
+    type: 'custom',
+    expectedFormat: [
+      { name: 'count', type: 'integer', range: '0-50', description: 'How many action items the call has' },
+    ],
+    scope: 'system',
+    isGlobal: true,
+  };
 
   test('it cannot be deleted', async () => {
-    expect((await stack.as(host, { method: 'DELETE', url: `/api/prompts/${ACTION_ITEMS_PROMPT_ID}` })).statusCode).toBe(409);
+    expect((await stack.as(host, { method: 'DELETE', url: `/api/prompts/${ACTION_ITEMS_PROMPT_ID}` })).statusCode).toBe(
+      409,
+    );
   });
 
   test('renaming it, narrowing it to a company or changing its format is refused naming the field', async () => {
-    for (const [change, field] of [[{ name: 'Mine' }, 'body.name'], [{ isGlobal: false, scope: 'company', companies: [company] }, 'body.scope'], [{ expectedFormat: [{ name: 'x', type: 'string', description: 'x' }] }, 'body.expectedFormat']] as const) {
-      const res = await stack.as(host, { method: 'PUT', url: `/api/prompts/${ACTION_ITEMS_PROMPT_ID}`, payload: { ...body, ...change } });
+    for (const [change, field] of [
+      [{ name: 'Mine' }, 'body.name'],
+      [{ isGlobal: false, scope: 'company', companies: [company] }, 'body.scope'],
+      [{ expectedFormat: [{ name: 'x', type: 'string', description: 'x' }] }, 'body.expectedFormat'],
+    ] as const) {
+      const res = await stack.as(host, {
+        method: 'PUT',
+        url: `/api/prompts/${ACTION_ITEMS_PROMPT_ID}`,
+        payload: { ...body, ...change },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
     }
@@ -123,6 +202,11 @@ describe('the built-in prompt keeps its shape', () => {
     const call = recording(company, CALL);
     await deliver(stack, ...call.envelopes);
     fake.queueReply(reply(JSON.stringify({ items: [] })));
-    expect(await runOn(call.fileId)).toMatchObject({ status: 'completed', promptVersion: 2, result: { count: 0 }, actionItems: [] });
+    expect(await runOn(call.fileId)).toMatchObject({
+      status: 'completed',
+      promptVersion: 2,
+      result: { count: 0 },
+      actionItems: [],
+    });
   });
 });

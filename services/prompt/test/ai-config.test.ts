@@ -16,7 +16,9 @@ interface FakeProvider {
   close(): Promise<void>;
 }
 
-async function fakeProvider(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<FakeProvider> {
+async function fakeProvider(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<FakeProvider> {
   const requests: FakeProvider['requests'] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -41,11 +43,29 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 
 /** Answers like OpenAI: a model list, a one-token chat completion, an embedding. */
 const openAiLike = (req: IncomingMessage, res: ServerResponse) => {
-  if (req.method === 'GET' && req.url === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'm1', object: 'model' }, { id: 'whisper-1', object: 'model' }] });
+  if (req.method === 'GET' && req.url === '/v1/models')
+    return json(res, 200, {
+      object: 'list',
+      data: [
+        { id: 'm1', object: 'model' },
+        { id: 'whisper-1', object: 'model' },
+      ],
+    });
   if (req.method === 'POST' && req.url === '/v1/chat/completions') {
-    return json(res, 200, { id: 'c1', object: 'chat.completion', created: 1, model: 'm1', choices: [{ index: 0, finish_reason: 'length', message: { role: 'assistant', content: 'p' } }] });
+    return json(res, 200, {
+      id: 'c1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm1',
+      choices: [{ index: 0, finish_reason: 'length', message: { role: 'assistant', content: 'p' } }],
+    });
   }
-  if (req.method === 'POST' && req.url === '/v1/embeddings') return json(res, 200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: 'e1' });
+  if (req.method === 'POST' && req.url === '/v1/embeddings')
+    return json(res, 200, {
+      object: 'list',
+      data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }],
+      model: 'e1',
+    });
   json(res, 404, { error: { message: `Unknown route ${req.url}`, type: 'invalid_request_error' } });
 };
 
@@ -59,11 +79,24 @@ let strictHost: string;
 let provider: FakeProvider;
 
 beforeAll(async () => {
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { logLines.push(chunk.toString()); done(); } });
-  stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true' }, { logger: pino(loggerOptions('trace', 'test'), sink) });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  stack = await createTestStack(
+    [promptService],
+    { AI_ALLOW_PRIVATE_URLS: 'true' },
+    { logger: pino(loggerOptions('trace', 'test'), sink) },
+  );
   // The default policy: private and loopback addresses refused.
   strict = await createTestStack([promptService]);
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.prompt'],
+    handle: async (e) => void seen.push(e),
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   // Each test stack trusts only its own test signer.
   strictHost = await strict.tokenFor('HOST_ADMIN', null);
@@ -77,12 +110,21 @@ afterAll(async () => {
 });
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, target = stack) =>
-  target.as(target === strict ? strictHost : host, { method, url: `/api/ai/config${url}`, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  target.as(target === strict ? strictHost : host, {
+    method,
+    url: `/api/ai/config${url}`,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
 
 let counter = 0;
 async function createProvider(overrides: Record<string, unknown> = {}) {
   counter += 1;
-  const res = await call('POST', '/provider', { name: `Provider ${counter}`, baseUrl: provider.url, apiKey: API_KEY, ...overrides });
+  const res = await call('POST', '/provider', {
+    name: `Provider ${counter}`,
+    baseUrl: provider.url,
+    apiKey: API_KEY,
+    ...overrides,
+  });
   expect(res.statusCode).toBe(201);
   return res.json() as { _id: string; name: string };
 }
@@ -99,7 +141,14 @@ describe('providers', () => {
     const created = await call('POST', '/provider', { name: 'OpenAI', baseUrl: `${provider.url}/`, apiKey: API_KEY });
     expect(created.statusCode).toBe(201);
     const body = created.json();
-    expect(body).toMatchObject({ name: 'OpenAI', kind: 'openai-compatible', baseUrl: provider.url, enabled: true, hasApiKey: true, apiKeyLast4: 'WXYZ' });
+    expect(body).toMatchObject({
+      name: 'OpenAI',
+      kind: 'openai-compatible',
+      baseUrl: provider.url,
+      enabled: true,
+      hasApiKey: true,
+      apiKeyLast4: 'WXYZ',
+    });
     expect(created.body).not.toContain(API_KEY);
 
     const got = await call('GET', `/provider/${body._id}`);
@@ -111,7 +160,12 @@ describe('providers', () => {
     expect((await call('GET', '/provider/dropdown')).json()).toContainEqual({ _id: body._id, name: 'OpenAI' });
 
     const renamed = await call('PATCH', `/provider/${body._id}`, { name: 'OpenAI (prod)', enabled: false });
-    expect(renamed.json()).toMatchObject({ name: 'OpenAI (prod)', enabled: false, hasApiKey: true, apiKeyLast4: 'WXYZ' });
+    expect(renamed.json()).toMatchObject({
+      name: 'OpenAI (prod)',
+      enabled: false,
+      hasApiKey: true,
+      apiKeyLast4: 'WXYZ',
+    });
     const keyless = await call('PATCH', `/provider/${body._id}`, { apiKey: null });
     expect(keyless.json()).toMatchObject({ hasApiKey: false, apiKeyLast4: null, name: 'OpenAI (prod)' });
 
@@ -122,7 +176,12 @@ describe('providers', () => {
 
   test('the key is sealed at rest, never travels on an event (not even sealed) and never reaches the logs', async () => {
     const sealedOf = async (id: string) =>
-      (await stack.database.query<{ api_key_sealed: string }>('select api_key_sealed from prompt.ai_providers where id = $1', [id]))[0]!.api_key_sealed;
+      (
+        await stack.database.query<{ api_key_sealed: string }>(
+          'select api_key_sealed from prompt.ai_providers where id = $1',
+          [id],
+        )
+      )[0]!.api_key_sealed;
     const { _id } = await createProvider();
     const sealed = [await sealedOf(_id)];
     expect(sealed[0]).toMatch(/^v1:/);
@@ -141,7 +200,13 @@ describe('providers', () => {
     await stack.settle();
 
     const mine = seen.filter((e) => e.data.id === _id);
-    expect(mine.map((e) => e.type)).toEqual(['ai_provider.created', 'ai_provider.updated', 'ai_provider.updated', 'ai_provider.updated', 'ai_provider.deleted']);
+    expect(mine.map((e) => e.type)).toEqual([
+      'ai_provider.created',
+      'ai_provider.updated',
+      'ai_provider.updated',
+      'ai_provider.updated',
+      'ai_provider.deleted',
+    ]);
     // A key replaced by one with the same last four still says that the provider changed.
     expect(mine[1]!.data).toMatchObject({ before: { apiKeyLast4: 'WXYZ' }, after: { apiKeyLast4: 'WXYZ' } });
     for (const event of mine) expect(Object.keys(event.data).sort()).toEqual(['after', 'before', 'id']);
@@ -161,7 +226,9 @@ describe('providers', () => {
     for (const role of ['ADMIN', 'CALLER', 'USER'] as const) {
       const token = await stack.tokenFor(role, crypto.randomUUID());
       expect((await stack.as(token, { method: 'GET', url: '/api/ai/config/provider' })).statusCode).toBe(403);
-      expect((await stack.as(token, { method: 'POST', url: `/api/ai/config/provider/${_id}/test` })).statusCode).toBe(403);
+      expect((await stack.as(token, { method: 'POST', url: `/api/ai/config/provider/${_id}/test` })).statusCode).toBe(
+        403,
+      );
     }
     expect((await stack.as(null, { method: 'GET', url: '/api/ai/config/model' })).statusCode).toBe(401);
   });
@@ -210,7 +277,9 @@ describe('base URL checks', () => {
     // IPv4-compatible IPv6 (URLs write it [::7f00:1]) is the loopback address it embeds.
     await refused('http://[::127.0.0.1]:11434/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
     await refused('http://localhost:11434/v1', AI_CONFIG_MESSAGES.urlPrivate, strict);
-    expect((await call('POST', '/provider', { name: 'Ollama', baseUrl: 'http://10.1.2.3:11434/v1' })).statusCode).toBe(201);
+    expect((await call('POST', '/provider', { name: 'Ollama', baseUrl: 'http://10.1.2.3:11434/v1' })).statusCode).toBe(
+      201,
+    );
   });
 
   test('a redirect to the metadata address is not followed during a test connection', async () => {
@@ -233,7 +302,9 @@ describe('base URL checks', () => {
     const elsewhere = await fakeProvider(openAiLike);
     const redirector = await fakeProvider((req, res) => {
       if (req.url === '/v1/landing') return json(res, 200, { object: 'list', data: [{ id: 'm1', object: 'model' }] });
-      res.writeHead(302, { location: req.url === '/v1/same-origin/models' ? '/v1/landing' : `${elsewhere.url}/models` });
+      res.writeHead(302, {
+        location: req.url === '/v1/same-origin/models' ? '/v1/landing' : `${elsewhere.url}/models`,
+      });
       res.end();
     });
     try {
@@ -258,14 +329,34 @@ describe('base URL checks', () => {
 describe('models', () => {
   test('create with the label defaulting to the name, read, list, filter, update, delete', async () => {
     const { _id: providerId, name: providerName } = await createProvider();
-    const created = await call('POST', '/model', { providerId, name: 'gpt-4o-mini', purpose: 'chat', contextSize: 128000 });
+    const created = await call('POST', '/model', {
+      providerId,
+      name: 'gpt-4o-mini',
+      purpose: 'chat',
+      contextSize: 128000,
+    });
     expect(created.statusCode).toBe(201);
     const model = created.json();
-    expect(model).toMatchObject({ providerId, providerName, name: 'gpt-4o-mini', label: 'gpt-4o-mini', purpose: 'chat', isDefault: false, contextSize: 128000, enabled: true });
+    expect(model).toMatchObject({
+      providerId,
+      providerName,
+      name: 'gpt-4o-mini',
+      label: 'gpt-4o-mini',
+      purpose: 'chat',
+      isDefault: false,
+      contextSize: 128000,
+      enabled: true,
+    });
 
     // A label that repeated the name follows a rename; other fields stay as they were.
     const renamed = await call('PATCH', `/model/${model._id}`, { name: 'gpt-4.1-mini' });
-    expect(renamed.json()).toMatchObject({ name: 'gpt-4.1-mini', label: 'gpt-4.1-mini', contextSize: 128000, enabled: true, isDefault: false });
+    expect(renamed.json()).toMatchObject({
+      name: 'gpt-4.1-mini',
+      label: 'gpt-4.1-mini',
+      contextSize: 128000,
+      enabled: true,
+      isDefault: false,
+    });
     const labelled = await call('PATCH', `/model/${model._id}`, { label: 'Fast', enabled: false });
     expect(labelled.json()).toMatchObject({ name: 'gpt-4.1-mini', label: 'Fast', enabled: false });
 
@@ -273,9 +364,16 @@ describe('models', () => {
     expect(listed.json()).toMatchObject({ total: 1, items: [{ _id: model._id, label: 'Fast' }] });
     expect((await call('GET', `/model?providerId=${providerId}&purpose=embeddings`)).json().total).toBe(0);
     // Disabled: not offered in pickers.
-    expect((await call('GET', '/model/dropdown?purpose=chat')).json().map((m: { _id: string }) => m._id)).not.toContain(model._id);
+    expect((await call('GET', '/model/dropdown?purpose=chat')).json().map((m: { _id: string }) => m._id)).not.toContain(
+      model._id,
+    );
     await call('PATCH', `/model/${model._id}`, { enabled: true });
-    expect((await call('GET', '/model/dropdown?purpose=chat')).json()).toContainEqual({ _id: model._id, name: 'Fast', purpose: 'chat', isDefault: false });
+    expect((await call('GET', '/model/dropdown?purpose=chat')).json()).toContainEqual({
+      _id: model._id,
+      name: 'Fast',
+      purpose: 'chat',
+      isDefault: false,
+    });
 
     expect((await call('DELETE', `/model/${model._id}`)).json()).toEqual({ message: 'Model deleted' });
     expect((await call('GET', `/model/${model._id}`)).statusCode).toBe(404);
@@ -284,7 +382,10 @@ describe('models', () => {
   test('an unknown provider and a duplicate name are refused clearly', async () => {
     const unknown = await call('POST', '/model', { providerId: crypto.randomUUID(), name: 'x', purpose: 'chat' });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json()).toMatchObject({ message: AI_CONFIG_MESSAGES.unknownProvider, details: [{ field: 'body.providerId' }] });
+    expect(unknown.json()).toMatchObject({
+      message: AI_CONFIG_MESSAGES.unknownProvider,
+      details: [{ field: 'body.providerId' }],
+    });
     const { _id: providerId } = await createProvider();
     await createModel(providerId, { name: 'same' });
     const duplicate = await call('POST', '/model', { providerId, name: 'same', purpose: 'chat' });
@@ -302,11 +403,16 @@ describe('models', () => {
     expect((await call('GET', `/model/${first._id}`)).json().isDefault).toBe(false);
     expect((await call('GET', `/model/${other._id}`)).json().isDefault).toBe(true);
     await stack.settle();
-    expect(seen.find((e) => e.type === 'ai_model.updated' && e.data.id === first._id)?.data).toMatchObject({ before: { isDefault: true }, after: { isDefault: false } });
+    expect(seen.find((e) => e.type === 'ai_model.updated' && e.data.id === first._id)?.data).toMatchObject({
+      before: { isDefault: true },
+      after: { isDefault: false },
+    });
 
     // Back again through PATCH.
     await call('PATCH', `/model/${first._id}`, { isDefault: true });
-    const defaults = (await call('GET', '/model?purpose=speech-to-text&pageSize=200')).json().items.filter((m: { isDefault: boolean }) => m.isDefault);
+    const defaults = (await call('GET', '/model?purpose=speech-to-text&pageSize=200'))
+      .json()
+      .items.filter((m: { isDefault: boolean }) => m.isDefault);
     expect(defaults.map((m: { _id: string }) => m._id)).toEqual([first._id]);
     expect((await call('GET', `/model/${second._id}`)).json().isDefault).toBe(false);
   });
@@ -318,7 +424,9 @@ describe('models', () => {
       call('POST', '/model', { providerId, name: 'race-b', purpose: 'chat', isDefault: true }),
     ]);
     expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
-    const defaults = (await call('GET', '/model?purpose=chat&pageSize=200')).json().items.filter((m: { isDefault: boolean }) => m.isDefault);
+    const defaults = (await call('GET', '/model?purpose=chat&pageSize=200'))
+      .json()
+      .items.filter((m: { isDefault: boolean }) => m.isDefault);
     expect(defaults).toHaveLength(1);
   });
 });
@@ -330,7 +438,11 @@ describe('test connection', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, models: ['m1', 'whisper-1'] });
     expect(res.json().latencyMs).toEqual(expect.any(Number));
-    expect(provider.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models', authorization: `Bearer ${API_KEY}` });
+    expect(provider.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/v1/models',
+      authorization: `Bearer ${API_KEY}`,
+    });
   });
 
   test('a chat model answers a one-token completion; embeddings embed; speech-to-text must be listed', async () => {
@@ -348,11 +460,22 @@ describe('test connection', () => {
     const listed = await createModel(providerId, { name: 'whisper-1', purpose: 'speech-to-text' });
     expect((await call('POST', `/model/${listed._id}/test`)).json()).toMatchObject({ ok: true });
     const missing = await createModel(providerId, { name: 'whisper-9', purpose: 'speech-to-text' });
-    expect((await call('POST', `/model/${missing._id}/test`)).json()).toMatchObject({ ok: false, message: expect.stringContaining('whisper-9') });
+    expect((await call('POST', `/model/${missing._id}/test`)).json()).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('whisper-9'),
+    });
   });
 
   test("a refused key is reported with the provider's own message", async () => {
-    const refusing = await fakeProvider((_req, res) => json(res, 401, { error: { message: 'Incorrect API key provided: sk-li***WXYZ', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    const refusing = await fakeProvider((_req, res) =>
+      json(res, 401, {
+        error: {
+          message: 'Incorrect API key provided: sk-li***WXYZ',
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      }),
+    );
     try {
       const { _id } = await createProvider({ baseUrl: refusing.url });
       const res = await call('POST', `/provider/${_id}/test`);
@@ -360,7 +483,10 @@ describe('test connection', () => {
       expect(res.json()).toMatchObject({ ok: false });
       expect(res.json().message).toMatch(/refused the API key \(401: .*Incorrect API key provided/);
       const model = await createModel(_id, { purpose: 'chat' });
-      expect((await call('POST', `/model/${model._id}/test`)).json()).toMatchObject({ ok: false, message: expect.stringContaining('401') });
+      expect((await call('POST', `/model/${model._id}/test`)).json()).toMatchObject({
+        ok: false,
+        message: expect.stringContaining('401'),
+      });
     } finally {
       await refusing.close();
     }
@@ -391,7 +517,10 @@ describe('provider models (the model form picks from them)', () => {
     const down = await createProvider({ baseUrl: 'http://127.0.0.1:9/v1' });
     const failed = await call('GET', `/providers/${down._id}/models`);
     expect(failed.statusCode).toBe(424);
-    expect(failed.json()).toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringContaining('could not be reached') });
+    expect(failed.json()).toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringContaining('could not be reached'),
+    });
     expect((await call('GET', '/providers/00000000-0000-4000-8000-000000000000/models')).statusCode).toBe(404);
   });
 });

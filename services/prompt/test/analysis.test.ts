@@ -22,7 +22,11 @@ beforeAll(async () => {
   stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true' });
   // No tenant service in this stack: nothing here is metered.
   serveUnmeteredCredits(stack.database);
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.prompt'],
+    handle: async (e) => void seen.push(e),
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   adminA = await stack.tokenFor('ADMIN', companyA);
   userA = await stack.tokenFor('USER', companyA, userAId);
@@ -35,7 +39,11 @@ afterAll(async () => {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (token: string, method: Method, url: string, payload?: unknown) =>
-  stack.as(token, { method, url: `/api${url}`, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  stack.as(token, {
+    method,
+    url: `/api${url}`,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
 
 const FORMAT = [
   { name: 'score', type: 'integer', range: '1-10', description: 'How well the agent did' },
@@ -44,7 +52,10 @@ const FORMAT = [
   { name: 'summary', type: 'string', description: 'One sentence' },
 ];
 const VALID = { score: 8, tone: 'positive', resolved: true, summary: 'The agent fixed the router.' };
-const answer = (value: unknown) => ({ pieces: [JSON.stringify(value)], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } });
+const answer = (value: unknown) => ({
+  pieces: [JSON.stringify(value)],
+  usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+});
 
 const CALL: Line[] = [
   { speaker: 'Agent', start: 0, end: 4, text: 'Hello, you are through to support, how can I help' },
@@ -55,8 +66,13 @@ const CALL: Line[] = [
 
 async function createPrompt(overrides: Record<string, unknown> = {}): Promise<{ _id: string; version: number }> {
   const res = await call(host, 'POST', '/prompts', {
-    name: 'Call review', prompt: 'Review this call with {{speakers}} ({{recording.duration}}):\n{{transcript}}', type: 'transcriptAnalysis',
-    expectedFormat: FORMAT, scope: 'global', isGlobal: true, ...overrides,
+    name: 'Call review',
+    prompt: 'Review this call with {{speakers}} ({{recording.duration}}):\n{{transcript}}',
+    type: 'transcriptAnalysis',
+    expectedFormat: FORMAT,
+    scope: 'global',
+    isGlobal: true,
+    ...overrides,
   });
   expect(res.statusCode).toBe(201);
   return res.json();
@@ -90,7 +106,13 @@ describe('without a chat model', () => {
   test('call analytics need no model', async () => {
     const res = await call(userA, 'GET', `/analysis/transcripts/${fileA}/metrics`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ duration: 16, speakers: [{ speakerId: 'Agent', talkTime: 8.5, turns: 2 }, { speakerId: 'Customer', talkTime: 6.3, turns: 2 }] });
+    expect(res.json()).toMatchObject({
+      duration: 16,
+      speakers: [
+        { speakerId: 'Agent', talkTime: 8.5, turns: 2 },
+        { speakerId: 'Customer', talkTime: 6.3, turns: 2 },
+      ],
+    });
   });
 });
 
@@ -103,8 +125,16 @@ describe('with a chat model', () => {
     fake.queueReply(answer(VALID));
     const [latest] = await run(userA, { fileId: fileA, promptId });
     expect(latest).toMatchObject({
-      promptId, promptVersion: 1, promptName: 'Call review', status: 'completed', result: VALID, error: null,
-      model: 'Fake chat', usage: { inputTokens: 100, outputTokens: 20 }, progress: { done: 1, total: 1 }, patternId: null,
+      promptId,
+      promptVersion: 1,
+      promptName: 'Call review',
+      status: 'completed',
+      result: VALID,
+      error: null,
+      model: 'Fake chat',
+      usage: { inputTokens: 100, outputTokens: 20 },
+      progress: { done: 1, total: 1 },
+      patternId: null,
     });
     expect(latest!.durationMs).toEqual(expect.any(Number));
     expect(latest!.expectedFormat.map((f) => f.name)).toEqual(['score', 'tone', 'resolved', 'summary']);
@@ -113,9 +143,12 @@ describe('with a chat model', () => {
     expect(sent.response_format).toEqual({
       type: 'json_schema',
       json_schema: {
-        name: 'analysis_result', strict: true,
+        name: 'analysis_result',
+        strict: true,
         schema: {
-          type: 'object', additionalProperties: false, required: ['score', 'tone', 'resolved', 'summary'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['score', 'tone', 'resolved', 'summary'],
           properties: {
             score: { type: 'integer', minimum: 1, maximum: 10, description: FORMAT[0]!.description },
             tone: { type: 'string', enum: ['positive', 'neutral', 'negative'], description: FORMAT[1]!.description },
@@ -130,7 +163,17 @@ describe('with a chat model', () => {
     expect(user).toContain('[0:04] Customer: My router keeps dropping the connection every evening');
 
     const event = seen.find((e) => e.type === 'analysis.completed' && e.data.id === latest!._id);
-    expect(event).toMatchObject({ companyId: companyA, data: { fileId: fileA, promptId, promptVersion: 1, model: 'Fake chat', usage: { inputTokens: 100, outputTokens: 20 }, userId: userAId } });
+    expect(event).toMatchObject({
+      companyId: companyA,
+      data: {
+        fileId: fileA,
+        promptId,
+        promptVersion: 1,
+        model: 'Fake chat',
+        usage: { inputTokens: 100, outputTokens: 20 },
+        userId: userAId,
+      },
+    });
     expect(JSON.stringify(event)).not.toContain('router');
   });
 
@@ -148,14 +191,24 @@ describe('with a chat model', () => {
     fake.queueReply(answer({ ...VALID, tone: 'angry' }));
     fake.queueReply({ ...answer(null), pieces: ['Sorry, I cannot do JSON.'] });
     const [latest] = await run(adminA, { fileId: fileA, promptId });
-    expect(latest).toMatchObject({ status: 'failed', result: null, error: `${ANALYSIS_MESSAGES.invalidAnswer}: the answer is not a JSON object` });
-    expect(seen.find((e) => e.type === 'analysis.failed' && e.data.id === latest!._id)).toMatchObject({ data: { reason: latest!.error, usage: { inputTokens: 200 } } });
+    expect(latest).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: `${ANALYSIS_MESSAGES.invalidAnswer}: the answer is not a JSON object`,
+    });
+    expect(seen.find((e) => e.type === 'analysis.failed' && e.data.id === latest!._id)).toMatchObject({
+      data: { reason: latest!.error, usage: { inputTokens: 200 } },
+    });
   });
 
   test('versions are kept: runs name the version they were made with, and its format', async () => {
     const edited = await call(host, 'PUT', `/prompts/${promptId}`, {
-      name: 'Call review', prompt: 'Score this call:\n{{transcript}}', type: 'transcriptAnalysis',
-      expectedFormat: [FORMAT[0]], scope: 'global', isGlobal: true,
+      name: 'Call review',
+      prompt: 'Score this call:\n{{transcript}}',
+      type: 'transcriptAnalysis',
+      expectedFormat: [FORMAT[0]],
+      scope: 'global',
+      isGlobal: true,
     });
     expect(edited.json()).toMatchObject({ version: 2 });
     fake.queueReply(answer({ score: 3 }));
@@ -167,9 +220,15 @@ describe('with a chat model', () => {
 
   test('a pattern makes one run per prompt, in its order', async () => {
     const second = await createPrompt({ name: 'Free summary', expectedFormat: [], type: 'summary' });
-    const pattern = await call(adminA, 'POST', '/analysis/patterns', { name: 'Review', promptIds: [second._id, promptId] });
+    const pattern = await call(adminA, 'POST', '/analysis/patterns', {
+      name: 'Review',
+      promptIds: [second._id, promptId],
+    });
     fake.setReply(answer({ answer: 'A short call.' }));
-    const started = await call(userA, 'POST', '/analysis/transcripts', { fileId: fileA, patternId: pattern.json()._id });
+    const started = await call(userA, 'POST', '/analysis/transcripts', {
+      fileId: fileA,
+      patternId: pattern.json()._id,
+    });
     expect(started.statusCode).toBe(202);
     const body = started.json() as { _id: string; runs: { _id: string; promptId: string }[] };
     expect(body.runs.map((r) => r.promptId)).toEqual([second._id, promptId]);
@@ -177,7 +236,11 @@ describe('with a chat model', () => {
     await runsDone(stack);
     const runs = (await call(userA, 'GET', `/analysis/transcripts?fileId=${fileA}`)).json() as AnalysisRunDto[];
     // A prompt without an expected format answers in one string field.
-    expect(runs.find((r) => r._id === body.runs[0]!._id)).toMatchObject({ status: 'completed', result: { answer: 'A short call.' }, patternId: pattern.json()._id });
+    expect(runs.find((r) => r._id === body.runs[0]!._id)).toMatchObject({
+      status: 'completed',
+      result: { answer: 'A short call.' },
+      patternId: pattern.json()._id,
+    });
   });
 
   test('a provider without json_schema support gets json_object, then instructions only', async () => {
@@ -189,7 +252,9 @@ describe('with a chat model', () => {
       const solo = await createPrompt({ name: 'Solo' });
       const [latest] = await run(adminA, { fileId: fileA, promptId: solo._id });
       expect(latest).toMatchObject({ status: 'completed', result: VALID });
-      const formats = other.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => (r.body?.response_format as { type?: string } | undefined)?.type ?? 'none');
+      const formats = other.requests
+        .filter((r) => r.path === '/v1/chat/completions')
+        .map((r) => (r.body?.response_format as { type?: string } | undefined)?.type ?? 'none');
       expect(formats).toEqual(['json_schema', 'json_object', 'none']);
       // The model's mode is remembered: the next run asks without a response_format at once.
       await run(adminA, { fileId: fileA, promptId: solo._id });
@@ -202,7 +267,12 @@ describe('with a chat model', () => {
 
   test('a long transcript is analysed in parts, with progress, then combined', async () => {
     await addChatModel(stack, host, fake.url, { contextSize: 1_000, name: 'small-context' });
-    const lines: Line[] = Array.from({ length: 120 }, (_, i) => ({ speaker: i % 2 ? 'Customer' : 'Agent', start: i * 5, end: i * 5 + 4, text: `Sentence number ${i} about the router and the evening connection drops.` }));
+    const lines: Line[] = Array.from({ length: 120 }, (_, i) => ({
+      speaker: i % 2 ? 'Customer' : 'Agent',
+      start: i * 5,
+      end: i * 5 + 4,
+      text: `Sentence number ${i} about the router and the evening connection drops.`,
+    }));
     const long = recording(companyA, lines);
     await deliver(stack, ...long.envelopes);
     fake.setReply(answer(VALID));
@@ -228,11 +298,17 @@ describe('with a chat model', () => {
 
     const queue = analysisQueue(stack.database)!;
     await queue.stop();
-    await stack.database.query(`update prompt.analysis_runs set status = 'running', finished_at = null where id = $1`, [left[0]!._id]);
+    await stack.database.query(`update prompt.analysis_runs set status = 'running', finished_at = null where id = $1`, [
+      left[0]!._id,
+    ]);
     await queue.start();
     await runsDone(stack);
     const after = (await call(adminA, 'GET', `/analysis/transcripts?fileId=${fileA}`)).json() as AnalysisRunDto[];
-    expect(after.find((r) => r._id === left[0]!._id)).toMatchObject({ status: 'failed', error: ANALYSIS_MESSAGES.interrupted, result: null });
+    expect(after.find((r) => r._id === left[0]!._id)).toMatchObject({
+      status: 'failed',
+      error: ANALYSIS_MESSAGES.interrupted,
+      result: null,
+    });
   });
 });
 
@@ -240,8 +316,16 @@ describe('automatic patterns', () => {
   test('a company pattern runs on every completed transcript once, and a client pattern on recordings linked to a client', async () => {
     fake.setReply(answer(VALID));
     const auto = await createPrompt({ name: 'Auto' });
-    await call(adminA, 'POST', '/analysis/patterns', { name: 'Every call', promptIds: [auto._id], autoRun: 'company_transcripts' });
-    await call(adminA, 'POST', '/analysis/patterns', { name: 'Client calls', promptIds: [auto._id], autoRun: 'client_recordings' });
+    await call(adminA, 'POST', '/analysis/patterns', {
+      name: 'Every call',
+      promptIds: [auto._id],
+      autoRun: 'company_transcripts',
+    });
+    await call(adminA, 'POST', '/analysis/patterns', {
+      name: 'Client calls',
+      promptIds: [auto._id],
+      autoRun: 'client_recordings',
+    });
     const fresh = recording(companyA, CALL);
     await deliver(stack, ...fresh.envelopes);
     // The same event again (a redelivery) makes no second run.
@@ -250,9 +334,21 @@ describe('automatic patterns', () => {
     let runs = (await call(adminA, 'GET', `/analysis/transcripts?fileId=${fresh.fileId}`)).json() as AnalysisRunDto[];
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'completed', promptId: auto._id, result: VALID });
-    expect(seen.find((e) => e.type === 'analysis.completed' && e.data.id === runs[0]!._id)).toMatchObject({ data: { userId: null } });
+    expect(seen.find((e) => e.type === 'analysis.completed' && e.data.id === runs[0]!._id)).toMatchObject({
+      data: { userId: null },
+    });
 
-    const link = buildEnvelope({ type: 'transcript.client_linked', companyId: companyA, actor: { type: 'system', id: null }, data: { id: fresh.transcriptId, fileId: fresh.fileId, before: { clientId: null }, after: { clientId: randomUUID() } } });
+    const link = buildEnvelope({
+      type: 'transcript.client_linked',
+      companyId: companyA,
+      actor: { type: 'system', id: null },
+      data: {
+        id: fresh.transcriptId,
+        fileId: fresh.fileId,
+        before: { clientId: null },
+        after: { clientId: randomUUID() },
+      },
+    });
     await deliver(stack, link);
     await deliver(stack, link);
     await runsDone(stack);
@@ -265,7 +361,12 @@ describe('another company', () => {
   test('its files, runs and metrics are not found, nor are its prompts on our files', async () => {
     const theirs = recording(companyB, CALL);
     await deliver(stack, ...theirs.envelopes);
-    const theirPrompt = await createPrompt({ name: 'B only', isGlobal: false, scope: 'company', companies: [companyB] });
+    const theirPrompt = await createPrompt({
+      name: 'B only',
+      isGlobal: false,
+      scope: 'company',
+      companies: [companyB],
+    });
     fake.setReply(answer(VALID));
     const [theirRun] = await run(adminB, { fileId: theirs.fileId, promptId: theirPrompt._id });
     expect(theirRun!.status).toBe('completed');
@@ -296,8 +397,18 @@ describe('call analytics follow the text', () => {
   test('a word edit changes the word counts at once', async () => {
     const before = (await call(adminA, 'GET', `/analysis/transcripts/${fileA}/metrics`)).json();
     const edit = buildEnvelope({
-      type: 'transcript.word_edited', companyId: companyA, actor: { type: 'system', id: null },
-      data: { id: randomUUID(), fileId: fileA, wordId: 'w', segmentId: 's-3', segmentText: 'It works now, thank you so much', before: { text: 'x' }, after: { text: 'y' } },
+      type: 'transcript.word_edited',
+      companyId: companyA,
+      actor: { type: 'system', id: null },
+      data: {
+        id: randomUUID(),
+        fileId: fileA,
+        wordId: 'w',
+        segmentId: 's-3',
+        segmentText: 'It works now, thank you so much',
+        before: { text: 'x' },
+        after: { text: 'y' },
+      },
     });
     await deliver(stack, edit);
     const after = (await call(adminA, 'GET', `/analysis/transcripts/${fileA}/metrics`)).json();
@@ -306,7 +417,15 @@ describe('call analytics follow the text', () => {
   });
 
   test('a deleted transcript takes its runs and metrics along', async () => {
-    await deliver(stack, buildEnvelope({ type: 'transcript.deleted', companyId: companyA, actor: { type: 'system', id: null }, data: { id: null, fileId: fileA } }));
+    await deliver(
+      stack,
+      buildEnvelope({
+        type: 'transcript.deleted',
+        companyId: companyA,
+        actor: { type: 'system', id: null },
+        data: { id: null, fileId: fileA },
+      }),
+    );
     expect((await call(adminA, 'GET', `/analysis/transcripts/${fileA}/metrics`)).statusCode).toBe(404);
     expect((await call(adminA, 'GET', `/analysis/transcripts?fileId=${fileA}`)).statusCode).toBe(404);
   });

@@ -34,7 +34,11 @@ beforeAll(async () => {
   const host = await stack.tokenFor('HOST_ADMIN', null);
   await addChatModel(stack, host, fake.url);
   const prompt = await call(host, 'POST', '/prompts', {
-    name: 'Summary', prompt: 'Summarise:\n{{transcript}}', type: 'transcriptAnalysis', scope: 'global', isGlobal: true,
+    name: 'Summary',
+    prompt: 'Summarise:\n{{transcript}}',
+    type: 'transcriptAnalysis',
+    scope: 'global',
+    isGlobal: true,
     expectedFormat: [{ name: 'summary', type: 'string', description: 'One sentence' }],
   });
   expect(prompt.statusCode).toBe(201);
@@ -43,7 +47,13 @@ beforeAll(async () => {
   const acme = recording(ACME, CALL, { uploadedBy: randomUUID() });
   aliceFile = shop.fileId;
   acmeFile = acme.fileId;
-  await deliver(stack, companyCreated(SHOP, 'b2c'), companyCreated(ACME, 'enterprise'), ...shop.envelopes, ...acme.envelopes);
+  await deliver(
+    stack,
+    companyCreated(SHOP, 'b2c'),
+    companyCreated(ACME, 'enterprise'),
+    ...shop.envelopes,
+    ...acme.envelopes,
+  );
 }, 60_000);
 afterAll(async () => {
   await stack.close();
@@ -66,7 +76,9 @@ test("another b2c member's file is not found: no run, no list, no metrics, no de
     expect((await call(token, 'DELETE', `/analysis/transcripts/${started.json()._id}`)).statusCode).toBe(404);
   }
   // The platform administrator sees every file.
-  expect((await call(await stack.tokenFor('HOST_ADMIN', null), 'GET', `/analysis/transcripts?fileId=${aliceFile}`)).json()).toHaveLength(1);
+  expect(
+    (await call(await stack.tokenFor('HOST_ADMIN', null), 'GET', `/analysis/transcripts?fileId=${aliceFile}`)).json(),
+  ).toHaveLength(1);
 });
 
 test('in an enterprise company members still share their files in analysis', async () => {

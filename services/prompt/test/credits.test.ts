@@ -29,23 +29,39 @@ const CALL: Line[] = [
 ];
 const VALID = { summary: 'The router drops.' };
 const completions = () => fake.requests.filter((r) => r.path === '/v1/chat/completions').length;
-const runsOf = async (fileId: string) => (await stack.as(admin, { method: 'GET', url: `/api/analysis/transcripts?fileId=${fileId}` })).json() as AnalysisRunDto[];
-const outcome = (runId: string) => seen.find((e) => (e.type === 'analysis.completed' || e.type === 'analysis.failed') && e.data.id === runId);
+const runsOf = async (fileId: string) =>
+  (
+    await stack.as(admin, { method: 'GET', url: `/api/analysis/transcripts?fileId=${fileId}` })
+  ).json() as AnalysisRunDto[];
+const outcome = (runId: string) =>
+  seen.find((e) => (e.type === 'analysis.completed' || e.type === 'analysis.failed') && e.data.id === runId);
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  fake.setReply({ pieces: [JSON.stringify(VALID)], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } });
+  fake.setReply({
+    pieces: [JSON.stringify(VALID)],
+    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+  });
   stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true' });
   serveCreditGateInProcess(stack.database, credits);
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.prompt'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.prompt'],
+    handle: async (e) => void seen.push(e),
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   adminId = randomUUID();
   admin = await stack.tokenFor('ADMIN', company, adminId);
   modelId = (await addChatModel(stack, host, fake.url))._id;
   const prompt = await stack.as(host, {
-    method: 'POST', url: '/api/prompts',
+    method: 'POST',
+    url: '/api/prompts',
     payload: {
-      name: 'Summary', prompt: 'Summarise:\n{{transcript}}', type: 'transcriptAnalysis', scope: 'global', isGlobal: true,
+      name: 'Summary',
+      prompt: 'Summarise:\n{{transcript}}',
+      type: 'transcriptAnalysis',
+      scope: 'global',
+      isGlobal: true,
       expectedFormat: [{ name: 'summary', type: 'string', description: 'One sentence' }],
     },
   });
@@ -69,7 +85,11 @@ describe('a run someone asks for', () => {
     await deliver(stack, ...file.envelopes);
     credits.refusal = code;
     const calls = completions();
-    const res = await stack.as(admin, { method: 'POST', url: '/api/analysis/transcripts', payload: { fileId: file.fileId, promptId } });
+    const res = await stack.as(admin, {
+      method: 'POST',
+      url: '/api/analysis/transcripts',
+      payload: { fileId: file.fileId, promptId },
+    });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toEqual({ message: CREDIT_MESSAGES[code], code });
     expect(credits.asked).toEqual([{ companyId: company, userId: adminId, feature: 'analysis', modelId }]);
@@ -81,7 +101,11 @@ describe('a run someone asks for', () => {
   test('with credits it runs, and its event names the model it is priced by', async () => {
     const file = recording(company, CALL);
     await deliver(stack, ...file.envelopes);
-    const res = await stack.as(admin, { method: 'POST', url: '/api/analysis/transcripts', payload: { fileId: file.fileId, promptId } });
+    const res = await stack.as(admin, {
+      method: 'POST',
+      url: '/api/analysis/transcripts',
+      payload: { fileId: file.fileId, promptId },
+    });
     expect(res.statusCode).toBe(202);
     // Credits running out while it waits or works do not stop it: it was accepted.
     credits.refusal = CREDIT_CODES.CREDITS_EXHAUSTED;
@@ -89,13 +113,20 @@ describe('a run someone asks for', () => {
     const [done] = await runsOf(file.fileId);
     expect(done).toMatchObject({ status: 'completed', result: VALID });
     expect(credits.asked).toHaveLength(1);
-    expect(outcome(done!._id)).toMatchObject({ type: 'analysis.completed', data: { modelId, userId: adminId, usage: { inputTokens: 100, outputTokens: 20 } } });
+    expect(outcome(done!._id)).toMatchObject({
+      type: 'analysis.completed',
+      data: { modelId, userId: adminId, usage: { inputTokens: 100, outputTokens: 20 } },
+    });
   });
 });
 
 describe('a run a pattern makes by itself', () => {
   beforeAll(async () => {
-    const pattern = await stack.as(admin, { method: 'POST', url: '/api/analysis/patterns', payload: { name: 'Every call', promptIds: [promptId], autoRun: 'company_transcripts' } });
+    const pattern = await stack.as(admin, {
+      method: 'POST',
+      url: '/api/analysis/patterns',
+      payload: { name: 'Every call', promptIds: [promptId], autoRun: 'company_transcripts' },
+    });
     expect(pattern.statusCode).toBe(201);
   });
 
@@ -106,11 +137,22 @@ describe('a run a pattern makes by itself', () => {
     await deliver(stack, ...file.envelopes);
     await runsDone(stack);
     const [failed] = await runsOf(file.fileId);
-    expect(failed).toMatchObject({ status: 'failed', error: CREDIT_MESSAGES.CREDITS_EXHAUSTED, errorCode: 'CREDITS_EXHAUSTED', result: null });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: CREDIT_MESSAGES.CREDITS_EXHAUSTED,
+      errorCode: 'CREDITS_EXHAUSTED',
+      result: null,
+    });
     expect(completions()).toBe(calls);
     expect(credits.asked).toEqual([{ companyId: company, userId: null, feature: 'analysis', modelId }]);
     expect(outcome(failed!._id)).toMatchObject({
-      type: 'analysis.failed', data: { modelId, userId: null, reason: CREDIT_MESSAGES.CREDITS_EXHAUSTED, usage: { inputTokens: 0, outputTokens: 0 } },
+      type: 'analysis.failed',
+      data: {
+        modelId,
+        userId: null,
+        reason: CREDIT_MESSAGES.CREDITS_EXHAUSTED,
+        usage: { inputTokens: 0, outputTokens: 0 },
+      },
     });
   });
 
@@ -121,6 +163,9 @@ describe('a run a pattern makes by itself', () => {
     const [done] = await runsOf(file.fileId);
     expect(done).toMatchObject({ status: 'completed', result: VALID });
     expect(credits.asked).toEqual([{ companyId: company, userId: null, feature: 'analysis', modelId }]);
-    expect(outcome(done!._id)).toMatchObject({ type: 'analysis.completed', data: { modelId, usage: { inputTokens: 100, outputTokens: 20 } } });
+    expect(outcome(done!._id)).toMatchObject({
+      type: 'analysis.completed',
+      data: { modelId, usage: { inputTokens: 100, outputTokens: 20 } },
+    });
   });
 });

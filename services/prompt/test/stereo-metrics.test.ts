@@ -66,7 +66,8 @@ test('a stereo call with one deliberate overlap: talk times, the overlap and the
   const res = await stack.as(token, { method: 'GET', url: `/api/analysis/transcripts/${fileId}/metrics` });
   expect(res.statusCode).toBe(200);
   const m = res.json() as CallMetricsDto;
-  const near = (actual: number | undefined, expected: number) => expect(Math.abs((actual ?? NaN) - expected)).toBeLessThanOrEqual(TOLERANCE);
+  const near = (actual: number | undefined, expected: number) =>
+    expect(Math.abs((actual ?? NaN) - expected)).toBeLessThanOrEqual(TOLERANCE);
 
   expect(m.duration).toBeCloseTo(call.duration, 2);
   const agent = m.speakers.find((s) => s.speakerId === 'Agent');

@@ -30,7 +30,11 @@ export const tasksService = defineService<TasksServiceConfig>({
   // sent is recorded, so a restart or a second replica sends nothing twice.
   async start(ctx) {
     const job = new ReminderJob(ctx);
-    const remind = () => job.run().then(() => undefined, (error: unknown) => ctx.logger.error({ err: error }, 'task reminders failed'));
+    const remind = () =>
+      job.run().then(
+        () => undefined,
+        (error: unknown) => ctx.logger.error({ err: error }, 'task reminders failed'),
+      );
     await remind();
     timers.every(ctx, REMINDER_POLL_MS, () => void remind());
   },

@@ -20,7 +20,17 @@ const tokens = { mia: '', noa: '', admin: '', host: '' };
 
 beforeAll(async () => {
   stack = await createTestStack([tasksService]);
-  await deliver(stack, companyCreated(shop, 'b2c'), mia.event, noa.event, admin.event, miaCall.event, noaCall.event, noaRun.event, miaRun.event);
+  await deliver(
+    stack,
+    companyCreated(shop, 'b2c'),
+    mia.event,
+    noa.event,
+    admin.event,
+    miaCall.event,
+    noaCall.event,
+    noaRun.event,
+    miaRun.event,
+  );
   tokens.mia = await stack.tokenFor('USER', shop, mia.id);
   tokens.noa = await stack.tokenFor('USER', shop, noa.id);
   tokens.admin = await stack.tokenFor('ADMIN', shop, admin.id);
@@ -28,11 +38,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => stack.close());
 
-const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-  stack.as(token, { method, url: `/api${url}`, ...(payload ? { payload } : {}) });
+const call = (
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+) => stack.as(token, { method, url: `/api${url}`, ...(payload ? { payload } : {}) });
 
 test("a member's task is theirs alone: others of the b2c company (their ADMIN too) get 404 and never list it; the platform administrator reads it", async () => {
-  const created = await call(tokens.mia, 'POST', '/tasks', { title: 'Mine', dueDate: '2026-11-12', link: { fileId: miaCall.id, seconds: 3 } });
+  const created = await call(tokens.mia, 'POST', '/tasks', {
+    title: 'Mine',
+    dueDate: '2026-11-12',
+    link: { fileId: miaCall.id, seconds: 3 },
+  });
   expect(created.statusCode).toBe(201);
   const task: TaskDto = created.json();
   for (const other of [tokens.noa, tokens.admin]) {
@@ -49,7 +67,10 @@ test('a task is given only to its maker and names only their own recordings (400
   const toOther = await call(tokens.mia, 'POST', '/tasks', { title: 'For Noa', assigneeId: noa.id });
   expect(toOther.statusCode).toBe(400);
   expect(JSON.stringify(toOther.json())).toContain('assigneeId');
-  const othersCall = await call(tokens.mia, 'POST', '/tasks', { title: 'About Noa', link: { fileId: noaCall.id, seconds: 0 } });
+  const othersCall = await call(tokens.mia, 'POST', '/tasks', {
+    title: 'About Noa',
+    link: { fileId: noaCall.id, seconds: 0 },
+  });
   expect(othersCall.statusCode).toBe(400);
   expect(JSON.stringify(othersCall.json())).toContain('link.fileId');
   expect((await call(tokens.mia, 'POST', '/tasks', { title: 'For me', assigneeId: mia.id })).statusCode).toBe(201);
@@ -62,7 +83,7 @@ test("another member's run is not found; an action item naming someone else stay
   expect(made.json().items[0]).toMatchObject({ title: 'Send the offer', assigneeId: null, createdBy: mia.id });
 });
 
-test("the calendar shows a member their own recordings and tasks only", async () => {
+test('the calendar shows a member their own recordings and tasks only', async () => {
   const mine: CalendarDto = (await call(tokens.mia, 'GET', '/calendar?from=2026-11-01&to=2026-11-30')).json();
   expect(mine.recordings.map((r) => r.fileId)).toEqual([miaCall.id]);
   expect(mine.tasks.every((t) => t.createdBy === mia.id || t.assigneeId === mia.id)).toBe(true);

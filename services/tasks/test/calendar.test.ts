@@ -19,7 +19,11 @@ let ola_: string;
 
 beforeAll(async () => {
   stack = await createTestStack([tasksService], { PUBLIC_URL: 'https://console.example.test' });
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.tasks'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.tasks'],
+    handle: async (e) => void seen.push(e),
+  });
   await deliver(stack, ana.event, bo.event, ola.event);
   ana_ = await stack.tokenFor('USER', company, ana.id);
   bo_ = await stack.tokenFor('CALLER', company, bo.id);
@@ -37,7 +41,7 @@ async function task(token: string, body: Record<string, unknown>): Promise<strin
 }
 
 describe('the calendar', () => {
-  test('shows the company\'s recordings on their day and its tasks on their due date, within the range only', async () => {
+  test("shows the company's recordings on their day and its tasks on their due date, within the range only", async () => {
     const inside = upload(company, { name: 'Kick-off.wav', uploadedAt: '2026-11-30T23:59:59.000Z' });
     const after = upload(company, { name: 'Later.wav', uploadedAt: '2026-12-01T00:00:00.000Z' });
     const elsewhere = upload(other, { name: 'Theirs.wav', uploadedAt: '2026-11-15T12:00:00.000Z' });
@@ -48,12 +52,20 @@ describe('the calendar', () => {
     const res = await call(bo_, 'GET', '/calendar?from=2026-11-01&to=2026-11-30');
     expect(res.statusCode).toBe(200);
     const body: CalendarDto = res.json();
-    expect(body.recordings).toEqual([{ fileId: inside.id, originalName: 'Kick-off.wav', date: '2026-11-30T23:59:59.000Z' }]);
-    expect(body.tasks).toEqual([{ _id: due, title: 'Due in range', due: '2026-11-10', status: 'todo', assigneeId: bo.id, createdBy: ana.id }]);
+    expect(body.recordings).toEqual([
+      { fileId: inside.id, originalName: 'Kick-off.wav', date: '2026-11-30T23:59:59.000Z' },
+    ]);
+    expect(body.tasks).toEqual([
+      { _id: due, title: 'Due in range', due: '2026-11-10', status: 'todo', assigneeId: bo.id, createdBy: ana.id },
+    ]);
   });
 
   test('a range backwards or longer than 62 days is refused naming `to`', async () => {
-    for (const query of ['from=2026-11-02&to=2026-11-01', 'from=2026-01-01&to=2026-03-04', 'from=2026-11-01&to=2026-11-31']) {
+    for (const query of [
+      'from=2026-11-02&to=2026-11-01',
+      'from=2026-01-01&to=2026-03-04',
+      'from=2026-11-01&to=2026-11-31',
+    ]) {
       const res = await call(ana_, 'GET', `/calendar?${query}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().details[0].field).toBe('query.to');
@@ -70,16 +82,24 @@ describe('the personal iCalendar feed', () => {
     url = res.json().url;
     expect(url).toMatch(/^https:\/\/console\.example\.test\/api\/calendar\/feed\/[A-Za-z0-9_-]{43}\.ics$/);
     const token = url.split('/').at(-1)!.replace('.ics', '');
-    const rows = await stack.database.query<{ token_hash: string }>('select token_hash from tasks.feeds where user_id = $1', [bo.id]);
+    const rows = await stack.database.query<{ token_hash: string }>(
+      'select token_hash from tasks.feeds where user_id = $1',
+      [bo.id],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).not.toContain(token);
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  test('answers the person\'s own tasks with a due date as all-day events, without a session, never cached', async () => {
-    await task(ana_, { title: 'Send the contract', description: 'With the new prices', dueDate: '2026-12-24', assigneeId: bo.id });
+  test("answers the person's own tasks with a due date as all-day events, without a session, never cached", async () => {
+    await task(ana_, {
+      title: 'Send the contract',
+      description: 'With the new prices',
+      dueDate: '2026-12-24',
+      assigneeId: bo.id,
+    });
     await task(ana_, { title: 'Not due', assigneeId: bo.id });
-    await task(ana_, { title: 'Ana\'s own', dueDate: '2026-12-24', assigneeId: ana.id });
+    await task(ana_, { title: "Ana's own", dueDate: '2026-12-24', assigneeId: ana.id });
     const res = await stack.app.inject({ method: 'GET', url: new URL(url).pathname });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
@@ -101,13 +121,21 @@ describe('the personal iCalendar feed', () => {
     expect(fresh).not.toBe(url);
     expect((await stack.app.inject({ method: 'GET', url: new URL(url).pathname })).statusCode).toBe(404);
     expect((await stack.app.inject({ method: 'GET', url: new URL(fresh).pathname })).statusCode).toBe(200);
-    expect((await stack.app.inject({ method: 'GET', url: `/api/calendar/feed/${'A'.repeat(43)}.ics` })).statusCode).toBe(404);
+    expect(
+      (await stack.app.inject({ method: 'GET', url: `/api/calendar/feed/${'A'.repeat(43)}.ics` })).statusCode,
+    ).toBe(404);
     expect((await stack.app.inject({ method: 'GET', url: '/api/calendar/feed/short.ics' })).statusCode).toBe(400);
   });
 
   test('a person who leaves the company loses the feed', async () => {
     const url2 = (await call(ana_, 'POST', '/calendar/feed')).json().url as string;
-    await deliver(stack, { ...ana.event, id: randomUUID(), type: 'user.deleted', occurredAt: new Date(Date.now() + 1000).toISOString(), data: { id: ana.id, before: ana.event.data.after, after: null } } as Envelope);
+    await deliver(stack, {
+      ...ana.event,
+      id: randomUUID(),
+      type: 'user.deleted',
+      occurredAt: new Date(Date.now() + 1000).toISOString(),
+      data: { id: ana.id, before: ana.event.data.after, after: null },
+    } as Envelope);
     expect((await stack.app.inject({ method: 'GET', url: new URL(url2).pathname })).statusCode).toBe(404);
   });
 });
@@ -115,7 +143,8 @@ describe('the personal iCalendar feed', () => {
 describe('due reminders', () => {
   const ctx = () => stack.running.contexts.get('tasks') as ServiceContext<TasksConfig>;
   const job = () => new ReminderJob(ctx());
-  const reminded = () => seen.filter((e) => e.type === 'task.fell_due').map((e) => (e.data as { id: string; dueDate: string }));
+  const reminded = () =>
+    seen.filter((e) => e.type === 'task.fell_due').map((e) => e.data as { id: string; dueDate: string });
 
   test('go out once, from the configured hour (UTC) of the due date, for open assigned tasks only', async () => {
     expect(ctx().config.TASK_REMINDER_HOUR_UTC).toBe(7);
@@ -136,7 +165,8 @@ describe('due reminders', () => {
     expect(sent.map((r) => r.id)).not.toContain(nobody);
     expect(sent.map((r) => r.id)).not.toContain(tomorrow);
     expect(seen.find((e) => e.type === 'task.fell_due' && (e.data as { id: string }).id === open)).toMatchObject({
-      companyId: company, data: { id: open, title: 'Open', assigneeId: bo.id, dueDate: '2026-12-24' },
+      companyId: company,
+      data: { id: open, title: 'Open', assigneeId: bo.id, dueDate: '2026-12-24' },
     });
   });
 
@@ -150,6 +180,10 @@ describe('due reminders', () => {
     await stack.database.query("update tasks.tasks set due_date = '2027-01-04' where id = $1", [moved]);
     expect(await job().run(new Date('2027-01-04T09:00:00Z'))).toBe(0);
     await stack.settle();
-    expect(reminded().filter((r) => r.id === moved).map((r) => r.dueDate)).toEqual(['2027-01-04', '2027-01-06']);
+    expect(
+      reminded()
+        .filter((r) => r.id === moved)
+        .map((r) => r.dueDate),
+    ).toEqual(['2027-01-04', '2027-01-06']);
   });
 });

@@ -20,11 +20,22 @@ const clientA = client(companyA);
 const clientB = client(companyB);
 const fileA = upload(companyA, { clientId: clientA.id });
 const fileB = upload(companyB);
-const tokens: Record<'ana' | 'bo' | 'cy' | 'admin' | 'adminB' | 'host', string> = { ana: '', bo: '', cy: '', admin: '', adminB: '', host: '' };
+const tokens: Record<'ana' | 'bo' | 'cy' | 'admin' | 'adminB' | 'host', string> = {
+  ana: '',
+  bo: '',
+  cy: '',
+  admin: '',
+  adminB: '',
+  host: '',
+};
 
 beforeAll(async () => {
   stack = await createTestStack([tasksService]);
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.tasks', 'earshot.tenant'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.tasks', 'earshot.tenant'],
+    handle: async (e) => void seen.push(e),
+  });
   await deliver(stack, ...[ana, bo, cy, admin, outsider, clientA, clientB, fileA, fileB].map((x) => x.event));
   tokens.ana = await stack.tokenFor('USER', companyA, ana.id);
   tokens.bo = await stack.tokenFor('USER', companyA, bo.id);
@@ -37,7 +48,11 @@ afterAll(async () => stack.close());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (token: string, method: Method, url: string, payload?: unknown) =>
-  stack.as(token, { method, url: `/api${url}`, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  stack.as(token, {
+    method,
+    url: `/api${url}`,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
 
 async function create(token: string, body: Record<string, unknown>): Promise<TaskDto> {
   const res = await call(token, 'POST', '/tasks', body);
@@ -49,12 +64,33 @@ describe('a task by hand', () => {
   let task: TaskDto;
 
   test('is created with its assignee, client and moment of a recording, and announced in the same transaction', async () => {
-    task = await create(tokens.ana, { title: '  Send the quote  ', assigneeId: bo.id, dueDate: '2026-12-01', clientId: clientA.id, link: { fileId: fileA.id, seconds: 42.5 } });
-    expect(task).toMatchObject({ title: 'Send the quote', description: '', status: 'todo', assigneeId: bo.id, dueDate: '2026-12-01', clientId: clientA.id, link: { fileId: fileA.id, seconds: 42.5 }, createdBy: ana.id });
+    task = await create(tokens.ana, {
+      title: '  Send the quote  ',
+      assigneeId: bo.id,
+      dueDate: '2026-12-01',
+      clientId: clientA.id,
+      link: { fileId: fileA.id, seconds: 42.5 },
+    });
+    expect(task).toMatchObject({
+      title: 'Send the quote',
+      description: '',
+      status: 'todo',
+      assigneeId: bo.id,
+      dueDate: '2026-12-01',
+      clientId: clientA.id,
+      link: { fileId: fileA.id, seconds: 42.5 },
+      createdBy: ana.id,
+    });
     await stack.settle();
     const created = seen.find((e) => e.type === 'task.created' && (e.data as { id: string }).id === task._id)!;
-    expect(created).toMatchObject({ companyId: companyA, actor: { id: ana.id }, data: { before: null, after: { title: 'Send the quote', assigneeId: bo.id, dueDate: '2026-12-01' } } });
-    const [row] = await stack.database.query<{ n: number }>("select count(*)::int n from tasks.outbox where envelope ->> 'type' = 'task.created'");
+    expect(created).toMatchObject({
+      companyId: companyA,
+      actor: { id: ana.id },
+      data: { before: null, after: { title: 'Send the quote', assigneeId: bo.id, dueDate: '2026-12-01' } },
+    });
+    const [row] = await stack.database.query<{ n: number }>(
+      "select count(*)::int n from tasks.outbox where envelope ->> 'type' = 'task.created'",
+    );
     expect(row!.n).toBeGreaterThan(0);
   });
 
@@ -74,12 +110,25 @@ describe('a task by hand', () => {
     expect((await call(tokens.cy, 'DELETE', `/tasks/${task._id}`)).statusCode).toBe(403);
     // A partial body: only the status changes.
     const moved = await call(tokens.bo, 'PUT', `/tasks/${task._id}`, { status: 'in_progress' });
-    expect(moved.json()).toMatchObject({ status: 'in_progress', title: 'Send the quote', assigneeId: bo.id, link: { fileId: fileA.id } });
-    expect((await call(tokens.ana, 'PUT', `/tasks/${task._id}`, { description: 'With the discount' })).json()).toMatchObject({ description: 'With the discount', status: 'in_progress' });
-    expect((await call(tokens.admin, 'PUT', `/tasks/${task._id}`, { dueDate: null, link: null })).json()).toMatchObject({ dueDate: null, link: null });
+    expect(moved.json()).toMatchObject({
+      status: 'in_progress',
+      title: 'Send the quote',
+      assigneeId: bo.id,
+      link: { fileId: fileA.id },
+    });
+    expect(
+      (await call(tokens.ana, 'PUT', `/tasks/${task._id}`, { description: 'With the discount' })).json(),
+    ).toMatchObject({ description: 'With the discount', status: 'in_progress' });
+    expect((await call(tokens.admin, 'PUT', `/tasks/${task._id}`, { dueDate: null, link: null })).json()).toMatchObject(
+      { dueDate: null, link: null },
+    );
     await stack.settle();
     const updates = seen.filter((e) => e.type === 'task.updated' && (e.data as { id: string }).id === task._id);
-    expect(updates.map((e) => (e.data as { after: { status: string } }).after.status)).toEqual(['in_progress', 'in_progress', 'in_progress']);
+    expect(updates.map((e) => (e.data as { after: { status: string } }).after.status)).toEqual([
+      'in_progress',
+      'in_progress',
+      'in_progress',
+    ]);
     expect(updates[0]!.data).toMatchObject({ before: { status: 'todo' }, after: { status: 'in_progress' } });
   });
 
@@ -87,7 +136,9 @@ describe('a task by hand', () => {
     expect((await call(tokens.bo, 'DELETE', `/tasks/${task._id}`)).statusCode).toBe(200);
     expect((await call(tokens.ana, 'GET', `/tasks/${task._id}`)).statusCode).toBe(404);
     await stack.settle();
-    expect(seen.find((e) => e.type === 'task.deleted' && (e.data as { id: string }).id === task._id)?.data).toMatchObject({ before: { title: 'Send the quote' }, after: null });
+    expect(
+      seen.find((e) => e.type === 'task.deleted' && (e.data as { id: string }).id === task._id)?.data,
+    ).toMatchObject({ before: { title: 'Send the quote' }, after: null });
   });
 });
 
@@ -126,8 +177,11 @@ describe('validation names the field', () => {
   });
 
   test('a forged or mismatched cursor is a 400 naming query.cursor', async () => {
-    for (const cursor of ['garbage', Buffer.from(JSON.stringify({ s: 'title', o: 'asc', v: 'a', id: randomUUID() })).toString('base64url'),
-      Buffer.from(JSON.stringify({ s: 'dueDate', o: 'asc', v: 'not-a-date', id: randomUUID() })).toString('base64url')]) {
+    for (const cursor of [
+      'garbage',
+      Buffer.from(JSON.stringify({ s: 'title', o: 'asc', v: 'a', id: randomUUID() })).toString('base64url'),
+      Buffer.from(JSON.stringify({ s: 'dueDate', o: 'asc', v: 'not-a-date', id: randomUUID() })).toString('base64url'),
+    ]) {
       const res = await call(tokens.ana, 'GET', `/tasks?sort=dueDate&cursor=${cursor}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().details[0].field).toBe('query.cursor');
@@ -148,20 +202,25 @@ describe('the list', () => {
   beforeAll(async () => {
     await deliver(stack, who.event);
     token = await stack.tokenFor('USER', company, who.id);
-    await stack.database.query(`
+    await stack.database.query(
+      `
       insert into tasks.tasks (company_id, title, status, assignee_id, due_date, created_by, created_at)
       select $1, (array['Beta', 'alpha', 'Alpha', 'gamma'])[1 + i % 4], (array['todo', 'in_progress', 'done'])[1 + i % 3],
              case when i % 2 = 0 then $2::uuid end,
              case when i % 5 = 0 then null else date '2026-12-01' + (i % 3) end,
              $2, timestamptz '2026-11-01T10:00:00Z' + make_interval(secs => i % 4)
-      from generate_series(1, 43) i`, [company, who.id]);
+      from generate_series(1, 43) i`,
+      [company, who.id],
+    );
   });
 
   const walk = async (query: string, limit: number) => {
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const page: TaskPage = (await call(token, 'GET', `/tasks?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      const page: TaskPage = (
+        await call(token, 'GET', `/tasks?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json();
       expect(page.items.length).toBeLessThanOrEqual(limit);
       ids.push(...page.items.map((t) => t._id));
       cursor = page.nextCursor;
@@ -171,7 +230,14 @@ describe('the list', () => {
   };
 
   test.each([
-    ['dueDate', 'asc'], ['dueDate', 'desc'], ['createdAt', 'asc'], ['createdAt', 'desc'], ['title', 'asc'], ['title', 'desc'], ['status', 'asc'], ['status', 'desc'],
+    ['dueDate', 'asc'],
+    ['dueDate', 'desc'],
+    ['createdAt', 'asc'],
+    ['createdAt', 'desc'],
+    ['title', 'asc'],
+    ['title', 'desc'],
+    ['status', 'asc'],
+    ['status', 'desc'],
   ] as const)('sorted by %s %s, pages of 4 give every task once in the order of one long page', async (sort, order) => {
     const whole = await walk(`sort=${sort}&order=${order}`, 100);
     expect(whole).toHaveLength(43);
@@ -180,7 +246,14 @@ describe('the list', () => {
     // The order itself, checked apart from SQL: nulls of dueDate last ascending, first descending.
     const all: TaskDto[] = (await call(token, 'GET', `/tasks?sort=${sort}&order=${order}&limit=100`)).json().items;
     const rank = { todo: 0, in_progress: 1, done: 2 } as const;
-    const key = (t: TaskDto): string | number => sort === 'dueDate' ? (t.dueDate ?? '9999-12-31') : sort === 'createdAt' ? t.createdAt : sort === 'title' ? t.title.toLowerCase() : rank[t.status];
+    const key = (t: TaskDto): string | number =>
+      sort === 'dueDate'
+        ? (t.dueDate ?? '9999-12-31')
+        : sort === 'createdAt'
+          ? t.createdAt
+          : sort === 'title'
+            ? t.title.toLowerCase()
+            : rank[t.status];
     const sign = order === 'asc' ? 1 : -1;
     for (let i = 1; i < all.length; i++) {
       const [a, b] = [key(all[i - 1]!), key(all[i]!)];
@@ -192,11 +265,17 @@ describe('the list', () => {
     const mine: TaskDto[] = (await call(token, 'GET', '/tasks?mine=true&limit=100')).json().items;
     expect(mine).toHaveLength(21);
     expect(mine.every((t) => t.assigneeId === who.id)).toBe(true);
-    expect(await walk('mine=true&status=done&sort=title', 2)).toHaveLength(mine.filter((t) => t.status === 'done').length);
+    expect(await walk('mine=true&status=done&sort=title', 2)).toHaveLength(
+      mine.filter((t) => t.status === 'done').length,
+    );
     const none: TaskDto[] = (await call(token, 'GET', '/tasks?due=none&limit=100')).json().items;
     expect(none).toHaveLength(8);
     expect(none.every((t) => t.dueDate === null)).toBe(true);
-    expect((await call(token, 'GET', `/tasks?assignee=${who.id}&status=todo&limit=100`)).json().items.every((t: TaskDto) => t.status === 'todo' && t.assigneeId === who.id)).toBe(true);
+    expect(
+      (await call(token, 'GET', `/tasks?assignee=${who.id}&status=todo&limit=100`))
+        .json()
+        .items.every((t: TaskDto) => t.status === 'todo' && t.assigneeId === who.id),
+    ).toBe(true);
   });
 
   test('due today, this week and overdue are UTC days; overdue leaves done tasks out', async () => {
@@ -208,16 +287,28 @@ describe('the list', () => {
       create(token, { title: 'In six days', dueDate: utcDay(new Date(), 6) }),
       create(token, { title: 'In seven days', dueDate: utcDay(new Date(), 7) }),
     ]);
-    const titles = async (due: string) => ((await call(token, 'GET', `/tasks?due=${due}&limit=100`)).json().items as TaskDto[]).map((t) => t.title).filter((t) => made.some((m) => m.title === t)).sort();
+    const titles = async (due: string) =>
+      ((await call(token, 'GET', `/tasks?due=${due}&limit=100`)).json().items as TaskDto[])
+        .map((t) => t.title)
+        .filter((t) => made.some((m) => m.title === t))
+        .sort();
     expect(await titles('overdue')).toEqual(['Yesterday open']);
     expect(await titles('today')).toEqual(['Today']);
     expect(await titles('week')).toEqual(['In six days', 'Today']);
   });
 
   test('by client and by recording', async () => {
-    const linked = await create(tokens.ana, { title: 'About the call', clientId: clientA.id, link: { fileId: fileA.id, seconds: 3 } });
-    expect((await call(tokens.ana, 'GET', `/tasks?fileId=${fileA.id}`)).json().items.map((t: TaskDto) => t._id)).toEqual([linked._id]);
-    expect((await call(tokens.ana, 'GET', `/tasks?clientId=${clientA.id}`)).json().items.map((t: TaskDto) => t._id)).toContain(linked._id);
+    const linked = await create(tokens.ana, {
+      title: 'About the call',
+      clientId: clientA.id,
+      link: { fileId: fileA.id, seconds: 3 },
+    });
+    expect(
+      (await call(tokens.ana, 'GET', `/tasks?fileId=${fileA.id}`)).json().items.map((t: TaskDto) => t._id),
+    ).toEqual([linked._id]);
+    expect(
+      (await call(tokens.ana, 'GET', `/tasks?clientId=${clientA.id}`)).json().items.map((t: TaskDto) => t._id),
+    ).toContain(linked._id);
     expect((await call(tokens.adminB, 'GET', `/tasks?fileId=${fileA.id}`)).json().items).toEqual([]);
   });
 });
@@ -253,7 +344,13 @@ describe('tasks from an analysis run', () => {
       ['Book the room', maria.id, null],
       ['Ask legal', null, null],
     ]);
-    for (const task of items) expect(task).toMatchObject({ link: { fileId: call1.id, seconds: 0 }, clientId: customer.id, createdBy: jaan.id, status: 'todo' });
+    for (const task of items)
+      expect(task).toMatchObject({
+        link: { fileId: call1.id, seconds: 0 },
+        clientId: customer.id,
+        createdBy: jaan.id,
+        status: 'todo',
+      });
     // Each names the run's item it came from, so the analysis page knows which items are tasks.
     expect(items.map((t) => t.source)).toEqual([0, 1, 2, 3].map((item) => ({ runId: run.runId, item })));
   });
@@ -266,7 +363,7 @@ describe('tasks from an analysis run', () => {
     expect((await call(token, 'GET', `/tasks?limit=100`)).json().items).toHaveLength(first.json().items.length);
   });
 
-  test('an index the run did not propose is a 400 naming items; another company\'s or an unknown run is a 404', async () => {
+  test("an index the run did not propose is a 400 naming items; another company's or an unknown run is a 404", async () => {
     const out = await call(token, 'POST', `/tasks/from-run/${run.runId}`, { items: [4] });
     expect(out.statusCode).toBe(400);
     expect(out.json().details[0].field).toBe('body.items');
@@ -280,14 +377,25 @@ describe('tasks from an analysis run', () => {
     await deliver(stack, other.event, gone.event);
     const kept = await call(token, 'POST', `/tasks/from-run/${gone.runId}`, { items: [0] });
     expect(kept.statusCode).toBe(201);
-    await deliver(stack, buildEnvelope({ type: 'transcript.deleted', companyId: company, actor: { type: 'system', id: null }, data: { id: null, fileId: other.id } }));
+    await deliver(
+      stack,
+      buildEnvelope({
+        type: 'transcript.deleted',
+        companyId: company,
+        actor: { type: 'system', id: null },
+        data: { id: null, fileId: other.id },
+      }),
+    );
     expect((await call(token, 'POST', `/tasks/from-run/${gone.runId}`, { items: [0] })).statusCode).toBe(404);
     expect((await call(token, 'GET', `/tasks/${kept.json().items[0]._id}`)).statusCode).toBe(200);
   });
 
   test('a redelivered proposal changes nothing', async () => {
     await deliver(stack, run.event);
-    const [row] = await stack.database.query<{ n: number }>('select count(*)::int n from tasks.proposals where run_id = $1', [run.runId]);
+    const [row] = await stack.database.query<{ n: number }>(
+      'select count(*)::int n from tasks.proposals where run_id = $1',
+      [run.runId],
+    );
     expect(row!.n).toBe(1);
   });
 });
@@ -302,12 +410,20 @@ describe('deleting a company', () => {
     await create(await stack.tokenFor('USER', company, who.id), { title: 'Bye', assigneeId: who.id });
     await deliver(stack, companyDeleted(company));
     for (const table of ['tasks', 'proposals', 'recordings', 'members']) {
-      const [row] = await stack.database.query<{ n: number }>(`select count(*)::int n from tasks.${table} where company_id = $1`, [company]);
+      const [row] = await stack.database.query<{ n: number }>(
+        `select count(*)::int n from tasks.${table} where company_id = $1`,
+        [company],
+      );
       expect([table, row!.n]).toEqual([table, 0]);
     }
-    expect(seen.filter((e) => e.type === 'company.data_removed' && e.companyId === company).map((e) => e.data)).toEqual([{ companyId: company, service: 'tasks' }]);
+    expect(seen.filter((e) => e.type === 'company.data_removed' && e.companyId === company).map((e) => e.data)).toEqual(
+      [{ companyId: company, service: 'tasks' }],
+    );
     // Company A is untouched.
-    const [a] = await stack.database.query<{ n: number }>('select count(*)::int n from tasks.tasks where company_id = $1', [companyA]);
+    const [a] = await stack.database.query<{ n: number }>(
+      'select count(*)::int n from tasks.tasks where company_id = $1',
+      [companyA],
+    );
     expect(a!.n).toBeGreaterThan(0);
   });
 });
@@ -322,7 +438,11 @@ describe('the assignee picker', () => {
     expect((await call(tokens.host, 'GET', `/tasks/members?companyId=${companyA}`)).json()).toHaveLength(4);
     expect((await call(tokens.host, 'GET', '/tasks/members')).json()).toEqual([]);
     // A member's companyId is their own, whatever they name.
-    expect(((await call(tokens.adminB, 'GET', `/tasks/members?companyId=${companyA}`)).json() as { _id: string }[]).map((m) => m._id)).toEqual([outsider.id]);
+    expect(
+      ((await call(tokens.adminB, 'GET', `/tasks/members?companyId=${companyA}`)).json() as { _id: string }[]).map(
+        (m) => m._id,
+      ),
+    ).toEqual([outsider.id]);
     expect((await call(tokens.ana, 'GET', '/tasks/members?companyId=nope')).statusCode).toBe(400);
   });
 });

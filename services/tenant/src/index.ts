@@ -1,4 +1,14 @@
-import { ConfigError, ContextTimers, createStorage, defineService, on, serveCreditGateInProcess, storageConfigShape, type ServiceContext, type StorageConfig } from '@earshot/kit';
+import {
+  ConfigError,
+  ContextTimers,
+  createStorage,
+  defineService,
+  on,
+  serveCreditGateInProcess,
+  storageConfigShape,
+  type ServiceContext,
+  type StorageConfig,
+} from '@earshot/kit';
 import { migrations } from './db/migrations';
 import { policyMigrations } from './db/policies';
 import { holdMigrations } from './db/holds';
@@ -58,7 +68,13 @@ export const tenantService = defineService<TenantConfig>({
   schema: 'tenant',
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas'],
   // The policies' migration has its own module (issue 25); names order them among the others.
-  migrations: [...migrations, ...policyMigrations, ...holdMigrations, ...saasMigrations, ...encryptionProgressMigrations],
+  migrations: [
+    ...migrations,
+    ...policyMigrations,
+    ...holdMigrations,
+    ...saasMigrations,
+    ...encryptionProgressMigrations,
+  ],
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   configShape: { ...storageConfigShape, ...creditsConfigShape },
   async routes(app, ctx) {
@@ -84,13 +100,17 @@ export const tenantService = defineService<TenantConfig>({
   },
   async internalRoutes(app, ctx) {
     const token = ctx.config.INTERNAL_API_TOKEN;
-    if (!token) throw new ConfigError(['INTERNAL_API_TOKEN: required when the tenant service runs on its own (the gateway and the other services check company API keys with it)']);
+    if (!token)
+      throw new ConfigError([
+        'INTERNAL_API_TOKEN: required when the tenant service runs on its own (the gateway and the other services check company API keys with it)',
+      ]);
     await internalRoutes(app, new CompanyService(ctx).apiKeys, new CreditGateService(ctx), token);
   },
   // Per user, the newest event wins: a late user.updated cannot re-add a user deleted after it.
   subscriptions: (ctx) => [
     ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
-      on(type, (event, tx) => applyUserEvent(tx, event), { entity: (event) => event.data.id })),
+      on(type, (event, tx) => applyUserEvent(tx, event), { entity: (event) => event.data.id }),
+    ),
     // Recordings of the company, for a client's profile: each event sets only the facts it carries.
     ...RECORDING_EVENTS.map((type) => on(type, (event, tx) => applyRecordingEvent(tx, event))),
     // Each company's stored bytes, for the companies list.
@@ -102,14 +122,19 @@ export const tenantService = defineService<TenantConfig>({
     tenantErasePart,
     // Credits: every AI use is charged from its event; model names for prices and charges.
     ...meteringHandlers(creditsOf(ctx)),
-    ...(['ai_model.created', 'ai_model.updated'] as const).map((type) => on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit))),
+    ...(['ai_model.created', 'ai_model.updated'] as const).map((type) =>
+      on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit)),
+    ),
     // Last sign-ins, for the platform overview's active users.
     on('user.signed_in', (event, tx) => applySignedIn(tx, event)),
     // Each service's background encryption of a company's existing data, for the console.
     on('company.encryption_progressed', (event, tx) => applyEncryptionProgressed(tx, event)),
   ],
   async start(ctx) {
-    const grant = () => creditsOf(ctx).applyMonthlyGrants().catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
+    const grant = () =>
+      creditsOf(ctx)
+        .applyMonthlyGrants()
+        .catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
     await grant();
     timers.every(ctx, MONTHLY_GRANT_POLL_MS, () => void grant());
   },

@@ -15,7 +15,11 @@ const b = { id: '', admin: '', ownerId: crypto.randomUUID() };
 const silence = Buffer.concat([wavHeader(32_000), Buffer.alloc(32_000)]);
 
 async function createCompany(name: string, code: string): Promise<string> {
-  const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name, code, domain: code.toLowerCase() } });
+  const res = await stack.as(host, {
+    method: 'POST',
+    url: '/api/companies',
+    payload: { name, code, domain: code.toLowerCase() },
+  });
   expect(res.statusCode).toBe(201);
   return (res.json() as { _id: string })._id;
 }
@@ -26,7 +30,11 @@ async function announceUser(userId: string, companyId: string): Promise<void> {
     type: 'user.created',
     companyId,
     actor: { type: 'system', id: null },
-    data: { id: userId, before: null, after: { email: `${userId}@x.test`, firstName: 'O', lastName: 'W', role: 'USER', companyId } },
+    data: {
+      id: userId,
+      before: null,
+      after: { email: `${userId}@x.test`, firstName: 'O', lastName: 'W', role: 'USER', companyId },
+    },
   });
   await stack.bus.publish([{ topic: 'earshot.auth', key: companyId, envelope }]);
   await stack.settle();
@@ -67,36 +75,62 @@ afterAll(async () => stack?.close());
 describe('create, read, change, delete', () => {
   test('a CALLER creates a client with every field; it is listed, searched and in the dropdown; client.created is emitted', async () => {
     const payload = {
-      name: '  Jane Roe ', organisation: 'Roe & Co', email: 'Jane@Roe.test', phone: '+372 5555 1234',
-      externalId: 'CRM-1', notes: 'Calls after 10.\nPrefers e-mail.', ownerId: a.ownerId,
+      name: '  Jane Roe ',
+      organisation: 'Roe & Co',
+      email: 'Jane@Roe.test',
+      phone: '+372 5555 1234',
+      externalId: 'CRM-1',
+      notes: 'Calls after 10.\nPrefers e-mail.',
+      ownerId: a.ownerId,
     };
     const res = await stack.as(a.caller, { method: 'POST', url: '/api/clients', payload });
     expect(res.statusCode).toBe(201);
     const client = res.json() as Record<string, unknown>;
-    expect(client).toMatchObject({ companyId: a.id, name: 'Jane Roe', email: 'jane@roe.test', externalId: 'CRM-1', ownerId: a.ownerId, notes: 'Calls after 10.\nPrefers e-mail.' });
+    expect(client).toMatchObject({
+      companyId: a.id,
+      name: 'Jane Roe',
+      email: 'jane@roe.test',
+      externalId: 'CRM-1',
+      ownerId: a.ownerId,
+      notes: 'Calls after 10.\nPrefers e-mail.',
+    });
     await stack.settle();
 
-    const page = (await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=roe%20%26&page=1&pageSize=5' })).json() as { items: { _id: string }[]; total: number };
+    const page = (
+      await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=roe%20%26&page=1&pageSize=5' })
+    ).json() as { items: { _id: string }[]; total: number };
     expect(page.total).toBe(1);
     expect(page.items[0]!._id).toBe(client._id);
-    expect((await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=nobody' })).json()).toMatchObject({ total: 0, items: [] });
-    expect((await stack.as(a.caller, { method: 'GET', url: '/api/clients/dropdown' })).json()).toContainEqual({ _id: client._id, name: 'Jane Roe' });
+    expect((await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=nobody' })).json()).toMatchObject({
+      total: 0,
+      items: [],
+    });
+    expect((await stack.as(a.caller, { method: 'GET', url: '/api/clients/dropdown' })).json()).toContainEqual({
+      _id: client._id,
+      name: 'Jane Roe',
+    });
 
     const [event] = await stack.database.query<{ data: { after: { name: string } } }>(
-      "select envelope->'data' as data from tenant.outbox where envelope->>'type' = 'client.created' and envelope->'data'->>'id' = $1", [client._id],
+      "select envelope->'data' as data from tenant.outbox where envelope->>'type' = 'client.created' and envelope->'data'->>'id' = $1",
+      [client._id],
     );
     expect(event?.data.after.name).toBe('Jane Roe');
   });
 
   test('update changes only what is sent and emits client.updated with before and after; an empty body is a 400', async () => {
     const { _id } = await createClient(a.admin, { name: 'Old Name', phone: '123 456' });
-    const res = await stack.as(a.caller, { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'New Name', phone: null } });
+    const res = await stack.as(a.caller, {
+      method: 'PUT',
+      url: `/api/clients/${_id}`,
+      payload: { name: 'New Name', phone: null },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'New Name', phone: null });
     const detail = (await stack.as(a.admin, { method: 'GET', url: `/api/clients/${_id}` })).json();
     expect(detail).toMatchObject({ name: 'New Name', phone: null, recordings: [] });
     const events = await stack.database.query<{ data: { before: { name: string }; after: { name: string } } }>(
-      "select envelope->'data' as data from tenant.outbox where envelope->>'type' = 'client.updated' and envelope->'data'->>'id' = $1", [_id],
+      "select envelope->'data' as data from tenant.outbox where envelope->>'type' = 'client.updated' and envelope->'data'->>'id' = $1",
+      [_id],
     );
     expect(events.map((e) => [e.data.before.name, e.data.after.name])).toEqual([['Old Name', 'New Name']]);
     expect((await stack.as(a.admin, { method: 'PUT', url: `/api/clients/${_id}`, payload: {} })).statusCode).toBe(400);
@@ -131,16 +165,40 @@ describe('create, read, change, delete', () => {
 
   test('the external id is unique per company: a duplicate is a 409 naming it, another company may use it', async () => {
     await createClient(a.admin, { name: 'First', externalId: 'CRM-42' });
-    const dup = await stack.as(a.caller, { method: 'POST', url: '/api/clients', payload: { name: 'Second', externalId: 'CRM-42' } });
+    const dup = await stack.as(a.caller, {
+      method: 'POST',
+      url: '/api/clients',
+      payload: { name: 'Second', externalId: 'CRM-42' },
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().details).toEqual([{ field: 'body.externalId', message: 'is already taken' }]);
     const other = await createClient(a.admin, { name: 'Third', externalId: 'CRM-43' });
-    const clash = await stack.as(a.admin, { method: 'PUT', url: `/api/clients/${other._id}`, payload: { externalId: 'CRM-42' } });
+    const clash = await stack.as(a.admin, {
+      method: 'PUT',
+      url: `/api/clients/${other._id}`,
+      payload: { externalId: 'CRM-42' },
+    });
     expect(clash.statusCode).toBe(409);
     expect(clash.json().details[0].field).toBe('body.externalId');
     // Keeping its own external id is no clash.
-    expect((await stack.as(a.admin, { method: 'PUT', url: `/api/clients/${other._id}`, payload: { externalId: 'CRM-43', name: 'Third!' } })).statusCode).toBe(200);
-    expect((await stack.as(b.admin, { method: 'POST', url: '/api/clients', payload: { name: 'Beta’s', externalId: 'CRM-42' } })).statusCode).toBe(201);
+    expect(
+      (
+        await stack.as(a.admin, {
+          method: 'PUT',
+          url: `/api/clients/${other._id}`,
+          payload: { externalId: 'CRM-43', name: 'Third!' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await stack.as(b.admin, {
+          method: 'POST',
+          url: '/api/clients',
+          payload: { name: 'Beta’s', externalId: 'CRM-42' },
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   test('the owner must be a user of the same company: another company’s user or an unknown one is a 400 naming ownerId', async () => {
@@ -153,7 +211,10 @@ describe('create, read, change, delete', () => {
     const res = await stack.as(a.admin, { method: 'PUT', url: `/api/clients/${_id}`, payload: { ownerId: b.ownerId } });
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].field).toBe('body.ownerId');
-    expect((await stack.as(a.admin, { method: 'PUT', url: `/api/clients/${_id}`, payload: { ownerId: a.ownerId } })).json().ownerId).toBe(a.ownerId);
+    expect(
+      (await stack.as(a.admin, { method: 'PUT', url: `/api/clients/${_id}`, payload: { ownerId: a.ownerId } })).json()
+        .ownerId,
+    ).toBe(a.ownerId);
   });
 });
 
@@ -161,24 +222,38 @@ describe('who may do what', () => {
   test('a USER gets 403 on every clients route', async () => {
     const { _id } = await createClient(a.admin, { name: 'Hidden from users' });
     const requests = [
-      { method: 'GET', url: '/api/clients' }, { method: 'GET', url: '/api/clients/dropdown' },
-      { method: 'POST', url: '/api/clients', payload: { name: 'X' } }, { method: 'GET', url: `/api/clients/${_id}` },
-      { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'X' } }, { method: 'DELETE', url: `/api/clients/${_id}` },
+      { method: 'GET', url: '/api/clients' },
+      { method: 'GET', url: '/api/clients/dropdown' },
+      { method: 'POST', url: '/api/clients', payload: { name: 'X' } },
+      { method: 'GET', url: `/api/clients/${_id}` },
+      { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'X' } },
+      { method: 'DELETE', url: `/api/clients/${_id}` },
     ] as const;
-    for (const request of requests) expect([request.method, (await stack.as(a.user, request)).statusCode]).toEqual([request.method, 403]);
+    for (const request of requests)
+      expect([request.method, (await stack.as(a.user, request)).statusCode]).toEqual([request.method, 403]);
   });
 
   test('a HOST_ADMIN reads any company’s clients (filtered by companyId) but changes none', async () => {
     const { _id } = await createClient(b.admin, { name: 'Beta Client' });
-    const all = (await stack.as(host, { method: 'GET', url: '/api/clients?pageSize=100' })).json() as { items: { companyId: string }[] };
+    const all = (await stack.as(host, { method: 'GET', url: '/api/clients?pageSize=100' })).json() as {
+      items: { companyId: string }[];
+    };
     expect(new Set(all.items.map((c) => c.companyId))).toEqual(new Set([a.id, b.id]));
-    const onlyB = (await stack.as(host, { method: 'GET', url: `/api/clients?companyId=${b.id}&pageSize=100` })).json() as { items: { companyId: string }[] };
+    const onlyB = (
+      await stack.as(host, { method: 'GET', url: `/api/clients?companyId=${b.id}&pageSize=100` })
+    ).json() as { items: { companyId: string }[] };
     expect(onlyB.items.length).toBeGreaterThan(0);
     expect(onlyB.items.every((c) => c.companyId === b.id)).toBe(true);
-    expect((await stack.as(host, { method: 'GET', url: `/api/clients/dropdown?companyId=${b.id}` })).json()).toContainEqual({ _id, name: 'Beta Client' });
+    expect(
+      (await stack.as(host, { method: 'GET', url: `/api/clients/dropdown?companyId=${b.id}` })).json(),
+    ).toContainEqual({ _id, name: 'Beta Client' });
     expect((await stack.as(host, { method: 'GET', url: `/api/clients/${_id}` })).statusCode).toBe(200);
-    expect((await stack.as(host, { method: 'POST', url: '/api/clients', payload: { name: 'X' } })).statusCode).toBe(403);
-    expect((await stack.as(host, { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'X' } })).statusCode).toBe(403);
+    expect((await stack.as(host, { method: 'POST', url: '/api/clients', payload: { name: 'X' } })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'X' } })).statusCode,
+    ).toBe(403);
     expect((await stack.as(host, { method: 'DELETE', url: `/api/clients/${_id}` })).statusCode).toBe(403);
     expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${_id}` })).json().name).toBe('Beta Client');
   });
@@ -187,12 +262,19 @@ describe('who may do what', () => {
     const { _id } = await createClient(b.admin, { name: 'Beta Secret' });
     for (const token of [a.admin, a.caller]) {
       expect((await stack.as(token, { method: 'GET', url: `/api/clients/${_id}` })).statusCode).toBe(404);
-      expect((await stack.as(token, { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'Mine now' } })).statusCode).toBe(404);
+      expect(
+        (await stack.as(token, { method: 'PUT', url: `/api/clients/${_id}`, payload: { name: 'Mine now' } }))
+          .statusCode,
+      ).toBe(404);
       expect((await stack.as(token, { method: 'DELETE', url: `/api/clients/${_id}` })).statusCode).toBe(404);
       // A companyId filter is the platform administrator's: a company member still sees only their own.
-      const listed = (await stack.as(token, { method: 'GET', url: `/api/clients?companyId=${b.id}&pageSize=100` })).json() as { items: { companyId: string }[] };
+      const listed = (
+        await stack.as(token, { method: 'GET', url: `/api/clients?companyId=${b.id}&pageSize=100` })
+      ).json() as { items: { companyId: string }[] };
       expect(listed.items.every((c) => c.companyId === a.id)).toBe(true);
-      expect(JSON.stringify((await stack.as(token, { method: 'GET', url: '/api/clients/dropdown' })).json())).not.toContain(_id);
+      expect(
+        JSON.stringify((await stack.as(token, { method: 'GET', url: '/api/clients/dropdown' })).json()),
+      ).not.toContain(_id);
     }
     expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${_id}` })).json().name).toBe('Beta Secret');
   });
@@ -221,15 +303,24 @@ describe('recordings of a client', () => {
     expect((await link(a.caller, linked, client._id)).statusCode).toBe(200);
     await stack.settle();
 
-    const profile = (await stack.as(a.admin, { method: 'GET', url: `/api/clients/${client._id}` })).json() as { recordings: { fileId: string; name: string; status: string; uploadedAt: string }[] };
+    const profile = (await stack.as(a.admin, { method: 'GET', url: `/api/clients/${client._id}` })).json() as {
+      recordings: { fileId: string; name: string; status: string; uploadedAt: string }[];
+    };
     expect(profile.recordings.map((r) => r.fileId).sort()).toEqual([linked, uploadedFor].sort());
     expect(profile.recordings[0]).toMatchObject({ name: 'call.wav', status: 'pending', duration: null });
     expect(Date.parse(profile.recordings[0]!.uploadedAt)).not.toBeNaN();
 
-    const filtered = (await stack.as(a.user, { method: 'GET', url: `/api/files?clientId=${client._id}` })).json() as { items: { _id: string }[]; total: number };
+    const filtered = (await stack.as(a.user, { method: 'GET', url: `/api/files?clientId=${client._id}` })).json() as {
+      items: { _id: string }[];
+      total: number;
+    };
     expect(filtered.items.map((f) => f._id).sort()).toEqual([linked, uploadedFor].sort());
     expect(filtered.total).toBe(2);
-    expect((await stack.as(a.user, { method: 'GET', url: `/api/files?clientId=${other._id}` })).json().items.map((f: { _id: string }) => f._id)).toEqual([unrelated]);
+    expect(
+      (await stack.as(a.user, { method: 'GET', url: `/api/files?clientId=${other._id}` }))
+        .json()
+        .items.map((f: { _id: string }) => f._id),
+    ).toEqual([unrelated]);
     expect((await stack.as(a.user, { method: 'GET', url: '/api/files?clientId=nope' })).statusCode).toBe(400);
 
     const removed = await stack.as(a.caller, { method: 'DELETE', url: `/api/clients/${client._id}` });
@@ -245,7 +336,11 @@ describe('recordings of a client', () => {
     }
     expect((await stack.as(a.user, { method: 'GET', url: `/api/files?clientId=${client._id}` })).json().total).toBe(0);
     expect((await stack.as(a.user, { method: 'GET', url: `/api/files/${unrelated}` })).json().clientId).toBe(other._id);
-    expect((await stack.as(a.admin, { method: 'GET', url: `/api/clients/${other._id}` })).json().recordings.map((r: { fileId: string }) => r.fileId)).toEqual([unrelated]);
+    expect(
+      (await stack.as(a.admin, { method: 'GET', url: `/api/clients/${other._id}` }))
+        .json()
+        .recordings.map((r: { fileId: string }) => r.fileId),
+    ).toEqual([unrelated]);
     // The deleted client can no longer be linked.
     expect((await link(a.caller, linked, client._id)).statusCode).toBe(404);
     const unlinks = await stack.database.query<{ file_id: string }>(
@@ -259,13 +354,29 @@ describe('recordings of a client', () => {
     const client = await createClient(a.caller, { name: 'Followed' });
     const fileId = await upload(a.caller, { clientId: client._id });
     const publish = async (type: string, data: Record<string, unknown>) => {
-      await stack.bus.publish([{ topic: 'earshot.transcription', key: a.id, envelope: buildEnvelope({ type, companyId: a.id, actor: { type: 'system', id: null }, data }) }]);
+      await stack.bus.publish([
+        {
+          topic: 'earshot.transcription',
+          key: a.id,
+          envelope: buildEnvelope({ type, companyId: a.id, actor: { type: 'system', id: null }, data }),
+        },
+      ]);
       await stack.settle();
     };
     await publish('transcript.status_changed', { fileId, status: 'processing' });
-    await publish('transcript.completed', { id: crypto.randomUUID(), fileId, engine: 'test', duration: 12.5, speakers: 1, words: 3, fileName: 'call.wav', parts: 0 });
+    await publish('transcript.completed', {
+      id: crypto.randomUUID(),
+      fileId,
+      engine: 'test',
+      duration: 12.5,
+      speakers: 1,
+      words: 3,
+      fileName: 'call.wav',
+      parts: 0,
+    });
     await publish('transcript.status_changed', { fileId, status: 'completed' });
-    const recordings = () => stack.as(a.admin, { method: 'GET', url: `/api/clients/${client._id}` }).then((r) => r.json().recordings);
+    const recordings = () =>
+      stack.as(a.admin, { method: 'GET', url: `/api/clients/${client._id}` }).then((r) => r.json().recordings);
     expect(await recordings()).toMatchObject([{ fileId, status: 'completed', duration: 12.5 }]);
     expect((await stack.as(a.admin, { method: 'DELETE', url: `/api/transcripts/${fileId}` })).statusCode).toBe(200);
     await stack.settle();
@@ -275,16 +386,37 @@ describe('recordings of a client', () => {
   test('an upload naming another company’s client is not listed on that client’s profile', async () => {
     const theirs = await createClient(b.admin, { name: 'Beta Profile' });
     await upload(a.caller, { clientId: theirs._id });
-    expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${theirs._id}` })).json().recordings).toEqual([]);
+    expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${theirs._id}` })).json().recordings).toEqual(
+      [],
+    );
   });
 });
 
 test('the transcription service ignores a client event older than one it applied: a late update does not bring a deleted client back', async () => {
   const fileId = await upload(a.caller);
   const clientId = crypto.randomUUID();
-  const state = { name: 'Late', organisation: null, email: null, phone: null, externalId: null, notes: null, ownerId: null };
-  const event = (type: 'client.created' | 'client.updated' | 'client.deleted', after: typeof state | null, occurredAt: string) =>
-    ({ ...buildEnvelope({ type, companyId: a.id, actor: { type: 'system', id: null }, data: { id: clientId, before: state, after } }), occurredAt });
+  const state = {
+    name: 'Late',
+    organisation: null,
+    email: null,
+    phone: null,
+    externalId: null,
+    notes: null,
+    ownerId: null,
+  };
+  const event = (
+    type: 'client.created' | 'client.updated' | 'client.deleted',
+    after: typeof state | null,
+    occurredAt: string,
+  ) => ({
+    ...buildEnvelope({
+      type,
+      companyId: a.id,
+      actor: { type: 'system', id: null },
+      data: { id: clientId, before: state, after },
+    }),
+    occurredAt,
+  });
   const deliver = async (...envelopes: ReturnType<typeof event>[]) => {
     await stack.bus.publish(envelopes.map((envelope) => ({ topic: 'earshot.tenant', key: a.id, envelope })));
     await stack.settle();
@@ -292,7 +424,12 @@ test('the transcription service ignores a client event older than one it applied
   await deliver(event('client.created', state, '2026-01-01T09:00:00.000Z'));
   expect((await link(a.caller, fileId, clientId)).statusCode).toBe(200);
   // Deleted at 10:00; a change made at 09:30 is delivered afterwards.
-  await deliver(event('client.deleted', null, '2026-01-01T10:00:00.000Z'), event('client.updated', state, '2026-01-01T09:30:00.000Z'));
-  expect((await stack.as(a.user, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).json().clientId).toBeNull();
+  await deliver(
+    event('client.deleted', null, '2026-01-01T10:00:00.000Z'),
+    event('client.updated', state, '2026-01-01T09:30:00.000Z'),
+  );
+  expect(
+    (await stack.as(a.user, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).json().clientId,
+  ).toBeNull();
   expect((await link(a.caller, fileId, clientId)).statusCode).toBe(404);
 });

@@ -14,12 +14,25 @@ const seen: Envelope[] = [];
 
 beforeAll(async () => {
   stack = await createTestStack([tenantService]);
-  await stack.bus.subscribe({ group: 'test-observer', topics: ['earshot.tenant'], handle: async (e) => void seen.push(e) });
+  await stack.bus.subscribe({
+    group: 'test-observer',
+    topics: ['earshot.tenant'],
+    handle: async (e) => void seen.push(e),
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
 }, 60_000);
 afterAll(async () => stack.close());
 
-const acme = { name: 'Acme Corporation', code: 'ACME', domain: 'acme', type: 'enterprise', status: 'active', maxUsers: 50, maxStorage: 10 * 1024 ** 3, language: 'en' };
+const acme = {
+  name: 'Acme Corporation',
+  code: 'ACME',
+  domain: 'acme',
+  type: 'enterprise',
+  status: 'active',
+  maxUsers: 50,
+  maxStorage: 10 * 1024 ** 3,
+  language: 'en',
+};
 
 async function create(body: Record<string, unknown>) {
   return stack.as(host, { method: 'POST', url: '/api/companies', payload: body });
@@ -45,7 +58,14 @@ describe('creating a company', () => {
     const res = await create(acme);
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ ...acme, encryption: false, partnerCompanyId: null, favIcon: null, balance: 0, settings: { theme: {} } });
+    expect(body).toMatchObject({
+      ...acme,
+      encryption: false,
+      partnerCompanyId: null,
+      favIcon: null,
+      balance: 0,
+      settings: { theme: {} },
+    });
     expect(body._id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.apiKey).toMatch(/^esk_[A-Za-z0-9_-]{32}$/);
 
@@ -57,14 +77,23 @@ describe('creating a company', () => {
     expect(list.json().items[0].apiKey).toBe(`****${body.apiKey.slice(-4)}`);
     expect(list.body).not.toContain(body.apiKey);
     // Stored hashed, never in plain text.
-    const stored = await stack.database.query<{ api_key_hash: string }>('select api_key_hash from tenant.companies where id = $1', [body._id]);
+    const stored = await stack.database.query<{ api_key_hash: string }>(
+      'select api_key_hash from tenant.companies where id = $1',
+      [body._id],
+    );
     expect(stored[0]!.api_key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(body.apiKey);
 
     // The public config answers for the seeded sub-domain.
     const config = await stack.as(null, { method: 'GET', url: '/api/config/company/acme' });
     expect(config.statusCode).toBe(200);
-    expect(config.json()).toEqual({ name: 'Acme Corporation', favIcon: null, logo: null, mainPageLogo: null, settings: { theme: {} } });
+    expect(config.json()).toEqual({
+      name: 'Acme Corporation',
+      favIcon: null,
+      logo: null,
+      mainPageLogo: null,
+      settings: { theme: {} },
+    });
   });
 
   test('emits company.created with the state after, never the API key', async () => {
@@ -74,7 +103,11 @@ describe('creating a company', () => {
     const event = seen.find((e) => e.type === 'company.created' && e.companyId === _id)!;
     expect(event).toBeDefined();
     expect(event.actor).toMatchObject({ type: 'user', role: 'HOST_ADMIN', email: 'host_admin@test.local' });
-    expect(event.data).toMatchObject({ id: _id, before: null, after: { code: res.json().code, domain: res.json().domain, status: 'active', maxUsers: null, maxStorage: null } });
+    expect(event.data).toMatchObject({
+      id: _id,
+      before: null,
+      after: { code: res.json().code, domain: res.json().domain, status: 'active', maxUsers: null, maxStorage: null },
+    });
     expect(JSON.stringify(event)).not.toContain(apiKey);
     expect(JSON.stringify(event)).not.toContain(apiKey.slice(-4) + '"');
   });
@@ -82,7 +115,13 @@ describe('creating a company', () => {
   test('code and domain are normalised (upper-case code, lower-case domain)', async () => {
     const res = await create({ name: 'Lower', code: 'low-1', domain: 'Lower-Case' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ code: 'LOW-1', domain: 'lower-case', type: 'business', status: 'active', language: 'en' });
+    expect(res.json()).toMatchObject({
+      code: 'LOW-1',
+      domain: 'lower-case',
+      type: 'business',
+      status: 'active',
+      language: 'en',
+    });
   });
 
   test('a duplicate code or domain is a 409 naming the field, and nothing is written', async () => {
@@ -140,12 +179,26 @@ describe('creating a company', () => {
       favIcon: 'data:image/png;base64,iVBORw0KGgo=',
       logo: 'https://cdn.example.com/logo.png',
       mainPageLogo: '/uploads/acme/main-logo.png',
-      settings: { theme: { primary: '#3b82f6', primaryLight: '#93c5fd', primaryDark: '#1E40AF', secondary: '#fff', accent: '#f59e0b' } },
+      settings: {
+        theme: {
+          primary: '#3b82f6',
+          primaryLight: '#93c5fd',
+          primaryDark: '#1E40AF',
+          secondary: '#fff',
+          accent: '#f59e0b',
+        },
+      },
     };
     const res = await create(fresh({ domain: 'branded', ...branding }));
     expect(res.statusCode).toBe(201);
     const config = await stack.as(null, { method: 'GET', url: '/api/config/company/branded' });
-    expect(config.json()).toEqual({ name: res.json().name, favIcon: branding.favIcon, logo: branding.logo, mainPageLogo: branding.mainPageLogo, settings: branding.settings });
+    expect(config.json()).toEqual({
+      name: res.json().name,
+      favIcon: branding.favIcon,
+      logo: branding.logo,
+      mainPageLogo: branding.mainPageLogo,
+      settings: branding.settings,
+    });
   });
 
   test('a partner company must exist', async () => {
@@ -159,7 +212,12 @@ describe('creating a company', () => {
   });
 
   test('malformed JSON is a 400 and the process keeps answering', async () => {
-    const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    const res = await stack.as(host, {
+      method: 'POST',
+      url: '/api/companies',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect((await stack.as(host, { method: 'GET', url: '/api/companies' })).statusCode).toBe(200);
   });
@@ -193,7 +251,9 @@ describe('listing and reading', () => {
   });
 
   test('an unknown id is a 404, a malformed one a 400', async () => {
-    expect((await stack.as(host, { method: 'GET', url: '/api/companies/11111111-1111-4111-8111-111111111111' })).statusCode).toBe(404);
+    expect(
+      (await stack.as(host, { method: 'GET', url: '/api/companies/11111111-1111-4111-8111-111111111111' })).statusCode,
+    ).toBe(404);
     expect((await stack.as(host, { method: 'GET', url: '/api/companies/nope' })).statusCode).toBe(400);
   });
 });
@@ -201,28 +261,60 @@ describe('listing and reading', () => {
 describe('updating, rotating and deleting', () => {
   test('PUT changes only the fields sent and emits before/after', async () => {
     const created = (await create(fresh({ maxUsers: 5 }))).json();
-    const res = await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { status: 'inactive', settings: { theme: { primary: '#000000' } } } });
+    const res = await stack.as(host, {
+      method: 'PUT',
+      url: `/api/companies/${created._id}`,
+      payload: { status: 'inactive', settings: { theme: { primary: '#000000' } } },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: created.name, maxUsers: 5, status: 'inactive', settings: { theme: { primary: '#000000' } } });
+    expect(res.json()).toMatchObject({
+      name: created.name,
+      maxUsers: 5,
+      status: 'inactive',
+      settings: { theme: { primary: '#000000' } },
+    });
     await stack.settle();
     const event = seen.find((e) => e.type === 'company.updated' && e.companyId === created._id)!;
-    expect(event.data).toMatchObject({ id: created._id, before: { status: 'active', maxUsers: 5 }, after: { status: 'inactive', maxUsers: 5, theme: { primary: '#000000' } } });
+    expect(event.data).toMatchObject({
+      id: created._id,
+      before: { status: 'active', maxUsers: 5 },
+      after: { status: 'inactive', maxUsers: 5, theme: { primary: '#000000' } },
+    });
     // An inactive company has no public config.
-    expect((await stack.as(null, { method: 'GET', url: `/api/config/company/${created.domain}` })).statusCode).toBe(404);
+    expect((await stack.as(null, { method: 'GET', url: `/api/config/company/${created.domain}` })).statusCode).toBe(
+      404,
+    );
   });
 
   test('PUT refuses a duplicate domain (409), an empty body and unknown fields (400), writing nothing', async () => {
     const created = (await create(fresh())).json();
-    const dup = await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { domain: 'acme' } });
+    const dup = await stack.as(host, {
+      method: 'PUT',
+      url: `/api/companies/${created._id}`,
+      payload: { domain: 'acme' },
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().details[0].field).toBe('body.domain');
     // Keeping its own code is not a conflict.
-    expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { code: created.code } })).statusCode).toBe(200);
-    expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: {} })).statusCode).toBe(400);
-    const unknown = await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { apiKey: 'mine', name: 'Changed' } });
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { code: created.code } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: {} })).statusCode,
+    ).toBe(400);
+    const unknown = await stack.as(host, {
+      method: 'PUT',
+      url: `/api/companies/${created._id}`,
+      payload: { apiKey: 'mine', name: 'Changed' },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toMatch(/apiKey/);
-    const self = await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { partnerCompanyId: created._id } });
+    const self = await stack.as(host, {
+      method: 'PUT',
+      url: `/api/companies/${created._id}`,
+      payload: { partnerCompanyId: created._id },
+    });
     expect(self.statusCode).toBe(400);
     const after = (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json();
     expect(after).toMatchObject({ name: created.name, domain: created.domain, partnerCompanyId: null });
@@ -240,12 +332,17 @@ describe('updating, rotating and deleting', () => {
     expect(apiKey).not.toBe(created.apiKey);
     expect(await verifier.verify(created.apiKey)).toBeNull();
     expect(await verifier.verify(apiKey)).toEqual({ companyId: created._id });
-    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().apiKey).toBe(`****${apiKey.slice(-4)}`);
+    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().apiKey).toBe(
+      `****${apiKey.slice(-4)}`,
+    );
     await stack.settle();
     const event = seen.find((e) => e.type === 'company.api_key_rotated' && e.companyId === created._id)!;
     expect(event.data).toEqual({ id: created._id });
     // Neither the key nor its hash ever rides on an event.
-    const [{ api_key_hash: hash }] = (await stack.database.query<{ api_key_hash: string }>('select api_key_hash from tenant.companies where id = $1', [created._id])) as [{ api_key_hash: string }];
+    const [{ api_key_hash: hash }] = (await stack.database.query<{ api_key_hash: string }>(
+      'select api_key_hash from tenant.companies where id = $1',
+      [created._id],
+    )) as [{ api_key_hash: string }];
     expect(JSON.stringify(seen)).not.toContain(hash);
     expect(JSON.stringify(seen)).not.toContain(apiKey);
   });
@@ -258,11 +355,18 @@ describe('updating, rotating and deleting', () => {
     expect(await stack.tokens.apiKeys.verify(created.apiKey)).toBeNull();
     expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().apiKey).toBeNull();
     await stack.settle();
-    expect(seen.filter((e) => e.type === 'company.api_key_revoked' && e.companyId === created._id).map((e) => e.data)).toEqual([{ id: created._id }]);
+    expect(
+      seen.filter((e) => e.type === 'company.api_key_revoked' && e.companyId === created._id).map((e) => e.data),
+    ).toEqual([{ id: created._id }]);
     const before = await writtenSoFar();
-    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}/api-key` })).statusCode).toBe(200);
+    expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}/api-key` })).statusCode).toBe(
+      200,
+    );
     expect(await writtenSoFar()).toBe(before);
-    expect((await stack.as(host, { method: 'DELETE', url: '/api/companies/00000000-0000-4000-8000-000000000000/api-key' })).statusCode).toBe(404);
+    expect(
+      (await stack.as(host, { method: 'DELETE', url: '/api/companies/00000000-0000-4000-8000-000000000000/api-key' }))
+        .statusCode,
+    ).toBe(404);
     // Generating one again works at once.
     const again = (await stack.as(host, { method: 'POST', url: `/api/companies/${created._id}/api-key` })).json();
     expect(await stack.tokens.apiKeys.verify(again.apiKey)).toEqual({ companyId: created._id });
@@ -288,26 +392,48 @@ describe('updating, rotating and deleting', () => {
     expect(event.data).toMatchObject({ id: created._id, before: { code: created.code }, after: null });
     // Asking again while it is deleting changes nothing (no second event); changes are refused.
     expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${created._id}` })).statusCode).toBe(202);
-    expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { name: 'Back' } })).statusCode).toBe(409);
+    expect(
+      (await stack.as(host, { method: 'PUT', url: `/api/companies/${created._id}`, payload: { name: 'Back' } }))
+        .statusCode,
+    ).toBe(409);
     await stack.settle();
     expect(seen.filter((e) => e.type === 'company.deleted' && e.companyId === created._id)).toHaveLength(1);
 
     // Only this service runs here: it has reported itself, the others are pending.
     const deleting = (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json();
-    expect(deleting).toMatchObject({ status: 'deleting', pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks'] });
+    expect(deleting).toMatchObject({
+      status: 'deleting',
+      pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks'],
+    });
     const listed = (await stack.as(host, { method: 'GET', url: '/api/companies?status=deleting&pageSize=200' })).json();
     expect(listed.items.map((c: { _id: string }) => c._id)).toContain(created._id);
 
     const actor = { type: 'system' as const, id: null };
-    const report = (service: string) => stack.bus.publish([{ topic: 'earshot.tenant', key: created._id, envelope: buildEnvelope({ type: 'company.data_removed', companyId: created._id, actor, data: { companyId: created._id, service } }) }]);
+    const report = (service: string) =>
+      stack.bus.publish([
+        {
+          topic: 'earshot.tenant',
+          key: created._id,
+          envelope: buildEnvelope({
+            type: 'company.data_removed',
+            companyId: created._id,
+            actor,
+            data: { companyId: created._id, service },
+          }),
+        },
+      ]);
     for (const service of ['auth', 'file', 'transcription', 'chat', 'messaging', 'tasks']) await report(service);
     await report('auth'); // a redelivered report counts once
     await stack.settle();
-    expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().pendingServices).toEqual(['prompt']);
+    expect(
+      (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json().pendingServices,
+    ).toEqual(['prompt']);
     await report('prompt');
     await stack.settle();
     expect((await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).statusCode).toBe(404);
-    expect(await stack.database.query('select 1 from tenant.company_removals where company_id = $1', [created._id])).toEqual([]);
+    expect(
+      await stack.database.query('select 1 from tenant.company_removals where company_id = $1', [created._id]),
+    ).toEqual([]);
   });
 
   test('DELETE is refused (409) while the company is another company’s partner, not because it has users', async () => {
@@ -319,10 +445,29 @@ describe('updating, rotating and deleting', () => {
 
     const userId = crypto.randomUUID();
     const userState = { email: 'u@x.test', firstName: 'U', lastName: 'X', role: 'USER', companyId: client._id };
-    await stack.bus.publish([{ topic: 'earshot.auth', key: client._id, envelope: buildEnvelope({ type: 'user.created', companyId: client._id, actor: { type: 'system', id: null }, data: { id: userId, before: null, after: userState } }) }]);
+    await stack.bus.publish([
+      {
+        topic: 'earshot.auth',
+        key: client._id,
+        envelope: buildEnvelope({
+          type: 'user.created',
+          companyId: client._id,
+          actor: { type: 'system', id: null },
+          data: { id: userId, before: null, after: userState },
+        }),
+      },
+    ]);
     await stack.settle();
     expect((await stack.as(host, { method: 'GET', url: `/api/companies/${client._id}` })).json().userCount).toBe(1);
-    expect((await stack.as(host, { method: 'PUT', url: `/api/companies/${client._id}`, payload: { partnerCompanyId: null } })).statusCode).toBe(200);
+    expect(
+      (
+        await stack.as(host, {
+          method: 'PUT',
+          url: `/api/companies/${client._id}`,
+          payload: { partnerCompanyId: null },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${client._id}` })).statusCode).toBe(202);
     expect((await stack.as(host, { method: 'DELETE', url: `/api/companies/${partner._id}` })).statusCode).toBe(202);
   });
@@ -339,12 +484,24 @@ describe('credits, config and features', () => {
   test('credits: a new company starts with its opening credits; the platform administrator sees any company, a company administrator only their own', async () => {
     // COMPANY_OPENING_CREDITS defaults to 1000: granted with the company, in the ledger like any grant.
     expect((await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({
-      balance: 1000, reserved: 0, ledger: { items: [{ kind: 'grant', amount: 1000, reason: 'Opening credits', eventId: null }], total: 1 },
+      balance: 1000,
+      reserved: 0,
+      ledger: { items: [{ kind: 'grant', amount: 1000, reason: 'Opening credits', eventId: null }], total: 1 },
     });
     const admin = await stack.tokenFor('ADMIN', own._id);
-    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({ balance: 1000, reserved: 0 });
+    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/credits` })).json()).toMatchObject({
+      balance: 1000,
+      reserved: 0,
+    });
     expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/credits` })).statusCode).toBe(404);
-    expect((await stack.as(await stack.tokenFor('USER', own._id), { method: 'GET', url: `/api/companies/${own._id}/credits` })).statusCode).toBe(403);
+    expect(
+      (
+        await stack.as(await stack.tokenFor('USER', own._id), {
+          method: 'GET',
+          url: `/api/companies/${own._id}/credits`,
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   test("an ADMIN's view of their own company is read-only: credits and feature switches, nothing else", async () => {
@@ -357,50 +514,96 @@ describe('credits, config and features', () => {
       }
     }
     // The company itself, its config and the catalogue stay the platform administrator's (spec part 6).
-    for (const url of [`/api/companies/${own._id}`, `/api/companies/${own._id}/config`, '/api/features', '/api/companies']) {
+    for (const url of [
+      `/api/companies/${own._id}`,
+      `/api/companies/${own._id}/config`,
+      '/api/features',
+      '/api/companies',
+    ]) {
       expect((await stack.as(admin, { method: 'GET', url })).statusCode).toBe(403);
     }
   });
 
   test('the services scope by the identity they are given, not only the routes: an ADMIN identity sees its own company alone', async () => {
     const ctx = stack.running.contexts.get('tenant')!;
-    const admin = { userId: crypto.randomUUID(), companyId: own._id, role: 'ADMIN' as const, email: 'a@own.test', via: 'bearer' as const, ip: '127.0.0.1', sessionId: 'test-session' };
+    const admin = {
+      userId: crypto.randomUUID(),
+      companyId: own._id,
+      role: 'ADMIN' as const,
+      email: 'a@own.test',
+      via: 'bearer' as const,
+      ip: '127.0.0.1',
+      sessionId: 'test-session',
+    };
     const companies = new CompanyService(ctx as ConstructorParameters<typeof CompanyService>[0]);
     const listed = await companies.list(admin, { page: 1, pageSize: 50 });
     expect(listed.items.map((c) => c._id)).toEqual([own._id]);
     expect((await companies.dropdown(admin)).map((c) => c._id)).toEqual([own._id]);
     await expect(companies.get(admin, other._id)).rejects.toMatchObject({ statusCode: 404 });
     await expect(companies.update(admin, other._id, { name: 'Taken over' })).rejects.toMatchObject({ statusCode: 404 });
-    await expect(new FeatureService(ctx).set(admin, other._id, { features: { chat: false } })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(new FeatureService(ctx).set(admin, other._id, { features: { chat: false } })).rejects.toMatchObject({
+      statusCode: 404,
+    });
     expect((await companies.get(admin, own._id))._id).toBe(own._id);
   });
 
   test('the admin config shows branding, domain, status and feature switches', async () => {
     const res = await stack.as(host, { method: 'GET', url: `/api/companies/${own._id}/config` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ _id: own._id, domain: own.domain, status: 'active', language: 'en', features: { transcription: true, custom_gpts: true, forest_ai: true } });
+    expect(res.json()).toMatchObject({
+      _id: own._id,
+      domain: own.domain,
+      status: 'active',
+      language: 'en',
+      features: { transcription: true, custom_gpts: true, forest_ai: true },
+    });
   });
 
   test('the features catalogue and per-company switches', async () => {
     const catalogue = (await stack.as(host, { method: 'GET', url: '/api/features' })).json();
-    expect(catalogue.map((f: { key: string }) => f.key)).toEqual(expect.arrayContaining(['transcription', 'chat', 'analysis', 'custom_gpts', 'clients']));
+    expect(catalogue.map((f: { key: string }) => f.key)).toEqual(
+      expect.arrayContaining(['transcription', 'chat', 'analysis', 'custom_gpts', 'clients']),
+    );
 
-    const res = await stack.as(host, { method: 'PUT', url: `/api/companies/${own._id}/features`, payload: { features: { custom_gpts: false, chat: false } } });
+    const res = await stack.as(host, {
+      method: 'PUT',
+      url: `/api/companies/${own._id}/features`,
+      payload: { features: { custom_gpts: false, chat: false } },
+    });
     expect(res.statusCode).toBe(200);
     const enabled = Object.fromEntries(res.json().map((f: { key: string; enabled: boolean }) => [f.key, f.enabled]));
     expect(enabled).toMatchObject({ custom_gpts: false, chat: false, transcription: true });
 
     const admin = await stack.tokenFor('ADMIN', own._id);
-    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/features` })).json()).toEqual(res.json());
-    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/features` })).statusCode).toBe(404);
-    expect((await stack.as(admin, { method: 'PUT', url: `/api/companies/${own._id}/features`, payload: { features: { chat: true } } })).statusCode).toBe(403);
-    const unknown = await stack.as(host, { method: 'PUT', url: `/api/companies/${own._id}/features`, payload: { features: { teleport: true } } });
+    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${own._id}/features` })).json()).toEqual(
+      res.json(),
+    );
+    expect((await stack.as(admin, { method: 'GET', url: `/api/companies/${other._id}/features` })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (
+        await stack.as(admin, {
+          method: 'PUT',
+          url: `/api/companies/${own._id}/features`,
+          payload: { features: { chat: true } },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const unknown = await stack.as(host, {
+      method: 'PUT',
+      url: `/api/companies/${own._id}/features`,
+      payload: { features: { teleport: true } },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toMatch(/teleport/);
 
     await stack.settle();
     const event = seen.find((e) => e.type === 'company.features_changed' && e.companyId === own._id)!;
-    expect(event.data).toMatchObject({ before: { chat: true, custom_gpts: true }, after: { chat: false, custom_gpts: false } });
+    expect(event.data).toMatchObject({
+      before: { chat: true, custom_gpts: true },
+      after: { chat: false, custom_gpts: false },
+    });
   });
 });
 
@@ -435,29 +638,56 @@ describe('access', () => {
     ['PUT', '/api/companies/:id/features', { features: { chat: false } }],
   ];
 
-  test.each(routes)('%s %s: anonymous 401; ADMIN, USER and CALLER 403; nothing changes', async (method, url, payload) => {
-    const target = (await create(fresh())).json();
-    const path = url.replace(':id', target._id);
-    const before = await writtenSoFar();
-    const anonymous = await stack.as(null, { method: method as 'GET', url: path, ...(payload ? { payload: payload as object } : {}) });
-    expect(anonymous.statusCode).toBe(401);
-    for (const role of ['ADMIN', 'USER', 'CALLER'] as const) {
-      const token = await stack.tokenFor(role, target._id);
-      const res = await stack.as(token, { method: method as 'GET', url: path, ...(payload ? { payload: payload as object } : {}) });
-      expect(res.statusCode).toBe(403);
-    }
-    expect(await writtenSoFar()).toBe(before);
-    const still = (await stack.as(host, { method: 'GET', url: `/api/companies/${target._id}` })).json();
-    expect(still).toMatchObject({ name: target.name, apiKey: `****${target.apiKey.slice(-4)}` });
-  });
+  test.each(routes)(
+    '%s %s: anonymous 401; ADMIN, USER and CALLER 403; nothing changes',
+    async (method, url, payload) => {
+      const target = (await create(fresh())).json();
+      const path = url.replace(':id', target._id);
+      const before = await writtenSoFar();
+      const anonymous = await stack.as(null, {
+        method: method as 'GET',
+        url: path,
+        ...(payload ? { payload: payload as object } : {}),
+      });
+      expect(anonymous.statusCode).toBe(401);
+      for (const role of ['ADMIN', 'USER', 'CALLER'] as const) {
+        const token = await stack.tokenFor(role, target._id);
+        const res = await stack.as(token, {
+          method: method as 'GET',
+          url: path,
+          ...(payload ? { payload: payload as object } : {}),
+        });
+        expect(res.statusCode).toBe(403);
+      }
+      expect(await writtenSoFar()).toBe(before);
+      const still = (await stack.as(host, { method: 'GET', url: `/api/companies/${target._id}` })).json();
+      expect(still).toMatchObject({ name: target.name, apiKey: `****${target.apiKey.slice(-4)}` });
+    },
+  );
 });
 
 test('a unique violation that slips past the pre-check is still a 409 naming the field', async () => {
-  const error = await stack.running.contexts.get('tenant')!
-    .transact((tx) => insertCompany(tx, { name: 'Race', code: 'ACME', domain: 'race', type: 'business', status: 'active', language: 'en' }))
-    .then(() => null, (e: unknown) => e);
+  const error = await stack.running.contexts
+    .get('tenant')!
+    .transact((tx) =>
+      insertCompany(tx, {
+        name: 'Race',
+        code: 'ACME',
+        domain: 'race',
+        type: 'business',
+        status: 'active',
+        language: 'en',
+      }),
+    )
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   expect(() => rethrowDuplicate(error)).toThrow(/code/);
   // Any other database error passes through unchanged.
-  const other = await stack.database.db.execute(sql`select 1/0`).then(() => null, (e: unknown) => e);
+  const other = await stack.database.db.execute(sql`select 1/0`).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(() => rethrowDuplicate(other)).toThrow(other as Error);
 });

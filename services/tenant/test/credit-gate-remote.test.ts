@@ -1,6 +1,21 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildServiceApp, configSchemaFor, CREDIT_CHECK_PATH, CSRF_HEADER, createLogger, HttpError, INTERNAL_TOKEN_HEADER, MemoryBus, remoteCreditGate, TokenSigner, TokenVerifier, type BaseConfig, type Database, type RunningServices } from '@earshot/kit';
+import {
+  buildServiceApp,
+  configSchemaFor,
+  CREDIT_CHECK_PATH,
+  CSRF_HEADER,
+  createLogger,
+  HttpError,
+  INTERNAL_TOKEN_HEADER,
+  MemoryBus,
+  remoteCreditGate,
+  TokenSigner,
+  TokenVerifier,
+  type BaseConfig,
+  type Database,
+  type RunningServices,
+} from '@earshot/kit';
 import { openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY, testSigningKeys } from '@earshot/kit/testing';
 import { tenantService } from '../src';
 
@@ -22,11 +37,25 @@ let host: string;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const config = configSchemaFor([tenantService]).parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', INTERNAL_API_TOKEN: TOKEN, MAIL_WORKER: 'false', COMPANY_OPENING_CREDITS: '0' }) as BaseConfig;
+  const config = configSchemaFor([tenantService]).parse({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    OUTBOX_POLL_MS: '50',
+    INTERNAL_API_TOKEN: TOKEN,
+    MAIL_WORKER: 'false',
+    COMPANY_OPENING_CREDITS: '0',
+  }) as BaseConfig;
   ({ app, running } = await buildServiceApp(tenantService, { config, database, bus, logger, tokens: verifier }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  host = await signer.sign({ userId: crypto.randomUUID(), companyId: null, role: 'HOST_ADMIN', email: 'host@test.local' });
+  host = await signer.sign({
+    userId: crypto.randomUUID(),
+    companyId: null,
+    role: 'HOST_ADMIN',
+    email: 'host@test.local',
+  });
 }, 60_000);
 afterAll(async () => {
   await app.close();
@@ -36,28 +65,62 @@ afterAll(async () => {
 });
 
 const as = (token: string, options: { method: 'GET' | 'POST' | 'PUT'; url: string; payload?: unknown }) =>
-  app.inject({ ...options, payload: options.payload as never, headers: { authorization: `Bearer ${token}`, [CSRF_HEADER]: 'XMLHttpRequest' } });
+  app.inject({
+    ...options,
+    payload: options.payload as never,
+    headers: { authorization: `Bearer ${token}`, [CSRF_HEADER]: 'XMLHttpRequest' },
+  });
 
 async function refusal(promise: Promise<void>): Promise<{ statusCode: number; code: string; message: string } | null> {
-  return promise.then(() => null, (error: unknown) => {
-    expect(error).toBeInstanceOf(HttpError);
-    return error as HttpError & { code: string };
-  });
+  return promise.then(
+    () => null,
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(HttpError);
+      return error as HttpError & { code: string };
+    },
+  );
 }
 
 test('the remote gate: refused with no credits or an unpriced model, allowed once granted', async () => {
-  const company = (await as(host, { method: 'POST', url: '/api/companies', payload: { name: 'Remote Ltd', code: 'REMOTE', domain: 'remote' } })).json() as { _id: string };
+  const company = (
+    await as(host, {
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: 'Remote Ltd', code: 'REMOTE', domain: 'remote' },
+    })
+  ).json() as { _id: string };
   const gate = remoteCreditGate(url, TOKEN);
-  const ask = (extra: Record<string, unknown> = {}) => gate.assertCanSpend({ companyId: company._id, userId: crypto.randomUUID(), feature: 'transcription', ...extra });
+  const ask = (extra: Record<string, unknown> = {}) =>
+    gate.assertCanSpend({ companyId: company._id, userId: crypto.randomUUID(), feature: 'transcription', ...extra });
 
-  expect(await refusal(ask())).toMatchObject({ statusCode: 402, code: 'CREDITS_EXHAUSTED', message: 'Your company has no credits left: ask your administrator' });
-  expect((await as(host, { method: 'POST', url: `/api/companies/${company._id}/credits`, payload: { amount: 10, reason: 'Start' } })).statusCode).toBe(201);
+  expect(await refusal(ask())).toMatchObject({
+    statusCode: 402,
+    code: 'CREDITS_EXHAUSTED',
+    message: 'Your company has no credits left: ask your administrator',
+  });
+  expect(
+    (
+      await as(host, {
+        method: 'POST',
+        url: `/api/companies/${company._id}/credits`,
+        payload: { amount: 10, reason: 'Start' },
+      })
+    ).statusCode,
+  ).toBe(201);
   expect(await refusal(ask({ engine: 'pocketsphinx' }))).toBeNull();
-  expect(await refusal(ask({ modelId: crypto.randomUUID() }))).toMatchObject({ statusCode: 409, code: 'MODEL_NOT_PRICED' });
+  expect(await refusal(ask({ modelId: crypto.randomUUID() }))).toMatchObject({
+    statusCode: 409,
+    code: 'MODEL_NOT_PRICED',
+  });
 });
 
 test('the check is for our services only: a wrong or missing token is a 401, a bad request a 400', async () => {
-  const call = (headers: Record<string, string>, body: unknown) => fetch(`${url}${CREDIT_CHECK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const call = (headers: Record<string, string>, body: unknown) =>
+    fetch(`${url}${CREDIT_CHECK_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const request = { companyId: crypto.randomUUID(), userId: null, feature: 'chat' };
   expect((await call({}, request)).status).toBe(401);
   expect((await call({ [INTERNAL_TOKEN_HEADER]: 'x'.repeat(40) }, request)).status).toBe(401);

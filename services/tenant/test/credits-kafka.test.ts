@@ -26,16 +26,32 @@ describeKafka('credits charged from Kafka', () => {
       expect(res.statusCode).toBe(201);
       return res.json() as { _id: string };
     };
-    const { _id: companyId } = await post('/api/companies', { name: 'Kafka Charges', code: 'KAFKA', domain: 'kafka-charges' });
+    const { _id: companyId } = await post('/api/companies', {
+      name: 'Kafka Charges',
+      code: 'KAFKA',
+      domain: 'kafka-charges',
+    });
     await post(`/api/companies/${companyId}/credits`, { amount: 1_000, reason: 'Opening' });
     const modelId = randomUUID();
     // 1,234 input tokens at 0.7 per 1,000 and 321 output tokens at 2.1 per 1,000: 1.5379 credits a reply.
     await post('/api/pricing', { modelId, unit: 'input_1k', credits: 0.7 });
     await post('/api/pricing', { modelId, unit: 'output_1k', credits: 2.1 });
-    const reply = (): Envelope => buildEnvelope({
-      type: 'chat_reply.finished', companyId, actor: { type: 'user', id: randomUUID(), role: 'USER' },
-      data: { conversationId: randomUUID(), messageId: randomUUID(), model: 'kafka-model', providerId: randomUUID(), builtIn: false, status: 'complete', usage: { promptTokens: 1234, completionTokens: 321, totalTokens: 1555 }, modelId },
-    });
+    const reply = (): Envelope =>
+      buildEnvelope({
+        type: 'chat_reply.finished',
+        companyId,
+        actor: { type: 'user', id: randomUUID(), role: 'USER' },
+        data: {
+          conversationId: randomUUID(),
+          messageId: randomUUID(),
+          model: 'kafka-model',
+          providerId: randomUUID(),
+          builtIn: false,
+          status: 'complete',
+          usage: { promptTokens: 1234, completionTokens: 321, totalTokens: 1555 },
+          modelId,
+        },
+      });
 
     const topic = unique('chat');
     const consumer = stack.running.consumers.get('tenant')!;
@@ -55,14 +71,26 @@ describeKafka('credits charged from Kafka', () => {
 
     const replies = Array.from({ length: 200 }, reply);
     let next = 0;
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      for (let i = next++; i < replies.length; i = next++) await bus!.publish([{ topic, key: companyId, envelope: replies[i]! }]);
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = next++; i < replies.length; i = next++)
+          await bus!.publish([{ topic, key: companyId, envelope: replies[i]! }]);
+      }),
+    );
     await bus.publish(replies.slice(0, 20).map((envelope) => ({ topic, key: companyId, envelope })));
 
-    const charged = async () => (await stack.database.query<{ n: number }>(`select count(distinct event_id)::int as n from tenant.credit_ledger where company_id = $1 and kind = 'charge'`, [companyId]))[0]!.n;
+    const charged = async () =>
+      (
+        await stack.database.query<{ n: number }>(
+          `select count(distinct event_id)::int as n from tenant.credit_ledger where company_id = $1 and kind = 'charge'`,
+          [companyId],
+        )
+      )[0]!.n;
     while ((await charged()) < replies.length) await new Promise((resolve) => setTimeout(resolve, 100));
-    const [account] = await stack.database.query<{ balance: string }>('select balance::text from tenant.credit_accounts where company_id = $1', [companyId]);
+    const [account] = await stack.database.query<{ balance: string }>(
+      'select balance::text from tenant.credit_accounts where company_id = $1',
+      [companyId],
+    );
     // 1,000 − 200 × 1.5379 = 692.42, charged once each (the twice-written 20 included).
     expect(Number(account!.balance)).toBeCloseTo(692.42, 4);
     expect(await charged()).toBe(replies.length);

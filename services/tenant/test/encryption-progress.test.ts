@@ -14,12 +14,22 @@ beforeAll(async () => {
   stack = await createTestStack([tenantService]);
   host = await stack.tokenFor('HOST_ADMIN', null);
   for (const key of ['a', 'b'] as const) {
-    const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: `Encrypting ${key}`, code: `ENC-${key}`, domain: `encrypting-${key}` } });
+    const res = await stack.as(host, {
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: `Encrypting ${key}`, code: `ENC-${key}`, domain: `encrypting-${key}` },
+    });
     companies[key] = res.json()._id;
   }
   const on = await stack.as(host, {
-    method: 'PUT', url: `/api/companies/${companies.a}/policies`,
-    payload: { redaction: 'off', keepOriginal: false, encryption: true, retention: { recordingsDays: null, chatsDays: null, auditDays: null } },
+    method: 'PUT',
+    url: `/api/companies/${companies.a}/policies`,
+    payload: {
+      redaction: 'off',
+      keepOriginal: false,
+      encryption: true,
+      retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+    },
   });
   expect(on.statusCode).toBe(200);
 }, 60_000);
@@ -27,12 +37,29 @@ afterAll(async () => stack.close());
 
 const url = (id: string) => `/api/companies/${id}/encryption`;
 
-function progressed(companyId: string, service: string, done: number, total: number, state: 'running' | 'done', at: string): Envelope {
-  return { ...buildEnvelope({ type: 'company.encryption_progressed', companyId, actor: system, data: { companyId, service, done, total, state } }), occurredAt: at };
+function progressed(
+  companyId: string,
+  service: string,
+  done: number,
+  total: number,
+  state: 'running' | 'done',
+  at: string,
+): Envelope {
+  return {
+    ...buildEnvelope({
+      type: 'company.encryption_progressed',
+      companyId,
+      actor: system,
+      data: { companyId, service, done, total, state },
+    }),
+    occurredAt: at,
+  };
 }
 
 async function deliver(...envelopes: Envelope[]): Promise<void> {
-  await stack.bus.publish(envelopes.map((envelope) => ({ topic: 'earshot.keys', key: envelope.companyId ?? '', envelope })));
+  await stack.bus.publish(
+    envelopes.map((envelope) => ({ topic: 'earshot.keys', key: envelope.companyId ?? '', envelope })),
+  );
   await stack.settle();
 }
 
@@ -43,7 +70,13 @@ test('before any service reports, every encrypting service is idle', async () =>
   expect(res.statusCode).toBe(200);
   expect(res.json()).toEqual({
     encryption: true,
-    services: ['file', 'transcription', 'chat', 'prompt'].map((name) => ({ service: name, state: 'idle', done: 0, total: 0, updatedAt: null })),
+    services: ['file', 'transcription', 'chat', 'prompt'].map((name) => ({
+      service: name,
+      state: 'idle',
+      done: 0,
+      total: 0,
+      updatedAt: null,
+    })),
   });
 });
 
@@ -53,15 +86,35 @@ test('events from two services are projected; the newest wins, an older one arri
   const late = progressed(companies.a, 'file', 200, 300, 'running', '2026-11-26T07:00:03.000Z');
   const words = progressed(companies.a, 'transcription', 120, 300, 'running', '2026-11-26T07:00:04.000Z');
   await deliver(first);
-  expect(service((await stack.as(host, { method: 'GET', url: url(companies.a) })).json(), 'file'))
-    .toEqual({ service: 'file', state: 'running', done: 100, total: 300, updatedAt: '2026-11-26T07:00:00.000Z' });
+  expect(service((await stack.as(host, { method: 'GET', url: url(companies.a) })).json(), 'file')).toEqual({
+    service: 'file',
+    state: 'running',
+    done: 100,
+    total: 300,
+    updatedAt: '2026-11-26T07:00:00.000Z',
+  });
   await deliver(newer, late, words, newer);
   const body = (await stack.as(host, { method: 'GET', url: url(companies.a) })).json();
-  expect(service(body, 'file')).toEqual({ service: 'file', state: 'done', done: 300, total: 300, updatedAt: '2026-11-26T07:00:05.000Z' });
-  expect(service(body, 'transcription')).toEqual({ service: 'transcription', state: 'running', done: 120, total: 300, updatedAt: '2026-11-26T07:00:04.000Z' });
+  expect(service(body, 'file')).toEqual({
+    service: 'file',
+    state: 'done',
+    done: 300,
+    total: 300,
+    updatedAt: '2026-11-26T07:00:05.000Z',
+  });
+  expect(service(body, 'transcription')).toEqual({
+    service: 'transcription',
+    state: 'running',
+    done: 120,
+    total: 300,
+    updatedAt: '2026-11-26T07:00:04.000Z',
+  });
   expect(service(body, 'chat')?.state).toBe('idle');
   // Another company's figures are its own.
-  expect((await stack.as(host, { method: 'GET', url: url(companies.b) })).json()).toMatchObject({ encryption: false, services: expect.arrayContaining([expect.objectContaining({ service: 'file', state: 'idle' })]) });
+  expect((await stack.as(host, { method: 'GET', url: url(companies.b) })).json()).toMatchObject({
+    encryption: false,
+    services: expect.arrayContaining([expect.objectContaining({ service: 'file', state: 'idle' })]),
+  });
 });
 
 test('the company’s ADMIN reads their own; another company’s is a 404, a USER is refused, an unknown company is a 404', async () => {
@@ -70,6 +123,10 @@ test('the company’s ADMIN reads their own; another company’s is a 404, a USE
   expect(own.statusCode).toBe(200);
   expect(service(own.json(), 'file')?.state).toBe('done');
   expect((await stack.as(admin, { method: 'GET', url: url(companies.b) })).statusCode).toBe(404);
-  expect((await stack.as(await stack.tokenFor('USER', companies.a), { method: 'GET', url: url(companies.a) })).statusCode).toBe(403);
-  expect((await stack.as(host, { method: 'GET', url: url('00000000-0000-4000-8000-000000000000') })).statusCode).toBe(404);
+  expect(
+    (await stack.as(await stack.tokenFor('USER', companies.a), { method: 'GET', url: url(companies.a) })).statusCode,
+  ).toBe(403);
+  expect((await stack.as(host, { method: 'GET', url: url('00000000-0000-4000-8000-000000000000') })).statusCode).toBe(
+    404,
+  );
 });

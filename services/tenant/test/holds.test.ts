@@ -17,7 +17,11 @@ const b = { id: '', admin: '' };
 const silence = Buffer.concat([wavHeader(32_000), Buffer.alloc(32_000)]);
 
 async function createCompany(code: string): Promise<string> {
-  const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: `Hold ${code}`, code, domain: code.toLowerCase() } });
+  const res = await stack.as(host, {
+    method: 'POST',
+    url: '/api/companies',
+    payload: { name: `Hold ${code}`, code, domain: code.toLowerCase() },
+  });
   expect(res.statusCode).toBe(201);
   return (res.json() as { _id: string })._id;
 }
@@ -29,13 +33,20 @@ async function createClient(token: string, name: string): Promise<string> {
   return (res.json() as { _id: string })._id;
 }
 
-const clientHold = (token: string, id: string, payload: unknown) => stack.as(token, { method: 'PUT', url: `/api/clients/${id}/hold`, payload: payload as Record<string, unknown> });
-const companyHold = (token: string, id: string, payload: unknown) => stack.as(token, { method: 'PUT', url: `/api/companies/${id}/hold`, payload: payload as Record<string, unknown> });
-const audited = (type: string, id: string) => stack.database.query<{ actor: { id: string }; data: { hold: boolean; reason: string } }>(
-  'select actor, data from audit.entries where type = $1 and target_id = $2 order by seq', [type, id]);
+const clientHold = (token: string, id: string, payload: unknown) =>
+  stack.as(token, { method: 'PUT', url: `/api/clients/${id}/hold`, payload: payload as Record<string, unknown> });
+const companyHold = (token: string, id: string, payload: unknown) =>
+  stack.as(token, { method: 'PUT', url: `/api/companies/${id}/hold`, payload: payload as Record<string, unknown> });
+const audited = (type: string, id: string) =>
+  stack.database.query<{ actor: { id: string }; data: { hold: boolean; reason: string } }>(
+    'select actor, data from audit.entries where type = $1 and target_id = $2 order by seq',
+    [type, id],
+  );
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService, fileService, transcriptionService, auditService], { TRANSCRIPTION_WORKER: 'false' });
+  stack = await createTestStack([tenantService, fileService, transcriptionService, auditService], {
+    TRANSCRIPTION_WORKER: 'false',
+  });
   serveUnmeteredCredits(stack.database);
   host = await stack.tokenFor('HOST_ADMIN', null, hostId);
   a.id = await createCompany('HOLDA');
@@ -61,7 +72,9 @@ test('a client’s hold: its ADMIN or HOST_ADMIN place it, CALLER and USER may n
   const lifted = await clientHold(host, client, { hold: false, reason: '  Settled out of court ' });
   expect(lifted.json()).toEqual({ hold: false, reason: 'Settled out of court', by: hostId, at: expect.any(String) });
   // Lifting what is not held changes nothing and announces nothing.
-  expect((await clientHold(a.admin, client, { hold: false, reason: 'again' })).json().reason).toBe('Settled out of court');
+  expect((await clientHold(a.admin, client, { hold: false, reason: 'again' })).json().reason).toBe(
+    'Settled out of court',
+  );
   await stack.settle();
   expect((await audited('client.hold_changed', client)).map((e) => [e.data.hold, e.data.reason, e.actor.id])).toEqual([
     [true, 'Dispute 2026-9', a.adminId],
@@ -120,12 +133,17 @@ test('a company’s hold is HOST_ADMIN’s: while held the company, its clients 
 
   const company = await stack.as(host, { method: 'DELETE', url: `/api/companies/${a.id}` });
   expect(company.statusCode).toBe(409);
-  expect(company.json().message).toBe('This company is under legal hold: nothing of it can be deleted until the hold is lifted');
+  expect(company.json().message).toBe(
+    'This company is under legal hold: nothing of it can be deleted until the hold is lifted',
+  );
   expect((await stack.as(host, { method: 'GET', url: `/api/companies/${a.id}` })).json().status).toBe('active');
   expect((await stack.as(a.admin, { method: 'DELETE', url: `/api/clients/${client}` })).statusCode).toBe(409);
   expect((await stack.as(a.user, { method: 'DELETE', url: `/api/transcripts/${fileId}` })).statusCode).toBe(409);
   // Company B is not held.
-  expect((await stack.as(b.admin, { method: 'DELETE', url: `/api/clients/${await createClient(b.admin, 'Free')}` })).statusCode).toBe(200);
+  expect(
+    (await stack.as(b.admin, { method: 'DELETE', url: `/api/clients/${await createClient(b.admin, 'Free')}` }))
+      .statusCode,
+  ).toBe(200);
 
   const lifted = await companyHold(host, a.id, { hold: false, reason: 'Inquiry closed' });
   expect(lifted.json()).toMatchObject({ hold: false, reason: 'Inquiry closed', by: hostId });
@@ -143,15 +161,25 @@ test('a hold in force reads back on the client (detail and list) and the company
   await clientHold(a.admin, client, { hold: true, reason: 'Complaint 77' });
   const detail = await stack.as(a.admin, { method: 'GET', url: `/api/clients/${client}` });
   expect(detail.json().hold).toEqual({ reason: 'Complaint 77', by: a.adminId, at: expect.any(String) });
-  const listed = (await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=Read%20back' })).json().items as { _id: string; hold: unknown }[];
+  const listed = (await stack.as(a.admin, { method: 'GET', url: '/api/clients?search=Read%20back' })).json().items as {
+    _id: string;
+    hold: unknown;
+  }[];
   expect(listed.find((c) => c._id === client)?.hold).toMatchObject({ reason: 'Complaint 77' });
   // Another company's admin still cannot see the client, hold or not.
   expect((await stack.as(b.admin, { method: 'GET', url: `/api/clients/${client}` })).statusCode).toBe(404);
 
   await companyHold(host, a.id, { hold: true, reason: 'Audit season' });
   // A company is read by HOST_ADMIN only (an ADMIN reads their policies, not the company row).
-  expect((await stack.as(host, { method: 'GET', url: `/api/companies/${a.id}` })).json().hold).toEqual({ reason: 'Audit season', by: hostId, at: expect.any(String) });
-  const companies = (await stack.as(host, { method: 'GET', url: '/api/companies?pageSize=100' })).json().items as { _id: string; hold: unknown }[];
+  expect((await stack.as(host, { method: 'GET', url: `/api/companies/${a.id}` })).json().hold).toEqual({
+    reason: 'Audit season',
+    by: hostId,
+    at: expect.any(String),
+  });
+  const companies = (await stack.as(host, { method: 'GET', url: '/api/companies?pageSize=100' })).json().items as {
+    _id: string;
+    hold: unknown;
+  }[];
   expect(companies.find((c) => c._id === a.id)?.hold).toMatchObject({ reason: 'Audit season' });
   expect(companies.find((c) => c._id === b.id)?.hold).toBeNull();
 

@@ -12,7 +12,9 @@ let host: string;
 const system = { type: 'system', id: null } as const;
 const DAY = 86_400_000;
 
-interface Company { _id: string }
+interface Company {
+  _id: string;
+}
 let big: Company;
 let small: Company;
 let idle: Company;
@@ -24,29 +26,75 @@ async function company(payload: Record<string, unknown>): Promise<Company> {
 }
 
 async function deliver(...envelopes: Envelope[]): Promise<void> {
-  await stack.bus.publish(envelopes.map((envelope) => ({ topic: envelope.type.startsWith('user.') ? 'earshot.auth' : envelope.type.startsWith('file.') ? 'earshot.file' : 'earshot.transcription', key: envelope.companyId ?? 'platform', envelope })));
+  await stack.bus.publish(
+    envelopes.map((envelope) => ({
+      topic: envelope.type.startsWith('user.')
+        ? 'earshot.auth'
+        : envelope.type.startsWith('file.')
+          ? 'earshot.file'
+          : 'earshot.transcription',
+      key: envelope.companyId ?? 'platform',
+      envelope,
+    })),
+  );
   await stack.settle();
 }
 
-const member = (id: string, companyId: string) => buildEnvelope({
-  type: 'user.created', companyId, actor: system,
-  data: { id, before: null, after: { email: `${id}@saas.test`, firstName: 'P', lastName: id.slice(0, 4), role: 'USER', companyId } },
-});
+const member = (id: string, companyId: string) =>
+  buildEnvelope({
+    type: 'user.created',
+    companyId,
+    actor: system,
+    data: {
+      id,
+      before: null,
+      after: { email: `${id}@saas.test`, firstName: 'P', lastName: id.slice(0, 4), role: 'USER', companyId },
+    },
+  });
 const signedIn = (id: string, companyId: string, daysAgo: number): Envelope => ({
-  ...buildEnvelope({ type: 'user.signed_in', companyId, actor: system, data: { id, email: `${id}@saas.test`, method: 'password' } }),
+  ...buildEnvelope({
+    type: 'user.signed_in',
+    companyId,
+    actor: system,
+    data: { id, email: `${id}@saas.test`, method: 'password' },
+  }),
   occurredAt: new Date(Date.now() - daysAgo * DAY).toISOString(),
 });
-const stored = (companyId: string, size: number) => buildEnvelope({
-  type: 'file.uploaded', companyId, actor: system,
-  data: { id: crypto.randomUUID(), storageKey: 'k', originalName: 'a.wav', mimeType: 'audio/wav', size, clientId: null, uploadedBy: null },
-});
-const transcribed = (companyId: string, duration: number) => buildEnvelope({
-  type: 'transcript.completed', companyId, actor: system,
-  data: { id: crypto.randomUUID(), fileId: crypto.randomUUID(), engine: 'pocketsphinx', duration, speakers: 1, words: 0, fileName: 'a.wav', parts: 0 },
-});
+const stored = (companyId: string, size: number) =>
+  buildEnvelope({
+    type: 'file.uploaded',
+    companyId,
+    actor: system,
+    data: {
+      id: crypto.randomUUID(),
+      storageKey: 'k',
+      originalName: 'a.wav',
+      mimeType: 'audio/wav',
+      size,
+      clientId: null,
+      uploadedBy: null,
+    },
+  });
+const transcribed = (companyId: string, duration: number) =>
+  buildEnvelope({
+    type: 'transcript.completed',
+    companyId,
+    actor: system,
+    data: {
+      id: crypto.randomUUID(),
+      fileId: crypto.randomUUID(),
+      engine: 'pocketsphinx',
+      duration,
+      speakers: 1,
+      words: 0,
+      fileName: 'a.wav',
+      parts: 0,
+    },
+  });
 
 const now = new Date();
-const month = (back: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7);
+const month = (back: number) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7);
 const people = Array.from({ length: 5 }, () => crypto.randomUUID());
 
 beforeAll(async () => {
@@ -56,20 +104,43 @@ beforeAll(async () => {
   small = await company({ name: 'Small Calls', code: 'SMALL', domain: 'small', status: 'suspended' });
   idle = await company({ name: 'Idle', code: 'IDLE', domain: 'idle', status: 'inactive' });
   // 2 credits a minute of the offline engine's transcription, from now on.
-  expect((await stack.as(host, { method: 'POST', url: '/api/pricing', payload: { engine: 'pocketsphinx', unit: 'audio_minute', credits: 2 } })).statusCode).toBe(201);
+  expect(
+    (
+      await stack.as(host, {
+        method: 'POST',
+        url: '/api/pricing',
+        payload: { engine: 'pocketsphinx', unit: 'audio_minute', credits: 2 },
+      })
+    ).statusCode,
+  ).toBe(201);
   await deliver(
-    ...people.slice(0, 3).map((id) => member(id, big._id)), ...people.slice(3).map((id) => member(id, small._id)),
+    ...people.slice(0, 3).map((id) => member(id, big._id)),
+    ...people.slice(3).map((id) => member(id, small._id)),
     // Within 30 days: people 0, 1 (twice: the later counts) and 3; person 2 signed in 31 days ago.
-    signedIn(people[0]!, big._id, 1), signedIn(people[1]!, big._id, 40), signedIn(people[1]!, big._id, 29), signedIn(people[2]!, big._id, 31), signedIn(people[3]!, small._id, 0),
+    signedIn(people[0]!, big._id, 1),
+    signedIn(people[1]!, big._id, 40),
+    signedIn(people[1]!, big._id, 29),
+    signedIn(people[2]!, big._id, 31),
+    signedIn(people[3]!, small._id, 0),
     // A late, older sign-in does not take back a newer one.
     signedIn(people[0]!, big._id, 60),
-    stored(big._id, 1_500_000), stored(big._id, 500_000), stored(small._id, 42),
-    transcribed(big._id, 90), transcribed(big._id, 30), transcribed(small._id, 60),
+    stored(big._id, 1_500_000),
+    stored(big._id, 500_000),
+    stored(small._id, 42),
+    transcribed(big._id, 90),
+    transcribed(big._id, 30),
+    transcribed(small._id, 60),
   );
   // An earlier charge of Big Calls, moved to two months ago; one of 13 months ago is outside the 12.
   await deliver(transcribed(big._id, 600), transcribed(small._id, 120));
-  await stack.database.query(`update tenant.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 600`, [big._id, `${month(2)}-15T12:00:00Z`]);
-  await stack.database.query(`update tenant.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 120`, [small._id, `${month(12)}-15T12:00:00Z`]);
+  await stack.database.query(
+    `update tenant.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 600`,
+    [big._id, `${month(2)}-15T12:00:00Z`],
+  );
+  await stack.database.query(
+    `update tenant.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 120`,
+    [small._id, `${month(12)}-15T12:00:00Z`],
+  );
 }, 60_000);
 afterAll(async () => stack?.close());
 
@@ -77,17 +148,53 @@ test('the platform at a glance: statuses, members active within 30 days, storage
   const res = await stack.as(host, { method: 'GET', url: '/api/dashboards/saas' });
   expect(res.statusCode).toBe(200);
   const dto = res.json() as SaasDto;
-  expect(dto.statuses).toEqual([{ status: 'active', count: 1 }, { status: 'inactive', count: 1 }, { status: 'suspended', count: 1 }]);
+  expect(dto.statuses).toEqual([
+    { status: 'active', count: 1 },
+    { status: 'inactive', count: 1 },
+    { status: 'suspended', count: 1 },
+  ]);
   expect(dto.activeUsers).toBe(3);
   expect(dto.companies).toEqual([
-    { companyId: big._id, name: 'Big Calls', status: 'active', users: 3, activeUsers: 2, storageBytes: 2_000_000, maxStorageBytes: 5_000_000, transcriptionSeconds: 120, credits: 4 },
-    { companyId: idle._id, name: 'Idle', status: 'inactive', users: 0, activeUsers: 0, storageBytes: 0, maxStorageBytes: null, transcriptionSeconds: 0, credits: 0 },
-    { companyId: small._id, name: 'Small Calls', status: 'suspended', users: 2, activeUsers: 1, storageBytes: 42, maxStorageBytes: null, transcriptionSeconds: 60, credits: 2 },
+    {
+      companyId: big._id,
+      name: 'Big Calls',
+      status: 'active',
+      users: 3,
+      activeUsers: 2,
+      storageBytes: 2_000_000,
+      maxStorageBytes: 5_000_000,
+      transcriptionSeconds: 120,
+      credits: 4,
+    },
+    {
+      companyId: idle._id,
+      name: 'Idle',
+      status: 'inactive',
+      users: 0,
+      activeUsers: 0,
+      storageBytes: 0,
+      maxStorageBytes: null,
+      transcriptionSeconds: 0,
+      credits: 0,
+    },
+    {
+      companyId: small._id,
+      name: 'Small Calls',
+      status: 'suspended',
+      users: 2,
+      activeUsers: 1,
+      storageBytes: 42,
+      maxStorageBytes: null,
+      transcriptionSeconds: 60,
+      credits: 2,
+    },
   ]);
   expect(dto.monthly).toEqual([
     { month: month(2), companyId: big._id, transcriptionSeconds: 600, credits: 20 },
-    ...[{ month: month(0), companyId: big._id, transcriptionSeconds: 120, credits: 4 }, { month: month(0), companyId: small._id, transcriptionSeconds: 60, credits: 2 }]
-      .sort((a, b) => a.companyId.localeCompare(b.companyId)),
+    ...[
+      { month: month(0), companyId: big._id, transcriptionSeconds: 120, credits: 4 },
+      { month: month(0), companyId: small._id, transcriptionSeconds: 60, credits: 2 },
+    ].sort((a, b) => a.companyId.localeCompare(b.companyId)),
   ]);
   expect(dto.top).toEqual([
     { companyId: big._id, name: 'Big Calls', credits: 4, transcriptionSeconds: 120 },
@@ -97,7 +204,9 @@ test('the platform at a glance: statuses, members active within 30 days, storage
 
 test('only the platform administrator opens it', async () => {
   for (const role of ['ADMIN', 'USER', 'CALLER'] as const) {
-    expect((await stack.as(await stack.tokenFor(role, big._id), { method: 'GET', url: '/api/dashboards/saas' })).statusCode).toBe(403);
+    expect(
+      (await stack.as(await stack.tokenFor(role, big._id), { method: 'GET', url: '/api/dashboards/saas' })).statusCode,
+    ).toBe(403);
   }
   expect((await stack.as(null, { method: 'GET', url: '/api/dashboards/saas' })).statusCode).toBe(401);
 });

@@ -18,25 +18,52 @@ beforeAll(async () => {
 afterAll(async () => stack.close());
 
 const created = (id: string, prices?: { unit: 'input_1k' | 'output_1k' | 'audio_minute'; credits: number }[]) => {
-  const after = { providerId: randomUUID(), name: `model-${id.slice(0, 8)}`, label: 'Local', purpose: 'chat', isDefault: true, contextSize: null, enabled: true };
-  return buildEnvelope({ type: 'ai_model.created', companyId: null, actor: SYSTEM_ACTOR, data: { id, before: null, after, ...(prices ? { prices } : {}) } } as NewEvent);
+  const after = {
+    providerId: randomUUID(),
+    name: `model-${id.slice(0, 8)}`,
+    label: 'Local',
+    purpose: 'chat',
+    isDefault: true,
+    contextSize: null,
+    enabled: true,
+  };
+  return buildEnvelope({
+    type: 'ai_model.created',
+    companyId: null,
+    actor: SYSTEM_ACTOR,
+    data: { id, before: null, after, ...(prices ? { prices } : {}) },
+  } as NewEvent);
 };
 async function deliver(...envelopes: ReturnType<typeof created>[]) {
   await stack.bus.publish(envelopes.map((envelope) => ({ topic: topicOf('ai_model.created'), key: '', envelope })));
   await stack.settle();
 }
 const history = async (modelId: string) =>
-  ((await stack.as(host, { method: 'GET', url: `/api/pricing/history?modelId=${modelId}` })).json() as PriceDto[]).map((p) => [p.unit, p.credits]).sort();
+  ((await stack.as(host, { method: 'GET', url: `/api/pricing/history?modelId=${modelId}` })).json() as PriceDto[])
+    .map((p) => [p.unit, p.credits])
+    .sort();
 
 test('the prices on ai_model.created are set from the event, each with price.set', async () => {
   const id = randomUUID();
   const seen: string[] = [];
-  await stack.bus.subscribe({ group: 'starting-prices-observer', topics: ['earshot.tenant'], handle: async (e) => {
-    const data = e.data as { modelId?: string; unit?: string };
-    if (e.type === 'price.set' && data.modelId === id) seen.push(data.unit!);
-  } });
-  await deliver(created(id, [{ unit: 'input_1k', credits: 0 }, { unit: 'output_1k', credits: 0 }]));
-  expect(await history(id)).toEqual([['input_1k', 0], ['output_1k', 0]]);
+  await stack.bus.subscribe({
+    group: 'starting-prices-observer',
+    topics: ['earshot.tenant'],
+    handle: async (e) => {
+      const data = e.data as { modelId?: string; unit?: string };
+      if (e.type === 'price.set' && data.modelId === id) seen.push(data.unit!);
+    },
+  });
+  await deliver(
+    created(id, [
+      { unit: 'input_1k', credits: 0 },
+      { unit: 'output_1k', credits: 0 },
+    ]),
+  );
+  expect(await history(id)).toEqual([
+    ['input_1k', 0],
+    ['output_1k', 0],
+  ]);
   expect(seen.sort()).toEqual(['input_1k', 'output_1k']);
 });
 
@@ -46,7 +73,11 @@ test('a model without starting prices gets none; a model priced already keeps it
   expect(await history(plain)).toEqual([]);
 
   const priced = randomUUID();
-  const set = await stack.as(host, { method: 'POST', url: '/api/pricing', payload: { modelId: priced, unit: 'audio_minute', credits: 2 } });
+  const set = await stack.as(host, {
+    method: 'POST',
+    url: '/api/pricing',
+    payload: { modelId: priced, unit: 'audio_minute', credits: 2 },
+  });
   expect(set.statusCode).toBe(201);
   await deliver(created(priced, [{ unit: 'audio_minute', credits: 0 }]));
   expect(await history(priced)).toEqual([['audio_minute', 2]]);

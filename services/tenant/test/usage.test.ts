@@ -9,7 +9,10 @@ import { tenantService } from '../src';
 let stack: TestStack;
 let host: string;
 
-interface Company { _id: string; code: string }
+interface Company {
+  _id: string;
+  code: string;
+}
 let a: Company;
 let b: Company;
 const people = {
@@ -19,18 +22,39 @@ const people = {
   // A name a spreadsheet would run as a formula.
   formula: crypto.randomUUID(),
 };
-const tokens: Record<'admin' | 'user' | 'caller' | 'otherAdmin', string> = { admin: '', user: '', caller: '', otherAdmin: '' };
+const tokens: Record<'admin' | 'user' | 'caller' | 'otherAdmin', string> = {
+  admin: '',
+  user: '',
+  caller: '',
+  otherAdmin: '',
+};
 
 async function company(name: string, code: string): Promise<Company> {
-  const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name, code, domain: code.toLowerCase() } });
+  const res = await stack.as(host, {
+    method: 'POST',
+    url: '/api/companies',
+    payload: { name, code, domain: code.toLowerCase() },
+  });
   expect(res.statusCode).toBe(201);
   return res.json() as Company;
 }
 
 /** A user of a company, as the auth service announces it. */
-async function person(id: string, companyId: string, firstName: string, lastName: string, role: 'ADMIN' | 'USER' | 'CALLER', monthlyCredits: number | null = null) {
+async function person(
+  id: string,
+  companyId: string,
+  firstName: string,
+  lastName: string,
+  role: 'ADMIN' | 'USER' | 'CALLER',
+  monthlyCredits: number | null = null,
+) {
   const state = { email: `${id}@usage.test`, firstName, lastName, role, companyId, monthlyCredits };
-  const envelope = buildEnvelope({ type: 'user.created', companyId, actor: { type: 'system', id: null }, data: { id, before: null, after: state } });
+  const envelope = buildEnvelope({
+    type: 'user.created',
+    companyId,
+    actor: { type: 'system', id: null },
+    data: { id, before: null, after: state },
+  });
   await stack.bus.publish([{ topic: 'earshot.auth', key: companyId, envelope }]);
   await stack.settle();
 }
@@ -57,7 +81,21 @@ async function entry(companyId: string, e: Entry): Promise<void> {
   await stack.database.query(
     `insert into tenant.credit_ledger (company_id, kind, amount, reason, feature, model, engine, unit, measured, quantity, unit_price, event_id, user_id, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, round($9::numeric / (case $8 when 'audio_minute' then 60 else 1000 end), 4), $10, $11, $12, coalesce($13::timestamptz, now()))`,
-    [companyId, e.kind, e.amount, e.reason ?? null, e.feature ?? null, e.model ?? null, e.engine ?? null, e.unit ?? null, e.measured ?? null, e.unitPrice ?? null, e.eventId ?? null, e.userId ?? null, e.at ?? null],
+    [
+      companyId,
+      e.kind,
+      e.amount,
+      e.reason ?? null,
+      e.feature ?? null,
+      e.model ?? null,
+      e.engine ?? null,
+      e.unit ?? null,
+      e.measured ?? null,
+      e.unitPrice ?? null,
+      e.eventId ?? null,
+      e.userId ?? null,
+      e.at ?? null,
+    ],
   );
 }
 
@@ -80,25 +118,135 @@ beforeAll(async () => {
 
   // February 2025, and what lies just outside it.
   await entry(a._id, { kind: 'grant', amount: 100, at: '2025-01-10T12:00:00Z', reason: 'Start' });
-  await entry(a._id, { kind: 'charge', amount: -1, at: '2025-01-31T23:59:59.999Z', feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 250, unitPrice: 4, userId: people.user });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -1,
+    at: '2025-01-31T23:59:59.999Z',
+    feature: 'chat',
+    model: 'gpt-4o',
+    unit: 'output_1k',
+    measured: 250,
+    unitPrice: 4,
+    userId: people.user,
+  });
   // One reply: two lines, one per unit, of the same event.
-  await entry(a._id, { kind: 'charge', amount: -2, at: '2025-02-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', measured: 1000, unitPrice: 2, eventId: 'reply-1', userId: people.user });
-  await entry(a._id, { kind: 'charge', amount: -2, at: '2025-02-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 500, unitPrice: 4, eventId: 'reply-1', userId: people.user });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -2,
+    at: '2025-02-01T00:00:00Z',
+    feature: 'chat',
+    model: 'gpt-4o',
+    unit: 'input_1k',
+    measured: 1000,
+    unitPrice: 2,
+    eventId: 'reply-1',
+    userId: people.user,
+  });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -2,
+    at: '2025-02-01T00:00:00Z',
+    feature: 'chat',
+    model: 'gpt-4o',
+    unit: 'output_1k',
+    measured: 500,
+    unitPrice: 4,
+    eventId: 'reply-1',
+    userId: people.user,
+  });
   await entry(a._id, { kind: 'grant', amount: 50, at: '2025-02-03T08:00:00Z', reason: 'Top-up' });
   // A queued transcription: held, then settled at its real length.
-  await entry(a._id, { kind: 'reservation', amount: -10, at: '2025-02-15T09:00:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.admin });
-  await entry(a._id, { kind: 'release', amount: 10, at: '2025-02-15T09:05:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.admin });
-  await entry(a._id, { kind: 'charge', amount: -1.5, at: '2025-02-15T09:05:00Z', feature: 'transcription', engine: 'pocketsphinx', unit: 'audio_minute', measured: 90, unitPrice: 1, userId: people.admin });
+  await entry(a._id, {
+    kind: 'reservation',
+    amount: -10,
+    at: '2025-02-15T09:00:00Z',
+    feature: 'transcription',
+    engine: 'pocketsphinx',
+    userId: people.admin,
+  });
+  await entry(a._id, {
+    kind: 'release',
+    amount: 10,
+    at: '2025-02-15T09:05:00Z',
+    feature: 'transcription',
+    engine: 'pocketsphinx',
+    userId: people.admin,
+  });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -1.5,
+    at: '2025-02-15T09:05:00Z',
+    feature: 'transcription',
+    engine: 'pocketsphinx',
+    unit: 'audio_minute',
+    measured: 90,
+    unitPrice: 1,
+    userId: people.admin,
+  });
   await entry(a._id, { kind: 'adjustment', amount: -5, at: '2025-02-20T10:00:00Z', reason: 'Correction' });
   // The company's own work (an API key's upload, a custom GPT's index): no person.
-  await entry(a._id, { kind: 'charge', amount: -0.2, at: '2025-02-20T11:00:00Z', feature: 'embeddings', model: 'text-embedding-3-small', unit: 'embedding_1k', measured: 2000, unitPrice: 0.1, userId: null });
-  await entry(a._id, { kind: 'charge', amount: -0.0125, at: '2025-02-28T23:59:59.999Z', feature: 'custom_gpt', model: '=cmd|\' /C calc\'!A0, "x"', unit: 'output_1k', measured: 5, unitPrice: 2.5, userId: people.formula });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -0.2,
+    at: '2025-02-20T11:00:00Z',
+    feature: 'embeddings',
+    model: 'text-embedding-3-small',
+    unit: 'embedding_1k',
+    measured: 2000,
+    unitPrice: 0.1,
+    userId: null,
+  });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -0.0125,
+    at: '2025-02-28T23:59:59.999Z',
+    feature: 'custom_gpt',
+    model: '=cmd|\' /C calc\'!A0, "x"',
+    unit: 'output_1k',
+    measured: 5,
+    unitPrice: 2.5,
+    userId: people.formula,
+  });
   // Still queued when February ended: a hold, not spending.
-  await entry(a._id, { kind: 'reservation', amount: -3, at: '2025-02-28T20:00:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.user });
-  await entry(a._id, { kind: 'charge', amount: -7, at: '2025-03-01T00:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', measured: 3500, unitPrice: 2, userId: people.user });
-  await entry(a._id, { kind: 'release', amount: 3, at: '2025-03-01T06:00:00Z', feature: 'transcription', engine: 'pocketsphinx', userId: people.user });
+  await entry(a._id, {
+    kind: 'reservation',
+    amount: -3,
+    at: '2025-02-28T20:00:00Z',
+    feature: 'transcription',
+    engine: 'pocketsphinx',
+    userId: people.user,
+  });
+  await entry(a._id, {
+    kind: 'charge',
+    amount: -7,
+    at: '2025-03-01T00:00:00Z',
+    feature: 'chat',
+    model: 'gpt-4o',
+    unit: 'input_1k',
+    measured: 3500,
+    unitPrice: 2,
+    userId: people.user,
+  });
+  await entry(a._id, {
+    kind: 'release',
+    amount: 3,
+    at: '2025-03-01T06:00:00Z',
+    feature: 'transcription',
+    engine: 'pocketsphinx',
+    userId: people.user,
+  });
   // Another company's charge in the same days.
-  await entry(b._id, { kind: 'charge', amount: -40, at: '2025-02-10T10:00:00Z', feature: 'chat', model: 'gpt-4o', unit: 'input_1k', measured: 20000, unitPrice: 2, userId: null });
+  await entry(b._id, {
+    kind: 'charge',
+    amount: -40,
+    at: '2025-02-10T10:00:00Z',
+    feature: 'chat',
+    model: 'gpt-4o',
+    unit: 'input_1k',
+    measured: 20000,
+    unitPrice: 2,
+    userId: null,
+  });
 }, 60_000);
 afterAll(async () => stack.close());
 
@@ -109,7 +257,13 @@ describe('a company’s usage', () => {
     const res = await get(host, `/api/companies/${a._id}/usage?${FEBRUARY}`);
     expect(res.statusCode).toBe(200);
     const usage = res.json();
-    expect(usage).toMatchObject({ from: '2025-02-01', to: '2025-02-28', currency: expect.any(String), creditRate: expect.any(Number), total: 5.7125 });
+    expect(usage).toMatchObject({
+      from: '2025-02-01',
+      to: '2025-02-28',
+      currency: expect.any(String),
+      creditRate: expect.any(Number),
+      total: 5.7125,
+    });
     // Every day of the month, in UTC, for a continuous chart.
     expect(usage.byDay).toHaveLength(28);
     expect(usage.byDay[0]).toEqual({ day: '2025-02-01', credits: 4 });
@@ -151,8 +305,16 @@ describe('a company’s usage', () => {
   });
 
   test('a period names its bounds: from alone runs to the end of its month, to alone from the start of its', async () => {
-    expect((await get(host, `/api/companies/${a._id}/usage?from=2025-02-10`)).json()).toMatchObject({ from: '2025-02-10', to: '2025-02-28', total: 1.7125 });
-    expect((await get(host, `/api/companies/${a._id}/usage?to=2025-02-14`)).json()).toMatchObject({ from: '2025-02-01', to: '2025-02-14', total: 4 });
+    expect((await get(host, `/api/companies/${a._id}/usage?from=2025-02-10`)).json()).toMatchObject({
+      from: '2025-02-10',
+      to: '2025-02-28',
+      total: 1.7125,
+    });
+    expect((await get(host, `/api/companies/${a._id}/usage?to=2025-02-14`)).json()).toMatchObject({
+      from: '2025-02-01',
+      to: '2025-02-14',
+      total: 4,
+    });
     // Nothing given: the current month.
     const now = new Date().toISOString();
     expect((await get(host, `/api/companies/${a._id}/usage`)).json().from).toBe(`${now.slice(0, 7)}-01`);
@@ -170,7 +332,12 @@ describe('a company’s usage', () => {
     for (const [query, field] of cases) {
       const res = await get(host, `/api/companies/${a._id}/usage?${query}`);
       expect([query, res.statusCode]).toEqual([query, 400]);
-      expect(res.json().details.map((d: { field: string }) => d.field).join()).toContain(field);
+      expect(
+        res
+          .json()
+          .details.map((d: { field: string }) => d.field)
+          .join(),
+      ).toContain(field);
     }
   });
 
@@ -179,7 +346,10 @@ describe('a company’s usage', () => {
       expect([path, (await get(tokens.otherAdmin, `/api/companies/${a._id}/${path}`)).statusCode]).toEqual([path, 404]);
       expect([path, (await get(tokens.user, `/api/companies/${a._id}/${path}`)).statusCode]).toEqual([path, 403]);
       expect([path, (await get(tokens.caller, `/api/companies/${a._id}/${path}`)).statusCode]).toEqual([path, 403]);
-      expect([path, (await get(host, `/api/companies/${crypto.randomUUID()}/${path}`)).statusCode]).toEqual([path, 404]);
+      expect([path, (await get(host, `/api/companies/${crypto.randomUUID()}/${path}`)).statusCode]).toEqual([
+        path,
+        404,
+      ]);
       expect([path, (await get(null, `/api/companies/${a._id}/${path}`)).statusCode]).toEqual([path, 401]);
     }
   });
@@ -226,14 +396,41 @@ describe('the usage CSV', () => {
 describe('one’s own credits', () => {
   beforeAll(async () => {
     // This month (whenever the test runs), and the last moment of the month before.
-    await entry(a._id, { kind: 'charge', amount: -3, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 750, unitPrice: 4, userId: people.caller });
-    await entry(a._id, { kind: 'charge', amount: -0.25, feature: 'analysis', model: 'gpt-4o', unit: 'input_1k', measured: 125, unitPrice: 2, userId: people.caller });
+    await entry(a._id, {
+      kind: 'charge',
+      amount: -3,
+      feature: 'chat',
+      model: 'gpt-4o',
+      unit: 'output_1k',
+      measured: 750,
+      unitPrice: 4,
+      userId: people.caller,
+    });
+    await entry(a._id, {
+      kind: 'charge',
+      amount: -0.25,
+      feature: 'analysis',
+      model: 'gpt-4o',
+      unit: 'input_1k',
+      measured: 125,
+      unitPrice: 2,
+      userId: people.caller,
+    });
     await stack.database.query(
       `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, user_id, created_at)
        values ($1, 'charge', -4, 'chat', 'gpt-4o', 'output_1k', 1000, 1, 4, $2, date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 millisecond')`,
       [a._id, people.caller],
     );
-    await entry(a._id, { kind: 'charge', amount: -2, feature: 'chat', model: 'gpt-4o', unit: 'output_1k', measured: 500, unitPrice: 4, userId: people.admin });
+    await entry(a._id, {
+      kind: 'charge',
+      amount: -2,
+      feature: 'chat',
+      model: 'gpt-4o',
+      unit: 'output_1k',
+      measured: 500,
+      unitPrice: 4,
+      userId: people.admin,
+    });
     // The month's spend the ledger keeps beside those charges (what the credit gate reads), per person and month (UTC).
     await stack.database.query(
       `insert into tenant.credit_spend (company_id, user_id, month, credits)
@@ -248,16 +445,35 @@ describe('one’s own credits', () => {
     const res = await get(tokens.caller, '/api/credits/me');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ monthlyCap: 10, spentThisMonth: 3.25, remaining: 6.75, companyBalance: null });
-    expect((await get(tokens.user, '/api/credits/me')).json()).toEqual({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null });
+    expect((await get(tokens.user, '/api/credits/me')).json()).toEqual({
+      monthlyCap: null,
+      spentThisMonth: 0,
+      remaining: null,
+      companyBalance: null,
+    });
   });
 
   test('the company’s ADMIN also sees the company’s balance; the platform administrator has no company', async () => {
     // The balance the ledger keeps with each entry (the rows above were written beside it, not through it).
-    const granted = await stack.as(host, { method: 'POST', url: `/api/companies/${a._id}/credits`, payload: { amount: 25.5, reason: 'Top-up' } });
+    const granted = await stack.as(host, {
+      method: 'POST',
+      url: `/api/companies/${a._id}/credits`,
+      payload: { amount: 25.5, reason: 'Top-up' },
+    });
     expect(granted.statusCode).toBe(201);
-    expect((await get(tokens.admin, '/api/credits/me')).json()).toEqual({ monthlyCap: null, spentThisMonth: 2, remaining: null, companyBalance: granted.json().balance });
+    expect((await get(tokens.admin, '/api/credits/me')).json()).toEqual({
+      monthlyCap: null,
+      spentThisMonth: 2,
+      remaining: null,
+      companyBalance: granted.json().balance,
+    });
     expect(granted.json().balance).toBe(25.5);
-    expect((await get(host, '/api/credits/me')).json()).toEqual({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null });
+    expect((await get(host, '/api/credits/me')).json()).toEqual({
+      monthlyCap: null,
+      spentThisMonth: 0,
+      remaining: null,
+      companyBalance: null,
+    });
   });
 
   test('own usage is one’s own charges only, this month by default', async () => {
@@ -266,7 +482,10 @@ describe('one’s own credits', () => {
     const usage = res.json();
     expect(usage.total).toBe(3.25);
     expect(usage.byUser).toEqual([{ userId: people.caller, name: 'Cara Caller', credits: 3.25 }]);
-    expect(usage.byFeature).toEqual([{ feature: 'chat', credits: 3 }, { feature: 'analysis', credits: 0.25 }]);
+    expect(usage.byFeature).toEqual([
+      { feature: 'chat', credits: 3 },
+      { feature: 'analysis', credits: 0.25 },
+    ]);
     // An earlier month of one's own: still only one's own.
     const february = (await get(tokens.user, `/api/credits/me/usage?${FEBRUARY}`)).json();
     expect(february.total).toBe(4);
@@ -296,9 +515,30 @@ describe('the monthly statement', () => {
       charges: [
         { feature: 'chat', model: 'gpt-4o', unit: 'input_1k', quantity: 1, unitPrice: 2, credits: 2 },
         { feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 0.5, unitPrice: 4, credits: 2 },
-        { feature: 'custom_gpt', model: '=cmd|\' /C calc\'!A0, "x"', unit: 'output_1k', quantity: 0.005, unitPrice: 2.5, credits: 0.0125 },
-        { feature: 'embeddings', model: 'text-embedding-3-small', unit: 'embedding_1k', quantity: 2, unitPrice: 0.1, credits: 0.2 },
-        { feature: 'transcription', model: 'pocketsphinx', unit: 'audio_minute', quantity: 1.5, unitPrice: 1, credits: 1.5 },
+        {
+          feature: 'custom_gpt',
+          model: '=cmd|\' /C calc\'!A0, "x"',
+          unit: 'output_1k',
+          quantity: 0.005,
+          unitPrice: 2.5,
+          credits: 0.0125,
+        },
+        {
+          feature: 'embeddings',
+          model: 'text-embedding-3-small',
+          unit: 'embedding_1k',
+          quantity: 2,
+          unitPrice: 0.1,
+          credits: 0.2,
+        },
+        {
+          feature: 'transcription',
+          model: 'pocketsphinx',
+          unit: 'audio_minute',
+          quantity: 1.5,
+          unitPrice: 1,
+          credits: 1.5,
+        },
       ],
       totalCharges: 5.7125,
       closing: 138.2875,
@@ -309,7 +549,13 @@ describe('the monthly statement', () => {
     const march = (await get(host, `/api/companies/${a._id}/statement?month=2025-03`)).json();
     expect(march).toMatchObject({ opening: 138.2875, grants: 0, adjustments: 0, totalCharges: 7, closing: 131.2875 });
     const january = (await get(host, `/api/companies/${a._id}/statement?month=2025-01`)).json();
-    expect(january).toMatchObject({ opening: 0, grants: 100, totalCharges: 1, closing: 99, charges: [{ feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 0.25, unitPrice: 4, credits: 1 }] });
+    expect(january).toMatchObject({
+      opening: 0,
+      grants: 100,
+      totalCharges: 1,
+      closing: 99,
+      charges: [{ feature: 'chat', model: 'gpt-4o', unit: 'output_1k', quantity: 0.25, unitPrice: 4, credits: 1 }],
+    });
   });
 
   test('a month in the future is a 400 naming query.month; a malformed one too; none means this month', async () => {
@@ -336,14 +582,35 @@ describe('the monthly statement', () => {
     const { text } = await extractText(pdf, { mergePages: true });
     await pdf.destroy();
     for (const expected of [
-      'Credit statement', 'Ābeļu Dārzs SIA', 'February 2025', currency,
-      'Opening balance', '99.00', 'Grants', '50.00', 'Adjustments', '-5.00',
+      'Credit statement',
+      'Ābeļu Dārzs SIA',
+      'February 2025',
+      currency,
+      'Opening balance',
+      '99.00',
+      'Grants',
+      '50.00',
+      'Adjustments',
+      '-5.00',
       // Each charge line, then how many of which unit at what price.
-      'Chat · gpt-4o', '1 × 1,000 input tokens at 2.00', '0.5 × 1,000 output tokens at 4.00', '-2.00',
-      'Transcription · pocketsphinx', '1.5 × minutes of audio at 1.00', '-1.50',
-      'Embeddings · text-embedding-3-small', '2 × 1,000 embedding tokens at 0.10', '-0.20',
-      'Custom GPTs', '-0.0125', 'Total charges', '-5.7125', 'Closing balance', '138.2875',
-    ]) expect([expected, text.includes(expected)]).toEqual([expected, true]);
+      'Chat · gpt-4o',
+      '1 × 1,000 input tokens at 2.00',
+      '0.5 × 1,000 output tokens at 4.00',
+      '-2.00',
+      'Transcription · pocketsphinx',
+      '1.5 × minutes of audio at 1.00',
+      '-1.50',
+      'Embeddings · text-embedding-3-small',
+      '2 × 1,000 embedding tokens at 0.10',
+      '-0.20',
+      'Custom GPTs',
+      '-0.0125',
+      'Total charges',
+      '-5.7125',
+      'Closing balance',
+      '138.2875',
+    ])
+      expect([expected, text.includes(expected)]).toEqual([expected, true]);
   });
 });
 
@@ -369,27 +636,54 @@ describe('charges made by the metering', () => {
     const fileId = crypto.randomUUID();
 
     // Queued: ten minutes are held, nothing is used yet.
-    await deliver('earshot.transcription', { type: 'transcript.status_changed', companyId: c._id, actor, data: { fileId, status: 'pending', estimatedSeconds: 600, engine: 'pocketsphinx' } });
+    await deliver('earshot.transcription', {
+      type: 'transcript.status_changed',
+      companyId: c._id,
+      actor,
+      data: { fileId, status: 'pending', estimatedSeconds: 600, engine: 'pocketsphinx' },
+    });
     const credits = (await get(host, `/api/companies/${c._id}/credits`)).json();
     expect(credits).toMatchObject({ balance: 80, reserved: 20 });
     expect((await usage()).total).toBe(0);
 
     // Done after 90 s: charged 3, the hold released; and a reply of a priced model.
     await deliver('earshot.transcription', {
-      type: 'transcript.completed', companyId: c._id, actor,
-      data: { id: crypto.randomUUID(), fileId, engine: 'pocketsphinx', duration: 90, speakers: 1, words: 12, fileName: 'call.wav', parts: 0 },
+      type: 'transcript.completed',
+      companyId: c._id,
+      actor,
+      data: {
+        id: crypto.randomUUID(),
+        fileId,
+        engine: 'pocketsphinx',
+        duration: 90,
+        speakers: 1,
+        words: 12,
+        fileName: 'call.wav',
+        parts: 0,
+      },
     });
     await deliver('earshot.chat', {
-      type: 'chat_reply.finished', companyId: c._id, actor,
+      type: 'chat_reply.finished',
+      companyId: c._id,
+      actor,
       data: {
-        conversationId: crypto.randomUUID(), messageId: crypto.randomUUID(), model: 'Usage Model', providerId: null, builtIn: false, status: 'complete',
-        usage: { promptTokens: 1000, completionTokens: 500, totalTokens: 1500 }, modelId: 'usage-test-model',
+        conversationId: crypto.randomUUID(),
+        messageId: crypto.randomUUID(),
+        model: 'Usage Model',
+        providerId: null,
+        builtIn: false,
+        status: 'complete',
+        usage: { promptTokens: 1000, completionTokens: 500, totalTokens: 1500 },
+        modelId: 'usage-test-model',
       },
     });
 
     const used = await usage();
     expect(used).toMatchObject({ total: 6, byUser: [{ userId: mia, name: 'Mia Meter', credits: 6 }] });
-    expect(used.byFeature).toEqual([{ feature: 'chat', credits: 3 }, { feature: 'transcription', credits: 3 }]);
+    expect(used.byFeature).toEqual([
+      { feature: 'chat', credits: 3 },
+      { feature: 'transcription', credits: 3 },
+    ]);
     expect(used.byModel).toEqual([
       { model: 'Usage Model', credits: 3, inputTokens: 1000, outputTokens: 500, seconds: 0 },
       { model: 'pocketsphinx', credits: 3, inputTokens: 0, outputTokens: 0, seconds: 90 },

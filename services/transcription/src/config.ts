@@ -1,7 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { aiConfigShape, providerKeysConfigShape, type ProviderKeysConfig } from '@earshot/ai';
-import { encryptionConfigShape, envBoolean, storageConfigShape, type BaseConfig, type EncryptionConfig, type StorageConfig } from '@earshot/kit';
+import {
+  encryptionConfigShape,
+  envBoolean,
+  storageConfigShape,
+  type BaseConfig,
+  type EncryptionConfig,
+  type StorageConfig,
+} from '@earshot/kit';
 import { catalogueFile, DEFAULT_SPEECH_MODELS_URL, httpUrl, type SpeechModelSettings } from './models/settings';
 
 export const ENGINES = ['pocketsphinx', 'openai', 'whisper'] as const;
@@ -54,7 +61,12 @@ export const transcriptionConfigShape = {
   OPENAI_API_KEY: z.string().min(1).optional(),
   TRANSCRIPTION_MODEL: z.string().min(1).max(200).default('whisper-1'),
   /** The provider's upload limit (OpenAI: 25 MB); longer audio is split at silences to stay under it. */
-  OPENAI_MAX_UPLOAD_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 ** 3).default(25 * 1000 * 1000),
+  OPENAI_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 ** 3)
+    .default(25 * 1000 * 1000),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
   /** Where the Whisper model files are downloaded from (`<url>/ggml-<name>.bin`): a company's own mirror when offline. */
   SPEECH_MODELS_URL: httpUrl.default(DEFAULT_SPEECH_MODELS_URL),
@@ -101,4 +113,9 @@ export interface TranscriptionSettings {
   DIARIZATION_THREADS: number;
 }
 
-export type TranscriptionConfig = BaseConfig & StorageConfig & EncryptionConfig & TranscriptionSettings & ProviderKeysConfig & SpeechModelSettings;
+export type TranscriptionConfig = BaseConfig &
+  StorageConfig &
+  EncryptionConfig &
+  TranscriptionSettings &
+  ProviderKeysConfig &
+  SpeechModelSettings;

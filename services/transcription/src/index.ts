@@ -43,7 +43,11 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   configShape: transcriptionConfigShape,
   async routes(app, ctx) {
     const originals = new OriginalsService(ctx, audioStorage(ctx));
-    await transcriptRoutes(app, new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)), originals);
+    await transcriptRoutes(
+      app,
+      new TranscriptService(ctx, nudge(ctx), engineChoice(ctx), processCreditGate(ctx.database, ctx.config)),
+      originals,
+    );
     await originalRoutes(app, originals);
     await editRoutes(app, new TranscriptEditService(ctx));
     await searchRoutes(app, new SearchService(ctx, wordsOf(ctx)));
@@ -59,12 +63,16 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   },
   subscriptions: (ctx) => [
     // A queued job wakes the in-process worker once committed (a worker finding nothing just idles).
-    on('file.uploaded', (event, tx, emit) => applyFileUploaded(tx, emit, event, engineChoice(ctx)), { afterCommit: nudge(ctx) }),
+    on('file.uploaded', (event, tx, emit) => applyFileUploaded(tx, emit, event, engineChoice(ctx)), {
+      afterCommit: nudge(ctx),
+    }),
     on('file.deleted', (event, tx) => applyFileDeleted(tx, event)),
     // Per client, the newest event wins: a late client.updated cannot bring back a deleted client.
     on('client.created', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
     on('client.updated', (event, tx) => applyClientSaved(tx, event), { entity: (event) => event.data.id }),
-    on('client.deleted', (event, tx, emit) => applyClientDeleted(tx, emit, event), { entity: (event) => event.data.id }),
+    on('client.deleted', (event, tx, emit) => applyClientDeleted(tx, emit, event), {
+      entity: (event) => event.data.id,
+    }),
     // The company's members by name, for naming speakers; per user, the newest event wins.
     on('user.created', (event, tx) => applyUserSaved(tx, event), { entity: (event) => event.data.id }),
     on('user.updated', (event, tx) => applyUserSaved(tx, event), { entity: (event) => event.data.id }),
@@ -80,10 +88,14 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     // Which companies are b2c: their members' transcripts are private to each.
     ...companyTypes.handlers(),
     // Search: the language a company's transcripts are indexed in, and each recording's tags.
-    ...(['company.created', 'company.updated'] as const).map((type) => on(type, (event, tx) => applyCompanyLanguage(tx, wordsOf(ctx), event), { entity: (event) => event.data.id })),
+    ...(['company.created', 'company.updated'] as const).map((type) =>
+      on(type, (event, tx) => applyCompanyLanguage(tx, wordsOf(ctx), event), { entity: (event) => event.data.id }),
+    ),
     on('file.tags_changed', (event, tx) => applyTagsChanged(tx, event), { entity: (event) => event.data.id }),
     // Redaction: each company's mode, applied to the transcripts it finishes.
-    on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), { entity: (event) => event.data.id }),
+    on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), {
+      entity: (event) => event.data.id,
+    }),
     // Legal holds: a held recording's transcript is not deleted (issue 25).
     ...legalHolds.handlers(),
     // Unredacted originals (keepOriginal) go with their recording and their company.

@@ -1,7 +1,14 @@
 import { aiCatalogue } from '@earshot/ai';
 import { createStorage, type Db, type ServiceContext } from '@earshot/kit';
 import type { EngineName, TranscriptionConfig } from './config';
-import { createEngine, engineForModel, whisperHost, whisperModelMissing, WhisperEngine, type WhisperHost } from './engines';
+import {
+  createEngine,
+  engineForModel,
+  whisperHost,
+  whisperModelMissing,
+  WhisperEngine,
+  type WhisperHost,
+} from './engines';
 import { defaultWhisperModel, readyModel, type ReadyModel } from './models/store';
 import { JobError } from './services/job-error';
 import { Limiter } from './services/limiter';
@@ -13,11 +20,18 @@ import { diarization } from './diarization';
 import { audioStorage } from './services/audio-encryption';
 
 export function queueSettings(config: TranscriptionConfig): QueueSettings {
-  return { leaseMs: config.TRANSCRIPTION_LEASE_MS, maxAttempts: config.TRANSCRIPTION_MAX_ATTEMPTS, retryBaseMs: config.TRANSCRIPTION_RETRY_BASE_MS };
+  return {
+    leaseMs: config.TRANSCRIPTION_LEASE_MS,
+    maxAttempts: config.TRANSCRIPTION_MAX_ATTEMPTS,
+    retryBaseMs: config.TRANSCRIPTION_RETRY_BASE_MS,
+  };
 }
 
 /** What the pipeline needs, built from the same environment the file service reads (storage). */
-export function pipelineDeps(config: TranscriptionConfig, whisper: WhisperHost = whisperHost(config)): PipelineDeps & { workRoot: string } {
+export function pipelineDeps(
+  config: TranscriptionConfig,
+  whisper: WhisperHost = whisperHost(config),
+): PipelineDeps & { workRoot: string } {
   return {
     workRoot: workRootOf(config),
     storage: createStorage(config),
@@ -36,9 +50,16 @@ export function pipelineDeps(config: TranscriptionConfig, whisper: WhisperHost =
 export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
   const catalogue = aiCatalogue(ctx);
   const whisper = whisperHost(ctx.config, (message) => ctx.logger.warn(message));
-  const offline = (model: ReadyModel | null, missing?: string) => ({ engine: new WhisperEngine(whisper, model, missing), modelId: null, model: model?.name ?? null });
+  const offline = (model: ReadyModel | null, missing?: string) => ({
+    engine: new WhisperEngine(whisper, model, missing),
+    modelId: null,
+    model: model?.name ?? null,
+  });
   // One-channel recordings are told apart by voice once both diarization models are ready.
-  const diarizer = diarization(ctx.db, { threshold: ctx.config.DIARIZATION_THRESHOLD, threads: ctx.config.DIARIZATION_THREADS });
+  const diarizer = diarization(ctx.db, {
+    threshold: ctx.config.DIARIZATION_THRESHOLD,
+    threads: ctx.config.DIARIZATION_THREADS,
+  });
   return {
     ...pipelineDeps(ctx.config, whisper),
     // Encrypted recordings (issue 25) decrypt through the file service's key ring.
@@ -80,12 +101,17 @@ export function engineChoice(ctx: ServiceContext<TranscriptionConfig>): EngineCh
   return async (db) => {
     if (await defaultWhisperModel(db)) return { engine: 'whisper' satisfies EngineName, modelId: null };
     const [model] = await catalogue.listModels('speech-to-text', db);
-    return model ? { engine: 'openai' satisfies EngineName, modelId: model._id } : { engine: ctx.config.TRANSCRIPTION_ENGINE, modelId: null };
+    return model
+      ? { engine: 'openai' satisfies EngineName, modelId: model._id }
+      : { engine: ctx.config.TRANSCRIPTION_ENGINE, modelId: null };
   };
 }
 
 /** A worker for this context; `overrides` lets a caller (a test, the stand-alone runner) set its id and limits. */
-export function createWorker(ctx: ServiceContext<TranscriptionConfig>, overrides: Partial<WorkerOptions> = {}): TranscriptionWorker {
+export function createWorker(
+  ctx: ServiceContext<TranscriptionConfig>,
+  overrides: Partial<WorkerOptions> = {},
+): TranscriptionWorker {
   const config = ctx.config;
   return new TranscriptionWorker(ctx, jobDeps(ctx), {
     ...queueSettings(config),

@@ -14,19 +14,21 @@ import { transcriptionService } from './index';
 // Whatever the environment says, this process exists to work.
 process.env.TRANSCRIPTION_WORKER = 'true';
 
-await runStandalone(defineService<TranscriptionConfig>({
-  ...transcriptionService,
-  name: 'transcription-worker',
-  prefixes: [],
-  async routes() {},
-  // No API, so no credit check to make: the API service's start-up check of the way to the tenant
-  // service would refuse a worker, which compose and k8s (rightly) do not give TENANT_SERVICE_URL.
-  internalRoutes: undefined,
-  async start(ctx) {
-    // Refuses to start, clearly, without a way to ask the prompt service for provider keys, or the
-    // file service for the audio keys of companies with encryption on.
-    providerKeysFor(ctx.database, ctx.config);
-    assertAudioKeysReachable(ctx);
-    await transcriptionService.start?.(ctx);
-  },
-}));
+await runStandalone(
+  defineService<TranscriptionConfig>({
+    ...transcriptionService,
+    name: 'transcription-worker',
+    prefixes: [],
+    async routes() {},
+    // No API, so no credit check to make: the API service's start-up check of the way to the tenant
+    // service would refuse a worker, which compose and k8s (rightly) do not give TENANT_SERVICE_URL.
+    internalRoutes: undefined,
+    async start(ctx) {
+      // Refuses to start, clearly, without a way to ask the prompt service for provider keys, or the
+      // file service for the audio keys of companies with encryption on.
+      providerKeysFor(ctx.database, ctx.config);
+      assertAudioKeysReachable(ctx);
+      await transcriptionService.start?.(ctx);
+    },
+  }),
+);

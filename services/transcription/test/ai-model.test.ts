@@ -27,7 +27,11 @@ beforeAll(async () => {
   });
   // No tenant service in this stack: nothing here is metered.
   serveUnmeteredCredits(stack.database);
-  await stack.bus.subscribe({ group: 'spy', topics: ['earshot.transcription'], handle: async (e) => void published.push(e) });
+  await stack.bus.subscribe({
+    group: 'spy',
+    topics: ['earshot.transcription'],
+    handle: async (e) => void published.push(e),
+  });
   user = await stack.tokenFor('USER', ACME);
   host = await stack.tokenFor('HOST_ADMIN', null);
 }, 60_000);
@@ -37,8 +41,18 @@ afterAll(async () => {
 });
 
 /** What credits learn of a file's transcription: each time it was queued, and its completion. */
-const queuedOf = (fileId: string) => published.filter((e) => e.type === 'transcript.status_changed' && e.data.fileId === fileId && e.data.status === 'pending' && e.data.attempt === 0).map((e) => e.data);
-const completedOf = (fileId: string) => published.find((e) => e.type === 'transcript.completed' && e.data.fileId === fileId)?.data;
+const queuedOf = (fileId: string) =>
+  published
+    .filter(
+      (e) =>
+        e.type === 'transcript.status_changed' &&
+        e.data.fileId === fileId &&
+        e.data.status === 'pending' &&
+        e.data.attempt === 0,
+    )
+    .map((e) => e.data);
+const completedOf = (fileId: string) =>
+  published.find((e) => e.type === 'transcript.completed' && e.data.fileId === fileId)?.data;
 
 async function configure(method: 'POST' | 'PATCH', url: string, payload: Record<string, unknown>): Promise<string> {
   const res = await stack.as(host, { method, url: `/api/ai/config${url}`, payload });
@@ -49,8 +63,17 @@ async function configure(method: 'POST' | 'PATCH', url: string, payload: Record<
 
 test('with a speech-to-text model in AI Configuration, uploads are transcribed by its provider', async () => {
   const { port } = provider.server.address() as AddressInfo;
-  const providerId = await configure('POST', '/provider', { name: 'Whisper server', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY });
-  const modelId = await configure('POST', '/model', { providerId, name: 'whisper-from-config', purpose: 'speech-to-text', isDefault: true });
+  const providerId = await configure('POST', '/provider', {
+    name: 'Whisper server',
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey: KEY,
+  });
+  const modelId = await configure('POST', '/model', {
+    providerId,
+    name: 'whisper-from-config',
+    purpose: 'speech-to-text',
+    isDefault: true,
+  });
 
   const fileId = await upload(stack, user, tones, 'configured.wav');
   expect((await waitForStatus(stack, user, fileId)).status).toBe('completed');
@@ -72,10 +95,15 @@ test('with a speech-to-text model in AI Configuration, uploads are transcribed b
   const offline = await upload(stack, user, tones, 'offline.wav');
   await waitForStatus(stack, user, offline);
   expect(provider.received).toHaveLength(0);
-  const status = (await stack.as(user, { method: 'GET', url: `/api/transcripts/file/${offline}` })).json() as { engine: string | null; reason: string | null };
+  const status = (await stack.as(user, { method: 'GET', url: `/api/transcripts/file/${offline}` })).json() as {
+    engine: string | null;
+    reason: string | null;
+  };
   // The offline engine ran (or, where PocketSphinx is not installed, said so): not the provider.
   expect(status.engine === 'pocketsphinx' || /PocketSphinx/.test(status.reason ?? '')).toBe(true);
-  expect(queuedOf(offline)).toEqual([expect.objectContaining({ estimatedSeconds: 9, engine: 'pocketsphinx', modelId: null })]);
+  expect(queuedOf(offline)).toEqual([
+    expect.objectContaining({ estimatedSeconds: 9, engine: 'pocketsphinx', modelId: null }),
+  ]);
   if (status.engine) expect(completedOf(offline)).toMatchObject({ engine: 'pocketsphinx', modelId: null });
 
   // Run again, it is queued again for what the first run measured, with the engine of now.
@@ -83,14 +111,25 @@ test('with a speech-to-text model in AI Configuration, uploads are transcribed b
   expect(again.statusCode).toBe(202);
   await stack.settle();
   expect(queuedOf(fileId)).toHaveLength(2);
-  expect(queuedOf(fileId)[1]).toEqual(expect.objectContaining({ estimatedSeconds: transcript.metadata.duration, engine: 'pocketsphinx', modelId: null }));
+  expect(queuedOf(fileId)[1]).toEqual(
+    expect.objectContaining({ estimatedSeconds: transcript.metadata.duration, engine: 'pocketsphinx', modelId: null }),
+  );
   await waitForStatus(stack, user, fileId);
 }, 120_000);
 
 test("a provider's refused key fails the job with the provider's reason, never the key", async () => {
   const { port } = provider.server.address() as AddressInfo;
-  const providerId = await configure('POST', '/provider', { name: 'Refusing server', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY });
-  await configure('POST', '/model', { providerId, name: 'whisper-refused', purpose: 'speech-to-text', isDefault: true });
+  const providerId = await configure('POST', '/provider', {
+    name: 'Refusing server',
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey: KEY,
+  });
+  await configure('POST', '/model', {
+    providerId,
+    name: 'whisper-refused',
+    purpose: 'speech-to-text',
+    isDefault: true,
+  });
   provider.setMode('bad-key');
   const fileId = await upload(stack, user, tones, 'refused.wav');
   const status = await waitForStatus(stack, user, fileId);

@@ -8,8 +8,26 @@ import { loggerOptions } from '@earshot/kit';
 import { multipart, type TestStack } from '@earshot/kit/testing';
 import { speakerOfEach } from '../src/diarization/assign';
 import { DiarizationError, DiarizerHost } from '../src/diarization/host';
-import { DIARIZED_TEXT, fakeSpeechProvider, getTranscript, listenOnLoopback, speechProviderStack, tmp, waitForStatus, words } from './helpers';
-import { EMBEDDING_METADATA, embeddingModel, HIGH_HZ, HIGHER_HZ, LOW_HZ, SEGMENTATION_METADATA, segmentationModel, writeDiarizationModels } from './tiny-onnx';
+import {
+  DIARIZED_TEXT,
+  fakeSpeechProvider,
+  getTranscript,
+  listenOnLoopback,
+  speechProviderStack,
+  tmp,
+  waitForStatus,
+  words,
+} from './helpers';
+import {
+  EMBEDDING_METADATA,
+  embeddingModel,
+  HIGH_HZ,
+  HIGHER_HZ,
+  LOW_HZ,
+  SEGMENTATION_METADATA,
+  segmentationModel,
+  writeDiarizationModels,
+} from './tiny-onnx';
 
 const ACME = '11111111-1111-4111-8111-111111111111';
 
@@ -28,7 +46,26 @@ function oneChannel(bursts: Burst[], total: number, level = 0.5): Buffer {
   let at = 0;
   const parts = bursts.map((b, i) => {
     const path = join(dir, `b${i}.wav`);
-    execFileSync('sox', ['-V1', '-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(b.end - b.start), 'sine', String(b.hz), 'vol', String(level), 'pad', String(b.start - at), '0']);
+    execFileSync('sox', [
+      '-V1',
+      '-n',
+      '-r',
+      '16000',
+      '-c',
+      '1',
+      '-b',
+      '16',
+      path,
+      'synth',
+      String(b.end - b.start),
+      'sine',
+      String(b.hz),
+      'vol',
+      String(level),
+      'pad',
+      String(b.start - at),
+      '0',
+    ]);
     at = b.end;
     return path;
   });
@@ -102,8 +139,18 @@ async function registerBoth(paths = models): Promise<void> {
 }
 
 /** Uploads (with the upload form's `fields`) and answers the completed transcript. */
-async function transcribe(audio: Buffer, name: string, fields: Record<string, string> = {}, on = stack, token = user): Promise<TranscriptDto> {
-  const res = await on.as(token, { method: 'POST', url: '/api/files/upload', ...multipart(fields, { name, type: 'audio/wav', data: audio }) });
+async function transcribe(
+  audio: Buffer,
+  name: string,
+  fields: Record<string, string> = {},
+  on = stack,
+  token = user,
+): Promise<TranscriptDto> {
+  const res = await on.as(token, {
+    method: 'POST',
+    url: '/api/files/upload',
+    ...multipart(fields, { name, type: 'audio/wav', data: audio }),
+  });
   expect(res.statusCode).toBe(201);
   await on.settle();
   const fileId = (res.json() as { _id: string })._id;
@@ -115,7 +162,9 @@ async function transcribe(audio: Buffer, name: string, fields: Record<string, st
 function speakerPerBurst(t: TranscriptDto, bursts: Burst[]): string[] {
   const segments = t.metadata.speakerSegments;
   return bursts.map((b) => {
-    const found = segments.filter((s) => s.words.some((w) => Math.abs(w.start - b.start) < 0.05 && Math.abs(w.end - b.end) < 0.05));
+    const found = segments.filter((s) =>
+      s.words.some((w) => Math.abs(w.start - b.start) < 0.05 && Math.abs(w.end - b.end) < 0.05),
+    );
     expect(found).toHaveLength(1);
     return found[0]!.speakerId;
   });
@@ -124,7 +173,12 @@ function speakerPerBurst(t: TranscriptDto, bursts: Burst[]): string[] {
 beforeAll(async () => {
   provider = fakeSpeechProvider();
   providerUrl = await listenOnLoopback(provider.server);
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { logLines.push(chunk.toString()); done(); } });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
   stack = await speechProviderStack(providerUrl, {}, pino(loggerOptions('info', 'test'), sink));
   user = await stack.tokenFor('USER', ACME);
 }, 60_000);
@@ -141,7 +195,10 @@ describe('one-channel recordings with the diarization models ready', () => {
 
   test('two voices: two speakers, every word once and with its voice, segments cut where the speaker changes', async () => {
     const t = await transcribe(twoVoices, 'two.wav');
-    expect(t.metadata.speakers.map((s) => [s.id, s.label, s.channel])).toEqual([['speaker_0', 'Speaker 1', null], ['speaker_1', 'Speaker 2', null]]);
+    expect(t.metadata.speakers.map((s) => [s.id, s.label, s.channel])).toEqual([
+      ['speaker_0', 'Speaker 1', null],
+      ['speaker_1', 'Speaker 2', null],
+    ]);
     expect(new Set(t.metadata.speakers.map((s) => s.color)).size).toBe(2);
     expect(words(t)).toHaveLength(TWO.length);
     // The first voice heard (low) is speaker_0; each burst's word went to its tone's speaker.
@@ -149,7 +206,12 @@ describe('one-channel recordings with the diarization models ready', () => {
     // A segment never spans the other voice (the interjection cuts the low voice's 0.7 s pause);
     // the same voice 0.3 s later stays in its segment.
     expect(t.metadata.speakerSegments.map((s) => [s.speakerId, s.words.length])).toEqual([
-      ['speaker_0', 1], ['speaker_1', 1], ['speaker_0', 2], ['speaker_1', 1], ['speaker_0', 1], ['speaker_1', 1],
+      ['speaker_0', 1],
+      ['speaker_1', 1],
+      ['speaker_0', 2],
+      ['speaker_1', 1],
+      ['speaker_0', 1],
+      ['speaker_1', 1],
     ]);
   }, 120_000);
 
@@ -197,17 +259,22 @@ describe('the diarizer alone', () => {
     return path;
   };
 
-  test('a quiet 46-second recording: turns to its end, each burst in its own voice\'s; silence: no speaker heard, said as the reason', async () => {
+  test("a quiet 46-second recording: turns to its end, each burst in its own voice's; silence: no speaker heard, said as the reason", async () => {
     const turns = await host.diarize(models, file(quietLongTwoVoices), null, signal);
     expect(Math.max(...turns.map((t) => t.end))).toBeGreaterThan(LONG.at(-1)!.end - 0.1);
-    const speakers = speakerOfEach(LONG.map((b) => ({ text: 'tone', start: b.start, end: b.end })), turns);
+    const speakers = speakerOfEach(
+      LONG.map((b) => ({ text: 'tone', start: b.start, end: b.end })),
+      turns,
+    );
     const [low, high] = [speakers[0], speakers[1]];
     expect(low).not.toBe(high);
     expect(speakers).toEqual(LONG.map((b) => (b.hz === LOW_HZ ? low : high)));
 
     const silence = join(tmp(), 'silence.wav');
     execFileSync('sox', ['-V1', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', '20']);
-    await expect(host.diarize(models, silence, null, signal)).rejects.toThrow(new DiarizationError('the diarizer heard no speaker in the recording'));
+    await expect(host.diarize(models, silence, null, signal)).rejects.toThrow(
+      new DiarizationError('the diarizer heard no speaker in the recording'),
+    );
   }, 120_000);
 });
 
@@ -230,17 +297,23 @@ describe('one-channel recordings without usable diarization models', () => {
     const t = await transcribe(twoVoices, 'broken.wav');
     expect(t.metadata.speakers).toHaveLength(1);
     expect(words(t)).toHaveLength(TWO.length);
-    expect(logLines.join('')).toMatch(/Speaker diarization failed, so the recording keeps one speaker: the embedding model lacks the metadata normalize_samples/);
+    expect(logLines.join('')).toMatch(
+      /Speaker diarization failed, so the recording keeps one speaker: the embedding model lacks the metadata normalize_samples/,
+    );
 
     // The same refusal straight from the diarizer, and a segmentation model with three speakers per frame.
     const host = new DiarizerHost({ threshold: 0.5, threads: 1 });
     const signal = new AbortController().signal;
     const wav = join(tmp(), 'two.wav');
     writeFileSync(wav, twoVoices);
-    await expect(host.diarize({ segmentation: models.segmentation, embedding: broken }, wav, null, signal)).rejects.toThrow(DiarizationError);
+    await expect(
+      host.diarize({ segmentation: models.segmentation, embedding: broken }, wav, null, signal),
+    ).rejects.toThrow(DiarizationError);
     const threeWay = join(modelDir, 'three-way.onnx');
     writeFileSync(threeWay, segmentationModel({ ...SEGMENTATION_METADATA, powerset_max_classes: 3 }));
-    await expect(host.diarize({ segmentation: threeWay, embedding: models.embedding }, wav, null, signal)).rejects.toThrow(/powerset_max_classes/);
+    await expect(
+      host.diarize({ segmentation: threeWay, embedding: models.embedding }, wav, null, signal),
+    ).rejects.toThrow(/powerset_max_classes/);
     // The good models still work in the same diarizer afterwards.
     const turns = await host.diarize(models, wav, 2, signal);
     expect(new Set(turns.map((turn) => turn.speaker)).size).toBe(2);
@@ -253,7 +326,10 @@ describe('OpenAI-compatible providers', () => {
     provider.setMode('speakers');
     const t = await transcribe(twoVoices, 'provider-speakers.wav');
     expect(provider.received.every((r) => r.fields.response_format?.[0] === 'verbose_json')).toBe(true);
-    expect(t.metadata.speakers.map((s) => [s.id, s.label])).toEqual([['speaker_0', 'SPEAKER_00'], ['speaker_1', 'SPEAKER_01']]);
+    expect(t.metadata.speakers.map((s) => [s.id, s.label])).toEqual([
+      ['speaker_0', 'SPEAKER_00'],
+      ['speaker_1', 'SPEAKER_01'],
+    ]);
     // The fake labels bursts by turns and gives word i a probability of 0.5 + i / 100.
     expect(speakerPerBurst(t, TWO)).toEqual(TWO.map((_, i) => `speaker_${i % 2}`));
     words(t).forEach((w, i) => expect(w.confidence).toBeCloseTo(0.5 + i / 100, 6));
@@ -273,11 +349,20 @@ describe('a diarizing OpenAI model', () => {
     await diarizing.close();
   });
 
-  test('diarized JSON: speakers A and B, each segment\'s words spread over its time by length', async () => {
+  test("diarized JSON: speakers A and B, each segment's words spread over its time by length", async () => {
     provider.setMode('ok');
     const t = await transcribe(twoVoices, 'diarized.wav', {}, diarizing, member);
-    expect(provider.received.map((r) => [r.fields.response_format?.[0], r.fields.chunking_strategy?.[0], r.fields['timestamp_granularities[]']])).toEqual([['diarized_json', 'auto', undefined]]);
-    expect(t.metadata.speakers.map((s) => [s.id, s.label])).toEqual([['speaker_0', 'A'], ['speaker_1', 'B']]);
+    expect(
+      provider.received.map((r) => [
+        r.fields.response_format?.[0],
+        r.fields.chunking_strategy?.[0],
+        r.fields['timestamp_granularities[]'],
+      ]),
+    ).toEqual([['diarized_json', 'auto', undefined]]);
+    expect(t.metadata.speakers.map((s) => [s.id, s.label])).toEqual([
+      ['speaker_0', 'A'],
+      ['speaker_1', 'B'],
+    ]);
     const tokens = DIARIZED_TEXT.split(' ');
     expect(t.metadata.speakerSegments).toHaveLength(TWO.length);
     t.metadata.speakerSegments.forEach((segment, i) => {

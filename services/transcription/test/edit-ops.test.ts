@@ -7,7 +7,14 @@ import { speakersFor } from '../src/services/segments';
 /** A segment of words `[text, start, end]` with ids `w-r-<n>` from `first`. */
 function segment(id: string, speakerId: string, words: [string, number, number][], first = 0): SpeakerSegment {
   const list = words.map(([text, start, end], i) => ({ _id: `w-r-${first + i}`, text, start, end }));
-  return { _id: id, speakerId, start: list[0]!.start, end: list[list.length - 1]!.end, text: list.map((w) => w.text).join(' '), words: list };
+  return {
+    _id: id,
+    speakerId,
+    start: list[0]!.start,
+    end: list[list.length - 1]!.end,
+    text: list.map((w) => w.text).join(' '),
+    words: list,
+  };
 }
 
 /** Agent, Customer, Agent: three segments of a stereo call. */
@@ -15,15 +22,39 @@ function call(): ops.TranscriptState {
   return {
     speakers: speakersFor(2),
     segments: [
-      segment('s-r-0', 'speaker_0', [['hello', 0, 0.5], ['there', 0.6, 1], ['my', 1.2, 1.4], ['friend', 1.5, 2]]),
-      segment('s-r-1', 'speaker_1', [['good', 3, 3.4], ['morning', 3.5, 4]], 4),
-      segment('s-r-2', 'speaker_0', [['how', 5, 5.3], ['are', 5.4, 5.6], ['you', 5.7, 6]], 6),
+      segment('s-r-0', 'speaker_0', [
+        ['hello', 0, 0.5],
+        ['there', 0.6, 1],
+        ['my', 1.2, 1.4],
+        ['friend', 1.5, 2],
+      ]),
+      segment(
+        's-r-1',
+        'speaker_1',
+        [
+          ['good', 3, 3.4],
+          ['morning', 3.5, 4],
+        ],
+        4,
+      ),
+      segment(
+        's-r-2',
+        'speaker_0',
+        [
+          ['how', 5, 5.3],
+          ['are', 5.4, 5.6],
+          ['you', 5.7, 6],
+        ],
+        6,
+      ),
     ],
   };
 }
 
 const apply = (state: ops.TranscriptState, change: ops.Change | null): ops.TranscriptState =>
-  change ? { speakers: change.speakers?.after ?? state.speakers, segments: ops.applyChange(state.segments, change) } : state;
+  change
+    ? { speakers: change.speakers?.after ?? state.speakers, segments: ops.applyChange(state.segments, change) }
+    : state;
 
 const allWordIds = (state: ops.TranscriptState) => state.segments.flatMap((s) => s.words.map((w) => w._id));
 
@@ -70,7 +101,12 @@ describe('segment text: the timing rule', () => {
     const state = call();
     // "there my" (0.5 .. 1.5 between "hello" and "friend") becomes "a" + "bbb" (1 : 3 characters).
     const after = ops.editSegmentText(state, 's-r-0', 'hello a bbb friend', idSource('t'))!.after[0]!;
-    expect(after.words.map((w) => [w.text, w.start, w.end])).toEqual([['hello', 0, 0.5], ['a', 0.5, 0.75], ['bbb', 0.75, 1.5], ['friend', 1.5, 2]]);
+    expect(after.words.map((w) => [w.text, w.start, w.end])).toEqual([
+      ['hello', 0, 0.5],
+      ['a', 0.5, 0.75],
+      ['bbb', 0.75, 1.5],
+      ['friend', 1.5, 2],
+    ]);
     expect(after.words[0]!._id).toBe('w-r-0');
     expect(after.words[3]!._id).toBe('w-r-3');
   });
@@ -92,11 +128,25 @@ describe('segment text: the timing rule', () => {
   });
 
   test('diffRuns finds the smallest runs', () => {
-    const words = segment('s', 'a', [['a', 0, 1], ['b', 1, 2], ['c', 2, 3]]).words;
+    const words = segment('s', 'a', [
+      ['a', 0, 1],
+      ['b', 1, 2],
+      ['c', 2, 3],
+    ]).words;
     expect(diffRuns(words, ['a', 'x', 'c'])).toEqual([{ from: 1, to: 2, tokens: ['x'] }]);
     expect(diffRuns(words, ['a', 'b', 'c', 'd'])).toEqual([{ from: 3, to: 3, tokens: ['d'] }]);
     expect(diffRuns(words, [])).toEqual([{ from: 0, to: 3, tokens: [] }]);
-    expect(applyRuns(segment('s', 'a', [['a', 0, 1], ['b', 1, 2], ['c', 2, 3]]), [], idSource('t'))).toEqual(words);
+    expect(
+      applyRuns(
+        segment('s', 'a', [
+          ['a', 0, 1],
+          ['b', 1, 2],
+          ['c', 2, 3],
+        ]),
+        [],
+        idSource('t'),
+      ),
+    ).toEqual(words);
   });
 });
 
@@ -152,7 +202,10 @@ describe('reassign, split, merge', () => {
   test('split at a word; not before the first word; merge with the next only when it is the same speaker', () => {
     const state = call();
     const split = apply(state, ops.split(state, 's-r-2', 'w-r-7', idSource('t')));
-    expect(split.segments.slice(2).map((s) => [s._id, s.text, s.start, s.end])).toEqual([['s-r-2', 'how', 5, 5.3], ['s-t-0', 'are you', 5.4, 6]]);
+    expect(split.segments.slice(2).map((s) => [s._id, s.text, s.start, s.end])).toEqual([
+      ['s-r-2', 'how', 5, 5.3],
+      ['s-t-0', 'are you', 5.4, 6],
+    ]);
     expectHttp(() => ops.split(state, 's-r-2', 'w-r-6', idSource('t')), 400, 'body.wordId');
     const merged = apply(split, ops.mergeWithNext(split, 's-r-2'));
     expect(merged).toEqual(state);
@@ -162,12 +215,32 @@ describe('reassign, split, merge', () => {
 });
 
 describe('find and replace', () => {
-  const input = (find: string, replace: string, more: Partial<ops.ReplaceInput> = {}): ops.ReplaceInput => ({ find, replace, matchCase: false, wholeWord: false, ...more });
+  const input = (find: string, replace: string, more: Partial<ops.ReplaceInput> = {}): ops.ReplaceInput => ({
+    find,
+    replace,
+    matchCase: false,
+    wholeWord: false,
+    ...more,
+  });
   const state = (): ops.TranscriptState => ({
     speakers: speakersFor(1),
     segments: [
-      segment('s-r-0', 'speaker_0', [['The', 0, 0.3], ['cat', 0.4, 0.7], ['and', 0.8, 1], ['the', 1.1, 1.3], ['cathedral', 1.4, 2]]),
-      segment('s-r-1', 'speaker_0', [['the', 3, 3.2], ['end', 3.3, 3.6]], 5),
+      segment('s-r-0', 'speaker_0', [
+        ['The', 0, 0.3],
+        ['cat', 0.4, 0.7],
+        ['and', 0.8, 1],
+        ['the', 1.1, 1.3],
+        ['cathedral', 1.4, 2],
+      ]),
+      segment(
+        's-r-1',
+        'speaker_0',
+        [
+          ['the', 3, 3.2],
+          ['end', 3.3, 3.6],
+        ],
+        5,
+      ),
     ],
   });
 
@@ -176,13 +249,15 @@ describe('find and replace', () => {
     expect(ops.replaceText(state(), input('the', 'a'), idSource('t')).replaced).toBe(4);
     expect(ops.replaceText(state(), input('the', 'a', { matchCase: true }), idSource('t')).replaced).toBe(3);
     expect(ops.replaceText(state(), input('the', 'a', { wholeWord: true }), idSource('t')).replaced).toBe(3);
-    expect(ops.replaceText(state(), input('The', 'a', { wholeWord: true, matchCase: true }), idSource('t')).replaced).toBe(1);
+    expect(
+      ops.replaceText(state(), input('The', 'a', { wholeWord: true, matchCase: true }), idSource('t')).replaced,
+    ).toBe(1);
     expect(ops.replaceText(state(), input('cat', 'dog'), idSource('t')).replaced).toBe(2);
     expect(ops.replaceText(state(), input('cat', 'dog', { wholeWord: true }), idSource('t')).replaced).toBe(1);
     expect(ops.replaceText(state(), input('zebra', 'x'), idSource('t'))).toEqual({ replaced: 0, change: null });
   });
 
-  test('a match inside a word edits that word, with the word\'s own span; the others keep theirs', () => {
+  test("a match inside a word edits that word, with the word's own span; the others keep theirs", () => {
     const s = state();
     const { change } = ops.replaceText(s, input('cat', 'dog'), idSource('t'));
     const after = apply(s, change).segments[0]!;
@@ -207,10 +282,16 @@ describe('find and replace', () => {
 
   test('replace-one: only the occurrence-th match of that segment', () => {
     const s = state();
-    const { replaced, change } = ops.replaceText(s, input('the', 'a', { segmentId: 's-r-0', occurrence: 1 }), idSource('t'));
+    const { replaced, change } = ops.replaceText(
+      s,
+      input('the', 'a', { segmentId: 's-r-0', occurrence: 1 }),
+      idSource('t'),
+    );
     expect(replaced).toBe(1);
     expect(apply(s, change).segments.map((x) => x.text)).toEqual(['The cat and a cathedral', 'the end']);
-    expect(ops.replaceText(s, input('the', 'a', { segmentId: 's-r-0', occurrence: 5 }), idSource('t')).replaced).toBe(0);
+    expect(ops.replaceText(s, input('the', 'a', { segmentId: 's-r-0', occurrence: 5 }), idSource('t')).replaced).toBe(
+      0,
+    );
     expectHttp(() => ops.replaceText(s, input('the', 'a', { segmentId: 's-nope' }), idSource('t')), 404);
   });
 
@@ -223,7 +304,16 @@ describe('find and replace', () => {
   });
 
   test('special characters are found literally', () => {
-    const s = { speakers: speakersFor(1), segments: [segment('s-r-0', 'speaker_0', [['a.b', 0, 1], ['(c)', 1, 2], ['$&', 2, 3]])] };
+    const s = {
+      speakers: speakersFor(1),
+      segments: [
+        segment('s-r-0', 'speaker_0', [
+          ['a.b', 0, 1],
+          ['(c)', 1, 2],
+          ['$&', 2, 3],
+        ]),
+      ],
+    };
     const { change, replaced } = ops.replaceText(s, input('(c)', '$&x'), idSource('t'));
     expect(replaced).toBe(1);
     expect(apply(s, change).segments[0]!.text).toBe('a.b $&x $&');
@@ -247,7 +337,10 @@ describe('undo and redo', () => {
     const merged = apply(state, merge);
     const renamed = apply(merged, ops.renameSpeaker(merged, 'speaker_0', 'Ann'));
     const undone = apply(renamed, ops.reverse(renamed, merge, 'undo', 'Undid'));
-    expect(undone.speakers.map((s) => [s.id, s.label])).toEqual([['speaker_0', 'Ann'], ['speaker_1', 'Customer']]);
+    expect(undone.speakers.map((s) => [s.id, s.label])).toEqual([
+      ['speaker_0', 'Ann'],
+      ['speaker_1', 'Customer'],
+    ]);
     expect(undone.segments.map((s) => s.speakerId)).toEqual(['speaker_0', 'speaker_1', 'speaker_0']);
   });
 

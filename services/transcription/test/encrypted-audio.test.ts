@@ -12,12 +12,25 @@ import { emitted, listenOnLoopback, makeTones, speechProviderStack, upload, wait
 // rewrites the recording, it is written back encrypted, never in plain.
 
 const ACME = randomUUID();
-const words = ['my', 'card', 'is', '4111', '1111', '1111', '1111', 'thanks'].map((word, i) => ({ word, start: 0.1 + i * 0.2, end: 0.28 + i * 0.2 }));
+const words = ['my', 'card', 'is', '4111', '1111', '1111', '1111', 'thanks'].map((word, i) => ({
+  word,
+  start: 0.1 + i * 0.2,
+  end: 0.28 + i * 0.2,
+}));
 const provider: Server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 2, text: words.map((w) => w.word).join(' '), words, segments: [] }));
+    res.end(
+      JSON.stringify({
+        task: 'transcribe',
+        language: 'english',
+        duration: 2,
+        text: words.map((w) => w.word).join(' '),
+        words,
+        segments: [],
+      }),
+    );
   });
 });
 
@@ -25,10 +38,22 @@ let stack: TestStack;
 let user: string;
 
 beforeAll(async () => {
-  stack = await speechProviderStack(await listenOnLoopback(provider), { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') });
+  stack = await speechProviderStack(await listenOnLoopback(provider), {
+    ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'),
+  });
   user = await stack.tokenFor('USER', ACME);
-  const policies = (encryption: boolean): CompanyPolicies => ({ redaction: encryption ? 'text_audio' : 'off', keepOriginal: false, encryption, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
-  const envelope = buildEnvelope({ type: 'company.policies_changed', companyId: ACME, actor: SYSTEM_ACTOR, data: { id: ACME, before: policies(false), after: policies(true) } }) as Envelope;
+  const policies = (encryption: boolean): CompanyPolicies => ({
+    redaction: encryption ? 'text_audio' : 'off',
+    keepOriginal: false,
+    encryption,
+    retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+  });
+  const envelope = buildEnvelope({
+    type: 'company.policies_changed',
+    companyId: ACME,
+    actor: SYSTEM_ACTOR,
+    data: { id: ACME, before: policies(false), after: policies(true) },
+  }) as Envelope;
   await stack.bus.publish([{ topic: eventDefinition(envelope.type).topic, key: ACME, envelope }]);
   await stack.settle();
 }, 60_000);
@@ -43,7 +68,10 @@ test('an encrypted recording is transcribed, and its redacted rewrite is stored 
   expect((await waitForStatus(stack, user, fileId)).status).toBe('completed');
   const redacted = await emitted(stack, 'transcript.audio_redacted', fileId);
   expect(redacted).toHaveLength(1);
-  const file = (await stack.as(user, { method: 'GET', url: `/api/files/${fileId}` })).json() as { path: string; size: number };
+  const file = (await stack.as(user, { method: 'GET', url: `/api/files/${fileId}` })).json() as {
+    path: string;
+    size: number;
+  };
   expect(file.size).toBe(redacted[0]!.data.size);
   const raw = readFileSync(join(stack.dataDir, 'objects', file.path));
   expect(raw.subarray(0, 4).toString('latin1')).toBe('ESC1');

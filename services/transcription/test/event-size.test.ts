@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { CLIENT_NOTES_MAX, EVENT_CATALOGUE, HOLD_REASON_MAX, PROMPT_LIMITS, TAG_LENGTH_MAX, TASK_LIMITS, TAGS_PER_FILE_MAX, UPLOAD_SPEAKERS_MAX, type EventType } from '@earshot/contracts';
+import {
+  CLIENT_NOTES_MAX,
+  EVENT_CATALOGUE,
+  HOLD_REASON_MAX,
+  PROMPT_LIMITS,
+  TAG_LENGTH_MAX,
+  TASK_LIMITS,
+  TAGS_PER_FILE_MAX,
+  UPLOAD_SPEAKERS_MAX,
+  type EventType,
+} from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { segmentsChangedEvents } from '../src/services/edits/service';
 import { mergeSpeakers } from '../src/services/edits/ops';
@@ -17,12 +27,32 @@ const WORDS = 30_000;
 
 /** Two speakers taking turns, words of up to 14 letters, ~2.8 words a second. */
 function longCall() {
-  const vocabulary = ['refrigerated', 'reconciliation', 'invoice', 'a', 'delivery', 'warehouse', 'confirmation', 'to', 'of', 'the', 'approximately', 'Tallinn'];
+  const vocabulary = [
+    'refrigerated',
+    'reconciliation',
+    'invoice',
+    'a',
+    'delivery',
+    'warehouse',
+    'confirmation',
+    'to',
+    'of',
+    'the',
+    'approximately',
+    'Tallinn',
+  ];
   const step = DURATION / WORDS;
-  const channels = [{ speakerId: 'speaker_0', words: [] as { text: string; start: number; end: number }[] }, { speakerId: 'speaker_1', words: [] as { text: string; start: number; end: number }[] }];
+  const channels = [
+    { speakerId: 'speaker_0', words: [] as { text: string; start: number; end: number }[] },
+    { speakerId: 'speaker_1', words: [] as { text: string; start: number; end: number }[] },
+  ];
   for (let i = 0; i < WORDS; i++) {
     const turn = Math.floor((i * step) / 45) % 2;
-    channels[turn]!.words.push({ text: vocabulary[i % vocabulary.length]!, start: i * step, end: i * step + step * 0.9 });
+    channels[turn]!.words.push({
+      text: vocabulary[i % vocabulary.length]!,
+      start: i * step,
+      end: i * step + step * 0.9,
+    });
   }
   const segments = buildSegments(channels, DURATION, 'run1');
   return {
@@ -40,45 +70,150 @@ const companyId = randomUUID();
 const actor = { type: 'system' as const, id: null };
 const result = longCall();
 const longest = result.segments.reduce((a, b) => (b.words.length > a.words.length ? b : a));
-const transcriptEvents = completionEvents(companyId, { id, fileId, fileName: `${'long-name-'.repeat(20)}.wav` }, result);
+const transcriptEvents = completionEvents(
+  companyId,
+  { id, fileId, fileName: `${'long-name-'.repeat(20)}.wav` },
+  result,
+);
 // The largest edits: one speaker merged into the other (half of the segments told again), and
 // every segment removed at once.
 const merge = mergeSpeakers(result, 'speaker_1', 'speaker_0');
 const editEvents = [
-  ...segmentsChangedEvents(companyId, { id, fileId, editId: id, kind: merge.kind }, [], segmentFacts(merge.after, merge.speakers!.after), actor),
-  ...segmentsChangedEvents(companyId, { id, fileId, editId: id, kind: 'replace' }, result.segments.map((s) => s._id), [], actor),
+  ...segmentsChangedEvents(
+    companyId,
+    { id, fileId, editId: id, kind: merge.kind },
+    [],
+    segmentFacts(merge.after, merge.speakers!.after),
+    actor,
+  ),
+  ...segmentsChangedEvents(
+    companyId,
+    { id, fileId, editId: id, kind: 'replace' },
+    result.segments.map((s) => s._id),
+    [],
+    actor,
+  ),
 ];
 
-const user = { email: 'a@b.test', firstName: 'A', lastName: 'B', role: 'USER' as const, companyId, status: 'active' as const, monthlyCredits: 1e9 };
+const user = {
+  email: 'a@b.test',
+  firstName: 'A',
+  lastName: 'B',
+  role: 'USER' as const,
+  companyId,
+  status: 'active' as const,
+  monthlyCredits: 1e9,
+};
 const company = { name: 'Acme', code: 'acme', domain: 'acme', status: 'active', maxUsers: 10, maxStorage: 1e9 };
-const client = { name: 'C'.repeat(120), organisation: 'O'.repeat(200), email: 'c@b.test', phone: '+372 5555 5555', externalId: 'X'.repeat(128), notes: 'N'.repeat(CLIENT_NOTES_MAX), ownerId: id };
-const provider = { name: 'P', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.com/v1', enabled: true, apiKeyLast4: '1234' };
-const model = { providerId: id, name: 'm', label: 'M', purpose: 'chat' as const, isDefault: true, contextSize: 8192, enabled: true };
+const client = {
+  name: 'C'.repeat(120),
+  organisation: 'O'.repeat(200),
+  email: 'c@b.test',
+  phone: '+372 5555 5555',
+  externalId: 'X'.repeat(128),
+  notes: 'N'.repeat(CLIENT_NOTES_MAX),
+  ownerId: id,
+};
+const provider = {
+  name: 'P',
+  kind: 'openai-compatible' as const,
+  baseUrl: 'https://api.example.com/v1',
+  enabled: true,
+  apiKeyLast4: '1234',
+};
+const model = {
+  providerId: id,
+  name: 'm',
+  label: 'M',
+  purpose: 'chat' as const,
+  isDefault: true,
+  contextSize: 8192,
+  enabled: true,
+};
 // A prompt shared with as many companies and people as it may be, with the most fields.
 const audience = Array.from({ length: PROMPT_LIMITS.audienceMax }, () => randomUUID());
-const promptState = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), type: 'custom' as const, scope: 'company' as const, isGlobal: false, companies: audience, users: audience, version: 1, fields: Array.from({ length: PROMPT_LIMITS.fieldsMax }, () => 'f'.repeat(PROMPT_LIMITS.fieldNameMax)) };
-const pattern = { name: 'p'.repeat(PROMPT_LIMITS.nameMax), companyId, promptIds: Array.from({ length: PROMPT_LIMITS.patternPromptsMax }, () => randomUUID()), autoRun: 'company_transcripts' as const };
-const template = { type: 'password_reset' as const, language: 'en' as const, companyId, subject: 'S'.repeat(300), html: 'h'.repeat(60_000), text: 't'.repeat(30_000) };
+const promptState = {
+  name: 'p'.repeat(PROMPT_LIMITS.nameMax),
+  type: 'custom' as const,
+  scope: 'company' as const,
+  isGlobal: false,
+  companies: audience,
+  users: audience,
+  version: 1,
+  fields: Array.from({ length: PROMPT_LIMITS.fieldsMax }, () => 'f'.repeat(PROMPT_LIMITS.fieldNameMax)),
+};
+const pattern = {
+  name: 'p'.repeat(PROMPT_LIMITS.nameMax),
+  companyId,
+  promptIds: Array.from({ length: PROMPT_LIMITS.patternPromptsMax }, () => randomUUID()),
+  autoRun: 'company_transcripts' as const,
+};
+const template = {
+  type: 'password_reset' as const,
+  language: 'en' as const,
+  companyId,
+  subject: 'S'.repeat(300),
+  html: 'h'.repeat(60_000),
+  text: 't'.repeat(30_000),
+};
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
 // A task at its largest (issue 23): the longest title and description, and the most action items a run proposes.
-const task = { title: 't'.repeat(TASK_LIMITS.titleMax), description: 'd'.repeat(TASK_LIMITS.descriptionMax), status: 'in_progress' as const, assigneeId: id, dueDate: '2026-12-31', clientId: id, link: { fileId, seconds: 3600 }, createdBy: id };
+const task = {
+  title: 't'.repeat(TASK_LIMITS.titleMax),
+  description: 'd'.repeat(TASK_LIMITS.descriptionMax),
+  status: 'in_progress' as const,
+  assigneeId: id,
+  dueDate: '2026-12-31',
+  clientId: id,
+  link: { fileId, seconds: 3600 },
+  createdBy: id,
+};
 // A privacy part's counts at their largest (issue 25): 20 kinds, each named in 60 characters.
-const counts = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(58)}${String(i).padStart(2, '0')}`, 1_000_000_000]));
-const actionItems = Array.from({ length: 50 }, () => ({ title: 'a'.repeat(200), owner: 'o'.repeat(120), due: '2026-12-31' }));
+const counts = Object.fromEntries(
+  Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(58)}${String(i).padStart(2, '0')}`, 1_000_000_000]),
+);
+const actionItems = Array.from({ length: 50 }, () => ({
+  title: 'a'.repeat(200),
+  owner: 'o'.repeat(120),
+  due: '2026-12-31',
+}));
 
 /** Every other event type, at its largest for this transcript. */
-const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.text_published' | 'transcript.segments_changed'>, NewEvent['data']> = {
+const samples: Record<
+  Exclude<EventType, 'transcript.completed' | 'transcript.text_published' | 'transcript.segments_changed'>,
+  NewEvent['data']
+> = {
   'user.signed_in': { id, email: user.email, method: 'password' },
   'user.sign_in_failed': { id, email: user.email, reason: 'invalid_credentials' },
   'user.signed_out': { id },
   'user.session_revoked': { id, reason: 'reuse' },
-  'user.sessions_ended': { userId: id, sessionIds: Array.from({ length: 1000 }, () => id), reason: 'company_blocked', until: new Date().toISOString() },
+  'user.sessions_ended': {
+    userId: id,
+    sessionIds: Array.from({ length: 1000 }, () => id),
+    reason: 'company_blocked',
+    until: new Date().toISOString(),
+  },
   'user.created': { id, before: null, after: user },
   'user.updated': { id, before: user, after: user },
   'user.deleted': { id, before: user, after: null },
   'user.password_changed': { id, via: 'profile' },
-  'user.password_reset_requested': { id, email: user.email, firstName: 'Ada', lastName: 'Lovelace', sealedLink: `v1:${'A'.repeat(200)}`, expiresInMinutes: 30 },
-  'user.invited': { id, email: user.email, firstName: 'Ada', lastName: 'Lovelace', sealedLink: `v1:${'A'.repeat(200)}`, expiresInDays: 7, resent: true },
+  'user.password_reset_requested': {
+    id,
+    email: user.email,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    sealedLink: `v1:${'A'.repeat(200)}`,
+    expiresInMinutes: 30,
+  },
+  'user.invited': {
+    id,
+    email: user.email,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    sealedLink: `v1:${'A'.repeat(200)}`,
+    expiresInDays: 7,
+    resent: true,
+  },
   'user.invitation_revoked': { id, email: user.email },
   'user.two_step_changed': { id, enabled: true },
   'company.created': { id, before: null, after: company },
@@ -93,38 +228,86 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'transcript.audio_redacted': { fileId, size: 2 ** 40, spans: 100_000 },
   'company.policies_changed': {
     id,
-    before: { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: null } },
-    after: { redaction: 'text_audio', keepOriginal: false, encryption: false, retention: { recordingsDays: 36_500, chatsDays: 36_500, auditDays: 36_500 } },
+    before: {
+      redaction: 'off',
+      keepOriginal: false,
+      encryption: false,
+      retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+    },
+    after: {
+      redaction: 'text_audio',
+      keepOriginal: false,
+      encryption: false,
+      retention: { recordingsDays: 36_500, chatsDays: 36_500, auditDays: 36_500 },
+    },
   },
   // Legal hold (issue 25): the longest reason allowed, placed or lifted.
   'file.hold_changed': { id: fileId, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
   'client.hold_changed': { id, hold: false, reason: 'r'.repeat(HOLD_REASON_MAX) },
   'company.hold_changed': { id, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
-  'retention.applied': { service: 'file', removed: { recordings: 1_000_000 }, days: 36_500, olderThan: new Date().toISOString(), held: 1_000_000 },
+  'retention.applied': {
+    service: 'file',
+    removed: { recordings: 1_000_000 },
+    days: 36_500,
+    olderThan: new Date().toISOString(),
+    held: 1_000_000,
+  },
   // A person's data (issue 25): the manifest's key stands for however many recordings the person has.
   'privacy.export_requested': { jobId: id, subject: { kind: 'client', id } },
   'privacy.part_ready': { jobId: id, service: 'file', manifest: `privacy/${id}/file.manifest.json`, counts },
   'privacy.erase_requested': { jobId: id, subject: { kind: 'user', id }, recordings: 'delete' },
   'privacy.part_erased': { jobId: id, service: 'file', counts },
   'privacy.erased': {
-    jobId: id, subject: { kind: 'client', id }, recordings: 'keep',
+    jobId: id,
+    subject: { kind: 'client', id },
+    recordings: 'keep',
     parts: Object.fromEntries(Array.from({ length: 20 }, (_, s) => [`service${s}`, counts])),
   },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
   // Encryption at rest (issue 25).
   'company.key_destroyed': { companyId: id, service: 'transcription', reason: 'company_deleted' },
-  'company.encryption_progressed': { companyId: id, service: 'transcription', done: 2 ** 31, total: 2 ** 31, state: 'running' },
-  'file.uploaded': { id: fileId, storageKey: `${companyId}/${fileId}.wav`, originalName: 'call.wav', mimeType: 'audio/wav', size: 350_000_000, clientId: null, uploadedBy: id, estimatedSeconds: 10_800, language: 'auto', speakers: UPLOAD_SPEAKERS_MAX },
+  'company.encryption_progressed': {
+    companyId: id,
+    service: 'transcription',
+    done: 2 ** 31,
+    total: 2 ** 31,
+    state: 'running',
+  },
+  'file.uploaded': {
+    id: fileId,
+    storageKey: `${companyId}/${fileId}.wav`,
+    originalName: 'call.wav',
+    mimeType: 'audio/wav',
+    size: 350_000_000,
+    clientId: null,
+    uploadedBy: id,
+    estimatedSeconds: 10_800,
+    language: 'auto',
+    speakers: UPLOAD_SPEAKERS_MAX,
+  },
   'file.deleted': { id: fileId, storageKey: `${companyId}/${fileId}.wav` },
-  'file.tags_changed': { id: fileId, before: { tags: [] }, after: { tags: Array.from({ length: TAGS_PER_FILE_MAX }, (_, n) => String(n).padEnd(TAG_LENGTH_MAX, 't')) } },
+  'file.tags_changed': {
+    id: fileId,
+    before: { tags: [] },
+    after: { tags: Array.from({ length: TAGS_PER_FILE_MAX }, (_, n) => String(n).padEnd(TAG_LENGTH_MAX, 't')) },
+  },
   'transcript.status_changed': { fileId, status: 'failed', reason: 'x'.repeat(2000), attempt: 4 },
   // The longest segment, every word replaced by the longest word allowed.
   'transcript.word_edited': edit({
-    id, fileId, wordId: longest.words[0]!._id, segmentId: longest._id,
-    segmentText: segmentText(longest.words.map(() => ({ text: 'w'.repeat(100) }))), before: { text: 'a' }, after: { text: 'w'.repeat(100) },
+    id,
+    fileId,
+    wordId: longest.words[0]!._id,
+    segmentId: longest._id,
+    segmentText: segmentText(longest.words.map(() => ({ text: 'w'.repeat(100) }))),
+    before: { text: 'a' },
+    after: { text: 'w'.repeat(100) },
   }),
-  'transcript.speakers_changed': { id, fileId, speakers: Array.from({ length: 50 }, (_, n) => ({ speakerId: `speaker_${n}`, name: 'N'.repeat(80) })) },
+  'transcript.speakers_changed': {
+    id,
+    fileId,
+    speakers: Array.from({ length: 50 }, (_, n) => ({ speakerId: `speaker_${n}`, name: 'N'.repeat(80) })),
+  },
   'transcript.client_linked': { id, fileId, before: { clientId: null }, after: { clientId: id } },
   'transcript.deleted': { id, fileId },
   'transcript.original_read': { id, fileId, what: 'audio' },
@@ -134,13 +317,54 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'conversation.created': { id },
   'conversation.renamed': { id },
   'conversation.deleted': { id },
-  'chat_reply.finished': { conversationId: id, messageId: id, model: 'm', providerId: id, builtIn: false, status: 'complete', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, modelId: id, customGptId: id },
+  'chat_reply.finished': {
+    conversationId: id,
+    messageId: id,
+    model: 'm',
+    providerId: id,
+    builtIn: false,
+    status: 'complete',
+    usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    modelId: id,
+    customGptId: id,
+  },
   'embeddings.used': { modelId: id, tokens: 1_000_000, purpose: 'reembed', customGptId: id, fileId: id },
   'chat_feedback.given': { id, messageId: id, rating: 'up', hasComment: true },
-  'custom_gpt.created': { id, scope: 'platform', visibility: 'users', enabled: true, modelId: id, searchTranscripts: true, duplicateOf: id },
-  'custom_gpt.updated': { id, changed: ['name', 'description', 'avatar', 'instructions', 'modelId', 'starters', 'searchTranscripts', 'visibility', 'userIds', 'enabled', 'companyIds'], visibility: 'users', enabled: true, modelId: id },
+  'custom_gpt.created': {
+    id,
+    scope: 'platform',
+    visibility: 'users',
+    enabled: true,
+    modelId: id,
+    searchTranscripts: true,
+    duplicateOf: id,
+  },
+  'custom_gpt.updated': {
+    id,
+    changed: [
+      'name',
+      'description',
+      'avatar',
+      'instructions',
+      'modelId',
+      'starters',
+      'searchTranscripts',
+      'visibility',
+      'userIds',
+      'enabled',
+      'companyIds',
+    ],
+    visibility: 'users',
+    enabled: true,
+    modelId: id,
+  },
   'custom_gpt.deleted': { id, files: 100 },
-  'knowledge_file.added': { id, customGptId: id, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', size: 20 * 1024 * 1024 },
+  'knowledge_file.added': {
+    id,
+    customGptId: id,
+    mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    size: 20 * 1024 * 1024,
+  },
   'knowledge_file.ready': { id, customGptId: id, pages: 10_000, chunks: 1_000_000, embeddingsModelId: id },
   'knowledge_file.failed': { id, customGptId: id, reason: 'x'.repeat(1_000) },
   'knowledge_file.deleted': { id, customGptId: id },
@@ -162,18 +386,53 @@ const samples: Record<Exclude<EventType, 'transcript.completed' | 'transcript.te
   'email_template.deleted': { id, before: template, after: null },
   'mail.sent': { id, type: 'password_reset', to: user.email, transport: 'smtp', attempts: 1 },
   'mail.failed': { id, type: 'password_reset', to: user.email, attempts: 5, reason: 'x'.repeat(500) },
-  'analysis.completed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id },
+  'analysis.completed': {
+    id,
+    fileId,
+    promptId: id,
+    promptVersion: 1_000,
+    patternId: id,
+    model: 'm'.repeat(200),
+    usage: { inputTokens: 1e9, outputTokens: 1e9 },
+    durationMs: 3_600_000,
+    userId: id,
+  },
   'analysis.action_items_proposed': { runId: id, fileId, items: actionItems },
   'task.created': { id, before: null, after: task },
   'task.updated': { id, before: task, after: task },
   'task.deleted': { id, before: task, after: null },
   'task.fell_due': { id, title: task.title, assigneeId: id, dueDate: task.dueDate },
-  'analysis.failed': { id, fileId, promptId: id, promptVersion: 1_000, patternId: id, model: 'm'.repeat(200), usage: { inputTokens: 1e9, outputTokens: 1e9 }, durationMs: 3_600_000, userId: id, reason: 'r'.repeat(2_000) },
-  'price.set': { id, modelId: 'm'.repeat(128), engine: null, unit: 'output_1k', credits: 1e9, effectiveFrom: new Date().toISOString() },
-  'pricing.currency_changed': { before: { currency: 'EUR', creditRate: 0.01 }, after: { currency: 'USD', creditRate: 0.011 } },
+  'analysis.failed': {
+    id,
+    fileId,
+    promptId: id,
+    promptVersion: 1_000,
+    patternId: id,
+    model: 'm'.repeat(200),
+    usage: { inputTokens: 1e9, outputTokens: 1e9 },
+    durationMs: 3_600_000,
+    userId: id,
+    reason: 'r'.repeat(2_000),
+  },
+  'price.set': {
+    id,
+    modelId: 'm'.repeat(128),
+    engine: null,
+    unit: 'output_1k',
+    credits: 1e9,
+    effectiveFrom: new Date().toISOString(),
+  },
+  'pricing.currency_changed': {
+    before: { currency: 'EUR', creditRate: 0.01 },
+    after: { currency: 'USD', creditRate: 0.011 },
+  },
   'credits.granted': { entryId: id, amount: 1e9, reason: 'r'.repeat(500), monthly: false, balance: 1e13 },
   'credits.adjusted': { entryId: id, amount: -1e9, reason: 'r'.repeat(500), balance: -1e13 },
-  'credits.settings_changed': { id, before: { monthlyBudget: null, monthlyGrant: null }, after: { monthlyBudget: 1e9, monthlyGrant: 1e9 } },
+  'credits.settings_changed': {
+    id,
+    before: { monthlyBudget: null, monthlyGrant: null },
+    after: { monthlyBudget: 1e9, monthlyGrant: 1e9 },
+  },
   'credits.threshold_reached': { scope: 'user', userId: id, threshold: 100, month: '2026-11', spent: 1e13, limit: 1e9 },
 };
 
@@ -192,7 +451,9 @@ test('a speaker merge of the whole call is told in several parts, each segment o
   const told = editEvents.filter((e) => (e.data.segments as unknown[]).length > 0);
   expect(told.length).toBeGreaterThan(1);
   expect(told.map((e) => e.data.part)).toEqual(told.map((_, i) => i));
-  expect(told.flatMap((e) => (e.data.segments as { segmentId: string }[]).map((s) => s.segmentId))).toEqual(merge.after.map((s) => s._id));
+  expect(told.flatMap((e) => (e.data.segments as { segmentId: string }[]).map((s) => s.segmentId))).toEqual(
+    merge.after.map((s) => s._id),
+  );
 });
 
 test('every event type of the catalogue is built for it', () => {
@@ -204,7 +465,7 @@ test.each(events.map((e, i) => [`${e.type} #${i}`, e] as const))('%s serialises 
   expect(Buffer.byteLength(JSON.stringify(envelope))).toBeLessThan(LIMIT);
 });
 
-test('the transcript\'s text reaches other services whole, in order, across its parts', () => {
+test("the transcript's text reaches other services whole, in order, across its parts", () => {
   const [completed, ...rest] = transcriptEvents;
   const parts = rest.filter((e) => e.type === 'transcript.text_published');
   expect(completed!.data).toMatchObject({ parts: parts.length });

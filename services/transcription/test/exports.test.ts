@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { unzipSync, strFromU8 } from 'fflate';
 import mammoth from 'mammoth';
 import { parseText, type VTTCue } from 'media-captions';
-import { eventDefinition, SUBTITLE_LIMITS, type ExportFormat, type Role, type SpeakerSegment, type TranscriptDto } from '@earshot/contracts';
+import {
+  eventDefinition,
+  SUBTITLE_LIMITS,
+  type ExportFormat,
+  type Role,
+  type SpeakerSegment,
+  type TranscriptDto,
+} from '@earshot/contracts';
 import { buildEnvelope, hashApiKey, serveCreditGateInProcess, type ServiceContext } from '@earshot/kit';
 import { createTestStack, ScriptedCreditGate, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
@@ -21,14 +28,34 @@ const { lineLength, lines: maxLines } = SUBTITLE_LIMITS;
 const FORMATS: ExportFormat[] = ['txt', 'srt', 'vtt', 'docx', 'json', 'csv'];
 
 /** A transcript made of the given segments (ids, text and times from their words). */
-function transcriptOf(segments: { speakerId: string; words: [string, number, number][] }[], speakers = [{ id: 'speaker_0', label: 'Agent' }, { id: 'speaker_1', label: 'Customer' }]): TranscriptDto {
+function transcriptOf(
+  segments: { speakerId: string; words: [string, number, number][] }[],
+  speakers = [
+    { id: 'speaker_0', label: 'Agent' },
+    { id: 'speaker_1', label: 'Customer' },
+  ],
+): TranscriptDto {
   const base = longTranscript({ words: 1, seconds: 1, originalName: 'Call 7.mp3' });
   let n = 0;
   const speakerSegments: SpeakerSegment[] = segments.map((s, i) => {
     const words = s.words.map(([text, start, end]) => ({ _id: `w-t-${n++}`, text, start, end }));
-    return { _id: `s-t-${i}`, speakerId: s.speakerId, start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.text).join(' '), words };
+    return {
+      _id: `s-t-${i}`,
+      speakerId: s.speakerId,
+      start: words[0]!.start,
+      end: words[words.length - 1]!.end,
+      text: words.map((w) => w.text).join(' '),
+      words,
+    };
   });
-  return { ...base, metadata: { ...base.metadata, speakers: speakers.map((s, i) => ({ ...s, channel: i, color: '#000000' })), speakerSegments } };
+  return {
+    ...base,
+    metadata: {
+      ...base.metadata,
+      speakers: speakers.map((s, i) => ({ ...s, channel: i, color: '#000000' })),
+      speakerSegments,
+    },
+  };
 }
 
 /** Words of a sentence, one every 0.4 s from `at`. */
@@ -37,13 +64,23 @@ const spoken = (sentence: string, at: number): [string, number, number][] =>
 
 /** A parsed cue's words as a person reads them: voice spans and SRT's `Name:` prefix gone, entities decoded. */
 function cueWords(cue: VTTCue, names: readonly string[]): string[] {
-  let text = cue.text.replace(/<\/?v[^>]*>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+  let text = cue.text
+    .replace(/<\/?v[^>]*>/g, '')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
   const label = names.find((name) => text.startsWith(`${name}:`));
   if (label) text = text.slice(label.length + 1);
   return text.split(/\s+/).filter(Boolean);
 }
 
-const shownLines = (cue: VTTCue) => cue.text.replace(/<\/?v[^>]*>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&').split('\n');
+const shownLines = (cue: VTTCue) =>
+  cue.text
+    .replace(/<\/?v[^>]*>/g, '')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&')
+    .split('\n');
 
 /**
  * Checks a subtitle file as a player would read it: it parses without a single error in a strict
@@ -93,7 +130,9 @@ describe('export formats', () => {
 
   test('the strict parser is strict: a broken timing line is refused', async () => {
     const broken = toVtt(call).replace('00:00:00.', '00:00:0.');
-    await expect(parseText(broken, { type: 'vtt', strict: true })).rejects.toThrow(/timestamp `00:00:0\.\d+` is invalid/);
+    await expect(parseText(broken, { type: 'vtt', strict: true })).rejects.toThrow(
+      /timestamp `00:00:0\.\d+` is invalid/,
+    );
   });
 
   test('SRT names the speaker on a change of speaker only; WebVTT gives every cue its voice', async () => {
@@ -113,7 +152,13 @@ describe('export formats', () => {
 
   test('cross-talk: overlapping turns interleave by time and SRT names the speaker at every change', async () => {
     const t = transcriptOf([
-      { speakerId: 'speaker_0', words: spoken('so the order left our warehouse on monday morning and it should have reached you by wednesday at the latest but the tracking shows it is still in transit', 0) },
+      {
+        speakerId: 'speaker_0',
+        words: spoken(
+          'so the order left our warehouse on monday morning and it should have reached you by wednesday at the latest but the tracking shows it is still in transit',
+          0,
+        ),
+      },
       { speakerId: 'speaker_1', words: spoken('yes', 4.05) },
       { speakerId: 'speaker_0', words: spoken('we will look into it', 13) },
     ]);
@@ -130,8 +175,21 @@ describe('export formats', () => {
 
   test('WebVTT escapes &, < and >; a word longer than a line is the only thing ever cut', async () => {
     const long = 'https://example.test/a/very/long/path/that/cannot/fit/on/one/line';
-    const t = transcriptOf([{ speakerId: 'speaker_0', words: [['<b>Tom', 1, 1.3], ['&', 1.4, 1.5], ['Jerry>', 1.6, 2], [long, 2.1, 4.1], ['-->', 4.2, 4.4]] }],
-      [{ id: 'speaker_0', label: 'R&D <lead>' }]);
+    const t = transcriptOf(
+      [
+        {
+          speakerId: 'speaker_0',
+          words: [
+            ['<b>Tom', 1, 1.3],
+            ['&', 1.4, 1.5],
+            ['Jerry>', 1.6, 2],
+            [long, 2.1, 4.1],
+            ['-->', 4.2, 4.4],
+          ],
+        },
+      ],
+      [{ id: 'speaker_0', label: 'R&D <lead>' }],
+    );
     const vtt = toVtt(t);
     expect(vtt).toContain('<v R&amp;D &lt;lead&gt;>&lt;b&gt;Tom &amp; Jerry&gt;');
     expect(vtt).toContain('--&gt;');
@@ -142,7 +200,10 @@ describe('export formats', () => {
     expect(lines.join('')).toContain(long);
     // The cut word's two pieces share its span (2.1–4.1 s) by their length: its first 42 characters end a cue.
     const cut = 2.1 + (2 * 42) / long.length;
-    expect(parsed.cues.map((c) => [c.startTime, c.endTime])).toEqual([[1, expect.closeTo(cut, 3)], [expect.closeTo(cut, 3), 4.4]]);
+    expect(parsed.cues.map((c) => [c.startTime, c.endTime])).toEqual([
+      [1, expect.closeTo(cut, 3)],
+      [expect.closeTo(cut, 3), 4.4],
+    ]);
     const srt = await parseText(toSrt(t), { type: 'srt', strict: true });
     expect(srt.errors).toEqual([]);
     expect(srt.cues.map((c) => c.text).join('\n')).not.toContain('-->');
@@ -150,21 +211,57 @@ describe('export formats', () => {
 
   test('TXT: title, date, then Name (m:ss): text with a blank line between turns; h:mm:ss past an hour', () => {
     const t = transcriptOf([
-      { speakerId: 'speaker_0', words: [['Hello', 5.2, 5.5], ['there.', 5.6, 6]] },
+      {
+        speakerId: 'speaker_0',
+        words: [
+          ['Hello', 5.2, 5.5],
+          ['there.', 5.6, 6],
+        ],
+      },
       { speakerId: 'speaker_1', words: [['Hi.', 65, 65.4]] },
       { speakerId: 'speaker_0', words: [['Bye', 3725.5, 3726]] },
     ]);
-    expect(toText(t)).toBe(['Call 7.mp3', '2026-11-25 10:00 UTC', '', 'Agent (0:05): Hello there.', '', 'Customer (1:05): Hi.', '', 'Agent (1:02:05): Bye', ''].join('\n'));
-    expect([clock(0), clock(59.9), clock(600), clock(3600), clock(36_000)]).toEqual(['0:00', '0:59', '10:00', '1:00:00', '10:00:00']);
+    expect(toText(t)).toBe(
+      [
+        'Call 7.mp3',
+        '2026-11-25 10:00 UTC',
+        '',
+        'Agent (0:05): Hello there.',
+        '',
+        'Customer (1:05): Hi.',
+        '',
+        'Agent (1:02:05): Bye',
+        '',
+      ].join('\n'),
+    );
+    expect([clock(0), clock(59.9), clock(600), clock(3600), clock(36_000)]).toEqual([
+      '0:00',
+      '0:59',
+      '10:00',
+      '1:00:00',
+      '10:00:00',
+    ]);
   });
 
   test('CSV: RFC 4180 quoting, and cells a spreadsheet would run as a formula start with a quote mark', () => {
-    const t = transcriptOf([
-      { speakerId: 'speaker_0', words: [['=HYPERLINK("http://x.test")', 1, 2]] },
-      { speakerId: 'speaker_1', words: [['Hello,', 3, 3.5], ['"friend"', 3.6, 4]] },
-      { speakerId: 'speaker_0', words: [['-2+3', 5, 5.5]] },
-      { speakerId: 'speaker_1', words: [['fine', 6, 6.5]] },
-    ], [{ id: 'speaker_0', label: '@Agent' }, { id: 'speaker_1', label: '+Customer' }]);
+    const t = transcriptOf(
+      [
+        { speakerId: 'speaker_0', words: [['=HYPERLINK("http://x.test")', 1, 2]] },
+        {
+          speakerId: 'speaker_1',
+          words: [
+            ['Hello,', 3, 3.5],
+            ['"friend"', 3.6, 4],
+          ],
+        },
+        { speakerId: 'speaker_0', words: [['-2+3', 5, 5.5]] },
+        { speakerId: 'speaker_1', words: [['fine', 6, 6.5]] },
+      ],
+      [
+        { id: 'speaker_0', label: '@Agent' },
+        { id: 'speaker_1', label: '+Customer' },
+      ],
+    );
     expect(toCsv(t).split('\r\n')).toEqual([
       'segmentId,speaker,start,end,text',
       `s-t-0,'@Agent,1,2,"'=HYPERLINK(""http://x.test"")"`,
@@ -176,13 +273,34 @@ describe('export formats', () => {
   });
 
   test('DOCX opens in mammoth with the title, the speakers list and each turn: the name in bold and its time', async () => {
-    const t = transcriptOf([
-      { speakerId: 'speaker_0', words: [['Good', 1, 1.2], ['morning', 1.3, 1.8]] },
-      { speakerId: 'speaker_1', words: [['Labrīt', 75, 75.5], ['<&>', 75.6, 76]] },
-    ], [{ id: 'speaker_0', label: 'Anna Bērziņa' }, { id: 'speaker_1', label: 'Jānis & Co' }]);
+    const t = transcriptOf(
+      [
+        {
+          speakerId: 'speaker_0',
+          words: [
+            ['Good', 1, 1.2],
+            ['morning', 1.3, 1.8],
+          ],
+        },
+        {
+          speakerId: 'speaker_1',
+          words: [
+            ['Labrīt', 75, 75.5],
+            ['<&>', 75.6, 76],
+          ],
+        },
+      ],
+      [
+        { id: 'speaker_0', label: 'Anna Bērziņa' },
+        { id: 'speaker_1', label: 'Jānis & Co' },
+      ],
+    );
     const docx = await render(t, 'docx');
     // mammoth maps Word's headings to HTML but knows no Title style: it is told.
-    const { value: html, messages } = await mammoth.convertToHtml({ buffer: docx }, { styleMap: ["p[style-name='Title'] => h1.title:fresh"] });
+    const { value: html, messages } = await mammoth.convertToHtml(
+      { buffer: docx },
+      { styleMap: ["p[style-name='Title'] => h1.title:fresh"] },
+    );
     expect(messages).toEqual([]);
     expect(html).toMatch(/^<h1 class="title">Call 7\.mp3<\/h1><p>2026-11-25 10:00 UTC<\/p>/);
     expect(html).toContain('<h1>Speakers</h1><ul><li>Anna Bērziņa</li><li>Jānis &amp; Co</li></ul>');
@@ -196,10 +314,17 @@ describe('export formats', () => {
   });
 
   test('names: the extension goes; a ZIP numbers equal names', () => {
-    expect([baseName('call.mp3'), baseName('Zvans ar klientu — Rīga.m4a'), baseName('.wav'), baseName('no extension'), baseName('v1.2 final.wav')])
-      .toEqual(['call', 'Zvans ar klientu — Rīga', '.wav', 'no extension', 'v1.2 final']);
+    expect([
+      baseName('call.mp3'),
+      baseName('Zvans ar klientu — Rīga.m4a'),
+      baseName('.wav'),
+      baseName('no extension'),
+      baseName('v1.2 final.wav'),
+    ]).toEqual(['call', 'Zvans ar klientu — Rīga', '.wav', 'no extension', 'v1.2 final']);
     const file = (name: string) => ({ name, data: new TextEncoder().encode(name), compressed: false });
-    const zip = unzipSync(zipFiles([file('call.txt'), file('Call.txt'), file('call.txt'), file('other.txt')], new Date()));
+    const zip = unzipSync(
+      zipFiles([file('call.txt'), file('Call.txt'), file('call.txt'), file('other.txt')], new Date()),
+    );
     expect(Object.keys(zip)).toEqual(['call.txt', 'Call (2).txt', 'call (3).txt', 'other.txt']);
   });
 });
@@ -212,14 +337,19 @@ const API_KEY = `esk_${'a'.repeat(32)}`;
 describe('export routes', () => {
   let stack: TestStack;
   let ctx: ServiceContext<TranscriptionConfig>;
-  let tokens: Record<'user' | 'caller' | 'admin' | 'host' | 'otherCompany' | 'shopper' | 'shopper2' | 'shopAdmin', string>;
+  let tokens: Record<
+    'user' | 'caller' | 'admin' | 'host' | 'otherCompany' | 'shopper' | 'shopper2' | 'shopAdmin',
+    string
+  >;
   const audio = makeTones([{ start: 0.2, length: 0.5 }], 1);
 
   beforeAll(async () => {
     stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
     serveCreditGateInProcess(stack.database, new ScriptedCreditGate());
     // Company ACME's API key, as the tenant service would answer for it.
-    stack.tokens.apiKeys.serveLocally({ owner: async (hash) => (hash === hashApiKey(API_KEY) ? { companyId: ACME } : null) });
+    stack.tokens.apiKeys.serveLocally({
+      owner: async (hash) => (hash === hashApiKey(API_KEY) ? { companyId: ACME } : null),
+    });
     const token = (role: Role, company: string | null) => stack.tokenFor(role, company);
     tokens = {
       user: await token('USER', ACME),
@@ -234,8 +364,22 @@ describe('export routes', () => {
     ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
     // SHOP is a consumer workspace (b2c): each member's recordings are their own.
     const created = buildEnvelope({
-      type: 'company.created', companyId: SHOP, actor: { type: 'system', id: null },
-      data: { id: SHOP, before: null, after: { name: 'Shop', code: 'SHOP', domain: 'shop', status: 'active', maxUsers: null, maxStorage: null, type: 'b2c' } },
+      type: 'company.created',
+      companyId: SHOP,
+      actor: { type: 'system', id: null },
+      data: {
+        id: SHOP,
+        before: null,
+        after: {
+          name: 'Shop',
+          code: 'SHOP',
+          domain: 'shop',
+          status: 'active',
+          maxUsers: null,
+          maxStorage: null,
+          type: 'b2c',
+        },
+      },
     });
     await stack.bus.publish([{ topic: eventDefinition('company.created').topic, key: SHOP, envelope: created }]);
     await stack.settle();
@@ -243,11 +387,21 @@ describe('export routes', () => {
   afterAll(async () => stack.close());
 
   /** A completed transcript written as the worker writes one (fast: no audio is recognised). */
-  async function completed(token: string, name: string, t: TranscriptDto = longTranscript({ words: 400, seconds: 150 })): Promise<string> {
+  async function completed(
+    token: string,
+    name: string,
+    t: TranscriptDto = longTranscript({ words: 400, seconds: 150 }),
+  ): Promise<string> {
     const fileId = await upload(stack, token, audio, name);
     const { speakers, speakerSegments: segments, duration } = t.metadata;
     await ctx.transact(async (tx) => {
-      await saveResult(tx, fileId, { engine: 'test', duration: duration!, speakers, segments, peaks: { version: 1, duration: duration!, pointsPerSecond: 10, length: 0, data: [] } });
+      await saveResult(tx, fileId, {
+        engine: 'test',
+        duration: duration!,
+        speakers,
+        segments,
+        peaks: { version: 1, duration: duration!, pointsPerSecond: 10, length: 0, data: [] },
+      });
     });
     await stack.database.query(`update transcription.jobs set status = 'completed' where file_id = $1`, [fileId]);
     return fileId;
@@ -283,12 +437,18 @@ describe('export routes', () => {
     const fileId = await completed(tokens.user, 'Zvans — Rīga.mp3');
     const res = await exportAs(tokens.user, fileId, 'srt');
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="Zvans _ R_ga.srt"; filename*=UTF-8''Zvans%20%E2%80%94%20R%C4%ABga.srt`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="Zvans _ R_ga.srt"; filename*=UTF-8''Zvans%20%E2%80%94%20R%C4%ABga.srt`,
+    );
   });
 
   test('a renamed speaker shows in every format at once', async () => {
     const fileId = await completed(tokens.user, 'rename.wav');
-    const renamed = await stack.as(tokens.caller, { method: 'PUT', url: `/api/transcripts/${fileId}/speakers/speaker_1`, payload: { name: 'Mārtiņš Ozols' } });
+    const renamed = await stack.as(tokens.caller, {
+      method: 'PUT',
+      url: `/api/transcripts/${fileId}/speakers/speaker_1`,
+      payload: { name: 'Mārtiņš Ozols' },
+    });
     expect(renamed.statusCode).toBe(200);
     for (const format of FORMATS) {
       const res = await exportAs(tokens.user, fileId, format);
@@ -301,15 +461,30 @@ describe('export routes', () => {
   });
 
   test('several recordings as one ZIP: one entry each, equal names numbered', async () => {
-    const ids = [await completed(tokens.user, 'call.wav'), await completed(tokens.admin, 'call.wav'), await completed(tokens.user, 'other.mp3')];
-    const res = await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: [...ids, ids[0]], format: 'docx' } });
+    const ids = [
+      await completed(tokens.user, 'call.wav'),
+      await completed(tokens.admin, 'call.wav'),
+      await completed(tokens.user, 'other.mp3'),
+    ];
+    const res = await stack.as(tokens.user, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: [...ids, ids[0]], format: 'docx' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="transcripts-\d{4}-\d{2}-\d{2}-docx\.zip"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="transcripts-\d{4}-\d{2}-\d{2}-docx\.zip"$/,
+    );
     const entries = unzipSync(new Uint8Array(res.rawPayload));
     expect(Object.keys(entries)).toEqual(['call.docx', 'call (2).docx', 'other.docx']);
-    for (const data of Object.values(entries)) expect((await mammoth.extractRawText({ buffer: Buffer.from(data) })).value).toContain('Speakers');
-    const txt = await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: ids, format: 'txt' } });
+    for (const data of Object.values(entries))
+      expect((await mammoth.extractRawText({ buffer: Buffer.from(data) })).value).toContain('Speakers');
+    const txt = await stack.as(tokens.user, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: ids, format: 'txt' },
+    });
     expect(strFromU8(unzipSync(new Uint8Array(txt.rawPayload))['other.txt']!)).toMatch(/^other\.mp3\n/);
   });
 
@@ -318,12 +493,24 @@ describe('export routes', () => {
     const theirs = await completed(tokens.otherCompany, 'theirs.wav');
     expect((await exportAs(tokens.user, theirs, 'txt')).statusCode).toBe(404);
     expect((await exportAs(tokens.otherCompany, own, 'txt')).statusCode).toBe(404);
-    const zip = await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: [own, theirs], format: 'txt' } });
+    const zip = await stack.as(tokens.user, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: [own, theirs], format: 'txt' },
+    });
     expect(zip.statusCode).toBe(404);
     expect(zip.body).not.toContain('theirs');
     // Not ready and not theirs to see: the 404 wins, whatever the order.
     const pending = await upload(stack, tokens.user, audio, 'pending.wav');
-    expect((await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: [pending, theirs], format: 'txt' } })).statusCode).toBe(404);
+    expect(
+      (
+        await stack.as(tokens.user, {
+          method: 'POST',
+          url: '/api/transcripts/export',
+          payload: { fileIds: [pending, theirs], format: 'txt' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await exportAs(tokens.user, randomUUID(), 'txt')).statusCode).toBe(404);
     expect((await exportAs(tokens.host, theirs, 'txt')).statusCode).toBe(200);
   });
@@ -340,8 +527,16 @@ describe('export routes', () => {
     const ready = await completed(tokens.user, 'ready.wav');
     const res = await exportAs(tokens.user, pending, 'srt');
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: '“pending call.wav” cannot be exported yet: its transcription is pending', details: { fileId: pending, status: 'pending' } });
-    const zip = await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: [ready, pending], format: 'srt' } });
+    expect(res.json()).toMatchObject({
+      code: 'CONFLICT',
+      message: '“pending call.wav” cannot be exported yet: its transcription is pending',
+      details: { fileId: pending, status: 'pending' },
+    });
+    const zip = await stack.as(tokens.user, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: [ready, pending], format: 'srt' },
+    });
     expect(zip.statusCode).toBe(409);
   });
 
@@ -350,16 +545,29 @@ describe('export routes', () => {
     const res = await exportAs(null, fileId, 'csv', { 'x-api-key': API_KEY });
     expect(res.statusCode).toBe(200);
     expect(res.body.split('\r\n')[0]).toBe('segmentId,speaker,start,end,text');
-    const bulk = await stack.as(null, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: [fileId], format: 'vtt' }, headers: { 'x-api-key': API_KEY } });
+    const bulk = await stack.as(null, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: [fileId], format: 'vtt' },
+      headers: { 'x-api-key': API_KEY },
+    });
     expect(bulk.statusCode).toBe(200);
 
     const bad = await exportAs(tokens.user, fileId, 'pdf');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].field).toBe('query.format');
-    const tooMany = await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: Array.from({ length: 101 }, randomUUID), format: 'txt' } });
+    const tooMany = await stack.as(tokens.user, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: Array.from({ length: 101 }, randomUUID), format: 'txt' },
+    });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().details[0].field).toBe('body.fileIds');
-    const none = await stack.as(tokens.user, { method: 'POST', url: '/api/transcripts/export', payload: { fileIds: [], format: 'txt' } });
+    const none = await stack.as(tokens.user, {
+      method: 'POST',
+      url: '/api/transcripts/export',
+      payload: { fileIds: [], format: 'txt' },
+    });
     expect(none.statusCode).toBe(400);
   });
 });
@@ -383,7 +591,9 @@ describe('export of a real recording', () => {
     for (const format of ['srt', 'vtt'] as const) {
       const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/${fileId}/export?format=${format}` });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="R_union client.${format}"; filename*=UTF-8''R%C3%A9union%20client.${format}`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="R_union client.${format}"; filename*=UTF-8''R%C3%A9union%20client.${format}`,
+      );
       await expectSubtitles(res.body, format, t);
     }
     const docx = await stack.as(token, { method: 'GET', url: `/api/transcripts/${fileId}/export?format=docx` });

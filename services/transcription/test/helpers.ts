@@ -37,7 +37,13 @@ export interface CallFixture {
 export function makeCall(): CallFixture {
   const dir = tmp();
   const agent = speak(dir, 'agent', 'en-us+m1', 170, 'hello. one two three four five six seven. good morning.');
-  const customer = speak(dir, 'customer', 'en-us+f5', 150, 'thank you very much. four five six seven eight nine. good bye.');
+  const customer = speak(
+    dir,
+    'customer',
+    'en-us+f5',
+    150,
+    'thank you very much. four five six seven eight nine. good bye.',
+  );
   const agentLength = soxDuration(agent);
   const customerLength = soxDuration(customer);
   const agentStart = 0.5;
@@ -77,7 +83,25 @@ export function makeTones(bursts: { start: number; length: number }[], total: nu
   const dir = tmp();
   const parts = bursts.map((b, i) => {
     const path = join(dir, `t${i}.wav`);
-    sox('-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(b.length), 'sine', '440', 'vol', '0.5', 'pad', String(b.start), String(Math.max(0, total - b.start - b.length)));
+    sox(
+      '-n',
+      '-r',
+      '16000',
+      '-c',
+      '1',
+      '-b',
+      '16',
+      path,
+      'synth',
+      String(b.length),
+      'sine',
+      '440',
+      'vol',
+      '0.5',
+      'pad',
+      String(b.start),
+      String(Math.max(0, total - b.start - b.length)),
+    );
     return path;
   });
   const out = join(dir, 'tones.wav');
@@ -88,7 +112,11 @@ export function makeTones(bursts: { start: number; length: number }[], total: nu
 
 /** POST /api/files/upload with one file, as stack.as() options. */
 export function uploadRequest(data: Buffer, filename: string) {
-  return { method: 'POST' as const, url: '/api/files/upload', ...multipart({}, { name: filename, type: 'application/octet-stream', data }) };
+  return {
+    method: 'POST' as const,
+    url: '/api/files/upload',
+    ...multipart({}, { name: filename, type: 'application/octet-stream', data }),
+  };
 }
 
 /** Uploads through the file service and waits for its file.uploaded to reach the transcription service. */
@@ -105,7 +133,13 @@ export const FINAL = ['completed', 'failed'];
  * Polls GET /transcripts/status until the file's job reaches one of `statuses`. Bounded by a count
  * of polls, generous for a slow machine; the test then asserts on what it got, not on time.
  */
-export async function waitForStatus(stack: TestStack, token: string, fileId: string, statuses = FINAL, polls = 1200): Promise<StatusItem> {
+export async function waitForStatus(
+  stack: TestStack,
+  token: string,
+  fileId: string,
+  statuses = FINAL,
+  polls = 1200,
+): Promise<StatusItem> {
   let last: StatusItem | undefined;
   for (let i = 0; i < polls; i++) {
     const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` });
@@ -126,11 +160,20 @@ export async function getTranscript(stack: TestStack, token: string, fileId: str
 }
 
 /** Events this service wrote to its outbox (what it published), oldest first. */
-export async function emitted(stack: TestStack, type: string, fileId?: string): Promise<{ data: Record<string, unknown>; actor: Record<string, unknown> }[]> {
-  const rows = await stack.database.query<{ envelope: { data: Record<string, unknown>; actor: Record<string, unknown> } | string }>(
-    `select envelope from transcription.outbox where envelope->>'type' = $1 order by seq`, [type]);
+export async function emitted(
+  stack: TestStack,
+  type: string,
+  fileId?: string,
+): Promise<{ data: Record<string, unknown>; actor: Record<string, unknown> }[]> {
+  const rows = await stack.database.query<{
+    envelope: { data: Record<string, unknown>; actor: Record<string, unknown> } | string;
+  }>(`select envelope from transcription.outbox where envelope->>'type' = $1 order by seq`, [type]);
   return rows
-    .map((r) => (typeof r.envelope === 'string' ? JSON.parse(r.envelope) as { data: Record<string, unknown>; actor: Record<string, unknown> } : r.envelope))
+    .map((r) =>
+      typeof r.envelope === 'string'
+        ? (JSON.parse(r.envelope) as { data: Record<string, unknown>; actor: Record<string, unknown> })
+        : r.envelope,
+    )
     .filter((e) => !fileId || e.data.fileId === fileId);
 }
 
@@ -161,7 +204,10 @@ export function fakeSpeechProvider() {
   let mode: Mode = 'ok';
   let busyAnswered = false;
 
-  function parseMultipart(req: IncomingMessage, body: Buffer): { fields: Record<string, string[]>; file: Buffer | null } {
+  function parseMultipart(
+    req: IncomingMessage,
+    body: Buffer,
+  ): { fields: Record<string, string[]>; file: Buffer | null } {
     const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(req.headers['content-type'] ?? '');
     const marker = Buffer.from(`--${boundary?.[1] ?? boundary?.[2]}`);
     const fields: Record<string, string[]> = {};
@@ -185,13 +231,16 @@ export function fakeSpeechProvider() {
   function hear(wav: Buffer) {
     const dataAt = wav.indexOf('data') + 8;
     const rate = wav.readUInt32LE(24);
-    const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + dataAt, wav.byteOffset + wav.length - ((wav.length - dataAt) % 2)));
+    const samples = new Int16Array(
+      wav.buffer.slice(wav.byteOffset + dataAt, wav.byteOffset + wav.length - ((wav.length - dataAt) % 2)),
+    );
     const frame = Math.round(rate / 100);
     const found: { word: string; start: number; end: number }[] = [];
     let open: number | null = null;
     for (let f = 0; f * frame < samples.length; f++) {
       let peak = 0;
-      for (let i = f * frame; i < Math.min(samples.length, (f + 1) * frame); i++) peak = Math.max(peak, Math.abs(samples[i]!));
+      for (let i = f * frame; i < Math.min(samples.length, (f + 1) * frame); i++)
+        peak = Math.max(peak, Math.abs(samples[i]!));
       const loud = peak > 500;
       if (loud && open === null) open = f;
       if (!loud && open !== null) {
@@ -214,8 +263,10 @@ export function fakeSpeechProvider() {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
       };
-      if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions' || !file) return reply(404, { error: { message: 'no such route' } });
-      if (mode === 'bad-key') return reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
+      if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions' || !file)
+        return reply(404, { error: { message: 'no such route' } });
+      if (mode === 'bad-key')
+        return reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
       if (mode === 'busy-once' && !busyAnswered) {
         busyAnswered = true;
         return reply(503, { error: { message: 'overloaded, try later' } });
@@ -223,14 +274,25 @@ export function fakeSpeechProvider() {
       const heard = hear(file);
       const diarizing = fields.model?.[0]?.includes('diarize');
       if (diarizing !== (fields.response_format?.[0] === 'diarized_json')) {
-        return reply(400, { error: { message: `response_format '${fields.response_format?.[0]}' is not compatible with model '${fields.model?.[0]}'` } });
+        return reply(400, {
+          error: {
+            message: `response_format '${fields.response_format?.[0]}' is not compatible with model '${fields.model?.[0]}'`,
+          },
+        });
       }
       if (diarizing) {
         return reply(200, {
           task: 'transcribe',
           duration: (file.length - 44) / 32000,
           text: heard.map(() => DIARIZED_TEXT).join(' '),
-          segments: heard.map((w, id) => ({ type: 'transcript.text.segment', id: `seg_${id}`, start: w.start, end: w.end, speaker: id % 2 ? 'B' : 'A', text: ` ${DIARIZED_TEXT}` })),
+          segments: heard.map((w, id) => ({
+            type: 'transcript.text.segment',
+            id: `seg_${id}`,
+            start: w.start,
+            end: w.end,
+            speaker: id % 2 ? 'B' : 'A',
+            text: ` ${DIARIZED_TEXT}`,
+          })),
         });
       }
       if (mode === 'speakers') {
@@ -240,7 +302,14 @@ export function fakeSpeechProvider() {
           duration: (file.length - 44) / 32000,
           text: heard.map((w) => w.word).join(' '),
           words: heard.map((w, id) => ({ ...w, probability: 0.5 + id / 100, speaker: null })),
-          segments: heard.map((w, id) => ({ id, start: w.start, end: w.end, text: ` ${w.word}`, words: null, speaker: `SPEAKER_0${id % 2}` })),
+          segments: heard.map((w, id) => ({
+            id,
+            start: w.start,
+            end: w.end,
+            text: ` ${w.word}`,
+            words: null,
+            speaker: `SPEAKER_0${id % 2}`,
+          })),
         });
       }
       reply(200, {
@@ -280,7 +349,16 @@ export function wordsProvider(said: readonly string[]): Server {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 0.2 * said.length + 0.2, text: said.join(' '), words, segments: [] }));
+      res.end(
+        JSON.stringify({
+          task: 'transcribe',
+          language: 'english',
+          duration: 0.2 * said.length + 0.2,
+          text: said.join(' '),
+          words,
+          segments: [],
+        }),
+      );
     });
   });
 }
@@ -290,15 +368,24 @@ export function wordsProvider(said: readonly string[]): Server {
  * (`env` adds or overrides settings), with `services` beside them in the same process (the audit
  * log, the chat and prompt services' copies). No tenant service in this stack: nothing here is metered.
  */
-export async function speechProviderStack(baseUrl: string, env: Record<string, string> = {}, logger?: Logger, services: readonly ServiceModule[] = []): Promise<TestStack> {
-  const stack = await createTestStack([fileService, transcriptionService, ...services], {
-    TRANSCRIPTION_ENGINE: 'openai',
-    OPENAI_BASE_URL: baseUrl,
-    OPENAI_API_KEY: 'sk-test',
-    TRANSCRIPTION_MODEL: 'whisper-test',
-    TRANSCRIPTION_POLL_MS: '50',
-    ...env,
-  }, logger ? { logger } : {});
+export async function speechProviderStack(
+  baseUrl: string,
+  env: Record<string, string> = {},
+  logger?: Logger,
+  services: readonly ServiceModule[] = [],
+): Promise<TestStack> {
+  const stack = await createTestStack(
+    [fileService, transcriptionService, ...services],
+    {
+      TRANSCRIPTION_ENGINE: 'openai',
+      OPENAI_BASE_URL: baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      TRANSCRIPTION_MODEL: 'whisper-test',
+      TRANSCRIPTION_POLL_MS: '50',
+      ...env,
+    },
+    logger ? { logger } : {},
+  );
   serveUnmeteredCredits(stack.database);
   return stack;
 }
@@ -310,5 +397,7 @@ export async function speechProviderStack(baseUrl: string, env: Record<string, s
  * what was said, and that is all that is left to match.
  */
 export function idsOut(text: string): string {
-  return text.replace(/\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, '<id>').replace(/\b[sw]-(?:[0-9a-f]{8}|e[0-9a-f]{10})-\d+\b/g, '<id>');
+  return text
+    .replace(/\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, '<id>')
+    .replace(/\b[sw]-(?:[0-9a-f]{8}|e[0-9a-f]{10})-\d+\b/g, '<id>');
 }

@@ -1,10 +1,53 @@
 import type { SpeakerInfo, SpeakerSegment, TranscriptDto } from '@earshot/contracts';
 
 const VOCABULARY = [
-  'hello', 'thank', 'you', 'for', 'calling', 'the', 'account', 'invoice', 'number', 'is', 'seven', 'hundred', 'and',
-  'twelve', 'could', 'please', 'confirm', 'your', 'address', 'in', 'Rīga', 'Tallinn', 'delivery', 'arrived', 'late',
-  'yesterday', 'we', 'will', 'refund', 'shipping', 'costs', 'of', 'course', 'no', 'problem', 'that', 'sounds', 'good',
-  'unfortunately', 'international', 'customer-service', 'representative', 'A&B', 'okay', 'right', 'exactly', 'sure',
+  'hello',
+  'thank',
+  'you',
+  'for',
+  'calling',
+  'the',
+  'account',
+  'invoice',
+  'number',
+  'is',
+  'seven',
+  'hundred',
+  'and',
+  'twelve',
+  'could',
+  'please',
+  'confirm',
+  'your',
+  'address',
+  'in',
+  'Rīga',
+  'Tallinn',
+  'delivery',
+  'arrived',
+  'late',
+  'yesterday',
+  'we',
+  'will',
+  'refund',
+  'shipping',
+  'costs',
+  'of',
+  'course',
+  'no',
+  'problem',
+  'that',
+  'sounds',
+  'good',
+  'unfortunately',
+  'international',
+  'customer-service',
+  'representative',
+  'A&B',
+  'okay',
+  'right',
+  'exactly',
+  'sure',
 ];
 
 /** A repeatable pseudo-random sequence (mulberry32), so every run generates the same transcript. */
@@ -25,7 +68,12 @@ const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
  * speech at pauses), words 0.15–0.5 s long with short gaps, a pause after each segment; the other
  * speaker takes over after two segments in three.
  */
-export function longTranscript(options: { words: number; seconds: number; originalName?: string; seed?: number }): TranscriptDto {
+export function longTranscript(options: {
+  words: number;
+  seconds: number;
+  originalName?: string;
+  seed?: number;
+}): TranscriptDto {
   const next = random(options.seed ?? 22);
   const raw: { speakerId: string; words: { text: string; start: number; end: number }[] }[] = [];
   let at = 0.4;
@@ -47,8 +95,20 @@ export function longTranscript(options: { words: number; seconds: number; origin
   const scale = options.seconds / at;
   let n = 0;
   const segments: SpeakerSegment[] = raw.map((segment, s) => {
-    const words = segment.words.map((w) => ({ _id: `w-bench-${n++}`, text: w.text, start: round(w.start * scale), end: round(w.end * scale) }));
-    return { _id: `s-bench-${s}`, speakerId: segment.speakerId, start: words[0]!.start, end: words[words.length - 1]!.end, text: words.map((w) => w.text).join(' '), words };
+    const words = segment.words.map((w) => ({
+      _id: `w-bench-${n++}`,
+      text: w.text,
+      start: round(w.start * scale),
+      end: round(w.end * scale),
+    }));
+    return {
+      _id: `s-bench-${s}`,
+      speakerId: segment.speakerId,
+      start: words[0]!.start,
+      end: words[words.length - 1]!.end,
+      text: words.map((w) => w.text).join(' '),
+      words,
+    };
   });
   const speakers: SpeakerInfo[] = [
     { id: 'speaker_0', label: 'Agent', channel: 0, color: '#2563eb' },
@@ -67,8 +127,19 @@ export function longTranscript(options: { words: number; seconds: number; origin
     engine: 'pocketsphinx',
     language: 'en',
     model: null,
-    file: { url: `/api/uploads/${fileId}`, path: fileId, filename: fileId, originalName: options.originalName ?? 'long call.wav', uploadDate: now },
-    metadata: { duration: options.seconds, peaksUrl: `/api/transcripts/${fileId}/peaks`, speakers, speakerSegments: segments },
+    file: {
+      url: `/api/uploads/${fileId}`,
+      path: fileId,
+      filename: fileId,
+      originalName: options.originalName ?? 'long call.wav',
+      uploadDate: now,
+    },
+    metadata: {
+      duration: options.seconds,
+      peaksUrl: `/api/transcripts/${fileId}/peaks`,
+      speakers,
+      speakerSegments: segments,
+    },
     createdAt: now,
     updatedAt: now,
   };

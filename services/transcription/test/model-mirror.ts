@@ -32,7 +32,10 @@ export class ModelMirror {
   url = '';
 
   constructor() {
-    this.server = createServer((request, response) => void this.answer(request.url ?? '/', request.headers.range, response).catch(() => response.destroy()));
+    this.server = createServer(
+      (request, response) =>
+        void this.answer(request.url ?? '/', request.headers.range, response).catch(() => response.destroy()),
+    );
   }
 
   async listen(): Promise<this> {
@@ -58,7 +61,11 @@ export class ModelMirror {
     this.releases--;
   }
 
-  private async answer(url: string, range: string | undefined, response: import('node:http').ServerResponse): Promise<void> {
+  private async answer(
+    url: string,
+    range: string | undefined,
+    response: import('node:http').ServerResponse,
+  ): Promise<void> {
     const path = decodeURIComponent(url.split('?')[0]!.slice(1));
     this.requests.push({ path, range });
     const redirect = this.redirects.get(path);

@@ -1,5 +1,15 @@
 import type { TestStack } from '@earshot/kit/testing';
-import { emitted, fakeSpeechProvider, getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus, words } from './helpers';
+import {
+  emitted,
+  fakeSpeechProvider,
+  getTranscript,
+  listenOnLoopback,
+  makeTones,
+  speechProviderStack,
+  upload,
+  waitForStatus,
+  words,
+} from './helpers';
 
 const ACME = '11111111-1111-4111-8111-111111111111';
 const LIMIT = 200_000;
@@ -57,7 +67,11 @@ test('a busy provider is retried with back-off, then the job completes', async (
   provider.setMode('busy-once');
   const fileId = await upload(stack, user, tones, 'busy.wav');
   expect((await waitForStatus(stack, user, fileId)).status).toBe('completed');
-  const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [e.data.status, e.data.attempt, e.data.reason ?? null]);
+  const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [
+    e.data.status,
+    e.data.attempt,
+    e.data.reason ?? null,
+  ]);
   expect(history).toEqual([
     ['pending', 0, null],
     ['processing', 1, null],
@@ -75,8 +89,15 @@ test('a refused API key fails the job at once with a reason that does not contai
   expect(status).toMatchObject({ status: 'failed', reason: 'The transcription provider refused the API key (401)' });
   // The attempt that met the 401 is the last: a refused key is never retried. (A busy machine may
   // fail an earlier attempt for another reason, which is retried as it should be.)
-  const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [e.data.status, e.data.attempt, e.data.reason ?? null]);
-  expect(history.slice(-2)).toEqual([['processing', status.attempts, null], ['failed', status.attempts, 'The transcription provider refused the API key (401)']]);
+  const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [
+    e.data.status,
+    e.data.attempt,
+    e.data.reason ?? null,
+  ]);
+  expect(history.slice(-2)).toEqual([
+    ['processing', status.attempts, null],
+    ['failed', status.attempts, 'The transcription provider refused the API key (401)'],
+  ]);
   expect(history.filter(([state, , reason]) => state === 'pending' && String(reason).includes('401'))).toEqual([]);
   const everything = JSON.stringify(await emitted(stack, 'transcript.status_changed'));
   expect(everything).not.toContain('sk-test-secret-key');

@@ -1,11 +1,27 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope, type EventType, type OriginalWordsDto } from '@earshot/contracts';
+import {
+  eventDefinition,
+  SYSTEM_ACTOR,
+  type CompanyPolicies,
+  type Envelope,
+  type EventType,
+  type OriginalWordsDto,
+} from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import { auditService } from '@earshot/audit-service';
-import { getTranscript, idsOut, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus, wordsProvider } from './helpers';
+import {
+  getTranscript,
+  idsOut,
+  listenOnLoopback,
+  makeTones,
+  speechProviderStack,
+  upload,
+  waitForStatus,
+  wordsProvider,
+} from './helpers';
 
 // Unredacted originals (issue 25, policy keepOriginal with encryption at rest): the redaction step
 // keeps the words and the audio as recognised, encrypted under the company's data key; only the
@@ -18,30 +34,54 @@ const SAID = ['my', 'card', 'number', 'is', ...CARD, 'thanks'];
 const provider = wordsProvider(SAID);
 
 let stack: TestStack;
-const tokens: Record<'user' | 'admin' | 'caller' | 'host' | 'otherAdmin', string> = { user: '', admin: '', caller: '', host: '', otherAdmin: '' };
+const tokens: Record<'user' | 'admin' | 'caller' | 'host' | 'otherAdmin', string> = {
+  user: '',
+  admin: '',
+  caller: '',
+  host: '',
+  otherAdmin: '',
+};
 const audio = makeTones([{ start: 0.1, length: 1.9 }], 2.2);
 let fileId: string;
 
 async function publish(type: EventType, companyId: string, data: unknown) {
-  const envelope = buildEnvelope({ type, companyId, actor: SYSTEM_ACTOR, data } as Parameters<typeof buildEnvelope>[0]) as Envelope;
+  const envelope = buildEnvelope({ type, companyId, actor: SYSTEM_ACTOR, data } as Parameters<
+    typeof buildEnvelope
+  >[0]) as Envelope;
   await stack.bus.publish([{ topic: eventDefinition(type).topic, key: companyId, envelope }]);
   await stack.settle();
 }
 
 const policies = (redaction: CompanyPolicies['redaction'], keepOriginal: boolean): CompanyPolicies => ({
-  redaction, keepOriginal, encryption: keepOriginal, retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+  redaction,
+  keepOriginal,
+  encryption: keepOriginal,
+  retention: { recordingsDays: null, chatsDays: null, auditDays: null },
 });
 const setPolicies = (companyId: string, redaction: CompanyPolicies['redaction'], keepOriginal: boolean) =>
-  publish('company.policies_changed', companyId, { id: companyId, before: policies('off', false), after: policies(redaction, keepOriginal) });
+  publish('company.policies_changed', companyId, {
+    id: companyId,
+    before: policies('off', false),
+    after: policies(redaction, keepOriginal),
+  });
 
-const get = (token: string, url: string, headers: Record<string, string> = {}) => stack.as(token, { method: 'GET', url, headers });
+const get = (token: string, url: string, headers: Record<string, string> = {}) =>
+  stack.as(token, { method: 'GET', url, headers });
 const originalDir = (companyId: string, id: string) => join(stack.dataDir, 'objects', companyId, 'originals', id);
 /** The audit log's entries of reads of one recording's original: what was read, and by whom (role). */
-const auditedReads = async (id: string) => stack.database.query<{ what: string; role: string }>(
-  "select data->>'what' as what, actor->>'role' as role from audit.entries where type = 'transcript.original_read' and data->>'fileId' = $1 order by occurred_at, what desc", [id]);
+const auditedReads = async (id: string) =>
+  stack.database.query<{ what: string; role: string }>(
+    "select data->>'what' as what, actor->>'role' as role from audit.entries where type = 'transcript.original_read' and data->>'fileId' = $1 order by occurred_at, what desc",
+    [id],
+  );
 
 beforeAll(async () => {
-  stack = await speechProviderStack(await listenOnLoopback(provider), { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') }, undefined, [auditService]);
+  stack = await speechProviderStack(
+    await listenOnLoopback(provider),
+    { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') },
+    undefined,
+    [auditService],
+  );
   tokens.user = await stack.tokenFor('USER', ACME);
   tokens.admin = await stack.tokenFor('ADMIN', ACME);
   tokens.caller = await stack.tokenFor('CALLER', ACME);
@@ -85,12 +125,18 @@ test('the company ADMIN reads the unredacted words and audio (whole and by range
   expect(ranged.statusCode).toBe(206);
   expect(ranged.headers['content-range']).toBe(`bytes 100-1099/${audio.length}`);
   expect(ranged.rawPayload.equals(audio.subarray(100, 1100))).toBe(true);
-  const past = await get(tokens.admin, `/api/transcripts/${fileId}/original/audio`, { range: `bytes=${audio.length}-` });
+  const past = await get(tokens.admin, `/api/transcripts/${fileId}/original/audio`, {
+    range: `bytes=${audio.length}-`,
+  });
   expect(past.statusCode).toBe(416);
 
   await stack.settle();
   // The 416 sent nothing: not a read. The others are, once each.
-  expect((await auditedReads(fileId)).map((r) => `${r.what} by ${r.role}`).sort()).toEqual(['audio by ADMIN', 'audio by ADMIN', 'words by ADMIN']);
+  expect((await auditedReads(fileId)).map((r) => `${r.what} by ${r.role}`).sort()).toEqual([
+    'audio by ADMIN',
+    'audio by ADMIN',
+    'words by ADMIN',
+  ]);
 });
 
 test('a USER, a CALLER and the platform administrator are refused (403), another company’s ADMIN gets a 404, and none of it is a read', async () => {
@@ -118,7 +164,10 @@ test('the original objects on disk are encrypted: no digit of the card, no word,
 });
 
 test('a re-run replaces the words and keeps the audio as first uploaded (the stored one is silenced by then)', async () => {
-  expect((await stack.as(tokens.admin, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode).toBe(202);
+  expect(
+    (await stack.as(tokens.admin, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } }))
+      .statusCode,
+  ).toBe(202);
   await stack.settle();
   expect((await waitForStatus(stack, tokens.user, fileId)).status).toBe('completed');
   const words = (await get(tokens.admin, `/api/transcripts/${fileId}/original`)).json() as OriginalWordsDto;
@@ -131,7 +180,9 @@ test('deleting the recording removes its original: the objects, and the answer (
   await stack.settle();
   expect(existsSync(join(originalDir(ACME, fileId), 'words.json'))).toBe(false);
   expect(existsSync(join(originalDir(ACME, fileId), 'audio'))).toBe(false);
-  expect(await stack.database.query('select 1 from transcription.kept_originals where file_id = $1', [fileId])).toEqual([]);
+  expect(await stack.database.query('select 1 from transcription.kept_originals where file_id = $1', [fileId])).toEqual(
+    [],
+  );
   expect((await get(tokens.admin, `/api/transcripts/${fileId}/original`)).statusCode).toBe(404);
 });
 
@@ -146,5 +197,7 @@ test('with policy text only the words are kept (no audio: 404); deleting the com
 
   await publish('company.deleted', GLOBEX, { id: GLOBEX, before: null, after: null });
   expect(existsSync(join(originalDir(GLOBEX, id), 'words.json'))).toBe(false);
-  expect(await stack.database.query('select 1 from transcription.kept_originals where company_id = $1', [GLOBEX])).toEqual([]);
+  expect(
+    await stack.database.query('select 1 from transcription.kept_originals where company_id = $1', [GLOBEX]),
+  ).toEqual([]);
 }, 60_000);

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { eventDefinition, SYSTEM_ACTOR, type CompanyPolicies, type Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
-import { emitted, getTranscript, idsOut, listenOnLoopback, speechProviderStack, tmp, upload, waitForStatus } from './helpers';
+import {
+  emitted,
+  getTranscript,
+  idsOut,
+  listenOnLoopback,
+  speechProviderStack,
+  tmp,
+  upload,
+  waitForStatus,
+} from './helpers';
 
 /**
  * Issue 25's redaction test: a generated stereo call (espeak-ng) in which the customer reads a
@@ -38,7 +47,12 @@ const FR_DIGITS = ['zéro', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sep
 const SCRIPTS: Record<'en' | 'fr', Script> = {
   en: {
     voice: 'en-us',
-    agent: [{ text: 'thank you for calling, how can I help', words: ['thank', 'you', 'for', 'calling,', 'how', 'can', 'I', 'help?'] }],
+    agent: [
+      {
+        text: 'thank you for calling, how can I help',
+        words: ['thank', 'you', 'for', 'calling,', 'how', 'can', 'I', 'help?'],
+      },
+    ],
     customer: [
       { text: 'my card number is', words: ['My', 'card', 'number', 'is'] },
       { text: '4539 1488 0343 6467', words: ['4539', '1488', '0343', '6467.'] },
@@ -51,7 +65,9 @@ const SCRIPTS: Record<'en' | 'fr', Script> = {
   },
   fr: {
     voice: 'fr',
-    agent: [{ text: 'bonjour, comment puis-je vous aider', words: ['Bonjour,', 'comment', 'puis-je', 'vous', 'aider ?'] }],
+    agent: [
+      { text: 'bonjour, comment puis-je vous aider', words: ['Bonjour,', 'comment', 'puis-je', 'vous', 'aider ?'] },
+    ],
     customer: [
       { text: 'ma carte est', words: ['Ma', 'carte', 'est'] },
       { text: digitsAsWords(FR_DIGITS).join(' '), words: digitsAsWords(FR_DIGITS) },
@@ -82,7 +98,13 @@ interface Call {
 const soxDuration = (path: string) => Number(execFileSync('soxi', ['-D', path]).toString().trim());
 
 /** Speaks each piece, lays them one after another with pauses on one channel, and times the provider's words inside them. */
-function side(dir: string, name: string, voice: string, pieces: Piece[], offset: number): { path: string; words: TimedWord[]; spans: { start: number; end: number }[]; end: number } {
+function side(
+  dir: string,
+  name: string,
+  voice: string,
+  pieces: Piece[],
+  offset: number,
+): { path: string; words: TimedWord[]; spans: { start: number; end: number }[]; end: number } {
   const parts: string[] = [];
   const words: TimedWord[] = [];
   const spans: { start: number; end: number }[] = [];
@@ -113,7 +135,8 @@ function makeCall(script: Script): Call {
   const agent = side(dir, 'agent', script.voice, script.agent, 0.5);
   const customer = side(dir, 'customer', script.voice, script.customer, agent.end + 0.5);
   const total = customer.end + 0.5;
-  const pad = (path: string, out: string) => execFileSync('sox', [path, out, 'pad', '0', String(Math.max(0, total - soxDuration(path)))]);
+  const pad = (path: string, out: string) =>
+    execFileSync('sox', [path, out, 'pad', '0', String(Math.max(0, total - soxDuration(path)))]);
   const left = join(dir, 'left.wav');
   const right = join(dir, 'right.wav');
   pad(agent.path, left);
@@ -121,7 +144,13 @@ function makeCall(script: Script): Call {
   // Both channels the same length, then merged into one stereo call.
   const call = join(dir, 'call.wav');
   execFileSync('sox', ['-M', left, right, call, 'trim', '0', String(total)]);
-  return { audio: readFileSync(call), agent: agent.words, customer: customer.words, card: customer.spans[1]!, customerStart: customer.spans[0]!.start };
+  return {
+    audio: readFileSync(call),
+    agent: agent.words,
+    customer: customer.words,
+    card: customer.spans[1]!,
+    customerStart: customer.spans[0]!.start,
+  };
 }
 
 /**
@@ -142,10 +171,20 @@ function scriptedProvider() {
       const dataAt = wav.indexOf('data') + 8;
       const at = dataAt + Math.floor(((call!.card.start + call!.card.end) / 2) * rate) * 2;
       let loud = 0;
-      for (let i = 0; i < rate / 10 && at + i * 2 + 1 < wav.length; i++) loud = Math.max(loud, Math.abs(wav.readInt16LE(at + i * 2)));
+      for (let i = 0; i < rate / 10 && at + i * 2 + 1 < wav.length; i++)
+        loud = Math.max(loud, Math.abs(wav.readInt16LE(at + i * 2)));
       const words = loud > 500 ? call!.customer : call!.agent;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: (wav.length - 44) / (rate * 2), text: words.map((w) => w.word).join(' '), words, segments: [] }));
+      res.end(
+        JSON.stringify({
+          task: 'transcribe',
+          language: 'english',
+          duration: (wav.length - 44) / (rate * 2),
+          text: words.map((w) => w.word).join(' '),
+          words,
+          segments: [],
+        }),
+      );
     });
   });
   return { server, use: (next: Call) => void (call = next) };
@@ -156,20 +195,38 @@ let provider: ReturnType<typeof scriptedProvider>;
 let user: string;
 
 async function publish(envelope: Envelope) {
-  await stack.bus.publish([{ topic: eventDefinition(envelope.type).topic, key: envelope.companyId ?? 'platform', envelope }]);
+  await stack.bus.publish([
+    { topic: eventDefinition(envelope.type).topic, key: envelope.companyId ?? 'platform', envelope },
+  ]);
   await stack.settle();
 }
 
 async function setRedaction(redaction: CompanyPolicies['redaction']) {
-  const policies = (mode: CompanyPolicies['redaction']): CompanyPolicies => ({ redaction: mode, keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: null } });
-  await publish(buildEnvelope({ type: 'company.policies_changed', companyId: ACME, actor: SYSTEM_ACTOR, data: { id: ACME, before: policies('off'), after: policies(redaction) } }) as Envelope);
+  const policies = (mode: CompanyPolicies['redaction']): CompanyPolicies => ({
+    redaction: mode,
+    keepOriginal: false,
+    encryption: false,
+    retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+  });
+  await publish(
+    buildEnvelope({
+      type: 'company.policies_changed',
+      companyId: ACME,
+      actor: SYSTEM_ACTOR,
+      data: { id: ACME, before: policies('off'), after: policies(redaction) },
+    }) as Envelope,
+  );
 }
 
 /** RMS amplitude of one channel of a stored recording over [start, start + duration]: `sox … stat` (it reports on stderr). */
 function rmsOf(audio: Buffer, channel: number, start: number, duration: number): number {
   const path = join(tmp(), audio.subarray(0, 4).toString('latin1') === 'fLaC' ? 'stored.flac' : 'stored.wav');
   writeFileSync(path, audio);
-  const { stderr } = spawnSync('sox', [path, '-n', 'remix', String(channel + 1), 'trim', String(start), String(duration), 'stat'], { encoding: 'utf8' });
+  const { stderr } = spawnSync(
+    'sox',
+    [path, '-n', 'remix', String(channel + 1), 'trim', String(start), String(duration), 'stat'],
+    { encoding: 'utf8' },
+  );
   return Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(stderr)?.[1] ?? NaN);
 }
 
@@ -191,7 +248,11 @@ function asFlac(wav: Buffer): Buffer {
   return readFileSync(join(dir, 'call.flac'));
 }
 
-describe.each([['en', 'wav'], ['fr', 'wav'], ['en', 'flac']] as const)('a call in %s (%s) with policy text_audio', (language, format) => {
+describe.each([
+  ['en', 'wav'],
+  ['fr', 'wav'],
+  ['en', 'flac'],
+] as const)('a call in %s (%s) with policy text_audio', (language, format) => {
   const script = SCRIPTS[language];
   let call: Call;
   let fileId: string;
@@ -214,10 +275,18 @@ describe.each([['en', 'wav'], ['fr', 'wav'], ['en', 'flac']] as const)('a call i
     expect(labels.map((w) => w.text)).toEqual(['[card number]', '[card security code]', '[e-mail]']);
     expect(labels[0]!.start).toBeCloseTo(call.card.start, 1);
     expect(labels[0]!.end).toBeCloseTo(call.card.end, 0);
-    const stored = await stack.database.query<{ segments: unknown }>('select segments from transcription.transcripts where file_id = $1', [fileId]);
+    const stored = await stack.database.query<{ segments: unknown }>(
+      'select segments from transcription.transcripts where file_id = $1',
+      [fileId],
+    );
     expect(idsOut(JSON.stringify(stored))).not.toMatch(script.secret);
     // The agent's words are untouched.
-    expect(t.metadata.speakerSegments.filter((s) => s.speakerId === 'speaker_0').flatMap((s) => s.words).map((w) => w.text)).toEqual(script.agent[0]!.words);
+    expect(
+      t.metadata.speakerSegments
+        .filter((s) => s.speakerId === 'speaker_0')
+        .flatMap((s) => s.words)
+        .map((w) => w.text),
+    ).toEqual(script.agent[0]!.words);
   });
 
   test('events (what chat, prompt and AI providers copy), search and every export hold none of it', async () => {
@@ -254,11 +323,18 @@ describe.each([['en', 'wav'], ['fr', 'wav'], ['en', 'flac']] as const)('a call i
     // A range request (playback seeks) reads the same silent bytes.
     const ranged = await stack.as(user, { method: 'GET', url: t.audioPath, headers: { range: 'bytes=0-' } });
     expect(ranged.rawPayload.equals(audio)).toBe(true);
-    const peaks = (await stack.as(user, { method: 'GET', url: `/api/transcripts/${fileId}/peaks` })).json() as { data: number[]; pointsPerSecond: number };
+    const peaks = (await stack.as(user, { method: 'GET', url: `/api/transcripts/${fileId}/peaks` })).json() as {
+      data: number[];
+      pointsPerSecond: number;
+    };
     const from = Math.ceil(card.start * peaks.pointsPerSecond) + 1;
     const to = Math.floor(card.end * peaks.pointsPerSecond) - 1;
-    for (let p = from; p < to; p++) expect(Math.max(Math.abs(peaks.data[p * 2]!), Math.abs(peaks.data[p * 2 + 1]!))).toBe(0);
-    expect((await emitted(stack, 'transcript.audio_redacted', fileId))[0]?.data).toMatchObject({ fileId, size: audio.length });
+    for (let p = from; p < to; p++)
+      expect(Math.max(Math.abs(peaks.data[p * 2]!), Math.abs(peaks.data[p * 2 + 1]!))).toBe(0);
+    expect((await emitted(stack, 'transcript.audio_redacted', fileId))[0]?.data).toMatchObject({
+      fileId,
+      size: audio.length,
+    });
   });
 });
 
@@ -273,7 +349,9 @@ test('a re-run redacts again; with policy off the words stay as recognised and t
 
   await setRedaction('text');
   const admin = await stack.tokenFor('ADMIN', ACME);
-  expect((await stack.as(admin, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode).toBe(202);
+  expect(
+    (await stack.as(admin, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode,
+  ).toBe(202);
   await stack.settle();
   expect((await waitForStatus(stack, user, fileId)).status).toBe('completed');
   const t = await getTranscript(stack, user, fileId);

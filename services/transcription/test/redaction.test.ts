@@ -3,18 +3,29 @@ import { detectSensitive, redactSegments, type RedactionKind } from '../src/reda
 import { ibanValid, isikukoodValid, luhnValid, personasKodsValid } from '../src/redaction/checksums';
 
 /** A sentence as recognised words, one a second. */
-const said = (sentence: string) => sentence.split(' ').map((text, i) => ({ id: `w${i}`, text, start: i, end: i + 0.5 }));
+const said = (sentence: string) =>
+  sentence.split(' ').map((text, i) => ({ id: `w${i}`, text, start: i, end: i + 0.5 }));
 
 /** What the detectors hide in a sentence: [kind, the words hidden]. */
 function found(sentence: string): [RedactionKind, string][] {
   const words = said(sentence);
-  return detectSensitive(words).map((s) => [s.kind, words.slice(s.first, s.last + 1).map((w) => w.text).join(' ')]);
+  return detectSensitive(words).map((s) => [
+    s.kind,
+    words
+      .slice(s.first, s.last + 1)
+      .map((w) => w.text)
+      .join(' '),
+  ]);
 }
 
 test('checksums: Luhn, IBAN mod-97, isikukood and personas kods accept valid numbers and refuse one changed digit', () => {
   expect(['4111111111111111', '5555555555554444', '378282246310005'].map(luhnValid)).toEqual([true, true, true]);
   expect(luhnValid('4111111111111112')).toBe(false);
-  expect(['EE382200221020145685', 'LV80BANK0000435195001', 'FR1420041010050500013M02606', 'GB82WEST12345698765432'].map(ibanValid)).toEqual([true, true, true, true]);
+  expect(
+    ['EE382200221020145685', 'LV80BANK0000435195001', 'FR1420041010050500013M02606', 'GB82WEST12345698765432'].map(
+      ibanValid,
+    ),
+  ).toEqual([true, true, true, true]);
   expect(ibanValid('EE382200221020145686')).toBe(false);
   expect(ibanValid('EE3822002210201456851')).toBe(false); // valid digits, wrong length for EE
   expect(isikukoodValid('37605030299')).toBe(true);
@@ -27,35 +38,66 @@ test('checksums: Luhn, IBAN mod-97, isikukood and personas kods accept valid num
 
 test('card numbers: written, digit by digit, in pairs, in French, Estonian and Latvian number words, with CVV and expiry next to them', () => {
   expect(found('my card is 4111 1111 1111 1111 and the cvv is 123 expiry 12/25')).toEqual([
-    ['card_number', '4111 1111 1111 1111'], ['card_cvv', '123'], ['card_expiry', '12/25'],
+    ['card_number', '4111 1111 1111 1111'],
+    ['card_cvv', '123'],
+    ['card_expiry', '12/25'],
   ]);
   expect(found('it is 4111111111111111.')).toEqual([['card_number', '4111111111111111.']]);
-  expect(found('four one one one one one one one one one one one one one one one thanks')).toEqual([['card_number', 'four one one one one one one one one one one one one one one one']]);
-  expect(found('forty-one eleven eleven eleven eleven eleven eleven eleven security code one two three expires twelve twenty-five')).toEqual([
-    ['card_number', 'forty-one eleven eleven eleven eleven eleven eleven eleven'], ['card_cvv', 'one two three'], ['card_expiry', 'twelve twenty-five'],
+  expect(found('four one one one one one one one one one one one one one one one thanks')).toEqual([
+    ['card_number', 'four one one one one one one one one one one one one one one one'],
+  ]);
+  expect(
+    found(
+      'forty-one eleven eleven eleven eleven eleven eleven eleven security code one two three expires twelve twenty-five',
+    ),
+  ).toEqual([
+    ['card_number', 'forty-one eleven eleven eleven eleven eleven eleven eleven'],
+    ['card_cvv', 'one two three'],
+    ['card_expiry', 'twelve twenty-five'],
   ]);
   // Amex: 15 digits, said in groups, with uh between them.
-  expect(found('three seven eight two uh eight two two four six three one zero zero zero five')).toEqual([['card_number', 'three seven eight two uh eight two two four six three one zero zero zero five']]);
-  expect(found('ma carte quatre un un un un un un un un un un un un un un un cryptogramme un deux trois')).toEqual([
-    ['card_number', 'quatre un un un un un un un un un un un un un un un'], ['card_cvv', 'un deux trois'],
+  expect(found('three seven eight two uh eight two two four six three one zero zero zero five')).toEqual([
+    ['card_number', 'three seven eight two uh eight two two four six three one zero zero zero five'],
   ]);
-  expect(found('cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq quarante-quatre quarante-quatre')).toEqual([
-    ['card_number', 'cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq quarante-quatre quarante-quatre'],
+  expect(found('ma carte quatre un un un un un un un un un un un un un un un cryptogramme un deux trois')).toEqual([
+    ['card_number', 'quatre un un un un un un un un un un un un un un un'],
+    ['card_cvv', 'un deux trois'],
+  ]);
+  expect(
+    found(
+      'cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq quarante-quatre quarante-quatre',
+    ),
+  ).toEqual([
+    [
+      'card_number',
+      'cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq cinquante-cinq quarante-quatre quarante-quatre',
+    ],
   ]);
   expect(found('kaart neli üks üks üks üks üks üks üks üks üks üks üks üks üks üks üks kood üks kaks kolm')).toEqual([
-    ['card_number', 'neli üks üks üks üks üks üks üks üks üks üks üks üks üks üks üks'], ['card_cvv', 'üks kaks kolm'],
+    ['card_number', 'neli üks üks üks üks üks üks üks üks üks üks üks üks üks üks üks'],
+    ['card_cvv', 'üks kaks kolm'],
   ]);
-  expect(found('karte četri viens viens viens viens viens viens viens viens viens viens viens viens viens viens viens derīguma divpadsmit divdesmit pieci')).toEqual([
-    ['card_number', 'četri viens viens viens viens viens viens viens viens viens viens viens viens viens viens viens'], ['card_expiry', 'divpadsmit divdesmit pieci'],
+  expect(
+    found(
+      'karte četri viens viens viens viens viens viens viens viens viens viens viens viens viens viens viens derīguma divpadsmit divdesmit pieci',
+    ),
+  ).toEqual([
+    ['card_number', 'četri viens viens viens viens viens viens viens viens viens viens viens viens viens viens viens'],
+    ['card_expiry', 'divpadsmit divdesmit pieci'],
   ]);
-  expect(found('4111 1111 1111 1111 valid until december 2027')).toEqual([['card_number', '4111 1111 1111 1111'], ['card_expiry', 'december 2027']]);
+  expect(found('4111 1111 1111 1111 valid until december 2027')).toEqual([
+    ['card_number', '4111 1111 1111 1111'],
+    ['card_expiry', 'december 2027'],
+  ]);
 });
 
 test('card numbers that must not match: Luhn fails, wrong first digit, too short, split by a long pause; no CVV without a card', () => {
   expect(found('order 4111111111111112 please')).toEqual([]);
   expect(found('reference 1234567812345670')).toEqual([]); // Luhn-valid but no card starts with 1
   // 12 digits: no card (a phone number, by the phone rule)
-  expect(found('five five five five five five five five five five five five').map(([kind]) => kind)).not.toContain('card_number');
+  expect(found('five five five five five five five five five five five five').map(([kind]) => kind)).not.toContain(
+    'card_number',
+  );
   expect(found('the code is 123 and it expires 12/25')).toEqual([]);
   const paused = said('4111 1111 1111 1111');
   paused[2] = { ...paused[2]!, start: 20, end: 20.5 };
@@ -72,15 +114,21 @@ test('IBANs: in groups, said letter by letter with number words; a wrong check d
 });
 
 test('national identity numbers: isikukood and dated personas kods with valid checksums only', () => {
-  expect(found('isikukood 37605030299 ok, personas kods 161175-19997')).toEqual([['national_id', '37605030299'], ['national_id', '161175-19997']]);
-  expect(found('kolm seitse kuus null viis null kolm null kaks üheksa üheksa')).toEqual([['national_id', 'kolm seitse kuus null viis null kolm null kaks üheksa üheksa']]);
+  expect(found('isikukood 37605030299 ok, personas kods 161175-19997')).toEqual([
+    ['national_id', '37605030299'],
+    ['national_id', '161175-19997'],
+  ]);
+  expect(found('kolm seitse kuus null viis null kolm null kaks üheksa üheksa')).toEqual([
+    ['national_id', 'kolm seitse kuus null viis null kolm null kaks üheksa üheksa'],
+  ]);
   expect(found('isikukood 37605030298 and 161175-19996').map(([kind]) => kind)).not.toContain('national_id');
 });
 
 test('e-mail addresses: written, spoken with at and dot in the four languages; words around them and half addresses stay', () => {
   expect(found('write to john at example dot com please')).toEqual([['email', 'john at example dot com']]);
   expect(found('john.smith@example.com, and also mary underscore jones at mail dot example dot co dot uk.')).toEqual([
-    ['email', 'john.smith@example.com,'], ['email', 'mary underscore jones at mail dot example dot co dot uk.'],
+    ['email', 'john.smith@example.com,'],
+    ['email', 'mary underscore jones at mail dot example dot co dot uk.'],
   ]);
   expect(found('jean arobase exemple point fr merci')).toEqual([['email', 'jean arobase exemple point fr']]);
   expect(found('mari ät näide punkt ee')).toEqual([['email', 'mari ät näide punkt ee']]);
@@ -92,10 +140,13 @@ test('e-mail addresses: written, spoken with at and dot in the four languages; w
 
 test('phone numbers: international, spoken digit by digit, with a leading 0; amounts and years are not phones', () => {
   expect(found('call me on +372 5123 4567 or plus three seven two five one two three four five six seven')).toEqual([
-    ['phone', '+372 5123 4567'], ['phone', 'plus three seven two five one two three four five six seven'],
+    ['phone', '+372 5123 4567'],
+    ['phone', 'plus three seven two five one two three four five six seven'],
   ]);
   expect(found('my number is 06 12 34 56 78')).toEqual([['phone', '06 12 34 56 78']]);
-  expect(found('zéro six douze trente-quatre cinquante-six soixante-dix-huit')).toEqual([['phone', 'zéro six douze trente-quatre cinquante-six soixante-dix-huit']]);
+  expect(found('zéro six douze trente-quatre cinquante-six soixante-dix-huit')).toEqual([
+    ['phone', 'zéro six douze trente-quatre cinquante-six soixante-dix-huit'],
+  ]);
   expect(found('it costs 2500000 euros in 2024')).toEqual([]);
   expect(found('twenty one people came')).toEqual([]);
 });
@@ -103,13 +154,37 @@ test('phone numbers: international, spoken digit by digit, with a leading 0; amo
 test('a redacted transcript: one label per span and segment keeps the time span; a card said across two segments with the agent between is found', () => {
   const word = (id: string, text: string, start: number) => ({ _id: id, text, start, end: start + 0.4 });
   const segments: SpeakerSegment[] = [
-    { _id: 's0', speakerId: 'speaker_1', start: 0, end: 3.4, text: '', words: [word('a', 'it', 0), word('b', 'is', 0.5), word('c', '4111', 1), word('d', '1111', 2), word('e', '1111', 3)] },
+    {
+      _id: 's0',
+      speakerId: 'speaker_1',
+      start: 0,
+      end: 3.4,
+      text: '',
+      words: [
+        word('a', 'it', 0),
+        word('b', 'is', 0.5),
+        word('c', '4111', 1),
+        word('d', '1111', 2),
+        word('e', '1111', 3),
+      ],
+    },
     { _id: 's1', speakerId: 'speaker_0', start: 3.5, end: 3.9, text: 'mm-hm', words: [word('f', 'mm-hm', 3.5)] },
-    { _id: 's2', speakerId: 'speaker_1', start: 5, end: 6.4, text: '', words: [word('g', '1111', 5), word('h', 'thanks', 6)] },
+    {
+      _id: 's2',
+      speakerId: 'speaker_1',
+      start: 5,
+      end: 6.4,
+      text: '',
+      words: [word('g', '1111', 5), word('h', 'thanks', 6)],
+    },
   ];
   const { segments: out, spans } = redactSegments(segments);
   expect(spans).toEqual([{ kind: 'card_number', start: 1, end: 5.4 }]);
-  expect(out[0]!.words).toEqual([word('a', 'it', 0), word('b', 'is', 0.5), { _id: 'c', text: '[card number]', start: 1, end: 3.4 }]);
+  expect(out[0]!.words).toEqual([
+    word('a', 'it', 0),
+    word('b', 'is', 0.5),
+    { _id: 'c', text: '[card number]', start: 1, end: 3.4 },
+  ]);
   expect(out[0]!.text).toBe('it is [card number]');
   expect(out[1]).toBe(segments[1]);
   expect(out[2]!.words).toEqual([{ _id: 'g', text: '[card number]', start: 5, end: 5.4 }, word('h', 'thanks', 6)]);

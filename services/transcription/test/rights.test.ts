@@ -8,7 +8,8 @@ import { emitted, getTranscript, makeTones, upload } from './helpers';
 
 const ACME = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
-const NOT_YOURS = 'Only the person who uploaded this recording or an administrator can delete it or transcribe it again';
+const NOT_YOURS =
+  'Only the person who uploaded this recording or an administrator can delete it or transcribe it again';
 
 /**
  * Object rights inside a company: every member reads and corrects transcripts; only the uploader,
@@ -39,7 +40,8 @@ describe('who may delete or re-run a recording', () => {
   }, 60_000);
   afterAll(async () => stack.close());
 
-  const rerun = (token: string, fileId: string) => stack.as(token, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } });
+  const rerun = (token: string, fileId: string) =>
+    stack.as(token, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } });
   const remove = (token: string, id: string) => stack.as(token, { method: 'DELETE', url: `/api/transcripts/${id}` });
 
   test.each([
@@ -83,16 +85,30 @@ describe('who may delete or re-run a recording', () => {
     gate.refusal = 'CREDITS_EXHAUSTED';
     const res = await rerun(tokens.uploader, fileId);
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({ message: 'Your company has no credits left: ask your administrator', code: 'CREDITS_EXHAUSTED' });
-    expect(gate.asked).toEqual([expect.objectContaining({ companyId: ACME, userId: uploaderId, feature: 'transcription', engine: expect.any(String) })]);
+    expect(res.json()).toEqual({
+      message: 'Your company has no credits left: ask your administrator',
+      code: 'CREDITS_EXHAUSTED',
+    });
+    expect(gate.asked).toEqual([
+      expect.objectContaining({
+        companyId: ACME,
+        userId: uploaderId,
+        feature: 'transcription',
+        engine: expect.any(String),
+      }),
+    ]);
     const queued = (await emitted(stack, 'transcript.status_changed', fileId)).filter((e) => e.actor.type === 'user');
     expect(queued).toHaveLength(0);
     gate.refusal = null;
     expect((await rerun(tokens.uploader, fileId)).statusCode).toBe(202);
     // The queued event names the engine and model the credits were checked for.
     const { engine, modelId } = gate.asked.at(-1)!;
-    const rerunQueued = (await emitted(stack, 'transcript.status_changed', fileId)).filter((e) => e.actor.type === 'user');
-    expect(rerunQueued).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'pending', engine, modelId }) })]);
+    const rerunQueued = (await emitted(stack, 'transcript.status_changed', fileId)).filter(
+      (e) => e.actor.type === 'user',
+    );
+    expect(rerunQueued).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ status: 'pending', engine, modelId }) }),
+    ]);
   });
 
   test('a CALLER who uploaded a recording may delete it', async () => {
@@ -108,6 +124,8 @@ describe('who may delete or re-run a recording', () => {
     for (const who of ['otherUser', 'caller', 'admin', 'host'] as const) {
       expect((await getTranscript(stack, tokens[who], fileId)).fileId).toBe(fileId);
     }
-    expect((await stack.as(tokens.otherCompany, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).statusCode).toBe(404);
+    expect(
+      (await stack.as(tokens.otherCompany, { method: 'GET', url: `/api/transcripts/file/${fileId}` })).statusCode,
+    ).toBe(404);
   });
 });

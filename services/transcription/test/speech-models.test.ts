@@ -21,7 +21,12 @@ const files = {
   emb: fakeModel(MB),
 };
 const whisper = (name: string, data: Buffer, sha = sha256(data)): SpeechModelEntry => ({
-  name, kind: 'whisper', file: `ggml-${name}.bin`, languages: name.endsWith('.en') ? 'en' : 'multilingual', sizeBytes: data.length, sha256: sha,
+  name,
+  kind: 'whisper',
+  file: `ggml-${name}.bin`,
+  languages: name.endsWith('.en') ? 'en' : 'multilingual',
+  sizeBytes: data.length,
+  sha256: sha,
 });
 const CATALOGUE: SpeechModelEntry[] = [
   whisper('alpha.en', files.alpha),
@@ -30,8 +35,22 @@ const CATALOGUE: SpeechModelEntry[] = [
   whisper('wrong-hash', files.charlie, 'f'.repeat(64)),
   { ...whisper('moved', files.charlie), file: 'moved.bin' },
   // Unpinned: the first download's hash is recorded.
-  { name: 'diarization-segmentation', kind: 'diarization', file: 'seg.onnx', languages: 'multilingual', sizeBytes: files.seg.length, sha256: null },
-  { name: 'diarization-embedding', kind: 'diarization', file: 'emb.onnx', languages: 'multilingual', sizeBytes: files.emb.length, sha256: sha256(files.emb) },
+  {
+    name: 'diarization-segmentation',
+    kind: 'diarization',
+    file: 'seg.onnx',
+    languages: 'multilingual',
+    sizeBytes: files.seg.length,
+    sha256: null,
+  },
+  {
+    name: 'diarization-embedding',
+    kind: 'diarization',
+    file: 'emb.onnx',
+    languages: 'multilingual',
+    sizeBytes: files.emb.length,
+    sha256: sha256(files.emb),
+  },
 ];
 
 let mirror: ModelMirror;
@@ -61,7 +80,11 @@ beforeAll(async () => {
     TRANSCRIPTION_WORKER: 'false',
   });
   ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
-  await stack.bus.subscribe({ group: 'spy', topics: ['earshot.transcription'], handle: async (e) => void published.push(e) });
+  await stack.bus.subscribe({
+    group: 'spy',
+    topics: ['earshot.transcription'],
+    handle: async (e) => void published.push(e),
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
 }, 120_000);
 afterAll(async () => {
@@ -69,7 +92,8 @@ afterAll(async () => {
   await mirror?.close();
 });
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token = host) => stack.as(token, { method, url: `/api/ai/speech-models${url}` });
+const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token = host) =>
+  stack.as(token, { method, url: `/api/ai/speech-models${url}` });
 const list = async () => (await api('GET', '')).json() as SpeechModelDto[];
 const listed = async (name: string) => (await list()).find((m) => m.name === name)!;
 /** Waits for this process's download of `name` to end (the manager the routes use). */
@@ -78,13 +102,25 @@ const events = async (type: string) => {
   await stack.settle();
   return published.filter((e) => e.type === type);
 };
-const rowOf = async (name: string) => (await stack.database.query<{ status: string; bytes_done: string; updated_at: Date }>('select status, bytes_done, updated_at from transcription.speech_models where name = $1', [name]))[0];
+const rowOf = async (name: string) =>
+  (
+    await stack.database.query<{ status: string; bytes_done: string; updated_at: Date }>(
+      'select status, bytes_done, updated_at from transcription.speech_models where name = $1',
+      [name],
+    )
+  )[0];
 
 test('a download streams to a .part file, reaches progress 1 and ready with the right hash, and becomes the default', async () => {
   mirror.gated.add('ggml-alpha.en.bin');
   const started = await api('POST', '/alpha.en/download');
   expect(started.statusCode).toBe(202);
-  expect(started.json()).toMatchObject({ name: 'alpha.en', status: 'downloading', progress: 0, languages: 'en', sizeBytes: files.alpha.length });
+  expect(started.json()).toMatchObject({
+    name: 'alpha.en',
+    status: 'downloading',
+    progress: 0,
+    languages: 'en',
+    sizeBytes: files.alpha.length,
+  });
 
   // One chunk, then the table shows progress between 0 and 1 while the rest waits.
   mirror.release(1);
@@ -101,17 +137,34 @@ test('a download streams to a .part file, reaches progress 1 and ready with the 
   await settled('alpha.en');
   mirror.gated.delete('ggml-alpha.en.bin');
   const done = await listed('alpha.en');
-  expect(done).toMatchObject({ status: 'ready', progress: 1, sha256: sha256(files.alpha), isDefault: true, error: null });
+  expect(done).toMatchObject({
+    status: 'ready',
+    progress: 1,
+    sha256: sha256(files.alpha),
+    isDefault: true,
+    error: null,
+  });
   expect(sha256(readFileSync(join(modelsDir, 'ggml-alpha.en.bin')))).toBe(sha256(files.alpha));
   expect(existsSync(join(modelsDir, 'ggml-alpha.en.bin.part'))).toBe(false);
 
   // What the engines read.
-  expect(await defaultWhisperModel(ctx.db)).toEqual({ name: 'alpha.en', path: join(modelsDir, 'ggml-alpha.en.bin'), languages: 'en', sizeBytes: files.alpha.length });
+  expect(await defaultWhisperModel(ctx.db)).toEqual({
+    name: 'alpha.en',
+    path: join(modelsDir, 'ggml-alpha.en.bin'),
+    languages: 'en',
+    sizeBytes: files.alpha.length,
+  });
   expect(await readyModel(ctx.db, 'alpha.en')).toMatchObject({ name: 'alpha.en', languages: 'en' });
 
   const [ready] = await events('speech_model.ready');
-  expect(ready).toMatchObject({ companyId: null, actor: { role: 'HOST_ADMIN' }, data: { name: 'alpha.en', sha256: sha256(files.alpha), sizeBytes: files.alpha.length } });
-  expect((await events('speech_model.default_changed')).map((e) => e.data)).toEqual([{ name: 'alpha.en', before: null }]);
+  expect(ready).toMatchObject({
+    companyId: null,
+    actor: { role: 'HOST_ADMIN' },
+    data: { name: 'alpha.en', sha256: sha256(files.alpha), sizeBytes: files.alpha.length },
+  });
+  expect((await events('speech_model.default_changed')).map((e) => e.data)).toEqual([
+    { name: 'alpha.en', before: null },
+  ]);
 
   // Downloading it again is refused: it is there.
   expect((await api('POST', '/alpha.en/download')).statusCode).toBe(409);
@@ -132,7 +185,12 @@ test('a download cut midway fails with a reason, and Download continues it with 
   expect((await api('POST', '/bravo/download')).statusCode).toBe(202);
   await settled('bravo');
   expect(mirror.requests).toEqual([{ path: 'ggml-bravo.bin', range: `bytes=${kept}-` }]);
-  expect(await listed('bravo')).toMatchObject({ status: 'ready', progress: 1, sha256: sha256(files.bravo), isDefault: false });
+  expect(await listed('bravo')).toMatchObject({
+    status: 'ready',
+    progress: 1,
+    sha256: sha256(files.bravo),
+    isDefault: false,
+  });
   expect(sha256(readFileSync(join(modelsDir, 'ggml-bravo.bin')))).toBe(sha256(files.bravo));
 });
 
@@ -143,7 +201,13 @@ test('a download left running by a stopped process continues when the next one s
   await stack.database.query(
     `insert into transcription.speech_models (name, kind, languages, path, url, size, sha256, status, bytes_done, updated_at)
      values ('charlie', 'whisper', 'multilingual', $1, $2, $3, $4, 'downloading', $5, now() - interval '1 hour')`,
-    [join(modelsDir, 'ggml-charlie.bin'), `${mirror.url}/ggml-charlie.bin`, files.charlie.length, sha256(files.charlie), half.length],
+    [
+      join(modelsDir, 'ggml-charlie.bin'),
+      `${mirror.url}/ggml-charlie.bin`,
+      files.charlie.length,
+      sha256(files.charlie),
+      half.length,
+    ],
   );
   mirror.requests.length = 0;
   const next = new SpeechModelManager(ctx);
@@ -176,9 +240,14 @@ test('a redirect to anything but http(s) is refused', async () => {
 
 test('a disk without the space refuses the download (507) before anything starts; the real statfs gives a number', async () => {
   const tight = new SpeechModelManager(ctx, { statfs: async () => ({ bavail: 100, bsize: 4096 }) });
-  const refused = await tight.download('diarization-embedding', { type: 'system', id: null }).then(() => null, (error: unknown) => error as { statusCode: number; message: string; code: string });
+  const refused = await tight.download('diarization-embedding', { type: 'system', id: null }).then(
+    () => null,
+    (error: unknown) => error as { statusCode: number; message: string; code: string },
+  );
   expect(refused).toMatchObject({ statusCode: 507, code: 'INSUFFICIENT_STORAGE' });
-  expect(refused!.message).toMatch(/Not enough disk space to download "diarization-embedding": it needs .* and 410 KB is free/);
+  expect(refused!.message).toMatch(
+    /Not enough disk space to download "diarization-embedding": it needs .* and 410 KB is free/,
+  );
   expect(await listed('diarization-embedding')).toMatchObject({ status: 'absent', progress: 0 });
   expect(mirror.requests.some((r) => r.path === 'emb.onnx')).toBe(false);
 
@@ -192,7 +261,9 @@ test('cancel stops a download and keeps its part; Download resumes from it', asy
   mirror.chunkBytes = 128 * 1024;
   expect((await api('POST', '/diarization-embedding/download')).statusCode).toBe(202);
   mirror.release(2);
-  while ((await listed('diarization-embedding')).progress === 0) { /* until the first chunks are recorded */ }
+  while ((await listed('diarization-embedding')).progress === 0) {
+    /* until the first chunks are recorded */
+  }
   const cancelled = await api('POST', '/diarization-embedding/cancel');
   expect(cancelled.statusCode).toBe(202);
   expect(cancelled.json()).toMatchObject({ status: 'absent' });
@@ -215,7 +286,10 @@ test('the diarizer gets both models once both are ready; an unpinned model recor
   expect((await api('POST', '/diarization-segmentation/download')).statusCode).toBe(202);
   await settled('diarization-segmentation');
   expect(await listed('diarization-segmentation')).toMatchObject({ status: 'ready', sha256: sha256(files.seg) });
-  expect(await diarizationModels(ctx.db)).toEqual({ segmentation: join(modelsDir, 'seg.onnx'), embedding: join(modelsDir, 'emb.onnx') });
+  expect(await diarizationModels(ctx.db)).toEqual({
+    segmentation: join(modelsDir, 'seg.onnx'),
+    embedding: join(modelsDir, 'emb.onnx'),
+  });
   const refused = await api('PUT', '/diarization-segmentation/default');
   expect(refused.statusCode).toBe(409);
   expect(refused.json().message).toMatch(/only a Whisper model can be the default/);
@@ -234,7 +308,10 @@ test('make default: 409 unless ready; then the default moves, with its event', a
   expect(moved.json()).toMatchObject({ name: 'bravo', isDefault: true });
   expect((await listed('alpha.en')).isDefault).toBe(false);
   expect((await defaultWhisperModel(ctx.db))?.name).toBe('bravo');
-  expect((await events('speech_model.default_changed')).at(-1)).toMatchObject({ actor: { role: 'HOST_ADMIN' }, data: { name: 'bravo', before: 'alpha.en' } });
+  expect((await events('speech_model.default_changed')).at(-1)).toMatchObject({
+    actor: { role: 'HOST_ADMIN' },
+    data: { name: 'bravo', before: 'alpha.en' },
+  });
 });
 
 test('delete removes the file and the part and clears the default', async () => {
@@ -243,8 +320,13 @@ test('delete removes the file and the part and clears the default', async () => 
   expect(removed.json()).toMatchObject({ name: 'bravo', status: 'absent', progress: 0, isDefault: false });
   expect(existsSync(join(modelsDir, 'ggml-bravo.bin'))).toBe(false);
   expect(await defaultWhisperModel(ctx.db)).toBeNull();
-  expect((await events('speech_model.removed')).at(-1)).toMatchObject({ actor: { role: 'HOST_ADMIN' }, data: { name: 'bravo' } });
-  expect((await events('speech_model.default_changed')).at(-1)).toMatchObject({ data: { name: null, before: 'bravo' } });
+  expect((await events('speech_model.removed')).at(-1)).toMatchObject({
+    actor: { role: 'HOST_ADMIN' },
+    data: { name: 'bravo' },
+  });
+  expect((await events('speech_model.default_changed')).at(-1)).toMatchObject({
+    data: { name: null, before: 'bravo' },
+  });
 
   // A failed download's part goes too.
   mirror.cutAfter.set('ggml-bravo.bin', 500_000);
@@ -275,19 +357,32 @@ test('only the platform administrator manages speech models; names are validated
 });
 
 test('the configuration refuses a download address that is not http(s), and an invalid catalogue', async () => {
-  await expect(createTestStack([transcriptionService], { SPEECH_MODELS_URL: 'ftp://mirror.local/models' })).rejects.toThrow(/SPEECH_MODELS_URL/);
+  await expect(
+    createTestStack([transcriptionService], { SPEECH_MODELS_URL: 'ftp://mirror.local/models' }),
+  ).rejects.toThrow(/SPEECH_MODELS_URL/);
   const broken = join(tmp(), 'broken.json');
   writeFileSync(broken, JSON.stringify([{ name: '../x', kind: 'whisper' }]));
-  await expect(createTestStack([transcriptionService], { SPEECH_MODELS_CATALOGUE: broken })).rejects.toThrow(/SPEECH_MODELS_CATALOGUE/);
+  await expect(createTestStack([transcriptionService], { SPEECH_MODELS_CATALOGUE: broken })).rejects.toThrow(
+    /SPEECH_MODELS_CATALOGUE/,
+  );
 });
 
 describe('npm run models', () => {
   const run = promisify(execFile);
   const root = join(import.meta.dirname, '..', '..', '..');
   const cli = (dataDir: string, ...args: string[]) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SPEECH_MODELS_URL: mirror.url, SPEECH_MODELS_CATALOGUE: catalogue, LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      SPEECH_MODELS_URL: mirror.url,
+      SPEECH_MODELS_CATALOGUE: catalogue,
+      LOG_LEVEL: 'warn',
+    };
     delete env.DATABASE_URL;
-    return run(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'models.ts'), ...args], { cwd: root, env }).then(
+    return run(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'models.ts'), ...args], {
+      cwd: root,
+      env,
+    }).then(
       (r) => ({ code: 0, out: r.stdout }),
       (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
     );

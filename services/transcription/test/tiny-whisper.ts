@@ -13,10 +13,22 @@ export const ENGLISH_VOCAB = 51864;
  * (30 s of mel frames after the stride-2 convolution), and the vocabulary holds the token " "
  * (whisper.cpp looks it up). Returns the file's size and SHA-256, as a catalogue entry wants them.
  */
-export function writeTinyWhisperModel(path: string, options: { vocab?: number; seed?: number } = {}): { sizeBytes: number; sha256: string } {
+export function writeTinyWhisperModel(
+  path: string,
+  options: { vocab?: number; seed?: number } = {},
+): { sizeBytes: number; sha256: string } {
   const H = {
-    n_vocab: options.vocab ?? MULTILINGUAL_VOCAB, n_audio_ctx: 1500, n_audio_state: 8, n_audio_head: 2, n_audio_layer: 1,
-    n_text_ctx: 448, n_text_state: 8, n_text_head: 2, n_text_layer: 1, n_mels: 80, ftype: 0,
+    n_vocab: options.vocab ?? MULTILINGUAL_VOCAB,
+    n_audio_ctx: 1500,
+    n_audio_state: 8,
+    n_audio_head: 2,
+    n_audio_layer: 1,
+    n_text_ctx: 448,
+    n_text_state: 8,
+    n_text_head: 2,
+    n_text_layer: 1,
+    n_mels: 80,
+    ftype: 0,
   };
   const parts: Buffer[] = [];
   const i32 = (...values: number[]) => {
@@ -41,7 +53,9 @@ export function writeTinyWhisperModel(path: string, options: { vocab?: number; s
   const VOCAB = 256;
   i32(VOCAB);
   for (let i = 0; i < VOCAB; i++) {
-    const s = Buffer.from(i === 220 ? ' ' : i < 26 ? ` ${String.fromCharCode(97 + i)}a` : i % 3 === 0 ? `w${i}` : ` w${i}`);
+    const s = Buffer.from(
+      i === 220 ? ' ' : i < 26 ? ` ${String.fromCharCode(97 + i)}a` : i % 3 === 0 ? `w${i}` : ` w${i}`,
+    );
     i32(s.length);
     parts.push(s);
   }
@@ -58,12 +72,22 @@ export function writeTinyWhisperModel(path: string, options: { vocab?: number; s
   t('encoder.ln_post.weight', S);
   t('encoder.ln_post.bias', S);
   const block = (p: string, D: number, cross: boolean) => {
-    t(`${p}mlp_ln.weight`, D); t(`${p}mlp_ln.bias`, D); t(`${p}mlp.0.weight`, D, 4 * D); t(`${p}mlp.0.bias`, 4 * D);
-    t(`${p}mlp.2.weight`, 4 * D, D); t(`${p}mlp.2.bias`, D);
+    t(`${p}mlp_ln.weight`, D);
+    t(`${p}mlp_ln.bias`, D);
+    t(`${p}mlp.0.weight`, D, 4 * D);
+    t(`${p}mlp.0.bias`, 4 * D);
+    t(`${p}mlp.2.weight`, 4 * D, D);
+    t(`${p}mlp.2.bias`, D);
     for (const a of cross ? ['attn', 'cross_attn'] : ['attn']) {
-      t(`${p}${a}_ln.weight`, D); t(`${p}${a}_ln.bias`, D);
-      t(`${p}${a}.query.weight`, D, D); t(`${p}${a}.query.bias`, D); t(`${p}${a}.key.weight`, D, D);
-      t(`${p}${a}.value.weight`, D, D); t(`${p}${a}.value.bias`, D); t(`${p}${a}.out.weight`, D, D); t(`${p}${a}.out.bias`, D);
+      t(`${p}${a}_ln.weight`, D);
+      t(`${p}${a}_ln.bias`, D);
+      t(`${p}${a}.query.weight`, D, D);
+      t(`${p}${a}.query.bias`, D);
+      t(`${p}${a}.key.weight`, D, D);
+      t(`${p}${a}.value.weight`, D, D);
+      t(`${p}${a}.value.bias`, D);
+      t(`${p}${a}.out.weight`, D, D);
+      t(`${p}${a}.out.bias`, D);
     }
   };
   for (let l = 0; l < H.n_audio_layer; l++) block(`encoder.blocks.${l}.`, S, false);
@@ -79,7 +103,10 @@ export function writeTinyWhisperModel(path: string, options: { vocab?: number; s
     i32(...ne);
     parts.push(nameBytes);
     // Layer-norm gains of 1 keep the activations alive through the layers.
-    f32(ne.reduce((a, b) => a * b, 1), () => (/ln(_post)?\.weight$/.test(name) ? 1 : (rnd() - 0.5) * 0.2));
+    f32(
+      ne.reduce((a, b) => a * b, 1),
+      () => (/ln(_post)?\.weight$/.test(name) ? 1 : (rnd() - 0.5) * 0.2),
+    );
   }
   const file = Buffer.concat(parts);
   writeFileSync(path, file);

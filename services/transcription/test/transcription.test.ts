@@ -22,7 +22,10 @@ let mono: { audio: Buffer; duration: number };
 
 beforeAll(async () => {
   // Short pieces (6 s) so that the mono recording is cut at its silences and decoded in parallel.
-  stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_CHUNK_SECONDS: '6', TRANSCRIPTION_POLL_MS: '100' });
+  stack = await createTestStack([fileService, transcriptionService], {
+    TRANSCRIPTION_CHUNK_SECONDS: '6',
+    TRANSCRIPTION_POLL_MS: '100',
+  });
   // No tenant service in this stack: nothing here is metered.
   serveUnmeteredCredits(stack.database);
   user = await stack.tokenFor('USER', ACME);
@@ -135,26 +138,42 @@ test('status events drive the file list: pending → processing → completed, a
   expect(statuses).toEqual(['pending', 'processing', 'completed']);
   const completed = await emitted(stack, 'transcript.completed', callId);
   expect(completed).toHaveLength(1);
-  expect(completed[0]!.data).toMatchObject({ id: callTranscript._id, fileId: callId, engine: 'pocketsphinx', speakers: 2, words: words(callTranscript).length });
+  expect(completed[0]!.data).toMatchObject({
+    id: callTranscript._id,
+    fileId: callId,
+    engine: 'pocketsphinx',
+    speakers: 2,
+    words: words(callTranscript).length,
+  });
   const file = await stack.as(user, { method: 'GET', url: `/api/files/${callId}` });
   expect(file.json()).toMatchObject({ transcriptionStatus: 'completed', transcriptionError: null });
 });
 
-test('GET /transcripts/status lists the company\'s files, filters by id, and shows nothing of others', async () => {
-  const all = (await stack.as(user, { method: 'GET', url: '/api/transcripts/status' })).json() as { fileId: string; status: string }[];
+test("GET /transcripts/status lists the company's files, filters by id, and shows nothing of others", async () => {
+  const all = (await stack.as(user, { method: 'GET', url: '/api/transcripts/status' })).json() as {
+    fileId: string;
+    status: string;
+  }[];
   expect(all.map((s) => s.fileId).sort()).toEqual([callId, monoId].sort());
   expect(all.every((s) => s.status === 'completed')).toBe(true);
-  const one = (await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${monoId}` })).json() as { fileId: string }[];
+  const one = (await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${monoId}` })).json() as {
+    fileId: string;
+  }[];
   expect(one.map((s) => s.fileId)).toEqual([monoId]);
   expect((await stack.as(stranger, { method: 'GET', url: '/api/transcripts/status' })).json()).toEqual([]);
-  expect((await stack.as(stranger, { method: 'GET', url: `/api/transcripts/status?fileIds=${callId}` })).json()).toEqual([]);
+  expect(
+    (await stack.as(stranger, { method: 'GET', url: `/api/transcripts/status?fileIds=${callId}` })).json(),
+  ).toEqual([]);
   expect((await stack.as(user, { method: 'GET', url: '/api/transcripts/status?fileIds=nope' })).statusCode).toBe(400);
   expect((await stack.as(null, { method: 'GET', url: '/api/transcripts/status' })).statusCode).toBe(401);
 });
 
-test('another company\'s transcript is not found; a HOST_ADMIN sees any', async () => {
+test("another company's transcript is not found; a HOST_ADMIN sees any", async () => {
   expect((await stack.as(stranger, { method: 'GET', url: `/api/transcripts/file/${callId}` })).statusCode).toBe(404);
-  expect((await stack.as(stranger, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId: callId } })).statusCode).toBe(404);
+  expect(
+    (await stack.as(stranger, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId: callId } }))
+      .statusCode,
+  ).toBe(404);
   expect((await stack.as(stranger, { method: 'DELETE', url: `/api/transcripts/${callId}` })).statusCode).toBe(404);
   const word = callTranscript.metadata.speakerSegments[0]!.words[0]!;
   const edit = await stack.as(stranger, {
@@ -164,7 +183,10 @@ test('another company\'s transcript is not found; a HOST_ADMIN sees any', async 
   });
   expect(edit.statusCode).toBe(404);
   expect((await stack.as(host, { method: 'GET', url: `/api/transcripts/file/${callId}` })).statusCode).toBe(200);
-  expect((await stack.as(user, { method: 'GET', url: '/api/transcripts/file/33333333-3333-4333-8333-333333333333' })).statusCode).toBe(404);
+  expect(
+    (await stack.as(user, { method: 'GET', url: '/api/transcripts/file/33333333-3333-4333-8333-333333333333' }))
+      .statusCode,
+  ).toBe(404);
 });
 
 describe('word edits', () => {
@@ -174,7 +196,11 @@ describe('word edits', () => {
     const t = await getTranscript(stack, user, monoId);
     const segment = t.metadata.speakerSegments[0]!;
     const word = segment.words[0]!;
-    const res = await stack.as(caller, { method: 'PUT', url: path(t, word._id), payload: { text: '  Seven ', speakerSegmentId: segment._id } });
+    const res = await stack.as(caller, {
+      method: 'PUT',
+      url: path(t, word._id),
+      payload: { text: '  Seven ', speakerSegmentId: segment._id },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Word updated successfully' });
     const after = await getTranscript(stack, user, monoId);
@@ -186,7 +212,15 @@ describe('word edits', () => {
     // Nothing else moved.
     expect(after.metadata.speakerSegments.slice(1)).toEqual(t.metadata.speakerSegments.slice(1));
     const audit = (await emitted(stack, 'transcript.word_edited', monoId)).at(-1)!;
-    expect(audit.data).toEqual({ id: t._id, fileId: monoId, wordId: word._id, segmentId: segment._id, segmentText: changed.text, before: { text: word.text }, after: { text: 'Seven' } });
+    expect(audit.data).toEqual({
+      id: t._id,
+      fileId: monoId,
+      wordId: word._id,
+      segmentId: segment._id,
+      segmentText: changed.text,
+      before: { text: word.text },
+      after: { text: 'Seven' },
+    });
     expect(audit.actor).toMatchObject({ type: 'user', role: 'CALLER' });
   });
 
@@ -195,7 +229,11 @@ describe('word edits', () => {
     const segment = t.metadata.speakerSegments[1]!;
     const word = segment.words[0]!;
     for (const text of ['', '   ', 'x'.repeat(101)]) {
-      const res = await stack.as(user, { method: 'PUT', url: path(t, word._id), payload: { text, speakerSegmentId: segment._id } });
+      const res = await stack.as(user, {
+        method: 'PUT',
+        url: path(t, word._id),
+        payload: { text, speakerSegmentId: segment._id },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ message: 'Word Failed', details: { field: 'body.text' } });
     }
@@ -211,8 +249,24 @@ describe('word edits', () => {
     const word = first!.words[0]!;
     const body = { text: 'hello', speakerSegmentId: first!._id };
     expect((await stack.as(user, { method: 'PUT', url: path(t, 'w-nothing-0'), payload: body })).statusCode).toBe(404);
-    expect((await stack.as(user, { method: 'PUT', url: path(t, word._id), payload: { ...body, speakerSegmentId: 's-nothing-0' } })).statusCode).toBe(404);
-    expect((await stack.as(user, { method: 'PUT', url: path(t, word._id), payload: { ...body, speakerSegmentId: second!._id } })).statusCode).toBe(404);
+    expect(
+      (
+        await stack.as(user, {
+          method: 'PUT',
+          url: path(t, word._id),
+          payload: { ...body, speakerSegmentId: 's-nothing-0' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await stack.as(user, {
+          method: 'PUT',
+          url: path(t, word._id),
+          payload: { ...body, speakerSegmentId: second!._id },
+        })
+      ).statusCode,
+    ).toBe(404);
     const unknown = `/api/transcripts/33333333-3333-4333-8333-333333333333/metadata/words/${word._id}`;
     expect((await stack.as(user, { method: 'PUT', url: unknown, payload: body })).statusCode).toBe(404);
   });
@@ -223,31 +277,76 @@ test('linking a client: ADMIN and CALLER may, USER may not; the change is an eve
   const otherClientId = '55555555-5555-4555-8555-555555555555';
   // The tenant service announces its clients; the link is checked against what it announced.
   const announce = async (id: string, companyId: string) => {
-    const after = { name: 'Client', organisation: null, email: null, phone: null, externalId: null, notes: null, ownerId: null };
-    const envelope = buildEnvelope({ type: 'client.created', companyId, actor: { type: 'system', id: null }, data: { id, before: null, after } });
+    const after = {
+      name: 'Client',
+      organisation: null,
+      email: null,
+      phone: null,
+      externalId: null,
+      notes: null,
+      ownerId: null,
+    };
+    const envelope = buildEnvelope({
+      type: 'client.created',
+      companyId,
+      actor: { type: 'system', id: null },
+      data: { id, before: null, after },
+    });
     await stack.bus.publish([{ topic: 'earshot.tenant', key: companyId, envelope }]);
     await stack.settle();
   };
   await announce(clientId, ACME);
   await announce(otherClientId, OTHER);
   for (const unknown of [otherClientId, '66666666-6666-4666-8666-666666666666']) {
-    expect((await stack.as(admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callTranscript._id, clientId: unknown } })).statusCode).toBe(404);
+    expect(
+      (
+        await stack.as(admin, {
+          method: 'PUT',
+          url: '/api/transcripts/link-client',
+          payload: { transcriptId: callTranscript._id, clientId: unknown },
+        })
+      ).statusCode,
+    ).toBe(404);
   }
-  const user403 = await stack.as(user, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callTranscript._id, clientId } });
+  const user403 = await stack.as(user, {
+    method: 'PUT',
+    url: '/api/transcripts/link-client',
+    payload: { transcriptId: callTranscript._id, clientId },
+  });
   expect(user403.statusCode).toBe(403);
-  const res = await stack.as(admin, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callTranscript._id, clientId } });
+  const res = await stack.as(admin, {
+    method: 'PUT',
+    url: '/api/transcripts/link-client',
+    payload: { transcriptId: callTranscript._id, clientId },
+  });
   expect(res.statusCode).toBe(200);
   expect(res.json()).toMatchObject({ transcriptId: callTranscript._id, fileId: callId, clientId });
   expect((await getTranscript(stack, user, callId)).clientId).toBe(clientId);
   // The file id works too, and null unlinks.
-  expect((await stack.as(caller, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callId, clientId: null } })).statusCode).toBe(200);
+  expect(
+    (
+      await stack.as(caller, {
+        method: 'PUT',
+        url: '/api/transcripts/link-client',
+        payload: { transcriptId: callId, clientId: null },
+      })
+    ).statusCode,
+  ).toBe(200);
   expect((await getTranscript(stack, user, callId)).clientId).toBeNull();
   const events = await emitted(stack, 'transcript.client_linked', callId);
   expect(events.map((e) => [e.data.before, e.data.after])).toEqual([
     [{ clientId: null }, { clientId }],
     [{ clientId }, { clientId: null }],
   ]);
-  expect((await stack.as(stranger, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId: callId, clientId } })).statusCode).toBe(404);
+  expect(
+    (
+      await stack.as(stranger, {
+        method: 'PUT',
+        url: '/api/transcripts/link-client',
+        payload: { transcriptId: callId, clientId },
+      })
+    ).statusCode,
+  ).toBe(404);
 });
 
 test('POST /transcripts/transcribe re-runs a finished job: new word ids, the same words', async () => {
@@ -272,7 +371,11 @@ test('DELETE /transcripts/:fileId removes the transcript and, through the event,
   expect((await stack.as(user, { method: 'GET', url: `/api/transcripts/file/${monoId}` })).statusCode).toBe(404);
   expect((await stack.as(user, { method: 'GET', url: `/api/files/${monoId}` })).statusCode).toBe(404);
   expect((await stack.as(user, { method: 'GET', url: t.file.url })).statusCode).toBe(404);
-  expect((await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${monoId}` })).json()).toEqual([]);
-  expect((await emitted(stack, 'transcript.deleted', monoId)).map((e) => e.data)).toEqual([{ id: t._id, fileId: monoId }]);
+  expect((await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${monoId}` })).json()).toEqual(
+    [],
+  );
+  expect((await emitted(stack, 'transcript.deleted', monoId)).map((e) => e.data)).toEqual([
+    { id: t._id, fileId: monoId },
+  ]);
   expect((await stack.as(user, { method: 'DELETE', url: `/api/transcripts/${monoId}` })).statusCode).toBe(404);
 });

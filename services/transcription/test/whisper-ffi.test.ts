@@ -26,18 +26,57 @@ describe("whisper.cpp's C API through koffi, on the binding's library", () => {
     // The same, spelled out: whisper.cpp's defaults, decoded at the declared offsets.
     const greedy = library.defaults(0);
     expect(greedy.full).toMatchObject({
-      strategy: 0, n_threads: Math.min(4, cpus().length), n_max_text_ctx: 16384, offset_ms: 0, duration_ms: 0,
-      no_context: true, print_progress: true, print_timestamps: true, token_timestamps: false,
-      thold_pt: f(0.01), thold_ptsum: f(0.01), max_len: 0, split_on_word: false, max_tokens: 0,
-      detect_language: false, suppress_blank: true, temperature: 0, max_initial_ts: 1, length_penalty: -1,
-      temperature_inc: f(0.2), entropy_thold: f(2.4), logprob_thold: -1, no_speech_thold: f(0.6),
-      greedy: { best_of: 5 }, beam_search: { beam_size: -1, patience: -1 },
-      abort_callback: null, abort_callback_user_data: null, grammar_penalty: 100, vad: false,
-      vad_params: { threshold: 0.5, min_speech_duration_ms: 250, min_silence_duration_ms: 100, speech_pad_ms: 30, samples_overlap: f(0.1) },
+      strategy: 0,
+      n_threads: Math.min(4, cpus().length),
+      n_max_text_ctx: 16384,
+      offset_ms: 0,
+      duration_ms: 0,
+      no_context: true,
+      print_progress: true,
+      print_timestamps: true,
+      token_timestamps: false,
+      thold_pt: f(0.01),
+      thold_ptsum: f(0.01),
+      max_len: 0,
+      split_on_word: false,
+      max_tokens: 0,
+      detect_language: false,
+      suppress_blank: true,
+      temperature: 0,
+      max_initial_ts: 1,
+      length_penalty: -1,
+      temperature_inc: f(0.2),
+      entropy_thold: f(2.4),
+      logprob_thold: -1,
+      no_speech_thold: f(0.6),
+      greedy: { best_of: 5 },
+      beam_search: { beam_size: -1, patience: -1 },
+      abort_callback: null,
+      abort_callback_user_data: null,
+      grammar_penalty: 100,
+      vad: false,
+      vad_params: {
+        threshold: 0.5,
+        min_speech_duration_ms: 250,
+        min_silence_duration_ms: 100,
+        speech_pad_ms: 30,
+        samples_overlap: f(0.1),
+      },
     });
     expect(koffi.decode(greedy.full.language, 'char', -1)).toBe('en');
-    expect(library.defaults(1).full).toMatchObject({ strategy: 1, greedy: { best_of: -1 }, beam_search: { beam_size: 5, patience: -1 } });
-    expect(greedy.context).toMatchObject({ use_gpu: true, flash_attn: true, gpu_device: 0, dtw_token_timestamps: false, dtw_n_top: -1, dtw_mem_size: 128 * 1024 * 1024 });
+    expect(library.defaults(1).full).toMatchObject({
+      strategy: 1,
+      greedy: { best_of: -1 },
+      beam_search: { beam_size: 5, patience: -1 },
+    });
+    expect(greedy.context).toMatchObject({
+      use_gpu: true,
+      flash_attn: true,
+      gpu_device: 0,
+      dtw_token_timestamps: false,
+      dtw_n_top: -1,
+      dtw_mem_size: 128 * 1024 * 1024,
+    });
     // whisper.h 1.9 on x86-64: what whisper_full_default_params and whisper_context_default_params write.
     expect(library.sizes()).toEqual({ context: 48, full: 304 });
   });
@@ -63,7 +102,10 @@ describe("whisper.cpp's C API through koffi, on the binding's library", () => {
       }
       // Set before the call, the flag is the first thing whisper.cpp's abort callback reads.
       new Uint8Array(abortFlag)[0] = 1;
-      expect(library.transcribe(context, samples, { language: 'auto', threads: 1, abortFlag })).toEqual({ isAborted: true, tokens: [] });
+      expect(library.transcribe(context, samples, { language: 'auto', threads: 1, abortFlag })).toEqual({
+        isAborted: true,
+        tokens: [],
+      });
     } finally {
       library.free(context);
     }

@@ -18,14 +18,17 @@ function speech(text: string): Buffer {
 }
 
 test('whisper tokens become words at leading spaces, timed in seconds inside the piece, never backwards', () => {
-  const words = wordsFromTokens([
-    { text: ' Hel', t0: 120, t1: 300 },
-    { text: 'lo', t0: 300, t1: 480 },
-    { text: ',', t0: 480, t1: 500 },
-    { text: ' world', t0: 450, t1: 900 },
-    { text: ' ', t0: 900, t1: 950 },
-    { text: ' late', t0: 1900, t1: 2600 },
-  ], 2.2);
+  const words = wordsFromTokens(
+    [
+      { text: ' Hel', t0: 120, t1: 300 },
+      { text: 'lo', t0: 300, t1: 480 },
+      { text: ',', t0: 480, t1: 500 },
+      { text: ' world', t0: 450, t1: 900 },
+      { text: ' ', t0: 900, t1: 950 },
+      { text: ' late', t0: 1900, t1: 2600 },
+    ],
+    2.2,
+  );
   expect(words).toEqual([
     { text: 'Hello,', start: 0.12, end: 0.5 },
     { text: 'world', start: 0.5, end: 0.9 },
@@ -34,15 +37,18 @@ test('whisper tokens become words at leading spaces, timed in seconds inside the
 });
 
 test("a whisper word's confidence is the lowest probability of its spoken tokens; joined punctuation does not count", () => {
-  const words = wordsFromTokens([
-    { text: ' Hel', t0: 0, t1: 200, p: 0.3 },
-    { text: 'lo', t0: 200, t1: 400, p: 0.99 },
-    { text: ',', t0: 400, t1: 450, p: 0.05 },
-    { text: ' world', t0: 500, t1: 900, p: 0.8765 },
-    { text: ' -', t0: 900, t1: 950, p: 0.2 },
-    // A probability is never taken past 1 (float rounding in whisper.cpp's softmax).
-    { text: ' 42', t0: 1000, t1: 1200, p: 1.0000001 },
-  ], 2);
+  const words = wordsFromTokens(
+    [
+      { text: ' Hel', t0: 0, t1: 200, p: 0.3 },
+      { text: 'lo', t0: 200, t1: 400, p: 0.99 },
+      { text: ',', t0: 400, t1: 450, p: 0.05 },
+      { text: ' world', t0: 500, t1: 900, p: 0.8765 },
+      { text: ' -', t0: 900, t1: 950, p: 0.2 },
+      // A probability is never taken past 1 (float rounding in whisper.cpp's softmax).
+      { text: ' 42', t0: 1000, t1: 1200, p: 1.0000001 },
+    ],
+    2,
+  );
   expect(words.map(({ text, confidence }) => ({ text, confidence }))).toEqual([
     { text: 'Hello,', confidence: 0.3 },
     { text: 'world', confidence: 0.877 },
@@ -53,14 +59,21 @@ test("a whisper word's confidence is the lowest probability of its spoken tokens
 
 test('a model file that is missing or not a whisper.cpp model is refused before loading, saying what to do; the vocabulary tells English-only', async () => {
   const dir = tmp();
-  const model = (path: string, sizeBytes: number) => ({ name: 'x', path, languages: 'multilingual' as const, sizeBytes });
+  const model = (path: string, sizeBytes: number) => ({
+    name: 'x',
+    path,
+    languages: 'multilingual' as const,
+    sizeBytes,
+  });
   await expect(checkWhisperModel(model(join(dir, 'none.bin'), 10))).rejects.toMatchObject({
-    retryable: false, reason: "The Whisper model x is missing from this server's disk: download the model again on AI Configuration",
+    retryable: false,
+    reason: "The Whisper model x is missing from this server's disk: download the model again on AI Configuration",
   });
   const other = join(dir, 'other.bin');
   writeFileSync(other, Buffer.alloc(64, 1));
   await expect(checkWhisperModel(model(other, 64))).rejects.toMatchObject({
-    retryable: false, reason: 'The file of the Whisper model x is not a whisper.cpp model: download the model again on AI Configuration',
+    retryable: false,
+    reason: 'The file of the Whisper model x is not a whisper.cpp model: download the model again on AI Configuration',
   });
   const english = join(dir, 'english.bin');
   const { sizeBytes } = writeTinyWhisperModel(english, { vocab: ENGLISH_VOCAB });
@@ -69,7 +82,9 @@ test('a model file that is missing or not a whisper.cpp model is refused before 
 
 test('a GPU build of the binding that is not installed fails with how to install it', () => {
   const host = new WhisperHost({ variant: 'cuda', threads: 1, timeoutMs: 1000 });
-  expect(() => host.assertInstalled()).toThrow(/^The Whisper engine's native package @fugood\/node-whisper-linux-x64-cuda is not installed on this server: run npm install @fugood\/node-whisper-linux-x64-cuda@1\.2\.0-rc\.0 -w services\/transcription, or set WHISPER_VARIANT=cpu$/);
+  expect(() => host.assertInstalled()).toThrow(
+    /^The Whisper engine's native package @fugood\/node-whisper-linux-x64-cuda is not installed on this server: run npm install @fugood\/node-whisper-linux-x64-cuda@1\.2\.0-rc\.0 -w services\/transcription, or set WHISPER_VARIANT=cpu$/,
+  );
 });
 
 /**
@@ -93,28 +108,42 @@ describe('the offline Whisper engine', () => {
   async function register(name: string, path: string, languages: 'en' | 'multilingual', size: number): Promise<void> {
     await stack.database.query(
       `insert into transcription.speech_models (name, kind, languages, path, url, size, sha256, status)
-       values ($1, 'whisper', $2, $3, 'http://127.0.0.1/none', $4, null, 'ready')`, [name, languages, path, size]);
+       values ($1, 'whisper', $2, $3, 'http://127.0.0.1/none', $4, null, 'ready')`,
+      [name, languages, path, size],
+    );
   }
   const makeDefault = async (name: string | null) => {
     await stack.database.query('update transcription.speech_models set is_default = false where is_default');
-    if (name) await stack.database.query('update transcription.speech_models set is_default = true where name = $1', [name]);
+    if (name)
+      await stack.database.query('update transcription.speech_models set is_default = true where name = $1', [name]);
   };
 
   async function newCompany(code: string, language: string): Promise<{ id: string; user: string }> {
-    const res = await stack.as(host, { method: 'POST', url: '/api/companies', payload: { name: `Whisper ${code}`, code, domain: code.toLowerCase(), language } });
+    const res = await stack.as(host, {
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: `Whisper ${code}`, code, domain: code.toLowerCase(), language },
+    });
     expect(res.statusCode).toBe(201);
     const id = (res.json() as { _id: string })._id;
     return { id, user: await stack.tokenFor('USER', id) };
   }
 
   async function upload(token: string, fields: Record<string, string> = {}): Promise<string> {
-    const res = await stack.as(token, { method: 'POST', url: '/api/files/upload', ...multipart(fields, { name: 'speech.wav', type: 'audio/wav', data: audio }) });
+    const res = await stack.as(token, {
+      method: 'POST',
+      url: '/api/files/upload',
+      ...multipart(fields, { name: 'speech.wav', type: 'audio/wav', data: audio }),
+    });
     expect(res.statusCode).toBe(201);
     await stack.settle();
     return (res.json() as { _id: string })._id;
   }
 
-  async function transcribed(token: string, fields: Record<string, string> = {}): Promise<{ status: StatusItem; transcript: TranscriptDto; fileId: string }> {
+  async function transcribed(
+    token: string,
+    fields: Record<string, string> = {},
+  ): Promise<{ status: StatusItem; transcript: TranscriptDto; fileId: string }> {
     const fileId = await upload(token, fields);
     const status = await waitForStatus(stack, token, fileId);
     return { status, transcript: await getTranscript(stack, token, fileId), fileId };
@@ -127,7 +156,9 @@ describe('the offline Whisper engine', () => {
     // Half downloaded: the catalogue's size says more than the disk holds.
     truncateSync(models.broken, Math.floor(multi.sizeBytes / 2));
     stack = await createTestStack([tenantService, fileService, transcriptionService], {
-      TRANSCRIPTION_POLL_MS: '100', TRANSCRIPTION_RETRY_BASE_MS: '10', WHISPER_THREADS: '2',
+      TRANSCRIPTION_POLL_MS: '100',
+      TRANSCRIPTION_RETRY_BASE_MS: '10',
+      WHISPER_THREADS: '2',
     });
     host = await stack.tokenFor('HOST_ADMIN', null);
     companies.english = await newCompany('WHEN', 'en');
@@ -161,8 +192,15 @@ describe('the offline Whisper engine', () => {
       previous = word.end;
     }
     // Queued for credits as the engine that runs on this machine (an engine price, no model id).
-    expect((await emitted(stack, 'transcript.status_changed', first.fileId))[0]!.data).toMatchObject({ status: 'pending', engine: 'whisper', modelId: null });
-    expect((await emitted(stack, 'transcript.completed', first.fileId))[0]!.data).toMatchObject({ engine: 'whisper', modelId: null });
+    expect((await emitted(stack, 'transcript.status_changed', first.fileId))[0]!.data).toMatchObject({
+      status: 'pending',
+      engine: 'whisper',
+      modelId: null,
+    });
+    expect((await emitted(stack, 'transcript.completed', first.fileId))[0]!.data).toMatchObject({
+      engine: 'whisper',
+      modelId: null,
+    });
 
     const second = await transcribed(user);
     expect(second.status.status).toBe('completed');
@@ -170,7 +208,11 @@ describe('the offline Whisper engine', () => {
     expect(whisperModelLoads() - loadsBefore).toBe(1);
 
     // Running it again asks the credit gate about whisper: priced (free) out of the box, not MODEL_NOT_PRICED.
-    const again = await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId: second.fileId } });
+    const again = await stack.as(user, {
+      method: 'POST',
+      url: '/api/transcripts/transcribe',
+      payload: { fileId: second.fileId },
+    });
     expect(again.statusCode).toBe(202);
     expect((await waitForStatus(stack, user, second.fileId)).status).toBe('completed');
     expect(whisperModelLoads() - loadsBefore).toBe(1);
@@ -193,13 +235,23 @@ describe('the offline Whisper engine', () => {
     await makeDefault('tiny-test.en');
     const refused = await transcribed(companies.english.user, { language: 'fr' });
     expect(refused.status).toMatchObject({
-      status: 'failed', attempts: 1,
-      reason: 'The Whisper model tiny-test.en recognises English only: download a multilingual Whisper model on AI Configuration, or upload with language en',
+      status: 'failed',
+      attempts: 1,
+      reason:
+        'The Whisper model tiny-test.en recognises English only: download a multilingual Whisper model on AI Configuration, or upload with language en',
     });
     // The French company's default language is refused the same way.
-    expect((await transcribed(companies.french.user)).status).toMatchObject({ status: 'failed', reason: expect.stringContaining('recognises English only') });
+    expect((await transcribed(companies.french.user)).status).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('recognises English only'),
+    });
     const auto = await transcribed(companies.english.user, { language: 'auto' });
-    expect(auto.transcript).toMatchObject({ status: 'completed', engine: 'whisper', model: 'tiny-test.en', language: 'en' });
+    expect(auto.transcript).toMatchObject({
+      status: 'completed',
+      engine: 'whisper',
+      model: 'tiny-test.en',
+      language: 'en',
+    });
   }, 300_000);
 
   test('a half-downloaded model is never loaded: the job fails at once saying what to do', async () => {
@@ -216,10 +268,17 @@ describe('the offline Whisper engine', () => {
     await makeDefault(null);
     const { status } = await transcribed(companies.english.user, { language: 'fr' });
     expect(status).toMatchObject({
-      status: 'failed', attempts: 1,
-      reason: 'PocketSphinx recognises English only: download a multilingual Whisper model on AI Configuration, or upload with language en',
+      status: 'failed',
+      attempts: 1,
+      reason:
+        'PocketSphinx recognises English only: download a multilingual Whisper model on AI Configuration, or upload with language en',
     });
     const english = await transcribed(companies.english.user);
-    expect(english.transcript).toMatchObject({ status: 'completed', engine: 'pocketsphinx', model: null, language: 'en' });
+    expect(english.transcript).toMatchObject({
+      status: 'completed',
+      engine: 'pocketsphinx',
+      model: null,
+      language: 'en',
+    });
   }, 120_000);
 });

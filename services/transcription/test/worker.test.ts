@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import type { ServiceContext } from '@earshot/kit';
 import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
-import { claimNext, createWorker, pipelineDeps, processJob, queueSettings, transcriptionService, type TranscriptionConfig } from '../src';
+import {
+  claimNext,
+  createWorker,
+  pipelineDeps,
+  processJob,
+  queueSettings,
+  transcriptionService,
+  type TranscriptionConfig,
+} from '../src';
 import { jobDir, workRootOf } from '../src/services/work-dirs';
 import { emitted, getTranscript, makeCall, tmp, upload, waitForStatus, words } from './helpers';
 
@@ -24,7 +32,9 @@ describe('a worker that dies mid-job', () => {
   beforeAll(async () => {
     // No in-process worker: the test plays the workers. A lease "runs out" when the test backdates it.
     stack = await createTestStack([fileService, transcriptionService], {
-      TRANSCRIPTION_WORKER: 'false', TRANSCRIPTION_MAX_ATTEMPTS: '2', TRANSCRIPTION_POLL_MS: '100',
+      TRANSCRIPTION_WORKER: 'false',
+      TRANSCRIPTION_MAX_ATTEMPTS: '2',
+      TRANSCRIPTION_POLL_MS: '100',
     });
     // No tenant service in this stack: nothing here is metered.
     serveUnmeteredCredits(stack.database);
@@ -35,7 +45,10 @@ describe('a worker that dies mid-job', () => {
 
   /** The holder's lease ran out (its worker stopped heart-beating): as if the lease time had passed. */
   const expireLease = (fileId: string) =>
-    stack.database.query(`update transcription.jobs set locked_until = now() - interval '1 second' where file_id = $1`, [fileId]);
+    stack.database.query(
+      `update transcription.jobs set locked_until = now() - interval '1 second' where file_id = $1`,
+      [fileId],
+    );
 
   test('its job is taken over after the lease expires and completed exactly once', async () => {
     const call = makeCall();
@@ -66,9 +79,20 @@ describe('a worker that dies mid-job', () => {
     await stack.settle();
     expect(await getTranscript(stack, user, fileId)).toEqual(transcript);
     expect(await emitted(stack, 'transcript.completed', fileId)).toHaveLength(1);
-    const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [e.data.status, e.data.attempt]);
-    expect(history).toEqual([['pending', 0], ['processing', 1], ['processing', 2], ['completed', 2]]);
-    const rows = await stack.database.query<{ n: number }>('select count(*)::int as n from transcription.transcripts where file_id = $1', [fileId]);
+    const history = (await emitted(stack, 'transcript.status_changed', fileId)).map((e) => [
+      e.data.status,
+      e.data.attempt,
+    ]);
+    expect(history).toEqual([
+      ['pending', 0],
+      ['processing', 1],
+      ['processing', 2],
+      ['completed', 2],
+    ]);
+    const rows = await stack.database.query<{ n: number }>(
+      'select count(*)::int as n from transcription.transcripts where file_id = $1',
+      [fileId],
+    );
     expect(rows[0]!.n).toBe(1);
   }, 300_000);
 
@@ -81,14 +105,22 @@ describe('a worker that dies mid-job', () => {
     await expireLease(fileId);
     // The last attempt's lease ran out too: the sweep fails the job rather than handing it out again.
     expect(await claimNext(ctx, 'worker-3', settings)).toBeNull();
-    const [status] = (await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })).json() as { reason: string; attempts: number }[];
-    expect(status).toMatchObject({ status: 'failed', attempts: 2, reason: 'The transcription worker stopped responding on every attempt' });
+    const [status] = (
+      await stack.as(user, { method: 'GET', url: `/api/transcripts/status?fileIds=${fileId}` })
+    ).json() as { reason: string; attempts: number }[];
+    expect(status).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      reason: 'The transcription worker stopped responding on every attempt',
+    });
     // A retry from the API puts it back in the queue with a fresh count.
     const again = await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } });
     expect(again.statusCode).toBe(202);
     expect(await claimNext(ctx, 'worker-4', settings)).toMatchObject({ fileId, attempts: 1 });
     // ...and while it runs, asking again is a conflict, not a second job.
-    expect((await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode).toBe(409);
+    expect(
+      (await stack.as(user, { method: 'POST', url: '/api/transcripts/transcribe', payload: { fileId } })).statusCode,
+    ).toBe(409);
   }, 120_000);
 
   test('what a killed job left in its temporary directory is removed when a worker starts; a running job keeps its own', async () => {
@@ -123,30 +155,57 @@ describe('a worker that dies mid-job', () => {
 
 describe('a missing engine or tool fails the job with the reason', () => {
   const cases: [string, Record<string, string>, string][] = [
-    ['pocketsphinx binary', { POCKETSPHINX_PATH: '/nonexistent/pocketsphinx_continuous' }, 'PocketSphinx is not installed on this server (/nonexistent/pocketsphinx_continuous not found)'],
-    ['pocketsphinx model', { POCKETSPHINX_HMM: '/nonexistent/model' }, 'The PocketSphinx acoustic model was not found at /nonexistent/model'],
+    [
+      'pocketsphinx binary',
+      { POCKETSPHINX_PATH: '/nonexistent/pocketsphinx_continuous' },
+      'PocketSphinx is not installed on this server (/nonexistent/pocketsphinx_continuous not found)',
+    ],
+    [
+      'pocketsphinx model',
+      { POCKETSPHINX_HMM: '/nonexistent/model' },
+      'The PocketSphinx acoustic model was not found at /nonexistent/model',
+    ],
     ['ffmpeg', { FFMPEG_PATH: '/nonexistent/ffmpeg' }, 'ffmpeg is not installed on this server'],
     ['ffprobe', { FFPROBE_PATH: '/nonexistent/ffprobe' }, 'ffmpeg is not installed on this server'],
-    ['openai key', { TRANSCRIPTION_ENGINE: 'openai' }, 'OpenAI-compatible transcription is not configured on this server (OPENAI_API_KEY is not set)'],
+    [
+      'openai key',
+      { TRANSCRIPTION_ENGINE: 'openai' },
+      'OpenAI-compatible transcription is not configured on this server (OPENAI_API_KEY is not set)',
+    ],
   ];
   const audio = shortSpeech();
 
-  test.each(cases)('%s', async (_name, env, reason) => {
-    const stack = await createTestStack([fileService, transcriptionService], { TRANSCRIPTION_POLL_MS: '100', TRANSCRIPTION_RETRY_BASE_MS: '10', ...env });
-    // No tenant service in this stack: nothing here is metered.
-    serveUnmeteredCredits(stack.database);
-    try {
-      const user = await stack.tokenFor('USER', ACME);
-      const fileId = await upload(stack, user, audio, 'short.wav');
-      const status = await waitForStatus(stack, user, fileId);
-      // Not retried: a missing program will not appear by waiting.
-      expect(status).toMatchObject({ status: 'failed', reason, attempts: 1 });
-      const transcript = await getTranscript(stack, user, fileId);
-      expect(transcript).toMatchObject({ status: 'failed', reason, metadata: { speakerSegments: [], peaksUrl: null } });
-      expect((await stack.as(user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({ transcriptionStatus: 'failed', transcriptionError: reason });
-      expect(await emitted(stack, 'transcript.completed', fileId)).toEqual([]);
-    } finally {
-      await stack.close();
-    }
-  }, 120_000);
+  test.each(cases)(
+    '%s',
+    async (_name, env, reason) => {
+      const stack = await createTestStack([fileService, transcriptionService], {
+        TRANSCRIPTION_POLL_MS: '100',
+        TRANSCRIPTION_RETRY_BASE_MS: '10',
+        ...env,
+      });
+      // No tenant service in this stack: nothing here is metered.
+      serveUnmeteredCredits(stack.database);
+      try {
+        const user = await stack.tokenFor('USER', ACME);
+        const fileId = await upload(stack, user, audio, 'short.wav');
+        const status = await waitForStatus(stack, user, fileId);
+        // Not retried: a missing program will not appear by waiting.
+        expect(status).toMatchObject({ status: 'failed', reason, attempts: 1 });
+        const transcript = await getTranscript(stack, user, fileId);
+        expect(transcript).toMatchObject({
+          status: 'failed',
+          reason,
+          metadata: { speakerSegments: [], peaksUrl: null },
+        });
+        expect((await stack.as(user, { method: 'GET', url: `/api/files/${fileId}` })).json()).toMatchObject({
+          transcriptionStatus: 'failed',
+          transcriptionError: reason,
+        });
+        expect(await emitted(stack, 'transcript.completed', fileId)).toEqual([]);
+      } finally {
+        await stack.close();
+      }
+    },
+    120_000,
+  );
 });

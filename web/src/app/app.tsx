@@ -16,7 +16,10 @@ import { AppRoutes } from './router';
 export function SharedComponentsContext({ children }: { children: ReactNode }): ReactElement {
   const { t, i18n } = useTranslation();
   const language = isLanguageCode(i18n.resolvedLanguage) ? i18n.resolvedLanguage : DEFAULT_LANGUAGE;
-  const text = useMemo<Text>(() => ({ t: (key, values) => t(key, values), language, changeLanguage: (code) => void i18n.changeLanguage(code) }), [t, i18n, language]);
+  const text = useMemo<Text>(
+    () => ({ t: (key, values) => t(key, values), language, changeLanguage: (code) => void i18n.changeLanguage(code) }),
+    [t, i18n, language],
+  );
   return (
     <TextContext.Provider value={text}>
       <MenuLinkContext.Provider value={Link}>{children}</MenuLinkContext.Provider>
@@ -24,7 +27,13 @@ export function SharedComponentsContext({ children }: { children: ReactNode }): 
   );
 }
 
-export function App({ store, onSignedOut }: { store: AppStore; onSignedOut: (handOver: HandOver) => void }): ReactElement {
+export function App({
+  store,
+  onSignedOut,
+}: {
+  store: AppStore;
+  onSignedOut: (handOver: HandOver) => void;
+}): ReactElement {
   return (
     <Provider store={store}>
       <BrowserRouter>

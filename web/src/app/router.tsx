@@ -18,7 +18,10 @@ import { PageTitleKey, type RouteHandle } from './title';
 
 type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
 
-function named<M, K extends keyof M>(loader: () => Promise<M>, name: K): Loader<M[K] extends ComponentType<infer P> ? P : never> {
+function named<M, K extends keyof M>(
+  loader: () => Promise<M>,
+  name: K,
+): Loader<M[K] extends ComponentType<infer P> ? P : never> {
   return () => loader().then((module) => ({ default: module[name] as ComponentType<never> })) as never;
 }
 
@@ -28,7 +31,9 @@ function SignedOutPage(): ReactElement {
   const handOver = useContext(HandOverContext);
   const notice = useAppSelector((state) => state.session.notice);
   const subdomain = useMemo(() => subdomainOf(window.location.hostname), []);
-  const companyConfig = useAppSelector((state) => (subdomain ? brandingApi.endpoints.getCompanyConfig.select(subdomain)(state).data : undefined));
+  const companyConfig = useAppSelector((state) =>
+    subdomain ? brandingApi.endpoints.getCompanyConfig.select(subdomain)(state).data : undefined,
+  );
   useEffect(() => handOver({ notice, companyConfig }), [handOver, notice, companyConfig]);
   return <PageSpinner label={t('common.loading')} />;
 }
@@ -107,7 +112,10 @@ export const routes: RouteObject[] = [
     children: [
       {
         element: <PublicOnly />,
-        children: [route('/signin', 'pages.signIn', <SignedOutPage />), route('/signup', 'pages.signUp', <SignedOutPage />)],
+        children: [
+          route('/signin', 'pages.signIn', <SignedOutPage />),
+          route('/signup', 'pages.signUp', <SignedOutPage />),
+        ],
       },
       route('/two-step-verification', 'pages.twoStep', <SignedOutPage />),
       route('/reset-password', 'pages.resetPassword', <SignedOutPage />),
@@ -150,7 +158,9 @@ export const routes: RouteObject[] = [
               route('/saas', 'pages.saas', <SaasPage />),
               ...AI_FEATURES.map(([path, title]) => route(`/ai-features/${path}`, title, <ComingSoonPage embedded />)),
               // The demo dashboards and form pages show no data of a call: they say so (coming soon).
-              ...[...DASHBOARDS, ...GENERAL].map(([path, title]) => route(`/${path}`, title, <ComingSoonPage embedded />)),
+              ...[...DASHBOARDS, ...GENERAL].map(([path, title]) =>
+                route(`/${path}`, title, <ComingSoonPage embedded />),
+              ),
               route('/task-list', 'pages.taskList', <TaskListPage />),
               route('/task-kanban', 'pages.taskKanban', <TaskKanbanPage />),
               route('/search', 'pages.search', <SearchPage />),

@@ -8,12 +8,22 @@ import userEvent from '@testing-library/user-event';
 import { fakeGateway, json } from '../../test/fake-gateway';
 import { renderSignedOut } from '../../test/signed-out';
 
-const MIA = { _id: 'u1', firstName: 'Mia', lastName: 'Meri', email: 'mia@example.com', avatar: null, companyId: 'c1', roles: { role: { code: 'USER' } } };
+const MIA = {
+  _id: 'u1',
+  firstName: 'Mia',
+  lastName: 'Meri',
+  email: 'mia@example.com',
+  avatar: null,
+  companyId: 'c1',
+  roles: { role: { code: 'USER' } },
+};
 
 afterEach(() => localStorage.clear());
 
 async function signIn(language: unknown) {
-  const calls = fakeGateway((call) => (call.path === '/api/auth/login' ? json({ user: { ...MIA, language } }) : undefined));
+  const calls = fakeGateway((call) =>
+    call.path === '/api/auth/login' ? json({ user: { ...MIA, language } }) : undefined,
+  );
   localStorage.setItem('returnUrl', '/transcripts?page=2');
   const { openApp } = renderSignedOut('/signin');
   const user = userEvent.setup();
@@ -34,7 +44,11 @@ describe('the signed-out app', () => {
 
   it('after signing in keeps the person, takes their account language, and opens the app at the return URL', async () => {
     const calls = await signIn('fr');
-    expect(calls.find((call) => call.path === '/api/auth/login')?.body).toMatchObject({ email: 'mia@example.com', password: 'Mia knows this 1', remember: false });
+    expect(calls.find((call) => call.path === '/api/auth/login')?.body).toMatchObject({
+      email: 'mia@example.com',
+      password: 'Mia knows this 1',
+      remember: false,
+    });
     expect(window.location.pathname + window.location.search).toBe('/transcripts?page=2');
     expect(localStorage.getItem('returnUrl')).toBeNull();
     expect(JSON.parse(localStorage.getItem('user')!)).toMatchObject({ _id: 'u1' });

@@ -55,7 +55,11 @@ interface SignedOutAppProps extends HandOver {
   openApp: (handOver: HandOver) => void;
 }
 
-function useCompanyConfig(initial: CompanyConfig | undefined): { config: CompanyConfig | undefined; loading: boolean; subdomain: string | null } {
+function useCompanyConfig(initial: CompanyConfig | undefined): {
+  config: CompanyConfig | undefined;
+  loading: boolean;
+  subdomain: string | null;
+} {
   const subdomain = useMemo(() => subdomainOf(window.location.hostname), []);
   const [config, setConfig] = useState(initial);
   const [loading, setLoading] = useState(Boolean(subdomain && !initial));
@@ -68,25 +72,37 @@ function useCompanyConfig(initial: CompanyConfig | undefined): { config: Company
   return { config, loading, subdomain };
 }
 
-export function SignedOutApp({ language: initialLanguage, catalogues: initialCatalogues, notice: initialNotice = null, companyConfig, openApp }: SignedOutAppProps): ReactElement | null {
+export function SignedOutApp({
+  language: initialLanguage,
+  catalogues: initialCatalogues,
+  notice: initialNotice = null,
+  companyConfig,
+  openApp,
+}: SignedOutAppProps): ReactElement | null {
   const storage = useMemo(() => browserStorage(), []);
   const [location, setLocation] = useState(here);
   const [notice, setNotice] = useState(initialNotice);
-  const [{ language, catalogues }, setLanguage] = useState({ language: initialLanguage, catalogues: initialCatalogues });
+  const [{ language, catalogues }, setLanguage] = useState({
+    language: initialLanguage,
+    catalogues: initialCatalogues,
+  });
   const { config, loading, subdomain } = useCompanyConfig(companyConfig);
   const brand = useMemo(() => brandFromConfig(config, subdomain), [config, subdomain]);
   useEffect(() => applyBrand(brand, document), [brand]);
 
   const leave = useCallback(() => openApp({ companyConfig: config }), [openApp, config]);
 
-  const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
-    const url = new URL(to, window.location.origin);
-    const path = `${url.pathname}${url.search}${url.hash}`;
-    if (options?.replace) window.history.replaceState(null, '', path);
-    else window.history.pushState(null, '', path);
-    if (isSignedOutPage(url.pathname)) setLocation(here());
-    else leave();
-  }, [leave]);
+  const navigate = useCallback(
+    (to: string, options?: { replace?: boolean }) => {
+      const url = new URL(to, window.location.origin);
+      const path = `${url.pathname}${url.search}${url.hash}`;
+      if (options?.replace) window.history.replaceState(null, '', path);
+      else window.history.pushState(null, '', path);
+      if (isSignedOutPage(url.pathname)) setLocation(here());
+      else leave();
+    },
+    [leave],
+  );
 
   useEffect(() => {
     const back = () => (isSignedOutPage(window.location.pathname) ? setLocation(here()) : leave());
@@ -94,30 +110,46 @@ export function SignedOutApp({ language: initialLanguage, catalogues: initialCat
     return () => window.removeEventListener('popstate', back);
   }, [leave]);
 
-  const changeLanguage = useCallback((code: LanguageCode) => {
-    void withCatalogue(catalogues, code).then((loaded) => {
-      setLanguage({ language: code, catalogues: loaded });
-      storage.setItem(STORAGE_KEYS.preferredLanguage, code);
-      document.documentElement.setAttribute('lang', code);
-    }, (cause: unknown) => console.error('Failed to load translations', cause));
-  }, [catalogues, storage]);
+  const changeLanguage = useCallback(
+    (code: LanguageCode) => {
+      void withCatalogue(catalogues, code).then(
+        (loaded) => {
+          setLanguage({ language: code, catalogues: loaded });
+          storage.setItem(STORAGE_KEYS.preferredLanguage, code);
+          document.documentElement.setAttribute('lang', code);
+        },
+        (cause: unknown) => console.error('Failed to load translations', cause),
+      );
+    },
+    [catalogues, storage],
+  );
 
-  const text = useMemo<Text>(() => ({ t: translator([catalogues[language], en]), language, changeLanguage }), [catalogues, language, changeLanguage]);
+  const text = useMemo<Text>(
+    () => ({ t: translator([catalogues[language], en]), language, changeLanguage }),
+    [catalogues, language, changeLanguage],
+  );
 
-  const signedIn = useCallback((user: StoredUser) => {
-    writeStoredUser(storage, user);
-    // The language saved in the person's account follows them to every browser they sign in on.
-    if (isLanguageCode(user.language) && user.language !== language) storage.setItem(STORAGE_KEYS.preferredLanguage, user.language);
-    navigate(consumeReturnUrl(storage, window.location.origin, HOME_AFTER_SIGNIN), { replace: true });
-  }, [storage, language, navigate]);
+  const signedIn = useCallback(
+    (user: StoredUser) => {
+      writeStoredUser(storage, user);
+      // The language saved in the person's account follows them to every browser they sign in on.
+      if (isLanguageCode(user.language) && user.language !== language)
+        storage.setItem(STORAGE_KEYS.preferredLanguage, user.language);
+      navigate(consumeReturnUrl(storage, window.location.origin, HOME_AFTER_SIGNIN), { replace: true });
+    },
+    [storage, language, navigate],
+  );
 
-  const signedOut = useMemo<SignedOut>(() => ({
-    ...location,
-    navigate,
-    notice,
-    clearNotice: () => setNotice(null),
-    signedIn,
-  }), [location, navigate, notice, signedIn]);
+  const signedOut = useMemo<SignedOut>(
+    () => ({
+      ...location,
+      navigate,
+      notice,
+      clearNotice: () => setNotice(null),
+      signedIn,
+    }),
+    [location, navigate, notice, signedIn],
+  );
 
   const page = PAGES[location.pathname];
   // /signin and /signup: a signed-in person goes to the valid return URL (then cleared), else /chat.
@@ -151,7 +183,10 @@ export function SignedOutApp({ language: initialLanguage, catalogues: initialCat
 
 /** The signed-out app in the language chosen (its catalogue loaded first, as i18next did). */
 export async function signedOutScreen(props: HandOver & Pick<SignedOutAppProps, 'openApp'>): Promise<ReactElement> {
-  const language = pickLanguage(browserStorage().getItem(STORAGE_KEYS.preferredLanguage), navigator.languages ?? [navigator.language]);
+  const language = pickLanguage(
+    browserStorage().getItem(STORAGE_KEYS.preferredLanguage),
+    navigator.languages ?? [navigator.language],
+  );
   const catalogues = await withCatalogue({ en: en as unknown as Tree }, language);
   document.documentElement.setAttribute('lang', language);
   return <SignedOutApp {...props} language={language} catalogues={catalogues} />;

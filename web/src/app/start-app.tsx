@@ -18,7 +18,11 @@ async function translations(): Promise<void> {
   const storage = browserStorage();
   const browserLanguages = navigator.languages ?? [navigator.language];
   if (!i18nReady) {
-    i18nReady = setupI18n({ storage, browserLanguages, onLanguage: (code) => document.documentElement.setAttribute('lang', code) });
+    i18nReady = setupI18n({
+      storage,
+      browserLanguages,
+      onLanguage: (code) => document.documentElement.setAttribute('lang', code),
+    });
     return i18nReady;
   }
   await i18nReady;
@@ -26,11 +30,15 @@ async function translations(): Promise<void> {
   if (language !== i18next.resolvedLanguage) await i18next.changeLanguage(language);
 }
 
-export async function appScreen({ companyConfig, toSignedOut }: HandOver & { toSignedOut: (handOver: HandOver) => void }): Promise<ReactElement> {
+export async function appScreen({
+  companyConfig,
+  toSignedOut,
+}: HandOver & { toSignedOut: (handOver: HandOver) => void }): Promise<ReactElement> {
   await translations();
   // A new store reads the stored user, and keeps nothing of a person who signed out before.
   const store = makeStore();
   const subdomain = subdomainOf(window.location.hostname);
-  if (subdomain && companyConfig) void store.dispatch(brandingApi.util.upsertQueryData('getCompanyConfig', subdomain, companyConfig));
+  if (subdomain && companyConfig)
+    void store.dispatch(brandingApi.util.upsertQueryData('getCompanyConfig', subdomain, companyConfig));
   return <App store={store} onSignedOut={toSignedOut} />;
 }

@@ -28,12 +28,20 @@ const columns: Array<DataColumn<Person>> = [
 function show(props: Partial<DataTableProps<Person>> = {}) {
   return render(
     <I18nextProvider i18n={i18n}>
-      <DataTable label="People" columns={columns} rows={people} rowId={(p) => p.id} emptyText="Nobody here" {...props} />
+      <DataTable
+        label="People"
+        columns={columns}
+        rows={people}
+        rowId={(p) => p.id}
+        emptyText="Nobody here"
+        {...props}
+      />
     </I18nextProvider>,
   );
 }
 
-const firstColumn = () => screen.getAllByTestId('data-table-row').map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+const firstColumn = () =>
+  screen.getAllByTestId('data-table-row').map((row) => within(row).getAllByRole('cell')[0]!.textContent);
 
 describe('data table', () => {
   it('shows the rows in the given order, then sorts by a column up, down and back', async () => {
@@ -43,7 +51,9 @@ describe('data table', () => {
     const age = screen.getByRole('button', { name: /Age/ });
     await user.click(age);
     // Numbers compare as numbers; an empty value goes last either way.
-    expect(screen.getAllByTestId('data-table-row').map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['41', '7', '—']);
+    expect(
+      screen.getAllByTestId('data-table-row').map((row) => within(row).getAllByRole('cell')[1]!.textContent),
+    ).toEqual(['41', '7', '—']);
     expect(screen.getByRole('columnheader', { name: /Age/ })).toHaveAttribute('aria-sort', 'descending');
     await user.click(age);
     expect(firstColumn()).toEqual(['Cy', 'Bea', 'Ada']);
@@ -71,7 +81,13 @@ describe('data table', () => {
   it('renders each row’s actions in a last, named column', async () => {
     const user = userEvent.setup();
     const open = jest.fn();
-    show({ rowActions: (p) => <button type="button" onClick={() => open(p.id)}>Open {p.name}</button> });
+    show({
+      rowActions: (p) => (
+        <button type="button" onClick={() => open(p.id)}>
+          Open {p.name}
+        </button>
+      ),
+    });
     expect(screen.getByRole('columnheader', { name: 'Actions' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Open Cy' }));
     expect(open).toHaveBeenCalledWith('3');
@@ -84,7 +100,9 @@ describe('data table', () => {
     expect(screen.getByRole('table', { name: 'People' })).toHaveAttribute('aria-busy', 'true');
     const retry = jest.fn();
     const view = (props: Partial<DataTableProps<Person>>) => (
-      <I18nextProvider i18n={i18n}><DataTable label="People" columns={columns} rowId={(p) => p.id} emptyText="Nobody here" rows={[]} {...props} /></I18nextProvider>
+      <I18nextProvider i18n={i18n}>
+        <DataTable label="People" columns={columns} rowId={(p) => p.id} emptyText="Nobody here" rows={[]} {...props} />
+      </I18nextProvider>
     );
     rerender(view({}));
     expect(screen.getByTestId('data-table-empty')).toHaveTextContent('Nobody here');

@@ -52,7 +52,8 @@ export interface DataTableProps<T> {
 const features = tableFeatures({ rowSortingFeature, columnVisibilityFeature, sortedRowModel: createSortedRowModel() });
 type Features = typeof features;
 
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase dark:text-gray-400';
+const th =
+  'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase dark:text-gray-400';
 const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
 // The row's buttons stay at the right edge while the other columns scroll under them: a table
 // wider than a laptop's content area would otherwise cut them off ("De…" of Delete at 1280 px).
@@ -82,10 +83,25 @@ function toColumnDefs<T extends RowData>(columns: Array<DataColumn<T>>): Array<C
   });
 }
 
-export function DataTable<T extends RowData>({ label, columns, rows, rowId, loading = false, error = null, onRetry, emptyText, rowActions, initiallyHidden = [], footer, testId }: DataTableProps<T>): ReactElement {
+export function DataTable<T extends RowData>({
+  label,
+  columns,
+  rows,
+  rowId,
+  loading = false,
+  error = null,
+  onRetry,
+  emptyText,
+  rowActions,
+  initiallyHidden = [],
+  footer,
+  testId,
+}: DataTableProps<T>): ReactElement {
   const { t } = useTranslation();
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>(() => Object.fromEntries(initiallyHidden.map((id) => [id, false])));
+  const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>(() =>
+    Object.fromEntries(initiallyHidden.map((id) => [id, false])),
+  );
   const columnDefs = useMemo(() => toColumnDefs(columns), [columns]);
   const byId = useMemo(() => new Map(columns.map((column) => [column.id, column])), [columns]);
   const table = useTable({
@@ -106,7 +122,15 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
     state = (
       <div role="alert" className="flex flex-col items-center gap-3 text-red-700 dark:text-red-300">
         <span>{error}</span>
-        {onRetry && <button type="button" onClick={onRetry} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-800 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800">{t('dataTable.retry')}</button>}
+        {onRetry && (
+          <button
+            type="button"
+            onClick={onRetry}
+            className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-800 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800"
+          >
+            {t('dataTable.retry')}
+          </button>
+        )}
       </div>
     );
   } else if (loading && rows.length === 0) {
@@ -116,7 +140,10 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
   }
 
   return (
-    <div className="rounded-2xl border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900" data-testid={testId}>
+    <div
+      className="rounded-2xl border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900"
+      data-testid={testId}
+    >
       <div className="flex items-center justify-end gap-3 border-b border-gray-200 px-4 py-2 dark:border-gray-800">
         <ScrollHint className="mr-auto" />
         <details className="relative">
@@ -125,18 +152,33 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
           </summary>
           <fieldset className="absolute right-0 z-30 mt-2 min-w-48 rounded-xl border border-gray-200 bg-white p-3 shadow-lg dark:border-gray-700 dark:bg-gray-900">
             <legend className="sr-only">{t('dataTable.columns')}</legend>
-            {table.getAllLeafColumns().filter((column) => column.getCanHide()).map((column) => (
-              <label key={column.id} className="flex items-center gap-2 py-1 text-sm text-gray-700 dark:text-gray-200">
-                <input type="checkbox" checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />
-                {byId.get(column.id)?.header}
-              </label>
-            ))}
+            {table
+              .getAllLeafColumns()
+              .filter((column) => column.getCanHide())
+              .map((column) => (
+                <label
+                  key={column.id}
+                  className="flex items-center gap-2 py-1 text-sm text-gray-700 dark:text-gray-200"
+                >
+                  <input
+                    type="checkbox"
+                    checked={column.getIsVisible()}
+                    onChange={column.getToggleVisibilityHandler()}
+                  />
+                  {byId.get(column.id)?.header}
+                </label>
+              ))}
           </fieldset>
         </details>
       </div>
       {/* Focusable so a keyboard can scroll it sideways; named for screen readers. Relative: the
           sr-only header text (absolutely positioned) must not widen the page past the scroller. */}
-      <div className={`relative overflow-x-auto ${footer ? '' : 'rounded-b-2xl'}`} tabIndex={0} role="region" aria-label={label}>
+      <div
+        className={`relative overflow-x-auto ${footer ? '' : 'rounded-b-2xl'}`}
+        tabIndex={0}
+        role="region"
+        aria-label={label}
+      >
         <table className="w-full min-w-[720px] border-collapse" aria-label={label} aria-busy={loading}>
           <thead className="bg-gray-50 dark:bg-gray-800/60">
             <tr>
@@ -144,32 +186,67 @@ export function DataTable<T extends RowData>({ label, columns, rows, rowId, load
                 const sorted = column.getIsSorted();
                 const header = byId.get(column.id)?.header ?? column.id;
                 return (
-                  <th key={column.id} scope="col" className={th} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                  <th
+                    key={column.id}
+                    scope="col"
+                    className={th}
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                  >
                     {column.getCanSort() ? (
-                      <button type="button" onClick={column.getToggleSortingHandler()} className="inline-flex items-center gap-1 uppercase hover:text-gray-900 dark:hover:text-white">
+                      <button
+                        type="button"
+                        onClick={column.getToggleSortingHandler()}
+                        className="inline-flex items-center gap-1 uppercase hover:text-gray-900 dark:hover:text-white"
+                      >
                         {header}
                         <span aria-hidden="true">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
                       </button>
-                    ) : header}
+                    ) : (
+                      header
+                    )}
                   </th>
                 );
               })}
-              {rowActions && <th scope="col" className={`${th} ${stickyActions} bg-gray-50 dark:bg-gray-900 dark:before:absolute dark:before:inset-0 dark:before:bg-gray-800/60 dark:before:content-['']`}><span className="sr-only">{t('dataTable.actions')}</span></th>}
+              {rowActions && (
+                <th
+                  scope="col"
+                  className={`${th} ${stickyActions} bg-gray-50 dark:bg-gray-900 dark:before:absolute dark:before:inset-0 dark:before:bg-gray-800/60 dark:before:content-['']`}
+                >
+                  <span className="sr-only">{t('dataTable.actions')}</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
             {state ? (
               <tr>
-                <td colSpan={span} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400">{state}</td>
+                <td colSpan={span} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400">
+                  {state}
+                </td>
               </tr>
-            ) : bodyRows.map((row) => (
-              <tr key={row.id} className="group hover:bg-gray-50 dark:hover:bg-gray-800/40" data-testid="data-table-row">
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={`${td} ${byId.get(cell.column.id)?.className ?? ''}`}>{byId.get(cell.column.id)?.cell(row.original)}</td>
-                ))}
-                {rowActions && <td className={`${td} ${stickyActions} bg-white text-right whitespace-nowrap group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`} data-testid="data-table-actions">{rowActions(row.original)}</td>}
-              </tr>
-            ))}
+            ) : (
+              bodyRows.map((row) => (
+                <tr
+                  key={row.id}
+                  className="group hover:bg-gray-50 dark:hover:bg-gray-800/40"
+                  data-testid="data-table-row"
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} className={`${td} ${byId.get(cell.column.id)?.className ?? ''}`}>
+                      {byId.get(cell.column.id)?.cell(row.original)}
+                    </td>
+                  ))}
+                  {rowActions && (
+                    <td
+                      className={`${td} ${stickyActions} bg-white text-right whitespace-nowrap group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`}
+                      data-testid="data-table-actions"
+                    >
+                      {rowActions(row.original)}
+                    </td>
+                  )}
+                </tr>
+              ))
+            )}
           </tbody>
         </table>
       </div>

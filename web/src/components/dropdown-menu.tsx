@@ -1,6 +1,20 @@
 // An accessible menu button (WAI-ARIA menu pattern): Enter, Space or ArrowDown open it on the
 // first item, arrows/Home/End move, Escape closes and returns focus, Tab or a click outside closes.
-import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type AnchorHTMLAttributes, type ComponentType, type KeyboardEvent, type ReactElement, type ReactNode, type Ref } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type AnchorHTMLAttributes,
+  type ComponentType,
+  type KeyboardEvent,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+} from 'react';
 
 export interface MenuEntry {
   key: string;
@@ -16,13 +30,18 @@ export interface MenuEntry {
   testId?: string;
 }
 
-export type MenuLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; ref?: Ref<HTMLAnchorElement> };
+export type MenuLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  to: string;
+  ref?: Ref<HTMLAnchorElement>;
+};
 
 /**
  * Draws a link entry. The signed-in app gives react-router's Link (app/app.tsx); the signed-out
  * pages, whose language menu has no links, keep this plain one and so do not download the router.
  */
-export const MenuLinkContext = createContext<ComponentType<MenuLinkProps>>(({ to, ...anchor }) => <a href={to} {...anchor} />);
+export const MenuLinkContext = createContext<ComponentType<MenuLinkProps>>(({ to, ...anchor }) => (
+  <a href={to} {...anchor} />
+));
 
 interface DropdownMenuProps {
   /** Accessible name of the menu (and of the button, unless its content names it). */
@@ -40,7 +59,16 @@ interface DropdownMenuProps {
 const itemClass =
   'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm text-gray-700 hover:bg-gray-100 focus:bg-gray-100 focus:outline-none dark:text-gray-200 dark:hover:bg-gray-800 dark:focus:bg-gray-800';
 
-export function DropdownMenu({ label, buttonNamedByContent = false, button, entries, header, align = 'right', buttonClassName = '', testId }: DropdownMenuProps): ReactElement {
+export function DropdownMenu({
+  label,
+  buttonNamedByContent = false,
+  button,
+  entries,
+  header,
+  align = 'right',
+  buttonClassName = '',
+  testId,
+}: DropdownMenuProps): ReactElement {
   const Link = useContext(MenuLinkContext);
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -59,10 +87,13 @@ export function DropdownMenu({ label, buttonNamedByContent = false, button, entr
     if (returnFocus) buttonRef.current?.focus();
   }, []);
 
-  const openAt = useCallback((index: number) => {
-    setOpen(true);
-    requestAnimationFrame(() => focusItem(index));
-  }, [focusItem]);
+  const openAt = useCallback(
+    (index: number) => {
+      setOpen(true);
+      requestAnimationFrame(() => focusItem(index));
+    },
+    [focusItem],
+  );
 
   useEffect(() => {
     if (!open) return undefined;
@@ -86,7 +117,12 @@ export function DropdownMenu({ label, buttonNamedByContent = false, button, entr
   const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const items = itemRefs.current.filter((item): item is HTMLElement => item !== null);
     const current = items.indexOf(document.activeElement as HTMLElement);
-    const moves: Record<string, number> = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: items.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: items.length - 1,
+    };
     if (event.key in moves) {
       event.preventDefault();
       focusItem(moves[event.key] ?? 0);
@@ -148,11 +184,23 @@ export function DropdownMenu({ label, buttonNamedByContent = false, button, entr
               </>
             );
             return entry.to ? (
-              <Link key={entry.key} to={entry.to} ref={(node) => void (itemRefs.current[index] = node)} onClick={() => choose(entry)} {...common}>
+              <Link
+                key={entry.key}
+                to={entry.to}
+                ref={(node) => void (itemRefs.current[index] = node)}
+                onClick={() => choose(entry)}
+                {...common}
+              >
                 {content}
               </Link>
             ) : (
-              <button key={entry.key} type="button" ref={(node) => void (itemRefs.current[index] = node)} onClick={() => choose(entry)} {...common}>
+              <button
+                key={entry.key}
+                type="button"
+                ref={(node) => void (itemRefs.current[index] = node)}
+                onClick={() => choose(entry)}
+                {...common}
+              >
                 {content}
               </button>
             );

@@ -12,11 +12,18 @@ const HoldDialog = lazy(() => import('./hold-dialog'));
 export function HoldBadge({ reason, at }: { reason?: string | null; at?: string | null }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const title = reason
-    ? at ? t('hold.badgeSince', { reason, date: new Date(at).toLocaleDateString(i18n.language) }) : t('hold.badgeTitle', { reason })
+    ? at
+      ? t('hold.badgeSince', { reason, date: new Date(at).toLocaleDateString(i18n.language) })
+      : t('hold.badgeTitle', { reason })
     : undefined;
   return (
-    <span title={title} data-testid="hold-badge" className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
-      <span aria-hidden="true">⚖</span>{t('hold.badge')}
+    <span
+      title={title}
+      data-testid="hold-badge"
+      className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100"
+    >
+      <span aria-hidden="true">⚖</span>
+      {t('hold.badge')}
       {title ? <span className="sr-only">{`: ${title}`}</span> : null}
     </span>
   );
@@ -36,11 +43,18 @@ export function HoldToggle({ held, name, save, onChanged }: HoldToggleProps): Re
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)} data-testid="hold-toggle">{t(held ? 'hold.lift' : 'hold.place')}</button>
+      <button type="button" className={buttonClass.secondary} onClick={() => setOpen(true)} data-testid="hold-toggle">
+        {t(held ? 'hold.lift' : 'hold.place')}
+      </button>
       {open ? (
         <Suspense fallback={null}>
-          <HoldDialog held={held} name={name} save={save} onClose={() => setOpen(false)}
-            onDone={(hold) => onChanged?.(hold, t(hold.hold ? 'hold.placed' : 'hold.lifted'))} />
+          <HoldDialog
+            held={held}
+            name={name}
+            save={save}
+            onClose={() => setOpen(false)}
+            onDone={(hold) => onChanged?.(hold, t(hold.hold ? 'hold.placed' : 'hold.lifted'))}
+          />
         </Suspense>
       ) : null}
     </>

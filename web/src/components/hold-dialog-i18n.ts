@@ -13,7 +13,8 @@ export const catalogue = defineFeatureCatalogue(
       lift: 'Lift legal hold',
       placeTitle: 'Place a legal hold on {{name}}',
       liftTitle: 'Lift the legal hold on {{name}}',
-      placeIntro: 'While held, nothing it covers can be deleted — by a person, by retention or by erasure. The audit log keeps who placed it and why.',
+      placeIntro:
+        'While held, nothing it covers can be deleted — by a person, by retention or by erasure. The audit log keeps who placed it and why.',
       liftIntro: 'Once lifted, deletions and retention apply again. The audit log keeps who lifted it and why.',
       reason: 'Reason',
       reasonHint: 'Required, up to 500 characters (a case number, a request…)',
@@ -33,8 +34,10 @@ export const catalogue = defineFeatureCatalogue(
         lift: 'Lever la conservation légale',
         placeTitle: 'Placer une conservation légale sur {{name}}',
         liftTitle: 'Lever la conservation légale sur {{name}}',
-        placeIntro: 'Tant qu’elle dure, rien de ce qu’elle couvre ne peut être supprimé — ni par une personne, ni par la durée de conservation, ni par un effacement. Le journal d’audit garde qui l’a placée et pourquoi.',
-        liftIntro: 'Une fois levée, les suppressions et la durée de conservation s’appliquent de nouveau. Le journal d’audit garde qui l’a levée et pourquoi.',
+        placeIntro:
+          'Tant qu’elle dure, rien de ce qu’elle couvre ne peut être supprimé — ni par une personne, ni par la durée de conservation, ni par un effacement. Le journal d’audit garde qui l’a placée et pourquoi.',
+        liftIntro:
+          'Une fois levée, les suppressions et la durée de conservation s’appliquent de nouveau. Le journal d’audit garde qui l’a levée et pourquoi.',
         reason: 'Motif',
         reasonHint: 'Obligatoire, 500 caractères au plus (un numéro de dossier, une demande…)',
         cancel: 'Annuler',
@@ -52,8 +55,10 @@ export const catalogue = defineFeatureCatalogue(
         lift: 'Lõpeta õiguslik hoid',
         placeTitle: 'Pane õiguslik hoid: {{name}}',
         liftTitle: 'Lõpeta õiguslik hoid: {{name}}',
-        placeIntro: 'Hoiu ajal ei saa midagi sellest kustutada — ei inimene, säilitustähtaeg ega andmete kustutamise taotlus. Auditilogi säilitab, kes selle pani ja miks.',
-        liftIntro: 'Pärast lõpetamist kehtivad kustutamine ja säilitustähtaeg taas. Auditilogi säilitab, kes selle lõpetas ja miks.',
+        placeIntro:
+          'Hoiu ajal ei saa midagi sellest kustutada — ei inimene, säilitustähtaeg ega andmete kustutamise taotlus. Auditilogi säilitab, kes selle pani ja miks.',
+        liftIntro:
+          'Pärast lõpetamist kehtivad kustutamine ja säilitustähtaeg taas. Auditilogi säilitab, kes selle lõpetas ja miks.',
         reason: 'Põhjus',
         reasonHint: 'Kohustuslik, kuni 500 märki (toimiku number, taotlus…)',
         cancel: 'Loobu',
@@ -71,8 +76,10 @@ export const catalogue = defineFeatureCatalogue(
         lift: 'Atcelt juridisko aizturēšanu',
         placeTitle: 'Noteikt juridisko aizturēšanu: {{name}}',
         liftTitle: 'Atcelt juridisko aizturēšanu: {{name}}',
-        placeIntro: 'Kamēr tā ir spēkā, neko no tā nevar dzēst — ne cilvēks, ne glabāšanas termiņš, ne dzēšanas pieprasījums. Audita žurnāls saglabā, kas to noteica un kāpēc.',
-        liftIntro: 'Pēc atcelšanas dzēšana un glabāšanas termiņš atkal darbojas. Audita žurnāls saglabā, kas to atcēla un kāpēc.',
+        placeIntro:
+          'Kamēr tā ir spēkā, neko no tā nevar dzēst — ne cilvēks, ne glabāšanas termiņš, ne dzēšanas pieprasījums. Audita žurnāls saglabā, kas to noteica un kāpēc.',
+        liftIntro:
+          'Pēc atcelšanas dzēšana un glabāšanas termiņš atkal darbojas. Audita žurnāls saglabā, kas to atcēla un kāpēc.',
         reason: 'Iemesls',
         reasonHint: 'Obligāts, līdz 500 rakstzīmēm (lietas numurs, pieprasījums…)',
         cancel: 'Atcelt',

@@ -26,7 +26,11 @@ export interface HoldDialogProps {
 export default function HoldDialog({ held, name, save, onDone, onClose }: HoldDialogProps): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<HoldBody>({
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<HoldBody>({
     resolver: zodResolver(HoldBody, formMessages(t)),
     defaultValues: { hold: !held, reason: '' },
   });
@@ -46,8 +50,21 @@ export default function HoldDialog({ held, name, save, onDone, onClose }: HoldDi
         <FormField label={t('hold.reason')} hint={t('hold.reasonHint')} error={errors.reason?.message}>
           <textarea rows={3} maxLength={HOLD_REASON_MAX} {...register('reason')} data-testid="hold-reason" />
         </FormField>
-        {failure ? <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200" data-testid="hold-error">{failure}</p> : null}
-        <DialogButtons cancelLabel={t('hold.cancel')} submitLabel={t(held ? 'hold.lift' : 'hold.place')} busy={isSubmitting} onCancel={onClose} />
+        {failure ? (
+          <p
+            role="alert"
+            className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+            data-testid="hold-error"
+          >
+            {failure}
+          </p>
+        ) : null}
+        <DialogButtons
+          cancelLabel={t('hold.cancel')}
+          submitLabel={t(held ? 'hold.lift' : 'hold.place')}
+          busy={isSubmitting}
+          onCancel={onClose}
+        />
       </form>
     </FormDialog>
   );

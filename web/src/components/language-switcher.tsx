@@ -5,7 +5,10 @@ import { LANGUAGES } from '../i18n/languages';
 import { useText, type Text } from '../i18n/text';
 
 /** One menu entry per language, the current one checked; choosing one switches to it. */
-export function languageEntries({ language: shown, changeLanguage }: Pick<Text, 'language' | 'changeLanguage'>): MenuEntry[] {
+export function languageEntries({
+  language: shown,
+  changeLanguage,
+}: Pick<Text, 'language' | 'changeLanguage'>): MenuEntry[] {
   return LANGUAGES.map((language) => ({
     key: language.code,
     label: language.label,

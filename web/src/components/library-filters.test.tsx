@@ -16,10 +16,22 @@ const COMPANY = 'c0000000-0000-4000-8000-000000000001';
 function renderForm(value: LibraryFilters, withStatus = true) {
   const onChange = jest.fn<(next: LibraryFilters) => void>();
   const i18n = i18next.createInstance();
-  void i18n.init({ lng: 'en', initAsync: false, resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
+  void i18n.init({
+    lng: 'en',
+    initAsync: false,
+    resources: { en: { translation: en } },
+    interpolation: { escapeValue: false },
+  });
   render(
     <I18nextProvider i18n={i18n}>
-      <LibraryFiltersForm value={value} onChange={onChange} tags={[{ name: 'billing', count: 2 }]} clients={null} companies={[{ _id: COMPANY, name: 'Acme' }]} withStatus={withStatus} />
+      <LibraryFiltersForm
+        value={value}
+        onChange={onChange}
+        tags={[{ name: 'billing', count: 2 }]}
+        clients={null}
+        companies={[{ _id: COMPANY, name: 'Acme' }]}
+        withStatus={withStatus}
+      />
     </I18nextProvider>,
   );
   return onChange;
@@ -27,7 +39,9 @@ function renderForm(value: LibraryFilters, withStatus = true) {
 
 type Tree = { [key: string]: string | Tree };
 function leaves(tree: Tree, prefix = ''): Array<[string, string]> {
-  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : leaves(value, `${prefix}${key}.`)));
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : leaves(value, `${prefix}${key}.`),
+  );
 }
 
 describe('library filters form', () => {
@@ -60,7 +74,12 @@ describe('library filters form', () => {
       expect([code, theirs.size]).toEqual([code, english.length]);
       for (const [key, text] of english) {
         const placeholders = (s: string) => (s.match(/{{\w+}}/g) ?? []).sort();
-        expect([code, key, Boolean(theirs.get(key)?.trim()), placeholders(theirs.get(key) ?? '')]).toEqual([code, key, true, placeholders(text)]);
+        expect([code, key, Boolean(theirs.get(key)?.trim()), placeholders(theirs.get(key) ?? '')]).toEqual([
+          code,
+          key,
+          true,
+          placeholders(text),
+        ]);
       }
     }
   });

@@ -13,7 +13,15 @@ const PLACEMENT = {
  * A modal on the native <dialog> (focus trap, Esc closes it through `onClose`), named by `label`.
  * The content mounts only while open, so a form in it starts from its defaults every time.
  */
-export function Modal({ open, label, onClose, children, testId, size = 'md', placement = 'center' }: {
+export function Modal({
+  open,
+  label,
+  onClose,
+  children,
+  testId,
+  size = 'md',
+  placement = 'center',
+}: {
   open: boolean;
   label: string;
   onClose: () => void;

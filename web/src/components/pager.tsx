@@ -2,7 +2,14 @@ import type { ReactElement } from 'react';
 import { buttonClass } from './form-field';
 
 /** Previous / Next under a paginated table, with "page x of y" (labels come from the page's catalogue). */
-export function Pager({ page, totalPages, onPage, info, previous, next }: {
+export function Pager({
+  page,
+  totalPages,
+  onPage,
+  info,
+  previous,
+  next,
+}: {
   page: number;
   totalPages: number;
   onPage: (page: number) => void;
@@ -12,10 +19,21 @@ export function Pager({ page, totalPages, onPage, info, previous, next }: {
 }): ReactElement {
   return (
     <nav className="flex items-center justify-between gap-4" aria-label={info}>
-      <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="page-info">{info}</p>
+      <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="page-info">
+        {info}
+      </p>
       <div className="flex gap-2">
-        <button type="button" className={buttonClass.secondary} disabled={page <= 1} onClick={() => onPage(page - 1)}>{previous}</button>
-        <button type="button" className={buttonClass.secondary} disabled={page >= totalPages} onClick={() => onPage(page + 1)}>{next}</button>
+        <button type="button" className={buttonClass.secondary} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          {previous}
+        </button>
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          disabled={page >= totalPages}
+          onClick={() => onPage(page + 1)}
+        >
+          {next}
+        </button>
       </div>
     </nav>
   );

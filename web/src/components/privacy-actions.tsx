@@ -30,10 +30,23 @@ export function usePrivacyActions({ onErased }: { onErased?: (person: PrivacyPer
     onErased?.(person);
   };
 
-  const entries = (person: PrivacyPerson): MenuEntry[] => (allowed ? [
-    { key: 'privacy-export', label: t('privacy.export.action'), onSelect: () => setOpen({ action: 'export', person }), testId: 'privacy-export-action' },
-    { key: 'privacy-erase', label: t('privacy.erase.action'), onSelect: () => setOpen({ action: 'erase', person }), testId: 'privacy-erase-action' },
-  ] : []);
+  const entries = (person: PrivacyPerson): MenuEntry[] =>
+    allowed
+      ? [
+          {
+            key: 'privacy-export',
+            label: t('privacy.export.action'),
+            onSelect: () => setOpen({ action: 'export', person }),
+            testId: 'privacy-export-action',
+          },
+          {
+            key: 'privacy-erase',
+            label: t('privacy.erase.action'),
+            onSelect: () => setOpen({ action: 'erase', person }),
+            testId: 'privacy-erase-action',
+          },
+        ]
+      : [];
 
   const dialog = open ? (
     <Suspense fallback={null}>
@@ -41,18 +54,43 @@ export function usePrivacyActions({ onErased }: { onErased?: (person: PrivacyPer
     </Suspense>
   ) : null;
 
-  return { allowed, entries, open: (action: PrivacyAction, person: PrivacyPerson) => setOpen({ action, person }), dialog };
+  return {
+    allowed,
+    entries,
+    open: (action: PrivacyAction, person: PrivacyPerson) => setOpen({ action, person }),
+    dialog,
+  };
 }
 
 /** The same two actions as buttons (a client's profile), with their dialog. */
-export function PrivacyButtons({ person, onErased }: { person: PrivacyPerson; onErased?: (person: PrivacyPerson) => void }): ReactElement | null {
+export function PrivacyButtons({
+  person,
+  onErased,
+}: {
+  person: PrivacyPerson;
+  onErased?: (person: PrivacyPerson) => void;
+}): ReactElement | null {
   const { t } = useFeatureTranslation(catalogue);
   const privacy = usePrivacyActions({ onErased });
   if (!privacy.allowed) return null;
   return (
     <>
-      <button type="button" className={buttonClass.secondary} onClick={() => privacy.open('export', person)} data-testid="privacy-export-action">{t('privacy.export.action')}</button>
-      <button type="button" className={buttonClass.secondary} onClick={() => privacy.open('erase', person)} data-testid="privacy-erase-action">{t('privacy.erase.action')}</button>
+      <button
+        type="button"
+        className={buttonClass.secondary}
+        onClick={() => privacy.open('export', person)}
+        data-testid="privacy-export-action"
+      >
+        {t('privacy.export.action')}
+      </button>
+      <button
+        type="button"
+        className={buttonClass.secondary}
+        onClick={() => privacy.open('erase', person)}
+        data-testid="privacy-erase-action"
+      >
+        {t('privacy.erase.action')}
+      </button>
       {privacy.dialog}
     </>
   );

@@ -16,11 +16,22 @@ import { confirmsPerson } from './privacy-dialog';
 
 const JOB = 'a0000000-0000-4000-8000-000000000002';
 const ANN: PrivacyPerson = { kind: 'user', id: 'u1', name: 'Ann Lee', email: 'ann@example.com' };
-const NORTHWIND: PrivacyPerson = { kind: 'client', id: 'b0000000-0000-4000-8000-000000000001', name: 'Northwind', email: null };
+const NORTHWIND: PrivacyPerson = {
+  kind: 'client',
+  id: 'b0000000-0000-4000-8000-000000000001',
+  name: 'Northwind',
+  email: null,
+};
 const HELD = 'This person is under a legal hold: nothing about them can be erased until it is lifted';
 const ERASED: PrivacyJobDto = {
-  jobId: JOB, kind: 'erase', subject: { kind: 'user', id: ANN.id }, status: 'done', pendingServices: [], download: null,
-  createdAt: '2026-11-26T06:00:00.000Z', finishedAt: '2026-11-26T06:00:03.000Z',
+  jobId: JOB,
+  kind: 'erase',
+  subject: { kind: 'user', id: ANN.id },
+  status: 'done',
+  pendingServices: [],
+  download: null,
+  createdAt: '2026-11-26T06:00:00.000Z',
+  finishedAt: '2026-11-26T06:00:03.000Z',
   parts: [
     { service: 'auth', counts: { accounts: 1, sessions: 2 } },
     { service: 'chat', counts: { conversations: 3, messages: 12 } },
@@ -39,11 +50,21 @@ function gateway(erase: (call: Call) => ReturnType<typeof json> = () => json({ j
 }
 
 /** A row's menu as the users and clients pages build it: the entries, then the dialog. */
-function Row({ person, onErased }: { person: PrivacyPerson; onErased?: (person: PrivacyPerson) => void }): ReactElement {
+function Row({
+  person,
+  onErased,
+}: {
+  person: PrivacyPerson;
+  onErased?: (person: PrivacyPerson) => void;
+}): ReactElement {
   const privacy = usePrivacyActions({ onErased });
   return (
     <div>
-      {privacy.entries(person).map((entry) => <button key={entry.key} type="button" onClick={entry.onSelect}>{entry.label}</button>)}
+      {privacy.entries(person).map((entry) => (
+        <button key={entry.key} type="button" onClick={entry.onSelect}>
+          {entry.label}
+        </button>
+      ))}
       {privacy.dialog}
     </div>
   );
@@ -66,7 +87,9 @@ describe('erasing a person', () => {
     expect(submit).toBeDisabled();
 
     await user.click(within(dialog).getByRole('radio', { name: /Keep them under the company/ }));
-    expect(within(dialog).getByText('The recordings and transcripts stay with the company, with Ann Lee taken off them.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('The recordings and transcripts stay with the company, with Ann Lee taken off them.'),
+    ).toBeInTheDocument();
     const confirm = within(dialog).getByLabelText('To confirm, type ann@example.com or Ann Lee');
     await user.type(confirm, 'Ann');
     expect(submit).toBeDisabled();
@@ -76,8 +99,13 @@ describe('erasing a person', () => {
     await user.click(submit);
 
     expect(await within(dialog).findByText('Ann Lee was erased.')).toBeInTheDocument();
-    expect(calls.find((call) => call.path === '/api/privacy/erase')?.body).toEqual({ userId: 'u1', recordings: 'keep' });
-    const rows = within(dialog).getAllByTestId('privacy-part').map((row) => row.textContent);
+    expect(calls.find((call) => call.path === '/api/privacy/erase')?.body).toEqual({
+      userId: 'u1',
+      recordings: 'keep',
+    });
+    const rows = within(dialog)
+      .getAllByTestId('privacy-part')
+      .map((row) => row.textContent);
     expect(rows).toEqual([
       'AccountAccounts: 1 · Sessions: 2',
       'ChatsConversations: 3 · Messages: 12',
@@ -146,7 +174,13 @@ describe('exporting a person’s data', () => {
 
   it.each(['USER', 'CALLER'] as const)('a %s gets neither control', (role) => {
     gateway();
-    renderAs(role, <><Row person={ANN} /><PrivacyButtons person={NORTHWIND} /></>);
+    renderAs(
+      role,
+      <>
+        <Row person={ANN} />
+        <PrivacyButtons person={NORTHWIND} />
+      </>,
+    );
     expect(screen.queryByRole('button', { name: 'Export data' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Erase…' })).toBeNull();
   });

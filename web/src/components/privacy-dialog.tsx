@@ -32,7 +32,15 @@ export function confirmsPerson(typed: string, person: Pick<PrivacyPerson, 'name'
 
 const RECORDINGS: ReadonlyArray<PrivacyEraseBody['recordings']> = ['delete', 'keep'];
 
-function EraseForm({ person, onStarted, onCancel }: { person: PrivacyPerson; onStarted: (jobId: string) => void; onCancel: () => void }): ReactElement {
+function EraseForm({
+  person,
+  onStarted,
+  onCancel,
+}: {
+  person: PrivacyPerson;
+  onStarted: (jobId: string) => void;
+  onCancel: () => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [erase, erasing] = useErasePersonMutation();
   const [recordings, setRecordings] = useState<PrivacyEraseBody['recordings'] | null>(null);
@@ -54,15 +62,33 @@ function EraseForm({ person, onStarted, onCancel }: { person: PrivacyPerson; onS
   };
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4" data-testid="privacy-erase-form">
-      <p className="text-sm text-gray-700 dark:text-gray-300">{t(person.kind === 'user' ? 'privacy.erase.introUser' : 'privacy.erase.introClient', values)}</p>
+    <form
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      className="flex flex-col gap-4"
+      data-testid="privacy-erase-form"
+    >
+      <p className="text-sm text-gray-700 dark:text-gray-300">
+        {t(person.kind === 'user' ? 'privacy.erase.introUser' : 'privacy.erase.introClient', values)}
+      </p>
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 text-sm font-medium text-gray-900 dark:text-white">
           {t(person.kind === 'user' ? 'privacy.erase.recordingsUser' : 'privacy.erase.recordingsClient', values)}
         </legend>
         {RECORDINGS.map((choice) => (
-          <label key={choice} className="flex cursor-pointer gap-3 rounded-lg border border-gray-200 p-3 text-sm has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50 dark:border-gray-700 dark:has-[:checked]:bg-brand-900/30">
-            <input type="radio" name="recordings" value={choice} checked={recordings === choice} onChange={() => setRecordings(choice)} className="mt-0.5 size-4 shrink-0 accent-brand-600" data-testid={`privacy-recordings-${choice}`} />
+          <label
+            key={choice}
+            className="flex cursor-pointer gap-3 rounded-lg border border-gray-200 p-3 text-sm has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50 dark:border-gray-700 dark:has-[:checked]:bg-brand-900/30"
+          >
+            <input
+              type="radio"
+              name="recordings"
+              value={choice}
+              checked={recordings === choice}
+              onChange={() => setRecordings(choice)}
+              className="mt-0.5 size-4 shrink-0 accent-brand-600"
+              data-testid={`privacy-recordings-${choice}`}
+            />
             <span className="flex flex-col gap-0.5">
               <span className="font-medium text-gray-900 dark:text-white">{t(`privacy.erase.${choice}`)}</span>
               <span className="text-gray-600 dark:text-gray-400">{t(`privacy.erase.${choice}Hint`, values)}</span>
@@ -74,12 +100,28 @@ function EraseForm({ person, onStarted, onCancel }: { person: PrivacyPerson; onS
         <label htmlFor={confirmId} className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
           {person.email ? t('privacy.erase.confirmBoth', values) : t('privacy.erase.confirmName', values)}
         </label>
-        <input id={confirmId} type="text" autoComplete="off" spellCheck={false} value={typed} onChange={(event) => setTyped(event.target.value)} className={fieldInputClass} data-testid="privacy-erase-confirm" />
+        <input
+          id={confirmId}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          className={fieldInputClass}
+          data-testid="privacy-erase-confirm"
+        />
       </div>
       {failure ? <Alert testId="privacy-erase-error">{failure}</Alert> : null}
       <div className="flex flex-wrap justify-end gap-3">
-        <button type="button" onClick={onCancel} className={buttonClass.secondary}>{t('privacy.cancel')}</button>
-        <button type="submit" disabled={!ready || erasing.isLoading} className="rounded-lg bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-60" data-testid="privacy-erase-submit">
+        <button type="button" onClick={onCancel} className={buttonClass.secondary}>
+          {t('privacy.cancel')}
+        </button>
+        <button
+          type="submit"
+          disabled={!ready || erasing.isLoading}
+          className="rounded-lg bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-60"
+          data-testid="privacy-erase-submit"
+        >
           {t('privacy.erase.submit')}
         </button>
       </div>
@@ -98,13 +140,21 @@ export default function PrivacyDialog({ action, person, onClose }: PrivacyDialog
   const close = () => onClose(eraseJob !== null);
   const closeButton = (
     <div className="mt-6 flex justify-end">
-      <button type="button" onClick={close} className={buttonClass.secondary} data-testid="privacy-close">{t('privacy.close')}</button>
+      <button type="button" onClick={close} className={buttonClass.secondary} data-testid="privacy-close">
+        {t('privacy.close')}
+      </button>
     </div>
   );
   if (action === 'export') {
     return (
       <FormDialog title={t('privacy.export.title', { name: person.name })} onClose={close} testId="privacy-dialog">
-        <ExportPanel person={person} intro={t(person.kind === 'user' ? 'privacy.export.introUser' : 'privacy.export.introClient', { name: person.name })} startLabel={t('privacy.export.start')} />
+        <ExportPanel
+          person={person}
+          intro={t(person.kind === 'user' ? 'privacy.export.introUser' : 'privacy.export.introClient', {
+            name: person.name,
+          })}
+          startLabel={t('privacy.export.start')}
+        />
         {closeButton}
       </FormDialog>
     );

@@ -14,20 +14,46 @@ const JOB = 'a0000000-0000-4000-8000-000000000001';
 /** The job's answers in turn; the last one repeats. */
 function job(overrides: Partial<PrivacyJobDto>): PrivacyJobDto {
   return {
-    jobId: JOB, kind: 'export', subject: { kind: 'user', id: 'me' }, status: 'running', parts: [], pendingServices: [],
-    download: null, createdAt: '2026-11-26T06:00:00.000Z', finishedAt: null, ...overrides,
+    jobId: JOB,
+    kind: 'export',
+    subject: { kind: 'user', id: 'me' },
+    status: 'running',
+    parts: [],
+    pendingServices: [],
+    download: null,
+    createdAt: '2026-11-26T06:00:00.000Z',
+    finishedAt: null,
+    ...overrides,
   };
 }
-const RUNNING = job({ parts: [{ service: 'auth', counts: { profile: 1, sessions: 2 } }, { service: 'chat', counts: { conversations: 3 } }], pendingServices: ['file', 'transcription', 'tenant', 'prompt', 'audit'] });
+const RUNNING = job({
+  parts: [
+    { service: 'auth', counts: { profile: 1, sessions: 2 } },
+    { service: 'chat', counts: { conversations: 3 } },
+  ],
+  pendingServices: ['file', 'transcription', 'tenant', 'prompt', 'audit'],
+});
 const DONE = job({
-  status: 'done', finishedAt: '2026-11-26T06:00:05.000Z', download: `/api/privacy/jobs/${JOB}/download`, pendingServices: [],
-  parts: [...RUNNING.parts, { service: 'file', counts: { recordings: 4 } }, { service: 'tenant', counts: {} }, { service: 'gadgets', counts: { widgets: 2 } }],
+  status: 'done',
+  finishedAt: '2026-11-26T06:00:05.000Z',
+  download: `/api/privacy/jobs/${JOB}/download`,
+  pendingServices: [],
+  parts: [
+    ...RUNNING.parts,
+    { service: 'file', counts: { recordings: 4 } },
+    { service: 'tenant', counts: {} },
+    { service: 'gadgets', counts: { widgets: 2 } },
+  ],
 });
 // Polling is every 1.5 s: waiting for the next answer, not for a time.
 const POLLED = { timeout: 10_000 };
 
 function Frame({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return <section aria-label={title} data-testid={`frame-${id}`}>{children}</section>;
+  return (
+    <section aria-label={title} data-testid={`frame-${id}`}>
+      {children}
+    </section>
+  );
 }
 
 const ME = { kind: 'user', id: 'me', name: 'Mia Meri', email: 'mia@example.com' } as const;
@@ -68,8 +94,12 @@ describe('your data on the account page', () => {
   it('says so when the export fails, and shows the server’s message when it is refused', async () => {
     let refuse = true;
     fakeGateway((call) => {
-      if (call.path === '/api/privacy/export') return refuse ? json({ message: 'Too many exports at once', code: 'CONFLICT' }, 409) : json({ jobId: JOB }, 202);
-      if (call.path === `/api/privacy/jobs/${JOB}`) return json(job({ status: 'failed', finishedAt: '2026-11-26T06:00:05.000Z' }));
+      if (call.path === '/api/privacy/export')
+        return refuse
+          ? json({ message: 'Too many exports at once', code: 'CONFLICT' }, 409)
+          : json({ jobId: JOB }, 202);
+      if (call.path === `/api/privacy/jobs/${JOB}`)
+        return json(job({ status: 'failed', finishedAt: '2026-11-26T06:00:05.000Z' }));
       return undefined;
     });
     const user = userEvent.setup();

@@ -9,7 +9,15 @@ import { PrivacyJobView } from './privacy-job';
 import { catalogue } from './privacy-i18n';
 import { Alert } from './text-field';
 
-export function ExportPanel({ person, intro, startLabel }: { person: PrivacyPerson; intro: string; startLabel: string }): ReactElement {
+export function ExportPanel({
+  person,
+  intro,
+  startLabel,
+}: {
+  person: PrivacyPerson;
+  intro: string;
+  startLabel: string;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [start, starting] = useExportPersonDataMutation();
   const [jobId, setJobId] = useState<string | null>(null);
@@ -29,7 +37,15 @@ export function ExportPanel({ person, intro, startLabel }: { person: PrivacyPers
     <div className="flex flex-col gap-4" data-testid="privacy-export">
       <p className="text-sm text-gray-600 dark:text-gray-400">{intro}</p>
       <div>
-        <button type="button" className={buttonClass.primary} disabled={starting.isLoading || running} onClick={() => void begin()} data-testid="privacy-export-start">{startLabel}</button>
+        <button
+          type="button"
+          className={buttonClass.primary}
+          disabled={starting.isLoading || running}
+          onClick={() => void begin()}
+          data-testid="privacy-export-start"
+        >
+          {startLabel}
+        </button>
       </div>
       {failure ? <Alert>{failure}</Alert> : null}
       {jobId ? <PrivacyJobView job={job} error={error} name={person.name} /> : null}

@@ -9,14 +9,17 @@ export const catalogue = defineFeatureCatalogue(
     privacy: {
       own: {
         title: 'Your data',
-        intro: 'Everything Earshot holds about you — your profile, your recordings and their transcripts, your chats, your analysis runs and the audit entries about you — as one ZIP of JSON files and audio.',
+        intro:
+          'Everything Earshot holds about you — your profile, your recordings and their transcripts, your chats, your analysis runs and the audit entries about you — as one ZIP of JSON files and audio.',
         start: 'Download my data',
       },
       export: {
         action: 'Export data',
         title: 'Export the data of {{name}}',
-        introUser: 'One ZIP of JSON files and audio with everything held about {{name}}: their profile, recordings, transcripts, chats, analysis runs and the audit entries about them.',
-        introClient: 'One ZIP of JSON files and audio with everything held about {{name}}: the client record and the calls linked to them.',
+        introUser:
+          'One ZIP of JSON files and audio with everything held about {{name}}: their profile, recordings, transcripts, chats, analysis runs and the audit entries about them.',
+        introClient:
+          'One ZIP of JSON files and audio with everything held about {{name}}: the client record and the calls linked to them.',
         start: 'Prepare the ZIP',
         ready: 'The ZIP is ready.',
         download: 'Download the ZIP',
@@ -27,8 +30,10 @@ export const catalogue = defineFeatureCatalogue(
       erase: {
         action: 'Erase…',
         title: 'Erase {{name}}',
-        introUser: 'The account of {{name}}, their sessions and their chats are removed for good, and every service forgets them. This cannot be undone.',
-        introClient: 'The client {{name}} is removed for good, with their link to every call, and every service forgets them. This cannot be undone.',
+        introUser:
+          'The account of {{name}}, their sessions and their chats are removed for good, and every service forgets them. This cannot be undone.',
+        introClient:
+          'The client {{name}} is removed for good, with their link to every call, and every service forgets them. This cannot be undone.',
         recordingsUser: 'The recordings {{name}} uploaded',
         recordingsClient: 'The calls linked to {{name}}',
         delete: 'Delete them',
@@ -107,14 +112,17 @@ export const catalogue = defineFeatureCatalogue(
       privacy: {
         own: {
           title: 'Vos données',
-          intro: 'Tout ce qu’Earshot détient sur vous — votre profil, vos enregistrements et leurs transcriptions, vos conversations, vos analyses et les entrées du journal d’audit qui vous concernent — en un fichier ZIP de JSON et d’audio.',
+          intro:
+            'Tout ce qu’Earshot détient sur vous — votre profil, vos enregistrements et leurs transcriptions, vos conversations, vos analyses et les entrées du journal d’audit qui vous concernent — en un fichier ZIP de JSON et d’audio.',
           start: 'Télécharger mes données',
         },
         export: {
           action: 'Exporter les données',
           title: 'Exporter les données de {{name}}',
-          introUser: 'Un fichier ZIP de JSON et d’audio avec tout ce qui est détenu sur {{name}} : son profil, ses enregistrements, ses transcriptions, ses conversations, ses analyses et les entrées du journal d’audit qui le concernent.',
-          introClient: 'Un fichier ZIP de JSON et d’audio avec tout ce qui est détenu sur {{name}} : la fiche client et les appels qui y sont liés.',
+          introUser:
+            'Un fichier ZIP de JSON et d’audio avec tout ce qui est détenu sur {{name}} : son profil, ses enregistrements, ses transcriptions, ses conversations, ses analyses et les entrées du journal d’audit qui le concernent.',
+          introClient:
+            'Un fichier ZIP de JSON et d’audio avec tout ce qui est détenu sur {{name}} : la fiche client et les appels qui y sont liés.',
           start: 'Préparer le ZIP',
           ready: 'Le ZIP est prêt.',
           download: 'Télécharger le ZIP',
@@ -125,8 +133,10 @@ export const catalogue = defineFeatureCatalogue(
         erase: {
           action: 'Effacer…',
           title: 'Effacer {{name}}',
-          introUser: 'Le compte de {{name}}, ses sessions et ses conversations sont supprimés définitivement, et chaque service l’oublie. Cette action est irréversible.',
-          introClient: 'Le client {{name}} est supprimé définitivement, avec son lien vers chaque appel, et chaque service l’oublie. Cette action est irréversible.',
+          introUser:
+            'Le compte de {{name}}, ses sessions et ses conversations sont supprimés définitivement, et chaque service l’oublie. Cette action est irréversible.',
+          introClient:
+            'Le client {{name}} est supprimé définitivement, avec son lien vers chaque appel, et chaque service l’oublie. Cette action est irréversible.',
           recordingsUser: 'Les enregistrements importés par {{name}}',
           recordingsClient: 'Les appels liés à {{name}}',
           delete: 'Les supprimer',
@@ -204,14 +214,17 @@ export const catalogue = defineFeatureCatalogue(
       privacy: {
         own: {
           title: 'Sinu andmed',
-          intro: 'Kõik, mida Earshot sinu kohta hoiab — sinu profiil, salvestised ja nende transkriptsioonid, vestlused, analüüsid ja sind puudutavad auditikirjed — ühe ZIP-failina JSON-failide ja heliga.',
+          intro:
+            'Kõik, mida Earshot sinu kohta hoiab — sinu profiil, salvestised ja nende transkriptsioonid, vestlused, analüüsid ja sind puudutavad auditikirjed — ühe ZIP-failina JSON-failide ja heliga.',
           start: 'Laadi minu andmed alla',
         },
         export: {
           action: 'Ekspordi andmed',
           title: 'Ekspordi isiku {{name}} andmed',
-          introUser: 'Üks ZIP-fail JSON-failide ja heliga kõigest, mida isiku {{name}} kohta hoitakse: profiil, salvestised, transkriptsioonid, vestlused, analüüsid ja teda puudutavad auditikirjed.',
-          introClient: 'Üks ZIP-fail JSON-failide ja heliga kõigest, mida kliendi {{name}} kohta hoitakse: kliendikirje ja temaga seotud kõned.',
+          introUser:
+            'Üks ZIP-fail JSON-failide ja heliga kõigest, mida isiku {{name}} kohta hoitakse: profiil, salvestised, transkriptsioonid, vestlused, analüüsid ja teda puudutavad auditikirjed.',
+          introClient:
+            'Üks ZIP-fail JSON-failide ja heliga kõigest, mida kliendi {{name}} kohta hoitakse: kliendikirje ja temaga seotud kõned.',
           start: 'Valmista ZIP ette',
           ready: 'ZIP on valmis.',
           download: 'Laadi ZIP alla',
@@ -222,8 +235,10 @@ export const catalogue = defineFeatureCatalogue(
         erase: {
           action: 'Kustuta…',
           title: 'Kustuta {{name}}',
-          introUser: 'Isiku {{name}} konto, seansid ja vestlused eemaldatakse jäädavalt ning iga teenus unustab ta. Seda ei saa tagasi võtta.',
-          introClient: 'Klient {{name}} eemaldatakse jäädavalt koos seosega iga kõnega ning iga teenus unustab ta. Seda ei saa tagasi võtta.',
+          introUser:
+            'Isiku {{name}} konto, seansid ja vestlused eemaldatakse jäädavalt ning iga teenus unustab ta. Seda ei saa tagasi võtta.',
+          introClient:
+            'Klient {{name}} eemaldatakse jäädavalt koos seosega iga kõnega ning iga teenus unustab ta. Seda ei saa tagasi võtta.',
           recordingsUser: 'Salvestised, mille {{name}} üles laadis',
           recordingsClient: 'Kliendiga {{name}} seotud kõned',
           delete: 'Kustuta need',
@@ -301,14 +316,17 @@ export const catalogue = defineFeatureCatalogue(
       privacy: {
         own: {
           title: 'Jūsu dati',
-          intro: 'Viss, ko Earshot glabā par jums — jūsu profils, ieraksti un to transkripcijas, tērzēšanas, analīzes un audita ieraksti par jums — vienā ZIP failā ar JSON failiem un audio.',
+          intro:
+            'Viss, ko Earshot glabā par jums — jūsu profils, ieraksti un to transkripcijas, tērzēšanas, analīzes un audita ieraksti par jums — vienā ZIP failā ar JSON failiem un audio.',
           start: 'Lejupielādēt manus datus',
         },
         export: {
           action: 'Eksportēt datus',
           title: 'Eksportēt datus: {{name}}',
-          introUser: 'Viens ZIP fails ar JSON failiem un audio par visu, kas tiek glabāts par {{name}}: profils, ieraksti, transkripcijas, tērzēšanas, analīzes un audita ieraksti par šo personu.',
-          introClient: 'Viens ZIP fails ar JSON failiem un audio par visu, kas tiek glabāts par {{name}}: klienta ieraksts un ar to saistītie zvani.',
+          introUser:
+            'Viens ZIP fails ar JSON failiem un audio par visu, kas tiek glabāts par {{name}}: profils, ieraksti, transkripcijas, tērzēšanas, analīzes un audita ieraksti par šo personu.',
+          introClient:
+            'Viens ZIP fails ar JSON failiem un audio par visu, kas tiek glabāts par {{name}}: klienta ieraksts un ar to saistītie zvani.',
           start: 'Sagatavot ZIP',
           ready: 'ZIP ir gatavs.',
           download: 'Lejupielādēt ZIP',
@@ -319,8 +337,10 @@ export const catalogue = defineFeatureCatalogue(
         erase: {
           action: 'Dzēst…',
           title: 'Dzēst: {{name}}',
-          introUser: 'Personas {{name}} konts, sesijas un tērzēšanas tiek neatgriezeniski dzēstas, un katrs serviss šo personu aizmirst. To nevar atsaukt.',
-          introClient: 'Klients {{name}} tiek neatgriezeniski dzēsts kopā ar saiti uz katru zvanu, un katrs serviss to aizmirst. To nevar atsaukt.',
+          introUser:
+            'Personas {{name}} konts, sesijas un tērzēšanas tiek neatgriezeniski dzēstas, un katrs serviss šo personu aizmirst. To nevar atsaukt.',
+          introClient:
+            'Klients {{name}} tiek neatgriezeniski dzēsts kopā ar saiti uz katru zvanu, un katrs serviss to aizmirst. To nevar atsaukt.',
           recordingsUser: 'Ieraksti, ko augšupielādēja {{name}}',
           recordingsClient: 'Ar {{name}} saistītie zvani',
           delete: 'Dzēst tos',

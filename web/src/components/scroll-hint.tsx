@@ -5,8 +5,12 @@ import { useTranslation } from 'react-i18next';
 export function ScrollHint({ className = '' }: { className?: string }): ReactElement {
   const { t } = useTranslation();
   return (
-    <p className={`text-xs text-gray-500 md:hidden dark:text-gray-400 ${className}`} data-testid="data-table-scroll-hint">
-      <span aria-hidden="true">↔ </span>{t('dataTable.scrollHint')}
+    <p
+      className={`text-xs text-gray-500 md:hidden dark:text-gray-400 ${className}`}
+      data-testid="data-table-scroll-hint"
+    >
+      <span aria-hidden="true">↔ </span>
+      {t('dataTable.scrollHint')}
     </p>
   );
 }

@@ -2,7 +2,13 @@ import type { FormEvent, ReactElement } from 'react';
 import { buttonClass, inputClass } from './form-parts';
 
 /** A search box that applies on Enter or its button (a server-side search, not on each key). */
-export function SearchForm({ label, placeholder, value, applyLabel, onSearch }: {
+export function SearchForm({
+  label,
+  placeholder,
+  value,
+  applyLabel,
+  onSearch,
+}: {
   label: string;
   placeholder: string;
   value: string;
@@ -20,7 +26,9 @@ export function SearchForm({ label, placeholder, value, applyLabel, onSearch }: 
         <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{label}</span>
         <input name="q" type="search" defaultValue={value} placeholder={placeholder} className={inputClass} />
       </label>
-      <button type="submit" className={`${buttonClass.secondary} h-11`}>{applyLabel}</button>
+      <button type="submit" className={`${buttonClass.secondary} h-11`}>
+        {applyLabel}
+      </button>
     </form>
   );
 }

@@ -15,7 +15,10 @@ export function Spinner({ label, className = '' }: { label: string; className?: 
 /** Covers the screen while something the whole app needs is loading (company configuration). */
 export function FullScreenSpinner({ label }: { label: string }): ReactElement {
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-white dark:bg-gray-950" data-testid="full-screen-spinner">
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-white dark:bg-gray-950"
+      data-testid="full-screen-spinner"
+    >
       <Spinner label={label} />
     </div>
   );

@@ -14,7 +14,11 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
   const { t } = useTranslation();
   const busy = status === 'pending' || status === 'processing';
   return (
-    <span data-testid={testId} data-status={status} className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-medium ${BADGE[status] ?? BADGE.not_started}`}>
+    <span
+      data-testid={testId}
+      data-status={status}
+      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-medium ${BADGE[status] ?? BADGE.not_started}`}
+    >
       {busy ? <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-current" /> : null}
       {t(`transcripts.status.${status}`, { defaultValue: status })}
     </span>

@@ -6,7 +6,13 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Link } from 'react-router-dom';
-import { TaskCreateBody, type TaskCreateInput, type TaskDto, type TaskLink, type TaskUpdateBody } from '@earshot/contracts';
+import {
+  TaskCreateBody,
+  type TaskCreateInput,
+  type TaskDto,
+  type TaskLink,
+  type TaskUpdateBody,
+} from '@earshot/contracts';
 import { TASK_LIMITS, TASK_STATUSES, type TaskStatus } from '@earshot/contracts/constants';
 import { useFeatureTranslation } from '../i18n/feature';
 import { formErrorsOf } from '../lib/form-errors';
@@ -31,7 +37,12 @@ interface TaskFormInput {
 }
 
 const TaskFormSchema = z.preprocess(
-  (input: TaskFormInput) => ({ ...input, assigneeId: input.assigneeId || null, dueDate: input.dueDate || null, clientId: input.clientId || null }),
+  (input: TaskFormInput) => ({
+    ...input,
+    assigneeId: input.assigneeId || null,
+    dueDate: input.dueDate || null,
+    clientId: input.clientId || null,
+  }),
   TaskCreateBody,
 );
 
@@ -67,7 +78,14 @@ function fieldOfMessage(message: string): Field | null {
 }
 
 /** Create (no `task`) or edit a task. */
-export function TaskForm({ task, prefill, directory, onSaved, onCancel, extraButtons }: {
+export function TaskForm({
+  task,
+  prefill,
+  directory,
+  onSaved,
+  onCancel,
+  extraButtons,
+}: {
   task: TaskDto | null;
   prefill: Partial<TaskCreateInput>;
   directory: TaskDirectory;
@@ -79,7 +97,14 @@ export function TaskForm({ task, prefill, directory, onSaved, onCancel, extraBut
   const [create, creating] = useCreateTaskMutation();
   const [update, updating] = useUpdateTaskMutation();
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, setError, setValue, watch, formState: { errors } } = useForm<TaskFormInput, unknown, TaskCreateBody>({
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    watch,
+    formState: { errors },
+  } = useForm<TaskFormInput, unknown, TaskCreateBody>({
     resolver: zodResolver(TaskFormSchema, formMessages(t)),
     defaultValues: formValues(task, prefill),
   });
@@ -108,13 +133,28 @@ export function TaskForm({ task, prefill, directory, onSaved, onCancel, extraBut
 
   // The current assignee or client stays choosable when the pickers do not list it.
   // The caller is "Me" among the company's people (and the only choice while the list is unknown).
-  const memberChoices = (members ?? (me.id ? [{ _id: me.id, name: '' }] : [])).map((member) => (member._id === me.id ? { ...member, name: t('taskDialog.me') } : member));
+  const memberChoices = (members ?? (me.id ? [{ _id: me.id, name: '' }] : [])).map((member) =>
+    member._id === me.id ? { ...member, name: t('taskDialog.me') } : member,
+  );
   const assigneeUnlisted = assigneeId && !memberChoices.some((member) => member._id === assigneeId);
   const clientUnlisted = clientId && clients && !clients.some((client) => client._id === clientId);
 
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)} className="flex flex-col gap-4" data-testid="task-form">
-      {failure ? <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200" data-testid="task-form-error">{failure}</p> : null}
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+      className="flex flex-col gap-4"
+      data-testid="task-form"
+    >
+      {failure ? (
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+          data-testid="task-form-error"
+        >
+          {failure}
+        </p>
+      ) : null}
       <FormField label={t('taskDialog.title')} error={errors.title?.message}>
         <input type="text" autoComplete="off" maxLength={TASK_LIMITS.titleMax} {...register('title')} />
       </FormField>
@@ -124,13 +164,21 @@ export function TaskForm({ task, prefill, directory, onSaved, onCancel, extraBut
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label={t('taskDialog.status')} error={errors.status?.message}>
           <select {...register('status')}>
-            {TASK_STATUSES.map((status) => <option key={status} value={status}>{t(`taskStatus.${status}`)}</option>)}
+            {TASK_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`taskStatus.${status}`)}
+              </option>
+            ))}
           </select>
         </FormField>
         <FormField label={t('taskDialog.assignee')} error={errors.assigneeId?.message}>
           <select {...register('assigneeId')}>
             <option value="">{t('taskDialog.nobody')}</option>
-            {memberChoices.map((member) => <option key={member._id} value={member._id}>{member.name}</option>)}
+            {memberChoices.map((member) => (
+              <option key={member._id} value={member._id}>
+                {member.name}
+              </option>
+            ))}
             {assigneeUnlisted ? <option value={assigneeId}>{t('taskDialog.colleague')}</option> : null}
           </select>
         </FormField>
@@ -141,29 +189,54 @@ export function TaskForm({ task, prefill, directory, onSaved, onCancel, extraBut
           <FormField label={t('taskDialog.client')} error={errors.clientId?.message}>
             <select {...register('clientId')}>
               <option value="">{t('taskDialog.noClient')}</option>
-              {clients.map((client) => <option key={client._id} value={client._id}>{client.name}</option>)}
+              {clients.map((client) => (
+                <option key={client._id} value={client._id}>
+                  {client.name}
+                </option>
+              ))}
               {clientUnlisted ? <option value={clientId}>{t('taskDialog.callClient')}</option> : null}
             </select>
           </FormField>
         ) : clientId ? (
-          <p className="self-end text-sm text-gray-600 dark:text-gray-400" data-testid="task-client-fixed">{t('taskDialog.client')}: {t('taskDialog.callClient')}</p>
+          <p className="self-end text-sm text-gray-600 dark:text-gray-400" data-testid="task-client-fixed">
+            {t('taskDialog.client')}: {t('taskDialog.callClient')}
+          </p>
         ) : null}
       </div>
       {link ? (
         <div>
           <p className="mb-1.5 text-sm font-medium text-gray-700 dark:text-gray-300">{t('taskDialog.link')}</p>
           <div className="flex flex-wrap items-center gap-3">
-            <Link to={momentPath(link)} className="text-sm font-medium text-brand-700 underline hover:text-brand-800 dark:text-brand-300" data-testid="task-link">
+            <Link
+              to={momentPath(link)}
+              className="text-sm font-medium text-brand-700 underline hover:text-brand-800 dark:text-brand-300"
+              data-testid="task-link"
+            >
               {t('taskDialog.linkAt', { time: formatClock(link.seconds) })}
             </Link>
-            <button type="button" className={buttonClass.row} onClick={() => setValue('link', null, { shouldDirty: true })}>{t('taskDialog.removeLink')}</button>
+            <button
+              type="button"
+              className={buttonClass.row}
+              onClick={() => setValue('link', null, { shouldDirty: true })}
+            >
+              {t('taskDialog.removeLink')}
+            </button>
           </div>
-          {errors.link?.message ? <p role="alert" className="mt-1.5 text-xs text-red-700 dark:text-red-300" data-testid="field-error">{errors.link.message}</p> : null}
+          {errors.link?.message ? (
+            <p role="alert" className="mt-1.5 text-xs text-red-700 dark:text-red-300" data-testid="field-error">
+              {errors.link.message}
+            </p>
+          ) : null}
         </div>
       ) : null}
       <div className="flex flex-wrap items-end justify-between gap-3">
         {extraButtons ?? <span />}
-        <DialogButtons cancelLabel={t('taskDialog.cancel')} submitLabel={task ? t('taskDialog.save') : t('taskDialog.create')} busy={creating.isLoading || updating.isLoading} onCancel={onCancel} />
+        <DialogButtons
+          cancelLabel={t('taskDialog.cancel')}
+          submitLabel={task ? t('taskDialog.save') : t('taskDialog.create')}
+          busy={creating.isLoading || updating.isLoading}
+          onCancel={onCancel}
+        />
       </div>
     </form>
   );

@@ -20,7 +20,12 @@ export function TextField({ label, trailing, hint, id, ...input }: TextFieldProp
         {label}
       </label>
       <div className="relative">
-        <input id={inputId} aria-describedby={hintId} className={`${inputClass} ${trailing ? 'pr-12' : ''}`} {...input} />
+        <input
+          id={inputId}
+          aria-describedby={hintId}
+          className={`${inputClass} ${trailing ? 'pr-12' : ''}`}
+          {...input}
+        />
         {trailing && <div className="absolute inset-y-0 right-1 flex items-center">{trailing}</div>}
       </div>
       {hint && (
@@ -32,14 +37,27 @@ export function TextField({ label, trailing, hint, id, ...input }: TextFieldProp
   );
 }
 
-export function Alert({ tone = 'error', children, testId }: { tone?: 'error' | 'info' | 'success'; children: ReactNode; testId?: string }): ReactElement {
+export function Alert({
+  tone = 'error',
+  children,
+  testId,
+}: {
+  tone?: 'error' | 'info' | 'success';
+  children: ReactNode;
+  testId?: string;
+}): ReactElement {
   const tones = {
     error: 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200',
     info: 'border-blue-300 bg-blue-50 text-blue-900 dark:border-blue-800 dark:bg-blue-950/50 dark:text-blue-100',
-    success: 'border-green-300 bg-green-50 text-green-900 dark:border-green-800 dark:bg-green-950/50 dark:text-green-100',
+    success:
+      'border-green-300 bg-green-50 text-green-900 dark:border-green-800 dark:bg-green-950/50 dark:text-green-100',
   };
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} className={`rounded-lg border px-4 py-3 text-sm ${tones[tone]}`}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+      className={`rounded-lg border px-4 py-3 text-sm ${tones[tone]}`}
+    >
       {children}
     </div>
   );

@@ -32,7 +32,17 @@ export function useFileUpload() {
   return { upload, start };
 }
 
-export function UploadButton({ label, disabled, onFile, className }: { label: string; disabled: boolean; onFile: (file: File) => void; className: string }): ReactElement {
+export function UploadButton({
+  label,
+  disabled,
+  onFile,
+  className,
+}: {
+  label: string;
+  disabled: boolean;
+  onFile: (file: File) => void;
+  className: string;
+}): ReactElement {
   const input = useRef<HTMLInputElement>(null);
   const onChoose = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -41,22 +51,49 @@ export function UploadButton({ label, disabled, onFile, className }: { label: st
   };
   return (
     <>
-      <input ref={input} type="file" accept={AUDIO_TYPES} className="sr-only" tabIndex={-1} aria-hidden="true" data-testid="upload-input" onChange={onChoose} disabled={disabled} />
-      <button type="button" onClick={() => input.current?.click()} disabled={disabled} className={className}>{label}</button>
+      <input
+        ref={input}
+        type="file"
+        accept={AUDIO_TYPES}
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="upload-input"
+        onChange={onChoose}
+        disabled={disabled}
+      />
+      <button type="button" onClick={() => input.current?.click()} disabled={disabled} className={className}>
+        {label}
+      </button>
     </>
   );
 }
 
-export function UploadProgress({ upload, label, cancelLabel }: { upload: UploadInProgress; label: string; cancelLabel: string }): ReactElement {
+export function UploadProgress({
+  upload,
+  label,
+  cancelLabel,
+}: {
+  upload: UploadInProgress;
+  label: string;
+  cancelLabel: string;
+}): ReactElement {
   const percent = Math.round(upload.progress * 100);
   return (
-    <div className="mb-4 flex items-center gap-3 rounded-xl border border-gray-200 bg-white p-3 dark:border-gray-800 dark:bg-gray-900" data-testid="upload-progress">
+    <div
+      className="mb-4 flex items-center gap-3 rounded-xl border border-gray-200 bg-white p-3 dark:border-gray-800 dark:bg-gray-900"
+      data-testid="upload-progress"
+    >
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm text-gray-700 dark:text-gray-300">{label}</p>
         <progress className="mt-2 h-2 w-full accent-brand-600" max={100} value={percent} aria-label={label} />
       </div>
       <span className="w-12 text-right text-sm tabular-nums text-gray-600 dark:text-gray-400">{percent}%</span>
-      <button type="button" onClick={() => upload.handle.cancel()} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800">
+      <button
+        type="button"
+        onClick={() => upload.handle.cancel()}
+        className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800"
+      >
         {cancelLabel}
       </button>
     </div>

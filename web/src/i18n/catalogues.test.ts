@@ -83,32 +83,40 @@ const featuresDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'feature
 const featureCatalogues = readdirSync(featuresDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
-  .flatMap((feature) => readdirSync(join(featuresDir, feature))
-    .filter((file) => file === 'i18n.ts' || file.endsWith('-i18n.ts'))
-    .map((file) => [file === 'i18n.ts' ? feature : `${feature}/${file}`, join(featuresDir, feature, file)] as const));
+  .flatMap((feature) =>
+    readdirSync(join(featuresDir, feature))
+      .filter((file) => file === 'i18n.ts' || file.endsWith('-i18n.ts'))
+      .map((file) => [file === 'i18n.ts' ? feature : `${feature}/${file}`, join(featuresDir, feature, file)] as const),
+  );
 // Shared components keep theirs beside them (`components/task-dialog-i18n.ts`).
 const componentsDir = join(featuresDir, '..', 'components');
-featureCatalogues.push(...readdirSync(componentsDir)
-  .filter((file) => file.endsWith('-i18n.ts'))
-  .map((file) => [`components/${file}`, join(componentsDir, file)] as const));
+featureCatalogues.push(
+  ...readdirSync(componentsDir)
+    .filter((file) => file.endsWith('-i18n.ts'))
+    .map((file) => [`components/${file}`, join(componentsDir, file)] as const),
+);
 
 describe('feature catalogues', () => {
   it('finds the feature catalogues on disk', () => {
     expect(featureCatalogues.map(([feature]) => feature)).toContain('audit-logs');
   });
 
-  it.each(featureCatalogues)('%s has every English key, non-empty, with the same placeholders, in every language', async (_feature, file) => {
-    const { catalogue } = (await import(file)) as { catalogue: FeatureCatalogue };
-    const reference = catalogue.messages.en as unknown as Tree;
-    for (const [code, messages] of Object.entries(catalogue.messages)) {
-      const theirs = messages as unknown as Tree;
-      expect([code, missingKeys(reference, theirs)]).toEqual([code, []]);
-      expect([code, missingKeys(theirs, reference)]).toEqual([code, []]);
-      const placeholders = (s: string) => (s.match(/{{\w+}}/g) ?? []).sort();
-      const texts = leaves(theirs);
-      for (const [key, text] of leaves(reference)) expect([code, key, placeholders(texts.get(key) ?? '')]).toEqual([code, key, placeholders(text)]);
-    }
-  });
+  it.each(featureCatalogues)(
+    '%s has every English key, non-empty, with the same placeholders, in every language',
+    async (_feature, file) => {
+      const { catalogue } = (await import(file)) as { catalogue: FeatureCatalogue };
+      const reference = catalogue.messages.en as unknown as Tree;
+      for (const [code, messages] of Object.entries(catalogue.messages)) {
+        const theirs = messages as unknown as Tree;
+        expect([code, missingKeys(reference, theirs)]).toEqual([code, []]);
+        expect([code, missingKeys(theirs, reference)]).toEqual([code, []]);
+        const placeholders = (s: string) => (s.match(/{{\w+}}/g) ?? []).sort();
+        const texts = leaves(theirs);
+        for (const [key, text] of leaves(reference))
+          expect([code, key, placeholders(texts.get(key) ?? '')]).toEqual([code, key, placeholders(text)]);
+      }
+    },
+  );
 
   it('registers a catalogue once per language, in its own namespace', () => {
     const added: string[] = [];
@@ -121,7 +129,11 @@ describe('feature catalogues', () => {
         return fake;
       },
     } as unknown as Pick<I18n, 'hasResourceBundle' | 'addResourceBundle'>;
-    const catalogue = defineFeatureCatalogue('demo', { demo: { title: 'Title' } }, { fr: { demo: { title: 'Titre' } }, et: { demo: { title: 'Pealkiri' } }, lv: { demo: { title: 'Virsraksts' } } });
+    const catalogue = defineFeatureCatalogue(
+      'demo',
+      { demo: { title: 'Title' } },
+      { fr: { demo: { title: 'Titre' } }, et: { demo: { title: 'Pealkiri' } }, lv: { demo: { title: 'Virsraksts' } } },
+    );
     registerFeatureCatalogue(catalogue, fake);
     registerFeatureCatalogue(catalogue, fake);
     expect(added).toEqual(['en:demo', 'fr:demo', 'et:demo', 'lv:demo']);
@@ -138,11 +150,15 @@ describe('language choice', () => {
   it('loads French, Estonian and Latvian on demand', async () => {
     const backend = lazyCatalogueBackend({ fr: () => Promise.resolve(fr) });
     const read = (code: string) =>
-      new Promise<unknown>((resolve, reject) => backend.read(code, 'translation', (error, data) => (error ? reject(error) : resolve(data))));
+      new Promise<unknown>((resolve, reject) =>
+        backend.read(code, 'translation', (error, data) => (error ? reject(error) : resolve(data))),
+      );
     await expect(read('fr')).resolves.toBe(fr);
     await expect(read('de')).resolves.toEqual({});
     // A feature namespace never gets the whole shared catalogue.
-    await expect(new Promise((resolve) => backend.read('fr', 'audit-logs', (_error, data) => resolve(data)))).resolves.toEqual({});
+    await expect(
+      new Promise((resolve) => backend.read('fr', 'audit-logs', (_error, data) => resolve(data))),
+    ).resolves.toEqual({});
   });
 });
 
@@ -158,7 +174,9 @@ describe('i18n set-up', () => {
       on: () => undefined,
     } as unknown as Pick<I18n, 'use' | 'init' | 'on'>;
     try {
-      await expect(setupI18n({ storage: memoryStorage(), browserLanguages: [], instance: broken })).rejects.toThrow('i18n error');
+      await expect(setupI18n({ storage: memoryStorage(), browserLanguages: [], instance: broken })).rejects.toThrow(
+        'i18n error',
+      );
       expect(logged).toHaveLength(1);
     } finally {
       spy.mockRestore();

@@ -19,7 +19,10 @@ import { LANGUAGES } from './languages';
 export { defineFeatureCatalogue, type FeatureCatalogue, type Translation, type Tree } from './catalogue';
 
 /** Adds a feature's catalogue to i18next once (every language: they are in the chunk already). */
-export function registerFeatureCatalogue(catalogue: FeatureCatalogue, instance: Pick<I18n, 'hasResourceBundle' | 'addResourceBundle'>): void {
+export function registerFeatureCatalogue(
+  catalogue: FeatureCatalogue,
+  instance: Pick<I18n, 'hasResourceBundle' | 'addResourceBundle'>,
+): void {
   for (const { code } of LANGUAGES) {
     if (!instance.hasResourceBundle(code, catalogue.namespace)) {
       instance.addResourceBundle(code, catalogue.namespace, catalogue.messages[code], true, false);

@@ -23,15 +23,18 @@ export async function setupI18n(options: I18nSetupOptions): Promise<void> {
   const instance = options.instance ?? i18next;
   const language = pickLanguage(options.storage.getItem(STORAGE_KEYS.preferredLanguage), options.browserLanguages);
   try {
-    await instance.use(initReactI18next).use(lazyCatalogueBackend()).init({
-      resources: options.resources ?? bundled,
-      partialBundledLanguages: true,
-      lng: language,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: LANGUAGES.map((l) => l.code),
-      interpolation: { escapeValue: false }, // React escapes
-      returnNull: false,
-    });
+    await instance
+      .use(initReactI18next)
+      .use(lazyCatalogueBackend())
+      .init({
+        resources: options.resources ?? bundled,
+        partialBundledLanguages: true,
+        lng: language,
+        fallbackLng: DEFAULT_LANGUAGE,
+        supportedLngs: LANGUAGES.map((l) => l.code),
+        interpolation: { escapeValue: false }, // React escapes
+        returnNull: false,
+      });
   } catch (cause) {
     console.error('Failed to initialise translations', cause);
     throw new Error('i18n error', { cause });

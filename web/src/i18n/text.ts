@@ -15,7 +15,11 @@ export interface Text {
   changeLanguage: (code: LanguageCode) => void;
 }
 
-export const TextContext = createContext<Text>({ t: (key) => key, language: DEFAULT_LANGUAGE, changeLanguage: () => undefined });
+export const TextContext = createContext<Text>({
+  t: (key) => key,
+  language: DEFAULT_LANGUAGE,
+  changeLanguage: () => undefined,
+});
 
 function lookup(tree: Tree | undefined, key: string): string | null {
   let node: string | Tree | undefined = tree;
@@ -38,7 +42,9 @@ export function translator(catalogues: ReadonlyArray<Tree | undefined>): Transla
       if (text !== null) break;
     }
     if (text === null) return key;
-    return values ? text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole)) : text;
+    return values
+      ? text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
+      : text;
   };
 }
 

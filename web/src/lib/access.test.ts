@@ -3,7 +3,8 @@ import { consumeReturnUrl, decideProtectedAccess, rememberReturnUrl, signedInLan
 import { memoryStorage } from './storage-keys';
 
 const ORIGIN = 'http://acme.localhost:3000';
-const user = (code?: string) => JSON.stringify({ firstName: 'Ada', email: 'ada@acme.test', roles: code ? { role: { code } } : undefined });
+const user = (code?: string) =>
+  JSON.stringify({ firstName: 'Ada', email: 'ada@acme.test', roles: code ? { role: { code } } : undefined });
 
 describe('route guard (spec part 4)', () => {
   it('sends a visitor without a stored user to /signin and remembers where they were going', () => {
@@ -18,19 +19,31 @@ describe('route guard (spec part 4)', () => {
     'sends a non-HOST_ADMIN from %s to /chat and lets HOST_ADMIN in',
     (path) => {
       for (const role of ['ADMIN', 'USER', 'CALLER']) {
-        expect(decideProtectedAccess(path, memoryStorage({ user: user(role) }))).toEqual({ kind: 'redirect', to: '/chat' });
+        expect(decideProtectedAccess(path, memoryStorage({ user: user(role) }))).toEqual({
+          kind: 'redirect',
+          to: '/chat',
+        });
       }
       expect(decideProtectedAccess(path, memoryStorage({ user: user('HOST_ADMIN') }))).toEqual({ kind: 'allow' });
     },
   );
 
   it('sends a user whose stored data cannot be read from a restricted path to /chat', () => {
-    expect(decideProtectedAccess('/companies', memoryStorage({ user: '{not json' }))).toEqual({ kind: 'redirect', to: '/chat' });
-    expect(decideProtectedAccess('/prompts', memoryStorage({ user: '"a string"' }))).toEqual({ kind: 'redirect', to: '/chat' });
+    expect(decideProtectedAccess('/companies', memoryStorage({ user: '{not json' }))).toEqual({
+      kind: 'redirect',
+      to: '/chat',
+    });
+    expect(decideProtectedAccess('/prompts', memoryStorage({ user: '"a string"' }))).toEqual({
+      kind: 'redirect',
+      to: '/chat',
+    });
   });
 
   it('sends a user without a role away from restricted paths', () => {
-    expect(decideProtectedAccess('/audit-logs', memoryStorage({ user: user() }))).toEqual({ kind: 'redirect', to: '/chat' });
+    expect(decideProtectedAccess('/audit-logs', memoryStorage({ user: user() }))).toEqual({
+      kind: 'redirect',
+      to: '/chat',
+    });
   });
 
   it('enforces the other role lists too (users, invoice, custom GPTs, clients, AI features)', () => {
@@ -66,7 +79,9 @@ describe('return URL (spec parts 4 and 5)', () => {
   });
 
   it('is valid for a restricted path only when the stored user is HOST_ADMIN', () => {
-    expect(validReturnUrl(memoryStorage({ user: user('HOST_ADMIN'), returnUrl: '/companies' }), ORIGIN)).toBe('/companies');
+    expect(validReturnUrl(memoryStorage({ user: user('HOST_ADMIN'), returnUrl: '/companies' }), ORIGIN)).toBe(
+      '/companies',
+    );
     expect(validReturnUrl(memoryStorage({ user: user('ADMIN'), returnUrl: '/companies' }), ORIGIN)).toBeNull();
     expect(validReturnUrl(memoryStorage({ user: user('USER'), returnUrl: '/audit-logs?page=2' }), ORIGIN)).toBeNull();
   });
@@ -87,7 +102,9 @@ describe('return URL (spec parts 4 and 5)', () => {
   });
 
   it('takes a signed-in user who opens /signin to the valid return URL, else /chat', () => {
-    expect(signedInLanding(memoryStorage({ user: user('USER'), returnUrl: '/transcripts' }), ORIGIN)).toBe('/transcripts');
+    expect(signedInLanding(memoryStorage({ user: user('USER'), returnUrl: '/transcripts' }), ORIGIN)).toBe(
+      '/transcripts',
+    );
     expect(signedInLanding(memoryStorage({ user: user('USER'), returnUrl: '/companies' }), ORIGIN)).toBe('/chat');
     expect(signedInLanding(memoryStorage({ user: user('USER') }), ORIGIN)).toBe('/chat');
     expect(signedInLanding(memoryStorage(), ORIGIN)).toBeNull();

@@ -26,9 +26,7 @@ export function isPublicPath(pathname: string): boolean {
 }
 
 export type AccessDecision =
-  | { kind: 'allow' }
-  | { kind: 'signin'; returnUrl: string }
-  | { kind: 'redirect'; to: string };
+  { kind: 'allow' } | { kind: 'signin'; returnUrl: string } | { kind: 'redirect'; to: string };
 
 /**
  * A page that needs sign-in: no stored user → remember the path and go to /signin. A path with a

@@ -28,7 +28,15 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 /** A gateway stand-in: a session that is expired until /auth/refresh succeeds. */
-function fakeGateway(options: { refreshStatus?: number; refreshBody?: unknown; staysUnauthorised?: boolean; holdRefresh?: boolean; holdFirstOf?: string } = {}) {
+function fakeGateway(
+  options: {
+    refreshStatus?: number;
+    refreshBody?: unknown;
+    staysUnauthorised?: boolean;
+    holdRefresh?: boolean;
+    holdFirstOf?: string;
+  } = {},
+) {
   const requests: Request[] = [];
   let sessionValid = false;
   let release: () => void = () => undefined;
@@ -48,7 +56,9 @@ function fakeGateway(options: { refreshStatus?: number; refreshBody?: unknown; s
       if (options.holdRefresh) await refreshGate;
       const status = options.refreshStatus ?? 200;
       if (status === 200 && !options.staysUnauthorised) sessionValid = true;
-      return status === 200 ? json(200, { token: 'new' }) : json(status, options.refreshBody ?? { message: 'Invalid refresh token' });
+      return status === 200
+        ? json(200, { token: 'new' })
+        : json(status, options.refreshBody ?? { message: 'Invalid refresh token' });
     }
     if (path === '/api/auth/login') return json(401, { message: 'Invalid email or password' });
     const answer = sessionValid ? json(200, { path }) : json(401, { message: 'Unauthorized' });
@@ -72,7 +82,11 @@ function setup(gateway: ReturnType<typeof fakeGateway>) {
 }
 
 /** A call the base query cannot make (a streamed reply, an upload): plain fetch through the session. */
-function plainCall(session: ReturnType<typeof setup>['session'], gateway: ReturnType<typeof fakeGateway>, path: string) {
+function plainCall(
+  session: ReturnType<typeof setup>['session'],
+  gateway: ReturnType<typeof fakeGateway>,
+  path: string,
+) {
   return session.run(() => gateway.fetchFn(`${baseUrl}${path}`, { method: 'POST' }), {
     unauthorised: (response) => response.status === 401,
     ended: (reason) => new Response(null, { status: 401, statusText: reason }),
@@ -89,7 +103,12 @@ describe('session base query', () => {
       baseQuery({ url: '/transcripts', method: 'GET' }, fakeApi(), {}),
     ]);
     // Both have had their 401 and one refresh is under way before it answers.
-    await until(() => gateway.count('/api/auth/refresh') === 1 && gateway.count('/api/users/profile') === 1 && gateway.count('/api/transcripts') === 1);
+    await until(
+      () =>
+        gateway.count('/api/auth/refresh') === 1 &&
+        gateway.count('/api/users/profile') === 1 &&
+        gateway.count('/api/transcripts') === 1,
+    );
     gateway.release();
     const [profile, transcripts] = await both;
     expect(gateway.count('/api/auth/refresh')).toBe(1);
@@ -107,7 +126,12 @@ describe('session base query', () => {
       plainCall(session, gateway, '/files/upload'),
       baseQuery('/users/profile', fakeApi(), {}),
     ]);
-    await until(() => gateway.count('/api/auth/refresh') === 1 && gateway.count('/api/files/upload') === 1 && gateway.count('/api/users/profile') === 1);
+    await until(
+      () =>
+        gateway.count('/api/auth/refresh') === 1 &&
+        gateway.count('/api/files/upload') === 1 &&
+        gateway.count('/api/users/profile') === 1,
+    );
     gateway.release();
     const [stream, upload, profile] = await all;
     expect([stream.status, upload.status]).toEqual([200, 200]);
@@ -153,10 +177,19 @@ describe('session base query', () => {
   });
 
   it('a refresh refused because the company is suspended ends the session with that reason', async () => {
-    const gateway = fakeGateway({ refreshStatus: 403, refreshBody: { message: "Your company's access is suspended: contact your administrator", code: 'COMPANY_SUSPENDED' } });
+    const gateway = fakeGateway({
+      refreshStatus: 403,
+      refreshBody: {
+        message: "Your company's access is suspended: contact your administrator",
+        code: 'COMPANY_SUSPENDED',
+      },
+    });
     const { baseQuery, ended } = setup(gateway);
     const result = await baseQuery('/users/profile', fakeApi(), {});
-    expect(result.error).toEqual({ status: 401, data: { message: "Your company's access is suspended: contact your administrator" } });
+    expect(result.error).toEqual({
+      status: 401,
+      data: { message: "Your company's access is suspended: contact your administrator" },
+    });
     expect(ended).toEqual([SESSION_ERRORS.companySuspended]);
   });
 
@@ -183,13 +216,19 @@ describe('session base query', () => {
     expect(second.ended).toEqual([]);
     const working = fakeGateway();
     const third = setup(working);
-    expect((await third.baseQuery('/users/profile', fakeApi(), { silent: true })).data).toEqual({ path: '/api/users/profile' });
+    expect((await third.baseQuery('/users/profile', fakeApi(), { silent: true })).data).toEqual({
+      path: '/api/users/profile',
+    });
   });
 
   it('does not refresh when signing in is refused: that 401 is the answer', async () => {
     const gateway = fakeGateway();
     const { baseQuery, ended } = setup(gateway);
-    const result = await baseQuery({ url: '/auth/login', method: 'POST', body: { email: 'a@b.c', password: 'x' } }, fakeApi(), {});
+    const result = await baseQuery(
+      { url: '/auth/login', method: 'POST', body: { email: 'a@b.c', password: 'x' } },
+      fakeApi(),
+      {},
+    );
     expect(result.error).toMatchObject({ status: 401, data: { message: 'Invalid email or password' } });
     expect(gateway.count('/api/auth/refresh')).toBe(0);
     expect(ended).toEqual([]);

@@ -1,14 +1,17 @@
 // The RTK Query base query over the session (lib/session.ts): cookies on every call, the CSRF
 // header, and one session refresh on a 401 followed by one retry.
-import {
-  fetchBaseQuery,
-  type BaseQueryFn,
-  type FetchArgs,
-  type FetchBaseQueryError,
-} from '@reduxjs/toolkit/query';
+import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { CSRF_HEADER, type Session, type SessionOptions } from './session';
 
-export { createSession, CSRF_HEADER, SESSION_ERRORS, type Session, type SessionCall, type SessionEndReason, type SessionOptions } from './session';
+export {
+  createSession,
+  CSRF_HEADER,
+  SESSION_ERRORS,
+  type Session,
+  type SessionCall,
+  type SessionEndReason,
+  type SessionOptions,
+} from './session';
 
 /** Calls that are part of signing in or out, or public: a 401 there is an answer, not an expired session. */
 const NO_REFRESH = /^\/?(auth\/|config\/)/;
@@ -29,7 +32,10 @@ function urlOf(args: Args): string {
 }
 
 /** The RTK Query base query over `session`. */
-export function createSessionBaseQuery(session: Session, options: Pick<SessionOptions, 'baseUrl' | 'fetchFn'>): BaseQueryFn<Args, unknown, FetchBaseQueryError> {
+export function createSessionBaseQuery(
+  session: Session,
+  options: Pick<SessionOptions, 'baseUrl' | 'fetchFn'>,
+): BaseQueryFn<Args, unknown, FetchBaseQueryError> {
   const raw = fetchBaseQuery({
     baseUrl: options.baseUrl,
     credentials: 'include',

@@ -10,13 +10,22 @@ const UNSIGNED = new RegExp(`^${DIGITS}$`);
 const SIGNED = new RegExp(`^-?${DIGITS}$`);
 
 /** Text → credits: zero or more (`signed`: a minus is allowed; `nonZero`: 0 is refused); else `message`. */
-export function creditsText(message: string, { signed = false, nonZero = false }: { signed?: boolean; nonZero?: boolean } = {}) {
-  const text = z.string().trim().regex(signed ? SIGNED : UNSIGNED, message);
+export function creditsText(
+  message: string,
+  { signed = false, nonZero = false }: { signed?: boolean; nonZero?: boolean } = {},
+) {
+  const text = z
+    .string()
+    .trim()
+    .regex(signed ? SIGNED : UNSIGNED, message);
   return (nonZero ? text.refine((value) => Number(value) !== 0, message) : text).transform(Number);
 }
 
 /** Text → credits or null: blank is null (none), else more than 0; else `message`. */
 export function optionalPositiveCreditsText(message: string) {
-  return z.string().trim().refine((value) => value === '' || (UNSIGNED.test(value) && Number(value) > 0), message)
+  return z
+    .string()
+    .trim()
+    .refine((value) => value === '' || (UNSIGNED.test(value) && Number(value) > 0), message)
     .transform((value) => (value === '' ? null : Number(value)));
 }

@@ -6,7 +6,8 @@ import type { ErrorBody } from '@earshot/contracts';
 export function errorMessage(error: unknown): string | null {
   if (error && typeof error === 'object' && 'data' in error) {
     const data = (error as { data?: Partial<ErrorBody> | null }).data;
-    if (data && typeof data === 'object' && typeof data.message === 'string' && data.message.trim()) return data.message;
+    if (data && typeof data === 'object' && typeof data.message === 'string' && data.message.trim())
+      return data.message;
   }
   return null;
 }

@@ -44,4 +44,3 @@ export function settle<T>(answer: JsonAnswer): T {
 
 /** GET `path` (POST with a JSON `body`) under /api: the answer's JSON, or a rejection with its status and body. */
 export const requestJson = async <T>(path: string, body?: unknown): Promise<T> => settle<T>(await sendJson(path, body));
-

@@ -12,7 +12,10 @@ export interface FormErrors {
 
 export const NO_ERRORS: FormErrors = { fields: {}, message: null };
 
-export function formErrorsOf(error: unknown, fieldOfMessage: (message: string) => string | null = () => null): FormErrors {
+export function formErrorsOf(
+  error: unknown,
+  fieldOfMessage: (message: string) => string | null = () => null,
+): FormErrors {
   const fields: Record<string, string> = {};
   // A nested field ('body.settings.theme') is shown at its top-level control.
   for (const { field, message } of serverFieldErrors(error)) fields[field.split('.')[0]!] ??= message;

@@ -14,8 +14,12 @@ interface Issue {
 export function formMessages(t: TFunction) {
   return {
     error: (issue: Issue): string | undefined => {
-      if (issue.code === 'too_small' && issue.origin === 'string') return Number(issue.minimum) <= 1 ? t('formErrors.required') : t('formErrors.tooShort', { min: Number(issue.minimum) });
-      if (issue.code === 'too_big' && issue.origin === 'string') return t('formErrors.tooLong', { max: Number(issue.maximum) });
+      if (issue.code === 'too_small' && issue.origin === 'string')
+        return Number(issue.minimum) <= 1
+          ? t('formErrors.required')
+          : t('formErrors.tooShort', { min: Number(issue.minimum) });
+      if (issue.code === 'too_big' && issue.origin === 'string')
+        return t('formErrors.tooLong', { max: Number(issue.maximum) });
       if (issue.code === 'invalid_format' && issue.format === 'email') return t('formErrors.email');
       return undefined;
     },

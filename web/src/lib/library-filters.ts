@@ -19,7 +19,16 @@ export interface LibraryFilters {
   companyId?: string;
 }
 
-export const FILTER_KEYS = ['tag', 'clientId', 'from', 'to', 'speaker', 'status', 'language', 'companyId'] as const satisfies ReadonlyArray<keyof LibraryFilters>;
+export const FILTER_KEYS = [
+  'tag',
+  'clientId',
+  'from',
+  'to',
+  'speaker',
+  'status',
+  'language',
+  'companyId',
+] as const satisfies ReadonlyArray<keyof LibraryFilters>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,7 +57,8 @@ export function filtersFromParams(params: URLSearchParams): LibraryFilters {
     if (day && DAY.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))) filters[key] = day;
   }
   const status = params.get('status');
-  if (status && (TRANSCRIPTION_STATUSES as readonly string[]).includes(status)) filters.status = status as TranscriptionStatus;
+  if (status && (TRANSCRIPTION_STATUSES as readonly string[]).includes(status))
+    filters.status = status as TranscriptionStatus;
   const language = params.get('language');
   if (language && LANGUAGES.some((item) => item.code === language)) filters.language = language as LanguageCode;
   return filters;

@@ -18,7 +18,8 @@ export interface PrivacyPerson {
   email: string | null;
 }
 
-const subjectOf = (person: PrivacyPerson): PrivacyExportBody => (person.kind === 'user' ? { userId: person.id } : { clientId: person.id });
+const subjectOf = (person: PrivacyPerson): PrivacyExportBody =>
+  person.kind === 'user' ? { userId: person.id } : { clientId: person.id };
 
 // An erasure changes what the users, clients and recordings lists hold: their tags are read again.
 export const privacyApi = api.enhanceEndpoints({ addTagTypes: ['Users', 'Clients', 'Files'] }).injectEndpoints({
@@ -26,8 +27,15 @@ export const privacyApi = api.enhanceEndpoints({ addTagTypes: ['Users', 'Clients
     exportPersonData: build.mutation<{ jobId: string }, PrivacyPerson>({
       query: (person) => ({ url: '/privacy/export', method: 'POST', body: subjectOf(person) }),
     }),
-    erasePerson: build.mutation<{ jobId: string }, { person: PrivacyPerson; recordings: PrivacyEraseBody['recordings'] }>({
-      query: ({ person, recordings }) => ({ url: '/privacy/erase', method: 'POST', body: { ...subjectOf(person), recordings } satisfies PrivacyEraseBody }),
+    erasePerson: build.mutation<
+      { jobId: string },
+      { person: PrivacyPerson; recordings: PrivacyEraseBody['recordings'] }
+    >({
+      query: ({ person, recordings }) => ({
+        url: '/privacy/erase',
+        method: 'POST',
+        body: { ...subjectOf(person), recordings } satisfies PrivacyEraseBody,
+      }),
     }),
     privacyJob: build.query<PrivacyJobDto, string>({
       query: (jobId) => `/privacy/jobs/${encodeURIComponent(jobId)}`,
@@ -43,10 +51,17 @@ export const { useExportPersonDataMutation, useErasePersonMutation } = privacyAp
  * The job, asked again every PRIVACY_POLL_MS while it runs; no more once it is done or failed.
  * `running` is true from the start until then (also before the first answer).
  */
-export function usePrivacyJob(jobId: string | null): { job: PrivacyJobDto | undefined; error: unknown; running: boolean } {
+export function usePrivacyJob(jobId: string | null): {
+  job: PrivacyJobDto | undefined;
+  error: unknown;
+  running: boolean;
+} {
   const [polling, setPolling] = useState(true);
   // Kept up while the tab is in the background: a person may wait for a large export elsewhere.
-  const query = privacyApi.usePrivacyJobQuery(jobId ?? skipToken, { pollingInterval: polling ? PRIVACY_POLL_MS : 0, skipPollingIfUnfocused: false });
+  const query = privacyApi.usePrivacyJobQuery(jobId ?? skipToken, {
+    pollingInterval: polling ? PRIVACY_POLL_MS : 0,
+    skipPollingIfUnfocused: false,
+  });
   // This job's answer only: never the previous job's while a new one is asked for.
   const job = query.currentData;
   const status = job?.status;
@@ -57,6 +72,9 @@ export function usePrivacyJob(jobId: string | null): { job: PrivacyJobDto | unde
 }
 
 /** Services that answered, out of all: the job's progress. */
-export function privacyProgress(job: Pick<PrivacyJobDto, 'parts' | 'pendingServices'>): { done: number; total: number } {
+export function privacyProgress(job: Pick<PrivacyJobDto, 'parts' | 'pendingServices'>): {
+  done: number;
+  total: number;
+} {
   return { done: job.parts.length, total: job.parts.length + job.pendingServices.length };
 }

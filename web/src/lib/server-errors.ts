@@ -27,7 +27,11 @@ export function serverFieldErrors(error: unknown): FieldError[] {
  * Puts each named field's message on that field (react-hook-form's setError) and answers whether
  * any was placed; the caller shows the rest (a toast) when none was.
  */
-export function placeFieldErrors<F extends string>(error: unknown, fields: readonly F[], setError: (field: F, value: { type: 'server'; message: string }) => void): boolean {
+export function placeFieldErrors<F extends string>(
+  error: unknown,
+  fields: readonly F[],
+  setError: (field: F, value: { type: 'server'; message: string }) => void,
+): boolean {
   let placed = false;
   for (const { field, message } of serverFieldErrors(error)) {
     if ((fields as readonly string[]).includes(field)) {

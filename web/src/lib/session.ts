@@ -56,11 +56,17 @@ export function createSession(options: SessionOptions): Session {
     if (refreshing) return { failure: await refreshing, started: false };
     refreshing = (async () => {
       try {
-        const response = await fetchFn(`${options.baseUrl}/auth/refresh`, { method: 'POST', credentials: 'include', headers: CSRF_HEADER });
+        const response = await fetchFn(`${options.baseUrl}/auth/refresh`, {
+          method: 'POST',
+          credentials: 'include',
+          headers: CSRF_HEADER,
+        });
         if (response.ok) generation += 1;
         if (response.ok) return null;
         const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
-        return body?.code === AUTH_CODES.companySuspended ? SESSION_ERRORS.companySuspended : SESSION_ERRORS.refreshFailed;
+        return body?.code === AUTH_CODES.companySuspended
+          ? SESSION_ERRORS.companySuspended
+          : SESSION_ERRORS.refreshFailed;
       } catch {
         return SESSION_ERRORS.refreshFailed;
       }

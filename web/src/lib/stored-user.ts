@@ -9,10 +9,7 @@ import { STORAGE_KEYS, type KeyValueStorage } from './storage-keys';
  */
 export type StoredUser = Loose<UserDto>;
 
-export type StoredUserRead =
-  | { status: 'none' }
-  | { status: 'invalid' }
-  | { status: 'ok'; user: StoredUser };
+export type StoredUserRead = { status: 'none' } | { status: 'invalid' } | { status: 'ok'; user: StoredUser };
 
 /** Reads `user`: absent, unreadable (not JSON or not an object), or a user object. */
 export function readStoredUser(storage: KeyValueStorage): StoredUserRead {
@@ -48,8 +45,6 @@ export function displayName(user: StoredUser | null | undefined): string {
 }
 
 export function initialsOf(user: StoredUser | null | undefined): string {
-  const letters = [user?.firstName, user?.lastName]
-    .map((part) => part?.trim().charAt(0) ?? '')
-    .join('');
+  const letters = [user?.firstName, user?.lastName].map((part) => part?.trim().charAt(0) ?? '').join('');
   return (letters || user?.email?.charAt(0) || '?').toUpperCase();
 }

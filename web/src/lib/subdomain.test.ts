@@ -14,10 +14,18 @@ describe('subdomainOf', () => {
     expect(subdomainOf(host)).toBe(expected);
   });
 
-  it.each(['localhost', 'localhost:3000', 'www.localhost', '127.0.0.1', '192.168.1.20', '[::1]', '::1', '', 'www', '-bad.example.com'])(
-    '%s → none',
-    (host) => {
-      expect(subdomainOf(host)).toBeNull();
-    },
-  );
+  it.each([
+    'localhost',
+    'localhost:3000',
+    'www.localhost',
+    '127.0.0.1',
+    '192.168.1.20',
+    '[::1]',
+    '::1',
+    '',
+    'www',
+    '-bad.example.com',
+  ])('%s → none', (host) => {
+    expect(subdomainOf(host)).toBeNull();
+  });
 });

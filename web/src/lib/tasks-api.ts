@@ -1,7 +1,14 @@
 // Tasks (issue 23): the task pages, the task dialog and the transcript pages (a selection made
 // into a task, an analysis run's action items) share these calls and rules. Only lazy page chunks
 // import this file.
-import type { TaskCreateInput, TaskDto, TaskList, TaskPage, TaskUpdateBody, UserDropdownItem } from '@earshot/contracts';
+import type {
+  TaskCreateInput,
+  TaskDto,
+  TaskList,
+  TaskPage,
+  TaskUpdateBody,
+  UserDropdownItem,
+} from '@earshot/contracts';
 import type { Role, TaskDueFilter, TaskSort, TaskStatus } from '@earshot/contracts/constants';
 import { api } from './api';
 import { queryParams } from './query-params';
@@ -52,7 +59,10 @@ export const tasksApi = api.enhanceEndpoints({ addTagTypes: ['Tasks'] }).injectE
     // Keyset pages in the order the server sorts; each next page after the previous one's cursor.
     tasks: build.infiniteQuery<TaskPage, TaskFilters, string | null>({
       infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
-      query: ({ queryArg, pageParam }) => ({ url: '/tasks', params: { ...taskQuery(queryArg), ...(pageParam ? { cursor: pageParam } : {}) } }),
+      query: ({ queryArg, pageParam }) => ({
+        url: '/tasks',
+        params: { ...taskQuery(queryArg), ...(pageParam ? { cursor: pageParam } : {}) },
+      }),
       providesTags: ['Tasks'],
     }),
     task: build.query<TaskDto, string>({
@@ -80,13 +90,18 @@ export const tasksApi = api.enhanceEndpoints({ addTagTypes: ['Tasks'] }).injectE
       async onQueryStarted({ task, status, from, to }, { dispatch, queryFulfilled }) {
         const moved = { ...task, status };
         const patches = [
-          dispatch(tasksApi.util.updateQueryData('tasks', from, (draft: Pages) => {
-            for (const page of draft.pages) page.items = page.items.filter((item) => item._id !== task._id);
-          })),
-          dispatch(tasksApi.util.updateQueryData('tasks', to, (draft: Pages) => {
-            const first = draft.pages[0];
-            if (first && !draft.pages.some((page) => page.items.some((item) => item._id === task._id))) first.items.unshift(moved);
-          })),
+          dispatch(
+            tasksApi.util.updateQueryData('tasks', from, (draft: Pages) => {
+              for (const page of draft.pages) page.items = page.items.filter((item) => item._id !== task._id);
+            }),
+          ),
+          dispatch(
+            tasksApi.util.updateQueryData('tasks', to, (draft: Pages) => {
+              const first = draft.pages[0];
+              if (first && !draft.pages.some((page) => page.items.some((item) => item._id === task._id)))
+                first.items.unshift(moved);
+            }),
+          ),
         ];
         try {
           await queryFulfilled;
@@ -98,7 +113,11 @@ export const tasksApi = api.enhanceEndpoints({ addTagTypes: ['Tasks'] }).injectE
     }),
     /** Chosen action items of a completed "Action items" run become tasks (answered in the order asked). */
     tasksFromRun: build.mutation<TaskList, { runId: string; items: number[] }>({
-      query: ({ runId, items }) => ({ url: `/tasks/from-run/${encodeURIComponent(runId)}`, method: 'POST', body: { items } }),
+      query: ({ runId, items }) => ({
+        url: `/tasks/from-run/${encodeURIComponent(runId)}`,
+        method: 'POST',
+        body: { items },
+      }),
       invalidatesTags: ['Tasks'],
     }),
     /** The company's people for the assignee picker and names (every role; in a b2c company only oneself). */
@@ -125,14 +144,19 @@ export function mayListMembers(role: Role | null): boolean {
 }
 
 /** Edit and delete: the assignee, the creator and the company's administrators (the server enforces it too). */
-export function mayEditTask(task: Pick<TaskDto, 'assigneeId' | 'createdBy'>, me: { id: string | null; role: Role | null }): boolean {
+export function mayEditTask(
+  task: Pick<TaskDto, 'assigneeId' | 'createdBy'>,
+  me: { id: string | null; role: Role | null },
+): boolean {
   if (me.role === 'ADMIN' || me.role === 'HOST_ADMIN') return true;
   return me.id !== null && (task.assigneeId === me.id || task.createdBy === me.id);
 }
 
 /** A task belongs to its maker's company: the platform administrator, in none, reads and changes tasks but makes none. */
 export function useMayCreateTasks(): boolean {
-  return useAppSelector((state) => typeof state.session.user?.companyId === 'string' && state.session.user.companyId !== '');
+  return useAppSelector(
+    (state) => typeof state.session.user?.companyId === 'string' && state.session.user.companyId !== '',
+  );
 }
 
 export interface Option {
@@ -154,8 +178,8 @@ export function useTaskDirectory() {
   const companyId = role === 'HOST_ADMIN' && typeof user?.companyId === 'string' ? user.companyId : undefined;
   const members = useTaskMembersQuery(companyId, { skip: !mayListMembers(role) });
   const clients = useClientOptionsQuery(companyId, { skip: !mayReadClients(role) });
-  const memberOptions: Option[] | null = mayListMembers(role) ? members.data ?? [] : null;
-  const clientOptions: ClientOption[] | null = mayReadClients(role) ? clients.data ?? [] : null;
+  const memberOptions: Option[] | null = mayListMembers(role) ? (members.data ?? []) : null;
+  const clientOptions: ClientOption[] | null = mayReadClients(role) ? (clients.data ?? []) : null;
   return { me, mayCreate, members: memberOptions, clients: clientOptions };
 }
 

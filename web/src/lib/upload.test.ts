@@ -39,8 +39,18 @@ function fakeGateway() {
 function setup() {
   const gateway = fakeGateway();
   const ended: SessionEndReason[] = [];
-  const session = createSession({ baseUrl: '/api', fetchFn: gateway.fetchFn, onSessionEnd: (reason) => ended.push(reason) });
-  const upload = (name: string) => uploadFile(new File(['RIFF'], name), { session, dispatch: jest.fn() as unknown as Dispatch, XHR: gateway.XHR, onProgress: () => undefined });
+  const session = createSession({
+    baseUrl: '/api',
+    fetchFn: gateway.fetchFn,
+    onSessionEnd: (reason) => ended.push(reason),
+  });
+  const upload = (name: string) =>
+    uploadFile(new File(['RIFF'], name), {
+      session,
+      dispatch: jest.fn() as unknown as Dispatch,
+      XHR: gateway.XHR,
+      onProgress: () => undefined,
+    });
   return { gateway, ended, upload };
 }
 
@@ -54,7 +64,11 @@ describe('upload with the app session', () => {
     const { gateway, ended, upload } = setup();
     const first = upload('a.wav');
     const second = upload('b.wav');
-    await until(() => gateway.log.filter((line) => line.startsWith('xhr')).length === 2 && gateway.log.some((line) => line.startsWith('fetch')));
+    await until(
+      () =>
+        gateway.log.filter((line) => line.startsWith('xhr')).length === 2 &&
+        gateway.log.some((line) => line.startsWith('fetch')),
+    );
     gateway.releaseRefresh();
     const results = await Promise.all([first.done, second.done]);
     expect(results.map((result) => result.ok)).toEqual([true, true]);

@@ -14,8 +14,7 @@ export interface UploadHandle<Body = UploadedFileDto> {
 }
 
 export type UploadResult<Body = UploadedFileDto> =
-  | { ok: true; body: Body }
-  | { ok: false; cancelled: boolean; status: number; message: string | null };
+  { ok: true; body: Body } | { ok: false; cancelled: boolean; status: number; message: string | null };
 
 export interface UploadOptions {
   onProgress: (fraction: number) => void;
@@ -44,39 +43,43 @@ export function uploadFile<Body = UploadedFileDto>(file: File, options: UploadOp
   let current: XMLHttpRequest | null = null;
   let cancelled = false;
 
-  const sendOnce = () => new Promise<UploadResult<Body>>((resolve) => {
-    if (cancelled) return resolve(CANCELLED);
-    const xhr = new XHR();
-    current = xhr;
-    xhr.open('POST', options.url ?? recordingsUrl(options.companyId));
-    xhr.withCredentials = true;
-    for (const [name, value] of Object.entries(CSRF_HEADER)) xhr.setRequestHeader(name, value);
-    xhr.responseType = 'text';
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) options.onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        body = null;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body: body as Body });
-      else {
-        const message = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : null;
-        resolve({ ok: false, cancelled: false, status: xhr.status, message });
-      }
-    };
-    xhr.onerror = () => resolve({ ok: false, cancelled: false, status: 0, message: null });
-    xhr.onabort = () => resolve(CANCELLED);
-    const form = new FormData();
-    // Text fields before the file: the server reads the multipart stream in order.
-    if (options.clientId) form.append('clientId', options.clientId);
-    for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
-    form.append('file', file, file.name);
-    xhr.send(form);
-  });
+  const sendOnce = () =>
+    new Promise<UploadResult<Body>>((resolve) => {
+      if (cancelled) return resolve(CANCELLED);
+      const xhr = new XHR();
+      current = xhr;
+      xhr.open('POST', options.url ?? recordingsUrl(options.companyId));
+      xhr.withCredentials = true;
+      for (const [name, value] of Object.entries(CSRF_HEADER)) xhr.setRequestHeader(name, value);
+      xhr.responseType = 'text';
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) options.onProgress(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        let body: unknown;
+        try {
+          body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+        } catch {
+          body = null;
+        }
+        if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, body: body as Body });
+        else {
+          const message =
+            body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+              ? (body as { message: string }).message
+              : null;
+          resolve({ ok: false, cancelled: false, status: xhr.status, message });
+        }
+      };
+      xhr.onerror = () => resolve({ ok: false, cancelled: false, status: 0, message: null });
+      xhr.onabort = () => resolve(CANCELLED);
+      const form = new FormData();
+      // Text fields before the file: the server reads the multipart stream in order.
+      if (options.clientId) form.append('clientId', options.clientId);
+      for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
+      form.append('file', file, file.name);
+      xhr.send(form);
+    });
 
   const done = options.session.run(sendOnce, {
     unauthorised: (result) => !result.ok && result.status === 401,

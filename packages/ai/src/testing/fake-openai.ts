@@ -20,7 +20,12 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (null for GET). */
-  body: { model?: string; stream?: boolean; messages?: { role: string; content: string }[]; [key: string]: unknown } | null;
+  body: {
+    model?: string;
+    stream?: boolean;
+    messages?: { role: string; content: string }[];
+    [key: string]: unknown;
+  } | null;
   /** Set once the exchange is over: true when the client went away before the answer was complete. */
   aborted: boolean | null;
   /** Resolves when the exchange is over, with `aborted`. */
@@ -126,12 +131,17 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       });
 
       if (record.method === 'GET' && record.path === '/v1/models') {
-        json(response, 200, { object: 'list', data: state.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'earshot-test' })) });
+        json(response, 200, {
+          object: 'list',
+          data: state.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'earshot-test' })),
+        });
         return;
       }
       if (record.method === 'POST' && record.path === '/v1/embeddings') {
         if (state.embeddingsError) {
-          json(response, state.embeddingsError.status, { error: { message: state.embeddingsError.message, type: 'server_error', param: null, code: null } });
+          json(response, state.embeddingsError.status, {
+            error: { message: state.embeddingsError.message, type: 'server_error', param: null, code: null },
+          });
           return;
         }
         const input = record.body?.input;
@@ -139,19 +149,29 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         const model = String(record.body?.model ?? 'fake-embeddings');
         const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
         json(response, 200, {
-          object: 'list', model,
+          object: 'list',
+          model,
           data: texts.map((text, index) => ({ object: 'embedding', index, embedding: state.embed(text, model) })),
           usage: { prompt_tokens: tokens, total_tokens: tokens },
         });
         return;
       }
       if (record.method !== 'POST' || record.path !== '/v1/chat/completions') {
-        json(response, 404, { error: { message: `Unknown path ${record.path}`, type: 'invalid_request_error', param: null, code: null } });
+        json(response, 404, {
+          error: { message: `Unknown path ${record.path}`, type: 'invalid_request_error', param: null, code: null },
+        });
         return;
       }
       const format = (record.body?.response_format as { type?: string } | undefined)?.type;
       if (format && state.refused.includes(format)) {
-        json(response, 400, { error: { message: `response_format.type '${format}' is not supported by this model`, type: 'invalid_request_error', param: 'response_format', code: null } });
+        json(response, 400, {
+          error: {
+            message: `response_format.type '${format}' is not supported by this model`,
+            type: 'invalid_request_error',
+            param: 'response_format',
+            code: null,
+          },
+        });
         return;
       }
       const reply = queue.shift() ?? fallback;
@@ -167,17 +187,36 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const usage = usageFor(reply, record.body);
       if (!record.body?.stream) {
         json(response, 200, {
-          id, object: 'chat.completion', created, model,
-          choices: [{ index: 0, message: { role: 'assistant', content: pieces.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+          id,
+          object: 'chat.completion',
+          created,
+          model,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: pieces.join(''), refusal: null },
+              logprobs: null,
+              finish_reason: 'stop',
+            },
+          ],
           usage,
         });
         return;
       }
 
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      response.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra })}\n\n`;
-      const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
+      const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({
+        index: 0,
+        delta,
+        logprobs: null,
+        finish_reason: finish,
+      });
       response.write(chunk([choice({ role: 'assistant', content: '', refusal: null })]));
       for (const piece of pieces) {
         if (reply.delayMs) await sleep(reply.delayMs);
@@ -195,7 +234,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       if (options?.include_usage) response.write(chunk([], { usage }));
       response.end('data: [DONE]\n\n');
     })().catch((error: unknown) => {
-      if (!response.headersSent) json(response, 500, { error: { message: String(error), type: 'server_error', param: null, code: null } });
+      if (!response.headersSent)
+        json(response, 500, { error: { message: String(error), type: 'server_error', param: null, code: null } });
       else response.destroy();
     });
   });

@@ -4,15 +4,18 @@ import { Id } from '../common';
 import { FormatFieldDto } from './prompts';
 
 /** POST /analysis/transcripts: run one prompt, or every prompt of a pattern (one run per prompt). */
-export const AnalysisRunBody = z.object({
-  fileId: Id,
-  promptId: Id.optional(),
-  patternId: Id.optional(),
-}).strict().superRefine((body, ctx) => {
-  if ((body.promptId === undefined) === (body.patternId === undefined)) {
-    ctx.addIssue({ code: 'custom', path: ['promptId'], message: ANALYSIS_MESSAGES.promptOrPattern });
-  }
-});
+export const AnalysisRunBody = z
+  .object({
+    fileId: Id,
+    promptId: Id.optional(),
+    patternId: Id.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if ((body.promptId === undefined) === (body.patternId === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['promptId'], message: ANALYSIS_MESSAGES.promptOrPattern });
+    }
+  });
 export type AnalysisRunBody = z.infer<typeof AnalysisRunBody>;
 
 /**
@@ -37,11 +40,16 @@ export type AnalysisUsage = z.infer<typeof AnalysisUsage>;
  * One follow-up the built-in "Action items" analysis found in a call (its answer is a list of
  * these, validated like any expected format). `owner` is a name as said in the call; `due` a day.
  */
-export const ActionItem = z.object({
-  title: z.string().trim().min(1).max(200),
-  owner: z.string().trim().max(120).nullish(),
-  due: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish(),
-}).strict();
+export const ActionItem = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    owner: z.string().trim().max(120).nullish(),
+    due: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullish(),
+  })
+  .strict();
 export type ActionItem = z.infer<typeof ActionItem>;
 export const ActionItems = z.array(ActionItem).max(50);
 /** The built-in system prompt whose runs answer action items (seeded by the prompt service; its id is fixed). */

@@ -3,7 +3,9 @@ import { Actor } from '../events/envelope';
 import { PageQuery } from '../common';
 
 /** An ISO-8601 date (2026-01-31) or date-time with offset (2026-01-31T12:00:00Z). */
-const IsoInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO-8601 date or date-time' });
+const IsoInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  error: 'must be an ISO-8601 date or date-time',
+});
 
 /** What the log can be narrowed by; the list and the export take the same filters. */
 export const AuditFilters = z.object({
@@ -12,9 +14,17 @@ export const AuditFilters = z.object({
   /** The actor's e-mail, exact (case-insensitive). */
   actorEmail: z.string().trim().toLowerCase().min(1).max(254).optional(),
   /** An exact type (`user.signed_in`) or a prefix ending in a dot (`user.`). */
-  type: z.string().trim().regex(/^[a-z_]+(\.[a-z_]*)?$/, 'must be an event type like user.signed_in or a prefix like user.').optional(),
+  type: z
+    .string()
+    .trim()
+    .regex(/^[a-z_]+(\.[a-z_]*)?$/, 'must be an event type like user.signed_in or a prefix like user.')
+    .optional(),
   /** The domain of what the event is about: user, company, file, transcript... */
-  targetType: z.string().trim().regex(/^[a-z_]+$/, 'must be a target type like company').optional(),
+  targetType: z
+    .string()
+    .trim()
+    .regex(/^[a-z_]+$/, 'must be a target type like company')
+    .optional(),
   targetId: z.string().trim().min(1).max(64).optional(),
   /** Inclusive lower bound on occurredAt; a bare date means its start (UTC). */
   from: IsoInstant.optional(),
@@ -37,7 +47,10 @@ export const AuditQuery = AuditFilters.extend({
   pageSize: PageQuery.shape.pageSize,
   cursor: Cursor.optional(),
   /** `false`: a page without `total`/`totalPages` (null), skipping the count over the whole filter. */
-  withTotal: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  withTotal: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
 }).strict();
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
@@ -83,9 +96,17 @@ export type AuditPage = z.infer<typeof AuditPage>;
  * Which hash chain to verify: a company's (its id), or with no companyId the platform's own
  * entries (HOST_ADMIN) or, for a company's ADMIN, their own company's.
  */
-export const AuditVerifyQuery = z.object({
-  companyId: z.string().trim().min(1).max(64).regex(/^\P{Cc}*$/u, 'must not contain control characters').optional(),
-}).strict();
+export const AuditVerifyQuery = z
+  .object({
+    companyId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^\P{Cc}*$/u, 'must not contain control characters')
+      .optional(),
+  })
+  .strict();
 export type AuditVerifyQuery = z.infer<typeof AuditVerifyQuery>;
 
 /**

@@ -53,10 +53,17 @@ export const TemporaryPasswordResponse = z.object({ temporaryPassword: z.string(
 export type TemporaryPasswordResponse = z.infer<typeof TemporaryPasswordResponse>;
 
 /** Password policy (PASSWORD_RULES): long passphrases welcome, bounded so hashing cannot be abused. */
-export const Password = z.string()
+export const Password = z
+  .string()
   .min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`)
   .max(PASSWORD_RULES.maxLength, `must be at most ${PASSWORD_RULES.maxLength} characters`);
-export const Domain = z.string().trim().toLowerCase().min(1).max(63).regex(/^[a-z0-9-]+$/, 'must be a subdomain (letters, digits, dashes)');
+export const Domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(63)
+  .regex(/^[a-z0-9-]+$/, 'must be a subdomain (letters, digits, dashes)');
 /** Where uploaded images are served (the file service's uploads route). */
 export const UPLOADED_IMAGE_PREFIX = '/api/uploads/';
 const UPLOADED_IMAGE = /^\/api\/uploads\/(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\-/]+$/;
@@ -66,24 +73,31 @@ const AVATAR_URL = /^\/api\/users\/avatars\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-
  * javascript:, data:, file:, http: and anything else would run, leak or mix content where the
  * console shows it.
  */
-export const Avatar = z.string().trim().max(2048).refine((value) => {
-  if (value.startsWith(UPLOADED_IMAGE_PREFIX)) return UPLOADED_IMAGE.test(value);
-  if (value.startsWith(AVATAR_URL_PREFIX)) return AVATAR_URL.test(value);
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
-}, `must be an uploaded picture (${AVATAR_URL_PREFIX}...), an uploaded image (${UPLOADED_IMAGE_PREFIX}...) or an https:// URL`).nullable();
+export const Avatar = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => {
+    if (value.startsWith(UPLOADED_IMAGE_PREFIX)) return UPLOADED_IMAGE.test(value);
+    if (value.startsWith(AVATAR_URL_PREFIX)) return AVATAR_URL.test(value);
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' && url.username === '' && url.password === '';
+    } catch {
+      return false;
+    }
+  }, `must be an uploaded picture (${AVATAR_URL_PREFIX}...), an uploaded image (${UPLOADED_IMAGE_PREFIX}...) or an https:// URL`)
+  .nullable();
 
-export const LoginBody = z.object({
-  email: Email,
-  // Checked against the stored hash only: no policy here, so old passwords still sign in.
-  password: z.string().min(1).max(200),
-  domain: Domain.optional(),
-  remember: z.boolean().optional(),
-}).strict();
+export const LoginBody = z
+  .object({
+    email: Email,
+    // Checked against the stored hash only: no policy here, so old passwords still sign in.
+    password: z.string().min(1).max(200),
+    domain: Domain.optional(),
+    remember: z.boolean().optional(),
+  })
+  .strict();
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const LoginResponse = z.object({ user: UserDto });
@@ -99,13 +113,22 @@ export type ChangeRequiredPasswordBody = z.infer<typeof ChangeRequiredPasswordBo
 export const RefreshBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).strict();
 export const RefreshResponse = z.object({ token: z.string(), refreshToken: z.string().optional() });
 
-export const TwoStepCode = z.string().trim().regex(/^\d{6}$/, 'must be 6 digits');
+export const TwoStepCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'must be 6 digits');
 export const TwoStepSetupResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export const TwoStepEnableBody = z.object({ code: TwoStepCode }).strict();
 /** A one-time recovery code: ten letters and digits, the dash optional (shown as xxxxx-xxxxx). */
-export const RecoveryCode = z.string().trim().toLowerCase().regex(/^[a-z0-9]{5}-?[a-z0-9]{5}$/, 'must be a recovery code (xxxxx-xxxxx)');
+export const RecoveryCode = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9]{5}-?[a-z0-9]{5}$/, 'must be a recovery code (xxxxx-xxxxx)');
 /** At the sign-in step and to turn two-step off: a code from the app, or one of the recovery codes. */
-export const TwoStepAnyCode = z.union([TwoStepCode, RecoveryCode], { message: 'must be 6 digits or a recovery code (xxxxx-xxxxx)' });
+export const TwoStepAnyCode = z.union([TwoStepCode, RecoveryCode], {
+  message: 'must be 6 digits or a recovery code (xxxxx-xxxxx)',
+});
 export const TwoStepVerifyBody = z.object({ code: TwoStepAnyCode }).strict();
 export type TwoStepVerifyBody = z.infer<typeof TwoStepVerifyBody>;
 export const TwoStepDisableBody = z.object({ code: TwoStepAnyCode }).strict();
@@ -141,57 +164,80 @@ export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponse>;
 
 /** The auth service's public signing keys (RFC 7517), Ed25519 only. */
 export const JwksResponse = z.object({
-  keys: z.array(z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') })),
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+    }),
+  ),
 });
 export type JwksResponse = z.infer<typeof JwksResponse>;
 
-export const ProviderDto = z.object({ id: z.enum(['google', 'x']), name: z.string(), enabled: z.boolean(), startUrl: z.string().optional() });
+export const ProviderDto = z.object({
+  id: z.enum(['google', 'x']),
+  name: z.string(),
+  enabled: z.boolean(),
+  startUrl: z.string().optional(),
+});
 export type ProviderDto = z.infer<typeof ProviderDto>;
 export const ProvidersResponse = z.object({ providers: z.array(ProviderDto) });
 export type ProvidersResponse = z.infer<typeof ProvidersResponse>;
 
-export const ProfileUpdateBody = z.object({
-  firstName: Name(100).optional(),
-  lastName: Name(100).optional(),
-  avatar: Avatar.optional(),
-  language: z.enum(LANGUAGES).nullable().optional(),
-}).strict();
+export const ProfileUpdateBody = z
+  .object({
+    firstName: Name(100).optional(),
+    lastName: Name(100).optional(),
+    avatar: Avatar.optional(),
+    language: z.enum(LANGUAGES).nullable().optional(),
+  })
+  .strict();
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
 
-export const ChangePasswordBody = z.object({ currentPassword: z.string().min(1).max(200), newPassword: Password }).strict();
+export const ChangePasswordBody = z
+  .object({ currentPassword: z.string().min(1).max(200), newPassword: Password })
+  .strict();
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
 const INVITE_OR_PASSWORD = 'give either a password or invite: true, not both';
 /** The register body's fields (forms pick from these); RegisterUserBody adds the rule between them. */
-export const RegisterUserFields = z.object({
-  firstName: Name(100),
-  lastName: Name(100),
-  email: Email,
-  /** Left out (without invite): a one-time password is made, answered once, and must be changed at the first sign-in. */
-  password: Password.optional(),
-  /** true instead of a password: the person is mailed an invitation link to choose their own (status invited until then). */
-  invite: z.literal(true).optional(),
-  role: z.enum(ROLES),
-  companyId: Id.optional(),
-  avatar: Avatar.optional(),
-}).strict();
+export const RegisterUserFields = z
+  .object({
+    firstName: Name(100),
+    lastName: Name(100),
+    email: Email,
+    /** Left out (without invite): a one-time password is made, answered once, and must be changed at the first sign-in. */
+    password: Password.optional(),
+    /** true instead of a password: the person is mailed an invitation link to choose their own (status invited until then). */
+    invite: z.literal(true).optional(),
+    role: z.enum(ROLES),
+    companyId: Id.optional(),
+    avatar: Avatar.optional(),
+  })
+  .strict();
 export const RegisterUserBody = RegisterUserFields.superRefine((body, ctx) => {
-  if (body.invite && body.password !== undefined) ctx.addIssue({ code: 'custom', path: ['invite'], message: INVITE_OR_PASSWORD });
+  if (body.invite && body.password !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['invite'], message: INVITE_OR_PASSWORD });
 });
 export type RegisterUserBody = z.infer<typeof RegisterUserBody>;
 
-export const UpdateUserBody = z.object({
-  firstName: Name(100).optional(),
-  lastName: Name(100).optional(),
-  email: Email.optional(),
-  avatar: Avatar.optional(),
-  role: z.enum(ROLES).optional(),
-  status: z.enum(SETTABLE_USER_STATUSES).optional(),
-  /** HOST_ADMIN only: move the user to another company (null for platform administrators). */
-  companyId: Id.nullable().optional(),
-  /** Set a new password for the user; their sessions end. */
-  password: Password.optional(),
-}).strict();
+export const UpdateUserBody = z
+  .object({
+    firstName: Name(100).optional(),
+    lastName: Name(100).optional(),
+    email: Email.optional(),
+    avatar: Avatar.optional(),
+    role: z.enum(ROLES).optional(),
+    status: z.enum(SETTABLE_USER_STATUSES).optional(),
+    /** HOST_ADMIN only: move the user to another company (null for platform administrators). */
+    companyId: Id.nullable().optional(),
+    /** Set a new password for the user; their sessions end. */
+    password: Password.optional(),
+  })
+  .strict();
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 export const UserListQuery = PageQuery.extend({
@@ -208,7 +254,12 @@ export const UserDropdownItem = z.object({ _id: z.string(), name: z.string(), em
 export type UserDropdownItem = z.infer<typeof UserDropdownItem>;
 
 /** Every role, and whether the caller may give it (a company administrator never gives HOST_ADMIN). */
-export const RoleDto = z.object({ code: z.enum(ROLES), name: z.string(), description: z.string(), assignable: z.boolean() });
+export const RoleDto = z.object({
+  code: z.enum(ROLES),
+  name: z.string(),
+  description: z.string(),
+  assignable: z.boolean(),
+});
 export type RoleDto = z.infer<typeof RoleDto>;
 
 /** Consumer users: the people of companies of type b2c (HOST_ADMIN). */

@@ -24,13 +24,15 @@ export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
 export const ConversationList = paginated(ConversationDto);
 export type ConversationList = z.infer<typeof ConversationList>;
 
-export const CreateConversationBody = z.object({
-  title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional(),
-  /** Binds the conversation to one recording the caller may see (404 otherwise): every answer is about it. */
-  fileId: Id.optional(),
-  /** A conversation with a custom GPT the caller may chat with (enabled, visible to them; 404 otherwise). */
-  customGptId: Id.optional(),
-}).strict();
+export const CreateConversationBody = z
+  .object({
+    title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax).optional(),
+    /** Binds the conversation to one recording the caller may see (404 otherwise): every answer is about it. */
+    fileId: Id.optional(),
+    /** A conversation with a custom GPT the caller may chat with (enabled, visible to them; 404 otherwise). */
+    customGptId: Id.optional(),
+  })
+  .strict();
 export const RenameConversationBody = z.object({ title: z.string().trim().min(1).max(CHAT_LIMITS.titleMax) }).strict();
 export type CreateConversationBody = z.infer<typeof CreateConversationBody>;
 export type RenameConversationBody = z.infer<typeof RenameConversationBody>;
@@ -66,7 +68,11 @@ export type FileCitationDto = z.infer<typeof FileCitationDto>;
 export const CitationDto = z.union([FileCitationDto, TranscriptCitationDto]);
 export type CitationDto = z.infer<typeof CitationDto>;
 
-export const UsageDto = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() });
+export const UsageDto = z.object({
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  totalTokens: z.number().int(),
+});
 export type UsageDto = z.infer<typeof UsageDto>;
 
 export const MessageDto = z.object({
@@ -89,13 +95,18 @@ export const MessageList = z.object({ items: z.array(MessageDto) });
 export type MessageList = z.infer<typeof MessageList>;
 
 export const ChatStreamParams = z.object({ id: Id }).strict();
-export const ChatStreamBody = z.object({
-  message: z.string().max(CHAT_LIMITS.messageMax, CHAT_MESSAGES.tooLong).refine((m) => m.trim().length > 0, CHAT_MESSAGES.emptyMessage),
-  /** A chat model id from GET /chat/models, or 'built-in'; absent = the default chat model. */
-  modelId: z.union([Id, z.literal(BUILT_IN_MODEL_ID)]).optional(),
-  /** Replace the conversation's last assistant reply instead of answering a new message. */
-  regenerate: z.boolean().optional(),
-}).strict();
+export const ChatStreamBody = z
+  .object({
+    message: z
+      .string()
+      .max(CHAT_LIMITS.messageMax, CHAT_MESSAGES.tooLong)
+      .refine((m) => m.trim().length > 0, CHAT_MESSAGES.emptyMessage),
+    /** A chat model id from GET /chat/models, or 'built-in'; absent = the default chat model. */
+    modelId: z.union([Id, z.literal(BUILT_IN_MODEL_ID)]).optional(),
+    /** Replace the conversation's last assistant reply instead of answering a new message. */
+    regenerate: z.boolean().optional(),
+  })
+  .strict();
 export type ChatStreamBody = z.infer<typeof ChatStreamBody>;
 
 /**
@@ -118,11 +129,22 @@ export type AnalysisConversations = z.infer<typeof AnalysisConversations>;
  * JSON `data:` line: `start` once, `delta` per piece of text, then exactly one of `done` or
  * `error` (the partial reply is stored either way).
  */
-export const StreamStartEvent = z.object({ userMessageId: z.string(), model: z.string(), builtIn: z.boolean(), title: z.string(), conversationId: z.string() });
+export const StreamStartEvent = z.object({
+  userMessageId: z.string(),
+  model: z.string(),
+  builtIn: z.boolean(),
+  title: z.string(),
+  conversationId: z.string(),
+});
 export type StreamStartEvent = z.infer<typeof StreamStartEvent>;
 export const StreamDeltaEvent = z.object({ text: z.string() });
 export type StreamDeltaEvent = z.infer<typeof StreamDeltaEvent>;
-export const StreamDoneEvent = z.object({ messageId: z.string(), status: z.enum(MESSAGE_STATUSES), usage: UsageDto.nullable(), citations: z.array(CitationDto) });
+export const StreamDoneEvent = z.object({
+  messageId: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  usage: UsageDto.nullable(),
+  citations: z.array(CitationDto),
+});
 export type StreamDoneEvent = z.infer<typeof StreamDoneEvent>;
 export const StreamErrorEvent = z.object({ messageId: z.string().nullable(), message: z.string() });
 export type StreamErrorEvent = z.infer<typeof StreamErrorEvent>;
@@ -134,11 +156,19 @@ export const ChatModelsDto = z.object({
 });
 export type ChatModelsDto = z.infer<typeof ChatModelsDto>;
 
-export const FeedbackBody = z.object({
-  messageId: Id,
-  rating: z.enum(['up', 'down']),
-  comment: z.string().trim().max(CHAT_LIMITS.commentMax).optional(),
-}).strict();
+export const FeedbackBody = z
+  .object({
+    messageId: Id,
+    rating: z.enum(['up', 'down']),
+    comment: z.string().trim().max(CHAT_LIMITS.commentMax).optional(),
+  })
+  .strict();
 export type FeedbackBody = z.infer<typeof FeedbackBody>;
-export const FeedbackDto = z.object({ _id: z.string(), messageId: z.string(), rating: z.enum(['up', 'down']), comment: z.string().nullable(), updatedAt: z.string() });
+export const FeedbackDto = z.object({
+  _id: z.string(),
+  messageId: z.string(),
+  rating: z.enum(['up', 'down']),
+  comment: z.string().nullable(),
+  updatedAt: z.string(),
+});
 export type FeedbackDto = z.infer<typeof FeedbackDto>;

@@ -13,7 +13,9 @@ const SCALE = 10 ** CREDIT_DECIMALS;
 export const CREDIT_AMOUNT_MAX = 1_000_000_000;
 
 /** A number of credits with at most four decimals (more would be silently rounded: refused instead). */
-export const CreditAmount = z.number().finite()
+export const CreditAmount = z
+  .number()
+  .finite()
   .refine((n) => Math.abs(n) <= CREDIT_AMOUNT_MAX, `must be at most ${CREDIT_AMOUNT_MAX} credits`)
   .refine((n) => Math.abs(Math.round(n * SCALE) - n * SCALE) < 1e-6, `must have at most ${CREDIT_DECIMALS} decimals`);
 
@@ -21,11 +23,22 @@ export const CreditAmount = z.number().finite()
 const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 const ModelRef = z.string().trim().min(1).max(128).regex(ONE_LINE, 'must not contain control characters');
 /** A speech engine's name as the transcription service reports it (`pocketsphinx`, `whisper`, `openai`). */
-export const EngineName = z.string().trim().toLowerCase().min(1).max(64).regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an engine name (letters, digits, . _ -)');
+export const EngineName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be an engine name (letters, digits, . _ -)');
 
 /** A calendar day (UTC) `YYYY-MM-DD` that exists. */
-export const DayString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar date');
+export const DayString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'is not a calendar date',
+  );
 /** A calendar month (UTC) `YYYY-MM`. */
 export const MonthString = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month YYYY-MM');
 
@@ -58,22 +71,33 @@ export const PriceHistoryDto = z.array(PriceDto);
 export type PriceHistoryDto = z.infer<typeof PriceHistoryDto>;
 
 /** `POST /pricing`: exactly one of modelId and engine; effectiveFrom defaults to now and is never in the past. */
-export const PriceCreateBody = z.object({
-  modelId: ModelRef.optional(),
-  engine: EngineName.optional(),
-  unit: z.enum(PRICE_UNITS),
-  credits: CreditAmount.refine((n) => n >= 0, 'must be 0 or more'),
-  effectiveFrom: z.string().datetime({ offset: true }).optional(),
-}).strict()
-  .refine((b) => (b.modelId === undefined) !== (b.engine === undefined), { message: 'give exactly one of modelId and engine', path: ['modelId'] });
+export const PriceCreateBody = z
+  .object({
+    modelId: ModelRef.optional(),
+    engine: EngineName.optional(),
+    unit: z.enum(PRICE_UNITS),
+    credits: CreditAmount.refine((n) => n >= 0, 'must be 0 or more'),
+    effectiveFrom: z.string().datetime({ offset: true }).optional(),
+  })
+  .strict()
+  .refine((b) => (b.modelId === undefined) !== (b.engine === undefined), {
+    message: 'give exactly one of modelId and engine',
+    path: ['modelId'],
+  });
 export type PriceCreateBody = z.infer<typeof PriceCreateBody>;
 
 /** ISO 4217 code, e.g. EUR. */
-export const CurrencyCode = z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
-export const CurrencyBody = z.object({
-  currency: CurrencyCode,
-  creditRate: z.number().finite().positive().max(1_000_000),
-}).strict();
+export const CurrencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
+export const CurrencyBody = z
+  .object({
+    currency: CurrencyCode,
+    creditRate: z.number().finite().positive().max(1_000_000),
+  })
+  .strict();
 export type CurrencyBody = z.infer<typeof CurrencyBody>;
 
 // ---------------------------------------------------------------- credits and the ledger
@@ -106,7 +130,10 @@ export type LedgerEntryDto = z.infer<typeof LedgerEntryDto>;
 export const CreditsQuery = PageQuery.strict();
 export type CreditsQuery = z.infer<typeof CreditsQuery>;
 
-export const CreditSettingsDto = z.object({ monthlyBudget: z.number().nullable(), monthlyGrant: z.number().nullable() });
+export const CreditSettingsDto = z.object({
+  monthlyBudget: z.number().nullable(),
+  monthlyGrant: z.number().nullable(),
+});
 export type CreditSettingsDto = z.infer<typeof CreditSettingsDto>;
 
 /** `GET /companies/{id}/credits`: `balance` is what can still be spent (open reservations already taken off). */
@@ -119,32 +146,38 @@ export const CreditsDto = CreditSettingsDto.extend({
 export type CreditsDto = z.infer<typeof CreditsDto>;
 
 /** `POST /companies/{id}/credits`: a positive amount is a grant, a negative one an adjustment. */
-export const CreditGrantBody = z.object({
-  amount: CreditAmount.refine((n) => n !== 0, 'must not be 0'),
-  // NUL bytes are refused for every JSON string by the kit, naming the field.
-  reason: z.string().trim().min(1).max(500),
-}).strict();
+export const CreditGrantBody = z
+  .object({
+    amount: CreditAmount.refine((n) => n !== 0, 'must not be 0'),
+    // NUL bytes are refused for every JSON string by the kit, naming the field.
+    reason: z.string().trim().min(1).max(500),
+  })
+  .strict();
 export type CreditGrantBody = z.infer<typeof CreditGrantBody>;
 export const CreditGrantDto = z.object({ balance: z.number(), reserved: z.number(), entry: LedgerEntryDto });
 export type CreditGrantDto = z.infer<typeof CreditGrantDto>;
 
 const PositiveCredits = CreditAmount.refine((n) => n > 0, 'must be more than 0');
 /** `PUT /companies/{id}/credits/settings`: null switches either off. */
-export const CreditSettingsBody = z.object({
-  /** Credits the company means to spend per calendar month (UTC): its ADMINs are told at 80 % and 100 %. */
-  monthlyBudget: PositiveCredits.nullable(),
-  /** Credits granted by themselves on the 1st of each month (UTC). */
-  monthlyGrant: PositiveCredits.nullable(),
-}).strict();
+export const CreditSettingsBody = z
+  .object({
+    /** Credits the company means to spend per calendar month (UTC): its ADMINs are told at 80 % and 100 %. */
+    monthlyBudget: PositiveCredits.nullable(),
+    /** Credits granted by themselves on the 1st of each month (UTC). */
+    monthlyGrant: PositiveCredits.nullable(),
+  })
+  .strict();
 export type CreditSettingsBody = z.infer<typeof CreditSettingsBody>;
 
 // ---------------------------------------------------------------- usage and statements
 
-export const CreditUsageQuery = z.object({
-  from: DayString.optional(),
-  to: DayString.optional(),
-  userId: z.string().uuid().optional(),
-}).strict();
+export const CreditUsageQuery = z
+  .object({
+    from: DayString.optional(),
+    to: DayString.optional(),
+    userId: z.string().uuid().optional(),
+  })
+  .strict();
 export type CreditUsageQuery = z.infer<typeof CreditUsageQuery>;
 /** `GET /credits/me/usage`: the caller's own charges only. */
 export const MyCreditUsageQuery = CreditUsageQuery.omit({ userId: true }).strict();
@@ -158,7 +191,15 @@ export const CreditUsageDto = z.object({
   total: z.number(),
   byDay: z.array(z.object({ day: z.string(), credits: z.number() })),
   byUser: z.array(z.object({ userId: z.string().nullable(), name: z.string(), credits: z.number() })),
-  byModel: z.array(z.object({ model: z.string(), credits: z.number(), inputTokens: z.number(), outputTokens: z.number(), seconds: z.number() })),
+  byModel: z.array(
+    z.object({
+      model: z.string(),
+      credits: z.number(),
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      seconds: z.number(),
+    }),
+  ),
   byFeature: z.array(z.object({ feature: z.enum(CREDIT_FEATURES), credits: z.number() })),
 });
 export type CreditUsageDto = z.infer<typeof CreditUsageDto>;
@@ -180,10 +221,16 @@ export const StatementDto = z.object({
    * amounts, each rounded when charged, so it may differ from quantity × unitPrice by at most
    * 0.00005 a ledger line.
    */
-  charges: z.array(z.object({
-    feature: z.enum(CREDIT_FEATURES), model: z.string(),
-    unit: z.enum(PRICE_UNITS).nullable(), quantity: z.number().nullable(), unitPrice: z.number().nullable(), credits: z.number(),
-  })),
+  charges: z.array(
+    z.object({
+      feature: z.enum(CREDIT_FEATURES),
+      model: z.string(),
+      unit: z.enum(PRICE_UNITS).nullable(),
+      quantity: z.number().nullable(),
+      unitPrice: z.number().nullable(),
+      credits: z.number(),
+    }),
+  ),
   totalCharges: z.number(),
   closing: z.number(),
 });
@@ -206,7 +253,15 @@ export type MyCreditsDto = z.infer<typeof MyCreditsDto>;
  * transcription of theirs that failed, an analysis run of theirs that finished, a task that
  * mentions them (`@First Last`).
  */
-export const NOTIFICATION_KINDS = ['credits_threshold', 'cap_threshold', 'task_assigned', 'task_due', 'transcription_failed', 'analysis_finished', 'mention'] as const;
+export const NOTIFICATION_KINDS = [
+  'credits_threshold',
+  'cap_threshold',
+  'task_assigned',
+  'task_due',
+  'transcription_failed',
+  'analysis_finished',
+  'mention',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NotificationDto = z.object({

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { GPT_LIMITS, GPT_MESSAGES, GPT_SCOPES, GPT_VISIBILITIES, KNOWLEDGE_FILE_STATUSES, KNOWLEDGE_UPLOAD_TYPES } from '../gpt-constants';
+import {
+  GPT_LIMITS,
+  GPT_MESSAGES,
+  GPT_SCOPES,
+  GPT_VISIBILITIES,
+  KNOWLEDGE_FILE_STATUSES,
+  KNOWLEDGE_UPLOAD_TYPES,
+} from '../gpt-constants';
 import { Id, PageQuery, paginated } from '../common';
 import { Avatar } from './auth';
 
@@ -55,7 +62,8 @@ const gptFields = {
 /** A GPT shown to chosen people names them (a change that leaves userIds out keeps the stored ones). */
 const needsUsers = (partial: boolean) => (body: { visibility?: string; userIds?: string[] }, ctx: z.RefinementCtx) => {
   if (body.visibility !== 'users' || (partial && body.userIds === undefined)) return;
-  if ((body.userIds?.length ?? 0) === 0) ctx.addIssue({ code: 'custom', path: ['userIds'], message: GPT_MESSAGES.usersRequired });
+  if ((body.userIds?.length ?? 0) === 0)
+    ctx.addIssue({ code: 'custom', path: ['userIds'], message: GPT_MESSAGES.usersRequired });
 };
 
 /** POST /custom-gpt (HOST_ADMIN: a platform GPT; ADMIN: their company's). */
@@ -74,7 +82,13 @@ export const CustomGptList = paginated(CustomGptDto);
 export type CustomGptList = z.infer<typeof CustomGptList>;
 
 /** GET /custom-gpt/dropdown: the GPTs the caller may chat with (enabled, visible to them). */
-export const CustomGptOption = CustomGptDto.pick({ _id: true, name: true, description: true, avatar: true, starters: true });
+export const CustomGptOption = CustomGptDto.pick({
+  _id: true,
+  name: true,
+  description: true,
+  avatar: true,
+  starters: true,
+});
 export type CustomGptOption = z.infer<typeof CustomGptOption>;
 export const CustomGptDropdown = z.array(CustomGptOption);
 export type CustomGptDropdown = z.infer<typeof CustomGptDropdown>;

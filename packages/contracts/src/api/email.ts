@@ -49,7 +49,10 @@ export const EmailOverrideBody = EmailTemplateBody.extend({
 export type EmailOverrideBody = z.infer<typeof EmailOverrideBody>;
 
 /** A draft rendered with sample data, for the live preview. */
-export const EmailPreviewBody = EmailTemplateBody.extend({ type: z.enum(EMAIL_TEMPLATE_TYPES), companyId: Id.nullable().optional() }).strict();
+export const EmailPreviewBody = EmailTemplateBody.extend({
+  type: z.enum(EMAIL_TEMPLATE_TYPES),
+  companyId: Id.nullable().optional(),
+}).strict();
 export const RenderedEmailDto = z.object({ subject: z.string(), html: z.string(), text: z.string() });
 export type RenderedEmailDto = z.infer<typeof RenderedEmailDto>;
 
@@ -68,7 +71,10 @@ export const OutgoingMailDto = z.object({
 });
 export type OutgoingMailDto = z.infer<typeof OutgoingMailDto>;
 export const OutgoingMailPage = paginated(OutgoingMailDto);
-export const OutgoingMailDetailDto = OutgoingMailDto.extend({ html: z.string().nullable(), text: z.string().nullable() });
+export const OutgoingMailDetailDto = OutgoingMailDto.extend({
+  html: z.string().nullable(),
+  text: z.string().nullable(),
+});
 export type OutgoingMailDetailDto = z.infer<typeof OutgoingMailDetailDto>;
 export const OutgoingMailQuery = PageQuery.extend({ status: z.enum(MAIL_STATUSES).optional() }).strict();
 export const QueuedMailDto = z.object({ _id: Id, status: z.enum(MAIL_STATUSES) });
@@ -77,5 +83,7 @@ export type QueuedMailDto = z.infer<typeof QueuedMailDto>;
 /** Which notification mails a person wants (their own; security mails are always sent). */
 export const MailPreferencesDto = z.object({ transcriptReady: z.boolean(), transcriptionFailed: z.boolean() });
 export type MailPreferencesDto = z.infer<typeof MailPreferencesDto>;
-export const MailPreferencesBody = MailPreferencesDto.partial().strict().refine((body) => Object.keys(body).length > 0, 'send at least one preference');
+export const MailPreferencesBody = MailPreferencesDto.partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'send at least one preference');
 export type MailPreferencesBody = z.infer<typeof MailPreferencesBody>;

@@ -16,10 +16,12 @@ export const ExportQuery = z.object({ format: z.enum(EXPORT_FORMATS) }).strict()
 export type ExportQuery = z.infer<typeof ExportQuery>;
 
 /** POST /transcripts/export: one file per transcript, in a ZIP. */
-export const BulkExportBody = z.object({
-  fileIds: z.array(Id).min(1).max(EXPORT_BULK_MAX),
-  format: z.enum(EXPORT_FORMATS),
-}).strict();
+export const BulkExportBody = z
+  .object({
+    fileIds: z.array(Id).min(1).max(EXPORT_BULK_MAX),
+    format: z.enum(EXPORT_FORMATS),
+  })
+  .strict();
 export type BulkExportBody = z.infer<typeof BulkExportBody>;
 
 /** The 409 of a transcript that has nothing to export yet (pending, processing, failed). */

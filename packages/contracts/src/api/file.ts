@@ -14,7 +14,13 @@ export const TAG_LENGTH_MAX = 40;
 export const UPLOAD_SPEAKERS_MAX = 10;
 
 /** A tag as stored: trimmed and lower-cased, so "Urgent " and "urgent" are one tag. */
-export const TagName = z.string().trim().toLowerCase().min(1).max(TAG_LENGTH_MAX).regex(ONE_LINE, 'must not contain control characters');
+export const TagName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(TAG_LENGTH_MAX)
+  .regex(ONE_LINE, 'must not contain control characters');
 
 /** Upload answer: the stored file record. `path` is the storage key, `url` where it streams from. */
 export const UploadedFileDto = z.object({
@@ -78,9 +84,11 @@ export const RecordingFilters = z.object({
 });
 export type RecordingFilters = z.infer<typeof RecordingFilters>;
 
-export const FileListQuery = PageQuery.merge(RecordingFilters).extend({
-  status: z.enum(TRANSCRIPTION_STATUSES).optional(),
-}).strict();
+export const FileListQuery = PageQuery.merge(RecordingFilters)
+  .extend({
+    status: z.enum(TRANSCRIPTION_STATUSES).optional(),
+  })
+  .strict();
 export type FileListQuery = z.infer<typeof FileListQuery>;
 export const FileList = paginated(FileItemDto);
 export type FileList = z.infer<typeof FileList>;
@@ -91,12 +99,14 @@ export const CompanyQuery = z.object({ companyId: Id.optional() }).strict();
 export const UploadQuery = CompanyQuery;
 
 /** The multipart text fields the upload accepts besides the file (text, hence the coercion). */
-export const UploadFields = z.object({
-  clientId: Id.optional(),
-  language: z.enum(UPLOAD_LANGUAGES).optional(),
-  /** How many people speak in the recording. */
-  speakers: z.coerce.number().int().min(1).max(UPLOAD_SPEAKERS_MAX).optional(),
-}).strict();
+export const UploadFields = z
+  .object({
+    clientId: Id.optional(),
+    language: z.enum(UPLOAD_LANGUAGES).optional(),
+    /** How many people speak in the recording. */
+    speakers: z.coerce.number().int().min(1).max(UPLOAD_SPEAKERS_MAX).optional(),
+  })
+  .strict();
 export type UploadFields = z.infer<typeof UploadFields>;
 
 // ---------------------------------------------------------------- tags

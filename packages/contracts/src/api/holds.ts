@@ -14,7 +14,12 @@ const REASON_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 /** `PUT /api/files/{id}/hold`, `/api/clients/{id}/hold`, `/api/companies/{id}/hold`: place (true) or lift (false) a hold, with the reason. */
 export const HoldBody = z.strictObject({
   hold: z.boolean(),
-  reason: z.string().trim().min(1).max(HOLD_REASON_MAX).regex(REASON_TEXT, 'must not contain control characters other than tabs and line breaks'),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(HOLD_REASON_MAX)
+    .regex(REASON_TEXT, 'must not contain control characters other than tabs and line breaks'),
 });
 export type HoldBody = z.infer<typeof HoldBody>;
 

@@ -24,18 +24,30 @@ export type InboxItemDto = z.infer<typeof InboxItemDto>;
 export const INBOX_PAGE_SIZE = 30;
 
 /** GET /api/inbox: newest first; `cursor` is the previous page's `nextCursor` (opaque). */
-export const InboxQuery = z.object({
-  cursor: z.string().max(200).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters').optional(),
-  kind: z.enum(INBOX_KINDS).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(INBOX_PAGE_SIZE),
-}).strict();
+export const InboxQuery = z
+  .object({
+    cursor: z
+      .string()
+      .max(200)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+      .optional(),
+    kind: z.enum(INBOX_KINDS).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(INBOX_PAGE_SIZE),
+  })
+  .strict();
 export type InboxQuery = z.infer<typeof InboxQuery>;
 export type InboxQueryInput = z.input<typeof InboxQuery>;
 
-export const InboxPage = z.object({ items: z.array(InboxItemDto), nextCursor: z.string().nullable(), unread: z.number().int() });
+export const InboxPage = z.object({
+  items: z.array(InboxItemDto),
+  nextCursor: z.string().nullable(),
+  unread: z.number().int(),
+});
 export type InboxPage = z.infer<typeof InboxPage>;
 
-export const InboxParams = z.object({ id: z.string().regex(/^[nm]-[0-9a-f-]{36}$/, 'not an inbox message id') }).strict();
+export const InboxParams = z
+  .object({ id: z.string().regex(/^[nm]-[0-9a-f-]{36}$/, 'not an inbox message id') })
+  .strict();
 /** PUT /api/inbox/{id}: read or unread; answers the new unread count. */
 export const InboxUpdateBody = z.object({ read: z.boolean() }).strict();
 export type InboxUpdateBody = z.infer<typeof InboxUpdateBody>;

@@ -5,7 +5,17 @@ import { Id } from '../common';
  * The services that hold a person's data and answer a privacy job with their part; a job is done
  * when each has. (Issue 25: a person's data exported or erased.)
  */
-export const PRIVACY_SERVICES = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'] as const;
+export const PRIVACY_SERVICES = [
+  'auth',
+  'tenant',
+  'file',
+  'transcription',
+  'chat',
+  'prompt',
+  'audit',
+  'messaging',
+  'tasks',
+] as const;
 export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
 
 /** Exactly one of userId / clientId: whose data. */
@@ -28,10 +38,15 @@ export type PrivacyExportBody = z.infer<typeof PrivacyExportBody>;
  * everywhere; 'keep' keeps them under the company with the person's name taken off (uploader or
  * client link cleared).
  */
-export const PrivacyEraseBody = z.object({
-  ...person,
-  recordings: z.enum(['delete', 'keep']).describe("What becomes of the person's recordings: removed, or kept under the company without the person"),
-}).strict().superRefine(exactlyOne);
+export const PrivacyEraseBody = z
+  .object({
+    ...person,
+    recordings: z
+      .enum(['delete', 'keep'])
+      .describe("What becomes of the person's recordings: removed, or kept under the company without the person"),
+  })
+  .strict()
+  .superRefine(exactlyOne);
 export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
 
 /**
@@ -40,7 +55,8 @@ export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
  * The company's and the client's own holds use the messages of every other refused deletion.
  */
 export const ERASE_HOLD_MESSAGES = {
-  recordings: "Some of this person's recordings are under legal hold (their own or their client's): lift the holds, or keep the recordings",
+  recordings:
+    "Some of this person's recordings are under legal hold (their own or their client's): lift the holds, or keep the recordings",
 } as const;
 
 export const PrivacyJobAccepted = z.object({ jobId: Id });

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { MODEL_PURPOSES, PROVIDER_KINDS } from '../constants';
 import { Id, Name, PageQuery, paginated } from '../common';
 
-const BaseUrl = z.string().trim().url().max(2000).refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+const BaseUrl = z
+  .string()
+  .trim()
+  .url()
+  .max(2000)
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
 const ApiKey = z.string().trim().min(1).max(4000);
 
 /** A provider as the API shows it: the key is never returned, only its last four characters. */
@@ -19,24 +24,28 @@ export const AiProviderDto = z.object({
 });
 export type AiProviderDto = z.infer<typeof AiProviderDto>;
 
-export const CreateAiProviderBody = z.object({
-  name: Name(120),
-  kind: z.enum(PROVIDER_KINDS).default('openai-compatible'),
-  baseUrl: BaseUrl,
-  /** Optional: local servers (Ollama, LM Studio) need none. */
-  apiKey: ApiKey.optional(),
-  enabled: z.boolean().default(true),
-}).strict();
+export const CreateAiProviderBody = z
+  .object({
+    name: Name(120),
+    kind: z.enum(PROVIDER_KINDS).default('openai-compatible'),
+    baseUrl: BaseUrl,
+    /** Optional: local servers (Ollama, LM Studio) need none. */
+    apiKey: ApiKey.optional(),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
 export type CreateAiProviderBody = z.infer<typeof CreateAiProviderBody>;
 
 /** PATCH: absent fields stay; `apiKey: null` removes the key. */
-export const UpdateAiProviderBody = z.object({
-  name: Name(120).optional(),
-  kind: z.enum(PROVIDER_KINDS).optional(),
-  baseUrl: BaseUrl.optional(),
-  apiKey: ApiKey.nullable().optional(),
-  enabled: z.boolean().optional(),
-}).strict();
+export const UpdateAiProviderBody = z
+  .object({
+    name: Name(120).optional(),
+    kind: z.enum(PROVIDER_KINDS).optional(),
+    baseUrl: BaseUrl.optional(),
+    apiKey: ApiKey.nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
 export type UpdateAiProviderBody = z.infer<typeof UpdateAiProviderBody>;
 
 export const AiProviderListQuery = PageQuery.extend({ search: z.string().trim().max(200).optional() }).strict();
@@ -70,11 +79,13 @@ const ModelFields = {
   enabled: z.boolean(),
 };
 
-export const CreateAiModelBody = z.object({
-  ...ModelFields,
-  isDefault: ModelFields.isDefault.default(false),
-  enabled: ModelFields.enabled.default(true),
-}).strict();
+export const CreateAiModelBody = z
+  .object({
+    ...ModelFields,
+    isDefault: ModelFields.isDefault.default(false),
+    enabled: ModelFields.enabled.default(true),
+  })
+  .strict();
 export type CreateAiModelBody = z.infer<typeof CreateAiModelBody>;
 
 // Built from the fields without defaults: zod 4 applies a default even inside .partial(), which
@@ -91,7 +102,12 @@ export type AiModelList = z.infer<typeof AiModelList>;
 
 /** GET /ai/config/model/dropdown: enabled models (of enabled providers), for pickers. */
 export const AiModelDropdownQuery = z.object({ purpose: z.enum(MODEL_PURPOSES).optional() }).strict();
-export const AiModelDropdownItem = z.object({ _id: z.string(), name: z.string(), purpose: z.enum(MODEL_PURPOSES), isDefault: z.boolean() });
+export const AiModelDropdownItem = z.object({
+  _id: z.string(),
+  name: z.string(),
+  purpose: z.enum(MODEL_PURPOSES),
+  isDefault: z.boolean(),
+});
 export const AiModelDropdown = z.array(AiModelDropdownItem);
 export type AiModelDropdownItem = z.infer<typeof AiModelDropdownItem>;
 

@@ -24,65 +24,78 @@ const Required = (max: number, message: string) =>
  * One field of a prompt's expected format (spec part 3) with the spec's messages (part 5): the
  * console's form and the server validate with this same schema.
  */
-export const ExpectedFormatField = z.object({
-  name: Required(L.fieldNameMax, M.fieldNameRequired),
-  type: z.enum(FORMAT_FIELD_TYPES),
-  /** Integer fields: `min-max`, e.g. "1-10". */
-  range: Text(50).nullish(),
-  /** Custom fields: the answers the model may give, e.g. positive, neutral, negative. */
-  options: z.array(z.string().trim().min(1).max(L.optionMax).refine(noNul, M.noNul)).max(L.optionsMax).nullish(),
-  description: Required(L.fieldDescriptionMax, M.descriptionRequired),
-}).strict().superRefine((field, ctx) => {
-  if (field.type === 'custom') {
-    const options = field.options ?? [];
-    if (options.length === 0) ctx.addIssue({ code: 'custom', path: ['options'], message: M.optionsRequired });
-    else if (options.length < 2) ctx.addIssue({ code: 'custom', path: ['options'], message: M.optionsTooFew });
-    else if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) ctx.addIssue({ code: 'custom', path: ['options'], message: M.optionsUnique });
-  }
-  if (field.type === 'integer') {
-    const range = field.range ? parseRange(field.range) : null;
-    if (!field.range) ctx.addIssue({ code: 'custom', path: ['range'], message: M.rangeRequired });
-    else if (!range) ctx.addIssue({ code: 'custom', path: ['range'], message: M.rangeFormat });
-    else if (range.min >= range.max) ctx.addIssue({ code: 'custom', path: ['range'], message: M.rangeOrder });
-  }
-});
+export const ExpectedFormatField = z
+  .object({
+    name: Required(L.fieldNameMax, M.fieldNameRequired),
+    type: z.enum(FORMAT_FIELD_TYPES),
+    /** Integer fields: `min-max`, e.g. "1-10". */
+    range: Text(50).nullish(),
+    /** Custom fields: the answers the model may give, e.g. positive, neutral, negative. */
+    options: z.array(z.string().trim().min(1).max(L.optionMax).refine(noNul, M.noNul)).max(L.optionsMax).nullish(),
+    description: Required(L.fieldDescriptionMax, M.descriptionRequired),
+  })
+  .strict()
+  .superRefine((field, ctx) => {
+    if (field.type === 'custom') {
+      const options = field.options ?? [];
+      if (options.length === 0) ctx.addIssue({ code: 'custom', path: ['options'], message: M.optionsRequired });
+      else if (options.length < 2) ctx.addIssue({ code: 'custom', path: ['options'], message: M.optionsTooFew });
+      else if (new Set(options.map((o) => o.toLowerCase())).size !== options.length)
+        ctx.addIssue({ code: 'custom', path: ['options'], message: M.optionsUnique });
+    }
+    if (field.type === 'integer') {
+      const range = field.range ? parseRange(field.range) : null;
+      if (!field.range) ctx.addIssue({ code: 'custom', path: ['range'], message: M.rangeRequired });
+      else if (!range) ctx.addIssue({ code: 'custom', path: ['range'], message: M.rangeFormat });
+      else if (range.min >= range.max) ctx.addIssue({ code: 'custom', path: ['range'], message: M.rangeOrder });
+    }
+  });
 export type ExpectedFormatField = z.infer<typeof ExpectedFormatField>;
 
 /** The fields become the keys of an analysis result, so their names differ. */
-export const ExpectedFormat = z.array(ExpectedFormatField).max(L.fieldsMax).superRefine((fields, ctx) => {
-  const seen = new Set<string>();
-  fields.forEach((field, i) => {
-    if (seen.has(field.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: M.fieldNamesUnique });
-    seen.add(field.name);
+export const ExpectedFormat = z
+  .array(ExpectedFormatField)
+  .max(L.fieldsMax)
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((field, i) => {
+      if (seen.has(field.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: M.fieldNamesUnique });
+      seen.add(field.name);
+    });
   });
-});
 
 /** The prompt text: only the known variables (PROMPT_VARIABLES); an unknown one is named. */
 export const PromptText = Required(L.textMax, 'Prompt text is required').superRefine((text, ctx) => {
   for (const name of promptVariables(text)) {
-    if (!(PROMPT_VARIABLES as readonly string[]).includes(name)) ctx.addIssue({ code: 'custom', message: unknownVariableMessage(name) });
+    if (!(PROMPT_VARIABLES as readonly string[]).includes(name))
+      ctx.addIssue({ code: 'custom', message: unknownVariableMessage(name) });
   }
 });
 
 /** POST /prompts and PUT /prompts/{id} (the whole prompt; a changed content makes a new version). */
-export const PromptBody = z.object({
-  name: Name(L.nameMax).refine(noNul, M.noNul),
-  description: Text(L.descriptionMax).default(''),
-  prompt: PromptText,
-  type: z.enum(PROMPT_TYPES),
-  expectedFormat: ExpectedFormat.default([]),
-  /** null: no scope (shown as 'NA'). */
-  scope: z.enum(PROMPT_SCOPES).nullable().default(null),
-  /** Runnable by everyone, whatever the scope. */
-  isGlobal: z.boolean().default(false),
-  /** Company prompts: the companies whose people may run it. */
-  companies: z.array(Id).max(L.audienceMax).default([]),
-  /** User prompts: the people who may run it. */
-  users: z.array(Id).max(L.audienceMax).default([]),
-}).strict().superRefine((body, ctx) => {
-  if (body.scope === 'company' && body.companies.length === 0) ctx.addIssue({ code: 'custom', path: ['companies'], message: M.companiesRequired });
-  if (body.scope === 'user' && body.users.length === 0) ctx.addIssue({ code: 'custom', path: ['users'], message: M.usersRequired });
-});
+export const PromptBody = z
+  .object({
+    name: Name(L.nameMax).refine(noNul, M.noNul),
+    description: Text(L.descriptionMax).default(''),
+    prompt: PromptText,
+    type: z.enum(PROMPT_TYPES),
+    expectedFormat: ExpectedFormat.default([]),
+    /** null: no scope (shown as 'NA'). */
+    scope: z.enum(PROMPT_SCOPES).nullable().default(null),
+    /** Runnable by everyone, whatever the scope. */
+    isGlobal: z.boolean().default(false),
+    /** Company prompts: the companies whose people may run it. */
+    companies: z.array(Id).max(L.audienceMax).default([]),
+    /** User prompts: the people who may run it. */
+    users: z.array(Id).max(L.audienceMax).default([]),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.scope === 'company' && body.companies.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['companies'], message: M.companiesRequired });
+    if (body.scope === 'user' && body.users.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['users'], message: M.usersRequired });
+  });
 export type PromptBody = z.infer<typeof PromptBody>;
 export type PromptBodyInput = z.input<typeof PromptBody>;
 
@@ -138,7 +151,16 @@ export type PromptList = z.infer<typeof PromptList>;
  * A prompt as the people who may run it see it: what it is and what it answers, never whom else
  * it is shared with.
  */
-export const AvailablePromptDto = PromptDto.pick({ _id: true, name: true, description: true, type: true, expectedFormat: true, scope: true, isGlobal: true, version: true });
+export const AvailablePromptDto = PromptDto.pick({
+  _id: true,
+  name: true,
+  description: true,
+  type: true,
+  expectedFormat: true,
+  scope: true,
+  isGlobal: true,
+  version: true,
+});
 export type AvailablePromptDto = z.infer<typeof AvailablePromptDto>;
 export const AvailablePromptList = paginated(AvailablePromptDto);
 export const AvailablePromptQuery = PageQuery.extend({
@@ -149,12 +171,18 @@ export const AvailablePromptQuery = PageQuery.extend({
 }).strict();
 
 /** An analysis pattern: prompts run together, optionally by themselves. */
-export const PatternBody = z.object({
-  name: Name(L.nameMax).refine(noNul, M.noNul),
-  description: Text(L.descriptionMax).default(''),
-  promptIds: z.array(Id).min(1).max(L.patternPromptsMax).refine((ids) => new Set(ids).size === ids.length, 'must not repeat a prompt'),
-  autoRun: z.enum(PATTERN_AUTO_RUN).default('none'),
-}).strict();
+export const PatternBody = z
+  .object({
+    name: Name(L.nameMax).refine(noNul, M.noNul),
+    description: Text(L.descriptionMax).default(''),
+    promptIds: z
+      .array(Id)
+      .min(1)
+      .max(L.patternPromptsMax)
+      .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a prompt'),
+    autoRun: z.enum(PATTERN_AUTO_RUN).default('none'),
+  })
+  .strict();
 export type PatternBody = z.infer<typeof PatternBody>;
 
 /** POST: a HOST_ADMIN makes a global pattern (companyId null) or one for a company; an ADMIN's is always their company's. */

@@ -20,7 +20,12 @@ export const SearchQuery = RecordingFilters.extend({
   q: z.string().trim().min(1).max(SEARCH_QUERY_MAX).regex(ONE_LINE, 'must not contain control characters'),
   sort: z.enum(SEARCH_SORTS).default('newest'),
   /** The `nextCursor` of the previous page (opaque). */
-  cursor: z.string().min(1).max(300).regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor from nextCursor').optional(),
+  cursor: z
+    .string()
+    .min(1)
+    .max(300)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor from nextCursor')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(20),
 }).strict();
 export type SearchQuery = z.infer<typeof SearchQuery>;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { Id, Name, PageQuery, paginated } from '../common';
-import { BRANDING_KINDS, BRANDING_URL_PREFIX, COMPANY_DATA_SERVICES, FEATURE_KEYS, type FeatureKey } from '../constants';
+import {
+  BRANDING_KINDS,
+  BRANDING_URL_PREFIX,
+  COMPANY_DATA_SERVICES,
+  FEATURE_KEYS,
+  type FeatureKey,
+} from '../constants';
 import { ClientState } from '../events/tenant';
 import { ActiveHoldDto } from './holds';
 
@@ -10,9 +16,38 @@ export const LANGUAGES = ['en', 'fr', 'et', 'lv'] as const;
 
 /** Sub-domains a company may not take: they name the platform itself or common infrastructure. */
 export const RESERVED_DOMAINS = [
-  'www', 'api', 'admin', 'app', 'auth', 'login', 'signin', 'signup', 'localhost', 'mail', 'smtp', 'ftp',
-  'static', 'assets', 'cdn', 'uploads', 'docs', 'status', 'support', 'help', 'host', 'root', 'system',
-  'earshot', 'console', 'dashboard', 'minio', 'kafka', 'gateway', 'test', 'dev', 'staging',
+  'www',
+  'api',
+  'admin',
+  'app',
+  'auth',
+  'login',
+  'signin',
+  'signup',
+  'localhost',
+  'mail',
+  'smtp',
+  'ftp',
+  'static',
+  'assets',
+  'cdn',
+  'uploads',
+  'docs',
+  'status',
+  'support',
+  'help',
+  'host',
+  'root',
+  'system',
+  'earshot',
+  'console',
+  'dashboard',
+  'minio',
+  'kafka',
+  'gateway',
+  'test',
+  'dev',
+  'staging',
 ] as const;
 
 const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -28,7 +63,13 @@ export const ThemeColours = z.object({
 
 /** What an administrator may send as a theme: any subset of the five colours, each a hex colour. */
 export const ThemeInput = z
-  .object({ primary: HexColour, primaryLight: HexColour, primaryDark: HexColour, secondary: HexColour, accent: HexColour })
+  .object({
+    primary: HexColour,
+    primaryLight: HexColour,
+    primaryDark: HexColour,
+    secondary: HexColour,
+    accent: HexColour,
+  })
   .partial()
   .strict();
 
@@ -40,7 +81,8 @@ export const ThemeInput = z
 const INLINE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp|x-icon|vnd\.microsoft\.icon);base64,[A-Za-z0-9+/]+={0,2}$/;
 const UPLOAD_PATH = /^\/uploads\/(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\-/]+$/;
 /** An image uploaded through POST /api/companies/upload (the server names it). */
-export const BRANDING_ASSET_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:png|jpg|webp|ico)$/;
+export const BRANDING_ASSET_NAME =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:png|jpg|webp|ico)$/;
 export const ImageRef = z
   .string()
   .trim()
@@ -68,7 +110,10 @@ export const CompanyDomain = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a DNS label: 1-63 lower-case letters, digits or dashes (not at either end)')
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+    'must be a DNS label: 1-63 lower-case letters, digits or dashes (not at either end)',
+  )
   .refine((d) => !(RESERVED_DOMAINS as readonly string[]).includes(d), 'is reserved');
 
 const MAX_STORAGE_BYTES = Number.MAX_SAFE_INTEGER;
@@ -204,12 +249,20 @@ export type BrandingUploadQuery = z.infer<typeof BrandingUploadQuery>;
 /** Where the uploaded image is served (also set on the company's branding field). */
 export const BrandingUploadDto = z.object({ url: z.string() });
 export type BrandingUploadDto = z.infer<typeof BrandingUploadDto>;
-export const BrandingAssetParams = z.object({ name: z.string().max(64).regex(BRANDING_ASSET_NAME, 'is not an uploaded image name') }).strict();
+export const BrandingAssetParams = z
+  .object({ name: z.string().max(64).regex(BRANDING_ASSET_NAME, 'is not an uploaded image name') })
+  .strict();
 
 export const SubdomainParams = z.object({ subdomain: z.string().trim().toLowerCase().min(1).max(253) }).strict();
 
 /** A catalogue entry; `enabled` is the platform-wide switch (false = killed for every company). */
-export const FeatureDto = z.object({ key: z.string(), name: z.string(), description: z.string(), defaultEnabled: z.boolean(), enabled: z.boolean() });
+export const FeatureDto = z.object({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  defaultEnabled: z.boolean(),
+  enabled: z.boolean(),
+});
 export type FeatureDto = z.infer<typeof FeatureDto>;
 /** A feature of one company: `enabled` is the company's own switch (still off when killed platform-wide). */
 export const CompanyFeatureDto = FeatureDto.omit({ enabled: true }).extend({ enabled: z.boolean() });
@@ -250,19 +303,24 @@ const clientFields = {
   name: Line(120),
   organisation: Line(200).nullable(),
   email: z.string().trim().toLowerCase().max(254).email().nullable(),
-  phone: z.string().trim().regex(/^\+?[0-9][0-9 ().-]{2,31}$/, 'must be a phone number: digits, spaces, ( ) . - and an optional leading +').nullable(),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9][0-9 ().-]{2,31}$/, 'must be a phone number: digits, spaces, ( ) . - and an optional leading +')
+    .nullable(),
   /** The client's id in the company's CRM: unique within the company. */
   externalId: Line(128).nullable(),
-  notes: z.string().trim().max(CLIENT_NOTES_MAX).regex(MULTI_LINE, 'must not contain control characters other than tabs and line breaks').nullable(),
+  notes: z
+    .string()
+    .trim()
+    .max(CLIENT_NOTES_MAX)
+    .regex(MULTI_LINE, 'must not contain control characters other than tabs and line breaks')
+    .nullable(),
   /** A user of the same company who looks after this client. */
   ownerId: Id.nullable(),
 };
 
-export const ClientCreateBody = z
-  .object(clientFields)
-  .partial()
-  .required({ name: true })
-  .strict();
+export const ClientCreateBody = z.object(clientFields).partial().required({ name: true }).strict();
 export type ClientCreateBody = z.infer<typeof ClientCreateBody>;
 
 export const ClientUpdateBody = z

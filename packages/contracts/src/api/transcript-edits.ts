@@ -17,8 +17,20 @@ export const WORD_IDS_MAX = 2000;
  * Speakers' colours, by order (the first speaker of a transcript takes the first): distinct hues of
  * similar weight, readable as text and as waveform overlays in both themes.
  */
-export const SPEAKER_COLORS = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#0891b2', '#dc2626', '#65a30d', '#c026d3', '#475569'] as const;
-export const speakerColor = (index: number): string => SPEAKER_COLORS[((index % SPEAKER_COLORS.length) + SPEAKER_COLORS.length) % SPEAKER_COLORS.length]!;
+export const SPEAKER_COLORS = [
+  '#2563eb',
+  '#db2777',
+  '#059669',
+  '#d97706',
+  '#7c3aed',
+  '#0891b2',
+  '#dc2626',
+  '#65a30d',
+  '#c026d3',
+  '#475569',
+] as const;
+export const speakerColor = (index: number): string =>
+  SPEAKER_COLORS[((index % SPEAKER_COLORS.length) + SPEAKER_COLORS.length) % SPEAKER_COLORS.length]!;
 
 /** One speaker of a transcript as the editor shows it: `name` is SpeakerInfo's `label`. */
 export const TranscriptSpeakerDto = z.object({ speakerId: z.string(), name: z.string(), color: z.string() });
@@ -40,7 +52,18 @@ export const TranscriptPatch = z.object({
 });
 export type TranscriptPatch = z.infer<typeof TranscriptPatch>;
 
-export const TRANSCRIPT_EDIT_KINDS = ['word', 'segment_text', 'segment_speaker', 'split', 'merge_segments', 'speaker_rename', 'speaker_merge', 'replace', 'undo', 'redo'] as const;
+export const TRANSCRIPT_EDIT_KINDS = [
+  'word',
+  'segment_text',
+  'segment_speaker',
+  'split',
+  'merge_segments',
+  'speaker_rename',
+  'speaker_merge',
+  'replace',
+  'undo',
+  'redo',
+] as const;
 export type TranscriptEditKind = (typeof TRANSCRIPT_EDIT_KINDS)[number];
 
 export const SpeakerParams = z.object({ fileId: Id, speakerId: TranscriptItemId }).strict();
@@ -64,14 +87,25 @@ export type SpeakerMergeBody = z.infer<typeof SpeakerMergeBody>;
  * words keep id and times); `speakerId` reassigns the segment, or with `wordIds` (a contiguous run
  * of its words) only those words, splitting the segment around them.
  */
-export const SegmentEditBody = z.object({
-  text: Line(SEGMENT_TEXT_MAX).optional(),
-  speakerId: TranscriptItemId.optional(),
-  wordIds: z.array(TranscriptItemId).min(1).max(WORD_IDS_MAX).optional(),
-}).strict()
-  .refine((b) => b.text !== undefined || b.speakerId !== undefined, { path: ['text'], message: 'give text or speakerId' })
-  .refine((b) => b.wordIds === undefined || b.speakerId !== undefined, { path: ['wordIds'], message: 'wordIds need a speakerId' })
-  .refine((b) => b.wordIds === undefined || b.text === undefined, { path: ['wordIds'], message: 'wordIds cannot be combined with text' });
+export const SegmentEditBody = z
+  .object({
+    text: Line(SEGMENT_TEXT_MAX).optional(),
+    speakerId: TranscriptItemId.optional(),
+    wordIds: z.array(TranscriptItemId).min(1).max(WORD_IDS_MAX).optional(),
+  })
+  .strict()
+  .refine((b) => b.text !== undefined || b.speakerId !== undefined, {
+    path: ['text'],
+    message: 'give text or speakerId',
+  })
+  .refine((b) => b.wordIds === undefined || b.speakerId !== undefined, {
+    path: ['wordIds'],
+    message: 'wordIds need a speakerId',
+  })
+  .refine((b) => b.wordIds === undefined || b.text === undefined, {
+    path: ['wordIds'],
+    message: 'wordIds cannot be combined with text',
+  });
 export type SegmentEditBody = z.infer<typeof SegmentEditBody>;
 
 /** POST .../segments/{segmentId}/split: the new segment starts at `wordId`. */
@@ -83,16 +117,21 @@ export const SegmentMergeBody = z.object({}).strict();
  * POST /transcripts/{fileId}/replace. Without `segmentId` every match is replaced; with it only one
  * match of that segment's text (`occurrence`, 0-based, default the first).
  */
-export const ReplaceBody = z.object({
-  // Not trimmed: a find of " a " differs from "a".
-  find: z.string().min(1).max(FIND_MAX).regex(ONE_LINE, 'must not contain control characters'),
-  replace: z.string().max(FIND_MAX).regex(ONE_LINE, 'must not contain control characters'),
-  matchCase: z.boolean().default(false),
-  wholeWord: z.boolean().default(false),
-  segmentId: TranscriptItemId.optional(),
-  occurrence: z.number().int().min(0).max(10_000).optional(),
-}).strict()
-  .refine((b) => b.occurrence === undefined || b.segmentId !== undefined, { path: ['occurrence'], message: 'occurrence needs a segmentId' });
+export const ReplaceBody = z
+  .object({
+    // Not trimmed: a find of " a " differs from "a".
+    find: z.string().min(1).max(FIND_MAX).regex(ONE_LINE, 'must not contain control characters'),
+    replace: z.string().max(FIND_MAX).regex(ONE_LINE, 'must not contain control characters'),
+    matchCase: z.boolean().default(false),
+    wholeWord: z.boolean().default(false),
+    segmentId: TranscriptItemId.optional(),
+    occurrence: z.number().int().min(0).max(10_000).optional(),
+  })
+  .strict()
+  .refine((b) => b.occurrence === undefined || b.segmentId !== undefined, {
+    path: ['occurrence'],
+    message: 'occurrence needs a segmentId',
+  });
 export type ReplaceBody = z.infer<typeof ReplaceBody>;
 /** `editId` is null when nothing matched (no edit is recorded). */
 export const ReplaceAnswer = z.object({ replaced: z.number().int(), editId: z.string().nullable() });
@@ -115,6 +154,10 @@ export type TranscriptEditsPage = z.infer<typeof TranscriptEditsPage>;
 
 /** GET /transcripts/people: with `fileId`, a stereo call's uploader comes first, marked `uploader`. */
 export const PeopleQuery = z.object({ fileId: Id.optional() }).strict();
-export const KnownPerson = z.object({ name: z.string(), kind: z.enum(['member', 'contact', 'speaker']), uploader: z.literal(true).optional() });
+export const KnownPerson = z.object({
+  name: z.string(),
+  kind: z.enum(['member', 'contact', 'speaker']),
+  uploader: z.literal(true).optional(),
+});
 export type KnownPerson = z.infer<typeof KnownPerson>;
 export const KnownPeople = z.array(KnownPerson);

@@ -3,7 +3,13 @@ import { Id } from '../common';
 import { TRANSCRIPTION_STATUSES } from '../constants';
 
 /** `confidence` (0–1) only when the engine gives one (PocketSphinx and Whisper do; an OpenAI-compatible provider when it sends a word probability). */
-export const TranscriptWord = z.object({ _id: z.string(), text: z.string(), start: z.number(), end: z.number(), confidence: z.number().min(0).max(1).optional() });
+export const TranscriptWord = z.object({
+  _id: z.string(),
+  text: z.string(),
+  start: z.number(),
+  end: z.number(),
+  confidence: z.number().min(0).max(1).optional(),
+});
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
 
 /** Spec part 3: `end` may be missing (to the end of the audio); ours always has it. */
@@ -21,7 +27,12 @@ export type SpeakerSegment = z.infer<typeof SpeakerSegment>;
  * Who speaks: `speaker_0` / `speaker_1` for the channels of a stereo call, labelled Agent / Customer.
  * `label` is the speaker's name (a rename sets it); `color` is `#rrggbb` from a fixed palette, by order.
  */
-export const SpeakerInfo = z.object({ id: z.string(), label: z.string(), channel: z.number().int().nullable(), color: z.string() });
+export const SpeakerInfo = z.object({
+  id: z.string(),
+  label: z.string(),
+  channel: z.number().int().nullable(),
+  color: z.string(),
+});
 export type SpeakerInfo = z.infer<typeof SpeakerInfo>;
 
 /**
@@ -86,7 +97,11 @@ export type OriginalWordsDto = z.infer<typeof OriginalWordsDto>;
 export const FileIdParams = z.object({ fileId: Id }).strict();
 
 /** Word and segment ids are short strings made by the service (`w-<run>-<n>`, `s-<run>-<n>`). */
-export const TranscriptItemId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+export const TranscriptItemId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
 const ItemId = TranscriptItemId;
 export const WordParams = z.object({ transcriptId: Id, wordId: ItemId }).strict();
 
@@ -95,19 +110,34 @@ export const WordEditBody = z.object({ text: z.string().max(1000), speakerSegmen
 export type WordEditBody = z.infer<typeof WordEditBody>;
 
 export const TranscribeBody = z.object({ fileId: Id }).strict();
-export const TranscribeAnswer = z.object({ message: z.string(), fileId: z.string(), status: z.enum(TRANSCRIPTION_STATUSES) });
+export const TranscribeAnswer = z.object({
+  message: z.string(),
+  fileId: z.string(),
+  status: z.enum(TRANSCRIPTION_STATUSES),
+});
 export type TranscribeAnswer = z.infer<typeof TranscribeAnswer>;
 
 /** `transcriptId` may also be the file id (the list's row id); null `clientId` unlinks. */
 export const LinkClientBody = z.object({ transcriptId: Id, clientId: Id.nullable() }).strict();
-export const LinkClientAnswer = z.object({ message: z.string(), transcriptId: z.string(), fileId: z.string(), clientId: z.string().nullable() });
+export const LinkClientAnswer = z.object({
+  message: z.string(),
+  transcriptId: z.string(),
+  fileId: z.string(),
+  clientId: z.string().nullable(),
+});
 
-export const StatusQuery = z.object({
-  /** Comma-separated file ids (at most 200); without it, the company's most recent 1000 files. */
-  fileIds: z.string().max(200 * 37).regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'must be comma-separated file ids').optional(),
-  /** HOST_ADMIN only: one company's files (others always see their own company's). */
-  companyId: Id.optional(),
-}).strict();
+export const StatusQuery = z
+  .object({
+    /** Comma-separated file ids (at most 200); without it, the company's most recent 1000 files. */
+    fileIds: z
+      .string()
+      .max(200 * 37)
+      .regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'must be comma-separated file ids')
+      .optional(),
+    /** HOST_ADMIN only: one company's files (others always see their own company's). */
+    companyId: Id.optional(),
+  })
+  .strict();
 export const StatusItem = z.object({
   fileId: z.string(),
   companyId: z.string(),

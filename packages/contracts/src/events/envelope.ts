@@ -53,7 +53,11 @@ export function defineEvent<T extends string, S extends z.ZodTypeAny>(def: Event
 }
 
 /** A past version whose upcast is typed against its own schema. */
-export function pastVersion<S extends z.ZodTypeAny>(version: number, data: S, upcast: (data: z.infer<S>) => unknown): PastVersion {
+export function pastVersion<S extends z.ZodTypeAny>(
+  version: number,
+  data: S,
+  upcast: (data: z.infer<S>) => unknown,
+): PastVersion {
   return { version, data, next: (value) => upcast(data.parse(value)) };
 }
 
@@ -70,7 +74,10 @@ export class EventVersionError extends Error {
  * Throws EventVersionError when the version is unknown (newer than this build, or never declared)
  * or the data does not match: retrying cannot fix either.
  */
-export function upcastData<S extends z.ZodTypeAny>(def: EventDefinition<string, S>, envelope: { version: number; data: unknown }): z.infer<S> {
+export function upcastData<S extends z.ZodTypeAny>(
+  def: EventDefinition<string, S>,
+  envelope: { version: number; data: unknown },
+): z.infer<S> {
   let version = envelope.version;
   let data: unknown = envelope.data;
   while (version < def.version) {
@@ -79,13 +86,17 @@ export function upcastData<S extends z.ZodTypeAny>(def: EventDefinition<string, 
     try {
       data = past.next(data);
     } catch (error) {
-      throw new EventVersionError(`${def.type} v${version} data does not match its schema: ${(error as Error).message}`);
+      throw new EventVersionError(
+        `${def.type} v${version} data does not match its schema: ${(error as Error).message}`,
+      );
     }
     version += 1;
   }
-  if (version > def.version) throw new EventVersionError(`${def.type} v${version} is newer than this build knows (v${def.version})`);
+  if (version > def.version)
+    throw new EventVersionError(`${def.type} v${version} is newer than this build knows (v${def.version})`);
   const parsed = def.data.safeParse(data);
-  if (!parsed.success) throw new EventVersionError(`${def.type} v${version} data does not match its schema: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new EventVersionError(`${def.type} v${version} data does not match its schema: ${parsed.error.message}`);
   return parsed.data;
 }
 

@@ -5,7 +5,9 @@ const topic = 'earshot.file';
 
 export const fileEvents = [
   defineEvent({
-    type: 'file.uploaded', version: 1, topic,
+    type: 'file.uploaded',
+    version: 1,
+    topic,
     description: 'An audio file was stored; transcription starts from this.',
     data: z.object({
       id: z.string(),
@@ -24,12 +26,20 @@ export const fileEvents = [
     }),
   }),
   defineEvent({
-    type: 'file.tags_changed', version: 1, topic,
+    type: 'file.tags_changed',
+    version: 1,
+    topic,
     description: "A file's tags changed (set on the file, or a tag renamed, merged or deleted across the company).",
-    data: z.object({ id: z.string(), before: z.object({ tags: z.array(z.string()) }), after: z.object({ tags: z.array(z.string()) }) }),
+    data: z.object({
+      id: z.string(),
+      before: z.object({ tags: z.array(z.string()) }),
+      after: z.object({ tags: z.array(z.string()) }),
+    }),
   }),
   defineEvent({
-    type: 'file.deleted', version: 1, topic,
+    type: 'file.deleted',
+    version: 1,
+    topic,
     description: 'A file record and its stored audio were removed.',
     data: z.object({ id: z.string(), storageKey: z.string() }),
   }),

@@ -17,15 +17,31 @@ const retentionApplied = z.object({
 });
 
 /** A `<kind>.hold_changed` event, on the topic of the service that owns the held object. */
-const holdEvent = <T extends string>(type: T, topic: string, description: string) => defineEvent({ type, version: 1, topic, description, data: holdChanged });
+const holdEvent = <T extends string>(type: T, topic: string, description: string) =>
+  defineEvent({ type, version: 1, topic, description, data: holdChanged });
 
 export const holdEvents = [
-  holdEvent('file.hold_changed', 'earshot.file', 'A legal hold was placed on a recording (hold true) or lifted (false); while held nothing deletes it.'),
-  holdEvent('client.hold_changed', 'earshot.tenant', 'A legal hold was placed on a client or lifted; while held, neither the client nor the recordings linked to it are deleted.'),
-  holdEvent('company.hold_changed', 'earshot.tenant', 'A legal hold was placed on a whole company or lifted; while held, nothing of the company is deleted (the company itself included).'),
+  holdEvent(
+    'file.hold_changed',
+    'earshot.file',
+    'A legal hold was placed on a recording (hold true) or lifted (false); while held nothing deletes it.',
+  ),
+  holdEvent(
+    'client.hold_changed',
+    'earshot.tenant',
+    'A legal hold was placed on a client or lifted; while held, neither the client nor the recordings linked to it are deleted.',
+  ),
+  holdEvent(
+    'company.hold_changed',
+    'earshot.tenant',
+    'A legal hold was placed on a whole company or lifted; while held, nothing of the company is deleted (the company itself included).',
+  ),
   defineEvent({
-    type: 'retention.applied', version: 1, topic: 'earshot.retention',
-    description: "A daily retention job removed a company's data that its retention policy made due (each removal also has its own deleted event); sent only when something was removed.",
+    type: 'retention.applied',
+    version: 1,
+    topic: 'earshot.retention',
+    description:
+      "A daily retention job removed a company's data that its retention policy made due (each removal also has its own deleted event); sent only when something was removed.",
     data: retentionApplied,
   }),
 ] as const;

@@ -22,7 +22,21 @@ export { EmailTemplateState } from './mail';
 export { TaskState } from './tasks';
 export { PrivacySubject } from './privacy';
 
-const ALL = [...authEvents, ...tenantEvents, ...fileEvents, ...transcriptionEvents, ...chatEvents, ...promptEvents, ...mailEvents, ...creditEvents, ...policyEvents, ...taskEvents, ...holdEvents, ...privacyEvents, ...keyEvents] as const;
+const ALL = [
+  ...authEvents,
+  ...tenantEvents,
+  ...fileEvents,
+  ...transcriptionEvents,
+  ...chatEvents,
+  ...promptEvents,
+  ...mailEvents,
+  ...creditEvents,
+  ...policyEvents,
+  ...taskEvents,
+  ...holdEvents,
+  ...privacyEvents,
+  ...keyEvents,
+] as const;
 type Definitions = (typeof ALL)[number];
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = ALL;

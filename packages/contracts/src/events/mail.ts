@@ -16,17 +16,52 @@ export const EmailTemplateState = z.object({
 });
 
 export const mailEvents = [
-  defineEvent({ type: 'email_template.created', version: 1, topic, description: "A company's own version of an e-mail template was created.", data: change(EmailTemplateState) }),
-  defineEvent({ type: 'email_template.updated', version: 1, topic, description: 'An e-mail template (a platform default or a company override) was changed.', data: change(EmailTemplateState) }),
-  defineEvent({ type: 'email_template.deleted', version: 1, topic, description: "A company's own version of an e-mail template was deleted; the platform default applies again.", data: change(EmailTemplateState) }),
   defineEvent({
-    type: 'mail.sent', version: 1, topic,
-    description: 'An e-mail left Earshot: handed to the SMTP server, or written as an .eml file when no SMTP server is configured.',
-    data: z.object({ id: z.string(), type: z.string(), to: z.string(), transport: z.enum(['smtp', 'file']), attempts: z.number().int() }),
+    type: 'email_template.created',
+    version: 1,
+    topic,
+    description: "A company's own version of an e-mail template was created.",
+    data: change(EmailTemplateState),
   }),
   defineEvent({
-    type: 'mail.failed', version: 1, topic,
+    type: 'email_template.updated',
+    version: 1,
+    topic,
+    description: 'An e-mail template (a platform default or a company override) was changed.',
+    data: change(EmailTemplateState),
+  }),
+  defineEvent({
+    type: 'email_template.deleted',
+    version: 1,
+    topic,
+    description: "A company's own version of an e-mail template was deleted; the platform default applies again.",
+    data: change(EmailTemplateState),
+  }),
+  defineEvent({
+    type: 'mail.sent',
+    version: 1,
+    topic,
+    description:
+      'An e-mail left Earshot: handed to the SMTP server, or written as an .eml file when no SMTP server is configured.',
+    data: z.object({
+      id: z.string(),
+      type: z.string(),
+      to: z.string(),
+      transport: z.enum(['smtp', 'file']),
+      attempts: z.number().int(),
+    }),
+  }),
+  defineEvent({
+    type: 'mail.failed',
+    version: 1,
+    topic,
     description: 'An e-mail could not be sent after every retry; `reason` is the last error.',
-    data: z.object({ id: z.string(), type: z.string(), to: z.string(), attempts: z.number().int(), reason: z.string() }),
+    data: z.object({
+      id: z.string(),
+      type: z.string(),
+      to: z.string(),
+      attempts: z.number().int(),
+      reason: z.string(),
+    }),
   }),
 ] as const;

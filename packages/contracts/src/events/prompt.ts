@@ -78,80 +78,117 @@ const AnalysisOutcome = z.object({
  */
 export const promptEvents = [
   defineEvent({
-    type: 'ai_provider.created', version: 1, topic,
+    type: 'ai_provider.created',
+    version: 1,
+    topic,
     description: 'The platform administrator added an AI provider.',
     data: change(ProviderState),
   }),
   defineEvent({
-    type: 'ai_provider.updated', version: 1, topic,
+    type: 'ai_provider.updated',
+    version: 1,
+    topic,
     description: "An AI provider's settings or API key changed (the key itself is never on the event).",
     data: change(ProviderState),
   }),
   defineEvent({
-    type: 'ai_provider.deleted', version: 1, topic,
+    type: 'ai_provider.deleted',
+    version: 1,
+    topic,
     description: 'An AI provider (without models) was deleted.',
     data: change(ProviderState),
   }),
   defineEvent({
-    type: 'ai_model.created', version: 1, topic,
-    description: 'A model of a provider was added for a purpose (chat, speech-to-text, embeddings). `prices`, when present, are the prices it starts at (the tenant service sets them; the local-AI servers registered at first start are free).',
+    type: 'ai_model.created',
+    version: 1,
+    topic,
+    description:
+      'A model of a provider was added for a purpose (chat, speech-to-text, embeddings). `prices`, when present, are the prices it starts at (the tenant service sets them; the local-AI servers registered at first start are free).',
     data: change(ModelState).extend({
-      prices: z.array(z.object({ unit: z.enum(PRICE_UNITS), credits: z.number().min(0) })).max(PRICE_UNITS.length).optional(),
+      prices: z
+        .array(z.object({ unit: z.enum(PRICE_UNITS), credits: z.number().min(0) }))
+        .max(PRICE_UNITS.length)
+        .optional(),
     }),
   }),
   defineEvent({
-    type: 'ai_model.updated', version: 1, topic,
+    type: 'ai_model.updated',
+    version: 1,
+    topic,
     description: "A model's settings changed (including losing its default mark to another model).",
     data: change(ModelState),
   }),
   defineEvent({
-    type: 'ai_model.deleted', version: 1, topic,
+    type: 'ai_model.deleted',
+    version: 1,
+    topic,
     description: 'A model was deleted.',
     data: change(ModelState),
   }),
   defineEvent({
-    type: 'prompt.created', version: 1, topic,
+    type: 'prompt.created',
+    version: 1,
+    topic,
     description: 'The platform administrator created a prompt (version 1).',
     data: change(PromptState),
   }),
   defineEvent({
-    type: 'prompt.updated', version: 1, topic,
-    description: "A prompt changed: a new version when its content changed, or who may run it.",
+    type: 'prompt.updated',
+    version: 1,
+    topic,
+    description: 'A prompt changed: a new version when its content changed, or who may run it.',
     data: change(PromptState),
   }),
   defineEvent({
-    type: 'prompt.deleted', version: 1, topic,
+    type: 'prompt.deleted',
+    version: 1,
+    topic,
     description: 'A prompt was deleted (its versions stay for the results made with them).',
     data: change(PromptState),
   }),
   defineEvent({
-    type: 'analysis_pattern.created', version: 1, topic,
+    type: 'analysis_pattern.created',
+    version: 1,
+    topic,
     description: 'An analysis pattern (prompts run together) was created: global (companyId null) or for a company.',
     data: change(PatternState),
   }),
   defineEvent({
-    type: 'analysis_pattern.updated', version: 1, topic,
+    type: 'analysis_pattern.updated',
+    version: 1,
+    topic,
     description: "An analysis pattern's name, prompts or automatic runs changed.",
     data: change(PatternState),
   }),
   defineEvent({
-    type: 'analysis_pattern.deleted', version: 1, topic,
+    type: 'analysis_pattern.deleted',
+    version: 1,
+    topic,
     description: 'An analysis pattern was deleted.',
     data: change(PatternState),
   }),
   defineEvent({
-    type: 'analysis.completed', version: 1, topic,
-    description: 'An analysis run of a transcript completed with a result valid against its prompt version\'s expected format.',
+    type: 'analysis.completed',
+    version: 1,
+    topic,
+    description:
+      "An analysis run of a transcript completed with a result valid against its prompt version's expected format.",
     data: AnalysisOutcome,
   }),
   defineEvent({
-    type: 'analysis.action_items_proposed', version: 1, topic,
-    description: 'A run of the built-in "Action items" prompt found follow-ups in a call (after its analysis.completed): the tasks service keeps them until a person turns some into tasks.',
+    type: 'analysis.action_items_proposed',
+    version: 1,
+    topic,
+    description:
+      'A run of the built-in "Action items" prompt found follow-ups in a call (after its analysis.completed): the tasks service keeps them until a person turns some into tasks.',
     data: z.object({ runId: z.string(), fileId: z.string(), items: ActionItems }),
   }),
   defineEvent({
-    type: 'analysis.failed', version: 1, topic,
-    description: 'An analysis run failed (no chat model, a provider error, or an answer that stayed invalid); tokens already used are counted.',
+    type: 'analysis.failed',
+    version: 1,
+    topic,
+    description:
+      'An analysis run failed (no chat model, a provider error, or an answer that stayed invalid); tokens already used are counted.',
     data: AnalysisOutcome.extend({ reason: z.string() }),
   }),
 ] as const;

@@ -18,12 +18,27 @@ export const TaskState = z.object({
 export type TaskState = z.infer<typeof TaskState>;
 
 export const taskEvents = [
-  defineEvent({ type: 'task.created', version: 1, topic, description: 'A task was created (by hand, from a transcript\'s words or from an analysis run\'s action items).', data: change(TaskState) }),
-  defineEvent({ type: 'task.updated', version: 1, topic, description: 'A task was changed (its status, assignee, due date or text); a changed assignee is notified.', data: change(TaskState) }),
+  defineEvent({
+    type: 'task.created',
+    version: 1,
+    topic,
+    description: "A task was created (by hand, from a transcript's words or from an analysis run's action items).",
+    data: change(TaskState),
+  }),
+  defineEvent({
+    type: 'task.updated',
+    version: 1,
+    topic,
+    description: 'A task was changed (its status, assignee, due date or text); a changed assignee is notified.',
+    data: change(TaskState),
+  }),
   defineEvent({ type: 'task.deleted', version: 1, topic, description: 'A task was deleted.', data: change(TaskState) }),
   defineEvent({
-    type: 'task.fell_due', version: 1, topic,
-    description: 'The morning (UTC) of an open task\'s due date came: its assignee is reminded, once per task and due date.',
+    type: 'task.fell_due',
+    version: 1,
+    topic,
+    description:
+      "The morning (UTC) of an open task's due date came: its assignee is reminded, once per task and due date.",
     data: z.object({ id: z.string(), title: z.string(), assigneeId: z.string(), dueDate: z.string() }),
   }),
 ] as const;

@@ -96,7 +96,9 @@ export function onBatch<T extends EventType>(
  * event comes as a batch of one): the audit log.
  */
 export function onEvery(handle: (events: readonly Envelope[], tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
-  const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => ({ apply: (tx, emit) => handle(envelopes, tx, emit) });
+  const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => ({
+    apply: (tx, emit) => handle(envelopes, tx, emit),
+  });
   return {
     type: '*',
     topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))],
@@ -110,7 +112,11 @@ export interface ConsumerContext {
   readonly schema: string;
   readonly db: Db;
   readonly logger: Logger;
-  applyOnce(consumer: string, envelopes: readonly Envelope[], fn: (tx: Db, emit: Emit, fresh: Envelope[]) => Promise<void>): Promise<void>;
+  applyOnce(
+    consumer: string,
+    envelopes: readonly Envelope[],
+    fn: (tx: Db, emit: Emit, fresh: Envelope[]) => Promise<void>,
+  ): Promise<void>;
 }
 
 export interface ParkedEvent {
@@ -195,7 +201,10 @@ export class EventConsumer {
         for (const envelope of run) if (this.failed.delete(envelope.id)) await this.forget(envelope.id);
         return;
       } catch (error) {
-        this.ctx.logger.warn({ err: error, consumer: this.name, events: run.length }, 'a batch of events failed together; applying them one by one');
+        this.ctx.logger.warn(
+          { err: error, consumer: this.name, events: run.length },
+          'a batch of events failed together; applying them one by one',
+        );
       }
     }
     for (const envelope of run) await this.receive(envelope);
@@ -221,7 +230,11 @@ export class EventConsumer {
     const fresh: PreparedEvent[] = [];
     await this.ctx.applyOnce(this.name, [envelope], async (tx, emit) => {
       for (const [i, event] of events.entries()) {
-        if (event.entity !== undefined && !(await this.isFresh(tx, handlers[i]!.type, event.entity, envelope.occurredAt))) continue;
+        if (
+          event.entity !== undefined &&
+          !(await this.isFresh(tx, handlers[i]!.type, event.entity, envelope.occurredAt))
+        )
+          continue;
         await event.apply(tx, emit);
         fresh.push(event);
       }
@@ -247,31 +260,51 @@ export class EventConsumer {
     const hopeless = error instanceof EventVersionError;
     this.failed.add(envelope.id);
     const t = sql.identifier(this.ctx.schema);
-    const [row] = ((await this.ctx.db.execute(sql`
+    const [row] = (
+      (await this.ctx.db.execute(sql`
       insert into ${t}.parked_events (consumer, event_id, type, envelope, attempts, error)
       values (${this.name}, ${envelope.id}, ${envelope.type}, ${JSON.stringify(envelope)}::jsonb, 1, ${message})
       on conflict (consumer, event_id) do update set attempts = parked_events.attempts + 1, error = excluded.error, failed_at = now()
-      returning attempts, parked_at`)) as unknown as { rows: { attempts: number; parked_at: Date | null }[] }).rows;
+      returning attempts, parked_at`)) as unknown as { rows: { attempts: number; parked_at: Date | null }[] }
+    ).rows;
     const log = { err: error, consumer: this.name, eventId: envelope.id, type: envelope.type, attempts: row!.attempts };
     if (row!.parked_at) return true;
     if (!hopeless && row!.attempts < this.maxAttempts) return false;
-    await this.ctx.db.execute(sql`update ${t}.parked_events set parked_at = now() where consumer = ${this.name} and event_id = ${envelope.id}`);
+    await this.ctx.db.execute(
+      sql`update ${t}.parked_events set parked_at = now() where consumer = ${this.name} and event_id = ${envelope.id}`,
+    );
     this.failed.delete(envelope.id);
     this.ctx.logger.error(log, 'event parked: its handler keeps failing (list and replay with `npm run events`)');
     return true;
   }
 
   private async forget(eventId: string): Promise<void> {
-    await this.ctx.db.execute(sql`delete from ${sql.identifier(this.ctx.schema)}.parked_events where consumer = ${this.name} and event_id = ${eventId}`);
+    await this.ctx.db.execute(
+      sql`delete from ${sql.identifier(this.ctx.schema)}.parked_events where consumer = ${this.name} and event_id = ${eventId}`,
+    );
   }
 
   async parked(): Promise<ParkedEvent[]> {
     const result = (await this.ctx.db.execute(sql`
       select consumer, event_id, type, attempts, error, parked_at from ${sql.identifier(this.ctx.schema)}.parked_events
       where consumer = ${this.name} and parked_at is not null order by parked_at, event_id`)) as unknown as {
-      rows: { consumer: string; event_id: string; type: string; attempts: number; error: string; parked_at: Date | string }[];
+      rows: {
+        consumer: string;
+        event_id: string;
+        type: string;
+        attempts: number;
+        error: string;
+        parked_at: Date | string;
+      }[];
     };
-    return result.rows.map((r) => ({ consumer: r.consumer, eventId: r.event_id, type: r.type, attempts: Number(r.attempts), error: r.error, parkedAt: new Date(r.parked_at) }));
+    return result.rows.map((r) => ({
+      consumer: r.consumer,
+      eventId: r.event_id,
+      type: r.type,
+      attempts: Number(r.attempts),
+      error: r.error,
+      parkedAt: new Date(r.parked_at),
+    }));
   }
 
   /**
@@ -293,7 +326,8 @@ export class EventConsumer {
         outcome.replayed.push(row.event_id);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await this.ctx.db.execute(sql`update ${t}.parked_events set error = ${message}, attempts = attempts + 1, failed_at = now()
+        await this.ctx.db
+          .execute(sql`update ${t}.parked_events set error = ${message}, attempts = attempts + 1, failed_at = now()
           where consumer = ${this.name} and event_id = ${row.event_id}`);
         outcome.failed.push({ eventId: row.event_id, error: message });
       }

@@ -1,4 +1,12 @@
-import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type ITopicConfig, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Consumer,
+  type ConsumerConfig,
+  type ITopicConfig,
+  type Producer,
+} from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
 import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
@@ -43,7 +51,10 @@ export type KafkaTopicCreation = 'create' | 'broker';
  * replication. Creating them explicitly, rather than letting the first publish auto-create them
  * with the broker's defaults, makes the partition count a setting of ours.
  */
-export function kafkaTopicConfigs(topics: readonly string[], settings: { partitions: number; replicationFactor: number }): ITopicConfig[] {
+export function kafkaTopicConfigs(
+  topics: readonly string[],
+  settings: { partitions: number; replicationFactor: number },
+): ITopicConfig[] {
   return [...new Set(topics)].sort().map((topic) => ({
     topic,
     numPartitions: settings.partitions,
@@ -88,7 +99,11 @@ export class KafkaBus implements EventBus {
     await producer.sendBatch({
       topicMessages: [...byTopic].map(([topic, list]) => ({
         topic,
-        messages: list.map((e) => ({ key: e.key, value: JSON.stringify(e.envelope), headers: { type: e.envelope.type } })),
+        messages: list.map((e) => ({
+          key: e.key,
+          value: JSON.stringify(e.envelope),
+          headers: { type: e.envelope.type },
+        })),
       })),
     });
   }
@@ -100,7 +115,11 @@ export class KafkaBus implements EventBus {
    * which the consumers' record of applied events absorbs.
    */
   private async connectProducer(): Promise<Producer> {
-    const settings = { allowAutoTopicCreation: this.autoCreate, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner };
+    const settings = {
+      allowAutoTopicCreation: this.autoCreate,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    };
     const idempotent = this.kafka.producer({ ...settings, idempotent: true });
     try {
       await idempotent.connect();
@@ -108,7 +127,10 @@ export class KafkaBus implements EventBus {
     } catch (error) {
       await idempotent.disconnect();
       if (!(error instanceof Error && error.name === 'KafkaJSBrokerNotFound')) throw error;
-      this.options.logger?.warn({ err: error }, 'the Kafka broker cannot issue producer ids (no controller known): publishing without idempotence');
+      this.options.logger?.warn(
+        { err: error },
+        'the Kafka broker cannot issue producer ids (no controller known): publishing without idempotence',
+      );
       const plain = this.kafka.producer(settings);
       await plain.connect();
       return plain;
@@ -127,7 +149,9 @@ export class KafkaBus implements EventBus {
    */
   async ensureTopics(): Promise<void> {
     if (this.autoCreate) return;
-    const wanted = [...(this.options.topics ?? TOPICS), ...this.subscriptions.flatMap((s) => s.topics)].filter((t) => !this.created.has(t));
+    const wanted = [...(this.options.topics ?? TOPICS), ...this.subscriptions.flatMap((s) => s.topics)].filter(
+      (t) => !this.created.has(t),
+    );
     if (wanted.length === 0) return;
     // Few retries: the broker answered the connection, so a refusal is an answer, not a hiccup,
     // and kafkajs's default back-off would hold every process's start for about 9 s.
@@ -140,7 +164,7 @@ export class KafkaBus implements EventBus {
       this.autoCreate = true;
       this.options.logger?.warn(
         { err: error, topics: wanted },
-        'the Kafka broker refused to create topics (KAFKA_TOPIC_CREATION=create): relying on its auto-creation, so topics get the broker\'s default partitions, not KAFKA_PARTITIONS',
+        "the Kafka broker refused to create topics (KAFKA_TOPIC_CREATION=create): relying on its auto-creation, so topics get the broker's default partitions, not KAFKA_PARTITIONS",
       );
     } finally {
       await admin.disconnect();
@@ -156,13 +180,20 @@ export class KafkaBus implements EventBus {
   }
 
   private async startGroup(group: string, subs: readonly Subscription[]): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: this.autoCreate, ...this.options.group });
+    const consumer = this.kafka.consumer({
+      groupId: group,
+      allowAutoTopicCreation: this.autoCreate,
+      ...this.options.group,
+    });
     this.consumers.push(consumer);
     // kafkajs restarts a consumer after errors it deems retriable only; after any other (a broker's
     // unexpected answer during a rebalance, say) the service would stop reading its events for good.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopping) return;
-      this.options.logger?.error({ err: payload.error, group }, 'Kafka consumer stopped on an error; starting it again');
+      this.options.logger?.error(
+        { err: payload.error, group },
+        'Kafka consumer stopped on an error; starting it again',
+      );
       this.consumers.splice(this.consumers.indexOf(consumer), 1);
       this.restartLater(group, subs);
     });
@@ -182,7 +213,11 @@ export class KafkaBus implements EventBus {
           const envelopes = chunk.flatMap((message) => {
             if (!message.value) return [];
             const parsed = envelopeOf(message.value.toString());
-            if (!parsed) this.options.logger?.error({ topic: batch.topic, offset: message.offset }, 'skipping a message that is not an event envelope');
+            if (!parsed)
+              this.options.logger?.error(
+                { topic: batch.topic, offset: message.offset },
+                'skipping a message that is not an event envelope',
+              );
             return parsed ? [parsed] : [];
           });
           await this.deliverWithRetries(group, targets, envelopes, heartbeat);
@@ -206,7 +241,12 @@ export class KafkaBus implements EventBus {
   }
 
   /** Retries a chunk until it is handled (its events are idempotent), unless the bus is stopping. */
-  private async deliverWithRetries(group: string, targets: readonly Subscription[], envelopes: readonly Envelope[], heartbeat: () => Promise<void>): Promise<void> {
+  private async deliverWithRetries(
+    group: string,
+    targets: readonly Subscription[],
+    envelopes: readonly Envelope[],
+    heartbeat: () => Promise<void>,
+  ): Promise<void> {
     if (envelopes.length === 0) return;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -215,7 +255,10 @@ export class KafkaBus implements EventBus {
       } catch (error) {
         // Shutting down: give up without resolving the offsets; the events are redelivered.
         if (this.stopping) throw error;
-        this.options.logger?.error({ err: error, group, eventId: envelopes[0]!.id, events: envelopes.length }, 'event handler failed; retrying');
+        this.options.logger?.error(
+          { err: error, group, eventId: envelopes[0]!.id, events: envelopes.length },
+          'event handler failed; retrying',
+        );
         await new Promise((r) => setTimeout(r, retryDelay(attempt)));
         // Still alive for the group while retrying, or its partitions would go to another member.
         await heartbeat();

@@ -34,7 +34,12 @@ export class MemoryBus implements EventBus {
   }
 
   async subscribe(subscription: Subscription): Promise<void> {
-    const group = this.groups.get(subscription.group) ?? { topics: new Set(), subscriptions: [], queue: [], draining: false };
+    const group = this.groups.get(subscription.group) ?? {
+      topics: new Set(),
+      subscriptions: [],
+      queue: [],
+      draining: false,
+    };
     subscription.topics.forEach((t) => group.topics.add(t));
     group.subscriptions.push(subscription);
     this.groups.set(subscription.group, group);
@@ -74,7 +79,10 @@ export class MemoryBus implements EventBus {
           group.queue.splice(0, batch.length);
           attempt = 0;
         } catch (error) {
-          this.logger?.error({ err: error, group: name, eventId: batch[0]!.id, events: batch.length }, 'event handler failed; will retry');
+          this.logger?.error(
+            { err: error, group: name, eventId: batch[0]!.id, events: batch.length },
+            'event handler failed; will retry',
+          );
           group.draining = false;
           const timer = setTimeout(() => {
             this.timers.delete(timer);

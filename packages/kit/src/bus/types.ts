@@ -25,7 +25,10 @@ export interface Subscription {
 export const MAX_BATCH = 200;
 
 /** Hands events to a group's subscriptions, in order; a throw leaves the whole batch to be delivered again. */
-export async function deliver(subscriptions: readonly Pick<Subscription, 'handle' | 'handleBatch'>[], envelopes: readonly Envelope[]): Promise<void> {
+export async function deliver(
+  subscriptions: readonly Pick<Subscription, 'handle' | 'handleBatch'>[],
+  envelopes: readonly Envelope[],
+): Promise<void> {
   for (const subscription of subscriptions) {
     if (subscription.handleBatch) await subscription.handleBatch(envelopes);
     else for (const envelope of envelopes) await subscription.handle(envelope);

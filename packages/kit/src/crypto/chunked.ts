@@ -146,7 +146,10 @@ function sealChunk(out: Transform, key: Buffer, header: Buffer, index: number, p
 }
 
 /** Encrypts a stream into the chunked format under `key` (32 bytes). */
-export function encryptingStream(key: Buffer, chunkSize = DEFAULT_CHUNK_BYTES): Transform & { readonly plainBytes: number } {
+export function encryptingStream(
+  key: Buffer,
+  chunkSize = DEFAULT_CHUNK_BYTES,
+): Transform & { readonly plainBytes: number } {
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header, 0);
   header.writeUInt32BE(chunkSize, 4);
@@ -174,16 +177,25 @@ export function encryptingStream(key: Buffer, chunkSize = DEFAULT_CHUNK_BYTES): 
       callback();
     },
   });
-  return Object.defineProperty(stream, 'plainBytes', { get: () => plainBytes }) as Transform & { readonly plainBytes: number };
+  return Object.defineProperty(stream, 'plainBytes', { get: () => plainBytes }) as Transform & {
+    readonly plainBytes: number;
+  };
 }
 
 /** Where the chunks covering a plain range sit in the stored object. */
-export function storedRangeOf(range: ByteRange, chunkSize: number, storedSize: number): { stored: ByteRange; firstChunk: number; lastChunk: number; skip: number } {
+export function storedRangeOf(
+  range: ByteRange,
+  chunkSize: number,
+  storedSize: number,
+): { stored: ByteRange; firstChunk: number; lastChunk: number; skip: number } {
   const firstChunk = Math.floor(range.start / chunkSize);
   const lastChunk = Math.floor(range.end / chunkSize);
   const sealed = chunkSize + TAG_BYTES;
   return {
-    stored: { start: HEADER_BYTES + firstChunk * sealed, end: Math.min(HEADER_BYTES + (lastChunk + 1) * sealed, storedSize) - 1 },
+    stored: {
+      start: HEADER_BYTES + firstChunk * sealed,
+      end: Math.min(HEADER_BYTES + (lastChunk + 1) * sealed, storedSize) - 1,
+    },
     firstChunk,
     lastChunk,
     skip: range.start - firstChunk * chunkSize,
@@ -195,7 +207,11 @@ export function storedRangeOf(range: ByteRange, chunkSize: number, storedSize: n
  * `skip` on. `finalChunk` is the object's last chunk index (sealed as "last"). A chunk that fails
  * authentication errors the stream: never wrong bytes.
  */
-export function decryptingStream(key: Buffer, header: Buffer, opts: { firstChunk: number; finalChunk: number; skip: number; length: number }): Transform {
+export function decryptingStream(
+  key: Buffer,
+  header: Buffer,
+  opts: { firstChunk: number; finalChunk: number; skip: number; length: number },
+): Transform {
   const { chunkSize } = readHeader(header);
   const sealed = chunkSize + TAG_BYTES;
   let index = opts.firstChunk;

@@ -82,8 +82,13 @@ export function sealedEnvelope(sealed: string): SealedEnvelope {
 
 /** A JSONB value that is a sealed envelope (`{"enc": "ef1..."}`, nothing else), not plain data. */
 export function isSealedEnvelope(value: unknown): value is SealedEnvelope {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && Object.keys(value).length === 1 && isSealed((value as { enc?: unknown }).enc);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    isSealed((value as { enc?: unknown }).enc)
+  );
 }
 
 /**
@@ -102,7 +107,15 @@ export class BlindIndex {
 
   constructor(dataKey: Buffer, companyId: string, purpose = 'search') {
     assertKey(dataKey);
-    this.key = Buffer.from(hkdfSync('sha256', dataKey, Buffer.from(companyId, 'utf8'), Buffer.from(`earshot blind index v1:${purpose}`, 'utf8'), 32));
+    this.key = Buffer.from(
+      hkdfSync(
+        'sha256',
+        dataKey,
+        Buffer.from(companyId, 'utf8'),
+        Buffer.from(`earshot blind index v1:${purpose}`, 'utf8'),
+        32,
+      ),
+    );
   }
 
   /** The token of one lexeme (already stemmed by the caller's dictionary), normalised: NFC, lower case, trimmed. */

@@ -93,7 +93,9 @@ export class CompanyKeyRing {
   }
 
   private async row(db: Db, companyId: string): Promise<KeyRow | null> {
-    const result = (await db.execute(sql`select * from ${this.table} where company_id = ${companyId}`)) as unknown as { rows: KeyRow[] };
+    const result = (await db.execute(sql`select * from ${this.table} where company_id = ${companyId}`)) as unknown as {
+      rows: KeyRow[];
+    };
     return result.rows[0] ?? null;
   }
 
@@ -103,15 +105,23 @@ export class CompanyKeyRing {
    */
   async assertStartable(db: Db): Promise<void> {
     if (this.master.configured) return;
-    const result = (await db.execute(sql`select count(*)::int as n from ${this.table} where wrapped_key is not null or encrypt`)) as unknown as { rows: { n: number }[] };
+    const result = (await db.execute(
+      sql`select count(*)::int as n from ${this.table} where wrapped_key is not null or encrypt`,
+    )) as unknown as { rows: { n: number }[] };
     if ((result.rows[0]?.n ?? 0) > 0) {
-      throw new ConfigError([`ENCRYPTION_MASTER_KEY: the ${this.service} service holds encrypted data of ${result.rows[0]!.n} company(ies); set ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE to the master key they were wrapped with`]);
+      throw new ConfigError([
+        `ENCRYPTION_MASTER_KEY: the ${this.service} service holds encrypted data of ${result.rows[0]!.n} company(ies); set ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE to the master key they were wrapped with`,
+      ]);
     }
   }
 
   /** company.policies_changed: the encryption switch; turning it on creates the data key at once. */
   handlers(): HandlerSpec[] {
-    return [on('company.policies_changed', (event, tx) => this.applyPolicies(tx, event), { entity: (event) => event.data.id })];
+    return [
+      on('company.policies_changed', (event, tx) => this.applyPolicies(tx, event), {
+        entity: (event) => event.data.id,
+      }),
+    ];
   }
 
   private async applyPolicies(tx: Db, event: EventOf<'company.policies_changed'>): Promise<void> {
@@ -121,7 +131,9 @@ export class CompanyKeyRing {
     const existing = await this.row(tx, companyId);
     this.cache.delete(companyId);
     if (!existing && !encrypt) return;
-    const wrapped = existing?.wrapped_key ?? (encrypt && this.master.configured ? this.master.wrap(companyId, randomBytes(32)) : null);
+    const wrapped =
+      existing?.wrapped_key ??
+      (encrypt && this.master.configured ? this.master.wrap(companyId, randomBytes(32)) : null);
     const masterId = wrapped ? MasterKeys.idOfWrapped(wrapped) : null;
     // Turned on: what was stored before is encrypted by the background pass, which starts from 'running'.
     const state = encrypt && existing?.encrypt !== true ? 'running' : (existing?.progress_state ?? 'idle');
@@ -141,7 +153,8 @@ export class CompanyKeyRing {
   /** The company's data key, or null when it has none (never had encryption on, or it was destroyed). */
   async dataKey(db: Db, companyId: string): Promise<Buffer | null> {
     const entry = await this.cached(db, companyId);
-    if (entry.encrypt && !entry.key) throw new KeyUnavailableError('Encryption is on for this company but no master key is configured');
+    if (entry.encrypt && !entry.key)
+      throw new KeyUnavailableError('Encryption is on for this company but no master key is configured');
     return entry.key;
   }
 
@@ -178,7 +191,9 @@ export class CompanyKeyRing {
   }
 
   private async destroyed(db: Db, companyId: string): Promise<boolean> {
-    const result = (await db.execute(sql`select 1 from ${this.tombstones} where company_id = ${companyId}`)) as unknown as { rows: unknown[] };
+    const result = (await db.execute(
+      sql`select 1 from ${this.tombstones} where company_id = ${companyId}`,
+    )) as unknown as { rows: unknown[] };
     return result.rows.length > 0;
   }
 
@@ -189,7 +204,9 @@ export class CompanyKeyRing {
     // Turned on while no master key was configured: the key is made once there is one.
     if (row?.encrypt && !row.wrapped_key && this.master.configured) {
       const wrapped = this.master.wrap(companyId, randomBytes(32));
-      await db.execute(sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${companyId} and wrapped_key is null`);
+      await db.execute(
+        sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${companyId} and wrapped_key is null`,
+      );
       row = await this.row(db, companyId);
     }
     const entry = {
@@ -210,12 +227,21 @@ export class CompanyKeyRing {
    */
   async destroy(tx: Db, companyId: string, emit: Emit, actor = SYSTEM_ACTOR): Promise<void> {
     this.cache.delete(companyId);
-    const result = (await tx.execute(sql`delete from ${this.table} where company_id = ${companyId} returning wrapped_key`)) as unknown as { rows: { wrapped_key: string | null }[] };
+    const result = (await tx.execute(
+      sql`delete from ${this.table} where company_id = ${companyId} returning wrapped_key`,
+    )) as unknown as { rows: { wrapped_key: string | null }[] };
     if (result.rows.length) {
-      await tx.execute(sql`insert into ${this.tombstones} (company_id, destroyed_at) values (${companyId}, now()) on conflict (company_id) do nothing`);
+      await tx.execute(
+        sql`insert into ${this.tombstones} (company_id, destroyed_at) values (${companyId}, now()) on conflict (company_id) do nothing`,
+      );
     }
     if (result.rows.some((row) => row.wrapped_key)) {
-      emit({ type: 'company.key_destroyed', companyId, actor, data: { companyId, service: this.service, reason: 'company_deleted' } });
+      emit({
+        type: 'company.key_destroyed',
+        companyId,
+        actor,
+        data: { companyId, service: this.service, reason: 'company_deleted' },
+      });
     }
   }
 
@@ -226,12 +252,16 @@ export class CompanyKeyRing {
 
   /** Companies whose existing data the background pass still has to encrypt. */
   async pending(db: Db): Promise<string[]> {
-    const result = (await db.execute(sql`select company_id from ${this.table} where encrypt and progress_state = 'running' and wrapped_key is not null`)) as unknown as { rows: { company_id: string }[] };
+    const result = (await db.execute(
+      sql`select company_id from ${this.table} where encrypt and progress_state = 'running' and wrapped_key is not null`,
+    )) as unknown as { rows: { company_id: string }[] };
     return result.rows.map((row) => row.company_id);
   }
 
   async saveProgress(db: Db, companyId: string, progress: EncryptionProgress): Promise<void> {
-    await db.execute(sql`update ${this.table} set progress_state = ${progress.state}, progress_done = ${progress.done}, progress_total = ${progress.total} where company_id = ${companyId} and encrypt`);
+    await db.execute(
+      sql`update ${this.table} set progress_state = ${progress.state}, progress_done = ${progress.done}, progress_total = ${progress.total} where company_id = ${companyId} and encrypt`,
+    );
   }
 
   /**
@@ -241,10 +271,14 @@ export class CompanyKeyRing {
    */
   async rotate(db: Db): Promise<number> {
     if (!this.master.configured) throw new KeyUnavailableError('No master key is configured to rotate to');
-    const result = (await db.execute(sql`select company_id, wrapped_key from ${this.table} where wrapped_key is not null and master_key_id is distinct from ${this.master.currentId}`)) as unknown as { rows: { company_id: string; wrapped_key: string }[] };
+    const result = (await db.execute(
+      sql`select company_id, wrapped_key from ${this.table} where wrapped_key is not null and master_key_id is distinct from ${this.master.currentId}`,
+    )) as unknown as { rows: { company_id: string; wrapped_key: string }[] };
     for (const row of result.rows) {
       const wrapped = this.master.wrap(row.company_id, this.master.unwrap(row.company_id, row.wrapped_key));
-      await db.execute(sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${row.company_id} and wrapped_key = ${row.wrapped_key}`);
+      await db.execute(
+        sql`update ${this.table} set wrapped_key = ${wrapped}, master_key_id = ${this.master.currentId} where company_id = ${row.company_id} and wrapped_key = ${row.wrapped_key}`,
+      );
     }
     this.cache.clear();
     return result.rows.length;
@@ -260,7 +294,11 @@ export interface WrappedCompanyKey {
 /** The file service's internal route for a company's audio key (distributed mode, never behind the gateway). */
 export const COMPANY_AUDIO_KEY_PATH = '/internal/files/companies/:companyId/key';
 /** Its answer: the key still wrapped (each process unwraps it with its own master key), never the data key. */
-export const CompanyKeyAnswer = z.object({ encrypt: z.boolean(), wrappedKey: z.string().nullable(), destroyed: z.boolean() });
+export const CompanyKeyAnswer = z.object({
+  encrypt: z.boolean(),
+  wrappedKey: z.string().nullable(),
+  destroyed: z.boolean(),
+});
 export type CompanyKeyAnswer = z.infer<typeof CompanyKeyAnswer>;
 
 /**
@@ -275,22 +313,34 @@ export function remoteCompanyKeys(baseUrl: string, token: string, master: Master
   const origin = baseUrl.replace(/\/+$/, '');
   const cache = new Map<string, KeyEntry & { at: number }>();
   const fetchEntry = async (companyId: string): Promise<KeyEntry> => {
-    const response = await fetch(`${origin}${COMPANY_AUDIO_KEY_PATH.replace(':companyId', encodeURIComponent(companyId))}`, {
-      headers: { [INTERNAL_TOKEN_HEADER]: token },
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const response = await fetch(
+      `${origin}${COMPANY_AUDIO_KEY_PATH.replace(':companyId', encodeURIComponent(companyId))}`,
+      {
+        headers: { [INTERNAL_TOKEN_HEADER]: token },
+        redirect: 'error',
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+    );
     if (response.status === 404) {
       await response.body?.cancel();
       return { key: null, encrypt: false, known: false };
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new KeyUnavailableError(`The file service did not answer the audio key of company ${companyId} (${response.status})`);
+      throw new KeyUnavailableError(
+        `The file service did not answer the audio key of company ${companyId} (${response.status})`,
+      );
     }
     const answer = CompanyKeyAnswer.parse(await response.json());
-    if (answer.encrypt && !answer.wrappedKey) throw new KeyUnavailableError('Encryption is on for this company but the file service has no master key configured');
-    return { key: answer.wrappedKey ? master.unwrap(companyId, answer.wrappedKey) : null, encrypt: answer.encrypt, known: true };
+    if (answer.encrypt && !answer.wrappedKey)
+      throw new KeyUnavailableError(
+        'Encryption is on for this company but the file service has no master key configured',
+      );
+    return {
+      key: answer.wrappedKey ? master.unwrap(companyId, answer.wrappedKey) : null,
+      encrypt: answer.encrypt,
+      known: true,
+    };
   };
   const entry = async (companyId: string): Promise<KeyEntry> => {
     const hit = cache.get(companyId);

@@ -16,7 +16,11 @@ export const encryptionConfigShape = {
   ENCRYPTION_MASTER_KEY_FILE: z.string().min(1).optional(),
   ENCRYPTION_PREVIOUS_MASTER_KEY: z.string().regex(HEX_KEY, 'must be 64 hex characters (32 bytes)').optional(),
 };
-export type EncryptionConfig = { ENCRYPTION_MASTER_KEY?: string; ENCRYPTION_MASTER_KEY_FILE?: string; ENCRYPTION_PREVIOUS_MASTER_KEY?: string };
+export type EncryptionConfig = {
+  ENCRYPTION_MASTER_KEY?: string;
+  ENCRYPTION_MASTER_KEY_FILE?: string;
+  ENCRYPTION_PREVIOUS_MASTER_KEY?: string;
+};
 
 export class KeyUnavailableError extends Error {
   constructor(message: string) {
@@ -49,7 +53,10 @@ export class MasterKeys {
   }
 
   wrap(companyId: string, dataKey: Buffer): string {
-    if (!this.currentId) throw new KeyUnavailableError('No master key is configured (ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE)');
+    if (!this.currentId)
+      throw new KeyUnavailableError(
+        'No master key is configured (ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE)',
+      );
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
     cipher.setAAD(Buffer.from(companyId));
@@ -85,7 +92,9 @@ export class MasterKeys {
  */
 export function masterKeysFrom(config: EncryptionConfig): MasterKeys {
   if (config.ENCRYPTION_MASTER_KEY && config.ENCRYPTION_MASTER_KEY_FILE) {
-    throw new ConfigError(['ENCRYPTION_MASTER_KEY_FILE: give either ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE, not both']);
+    throw new ConfigError([
+      'ENCRYPTION_MASTER_KEY_FILE: give either ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE, not both',
+    ]);
   }
   let hex = config.ENCRYPTION_MASTER_KEY;
   if (config.ENCRYPTION_MASTER_KEY_FILE) {
@@ -93,11 +102,16 @@ export function masterKeysFrom(config: EncryptionConfig): MasterKeys {
     try {
       text = readFileSync(config.ENCRYPTION_MASTER_KEY_FILE, 'utf8').trim();
     } catch (error) {
-      throw new ConfigError([`ENCRYPTION_MASTER_KEY_FILE: cannot read ${config.ENCRYPTION_MASTER_KEY_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+      throw new ConfigError([
+        `ENCRYPTION_MASTER_KEY_FILE: cannot read ${config.ENCRYPTION_MASTER_KEY_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      ]);
     }
-    if (!HEX_KEY.test(text)) throw new ConfigError(['ENCRYPTION_MASTER_KEY_FILE: the file must hold 64 hex characters (32 bytes)']);
+    if (!HEX_KEY.test(text))
+      throw new ConfigError(['ENCRYPTION_MASTER_KEY_FILE: the file must hold 64 hex characters (32 bytes)']);
     hex = text;
   }
-  const previous = config.ENCRYPTION_PREVIOUS_MASTER_KEY ? [Buffer.from(config.ENCRYPTION_PREVIOUS_MASTER_KEY, 'hex')] : [];
+  const previous = config.ENCRYPTION_PREVIOUS_MASTER_KEY
+    ? [Buffer.from(config.ENCRYPTION_PREVIOUS_MASTER_KEY, 'hex')]
+    : [];
   return new MasterKeys(hex ? Buffer.from(hex, 'hex') : null, previous);
 }

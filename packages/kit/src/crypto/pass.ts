@@ -101,7 +101,13 @@ export class PassProgress {
     const { companyId, service, progress } = this;
     await this.ctx.transact(async (tx, emit) => {
       await this.ring.saveProgress(tx, companyId, progress);
-      if (announce) emit({ type: 'company.encryption_progressed', companyId, actor: SYSTEM_ACTOR, data: { companyId, service, done: progress.done, total: progress.total, state: progress.state } });
+      if (announce)
+        emit({
+          type: 'company.encryption_progressed',
+          companyId,
+          actor: SYSTEM_ACTOR,
+          data: { companyId, service, done: progress.done, total: progress.total, state: progress.state },
+        });
     });
   }
 }

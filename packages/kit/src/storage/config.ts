@@ -11,12 +11,27 @@ import type { ObjectStorage } from './types';
  */
 export const storageConfigShape = {
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  S3_ENDPOINT: z.string().url().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional(),
+  S3_ENDPOINT: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s):// URL')
+    .optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens)',
+    )
+    .optional(),
   S3_ACCESS_KEY: z.string().min(1).optional(),
   S3_SECRET_KEY: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_PART_SIZE_BYTES: z.coerce.number().int().min(5 * 1024 * 1024).max(512 * 1024 * 1024).default(8 * 1024 * 1024),
+  S3_PART_SIZE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .max(512 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
 };
 
 export type StorageConfig = z.infer<z.ZodObject<typeof storageConfigShape>> & { DATA_DIR: string };

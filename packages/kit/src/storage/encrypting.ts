@@ -1,8 +1,25 @@
 import { pipeline, Readable } from 'node:stream';
-import { decryptingStream, encryptingStream, HEADER_BYTES, isEncryptedHeader, plainSizeOf, readHeader, storedRangeOf, TAG_BYTES } from '../crypto/chunked';
+import {
+  decryptingStream,
+  encryptingStream,
+  HEADER_BYTES,
+  isEncryptedHeader,
+  plainSizeOf,
+  readHeader,
+  storedRangeOf,
+  TAG_BYTES,
+} from '../crypto/chunked';
 import { KeyUnavailableError } from '../crypto/master-key';
 import { VersionedCache } from './versioned-cache';
-import { assertValidKey, assertValidRange, ObjectNotFoundError, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
+import {
+  assertValidKey,
+  assertValidRange,
+  ObjectNotFoundError,
+  type ByteRange,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+} from './types';
 
 /** What the wrapper asks of a service's key ring, per company (the first segment of every key). */
 export interface CompanyKeys {
@@ -73,14 +90,23 @@ type DecryptOptions = Parameters<typeof decryptingStream>[2];
  * bytes, and how to decrypt them (an empty object: its one empty chunk, with no byte to give). A
  * range that starts past the end is a RangeError.
  */
-function planRead(header: Buffer, storedSize: number, range: ByteRange | undefined): { stored: ByteRange; opts: DecryptOptions } {
+function planRead(
+  header: Buffer,
+  storedSize: number,
+  range: ByteRange | undefined,
+): { stored: ByteRange; opts: DecryptOptions } {
   const { chunkSize } = readHeader(header);
   const plainSize = plainSizeOf(storedSize, chunkSize);
   const finalChunk = Math.max(0, Math.ceil(plainSize / chunkSize) - 1);
-  const wanted = range ? { start: range.start, end: Math.min(range.end, plainSize - 1) } : { start: 0, end: plainSize - 1 };
+  const wanted = range
+    ? { start: range.start, end: Math.min(range.end, plainSize - 1) }
+    : { start: 0, end: plainSize - 1 };
   if (plainSize === 0 || wanted.end < wanted.start) {
     if (range) throw new RangeError(`Invalid byte range ${range.start}-${range.end} of ${plainSize} bytes`);
-    return { stored: { start: HEADER_BYTES, end: storedSize - 1 }, opts: { firstChunk: 0, finalChunk, skip: 0, length: 0 } };
+    return {
+      stored: { start: HEADER_BYTES, end: storedSize - 1 },
+      opts: { firstChunk: 0, finalChunk, skip: 0, length: 0 },
+    };
   }
   const { stored, firstChunk, skip } = storedRangeOf(wanted, chunkSize, storedSize);
   return { stored, opts: { firstChunk, finalChunk, skip, length: wanted.end - wanted.start + 1 } };
@@ -124,7 +150,12 @@ export class EncryptingStorage implements ObjectStorage {
   }
 
   /** Stores `stream` encrypted whatever the switch says (the background pass of existing objects). */
-  async putEncrypted(key: string, stream: Readable, options: PutOptions, companyId = this.companyOf(key)): Promise<{ size: number }> {
+  async putEncrypted(
+    key: string,
+    stream: Readable,
+    options: PutOptions,
+    companyId = this.companyOf(key),
+  ): Promise<{ size: number }> {
     const dataKey = await this.keys.dataKey(companyId);
     if (!dataKey) throw new KeyUnavailableError(`Company ${companyId} has no data key`);
     this.headers.delete(key);
@@ -205,7 +236,12 @@ export class EncryptingStorage implements ObjectStorage {
    * changed or either request failed, nothing read is kept and the answer is what the stat said
    * (undefined if it was not made or failed): the caller goes on from there, as after its own stat.
    */
-  private async readKnownVersion(key: string, range: ByteRange | undefined, companyId: string, known: { version: string; value: KnownHeader }): Promise<{ read: Readable } | { stat: ObjectInfo | null | undefined }> {
+  private async readKnownVersion(
+    key: string,
+    range: ByteRange | undefined,
+    companyId: string,
+    known: { version: string; value: KnownHeader },
+  ): Promise<{ read: Readable } | { stat: ObjectInfo | null | undefined }> {
     let plan: ReturnType<typeof planRead>;
     try {
       plan = planRead(known.value.header, known.value.storedSize, range);
@@ -224,7 +260,8 @@ export class EncryptingStorage implements ObjectStorage {
 
   private async dataKeyToRead(companyId: string): Promise<Buffer> {
     const dataKey = await this.keys.dataKey(companyId);
-    if (!dataKey) throw new KeyUnavailableError(`The data key of company ${companyId} is gone: the object cannot be decrypted`);
+    if (!dataKey)
+      throw new KeyUnavailableError(`The data key of company ${companyId} is gone: the object cannot be decrypted`);
     return dataKey;
   }
 
@@ -251,4 +288,3 @@ export class EncryptingStorage implements ObjectStorage {
     return this.inner.delete(key);
   }
 }
-

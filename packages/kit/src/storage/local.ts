@@ -5,7 +5,15 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { VersionedCache } from './versioned-cache';
-import { assertValidKey, assertValidRange, ObjectNotFoundError, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
+import {
+  assertValidKey,
+  assertValidRange,
+  ObjectNotFoundError,
+  type ByteRange,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+} from './types';
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 /** How many objects' content types a process remembers (each: a key, a version and a type). */
@@ -82,7 +90,11 @@ export class LocalDiskStorage implements ObjectStorage {
     try {
       // Opening first turns a missing key into an error here rather than on the stream.
       const handle = await open(path, 'r');
-      return handle.createReadStream(range ? { start: range.start, end: range.end, highWaterMark: Math.min(range.end - range.start + 1, MAX_RANGE_READ) } : {});
+      return handle.createReadStream(
+        range
+          ? { start: range.start, end: range.end, highWaterMark: Math.min(range.end - range.start + 1, MAX_RANGE_READ) }
+          : {},
+      );
     } catch (error) {
       if (isMissing(error)) throw new ObjectNotFoundError(key);
       throw error;

@@ -1,10 +1,7 @@
 import parseRangeHeader from 'range-parser';
 import type { ByteRange } from './types';
 
-export type RangeResult =
-  | { kind: 'full' }
-  | { kind: 'partial'; range: ByteRange }
-  | { kind: 'unsatisfiable' };
+export type RangeResult = { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 const SUFFIX = /^bytes=-(\d+)$/i;
 

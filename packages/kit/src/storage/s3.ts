@@ -1,6 +1,14 @@
 import { Readable, Transform } from 'node:stream';
 import { Client } from 'minio';
-import { assertValidKey, assertValidRange, ObjectNotFoundError, type ByteRange, type ObjectInfo, type ObjectStorage, type PutOptions } from './types';
+import {
+  assertValidKey,
+  assertValidRange,
+  ObjectNotFoundError,
+  type ByteRange,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+} from './types';
 
 export interface S3StorageOptions {
   /** http(s)://host[:port] of MinIO or another S3-compatible service. */
@@ -99,7 +107,8 @@ export class S3Storage implements ObjectStorage {
         await this.client.makeBucket(this.bucket, this.options.region);
       } catch (error) {
         // Another replica may have created it in the meantime.
-        if (!['BucketAlreadyOwnedByYou', 'BucketAlreadyExists'].includes((error as { code?: string }).code ?? '')) throw error;
+        if (!['BucketAlreadyOwnedByYou', 'BucketAlreadyExists'].includes((error as { code?: string }).code ?? ''))
+          throw error;
       }
     })().catch((error: unknown) => {
       this.bucketReady = undefined;
@@ -122,7 +131,13 @@ export class S3Storage implements ObjectStorage {
         uploadId ??= await this.client.initiateNewMultipartUpload(this.bucket, key, headers);
         const partNumber = parts.length + 1;
         const { etag } = await this.client.uploadPart(
-          { bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': body.length } },
+          {
+            bucketName: this.bucket,
+            objectName: key,
+            uploadID: uploadId,
+            partNumber,
+            headers: { 'Content-Length': body.length },
+          },
           body,
         );
         parts.push({ part: partNumber, etag });

@@ -60,7 +60,8 @@ const MAX_KEY_LENGTH = 1024;
  * '.', '..' and hidden names are impossible; no backslashes, NULs, empty or absolute paths.
  */
 export function assertValidKey(key: string): void {
-  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) throw new InvalidObjectKeyError(String(key));
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH)
+    throw new InvalidObjectKeyError(String(key));
   if (!key.split('/').every((segment) => SEGMENT.test(segment))) throw new InvalidObjectKeyError(key);
 }
 

@@ -25,7 +25,8 @@ export class VersionedCache<T> {
   /** Remembers `value` for this version; a storage that gives no version is not cached. */
   set(key: string, version: string | undefined, value: T): void {
     if (version === undefined) return;
-    if (!this.entries.has(key) && this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
+    if (!this.entries.has(key) && this.entries.size >= this.limit)
+      this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { version, value });
   }
 

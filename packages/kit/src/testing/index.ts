@@ -10,7 +10,10 @@ export const TEST_SECRETS_KEY = '0'.repeat(64);
 /** Collects Set-Cookie values of an inject() response into a Cookie header. */
 export function cookieHeader(setCookie: string | string[] | undefined, previous = ''): string {
   const jar = new Map<string, string>();
-  for (const part of previous.split(';').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of previous
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [k, ...v] = part.split('=');
     jar.set(k!, v.join('='));
   }

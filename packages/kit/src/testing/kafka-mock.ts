@@ -15,19 +15,30 @@ export interface KafkaMock {
  */
 export function startKafkaMock(options: { brokers?: number; timeoutMs?: number } = {}): Promise<KafkaMock> {
   const count = options.brokers ?? 3;
-  const child = spawn('kcat', ['-b', 'localhost:1', '-X', `test.mock.num.brokers=${count}`, '-C', '-t', 'earshot-mock-keepalive', '-d', 'mock'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'kcat',
+    ['-b', 'localhost:1', '-X', `test.mock.num.brokers=${count}`, '-C', '-t', 'earshot-mock-keepalive', '-d', 'mock'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise<KafkaMock>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`kcat printed no bootstrap servers within ${options.timeoutMs ?? 10_000} ms`)), options.timeoutMs ?? 10_000);
+    const timer = setTimeout(
+      () => fail(new Error(`kcat printed no bootstrap servers within ${options.timeoutMs ?? 10_000} ms`)),
+      options.timeoutMs ?? 10_000,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
       reject(error);
     };
-    child.on('error', (error) => fail(new Error(`cannot start kcat for a mock Kafka cluster (apt-get install kcat): ${error.message}`)));
-    child.on('exit', (code) => fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${output.slice(-500)}`)));
+    child.on('error', (error) =>
+      fail(new Error(`cannot start kcat for a mock Kafka cluster (apt-get install kcat): ${error.message}`)),
+    );
+    child.on('exit', (code) =>
+      fail(new Error(`kcat exited (${code}) before the mock cluster was up: ${output.slice(-500)}`)),
+    );
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       if (output.length < 64_000) output += chunk;

@@ -21,14 +21,31 @@ export interface ServiceProcess {
  * Services started as distributed mode runs them (each its own app, port, database handle and
  * token verifier trusting `jwks`), sharing only `bus`: for tests of service-to-service calls.
  */
-export function serviceProcesses(bus: MemoryBus, logger: Logger, verifierFor: () => TokenVerifier = () => new TokenVerifier(900)) {
+export function serviceProcesses(
+  bus: MemoryBus,
+  logger: Logger,
+  verifierFor: () => TokenVerifier = () => new TokenVerifier(900),
+) {
   const opened: { app: FastifyInstance; running: RunningServices; database: Database }[] = [];
   return {
     async start(module: ServiceModule, env: Record<string, string>): Promise<ServiceProcess> {
       const database = await openTestDatabase();
       try {
-        const config = configSchemaFor([module]).parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, SECRETS_KEY: TEST_SECRETS_KEY, OUTBOX_POLL_MS: '50', ...env }) as BaseConfig;
-        const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens: verifierFor() });
+        const config = configSchemaFor([module]).parse({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          JWT_SECRET: TEST_JWT_SECRET,
+          SECRETS_KEY: TEST_SECRETS_KEY,
+          OUTBOX_POLL_MS: '50',
+          ...env,
+        }) as BaseConfig;
+        const { app, running } = await buildServiceApp(module, {
+          config,
+          database,
+          bus,
+          logger,
+          tokens: verifierFor(),
+        });
         opened.push({ app, running, database });
         await app.listen({ host: '127.0.0.1', port: 0 });
         return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };

@@ -41,7 +41,11 @@ export interface TestStack {
  * the in-memory bus and a temporary DATA_DIR. Use it to test a service; the full composition is
  * tested through the gateway's createAllInOne.
  */
-export async function createTestStack(modules: readonly ServiceModule[], env: Record<string, string> = {}, options: { logger?: Logger; database?: Database } = {}): Promise<TestStack> {
+export async function createTestStack(
+  modules: readonly ServiceModule[],
+  env: Record<string, string> = {},
+  options: { logger?: Logger; database?: Database } = {},
+): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-test-'));
   const schema = configSchemaFor(modules);
   const config = schema.parse({
@@ -81,9 +85,17 @@ export async function createTestStack(modules: readonly ServiceModule[], env: Re
     config,
     dataDir,
     settle,
-    tokenFor: (role, companyId, userId = crypto.randomUUID()) => signer.sign({ userId, companyId, role, email: `${role.toLowerCase()}@test.local` }),
+    tokenFor: (role, companyId, userId = crypto.randomUUID()) =>
+      signer.sign({ userId, companyId, role, email: `${role.toLowerCase()}@test.local` }),
     as: (token, options) =>
-      app.inject({ ...options, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), [CSRF_HEADER]: 'XMLHttpRequest', ...(options.headers ?? {}) } }),
+      app.inject({
+        ...options,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          [CSRF_HEADER]: 'XMLHttpRequest',
+          ...(options.headers ?? {}),
+        },
+      }),
     async close() {
       await app.close();
       await running.stop();

@@ -1,4 +1,15 @@
-import { bigint, bigserial, date, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  date,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { Actor } from '@earshot/contracts';
 
 export const audit = pgSchema('audit');
@@ -38,14 +49,18 @@ export const chainHeads = audit.table('chain_heads', {
 });
 
 /** Every cut retention made at a chain's start (issue 25): the new base and what went. */
-export const chainCheckpoints = audit.table('chain_checkpoints', {
-  chainKey: text('chain_key').notNull(),
-  baseSeq: bigint('base_seq', { mode: 'number' }).notNull(),
-  baseHash: text('base_hash').notNull(),
-  removed: bigint('removed', { mode: 'number' }).notNull(),
-  olderThan: timestamp('older_than', { withTimezone: true, mode: 'date' }).notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.chainKey, t.baseSeq] })]);
+export const chainCheckpoints = audit.table(
+  'chain_checkpoints',
+  {
+    chainKey: text('chain_key').notNull(),
+    baseSeq: bigint('base_seq', { mode: 'number' }).notNull(),
+    baseHash: text('base_hash').notNull(),
+    removed: bigint('removed', { mode: 'number' }).notNull(),
+    olderThan: timestamp('older_than', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chainKey, t.baseSeq] })],
+);
 
 /** The chain heads as written out once per UTC day. */
 export const anchors = audit.table('anchors', {

@@ -17,7 +17,11 @@ export interface Head {
 
 /** Creates a chain's head row if it has none; true when this call created it. */
 export async function createHead(tx: Db, key: string): Promise<boolean> {
-  const created = await tx.insert(chainHeads).values({ chainKey: key }).onConflictDoNothing().returning({ key: chainHeads.chainKey });
+  const created = await tx
+    .insert(chainHeads)
+    .values({ chainKey: key })
+    .onConflictDoNothing()
+    .returning({ key: chainHeads.chainKey });
   return created.length > 0;
 }
 
@@ -34,7 +38,9 @@ export async function lockHeadIfAny(tx: Db, key: string): Promise<Head | undefin
 
 /** The first entry after `afterSeq` of the chain that happened at or after `olderThan`: retention keeps it and all after it. */
 export async function firstKeptSeq(db: Db, key: string, afterSeq: number, olderThan: Date): Promise<number | null> {
-  const [row] = await db.select({ seq: sql<string | null>`min(${entries.seq})` }).from(entries)
+  const [row] = await db
+    .select({ seq: sql<string | null>`min(${entries.seq})` })
+    .from(entries)
     .where(and(sql`${chainKey} = ${key}`, gt(entries.seq, afterSeq), gte(entries.occurredAt, olderThan)));
   return row?.seq == null ? null : Number(row.seq);
 }
@@ -43,12 +49,30 @@ export async function firstKeptSeq(db: Db, key: string, afterSeq: number, olderT
  * Cuts the chain's entries after `fromSeq` up to `toSeq` (its new base, whose hash the first kept
  * entry links to): the head records the base first, then the trigger lets these deletes through.
  */
-export async function pruneThrough(tx: Db, cut: { key: string; fromSeq: number; toSeq: number; hash: string; removed: number; olderThan: Date }): Promise<void> {
-  await tx.update(chainHeads).set({ baseSeq: cut.toSeq, baseHash: cut.hash, pruned: sql`${chainHeads.pruned} + ${cut.removed}`, updatedAt: new Date() })
+export async function pruneThrough(
+  tx: Db,
+  cut: { key: string; fromSeq: number; toSeq: number; hash: string; removed: number; olderThan: Date },
+): Promise<void> {
+  await tx
+    .update(chainHeads)
+    .set({
+      baseSeq: cut.toSeq,
+      baseHash: cut.hash,
+      pruned: sql`${chainHeads.pruned} + ${cut.removed}`,
+      updatedAt: new Date(),
+    })
     .where(eq(chainHeads.chainKey, cut.key));
-  await tx.insert(chainCheckpoints).values({ chainKey: cut.key, baseSeq: cut.toSeq, baseHash: cut.hash, removed: cut.removed, olderThan: cut.olderThan });
+  await tx.insert(chainCheckpoints).values({
+    chainKey: cut.key,
+    baseSeq: cut.toSeq,
+    baseHash: cut.hash,
+    removed: cut.removed,
+    olderThan: cut.olderThan,
+  });
   await tx.execute(sql`select set_config('audit.pruning', 'on', true)`);
-  await tx.delete(entries).where(and(sql`${chainKey} = ${cut.key}`, gt(entries.seq, cut.fromSeq), lte(entries.seq, cut.toSeq)));
+  await tx
+    .delete(entries)
+    .where(and(sql`${chainKey} = ${cut.key}`, gt(entries.seq, cut.fromSeq), lte(entries.seq, cut.toSeq)));
   await tx.execute(sql`select set_config('audit.pruning', 'off', true)`);
 }
 
@@ -62,7 +86,10 @@ export async function readHeads(db: Db): Promise<Head[]> {
 }
 
 export async function advanceHead(tx: Db, key: string, seq: number, hash: string, added: number): Promise<void> {
-  await tx.update(chainHeads).set({ seq, hash, entries: sql`${chainHeads.entries} + ${added}`, updatedAt: new Date() }).where(eq(chainHeads.chainKey, key));
+  await tx
+    .update(chainHeads)
+    .set({ seq, hash, entries: sql`${chainHeads.entries} + ${added}`, updatedAt: new Date() })
+    .where(eq(chainHeads.chainKey, key));
 }
 
 /** Which of these event ids are logged already (the entries' own unique id, beside the applied-events ledger). */
@@ -90,7 +117,10 @@ export async function unsealedChains(db: Db): Promise<string[]> {
  */
 export async function readLinks(db: Db, key: string, afterSeq: number, limit: number, onlyUnsealed = false) {
   return db
-    .select({ ...getTableColumns(entries), at: sql<string>`to_char(${entries.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
+    .select({
+      ...getTableColumns(entries),
+      at: sql<string>`to_char(${entries.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
     .from(entries)
     .where(and(sql`${chainKey} = ${key}`, gt(entries.seq, afterSeq), onlyUnsealed ? isNull(entries.hash) : undefined))
     .orderBy(asc(chainKey), asc(entries.seq))
@@ -101,18 +131,29 @@ export type LinkRow = Awaited<ReturnType<typeof readLinks>>[number];
 /** Writes the hashes of entries recorded before the chain (the one update the trigger allows). */
 export async function sealRows(tx: Db, seals: { seq: number; prevHash: string; hash: string }[]): Promise<void> {
   if (seals.length === 0) return;
-  const values = sql.join(seals.map((s) => sql`(${s.seq}::bigint, ${s.prevHash}, ${s.hash})`), sql`, `);
-  await tx.execute(sql`update ${entries} set prev_hash = v.prev_hash, hash = v.hash from (values ${values}) as v(seq, prev_hash, hash) where ${entries.seq} = v.seq`);
+  const values = sql.join(
+    seals.map((s) => sql`(${s.seq}::bigint, ${s.prevHash}, ${s.hash})`),
+    sql`, `,
+  );
+  await tx.execute(
+    sql`update ${entries} set prev_hash = v.prev_hash, hash = v.hash from (values ${values}) as v(seq, prev_hash, hash) where ${entries.seq} = v.seq`,
+  );
 }
 
 /** Records today's anchor unless one is there; true when this call wrote it (one replica does). */
-export async function insertAnchor(db: Db, day: string, heads: (typeof anchors.$inferInsert)['heads']): Promise<boolean> {
+export async function insertAnchor(
+  db: Db,
+  day: string,
+  heads: (typeof anchors.$inferInsert)['heads'],
+): Promise<boolean> {
   const written = await db.insert(anchors).values({ day, heads }).onConflictDoNothing().returning({ day: anchors.day });
   return written.length > 0;
 }
 
 /** Every chain: those with entries and those with a head record (a head without entries is a broken chain too). */
 export async function chainKeys(db: Db): Promise<string[]> {
-  const rows = await db.execute(sql`select coalesce(company_id, '') as key from ${entries} union select ${chainHeads.chainKey} from ${chainHeads} order by 1`);
+  const rows = await db.execute(
+    sql`select coalesce(company_id, '') as key from ${entries} union select ${chainHeads.chainKey} from ${chainHeads} order by 1`,
+  );
   return (rows as unknown as { rows: { key: string }[] }).rows.map((row) => row.key);
 }

@@ -31,7 +31,11 @@ function where(filter: EntryFilter): SQL | undefined {
     filter.actorId ? eq(entries.actorId, filter.actorId) : undefined,
     filter.actorEmail ? sql`lower(${entries.actor}->>'email') = ${filter.actorEmail}` : undefined,
     // starts_with: '_' in type names must not act as a LIKE wildcard.
-    filter.type ? (filter.typePrefix ? sql`starts_with(${entries.type}, ${filter.type})` : eq(entries.type, filter.type)) : undefined,
+    filter.type
+      ? filter.typePrefix
+        ? sql`starts_with(${entries.type}, ${filter.type})`
+        : eq(entries.type, filter.type)
+      : undefined,
     filter.targetType ? eq(entries.targetType, filter.targetType) : undefined,
     filter.targetId ? eq(entries.targetId, filter.targetId) : undefined,
     filter.from ? gte(entries.occurredAt, filter.from) : undefined,
@@ -52,9 +56,21 @@ export async function positionOf(db: Db, seq: number): Promise<Position | undefi
  * `after` reads on from a position with a row comparison the (…, occurred_at desc, seq desc)
  * indexes answer as a range; `offset` is the old paging, kept for clients that ask by page.
  */
-export async function readEntries(db: Db, filter: EntryFilter, page: { limit: number; offset?: number; after?: Position }) {
-  const after = page.after ? sql`(${entries.occurredAt}, ${entries.seq}) < (${page.after.at}::timestamptz, ${page.after.seq})` : undefined;
-  return db.select(columns).from(entries).where(and(where(filter), after)).orderBy(desc(entries.occurredAt), desc(entries.seq)).limit(page.limit).offset(page.offset ?? 0);
+export async function readEntries(
+  db: Db,
+  filter: EntryFilter,
+  page: { limit: number; offset?: number; after?: Position },
+) {
+  const after = page.after
+    ? sql`(${entries.occurredAt}, ${entries.seq}) < (${page.after.at}::timestamptz, ${page.after.seq})`
+    : undefined;
+  return db
+    .select(columns)
+    .from(entries)
+    .where(and(where(filter), after))
+    .orderBy(desc(entries.occurredAt), desc(entries.seq))
+    .limit(page.limit)
+    .offset(page.offset ?? 0);
 }
 
 export type ReadEntry = Awaited<ReturnType<typeof readEntries>>[number];

@@ -1,7 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AuditExportQuery, AuditPage, AuditQuery, AuditVerifyQuery, AuditVerifyResult, ErrorBody, HOST_ONLY } from '@earshot/contracts';
+import {
+  AuditExportQuery,
+  AuditPage,
+  AuditQuery,
+  AuditVerifyQuery,
+  AuditVerifyResult,
+  ErrorBody,
+  HOST_ONLY,
+} from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import type { AuditLog } from '../services/audit';
 import { toCsv, toJsonLines } from '../services/export';
@@ -14,43 +22,56 @@ const EXPORTS = {
 /** The audit log: read-only, platform administrators only. There is no route that changes it. */
 export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/audit', {
-    config: { access: HOST_ONLY },
-    schema: {
-      tags: ['audit'],
-      summary: 'Audit entries, newest first, filtered by company, actor, type (exact or prefix like "user."), target and time; by page or by keyset cursor',
-      querystring: AuditQuery,
-      response: { 200: AuditPage, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+  r.get(
+    '/audit',
+    {
+      config: { access: HOST_ONLY },
+      schema: {
+        tags: ['audit'],
+        summary:
+          'Audit entries, newest first, filtered by company, actor, type (exact or prefix like "user."), target and time; by page or by keyset cursor',
+        querystring: AuditQuery,
+        response: { 200: AuditPage, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
     },
-  }, async (request) => audit.list(identityOf(request), request.query));
+    async (request) => audit.list(identityOf(request), request.query),
+  );
 
-  r.get('/audit/export', {
-    config: { access: HOST_ONLY, example: { query: { format: 'csv' } } },
-    schema: {
-      tags: ['audit'],
-      summary: 'The filtered log as a streamed CSV or JSON Lines download, newest first',
-      querystring: AuditExportQuery,
-      response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+  r.get(
+    '/audit/export',
+    {
+      config: { access: HOST_ONLY, example: { query: { format: 'csv' } } },
+      schema: {
+        tags: ['audit'],
+        summary: 'The filtered log as a streamed CSV or JSON Lines download, newest first',
+        querystring: AuditExportQuery,
+        response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
     },
-  }, async (request, reply) => {
-    const format = EXPORTS[request.query.format];
-    const batches = audit.export(identityOf(request), request.query);
-    const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
-    // A stream is piped as it is, never serialised: the plain reply type says so.
-    return (reply as FastifyReply)
-      .header('content-type', format.contentType)
-      .header('content-disposition', `attachment; filename="audit-log-${stamp}.${request.query.format}"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(format.write(batches)));
-  });
+    async (request, reply) => {
+      const format = EXPORTS[request.query.format];
+      const batches = audit.export(identityOf(request), request.query);
+      const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+      // A stream is piped as it is, never serialised: the plain reply type says so.
+      return (reply as FastifyReply)
+        .header('content-type', format.contentType)
+        .header('content-disposition', `attachment; filename="audit-log-${stamp}.${request.query.format}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(format.write(batches)));
+    },
+  );
 
-  r.get('/audit/verify', {
-    config: { access: HOST_ONLY },
-    schema: {
-      tags: ['audit'],
-      summary: "Verifies a hash chain of the log: a company's, or the platform's own without companyId",
-      querystring: AuditVerifyQuery,
-      response: { 200: AuditVerifyResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+  r.get(
+    '/audit/verify',
+    {
+      config: { access: HOST_ONLY },
+      schema: {
+        tags: ['audit'],
+        summary: "Verifies a hash chain of the log: a company's, or the platform's own without companyId",
+        querystring: AuditVerifyQuery,
+        response: { 200: AuditVerifyResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
     },
-  }, async (request) => audit.chain.verify(identityOf(request), request.query));
+    async (request) => audit.chain.verify(identityOf(request), request.query),
+  );
 }

@@ -13,7 +13,11 @@ import { insertAnchor, readHeads } from '../repositories/chain';
  */
 export const anchorConfigShape = {
   AUDIT_ANCHOR_FILE: z.string().trim().min(1).optional(),
-  AUDIT_ANCHOR_SYSLOG: z.string().trim().regex(/^udp:\/\/[^/:]+:\d{1,5}$/, 'must be udp://host:port').optional(),
+  AUDIT_ANCHOR_SYSLOG: z
+    .string()
+    .trim()
+    .regex(/^udp:\/\/[^/:]+:\d{1,5}$/, 'must be udp://host:port')
+    .optional(),
 };
 export interface AnchorConfig {
   AUDIT_ANCHOR_FILE?: string;
@@ -38,7 +42,11 @@ async function toSyslog(target: string, anchor: Anchor): Promise<void> {
   try {
     for (const head of anchor.heads) {
       const message = `<${SYSLOG_PRIORITY}>1 ${anchor.at} ${hostname()} earshot-audit - anchor - ${JSON.stringify({ day: anchor.day, ...head })}`;
-      await new Promise<void>((resolve, reject) => socket.send(message, Number(port), host.replace(/^\[|\]$/g, ''), (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        socket.send(message, Number(port), host.replace(/^\[|\]$/g, ''), (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
     }
   } finally {
     socket.close();
@@ -50,16 +58,25 @@ async function toSyslog(target: string, anchor: Anchor): Promise<void> {
  * (or restart) writes it, so polling more often than daily never writes twice.
  */
 export class AnchorJob {
-  constructor(private readonly db: Db, private readonly logger: Logger, private readonly config: AnchorConfig) {}
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly config: AnchorConfig,
+  ) {}
 
   /** Today's anchor if this call wrote it; null when the day already has one. */
   async run(now = new Date()): Promise<Anchor | null> {
     const day = now.toISOString().slice(0, 10);
-    const heads = (await readHeads(this.db)).map((h) => ({ chain: h.chainKey || null, entries: h.entries, head: h.hash }));
+    const heads = (await readHeads(this.db)).map((h) => ({
+      chain: h.chainKey || null,
+      entries: h.entries,
+      head: h.hash,
+    }));
     if (!(await insertAnchor(this.db, day, heads))) return null;
     const anchor: Anchor = { day, at: now.toISOString(), heads };
     this.logger.info({ auditAnchor: anchor }, `audit chain anchor ${day}: ${heads.length} chains`);
-    if (this.config.AUDIT_ANCHOR_FILE) await appendFile(this.config.AUDIT_ANCHOR_FILE, `${JSON.stringify(anchor)}\n`, { mode: 0o640 });
+    if (this.config.AUDIT_ANCHOR_FILE)
+      await appendFile(this.config.AUDIT_ANCHOR_FILE, `${JSON.stringify(anchor)}\n`, { mode: 0o640 });
     if (this.config.AUDIT_ANCHOR_SYSLOG) await toSyslog(this.config.AUDIT_ANCHOR_SYSLOG, anchor);
     return anchor;
   }

@@ -1,6 +1,20 @@
-import type { AuditEntryDto, AuditExportEntry, AuditExportQuery, AuditPage, AuditQuery, Envelope } from '@earshot/contracts';
+import type {
+  AuditEntryDto,
+  AuditExportEntry,
+  AuditExportQuery,
+  AuditPage,
+  AuditQuery,
+  Envelope,
+} from '@earshot/contracts';
 import { badRequest, companyScope, type Db, type Identity, type ServiceContext } from '@earshot/kit';
-import { countEntries, positionOf, readEntries, type EntryFilter, type Position, type ReadEntry } from '../repositories/entries';
+import {
+  countEntries,
+  positionOf,
+  readEntries,
+  type EntryFilter,
+  type Position,
+  type ReadEntry,
+} from '../repositories/entries';
 import { entryOf } from './record';
 import { AuditChain } from './chain-log';
 
@@ -14,7 +28,9 @@ function instant(value: string | undefined, field: 'from' | 'to'): Date | undefi
   const iso = BARE_DATE.test(value) ? `${value}T${field === 'from' ? '00:00:00.000' : '23:59:59.999'}Z` : value;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) {
-    throw badRequest(`Invalid query.${field}: not a real date`, [{ field: `query.${field}`, message: 'not a real date' }]);
+    throw badRequest(`Invalid query.${field}: not a real date`, [
+      { field: `query.${field}`, message: 'not a real date' },
+    ]);
   }
   return date;
 }
@@ -50,7 +66,12 @@ function toDto(row: ReadEntry): AuditEntryDto {
 }
 
 /** An exported entry carries its place in the chain and both hashes: an export verifies offline. */
-const toExportDto = (row: ReadEntry): AuditExportEntry => ({ ...toDto(row), seq: row.seq, prevHash: row.prevHash, hash: row.hash });
+const toExportDto = (row: ReadEntry): AuditExportEntry => ({
+  ...toDto(row),
+  seq: row.seq,
+  prevHash: row.prevHash,
+  hash: row.hash,
+});
 
 /** The audit log: records every event once, and lists entries to the platform administrator. */
 export class AuditLog {
@@ -70,19 +91,30 @@ export class AuditLog {
 
   /** Entries newest first, by page or after a cursor; a caller scoped to one company sees only its own. */
   async list(identity: Identity, query: AuditQuery): Promise<AuditPage> {
-    if (query.cursor !== undefined && query.page !== undefined) throw invalidCursor('give either page or cursor, not both');
+    if (query.cursor !== undefined && query.page !== undefined)
+      throw invalidCursor('give either page or cursor, not both');
     const filter = this.filterOf(identity, query);
     const { pageSize } = query;
     if (query.cursor !== undefined) {
       const seq = decodeCursor(query.cursor);
       const after = await positionOf(this.ctx.db, seq);
       if (!after) throw invalidCursor('names no entry of this log');
-      return { ...(await this.uncounted(filter, pageSize, { after })), page: null, pageSize, total: null, totalPages: null };
+      return {
+        ...(await this.uncounted(filter, pageSize, { after })),
+        page: null,
+        pageSize,
+        total: null,
+        totalPages: null,
+      };
     }
     const page = query.page ?? 1;
     const offset = (page - 1) * pageSize;
-    if (!query.withTotal) return { ...(await this.uncounted(filter, pageSize, { offset })), page, pageSize, total: null, totalPages: null };
-    const [rows, total] = await Promise.all([readEntries(this.ctx.db, filter, { limit: pageSize, offset }), countEntries(this.ctx.db, filter)]);
+    if (!query.withTotal)
+      return { ...(await this.uncounted(filter, pageSize, { offset })), page, pageSize, total: null, totalPages: null };
+    const [rows, total] = await Promise.all([
+      readEntries(this.ctx.db, filter, { limit: pageSize, offset }),
+      countEntries(this.ctx.db, filter),
+    ]);
     const last = rows.at(-1);
     return {
       items: rows.map(toDto),
@@ -124,7 +156,9 @@ export class AuditLog {
     const from = instant(query.from, 'from');
     const to = instant(query.to, 'to');
     if (from && to && from > to) {
-      throw badRequest('Invalid query.from: must not be after query.to', [{ field: 'query.from', message: 'must not be after query.to' }]);
+      throw badRequest('Invalid query.from: must not be after query.to', [
+        { field: 'query.from', message: 'must not be after query.to' },
+      ]);
     }
     return {
       companyId: companyScope(identity, query.companyId) ?? undefined,

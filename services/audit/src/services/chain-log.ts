@@ -1,8 +1,33 @@
 import type { AuditVerifyQuery, AuditVerifyResult } from '@earshot/contracts';
 import type { Db, Identity } from '@earshot/kit';
 import type { NewEntryRow } from '../db/schema';
-import { advanceHead, appendRows, createHead, firstKeptSeq, lockHead, lockHeadIfAny, loggedIds, pruneThrough, readHead, readLinks, sealRows, unsealedChains, type Head, type LinkRow } from '../repositories/chain';
-import { asStored, chainKeyOf, ChainWalker, GENESIS, hashOf, PLATFORM_CHAIN, type ChainEntry, type ChainState, type StoredLink } from './chain';
+import {
+  advanceHead,
+  appendRows,
+  createHead,
+  firstKeptSeq,
+  lockHead,
+  lockHeadIfAny,
+  loggedIds,
+  pruneThrough,
+  readHead,
+  readLinks,
+  sealRows,
+  unsealedChains,
+  type Head,
+  type LinkRow,
+} from '../repositories/chain';
+import {
+  asStored,
+  chainKeyOf,
+  ChainWalker,
+  GENESIS,
+  hashOf,
+  PLATFORM_CHAIN,
+  type ChainEntry,
+  type ChainState,
+  type StoredLink,
+} from './chain';
 
 /** Links read per query while verifying or sealing: memory stays flat however long the chain is. */
 const READ_BATCH = 5000;
@@ -26,7 +51,12 @@ function chainEntryOfRow(row: NewEntryRow): ChainEntry {
  * of actor.id for the index, outside the hash, so it is compared here.
  */
 export function linkOf(row: LinkRow): StoredLink {
-  const defect = row.actorId !== (row.actor.id ?? null) ? 'its actor_id column no longer matches actor.id' : !row.at.endsWith('000Z') ? 'its time was given microseconds' : undefined;
+  const defect =
+    row.actorId !== (row.actor.id ?? null)
+      ? 'its actor_id column no longer matches actor.id'
+      : !row.at.endsWith('000Z')
+        ? 'its time was given microseconds'
+        : undefined;
   return {
     seq: row.seq,
     prevHash: row.prevHash,
@@ -59,7 +89,10 @@ export class AuditChain {
     }
     for (const key of [...byChain.keys()].sort()) {
       const head = await this.open(tx, key);
-      const logged = await loggedIds(tx, byChain.get(key)!.map((row) => row.id));
+      const logged = await loggedIds(
+        tx,
+        byChain.get(key)!.map((row) => row.id),
+      );
       const fresh = byChain.get(key)!.filter((row) => !logged.has(row.id.toLowerCase()));
       if (fresh.length === 0) continue;
       let prevHash = head.hash ?? GENESIS;
@@ -141,25 +174,28 @@ export class AuditChain {
   }
 
   async verifyChain(key: string = PLATFORM_CHAIN): Promise<ChainState> {
-    return this.db.transaction(async (tx) => {
-      const head = await readHead(tx as unknown as Db, key);
-      // A chain retention cut starts at its recorded base: the first kept entry links to that hash.
-      const walker = new ChainWalker(head?.baseHash ?? GENESIS);
-      const read = (after: number) => readLinks(tx as unknown as Db, key, after, READ_BATCH);
-      // The next batch is asked for before this one is hashed: the database reads while Node hashes.
-      let next = read(0);
-      for (;;) {
-        const rows = await next;
-        if (rows.length === READ_BATCH) next = read(rows.at(-1)!.seq);
-        for (const row of rows) {
-          if (!walker.add(linkOf(row))) {
-            if (rows.length === READ_BATCH) await next;
-            return walker.state();
+    return this.db.transaction(
+      async (tx) => {
+        const head = await readHead(tx as unknown as Db, key);
+        // A chain retention cut starts at its recorded base: the first kept entry links to that hash.
+        const walker = new ChainWalker(head?.baseHash ?? GENESIS);
+        const read = (after: number) => readLinks(tx as unknown as Db, key, after, READ_BATCH);
+        // The next batch is asked for before this one is hashed: the database reads while Node hashes.
+        let next = read(0);
+        for (;;) {
+          const rows = await next;
+          if (rows.length === READ_BATCH) next = read(rows.at(-1)!.seq);
+          for (const row of rows) {
+            if (!walker.add(linkOf(row))) {
+              if (rows.length === READ_BATCH) await next;
+              return walker.state();
+            }
           }
+          if (rows.length < READ_BATCH) break;
         }
-        if (rows.length < READ_BATCH) break;
-      }
-      return walker.end(head ? { entries: head.entries - head.pruned, head: head.hash } : { entries: 0, head: null });
-    }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+        return walker.end(head ? { entries: head.entries - head.pruned, head: head.hash } : { entries: 0, head: null });
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
   }
 }

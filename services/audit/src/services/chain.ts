@@ -34,12 +34,14 @@ export interface ChainEntry {
 }
 
 /** Empty or absent text is null: a CSV cell cannot tell them apart, so the hash does not either. */
-const text = (value: string | null | undefined): string | null => (value === undefined || value === null || value === '' ? null : value);
+const text = (value: string | null | undefined): string | null =>
+  value === undefined || value === null || value === '' ? null : value;
 
 /** JSON with object keys sorted (UTF-16 code units, as Array#sort) at every depth; members whose value is undefined are left out, as JSON.stringify does. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
   const members = Object.keys(value)
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
     .sort()
@@ -61,7 +63,13 @@ export function canonicalForm(entry: ChainEntry, prevHash: string): string {
     type: entry.type,
     version: entry.version,
     companyId: text(entry.companyId),
-    actor: { type: actor.type, id: text(actor.id), email: text(actor.email), role: text(actor.role), ip: text(actor.ip) },
+    actor: {
+      type: actor.type,
+      id: text(actor.id),
+      email: text(actor.email),
+      role: text(actor.role),
+      ip: text(actor.ip),
+    },
     target: { type: entry.targetType, id: text(entry.targetId) },
     before: entry.before ?? null,
     after: entry.after ?? null,
@@ -69,7 +77,8 @@ export function canonicalForm(entry: ChainEntry, prevHash: string): string {
   });
 }
 
-export const hashOf = (entry: ChainEntry, prevHash: string): string => createHash('sha256').update(canonicalForm(entry, prevHash), 'utf8').digest('hex');
+export const hashOf = (entry: ChainEntry, prevHash: string): string =>
+  createHash('sha256').update(canonicalForm(entry, prevHash), 'utf8').digest('hex');
 
 /** One stored link: the entry, where it sits (seq orders a chain), and the two hashes it holds. */
 export interface StoredLink {
@@ -107,11 +116,23 @@ export class ChainWalker {
     const position = this.count + 1;
     const at = { position, seq: link.seq, id: link.entry.id };
     if (link.hash === null || link.prevHash === null) {
-      this.broken = { ...at, reason: 'unsealed', message: `entry ${position} (seq ${link.seq}, id ${link.entry.id}) carries no hash: it was added outside the audit service` };
+      this.broken = {
+        ...at,
+        reason: 'unsealed',
+        message: `entry ${position} (seq ${link.seq}, id ${link.entry.id}) carries no hash: it was added outside the audit service`,
+      };
     } else if (link.prevHash !== this.expected) {
-      this.broken = { ...at, reason: 'link', message: `entry ${position} (seq ${link.seq}, id ${link.entry.id}) does not follow the entry before it: an entry was removed, inserted or reordered here` };
+      this.broken = {
+        ...at,
+        reason: 'link',
+        message: `entry ${position} (seq ${link.seq}, id ${link.entry.id}) does not follow the entry before it: an entry was removed, inserted or reordered here`,
+      };
     } else if (link.defect !== undefined || hashOf(link.entry, link.prevHash) !== link.hash) {
-      this.broken = { ...at, reason: 'content', message: `entry ${position} (seq ${link.seq}, id ${link.entry.id}) was changed after it was recorded${link.defect ? ` (${link.defect})` : ''}` };
+      this.broken = {
+        ...at,
+        reason: 'content',
+        message: `entry ${position} (seq ${link.seq}, id ${link.entry.id}) was changed after it was recorded${link.defect ? ` (${link.defect})` : ''}`,
+      };
     } else {
       this.expected = link.hash;
       this.count = position;

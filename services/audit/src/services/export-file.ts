@@ -35,7 +35,8 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const cellText = (cell: string | undefined): string | null => (cell === undefined || cell === '' ? null : cell.replace(DEFUSED, ''));
+const cellText = (cell: string | undefined): string | null =>
+  cell === undefined || cell === '' ? null : cell.replace(DEFUSED, '');
 const cellJson = (cell: string | undefined): unknown => {
   const value = cellText(cell);
   return value === null ? null : JSON.parse(value);
@@ -65,7 +66,8 @@ function linkOfExport(entry: AuditExportEntry): StoredLink {
 function linksOfCsv(text: string): { companyId: string | null; link: StoredLink }[] {
   const [header, ...rows] = parseCsv(text);
   const missing = CSV_COLUMNS.filter((name) => !header?.includes(name));
-  if (missing.length > 0) throw new Error(`not an audit export with hashes: the CSV has no ${missing.join(', ')} column`);
+  if (missing.length > 0)
+    throw new Error(`not an audit export with hashes: the CSV has no ${missing.join(', ')} column`);
   const at = Object.fromEntries(header!.map((name, i) => [name, i]));
   return rows.map((row, line) => {
     const cell = (name: (typeof CSV_COLUMNS)[number]) => row[at[name]!];
@@ -84,7 +86,13 @@ function linksOfCsv(text: string): { companyId: string | null; link: StoredLink 
           type: cellText(cell('type')) ?? '',
           version: Number(cell('version')),
           companyId,
-          actor: { type: cellText(cell('actorType')) ?? '', id: cellText(cell('actorId')), email: cellText(cell('actorEmail')), role: cellText(cell('actorRole')), ip: cellText(cell('actorIp')) },
+          actor: {
+            type: cellText(cell('actorType')) ?? '',
+            id: cellText(cell('actorId')),
+            email: cellText(cell('actorEmail')),
+            role: cellText(cell('actorRole')),
+            ip: cellText(cell('actorIp')),
+          },
           targetType: cellText(cell('targetType')) ?? '',
           targetId: cellText(cell('targetId')),
           before: cellJson(cell('before')),
@@ -103,11 +111,15 @@ function linksOfCsv(text: string): { companyId: string | null; link: StoredLink 
 export function chainsOfExport(text: string): Map<string | null, StoredLink[]> {
   const jsonLines = text.trimStart().startsWith('{');
   const links = jsonLines
-    ? text.split('\n').filter((line) => line.trim() !== '').map((line) => {
-      const entry = JSON.parse(line) as AuditExportEntry;
-      if (typeof entry.seq !== 'number' || !('hash' in entry)) throw new Error('not an audit export with hashes: a line has no seq or hash');
-      return { companyId: entry.companyId, link: linkOfExport(entry) };
-    })
+    ? text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => {
+          const entry = JSON.parse(line) as AuditExportEntry;
+          if (typeof entry.seq !== 'number' || !('hash' in entry))
+            throw new Error('not an audit export with hashes: a line has no seq or hash');
+          return { companyId: entry.companyId, link: linkOfExport(entry) };
+        })
     : linksOfCsv(text);
   const chains = new Map<string | null, StoredLink[]>();
   for (const { companyId, link } of links) {

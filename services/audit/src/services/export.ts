@@ -1,7 +1,26 @@
 import type { AuditExportEntry } from '@earshot/contracts';
 import { csvLine } from '@earshot/kit';
 
-export const CSV_COLUMNS = ['occurredAt', 'type', 'companyId', 'actorType', 'actorId', 'actorEmail', 'actorRole', 'actorIp', 'targetType', 'targetId', 'before', 'after', 'data', 'id', 'version', 'seq', 'prevHash', 'hash'] as const;
+export const CSV_COLUMNS = [
+  'occurredAt',
+  'type',
+  'companyId',
+  'actorType',
+  'actorId',
+  'actorEmail',
+  'actorRole',
+  'actorIp',
+  'targetType',
+  'targetId',
+  'before',
+  'after',
+  'data',
+  'id',
+  'version',
+  'seq',
+  'prevHash',
+  'hash',
+] as const;
 
 // Snapshots (before, after, data) are written as their JSON text whatever they hold (a string
 // too, quoted), so a verifier reads back exactly what was hashed; null is an empty cell.
@@ -10,8 +29,24 @@ const json = (value: unknown): string | null => (value === null || value === und
 function csvRow(entry: AuditExportEntry): string {
   const { actor, target } = entry;
   return csvLine([
-    entry.occurredAt, entry.type, entry.companyId, actor.type, actor.id, actor.email, actor.role, actor.ip, target.type, target.id,
-    json(entry.before), json(entry.after), json(entry.data), entry._id, entry.version, entry.seq, entry.prevHash, entry.hash,
+    entry.occurredAt,
+    entry.type,
+    entry.companyId,
+    actor.type,
+    actor.id,
+    actor.email,
+    actor.role,
+    actor.ip,
+    target.type,
+    target.id,
+    json(entry.before),
+    json(entry.after),
+    json(entry.data),
+    entry._id,
+    entry.version,
+    entry.seq,
+    entry.prevHash,
+    entry.hash,
   ]);
 }
 

@@ -5,18 +5,29 @@ import { countEntriesAboutPerson, entriesAboutPerson } from '../repositories/pri
  * The audit service's part of a person's export (issue 25): the entries whose actor or target is
  * the person, as recorded (with their chain hashes, so the person can show them to a verifier).
  */
-export const auditExportPart = (config: StorageConfig) => onExportRequested('audit', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
-  const rows = await entriesAboutPerson(tx, companyId, subject.id);
-  return {
-    data: {
-      entries: rows.map((row) => ({
-        id: row.id, seq: row.seq, occurredAt: row.occurredAt, type: row.type, actor: row.actor, targetType: row.targetType, targetId: row.targetId,
-        before: row.before, after: row.after, data: row.data, prevHash: row.prevHash, hash: row.hash,
-      })),
-    },
-    counts: { entries: rows.length },
-  };
-});
+export const auditExportPart = (config: StorageConfig) =>
+  onExportRequested('audit', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
+    const rows = await entriesAboutPerson(tx, companyId, subject.id);
+    return {
+      data: {
+        entries: rows.map((row) => ({
+          id: row.id,
+          seq: row.seq,
+          occurredAt: row.occurredAt,
+          type: row.type,
+          actor: row.actor,
+          targetType: row.targetType,
+          targetId: row.targetId,
+          before: row.before,
+          after: row.after,
+          data: row.data,
+          prevHash: row.prevHash,
+          hash: row.hash,
+        })),
+      },
+      counts: { entries: rows.length },
+    };
+  });
 
 /**
  * The audit service's part of erasing a person (issue 25): nothing is removed. The entries about
@@ -25,4 +36,6 @@ export const auditExportPart = (config: StorageConfig) => onExportRequested('aud
  * one would break verification of every entry after it. The report says how many were kept;
  * retention still removes them when the company's audit retention is due.
  */
-export const auditErasePart = onEraseRequested('audit', async (tx, _emit, { subject, companyId }) => ({ kept: await countEntriesAboutPerson(tx, companyId, subject.id) }));
+export const auditErasePart = onEraseRequested('audit', async (tx, _emit, { subject, companyId }) => ({
+  kept: await countEntriesAboutPerson(tx, companyId, subject.id),
+}));

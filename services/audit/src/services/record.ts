@@ -2,7 +2,8 @@ import type { Envelope } from '@earshot/contracts';
 import type { NewEntryRow } from '../db/schema';
 
 /** Field names whose values never go into the log (matched anywhere in the name, any case). */
-const SECRET_KEY = /password|passwd|token|secret|api_?key|reset_?url|sealed|authorization|cookie|credential|private_?key/i;
+const SECRET_KEY =
+  /password|passwd|token|secret|api_?key|reset_?url|sealed|authorization|cookie|credential|private_?key/i;
 export const REDACTED = '[redacted]';
 /** Content that events carry for other services' copies (transcript text): the log notes only its size. */
 const CONTENT_KEY = /^(segments|segmentText)$/;
@@ -11,7 +12,12 @@ const CONTENT_KEY = /^(segments|segmentText)$/;
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? REDACTED : CONTENT_KEY.test(k) ? omitted(v) : redact(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        SECRET_KEY.test(k) ? REDACTED : CONTENT_KEY.test(k) ? omitted(v) : redact(v),
+      ]),
+    );
   }
   return value;
 }
@@ -23,7 +29,8 @@ function omitted(value: unknown): string {
 /** What an event is about: the domain of its type (user, company, file...) and the entity id. */
 export function targetOf(envelope: Envelope): { type: string; id: string | null } {
   // Credit events name their ledger entry.
-  const id = [envelope.data.id, envelope.data.fileId, envelope.data.entryId].find((v) => typeof v === 'string') as string | undefined;
+  const id = [envelope.data.id, envelope.data.fileId, envelope.data.entryId].find((v) => typeof v === 'string') as
+    string | undefined;
   return { type: envelope.type.split('.')[0]!, id: id ?? null };
 }
 

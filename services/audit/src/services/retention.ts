@@ -20,7 +20,8 @@ export function auditRetention(ctx: ServiceContext): RetentionJob {
     batch: 5000,
     async removeDue(tx, _emit, companyId, olderThan, limit) {
       const { removed, broken } = await chain.prune(tx, chainKeyOf(companyId), olderThan, limit);
-      if (broken) ctx.logger.error({ companyId, broken }, 'audit retention left a broken stretch of the chain in place');
+      if (broken)
+        ctx.logger.error({ companyId, broken }, 'audit retention left a broken stretch of the chain in place');
       return removed;
     },
   });

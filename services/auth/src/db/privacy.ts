@@ -30,13 +30,17 @@ export type PrivacyJobRow = typeof privacyJobs.$inferSelect;
  * One service's answer to a job: what it counted (exported, or removed) and, for an export, its
  * manifest's object key (what goes in the ZIP).
  */
-export const privacyParts = auth.table('privacy_parts', {
-  jobId: uuid('job_id').notNull(),
-  service: text('service').notNull(),
-  manifest: text('manifest'),
-  counts: jsonb('counts').$type<Record<string, number>>().notNull(),
-  at: ts('at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.jobId, t.service] })]);
+export const privacyParts = auth.table(
+  'privacy_parts',
+  {
+    jobId: uuid('job_id').notNull(),
+    service: text('service').notNull(),
+    manifest: text('manifest'),
+    counts: jsonb('counts').$type<Record<string, number>>().notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.service] })],
+);
 export type PrivacyPartRow = typeof privacyParts.$inferSelect;
 
 /** Which company each client contact belongs to (from the tenant's client events): who may ask for a client's data. */

@@ -4,7 +4,9 @@ import { avatars, type AvatarRow } from '../db/schema';
 
 /** Sets a user's picture; answers when it was stored (its URL's version). */
 export async function putAvatar(db: Db, userId: string, content: Buffer, contentType: string): Promise<Date> {
-  const [row] = await db.insert(avatars).values({ userId, content, contentType })
+  const [row] = await db
+    .insert(avatars)
+    .values({ userId, content, contentType })
     .onConflictDoUpdate({ target: avatars.userId, set: { content, contentType, updatedAt: sql`now()` } })
     .returning({ updatedAt: avatars.updatedAt });
   return row!.updatedAt;

@@ -1,10 +1,21 @@
 import { and, asc, count, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { HoldKind } from '@earshot/contracts';
-import { privacyClients, privacyFiles, privacyJobs, privacyParts, type PrivacyJobRow, type PrivacyPartRow } from '../db/privacy';
+import {
+  privacyClients,
+  privacyFiles,
+  privacyJobs,
+  privacyParts,
+  type PrivacyJobRow,
+  type PrivacyPartRow,
+} from '../db/privacy';
 import { avatars, companies, fileUsage, sessions, users, type SessionRow, type UserRow } from '../db/schema';
 
-export async function insertPrivacyJob(tx: Db, job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'> & Partial<Pick<PrivacyJobRow, 'recordings'>>): Promise<PrivacyJobRow> {
+export async function insertPrivacyJob(
+  tx: Db,
+  job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'> &
+    Partial<Pick<PrivacyJobRow, 'recordings'>>,
+): Promise<PrivacyJobRow> {
   const [row] = await tx.insert(privacyJobs).values(job).returning();
   return row!;
 }
@@ -25,12 +36,18 @@ export async function privacyPartsOf(db: Db, jobId: string): Promise<PrivacyPart
 }
 
 /** A service's part; a redelivered answer changes nothing. */
-export async function insertPrivacyPart(tx: Db, part: Pick<PrivacyPartRow, 'jobId' | 'service' | 'manifest' | 'counts'>): Promise<void> {
+export async function insertPrivacyPart(
+  tx: Db,
+  part: Pick<PrivacyPartRow, 'jobId' | 'service' | 'manifest' | 'counts'>,
+): Promise<void> {
   await tx.insert(privacyParts).values(part).onConflictDoNothing();
 }
 
 export async function finishPrivacyJob(tx: Db, id: string, zipKey: string | null): Promise<void> {
-  await tx.update(privacyJobs).set({ status: 'done', zipKey, finishedAt: new Date() }).where(and(eq(privacyJobs.id, id), eq(privacyJobs.status, 'running')));
+  await tx
+    .update(privacyJobs)
+    .set({ status: 'done', zipKey, finishedAt: new Date() })
+    .where(and(eq(privacyJobs.id, id), eq(privacyJobs.status, 'running')));
 }
 
 /**
@@ -38,9 +55,21 @@ export async function finishPrivacyJob(tx: Db, id: string, zipKey: string | null
  * (its people's data must not outlive its key in a readable copy). At most `limit` at a time.
  */
 export async function expiredExports(db: Db, before: Date, limit: number): Promise<{ id: string; zipKey: string }[]> {
-  const rows = await db.select({ id: privacyJobs.id, zipKey: privacyJobs.zipKey }).from(privacyJobs)
-    .where(and(isNotNull(privacyJobs.zipKey), or(lt(privacyJobs.finishedAt, before),
-      inArray(privacyJobs.companyId, db.select({ id: companies.id }).from(companies).where(isNotNull(companies.deletedAt))))))
+  const rows = await db
+    .select({ id: privacyJobs.id, zipKey: privacyJobs.zipKey })
+    .from(privacyJobs)
+    .where(
+      and(
+        isNotNull(privacyJobs.zipKey),
+        or(
+          lt(privacyJobs.finishedAt, before),
+          inArray(
+            privacyJobs.companyId,
+            db.select({ id: companies.id }).from(companies).where(isNotNull(companies.deletedAt)),
+          ),
+        ),
+      ),
+    )
     .limit(limit);
   return rows.map((row) => ({ id: row.id, zipKey: row.zipKey! }));
 }
@@ -75,11 +104,19 @@ export async function forgetClient(tx: Db, id: string): Promise<void> {
 
 /** An erased client's row, in its company only; how many went (0 or 1). */
 export async function eraseClient(tx: Db, companyId: string, id: string): Promise<number> {
-  return (await tx.delete(privacyClients).where(and(eq(privacyClients.id, id), eq(privacyClients.companyId, companyId))).returning()).length;
+  return (
+    await tx
+      .delete(privacyClients)
+      .where(and(eq(privacyClients.id, id), eq(privacyClients.companyId, companyId)))
+      .returning()
+  ).length;
 }
 
 /** A stored recording's uploader and client (a replay changes nothing). */
-export async function recordFile(tx: Db, file: { fileId: string; companyId: string; uploadedBy: string | null; clientId: string | null }): Promise<void> {
+export async function recordFile(
+  tx: Db,
+  file: { fileId: string; companyId: string; uploadedBy: string | null; clientId: string | null },
+): Promise<void> {
   await tx.insert(privacyFiles).values(file).onConflictDoNothing();
 }
 
@@ -101,8 +138,13 @@ export async function forgetCompanyPrivacy(tx: Db, companyId: string): Promise<v
  * The holds in force on the recordings an erasure would delete (a user's uploads, or a client's
  * calls): a recording held itself, or linked to a held client. Read from the kit's legal_holds.
  */
-export async function heldRecordings(db: Db, companyId: string, person: { uploadedBy: string } | { clientId: string }): Promise<{ kind: HoldKind; id: string }[]> {
-  const whose = 'uploadedBy' in person ? sql`f.uploaded_by = ${person.uploadedBy}` : sql`f.client_id = ${person.clientId}`;
+export async function heldRecordings(
+  db: Db,
+  companyId: string,
+  person: { uploadedBy: string } | { clientId: string },
+): Promise<{ kind: HoldKind; id: string }[]> {
+  const whose =
+    'uploadedBy' in person ? sql`f.uploaded_by = ${person.uploadedBy}` : sql`f.client_id = ${person.clientId}`;
   const result = await db.execute(sql`
     select distinct h.kind, h.id from auth.privacy_files f
     join auth.legal_holds h on h.company_id = f.company_id and ((h.kind = 'file' and h.id = f.file_id) or (h.kind = 'client' and h.id = f.client_id))
@@ -113,14 +155,27 @@ export async function heldRecordings(db: Db, companyId: string, person: { upload
 
 /** A user's recordings kept under their company: the uploader is no longer known here; how many. */
 export async function forgetUploader(tx: Db, companyId: string, userId: string): Promise<number> {
-  await tx.update(fileUsage).set({ userId: null }).where(and(eq(fileUsage.companyId, companyId), eq(fileUsage.userId, userId)));
-  return (await tx.update(privacyFiles).set({ uploadedBy: null }).where(and(eq(privacyFiles.companyId, companyId), eq(privacyFiles.uploadedBy, userId))).returning()).length;
+  await tx
+    .update(fileUsage)
+    .set({ userId: null })
+    .where(and(eq(fileUsage.companyId, companyId), eq(fileUsage.userId, userId)));
+  return (
+    await tx
+      .update(privacyFiles)
+      .set({ uploadedBy: null })
+      .where(and(eq(privacyFiles.companyId, companyId), eq(privacyFiles.uploadedBy, userId)))
+      .returning()
+  ).length;
 }
 
 /** The account locked, in its company only (null: a platform administrator). */
 export async function lockAccount(tx: Db, id: string, companyId: string | null): Promise<UserRow | null> {
   const company = companyId ? eq(users.companyId, companyId) : sql`${users.companyId} is null`;
-  const [row] = await tx.select().from(users).where(and(eq(users.id, id), company)).for('update');
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), company))
+    .for('update');
   return row ?? null;
 }
 

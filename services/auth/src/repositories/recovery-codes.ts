@@ -10,7 +10,9 @@ export async function replaceRecoveryCodes(db: Db, userId: string, codeHashes: r
 
 /** Uses an unused code, atomically: of two requests with the same code only one gets true. */
 export async function consumeRecoveryCode(db: Db, userId: string, codeHash: string): Promise<boolean> {
-  const rows = await db.update(recoveryCodes).set({ usedAt: sql`now()` })
+  const rows = await db
+    .update(recoveryCodes)
+    .set({ usedAt: sql`now()` })
     .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
     .returning({ codeHash: recoveryCodes.codeHash });
   return rows.length > 0;

@@ -10,9 +10,14 @@ const CONTACTS_MAX = 20;
  * the other platform administrators.
  */
 export async function supportContacts(db: Db, companyId: string | null) {
-  const where = companyId === null
-    ? and(isNull(users.companyId), eq(users.role, 'HOST_ADMIN'), eq(users.status, 'active'))
-    : and(eq(users.companyId, companyId), eq(users.role, 'ADMIN'), eq(users.status, 'active'));
-  return db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users)
-    .where(where).orderBy(asc(users.firstName), asc(users.lastName)).limit(CONTACTS_MAX);
+  const where =
+    companyId === null
+      ? and(isNull(users.companyId), eq(users.role, 'HOST_ADMIN'), eq(users.status, 'active'))
+      : and(eq(users.companyId, companyId), eq(users.role, 'ADMIN'), eq(users.status, 'active'));
+  return db
+    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.firstName), asc(users.lastName))
+    .limit(CONTACTS_MAX);
 }

@@ -23,18 +23,34 @@ export async function lockedFor(db: Db, keys: string[]): Promise<number> {
  * the key and starts a fresh count, so a lock is never extended by one more stray failure.
  */
 export async function recordFailure(db: Db, key: string, policy: ThrottlePolicy): Promise<void> {
-  await db.insert(signInThrottle).values({ key, failures: 0, windowStartedAt: sql`now()` }).onConflictDoNothing();
+  await db
+    .insert(signInThrottle)
+    .values({ key, failures: 0, windowStartedAt: sql`now()` })
+    .onConflictDoNothing();
   const [row] = await db
-    .select({ failures: signInThrottle.failures, expired: sql<boolean>`${signInThrottle.windowStartedAt} <= now() - make_interval(secs => ${policy.windowSeconds})` })
-    .from(signInThrottle).where(eq(signInThrottle.key, key)).for('update');
+    .select({
+      failures: signInThrottle.failures,
+      expired: sql<boolean>`${signInThrottle.windowStartedAt} <= now() - make_interval(secs => ${policy.windowSeconds})`,
+    })
+    .from(signInThrottle)
+    .where(eq(signInThrottle.key, key))
+    .for('update');
   const failures = row && !row.expired ? row.failures + 1 : 1;
   const windowStartedAt = row && !row.expired ? undefined : sql`now()`;
   if (failures >= policy.limit) {
-    await db.update(signInThrottle)
-      .set({ failures: 0, windowStartedAt: sql`now()`, lockedUntil: sql`now() + make_interval(secs => ${policy.lockSeconds})` })
+    await db
+      .update(signInThrottle)
+      .set({
+        failures: 0,
+        windowStartedAt: sql`now()`,
+        lockedUntil: sql`now() + make_interval(secs => ${policy.lockSeconds})`,
+      })
       .where(eq(signInThrottle.key, key));
   } else {
-    await db.update(signInThrottle).set({ failures, ...(windowStartedAt ? { windowStartedAt } : {}) }).where(eq(signInThrottle.key, key));
+    await db
+      .update(signInThrottle)
+      .set({ failures, ...(windowStartedAt ? { windowStartedAt } : {}) })
+      .where(eq(signInThrottle.key, key));
   }
 }
 
@@ -43,8 +59,12 @@ export async function clearKey(db: Db, key: string): Promise<void> {
 }
 
 export async function purgeStale(db: Db): Promise<void> {
-  await db.delete(signInThrottle).where(and(
-    sql`${signInThrottle.windowStartedAt} < now() - interval '1 day'`,
-    sql`(${signInThrottle.lockedUntil} is null or ${signInThrottle.lockedUntil} < now())`,
-  ));
+  await db
+    .delete(signInThrottle)
+    .where(
+      and(
+        sql`${signInThrottle.windowStartedAt} < now() - interval '1 day'`,
+        sql`(${signInThrottle.lockedUntil} is null or ${signInThrottle.lockedUntil} < now())`,
+      ),
+    );
 }

@@ -12,7 +12,12 @@ function inScope(scope: Scope): SQL | undefined {
 
 /** The own-account read runs on nearly every signed-in request: built once per handle, it only binds the id. */
 const ownAccountQueries = new WeakMap<Db, ReturnType<typeof prepareOwnAccount>>();
-const prepareOwnAccount = (db: Db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare('auth_own_account');
+const prepareOwnAccount = (db: Db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare('auth_own_account');
 
 /** The signed-in caller's own row (no company scope: their id comes from their verified token). */
 export async function findOwnAccount(db: Db, id: string): Promise<UserRow | undefined> {
@@ -23,20 +28,32 @@ export async function findOwnAccount(db: Db, id: string): Promise<UserRow | unde
 }
 
 export async function findUser(db: Db, id: string, scope: Scope): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), inScope(scope)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), inScope(scope)));
   return row;
 }
 
 /** For updates: the row locked until the transaction ends. */
 export async function lockUser(db: Db, id: string, scope: Scope): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), inScope(scope))).for('update');
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), inScope(scope)))
+    .for('update');
   return row;
 }
 
 /** Accounts with this email: in one company, among platform administrators (null), or everywhere (undefined). */
 export async function findByEmail(db: Db, email: string, companyId?: string | null): Promise<UserRow[]> {
-  const company = companyId === undefined ? undefined : companyId === null ? isNull(users.companyId) : eq(users.companyId, companyId);
-  return db.select().from(users).where(and(eq(users.email, email), company)).orderBy(asc(users.createdAt));
+  const company =
+    companyId === undefined ? undefined : companyId === null ? isNull(users.companyId) : eq(users.companyId, companyId);
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), company))
+    .orderBy(asc(users.createdAt));
 }
 
 export async function emailTaken(db: Db, email: string, companyId: string | null, exceptId?: string): Promise<boolean> {
@@ -51,7 +68,9 @@ export async function countInCompany(db: Db, companyId: string): Promise<number>
 
 /** Active administrators of a company (the last one cannot be removed, demoted or disabled). */
 export async function countActiveAdmins(db: Db, companyId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users)
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
     .where(and(eq(users.companyId, companyId), eq(users.role, 'ADMIN'), eq(users.status, 'active')));
   return Number(row?.n ?? 0);
 }
@@ -79,18 +98,42 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   return row!;
 }
 
-export type UserPatch = Partial<Pick<UserRow,
-  'companyId' | 'email' | 'firstName' | 'lastName' | 'avatar' | 'role' | 'status' | 'passwordHash' |
-  'twoStepEnabled' | 'twoStepSecret' | 'twoStepPendingSecret' | 'twoStepLastStep' | 'lastSignInAt' | 'passwordChangeRequired' | 'language' | 'monthlyCredits'>>;
+export type UserPatch = Partial<
+  Pick<
+    UserRow,
+    | 'companyId'
+    | 'email'
+    | 'firstName'
+    | 'lastName'
+    | 'avatar'
+    | 'role'
+    | 'status'
+    | 'passwordHash'
+    | 'twoStepEnabled'
+    | 'twoStepSecret'
+    | 'twoStepPendingSecret'
+    | 'twoStepLastStep'
+    | 'lastSignInAt'
+    | 'passwordChangeRequired'
+    | 'language'
+    | 'monthlyCredits'
+  >
+>;
 
 export async function updateUser(db: Db, id: string, patch: UserPatch): Promise<UserRow> {
-  const [row] = await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+  const [row] = await db
+    .update(users)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
   return row!;
 }
 
 /** Records the TOTP time step just used, only if it is newer than the last one (no replay). */
 export async function claimTwoStepStep(db: Db, id: string, step: number): Promise<boolean> {
-  const rows = await db.update(users).set({ twoStepLastStep: step })
+  const rows = await db
+    .update(users)
+    .set({ twoStepLastStep: step })
     .where(and(eq(users.id, id), or(isNull(users.twoStepLastStep), sql`${users.twoStepLastStep} < ${step}`)))
     .returning({ id: users.id });
   return rows.length === 1;
@@ -120,8 +163,12 @@ function listWhere(filter: Omit<ListFilter, 'page' | 'pageSize'>): SQL | undefin
     filter.role ? eq(users.role, filter.role) : undefined,
     filter.status ? eq(users.status, filter.status) : undefined,
     pattern
-      ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern),
-        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern))
+      ? or(
+          ilike(users.email, pattern),
+          ilike(users.firstName, pattern),
+          ilike(users.lastName, pattern),
+          ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+        )
       : undefined,
   );
 }
@@ -129,15 +176,26 @@ function listWhere(filter: Omit<ListFilter, 'page' | 'pageSize'>): SQL | undefin
 export async function listUsers(db: Db, filter: ListFilter): Promise<{ rows: UserRow[]; total: number }> {
   const where = listWhere(filter);
   const [totalRow] = await db.select({ n: count() }).from(users).where(where);
-  const rows = await db.select().from(users).where(where)
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
     .orderBy(desc(users.createdAt), asc(users.id))
-    .limit(filter.pageSize).offset((filter.page - 1) * filter.pageSize);
+    .limit(filter.pageSize)
+    .offset((filter.page - 1) * filter.pageSize);
   return { rows, total: Number(totalRow?.n ?? 0) };
 }
 
-export async function dropdownUsers(db: Db, scope: Scope): Promise<Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'email'>[]> {
-  return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users)
-    .where(inScope(scope)).orderBy(asc(users.firstName), asc(users.lastName)).limit(1000);
+export async function dropdownUsers(
+  db: Db,
+  scope: Scope,
+): Promise<Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'email'>[]> {
+  return db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(inScope(scope))
+    .orderBy(asc(users.firstName), asc(users.lastName))
+    .limit(1000);
 }
 
 /** The people of consumer (b2c) companies that still exist, newest first. */
@@ -150,8 +208,13 @@ export async function listB2cUsers(db: Db, filter: Omit<ListFilter, 'scope' | 'r
   );
   const b2c = eq(companies.id, users.companyId);
   const [totalRow] = await db.select({ n: count() }).from(users).innerJoin(companies, b2c).where(where);
-  const rows = await db.select({ user: users, companyName: companies.name }).from(users).innerJoin(companies, b2c).where(where)
+  const rows = await db
+    .select({ user: users, companyName: companies.name })
+    .from(users)
+    .innerJoin(companies, b2c)
+    .where(where)
     .orderBy(desc(users.createdAt), asc(users.id))
-    .limit(filter.pageSize).offset((filter.page - 1) * filter.pageSize);
+    .limit(filter.pageSize)
+    .offset((filter.page - 1) * filter.pageSize);
   return { rows, total: Number(totalRow?.n ?? 0) };
 }

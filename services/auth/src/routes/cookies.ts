@@ -1,5 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_COOKIE, REFRESH_COOKIE, clearCookie, cookieIsSecure, identityOf, readCookie, setCookie } from '@earshot/kit';
+import {
+  ACCESS_COOKIE,
+  REFRESH_COOKIE,
+  clearCookie,
+  cookieIsSecure,
+  identityOf,
+  readCookie,
+  setCookie,
+} from '@earshot/kit';
 import type { UserRow } from '../db/schema';
 import type { AuthContext, Caller } from '../services/context';
 import { accessToken, type Session } from '../services/sessions';
@@ -41,11 +49,20 @@ export function signedInCaller(request: FastifyRequest): Caller {
 }
 
 /** Signs the access token and sets both cookies: persistent with "remember me", else session cookies. */
-export async function writeSessionCookies(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, user: UserRow, session: Session): Promise<string> {
+export async function writeSessionCookies(
+  ctx: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  session: Session,
+): Promise<string> {
   const token = await accessToken(ctx, user, session);
   const secure = cookieIsSecure(ctx.config, request);
   setCookie(reply, secure, ACCESS_COOKIE, token, { path: '/', maxAge: session.remember ? ctx.signer.ttl : undefined });
-  setCookie(reply, secure, REFRESH_COOKIE, session.refreshToken, { path: AUTH_PATH, maxAge: session.remember ? session.refreshSeconds : undefined });
+  setCookie(reply, secure, REFRESH_COOKIE, session.refreshToken, {
+    path: AUTH_PATH,
+    maxAge: session.remember ? session.refreshSeconds : undefined,
+  });
   return token;
 }
 
@@ -62,9 +79,18 @@ const STEP_COOKIES = {
 } as const;
 
 /** Turns a sign-in outcome into cookies: the session, or the short-lived cookie of the pending step. */
-export async function answerSignIn(ctx: AuthContext, request: FastifyRequest, reply: FastifyReply, outcome: SignInOutcome): Promise<SignInOutcome['kind']> {
+export async function answerSignIn(
+  ctx: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  outcome: SignInOutcome,
+): Promise<SignInOutcome['kind']> {
   const secure = cookieIsSecure(ctx.config, request);
-  if (outcome.knownDevice) setCookie(reply, secure, KNOWN_DEVICE_COOKIE, outcome.knownDevice, { path: AUTH_PATH, maxAge: KNOWN_DEVICE_SECONDS });
+  if (outcome.knownDevice)
+    setCookie(reply, secure, KNOWN_DEVICE_COOKIE, outcome.knownDevice, {
+      path: AUTH_PATH,
+      maxAge: KNOWN_DEVICE_SECONDS,
+    });
   // A step done leaves no cookie behind: the two-step one once the password step follows, both at the session.
   for (const [kind, cookie] of Object.entries(STEP_COOKIES)) {
     if (kind !== outcome.kind && readCookie(request, cookie.name)) clearCookie(reply, secure, cookie.name, AUTH_PATH);

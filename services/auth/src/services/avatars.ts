@@ -24,8 +24,15 @@ export class AvatarService {
       const before = await ownAccount(tx, identity, true);
       const storedAt = await avatarsRepo.putAvatar(tx, before.id, data, type.mimeType);
       // The version in the URL makes a new picture a new address, so browsers may cache each for long.
-      const after = await repo.updateUser(tx, before.id, { avatar: `${AVATAR_URL_PREFIX}${before.id}?v=${storedAt.getTime()}` });
-      emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(identity, identity), data: { id: after.id, before: userState(before), after: userState(after) } });
+      const after = await repo.updateUser(tx, before.id, {
+        avatar: `${AVATAR_URL_PREFIX}${before.id}?v=${storedAt.getTime()}`,
+      });
+      emit({
+        type: 'user.updated',
+        companyId: after.companyId,
+        actor: actorOf(identity, identity),
+        data: { id: after.id, before: userState(before), after: userState(after) },
+      });
       return after;
     });
   }
@@ -35,14 +42,19 @@ export class AvatarService {
       const before = await ownAccount(tx, identity, true);
       await avatarsRepo.deleteAvatar(tx, before.id);
       const after = await repo.updateUser(tx, before.id, { avatar: null });
-      emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(identity, identity), data: { id: after.id, before: userState(before), after: userState(after) } });
+      emit({
+        type: 'user.updated',
+        companyId: after.companyId,
+        actor: actorOf(identity, identity),
+        data: { id: after.id, before: userState(before), after: userState(after) },
+      });
       return after;
     });
   }
 
   async image(identity: Identity, input: { id: string }): Promise<AvatarImage> {
     const user = await repo.findUser(this.ctx.db, input.id, scopeFor(identity));
-    const avatar = user && await avatarsRepo.findAvatar(this.ctx.db, user.id);
+    const avatar = user && (await avatarsRepo.findAvatar(this.ctx.db, user.id));
     if (!avatar) throw notFound('Picture');
     return { content: avatar.content, contentType: avatar.contentType };
   }

@@ -19,8 +19,21 @@ export async function ensurePlatformAdmin(ctx: AuthBase): Promise<boolean> {
   const passwordHash = await hashPassword(ctx.config.ADMIN_PASSWORD ?? generated!);
   try {
     await ctx.transact(async (tx, emit) => {
-      const user = await insertUser(tx, { companyId: null, email, firstName: 'Platform', lastName: 'Administrator', avatar: null, role: 'HOST_ADMIN', passwordHash });
-      emit({ type: 'user.created', companyId: null, actor: SYSTEM_ACTOR, data: { id: user.id, after: userState(user) } });
+      const user = await insertUser(tx, {
+        companyId: null,
+        email,
+        firstName: 'Platform',
+        lastName: 'Administrator',
+        avatar: null,
+        role: 'HOST_ADMIN',
+        passwordHash,
+      });
+      emit({
+        type: 'user.created',
+        companyId: null,
+        actor: SYSTEM_ACTOR,
+        data: { id: user.id, after: userState(user) },
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -28,16 +41,18 @@ export async function ensurePlatformAdmin(ctx: AuthBase): Promise<boolean> {
   }
   ctx.logger.info({ email }, 'created the platform administrator');
   if (generated) {
-    console.log([
-      '',
-      '================================================================',
-      '  Earshot platform administrator created',
-      `  email:    ${email}`,
-      `  password: ${generated}`,
-      '  This password is shown only once: sign in and change it.',
-      '================================================================',
-      '',
-    ].join('\n'));
+    console.log(
+      [
+        '',
+        '================================================================',
+        '  Earshot platform administrator created',
+        `  email:    ${email}`,
+        `  password: ${generated}`,
+        '  This password is shown only once: sign in and change it.',
+        '================================================================',
+        '',
+      ].join('\n'),
+    );
   }
   return true;
 }

@@ -1,5 +1,15 @@
 import type { Actor, AdminUserDto, Role, UserDetailDto, UserDto } from '@earshot/contracts';
-import { NO_COMPANY, SecretBox, TokenSigner, actorOf as actorOfIdentity, consoleAddress, resolveSigningKeys, secretBox, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  NO_COMPANY,
+  SecretBox,
+  TokenSigner,
+  actorOf as actorOfIdentity,
+  consoleAddress,
+  resolveSigningKeys,
+  secretBox,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { AuthConfig } from '../config';
 import type { CompanyRow, UserRow } from '../db/schema';
 import type { Scope } from '../repositories/users';
@@ -24,17 +34,28 @@ export async function authContext(ctx: AuthBase): Promise<AuthContext> {
   const ttl = ctx.config.ACCESS_TOKEN_TTL_SECONDS;
   const signer = new TokenSigner(await resolveSigningKeys(ctx.config.DATA_DIR, ttl, ctx.config), ttl);
   ctx.tokens.trust(signer.jwks());
-  return { ...ctx, signer, box: new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot'), mailBox: secretBox(ctx.config, 'mail') };
+  return {
+    ...ctx,
+    signer,
+    box: new SecretBox(ctx.config.SECRETS_KEY, ctx.config.JWT_SECRET ?? 'earshot'),
+    mailBox: secretBox(ctx.config, 'mail'),
+  };
 }
 
 /** The page where a reset or invitation link lets someone choose a password (see `consoleAddress`). */
-export function passwordLink(ctx: AuthBase, token: string, purpose: 'reset' | 'invitation', companyDomain: string | null): string {
+export function passwordLink(
+  ctx: AuthBase,
+  token: string,
+  purpose: 'reset' | 'invitation',
+  companyDomain: string | null,
+): string {
   return `${consoleAddress(ctx.config, companyDomain)}/reset-password?token=${encodeURIComponent(token)}${purpose === 'invitation' ? '&invite=1' : ''}`;
 }
 
 /** The users a caller may see: their company, or for a HOST_ADMIN every company (or the one asked for). */
 export function scopeFor(identity: Identity, requestedCompanyId?: string): Scope {
-  if (identity.role === 'HOST_ADMIN') return requestedCompanyId ? { all: false, companyId: requestedCompanyId } : { all: true };
+  if (identity.role === 'HOST_ADMIN')
+    return requestedCompanyId ? { all: false, companyId: requestedCompanyId } : { all: true };
   return { all: false, companyId: identity.companyId ?? NO_COMPANY };
 }
 
@@ -62,12 +83,24 @@ export function actorOf(caller: { ip: string }, identity?: Identity | null): Act
 }
 
 export function actorOfUser(caller: { ip: string }, user: UserRow): Actor {
-  return actorOfIdentity({ userId: user.id, email: user.email, role: user.role as Role, companyId: user.companyId }, caller.ip);
+  return actorOfIdentity(
+    { userId: user.id, email: user.email, role: user.role as Role, companyId: user.companyId },
+    caller.ip,
+  );
 }
 
 /** What events may say about a user: never hashes or secrets. */
 export function userState(user: UserRow) {
-  return { email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role, companyId: user.companyId, status: user.status as UserDetailDto['status'], avatar: user.avatar, monthlyCredits: user.monthlyCredits };
+  return {
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    role: user.role as Role,
+    companyId: user.companyId,
+    status: user.status as UserDetailDto['status'],
+    avatar: user.avatar,
+    monthlyCredits: user.monthlyCredits,
+  };
 }
 
 export function toUserDto(user: UserRow): UserDto {
@@ -97,7 +130,11 @@ export function toUserDetailDto(user: UserRow): UserDetailDto {
 }
 
 /** A user as the users API answers it, with the name of its company (from the projection). */
-export function toAdminUserDto(user: UserRow, companies: ReadonlyMap<string, Pick<CompanyRow, 'name'>>, invitations: ReadonlyMap<string, Date>): AdminUserDto {
+export function toAdminUserDto(
+  user: UserRow,
+  companies: ReadonlyMap<string, Pick<CompanyRow, 'name'>>,
+  invitations: ReadonlyMap<string, Date>,
+): AdminUserDto {
   return {
     ...toUserDetailDto(user),
     companyName: (user.companyId && companies.get(user.companyId)?.name) ?? null,

@@ -25,7 +25,12 @@ const WRONG_PASSWORD = 'Your current password is not correct';
 export class CredentialService {
   constructor(private readonly ctx: AuthContext) {}
 
-  async changePassword(caller: Caller, identity: Identity, currentPassword: string, newPassword: string): Promise<void> {
+  async changePassword(
+    caller: Caller,
+    identity: Identity,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<void> {
     const { ctx } = this;
     const user = await ownAccount(ctx.db, identity);
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
@@ -40,7 +45,13 @@ export class CredentialService {
       emit({ type: 'user.password_changed', companyId: user.companyId, actor, data: { id: user.id, via: 'profile' } });
       // Every other session ends; the one that changed the password stays signed in.
       const sessionIds = await revokeUserSessions(tx, user.id, keep);
-      return recordEnded(ctx, tx, emit, { sessionIds, userId: user.id, companyId: user.companyId, reason: 'password_changed', actor });
+      return recordEnded(ctx, tx, emit, {
+        sessionIds,
+        userId: user.id,
+        companyId: user.companyId,
+        reason: 'password_changed',
+        actor,
+      });
     });
     announceEnded(ctx, ended);
   }
@@ -60,15 +71,33 @@ export class CredentialService {
     for (const user of users) {
       if (await accountBlocked(ctx.db, user)) continue;
       const token = randomToken();
-      const resetUrl = passwordLink(ctx, token, 'reset', user.companyId ? ((await findCompany(ctx.db, user.companyId))?.domain ?? null) : null);
+      const resetUrl = passwordLink(
+        ctx,
+        token,
+        'reset',
+        user.companyId ? ((await findCompany(ctx.db, user.companyId))?.domain ?? null) : null,
+      );
       await ctx.transact(async (tx, emit) => {
         // Under the user's row lock, so parallel requests cannot leave more live links than allowed.
         await lockUser(tx, user.id, EVERYONE);
-        await insertReset(tx, { tokenHash: sha256(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_SECONDS * 1000) });
+        await insertReset(tx, {
+          tokenHash: sha256(token),
+          userId: user.id,
+          expiresAt: new Date(Date.now() + RESET_SECONDS * 1000),
+        });
         await keepNewestResets(tx, user.id, MAX_LIVE_RESETS);
         emit({
-          type: 'user.password_reset_requested', companyId: user.companyId, actor: actorOf(caller),
-          data: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, sealedLink: ctx.mailBox.seal(resetUrl), expiresInMinutes: RESET_SECONDS / 60 },
+          type: 'user.password_reset_requested',
+          companyId: user.companyId,
+          actor: actorOf(caller),
+          data: {
+            id: user.id,
+            email: user.email,
+            firstName: user.firstName,
+            lastName: user.lastName,
+            sealedLink: ctx.mailBox.seal(resetUrl),
+            expiresInMinutes: RESET_SECONDS / 60,
+          },
         });
       });
     }
@@ -88,12 +117,28 @@ export class CredentialService {
       const invitation = reset.purpose === 'invitation';
       // An invitation link only ever opens a waiting account, and nothing else opens one.
       if (invitation !== (user.status === 'invited')) return null;
-      const after = await updateUser(tx, user.id, { passwordHash, passwordChangeRequired: false, ...(invitation ? { status: 'active' } : {}) });
+      const after = await updateUser(tx, user.id, {
+        passwordHash,
+        passwordChangeRequired: false,
+        ...(invitation ? { status: 'active' } : {}),
+      });
       await voidResets(tx, user.id);
       const actor = actorOfUser(caller, user);
-      if (invitation) emit({ type: 'user.updated', companyId: user.companyId, actor, data: { id: user.id, before: userState(user), after: userState(after) } });
+      if (invitation)
+        emit({
+          type: 'user.updated',
+          companyId: user.companyId,
+          actor,
+          data: { id: user.id, before: userState(user), after: userState(after) },
+        });
       emit({ type: 'user.password_changed', companyId: user.companyId, actor, data: { id: user.id, via: 'reset' } });
-      const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, user.id), userId: user.id, companyId: user.companyId, reason: 'password_changed', actor });
+      const ended = await recordEnded(ctx, tx, emit, {
+        sessionIds: await revokeUserSessions(tx, user.id),
+        userId: user.id,
+        companyId: user.companyId,
+        reason: 'password_changed',
+        actor,
+      });
       return { ended, accepted: invitation ? after : null };
     });
     if (!done) throw badRequest(RESET_INVALID, [{ field: 'body.token', message: RESET_INVALID }]);
@@ -104,7 +149,8 @@ export class CredentialService {
   async setupTwoStep(identity: Identity): Promise<{ secret: string; otpauthUrl: string }> {
     const { ctx } = this;
     const user = await ownAccount(ctx.db, identity);
-    if (user.twoStepEnabled) throw conflict('Two-step verification is already on: turn it off first to set it up again');
+    if (user.twoStepEnabled)
+      throw conflict('Two-step verification is already on: turn it off first to set it up again');
     const secret = generateSecret();
     await updateUser(ctx.db, user.id, { twoStepPendingSecret: ctx.box.seal(secret) });
     return { secret, otpauthUrl: otpauthUrl(ctx.config.TWO_STEP_ISSUER, user.email, secret) };
@@ -119,8 +165,18 @@ export class CredentialService {
       if (!user.twoStepPendingSecret) throw badRequest('Set up two-step verification first');
       const step = matchStep(ctx.box.open(user.twoStepPendingSecret), code);
       if (step === null) throw badRequest(INVALID_CODE, [{ field: 'body.code', message: INVALID_CODE }]);
-      await updateUser(tx, user.id, { twoStepEnabled: true, twoStepSecret: user.twoStepPendingSecret, twoStepPendingSecret: null, twoStepLastStep: step });
-      emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(caller, identity), data: { id: user.id, enabled: true } });
+      await updateUser(tx, user.id, {
+        twoStepEnabled: true,
+        twoStepSecret: user.twoStepPendingSecret,
+        twoStepPendingSecret: null,
+        twoStepLastStep: step,
+      });
+      emit({
+        type: 'user.two_step_changed',
+        companyId: user.companyId,
+        actor: actorOf(caller, identity),
+        data: { id: user.id, enabled: true },
+      });
       return newRecoveryCodes(tx, user.id);
     });
   }
@@ -138,10 +194,20 @@ export class CredentialService {
       const user = await ownAccount(tx, identity, true);
       if (!user.twoStepEnabled) throw conflict('Two-step verification is already off');
       if (!(await useTwoStepCode(ctx, tx, user, code))) return false;
-      await updateUser(tx, user.id, { twoStepEnabled: false, twoStepSecret: null, twoStepPendingSecret: null, twoStepLastStep: null });
+      await updateUser(tx, user.id, {
+        twoStepEnabled: false,
+        twoStepSecret: null,
+        twoStepPendingSecret: null,
+        twoStepLastStep: null,
+      });
       await replaceRecoveryCodes(tx, user.id, []);
       await countSuccess(tx, keys);
-      emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(caller, identity), data: { id: user.id, enabled: false } });
+      emit({
+        type: 'user.two_step_changed',
+        companyId: user.companyId,
+        actor: actorOf(caller, identity),
+        data: { id: user.id, enabled: false },
+      });
       return true;
     });
     if (!done) {

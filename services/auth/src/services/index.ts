@@ -18,5 +18,12 @@ export interface AuthServices {
 
 export function authServices(ctx: AuthContext): AuthServices {
   const signIns = new SignInService(ctx);
-  return { signIns, credentials: new CredentialService(ctx), providers: new ProviderService(ctx, signIns), users: new UserService(ctx), sessions: new OwnSessionService(ctx), avatars: new AvatarService(ctx) };
+  return {
+    signIns,
+    credentials: new CredentialService(ctx),
+    providers: new ProviderService(ctx, signIns),
+    users: new UserService(ctx),
+    sessions: new OwnSessionService(ctx),
+    avatars: new AvatarService(ctx),
+  };
 }

@@ -37,7 +37,13 @@ export class OwnSessionService {
       if (!(await findLiveSession(tx, user.id, id))) throw notFound(SESSION_NOT_FOUND);
       const actor = actorOf(caller, identity);
       emit({ type: 'user.signed_out', companyId: user.companyId, actor, data: { id: user.id } });
-      return recordEnded(ctx, tx, emit, { sessionIds: await revokeFamily(tx, id), userId: user.id, companyId: user.companyId, reason: 'signed_out', actor });
+      return recordEnded(ctx, tx, emit, {
+        sessionIds: await revokeFamily(tx, id),
+        userId: user.id,
+        companyId: user.companyId,
+        reason: 'signed_out',
+        actor,
+      });
     });
     announceEnded(ctx, ended);
   }
@@ -50,7 +56,13 @@ export class OwnSessionService {
       const sessionIds = await revokeUserSessions(tx, user.id, identity.sessionId);
       const actor = actorOf(caller, identity);
       if (sessionIds.length) emit({ type: 'user.signed_out', companyId: user.companyId, actor, data: { id: user.id } });
-      return recordEnded(ctx, tx, emit, { sessionIds, userId: user.id, companyId: user.companyId, reason: 'signed_out', actor });
+      return recordEnded(ctx, tx, emit, {
+        sessionIds,
+        userId: user.id,
+        companyId: user.companyId,
+        reason: 'signed_out',
+        actor,
+      });
     });
     announceEnded(ctx, ended);
     return ended.sessionIds.length;

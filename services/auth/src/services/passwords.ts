@@ -17,7 +17,7 @@ function dummyHash(): Promise<string> {
 
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
   try {
-    return await argon2.verify(hash ?? (await dummyHash()), password) && hash !== null;
+    return (await argon2.verify(hash ?? (await dummyHash()), password)) && hash !== null;
   } catch {
     return false;
   }

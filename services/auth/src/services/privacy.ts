@@ -1,13 +1,53 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { ERASE_HOLD_MESSAGES, HOLD_MESSAGES, PRIVACY_SERVICES, isId, type PrivacyEraseBody, type PrivacyExportBody, type PrivacyJobDto } from '@earshot/contracts';
 import {
-  actorOf, conflict, forbidden, notFound, on, onEraseRequested, onExportRequested, type Db, type HandlerSpec, type Identity, type ObjectStorage, type PrivacyManifest, type PrivacyPart,
+  ERASE_HOLD_MESSAGES,
+  HOLD_MESSAGES,
+  PRIVACY_SERVICES,
+  isId,
+  type PrivacyEraseBody,
+  type PrivacyExportBody,
+  type PrivacyJobDto,
+} from '@earshot/contracts';
+import {
+  actorOf,
+  conflict,
+  forbidden,
+  notFound,
+  on,
+  onEraseRequested,
+  onExportRequested,
+  type Db,
+  type HandlerSpec,
+  type Identity,
+  type ObjectStorage,
+  type PrivacyManifest,
+  type PrivacyPart,
 } from '@earshot/kit';
 import { privacyHolds, type PrivacyJobRow } from '../db/privacy';
 import {
-  clientCompany, eraseClient, expiredExports, findPrivacyJob, forgetZip, forgetCompanyPrivacy, findUserById, forgetClient, forgetFile, forgetUploader, hasAvatar, heldRecordings, linkFileClient, lockAccount, recordFile, saveClient,
-  finishPrivacyJob, insertPrivacyJob, insertPrivacyPart, lockPrivacyJob, privacyPartsOf, sessionsOf,
+  clientCompany,
+  eraseClient,
+  expiredExports,
+  findPrivacyJob,
+  forgetZip,
+  forgetCompanyPrivacy,
+  findUserById,
+  forgetClient,
+  forgetFile,
+  forgetUploader,
+  hasAvatar,
+  heldRecordings,
+  linkFileClient,
+  lockAccount,
+  recordFile,
+  saveClient,
+  finishPrivacyJob,
+  insertPrivacyJob,
+  insertPrivacyPart,
+  lockPrivacyJob,
+  privacyPartsOf,
+  sessionsOf,
 } from '../repositories/privacy';
 import type { AuthBase } from './context';
 import { announceEnded, type EndedSessions } from './sessions';
@@ -26,12 +66,17 @@ type Subject = { kind: 'user' | 'client'; id: string; companyId: string | null }
 async function assertNotHeld(tx: Db, subject: Subject, recordings: PrivacyEraseBody['recordings']): Promise<void> {
   const { companyId } = subject;
   if (!companyId) return;
-  if (await privacyHolds.holdOn(tx, { companyId })) throw conflict(HOLD_MESSAGES.company, [{ kind: 'company', id: companyId }]);
+  if (await privacyHolds.holdOn(tx, { companyId }))
+    throw conflict(HOLD_MESSAGES.company, [{ kind: 'company', id: companyId }]);
   if (subject.kind === 'client' && (await privacyHolds.holdOn(tx, { companyId, clientId: subject.id }))) {
     throw conflict(HOLD_MESSAGES.clientHeld, [{ kind: 'client', id: subject.id }]);
   }
   if (recordings !== 'delete') return;
-  const held = await heldRecordings(tx, companyId, subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id });
+  const held = await heldRecordings(
+    tx,
+    companyId,
+    subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id },
+  );
   if (held.length) throw conflict(ERASE_HOLD_MESSAGES.recordings, held);
 }
 
@@ -65,10 +110,15 @@ async function writeZip(storage: ObjectStorage, zipKey: string, files: PrivacyMa
     }
   });
   // Watched from now: a store that fails while the entries are still being read is no unhandled rejection.
-  const stored = storage.put(zipKey, out, { contentType: 'application/zip' }).then(() => null, (error: unknown) => error);
+  const stored = storage.put(zipKey, out, { contentType: 'application/zip' }).then(
+    () => null,
+    (error: unknown) => error,
+  );
   try {
     for (const file of files) {
-      const entry = file.name.endsWith('.json') ? new ZipDeflate(file.name, { level: 6 }) : new ZipPassThrough(file.name);
+      const entry = file.name.endsWith('.json')
+        ? new ZipDeflate(file.name, { level: 6 })
+        : new ZipPassThrough(file.name);
       zip.add(entry);
       for await (const chunk of await storage.get(file.key)) entry.push(chunk as Buffer);
       entry.push(new Uint8Array(0), true);
@@ -87,13 +137,27 @@ async function writeZip(storage: ObjectStorage, zipKey: string, files: PrivacyMa
  * knows who a user is and which company they belong to (who may ask), and it owns the account.
  */
 export class PrivacyJobs {
-  constructor(private readonly ctx: AuthBase, private readonly storage: ObjectStorage) {}
+  constructor(
+    private readonly ctx: AuthBase,
+    private readonly storage: ObjectStorage,
+  ) {}
 
   async requestExport(identity: Identity, body: PrivacyExportBody, ip?: string): Promise<{ jobId: string }> {
     return this.ctx.transact(async (tx, emit) => {
       const subject = await this.subjectOf(tx, identity, body);
-      const job = await insertPrivacyJob(tx, { kind: 'export', subjectKind: subject.kind, subjectId: subject.id, companyId: subject.companyId, requestedBy: identity.userId });
-      emit({ type: 'privacy.export_requested', companyId: subject.companyId, actor: actorOf(identity, ip), data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id } } });
+      const job = await insertPrivacyJob(tx, {
+        kind: 'export',
+        subjectKind: subject.kind,
+        subjectId: subject.id,
+        companyId: subject.companyId,
+        requestedBy: identity.userId,
+      });
+      emit({
+        type: 'privacy.export_requested',
+        companyId: subject.companyId,
+        actor: actorOf(identity, ip),
+        data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id } },
+      });
       return { jobId: job.id };
     });
   }
@@ -114,9 +178,18 @@ export class PrivacyJobs {
         await checkNotLastAdmin(tx, account, null);
       }
       await assertNotHeld(tx, subject, body.recordings);
-      const job = await insertPrivacyJob(tx, { kind: 'erase', subjectKind: subject.kind, subjectId: subject.id, companyId: subject.companyId, requestedBy: identity.userId, recordings: body.recordings });
+      const job = await insertPrivacyJob(tx, {
+        kind: 'erase',
+        subjectKind: subject.kind,
+        subjectId: subject.id,
+        companyId: subject.companyId,
+        requestedBy: identity.userId,
+        recordings: body.recordings,
+      });
       emit({
-        type: 'privacy.erase_requested', companyId: subject.companyId, actor: actorOf(identity, ip),
+        type: 'privacy.erase_requested',
+        companyId: subject.companyId,
+        actor: actorOf(identity, ip),
         data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id }, recordings: body.recordings },
       });
       return { jobId: job.id };
@@ -124,7 +197,11 @@ export class PrivacyJobs {
   }
 
   /** Whose data, and their company; 404 when the caller may not ask for it (or there is no such person). */
-  private async subjectOf(tx: Db, identity: Identity, body: Pick<PrivacyExportBody, 'userId' | 'clientId'>): Promise<{ kind: 'user' | 'client'; id: string; companyId: string | null }> {
+  private async subjectOf(
+    tx: Db,
+    identity: Identity,
+    body: Pick<PrivacyExportBody, 'userId' | 'clientId'>,
+  ): Promise<{ kind: 'user' | 'client'; id: string; companyId: string | null }> {
     if (body.userId) {
       const user = await findUserById(tx, body.userId);
       if (!user || !mayActFor(identity, user)) throw notFound('User');
@@ -160,7 +237,6 @@ export class PrivacyJobs {
     if (!job || !mayRead(identity, job) || !job.zipKey) throw notFound(JOB);
     return { stream: await this.storage.get(job.zipKey), filename: `earshot-${job.subjectKind}-${job.subjectId}.zip` };
   }
-
 }
 
 /** How long a finished export's ZIP can be downloaded before it is removed from storage. */
@@ -188,20 +264,40 @@ export async function expireExports(db: Db, storage: ObjectStorage, now: Date): 
 }
 
 /** Auth's own part of an export: the account (never a secret) and its sessions. */
-export const authExportPart = (storage: ObjectStorage) => onExportRequested('auth', storage, async (tx, subject): Promise<PrivacyPart> => {
-  if (subject.kind !== 'user') return { data: {}, counts: {} };
-  const user = await findUserById(tx, subject.id);
-  if (!user) return { data: { profile: null }, counts: { profile: 0, sessions: 0 } };
-  const sessions = await sessionsOf(tx, user.id);
-  const profile = {
-    id: user.id, companyId: user.companyId, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role,
-    status: user.status, language: user.language, twoStepEnabled: user.twoStepEnabled, lastSignInAt: user.lastSignInAt, createdAt: user.createdAt, updatedAt: user.updatedAt,
-  };
-  return {
-    data: { profile, sessions: sessions.map(({ id, userAgent, address, createdAt, lastSeenAt }) => ({ id, userAgent, address, createdAt, lastSeenAt })) },
-    counts: { profile: 1, sessions: sessions.length },
-  };
-});
+export const authExportPart = (storage: ObjectStorage) =>
+  onExportRequested('auth', storage, async (tx, subject): Promise<PrivacyPart> => {
+    if (subject.kind !== 'user') return { data: {}, counts: {} };
+    const user = await findUserById(tx, subject.id);
+    if (!user) return { data: { profile: null }, counts: { profile: 0, sessions: 0 } };
+    const sessions = await sessionsOf(tx, user.id);
+    const profile = {
+      id: user.id,
+      companyId: user.companyId,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      role: user.role,
+      status: user.status,
+      language: user.language,
+      twoStepEnabled: user.twoStepEnabled,
+      lastSignInAt: user.lastSignInAt,
+      createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
+    };
+    return {
+      data: {
+        profile,
+        sessions: sessions.map(({ id, userAgent, address, createdAt, lastSeenAt }) => ({
+          id,
+          userAgent,
+          address,
+          createdAt,
+          lastSeenAt,
+        })),
+      },
+      counts: { profile: 1, sessions: sessions.length },
+    };
+  });
 
 /**
  * A service's part arrived: recorded once; when every service has answered, the ZIP is written
@@ -211,30 +307,41 @@ export const authExportPart = (storage: ObjectStorage) => onExportRequested('aut
  */
 export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSpec {
   const leftovers = new Map<string, string[]>();
-  return on('privacy.part_ready', async (event, tx: Db) => {
-    const { jobId, service, manifest, counts } = event.data;
-    const job = await lockPrivacyJob(tx, jobId);
-    if (!job || job.status !== 'running' || job.kind !== 'export') return;
-    await insertPrivacyPart(tx, { jobId, service, manifest, counts });
-    const parts = await privacyPartsOf(tx, jobId);
-    const answered = new Set(parts.map((part) => part.service));
-    if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
-    const keys = parts.map((part) => part.manifest ?? '');
-    const manifests = await Promise.all(keys.map((key) => readJson<PrivacyManifest>(storage, key)));
-    const zipKey = `privacy/${jobId}/export.zip`;
-    await writeZip(storage, zipKey, manifests.flat());
-    await finishPrivacyJob(tx, jobId, zipKey);
-    const own = `privacy/${jobId}/`;
-    leftovers.set(event.id, [...keys, ...manifests.flat().map((file) => file.key)].filter((key) => key.startsWith(own)));
-  }, {
-    afterCommit: (event) => {
-      const keys = leftovers.get(event.id) ?? [];
-      leftovers.delete(event.id);
-      for (const key of keys) {
-        storage.delete(key).catch((error: unknown) => ctx.logger.warn({ err: error, key }, 'could not remove an export part after its ZIP was written'));
-      }
+  return on(
+    'privacy.part_ready',
+    async (event, tx: Db) => {
+      const { jobId, service, manifest, counts } = event.data;
+      const job = await lockPrivacyJob(tx, jobId);
+      if (!job || job.status !== 'running' || job.kind !== 'export') return;
+      await insertPrivacyPart(tx, { jobId, service, manifest, counts });
+      const parts = await privacyPartsOf(tx, jobId);
+      const answered = new Set(parts.map((part) => part.service));
+      if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
+      const keys = parts.map((part) => part.manifest ?? '');
+      const manifests = await Promise.all(keys.map((key) => readJson<PrivacyManifest>(storage, key)));
+      const zipKey = `privacy/${jobId}/export.zip`;
+      await writeZip(storage, zipKey, manifests.flat());
+      await finishPrivacyJob(tx, jobId, zipKey);
+      const own = `privacy/${jobId}/`;
+      leftovers.set(
+        event.id,
+        [...keys, ...manifests.flat().map((file) => file.key)].filter((key) => key.startsWith(own)),
+      );
     },
-  });
+    {
+      afterCommit: (event) => {
+        const keys = leftovers.get(event.id) ?? [];
+        leftovers.delete(event.id);
+        for (const key of keys) {
+          storage
+            .delete(key)
+            .catch((error: unknown) =>
+              ctx.logger.warn({ err: error, key }, 'could not remove an export part after its ZIP was written'),
+            );
+        }
+      },
+    },
+  );
 }
 
 /**
@@ -245,21 +352,26 @@ export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSp
  */
 export function authErasePart(ctx: AuthBase): HandlerSpec {
   const ended = new Map<string, EndedSessions>();
-  return onEraseRequested('auth', async (tx, emit, { jobId, subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
-    if (subject.kind === 'client') return { clients: companyId && isId(subject.id) ? await eraseClient(tx, companyId, subject.id) : 0 };
-    const uploadsKept = recordings === 'keep' && companyId ? await forgetUploader(tx, companyId, subject.id) : 0;
-    const account = isId(subject.id) ? await lockAccount(tx, subject.id, companyId) : null;
-    if (!account) return { accounts: 0, avatars: 0, sessions: 0, uploadsKept };
-    const avatars = (await hasAvatar(tx, account.id)) ? 1 : 0;
-    const sessions = await removeAccount(ctx, tx, emit, account, actor);
-    ended.set(jobId, sessions);
-    return { accounts: 1, avatars, sessions: sessions.sessionIds.length, uploadsKept };
-  }, {
-    afterCommit: (event) => {
-      announceEnded(ctx, ended.get(event.data.jobId));
-      ended.delete(event.data.jobId);
+  return onEraseRequested(
+    'auth',
+    async (tx, emit, { jobId, subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+      if (subject.kind === 'client')
+        return { clients: companyId && isId(subject.id) ? await eraseClient(tx, companyId, subject.id) : 0 };
+      const uploadsKept = recordings === 'keep' && companyId ? await forgetUploader(tx, companyId, subject.id) : 0;
+      const account = isId(subject.id) ? await lockAccount(tx, subject.id, companyId) : null;
+      if (!account) return { accounts: 0, avatars: 0, sessions: 0, uploadsKept };
+      const avatars = (await hasAvatar(tx, account.id)) ? 1 : 0;
+      const sessions = await removeAccount(ctx, tx, emit, account, actor);
+      ended.set(jobId, sessions);
+      return { accounts: 1, avatars, sessions: sessions.sessionIds.length, uploadsKept };
     },
-  });
+    {
+      afterCommit: (event) => {
+        announceEnded(ctx, ended.get(event.data.jobId));
+        ended.delete(event.data.jobId);
+      },
+    },
+  );
 }
 
 /**
@@ -277,8 +389,15 @@ export const finishErase: HandlerSpec = on('privacy.part_erased', async (event, 
   if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
   await finishPrivacyJob(tx, jobId, null);
   emit({
-    type: 'privacy.erased', companyId: job.companyId, actor: event.actor,
-    data: { jobId, subject: { kind: job.subjectKind, id: job.subjectId }, recordings: job.recordings ?? 'keep', parts: Object.fromEntries(parts.map((part) => [part.service, part.counts])) },
+    type: 'privacy.erased',
+    companyId: job.companyId,
+    actor: event.actor,
+    data: {
+      jobId,
+      subject: { kind: job.subjectKind, id: job.subjectId },
+      recordings: job.recordings ?? 'keep',
+      parts: Object.fromEntries(parts.map((part) => [part.service, part.counts])),
+    },
   });
 });
 
@@ -289,10 +408,16 @@ export const finishErase: HandlerSpec = on('privacy.part_erased', async (event, 
 export const recordingsAndHolds: HandlerSpec[] = [
   on('file.uploaded', async ({ companyId, data }, tx) => {
     if (!isId(data.id) || !isId(companyId)) return;
-    await recordFile(tx, { fileId: data.id, companyId, uploadedBy: isId(data.uploadedBy) ? data.uploadedBy : null, clientId: isId(data.clientId) ? data.clientId : null });
+    await recordFile(tx, {
+      fileId: data.id,
+      companyId,
+      uploadedBy: isId(data.uploadedBy) ? data.uploadedBy : null,
+      clientId: isId(data.clientId) ? data.clientId : null,
+    });
   }),
   on('transcript.client_linked', async ({ data }, tx) => {
-    if (isId(data.fileId) && (data.after.clientId === null || isId(data.after.clientId))) await linkFileClient(tx, data.fileId, data.after.clientId);
+    if (isId(data.fileId) && (data.after.clientId === null || isId(data.after.clientId)))
+      await linkFileClient(tx, data.fileId, data.after.clientId);
   }),
   on('file.deleted', async ({ data }, tx) => {
     if (isId(data.id)) await forgetFile(tx, data.id);
@@ -305,8 +430,10 @@ export const recordingsAndHolds: HandlerSpec[] = [
 
 /** Which company each client belongs to, kept from the tenant's client events. */
 export const clientCompanies: HandlerSpec[] = [
-  ...(['client.created', 'client.updated'] as const).map((type) => on(type, async (event, tx) => {
-    if (event.companyId && event.data.after) await saveClient(tx, event.data.id, event.companyId);
-  })),
+  ...(['client.created', 'client.updated'] as const).map((type) =>
+    on(type, async (event, tx) => {
+      if (event.companyId && event.data.after) await saveClient(tx, event.data.id, event.companyId);
+    }),
+  ),
   on('client.deleted', async (event, tx) => forgetClient(tx, event.data.id)),
 ];

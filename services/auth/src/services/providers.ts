@@ -31,8 +31,26 @@ export const FLOW_SECONDS = 10 * 60;
 function providers(ctx: AuthContext): Record<ProviderId, Provider> {
   const c = ctx.config;
   return {
-    google: { id: 'google', name: 'Google', clientId: c.GOOGLE_CLIENT_ID, clientSecret: c.GOOGLE_CLIENT_SECRET, authUrl: c.GOOGLE_AUTH_URL, tokenUrl: c.GOOGLE_TOKEN_URL, userinfoUrl: c.GOOGLE_USERINFO_URL, scopes: ['openid', 'email', 'profile'] },
-    x: { id: 'x', name: 'X', clientId: c.X_CLIENT_ID, clientSecret: c.X_CLIENT_SECRET, authUrl: c.X_AUTH_URL, tokenUrl: c.X_TOKEN_URL, userinfoUrl: c.X_USERINFO_URL, scopes: ['users.read', 'users.email', 'tweet.read', 'offline.access'] },
+    google: {
+      id: 'google',
+      name: 'Google',
+      clientId: c.GOOGLE_CLIENT_ID,
+      clientSecret: c.GOOGLE_CLIENT_SECRET,
+      authUrl: c.GOOGLE_AUTH_URL,
+      tokenUrl: c.GOOGLE_TOKEN_URL,
+      userinfoUrl: c.GOOGLE_USERINFO_URL,
+      scopes: ['openid', 'email', 'profile'],
+    },
+    x: {
+      id: 'x',
+      name: 'X',
+      clientId: c.X_CLIENT_ID,
+      clientSecret: c.X_CLIENT_SECRET,
+      authUrl: c.X_AUTH_URL,
+      tokenUrl: c.X_TOKEN_URL,
+      userinfoUrl: c.X_USERINFO_URL,
+      scopes: ['users.read', 'users.email', 'tweet.read', 'offline.access'],
+    },
   };
 }
 
@@ -40,17 +58,28 @@ const enabled = (p: Provider) => Boolean(p.clientId && p.clientSecret);
 
 function enabledProvider(ctx: AuthContext, id: ProviderId): Provider {
   const provider = providers(ctx)[id];
-  if (!enabled(provider)) throw new HttpError(404, `Sign-in with ${provider.name} is not enabled for this workspace`, ERROR_CODES.NOT_FOUND);
+  if (!enabled(provider))
+    throw new HttpError(404, `Sign-in with ${provider.name} is not enabled for this workspace`, ERROR_CODES.NOT_FOUND);
   return provider;
 }
 
 /** The OAuth client for a provider, redirecting back to `origin` (PUBLIC_URL, or the request's origin). */
 function clientFor(ctx: AuthContext, provider: Provider, origin: string): OAuth2Client {
   const base = (ctx.config.PUBLIC_URL ?? origin).replace(/\/+$/, '');
-  return new OAuth2Client(provider.clientId!, provider.clientSecret!, `${base}/api/auth/provider/${provider.id}/callback`);
+  return new OAuth2Client(
+    provider.clientId!,
+    provider.clientSecret!,
+    `${base}/api/auth/provider/${provider.id}/callback`,
+  );
 }
 
-interface Flow { p: string; s: string; v: string; r: boolean; d: string | null }
+interface Flow {
+  p: string;
+  s: string;
+  v: string;
+  r: boolean;
+  d: string | null;
+}
 
 function readFlow(raw: string | undefined): Flow | null {
   if (!raw) return null;
@@ -64,7 +93,10 @@ function readFlow(raw: string | undefined): Flow | null {
 
 /** The verified email of the provider's account, or null. */
 async function providerEmail(provider: Provider, accessToken: string): Promise<string | null> {
-  const response = await fetch(provider.userinfoUrl, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(provider.userinfoUrl, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    signal: AbortSignal.timeout(10_000),
+  });
   if (!response.ok) throw new Error(`${provider.userinfoUrl} answered ${response.status}`);
   const profile = (await response.json()) as Record<string, unknown>;
   const data = (profile.data ?? profile) as Record<string, unknown>;
@@ -88,12 +120,18 @@ export type CallbackResult = { ok: true; outcome: SignInOutcome } | { ok: false;
 
 /** Sign-in with Google and X (constructed once per mount). */
 export class ProviderService {
-  constructor(private readonly ctx: AuthContext, private readonly signIns: SignInService) {}
+  constructor(
+    private readonly ctx: AuthContext,
+    private readonly signIns: SignInService,
+  ) {}
 
   list() {
     const { ctx } = this;
     return Object.values(providers(ctx)).map((p) => ({
-      id: p.id, name: p.name, enabled: enabled(p), ...(enabled(p) ? { startUrl: `/api/auth/provider/${p.id}/start` } : {}),
+      id: p.id,
+      name: p.name,
+      enabled: enabled(p),
+      ...(enabled(p) ? { startUrl: `/api/auth/provider/${p.id}/start` } : {}),
     }));
   }
 
@@ -101,12 +139,22 @@ export class ProviderService {
    * Step 1: where to send the browser, and the flow (state, PKCE verifier, options) for the route to
    * keep in a cookie bound to this browser.
    */
-  start(origin: string, id: ProviderId, options: { remember?: boolean; domain?: string }): { redirectUrl: string; flow: string } {
+  start(
+    origin: string,
+    id: ProviderId,
+    options: { remember?: boolean; domain?: string },
+  ): { redirectUrl: string; flow: string } {
     const { ctx } = this;
     const provider = enabledProvider(ctx, id);
     const state = generateState();
     const verifier = generateCodeVerifier();
-    const url = clientFor(ctx, provider, origin).createAuthorizationURLWithPKCE(provider.authUrl, state, CodeChallengeMethod.S256, verifier, provider.scopes);
+    const url = clientFor(ctx, provider, origin).createAuthorizationURLWithPKCE(
+      provider.authUrl,
+      state,
+      CodeChallengeMethod.S256,
+      verifier,
+      provider.scopes,
+    );
     const flow: Flow = { p: id, s: state, v: verifier, r: options.remember ?? false, d: options.domain ?? null };
     return { redirectUrl: url.toString(), flow: Buffer.from(JSON.stringify(flow)).toString('base64url') };
   }
@@ -116,15 +164,24 @@ export class ProviderService {
    * the code (with the PKCE verifier) and signs in the existing account with that email. Nobody
    * signs up this way.
    */
-  async finish(caller: Caller & { origin: string; flow: string | undefined }, id: ProviderId, query: { code?: string; state?: string; error?: string }): Promise<CallbackResult> {
+  async finish(
+    caller: Caller & { origin: string; flow: string | undefined },
+    id: ProviderId,
+    query: { code?: string; state?: string; error?: string },
+  ): Promise<CallbackResult> {
     const { ctx } = this;
     const provider = enabledProvider(ctx, id);
     const flow = readFlow(caller.flow);
     if (query.error) return { ok: false, error: 'provider_cancelled' };
-    if (!flow || flow.p !== id || !query.state || flow.s !== query.state || !query.code) return { ok: false, error: 'provider_state' };
+    if (!flow || flow.p !== id || !query.state || flow.s !== query.state || !query.code)
+      return { ok: false, error: 'provider_state' };
     let email: string | null;
     try {
-      const tokens = await clientFor(ctx, provider, caller.origin).validateAuthorizationCode(provider.tokenUrl, query.code, flow.v);
+      const tokens = await clientFor(ctx, provider, caller.origin).validateAuthorizationCode(
+        provider.tokenUrl,
+        query.code,
+        flow.v,
+      );
       email = await providerEmail(provider, tokens.accessToken());
     } catch (error) {
       ctx.logger.warn({ err: error, provider: id }, 'sign-in provider exchange failed');

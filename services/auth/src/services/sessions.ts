@@ -12,7 +12,14 @@ import { randomToken, sha256 } from './crypto';
 const SESSION_REFRESH_SECONDS = 24 * 3600;
 
 /** Company statuses that stop their people from signing in (other statuses, e.g. active or trial, allow it). */
-export const BLOCKED_COMPANY_STATUSES = new Set(['inactive', 'suspended', 'disabled', 'blocked', 'archived', 'deleted']);
+export const BLOCKED_COMPANY_STATUSES = new Set([
+  'inactive',
+  'suspended',
+  'disabled',
+  'blocked',
+  'archived',
+  'deleted',
+]);
 
 export interface Session {
   refreshToken: string;
@@ -27,7 +34,10 @@ const USER_AGENT_MAX = 512;
 /** Where a request came from, as the session list keeps it. */
 export function seenFrom(caller: { ip: string; userAgent?: string }): SeenFrom {
   // Control characters never reach the list (nor a log line that quotes it).
-  const userAgent = [...(caller.userAgent ?? '')].filter((c) => c >= ' ' && c !== '\u007f').join('').slice(0, USER_AGENT_MAX);
+  const userAgent = [...(caller.userAgent ?? '')]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .join('')
+    .slice(0, USER_AGENT_MAX);
   return { address: caller.ip, userAgent };
 }
 
@@ -58,25 +68,61 @@ export const companySuspended = () => forbidden(AUTH_MESSAGES.companySuspended, 
  * Stores a new refresh token; a rotation passes the family it continues. Either way the session is
  * seen now from where the request came (its owner's list of sessions shows it).
  */
-export async function startSession(ctx: AuthBase, tx: Db, userId: string, remember: boolean, seen: SeenFrom, familyId: string = randomUUID()): Promise<Session> {
+export async function startSession(
+  ctx: AuthBase,
+  tx: Db,
+  userId: string,
+  remember: boolean,
+  seen: SeenFrom,
+  familyId: string = randomUUID(),
+): Promise<Session> {
   const refreshToken = randomToken();
   const seconds = refreshSeconds(ctx, remember);
-  await insertRefreshToken(tx, { tokenHash: sha256(refreshToken), familyId, userId, remember, expiresAt: new Date(Date.now() + seconds * 1000) });
+  await insertRefreshToken(tx, {
+    tokenHash: sha256(refreshToken),
+    familyId,
+    userId,
+    remember,
+    expiresAt: new Date(Date.now() + seconds * 1000),
+  });
   await touchSession(tx, familyId, userId, seen);
   return { refreshToken, familyId, remember, refreshSeconds: seconds };
 }
 
 /** The session a second refresh within the grace window continues (the same successor token). */
-export function resumedSession(ctx: AuthBase, row: { familyId: string; remember: boolean }, refreshToken: string): Session {
-  return { refreshToken, familyId: row.familyId, remember: row.remember, refreshSeconds: refreshSeconds(ctx, row.remember) };
+export function resumedSession(
+  ctx: AuthBase,
+  row: { familyId: string; remember: boolean },
+  refreshToken: string,
+): Session {
+  return {
+    refreshToken,
+    familyId: row.familyId,
+    remember: row.remember,
+    refreshSeconds: refreshSeconds(ctx, row.remember),
+  };
 }
 
 /** The access token of a session: its id is the refresh family, so ending the family refuses the token. */
 export function accessToken(ctx: AuthContext, user: UserRow, session: Session): Promise<string> {
-  return ctx.signer.sign({ userId: user.id, companyId: user.companyId, role: user.role as Role, email: user.email, sessionId: session.familyId });
+  return ctx.signer.sign({
+    userId: user.id,
+    companyId: user.companyId,
+    role: user.role as Role,
+    email: user.email,
+    sessionId: session.familyId,
+  });
 }
 
-export type EndReason = 'signed_out' | 'refresh_token_reused' | 'disabled' | 'deleted' | 'role_changed' | 'company_changed' | 'company_blocked' | 'password_changed';
+export type EndReason =
+  | 'signed_out'
+  | 'refresh_token_reused'
+  | 'disabled'
+  | 'deleted'
+  | 'role_changed'
+  | 'company_changed'
+  | 'company_blocked'
+  | 'password_changed';
 
 /** Sessions a transaction ended: tell the verifier with `announceEnded` once it has committed. */
 export interface EndedSessions {
@@ -105,7 +151,12 @@ export async function recordEnded(
       type: 'user.sessions_ended',
       companyId: ended.companyId,
       actor: ended.actor,
-      data: { userId: ended.userId, sessionIds: ended.sessionIds.slice(i, i + IDS_PER_EVENT), reason: ended.reason, until: until.toISOString() },
+      data: {
+        userId: ended.userId,
+        sessionIds: ended.sessionIds.slice(i, i + IDS_PER_EVENT),
+        reason: ended.reason,
+        until: until.toISOString(),
+      },
     });
   }
   return { sessionIds: ended.sessionIds, until };

@@ -4,13 +4,43 @@ import type { UserRow } from '../db/schema';
 import { findCompanyByDomain } from '../repositories/companies';
 import { findByEmail, findUser, lockUser, updateUser } from '../repositories/users';
 import {
-  consumeRefreshToken, deleteChallenge, findChallenge, findRefreshToken, insertChallenge, recordSuccessor, revokeFamily, revokeUserSessions, usedWithin, voidResets,
+  consumeRefreshToken,
+  deleteChallenge,
+  findChallenge,
+  findRefreshToken,
+  insertChallenge,
+  recordSuccessor,
+  revokeFamily,
+  revokeUserSessions,
+  usedWithin,
+  voidResets,
 } from '../repositories/tokens';
 import { EVERYONE, actorOf, actorOfUser, type AuthContext, type Caller } from './context';
 import { randomToken, sha256 } from './crypto';
 import { hashPassword, verifyPassword } from './passwords';
-import { blockedReason, announceEnded, seenFrom, companySuspended, recordEnded, resumedSession, startSession, type EndedSessions, type Session } from './sessions';
-import { accountKey, codeKeys, countFailure, countSuccess, knownDevice, knownDeviceCookie, passwordKeys, throttled, waitFor, type ThrottleKeys } from './throttle';
+import {
+  blockedReason,
+  announceEnded,
+  seenFrom,
+  companySuspended,
+  recordEnded,
+  resumedSession,
+  startSession,
+  type EndedSessions,
+  type Session,
+} from './sessions';
+import {
+  accountKey,
+  codeKeys,
+  countFailure,
+  countSuccess,
+  knownDevice,
+  knownDeviceCookie,
+  passwordKeys,
+  throttled,
+  waitFor,
+  type ThrottleKeys,
+} from './throttle';
 import { useTwoStepCode } from './two-step';
 
 export const TWO_STEP_SECONDS = 5 * 60;
@@ -38,7 +68,11 @@ type Step = 'password' | 'provider' | 'two_step' | 'password_change';
 type FailureReason = 'invalid_credentials' | 'throttled' | 'disabled' | 'invalid_code';
 
 /** Records a failed attempt (counted towards throttling unless it was itself throttled) and its event. */
-async function failAttempt(ctx: AuthContext, caller: Caller, attempt: { email: string; user?: UserRow; companyId: string | null; reason: FailureReason; keys: ThrottleKeys }) {
+async function failAttempt(
+  ctx: AuthContext,
+  caller: Caller,
+  attempt: { email: string; user?: UserRow; companyId: string | null; reason: FailureReason; keys: ThrottleKeys },
+) {
   await ctx.transact(async (tx, emit) => {
     if (attempt.reason !== 'throttled') await countFailure(tx, attempt.keys);
     emit({
@@ -51,24 +85,56 @@ async function failAttempt(ctx: AuthContext, caller: Caller, attempt: { email: s
 }
 
 /** A pending step: its challenge goes to the browser in a short-lived cookie. */
-async function pendingStep(tx: Db, user: UserRow, remember: boolean, purpose: 'two_step' | 'password_change'): Promise<SignInOutcome> {
+async function pendingStep(
+  tx: Db,
+  user: UserRow,
+  remember: boolean,
+  purpose: 'two_step' | 'password_change',
+): Promise<SignInOutcome> {
   const challenge = randomToken();
   const seconds = purpose === 'two_step' ? TWO_STEP_SECONDS : PASSWORD_CHANGE_SECONDS;
-  await insertChallenge(tx, { tokenHash: sha256(challenge), userId: user.id, remember, expiresAt: new Date(Date.now() + seconds * 1000), purpose });
+  await insertChallenge(tx, {
+    tokenHash: sha256(challenge),
+    userId: user.id,
+    remember,
+    expiresAt: new Date(Date.now() + seconds * 1000),
+    purpose,
+  });
   return { kind: purpose, challenge };
 }
 
 /** The session itself, once every step is done. */
-async function openSession(ctx: AuthContext, tx: Db, emit: Emit, caller: Caller, user: UserRow, remember: boolean, step: Step): Promise<SignInOutcome> {
+async function openSession(
+  ctx: AuthContext,
+  tx: Db,
+  emit: Emit,
+  caller: Caller,
+  user: UserRow,
+  remember: boolean,
+  step: Step,
+): Promise<SignInOutcome> {
   const session = await startSession(ctx, tx, user.id, remember, seenFrom(caller));
   const signedIn = await updateUser(tx, user.id, { lastSignInAt: new Date() });
   const method = step === 'password_change' ? 'password' : step;
-  emit({ type: 'user.signed_in', companyId: user.companyId, actor: actorOfUser(caller, user), data: { id: user.id, email: user.email, method } });
+  emit({
+    type: 'user.signed_in',
+    companyId: user.companyId,
+    actor: actorOfUser(caller, user),
+    data: { id: user.id, email: user.email, method },
+  });
   return { kind: 'session', user: signedIn, session };
 }
 
 /** The session, or the next step, after a correct password (or code, or a provider's word). */
-async function completeSignIn(ctx: AuthContext, caller: Caller, user: UserRow, remember: boolean, keys: ThrottleKeys, step: Step, challengeHash?: string): Promise<SignInOutcome> {
+async function completeSignIn(
+  ctx: AuthContext,
+  caller: Caller,
+  user: UserRow,
+  remember: boolean,
+  keys: ThrottleKeys,
+  step: Step,
+  challengeHash?: string,
+): Promise<SignInOutcome> {
   return ctx.transact(async (tx, emit) => {
     await countSuccess(tx, keys);
     if (challengeHash) await deleteChallenge(tx, challengeHash);
@@ -87,10 +153,16 @@ async function refuseBlocked(db: Db, user: UserRow, message: string): Promise<vo
 }
 
 /** Accounts the email may mean: in the company of `domain`, or every account with that email. */
-async function candidatesFor(db: Db, email: string, domain: string | undefined): Promise<{ users: UserRow[]; companyId: string | null }> {
+async function candidatesFor(
+  db: Db,
+  email: string,
+  domain: string | undefined,
+): Promise<{ users: UserRow[]; companyId: string | null }> {
   if (domain === undefined) return { users: await findByEmail(db, email), companyId: null };
   const company = await findCompanyByDomain(db, domain);
-  return company ? { users: await findByEmail(db, email, company.id), companyId: company.id } : { users: [], companyId: null };
+  return company
+    ? { users: await findByEmail(db, email, company.id), companyId: company.id }
+    : { users: [], companyId: null };
 }
 
 const SESSION_ENDED = 'Your session has ended: sign in again';
@@ -118,13 +190,23 @@ export class SignInService {
     if (users.length === 0) await verifyPassword(null, body.password);
     for (const user of users) if (await verifyPassword(user.passwordHash, body.password)) matches.push(user);
     if (matches.length === 0) {
-      await failAttempt(ctx, caller, { email: body.email, user: users.length === 1 ? users[0] : undefined, companyId, reason: 'invalid_credentials', keys });
+      await failAttempt(ctx, caller, {
+        email: body.email,
+        user: users.length === 1 ? users[0] : undefined,
+        companyId,
+        reason: 'invalid_credentials',
+        keys,
+      });
       // An invited account has no password yet: whoever tries is told how to get one rather than left guessing.
-      if (users.length > 0 && users.every((u) => u.status === 'invited')) throw new HttpError(401, AUTH_MESSAGES.invitationPending, AUTH_CODES.invitationPending);
+      if (users.length > 0 && users.every((u) => u.status === 'invited'))
+        throw new HttpError(401, AUTH_MESSAGES.invitationPending, AUTH_CODES.invitationPending);
       throw unauthorized(MESSAGES.invalidCredentials);
     }
     // Only someone who knows the password learns that the email is in several workspaces.
-    if (matches.length > 1) throw conflict('This email is used in several workspaces: sign in with your company domain', { field: 'body.domain' });
+    if (matches.length > 1)
+      throw conflict('This email is used in several workspaces: sign in with your company domain', {
+        field: 'body.domain',
+      });
     const user = matches[0]!;
     // Only after the right password: the person learns their company is switched off, a stranger nothing.
     if (await blockedReason(ctx.db, user)) {
@@ -138,7 +220,14 @@ export class SignInService {
   /** Signs in an account proven by a sign-in provider (no password, no two-step: the provider vouched). */
   async signInVerified(caller: Caller, user: UserRow, remember: boolean): Promise<SignInOutcome> {
     const { ctx } = this;
-    return completeSignIn(ctx, caller, user, remember, passwordKeys(accountKey(user.email, undefined), caller.ip, null), 'provider');
+    return completeSignIn(
+      ctx,
+      caller,
+      user,
+      remember,
+      passwordKeys(accountKey(user.email, undefined), caller.ip, null),
+      'provider',
+    );
   }
 
   /**
@@ -148,7 +237,14 @@ export class SignInService {
   async signInAccepted(caller: Caller, user: UserRow): Promise<SignInOutcome | null> {
     const { ctx } = this;
     if (await blockedReason(ctx.db, user)) return null;
-    return completeSignIn(ctx, caller, user, false, passwordKeys(accountKey(user.email, undefined), caller.ip, null), 'password');
+    return completeSignIn(
+      ctx,
+      caller,
+      user,
+      false,
+      passwordKeys(accountKey(user.email, undefined), caller.ip, null),
+      'password',
+    );
   }
 
   /** The second step: the code from the authenticator app (or a recovery code), for the pending sign-in of the cookie. */
@@ -168,7 +264,13 @@ export class SignInService {
     // Each code works once (a time step or a recovery code is claimed atomically): a replay fails.
     const fresh = await useTwoStepCode(ctx, ctx.db, user, code);
     if (!fresh) {
-      await failAttempt(ctx, caller, { email: user.email, user, companyId: user.companyId, reason: 'invalid_code', keys });
+      await failAttempt(ctx, caller, {
+        email: user.email,
+        user,
+        companyId: user.companyId,
+        reason: 'invalid_code',
+        keys,
+      });
       throw unauthorized(INVALID_CODE);
     }
     await refuseBlocked(ctx.db, user, STEP_EXPIRED);
@@ -193,14 +295,29 @@ export class SignInService {
     const { outcome, ended } = await ctx.transact(async (tx, emit) => {
       const locked = await lockUser(tx, user.id, EVERYONE);
       // Used once: a second request with the same challenge finds it gone.
-      if (!locked?.passwordChangeRequired || !(await findChallenge(tx, challengeHash, 'password_change'))) throw unauthorized(STEP_EXPIRED);
+      if (!locked?.passwordChangeRequired || !(await findChallenge(tx, challengeHash, 'password_change')))
+        throw unauthorized(STEP_EXPIRED);
       await deleteChallenge(tx, challengeHash);
       const changed = await updateUser(tx, user.id, { passwordHash, passwordChangeRequired: false });
       await voidResets(tx, user.id);
       const actor = actorOfUser(caller, changed);
-      emit({ type: 'user.password_changed', companyId: changed.companyId, actor, data: { id: changed.id, via: 'profile' } });
-      const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, user.id), userId: user.id, companyId: changed.companyId, reason: 'password_changed', actor });
-      return { outcome: await openSession(ctx, tx, emit, caller, changed, challenge.remember, 'password_change'), ended };
+      emit({
+        type: 'user.password_changed',
+        companyId: changed.companyId,
+        actor,
+        data: { id: changed.id, via: 'profile' },
+      });
+      const ended = await recordEnded(ctx, tx, emit, {
+        sessionIds: await revokeUserSessions(tx, user.id),
+        userId: user.id,
+        companyId: changed.companyId,
+        reason: 'password_changed',
+        actor,
+      });
+      return {
+        outcome: await openSession(ctx, tx, emit, caller, changed, challenge.remember, 'password_change'),
+        ended,
+      };
     });
     announceEnded(ctx, ended);
     return outcome;
@@ -216,34 +333,48 @@ export class SignInService {
     const token = caller.refreshToken ?? bodyToken;
     if (!token) throw unauthorized(SESSION_ENDED);
     const hash = sha256(token);
-    const outcome = await ctx.transact(async (tx, emit): Promise<{ user: UserRow; session: Session } | EndedSessions | 'company_suspended' | null> => {
-      const row = await consumeRefreshToken(tx, hash);
-      if (!row) {
-        const recent = await usedWithin(tx, hash, REFRESH_GRACE_SECONDS);
-        if (recent?.successorSealed) {
-          const user = await findUser(tx, recent.userId, EVERYONE);
-          if (user && !(await blockedReason(tx, user))) return { user, session: resumedSession(ctx, recent, ctx.box.open(recent.successorSealed)) };
+    const outcome = await ctx.transact(
+      async (tx, emit): Promise<{ user: UserRow; session: Session } | EndedSessions | 'company_suspended' | null> => {
+        const row = await consumeRefreshToken(tx, hash);
+        if (!row) {
+          const recent = await usedWithin(tx, hash, REFRESH_GRACE_SECONDS);
+          if (recent?.successorSealed) {
+            const user = await findUser(tx, recent.userId, EVERYONE);
+            if (user && !(await blockedReason(tx, user)))
+              return { user, session: resumedSession(ctx, recent, ctx.box.open(recent.successorSealed)) };
+          }
+          const known = await findRefreshToken(tx, hash);
+          if (!known) return null;
+          const owner = await findUser(tx, known.userId, EVERYONE);
+          // Suspending a company revoked its sessions: the holder of one learns why it ended.
+          if (owner && (await blockedReason(tx, owner)) === 'company_suspended') return 'company_suspended';
+          if (!known.usedAt || known.revokedAt) return null;
+          const actor = owner ? actorOfUser(caller, owner) : actorOf(caller);
+          emit({
+            type: 'user.session_revoked',
+            companyId: owner?.companyId ?? null,
+            actor,
+            data: { id: known.userId, reason: 'refresh_token_reused' },
+          });
+          return recordEnded(ctx, tx, emit, {
+            sessionIds: await revokeFamily(tx, known.familyId),
+            userId: known.userId,
+            companyId: owner?.companyId ?? null,
+            reason: 'refresh_token_reused',
+            actor,
+          });
         }
-        const known = await findRefreshToken(tx, hash);
-        if (!known) return null;
-        const owner = await findUser(tx, known.userId, EVERYONE);
-        // Suspending a company revoked its sessions: the holder of one learns why it ended.
-        if (owner && (await blockedReason(tx, owner)) === 'company_suspended') return 'company_suspended';
-        if (!known.usedAt || known.revokedAt) return null;
-        const actor = owner ? actorOfUser(caller, owner) : actorOf(caller);
-        emit({ type: 'user.session_revoked', companyId: owner?.companyId ?? null, actor, data: { id: known.userId, reason: 'refresh_token_reused' } });
-        return recordEnded(ctx, tx, emit, { sessionIds: await revokeFamily(tx, known.familyId), userId: known.userId, companyId: owner?.companyId ?? null, reason: 'refresh_token_reused', actor });
-      }
-      const user = await findUser(tx, row.userId, EVERYONE);
-      const blocked = user ? await blockedReason(tx, user) : 'disabled';
-      if (!user || blocked) {
-        await revokeFamily(tx, row.familyId);
-        return blocked === 'company_suspended' ? blocked : null;
-      }
-      const session = await startSession(ctx, tx, user.id, row.remember, seenFrom(caller), row.familyId);
-      await recordSuccessor(tx, hash, ctx.box.seal(session.refreshToken));
-      return { user, session };
-    });
+        const user = await findUser(tx, row.userId, EVERYONE);
+        const blocked = user ? await blockedReason(tx, user) : 'disabled';
+        if (!user || blocked) {
+          await revokeFamily(tx, row.familyId);
+          return blocked === 'company_suspended' ? blocked : null;
+        }
+        const session = await startSession(ctx, tx, user.id, row.remember, seenFrom(caller), row.familyId);
+        await recordSuccessor(tx, hash, ctx.box.seal(session.refreshToken));
+        return { user, session };
+      },
+    );
     // An open page whose company was just suspended is sent to sign-in with the reason.
     if (outcome === 'company_suspended') throw companySuspended();
     if (outcome && 'user' in outcome) return outcome;
@@ -264,7 +395,13 @@ export class SignInService {
       const user = userId ? await findUser(tx, userId, EVERYONE) : undefined;
       const actor = user ? actorOfUser(caller, user) : actorOf(caller, caller.identity);
       if (user) emit({ type: 'user.signed_out', companyId: user.companyId, actor, data: { id: user.id } });
-      return recordEnded(ctx, tx, emit, { sessionIds: families, userId, companyId: user?.companyId ?? caller.identity?.companyId ?? null, reason: 'signed_out', actor });
+      return recordEnded(ctx, tx, emit, {
+        sessionIds: families,
+        userId,
+        companyId: user?.companyId ?? caller.identity?.companyId ?? null,
+        reason: 'signed_out',
+        actor,
+      });
     });
     announceEnded(ctx, ended);
   }

@@ -44,7 +44,9 @@ export function knownDevice(box: SecretBox, cookie: string | undefined, account:
 
 /** A sealed known-device cookie for the account just proven (keeping the device id it had). */
 export function knownDeviceCookie(box: SecretBox, account: string, deviceId: string | null): string {
-  return box.seal(JSON.stringify({ a: account, d: deviceId ?? randomUUID(), e: Date.now() + KNOWN_DEVICE_SECONDS * 1000 }));
+  return box.seal(
+    JSON.stringify({ a: account, d: deviceId ?? randomUUID(), e: Date.now() + KNOWN_DEVICE_SECONDS * 1000 }),
+  );
 }
 
 /** Keys for a password sign-in from a known device, or from anywhere else. */
@@ -68,7 +70,10 @@ export function codeKeys(userId: string, ip: string): ThrottleKeys {
 
 /** Seconds the caller must wait, or 0. */
 export function waitFor(db: Db, keys: ThrottleKeys): Promise<number> {
-  return lockedFor(db, keys.map((k) => k.key));
+  return lockedFor(
+    db,
+    keys.map((k) => k.key),
+  );
 }
 
 export function throttled(seconds: number) {

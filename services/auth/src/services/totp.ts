@@ -11,7 +11,14 @@ export function generateSecret(): string {
 /** The time step the code belongs to (current ±1, for clock drift), or null. */
 export function matchStep(secret: string, code: string, now = Date.now()): number | null {
   try {
-    const result = verifySync({ strategy: 'totp', secret, token: code, epoch: Math.floor(now / 1000), period: STEP_SECONDS, epochTolerance: STEP_SECONDS });
+    const result = verifySync({
+      strategy: 'totp',
+      secret,
+      token: code,
+      epoch: Math.floor(now / 1000),
+      period: STEP_SECONDS,
+      epochTolerance: STEP_SECONDS,
+    });
     return result.valid && 'timeStep' in result ? result.timeStep : null;
   } catch {
     // A malformed code (wrong length, not digits) is simply not a match.

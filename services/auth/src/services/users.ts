@@ -1,7 +1,30 @@
 import {
-  type Actor, AUTH_CODES, AUTH_MESSAGES, INVITATION_DAYS, ROLES, type B2cUserDto, type B2cUserQuery, type ProfileUpdateBody, type Role, type RegisterUserBody, type UpdateUserBody, type UserCapBody, type UserCapDto, type UserListQuery,
+  type Actor,
+  AUTH_CODES,
+  AUTH_MESSAGES,
+  INVITATION_DAYS,
+  ROLES,
+  type B2cUserDto,
+  type B2cUserQuery,
+  type ProfileUpdateBody,
+  type Role,
+  type RegisterUserBody,
+  type UpdateUserBody,
+  type UserCapBody,
+  type UserCapDto,
+  type UserListQuery,
 } from '@earshot/contracts';
-import { HttpError, badRequest, conflict, forbidden, isUniqueViolation, notFound, type Db, type Emit, type Identity } from '@earshot/kit';
+import {
+  HttpError,
+  badRequest,
+  conflict,
+  forbidden,
+  isUniqueViolation,
+  notFound,
+  type Db,
+  type Emit,
+  type Identity,
+} from '@earshot/kit';
 import type { UserRow } from '../db/schema';
 import { companiesByIds, findCompany } from '../repositories/companies';
 import { insertReset, liveInvitations, revokeUserSessions, voidResets } from '../repositories/tokens';
@@ -13,10 +36,17 @@ import { randomToken, sha256 } from './crypto';
 import { hashPassword, randomPassword } from './passwords';
 
 export const ROLE_INFO: Record<Role, { name: string; description: string }> = {
-  HOST_ADMIN: { name: 'Platform administrator', description: 'Runs the platform: companies, features, prompts, pricing, B2C users, audit logs, e-mail templates, AI configuration, and every company\'s users.' },
-  ADMIN: { name: 'Company administrator', description: 'Manages the company\'s users, clients, custom GPTs and AI features; uses chat and transcripts.' },
+  HOST_ADMIN: {
+    name: 'Platform administrator',
+    description:
+      "Runs the platform: companies, features, prompts, pricing, B2C users, audit logs, e-mail templates, AI configuration, and every company's users.",
+  },
+  ADMIN: {
+    name: 'Company administrator',
+    description: "Manages the company's users, clients, custom GPTs and AI features; uses chat and transcripts.",
+  },
   USER: { name: 'User', description: 'Uploads recordings, works with transcripts and chats with the assistant.' },
-  CALLER: { name: 'Caller', description: 'Works with transcripts, chat and the company\'s clients.' },
+  CALLER: { name: 'Caller', description: "Works with transcripts, chat and the company's clients." },
 };
 
 /** Roles a caller may give: a company administrator never creates platform administrators. */
@@ -42,17 +72,25 @@ async function checkCompanyRoom(tx: Db, companyId: string): Promise<void> {
   const company = await findCompany(tx, companyId, true);
   if (!company) throw notFound(COMPANY_NOT_FOUND);
   if (company.maxUsers !== null && (await repo.countInCompany(tx, companyId)) >= company.maxUsers) {
-    throw new HttpError(409, AUTH_MESSAGES.userLimit, AUTH_CODES.userLimit, [{ field: 'body.companyId', message: AUTH_MESSAGES.userLimit }]);
+    throw new HttpError(409, AUTH_MESSAGES.userLimit, AUTH_CODES.userLimit, [
+      { field: 'body.companyId', message: AUTH_MESSAGES.userLimit },
+    ]);
   }
 }
 
 /** An active ADMIN about to stop being one must not be the company's last (under the company's row lock). */
-export async function checkNotLastAdmin(tx: Db, before: UserRow, after: { role: string; status: string; companyId: string | null } | null): Promise<void> {
+export async function checkNotLastAdmin(
+  tx: Db,
+  before: UserRow,
+  after: { role: string; status: string; companyId: string | null } | null,
+): Promise<void> {
   const wasAdmin = before.role === 'ADMIN' && before.status === 'active' && before.companyId !== null;
-  const staysAdmin = after !== null && after.role === 'ADMIN' && after.status === 'active' && after.companyId === before.companyId;
+  const staysAdmin =
+    after !== null && after.role === 'ADMIN' && after.status === 'active' && after.companyId === before.companyId;
   if (!wasAdmin || staysAdmin) return;
   if (!(await findCompany(tx, before.companyId!, true))) return;
-  if ((await repo.countActiveAdmins(tx, before.companyId!)) <= 1) throw new HttpError(409, AUTH_MESSAGES.lastAdmin, AUTH_CODES.lastAdmin);
+  if ((await repo.countActiveAdmins(tx, before.companyId!)) <= 1)
+    throw new HttpError(409, AUTH_MESSAGES.lastAdmin, AUTH_CODES.lastAdmin);
 }
 
 /**
@@ -61,10 +99,27 @@ export async function checkNotLastAdmin(tx: Db, before: UserRow, after: { role: 
  * the account and what cascades with it (picture, tokens, codes) go, and user.deleted tells every
  * other service. Announce the ended sessions with `announceEnded` after the commit.
  */
-export async function removeAccount(ctx: AuthBase, tx: Db, emit: Emit, before: UserRow, actor: Actor): Promise<EndedSessions> {
-  const ended = await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, before.id), userId: before.id, companyId: before.companyId, reason: 'deleted', actor });
+export async function removeAccount(
+  ctx: AuthBase,
+  tx: Db,
+  emit: Emit,
+  before: UserRow,
+  actor: Actor,
+): Promise<EndedSessions> {
+  const ended = await recordEnded(ctx, tx, emit, {
+    sessionIds: await revokeUserSessions(tx, before.id),
+    userId: before.id,
+    companyId: before.companyId,
+    reason: 'deleted',
+    actor,
+  });
   await repo.deleteUser(tx, before.id);
-  emit({ type: 'user.deleted', companyId: before.companyId, actor, data: { id: before.id, before: userState(before) } });
+  emit({
+    type: 'user.deleted',
+    companyId: before.companyId,
+    actor,
+    data: { id: before.id, before: userState(before) },
+  });
   return ended;
 }
 
@@ -86,15 +141,22 @@ async function guardUnique<T>(work: Promise<T>): Promise<T> {
 
 /** The caller's own account (a token whose account was deleted finds nothing). */
 export async function ownAccount(db: Db, identity: Identity, lock = false): Promise<UserRow> {
-  const user = lock ? await repo.lockUser(db, identity.userId, { all: true }) : await repo.findOwnAccount(db, identity.userId);
+  const user = lock
+    ? await repo.lockUser(db, identity.userId, { all: true })
+    : await repo.findOwnAccount(db, identity.userId);
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
 
 /** Users as the users API answers them: with their companies' names. */
 export async function adminView(db: Db, rows: UserRow[]) {
-  const companies = await companiesByIds(db, [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))]);
-  const invitations = await liveInvitations(db, rows.filter((r) => r.status === 'invited').map((r) => r.id));
+  const companies = await companiesByIds(db, [
+    ...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null)),
+  ]);
+  const invitations = await liveInvitations(
+    db,
+    rows.filter((r) => r.status === 'invited').map((r) => r.id),
+  );
   return rows.map((row) => toAdminUserDto(row, companies, invitations));
 }
 
@@ -110,13 +172,42 @@ export const NO_PASSWORD = '';
  * A fresh invitation link for an invited user (in `tx`, under the user's row lock): every earlier
  * link stops working, and the sealed link rides on user.invited for the mail sender.
  */
-async function invite(ctx: AuthContext, tx: Db, emit: Emit, identity: Identity, user: UserRow, resent: boolean): Promise<void> {
+async function invite(
+  ctx: AuthContext,
+  tx: Db,
+  emit: Emit,
+  identity: Identity,
+  user: UserRow,
+  resent: boolean,
+): Promise<void> {
   const token = randomToken();
   await voidResets(tx, user.id);
-  await insertReset(tx, { tokenHash: sha256(token), userId: user.id, purpose: 'invitation', expiresAt: new Date(Date.now() + INVITATION_SECONDS * 1000) });
+  await insertReset(tx, {
+    tokenHash: sha256(token),
+    userId: user.id,
+    purpose: 'invitation',
+    expiresAt: new Date(Date.now() + INVITATION_SECONDS * 1000),
+  });
   emit({
-    type: 'user.invited', companyId: user.companyId, actor: actorOf(identity, identity),
-    data: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, sealedLink: ctx.mailBox.seal(passwordLink(ctx, token, 'invitation', user.companyId ? ((await findCompany(tx, user.companyId))?.domain ?? null) : null)), expiresInDays: INVITATION_DAYS, resent },
+    type: 'user.invited',
+    companyId: user.companyId,
+    actor: actorOf(identity, identity),
+    data: {
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      sealedLink: ctx.mailBox.seal(
+        passwordLink(
+          ctx,
+          token,
+          'invitation',
+          user.companyId ? ((await findCompany(tx, user.companyId))?.domain ?? null) : null,
+        ),
+      ),
+      expiresInDays: INVITATION_DAYS,
+      resent,
+    },
   });
 }
 
@@ -138,34 +229,53 @@ export class UserService {
    * changed at sign-in. With invite, the person is mailed a link to choose their own and stays
    * invited (unable to sign in) until they do.
    */
-  async registerUser(identity: Identity, body: RegisterUserBody): Promise<{ user: UserRow; temporaryPassword?: string }> {
+  async registerUser(
+    identity: Identity,
+    body: RegisterUserBody,
+  ): Promise<{ user: UserRow; temporaryPassword?: string }> {
     const { ctx } = this;
     checkAssignable(identity, body.role);
     let companyId: string | null;
     if (body.role === 'HOST_ADMIN') {
-      if (body.companyId) throw badRequest(PLATFORM_NO_COMPANY, [{ field: 'body.companyId', message: PLATFORM_NO_COMPANY }]);
+      if (body.companyId)
+        throw badRequest(PLATFORM_NO_COMPANY, [{ field: 'body.companyId', message: PLATFORM_NO_COMPANY }]);
       companyId = null;
     } else if (identity.role === 'HOST_ADMIN') {
       if (!body.companyId) throw badRequest(COMPANY_REQUIRED, [{ field: 'body.companyId', message: COMPANY_REQUIRED }]);
       companyId = body.companyId;
     } else {
       // A company administrator creates users in their own company only.
-      if (!identity.companyId || (body.companyId && body.companyId !== identity.companyId)) throw notFound(COMPANY_NOT_FOUND);
+      if (!identity.companyId || (body.companyId && body.companyId !== identity.companyId))
+        throw notFound(COMPANY_NOT_FOUND);
       companyId = identity.companyId;
     }
     const temporaryPassword = body.password === undefined && !body.invite ? randomPassword() : undefined;
     const passwordHash = body.invite ? NO_PASSWORD : await hashPassword(body.password ?? temporaryPassword!);
-    const user = await guardUnique(ctx.transact(async (tx, emit) => {
-      if (companyId) await checkCompanyRoom(tx, companyId);
-      await checkEmailFree(tx, body.email, companyId);
-      const user = await repo.insertUser(tx, {
-        companyId, email: body.email, firstName: body.firstName, lastName: body.lastName, avatar: body.avatar ?? null, role: body.role, passwordHash,
-        passwordChangeRequired: temporaryPassword !== undefined, status: body.invite ? 'invited' : 'active',
-      });
-      emit({ type: 'user.created', companyId, actor: actorOf(identity, identity), data: { id: user.id, after: userState(user) } });
-      if (body.invite) await invite(ctx, tx, emit, identity, user, false);
-      return user;
-    }));
+    const user = await guardUnique(
+      ctx.transact(async (tx, emit) => {
+        if (companyId) await checkCompanyRoom(tx, companyId);
+        await checkEmailFree(tx, body.email, companyId);
+        const user = await repo.insertUser(tx, {
+          companyId,
+          email: body.email,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          avatar: body.avatar ?? null,
+          role: body.role,
+          passwordHash,
+          passwordChangeRequired: temporaryPassword !== undefined,
+          status: body.invite ? 'invited' : 'active',
+        });
+        emit({
+          type: 'user.created',
+          companyId,
+          actor: actorOf(identity, identity),
+          data: { id: user.id, after: userState(user) },
+        });
+        if (body.invite) await invite(ctx, tx, emit, identity, user, false);
+        return user;
+      }),
+    );
     return { user, temporaryPassword };
   }
 
@@ -203,7 +313,12 @@ export class UserService {
   async listUsers(identity: Identity, query: UserListQuery) {
     const { ctx } = this;
     const { rows, total } = await repo.listUsers(ctx.db, {
-      scope: scopeFor(identity, query.companyId), q: query.q || undefined, role: query.role, status: query.status, page: query.page, pageSize: query.pageSize,
+      scope: scopeFor(identity, query.companyId),
+      q: query.q || undefined,
+      role: query.role,
+      status: query.status,
+      page: query.page,
+      pageSize: query.pageSize,
     });
     return { rows, page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
   }
@@ -223,8 +338,17 @@ export class UserService {
   /** The people of consumer (b2c) companies with what they stored (platform administrators). */
   async listB2cUsers(query: B2cUserQuery) {
     const { ctx } = this;
-    const { rows, total } = await repo.listB2cUsers(ctx.db, { q: query.q || undefined, companyId: query.companyId, status: query.status, page: query.page, pageSize: query.pageSize });
-    const usage = await usageOf(ctx.db, rows.map((r) => r.user.id));
+    const { rows, total } = await repo.listB2cUsers(ctx.db, {
+      q: query.q || undefined,
+      companyId: query.companyId,
+      status: query.status,
+      page: query.page,
+      pageSize: query.pageSize,
+    });
+    const usage = await usageOf(
+      ctx.db,
+      rows.map((r) => r.user.id),
+    );
     const items: B2cUserDto[] = rows.map(({ user, companyName }) => ({
       _id: user.id,
       firstName: user.firstName,
@@ -244,52 +368,80 @@ export class UserService {
   async updateUserById(identity: Identity, id: string, body: UpdateUserBody): Promise<UserRow> {
     const { ctx } = this;
     checkAssignable(identity, body.role);
-    if (body.companyId !== undefined && identity.role !== 'HOST_ADMIN') throw forbidden('Only platform administrators move users between companies');
+    if (body.companyId !== undefined && identity.role !== 'HOST_ADMIN')
+      throw forbidden('Only platform administrators move users between companies');
     const self = id === identity.userId;
-    if (self && ((body.role && body.role !== identity.role) || body.status === 'disabled' || body.companyId !== undefined)) {
+    if (
+      self &&
+      ((body.role && body.role !== identity.role) || body.status === 'disabled' || body.companyId !== undefined)
+    ) {
       throw badRequest('You cannot change your own role, status or company');
     }
     const passwordHash = body.password ? await hashPassword(body.password) : undefined;
-    const { after, ended } = await guardUnique(ctx.transact(async (tx, emit) => {
-      const before = await repo.lockUser(tx, id, scopeFor(identity));
-      if (!before) throw notFound(USER_NOT_FOUND);
-      // Someone invited becomes active by choosing their password (or when given one here), never by a switch.
-      if (before.status === 'invited' && body.status !== undefined) throw badRequest(STILL_INVITED, [{ field: 'body.status', message: STILL_INVITED }]);
-      const role = body.role ?? (before.role as Role);
-      const companyId = body.companyId !== undefined ? body.companyId : role === 'HOST_ADMIN' ? null : before.companyId;
-      if (role === 'HOST_ADMIN' && companyId !== null) throw badRequest(PLATFORM_NO_COMPANY, [{ field: 'body.companyId', message: PLATFORM_NO_COMPANY }]);
-      if (role !== 'HOST_ADMIN' && companyId === null) throw badRequest(COMPANY_REQUIRED, [{ field: 'body.companyId', message: COMPANY_REQUIRED }]);
-      await checkNotLastAdmin(tx, before, { role, status: body.status ?? before.status, companyId });
-      if (companyId !== null && companyId !== before.companyId) await checkCompanyRoom(tx, companyId);
-      const email = body.email ?? before.email;
-      if (email !== before.email || companyId !== before.companyId) await checkEmailFree(tx, email, companyId, id);
+    const { after, ended } = await guardUnique(
+      ctx.transact(async (tx, emit) => {
+        const before = await repo.lockUser(tx, id, scopeFor(identity));
+        if (!before) throw notFound(USER_NOT_FOUND);
+        // Someone invited becomes active by choosing their password (or when given one here), never by a switch.
+        if (before.status === 'invited' && body.status !== undefined)
+          throw badRequest(STILL_INVITED, [{ field: 'body.status', message: STILL_INVITED }]);
+        const role = body.role ?? (before.role as Role);
+        const companyId =
+          body.companyId !== undefined ? body.companyId : role === 'HOST_ADMIN' ? null : before.companyId;
+        if (role === 'HOST_ADMIN' && companyId !== null)
+          throw badRequest(PLATFORM_NO_COMPANY, [{ field: 'body.companyId', message: PLATFORM_NO_COMPANY }]);
+        if (role !== 'HOST_ADMIN' && companyId === null)
+          throw badRequest(COMPANY_REQUIRED, [{ field: 'body.companyId', message: COMPANY_REQUIRED }]);
+        await checkNotLastAdmin(tx, before, { role, status: body.status ?? before.status, companyId });
+        if (companyId !== null && companyId !== before.companyId) await checkCompanyRoom(tx, companyId);
+        const email = body.email ?? before.email;
+        if (email !== before.email || companyId !== before.companyId) await checkEmailFree(tx, email, companyId, id);
 
-      const after = await repo.updateUser(tx, id, {
-        firstName: body.firstName, lastName: body.lastName, avatar: body.avatar, email, role, companyId, passwordHash,
-        status: passwordHash !== undefined && before.status === 'invited' ? 'active' : body.status,
-        // A password the administrator chose is the person's own from now on.
-        passwordChangeRequired: passwordHash !== undefined ? false : undefined,
-      });
-      const actor = actorOf(identity, identity);
-      // A token states the role and company: when either changes, or the account is switched off or
-      // given a new password, its sessions end and the person signs in again.
-      const reason: EndReason | null =
-        after.status !== 'active' && before.status === 'active' ? 'disabled'
-        : companyId !== before.companyId ? 'company_changed'
-        : role !== before.role ? 'role_changed'
-        : passwordHash !== undefined ? 'password_changed'
-        : null;
-      const ended = reason ? await recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: before.companyId, reason, actor }) : null;
-      if (passwordHash) {
-        await voidResets(tx, id);
-        emit({ type: 'user.password_changed', companyId: after.companyId, actor, data: { id, via: 'admin' } });
-      }
-      const [b, a] = [userState(before), userState(after)];
-      if (JSON.stringify(b) !== JSON.stringify(a) || before.avatar !== after.avatar) {
-        emit({ type: 'user.updated', companyId: after.companyId, actor, data: { id, before: b, after: a } });
-      }
-      return { after, ended };
-    }));
+        const after = await repo.updateUser(tx, id, {
+          firstName: body.firstName,
+          lastName: body.lastName,
+          avatar: body.avatar,
+          email,
+          role,
+          companyId,
+          passwordHash,
+          status: passwordHash !== undefined && before.status === 'invited' ? 'active' : body.status,
+          // A password the administrator chose is the person's own from now on.
+          passwordChangeRequired: passwordHash !== undefined ? false : undefined,
+        });
+        const actor = actorOf(identity, identity);
+        // A token states the role and company: when either changes, or the account is switched off or
+        // given a new password, its sessions end and the person signs in again.
+        const reason: EndReason | null =
+          after.status !== 'active' && before.status === 'active'
+            ? 'disabled'
+            : companyId !== before.companyId
+              ? 'company_changed'
+              : role !== before.role
+                ? 'role_changed'
+                : passwordHash !== undefined
+                  ? 'password_changed'
+                  : null;
+        const ended = reason
+          ? await recordEnded(ctx, tx, emit, {
+              sessionIds: await revokeUserSessions(tx, id),
+              userId: id,
+              companyId: before.companyId,
+              reason,
+              actor,
+            })
+          : null;
+        if (passwordHash) {
+          await voidResets(tx, id);
+          emit({ type: 'user.password_changed', companyId: after.companyId, actor, data: { id, via: 'admin' } });
+        }
+        const [b, a] = [userState(before), userState(after)];
+        if (JSON.stringify(b) !== JSON.stringify(a) || before.avatar !== after.avatar) {
+          emit({ type: 'user.updated', companyId: after.companyId, actor, data: { id, before: b, after: a } });
+        }
+        return { after, ended };
+      }),
+    );
     announceEnded(ctx, ended);
     return after;
   }
@@ -302,11 +454,17 @@ export class UserService {
     return this.ctx.transact(async (tx, emit) => {
       const before = await repo.lockUser(tx, id, scopeFor(identity));
       if (!before) throw notFound(USER_NOT_FOUND);
-      if (before.companyId === null) throw badRequest(NO_CAP_FOR_PLATFORM, [{ field: 'body.monthlyCredits', message: NO_CAP_FOR_PLATFORM }]);
+      if (before.companyId === null)
+        throw badRequest(NO_CAP_FOR_PLATFORM, [{ field: 'body.monthlyCredits', message: NO_CAP_FOR_PLATFORM }]);
       const after = await repo.updateUser(tx, id, { monthlyCredits: body.monthlyCredits });
       const [b, a] = [userState(before), userState(after)];
       if (b.monthlyCredits !== a.monthlyCredits) {
-        emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(identity, identity), data: { id, before: b, after: a } });
+        emit({
+          type: 'user.updated',
+          companyId: after.companyId,
+          actor: actorOf(identity, identity),
+          data: { id, before: b, after: a },
+        });
       }
       return { _id: id, monthlyCredits: a.monthlyCredits };
     });
@@ -341,7 +499,13 @@ export class UserService {
       await voidResets(tx, id);
       const actor = actorOf(identity, identity);
       emit({ type: 'user.password_changed', companyId: user.companyId, actor, data: { id, via: 'admin' } });
-      return recordEnded(ctx, tx, emit, { sessionIds: await revokeUserSessions(tx, id), userId: id, companyId: user.companyId, reason: 'password_changed', actor });
+      return recordEnded(ctx, tx, emit, {
+        sessionIds: await revokeUserSessions(tx, id),
+        userId: id,
+        companyId: user.companyId,
+        reason: 'password_changed',
+        actor,
+      });
     });
     announceEnded(ctx, ended);
     return temporaryPassword;
@@ -355,8 +519,19 @@ export class UserService {
     return ctx.transact(async (tx, emit) => {
       const user = await repo.lockUser(tx, id, scopeFor(identity));
       if (!user) throw notFound(USER_NOT_FOUND);
-      const after = await repo.updateUser(tx, id, { twoStepEnabled: false, twoStepSecret: null, twoStepPendingSecret: null, twoStepLastStep: null });
-      if (user.twoStepEnabled) emit({ type: 'user.two_step_changed', companyId: user.companyId, actor: actorOf(identity, identity), data: { id, enabled: false } });
+      const after = await repo.updateUser(tx, id, {
+        twoStepEnabled: false,
+        twoStepSecret: null,
+        twoStepPendingSecret: null,
+        twoStepLastStep: null,
+      });
+      if (user.twoStepEnabled)
+        emit({
+          type: 'user.two_step_changed',
+          companyId: user.companyId,
+          actor: actorOf(identity, identity),
+          data: { id, enabled: false },
+        });
       return after;
     });
   }
@@ -366,7 +541,12 @@ export class UserService {
     return ctx.transact(async (tx, emit) => {
       const before = await ownAccount(tx, identity, true);
       const after = await repo.updateUser(tx, before.id, body);
-      emit({ type: 'user.updated', companyId: after.companyId, actor: actorOf(identity, identity), data: { id: after.id, before: userState(before), after: userState(after) } });
+      emit({
+        type: 'user.updated',
+        companyId: after.companyId,
+        actor: actorOf(identity, identity),
+        data: { id: after.id, before: userState(before), after: userState(after) },
+      });
       return after;
     });
   }

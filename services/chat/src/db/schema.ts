@@ -1,5 +1,24 @@
-import { bigint, boolean, customType, doublePrecision, integer, jsonb, pgSchema, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { CitationDto, GptScope, GptVisibility, KnowledgeFileStatus, KnowledgeFormat, UsageDto } from '@earshot/contracts';
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  integer,
+  jsonb,
+  pgSchema,
+  real,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type {
+  CitationDto,
+  GptScope,
+  GptVisibility,
+  KnowledgeFileStatus,
+  KnowledgeFormat,
+  UsageDto,
+} from '@earshot/contracts';
 
 export const chat = pgSchema('chat');
 

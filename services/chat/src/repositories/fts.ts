@@ -24,7 +24,11 @@ const tokenQuery = (tokens: readonly string[], operator: '&' | '|'): SQL | null 
  * many match and how often. `run` executes one search; `blind` are the question's tokens in each
  * company whose rows are sealed (their text is indexed by blind tokens of the same lexemes).
  */
-export async function allWordsThenAny<T>(question: string, run: (queries: SearchQueries) => Promise<T[]>, blind: readonly BlindTerms[] = []): Promise<T[]> {
+export async function allWordsThenAny<T>(
+  question: string,
+  run: (queries: SearchQueries) => Promise<T[]>,
+  blind: readonly BlindTerms[] = [],
+): Promise<T[]> {
   const all = await run({
     plain: sql`websearch_to_tsquery('english', ${question})`,
     blind: blind.map((b) => ({ companyId: b.companyId, query: tokenQuery(b.tokens, '&') })),
@@ -53,7 +57,9 @@ export async function lexemesOf(db: Db, texts: readonly string[]): Promise<Lexem
   const result = (await db.execute(sql`
     select t.i, l.lexeme, array_to_string(l.positions, ',') as positions
     from json_array_elements_text(${JSON.stringify(texts)}::json) with ordinality as t(text, i),
-      unnest(to_tsvector('english', t.text)) as l`)) as unknown as { rows: { i: string | number; lexeme: string; positions: string | null }[] };
+      unnest(to_tsvector('english', t.text)) as l`)) as unknown as {
+    rows: { i: string | number; lexeme: string; positions: string | null }[];
+  };
   for (const row of result.rows) out[Number(row.i) - 1]!.push({ lexeme: row.lexeme, positions: row.positions ?? '' });
   return out;
 }
@@ -77,6 +83,8 @@ export function blindVector(index: BlindIndex, lexemes: readonly Lexeme[]): stri
 export async function keyedCompanies(db: Db, companyId: string | null): Promise<string[]> {
   const result = (await db.execute(sql`
     select company_id from chat.company_keys
-    where wrapped_key is not null ${companyId ? sql`and company_id = ${companyId}` : sql``}`)) as unknown as { rows: { company_id: string }[] };
+    where wrapped_key is not null ${companyId ? sql`and company_id = ${companyId}` : sql``}`)) as unknown as {
+    rows: { company_id: string }[];
+  };
   return result.rows.map((r) => r.company_id);
 }

@@ -1,7 +1,13 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { KnowledgeFileStatus } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
-import { knowledgeChunks, knowledgeFiles, knowledgeVectors, type KnowledgeFileRow, type NewKnowledgeFileRow } from '../db/schema';
+import {
+  knowledgeChunks,
+  knowledgeFiles,
+  knowledgeVectors,
+  type KnowledgeFileRow,
+  type NewKnowledgeFileRow,
+} from '../db/schema';
 import { allWordsThenAny, type BlindTerms, type SearchQueries } from './fts';
 
 // Bound parameters per statement stay far below PostgreSQL's 65,535.
@@ -13,11 +19,19 @@ export async function insertFile(tx: Db, row: NewKnowledgeFileRow): Promise<Know
 }
 
 export async function listFiles(db: Db, customGptId: string): Promise<KnowledgeFileRow[]> {
-  return db.select().from(knowledgeFiles).where(eq(knowledgeFiles.customGptId, customGptId)).orderBy(asc(knowledgeFiles.createdAt), asc(knowledgeFiles.id));
+  return db
+    .select()
+    .from(knowledgeFiles)
+    .where(eq(knowledgeFiles.customGptId, customGptId))
+    .orderBy(asc(knowledgeFiles.createdAt), asc(knowledgeFiles.id));
 }
 
 export async function findFile(db: Db, customGptId: string, id: string): Promise<KnowledgeFileRow | null> {
-  const [row] = await db.select().from(knowledgeFiles).where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.customGptId, customGptId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(knowledgeFiles)
+    .where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.customGptId, customGptId)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -34,7 +48,10 @@ export async function removeFile(tx: Db, id: string): Promise<void> {
 }
 
 export async function storageKeysOf(db: Db, customGptId: string): Promise<string[]> {
-  const rows = await db.select({ key: knowledgeFiles.storageKey }).from(knowledgeFiles).where(eq(knowledgeFiles.customGptId, customGptId));
+  const rows = await db
+    .select({ key: knowledgeFiles.storageKey })
+    .from(knowledgeFiles)
+    .where(eq(knowledgeFiles.customGptId, customGptId));
   return rows.map((r) => r.key);
 }
 
@@ -43,28 +60,67 @@ export async function storageKeysOf(db: Db, customGptId: string): Promise<string
  * stopped): it becomes `extracting` under a new lease. SKIP LOCKED: two takers never get the same file.
  */
 export async function claimNext(tx: Db, leaseSeconds: number): Promise<KnowledgeFileRow | undefined> {
-  const next = tx.select({ id: knowledgeFiles.id }).from(knowledgeFiles)
-    .where(sql`${knowledgeFiles.status} = 'queued' or (${knowledgeFiles.status} in ('extracting', 'indexing') and ${knowledgeFiles.leaseUntil} < now())`)
-    .orderBy(asc(knowledgeFiles.createdAt)).limit(1).for('update', { skipLocked: true });
-  const [row] = await tx.update(knowledgeFiles)
-    .set({ status: 'extracting', progress: 0, error: null, attempts: sql`${knowledgeFiles.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, updatedAt: sql`now()` })
-    .where(inArray(knowledgeFiles.id, next)).returning();
+  const next = tx
+    .select({ id: knowledgeFiles.id })
+    .from(knowledgeFiles)
+    .where(
+      sql`${knowledgeFiles.status} = 'queued' or (${knowledgeFiles.status} in ('extracting', 'indexing') and ${knowledgeFiles.leaseUntil} < now())`,
+    )
+    .orderBy(asc(knowledgeFiles.createdAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [row] = await tx
+    .update(knowledgeFiles)
+    .set({
+      status: 'extracting',
+      progress: 0,
+      error: null,
+      attempts: sql`${knowledgeFiles.attempts} + 1`,
+      leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      updatedAt: sql`now()`,
+    })
+    .where(inArray(knowledgeFiles.id, next))
+    .returning();
   return row;
 }
 
 /** Progress of a file being worked on; renews the lease. False when the file is gone (deleted meanwhile). */
-export async function progress(db: Db, id: string, status: KnowledgeFileStatus, percent: number, leaseSeconds: number, pages?: number | null): Promise<boolean> {
-  const rows = await db.update(knowledgeFiles)
-    .set({ status, progress: Math.max(0, Math.min(100, Math.round(percent))), ...(pages !== undefined ? { pages } : {}), leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, updatedAt: sql`now()` })
-    .where(eq(knowledgeFiles.id, id)).returning({ id: knowledgeFiles.id });
+export async function progress(
+  db: Db,
+  id: string,
+  status: KnowledgeFileStatus,
+  percent: number,
+  leaseSeconds: number,
+  pages?: number | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(knowledgeFiles)
+    .set({
+      status,
+      progress: Math.max(0, Math.min(100, Math.round(percent))),
+      ...(pages !== undefined ? { pages } : {}),
+      leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(knowledgeFiles.id, id))
+    .returning({ id: knowledgeFiles.id });
   return rows.length > 0;
 }
 
-export async function finish(tx: Db, id: string, outcome: { status: 'ready'; pages: number | null; chunks: number } | { status: 'failed'; error: string }): Promise<KnowledgeFileRow | undefined> {
-  const set = outcome.status === 'ready'
-    ? { status: outcome.status, progress: 100, pages: outcome.pages, chunkCount: outcome.chunks, error: null }
-    : { status: outcome.status, error: outcome.error };
-  const [row] = await tx.update(knowledgeFiles).set({ ...set, leaseUntil: null, updatedAt: sql`now()` }).where(eq(knowledgeFiles.id, id)).returning();
+export async function finish(
+  tx: Db,
+  id: string,
+  outcome: { status: 'ready'; pages: number | null; chunks: number } | { status: 'failed'; error: string },
+): Promise<KnowledgeFileRow | undefined> {
+  const set =
+    outcome.status === 'ready'
+      ? { status: outcome.status, progress: 100, pages: outcome.pages, chunkCount: outcome.chunks, error: null }
+      : { status: outcome.status, error: outcome.error };
+  const [row] = await tx
+    .update(knowledgeFiles)
+    .set({ ...set, leaseUntil: null, updatedAt: sql`now()` })
+    .where(eq(knowledgeFiles.id, id))
+    .returning();
   return row;
 }
 
@@ -79,10 +135,20 @@ export interface NewChunk {
 }
 
 /** A file version's chunks, made once: a second run of the same version (after a restart) replaces them. */
-export async function replaceChunks(tx: Db, file: { id: string; customGptId: string; version: number }, chunks: readonly NewChunk[]): Promise<void> {
+export async function replaceChunks(
+  tx: Db,
+  file: { id: string; customGptId: string; version: number },
+  chunks: readonly NewChunk[],
+): Promise<void> {
   await tx.delete(knowledgeChunks).where(eq(knowledgeChunks.fileId, file.id));
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-    await tx.insert(knowledgeChunks).values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ ...c, fileId: file.id, customGptId: file.customGptId, version: file.version })));
+    await tx
+      .insert(knowledgeChunks)
+      .values(
+        chunks
+          .slice(i, i + INSERT_BATCH)
+          .map((c) => ({ ...c, fileId: file.id, customGptId: file.customGptId, version: file.version })),
+      );
   }
 }
 
@@ -96,8 +162,22 @@ export interface ChunkHit {
   text: string;
 }
 
-type HitRow = { id: string; file_id: string; file_name: string; page: number | null; heading: string | null; text: string };
-const toHit = (r: HitRow): ChunkHit => ({ id: r.id, fileId: r.file_id, fileName: r.file_name, page: r.page === null ? null : Number(r.page), heading: r.heading, text: r.text });
+type HitRow = {
+  id: string;
+  file_id: string;
+  file_name: string;
+  page: number | null;
+  heading: string | null;
+  text: string;
+};
+const toHit = (r: HitRow): ChunkHit => ({
+  id: r.id,
+  fileId: r.file_id,
+  fileName: r.file_name,
+  page: r.page === null ? null : Number(r.page),
+  heading: r.heading,
+  text: r.text,
+});
 
 /** Chunks of the GPT's ready files only: a file being processed or failed answers nothing yet. */
 const readyChunks = (customGptId: string) => sql`c.custom_gpt_id = ${customGptId} and f.status = 'ready'`;
@@ -107,20 +187,30 @@ const readyChunks = (customGptId: string) => sql`c.custom_gpt_id = ${customGptId
  * `blind`: the question's tokens in the GPT's company when its chunks may be sealed: sealed
  * chunks are matched by them, plain ones (stored before encryption was on) in English.
  */
-export async function searchChunks(db: Db, customGptId: string, question: string, limit: number, blind: BlindTerms | null = null): Promise<ChunkHit[]> {
-  return allWordsThenAny(question, async ({ plain, blind: [sealed] }: SearchQueries) => {
-    const matching = sealed
-      ? sql`((c.blind is null and c.tsv @@ q.query) or (c.blind is not null and c.tsv @@ q.blind))`
-      : sql`c.tsv @@ q.query`;
-    const result = (await db.execute(sql`
+export async function searchChunks(
+  db: Db,
+  customGptId: string,
+  question: string,
+  limit: number,
+  blind: BlindTerms | null = null,
+): Promise<ChunkHit[]> {
+  return allWordsThenAny(
+    question,
+    async ({ plain, blind: [sealed] }: SearchQueries) => {
+      const matching = sealed
+        ? sql`((c.blind is null and c.tsv @@ q.query) or (c.blind is not null and c.tsv @@ q.blind))`
+        : sql`c.tsv @@ q.query`;
+      const result = (await db.execute(sql`
       select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
       from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id,
         (select ${plain} as query, ${sealed?.query ?? null}::tsquery as blind) q
       where ${readyChunks(customGptId)} and ${matching}
       order by ts_rank(c.tsv, case when c.blind is null then q.query else q.blind end) desc, c.file_id, c.position
       limit ${limit}`)) as unknown as { rows: HitRow[] };
-    return result.rows.map(toHit);
-  }, blind ? [blind] : []);
+      return result.rows.map(toHit);
+    },
+    blind ? [blind] : [],
+  );
 }
 
 export async function chunksByIds(db: Db, ids: readonly string[]): Promise<ChunkHit[]> {
@@ -128,7 +218,10 @@ export async function chunksByIds(db: Db, ids: readonly string[]): Promise<Chunk
   const result = (await db.execute(sql`
     select c.id, c.file_id, f.name as file_name, c.page, c.heading, c.text
     from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
-    where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`)) as unknown as { rows: HitRow[] };
+    where c.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`)) as unknown as { rows: HitRow[] };
   return result.rows.map(toHit);
 }
 
@@ -154,37 +247,78 @@ export async function completeSets(db: Db, customGptId: string): Promise<Embeddi
 }
 
 /** Every vector of one set for a GPT's ready files: the candidates a question is compared with. */
-export async function vectorsOf(db: Db, customGptId: string, set: EmbeddingSet): Promise<{ chunkId: string; vector: number[] }[]> {
+export async function vectorsOf(
+  db: Db,
+  customGptId: string,
+  set: EmbeddingSet,
+): Promise<{ chunkId: string; vector: number[] }[]> {
   const result = (await db.execute(sql`
     select v.chunk_id, v.vector
     from chat.knowledge_vectors v join chat.knowledge_chunks c on c.id = v.chunk_id join chat.knowledge_files f on f.id = c.file_id
-    where v.custom_gpt_id = ${customGptId} and v.model_id = ${set.modelId} and v.dimension = ${set.dimension} and f.status = 'ready'`)) as unknown as { rows: { chunk_id: string; vector: number[] | string }[] };
-  return result.rows.map((r) => ({ chunkId: r.chunk_id, vector: typeof r.vector === 'string' ? parseRealArray(r.vector) : r.vector.map(Number) }));
+    where v.custom_gpt_id = ${customGptId} and v.model_id = ${set.modelId} and v.dimension = ${set.dimension} and f.status = 'ready'`)) as unknown as {
+    rows: { chunk_id: string; vector: number[] | string }[];
+  };
+  return result.rows.map((r) => ({
+    chunkId: r.chunk_id,
+    vector: typeof r.vector === 'string' ? parseRealArray(r.vector) : r.vector.map(Number),
+  }));
 }
 
 /** `{0.1,0.2}` as a driver that does not parse real[] gives it. */
 function parseRealArray(text: string): number[] {
-  return text.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
+  return text
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
 }
 
 /**
  * Chunks that have no vector of `modelId` yet, oldest files first: of one file (being indexed), or
  * of every ready file (re-embedding).
  */
-export async function chunksWithoutVectors(db: Db, modelId: string, filter: { fileId?: string; limit: number }): Promise<{ id: string; customGptId: string; companyId: string | null; fileId: string; text: string; heading: string | null }[]> {
+export async function chunksWithoutVectors(
+  db: Db,
+  modelId: string,
+  filter: { fileId?: string; limit: number },
+): Promise<
+  { id: string; customGptId: string; companyId: string | null; fileId: string; text: string; heading: string | null }[]
+> {
   const result = (await db.execute(sql`
     select c.id, c.custom_gpt_id, f.company_id, c.file_id, c.text, c.heading
     from chat.knowledge_chunks c join chat.knowledge_files f on f.id = c.file_id
     where ${filter.fileId ? sql`c.file_id = ${filter.fileId}` : sql`f.status = 'ready'`}
       and not exists (select 1 from chat.knowledge_vectors v where v.chunk_id = c.id and v.model_id = ${modelId})
     order by f.created_at, c.file_id, c.position
-    limit ${filter.limit}`)) as unknown as { rows: { id: string; custom_gpt_id: string; company_id: string | null; file_id: string; text: string; heading: string | null }[] };
-  return result.rows.map((r) => ({ id: r.id, customGptId: r.custom_gpt_id, companyId: r.company_id, fileId: r.file_id, text: r.text, heading: r.heading }));
+    limit ${filter.limit}`)) as unknown as {
+    rows: {
+      id: string;
+      custom_gpt_id: string;
+      company_id: string | null;
+      file_id: string;
+      text: string;
+      heading: string | null;
+    }[];
+  };
+  return result.rows.map((r) => ({
+    id: r.id,
+    customGptId: r.custom_gpt_id,
+    companyId: r.company_id,
+    fileId: r.file_id,
+    text: r.text,
+    heading: r.heading,
+  }));
 }
 
-export async function insertVectors(tx: Db, rows: readonly { chunkId: string; customGptId: string; modelId: string; dimension: number; vector: number[] }[]): Promise<void> {
+export async function insertVectors(
+  tx: Db,
+  rows: readonly { chunkId: string; customGptId: string; modelId: string; dimension: number; vector: number[] }[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-    await tx.insert(knowledgeVectors).values(rows.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
+    await tx
+      .insert(knowledgeVectors)
+      .values(rows.slice(i, i + INSERT_BATCH))
+      .onConflictDoNothing();
   }
 }
 
@@ -196,46 +330,82 @@ export async function gptStamp(db: Db, customGptId: string): Promise<string> {
   const result = (await db.execute(sql`
     select (select coalesce(max(updated_at)::text, '') || ':' || count(*) from chat.knowledge_files where custom_gpt_id = ${customGptId})
       || '|' || (select coalesce(string_agg(model_id || ':' || dimension || ':' || n, ',' order by model_id, dimension), '')
-                 from (select model_id, dimension, count(*) as n from chat.knowledge_vectors where custom_gpt_id = ${customGptId} group by 1, 2) v) as stamp`)) as unknown as { rows: { stamp: string }[] };
+                 from (select model_id, dimension, count(*) as n from chat.knowledge_vectors where custom_gpt_id = ${customGptId} group by 1, 2) v) as stamp`)) as unknown as {
+    rows: { stamp: string }[];
+  };
   return result.rows[0]!.stamp;
 }
 
 /** The company a GPT's events belong to (null: a platform GPT). */
 export async function companyOfGpt(db: Db, customGptId: string): Promise<string | null> {
-  const result = (await db.execute(sql`select company_id from chat.custom_gpts where id = ${customGptId}`)) as unknown as { rows: { company_id: string | null }[] };
+  const result = (await db.execute(
+    sql`select company_id from chat.custom_gpts where id = ${customGptId}`,
+  )) as unknown as { rows: { company_id: string | null }[] };
   return result.rows[0]?.company_id ?? null;
 }
 
 /** A company's knowledge files, for the background encryption of their originals. */
-export async function filesOfCompany(db: Db, companyId: string): Promise<Pick<KnowledgeFileRow, 'id' | 'customGptId' | 'storageKey' | 'mimeType' | 'status'>[]> {
-  return db.select({ id: knowledgeFiles.id, customGptId: knowledgeFiles.customGptId, storageKey: knowledgeFiles.storageKey, mimeType: knowledgeFiles.mimeType, status: knowledgeFiles.status })
-    .from(knowledgeFiles).where(eq(knowledgeFiles.companyId, companyId)).orderBy(asc(knowledgeFiles.createdAt), asc(knowledgeFiles.id));
+export async function filesOfCompany(
+  db: Db,
+  companyId: string,
+): Promise<Pick<KnowledgeFileRow, 'id' | 'customGptId' | 'storageKey' | 'mimeType' | 'status'>[]> {
+  return db
+    .select({
+      id: knowledgeFiles.id,
+      customGptId: knowledgeFiles.customGptId,
+      storageKey: knowledgeFiles.storageKey,
+      mimeType: knowledgeFiles.mimeType,
+      status: knowledgeFiles.status,
+    })
+    .from(knowledgeFiles)
+    .where(eq(knowledgeFiles.companyId, companyId))
+    .orderBy(asc(knowledgeFiles.createdAt), asc(knowledgeFiles.id));
 }
 
 /** Points a file at its original's new key unless it moved meanwhile; the key it has now (null: the file is gone). */
 export async function moveObject(db: Db, id: string, from: string, to: string): Promise<string | null> {
-  await db.update(knowledgeFiles).set({ storageKey: to }).where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.storageKey, from)));
-  const [row] = await db.select({ key: knowledgeFiles.storageKey }).from(knowledgeFiles).where(eq(knowledgeFiles.id, id));
+  await db
+    .update(knowledgeFiles)
+    .set({ storageKey: to })
+    .where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.storageKey, from)));
+  const [row] = await db
+    .select({ key: knowledgeFiles.storageKey })
+    .from(knowledgeFiles)
+    .where(eq(knowledgeFiles.id, id));
   return row?.key ?? null;
 }
 
-const plainChunksOf = (companyId: string) => sql`c.blind is null and c.file_id in (select id from chat.knowledge_files where company_id = ${companyId})`;
+const plainChunksOf = (companyId: string) =>
+  sql`c.blind is null and c.file_id in (select id from chat.knowledge_files where company_id = ${companyId})`;
 
 /** A company's knowledge chunks still stored in plain (made before it turned encryption on). */
 export async function countPlainChunks(db: Db, companyId: string): Promise<number> {
-  const result = (await db.execute(sql`select count(*)::int as n from chat.knowledge_chunks c where ${plainChunksOf(companyId)}`)) as unknown as { rows: { n: number }[] };
+  const result = (await db.execute(
+    sql`select count(*)::int as n from chat.knowledge_chunks c where ${plainChunksOf(companyId)}`,
+  )) as unknown as { rows: { n: number }[] };
   return Number(result.rows[0]?.n ?? 0);
 }
 
-export async function plainChunks(db: Db, companyId: string, limit: number): Promise<{ id: string; heading: string | null; text: string }[]> {
-  const result = (await db.execute(sql`select c.id, c.heading, c.text from chat.knowledge_chunks c where ${plainChunksOf(companyId)} order by c.id limit ${limit}`)) as unknown as { rows: { id: string; heading: string | null; text: string }[] };
+export async function plainChunks(
+  db: Db,
+  companyId: string,
+  limit: number,
+): Promise<{ id: string; heading: string | null; text: string }[]> {
+  const result = (await db.execute(
+    sql`select c.id, c.heading, c.text from chat.knowledge_chunks c where ${plainChunksOf(companyId)} order by c.id limit ${limit}`,
+  )) as unknown as { rows: { id: string; heading: string | null; text: string }[] };
   return result.rows;
 }
 
 /** Writes chunks' sealed heading and text over their plain ones (a chunk sealed meanwhile is left). */
-export async function sealChunks(tx: Db, rows: readonly { id: string; heading: string | null; text: string; blind: string | null }[]): Promise<void> {
+export async function sealChunks(
+  tx: Db,
+  rows: readonly { id: string; heading: string | null; text: string; blind: string | null }[],
+): Promise<void> {
   for (const row of rows) {
-    await tx.update(knowledgeChunks).set({ heading: row.heading, text: row.text, blind: row.blind })
+    await tx
+      .update(knowledgeChunks)
+      .set({ heading: row.heading, text: row.text, blind: row.blind })
       .where(and(eq(knowledgeChunks.id, row.id), isNull(knowledgeChunks.blind)));
   }
 }

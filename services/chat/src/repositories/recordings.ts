@@ -19,25 +19,49 @@ export interface RecordingScope {
 
 const columns = { fileId: recordings.fileId, companyId: recordings.companyId, fileName: recordings.fileName };
 const inScope = ({ companyId, owner }: RecordingScope) =>
-  and(isNotNull(recordings.completedAt), companyId ? eq(recordings.companyId, companyId) : undefined, owner ? eq(recordings.uploadedBy, owner) : undefined);
+  and(
+    isNotNull(recordings.completedAt),
+    companyId ? eq(recordings.companyId, companyId) : undefined,
+    owner ? eq(recordings.uploadedBy, owner) : undefined,
+  );
 
 /** The recordings an owner uploaded, for a search over segments (which have no uploader). */
 export const ownedBy = (owner: string) => sql`select file_id from chat.recordings where uploaded_by = ${owner}`;
 
 /** A completed transcript's recording: its name and when it completed (a later run replaces both). */
-export async function completed(tx: Db, row: { fileId: string; companyId: string; fileName: string; completedAt: Date }): Promise<void> {
-  await tx.insert(recordings).values(row)
-    .onConflictDoUpdate({ target: recordings.fileId, set: { companyId: row.companyId, fileName: row.fileName, completedAt: row.completedAt } });
+export async function completed(
+  tx: Db,
+  row: { fileId: string; companyId: string; fileName: string; completedAt: Date },
+): Promise<void> {
+  await tx
+    .insert(recordings)
+    .values(row)
+    .onConflictDoUpdate({
+      target: recordings.fileId,
+      set: { companyId: row.companyId, fileName: row.fileName, completedAt: row.completedAt },
+    });
 }
 
 /** Who uploaded a recording (file.uploaded comes before its transcript completes). */
-export async function uploaded(tx: Db, row: { fileId: string; companyId: string; uploadedBy: string | null }): Promise<void> {
-  await tx.insert(recordings).values(row).onConflictDoUpdate({ target: recordings.fileId, set: { uploadedBy: row.uploadedBy } });
+export async function uploaded(
+  tx: Db,
+  row: { fileId: string; companyId: string; uploadedBy: string | null },
+): Promise<void> {
+  await tx
+    .insert(recordings)
+    .values(row)
+    .onConflictDoUpdate({ target: recordings.fileId, set: { uploadedBy: row.uploadedBy } });
 }
 
 /** Links (or unlinks) a recording's client; a link may come before the transcript completes. */
-export async function linkClient(tx: Db, row: { fileId: string; companyId: string; clientId: string | null }): Promise<void> {
-  await tx.insert(recordings).values(row).onConflictDoUpdate({ target: recordings.fileId, set: { clientId: row.clientId } });
+export async function linkClient(
+  tx: Db,
+  row: { fileId: string; companyId: string; clientId: string | null },
+): Promise<void> {
+  await tx
+    .insert(recordings)
+    .values(row)
+    .onConflictDoUpdate({ target: recordings.fileId, set: { clientId: row.clientId } });
 }
 
 export async function remove(tx: Db, fileId: string): Promise<void> {
@@ -45,7 +69,10 @@ export async function remove(tx: Db, fileId: string): Promise<void> {
 }
 
 export async function saveClient(tx: Db, row: { id: string; companyId: string; name: string }): Promise<void> {
-  await tx.insert(clients).values(row).onConflictDoUpdate({ target: clients.id, set: { name: row.name } });
+  await tx
+    .insert(clients)
+    .values(row)
+    .onConflictDoUpdate({ target: clients.id, set: { name: row.name } });
 }
 
 export async function removeClient(tx: Db, id: string): Promise<void> {
@@ -54,14 +81,22 @@ export async function removeClient(tx: Db, id: string): Promise<void> {
 
 /** A completed recording the scope may see. */
 export async function find(db: Db, fileId: string, scope: RecordingScope): Promise<Recording | null> {
-  const [row] = await db.select(columns).from(recordings).where(and(eq(recordings.fileId, fileId), inScope(scope))).limit(1);
+  const [row] = await db
+    .select(columns)
+    .from(recordings)
+    .where(and(eq(recordings.fileId, fileId), inScope(scope)))
+    .limit(1);
   return row ?? null;
 }
 
 /** The newest completed recording of the scope: "the last call". */
 export async function latest(db: Db, scope: RecordingScope): Promise<Recording | null> {
-  const [row] = await db.select(columns).from(recordings).where(inScope(scope))
-    .orderBy(desc(recordings.completedAt), desc(recordings.fileId)).limit(1);
+  const [row] = await db
+    .select(columns)
+    .from(recordings)
+    .where(inScope(scope))
+    .orderBy(desc(recordings.completedAt), desc(recordings.fileId))
+    .limit(1);
   return row ?? null;
 }
 
@@ -71,7 +106,13 @@ export async function latest(db: Db, scope: RecordingScope): Promise<Recording |
  * are words people use for any recording), or by their client's name (at least `minClient`
  * characters). The caller checks word boundaries; this finds the names that occur in the text.
  */
-export async function namedIn(db: Db, question: string, { companyId, owner }: RecordingScope, minClient: number, limit: number): Promise<(Recording & { named: string })[]> {
+export async function namedIn(
+  db: Db,
+  question: string,
+  { companyId, owner }: RecordingScope,
+  minClient: number,
+  limit: number,
+): Promise<(Recording & { named: string })[]> {
   const text = question.toLowerCase();
   const stem = sql.raw(String.raw`lower(regexp_replace(r.file_name, '\.[^.]*$', ''))`);
   const namedStem = sql`(${stem} ~ '[^[:alpha:]]' and length(${stem}) >= 3 and strpos(${text}, ${stem}) > 0)`;
@@ -88,6 +129,13 @@ export async function namedIn(db: Db, question: string, { companyId, owner }: Re
         or ${namedStem}
         or (length(c.name) >= ${minClient} and strpos(${text}, lower(c.name)) > 0))
     order by r.completed_at desc, r.file_id
-    limit ${limit}`)) as unknown as { rows: { file_id: string; company_id: string; file_name: string; named: string }[] };
-  return result.rows.map((r) => ({ fileId: r.file_id, companyId: r.company_id, fileName: r.file_name, named: r.named }));
+    limit ${limit}`)) as unknown as {
+    rows: { file_id: string; company_id: string; file_name: string; named: string }[];
+  };
+  return result.rows.map((r) => ({
+    fileId: r.file_id,
+    companyId: r.company_id,
+    fileName: r.file_name,
+    named: r.named,
+  }));
 }

@@ -10,8 +10,23 @@ const lastActivity = sql`greatest(${conversations.updatedAt}, coalesce(${convers
  * (a conversation being written to is skipped rather than waited for). One whose reply is under
  * way is not due.
  */
-export async function lockDueConversations(tx: Db, companyId: string, before: Date, limit: number): Promise<ConversationRow[]> {
-  return tx.select().from(conversations)
-    .where(and(eq(conversations.companyId, companyId), lt(lastActivity, before), or(isNull(conversations.replyingSince), lt(conversations.replyingSince, before))))
-    .orderBy(asc(lastActivity), asc(conversations.id)).limit(limit).for('update', { skipLocked: true });
+export async function lockDueConversations(
+  tx: Db,
+  companyId: string,
+  before: Date,
+  limit: number,
+): Promise<ConversationRow[]> {
+  return tx
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.companyId, companyId),
+        lt(lastActivity, before),
+        or(isNull(conversations.replyingSince), lt(conversations.replyingSince, before)),
+      ),
+    )
+    .orderBy(asc(lastActivity), asc(conversations.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
 }

@@ -25,11 +25,16 @@ function gptPieces(input: ReplyInput, gpt: NonNullable<ReplyInput['gpt']>): stri
     `I'm Earshot's built-in search assistant, not a language model and not “${name}” itself: I search the files of “${name}” and quote what they say. ` +
     'An administrator can connect a language model in AI Configuration for written answers.';
   const asked = escapeMarkdown(input.question.slice(0, 200));
-  const files = gpt.knowledge.map((c) =>
-    `${c.index}. [*${escapeMarkdown(c.fileName)}*${c.page ? `, page ${c.page}` : ''}](${knowledgeFileLink(gpt.id, c)}):\n   > ${quote(c.quote)}\n\n`);
+  const files = gpt.knowledge.map(
+    (c) =>
+      `${c.index}. [*${escapeMarkdown(c.fileName)}*${c.page ? `, page ${c.page}` : ''}](${knowledgeFileLink(gpt.id, c)}):\n   > ${quote(c.quote)}\n\n`,
+  );
   const transcripts = input.passages.map((p, i) => passageLine(p, gpt.knowledge.length + i));
   if (files.length + transcripts.length === 0) {
-    return [`${intro}\n\n`, `I found nothing in the files of “${name}” that matches “${asked}”. Try other words, such as names or phrases the documents would use.`];
+    return [
+      `${intro}\n\n`,
+      `I found nothing in the files of “${name}” that matches “${asked}”. Try other words, such as names or phrases the documents would use.`,
+    ];
   }
   return [`${intro}\n\nHere is what best matches “${asked}”:\n\n`, ...files, ...transcripts];
 }
@@ -48,12 +53,18 @@ export function builtInPieces(input: ReplyInput): string[] {
   }
   if (input.mode === 'overview') {
     // Never a made-up summary: what the recording says, quoted, and why it is only that.
-    const why = asksOverview(input.question) ? `I cannot summarise ${where}: I can only quote it.` : `Nothing in ${where} matches “${asked}” word for word.`;
-    return [`${BUILT_IN_INTRO}\n\n${why} Here is how it opens and its longest passages, in order:\n\n`, ...input.passages.map(passageLine)];
+    const why = asksOverview(input.question)
+      ? `I cannot summarise ${where}: I can only quote it.`
+      : `Nothing in ${where} matches “${asked}” word for word.`;
+    return [
+      `${BUILT_IN_INTRO}\n\n${why} Here is how it opens and its longest passages, in order:\n\n`,
+      ...input.passages.map(passageLine),
+    ];
   }
-  const found = input.passages.length === 1
-    ? `Here is the passage of ${where} that best matches`
-    : `Here are the ${input.passages.length} passages of ${where} that best match`;
+  const found =
+    input.passages.length === 1
+      ? `Here is the passage of ${where} that best matches`
+      : `Here are the ${input.passages.length} passages of ${where} that best match`;
   return [`${BUILT_IN_INTRO}\n\n${found} “${asked}”:\n\n`, ...input.passages.map(passageLine)];
 }
 

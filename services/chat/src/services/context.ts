@@ -27,7 +27,8 @@ export interface TurnContext {
 /** "the last call", "the most recent recording"… */
 const LAST_CALL = /\b(?:last|latest|newest|most\s+recent)\s+(?:call|recording|meeting|conversation|transcript)\b/i;
 /** What asks for an overview rather than for a fact: the built-in assistant cannot write one. */
-const OVERVIEW = /\b(?:summar\w*|overview|recap|gist|outline|key\s+points|main\s+points|what\s+(?:is|was)\s+(?:it|this|that|the\s+\w+)\s+about)\b/i;
+const OVERVIEW =
+  /\b(?:summar\w*|overview|recap|gist|outline|key\s+points|main\s+points|what\s+(?:is|was)\s+(?:it|this|that|the\s+\w+)\s+about)\b/i;
 /** The shortest client name recognised in a question. */
 const MIN_CLIENT_NAME = 3;
 const OVERVIEW_LONGEST = 3;
@@ -57,9 +58,16 @@ export const segmentLine = (p: Pick<TranscriptCitationDto, 'speaker' | 'start' |
  * names by file name or client, or "the last call" (the newest completed transcript the caller
  * may see). Empty: the question is about all of the caller's transcripts.
  */
-export async function recordingsAsked(db: Db, question: string, scope: RecordingScope, bound: Recording | null): Promise<Recording[]> {
+export async function recordingsAsked(
+  db: Db,
+  question: string,
+  scope: RecordingScope,
+  bound: Recording | null,
+): Promise<Recording[]> {
   if (bound) return [bound];
-  const named = (await recordingsRepo.namedIn(db, question, scope, MIN_CLIENT_NAME, 20)).filter((r) => mentions(question, r.named));
+  const named = (await recordingsRepo.namedIn(db, question, scope, MIN_CLIENT_NAME, 20)).filter((r) =>
+    mentions(question, r.named),
+  );
   if (named.length > 0) {
     // The longest name wins: "call-2.wav" is meant, not "call.wav" inside it.
     const longest = Math.max(...named.map((r) => r.named.length));
@@ -75,7 +83,9 @@ export async function recordingsAsked(db: Db, question: string, scope: Recording
 /** The opening segment and the longest ones, in time order: what the built-in assistant can show of a recording. */
 export function overviewOf(segments: readonly Passage[]): Passage[] {
   if (segments.length === 0) return [];
-  const longest = [...segments.slice(1)].sort((a, b) => b.text.length - a.text.length || a.start - b.start).slice(0, OVERVIEW_LONGEST);
+  const longest = [...segments.slice(1)]
+    .sort((a, b) => b.text.length - a.text.length || a.start - b.start)
+    .slice(0, OVERVIEW_LONGEST);
   return [segments[0]!, ...longest].sort((a, b) => a.start - b.start);
 }
 
@@ -83,7 +93,11 @@ export function overviewOf(segments: readonly Passage[]): Passage[] {
  * A recording too long for the model: the most relevant segments first, then segments spread
  * evenly over the rest of it, as many as the budget holds, given back in time order.
  */
-export function excerptsOf(segments: readonly Passage[], relevant: readonly Passage[], budgetTokens: number): Passage[] {
+export function excerptsOf(
+  segments: readonly Passage[],
+  relevant: readonly Passage[],
+  budgetTokens: number,
+): Passage[] {
   const key = (p: Passage) => `${p.start}\u0000${p.text}`;
   const chosen = new Map<string, Passage>();
   let used = 0;
@@ -97,7 +111,8 @@ export function excerptsOf(segments: readonly Passage[], relevant: readonly Pass
   };
   for (const p of relevant) if (!take(p)) break;
   const rest = segments.filter((p) => !chosen.has(key(p)));
-  const average = rest.reduce((n, p) => n + estimateTokens(segmentLine(p, chosen.size + 1)) + 1, 0) / Math.max(1, rest.length);
+  const average =
+    rest.reduce((n, p) => n + estimateTokens(segmentLine(p, chosen.size + 1)) + 1, 0) / Math.max(1, rest.length);
   const room = Math.min(rest.length, Math.floor((budgetTokens - used) / Math.max(1, average)));
   for (let i = 0; i < room; i++) take(rest[Math.floor((i * rest.length) / room)]!);
   return [...chosen.values()].sort((a, b) => a.start - b.start);
@@ -121,8 +136,12 @@ export interface GatherOptions {
 export async function gatherContext(db: Db, options: GatherOptions): Promise<TurnContext> {
   const { question, scope, bound, builtIn, passages, budgetTokens, transcripts } = options;
   const asked = await recordingsAsked(db, question, scope, bound);
-  const result = (mode: ContextMode, found: readonly Passage[], recording: Recording | null = null, total = found.length): TurnContext =>
-    ({ mode, passages: found.map(toCitation), recording, total });
+  const result = (
+    mode: ContextMode,
+    found: readonly Passage[],
+    recording: Recording | null = null,
+    total = found.length,
+  ): TurnContext => ({ mode, passages: found.map(toCitation), recording, total });
   if (asked.length !== 1) {
     const searched = asked.length > 1 ? { ...scope, fileIds: asked.map((r) => r.fileId) } : scope;
     return result('search', await transcripts.search(db, question, searched, passages));
@@ -130,7 +149,9 @@ export async function gatherContext(db: Db, options: GatherOptions): Promise<Tur
   const recording = asked[0]!;
   const segments = await transcripts.ofFile(db, recording.fileId);
   if (builtIn) {
-    const found = asksOverview(question) ? [] : await transcripts.search(db, question, { companyId: null, fileIds: [recording.fileId] }, passages);
+    const found = asksOverview(question)
+      ? []
+      : await transcripts.search(db, question, { companyId: null, fileIds: [recording.fileId] }, passages);
     // Asked for a summary, or nothing matched: what it can show of the recording is how it goes.
     if (found.length === 0) return result('overview', overviewOf(segments), recording, segments.length);
     return result('search', found, recording, segments.length);

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { AnalysisConversations, ConversationDto, ConversationListQuery, CreateConversationBody, FeedbackBody, MessageDto, RenameConversationBody } from '@earshot/contracts';
+import type {
+  AnalysisConversations,
+  ConversationDto,
+  ConversationListQuery,
+  CreateConversationBody,
+  FeedbackBody,
+  MessageDto,
+  RenameConversationBody,
+} from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
 import { actorOf, badRequest, companyScope, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { ConversationRow } from '../db/schema';
@@ -47,7 +55,11 @@ function toMessage(row: MessageWithFeedback): MessageDto {
  * is by owner, so anyone else (a colleague, a company or platform administrator) gets a 404.
  */
 export class ConversationService {
-  constructor(private readonly ctx: ServiceContext, private readonly catalogue: AiCatalogue, private readonly gpts: CustomGptService) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly catalogue: AiCatalogue,
+    private readonly gpts: CustomGptService,
+  ) {}
 
   private async owned(identity: Identity, id: string): Promise<ConversationRow> {
     const row = await conversationsRepo.findOwned(this.ctx.db, id, identity.userId);
@@ -57,7 +69,13 @@ export class ConversationService {
 
   async list(identity: Identity, query: ConversationListQuery) {
     const { page, pageSize, search } = query;
-    const { rows, total } = await conversationsRepo.listOwned(this.ctx.db, identity.userId, page, pageSize, search || undefined);
+    const { rows, total } = await conversationsRepo.listOwned(
+      this.ctx.db,
+      identity.userId,
+      page,
+      pageSize,
+      search || undefined,
+    );
     return { items: rows.map(toConversation), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
@@ -66,7 +84,10 @@ export class ConversationService {
    * administrator); in a b2c company, only the ones they uploaded.
    */
   async scope(identity: Identity, requestedCompany?: string | null): Promise<RecordingScope> {
-    return { companyId: companyScope(identity, requestedCompany), owner: await companyTypes.ownerScope(this.ctx.db, identity) };
+    return {
+      companyId: companyScope(identity, requestedCompany),
+      owner: await companyTypes.ownerScope(this.ctx.db, identity),
+    };
   }
 
   /**
@@ -95,13 +116,18 @@ export class ConversationService {
   }
 
   async create(identity: Identity, body: CreateConversationBody): Promise<ConversationDto> {
-    if (body.fileId && body.customGptId) throw badRequest(CONVERSATION_ABOUT_ONE, [{ field: 'body.customGptId', message: CONVERSATION_ABOUT_ONE }]);
+    if (body.fileId && body.customGptId)
+      throw badRequest(CONVERSATION_ABOUT_ONE, [{ field: 'body.customGptId', message: CONVERSATION_ABOUT_ONE }]);
     if (body.fileId) await this.recording(identity, body.fileId);
     // Only a GPT the caller may chat with (custom GPTs on for their company, enabled, shown to them).
     if (body.customGptId) await this.gpts.chattable(identity, body.customGptId);
     return this.ctx.transact(async (tx, emit) => {
       const row = await conversationsRepo.insert(tx, {
-        id: randomUUID(), companyId: identity.companyId, ownerId: identity.userId, title: body.title ?? '', fileId: body.fileId ?? null,
+        id: randomUUID(),
+        companyId: identity.companyId,
+        ownerId: identity.userId,
+        title: body.title ?? '',
+        fileId: body.fileId ?? null,
         customGptId: body.customGptId ?? null,
       });
       emit({ type: 'conversation.created', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id } });
@@ -113,7 +139,8 @@ export class ConversationService {
     const current = await this.owned(identity, id);
     return this.ctx.transact(async (tx, emit) => {
       const row = await conversationsRepo.rename(tx, id, body.title);
-      if (current.title !== body.title) emit({ type: 'conversation.renamed', companyId: row.companyId, actor: actorOf(identity), data: { id } });
+      if (current.title !== body.title)
+        emit({ type: 'conversation.renamed', companyId: row.companyId, actor: actorOf(identity), data: { id } });
       return toConversation(row);
     });
   }
@@ -141,17 +168,30 @@ export class ConversationService {
   async feedback(identity: Identity, body: FeedbackBody) {
     const message = await messagesRepo.findOwned(this.ctx.db, body.messageId, identity.userId);
     if (!message) throw notFound('Message');
-    if (message.role !== 'assistant') throw badRequest('Only replies of the assistant can be rated', { field: 'body.messageId' });
+    if (message.role !== 'assistant')
+      throw badRequest('Only replies of the assistant can be rated', { field: 'body.messageId' });
     const comment = body.comment || null;
     return this.ctx.transact(async (tx, emit) => {
-      const saved = await feedbackRepo.upsert(tx, { id: randomUUID(), messageId: body.messageId, userId: identity.userId, rating: body.rating, comment });
+      const saved = await feedbackRepo.upsert(tx, {
+        id: randomUUID(),
+        messageId: body.messageId,
+        userId: identity.userId,
+        rating: body.rating,
+        comment,
+      });
       emit({
         type: 'chat_feedback.given',
         companyId: message.companyId,
         actor: actorOf(identity),
         data: { id: saved.id, messageId: body.messageId, rating: body.rating, hasComment: comment !== null },
       });
-      return { _id: saved.id, messageId: saved.messageId, rating: saved.rating, comment: saved.comment, updatedAt: saved.updatedAt.toISOString() };
+      return {
+        _id: saved.id,
+        messageId: saved.messageId,
+        rating: saved.rating,
+        comment: saved.comment,
+        updatedAt: saved.updatedAt.toISOString(),
+      };
     });
   }
 }

@@ -13,7 +13,15 @@ import {
   type CustomGptOption,
   type UpdateCustomGptBody,
 } from '@earshot/contracts';
-import { actorOf, badRequest, FeatureSwitches, forbidden, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  badRequest,
+  FeatureSwitches,
+  forbidden,
+  notFound,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { CustomGptRow, NewCustomGptRow } from '../db/schema';
 import * as gptsRepo from '../repositories/custom-gpts';
@@ -129,13 +137,23 @@ export class CustomGptService {
     // The switches the gate reads (this service's copy), read fresh: a reader's cache is cleared
     // only by its own handlers, and the runtime registers those of the gate's reader alone.
     const switches = new FeatureSwitches(this.ctx.db, this.ctx.schema);
-    if (!(await switches.enabled(identity.companyId, 'custom_gpts'))) throw forbidden(FEATURE_DISABLED_MESSAGE, ERROR_CODES.FEATURE_DISABLED);
+    if (!(await switches.enabled(identity.companyId, 'custom_gpts')))
+      throw forbidden(FEATURE_DISABLED_MESSAGE, ERROR_CODES.FEATURE_DISABLED);
   }
 
   async list(identity: Identity, query: CustomGptListQuery): Promise<CustomGptList> {
-    const reach = isHost(identity) ? null : identity.companyId ?? '00000000-0000-0000-0000-000000000000';
-    const { rows, total } = await gptsRepo.list(this.ctx.db, gptsRepo.reachOf(reach), query.page, query.pageSize, query.search || undefined);
-    const counts = await gptsRepo.fileCounts(this.ctx.db, rows.map((r) => r.id));
+    const reach = isHost(identity) ? null : (identity.companyId ?? '00000000-0000-0000-0000-000000000000');
+    const { rows, total } = await gptsRepo.list(
+      this.ctx.db,
+      gptsRepo.reachOf(reach),
+      query.page,
+      query.pageSize,
+      query.search || undefined,
+    );
+    const counts = await gptsRepo.fileCounts(
+      this.ctx.db,
+      rows.map((r) => r.id),
+    );
     return {
       items: rows.map((r) => toCustomGpt(r, counts.get(r.id) ?? 0)),
       page: query.page,
@@ -149,16 +167,29 @@ export class CustomGptService {
     if (!identity.companyId && !isHost(identity)) return [];
     // The rule of mayChat, in SQL: a HOST_ADMIN (who has no company) reaches the platform GPTs only.
     const rows = await gptsRepo.chattable(this.ctx.db, identity.companyId, identity.userId, DROPDOWN_MAX);
-    return rows.map((r) => ({ _id: r.id, name: r.name, description: r.description, avatar: r.avatar, starters: r.starters }));
+    return rows.map((r) => ({
+      _id: r.id,
+      name: r.name,
+      description: r.description,
+      avatar: r.avatar,
+      starters: r.starters,
+    }));
   }
 
   async get(identity: Identity, id: string): Promise<CustomGptDto> {
     return this.dto(await this.readable(identity, id));
   }
 
-  async create(identity: Identity, body: CreateCustomGptBody, duplicateOf: string | null = null): Promise<CustomGptDto> {
+  async create(
+    identity: Identity,
+    body: CreateCustomGptBody,
+    duplicateOf: string | null = null,
+  ): Promise<CustomGptDto> {
     const host = isHost(identity);
-    if (!host && body.companyIds !== undefined) throw badRequest(GPT_MESSAGES.companyIdsHostOnly, [{ field: 'body.companyIds', message: GPT_MESSAGES.companyIdsHostOnly }]);
+    if (!host && body.companyIds !== undefined)
+      throw badRequest(GPT_MESSAGES.companyIdsHostOnly, [
+        { field: 'body.companyIds', message: GPT_MESSAGES.companyIdsHostOnly },
+      ]);
     if (!host && !identity.companyId) throw forbidden(MESSAGES.forbidden);
     const row: NewCustomGptRow = {
       id: randomUUID(),
@@ -176,8 +207,18 @@ export class CustomGptService {
     const created = await this.ctx.transact(async (tx, emit) => {
       const saved = await gptsRepo.insert(tx, row);
       emit({
-        type: 'custom_gpt.created', companyId: saved.companyId, actor: actorOf(identity),
-        data: { id: saved.id, scope: saved.scope, visibility: saved.visibility, enabled: saved.enabled, modelId: saved.modelId, searchTranscripts: saved.searchTranscripts, duplicateOf },
+        type: 'custom_gpt.created',
+        companyId: saved.companyId,
+        actor: actorOf(identity),
+        data: {
+          id: saved.id,
+          scope: saved.scope,
+          visibility: saved.visibility,
+          enabled: saved.enabled,
+          modelId: saved.modelId,
+          searchTranscripts: saved.searchTranscripts,
+          duplicateOf,
+        },
       });
       return saved;
     });
@@ -186,7 +227,10 @@ export class CustomGptService {
 
   async update(identity: Identity, id: string, body: UpdateCustomGptBody): Promise<CustomGptDto> {
     const gpt = await this.manageable(identity, id);
-    if (!isHost(identity) && body.companyIds !== undefined) throw badRequest(GPT_MESSAGES.companyIdsHostOnly, [{ field: 'body.companyIds', message: GPT_MESSAGES.companyIdsHostOnly }]);
+    if (!isHost(identity) && body.companyIds !== undefined)
+      throw badRequest(GPT_MESSAGES.companyIdsHostOnly, [
+        { field: 'body.companyIds', message: GPT_MESSAGES.companyIdsHostOnly },
+      ]);
     const patch = rowFields(body);
     const visibility = patch.visibility ?? gpt.visibility;
     if (visibility === 'users' && (patch.userIds ?? gpt.userIds).length === 0) {
@@ -195,8 +239,16 @@ export class CustomGptService {
     const updated = await this.ctx.transact(async (tx, emit) => {
       const saved = await gptsRepo.update(tx, id, patch);
       emit({
-        type: 'custom_gpt.updated', companyId: saved.companyId, actor: actorOf(identity),
-        data: { id, changed: Object.keys(patch), visibility: saved.visibility, enabled: saved.enabled, modelId: saved.modelId },
+        type: 'custom_gpt.updated',
+        companyId: saved.companyId,
+        actor: actorOf(identity),
+        data: {
+          id,
+          changed: Object.keys(patch),
+          visibility: saved.visibility,
+          enabled: saved.enabled,
+          modelId: saved.modelId,
+        },
       });
       return saved;
     });
@@ -207,10 +259,22 @@ export class CustomGptService {
   async duplicate(identity: Identity, id: string): Promise<CustomGptDto> {
     const gpt = await this.manageable(identity, id);
     const name = `${gpt.name.slice(0, GPT_LIMITS.nameMax - GPT_COPY_SUFFIX.length)}${GPT_COPY_SUFFIX}`;
-    return this.create(identity, {
-      name, description: gpt.description, instructions: gpt.instructions, modelId: gpt.modelId, starters: gpt.starters,
-      searchTranscripts: gpt.searchTranscripts, visibility: gpt.visibility, userIds: gpt.userIds, enabled: gpt.enabled,
-      avatar: gpt.avatar, ...(isHost(identity) ? { companyIds: gpt.companyIds } : {}),
-    }, gpt.id);
+    return this.create(
+      identity,
+      {
+        name,
+        description: gpt.description,
+        instructions: gpt.instructions,
+        modelId: gpt.modelId,
+        starters: gpt.starters,
+        searchTranscripts: gpt.searchTranscripts,
+        visibility: gpt.visibility,
+        userIds: gpt.userIds,
+        enabled: gpt.enabled,
+        avatar: gpt.avatar,
+        ...(isHost(identity) ? { companyIds: gpt.companyIds } : {}),
+      },
+      gpt.id,
+    );
   }
 }

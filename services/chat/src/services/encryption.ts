@@ -41,7 +41,11 @@ const PASS_BATCH = 200;
 export class CompanyText {
   private index?: BlindIndex;
 
-  constructor(readonly companyId: string, private readonly key: Buffer | null, readonly sealing: boolean) {}
+  constructor(
+    readonly companyId: string,
+    private readonly key: Buffer | null,
+    readonly sealing: boolean,
+  ) {}
 
   seal(purpose: string, text: string): string {
     return this.sealing && this.key ? sealText(this.key, { companyId: this.companyId, purpose }, text) : text;
@@ -49,7 +53,8 @@ export class CompanyText {
 
   open(purpose: string, stored: string): string {
     if (!isSealed(stored)) return stored;
-    if (!this.key) throw new KeyUnavailableError(`The data key of company ${this.companyId} is gone: its text cannot be decrypted`);
+    if (!this.key)
+      throw new KeyUnavailableError(`The data key of company ${this.companyId} is gone: its text cannot be decrypted`);
     return openText(this.key, { companyId: this.companyId, purpose }, stored);
   }
 
@@ -132,7 +137,10 @@ export class ChatEncryption {
       // Nothing to seal with (no key usable): the batches below would find the same rows forever.
       if (!text.sealing) continue;
       const files = await knowledgeRepo.filesOfCompany(this.ctx.db, companyId);
-      const counts = await Promise.all([knowledgeRepo.countPlainChunks(this.ctx.db, companyId), segmentsRepo.countPlain(this.ctx.db, companyId)]);
+      const counts = await Promise.all([
+        knowledgeRepo.countPlainChunks(this.ctx.db, companyId),
+        segmentsRepo.countPlain(this.ctx.db, companyId),
+      ]);
       const progress = new PassProgress(this.ctx, this.ring, 'chat', companyId, files.length + counts[0] + counts[1]);
       await progress.start();
       const step = (n: number) => progress.advance(n);
@@ -154,7 +162,10 @@ export class ChatEncryption {
   }
 
   /** One original: encrypted where it is, or copied encrypted to the company's prefix, the row moved, then the old object removed. */
-  private async encryptFile(companyId: string, file: { id: string; customGptId: string; storageKey: string; mimeType: string }): Promise<void> {
+  private async encryptFile(
+    companyId: string,
+    file: { id: string; customGptId: string; storageKey: string; mimeType: string },
+  ): Promise<void> {
     const target = knowledgeKey(companyId, file.customGptId, file.id);
     if (file.storageKey === target && (await this.storage.isEncrypted(target))) return;
     const info = await this.storage.inner.stat(file.storageKey);
@@ -175,14 +186,27 @@ export class ChatEncryption {
       const batch = await knowledgeRepo.plainChunks(this.ctx.db, text.companyId, PASS_BATCH);
       if (batch.length === 0) return;
       const sealed = await this.sealedChunks(this.ctx.db, text, batch);
-      await this.ctx.transact((tx) => knowledgeRepo.sealChunks(tx, batch.map((c, i) => ({ id: c.id, ...sealed[i]! }))));
+      await this.ctx.transact((tx) =>
+        knowledgeRepo.sealChunks(
+          tx,
+          batch.map((c, i) => ({ id: c.id, ...sealed[i]! })),
+        ),
+      );
       await step(batch.length);
     }
   }
 
   /** Chunks as stored: heading and text sealed, the blind index over both as full-text search reads them. */
-  async sealedChunks(db: Db, text: CompanyText, chunks: readonly { heading: string | null; text: string }[]): Promise<{ heading: string | null; text: string; blind: string | null }[]> {
-    const blind = await this.blindOf(db, text, chunks.map((c) => `${c.heading ?? ''} ${c.text}`));
+  async sealedChunks(
+    db: Db,
+    text: CompanyText,
+    chunks: readonly { heading: string | null; text: string }[],
+  ): Promise<{ heading: string | null; text: string; blind: string | null }[]> {
+    const blind = await this.blindOf(
+      db,
+      text,
+      chunks.map((c) => `${c.heading ?? ''} ${c.text}`),
+    );
     return chunks.map((c, i) => ({
       heading: c.heading === null ? null : text.seal(PURPOSES.chunkHeading, c.heading),
       text: text.seal(PURPOSES.chunkText, c.text),
@@ -194,8 +218,18 @@ export class ChatEncryption {
     for (;;) {
       const batch = await segmentsRepo.plainSegments(this.ctx.db, text.companyId, PASS_BATCH);
       if (batch.length === 0) return;
-      const sealed = await this.stored(this.ctx.db, text, PURPOSES.segmentText, batch.map((s) => s.text));
-      await this.ctx.transact((tx) => segmentsRepo.sealSegments(tx, batch.map((s, i) => ({ fileId: s.fileId, segmentId: s.segmentId, plain: s.text, ...sealed[i]! }))));
+      const sealed = await this.stored(
+        this.ctx.db,
+        text,
+        PURPOSES.segmentText,
+        batch.map((s) => s.text),
+      );
+      await this.ctx.transact((tx) =>
+        segmentsRepo.sealSegments(
+          tx,
+          batch.map((s, i) => ({ fileId: s.fileId, segmentId: s.segmentId, plain: s.text, ...sealed[i]! })),
+        ),
+      );
       await step(batch.length);
     }
   }
@@ -214,4 +248,5 @@ export const knowledgeKey = (companyId: string | null, customGptId: string, file
 export const encryptionOf = perContext((ctx: ServiceContext<ChatConfig>) => new ChatEncryption(ctx));
 
 /** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
-export const startChatEncryptionPass = (ctx: ServiceContext<ChatConfig>) => startEncryptionPass(ctx.logger, 'chat', () => encryptionOf(ctx).encryptExisting());
+export const startChatEncryptionPass = (ctx: ServiceContext<ChatConfig>) =>
+  startEncryptionPass(ctx.logger, 'chat', () => encryptionOf(ctx).encryptExisting());

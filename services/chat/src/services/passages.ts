@@ -11,13 +11,24 @@ export function clock(seconds: number): string {
 }
 
 /** The in-app link that opens a transcript at the moment a passage starts. */
-export const transcriptLink = (fileId: string, start: number) => `/transcripts/${fileId}?t=${Math.max(0, Math.floor(start))}`;
+export const transcriptLink = (fileId: string, start: number) =>
+  `/transcripts/${fileId}?t=${Math.max(0, Math.floor(start))}`;
 
 export function toCitation(p: Passage): TranscriptCitationDto {
-  return { fileId: p.fileId, fileName: p.fileName, speaker: speakerName(p.speaker), start: p.start, text: p.text, link: transcriptLink(p.fileId, p.start) };
+  return {
+    fileId: p.fileId,
+    fileName: p.fileName,
+    speaker: speakerName(p.speaker),
+    start: p.start,
+    text: p.text,
+    link: transcriptLink(p.fileId, p.start),
+  };
 }
 
 /** Text quoted into markdown stays text: no emphasis, links, headings or HTML from transcripts. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#|!~]/g, (c) => `\\${c}`).replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\\`*_{}[\]()<>#|!~]/g, (c) => `\\${c}`)
+    .replace(/\s+/g, ' ')
+    .trim();
 }

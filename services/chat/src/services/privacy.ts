@@ -1,26 +1,49 @@
 import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
 import * as conversationsRepo from '../repositories/conversations';
-import { conversationsOfOwner, deleteFeedbackOfUser, feedbackOfUser, forgetUploader, lockConversationsOfOwner } from '../repositories/privacy';
+import {
+  conversationsOfOwner,
+  deleteFeedbackOfUser,
+  feedbackOfUser,
+  forgetUploader,
+  lockConversationsOfOwner,
+} from '../repositories/privacy';
 
 /**
  * The chat service's part of a person's export (issue 25): a user's conversations with their
  * messages, and the feedback they gave. A client contact has no conversations of their own.
  */
-export const chatExportPart = (storage: ObjectStorage) => onExportRequested('chat', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
-  if (subject.kind !== 'user') return { data: { conversations: [] }, counts: { conversations: 0 } };
-  const owned = await conversationsOfOwner(tx, companyId, subject.id);
-  const given = await feedbackOfUser(tx, subject.id);
-  return {
-    data: {
-      conversations: owned.map(({ conversation: c, messages }) => ({
-        id: c.id, title: c.title, fileId: c.fileId, customGptId: c.customGptId, createdAt: c.createdAt, updatedAt: c.updatedAt,
-        messages: messages.map((m) => ({ id: m.id, role: m.role, content: m.content, status: m.status, model: m.model, createdAt: m.createdAt })),
-      })),
-      feedback: given,
-    },
-    counts: { conversations: owned.length, messages: owned.reduce((sum, c) => sum + c.messages.length, 0), feedback: given.length },
-  };
-});
+export const chatExportPart = (storage: ObjectStorage) =>
+  onExportRequested('chat', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
+    if (subject.kind !== 'user') return { data: { conversations: [] }, counts: { conversations: 0 } };
+    const owned = await conversationsOfOwner(tx, companyId, subject.id);
+    const given = await feedbackOfUser(tx, subject.id);
+    return {
+      data: {
+        conversations: owned.map(({ conversation: c, messages }) => ({
+          id: c.id,
+          title: c.title,
+          fileId: c.fileId,
+          customGptId: c.customGptId,
+          createdAt: c.createdAt,
+          updatedAt: c.updatedAt,
+          messages: messages.map((m) => ({
+            id: m.id,
+            role: m.role,
+            content: m.content,
+            status: m.status,
+            model: m.model,
+            createdAt: m.createdAt,
+          })),
+        })),
+        feedback: given,
+      },
+      counts: {
+        conversations: owned.length,
+        messages: owned.reduce((sum, c) => sum + c.messages.length, 0),
+        feedback: given.length,
+      },
+    };
+  });
 
 /**
  * The chat service's part of erasing a person (issue 25). A user's conversations go as their own
@@ -29,13 +52,18 @@ export const chatExportPart = (storage: ObjectStorage) => onExportRequested('cha
  * the choice, the copies of deleted recordings go with the file service's file.deleted, and a
  * client's links with transcript.client_linked. A client contact has no conversations.
  */
-export const chatErasePart = onEraseRequested('chat', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
-  if (subject.kind !== 'user') return {};
-  const owned = await lockConversationsOfOwner(tx, companyId, subject.id);
-  for (const id of owned) {
-    await conversationsRepo.remove(tx, id);
-    emit({ type: 'conversation.deleted', companyId, actor, data: { id } });
-  }
-  const counts = { conversationsDeleted: owned.length, feedbackDeleted: await deleteFeedbackOfUser(tx, subject.id) };
-  return recordings === 'keep' && companyId ? { ...counts, uploadsKept: await forgetUploader(tx, companyId, subject.id) } : counts;
-});
+export const chatErasePart = onEraseRequested(
+  'chat',
+  async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+    if (subject.kind !== 'user') return {};
+    const owned = await lockConversationsOfOwner(tx, companyId, subject.id);
+    for (const id of owned) {
+      await conversationsRepo.remove(tx, id);
+      emit({ type: 'conversation.deleted', companyId, actor, data: { id } });
+    }
+    const counts = { conversationsDeleted: owned.length, feedbackDeleted: await deleteFeedbackOfUser(tx, subject.id) };
+    return recordings === 'keep' && companyId
+      ? { ...counts, uploadsKept: await forgetUploader(tx, companyId, subject.id) }
+      : counts;
+  },
+);

@@ -9,7 +9,17 @@ import {
   type UsageDto,
 } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
-import { actorOf, badRequest, companyScope, conflict, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  badRequest,
+  companyScope,
+  conflict,
+  notFound,
+  spenderOf,
+  type CreditGate,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { ChatConfig } from '../config';
 import type { ConversationRow, CustomGptRow, MessageRow, MessageStatus } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
@@ -110,7 +120,12 @@ export class ReplyService {
   private async mayWrite(identity: Identity, writer: ReplyWriter, withGpt = false): Promise<void> {
     if (writer.builtIn || !identity.companyId) return;
     const feature = withGpt ? 'custom_gpt' : 'chat';
-    await this.credits.assertCanSpend({ companyId: identity.companyId, userId: spenderOf(identity), feature, modelId: writer.modelId });
+    await this.credits.assertCanSpend({
+      companyId: identity.companyId,
+      userId: spenderOf(identity),
+      feature,
+      modelId: writer.modelId,
+    });
   }
 
   /**
@@ -143,7 +158,11 @@ export class ReplyService {
     // Refused before the conversation is made, so a refusal leaves no empty one behind.
     await this.mayWrite(identity, writer);
     const created = await this.conversations.create(identity, { fileId });
-    return this.open(identity, { id: created._id, title: created.title, companyId: identity.companyId }, question, { writer, recording, customGpt: null });
+    return this.open(identity, { id: created._id, title: created.title, companyId: identity.companyId }, question, {
+      writer,
+      recording,
+      customGpt: null,
+    });
   }
 
   /** Stores the question in a conversation the caller may write to (checked), once no other reply is being written. */
@@ -165,15 +184,34 @@ export class ReplyService {
         // Regenerating may also correct the question; normally it is sent unchanged.
         if (question.content !== body.message) await messagesRepo.setContent(tx, question.id, body.message);
       } else {
-        question = await messagesRepo.insert(tx, { id: randomUUID(), conversationId, role: 'user', content: body.message, status: 'complete' });
+        question = await messagesRepo.insert(tx, {
+          id: randomUUID(),
+          conversationId,
+          role: 'user',
+          content: body.message,
+          status: 'complete',
+        });
       }
       let title = owned.title;
       if (!title && (await conversationsRepo.titleIfUntitled(tx, conversationId, titleFrom(body.message)))) {
         title = titleFrom(body.message);
-        emit({ type: 'conversation.renamed', companyId: owned.companyId, actor: actorOf(identity), data: { id: conversationId } });
+        emit({
+          type: 'conversation.renamed',
+          companyId: owned.companyId,
+          actor: actorOf(identity),
+          data: { id: conversationId },
+        });
       }
       await conversationsRepo.touch(tx, conversationId);
-      return { identity, conversationId, companyId: owned.companyId, title, question: body.message, userMessageId: question.id, ...checked };
+      return {
+        identity,
+        conversationId,
+        companyId: owned.companyId,
+        title,
+        question: body.message,
+        userMessageId: question.id,
+        ...checked,
+      };
     });
   }
 
@@ -189,14 +227,22 @@ export class ReplyService {
     // quarter when a recording's transcript takes most of it.
     const budget = withTranscript
       ? Math.min(CHAT_HISTORY_CHARS, Math.floor(this.contextTokens(turn.writer) * 4 * HISTORY_SHARE_WITH_TRANSCRIPT))
-      : contextSize ? Math.min(CHAT_HISTORY_CHARS, contextSize * 2) : CHAT_HISTORY_CHARS;
+      : contextSize
+        ? Math.min(CHAT_HISTORY_CHARS, contextSize * 2)
+        : CHAT_HISTORY_CHARS;
     return withinBudget(newestFirst, budget);
   }
 
   /** Writes the reply into `sink` and stores it, whatever happens: complete, stopped or failed. */
   async run(turn: Turn, sink: ReplySink, signal: AbortSignal): Promise<void> {
     const { writer } = turn;
-    sink.start({ userMessageId: turn.userMessageId, model: writer.model, builtIn: writer.builtIn, title: turn.title, conversationId: turn.conversationId });
+    sink.start({
+      userMessageId: turn.userMessageId,
+      model: writer.model,
+      builtIn: writer.builtIn,
+      title: turn.title,
+      conversationId: turn.conversationId,
+    });
     let content = '';
     let usage: UsageDto | null = null;
     let citations: CitationDto[] = [];
@@ -208,30 +254,54 @@ export class ReplyService {
       // GPT that does not search transcripts needs none.
       const scope = () => this.conversations.scope(turn.identity, turn.identity.companyId);
       const gpt = turn.customGpt
-        ? await gptContext(this.ctx.db, this.retrieval, { identity: turn.identity, gpt: turn.customGpt, question: turn.question, scope, passages: this.ctx.config.CHAT_PASSAGES, transcripts: transcriptCopyOf(this.ctx) })
+        ? await gptContext(this.ctx.db, this.retrieval, {
+            identity: turn.identity,
+            gpt: turn.customGpt,
+            question: turn.question,
+            scope,
+            passages: this.ctx.config.CHAT_PASSAGES,
+            transcripts: transcriptCopyOf(this.ctx),
+          })
         : null;
-      const context = gpt ? { mode: 'search' as const, passages: gpt.transcripts, recording: null, total: gpt.transcripts.length } : await gatherContext(this.ctx.db, {
-        question: turn.question,
-        scope: await scope(),
-        bound: turn.recording,
-        builtIn: writer.builtIn,
-        passages: this.ctx.config.CHAT_PASSAGES,
-        budgetTokens: Math.floor(this.contextTokens(writer) * TRANSCRIPT_SHARE),
-        transcripts: transcriptCopyOf(this.ctx),
-      });
+      const context = gpt
+        ? { mode: 'search' as const, passages: gpt.transcripts, recording: null, total: gpt.transcripts.length }
+        : await gatherContext(this.ctx.db, {
+            question: turn.question,
+            scope: await scope(),
+            bound: turn.recording,
+            builtIn: writer.builtIn,
+            passages: this.ctx.config.CHAT_PASSAGES,
+            budgetTokens: Math.floor(this.contextTokens(writer) * TRANSCRIPT_SHARE),
+            transcripts: transcriptCopyOf(this.ctx),
+          });
       const transcript = context.mode === 'whole' || context.mode === 'excerpts';
-      const history = writer.usesHistory ? await this.history(turn, transcript) : [{ role: 'user' as const, content: turn.question }];
+      const history = writer.usesHistory
+        ? await this.history(turn, transcript)
+        : [{ role: 'user' as const, content: turn.question }];
       writing = true;
-      const pieces = writer.write({
-        question: turn.question,
-        passages: context.passages,
-        mode: context.mode,
-        recording: context.recording ? { fileName: context.recording.fileName, total: context.total } : null,
-        history,
-        // As the scope's company would say (none: every company's transcripts, a HOST_ADMIN's), without reading the scope.
-        allCompanies: companyScope(turn.identity, turn.identity.companyId) === null,
-        ...(gpt && turn.customGpt ? { gpt: { id: turn.customGpt.id, name: turn.customGpt.name, instructions: turn.customGpt.instructions, knowledge: gpt.knowledge, texts: gpt.texts } } : {}),
-      }, signal);
+      const pieces = writer.write(
+        {
+          question: turn.question,
+          passages: context.passages,
+          mode: context.mode,
+          recording: context.recording ? { fileName: context.recording.fileName, total: context.total } : null,
+          history,
+          // As the scope's company would say (none: every company's transcripts, a HOST_ADMIN's), without reading the scope.
+          allCompanies: companyScope(turn.identity, turn.identity.companyId) === null,
+          ...(gpt && turn.customGpt
+            ? {
+                gpt: {
+                  id: turn.customGpt.id,
+                  name: turn.customGpt.name,
+                  instructions: turn.customGpt.instructions,
+                  knowledge: gpt.knowledge,
+                  texts: gpt.texts,
+                },
+              }
+            : {}),
+        },
+        signal,
+      );
       for (;;) {
         const next = await pieces.next();
         if (next.done) {
@@ -251,15 +321,26 @@ export class ReplyService {
         status = 'failed';
         // Only the writer's own failures are described; anything else of ours stays generic.
         error = writing ? writer.describeError(failure) : MESSAGES.internal;
-        this.ctx.logger.warn({ err: failure, conversationId: turn.conversationId, model: writer.model }, 'chat reply failed');
+        this.ctx.logger.warn(
+          { err: failure, conversationId: turn.conversationId, model: writer.model },
+          'chat reply failed',
+        );
       }
     }
     const messageId = randomUUID();
     try {
       await this.ctx.transact(async (tx, emit) => {
         await messagesRepo.insert(tx, {
-          id: messageId, conversationId: turn.conversationId, role: 'assistant', content, status,
-          model: writer.model, providerId: writer.providerId, error, citations, usage,
+          id: messageId,
+          conversationId: turn.conversationId,
+          role: 'assistant',
+          content,
+          status,
+          model: writer.model,
+          providerId: writer.providerId,
+          error,
+          citations,
+          usage,
         });
         await conversationsRepo.touch(tx, turn.conversationId);
         await conversationsRepo.releaseReply(tx, turn.conversationId);
@@ -268,8 +349,14 @@ export class ReplyService {
           companyId: turn.companyId,
           actor: actorOf(turn.identity),
           data: {
-            conversationId: turn.conversationId, messageId, model: writer.model, providerId: writer.providerId, modelId: writer.modelId,
-            builtIn: writer.builtIn, status, usage,
+            conversationId: turn.conversationId,
+            messageId,
+            model: writer.model,
+            providerId: writer.providerId,
+            modelId: writer.modelId,
+            builtIn: writer.builtIn,
+            status,
+            usage,
             customGptId: turn.customGpt?.id ?? null,
           },
         });
@@ -287,8 +374,10 @@ export class ReplyService {
 
   /** Frees the reply mark of a turn that will not run (the client left before it started). */
   async release(turn: Turn): Promise<void> {
-    await this.ctx.transact((tx) => conversationsRepo.releaseReply(tx, turn.conversationId)).catch((failure: unknown) => {
-      this.ctx.logger.error({ err: failure }, 'could not release a reply mark');
-    });
+    await this.ctx
+      .transact((tx) => conversationsRepo.releaseReply(tx, turn.conversationId))
+      .catch((failure: unknown) => {
+        this.ctx.logger.error({ err: failure }, 'could not release a reply mark');
+      });
   }
 }

@@ -22,8 +22,19 @@ export class TranscriptCopy {
   private async stored(tx: Db, companyId: string, segments: readonly SegmentText[]): Promise<SegmentFacts[]> {
     const spoken = segments.filter((s) => s.text.trim());
     const text = await this.encryption.textOf(tx, companyId);
-    const stored = await this.encryption.stored(tx, text, PURPOSES.segmentText, spoken.map((s) => s.text));
-    return spoken.map((s, i) => ({ segmentId: s.segmentId, speaker: s.speaker, start: s.start, end: s.end, ...stored[i]! }));
+    const stored = await this.encryption.stored(
+      tx,
+      text,
+      PURPOSES.segmentText,
+      spoken.map((s) => s.text),
+    );
+    return spoken.map((s, i) => ({
+      segmentId: s.segmentId,
+      speaker: s.speaker,
+      start: s.start,
+      end: s.end,
+      ...stored[i]!,
+    }));
   }
 
   /**
@@ -33,15 +44,32 @@ export class TranscriptCopy {
   async applyTranscriptCompleted(tx: Db, event: EventOf<'transcript.completed'>): Promise<void> {
     const { fileId, fileName, segments = [] } = event.data;
     if (!isId(fileId) || !isId(event.companyId)) return;
-    await segmentsRepo.replaceFile(tx, event.companyId, fileId, fileName, await this.stored(tx, event.companyId, segments));
-    await recordingsRepo.completed(tx, { fileId, companyId: event.companyId, fileName, completedAt: new Date(event.occurredAt) });
+    await segmentsRepo.replaceFile(
+      tx,
+      event.companyId,
+      fileId,
+      fileName,
+      await this.stored(tx, event.companyId, segments),
+    );
+    await recordingsRepo.completed(tx, {
+      fileId,
+      companyId: event.companyId,
+      fileName,
+      completedAt: new Date(event.occurredAt),
+    });
   }
 
   /** One part of a completed transcript's text: added to the copy (a redelivered part adds nothing). */
   async applyTextPublished(tx: Db, event: EventOf<'transcript.text_published'>): Promise<void> {
     const { fileId, fileName, segments } = event.data;
     if (!isId(fileId) || !isId(event.companyId)) return;
-    await segmentsRepo.addSegments(tx, event.companyId, fileId, fileName, await this.stored(tx, event.companyId, segments));
+    await segmentsRepo.addSegments(
+      tx,
+      event.companyId,
+      fileId,
+      fileName,
+      await this.stored(tx, event.companyId, segments),
+    );
   }
 
   async applyWordEdited(tx: Db, event: EventOf<'transcript.word_edited'>): Promise<void> {
@@ -60,7 +88,13 @@ export class TranscriptCopy {
     const { fileId, removed, segments } = event.data;
     if (!isId(fileId) || !isId(event.companyId)) return;
     const silent = segments.filter((s) => !s.text.trim()).map((s) => s.segmentId);
-    await segmentsRepo.applyChange(tx, event.companyId, fileId, [...removed, ...silent], await this.stored(tx, event.companyId, segments));
+    await segmentsRepo.applyChange(
+      tx,
+      event.companyId,
+      fileId,
+      [...removed, ...silent],
+      await this.stored(tx, event.companyId, segments),
+    );
   }
 
   /**
@@ -70,8 +104,10 @@ export class TranscriptCopy {
    */
   async search(db: Db, question: string, scope: SearchScope, limit: number): Promise<Passage[]> {
     if (scope.fileIds?.length === 0) return [];
-    const companies = scope.companyId ? [scope.companyId]
-      : scope.fileIds ? await segmentsRepo.companiesOf(db, scope.fileIds)
+    const companies = scope.companyId
+      ? [scope.companyId]
+      : scope.fileIds
+        ? await segmentsRepo.companiesOf(db, scope.fileIds)
         : await keyedCompanies(db, null);
     const texts = await this.texts(db, companies);
     const keyed = [...texts.values()].filter((t) => t.blind());
@@ -89,10 +125,20 @@ export class TranscriptCopy {
     return new Map(await Promise.all(companies.map(async (c) => [c, await this.encryption.textOf(db, c)] as const)));
   }
 
-  private async opened(db: Db, passages: readonly StoredPassage[], known = new Map<string, CompanyText>()): Promise<Passage[]> {
-    const texts = await this.texts(db, [...new Set(passages.map((p) => p.companyId))].filter((c) => !known.has(c)));
+  private async opened(
+    db: Db,
+    passages: readonly StoredPassage[],
+    known = new Map<string, CompanyText>(),
+  ): Promise<Passage[]> {
+    const texts = await this.texts(
+      db,
+      [...new Set(passages.map((p) => p.companyId))].filter((c) => !known.has(c)),
+    );
     for (const [c, t] of known) texts.set(c, t);
-    return passages.map(({ companyId, ...p }) => ({ ...p, text: texts.get(companyId)!.open(PURPOSES.segmentText, p.text) }));
+    return passages.map(({ companyId, ...p }) => ({
+      ...p,
+      text: texts.get(companyId)!.open(PURPOSES.segmentText, p.text),
+    }));
   }
 }
 
@@ -125,11 +171,18 @@ export async function applyFileDeleted(tx: Db, event: EventOf<'file.deleted'>): 
 export async function applyClientLinked(tx: Db, event: EventOf<'transcript.client_linked'>): Promise<void> {
   const { fileId, after } = event.data;
   if (!isId(fileId) || !isId(event.companyId)) return;
-  await recordingsRepo.linkClient(tx, { fileId, companyId: event.companyId, clientId: after.clientId && isId(after.clientId) ? after.clientId : null });
+  await recordingsRepo.linkClient(tx, {
+    fileId,
+    companyId: event.companyId,
+    clientId: after.clientId && isId(after.clientId) ? after.clientId : null,
+  });
 }
 
 /** client.created / client.updated: only the name, to recognise it in a question. */
-export async function applyClientSaved(tx: Db, event: EventOf<'client.created'> | EventOf<'client.updated'>): Promise<void> {
+export async function applyClientSaved(
+  tx: Db,
+  event: EventOf<'client.created'> | EventOf<'client.updated'>,
+): Promise<void> {
   const { id, after } = event.data;
   if (!isId(id) || !isId(event.companyId) || !after) return;
   await recordingsRepo.saveClient(tx, { id, companyId: event.companyId, name: after.name });

@@ -21,7 +21,13 @@ export interface ReplyInput {
    * A conversation with a custom GPT: its name and instructions, and the passages of its files
    * (numbered first; transcript passages, when it may search them, follow on).
    */
-  gpt?: { id: string; name: string; instructions: string; knowledge: FileCitationDto[]; /** Each passage's whole text (the citation quotes its start). */ texts: string[] };
+  gpt?: {
+    id: string;
+    name: string;
+    instructions: string;
+    knowledge: FileCitationDto[];
+    /** Each passage's whole text (the citation quotes its start). */ texts: string[];
+  };
 }
 
 /** Who writes a reply: the built-in search assistant or a configured model. */

@@ -32,11 +32,15 @@ export type FileRow = typeof files.$inferSelect;
 export type NewFileRow = typeof files.$inferInsert;
 
 /** A file's tags, one row each; normalised (TagName) before they get here. */
-export const fileTags = file.table('file_tags', {
-  companyId: uuid('company_id').notNull(),
-  tag: text('tag').notNull(),
-  fileId: uuid('file_id').notNull(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.tag, t.fileId] })]);
+export const fileTags = file.table(
+  'file_tags',
+  {
+    companyId: uuid('company_id').notNull(),
+    tag: text('tag').notNull(),
+    fileId: uuid('file_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.tag, t.fileId] })],
+);
 
 /** Projection of the tenant service's companies: only what quotas need. */
 export const companies = file.table('companies', {

@@ -23,4 +23,3 @@ export async function lockCompany(db: Db, id: string): Promise<CompanyRow | unde
   const [row] = await db.select().from(companies).where(eq(companies.id, id)).for('update').limit(1);
   return row;
 }
-

@@ -44,14 +44,21 @@ function filterWhere(filter: FileFilter): SQL | undefined {
     filter.tag ? taggedWith(filter.tag, filter.companyId) : undefined,
     filter.from ? gte(files.uploadedAt, filter.from) : undefined,
     filter.before ? lt(files.uploadedAt, filter.before) : undefined,
-    filter.speaker ? sql`exists (select 1 from unnest(${files.speakers}) as s(name) where lower(s.name) = lower(${filter.speaker}))` : undefined,
+    filter.speaker
+      ? sql`exists (select 1 from unnest(${files.speakers}) as s(name) where lower(s.name) = lower(${filter.speaker}))`
+      : undefined,
     filter.status ? eq(files.transcriptionStatus, filter.status) : undefined,
     filter.language ? eq(files.language, filter.language) : undefined,
   );
 }
 
 /** Files matching `filter`, newest first, one page, and how many match in all. */
-export async function listFiles(db: Db, filter: FileFilter, page: number, pageSize: number): Promise<{ rows: FileWithTags[]; total: number }> {
+export async function listFiles(
+  db: Db,
+  filter: FileFilter,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: FileWithTags[]; total: number }> {
   const where = filterWhere(filter);
   const rows = await db
     .select(withTags)
@@ -65,14 +72,24 @@ export async function listFiles(db: Db, filter: FileFilter, page: number, pageSi
 }
 
 /** One file, only when it belongs to `companyId` (any company for `null`) and, when given, to `owner`. */
-export async function findFile(db: Db, id: string, companyId: string | null, owner?: string | null): Promise<FileWithTags | undefined> {
+export async function findFile(
+  db: Db,
+  id: string,
+  companyId: string | null,
+  owner?: string | null,
+): Promise<FileWithTags | undefined> {
   const where = and(eq(files.id, id), companyId ? eq(files.companyId, companyId) : undefined, ownedBy(owner));
   const [row] = await db.select(withTags).from(files).where(where).limit(1);
   return row;
 }
 
 /** As findFile, the row locked until the transaction ends: one change of its tags at a time. */
-export async function lockFile(db: Db, id: string, companyId: string | null, owner: string | null): Promise<FileWithTags | undefined> {
+export async function lockFile(
+  db: Db,
+  id: string,
+  companyId: string | null,
+  owner: string | null,
+): Promise<FileWithTags | undefined> {
   const where = and(eq(files.id, id), companyId ? eq(files.companyId, companyId) : undefined, ownedBy(owner));
   const [row] = await db.select(withTags).from(files).where(where).for('update').limit(1);
   return row;
@@ -83,8 +100,17 @@ export async function lockTagged(db: Db, companyId: string, tag: string): Promis
   await db.select({ id: files.id }).from(files).where(taggedWith(tag, companyId)).orderBy(files.id).for('update');
 }
 
-export async function findFileByKey(db: Db, storageKey: string, companyId: string | null, owner?: string | null): Promise<FileRow | undefined> {
-  const where = and(eq(files.storageKey, storageKey), companyId ? eq(files.companyId, companyId) : undefined, ownedBy(owner));
+export async function findFileByKey(
+  db: Db,
+  storageKey: string,
+  companyId: string | null,
+  owner?: string | null,
+): Promise<FileRow | undefined> {
+  const where = and(
+    eq(files.storageKey, storageKey),
+    companyId ? eq(files.companyId, companyId) : undefined,
+    ownedBy(owner),
+  );
   const [row] = await db.select().from(files).where(where).limit(1);
   return row;
 }
@@ -103,9 +129,16 @@ export async function usedStorage(db: Db, companyId: string): Promise<number> {
   return Number(row?.used ?? 0);
 }
 
-const byId = (id: string, companyId: string | null) => (companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id));
+const byId = (id: string, companyId: string | null) =>
+  companyId ? and(eq(files.id, id), eq(files.companyId, companyId)) : eq(files.id, id);
 
-export async function setTranscriptionStatus(db: Db, id: string, companyId: string | null, status: string, error: string | null): Promise<void> {
+export async function setTranscriptionStatus(
+  db: Db,
+  id: string,
+  companyId: string | null,
+  status: string,
+  error: string | null,
+): Promise<void> {
   await db.update(files).set({ transcriptionStatus: status, transcriptionError: error }).where(byId(id, companyId));
 }
 
@@ -127,11 +160,18 @@ export async function setSpeakers(db: Db, id: string, companyId: string | null, 
 }
 
 /** Replaces a file's tags: `before` is what it has (read under the file's lock), `after` what it gets. */
-export async function replaceTags(db: Db, file: { id: string; companyId: string }, before: readonly string[], after: readonly string[]): Promise<void> {
+export async function replaceTags(
+  db: Db,
+  file: { id: string; companyId: string },
+  before: readonly string[],
+  after: readonly string[],
+): Promise<void> {
   const gone = before.filter((tag) => !after.includes(tag));
   const added = after.filter((tag) => !before.includes(tag));
   if (gone.length > 0) {
-    await db.delete(fileTags).where(and(eq(fileTags.companyId, file.companyId), inArray(fileTags.tag, gone), eq(fileTags.fileId, file.id)));
+    await db
+      .delete(fileTags)
+      .where(and(eq(fileTags.companyId, file.companyId), inArray(fileTags.tag, gone), eq(fileTags.fileId, file.id)));
   }
   if (added.length > 0) {
     await db.insert(fileTags).values(added.map((tag) => ({ companyId: file.companyId, tag, fileId: file.id })));
@@ -140,6 +180,10 @@ export async function replaceTags(db: Db, file: { id: string; companyId: string 
 
 /** Storage keys of a company's recordings, oldest first (the background encryption pass walks them). */
 export async function companyStorageKeys(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db.select({ key: files.storageKey }).from(files).where(eq(files.companyId, companyId)).orderBy(asc(files.uploadedAt), asc(files.id));
+  const rows = await db
+    .select({ key: files.storageKey })
+    .from(files)
+    .where(eq(files.companyId, companyId))
+    .orderBy(asc(files.uploadedAt), asc(files.id));
   return rows.map((row) => row.key);
 }

@@ -13,7 +13,9 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The tags of `owner`'s files alone when there is one (a b2c member's). */
 const ownerFilter = (owner: string | null): SQL =>
-  (owner ? sql`and ${fileTags.fileId} in (select ${files.id} from ${files} where ${files.uploadedBy} = ${owner})` : sql``);
+  owner
+    ? sql`and ${fileTags.fileId} in (select ${files.id} from ${files} where ${files.uploadedBy} = ${owner})`
+    : sql``;
 
 /**
  * How many files carry each tag, most used first: in one company, an index-only scan of its range
@@ -38,14 +40,22 @@ const affected = (companyId: string, tag: string, owner: string | null) => sql`
 
 /** The files of the company (of `owner`, when given) that carry `tag`, as they are. */
 export async function taggedFiles(db: Db, companyId: string, owner: string | null, tag: string): Promise<TaggedFile[]> {
-  return rowsOf<TaggedFile>(await db.execute(sql`with ${affected(companyId, tag, owner)} select "fileId", before from affected`));
+  return rowsOf<TaggedFile>(
+    await db.execute(sql`with ${affected(companyId, tag, owner)} select "fileId", before from affected`),
+  );
 }
 
 /**
  * Renames `from` to `to` on every file of the company that carries it, in one statement: a file
  * that already has `to` keeps one (that is the merge). Returns the files touched, as they were.
  */
-export async function renameTag(db: Db, companyId: string, owner: string | null, from: string, to: string): Promise<TaggedFile[]> {
+export async function renameTag(
+  db: Db,
+  companyId: string,
+  owner: string | null,
+  from: string,
+  to: string,
+): Promise<TaggedFile[]> {
   const result = await db.execute(sql`
     with ${affected(companyId, from, owner)},
     moved as (

@@ -26,51 +26,80 @@ export async function fileRoutes(app: FastifyInstance, files: FileService, confi
   await app.register(multipart, { throwFileSizeLimit: false });
 
   // A company's API key (service account) may upload too: what integrations such as a dialer do.
-  r.post('/files/upload', {
-    config: { access: MEMBERS_AND_SERVICE },
-    // The file streams to storage; the JSON body limit does not apply to this route.
-    bodyLimit: config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD,
-    schema: {
-      querystring: UploadQuery,
-      response: { 201: UploadedFileDto, ...errors, 402: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+  r.post(
+    '/files/upload',
+    {
+      config: { access: MEMBERS_AND_SERVICE },
+      // The file streams to storage; the JSON body limit does not apply to this route.
+      bodyLimit: config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD,
+      schema: {
+        querystring: UploadQuery,
+        response: { 201: UploadedFileDto, ...errors, 402: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+      },
     },
-  }, async (request, reply) => {
-    if (!request.isMultipart()) throw unsupported(FILE_MESSAGES.notMultipart);
-    const declared = Number(request.headers['content-length']);
-    const parts = request.parts({
-      limits: { fileSize: config.MAX_UPLOAD_BYTES + 1, files: 1, fields: 4, fieldSize: 256, fieldNameSize: 100, parts: 6, headerPairs: 20 },
-    });
-    try {
-      const created = await files.upload(identityOf(request), {
-        parts,
-        companyId: request.query.companyId,
-        declaredBytes: Number.isFinite(declared) ? declared : undefined,
+    async (request, reply) => {
+      if (!request.isMultipart()) throw unsupported(FILE_MESSAGES.notMultipart);
+      const declared = Number(request.headers['content-length']);
+      const parts = request.parts({
+        limits: {
+          fileSize: config.MAX_UPLOAD_BYTES + 1,
+          files: 1,
+          fields: 4,
+          fieldSize: 256,
+          fieldNameSize: 100,
+          parts: 6,
+          headerPairs: 20,
+        },
       });
-      return reply.code(201).send(created);
-    } catch (error) {
-      // The rest of a rejected body is not worth reading: let the connection go.
-      reply.header('connection', 'close');
-      throw error;
-    }
-  });
+      try {
+        const created = await files.upload(identityOf(request), {
+          parts,
+          companyId: request.query.companyId,
+          declaredBytes: Number.isFinite(declared) ? declared : undefined,
+        });
+        return reply.code(201).send(created);
+      } catch (error) {
+        // The rest of a rejected body is not worth reading: let the connection go.
+        reply.header('connection', 'close');
+        throw error;
+      }
+    },
+  );
 
-  r.get('/files', {
-    config: { access: MEMBERS_AND_SERVICE },
-    schema: { querystring: FileListQuery, response: { 200: FileList, ...errors } },
-  }, async (request) => files.list(identityOf(request), request.query));
+  r.get(
+    '/files',
+    {
+      config: { access: MEMBERS_AND_SERVICE },
+      schema: { querystring: FileListQuery, response: { 200: FileList, ...errors } },
+    },
+    async (request) => files.list(identityOf(request), request.query),
+  );
 
-  r.get('/files/:id', {
-    config: { access: MEMBERS_AND_SERVICE, params: { id: 'file' } },
-    schema: { params: IdParams, response: { 200: FileItemDto, ...errors } },
-  }, async (request) => files.get(identityOf(request), request.params));
+  r.get(
+    '/files/:id',
+    {
+      config: { access: MEMBERS_AND_SERVICE, params: { id: 'file' } },
+      schema: { params: IdParams, response: { 200: FileItemDto, ...errors } },
+    },
+    async (request) => files.get(identityOf(request), request.params),
+  );
 
-  r.get('/uploads/*', {
-    config: { access: ALL_ROLES, params: { '*': 'uploadPath' } },
-    schema: { params: z.object({ '*': z.string().max(1024) }).strict(), response: { ...errors, 416: ErrorBody } },
-  }, async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
-    const answer = await files.audio(identityOf(request), { path: request.params['*'], range: request.headers.range, headOnly: request.method === 'HEAD' });
-    reply.code(answer.status).headers(answer.headers);
-    if (answer.status === 416) return reply.send({ message: 'The requested range is not satisfiable', code: 'RANGE_NOT_SATISFIABLE' });
-    return reply.send(answer.body ?? '');
-  });
+  r.get(
+    '/uploads/*',
+    {
+      config: { access: ALL_ROLES, params: { '*': 'uploadPath' } },
+      schema: { params: z.object({ '*': z.string().max(1024) }).strict(), response: { ...errors, 416: ErrorBody } },
+    },
+    async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+      const answer = await files.audio(identityOf(request), {
+        path: request.params['*'],
+        range: request.headers.range,
+        headOnly: request.method === 'HEAD',
+      });
+      reply.code(answer.status).headers(answer.headers);
+      if (answer.status === 416)
+        return reply.send({ message: 'The requested range is not satisfiable', code: 'RANGE_NOT_SATISFIABLE' });
+      return reply.send(answer.body ?? '');
+    },
+  );
 }

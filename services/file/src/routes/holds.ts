@@ -9,12 +9,18 @@ export const HOLD_EXAMPLE = { hold: false, reason: 'Matrix check: nothing to lif
 // Legal hold is a compliance decision: the platform administrator, or the company's ADMIN for their own.
 export async function fileHoldRoutes(app: FastifyInstance, holds: FileHoldService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.put('/files/:id/hold', {
-    config: { access: ADMINS, params: { id: 'file' }, example: { body: HOLD_EXAMPLE } },
-    schema: {
-      tags: ['files'],
-      summary: 'Place (hold: true) or lift (false) a legal hold on a recording; the reason is required both ways',
-      params: IdParams, body: HoldBody, response: { 200: HoldDto, ...ERROR_RESPONSES },
+  r.put(
+    '/files/:id/hold',
+    {
+      config: { access: ADMINS, params: { id: 'file' }, example: { body: HOLD_EXAMPLE } },
+      schema: {
+        tags: ['files'],
+        summary: 'Place (hold: true) or lift (false) a legal hold on a recording; the reason is required both ways',
+        params: IdParams,
+        body: HoldBody,
+        response: { 200: HoldDto, ...ERROR_RESPONSES },
+      },
     },
-  }, async (request) => holds.set(identityOf(request), request.params.id, request.body));
+    async (request) => holds.set(identityOf(request), request.params.id, request.body),
+  );
 }

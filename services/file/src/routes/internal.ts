@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ErrorBody } from '@earshot/contracts';
-import { COMPANY_AUDIO_KEY_PATH, CompanyKeyAnswer, notFound, requireInternalToken, type ZodTypeProvider } from '@earshot/kit';
+import {
+  COMPANY_AUDIO_KEY_PATH,
+  CompanyKeyAnswer,
+  notFound,
+  requireInternalToken,
+  type ZodTypeProvider,
+} from '@earshot/kit';
 import type { FileEncryption } from '../services/encryption';
 
 /**
@@ -15,13 +21,21 @@ export async function internalRoutes(app: FastifyInstance, encryption: FileEncry
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // 404: the company never had a key (its recordings are all plain).
-  r.get(COMPANY_AUDIO_KEY_PATH, {
-    config: { access: 'public' },
-    schema: { hide: true, params: z.object({ companyId: z.string().uuid() }), response: { 200: CompanyKeyAnswer, 401: ErrorBody, 404: ErrorBody } },
-    onRequest: requireInternalToken(token),
-  }, async (request) => {
-    const key = await encryption.wrappedKey(request.params.companyId);
-    if (!key) throw notFound('Company key');
-    return key;
-  });
+  r.get(
+    COMPANY_AUDIO_KEY_PATH,
+    {
+      config: { access: 'public' },
+      schema: {
+        hide: true,
+        params: z.object({ companyId: z.string().uuid() }),
+        response: { 200: CompanyKeyAnswer, 401: ErrorBody, 404: ErrorBody },
+      },
+      onRequest: requireInternalToken(token),
+    },
+    async (request) => {
+      const key = await encryption.wrappedKey(request.params.companyId);
+      if (!key) throw notFound('Company key');
+      return key;
+    },
+  );
 }

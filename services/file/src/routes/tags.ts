@@ -20,24 +20,45 @@ export async function tagRoutes(app: FastifyInstance, tags: TagService): Promise
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // Tagging is editing a recording's description: every member who may see it, as word edits.
-  r.put('/files/:fileId/tags', {
-    config: { access: ALL_ROLES, params: { fileId: 'file' }, example: { body: { tags: ['matrix'] } } },
-    schema: { params: FileIdParams, body: TagsBody, response: { 200: FileTagsAnswer, ...errors } },
-  }, async (request) => tags.setFileTags(identityOf(request), { ...request.params, ...request.body }));
+  r.put(
+    '/files/:fileId/tags',
+    {
+      config: { access: ALL_ROLES, params: { fileId: 'file' }, example: { body: { tags: ['matrix'] } } },
+      schema: { params: FileIdParams, body: TagsBody, response: { 200: FileTagsAnswer, ...errors } },
+    },
+    async (request) => tags.setFileTags(identityOf(request), { ...request.params, ...request.body }),
+  );
 
-  r.get('/tags', {
-    config: { access: ALL_ROLES },
-    schema: { querystring: CompanyQuery, response: { 200: TagList, ...errors } },
-  }, async (request) => tags.list(identityOf(request), request.query));
+  r.get(
+    '/tags',
+    {
+      config: { access: ALL_ROLES },
+      schema: { querystring: CompanyQuery, response: { 200: TagList, ...errors } },
+    },
+    async (request) => tags.list(identityOf(request), request.query),
+  );
 
   // Renaming or deleting a tag changes every recording of the company that has it: its ADMIN's.
-  r.put('/tags/:name', {
-    config: { access: ADMINS, params: { name: 'tag' }, example: { body: { name: 'renamed' } } },
-    schema: { params: TagParams, querystring: CompanyQuery, body: TagRenameBody, response: { 200: TagList, ...errors } },
-  }, async (request) => tags.rename(identityOf(request), { ...request.params, ...request.query, to: request.body.name }));
+  r.put(
+    '/tags/:name',
+    {
+      config: { access: ADMINS, params: { name: 'tag' }, example: { body: { name: 'renamed' } } },
+      schema: {
+        params: TagParams,
+        querystring: CompanyQuery,
+        body: TagRenameBody,
+        response: { 200: TagList, ...errors },
+      },
+    },
+    async (request) => tags.rename(identityOf(request), { ...request.params, ...request.query, to: request.body.name }),
+  );
 
-  r.delete('/tags/:name', {
-    config: { access: ADMINS, params: { name: 'tag' } },
-    schema: { params: TagParams, querystring: CompanyQuery, response: { 200: TagList, ...errors } },
-  }, async (request) => tags.remove(identityOf(request), { ...request.params, ...request.query }));
+  r.delete(
+    '/tags/:name',
+    {
+      config: { access: ADMINS, params: { name: 'tag' } },
+      schema: { params: TagParams, querystring: CompanyQuery, response: { 200: TagList, ...errors } },
+    },
+    async (request) => tags.remove(identityOf(request), { ...request.params, ...request.query }),
+  );
 }

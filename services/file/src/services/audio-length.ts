@@ -76,9 +76,13 @@ function mp3Seconds(head: Buffer, size: number): number | null {
  * an estimate, for the credits a transcription reserves; the transcript's real length settles them.
  */
 export function estimateSeconds(head: Buffer, type: AudioType, size: number): number {
-  const exact = type.format === 'wav' ? wavSeconds(head, size)
-    : type.format === 'flac' ? flacSeconds(head)
-    : type.format === 'mp3' ? mp3Seconds(head, size)
-    : null;
+  const exact =
+    type.format === 'wav'
+      ? wavSeconds(head, size)
+      : type.format === 'flac'
+        ? flacSeconds(head)
+        : type.format === 'mp3'
+          ? mp3Seconds(head, size)
+          : null;
   return Math.round((exact ?? bySize(size)) * 1000) / 1000;
 }

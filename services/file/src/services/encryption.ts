@@ -86,4 +86,5 @@ export class FileEncryption {
 export const encryptionOf = perContext((ctx: ServiceContext<FileConfig>) => new FileEncryption(ctx));
 
 /** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
-export const startEncryptionPass = (ctx: ServiceContext<FileConfig>) => startPass(ctx.logger, 'file', () => encryptionOf(ctx).encryptExisting());
+export const startEncryptionPass = (ctx: ServiceContext<FileConfig>) =>
+  startPass(ctx.logger, 'file', () => encryptionOf(ctx).encryptExisting());

@@ -6,10 +6,14 @@ import type { FileRow } from '../db/schema';
 import { retention } from './retention-projection';
 
 /** Ids in events are checked before they reach a uuid column: a malformed one is ignored, not retried forever. */
-const companyOf = (event: { companyId: string | null }): string | null => (isId(event.companyId) ? event.companyId : null);
+const companyOf = (event: { companyId: string | null }): string | null =>
+  isId(event.companyId) ? event.companyId : null;
 
 /** Keeps the quota projection: company.created/updated set maxStorage, company.deleted drops it. */
-export async function applyCompanyEvent(tx: Db, event: EventOf<'company.created' | 'company.updated' | 'company.deleted'>): Promise<void> {
+export async function applyCompanyEvent(
+  tx: Db,
+  event: EventOf<'company.created' | 'company.updated' | 'company.deleted'>,
+): Promise<void> {
   if (!isId(event.data.id)) return;
   if (event.type === 'company.deleted') return companiesRepo.removeCompany(tx, event.data.id);
   return companiesRepo.upsertCompany(tx, event.data.id, event.data.after?.maxStorage ?? null);
@@ -39,7 +43,12 @@ export async function applyAudioRedacted(tx: Db, event: EventOf<'transcript.audi
 export async function applySpeakersChanged(tx: Db, event: EventOf<'transcript.speakers_changed'>): Promise<void> {
   const { fileId, speakers } = event.data;
   if (!isId(fileId)) return;
-  await filesRepo.setSpeakers(tx, fileId, companyOf(event), speakers.map((speaker) => speaker.name));
+  await filesRepo.setSpeakers(
+    tx,
+    fileId,
+    companyOf(event),
+    speakers.map((speaker) => speaker.name),
+  );
 }
 
 /**
@@ -47,7 +56,13 @@ export async function applySpeakersChanged(tx: Db, event: EventOf<'transcript.sp
  * to drop its copies, and the stored audio is removed before the transaction commits (so a failed
  * removal is retried with the event or the next run; removing a missing object is a no-op).
  */
-export async function removeStoredFile(tx: Db, emit: Emit, file: Pick<FileRow, 'id' | 'companyId'>, actor: Actor, storage: ObjectStorage): Promise<void> {
+export async function removeStoredFile(
+  tx: Db,
+  emit: Emit,
+  file: Pick<FileRow, 'id' | 'companyId'>,
+  actor: Actor,
+  storage: ObjectStorage,
+): Promise<void> {
   const row = await filesRepo.deleteFile(tx, file.id, file.companyId);
   if (!row) return;
   emit({ type: 'file.deleted', companyId: row.companyId, actor, data: { id: row.id, storageKey: row.storageKey } });
@@ -59,7 +74,12 @@ export async function removeStoredFile(tx: Db, emit: Emit, file: Pick<FileRow, '
  * file under a legal hold stays (the transcription service refuses to delete a held recording's
  * transcript; this covers a hold that reached it later than the request).
  */
-export async function applyTranscriptDeleted(tx: Db, emit: Emit, event: EventOf<'transcript.deleted'>, storage: ObjectStorage): Promise<void> {
+export async function applyTranscriptDeleted(
+  tx: Db,
+  emit: Emit,
+  event: EventOf<'transcript.deleted'>,
+  storage: ObjectStorage,
+): Promise<void> {
   if (!isId(event.data.fileId)) return;
   const row = await filesRepo.lockFile(tx, event.data.fileId, companyOf(event), null);
   if (!row || row.held || (await retention.holdOn(tx, { companyId: row.companyId, clientId: row.clientId }))) return;

@@ -42,7 +42,8 @@ import { contentDisposition, sanitiseOriginalName } from './names';
 /** Room for the multipart envelope (boundaries, part headers, the text fields) around the file. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 const FILE_STATUS = 'completed';
-const KEY_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY_SHAPE =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const DAY_MS = 86_400_000;
 const dayStart = (day: string): Date => new Date(`${day}T00:00:00Z`);
@@ -51,7 +52,8 @@ const FIELD_NAMES = Object.keys(UploadFields.shape);
 
 /** One text field of the upload, checked by its schema in UploadFields: a bad one is a 400 naming it. */
 function readField(fields: UploadFields, name: string, value: unknown): void {
-  if (!FIELD_NAMES.includes(name)) throw badRequest(`Unknown field "${name.slice(0, 50)}": only ${FIELD_NAMES.join(', ')} and the file are accepted`);
+  if (!FIELD_NAMES.includes(name))
+    throw badRequest(`Unknown field "${name.slice(0, 50)}": only ${FIELD_NAMES.join(', ')} and the file are accepted`);
   const parsed = UploadFields.shape[name as keyof UploadFields].safeParse(String(value).trim());
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? 'Invalid value';
@@ -92,7 +94,7 @@ export function toItem(row: FileWithTags): FileItemDto {
     speakers: row.speakers,
     hold: row.held,
     holdReason: row.held ? row.holdReason : null,
-    holdAt: row.held ? row.holdAt?.toISOString() ?? null : null,
+    holdAt: row.held ? (row.holdAt?.toISOString() ?? null) : null,
   };
 }
 
@@ -186,8 +188,12 @@ export class FileService {
       return badRequest('The upload was interrupted');
     }
     // busboy's own parse errors carry no status: a malformed body is the caller's mistake.
-    if (error instanceof Error && !(error instanceof HttpError) && (error as { statusCode?: number }).statusCode === undefined
-      && /multipart|boundary|part header|end of form/i.test(error.message)) {
+    if (
+      error instanceof Error &&
+      !(error instanceof HttpError) &&
+      (error as { statusCode?: number }).statusCode === undefined &&
+      /multipart|boundary|part header|end of form/i.test(error.message)
+    ) {
       return badRequest('Malformed multipart body');
     }
     return error;
@@ -206,7 +212,8 @@ export class FileService {
   async upload(identity: Identity, input: UploadInput): Promise<UploadedFileDto> {
     const companyId = await this.uploadCompany(identity, input.companyId);
     // A body declared far above the limit is refused before a byte of it is read.
-    if (input.declaredBytes !== undefined && input.declaredBytes > this.config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) throw this.tooLargeError();
+    if (input.declaredBytes !== undefined && input.declaredBytes > this.config.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD)
+      throw this.tooLargeError();
     const company = await companiesRepo.findCompany(this.ctx.db, companyId);
     const quotaBytes = await this.remainingQuota(this.ctx.db, companyId, company?.maxStorage);
     if (quotaBytes <= 0) throw tooLarge(FILE_MESSAGES.quota);
@@ -231,7 +238,12 @@ export class FileService {
     }
   }
 
-  private async storeFile(file: Readable, filename: string | undefined, companyId: string, quotaBytes: number): Promise<StoredObject> {
+  private async storeFile(
+    file: Readable,
+    filename: string | undefined,
+    companyId: string,
+    quotaBytes: number,
+  ): Promise<StoredObject> {
     const guard = new UploadGuard({ maxBytes: this.config.MAX_UPLOAD_BYTES, quotaBytes });
     // Errors of either side reach the guard, and so the storage write that reads from it.
     pipeline(file, guard).catch(() => undefined);
@@ -239,10 +251,22 @@ export class FileService {
     const id = randomUUID();
     const key = `${companyId}/${id}`;
     const { size } = await this.storage.put(key, guard, { contentType: type.mimeType });
-    return { id, key, size, mimeType: type.mimeType, originalName: sanitiseOriginalName(filename), estimatedSeconds: estimateSeconds(guard.head, type, size) };
+    return {
+      id,
+      key,
+      size,
+      mimeType: type.mimeType,
+      originalName: sanitiseOriginalName(filename),
+      estimatedSeconds: estimateSeconds(guard.head, type, size),
+    };
   }
 
-  private async record(stored: StoredObject, identity: Identity, companyId: string, fields: UploadFields): Promise<UploadedFileDto> {
+  private async record(
+    stored: StoredObject,
+    identity: Identity,
+    companyId: string,
+    fields: UploadFields,
+  ): Promise<UploadedFileDto> {
     const row = await this.ctx.transact(async (tx, emit) => {
       // Concurrent uploads of one company queue here, so together they cannot pass the quota.
       const company = await companiesRepo.lockCompany(tx, companyId);
@@ -299,19 +323,32 @@ export class FileService {
   /** A page of the caller's recordings, narrowed by the query's filters (dates are whole UTC days). */
   async list(identity: Identity, query: FileListQuery): Promise<FileList> {
     const { page, pageSize, companyId, from, to, ...filters } = query;
-    if (from && to && from > to) throw badRequest('Invalid query.to: must not be before from', [{ field: 'query.to', message: 'must not be before from' }]);
-    const { rows, total } = await filesRepo.listFiles(this.ctx.db, {
-      ...filters,
-      companyId: companyScope(identity, companyId),
-      owner: await companyTypes.ownerScope(this.ctx.db, identity),
-      from: from ? dayStart(from) : undefined,
-      before: to ? new Date(dayStart(to).getTime() + DAY_MS) : undefined,
-    }, page, pageSize);
+    if (from && to && from > to)
+      throw badRequest('Invalid query.to: must not be before from', [
+        { field: 'query.to', message: 'must not be before from' },
+      ]);
+    const { rows, total } = await filesRepo.listFiles(
+      this.ctx.db,
+      {
+        ...filters,
+        companyId: companyScope(identity, companyId),
+        owner: await companyTypes.ownerScope(this.ctx.db, identity),
+        from: from ? dayStart(from) : undefined,
+        before: to ? new Date(dayStart(to).getTime() + DAY_MS) : undefined,
+      },
+      page,
+      pageSize,
+    );
     return { items: rows.map(toItem), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
   async get(identity: Identity, input: { id: string }): Promise<FileItemDto> {
-    const row = await filesRepo.findFile(this.ctx.db, input.id, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
+    const row = await filesRepo.findFile(
+      this.ctx.db,
+      input.id,
+      companyScope(identity),
+      await companyTypes.ownerScope(this.ctx.db, identity),
+    );
     if (!row) throw notFound('File');
     return toItem(row);
   }
@@ -323,7 +360,12 @@ export class FileService {
   async audio(identity: Identity, input: AudioRequest): Promise<AudioResponse> {
     const { path, headOnly } = input;
     if (!KEY_SHAPE.test(path)) throw notFound('File');
-    const row = await filesRepo.findFileByKey(this.ctx.db, path, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
+    const row = await filesRepo.findFileByKey(
+      this.ctx.db,
+      path,
+      companyScope(identity),
+      await companyTypes.ownerScope(this.ctx.db, identity),
+    );
     if (!row) throw notFound('File');
     const range = parseRange(input.range, row.size);
     if (range.kind === 'unsatisfiable') {
@@ -341,7 +383,11 @@ export class FileService {
     const length = slice ? slice.end - slice.start + 1 : row.size;
     const answer: AudioResponse = {
       status: slice ? 206 : 200,
-      headers: { ...headers, 'content-length': String(length), ...(slice ? { 'content-range': `bytes ${slice.start}-${slice.end}/${row.size}` } : {}) },
+      headers: {
+        ...headers,
+        'content-length': String(length),
+        ...(slice ? { 'content-range': `bytes ${slice.start}-${slice.end}/${row.size}` } : {}),
+      },
     };
     if (headOnly || length === 0) return answer;
     try {

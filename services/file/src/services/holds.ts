@@ -27,8 +27,18 @@ export class FileHoldService {
       const file = await filesRepo.lockFile(tx, id, companyScope(identity), owner);
       if (!file) throw notFound('File');
       if (file.held === body.hold) return toHold(file);
-      const row = await holdsRepo.setHold(tx, file.id, { held: body.hold, reason: body.reason, by: identity.userId, at: new Date() });
-      emit({ type: 'file.hold_changed', companyId: file.companyId, actor: actorOf(identity), data: { id: file.id, hold: body.hold, reason: body.reason } });
+      const row = await holdsRepo.setHold(tx, file.id, {
+        held: body.hold,
+        reason: body.reason,
+        by: identity.userId,
+        at: new Date(),
+      });
+      emit({
+        type: 'file.hold_changed',
+        companyId: file.companyId,
+        actor: actorOf(identity),
+        data: { id: file.id, hold: body.hold, reason: body.reason },
+      });
       return toHold(row);
     });
   }

@@ -17,22 +17,48 @@ function audioName(row: FileRow): string {
  * calls linked to a client, in the person's company, with their audio (the stored object, so
  * redacted audio stays redacted; decrypted, and copied next to the part, when encrypted at rest).
  */
-export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage) => onExportRequested('file', storage, async (tx, subject, companyId) => {
-  // A person without a company (a platform administrator) has uploaded into none.
-  const rows = companyId ? await filesOfPerson(tx, companyId, subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id }) : [];
-  return {
-    data: {
-      recordings: rows.map((row) => ({
-        id: row.id, originalName: row.originalName, mimeType: row.mimeType, size: row.size, uploadedAt: row.uploadedAt,
-        uploadedBy: row.uploadedBy, clientId: row.clientId, language: row.language, speakers: row.speakers, transcriptionStatus: row.transcriptionStatus,
-        audio: audioName(row),
-      })),
+export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage) =>
+  onExportRequested(
+    'file',
+    storage,
+    async (tx, subject, companyId) => {
+      // A person without a company (a platform administrator) has uploaded into none.
+      const rows = companyId
+        ? await filesOfPerson(
+            tx,
+            companyId,
+            subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id },
+          )
+        : [];
+      return {
+        data: {
+          recordings: rows.map((row) => ({
+            id: row.id,
+            originalName: row.originalName,
+            mimeType: row.mimeType,
+            size: row.size,
+            uploadedAt: row.uploadedAt,
+            uploadedBy: row.uploadedBy,
+            clientId: row.clientId,
+            language: row.language,
+            speakers: row.speakers,
+            transcriptionStatus: row.transcriptionStatus,
+            audio: audioName(row),
+          })),
+        },
+        counts: { recordings: rows.length },
+        // Audio encrypted at rest is read through the company's keys and goes into the ZIP as plain audio.
+        objects: await Promise.all(
+          rows.map(async (row) => ({
+            name: audioName(row),
+            key: row.storageKey,
+            encrypted: await plain.isEncrypted(row.storageKey),
+          })),
+        ),
+      };
     },
-    counts: { recordings: rows.length },
-    // Audio encrypted at rest is read through the company's keys and goes into the ZIP as plain audio.
-    objects: await Promise.all(rows.map(async (row) => ({ name: audioName(row), key: row.storageKey, encrypted: await plain.isEncrypted(row.storageKey) }))),
-  };
-}, plain);
+    plain,
+  );
 
 /**
  * The file service's part of erasing a person (issue 25), in their company only. Recordings
@@ -40,18 +66,22 @@ export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage)
  * copies, stored audio); one a hold reached after the request was accepted stays, counted as
  * `held`. Kept: the uploader (a user) or the client link (a client contact) is cleared.
  */
-export const fileErasePart = (storage: ObjectStorage) => onEraseRequested('file', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
-  if (!companyId || !isId(subject.id)) return {};
-  const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
-  if (recordings === 'keep') return { recordingsKept: await forgetPerson(tx, companyId, person) };
-  let deleted = 0;
-  let held = 0;
-  for (const row of await lockFilesOfPerson(tx, companyId, person)) {
-    if (row.held || (await retention.holdOn(tx, { companyId, clientId: row.clientId }))) held += 1;
-    else {
-      await removeStoredFile(tx, emit, row, actor, storage);
-      deleted += 1;
-    }
-  }
-  return { recordingsDeleted: deleted, held };
-});
+export const fileErasePart = (storage: ObjectStorage) =>
+  onEraseRequested(
+    'file',
+    async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+      if (!companyId || !isId(subject.id)) return {};
+      const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
+      if (recordings === 'keep') return { recordingsKept: await forgetPerson(tx, companyId, person) };
+      let deleted = 0;
+      let held = 0;
+      for (const row of await lockFilesOfPerson(tx, companyId, person)) {
+        if (row.held || (await retention.holdOn(tx, { companyId, clientId: row.clientId }))) held += 1;
+        else {
+          await removeStoredFile(tx, emit, row, actor, storage);
+          deleted += 1;
+        }
+      }
+      return { recordingsDeleted: deleted, held };
+    },
+  );

@@ -18,10 +18,17 @@ export function recordingRetention(ctx: ServiceContext<FileConfig>, storage: Obj
     field: 'recordingsDays',
     service: 'file',
     async removeDue(tx, emit, companyId, olderThan, limit) {
-      const due = await holdsRepo.lockDueFiles(tx, companyId, olderThan, await retention.heldClients(tx, companyId), limit);
+      const due = await holdsRepo.lockDueFiles(
+        tx,
+        companyId,
+        olderThan,
+        await retention.heldClients(tx, companyId),
+        limit,
+      );
       for (const file of due) await removeStoredFile(tx, emit, file, SYSTEM_ACTOR, storage);
       return due.length;
     },
-    heldDue: async (db, companyId, olderThan) => holdsRepo.countHeldDue(db, companyId, olderThan, await retention.heldClients(db, companyId)),
+    heldDue: async (db, companyId, olderThan) =>
+      holdsRepo.countHeldDue(db, companyId, olderThan, await retention.heldClients(db, companyId)),
   });
 }

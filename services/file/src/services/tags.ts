@@ -1,5 +1,14 @@
 import type { FileTagsAnswer, TagList } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, notFound, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  badRequest,
+  companyScope,
+  notFound,
+  type Db,
+  type Emit,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { FileConfig } from '../config';
 import * as filesRepo from '../repositories/files';
 import * as tagsRepo from '../repositories/tags';
@@ -8,7 +17,8 @@ import { companyTypes } from './company-types';
 /** A set of tags as stored and announced: each once, sorted. */
 const tagSet = (tags: Iterable<string>): string[] => [...new Set(tags)].sort();
 
-const sameTags = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((tag, i) => tag === b[i]);
+const sameTags = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 const COMPANY_REQUIRED = 'Name the company with ?companyId=';
 
@@ -31,7 +41,12 @@ export class TagService {
       const before = tagSet(file.tags);
       if (!sameTags(before, after)) {
         await filesRepo.replaceTags(tx, file, before, after);
-        emit({ type: 'file.tags_changed', companyId: file.companyId, actor: actorOf(identity), data: { id: file.id, before: { tags: before }, after: { tags: after } } });
+        emit({
+          type: 'file.tags_changed',
+          companyId: file.companyId,
+          actor: actorOf(identity),
+          data: { id: file.id, before: { tags: before }, after: { tags: after } },
+        });
       }
       return { fileId: file.id, tags: after };
     });
@@ -39,21 +54,31 @@ export class TagService {
 
   /** The tags of the caller's company (a HOST_ADMIN: the one named, or every company's) with their counts. */
   async list(identity: Identity, query: { companyId?: string }): Promise<TagList> {
-    return tagsRepo.tagCounts(this.ctx.db, companyScope(identity, query.companyId), await companyTypes.ownerScope(this.ctx.db, identity));
+    return tagsRepo.tagCounts(
+      this.ctx.db,
+      companyScope(identity, query.companyId),
+      await companyTypes.ownerScope(this.ctx.db, identity),
+    );
   }
 
   /** Renames a tag on every recording that has it; into an existing tag, the two merge. */
   async rename(identity: Identity, input: { name: string; to: string; companyId?: string }): Promise<TagList> {
     // The same name (once normalised) changes nothing, but an unknown tag is still a 404.
-    const change = input.to === input.name ? tagsRepo.taggedFiles : (tx: Db, companyId: string, owner: string | null, tag: string) => tagsRepo.renameTag(tx, companyId, owner, tag, input.to);
-    return this.acrossCompany(identity, input, change,
-      (before) => before.map((tag) => (tag === input.name ? input.to : tag)));
+    const change =
+      input.to === input.name
+        ? tagsRepo.taggedFiles
+        : (tx: Db, companyId: string, owner: string | null, tag: string) =>
+            tagsRepo.renameTag(tx, companyId, owner, tag, input.to);
+    return this.acrossCompany(identity, input, change, (before) =>
+      before.map((tag) => (tag === input.name ? input.to : tag)),
+    );
   }
 
   /** Takes a tag off every recording that has it. */
   async remove(identity: Identity, input: { name: string; companyId?: string }): Promise<TagList> {
-    return this.acrossCompany(identity, input, tagsRepo.deleteTag,
-      (before) => before.filter((tag) => tag !== input.name));
+    return this.acrossCompany(identity, input, tagsRepo.deleteTag, (before) =>
+      before.filter((tag) => tag !== input.name),
+    );
   }
 
   /**
@@ -80,11 +105,22 @@ export class TagService {
   }
 }
 
-function announce(emit: Emit, identity: Identity, companyId: string, touched: tagsRepo.TaggedFile[], afterOf: (before: string[]) => string[]): void {
+function announce(
+  emit: Emit,
+  identity: Identity,
+  companyId: string,
+  touched: tagsRepo.TaggedFile[],
+  afterOf: (before: string[]) => string[],
+): void {
   for (const { fileId, before: stored } of touched) {
     const before = tagSet(stored);
     const after = tagSet(afterOf(before));
     if (sameTags(before, after)) continue;
-    emit({ type: 'file.tags_changed', companyId, actor: actorOf(identity), data: { id: fileId, before: { tags: before }, after: { tags: after } } });
+    emit({
+      type: 'file.tags_changed',
+      companyId,
+      actor: actorOf(identity),
+      data: { id: fileId, before: { tags: before }, after: { tags: after } },
+    });
   }
 }

@@ -64,12 +64,15 @@ export class UploadGuard extends Transform {
     const head = Buffer.concat(this.held, this.headLength);
     this.held = [];
     this.head = head;
-    sniffAudio(head).then((type) => {
-      if (!type) return callback(new UploadRejected('unsupported'));
-      this.type = type;
-      this.resolveType(type);
-      callback(null, head);
-    }, (error: unknown) => callback(error as Error));
+    sniffAudio(head).then(
+      (type) => {
+        if (!type) return callback(new UploadRejected('unsupported'));
+        this.type = type;
+        this.resolveType(type);
+        callback(null, head);
+      },
+      (error: unknown) => callback(error as Error),
+    );
   }
 
   private overLimit(): UploadRejected | null {

@@ -5,7 +5,13 @@ import { companyTypes } from '../services/company-types';
  * The tables that were the tenant service's until issue 23 and are messaging's now. An existing
  * installation keeps its rows: see 0001_from_tenant.
  */
-export const MOVED_TABLES = ['email_templates', 'mail_messages', 'mail_preferences', 'mail_recordings', 'notifications'] as const;
+export const MOVED_TABLES = [
+  'email_templates',
+  'mail_messages',
+  'mail_preferences',
+  'mail_recordings',
+  'notifications',
+] as const;
 
 /** The messaging schema. Runs with search_path = messaging: plain names. Never edit a released one. */
 export const migrations: Migration[] = [

@@ -28,7 +28,11 @@ export async function peopleOf(db: Db, companyId: string): Promise<PersonRow[]> 
 
 /** The company's people with one of these roles (e.g. its ADMINs, told of credit thresholds). */
 export async function peopleWithRole(db: Db, companyId: string, roles: readonly string[]): Promise<PersonRow[]> {
-  return db.select().from(people).where(and(eq(people.companyId, companyId), inArray(people.role, [...roles]))).orderBy(people.userId);
+  return db
+    .select()
+    .from(people)
+    .where(and(eq(people.companyId, companyId), inArray(people.role, [...roles])))
+    .orderBy(people.userId);
 }
 
 export async function upsertCompany(tx: Db, row: CompanyRow): Promise<void> {

@@ -21,7 +21,8 @@ export interface InboxFilter {
   limit: number;
 }
 
-const micros = (column: SQL | typeof notifications.createdAt | typeof mailMessages.createdAt) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const micros = (column: SQL | typeof notifications.createdAt | typeof mailMessages.createdAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** A mail is the person's from the moment it is queued until it is given up as failed (never sent). */
 const mailsOf = (userId: string) => and(eq(mailMessages.userId, userId), ne(mailMessages.status, 'failed'));
@@ -35,7 +36,11 @@ const mailsOf = (userId: string) => and(eq(mailMessages.userId, userId), ne(mail
  * `n-` key sorts after every `m-` one.
  */
 export async function inboxPage(db: Db, userId: string, filter: InboxFilter): Promise<InboxRow[]> {
-  const after = (createdAt: typeof notifications.createdAt | typeof mailMessages.createdAt, id: typeof notifications.id | typeof mailMessages.id, prefix: 'n-' | 'm-') => {
+  const after = (
+    createdAt: typeof notifications.createdAt | typeof mailMessages.createdAt,
+    id: typeof notifications.id | typeof mailMessages.id,
+    prefix: 'n-' | 'm-',
+  ) => {
     if (!filter.after) return sql``;
     const { at, key } = filter.after;
     if (key.startsWith(prefix)) return sql`and (${createdAt}, ${id}) < (${at}::timestamptz, ${key.slice(2)}::uuid)`;
@@ -56,17 +61,28 @@ export async function inboxPage(db: Db, userId: string, filter: InboxFilter): Pr
       from ${mailMessages} where ${mailsOf(userId)} ${after(mailMessages.createdAt, mailMessages.id, 'm-')}
       order by ${mailMessages.createdAt} desc, ${mailMessages.id} desc limit ${filter.limit}`);
   }
-  const union = sql.join(parts.map((part) => sql`(${part})`), sql` union all `);
+  const union = sql.join(
+    parts.map((part) => sql`(${part})`),
+    sql` union all `,
+  );
   const result = (await db.execute(sql`
     select key, kind, title, body, link, read, ${micros(sql`created_at`)} as at
-    from (${union}) items order by created_at desc, key collate "C" desc limit ${filter.limit}`)) as unknown as { rows: InboxRow[] };
+    from (${union}) items order by created_at desc, key collate "C" desc limit ${filter.limit}`)) as unknown as {
+    rows: InboxRow[];
+  };
   return result.rows;
 }
 
 export async function unreadCount(db: Db, userId: string): Promise<number> {
   const [[n], [m]] = await Promise.all([
-    db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt))),
-    db.select({ n: count() }).from(mailMessages).where(and(mailsOf(userId), isNull(mailMessages.readAt))),
+    db
+      .select({ n: count() })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt))),
+    db
+      .select({ n: count() })
+      .from(mailMessages)
+      .where(and(mailsOf(userId), isNull(mailMessages.readAt))),
   ]);
   return (n?.n ?? 0) + (m?.n ?? 0);
 }
@@ -74,13 +90,15 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
 /** One of the person's messages by its inbox key, or undefined (someone else's is unknown too). */
 export async function findItem(db: Db, userId: string, key: string): Promise<InboxRow | undefined> {
   const id = key.slice(2);
-  const result = (await db.execute(key.startsWith('n-')
-    ? sql`select 'n-' || ${notifications.id}::text as key, ${notifications.kind} as kind, ${notifications.title} as title, ${notifications.body} as body,
+  const result = (await db.execute(
+    key.startsWith('n-')
+      ? sql`select 'n-' || ${notifications.id}::text as key, ${notifications.kind} as kind, ${notifications.title} as title, ${notifications.body} as body,
         ${notifications.link} as link, ${notifications.readAt} is not null as read, ${micros(notifications.createdAt)} as at
         from ${notifications} where ${notifications.id} = ${id}::uuid and ${notifications.userId} = ${userId}`
-    : sql`select 'm-' || ${mailMessages.id}::text as key, 'email' as kind, ${mailMessages.subject} as title, coalesce(${mailMessages.textBody}, '') as body,
+      : sql`select 'm-' || ${mailMessages.id}::text as key, 'email' as kind, ${mailMessages.subject} as title, coalesce(${mailMessages.textBody}, '') as body,
         ${mailMessages.link} as link, ${mailMessages.readAt} is not null as read, ${micros(mailMessages.createdAt)} as at
-        from ${mailMessages} where ${mailMessages.id} = ${id}::uuid and ${mailsOf(userId)}`)) as unknown as { rows: InboxRow[] };
+        from ${mailMessages} where ${mailMessages.id} = ${id}::uuid and ${mailsOf(userId)}`,
+  )) as unknown as { rows: InboxRow[] };
   return result.rows[0];
 }
 
@@ -88,17 +106,29 @@ export async function findItem(db: Db, userId: string, key: string): Promise<Inb
 export async function setRead(tx: Db, userId: string, key: string, read: boolean): Promise<boolean> {
   const id = key.slice(2);
   if (key.startsWith('n-')) {
-    const rows = await tx.update(notifications).set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
-      .where(and(eq(notifications.id, id), eq(notifications.userId, userId))).returning({ id: notifications.id });
+    const rows = await tx
+      .update(notifications)
+      .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+      .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+      .returning({ id: notifications.id });
     return rows.length > 0;
   }
-  const rows = await tx.update(mailMessages).set({ readAt: read ? sql`coalesce(${mailMessages.readAt}, now())` : null })
-    .where(and(eq(mailMessages.id, id), mailsOf(userId))).returning({ id: mailMessages.id });
+  const rows = await tx
+    .update(mailMessages)
+    .set({ readAt: read ? sql`coalesce(${mailMessages.readAt}, now())` : null })
+    .where(and(eq(mailMessages.id, id), mailsOf(userId)))
+    .returning({ id: mailMessages.id });
   return rows.length > 0;
 }
 
 /** Everything in the person's inbox read: notifications and mail alike. */
 export async function markAllRead(tx: Db, userId: string): Promise<void> {
-  await tx.update(notifications).set({ readAt: sql`now()` }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
-  await tx.update(mailMessages).set({ readAt: sql`now()` }).where(and(mailsOf(userId), isNull(mailMessages.readAt)));
+  await tx
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  await tx
+    .update(mailMessages)
+    .set({ readAt: sql`now()` })
+    .where(and(mailsOf(userId), isNull(mailMessages.readAt)));
 }

@@ -1,8 +1,13 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
-  emailTemplates, mailMessages, mailPreferences, mailRecordings,
-  type EmailTemplateRow, type MailMessageRow, type NewMailMessageRow,
+  emailTemplates,
+  mailMessages,
+  mailPreferences,
+  mailRecordings,
+  type EmailTemplateRow,
+  type MailMessageRow,
+  type NewMailMessageRow,
 } from '../db/schema';
 
 export interface TemplateFilter {
@@ -16,10 +21,22 @@ export async function listTemplates(db: Db, filter: TemplateFilter): Promise<Ema
   const condition = and(
     filter.type ? eq(emailTemplates.type, filter.type) : undefined,
     filter.language ? eq(emailTemplates.language, filter.language) : undefined,
-    filter.companyId === undefined ? undefined : filter.companyId === null ? isNull(emailTemplates.companyId) : eq(emailTemplates.companyId, filter.companyId),
+    filter.companyId === undefined
+      ? undefined
+      : filter.companyId === null
+        ? isNull(emailTemplates.companyId)
+        : eq(emailTemplates.companyId, filter.companyId),
   );
-  return db.select().from(emailTemplates).where(condition)
-    .orderBy(asc(sql`${emailTemplates.companyId} is not null`), asc(emailTemplates.companyId), asc(emailTemplates.type), asc(emailTemplates.language));
+  return db
+    .select()
+    .from(emailTemplates)
+    .where(condition)
+    .orderBy(
+      asc(sql`${emailTemplates.companyId} is not null`),
+      asc(emailTemplates.companyId),
+      asc(emailTemplates.type),
+      asc(emailTemplates.language),
+    );
 }
 
 export async function findTemplate(db: Db, id: string): Promise<EmailTemplateRow | undefined> {
@@ -36,10 +53,20 @@ export async function findTemplateForUpdate(tx: Db, id: string): Promise<EmailTe
  * The templates that may serve (type, language) for a company, most specific first: the company's
  * own in that language, the platform's in that language, the platform's in English.
  */
-export async function templateCandidates(db: Db, type: string, language: string, companyId: string | null): Promise<EmailTemplateRow[]> {
-  const own = companyId ? and(eq(emailTemplates.companyId, companyId), eq(emailTemplates.language, language)) : undefined;
+export async function templateCandidates(
+  db: Db,
+  type: string,
+  language: string,
+  companyId: string | null,
+): Promise<EmailTemplateRow[]> {
+  const own = companyId
+    ? and(eq(emailTemplates.companyId, companyId), eq(emailTemplates.language, language))
+    : undefined;
   const platform = and(isNull(emailTemplates.companyId), inArray(emailTemplates.language, [language, 'en']));
-  return db.select().from(emailTemplates).where(and(eq(emailTemplates.type, type), own ? or(own, platform) : platform));
+  return db
+    .select()
+    .from(emailTemplates)
+    .where(and(eq(emailTemplates.type, type), own ? or(own, platform) : platform));
 }
 
 export async function insertTemplate(tx: Db, row: typeof emailTemplates.$inferInsert): Promise<EmailTemplateRow> {
@@ -47,8 +74,16 @@ export async function insertTemplate(tx: Db, row: typeof emailTemplates.$inferIn
   return created!;
 }
 
-export async function updateTemplate(tx: Db, id: string, fields: Pick<EmailTemplateRow, 'subject' | 'html' | 'text' | 'shipped'>): Promise<EmailTemplateRow> {
-  const [updated] = await tx.update(emailTemplates).set({ ...fields, updatedAt: new Date() }).where(eq(emailTemplates.id, id)).returning();
+export async function updateTemplate(
+  tx: Db,
+  id: string,
+  fields: Pick<EmailTemplateRow, 'subject' | 'html' | 'text' | 'shipped'>,
+): Promise<EmailTemplateRow> {
+  const [updated] = await tx
+    .update(emailTemplates)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(eq(emailTemplates.id, id))
+    .returning();
   return updated!;
 }
 
@@ -58,8 +93,11 @@ export async function deleteTemplate(tx: Db, id: string): Promise<void> {
 
 /** The platform template of (type, language), whether edited or still as shipped. */
 export async function platformTemplate(tx: Db, type: string, language: string): Promise<EmailTemplateRow | undefined> {
-  const [row] = await tx.select().from(emailTemplates)
-    .where(and(eq(emailTemplates.type, type), eq(emailTemplates.language, language), isNull(emailTemplates.companyId))).for('update');
+  const [row] = await tx
+    .select()
+    .from(emailTemplates)
+    .where(and(eq(emailTemplates.type, type), eq(emailTemplates.language, language), isNull(emailTemplates.companyId)))
+    .for('update');
   return row;
 }
 
@@ -75,34 +113,67 @@ export async function insertMessage(tx: Db, row: NewMailMessageRow): Promise<Mai
  */
 export async function claimDue(tx: Db, now: Date, limit: number, staleAfterMs: number): Promise<MailMessageRow[]> {
   const stale = new Date(now.getTime() - staleAfterMs);
-  const due = await tx.select({ id: mailMessages.id }).from(mailMessages)
-    .where(or(
-      and(eq(mailMessages.status, 'queued'), lte(mailMessages.nextAttemptAt, now)),
-      and(eq(mailMessages.status, 'sending'), lte(mailMessages.claimedAt, stale)),
-    ))
-    .orderBy(asc(mailMessages.nextAttemptAt)).limit(limit).for('update', { skipLocked: true });
+  const due = await tx
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(
+      or(
+        and(eq(mailMessages.status, 'queued'), lte(mailMessages.nextAttemptAt, now)),
+        and(eq(mailMessages.status, 'sending'), lte(mailMessages.claimedAt, stale)),
+      ),
+    )
+    .orderBy(asc(mailMessages.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
   if (due.length === 0) return [];
-  return tx.update(mailMessages)
+  return tx
+    .update(mailMessages)
     .set({ status: 'sending', claimedAt: now, attempts: sql`${mailMessages.attempts} + 1` })
-    .where(inArray(mailMessages.id, due.map((row) => row.id))).returning();
+    .where(
+      inArray(
+        mailMessages.id,
+        due.map((row) => row.id),
+      ),
+    )
+    .returning();
 }
 
-export async function markSent(tx: Db, id: string, fields: Pick<MailMessageRow, 'transport' | 'fileName' | 'bodySealed'>, now: Date): Promise<void> {
-  await tx.update(mailMessages).set({ ...fields, status: 'sent', sentAt: now, lastError: null, nextAttemptAt: null, claimedAt: null }).where(eq(mailMessages.id, id));
+export async function markSent(
+  tx: Db,
+  id: string,
+  fields: Pick<MailMessageRow, 'transport' | 'fileName' | 'bodySealed'>,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(mailMessages)
+    .set({ ...fields, status: 'sent', sentAt: now, lastError: null, nextAttemptAt: null, claimedAt: null })
+    .where(eq(mailMessages.id, id));
 }
 
 export async function markRetry(tx: Db, id: string, error: string, nextAttemptAt: Date): Promise<void> {
-  await tx.update(mailMessages).set({ status: 'queued', lastError: error, nextAttemptAt, claimedAt: null }).where(eq(mailMessages.id, id));
+  await tx
+    .update(mailMessages)
+    .set({ status: 'queued', lastError: error, nextAttemptAt, claimedAt: null })
+    .where(eq(mailMessages.id, id));
 }
 
 export async function markFailed(tx: Db, id: string, error: string): Promise<void> {
-  await tx.update(mailMessages).set({ status: 'failed', lastError: error, nextAttemptAt: null, claimedAt: null }).where(eq(mailMessages.id, id));
+  await tx
+    .update(mailMessages)
+    .set({ status: 'failed', lastError: error, nextAttemptAt: null, claimedAt: null })
+    .where(eq(mailMessages.id, id));
 }
 
 export async function listMessages(db: Db, status: string | undefined, page: number, pageSize: number) {
   const condition: SQL | undefined = status ? eq(mailMessages.status, status as MailMessageRow['status']) : undefined;
   const [rows, [totals]] = await Promise.all([
-    db.select().from(mailMessages).where(condition).orderBy(desc(mailMessages.createdAt), desc(mailMessages.id)).limit(pageSize).offset((page - 1) * pageSize),
+    db
+      .select()
+      .from(mailMessages)
+      .where(condition)
+      .orderBy(desc(mailMessages.createdAt), desc(mailMessages.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(mailMessages).where(condition),
   ]);
   return { rows, total: totals?.total ?? 0 };
@@ -124,13 +195,20 @@ export interface Preferences {
 }
 
 export async function findPreferences(db: Db, userId: string): Promise<Preferences> {
-  const [row] = await db.select({ transcriptReady: mailPreferences.transcriptReady, transcriptionFailed: mailPreferences.transcriptionFailed })
-    .from(mailPreferences).where(eq(mailPreferences.userId, userId));
+  const [row] = await db
+    .select({
+      transcriptReady: mailPreferences.transcriptReady,
+      transcriptionFailed: mailPreferences.transcriptionFailed,
+    })
+    .from(mailPreferences)
+    .where(eq(mailPreferences.userId, userId));
   return row ?? { transcriptReady: false, transcriptionFailed: false };
 }
 
 export async function savePreferences(tx: Db, userId: string, preferences: Preferences): Promise<void> {
-  await tx.insert(mailPreferences).values({ userId, ...preferences, updatedAt: new Date() })
+  await tx
+    .insert(mailPreferences)
+    .values({ userId, ...preferences, updatedAt: new Date() })
     .onConflictDoUpdate({ target: mailPreferences.userId, set: { ...preferences, updatedAt: new Date() } });
 }
 

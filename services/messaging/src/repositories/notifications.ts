@@ -7,10 +7,20 @@ export async function insertNotifications(tx: Db, rows: (typeof notifications.$i
 }
 
 /** A person's notifications, newest first, with how many are unread. */
-export async function notificationPage(db: Db, userId: string, page: number, pageSize: number): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
+export async function notificationPage(
+  db: Db,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
   const [rows, [totals], unread] = await Promise.all([
-    db.select().from(notifications).where(eq(notifications.userId, userId))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(pageSize).offset((page - 1) * pageSize),
+    db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(notifications).where(eq(notifications.userId, userId)),
     unreadCount(db, userId),
   ]);
@@ -18,19 +28,28 @@ export async function notificationPage(db: Db, userId: string, page: number, pag
 }
 
 export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
   return row?.n ?? 0;
 }
 
 /** Marks one of the person's notifications read (again: no change); false when they have no such notification. */
 export async function markRead(tx: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await tx.update(notifications).set({ readAt: sql`coalesce(${notifications.readAt}, now())` })
-    .where(and(eq(notifications.id, id), eq(notifications.userId, userId))).returning({ id: notifications.id });
+  const rows = await tx
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, now())` })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
   return rows.length > 0;
 }
 
 export async function markAllRead(tx: Db, userId: string): Promise<void> {
-  await tx.update(notifications).set({ readAt: sql`now()` }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  await tx
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
 }
 
 export async function removeCompanyNotifications(tx: Db, companyId: string): Promise<void> {

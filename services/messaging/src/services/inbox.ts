@@ -1,9 +1,22 @@
-import { isId, type InboxItemDto, type InboxKind, type InboxPage, type InboxQuery, type UnreadDto } from '@earshot/contracts';
+import {
+  isId,
+  type InboxItemDto,
+  type InboxKind,
+  type InboxPage,
+  type InboxQuery,
+  type UnreadDto,
+} from '@earshot/contracts';
 import { badRequest, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import * as repo from '../repositories/inbox';
 
 const toItem = (row: repo.InboxRow): InboxItemDto => ({
-  _id: row.key, kind: row.kind as InboxKind, title: row.title, body: row.body, link: row.link, read: row.read, createdAt: new Date(row.at).toISOString(),
+  _id: row.key,
+  kind: row.kind as InboxKind,
+  title: row.title,
+  body: row.body,
+  link: row.link,
+  read: row.read,
+  createdAt: new Date(row.at).toISOString(),
 });
 
 // The cursor is the last row's (timestamp to the microsecond, key): opaque to clients, checked here.
@@ -18,7 +31,9 @@ function decodeCursor(cursor: string): { at: string; key: string } {
   } catch {
     // Falls through to the refusal below: a cursor this service did not make.
   }
-  throw badRequest('Invalid query.cursor: not a cursor from a previous page', [{ field: 'query.cursor', message: 'not a cursor from a previous page' }]);
+  throw badRequest('Invalid query.cursor: not a cursor from a previous page', [
+    { field: 'query.cursor', message: 'not a cursor from a previous page' },
+  ]);
 }
 
 /** Only ids of the two shapes this service makes reach SQL; any other is simply not found. */
@@ -39,7 +54,11 @@ export class InboxService {
     ]);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    return { items: page.map(toItem), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null, unread };
+    return {
+      items: page.map(toItem),
+      nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+      unread,
+    };
   }
 
   async get(identity: Identity, id: string): Promise<InboxItemDto> {

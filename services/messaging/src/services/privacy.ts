@@ -6,11 +6,12 @@ import { deleteInbox, forgetUploader, inboxOf } from '../repositories/privacy';
  * The messaging service's part of a person's export (issue 25): a user's inbox, their in-app
  * notifications and the mail sent to them. A client contact is sent nothing from here.
  */
-export const messagingExportPart = (storage: ObjectStorage) => onExportRequested('messaging', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
-  if (subject.kind !== 'user' || !isId(subject.id)) return { data: {}, counts: {} };
-  const inbox = await inboxOf(tx, companyId, subject.id);
-  return { data: inbox, counts: { notifications: inbox.notifications.length, mail: inbox.mail.length } };
-});
+export const messagingExportPart = (storage: ObjectStorage) =>
+  onExportRequested('messaging', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
+    if (subject.kind !== 'user' || !isId(subject.id)) return { data: {}, counts: {} };
+    const inbox = await inboxOf(tx, companyId, subject.id);
+    return { data: inbox, counts: { notifications: inbox.notifications.length, mail: inbox.mail.length } };
+  });
 
 /**
  * The messaging service's part of erasing a user (issue 25): their inbox goes (notifications, the
@@ -18,9 +19,12 @@ export const messagingExportPart = (storage: ObjectStorage) => onExportRequested
  * copies of their recordings no longer name them. The people directory forgets them with the
  * account's user.deleted.
  */
-export const messagingErasePart = onEraseRequested('messaging', async (tx, _emit, { subject, companyId, recordings }): Promise<Record<string, number>> => {
-  if (subject.kind !== 'user' || !isId(subject.id)) return {};
-  const removed = await deleteInbox(tx, companyId, subject.id);
-  if (recordings === 'keep' && companyId) await forgetUploader(tx, companyId, subject.id);
-  return { notificationsDeleted: removed.notifications, mailDeleted: removed.mail };
-});
+export const messagingErasePart = onEraseRequested(
+  'messaging',
+  async (tx, _emit, { subject, companyId, recordings }): Promise<Record<string, number>> => {
+    if (subject.kind !== 'user' || !isId(subject.id)) return {};
+    const removed = await deleteInbox(tx, companyId, subject.id);
+    if (recordings === 'keep' && companyId) await forgetUploader(tx, companyId, subject.id);
+    return { notificationsDeleted: removed.notifications, mailDeleted: removed.mail };
+  },
+);

@@ -1,6 +1,29 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, doublePrecision, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { ActionItem, AnalysisResult, AnalysisRunStatus, AnalysisUsage, CallMetricsDto, FormatFieldDto, ModelPurpose, PatternAutoRun, PromptScope, PromptType } from '@earshot/contracts';
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type {
+  ActionItem,
+  AnalysisResult,
+  AnalysisRunStatus,
+  AnalysisUsage,
+  CallMetricsDto,
+  FormatFieldDto,
+  ModelPurpose,
+  PatternAutoRun,
+  PromptScope,
+  PromptType,
+} from '@earshot/contracts';
 
 export const prompt = pgSchema('prompt');
 
@@ -55,17 +78,21 @@ export const prompts = prompt.table('prompts', {
 export type PromptRow = typeof prompts.$inferSelect;
 export type NewPromptRow = typeof prompts.$inferInsert;
 
-export const promptVersions = prompt.table('prompt_versions', {
-  promptId: uuid('prompt_id').notNull(),
-  version: integer('version').notNull(),
-  name: text('name').notNull(),
-  description: text('description').notNull(),
-  prompt: text('prompt').notNull(),
-  type: text('type').$type<PromptType>().notNull(),
-  expectedFormat: jsonb('expected_format').$type<FormatFieldDto[]>().notNull(),
-  createdBy: uuid('created_by'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.promptId, t.version] })]);
+export const promptVersions = prompt.table(
+  'prompt_versions',
+  {
+    promptId: uuid('prompt_id').notNull(),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    prompt: text('prompt').notNull(),
+    type: text('type').$type<PromptType>().notNull(),
+    expectedFormat: jsonb('expected_format').$type<FormatFieldDto[]>().notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.promptId, t.version] })],
+);
 export type PromptVersionRow = typeof promptVersions.$inferSelect;
 
 export const analysisPatterns = prompt.table('analysis_patterns', {
@@ -79,11 +106,15 @@ export const analysisPatterns = prompt.table('analysis_patterns', {
 });
 export type PatternRow = typeof analysisPatterns.$inferSelect;
 
-export const analysisPatternPrompts = prompt.table('analysis_pattern_prompts', {
-  patternId: uuid('pattern_id').notNull(),
-  promptId: uuid('prompt_id').notNull(),
-  position: integer('position').notNull(),
-}, (t) => [primaryKey({ columns: [t.patternId, t.promptId] })]);
+export const analysisPatternPrompts = prompt.table(
+  'analysis_pattern_prompts',
+  {
+    patternId: uuid('pattern_id').notNull(),
+    promptId: uuid('prompt_id').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.patternId, t.promptId] })],
+);
 
 /** The copy of transcripts this service analyses (from events; see services/transcripts.ts). */
 export const transcripts = prompt.table('transcripts', {
@@ -102,14 +133,18 @@ export const transcripts = prompt.table('transcripts', {
 });
 export type TranscriptRow = typeof transcripts.$inferSelect;
 
-export const transcriptSegments = prompt.table('transcript_segments', {
-  fileId: uuid('file_id').notNull(),
-  segmentId: text('segment_id').notNull(),
-  speaker: text('speaker').notNull(),
-  start: doublePrecision('start').notNull(),
-  end: doublePrecision('end').notNull(),
-  text: text('text').notNull(),
-}, (t) => [primaryKey({ columns: [t.fileId, t.segmentId] })]);
+export const transcriptSegments = prompt.table(
+  'transcript_segments',
+  {
+    fileId: uuid('file_id').notNull(),
+    segmentId: text('segment_id').notNull(),
+    speaker: text('speaker').notNull(),
+    start: doublePrecision('start').notNull(),
+    end: doublePrecision('end').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.segmentId] })],
+);
 export type SegmentRow = typeof transcriptSegments.$inferSelect;
 
 export const clients = prompt.table('clients', {
@@ -139,12 +174,17 @@ export const analysisRuns = prompt.table('analysis_runs', {
   errorCode: text('error_code'),
   model: text('model'),
   modelId: uuid('model_id'),
-  usage: jsonb('usage').$type<AnalysisUsage>().notNull().$default(() => ({ inputTokens: 0, outputTokens: 0 })),
+  usage: jsonb('usage')
+    .$type<AnalysisUsage>()
+    .notNull()
+    .$default(() => ({ inputTokens: 0, outputTokens: 0 })),
   progress: jsonb('progress').$type<{ done: number; total: number }>(),
   durationMs: integer('duration_ms'),
   requestedBy: text('requested_by'),
   sourceEventId: uuid('source_event_id'),
-  createdAt: ts('created_at').notNull().default(sql`clock_timestamp()`),
+  createdAt: ts('created_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
   startedAt: ts('started_at'),
   finishedAt: ts('finished_at'),
   /** Runs of the built-in Action items prompt: the follow-ups it found (services/action-items.ts). */
@@ -177,12 +217,16 @@ export const dashboardCalls = prompt.table('dashboard_calls', {
 export type DashboardCallRow = typeof dashboardCalls.$inferSelect;
 
 /** Each call's speakers by transcript speaker id; `role` (agent, customer) is set when the channel labels first named them. */
-export const dashboardSpeakers = prompt.table('dashboard_speakers', {
-  fileId: uuid('file_id').notNull(),
-  speakerId: text('speaker_id').notNull(),
-  name: text('name').notNull(),
-  role: text('role').$type<'agent' | 'customer'>(),
-}, (t) => [primaryKey({ columns: [t.fileId, t.speakerId] })]);
+export const dashboardSpeakers = prompt.table(
+  'dashboard_speakers',
+  {
+    fileId: uuid('file_id').notNull(),
+    speakerId: text('speaker_id').notNull(),
+    name: text('name').notNull(),
+    role: text('role').$type<'agent' | 'customer'>(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.speakerId] })],
+);
 
 /** Company members' names (user events): an agent speaker renamed to one makes them the call's agent. */
 export const dashboardMembers = prompt.table('dashboard_members', {
@@ -193,19 +237,23 @@ export const dashboardMembers = prompt.table('dashboard_members', {
 });
 
 /** One scorecard answer: the latest completed run of a prompt on a call, per integer, option or boolean field. */
-export const dashboardScores = prompt.table('dashboard_scores', {
-  fileId: uuid('file_id').notNull(),
-  promptId: uuid('prompt_id').notNull(),
-  field: text('field').notNull(),
-  runId: uuid('run_id').notNull(),
-  companyId: uuid('company_id').notNull(),
-  day: date('day', { mode: 'string' }).notNull(),
-  clientId: uuid('client_id'),
-  finishedAt: ts('finished_at').notNull(),
-  intValue: integer('int_value'),
-  optionValue: text('option_value'),
-  boolValue: boolean('bool_value'),
-}, (t) => [primaryKey({ columns: [t.fileId, t.promptId, t.field] })]);
+export const dashboardScores = prompt.table(
+  'dashboard_scores',
+  {
+    fileId: uuid('file_id').notNull(),
+    promptId: uuid('prompt_id').notNull(),
+    field: text('field').notNull(),
+    runId: uuid('run_id').notNull(),
+    companyId: uuid('company_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    clientId: uuid('client_id'),
+    finishedAt: ts('finished_at').notNull(),
+    intValue: integer('int_value'),
+    optionValue: text('option_value'),
+    boolValue: boolean('bool_value'),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.promptId, t.field] })],
+);
 
 /** Tasks of the company with their client and whether they are open (task events). */
 export const dashboardTasks = prompt.table('dashboard_tasks', {
@@ -229,35 +277,51 @@ const sums = {
   calls: integer('calls').notNull(),
   seconds: doublePrecision('seconds').notNull(),
 };
-export const dashboardDays = prompt.table('dashboard_days', {
-  ...sums,
-  sharedCalls: integer('shared_calls').notNull(),
-  agentShare: doublePrecision('agent_share').notNull(),
-  customerShare: doublePrecision('customer_share').notNull(),
-  silentCalls: integer('silent_calls').notNull(),
-  silenceShare: doublePrecision('silence_share').notNull(),
-  measuredCalls: integer('measured_calls').notNull(),
-  overlaps: bigint('overlaps', { mode: 'number' }).notNull(),
-  words: bigint('words', { mode: 'number' }).notNull(),
-  talk: doublePrecision('talk').notNull(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.day] })]);
-export const dashboardAgentDays = prompt.table('dashboard_agent_days', {
-  ...sums,
-  agentId: text('agent_id').notNull(),
-  sharedCalls: integer('shared_calls').notNull(),
-  agentShare: doublePrecision('agent_share').notNull(),
-  words: bigint('words', { mode: 'number' }).notNull(),
-  talk: doublePrecision('talk').notNull(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.day, t.agentId] })]);
-export const dashboardTagDays = prompt.table('dashboard_tag_days', {
-  ...sums,
-  tag: text('tag').notNull(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.day, t.tag] })]);
-export const dashboardClientMonths = prompt.table('dashboard_client_months', {
-  companyId: uuid('company_id').notNull(),
-  month: date('month', { mode: 'string' }).notNull(),
-  clientId: uuid('client_id').notNull(),
-  calls: integer('calls').notNull(),
-  seconds: doublePrecision('seconds').notNull(),
-  lastAt: ts('last_at'),
-}, (t) => [primaryKey({ columns: [t.companyId, t.month, t.clientId] })]);
+export const dashboardDays = prompt.table(
+  'dashboard_days',
+  {
+    ...sums,
+    sharedCalls: integer('shared_calls').notNull(),
+    agentShare: doublePrecision('agent_share').notNull(),
+    customerShare: doublePrecision('customer_share').notNull(),
+    silentCalls: integer('silent_calls').notNull(),
+    silenceShare: doublePrecision('silence_share').notNull(),
+    measuredCalls: integer('measured_calls').notNull(),
+    overlaps: bigint('overlaps', { mode: 'number' }).notNull(),
+    words: bigint('words', { mode: 'number' }).notNull(),
+    talk: doublePrecision('talk').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day] })],
+);
+export const dashboardAgentDays = prompt.table(
+  'dashboard_agent_days',
+  {
+    ...sums,
+    agentId: text('agent_id').notNull(),
+    sharedCalls: integer('shared_calls').notNull(),
+    agentShare: doublePrecision('agent_share').notNull(),
+    words: bigint('words', { mode: 'number' }).notNull(),
+    talk: doublePrecision('talk').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.agentId] })],
+);
+export const dashboardTagDays = prompt.table(
+  'dashboard_tag_days',
+  {
+    ...sums,
+    tag: text('tag').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.tag] })],
+);
+export const dashboardClientMonths = prompt.table(
+  'dashboard_client_months',
+  {
+    companyId: uuid('company_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    clientId: uuid('client_id').notNull(),
+    calls: integer('calls').notNull(),
+    seconds: doublePrecision('seconds').notNull(),
+    lastAt: ts('last_at'),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.month, t.clientId] })],
+);

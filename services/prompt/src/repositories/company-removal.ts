@@ -1,7 +1,15 @@
 import { and, arrayContains, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
-  analysisPatternPrompts, analysisPatterns, analysisRuns, clients, companyLanguages, promptVersions, prompts, transcriptSegments, transcripts,
+  analysisPatternPrompts,
+  analysisPatterns,
+  analysisRuns,
+  clients,
+  companyLanguages,
+  promptVersions,
+  prompts,
+  transcriptSegments,
+  transcripts,
 } from '../db/schema';
 
 /**
@@ -17,7 +25,9 @@ export async function deleteCompanyPrompts(tx: Db, companyId: string): Promise<v
   await tx.delete(clients).where(eq(clients.companyId, companyId));
   await tx.delete(companyLanguages).where(eq(companyLanguages.id, companyId));
   await tx.delete(analysisPatterns).where(eq(analysisPatterns.companyId, companyId));
-  const only = await tx.select({ id: prompts.id }).from(prompts)
+  const only = await tx
+    .select({ id: prompts.id })
+    .from(prompts)
     .where(and(eq(prompts.isGlobal, false), sql`${prompts.companies} = array[${companyId}]::uuid[]`));
   const ids = only.map((r) => r.id);
   if (ids.length) {
@@ -25,6 +35,8 @@ export async function deleteCompanyPrompts(tx: Db, companyId: string): Promise<v
     await tx.delete(promptVersions).where(inArray(promptVersions.promptId, ids));
     await tx.delete(prompts).where(inArray(prompts.id, ids));
   }
-  await tx.update(prompts).set({ companies: sql`array_remove(${prompts.companies}, ${companyId}::uuid)` })
+  await tx
+    .update(prompts)
+    .set({ companies: sql`array_remove(${prompts.companies}, ${companyId}::uuid)` })
     .where(arrayContains(prompts.companies, [companyId]));
 }

@@ -3,23 +3,54 @@ import type { Db } from '@earshot/kit';
 import { analysisRuns, dashboardCalls, transcripts } from '../db/schema';
 
 /** The analysis runs a user asked for, in their company. */
-export async function runsRequestedBy(db: Db, companyId: string, userId: string): Promise<(typeof analysisRuns.$inferSelect)[]> {
-  return db.select().from(analysisRuns).where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId))).orderBy(asc(analysisRuns.createdAt));
+export async function runsRequestedBy(
+  db: Db,
+  companyId: string,
+  userId: string,
+): Promise<(typeof analysisRuns.$inferSelect)[]> {
+  return db
+    .select()
+    .from(analysisRuns)
+    .where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId)))
+    .orderBy(asc(analysisRuns.createdAt));
 }
 
 /** The analysis runs a user asked for, in their company, removed; how many. */
 export async function deleteRunsRequestedBy(tx: Db, companyId: string, userId: string): Promise<number> {
-  return (await tx.delete(analysisRuns).where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId))).returning({ id: analysisRuns.id })).length;
+  return (
+    await tx
+      .delete(analysisRuns)
+      .where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId)))
+      .returning({ id: analysisRuns.id })
+  ).length;
 }
 
 /** The same runs kept for the company without saying who asked; how many. */
 export async function anonymiseRunsRequestedBy(tx: Db, companyId: string, userId: string): Promise<number> {
-  return (await tx.update(analysisRuns).set({ requestedBy: null }).where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId))).returning({ id: analysisRuns.id })).length;
+  return (
+    await tx
+      .update(analysisRuns)
+      .set({ requestedBy: null })
+      .where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId)))
+      .returning({ id: analysisRuns.id })
+  ).length;
 }
 
 /** The copies of a user's recordings (the transcript copy, the dashboards' calls) kept without them; how many recordings. */
 export async function forgetUploader(tx: Db, companyId: string, userId: string): Promise<number> {
-  await tx.update(dashboardCalls).set({ uploadedBy: null }).where(and(eq(dashboardCalls.companyId, companyId), eq(dashboardCalls.uploadedBy, userId)));
-  await tx.update(dashboardCalls).set({ agentId: null }).where(and(eq(dashboardCalls.companyId, companyId), eq(dashboardCalls.agentId, userId)));
-  return (await tx.update(transcripts).set({ uploadedBy: null }).where(and(eq(transcripts.companyId, companyId), eq(transcripts.uploadedBy, userId))).returning({ fileId: transcripts.fileId })).length;
+  await tx
+    .update(dashboardCalls)
+    .set({ uploadedBy: null })
+    .where(and(eq(dashboardCalls.companyId, companyId), eq(dashboardCalls.uploadedBy, userId)));
+  await tx
+    .update(dashboardCalls)
+    .set({ agentId: null })
+    .where(and(eq(dashboardCalls.companyId, companyId), eq(dashboardCalls.agentId, userId)));
+  return (
+    await tx
+      .update(transcripts)
+      .set({ uploadedBy: null })
+      .where(and(eq(transcripts.companyId, companyId), eq(transcripts.uploadedBy, userId)))
+      .returning({ fileId: transcripts.fileId })
+  ).length;
 }

@@ -6,16 +6,22 @@ import { contains } from './like';
 export async function listProviders(db: Db, search: string | undefined, page: number, pageSize: number) {
   const condition = search ? ilike(aiProviders.name, contains(search)) : undefined;
   const [rows, [totals]] = await Promise.all([
-    db.select().from(aiProviders).where(condition)
+    db
+      .select()
+      .from(aiProviders)
+      .where(condition)
       .orderBy(asc(sql`lower(${aiProviders.name})`), asc(aiProviders.id))
-      .limit(pageSize).offset((page - 1) * pageSize),
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(aiProviders).where(condition),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
 export async function providerDropdown(db: Db) {
-  return db.select({ _id: aiProviders.id, name: aiProviders.name }).from(aiProviders)
+  return db
+    .select({ _id: aiProviders.id, name: aiProviders.name })
+    .from(aiProviders)
     .orderBy(asc(sql`lower(${aiProviders.name})`), asc(aiProviders.id));
 }
 
@@ -36,7 +42,11 @@ export async function insertProvider(tx: Db, values: NewProviderRow): Promise<Pr
 }
 
 export async function updateProvider(tx: Db, id: string, patch: Partial<NewProviderRow>): Promise<ProviderRow> {
-  const [row] = await tx.update(aiProviders).set({ ...patch, updatedAt: new Date() }).where(eq(aiProviders.id, id)).returning();
+  const [row] = await tx
+    .update(aiProviders)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(aiProviders.id, id))
+    .returning();
   return row!;
 }
 

@@ -11,16 +11,20 @@ import { notFound, requireInternalToken, type ZodTypeProvider } from '@earshot/k
 export async function internalRoutes(app: FastifyInstance, keys: ProviderKeySource, token: string): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get(PROVIDER_KEY_PATH, {
-    config: { access: 'public' },
-    schema: { hide: true, params: IdParams, response: { 200: ProviderKeyAnswer, 401: ErrorBody, 404: ErrorBody } },
-    onRequest: requireInternalToken(token),
-  }, async (request) => {
-    try {
-      return { apiKey: await keys.key(request.params.id) };
-    } catch (error) {
-      if (error instanceof UnknownProviderError) throw notFound('Provider');
-      throw error;
-    }
-  });
+  r.get(
+    PROVIDER_KEY_PATH,
+    {
+      config: { access: 'public' },
+      schema: { hide: true, params: IdParams, response: { 200: ProviderKeyAnswer, 401: ErrorBody, 404: ErrorBody } },
+      onRequest: requireInternalToken(token),
+    },
+    async (request) => {
+      try {
+        return { apiKey: await keys.key(request.params.id) };
+      } catch (error) {
+        if (error instanceof UnknownProviderError) throw notFound('Provider');
+        throw error;
+      }
+    },
+  );
 }

@@ -16,7 +16,8 @@ const SENTENCES = new Set<string>([
   PROMPT_MESSAGES.companiesRequired,
   PROMPT_MESSAGES.usersRequired,
 ]);
-const isSentence = (message: string) => SENTENCES.has(message) || message.startsWith(`${PROMPT_MESSAGES.unknownVariable} {{`);
+const isSentence = (message: string) =>
+  SENTENCES.has(message) || message.startsWith(`${PROMPT_MESSAGES.unknownVariable} {{`);
 
 interface ValidationFailure {
   code?: string;
@@ -36,6 +37,9 @@ export async function specMessages(request: FastifyRequest): Promise<void> {
   const issues = error.validation ?? [];
   const first = issues[0]?.message;
   if (error.validationContext !== 'body' || !first || !isSentence(first)) throw error;
-  const details = issues.map((v) => ({ field: `body${(v.instancePath ?? '').replace(/\//g, '.')}`.replace(/\.$/, ''), message: v.message ?? 'Invalid value' }));
+  const details = issues.map((v) => ({
+    field: `body${(v.instancePath ?? '').replace(/\//g, '.')}`.replace(/\.$/, ''),
+    message: v.message ?? 'Invalid value',
+  }));
   throw new HttpError(400, first, ERROR_CODES.VALIDATION, details);
 }

@@ -114,7 +114,8 @@ export function answerShapeFor(promptId: string, expectedFormat: readonly Format
   };
 }
 
-const fieldsKey = (fields: readonly FormatFieldDto[]) => JSON.stringify(fields.map((f) => [f.name, f.type, f.range, f.options, f.description]));
+const fieldsKey = (fields: readonly FormatFieldDto[]) =>
+  JSON.stringify(fields.map((f) => [f.name, f.type, f.range, f.options, f.description]));
 
 const KEPT = 'is fixed for the built-in Action items prompt (its answers become tasks)';
 
@@ -122,7 +123,12 @@ const KEPT = 'is fixed for the built-in Action items prompt (its answers become 
  * The built-in prompt may be reworded (its text and description: the answer's format is the
  * code's), never deleted, renamed, narrowed to some companies or given another type or format.
  */
-export function assertBuiltInKept(before: PromptRow, next: Pick<PromptBody, 'name' | 'type' | 'scope' | 'isGlobal' | 'companies' | 'users'> & { expectedFormat: FormatFieldDto[] }): void {
+export function assertBuiltInKept(
+  before: PromptRow,
+  next: Pick<PromptBody, 'name' | 'type' | 'scope' | 'isGlobal' | 'companies' | 'users'> & {
+    expectedFormat: FormatFieldDto[];
+  },
+): void {
   if (before.id !== ACTION_ITEMS_PROMPT_ID) return;
   const changed = [
     next.name !== before.name && 'name',
@@ -132,9 +138,14 @@ export function assertBuiltInKept(before: PromptRow, next: Pick<PromptBody, 'nam
     (next.companies.length > 0 || next.users.length > 0) && 'companies',
     fieldsKey(next.expectedFormat) !== fieldsKey(ACTION_ITEMS_FORMAT) && 'expectedFormat',
   ].filter((field): field is string => typeof field === 'string');
-  if (changed.length > 0) throw conflict(`${changed.map((f) => `body.${f}`).join(', ')} ${KEPT}`, changed.map((field) => ({ field: `body.${field}`, message: KEPT })));
+  if (changed.length > 0)
+    throw conflict(
+      `${changed.map((f) => `body.${f}`).join(', ')} ${KEPT}`,
+      changed.map((field) => ({ field: `body.${field}`, message: KEPT })),
+    );
 }
 
 export function assertNotBuiltIn(id: string): void {
-  if (id === ACTION_ITEMS_PROMPT_ID) throw conflict('The built-in Action items prompt cannot be deleted (its answers become tasks)');
+  if (id === ACTION_ITEMS_PROMPT_ID)
+    throw conflict('The built-in Action items prompt cannot be deleted (its answers become tasks)');
 }

@@ -6,7 +6,15 @@ import {
   type AnalysisRunStarted,
   type CallMetricsDto,
 } from '@earshot/contracts';
-import { companyScope, HttpError, notFound, spenderOf, type CreditGate, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  companyScope,
+  HttpError,
+  notFound,
+  spenderOf,
+  type CreditGate,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import type { TranscriptRow } from '../db/schema';
 import { usableChatModel } from '../repositories/models';
@@ -19,7 +27,8 @@ import { companyTypes } from './company-types';
 /** Runs of one file the list gives at most (newest first). */
 const RUNS_LISTED = 200;
 
-const notReady = () => new HttpError(409, ANALYSIS_MESSAGES.transcriptNotReady, ANALYSIS_ERROR_CODES.transcriptNotReady);
+const notReady = () =>
+  new HttpError(409, ANALYSIS_MESSAGES.transcriptNotReady, ANALYSIS_ERROR_CODES.transcriptNotReady);
 
 export function toRunDto(row: runsRepo.RunWithPrompt): AnalysisRunDto {
   return {
@@ -50,10 +59,19 @@ export function toRunDto(row: runsRepo.RunWithPrompt): AnalysisRunDto {
  * company, so is another member's file.
  */
 export class AnalysisService {
-  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly wake: () => void, private readonly credits: CreditGate) {}
+  constructor(
+    private readonly ctx: ServiceContext<PromptConfig>,
+    private readonly wake: () => void,
+    private readonly credits: CreditGate,
+  ) {}
 
   private async file(identity: Identity, fileId: string): Promise<TranscriptRow> {
-    const row = await transcriptsRepo.findFile(this.ctx.db, fileId, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
+    const row = await transcriptsRepo.findFile(
+      this.ctx.db,
+      fileId,
+      companyScope(identity),
+      await companyTypes.ownerScope(this.ctx.db, identity),
+    );
     if (!row) throw notFound('File');
     return row;
   }
@@ -68,7 +86,8 @@ export class AnalysisService {
     const file = await this.file(identity, body.fileId);
     if (!transcriptsRepo.isReady(file)) throw notReady();
     // Whose prompts: the file's company's and the caller's own; the platform administrator runs any.
-    const audience = identity.role === 'HOST_ADMIN' ? undefined : { companyId: file.companyId, userId: identity.userId };
+    const audience =
+      identity.role === 'HOST_ADMIN' ? undefined : { companyId: file.companyId, userId: identity.userId };
     let promptIds: string[];
     let patternId: string | null = null;
     if (body.patternId) {
@@ -79,16 +98,39 @@ export class AnalysisService {
     } else {
       promptIds = [body.promptId!];
     }
-    const [versions, chat] = await Promise.all([runnableVersions(this.ctx.db, promptIds, audience), usableChatModel(this.ctx.db)]);
+    const [versions, chat] = await Promise.all([
+      runnableVersions(this.ctx.db, promptIds, audience),
+      usableChatModel(this.ctx.db),
+    ]);
     const runnable = promptIds.filter((id) => versions.has(id));
     if (runnable.length === 0) throw notFound('Prompt');
     if (!chat) throw new HttpError(409, ANALYSIS_MESSAGES.noChatModel, ANALYSIS_ERROR_CODES.noChatModel);
-    await this.credits.assertCanSpend({ companyId: file.companyId, userId: spenderOf(identity), feature: 'analysis', modelId: chat.id });
-    const runs = await this.ctx.transact((tx) => runsRepo.insertRuns(tx, runnable.map((promptId) => ({
-      companyId: file.companyId, fileId: file.fileId, promptId, promptVersion: versions.get(promptId)!, patternId, status: 'pending' as const, requestedBy: identity.userId,
-    }))));
+    await this.credits.assertCanSpend({
+      companyId: file.companyId,
+      userId: spenderOf(identity),
+      feature: 'analysis',
+      modelId: chat.id,
+    });
+    const runs = await this.ctx.transact((tx) =>
+      runsRepo.insertRuns(
+        tx,
+        runnable.map((promptId) => ({
+          companyId: file.companyId,
+          fileId: file.fileId,
+          promptId,
+          promptVersion: versions.get(promptId)!,
+          patternId,
+          status: 'pending' as const,
+          requestedBy: identity.userId,
+        })),
+      ),
+    );
     this.wake();
-    return { _id: runs[0]!.id, status: 'pending', runs: runs.map((r) => ({ _id: r.id, promptId: r.promptId, status: 'pending' as const })) };
+    return {
+      _id: runs[0]!.id,
+      status: 'pending',
+      runs: runs.map((r) => ({ _id: r.id, promptId: r.promptId, status: 'pending' as const })),
+    };
   }
 
   async list(identity: Identity, fileId: string): Promise<AnalysisRunDto[]> {
@@ -98,7 +140,12 @@ export class AnalysisService {
 
   /** Deletes a run (a running one ends unrecorded; its tokens are still counted by its event). */
   async remove(identity: Identity, runId: string): Promise<{ message: string }> {
-    const run = await runsRepo.findRun(this.ctx.db, runId, companyScope(identity), await companyTypes.ownerScope(this.ctx.db, identity));
+    const run = await runsRepo.findRun(
+      this.ctx.db,
+      runId,
+      companyScope(identity),
+      await companyTypes.ownerScope(this.ctx.db, identity),
+    );
     if (!run) throw notFound('Analysis');
     await this.ctx.transact((tx) => runsRepo.deleteRun(tx, runId));
     return { message: ANALYSIS_MESSAGES.deleted };

@@ -11,7 +11,10 @@ export type OutputMode = (typeof OUTPUT_MODES)[number];
 
 /** A failure whose message is for people (stored on the run as it is). */
 export class AnalysisFailure extends Error {
-  constructor(message: string, readonly code: string | null = null) {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
     super(message);
     this.name = 'AnalysisFailure';
   }
@@ -19,8 +22,11 @@ export class AnalysisFailure extends Error {
 
 /** A provider saying it does not support the response format asked for (as opposed to any other 400). */
 export function refusesResponseFormat(error: unknown): boolean {
-  return error instanceof APIError && (error.status === 400 || error.status === 422)
-    && /response_format|json_schema|json_object|structured output/i.test(error.message ?? '');
+  return (
+    error instanceof APIError &&
+    (error.status === 400 || error.status === 422) &&
+    /response_format|json_schema|json_object|structured output/i.test(error.message ?? '')
+  );
 }
 
 // The best mode each model accepted, per process: a model that refused json_schema once is not
@@ -65,7 +71,10 @@ export class StructuredAsker<T> {
     if (checked.ok) return checked.value;
     messages.push(
       { role: 'assistant', content: first },
-      { role: 'user', content: `That answer does not match the format (${checked.problems}). Answer again with the JSON object only.\n\n${this.instructions}` },
+      {
+        role: 'user',
+        content: `That answer does not match the format (${checked.problems}). Answer again with the JSON object only.\n\n${this.instructions}`,
+      },
     );
     const again = checkAnswer(this.schema, await this.call(messages));
     if (again.ok) return again.value;
@@ -76,12 +85,22 @@ export class StructuredAsker<T> {
     for (let i = OUTPUT_MODES.indexOf(modes.get(this.model.id) ?? 'json_schema'); ; i++) {
       const mode = OUTPUT_MODES[i]!;
       try {
-        const completion = await this.client.chat.completions.create({
-          model: this.model.name,
-          messages,
-          ...(mode === 'json_schema' ? { response_format: { type: 'json_schema', json_schema: { name: 'analysis_result', strict: true, schema: this.jsonSchema } } } : {}),
-          ...(mode === 'json_object' ? { response_format: { type: 'json_object' } } : {}),
-        }, { signal: this.signal });
+        const completion = await this.client.chat.completions.create(
+          {
+            model: this.model.name,
+            messages,
+            ...(mode === 'json_schema'
+              ? {
+                  response_format: {
+                    type: 'json_schema',
+                    json_schema: { name: 'analysis_result', strict: true, schema: this.jsonSchema },
+                  },
+                }
+              : {}),
+            ...(mode === 'json_object' ? { response_format: { type: 'json_object' } } : {}),
+          },
+          { signal: this.signal },
+        );
         this.usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
         this.usage.outputTokens += completion.usage?.completion_tokens ?? 0;
         modes.set(this.model.id, mode);

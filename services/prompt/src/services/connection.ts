@@ -1,6 +1,12 @@
 import type { ConnectionTestResult, ModelPurpose } from '@earshot/contracts';
 import type OpenAI from 'openai';
-import { describeProviderError, outboundPolicy, providerClient, type OutboundPolicy, type ProviderEndpoint } from '@earshot/ai';
+import {
+  describeProviderError,
+  outboundPolicy,
+  providerClient,
+  type OutboundPolicy,
+  type ProviderEndpoint,
+} from '@earshot/ai';
 import { HttpError } from '@earshot/kit';
 import { ERROR_CODES, type ProviderModelList } from '@earshot/contracts';
 import type { PromptConfig } from '../config';
@@ -39,7 +45,10 @@ export class ConnectionTester {
     this.timeout = Math.min(config.AI_TIMEOUT_MS, TEST_TIMEOUT_MS);
   }
 
-  private async measured(endpoint: ProviderEndpoint, call: (client: OpenAI) => Promise<Omit<ConnectionTestResult, 'latencyMs'>>): Promise<ConnectionTestResult> {
+  private async measured(
+    endpoint: ProviderEndpoint,
+    call: (client: OpenAI) => Promise<Omit<ConnectionTestResult, 'latencyMs'>>,
+  ): Promise<ConnectionTestResult> {
     const started = performance.now();
     let result: Omit<ConnectionTestResult, 'latencyMs'>;
     try {
@@ -53,7 +62,11 @@ export class ConnectionTester {
   provider(endpoint: ProviderEndpoint): Promise<ConnectionTestResult> {
     return this.measured(endpoint, async (client) => {
       const models = await listed(client);
-      return { ok: true, message: `Connected: the provider lists ${models.length} model${models.length === 1 ? '' : 's'}`, models: models.slice(0, SHOWN_MODELS) };
+      return {
+        ok: true,
+        message: `Connected: the provider lists ${models.length} model${models.length === 1 ? '' : 's'}`,
+        models: models.slice(0, SHOWN_MODELS),
+      };
     });
   }
 
@@ -77,7 +90,11 @@ export class ConnectionTester {
   model(endpoint: ProviderEndpoint, probe: ModelProbe): Promise<ConnectionTestResult> {
     return this.measured(endpoint, async (client) => {
       if (probe.purpose === 'chat') {
-        await client.chat.completions.create({ model: probe.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
+        await client.chat.completions.create({
+          model: probe.model,
+          messages: [{ role: 'user', content: 'ping' }],
+          max_tokens: 1,
+        });
         return { ok: true, message: `The model ${probe.model} answered` };
       }
       if (probe.purpose === 'embeddings') {
@@ -87,7 +104,11 @@ export class ConnectionTester {
       const models = await listed(client);
       return models.includes(probe.model)
         ? { ok: true, message: `Connected: the provider lists ${probe.model}`, models: models.slice(0, SHOWN_MODELS) }
-        : { ok: false, message: `The provider answered, but its model list does not include ${probe.model}`, models: models.slice(0, SHOWN_MODELS) };
+        : {
+            ok: false,
+            message: `The provider answered, but its model list does not include ${probe.model}`,
+            models: models.slice(0, SHOWN_MODELS),
+          };
     });
   }
 }

@@ -59,8 +59,15 @@ export async function refreshCall(tx: Db, fileId: string): Promise<void> {
 async function applySpeakers(tx: Db, event: EventOf<'transcript.speakers_changed'>): Promise<void> {
   const { fileId, speakers } = event.data;
   if (!isId(fileId)) return;
-  const labelled = speakers.length === 2 && new Set(speakers.map((s) => s.name)).size === 2 && speakers.every((s) => CHANNEL_ROLES[s.name]);
-  await repo.saveSpeakers(tx, fileId, speakers.map((s) => ({ speakerId: s.speakerId, name: s.name, role: labelled ? CHANNEL_ROLES[s.name]! : null })));
+  const labelled =
+    speakers.length === 2 &&
+    new Set(speakers.map((s) => s.name)).size === 2 &&
+    speakers.every((s) => CHANNEL_ROLES[s.name]);
+  await repo.saveSpeakers(
+    tx,
+    fileId,
+    speakers.map((s) => ({ speakerId: s.speakerId, name: s.name, role: labelled ? CHANNEL_ROLES[s.name]! : null })),
+  );
   await refreshCall(tx, fileId);
 }
 
@@ -77,15 +84,24 @@ async function applyAnalysisCompleted(tx: Db, event: EventOf<'analysis.completed
   ]);
   if (!run || run.status !== 'completed' || !run.result || !call || !version) return;
   const result = run.result;
-  const rows = version.expectedFormat.filter((f) => SCORED_TYPES.has(f.type) && f.name in result).map((f): repo.ScoreRow => {
-    const value = result[f.name];
-    return {
-      fileId, promptId, field: f.name, runId: id, companyId: call.companyId, day: call.day, clientId: call.clientId, finishedAt: run.finishedAt ?? new Date(event.occurredAt),
-      intValue: f.type === 'integer' && typeof value === 'number' ? Math.round(value) : null,
-      optionValue: f.type === 'custom' && typeof value === 'string' ? value : null,
-      boolValue: f.type === 'boolean' && typeof value === 'boolean' ? value : null,
-    };
-  });
+  const rows = version.expectedFormat
+    .filter((f) => SCORED_TYPES.has(f.type) && f.name in result)
+    .map((f): repo.ScoreRow => {
+      const value = result[f.name];
+      return {
+        fileId,
+        promptId,
+        field: f.name,
+        runId: id,
+        companyId: call.companyId,
+        day: call.day,
+        clientId: call.clientId,
+        finishedAt: run.finishedAt ?? new Date(event.occurredAt),
+        intValue: f.type === 'integer' && typeof value === 'number' ? Math.round(value) : null,
+        optionValue: f.type === 'custom' && typeof value === 'string' ? value : null,
+        boolValue: f.type === 'boolean' && typeof value === 'boolean' ? value : null,
+      };
+    });
   await repo.saveScores(tx, rows);
 }
 
@@ -93,7 +109,12 @@ async function applyTask(tx: Db, event: EventOf<'task.created' | 'task.updated' 
   const { id, after } = event.data;
   if (!isId(id)) return;
   if (!after || event.type === 'task.deleted' || !isId(event.companyId)) return repo.removeTask(tx, id);
-  await repo.saveTask(tx, { taskId: id, companyId: event.companyId, clientId: isId(after.clientId) ? after.clientId : null, open: after.status !== 'done' });
+  await repo.saveTask(tx, {
+    taskId: id,
+    companyId: event.companyId,
+    clientId: isId(after.clientId) ? after.clientId : null,
+    open: after.status !== 'done',
+  });
 }
 
 async function applyUser(tx: Db, event: EventOf<'user.created' | 'user.updated' | 'user.deleted'>): Promise<void> {
@@ -107,17 +128,32 @@ async function applyUser(tx: Db, event: EventOf<'user.created' | 'user.updated' 
   });
 }
 
-async function applyClient(tx: Db, event: EventOf<'client.created' | 'client.updated' | 'client.deleted'>): Promise<void> {
+async function applyClient(
+  tx: Db,
+  event: EventOf<'client.created' | 'client.updated' | 'client.deleted'>,
+): Promise<void> {
   const state = event.data.after ?? event.data.before;
-  if (state && isId(event.data.id)) await repo.saveClientOrganisation(tx, { clientId: event.data.id, organisation: state.organisation, updatedAt: new Date(event.occurredAt) });
+  if (state && isId(event.data.id))
+    await repo.saveClientOrganisation(tx, {
+      clientId: event.data.id,
+      organisation: state.organisation,
+      updatedAt: new Date(event.occurredAt),
+    });
 }
 
 /** Every file and transcript fact that changes a call's row. */
 const CALL_EVENTS = [
-  'file.uploaded', 'transcript.text_published', 'transcript.word_edited', 'transcript.segments_changed', 'transcript.client_linked', 'transcript.deleted', 'file.deleted',
+  'file.uploaded',
+  'transcript.text_published',
+  'transcript.word_edited',
+  'transcript.segments_changed',
+  'transcript.client_linked',
+  'transcript.deleted',
+  'file.deleted',
 ] as const;
 
-const fileOf = (event: EventOf<(typeof CALL_EVENTS)[number]>): string => ('fileId' in event.data ? event.data.fileId : event.data.id);
+const fileOf = (event: EventOf<(typeof CALL_EVENTS)[number]>): string =>
+  'fileId' in event.data ? event.data.fileId : event.data.id;
 
 /** Registered after the transcript copy's handlers: they run after it, in the same transaction. */
 export function dashboardHandlers(): HandlerSpec[] {
@@ -130,10 +166,18 @@ export function dashboardHandlers(): HandlerSpec[] {
       await refreshCall(tx, event.data.fileId);
     }),
     on('transcript.speakers_changed', (event, tx) => applySpeakers(tx, event)),
-    on('file.tags_changed', (event, tx) => (isId(event.data.id) ? repo.setTags(tx, event.data.id, [...new Set(event.data.after.tags)]) : Promise.resolve())),
+    on('file.tags_changed', (event, tx) =>
+      isId(event.data.id) ? repo.setTags(tx, event.data.id, [...new Set(event.data.after.tags)]) : Promise.resolve(),
+    ),
     on('analysis.completed', (event, tx) => applyAnalysisCompleted(tx, event)),
-    ...(['task.created', 'task.updated', 'task.deleted'] as const).map((type) => on(type, (event, tx) => applyTask(tx, event), { entity: (event) => event.data.id })),
-    ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) => on(type, (event, tx) => applyUser(tx, event), { entity: (event) => event.data.id })),
-    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) => on(type, (event, tx) => applyClient(tx, event))),
+    ...(['task.created', 'task.updated', 'task.deleted'] as const).map((type) =>
+      on(type, (event, tx) => applyTask(tx, event), { entity: (event) => event.data.id }),
+    ),
+    ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
+      on(type, (event, tx) => applyUser(tx, event), { entity: (event) => event.data.id }),
+    ),
+    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) =>
+      on(type, (event, tx) => applyClient(tx, event)),
+    ),
   ];
 }

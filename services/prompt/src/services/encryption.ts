@@ -63,7 +63,10 @@ export class PromptEncryption {
       seal: (text) => (sealing && key ? sealText(key, context, text) : text),
       open: (stored) => {
         if (!isSealed(stored)) return stored;
-        if (!key) throw new KeyUnavailableError(`The data key of company ${companyId} is gone: its transcript text cannot be decrypted`);
+        if (!key)
+          throw new KeyUnavailableError(
+            `The data key of company ${companyId} is gone: its transcript text cannot be decrypted`,
+          );
         return openText(key, context, stored);
       },
     };
@@ -80,12 +83,23 @@ export class PromptEncryption {
       const sealer = await this.sealerOf(this.ctx.db, companyId);
       // Nothing to seal with (no key usable): the batches below would find the same rows forever.
       if (!sealer.sealing) continue;
-      const progress = new PassProgress(this.ctx, this.ring, 'prompt', companyId, await repo.countPlainSegments(this.ctx.db, companyId));
+      const progress = new PassProgress(
+        this.ctx,
+        this.ring,
+        'prompt',
+        companyId,
+        await repo.countPlainSegments(this.ctx.db, companyId),
+      );
       await progress.start();
       for (;;) {
         const batch = await repo.plainSegments(this.ctx.db, companyId, PASS_BATCH);
         if (batch.length === 0) break;
-        await this.ctx.transact((tx) => repo.sealSegments(tx, batch.map((s) => ({ ...s, sealed: sealer.seal(s.text) }))));
+        await this.ctx.transact((tx) =>
+          repo.sealSegments(
+            tx,
+            batch.map((s) => ({ ...s, sealed: sealer.seal(s.text) })),
+          ),
+        );
         await progress.advance(batch.length);
       }
       await progress.finish();
@@ -98,4 +112,5 @@ export class PromptEncryption {
 export const encryptionOf = perContext((ctx: ServiceContext<PromptConfig>) => new PromptEncryption(ctx));
 
 /** Runs the background pass at start and on a timer (see the kit's startEncryptionPass). */
-export const startPromptEncryptionPass = (ctx: ServiceContext<PromptConfig>) => startEncryptionPass(ctx.logger, 'prompt', () => encryptionOf(ctx).encryptExisting());
+export const startPromptEncryptionPass = (ctx: ServiceContext<PromptConfig>) =>
+  startEncryptionPass(ctx.logger, 'prompt', () => encryptionOf(ctx).encryptExisting());

@@ -2,7 +2,8 @@ import { AI_CONFIG_MESSAGES } from '@earshot/contracts';
 import { BlockedUrlError, checkUrl, type OutboundPolicy } from '@earshot/ai';
 import { badRequest, conflict, isUniqueViolation, type HttpError } from '@earshot/kit';
 
-export const duplicateModel = (): HttpError => conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
+export const duplicateModel = (): HttpError =>
+  conflict(AI_CONFIG_MESSAGES.duplicateModel, [{ field: 'body.name', message: 'is already taken' }]);
 
 export const unknownProvider = (): HttpError =>
   badRequest(AI_CONFIG_MESSAGES.unknownProvider, [{ field: 'body.providerId', message: 'no such provider' }]);

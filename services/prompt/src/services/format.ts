@@ -12,7 +12,11 @@ function fieldJsonSchema(field: FormatFieldDto): JsonSchema {
   const range = field.range ? parseRange(field.range) : null;
   switch (field.type) {
     case 'integer':
-      return { type: 'integer', description: field.description, ...(range ? { minimum: range.min, maximum: range.max } : {}) };
+      return {
+        type: 'integer',
+        description: field.description,
+        ...(range ? { minimum: range.min, maximum: range.max } : {}),
+      };
     case 'custom':
       return { type: 'string', description: field.description, enum: field.options ?? [] };
     case 'boolean':
@@ -57,9 +61,14 @@ export function resultSchema(fields: readonly FormatFieldDto[]): z.ZodType<Analy
 export function formatInstructions(fields: readonly FormatFieldDto[]): string {
   const lines = fields.map((f) => {
     const range = f.range ? parseRange(f.range) : null;
-    const kind = f.type === 'integer' ? `a whole number${range ? ` from ${range.min} to ${range.max}` : ''}`
-      : f.type === 'custom' ? `exactly one of ${(f.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`
-        : f.type === 'boolean' ? 'true or false' : 'a string';
+    const kind =
+      f.type === 'integer'
+        ? `a whole number${range ? ` from ${range.min} to ${range.max}` : ''}`
+        : f.type === 'custom'
+          ? `exactly one of ${(f.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`
+          : f.type === 'boolean'
+            ? 'true or false'
+            : 'a string';
     return `- "${f.name}": ${kind}. ${f.description}`;
   });
   return ['Answer with one JSON object and nothing else, with exactly these keys:', ...lines].join('\n');
@@ -78,6 +87,8 @@ export function checkAnswer<T>(schema: z.ZodType<T>, content: string): Checked<T
   }
   const result = schema.safeParse(parsed);
   if (result.success) return { ok: true, value: result.data };
-  const problems = result.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'answer'}: ${i.message}`).join('; ');
+  const problems = result.error.issues
+    .map((i) => `${i.path.length ? i.path.join('.') : 'answer'}: ${i.message}`)
+    .join('; ');
   return { ok: false, problems };
 }

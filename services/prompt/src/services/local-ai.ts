@@ -44,10 +44,17 @@ interface Answer {
  * One HTTP request without a time limit: a model download answers only once it is done, which
  * may take longer than fetch's header timeout. `onLine` sees each line of a streamed body.
  */
-function call(url: string, method: 'GET' | 'POST', body: string | null, signal: AbortSignal, onLine?: (line: string) => void): Promise<Answer> {
+function call(
+  url: string,
+  method: 'GET' | 'POST',
+  body: string | null,
+  signal: AbortSignal,
+  onLine?: (line: string) => void,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-    const headers = body === null ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const headers =
+      body === null ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
     // No pooled connection: these calls are few and one may last as long as a download.
     const req = send(url, { method, headers, signal, agent: false }, (res: IncomingMessage) => {
       let kept = '';
@@ -86,25 +93,34 @@ async function pullChatModel(server: LocalServer, signal: AbortSignal, log: (mes
   let last = '';
   let error = '';
   let done = false;
-  const answer = await call(`${server.root}/api/pull`, 'POST', JSON.stringify({ model: server.model, stream: true }), signal, (line) => {
-    let step: { status?: string; error?: string };
-    try {
-      step = JSON.parse(line) as typeof step;
-    } catch {
-      return;
-    }
-    if (step.error) error = step.error;
-    if (step.status === 'success') done = true;
-    // Each layer's progress repeats its status with growing byte counts: one line per status.
-    else if (step.status && step.status !== last) log(`${server.name}: ${step.status}`);
-    if (step.status) last = step.status;
-  });
+  const answer = await call(
+    `${server.root}/api/pull`,
+    'POST',
+    JSON.stringify({ model: server.model, stream: true }),
+    signal,
+    (line) => {
+      let step: { status?: string; error?: string };
+      try {
+        step = JSON.parse(line) as typeof step;
+      } catch {
+        return;
+      }
+      if (step.error) error = step.error;
+      if (step.status === 'success') done = true;
+      // Each layer's progress repeats its status with growing byte counts: one line per status.
+      else if (step.status && step.status !== last) log(`${server.name}: ${step.status}`);
+      if (step.status) last = step.status;
+    },
+  );
   if (answer.status >= 400) {
     const message = `${server.name} answered ${answer.status} for ${server.model}: ${answer.body}`;
     throw answer.status < 500 ? new Refused(message) : new Error(message);
   }
   // An unknown tag is final; a broken download is worth another try (Ollama resumes it).
-  if (error) throw /not exist|not found/i.test(error) ? new Refused(`${server.name}: ${error}`) : new Error(`${server.name}: ${error}`);
+  if (error)
+    throw /not exist|not found/i.test(error)
+      ? new Refused(`${server.name}: ${error}`)
+      : new Error(`${server.name}: ${error}`);
   if (!done) throw new Error(`${server.name}: the pull of ${server.model} ended without success`);
 }
 
@@ -116,15 +132,27 @@ export function localServers(config: PromptConfig): LocalServer[] {
   if (config.LOCAL_AI_SPEECH_URL) {
     const baseUrl = config.LOCAL_AI_SPEECH_URL.replace(/\/+$/, '');
     servers.push({
-      name: 'Local speech (speaches)', baseUrl, root: rootOf(baseUrl), model: config.LOCAL_AI_SPEECH_MODEL, purpose: 'speech-to-text',
-      prices: ['audio_minute'], health: '/health', install: installSpeechModel,
+      name: 'Local speech (speaches)',
+      baseUrl,
+      root: rootOf(baseUrl),
+      model: config.LOCAL_AI_SPEECH_MODEL,
+      purpose: 'speech-to-text',
+      prices: ['audio_minute'],
+      health: '/health',
+      install: installSpeechModel,
     });
   }
   if (config.LOCAL_AI_CHAT_URL) {
     const baseUrl = config.LOCAL_AI_CHAT_URL.replace(/\/+$/, '');
     servers.push({
-      name: 'Local chat (Ollama)', baseUrl, root: rootOf(baseUrl), model: config.LOCAL_AI_CHAT_MODEL, purpose: 'chat',
-      prices: ['input_1k', 'output_1k'], health: '/api/version', install: pullChatModel,
+      name: 'Local chat (Ollama)',
+      baseUrl,
+      root: rootOf(baseUrl),
+      model: config.LOCAL_AI_CHAT_MODEL,
+      purpose: 'chat',
+      prices: ['input_1k', 'output_1k'],
+      health: '/api/version',
+      install: pullChatModel,
     });
   }
   return servers;
@@ -157,20 +185,38 @@ export class LocalAiRegistration {
     const servers = localServers(this.ctx.config);
     if (servers.length === 0) return;
     const log = this.ctx.logger;
-    log.info({ servers: servers.map((s) => ({ url: s.baseUrl, model: s.model })) }, 'Local AI: waiting for the local servers to answer');
-    const reached = await Promise.all(servers.map((s) => this.retry(`${s.name} at ${s.root}${s.health}`, () => this.reach(s))));
+    log.info(
+      { servers: servers.map((s) => ({ url: s.baseUrl, model: s.model })) },
+      'Local AI: waiting for the local servers to answer',
+    );
+    const reached = await Promise.all(
+      servers.map((s) => this.retry(`${s.name} at ${s.root}${s.health}`, () => this.reach(s))),
+    );
     if (reached.includes(false)) return;
     for (const server of servers) {
       if (!(await this.callable(server))) return;
     }
     const registered = await this.register(servers);
-    if (registered) log.info({ models: servers.map((s) => s.model) }, 'Local AI: registered the local servers as providers, their models default and free');
-    else log.info('Local AI: providers already exist; nothing registered (add the local servers in AI Configuration if wanted)');
-    await Promise.all(servers.map(async (s) => {
-      if (await this.retry(`${s.name}: fetching ${s.model}`, () => s.install(s, this.abort.signal, (message) => log.debug(message)))) {
-        log.info({ model: s.model }, `Local AI: ${s.name} has its model`);
-      }
-    }));
+    if (registered)
+      log.info(
+        { models: servers.map((s) => s.model) },
+        'Local AI: registered the local servers as providers, their models default and free',
+      );
+    else
+      log.info(
+        'Local AI: providers already exist; nothing registered (add the local servers in AI Configuration if wanted)',
+      );
+    await Promise.all(
+      servers.map(async (s) => {
+        if (
+          await this.retry(`${s.name}: fetching ${s.model}`, () =>
+            s.install(s, this.abort.signal, (message) => log.debug(message)),
+          )
+        ) {
+          log.info({ model: s.model }, `Local AI: ${s.name} has its model`);
+        }
+      }),
+    );
   }
 
   private async reach(server: LocalServer): Promise<void> {
@@ -197,14 +243,39 @@ export class LocalAiRegistration {
     return this.ctx.transact(async (tx, emit) => {
       if (await anyProviderLocked(tx)) return false;
       for (const server of servers) {
-        const provider = await insertProvider(tx, { name: server.name, kind: 'openai-compatible', baseUrl: server.baseUrl, enabled: true, apiKeySealed: null, apiKeyLast4: null });
-        emit({ type: 'ai_provider.created', companyId: null, actor: SYSTEM_ACTOR, data: { id: provider.id, before: null, after: toProviderState(provider) } });
-        const model = await insertModel(tx, {
-          providerId: provider.id, name: server.model, label: server.model, purpose: server.purpose, isDefault: true, contextSize: null, enabled: true,
+        const provider = await insertProvider(tx, {
+          name: server.name,
+          kind: 'openai-compatible',
+          baseUrl: server.baseUrl,
+          enabled: true,
+          apiKeySealed: null,
+          apiKeyLast4: null,
         });
         emit({
-          type: 'ai_model.created', companyId: null, actor: SYSTEM_ACTOR,
-          data: { id: model.id, before: null, after: toModelState(model), prices: server.prices.map((unit) => ({ unit, credits: 0 })) },
+          type: 'ai_provider.created',
+          companyId: null,
+          actor: SYSTEM_ACTOR,
+          data: { id: provider.id, before: null, after: toProviderState(provider) },
+        });
+        const model = await insertModel(tx, {
+          providerId: provider.id,
+          name: server.model,
+          label: server.model,
+          purpose: server.purpose,
+          isDefault: true,
+          contextSize: null,
+          enabled: true,
+        });
+        emit({
+          type: 'ai_model.created',
+          companyId: null,
+          actor: SYSTEM_ACTOR,
+          data: {
+            id: model.id,
+            before: null,
+            after: toModelState(model),
+            prices: server.prices.map((unit) => ({ unit, credits: 0 })),
+          },
         });
       }
       return true;
@@ -227,7 +298,10 @@ export class LocalAiRegistration {
           return false;
         }
         // The first miss is worth a line (the server is starting); the rest only while debugging.
-        this.ctx.logger[attempt === 1 ? 'info' : 'debug']({ attempt, reason }, `Local AI: ${what}: not yet, trying again in ${wait} ms`);
+        this.ctx.logger[attempt === 1 ? 'info' : 'debug'](
+          { attempt, reason },
+          `Local AI: ${what}: not yet, trying again in ${wait} ms`,
+        );
       }
       await delay(wait, undefined, { signal: this.abort.signal });
       wait = Math.min(wait * 2, MAX_WAIT_MS);

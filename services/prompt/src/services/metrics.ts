@@ -63,9 +63,14 @@ function sweep(bySpeaker: readonly Interval[][], duration: number) {
  */
 export function callMetrics(segments: readonly TimedSegment[], recordingDuration: number): CallMetricsDto {
   const ordered = segments.filter((s) => s.end >= s.start).sort((a, b) => a.start - b.start || a.end - b.end);
-  const duration = Math.max(recordingDuration, ordered.reduce((n, s) => Math.max(n, s.end), 0));
+  const duration = Math.max(
+    recordingDuration,
+    ordered.reduce((n, s) => Math.max(n, s.end), 0),
+  );
   const speakers = [...new Set(ordered.map((s) => s.speaker))];
-  const stats = new Map(speakers.map((id) => [id, { intervals: [] as Interval[], words: 0, turns: 0, longestMonologue: 0 }]));
+  const stats = new Map(
+    speakers.map((id) => [id, { intervals: [] as Interval[], words: 0, turns: 0, longestMonologue: 0 }]),
+  );
 
   // A turn: one speaker's consecutive segments (in start order) until another speaker's segment.
   const turns: { speaker: string; start: number; end: number }[] = [];

@@ -1,5 +1,20 @@
-import { PATTERN_MESSAGES, type CreatePatternBody, type PatternBody, type PatternDto, type PatternState } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, forbidden, notFound, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  PATTERN_MESSAGES,
+  type CreatePatternBody,
+  type PatternBody,
+  type PatternDto,
+  type PatternState,
+} from '@earshot/contracts';
+import {
+  actorOf,
+  badRequest,
+  companyScope,
+  forbidden,
+  notFound,
+  type Db,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import * as repo from '../repositories/patterns';
 import { availableIds } from '../repositories/prompts';
@@ -31,7 +46,10 @@ async function assertRunnable(tx: Db, promptIds: string[], companyId: string | n
   if (missing.length > 0) {
     throw badRequest(
       `${PATTERN_MESSAGES.promptNotAvailable}: ${missing.join(', ')}`,
-      missing.map((id) => ({ field: `body.promptIds.${promptIds.indexOf(id)}`, message: `prompt ${id} is not available` })),
+      missing.map((id) => ({
+        field: `body.promptIds.${promptIds.indexOf(id)}`,
+        message: `prompt ${id} is not available`,
+      })),
     );
   }
 }
@@ -48,8 +66,19 @@ export class PatternService {
   async list(identity: Identity, query: { page: number; pageSize: number; search?: string; companyId?: string }) {
     const company = companyScope(identity, query.companyId);
     const owner = company ? { companyId: company, withGlobal: identity.role !== 'HOST_ADMIN' } : undefined;
-    const { rows, total } = await repo.listPatterns(this.ctx.db, { search: query.search, owner }, query.page, query.pageSize);
-    return { items: rows.map(toPatternDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+    const { rows, total } = await repo.listPatterns(
+      this.ctx.db,
+      { search: query.search, owner },
+      query.page,
+      query.pageSize,
+    );
+    return {
+      items: rows.map(toPatternDto),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+      totalPages: Math.ceil(total / query.pageSize),
+    };
   }
 
   async get(identity: Identity, id: string): Promise<PatternDto> {
@@ -60,10 +89,20 @@ export class PatternService {
     const companyId = companyScope(identity, body.companyId);
     const row = await this.ctx.transact(async (tx, emit) => {
       await assertRunnable(tx, body.promptIds, companyId);
-      const created = await repo.insertPattern(tx, { companyId, name: body.name, description: body.description, autoRun: body.autoRun });
+      const created = await repo.insertPattern(tx, {
+        companyId,
+        name: body.name,
+        description: body.description,
+        autoRun: body.autoRun,
+      });
       await repo.setPatternPrompts(tx, created.id, body.promptIds);
       const after = { ...created, promptIds: body.promptIds };
-      emit({ type: 'analysis_pattern.created', companyId, actor: actorOf(identity), data: { id: created.id, before: null, after: toPatternState(after) } });
+      emit({
+        type: 'analysis_pattern.created',
+        companyId,
+        actor: actorOf(identity),
+        data: { id: created.id, before: null, after: toPatternState(after) },
+      });
       return after;
     });
     return toPatternDto(row);
@@ -73,12 +112,21 @@ export class PatternService {
     const row = await this.ctx.transact(async (tx, emit) => {
       const before = this.allowed(identity, await repo.findPattern(tx, id, true), 'write');
       await assertRunnable(tx, body.promptIds, before.companyId);
-      const updated = await repo.updatePattern(tx, id, { name: body.name, description: body.description, autoRun: body.autoRun });
+      const updated = await repo.updatePattern(tx, id, {
+        name: body.name,
+        description: body.description,
+        autoRun: body.autoRun,
+      });
       await repo.setPatternPrompts(tx, id, body.promptIds);
       const after = { ...updated, promptIds: body.promptIds };
       const [was, now] = [toPatternState(before), toPatternState(after)];
       if (JSON.stringify(was) !== JSON.stringify(now)) {
-        emit({ type: 'analysis_pattern.updated', companyId: before.companyId, actor: actorOf(identity), data: { id, before: was, after: now } });
+        emit({
+          type: 'analysis_pattern.updated',
+          companyId: before.companyId,
+          actor: actorOf(identity),
+          data: { id, before: was, after: now },
+        });
       }
       return after;
     });
@@ -89,12 +137,21 @@ export class PatternService {
     await this.ctx.transact(async (tx, emit) => {
       const row = this.allowed(identity, await repo.findPattern(tx, id, true), 'write');
       await repo.deletePattern(tx, id);
-      emit({ type: 'analysis_pattern.deleted', companyId: row.companyId, actor: actorOf(identity), data: { id, before: toPatternState(row), after: null } });
+      emit({
+        type: 'analysis_pattern.deleted',
+        companyId: row.companyId,
+        actor: actorOf(identity),
+        data: { id, before: toPatternState(row), after: null },
+      });
     });
     return { message: PATTERN_MESSAGES.deleted };
   }
 
-  private allowed(identity: Identity, row: repo.PatternWithPrompts | undefined, access: Access): repo.PatternWithPrompts {
+  private allowed(
+    identity: Identity,
+    row: repo.PatternWithPrompts | undefined,
+    access: Access,
+  ): repo.PatternWithPrompts {
     if (!row) throw notFound('Pattern');
     if (identity.role === 'HOST_ADMIN') return row;
     if (row.companyId === null) {

@@ -1,22 +1,37 @@
 import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
-import { anonymiseRunsRequestedBy, deleteRunsRequestedBy, forgetUploader, runsRequestedBy } from '../repositories/privacy';
+import {
+  anonymiseRunsRequestedBy,
+  deleteRunsRequestedBy,
+  forgetUploader,
+  runsRequestedBy,
+} from '../repositories/privacy';
 
 /**
  * The prompt service's part of a person's export (issue 25): the analysis runs a user asked for,
  * with their results. A client contact asks for none (their calls' runs are the company's work).
  */
-export const promptExportPart = (config: StorageConfig) => onExportRequested('prompt', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
-  const rows = subject.kind === 'user' && companyId ? await runsRequestedBy(tx, companyId, subject.id) : [];
-  return {
-    data: {
-      runs: rows.map((row) => ({
-        id: row.id, fileId: row.fileId, promptId: row.promptId, promptVersion: row.promptVersion, patternId: row.patternId, status: row.status,
-        result: row.result, actionItems: row.actionItems, model: row.model, createdAt: row.createdAt, finishedAt: row.finishedAt,
-      })),
-    },
-    counts: { runs: rows.length },
-  };
-});
+export const promptExportPart = (config: StorageConfig) =>
+  onExportRequested('prompt', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
+    const rows = subject.kind === 'user' && companyId ? await runsRequestedBy(tx, companyId, subject.id) : [];
+    return {
+      data: {
+        runs: rows.map((row) => ({
+          id: row.id,
+          fileId: row.fileId,
+          promptId: row.promptId,
+          promptVersion: row.promptVersion,
+          patternId: row.patternId,
+          status: row.status,
+          result: row.result,
+          actionItems: row.actionItems,
+          model: row.model,
+          createdAt: row.createdAt,
+          finishedAt: row.finishedAt,
+        })),
+      },
+      counts: { runs: rows.length },
+    };
+  });
 
 /**
  * The prompt service's part of erasing a user (issue 25), in their company, as the company chose
@@ -25,8 +40,14 @@ export const promptExportPart = (config: StorageConfig) => onExportRequested('pr
  * and the copies of their recordings (transcript copy, dashboards) no longer name them. A client
  * contact asks for no runs: their calls' copies follow file.deleted and transcript.client_linked.
  */
-export const promptErasePart = onEraseRequested('prompt', async (tx, _emit, { subject, companyId, recordings }): Promise<Record<string, number>> => {
-  if (subject.kind !== 'user' || !companyId) return {};
-  if (recordings === 'delete') return { runsDeleted: await deleteRunsRequestedBy(tx, companyId, subject.id) };
-  return { runsAnonymised: await anonymiseRunsRequestedBy(tx, companyId, subject.id), uploadsKept: await forgetUploader(tx, companyId, subject.id) };
-});
+export const promptErasePart = onEraseRequested(
+  'prompt',
+  async (tx, _emit, { subject, companyId, recordings }): Promise<Record<string, number>> => {
+    if (subject.kind !== 'user' || !companyId) return {};
+    if (recordings === 'delete') return { runsDeleted: await deleteRunsRequestedBy(tx, companyId, subject.id) };
+    return {
+      runsAnonymised: await anonymiseRunsRequestedBy(tx, companyId, subject.id),
+      uploadsKept: await forgetUploader(tx, companyId, subject.id),
+    };
+  },
+);

@@ -23,7 +23,8 @@ export function clock(seconds: number): string {
 }
 
 /** A segment as the model reads it: `[m:ss] Speaker: text`. */
-export const lineText = (line: Line) => `[${clock(line.start)}] ${line.speaker}: ${line.text.replace(/\s+/g, ' ').trim()}`;
+export const lineText = (line: Line) =>
+  `[${clock(line.start)}] ${line.speaker}: ${line.text.replace(/\s+/g, ' ').trim()}`;
 
 /**
  * The transcript cut into parts of at most `budget` characters, at segment boundaries (a single

@@ -28,7 +28,13 @@ function toStoredField(field: PromptBody['expectedFormat'][number]): FormatField
 
 /** What a version fixes: a change to any of these makes a new version (jsonb reorders keys: compared field by field). */
 const content = (row: Pick<PromptRow, 'name' | 'description' | 'prompt' | 'type' | 'expectedFormat'>) =>
-  JSON.stringify([row.name, row.description, row.prompt, row.type, row.expectedFormat.map((f) => [f.name, f.type, f.range, f.options, f.description])]);
+  JSON.stringify([
+    row.name,
+    row.description,
+    row.prompt,
+    row.type,
+    row.expectedFormat.map((f) => [f.name, f.type, f.range, f.options, f.description]),
+  ]);
 
 export function toPromptState(row: PromptRow): PromptState {
   return {
@@ -45,7 +51,14 @@ export function toPromptState(row: PromptRow): PromptState {
 
 /** The content a version fixes, from the prompt (its latest version) or a kept version. */
 function versioned(row: PromptRow | PromptVersionRow) {
-  return { name: row.name, description: row.description, prompt: row.prompt, type: row.type, expectedFormat: row.expectedFormat, version: row.version };
+  return {
+    name: row.name,
+    description: row.description,
+    prompt: row.prompt,
+    type: row.type,
+    expectedFormat: row.expectedFormat,
+    version: row.version,
+  };
 }
 
 function toPromptDto(row: PromptRow): PromptDto {
@@ -80,8 +93,17 @@ function audienceOf(identity: Identity, companyId?: string): repo.Audience | und
   return { companyId: company, userId: identity.userId };
 }
 
-interface PageOf { page: number; pageSize: number }
-const pageOf = <T>(items: T[], total: number, q: PageOf) => ({ items, page: q.page, pageSize: q.pageSize, total, totalPages: Math.ceil(total / q.pageSize) });
+interface PageOf {
+  page: number;
+  pageSize: number;
+}
+const pageOf = <T>(items: T[], total: number, q: PageOf) => ({
+  items,
+  page: q.page,
+  pageSize: q.pageSize,
+  total,
+  totalPages: Math.ceil(total / q.pageSize),
+});
 
 /** Prompts (HOST_ADMIN's /prompts) with their versions, and what each caller may run. */
 export class PromptService {
@@ -109,7 +131,12 @@ export class PromptService {
   }
 
   async available(identity: Identity, query: PageOf & { search?: string; type?: PromptType; companyId?: string }) {
-    const { rows, total } = await repo.listPrompts(this.ctx.db, { ...query, audience: audienceOf(identity, query.companyId) }, query.page, query.pageSize);
+    const { rows, total } = await repo.listPrompts(
+      this.ctx.db,
+      { ...query, audience: audienceOf(identity, query.companyId) },
+      query.page,
+      query.pageSize,
+    );
     return pageOf(rows.map(toAvailableDto), total, query);
   }
 
@@ -124,7 +151,12 @@ export class PromptService {
     const row = await this.ctx.transact(async (tx, emit) => {
       const created = await repo.insertPrompt(tx, { ...this.fields(body), version: 1 });
       await repo.insertVersion(tx, created, identity.userId);
-      emit({ type: 'prompt.created', companyId: null, actor: actorOf(identity), data: { id: created.id, before: null, after: toPromptState(created) } });
+      emit({
+        type: 'prompt.created',
+        companyId: null,
+        actor: actorOf(identity),
+        data: { id: created.id, before: null, after: toPromptState(created) },
+      });
       return created;
     });
     return toPromptDto(row);
@@ -138,11 +170,20 @@ export class PromptService {
       const next = this.fields(body);
       assertBuiltInKept(before, next);
       const newVersion = content(next) !== content(before);
-      const after = await repo.updatePrompt(tx, id, { ...next, version: newVersion ? before.version + 1 : before.version });
+      const after = await repo.updatePrompt(tx, id, {
+        ...next,
+        version: newVersion ? before.version + 1 : before.version,
+      });
       if (newVersion) await repo.insertVersion(tx, after, identity.userId);
       await this.assertPatternsKeepIt(tx, id);
       const [was, now] = [toPromptState(before), toPromptState(after)];
-      if (JSON.stringify(was) !== JSON.stringify(now)) emit({ type: 'prompt.updated', companyId: null, actor: actorOf(identity), data: { id, before: was, after: now } });
+      if (JSON.stringify(was) !== JSON.stringify(now))
+        emit({
+          type: 'prompt.updated',
+          companyId: null,
+          actor: actorOf(identity),
+          data: { id, before: was, after: now },
+        });
       return after;
     });
     return toPromptDto(row);
@@ -154,9 +195,18 @@ export class PromptService {
       if (!row) throw notFound('Prompt');
       assertNotBuiltIn(id);
       const users = await patternsUsing(tx, id);
-      if (users.length > 0) throw conflict(PROMPT_MESSAGES.inUse, users.map((p) => ({ patternId: p.id, name: p.name, companyId: p.companyId })));
+      if (users.length > 0)
+        throw conflict(
+          PROMPT_MESSAGES.inUse,
+          users.map((p) => ({ patternId: p.id, name: p.name, companyId: p.companyId })),
+        );
       await repo.markDeleted(tx, id);
-      emit({ type: 'prompt.deleted', companyId: null, actor: actorOf(identity), data: { id, before: toPromptState(row), after: null } });
+      emit({
+        type: 'prompt.deleted',
+        companyId: null,
+        actor: actorOf(identity),
+        data: { id, before: toPromptState(row), after: null },
+      });
     });
     return { message: PROMPT_MESSAGES.deleted };
   }
@@ -185,4 +235,3 @@ export class PromptService {
     if (lost.length > 0) throw conflict(PROMPT_MESSAGES.inUse, lost);
   }
 }
-

@@ -7,7 +7,13 @@ import {
   type ProviderState,
   type UpdateAiProviderBody,
 } from '@earshot/contracts';
-import { outboundPolicy, UnknownProviderError, type OutboundPolicy, type ProviderEndpoint, type ProviderKeySource } from '@earshot/ai';
+import {
+  outboundPolicy,
+  UnknownProviderError,
+  type OutboundPolicy,
+  type ProviderEndpoint,
+  type ProviderKeySource,
+} from '@earshot/ai';
 import { actorOf, conflict, notFound, SecretBox, type Identity, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import type { NewProviderRow, ProviderRow } from '../db/schema';
@@ -20,7 +26,13 @@ export function toProviderState(row: ProviderRow): ProviderState {
 }
 
 export function toProviderDto(row: ProviderRow): AiProviderDto {
-  return { _id: row.id, ...toProviderState(row), hasApiKey: row.apiKeySealed !== null, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  return {
+    _id: row.id,
+    ...toProviderState(row),
+    hasApiKey: row.apiKeySealed !== null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 /** Base URLs are kept without a trailing slash: the SDK appends `/models`, `/chat/completions`. */
@@ -39,18 +51,29 @@ export class ProviderService implements ProviderKeySource {
   private readonly box: SecretBox;
   private readonly policy: OutboundPolicy;
 
-  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly tester: ConnectionTester) {
+  constructor(
+    private readonly ctx: ServiceContext<PromptConfig>,
+    private readonly tester: ConnectionTester,
+  ) {
     this.box = keyBox(ctx.config);
     this.policy = outboundPolicy(ctx.config);
   }
 
   private keyColumns(apiKey: string | null): Pick<NewProviderRow, 'apiKeySealed' | 'apiKeyLast4'> {
-    return apiKey === null ? { apiKeySealed: null, apiKeyLast4: null } : { apiKeySealed: this.box.seal(apiKey), apiKeyLast4: apiKey.slice(-4) };
+    return apiKey === null
+      ? { apiKeySealed: null, apiKeyLast4: null }
+      : { apiKeySealed: this.box.seal(apiKey), apiKeyLast4: apiKey.slice(-4) };
   }
 
   async list(query: { page: number; pageSize: number; search?: string }) {
     const { rows, total } = await repo.listProviders(this.ctx.db, query.search, query.page, query.pageSize);
-    return { items: rows.map(toProviderDto), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+    return {
+      items: rows.map(toProviderDto),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+      totalPages: Math.ceil(total / query.pageSize),
+    };
   }
 
   dropdown() {
@@ -91,8 +114,19 @@ export class ProviderService implements ProviderKeySource {
     const baseUrl = normaliseUrl(body.baseUrl);
     await assertBaseUrlAllowed(baseUrl, this.policy);
     const row = await this.ctx.transact(async (tx, emit) => {
-      const created = await repo.insertProvider(tx, { name: body.name, kind: body.kind, baseUrl, enabled: body.enabled, ...this.keyColumns(body.apiKey ?? null) });
-      emit({ type: 'ai_provider.created', companyId: null, actor: actorOf(identity), data: { id: created.id, before: null, after: toProviderState(created) } });
+      const created = await repo.insertProvider(tx, {
+        name: body.name,
+        kind: body.kind,
+        baseUrl,
+        enabled: body.enabled,
+        ...this.keyColumns(body.apiKey ?? null),
+      });
+      emit({
+        type: 'ai_provider.created',
+        companyId: null,
+        actor: actorOf(identity),
+        data: { id: created.id, before: null, after: toProviderState(created) },
+      });
       return created;
     });
     return toProviderDto(row);
@@ -105,12 +139,21 @@ export class ProviderService implements ProviderKeySource {
       const before = await repo.findProviderForUpdate(tx, id);
       if (!before) throw notFound('Provider');
       const { apiKey, ...fields } = body;
-      const after = await repo.updateProvider(tx, id, { ...fields, baseUrl, ...(apiKey === undefined ? {} : this.keyColumns(apiKey)) });
+      const after = await repo.updateProvider(tx, id, {
+        ...fields,
+        baseUrl,
+        ...(apiKey === undefined ? {} : this.keyColumns(apiKey)),
+      });
       const [was, now] = [toProviderState(before), toProviderState(after)];
       // A replaced key may keep its last four characters: the event still tells that the provider
       // changed, so consumers stop using the key they fetched (never the key itself, nor its sealed form).
       if (JSON.stringify(was) !== JSON.stringify(now) || before.apiKeySealed !== after.apiKeySealed) {
-        emit({ type: 'ai_provider.updated', companyId: null, actor: actorOf(identity), data: { id, before: was, after: now } });
+        emit({
+          type: 'ai_provider.updated',
+          companyId: null,
+          actor: actorOf(identity),
+          data: { id, before: was, after: now },
+        });
       }
       return toProviderDto(after);
     });
@@ -122,7 +165,12 @@ export class ProviderService implements ProviderKeySource {
       if (!row) throw notFound('Provider');
       if ((await repo.countModelsOf(tx, id)) > 0) throw conflict(AI_CONFIG_MESSAGES.providerInUse);
       await repo.deleteProvider(tx, id);
-      emit({ type: 'ai_provider.deleted', companyId: null, actor: actorOf(identity), data: { id, before: toProviderState(row), after: null } });
+      emit({
+        type: 'ai_provider.deleted',
+        companyId: null,
+        actor: actorOf(identity),
+        data: { id, before: toProviderState(row), after: null },
+      });
     });
     return { message: 'Provider deleted' };
   }

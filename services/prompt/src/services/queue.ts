@@ -15,7 +15,10 @@ export class AnalysisQueue {
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly work: (run: RunRow) => Promise<void>) {}
+  constructor(
+    private readonly ctx: ServiceContext<PromptConfig>,
+    private readonly work: (run: RunRow) => Promise<void>,
+  ) {}
 
   /** Fails what a stopped process left running (with its event), then starts taking runs. */
   async start(): Promise<void> {
@@ -31,9 +34,11 @@ export class AnalysisQueue {
   /** Starts taking runs, up to the concurrency (a loop ends when nothing is left to take). */
   nudge(): void {
     while (!this.stopped && this.loops.size < this.ctx.config.ANALYSIS_CONCURRENCY) {
-      const loop: Promise<void> = this.drain().catch((error: unknown) => {
-        this.ctx.logger.error({ err: error }, 'analysis queue failed to take a run');
-      }).finally(() => this.loops.delete(loop));
+      const loop: Promise<void> = this.drain()
+        .catch((error: unknown) => {
+          this.ctx.logger.error({ err: error }, 'analysis queue failed to take a run');
+        })
+        .finally(() => this.loops.delete(loop));
       this.loops.add(loop);
     }
   }

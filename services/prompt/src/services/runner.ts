@@ -51,7 +51,11 @@ export function partBudget(contextTokens: number, fixedChars: number): number {
 
 /** Works one claimed run to its end: completed with a valid result, or failed with a reason. */
 export class AnalysisRunner {
-  constructor(private readonly ctx: ServiceContext<PromptConfig>, private readonly providers: ProviderService, private readonly credits: CreditGate) {}
+  constructor(
+    private readonly ctx: ServiceContext<PromptConfig>,
+    private readonly providers: ProviderService,
+    private readonly credits: CreditGate,
+  ) {}
 
   /**
    * A run made by a pattern on its own (a transcript completed, a client linked) was never asked
@@ -81,7 +85,11 @@ export class AnalysisRunner {
       modelId = chat.id;
       await this.mayRun(run, chat.id);
       model = chat.label;
-      const client = providerClient(await this.providers.endpoint(chat.providerId), outboundPolicy(this.ctx.config), this.ctx.config.AI_TIMEOUT_MS);
+      const client = providerClient(
+        await this.providers.endpoint(chat.providerId),
+        outboundPolicy(this.ctx.config),
+        this.ctx.config.AI_TIMEOUT_MS,
+      );
       outcome = { answer: await this.analyse(run, chat, client, usage) };
     } catch (error) {
       if (error instanceof AnalysisFailure) {
@@ -96,7 +104,12 @@ export class AnalysisRunner {
     await this.finish(run, { model, modelId }, usage, Date.now() - started, outcome);
   }
 
-  private async analyse(run: RunRow, chat: { id: string; name: string; label: string; contextSize: number | null }, client: OpenAI, usage: AnalysisUsage): Promise<Answer> {
+  private async analyse(
+    run: RunRow,
+    chat: { id: string; name: string; label: string; contextSize: number | null },
+    client: OpenAI,
+    usage: AnalysisUsage,
+  ): Promise<Answer> {
     const { db } = this.ctx;
     const [version, file, segments, language] = await Promise.all([
       findVersion(db, run.promptId, run.promptVersion),
@@ -105,7 +118,8 @@ export class AnalysisRunner {
       openedSegments(db, encryptionOf(this.ctx), run),
       transcriptsRepo.companyLanguage(db, run.companyId),
     ]);
-    if (!version || !file) throw new AnalysisFailure('The prompt version or the transcript of this run no longer exists');
+    if (!version || !file)
+      throw new AnalysisFailure('The prompt version or the transcript of this run no longer exists');
     if (segments.length === 0) throw new AnalysisFailure(ANALYSIS_MESSAGES.noTranscriptText);
     const facts: RecordingFacts = {
       fileName: file.fileName,
@@ -117,33 +131,67 @@ export class AnalysisRunner {
     };
     const shape = answerShapeFor(run.promptId, version.expectedFormat);
     const asker = new StructuredAsker(client, chat, shape, usage);
-    const budget = partBudget(chat.contextSize ?? this.ctx.config.ANALYSIS_CONTEXT_TOKENS, fillPrompt(version.prompt, '', facts).length + 2_000);
+    const budget = partBudget(
+      chat.contextSize ?? this.ctx.config.ANALYSIS_CONTEXT_TOKENS,
+      fillPrompt(version.prompt, '', facts).length + 2_000,
+    );
     const parts = splitLines(segments, budget);
     // A transcript that fits at once gets its model and progress with its end state (one write less).
     if (parts.length === 1) return shape.toAnswer(await asker.ask(fillPrompt(version.prompt, parts[0]!, facts)));
-    await runsRepo.updateRun(db, run.id, { model: chat.label, modelId: chat.id, progress: { done: 0, total: parts.length } });
+    await runsRepo.updateRun(db, run.id, {
+      model: chat.label,
+      modelId: chat.id,
+      progress: { done: 0, total: parts.length },
+    });
     const partials: unknown[] = [];
     for (const [i, part] of parts.entries()) {
       const header = `(Part ${i + 1} of ${parts.length} of the transcript; the other parts are analysed separately.)\n`;
       partials.push(await asker.ask(fillPrompt(version.prompt, header + part, facts)));
-      if (i + 1 < parts.length) await runsRepo.updateRun(db, run.id, { progress: { done: i + 1, total: parts.length } });
+      if (i + 1 < parts.length)
+        await runsRepo.updateRun(db, run.id, { progress: { done: i + 1, total: parts.length } });
     }
     const results = partials.map((p, i) => `Part ${i + 1}: ${JSON.stringify(p)}`).join('\n');
-    const combined = `(The transcript was too long to read at once: it was analysed in ${parts.length} parts, in order. `
-      + `Their results follow. Combine them into one answer for the whole recording, in the same format.)\n${results}`;
+    const combined =
+      `(The transcript was too long to read at once: it was analysed in ${parts.length} parts, in order. ` +
+      `Their results follow. Combine them into one answer for the whole recording, in the same format.)\n${results}`;
     return shape.toAnswer(await asker.ask(fillPrompt(version.prompt, combined, facts)));
   }
 
   /** The run's end state and its events (an Action items run's proposals after its completion), in one transaction. */
-  private async finish(run: RunRow, used: { model: string | null; modelId: string | null }, usage: AnalysisUsage, durationMs: number, outcome: { answer: Answer } | { error: string; code: string | null }): Promise<void> {
-    const ended = 'answer' in outcome
-      ? { status: 'completed' as const, result: outcome.answer.result, actionItems: outcome.answer.actionItems, error: null, errorCode: null }
-      : { status: 'failed' as const, result: null, actionItems: null, error: outcome.error.slice(0, ERROR_MAX), errorCode: outcome.code };
+  private async finish(
+    run: RunRow,
+    used: { model: string | null; modelId: string | null },
+    usage: AnalysisUsage,
+    durationMs: number,
+    outcome: { answer: Answer } | { error: string; code: string | null },
+  ): Promise<void> {
+    const ended =
+      'answer' in outcome
+        ? {
+            status: 'completed' as const,
+            result: outcome.answer.result,
+            actionItems: outcome.answer.actionItems,
+            error: null,
+            errorCode: null,
+          }
+        : {
+            status: 'failed' as const,
+            result: null,
+            actionItems: null,
+            error: outcome.error.slice(0, ERROR_MAX),
+            errorCode: outcome.code,
+          };
     await this.ctx.transact(async (tx, emit) => {
       // A run deleted while it ran stays deleted, but its event is still sent: the tokens were used.
       const row = await runsRepo.finishRun(tx, run.id, { ...ended, ...used, usage, durationMs });
       emit(outcomeEvent(row ?? { ...run, ...ended, ...used, usage, durationMs }));
-      if (row && ended.actionItems) emit({ type: 'analysis.action_items_proposed', companyId: row.companyId, actor: { type: 'system', id: null }, data: { runId: row.id, fileId: row.fileId, items: ended.actionItems } });
+      if (row && ended.actionItems)
+        emit({
+          type: 'analysis.action_items_proposed',
+          companyId: row.companyId,
+          actor: { type: 'system', id: null },
+          data: { runId: row.id, fileId: row.fileId, items: ended.actionItems },
+        });
     });
   }
 }

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { doublePrecision, date, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  date,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { ActionItem, TaskStatus } from '@earshot/contracts';
 
 export const tasksSchema = pgSchema('tasks');
@@ -19,8 +29,12 @@ export const tasks = tasksSchema.table('tasks', {
   linkFileId: uuid('link_file_id'),
   linkSeconds: doublePrecision('link_seconds'),
   createdBy: uuid('created_by').notNull(),
-  createdAt: ts('created_at').notNull().default(sql`clock_timestamp()`),
-  updatedAt: ts('updated_at').notNull().default(sql`clock_timestamp()`),
+  createdAt: ts('created_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
   runId: uuid('run_id'),
   runItem: integer('run_item'),
 });
@@ -67,9 +81,13 @@ export const feeds = tasksSchema.table('feeds', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-export const reminders = tasksSchema.table('reminders', {
-  taskId: uuid('task_id').notNull(),
-  dueDate: date('due_date', { mode: 'string' }).notNull(),
-  companyId: uuid('company_id').notNull(),
-  sentAt: ts('sent_at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.taskId, t.dueDate] })]);
+export const reminders = tasksSchema.table(
+  'reminders',
+  {
+    taskId: uuid('task_id').notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    companyId: uuid('company_id').notNull(),
+    sentAt: ts('sent_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.dueDate] })],
+);

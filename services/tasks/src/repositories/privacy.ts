@@ -6,7 +6,12 @@ type Person = { userId: string } | { clientId: string };
 
 /** The tasks about a person in their company: a user's (made or given to them), or those linked to a client. */
 const about = (companyId: string, person: Person) =>
-  and(eq(tasks.companyId, companyId), 'userId' in person ? or(eq(tasks.createdBy, person.userId), eq(tasks.assigneeId, person.userId)) : eq(tasks.clientId, person.clientId));
+  and(
+    eq(tasks.companyId, companyId),
+    'userId' in person
+      ? or(eq(tasks.createdBy, person.userId), eq(tasks.assigneeId, person.userId))
+      : eq(tasks.clientId, person.clientId),
+  );
 
 export async function tasksOfPerson(db: Db, companyId: string, person: Person): Promise<TaskRow[]> {
   return db.select().from(tasks).where(about(companyId, person)).orderBy(asc(tasks.createdAt));
@@ -19,5 +24,8 @@ export async function lockTasksOfPerson(tx: Db, companyId: string, person: Perso
 
 /** The copies of a user's recordings (the calendar's) kept under their company without them as uploader. */
 export async function forgetUploader(tx: Db, companyId: string, userId: string): Promise<void> {
-  await tx.update(recordings).set({ uploadedBy: null }).where(and(eq(recordings.companyId, companyId), eq(recordings.uploadedBy, userId)));
+  await tx
+    .update(recordings)
+    .set({ uploadedBy: null })
+    .where(and(eq(recordings.companyId, companyId), eq(recordings.uploadedBy, userId)));
 }

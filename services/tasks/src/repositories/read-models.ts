@@ -5,10 +5,13 @@ import { clients, feeds, members, recordings, type MemberRow, type RecordingRow 
 // ---------------------------------------------------------------- members (auth's user events)
 
 export async function upsertMember(tx: Db, row: MemberRow): Promise<void> {
-  await tx.insert(members).values(row).onConflictDoUpdate({
-    target: members.id,
-    set: { companyId: row.companyId, firstName: row.firstName, lastName: row.lastName, status: row.status },
-  });
+  await tx
+    .insert(members)
+    .values(row)
+    .onConflictDoUpdate({
+      target: members.id,
+      set: { companyId: row.companyId, firstName: row.firstName, lastName: row.lastName, status: row.status },
+    });
 }
 
 export async function removeMember(tx: Db, id: string): Promise<void> {
@@ -17,29 +20,50 @@ export async function removeMember(tx: Db, id: string): Promise<void> {
 
 /** Someone of the company who is not disabled: who a task may be given to. */
 export async function isCurrentMember(db: Db, id: string, companyId: string): Promise<boolean> {
-  const [row] = await db.select({ id: members.id }).from(members)
-    .where(and(eq(members.id, id), eq(members.companyId, companyId), or(sql`${members.status} is null`, ne(members.status, 'disabled'))));
+  const [row] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(
+      and(
+        eq(members.id, id),
+        eq(members.companyId, companyId),
+        or(sql`${members.status} is null`, ne(members.status, 'disabled')),
+      ),
+    );
   return row !== undefined;
 }
 
 /** The company's current members (an owner: only that person), by name: the assignee picker. */
 export async function currentMembers(db: Db, companyId: string, ownerId: string | null): Promise<MemberRow[]> {
-  return db.select().from(members)
-    .where(and(eq(members.companyId, companyId), or(sql`${members.status} is null`, ne(members.status, 'disabled')), ownerId === null ? undefined : eq(members.id, ownerId)))
+  return db
+    .select()
+    .from(members)
+    .where(
+      and(
+        eq(members.companyId, companyId),
+        or(sql`${members.status} is null`, ne(members.status, 'disabled')),
+        ownerId === null ? undefined : eq(members.id, ownerId),
+      ),
+    )
     .orderBy(asc(members.firstName), asc(members.lastName), asc(members.id));
 }
 
 /** Current members of the company whose full name or first name is `name` (case and spacing aside). */
 export async function membersNamed(db: Db, companyId: string, name: string): Promise<string[]> {
   const wanted = name.trim().replace(/\s+/g, ' ').toLowerCase();
-  const rows = await db.select({ id: members.id }).from(members).where(and(
-    eq(members.companyId, companyId),
-    or(sql`${members.status} is null`, ne(members.status, 'disabled')),
-    or(
-      sql`lower(regexp_replace(trim(${members.firstName} || ' ' || ${members.lastName}), '\\s+', ' ', 'g')) = ${wanted}`,
-      sql`lower(trim(${members.firstName})) = ${wanted}`,
-    ),
-  ));
+  const rows = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(
+      and(
+        eq(members.companyId, companyId),
+        or(sql`${members.status} is null`, ne(members.status, 'disabled')),
+        or(
+          sql`lower(regexp_replace(trim(${members.firstName} || ' ' || ${members.lastName}), '\\s+', ' ', 'g')) = ${wanted}`,
+          sql`lower(trim(${members.firstName})) = ${wanted}`,
+        ),
+      ),
+    );
   return rows.map((r) => r.id);
 }
 
@@ -54,7 +78,10 @@ export async function removeClient(tx: Db, id: string): Promise<void> {
 }
 
 export async function isClientOf(db: Db, id: string, companyId: string): Promise<boolean> {
-  const [row] = await db.select({ id: clients.id }).from(clients).where(and(eq(clients.id, id), eq(clients.companyId, companyId)));
+  const [row] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.id, id), eq(clients.companyId, companyId)));
   return row !== undefined;
 }
 
@@ -73,18 +100,32 @@ export async function linkRecordingClient(tx: Db, fileId: string, clientId: stri
 }
 
 export async function findRecording(db: Db, fileId: string, companyId: string): Promise<RecordingRow | undefined> {
-  const [row] = await db.select().from(recordings).where(and(eq(recordings.fileId, fileId), eq(recordings.companyId, companyId)));
+  const [row] = await db
+    .select()
+    .from(recordings)
+    .where(and(eq(recordings.fileId, fileId), eq(recordings.companyId, companyId)));
   return row;
 }
 
 /** Recordings uploaded in [from, to) (null company: every company's; an owner: only theirs). */
-export async function recordingsBetween(db: Db, companyId: string | null, ownerId: string | null, from: Date, to: Date): Promise<RecordingRow[]> {
-  return db.select().from(recordings)
-    .where(and(
-      companyId === null ? undefined : eq(recordings.companyId, companyId),
-      ownerId === null ? undefined : eq(recordings.uploadedBy, ownerId),
-      gte(recordings.uploadedAt, from), lt(recordings.uploadedAt, to),
-    ))
+export async function recordingsBetween(
+  db: Db,
+  companyId: string | null,
+  ownerId: string | null,
+  from: Date,
+  to: Date,
+): Promise<RecordingRow[]> {
+  return db
+    .select()
+    .from(recordings)
+    .where(
+      and(
+        companyId === null ? undefined : eq(recordings.companyId, companyId),
+        ownerId === null ? undefined : eq(recordings.uploadedBy, ownerId),
+        gte(recordings.uploadedAt, from),
+        lt(recordings.uploadedAt, to),
+      ),
+    )
     .orderBy(asc(recordings.uploadedAt), asc(recordings.fileId));
 }
 
@@ -92,7 +133,10 @@ export async function recordingsBetween(db: Db, companyId: string | null, ownerI
 
 /** The person's feed secret (its hash), replacing the one before. */
 export async function replaceFeed(tx: Db, userId: string, companyId: string | null, tokenHash: string): Promise<void> {
-  await tx.insert(feeds).values({ userId, companyId, tokenHash }).onConflictDoUpdate({ target: feeds.userId, set: { companyId, tokenHash, createdAt: new Date() } });
+  await tx
+    .insert(feeds)
+    .values({ userId, companyId, tokenHash })
+    .onConflictDoUpdate({ target: feeds.userId, set: { companyId, tokenHash, createdAt: new Date() } });
 }
 
 export async function feedOwner(db: Db, tokenHash: string): Promise<string | undefined> {

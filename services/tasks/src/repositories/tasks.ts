@@ -12,19 +12,27 @@ export interface TaskScope {
   ownerId: string | null;
 }
 
-const visible = (scope: TaskScope) => and(
-  scope.companyId === null ? undefined : eq(tasks.companyId, scope.companyId),
-  scope.ownerId === null ? undefined : or(eq(tasks.createdBy, scope.ownerId), eq(tasks.assigneeId, scope.ownerId)),
-);
+const visible = (scope: TaskScope) =>
+  and(
+    scope.companyId === null ? undefined : eq(tasks.companyId, scope.companyId),
+    scope.ownerId === null ? undefined : or(eq(tasks.createdBy, scope.ownerId), eq(tasks.assigneeId, scope.ownerId)),
+  );
 
 export async function findTask(db: Db, id: string, scope: TaskScope): Promise<TaskRow | undefined> {
-  const [row] = await db.select().from(tasks).where(and(eq(tasks.id, id), visible(scope)));
+  const [row] = await db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, id), visible(scope)));
   return row;
 }
 
 /** The task locked until the transaction ends: two edits of one task apply one after the other. */
 export async function lockTask(tx: Db, id: string, scope: TaskScope): Promise<TaskRow | undefined> {
-  const [row] = await tx.select().from(tasks).where(and(eq(tasks.id, id), visible(scope))).for('update');
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, id), visible(scope)))
+    .for('update');
   return row;
 }
 
@@ -34,7 +42,11 @@ export async function insertTask(tx: Db, values: NewTaskRow): Promise<TaskRow> {
 }
 
 export async function updateTask(tx: Db, id: string, patch: Partial<NewTaskRow>): Promise<TaskRow> {
-  const [row] = await tx.update(tasks).set({ ...patch, updatedAt: sql`clock_timestamp()` }).where(eq(tasks.id, id)).returning();
+  const [row] = await tx
+    .update(tasks)
+    .set({ ...patch, updatedAt: sql`clock_timestamp()` })
+    .where(eq(tasks.id, id))
+    .returning();
   return row!;
 }
 
@@ -44,7 +56,10 @@ export async function deleteTask(tx: Db, id: string): Promise<void> {
 
 /** The tasks made from a run's items, by item. */
 export async function tasksOfRun(tx: Db, runId: string, items: number[]): Promise<Map<number, TaskRow>> {
-  const rows = await tx.select().from(tasks).where(and(eq(tasks.runId, runId), inArray(tasks.runItem, items)));
+  const rows = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.runId, runId), inArray(tasks.runItem, items)));
   return new Map(rows.map((row) => [row.runItem!, row]));
 }
 
@@ -61,7 +76,10 @@ const SORTS: Record<TaskSort, { key: SQL; cast: (value: string) => SQL }> = {
   dueDate: { key: sql`coalesce(${tasks.dueDate}, date '9999-12-31')`, cast: (v) => sql`${v}::date` },
   createdAt: { key: sql`${tasks.createdAt}`, cast: (v) => sql`${v}::timestamptz` },
   title: { key: sql`lower(${tasks.title})`, cast: (v) => sql`${v}::text` },
-  status: { key: sql`array_position(array['todo', 'in_progress', 'done'], ${tasks.status})`, cast: (v) => sql`${v}::integer` },
+  status: {
+    key: sql`array_position(array['todo', 'in_progress', 'done'], ${tasks.status})`,
+    cast: (v) => sql`${v}::integer`,
+  },
 };
 
 export interface TaskFilter {
@@ -108,7 +126,9 @@ export async function listTasks(db: Db, filter: TaskFilter, page: Keyset): Promi
       : sql`(${key}, ${tasks.id}) < (${cast(page.after.value)}, ${page.after.id}::uuid)`
     : undefined;
   const direction = page.order === 'asc' ? sql`asc` : sql`desc`;
-  const rows = await db.select({ row: tasks, key: sql<string>`(${key})::text` }).from(tasks)
+  const rows = await db
+    .select({ row: tasks, key: sql<string>`(${key})::text` })
+    .from(tasks)
     .where(and(filterOf(filter), after))
     .orderBy(sql`${key} ${direction}`, sql`${tasks.id} ${direction}`)
     .limit(page.limit);
@@ -117,13 +137,19 @@ export async function listTasks(db: Db, filter: TaskFilter, page: Keyset): Promi
 
 /** Tasks due within days (inclusive), for the calendar. */
 export async function tasksDueBetween(db: Db, scope: TaskScope, from: string, to: string): Promise<TaskRow[]> {
-  return db.select().from(tasks)
+  return db
+    .select()
+    .from(tasks)
     .where(and(visible(scope), gte(tasks.dueDate, from), lte(tasks.dueDate, to)))
     .orderBy(asc(tasks.dueDate), asc(tasks.id));
 }
 
 /** A person's tasks with a due date (their iCalendar feed), newest due date first. */
 export async function tasksOfAssignee(db: Db, userId: string, limit: number): Promise<TaskRow[]> {
-  return db.select().from(tasks).where(and(eq(tasks.assigneeId, userId), isNotNull(tasks.dueDate)))
-    .orderBy(sql`${tasks.dueDate} desc`, asc(tasks.id)).limit(limit);
+  return db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.assigneeId, userId), isNotNull(tasks.dueDate)))
+    .orderBy(sql`${tasks.dueDate} desc`, asc(tasks.id))
+    .limit(limit);
 }

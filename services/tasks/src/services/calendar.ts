@@ -30,8 +30,19 @@ export class CalendarService {
       repo.tasksDueBetween(this.ctx.db, { companyId, ownerId }, query.from, query.to),
     ]);
     return {
-      recordings: recordings.map((r) => ({ fileId: r.fileId, originalName: r.originalName, date: r.uploadedAt.toISOString() })),
-      tasks: tasks.map((t) => ({ _id: t.id, title: t.title, due: t.dueDate!, status: t.status, assigneeId: t.assigneeId, createdBy: t.createdBy })),
+      recordings: recordings.map((r) => ({
+        fileId: r.fileId,
+        originalName: r.originalName,
+        date: r.uploadedAt.toISOString(),
+      })),
+      tasks: tasks.map((t) => ({
+        _id: t.id,
+        title: t.title,
+        due: t.dueDate!,
+        status: t.status,
+        assigneeId: t.assigneeId,
+        createdBy: t.createdBy,
+      })),
     };
   }
 

@@ -8,7 +8,8 @@ export type Cursor = z.infer<typeof Cursor>;
 
 const INVALID = 'not a cursor of this list (ask again without it)';
 
-export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+export const encodeCursor = (cursor: Cursor): string =>
+  Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
 /** Reads a cursor; one that is malformed, or was made for another sort or order, is a 400 naming it. */
 export function decodeCursor(text: string, sort: Cursor['s'], order: Cursor['o']): Cursor {
@@ -28,9 +29,13 @@ export function decodeCursor(text: string, sort: Cursor['s'], order: Cursor['o']
 /** The key must cast to its sort's type in SQL: checked here, so a forged one is a 400, not a 500. */
 function validKey({ s, v }: Cursor): boolean {
   switch (s) {
-    case 'dueDate': return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
-    case 'createdAt': return !Number.isNaN(Date.parse(v));
-    case 'status': return /^[1-3]$/.test(v);
-    default: return !v.includes('\u0000');
+    case 'dueDate':
+      return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
+    case 'createdAt':
+      return !Number.isNaN(Date.parse(v));
+    case 'status':
+      return /^[1-3]$/.test(v);
+    default:
+      return !v.includes('\u0000');
   }
 }

@@ -21,7 +21,13 @@ async function applyUser(tx: Db, event: UserEvent): Promise<void> {
   }
   const before = event.data.before;
   if (before?.companyId !== after.companyId || after.status === 'disabled') await models.removeFeed(tx, id);
-  await models.upsertMember(tx, { id, companyId: after.companyId, firstName: after.firstName, lastName: after.lastName, status: after.status ?? null });
+  await models.upsertMember(tx, {
+    id,
+    companyId: after.companyId,
+    firstName: after.firstName,
+    lastName: after.lastName,
+    status: after.status ?? null,
+  });
 }
 
 /** A recording deleted leaves the calendar, and its action items are no longer offered (tasks already made stay). */
@@ -35,24 +41,37 @@ async function removeRecording(tx: Db, fileId: string): Promise<void> {
 export function subscriptions(): HandlerSpec[] {
   return [
     // Per person and per client, the newest event wins: a late update cannot bring back a deleted one.
-    ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) => on(type, (event, tx) => applyUser(tx, event), { entity: (event) => event.data.id })),
-    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) => on(type, async (event, tx) => {
-      const { id, after } = event.data;
-      if (!isId(id) || !isId(event.companyId)) return;
-      await (after ? models.upsertClient(tx, id, event.companyId) : models.removeClient(tx, id));
-    }, { entity: (event) => event.data.id })),
+    ...(['user.created', 'user.updated', 'user.deleted'] as const).map((type) =>
+      on(type, (event, tx) => applyUser(tx, event), { entity: (event) => event.data.id }),
+    ),
+    ...(['client.created', 'client.updated', 'client.deleted'] as const).map((type) =>
+      on(
+        type,
+        async (event, tx) => {
+          const { id, after } = event.data;
+          if (!isId(id) || !isId(event.companyId)) return;
+          await (after ? models.upsertClient(tx, id, event.companyId) : models.removeClient(tx, id));
+        },
+        { entity: (event) => event.data.id },
+      ),
+    ),
     // A recording's day is when it was uploaded: no event carries when it was recorded.
     on('file.uploaded', async (event, tx) => {
       const { id, originalName, clientId, uploadedBy } = event.data;
       if (!isId(id) || !isId(event.companyId)) return;
       await models.upsertRecording(tx, {
-        fileId: id, companyId: event.companyId, originalName, uploadedAt: new Date(event.occurredAt),
-        clientId: isId(clientId) ? clientId : null, uploadedBy: isId(uploadedBy) ? uploadedBy : null,
+        fileId: id,
+        companyId: event.companyId,
+        originalName,
+        uploadedAt: new Date(event.occurredAt),
+        clientId: isId(clientId) ? clientId : null,
+        uploadedBy: isId(uploadedBy) ? uploadedBy : null,
       });
     }),
     on('transcript.client_linked', async (event, tx) => {
       const { fileId, after } = event.data;
-      if (isId(fileId)) await models.linkRecordingClient(tx, fileId, after.clientId && isId(after.clientId) ? after.clientId : null);
+      if (isId(fileId))
+        await models.linkRecordingClient(tx, fileId, after.clientId && isId(after.clientId) ? after.clientId : null);
     }),
     on('file.deleted', async (event, tx) => removeRecording(tx, event.data.id)),
     on('transcript.deleted', async (event, tx) => removeRecording(tx, event.data.fileId)),

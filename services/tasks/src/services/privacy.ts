@@ -15,11 +15,16 @@ export const ERASED_CREATOR = '00000000-0000-0000-0000-000000000000';
  * The tasks service's part of a person's export (issue 25), in their company: the tasks a user
  * made or was given, or the tasks linked to a client contact.
  */
-export const tasksExportPart = (storage: ObjectStorage) => onExportRequested('tasks', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
-  if (!companyId || !isId(subject.id)) return { data: { tasks: [] }, counts: { tasks: 0 } };
-  const rows = await tasksOfPerson(tx, companyId, subject.kind === 'user' ? { userId: subject.id } : { clientId: subject.id });
-  return { data: { tasks: rows.map(toTaskDto) }, counts: { tasks: rows.length } };
-});
+export const tasksExportPart = (storage: ObjectStorage) =>
+  onExportRequested('tasks', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
+    if (!companyId || !isId(subject.id)) return { data: { tasks: [] }, counts: { tasks: 0 } };
+    const rows = await tasksOfPerson(
+      tx,
+      companyId,
+      subject.kind === 'user' ? { userId: subject.id } : { clientId: subject.id },
+    );
+    return { data: { tasks: rows.map(toTaskDto) }, counts: { tasks: rows.length } };
+  });
 
 /**
  * The tasks service's part of erasing a person (issue 25), in their company. Tasks are the
@@ -28,26 +33,36 @@ export const tasksExportPart = (storage: ObjectStorage) => onExportRequested('ta
  * each change is a task.updated like any edit. A user's calendar feed ends, and with recordings
  * kept the calendar's copies of their recordings no longer name them.
  */
-export const tasksErasePart = onEraseRequested('tasks', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
-  if (!companyId || !isId(subject.id)) return {};
-  const userId = subject.kind === 'user' ? subject.id : null;
-  const rows = await lockTasksOfPerson(tx, companyId, userId ? { userId } : { clientId: subject.id });
-  let unassigned = 0;
-  let creatorAnonymised = 0;
-  for (const before of rows) {
-    const patch = !userId ? { clientId: null } : {
-      ...(before.assigneeId === userId ? { assigneeId: null } : {}),
-      ...(before.createdBy === userId ? { createdBy: ERASED_CREATOR } : {}),
-    };
-    const after = await updateTask(tx, before.id, patch);
-    emit({ type: 'task.updated', companyId, actor, data: { id: after.id, before: toTaskState(before), after: toTaskState(after) } });
-    if (before.assigneeId === userId) unassigned += 1;
-    if (before.createdBy === userId) creatorAnonymised += 1;
-  }
-  if (userId) {
-    await removeFeed(tx, userId);
-    if (recordings === 'keep') await forgetUploader(tx, companyId, userId);
-    return { unassigned, creatorAnonymised };
-  }
-  return { clientUnlinked: rows.length };
-});
+export const tasksErasePart = onEraseRequested(
+  'tasks',
+  async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+    if (!companyId || !isId(subject.id)) return {};
+    const userId = subject.kind === 'user' ? subject.id : null;
+    const rows = await lockTasksOfPerson(tx, companyId, userId ? { userId } : { clientId: subject.id });
+    let unassigned = 0;
+    let creatorAnonymised = 0;
+    for (const before of rows) {
+      const patch = !userId
+        ? { clientId: null }
+        : {
+            ...(before.assigneeId === userId ? { assigneeId: null } : {}),
+            ...(before.createdBy === userId ? { createdBy: ERASED_CREATOR } : {}),
+          };
+      const after = await updateTask(tx, before.id, patch);
+      emit({
+        type: 'task.updated',
+        companyId,
+        actor,
+        data: { id: after.id, before: toTaskState(before), after: toTaskState(after) },
+      });
+      if (before.assigneeId === userId) unassigned += 1;
+      if (before.createdBy === userId) creatorAnonymised += 1;
+    }
+    if (userId) {
+      await removeFeed(tx, userId);
+      if (recordings === 'keep') await forgetUploader(tx, companyId, userId);
+      return { unassigned, creatorAnonymised };
+    }
+    return { clientUnlinked: rows.length };
+  },
+);

@@ -23,7 +23,12 @@ export class ReminderJob {
     return this.ctx.transact(async (tx, emit) => {
       const due = await claimDueReminders(tx, day);
       for (const task of due) {
-        emit({ type: 'task.fell_due', companyId: task.companyId, actor: SYSTEM_ACTOR, data: { id: task.id, title: task.title, assigneeId: task.assigneeId, dueDate: task.dueDate } });
+        emit({
+          type: 'task.fell_due',
+          companyId: task.companyId,
+          actor: SYSTEM_ACTOR,
+          data: { id: task.id, title: task.title, assigneeId: task.assigneeId, dueDate: task.dueDate },
+        });
       }
       return due.length;
     });

@@ -9,7 +9,17 @@ import {
   type TaskState,
   type TaskUpdateBody,
 } from '@earshot/contracts';
-import { actorOf, companyScope, forbidden, HttpError, notFound, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  companyScope,
+  forbidden,
+  HttpError,
+  notFound,
+  type Db,
+  type Emit,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { TasksConfig } from '../config';
 import type { NewTaskRow, ProposalRow, TaskRow } from '../db/schema';
 import { lockProposals } from '../repositories/proposals';
@@ -41,13 +51,18 @@ export function toTaskState(row: TaskRow): TaskState {
 }
 
 /** A UTC day as YYYY-MM-DD, `days` after `now`'s. */
-export const utcDay = (now: Date, days = 0): string => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
+export const utcDay = (now: Date, days = 0): string =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
 
-const NO_COMPANY = 'The platform administrator belongs to no company: a task is made by a member of its company, or from a run of its company';
+const NO_COMPANY =
+  'The platform administrator belongs to no company: a task is made by a member of its company, or from a run of its company';
 
 /** Whether the caller may change or delete a task (they already see it): its assignee, its creator, an administrator. */
 export const mayEdit = (identity: Identity, task: Pick<TaskRow, 'assigneeId' | 'createdBy'>): boolean =>
-  identity.role === 'HOST_ADMIN' || identity.role === 'ADMIN' || task.assigneeId === identity.userId || task.createdBy === identity.userId;
+  identity.role === 'HOST_ADMIN' ||
+  identity.role === 'ADMIN' ||
+  task.assigneeId === identity.userId ||
+  task.createdBy === identity.userId;
 
 type References = Partial<Pick<TaskCreateBody, 'assigneeId' | 'clientId' | 'link'>>;
 
@@ -57,7 +72,10 @@ type References = Partial<Pick<TaskCreateBody, 'assigneeId' | 'clientId' | 'link
  * Each change and its event commit together.
  */
 export class TaskService {
-  constructor(private readonly ctx: ServiceContext<TasksConfig>, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly ctx: ServiceContext<TasksConfig>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async list(identity: Identity, query: TaskListQuery): Promise<TaskPage> {
     const today = utcDay(this.now());
@@ -80,13 +98,19 @@ export class TaskService {
     const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.order) : undefined;
     // One row more than asked tells whether another page follows.
     const rows = await repo.listTasks(this.ctx.db, filter, {
-      sort: query.sort, order: query.order, after: cursor && { value: cursor.v, id: cursor.id }, limit: query.limit + 1,
+      sort: query.sort,
+      order: query.order,
+      after: cursor && { value: cursor.v, id: cursor.id },
+      limit: query.limit + 1,
     });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
       items: page.map((r) => toTaskDto(r.row)),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ s: query.sort, o: query.order, v: last.key, id: last.row.id }) : null,
+      nextCursor:
+        rows.length > query.limit && last
+          ? encodeCursor({ s: query.sort, o: query.order, v: last.key, id: last.row.id })
+          : null,
     };
   }
 
@@ -98,7 +122,11 @@ export class TaskService {
   async members(identity: Identity, companyId?: string): Promise<{ _id: string; name: string }[]> {
     const company = identity.role === 'HOST_ADMIN' ? companyId : identity.companyId;
     if (!company) return [];
-    const rows = await models.currentMembers(this.ctx.db, company, await companyTypes.ownerScope(this.ctx.db, identity));
+    const rows = await models.currentMembers(
+      this.ctx.db,
+      company,
+      await companyTypes.ownerScope(this.ctx.db, identity),
+    );
     return rows.map((m) => ({ _id: m.id, name: `${m.firstName} ${m.lastName}`.trim() }));
   }
 
@@ -112,10 +140,22 @@ export class TaskService {
     const companyId = identity.companyId;
     if (!companyId) throw new HttpError(400, NO_COMPANY, 'BAD_REQUEST');
     await this.checkReferences(companyId, body, await companyTypes.ownerScope(this.ctx.db, identity));
-    return this.ctx.transact(async (tx, emit) => toTaskDto(await this.insert(tx, emit, identity, {
-      companyId, title: body.title, description: body.description, status: body.status, assigneeId: body.assigneeId, dueDate: body.dueDate,
-      clientId: body.clientId, linkFileId: body.link?.fileId ?? null, linkSeconds: body.link?.seconds ?? null, createdBy: identity.userId,
-    })));
+    return this.ctx.transact(async (tx, emit) =>
+      toTaskDto(
+        await this.insert(tx, emit, identity, {
+          companyId,
+          title: body.title,
+          description: body.description,
+          status: body.status,
+          assigneeId: body.assigneeId,
+          dueDate: body.dueDate,
+          clientId: body.clientId,
+          linkFileId: body.link?.fileId ?? null,
+          linkSeconds: body.link?.seconds ?? null,
+          createdBy: identity.userId,
+        }),
+      ),
+    );
   }
 
   /** Changes the fields the body names; the others keep their value. */
@@ -124,19 +164,40 @@ export class TaskService {
       const scope = await this.scopeOf(identity, tx);
       const before = await this.editable(tx, identity, id, scope);
       // Only a reference that changes is checked: a task keeps an assignee who has since left.
-      await this.checkReferences(before.companyId, {
-        assigneeId: body.assigneeId !== before.assigneeId ? body.assigneeId : undefined,
-        clientId: body.clientId !== before.clientId ? body.clientId : undefined,
-        link: body.link && body.link.fileId !== before.linkFileId ? body.link : undefined,
-      }, scope.ownerId, tx);
+      await this.checkReferences(
+        before.companyId,
+        {
+          assigneeId: body.assigneeId !== before.assigneeId ? body.assigneeId : undefined,
+          clientId: body.clientId !== before.clientId ? body.clientId : undefined,
+          link: body.link && body.link.fileId !== before.linkFileId ? body.link : undefined,
+        },
+        scope.ownerId,
+        tx,
+      );
       const patch: Partial<NewTaskRow> = {
-        title: body.title, description: body.description, status: body.status, assigneeId: body.assigneeId, dueDate: body.dueDate, clientId: body.clientId,
-        ...(body.link === undefined ? {} : { linkFileId: body.link?.fileId ?? null, linkSeconds: body.link?.seconds ?? null }),
+        title: body.title,
+        description: body.description,
+        status: body.status,
+        assigneeId: body.assigneeId,
+        dueDate: body.dueDate,
+        clientId: body.clientId,
+        ...(body.link === undefined
+          ? {}
+          : { linkFileId: body.link?.fileId ?? null, linkSeconds: body.link?.seconds ?? null }),
       };
-      const after = await repo.updateTask(tx, id, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)));
+      const after = await repo.updateTask(
+        tx,
+        id,
+        Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+      );
       const [was, now] = [toTaskState(before), toTaskState(after)];
       if (JSON.stringify(was) !== JSON.stringify(now)) {
-        emit({ type: 'task.updated', companyId: after.companyId, actor: actorOf(identity), data: { id, before: was, after: now } });
+        emit({
+          type: 'task.updated',
+          companyId: after.companyId,
+          actor: actorOf(identity),
+          data: { id, before: was, after: now },
+        });
       }
       return toTaskDto(after);
     });
@@ -146,7 +207,12 @@ export class TaskService {
     await this.ctx.transact(async (tx, emit) => {
       const task = await this.editable(tx, identity, id, await this.scopeOf(identity, tx));
       await repo.deleteTask(tx, id);
-      emit({ type: 'task.deleted', companyId: task.companyId, actor: actorOf(identity), data: { id, before: toTaskState(task), after: null } });
+      emit({
+        type: 'task.deleted',
+        companyId: task.companyId,
+        actor: actorOf(identity),
+        data: { id, before: toTaskState(task), after: null },
+      });
     });
     return { message: 'Task deleted' };
   }
@@ -166,14 +232,20 @@ export class TaskService {
       if (!proposal || (ownerId !== null && recording?.uploadedBy !== ownerId)) throw notFound('Analysis run');
       const wanted = [...new Set(chosen)];
       const outside = wanted.find((i) => i >= proposal.items.length);
-      if (outside !== undefined) throw invalid('body.items', `item ${outside} does not exist: the run proposed ${proposal.items.length}`);
+      if (outside !== undefined)
+        throw invalid('body.items', `item ${outside} does not exist: the run proposed ${proposal.items.length}`);
       const existing = await repo.tasksOfRun(tx, runId, wanted);
       let created = false;
       const items: TaskDto[] = [];
       for (const index of wanted) {
         let task = existing.get(index);
         if (!task) {
-          task = await this.insert(tx, emit, identity, await this.fromItem(tx, identity, proposal, index, recording?.clientId ?? null, ownerId));
+          task = await this.insert(
+            tx,
+            emit,
+            identity,
+            await this.fromItem(tx, identity, proposal, index, recording?.clientId ?? null, ownerId),
+          );
           created = true;
         }
         items.push(toTaskDto(task));
@@ -182,7 +254,14 @@ export class TaskService {
     });
   }
 
-  private async fromItem(tx: Db, identity: Identity, proposal: ProposalRow, index: number, callClient: string | null, ownerId: string | null): Promise<NewTaskRow> {
+  private async fromItem(
+    tx: Db,
+    identity: Identity,
+    proposal: ProposalRow,
+    index: number,
+    callClient: string | null,
+    ownerId: string | null,
+  ): Promise<NewTaskRow> {
     const item: ActionItem = proposal.items[index]!;
     const named = item.owner ? await models.membersNamed(tx, proposal.companyId, item.owner) : [];
     const clientId = callClient && (await models.isClientOf(tx, callClient, proposal.companyId)) ? callClient : null;
@@ -206,7 +285,12 @@ export class TaskService {
 
   private async insert(tx: Db, emit: Emit, identity: Identity, values: NewTaskRow): Promise<TaskRow> {
     const row = await repo.insertTask(tx, values);
-    emit({ type: 'task.created', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id, before: null, after: toTaskState(row) } });
+    emit({
+      type: 'task.created',
+      companyId: row.companyId,
+      actor: actorOf(identity),
+      data: { id: row.id, before: null, after: toTaskState(row) },
+    });
     return row;
   }
 
@@ -219,7 +303,8 @@ export class TaskService {
   private async editable(tx: Db, identity: Identity, id: string, scope: repo.TaskScope): Promise<TaskRow> {
     const task = await repo.lockTask(tx, id, scope);
     if (!task) throw notFound('Task');
-    if (!mayEdit(identity, task)) throw forbidden('Only the task\'s assignee, its creator or an administrator may change it');
+    if (!mayEdit(identity, task))
+      throw forbidden("Only the task's assignee, its creator or an administrator may change it");
     return task;
   }
 
@@ -227,13 +312,22 @@ export class TaskService {
    * Who, which client and which recording a task names must be the company's own; in a b2c company
    * (`ownerId`: the caller) the task stays the caller's and names only their own recordings.
    */
-  private async checkReferences(companyId: string, refs: References, ownerId: string | null, db: Db = this.ctx.db): Promise<void> {
-    if (refs.assigneeId && !(await models.isCurrentMember(db, refs.assigneeId, companyId))) throw invalid('body.assigneeId', 'not a member of the company');
-    if (refs.assigneeId && ownerId !== null && refs.assigneeId !== ownerId) throw invalid('body.assigneeId', 'in a b2c company a task is given only to the person who makes it');
-    if (refs.clientId && !(await models.isClientOf(db, refs.clientId, companyId))) throw invalid('body.clientId', 'not a client of the company');
+  private async checkReferences(
+    companyId: string,
+    refs: References,
+    ownerId: string | null,
+    db: Db = this.ctx.db,
+  ): Promise<void> {
+    if (refs.assigneeId && !(await models.isCurrentMember(db, refs.assigneeId, companyId)))
+      throw invalid('body.assigneeId', 'not a member of the company');
+    if (refs.assigneeId && ownerId !== null && refs.assigneeId !== ownerId)
+      throw invalid('body.assigneeId', 'in a b2c company a task is given only to the person who makes it');
+    if (refs.clientId && !(await models.isClientOf(db, refs.clientId, companyId)))
+      throw invalid('body.clientId', 'not a client of the company');
     if (refs.link) {
       const recording = await models.findRecording(db, refs.link.fileId, companyId);
-      if (!recording || (ownerId !== null && recording.uploadedBy !== ownerId)) throw invalid('body.link.fileId', 'not a recording of the company');
+      if (!recording || (ownerId !== null && recording.uploadedBy !== ownerId))
+        throw invalid('body.link.fileId', 'not a recording of the company');
     }
   }
 }

@@ -7,14 +7,18 @@ import { tenant } from './schema';
  * company.encryption_progressed: one row per (company, service), the newest event's figures.
  * `updated_at` is that event's occurredAt, so an older event arriving late is ignored.
  */
-export const encryptionProgress = tenant.table('encryption_progress', {
-  companyId: uuid('company_id').notNull(),
-  service: text('service').notNull(),
-  state: text('state').$type<'running' | 'done'>().notNull(),
-  done: integer('done').notNull(),
-  total: integer('total').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
-}, (table) => [primaryKey({ columns: [table.companyId, table.service] })]);
+export const encryptionProgress = tenant.table(
+  'encryption_progress',
+  {
+    companyId: uuid('company_id').notNull(),
+    service: text('service').notNull(),
+    state: text('state').$type<'running' | 'done'>().notNull(),
+    done: integer('done').notNull(),
+    total: integer('total').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.service] })],
+);
 export type EncryptionProgressRow = typeof encryptionProgress.$inferSelect;
 
 export const encryptionProgressMigrations: Migration[] = [

@@ -13,8 +13,15 @@ const holdColumns = {
   heldBy: text('held_by').notNull(),
   changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull(),
 };
-export const clientHolds = tenant.table('client_holds', { clientId: uuid('client_id').primaryKey(), companyId: uuid('company_id').notNull(), ...holdColumns });
-export const companyHolds = tenant.table('company_holds', { companyId: uuid('company_id').primaryKey(), ...holdColumns });
+export const clientHolds = tenant.table('client_holds', {
+  clientId: uuid('client_id').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+  ...holdColumns,
+});
+export const companyHolds = tenant.table('company_holds', {
+  companyId: uuid('company_id').primaryKey(),
+  ...holdColumns,
+});
 export type HoldRow = typeof companyHolds.$inferSelect;
 
 export const holdMigrations: Migration[] = [

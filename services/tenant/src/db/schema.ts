@@ -1,4 +1,16 @@
-import { bigint, boolean, doublePrecision, integer, jsonb, numeric, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  integer,
+  jsonb,
+  numeric,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { CreditFeature, LedgerKind, PriceUnit } from '@earshot/contracts';
 
 export const tenant = pgSchema('tenant');
@@ -63,11 +75,15 @@ export const clientRecordings = tenant.table('client_recordings', {
 });
 export type ClientRecordingRow = typeof clientRecordings.$inferSelect;
 
-export const companyRemovals = tenant.table('company_removals', {
-  companyId: uuid('company_id').notNull(),
-  service: text('service').notNull(),
-  reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.service] })]);
+export const companyRemovals = tenant.table(
+  'company_removals',
+  {
+    companyId: uuid('company_id').notNull(),
+    service: text('service').notNull(),
+    reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.service] })],
+);
 
 export const companyFiles = tenant.table('company_files', {
   fileId: uuid('file_id').primaryKey(),
@@ -192,19 +208,26 @@ export const creditReservations = tenant.table('credit_reservations', {
 export type ReservationRow = typeof creditReservations.$inferSelect;
 
 /** Spend per calendar month (UTC): the company's (user_id '') and each person's. */
-export const creditSpend = tenant.table('credit_spend', {
-  companyId: uuid('company_id').notNull(),
-  userId: text('user_id').notNull(),
-  month: text('month').notNull(),
-  credits: credits('credits').notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.companyId, t.userId, t.month] })]);
+export const creditSpend = tenant.table(
+  'credit_spend',
+  {
+    companyId: uuid('company_id').notNull(),
+    userId: text('user_id').notNull(),
+    month: text('month').notNull(),
+    credits: credits('credits').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId, t.month] })],
+);
 
 /** Thresholds already alerted: one row per company or person, threshold and month. */
-export const creditAlerts = tenant.table('credit_alerts', {
-  companyId: uuid('company_id').notNull(),
-  userId: text('user_id').notNull(),
-  month: text('month').notNull(),
-  threshold: integer('threshold').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.userId, t.month, t.threshold] })]);
-
+export const creditAlerts = tenant.table(
+  'credit_alerts',
+  {
+    companyId: uuid('company_id').notNull(),
+    userId: text('user_id').notNull(),
+    month: text('month').notNull(),
+    threshold: integer('threshold').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId, t.month, t.threshold] })],
+);

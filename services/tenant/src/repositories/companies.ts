@@ -28,16 +28,24 @@ function where(filter: CompanyFilter): SQL | undefined {
 export async function listCompanies(db: Db, filter: CompanyFilter, page: number, pageSize: number) {
   const condition = where(filter);
   const [rows, [totals]] = await Promise.all([
-    db.select().from(companies).where(condition)
+    db
+      .select()
+      .from(companies)
+      .where(condition)
       .orderBy(asc(sql`lower(${companies.name})`), asc(companies.id))
-      .limit(pageSize).offset((page - 1) * pageSize),
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(companies).where(condition),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
 export async function companyDropdown(db: Db, id?: string) {
-  return db.select({ id: companies.id, name: companies.name }).from(companies).where(id ? eq(companies.id, id) : undefined).orderBy(asc(sql`lower(${companies.name})`), asc(companies.id));
+  return db
+    .select({ id: companies.id, name: companies.name })
+    .from(companies)
+    .where(id ? eq(companies.id, id) : undefined)
+    .orderBy(asc(sql`lower(${companies.name})`), asc(companies.id));
 }
 
 export async function findCompany(db: Db, id: string): Promise<CompanyRow | undefined> {
@@ -57,18 +65,30 @@ export async function findCompanyByDomain(db: Db, domain: string): Promise<Compa
 }
 
 /** The company whose current API key has this SHA-256 (the column is unique). */
-export async function findCompanyByApiKeyHash(db: Db, hash: string): Promise<Pick<CompanyRow, 'id' | 'status'> | undefined> {
-  const [row] = await db.select({ id: companies.id, status: companies.status }).from(companies).where(eq(companies.apiKeyHash, hash));
+export async function findCompanyByApiKeyHash(
+  db: Db,
+  hash: string,
+): Promise<Pick<CompanyRow, 'id' | 'status'> | undefined> {
+  const [row] = await db
+    .select({ id: companies.id, status: companies.status })
+    .from(companies)
+    .where(eq(companies.apiKeyHash, hash));
   return row;
 }
 
 /** Which of the unique fields another company already uses. */
-export async function takenFields(db: Db, values: { code?: string; domain?: string }, exceptId?: string): Promise<('code' | 'domain')[]> {
+export async function takenFields(
+  db: Db,
+  values: { code?: string; domain?: string },
+  exceptId?: string,
+): Promise<('code' | 'domain')[]> {
   const checks: SQL[] = [];
   if (values.code !== undefined) checks.push(eq(companies.code, values.code));
   if (values.domain !== undefined) checks.push(eq(companies.domain, values.domain));
   if (checks.length === 0) return [];
-  const rows = await db.select({ code: companies.code, domain: companies.domain }).from(companies)
+  const rows = await db
+    .select({ code: companies.code, domain: companies.domain })
+    .from(companies)
     .where(and(or(...checks), exceptId ? ne(companies.id, exceptId) : undefined));
   const taken: ('code' | 'domain')[] = [];
   if (values.code !== undefined && rows.some((r) => r.code === values.code)) taken.push('code');
@@ -82,7 +102,11 @@ export async function insertCompany(tx: Db, values: NewCompanyRow): Promise<Comp
 }
 
 export async function updateCompany(tx: Db, id: string, patch: Partial<NewCompanyRow>): Promise<CompanyRow> {
-  const [row] = await tx.update(companies).set({ ...patch, updatedAt: new Date() }).where(eq(companies.id, id)).returning();
+  const [row] = await tx
+    .update(companies)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(companies.id, id))
+    .returning();
   return row!;
 }
 
@@ -92,6 +116,10 @@ export async function deleteCompany(tx: Db, id: string): Promise<void> {
 
 /** Names of the companies that have this one as their partner. */
 export async function partneredBy(db: Db, id: string): Promise<string[]> {
-  const rows = await db.select({ name: companies.name }).from(companies).where(eq(companies.partnerCompanyId, id)).orderBy(asc(companies.name));
+  const rows = await db
+    .select({ name: companies.name })
+    .from(companies)
+    .where(eq(companies.partnerCompanyId, id))
+    .orderBy(asc(companies.name));
   return rows.map((r) => r.name);
 }

@@ -1,8 +1,16 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
-  companyMembers, creditAccounts, creditAlerts, creditLedger, creditReservations, creditSpend,
-  type CreditAccountRow, type LedgerRow, type NewLedgerRow, type ReservationRow,
+  companyMembers,
+  creditAccounts,
+  creditAlerts,
+  creditLedger,
+  creditReservations,
+  creditSpend,
+  type CreditAccountRow,
+  type LedgerRow,
+  type NewLedgerRow,
+  type ReservationRow,
 } from '../db/schema';
 
 /** The company-wide row of credit_spend (a person's rows carry their user id). */
@@ -39,15 +47,34 @@ export async function appendEntries(tx: Db, entries: NewLedgerRow[]): Promise<Le
  * entries of one company apply one after the other; taken as late as possible, it is held for
  * this statement, the spend's and the commit only.
  */
-export async function moveAccount(tx: Db, companyId: string, balance: string, reserved: string): Promise<CreditAccountRow | undefined> {
-  const [row] = await tx.update(creditAccounts)
-    .set({ balance: sql`${creditAccounts.balance} + ${balance}::numeric`, reserved: sql`${creditAccounts.reserved} + ${reserved}::numeric`, updatedAt: sql`now()` })
-    .where(eq(creditAccounts.companyId, companyId)).returning();
+export async function moveAccount(
+  tx: Db,
+  companyId: string,
+  balance: string,
+  reserved: string,
+): Promise<CreditAccountRow | undefined> {
+  const [row] = await tx
+    .update(creditAccounts)
+    .set({
+      balance: sql`${creditAccounts.balance} + ${balance}::numeric`,
+      reserved: sql`${creditAccounts.reserved} + ${reserved}::numeric`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(creditAccounts.companyId, companyId))
+    .returning();
   return row;
 }
 
-export async function saveSettings(tx: Db, companyId: string, values: { monthlyBudget: number | null; monthlyGrant: number | null; grantedMonth?: string | null }): Promise<CreditAccountRow> {
-  const [row] = await tx.update(creditAccounts).set({ ...values, updatedAt: sql`now()` }).where(eq(creditAccounts.companyId, companyId)).returning();
+export async function saveSettings(
+  tx: Db,
+  companyId: string,
+  values: { monthlyBudget: number | null; monthlyGrant: number | null; grantedMonth?: string | null },
+): Promise<CreditAccountRow> {
+  const [row] = await tx
+    .update(creditAccounts)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(creditAccounts.companyId, companyId))
+    .returning();
   return row!;
 }
 
@@ -57,8 +84,15 @@ export async function markGranted(tx: Db, companyId: string, month: string): Pro
 
 /** Companies whose monthly grant has not been applied for `month` yet. */
 export async function grantsDue(db: Db, month: string): Promise<string[]> {
-  const rows = await db.select({ companyId: creditAccounts.companyId }).from(creditAccounts)
-    .where(and(isNotNull(creditAccounts.monthlyGrant), or(isNull(creditAccounts.grantedMonth), lt(creditAccounts.grantedMonth, month))));
+  const rows = await db
+    .select({ companyId: creditAccounts.companyId })
+    .from(creditAccounts)
+    .where(
+      and(
+        isNotNull(creditAccounts.monthlyGrant),
+        or(isNull(creditAccounts.grantedMonth), lt(creditAccounts.grantedMonth, month)),
+      ),
+    );
   return rows.map((r) => r.companyId);
 }
 
@@ -67,11 +101,24 @@ export async function grantsDue(db: Db, month: string): Promise<string[]> {
  * after. Called after moveAccount (whose row lock orders every entry of the company), so the totals
  * are exact. `people`: each person's share, as numeric text.
  */
-export async function addSpend(tx: Db, companyId: string, month: string, total: string, people: ReadonlyMap<string, string>): Promise<{ company: number; people: Map<string, number> }> {
+export async function addSpend(
+  tx: Db,
+  companyId: string,
+  month: string,
+  total: string,
+  people: ReadonlyMap<string, string>,
+): Promise<{ company: number; people: Map<string, number> }> {
   const amount = (credits: string) => sql`${credits}::numeric` as unknown as number;
-  const rows = await tx.insert(creditSpend)
-    .values([{ companyId, userId: COMPANY_SPEND, month, credits: amount(total) }, ...[...people].map(([userId, credits]) => ({ companyId, userId, month, credits: amount(credits) }))])
-    .onConflictDoUpdate({ target: [creditSpend.companyId, creditSpend.userId, creditSpend.month], set: { credits: sql`${creditSpend.credits} + excluded.credits` } })
+  const rows = await tx
+    .insert(creditSpend)
+    .values([
+      { companyId, userId: COMPANY_SPEND, month, credits: amount(total) },
+      ...[...people].map(([userId, credits]) => ({ companyId, userId, month, credits: amount(credits) })),
+    ])
+    .onConflictDoUpdate({
+      target: [creditSpend.companyId, creditSpend.userId, creditSpend.month],
+      set: { credits: sql`${creditSpend.credits} + excluded.credits` },
+    })
     .returning({ userId: creditSpend.userId, credits: creditSpend.credits });
   const totals = new Map(rows.map((r) => [r.userId, Number(r.credits)]));
   const company = totals.get(COMPANY_SPEND) ?? 0;
@@ -95,17 +142,25 @@ export interface SpendingState {
  * in one round trip: the gate asks before every piece of AI work. Undefined without an account
  * (a company that does not exist).
  */
-export async function spendingState(db: Db, companyId: string, userId: string | null, month: string): Promise<SpendingState | undefined> {
+export async function spendingState(
+  db: Db,
+  companyId: string,
+  userId: string | null,
+  month: string,
+): Promise<SpendingState | undefined> {
   const spentBy = (who: string | null) => sql<string | null>`(select ${creditSpend.credits} from ${creditSpend}
     where ${creditSpend.companyId} = ${companyId} and ${creditSpend.userId} = ${who} and ${creditSpend.month} = ${month})`;
-  const [row] = await db.select({
-    balance: creditAccounts.balance,
-    monthlyBudget: creditAccounts.monthlyBudget,
-    companySpent: spentBy(COMPANY_SPEND),
-    userSpent: spentBy(userId),
-    cap: sql<string | null>`(select ${companyMembers.monthlyCredits} from ${companyMembers}
+  const [row] = await db
+    .select({
+      balance: creditAccounts.balance,
+      monthlyBudget: creditAccounts.monthlyBudget,
+      companySpent: spentBy(COMPANY_SPEND),
+      userSpent: spentBy(userId),
+      cap: sql<string | null>`(select ${companyMembers.monthlyCredits} from ${companyMembers}
       where ${companyMembers.userId} = ${userId} and ${companyMembers.companyId} = ${companyId})`,
-  }).from(creditAccounts).where(eq(creditAccounts.companyId, companyId));
+    })
+    .from(creditAccounts)
+    .where(eq(creditAccounts.companyId, companyId));
   if (!row) return undefined;
   return {
     balance: Number(row.balance),
@@ -116,23 +171,47 @@ export async function spendingState(db: Db, companyId: string, userId: string | 
   };
 }
 
-export async function ledgerPage(db: Db, companyId: string, page: number, pageSize: number): Promise<{ rows: LedgerRow[]; total: number }> {
+export async function ledgerPage(
+  db: Db,
+  companyId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: LedgerRow[]; total: number }> {
   const [rows, [totals]] = await Promise.all([
-    db.select().from(creditLedger).where(eq(creditLedger.companyId, companyId)).orderBy(desc(creditLedger.seq)).limit(pageSize).offset((page - 1) * pageSize),
+    db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.companyId, companyId))
+      .orderBy(desc(creditLedger.seq))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(creditLedger).where(eq(creditLedger.companyId, companyId)),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
 export async function openReservation(db: Db, companyId: string, subject: string): Promise<ReservationRow | undefined> {
-  const [row] = await db.select().from(creditReservations)
-    .where(and(eq(creditReservations.companyId, companyId), eq(creditReservations.subject, subject), eq(creditReservations.state, 'open')));
+  const [row] = await db
+    .select()
+    .from(creditReservations)
+    .where(
+      and(
+        eq(creditReservations.companyId, companyId),
+        eq(creditReservations.subject, subject),
+        eq(creditReservations.state, 'open'),
+      ),
+    );
   return row;
 }
 
 /** The quantity and unit price a reservation's ledger line took, for the release that gives it back. */
-export async function reservationLine(db: Db, reservationId: string): Promise<Pick<LedgerRow, 'measured' | 'quantity' | 'unitPrice'> | undefined> {
-  const [row] = await db.select({ measured: creditLedger.measured, quantity: creditLedger.quantity, unitPrice: creditLedger.unitPrice }).from(creditLedger)
+export async function reservationLine(
+  db: Db,
+  reservationId: string,
+): Promise<Pick<LedgerRow, 'measured' | 'quantity' | 'unitPrice'> | undefined> {
+  const [row] = await db
+    .select({ measured: creditLedger.measured, quantity: creditLedger.quantity, unitPrice: creditLedger.unitPrice })
+    .from(creditLedger)
     .where(and(eq(creditLedger.reservationId, reservationId), eq(creditLedger.kind, 'reservation')));
   return row;
 }
@@ -142,20 +221,38 @@ export async function insertReservation(tx: Db, values: typeof creditReservation
 }
 
 export async function closeReservation(tx: Db, id: string, state: 'settled' | 'released'): Promise<void> {
-  await tx.update(creditReservations).set({ state, closedAt: sql`now()` }).where(eq(creditReservations.id, id));
+  await tx
+    .update(creditReservations)
+    .set({ state, closedAt: sql`now()` })
+    .where(eq(creditReservations.id, id));
 }
 
 /** Records a threshold as alerted; false when it already was (this month, this company or person). */
-export async function recordAlert(tx: Db, values: { companyId: string; userId: string; month: string; threshold: number }): Promise<boolean> {
-  const rows = await tx.insert(creditAlerts).values(values).onConflictDoNothing().returning({ threshold: creditAlerts.threshold });
+export async function recordAlert(
+  tx: Db,
+  values: { companyId: string; userId: string; month: string; threshold: number },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(creditAlerts)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ threshold: creditAlerts.threshold });
   return rows.length > 0;
 }
 
 /** The caps of these members of a company (a member without one, or unknown, is left out). */
 export async function memberCaps(db: Db, companyId: string, userIds: readonly string[]): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.select({ userId: companyMembers.userId, cap: companyMembers.monthlyCredits }).from(companyMembers)
-    .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, [...new Set(userIds)]), isNotNull(companyMembers.monthlyCredits)));
+  const rows = await db
+    .select({ userId: companyMembers.userId, cap: companyMembers.monthlyCredits })
+    .from(companyMembers)
+    .where(
+      and(
+        eq(companyMembers.companyId, companyId),
+        inArray(companyMembers.userId, [...new Set(userIds)]),
+        isNotNull(companyMembers.monthlyCredits),
+      ),
+    );
   return new Map(rows.map((r) => [r.userId, Number(r.cap)]));
 }
 

@@ -14,9 +14,12 @@ export async function listProgress(db: Db, companyId: string): Promise<Encryptio
 export async function recordProgress(tx: Db, row: EncryptionProgressRow): Promise<void> {
   const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, row.companyId));
   if (!company) return;
-  await tx.insert(encryptionProgress).values(row).onConflictDoUpdate({
-    target: [encryptionProgress.companyId, encryptionProgress.service],
-    set: { state: row.state, done: row.done, total: row.total, updatedAt: row.updatedAt },
-    setWhere: sql`${encryptionProgress.updatedAt} < ${row.updatedAt}`,
-  });
+  await tx
+    .insert(encryptionProgress)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [encryptionProgress.companyId, encryptionProgress.service],
+      set: { state: row.state, done: row.done, total: row.total, updatedAt: row.updatedAt },
+      setWhere: sql`${encryptionProgress.updatedAt} < ${row.updatedAt}`,
+    });
 }

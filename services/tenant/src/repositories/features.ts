@@ -10,7 +10,9 @@ export async function platformSwitchMap(db: Db): Promise<Record<string, boolean>
 /** Sets a kill switch; whether it changed. */
 export async function setPlatformSwitch(tx: Db, key: string, enabled: boolean): Promise<boolean> {
   const before = (await platformSwitchMap(tx))[key] ?? true;
-  await tx.insert(platformSwitches).values({ key, enabled })
+  await tx
+    .insert(platformSwitches)
+    .values({ key, enabled })
     .onConflictDoUpdate({ target: platformSwitches.key, set: { enabled, updatedAt: new Date() } });
   return before !== enabled;
 }

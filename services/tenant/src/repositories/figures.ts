@@ -22,13 +22,29 @@ export interface CompanyFigures {
 
 /** Users, bytes stored, removal reports and credit balance of each of these companies (absent ones: zeros). */
 export async function figuresOf(db: Db, ids: readonly string[]): Promise<Map<string, CompanyFigures>> {
-  const figures = new Map<string, CompanyFigures>(ids.map((id) => [id, { userCount: 0, storageUsed: 0, reported: [], balance: 0 }]));
+  const figures = new Map<string, CompanyFigures>(
+    ids.map((id) => [id, { userCount: 0, storageUsed: 0, reported: [], balance: 0 }]),
+  );
   if (ids.length === 0) return figures;
   const [users, storage, reports, balances] = await Promise.all([
-    db.select({ id: companyMembers.companyId, n: count() }).from(companyMembers).where(inArray(companyMembers.companyId, [...ids])).groupBy(companyMembers.companyId),
-    db.select({ id: sql<string>`${companyFiles.companyId}::text`, bytes: sum(companyFiles.size) }).from(companyFiles).where(inArray(companyFiles.companyId, [...ids])).groupBy(companyFiles.companyId),
-    db.select({ id: sql<string>`${companyRemovals.companyId}::text`, service: companyRemovals.service }).from(companyRemovals).where(inArray(companyRemovals.companyId, [...ids])),
-    db.select({ id: sql<string>`${creditAccounts.companyId}::text`, balance: creditAccounts.balance }).from(creditAccounts).where(inArray(creditAccounts.companyId, [...ids])),
+    db
+      .select({ id: companyMembers.companyId, n: count() })
+      .from(companyMembers)
+      .where(inArray(companyMembers.companyId, [...ids]))
+      .groupBy(companyMembers.companyId),
+    db
+      .select({ id: sql<string>`${companyFiles.companyId}::text`, bytes: sum(companyFiles.size) })
+      .from(companyFiles)
+      .where(inArray(companyFiles.companyId, [...ids]))
+      .groupBy(companyFiles.companyId),
+    db
+      .select({ id: sql<string>`${companyRemovals.companyId}::text`, service: companyRemovals.service })
+      .from(companyRemovals)
+      .where(inArray(companyRemovals.companyId, [...ids])),
+    db
+      .select({ id: sql<string>`${creditAccounts.companyId}::text`, balance: creditAccounts.balance })
+      .from(creditAccounts)
+      .where(inArray(creditAccounts.companyId, [...ids])),
   ]);
   for (const row of users) figures.get(row.id)!.userCount = row.n;
   for (const row of storage) figures.get(row.id)!.storageUsed = Number(row.bytes ?? 0);

@@ -26,26 +26,38 @@ export async function saveCompanyHold(tx: Db, row: HoldState & { companyId: stri
 
 /** Whether the client is held now. */
 export async function clientHeld(db: Db, clientId: string): Promise<boolean> {
-  const [row] = await db.select({ held: clientHolds.held }).from(clientHolds).where(and(eq(clientHolds.clientId, clientId), eq(clientHolds.held, true)));
+  const [row] = await db
+    .select({ held: clientHolds.held })
+    .from(clientHolds)
+    .where(and(eq(clientHolds.clientId, clientId), eq(clientHolds.held, true)));
   return row !== undefined;
 }
 
 /** Whether the company is held now. */
 export async function companyHeld(db: Db, companyId: string): Promise<boolean> {
-  const [row] = await db.select({ held: companyHolds.held }).from(companyHolds).where(and(eq(companyHolds.companyId, companyId), eq(companyHolds.held, true)));
+  const [row] = await db
+    .select({ held: companyHolds.held })
+    .from(companyHolds)
+    .where(and(eq(companyHolds.companyId, companyId), eq(companyHolds.held, true)));
   return row !== undefined;
 }
 
 /** The holds in force among these clients, by client id (one query for a page of clients). */
 export async function activeClientHolds(db: Db, clientIds: string[]): Promise<Map<string, HoldState>> {
   if (clientIds.length === 0) return new Map();
-  const rows = await db.select().from(clientHolds).where(and(inArray(clientHolds.clientId, clientIds), eq(clientHolds.held, true)));
+  const rows = await db
+    .select()
+    .from(clientHolds)
+    .where(and(inArray(clientHolds.clientId, clientIds), eq(clientHolds.held, true)));
   return new Map(rows.map(({ clientId, companyId: _company, ...hold }) => [clientId, hold]));
 }
 
 /** The holds in force among these companies, by company id. */
 export async function activeCompanyHolds(db: Db, companyIds: string[]): Promise<Map<string, HoldState>> {
   if (companyIds.length === 0) return new Map();
-  const rows = await db.select().from(companyHolds).where(and(inArray(companyHolds.companyId, companyIds), eq(companyHolds.held, true)));
+  const rows = await db
+    .select()
+    .from(companyHolds)
+    .where(and(inArray(companyHolds.companyId, companyIds), eq(companyHolds.held, true)));
   return new Map(rows.map(({ companyId, ...hold }) => [companyId, hold]));
 }

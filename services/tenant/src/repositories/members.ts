@@ -11,8 +11,14 @@ export interface MemberFacts {
 
 /** Records (or moves) a user as a member of a company, with their role and cap, from the auth service's events. */
 export async function upsertMember(tx: Db, userId: string, facts: MemberFacts): Promise<void> {
-  const set = { companyId: facts.companyId, role: facts.role, ...(facts.monthlyCredits !== undefined ? { monthlyCredits: facts.monthlyCredits } : {}) };
-  await tx.insert(companyMembers).values({ userId, ...set })
+  const set = {
+    companyId: facts.companyId,
+    role: facts.role,
+    ...(facts.monthlyCredits !== undefined ? { monthlyCredits: facts.monthlyCredits } : {}),
+  };
+  await tx
+    .insert(companyMembers)
+    .values({ userId, ...set })
     .onConflictDoUpdate({ target: companyMembers.userId, set });
 }
 
@@ -22,7 +28,9 @@ export async function removeMember(tx: Db, userId: string): Promise<void> {
 
 /** Whether the user is a member of that company (as far as the projection knows yet). */
 export async function isMember(db: Db, userId: string, companyId: string): Promise<boolean> {
-  const [row] = await db.select({ userId: companyMembers.userId }).from(companyMembers)
+  const [row] = await db
+    .select({ userId: companyMembers.userId })
+    .from(companyMembers)
     .where(and(eq(companyMembers.userId, userId), eq(companyMembers.companyId, companyId)));
   return row !== undefined;
 }

@@ -10,6 +10,8 @@ export async function findPolicies(db: Db, companyId: string): Promise<CompanyPo
 }
 
 export async function savePolicies(tx: Db, companyId: string, values: PolicyValues): Promise<void> {
-  await tx.insert(companyPolicies).values({ companyId, ...values })
+  await tx
+    .insert(companyPolicies)
+    .values({ companyId, ...values })
     .onConflictDoUpdate({ target: companyPolicies.companyId, set: { ...values, updatedAt: sql`now()` } });
 }

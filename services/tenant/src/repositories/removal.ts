@@ -15,7 +15,10 @@ export async function removeCompanyData(tx: Db, companyId: string): Promise<void
 /** Records that a service removed the company's data; the services that have reported so far. */
 export async function recordReport(tx: Db, companyId: string, service: string): Promise<string[]> {
   await tx.insert(companyRemovals).values({ companyId, service }).onConflictDoNothing();
-  const rows = await tx.select({ service: companyRemovals.service }).from(companyRemovals).where(eq(companyRemovals.companyId, companyId));
+  const rows = await tx
+    .select({ service: companyRemovals.service })
+    .from(companyRemovals)
+    .where(eq(companyRemovals.companyId, companyId));
   return rows.map((r) => r.service);
 }
 

@@ -43,19 +43,32 @@ export async function usageTotals(db: Db, scope: ChargeScope) {
   const where = charges(scope);
   const [byDay, byUser, byModel, byFeature] = await Promise.all([
     db.select({ day: utcDay, credits: used }).from(creditLedger).where(where).groupBy(utcDay).orderBy(asc(utcDay)),
-    db.select({ userId: creditLedger.userId, name: sql<string>`min(${personName})`, credits: used })
-      .from(creditLedger).leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
-      .where(where).groupBy(creditLedger.userId).orderBy(desc(used), asc(creditLedger.userId)),
-    db.select({
-      model: modelLabel,
-      credits: used,
-      // Embeddings are text sent to the model: their tokens count as input.
-      inputTokens: measuredIn(['input_1k', 'embedding_1k']),
-      outputTokens: measuredIn(['output_1k']),
-      seconds: measuredIn(['audio_minute']),
-    }).from(creditLedger).where(where).groupBy(modelLabel).orderBy(desc(used), asc(modelLabel)),
-    db.select({ feature: creditLedger.feature, credits: used }).from(creditLedger).where(where)
-      .groupBy(creditLedger.feature).orderBy(desc(used), asc(creditLedger.feature)),
+    db
+      .select({ userId: creditLedger.userId, name: sql<string>`min(${personName})`, credits: used })
+      .from(creditLedger)
+      .leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
+      .where(where)
+      .groupBy(creditLedger.userId)
+      .orderBy(desc(used), asc(creditLedger.userId)),
+    db
+      .select({
+        model: modelLabel,
+        credits: used,
+        // Embeddings are text sent to the model: their tokens count as input.
+        inputTokens: measuredIn(['input_1k', 'embedding_1k']),
+        outputTokens: measuredIn(['output_1k']),
+        seconds: measuredIn(['audio_minute']),
+      })
+      .from(creditLedger)
+      .where(where)
+      .groupBy(modelLabel)
+      .orderBy(desc(used), asc(modelLabel)),
+    db
+      .select({ feature: creditLedger.feature, credits: used })
+      .from(creditLedger)
+      .where(where)
+      .groupBy(creditLedger.feature)
+      .orderBy(desc(used), asc(creditLedger.feature)),
   ]);
   return { byDay, byUser, byModel, byFeature };
 }
@@ -78,21 +91,25 @@ export interface ChargeLine {
 
 /** Charges one by one, oldest first, after a position (keyset: the ledger's sequence). */
 export async function chargeLines(db: Db, scope: ChargeScope, afterSeq: number, limit: number): Promise<ChargeLine[]> {
-  return db.select({
-    seq: creditLedger.seq,
-    createdAt: creditLedger.createdAt,
-    userId: creditLedger.userId,
-    name: personName,
-    feature: creditLedger.feature,
-    model: modelLabel,
-    eventId: creditLedger.eventId,
-    unit: creditLedger.unit,
-    quantity: sql<string | null>`${creditLedger.quantity}::text`,
-    unitPrice: sql<string | null>`${creditLedger.unitPrice}::text`,
-    credits: sql<string>`(-${creditLedger.amount})::text`,
-  }).from(creditLedger).leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
+  return db
+    .select({
+      seq: creditLedger.seq,
+      createdAt: creditLedger.createdAt,
+      userId: creditLedger.userId,
+      name: personName,
+      feature: creditLedger.feature,
+      model: modelLabel,
+      eventId: creditLedger.eventId,
+      unit: creditLedger.unit,
+      quantity: sql<string | null>`${creditLedger.quantity}::text`,
+      unitPrice: sql<string | null>`${creditLedger.unitPrice}::text`,
+      credits: sql<string>`(-${creditLedger.amount})::text`,
+    })
+    .from(creditLedger)
+    .leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
     .where(and(charges(scope), gt(creditLedger.seq, afterSeq)))
-    .orderBy(asc(creditLedger.seq)).limit(limit);
+    .orderBy(asc(creditLedger.seq))
+    .limit(limit);
 }
 
 /** The booked kinds: what was given, taken back and spent. Reservations and releases are holds. */
@@ -100,16 +117,34 @@ const BOOKED = ['grant', 'adjustment', 'charge'] as const;
 
 /** The booked balance of a company before a moment: the sum of its grants, adjustments and charges. */
 export async function bookedBalanceBefore(db: Db, companyId: string, before: Date): Promise<string> {
-  const [row] = await db.select({ balance: sql<string>`coalesce(sum(${creditLedger.amount}), 0)` }).from(creditLedger)
-    .where(and(eq(creditLedger.companyId, companyId), inArray(creditLedger.kind, [...BOOKED]), lt(creditLedger.createdAt, before)));
+  const [row] = await db
+    .select({ balance: sql<string>`coalesce(sum(${creditLedger.amount}), 0)` })
+    .from(creditLedger)
+    .where(
+      and(
+        eq(creditLedger.companyId, companyId),
+        inArray(creditLedger.kind, [...BOOKED]),
+        lt(creditLedger.createdAt, before),
+      ),
+    );
   return row?.balance ?? '0';
 }
 
 /** Grants and adjustments of a company in [from, to), each summed (signed). */
-export async function movementsIn(db: Db, companyId: string, from: Date, to: Date): Promise<{ grants: string; adjustments: string }> {
-  const sumOf = (kind: 'grant' | 'adjustment') => sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${creditLedger.kind} = ${kind}), 0)`;
-  const [row] = await db.select({ grants: sumOf('grant'), adjustments: sumOf('adjustment') }).from(creditLedger)
-    .where(and(eq(creditLedger.companyId, companyId), gte(creditLedger.createdAt, from), lt(creditLedger.createdAt, to)));
+export async function movementsIn(
+  db: Db,
+  companyId: string,
+  from: Date,
+  to: Date,
+): Promise<{ grants: string; adjustments: string }> {
+  const sumOf = (kind: 'grant' | 'adjustment') =>
+    sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${creditLedger.kind} = ${kind}), 0)`;
+  const [row] = await db
+    .select({ grants: sumOf('grant'), adjustments: sumOf('adjustment') })
+    .from(creditLedger)
+    .where(
+      and(eq(creditLedger.companyId, companyId), gte(creditLedger.createdAt, from), lt(creditLedger.createdAt, to)),
+    );
   return { grants: row?.grants ?? '0', adjustments: row?.adjustments ?? '0' };
 }
 
@@ -119,12 +154,17 @@ export async function movementsIn(db: Db, companyId: string, from: Date, to: Dat
  * amounts, each rounded when charged.
  */
 export async function chargesByFeatureAndModel(db: Db, companyId: string, from: Date, to: Date) {
-  return db.select({
-    feature: creditLedger.feature, model: modelLabel, unit: creditLedger.unit,
-    quantity: sql<string | null>`sum(${creditLedger.quantity})::text`, unitPrice: sql<string | null>`${creditLedger.unitPrice}::text`, credits: used,
-  }).from(creditLedger)
+  return db
+    .select({
+      feature: creditLedger.feature,
+      model: modelLabel,
+      unit: creditLedger.unit,
+      quantity: sql<string | null>`sum(${creditLedger.quantity})::text`,
+      unitPrice: sql<string | null>`${creditLedger.unitPrice}::text`,
+      credits: used,
+    })
+    .from(creditLedger)
     .where(charges({ companyId, from, to }))
     .groupBy(creditLedger.feature, modelLabel, creditLedger.unit, creditLedger.unitPrice)
     .orderBy(asc(creditLedger.feature), asc(modelLabel), asc(creditLedger.unit), asc(creditLedger.unitPrice));
 }
-

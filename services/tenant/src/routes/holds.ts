@@ -15,21 +15,35 @@ const EXAMPLE = { hold: false, reason: 'Matrix check: nothing to lift' };
 export async function holdRoutes(app: FastifyInstance, holds: HoldService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.put('/clients/:id/hold', {
-    config: { access: ADMINS, params: { id: 'client' }, example: { body: EXAMPLE } },
-    schema: {
-      tags: ['clients'],
-      summary: 'Place (hold: true) or lift (false) a legal hold on a client and the recordings linked to it; the reason is required both ways',
-      params: IdParams, body: HoldBody, response: { 200: HoldDto, ...ERROR_RESPONSES },
+  r.put(
+    '/clients/:id/hold',
+    {
+      config: { access: ADMINS, params: { id: 'client' }, example: { body: EXAMPLE } },
+      schema: {
+        tags: ['clients'],
+        summary:
+          'Place (hold: true) or lift (false) a legal hold on a client and the recordings linked to it; the reason is required both ways',
+        params: IdParams,
+        body: HoldBody,
+        response: { 200: HoldDto, ...ERROR_RESPONSES },
+      },
     },
-  }, async (request) => holds.setClient(identityOf(request), request.params.id, request.body));
+    async (request) => holds.setClient(identityOf(request), request.params.id, request.body),
+  );
 
-  r.put('/companies/:id/hold', {
-    config: { access: HOST_ONLY, params: { id: 'company' }, example: { body: EXAMPLE } },
-    schema: {
-      tags: ['companies'],
-      summary: 'Place or lift a legal hold on a whole company: while held nothing of it is deleted, the company included',
-      params: IdParams, body: HoldBody, response: { 200: HoldDto, 409: ErrorBody, ...ERROR_RESPONSES },
+  r.put(
+    '/companies/:id/hold',
+    {
+      config: { access: HOST_ONLY, params: { id: 'company' }, example: { body: EXAMPLE } },
+      schema: {
+        tags: ['companies'],
+        summary:
+          'Place or lift a legal hold on a whole company: while held nothing of it is deleted, the company included',
+        params: IdParams,
+        body: HoldBody,
+        response: { 200: HoldDto, 409: ErrorBody, ...ERROR_RESPONSES },
+      },
     },
-  }, async (request) => holds.setCompany(identityOf(request), request.params.id, request.body));
+    async (request) => holds.setCompany(identityOf(request), request.params.id, request.body),
+  );
 }

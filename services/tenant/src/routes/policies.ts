@@ -5,23 +5,44 @@ import { identityOf } from '@earshot/kit';
 import type { PolicyService } from '../services/policies';
 
 const byId = { id: 'company' };
-const EXAMPLE = { redaction: 'text', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: 365 } };
+const EXAMPLE = {
+  redaction: 'text',
+  keepOriginal: false,
+  encryption: false,
+  retention: { recordingsDays: null, chatsDays: null, auditDays: 365 },
+};
 
 /** A company's data policies: the platform administrator sets them, the company's ADMIN reads them (another company: 404). */
 export async function policyRoutes(app: FastifyInstance, policies: PolicyService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/companies/:id/policies', {
-    config: { access: ADMINS, params: byId },
-    schema: { tags: ['companies'], summary: 'The company’s redaction, encryption and retention policies', params: IdParams, response: { 200: CompanyPolicies, ...ERROR_RESPONSES } },
-  }, async (request) => policies.get(identityOf(request), request.params.id));
-
-  r.put('/companies/:id/policies', {
-    config: { access: HOST_ONLY, params: byId, example: { body: EXAMPLE } },
-    schema: {
-      tags: ['companies'],
-      summary: 'Set the company’s policies; encryption and keepOriginal cannot be turned on yet (409 naming the field)',
-      params: IdParams, body: CompanyPolicies, response: { 200: CompanyPolicies, 409: ErrorBody, ...ERROR_RESPONSES },
+  r.get(
+    '/companies/:id/policies',
+    {
+      config: { access: ADMINS, params: byId },
+      schema: {
+        tags: ['companies'],
+        summary: 'The company’s redaction, encryption and retention policies',
+        params: IdParams,
+        response: { 200: CompanyPolicies, ...ERROR_RESPONSES },
+      },
     },
-  }, async (request) => policies.save(identityOf(request), request.params.id, request.body));
+    async (request) => policies.get(identityOf(request), request.params.id),
+  );
+
+  r.put(
+    '/companies/:id/policies',
+    {
+      config: { access: HOST_ONLY, params: byId, example: { body: EXAMPLE } },
+      schema: {
+        tags: ['companies'],
+        summary:
+          'Set the company’s policies; encryption and keepOriginal cannot be turned on yet (409 naming the field)',
+        params: IdParams,
+        body: CompanyPolicies,
+        response: { 200: CompanyPolicies, 409: ErrorBody, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => policies.save(identityOf(request), request.params.id, request.body),
+  );
 }

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BRANDING_MAX_BYTES, BRANDING_URL_PREFIX, type BrandingKind, type BrandingUploadDto } from '@earshot/contracts';
-import { acceptImage, actorOf, imageError, notFound, ObjectNotFoundError, type Identity, type ObjectStorage, type ServiceContext } from '@earshot/kit';
+import {
+  acceptImage,
+  actorOf,
+  imageError,
+  notFound,
+  ObjectNotFoundError,
+  type Identity,
+  type ObjectStorage,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { CompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
 import { assertNotDeleting, assertVisible, loadCompany, toCompanyState } from './companies';
@@ -36,9 +45,15 @@ export interface BrandingAsset {
  * anyone signs in). Replacing an image removes the old one.
  */
 export class BrandingService {
-  constructor(private readonly ctx: ServiceContext, private readonly storage: ObjectStorage) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly storage: ObjectStorage,
+  ) {}
 
-  async upload(identity: Identity, input: { companyId: string; kind: BrandingKind; data: Buffer }): Promise<BrandingUploadDto> {
+  async upload(
+    identity: Identity,
+    input: { companyId: string; kind: BrandingKind; data: Buffer },
+  ): Promise<BrandingUploadDto> {
     const { companyId, kind, data } = input;
     assertVisible(identity, companyId);
     assertNotDeleting(await loadCompany(this.ctx.db, companyId));
@@ -54,7 +69,12 @@ export class BrandingService {
         if (!before) throw notFound('Company');
         assertNotDeleting(before);
         const after = await repo.updateCompany(tx, companyId, { [kind]: url });
-        emit({ type: 'company.updated', companyId, actor: actorOf(identity), data: { id: companyId, before: toCompanyState(before), after: toCompanyState(after) } });
+        emit({
+          type: 'company.updated',
+          companyId,
+          actor: actorOf(identity),
+          data: { id: companyId, before: toCompanyState(before), after: toCompanyState(after) },
+        });
         return before[kind];
       });
     } catch (error) {

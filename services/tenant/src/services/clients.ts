@@ -1,5 +1,25 @@
-import { Id, type Actor, type ClientCreateBody, type ClientDetailDto, type ClientDto, type ClientListQuery, type ClientPage, type ClientState, type ClientUpdateBody, type EventOf } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, notFound, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  Id,
+  type Actor,
+  type ClientCreateBody,
+  type ClientDetailDto,
+  type ClientDto,
+  type ClientListQuery,
+  type ClientPage,
+  type ClientState,
+  type ClientUpdateBody,
+  type EventOf,
+} from '@earshot/contracts';
+import {
+  actorOf,
+  badRequest,
+  companyScope,
+  notFound,
+  type Db,
+  type Emit,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { ClientRecordingRow, ClientRow, NewClientRow } from '../db/schema';
 import * as repo from '../repositories/clients';
 import { isMember } from '../repositories/members';
@@ -8,7 +28,13 @@ import { activeClientHolds, findClientHold } from '../repositories/holds';
 import { assertClientNotHeld, toActiveHold } from './holds';
 
 export function toClientDto(row: ClientRow): ClientDto {
-  return { _id: row.id, companyId: row.companyId, ...toClientState(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  return {
+    _id: row.id,
+    companyId: row.companyId,
+    ...toClientState(row),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 const toRecording = (row: ClientRecordingRow) => ({
@@ -40,9 +66,12 @@ function ownCompany(identity: Identity): string {
 
 async function checkFields(tx: Db, companyId: string, body: ClientUpdateBody, exceptId?: string): Promise<void> {
   if (body.ownerId && !(await isMember(tx, body.ownerId, companyId))) {
-    throw badRequest('Invalid body.ownerId: not a user of this company', [{ field: 'body.ownerId', message: 'must be a user of this company' }]);
+    throw badRequest('Invalid body.ownerId: not a user of this company', [
+      { field: 'body.ownerId', message: 'must be a user of this company' },
+    ]);
   }
-  if (body.externalId && (await repo.externalIdTaken(tx, companyId, body.externalId, exceptId))) throw duplicateField('externalId', 'client');
+  if (body.externalId && (await repo.externalIdTaken(tx, companyId, body.externalId, exceptId)))
+    throw duplicateField('externalId', 'client');
 }
 
 /**
@@ -54,44 +83,75 @@ export class ClientService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async list(identity: Identity, query: ClientListQuery): Promise<ClientPage> {
-    const { rows, total } = await repo.listClients(this.ctx.db, companyScope(identity, query.companyId), query.search, query.page, query.pageSize);
-    const holds = await activeClientHolds(this.ctx.db, rows.map((r) => r.id));
-    return { items: rows.map((r) => ({ ...toClientDto(r), hold: toActiveHold(holds.get(r.id)) })), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+    const { rows, total } = await repo.listClients(
+      this.ctx.db,
+      companyScope(identity, query.companyId),
+      query.search,
+      query.page,
+      query.pageSize,
+    );
+    const holds = await activeClientHolds(
+      this.ctx.db,
+      rows.map((r) => r.id),
+    );
+    return {
+      items: rows.map((r) => ({ ...toClientDto(r), hold: toActiveHold(holds.get(r.id)) })),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+      totalPages: Math.ceil(total / query.pageSize),
+    };
   }
 
   async dropdown(identity: Identity, query: { companyId?: string }): Promise<{ _id: string; name: string }[]> {
-    return (await repo.clientDropdown(this.ctx.db, companyScope(identity, query.companyId))).map((r) => ({ _id: r.id, name: r.name }));
+    return (await repo.clientDropdown(this.ctx.db, companyScope(identity, query.companyId))).map((r) => ({
+      _id: r.id,
+      name: r.name,
+    }));
   }
 
   async get(identity: Identity, id: string): Promise<ClientDetailDto> {
     const row = await repo.findClient(this.ctx.db, id, companyScope(identity));
     if (!row) throw notFound('Client');
-    return { ...toClientDto(row), hold: toActiveHold(await findClientHold(this.ctx.db, id)), recordings: (await repo.recordingsOf(this.ctx.db, id)).map(toRecording) };
+    return {
+      ...toClientDto(row),
+      hold: toActiveHold(await findClientHold(this.ctx.db, id)),
+      recordings: (await repo.recordingsOf(this.ctx.db, id)).map(toRecording),
+    };
   }
 
   async create(identity: Identity, body: ClientCreateBody): Promise<ClientDto> {
     const companyId = ownCompany(identity);
-    return this.ctx.transact(async (tx, emit) => {
-      await checkFields(tx, companyId, body);
-      const created = await repo.insertClient(tx, { ...(body as Omit<NewClientRow, 'companyId'>), companyId });
-      emit({ type: 'client.created', companyId, actor: actorOf(identity), data: { id: created.id, before: null, after: toClientState(created) } });
-      return toClientDto(created);
-    }).catch(rethrowDuplicate);
+    return this.ctx
+      .transact(async (tx, emit) => {
+        await checkFields(tx, companyId, body);
+        const created = await repo.insertClient(tx, { ...(body as Omit<NewClientRow, 'companyId'>), companyId });
+        emit({
+          type: 'client.created',
+          companyId,
+          actor: actorOf(identity),
+          data: { id: created.id, before: null, after: toClientState(created) },
+        });
+        return toClientDto(created);
+      })
+      .catch(rethrowDuplicate);
   }
 
   async update(identity: Identity, id: string, body: ClientUpdateBody): Promise<ClientDto> {
     const companyId = ownCompany(identity);
-    return this.ctx.transact(async (tx, emit) => {
-      const before = await repo.findClientForUpdate(tx, id, companyId);
-      if (!before) throw notFound('Client');
-      await checkFields(tx, companyId, body, id);
-      const after = await repo.updateClient(tx, id, body);
-      const [was, now] = [toClientState(before), toClientState(after)];
-      if (JSON.stringify(was) !== JSON.stringify(now)) {
-        emit({ type: 'client.updated', companyId, actor: actorOf(identity), data: { id, before: was, after: now } });
-      }
-      return toClientDto(after);
-    }).catch(rethrowDuplicate);
+    return this.ctx
+      .transact(async (tx, emit) => {
+        const before = await repo.findClientForUpdate(tx, id, companyId);
+        if (!before) throw notFound('Client');
+        await checkFields(tx, companyId, body, id);
+        const after = await repo.updateClient(tx, id, body);
+        const [was, now] = [toClientState(before), toClientState(after)];
+        if (JSON.stringify(was) !== JSON.stringify(now)) {
+          emit({ type: 'client.updated', companyId, actor: actorOf(identity), data: { id, before: was, after: now } });
+        }
+        return toClientDto(after);
+      })
+      .catch(rethrowDuplicate);
   }
 
   /** Deletes the client; its recordings stay, unlinked (here at once, in transcription through client.deleted). */
@@ -114,10 +174,22 @@ export class ClientService {
 export async function removeClient(tx: Db, emit: Emit, row: ClientRow, actor: Actor): Promise<void> {
   await repo.deleteClient(tx, row.id);
   await repo.unlinkRecordings(tx, row.id);
-  emit({ type: 'client.deleted', companyId: row.companyId, actor, data: { id: row.id, before: toClientState(row), after: null } });
+  emit({
+    type: 'client.deleted',
+    companyId: row.companyId,
+    actor,
+    data: { id: row.id, before: toClientState(row), after: null },
+  });
 }
 
-const RECORDING_EVENTS = ['file.uploaded', 'file.deleted', 'transcript.status_changed', 'transcript.completed', 'transcript.client_linked', 'transcript.deleted'] as const;
+const RECORDING_EVENTS = [
+  'file.uploaded',
+  'file.deleted',
+  'transcript.status_changed',
+  'transcript.completed',
+  'transcript.client_linked',
+  'transcript.deleted',
+] as const;
 type RecordingEventType = (typeof RECORDING_EVENTS)[number];
 export { RECORDING_EVENTS };
 
@@ -139,18 +211,31 @@ export async function applyRecordingEvent(tx: Db, received: EventOf<RecordingEve
     case 'file.uploaded': {
       if (!isId(event.data.id)) return;
       // The file service takes any uuid as the client: only a client of this company counts.
-      const clientId = isId(event.data.clientId) && (await repo.findClient(tx, event.data.clientId, companyId)) ? event.data.clientId : null;
-      return repo.recordUpload(tx, event.data.id, companyId, { name: event.data.originalName, uploadedAt: new Date(event.occurredAt), clientId });
+      const clientId =
+        isId(event.data.clientId) && (await repo.findClient(tx, event.data.clientId, companyId))
+          ? event.data.clientId
+          : null;
+      return repo.recordUpload(tx, event.data.id, companyId, {
+        name: event.data.originalName,
+        uploadedAt: new Date(event.occurredAt),
+        clientId,
+      });
     }
     case 'file.deleted':
       return isId(event.data.id) ? repo.forgetRecording(tx, event.data.id) : undefined;
     case 'transcript.deleted':
       return isId(event.data.fileId) ? repo.forgetRecording(tx, event.data.fileId) : undefined;
     case 'transcript.status_changed':
-      return isId(event.data.fileId) ? repo.upsertRecording(tx, event.data.fileId, companyId, { status: event.data.status }) : undefined;
+      return isId(event.data.fileId)
+        ? repo.upsertRecording(tx, event.data.fileId, companyId, { status: event.data.status })
+        : undefined;
     case 'transcript.completed':
-      return isId(event.data.fileId) ? repo.upsertRecording(tx, event.data.fileId, companyId, { duration: event.data.duration }) : undefined;
+      return isId(event.data.fileId)
+        ? repo.upsertRecording(tx, event.data.fileId, companyId, { duration: event.data.duration })
+        : undefined;
     case 'transcript.client_linked':
-      return isId(event.data.fileId) ? repo.upsertRecording(tx, event.data.fileId, companyId, { clientId: event.data.after.clientId }) : undefined;
+      return isId(event.data.fileId)
+        ? repo.upsertRecording(tx, event.data.fileId, companyId, { clientId: event.data.after.clientId })
+        : undefined;
   }
 }

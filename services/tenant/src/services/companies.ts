@@ -12,7 +12,18 @@ import {
   type CompanyUpdateBody,
   type CompanyWithKeyDto,
 } from '@earshot/contracts';
-import { actorOf, badRequest, companyScope, conflict, notFound, type ApiKeyOwner, type ApiKeySource, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  badRequest,
+  companyScope,
+  conflict,
+  notFound,
+  type ApiKeyOwner,
+  type ApiKeySource,
+  type Db,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
 import { createAccount } from '../repositories/credits';
@@ -39,7 +50,8 @@ export function toCompanyDto(row: CompanyRow, figures: CompanyFigures = NO_FIGUR
     maxStorage: row.maxStorage,
     userCount: figures.userCount,
     storageUsed: figures.storageUsed,
-    pendingServices: row.status === 'deleting' ? COMPANY_DATA_SERVICES.filter((s) => !figures.reported.includes(s)) : [],
+    pendingServices:
+      row.status === 'deleting' ? COMPANY_DATA_SERVICES.filter((s) => !figures.reported.includes(s)) : [],
     language: row.language as CompanyDto['language'],
     encryption: row.encryption,
     apiKey: maskApiKey(row.apiKeyLast4),
@@ -92,7 +104,8 @@ async function checkUnique(tx: Db, values: { code?: string; domain?: string }, e
 
 async function checkPartner(tx: Db, partnerId: string | null | undefined, selfId?: string) {
   if (!partnerId) return;
-  const invalid = (message: string) => badRequest(`Invalid body.partnerCompanyId: ${message}`, [{ field: 'body.partnerCompanyId', message }]);
+  const invalid = (message: string) =>
+    badRequest(`Invalid body.partnerCompanyId: ${message}`, [{ field: 'body.partnerCompanyId', message }]);
   if (partnerId === selfId) throw invalid('a company cannot be its own partner');
   const partner = await repo.findCompany(tx, partnerId);
   if (!partner || partner.status === 'deleting') throw invalid('no such company');
@@ -132,12 +145,26 @@ export class CompanyService {
   constructor(private readonly ctx: ServiceContext<ServiceContext['config'] & CreditsConfig>) {}
 
   async list(identity: Identity, query: CompanyListQuery): Promise<CompanyPage> {
-    const { rows, total } = await repo.listCompanies(this.ctx.db, { ...query, id: companyScope(identity) ?? undefined }, query.page, query.pageSize);
-    return { items: await withFigures(this.ctx.db, rows), page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+    const { rows, total } = await repo.listCompanies(
+      this.ctx.db,
+      { ...query, id: companyScope(identity) ?? undefined },
+      query.page,
+      query.pageSize,
+    );
+    return {
+      items: await withFigures(this.ctx.db, rows),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+      totalPages: Math.ceil(total / query.pageSize),
+    };
   }
 
   async dropdown(identity: Identity): Promise<{ _id: string; name: string }[]> {
-    return (await repo.companyDropdown(this.ctx.db, companyScope(identity) ?? undefined)).map((r) => ({ _id: r.id, name: r.name }));
+    return (await repo.companyDropdown(this.ctx.db, companyScope(identity) ?? undefined)).map((r) => ({
+      _id: r.id,
+      name: r.name,
+    }));
   }
 
   async get(identity: Identity, id: string): Promise<CompanyDto> {
@@ -148,41 +175,69 @@ export class CompanyService {
 
   async create(identity: Identity, body: CompanyCreateBody): Promise<CompanyWithKeyDto> {
     const apiKey = generateApiKey();
-    const row = await this.ctx.transact(async (tx, emit) => {
-      await checkUnique(tx, body);
-      await checkPartner(tx, body.partnerCompanyId);
-      const created = await repo.insertCompany(tx, { ...(columns(body) as NewCompanyRow), apiKeyHash: apiKey.hash, apiKeyLast4: apiKey.last4 });
-      await createAccount(tx, created.id);
-      emit({ type: 'company.created', companyId: created.id, actor: actorOf(identity), data: { id: created.id, before: null, after: toCompanyState(created) } });
-      const opening = this.ctx.config.COMPANY_OPENING_CREDITS;
-      if (opening > 0) {
-        const posted = await post(tx, created.id, [{ kind: 'grant', units: toUnits(opening), reason: OPENING_CREDITS_REASON }]);
-        const entry = posted!.entries[0]!;
-        emit({
-          type: 'credits.granted', companyId: created.id, actor: actorOf(identity),
-          data: { entryId: entry.id, amount: opening, reason: OPENING_CREDITS_REASON, monthly: false, balance: opening },
+    const row = await this.ctx
+      .transact(async (tx, emit) => {
+        await checkUnique(tx, body);
+        await checkPartner(tx, body.partnerCompanyId);
+        const created = await repo.insertCompany(tx, {
+          ...(columns(body) as NewCompanyRow),
+          apiKeyHash: apiKey.hash,
+          apiKeyLast4: apiKey.last4,
         });
-      }
-      return created;
-    }).catch(rethrowDuplicate);
+        await createAccount(tx, created.id);
+        emit({
+          type: 'company.created',
+          companyId: created.id,
+          actor: actorOf(identity),
+          data: { id: created.id, before: null, after: toCompanyState(created) },
+        });
+        const opening = this.ctx.config.COMPANY_OPENING_CREDITS;
+        if (opening > 0) {
+          const posted = await post(tx, created.id, [
+            { kind: 'grant', units: toUnits(opening), reason: OPENING_CREDITS_REASON },
+          ]);
+          const entry = posted!.entries[0]!;
+          emit({
+            type: 'credits.granted',
+            companyId: created.id,
+            actor: actorOf(identity),
+            data: {
+              entryId: entry.id,
+              amount: opening,
+              reason: OPENING_CREDITS_REASON,
+              monthly: false,
+              balance: opening,
+            },
+          });
+        }
+        return created;
+      })
+      .catch(rethrowDuplicate);
     return { ...toCompanyDto(row), apiKey: apiKey.key };
   }
 
   async update(identity: Identity, id: string, body: CompanyUpdateBody): Promise<CompanyDto> {
     assertVisible(identity, id);
-    return this.ctx.transact(async (tx, emit) => {
-      const before = await repo.findCompanyForUpdate(tx, id);
-      if (!before) throw notFound('Company');
-      assertNotDeleting(before);
-      await checkUnique(tx, { code: body.code, domain: body.domain }, id);
-      await checkPartner(tx, body.partnerCompanyId, id);
-      const after = await repo.updateCompany(tx, id, columns(body));
-      const [was, now] = [toCompanyState(before), toCompanyState(after)];
-      if (JSON.stringify(was) !== JSON.stringify(now)) {
-        emit({ type: 'company.updated', companyId: id, actor: actorOf(identity), data: { id, before: was, after: now } });
-      }
-      return (await withFigures(tx, [after]))[0]!;
-    }).catch(rethrowDuplicate);
+    return this.ctx
+      .transact(async (tx, emit) => {
+        const before = await repo.findCompanyForUpdate(tx, id);
+        if (!before) throw notFound('Company');
+        assertNotDeleting(before);
+        await checkUnique(tx, { code: body.code, domain: body.domain }, id);
+        await checkPartner(tx, body.partnerCompanyId, id);
+        const after = await repo.updateCompany(tx, id, columns(body));
+        const [was, now] = [toCompanyState(before), toCompanyState(after)];
+        if (JSON.stringify(was) !== JSON.stringify(now)) {
+          emit({
+            type: 'company.updated',
+            companyId: id,
+            actor: actorOf(identity),
+            data: { id, before: was, after: now },
+          });
+        }
+        return (await withFigures(tx, [after]))[0]!;
+      })
+      .catch(rethrowDuplicate);
   }
 
   /**
@@ -202,7 +257,12 @@ export class CompanyService {
         throw conflict(`This company is the partner of ${partnered.join(', ')}: change their partner first`);
       }
       await repo.updateCompany(tx, id, { status: 'deleting' });
-      emit({ type: 'company.deleted', companyId: id, actor: actorOf(identity), data: { id, before: toCompanyState(row), after: null } });
+      emit({
+        type: 'company.deleted',
+        companyId: id,
+        actor: actorOf(identity),
+        data: { id, before: toCompanyState(row), after: null },
+      });
     });
     return { message: 'Company deletion started: every service is removing its data' };
   }
@@ -247,7 +307,13 @@ export class CompanyService {
   async publicConfig(subdomain: string): Promise<CompanyConfigDto> {
     const row = await repo.findCompanyByDomain(this.ctx.db, subdomain);
     if (!row || row.status !== 'active') throw notFound('Company');
-    return { name: row.name, favIcon: row.favIcon, logo: row.logo, mainPageLogo: row.mainPageLogo, settings: { theme: row.theme } };
+    return {
+      name: row.name,
+      favIcon: row.favIcon,
+      logo: row.logo,
+      mainPageLogo: row.mainPageLogo,
+      settings: { theme: row.theme },
+    };
   }
 
   async adminConfig(identity: Identity, id: string): Promise<CompanyAdminConfigDto> {

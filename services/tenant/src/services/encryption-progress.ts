@@ -1,10 +1,19 @@
-import { ENCRYPTING_SERVICES, isId, type CompanyEncryptionProgress, type EventOf, type ServiceEncryptionProgress } from '@earshot/contracts';
+import {
+  ENCRYPTING_SERVICES,
+  isId,
+  type CompanyEncryptionProgress,
+  type EventOf,
+  type ServiceEncryptionProgress,
+} from '@earshot/contracts';
 import type { Db, Identity, ServiceContext } from '@earshot/kit';
 import * as repo from '../repositories/encryption-progress';
 import { assertVisible, loadCompany } from './companies';
 
 /** Projects company.encryption_progressed: each service's figures for the company, the newest event's. */
-export async function applyEncryptionProgressed(tx: Db, event: EventOf<'company.encryption_progressed'>): Promise<void> {
+export async function applyEncryptionProgressed(
+  tx: Db,
+  event: EventOf<'company.encryption_progressed'>,
+): Promise<void> {
   const { companyId, service, state, done, total } = event.data;
   if (!isId(companyId)) return;
   await repo.recordProgress(tx, { companyId, service, state, done, total, updatedAt: new Date(event.occurredAt) });
@@ -22,7 +31,10 @@ export class EncryptionProgressService {
     assertVisible(identity, companyId);
     const company = await loadCompany(this.ctx.db, companyId);
     const rows = new Map((await repo.listProgress(this.ctx.db, companyId)).map((row) => [row.service, row]));
-    const names = [...ENCRYPTING_SERVICES, ...[...rows.keys()].filter((name) => !(ENCRYPTING_SERVICES as readonly string[]).includes(name)).sort()];
+    const names = [
+      ...ENCRYPTING_SERVICES,
+      ...[...rows.keys()].filter((name) => !(ENCRYPTING_SERVICES as readonly string[]).includes(name)).sort(),
+    ];
     const services = names.map((service): ServiceEncryptionProgress => {
       const row = rows.get(service);
       return row

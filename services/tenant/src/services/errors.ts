@@ -14,7 +14,9 @@ export function duplicateField(field: 'code' | 'domain'): HttpError;
 export function duplicateField(field: 'externalId', what: 'client'): HttpError;
 export function duplicateField(field: Unique['field'], what: Unique['what'] = 'company'): HttpError {
   const scope = what === 'client' ? ' in this company' : '';
-  return conflict(`A ${what} with this ${LABELS[field]} already exists${scope}`, [{ field: `body.${field}`, message: 'is already taken' }]);
+  return conflict(`A ${what} with this ${LABELS[field]} already exists${scope}`, [
+    { field: `body.${field}`, message: 'is already taken' },
+  ]);
 }
 
 /**

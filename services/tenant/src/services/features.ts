@@ -1,4 +1,11 @@
-import { FEATURES, type CompanyFeatureDto, type CompanyFeaturesBody, type EnabledFeaturesDto, type FeatureDto, type FeatureKey } from '@earshot/contracts';
+import {
+  FEATURES,
+  type CompanyFeatureDto,
+  type CompanyFeaturesBody,
+  type EnabledFeaturesDto,
+  type FeatureDto,
+  type FeatureKey,
+} from '@earshot/contracts';
 import { actorOf, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
@@ -41,7 +48,9 @@ export class FeatureService {
     const platform = await platformSwitchMap(this.ctx.db);
     const company = identity.companyId ? await repo.findCompany(this.ctx.db, identity.companyId) : undefined;
     const own = company ? effectiveFeatures(company) : {};
-    return { features: Object.fromEntries(FEATURES.map((f) => [f.key, (platform[f.key] ?? true) && (own[f.key] ?? true)])) };
+    return {
+      features: Object.fromEntries(FEATURES.map((f) => [f.key, (platform[f.key] ?? true) && (own[f.key] ?? true)])),
+    };
   }
 
   /** Which features a company has: the platform administrator any company's, a company administrator their own. */
@@ -57,10 +66,17 @@ export class FeatureService {
       if (!current) throw notFound('Company');
       assertNotDeleting(current);
       const before = effectiveFeatures(current);
-      const updated = await repo.updateCompany(tx, id, { features: { ...current.features, ...body.features } as Record<string, boolean> });
+      const updated = await repo.updateCompany(tx, id, {
+        features: { ...current.features, ...body.features } as Record<string, boolean>,
+      });
       const after = effectiveFeatures(updated);
       if (JSON.stringify(before) !== JSON.stringify(after)) {
-        emit({ type: 'company.features_changed', companyId: id, actor: actorOf(identity), data: { id, before, after } });
+        emit({
+          type: 'company.features_changed',
+          companyId: id,
+          actor: actorOf(identity),
+          data: { id, before, after },
+        });
       }
       return updated;
     });

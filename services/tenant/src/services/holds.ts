@@ -7,7 +7,9 @@ import type { HoldState } from '../repositories/holds';
 import { assertNotDeleting, assertVisible } from './companies';
 
 const toHold = (row: HoldState | undefined): HoldDto =>
-  row ? { hold: row.held, reason: row.reason, by: row.heldBy, at: row.changedAt.toISOString() } : { hold: false, reason: null, by: null, at: null };
+  row
+    ? { hold: row.held, reason: row.reason, by: row.heldBy, at: row.changedAt.toISOString() }
+    : { hold: false, reason: null, by: null, at: null };
 
 /** A hold in force as clients and companies show it; null when there is none. */
 export const toActiveHold = (row: HoldState | undefined): ActiveHoldDto | null =>
@@ -42,7 +44,12 @@ export class HoldService {
       if ((current?.held ?? false) === body.hold) return toHold(current);
       const next = { held: body.hold, reason: body.reason, heldBy: identity.userId, changedAt: new Date() };
       await repo.saveClientHold(tx, { clientId, companyId: client.companyId, ...next });
-      emit({ type: 'client.hold_changed', companyId: client.companyId, actor: actorOf(identity), data: { id: clientId, hold: body.hold, reason: body.reason } });
+      emit({
+        type: 'client.hold_changed',
+        companyId: client.companyId,
+        actor: actorOf(identity),
+        data: { id: clientId, hold: body.hold, reason: body.reason },
+      });
       return toHold(next);
     });
   }
@@ -57,7 +64,12 @@ export class HoldService {
       if ((current?.held ?? false) === body.hold) return toHold(current);
       const next = { held: body.hold, reason: body.reason, heldBy: identity.userId, changedAt: new Date() };
       await repo.saveCompanyHold(tx, { companyId, ...next });
-      emit({ type: 'company.hold_changed', companyId, actor: actorOf(identity), data: { id: companyId, hold: body.hold, reason: body.reason } });
+      emit({
+        type: 'company.hold_changed',
+        companyId,
+        actor: actorOf(identity),
+        data: { id: companyId, hold: body.hold, reason: body.reason },
+      });
       return toHold(next);
     });
   }

@@ -11,12 +11,17 @@ function toPolicies(company: CompanyRow, row: CompanyPolicyRow | null): CompanyP
     redaction: row?.redaction ?? 'off',
     keepOriginal: row?.keepOriginal ?? false,
     encryption: company.encryption,
-    retention: { recordingsDays: row?.recordingsDays ?? null, chatsDays: row?.chatsDays ?? null, auditDays: row?.auditDays ?? null },
+    retention: {
+      recordingsDays: row?.recordingsDays ?? null,
+      chatsDays: row?.chatsDays ?? null,
+      auditDays: row?.auditDays ?? null,
+    },
   };
 }
 
 /** A switch the company's state does not allow: refused, naming the field, rather than stored and ignored. */
-const refused = (field: 'encryption' | 'keepOriginal', message: string) => conflict(message, [{ field: `body.${field}`, message }]);
+const refused = (field: 'encryption' | 'keepOriginal', message: string) =>
+  conflict(message, [{ field: `body.${field}`, message }]);
 
 /**
  * A company's data policies (issue 25): HOST_ADMIN sets them, the company's ADMIN reads them.
@@ -42,14 +47,20 @@ export class PolicyService {
       // Encryption at rest (issue 25): on is allowed; off is refused once on, since data is then
       // stored encrypted in the services and the tenant cannot see when the last of it is gone.
       if (!body.encryption && company.encryption) throw refused('encryption', POLICY_MESSAGES.encryptionIrreversible);
-      if (body.keepOriginal && !body.encryption) throw refused('keepOriginal', POLICY_MESSAGES.keepOriginalNeedsEncryption);
+      if (body.keepOriginal && !body.encryption)
+        throw refused('keepOriginal', POLICY_MESSAGES.keepOriginalNeedsEncryption);
       const before = toPolicies(company, await repo.findPolicies(tx, companyId));
       if (body.encryption && !company.encryption) company = await updateCompany(tx, companyId, { encryption: true });
       const { retention, redaction, keepOriginal } = body;
       await repo.savePolicies(tx, companyId, { redaction, keepOriginal, ...retention });
       const after = toPolicies(company, await repo.findPolicies(tx, companyId));
       if (JSON.stringify(before) !== JSON.stringify(after)) {
-        emit({ type: 'company.policies_changed', companyId, actor: actorOf(identity), data: { id: companyId, before, after } });
+        emit({
+          type: 'company.policies_changed',
+          companyId,
+          actor: actorOf(identity),
+          data: { id: companyId, before, after },
+        });
       }
       return after;
     });

@@ -21,7 +21,7 @@ function toPriceDto(row: PriceRow, names: ReadonlyMap<string, string>): PriceDto
     _id: row.id,
     modelId: row.modelId,
     engine: row.engine,
-    modelName: row.modelId ? names.get(row.modelId) ?? null : null,
+    modelName: row.modelId ? (names.get(row.modelId) ?? null) : null,
     unit: row.unit,
     credits: Number(row.credits),
     effectiveFrom: row.effectiveFrom.toISOString(),
@@ -61,11 +61,25 @@ export class PricingService {
     const effectiveFrom = new Date(Math.max(requested, now));
     const row = await this.ctx.transact(async (tx, emit) => {
       const created = await repo.insertPrice(tx, {
-        modelId: body.modelId ?? null, engine: body.engine ?? null, unit: body.unit, credits: body.credits, effectiveFrom, createdBy: identity.userId,
+        modelId: body.modelId ?? null,
+        engine: body.engine ?? null,
+        unit: body.unit,
+        credits: body.credits,
+        effectiveFrom,
+        createdBy: identity.userId,
       });
       emit({
-        type: 'price.set', companyId: null, actor: actorOf(identity),
-        data: { id: created.id, modelId: created.modelId, engine: created.engine, unit: created.unit, credits: body.credits, effectiveFrom: effectiveFrom.toISOString() },
+        type: 'price.set',
+        companyId: null,
+        actor: actorOf(identity),
+        data: {
+          id: created.id,
+          modelId: created.modelId,
+          engine: created.engine,
+          unit: created.unit,
+          credits: body.credits,
+          effectiveFrom: effectiveFrom.toISOString(),
+        },
       });
       return created;
     });
@@ -77,7 +91,12 @@ export class PricingService {
       const before = await repo.currencyForUpdate(tx);
       await repo.saveCurrency(tx, body);
       if (before.currency !== body.currency || before.creditRate !== body.creditRate) {
-        emit({ type: 'pricing.currency_changed', companyId: null, actor: actorOf(identity), data: { before, after: body } });
+        emit({
+          type: 'pricing.currency_changed',
+          companyId: null,
+          actor: actorOf(identity),
+          data: { before, after: body },
+        });
       }
       return body;
     });
@@ -89,8 +108,10 @@ export class PricingService {
    */
   async applyModelEvent(tx: Db, event: EventOf<'ai_model.created' | 'ai_model.updated'>, emit: Emit): Promise<void> {
     const after = event.data.after;
-    if (after) await repo.upsertModel(tx, { id: event.data.id, name: after.name, label: after.label, purpose: after.purpose });
-    if ('prices' in event.data && event.data.prices) await this.startingPrices(tx, emit, event.data.id, event.data.prices, new Date(event.occurredAt));
+    if (after)
+      await repo.upsertModel(tx, { id: event.data.id, name: after.name, label: after.label, purpose: after.purpose });
+    if ('prices' in event.data && event.data.prices)
+      await this.startingPrices(tx, emit, event.data.id, event.data.prices, new Date(event.occurredAt));
   }
 
   /**
@@ -98,12 +119,27 @@ export class PricingService {
    * registers at first start are free). Only a model without any price takes them: a price the
    * platform administrator set is never replaced by an event.
    */
-  private async startingPrices(tx: Db, emit: Emit, modelId: string, starting: { unit: PriceUnit; credits: number }[], at: Date): Promise<void> {
+  private async startingPrices(
+    tx: Db,
+    emit: Emit,
+    modelId: string,
+    starting: { unit: PriceUnit; credits: number }[],
+    at: Date,
+  ): Promise<void> {
     if (starting.length === 0 || (await repo.priceHistory(tx, { modelId })).length > 0) return;
     for (const { unit, credits } of starting) {
-      const created = await repo.insertPrice(tx, { modelId, engine: null, unit, credits, effectiveFrom: at, createdBy: null });
+      const created = await repo.insertPrice(tx, {
+        modelId,
+        engine: null,
+        unit,
+        credits,
+        effectiveFrom: at,
+        createdBy: null,
+      });
       emit({
-        type: 'price.set', companyId: null, actor: SYSTEM_ACTOR,
+        type: 'price.set',
+        companyId: null,
+        actor: SYSTEM_ACTOR,
         data: { id: created.id, modelId, engine: null, unit, credits, effectiveFrom: at.toISOString() },
       });
     }

@@ -10,19 +10,37 @@ import { removeClient, toClientState } from './clients';
  * record and the calls linked to it. For a user it answers with nothing yet: the credit spend and
  * sign-in days it keeps per person are not exported.
  */
-export const tenantExportPart = (storage: ObjectStorage) => onExportRequested('tenant', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
-  if (subject.kind !== 'client' || !companyId) return { data: {}, counts: {} };
-  const found = await clientWithCalls(tx, companyId, subject.id);
-  if (!found) return { data: { client: null, calls: [] }, counts: { clients: 0, calls: 0 } };
-  const { client: c, calls } = found;
-  return {
-    data: {
-      client: { id: c.id, name: c.name, organisation: c.organisation, email: c.email, phone: c.phone, externalId: c.externalId, notes: c.notes, ownerId: c.ownerId, createdAt: c.createdAt, updatedAt: c.updatedAt },
-      calls: calls.map((call) => ({ fileId: call.fileId, name: call.name, status: call.status, duration: call.duration, uploadedAt: call.uploadedAt })),
-    },
-    counts: { clients: 1, calls: calls.length },
-  };
-});
+export const tenantExportPart = (storage: ObjectStorage) =>
+  onExportRequested('tenant', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
+    if (subject.kind !== 'client' || !companyId) return { data: {}, counts: {} };
+    const found = await clientWithCalls(tx, companyId, subject.id);
+    if (!found) return { data: { client: null, calls: [] }, counts: { clients: 0, calls: 0 } };
+    const { client: c, calls } = found;
+    return {
+      data: {
+        client: {
+          id: c.id,
+          name: c.name,
+          organisation: c.organisation,
+          email: c.email,
+          phone: c.phone,
+          externalId: c.externalId,
+          notes: c.notes,
+          ownerId: c.ownerId,
+          createdAt: c.createdAt,
+          updatedAt: c.updatedAt,
+        },
+        calls: calls.map((call) => ({
+          fileId: call.fileId,
+          name: call.name,
+          status: call.status,
+          duration: call.duration,
+          uploadedAt: call.uploadedAt,
+        })),
+      },
+      counts: { clients: 1, calls: calls.length },
+    };
+  });
 
 /**
  * The tenant service's part of erasing a person (issue 25), in their company only. A client
@@ -32,19 +50,27 @@ export const tenantExportPart = (storage: ObjectStorage) => onExportRequested('t
  * membership go. The credit ledger's lines keep the user id they were spent by: they are the
  * company's accounts (like the audit log), and the id names no one once the account is gone.
  */
-export const tenantErasePart = onEraseRequested('tenant', async (tx, emit, { subject, companyId, actor }): Promise<Record<string, number>> => {
-  if (!companyId || !isId(subject.id)) return {};
-  if (subject.kind === 'client') {
-    const row = await findClientForUpdate(tx, subject.id, companyId);
-    if (!row) return { clientsDeleted: 0 };
-    if ((await companyHeld(tx, companyId)) || (await clientHeld(tx, row.id))) return { clientsDeleted: 0, held: 1 };
-    await removeClient(tx, emit, row, actor);
-    return { clientsDeleted: 1 };
-  }
-  const owned = await lockClientsOwnedBy(tx, companyId, subject.id);
-  for (const before of owned) {
-    const after = await updateClient(tx, before.id, { ownerId: null });
-    emit({ type: 'client.updated', companyId, actor, data: { id: after.id, before: toClientState(before), after: toClientState(after) } });
-  }
-  return { clientsUnowned: owned.length, memberships: await forgetMember(tx, companyId, subject.id) };
-});
+export const tenantErasePart = onEraseRequested(
+  'tenant',
+  async (tx, emit, { subject, companyId, actor }): Promise<Record<string, number>> => {
+    if (!companyId || !isId(subject.id)) return {};
+    if (subject.kind === 'client') {
+      const row = await findClientForUpdate(tx, subject.id, companyId);
+      if (!row) return { clientsDeleted: 0 };
+      if ((await companyHeld(tx, companyId)) || (await clientHeld(tx, row.id))) return { clientsDeleted: 0, held: 1 };
+      await removeClient(tx, emit, row, actor);
+      return { clientsDeleted: 1 };
+    }
+    const owned = await lockClientsOwnedBy(tx, companyId, subject.id);
+    for (const before of owned) {
+      const after = await updateClient(tx, before.id, { ownerId: null });
+      emit({
+        type: 'client.updated',
+        companyId,
+        actor,
+        data: { id: after.id, before: toClientState(before), after: toClientState(after) },
+      });
+    }
+    return { clientsUnowned: owned.length, memberships: await forgetMember(tx, companyId, subject.id) };
+  },
+);

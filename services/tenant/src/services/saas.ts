@@ -23,10 +23,23 @@ export class SaasService {
     const db = this.ctx.db;
     const since = new Date(now.getTime() - ACTIVE_DAYS * 86_400_000);
     const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (MONTHS - 1), 1));
-    const [companies, active, use] = await Promise.all([repo.companyList(db), repo.activeMembers(db, since), repo.monthlyUse(db, firstMonth)]);
-    const figures = await figuresOf(db, companies.map((c) => c.id));
+    const [companies, active, use] = await Promise.all([
+      repo.companyList(db),
+      repo.activeMembers(db, since),
+      repo.monthlyUse(db, firstMonth),
+    ]);
+    const figures = await figuresOf(
+      db,
+      companies.map((c) => c.id),
+    );
     const activeOf = new Map(active.map((row) => [row.companyId, row.active]));
-    const monthly = use.map((row) => ({ month: row.month, companyId: row.companyId, transcriptionSeconds: Number(row.seconds), credits: Number(row.credits) }))
+    const monthly = use
+      .map((row) => ({
+        month: row.month,
+        companyId: row.companyId,
+        transcriptionSeconds: Number(row.seconds),
+        credits: Number(row.credits),
+      }))
       .sort((a, b) => a.month.localeCompare(b.month) || a.companyId.localeCompare(b.companyId));
     const thisMonth = new Map(monthly.filter((m) => m.month === monthOf(now)).map((m) => [m.companyId, m]));
     const rows = companies.map((c) => ({
@@ -42,11 +55,28 @@ export class SaasService {
       credits: thisMonth.get(c.id)?.credits ?? 0,
     }));
     const statuses = [...rows.reduce((m, r) => m.set(r.status, (m.get(r.status) ?? 0) + 1), new Map<string, number>())]
-      .map(([status, count]) => ({ status, count })).sort((a, b) => a.status.localeCompare(b.status));
-    const top = rows.filter((r) => r.credits > 0 || r.transcriptionSeconds > 0)
-      .sort((a, b) => b.credits - a.credits || b.transcriptionSeconds - a.transcriptionSeconds || a.name.localeCompare(b.name))
-      .slice(0, TOP).map(({ companyId, name, credits, transcriptionSeconds }) => ({ companyId, name, credits, transcriptionSeconds }));
-    return { statuses, activeUsers: rows.reduce((n, r) => n + r.activeUsers, 0), companies: rows, monthly: monthly.filter((m) => m.credits !== 0 || m.transcriptionSeconds !== 0), top };
+      .map(([status, count]) => ({ status, count }))
+      .sort((a, b) => a.status.localeCompare(b.status));
+    const top = rows
+      .filter((r) => r.credits > 0 || r.transcriptionSeconds > 0)
+      .sort(
+        (a, b) =>
+          b.credits - a.credits || b.transcriptionSeconds - a.transcriptionSeconds || a.name.localeCompare(b.name),
+      )
+      .slice(0, TOP)
+      .map(({ companyId, name, credits, transcriptionSeconds }) => ({
+        companyId,
+        name,
+        credits,
+        transcriptionSeconds,
+      }));
+    return {
+      statuses,
+      activeUsers: rows.reduce((n, r) => n + r.activeUsers, 0),
+      companies: rows,
+      monthly: monthly.filter((m) => m.credits !== 0 || m.transcriptionSeconds !== 0),
+      top,
+    };
   }
 }
 

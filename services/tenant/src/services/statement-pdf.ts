@@ -42,7 +42,9 @@ const formatCredits = (n: number) => creditFormat.format(n);
 /** A figure in the display currency (credits × rate), to the cent. */
 function formatMoney(credits: number, rate: number, currency: string): string {
   try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, currencyDisplay: 'code' }).format(credits * rate);
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, currencyDisplay: 'code' }).format(
+      credits * rate,
+    );
   } catch {
     // A code Intl does not know still prints, with its amount.
     return `${currency} ${(credits * rate).toFixed(2)}`;
@@ -51,13 +53,21 @@ function formatMoney(credits: number, rate: number, currency: string): string {
 
 /** 'November 2026' for '2026-11'. */
 function monthTitle(month: string): string {
-  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
 const PAGE = { margin: 56, width: 595.28, height: 841.89 };
 /** Where each column starts (label, credits, money) and where the table ends. */
 const COLUMNS = { label: PAGE.margin, credits: 320, money: 440, right: PAGE.width - PAGE.margin };
-const WIDTH = { label: COLUMNS.credits - COLUMNS.label - 8, credits: COLUMNS.money - COLUMNS.credits - 10, money: COLUMNS.right - COLUMNS.money };
+const WIDTH = {
+  label: COLUMNS.credits - COLUMNS.label - 8,
+  credits: COLUMNS.money - COLUMNS.credits - 10,
+  money: COLUMNS.right - COLUMNS.money,
+};
 
 /** 'Chat · gpt-4o', then '1.234 × 1,000 input tokens at 0.70' below it: what was charged, how many of which unit, at what price. */
 function chargeLabel(charge: StatementDto['charges'][number]): string {
@@ -73,7 +83,11 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,
-    info: { Title: `Credit statement ${statement.month} — ${statement.companyName}`, Author: 'Earshot', Subject: 'Monthly credit statement' },
+    info: {
+      Title: `Credit statement ${statement.month} — ${statement.companyName}`,
+      Author: 'Earshot',
+      Subject: 'Monthly credit statement',
+    },
   });
   doc.registerFont('regular', regular);
   doc.registerFont('bold', bold);
@@ -88,7 +102,9 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
   doc.font('bold').fontSize(20).text('Credit statement');
   doc.moveDown(0.3);
   doc.font('regular').fontSize(13).text(statement.companyName);
-  doc.fontSize(10).fillColor('#444444')
+  doc
+    .fontSize(10)
+    .fillColor('#444444')
     .text(`${monthTitle(statement.month)} (${statement.month}, UTC)`)
     .text(`Currency: ${statement.currency}, ${statement.creditRate} ${statement.currency} per credit`);
   doc.fillColor('#000000').moveDown(1.5);
@@ -128,11 +144,18 @@ export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
   for (const charge of statement.charges) row(chargeLabel(charge), -charge.credits);
   row('Total charges', -statement.totalCharges, { bold: true });
   row('Closing balance', statement.closing, { bold: true, rule: true });
-  doc.moveDown(1.5).font('regular').fontSize(8).fillColor('#666666').text(
-    'From the credits ledger, in UTC. Balances count grants, adjustments and charges: work still queued at the end of the month holds credits but has not spent them yet. '
-    + 'Each ledger line costs its quantity × unit price, rounded half up to 4 decimals; a charge here sums its lines.',
-    COLUMNS.label, doc.y, { width: COLUMNS.right - COLUMNS.label },
-  );
+  doc
+    .moveDown(1.5)
+    .font('regular')
+    .fontSize(8)
+    .fillColor('#666666')
+    .text(
+      'From the credits ledger, in UTC. Balances count grants, adjustments and charges: work still queued at the end of the month holds credits but has not spent them yet. ' +
+        'Each ledger line costs its quantity × unit price, rounded half up to 4 decimals; a charge here sums its lines.',
+      COLUMNS.label,
+      doc.y,
+      { width: COLUMNS.right - COLUMNS.label },
+    );
 
   doc.end();
   return done;

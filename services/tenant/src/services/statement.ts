@@ -23,7 +23,10 @@ const units = (decimal: string) => toUnits(Number(decimal));
  * than the closing balance by what that work holds.
  */
 export class StatementService {
-  constructor(private readonly ctx: ServiceContext, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async statement(identity: Identity, companyId: string, query: StatementQuery): Promise<StatementDto> {
     return (await this.compose(identity, companyId, query)).statement;
@@ -32,15 +35,25 @@ export class StatementService {
   /** The same statement as a PDF file, made here (no browser, no binary). */
   async pdf(identity: Identity, companyId: string, query: StatementQuery): Promise<{ filename: string; body: Buffer }> {
     const { statement, code } = await this.compose(identity, companyId, query);
-    return { filename: `statement-${code.toLowerCase()}-${statement.month}.pdf`, body: await renderStatementPdf(statement) };
+    return {
+      filename: `statement-${code.toLowerCase()}-${statement.month}.pdf`,
+      body: await renderStatementPdf(statement),
+    };
   }
 
-  private async compose(identity: Identity, companyId: string, query: StatementQuery): Promise<{ statement: StatementDto; code: string }> {
+  private async compose(
+    identity: Identity,
+    companyId: string,
+    query: StatementQuery,
+  ): Promise<{ statement: StatementDto; code: string }> {
     assertVisible(identity, companyId);
     const company = await loadCompany(this.ctx.db, companyId);
     const current = monthOf(this.now());
     const month = query.month ?? current;
-    if (month > current) throw badRequest('Invalid query.month: must not be in the future', [{ field: 'query.month', message: 'must not be in the future' }]);
+    if (month > current)
+      throw badRequest('Invalid query.month: must not be in the future', [
+        { field: 'query.month', message: 'must not be in the future' },
+      ]);
     const { from, to } = monthBounds(month);
     const db = this.ctx.db;
     const [opening, movements, charges, money] = await Promise.all([
@@ -49,9 +62,20 @@ export class StatementService {
       repo.chargesByFeatureAndModel(db, companyId, from, to),
       currency(db),
     ]);
-    const lines = charges.flatMap((c) => (c.feature === null ? [] : [{
-      feature: c.feature, model: c.model, unit: c.unit, quantity: decimalOrNull(c.quantity), unitPrice: decimalOrNull(c.unitPrice), credits: Number(c.credits),
-    }]));
+    const lines = charges.flatMap((c) =>
+      c.feature === null
+        ? []
+        : [
+            {
+              feature: c.feature,
+              model: c.model,
+              unit: c.unit,
+              quantity: decimalOrNull(c.quantity),
+              unitPrice: decimalOrNull(c.unitPrice),
+              credits: Number(c.credits),
+            },
+          ],
+    );
     const total = charges.reduce((sum, c) => sum + units(c.credits), 0);
     const statement: StatementDto = {
       companyId,

@@ -1,4 +1,10 @@
-import type { CreditFeature, CreditUsageDto, CreditUsageQuery, MyCreditsDto, MyCreditUsageQuery } from '@earshot/contracts';
+import type {
+  CreditFeature,
+  CreditUsageDto,
+  CreditUsageQuery,
+  MyCreditsDto,
+  MyCreditUsageQuery,
+} from '@earshot/contracts';
 import { badRequest, csvLine, type Identity, type ServiceContext } from '@earshot/kit';
 import { spendingState } from '../repositories/credits';
 import { currency } from '../repositories/pricing';
@@ -15,7 +21,17 @@ const CSV_BATCH = 500;
  * One line per ledger charge: its unit, quantity of that unit and unit price (credits = quantity ×
  * unit_price, rounded half up to 4 decimals); the lines of one reply share their event.
  */
-const USAGE_CSV_COLUMNS = ['date', 'user', 'feature', 'model', 'event', 'unit', 'quantity', 'unit_price', 'credits'] as const;
+const USAGE_CSV_COLUMNS = [
+  'date',
+  'user',
+  'feature',
+  'model',
+  'event',
+  'unit',
+  'quantity',
+  'unit_price',
+  'credits',
+] as const;
 
 /** Who a charge without a person is for: the company's API key or its own background work. */
 const COMPANY_ACCOUNT_NAME = 'Company account';
@@ -54,14 +70,16 @@ function usagePeriod(query: { from?: string; to?: string }, now: Date): UsagePer
   if (to < from) throw invalid('query.to', 'must not be before from');
   const start = startOfDay(from);
   const end = new Date(startOfDay(to).getTime() + DAY_MS);
-  if ((end.getTime() - start.getTime()) / DAY_MS > MAX_USAGE_DAYS) throw invalid('query.from', `the period must be at most ${MAX_USAGE_DAYS} days`);
+  if ((end.getTime() - start.getTime()) / DAY_MS > MAX_USAGE_DAYS)
+    throw invalid('query.from', `the period must be at most ${MAX_USAGE_DAYS} days`);
   return { from, to, start, end };
 }
 
 /** numeric text (or null) as a number. */
 export const decimalOrNull = (text: string | null) => (text === null ? null : Number(text));
 
-const nameOf = (userId: string | null, name: string) => (userId === null ? COMPANY_ACCOUNT_NAME : name || FORMER_MEMBER_NAME);
+const nameOf = (userId: string | null, name: string) =>
+  userId === null ? COMPANY_ACCOUNT_NAME : name || FORMER_MEMBER_NAME;
 
 /** Every day of the period with its credits (0 for days without charges), for a continuous chart. */
 function everyDay(period: UsagePeriod, rows: { day: string; credits: string }[]): CreditUsageDto['byDay'] {
@@ -75,14 +93,18 @@ function everyDay(period: UsagePeriod, rows: { day: string; credits: string }[])
 }
 
 /** A charge always names its feature; a row without one would be a ledger bug, reported under none. */
-const withFeature = <T extends { feature: CreditFeature | null }>(rows: T[]) => rows.filter((r): r is T & { feature: CreditFeature } => r.feature !== null);
+const withFeature = <T extends { feature: CreditFeature | null }>(rows: T[]) =>
+  rows.filter((r): r is T & { feature: CreditFeature } => r.feature !== null);
 
 /**
  * Usage of credits: a company's (its platform administrator any, its ADMIN their own), a person's
  * own, and the chargeback CSV. Everything is summed in SQL over the ledger's charges; days are UTC.
  */
 export class UsageService {
-  constructor(private readonly ctx: ServiceContext, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async companyUsage(identity: Identity, companyId: string, query: CreditUsageQuery): Promise<CreditUsageDto> {
     assertVisible(identity, companyId);
@@ -118,12 +140,19 @@ export class UsageService {
    * The chargeback CSV: one line per charge, oldest first, read in batches as the download is
    * consumed. Access and the query are checked before the first byte, so refusals are proper errors.
    */
-  async companyCsv(identity: Identity, companyId: string, query: CreditUsageQuery): Promise<{ filename: string; lines: AsyncIterable<string> }> {
+  async companyCsv(
+    identity: Identity,
+    companyId: string,
+    query: CreditUsageQuery,
+  ): Promise<{ filename: string; lines: AsyncIterable<string> }> {
     assertVisible(identity, companyId);
     const company = await loadCompany(this.ctx.db, companyId);
     const period = usagePeriod(query, this.now());
     const scope: repo.ChargeScope = { companyId, userId: query.userId, from: period.start, to: period.end };
-    return { filename: `usage-${company.code.toLowerCase()}-${period.from}-${period.to}.csv`, lines: this.csvLines(scope) };
+    return {
+      filename: `usage-${company.code.toLowerCase()}-${period.from}-${period.to}.csv`,
+      lines: this.csvLines(scope),
+    };
   }
 
   private async *csvLines(scope: repo.ChargeScope): AsyncGenerator<string> {
@@ -131,15 +160,29 @@ export class UsageService {
     for (let after = 0; ;) {
       const batch = await repo.chargeLines(this.ctx.db, scope, after, CSV_BATCH);
       if (batch.length === 0) return;
-      yield batch.map((c) => csvLine([
-        c.createdAt.toISOString(), nameOf(c.userId, c.name), c.feature, c.model, c.eventId, c.unit,
-        decimalOrNull(c.quantity), decimalOrNull(c.unitPrice), Number(c.credits),
-      ])).join('');
+      yield batch
+        .map((c) =>
+          csvLine([
+            c.createdAt.toISOString(),
+            nameOf(c.userId, c.name),
+            c.feature,
+            c.model,
+            c.eventId,
+            c.unit,
+            decimalOrNull(c.quantity),
+            decimalOrNull(c.unitPrice),
+            Number(c.credits),
+          ]),
+        )
+        .join('');
       after = batch[batch.length - 1]!.seq;
     }
   }
 
-  private async report(scope: Omit<repo.ChargeScope, 'from' | 'to'> | null, period: UsagePeriod): Promise<CreditUsageDto> {
+  private async report(
+    scope: Omit<repo.ChargeScope, 'from' | 'to'> | null,
+    period: UsagePeriod,
+  ): Promise<CreditUsageDto> {
     const [money, totals] = await Promise.all([
       currency(this.ctx.db),
       scope ? repo.usageTotals(this.ctx.db, { ...scope, from: period.start, to: period.end }) : null,
@@ -151,9 +194,17 @@ export class UsageService {
       // The days add up to the whole period (in ten-thousandths: no floating-point drift).
       total: fromUnits((totals?.byDay ?? []).reduce((sum, d) => sum + toUnits(Number(d.credits)), 0)),
       byDay: everyDay(period, totals?.byDay ?? []),
-      byUser: (totals?.byUser ?? []).map((r) => ({ userId: r.userId, name: nameOf(r.userId, r.name), credits: Number(r.credits) })),
+      byUser: (totals?.byUser ?? []).map((r) => ({
+        userId: r.userId,
+        name: nameOf(r.userId, r.name),
+        credits: Number(r.credits),
+      })),
       byModel: (totals?.byModel ?? []).map((r) => ({
-        model: r.model, credits: Number(r.credits), inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens), seconds: Number(r.seconds),
+        model: r.model,
+        credits: Number(r.credits),
+        inputTokens: Number(r.inputTokens),
+        outputTokens: Number(r.outputTokens),
+        seconds: Number(r.seconds),
       })),
       byFeature: withFeature(totals?.byFeature ?? []).map((r) => ({ feature: r.feature, credits: Number(r.credits) })),
     };

@@ -69,7 +69,13 @@ export async function analyseWaveform(channels: readonly WavInfo[]): Promise<Wav
   const meanLevel = level / Math.max(1, totalSamples * channels.length);
   const meanDifference = difference / Math.max(1, totalSamples);
   return {
-    peaks: { version: 1, duration: Math.round(duration * 1000) / 1000, pointsPerSecond: length / Math.max(duration, 1e-9), length, data },
+    peaks: {
+      version: 1,
+      duration: Math.round(duration * 1000) / 1000,
+      pointsPerSecond: length / Math.max(duration, 1e-9),
+      length,
+      data,
+    },
     channelDifference: channels.length > 1 && meanLevel > 0 ? meanDifference / meanLevel : 0,
   };
 }

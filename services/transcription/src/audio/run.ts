@@ -19,7 +19,12 @@ export interface RunOptions {
  * Runs a program without a shell (arguments are never interpreted). A program that is not there
  * becomes a JobError naming it: `missing` is the reason a person reads.
  */
-export function run(command: string, args: readonly string[], missing: string, options: RunOptions = {}): Promise<RunResult> {
+export function run(
+  command: string,
+  args: readonly string[],
+  missing: string,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const limit = options.stderrLimit ?? 8000;
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
@@ -27,7 +32,9 @@ export function run(command: string, args: readonly string[], missing: string, o
     let stdout = '';
     let stderr = '';
     let pending = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (options.onStderrLine) {
         const lines = (pending + chunk).split('\n');
@@ -49,5 +56,11 @@ export function run(command: string, args: readonly string[], missing: string, o
 
 /** The last meaningful lines of a program's error output, for a failure reason. */
 export function tail(stderr: string, lines = 2): string {
-  return stderr.split('\n').map((l) => l.trim()).filter(Boolean).slice(-lines).join(' ').slice(0, 300);
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-lines)
+    .join(' ')
+    .slice(0, 300);
 }

@@ -22,21 +22,35 @@ export async function readWavInfo(path: string): Promise<WavInfo> {
     const { size } = await handle.stat();
     const head = Buffer.alloc(Math.min(size, 64 * 1024));
     await handle.read(head, 0, head.length, 0);
-    if (head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') throw new Error(`${path} is not a WAV file`);
+    if (head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE')
+      throw new Error(`${path} is not a WAV file`);
     let offset = 12;
     let format: { channels: number; sampleRate: number; bits: number } | null = null;
     while (offset + 8 <= head.length) {
       const id = head.toString('ascii', offset, offset + 4);
       const length = head.readUInt32LE(offset + 4);
       if (id === 'fmt ') {
-        format = { channels: head.readUInt16LE(offset + 10), sampleRate: head.readUInt32LE(offset + 12), bits: head.readUInt16LE(offset + 22) };
+        format = {
+          channels: head.readUInt16LE(offset + 10),
+          sampleRate: head.readUInt32LE(offset + 12),
+          bits: head.readUInt16LE(offset + 22),
+        };
       } else if (id === 'data') {
         if (!format) break;
         const dataOffset = offset + 8;
         // A streamed writer may leave the size unset (0 or 0xFFFFFFFF): the rest of the file is data.
-        const dataBytes = length === 0 || length === 0xffffffff || dataOffset + length > size ? size - dataOffset : length;
+        const dataBytes =
+          length === 0 || length === 0xffffffff || dataOffset + length > size ? size - dataOffset : length;
         const bytesPerSecond = format.sampleRate * format.channels * (format.bits / 8);
-        return { path, sampleRate: format.sampleRate, channels: format.channels, bitsPerSample: format.bits, dataOffset, dataBytes, duration: dataBytes / bytesPerSecond };
+        return {
+          path,
+          sampleRate: format.sampleRate,
+          channels: format.channels,
+          bitsPerSample: format.bits,
+          dataOffset,
+          dataBytes,
+          duration: dataBytes / bytesPerSecond,
+        };
       }
       offset += 8 + length + (length % 2);
     }
@@ -72,9 +86,14 @@ export async function writeWavSlice(source: WavInfo, start: number, end: number,
   const from = Math.max(0, Math.floor(start * source.sampleRate) * 2);
   const to = Math.min(source.dataBytes, Math.floor(end * source.sampleRate) * 2);
   const length = Math.max(0, to - from);
-  const data = length > 0
-    ? createReadStream(source.path, { start: source.dataOffset + from, end: source.dataOffset + from + length - 1, highWaterMark: bytesPerSecond })
-    : Readable.from([]);
+  const data =
+    length > 0
+      ? createReadStream(source.path, {
+          start: source.dataOffset + from,
+          end: source.dataOffset + from + length - 1,
+          highWaterMark: bytesPerSecond,
+        })
+      : Readable.from([]);
   async function* withHeader() {
     yield wavHeader(length, source.sampleRate);
     for await (const chunk of data) yield chunk as Buffer;

@@ -1,5 +1,11 @@
 import { bigint, boolean, doublePrecision, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { PeaksDto, SpeakerInfo, SpeakerSegment, TranscriptEditKind, TranscriptionStatus } from '@earshot/contracts';
+import type {
+  PeaksDto,
+  SpeakerInfo,
+  SpeakerSegment,
+  TranscriptEditKind,
+  TranscriptionStatus,
+} from '@earshot/contracts';
 import type { SealedEnvelope } from '@earshot/kit';
 
 /**

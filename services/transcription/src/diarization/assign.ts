@@ -7,8 +7,10 @@ export interface SpeakerSpan<S> {
   speaker: S;
 }
 
-const overlap = (word: RecognisedWord, span: SpeakerSpan<unknown>) => Math.min(word.end, span.end) - Math.max(word.start, span.start);
-const distance = (word: RecognisedWord, span: SpeakerSpan<unknown>) => Math.max(0, span.start - word.end, word.start - span.end);
+const overlap = (word: RecognisedWord, span: SpeakerSpan<unknown>) =>
+  Math.min(word.end, span.end) - Math.max(word.start, span.start);
+const distance = (word: RecognisedWord, span: SpeakerSpan<unknown>) =>
+  Math.max(0, span.start - word.end, word.start - span.end);
 
 /**
  * The speaker of each word, by time: the span that overlaps most of it; a word in no span goes
@@ -37,7 +39,10 @@ export function speakerOfEach<S>(words: readonly RecognisedWord[], spans: readon
  * Words grouped by their speaker (`speakers[i]` is word i's), speakers in the order they first
  * speak (the first voice heard is the first group); a speaker with no word has no group.
  */
-export function wordsBySpeaker<S>(words: readonly RecognisedWord[], speakers: readonly (S | null)[]): { speaker: S; words: RecognisedWord[] }[] {
+export function wordsBySpeaker<S>(
+  words: readonly RecognisedWord[],
+  speakers: readonly (S | null)[],
+): { speaker: S; words: RecognisedWord[] }[] {
   const order = words.map((_, i) => i).sort((a, b) => words[a]!.start - words[b]!.start);
   const groups = new Map<S, RecognisedWord[]>();
   for (const i of order) {

@@ -43,7 +43,8 @@ process.on('message', (message) => {
   try {
     const sd = diarizer(message);
     const wave = sherpa.readWave(message.wav);
-    if (wave.sampleRate !== sd.sampleRate) throw new Error(`the audio is ${wave.sampleRate} Hz but the segmentation model wants ${sd.sampleRate} Hz`);
+    if (wave.sampleRate !== sd.sampleRate)
+      throw new Error(`the audio is ${wave.sampleRate} Hz but the segmentation model wants ${sd.sampleRate} Hz`);
     const turns = sd.process(wave.samples).map((t) => ({ start: t.start, end: t.end, speaker: t.speaker }));
     process.send({ id, ok: true, turns });
   } catch (error) {

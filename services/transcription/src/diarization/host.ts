@@ -65,7 +65,10 @@ export class DiarizerHost {
 
   private start(): ChildProcess {
     if (this.child) return this.child;
-    const child = fork(fileURLToPath(new URL('./child.mjs', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    const child = fork(fileURLToPath(new URL('./child.mjs', import.meta.url)), [], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: [],
+    });
     let said = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       said = (said + chunk.toString()).slice(-400);
@@ -82,7 +85,9 @@ export class DiarizerHost {
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
       const why = said.trim().split('\n').pop() ?? '';
-      const error = new DiarizationError(`the diarizer stopped (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}`);
+      const error = new DiarizationError(
+        `the diarizer stopped (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}`,
+      );
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     });
@@ -95,9 +100,19 @@ export class DiarizerHost {
    * threshold decides); never empty (no speaker heard is a DiarizationError). An abort leaves the
    * diarizer running for the other jobs; this job stops waiting.
    */
-  async diarize(models: DiarizationModels, wavPath: string, speakers: number | null, signal: AbortSignal): Promise<Turn[]> {
-    if (!sherpaInstalled()) throw new DiarizationError('sherpa-onnx-node is not installed (an optional dependency, missing on this platform)');
-    const problem = (await this.problemOf(models.segmentation, 'segmentation')) ?? (await this.problemOf(models.embedding, 'embedding'));
+  async diarize(
+    models: DiarizationModels,
+    wavPath: string,
+    speakers: number | null,
+    signal: AbortSignal,
+  ): Promise<Turn[]> {
+    if (!sherpaInstalled())
+      throw new DiarizationError(
+        'sherpa-onnx-node is not installed (an optional dependency, missing on this platform)',
+      );
+    const problem =
+      (await this.problemOf(models.segmentation, 'segmentation')) ??
+      (await this.problemOf(models.embedding, 'embedding'));
     if (problem) throw new DiarizationError(problem);
     signal.throwIfAborted();
     const child = this.start();
@@ -108,12 +123,21 @@ export class DiarizerHost {
         reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       signal.addEventListener('abort', stop, { once: true });
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        signal.removeEventListener('abort', stop);
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          signal.removeEventListener('abort', stop);
+          fn(value);
+        };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      child.send({ id, ...models, wav: wavPath, numClusters: speakers ?? -1, threshold: this.options.threshold, threads: this.options.threads });
+      child.send({
+        id,
+        ...models,
+        wav: wavPath,
+        numClusters: speakers ?? -1,
+        threshold: this.options.threshold,
+        threads: this.options.threads,
+      });
     });
   }
 

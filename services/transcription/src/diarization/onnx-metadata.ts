@@ -6,7 +6,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 /** Reads varints and byte ranges of a file at positions, a few bytes at a time. */
 class Reader {
-  constructor(private readonly file: FileHandle, readonly size: number) {}
+  constructor(
+    private readonly file: FileHandle,
+    readonly size: number,
+  ) {}
 
   async bytes(at: number, length: number): Promise<Buffer> {
     const buffer = Buffer.alloc(length);
@@ -85,7 +88,15 @@ export async function onnxMetadata(path: string): Promise<Map<string, string>> {
 const INTEGER = /^-?\d+$/;
 
 /** What sherpa-onnx's pyannote segmentation reads (offline-speaker-segmentation-pyannote-model.cc). */
-const SEGMENTATION_INTEGERS = ['sample_rate', 'window_size', 'receptive_field_size', 'receptive_field_shift', 'num_speakers', 'powerset_max_classes', 'num_classes'];
+const SEGMENTATION_INTEGERS = [
+  'sample_rate',
+  'window_size',
+  'receptive_field_size',
+  'receptive_field_shift',
+  'num_speakers',
+  'powerset_max_classes',
+  'num_classes',
+];
 /** What its wespeaker / 3D-Speaker embedding extractor reads (speaker-embedding-extractor-model.cc). */
 const EMBEDDING_INTEGERS = ['output_dim', 'sample_rate', 'normalize_samples'];
 

@@ -14,7 +14,12 @@ export { WhisperEngine, WhisperHost } from './whisper';
  * hears why its words would come without confidence.
  */
 export function whisperHost(settings: TranscriptionSettings, warn?: (message: string) => void): WhisperHost {
-  return new WhisperHost({ variant: settings.WHISPER_VARIANT, threads: settings.WHISPER_THREADS, timeoutMs: settings.WHISPER_TIMEOUT_MS, warn });
+  return new WhisperHost({
+    variant: settings.WHISPER_VARIANT,
+    threads: settings.WHISPER_THREADS,
+    timeoutMs: settings.WHISPER_TIMEOUT_MS,
+    warn,
+  });
 }
 
 /**
@@ -22,11 +27,14 @@ export function whisperHost(settings: TranscriptionSettings, warn?: (message: st
  * downloaded model found per job (runtime.ts); this one stands for it where no database is asked.
  */
 export function createEngine(settings: TranscriptionSettings, host: WhisperHost): SpeechEngine {
-  if (settings.TRANSCRIPTION_ENGINE === 'whisper') return new WhisperEngine(host, null, whisperModelMissing(settings.WHISPER_MODEL));
+  if (settings.TRANSCRIPTION_ENGINE === 'whisper')
+    return new WhisperEngine(host, null, whisperModelMissing(settings.WHISPER_MODEL));
   if (settings.TRANSCRIPTION_ENGINE === 'openai') {
     const { OPENAI_API_KEY: apiKey } = settings;
     return new OpenAiEngine({
-      client: apiKey ? new OpenAI({ apiKey, baseURL: settings.OPENAI_BASE_URL, maxRetries: 0, timeout: settings.OPENAI_TIMEOUT_MS }) : null,
+      client: apiKey
+        ? new OpenAI({ apiKey, baseURL: settings.OPENAI_BASE_URL, maxRetries: 0, timeout: settings.OPENAI_TIMEOUT_MS })
+        : null,
       unconfigured: 'OpenAI-compatible transcription is not configured on this server (OPENAI_API_KEY is not set)',
       model: settings.TRANSCRIPTION_MODEL,
       maxUploadBytes: settings.OPENAI_MAX_UPLOAD_BYTES,

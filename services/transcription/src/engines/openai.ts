@@ -39,7 +39,8 @@ interface DiarizedTranscription {
  */
 export const diarizingModel = (model: string): boolean => /diarize/i.test(model);
 
-const label = (speaker: unknown): string | undefined => (typeof speaker === 'string' && speaker.trim() ? speaker.trim() : undefined);
+const label = (speaker: unknown): string | undefined =>
+  typeof speaker === 'string' && speaker.trim() ? speaker.trim() : undefined;
 
 /**
  * Verbose JSON's words, with the provider's confidence and speaker when it gives them. A word
@@ -51,15 +52,21 @@ export function verboseWords(answer: VerboseTranscription): RecognisedWord[] {
       const probability = Number(w.probability);
       const speaker = label(w.speaker);
       return {
-        text: String(w.word ?? '').trim(), start: Number(w.start), end: Number(w.end),
-        ...(w.probability !== undefined && w.probability !== null && probability >= 0 && probability <= 1 ? { confidence: probability } : {}),
+        text: String(w.word ?? '').trim(),
+        start: Number(w.start),
+        end: Number(w.end),
+        ...(w.probability !== undefined && w.probability !== null && probability >= 0 && probability <= 1
+          ? { confidence: probability }
+          : {}),
         ...(speaker ? { speaker } : {}),
       };
     })
     .filter((w) => w.text && Number.isFinite(w.start) && Number.isFinite(w.end));
   const turns = (answer.segments ?? []).flatMap((s) => {
     const speaker = label(s.speaker);
-    return speaker && Number.isFinite(Number(s.start)) && Number.isFinite(Number(s.end)) ? [{ start: Number(s.start), end: Number(s.end), speaker }] : [];
+    return speaker && Number.isFinite(Number(s.start)) && Number.isFinite(Number(s.end))
+      ? [{ start: Number(s.start), end: Number(s.end), speaker }]
+      : [];
   });
   if (!turns.length) return words;
   const guessed = speakerOfEach(words, turns);
@@ -77,14 +84,27 @@ export function diarizedWords(answer: DiarizedTranscription): RecognisedWord[] {
     const end = Number(s.end);
     if (!Number.isFinite(start) || !Number.isFinite(end)) return [];
     const speaker = label(s.speaker);
-    const spread = applyRuns({ _id: '', speakerId: '', start, end: Math.max(start, end), text: '', words: [] }, [{ from: 0, to: 0, tokens: tokensOf(String(s.text ?? '')) }], ids);
+    const spread = applyRuns(
+      { _id: '', speakerId: '', start, end: Math.max(start, end), text: '', words: [] },
+      [{ from: 0, to: 0, tokens: tokensOf(String(s.text ?? '')) }],
+      ids,
+    );
     return spread.map((w) => ({ text: w.text, start: w.start, end: w.end, ...(speaker ? { speaker } : {}) }));
   });
 }
 
 /** Whisper's names of the console's languages and a few neighbours; a code passes as it is. */
 const LANGUAGE_CODES: Record<string, string> = {
-  english: 'en', french: 'fr', estonian: 'et', latvian: 'lv', lithuanian: 'lt', finnish: 'fi', russian: 'ru', german: 'de', spanish: 'es', swedish: 'sv',
+  english: 'en',
+  french: 'fr',
+  estonian: 'et',
+  latvian: 'lv',
+  lithuanian: 'lt',
+  finnish: 'fi',
+  russian: 'ru',
+  german: 'de',
+  spanish: 'es',
+  swedish: 'sv',
 };
 
 /** The language a provider says it heard, as a code; undefined when it said none or a name we do not know. */
@@ -99,14 +119,19 @@ export function providerError(error: unknown): unknown {
   if (error instanceof APIUserAbortError) return error;
   const cause = (error as { cause?: unknown })?.cause;
   // A refused address (link-local, or private without AI_ALLOW_PRIVATE_URLS) will not change by retrying.
-  if (cause instanceof BlockedUrlError) return new JobError(`The transcription provider's address was refused: ${cause.message}`, false);
-  if (error instanceof APIConnectionError) return new JobError(`The transcription provider could not be reached (${error.message})`, true);
+  if (cause instanceof BlockedUrlError)
+    return new JobError(`The transcription provider's address was refused: ${cause.message}`, false);
+  if (error instanceof APIConnectionError)
+    return new JobError(`The transcription provider could not be reached (${error.message})`, true);
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     const said = (error.message || '').replace(/\s+/g, ' ').slice(0, 200);
-    if (status === 401 || status === 403) return new JobError(`The transcription provider refused the API key (${status})`, false);
-    if (status === 404) return new JobError(`The transcription provider does not know this model or endpoint (404: ${said})`, false);
-    if (status === 429 || status >= 500) return new JobError(`The transcription provider is busy or failing (${status}: ${said})`, true);
+    if (status === 401 || status === 403)
+      return new JobError(`The transcription provider refused the API key (${status})`, false);
+    if (status === 404)
+      return new JobError(`The transcription provider does not know this model or endpoint (404: ${said})`, false);
+    if (status === 429 || status >= 500)
+      return new JobError(`The transcription provider is busy or failing (${status}: ${said})`, true);
     return new JobError(`The transcription provider rejected the audio (${status}: ${said})`, false);
   }
   return error;
@@ -128,7 +153,11 @@ export class OpenAiEngine implements SpeechEngine {
   }
 
   private configured(): OpenAI {
-    if (!this.options.client) throw new JobError(this.options.unconfigured ?? 'OpenAI-compatible transcription is not configured on this server', false);
+    if (!this.options.client)
+      throw new JobError(
+        this.options.unconfigured ?? 'OpenAI-compatible transcription is not configured on this server',
+        false,
+      );
     return this.options.client;
   }
 
@@ -149,14 +178,23 @@ export class OpenAiEngine implements SpeechEngine {
       const common = { file, model: this.options.model, ...(language === 'auto' ? {} : { language }) };
       // chunking_strategy is required above 30 s of audio; diarized JSON has no word timestamps.
       answer = (await (diarized
-        ? client.audio.transcriptions.create({ ...common, response_format: 'diarized_json', chunking_strategy: 'auto' }, { signal })
-        : client.audio.transcriptions.create({ ...common, response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] }, { signal }))) as unknown as VerboseTranscription & DiarizedTranscription;
+        ? client.audio.transcriptions.create(
+            { ...common, response_format: 'diarized_json', chunking_strategy: 'auto' },
+            { signal },
+          )
+        : client.audio.transcriptions.create(
+            { ...common, response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] },
+            { signal },
+          ))) as unknown as VerboseTranscription & DiarizedTranscription;
     } catch (error) {
       throw providerError(error);
     }
     const words = diarized ? diarizedWords(answer) : verboseWords(answer);
     if (!diarized && words.length === 0 && (answer.text ?? '').trim()) {
-      throw new JobError('The transcription provider returned text without word timings (it must support timestamp_granularities=word)', false);
+      throw new JobError(
+        'The transcription provider returned text without word timings (it must support timestamp_granularities=word)',
+        false,
+      );
     }
     return { words, language: language === 'auto' ? languageCode(answer.language) : language };
   }

@@ -59,8 +59,19 @@ export class PocketSphinxEngine implements SpeechEngine {
     const missing = `PocketSphinx is not installed on this server (${this.options.binary} not found)`;
     // Without arguments the program prints its configuration and exits: enough to know it runs.
     await run(this.options.binary, ['-logfn', '/dev/null'], missing, { signal });
-    for (const [what, path] of [['acoustic model', this.options.hmm], ['language model', this.options.lm], ['dictionary', this.options.dict]] as const) {
-      if (path && !(await access(path).then(() => true, () => false))) throw new JobError(`The PocketSphinx ${what} was not found at ${path}`, false);
+    for (const [what, path] of [
+      ['acoustic model', this.options.hmm],
+      ['language model', this.options.lm],
+      ['dictionary', this.options.dict],
+    ] as const) {
+      if (
+        path &&
+        !(await access(path).then(
+          () => true,
+          () => false,
+        ))
+      )
+        throw new JobError(`The PocketSphinx ${what} was not found at ${path}`, false);
     }
   }
 
@@ -70,17 +81,26 @@ export class PocketSphinxEngine implements SpeechEngine {
 
   async transcribe(wavPath: string, signal?: AbortSignal): Promise<Recognition> {
     const errors: string[] = [];
-    const result = await run(this.options.binary, ['-infile', wavPath, '-time', 'yes', ...this.modelArgs()], `PocketSphinx is not installed on this server (${this.options.binary} not found)`, {
-      signal,
-      stderrLimit: 0,
-      onStderrLine: (line) => {
-        if (/^(ERROR|FATAL)/.test(line) && errors.length < 5) errors.push(line.replace(/^(ERROR|FATAL): "[^"]*", line \d+: /, ''));
+    const result = await run(
+      this.options.binary,
+      ['-infile', wavPath, '-time', 'yes', ...this.modelArgs()],
+      `PocketSphinx is not installed on this server (${this.options.binary} not found)`,
+      {
+        signal,
+        stderrLimit: 0,
+        onStderrLine: (line) => {
+          if (/^(ERROR|FATAL)/.test(line) && errors.length < 5)
+            errors.push(line.replace(/^(ERROR|FATAL): "[^"]*", line \d+: /, ''));
+        },
       },
-    });
+    );
     if (result.code !== 0) {
       const detail = errors.join('; ').slice(0, 300) || `exit code ${result.code}`;
       const model = /model|mdef|dictionary|\.lm|dict/i.test(detail);
-      throw new JobError(model ? `PocketSphinx could not load its model: ${detail}` : `PocketSphinx failed: ${detail}`, false);
+      throw new JobError(
+        model ? `PocketSphinx could not load its model: ${detail}` : `PocketSphinx failed: ${detail}`,
+        false,
+      );
     }
     return { words: parsePocketSphinx(result.stdout), language: 'en' };
   }

@@ -113,34 +113,81 @@ export function expectedDefaults(strategy) {
   const f = Math.fround;
   return {
     context: {
-      use_gpu: true, use_coreml: false, flash_attn: true, gpu_device: 0, dtw_token_timestamps: false,
-      dtw_aheads_preset: 0, dtw_n_top: -1, dtw_aheads: { n_heads: 0, heads: null }, dtw_mem_size: 128 * 1024 * 1024,
+      use_gpu: true,
+      use_coreml: false,
+      flash_attn: true,
+      gpu_device: 0,
+      dtw_token_timestamps: false,
+      dtw_aheads_preset: 0,
+      dtw_n_top: -1,
+      dtw_aheads: { n_heads: 0, heads: null },
+      dtw_mem_size: 128 * 1024 * 1024,
     },
     full: {
       strategy,
       // std::min(4, std::thread::hardware_concurrency()): the online cores, as os.cpus() counts them.
       n_threads: Math.min(4, cpus().length),
-      n_max_text_ctx: 16384, offset_ms: 0, duration_ms: 0,
-      translate: false, no_context: true, no_timestamps: false, single_segment: false, print_special: false,
-      print_progress: true, print_realtime: false, print_timestamps: true,
-      token_timestamps: false, thold_pt: f(0.01), thold_ptsum: f(0.01), max_len: 0, split_on_word: false, max_tokens: 0,
-      debug_mode: false, audio_ctx: 0, tdrz_enable: false,
-      suppress_regex: null, initial_prompt: null, carry_initial_prompt: false, prompt_tokens: null, prompt_n_tokens: 0,
-      language: 'en', detect_language: false, suppress_blank: true, suppress_nst: false,
-      temperature: 0, max_initial_ts: 1, length_penalty: -1, temperature_inc: f(0.2),
-      entropy_thold: f(2.4), logprob_thold: -1, no_speech_thold: f(0.6),
+      n_max_text_ctx: 16384,
+      offset_ms: 0,
+      duration_ms: 0,
+      translate: false,
+      no_context: true,
+      no_timestamps: false,
+      single_segment: false,
+      print_special: false,
+      print_progress: true,
+      print_realtime: false,
+      print_timestamps: true,
+      token_timestamps: false,
+      thold_pt: f(0.01),
+      thold_ptsum: f(0.01),
+      max_len: 0,
+      split_on_word: false,
+      max_tokens: 0,
+      debug_mode: false,
+      audio_ctx: 0,
+      tdrz_enable: false,
+      suppress_regex: null,
+      initial_prompt: null,
+      carry_initial_prompt: false,
+      prompt_tokens: null,
+      prompt_n_tokens: 0,
+      language: 'en',
+      detect_language: false,
+      suppress_blank: true,
+      suppress_nst: false,
+      temperature: 0,
+      max_initial_ts: 1,
+      length_penalty: -1,
+      temperature_inc: f(0.2),
+      entropy_thold: f(2.4),
+      logprob_thold: -1,
+      no_speech_thold: f(0.6),
       greedy: { best_of: strategy === GREEDY ? 5 : -1 },
       beam_search: { beam_size: strategy === GREEDY ? -1 : 5, patience: -1 },
-      new_segment_callback: null, new_segment_callback_user_data: null,
-      progress_callback: null, progress_callback_user_data: null,
-      encoder_begin_callback: null, encoder_begin_callback_user_data: null,
-      abort_callback: null, abort_callback_user_data: null,
-      logits_filter_callback: null, logits_filter_callback_user_data: null,
-      grammar_rules: null, n_grammar_rules: 0, i_start_rule: 0, grammar_penalty: 100,
-      vad: false, vad_model_path: null,
+      new_segment_callback: null,
+      new_segment_callback_user_data: null,
+      progress_callback: null,
+      progress_callback_user_data: null,
+      encoder_begin_callback: null,
+      encoder_begin_callback_user_data: null,
+      abort_callback: null,
+      abort_callback_user_data: null,
+      logits_filter_callback: null,
+      logits_filter_callback_user_data: null,
+      grammar_rules: null,
+      n_grammar_rules: 0,
+      i_start_rule: 0,
+      grammar_penalty: 100,
+      vad: false,
+      vad_model_path: null,
       vad_params: {
-        threshold: 0.5, min_speech_duration_ms: 250, min_silence_duration_ms: 100,
-        max_speech_duration_s: FLT_MAX, speech_pad_ms: 30, samples_overlap: f(0.1),
+        threshold: 0.5,
+        min_speech_duration_ms: 250,
+        min_silence_duration_ms: 100,
+        max_speech_duration_s: FLT_MAX,
+        speech_pad_ms: 30,
+        samples_overlap: f(0.1),
       },
     },
   };
@@ -159,7 +206,8 @@ function differences(actual, expected, path, out, strings) {
     else if (typeof want === 'string') {
       if (got === null || got === undefined) out.push(`${name}: got null, expected "${want}"`);
       else strings.push({ name, pointer: got, want });
-    } else if (!Object.is(typeof got === 'bigint' ? Number(got) : got, want)) out.push(`${name}: got ${String(got)}, expected ${String(want)}`);
+    } else if (!Object.is(typeof got === 'bigint' ? Number(got) : got, want))
+      out.push(`${name}: got ${String(got)}, expected ${String(want)}`);
   }
 }
 
@@ -237,7 +285,10 @@ export function openWhisperLibrary(koffi, libraryPath) {
   /** What the library writes for each struct, where that can be measured (x86-64 System V), else null. */
   function sizes() {
     if (process.arch !== 'x64' || process.platform === 'win32') return null;
-    return { context: writtenSize((out) => c.contextDefaultsInto(out)), full: writtenSize((out) => c.fullDefaultsInto(out, GREEDY)) };
+    return {
+      context: writtenSize((out) => c.contextDefaultsInto(out)),
+      full: writtenSize((out) => c.fullDefaultsInto(out, GREEDY)),
+    };
   }
 
   /** Every way the library differs from the structs declared here; empty when they match. */
@@ -249,8 +300,20 @@ export function openWhisperLibrary(koffi, libraryPath) {
       const contextPtr = c.contextDefaults();
       const fullPtr = c.fullDefaults(strategy);
       try {
-        differences(koffi.decode(contextPtr, types.context), expected.context, 'whisper_context_params', problems, strings);
-        differences(koffi.decode(fullPtr, types.full), expected.full, `whisper_full_params(strategy ${strategy})`, problems, strings);
+        differences(
+          koffi.decode(contextPtr, types.context),
+          expected.context,
+          'whisper_context_params',
+          problems,
+          strings,
+        );
+        differences(
+          koffi.decode(fullPtr, types.full),
+          expected.full,
+          `whisper_full_params(strategy ${strategy})`,
+          problems,
+          strings,
+        );
         if (problems.length) continue;
         for (const { name, pointer, want } of strings.splice(0)) {
           const got = koffi.decode(pointer, 'char', -1);
@@ -264,8 +327,12 @@ export function openWhisperLibrary(koffi, libraryPath) {
     const measured = sizes();
     if (measured) {
       const declared = { context: koffi.sizeof(types.context), full: koffi.sizeof(types.full) };
-      if (measured.context !== declared.context) problems.push(`whisper_context_params: the library writes ${measured.context} bytes, declared ${declared.context}`);
-      if (measured.full !== declared.full) problems.push(`whisper_full_params: the library writes ${measured.full} bytes, declared ${declared.full}`);
+      if (measured.context !== declared.context)
+        problems.push(
+          `whisper_context_params: the library writes ${measured.context} bytes, declared ${declared.context}`,
+        );
+      if (measured.full !== declared.full)
+        problems.push(`whisper_full_params: the library writes ${measured.full} bytes, declared ${declared.full}`);
     }
     return [...new Set(problems)];
   }
@@ -323,7 +390,12 @@ export function openWhisperLibrary(koffi, libraryPath) {
           p: c.tokenP(ctx, segment, token),
         };
         pending = pending
-          ? { bytes: Buffer.concat([pending.bytes, piece.bytes]), t0: pending.t0, t1: piece.t1, p: Math.min(pending.p, piece.p) }
+          ? {
+              bytes: Buffer.concat([pending.bytes, piece.bytes]),
+              t0: pending.t0,
+              t1: piece.t1,
+              p: Math.min(pending.p, piece.p),
+            }
           : piece;
         if (endsInsideCharacter(pending.bytes)) continue;
         tokens.push({ text: pending.bytes.toString('utf8'), t0: pending.t0, t1: pending.t1, p: pending.p });

@@ -39,7 +39,9 @@ try {
   const problems = library.layoutProblems();
   if (problems.length) {
     const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
-    throw new Error(`whisper.cpp in ${packageName} does not lay out its parameters as whisper-ffi.mjs declares them: ${problems.slice(0, 3).join('; ')}${more}`);
+    throw new Error(
+      `whisper.cpp in ${packageName} does not lay out its parameters as whisper-ffi.mjs declares them: ${problems.slice(0, 3).join('; ')}${more}`,
+    );
   }
   ffi = library;
 } catch (error) {
@@ -64,7 +66,9 @@ async function load(path, useGpu) {
   if (loaded?.path !== path) {
     await release();
     // Loading reads the whole file (up to 1.6 GB) synchronously: the reason it happens here.
-    const context = ffi ? ffi.load(path, useGpu) : new (require(packageName).WhisperContext)({ filePath: path, useGpu });
+    const context = ffi
+      ? ffi.load(path, useGpu)
+      : new (require(packageName).WhisperContext)({ filePath: path, useGpu });
     loaded = { path, context };
   }
   return fallback ? { fallback } : {};
@@ -77,7 +81,12 @@ async function transcribe(pcm, { language, threads }) {
     return ffi.transcribe(loaded.context, samples, { language, threads, abortFlag });
   }
   // One segment per token (maxLen 1) with token timestamps: the binding's nearest to tokens.
-  const { stop, promise } = loaded.context.transcribeData(pcm, { language, maxThreads: threads, tokenTimestamps: true, maxLen: 1 });
+  const { stop, promise } = loaded.context.transcribeData(pcm, {
+    language,
+    maxThreads: threads,
+    tokenTimestamps: true,
+    maxLen: 1,
+  });
   stopCurrent = stop;
   try {
     const { language: heard, segments, isAborted } = await promise;

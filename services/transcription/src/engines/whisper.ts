@@ -36,7 +36,10 @@ function assertInstalled(variant: WhisperVariant): void {
     require.resolve(name);
   } catch {
     const otherwise = variant === 'cpu' ? '' : ', or set WHISPER_VARIANT=cpu';
-    throw new JobError(`The Whisper engine's native package ${name} is not installed on this server: run npm install ${name}@${WHISPER_BINDING_VERSION} -w services/transcription${otherwise}`, false);
+    throw new JobError(
+      `The Whisper engine's native package ${name} is not installed on this server: run npm install ${name}@${WHISPER_BINDING_VERSION} -w services/transcription${otherwise}`,
+      false,
+    );
   }
 }
 
@@ -53,7 +56,10 @@ export async function checkWhisperModel(model: ReadyModel): Promise<{ englishOnl
     throw new JobError(`The Whisper model ${model.name} is missing from this server's disk: ${DOWNLOAD_AGAIN}`, false);
   }
   if (info.size !== model.sizeBytes) {
-    throw new JobError(`The Whisper model ${model.name} is incomplete or has changed on disk (${info.size} bytes instead of ${model.sizeBytes}): ${DOWNLOAD_AGAIN}`, false);
+    throw new JobError(
+      `The Whisper model ${model.name} is incomplete or has changed on disk (${info.size} bytes instead of ${model.sizeBytes}): ${DOWNLOAD_AGAIN}`,
+      false,
+    );
   }
   const head = Buffer.alloc(8);
   const handle = await open(model.path, 'r');
@@ -62,8 +68,15 @@ export async function checkWhisperModel(model: ReadyModel): Promise<{ englishOnl
   } finally {
     await handle.close();
   }
-  if (head.readUInt32LE(0) !== GGML_MAGIC) throw new JobError(`The file of the Whisper model ${model.name} is not a whisper.cpp model: ${DOWNLOAD_AGAIN}`, false);
-  return { englishOnly: model.languages === 'en' || head.readInt32LE(4) < MULTILINGUAL_VOCAB, version: `${model.path}:${info.size}:${info.mtimeMs}` };
+  if (head.readUInt32LE(0) !== GGML_MAGIC)
+    throw new JobError(
+      `The file of the Whisper model ${model.name} is not a whisper.cpp model: ${DOWNLOAD_AGAIN}`,
+      false,
+    );
+  return {
+    englishOnly: model.languages === 'en' || head.readInt32LE(4) < MULTILINGUAL_VOCAB,
+    version: `${model.path}:${info.size}:${info.mtimeMs}`,
+  };
 }
 
 /**
@@ -234,16 +247,28 @@ export class WhisperHost {
   }
 
   /** Recognises 16 kHz mono 16-bit PCM (moved to the thread, not copied) with `model`, loading it first if needed. */
-  transcribe(model: ReadyModel & { version: string }, pcm: ArrayBuffer, language: string, signal?: AbortSignal): Promise<HostOutput> {
+  transcribe(
+    model: ReadyModel & { version: string },
+    pcm: ArrayBuffer,
+    language: string,
+    signal?: AbortSignal,
+  ): Promise<HostOutput> {
     return this.serial(async () => {
       signal?.throwIfAborted();
       if (this.loaded !== model.version) {
         this.loaded = null;
         let output: LoadOutput;
         try {
-          output = await this.call<LoadOutput>({ type: 'load', path: model.path, useGpu: this.options.variant !== 'cpu' });
+          output = await this.call<LoadOutput>({
+            type: 'load',
+            path: model.path,
+            useGpu: this.options.variant !== 'cpu',
+          });
         } catch (error) {
-          throw new JobError(`The Whisper model ${model.name} could not be loaded (${(error as Error).message}): ${DOWNLOAD_AGAIN}`, false);
+          throw new JobError(
+            `The Whisper model ${model.name} could not be loaded (${(error as Error).message}): ${DOWNLOAD_AGAIN}`,
+            false,
+          );
         }
         // Once per thread: the thread chooses its way to whisper.cpp when it starts.
         if (output.fallback && !this.threadAnswered) this.options.warn?.(output.fallback);
@@ -267,8 +292,18 @@ export class WhisperHost {
         interrupted = true;
         fail(error);
       };
-      timer = setTimeout(() => reject(new JobError(`Whisper did not finish a piece within ${Math.round(this.options.timeoutMs / 1000)} s (WHISPER_TIMEOUT_MS); it will be tried again`, true)), this.options.timeoutMs);
-      onAbort = () => reject(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+      timer = setTimeout(
+        () =>
+          reject(
+            new JobError(
+              `Whisper did not finish a piece within ${Math.round(this.options.timeoutMs / 1000)} s (WHISPER_TIMEOUT_MS); it will be tried again`,
+              true,
+            ),
+          ),
+        this.options.timeoutMs,
+      );
+      onAbort = () =>
+        reject(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
@@ -285,11 +320,19 @@ export class WhisperHost {
 
   /** Asks whisper.cpp to stop `work`; ends the thread if it has not stopped after a grace period. */
   private async stop(work: Promise<unknown>): Promise<void> {
-    const settled = work.then(() => true, () => true);
+    const settled = work.then(
+      () => true,
+      () => true,
+    );
     Atomics.store(this.abortFlag, 0, 1);
     this.worker?.postMessage({ type: 'stop' });
     let grace: NodeJS.Timeout | undefined;
-    const done = await Promise.race([settled, new Promise<false>((resolve) => { grace = setTimeout(() => resolve(false), STOP_GRACE_MS); })]);
+    const done = await Promise.race([
+      settled,
+      new Promise<false>((resolve) => {
+        grace = setTimeout(() => resolve(false), STOP_GRACE_MS);
+      }),
+    ]);
     clearTimeout(grace);
     if (!done) await this.close();
   }

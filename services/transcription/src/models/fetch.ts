@@ -3,7 +3,10 @@ import type { Hash } from 'node:crypto';
 
 /** A download that cannot go on; `removePart` when the bytes so far are worthless (wrong file). */
 export class DownloadFailure extends Error {
-  constructor(message: string, readonly removePart = false) {
+  constructor(
+    message: string,
+    readonly removePart = false,
+  ) {
     super(message);
     this.name = 'DownloadFailure';
   }
@@ -15,7 +18,11 @@ const MAX_REDIRECTS = 10;
  * GET with redirects followed by hand: model hosts redirect to a CDN (Hugging Face, GitHub
  * releases), and each hop must stay on http(s) — never file:, data: or anything else.
  */
-export async function fetchFollowing(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
+export async function fetchFollowing(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const response = await fetch(current, { headers, signal, redirect: 'manual' });
@@ -25,7 +32,9 @@ export async function fetchFollowing(url: string, headers: Record<string, string
     if (!location) throw new DownloadFailure(`${current} answered ${response.status} without saying where to go`);
     const next = new URL(location, current);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new DownloadFailure(`${current} redirected to a ${next.protocol} address, which is refused: only http and https are followed`);
+      throw new DownloadFailure(
+        `${current} redirected to a ${next.protocol} address, which is refused: only http and https are followed`,
+      );
     }
     current = next.href;
   }

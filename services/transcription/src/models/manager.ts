@@ -76,10 +76,12 @@ export class SpeechModelManager {
   private readonly statfs: StatFs;
   private sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>, private readonly options: ManagerOptions = {}) {
+  constructor(
+    private readonly ctx: ServiceContext<TranscriptionConfig>,
+    private readonly options: ManagerOptions = {},
+  ) {
     this.statfs = options.statfs ?? statfs;
   }
-
 
   private entry(name: string): SpeechModelEntry | undefined {
     return catalogueOf(this.ctx.config).find((m) => m.name === name);
@@ -90,7 +92,8 @@ export class SpeechModelManager {
     const catalogue = catalogueOf(this.ctx.config);
     const listed = catalogue.map((entry) => toDto(entry, rows.get(entry.name)));
     // A model downloaded from an earlier catalogue stays listed until it is deleted.
-    for (const row of rows.values()) if (!catalogue.some((e) => e.name === row.name) && row.status !== 'absent') listed.push(toDto(undefined, row));
+    for (const row of rows.values())
+      if (!catalogue.some((e) => e.name === row.name) && row.status !== 'absent') listed.push(toDto(undefined, row));
     return listed;
   }
 
@@ -117,8 +120,18 @@ export class SpeechModelManager {
       if (current?.status === 'downloading') throw conflict(MESSAGES.alreadyDownloading(name));
       if (current?.status === 'ready') throw conflict(MESSAGES.alreadyReady(name));
       const next = {
-        name, kind: entry.kind, languages: entry.languages, path, url: downloadUrl(this.ctx.config, entry), size, sha256: entry.sha256,
-        status: 'downloading' as const, bytesDone: have, error: null, isDefault: false, requestedBy: actor,
+        name,
+        kind: entry.kind,
+        languages: entry.languages,
+        path,
+        url: downloadUrl(this.ctx.config, entry),
+        size,
+        sha256: entry.sha256,
+        status: 'downloading' as const,
+        bytesDone: have,
+        error: null,
+        isDefault: false,
+        requestedBy: actor,
       };
       await saveModelRow(tx, next);
       return { ...next, updatedAt: new Date() };
@@ -139,7 +152,8 @@ export class SpeechModelManager {
     await this.abort(name, 'cancelled');
     const row = await modelRow(this.ctx.db, name);
     // The list shows how much is kept (progress writes lag the file by up to a quarter second).
-    if (row?.status === 'absent') await updateModelRow(this.ctx.db, name, { bytesDone: await sizeOf(partOf(row.path)) });
+    if (row?.status === 'absent')
+      await updateModelRow(this.ctx.db, name, { bytesDone: await sizeOf(partOf(row.path)) });
     return this.get(name);
   }
 
@@ -154,7 +168,15 @@ export class SpeechModelManager {
     const row = await this.ctx.transact(async (tx, emit) => {
       const current = await lockModelRow(tx, name);
       if (!current) return undefined;
-      if (entry) await updateModelRow(tx, name, { status: 'absent', bytesDone: 0, error: null, isDefault: false, sha256: entry.sha256, size: entry.sizeBytes });
+      if (entry)
+        await updateModelRow(tx, name, {
+          status: 'absent',
+          bytesDone: 0,
+          error: null,
+          isDefault: false,
+          sha256: entry.sha256,
+          size: entry.sizeBytes,
+        });
       else await removeModelRow(tx, name);
       if (current.status === 'ready' || current.bytesDone > 0) emit(event('speech_model.removed', actor, { name }));
       if (current.isDefault) emit(event('speech_model.default_changed', actor, { name: null, before: name }));
@@ -195,7 +217,13 @@ export class SpeechModelManager {
     await this.adoptOrphans();
     // Only one process can open an embedded database: whatever is left there is ours at once.
     if (this.ctx.database.kind === 'postgres') {
-      this.sweeper = setInterval(() => void this.adoptOrphans().catch((error: unknown) => this.ctx.logger.warn({ err: error }, 'speech model sweep failed')), SWEEP_EVERY_MS);
+      this.sweeper = setInterval(
+        () =>
+          void this.adoptOrphans().catch((error: unknown) =>
+            this.ctx.logger.warn({ err: error }, 'speech model sweep failed'),
+          ),
+        SWEEP_EVERY_MS,
+      );
       this.sweeper.unref();
     }
   }
@@ -222,8 +250,12 @@ export class SpeechModelManager {
     const free = await freeBytes(dir, this.statfs);
     const needed = Math.max(0, remaining) + SPACE_MARGIN_BYTES;
     if (free < needed) {
-      throw new HttpError(507, `Not enough disk space to download "${name}": it needs ${formatBytes(needed)} in ${dir} `
-        + `(${formatBytes(SPACE_MARGIN_BYTES)} of it kept free) and ${formatBytes(free)} is free. Free some space, or set SPEECH_MODELS_DIR to a larger disk.`, SPEECH_MODEL_NO_SPACE);
+      throw new HttpError(
+        507,
+        `Not enough disk space to download "${name}": it needs ${formatBytes(needed)} in ${dir} ` +
+          `(${formatBytes(SPACE_MARGIN_BYTES)} of it kept free) and ${formatBytes(free)} is free. Free some space, or set SPEECH_MODELS_DIR to a larger disk.`,
+        SPEECH_MODEL_NO_SPACE,
+      );
     }
   }
 
@@ -232,7 +264,9 @@ export class SpeechModelManager {
     const controller = new AbortController();
     const done = this.transfer(row, controller.signal)
       .catch((error: unknown) => this.failed(row, error, controller.signal))
-      .catch((error: unknown) => this.ctx.logger.error({ err: error, model: row.name }, 'could not record a speech model download failure'))
+      .catch((error: unknown) =>
+        this.ctx.logger.error({ err: error, model: row.name }, 'could not record a speech model download failure'),
+      )
       .finally(() => this.running.delete(row.name));
     this.running.set(row.name, { controller, done });
   }
@@ -250,7 +284,11 @@ export class SpeechModelManager {
       let total: number;
       if (response.status === 206) {
         const range = parseContentRange(response.headers.get('content-range'));
-        if (!range || range.start !== done) throw new DownloadFailure(`${row.url} resumed at the wrong place (${response.headers.get('content-range') ?? 'no Content-Range'}); delete the model and download it again`, true);
+        if (!range || range.start !== done)
+          throw new DownloadFailure(
+            `${row.url} resumed at the wrong place (${response.headers.get('content-range') ?? 'no Content-Range'}); delete the model and download it again`,
+            true,
+          );
         total = range.total ?? done + Number(response.headers.get('content-length') ?? row.size - done);
       } else if (response.status === 416 && done > 0) {
         // Nothing left to send: the part is the whole file (the process stopped before checking it).
@@ -263,23 +301,46 @@ export class SpeechModelManager {
         total = Number(response.headers.get('content-length') ?? row.size);
       } else {
         await response.body?.cancel();
-        throw new DownloadFailure(`${row.url} answered ${response.status} ${response.statusText}`.trim() + ': check SPEECH_MODELS_URL (or the mirror) serves this file');
+        throw new DownloadFailure(
+          `${row.url} answered ${response.status} ${response.statusText}`.trim() +
+            ': check SPEECH_MODELS_URL (or the mirror) serves this file',
+        );
       }
       if (total !== row.size) await updateModelRow(this.ctx.db, row.name, { size: total });
-      if (response.status !== 416) done = await this.receive(row, response, part, done, total, hash, () => {
-        clearTimeout(stallTimer);
-        stallTimer = setTimeout(() => stall.abort('stalled'), STALL_MS);
-      }, signal);
+      if (response.status !== 416)
+        done = await this.receive(
+          row,
+          response,
+          part,
+          done,
+          total,
+          hash,
+          () => {
+            clearTimeout(stallTimer);
+            stallTimer = setTimeout(() => stall.abort('stalled'), STALL_MS);
+          },
+          signal,
+        );
       await this.finish(row, part, done, total, hash.digest('hex'));
     } catch (error) {
-      if (stall.signal.aborted && !signal.aborted) throw new DownloadFailure(`${row.url} sent nothing for ${STALL_MS / 1000} s; Download again to resume`);
+      if (stall.signal.aborted && !signal.aborted)
+        throw new DownloadFailure(`${row.url} sent nothing for ${STALL_MS / 1000} s; Download again to resume`);
       throw error;
     } finally {
       clearTimeout(stallTimer);
     }
   }
 
-  private async receive(row: SpeechModelRow, response: Response, part: string, start: number, total: number, hash: Hash, alive: () => void, signal: AbortSignal): Promise<number> {
+  private async receive(
+    row: SpeechModelRow,
+    response: Response,
+    part: string,
+    start: number,
+    total: number,
+    hash: Hash,
+    alive: () => void,
+    signal: AbortSignal,
+  ): Promise<number> {
     const file = await open(part, start > 0 ? 'a' : 'w');
     let done = start;
     let lastWrite = 0;
@@ -288,7 +349,11 @@ export class SpeechModelManager {
       for await (const chunk of response.body) {
         alive();
         done += chunk.length;
-        if (done > total) throw new DownloadFailure(`${row.url} sent more than the ${formatBytes(total)} it announced; the file was removed`, true);
+        if (done > total)
+          throw new DownloadFailure(
+            `${row.url} sent more than the ${formatBytes(total)} it announced; the file was removed`,
+            true,
+          );
         hash.update(chunk);
         await file.write(chunk);
         this.options.onProgress?.(row.name, done, total);
@@ -302,7 +367,9 @@ export class SpeechModelManager {
     } catch (error) {
       if (error instanceof DownloadFailure || error instanceof Superseded || signal.aborted) throw error;
       // The server or the network dropped the connection: what arrived is kept for the resume.
-      throw new DownloadFailure(`The connection closed after ${formatBytes(done)} of ${formatBytes(total)} (${error instanceof Error ? error.message : String(error)}); Download again to resume from there`);
+      throw new DownloadFailure(
+        `The connection closed after ${formatBytes(done)} of ${formatBytes(total)} (${error instanceof Error ? error.message : String(error)}); Download again to resume from there`,
+      );
     } finally {
       await file.close();
     }
@@ -311,11 +378,16 @@ export class SpeechModelManager {
 
   private async finish(row: SpeechModelRow, part: string, done: number, total: number, sha256: string): Promise<void> {
     if (done < total) {
-      throw new DownloadFailure(`The connection closed after ${formatBytes(done)} of ${formatBytes(total)}; Download again to resume from there`);
+      throw new DownloadFailure(
+        `The connection closed after ${formatBytes(done)} of ${formatBytes(total)}; Download again to resume from there`,
+      );
     }
     if (row.sha256 && sha256 !== row.sha256) {
-      throw new DownloadFailure(`The downloaded file's SHA-256 is ${sha256}, not the expected ${row.sha256}: the file was removed. `
-        + 'Check that SPEECH_MODELS_URL (or the mirror) serves the official file, then download again', true);
+      throw new DownloadFailure(
+        `The downloaded file's SHA-256 is ${sha256}, not the expected ${row.sha256}: the file was removed. ` +
+          'Check that SPEECH_MODELS_URL (or the mirror) serves the official file, then download again',
+        true,
+      );
     }
     await this.ctx.transact(async (tx, emit) => {
       const current = await lockModelRow(tx, row.name);
@@ -336,8 +408,10 @@ export class SpeechModelManager {
     // Cancelled (the row says so already) or stopping (the next start continues): nothing to record.
     if (signal.aborted || error instanceof Superseded) return;
     const removePart = error instanceof DownloadFailure && error.removePart;
-    const reason = error instanceof DownloadFailure ? error.message
-      : `The download of "${row.name}" from ${row.url} stopped: ${error instanceof Error ? error.message : String(error)}. Download again to resume`;
+    const reason =
+      error instanceof DownloadFailure
+        ? error.message
+        : `The download of "${row.name}" from ${row.url} stopped: ${error instanceof Error ? error.message : String(error)}. Download again to resume`;
     this.ctx.logger.warn({ model: row.name, reason }, 'speech model download failed');
     if (removePart) await rm(partOf(row.path), { force: true });
     await this.ctx.transact(async (tx) => {
@@ -354,7 +428,11 @@ export async function freeBytes(dir: string, fsStat: StatFs = statfs): Promise<n
   return Number(bavail) * Number(bsize);
 }
 
-function event(type: 'speech_model.ready' | 'speech_model.removed' | 'speech_model.default_changed', actor: Actor, data: Record<string, unknown>): NewEvent {
+function event(
+  type: 'speech_model.ready' | 'speech_model.removed' | 'speech_model.default_changed',
+  actor: Actor,
+  data: Record<string, unknown>,
+): NewEvent {
   return { type, companyId: null, actor, data };
 }
 

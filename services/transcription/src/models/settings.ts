@@ -6,29 +6,41 @@ import { SPEECH_MODEL_CATALOGUE, SpeechModelCatalogue, type SpeechModelEntry } f
 export const DEFAULT_SPEECH_MODELS_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 
 /** A download address: checked at start, so a typo stops the service instead of the first download. */
-export const httpUrl = z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// address')
+export const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// address')
   .transform((u) => u.replace(/\/+$/, ''));
 
 /**
  * SPEECH_MODELS_CATALOGUE: a JSON file replacing the built-in catalogue (private or pinned models),
  * read and validated at start: an unreadable or invalid file stops the service with the reason.
  */
-export const catalogueFile = z.string().min(1).transform((path, ctx): SpeechModelEntry[] => {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `cannot read the catalogue ${path}: ${error instanceof Error ? error.message : String(error)}` });
-    return z.NEVER;
-  }
-  const parsed = SpeechModelCatalogue.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `invalid catalogue ${path}: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}` });
-    return z.NEVER;
-  }
-  return parsed.data;
-});
+export const catalogueFile = z
+  .string()
+  .min(1)
+  .transform((path, ctx): SpeechModelEntry[] => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `cannot read the catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      return z.NEVER;
+    }
+    const parsed = SpeechModelCatalogue.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `invalid catalogue ${path}: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}`,
+      });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 
 export interface SpeechModelSettings {
   DATA_DIR: string;

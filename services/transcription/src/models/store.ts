@@ -15,7 +15,12 @@ export interface ReadyModel {
   sizeBytes: number;
 }
 
-const ready = (row: SpeechModelRow): ReadyModel => ({ name: row.name, path: row.path, languages: row.languages, sizeBytes: row.size });
+const ready = (row: SpeechModelRow): ReadyModel => ({
+  name: row.name,
+  path: row.path,
+  languages: row.languages,
+  sizeBytes: row.size,
+});
 
 /** The model `name` when it is downloaded and checked; null when absent, downloading or failed. */
 export async function readyModel(db: Db, name: string): Promise<ReadyModel | null> {

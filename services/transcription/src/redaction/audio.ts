@@ -17,18 +17,34 @@ export const AUDIO_MARGIN_SECONDS = 0.25;
 /** ffprobe's container names → the muxer that writes the same container. */
 const MUXER: Readonly<Record<string, string>> = { 'mov,mp4,m4a,3gp,3g2,mj2': 'mp4', 'matroska,webm': 'webm' };
 
-async function containerOf(ffmpeg: FfmpegPaths, input: string, signal?: AbortSignal): Promise<{ format: string; codec: string; channels: number }> {
-  const result = await run(ffmpeg.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', input], FFMPEG_MISSING, { signal });
-  const parsed = JSON.parse(result.stdout || '{}') as { streams?: { codec_type?: string; codec_name?: string; channels?: number }[]; format?: { format_name?: string } };
+async function containerOf(
+  ffmpeg: FfmpegPaths,
+  input: string,
+  signal?: AbortSignal,
+): Promise<{ format: string; codec: string; channels: number }> {
+  const result = await run(
+    ffmpeg.ffprobe,
+    ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', input],
+    FFMPEG_MISSING,
+    { signal },
+  );
+  const parsed = JSON.parse(result.stdout || '{}') as {
+    streams?: { codec_type?: string; codec_name?: string; channels?: number }[];
+    format?: { format_name?: string };
+  };
   const stream = parsed.streams?.find((s) => s.codec_type === 'audio');
   const name = parsed.format?.format_name;
-  if (result.code !== 0 || !stream || !name) throw new JobError(`The audio could not be read for redaction (${tail(result.stderr) || 'ffprobe failed'})`, false);
+  if (result.code !== 0 || !stream || !name)
+    throw new JobError(`The audio could not be read for redaction (${tail(result.stderr) || 'ffprobe failed'})`, false);
   return { format: MUXER[name] ?? name.split(',')[0]!, codec: stream.codec_name ?? '', channels: stream.channels ?? 1 };
 }
 
 /** ffmpeg's volume filter at 0 over every span (with its margin), on all channels. */
 export function silenceFilter(spans: readonly RedactedSpan[]): string {
-  const ranges = spans.map((s) => `between(t,${Math.max(0, s.start - AUDIO_MARGIN_SECONDS).toFixed(3)},${(s.end + AUDIO_MARGIN_SECONDS).toFixed(3)})`);
+  const ranges = spans.map(
+    (s) =>
+      `between(t,${Math.max(0, s.start - AUDIO_MARGIN_SECONDS).toFixed(3)},${(s.end + AUDIO_MARGIN_SECONDS).toFixed(3)})`,
+  );
   return `volume=volume=0:enable='${ranges.join('+')}'`;
 }
 
@@ -53,12 +69,38 @@ export async function silenceStoredAudio(
     const { format, codec, channels } = await containerOf(deps.ffmpeg, input, signal);
     const output = join(dir, 'redacted');
     const sameCodec = codec.startsWith('pcm_') || codec === 'flac' ? ['-c:a', codec] : [];
-    const result = await run(deps.ffmpeg.ffmpeg, [
-      '-nostdin', '-hide_banner', '-v', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', '-sn', '-dn',
-      '-af', silenceFilter(spans), ...sameCodec, '-map_metadata', '-1', '-fflags', '+bitexact', '-f', format, output,
-    ], FFMPEG_MISSING, { signal });
+    const result = await run(
+      deps.ffmpeg.ffmpeg,
+      [
+        '-nostdin',
+        '-hide_banner',
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        input,
+        '-map',
+        '0:a:0',
+        '-vn',
+        '-sn',
+        '-dn',
+        '-af',
+        silenceFilter(spans),
+        ...sameCodec,
+        '-map_metadata',
+        '-1',
+        '-fflags',
+        '+bitexact',
+        '-f',
+        format,
+        output,
+      ],
+      FFMPEG_MISSING,
+      { signal },
+    );
     await rm(input, { force: true });
-    if (result.code !== 0) throw new JobError(`The audio could not be redacted (${tail(result.stderr) || 'ffmpeg failed'})`, true);
+    if (result.code !== 0)
+      throw new JobError(`The audio could not be redacted (${tail(result.stderr) || 'ffmpeg failed'})`, true);
     const { size } = await stat(output);
     await deps.storage.put(storageKey, createReadStream(output), { contentType, size });
     const wavs = await Promise.all((await toChannelWavs(deps.ffmpeg, output, dir, channels, signal)).map(readWavInfo));

@@ -16,9 +16,43 @@ export function luhnValid(digits: string): boolean {
 
 /** IBAN lengths by country (ISO 13616 registry), for the countries Earshot's customers bank in. */
 export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
-  AD: 24, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22, GI: 23, GR: 27,
-  HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18, NO: 15, PL: 28, PT: 25, RO: 24,
-  SE: 24, SI: 19, SK: 24, SM: 27, UA: 29,
+  AD: 24,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GI: 23,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  UA: 29,
 };
 
 /** ISO 13616 check: the country and check digits moved to the end, letters as 10–35, the number mod 97 is 1. */
@@ -37,7 +71,8 @@ const validDate = (year: number, month: number, day: number) => {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 };
 
-const weighted = (digits: string, weights: readonly number[]) => weights.reduce((sum, w, i) => sum + w * (digits.charCodeAt(i) - 48), 0);
+const weighted = (digits: string, weights: readonly number[]) =>
+  weights.reduce((sum, w, i) => sum + w * (digits.charCodeAt(i) - 48), 0);
 
 /**
  * Estonian isikukood: G YYMMDD SSS C. G 1–6 gives sex and century (1–2: 1800s, 3–4: 1900s,
@@ -47,9 +82,10 @@ const weighted = (digits: string, weights: readonly number[]) => weights.reduce(
 export function isikukoodValid(digits: string): boolean {
   if (!/^[1-6]\d{10}$/.test(digits)) return false;
   const century = 1800 + Math.floor((Number(digits[0]) - 1) / 2) * 100;
-  if (!validDate(century + Number(digits.slice(1, 3)), Number(digits.slice(3, 5)), Number(digits.slice(5, 7)))) return false;
+  if (!validDate(century + Number(digits.slice(1, 3)), Number(digits.slice(3, 5)), Number(digits.slice(5, 7))))
+    return false;
   let check = weighted(digits, [1, 2, 3, 4, 5, 6, 7, 8, 9, 1]) % 11;
-  if (check === 10) check = weighted(digits, [3, 4, 5, 6, 7, 8, 9, 1, 2, 3]) % 11 % 10;
+  if (check === 10) check = (weighted(digits, [3, 4, 5, 6, 7, 8, 9, 1, 2, 3]) % 11) % 10;
   return check === Number(digits[10]);
 }
 

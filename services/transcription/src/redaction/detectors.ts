@@ -1,7 +1,15 @@
 import { ibanValid, IBAN_LENGTHS, isikukoodValid, luhnValid, personasKodsValid } from './checksums';
 import { bare, numberRuns, type Piece, type RedactionWord, type Run } from './numbers';
 
-export const REDACTION_KINDS = ['card_number', 'card_cvv', 'card_expiry', 'iban', 'national_id', 'email', 'phone'] as const;
+export const REDACTION_KINDS = [
+  'card_number',
+  'card_cvv',
+  'card_expiry',
+  'iban',
+  'national_id',
+  'email',
+  'phone',
+] as const;
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
 
 /** Words to hide: indexes `first`…`last` (inclusive) of the word list given to the detectors. */
@@ -67,14 +75,53 @@ function detectCards(runs: readonly Run[], claims: Claims): IndexSpan[] {
   return found;
 }
 
-const CVV_WORDS = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cryptogramme', 'turvakood', 'kontrollkood', 'drošības', 'kods', 'code', 'kood', 'security', 'verification']);
-const EXPIRY_WORDS = new Set(['expiry', 'expires', 'expiration', 'exp', 'expiring', 'valid', 'expire', 'expiration', "d'expiration", 'validité', 'kehtib', 'kehtivus', 'aegub', 'derīguma', 'derīga', 'termiņš']);
+const CVV_WORDS = new Set([
+  'cvv',
+  'cvc',
+  'cvv2',
+  'cvc2',
+  'cryptogramme',
+  'turvakood',
+  'kontrollkood',
+  'drošības',
+  'kods',
+  'code',
+  'kood',
+  'security',
+  'verification',
+]);
+const EXPIRY_WORDS = new Set([
+  'expiry',
+  'expires',
+  'expiration',
+  'exp',
+  'expiring',
+  'valid',
+  'expire',
+  'expiration',
+  "d'expiration",
+  'validité',
+  'kehtib',
+  'kehtivus',
+  'aegub',
+  'derīguma',
+  'derīga',
+  'termiņš',
+]);
 const MONTHS = new Map<string, number>(
   [
-    ['january', 'janvier', 'jaanuar', 'janvāris'], ['february', 'février', 'veebruar', 'februāris'], ['march', 'mars', 'märts', 'marts'],
-    ['april', 'avril', 'aprill', 'aprīlis'], ['may', 'mai', 'mai', 'maijs'], ['june', 'juin', 'juuni', 'jūnijs'], ['july', 'juillet', 'juuli', 'jūlijs'],
-    ['august', 'août', 'august', 'augusts'], ['september', 'septembre', 'september', 'septembris'], ['october', 'octobre', 'oktoober', 'oktobris'],
-    ['november', 'novembre', 'november', 'novembris'], ['december', 'décembre', 'detsember', 'decembris'],
+    ['january', 'janvier', 'jaanuar', 'janvāris'],
+    ['february', 'février', 'veebruar', 'februāris'],
+    ['march', 'mars', 'märts', 'marts'],
+    ['april', 'avril', 'aprill', 'aprīlis'],
+    ['may', 'mai', 'mai', 'maijs'],
+    ['june', 'juin', 'juuni', 'jūnijs'],
+    ['july', 'juillet', 'juuli', 'jūlijs'],
+    ['august', 'août', 'august', 'augusts'],
+    ['september', 'septembre', 'september', 'septembris'],
+    ['october', 'octobre', 'oktoober', 'oktobris'],
+    ['november', 'novembre', 'november', 'novembris'],
+    ['december', 'décembre', 'detsember', 'decembris'],
   ].flatMap((names, month) => names.map((name) => [name, month + 1] as const)),
 );
 
@@ -91,8 +138,14 @@ const isYear = (p: Piece) => p.digits.length === 2 || /^20\d\d$/.test(p.digits);
  * ("CVV", "security code", "turvakood", "drošības kods"…) just before makes it the CVV even when
  * it could be a date; an expiry word the expiry.
  */
-function detectCardContext(words: readonly RedactionWord[], runs: readonly Run[], cards: readonly IndexSpan[], claims: Claims): void {
-  const near = (first: number, last: number) => cards.some((c) => first <= c.last + CARD_CONTEXT_WORDS && last >= c.first - CARD_CONTEXT_WORDS);
+function detectCardContext(
+  words: readonly RedactionWord[],
+  runs: readonly Run[],
+  cards: readonly IndexSpan[],
+  claims: Claims,
+): void {
+  const near = (first: number, last: number) =>
+    cards.some((c) => first <= c.last + CARD_CONTEXT_WORDS && last >= c.first - CARD_CONTEXT_WORDS);
   const saidBefore = (index: number, set: Set<string>) => {
     for (let k = index - 1; k >= Math.max(0, index - 3); k--) if (set.has(bare(words[k]!.text))) return true;
     return false;
@@ -103,7 +156,8 @@ function detectCardContext(words: readonly RedactionWord[], runs: readonly Run[]
   words.forEach((word, index) => {
     const month = MONTHS.get(bare(word.text));
     const next = runAt.get(index + 1);
-    if (month && next && isYear(next[0]!) && near(index, next[0]!.last) && claims.free(index, next[0]!.last)) claims.claim('card_expiry', index, next[0]!.last);
+    if (month && next && isYear(next[0]!) && near(index, next[0]!.last) && claims.free(index, next[0]!.last))
+      claims.claim('card_expiry', index, next[0]!.last);
   });
   for (const run of runs) {
     let i = 0;
@@ -115,7 +169,8 @@ function detectCardContext(words: readonly RedactionWord[], runs: readonly Run[]
       }
       const cvvSaid = saidBefore(run[i]!.first, CVV_WORDS) && !saidBefore(run[i]!.first, EXPIRY_WORDS);
       const written = piece.written && /^(0?[1-9]|1[0-2])[/.-](\d{2}|20\d{2})$/.test(piece.written);
-      const pair = run[i + 1] && isMonth(piece) && isYear(run[i + 1]!) && claims.free(run[i + 1]!.first, run[i + 1]!.last);
+      const pair =
+        run[i + 1] && isMonth(piece) && isYear(run[i + 1]!) && claims.free(run[i + 1]!.first, run[i + 1]!.last);
       if (!cvvSaid && (written || pair)) {
         const last = written ? piece.last : run[i + 1]!.last;
         claims.claim('card_expiry', piece.first, last);
@@ -182,7 +237,11 @@ function detectNationalIds(runs: readonly Run[], claims: Claims): void {
       let digits = '';
       for (let j = i; j < run.length && digits.length < 11; j++) {
         digits += run[j]!.digits;
-        if (digits.length === 11 && (isikukoodValid(digits) || personasKodsValid(digits)) && claims.free(run[i]!.first, run[j]!.last)) {
+        if (
+          digits.length === 11 &&
+          (isikukoodValid(digits) || personasKodsValid(digits)) &&
+          claims.free(run[i]!.first, run[j]!.last)
+        ) {
           claims.claim('national_id', run[i]!.first, run[j]!.last);
           i = j;
           break;
@@ -194,9 +253,18 @@ function detectNationalIds(runs: readonly Run[], claims: Claims): void {
 
 const AT_WORDS = new Set(['at', 'arobase', 'ät', 'et']);
 const JOIN_WORDS: ReadonlyMap<string, string> = new Map([
-  ['dot', '.'], ['point', '.'], ['punkt', '.'], ['punkts', '.'],
-  ['underscore', '_'], ['alakriips', '_'], ['apakšsvītra', '_'],
-  ['dash', '-'], ['hyphen', '-'], ['tiret', '-'], ['sidekriips', '-'], ['defise', '-'],
+  ['dot', '.'],
+  ['point', '.'],
+  ['punkt', '.'],
+  ['punkts', '.'],
+  ['underscore', '_'],
+  ['alakriips', '_'],
+  ['apakšsvītra', '_'],
+  ['dash', '-'],
+  ['hyphen', '-'],
+  ['tiret', '-'],
+  ['sidekriips', '-'],
+  ['defise', '-'],
 ]);
 // Letters of any script: names and domains are said in Estonian and Latvian too ("näide").
 const EMAIL = /^[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,6}$/u;
@@ -214,7 +282,7 @@ const EMAIL_WORDS = 12;
 function detectEmails(words: readonly RedactionWord[], claims: Claims): void {
   const forms = words.map((w) => {
     const text = bare(w.text);
-    return AT_WORDS.has(text) ? '@' : JOIN_WORDS.get(text) ?? text;
+    return AT_WORDS.has(text) ? '@' : (JOIN_WORDS.get(text) ?? text);
   });
   forms.forEach((form, k) => {
     if (!form.includes('@')) return;
@@ -223,7 +291,13 @@ function detectEmails(words: readonly RedactionWord[], claims: Claims): void {
     if (form.startsWith('@')) {
       if (!LABEL.test(forms[k - 1] ?? '')) return;
       first = k - 1;
-      while (first >= 2 && k - first < EMAIL_WORDS && /^[._-]$/.test(forms[first - 1]!) && LABEL.test(forms[first - 2]!)) first -= 2;
+      while (
+        first >= 2 &&
+        k - first < EMAIL_WORDS &&
+        /^[._-]$/.test(forms[first - 1]!) &&
+        LABEL.test(forms[first - 2]!)
+      )
+        first -= 2;
     }
     // Right: labels and dots, the longest that ends an address.
     let text = forms.slice(first, k + 1).join('');
@@ -254,8 +328,10 @@ function detectPhones(runs: readonly Run[], claims: Claims): void {
     const flush = () => {
       const digits = digitsOf(group);
       const first = group[0];
-      const dialled = first && (first.plus || digits.startsWith('0') || group.length > 1 || /[^\d]/.test(first.written ?? ''));
-      if (first && dialled && digits.length >= PHONE_DIGITS.min && digits.length <= PHONE_DIGITS.max) claims.claim('phone', first.first, group[group.length - 1]!.last);
+      const dialled =
+        first && (first.plus || digits.startsWith('0') || group.length > 1 || /[^\d]/.test(first.written ?? ''));
+      if (first && dialled && digits.length >= PHONE_DIGITS.min && digits.length <= PHONE_DIGITS.max)
+        claims.claim('phone', first.first, group[group.length - 1]!.last);
       group = [];
     };
     for (const piece of run) {

@@ -25,22 +25,123 @@ const add = (kind: 'digit' | 'teen' | 'tens', words: Record<string, number>) => 
 };
 
 add('digit', {
-  zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
-  'zéro': 0, un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9,
-  null: 0, 'üks': 1, kaks: 2, kolm: 3, neli: 4, viis: 5, kuus: 6, seitse: 7, kaheksa: 8, 'üheksa': 9,
-  nulle: 0, viens: 1, viena: 1, divi: 2, 'trīs': 3, 'četri': 4, pieci: 5, 'seši': 6, 'septiņi': 7, 'astoņi': 8, 'deviņi': 9,
+  zero: 0,
+  oh: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  zéro: 0,
+  un: 1,
+  une: 1,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
+  cinq: 5,
+  sept: 7,
+  huit: 8,
+  neuf: 9,
+  null: 0,
+  üks: 1,
+  kaks: 2,
+  kolm: 3,
+  neli: 4,
+  viis: 5,
+  kuus: 6,
+  seitse: 7,
+  kaheksa: 8,
+  üheksa: 9,
+  nulle: 0,
+  viens: 1,
+  viena: 1,
+  divi: 2,
+  trīs: 3,
+  četri: 4,
+  pieci: 5,
+  seši: 6,
+  septiņi: 7,
+  astoņi: 8,
+  deviņi: 9,
 });
 add('teen', {
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-  dix: 10, onze: 11, douze: 12, treize: 13, quatorze: 14, quinze: 15, seize: 16,
-  'kümme': 10, 'üksteist': 11, kaksteist: 12, kolmteist: 13, neliteist: 14, viisteist: 15, kuusteist: 16, seitseteist: 17, kaheksateist: 18, 'üheksateist': 19,
-  desmit: 10, vienpadsmit: 11, divpadsmit: 12, 'trīspadsmit': 13, 'četrpadsmit': 14, piecpadsmit: 15, 'sešpadsmit': 16, 'septiņpadsmit': 17, 'astoņpadsmit': 18, 'deviņpadsmit': 19,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  dix: 10,
+  onze: 11,
+  douze: 12,
+  treize: 13,
+  quatorze: 14,
+  quinze: 15,
+  seize: 16,
+  kümme: 10,
+  üksteist: 11,
+  kaksteist: 12,
+  kolmteist: 13,
+  neliteist: 14,
+  viisteist: 15,
+  kuusteist: 16,
+  seitseteist: 17,
+  kaheksateist: 18,
+  üheksateist: 19,
+  desmit: 10,
+  vienpadsmit: 11,
+  divpadsmit: 12,
+  trīspadsmit: 13,
+  četrpadsmit: 14,
+  piecpadsmit: 15,
+  sešpadsmit: 16,
+  septiņpadsmit: 17,
+  astoņpadsmit: 18,
+  deviņpadsmit: 19,
 });
 add('tens', {
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-  vingt: 20, vingts: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, septante: 70, huitante: 80, octante: 80, nonante: 90,
-  'kakskümmend': 20, 'kolmkümmend': 30, 'nelikümmend': 40, 'viiskümmend': 50, 'kuuskümmend': 60, 'seitsekümmend': 70, 'kaheksakümmend': 80, 'üheksakümmend': 90,
-  divdesmit: 20, 'trīsdesmit': 30, 'četrdesmit': 40, piecdesmit: 50, 'sešdesmit': 60, 'septiņdesmit': 70, 'astoņdesmit': 80, 'deviņdesmit': 90,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  vingt: 20,
+  vingts: 20,
+  trente: 30,
+  quarante: 40,
+  cinquante: 50,
+  soixante: 60,
+  septante: 70,
+  huitante: 80,
+  octante: 80,
+  nonante: 90,
+  kakskümmend: 20,
+  kolmkümmend: 30,
+  nelikümmend: 40,
+  viiskümmend: 50,
+  kuuskümmend: 60,
+  seitsekümmend: 70,
+  kaheksakümmend: 80,
+  üheksakümmend: 90,
+  divdesmit: 20,
+  trīsdesmit: 30,
+  četrdesmit: 40,
+  piecdesmit: 50,
+  sešdesmit: 60,
+  septiņdesmit: 70,
+  astoņdesmit: 80,
+  deviņdesmit: 90,
 });
 lexicon.set('double', { kind: 'repeat', times: 2 });
 lexicon.set('triple', { kind: 'repeat', times: 3 });
@@ -50,7 +151,11 @@ lexicon.set('et', { kind: 'and' });
 const FILLERS = new Set(['uh', 'um', 'er', 'erm', 'hmm', 'euh', 'dash', 'tiret', 'ee', 'öö', 'nu']);
 
 /** A word's text without the punctuation recognisers attach to it, lower-cased. */
-export const bare = (text: string) => text.toLowerCase().normalize('NFC').replace(/^[\s"'“”‘’«»([{,;:!?.]+|[\s"'“”‘’«»)\]},;:!?.]+$/g, '');
+export const bare = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFC')
+    .replace(/^[\s"'“”‘’«»([{,;:!?.]+|[\s"'“”‘’«»)\]},;:!?.]+$/g, '');
 
 /** Written digits, with the separators people write inside numbers (spaces, -, /, ., parentheses, a leading +). */
 const WRITTEN = /^\+?\(?\d[\d\-/.() ]*$/;
@@ -76,14 +181,18 @@ const PLUS = new Set(['plus', 'pluss']);
 
 /** Number items of one word (hyphenated number words are split: "vingt-et-un", "twenty-one"). */
 function itemsOf(word: string): Item[] | null {
-  const items = word.split('-').filter(Boolean).map((p) => lexicon.get(p));
+  const items = word
+    .split('-')
+    .filter(Boolean)
+    .map((p) => lexicon.get(p));
   if (!items.length || !items.every(Boolean)) return null;
   // French 17–19 are written "dix-sept", "dix-huit", "dix-neuf".
   return (items as Item[]).flatMap((item, i, all) => {
     const before = all[i - 1];
     if (item.kind === 'digit' && item.value >= 7 && before?.kind === 'teen' && before.value === 10) return [];
     const after = all[i + 1];
-    if (item.kind === 'teen' && item.value === 10 && after?.kind === 'digit' && after.value >= 7) return [{ kind: 'teen', value: 10 + after.value }];
+    if (item.kind === 'teen' && item.value === 10 && after?.kind === 'digit' && after.value >= 7)
+      return [{ kind: 'teen', value: 10 + after.value }];
     return [item];
   });
 }
@@ -98,7 +207,12 @@ function combine(items: { item: Item; index: number }[]): Piece[] {
     let item = at(i)!;
     let used = 1;
     // French 80: "quatre vingt(s)".
-    if (item.kind === 'digit' && item.value === 4 && at(i + 1)?.kind === 'tens' && (at(i + 1) as { value: number }).value === 20) {
+    if (
+      item.kind === 'digit' &&
+      item.value === 4 &&
+      at(i + 1)?.kind === 'tens' &&
+      (at(i + 1) as { value: number }).value === 20
+    ) {
       item = { kind: 'tens', value: 80 };
       used = 2;
     }
@@ -121,7 +235,12 @@ function combine(items: { item: Item; index: number }[]): Piece[] {
     } else if (item.kind === 'digit' || item.kind === 'teen') {
       pieces.push({ digits: String(item.value), first, last: items[i]!.index, plus: false });
     } else if (item.kind === 'repeat' && at(i + 1)?.kind === 'digit') {
-      pieces.push({ digits: String((at(i + 1) as { value: number }).value).repeat(item.times), first, last: items[i + 1]!.index, plus: false });
+      pieces.push({
+        digits: String((at(i + 1) as { value: number }).value).repeat(item.times),
+        first,
+        last: items[i + 1]!.index,
+        plus: false,
+      });
       used = 2;
     }
     i += used;
@@ -146,7 +265,8 @@ export function numberRuns(words: readonly RedactionWord[]): Run[] {
   };
   const close = () => {
     flushItems();
-    if (run.length && plusAt !== null && run[0]!.first === plusAt + 1) run[0] = { ...run[0]!, first: plusAt, plus: true };
+    if (run.length && plusAt !== null && run[0]!.first === plusAt + 1)
+      run[0] = { ...run[0]!, first: plusAt, plus: true };
     if (run.length) runs.push(run);
     run = [];
     plusAt = null;
@@ -157,7 +277,13 @@ export function numberRuns(words: readonly RedactionWord[]): Run[] {
     lastEnd = word.end;
     if (WRITTEN.test(text)) {
       flushItems();
-      run.push({ digits: text.replace(/\D/g, ''), first: index, last: index, plus: text.startsWith('+'), written: text });
+      run.push({
+        digits: text.replace(/\D/g, ''),
+        first: index,
+        last: index,
+        plus: text.startsWith('+'),
+        written: text,
+      });
       return;
     }
     const items = itemsOf(text);

@@ -9,7 +9,13 @@ import { redactSegments } from './index';
 /** company.policies_changed: the company's redaction mode and keepOriginal, for the transcripts finished from now on. */
 export async function applyPoliciesChanged(tx: Db, event: EventOf<'company.policies_changed'>): Promise<void> {
   const { id, after } = event.data;
-  if (isId(id)) await saveRedactionPolicy(tx, id, { mode: after.redaction, keepOriginal: after.keepOriginal }, new Date(event.occurredAt));
+  if (isId(id))
+    await saveRedactionPolicy(
+      tx,
+      id,
+      { mode: after.redaction, keepOriginal: after.keepOriginal },
+      new Date(event.occurredAt),
+    );
 }
 
 /**
@@ -18,7 +24,11 @@ export async function applyPoliciesChanged(tx: Db, event: EventOf<'company.polic
  * encrypted original (keepOriginal, stored by redactAudioForCompany before this runs).
  * Read in the transaction that stores the result, so the policy in force at commit applies.
  */
-export async function redactedForCompany(tx: Db, companyId: string, result: TranscriptResult): Promise<TranscriptResult> {
+export async function redactedForCompany(
+  tx: Db,
+  companyId: string,
+  result: TranscriptResult,
+): Promise<TranscriptResult> {
   if ((await findRedactionMode(tx, companyId)) === 'off') return result;
   return { ...result, segments: redactSegments(result.segments).segments };
 }
@@ -48,7 +58,8 @@ export async function redactAudioForCompany(
 ): Promise<{ result: TranscriptResult; audio: AudioRedaction | null }> {
   const policy = await findRedactionPolicy(db, source.companyId);
   const { spans } = policy.mode === 'off' ? { spans: [] } : redactSegments(result.segments);
-  if (policy.keepOriginal && spans.length) await keepOriginal(db, deps.storage, source, result.segments, policy.mode === 'text_audio');
+  if (policy.keepOriginal && spans.length)
+    await keepOriginal(db, deps.storage, source, result.segments, policy.mode === 'text_audio');
   else await discardOriginal(db, deps.storage, source.fileId);
   if (policy.mode !== 'text_audio' || !spans.length) return { result, audio: null };
   const { peaks, size } = await silenceStoredAudio(deps, source.storageKey, source.mimeType, spans, dir, signal);

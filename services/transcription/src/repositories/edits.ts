@@ -21,19 +21,42 @@ export type StoredEditTarget = Omit<EditTarget, 'segments'> & { segments: Stored
  * Locks a transcript of the scope for an edit (by file id, or by transcript id for the word route),
  * so edits of one transcript apply one after the other. Null when the caller cannot see it.
  */
-export async function lockForEdit(tx: Db, by: { fileId: string } | { transcriptId: string }, scope: Scope): Promise<StoredEditTarget | null> {
+export async function lockForEdit(
+  tx: Db,
+  by: { fileId: string } | { transcriptId: string },
+  scope: Scope,
+): Promise<StoredEditTarget | null> {
   const where = 'fileId' in by ? eq(transcripts.fileId, by.fileId) : eq(transcripts.id, by.transcriptId);
-  const [row] = await tx.select({
-    id: transcripts.id, fileId: transcripts.fileId, companyId: transcripts.companyId, uploadedBy: transcripts.uploadedBy,
-    speakers: transcripts.speakers, segments: transcripts.segments,
-  }).from(transcripts)
-    .where(and(where, scope.companyId ? eq(transcripts.companyId, scope.companyId) : undefined, scope.owner ? eq(transcripts.uploadedBy, scope.owner) : undefined))
+  const [row] = await tx
+    .select({
+      id: transcripts.id,
+      fileId: transcripts.fileId,
+      companyId: transcripts.companyId,
+      uploadedBy: transcripts.uploadedBy,
+      speakers: transcripts.speakers,
+      segments: transcripts.segments,
+    })
+    .from(transcripts)
+    .where(
+      and(
+        where,
+        scope.companyId ? eq(transcripts.companyId, scope.companyId) : undefined,
+        scope.owner ? eq(transcripts.uploadedBy, scope.owner) : undefined,
+      ),
+    )
     .for('update');
   return row ?? null;
 }
 
-export async function writeState(tx: Db, fileId: string, state: { speakers: SpeakerInfo[]; segments: StoredSegments }): Promise<void> {
-  await tx.update(transcripts).set({ speakers: state.speakers, segments: state.segments, updatedAt: sql`now()` }).where(eq(transcripts.fileId, fileId));
+export async function writeState(
+  tx: Db,
+  fileId: string,
+  state: { speakers: SpeakerInfo[]; segments: StoredSegments },
+): Promise<void> {
+  await tx
+    .update(transcripts)
+    .set({ speakers: state.speakers, segments: state.segments, updatedAt: sql`now()` })
+    .where(eq(transcripts.fileId, fileId));
 }
 
 export type NewEdit = typeof edits.$inferInsert;
@@ -43,7 +66,11 @@ export async function insertEdit(tx: Db, edit: NewEdit): Promise<void> {
 }
 
 export async function findEdit(tx: Db, fileId: string, editId: string): Promise<EditRow | null> {
-  const [row] = await tx.select().from(edits).where(and(eq(edits.fileId, fileId), eq(edits.id, editId))).limit(1);
+  const [row] = await tx
+    .select()
+    .from(edits)
+    .where(and(eq(edits.fileId, fileId), eq(edits.id, editId)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -52,26 +79,62 @@ export async function setUndone(tx: Db, editId: string, undone: boolean): Promis
 }
 
 /** `position`: created_at as the database's text (microseconds: a JS Date would round them away) for the keyset. */
-export type EditSummary = Pick<EditRow, 'id' | 'kind' | 'summary' | 'actorId' | 'actorName' | 'createdAt' | 'undone'> & { position: string };
+export type EditSummary = Pick<
+  EditRow,
+  'id' | 'kind' | 'summary' | 'actorId' | 'actorName' | 'createdAt' | 'undone'
+> & { position: string };
 
 /** One page of a transcript's history, newest first, after the position `after` (keyset on created_at, id). */
-export async function listEdits(db: Db, fileId: string, after: { position: string; id: string } | null, limit: number): Promise<EditSummary[]> {
-  return db.select({
-    id: edits.id, kind: edits.kind, summary: edits.summary, actorId: edits.actorId, actorName: edits.actorName, createdAt: edits.createdAt, undone: edits.undone,
-    position: sql<string>`${edits.createdAt}::text`,
-  })
+export async function listEdits(
+  db: Db,
+  fileId: string,
+  after: { position: string; id: string } | null,
+  limit: number,
+): Promise<EditSummary[]> {
+  return db
+    .select({
+      id: edits.id,
+      kind: edits.kind,
+      summary: edits.summary,
+      actorId: edits.actorId,
+      actorName: edits.actorName,
+      createdAt: edits.createdAt,
+      undone: edits.undone,
+      position: sql<string>`${edits.createdAt}::text`,
+    })
     .from(edits)
-    .where(and(eq(edits.fileId, fileId), after ? sql`(${edits.createdAt}, ${edits.id}) < (${after.position}::timestamptz, ${after.id}::uuid)` : undefined))
+    .where(
+      and(
+        eq(edits.fileId, fileId),
+        after
+          ? sql`(${edits.createdAt}, ${edits.id}) < (${after.position}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
     .orderBy(desc(edits.createdAt), desc(edits.id))
     .limit(limit);
 }
 
 /** A transcript's edits whose snapshots are not both sealed yet (the background encryption's work). */
-export async function plainEdits(tx: Db, fileId: string): Promise<Pick<EditRow, 'id' | 'segmentsBefore' | 'segmentsAfter'>[]> {
-  return tx.select({ id: edits.id, segmentsBefore: edits.segmentsBefore, segmentsAfter: edits.segmentsAfter }).from(edits)
-    .where(and(eq(edits.fileId, fileId), sql`(jsonb_typeof(${edits.segmentsBefore}) = 'array' or jsonb_typeof(${edits.segmentsAfter}) = 'array')`));
+export async function plainEdits(
+  tx: Db,
+  fileId: string,
+): Promise<Pick<EditRow, 'id' | 'segmentsBefore' | 'segmentsAfter'>[]> {
+  return tx
+    .select({ id: edits.id, segmentsBefore: edits.segmentsBefore, segmentsAfter: edits.segmentsAfter })
+    .from(edits)
+    .where(
+      and(
+        eq(edits.fileId, fileId),
+        sql`(jsonb_typeof(${edits.segmentsBefore}) = 'array' or jsonb_typeof(${edits.segmentsAfter}) = 'array')`,
+      ),
+    );
 }
 
-export async function writeSnapshots(tx: Db, editId: string, snapshots: { segmentsBefore: StoredSegments; segmentsAfter: StoredSegments }): Promise<void> {
+export async function writeSnapshots(
+  tx: Db,
+  editId: string,
+  snapshots: { segmentsBefore: StoredSegments; segmentsAfter: StoredSegments },
+): Promise<void> {
   await tx.update(edits).set(snapshots).where(eq(edits.id, editId));
 }

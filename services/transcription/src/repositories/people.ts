@@ -4,7 +4,10 @@ import { clients, members } from '../db/schema';
 import type { Scope } from './transcripts';
 
 export async function upsertMember(tx: Db, member: { userId: string; companyId: string; name: string }): Promise<void> {
-  await tx.insert(members).values(member).onConflictDoUpdate({ target: members.userId, set: { companyId: member.companyId, name: member.name } });
+  await tx
+    .insert(members)
+    .values(member)
+    .onConflictDoUpdate({ target: members.userId, set: { companyId: member.companyId, name: member.name } });
 }
 
 export async function removeMember(tx: Db, userId: string): Promise<void> {
@@ -21,14 +24,22 @@ const LIMIT = 500;
 
 /** With `only` (a b2c member: the other consumers of the workspace are strangers), that member alone. */
 export async function memberNames(db: Db, companyId: string, only: string | null): Promise<string[]> {
-  const rows = await db.select({ name: members.name }).from(members)
-    .where(and(eq(members.companyId, companyId), only ? eq(members.userId, only) : undefined)).orderBy(members.name).limit(LIMIT);
+  const rows = await db
+    .select({ name: members.name })
+    .from(members)
+    .where(and(eq(members.companyId, companyId), only ? eq(members.userId, only) : undefined))
+    .orderBy(members.name)
+    .limit(LIMIT);
   return rows.map((r) => r.name);
 }
 
 export async function clientNames(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db.select({ name: clients.name }).from(clients)
-    .where(and(eq(clients.companyId, companyId), sql`${clients.name} is not null`)).orderBy(clients.name).limit(LIMIT);
+  const rows = await db
+    .select({ name: clients.name })
+    .from(clients)
+    .where(and(eq(clients.companyId, companyId), sql`${clients.name} is not null`))
+    .orderBy(clients.name)
+    .limit(LIMIT);
   return rows.map((r) => r.name!);
 }
 

@@ -13,7 +13,11 @@ export interface RedactionPolicy {
 
 /** The company's redaction policy ('off', nothing kept, when never set). */
 export async function findRedactionPolicy(db: Db, companyId: string): Promise<RedactionPolicy> {
-  const [row] = rowsOf<{ mode: RedactionMode; keep_original: boolean }>(await db.execute(sql`select mode, keep_original from transcription.redaction_policies where company_id = ${companyId}`));
+  const [row] = rowsOf<{ mode: RedactionMode; keep_original: boolean }>(
+    await db.execute(
+      sql`select mode, keep_original from transcription.redaction_policies where company_id = ${companyId}`,
+    ),
+  );
   return { mode: row?.mode ?? 'off', keepOriginal: row?.keep_original ?? false };
 }
 

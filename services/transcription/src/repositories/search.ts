@@ -3,7 +3,8 @@ import type { Db } from '@earshot/kit';
 import type { SearchSort, SpeakerInfo } from '@earshot/contracts';
 import type { Scope } from './transcripts';
 
-const rowsOf = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+const rowsOf = async <T>(db: Db, query: SQL): Promise<T[]> =>
+  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
 /**
  * PostgreSQL's text search configuration for each console language. Which ones a server has
@@ -59,10 +60,16 @@ async function rebuildFileRow(tx: Db, fileId: string, sealed: boolean): Promise<
 }
 
 /** A transcript whose segments are sealed (an envelope, not an array): what indexing it needs; null for a plain one. */
-export async function sealedSource(tx: Db, fileId: string): Promise<{ enc: string; speakers: SpeakerInfo[]; completed: boolean } | null> {
-  const [row] = await rowsOf<{ enc: string; speakers: SpeakerInfo[]; completed: boolean }>(tx, sql`
+export async function sealedSource(
+  tx: Db,
+  fileId: string,
+): Promise<{ enc: string; speakers: SpeakerInfo[]; completed: boolean } | null> {
+  const [row] = await rowsOf<{ enc: string; speakers: SpeakerInfo[]; completed: boolean }>(
+    tx,
+    sql`
     select t.segments ->> 'enc' as enc, t.speakers, t.completed_at is not null as completed
-    from transcription.transcripts t where t.file_id = ${fileId} and jsonb_typeof(t.segments) = 'object'`);
+    from transcription.transcripts t where t.file_id = ${fileId} and jsonb_typeof(t.segments) = 'object'`,
+  );
   return row ?? null;
 }
 
@@ -76,19 +83,27 @@ export async function companyConfigOf(db: Db, companyId: string): Promise<string
  * Each text's lexemes with their positions (`1,5`), as to_tsvector makes them with `config`. The
  * text is a query parameter only: nothing of it is stored (the caller stores the tokens).
  */
-export async function lexemesOf(db: Db, config: string, texts: readonly string[]): Promise<{ lexeme: string; positions: string }[][]> {
+export async function lexemesOf(
+  db: Db,
+  config: string,
+  texts: readonly string[],
+): Promise<{ lexeme: string; positions: string }[][]> {
   const found: { lexeme: string; positions: string }[][] = texts.map(() => []);
   if (texts.length === 0) return found;
-  const rows = await rowsOf<{ i: number; lexeme: string; positions: string }>(db, sql`
+  const rows = await rowsOf<{ i: number; lexeme: string; positions: string }>(
+    db,
+    sql`
     select t.i::int as i, u.lexeme, array_to_string(u.positions, ',') as positions
     from ${textsOf(texts)}
-    cross join lateral unnest(to_tsvector(${config}::regconfig, t.text)) u`);
+    cross join lateral unnest(to_tsvector(${config}::regconfig, t.text)) u`,
+  );
   for (const row of rows) found[Number(row.i) - 1]!.push({ lexeme: row.lexeme, positions: row.positions });
   return found;
 }
 
 /** Texts as rows `t(text, i)` (1-based), from one JSON parameter however many there are. */
-const textsOf = (texts: readonly string[]) => sql`jsonb_array_elements_text(${JSON.stringify(texts)}::jsonb) with ordinality as t(text, i)`;
+const textsOf = (texts: readonly string[]) =>
+  sql`jsonb_array_elements_text(${JSON.stringify(texts)}::jsonb) with ordinality as t(text, i)`;
 
 export interface SealedPassage {
   ord: number;
@@ -102,7 +117,13 @@ export interface SealedPassage {
 }
 
 /** A sealed recording's search rows, replaced in the caller's transaction (none until it is completed). */
-export async function replaceSealedPassages(tx: Db, fileId: string, config: string, completed: boolean, passages: readonly SealedPassage[]): Promise<void> {
+export async function replaceSealedPassages(
+  tx: Db,
+  fileId: string,
+  config: string,
+  completed: boolean,
+  passages: readonly SealedPassage[],
+): Promise<void> {
   await tx.execute(sql`delete from transcription.search_segments where file_id = ${fileId}`);
   if (!completed) {
     await tx.execute(sql`delete from transcription.search_files where file_id = ${fileId}`);
@@ -119,19 +140,30 @@ export async function replaceSealedPassages(tx: Db, fileId: string, config: stri
 
 /** Whether a recording's search rows are sealed already. */
 export async function isSealedIndex(db: Db, fileId: string): Promise<boolean> {
-  const [row] = await rowsOf<{ sealed: boolean }>(db, sql`select sealed from transcription.search_files where file_id = ${fileId}`);
+  const [row] = await rowsOf<{ sealed: boolean }>(
+    db,
+    sql`select sealed from transcription.search_files where file_id = ${fileId}`,
+  );
   return row?.sealed ?? false;
 }
 
 export async function sealedFileIds(db: Db, companyId: string): Promise<string[]> {
-  return (await rowsOf<{ file_id: string }>(db, sql`select file_id from transcription.search_files where company_id = ${companyId} and sealed`)).map((r) => r.file_id);
+  return (
+    await rowsOf<{ file_id: string }>(
+      db,
+      sql`select file_id from transcription.search_files where company_id = ${companyId} and sealed`,
+    )
+  ).map((r) => r.file_id);
 }
 
 /** The companies with sealed recordings (of the scope's company, or of all), for a search to hash its words with each one's key. */
 export async function sealedCompanies(db: Db, scope: Scope): Promise<{ companyId: string; config: string }[]> {
-  const rows = await rowsOf<{ company_id: string; config: string }>(db, sql`
+  const rows = await rowsOf<{ company_id: string; config: string }>(
+    db,
+    sql`
     select distinct f.company_id, ${companyConfig(sql`f.company_id`)} as config from transcription.search_files f
-    where f.sealed ${scope.companyId ? sql`and f.company_id = ${scope.companyId}` : sql``}`);
+    where f.sealed ${scope.companyId ? sql`and f.company_id = ${scope.companyId}` : sql``}`,
+  );
   return rows.map((r) => ({ companyId: r.company_id, config: r.config }));
 }
 
@@ -144,16 +176,27 @@ export async function unlinkClient(tx: Db, clientId: string): Promise<void> {
  * Remembers a company's language (the newest event wins) and, when that changes its configuration,
  * re-indexes the company's rows with the new one in the same transaction.
  */
-export async function saveCompanyLanguage(tx: Db, companyId: string, language: string | null, at: Date): Promise<boolean> {
+export async function saveCompanyLanguage(
+  tx: Db,
+  companyId: string,
+  language: string | null,
+  at: Date,
+): Promise<boolean> {
   const candidate = (language && CONFIG_OF_LANGUAGE[language]) ?? FALLBACK_CONFIG;
-  const [previous] = await rowsOf<{ config: string }>(tx, sql`select config from transcription.search_company_languages where id = ${companyId} for update`);
-  const [saved] = await rowsOf<{ config: string }>(tx, sql`
+  const [previous] = await rowsOf<{ config: string }>(
+    tx,
+    sql`select config from transcription.search_company_languages where id = ${companyId} for update`,
+  );
+  const [saved] = await rowsOf<{ config: string }>(
+    tx,
+    sql`
     insert into transcription.search_company_languages (id, language, config, updated_at)
     values (${companyId}, ${language}, coalesce((select cfgname::text from pg_catalog.pg_ts_config
                                                   where cfgname = ${candidate} and cfgnamespace = 'pg_catalog'::regnamespace), ${FALLBACK_CONFIG}), ${at})
     on conflict (id) do update set language = excluded.language, config = excluded.config, updated_at = excluded.updated_at
       where search_company_languages.updated_at <= excluded.updated_at
-    returning config`);
+    returning config`,
+  );
   if (!saved || saved.config === (previous?.config ?? FALLBACK_CONFIG)) return false;
   // Sealed passages hold no words to index here: the caller indexes them again from their transcripts.
   await tx.execute(sql`
@@ -173,14 +216,21 @@ export async function forgetCompany(tx: Db, companyId: string): Promise<void> {
 
 /** A recording's tags changed (newest event wins); a file this service has no transcript of is skipped. */
 export async function saveTags(tx: Db, fileId: string, tags: readonly string[], at: Date): Promise<void> {
-  const list = sql`array[${sql.join([...tags].map((t) => sql`${t}`), sql`, `)}]::text[]`;
-  const saved = await rowsOf<{ file_id: string }>(tx, sql`
+  const list = sql`array[${sql.join(
+    [...tags].map((t) => sql`${t}`),
+    sql`, `,
+  )}]::text[]`;
+  const saved = await rowsOf<{ file_id: string }>(
+    tx,
+    sql`
     insert into transcription.search_file_tags (file_id, tags, updated_at)
     select file_id, ${list}, ${at} from transcription.transcripts where file_id = ${fileId}
     on conflict (file_id) do update set tags = excluded.tags, updated_at = excluded.updated_at
       where search_file_tags.updated_at <= excluded.updated_at
-    returning file_id`);
-  if (saved.length) await tx.execute(sql`update transcription.search_files set tags = ${list} where file_id = ${fileId}`);
+    returning file_id`,
+  );
+  if (saved.length)
+    await tx.execute(sql`update transcription.search_files set tags = ${list} where file_id = ${fileId}`);
 }
 
 export interface SearchFilters {
@@ -269,14 +319,20 @@ export async function parse(db: Db, scope: Scope, q: string): Promise<Parsed[]> 
   const configs = scope.companyId
     ? sql`select ${companyConfig(sql`${scope.companyId}::uuid`)} as config`
     : sql`select ${FALLBACK_CONFIG} as config union select config from transcription.search_company_languages`;
-  const rows = await rowsOf<{ config: string; query: string }>(db, sql`
-    select c.config, websearch_to_tsquery(c.config::regconfig, ${q})::text as query from (${configs}) c`);
+  const rows = await rowsOf<{ config: string; query: string }>(
+    db,
+    sql`
+    select c.config, websearch_to_tsquery(c.config::regconfig, ${q})::text as query from (${configs}) c`,
+  );
   return rows.map((r) => parsedOf(r.config, r.query));
 }
 
 /** The search as a tsquery of one configuration (its lexemes are then replaced by tokens for sealed rows). */
 export async function tsqueryOf(db: Db, config: string, q: string): Promise<string> {
-  const [row] = await rowsOf<{ query: string }>(db, sql`select websearch_to_tsquery(${config}::regconfig, ${q})::text as query`);
+  const [row] = await rowsOf<{ query: string }>(
+    db,
+    sql`select websearch_to_tsquery(${config}::regconfig, ${q})::text as query`,
+  );
   return row?.query ?? '';
 }
 
@@ -291,11 +347,18 @@ const sealedOf = (parsed: Parsed[]) => parsed.filter((p) => p.sealedCompany !== 
 function queryOf(parsed: Parsed[]): SQL {
   const plain = plainOf(parsed);
   const sealed = sealedOf(parsed);
-  const plainQuery = plain.length === 1
-    ? sql`${plain[0]!.query}::tsquery`
-    : sql`(case f.config ${sql.join(plain.map((p) => sql`when ${p.config} then ${p.query}::tsquery`), sql` `)} end)`;
+  const plainQuery =
+    plain.length === 1
+      ? sql`${plain[0]!.query}::tsquery`
+      : sql`(case f.config ${sql.join(
+          plain.map((p) => sql`when ${p.config} then ${p.query}::tsquery`),
+          sql` `,
+        )} end)`;
   if (sealed.length === 0) return plainQuery;
-  const sealedQuery = sql`(case f.company_id ${sql.join(sealed.map((p) => sql`when ${p.sealedCompany}::uuid then ${p.query}::tsquery`), sql` `)} end)`;
+  const sealedQuery = sql`(case f.company_id ${sql.join(
+    sealed.map((p) => sql`when ${p.sealedCompany}::uuid then ${p.query}::tsquery`),
+    sql` `,
+  )} end)`;
   return sql`(case when f.sealed then ${sealedQuery} else ${plainQuery} end)`;
 }
 
@@ -310,9 +373,14 @@ function fileConditions(request: SearchRequest, parsed: Parsed[]): SQL {
   const { scope, filters: f } = request;
   const anySealed = sealedOf(parsed).length > 0;
   // Each configuration's prefilter on its own rows, so that the GIN index answers each.
-  const prefilter = parsed.every((p) => p.prefilter !== null) && (parsed.length === 1
-    ? sql`f.doc @@ ${parsed[0]!.prefilter}::tsquery`
-    : sql`(${sql.join(parsed.map((p) => sql`(${rowsOfParsed(p, anySealed)} and f.doc @@ ${p.prefilter}::tsquery)`), sql` or `)})`);
+  const prefilter =
+    parsed.every((p) => p.prefilter !== null) &&
+    (parsed.length === 1
+      ? sql`f.doc @@ ${parsed[0]!.prefilter}::tsquery`
+      : sql`(${sql.join(
+          parsed.map((p) => sql`(${rowsOfParsed(p, anySealed)} and f.doc @@ ${p.prefilter}::tsquery)`),
+          sql` or `,
+        )})`);
   const parts: (SQL | false)[] = [
     prefilter,
     !!scope.companyId && sql`f.company_id = ${scope.companyId}`,
@@ -362,7 +430,9 @@ export async function findRecordings(db: Db, request: SearchRequest, parsed: Par
     order by f.uploaded_at desc, f.file_id desc ${top}`;
   let page: SQL;
   if (request.sort === 'newest') {
-    const keyset = after ? sql`and (f.uploaded_at, f.file_id) < (${fromMicros(after.uploadedAtUs)}, ${after.fileId}::uuid)` : sql``;
+    const keyset = after
+      ? sql`and (f.uploaded_at, f.file_id) < (${fromMicros(after.uploadedAtUs)}, ${after.fileId}::uuid)`
+      : sql``;
     // In a subquery (offset 0 keeps it one) the candidates stay in order, so the check of their
     // passages stops at the page's end; from a CTE they would all be checked, then sorted.
     page = sql`
@@ -387,10 +457,19 @@ export async function findRecordings(db: Db, request: SearchRequest, parsed: Par
   }
   const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
-    return rowsOf<{ file_id: string; uploaded_us: string; score: string | null; original_name: string; uploaded_at: Date | string }>(tx, sql`
+    return rowsOf<{
+      file_id: string;
+      uploaded_us: string;
+      score: string | null;
+      original_name: string;
+      uploaded_at: Date | string;
+    }>(
+      tx,
+      sql`
       select p.file_id, ${micros(sql`p.uploaded_at`)} as uploaded_us, p.score::text as score, t.original_name, t.uploaded_at
       from (${page}) p join transcription.transcripts t on t.file_id = p.file_id
-      order by p.score desc nulls last, p.uploaded_at desc, p.file_id desc`);
+      order by p.score desc nulls last, p.uploaded_at desc, p.file_id desc`,
+    );
   });
   return rows.map((r): FoundRecording => ({
     fileId: r.file_id,
@@ -405,10 +484,27 @@ export async function findRecordings(db: Db, request: SearchRequest, parsed: Par
  * The first matching passages of each recording (best match: the best ranked), with the positions
  * of the words to mark: each word whose lexemes match one of the searched words.
  */
-export async function findHits(db: Db, request: SearchRequest, parsed: Parsed[], fileIds: readonly string[]): Promise<FoundHit[]> {
+export async function findHits(
+  db: Db,
+  request: SearchRequest,
+  parsed: Parsed[],
+  fileIds: readonly string[],
+): Promise<FoundHit[]> {
   if (fileIds.length === 0) return [];
   const order = request.sort === 'best' ? sql`${rankOf(parsed)} desc, s.ord` : sql`s.ord`;
-  const rows = await rowsOf<{ file_id: string; company_id: string; sealed: boolean; config: string; segment_id: string; speaker_name: string; start: number; text: string; marks: number[] | string }>(db, sql`
+  const rows = await rowsOf<{
+    file_id: string;
+    company_id: string;
+    sealed: boolean;
+    config: string;
+    segment_id: string;
+    speaker_name: string;
+    start: number;
+    text: string;
+    marks: number[] | string;
+  }>(
+    db,
+    sql`
     select f.company_id, f.sealed, h.*
     from transcription.search_files f
     cross join lateral (
@@ -422,7 +518,11 @@ export async function findHits(db: Db, request: SearchRequest, parsed: Parsed[],
       order by ${order}
       limit ${request.hitsPerRecording}
     ) h
-    where f.file_id in (${sql.join(fileIds.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    where f.file_id in (${sql.join(
+      fileIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
   return rows.map((r) => ({
     fileId: r.file_id,
     companyId: r.company_id,
@@ -442,12 +542,15 @@ export async function findHits(db: Db, request: SearchRequest, parsed: Parsed[],
  */
 export async function marksOf(db: Db, config: string, texts: readonly string[], marked: string): Promise<number[][]> {
   if (texts.length === 0) return [];
-  const rows = await rowsOf<{ i: number; marks: number[] | string }>(db, sql`
+  const rows = await rowsOf<{ i: number; marks: number[] | string }>(
+    db,
+    sql`
     select t.i::int as i,
            array(select w.ord::int from string_to_table(t.text, ' ') with ordinality as w(word, ord)
                  where to_tsvector(${config}::regconfig, w.word) @@ websearch_to_tsquery(${config}::regconfig, ${marked})
                  order by w.ord) as marks
-    from ${textsOf(texts)}`);
+    from ${textsOf(texts)}`,
+  );
   const marks: number[][] = texts.map(() => []);
   for (const row of rows) marks[Number(row.i) - 1] = parseIntArray(row.marks);
   return marks;

@@ -41,18 +41,30 @@ export async function lockModelRow(tx: Db, name: string): Promise<SpeechModelRow
 
 export async function saveModelRow(tx: Db, row: NewSpeechModelRow): Promise<void> {
   const { name: _key, ...rest } = row;
-  await tx.insert(speechModels).values({ ...row, updatedAt: new Date() })
+  await tx
+    .insert(speechModels)
+    .values({ ...row, updatedAt: new Date() })
     .onConflictDoUpdate({ target: speechModels.name, set: { ...rest, updatedAt: new Date() } });
 }
 
-export async function updateModelRow(tx: Db, name: string, set: Partial<Omit<NewSpeechModelRow, 'name'>>): Promise<void> {
-  await tx.update(speechModels).set({ ...set, updatedAt: new Date() }).where(eq(speechModels.name, name));
+export async function updateModelRow(
+  tx: Db,
+  name: string,
+  set: Partial<Omit<NewSpeechModelRow, 'name'>>,
+): Promise<void> {
+  await tx
+    .update(speechModels)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(speechModels.name, name));
 }
 
 /** Progress of a running download, written only while it is still this download's (not cancelled). */
 export async function recordProgress(db: Db, name: string, bytesDone: number, size: number): Promise<boolean> {
-  const rows = await db.update(speechModels).set({ bytesDone, size, updatedAt: new Date() })
-    .where(and(eq(speechModels.name, name), eq(speechModels.status, 'downloading'))).returning({ name: speechModels.name });
+  const rows = await db
+    .update(speechModels)
+    .set({ bytesDone, size, updatedAt: new Date() })
+    .where(and(eq(speechModels.name, name), eq(speechModels.status, 'downloading')))
+    .returning({ name: speechModels.name });
   return rows.length > 0;
 }
 
@@ -62,12 +74,19 @@ export async function defaultModelRow(db: Db): Promise<SpeechModelRow | undefine
 }
 
 export async function setDefaultModel(tx: Db, name: string | null): Promise<void> {
-  await tx.update(speechModels).set({ isDefault: false, updatedAt: new Date() }).where(eq(speechModels.isDefault, true));
-  if (name) await tx.update(speechModels).set({ isDefault: true, updatedAt: new Date() }).where(eq(speechModels.name, name));
+  await tx
+    .update(speechModels)
+    .set({ isDefault: false, updatedAt: new Date() })
+    .where(eq(speechModels.isDefault, true));
+  if (name)
+    await tx.update(speechModels).set({ isDefault: true, updatedAt: new Date() }).where(eq(speechModels.name, name));
 }
 
 export async function readyRows(db: Db, names: readonly string[]): Promise<SpeechModelRow[]> {
-  return db.select().from(speechModels).where(and(inArray(speechModels.name, [...names]), eq(speechModels.status, 'ready')));
+  return db
+    .select()
+    .from(speechModels)
+    .where(and(inArray(speechModels.name, [...names]), eq(speechModels.status, 'ready')));
 }
 
 /**
@@ -75,8 +94,15 @@ export async function readyRows(db: Db, names: readonly string[]): Promise<Speec
  * older than `idleMs` (a running download writes at least every minute). Answers the rows taken.
  */
 export async function claimIdleDownloads(db: Db, idleMs: number): Promise<SpeechModelRow[]> {
-  return db.update(speechModels).set({ updatedAt: new Date() })
-    .where(and(eq(speechModels.status, 'downloading'), sql`${speechModels.updatedAt} <= now() - make_interval(secs => ${idleMs / 1000})`))
+  return db
+    .update(speechModels)
+    .set({ updatedAt: new Date() })
+    .where(
+      and(
+        eq(speechModels.status, 'downloading'),
+        sql`${speechModels.updatedAt} <= now() - make_interval(secs => ${idleMs / 1000})`,
+      ),
+    )
     .returning();
 }
 

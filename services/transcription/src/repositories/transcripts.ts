@@ -18,7 +18,11 @@ export interface Scope {
 }
 
 function scoped(condition: SQL | undefined, scope: Scope): SQL | undefined {
-  return and(condition, scope.companyId ? eq(transcripts.companyId, scope.companyId) : undefined, scope.owner ? eq(transcripts.uploadedBy, scope.owner) : undefined);
+  return and(
+    condition,
+    scope.companyId ? eq(transcripts.companyId, scope.companyId) : undefined,
+    scope.owner ? eq(transcripts.uploadedBy, scope.owner) : undefined,
+  );
 }
 
 export async function insertFromUpload(tx: Db, row: NewTranscriptRow): Promise<boolean> {
@@ -27,19 +31,30 @@ export async function insertFromUpload(tx: Db, row: NewTranscriptRow): Promise<b
 }
 
 export async function findByFile(db: Db, fileId: string, scope: Scope): Promise<TranscriptSummary | null> {
-  const [row] = await db.select(summaryColumns).from(transcripts).where(scoped(eq(transcripts.fileId, fileId), scope)).limit(1);
+  const [row] = await db
+    .select(summaryColumns)
+    .from(transcripts)
+    .where(scoped(eq(transcripts.fileId, fileId), scope))
+    .limit(1);
   return row ?? null;
 }
 
 /** By transcript id or by file id (the files list links with the file id). */
 export async function findByEitherId(db: Db, id: string, scope: Scope): Promise<TranscriptSummary | null> {
-  const [row] = await db.select(summaryColumns).from(transcripts)
-    .where(scoped(or(eq(transcripts.id, id), eq(transcripts.fileId, id)), scope)).limit(1);
+  const [row] = await db
+    .select(summaryColumns)
+    .from(transcripts)
+    .where(scoped(or(eq(transcripts.id, id), eq(transcripts.fileId, id)), scope))
+    .limit(1);
   return row ?? null;
 }
 
 export async function findPeaks(db: Db, fileId: string, scope: Scope): Promise<{ peaks: PeaksDto | null } | null> {
-  const [row] = await db.select({ peaks: transcripts.peaks }).from(transcripts).where(scoped(eq(transcripts.fileId, fileId), scope)).limit(1);
+  const [row] = await db
+    .select({ peaks: transcripts.peaks })
+    .from(transcripts)
+    .where(scoped(eq(transcripts.fileId, fileId), scope))
+    .limit(1);
   return row ?? null;
 }
 
@@ -47,11 +62,33 @@ export async function findPeaks(db: Db, fileId: string, scope: Scope): Promise<{
  * File facts the worker needs to fetch and recognise the audio: the language declared at upload
  * (`auto` included), the speaker count it gave, and the company's language, from the projection search keeps of company events.
  */
-export async function findSource(db: Db, fileId: string): Promise<{ id: string; storageKey: string; mimeType: string; originalName: string; language: string | null; companyLanguage: string | null; expectedSpeakers: number | null } | null> {
-  const [row] = await db.select({
-    id: transcripts.id, storageKey: transcripts.storageKey, mimeType: transcripts.mimeType, originalName: transcripts.originalName, language: transcripts.language, expectedSpeakers: transcripts.expectedSpeakers,
-    companyLanguage: sql<string | null>`(select l.language from transcription.search_company_languages l where l.id = ${transcripts.companyId})`,
-  }).from(transcripts).where(eq(transcripts.fileId, fileId)).limit(1);
+export async function findSource(
+  db: Db,
+  fileId: string,
+): Promise<{
+  id: string;
+  storageKey: string;
+  mimeType: string;
+  originalName: string;
+  language: string | null;
+  companyLanguage: string | null;
+  expectedSpeakers: number | null;
+} | null> {
+  const [row] = await db
+    .select({
+      id: transcripts.id,
+      storageKey: transcripts.storageKey,
+      mimeType: transcripts.mimeType,
+      originalName: transcripts.originalName,
+      language: transcripts.language,
+      expectedSpeakers: transcripts.expectedSpeakers,
+      companyLanguage: sql<
+        string | null
+      >`(select l.language from transcription.search_company_languages l where l.id = ${transcripts.companyId})`,
+    })
+    .from(transcripts)
+    .where(eq(transcripts.fileId, fileId))
+    .limit(1);
   return row ?? null;
 }
 
@@ -68,8 +105,13 @@ export interface TranscriptResult {
 }
 
 /** The result as stored: its segments sealed when the company encrypts (services/words-encryption.ts). */
-export async function saveResult(tx: Db, fileId: string, result: Omit<TranscriptResult, 'segments'> & { segments: StoredSegments }): Promise<{ id: string; originalName: string }> {
-  const [row] = await tx.update(transcripts)
+export async function saveResult(
+  tx: Db,
+  fileId: string,
+  result: Omit<TranscriptResult, 'segments'> & { segments: StoredSegments },
+): Promise<{ id: string; originalName: string }> {
+  const [row] = await tx
+    .update(transcripts)
     .set({ ...result, completedAt: sql`now()`, updatedAt: sql`now()` })
     .where(eq(transcripts.fileId, fileId))
     .returning({ id: transcripts.id, originalName: transcripts.originalName });
@@ -77,7 +119,10 @@ export async function saveResult(tx: Db, fileId: string, result: Omit<Transcript
 }
 
 export async function setClient(tx: Db, id: string, clientId: string | null): Promise<void> {
-  await tx.update(transcripts).set({ clientId, updatedAt: sql`now()` }).where(eq(transcripts.id, id));
+  await tx
+    .update(transcripts)
+    .set({ clientId, updatedAt: sql`now()` })
+    .where(eq(transcripts.id, id));
 }
 
 export async function remove(tx: Db, fileId: string): Promise<boolean> {
@@ -87,13 +132,21 @@ export async function remove(tx: Db, fileId: string): Promise<boolean> {
 
 /** The file ids of a company's transcripts, oldest first (the background encryption's work list). */
 export async function companyFileIds(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db.select({ fileId: transcripts.fileId }).from(transcripts).where(eq(transcripts.companyId, companyId)).orderBy(transcripts.uploadedAt, transcripts.fileId);
+  const rows = await db
+    .select({ fileId: transcripts.fileId })
+    .from(transcripts)
+    .where(eq(transcripts.companyId, companyId))
+    .orderBy(transcripts.uploadedAt, transcripts.fileId);
   return rows.map((r) => r.fileId);
 }
 
 /** A transcript's segments as stored, its row locked until the transaction ends. */
 export async function lockStoredSegments(tx: Db, fileId: string): Promise<{ segments: StoredSegments } | null> {
-  const [row] = await tx.select({ segments: transcripts.segments }).from(transcripts).where(eq(transcripts.fileId, fileId)).for('update');
+  const [row] = await tx
+    .select({ segments: transcripts.segments })
+    .from(transcripts)
+    .where(eq(transcripts.fileId, fileId))
+    .for('update');
   return row ?? null;
 }
 

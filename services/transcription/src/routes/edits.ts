@@ -37,56 +37,103 @@ const SEGMENT = { fileId: 'file', segmentId: 'segment' };
 export async function editRoutes(app: FastifyInstance, edits: TranscriptEditService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/transcripts/people', {
-    config: { access: ALL_ROLES },
-    schema: { querystring: PeopleQuery, response: { 200: KnownPeople, ...errors } },
-  }, async (request) => edits.people(identityOf(request), request.query));
+  r.get(
+    '/transcripts/people',
+    {
+      config: { access: ALL_ROLES },
+      schema: { querystring: PeopleQuery, response: { 200: KnownPeople, ...errors } },
+    },
+    async (request) => edits.people(identityOf(request), request.query),
+  );
 
-  r.put('/transcripts/:fileId/speakers/:speakerId', {
-    config: { access: ALL_ROLES, params: { fileId: 'file', speakerId: 'speaker' }, example: { body: { name: 'Matrix speaker' } } },
-    schema: { params: SpeakerParams, body: SpeakerRenameBody, response: { 200: TranscriptSpeakers, ...errors } },
-  }, async (request, reply) => {
-    const { speakers, editId } = await edits.renameSpeaker(identityOf(request), { ...request.params, ...request.body });
-    return withEditId(reply, editId, speakers);
-  });
+  r.put(
+    '/transcripts/:fileId/speakers/:speakerId',
+    {
+      config: {
+        access: ALL_ROLES,
+        params: { fileId: 'file', speakerId: 'speaker' },
+        example: { body: { name: 'Matrix speaker' } },
+      },
+      schema: { params: SpeakerParams, body: SpeakerRenameBody, response: { 200: TranscriptSpeakers, ...errors } },
+    },
+    async (request, reply) => {
+      const { speakers, editId } = await edits.renameSpeaker(identityOf(request), {
+        ...request.params,
+        ...request.body,
+      });
+      return withEditId(reply, editId, speakers);
+    },
+  );
 
-  r.post('/transcripts/:fileId/speakers/merge', {
-    config: { access: ALL_ROLES, params: FILE, example: { body: { from: 'speaker_0', into: 'speaker_0' } } },
-    schema: { params: FileIdParams, body: SpeakerMergeBody, response: { 200: TranscriptPatch, ...errors } },
-  }, async (request) => edits.mergeSpeakers(identityOf(request), { ...request.params, ...request.body }));
+  r.post(
+    '/transcripts/:fileId/speakers/merge',
+    {
+      config: { access: ALL_ROLES, params: FILE, example: { body: { from: 'speaker_0', into: 'speaker_0' } } },
+      schema: { params: FileIdParams, body: SpeakerMergeBody, response: { 200: TranscriptPatch, ...errors } },
+    },
+    async (request) => edits.mergeSpeakers(identityOf(request), { ...request.params, ...request.body }),
+  );
 
-  r.put('/transcripts/:fileId/segments/:segmentId', {
-    config: { access: ALL_ROLES, params: SEGMENT, example: { body: { speakerId: 'speaker_0' } } },
-    schema: { params: SegmentParams, body: SegmentEditBody, response: { 200: TranscriptPatch, ...errors } },
-  }, async (request) => edits.editSegment(identityOf(request), { ...request.params, ...request.body }));
+  r.put(
+    '/transcripts/:fileId/segments/:segmentId',
+    {
+      config: { access: ALL_ROLES, params: SEGMENT, example: { body: { speakerId: 'speaker_0' } } },
+      schema: { params: SegmentParams, body: SegmentEditBody, response: { 200: TranscriptPatch, ...errors } },
+    },
+    async (request) => edits.editSegment(identityOf(request), { ...request.params, ...request.body }),
+  );
 
-  r.post('/transcripts/:fileId/segments/:segmentId/split', {
-    config: { access: ALL_ROLES, params: SEGMENT, example: { body: { wordId: 'w-example-0' } } },
-    schema: { params: SegmentParams, body: SegmentSplitBody, response: { 200: TranscriptPatch, ...errors } },
-  }, async (request) => edits.split(identityOf(request), { ...request.params, ...request.body }));
+  r.post(
+    '/transcripts/:fileId/segments/:segmentId/split',
+    {
+      config: { access: ALL_ROLES, params: SEGMENT, example: { body: { wordId: 'w-example-0' } } },
+      schema: { params: SegmentParams, body: SegmentSplitBody, response: { 200: TranscriptPatch, ...errors } },
+    },
+    async (request) => edits.split(identityOf(request), { ...request.params, ...request.body }),
+  );
 
-  r.post('/transcripts/:fileId/segments/:segmentId/merge', {
-    config: { access: ALL_ROLES, params: SEGMENT, example: { body: {} } },
-    schema: { params: SegmentParams, body: SegmentMergeBody, response: { 200: TranscriptPatch, ...withConflict } },
-  }, async (request) => edits.mergeSegments(identityOf(request), request.params));
+  r.post(
+    '/transcripts/:fileId/segments/:segmentId/merge',
+    {
+      config: { access: ALL_ROLES, params: SEGMENT, example: { body: {} } },
+      schema: { params: SegmentParams, body: SegmentMergeBody, response: { 200: TranscriptPatch, ...withConflict } },
+    },
+    async (request) => edits.mergeSegments(identityOf(request), request.params),
+  );
 
-  r.post('/transcripts/:fileId/replace', {
-    config: { access: ALL_ROLES, params: FILE, example: { body: { find: 'no such words here', replace: 'x' } } },
-    schema: { params: FileIdParams, body: ReplaceBody, response: { 200: ReplaceAnswer, ...errors } },
-  }, async (request) => edits.replace(identityOf(request), { ...request.params, ...request.body }));
+  r.post(
+    '/transcripts/:fileId/replace',
+    {
+      config: { access: ALL_ROLES, params: FILE, example: { body: { find: 'no such words here', replace: 'x' } } },
+      schema: { params: FileIdParams, body: ReplaceBody, response: { 200: ReplaceAnswer, ...errors } },
+    },
+    async (request) => edits.replace(identityOf(request), { ...request.params, ...request.body }),
+  );
 
-  r.get('/transcripts/:fileId/edits', {
-    config: { access: ALL_ROLES, params: FILE },
-    schema: { params: FileIdParams, querystring: EditsQuery, response: { 200: TranscriptEditsPage, ...errors } },
-  }, async (request) => edits.history(identityOf(request), { ...request.params, ...request.query }));
+  r.get(
+    '/transcripts/:fileId/edits',
+    {
+      config: { access: ALL_ROLES, params: FILE },
+      schema: { params: FileIdParams, querystring: EditsQuery, response: { 200: TranscriptEditsPage, ...errors } },
+    },
+    async (request) => edits.history(identityOf(request), { ...request.params, ...request.query }),
+  );
 
-  r.post('/transcripts/:fileId/edits/:editId/undo', {
-    config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
-    schema: { params: EditParams, response: { 200: TranscriptPatch, ...withConflict } },
-  }, async (request) => edits.undo(identityOf(request), request.params));
+  r.post(
+    '/transcripts/:fileId/edits/:editId/undo',
+    {
+      config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
+      schema: { params: EditParams, response: { 200: TranscriptPatch, ...withConflict } },
+    },
+    async (request) => edits.undo(identityOf(request), request.params),
+  );
 
-  r.post('/transcripts/:fileId/edits/:editId/redo', {
-    config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
-    schema: { params: EditParams, response: { 200: TranscriptPatch, ...withConflict } },
-  }, async (request) => edits.redo(identityOf(request), request.params));
+  r.post(
+    '/transcripts/:fileId/edits/:editId/redo',
+    {
+      config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
+      schema: { params: EditParams, response: { 200: TranscriptPatch, ...withConflict } },
+    },
+    async (request) => edits.redo(identityOf(request), request.params),
+  );
 }

@@ -1,6 +1,13 @@
 import {
-  ConfigError, createStorage, EncryptingStorage, masterKeysFrom, remoteCompanyKeys, sharedAudioKeyRing,
-  type CompanyKeys, type ObjectStorage, type ServiceContext,
+  ConfigError,
+  createStorage,
+  EncryptingStorage,
+  masterKeysFrom,
+  remoteCompanyKeys,
+  sharedAudioKeyRing,
+  type CompanyKeys,
+  type ObjectStorage,
+  type ServiceContext,
 } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 
@@ -24,7 +31,9 @@ function remoteKeysOf(config: TranscriptionConfig): CompanyKeys | null {
 export function assertAudioKeysReachable(ctx: ServiceContext<TranscriptionConfig>): void {
   if (sharedAudioKeyRing(ctx.database)) return;
   const missing = [
-    ctx.config.FILE_SERVICE_URL ? null : 'FILE_SERVICE_URL: required when the file service runs in another process (audio keys of companies with encryption on)',
+    ctx.config.FILE_SERVICE_URL
+      ? null
+      : 'FILE_SERVICE_URL: required when the file service runs in another process (audio keys of companies with encryption on)',
     ctx.config.INTERNAL_API_TOKEN ? null : 'INTERNAL_API_TOKEN: required when the file service runs in another process',
   ].filter((problem): problem is string => problem !== null);
   if (missing.length) throw new ConfigError(missing);

@@ -7,7 +7,8 @@ type Emit = (event: NewEvent) => void;
 
 /** client.created / client.updated: remember that the client exists, in which company, and its name (for naming speakers). */
 export async function applyClientSaved(tx: Db, event: EventOf<'client.created' | 'client.updated'>): Promise<void> {
-  if (Id.safeParse(event.data.id).success && Id.safeParse(event.companyId).success) await clientsRepo.upsertClient(tx, event.data.id, event.companyId!, event.data.after?.name ?? null);
+  if (Id.safeParse(event.data.id).success && Id.safeParse(event.companyId).success)
+    await clientsRepo.upsertClient(tx, event.data.id, event.companyId!, event.data.after?.name ?? null);
 }
 
 /**
@@ -28,7 +29,13 @@ export async function applyClientDeleted(tx: Db, emit: Emit, event: EventOf<'cli
  * Unlinks a client's transcripts, each with its transcript.client_linked to null; how many.
  * `remember`: the client was deleted, its id stays on the transcripts for an erasure to find.
  */
-export async function unlinkClient(tx: Db, emit: Emit, clientId: string, actor: Actor, remember: boolean): Promise<number> {
+export async function unlinkClient(
+  tx: Db,
+  emit: Emit,
+  clientId: string,
+  actor: Actor,
+  remember: boolean,
+): Promise<number> {
   await searchRepo.unlinkClient(tx, clientId);
   const rows = await clientsRepo.unlinkClient(tx, clientId, remember);
   for (const row of rows) {

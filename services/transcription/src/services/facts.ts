@@ -2,7 +2,10 @@ import { speakerName, type SpeakerInfo, type SpeakerSegment, type TranscriptSegm
 import type { NewEvent } from '@earshot/kit';
 
 /** The segments as other services learn them: named by the transcript's speakers. */
-export function segmentFacts(segments: readonly SpeakerSegment[], speakers: readonly SpeakerInfo[]): TranscriptSegmentFact[] {
+export function segmentFacts(
+  segments: readonly SpeakerSegment[],
+  speakers: readonly SpeakerInfo[],
+): TranscriptSegmentFact[] {
   return segments.map((s) => ({
     segmentId: s._id,
     speaker: speakerName(s.speakerId, speakers),
@@ -14,9 +17,16 @@ export function segmentFacts(segments: readonly SpeakerSegment[], speakers: read
 }
 
 /** transcript.speakers_changed: the whole list by name (after every completion and every rename or merge). */
-export function speakersEvent(companyId: string, transcript: { id: string; fileId: string }, speakers: readonly SpeakerInfo[], actor: NewEvent['actor']): NewEvent {
+export function speakersEvent(
+  companyId: string,
+  transcript: { id: string; fileId: string },
+  speakers: readonly SpeakerInfo[],
+  actor: NewEvent['actor'],
+): NewEvent {
   return {
-    type: 'transcript.speakers_changed', companyId, actor,
+    type: 'transcript.speakers_changed',
+    companyId,
+    actor,
     data: { ...transcript, speakers: speakers.map((s) => ({ speakerId: s.id, name: speakerName(s.id, speakers) })) },
   };
 }

@@ -9,7 +9,10 @@ import { conflict, RetentionProjection, type Db } from '@earshot/kit';
 export const legalHolds = new RetentionProjection('transcription', ['file', 'client', 'company']);
 
 /** 409 naming the hold when one covers this recording. */
-export async function assertNotHeld(tx: Db, recording: { companyId: string; fileId: string; clientId: string | null }): Promise<void> {
+export async function assertNotHeld(
+  tx: Db,
+  recording: { companyId: string; fileId: string; clientId: string | null },
+): Promise<void> {
   const kind = await legalHolds.holdOn(tx, recording);
   if (kind) throw conflict(HOLD_MESSAGES[kind]);
 }

@@ -41,11 +41,15 @@ export interface OriginalSource {
   mimeType: string;
 }
 
-const keyOf = (source: { companyId: string; fileId: string }, name: 'words.json' | 'audio') => `${source.companyId}/originals/${source.fileId}/${name}`;
+const keyOf = (source: { companyId: string; fileId: string }, name: 'words.json' | 'audio') =>
+  `${source.companyId}/originals/${source.fileId}/${name}`;
 
 function encrypting(storage: ObjectStorage): EncryptingStorage {
   if (storage instanceof EncryptingStorage) return storage;
-  throw new JobError('The unredacted original cannot be kept: this storage does not encrypt, and originals are kept only encrypted', false);
+  throw new JobError(
+    'The unredacted original cannot be kept: this storage does not encrypt, and originals are kept only encrypted',
+    false,
+  );
 }
 
 async function removeObjects(storage: ObjectStorage, kept: Pick<KeptOriginal, 'wordsKey' | 'audioKey'>): Promise<void> {
@@ -60,19 +64,34 @@ async function removeObjects(storage: ObjectStorage, kept: Pick<KeptOriginal, 'w
  * A company without a data key in this process (transcription running on its own, without the file
  * service's key ring) fails the job: the original is never stored in plain.
  */
-export async function keepOriginal(db: Db, storage: ObjectStorage, source: OriginalSource, segments: readonly SpeakerSegment[], withAudio: boolean): Promise<void> {
+export async function keepOriginal(
+  db: Db,
+  storage: ObjectStorage,
+  source: OriginalSource,
+  segments: readonly SpeakerSegment[],
+  withAudio: boolean,
+): Promise<void> {
   const store = encrypting(storage);
   const before = await repo.findOriginal(db, source.fileId);
-  const kept: KeptOriginal = { fileId: source.fileId, companyId: source.companyId, wordsKey: keyOf(source, 'words.json'), audioKey: before?.audioKey ?? null, audioType: before?.audioType ?? null };
+  const kept: KeptOriginal = {
+    fileId: source.fileId,
+    companyId: source.companyId,
+    wordsKey: keyOf(source, 'words.json'),
+    audioKey: before?.audioKey ?? null,
+    audioType: before?.audioType ?? null,
+  };
   try {
-    await store.putEncrypted(kept.wordsKey, Readable.from([Buffer.from(JSON.stringify(segments))]), { contentType: 'application/json' });
+    await store.putEncrypted(kept.wordsKey, Readable.from([Buffer.from(JSON.stringify(segments))]), {
+      contentType: 'application/json',
+    });
     if (withAudio && !kept.audioKey) {
       kept.audioKey = keyOf(source, 'audio');
       kept.audioType = source.mimeType;
       await store.putEncrypted(kept.audioKey, await store.get(source.storageKey), { contentType: source.mimeType });
     }
   } catch (error) {
-    if (error instanceof KeyUnavailableError) throw new JobError(`The unredacted original cannot be kept: ${error.message}`, false);
+    if (error instanceof KeyUnavailableError)
+      throw new JobError(`The unredacted original cannot be kept: ${error.message}`, false);
     if (error instanceof ObjectNotFoundError) throw new JobError('The audio file is missing from storage', false);
     throw error;
   }
@@ -132,7 +151,7 @@ export class OriginalsService {
   /** The transcript (by its id or its file's) and its original; another company's, or none kept, is not found. */
   private async find(identity: Identity, id: string) {
     // Only the company's ADMIN: not a platform administrator, not the uploader (issue 25).
-    if (identity.role !== 'ADMIN') throw forbidden('Only the company\'s ADMIN may read an unredacted original');
+    if (identity.role !== 'ADMIN') throw forbidden("Only the company's ADMIN may read an unredacted original");
     const row = await findByEitherId(this.ctx.db, id, await scopeOf(this.ctx.db, identity));
     const kept = row ? await repo.findOriginal(this.ctx.db, row.fileId) : null;
     if (!row || !kept || kept.companyId !== row.companyId) throw notFound('Original');
@@ -140,9 +159,18 @@ export class OriginalsService {
   }
 
   /** Announced (audited) before anything of the original is sent. */
-  private async recordRead(identity: Identity, row: { id: string; fileId: string; companyId: string }, what: 'words' | 'audio'): Promise<void> {
+  private async recordRead(
+    identity: Identity,
+    row: { id: string; fileId: string; companyId: string },
+    what: 'words' | 'audio',
+  ): Promise<void> {
     await this.ctx.transact(async (_tx, emit) => {
-      emit({ type: 'transcript.original_read', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id, fileId: row.fileId, what } });
+      emit({
+        type: 'transcript.original_read',
+        companyId: row.companyId,
+        actor: actorOf(identity),
+        data: { id: row.id, fileId: row.fileId, what },
+      });
     });
   }
 
@@ -168,7 +196,8 @@ export class OriginalsService {
     const info = kept.audioKey ? await this.storage.stat(kept.audioKey) : null;
     if (!kept.audioKey || !info) throw notFound('Original audio');
     const range = parseRange(input.range, info.size);
-    if (range.kind === 'unsatisfiable') return { status: 416, headers: { 'accept-ranges': 'bytes', 'content-range': `bytes */${info.size}` } };
+    if (range.kind === 'unsatisfiable')
+      return { status: 416, headers: { 'accept-ranges': 'bytes', 'content-range': `bytes */${info.size}` } };
     const slice = range.kind === 'partial' ? range.range : undefined;
     const length = slice ? slice.end - slice.start + 1 : info.size;
     await this.recordRead(identity, row, 'audio');

@@ -56,11 +56,17 @@ async function download(storage: ObjectStorage, key: string, target: string, sig
 async function allOrNothing<T>(tasks: ((signal: AbortSignal) => Promise<T>)[], signal: AbortSignal): Promise<T[]> {
   const stop = new AbortController();
   const inner = AbortSignal.any([signal, stop.signal]);
-  const results = await Promise.allSettled(tasks.map((task) => task(inner).catch((error: unknown) => {
-    stop.abort();
-    throw error;
-  })));
-  const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  const results = await Promise.allSettled(
+    tasks.map((task) =>
+      task(inner).catch((error: unknown) => {
+        stop.abort();
+        throw error;
+      }),
+    ),
+  );
+  const failures = results
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    .map((r) => r.reason as unknown);
   // The first real failure, not the aborts it caused in the other tasks.
   const failure = failures.find((e) => !(e instanceof Error && e.name === 'AbortError')) ?? failures[0];
   if (failures.length) throw failure;
@@ -71,20 +77,34 @@ async function allOrNothing<T>(tasks: ((signal: AbortSignal) => Promise<T>)[], s
 type Heard = Map<string, number>;
 
 /** Decodes one channel: cut at silences into pieces the engine accepts, decoded in parallel, offsets corrected. */
-async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, label: string, language: string, heard: Heard, signal: AbortSignal): Promise<RecognisedWord[]> {
+async function recogniseChannel(
+  deps: PipelineDeps,
+  wav: WavInfo,
+  dir: string,
+  label: string,
+  language: string,
+  heard: Heard,
+  signal: AbortSignal,
+): Promise<RecognisedWord[]> {
   const maxSeconds = deps.engine.maxChunkSeconds();
   const silences = wav.duration > maxSeconds ? await detectSilences(deps.ffmpeg, wav.path, wav.duration, signal) : [];
   const chunks = planChunks(wav.duration, silences, maxSeconds);
-  const pieces = await allOrNothing(chunks.map((chunk, index) => (inner) => deps.decoders.run(async () => {
-    inner.throwIfAborted();
-    const whole = chunks.length === 1 && chunk.start === 0;
-    const path = whole ? wav.path : join(dir, `${label}-${index}.wav`);
-    if (!whole) await writeWavSlice(wav, chunk.start, chunk.end, path);
-    const { words, language: said } = await deps.engine.transcribe(path, inner, language);
-    if (!whole) await rm(path, { force: true });
-    if (said) heard.set(said, (heard.get(said) ?? 0) + chunk.end - chunk.start);
-    return words.map((w) => ({ ...w, start: w.start + chunk.start, end: w.end + chunk.start }));
-  })), signal);
+  const pieces = await allOrNothing(
+    chunks.map(
+      (chunk, index) => (inner) =>
+        deps.decoders.run(async () => {
+          inner.throwIfAborted();
+          const whole = chunks.length === 1 && chunk.start === 0;
+          const path = whole ? wav.path : join(dir, `${label}-${index}.wav`);
+          if (!whole) await writeWavSlice(wav, chunk.start, chunk.end, path);
+          const { words, language: said } = await deps.engine.transcribe(path, inner, language);
+          if (!whole) await rm(path, { force: true });
+          if (said) heard.set(said, (heard.get(said) ?? 0) + chunk.end - chunk.start);
+          return words.map((w) => ({ ...w, start: w.start + chunk.start, end: w.end + chunk.start }));
+        }),
+    ),
+    signal,
+  );
   return pieces.flat();
 }
 
@@ -93,13 +113,24 @@ async function recogniseChannel(deps: PipelineDeps, wav: WavInfo, dir: string, l
  * carry them (unlabelled words go to the labelled speaker by time), else the diarizer's turns,
  * else one speaker. A diarizer that fails leaves one speaker and a warning, never a failed job.
  */
-async function oneChannelSpeakers(deps: PipelineDeps, wav: WavInfo, words: RecognisedWord[], request: SpeakerRequest, signal: AbortSignal): Promise<{ speakers: SpeakerInfo[]; channels: ChannelWords[] }> {
-  const labelled: SpeakerSpan<string>[] = words.filter((w) => w.speaker).map((w) => ({ start: w.start, end: w.end, speaker: w.speaker! }));
+async function oneChannelSpeakers(
+  deps: PipelineDeps,
+  wav: WavInfo,
+  words: RecognisedWord[],
+  request: SpeakerRequest,
+  signal: AbortSignal,
+): Promise<{ speakers: SpeakerInfo[]; channels: ChannelWords[] }> {
+  const labelled: SpeakerSpan<string>[] = words
+    .filter((w) => w.speaker)
+    .map((w) => ({ start: w.start, end: w.end, speaker: w.speaker! }));
   let groups: { speaker: string | number; words: RecognisedWord[] }[] = [];
   let named = false;
   if (labelled.length) {
     const guessed = speakerOfEach(words, labelled);
-    groups = wordsBySpeaker(words, words.map((w, i) => w.speaker ?? guessed[i]!));
+    groups = wordsBySpeaker(
+      words,
+      words.map((w, i) => w.speaker ?? guessed[i]!),
+    );
     named = true;
   } else if (words.length && request.expected !== 1 && deps.diarize) {
     try {
@@ -110,7 +141,8 @@ async function oneChannelSpeakers(deps: PipelineDeps, wav: WavInfo, words: Recog
       request.warn?.(`Speaker diarization failed, so the recording keeps one speaker: ${(error as Error).message}`);
     }
   }
-  if (groups.length === 0 || (!named && groups.length === 1)) return { speakers: speakersFor(1), channels: [{ speakerId: 'speaker_0', words }] };
+  if (groups.length === 0 || (!named && groups.length === 1))
+    return { speakers: speakersFor(1), channels: [{ speakerId: 'speaker_0', words }] };
   const speakers = diarizedSpeakers(groups.map((g) => (named ? String(g.speaker) : null)));
   return { speakers, channels: groups.map((g, i) => ({ speakerId: speakers[i]!.id, words: g.words })) };
 }
@@ -122,7 +154,14 @@ async function oneChannelSpeakers(deps: PipelineDeps, wav: WavInfo, words: Recog
  * is the language to recognise (`auto`: the engine detects it, piece by piece; the transcript
  * takes the one heard in most of the audio); an engine that cannot recognise it fails the job at once.
  */
-export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: string, signal: AbortSignal, dir: string, requested = 'auto', speakerRequest: SpeakerRequest = {}): Promise<TranscriptResult> {
+export async function transcribeStoredAudio(
+  deps: PipelineDeps,
+  storageKey: string,
+  signal: AbortSignal,
+  dir: string,
+  requested = 'auto',
+  speakerRequest: SpeakerRequest = {},
+): Promise<TranscriptResult> {
   await mkdir(dir, { recursive: true });
   try {
     const input = join(dir, 'input');
@@ -137,17 +176,30 @@ export async function transcribeStoredAudio(deps: PipelineDeps, storageKey: stri
     // A "stereo" file that carries the same recording on both channels is one speaker, not two.
     const speakerWavs = wavs.length === 2 && channelDifference < SAME_RECORDING ? wavs.slice(0, 1) : wavs;
     const heard: Heard = new Map();
-    const words = await allOrNothing(speakerWavs.map((wav, index) => (inner) => recogniseChannel(deps, wav, dir, `c${index}`, language, heard, inner)), signal);
+    const words = await allOrNothing(
+      speakerWavs.map((wav, index) => (inner) => recogniseChannel(deps, wav, dir, `c${index}`, language, heard, inner)),
+      signal,
+    );
     const mono = speakerWavs.length === 1;
     const channelSpeakers = speakersFor(speakerWavs.length);
     // Stereo: one speaker per channel, as recorded; one channel: told apart by voice when possible.
     const { speakers, channels: spoken } = mono
       ? await oneChannelSpeakers(deps, speakerWavs[0]!, words[0]!, speakerRequest, signal)
-      : { speakers: channelSpeakers, channels: words.map((w, index) => ({ speakerId: channelSpeakers[index]!.id, words: w })) };
+      : {
+          speakers: channelSpeakers,
+          channels: words.map((w, index) => ({ speakerId: channelSpeakers[index]!.id, words: w })),
+        };
     const run = randomBytes(4).toString('hex');
     const segments = buildSegments(spoken, duration, run, mono && speakers.length > 1);
     const detected = [...heard].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-    return { engine: deps.engine.name, duration, speakers, segments, peaks, language: language === 'auto' ? detected : language };
+    return {
+      engine: deps.engine.name,
+      duration,
+      speakers,
+      segments,
+      peaks,
+      language: language === 'auto' ? detected : language,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,12 @@
 import { isId } from '@earshot/contracts';
 import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
-import { anonymiseEdits, forgetUnlinkedClient, forgetUploader, lockTranscriptsOfPerson, transcriptsOfPerson } from '../repositories/privacy';
+import {
+  anonymiseEdits,
+  forgetUnlinkedClient,
+  forgetUploader,
+  lockTranscriptsOfPerson,
+  transcriptsOfPerson,
+} from '../repositories/privacy';
 import { remove } from '../repositories/transcripts';
 import { unlinkClient } from './clients';
 import { legalHolds } from './holds';
@@ -11,21 +17,38 @@ import type { TranscriptWords } from './words-encryption';
  * recordings a user uploaded, or of a client's calls, as stored (redacted where the company
  * redacts), with their speakers and words.
  */
-export const transcriptionExportPart = (config: StorageConfig, words: TranscriptWords) => onExportRequested('transcription', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
-  // A person without a company (a platform administrator) has no recordings.
-  const stored = companyId ? await transcriptsOfPerson(tx, companyId, subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id }) : [];
-  // Sealed words (encryption at rest) are opened: the export is the person's data, readable.
-  const rows = await Promise.all(stored.map((row) => words.openRow(tx, row)));
-  return {
-    data: {
-      transcripts: rows.map((row) => ({
-        id: row.id, fileId: row.fileId, originalName: row.originalName, uploadedBy: row.uploadedBy, clientId: row.clientId, uploadedAt: row.uploadedAt,
-        language: row.language, duration: row.duration, engine: row.engine, completedAt: row.completedAt, speakers: row.speakers, segments: row.segments,
-      })),
-    },
-    counts: { transcripts: rows.length },
-  };
-});
+export const transcriptionExportPart = (config: StorageConfig, words: TranscriptWords) =>
+  onExportRequested('transcription', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
+    // A person without a company (a platform administrator) has no recordings.
+    const stored = companyId
+      ? await transcriptsOfPerson(
+          tx,
+          companyId,
+          subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id },
+        )
+      : [];
+    // Sealed words (encryption at rest) are opened: the export is the person's data, readable.
+    const rows = await Promise.all(stored.map((row) => words.openRow(tx, row)));
+    return {
+      data: {
+        transcripts: rows.map((row) => ({
+          id: row.id,
+          fileId: row.fileId,
+          originalName: row.originalName,
+          uploadedBy: row.uploadedBy,
+          clientId: row.clientId,
+          uploadedAt: row.uploadedAt,
+          language: row.language,
+          duration: row.duration,
+          engine: row.engine,
+          completedAt: row.completedAt,
+          speakers: row.speakers,
+          segments: row.segments,
+        })),
+      },
+      counts: { transcripts: rows.length },
+    };
+  });
 
 /**
  * The transcription service's part of erasing a person (issue 25), in their company only. Their
@@ -41,27 +64,37 @@ export const transcriptionExportPart = (config: StorageConfig, words: Transcript
  * service. They still carry the deleted client's id (unlinked_client_id), so they are found either
  * way, and transcript.deleted reaches the file service's recording whichever link it holds.
  */
-export const transcriptionErasePart = onEraseRequested('transcription', async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
-  if (!companyId || !isId(subject.id)) return {};
-  const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
-  const counts: Record<string, number> = {};
-  if (recordings === 'delete') {
-    counts.transcriptsDeleted = 0;
-    counts.held = 0;
-    for (const row of await lockTranscriptsOfPerson(tx, companyId, person)) {
-      // A call unlinked by its client's deletion is still covered by a hold on that client.
-      if (await legalHolds.holdOn(tx, { ...row, clientId: row.clientId ?? row.unlinkedClientId })) counts.held += 1;
-      else if (await remove(tx, row.fileId)) {
-        emit({ type: 'transcript.deleted', companyId: row.companyId, actor, data: { id: row.id, fileId: row.fileId } });
-        counts.transcriptsDeleted += 1;
+export const transcriptionErasePart = onEraseRequested(
+  'transcription',
+  async (tx, emit, { subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+    if (!companyId || !isId(subject.id)) return {};
+    const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
+    const counts: Record<string, number> = {};
+    if (recordings === 'delete') {
+      counts.transcriptsDeleted = 0;
+      counts.held = 0;
+      for (const row of await lockTranscriptsOfPerson(tx, companyId, person)) {
+        // A call unlinked by its client's deletion is still covered by a hold on that client.
+        if (await legalHolds.holdOn(tx, { ...row, clientId: row.clientId ?? row.unlinkedClientId })) counts.held += 1;
+        else if (await remove(tx, row.fileId)) {
+          emit({
+            type: 'transcript.deleted',
+            companyId: row.companyId,
+            actor,
+            data: { id: row.id, fileId: row.fileId },
+          });
+          counts.transcriptsDeleted += 1;
+        }
       }
+    } else if (subject.kind === 'user') {
+      counts.uploadsKept = await forgetUploader(tx, companyId, subject.id);
+    } else {
+      // Whether or not client.deleted came first, no kept call names the erased client afterwards.
+      counts.clientLinksCleared =
+        (await unlinkClient(tx, emit, subject.id, actor, false)) +
+        (await forgetUnlinkedClient(tx, companyId, subject.id));
     }
-  } else if (subject.kind === 'user') {
-    counts.uploadsKept = await forgetUploader(tx, companyId, subject.id);
-  } else {
-    // Whether or not client.deleted came first, no kept call names the erased client afterwards.
-    counts.clientLinksCleared = await unlinkClient(tx, emit, subject.id, actor, false) + await forgetUnlinkedClient(tx, companyId, subject.id);
-  }
-  if (subject.kind === 'user') counts.editsAnonymised = await anonymiseEdits(tx, companyId, subject.id);
-  return counts;
-});
+    if (subject.kind === 'user') counts.editsAnonymised = await anonymiseEdits(tx, companyId, subject.id);
+    return counts;
+  },
+);

@@ -20,8 +20,20 @@ export const ABANDONED_REASON = 'The transcription worker stopped responding on 
 /** Back-off never waits longer than this between two attempts. */
 const MAX_RETRY_DELAY_MS = 3_600_000;
 
-export function statusEvent(companyId: string, fileId: string, status: TranscriptionStatus, reason: string | null, attempt?: number, actor: Actor = SYSTEM_ACTOR): NewEvent {
-  return { type: 'transcript.status_changed', companyId, actor, data: { fileId, status, reason, ...(attempt !== undefined ? { attempt } : {}) } };
+export function statusEvent(
+  companyId: string,
+  fileId: string,
+  status: TranscriptionStatus,
+  reason: string | null,
+  attempt?: number,
+  actor: Actor = SYSTEM_ACTOR,
+): NewEvent {
+  return {
+    type: 'transcript.status_changed',
+    companyId,
+    actor,
+    data: { fileId, status, reason, ...(attempt !== undefined ? { attempt } : {}) },
+  };
 }
 
 /** What a queued job is expected to cost: its length and the engine (and configured model) that will transcribe it. */
@@ -32,7 +44,12 @@ export interface QueuedFacts {
 }
 
 /** A job queued (first, or again by a person): the status event carries what credits reserve for it. */
-export function queuedEvent(companyId: string, fileId: string, facts: QueuedFacts, actor: Actor = SYSTEM_ACTOR): NewEvent {
+export function queuedEvent(
+  companyId: string,
+  fileId: string,
+  facts: QueuedFacts,
+  actor: Actor = SYSTEM_ACTOR,
+): NewEvent {
   const event = statusEvent(companyId, fileId, 'pending', null, 0, actor);
   return { ...event, data: { ...event.data, ...facts } };
 }
@@ -46,7 +63,11 @@ export function retryDelayMs(settings: QueueSettings, attempts: number): number 
  * Claims the next job for `workerId` (and first fails jobs abandoned after their last attempt).
  * The claim and its status event commit together.
  */
-export async function claimNext(ctx: ServiceContext, workerId: string, settings: QueueSettings): Promise<ClaimedJob | null> {
+export async function claimNext(
+  ctx: ServiceContext,
+  workerId: string,
+  settings: QueueSettings,
+): Promise<ClaimedJob | null> {
   return ctx.transact(async (tx, emit) => {
     for (const dead of await jobsRepo.failAbandoned(tx, settings.maxAttempts, ABANDONED_REASON)) {
       emit(statusEvent(dead.companyId, dead.fileId, 'failed', ABANDONED_REASON, dead.attempts));
@@ -62,7 +83,13 @@ export async function claimNext(ctx: ServiceContext, workerId: string, settings:
  * transcript write share one transaction. False means another worker owns it now (or it was
  * deleted): the result is dropped, so a job is never completed twice.
  */
-export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: TranscriptResult, modelId: string | null = null, audio: AudioRedaction | null = null): Promise<boolean> {
+export async function completeJob(
+  ctx: ServiceContext,
+  job: ClaimedJob,
+  result: TranscriptResult,
+  modelId: string | null = null,
+  audio: AudioRedaction | null = null,
+): Promise<boolean> {
   return ctx.transact(async (tx, emit) => {
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return false;
     // Redacted before anything is stored or published: the search index, the events (and so the
@@ -73,7 +100,13 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));
     completionEvents(job.companyId, { id, fileId: job.fileId, fileName: originalName }, stored, modelId).forEach(emit);
-    if (audio) emit({ type: 'transcript.audio_redacted', companyId: job.companyId, actor: SYSTEM_ACTOR, data: { fileId: job.fileId, ...audio } });
+    if (audio)
+      emit({
+        type: 'transcript.audio_redacted',
+        companyId: job.companyId,
+        actor: SYSTEM_ACTOR,
+        data: { fileId: job.fileId, ...audio },
+      });
     return true;
   });
 }
@@ -85,21 +118,45 @@ export async function completeJob(ctx: ServiceContext, job: ClaimedJob, result: 
  * `modelId` is the configured speech-to-text model that transcribed it (null: the engine of the
  * server's own configuration), for its price.
  */
-export function completionEvents(companyId: string, transcript: { id: string; fileId: string; fileName: string }, result: TranscriptResult, modelId: string | null = null): NewEvent[] {
+export function completionEvents(
+  companyId: string,
+  transcript: { id: string; fileId: string; fileName: string },
+  result: TranscriptResult,
+  modelId: string | null = null,
+): NewEvent[] {
   const parts = textParts(segmentFacts(result.segments, result.speakers));
   const words = result.segments.reduce((n, s) => n + s.words.length, 0);
-  const event = (type: NewEvent['type'], data: NewEvent['data']): NewEvent => ({ type, companyId, actor: SYSTEM_ACTOR, data });
+  const event = (type: NewEvent['type'], data: NewEvent['data']): NewEvent => ({
+    type,
+    companyId,
+    actor: SYSTEM_ACTOR,
+    data,
+  });
   return [
-    event('transcript.completed', { ...transcript, engine: result.engine, duration: result.duration, speakers: result.speakers.length, words, parts: parts.length, modelId }),
-    ...parts.map((segments, part) => event('transcript.text_published', { ...transcript, part, parts: parts.length, segments })),
+    event('transcript.completed', {
+      ...transcript,
+      engine: result.engine,
+      duration: result.duration,
+      speakers: result.speakers.length,
+      words,
+      parts: parts.length,
+      modelId,
+    }),
+    ...parts.map((segments, part) =>
+      event('transcript.text_published', { ...transcript, part, parts: parts.length, segments }),
+    ),
     // The speakers by name, as after a rename: the file service filters its list by them.
     speakersEvent(companyId, { id: transcript.id, fileId: transcript.fileId }, result.speakers, SYSTEM_ACTOR),
   ];
 }
 
-
 /** Records a failed attempt: retried later with back-off while attempts remain and it may help, else failed. */
-export async function failJob(ctx: ServiceContext, job: ClaimedJob, error: JobError, settings: QueueSettings): Promise<'retry' | 'failed' | 'lost'> {
+export async function failJob(
+  ctx: ServiceContext,
+  job: ClaimedJob,
+  error: JobError,
+  settings: QueueSettings,
+): Promise<'retry' | 'failed' | 'lost'> {
   return ctx.transact(async (tx, emit) => {
     if (!(await jobsRepo.lockIfOwned(tx, job.fileId, job.workerId))) return 'lost';
     if (error.retryable && job.attempts < settings.maxAttempts) {

@@ -23,19 +23,32 @@ export function tidyWords(words: readonly RecognisedWord[], duration: number): R
   for (const word of sorted) {
     const start = ms(Math.min(Math.max(word.start, previousEnd, 0), duration));
     const end = ms(Math.min(Math.max(word.end, start), duration));
-    tidy.push({ text: word.text, start, end, ...(word.confidence === undefined ? {} : { confidence: word.confidence }) });
+    tidy.push({
+      text: word.text,
+      start,
+      end,
+      ...(word.confidence === undefined ? {} : { confidence: word.confidence }),
+    });
     previousEnd = end;
   }
   return tidy;
 }
 
 /** Groups words in time order into segments at pauses (and where `sameTurn` says the speaker changed). */
-function groupAtPauses<W extends RecognisedWord>(words: readonly W[], sameTurn: (a: W, b: W) => boolean = () => true): W[][] {
+function groupAtPauses<W extends RecognisedWord>(
+  words: readonly W[],
+  sameTurn: (a: W, b: W) => boolean = () => true,
+): W[][] {
   const groups: W[][] = [];
   let current: W[] = [];
   for (const word of words) {
     const last = current[current.length - 1];
-    if (last && (!sameTurn(last, word) || word.start - last.end > PAUSE_SECONDS || word.end - current[0]!.start > MAX_SEGMENT_SECONDS)) {
+    if (
+      last &&
+      (!sameTurn(last, word) ||
+        word.start - last.end > PAUSE_SECONDS ||
+        word.end - current[0]!.start > MAX_SEGMENT_SECONDS)
+    ) {
       groups.push(current);
       current = [];
     }
@@ -47,7 +60,9 @@ function groupAtPauses<W extends RecognisedWord>(words: readonly W[], sameTurn: 
 
 /** All speakers' words in one stream, in time order, each with its speaker. */
 function interleaved(channels: readonly ChannelWords[]): (RecognisedWord & { speakerId: string })[] {
-  return channels.flatMap((c) => c.words.map((w) => ({ ...w, speakerId: c.speakerId }))).sort((a, b) => a.start - b.start || a.end - b.end);
+  return channels
+    .flatMap((c) => c.words.map((w) => ({ ...w, speakerId: c.speakerId })))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /**
@@ -58,11 +73,18 @@ function interleaved(channels: readonly ChannelWords[]): (RecognisedWord & { spe
  * speaker's word comes next, so a turn never spans the other voice. Channels of a call overlap
  * freely (a "mm-hm" on one side does not cut the other side's sentence).
  */
-export function buildSegments(channels: readonly ChannelWords[], duration: number, run: string, cutAtChanges = false): SpeakerSegment[] {
+export function buildSegments(
+  channels: readonly ChannelWords[],
+  duration: number,
+  run: string,
+  cutAtChanges = false,
+): SpeakerSegment[] {
   const tidy = channels.map((channel) => ({ speakerId: channel.speakerId, words: tidyWords(channel.words, duration) }));
   const groups = cutAtChanges
-    ? groupAtPauses(interleaved(tidy), (a, b) => a.speakerId === b.speakerId)
-      .map((words) => ({ speakerId: words[0]!.speakerId, words: words.map(({ speakerId: _speaker, ...word }) => word) }))
+    ? groupAtPauses(interleaved(tidy), (a, b) => a.speakerId === b.speakerId).map((words) => ({
+        speakerId: words[0]!.speakerId,
+        words: words.map(({ speakerId: _speaker, ...word }) => word),
+      }))
     : tidy.flatMap((channel) => groupAtPauses(channel.words).map((words) => ({ speakerId: channel.speakerId, words })));
   groups.sort((a, b) => a.words[0]!.start - b.words[0]!.start || a.speakerId.localeCompare(b.speakerId));
   let wordCount = 0;
@@ -80,7 +102,10 @@ export function buildSegments(channels: readonly ChannelWords[], duration: numbe
 }
 
 export function segmentText(words: readonly { text: string }[]): string {
-  return words.map((w) => w.text.trim()).filter(Boolean).join(' ');
+  return words
+    .map((w) => w.text.trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -88,10 +113,21 @@ export function segmentText(words: readonly { text: string }[]): string {
  * first speak: `speaker_0..n`, named by the provider's label when it gave one, else "Speaker N".
  */
 export function diarizedSpeakers(labels: readonly (string | null)[]): SpeakerInfo[] {
-  return labels.map((label, index) => ({ id: `speaker_${index}`, label: label ?? `Speaker ${index + 1}`, channel: null, color: speakerColor(index) }));
+  return labels.map((label, index) => ({
+    id: `speaker_${index}`,
+    label: label ?? `Speaker ${index + 1}`,
+    channel: null,
+    color: speakerColor(index),
+  }));
 }
 
 export function speakersFor(channelCount: number): SpeakerInfo[] {
-  if (channelCount === 2) return CALL_LABELS.map((label, channel) => ({ id: `speaker_${channel}`, label, channel, color: speakerColor(channel) }));
+  if (channelCount === 2)
+    return CALL_LABELS.map((label, channel) => ({
+      id: `speaker_${channel}`,
+      label,
+      channel,
+      color: speakerColor(channel),
+    }));
   return [{ id: 'speaker_0', label: 'Speaker 1', channel: null, color: speakerColor(0) }];
 }

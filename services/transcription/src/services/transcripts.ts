@@ -10,7 +10,19 @@ import {
   type TranscriptDto,
   type TranscriptionStatus,
 } from '@earshot/contracts';
-import { actorOf, badRequest, conflict, forbidden, notFound, spenderOf, type CreditGate, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  spenderOf,
+  type CreditGate,
+  type Db,
+  type Identity,
+  type NewEvent,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 import type { JobRow } from '../db/schema';
 import { clientExists } from '../repositories/clients';
@@ -27,12 +39,16 @@ import { wordsOf, type TranscriptWords } from './words-encryption';
 
 type Emit = (event: NewEvent) => void;
 
-
 /**
  * file.uploaded: remember the file (for the transcript's file block) and queue its job, announced
  * with its estimated length and the engine (and model) that will transcribe it, for credits.
  */
-export async function applyFileUploaded(tx: Db, emit: Emit, event: EventOf<'file.uploaded'>, choice: EngineChoice): Promise<void> {
+export async function applyFileUploaded(
+  tx: Db,
+  emit: Emit,
+  event: EventOf<'file.uploaded'>,
+  choice: EngineChoice,
+): Promise<void> {
   const { data } = event;
   if (!isId(data.id) || !isId(event.companyId)) return;
   const inserted = await transcriptsRepo.insertFromUpload(tx, {
@@ -99,7 +115,13 @@ export function toDto(row: OpenedTranscript, job: JobRow | null): TranscriptDto 
     // "Detect" is a request, not a language: unknown until the transcript says what was heard.
     language: row.language === 'auto' ? null : row.language,
     model: row.model,
-    file: { url, path: row.storageKey, filename: row.filename, originalName: row.originalName, uploadDate: row.uploadedAt.toISOString() },
+    file: {
+      url,
+      path: row.storageKey,
+      filename: row.filename,
+      originalName: row.originalName,
+      uploadDate: row.uploadedAt.toISOString(),
+    },
     metadata: {
       duration: row.duration,
       peaksUrl: ready ? `/api/transcripts/${row.fileId}/peaks` : null,
@@ -126,7 +148,12 @@ const toStatus = (job: JobRow): StatusItem => ({
  * seen completed means the row read after it has the words. Read the other way round, a job that
  * completed between the two reads answered "completed" with no words (seen in the distributed suite).
  */
-export async function findTranscript(db: Db, words: TranscriptWords, fileId: string, scope: Scope): Promise<TranscriptDto | null> {
+export async function findTranscript(
+  db: Db,
+  words: TranscriptWords,
+  fileId: string,
+  scope: Scope,
+): Promise<TranscriptDto | null> {
   const job = await jobsRepo.findJob(db, fileId);
   const row = await transcriptsRepo.findByFile(db, fileId, scope);
   return row ? toDto(await words.openRow(db, row), job) : null;
@@ -187,12 +214,16 @@ export class TranscriptService {
   async statuses(identity: Identity, input: { fileIds?: string; companyId?: string }): Promise<StatusItem[]> {
     const ids = input.fileIds ? [...new Set(input.fileIds.toLowerCase().split(','))] : undefined;
     if (ids && ids.length > 200) throw badRequest('Ask for at most 200 files at once', { field: 'query.fileIds' });
-    if (ids && !ids.every(isId)) throw badRequest('Invalid query.fileIds: must be file ids', { field: 'query.fileIds' });
+    if (ids && !ids.every(isId))
+      throw badRequest('Invalid query.fileIds: must be file ids', { field: 'query.fileIds' });
     return (await jobsRepo.listStatuses(this.ctx.db, await this.scope(identity, input.companyId), ids)).map(toStatus);
   }
 
   /** Queues a file again (retry after failure, or a re-run); a job that is running now is a 409. */
-  async transcribe(identity: Identity, input: { fileId: string }): Promise<{ message: string; fileId: string; status: TranscriptionStatus }> {
+  async transcribe(
+    identity: Identity,
+    input: { fileId: string },
+  ): Promise<{ message: string; fileId: string; status: TranscriptionStatus }> {
     const { fileId } = input;
     const scope = await this.scope(identity);
     // A run again is new AI work: refused for credits, cap or price before anything changes (as an
@@ -201,7 +232,13 @@ export class TranscriptService {
     if (!found) throw notFound('File');
     if (!mayManage(identity, found)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
     const { engine, modelId } = await this.choice(this.ctx.db);
-    await this.credits.assertCanSpend({ companyId: found.companyId, userId: spenderOf(identity), feature: 'transcription', engine, modelId });
+    await this.credits.assertCanSpend({
+      companyId: found.companyId,
+      userId: spenderOf(identity),
+      feature: 'transcription',
+      engine,
+      modelId,
+    });
     await this.ctx.transact(async (tx, emit) => {
       // Read again in the transaction: the recording may have been deleted since (no job for a file
       // that is gone), or a run may have measured its length. Who may manage it cannot change (its
@@ -216,7 +253,14 @@ export class TranscriptService {
       }
       // A run again costs again: its length is known exactly once a run has measured it. The event
       // names the engine and model the credits were checked for.
-      emit(queuedEvent(row.companyId, fileId, { ...estimate(row.duration ?? row.estimatedSeconds), engine, modelId }, actorOf(identity)));
+      emit(
+        queuedEvent(
+          row.companyId,
+          fileId,
+          { ...estimate(row.duration ?? row.estimatedSeconds), engine, modelId },
+          actorOf(identity),
+        ),
+      );
     });
     this.onQueued();
     return { message: TRANSCRIPT_MESSAGES.queued, fileId, status: 'pending' };
@@ -226,10 +270,19 @@ export class TranscriptService {
   async editWord(identity: Identity, input: WordEdit): Promise<{ message: string; editId: string | null }> {
     const { transcriptId, wordId, speakerSegmentId } = input;
     const text = input.text.trim();
-    if (!text) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot be empty' });
-    if (text.length > MAX_WORD_LENGTH) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: `The word can be at most ${MAX_WORD_LENGTH} characters` });
+    if (!text)
+      throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot be empty' });
+    if (text.length > MAX_WORD_LENGTH)
+      throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, {
+        field: 'body.text',
+        reason: `The word can be at most ${MAX_WORD_LENGTH} characters`,
+      });
     // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, { field: 'body.text', reason: 'The word cannot contain control characters' });
+    if (/[\u0000-\u001f\u007f]/.test(text))
+      throw badRequest(TRANSCRIPT_MESSAGES.wordFailed, {
+        field: 'body.text',
+        reason: 'The word cannot contain control characters',
+      });
     const scope = await this.scope(identity);
     const editId = await this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { transcriptId }, scope);
@@ -243,7 +296,15 @@ export class TranscriptService {
         type: 'transcript.word_edited',
         companyId: target.companyId,
         actor: actorOf(identity),
-        data: { id: transcriptId, fileId: target.fileId, wordId, segmentId: speakerSegmentId, segmentText: change?.after[0]?.text ?? segment.text, before: { text: word.text }, after: { text } },
+        data: {
+          id: transcriptId,
+          fileId: target.fileId,
+          wordId,
+          segmentId: speakerSegmentId,
+          segmentText: change?.after[0]?.text ?? segment.text,
+          before: { text: word.text },
+          after: { text },
+        },
       });
       return applied.editId;
     });
@@ -290,7 +351,12 @@ export class TranscriptService {
       if (!mayManage(identity, row)) throw forbidden(TRANSCRIPT_MESSAGES.notYours);
       await assertNotHeld(tx, row);
       await transcriptsRepo.remove(tx, row.fileId);
-      emit({ type: 'transcript.deleted', companyId: row.companyId, actor: actorOf(identity), data: { id: row.id, fileId: row.fileId } });
+      emit({
+        type: 'transcript.deleted',
+        companyId: row.companyId,
+        actor: actorOf(identity),
+        data: { id: row.id, fileId: row.fileId },
+      });
       return { message: TRANSCRIPT_MESSAGES.deleted, id: row.id, fileId: row.fileId };
     });
   }

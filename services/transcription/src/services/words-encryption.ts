@@ -76,18 +76,32 @@ export class TranscriptWords {
   }
 
   /** A transcript row with its segments readable. */
-  async openRow<T extends { companyId: string; fileId: string; segments: StoredSegments }>(db: Db, row: T): Promise<Omit<T, 'segments'> & { segments: SpeakerSegment[] }> {
+  async openRow<T extends { companyId: string; fileId: string; segments: StoredSegments }>(
+    db: Db,
+    row: T,
+  ): Promise<Omit<T, 'segments'> & { segments: SpeakerSegment[] }> {
     return { ...row, segments: await this.open(db, row.companyId, PURPOSES.segments(row.fileId), row.segments) };
   }
 
   /** A transcript locked for an edit (see editsRepo.lockForEdit), its segments readable. */
-  async lockForEdit(tx: Db, by: { fileId: string } | { transcriptId: string }, scope: Scope): Promise<EditTarget | null> {
+  async lockForEdit(
+    tx: Db,
+    by: { fileId: string } | { transcriptId: string },
+    scope: Scope,
+  ): Promise<EditTarget | null> {
     const row = await editsRepo.lockForEdit(tx, by, scope);
     return row ? this.openRow(tx, row) : null;
   }
 
   /** An edit row with its snapshots readable. */
-  async openEdit<T extends { id: string; companyId: string; segmentsBefore: StoredSegments; segmentsAfter: StoredSegments }>(db: Db, edit: T): Promise<Omit<T, 'segmentsBefore' | 'segmentsAfter'> & { segmentsBefore: SpeakerSegment[]; segmentsAfter: SpeakerSegment[] }> {
+  async openEdit<
+    T extends { id: string; companyId: string; segmentsBefore: StoredSegments; segmentsAfter: StoredSegments },
+  >(
+    db: Db,
+    edit: T,
+  ): Promise<
+    Omit<T, 'segmentsBefore' | 'segmentsAfter'> & { segmentsBefore: SpeakerSegment[]; segmentsAfter: SpeakerSegment[] }
+  > {
     return {
       ...edit,
       segmentsBefore: await this.open(db, edit.companyId, PURPOSES.editBefore(edit.id), edit.segmentsBefore),
@@ -108,21 +122,41 @@ export class TranscriptWords {
     await this.indexSealed(tx, key, companyId, fileId, segments, sealed.speakers, sealed.completed);
   }
 
-  private async indexSealed(tx: Db, key: Buffer, companyId: string, fileId: string, segments: readonly SpeakerSegment[], speakers: readonly SpeakerInfo[], completed: boolean): Promise<void> {
+  private async indexSealed(
+    tx: Db,
+    key: Buffer,
+    companyId: string,
+    fileId: string,
+    segments: readonly SpeakerSegment[],
+    speakers: readonly SpeakerInfo[],
+    completed: boolean,
+  ): Promise<void> {
     // ord is the segment's place in the transcript (1-based), as jsonb_array_elements' ordinality gives it for plain rows.
-    const passages = completed ? segments.map((segment, i) => ({ segment, ord: i + 1 })).filter((p) => p.segment.text.trim() !== '') : [];
+    const passages = completed
+      ? segments.map((segment, i) => ({ segment, ord: i + 1 })).filter((p) => p.segment.text.trim() !== '')
+      : [];
     const config = await searchRepo.companyConfigOf(tx, companyId);
-    const lexemes = await searchRepo.lexemesOf(tx, config, passages.map((p) => p.segment.text));
+    const lexemes = await searchRepo.lexemesOf(
+      tx,
+      config,
+      passages.map((p) => p.segment.text),
+    );
     const index = new BlindIndex(key, companyId);
     const context = { companyId, purpose: PURPOSES.passage(fileId) };
-    await searchRepo.replaceSealedPassages(tx, fileId, config, completed, passages.map((p, i) => ({
-      ord: p.ord,
-      segmentId: p.segment._id,
-      speakerName: speakerName(p.segment.speakerId, speakers),
-      start: p.segment.start,
-      text: sealText(key, context, p.segment.text),
-      tsv: (lexemes[i] ?? []).map((l) => `'${index.token(l.lexeme)}':${l.positions}`).join(' '),
-    })));
+    await searchRepo.replaceSealedPassages(
+      tx,
+      fileId,
+      config,
+      completed,
+      passages.map((p, i) => ({
+        ord: p.ord,
+        segmentId: p.segment._id,
+        speakerName: speakerName(p.segment.speakerId, speakers),
+        start: p.segment.start,
+        text: sealText(key, context, p.segment.text),
+        tsv: (lexemes[i] ?? []).map((l) => `'${index.token(l.lexeme)}':${l.positions}`).join(' '),
+      })),
+    );
   }
 
   /** A passage's text as searched: opened when sealed (with the key given for its company). */
@@ -135,9 +169,16 @@ export class TranscriptWords {
    * the worker's transaction. What is published in events is the plain result: other services
    * keep their own copies under their own keys.
    */
-  async saveResult(tx: Db, companyId: string, fileId: string, result: TranscriptResult): Promise<{ id: string; originalName: string }> {
+  async saveResult(
+    tx: Db,
+    companyId: string,
+    fileId: string,
+    result: TranscriptResult,
+  ): Promise<{ id: string; originalName: string }> {
     const key = await this.sealingKey(tx, companyId);
-    const segments = key ? sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.segments(fileId) }, result.segments)) : result.segments;
+    const segments = key
+      ? sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.segments(fileId) }, result.segments))
+      : result.segments;
     const saved = await transcriptsRepo.saveResult(tx, fileId, { ...result, segments });
     await this.reindex(tx, companyId, fileId);
     return saved;
@@ -150,7 +191,13 @@ export class TranscriptWords {
   }
 
   /** An edit's snapshots, sealed like its company's words are. */
-  async sealEdit(db: Db, companyId: string, editId: string, before: SpeakerSegment[], after: SpeakerSegment[]): Promise<{ segmentsBefore: StoredSegments; segmentsAfter: StoredSegments }> {
+  async sealEdit(
+    db: Db,
+    companyId: string,
+    editId: string,
+    before: SpeakerSegment[],
+    after: SpeakerSegment[],
+  ): Promise<{ segmentsBefore: StoredSegments; segmentsAfter: StoredSegments }> {
     const key = await this.sealingKey(db, companyId);
     if (!key) return { segmentsBefore: before, segmentsAfter: after };
     return {
@@ -195,12 +242,20 @@ export class TranscriptWords {
     const row = await transcriptsRepo.lockStoredSegments(tx, fileId);
     if (!row) return;
     if (!isSealedEnvelope(row.segments)) {
-      await transcriptsRepo.writeSegments(tx, fileId, sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.segments(fileId) }, row.segments)));
+      await transcriptsRepo.writeSegments(
+        tx,
+        fileId,
+        sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.segments(fileId) }, row.segments)),
+      );
     }
     for (const edit of await editsRepo.plainEdits(tx, fileId)) {
       await editsRepo.writeSnapshots(tx, edit.id, {
-        segmentsBefore: isSealedEnvelope(edit.segmentsBefore) ? edit.segmentsBefore : sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.editBefore(edit.id) }, edit.segmentsBefore)),
-        segmentsAfter: isSealedEnvelope(edit.segmentsAfter) ? edit.segmentsAfter : sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.editAfter(edit.id) }, edit.segmentsAfter)),
+        segmentsBefore: isSealedEnvelope(edit.segmentsBefore)
+          ? edit.segmentsBefore
+          : sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.editBefore(edit.id) }, edit.segmentsBefore)),
+        segmentsAfter: isSealedEnvelope(edit.segmentsAfter)
+          ? edit.segmentsAfter
+          : sealedEnvelope(sealJson(key, { companyId, purpose: PURPOSES.editAfter(edit.id) }, edit.segmentsAfter)),
       });
     }
     if (!(await searchRepo.isSealedIndex(tx, fileId))) await this.reindex(tx, companyId, fileId);

@@ -36,20 +36,47 @@ export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).
  * Runs one claimed job to its end: the pipeline, then the result or the failure written under
  * the lease check. `signal` aborts the work (lease lost or worker stopping).
  */
-export async function processJob(ctx: ServiceContext, deps: JobDeps, job: ClaimedJob, settings: QueueSettings, signal: AbortSignal): Promise<JobOutcome> {
+export async function processJob(
+  ctx: ServiceContext,
+  deps: JobDeps,
+  job: ClaimedJob,
+  settings: QueueSettings,
+  signal: AbortSignal,
+): Promise<JobOutcome> {
   try {
     const source = await findSource(ctx.db, job.fileId);
     if (!source) return 'lost';
     const chosen = await deps.chosenEngine?.();
     // The upload's language ('auto': detect it), else the company's, else detect.
     const language = source.language ?? source.companyLanguage ?? 'auto';
-    const speakers = { expected: source.expectedSpeakers, warn: (message: string) => ctx.logger.warn({ fileId: job.fileId }, message) };
-    const recognised = { ...(await transcribeStoredAudio({ ...deps, engine: chosen?.engine ?? deps.engine }, source.storageKey, signal, jobDir(deps.workRoot, job), language, speakers)), model: chosen?.model ?? null };
-    const { result, audio } = await redactAudioForCompany(ctx.db, deps, { ...source, companyId: job.companyId, fileId: job.fileId }, recognised, `${jobDir(deps.workRoot, job)}-redaction`, signal);
+    const speakers = {
+      expected: source.expectedSpeakers,
+      warn: (message: string) => ctx.logger.warn({ fileId: job.fileId }, message),
+    };
+    const recognised = {
+      ...(await transcribeStoredAudio(
+        { ...deps, engine: chosen?.engine ?? deps.engine },
+        source.storageKey,
+        signal,
+        jobDir(deps.workRoot, job),
+        language,
+        speakers,
+      )),
+      model: chosen?.model ?? null,
+    };
+    const { result, audio } = await redactAudioForCompany(
+      ctx.db,
+      deps,
+      { ...source, companyId: job.companyId, fileId: job.fileId },
+      recognised,
+      `${jobDir(deps.workRoot, job)}-redaction`,
+      signal,
+    );
     return (await completeJob(ctx, job, result, chosen?.modelId ?? null, audio)) ? 'completed' : 'lost';
   } catch (error) {
     if (signal.aborted) throw error;
-    if (!(error instanceof JobError)) ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job failed unexpectedly');
+    if (!(error instanceof JobError))
+      ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job failed unexpectedly');
     const { reason, retryable } = reasonOf(error);
     return failJob(ctx, job, new JobError(reason, retryable), settings);
   }
@@ -81,7 +108,8 @@ export class TranscriptionWorker {
     this.running = true;
     try {
       const removed = await removeStaleJobDirs(this.ctx.db, this.deps.workRoot);
-      if (removed.length) this.ctx.logger.info({ worker: this.id, removed }, 'removed temporary files of interrupted transcription jobs');
+      if (removed.length)
+        this.ctx.logger.info({ worker: this.id, removed }, 'removed temporary files of interrupted transcription jobs');
     } catch (error) {
       this.ctx.logger.warn({ err: error, worker: this.id }, 'could not clear temporary files of interrupted jobs');
     }
@@ -123,7 +151,10 @@ export class TranscriptionWorker {
       if (!this.running) break;
       // Full, or nothing due: wait for a finished job, a nudge or the next poll.
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, claimed && this.active.size < this.options.concurrency ? 0 : this.options.pollMs);
+        const timer = setTimeout(
+          resolve,
+          claimed && this.active.size < this.options.concurrency ? 0 : this.options.pollMs,
+        );
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -135,13 +166,16 @@ export class TranscriptionWorker {
 
   private launch(job: ClaimedJob): void {
     const controller = new AbortController();
-    const beat = setInterval(() => {
-      heartbeat(this.ctx.db, job.fileId, this.id, this.options.leaseMs)
-        .then((held) => {
-          if (!held) controller.abort(new Error('lease lost'));
-        })
-        .catch((error: unknown) => this.ctx.logger.warn({ err: error, fileId: job.fileId }, 'heartbeat failed'));
-    }, Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    const beat = setInterval(
+      () => {
+        heartbeat(this.ctx.db, job.fileId, this.id, this.options.leaseMs)
+          .then((held) => {
+            if (!held) controller.abort(new Error('lease lost'));
+          })
+          .catch((error: unknown) => this.ctx.logger.warn({ err: error, fileId: job.fileId }, 'heartbeat failed'));
+      },
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    );
     const done = processJob(this.ctx, this.deps, job, this.options, controller.signal)
       .catch(async (error: unknown): Promise<JobOutcome | undefined> => {
         if (!controller.signal.aborted) {
@@ -149,7 +183,9 @@ export class TranscriptionWorker {
           return undefined;
         }
         if (this.running) return 'lost';
-        await releaseJob(this.ctx, job).catch((e: unknown) => this.ctx.logger.warn({ err: e, fileId: job.fileId }, 'could not release job'));
+        await releaseJob(this.ctx, job).catch((e: unknown) =>
+          this.ctx.logger.warn({ err: e, fileId: job.fileId }, 'could not release job'),
+        );
         return 'released';
       })
       .finally(() => {

@@ -1,6 +1,16 @@
 // Calls of the AI Configuration page (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import { LIST_PAGE_SIZE, type AiModel, type AiModelList, type AiProvider, type AiProviderList, type ConnectionTestResult, type ModelBody, type ProviderBody, type ProviderModelList } from './model';
+import {
+  LIST_PAGE_SIZE,
+  type AiModel,
+  type AiModelList,
+  type AiProvider,
+  type AiProviderList,
+  type ConnectionTestResult,
+  type ModelBody,
+  type ProviderBody,
+  type ProviderModelList,
+} from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels'] });
 // Models show their provider's name, and chat's model list depends on both.

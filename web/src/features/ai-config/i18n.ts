@@ -5,7 +5,8 @@ export const catalogue = defineFeatureCatalogue(
   'ai-config',
   {
     aiConfig: {
-      intro: 'Connect OpenAI-compatible providers (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) and choose the models the assistant and the transcription use.',
+      intro:
+        'Connect OpenAI-compatible providers (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) and choose the models the assistant and the transcription use.',
       enabled: 'Enabled',
       actions: 'Actions',
       edit: 'Edit',
@@ -22,9 +23,11 @@ export const catalogue = defineFeatureCatalogue(
         edit: 'Edit provider',
         name: 'Name',
         baseUrl: 'Base URL',
-        baseUrlHint: 'The OpenAI-compatible endpoint, for example https://api.openai.com/v1. Private and loopback addresses (a self-hosted Ollama, vLLM or LM Studio) are refused unless the server runs with AI_ALLOW_PRIVATE_URLS=true.',
+        baseUrlHint:
+          'The OpenAI-compatible endpoint, for example https://api.openai.com/v1. Private and loopback addresses (a self-hosted Ollama, vLLM or LM Studio) are refused unless the server runs with AI_ALLOW_PRIVATE_URLS=true.',
         apiKey: 'API key',
-        apiKeyOptional: 'Optional: local servers such as Ollama need none. It is stored encrypted and never shown again.',
+        apiKeyOptional:
+          'Optional: local servers such as Ollama need none. It is stored encrypted and never shown again.',
         apiKeyKeep: 'A key ending in {{last4}} is saved. Leave blank to keep it.',
         removeKey: 'Remove the saved API key',
         noKey: 'None',
@@ -73,7 +76,8 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       aiConfig: {
-        intro: 'Connectez des fournisseurs compatibles OpenAI (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) et choisissez les modèles utilisés par l’assistant et la transcription.',
+        intro:
+          'Connectez des fournisseurs compatibles OpenAI (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) et choisissez les modèles utilisés par l’assistant et la transcription.',
         enabled: 'Activé',
         actions: 'Actions',
         edit: 'Modifier',
@@ -90,9 +94,11 @@ export const catalogue = defineFeatureCatalogue(
           edit: 'Modifier le fournisseur',
           name: 'Nom',
           baseUrl: 'URL de base',
-          baseUrlHint: 'Le point d’accès compatible OpenAI, par exemple https://api.openai.com/v1. Les adresses privées et locales (Ollama, vLLM ou LM Studio hébergés chez vous) sont refusées sauf si le serveur tourne avec AI_ALLOW_PRIVATE_URLS=true.',
+          baseUrlHint:
+            'Le point d’accès compatible OpenAI, par exemple https://api.openai.com/v1. Les adresses privées et locales (Ollama, vLLM ou LM Studio hébergés chez vous) sont refusées sauf si le serveur tourne avec AI_ALLOW_PRIVATE_URLS=true.',
           apiKey: 'Clé d’API',
-          apiKeyOptional: 'Facultative : les serveurs locaux comme Ollama n’en ont pas besoin. Elle est chiffrée et n’est plus jamais affichée.',
+          apiKeyOptional:
+            'Facultative : les serveurs locaux comme Ollama n’en ont pas besoin. Elle est chiffrée et n’est plus jamais affichée.',
           apiKeyKeep: 'Une clé se terminant par {{last4}} est enregistrée. Laissez vide pour la conserver.',
           removeKey: 'Supprimer la clé d’API enregistrée',
           noKey: 'Aucune',
@@ -140,7 +146,8 @@ export const catalogue = defineFeatureCatalogue(
     },
     et: {
       aiConfig: {
-        intro: 'Ühenda OpenAI-ühilduvad teenusepakkujad (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) ja vali mudelid, mida abiline ja transkribeerimine kasutavad.',
+        intro:
+          'Ühenda OpenAI-ühilduvad teenusepakkujad (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) ja vali mudelid, mida abiline ja transkribeerimine kasutavad.',
         enabled: 'Lubatud',
         actions: 'Toimingud',
         edit: 'Muuda',
@@ -157,9 +164,11 @@ export const catalogue = defineFeatureCatalogue(
           edit: 'Muuda teenusepakkujat',
           name: 'Nimi',
           baseUrl: 'Baas-URL',
-          baseUrlHint: 'OpenAI-ühilduv aadress, näiteks https://api.openai.com/v1. Privaat- ja loopback-aadressid (oma Ollama, vLLM või LM Studio) lükatakse tagasi, kui server ei tööta seadega AI_ALLOW_PRIVATE_URLS=true.',
+          baseUrlHint:
+            'OpenAI-ühilduv aadress, näiteks https://api.openai.com/v1. Privaat- ja loopback-aadressid (oma Ollama, vLLM või LM Studio) lükatakse tagasi, kui server ei tööta seadega AI_ALLOW_PRIVATE_URLS=true.',
           apiKey: 'API-võti',
-          apiKeyOptional: 'Valikuline: kohalikud serverid nagu Ollama seda ei vaja. Võti salvestatakse krüpteeritult ja seda ei näidata enam kunagi.',
+          apiKeyOptional:
+            'Valikuline: kohalikud serverid nagu Ollama seda ei vaja. Võti salvestatakse krüpteeritult ja seda ei näidata enam kunagi.',
           apiKeyKeep: 'Salvestatud on võti, mille lõpp on {{last4}}. Jäta tühjaks, et see alles jätta.',
           removeKey: 'Eemalda salvestatud API-võti',
           noKey: 'Puudub',
@@ -207,7 +216,8 @@ export const catalogue = defineFeatureCatalogue(
     },
     lv: {
       aiConfig: {
-        intro: 'Pievienojiet ar OpenAI saderīgus pakalpojumu sniedzējus (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) un izvēlieties modeļus, ko izmanto palīgs un transkripcija.',
+        intro:
+          'Pievienojiet ar OpenAI saderīgus pakalpojumu sniedzējus (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter, Groq) un izvēlieties modeļus, ko izmanto palīgs un transkripcija.',
         enabled: 'Ieslēgts',
         actions: 'Darbības',
         edit: 'Labot',
@@ -224,9 +234,11 @@ export const catalogue = defineFeatureCatalogue(
           edit: 'Labot pakalpojumu sniedzēju',
           name: 'Nosaukums',
           baseUrl: 'Bāzes URL',
-          baseUrlHint: 'Ar OpenAI saderīga adrese, piemēram, https://api.openai.com/v1. Privātas un loopback adreses (pašu mitināts Ollama, vLLM vai LM Studio) tiek noraidītas, ja vien serveris nedarbojas ar AI_ALLOW_PRIVATE_URLS=true.',
+          baseUrlHint:
+            'Ar OpenAI saderīga adrese, piemēram, https://api.openai.com/v1. Privātas un loopback adreses (pašu mitināts Ollama, vLLM vai LM Studio) tiek noraidītas, ja vien serveris nedarbojas ar AI_ALLOW_PRIVATE_URLS=true.',
           apiKey: 'API atslēga',
-          apiKeyOptional: 'Nav obligāta: lokāliem serveriem, piemēram, Ollama, tā nav vajadzīga. Tā tiek glabāta šifrēta un vairs netiek rādīta.',
+          apiKeyOptional:
+            'Nav obligāta: lokāliem serveriem, piemēram, Ollama, tā nav vajadzīga. Tā tiek glabāta šifrēta un vairs netiek rādīta.',
           apiKeyKeep: 'Saglabāta atslēga, kas beidzas ar {{last4}}. Atstājiet tukšu, lai to paturētu.',
           removeKey: 'Noņemt saglabāto API atslēgu',
           noKey: 'Nav',

@@ -14,7 +14,15 @@ import { ModelForm } from './model-form';
 const i18n = i18next.createInstance();
 void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
 
-const provider = { _id: 'p1', name: 'Local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', enabled: true, hasApiKey: false, apiKeyLast4: null } as unknown as AiProvider;
+const provider = {
+  _id: 'p1',
+  name: 'Local',
+  kind: 'openai-compatible',
+  baseUrl: 'http://127.0.0.1:1/v1',
+  enabled: true,
+  hasApiKey: false,
+  apiKeyLast4: null,
+} as unknown as AiProvider;
 
 function answer(status: number, body: unknown) {
   const calls: string[] = [];
@@ -28,7 +36,9 @@ function answer(status: number, body: unknown) {
 function renderForm() {
   render(
     <Provider store={makeStore()}>
-      <I18nextProvider i18n={i18n}><ModelForm model={null} providers={[provider]} onClose={() => undefined} /></I18nextProvider>
+      <I18nextProvider i18n={i18n}>
+        <ModelForm model={null} providers={[provider]} onClose={() => undefined} />
+      </I18nextProvider>
     </Provider>,
   );
 }
@@ -47,7 +57,10 @@ describe('model form', () => {
   it('says when the provider could not list them, and the name can still be typed', async () => {
     answer(424, { message: 'The provider could not be reached', code: 'PROVIDER_ERROR' });
     renderForm();
-    await screen.findByText('The provider’s models could not be listed (The provider could not be reached): type the name.', { exact: false });
+    await screen.findByText(
+      'The provider’s models could not be listed (The provider could not be reached): type the name.',
+      { exact: false },
+    );
     expect(screen.getByTestId('model-name')).toBeEnabled();
   });
 });

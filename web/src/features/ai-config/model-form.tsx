@@ -18,7 +18,15 @@ function useModelChoices(providerId: string): { hint: string; ids: string[] } {
 }
 
 /** Create or edit a model of a provider. */
-export function ModelForm({ model, providers, onClose }: { model: AiModel | null; providers: AiProvider[]; onClose: () => void }): ReactElement {
+export function ModelForm({
+  model,
+  providers,
+  onClose,
+}: {
+  model: AiModel | null;
+  providers: AiProvider[];
+  onClose: () => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [providerId, setProviderId] = useState(model?.providerId ?? providers[0]?._id ?? '');
   const [name, setName] = useState(model?.name ?? '');
@@ -57,30 +65,85 @@ export function ModelForm({ model, providers, onClose }: { model: AiModel | null
     <FormDialog title={t(model ? 'aiConfig.models.edit' : 'aiConfig.models.add')} onClose={onClose}>
       <form className="flex flex-col gap-4" onSubmit={(event) => void onSubmit(event)} data-testid="model-form">
         <Field label={t('aiConfig.models.provider')} error={errors.fields.providerId}>
-          <select className={inputClass} value={providerId} onChange={(event) => setProviderId(event.target.value)} required>
-            {providers.map((provider) => <option key={provider._id} value={provider._id}>{provider.name}</option>)}
+          <select
+            className={inputClass}
+            value={providerId}
+            onChange={(event) => setProviderId(event.target.value)}
+            required
+          >
+            {providers.map((provider) => (
+              <option key={provider._id} value={provider._id}>
+                {provider.name}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field label={t('aiConfig.models.name')} error={errors.fields.name} hint={`${t('aiConfig.models.nameHint')} ${choices.hint}`}>
-          <input className={inputClass} value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} list={listId} autoComplete="off" data-testid="model-name" />
+        <Field
+          label={t('aiConfig.models.name')}
+          error={errors.fields.name}
+          hint={`${t('aiConfig.models.nameHint')} ${choices.hint}`}
+        >
+          <input
+            className={inputClass}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={200}
+            list={listId}
+            autoComplete="off"
+            data-testid="model-name"
+          />
         </Field>
         <datalist id={listId} data-testid="provider-models">
-          {choices.ids.map((id) => <option key={id} value={id} />)}
+          {choices.ids.map((id) => (
+            <option key={id} value={id} />
+          ))}
         </datalist>
         <Field label={t('aiConfig.models.label')} error={errors.fields.label} hint={t('aiConfig.models.labelHint')}>
-          <input className={inputClass} value={label} onChange={(event) => setLabel(event.target.value)} maxLength={120} />
+          <input
+            className={inputClass}
+            value={label}
+            onChange={(event) => setLabel(event.target.value)}
+            maxLength={120}
+          />
         </Field>
         <Field label={t('aiConfig.models.purpose')} error={errors.fields.purpose}>
-          <select className={inputClass} value={purpose} onChange={(event) => setPurpose(event.target.value as ModelPurpose)}>
-            {MODEL_PURPOSES.map((value) => <option key={value} value={value}>{t(`aiConfig.purposes.${value}`)}</option>)}
+          <select
+            className={inputClass}
+            value={purpose}
+            onChange={(event) => setPurpose(event.target.value as ModelPurpose)}
+          >
+            {MODEL_PURPOSES.map((value) => (
+              <option key={value} value={value}>
+                {t(`aiConfig.purposes.${value}`)}
+              </option>
+            ))}
           </select>
         </Field>
         <Field label={t('aiConfig.models.contextSize')} error={errors.fields.contextSize}>
-          <input className={inputClass} type="number" min={256} step={1} value={contextSize} onChange={(event) => setContextSize(event.target.value)} />
+          <input
+            className={inputClass}
+            type="number"
+            min={256}
+            step={1}
+            value={contextSize}
+            onChange={(event) => setContextSize(event.target.value)}
+          />
         </Field>
-        <Checkbox label={t('aiConfig.models.isDefault')} checked={isDefault} onChange={setIsDefault} testId="model-default" />
+        <Checkbox
+          label={t('aiConfig.models.isDefault')}
+          checked={isDefault}
+          onChange={setIsDefault}
+          testId="model-default"
+        />
         <Checkbox label={t('aiConfig.enabled')} checked={enabled} onChange={setEnabled} />
-        <FormActions busy={creating.isLoading || updating.isLoading} saveLabel={t('aiConfig.save')} cancelLabel={t('aiConfig.cancel')} onCancel={onClose} message={errors.message} />
+        <FormActions
+          busy={creating.isLoading || updating.isLoading}
+          saveLabel={t('aiConfig.save')}
+          cancelLabel={t('aiConfig.cancel')}
+          onCancel={onClose}
+          message={errors.message}
+        />
       </form>
     </FormDialog>
   );

@@ -34,51 +34,116 @@ export function ModelsSection(): ReactElement {
   const providerList = providers?.items ?? [];
 
   return (
-    <Section title={t('aiConfig.models.title')} addLabel={t('aiConfig.models.add')} onAdd={() => setEditing('new')} addDisabled={providerList.length === 0} testId="models-section">
-      {deleteFailure ? <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">{deleteFailure}</p> : null}
-      {isLoading ? <PageSpinner label={t('common.loading')} /> : isError ? <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('aiConfig.listError')}</p> : (
+    <Section
+      title={t('aiConfig.models.title')}
+      addLabel={t('aiConfig.models.add')}
+      onAdd={() => setEditing('new')}
+      addDisabled={providerList.length === 0}
+      testId="models-section"
+    >
+      {deleteFailure ? (
+        <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-300">
+          {deleteFailure}
+        </p>
+      ) : null}
+      {isLoading ? (
+        <PageSpinner label={t('common.loading')} />
+      ) : isError ? (
+        <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">
+          {t('aiConfig.listError')}
+        </p>
+      ) : (
         <table className="min-w-full divide-y divide-gray-200 dark:divide-gray-800" data-testid="models-table">
           <thead className="bg-gray-50 dark:bg-gray-800/50">
             <tr>
-              <th scope="col" className={th}>{t('aiConfig.models.provider')}</th>
-              <th scope="col" className={th}>{t('aiConfig.models.name')}</th>
-              <th scope="col" className={th}>{t('aiConfig.models.label')}</th>
-              <th scope="col" className={th}>{t('aiConfig.models.purpose')}</th>
-              <th scope="col" className={th}>{t('aiConfig.models.isDefault')}</th>
-              <th scope="col" className={th}>{t('aiConfig.models.contextSize')}</th>
-              <th scope="col" className={th}>{t('aiConfig.enabled')}</th>
-              <th scope="col" className={th}>{t('aiConfig.actions')}</th>
+              <th scope="col" className={th}>
+                {t('aiConfig.models.provider')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.models.name')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.models.label')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.models.purpose')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.models.isDefault')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.models.contextSize')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.enabled')}
+              </th>
+              <th scope="col" className={th}>
+                {t('aiConfig.actions')}
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
-            {items.length === 0 ? <EmptyRow colSpan={8} text={t(providerList.length ? 'aiConfig.models.empty' : 'aiConfig.models.needProvider')} /> : items.map((model) => (
-              <tr key={model._id} data-testid="model-row" data-model-id={model._id}>
-                <td className={td}>{model.providerName}</td>
-                <td className={`${td} font-medium break-all`}>
-                  {model.name}
-                  {pricing.data && !priced.has(model._id) ? (
-                    <Link to="/pricing" className="mt-1 block text-xs font-normal text-amber-800 underline dark:text-amber-300" data-testid="model-no-price">{t('aiConfig.models.noPrice')}</Link>
-                  ) : null}
-                </td>
-                <td className={td}>{model.label}</td>
-                <td className={`${td} whitespace-nowrap`}>{t(`aiConfig.purposes.${model.purpose}`)}</td>
-                <td className={td}><YesNo value={model.isDefault} /></td>
-                <td className={`${td} tabular-nums`}>{model.contextSize?.toLocaleString() ?? '—'}</td>
-                <td className={td}><YesNo value={model.enabled} /></td>
-                <td className={td}>
-                  <div className="flex flex-wrap items-start gap-1">
-                    <button type="button" onClick={() => setEditing(model)} className={buttonClass.row}>{t('aiConfig.edit')}</button>
-                    <button type="button" onClick={() => deletion.ask(model)} className={buttonClass.danger}>{t('aiConfig.delete')}</button>
-                    <ConnectionTest run={() => test(model._id).unwrap()} />
-                  </div>
-                </td>
-              </tr>
-            ))}
+            {items.length === 0 ? (
+              <EmptyRow
+                colSpan={8}
+                text={t(providerList.length ? 'aiConfig.models.empty' : 'aiConfig.models.needProvider')}
+              />
+            ) : (
+              items.map((model) => (
+                <tr key={model._id} data-testid="model-row" data-model-id={model._id}>
+                  <td className={td}>{model.providerName}</td>
+                  <td className={`${td} font-medium break-all`}>
+                    {model.name}
+                    {pricing.data && !priced.has(model._id) ? (
+                      <Link
+                        to="/pricing"
+                        className="mt-1 block text-xs font-normal text-amber-800 underline dark:text-amber-300"
+                        data-testid="model-no-price"
+                      >
+                        {t('aiConfig.models.noPrice')}
+                      </Link>
+                    ) : null}
+                  </td>
+                  <td className={td}>{model.label}</td>
+                  <td className={`${td} whitespace-nowrap`}>{t(`aiConfig.purposes.${model.purpose}`)}</td>
+                  <td className={td}>
+                    <YesNo value={model.isDefault} />
+                  </td>
+                  <td className={`${td} tabular-nums`}>{model.contextSize?.toLocaleString() ?? '—'}</td>
+                  <td className={td}>
+                    <YesNo value={model.enabled} />
+                  </td>
+                  <td className={td}>
+                    <div className="flex flex-wrap items-start gap-1">
+                      <button type="button" onClick={() => setEditing(model)} className={buttonClass.row}>
+                        {t('aiConfig.edit')}
+                      </button>
+                      <button type="button" onClick={() => deletion.ask(model)} className={buttonClass.danger}>
+                        {t('aiConfig.delete')}
+                      </button>
+                      <ConnectionTest run={() => test(model._id).unwrap()} />
+                    </div>
+                  </td>
+                </tr>
+              ))
+            )}
           </tbody>
         </table>
       )}
-      {editing ? <ModelForm model={editing === 'new' ? null : editing} providers={providerList} onClose={() => setEditing(null)} /> : null}
-      <DeleteConfirm open={deletion.target !== null} message={t('aiConfig.models.deleteConfirm')} busy={removing.isLoading} onConfirm={deletion.confirm} onCancel={deletion.cancel} />
+      {editing ? (
+        <ModelForm
+          model={editing === 'new' ? null : editing}
+          providers={providerList}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      <DeleteConfirm
+        open={deletion.target !== null}
+        message={t('aiConfig.models.deleteConfirm')}
+        busy={removing.isLoading}
+        onConfirm={deletion.confirm}
+        onCancel={deletion.cancel}
+      />
     </Section>
   );
 }

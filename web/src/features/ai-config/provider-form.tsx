@@ -10,7 +10,13 @@ import { catalogue } from './i18n';
 const aboutBaseUrl = (message: string) => (/address|url/i.test(message) ? 'baseUrl' : null);
 
 /** Create or edit a provider. The API key is write-only: blank keeps the saved one. */
-export function ProviderForm({ provider, onClose }: { provider: AiProvider | null; onClose: () => void }): ReactElement {
+export function ProviderForm({
+  provider,
+  onClose,
+}: {
+  provider: AiProvider | null;
+  onClose: () => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [name, setName] = useState(provider?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? '');
@@ -39,21 +45,57 @@ export function ProviderForm({ provider, onClose }: { provider: AiProvider | nul
     <FormDialog title={t(provider ? 'aiConfig.providers.edit' : 'aiConfig.providers.add')} onClose={onClose}>
       <form className="flex flex-col gap-4" onSubmit={(event) => void onSubmit(event)} data-testid="provider-form">
         <Field label={t('aiConfig.providers.name')} error={errors.fields.name}>
-          <input className={inputClass} value={name} onChange={(event) => setName(event.target.value)} required maxLength={120} />
+          <input
+            className={inputClass}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            maxLength={120}
+          />
         </Field>
-        <Field label={t('aiConfig.providers.baseUrl')} error={errors.fields.baseUrl} hint={t('aiConfig.providers.baseUrlHint')}>
-          <input className={inputClass} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} required placeholder="https://api.openai.com/v1" inputMode="url" />
+        <Field
+          label={t('aiConfig.providers.baseUrl')}
+          error={errors.fields.baseUrl}
+          hint={t('aiConfig.providers.baseUrlHint')}
+        >
+          <input
+            className={inputClass}
+            value={baseUrl}
+            onChange={(event) => setBaseUrl(event.target.value)}
+            required
+            placeholder="https://api.openai.com/v1"
+            inputMode="url"
+          />
         </Field>
         <Field
           label={t('aiConfig.providers.apiKey')}
           error={errors.fields.apiKey}
-          hint={provider?.hasApiKey ? t('aiConfig.providers.apiKeyKeep', { last4: provider.apiKeyLast4 ?? '' }) : t('aiConfig.providers.apiKeyOptional')}
+          hint={
+            provider?.hasApiKey
+              ? t('aiConfig.providers.apiKeyKeep', { last4: provider.apiKeyLast4 ?? '' })
+              : t('aiConfig.providers.apiKeyOptional')
+          }
         >
-          <input className={inputClass} type="password" autoComplete="off" value={apiKey} disabled={removeKey} onChange={(event) => setApiKey(event.target.value)} />
+          <input
+            className={inputClass}
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            disabled={removeKey}
+            onChange={(event) => setApiKey(event.target.value)}
+          />
         </Field>
-        {provider?.hasApiKey ? <Checkbox label={t('aiConfig.providers.removeKey')} checked={removeKey} onChange={setRemoveKey} /> : null}
+        {provider?.hasApiKey ? (
+          <Checkbox label={t('aiConfig.providers.removeKey')} checked={removeKey} onChange={setRemoveKey} />
+        ) : null}
         <Checkbox label={t('aiConfig.enabled')} checked={enabled} onChange={setEnabled} />
-        <FormActions busy={creating.isLoading || updating.isLoading} saveLabel={t('aiConfig.save')} cancelLabel={t('aiConfig.cancel')} onCancel={onClose} message={errors.message} />
+        <FormActions
+          busy={creating.isLoading || updating.isLoading}
+          saveLabel={t('aiConfig.save')}
+          cancelLabel={t('aiConfig.cancel')}
+          onCancel={onClose}
+          message={errors.message}
+        />
       </form>
     </FormDialog>
   );

@@ -6,7 +6,8 @@ export const catalogue = defineFeatureCatalogue(
   {
     speechModels: {
       title: 'Speech models',
-      intro: 'Whisper models transcribe on this machine, in every language but for the English-only ones; the two speaker models separate the voices of one-channel recordings. The default Whisper model transcribes new uploads.',
+      intro:
+        'Whisper models transcribe on this machine, in every language but for the English-only ones; the two speaker models separate the voices of one-channel recordings. The default Whisper model transcribes new uploads.',
       name: 'Model',
       languages: 'Languages',
       size: 'Size',
@@ -34,7 +35,8 @@ export const catalogue = defineFeatureCatalogue(
     fr: {
       speechModels: {
         title: 'Modèles de reconnaissance vocale',
-        intro: 'Les modèles Whisper transcrivent sur cette machine, dans toutes les langues sauf pour les modèles anglais seulement ; les deux modèles de locuteurs séparent les voix des enregistrements à un seul canal. Le modèle Whisper par défaut transcrit les nouveaux fichiers.',
+        intro:
+          'Les modèles Whisper transcrivent sur cette machine, dans toutes les langues sauf pour les modèles anglais seulement ; les deux modèles de locuteurs séparent les voix des enregistrements à un seul canal. Le modèle Whisper par défaut transcrit les nouveaux fichiers.',
         name: 'Modèle',
         languages: 'Langues',
         size: 'Taille',
@@ -52,7 +54,8 @@ export const catalogue = defineFeatureCatalogue(
         remove: 'Supprimer',
         makeDefault: 'Définir par défaut',
         progress: 'Téléchargement de {{name}}',
-        deleteConfirm: 'Supprimer le modèle {{name}} de cette machine ? Il faudra le télécharger à nouveau pour l’utiliser.',
+        deleteConfirm:
+          'Supprimer le modèle {{name}} de cette machine ? Il faudra le télécharger à nouveau pour l’utiliser.',
         failed: 'La demande a échoué.',
         listError: 'Impossible de charger les modèles de reconnaissance vocale.',
         loading: 'Chargement…',
@@ -61,7 +64,8 @@ export const catalogue = defineFeatureCatalogue(
     et: {
       speechModels: {
         title: 'Kõnemudelid',
-        intro: 'Whisperi mudelid transkribeerivad selles masinas kõigis keeltes, välja arvatud ainult inglise keele mudelid; kaks kõnelejamudelit eraldavad ühe kanaliga salvestuste hääled. Vaikimisi Whisperi mudel transkribeerib uued üleslaadimised.',
+        intro:
+          'Whisperi mudelid transkribeerivad selles masinas kõigis keeltes, välja arvatud ainult inglise keele mudelid; kaks kõnelejamudelit eraldavad ühe kanaliga salvestuste hääled. Vaikimisi Whisperi mudel transkribeerib uued üleslaadimised.',
         name: 'Mudel',
         languages: 'Keeled',
         size: 'Suurus',
@@ -88,7 +92,8 @@ export const catalogue = defineFeatureCatalogue(
     lv: {
       speechModels: {
         title: 'Runas modeļi',
-        intro: 'Whisper modeļi transkribē šajā datorā visās valodās, izņemot tikai angļu valodas modeļus; divi runātāju modeļi atdala balsis viena kanāla ierakstos. Noklusējuma Whisper modelis transkribē jaunos augšupielādētos failus.',
+        intro:
+          'Whisper modeļi transkribē šajā datorā visās valodās, izņemot tikai angļu valodas modeļus; divi runātāju modeļi atdala balsis viena kanāla ierakstos. Noklusējuma Whisper modelis transkribē jaunos augšupielādētos failus.',
         name: 'Modelis',
         languages: 'Valodas',
         size: 'Izmērs',

@@ -13,7 +13,11 @@ export const auditLogsApi = api.injectEndpoints({
       },
       query: ({ queryArg, pageParam }) => ({
         url: '/audit',
-        params: { ...apiQuery(queryArg), pageSize: AUDIT_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : { withTotal: 'false' }) },
+        params: {
+          ...apiQuery(queryArg),
+          pageSize: AUDIT_PAGE_SIZE,
+          ...(pageParam ? { cursor: pageParam } : { withTotal: 'false' }),
+        },
       }),
       keepUnusedDataFor: 0,
     }),

@@ -50,8 +50,17 @@ describe('hash chain state', () => {
 
   it('names the first broken entry', async () => {
     const asked = fakeVerify({
-      ok: false, companyId: null, entries: 3, head: HEAD,
-      brokenAt: { position: 4, seq: 99, id: 'e4', reason: 'content', message: 'entry 4 (seq 99, id e4) was changed after it was recorded' },
+      ok: false,
+      companyId: null,
+      entries: 3,
+      head: HEAD,
+      brokenAt: {
+        position: 4,
+        seq: 99,
+        id: 'e4',
+        reason: 'content',
+        message: 'entry 4 (seq 99, id e4) was changed after it was recorded',
+      },
     });
     renderBox(null);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Verify chain' }));

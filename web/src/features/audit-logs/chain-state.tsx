@@ -4,7 +4,8 @@ import { errorMessage } from '../../lib/api';
 import { useLazyAuditChainQuery } from './audit-logs-api';
 import { catalogue } from './i18n';
 
-const button = 'rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200 dark:hover:bg-gray-800';
+const button =
+  'rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200 dark:hover:bg-gray-800';
 
 /**
  * The hash chain of the company the log is filtered by (the platform's own without one): verified
@@ -20,12 +21,17 @@ export function ChainState({ companyId, chainName }: { companyId: string | null;
 
   let body: ReactElement;
   if (result.isFetching) body = <span>{t('auditLog.chain.verifying')}</span>;
-  else if (failed) body = <span className="text-red-700 dark:text-red-300">{errorMessage(result.error) ?? t('auditLog.chain.failed')}</span>;
+  else if (failed)
+    body = (
+      <span className="text-red-700 dark:text-red-300">{errorMessage(result.error) ?? t('auditLog.chain.failed')}</span>
+    );
   else if (!state) body = <span className="text-gray-600 dark:text-gray-400">{t('auditLog.chain.notVerified')}</span>;
   else if (state.brokenAt) {
     body = (
       <span className="text-red-700 dark:text-red-300" data-testid="chain-broken">
-        <strong className="font-semibold">{t('auditLog.chain.broken', { position: count(state.brokenAt.position) })}</strong>
+        <strong className="font-semibold">
+          {t('auditLog.chain.broken', { position: count(state.brokenAt.position) })}
+        </strong>
         <span className="block break-words text-xs">{state.brokenAt.message}</span>
       </span>
     );
@@ -36,18 +42,33 @@ export function ChainState({ companyId, chainName }: { companyId: string | null;
         {state.head ? (
           <>
             {t('auditLog.chain.detail', { entries: count(state.entries) })}{' '}
-            <code className="font-mono text-xs" title={state.head}>{state.head.slice(0, 12)}…</code>
+            <code className="font-mono text-xs" title={state.head}>
+              {state.head.slice(0, 12)}…
+            </code>
           </>
-        ) : t('auditLog.chain.empty')}
+        ) : (
+          t('auditLog.chain.empty')
+        )}
       </span>
     );
   }
 
   return (
-    <section aria-label={t('auditLog.chain.label')} aria-live="polite" data-testid="audit-chain" className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-gray-200 bg-white px-3 py-2 text-sm text-gray-800 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200">
+    <section
+      aria-label={t('auditLog.chain.label')}
+      aria-live="polite"
+      data-testid="audit-chain"
+      className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-gray-200 bg-white px-3 py-2 text-sm text-gray-800 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200"
+    >
       <span className="font-medium">{t('auditLog.chain.of', { chain: chainName })}</span>
       <span className="min-w-0 flex-1 basis-48">{body}</span>
-      <button type="button" className={button} disabled={result.isFetching} onClick={() => void verify(companyId)} data-testid="audit-chain-verify">
+      <button
+        type="button"
+        className={button}
+        disabled={result.isFetching}
+        onClick={() => void verify(companyId)}
+        data-testid="audit-chain-verify"
+      >
         {t('auditLog.chain.verify')}
       </button>
     </section>

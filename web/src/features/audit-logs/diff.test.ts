@@ -4,7 +4,12 @@ import { diffJson, showValue } from './diff';
 describe('diffJson', () => {
   it('marks changed, same, added and removed keys, nested ones by path', () => {
     const before = { name: 'Acme', status: 'active', branding: { primary: '#111111', accent: '#222222' }, old: 1 };
-    const after = { name: 'Acme Corp', status: 'active', branding: { primary: '#111111', accent: '#333333' }, maxUsers: 5 };
+    const after = {
+      name: 'Acme Corp',
+      status: 'active',
+      branding: { primary: '#111111', accent: '#333333' },
+      maxUsers: 5,
+    };
     expect(diffJson(before, after)).toEqual([
       { path: 'name', before: 'Acme', after: 'Acme Corp', change: 'changed' },
       { path: 'status', before: 'active', after: 'active', change: 'same' },
@@ -22,8 +27,15 @@ describe('diffJson', () => {
   });
 
   it('compares arrays whole, tells a string from a number, and keeps null as a value', () => {
-    expect(diffJson({ tags: ['a', 'b'], n: 1, x: null }, { tags: ['a', 'b'], n: '1', x: null }).map((row) => [row.path, row.change])).toEqual([
-      ['tags', 'same'], ['n', 'changed'], ['x', 'same'],
+    expect(
+      diffJson({ tags: ['a', 'b'], n: 1, x: null }, { tags: ['a', 'b'], n: '1', x: null }).map((row) => [
+        row.path,
+        row.change,
+      ]),
+    ).toEqual([
+      ['tags', 'same'],
+      ['n', 'changed'],
+      ['x', 'same'],
     ]);
     expect(diffJson({ tags: ['a'] }, { tags: ['a', 'b'] })[0]!.change).toBe('changed');
     // An empty object is a value, not nothing.

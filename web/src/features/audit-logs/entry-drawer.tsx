@@ -22,7 +22,17 @@ const BADGE_STYLE: Record<Change, string> = {
  * One entry in a side panel on the native modal <dialog>: focus stays inside while it is open,
  * Esc closes it, and focus goes back to what opened it. Named by its heading.
  */
-export function EntryDrawer({ entry, companyName, when, onClose }: { entry: AuditEntry | null; companyName: (id: string | null) => string; when: (iso: string) => string; onClose: () => void }): ReactElement {
+export function EntryDrawer({
+  entry,
+  companyName,
+  when,
+  onClose,
+}: {
+  entry: AuditEntry | null;
+  companyName: (id: string | null) => string;
+  when: (iso: string) => string;
+  onClose: () => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const titleId = useId();
   const open = entry !== null;
@@ -51,7 +61,11 @@ export function EntryDrawer({ entry, companyName, when, onClose }: { entry: Audi
             <h2 id={titleId} className="text-lg font-semibold break-all">
               {t('auditLog.drawer.title', { type: entry.type })}
             </h2>
-            <button type="button" onClick={onClose} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800">
+            <button
+              type="button"
+              onClick={onClose}
+              className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800"
+            >
               {t('auditLog.drawer.close')}
             </button>
           </div>
@@ -61,13 +75,22 @@ export function EntryDrawer({ entry, companyName, when, onClose }: { entry: Audi
             <dt className="text-gray-500 dark:text-gray-400">{t('auditLog.columns.company')}</dt>
             <dd className="break-all">{companyName(entry.companyId)}</dd>
             <dt className="text-gray-500 dark:text-gray-400">{t('auditLog.columns.actor')}</dt>
-            <dd className="break-all">{[entry.actor.email ?? entry.actor.id ?? t('auditLog.system'), entry.actor.role, entry.actor.ip].filter(Boolean).join(' · ')}</dd>
+            <dd className="break-all">
+              {[entry.actor.email ?? entry.actor.id ?? t('auditLog.system'), entry.actor.role, entry.actor.ip]
+                .filter(Boolean)
+                .join(' · ')}
+            </dd>
             <dt className="text-gray-500 dark:text-gray-400">{t('auditLog.columns.target')}</dt>
-            <dd className="break-all">{entry.target.type}{entry.target.id ? ` ${entry.target.id}` : ''}</dd>
+            <dd className="break-all">
+              {entry.target.type}
+              {entry.target.id ? ` ${entry.target.id}` : ''}
+            </dd>
           </dl>
 
           <section aria-labelledby={`${titleId}-changes`}>
-            <h3 id={`${titleId}-changes`} className="mb-2 font-semibold">{t('auditLog.drawer.changes')}</h3>
+            <h3 id={`${titleId}-changes`} className="mb-2 font-semibold">
+              {t('auditLog.drawer.changes')}
+            </h3>
             {!hasChanges ? (
               <p className="text-sm text-gray-500 dark:text-gray-400">{t('auditLog.drawer.noChanges')}</p>
             ) : (
@@ -75,9 +98,15 @@ export function EntryDrawer({ entry, companyName, when, onClose }: { entry: Audi
                 <table className="w-full text-left text-sm" data-testid="audit-diff">
                   <thead className="bg-gray-50 text-xs text-gray-600 uppercase dark:bg-gray-800/60 dark:text-gray-400">
                     <tr>
-                      <th scope="col" className="px-3 py-2">{t('auditLog.drawer.field')}</th>
-                      <th scope="col" className="px-3 py-2">{t('auditLog.drawer.before')}</th>
-                      <th scope="col" className="px-3 py-2">{t('auditLog.drawer.after')}</th>
+                      <th scope="col" className="px-3 py-2">
+                        {t('auditLog.drawer.field')}
+                      </th>
+                      <th scope="col" className="px-3 py-2">
+                        {t('auditLog.drawer.before')}
+                      </th>
+                      <th scope="col" className="px-3 py-2">
+                        {t('auditLog.drawer.after')}
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -85,7 +114,13 @@ export function EntryDrawer({ entry, companyName, when, onClose }: { entry: Audi
                       <tr key={row.path} className={CHANGE_STYLE[row.change]} data-change={row.change}>
                         <th scope="row" className="px-3 py-2 align-top font-mono text-xs font-medium break-all">
                           {row.path}
-                          {row.change !== 'same' && <span className={`ml-2 rounded-full px-2 py-0.5 font-sans text-[11px] ${BADGE_STYLE[row.change]}`}>{t(`auditLog.drawer.change.${row.change}`)}</span>}
+                          {row.change !== 'same' && (
+                            <span
+                              className={`ml-2 rounded-full px-2 py-0.5 font-sans text-[11px] ${BADGE_STYLE[row.change]}`}
+                            >
+                              {t(`auditLog.drawer.change.${row.change}`)}
+                            </span>
+                          )}
                         </th>
                         <td className="px-3 py-2 align-top font-mono text-xs break-all">{showValue(row.before)}</td>
                         <td className="px-3 py-2 align-top font-mono text-xs break-all">{showValue(row.after)}</td>
@@ -98,8 +133,16 @@ export function EntryDrawer({ entry, companyName, when, onClose }: { entry: Audi
           </section>
 
           <section aria-labelledby={`${titleId}-raw`}>
-            <h3 id={`${titleId}-raw`} className="mb-2 font-semibold">{t('auditLog.drawer.raw')}</h3>
-            <pre className="max-h-96 overflow-auto rounded-xl bg-gray-50 p-3 text-xs dark:bg-gray-950" tabIndex={0} data-testid="audit-raw">{JSON.stringify(entry, null, 2)}</pre>
+            <h3 id={`${titleId}-raw`} className="mb-2 font-semibold">
+              {t('auditLog.drawer.raw')}
+            </h3>
+            <pre
+              className="max-h-96 overflow-auto rounded-xl bg-gray-50 p-3 text-xs dark:bg-gray-950"
+              tabIndex={0}
+              data-testid="audit-raw"
+            >
+              {JSON.stringify(entry, null, 2)}
+            </pre>
           </section>
         </div>
       )}

@@ -6,7 +6,15 @@ import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
 
 /** The frame of the sign-in family of pages: the form on the left, the brand panel on the right. */
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }): ReactElement {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+}): ReactElement {
   const { t } = useText();
   const brand = useBrand();
   return (
@@ -29,8 +37,12 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
       </main>
       <aside aria-label={brand.name} className="hidden items-center justify-center bg-brand-950 p-12 lg:flex lg:w-1/2">
         <div className="max-w-sm text-center">
-          {brand.mainPageLogo ?? brand.logo ? (
-            <img src={(brand.mainPageLogo ?? brand.logo) as string} alt="" className="mx-auto mb-6 max-h-24 object-contain" />
+          {(brand.mainPageLogo ?? brand.logo) ? (
+            <img
+              src={(brand.mainPageLogo ?? brand.logo) as string}
+              alt=""
+              className="mx-auto mb-6 max-h-24 object-contain"
+            />
           ) : null}
           <p className="mb-3 text-3xl font-semibold text-white" data-testid="brand-panel-name">
             {brand.name}

@@ -28,30 +28,39 @@ const session = createSession({ baseUrl: '/api', onSessionEnd: () => undefined }
 export const authRequests = {
   /** Is there a session already (e.g. after signing in with Google or X)? */
   sessionProbe: async (): Promise<UserDetailDto> =>
-    settle<UserDetailDto>(await session.run(() => sendJson('/users/profile'), {
-      unauthorised: (answer) => answer.status === 401,
-      ended: () => ({ status: 401, data: null }),
-      dispatch: (action) => action,
-      silent: true,
-    })),
+    settle<UserDetailDto>(
+      await session.run(() => sendJson('/users/profile'), {
+        unauthorised: (answer) => answer.status === 401,
+        ended: () => ({ status: 401, data: null }),
+        dispatch: (action) => action,
+        silent: true,
+      }),
+    ),
   login: (body: LoginBody) => requestJson<LoginAnswer>('/auth/login', body),
   signInProviders: () => requestJson<ProvidersResponse>('/auth/provider'),
   forgotPassword: (body: ForgotPasswordBody) => requestJson<MessageBody>('/auth/password/forgot', body),
   resetPassword: (body: ResetPasswordBody) => requestJson<ResetPasswordResponse>('/auth/password/reset', body),
-  verifyTwoStep: (body: TwoStepVerifyBody) => requestJson<LoginResponse | PasswordChangeRequiredResponse>('/auth/two-step/verify', body),
-  changeRequiredPassword: (body: ChangeRequiredPasswordBody) => requestJson<LoginResponse>('/auth/password/change', body),
+  verifyTwoStep: (body: TwoStepVerifyBody) =>
+    requestJson<LoginResponse | PasswordChangeRequiredResponse>('/auth/two-step/verify', body),
+  changeRequiredPassword: (body: ChangeRequiredPasswordBody) =>
+    requestJson<LoginResponse>('/auth/password/change', body),
 };
 
 /** A call's progress for a form: running it marks it busy until it settles. */
-export function useRequest<A extends unknown[], T>(request: (...args: A) => Promise<T>): [(...args: A) => Promise<T>, boolean] {
+export function useRequest<A extends unknown[], T>(
+  request: (...args: A) => Promise<T>,
+): [(...args: A) => Promise<T>, boolean] {
   const [busy, setBusy] = useState(false);
-  const run = useCallback(async (...args: A) => {
-    setBusy(true);
-    try {
-      return await request(...args);
-    } finally {
-      setBusy(false);
-    }
-  }, [request]);
+  const run = useCallback(
+    async (...args: A) => {
+      setBusy(true);
+      try {
+        return await request(...args);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [request],
+  );
   return [run, busy];
 }

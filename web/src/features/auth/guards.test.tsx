@@ -5,7 +5,11 @@ import { PublicOnly, RequireAuth } from './guards';
 
 function Page({ name }: { name: string }) {
   const location = useLocation();
-  return <p data-testid="page" data-path={location.pathname}>{name}</p>;
+  return (
+    <p data-testid="page" data-path={location.pathname}>
+      {name}
+    </p>
+  );
 }
 
 function renderAt(path: string) {
@@ -27,7 +31,8 @@ function renderAt(path: string) {
   return { path: () => screen.getByTestId('page').getAttribute('data-path') };
 }
 
-const signInAs = (code: string) => localStorage.setItem('user', JSON.stringify({ email: 'x@acme.test', roles: { role: { code } } }));
+const signInAs = (code: string) =>
+  localStorage.setItem('user', JSON.stringify({ email: 'x@acme.test', roles: { role: { code } } }));
 
 afterEach(() => localStorage.clear());
 

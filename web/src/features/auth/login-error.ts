@@ -8,7 +8,8 @@ export function loginErrorText(error: unknown, translatedFallback: string = LOGI
   return errorMessage(error) ?? translatedFallback;
 }
 
-const codeOf = (error: unknown) => (error && typeof error === 'object' ? (error as { data?: { code?: unknown } | null }).data?.code : undefined);
+const codeOf = (error: unknown) =>
+  error && typeof error === 'object' ? (error as { data?: { code?: unknown } | null }).data?.code : undefined;
 
 /** The right password, but the company is switched off (suspended or inactive): shown in the chosen language. */
 export function companySuspended(error: unknown): boolean {

@@ -12,13 +12,31 @@ export function useNewPassword(): { password: string; problem: () => string | nu
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const problem = () => {
-    if (password.length < PASSWORD_RULES.minLength) return t('auth.passwordTooShort', { count: PASSWORD_RULES.minLength });
+    if (password.length < PASSWORD_RULES.minLength)
+      return t('auth.passwordTooShort', { count: PASSWORD_RULES.minLength });
     return password === confirm ? null : t('auth.passwordsDontMatch');
   };
   const fields = (
     <>
-      <TextField label={t('auth.newPassword')} type="password" name="password" autoComplete="new-password" required minLength={PASSWORD_RULES.minLength} value={password} onChange={(e) => setPassword(e.target.value)} />
-      <TextField label={t('auth.confirmPassword')} type="password" name="confirm" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+      <TextField
+        label={t('auth.newPassword')}
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_RULES.minLength}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <TextField
+        label={t('auth.confirmPassword')}
+        type="password"
+        name="confirm"
+        autoComplete="new-password"
+        required
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+      />
     </>
   );
   return { password, problem, fields };

@@ -37,7 +37,10 @@ export function ProviderButtons({ remember }: { remember: boolean }): ReactEleme
   const [data, setData] = useState<ProvidersResponse | undefined>();
   useEffect(() => {
     let current = true;
-    authRequests.signInProviders().then((answer) => current && setData(answer), () => undefined);
+    authRequests.signInProviders().then(
+      (answer) => current && setData(answer),
+      () => undefined,
+    );
     return () => {
       current = false;
     };
@@ -45,10 +48,14 @@ export function ProviderButtons({ remember }: { remember: boolean }): ReactEleme
   const [notice, setNotice] = useState<string | null>(null);
 
   const start = (id: string, name: string) => {
-    const url = providerStartUrl(data?.providers.find((p) => p.id === id), window.location.origin, {
-      remember,
-      domain: subdomainOf(window.location.hostname),
-    });
+    const url = providerStartUrl(
+      data?.providers.find((p) => p.id === id),
+      window.location.origin,
+      {
+        remember,
+        domain: subdomainOf(window.location.hostname),
+      },
+    );
     if (url) {
       window.location.assign(url);
       return;

@@ -42,10 +42,21 @@ function RequestLinkForm(): ReactElement {
   return (
     <AuthLayout title={t('auth.resetTitle')} subtitle={t('auth.resetText')}>
       {sent ? (
-        <Alert tone="success" testId="reset-sent">{t('auth.resetSent')}</Alert>
+        <Alert tone="success" testId="reset-sent">
+          {t('auth.resetSent')}
+        </Alert>
       ) : (
         <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={t('auth.sendResetLink')}>
-          <TextField label={t('auth.email')} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder={t('auth.emailPlaceholder')} />
+          <TextField
+            label={t('auth.email')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder={t('auth.emailPlaceholder')}
+          />
         </AuthForm>
       )}
       <BackToSignIn />
@@ -78,8 +89,16 @@ function NewPasswordForm({ token, invitation }: { token: string; invitation: boo
   };
 
   return (
-    <AuthLayout title={invitation ? feature('invitation.title', { company: brand.name }) : t('auth.newPasswordTitle')} subtitle={invitation ? feature('invitation.text') : undefined}>
-      <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={invitation ? feature('invitation.submit') : t('auth.setPassword')}>
+    <AuthLayout
+      title={invitation ? feature('invitation.title', { company: brand.name }) : t('auth.newPasswordTitle')}
+      subtitle={invitation ? feature('invitation.text') : undefined}
+    >
+      <AuthForm
+        onSubmit={submit}
+        error={error}
+        busy={isLoading}
+        submitLabel={invitation ? feature('invitation.submit') : t('auth.setPassword')}
+      >
         {fields}
       </AuthForm>
       <BackToSignIn />

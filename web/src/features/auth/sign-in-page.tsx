@@ -82,7 +82,13 @@ export default function SignInPage(): ReactElement {
         setError(t('auth.loginFailed'));
       }
     } catch (failure) {
-      setError(companySuspended(failure) ? t('companySuspended') : invitationPending(failure) ? t('invitationPending') : loginErrorText(failure, t('auth.loginFailed')));
+      setError(
+        companySuspended(failure)
+          ? t('companySuspended')
+          : invitationPending(failure)
+            ? t('invitationPending')
+            : loginErrorText(failure, t('auth.loginFailed')),
+      );
     }
   };
 
@@ -91,15 +97,33 @@ export default function SignInPage(): ReactElement {
   return (
     <AuthLayout title={t('auth.signInTitle')} subtitle={t('auth.signInSubtitle')}>
       <div className="space-y-5">
-        {notice && <Alert tone="info" testId="session-notice">{noticeText(notice, t)}</Alert>}
+        {notice && (
+          <Alert tone="info" testId="session-notice">
+            {noticeText(notice, t)}
+          </Alert>
+        )}
         <ProviderButtons remember={remember} />
         <div className="flex items-center gap-3 text-xs uppercase text-gray-600 dark:text-gray-400" aria-hidden="true">
           <span className="h-px flex-1 bg-gray-200 dark:bg-gray-800" />
           {t('auth.or')}
           <span className="h-px flex-1 bg-gray-200 dark:bg-gray-800" />
         </div>
-        <form className="space-y-5" onSubmit={(event) => void submit(event)} noValidate={false} aria-describedby={error ? 'signin-error' : undefined}>
-          <TextField label={t('auth.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder={t('auth.emailPlaceholder')} />
+        <form
+          className="space-y-5"
+          onSubmit={(event) => void submit(event)}
+          noValidate={false}
+          aria-describedby={error ? 'signin-error' : undefined}
+        >
+          <TextField
+            label={t('auth.email')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder={t('auth.emailPlaceholder')}
+          />
           <TextField
             label={t('auth.password')}
             type={showPassword ? 'text' : 'password'}
@@ -123,7 +147,13 @@ export default function SignInPage(): ReactElement {
           />
           <div className="flex flex-wrap items-center justify-between gap-3">
             <label className="inline-flex items-center gap-2 text-sm text-gray-700 dark:text-gray-300">
-              <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="size-4 rounded border-gray-300 accent-brand-600" />
+              <input
+                type="checkbox"
+                name="remember"
+                checked={remember}
+                onChange={(e) => setRemember(e.target.checked)}
+                className="size-4 rounded border-gray-300 accent-brand-600"
+              />
               {t('auth.keepLoggedIn')}
             </label>
             <Link to="/reset-password" className={`text-sm ${linkClass}`}>

@@ -10,7 +10,9 @@ export default function SignUpPage(): ReactElement {
   return (
     <AuthLayout title={t('auth.signUpTitle')}>
       <div className="space-y-6">
-        <Alert tone="info" testId="signup-contact-admin">{t('auth.signUpText')}</Alert>
+        <Alert tone="info" testId="signup-contact-admin">
+          {t('auth.signUpText')}
+        </Alert>
         <Link to="/signin" className={primaryButtonClass}>
           {t('auth.backToSignIn')}
         </Link>

@@ -30,7 +30,15 @@ export function useSearchParams(): URLSearchParams {
 }
 
 /** A link between the signed-out pages: a plain click stays in the page, others open as links do. */
-export function Link({ to, className, children }: { to: string; className?: string; children: ReactNode }): ReactElement {
+export function Link({
+  to,
+  className,
+  children,
+}: {
+  to: string;
+  className?: string;
+  children: ReactNode;
+}): ReactElement {
   const { navigate } = useSignedOut();
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;

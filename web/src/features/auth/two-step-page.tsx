@@ -32,7 +32,14 @@ export default function TwoStepPage(): ReactElement {
   return (
     <AuthLayout title={t('auth.twoStepTitle')} subtitle={t('auth.twoStepText')}>
       <AuthForm onSubmit={submit} error={error} busy={isLoading} submitLabel={t('auth.verify')}>
-        <TextField label={t('auth.code')} name="code" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
+        <TextField
+          label={t('auth.code')}
+          name="code"
+          autoComplete="one-time-code"
+          required
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
       </AuthForm>
       <BackToSignIn />
     </AuthLayout>

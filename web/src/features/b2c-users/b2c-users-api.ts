@@ -41,7 +41,8 @@ export const b2cUsersApi = api.injectEndpoints({
     }),
     b2cCompanies: build.query<Array<{ _id: string; name: string }>, void>({
       query: () => ({ url: '/companies', params: { type: 'b2c', pageSize: 200 } }),
-      transformResponse: (page: { items: Array<{ _id: string; name: string }> }) => page.items.map(({ _id, name }) => ({ _id, name })),
+      transformResponse: (page: { items: Array<{ _id: string; name: string }> }) =>
+        page.items.map(({ _id, name }) => ({ _id, name })),
     }),
     createConsumer: build.mutation<unknown, NewConsumer>({
       query: (body) => ({ url: '/users/register', method: 'POST', body: { ...body, role: 'USER' } }),
@@ -58,4 +59,10 @@ export const b2cUsersApi = api.injectEndpoints({
   }),
 });
 
-export const { useB2cUsersQuery, useB2cCompaniesQuery, useCreateConsumerMutation, useSetConsumerStatusMutation, useDeleteConsumerMutation } = b2cUsersApi;
+export const {
+  useB2cUsersQuery,
+  useB2cCompaniesQuery,
+  useCreateConsumerMutation,
+  useSetConsumerStatusMutation,
+  useDeleteConsumerMutation,
+} = b2cUsersApi;

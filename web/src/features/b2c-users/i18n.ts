@@ -5,12 +5,21 @@ export const catalogue = defineFeatureCatalogue(
   'b2c-users',
   {
     b2c: {
-      intro: 'Consumers: the users of B2C companies. Each one’s recordings, transcripts and conversations are private to that user.',
+      intro:
+        'Consumers: the users of B2C companies. Each one’s recordings, transcripts and conversations are private to that user.',
       add: 'New consumer',
       search: 'Search',
       searchHint: 'Name or e-mail',
       apply: 'Search',
-      columns: { name: 'Name', email: 'E-mail', company: 'Company', status: 'Status', recordings: 'Recordings', storage: 'Storage used', lastSignIn: 'Last sign-in' },
+      columns: {
+        name: 'Name',
+        email: 'E-mail',
+        company: 'Company',
+        status: 'Status',
+        recordings: 'Recordings',
+        storage: 'Storage used',
+        lastSignIn: 'Last sign-in',
+      },
       statuses: { active: 'Active', disabled: 'Disabled' },
       never: 'Never',
       empty: 'No consumers found',
@@ -53,12 +62,21 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       b2c: {
-        intro: 'Consommateurs : les utilisateurs des entreprises B2C. Leurs enregistrements, transcriptions et conversations sont privés.',
+        intro:
+          'Consommateurs : les utilisateurs des entreprises B2C. Leurs enregistrements, transcriptions et conversations sont privés.',
         add: 'Nouveau consommateur',
         search: 'Rechercher',
         searchHint: 'Nom ou e-mail',
         apply: 'Rechercher',
-        columns: { name: 'Nom', email: 'E-mail', company: 'Entreprise', status: 'Statut', recordings: 'Enregistrements', storage: 'Stockage utilisé', lastSignIn: 'Dernière connexion' },
+        columns: {
+          name: 'Nom',
+          email: 'E-mail',
+          company: 'Entreprise',
+          status: 'Statut',
+          recordings: 'Enregistrements',
+          storage: 'Stockage utilisé',
+          lastSignIn: 'Dernière connexion',
+        },
         statuses: { active: 'Actif', disabled: 'Désactivé' },
         never: 'Jamais',
         empty: 'Aucun consommateur trouvé',
@@ -100,12 +118,21 @@ export const catalogue = defineFeatureCatalogue(
     },
     et: {
       b2c: {
-        intro: 'Tarbijad: B2C-ettevõtete kasutajad. Igaühe salvestised, transkriptsioonid ja vestlused on ainult tema omad.',
+        intro:
+          'Tarbijad: B2C-ettevõtete kasutajad. Igaühe salvestised, transkriptsioonid ja vestlused on ainult tema omad.',
         add: 'Uus tarbija',
         search: 'Otsi',
         searchHint: 'Nimi või e-post',
         apply: 'Otsi',
-        columns: { name: 'Nimi', email: 'E-post', company: 'Ettevõte', status: 'Olek', recordings: 'Salvestised', storage: 'Kasutatud ruum', lastSignIn: 'Viimane sisselogimine' },
+        columns: {
+          name: 'Nimi',
+          email: 'E-post',
+          company: 'Ettevõte',
+          status: 'Olek',
+          recordings: 'Salvestised',
+          storage: 'Kasutatud ruum',
+          lastSignIn: 'Viimane sisselogimine',
+        },
         statuses: { active: 'Aktiivne', disabled: 'Keelatud' },
         never: 'Mitte kunagi',
         empty: 'Tarbijaid ei leitud',
@@ -147,12 +174,21 @@ export const catalogue = defineFeatureCatalogue(
     },
     lv: {
       b2c: {
-        intro: 'Patērētāji: B2C uzņēmumu lietotāji. Katra ieraksti, transkripcijas un sarunas ir pieejamas tikai viņam.',
+        intro:
+          'Patērētāji: B2C uzņēmumu lietotāji. Katra ieraksti, transkripcijas un sarunas ir pieejamas tikai viņam.',
         add: 'Jauns patērētājs',
         search: 'Meklēt',
         searchHint: 'Vārds vai e-pasts',
         apply: 'Meklēt',
-        columns: { name: 'Vārds', email: 'E-pasts', company: 'Uzņēmums', status: 'Statuss', recordings: 'Ieraksti', storage: 'Izmantotā krātuve', lastSignIn: 'Pēdējā pieteikšanās' },
+        columns: {
+          name: 'Vārds',
+          email: 'E-pasts',
+          company: 'Uzņēmums',
+          status: 'Statuss',
+          recordings: 'Ieraksti',
+          storage: 'Izmantotā krātuve',
+          lastSignIn: 'Pēdējā pieteikšanās',
+        },
         statuses: { active: 'Aktīvs', disabled: 'Atspējots' },
         never: 'Nekad',
         empty: 'Patērētāji nav atrasti',

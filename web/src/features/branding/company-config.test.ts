@@ -6,8 +6,12 @@ import { brandFromConfig, configErrorText } from './company-config';
 describe('company configuration', () => {
   it("reports an HTTP failure as 'HTTP error! status: {code}' and anything else as a load failure", () => {
     expect(configErrorText({ status: 404, data: { message: 'Not found' } })).toBe('HTTP error! status: 404');
-    expect(configErrorText({ status: 'PARSING_ERROR', originalStatus: 502, data: '<html>', error: 'x' })).toBe('HTTP error! status: 502');
-    expect(configErrorText({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' })).toBe('Failed to load company configuration');
+    expect(configErrorText({ status: 'PARSING_ERROR', originalStatus: 502, data: '<html>', error: 'x' })).toBe(
+      'HTTP error! status: 502',
+    );
+    expect(configErrorText({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' })).toBe(
+      'Failed to load company configuration',
+    );
     expect(configErrorText(new Error('boom'))).toBe('Failed to load company configuration');
   });
 
@@ -24,7 +28,9 @@ describe('company configuration', () => {
         favIcon: 'https://cdn.acme.test/favicon.ico',
         logo: 'javascript:alert(1)',
         mainPageLogo: '/uploads/acme/logo.png',
-        settings: { theme: { primary: '#7c3aed', primaryLight: 'red; background: url(x)', secondary: '#111', accent: '#f59e0b' } },
+        settings: {
+          theme: { primary: '#7c3aed', primaryLight: 'red; background: url(x)', secondary: '#111', accent: '#f59e0b' },
+        },
       },
       'acme',
     );
@@ -40,8 +46,12 @@ describe('company configuration', () => {
   });
 
   it('applies the brand shades, colours, favicon and theme colour to the document', () => {
-    document.head.innerHTML = '<link rel="icon" id="app-favicon" href="/favicon.svg"><meta name="theme-color" content="#3b82f6">';
-    const brand = brandFromConfig({ name: 'Acme', favIcon: '/uploads/acme.ico', settings: { theme: { primary: '#7c3aed' } } }, 'acme');
+    document.head.innerHTML =
+      '<link rel="icon" id="app-favicon" href="/favicon.svg"><meta name="theme-color" content="#3b82f6">';
+    const brand = brandFromConfig(
+      { name: 'Acme', favIcon: '/uploads/acme.ico', settings: { theme: { primary: '#7c3aed' } } },
+      'acme',
+    );
     applyBrand(brand, document);
     const style = document.documentElement.style;
     expect(style.getPropertyValue('--color-brand-500')).toBe('#7c3aed');
@@ -53,7 +63,9 @@ describe('company configuration', () => {
   });
 
   it('keeps buttons readable on a very light company colour', () => {
-    expect(brandVariables(brandFromConfig({ settings: { theme: { primary: '#fde047' } } }, 'x'))['--color-on-brand']).toBe('#111827');
+    expect(
+      brandVariables(brandFromConfig({ settings: { theme: { primary: '#fde047' } } }, 'x'))['--color-on-brand'],
+    ).toBe('#111827');
     expect(brandVariables(DEFAULT_BRAND)['--color-on-brand']).toBe('#ffffff');
   });
 });

@@ -31,7 +31,9 @@ function imageUrl(value: unknown): string | null {
   if (typeof value !== 'string' || !value.trim()) return null;
   const url = value.trim();
   if (url.startsWith('/') && !url.startsWith('//')) return url;
-  return /^https?:\/\//i.test(url) || /^data:image\/(png|jpeg|gif|webp|x-icon|vnd\.microsoft\.icon);/i.test(url) ? url : null;
+  return /^https?:\/\//i.test(url) || /^data:image\/(png|jpeg|gif|webp|x-icon|vnd\.microsoft\.icon);/i.test(url)
+    ? url
+    : null;
 }
 
 export function brandFromConfig(config: CompanyConfig | undefined, subdomain: string | null): Brand {

@@ -28,7 +28,9 @@ const SHORT_NAME_MAX = 12;
 
 export function companyManifest(base: WebManifest, brand: Brand, origin: string): WebManifest {
   const absolute = (url: string) => new URL(url, origin).href;
-  const own = [brand.logo, brand.favIcon].filter((url): url is string => Boolean(url) && !url!.startsWith('data:')).map((src) => ({ src: absolute(src), sizes: 'any', purpose: 'any' }));
+  const own = [brand.logo, brand.favIcon]
+    .filter((url): url is string => Boolean(url) && !url!.startsWith('data:'))
+    .map((src) => ({ src: absolute(src), sizes: 'any', purpose: 'any' }));
   return {
     ...base,
     id: absolute('/'),

@@ -21,10 +21,12 @@ export const calendarApi = withTags.injectEndpoints({
       query: ({ id, dueDate }) => ({ url: `/tasks/${encodeURIComponent(id)}`, method: 'PUT', body: { dueDate } }),
       // Optimistic: the task moves when it is dropped, and back if the server refuses.
       async onQueryStarted({ id, dueDate, range }, { dispatch, queryFulfilled }) {
-        const patch = dispatch(calendarApi.util.updateQueryData('calendar', range, (draft) => {
-          const task = draft.tasks.find((item) => item._id === id);
-          if (task) task.due = dueDate;
-        }));
+        const patch = dispatch(
+          calendarApi.util.updateQueryData('calendar', range, (draft) => {
+            const task = draft.tasks.find((item) => item._id === id);
+            if (task) task.due = dueDate;
+          }),
+        );
         try {
           await queryFulfilled;
         } catch {

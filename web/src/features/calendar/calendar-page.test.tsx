@@ -14,8 +14,22 @@ import CalendarPage from './calendar-page';
 const data = (): CalendarDto => ({
   recordings: [{ fileId: 'f1', originalName: 'Call with Acme.mp3', date: new Date(2026, 2, 10, 14, 5).toISOString() }],
   tasks: [
-    { _id: 't-mine', title: 'Send the offer', due: '2026-03-12', status: 'todo', assigneeId: 'me', createdBy: 'someone', },
-    { _id: 't-theirs', title: 'Call back Bob', due: '2026-03-12', status: 'in_progress', assigneeId: 'someone', createdBy: 'someone' },
+    {
+      _id: 't-mine',
+      title: 'Send the offer',
+      due: '2026-03-12',
+      status: 'todo',
+      assigneeId: 'me',
+      createdBy: 'someone',
+    },
+    {
+      _id: 't-theirs',
+      title: 'Call back Bob',
+      due: '2026-03-12',
+      status: 'in_progress',
+      assigneeId: 'someone',
+      createdBy: 'someone',
+    },
   ],
 });
 
@@ -30,7 +44,10 @@ function gateway(put: (body: unknown) => Answer = (body) => json({ ...(body as o
 
 const open = (url: string, role: Role = 'USER') => renderPage(<CalendarPage />, { path: '/calendar', url, role });
 const day = (key: string) => document.querySelector(`[data-day="${key}"]`) as HTMLElement;
-const tasksOn = (key: string) => within(day(key)).queryAllByTestId('calendar-task').map((task) => task.getAttribute('data-task-id'));
+const tasksOn = (key: string) =>
+  within(day(key))
+    .queryAllByTestId('calendar-task')
+    .map((task) => task.getAttribute('data-task-id'));
 
 afterEach(() => localStorage.clear());
 
@@ -40,7 +57,10 @@ describe('calendar page', () => {
     const user = userEvent.setup();
     open('/calendar?view=month&date=2026-03-15');
     await screen.findByText('Call with Acme.mp3');
-    const ranges = () => sent.filter((call) => call.path === '/api/calendar').map((call) => `${call.query.get('from')}..${call.query.get('to')}`);
+    const ranges = () =>
+      sent
+        .filter((call) => call.path === '/api/calendar')
+        .map((call) => `${call.query.get('from')}..${call.query.get('to')}`);
     expect(ranges()).toEqual(['2026-02-22..2026-04-06']);
     expect(screen.getByTestId('calendar-title')).toHaveTextContent('March 2026');
     await user.click(screen.getByTestId('calendar-view-week'));
@@ -60,20 +80,30 @@ describe('calendar page', () => {
     expect(day('2026-03-10')).toContainElement(recording);
     expect(tasksOn('2026-03-12')).toEqual(['t-mine', 't-theirs']);
     expect(screen.getByRole('link', { name: /Send the offer/ })).toHaveAttribute('href', '/task-list?task=t-mine');
-    expect(screen.getByRole('link', { name: /Call back Bob/ })).toHaveAccessibleName('Task, In progress: Call back Bob');
+    expect(screen.getByRole('link', { name: /Call back Bob/ })).toHaveAccessibleName(
+      'Task, In progress: Call back Bob',
+    );
   });
 
   it('lets a USER move only the tasks assigned to or made by them; an ADMIN moves any', async () => {
     gateway();
     const first = open('/calendar?view=week&date=2026-03-12', 'USER');
     await screen.findByText('Send the offer');
-    expect(screen.getAllByTestId('calendar-task').map((task) => task.getAttribute('data-movable'))).toEqual(['true', 'false']);
-    expect(screen.getAllByRole('button', { name: /^Move / }).map((button) => button.getAttribute('aria-label'))).toEqual(['Move Send the offer to another date']);
+    expect(screen.getAllByTestId('calendar-task').map((task) => task.getAttribute('data-movable'))).toEqual([
+      'true',
+      'false',
+    ]);
+    expect(
+      screen.getAllByRole('button', { name: /^Move / }).map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['Move Send the offer to another date']);
     first.unmount();
     gateway();
     open('/calendar?view=week&date=2026-03-12', 'ADMIN');
     await screen.findByText('Send the offer');
-    expect(screen.getAllByTestId('calendar-task').map((task) => task.getAttribute('data-movable'))).toEqual(['true', 'true']);
+    expect(screen.getAllByTestId('calendar-task').map((task) => task.getAttribute('data-movable'))).toEqual([
+      'true',
+      'true',
+    ]);
   });
 
   it('moves a task with the keyboard control: PUT {dueDate}, shown at once', async () => {
@@ -86,7 +116,9 @@ describe('calendar page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move' }));
     await waitFor(() => expect(tasksOn('2026-03-14')).toEqual(['t-mine']));
     expect(tasksOn('2026-03-12')).toEqual(['t-theirs']);
-    expect(sent.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([['/api/tasks/t-mine', { dueDate: '2026-03-14' }]]);
+    expect(sent.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([
+      ['/api/tasks/t-mine', { dueDate: '2026-03-14' }],
+    ]);
     expect(await screen.findByTestId('toast-success')).toHaveTextContent('Due date changed to Mar 14, 2026');
   });
 
@@ -118,24 +150,48 @@ describe('calendar page', () => {
         this.isPrimary = init.isPrimary ?? true;
       }
     }
-    beforeAll(() => { Object.assign(window, { PointerEvent: StandInPointerEvent }); });
-    afterAll(() => { Reflect.deleteProperty(window, 'PointerEvent'); });
-    afterEach(() => { Element.prototype.getBoundingClientRect = original; });
+    beforeAll(() => {
+      Object.assign(window, { PointerEvent: StandInPointerEvent });
+    });
+    afterAll(() => {
+      Reflect.deleteProperty(window, 'PointerEvent');
+    });
+    afterEach(() => {
+      Element.prototype.getBoundingClientRect = original;
+    });
     const layOut = (days: string[]) => {
       Element.prototype.getBoundingClientRect = function rect(this: Element) {
         const host = this.closest('[data-day]');
         const index = host ? days.indexOf(host.getAttribute('data-day') ?? '') : 3;
         const left = index * 100;
-        const box = host === this ? { left, top: 0, width: 100, height: 400 } : { left: left + 5, top: 40, width: 90, height: 20 };
-        return { ...box, x: box.left, y: box.top, right: box.left + box.width, bottom: box.top + box.height, toJSON: () => box } as DOMRect;
+        const box =
+          host === this
+            ? { left, top: 0, width: 100, height: 400 }
+            : { left: left + 5, top: 40, width: 90, height: 20 };
+        return {
+          ...box,
+          x: box.left,
+          y: box.top,
+          right: box.left + box.width,
+          bottom: box.top + box.height,
+          toJSON: () => box,
+        } as DOMRect;
       };
     };
     const drag = async (element: HTMLElement, toX: number) => {
       // One step at a time: dnd-kit measures the days in an effect once the drag has started.
-      await act(async () => { fireEvent.pointerDown(element, { clientX: 350, clientY: 50, button: 0, isPrimary: true }); });
-      await act(async () => { fireEvent.pointerMove(document, { clientX: 360, clientY: 50 }); });
-      await act(async () => { fireEvent.pointerMove(document, { clientX: toX, clientY: 50 }); });
-      await act(async () => { fireEvent.pointerUp(document, { clientX: toX, clientY: 50 }); });
+      await act(async () => {
+        fireEvent.pointerDown(element, { clientX: 350, clientY: 50, button: 0, isPrimary: true });
+      });
+      await act(async () => {
+        fireEvent.pointerMove(document, { clientX: 360, clientY: 50 });
+      });
+      await act(async () => {
+        fireEvent.pointerMove(document, { clientX: toX, clientY: 50 });
+      });
+      await act(async () => {
+        fireEvent.pointerUp(document, { clientX: toX, clientY: 50 });
+      });
     };
     const week = ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15'];
 
@@ -146,7 +202,9 @@ describe('calendar page', () => {
       layOut(week);
       await drag(link, 650);
       await waitFor(() => expect(tasksOn('2026-03-15')).toEqual(['t-mine']));
-      expect(sent.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([['/api/tasks/t-mine', { dueDate: '2026-03-15' }]]);
+      expect(sent.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([
+        ['/api/tasks/t-mine', { dueDate: '2026-03-15' }],
+      ]);
     });
 
     it('reverts a drop the server refuses; a task the reader may not edit does not move', async () => {
@@ -166,13 +224,22 @@ describe('calendar page', () => {
 
   it('on a phone lists the month’s busy days as an agenda instead of the grid', async () => {
     const matchMedia = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined })) as unknown as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    })) as unknown as typeof window.matchMedia;
     try {
       gateway();
       open('/calendar?view=month&date=2026-03-15');
       const agenda = await screen.findByTestId('calendar-agenda');
       expect(screen.queryByTestId('calendar-month')).toBeNull();
-      expect(within(agenda).getAllByTestId('calendar-day').map((item) => item.getAttribute('data-day'))).toEqual(['2026-03-10', '2026-03-12']);
+      expect(
+        within(agenda)
+          .getAllByTestId('calendar-day')
+          .map((item) => item.getAttribute('data-day')),
+      ).toEqual(['2026-03-10', '2026-03-12']);
       expect(within(agenda).getByRole('link', { name: /Call with Acme\.mp3/ })).toHaveTextContent(/2:05\sPM/);
     } finally {
       window.matchMedia = matchMedia;
@@ -181,7 +248,13 @@ describe('calendar page', () => {
 
   it('shows an error with a retry, and says when there is nothing', async () => {
     let fail = true;
-    fakeGateway((call) => (call.path === '/api/calendar' ? (fail ? json({ message: 'Service unavailable' }, 503) : json({ recordings: [], tasks: [] })) : undefined));
+    fakeGateway((call) =>
+      call.path === '/api/calendar'
+        ? fail
+          ? json({ message: 'Service unavailable' }, 503)
+          : json({ recordings: [], tasks: [] })
+        : undefined,
+    );
     const user = userEvent.setup();
     open('/calendar?view=day&date=2026-03-12');
     expect(await screen.findByTestId('calendar-error')).toHaveTextContent('Service unavailable');
@@ -193,19 +266,26 @@ describe('calendar page', () => {
   it('creates a feed address and warns that a new one stops the old', async () => {
     const sent = fakeGateway((call) => {
       if (call.path === '/api/calendar') return json({ recordings: [], tasks: [] });
-      if (call.path === '/api/calendar/feed' && call.method === 'POST') return json({ url: `/api/calendar/feed/${'a'.repeat(40)}.ics` });
+      if (call.path === '/api/calendar/feed' && call.method === 'POST')
+        return json({ url: `/api/calendar/feed/${'a'.repeat(40)}.ics` });
       return undefined;
     });
     const user = userEvent.setup();
     open('/calendar?view=month&date=2026-03-12');
     await user.click(screen.getByTestId('calendar-feed-open'));
     const dialog = screen.getByTestId('calendar-feed-dialog');
-    expect(within(dialog).getByTestId('calendar-feed-note')).toHaveTextContent('Creating an address again stops the old one');
+    expect(within(dialog).getByTestId('calendar-feed-note')).toHaveTextContent(
+      'Creating an address again stops the old one',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Create the address' }));
-    expect(await within(dialog).findByTestId('calendar-feed-url')).toHaveValue(`http://localhost/api/calendar/feed/${'a'.repeat(40)}.ics`);
+    expect(await within(dialog).findByTestId('calendar-feed-url')).toHaveValue(
+      `http://localhost/api/calendar/feed/${'a'.repeat(40)}.ics`,
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(within(dialog).getByTestId('calendar-feed-copy')).toHaveTextContent('Copied'));
-    await expect(navigator.clipboard.readText()).resolves.toBe(`http://localhost/api/calendar/feed/${'a'.repeat(40)}.ics`);
+    await expect(navigator.clipboard.readText()).resolves.toBe(
+      `http://localhost/api/calendar/feed/${'a'.repeat(40)}.ics`,
+    );
     expect(within(dialog).getByRole('button', { name: 'Create a new address' })).toBeInTheDocument();
     expect(sent.filter((call) => call.path === '/api/calendar/feed')).toHaveLength(1);
   });

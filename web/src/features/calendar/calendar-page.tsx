@@ -2,7 +2,16 @@
 // reload or a shared link keeps the place). Only the visible range is fetched. A task the reader
 // may edit moves to another day by drag and drop or by its Move button; the move shows at once and
 // goes back if the server refuses it.
-import { DndContext, DragOverlay, PointerSensor, pointerWithin, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
+import {
+  DndContext,
+  DragOverlay,
+  PointerSensor,
+  pointerWithin,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+  type DragStartEvent,
+} from '@dnd-kit/core';
 import { useCallback, useMemo, useRef, useState, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { buttonClass } from '../../components/form-field';
@@ -20,7 +29,15 @@ import { useCalendarQuery, useRescheduleTaskMutation } from './calendar-api';
 import { EntryActionsContext, Legend, type EntryActions } from './calendar-entries';
 import { CalendarToolbar } from './calendar-toolbar';
 import { Agenda, DayColumns, MonthGrid } from './calendar-views';
-import { CALENDAR_VIEWS, fetchRange, monthOf, parseDay, today as todayOf, visibleDays, type CalendarView } from './dates';
+import {
+  CALENDAR_VIEWS,
+  fetchRange,
+  monthOf,
+  parseDay,
+  today as todayOf,
+  visibleDays,
+  type CalendarView,
+} from './dates';
 import { FeedDialog } from './feed-dialog';
 import { catalogue } from './i18n';
 import { ENTRY_STYLE, entriesByDay, mayMove, type CalendarTask } from './model';
@@ -30,7 +47,9 @@ export default function CalendarPage(): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const [params, setParams] = useSearchParams();
   const today = todayOf();
-  const view: CalendarView = (CALENDAR_VIEWS as readonly string[]).includes(params.get('view') ?? '') ? params.get('view') as CalendarView : 'month';
+  const view: CalendarView = (CALENDAR_VIEWS as readonly string[]).includes(params.get('view') ?? '')
+    ? (params.get('view') as CalendarView)
+    : 'month';
   const anchor = parseDay(params.get('date')) ? params.get('date')! : today;
   const days = useMemo(() => visibleDays(view, anchor), [view, anchor]);
   const range = useMemo(() => fetchRange(days), [days]);
@@ -47,22 +66,33 @@ export default function CalendarPage(): ReactElement {
   const [feedOpen, setFeedOpen] = useState(false);
   const dragging = useRef(false);
 
-  const go = useCallback((changes: { view?: CalendarView; date?: string }) => setParams(withParams(params, changes)), [params, setParams]);
+  const go = useCallback(
+    (changes: { view?: CalendarView; date?: string }) => setParams(withParams(params, changes)),
+    [params, setParams],
+  );
   const openDay = useCallback((day: string) => go({ view: 'day', date: day }), [go]);
 
-  const move = useCallback(async (task: CalendarTask, day: string) => {
-    setMoving(null);
-    if (day === task.due) return;
-    try {
-      await reschedule({ id: task._id, dueDate: day, range }).unwrap();
-      const label = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
-      show({ kind: 'success', title: t('calendarPage.moved', { day: label }) });
-    } catch (error) {
-      show({ kind: 'error', title: t('calendarPage.moveFailed'), detail: errorMessage(error) });
-    }
-  }, [reschedule, range, show, t, i18n.language]);
+  const move = useCallback(
+    async (task: CalendarTask, day: string) => {
+      setMoving(null);
+      if (day === task.due) return;
+      try {
+        await reschedule({ id: task._id, dueDate: day, range }).unwrap();
+        const label = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+          new Date(`${day}T00:00:00Z`),
+        );
+        show({ kind: 'success', title: t('calendarPage.moved', { day: label }) });
+      } catch (error) {
+        show({ kind: 'error', title: t('calendarPage.moveFailed'), detail: errorMessage(error) });
+      }
+    },
+    [reschedule, range, show, t, i18n.language],
+  );
 
-  const actions = useMemo((): EntryActions => ({ mayMove: (task) => mayMove(task, me), onMove: setMoving, dragging }), [me]);
+  const actions = useMemo(
+    (): EntryActions => ({ mayMove: (task) => mayMove(task, me), onMove: setMoving, dragging }),
+    [me],
+  );
   // A small move first, so that a click on a task still opens it. The day under the pointer is
   // the one dropped on (not the one the dragged chip overlaps most, which a wide chip can disagree with).
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
@@ -74,7 +104,9 @@ export default function CalendarPage(): ReactElement {
     const task = (event.active.data.current as { task: CalendarTask } | undefined)?.task;
     setDragged(null);
     // The click that ends a drag comes right after this handler; let it pass first.
-    setTimeout(() => { dragging.current = false; }, 0);
+    setTimeout(() => {
+      dragging.current = false;
+    }, 0);
     if (task && event.over) void move(task, String(event.over.id));
   };
 
@@ -85,9 +117,17 @@ export default function CalendarPage(): ReactElement {
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('calendarPage.close')} />
       <PageHeading>{t('pages.calendar')}</PageHeading>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
-        <p className="max-w-2xl text-sm text-gray-700 dark:text-gray-300">{t('calendarPage.intro')} {t('calendarPage.dragHint')}</p>
-        <button type="button" onClick={() => setFeedOpen(true)} className={`${buttonClass.secondary} inline-flex items-center gap-2`} data-testid="calendar-feed-open">
-          <Icon name="calendar" width={16} height={16} />{t('calendarPage.feed.open')}
+        <p className="max-w-2xl text-sm text-gray-700 dark:text-gray-300">
+          {t('calendarPage.intro')} {t('calendarPage.dragHint')}
+        </p>
+        <button
+          type="button"
+          onClick={() => setFeedOpen(true)}
+          className={`${buttonClass.secondary} inline-flex items-center gap-2`}
+          data-testid="calendar-feed-open"
+        >
+          <Icon name="calendar" width={16} height={16} />
+          {t('calendarPage.feed.open')}
         </button>
       </div>
       <CalendarToolbar view={view} anchor={anchor} days={days} today={today} onGo={go} />
@@ -96,23 +136,56 @@ export default function CalendarPage(): ReactElement {
         {calendar.isFetching ? <Spinner label={t('calendarPage.loading')} className="scale-75" /> : null}
       </div>
       {calendar.isError ? (
-        <div role="alert" className="mb-3 flex flex-wrap items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100" data-testid="calendar-error">
+        <div
+          role="alert"
+          className="mb-3 flex flex-wrap items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
+          data-testid="calendar-error"
+        >
           {errorMessage(calendar.error) ?? t('calendarPage.error')}
-          <button type="button" onClick={() => void calendar.refetch()} className={buttonClass.secondary}>{t('calendarPage.retry')}</button>
+          <button type="button" onClick={() => void calendar.refetch()} className={buttonClass.secondary}>
+            {t('calendarPage.retry')}
+          </button>
         </div>
       ) : null}
-      {nothing && !(view === 'month' && phone) ? <p className="mb-3 text-sm text-gray-600 dark:text-gray-400" data-testid="calendar-empty">{t('calendarPage.empty')}</p> : null}
+      {nothing && !(view === 'month' && phone) ? (
+        <p className="mb-3 text-sm text-gray-600 dark:text-gray-400" data-testid="calendar-empty">
+          {t('calendarPage.empty')}
+        </p>
+      ) : null}
       <EntryActionsContext.Provider value={actions}>
-        <DndContext sensors={sensors} collisionDetection={pointerWithin} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => { setDragged(null); dragging.current = false; }}>
+        <DndContext
+          sensors={sensors}
+          collisionDetection={pointerWithin}
+          onDragStart={onDragStart}
+          onDragEnd={onDragEnd}
+          onDragCancel={() => {
+            setDragged(null);
+            dragging.current = false;
+          }}
+        >
           <div aria-busy={calendar.isLoading} data-testid="calendar-body" data-from={range.from} data-to={range.to}>
-            {view === 'month' ? (phone ? <Agenda {...viewProps} month={monthOf(anchor)} /> : <MonthGrid {...viewProps} month={monthOf(anchor)} />) : <DayColumns {...viewProps} />}
+            {view === 'month' ? (
+              phone ? (
+                <Agenda {...viewProps} month={monthOf(anchor)} />
+              ) : (
+                <MonthGrid {...viewProps} month={monthOf(anchor)} />
+              )
+            ) : (
+              <DayColumns {...viewProps} />
+            )}
           </div>
           <DragOverlay dropAnimation={null}>
-            {dragged ? <div className={`rounded-md border px-2 py-0.5 text-xs shadow-lg ${ENTRY_STYLE[dragged.status]}`}>{dragged.title}</div> : null}
+            {dragged ? (
+              <div className={`rounded-md border px-2 py-0.5 text-xs shadow-lg ${ENTRY_STYLE[dragged.status]}`}>
+                {dragged.title}
+              </div>
+            ) : null}
           </DragOverlay>
         </DndContext>
       </EntryActionsContext.Provider>
-      {moving ? <MoveTaskDialog task={moving} onClose={() => setMoving(null)} onMove={(day) => void move(moving, day)} /> : null}
+      {moving ? (
+        <MoveTaskDialog task={moving} onClose={() => setMoving(null)} onMove={(day) => void move(moving, day)} />
+      ) : null}
       {feedOpen ? <FeedDialog onClose={() => setFeedOpen(false)} /> : null}
     </section>
   );

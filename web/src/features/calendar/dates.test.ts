@@ -11,7 +11,15 @@ describe('calendar dates', () => {
   });
 
   it('a week runs Monday to Sunday, a day is itself', () => {
-    expect(visibleDays('week', '2026-03-15')).toEqual(['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15']);
+    expect(visibleDays('week', '2026-03-15')).toEqual([
+      '2026-03-09',
+      '2026-03-10',
+      '2026-03-11',
+      '2026-03-12',
+      '2026-03-13',
+      '2026-03-14',
+      '2026-03-15',
+    ]);
     expect(visibleDays('week', '2026-03-16')[0]).toBe('2026-03-16');
     expect(visibleDays('day', '2026-03-29')).toEqual(['2026-03-29']);
   });

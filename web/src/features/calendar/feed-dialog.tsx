@@ -21,30 +21,68 @@ export function FeedDialog({ onClose }: { onClose: () => void }): ReactElement {
   const [copied, setCopied] = useState(false);
   const create = async () => {
     setCopied(false);
-    const answer = await createFeed().unwrap().catch(() => null);
+    const answer = await createFeed()
+      .unwrap()
+      .catch(() => null);
     if (answer) setUrl(absolute(answer.url));
   };
   const copy = async () => {
     if (!url) return;
-    await navigator.clipboard.writeText(url).then(() => setCopied(true), () => setCopied(false));
+    await navigator.clipboard.writeText(url).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
   return (
     <FormDialog title={t('calendarPage.feed.title')} onClose={onClose} testId="calendar-feed-dialog">
       <p className="text-sm text-gray-700 dark:text-gray-300">{t('calendarPage.feed.intro')}</p>
-      <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300" data-testid="calendar-feed-note">{t('calendarPage.feed.regenerateNote')}</p>
+      <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300" data-testid="calendar-feed-note">
+        {t('calendarPage.feed.regenerateNote')}
+      </p>
       {url ? (
         <div className="mt-4">
-          <label htmlFor="calendar-feed-url" className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('calendarPage.feed.address')}</label>
+          <label
+            htmlFor="calendar-feed-url"
+            className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300"
+          >
+            {t('calendarPage.feed.address')}
+          </label>
           <div className="flex gap-2">
-            <input id="calendar-feed-url" readOnly value={url} className={`${fieldInputClass} font-mono`} onFocus={(event) => event.target.select()} data-testid="calendar-feed-url" />
-            <button type="button" onClick={() => void copy()} className={secondaryButtonClass} data-testid="calendar-feed-copy">{copied ? t('calendarPage.feed.copied') : t('calendarPage.feed.copy')}</button>
+            <input
+              id="calendar-feed-url"
+              readOnly
+              value={url}
+              className={`${fieldInputClass} font-mono`}
+              onFocus={(event) => event.target.select()}
+              data-testid="calendar-feed-url"
+            />
+            <button
+              type="button"
+              onClick={() => void copy()}
+              className={secondaryButtonClass}
+              data-testid="calendar-feed-copy"
+            >
+              {copied ? t('calendarPage.feed.copied') : t('calendarPage.feed.copy')}
+            </button>
           </div>
         </div>
       ) : null}
-      {state.isError ? <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">{errorMessage(state.error) ?? t('calendarPage.feed.failed')}</p> : null}
+      {state.isError ? (
+        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+          {errorMessage(state.error) ?? t('calendarPage.feed.failed')}
+        </p>
+      ) : null}
       <div className="mt-6 flex flex-wrap justify-end gap-3">
-        <button type="button" onClick={onClose} className={secondaryButtonClass}>{t('calendarPage.close')}</button>
-        <button type="button" onClick={() => void create()} disabled={state.isLoading} className={submitButtonClass} data-testid="calendar-feed-create">
+        <button type="button" onClick={onClose} className={secondaryButtonClass}>
+          {t('calendarPage.close')}
+        </button>
+        <button
+          type="button"
+          onClick={() => void create()}
+          disabled={state.isLoading}
+          className={submitButtonClass}
+          data-testid="calendar-feed-create"
+        >
           {url ? t('calendarPage.feed.again') : t('calendarPage.feed.create')}
         </button>
       </div>

@@ -34,7 +34,8 @@ export const catalogue = defineFeatureCatalogue(
       feed: {
         open: 'Subscribe (iCalendar)',
         title: 'Your tasks in another calendar',
-        intro: 'A private address of the tasks assigned to you, for Outlook, Google Calendar or Apple Calendar. Anyone who has the address can read your tasks.',
+        intro:
+          'A private address of the tasks assigned to you, for Outlook, Google Calendar or Apple Calendar. Anyone who has the address can read your tasks.',
         create: 'Create the address',
         again: 'Create a new address',
         regenerateNote: 'Creating an address again stops the old one: calendars subscribed to it stop updating.',
@@ -77,10 +78,12 @@ export const catalogue = defineFeatureCatalogue(
         feed: {
           open: 'S’abonner (iCalendar)',
           title: 'Vos tâches dans un autre calendrier',
-          intro: 'Une adresse privée des tâches qui vous sont attribuées, pour Outlook, Google Agenda ou Calendrier d’Apple. Toute personne qui a l’adresse peut lire vos tâches.',
+          intro:
+            'Une adresse privée des tâches qui vous sont attribuées, pour Outlook, Google Agenda ou Calendrier d’Apple. Toute personne qui a l’adresse peut lire vos tâches.',
           create: 'Créer l’adresse',
           again: 'Créer une nouvelle adresse',
-          regenerateNote: 'Créer une nouvelle adresse arrête l’ancienne : les calendriers abonnés ne seront plus mis à jour.',
+          regenerateNote:
+            'Créer une nouvelle adresse arrête l’ancienne : les calendriers abonnés ne seront plus mis à jour.',
           address: 'Adresse du flux',
           copy: 'Copier',
           copied: 'Copiée',
@@ -119,7 +122,8 @@ export const catalogue = defineFeatureCatalogue(
         feed: {
           open: 'Telli (iCalendar)',
           title: 'Sinu ülesanded teises kalendris',
-          intro: 'Sulle määratud ülesannete privaatne aadress Outlooki, Google’i kalendri või Apple’i kalendri jaoks. Igaüks, kellel on aadress, saab su ülesandeid lugeda.',
+          intro:
+            'Sulle määratud ülesannete privaatne aadress Outlooki, Google’i kalendri või Apple’i kalendri jaoks. Igaüks, kellel on aadress, saab su ülesandeid lugeda.',
           create: 'Loo aadress',
           again: 'Loo uus aadress',
           regenerateNote: 'Uue aadressi loomine peatab vana: selle tellinud kalendrid enam ei uuene.',
@@ -161,10 +165,12 @@ export const catalogue = defineFeatureCatalogue(
         feed: {
           open: 'Abonēt (iCalendar)',
           title: 'Jūsu uzdevumi citā kalendārā',
-          intro: 'Privāta adrese jums piešķirtajiem uzdevumiem programmām Outlook, Google kalendārs vai Apple kalendārs. Ikviens, kam ir adrese, var lasīt jūsu uzdevumus.',
+          intro:
+            'Privāta adrese jums piešķirtajiem uzdevumiem programmām Outlook, Google kalendārs vai Apple kalendārs. Ikviens, kam ir adrese, var lasīt jūsu uzdevumus.',
           create: 'Izveidot adresi',
           again: 'Izveidot jaunu adresi',
-          regenerateNote: 'Izveidojot adresi no jauna, vecā pārstāj darboties: to abonējušie kalendāri vairs neatjaunosies.',
+          regenerateNote:
+            'Izveidojot adresi no jauna, vecā pārstāj darboties: to abonējušie kalendāri vairs neatjaunosies.',
           address: 'Plūsmas adrese',
           copy: 'Kopēt',
           copied: 'Nokopēts',

@@ -7,7 +7,15 @@ import { parseDay } from './dates';
 import { catalogue } from './i18n';
 import type { CalendarTask } from './model';
 
-export function MoveTaskDialog({ task, onClose, onMove }: { task: CalendarTask; onClose: () => void; onMove: (day: string) => void }): ReactElement {
+export function MoveTaskDialog({
+  task,
+  onClose,
+  onMove,
+}: {
+  task: CalendarTask;
+  onClose: () => void;
+  onMove: (day: string) => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [day, setDay] = useState(task.due);
   const valid = parseDay(day) !== null;
@@ -18,12 +26,28 @@ export function MoveTaskDialog({ task, onClose, onMove }: { task: CalendarTask; 
     else onMove(day);
   };
   return (
-    <FormDialog title={t('calendarPage.moveTitle', { title: task.title })} onClose={onClose} testId="calendar-move-dialog">
+    <FormDialog
+      title={t('calendarPage.moveTitle', { title: task.title })}
+      onClose={onClose}
+      testId="calendar-move-dialog"
+    >
       <form onSubmit={submit} noValidate>
         <FormField label={t('calendarPage.newDate')}>
-          <input type="date" value={day} onChange={(event) => setDay(event.target.value)} required autoFocus data-testid="calendar-move-date" />
+          <input
+            type="date"
+            value={day}
+            onChange={(event) => setDay(event.target.value)}
+            required
+            autoFocus
+            data-testid="calendar-move-date"
+          />
         </FormField>
-        <DialogButtons cancelLabel={t('calendarPage.cancel')} submitLabel={t('calendarPage.save')} busy={!valid} onCancel={onClose} />
+        <DialogButtons
+          cancelLabel={t('calendarPage.cancel')}
+          submitLabel={t('calendarPage.save')}
+          busy={!valid}
+          onCancel={onClose}
+        />
       </form>
     </FormDialog>
   );

@@ -1,7 +1,14 @@
 // Calls of the chat screen, injected into the app's one RTK Query API. The streamed reply is not
 // here: it is read with fetch in chat-stream.ts.
 import { api } from '../../lib/api';
-import type { AnalysisConversations, CreateConversationBody, FeedbackBody, FeedbackDto, MessageBody, RenameConversationBody } from '@earshot/contracts';
+import type {
+  AnalysisConversations,
+  CreateConversationBody,
+  FeedbackBody,
+  FeedbackDto,
+  MessageBody,
+  RenameConversationBody,
+} from '@earshot/contracts';
 import type { ChatModels, Conversation, ConversationList, Feedback, MessageList } from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages', 'ChatModels'] });
@@ -9,7 +16,10 @@ const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages
 export const chatApi = withTags.injectEndpoints({
   endpoints: (build) => ({
     conversations: build.query<ConversationList, { search: string; pageSize: number }>({
-      query: ({ search, pageSize }) => ({ url: '/chat/conversations', params: { page: 1, pageSize, ...(search ? { search } : {}) } }),
+      query: ({ search, pageSize }) => ({
+        url: '/chat/conversations',
+        params: { page: 1, pageSize, ...(search ? { search } : {}) },
+      }),
       providesTags: ['Conversations'],
     }),
     createConversation: build.mutation<Conversation, CreateConversationBody>({
@@ -22,7 +32,11 @@ export const chatApi = withTags.injectEndpoints({
       providesTags: ['Conversations'],
     }),
     renameConversation: build.mutation<Conversation, RenameConversationBody & { id: string }>({
-      query: ({ id, title }) => ({ url: `/chat/conversations/${encodeURIComponent(id)}`, method: 'PATCH', body: { title } }),
+      query: ({ id, title }) => ({
+        url: `/chat/conversations/${encodeURIComponent(id)}`,
+        method: 'PATCH',
+        body: { title },
+      }),
       invalidatesTags: ['Conversations'],
     }),
     deleteConversation: build.mutation<MessageBody, string>({
@@ -38,7 +52,11 @@ export const chatApi = withTags.injectEndpoints({
       providesTags: ['ChatModels'],
     }),
     feedback: build.mutation<FeedbackDto, FeedbackBody & { conversationId: string }>({
-      query: ({ messageId, rating, comment }) => ({ url: '/chat/feedback', method: 'POST', body: { messageId, rating, ...(comment ? { comment } : {}) } }),
+      query: ({ messageId, rating, comment }) => ({
+        url: '/chat/feedback',
+        method: 'POST',
+        body: { messageId, rating, ...(comment ? { comment } : {}) },
+      }),
       // The saved feedback shows at once; the list is the truth after the next fetch.
       async onQueryStarted({ conversationId, messageId, rating, comment }, { dispatch, queryFulfilled }) {
         try {
@@ -47,10 +65,12 @@ export const chatApi = withTags.injectEndpoints({
           return;
         }
         const saved: Feedback = { rating, comment: comment ?? null };
-        dispatch(chatApi.util.updateQueryData('messages', conversationId, (draft) => {
-          const message = draft.items.find((item) => item._id === messageId);
-          if (message) message.feedback = saved;
-        }));
+        dispatch(
+          chatApi.util.updateQueryData('messages', conversationId, (draft) => {
+            const message = draft.items.find((item) => item._id === messageId);
+            if (message) message.feedback = saved;
+          }),
+        );
       },
     }),
   }),

@@ -13,18 +13,64 @@ const GPT = 'd0000000-0000-4000-8000-000000000001';
 const CONVERSATION = 'b0000000-0000-4000-8000-000000000001';
 const FILE = 'f0000000-0000-4000-8000-000000000001';
 const RECORDING = 'f0000000-0000-4000-8000-000000000009';
-const handbook: GptOption = { _id: GPT, name: 'Handbook', description: 'Answers from the staff handbook', avatar: null, starters: ['How many holidays do I get?', 'Who approves expenses?'] };
-const conversation = { _id: CONVERSATION, title: 'Holidays', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', lastMessageAt: null, fileId: null, customGptId: GPT };
+const handbook: GptOption = {
+  _id: GPT,
+  name: 'Handbook',
+  description: 'Answers from the staff handbook',
+  avatar: null,
+  starters: ['How many holidays do I get?', 'Who approves expenses?'],
+};
+const conversation = {
+  _id: CONVERSATION,
+  title: 'Holidays',
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
+  lastMessageAt: null,
+  fileId: null,
+  customGptId: GPT,
+};
 const message = (over: Partial<Message>): Message => ({
-  _id: 'm1', conversationId: CONVERSATION, role: 'user', content: '', status: 'complete', model: null, error: null, citations: [], usage: null, feedback: null, createdAt: '2026-01-02T10:00:00.000Z', ...over,
+  _id: 'm1',
+  conversationId: CONVERSATION,
+  role: 'user',
+  content: '',
+  status: 'complete',
+  model: null,
+  error: null,
+  citations: [],
+  usage: null,
+  feedback: null,
+  createdAt: '2026-01-02T10:00:00.000Z',
+  ...over,
 });
 
 function gateway(extra: Parameters<typeof fakeGateway>[0] = () => undefined) {
-  return fakeGateway((call) => extra(call) ?? (
-    call.path === '/api/chat/models' ? json({ models: [{ _id: 'e1', name: 'One', isDefault: true }, { _id: 'e2', name: 'Two', isDefault: false }], builtIn: false })
-      : call.path === '/api/chat/conversations' && call.method === 'GET' ? json({ items: [conversation], page: 1, pageSize: 50, total: 1, totalPages: 1 })
-        : call.path === '/api/custom-gpt/dropdown' ? json([handbook, { _id: 'd0000000-0000-4000-8000-000000000002', name: 'Sales coach', description: null, avatar: null, starters: [] }])
-          : undefined));
+  return fakeGateway(
+    (call) =>
+      extra(call) ??
+      (call.path === '/api/chat/models'
+        ? json({
+            models: [
+              { _id: 'e1', name: 'One', isDefault: true },
+              { _id: 'e2', name: 'Two', isDefault: false },
+            ],
+            builtIn: false,
+          })
+        : call.path === '/api/chat/conversations' && call.method === 'GET'
+          ? json({ items: [conversation], page: 1, pageSize: 50, total: 1, totalPages: 1 })
+          : call.path === '/api/custom-gpt/dropdown'
+            ? json([
+                handbook,
+                {
+                  _id: 'd0000000-0000-4000-8000-000000000002',
+                  name: 'Sales coach',
+                  description: null,
+                  avatar: null,
+                  starters: [],
+                },
+              ])
+            : undefined),
+  );
 }
 
 afterEach(() => localStorage.clear());
@@ -32,7 +78,8 @@ afterEach(() => localStorage.clear());
 describe('chat with a custom GPT', () => {
   it('picks a GPT from “New chat with…”, shows its intro and starters, and starts the conversation with it from a starter', async () => {
     const calls = gateway((call) => {
-      if (call.path === '/api/chat/conversations' && call.method === 'POST') return json({ ...conversation, title: 'New conversation' }, 201);
+      if (call.path === '/api/chat/conversations' && call.method === 'POST')
+        return json({ ...conversation, title: 'New conversation' }, 201);
       return undefined;
     });
     const user = userEvent.setup();
@@ -54,7 +101,9 @@ describe('chat with a custom GPT', () => {
     await user.click(within(intro).getByRole('button', { name: 'How many holidays do I get?' }));
 
     await waitFor(() => expect(calls.some((call) => call.path.endsWith('/chat/stream'))).toBe(true));
-    expect(calls.find((call) => call.path === '/api/chat/conversations' && call.method === 'POST')!.body).toEqual({ customGptId: GPT });
+    expect(calls.find((call) => call.path === '/api/chat/conversations' && call.method === 'POST')!.body).toEqual({
+      customGptId: GPT,
+    });
     const stream = calls.find((call) => call.path.endsWith('/chat/stream'))!;
     expect(stream.path).toBe(`/api/chat/conversations/${CONVERSATION}/chat/stream`);
     expect(stream.body).toEqual({ message: 'How many holidays do I get?' });
@@ -67,11 +116,34 @@ describe('chat with a custom GPT', () => {
           items: [
             message({ _id: 'm1', content: 'How many holidays do I get?' }),
             message({
-              _id: 'm2', role: 'assistant', content: 'Twenty-five days [1].', model: 'e1',
+              _id: 'm2',
+              role: 'assistant',
+              content: 'Twenty-five days [1].',
+              model: 'e1',
               citations: [
-                { kind: 'file', fileId: FILE, fileName: 'handbook.pdf', page: 2, index: 1, quote: 'Staff get 25 days of paid holiday.' },
-                { kind: 'file', fileId: 'f0000000-0000-4000-8000-000000000002', fileName: 'faq.md', index: 2, quote: 'Ask HR.' },
-                { fileId: RECORDING, fileName: 'call.wav', speaker: 'SPEAKER_00', start: 75, text: 'we agreed on holidays', link: `/transcripts/${RECORDING}?t=75` },
+                {
+                  kind: 'file',
+                  fileId: FILE,
+                  fileName: 'handbook.pdf',
+                  page: 2,
+                  index: 1,
+                  quote: 'Staff get 25 days of paid holiday.',
+                },
+                {
+                  kind: 'file',
+                  fileId: 'f0000000-0000-4000-8000-000000000002',
+                  fileName: 'faq.md',
+                  index: 2,
+                  quote: 'Ask HR.',
+                },
+                {
+                  fileId: RECORDING,
+                  fileName: 'call.wav',
+                  speaker: 'SPEAKER_00',
+                  start: 75,
+                  text: 'we agreed on holidays',
+                  link: `/transcripts/${RECORDING}?t=75`,
+                },
               ],
             }),
           ],
@@ -82,7 +154,7 @@ describe('chat with a custom GPT', () => {
     renderPage(<ChatPage />, { path: '/chat', url: `/chat?c=${CONVERSATION}&gpt=${GPT}`, role: 'USER' });
     expect(await screen.findByTestId('gpt-banner')).toHaveTextContent('Chatting with Handbook');
 
-    const [paged, unpaged] = await screen.findAllByTestId('file-citation') as [HTMLElement, HTMLElement];
+    const [paged, unpaged] = (await screen.findAllByTestId('file-citation')) as [HTMLElement, HTMLElement];
     expect(paged).toHaveTextContent('[1] handbook.pdf · page 2');
     expect(paged).toHaveAttribute('href', `/api/custom-gpt/${GPT}/files/${FILE}#page=2`);
     expect(paged).toHaveAttribute('target', '_blank');

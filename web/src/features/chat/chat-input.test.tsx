@@ -14,10 +14,17 @@ function setup(props: Partial<Parameters<typeof ChatInput>[0]> = {}) {
   const onSend = jest.fn<(text: string) => void>();
   const onStop = jest.fn<() => void>();
   const ui = (extra: Partial<Parameters<typeof ChatInput>[0]>): ReactElement => (
-    <I18nextProvider i18n={i18n}><ChatInput streaming={false} onSend={onSend} onStop={onStop} {...props} {...extra} /></I18nextProvider>
+    <I18nextProvider i18n={i18n}>
+      <ChatInput streaming={false} onSend={onSend} onStop={onStop} {...props} {...extra} />
+    </I18nextProvider>
   );
   const view = render(ui({}));
-  return { onSend, onStop, input: screen.getByPlaceholderText('Ask Anything...'), rerender: (extra: Partial<Parameters<typeof ChatInput>[0]>) => view.rerender(ui(extra)) };
+  return {
+    onSend,
+    onStop,
+    input: screen.getByPlaceholderText('Ask Anything...'),
+    rerender: (extra: Partial<Parameters<typeof ChatInput>[0]>) => view.rerender(ui(extra)),
+  };
 }
 
 describe('chat input', () => {

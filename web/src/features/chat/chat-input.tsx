@@ -8,7 +8,12 @@ export function isSendKey(event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'nativ
 }
 
 /** The message box: Send, or Stop while a reply is being written. */
-export function ChatInput({ streaming, blocked = false, onSend, onStop }: {
+export function ChatInput({
+  streaming,
+  blocked = false,
+  onSend,
+  onStop,
+}: {
   streaming: boolean;
   /** A reply is being written elsewhere (another conversation): wait for it. */
   blocked?: boolean;
@@ -51,12 +56,22 @@ export function ChatInput({ streaming, blocked = false, onSend, onStop }: {
         className="field-sizing-content max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-sm text-gray-900 placeholder:text-gray-500 focus:outline-none dark:text-white dark:placeholder:text-gray-400"
       />
       {streaming ? (
-        <button type="button" onClick={onStop} data-testid="chat-stop" className="h-10 rounded-xl border border-gray-300 px-4 text-sm font-medium text-gray-800 hover:bg-gray-50 dark:border-gray-600 dark:text-gray-100 dark:hover:bg-gray-800">
+        <button
+          type="button"
+          onClick={onStop}
+          data-testid="chat-stop"
+          className="h-10 rounded-xl border border-gray-300 px-4 text-sm font-medium text-gray-800 hover:bg-gray-50 dark:border-gray-600 dark:text-gray-100 dark:hover:bg-gray-800"
+        >
           <span aria-hidden="true" className="mr-1.5 inline-block size-2.5 rounded-sm bg-current align-middle" />
           {t('chat.stop')}
         </button>
       ) : (
-        <button type="submit" disabled={!canSend} data-testid="chat-send" className="h-10 rounded-xl bg-brand-600 px-4 text-sm font-medium text-on-brand hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={!canSend}
+          data-testid="chat-send"
+          className="h-10 rounded-xl bg-brand-600 px-4 text-sm font-medium text-on-brand hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+        >
           {t('chat.send')}
         </button>
       )}

@@ -4,7 +4,13 @@ import { useSearchParams } from 'react-router-dom';
 import { CHAT_TRANSCRIPT_PARAM } from '@earshot/contracts/constants';
 import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
-import { useChatModelsQuery, useConversationsAboutQuery, useCreateConversationMutation, useFeedbackMutation, useMessagesQuery } from './chat-api';
+import {
+  useChatModelsQuery,
+  useConversationsAboutQuery,
+  useCreateConversationMutation,
+  useFeedbackMutation,
+  useMessagesQuery,
+} from './chat-api';
 import { ChatInput } from './chat-input';
 import { ConversationList } from './conversation-list';
 import { MessageThread } from './message-thread';
@@ -42,7 +48,7 @@ export default function ChatPage(): ReactElement {
   const { data: models } = useChatModelsQuery(undefined, { refetchOnMountOrArgChange: true });
   const [modelId, setModelId] = useState('');
   const { data: messages, isError: messagesFailed } = useMessagesQuery(conversationId ?? '', { skip: !conversationId });
-  const items = conversationId ? messages?.items ?? [] : [];
+  const items = conversationId ? (messages?.items ?? []) : [];
   const { pending, streaming, send, stop, clear } = useChatStream();
   const pendingHere = pending && pending.conversationId === conversationId ? pending : null;
   const [createConversation] = useCreateConversationMutation();
@@ -64,13 +70,18 @@ export default function ChatPage(): ReactElement {
   const open = (id: string | null, recording: string | null = null, gpt: string | null = null) => {
     setFailure(null);
     setListOpen(false);
-    setParams({ ...(id ? { [CONVERSATION_PARAM]: id } : {}), ...(recording ? { [CHAT_TRANSCRIPT_PARAM]: recording } : {}), ...(gpt ? { [GPT_PARAM]: gpt } : {}) });
+    setParams({
+      ...(id ? { [CONVERSATION_PARAM]: id } : {}),
+      ...(recording ? { [CHAT_TRANSCRIPT_PARAM]: recording } : {}),
+      ...(gpt ? { [GPT_PARAM]: gpt } : {}),
+    });
   };
 
   // Arriving with only the recording: go on with the latest conversation about it, if there is one.
   const latestAbout = fileId && !conversationId ? about.data?.items[0]?._id : undefined;
   useEffect(() => {
-    if (latestAbout) setParams({ [CONVERSATION_PARAM]: latestAbout, [CHAT_TRANSCRIPT_PARAM]: fileId! }, { replace: true });
+    if (latestAbout)
+      setParams({ [CONVERSATION_PARAM]: latestAbout, [CHAT_TRANSCRIPT_PARAM]: fileId! }, { replace: true });
   }, [latestAbout, fileId, setParams]);
   // A custom GPT answers with its own model.
   const model = models && models.models.length > 1 && modelId && !gptId ? { modelId } : {};
@@ -80,7 +91,9 @@ export default function ChatPage(): ReactElement {
     let id = conversationId;
     if (!id) {
       try {
-        id = (await createConversation({ ...(fileId ? { fileId } : {}), ...(gptId ? { customGptId: gptId } : {}) }).unwrap())._id;
+        id = (
+          await createConversation({ ...(fileId ? { fileId } : {}), ...(gptId ? { customGptId: gptId } : {}) }).unwrap()
+        )._id;
       } catch (error) {
         setFailure(errorMessage(error) ?? t('chat.createFailed'));
         return;
@@ -93,14 +106,27 @@ export default function ChatPage(): ReactElement {
   const onRegenerate = (reply: Message) => {
     const question = [...items.slice(0, items.indexOf(reply))].reverse().find((message) => message.role === 'user');
     if (!conversationId || !question) return;
-    void send({ conversationId, fileId, request: { message: question.content, regenerate: true, ...model }, userText: null, replacedId: reply._id });
+    void send({
+      conversationId,
+      fileId,
+      request: { message: question.content, regenerate: true, ...model },
+      userText: null,
+      replacedId: reply._id,
+    });
   };
 
   const onRetryPending = () => {
     if (!pendingHere) return;
     const { conversationId: id, request, userMessageId, userText, messageId, replacedId } = pendingHere;
     // Once the server stored the question, retrying means writing the reply again.
-    if (userMessageId) void send({ conversationId: id, fileId, request: { ...request, regenerate: true }, userText: null, replacedId: messageId ?? replacedId });
+    if (userMessageId)
+      void send({
+        conversationId: id,
+        fileId,
+        request: { ...request, regenerate: true },
+        userText: null,
+        replacedId: messageId ?? replacedId,
+      });
     else void send({ conversationId: id, fileId, request, userText, replacedId });
   };
 
@@ -117,38 +143,109 @@ export default function ChatPage(): ReactElement {
   const empty = items.length === 0 && !pendingHere;
   return (
     <section aria-labelledby="page-heading" className="flex h-[calc(100dvh-6rem)] gap-4 md:h-[calc(100dvh-7rem)]">
-      <aside className={`${listOpen ? 'flex' : 'hidden'} absolute inset-x-4 z-10 max-h-[70dvh] flex-col rounded-2xl border border-gray-200 bg-white p-3 shadow-lg lg:static lg:flex lg:max-h-none lg:w-72 lg:shrink-0 lg:shadow-none dark:border-gray-800 dark:bg-gray-900`}>
-        <ConversationList activeId={conversationId} onOpen={open} onNew={() => open(null)} onNewWithGpt={() => setPicking(true)} onDeleted={(id) => id === conversationId && open(null)} />
+      <aside
+        className={`${listOpen ? 'flex' : 'hidden'} absolute inset-x-4 z-10 max-h-[70dvh] flex-col rounded-2xl border border-gray-200 bg-white p-3 shadow-lg lg:static lg:flex lg:max-h-none lg:w-72 lg:shrink-0 lg:shadow-none dark:border-gray-800 dark:bg-gray-900`}
+      >
+        <ConversationList
+          activeId={conversationId}
+          onOpen={open}
+          onNew={() => open(null)}
+          onNewWithGpt={() => setPicking(true)}
+          onDeleted={(id) => id === conversationId && open(null)}
+        />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <button type="button" onClick={() => setListOpen((value) => !value)} aria-expanded={listOpen} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 lg:hidden dark:border-gray-700 dark:text-gray-200">
+          <button
+            type="button"
+            onClick={() => setListOpen((value) => !value)}
+            aria-expanded={listOpen}
+            className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 lg:hidden dark:border-gray-700 dark:text-gray-200"
+          >
             {t('chat.conversations')}
           </button>
-          {empty ? null : <h1 id="page-heading" className="sr-only">{t('pages.chat')}</h1>}
+          {empty ? null : (
+            <h1 id="page-heading" className="sr-only">
+              {t('pages.chat')}
+            </h1>
+          )}
           {gptId ? null : <ModelPicker models={models?.models ?? []} value={modelId} onChange={setModelId} />}
         </div>
-        {gptId && !empty ? <Suspense fallback={null}><GptIntro gptId={gptId} empty={false} onStarter={(text) => void onSend(text)} /></Suspense> : null}
-        {fileId ? <Suspense fallback={null}><RecordingBanner fileId={fileId} fileName={about.data?.transcript.fileName ?? null} missing={about.isError} /></Suspense> : null}
+        {gptId && !empty ? (
+          <Suspense fallback={null}>
+            <GptIntro gptId={gptId} empty={false} onStarter={(text) => void onSend(text)} />
+          </Suspense>
+        ) : null}
+        {fileId ? (
+          <Suspense fallback={null}>
+            <RecordingBanner
+              fileId={fileId}
+              fileName={about.data?.transcript.fileName ?? null}
+              missing={about.isError}
+            />
+          </Suspense>
+        ) : null}
         <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto px-1">
           {messagesFailed ? (
-            <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">{t('chat.openFailed')}</p>
+            <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-300">
+              {t('chat.openFailed')}
+            </p>
           ) : empty && gptId ? (
-            <Suspense fallback={null}><GptIntro gptId={gptId} empty onStarter={(text) => void onSend(text)} /></Suspense>
+            <Suspense fallback={null}>
+              <GptIntro gptId={gptId} empty onStarter={(text) => void onSend(text)} />
+            </Suspense>
           ) : empty ? (
-            <div className="flex h-full flex-col items-center justify-center gap-2 text-center" data-testid="chat-greeting">
-              <p className="text-lg text-gray-600 dark:text-gray-400">{user?.firstName ? t('chat.helloName', { name: user.firstName }) : t('chat.hello')}</p>
-              <h1 id="page-heading" className="text-2xl font-semibold text-gray-900 md:text-3xl dark:text-white">{t('chat.agenda')}</h1>
+            <div
+              className="flex h-full flex-col items-center justify-center gap-2 text-center"
+              data-testid="chat-greeting"
+            >
+              <p className="text-lg text-gray-600 dark:text-gray-400">
+                {user?.firstName ? t('chat.helloName', { name: user.firstName }) : t('chat.hello')}
+              </p>
+              <h1 id="page-heading" className="text-2xl font-semibold text-gray-900 md:text-3xl dark:text-white">
+                {t('chat.agenda')}
+              </h1>
             </div>
           ) : (
-            <MessageThread items={items} pending={pendingHere} busy={streaming} gptId={gptId} onRegenerate={onRegenerate} onRetryPending={onRetryPending} onFeedback={onFeedback} />
+            <MessageThread
+              items={items}
+              pending={pendingHere}
+              busy={streaming}
+              gptId={gptId}
+              onRegenerate={onRegenerate}
+              onRetryPending={onRetryPending}
+              onFeedback={onFeedback}
+            />
           )}
         </div>
-        {failure ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{failure}</p> : null}
-        {models?.builtIn ? <p className="text-xs text-gray-600 dark:text-gray-400" data-testid="built-in-notice">{t('chat.builtInNotice')}</p> : null}
-        <ChatInput streaming={Boolean(pendingHere && streaming)} blocked={streaming && !pendingHere} onSend={(text) => void onSend(text)} onStop={stop} />
+        {failure ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {failure}
+          </p>
+        ) : null}
+        {models?.builtIn ? (
+          <p className="text-xs text-gray-600 dark:text-gray-400" data-testid="built-in-notice">
+            {t('chat.builtInNotice')}
+          </p>
+        ) : null}
+        <ChatInput
+          streaming={Boolean(pendingHere && streaming)}
+          blocked={streaming && !pendingHere}
+          onSend={(text) => void onSend(text)}
+          onStop={stop}
+        />
       </div>
-      {picking ? <Suspense fallback={null}><GptPicker onChoose={(gpt) => { setPicking(false); open(null, null, gpt); }} onClose={() => setPicking(false)} /></Suspense> : null}
+      {picking ? (
+        <Suspense fallback={null}>
+          <GptPicker
+            onChoose={(gpt) => {
+              setPicking(false);
+              open(null, null, gpt);
+            }}
+            onClose={() => setPicking(false)}
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -56,7 +56,8 @@ async function run(chunks: string[], options: { expired?: number; refreshStatus?
   return { outcome, events, calls, bodies, ended };
 }
 
-const stream = 'event: start\ndata: {"model":"m"}\n\nevent: delta\ndata: {"text":"Hel"}\n\nevent: delta\ndata: {"text":"lo"}\n\n';
+const stream =
+  'event: start\ndata: {"model":"m"}\n\nevent: delta\ndata: {"text":"Hel"}\n\nevent: delta\ndata: {"text":"lo"}\n\n';
 const expected = [
   { type: 'start', data: { model: 'm' } },
   { type: 'delta', data: { text: 'Hel' } },
@@ -65,10 +66,28 @@ const expected = [
 
 describe('chat stream', () => {
   it('a credits refusal (402 before the stream) fails the reply with the server’s message', async () => {
-    const fetchFn = jest.fn(async () => new Response(JSON.stringify({ message: CREDIT_MESSAGES.CREDITS_EXHAUSTED, code: CREDIT_CODES.CREDITS_EXHAUSTED }), { status: 402 })) as unknown as typeof fetch;
+    const fetchFn = jest.fn(
+      async () =>
+        new Response(
+          JSON.stringify({ message: CREDIT_MESSAGES.CREDITS_EXHAUSTED, code: CREDIT_CODES.CREDITS_EXHAUSTED }),
+          { status: 402 },
+        ),
+    ) as unknown as typeof fetch;
     const session = createSession({ baseUrl: '/api', fetchFn, onSessionEnd: () => undefined });
-    const outcome = await streamChat({ conversationId: 'c1', body: { message: 'Hi' }, signal: new AbortController().signal, onEvent: () => undefined, session, dispatch: jest.fn() as unknown as Dispatch, fetchFn });
-    expect(outcome).toEqual({ kind: 'failed', status: 402, message: 'Your company has no credits left: ask your administrator' });
+    const outcome = await streamChat({
+      conversationId: 'c1',
+      body: { message: 'Hi' },
+      signal: new AbortController().signal,
+      onEvent: () => undefined,
+      session,
+      dispatch: jest.fn() as unknown as Dispatch,
+      fetchFn,
+    });
+    expect(outcome).toEqual({
+      kind: 'failed',
+      status: 402,
+      message: 'Your company has no credits left: ask your administrator',
+    });
   });
 
   it('reads events whole', async () => {
@@ -79,7 +98,8 @@ describe('chat stream', () => {
 
   it('gives the same events however the chunks split (one character at a time included)', async () => {
     expect((await run(stream.split(''))).events).toEqual(expected);
-    for (let at = 1; at < stream.length; at += 7) expect((await run([stream.slice(0, at), stream.slice(at)])).events).toEqual(expected);
+    for (let at = 1; at < stream.length; at += 7)
+      expect((await run([stream.slice(0, at), stream.slice(at)])).events).toEqual(expected);
   });
 
   it('joins multi-line data with newlines and takes CRLF, CR and LF line ends, split between \\r and \\n too', async () => {
@@ -88,7 +108,9 @@ describe('chat stream', () => {
   });
 
   it('skips comments and unknown events, and drops an unfinished event', async () => {
-    const { events } = await run([': keep-alive\n\nid: 7\nretry: 10\ndata: plain\n\nevent: delta\ndata: {"text":"a"}\n\nevent: delta\ndata: {"text":"cut off"}']);
+    const { events } = await run([
+      ': keep-alive\n\nid: 7\nretry: 10\ndata: plain\n\nevent: delta\ndata: {"text":"a"}\n\nevent: delta\ndata: {"text":"cut off"}',
+    ]);
     expect(events).toEqual([{ type: 'delta', data: { text: 'a' } }]);
   });
 
@@ -96,7 +118,11 @@ describe('chat stream', () => {
     const { outcome, events, calls, ended } = await run([stream], { expired: 1 });
     expect(outcome).toEqual({ kind: 'finished' });
     expect(events).toEqual(expected);
-    expect(calls.map((url) => url.replace(/^\/api/, ''))).toEqual(['/chat/conversations/c1/chat/stream', '/auth/refresh', '/chat/conversations/c1/chat/stream']);
+    expect(calls.map((url) => url.replace(/^\/api/, ''))).toEqual([
+      '/chat/conversations/c1/chat/stream',
+      '/auth/refresh',
+      '/chat/conversations/c1/chat/stream',
+    ]);
     expect(ended).toEqual([]);
   });
 

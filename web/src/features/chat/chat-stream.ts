@@ -61,7 +61,8 @@ async function streamOnce(options: StreamChatOptions): Promise<StreamOutcome> {
       body: JSON.stringify(payload),
       signal,
     });
-    if (!response.ok || !response.body) return { kind: 'failed', status: response.status, message: await errorMessageOf(response) };
+    if (!response.ok || !response.body)
+      return { kind: 'failed', status: response.status, message: await errorMessageOf(response) };
     const parser = createParser({
       onEvent: ({ event, data }) => {
         const parsed = toStreamEvent(event ?? 'message', data);

@@ -5,7 +5,13 @@ import { Icon } from '../../components/icons';
 import { TITLE_MAX, type Conversation } from './model';
 
 /** One conversation in the list: opens it; its menu renames (inline) or deletes it. */
-export function ConversationItem({ conversation, active, onOpen, onRename, onDelete }: {
+export function ConversationItem({
+  conversation,
+  active,
+  onOpen,
+  onRename,
+  onDelete,
+}: {
   conversation: Conversation;
   active: boolean;
   onOpen: () => void;
@@ -42,7 +48,11 @@ export function ConversationItem({ conversation, active, onOpen, onRename, onDel
   }
 
   return (
-    <li className={`group flex items-center rounded-lg ${active ? 'bg-brand-50 dark:bg-brand-900/40' : 'hover:bg-gray-100 dark:hover:bg-gray-800'}`} data-testid="conversation-item" data-conversation-id={conversation._id}>
+    <li
+      className={`group flex items-center rounded-lg ${active ? 'bg-brand-50 dark:bg-brand-900/40' : 'hover:bg-gray-100 dark:hover:bg-gray-800'}`}
+      data-testid="conversation-item"
+      data-conversation-id={conversation._id}
+    >
       <button
         type="button"
         onClick={onOpen}
@@ -56,7 +66,12 @@ export function ConversationItem({ conversation, active, onOpen, onRename, onDel
         button={<Icon name="more" className="size-4" />}
         buttonClassName="mr-1 rounded-md p-1.5 text-gray-500 hover:bg-gray-200 hover:text-gray-800 dark:text-gray-400 dark:hover:bg-gray-700 dark:hover:text-gray-100"
         entries={[
-          { key: 'rename', label: t('chat.rename'), onSelect: () => setDraft(conversation.title), testId: 'conversation-rename' },
+          {
+            key: 'rename',
+            label: t('chat.rename'),
+            onSelect: () => setDraft(conversation.title),
+            testId: 'conversation-rename',
+          },
           { key: 'delete', label: t('chat.delete'), onSelect: onDelete, testId: 'conversation-delete' },
         ]}
       />

@@ -14,14 +14,28 @@ void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolatio
 type Save = (rating: Rating, comment?: string) => Promise<boolean>;
 
 /** The message list's role: what the server kept comes back as the `feedback` prop. */
-function Harness({ save, initial = null, children }: { save: Save; initial?: Feedback | null; children?: ReactElement }): ReactElement {
+function Harness({
+  save,
+  initial = null,
+  children,
+}: {
+  save: Save;
+  initial?: Feedback | null;
+  children?: ReactElement;
+}): ReactElement {
   const [feedback, setFeedback] = useState<Feedback | null>(initial);
   const onSave: Save = async (rating, comment) => {
     const ok = await save(rating, comment);
     if (ok) setFeedback({ rating, comment: comment ?? null });
     return ok;
   };
-  return <I18nextProvider i18n={i18n}><FeedbackControl feedback={feedback} onSave={onSave}>{children}</FeedbackControl></I18nextProvider>;
+  return (
+    <I18nextProvider i18n={i18n}>
+      <FeedbackControl feedback={feedback} onSave={onSave}>
+        {children}
+      </FeedbackControl>
+    </I18nextProvider>
+  );
 }
 
 describe('feedback control', () => {
@@ -60,10 +74,14 @@ describe('feedback control', () => {
     expect(screen.queryByLabelText('Add a comment (optional)')).toBeNull();
   });
 
-  it('opens the comment box on a row of its own, leaving the reply\'s other actions beside the thumbs, and brings it into view', async () => {
+  it("opens the comment box on a row of its own, leaving the reply's other actions beside the thumbs, and brings it into view", async () => {
     const scrolled = jest.fn();
     HTMLElement.prototype.scrollIntoView = scrolled;
-    render(<Harness save={jest.fn<Save>().mockResolvedValue(true)}><button type="button">Regenerate</button></Harness>);
+    render(
+      <Harness save={jest.fn<Save>().mockResolvedValue(true)}>
+        <button type="button">Regenerate</button>
+      </Harness>,
+    );
     const row = screen.getByRole('button', { name: 'Good answer' }).parentElement!;
     expect(row).toContainElement(screen.getByRole('button', { name: 'Regenerate' }));
     await userEvent.click(screen.getByRole('button', { name: 'Good answer' }));

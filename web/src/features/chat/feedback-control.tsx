@@ -6,7 +6,15 @@ const THUMB = 'M7 11v9H4v-9h3zm0 0l4-8c1.7 0 3 1.3 3 3v3h5a2 2 0 0 1 2 2.3l-1.2 
 
 function Thumb({ down }: { down?: boolean }): ReactElement {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinejoin="round" aria-hidden="true" className={`size-4 ${down ? 'rotate-180' : ''}`}>
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinejoin="round"
+      aria-hidden="true"
+      className={`size-4 ${down ? 'rotate-180' : ''}`}
+    >
       <path d={THUMB} />
     </svg>
   );
@@ -17,7 +25,11 @@ function Thumb({ down }: { down?: boolean }): ReactElement {
  * `onSave` resolves to whether the server kept it. `children` (the reply's other actions, such as
  * Regenerate) stay on the thumbs' row: the comment box opens on its own row below, scrolled into view.
  */
-export function FeedbackControl({ feedback, onSave, children }: {
+export function FeedbackControl({
+  feedback,
+  onSave,
+  children,
+}: {
   feedback: Feedback | null;
   onSave: (rating: Rating, comment?: string) => Promise<boolean>;
   children?: ReactNode;
@@ -43,8 +55,8 @@ export function FeedbackControl({ feedback, onSave, children }: {
   };
 
   const rate = async (rating: Rating) => {
-    if (await save(rating, feedback?.rating === rating ? feedback.comment ?? undefined : undefined)) {
-      setComment(feedback?.rating === rating ? feedback.comment ?? '' : '');
+    if (await save(rating, feedback?.rating === rating ? (feedback.comment ?? undefined) : undefined)) {
+      setComment(feedback?.rating === rating ? (feedback.comment ?? '') : '');
       setEditing(rating);
     }
   };
@@ -74,10 +86,16 @@ export function FeedbackControl({ feedback, onSave, children }: {
         {thumb('down')}
         {feedback && !editing ? (
           <span className="ml-1 text-xs text-gray-500 dark:text-gray-400" data-testid="feedback-saved">
-            {feedback.comment ? t('chat.feedback.savedWithComment', { comment: feedback.comment }) : t('chat.feedback.saved')}
+            {feedback.comment
+              ? t('chat.feedback.savedWithComment', { comment: feedback.comment })
+              : t('chat.feedback.saved')}
           </span>
         ) : null}
-        {failed ? <span role="alert" className="ml-1 text-xs text-red-700 dark:text-red-300">{t('chat.feedback.failed')}</span> : null}
+        {failed ? (
+          <span role="alert" className="ml-1 text-xs text-red-700 dark:text-red-300">
+            {t('chat.feedback.failed')}
+          </span>
+        ) : null}
         {children}
       </div>
       {editing ? (
@@ -101,8 +119,21 @@ export function FeedbackControl({ feedback, onSave, children }: {
             />
           </label>
           <div className="flex gap-2">
-            <button type="submit" disabled={busy} data-testid="feedback-submit" className="rounded-lg bg-brand-600 px-3 py-1.5 text-xs font-medium text-on-brand hover:bg-brand-700 disabled:opacity-60">{t('chat.feedback.submit')}</button>
-            <button type="button" onClick={() => setEditing(null)} className="rounded-lg border border-gray-300 px-3 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800">{t('chat.feedback.skip')}</button>
+            <button
+              type="submit"
+              disabled={busy}
+              data-testid="feedback-submit"
+              className="rounded-lg bg-brand-600 px-3 py-1.5 text-xs font-medium text-on-brand hover:bg-brand-700 disabled:opacity-60"
+            >
+              {t('chat.feedback.submit')}
+            </button>
+            <button
+              type="button"
+              onClick={() => setEditing(null)}
+              className="rounded-lg border border-gray-300 px-3 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800"
+            >
+              {t('chat.feedback.skip')}
+            </button>
           </div>
         </form>
       ) : null}

@@ -18,7 +18,8 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       pickerTitle: 'Nouvelle discussion avec…',
-      pickerHint: 'Les GPT personnalisés répondent avec leurs propres consignes et connaissances, et citent leurs sources.',
+      pickerHint:
+        'Les GPT personnalisés répondent avec leurs propres consignes et connaissances, et citent leurs sources.',
       none: 'Aucun GPT personnalisé ne vous est encore proposé.',
       loading: 'Chargement…',
       loadFailed: 'Impossible de charger les GPT personnalisés.',

@@ -45,7 +45,10 @@ purify.addHook('afterSanitizeAttributes', (node) => {
   }
   if (node.tagName === 'A') {
     const href = node.getAttribute('href');
-    if (href && (isApiHref(href.trim()) || (isWebUrl(href.trim()) && new URL(href.trim()).origin !== window.location.origin))) {
+    if (
+      href &&
+      (isApiHref(href.trim()) || (isWebUrl(href.trim()) && new URL(href.trim()).origin !== window.location.origin))
+    ) {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer');
     }

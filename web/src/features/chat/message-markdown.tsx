@@ -12,7 +12,15 @@ export default function MessageMarkdown({ text }: { text: string }): ReactElemen
 
   // Links to this site's pages (a transcript at a moment) open inside the app, not by reloading it.
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const anchor = (event.target as Element).closest('a');
     const href = anchor?.getAttribute('href');
     if (!anchor || !href || isApiHref(href)) return;
@@ -23,5 +31,12 @@ export default function MessageMarkdown({ text }: { text: string }): ReactElemen
   };
 
   // The HTML is sanitised by renderMarkdown (markdown.ts); the click handler only routes links.
-  return <div className={markdownClass} data-testid="message-markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div
+      className={markdownClass}
+      data-testid="message-markdown"
+      onClick={onClick}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }

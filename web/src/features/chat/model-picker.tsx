@@ -3,7 +3,15 @@ import { useTranslation } from 'react-i18next';
 import type { ChatModels } from './model';
 
 /** Shown only when there is a choice (more than one enabled chat model). '' = the default model. */
-export function ModelPicker({ models, value, onChange }: { models: ChatModels['models']; value: string; onChange: (id: string) => void }): ReactElement | null {
+export function ModelPicker({
+  models,
+  value,
+  onChange,
+}: {
+  models: ChatModels['models'];
+  value: string;
+  onChange: (id: string) => void;
+}): ReactElement | null {
   const { t } = useTranslation();
   if (models.length < 2) return null;
   return (
@@ -17,7 +25,9 @@ export function ModelPicker({ models, value, onChange }: { models: ChatModels['m
       >
         <option value="">{t('chat.defaultModel')}</option>
         {models.map((model) => (
-          <option key={model._id} value={model._id}>{model.isDefault ? t('chat.defaultModelName', { name: model.name }) : model.name}</option>
+          <option key={model._id} value={model._id}>
+            {model.isDefault ? t('chat.defaultModelName', { name: model.name }) : model.name}
+          </option>
         ))}
       </select>
     </label>

@@ -1,6 +1,12 @@
 // The chat service's answers are the contracts' types (type-only imports: no zod in the bundle);
 // this file adds the screen's own constants.
-import type { MessageDto, StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent, StreamStartEvent } from '@earshot/contracts';
+import type {
+  MessageDto,
+  StreamDeltaEvent,
+  StreamDoneEvent,
+  StreamErrorEvent,
+  StreamStartEvent,
+} from '@earshot/contracts';
 import { CHAT_LIMITS, PAGE_SIZE_MAX } from '@earshot/contracts/constants';
 
 export type {

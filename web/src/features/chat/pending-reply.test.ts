@@ -3,22 +3,53 @@ import type { Message } from './model';
 import { isCovered, pendingReducer, storedBeside, type PendingReply } from './pending-reply';
 
 function message(id: string, role: Message['role'], content = id): Message {
-  return { _id: id, conversationId: 'c1', role, content, status: 'complete', model: null, error: null, citations: [], usage: null, feedback: null, createdAt: '2025-01-01T00:00:00Z' };
+  return {
+    _id: id,
+    conversationId: 'c1',
+    role,
+    content,
+    status: 'complete',
+    model: null,
+    error: null,
+    citations: [],
+    usage: null,
+    feedback: null,
+    createdAt: '2025-01-01T00:00:00Z',
+  };
 }
 
 const begin = (userText: string | null, replacedId: string | null = null) =>
-  pendingReducer(null, { type: 'begin', conversationId: 'c1', request: { message: 'q' }, userText, replacedId }) as PendingReply;
+  pendingReducer(null, {
+    type: 'begin',
+    conversationId: 'c1',
+    request: { message: 'q' },
+    userText,
+    replacedId,
+  }) as PendingReply;
 
 describe('pending reply', () => {
   it('grows with each delta and ends as the server says', () => {
     let state = begin('q');
-    state = pendingReducer(state, { type: 'event', event: { type: 'start', data: { userMessageId: 'u2', model: 'built-in', builtIn: true, title: 'q', conversationId: 'c1' } } })!;
+    state = pendingReducer(state, {
+      type: 'event',
+      event: {
+        type: 'start',
+        data: { userMessageId: 'u2', model: 'built-in', builtIn: true, title: 'q', conversationId: 'c1' },
+      },
+    })!;
     state = pendingReducer(state, { type: 'event', event: { type: 'delta', data: { text: 'Hel' } } })!;
     state = pendingReducer(state, { type: 'event', event: { type: 'delta', data: { text: 'lo' } } })!;
     expect(state).toMatchObject({ text: 'Hello', phase: 'streaming', builtIn: true, userMessageId: 'u2' });
-    expect(pendingReducer(state, { type: 'event', event: { type: 'done', data: { messageId: 'a2', status: 'complete', usage: null, citations: [] } } })).toMatchObject({ phase: 'done', messageId: 'a2' });
+    expect(
+      pendingReducer(state, {
+        type: 'event',
+        event: { type: 'done', data: { messageId: 'a2', status: 'complete', usage: null, citations: [] } },
+      }),
+    ).toMatchObject({ phase: 'done', messageId: 'a2' });
     expect(pendingReducer(state, { type: 'aborted' })).toMatchObject({ phase: 'stopped', text: 'Hello' });
-    expect(pendingReducer(state, { type: 'event', event: { type: 'error', data: { messageId: 'a2', message: 'boom' } } })).toMatchObject({ phase: 'failed', error: 'boom' });
+    expect(
+      pendingReducer(state, { type: 'event', event: { type: 'error', data: { messageId: 'a2', message: 'boom' } } }),
+    ).toMatchObject({ phase: 'failed', error: 'boom' });
   });
 
   it('is covered once the list holds a reply after the question, never while streaming', () => {
@@ -34,7 +65,9 @@ describe('pending reply', () => {
     const regenerating = { ...begin(null, 'a1'), userMessageId: 'u1' };
     expect(storedBeside(items, regenerating).map((m) => m._id)).toEqual(['u1']);
     expect(isCovered(items, { ...regenerating, phase: 'done' })).toBe(false);
-    expect(isCovered([message('u1', 'user'), message('a9', 'assistant')], { ...regenerating, phase: 'done' })).toBe(true);
+    expect(isCovered([message('u1', 'user'), message('a9', 'assistant')], { ...regenerating, phase: 'done' })).toBe(
+      true,
+    );
     // A server that rewrites the reply in place: the id `done` named is in the list.
     expect(isCovered(items, { ...regenerating, phase: 'done', messageId: 'a1' })).toBe(true);
   });

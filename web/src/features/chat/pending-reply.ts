@@ -29,11 +29,23 @@ export type PendingAction =
 export function pendingReducer(state: PendingReply | null, action: PendingAction): PendingReply | null {
   if (action.type === 'begin') {
     const { conversationId, request, userText, replacedId } = action;
-    return { conversationId, request, userText, replacedId, userMessageId: null, messageId: null, text: '', phase: 'streaming', builtIn: false, error: null };
+    return {
+      conversationId,
+      request,
+      userText,
+      replacedId,
+      userMessageId: null,
+      messageId: null,
+      text: '',
+      phase: 'streaming',
+      builtIn: false,
+      error: null,
+    };
   }
   if (action.type === 'clear' || !state) return null;
   if (action.type === 'aborted') return state.phase === 'streaming' ? { ...state, phase: 'stopped' } : state;
-  if (action.type === 'failed') return state.phase === 'streaming' ? { ...state, phase: 'failed', error: action.message } : state;
+  if (action.type === 'failed')
+    return state.phase === 'streaming' ? { ...state, phase: 'failed', error: action.message } : state;
   const { event } = action;
   switch (event.type) {
     case 'start':
@@ -41,7 +53,11 @@ export function pendingReducer(state: PendingReply | null, action: PendingAction
     case 'delta':
       return { ...state, text: state.text + event.data.text };
     case 'done':
-      return { ...state, messageId: event.data.messageId, phase: event.data.status === 'complete' ? 'done' : event.data.status };
+      return {
+        ...state,
+        messageId: event.data.messageId,
+        phase: event.data.status === 'complete' ? 'done' : event.data.status,
+      };
     case 'error':
       return { ...state, messageId: event.data.messageId, phase: 'failed', error: event.data.message };
   }

@@ -23,7 +23,18 @@ function FileSource({ citation, gptId }: { citation: FileCitation; gptId: string
   const text = `[${citation.index}] ${citation.fileName}${citation.page ? ` · ${t('chat.page', { page: citation.page })}` : ''}`;
   if (!gptId) return <span data-testid="file-citation">{text}</span>;
   const href = `/api/custom-gpt/${encodeURIComponent(gptId)}/files/${encodeURIComponent(citation.fileId)}${citation.page ? `#page=${citation.page}` : ''}`;
-  return <a href={href} target="_blank" rel="noopener noreferrer" title={citation.quote} className={sourceClass} data-testid="file-citation">{text}</a>;
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={citation.quote}
+      className={sourceClass}
+      data-testid="file-citation"
+    >
+      {text}
+    </a>
+  );
 }
 
 export default function Sources({ citations, gptId }: { citations: Citation[]; gptId: string | null }): ReactElement {
@@ -32,15 +43,19 @@ export default function Sources({ citations, gptId }: { citations: Citation[]; g
     <div className="mt-3 border-t border-gray-200 pt-2 dark:border-gray-700">
       <p className="mb-1 text-xs font-semibold text-gray-600 dark:text-gray-400">{t('chat.sources')}</p>
       <ul className="space-y-1">
-        {citations.map((citation) => citation.kind === 'file' ? (
-          <li key={`file-${citation.fileId}-${citation.index}`} className="text-xs"><FileSource citation={citation} gptId={gptId} /></li>
-        ) : (
-          <li key={`${citation.fileId}-${citation.start}`} className="text-xs">
-            <Link to={citation.link} className={sourceClass}>
-              {citation.fileName} · {speakerName(citation.speaker)} · {clock(citation.start)}
-            </Link>
-          </li>
-        ))}
+        {citations.map((citation) =>
+          citation.kind === 'file' ? (
+            <li key={`file-${citation.fileId}-${citation.index}`} className="text-xs">
+              <FileSource citation={citation} gptId={gptId} />
+            </li>
+          ) : (
+            <li key={`${citation.fileId}-${citation.start}`} className="text-xs">
+              <Link to={citation.link} className={sourceClass}>
+                {citation.fileName} · {speakerName(citation.speaker)} · {clock(citation.start)}
+              </Link>
+            </li>
+          ),
+        )}
       </ul>
     </div>
   );

@@ -18,41 +18,51 @@ export interface SendArgs {
   replacedId: string | null;
 }
 
-export function useChatStream(): { pending: PendingReply | null; streaming: boolean; send: (args: SendArgs) => Promise<void>; stop: () => void; clear: () => void } {
+export function useChatStream(): {
+  pending: PendingReply | null;
+  streaming: boolean;
+  send: (args: SendArgs) => Promise<void>;
+  stop: () => void;
+  clear: () => void;
+} {
   const dispatch = useAppDispatch();
   const [pending, update] = useReducer(pendingReducer, null);
   const controller = useRef<AbortController | null>(null);
 
-  const send = useCallback(async (args: SendArgs) => {
-    if (controller.current) return;
-    const abort = new AbortController();
-    controller.current = abort;
-    update({ type: 'begin', ...args });
-    let sawEnd = false;
-    const run = (): Promise<StreamOutcome> => streamChat({
-      session,
-      dispatch,
-      conversationId: args.conversationId,
-      fileId: args.fileId,
-      body: args.request,
-      signal: abort.signal,
-      onEvent: (event) => {
-        if (event.type === 'done' || event.type === 'error') sawEnd = true;
-        // The first message titles the conversation: show the title in the list straight away.
-        if (event.type === 'start') dispatch(chatApi.util.invalidateTags(['Conversations']));
-        update({ type: 'event', event });
-      },
-    });
-    try {
-      const outcome = await run();
-      if (outcome.kind === 'aborted') update({ type: 'aborted' });
-      else if (outcome.kind === 'failed') update({ type: 'failed', message: outcome.message });
-      else if (!sawEnd) update({ type: 'failed', message: null });
-    } finally {
-      controller.current = null;
-      dispatch(chatApi.util.invalidateTags([{ type: 'Messages', id: args.conversationId }, 'Conversations']));
-    }
-  }, [dispatch]);
+  const send = useCallback(
+    async (args: SendArgs) => {
+      if (controller.current) return;
+      const abort = new AbortController();
+      controller.current = abort;
+      update({ type: 'begin', ...args });
+      let sawEnd = false;
+      const run = (): Promise<StreamOutcome> =>
+        streamChat({
+          session,
+          dispatch,
+          conversationId: args.conversationId,
+          fileId: args.fileId,
+          body: args.request,
+          signal: abort.signal,
+          onEvent: (event) => {
+            if (event.type === 'done' || event.type === 'error') sawEnd = true;
+            // The first message titles the conversation: show the title in the list straight away.
+            if (event.type === 'start') dispatch(chatApi.util.invalidateTags(['Conversations']));
+            update({ type: 'event', event });
+          },
+        });
+      try {
+        const outcome = await run();
+        if (outcome.kind === 'aborted') update({ type: 'aborted' });
+        else if (outcome.kind === 'failed') update({ type: 'failed', message: outcome.message });
+        else if (!sawEnd) update({ type: 'failed', message: null });
+      } finally {
+        controller.current = null;
+        dispatch(chatApi.util.invalidateTags([{ type: 'Messages', id: args.conversationId }, 'Conversations']));
+      }
+    },
+    [dispatch],
+  );
 
   const stop = useCallback(() => controller.current?.abort(), []);
   const clear = useCallback(() => update({ type: 'clear' }), []);

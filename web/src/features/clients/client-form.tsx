@@ -15,7 +15,13 @@ import { CLIENT_FIELDS, ClientFormSchema, formValues, type ClientFormInput } fro
  * Create (no `client`) or edit a client. `owners` is the owner picker's choices, or null when the
  * caller may not list users (a CALLER): the field is then left out and an edit keeps the owner.
  */
-export function ClientForm({ client, owners, onSaved, onCancel, onFailed }: {
+export function ClientForm({
+  client,
+  owners,
+  onSaved,
+  onCancel,
+  onFailed,
+}: {
   client: ClientDto | null;
   owners: Option[] | null;
   onSaved: (client: ClientDto) => void;
@@ -25,7 +31,12 @@ export function ClientForm({ client, owners, onSaved, onCancel, onFailed }: {
   const { t } = useFeatureTranslation(catalogue);
   const [create, creating] = useCreateClientMutation();
   const [update, updating] = useUpdateClientMutation();
-  const { register, handleSubmit, setError, formState: { errors } } = useForm<ClientFormInput, unknown, ClientCreateBody>({
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ClientFormInput, unknown, ClientCreateBody>({
     resolver: zodResolver(ClientFormSchema, formMessages(t)),
     defaultValues: formValues(client),
   });
@@ -38,13 +49,22 @@ export function ClientForm({ client, owners, onSaved, onCancel, onFailed }: {
     }
   };
   const text = (field: Exclude<(typeof CLIENT_FIELDS)[number], 'notes' | 'ownerId'>, type = 'text') => (
-    <FormField label={t(`clients.form.${field}`)} error={errors[field]?.message} hint={field === 'externalId' ? t('clients.form.externalIdHint') : undefined}>
+    <FormField
+      label={t(`clients.form.${field}`)}
+      error={errors[field]?.message}
+      hint={field === 'externalId' ? t('clients.form.externalIdHint') : undefined}
+    >
       <input type={type} autoComplete="off" {...register(field)} />
     </FormField>
   );
 
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)} className="flex flex-col gap-4" data-testid="client-form">
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+      className="flex flex-col gap-4"
+      data-testid="client-form"
+    >
       {text('name')}
       <div className="grid gap-4 sm:grid-cols-2">
         {text('organisation')}
@@ -56,12 +76,23 @@ export function ClientForm({ client, owners, onSaved, onCancel, onFailed }: {
         <FormField label={t('clients.form.owner')} error={errors.ownerId?.message}>
           <select {...register('ownerId')}>
             <option value="">{t('clients.form.noOwner')}</option>
-            {owners.map((owner) => <option key={owner._id} value={owner._id}>{owner.name}</option>)}
+            {owners.map((owner) => (
+              <option key={owner._id} value={owner._id}>
+                {owner.name}
+              </option>
+            ))}
           </select>
         </FormField>
       )}
-      <FormField label={t('clients.form.notes')} error={errors.notes?.message}><textarea rows={4} {...register('notes')} /></FormField>
-      <DialogButtons cancelLabel={t('clients.form.cancel')} submitLabel={client ? t('clients.form.save') : t('clients.form.createSubmit')} busy={creating.isLoading || updating.isLoading} onCancel={onCancel} />
+      <FormField label={t('clients.form.notes')} error={errors.notes?.message}>
+        <textarea rows={4} {...register('notes')} />
+      </FormField>
+      <DialogButtons
+        cancelLabel={t('clients.form.cancel')}
+        submitLabel={client ? t('clients.form.save') : t('clients.form.createSubmit')}
+        busy={creating.isLoading || updating.isLoading}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

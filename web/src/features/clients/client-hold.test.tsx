@@ -13,8 +13,19 @@ import ClientsPage from './clients-page';
 const COMPANY = 'c0000000-0000-4000-8000-000000000001';
 const CLIENT = 'b0000000-0000-4000-8000-000000000001';
 const base: ClientDetailDto = {
-  _id: CLIENT, companyId: COMPANY, name: 'Northwind', organisation: null, email: null, phone: null, externalId: null, notes: null, ownerId: null,
-  createdAt: '2026-01-01T10:00:00.000Z', updatedAt: '2026-01-01T10:00:00.000Z', recordings: [], hold: null,
+  _id: CLIENT,
+  companyId: COMPANY,
+  name: 'Northwind',
+  organisation: null,
+  email: null,
+  phone: null,
+  externalId: null,
+  notes: null,
+  ownerId: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  updatedAt: '2026-01-01T10:00:00.000Z',
+  recordings: [],
+  hold: null,
 };
 
 afterEach(() => localStorage.clear());
@@ -22,14 +33,16 @@ afterEach(() => localStorage.clear());
 function gateway(state: { client: ClientDetailDto }) {
   return fakeGateway((call) => {
     if (call.path === `/api/clients/${CLIENT}` && call.method === 'GET') return json(state.client);
-    if (call.path === `/api/clients/${CLIENT}` && call.method === 'DELETE') return json({ message: HOLD_MESSAGES.clientHeld, code: 'CONFLICT' }, 409);
+    if (call.path === `/api/clients/${CLIENT}` && call.method === 'DELETE')
+      return json({ message: HOLD_MESSAGES.clientHeld, code: 'CONFLICT' }, 409);
     if (call.path === `/api/clients/${CLIENT}/hold` && call.method === 'PUT') {
       const { hold, reason } = call.body as { hold: boolean; reason: string };
       const at = '2026-02-03T10:00:00.000Z';
       state.client = { ...state.client, hold: hold ? { reason, by: 'me', at } : null };
       return json({ hold, reason, by: 'me', at });
     }
-    if (call.path === '/api/clients' && call.method === 'GET') return json({ items: [state.client], page: 1, pageSize: 20, total: 1, totalPages: 1 });
+    if (call.path === '/api/clients' && call.method === 'GET')
+      return json({ items: [state.client], page: 1, pageSize: 20, total: 1, totalPages: 1 });
     if (call.path === '/api/tasks') return json({ items: [], nextCursor: null });
     if (call.path === '/api/users/dropdown') return json([]);
     return undefined;

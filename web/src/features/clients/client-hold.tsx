@@ -9,7 +9,13 @@ import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { useSetClientHoldMutation } from './hold-api';
 
-export function ClientHold({ client, notify }: { client: ClientDto; notify: (toast: Omit<Toast, 'id'>) => void }): ReactElement | null {
+export function ClientHold({
+  client,
+  notify,
+}: {
+  client: ClientDto;
+  notify: (toast: Omit<Toast, 'id'>) => void;
+}): ReactElement | null {
   const role = useAppSelector((state) => roleOf(state.session.user));
   const mayHold = role === 'HOST_ADMIN' || role === 'ADMIN';
   const [setHold] = useSetClientHoldMutation();
@@ -19,8 +25,12 @@ export function ClientHold({ client, notify }: { client: ClientDto; notify: (toa
     <div className="flex flex-wrap items-center gap-2" data-testid="client-hold">
       {hold ? <HoldBadge reason={hold.reason} at={hold.at} /> : null}
       {mayHold ? (
-        <HoldToggle held={hold !== null} name={client.name} save={(body) => setHold({ id: client._id, body }).unwrap()}
-          onChanged={(_hold, message) => notify({ kind: 'success', title: message })} />
+        <HoldToggle
+          held={hold !== null}
+          name={client.name}
+          save={(body) => setHold({ id: client._id, body }).unwrap()}
+          onChanged={(_hold, message) => notify({ kind: 'success', title: message })}
+        />
       ) : null}
     </div>
   );

@@ -40,7 +40,9 @@ function Details({ client, ownerName }: { client: ClientDetailDto; ownerName: st
       <div className="sm:col-span-2">
         <dt className="text-xs font-medium text-gray-500 uppercase dark:text-gray-400">{t('clients.form.notes')}</dt>
         {/* Plain text with its line breaks: never HTML. */}
-        <dd className="text-sm break-words whitespace-pre-wrap text-gray-900 dark:text-gray-100">{client.notes ?? t('clients.profile.none')}</dd>
+        <dd className="text-sm break-words whitespace-pre-wrap text-gray-900 dark:text-gray-100">
+          {client.notes ?? t('clients.profile.none')}
+        </dd>
       </div>
     </dl>
   );
@@ -55,7 +57,10 @@ export default function ClientProfilePage(): ReactElement {
   const canChange = role === 'ADMIN' || role === 'CALLER';
   const [awaiting, setAwaiting] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const client = useClientQuery(clientId, { pollingInterval: awaiting || busy ? POLL_MS : 0, skipPollingIfUnfocused: true });
+  const client = useClientQuery(clientId, {
+    pollingInterval: awaiting || busy ? POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   const owners = useOwnersQuery(client.data?.companyId, { skip: role === 'CALLER' || !client.data });
   // Tasks are a company's own: a HOST_ADMIN, who belongs to none, sees the calls alone.
   const tasks = useClientTasksQuery(clientId, { skip: role === 'HOST_ADMIN' || !client.data });
@@ -65,45 +70,84 @@ export default function ClientProfilePage(): ReactElement {
   const recordings = client.data?.recordings;
   useEffect(() => {
     if (awaiting && recordings?.some((recording) => recording.fileId === awaiting)) setAwaiting(null);
-    setBusy(Boolean(recordings?.some((recording) => recording.status === 'pending' || recording.status === 'processing')));
+    setBusy(
+      Boolean(recordings?.some((recording) => recording.status === 'pending' || recording.status === 'processing')),
+    );
   }, [awaiting, recordings]);
 
   if (client.isLoading) return <PageSpinner label={t('common.loading')} />;
   if (!client.data) {
-    return <p role="alert" className="p-6 text-sm text-red-700 dark:text-red-300">{errorMessage(client.error) ?? t('clients.profile.loadFailed')}</p>;
+    return (
+      <p role="alert" className="p-6 text-sm text-red-700 dark:text-red-300">
+        {errorMessage(client.error) ?? t('clients.profile.loadFailed')}
+      </p>
+    );
   }
   const data = client.data;
-  const ownerName = data.ownerId ? owners.data?.find((owner) => owner._id === data.ownerId)?.name ?? null : null;
+  const ownerName = data.ownerId ? (owners.data?.find((owner) => owner._id === data.ownerId)?.name ?? null) : null;
 
   return (
     <div>
-      <Link to="/clients" className="text-sm font-medium text-brand-700 hover:underline dark:text-brand-300">← {t('clients.profile.back')}</Link>
+      <Link to="/clients" className="text-sm font-medium text-brand-700 hover:underline dark:text-brand-300">
+        ← {t('clients.profile.back')}
+      </Link>
       <div className="mt-2 mb-4 flex flex-wrap items-start justify-between gap-4">
         <PageHeading>{data.name}</PageHeading>
         <div className="flex flex-wrap items-center gap-2">
           <ClientHold client={data} notify={show} />
-          <PrivacyButtons person={{ kind: 'client', id: data._id, name: data.name, email: data.email }} onErased={() => void navigate('/clients')} />
-          {canChange && <button type="button" className={secondaryButtonClass} onClick={() => setEditing(true)} data-testid="edit-client">{t('clients.profile.edit')}</button>}
+          <PrivacyButtons
+            person={{ kind: 'client', id: data._id, name: data.name, email: data.email }}
+            onErased={() => void navigate('/clients')}
+          />
+          {canChange && (
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => setEditing(true)}
+              data-testid="edit-client"
+            >
+              {t('clients.profile.edit')}
+            </button>
+          )}
         </div>
       </div>
       <div className="grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="client-details" className="rounded-2xl border border-gray-200 bg-white p-5 lg:col-span-2 dark:border-gray-800 dark:bg-gray-900">
-          <h2 id="client-details" className="mb-4 text-lg font-semibold text-gray-900 dark:text-white">{t('clients.profile.details')}</h2>
+        <section
+          aria-labelledby="client-details"
+          className="rounded-2xl border border-gray-200 bg-white p-5 lg:col-span-2 dark:border-gray-800 dark:bg-gray-900"
+        >
+          <h2 id="client-details" className="mb-4 text-lg font-semibold text-gray-900 dark:text-white">
+            {t('clients.profile.details')}
+          </h2>
           <Details client={data} ownerName={ownerName} />
         </section>
-        <section aria-labelledby="client-timeline" className="rounded-2xl border border-gray-200 bg-white p-5 dark:border-gray-800 dark:bg-gray-900">
-          <h2 id="client-timeline" className="mb-4 text-lg font-semibold text-gray-900 dark:text-white">{t('clients.profile.timeline')}</h2>
+        <section
+          aria-labelledby="client-timeline"
+          className="rounded-2xl border border-gray-200 bg-white p-5 dark:border-gray-800 dark:bg-gray-900"
+        >
+          <h2 id="client-timeline" className="mb-4 text-lg font-semibold text-gray-900 dark:text-white">
+            {t('clients.profile.timeline')}
+          </h2>
           <ClientTimeline client={data} tasks={tasks.data?.items ?? null} tasksError={tasks.error} />
         </section>
       </div>
       <ClientRecordings client={data} canChange={canChange} notify={show} onUploaded={setAwaiting} />
-      <FormDialog open={editing} size="lg" title={t('clients.form.editTitle', { name: data.name })} onClose={() => setEditing(false)}>
-        <ClientForm client={data} owners={owners.data ?? null} onCancel={() => setEditing(false)}
+      <FormDialog
+        open={editing}
+        size="lg"
+        title={t('clients.form.editTitle', { name: data.name })}
+        onClose={() => setEditing(false)}
+      >
+        <ClientForm
+          client={data}
+          owners={owners.data ?? null}
+          onCancel={() => setEditing(false)}
           onFailed={(error) => show({ kind: 'error', title: t('clients.toast.failed'), detail: errorMessage(error) })}
           onSaved={() => {
             setEditing(false);
             show({ kind: 'success', title: t('clients.toast.saved') });
-          }} />
+          }}
+        />
       </FormDialog>
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('clients.toast.close')} />
     </div>

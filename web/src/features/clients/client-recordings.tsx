@@ -18,7 +18,12 @@ import { formatDuration } from './model';
  * one of the company's other recordings. `onUploaded` lets the page wait for the new recording
  * (the profile learns of it from the file service's event).
  */
-export function ClientRecordings({ client, canChange, notify, onUploaded }: {
+export function ClientRecordings({
+  client,
+  canChange,
+  notify,
+  onUploaded,
+}: {
   client: ClientDetailDto;
   canChange: boolean;
   notify: (toast: Omit<Toast, 'id'>) => void;
@@ -36,7 +41,12 @@ export function ClientRecordings({ client, canChange, notify, onUploaded }: {
     if (result.ok) {
       notify({ kind: 'success', title: t('clients.toast.uploaded') });
       onUploaded(result.body._id);
-    } else notify({ kind: 'error', title: result.cancelled ? t('clients.toast.uploadCancelled') : t('clients.toast.uploadFailed'), detail: result.message });
+    } else
+      notify({
+        kind: 'error',
+        title: result.cancelled ? t('clients.toast.uploadCancelled') : t('clients.toast.uploadFailed'),
+        detail: result.message,
+      });
   };
   const setLink = async (fileId: string, clientId: string | null) => {
     try {
@@ -49,24 +59,76 @@ export function ClientRecordings({ client, canChange, notify, onUploaded }: {
   };
 
   const columns: Array<DataColumn<ClientRecordingDto>> = [
-    { id: 'name', header: t('clients.profile.columns.name'), cell: (r) => <span className="font-medium break-words" data-testid="recording-name">{nameOf(r)}</span>, sortValue: nameOf, canHide: false },
-    { id: 'status', header: t('clients.profile.columns.status'), cell: (r) => <StatusBadge status={r.status} testId="recording-status" />, sortValue: (r) => r.status },
-    { id: 'duration', header: t('clients.profile.columns.duration'), cell: (r) => <span className="tabular-nums">{formatDuration(r.duration)}</span>, sortValue: (r) => r.duration },
-    { id: 'date', header: t('clients.profile.columns.date'), cell: (r) => (r.uploadedAt ? <time dateTime={r.uploadedAt} className="whitespace-nowrap">{date.format(new Date(r.uploadedAt))}</time> : '—'), sortValue: (r) => r.uploadedAt },
+    {
+      id: 'name',
+      header: t('clients.profile.columns.name'),
+      cell: (r) => (
+        <span className="font-medium break-words" data-testid="recording-name">
+          {nameOf(r)}
+        </span>
+      ),
+      sortValue: nameOf,
+      canHide: false,
+    },
+    {
+      id: 'status',
+      header: t('clients.profile.columns.status'),
+      cell: (r) => <StatusBadge status={r.status} testId="recording-status" />,
+      sortValue: (r) => r.status,
+    },
+    {
+      id: 'duration',
+      header: t('clients.profile.columns.duration'),
+      cell: (r) => <span className="tabular-nums">{formatDuration(r.duration)}</span>,
+      sortValue: (r) => r.duration,
+    },
+    {
+      id: 'date',
+      header: t('clients.profile.columns.date'),
+      cell: (r) =>
+        r.uploadedAt ? (
+          <time dateTime={r.uploadedAt} className="whitespace-nowrap">
+            {date.format(new Date(r.uploadedAt))}
+          </time>
+        ) : (
+          '—'
+        ),
+      sortValue: (r) => r.uploadedAt,
+    },
   ];
 
   return (
     <section aria-labelledby="client-recordings" className="mt-8">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-        <h2 id="client-recordings" className="text-lg font-semibold text-gray-900 dark:text-white">{t('clients.profile.recordings')}</h2>
+        <h2 id="client-recordings" className="text-lg font-semibold text-gray-900 dark:text-white">
+          {t('clients.profile.recordings')}
+        </h2>
         {canChange && (
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={secondaryButtonClass} onClick={() => setPicking(true)} data-testid="link-recording">{t('clients.profile.link')}</button>
-            <UploadButton label={t('clients.profile.upload')} disabled={upload !== null} onFile={(file) => void onFile(file)} className={submitButtonClass} />
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => setPicking(true)}
+              data-testid="link-recording"
+            >
+              {t('clients.profile.link')}
+            </button>
+            <UploadButton
+              label={t('clients.profile.upload')}
+              disabled={upload !== null}
+              onFile={(file) => void onFile(file)}
+              className={submitButtonClass}
+            />
           </div>
         )}
       </div>
-      {upload && <UploadProgress upload={upload} label={t('clients.profile.uploading', { name: upload.name })} cancelLabel={t('clients.profile.cancelUpload')} />}
+      {upload && (
+        <UploadProgress
+          upload={upload}
+          label={t('clients.profile.uploading', { name: upload.name })}
+          cancelLabel={t('clients.profile.cancelUpload')}
+        />
+      )}
       <DataTable
         label={t('clients.profile.recordings')}
         testId="client-recordings"
@@ -76,19 +138,38 @@ export function ClientRecordings({ client, canChange, notify, onUploaded }: {
         emptyText={t('clients.profile.noRecordings')}
         rowActions={(recording) => (
           <div className="flex justify-end gap-2">
-            <Link to={`/transcripts/${recording.fileId}`} aria-label={t('clients.profile.viewNamed', { name: nameOf(recording) })} className="rounded-lg bg-brand-50 px-3 py-1.5 text-xs font-medium text-brand-800 hover:bg-brand-100 dark:bg-brand-900/40 dark:text-brand-100">
+            <Link
+              to={`/transcripts/${recording.fileId}`}
+              aria-label={t('clients.profile.viewNamed', { name: nameOf(recording) })}
+              className="rounded-lg bg-brand-50 px-3 py-1.5 text-xs font-medium text-brand-800 hover:bg-brand-100 dark:bg-brand-900/40 dark:text-brand-100"
+            >
               {t('clients.profile.view')}
             </Link>
             {canChange && (
-              <button type="button" disabled={linking.isLoading} onClick={() => void setLink(recording.fileId, null)} aria-label={t('clients.profile.unlinkNamed', { name: nameOf(recording) })} className="rounded-lg px-3 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800">
+              <button
+                type="button"
+                disabled={linking.isLoading}
+                onClick={() => void setLink(recording.fileId, null)}
+                aria-label={t('clients.profile.unlinkNamed', { name: nameOf(recording) })}
+                className="rounded-lg px-3 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800"
+              >
                 {t('clients.profile.unlink')}
               </button>
             )}
           </div>
         )}
       />
-      <FormDialog open={picking} title={t('clients.profile.linkTitle', { name: client.name })} onClose={() => setPicking(false)}>
-        <LinkRecordingForm clientId={client._id} busy={linking.isLoading} onLink={(fileId) => void setLink(fileId, client._id)} onCancel={() => setPicking(false)} />
+      <FormDialog
+        open={picking}
+        title={t('clients.profile.linkTitle', { name: client.name })}
+        onClose={() => setPicking(false)}
+      >
+        <LinkRecordingForm
+          clientId={client._id}
+          busy={linking.isLoading}
+          onLink={(fileId) => void setLink(fileId, client._id)}
+          onCancel={() => setPicking(false)}
+        />
       </FormDialog>
     </section>
   );

@@ -26,7 +26,12 @@ export const catalogue = defineFeatureCatalogue(
         atMoment: 'à {{time}}',
         tasksFailed: 'Impossible de charger les tâches du client',
         status: { todo: 'À faire', in_progress: 'En cours', done: 'Terminée' },
-        recording: { pending: 'En attente', processing: 'Transcription en cours', completed: 'Transcrit', failed: 'Échec' },
+        recording: {
+          pending: 'En attente',
+          processing: 'Transcription en cours',
+          completed: 'Transcrit',
+          failed: 'Échec',
+        },
       },
     },
     et: {
@@ -38,7 +43,12 @@ export const catalogue = defineFeatureCatalogue(
         atMoment: 'kohal {{time}}',
         tasksFailed: 'Kliendi ülesandeid ei õnnestunud laadida',
         status: { todo: 'Teha', in_progress: 'Töös', done: 'Tehtud' },
-        recording: { pending: 'Ootel', processing: 'Transkribeerimisel', completed: 'Transkribeeritud', failed: 'Ebaõnnestus' },
+        recording: {
+          pending: 'Ootel',
+          processing: 'Transkribeerimisel',
+          completed: 'Transkribeeritud',
+          failed: 'Ebaõnnestus',
+        },
       },
     },
     lv: {

@@ -24,26 +24,45 @@ function EntryText({ entry }: { entry: TimelineEntry }): ReactElement {
   if (entry.kind === 'call') {
     return (
       <>
-        <span className="text-xs font-semibold text-gray-500 uppercase dark:text-gray-400">{t('clientTimeline.call')} </span>
-        <Link to={`/transcripts/${encodeURIComponent(entry.fileId)}`} className={link}>{entry.name ?? t('clients.profile.unnamed')}</Link>
+        <span className="text-xs font-semibold text-gray-500 uppercase dark:text-gray-400">
+          {t('clientTimeline.call')}{' '}
+        </span>
+        <Link to={`/transcripts/${encodeURIComponent(entry.fileId)}`} className={link}>
+          {entry.name ?? t('clients.profile.unnamed')}
+        </Link>
         <span className="block text-xs text-gray-500 dark:text-gray-400">
-          {entry.seconds === null ? t(`clientTimeline.recording.${entry.status}`, { defaultValue: entry.status }) : formatDuration(entry.seconds)}
+          {entry.seconds === null
+            ? t(`clientTimeline.recording.${entry.status}`, { defaultValue: entry.status })
+            : formatDuration(entry.seconds)}
         </span>
       </>
     );
   }
   const { task } = entry;
-  const due = task.dueDate ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${task.dueDate}T00:00:00Z`)) : null;
+  const due = task.dueDate
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date(`${task.dueDate}T00:00:00Z`),
+      )
+    : null;
   return (
     <>
-      <span className="text-xs font-semibold text-gray-500 uppercase dark:text-gray-400">{t('clientTimeline.task')} </span>
+      <span className="text-xs font-semibold text-gray-500 uppercase dark:text-gray-400">
+        {t('clientTimeline.task')}{' '}
+      </span>
       {/* A task's title is plain text, never HTML. */}
       <span className="break-words">{task.title}</span>
       <span className="mt-0.5 flex flex-wrap items-center gap-2 text-xs text-gray-500 dark:text-gray-400">
-        <span className={`rounded-full px-2 py-0.5 font-medium ${STATUS_TONE[task.status]}`} data-testid="timeline-task-status">{t(`clientTimeline.status.${task.status}`)}</span>
+        <span
+          className={`rounded-full px-2 py-0.5 font-medium ${STATUS_TONE[task.status]}`}
+          data-testid="timeline-task-status"
+        >
+          {t(`clientTimeline.status.${task.status}`)}
+        </span>
         {due ? <span>{t('clientTimeline.due', { date: due })}</span> : null}
         {task.link ? (
-          <Link to={`/transcripts/${encodeURIComponent(task.link.fileId)}?t=${task.link.seconds}`} className={link}>{t('clientTimeline.atMoment', { time: formatClock(task.link.seconds) })}</Link>
+          <Link to={`/transcripts/${encodeURIComponent(task.link.fileId)}?t=${task.link.seconds}`} className={link}>
+            {t('clientTimeline.atMoment', { time: formatClock(task.link.seconds) })}
+          </Link>
         ) : null}
       </span>
     </>
@@ -55,19 +74,45 @@ function EntryText({ entry }: { entry: TimelineEntry }): ReactElement {
  * details last changed (the audit log has every edit, but only platform administrators read it).
  * `tasks` is null while they load or when the caller cannot read them (a HOST_ADMIN has no company).
  */
-export function ClientTimeline({ client, tasks, tasksError }: { client: ClientDetailDto; tasks: TaskDto[] | null; tasksError?: unknown }): ReactElement {
+export function ClientTimeline({
+  client,
+  tasks,
+  tasksError,
+}: {
+  client: ClientDetailDto;
+  tasks: TaskDto[] | null;
+  tasksError?: unknown;
+}): ReactElement {
   const { t, i18n } = useFeatureTranslation(timelineCatalogue, catalogue);
-  const format = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
+  const format = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
+    [i18n.language],
+  );
   const entries = useMemo(() => timelineEntries(client, tasks ?? []), [client, tasks]);
   return (
     <>
-      {tasksError ? <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-300">{errorMessage(tasksError) ?? t('clientTimeline.tasksFailed')}</p> : null}
-      <ol className="relative ml-2 border-l border-gray-200 dark:border-gray-700" aria-label={t('clientTimeline.label')} data-testid="client-timeline">
+      {tasksError ? (
+        <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-300">
+          {errorMessage(tasksError) ?? t('clientTimeline.tasksFailed')}
+        </p>
+      ) : null}
+      <ol
+        className="relative ml-2 border-l border-gray-200 dark:border-gray-700"
+        aria-label={t('clientTimeline.label')}
+        data-testid="client-timeline"
+      >
         {entries.map((entry) => (
           <li key={entry.key} className="mb-4 ml-4" data-kind={entry.kind} data-testid="timeline-entry">
-            <span aria-hidden="true" className={`absolute -left-1.5 mt-1.5 size-3 rounded-full border border-white dark:border-gray-900 ${DOT[entry.kind]}`} />
-            <time dateTime={entry.at} className="block text-xs text-gray-500 dark:text-gray-400">{format.format(new Date(entry.at))}</time>
-            <p className="text-sm text-gray-800 dark:text-gray-200"><EntryText entry={entry} /></p>
+            <span
+              aria-hidden="true"
+              className={`absolute -left-1.5 mt-1.5 size-3 rounded-full border border-white dark:border-gray-900 ${DOT[entry.kind]}`}
+            />
+            <time dateTime={entry.at} className="block text-xs text-gray-500 dark:text-gray-400">
+              {format.format(new Date(entry.at))}
+            </time>
+            <p className="text-sm text-gray-800 dark:text-gray-200">
+              <EntryText entry={entry} />
+            </p>
           </li>
         ))}
       </ol>

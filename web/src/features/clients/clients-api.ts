@@ -56,16 +56,31 @@ export const clientsApi = withTags.injectEndpoints({
     }),
     /** The client's tasks for the profile's timeline, newest first (the tasks service, issue 23). */
     clientTasks: build.query<TaskPage, string>({
-      query: (clientId) => ({ url: '/tasks', params: { clientId, sort: 'createdAt', order: 'desc', limit: TIMELINE_TASKS } }),
+      query: (clientId) => ({
+        url: '/tasks',
+        params: { clientId, sort: 'createdAt', order: 'desc', limit: TIMELINE_TASKS },
+      }),
     }),
     linkRecording: build.mutation<unknown, { transcriptId: string; clientId: string | null; profileId: string }>({
-      query: ({ transcriptId, clientId }) => ({ url: '/transcripts/link-client', method: 'PUT', body: { transcriptId, clientId } }),
+      query: ({ transcriptId, clientId }) => ({
+        url: '/transcripts/link-client',
+        method: 'PUT',
+        body: { transcriptId, clientId },
+      }),
       invalidatesTags: (_result, _error, { profileId }) => ['Files', { type: 'Clients', id: profileId }],
     }),
   }),
 });
 
 export const {
-  useClientsQuery, useClientQuery, useOwnersQuery, useClientCompaniesQuery, useCreateClientMutation, useUpdateClientMutation,
-  useDeleteClientMutation, useLinkableFilesQuery, useLinkRecordingMutation, useClientTasksQuery,
+  useClientsQuery,
+  useClientQuery,
+  useOwnersQuery,
+  useClientCompaniesQuery,
+  useCreateClientMutation,
+  useUpdateClientMutation,
+  useDeleteClientMutation,
+  useLinkableFilesQuery,
+  useLinkRecordingMutation,
+  useClientTasksQuery,
 } = clientsApi;

@@ -14,12 +14,40 @@ const OWNER = 'a0000000-0000-4000-8000-000000000001';
 const FILE = 'f0000000-0000-4000-8000-000000000001';
 const OTHER_FILE = 'f0000000-0000-4000-8000-000000000002';
 const client: ClientDto = {
-  _id: 'b0000000-0000-4000-8000-000000000001', companyId: COMPANY, name: 'Northwind', organisation: 'Northwind Ltd', email: 'orders@northwind.test', phone: '+372 555 0100',
-  externalId: 'crm-1', notes: '<b>VIP</b>\nsecond line', ownerId: OWNER, createdAt: '2026-01-01T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z',
+  _id: 'b0000000-0000-4000-8000-000000000001',
+  companyId: COMPANY,
+  name: 'Northwind',
+  organisation: 'Northwind Ltd',
+  email: 'orders@northwind.test',
+  phone: '+372 555 0100',
+  externalId: 'crm-1',
+  notes: '<b>VIP</b>\nsecond line',
+  ownerId: OWNER,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
 };
-const detail: ClientDetailDto = { ...client, recordings: [{ fileId: FILE, name: 'call.wav', status: 'completed', duration: 75, uploadedAt: '2026-01-03T10:00:00.000Z' }] };
+const detail: ClientDetailDto = {
+  ...client,
+  recordings: [
+    { fileId: FILE, name: 'call.wav', status: 'completed', duration: 75, uploadedAt: '2026-01-03T10:00:00.000Z' },
+  ],
+};
 const page = { items: [client], page: 1, pageSize: 20, total: 1, totalPages: 1 };
-const file = (id: string, name: string, clientId: string | null) => ({ _id: id, companyId: COMPANY, originalName: name, filename: name, size: 1, mimeType: 'audio/wav', uploadDate: '2026-01-03T10:00:00.000Z', status: 'completed', transcriptionStatus: 'completed', transcriptionError: null, clientId, url: '', path: '' });
+const file = (id: string, name: string, clientId: string | null) => ({
+  _id: id,
+  companyId: COMPANY,
+  originalName: name,
+  filename: name,
+  size: 1,
+  mimeType: 'audio/wav',
+  uploadDate: '2026-01-03T10:00:00.000Z',
+  status: 'completed',
+  transcriptionStatus: 'completed',
+  transcriptionError: null,
+  clientId,
+  url: '',
+  path: '',
+});
 
 afterEach(() => localStorage.clear());
 
@@ -27,9 +55,18 @@ describe('clients list', () => {
   it('an ADMIN sees owners by name, gets the server’s duplicate external id on the field, and deletes with a warning that recordings stay', async () => {
     const calls = fakeGateway((call) => {
       if (call.path === '/api/clients' && call.method === 'GET') return json(page);
-      if (call.path === '/api/clients' && call.method === 'POST') return json({ message: 'A client with this external id already exists', code: 'CONFLICT', details: [{ field: 'body.externalId' }] }, 409);
+      if (call.path === '/api/clients' && call.method === 'POST')
+        return json(
+          {
+            message: 'A client with this external id already exists',
+            code: 'CONFLICT',
+            details: [{ field: 'body.externalId' }],
+          },
+          409,
+        );
       if (call.path === '/api/users/dropdown') return json([{ _id: OWNER, name: 'Ada Admin' }]);
-      if (call.path === `/api/clients/${client._id}` && call.method === 'DELETE') return json({ message: 'Client deleted' });
+      if (call.path === `/api/clients/${client._id}` && call.method === 'DELETE')
+        return json({ message: 'Client deleted' });
       return undefined;
     });
     const user = userEvent.setup();
@@ -52,12 +89,22 @@ describe('clients list', () => {
     await waitFor(() => expect(within(form).getByLabelText('External id')).toHaveAttribute('aria-invalid', 'true'));
     expect(within(form).getByText('A client with this external id already exists')).toBeInTheDocument();
     // Blank optional fields go as null (no value), not as empty strings the schema would refuse.
-    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'Contoso', organisation: null, email: null, phone: null, externalId: 'crm-1', notes: null, ownerId: OWNER });
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      name: 'Contoso',
+      organisation: null,
+      email: null,
+      phone: null,
+      externalId: 'crm-1',
+      notes: null,
+      ownerId: OWNER,
+    });
     await user.click(within(form).getByRole('button', { name: 'Cancel' }));
 
     await user.click(screen.getByRole('button', { name: 'Actions for Northwind' }));
     await user.click(screen.getByTestId('delete-client'));
-    expect(screen.getByText('Delete the client Northwind? Its recordings are kept: they are only unlinked from it.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Delete the client Northwind? Its recordings are kept: they are only unlinked from it.'),
+    ).toBeInTheDocument();
     await user.click(screen.getByTestId('confirm-yes'));
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
   });
@@ -80,8 +127,21 @@ describe('client profile', () => {
       if (call.path === `/api/clients/${client._id}`) return json(detail);
       if (call.path === '/api/users/dropdown') return json([{ _id: OWNER, name: 'Ada Admin' }]);
       if (call.path === '/api/tasks') return json({ items: [], nextCursor: null });
-      if (call.path === '/api/files') return json({ items: [file(FILE, 'call.wav', client._id), file(OTHER_FILE, 'other.wav', null)], page: 1, pageSize: 100, total: 2, totalPages: 1 });
-      if (call.path === '/api/transcripts/link-client') return json({ message: 'ok', transcriptId: 't', fileId: (call.body as { transcriptId: string }).transcriptId, clientId: (call.body as { clientId: string | null }).clientId });
+      if (call.path === '/api/files')
+        return json({
+          items: [file(FILE, 'call.wav', client._id), file(OTHER_FILE, 'other.wav', null)],
+          page: 1,
+          pageSize: 100,
+          total: 2,
+          totalPages: 1,
+        });
+      if (call.path === '/api/transcripts/link-client')
+        return json({
+          message: 'ok',
+          transcriptId: 't',
+          fileId: (call.body as { transcriptId: string }).transcriptId,
+          clientId: (call.body as { clientId: string | null }).clientId,
+        });
       return undefined;
     });
     const user = userEvent.setup();
@@ -93,8 +153,11 @@ describe('client profile', () => {
     expect(details).toHaveTextContent('<b>VIP</b>');
     expect(screen.getByRole('link', { name: 'View call.wav' })).toHaveAttribute('href', `/transcripts/${FILE}`);
     expect(screen.getByRole('cell', { name: '1:15' })).toBeInTheDocument();
-    expect(within(screen.getByTestId('client-timeline')).getAllByRole('listitem').map((item) => item.querySelector('p')?.textContent))
-      .toEqual(['Call call.wav1:15', 'Details last changed', 'Client added']);
+    expect(
+      within(screen.getByTestId('client-timeline'))
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('p')?.textContent),
+    ).toEqual(['Call call.wav1:15', 'Details last changed', 'Client added']);
 
     await user.click(screen.getByTestId('link-recording'));
     const picker = within(screen.getByTestId('link-recording-form')).getByLabelText('Recording');
@@ -103,9 +166,11 @@ describe('client profile', () => {
     await user.selectOptions(picker, 'other.wav');
     await user.click(screen.getByRole('button', { name: 'Link' }));
     await user.click(await screen.findByRole('button', { name: 'Unlink call.wav' }));
-    await waitFor(() => expect(calls.filter((call) => call.path === '/api/transcripts/link-client').map((call) => call.body)).toEqual([
-      { transcriptId: OTHER_FILE, clientId: client._id },
-      { transcriptId: FILE, clientId: null },
-    ]));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === '/api/transcripts/link-client').map((call) => call.body)).toEqual([
+        { transcriptId: OTHER_FILE, clientId: client._id },
+        { transcriptId: FILE, clientId: null },
+      ]),
+    );
   });
 });

@@ -16,7 +16,13 @@ import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { ClientForm } from './client-form';
-import { useClientCompaniesQuery, useClientsQuery, useDeleteClientMutation, useOwnersQuery, type ClientFilters } from './clients-api';
+import {
+  useClientCompaniesQuery,
+  useClientsQuery,
+  useDeleteClientMutation,
+  useOwnersQuery,
+  type ClientFilters,
+} from './clients-api';
 import { catalogue } from './i18n';
 
 const NO_CLIENTS: ClientDto[] = [];
@@ -40,15 +46,57 @@ export default function ClientsPage(): ReactElement {
   const privacy = usePrivacyActions();
 
   const ownerNames = useMemo(() => new Map((owners.data ?? []).map((owner) => [owner._id, owner.name])), [owners.data]);
-  const ownerOf = (client: ClientDto) => (client.ownerId ? ownerNames.get(client.ownerId) ?? null : null);
+  const ownerOf = (client: ClientDto) => (client.ownerId ? (ownerNames.get(client.ownerId) ?? null) : null);
   const columns: Array<DataColumn<ClientDto>> = [
-    { id: 'name', header: t('clients.columns.name'), cell: (c) => <><Link to={`/client/${c._id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">{c.name}</Link>{c.hold ? <> <HoldBadge reason={c.hold.reason} at={c.hold.at} /></> : null}</>, sortValue: (c) => c.name, canHide: false },
-    { id: 'organisation', header: t('clients.columns.organisation'), cell: (c) => c.organisation ?? '', sortValue: (c) => c.organisation },
+    {
+      id: 'name',
+      header: t('clients.columns.name'),
+      cell: (c) => (
+        <>
+          <Link to={`/client/${c._id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+            {c.name}
+          </Link>
+          {c.hold ? (
+            <>
+              {' '}
+              <HoldBadge reason={c.hold.reason} at={c.hold.at} />
+            </>
+          ) : null}
+        </>
+      ),
+      sortValue: (c) => c.name,
+      canHide: false,
+    },
+    {
+      id: 'organisation',
+      header: t('clients.columns.organisation'),
+      cell: (c) => c.organisation ?? '',
+      sortValue: (c) => c.organisation,
+    },
     { id: 'email', header: t('clients.columns.email'), cell: (c) => c.email ?? '', sortValue: (c) => c.email },
-    { id: 'phone', header: t('clients.columns.phone'), cell: (c) => <span className="whitespace-nowrap">{c.phone ?? ''}</span>, sortValue: (c) => c.phone },
-    { id: 'externalId', header: t('clients.columns.externalId'), cell: (c) => <code className="text-xs">{c.externalId ?? ''}</code>, sortValue: (c) => c.externalId },
+    {
+      id: 'phone',
+      header: t('clients.columns.phone'),
+      cell: (c) => <span className="whitespace-nowrap">{c.phone ?? ''}</span>,
+      sortValue: (c) => c.phone,
+    },
+    {
+      id: 'externalId',
+      header: t('clients.columns.externalId'),
+      cell: (c) => <code className="text-xs">{c.externalId ?? ''}</code>,
+      sortValue: (c) => c.externalId,
+    },
     // A CALLER may not list users: the owner column has no names to show them.
-    ...(owners.data ? [{ id: 'owner', header: t('clients.columns.owner'), cell: (c: ClientDto) => ownerOf(c) ?? '', sortValue: ownerOf }] : []),
+    ...(owners.data
+      ? [
+          {
+            id: 'owner',
+            header: t('clients.columns.owner'),
+            cell: (c: ClientDto) => ownerOf(c) ?? '',
+            sortValue: ownerOf,
+          },
+        ]
+      : []),
   ];
 
   const applySearch = (event: FormEvent) => {
@@ -65,27 +113,56 @@ export default function ClientsPage(): ReactElement {
     }
     setDeleting(null);
   };
-  const failed = (error: unknown) => show({ kind: 'error', title: t('clients.toast.failed'), detail: errorMessage(error) });
+  const failed = (error: unknown) =>
+    show({ kind: 'error', title: t('clients.toast.failed'), detail: errorMessage(error) });
   const page = list.data;
 
   return (
     <div>
       <div className="mb-2 flex flex-wrap items-start justify-between gap-4">
         <PageHeading>{t('pages.clients')}</PageHeading>
-        {!readOnly && <button type="button" className={submitButtonClass} onClick={() => setEditing('new')} data-testid="add-client">{t('clients.create')}</button>}
+        {!readOnly && (
+          <button
+            type="button"
+            className={submitButtonClass}
+            onClick={() => setEditing('new')}
+            data-testid="add-client"
+          >
+            {t('clients.create')}
+          </button>
+        )}
       </div>
       {readOnly && <p className="mb-3 text-sm text-gray-600 dark:text-gray-400">{t('clients.readOnly')}</p>}
-      <form role="search" aria-label={t('clients.filters')} onSubmit={applySearch} className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2">
+      <form
+        role="search"
+        aria-label={t('clients.filters')}
+        onSubmit={applySearch}
+        className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2"
+      >
         <label className={filterLabel}>
           {t('clients.search')}
-          <input type="search" className={fieldInputClass} value={search} onChange={(event) => setSearch(event.target.value)} onBlur={applySearch} />
+          <input
+            type="search"
+            className={fieldInputClass}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            onBlur={applySearch}
+          />
         </label>
         {readOnly && (
           <label className={filterLabel}>
             {t('clients.company')}
-            <select className={fieldInputClass} value={filters.companyId ?? ''} onChange={(event) => setFilters({ ...filters, companyId: event.target.value || undefined, page: 1 })}>
+            <select
+              className={fieldInputClass}
+              value={filters.companyId ?? ''}
+              onChange={(event) => setFilters({ ...filters, companyId: event.target.value || undefined, page: 1 })}
+            >
               <option value="">{t('clients.allCompanies')}</option>
-              {(companies.data ?? []).map((company) => <option key={company._id} value={company._id}>{company.name}</option>)}
+              {(companies.data ?? []).map((company) => (
+                <option key={company._id} value={company._id}>
+                  {company.name}
+                </option>
+              ))}
             </select>
           </label>
         )}
@@ -97,7 +174,7 @@ export default function ClientsPage(): ReactElement {
         rows={page?.items ?? NO_CLIENTS}
         rowId={(client) => client._id}
         loading={list.isFetching}
-        error={list.error ? errorMessage(list.error) ?? t('clients.loadFailed') : null}
+        error={list.error ? (errorMessage(list.error) ?? t('clients.loadFailed')) : null}
         onRetry={() => void list.refetch()}
         emptyText={t('clients.empty')}
         rowActions={(client) => (
@@ -107,24 +184,54 @@ export default function ClientsPage(): ReactElement {
             buttonClassName="rounded-lg px-2 py-1 text-lg leading-none text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800"
             entries={[
               { key: 'open', label: t('clients.actions.open'), onSelect: () => void navigate(`/client/${client._id}`) },
-              ...(readOnly ? [] : [
-                { key: 'edit', label: t('clients.actions.edit'), onSelect: () => setEditing(client) },
-                { key: 'delete', label: t('clients.actions.delete'), onSelect: () => setDeleting(client), testId: 'delete-client' },
-              ]),
+              ...(readOnly
+                ? []
+                : [
+                    { key: 'edit', label: t('clients.actions.edit'), onSelect: () => setEditing(client) },
+                    {
+                      key: 'delete',
+                      label: t('clients.actions.delete'),
+                      onSelect: () => setDeleting(client),
+                      testId: 'delete-client',
+                    },
+                  ]),
               ...privacy.entries({ kind: 'client', id: client._id, name: client.name, email: client.email }),
             ]}
           />
         )}
-        footer={page && page.totalPages > 1 ? (
-          <Pager page={page.page} totalPages={page.totalPages} onPage={(next) => setFilters({ ...filters, page: next })}
-            info={t('clients.pageOf', { page: page.page, total: page.totalPages, count: page.total })} previous={t('clients.previous')} next={t('clients.next')} />
-        ) : undefined}
+        footer={
+          page && page.totalPages > 1 ? (
+            <Pager
+              page={page.page}
+              totalPages={page.totalPages}
+              onPage={(next) => setFilters({ ...filters, page: next })}
+              info={t('clients.pageOf', { page: page.page, total: page.totalPages, count: page.total })}
+              previous={t('clients.previous')}
+              next={t('clients.next')}
+            />
+          ) : undefined
+        }
       />
-      <FormDialog open={editing !== null} size="lg" title={editing && editing !== 'new' ? t('clients.form.editTitle', { name: editing.name }) : t('clients.form.createTitle')} onClose={() => setEditing(null)}>
-        <ClientForm client={editing === 'new' ? null : editing} owners={owners.data ?? null} onCancel={() => setEditing(null)} onFailed={failed} onSaved={() => {
-          show({ kind: 'success', title: editing === 'new' ? t('clients.toast.created') : t('clients.toast.saved') });
-          setEditing(null);
-        }} />
+      <FormDialog
+        open={editing !== null}
+        size="lg"
+        title={
+          editing && editing !== 'new'
+            ? t('clients.form.editTitle', { name: editing.name })
+            : t('clients.form.createTitle')
+        }
+        onClose={() => setEditing(null)}
+      >
+        <ClientForm
+          client={editing === 'new' ? null : editing}
+          owners={owners.data ?? null}
+          onCancel={() => setEditing(null)}
+          onFailed={failed}
+          onSaved={() => {
+            show({ kind: 'success', title: editing === 'new' ? t('clients.toast.created') : t('clients.toast.saved') });
+            setEditing(null);
+          }}
+        />
       </FormDialog>
       <ConfirmDialog
         open={deleting !== null}

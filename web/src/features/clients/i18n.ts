@@ -95,7 +95,8 @@ export const catalogue = defineFeatureCatalogue(
         filters: 'Filtres des clients',
         company: 'Entreprise',
         allCompanies: 'Toutes les entreprises',
-        readOnly: 'Les administrateurs de la plateforme voient les clients en lecture seule : chaque entreprise gère les siens.',
+        readOnly:
+          'Les administrateurs de la plateforme voient les clients en lecture seule : chaque entreprise gère les siens.',
         empty: 'Aucun client trouvé',
         loadFailed: 'Impossible de charger les clients',
         pageOf: 'Page {{page}} sur {{total}} ({{count}} clients)',

@@ -6,7 +6,17 @@ import { useLinkableFilesQuery } from './clients-api';
 import { catalogue } from './i18n';
 
 /** Picks one of the company's recordings not yet linked to this client. */
-export function LinkRecordingForm({ clientId, busy, onLink, onCancel }: { clientId: string; busy: boolean; onLink: (fileId: string) => void; onCancel: () => void }): ReactElement {
+export function LinkRecordingForm({
+  clientId,
+  busy,
+  onLink,
+  onCancel,
+}: {
+  clientId: string;
+  busy: boolean;
+  onLink: (fileId: string) => void;
+  onCancel: () => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const files = useLinkableFilesQuery();
   const choices = (files.data?.items ?? []).filter((file) => file.clientId !== clientId);
@@ -23,11 +33,20 @@ export function LinkRecordingForm({ clientId, busy, onLink, onCancel }: { client
         <FormField label={t('clients.profile.recording')}>
           <select value={fileId} onChange={(event) => setFileId(event.target.value)} required>
             <option value="">{t('clients.profile.chooseRecording')}</option>
-            {choices.map((file) => <option key={file._id} value={file._id}>{file.originalName}</option>)}
+            {choices.map((file) => (
+              <option key={file._id} value={file._id}>
+                {file.originalName}
+              </option>
+            ))}
           </select>
         </FormField>
       )}
-      <DialogButtons cancelLabel={t('clients.form.cancel')} submitLabel={t('clients.profile.linkSubmit')} busy={busy || !fileId} onCancel={onCancel} />
+      <DialogButtons
+        cancelLabel={t('clients.form.cancel')}
+        submitLabel={t('clients.profile.linkSubmit')}
+        busy={busy || !fileId}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -8,7 +8,10 @@ export type ClientField = (typeof CLIENT_FIELDS)[number];
 export type ClientFormInput = Record<ClientField, string>;
 
 export const ClientFormSchema = z.preprocess(
-  (input: ClientFormInput) => Object.fromEntries(Object.entries(input).map(([key, value]) => [key, key !== 'name' && value.trim() === '' ? null : value])),
+  (input: ClientFormInput) =>
+    Object.fromEntries(
+      Object.entries(input).map(([key, value]) => [key, key !== 'name' && value.trim() === '' ? null : value]),
+    ),
   ClientCreateBody,
 );
 

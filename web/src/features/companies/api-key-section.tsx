@@ -50,22 +50,52 @@ export function ApiKeySection({ companyId, masked, fresh, onResult }: ApiKeySect
 
   return (
     <div className="space-y-3" data-testid="api-key-section">
-      <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="api-key-current">{current ? t('companies.apiKey.current', { key: current }) : t('companies.apiKey.none')}</p>
+      <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="api-key-current">
+        {current ? t('companies.apiKey.current', { key: current }) : t('companies.apiKey.none')}
+      </p>
       {shown && (
         <div className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40">
-          <label className="mb-1 block text-sm font-medium text-amber-900 dark:text-amber-100" htmlFor={`key-${companyId}`}>{t('companies.apiKey.newKey')}</label>
+          <label
+            className="mb-1 block text-sm font-medium text-amber-900 dark:text-amber-100"
+            htmlFor={`key-${companyId}`}
+          >
+            {t('companies.apiKey.newKey')}
+          </label>
           <div className="flex gap-2">
-            <input id={`key-${companyId}`} readOnly value={shown} className={`${inputClass} font-mono`} data-testid="api-key-value" onFocus={(event) => event.target.select()} />
-            <button type="button" className={buttonClass.secondary} onClick={() => void copy()}>{copied ? t('companies.apiKey.copied') : t('companies.apiKey.copy')}</button>
+            <input
+              id={`key-${companyId}`}
+              readOnly
+              value={shown}
+              className={`${inputClass} font-mono`}
+              data-testid="api-key-value"
+              onFocus={(event) => event.target.select()}
+            />
+            <button type="button" className={buttonClass.secondary} onClick={() => void copy()}>
+              {copied ? t('companies.apiKey.copied') : t('companies.apiKey.copy')}
+            </button>
           </div>
           <p className="mt-1 text-xs text-amber-900 dark:text-amber-100">{t('companies.apiKey.shownOnce')}</p>
         </div>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={buttonClass.secondary} disabled={rotating.isLoading} onClick={() => (current ? setAsking('rotate') : void run('rotate'))}>
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          disabled={rotating.isLoading}
+          onClick={() => (current ? setAsking('rotate') : void run('rotate'))}
+        >
           {current ? t('companies.apiKey.rotate') : t('companies.apiKey.generate')}
         </button>
-        {current && <button type="button" className={buttonClass.secondary} disabled={revoking.isLoading} onClick={() => setAsking('revoke')}>{t('companies.apiKey.revoke')}</button>}
+        {current && (
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={revoking.isLoading}
+            onClick={() => setAsking('revoke')}
+          >
+            {t('companies.apiKey.revoke')}
+          </button>
+        )}
       </div>
       <ConfirmDialog
         open={asking !== null}

@@ -17,10 +17,20 @@ export function uploadErrorKey(error: unknown): string | null {
   return null;
 }
 
-export function BrandImages({ company, onUploaded }: { company: Company; onUploaded: (ok: boolean, detail?: string) => void }): ReactElement {
+export function BrandImages({
+  company,
+  onUploaded,
+}: {
+  company: Company;
+  onUploaded: (ok: boolean, detail?: string) => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [upload, state] = useUploadBrandImageMutation();
-  const [urls, setUrls] = useState<Record<ImageKind, string | null>>({ logo: company.logo, favIcon: company.favIcon, mainPageLogo: company.mainPageLogo });
+  const [urls, setUrls] = useState<Record<ImageKind, string | null>>({
+    logo: company.logo,
+    favIcon: company.favIcon,
+    mainPageLogo: company.mainPageLogo,
+  });
   const [errors, setErrors] = useState<Partial<Record<ImageKind, string>>>({});
 
   const send = async (kind: ImageKind, file: File | undefined) => {
@@ -28,7 +38,7 @@ export function BrandImages({ company, onUploaded }: { company: Company; onUploa
     const answer = await upload({ companyId: company._id, kind, file });
     if ('error' in answer) {
       const key = uploadErrorKey(answer.error);
-      const text = key ? t(key) : errorMessage(answer.error) ?? t('companies.branding.uploadFailed');
+      const text = key ? t(key) : (errorMessage(answer.error) ?? t('companies.branding.uploadFailed'));
       setErrors((all) => ({ ...all, [kind]: text }));
       onUploaded(false, text);
       return;
@@ -44,16 +54,38 @@ export function BrandImages({ company, onUploaded }: { company: Company; onUploa
         const name = t(`companies.branding.images.${kind}`);
         const url = urls[kind];
         return (
-          <div key={kind} className="rounded-xl border border-gray-200 p-3 dark:border-gray-800" data-testid={`brand-image-${kind}`}>
+          <div
+            key={kind}
+            className="rounded-xl border border-gray-200 p-3 dark:border-gray-800"
+            data-testid={`brand-image-${kind}`}
+          >
             <p className="mb-2 text-sm font-medium text-gray-700 dark:text-gray-300">{name}</p>
             <div className="mb-2 flex h-20 items-center justify-center rounded-lg bg-gray-50 dark:bg-gray-800">
-              {url ? <img src={url} alt={name} className="max-h-16 max-w-full object-contain" /> : <span className="text-xs text-gray-500 dark:text-gray-400">{t('companies.branding.none')}</span>}
+              {url ? (
+                <img src={url} alt={name} className="max-h-16 max-w-full object-contain" />
+              ) : (
+                <span className="text-xs text-gray-500 dark:text-gray-400">{t('companies.branding.none')}</span>
+              )}
             </div>
-            <label className={`${buttonClass.secondary} block cursor-pointer text-center ${state.isLoading ? 'opacity-60' : ''}`}>
+            <label
+              className={`${buttonClass.secondary} block cursor-pointer text-center ${state.isLoading ? 'opacity-60' : ''}`}
+            >
               {t('companies.branding.choose', { kind: name })}
-              <input type="file" accept={ACCEPT} className="sr-only" disabled={state.isLoading} onChange={(event) => { void send(kind, event.target.files?.[0]); event.target.value = ''; }} />
+              <input
+                type="file"
+                accept={ACCEPT}
+                className="sr-only"
+                disabled={state.isLoading}
+                onChange={(event) => {
+                  void send(kind, event.target.files?.[0]);
+                  event.target.value = '';
+                }}
+              />
             </label>
-            <p className={`mt-1.5 text-xs ${errors[kind] ? 'text-red-700 dark:text-red-300' : 'text-gray-600 dark:text-gray-400'}`} role={errors[kind] ? 'alert' : undefined}>
+            <p
+              className={`mt-1.5 text-xs ${errors[kind] ? 'text-red-700 dark:text-red-300' : 'text-gray-600 dark:text-gray-400'}`}
+              role={errors[kind] ? 'alert' : undefined}
+            >
               {errors[kind] ?? t('companies.branding.hint')}
             </p>
           </div>

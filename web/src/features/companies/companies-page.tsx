@@ -21,7 +21,14 @@ import { CompanyDialog, type Notify } from './company-dialog';
 import { CreditsDialog } from './credits-dialog';
 import { catalogue as creditsCatalogue } from './credits-i18n';
 import { catalogue } from './i18n';
-import { COMPANY_STATUSES, COMPANY_TYPES, type Company, type CompanyListArgs, type CompanyStatus, type CompanyType } from './model';
+import {
+  COMPANY_STATUSES,
+  COMPANY_TYPES,
+  type Company,
+  type CompanyListArgs,
+  type CompanyStatus,
+  type CompanyType,
+} from './model';
 
 const PAGE_SIZE = 20;
 /** How often the list is asked again while a company is being deleted. */
@@ -45,7 +52,10 @@ export default function CompaniesPage(): ReactElement {
   const [search, setSearch] = useSearchParams();
   const args = useMemo(() => argsFrom(search), [search]);
   const [deletingSeen, setDeletingSeen] = useState(false);
-  const list = useCompaniesQuery(args, { pollingInterval: deletingSeen ? DELETING_POLL_MS : 0, skipPollingIfUnfocused: false });
+  const list = useCompaniesQuery(args, {
+    pollingInterval: deletingSeen ? DELETING_POLL_MS : 0,
+    skipPollingIfUnfocused: false,
+  });
   const rows = list.data?.items ?? NO_COMPANIES;
   const anyDeleting = rows.some((company) => company.status === 'deleting');
   if (anyDeleting !== deletingSeen) setDeletingSeen(anyDeleting);
@@ -55,23 +65,95 @@ export default function CompaniesPage(): ReactElement {
   const [toDelete, setToDelete] = useState<Company | null>(null);
   const [creditsOf, setCreditsOf] = useState<Company | null>(null);
   const { toasts, show, dismiss } = useToasts();
-  const notify = useCallback<Notify>((ok, title, detail) => show({ kind: ok ? 'success' : 'error', title, detail }), [show]);
+  const notify = useCallback<Notify>(
+    (ok, title, detail) => show({ kind: ok ? 'success' : 'error', title, detail }),
+    [show],
+  );
 
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
   const columns = useMemo<Array<DataColumn<Company>>>(() => {
     const limit = (used: number | undefined, max: number | null, format: (n: number) => string) =>
       `${used === undefined ? '—' : format(used)} / ${max === null ? t('companies.unlimited') : format(max)}`;
     return [
-      { id: 'name', header: t('companies.columns.name'), cell: (c) => <><span className="font-medium">{c.name}</span>{c.hold ? <> <HoldBadge reason={c.hold.reason} at={c.hold.at} /></> : null}</>, sortValue: (c) => c.name.toLowerCase(), canHide: false },
-      { id: 'code', header: t('companies.columns.code'), cell: (c) => <code className="text-xs">{c.code}</code>, sortValue: (c) => c.code },
+      {
+        id: 'name',
+        header: t('companies.columns.name'),
+        cell: (c) => (
+          <>
+            <span className="font-medium">{c.name}</span>
+            {c.hold ? (
+              <>
+                {' '}
+                <HoldBadge reason={c.hold.reason} at={c.hold.at} />
+              </>
+            ) : null}
+          </>
+        ),
+        sortValue: (c) => c.name.toLowerCase(),
+        canHide: false,
+      },
+      {
+        id: 'code',
+        header: t('companies.columns.code'),
+        cell: (c) => <code className="text-xs">{c.code}</code>,
+        sortValue: (c) => c.code,
+      },
       { id: 'domain', header: t('companies.columns.domain'), cell: (c) => c.domain, sortValue: (c) => c.domain },
-      { id: 'type', header: t('companies.columns.type'), cell: (c) => t(`companies.types.${c.type}`), sortValue: (c) => c.type },
-      { id: 'status', header: t('companies.columns.status'), cell: (c) => <StatusCell company={c} />, sortValue: (c) => c.status },
-      { id: 'users', header: t('companies.columns.users'), cell: (c) => <span className="whitespace-nowrap tabular-nums">{limit(c.userCount, c.maxUsers, String)}</span>, sortValue: (c) => c.userCount ?? null },
-      { id: 'storage', header: t('companies.columns.storage'), cell: (c) => <span className="whitespace-nowrap tabular-nums">{limit(c.storageUsed, c.maxStorage, formatSize)}</span>, sortValue: (c) => c.storageUsed ?? null },
-      { id: 'balance', header: t('credits.balance'), cell: (c) => <span className={`whitespace-nowrap tabular-nums ${c.balance <= 0 ? 'text-red-700 dark:text-red-300' : ''}`} data-testid="company-balance">{formatCredits(c.balance, i18n.language)}</span>, sortValue: (c) => c.balance },
-      { id: 'language', header: t('companies.columns.language'), cell: (c) => t(`companies.languages.${c.language}`), sortValue: (c) => c.language },
-      { id: 'created', header: t('companies.columns.created'), cell: (c) => <time dateTime={c.createdAt} className="whitespace-nowrap">{date.format(new Date(c.createdAt))}</time>, sortValue: (c) => c.createdAt },
+      {
+        id: 'type',
+        header: t('companies.columns.type'),
+        cell: (c) => t(`companies.types.${c.type}`),
+        sortValue: (c) => c.type,
+      },
+      {
+        id: 'status',
+        header: t('companies.columns.status'),
+        cell: (c) => <StatusCell company={c} />,
+        sortValue: (c) => c.status,
+      },
+      {
+        id: 'users',
+        header: t('companies.columns.users'),
+        cell: (c) => <span className="whitespace-nowrap tabular-nums">{limit(c.userCount, c.maxUsers, String)}</span>,
+        sortValue: (c) => c.userCount ?? null,
+      },
+      {
+        id: 'storage',
+        header: t('companies.columns.storage'),
+        cell: (c) => (
+          <span className="whitespace-nowrap tabular-nums">{limit(c.storageUsed, c.maxStorage, formatSize)}</span>
+        ),
+        sortValue: (c) => c.storageUsed ?? null,
+      },
+      {
+        id: 'balance',
+        header: t('credits.balance'),
+        cell: (c) => (
+          <span
+            className={`whitespace-nowrap tabular-nums ${c.balance <= 0 ? 'text-red-700 dark:text-red-300' : ''}`}
+            data-testid="company-balance"
+          >
+            {formatCredits(c.balance, i18n.language)}
+          </span>
+        ),
+        sortValue: (c) => c.balance,
+      },
+      {
+        id: 'language',
+        header: t('companies.columns.language'),
+        cell: (c) => t(`companies.languages.${c.language}`),
+        sortValue: (c) => c.language,
+      },
+      {
+        id: 'created',
+        header: t('companies.columns.created'),
+        cell: (c) => (
+          <time dateTime={c.createdAt} className="whitespace-nowrap">
+            {date.format(new Date(c.createdAt))}
+          </time>
+        ),
+        sortValue: (c) => c.createdAt,
+      },
     ];
   }, [t, date, i18n.language]);
 
@@ -91,22 +173,55 @@ export default function CompaniesPage(): ReactElement {
     <div>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <PageHeading>{t('pages.companies')}</PageHeading>
-        <button type="button" className={buttonClass.primary} onClick={() => setEditing('new')} data-testid="company-add">{t('companies.add')}</button>
+        <button
+          type="button"
+          className={buttonClass.primary}
+          onClick={() => setEditing('new')}
+          data-testid="company-add"
+        >
+          {t('companies.add')}
+        </button>
       </div>
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end">
-        <SearchForm label={t('companies.search')} placeholder={t('companies.searchHint')} value={args.q ?? ''} applyLabel={t('companies.apply')} onSearch={(q) => update({ q: q || null, page: null })} />
+        <SearchForm
+          label={t('companies.search')}
+          placeholder={t('companies.searchHint')}
+          value={args.q ?? ''}
+          applyLabel={t('companies.apply')}
+          onSearch={(q) => update({ q: q || null, page: null })}
+        />
         <label>
-          <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('companies.status')}</span>
-          <select className={select} value={args.status ?? ''} onChange={(event) => update({ status: event.target.value || null, page: null })}>
+          <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
+            {t('companies.status')}
+          </span>
+          <select
+            className={select}
+            value={args.status ?? ''}
+            onChange={(event) => update({ status: event.target.value || null, page: null })}
+          >
             <option value="">{t('companies.all')}</option>
-            {COMPANY_STATUSES.map((status) => <option key={status} value={status}>{t(`companies.statuses.${status}`)}</option>)}
+            {COMPANY_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`companies.statuses.${status}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
-          <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('companies.type')}</span>
-          <select className={select} value={args.type ?? ''} onChange={(event) => update({ type: event.target.value || null, page: null })}>
+          <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
+            {t('companies.type')}
+          </span>
+          <select
+            className={select}
+            value={args.type ?? ''}
+            onChange={(event) => update({ type: event.target.value || null, page: null })}
+          >
             <option value="">{t('companies.all')}</option>
-            {COMPANY_TYPES.map((type) => <option key={type} value={type}>{t(`companies.types.${type}`)}</option>)}
+            {COMPANY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`companies.types.${type}`)}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -117,21 +232,55 @@ export default function CompaniesPage(): ReactElement {
         rows={rows}
         rowId={(company) => company._id}
         loading={list.isFetching}
-        error={list.error ? errorMessage(list.error) ?? t('companies.loadFailed') : null}
+        error={list.error ? (errorMessage(list.error) ?? t('companies.loadFailed')) : null}
         onRetry={() => void list.refetch()}
         emptyText={t('companies.empty')}
         initiallyHidden={['code', 'language']}
-        rowActions={(company) => (company.status === 'deleting' ? null : (
-          <span className="inline-flex gap-1">
-            <button type="button" className={buttonClass.row} onClick={() => setCreditsOf(company)} aria-label={t('credits.openFor', { name: company.name })}>{t('credits.open')}</button>
-            <button type="button" className={buttonClass.row} onClick={() => setEditing(company)} aria-label={t('companies.editName', { name: company.name })}>{t('companies.edit')}</button>
-            <button type="button" className={buttonClass.danger} onClick={() => setToDelete(company)} aria-label={t('companies.deleteName', { name: company.name })}>{t('companies.delete')}</button>
-          </span>
-        ))}
-        footer={<Pager page={args.page} totalPages={totalPages} info={t('companies.pageOf', { page: args.page, total: totalPages })} previous={t('companies.previous')} next={t('companies.next')} onPage={(n) => update({ page: String(n) })} />}
+        rowActions={(company) =>
+          company.status === 'deleting' ? null : (
+            <span className="inline-flex gap-1">
+              <button
+                type="button"
+                className={buttonClass.row}
+                onClick={() => setCreditsOf(company)}
+                aria-label={t('credits.openFor', { name: company.name })}
+              >
+                {t('credits.open')}
+              </button>
+              <button
+                type="button"
+                className={buttonClass.row}
+                onClick={() => setEditing(company)}
+                aria-label={t('companies.editName', { name: company.name })}
+              >
+                {t('companies.edit')}
+              </button>
+              <button
+                type="button"
+                className={buttonClass.danger}
+                onClick={() => setToDelete(company)}
+                aria-label={t('companies.deleteName', { name: company.name })}
+              >
+                {t('companies.delete')}
+              </button>
+            </span>
+          )
+        }
+        footer={
+          <Pager
+            page={args.page}
+            totalPages={totalPages}
+            info={t('companies.pageOf', { page: args.page, total: totalPages })}
+            previous={t('companies.previous')}
+            next={t('companies.next')}
+            onPage={(n) => update({ page: String(n) })}
+          />
+        }
       />
       {creditsOf && <CreditsDialog company={creditsOf} onClose={() => setCreditsOf(null)} notify={notify} />}
-      {editing && <CompanyDialog company={editing === 'new' ? null : editing} onClose={() => setEditing(null)} notify={notify} />}
+      {editing && (
+        <CompanyDialog company={editing === 'new' ? null : editing} onClose={() => setEditing(null)} notify={notify} />
+      )}
       <ConfirmDialog
         open={toDelete !== null}
         message={t('companies.confirmDelete')}
@@ -156,9 +305,13 @@ function StatusCell({ company }: { company: Company }): ReactElement {
   }[company.status];
   return (
     <span className="whitespace-nowrap">
-      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${tone}`} data-testid="company-status">{t(`companies.statuses.${company.status}`)}</span>
+      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${tone}`} data-testid="company-status">
+        {t(`companies.statuses.${company.status}`)}
+      </span>
       {company.status === 'deleting' && company.pendingServices?.length ? (
-        <span className="mt-1 block text-xs text-gray-500 dark:text-gray-400">{t('companies.pending', { services: company.pendingServices.join(', ') })}</span>
+        <span className="mt-1 block text-xs text-gray-500 dark:text-gray-400">
+          {t('companies.pending', { services: company.pendingServices.join(', ') })}
+        </span>
       ) : null}
     </span>
   );

@@ -22,7 +22,15 @@ export function companyUrl(domain: string, location: Pick<Location, 'protocol' |
   return `${location.protocol}//${domain}.${host}/`;
 }
 
-export function CompanyDialog({ company: given, onClose, notify }: { company: Company | null; onClose: () => void; notify: Notify }): ReactElement {
+export function CompanyDialog({
+  company: given,
+  onClose,
+  notify,
+}: {
+  company: Company | null;
+  onClose: () => void;
+  notify: Notify;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [company, setCompany] = useState<Company | null>(given);
   const [freshKey, setFreshKey] = useState<string | null>(null);
@@ -51,22 +59,51 @@ export function CompanyDialog({ company: given, onClose, notify }: { company: Co
   const section = 'space-y-3 border-t border-gray-200 pt-5 dark:border-gray-800';
   return (
     <FormDialog title={title} onClose={onClose} size="lg">
-      <CompanyForm initial={initial} companyId={company?._id ?? null} busy={creating.isLoading || updating.isLoading} onSubmit={save} onCancel={onClose} />
+      <CompanyForm
+        initial={initial}
+        companyId={company?._id ?? null}
+        busy={creating.isLoading || updating.isLoading}
+        onSubmit={save}
+        onCancel={onClose}
+      />
       <section className={`mt-6 ${section}`} aria-labelledby="company-branding">
-        <h3 id="company-branding" className="text-sm font-semibold text-gray-900 dark:text-white">{t('companies.branding.title')}</h3>
+        <h3 id="company-branding" className="text-sm font-semibold text-gray-900 dark:text-white">
+          {t('companies.branding.title')}
+        </h3>
         {company ? (
           <>
-            <a href={companyUrl(company.domain)} target="_blank" rel="noopener noreferrer" className={`${linkClass} inline-block`} data-testid="company-site-link">
+            <a
+              href={companyUrl(company.domain)}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={`${linkClass} inline-block`}
+              data-testid="company-site-link"
+            >
               {t('companies.branding.openSite', { host: new URL(companyUrl(company.domain)).host })} ↗
             </a>
-            <BrandImages company={company} onUploaded={(ok, detail) => notify(ok, ok ? t('companies.branding.uploaded') : t('companies.branding.uploadFailed'), detail)} />
+            <BrandImages
+              company={company}
+              onUploaded={(ok, detail) =>
+                notify(ok, ok ? t('companies.branding.uploaded') : t('companies.branding.uploadFailed'), detail)
+              }
+            />
           </>
-        ) : <p className="text-sm text-gray-600 dark:text-gray-400">{t('companies.branding.saveFirst')}</p>}
+        ) : (
+          <p className="text-sm text-gray-600 dark:text-gray-400">{t('companies.branding.saveFirst')}</p>
+        )}
       </section>
       {company && (
         <section className={`mt-6 ${section}`} aria-labelledby="company-api-key">
-          <h3 id="company-api-key" className="text-sm font-semibold text-gray-900 dark:text-white">{t('companies.apiKey.title')}</h3>
-          <ApiKeySection key={company._id} companyId={company._id} masked={company.apiKey} fresh={freshKey} onResult={notify} />
+          <h3 id="company-api-key" className="text-sm font-semibold text-gray-900 dark:text-white">
+            {t('companies.apiKey.title')}
+          </h3>
+          <ApiKeySection
+            key={company._id}
+            companyId={company._id}
+            masked={company.apiKey}
+            fresh={freshKey}
+            onResult={notify}
+          />
         </section>
       )}
       {company && (

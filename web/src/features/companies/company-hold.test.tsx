@@ -12,11 +12,36 @@ import type { Company } from './model';
 
 const ID = '00000000-0000-4000-8000-0000000000c2';
 const company: Company = {
-  _id: ID, name: 'Acme', code: 'ACME', domain: 'acme', type: 'business', status: 'active', maxUsers: 10, maxStorage: null, language: 'en',
-  encryption: false, apiKey: null, partnerCompanyId: null, favIcon: null, logo: null, mainPageLogo: null, settings: { theme: {} }, balance: 0,
-  createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', userCount: 3, storageUsed: 0, pendingServices: [], hold: null,
+  _id: ID,
+  name: 'Acme',
+  code: 'ACME',
+  domain: 'acme',
+  type: 'business',
+  status: 'active',
+  maxUsers: 10,
+  maxStorage: null,
+  language: 'en',
+  encryption: false,
+  apiKey: null,
+  partnerCompanyId: null,
+  favIcon: null,
+  logo: null,
+  mainPageLogo: null,
+  settings: { theme: {} },
+  balance: 0,
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
+  userCount: 3,
+  storageUsed: 0,
+  pendingServices: [],
+  hold: null,
 };
-const policies: CompanyPolicies = { redaction: 'text_audio', keepOriginal: false, encryption: true, retention: { recordingsDays: 90, chatsDays: null, auditDays: 400 } };
+const policies: CompanyPolicies = {
+  redaction: 'text_audio',
+  keepOriginal: false,
+  encryption: true,
+  retention: { recordingsDays: 90, chatsDays: null, auditDays: 400 },
+};
 
 afterEach(() => localStorage.clear());
 
@@ -24,14 +49,16 @@ describe('company legal hold', () => {
   it('HOST_ADMIN places a hold with a reason; the list shows the badge; deleting the held company shows the 409 message', async () => {
     const state = { company };
     const calls = fakeGateway((call) => {
-      if (call.path === '/api/companies' && call.method === 'GET') return json({ items: [state.company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
+      if (call.path === '/api/companies' && call.method === 'GET')
+        return json({ items: [state.company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
       if (call.path === `/api/companies/${ID}/policies`) return json(policies);
       if (call.path === `/api/companies/${ID}/hold` && call.method === 'PUT') {
         const { hold, reason } = call.body as { hold: boolean; reason: string };
         state.company = { ...state.company, hold: hold ? { reason, by: 'me', at: '2026-02-03T10:00:00.000Z' } : null };
         return json({ hold, reason, by: 'me', at: '2026-02-03T10:00:00.000Z' });
       }
-      if (call.path === `/api/companies/${ID}` && call.method === 'DELETE') return json({ message: HOLD_MESSAGES.company, code: 'CONFLICT' }, 409);
+      if (call.path === `/api/companies/${ID}` && call.method === 'DELETE')
+        return json({ message: HOLD_MESSAGES.company, code: 'CONFLICT' }, 409);
       return undefined;
     });
     const user = userEvent.setup();
@@ -45,7 +72,10 @@ describe('company legal hold', () => {
     await user.type(within(dialog).getByLabelText('Reason'), 'Regulator inquiry 4');
     await user.click(within(dialog).getByRole('button', { name: 'Place legal hold' }));
     await waitFor(() => expect(screen.queryByTestId('hold-dialog')).toBeNull());
-    expect(calls.find((call) => call.method === 'PUT' && call.path.endsWith('/hold'))?.body).toEqual({ hold: true, reason: 'Regulator inquiry 4' });
+    expect(calls.find((call) => call.method === 'PUT' && call.path.endsWith('/hold'))?.body).toEqual({
+      hold: true,
+      reason: 'Regulator inquiry 4',
+    });
     expect(within(section).getByTestId('hold-badge').getAttribute('title')).toMatch(/Regulator inquiry 4/);
     expect(within(section).getByRole('button', { name: 'Lift legal hold' })).toBeInTheDocument();
 
@@ -63,7 +93,9 @@ describe('data policies for the company’s ADMIN', () => {
     const calls = fakeGateway((call) => (call.path === `/api/companies/${ID}/policies` ? json(policies) : undefined));
     renderPage(<DataPoliciesPage />, { path: '/data-policies', url: '/data-policies', role: 'ADMIN', companyId: ID });
     const list = await screen.findByTestId('own-policies');
-    expect(within(list).getByTestId('own-policy-redaction')).toHaveTextContent('Redact the transcript and silence the audio');
+    expect(within(list).getByTestId('own-policy-redaction')).toHaveTextContent(
+      'Redact the transcript and silence the audio',
+    );
     expect(within(list).getByTestId('own-policy-encryption')).toHaveTextContent('On');
     expect(within(list).getByTestId('own-policy-keepOriginal')).toHaveTextContent('Off');
     expect(within(list).getByTestId('own-policy-recordingsDays')).toHaveTextContent('90 days');

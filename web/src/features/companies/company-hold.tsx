@@ -10,23 +10,38 @@ import { catalogue } from './hold-i18n';
 import { useSetCompanyHoldMutation } from './hold-api';
 import type { Company } from './model';
 
-const inForce = (hold: HoldDto): ActiveHoldDto | null => (hold.hold && hold.reason && hold.by && hold.at ? { reason: hold.reason, by: hold.by, at: hold.at } : null);
+const inForce = (hold: HoldDto): ActiveHoldDto | null =>
+  hold.hold && hold.reason && hold.by && hold.at ? { reason: hold.reason, by: hold.by, at: hold.at } : null;
 
-export function CompanyHold({ company, notify, headingId }: { company: Company; notify: Notify; headingId: string }): ReactElement {
+export function CompanyHold({
+  company,
+  notify,
+  headingId,
+}: {
+  company: Company;
+  notify: Notify;
+  headingId: string;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [setHold] = useSetCompanyHoldMutation();
   const [hold, setCurrent] = useState<ActiveHoldDto | null>(company.hold ?? null);
   return (
     <>
-      <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">{t('companyHold.title')}</h3>
+      <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">
+        {t('companyHold.title')}
+      </h3>
       <p className="text-sm text-gray-600 dark:text-gray-400">{t(hold ? 'companyHold.held' : 'companyHold.notHeld')}</p>
       <div className="flex flex-wrap items-center gap-2" data-testid="company-hold">
         {hold ? <HoldBadge reason={hold.reason} at={hold.at} /> : null}
-        <HoldToggle held={hold !== null} name={company.name} save={(body) => setHold({ id: company._id, body }).unwrap()}
+        <HoldToggle
+          held={hold !== null}
+          name={company.name}
+          save={(body) => setHold({ id: company._id, body }).unwrap()}
           onChanged={(answer, message) => {
             setCurrent(inForce(answer));
             notify(true, message);
-          }} />
+          }}
+        />
       </div>
     </>
   );

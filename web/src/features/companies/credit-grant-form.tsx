@@ -20,11 +20,18 @@ const FIELDS = ['amount', 'reason'] as const;
 export function CreditGrantForm({ companyId, notify }: { companyId: string; notify: Notify }): ReactElement {
   const { t, i18n } = useFeatureTranslation(creditsCatalogue);
   const [record, recording] = useRecordCreditsMutation();
-  const { register, handleSubmit, setError, reset, formState: { errors } } = useForm<GrantFormValues, unknown, z.output<typeof GrantFormSchema>>({
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<GrantFormValues, unknown, z.output<typeof GrantFormSchema>>({
     resolver: zodResolver(GrantFormSchema, formMessages(t)),
     defaultValues: { amount: '', reason: '' },
   });
-  const problem = (message?: string) => (message ? t(`credits.grant.${message}`, { defaultValue: message }) : undefined);
+  const problem = (message?: string) =>
+    message ? t(`credits.grant.${message}`, { defaultValue: message }) : undefined;
 
   const submit = async (values: z.output<typeof GrantFormSchema>) => {
     try {
@@ -37,15 +44,28 @@ export function CreditGrantForm({ companyId, notify }: { companyId: string; noti
   };
 
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)} className="flex flex-col gap-3" data-testid="credit-grant-form">
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+      className="flex flex-col gap-3"
+      data-testid="credit-grant-form"
+    >
       <h3 className="font-semibold">{t('credits.grant.title')}</h3>
-      <FormField label={t('credits.grant.amount')} hint={t('credits.grant.amountHint')} error={problem(errors.amount?.message)}>
+      <FormField
+        label={t('credits.grant.amount')}
+        hint={t('credits.grant.amountHint')}
+        error={problem(errors.amount?.message)}
+      >
         <input inputMode="decimal" autoComplete="off" {...register('amount')} />
       </FormField>
       <FormField label={t('credits.grant.reason')} error={errors.reason?.message}>
         <input autoComplete="off" maxLength={500} {...register('reason')} />
       </FormField>
-      <div><button type="submit" disabled={recording.isLoading} className={buttonClass.primary}>{t('credits.grant.submit')}</button></div>
+      <div>
+        <button type="submit" disabled={recording.isLoading} className={buttonClass.primary}>
+          {t('credits.grant.submit')}
+        </button>
+      </div>
     </form>
   );
 }

@@ -16,15 +16,35 @@ import { numberOrBlank, SettingsFormSchema, type SettingsFormValues } from './cr
 const FIELDS = ['monthlyBudget', 'monthlyGrant'] as const;
 
 /** The company's monthly budget (alerts at 80% and 100%) and its monthly grant. */
-export function CreditSettingsForm({ companyId, monthlyBudget, monthlyGrant, notify }: { companyId: string; monthlyBudget: number | null; monthlyGrant: number | null; notify: Notify }): ReactElement {
+export function CreditSettingsForm({
+  companyId,
+  monthlyBudget,
+  monthlyGrant,
+  notify,
+}: {
+  companyId: string;
+  monthlyBudget: number | null;
+  monthlyGrant: number | null;
+  notify: Notify;
+}): ReactElement {
   const { t } = useFeatureTranslation(creditsCatalogue);
   const [save, saving] = useCreditSettingsMutation();
-  const { register, handleSubmit, setError, reset, formState: { errors } } = useForm<SettingsFormValues, unknown, z.output<typeof SettingsFormSchema>>({
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<SettingsFormValues, unknown, z.output<typeof SettingsFormSchema>>({
     resolver: zodResolver(SettingsFormSchema, formMessages(t)),
     defaultValues: { monthlyBudget: numberOrBlank(monthlyBudget), monthlyGrant: numberOrBlank(monthlyGrant) },
   });
-  useEffect(() => reset({ monthlyBudget: numberOrBlank(monthlyBudget), monthlyGrant: numberOrBlank(monthlyGrant) }), [monthlyBudget, monthlyGrant, reset]);
-  const problem = (message?: string) => (message ? t(`credits.settings.${message}`, { defaultValue: message }) : undefined);
+  useEffect(
+    () => reset({ monthlyBudget: numberOrBlank(monthlyBudget), monthlyGrant: numberOrBlank(monthlyGrant) }),
+    [monthlyBudget, monthlyGrant, reset],
+  );
+  const problem = (message?: string) =>
+    message ? t(`credits.settings.${message}`, { defaultValue: message }) : undefined;
 
   const submit = async (values: z.output<typeof SettingsFormSchema>) => {
     try {
@@ -36,15 +56,32 @@ export function CreditSettingsForm({ companyId, monthlyBudget, monthlyGrant, not
   };
 
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)} className="flex flex-col gap-3" data-testid="credit-settings-form">
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+      className="flex flex-col gap-3"
+      data-testid="credit-settings-form"
+    >
       <h3 className="font-semibold">{t('credits.settings.title')}</h3>
-      <FormField label={t('credits.monthlyBudget')} hint={`${t('credits.settings.budgetHint')}. ${t('credits.settings.blank')}`} error={problem(errors.monthlyBudget?.message)}>
+      <FormField
+        label={t('credits.monthlyBudget')}
+        hint={`${t('credits.settings.budgetHint')}. ${t('credits.settings.blank')}`}
+        error={problem(errors.monthlyBudget?.message)}
+      >
         <input inputMode="decimal" autoComplete="off" {...register('monthlyBudget')} />
       </FormField>
-      <FormField label={t('credits.monthlyGrant')} hint={`${t('credits.settings.grantHint')}. ${t('credits.settings.blank')}`} error={problem(errors.monthlyGrant?.message)}>
+      <FormField
+        label={t('credits.monthlyGrant')}
+        hint={`${t('credits.settings.grantHint')}. ${t('credits.settings.blank')}`}
+        error={problem(errors.monthlyGrant?.message)}
+      >
         <input inputMode="decimal" autoComplete="off" {...register('monthlyGrant')} />
       </FormField>
-      <div><button type="submit" disabled={saving.isLoading} className={buttonClass.primary}>{t('credits.settings.save')}</button></div>
+      <div>
+        <button type="submit" disabled={saving.isLoading} className={buttonClass.primary}>
+          {t('credits.settings.save')}
+        </button>
+      </div>
     </form>
   );
 }

@@ -24,7 +24,12 @@ export default function DataPoliciesPage(): ReactElement {
   let body: ReactElement;
   if (!companyId) body = <p className="text-sm text-gray-600 dark:text-gray-400">{t('ownPolicies.noCompany')}</p>;
   else if (policies.isLoading) body = <PageSpinner label={t('common.loading')} />;
-  else if (!policies.data) body = <p role="alert" className="text-sm text-red-700 dark:text-red-300">{errorMessage(policies.error) ?? t('policies.loadFailed')}</p>;
+  else if (!policies.data)
+    body = (
+      <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+        {errorMessage(policies.error) ?? t('policies.loadFailed')}
+      </p>
+    );
   else {
     const data = policies.data;
     const rows: Array<[label: string, value: string, key: string]> = [
@@ -33,7 +38,11 @@ export default function DataPoliciesPage(): ReactElement {
       [t('ownPolicies.encryption'), t(data.encryption ? 'ownPolicies.on' : 'ownPolicies.off'), 'encryption'],
       ...RETENTION.map((key): [string, string, string] => {
         const days = data.retention[key];
-        return [t(`policies.${key}`), days === null ? t('ownPolicies.forever') : t('ownPolicies.days', { count: days }), key];
+        return [
+          t(`policies.${key}`),
+          days === null ? t('ownPolicies.forever') : t('ownPolicies.days', { count: days }),
+          key,
+        ];
       }),
     ];
     body = (
@@ -41,7 +50,9 @@ export default function DataPoliciesPage(): ReactElement {
         {rows.map(([label, value, key]) => (
           <div key={key} className="flex flex-col gap-1 py-3 sm:flex-row sm:justify-between sm:gap-6">
             <dt className="text-sm text-gray-600 dark:text-gray-400">{label}</dt>
-            <dd className="text-sm font-medium text-gray-900 dark:text-white" data-testid={`own-policy-${key}`}>{value}</dd>
+            <dd className="text-sm font-medium text-gray-900 dark:text-white" data-testid={`own-policy-${key}`}>
+              {value}
+            </dd>
           </div>
         ))}
       </dl>
@@ -53,7 +64,11 @@ export default function DataPoliciesPage(): ReactElement {
       <section className={`${card} max-w-3xl`} aria-label={t('policies.title')}>
         <p className="mb-3 text-sm text-gray-600 dark:text-gray-400">{t('ownPolicies.intro')}</p>
         {body}
-        {companyId && policies.data && <div className="mt-4"><EncryptionProgress companyId={companyId} /></div>}
+        {companyId && policies.data && (
+          <div className="mt-4">
+            <EncryptionProgress companyId={companyId} />
+          </div>
+        )}
       </section>
     </div>
   );

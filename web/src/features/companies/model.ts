@@ -3,7 +3,14 @@
 // This is a lazy admin chunk, so the contracts' zod schemas may be used here (validation runs
 // with the same rules as the server).
 import { z } from 'zod';
-import { CompanyCreateBody, COMPANY_STATUSES, COMPANY_TYPES, HexColour, LANGUAGES, type CompanyDto } from '@earshot/contracts';
+import {
+  CompanyCreateBody,
+  COMPANY_STATUSES,
+  COMPANY_TYPES,
+  HexColour,
+  LANGUAGES,
+  type CompanyDto,
+} from '@earshot/contracts';
 
 export { COMPANY_STATUSES, COMPANY_TYPES, LANGUAGES };
 export type CompanyType = (typeof COMPANY_TYPES)[number];
@@ -49,19 +56,45 @@ export const CompanyFormSchema = z.object({
   domain: fields.domain,
   type: z.enum(COMPANY_TYPES),
   status: z.enum(COMPANY_STATUSES),
-  maxUsers: blankOr(z.string().trim().regex(/^[1-9]\d{0,6}$/).refine((v) => Number(v) <= 1_000_000)),
-  maxStorage: blankOr(z.string().trim().regex(/^\d{1,9}(\.\d{1,3})?$/)),
+  maxUsers: blankOr(
+    z
+      .string()
+      .trim()
+      .regex(/^[1-9]\d{0,6}$/)
+      .refine((v) => Number(v) <= 1_000_000),
+  ),
+  maxStorage: blankOr(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}(\.\d{1,3})?$/),
+  ),
   storageUnit: z.enum(['MB', 'GB']),
   language: z.enum(LANGUAGES),
   encryption: z.boolean(),
   partnerCompanyId: z.string(),
-  theme: z.object(Object.fromEntries(THEME_KEYS.map((key) => [key, blankOr(HexColour)])) as Record<ThemeKey, ReturnType<typeof blankOr<typeof HexColour>>>),
+  theme: z.object(
+    Object.fromEntries(THEME_KEYS.map((key) => [key, blankOr(HexColour)])) as Record<
+      ThemeKey,
+      ReturnType<typeof blankOr<typeof HexColour>>
+    >,
+  ),
 });
 export type CompanyFormValues = z.input<typeof CompanyFormSchema>;
 
 export const EMPTY_FORM: CompanyFormValues = {
-  name: '', code: '', domain: '', type: 'business', status: 'active', maxUsers: '', maxStorage: '', storageUnit: 'GB',
-  language: 'en', encryption: false, partnerCompanyId: '', theme: { primary: '', primaryLight: '', primaryDark: '', secondary: '', accent: '' },
+  name: '',
+  code: '',
+  domain: '',
+  type: 'business',
+  status: 'active',
+  maxUsers: '',
+  maxStorage: '',
+  storageUnit: 'GB',
+  language: 'en',
+  encryption: false,
+  partnerCompanyId: '',
+  theme: { primary: '', primaryLight: '', primaryDark: '', secondary: '', accent: '' },
 };
 
 /** MB/GB as typed → bytes (blank = unlimited). */
@@ -74,29 +107,45 @@ const round3 = (value: number) => String(Math.round(value * 1000) / 1000);
 /** Bytes → GB from 1 GB up, else MB (at most three decimals). */
 export function fromBytes(bytes: number | null): { amount: string; unit: StorageUnit } {
   if (bytes === null) return { amount: '', unit: 'GB' };
-  return bytes >= STORAGE_UNITS.GB ? { amount: round3(bytes / STORAGE_UNITS.GB), unit: 'GB' } : { amount: round3(bytes / STORAGE_UNITS.MB), unit: 'MB' };
+  return bytes >= STORAGE_UNITS.GB
+    ? { amount: round3(bytes / STORAGE_UNITS.GB), unit: 'GB' }
+    : { amount: round3(bytes / STORAGE_UNITS.MB), unit: 'MB' };
 }
 
 export function formFromCompany(company: Company): CompanyFormValues {
   const storage = fromBytes(company.maxStorage);
   const theme = company.settings?.theme ?? {};
   return {
-    name: company.name, code: company.code, domain: company.domain, type: company.type,
+    name: company.name,
+    code: company.code,
+    domain: company.domain,
+    type: company.type,
     status: company.status === 'deleting' ? 'inactive' : company.status,
-    maxUsers: company.maxUsers === null ? '' : String(company.maxUsers), maxStorage: storage.amount, storageUnit: storage.unit,
-    language: company.language, encryption: company.encryption, partnerCompanyId: company.partnerCompanyId ?? '',
+    maxUsers: company.maxUsers === null ? '' : String(company.maxUsers),
+    maxStorage: storage.amount,
+    storageUnit: storage.unit,
+    language: company.language,
+    encryption: company.encryption,
+    partnerCompanyId: company.partnerCompanyId ?? '',
     theme: Object.fromEntries(THEME_KEYS.map((key) => [key, theme[key] ?? ''])) as CompanyFormValues['theme'],
   };
 }
 
 /** The body of POST /companies or PUT /companies/:id (a PUT sends every field: the form shows them all). */
 export function bodyFromForm(values: z.output<typeof CompanyFormSchema>): Record<string, unknown> {
-  const theme = Object.fromEntries(THEME_KEYS.filter((key) => values.theme[key]).map((key) => [key, values.theme[key]]));
+  const theme = Object.fromEntries(
+    THEME_KEYS.filter((key) => values.theme[key]).map((key) => [key, values.theme[key]]),
+  );
   return {
-    name: values.name, code: values.code, domain: values.domain, type: values.type, status: values.status,
+    name: values.name,
+    code: values.code,
+    domain: values.domain,
+    type: values.type,
+    status: values.status,
     maxUsers: values.maxUsers === '' ? null : Number(values.maxUsers),
     maxStorage: toBytes(values.maxStorage, values.storageUnit),
-    language: values.language, encryption: values.encryption,
+    language: values.language,
+    encryption: values.encryption,
     partnerCompanyId: values.partnerCompanyId || null,
     settings: { theme },
   };

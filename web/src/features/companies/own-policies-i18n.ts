@@ -6,7 +6,8 @@ export const catalogue = defineFeatureCatalogue(
   'ownPolicies',
   {
     ownPolicies: {
-      intro: 'How your company’s recordings and personal data are protected and how long they are kept. The platform administrator sets these; ask them for a change.',
+      intro:
+        'How your company’s recordings and personal data are protected and how long they are kept. The platform administrator sets these; ask them for a change.',
       days: '{{count}} days',
       forever: 'Forever',
       on: 'On',
@@ -19,7 +20,8 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       ownPolicies: {
-        intro: 'Comment les enregistrements et les données personnelles de votre entreprise sont protégés et combien de temps ils sont conservés. L’administrateur de la plateforme les définit ; demandez-lui un changement.',
+        intro:
+          'Comment les enregistrements et les données personnelles de votre entreprise sont protégés et combien de temps ils sont conservés. L’administrateur de la plateforme les définit ; demandez-lui un changement.',
         days: '{{count}} jours',
         forever: 'Pour toujours',
         on: 'Activé',
@@ -31,7 +33,8 @@ export const catalogue = defineFeatureCatalogue(
     },
     et: {
       ownPolicies: {
-        intro: 'Kuidas teie ettevõtte salvestisi ja isikuandmeid kaitstakse ja kui kaua neid hoitakse. Need määrab platvormi administraator; muudatuse saamiseks pöörduge tema poole.',
+        intro:
+          'Kuidas teie ettevõtte salvestisi ja isikuandmeid kaitstakse ja kui kaua neid hoitakse. Need määrab platvormi administraator; muudatuse saamiseks pöörduge tema poole.',
         days: '{{count}} päeva',
         forever: 'Igavesti',
         on: 'Sees',
@@ -43,7 +46,8 @@ export const catalogue = defineFeatureCatalogue(
     },
     lv: {
       ownPolicies: {
-        intro: 'Kā tiek aizsargāti jūsu uzņēmuma ieraksti un personas dati un cik ilgi tos glabā. Tos nosaka platformas administrators; lūdziet viņam izmaiņas.',
+        intro:
+          'Kā tiek aizsargāti jūsu uzņēmuma ieraksti un personas dati un cik ilgi tos glabā. Tos nosaka platformas administrators; lūdziet viņam izmaiņas.',
         days: '{{count}} dienas',
         forever: 'Bezgalīgi',
         on: 'Ieslēgts',

@@ -6,7 +6,12 @@ export const catalogue = defineFeatureCatalogue(
   {
     encryptionProgress: {
       title: 'Encrypting existing data',
-      services: { file: 'Recordings', transcription: 'Transcripts', chat: 'Knowledge files & assistant copies', prompt: 'Analysis copies' },
+      services: {
+        file: 'Recordings',
+        transcription: 'Transcripts',
+        chat: 'Knowledge files & assistant copies',
+        prompt: 'Analysis copies',
+      },
       running: '{{name}} {{done}} of {{total}}',
       done: '{{name}}: Encrypted',
       idle: '{{name}}: waiting to start',
@@ -16,7 +21,12 @@ export const catalogue = defineFeatureCatalogue(
     fr: {
       encryptionProgress: {
         title: 'Chiffrement des données existantes',
-        services: { file: 'Enregistrements', transcription: 'Transcriptions', chat: 'Fichiers de connaissances et copies de l’assistant', prompt: 'Copies d’analyse' },
+        services: {
+          file: 'Enregistrements',
+          transcription: 'Transcriptions',
+          chat: 'Fichiers de connaissances et copies de l’assistant',
+          prompt: 'Copies d’analyse',
+        },
         running: '{{name}} {{done}} sur {{total}}',
         done: '{{name}} : chiffré',
         idle: '{{name}} : en attente',
@@ -25,7 +35,12 @@ export const catalogue = defineFeatureCatalogue(
     et: {
       encryptionProgress: {
         title: 'Olemasolevate andmete krüpteerimine',
-        services: { file: 'Salvestised', transcription: 'Transkriptsioonid', chat: 'Teadmusfailid ja assistendi koopiad', prompt: 'Analüüsi koopiad' },
+        services: {
+          file: 'Salvestised',
+          transcription: 'Transkriptsioonid',
+          chat: 'Teadmusfailid ja assistendi koopiad',
+          prompt: 'Analüüsi koopiad',
+        },
         running: '{{name}} {{done}} / {{total}}',
         done: '{{name}}: krüpteeritud',
         idle: '{{name}}: ootab algust',
@@ -34,7 +49,12 @@ export const catalogue = defineFeatureCatalogue(
     lv: {
       encryptionProgress: {
         title: 'Esošo datu šifrēšana',
-        services: { file: 'Ieraksti', transcription: 'Transkripcijas', chat: 'Zināšanu faili un asistenta kopijas', prompt: 'Analīzes kopijas' },
+        services: {
+          file: 'Ieraksti',
+          transcription: 'Transkripcijas',
+          chat: 'Zināšanu faili un asistenta kopijas',
+          prompt: 'Analīzes kopijas',
+        },
         running: '{{name}} {{done}} no {{total}}',
         done: '{{name}}: šifrēts',
         idle: '{{name}}: gaida sākumu',

@@ -9,7 +9,12 @@ import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
 import DataPoliciesPage from './data-policies-page';
 
 const ID = 'c0000000-0000-4000-8000-0000000000e1';
-const policies: CompanyPolicies = { redaction: 'text', keepOriginal: false, encryption: true, retention: { recordingsDays: null, chatsDays: null, auditDays: null } };
+const policies: CompanyPolicies = {
+  redaction: 'text',
+  keepOriginal: false,
+  encryption: true,
+  retention: { recordingsDays: null, chatsDays: null, auditDays: null },
+};
 const at = '2026-11-26T07:00:00.000Z';
 const running: CompanyEncryptionProgress = {
   encryption: true,
@@ -39,16 +44,22 @@ describe('encryption progress', () => {
     renderPage(<DataPoliciesPage />, { path: '/data-policies', url: '/data-policies', role: 'ADMIN', companyId: ID });
     const recordings = await screen.findByTestId('encryption-file');
     expect(recordings).toHaveTextContent('Recordings 120 of 300');
-    expect(within(recordings).getByRole('progressbar', { name: 'Recordings 120 of 300' })).toHaveAttribute('value', '120');
+    expect(within(recordings).getByRole('progressbar', { name: 'Recordings 120 of 300' })).toHaveAttribute(
+      'value',
+      '120',
+    );
     expect(screen.getByTestId('encryption-transcription')).toHaveTextContent('Transcripts: Encrypted');
     expect(within(screen.getByTestId('encryption-transcription')).queryByRole('progressbar')).toBeNull();
-    expect(screen.getByTestId('encryption-chat')).toHaveTextContent('Knowledge files & assistant copies: waiting to start');
+    expect(screen.getByTestId('encryption-chat')).toHaveTextContent(
+      'Knowledge files & assistant copies: waiting to start',
+    );
     expect(screen.getByTestId('encryption-prompt')).toHaveTextContent('Analysis copies 0 of 8');
 
     // The next poll finds every service done: the bars go, each says Encrypted, and polling stops.
     expect(await screen.findByText('Recordings: Encrypted', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryAllByRole('progressbar')).toHaveLength(0);
-    for (const name of ['Transcripts', 'Knowledge files & assistant copies', 'Analysis copies']) expect(screen.getByText(`${name}: Encrypted`)).toBeInTheDocument();
+    for (const name of ['Transcripts', 'Knowledge files & assistant copies', 'Analysis copies'])
+      expect(screen.getByText(`${name}: Encrypted`)).toBeInTheDocument();
     expect(calls.filter((call) => call.path.endsWith('/encryption'))).toHaveLength(2);
   }, 15_000);
 });

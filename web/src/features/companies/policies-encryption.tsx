@@ -11,19 +11,25 @@ import { catalogue } from './policies-encryption-i18n';
 const POLL_MS = 2000;
 
 /** Still to come: a service working, or not yet started on a company that turned encryption on. */
-const unfinished = (data: CompanyEncryptionProgress | undefined) => Boolean(data?.encryption && data.services.some((service) => service.state !== 'done'));
+const unfinished = (data: CompanyEncryptionProgress | undefined) =>
+  Boolean(data?.encryption && data.services.some((service) => service.state !== 'done'));
 
 export function EncryptionProgress({ companyId }: { companyId: string }): ReactElement | null {
   const { t } = useFeatureTranslation(catalogue);
   const [polling, setPolling] = useState(false);
-  const { data } = useCompanyEncryptionQuery(companyId, { pollingInterval: polling ? POLL_MS : 0, skipPollingIfUnfocused: true });
+  const { data } = useCompanyEncryptionQuery(companyId, {
+    pollingInterval: polling ? POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   useEffect(() => setPolling(unfinished(data)), [data]);
   if (!data?.encryption) return null;
   return (
     <div className="flex flex-col gap-2" data-testid="encryption-progress">
       <p className="text-sm font-medium text-gray-900 dark:text-white">{t('encryptionProgress.title')}</p>
       <ul className="flex flex-col gap-2">
-        {data.services.map((service) => <ServiceRow key={service.service} progress={service} />)}
+        {data.services.map((service) => (
+          <ServiceRow key={service.service} progress={service} />
+        ))}
       </ul>
     </div>
   );
@@ -32,14 +38,26 @@ export function EncryptionProgress({ companyId }: { companyId: string }): ReactE
 function ServiceRow({ progress }: { progress: ServiceEncryptionProgress }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const name = t(`encryptionProgress.services.${progress.service}`, { defaultValue: progress.service });
-  const label = progress.state === 'done'
-    ? t('encryptionProgress.done', { name })
-    : progress.state === 'running' ? t('encryptionProgress.running', { name, done: progress.done, total: progress.total }) : t('encryptionProgress.idle', { name });
+  const label =
+    progress.state === 'done'
+      ? t('encryptionProgress.done', { name })
+      : progress.state === 'running'
+        ? t('encryptionProgress.running', { name, done: progress.done, total: progress.total })
+        : t('encryptionProgress.idle', { name });
   const id = useId();
   return (
     <li className="flex flex-col gap-1" data-testid={`encryption-${progress.service}`}>
-      <span id={id} className="text-sm text-gray-700 dark:text-gray-300">{label}</span>
-      {progress.state === 'running' && <progress aria-labelledby={id} value={progress.done} max={Math.max(progress.total, 1)} className="h-2 w-full accent-brand-600" />}
+      <span id={id} className="text-sm text-gray-700 dark:text-gray-300">
+        {label}
+      </span>
+      {progress.state === 'running' && (
+        <progress
+          aria-labelledby={id}
+          value={progress.done}
+          max={Math.max(progress.total, 1)}
+          className="h-2 w-full accent-brand-600"
+        />
+      )}
     </li>
   );
 }

@@ -16,7 +16,8 @@ export const catalogue = defineFeatureCatalogue(
       encryption: 'Encryption at rest (recordings)',
       encryptionHint: 'Once on, it cannot be turned off: encrypted recordings need their key.',
       keepOriginal: 'Keep the unredacted original',
-      keepOriginalHint: 'Needs encryption at rest (tick it first): originals are stored encrypted. Only the company’s ADMIN can read one, and every read is recorded in the audit log.',
+      keepOriginalHint:
+        'Needs encryption at rest (tick it first): originals are stored encrypted. Only the company’s ADMIN can read one, and every read is recorded in the audit log.',
       save: 'Save policies',
       saved: 'Policies saved',
       failed: 'The policies could not be saved',
@@ -28,16 +29,24 @@ export const catalogue = defineFeatureCatalogue(
       policies: {
         title: 'Politiques de données',
         redaction: 'Masquage des numéros de carte et des données personnelles',
-        modes: { off: 'Désactivé', text: 'Masquer dans la transcription', text_audio: 'Masquer dans la transcription et rendre l’audio muet' },
-        redactionHint: 'S’applique aux transcriptions terminées à partir de maintenant (une relance masque une plus ancienne)',
+        modes: {
+          off: 'Désactivé',
+          text: 'Masquer dans la transcription',
+          text_audio: 'Masquer dans la transcription et rendre l’audio muet',
+        },
+        redactionHint:
+          'S’applique aux transcriptions terminées à partir de maintenant (une relance masque une plus ancienne)',
         recordingsDays: 'Conserver les enregistrements et transcriptions (jours)',
         chatsDays: 'Conserver les discussions (jours)',
         auditDays: 'Conserver le journal d’audit (jours, au moins 365)',
-        forever: 'Vide : pour toujours. Une tâche quotidienne supprime ce qui est plus ancien, sauf ce que couvre une conservation légale.',
+        forever:
+          'Vide : pour toujours. Une tâche quotidienne supprime ce qui est plus ancien, sauf ce que couvre une conservation légale.',
         encryption: 'Chiffrement au repos (enregistrements)',
-        encryptionHint: 'Une fois activé, il ne peut plus être désactivé : les enregistrements chiffrés ont besoin de leur clé.',
+        encryptionHint:
+          'Une fois activé, il ne peut plus être désactivé : les enregistrements chiffrés ont besoin de leur clé.',
         keepOriginal: 'Conserver l’original non masqué',
-        keepOriginalHint: 'Exige le chiffrement au repos (cochez-le d’abord) : les originaux sont stockés chiffrés. Seul l’ADMIN de l’entreprise peut en lire un, et chaque lecture est inscrite au journal d’audit.',
+        keepOriginalHint:
+          'Exige le chiffrement au repos (cochez-le d’abord) : les originaux sont stockés chiffrés. Seul l’ADMIN de l’entreprise peut en lire un, et chaque lecture est inscrite au journal d’audit.',
         save: 'Enregistrer les politiques',
         saved: 'Politiques enregistrées',
         failed: 'Les politiques n’ont pas pu être enregistrées',
@@ -48,7 +57,11 @@ export const catalogue = defineFeatureCatalogue(
       policies: {
         title: 'Andmepoliitika',
         redaction: 'Kaardinumbrite ja isikuandmete varjamine',
-        modes: { off: 'Väljas', text: 'Varja transkriptsioonis', text_audio: 'Varja transkriptsioonis ja vaigista heli' },
+        modes: {
+          off: 'Väljas',
+          text: 'Varja transkriptsioonis',
+          text_audio: 'Varja transkriptsioonis ja vaigista heli',
+        },
         redactionHint: 'Kehtib nüüdsest valmivatele transkriptsioonidele (uuesti käivitamine varjab ka vanema)',
         recordingsDays: 'Hoia salvestisi ja transkriptsioone (päeva)',
         chatsDays: 'Hoia vestlusi (päeva)',
@@ -57,7 +70,8 @@ export const catalogue = defineFeatureCatalogue(
         encryption: 'Krüpteerimine salvestamisel (salvestised)',
         encryptionHint: 'Kord sisse lülitatuna ei saa seda välja lülitada: krüpteeritud salvestised vajavad oma võtit.',
         keepOriginal: 'Hoia varjamata originaali',
-        keepOriginalHint: 'Vajab krüpteerimist salvestamisel (märgi see enne): originaalid salvestatakse krüpteeritult. Originaali saab lugeda ainult ettevõtte ADMIN ja iga lugemine kantakse auditilogisse.',
+        keepOriginalHint:
+          'Vajab krüpteerimist salvestamisel (märgi see enne): originaalid salvestatakse krüpteeritult. Originaali saab lugeda ainult ettevõtte ADMIN ja iga lugemine kantakse auditilogisse.',
         save: 'Salvesta poliitika',
         saved: 'Poliitika salvestatud',
         failed: 'Poliitikat ei õnnestunud salvestada',
@@ -77,7 +91,8 @@ export const catalogue = defineFeatureCatalogue(
         encryption: 'Šifrēšana glabāšanā (ieraksti)',
         encryptionHint: 'Kad ieslēgta, to vairs nevar izslēgt: šifrētajiem ierakstiem vajag savu atslēgu.',
         keepOriginal: 'Glabāt neslēpto oriģinālu',
-        keepOriginalHint: 'Vajag šifrēšanu glabāšanā (vispirms atzīmējiet to): oriģināli tiek glabāti šifrēti. Oriģinālu var lasīt tikai uzņēmuma ADMIN, un katra lasīšana tiek ierakstīta audita žurnālā.',
+        keepOriginalHint:
+          'Vajag šifrēšanu glabāšanā (vispirms atzīmējiet to): oriģināli tiek glabāti šifrēti. Oriģinālu var lasīt tikai uzņēmuma ADMIN, un katra lasīšana tiek ierakstīta audita žurnālā.',
         save: 'Saglabāt politikas',
         saved: 'Politikas saglabātas',
         failed: 'Politikas neizdevās saglabāt',

@@ -10,17 +10,48 @@ import type { Company } from './model';
 
 const ID = '00000000-0000-4000-8000-0000000000c2';
 const company: Company = {
-  _id: ID, name: 'Acme', code: 'ACME', domain: 'acme', type: 'business', status: 'active', maxUsers: 10, maxStorage: null, language: 'en',
-  encryption: false, apiKey: null, partnerCompanyId: null, favIcon: null, logo: null, mainPageLogo: null, settings: { theme: {} }, balance: 0,
-  createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', userCount: 3, storageUsed: 0, pendingServices: [],
+  _id: ID,
+  name: 'Acme',
+  code: 'ACME',
+  domain: 'acme',
+  type: 'business',
+  status: 'active',
+  maxUsers: 10,
+  maxStorage: null,
+  language: 'en',
+  encryption: false,
+  apiKey: null,
+  partnerCompanyId: null,
+  favIcon: null,
+  logo: null,
+  mainPageLogo: null,
+  settings: { theme: {} },
+  balance: 0,
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
+  userCount: 3,
+  storageUsed: 0,
+  pendingServices: [],
 };
 
 function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
   return fakeGateway((call) => {
-    if (call.path === '/api/companies' && call.method === 'GET') return json({ items: [company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
+    if (call.path === '/api/companies' && call.method === 'GET')
+      return json({ items: [company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
     if (call.path === `/api/companies/${ID}/policies` && call.method === 'GET') return json(state.policies);
     if (call.path === `/api/companies/${ID}/encryption`) {
-      return json({ encryption: state.policies.encryption, services: [{ service: 'file', state: state.policies.encryption ? 'running' : 'idle', done: 0, total: state.policies.encryption ? 300 : 0, updatedAt: null }] });
+      return json({
+        encryption: state.policies.encryption,
+        services: [
+          {
+            service: 'file',
+            state: state.policies.encryption ? 'running' : 'idle',
+            done: 0,
+            total: state.policies.encryption ? 300 : 0,
+            updatedAt: null,
+          },
+        ],
+      });
     }
     if (call.path === `/api/companies/${ID}/policies` && call.method === 'PUT') {
       if (state.refuse) return json({ message: state.refuse, code: 'VALIDATION_FAILED' }, 400);
@@ -31,7 +62,12 @@ function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
   });
 }
 
-const start: CompanyPolicies = { redaction: 'off', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: 30, auditDays: null } };
+const start: CompanyPolicies = {
+  redaction: 'off',
+  keepOriginal: false,
+  encryption: false,
+  retention: { recordingsDays: null, chatsDays: 30, auditDays: null },
+};
 
 /** The companies page as the platform administrator, with Acme's dialog open at its policies. */
 async function openPolicies(state: Parameters<typeof gateway>[0]) {
@@ -56,7 +92,10 @@ describe('company data policies', () => {
     await user.click(within(form).getByRole('button', { name: 'Save policies' }));
     expect(await screen.findByText('Policies saved')).toBeInTheDocument();
     expect(sent.find((call) => call.method === 'PUT')?.body).toEqual({
-      redaction: 'text_audio', keepOriginal: false, encryption: false, retention: { recordingsDays: null, chatsDays: null, auditDays: 400 },
+      redaction: 'text_audio',
+      keepOriginal: false,
+      encryption: false,
+      retention: { recordingsDays: null, chatsDays: null, auditDays: 400 },
     });
   });
 
@@ -94,7 +133,10 @@ describe('company data policies', () => {
   });
 
   it('says why the server refused', async () => {
-    const { user, form } = await openPolicies({ policies: start, refuse: 'body.retention.auditDays: Too small: expected number to be >=365' });
+    const { user, form } = await openPolicies({
+      policies: start,
+      refuse: 'body.retention.auditDays: Too small: expected number to be >=365',
+    });
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Save policies' })).toBeEnabled());
     await user.type(within(form).getByTestId('policies-auditDays'), '30');
     await user.click(within(form).getByRole('button', { name: 'Save policies' }));

@@ -22,7 +22,15 @@ const daysText = (retention: RetentionPolicy): Days => ({
   auditDays: retention.auditDays?.toString() ?? '',
 });
 
-export function PoliciesSection({ companyId, notify, headingId }: { companyId: string; notify: Notify; headingId: string }): ReactElement {
+export function PoliciesSection({
+  companyId,
+  notify,
+  headingId,
+}: {
+  companyId: string;
+  notify: Notify;
+  headingId: string;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const { data, isError } = useCompanyPoliciesQuery(companyId);
   const [save, saving] = useSaveCompanyPoliciesMutation();
@@ -38,11 +46,25 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
     setKeepOriginal(data.keepOriginal);
   }, [data]);
 
-  const heading = <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">{t('policies.title')}</h3>;
-  if (isError) return <>{heading}<p role="alert" className="text-sm text-red-700 dark:text-red-300">{t('policies.loadFailed')}</p></>;
+  const heading = (
+    <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-white">
+      {t('policies.title')}
+    </h3>
+  );
+  if (isError)
+    return (
+      <>
+        {heading}
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {t('policies.loadFailed')}
+        </p>
+      </>
+    );
 
   const submit = async () => {
-    const retention = Object.fromEntries(RETENTION.map((key) => [key, days[key].trim() === '' ? null : Number(days[key])])) as RetentionPolicy;
+    const retention = Object.fromEntries(
+      RETENTION.map((key) => [key, days[key].trim() === '' ? null : Number(days[key])]),
+    ) as RetentionPolicy;
     const body: CompanyPolicies = { redaction, keepOriginal: keepOriginal && encryption, encryption, retention };
     try {
       await save({ id: companyId, body }).unwrap();
@@ -53,26 +75,66 @@ export function PoliciesSection({ companyId, notify, headingId }: { companyId: s
   };
 
   return (
-    <form noValidate onSubmit={(event) => { event.preventDefault(); void submit(); }} className="flex flex-col gap-3" data-testid="policies-form">
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      className="flex flex-col gap-3"
+      data-testid="policies-form"
+    >
       {heading}
       <FormField label={t('policies.redaction')} hint={t('policies.redactionHint')}>
-        <select value={redaction} onChange={(event) => setRedaction(event.target.value as RedactionMode)} data-testid="policies-redaction">
-          {REDACTION_MODES.map((mode) => <option key={mode} value={mode}>{t(`policies.modes.${mode}`)}</option>)}
+        <select
+          value={redaction}
+          onChange={(event) => setRedaction(event.target.value as RedactionMode)}
+          data-testid="policies-redaction"
+        >
+          {REDACTION_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {t(`policies.modes.${mode}`)}
+            </option>
+          ))}
         </select>
       </FormField>
       {RETENTION.map((key) => (
         <FormField key={key} label={t(`policies.${key}`)} hint={t('policies.forever')}>
-          <input inputMode="numeric" autoComplete="off" value={days[key]} onChange={(event) => setDays({ ...days, [key]: event.target.value })} data-testid={`policies-${key}`} />
+          <input
+            inputMode="numeric"
+            autoComplete="off"
+            value={days[key]}
+            onChange={(event) => setDays({ ...days, [key]: event.target.value })}
+            data-testid={`policies-${key}`}
+          />
         </FormField>
       ))}
       <Field label={t('policies.encryption')} hint={t('policies.encryptionHint')}>
-        <input type="checkbox" checked={encryption} disabled={data?.encryption ?? true} onChange={(event) => setEncryption(event.target.checked)} className="size-4" data-testid="policies-encryption" />
+        <input
+          type="checkbox"
+          checked={encryption}
+          disabled={data?.encryption ?? true}
+          onChange={(event) => setEncryption(event.target.checked)}
+          className="size-4"
+          data-testid="policies-encryption"
+        />
       </Field>
       <EncryptionProgress companyId={companyId} />
       <Field label={t('policies.keepOriginal')} hint={t('policies.keepOriginalHint')}>
-        <input type="checkbox" checked={keepOriginal && encryption} disabled={!data || !encryption} onChange={(event) => setKeepOriginal(event.target.checked)} className="size-4" data-testid="policies-keepOriginal" />
+        <input
+          type="checkbox"
+          checked={keepOriginal && encryption}
+          disabled={!data || !encryption}
+          onChange={(event) => setKeepOriginal(event.target.checked)}
+          className="size-4"
+          data-testid="policies-keepOriginal"
+        />
       </Field>
-      <div><button type="submit" disabled={saving.isLoading || !data} className={buttonClass.primary}>{t('policies.save')}</button></div>
+      <div>
+        <button type="submit" disabled={saving.isLoading || !data} className={buttonClass.primary}>
+          {t('policies.save')}
+        </button>
+      </div>
     </form>
   );
 }

@@ -25,12 +25,20 @@ export function ShadePreview({ primary }: { primary: string | undefined }): Reac
   const { t } = useFeatureTranslation(catalogue);
   const shades = brandShades(primary && parseHex(primary) ? primary : null);
   const sample = (background: string) => (
-    <span className="rounded-md px-3 py-1 text-xs font-medium" style={{ background, color: luminance(background) > 0.4 ? '#111827' : '#ffffff' }}>{t('companies.branding.sample')}</span>
+    <span
+      className="rounded-md px-3 py-1 text-xs font-medium"
+      style={{ background, color: luminance(background) > 0.4 ? '#111827' : '#ffffff' }}
+    >
+      {t('companies.branding.sample')}
+    </span>
   );
   return (
     <div className="grid gap-3 sm:grid-cols-2" data-testid="shade-preview">
       {(['light', 'dark'] as const).map((mode) => (
-        <figure key={mode} className={`rounded-xl border p-3 ${mode === 'dark' ? 'border-gray-700 bg-gray-950 text-gray-100' : 'border-gray-200 bg-white text-gray-900'}`}>
+        <figure
+          key={mode}
+          className={`rounded-xl border p-3 ${mode === 'dark' ? 'border-gray-700 bg-gray-950 text-gray-100' : 'border-gray-200 bg-white text-gray-900'}`}
+        >
           <figcaption className="mb-2 flex items-center justify-between text-xs font-medium">
             {t(`companies.branding.${mode}`)}
             {sample(mode === 'dark' ? shades[400] : shades[600])}
@@ -38,7 +46,12 @@ export function ShadePreview({ primary }: { primary: string | undefined }): Reac
           <ol className="grid grid-cols-6 gap-1">
             {SHADES.map((shade) => (
               <li key={shade} className="flex flex-col items-center gap-0.5">
-                <span className="h-6 w-full rounded" style={{ background: shades[shade] }} title={`${shade} ${shades[shade]}`} data-testid={`shade-${mode}-${shade}`} />
+                <span
+                  className="h-6 w-full rounded"
+                  style={{ background: shades[shade] }}
+                  title={`${shade} ${shades[shade]}`}
+                  data-testid={`shade-${mode}-${shade}`}
+                />
                 <span className="text-[10px] tabular-nums opacity-80">{shade}</span>
               </li>
             ))}
@@ -53,14 +66,18 @@ export function ThemeColours({ theme, register, onPick, error }: ThemeColoursPro
   const { t } = useFeatureTranslation(catalogue);
   return (
     <fieldset className="space-y-4">
-      <legend className="mb-2 text-sm font-semibold text-gray-900 dark:text-white">{t('companies.branding.colours')}</legend>
+      <legend className="mb-2 text-sm font-semibold text-gray-900 dark:text-white">
+        {t('companies.branding.colours')}
+      </legend>
       <div className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
         {THEME_KEYS.map((key) => {
           const name = t(`companies.branding.colourNames.${key}`);
           return (
             <div key={key} className="flex items-end gap-2">
               <div className="min-w-0 flex-1">
-                <Field label={name} error={error(key)}><input {...register(key)} placeholder="#3b82f6" className={inputClass} autoComplete="off" /></Field>
+                <Field label={name} error={error(key)}>
+                  <input {...register(key)} placeholder="#3b82f6" className={inputClass} autoComplete="off" />
+                </Field>
               </div>
               <input
                 type="color"

@@ -16,7 +16,19 @@ function useDarkClass(): boolean {
   return dark;
 }
 
-export function BarCanvas({ labels, values, horizontal, format, height }: { labels: string[]; values: number[]; horizontal: boolean; format: (value: number) => string; height: number }): ReactElement {
+export function BarCanvas({
+  labels,
+  values,
+  horizontal,
+  format,
+  height,
+}: {
+  labels: string[];
+  values: number[];
+  horizontal: boolean;
+  format: (value: number) => string;
+  height: number;
+}): ReactElement {
   const canvas = useRef<HTMLCanvasElement>(null);
   const dark = useDarkClass();
   useEffect(() => {
@@ -36,8 +48,14 @@ export function BarCanvas({ labels, values, horizontal, format, height }: { labe
         maintainAspectRatio: false,
         responsive: true,
         scales: {
-          x: { ...axis, ticks: { ...axis.ticks, ...(horizontal ? { callback: (value) => format(Number(value)) } : {}) } },
-          y: { ...axis, ticks: { ...axis.ticks, ...(horizontal ? {} : { callback: (value) => format(Number(value)) }) } },
+          x: {
+            ...axis,
+            ticks: { ...axis.ticks, ...(horizontal ? { callback: (value) => format(Number(value)) } : {}) },
+          },
+          y: {
+            ...axis,
+            ticks: { ...axis.ticks, ...(horizontal ? {} : { callback: (value) => format(Number(value)) }) },
+          },
         },
         plugins: { tooltip: { callbacks: { label: (item) => format(Number(item.raw)) } } },
       },

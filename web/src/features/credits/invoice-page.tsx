@@ -36,23 +36,47 @@ export default function InvoicePage(): ReactElement {
         <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
           {scope.kind === 'host' ? <CompanyPicker companyId={companyId} /> : null}
           <label>
-            <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('statement.month')}</span>
-            <input type="month" className={`${inputClass} sm:w-48`} value={month} max={monthOf(new Date())} onChange={(event) => setSearch(withParams(search, { month: isMonth(event.target.value) ? event.target.value : null }))} data-testid="statement-month" />
+            <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
+              {t('statement.month')}
+            </span>
+            <input
+              type="month"
+              className={`${inputClass} sm:w-48`}
+              value={month}
+              max={monthOf(new Date())}
+              onChange={(event) =>
+                setSearch(withParams(search, { month: isMonth(event.target.value) ? event.target.value : null }))
+              }
+              data-testid="statement-month"
+            />
           </label>
           {companyId && statement.data ? (
             <div className="flex gap-2 sm:ml-auto">
-              <button type="button" className={buttonClass.secondary} onClick={() => window.print()}>{t('statement.print')}</button>
-              <a href={statementPdfUrl(companyId, month)} download className={`${buttonClass.primary} inline-flex items-center gap-2`} data-testid="statement-pdf">
-                <Icon name="download" className="size-4" />{t('statement.pdf')}
+              <button type="button" className={buttonClass.secondary} onClick={() => window.print()}>
+                {t('statement.print')}
+              </button>
+              <a
+                href={statementPdfUrl(companyId, month)}
+                download
+                className={`${buttonClass.primary} inline-flex items-center gap-2`}
+                data-testid="statement-pdf"
+              >
+                <Icon name="download" className="size-4" />
+                {t('statement.pdf')}
               </a>
             </div>
           ) : null}
         </div>
       </div>
-      {!companyId ? <p className="text-sm text-gray-600 dark:text-gray-400">{t('reports.pickCompanyFirst')}</p>
-        : statement.error ? <Alert>{errorMessage(statement.error) ?? t('reports.loadFailed')}</Alert>
-          : !statement.data ? <PageSpinner label={t('common.loading')} />
-            : <StatementView statement={statement.data} />}
+      {!companyId ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400">{t('reports.pickCompanyFirst')}</p>
+      ) : statement.error ? (
+        <Alert>{errorMessage(statement.error) ?? t('reports.loadFailed')}</Alert>
+      ) : !statement.data ? (
+        <PageSpinner label={t('common.loading')} />
+      ) : (
+        <StatementView statement={statement.data} />
+      )}
     </div>
   );
 }

@@ -11,9 +11,7 @@ import { roleOf } from '../../lib/stored-user';
 import { catalogue } from './i18n';
 
 export type Scope =
-  | { kind: 'host'; companyId: string | null }
-  | { kind: 'company'; companyId: string }
-  | { kind: 'self' };
+  { kind: 'host'; companyId: string | null } | { kind: 'company'; companyId: string } | { kind: 'self' };
 
 export function useReportScope(): Scope {
   const user = useAppSelector((state) => state.session.user);
@@ -32,9 +30,18 @@ export function CompanyPicker({ companyId }: { companyId: string | null }): Reac
   return (
     <label className="print:hidden">
       <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('reports.company')}</span>
-      <select className={`${inputClass} pr-8 sm:w-56`} value={companyId ?? ''} onChange={(event) => setSearch(withParams(search, { companyId: event.target.value || null }))} data-testid="report-company">
+      <select
+        className={`${inputClass} pr-8 sm:w-56`}
+        value={companyId ?? ''}
+        onChange={(event) => setSearch(withParams(search, { companyId: event.target.value || null }))}
+        data-testid="report-company"
+      >
         <option value="">{t('reports.pickCompany')}</option>
-        {(options.data ?? []).map((company) => <option key={company._id} value={company._id}>{company.name}</option>)}
+        {(options.data ?? []).map((company) => (
+          <option key={company._id} value={company._id}>
+            {company.name}
+          </option>
+        ))}
       </select>
     </label>
   );

@@ -20,7 +20,10 @@ export const reportsApi = api.injectEndpoints({
       }),
     }),
     statement: build.query<StatementDto, { companyId: string; month: string }>({
-      query: ({ companyId, month }) => ({ url: `/companies/${encodeURIComponent(companyId)}/statement`, params: { month } }),
+      query: ({ companyId, month }) => ({
+        url: `/companies/${encodeURIComponent(companyId)}/statement`,
+        params: { month },
+      }),
     }),
   }),
 });

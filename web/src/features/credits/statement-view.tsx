@@ -17,7 +17,13 @@ export function StatementView({ statement }: { statement: StatementDto }): React
   // Quantities and unit prices have up to four decimals, like credits; a line without them shows a dash.
   const figure = (value: number | null) => (value === null ? '—' : formatCredits(value, i18n.language));
   const money = (value: number) => formatMoney(value, statement.creditRate, statement.currency, i18n.language);
-  const monthName = useMemo(() => new Intl.DateTimeFormat(i18n.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${statement.month}-01T00:00:00Z`)), [statement.month, i18n.language]);
+  const monthName = useMemo(
+    () =>
+      new Intl.DateTimeFormat(i18n.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+        new Date(`${statement.month}-01T00:00:00Z`),
+      ),
+    [statement.month, i18n.language],
+  );
   const lines: Array<[key: string, label: string, value: number, strong?: boolean]> = [
     ['opening', t('statement.opening'), statement.opening],
     ['grants', t('statement.grants'), statement.grants],
@@ -27,7 +33,11 @@ export function StatementView({ statement }: { statement: StatementDto }): React
     ['closing', t('statement.closing'), statement.closing, true],
   ];
   return (
-    <article id="statement" className="rounded-2xl border border-gray-200 bg-white p-4 sm:p-8 dark:border-gray-800 dark:bg-gray-900" data-testid="statement">
+    <article
+      id="statement"
+      className="rounded-2xl border border-gray-200 bg-white p-4 sm:p-8 dark:border-gray-800 dark:bg-gray-900"
+      data-testid="statement"
+    >
       <header className="mb-6 flex flex-wrap items-baseline justify-between gap-2">
         <div>
           <h2 className="text-xl font-semibold">{t('statement.title', { month: monthName })}</h2>
@@ -36,11 +46,19 @@ export function StatementView({ statement }: { statement: StatementDto }): React
         <p className="text-sm text-gray-600 dark:text-gray-400">{t('statement.rate', { value: money(1) })}</p>
       </header>
       <table className="mb-8 w-full text-sm" data-testid="statement-summary">
-        <thead className="sr-only"><tr><th scope="col">{t('statement.month')}</th><th scope="col">{t('statement.amount')}</th><th scope="col">{t('statement.money', { currency: statement.currency })}</th></tr></thead>
+        <thead className="sr-only">
+          <tr>
+            <th scope="col">{t('statement.month')}</th>
+            <th scope="col">{t('statement.amount')}</th>
+            <th scope="col">{t('statement.money', { currency: statement.currency })}</th>
+          </tr>
+        </thead>
         <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
           {lines.map(([key, label, value, strong]) => (
             <tr key={key} className={strong ? 'font-semibold' : undefined} data-testid={`statement-${key}`}>
-              <th scope="row" className="py-2 pr-3 text-left font-[inherit]">{label}</th>
+              <th scope="row" className="py-2 pr-3 text-left font-[inherit]">
+                {label}
+              </th>
               <td className={num}>{credits(value)}</td>
               <td className={`${num} text-gray-600 dark:text-gray-400`}>{money(value)}</td>
             </tr>
@@ -48,28 +66,49 @@ export function StatementView({ statement }: { statement: StatementDto }): React
         </tbody>
       </table>
       <h3 className="mb-2 font-semibold">{t('statement.charges')}</h3>
-      {statement.charges.length === 0 ? <p className="text-sm text-gray-600 dark:text-gray-400">{t('statement.noCharges')}</p> : (
+      {statement.charges.length === 0 ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400">{t('statement.noCharges')}</p>
+      ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="statement-charges">
             <thead className="border-b border-gray-200 dark:border-gray-800">
               <tr>
-                <th scope="col" className={th}>{t('statement.feature')}</th>
-                <th scope="col" className={th}>{t('statement.model')}</th>
-                <th scope="col" className={th}>{t('statement.unit')}</th>
-                <th scope="col" className={`${thNum} ${wide}`}>{t('statement.quantity')}</th>
-                <th scope="col" className={`${thNum} ${wide}`}>{t('statement.unitPrice')}</th>
-                <th scope="col" className={thNum}>{t('statement.amount')}</th>
-                <th scope="col" className={thNum}>{t('statement.money', { currency: statement.currency })}</th>
+                <th scope="col" className={th}>
+                  {t('statement.feature')}
+                </th>
+                <th scope="col" className={th}>
+                  {t('statement.model')}
+                </th>
+                <th scope="col" className={th}>
+                  {t('statement.unit')}
+                </th>
+                <th scope="col" className={`${thNum} ${wide}`}>
+                  {t('statement.quantity')}
+                </th>
+                <th scope="col" className={`${thNum} ${wide}`}>
+                  {t('statement.unitPrice')}
+                </th>
+                <th scope="col" className={thNum}>
+                  {t('statement.amount')}
+                </th>
+                <th scope="col" className={thNum}>
+                  {t('statement.money', { currency: statement.currency })}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
               {statement.charges.map((charge) => (
-                <tr key={`${charge.feature}:${charge.model}:${charge.unit}:${charge.unitPrice}`} data-testid="statement-charge">
+                <tr
+                  key={`${charge.feature}:${charge.model}:${charge.unit}:${charge.unitPrice}`}
+                  data-testid="statement-charge"
+                >
                   <td className="py-2 pr-3">{t(`reports.features.${charge.feature}`)}</td>
                   <td className="py-2 pr-3 break-all">{charge.model}</td>
                   <td className="py-2 pr-3">
                     {charge.unit ? t(`reports.units.${charge.unit}`) : '—'}
-                    <span className="block text-xs text-gray-600 tabular-nums sm:hidden dark:text-gray-400">{figure(charge.quantity)} × {figure(charge.unitPrice)}</span>
+                    <span className="block text-xs text-gray-600 tabular-nums sm:hidden dark:text-gray-400">
+                      {figure(charge.quantity)} × {figure(charge.unitPrice)}
+                    </span>
                   </td>
                   <td className={`${num} ${wide}`}>{figure(charge.quantity)}</td>
                   <td className={`${num} ${wide}`}>{figure(charge.unitPrice)}</td>
@@ -79,7 +118,9 @@ export function StatementView({ statement }: { statement: StatementDto }): React
               ))}
             </tbody>
           </table>
-          <p className="mt-3 text-xs text-gray-600 dark:text-gray-400" data-testid="statement-rounding">{t('statement.rounding')}</p>
+          <p className="mt-3 text-xs text-gray-600 dark:text-gray-400" data-testid="statement-rounding">
+            {t('statement.rounding')}
+          </p>
         </div>
       )}
     </article>

@@ -39,27 +39,52 @@ export default function UsagePage(): ReactElement {
   return (
     <div>
       <PageHeading>{t('pages.usage')}</PageHeading>
-      <p className="mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t(scope.kind === 'self' ? 'usage.introMine' : 'usage.intro')}</p>
+      <p className="mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">
+        {t(scope.kind === 'self' ? 'usage.introMine' : 'usage.intro')}
+      </p>
       <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
         {scope.kind === 'host' ? <CompanyPicker companyId={companyId} /> : null}
         <label>
           <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('usage.from')}</span>
-          <input type="date" className={`${inputClass} sm:w-44`} value={from ?? data?.from ?? ''} max={to ?? dayOf(new Date())} onChange={(event) => setDay('from', event.target.value)} />
+          <input
+            type="date"
+            className={`${inputClass} sm:w-44`}
+            value={from ?? data?.from ?? ''}
+            max={to ?? dayOf(new Date())}
+            onChange={(event) => setDay('from', event.target.value)}
+          />
         </label>
         <label>
           <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('usage.to')}</span>
-          <input type="date" className={`${inputClass} sm:w-44`} value={to ?? data?.to ?? ''} min={from} onChange={(event) => setDay('to', event.target.value)} />
+          <input
+            type="date"
+            className={`${inputClass} sm:w-44`}
+            value={to ?? data?.to ?? ''}
+            min={from}
+            onChange={(event) => setDay('to', event.target.value)}
+          />
         </label>
         {companyId ? (
-          <a href={usageCsvUrl({ companyId, from: from ?? data?.from, to: to ?? data?.to })} download className={`${buttonClass.secondary} inline-flex items-center justify-center gap-2 sm:ml-auto`} data-testid="usage-csv">
-            <Icon name="download" className="size-4" />{t('usage.csv')}
+          <a
+            href={usageCsvUrl({ companyId, from: from ?? data?.from, to: to ?? data?.to })}
+            download
+            className={`${buttonClass.secondary} inline-flex items-center justify-center gap-2 sm:ml-auto`}
+            data-testid="usage-csv"
+          >
+            <Icon name="download" className="size-4" />
+            {t('usage.csv')}
           </a>
         ) : null}
       </div>
-      {waiting ? <p className="text-sm text-gray-600 dark:text-gray-400">{t('reports.pickCompanyFirst')}</p>
-        : usage.error ? <Alert>{errorMessage(usage.error) ?? t('reports.loadFailed')}</Alert>
-          : !data ? <PageSpinner label={t('common.loading')} />
-            : <UsageFigures data={data} showUsers={scope.kind !== 'self'} />}
+      {waiting ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400">{t('reports.pickCompanyFirst')}</p>
+      ) : usage.error ? (
+        <Alert>{errorMessage(usage.error) ?? t('reports.loadFailed')}</Alert>
+      ) : !data ? (
+        <PageSpinner label={t('common.loading')} />
+      ) : (
+        <UsageFigures data={data} showUsers={scope.kind !== 'self'} />
+      )}
     </div>
   );
 }
@@ -67,29 +92,78 @@ export default function UsagePage(): ReactElement {
 function UsageFigures({ data, showUsers }: { data: CreditUsageDto; showUsers: boolean }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const number = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
-  const points = useMemo(() => ({
-    byDay: data.byDay.map((d): Point => ({ key: d.day, label: d.day.slice(5), credits: d.credits })),
-    byUser: data.byUser.map((u): Point => ({ key: u.userId ?? u.name, label: u.name, credits: u.credits })),
-    byModel: data.byModel.map((m): Point => ({
-      key: m.model, label: m.model, credits: m.credits,
-      detail: [m.inputTokens || m.outputTokens ? t('usage.tokens', { input: number.format(m.inputTokens), output: number.format(m.outputTokens) }) : null, m.seconds ? t('usage.seconds', { value: number.format(m.seconds) }) : null].filter(Boolean).join(' · ') || undefined,
-    })),
-    byFeature: data.byFeature.map((f): Point => ({ key: f.feature, label: t(`reports.features.${f.feature}`), credits: f.credits })),
-  }), [data, t, number]);
+  const points = useMemo(
+    () => ({
+      byDay: data.byDay.map((d): Point => ({ key: d.day, label: d.day.slice(5), credits: d.credits })),
+      byUser: data.byUser.map((u): Point => ({ key: u.userId ?? u.name, label: u.name, credits: u.credits })),
+      byModel: data.byModel.map((m): Point => ({
+        key: m.model,
+        label: m.model,
+        credits: m.credits,
+        detail:
+          [
+            m.inputTokens || m.outputTokens
+              ? t('usage.tokens', { input: number.format(m.inputTokens), output: number.format(m.outputTokens) })
+              : null,
+            m.seconds ? t('usage.seconds', { value: number.format(m.seconds) }) : null,
+          ]
+            .filter(Boolean)
+            .join(' · ') || undefined,
+      })),
+      byFeature: data.byFeature.map((f): Point => ({
+        key: f.feature,
+        label: t(`reports.features.${f.feature}`),
+        credits: f.credits,
+      })),
+    }),
+    [data, t, number],
+  );
   const column = t('usage.creditsColumn');
   return (
     <>
       <div className="mb-6 rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900">
-        <p className="text-sm text-gray-600 dark:text-gray-400">{t('usage.total')} · {data.from} – {data.to}</p>
-        <p className="text-3xl font-semibold tabular-nums" data-testid="usage-total">{t('reports.credits', { value: formatCredits(data.total, i18n.language) })}</p>
-        <p className="text-sm text-gray-600 dark:text-gray-400">{t('usage.worth', { money: formatMoney(data.total, data.creditRate, data.currency, i18n.language) })}</p>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          {t('usage.total')} · {data.from} – {data.to}
+        </p>
+        <p className="text-3xl font-semibold tabular-nums" data-testid="usage-total">
+          {t('reports.credits', { value: formatCredits(data.total, i18n.language) })}
+        </p>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          {t('usage.worth', { money: formatMoney(data.total, data.creditRate, data.currency, i18n.language) })}
+        </p>
       </div>
-      {data.total === 0 ? <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="usage-empty">{t('usage.empty')}</p> : (
+      {data.total === 0 ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="usage-empty">
+          {t('usage.empty')}
+        </p>
+      ) : (
         <div className="grid gap-4 lg:grid-cols-2">
-          <div className="lg:col-span-2"><UsageChart title={t('usage.byDay')} column={column} points={points.byDay} testId="usage-by-day" /></div>
-          <UsageChart title={t('usage.byFeature')} column={column} points={points.byFeature} horizontal testId="usage-by-feature" />
-          <UsageChart title={t('usage.byModel')} column={column} points={points.byModel} horizontal testId="usage-by-model" />
-          {showUsers ? <UsageChart title={t('usage.byUser')} column={column} points={points.byUser} horizontal testId="usage-by-user" /> : null}
+          <div className="lg:col-span-2">
+            <UsageChart title={t('usage.byDay')} column={column} points={points.byDay} testId="usage-by-day" />
+          </div>
+          <UsageChart
+            title={t('usage.byFeature')}
+            column={column}
+            points={points.byFeature}
+            horizontal
+            testId="usage-by-feature"
+          />
+          <UsageChart
+            title={t('usage.byModel')}
+            column={column}
+            points={points.byModel}
+            horizontal
+            testId="usage-by-model"
+          />
+          {showUsers ? (
+            <UsageChart
+              title={t('usage.byUser')}
+              column={column}
+              points={points.byUser}
+              horizontal
+              testId="usage-by-user"
+            />
+          ) : null}
         </div>
       )}
     </>

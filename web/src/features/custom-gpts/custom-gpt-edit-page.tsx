@@ -25,14 +25,25 @@ export default function CustomGptEditPage(): ReactElement {
   const gpt = useCustomGptQuery(id);
   const { toasts, show, dismiss } = useToasts();
 
-  const back = <Link to="/custom-gpts" className="mb-2 inline-block text-sm font-medium text-brand-700 hover:underline dark:text-brand-300">{t('backToList')}</Link>;
+  const back = (
+    <Link
+      to="/custom-gpts"
+      className="mb-2 inline-block text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+    >
+      {t('backToList')}
+    </Link>
+  );
   if (gpt.isLoading) return <PageSpinner label={t('form.loading')} />;
   if (!gpt.data) {
     return (
       <div>
         {back}
         <PageHeading>{t('pages.customGptEdit')}</PageHeading>
-        <Alert>{gpt.error && 'status' in gpt.error && gpt.error.status === 404 ? t('notFound') : errorMessage(gpt.error) ?? t('loadFailed')}</Alert>
+        <Alert>
+          {gpt.error && 'status' in gpt.error && gpt.error.status === 404
+            ? t('notFound')
+            : (errorMessage(gpt.error) ?? t('loadFailed'))}
+        </Alert>
       </div>
     );
   }
@@ -42,7 +53,11 @@ export default function CustomGptEditPage(): ReactElement {
       <div>
         {back}
         <PageHeading>{gpt.data.name}</PageHeading>
-        {justCreated ? <Alert tone="success" testId="gpt-created">{t('messages.createdAddFiles')}</Alert> : null}
+        {justCreated ? (
+          <Alert tone="success" testId="gpt-created">
+            {t('messages.createdAddFiles')}
+          </Alert>
+        ) : null}
         {editable ? null : <Alert tone="info">{t('readOnlyNotice')}</Alert>}
       </div>
       {editable ? (

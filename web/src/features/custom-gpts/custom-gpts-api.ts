@@ -4,7 +4,16 @@
 import type { ChatModelsDto } from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
-import { GPT_PAGE_SIZE, type ChatModelOption, type CustomGpt, type CustomGptBody, type CustomGptList, type GptListArgs, type KnowledgeFile, type UserOption } from './model';
+import {
+  GPT_PAGE_SIZE,
+  type ChatModelOption,
+  type CustomGpt,
+  type CustomGptBody,
+  type CustomGptList,
+  type GptListArgs,
+  type KnowledgeFile,
+  type UserOption,
+} from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['CustomGpts', 'KnowledgeFiles'] });
 export const gptPath = (id: string) => `/custom-gpt/${encodeURIComponent(id)}`;
@@ -12,7 +21,10 @@ export const gptPath = (id: string) => `/custom-gpt/${encodeURIComponent(id)}`;
 export const customGptsApi = withTags.injectEndpoints({
   endpoints: (build) => ({
     customGpts: build.query<CustomGptList, GptListArgs>({
-      query: ({ page, search }) => ({ url: '/custom-gpt', params: queryParams({ page, pageSize: GPT_PAGE_SIZE, search: search.trim() }) }),
+      query: ({ page, search }) => ({
+        url: '/custom-gpt',
+        params: queryParams({ page, pageSize: GPT_PAGE_SIZE, search: search.trim() }),
+      }),
       providesTags: ['CustomGpts'],
     }),
     customGpt: build.query<CustomGpt, string>({
@@ -40,12 +52,18 @@ export const customGptsApi = withTags.injectEndpoints({
       providesTags: (_result, _error, id) => [{ type: 'KnowledgeFiles', id }],
     }),
     deleteKnowledgeFile: build.mutation<{ message: string }, { gptId: string; fileId: string }>({
-      query: ({ gptId, fileId }) => ({ url: `${gptPath(gptId)}/files/${encodeURIComponent(fileId)}`, method: 'DELETE' }),
+      query: ({ gptId, fileId }) => ({
+        url: `${gptPath(gptId)}/files/${encodeURIComponent(fileId)}`,
+        method: 'DELETE',
+      }),
       // The list's file count changes with it.
       invalidatesTags: (_result, _error, { gptId }) => [{ type: 'KnowledgeFiles', id: gptId }, 'CustomGpts'],
     }),
     /** The chat models people may pick (any admin may read them, unlike the AI configuration). */
-    gptChatModels: build.query<ChatModelOption[], void>({ query: () => '/chat/models', transformResponse: (body: ChatModelsDto) => body.models }),
+    gptChatModels: build.query<ChatModelOption[], void>({
+      query: () => '/chat/models',
+      transformResponse: (body: ChatModelsDto) => body.models,
+    }),
     gptUserOptions: build.query<UserOption[], void>({ query: () => '/users/dropdown' }),
   }),
 });

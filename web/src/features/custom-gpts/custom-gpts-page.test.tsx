@@ -12,12 +12,34 @@ const COMPANY = 'c0000000-0000-4000-8000-000000000001';
 const PERSON = 'a0000000-0000-4000-8000-000000000002';
 const MODEL = 'e0000000-0000-4000-8000-000000000003';
 const gpt = (over: Partial<CustomGpt>): CustomGpt => ({
-  _id: 'd0000000-0000-4000-8000-000000000001', name: 'Support helper', description: 'Answers from the handbook', avatar: null, instructions: 'Be brief.',
-  modelId: null, starters: [], searchTranscripts: false, visibility: 'company', userIds: [], enabled: true, scope: 'company', companyIds: [],
-  companyId: COMPANY, createdBy: 'me', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-03T10:00:00.000Z', fileCount: 2, ...over,
+  _id: 'd0000000-0000-4000-8000-000000000001',
+  name: 'Support helper',
+  description: 'Answers from the handbook',
+  avatar: null,
+  instructions: 'Be brief.',
+  modelId: null,
+  starters: [],
+  searchTranscripts: false,
+  visibility: 'company',
+  userIds: [],
+  enabled: true,
+  scope: 'company',
+  companyIds: [],
+  companyId: COMPANY,
+  createdBy: 'me',
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-03T10:00:00.000Z',
+  fileCount: 2,
+  ...over,
 });
 const mine = gpt({});
-const platform = gpt({ _id: 'd0000000-0000-4000-8000-000000000002', name: 'Platform policy bot', scope: 'platform', companyId: null, fileCount: 0 });
+const platform = gpt({
+  _id: 'd0000000-0000-4000-8000-000000000002',
+  name: 'Platform policy bot',
+  scope: 'platform',
+  companyId: null,
+  fileCount: 0,
+});
 const page = (items: CustomGpt[]) => ({ items, page: 1, pageSize: 20, total: items.length, totalPages: 1 });
 
 afterEach(() => localStorage.clear());
@@ -25,9 +47,12 @@ afterEach(() => localStorage.clear());
 describe('custom GPT list', () => {
   it('an ADMIN searches, duplicates and deletes their company’s GPTs after confirming; platform GPTs are read only', async () => {
     const calls = fakeGateway((call) => {
-      if (call.path === '/api/custom-gpt' && call.method === 'GET') return json(page(call.query.get('search') === 'policy' ? [platform] : [mine, platform]));
-      if (call.path === `/api/custom-gpt/${mine._id}/duplicate`) return json(gpt({ _id: 'd0000000-0000-4000-8000-000000000009', name: 'Support helper (copy)' }), 201);
-      if (call.path === `/api/custom-gpt/${mine._id}` && call.method === 'DELETE') return json({ message: 'Custom GPT deleted' });
+      if (call.path === '/api/custom-gpt' && call.method === 'GET')
+        return json(page(call.query.get('search') === 'policy' ? [platform] : [mine, platform]));
+      if (call.path === `/api/custom-gpt/${mine._id}/duplicate`)
+        return json(gpt({ _id: 'd0000000-0000-4000-8000-000000000009', name: 'Support helper (copy)' }), 201);
+      if (call.path === `/api/custom-gpt/${mine._id}` && call.method === 'DELETE')
+        return json({ message: 'Custom GPT deleted' });
       return undefined;
     });
     const user = userEvent.setup();
@@ -45,28 +70,47 @@ describe('custom GPT list', () => {
 
     await user.click(screen.getByRole('menuitem', { name: 'Duplicate' }));
     expect(await screen.findByText('Made a copy: Support helper (copy)')).toBeInTheDocument();
-    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/custom-gpt/${mine._id}/duplicate`]);
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+      `/api/custom-gpt/${mine._id}/duplicate`,
+    ]);
 
     await user.click(within(row).getByRole('button', { name: 'Actions for Support helper' }));
     await user.click(screen.getByTestId('delete-gpt'));
-    expect(screen.getByText('Delete Support helper with its knowledge files? Conversations with it keep their messages.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Delete Support helper with its knowledge files? Conversations with it keep their messages.'),
+    ).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     await user.click(screen.getByTestId('confirm-yes'));
     expect(await screen.findByText('Custom GPT deleted')).toBeInTheDocument();
-    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([`/api/custom-gpt/${mine._id}`]);
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([
+      `/api/custom-gpt/${mine._id}`,
+    ]);
 
     await user.type(screen.getByRole('searchbox'), 'policy{Enter}');
     await waitFor(() => expect(within(table).queryByText('Support helper')).toBeNull());
     expect(within(table).getByText('Platform policy bot')).toBeInTheDocument();
-    expect(calls.filter((call) => call.path === '/api/custom-gpt' && call.method === 'GET').at(-1)!.query.get('search')).toBe('policy');
+    expect(
+      calls
+        .filter((call) => call.path === '/api/custom-gpt' && call.method === 'GET')
+        .at(-1)!
+        .query.get('search'),
+    ).toBe('policy');
   });
 });
 
 describe('custom GPT form', () => {
   it('shows the schema’s messages at their fields, then the server’s, and sends blank fields as none', async () => {
-    let answer = json({ message: 'Validation failed', code: 'VALIDATION_FAILED', details: [{ field: 'body.avatar', message: 'must be an uploaded picture or an https:// URL' }] }, 400);
+    let answer = json(
+      {
+        message: 'Validation failed',
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'body.avatar', message: 'must be an uploaded picture or an https:// URL' }],
+      },
+      400,
+    );
     const calls = fakeGateway((call) => {
-      if (call.path === '/api/chat/models') return json({ models: [{ _id: MODEL, name: 'Fast model', isDefault: true }], builtIn: false });
+      if (call.path === '/api/chat/models')
+        return json({ models: [{ _id: MODEL, name: 'Fast model', isDefault: true }], builtIn: false });
       if (call.path === '/api/users/dropdown') return json([{ _id: PERSON, name: 'Una User', email: 'una@acme.test' }]);
       if (call.path === '/api/custom-gpt' && call.method === 'POST') return answer;
       return undefined;
@@ -105,8 +149,16 @@ describe('custom GPT form', () => {
     await user.click(within(form).getByRole('button', { name: 'Create GPT' }));
     expect(await within(form).findByText('must be an uploaded picture or an https:// URL')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'POST')!.body).toEqual({
-      name: 'Handbook', description: null, avatar: 'https://cdn.example.com/bot.png', instructions: 'Answer from the handbook.', modelId: MODEL,
-      starters: ['What is the refund policy?'], searchTranscripts: false, visibility: 'users', userIds: [PERSON], enabled: true,
+      name: 'Handbook',
+      description: null,
+      avatar: 'https://cdn.example.com/bot.png',
+      instructions: 'Answer from the handbook.',
+      modelId: MODEL,
+      starters: ['What is the refund policy?'],
+      searchTranscripts: false,
+      visibility: 'users',
+      userIds: [PERSON],
+      enabled: true,
     });
 
     answer = json(gpt({ _id: 'd0000000-0000-4000-8000-000000000005', name: 'Handbook' }), 201);
@@ -119,11 +171,17 @@ describe('custom GPT form', () => {
     const calls = fakeGateway((call) => {
       if (call.path === '/api/chat/models') return json({ models: [], builtIn: true });
       if (call.path === '/api/companies/dropdown') return json([{ _id: COMPANY, name: 'Acme' }]);
-      if (call.path === '/api/custom-gpt' && call.method === 'POST') return json(gpt({ scope: 'platform', companyIds: [COMPANY] }), 201);
+      if (call.path === '/api/custom-gpt' && call.method === 'POST')
+        return json(gpt({ scope: 'platform', companyIds: [COMPANY] }), 201);
       return undefined;
     });
     const user = userEvent.setup();
-    renderPage(<CustomGptCreatePage />, { path: '/custom-gpts/create', url: '/custom-gpts/create', role: 'HOST_ADMIN', companyId: null });
+    renderPage(<CustomGptCreatePage />, {
+      path: '/custom-gpts/create',
+      url: '/custom-gpts/create',
+      role: 'HOST_ADMIN',
+      companyId: null,
+    });
     const form = await screen.findByTestId('gpt-form');
     await user.type(within(form).getByLabelText('Name'), 'Policy');
     await user.type(within(form).getByLabelText('Instructions'), 'Quote the policy.');
@@ -133,6 +191,11 @@ describe('custom GPT form', () => {
     await user.click(await within(form).findByRole('checkbox', { name: 'Acme' }));
     await user.click(within(form).getByRole('button', { name: 'Create GPT' }));
     await screen.findByText('elsewhere');
-    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({ visibility: 'company', userIds: [], companyIds: [COMPANY], modelId: null });
+    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
+      visibility: 'company',
+      userIds: [],
+      companyIds: [COMPANY],
+      modelId: null,
+    });
   });
 });

@@ -38,28 +38,66 @@ export default function CustomGptsPage(): ReactElement {
   });
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
-  const columns = useMemo<Array<DataColumn<CustomGpt>>>(() => [
-    {
-      id: 'name', header: t('columns.name'), canHide: false, sortValue: (gpt) => gpt.name,
-      cell: (gpt) => (
-        <span className="flex items-center gap-3">
-          <NameAvatar name={gpt.name} src={gpt.avatar} size="sm" />
-          <span className="min-w-0">
-            <span className="block font-medium text-gray-900 dark:text-white">{gpt.name}</span>
-            {gpt.description ? <span className="block max-w-56 truncate text-xs text-gray-600 dark:text-gray-400" title={gpt.description}>{gpt.description}</span> : null}
+  const columns = useMemo<Array<DataColumn<CustomGpt>>>(
+    () => [
+      {
+        id: 'name',
+        header: t('columns.name'),
+        canHide: false,
+        sortValue: (gpt) => gpt.name,
+        cell: (gpt) => (
+          <span className="flex items-center gap-3">
+            <NameAvatar name={gpt.name} src={gpt.avatar} size="sm" />
+            <span className="min-w-0">
+              <span className="block font-medium text-gray-900 dark:text-white">{gpt.name}</span>
+              {gpt.description ? (
+                <span
+                  className="block max-w-56 truncate text-xs text-gray-600 dark:text-gray-400"
+                  title={gpt.description}
+                >
+                  {gpt.description}
+                </span>
+              ) : null}
+            </span>
           </span>
-        </span>
-      ),
-    },
-    { id: 'scope', header: t('columns.scope'), cell: (gpt) => t(`scopes.${gpt.scope}`), sortValue: (gpt) => gpt.scope },
-    { id: 'visibility', header: t('columns.visibility'), cell: (gpt) => t(`visibilities.${gpt.visibility}`), sortValue: (gpt) => gpt.visibility },
-    { id: 'files', header: t('columns.files'), cell: (gpt) => gpt.fileCount, sortValue: (gpt) => gpt.fileCount },
-    {
-      id: 'enabled', header: t('columns.enabled'), sortValue: (gpt) => (gpt.enabled ? 1 : 0),
-      cell: (gpt) => <span className={gpt.enabled ? 'text-green-700 dark:text-green-300' : 'text-gray-600 dark:text-gray-400'}>{gpt.enabled ? t('enabled') : t('disabled')}</span>,
-    },
-    { id: 'updatedAt', header: t('columns.updatedAt'), sortValue: (gpt) => gpt.updatedAt, cell: (gpt) => <time dateTime={gpt.updatedAt} className="whitespace-nowrap">{date.format(new Date(gpt.updatedAt))}</time> },
-  ], [t, date]);
+        ),
+      },
+      {
+        id: 'scope',
+        header: t('columns.scope'),
+        cell: (gpt) => t(`scopes.${gpt.scope}`),
+        sortValue: (gpt) => gpt.scope,
+      },
+      {
+        id: 'visibility',
+        header: t('columns.visibility'),
+        cell: (gpt) => t(`visibilities.${gpt.visibility}`),
+        sortValue: (gpt) => gpt.visibility,
+      },
+      { id: 'files', header: t('columns.files'), cell: (gpt) => gpt.fileCount, sortValue: (gpt) => gpt.fileCount },
+      {
+        id: 'enabled',
+        header: t('columns.enabled'),
+        sortValue: (gpt) => (gpt.enabled ? 1 : 0),
+        cell: (gpt) => (
+          <span className={gpt.enabled ? 'text-green-700 dark:text-green-300' : 'text-gray-600 dark:text-gray-400'}>
+            {gpt.enabled ? t('enabled') : t('disabled')}
+          </span>
+        ),
+      },
+      {
+        id: 'updatedAt',
+        header: t('columns.updatedAt'),
+        sortValue: (gpt) => gpt.updatedAt,
+        cell: (gpt) => (
+          <time dateTime={gpt.updatedAt} className="whitespace-nowrap">
+            {date.format(new Date(gpt.updatedAt))}
+          </time>
+        ),
+      },
+    ],
+    [t, date],
+  );
 
   const onDuplicate = async (gpt: CustomGpt) => {
     try {
@@ -74,11 +112,21 @@ export default function CustomGptsPage(): ReactElement {
   return (
     <div>
       <div className="mb-6 flex flex-wrap items-center gap-3">
-        <div className="mr-auto [&>h1]:mb-0"><PageHeading>{t('pages.customGpts')}</PageHeading></div>
-        <Link to="/custom-gpts/create" className={buttonClass.primary} data-testid="gpt-new">{t('newGpt')}</Link>
+        <div className="mr-auto [&>h1]:mb-0">
+          <PageHeading>{t('pages.customGpts')}</PageHeading>
+        </div>
+        <Link to="/custom-gpts/create" className={buttonClass.primary} data-testid="gpt-new">
+          {t('newGpt')}
+        </Link>
       </div>
       <div className="mb-4 flex">
-        <SearchForm label={t('search.label')} placeholder={t('search.placeholder')} applyLabel={t('search.apply')} value={search} onSearch={(text) => setParams(withParams(params, { search: text, page: null }))} />
+        <SearchForm
+          label={t('search.label')}
+          placeholder={t('search.placeholder')}
+          applyLabel={t('search.apply')}
+          value={search}
+          onSearch={(text) => setParams(withParams(params, { search: text, page: null }))}
+        />
       </div>
       <DataTable
         label={t('pages.customGpts')}
@@ -87,24 +135,39 @@ export default function CustomGptsPage(): ReactElement {
         rows={data?.items ?? NONE}
         rowId={(gpt) => gpt._id}
         loading={list.isFetching}
-        error={list.error ? errorMessage(list.error) ?? t('loadFailed') : null}
+        error={list.error ? (errorMessage(list.error) ?? t('loadFailed')) : null}
         onRetry={() => void list.refetch()}
         emptyText={search ? t('noMatch') : t('empty')}
-        rowActions={(gpt) => canChange(gpt, role) ? (
-          <DropdownMenu
-            label={t('actionsFor', { name: gpt.name })}
-            button={<span aria-hidden="true">⋯</span>}
-            buttonClassName="rounded-lg px-2 py-1 text-lg leading-none text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800"
-            entries={[
-              { key: 'edit', label: t('edit'), to: `/custom-gpts/${encodeURIComponent(gpt._id)}/edit` },
-              { key: 'duplicate', label: t('duplicate'), onSelect: () => void onDuplicate(gpt) },
-              { key: 'delete', label: t('delete'), onSelect: () => deleting.ask(gpt), testId: 'delete-gpt' },
-            ]}
-          />
-        ) : <span className="block text-right text-xs whitespace-nowrap text-gray-600 dark:text-gray-400">{t('readOnly')}</span>}
-        footer={data && data.totalPages > 1 ? (
-          <Pager page={page} totalPages={data.totalPages} onPage={(next) => setParams(withParams(params, { page: String(next) }))} info={t('pageOf', { page, total: data.totalPages })} previous={t('previous')} next={t('next')} />
-        ) : undefined}
+        rowActions={(gpt) =>
+          canChange(gpt, role) ? (
+            <DropdownMenu
+              label={t('actionsFor', { name: gpt.name })}
+              button={<span aria-hidden="true">⋯</span>}
+              buttonClassName="rounded-lg px-2 py-1 text-lg leading-none text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800"
+              entries={[
+                { key: 'edit', label: t('edit'), to: `/custom-gpts/${encodeURIComponent(gpt._id)}/edit` },
+                { key: 'duplicate', label: t('duplicate'), onSelect: () => void onDuplicate(gpt) },
+                { key: 'delete', label: t('delete'), onSelect: () => deleting.ask(gpt), testId: 'delete-gpt' },
+              ]}
+            />
+          ) : (
+            <span className="block text-right text-xs whitespace-nowrap text-gray-600 dark:text-gray-400">
+              {t('readOnly')}
+            </span>
+          )
+        }
+        footer={
+          data && data.totalPages > 1 ? (
+            <Pager
+              page={page}
+              totalPages={data.totalPages}
+              onPage={(next) => setParams(withParams(params, { page: String(next) }))}
+              info={t('pageOf', { page, total: data.totalPages })}
+              previous={t('previous')}
+              next={t('next')}
+            />
+          ) : undefined
+        }
       />
       <ConfirmDialog
         open={deleting.target !== null}

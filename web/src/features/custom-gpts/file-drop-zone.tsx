@@ -5,7 +5,13 @@ import { catalogue } from './i18n';
 import { KNOWLEDGE_ACCEPT } from './model';
 
 /** Drop files here or choose them (several at once); what is accepted is checked again by the server, by content. */
-export function FileDropZone({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled: boolean }): ReactElement {
+export function FileDropZone({
+  onFiles,
+  disabled,
+}: {
+  onFiles: (files: File[]) => void;
+  disabled: boolean;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -43,7 +49,15 @@ export function FileDropZone({ onFiles, disabled }: { onFiles: (files: File[]) =
           if (files.length > 0) onFiles(files);
         }}
       />
-      <button type="button" className={buttonClass.secondary} disabled={disabled} onClick={() => input.current?.click()} data-testid="knowledge-choose">{t('files.choose')}</button>
+      <button
+        type="button"
+        className={buttonClass.secondary}
+        disabled={disabled}
+        onClick={() => input.current?.click()}
+        data-testid="knowledge-choose"
+      >
+        {t('files.choose')}
+      </button>
     </div>
   );
 }

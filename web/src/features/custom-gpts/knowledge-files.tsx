@@ -32,19 +32,35 @@ export function KnowledgeFiles({ gptId, editable }: { gptId: string; editable: b
   const list = files.data ?? [];
   return (
     <section aria-labelledby="knowledge-heading" className="max-w-3xl" data-testid="knowledge-files">
-      <h2 id="knowledge-heading" className="text-lg font-semibold text-gray-900 dark:text-white">{t('files.title')}</h2>
+      <h2 id="knowledge-heading" className="text-lg font-semibold text-gray-900 dark:text-white">
+        {t('files.title')}
+      </h2>
       <p className="mt-1 mb-4 text-sm text-gray-600 dark:text-gray-400">
-        {t('files.hint', { types: KNOWLEDGE_TYPE_NAMES.join(', '), size: formatSize(GPT_LIMITS.fileMaxBytes), count: GPT_LIMITS.filesPerGpt })}
+        {t('files.hint', {
+          types: KNOWLEDGE_TYPE_NAMES.join(', '),
+          size: formatSize(GPT_LIMITS.fileMaxBytes),
+          count: GPT_LIMITS.filesPerGpt,
+        })}
       </p>
       {editable ? <FileDropZone onFiles={add} disabled={false} /> : null}
-      {failure ? <div className="mt-3"><Alert>{failure}</Alert></div> : null}
+      {failure ? (
+        <div className="mt-3">
+          <Alert>{failure}</Alert>
+        </div>
+      ) : null}
       <ul className="mt-2 divide-y divide-gray-200 dark:divide-gray-800">
-        {uploads.map((upload) => <UploadRow key={`upload-${upload.key}`} upload={upload} onCancel={() => cancel(upload.key)} />)}
-        {list.map((file) => <KnowledgeFileRow key={file._id} file={file} onDelete={editable ? () => deleting.ask(file) : null} />)}
+        {uploads.map((upload) => (
+          <UploadRow key={`upload-${upload.key}`} upload={upload} onCancel={() => cancel(upload.key)} />
+        ))}
+        {list.map((file) => (
+          <KnowledgeFileRow key={file._id} file={file} onDelete={editable ? () => deleting.ask(file) : null} />
+        ))}
       </ul>
       {files.isLoading ? <Spinner label={t('form.loading')} /> : null}
       {files.isError ? <Alert>{errorMessage(files.error) ?? t('files.loadFailed')}</Alert> : null}
-      {files.isSuccess && list.length === 0 && uploads.length === 0 ? <p className="py-3 text-sm text-gray-600 dark:text-gray-400">{t('files.empty')}</p> : null}
+      {files.isSuccess && list.length === 0 && uploads.length === 0 ? (
+        <p className="py-3 text-sm text-gray-600 dark:text-gray-400">{t('files.empty')}</p>
+      ) : null}
       <ConfirmDialog
         open={deleting.target !== null}
         message={t('files.confirmDelete', { name: deleting.target?.name ?? '' })}

@@ -1,8 +1,23 @@
 // The custom GPT screens' data: the contracts' types (this is a lazy admin chunk, so the form may
 // validate with the contracts' own zod schema, the server's rules) and the form's values ↔ body.
 import { z } from 'zod';
-import { CreateCustomGptBody, type ChatModelsDto, type CreateCustomGptInput, type CustomGptDto, type CustomGptList as List, type KnowledgeFileDto, type UserDropdownItem } from '@earshot/contracts';
-import { GPT_LIMITS, GPT_MESSAGES, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT, type GptVisibility, type Role } from '@earshot/contracts/constants';
+import {
+  CreateCustomGptBody,
+  type ChatModelsDto,
+  type CreateCustomGptInput,
+  type CustomGptDto,
+  type CustomGptList as List,
+  type KnowledgeFileDto,
+  type UserDropdownItem,
+} from '@earshot/contracts';
+import {
+  GPT_LIMITS,
+  GPT_MESSAGES,
+  GPT_VISIBILITIES,
+  KNOWLEDGE_ACCEPT,
+  type GptVisibility,
+  type Role,
+} from '@earshot/contracts/constants';
 
 export { GPT_LIMITS, GPT_MESSAGES, GPT_VISIBILITIES, KNOWLEDGE_ACCEPT };
 export type CustomGpt = CustomGptDto;
@@ -45,7 +60,19 @@ export interface GptFormInput {
 }
 
 /** The fields a server answer may name, to show its message there. */
-export const GPT_FIELDS = ['name', 'description', 'avatar', 'instructions', 'modelId', 'starters', 'searchTranscripts', 'visibility', 'userIds', 'enabled', 'companyIds'] as const;
+export const GPT_FIELDS = [
+  'name',
+  'description',
+  'avatar',
+  'instructions',
+  'modelId',
+  'starters',
+  'searchTranscripts',
+  'visibility',
+  'userIds',
+  'enabled',
+  'companyIds',
+] as const;
 
 export function formValues(gpt: CustomGpt | null): GptFormInput {
   return {

@@ -52,19 +52,35 @@ export function useKnowledgeUpload(gptId: string) {
     }
   }, [change, dispatch, drop, gptId]);
 
-  const add = useCallback((files: File[]) => {
-    const items = files.map((file) => ({ key: nextKey.current++, file }));
-    queue.current.push(...items);
-    setUploads((list) => [...list, ...items.map(({ key, file }) => ({ key, name: file.name, progress: 0, phase: 'waiting' as const, status: null, message: null }))]);
-    void pump();
-  }, [pump]);
+  const add = useCallback(
+    (files: File[]) => {
+      const items = files.map((file) => ({ key: nextKey.current++, file }));
+      queue.current.push(...items);
+      setUploads((list) => [
+        ...list,
+        ...items.map(({ key, file }) => ({
+          key,
+          name: file.name,
+          progress: 0,
+          phase: 'waiting' as const,
+          status: null,
+          message: null,
+        })),
+      ]);
+      void pump();
+    },
+    [pump],
+  );
 
   /** Stops a file being sent, takes a waiting one out of the queue, or dismisses a refusal. */
-  const cancel = useCallback((key: number) => {
-    if (current.current?.key === key) return current.current.handle.cancel();
-    queue.current = queue.current.filter((item) => item.key !== key);
-    drop(key);
-  }, [drop]);
+  const cancel = useCallback(
+    (key: number) => {
+      if (current.current?.key === key) return current.current.handle.cancel();
+      queue.current = queue.current.filter((item) => item.key !== key);
+      drop(key);
+    },
+    [drop],
+  );
 
   return { uploads, add, cancel };
 }

@@ -22,7 +22,11 @@ export interface FilterChoices {
 const label = 'mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300';
 const select = `${inputClass} pr-8`;
 
-export function AnalyticsFilters({ filters, choices, onChange }: {
+export function AnalyticsFilters({
+  filters,
+  choices,
+  onChange,
+}: {
   filters: DashboardFilters;
   choices: FilterChoices;
   onChange: (changes: Partial<Record<keyof DashboardFilters, string | null>>) => void;
@@ -31,9 +35,18 @@ export function AnalyticsFilters({ filters, choices, onChange }: {
   const pick = (key: 'agentId' | 'clientId' | 'tag', options: Choice[], all: string) => (
     <label className="min-w-0">
       <span className={label}>{t(`dashboards.filters.${key}`)}</span>
-      <select className={select} value={filters[key] ?? ''} onChange={(event) => onChange({ [key]: event.target.value || null })} data-testid={`filter-${key}`}>
+      <select
+        className={select}
+        value={filters[key] ?? ''}
+        onChange={(event) => onChange({ [key]: event.target.value || null })}
+        data-testid={`filter-${key}`}
+      >
         <option value="">{all}</option>
-        {options.map((option) => <option key={option.id} value={option.id}>{option.name}</option>)}
+        {options.map((option) => (
+          <option key={option.id} value={option.id}>
+            {option.name}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -42,21 +55,50 @@ export function AnalyticsFilters({ filters, choices, onChange }: {
       <legend className="sr-only">{t('dashboards.filters.legend')}</legend>
       <label className="min-w-0">
         <span className={label}>{t('dashboards.filters.from')}</span>
-        <input type="date" className={inputClass} value={filters.from} max={filters.to} required onChange={(event) => onChange({ from: event.target.value || null })} data-testid="filter-from" />
+        <input
+          type="date"
+          className={inputClass}
+          value={filters.from}
+          max={filters.to}
+          required
+          onChange={(event) => onChange({ from: event.target.value || null })}
+          data-testid="filter-from"
+        />
       </label>
       <label className="min-w-0">
         <span className={label}>{t('dashboards.filters.to')}</span>
-        <input type="date" className={inputClass} value={filters.to} min={filters.from} required onChange={(event) => onChange({ to: event.target.value || null })} data-testid="filter-to" />
+        <input
+          type="date"
+          className={inputClass}
+          value={filters.to}
+          min={filters.from}
+          required
+          onChange={(event) => onChange({ to: event.target.value || null })}
+          data-testid="filter-to"
+        />
       </label>
       <label className="min-w-0">
         <span className={label}>{t('dashboards.filters.groupBy')}</span>
-        <select className={select} value={filters.groupBy} onChange={(event) => onChange({ groupBy: event.target.value })} data-testid="filter-groupBy">
-          {GROUPS.map((group) => <option key={group} value={group}>{t(`dashboards.groups.${group}`)}</option>)}
+        <select
+          className={select}
+          value={filters.groupBy}
+          onChange={(event) => onChange({ groupBy: event.target.value })}
+          data-testid="filter-groupBy"
+        >
+          {GROUPS.map((group) => (
+            <option key={group} value={group}>
+              {t(`dashboards.groups.${group}`)}
+            </option>
+          ))}
         </select>
       </label>
       {pick('agentId', choices.agents, t('dashboards.filters.allAgents'))}
       {pick('clientId', choices.clients, t('dashboards.filters.allClients'))}
-      {pick('tag', choices.tags.map((tag) => ({ id: tag, name: tag })), t('dashboards.filters.allTags'))}
+      {pick(
+        'tag',
+        choices.tags.map((tag) => ({ id: tag, name: tag })),
+        t('dashboards.filters.allTags'),
+      )}
     </fieldset>
   );
 }

@@ -40,58 +40,169 @@ function useRemembered(current: Choice[], companyId: string | undefined): Choice
   return [...seen.current.names].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function useChoices(data: AnalyticsDto | undefined, { companyId, waiting }: { companyId: string | undefined; waiting: boolean }): FilterChoices {
+function useChoices(
+  data: AnalyticsDto | undefined,
+  { companyId, waiting }: { companyId: string | undefined; waiting: boolean },
+): FilterChoices {
   const role = useAppSelector((state) => roleOf(state.session.user));
   const tags = useTagsQuery(companyId, { skip: waiting });
   const readsClients = mayReadClients(role);
   const clients = useClientOptionsQuery(companyId, { skip: waiting || !readsClients });
-  const agents = useRemembered(useMemo(() => (data?.byAgent ?? []).map((row) => ({ id: row.agentId, name: row.name })), [data]), companyId);
-  const named = useRemembered(useMemo(() => (data?.byClient ?? []).map((row) => ({ id: row.clientId, name: row.name })), [data]), companyId);
+  const agents = useRemembered(
+    useMemo(() => (data?.byAgent ?? []).map((row) => ({ id: row.agentId, name: row.name })), [data]),
+    companyId,
+  );
+  const named = useRemembered(
+    useMemo(() => (data?.byClient ?? []).map((row) => ({ id: row.clientId, name: row.name })), [data]),
+    companyId,
+  );
   return {
     agents,
-    clients: readsClients && clients.data ? clients.data.map((client) => ({ id: client._id, name: client.name })) : named,
+    clients:
+      readsClients && clients.data ? clients.data.map((client) => ({ id: client._id, name: client.name })) : named,
     tags: (tags.data ?? []).map((tag) => tag.name),
   };
 }
 
 function agentColumns(t: (key: string) => string, fmt: Formats): Array<BreakdownColumn<Agent>> {
   return [
-    { id: 'name', header: t('dashboards.columns.agent'), cell: (row) => row.name, sortValue: (row) => row.name.toLowerCase(), csv: (row) => row.name, canHide: false },
-    { id: 'count', header: t('dashboards.columns.calls'), cell: (row) => fmt.count(row.count), sortValue: (row) => row.count, csv: (row) => row.count },
-    { id: 'duration', header: t('dashboards.columns.duration'), cell: (row) => fmt.duration(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
-    { id: 'talkShare', header: t('dashboards.columns.talkShare'), cell: (row) => (row.talkShare === null ? '—' : fmt.percent(row.talkShare)), sortValue: (row) => row.talkShare, csv: (row) => row.talkShare },
-    { id: 'wpm', header: t('dashboards.columns.wordsPerMinute'), cell: (row) => (row.wordsPerMinute === null ? '—' : fmt.decimal(row.wordsPerMinute)), sortValue: (row) => row.wordsPerMinute, csv: (row) => row.wordsPerMinute },
+    {
+      id: 'name',
+      header: t('dashboards.columns.agent'),
+      cell: (row) => row.name,
+      sortValue: (row) => row.name.toLowerCase(),
+      csv: (row) => row.name,
+      canHide: false,
+    },
+    {
+      id: 'count',
+      header: t('dashboards.columns.calls'),
+      cell: (row) => fmt.count(row.count),
+      sortValue: (row) => row.count,
+      csv: (row) => row.count,
+    },
+    {
+      id: 'duration',
+      header: t('dashboards.columns.duration'),
+      cell: (row) => fmt.duration(row.seconds),
+      sortValue: (row) => row.seconds,
+      csv: (row) => row.seconds,
+      csvHeader: t('dashboards.columns.seconds'),
+    },
+    {
+      id: 'talkShare',
+      header: t('dashboards.columns.talkShare'),
+      cell: (row) => (row.talkShare === null ? '—' : fmt.percent(row.talkShare)),
+      sortValue: (row) => row.talkShare,
+      csv: (row) => row.talkShare,
+    },
+    {
+      id: 'wpm',
+      header: t('dashboards.columns.wordsPerMinute'),
+      cell: (row) => (row.wordsPerMinute === null ? '—' : fmt.decimal(row.wordsPerMinute)),
+      sortValue: (row) => row.wordsPerMinute,
+      csv: (row) => row.wordsPerMinute,
+    },
   ];
 }
 
 function clientColumns(t: (key: string) => string, fmt: Formats): Array<BreakdownColumn<Client>> {
   return [
-    { id: 'name', header: t('dashboards.columns.client'), cell: (row) => row.name, sortValue: (row) => row.name.toLowerCase(), csv: (row) => row.name, canHide: false },
-    { id: 'count', header: t('dashboards.columns.calls'), cell: (row) => fmt.count(row.count), sortValue: (row) => row.count, csv: (row) => row.count },
-    { id: 'duration', header: t('dashboards.columns.duration'), cell: (row) => fmt.duration(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
-    { id: 'lastCall', header: t('dashboards.columns.lastCall'), cell: (row) => (row.lastCall ? fmt.day(row.lastCall) : '—'), sortValue: (row) => row.lastCall, csv: (row) => row.lastCall },
+    {
+      id: 'name',
+      header: t('dashboards.columns.client'),
+      cell: (row) => row.name,
+      sortValue: (row) => row.name.toLowerCase(),
+      csv: (row) => row.name,
+      canHide: false,
+    },
+    {
+      id: 'count',
+      header: t('dashboards.columns.calls'),
+      cell: (row) => fmt.count(row.count),
+      sortValue: (row) => row.count,
+      csv: (row) => row.count,
+    },
+    {
+      id: 'duration',
+      header: t('dashboards.columns.duration'),
+      cell: (row) => fmt.duration(row.seconds),
+      sortValue: (row) => row.seconds,
+      csv: (row) => row.seconds,
+      csvHeader: t('dashboards.columns.seconds'),
+    },
+    {
+      id: 'lastCall',
+      header: t('dashboards.columns.lastCall'),
+      cell: (row) => (row.lastCall ? fmt.day(row.lastCall) : '—'),
+      sortValue: (row) => row.lastCall,
+      csv: (row) => row.lastCall,
+    },
   ];
 }
 
 function tagColumns(t: (key: string) => string, fmt: Formats): Array<BreakdownColumn<TagRow>> {
   return [
-    { id: 'tag', header: t('dashboards.columns.tag'), cell: (row) => row.tag, sortValue: (row) => row.tag, csv: (row) => row.tag, canHide: false },
-    { id: 'count', header: t('dashboards.columns.calls'), cell: (row) => fmt.count(row.count), sortValue: (row) => row.count, csv: (row) => row.count },
-    { id: 'duration', header: t('dashboards.columns.duration'), cell: (row) => fmt.duration(row.seconds), sortValue: (row) => row.seconds, csv: (row) => row.seconds, csvHeader: t('dashboards.columns.seconds') },
+    {
+      id: 'tag',
+      header: t('dashboards.columns.tag'),
+      cell: (row) => row.tag,
+      sortValue: (row) => row.tag,
+      csv: (row) => row.tag,
+      canHide: false,
+    },
+    {
+      id: 'count',
+      header: t('dashboards.columns.calls'),
+      cell: (row) => fmt.count(row.count),
+      sortValue: (row) => row.count,
+      csv: (row) => row.count,
+    },
+    {
+      id: 'duration',
+      header: t('dashboards.columns.duration'),
+      cell: (row) => fmt.duration(row.seconds),
+      sortValue: (row) => row.seconds,
+      csv: (row) => row.seconds,
+      csvHeader: t('dashboards.columns.seconds'),
+    },
   ];
 }
 
-function Figures({ data, filters, fmt, open }: { data: AnalyticsDto; filters: DashboardFilters; fmt: Formats; open: (title: string, narrow: Partial<DashboardFilters>) => void }): ReactElement {
+function Figures({
+  data,
+  filters,
+  fmt,
+  open,
+}: {
+  data: AnalyticsDto;
+  filters: DashboardFilters;
+  fmt: Formats;
+  open: (title: string, narrow: Partial<DashboardFilters>) => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const labels = useMemo(() => data.calls.map((point) => fmt.period(point.period)), [data, fmt]);
-  const counts = useMemo(() => [{ label: t('dashboards.columns.calls'), values: data.calls.map((point) => point.count) }], [data, t]);
+  const counts = useMemo(
+    () => [{ label: t('dashboards.columns.calls'), values: data.calls.map((point) => point.count) }],
+    [data, t],
+  );
   const { unit, divisor } = timeUnit(data.calls.map((point) => point.seconds));
-  const time = useMemo(() => [{ label: t(`dashboards.columns.${unit}`), values: data.calls.map((point) => point.seconds / divisor) }], [data, t, unit, divisor]);
-  const openPeriod = useCallback((index: number) => {
-    const point = data.calls[index];
-    if (point) open(t('dashboards.callsOfPeriod', { period: fmt.period(point.period) }), periodRange(point.period, filters));
-  }, [data, filters, fmt, open, t]);
-  const total = data.calls.reduce((sum, point) => ({ count: sum.count + point.count, seconds: sum.seconds + point.seconds }), { count: 0, seconds: 0 });
+  const time = useMemo(
+    () => [{ label: t(`dashboards.columns.${unit}`), values: data.calls.map((point) => point.seconds / divisor) }],
+    [data, t, unit, divisor],
+  );
+  const openPeriod = useCallback(
+    (index: number) => {
+      const point = data.calls[index];
+      if (point)
+        open(t('dashboards.callsOfPeriod', { period: fmt.period(point.period) }), periodRange(point.period, filters));
+    },
+    [data, filters, fmt, open, t],
+  );
+  const total = data.calls.reduce(
+    (sum, point) => ({ count: sum.count + point.count, seconds: sum.seconds + point.seconds }),
+    { count: 0, seconds: 0 },
+  );
   const empty = total.count === 0;
   const stamp = `${filters.from}_${filters.to}`;
   return (
@@ -101,33 +212,98 @@ function Figures({ data, filters, fmt, open }: { data: AnalyticsDto; filters: Da
         <Tile label={t('dashboards.totalTime')} value={fmt.duration(total.seconds)} testId="total-time" />
       </dl>
       <div className="mb-6 grid gap-4 lg:grid-cols-2">
-        <ChartFigure title={t('dashboards.callsPerPeriod')} testId="calls-chart" column={t('dashboards.period')} kind="bar" labels={labels} series={counts} format={fmt.count} integer onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
-        <ChartFigure title={t(`dashboards.${unit}PerPeriod`)} testId="time-chart" column={t('dashboards.period')} kind="line" labels={labels} series={time} format={fmt.fine} onOpen={openPeriod} empty={empty} emptyText={t('dashboards.noCalls')} />
+        <ChartFigure
+          title={t('dashboards.callsPerPeriod')}
+          testId="calls-chart"
+          column={t('dashboards.period')}
+          kind="bar"
+          labels={labels}
+          series={counts}
+          format={fmt.count}
+          integer
+          onOpen={openPeriod}
+          empty={empty}
+          emptyText={t('dashboards.noCalls')}
+        />
+        <ChartFigure
+          title={t(`dashboards.${unit}PerPeriod`)}
+          testId="time-chart"
+          column={t('dashboards.period')}
+          kind="line"
+          labels={labels}
+          series={time}
+          format={fmt.fine}
+          onOpen={openPeriod}
+          empty={empty}
+          emptyText={t('dashboards.noCalls')}
+        />
       </div>
       <TalkTiles talk={data.talk} fmt={fmt} />
       <ScorecardSectionInPage filters={filters} fmt={fmt} open={open} />
       <div className="grid gap-6 2xl:grid-cols-2">
         <div className="min-w-0 2xl:col-span-2">
-          <BreakdownTable title={t('dashboards.byAgent')} testId="by-agent" columns={agentColumns(t, fmt)} rows={data.byAgent} rowId={(row) => row.agentId} rowName={(row) => row.name}
-            fileName={`calls-by-agent_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { agentId: row.agentId })} />
+          <BreakdownTable
+            title={t('dashboards.byAgent')}
+            testId="by-agent"
+            columns={agentColumns(t, fmt)}
+            rows={data.byAgent}
+            rowId={(row) => row.agentId}
+            rowName={(row) => row.name}
+            fileName={`calls-by-agent_${stamp}.csv`}
+            onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { agentId: row.agentId })}
+          />
         </div>
-        <BreakdownTable title={t('dashboards.byClient')} testId="by-client" columns={clientColumns(t, fmt)} rows={data.byClient} rowId={(row) => row.clientId} rowName={(row) => row.name}
-          fileName={`calls-by-client_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { clientId: row.clientId })} />
-        <BreakdownTable title={t('dashboards.byTag')} testId="by-tag" columns={tagColumns(t, fmt)} rows={data.byTag} rowId={(row) => row.tag} rowName={(row) => row.tag}
-          fileName={`calls-by-tag_${stamp}.csv`} onOpen={(row) => open(t('dashboards.callsOf', { name: row.tag }), { tag: row.tag })} />
+        <BreakdownTable
+          title={t('dashboards.byClient')}
+          testId="by-client"
+          columns={clientColumns(t, fmt)}
+          rows={data.byClient}
+          rowId={(row) => row.clientId}
+          rowName={(row) => row.name}
+          fileName={`calls-by-client_${stamp}.csv`}
+          onOpen={(row) => open(t('dashboards.callsOf', { name: row.name }), { clientId: row.clientId })}
+        />
+        <BreakdownTable
+          title={t('dashboards.byTag')}
+          testId="by-tag"
+          columns={tagColumns(t, fmt)}
+          rows={data.byTag}
+          rowId={(row) => row.tag}
+          rowName={(row) => row.tag}
+          fileName={`calls-by-tag_${stamp}.csv`}
+          onOpen={(row) => open(t('dashboards.callsOf', { name: row.tag }), { tag: row.tag })}
+        />
       </div>
     </>
   );
 }
 
 /** The scorecard's prompt and field are in the address too (?promptId=&field=). */
-function ScorecardSectionInPage({ filters, fmt, open }: { filters: DashboardFilters; fmt: Formats; open: (title: string, narrow: Partial<DashboardFilters>) => void }): ReactElement {
+function ScorecardSectionInPage({
+  filters,
+  fmt,
+  open,
+}: {
+  filters: DashboardFilters;
+  fmt: Formats;
+  open: (title: string, narrow: Partial<DashboardFilters>) => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [search, setSearch] = useSearchParams();
-  const onOpen = useCallback((period: string) => open(t('dashboards.callsOfPeriod', { period: fmt.period(period) }), periodRange(period, filters)), [open, t, fmt, filters]);
+  const onOpen = useCallback(
+    (period: string) =>
+      open(t('dashboards.callsOfPeriod', { period: fmt.period(period) }), periodRange(period, filters)),
+    [open, t, fmt, filters],
+  );
   return (
-    <ScorecardSection filters={filters} fmt={fmt} promptId={search.get('promptId') ?? undefined} field={search.get('field') ?? undefined}
-      onPick={(changes) => setSearch(withParams(search, changes as Record<string, string | null>), { replace: true })} onOpen={onOpen} />
+    <ScorecardSection
+      filters={filters}
+      fmt={fmt}
+      promptId={search.get('promptId') ?? undefined}
+      field={search.get('field') ?? undefined}
+      onPick={(changes) => setSearch(withParams(search, changes as Record<string, string | null>), { replace: true })}
+      onOpen={onOpen}
+    />
   );
 }
 
@@ -136,26 +312,47 @@ export default function AnalyticsPage(): ReactElement {
   const scope = useCompanyScope();
   const [search, setSearch] = useSearchParams();
   const today = todayUtc();
-  const filters = useMemo(() => ({ ...filtersFromParams(search, today), companyId: scope.companyId }), [search, today, scope.companyId]);
+  const filters = useMemo(
+    () => ({ ...filtersFromParams(search, today), companyId: scope.companyId }),
+    [search, today, scope.companyId],
+  );
   const analytics = useAnalyticsQuery(filters, { skip: scope.waiting });
   const choices = useChoices(analytics.data, scope);
   const fmt = useMemo(() => formats(i18n.language, filters.groupBy), [i18n.language, filters.groupBy]);
   const [target, setTarget] = useState<CallsTarget | null>(null);
-  const open = useCallback((title: string, narrow: Partial<DashboardFilters>) => {
-    const { groupBy: _groupBy, ...query } = { ...filters, ...narrow };
-    setTarget({ title, query });
-  }, [filters]);
+  const open = useCallback(
+    (title: string, narrow: Partial<DashboardFilters>) => {
+      const { groupBy: _groupBy, ...query } = { ...filters, ...narrow };
+      setTarget({ title, query });
+    },
+    [filters],
+  );
 
   return (
     <div>
       <PageHeading>{t('pages.analytics')}</PageHeading>
       <p className="mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('dashboards.analyticsIntro')}</p>
-      {scope.host ? <div className="mb-4"><CompanyPicker companyId={scope.companyId} clear={['agentId', 'clientId', 'tag', 'promptId', 'field']} /></div> : null}
-      <AnalyticsFilters filters={filters} choices={choices} onChange={(changes) => setSearch(withParams(search, changes))} />
-      {scope.waiting ? <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="pick-company-first">{t('dashboards.pickCompanyFirst')}</p>
-        : analytics.error ? <Alert>{errorMessage(analytics.error) ?? t('dashboards.loadFailed')}</Alert>
-          : !analytics.data ? <PageSpinner label={t('common.loading')} />
-            : <Figures data={analytics.data} filters={filters} fmt={fmt} open={open} />}
+      {scope.host ? (
+        <div className="mb-4">
+          <CompanyPicker companyId={scope.companyId} clear={['agentId', 'clientId', 'tag', 'promptId', 'field']} />
+        </div>
+      ) : null}
+      <AnalyticsFilters
+        filters={filters}
+        choices={choices}
+        onChange={(changes) => setSearch(withParams(search, changes))}
+      />
+      {scope.waiting ? (
+        <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="pick-company-first">
+          {t('dashboards.pickCompanyFirst')}
+        </p>
+      ) : analytics.error ? (
+        <Alert>{errorMessage(analytics.error) ?? t('dashboards.loadFailed')}</Alert>
+      ) : !analytics.data ? (
+        <PageSpinner label={t('common.loading')} />
+      ) : (
+        <Figures data={analytics.data} filters={filters} fmt={fmt} open={open} />
+      )}
       <CallsDrawer target={target} onClose={() => setTarget(null)} />
     </div>
   );

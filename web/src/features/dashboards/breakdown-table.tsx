@@ -16,10 +16,22 @@ export interface BreakdownColumn<T> extends DataColumn<T> {
 }
 
 export function breakdownCsv<T>(columns: Array<BreakdownColumn<T>>, rows: T[]): string {
-  return toCsv(columns.map((column) => column.csvHeader ?? column.header), rows.map((row) => columns.map((column) => column.csv(row))));
+  return toCsv(
+    columns.map((column) => column.csvHeader ?? column.header),
+    rows.map((row) => columns.map((column) => column.csv(row))),
+  );
 }
 
-export function BreakdownTable<T extends object>({ title, testId, columns, rows, rowId, rowName, fileName, onOpen }: {
+export function BreakdownTable<T extends object>({
+  title,
+  testId,
+  columns,
+  rows,
+  rowId,
+  rowName,
+  fileName,
+  onOpen,
+}: {
   title: string;
   testId: string;
   columns: Array<BreakdownColumn<T>>;
@@ -33,9 +45,18 @@ export function BreakdownTable<T extends object>({ title, testId, columns, rows,
   return (
     <section aria-labelledby={`${testId}-heading`} className="min-w-0" data-testid={testId}>
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`${testId}-heading`} className="text-lg font-semibold text-gray-900 dark:text-white">{title}</h2>
-        <button type="button" className={`${buttonClass.secondary} inline-flex items-center gap-2`} disabled={rows.length === 0} onClick={() => downloadCsv(fileName, breakdownCsv(columns, rows))} data-testid={`${testId}-csv`}>
-          <Icon name="download" className="size-4" />{t('dashboards.csv')}
+        <h2 id={`${testId}-heading`} className="text-lg font-semibold text-gray-900 dark:text-white">
+          {title}
+        </h2>
+        <button
+          type="button"
+          className={`${buttonClass.secondary} inline-flex items-center gap-2`}
+          disabled={rows.length === 0}
+          onClick={() => downloadCsv(fileName, breakdownCsv(columns, rows))}
+          data-testid={`${testId}-csv`}
+        >
+          <Icon name="download" className="size-4" />
+          {t('dashboards.csv')}
         </button>
       </div>
       <DataTable
@@ -45,7 +66,15 @@ export function BreakdownTable<T extends object>({ title, testId, columns, rows,
         rowId={rowId}
         emptyText={t('dashboards.noCalls')}
         rowActions={(row) => (
-          <button type="button" className={buttonClass.row} onClick={() => onOpen(row)} aria-label={t('dashboards.openCallsOf', { name: rowName(row) })} data-testid="open-calls">{t('dashboards.openCalls')}</button>
+          <button
+            type="button"
+            className={buttonClass.row}
+            onClick={() => onOpen(row)}
+            aria-label={t('dashboards.openCallsOf', { name: rowName(row) })}
+            data-testid="open-calls"
+          >
+            {t('dashboards.openCalls')}
+          </button>
         )}
       />
     </section>

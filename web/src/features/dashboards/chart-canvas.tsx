@@ -5,10 +5,29 @@
 // (the nearest along the x axis), which opens the calls behind it.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
 } from 'chart.js';
 
-Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
+Chart.register(
+  BarController,
+  BarElement,
+  LineController,
+  LineElement,
+  PointElement,
+  CategoryScale,
+  LinearScale,
+  Tooltip,
+  Legend,
+);
 
 export interface ChartSeries {
   label: string;
@@ -38,7 +57,16 @@ function watchDark(onChange: (dark: boolean) => void): () => void {
   return () => observer.disconnect();
 }
 
-export default function ChartCanvas({ kind, labels, series, stacked = false, format, integer = false, onPoint, height = 240 }: ChartCanvasProps): ReactElement {
+export default function ChartCanvas({
+  kind,
+  labels,
+  series,
+  stacked = false,
+  format,
+  integer = false,
+  onPoint,
+  height = 240,
+}: ChartCanvasProps): ReactElement {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   useEffect(() => watchDark(setDark), []);
@@ -78,7 +106,14 @@ export default function ChartCanvas({ kind, labels, series, stacked = false, for
           const target = event.native?.target;
           if (target instanceof HTMLElement) target.style.cursor = elements.length && onPoint ? 'pointer' : 'default';
         },
-        scales: { x: axis, y: { ...axis, beginAtZero: true, ticks: { ...axis.ticks, ...(integer ? { precision: 0 } : {}), callback: (value) => format(Number(value)) } } },
+        scales: {
+          x: axis,
+          y: {
+            ...axis,
+            beginAtZero: true,
+            ticks: { ...axis.ticks, ...(integer ? { precision: 0 } : {}), callback: (value) => format(Number(value)) },
+          },
+        },
         plugins: {
           legend: { display: series.length > 1, labels: { color: style.color } },
           tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${format(Number(item.raw))}` } },

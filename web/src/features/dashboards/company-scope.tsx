@@ -30,17 +30,35 @@ export function useCompanyScope(): CompanyScope {
 }
 
 /** The HOST_ADMIN's company picker; choosing one clears the filters that belonged to the other. */
-export function CompanyPicker({ companyId, clear = [] }: { companyId: string | undefined; clear?: string[] }): ReactElement {
+export function CompanyPicker({
+  companyId,
+  clear = [],
+}: {
+  companyId: string | undefined;
+  clear?: string[];
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const options = useCompanyOptionsQuery();
   const [search, setSearch] = useSearchParams();
-  const pick = (value: string) => setSearch(withParams(search, { companyId: value || null, ...Object.fromEntries(clear.map((key) => [key, null])) }));
+  const pick = (value: string) =>
+    setSearch(withParams(search, { companyId: value || null, ...Object.fromEntries(clear.map((key) => [key, null])) }));
   return (
     <label>
-      <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('dashboards.company')}</span>
-      <select className={`${inputClass} pr-8 sm:w-56`} value={companyId ?? ''} onChange={(event) => pick(event.target.value)} data-testid="dashboard-company">
+      <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
+        {t('dashboards.company')}
+      </span>
+      <select
+        className={`${inputClass} pr-8 sm:w-56`}
+        value={companyId ?? ''}
+        onChange={(event) => pick(event.target.value)}
+        data-testid="dashboard-company"
+      >
         <option value="">{t('dashboards.pickCompany')}</option>
-        {(options.data ?? []).map((company) => <option key={company._id} value={company._id}>{company.name}</option>)}
+        {(options.data ?? []).map((company) => (
+          <option key={company._id} value={company._id}>
+            {company.name}
+          </option>
+        ))}
       </select>
     </label>
   );

@@ -10,25 +10,65 @@ import CrmPage from './crm-page';
 const OTHER = 'c0000000-0000-4000-8000-000000000002';
 const PROMPT = 'd0000000-0000-4000-8000-000000000001';
 const CLIENT = 'b0000000-0000-4000-8000-000000000001';
-const prompts = { items: [{ _id: PROMPT, name: 'Sentiment', description: '', type: 'analysis', scope: null, isGlobal: true, version: 1, expectedFormat: [
-  { name: 'score', type: 'integer', range: '1-10', description: 'Score' },
-  { name: 'happy', type: 'boolean', description: 'Happy' },
-] }] };
+const prompts = {
+  items: [
+    {
+      _id: PROMPT,
+      name: 'Sentiment',
+      description: '',
+      type: 'analysis',
+      scope: null,
+      isGlobal: true,
+      version: 1,
+      expectedFormat: [
+        { name: 'score', type: 'integer', range: '1-10', description: 'Score' },
+        { name: 'happy', type: 'boolean', description: 'Happy' },
+      ],
+    },
+  ],
+};
 
 function crm(withTrend: boolean): CrmDto {
-  return { items: [
-    { clientId: CLIENT, name: 'Nordic Tyres', organisation: 'Nordic Tyres AS', calls: 12, lastContact: '2026-03-17T10:00:00.000Z', openTasks: 2,
-      trend: withTrend ? [{ period: '2026-01-01', value: 0.5 }, { period: '2026-02-01', value: null }, { period: '2026-03-01', value: 0.75 }] : [] },
-    { clientId: 'b0000000-0000-4000-8000-000000000002', name: 'Quiet Ltd', organisation: null, calls: 0, lastContact: null, openTasks: 0, trend: [] },
-  ] };
+  return {
+    items: [
+      {
+        clientId: CLIENT,
+        name: 'Nordic Tyres',
+        organisation: 'Nordic Tyres AS',
+        calls: 12,
+        lastContact: '2026-03-17T10:00:00.000Z',
+        openTasks: 2,
+        trend: withTrend
+          ? [
+              { period: '2026-01-01', value: 0.5 },
+              { period: '2026-02-01', value: null },
+              { period: '2026-03-01', value: 0.75 },
+            ]
+          : [],
+      },
+      {
+        clientId: 'b0000000-0000-4000-8000-000000000002',
+        name: 'Quiet Ltd',
+        organisation: null,
+        calls: 0,
+        lastContact: null,
+        openTasks: 0,
+        trend: [],
+      },
+    ],
+  };
 }
 
 function gateway(): Call[] {
-  return fakeGateway((call) => (
-    call.path === '/api/dashboards/crm' ? json(crm(call.query.has('field')))
-      : call.path === '/api/prompts/available' ? json(prompts)
-        : call.path === '/api/companies/dropdown' ? json([{ _id: OTHER, name: 'Zed' }])
-          : undefined));
+  return fakeGateway((call) =>
+    call.path === '/api/dashboards/crm'
+      ? json(crm(call.query.has('field')))
+      : call.path === '/api/prompts/available'
+        ? json(prompts)
+        : call.path === '/api/companies/dropdown'
+          ? json([{ _id: OTHER, name: 'Zed' }])
+          : undefined,
+  );
 }
 
 afterEach(() => localStorage.clear());
@@ -39,8 +79,14 @@ describe('CRM dashboard', () => {
     const user = userEvent.setup();
     renderPage(<CrmPage />, { path: '/crm', url: '/crm', role: 'CALLER' });
     const table = await screen.findByTestId('crm-table');
-    expect(await within(table).findByRole('link', { name: 'Nordic Tyres' })).toHaveAttribute('href', `/client/${CLIENT}`);
-    const rows = within(table).getAllByRole('row').slice(1).map((row) => row.textContent);
+    expect(await within(table).findByRole('link', { name: 'Nordic Tyres' })).toHaveAttribute(
+      'href',
+      `/client/${CLIENT}`,
+    );
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent);
     expect(rows[0]).toContain('Nordic Tyres AS12Mar 17, 20262');
     expect(rows[1]).toContain('Quiet Ltd—0—0');
     expect(Object.fromEntries(sent.find((call) => call.path === '/api/dashboards/crm')!.query)).toEqual({});
@@ -57,7 +103,10 @@ describe('CRM dashboard', () => {
     await user.selectOptions(screen.getByTestId('scorecard-prompt'), 'Sentiment');
     await user.selectOptions(screen.getByTestId('scorecard-field'), 'happy');
     expect(await screen.findByRole('columnheader', { name: /Trend of happy/ })).toBeInTheDocument();
-    expect(Object.fromEntries(sent.filter((call) => call.path === '/api/dashboards/crm').at(-1)!.query)).toEqual({ promptId: PROMPT, field: 'happy' });
+    expect(Object.fromEntries(sent.filter((call) => call.path === '/api/dashboards/crm').at(-1)!.query)).toEqual({
+      promptId: PROMPT,
+      field: 'happy',
+    });
     // A yes/no field's trend is its rate; a month without runs is a dash.
     expect(screen.getByRole('img', { name: 'happy: Jan 2026 50%, Feb 2026 —, Mar 2026 75%' })).toHaveTextContent('75%');
   });
@@ -71,6 +120,11 @@ describe('CRM dashboard', () => {
     await waitFor(() => expect(within(screen.getByTestId('dashboard-company')).getAllByRole('option')).toHaveLength(2));
     await user.selectOptions(screen.getByTestId('dashboard-company'), 'Zed');
     await screen.findByRole('link', { name: 'Nordic Tyres' });
-    expect(sent.filter((call) => call.path === '/api/dashboards/crm').at(-1)!.query.get('companyId')).toBe(OTHER);
+    expect(
+      sent
+        .filter((call) => call.path === '/api/dashboards/crm')
+        .at(-1)!
+        .query.get('companyId'),
+    ).toBe(OTHER);
   });
 });

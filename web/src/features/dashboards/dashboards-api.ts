@@ -1,7 +1,14 @@
 // Calls of the dashboards (issue 23), injected into the app's one RTK Query API. The prompt
 // service answers analytics, scorecards, CRM and the calls behind a figure; the tenant service the
 // platform overview (packages/contracts/src/api/dashboards.ts).
-import type { AnalyticsDto, AvailablePromptDto, CrmDto, DashboardCallsDto, SaasDto, ScorecardPoint } from '@earshot/contracts';
+import type {
+  AnalyticsDto,
+  AvailablePromptDto,
+  CrmDto,
+  DashboardCallsDto,
+  SaasDto,
+  ScorecardPoint,
+} from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 import type { DashboardFilters } from './filters';
@@ -40,9 +47,19 @@ export const dashboardsApi = api.injectEndpoints({
       query: (args) => ({ url: '/dashboards/calls', params: queryParams({ ...args }) }),
     }),
     dashboardPrompts: build.query<{ items: AvailablePromptDto[] }, string | undefined>({
-      query: (companyId) => ({ url: '/prompts/available', params: queryParams({ page: 1, pageSize: PICKER_SIZE, companyId }) }),
+      query: (companyId) => ({
+        url: '/prompts/available',
+        params: queryParams({ page: 1, pageSize: PICKER_SIZE, companyId }),
+      }),
     }),
   }),
 });
 
-export const { useAnalyticsQuery, useScorecardQuery, useCrmQuery, useSaasQuery, useDashboardCallsQuery, useDashboardPromptsQuery } = dashboardsApi;
+export const {
+  useAnalyticsQuery,
+  useScorecardQuery,
+  useCrmQuery,
+  useSaasQuery,
+  useDashboardCallsQuery,
+  useDashboardPromptsQuery,
+} = dashboardsApi;

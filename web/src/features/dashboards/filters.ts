@@ -41,7 +41,11 @@ export function filtersFromParams(params: URLSearchParams, today: string): Dashb
   const fromParam = params.get('from');
   const from = isDay(fromParam) && fromParam <= to ? fromParam : addDays(to, -DEFAULT_RANGE_DAYS);
   const group = params.get('groupBy');
-  const filters: DashboardFilters = { from, to, groupBy: (GROUPS as readonly string[]).includes(group ?? '') ? (group as DashboardGroup) : 'week' };
+  const filters: DashboardFilters = {
+    from,
+    to,
+    groupBy: (GROUPS as readonly string[]).includes(group ?? '') ? (group as DashboardGroup) : 'week',
+  };
   for (const key of ['agentId', 'clientId', 'companyId'] as const) {
     const id = params.get(key);
     if (id && ID.test(id)) filters[key] = id;
@@ -60,7 +64,10 @@ export function periodEnd(period: string, groupBy: DashboardGroup): string {
 }
 
 /** The days of one period inside the chosen range: a first or last week may be cut by it. */
-export function periodRange(period: string, filters: Pick<DashboardFilters, 'from' | 'to' | 'groupBy'>): { from: string; to: string } {
+export function periodRange(
+  period: string,
+  filters: Pick<DashboardFilters, 'from' | 'to' | 'groupBy'>,
+): { from: string; to: string } {
   const end = periodEnd(period, filters.groupBy);
   return { from: period > filters.from ? period : filters.from, to: end < filters.to ? end : filters.to };
 }

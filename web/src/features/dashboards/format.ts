@@ -19,7 +19,12 @@ export function formats(language: string, groupBy: DashboardGroup): Formats {
   const decimal = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
   const fine = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
-  const period = new Intl.DateTimeFormat(language, groupBy === 'month' ? { month: 'short', year: 'numeric', timeZone: 'UTC' } : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const period = new Intl.DateTimeFormat(
+    language,
+    groupBy === 'month'
+      ? { month: 'short', year: 'numeric', timeZone: 'UTC' }
+      : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' },
+  );
   const day = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     count: (value) => count.format(value),

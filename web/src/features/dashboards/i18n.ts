@@ -5,8 +5,10 @@ export const catalogue = defineFeatureCatalogue(
   'dashboards',
   {
     dashboards: {
-      analyticsIntro: 'How the company’s calls are trending: volume, talk, scorecards, and who and what they are about. Days are UTC; weeks start on Monday. Open any point or row to see its calls.',
-      crmIntro: 'Your clients with their calls, last contact and open tasks. Choose a scorecard field to see its trend over the last six months.',
+      analyticsIntro:
+        'How the company’s calls are trending: volume, talk, scorecards, and who and what they are about. Days are UTC; weeks start on Monday. Open any point or row to see its calls.',
+      crmIntro:
+        'Your clients with their calls, last contact and open tasks. Choose a scorecard field to see its trend over the last six months.',
       company: 'Company',
       pickCompany: 'Choose a company',
       pickCompanyFirst: 'Choose a company to see its figures.',
@@ -130,8 +132,10 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       dashboards: {
-        analyticsIntro: 'L’évolution des appels de l’entreprise : volume, prise de parole, grilles d’évaluation, et qui et quoi ils concernent. Les jours sont en UTC ; les semaines commencent le lundi. Ouvrez un point ou une ligne pour voir ses appels.',
-        crmIntro: 'Vos clients avec leurs appels, leur dernier contact et leurs tâches ouvertes. Choisissez un champ d’évaluation pour voir son évolution sur les six derniers mois.',
+        analyticsIntro:
+          'L’évolution des appels de l’entreprise : volume, prise de parole, grilles d’évaluation, et qui et quoi ils concernent. Les jours sont en UTC ; les semaines commencent le lundi. Ouvrez un point ou une ligne pour voir ses appels.',
+        crmIntro:
+          'Vos clients avec leurs appels, leur dernier contact et leurs tâches ouvertes. Choisissez un champ d’évaluation pour voir son évolution sur les six derniers mois.',
         company: 'Entreprise',
         pickCompany: 'Choisir une entreprise',
         pickCompanyFirst: 'Choisissez une entreprise pour voir ses chiffres.',
@@ -189,7 +193,11 @@ export const catalogue = defineFeatureCatalogue(
           field: 'Champ',
           pickField: 'Choisir un champ',
           types: { integer: '{{name}} (moyenne)', custom: '{{name}} (réponses)', boolean: '{{name}} (taux de oui)' },
-          chart: { integer: '{{name}} en moyenne', custom: 'Réponses à {{name}}', boolean: 'Fréquence de oui pour {{name}}' },
+          chart: {
+            integer: '{{name}} en moyenne',
+            custom: 'Réponses à {{name}}',
+            boolean: 'Fréquence de oui pour {{name}}',
+          },
           average: 'Moyenne',
           rate: 'Taux de oui',
           hint: 'Choisissez un prompt et l’un de ses champs nombre, option ou oui/non.',
@@ -220,7 +228,8 @@ export const catalogue = defineFeatureCatalogue(
           openTasks: 'Tâches ouvertes',
         },
         saas: {
-          intro: 'La plateforme en un coup d’œil : entreprises, personnes actives, stockage et consommation du mois. Les mois sont en UTC.',
+          intro:
+            'La plateforme en un coup d’œil : entreprises, personnes actives, stockage et consommation du mois. Les mois sont en UTC.',
           activeUsers: 'Personnes actives',
           activeUsersHint: 'Connectées dans les 30 derniers jours',
           companies: 'Entreprises',
@@ -254,8 +263,10 @@ export const catalogue = defineFeatureCatalogue(
     },
     et: {
       dashboards: {
-        analyticsIntro: 'Kuidas ettevõtte kõned arenevad: maht, kõneaeg, hindamiskaardid ning kellest ja millest need on. Päevad on UTC järgi; nädal algab esmaspäeval. Avage punkt või rida, et näha selle kõnesid.',
-        crmIntro: 'Teie kliendid koos kõnede, viimase kontakti ja avatud ülesannetega. Valige hindamisvälja, et näha selle suundumust viimase kuue kuu jooksul.',
+        analyticsIntro:
+          'Kuidas ettevõtte kõned arenevad: maht, kõneaeg, hindamiskaardid ning kellest ja millest need on. Päevad on UTC järgi; nädal algab esmaspäeval. Avage punkt või rida, et näha selle kõnesid.',
+        crmIntro:
+          'Teie kliendid koos kõnede, viimase kontakti ja avatud ülesannetega. Valige hindamisvälja, et näha selle suundumust viimase kuue kuu jooksul.',
         company: 'Ettevõte',
         pickCompany: 'Valige ettevõte',
         pickCompanyFirst: 'Valige ettevõte, et näha selle näitajaid.',
@@ -312,8 +323,16 @@ export const catalogue = defineFeatureCatalogue(
           pickPrompt: 'Valige viip',
           field: 'Väli',
           pickField: 'Valige väli',
-          types: { integer: '{{name}} (keskmine)', custom: '{{name}} (vastused)', boolean: '{{name}} (jah-vastuste osa)' },
-          chart: { integer: 'Keskmine {{name}}', custom: 'Vastused väljale {{name}}', boolean: 'Kui sageli {{name}} on jah' },
+          types: {
+            integer: '{{name}} (keskmine)',
+            custom: '{{name}} (vastused)',
+            boolean: '{{name}} (jah-vastuste osa)',
+          },
+          chart: {
+            integer: 'Keskmine {{name}}',
+            custom: 'Vastused väljale {{name}}',
+            boolean: 'Kui sageli {{name}} on jah',
+          },
           average: 'Keskmine',
           rate: 'Jah-vastuste osa',
           hint: 'Valige viip ja üks selle arvu-, valiku- või jah/ei-väljadest.',
@@ -344,11 +363,17 @@ export const catalogue = defineFeatureCatalogue(
           openTasks: 'Avatud ülesanded',
         },
         saas: {
-          intro: 'Platvorm ühe pilguga: ettevõtted, aktiivsed inimesed, salvestusruum ja selle kuu kasutus. Kuud on UTC järgi.',
+          intro:
+            'Platvorm ühe pilguga: ettevõtted, aktiivsed inimesed, salvestusruum ja selle kuu kasutus. Kuud on UTC järgi.',
           activeUsers: 'Aktiivsed inimesed',
           activeUsersHint: 'Sisse loginud viimase 30 päeva jooksul',
           companies: 'Ettevõtted',
-          statuses: { active: 'Aktiivsed', inactive: 'Mitteaktiivsed', suspended: 'Peatatud', deleting: 'Kustutamisel' },
+          statuses: {
+            active: 'Aktiivsed',
+            inactive: 'Mitteaktiivsed',
+            suspended: 'Peatatud',
+            deleting: 'Kustutamisel',
+          },
           creditsPerMonth: 'TI krediidid kuus',
           hoursPerMonth: 'Transkriptsioonitunnid kuus',
           minutesPerMonth: 'Transkriptsiooniminutid kuus',
@@ -378,8 +403,10 @@ export const catalogue = defineFeatureCatalogue(
     },
     lv: {
       dashboards: {
-        analyticsIntro: 'Kā attīstās uzņēmuma zvani: apjoms, runāšana, vērtējuma kartes un par ko un kuru tie ir. Dienas ir pēc UTC; nedēļa sākas pirmdienā. Atveriet punktu vai rindu, lai redzētu tās zvanus.',
-        crmIntro: 'Jūsu klienti ar zvaniem, pēdējo kontaktu un atvērtajiem uzdevumiem. Izvēlieties vērtējuma lauku, lai redzētu tā tendenci pēdējos sešos mēnešos.',
+        analyticsIntro:
+          'Kā attīstās uzņēmuma zvani: apjoms, runāšana, vērtējuma kartes un par ko un kuru tie ir. Dienas ir pēc UTC; nedēļa sākas pirmdienā. Atveriet punktu vai rindu, lai redzētu tās zvanus.',
+        crmIntro:
+          'Jūsu klienti ar zvaniem, pēdējo kontaktu un atvērtajiem uzdevumiem. Izvēlieties vērtējuma lauku, lai redzētu tā tendenci pēdējos sešos mēnešos.',
         company: 'Uzņēmums',
         pickCompany: 'Izvēlieties uzņēmumu',
         pickCompanyFirst: 'Izvēlieties uzņēmumu, lai redzētu tā rādītājus.',
@@ -437,7 +464,11 @@ export const catalogue = defineFeatureCatalogue(
           field: 'Lauks',
           pickField: 'Izvēlieties lauku',
           types: { integer: '{{name}} (vidēji)', custom: '{{name}} (atbildes)', boolean: '{{name}} (“jā” daļa)' },
-          chart: { integer: 'Vidējais {{name}}', custom: 'Atbildes uz {{name}}', boolean: 'Cik bieži {{name}} ir “jā”' },
+          chart: {
+            integer: 'Vidējais {{name}}',
+            custom: 'Atbildes uz {{name}}',
+            boolean: 'Cik bieži {{name}} ir “jā”',
+          },
           average: 'Vidēji',
           rate: '“Jā” daļa',
           hint: 'Izvēlieties uzvedni un vienu no tās skaitļa, izvēles vai jā/nē laukiem.',
@@ -468,7 +499,8 @@ export const catalogue = defineFeatureCatalogue(
           openTasks: 'Atvērtie uzdevumi',
         },
         saas: {
-          intro: 'Platforma vienā skatienā: uzņēmumi, aktīvie cilvēki, krātuve un šī mēneša patēriņš. Mēneši ir pēc UTC.',
+          intro:
+            'Platforma vienā skatienā: uzņēmumi, aktīvie cilvēki, krātuve un šī mēneša patēriņš. Mēneši ir pēc UTC.',
           activeUsers: 'Aktīvie cilvēki',
           activeUsersHint: 'Pieteikušies pēdējo 30 dienu laikā',
           companies: 'Uzņēmumi',

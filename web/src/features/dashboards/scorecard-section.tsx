@@ -20,19 +20,32 @@ type FieldType = (typeof CHARTED_TYPES)[number];
 type Field = AvailablePromptDto['expectedFormat'][number] & { type: FieldType };
 
 export function chartedFields(prompt: AvailablePromptDto | undefined): Field[] {
-  return (prompt?.expectedFormat ?? []).filter((field): field is Field => (CHARTED_TYPES as readonly string[]).includes(field.type));
+  return (prompt?.expectedFormat ?? []).filter((field): field is Field =>
+    (CHARTED_TYPES as readonly string[]).includes(field.type),
+  );
 }
 
 /** The chart's series for the field's kind: the average, the rate, or one series per answer. */
-export function scorecardSeries(points: ScorecardPoint[], field: Field, labels: { average: string; rate: string }): ChartSeries[] {
-  if (field.type === 'integer') return [{ label: labels.average, values: points.map((point) => point.average ?? null) }];
+export function scorecardSeries(
+  points: ScorecardPoint[],
+  field: Field,
+  labels: { average: string; rate: string },
+): ChartSeries[] {
+  if (field.type === 'integer')
+    return [{ label: labels.average, values: points.map((point) => point.average ?? null) }];
   if (field.type === 'boolean') return [{ label: labels.rate, values: points.map((point) => point.rate ?? null) }];
   const answers = [...(field.options ?? [])];
-  for (const point of points) for (const answer of Object.keys(point.distribution ?? {})) if (!answers.includes(answer)) answers.push(answer);
+  for (const point of points)
+    for (const answer of Object.keys(point.distribution ?? {})) if (!answers.includes(answer)) answers.push(answer);
   return answers.map((answer) => ({ label: answer, values: points.map((point) => point.distribution?.[answer] ?? 0) }));
 }
 
-export function ScorecardPickers({ prompts, promptId, field, onChange }: {
+export function ScorecardPickers({
+  prompts,
+  promptId,
+  field,
+  onChange,
+}: {
   prompts: AvailablePromptDto[];
   promptId: string | undefined;
   field: string | undefined;
@@ -44,24 +57,54 @@ export function ScorecardPickers({ prompts, promptId, field, onChange }: {
   return (
     <div className="flex flex-col gap-3 sm:flex-row">
       <label className="min-w-0 sm:w-64">
-        <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('dashboards.scorecard.prompt')}</span>
-        <select className={`${inputClass} pr-8`} value={promptId ?? ''} onChange={(event) => onChange({ promptId: event.target.value || null, field: null })} data-testid="scorecard-prompt">
+        <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
+          {t('dashboards.scorecard.prompt')}
+        </span>
+        <select
+          className={`${inputClass} pr-8`}
+          value={promptId ?? ''}
+          onChange={(event) => onChange({ promptId: event.target.value || null, field: null })}
+          data-testid="scorecard-prompt"
+        >
           <option value="">{t('dashboards.scorecard.pickPrompt')}</option>
-          {usable.map((prompt) => <option key={prompt._id} value={prompt._id}>{prompt.name}</option>)}
+          {usable.map((prompt) => (
+            <option key={prompt._id} value={prompt._id}>
+              {prompt.name}
+            </option>
+          ))}
         </select>
       </label>
       <label className="min-w-0 sm:w-64">
-        <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('dashboards.scorecard.field')}</span>
-        <select className={`${inputClass} pr-8`} value={field ?? ''} disabled={!promptId} onChange={(event) => onChange({ field: event.target.value || null })} data-testid="scorecard-field">
+        <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">
+          {t('dashboards.scorecard.field')}
+        </span>
+        <select
+          className={`${inputClass} pr-8`}
+          value={field ?? ''}
+          disabled={!promptId}
+          onChange={(event) => onChange({ field: event.target.value || null })}
+          data-testid="scorecard-field"
+        >
           <option value="">{t('dashboards.scorecard.pickField')}</option>
-          {fields.map((item) => <option key={item.name} value={item.name}>{t(`dashboards.scorecard.types.${item.type}`, { name: item.name })}</option>)}
+          {fields.map((item) => (
+            <option key={item.name} value={item.name}>
+              {t(`dashboards.scorecard.types.${item.type}`, { name: item.name })}
+            </option>
+          ))}
         </select>
       </label>
     </div>
   );
 }
 
-export function ScorecardSection({ filters, promptId, field, fmt, onPick, onOpen }: {
+export function ScorecardSection({
+  filters,
+  promptId,
+  field,
+  fmt,
+  onPick,
+  onOpen,
+}: {
   filters: DashboardFilters;
   promptId: string | undefined;
   field: string | undefined;
@@ -76,34 +119,60 @@ export function ScorecardSection({ filters, promptId, field, fmt, onPick, onOpen
   const series = useScorecardQuery({ ...filters, promptId: promptId ?? '', field: field ?? '' }, { skip: !chosen });
   const points = useMemo(() => series.data ?? [], [series.data]);
   const labels = useMemo(() => points.map((point) => fmt.period(point.period)), [points, fmt]);
-  const data = useMemo(() => (chosen ? scorecardSeries(points, chosen, { average: t('dashboards.scorecard.average'), rate: t('dashboards.scorecard.rate') }) : []), [points, chosen, t]);
+  const data = useMemo(
+    () =>
+      chosen
+        ? scorecardSeries(points, chosen, {
+            average: t('dashboards.scorecard.average'),
+            rate: t('dashboards.scorecard.rate'),
+          })
+        : [],
+    [points, chosen, t],
+  );
   const format = chosen?.type === 'boolean' ? fmt.percent : fmt.decimal;
-  const open = useCallback((index: number) => { const point = points[index]; if (point) onOpen(point.period); }, [points, onOpen]);
+  const open = useCallback(
+    (index: number) => {
+      const point = points[index];
+      if (point) onOpen(point.period);
+    },
+    [points, onOpen],
+  );
   return (
-    <section aria-labelledby="scorecard-heading" className="mb-6 rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900" data-testid="scorecard-section">
-      <h2 id="scorecard-heading" className="mb-3 text-lg font-semibold text-gray-900 dark:text-white">{t('dashboards.scorecard.title')}</h2>
-      {prompts.error ? <Alert>{errorMessage(prompts.error) ?? t('dashboards.loadFailed')}</Alert> : (
+    <section
+      aria-labelledby="scorecard-heading"
+      className="mb-6 rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900"
+      data-testid="scorecard-section"
+    >
+      <h2 id="scorecard-heading" className="mb-3 text-lg font-semibold text-gray-900 dark:text-white">
+        {t('dashboards.scorecard.title')}
+      </h2>
+      {prompts.error ? (
+        <Alert>{errorMessage(prompts.error) ?? t('dashboards.loadFailed')}</Alert>
+      ) : (
         <ScorecardPickers prompts={prompts.data?.items ?? []} promptId={promptId} field={field} onChange={onPick} />
       )}
       <div className="mt-4">
-        {!chosen ? <p className="text-sm text-gray-600 dark:text-gray-400">{t('dashboards.scorecard.hint')}</p>
-          : series.error ? <Alert>{errorMessage(series.error) ?? t('dashboards.loadFailed')}</Alert>
-            : !series.data ? <PageSpinner label={t('common.loading')} />
-              : (
-                <ChartFigure
-                  title={t(`dashboards.scorecard.chart.${chosen.type}`, { name: chosen.name })}
-                  testId="scorecard-chart"
-                  column={t('dashboards.period')}
-                  kind={chosen.type === 'custom' ? 'bar' : 'line'}
-                  stacked={chosen.type === 'custom'}
-                  labels={labels}
-                  series={data}
-                  format={format}
-                  onOpen={open}
-                  empty={points.every((point) => point.runs === 0)}
-                  emptyText={t('dashboards.scorecard.empty')}
-                />
-              )}
+        {!chosen ? (
+          <p className="text-sm text-gray-600 dark:text-gray-400">{t('dashboards.scorecard.hint')}</p>
+        ) : series.error ? (
+          <Alert>{errorMessage(series.error) ?? t('dashboards.loadFailed')}</Alert>
+        ) : !series.data ? (
+          <PageSpinner label={t('common.loading')} />
+        ) : (
+          <ChartFigure
+            title={t(`dashboards.scorecard.chart.${chosen.type}`, { name: chosen.name })}
+            testId="scorecard-chart"
+            column={t('dashboards.period')}
+            kind={chosen.type === 'custom' ? 'bar' : 'line'}
+            stacked={chosen.type === 'custom'}
+            labels={labels}
+            series={data}
+            format={format}
+            onOpen={open}
+            empty={points.every((point) => point.runs === 0)}
+            emptyText={t('dashboards.scorecard.empty')}
+          />
+        )}
       </div>
     </section>
   );

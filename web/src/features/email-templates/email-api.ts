@@ -1,6 +1,11 @@
 // Calls of the e-mail page (HOST_ADMIN), injected into the app's one RTK Query API.
 import type {
-  EmailLanguage, EmailTemplateDto, EmailTemplateType, OutgoingMailDetailDto, OutgoingMailDto, RenderedEmailDto,
+  EmailLanguage,
+  EmailTemplateDto,
+  EmailTemplateType,
+  OutgoingMailDetailDto,
+  OutgoingMailDto,
+  RenderedEmailDto,
 } from '@earshot/contracts';
 import { api } from '../../lib/api';
 
@@ -30,7 +35,10 @@ const emailApi = api.enhanceEndpoints({ addTagTypes: ['EmailTemplate', 'Mail'] }
       query: ({ id, draft }) => ({ url: `/email/${id}`, method: 'PUT', body: draft }),
       invalidatesTags: ['EmailTemplate'],
     }),
-    createEmailOverride: build.mutation<EmailTemplateDto, TemplateDraft & { type: EmailTemplateType; language: EmailLanguage; companyId: string }>({
+    createEmailOverride: build.mutation<
+      EmailTemplateDto,
+      TemplateDraft & { type: EmailTemplateType; language: EmailLanguage; companyId: string }
+    >({
       query: (body) => ({ url: '/email', method: 'POST', body }),
       invalidatesTags: ['EmailTemplate'],
     }),
@@ -38,7 +46,10 @@ const emailApi = api.enhanceEndpoints({ addTagTypes: ['EmailTemplate', 'Mail'] }
       query: (id) => ({ url: `/email/${id}`, method: 'DELETE' }),
       invalidatesTags: ['EmailTemplate'],
     }),
-    previewEmail: build.mutation<RenderedEmailDto, TemplateDraft & { type: EmailTemplateType; companyId: string | null }>({
+    previewEmail: build.mutation<
+      RenderedEmailDto,
+      TemplateDraft & { type: EmailTemplateType; companyId: string | null }
+    >({
       query: (body) => ({ url: '/email/preview', method: 'POST', body }),
     }),
     sendTestEmail: build.mutation<{ _id: string; status: string }, string>({
@@ -46,7 +57,10 @@ const emailApi = api.enhanceEndpoints({ addTagTypes: ['EmailTemplate', 'Mail'] }
       invalidatesTags: ['Mail'],
     }),
     outbox: build.query<OutboxPage, { page: number; status?: string }>({
-      query: ({ page, status }) => ({ url: '/email/outbox', params: { page, pageSize: OUTBOX_PAGE_SIZE, ...(status ? { status } : {}) } }),
+      query: ({ page, status }) => ({
+        url: '/email/outbox',
+        params: { page, pageSize: OUTBOX_PAGE_SIZE, ...(status ? { status } : {}) },
+      }),
       providesTags: ['Mail'],
     }),
     outgoingMail: build.query<OutgoingMailDetailDto, string>({
@@ -60,6 +74,13 @@ const emailApi = api.enhanceEndpoints({ addTagTypes: ['EmailTemplate', 'Mail'] }
 });
 
 export const {
-  useEmailTemplatesQuery, useUpdateEmailTemplateMutation, useCreateEmailOverrideMutation, useDeleteEmailOverrideMutation,
-  usePreviewEmailMutation, useSendTestEmailMutation, useOutboxQuery, useOutgoingMailQuery, useEmailCompanyOptionsQuery,
+  useEmailTemplatesQuery,
+  useUpdateEmailTemplateMutation,
+  useCreateEmailOverrideMutation,
+  useDeleteEmailOverrideMutation,
+  usePreviewEmailMutation,
+  useSendTestEmailMutation,
+  useOutboxQuery,
+  useOutgoingMailQuery,
+  useEmailCompanyOptionsQuery,
 } = emailApi;

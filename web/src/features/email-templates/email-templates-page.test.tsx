@@ -19,13 +19,26 @@ void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolatio
 
 const ACME = '00000000-0000-4000-8000-0000000000a1';
 const template = (id: string, extra: Partial<EmailTemplateDto> = {}): EmailTemplateDto => ({
-  _id: id, type: 'password_reset', language: 'en', companyId: null, subject: 'Reset your {{company.name}} password', html: '<p>{{link}}</p>', text: 'Go: {{link}}',
-  variables: ['user.firstName', 'company.name', 'link'], shipped: true, updatedAt: '2026-11-01T00:00:00.000Z', ...extra,
+  _id: id,
+  type: 'password_reset',
+  language: 'en',
+  companyId: null,
+  subject: 'Reset your {{company.name}} password',
+  html: '<p>{{link}}</p>',
+  text: 'Go: {{link}}',
+  variables: ['user.firstName', 'company.name', 'link'],
+  shipped: true,
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  ...extra,
 });
 const T1 = '00000000-0000-4000-8000-000000000001';
 const T2 = '00000000-0000-4000-8000-000000000002';
 
-interface Call { method: string; path: string; body: unknown }
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
 
 function fakeGateway(answer: (call: Call) => { status: number; body: unknown } | undefined) {
   const calls: Call[] = [];
@@ -33,11 +46,17 @@ function fakeGateway(answer: (call: Call) => { status: number; body: unknown } |
     const request = input as Request;
     const url = new URL(request.url);
     const text = await request.text();
-    const call = { method: request.method, path: `${url.pathname}${url.search}`, body: text ? JSON.parse(text) : undefined };
+    const call = {
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      body: text ? JSON.parse(text) : undefined,
+    };
     calls.push(call);
-    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     if (url.pathname === '/api/companies/dropdown') return json(200, [{ _id: ACME, name: 'Acme' }]);
-    if (url.pathname === '/api/email/preview') return json(200, { subject: 'Reset your Earshot password', html: '<p>preview</p>', text: 'preview' });
+    if (url.pathname === '/api/email/preview')
+      return json(200, { subject: 'Reset your Earshot password', html: '<p>preview</p>', text: 'preview' });
     const answered = answer(call);
     return answered ? json(answered.status, answered.body) : json(404, { message: 'Not found' });
   }) as unknown as typeof fetch;
@@ -48,7 +67,9 @@ function renderAt(url: string) {
   render(
     <Provider store={makeStore()}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={[url]}><EmailTemplatesPage /></MemoryRouter>
+        <MemoryRouter initialEntries={[url]}>
+          <EmailTemplatesPage />
+        </MemoryRouter>
       </I18nextProvider>
     </Provider>,
   );
@@ -57,11 +78,22 @@ function renderAt(url: string) {
 describe('e-mail templates page', () => {
   it('shows the server’s refusal of an unknown variable on the field it names, and saves a valid edit', async () => {
     const calls = fakeGateway(({ method, path, body }) => {
-      if (method === 'GET' && path.startsWith('/api/email?companyId=platform')) return { status: 200, body: [template(T1), template(T2, { type: 'invitation', language: 'fr', subject: 'Bienvenue' })] };
+      if (method === 'GET' && path.startsWith('/api/email?companyId=platform'))
+        return {
+          status: 200,
+          body: [template(T1), template(T2, { type: 'invitation', language: 'fr', subject: 'Bienvenue' })],
+        };
       if (method === 'PUT' && path === `/api/email/${T1}`) {
         const draft = body as { text: string };
         return draft.text.includes('frstName')
-          ? { status: 400, body: { message: 'Unknown variable {{user.frstName}}: this template may use {{user.firstName}}', code: 'BAD_REQUEST', details: [{ field: 'body.text', message: 'Unknown variable {{user.frstName}}' }] } }
+          ? {
+              status: 400,
+              body: {
+                message: 'Unknown variable {{user.frstName}}: this template may use {{user.firstName}}',
+                code: 'BAD_REQUEST',
+                details: [{ field: 'body.text', message: 'Unknown variable {{user.frstName}}' }],
+              },
+            }
           : { status: 200, body: template(T1, { ...(body as object), shipped: false }) };
       }
       return undefined;
@@ -87,15 +119,36 @@ describe('e-mail templates page', () => {
     expect(text).toHaveValue('{{user.firstName}}');
     await user.click(within(editor).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByTestId('template-editor')).toBeNull());
-    expect(calls.filter((c) => c.method === 'PUT').at(-1)!.body).toEqual({ subject: 'Reset your {{company.name}} password', html: '<p>{{link}}</p>', text: '{{user.firstName}}' });
+    expect(calls.filter((c) => c.method === 'PUT').at(-1)!.body).toEqual({
+      subject: 'Reset your {{company.name}} password',
+      html: '<p>{{link}}</p>',
+      text: '{{user.firstName}}',
+    });
     expect(await screen.findByText('Template saved')).toBeInTheDocument();
   });
 
   it('lists outgoing mail and opens a message with its links', async () => {
-    const message: OutgoingMailDto = { _id: T1, companyId: null, type: 'password_reset', to: 'ada@acme.test', subject: 'Reset your Acme password', status: 'sent', attempts: 1, error: null, createdAt: '2026-11-23T08:00:00.000Z', sentAt: '2026-11-23T08:00:01.000Z', nextAttemptAt: null };
-    const detail: OutgoingMailDetailDto = { ...message, html: '<p>Reset</p>', text: 'Choose a new password: http://localhost:3000/reset-password?token=abc.' };
+    const message: OutgoingMailDto = {
+      _id: T1,
+      companyId: null,
+      type: 'password_reset',
+      to: 'ada@acme.test',
+      subject: 'Reset your Acme password',
+      status: 'sent',
+      attempts: 1,
+      error: null,
+      createdAt: '2026-11-23T08:00:00.000Z',
+      sentAt: '2026-11-23T08:00:01.000Z',
+      nextAttemptAt: null,
+    };
+    const detail: OutgoingMailDetailDto = {
+      ...message,
+      html: '<p>Reset</p>',
+      text: 'Choose a new password: http://localhost:3000/reset-password?token=abc.',
+    };
     fakeGateway(({ path }) => {
-      if (path.startsWith('/api/email/outbox?')) return { status: 200, body: { items: [message], page: 1, pageSize: 25, total: 1, totalPages: 1 } };
+      if (path.startsWith('/api/email/outbox?'))
+        return { status: 200, body: { items: [message], page: 1, pageSize: 25, total: 1, totalPages: 1 } };
       if (path === `/api/email/outbox/${T1}`) return { status: 200, body: detail };
       return undefined;
     });
@@ -111,6 +164,8 @@ describe('e-mail templates page', () => {
 
 describe('links in a plain-text mail', () => {
   it('finds each http(s) link once, without trailing punctuation, and nothing else', () => {
-    expect(linksIn('Go to https://a.test/x?y=1. Or http://b.test/, or javascript:alert(1) or https://a.test/x?y=1')).toEqual(['https://a.test/x?y=1', 'http://b.test/']);
+    expect(
+      linksIn('Go to https://a.test/x?y=1. Or http://b.test/, or javascript:alert(1) or https://a.test/x?y=1'),
+    ).toEqual(['https://a.test/x?y=1', 'http://b.test/']);
   });
 });

@@ -20,10 +20,20 @@ export default function EmailTemplatesPage(): ReactElement {
   return (
     <div>
       <PageHeading>{t('pages.emailTemplates')}</PageHeading>
-      <div role="tablist" aria-label={t('pages.emailTemplates')} className="mb-5 flex gap-2 border-b border-gray-200 dark:border-gray-800">
+      <div
+        role="tablist"
+        aria-label={t('pages.emailTemplates')}
+        className="mb-5 flex gap-2 border-b border-gray-200 dark:border-gray-800"
+      >
         {TABS.map((name) => (
-          <button key={name} type="button" role="tab" aria-selected={tab === name} onClick={() => setSearch(name === 'outbox' ? { tab: name } : {})}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === name ? 'border-brand-500 text-brand-700 dark:text-brand-300' : 'border-transparent text-gray-600 hover:text-gray-900 dark:text-gray-400 dark:hover:text-white'}`}>
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            onClick={() => setSearch(name === 'outbox' ? { tab: name } : {})}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === name ? 'border-brand-500 text-brand-700 dark:text-brand-300' : 'border-transparent text-gray-600 hover:text-gray-900 dark:text-gray-400 dark:hover:text-white'}`}
+          >
             {t(`email.tabs.${name}`)}
           </button>
         ))}

@@ -48,8 +48,16 @@ export const catalogue = defineFeatureCatalogue(
       empty: 'No templates match',
       loadFailed: 'The templates could not be loaded',
       outbox: {
-        intro: 'Every message Earshot sends. Without an SMTP server (SMTP_URL) each one is written as a file under DATA_DIR/mail: open it here to follow its links.',
-        columns: { createdAt: 'Queued', to: 'To', subject: 'Subject', type: 'Type', status: 'Status', attempts: 'Attempts' },
+        intro:
+          'Every message Earshot sends. Without an SMTP server (SMTP_URL) each one is written as a file under DATA_DIR/mail: open it here to follow its links.',
+        columns: {
+          createdAt: 'Queued',
+          to: 'To',
+          subject: 'Subject',
+          type: 'Type',
+          status: 'Status',
+          attempts: 'Attempts',
+        },
         status: { queued: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed' },
         allStatuses: 'All statuses',
         statusFilter: 'Status',
@@ -95,7 +103,8 @@ export const catalogue = defineFeatureCatalogue(
         edit: 'Modifier',
         editTitle: '{{type}} ({{language}})',
         addOverride: 'Ajouter une version de l’entreprise',
-        overrideHint: 'Cette entreprise utilise le modèle par défaut. Ajoutez sa propre version pour le modifier pour elle seule.',
+        overrideHint:
+          'Cette entreprise utilise le modèle par défaut. Ajoutez sa propre version pour le modifier pour elle seule.',
         fields: { subject: 'Objet', html: 'HTML', text: 'Texte brut' },
         variables: 'Variables autorisées dans ce modèle (cliquer pour insérer) :',
         preview: 'Aperçu avec des valeurs d’exemple',
@@ -116,8 +125,16 @@ export const catalogue = defineFeatureCatalogue(
         empty: 'Aucun modèle ne correspond',
         loadFailed: 'Les modèles n’ont pas pu être chargés',
         outbox: {
-          intro: 'Chaque message envoyé par Earshot. Sans serveur SMTP (SMTP_URL), chacun est écrit dans un fichier sous DATA_DIR/mail : ouvrez-le ici pour suivre ses liens.',
-          columns: { createdAt: 'Mis en file', to: 'Destinataire', subject: 'Objet', type: 'Type', status: 'Statut', attempts: 'Tentatives' },
+          intro:
+            'Chaque message envoyé par Earshot. Sans serveur SMTP (SMTP_URL), chacun est écrit dans un fichier sous DATA_DIR/mail : ouvrez-le ici pour suivre ses liens.',
+          columns: {
+            createdAt: 'Mis en file',
+            to: 'Destinataire',
+            subject: 'Objet',
+            type: 'Type',
+            status: 'Statut',
+            attempts: 'Tentatives',
+          },
           status: { queued: 'En file', sending: 'Envoi', sent: 'Envoyé', failed: 'Échec' },
           allStatuses: 'Tous les statuts',
           statusFilter: 'Statut',
@@ -162,7 +179,8 @@ export const catalogue = defineFeatureCatalogue(
         edit: 'Muuda',
         editTitle: '{{type}} ({{language}})',
         addOverride: 'Lisa ettevõtte versioon',
-        overrideHint: 'See ettevõte kasutab platvormi vaikemalli. Lisage ettevõtte oma versioon, et muuta seda ainult sellele ettevõttele.',
+        overrideHint:
+          'See ettevõte kasutab platvormi vaikemalli. Lisage ettevõtte oma versioon, et muuta seda ainult sellele ettevõttele.',
         fields: { subject: 'Teema', html: 'HTML', text: 'Lihttekst' },
         variables: 'Selles mallis lubatud muutujad (klõpsake lisamiseks):',
         preview: 'Eelvaade näidisväärtustega',
@@ -183,8 +201,16 @@ export const catalogue = defineFeatureCatalogue(
         empty: 'Ühtegi malli ei leitud',
         loadFailed: 'Malle ei õnnestunud laadida',
         outbox: {
-          intro: 'Kõik Earshoti saadetud kirjad. Ilma SMTP-serverita (SMTP_URL) kirjutatakse iga kiri faili kausta DATA_DIR/mail: avage see siin, et linke järgida.',
-          columns: { createdAt: 'Järjekorras alates', to: 'Saaja', subject: 'Teema', type: 'Tüüp', status: 'Olek', attempts: 'Katseid' },
+          intro:
+            'Kõik Earshoti saadetud kirjad. Ilma SMTP-serverita (SMTP_URL) kirjutatakse iga kiri faili kausta DATA_DIR/mail: avage see siin, et linke järgida.',
+          columns: {
+            createdAt: 'Järjekorras alates',
+            to: 'Saaja',
+            subject: 'Teema',
+            type: 'Tüüp',
+            status: 'Olek',
+            attempts: 'Katseid',
+          },
           status: { queued: 'Järjekorras', sending: 'Saatmisel', sent: 'Saadetud', failed: 'Ebaõnnestus' },
           allStatuses: 'Kõik olekud',
           statusFilter: 'Olek',
@@ -229,7 +255,8 @@ export const catalogue = defineFeatureCatalogue(
         edit: 'Rediģēt',
         editTitle: '{{type}} ({{language}})',
         addOverride: 'Pievienot uzņēmuma versiju',
-        overrideHint: 'Šis uzņēmums izmanto platformas noklusējuma veidni. Pievienojiet savu versiju, lai to mainītu tikai šim uzņēmumam.',
+        overrideHint:
+          'Šis uzņēmums izmanto platformas noklusējuma veidni. Pievienojiet savu versiju, lai to mainītu tikai šim uzņēmumam.',
         fields: { subject: 'Temats', html: 'HTML', text: 'Vienkāršs teksts' },
         variables: 'Šajā veidnē atļautie mainīgie (noklikšķiniet, lai ievietotu):',
         preview: 'Priekšskatījums ar parauga vērtībām',
@@ -250,8 +277,16 @@ export const catalogue = defineFeatureCatalogue(
         empty: 'Nav atbilstošu veidņu',
         loadFailed: 'Veidnes neizdevās ielādēt',
         outbox: {
-          intro: 'Visas Earshot nosūtītās vēstules. Bez SMTP servera (SMTP_URL) katra tiek ierakstīta failā mapē DATA_DIR/mail: atveriet to šeit, lai sekotu tās saitēm.',
-          columns: { createdAt: 'Rindā kopš', to: 'Saņēmējs', subject: 'Temats', type: 'Veids', status: 'Statuss', attempts: 'Mēģinājumi' },
+          intro:
+            'Visas Earshot nosūtītās vēstules. Bez SMTP servera (SMTP_URL) katra tiek ierakstīta failā mapē DATA_DIR/mail: atveriet to šeit, lai sekotu tās saitēm.',
+          columns: {
+            createdAt: 'Rindā kopš',
+            to: 'Saņēmējs',
+            subject: 'Temats',
+            type: 'Veids',
+            status: 'Statuss',
+            attempts: 'Mēģinājumi',
+          },
           status: { queued: 'Rindā', sending: 'Sūta', sent: 'Nosūtīta', failed: 'Neizdevās' },
           allStatuses: 'Visi statusi',
           statusFilter: 'Statuss',

@@ -1,7 +1,15 @@
 import type { ReactElement } from 'react';
 
 /** An on/off switch (a button with role switch): name and description, and the state in words. */
-export function FeatureSwitch({ name, description, checked, stateText, note, disabled, onChange }: {
+export function FeatureSwitch({
+  name,
+  description,
+  checked,
+  stateText,
+  note,
+  disabled,
+  onChange,
+}: {
   name: string;
   description: string;
   checked: boolean;
@@ -26,8 +34,12 @@ export function FeatureSwitch({ name, description, checked, stateText, note, dis
         onClick={() => onChange(!checked)}
         className="flex shrink-0 items-center gap-2 text-xs text-gray-700 disabled:opacity-50 dark:text-gray-300"
       >
-        <span className={`relative inline-block h-6 w-11 shrink-0 rounded-full transition-colors ${checked ? 'bg-brand-600' : 'bg-gray-300 dark:bg-gray-700'}`}>
-          <span className={`absolute top-0.5 left-0 size-5 rounded-full bg-white shadow transition-transform ${checked ? 'translate-x-5' : 'translate-x-0.5'}`} />
+        <span
+          className={`relative inline-block h-6 w-11 shrink-0 rounded-full transition-colors ${checked ? 'bg-brand-600' : 'bg-gray-300 dark:bg-gray-700'}`}
+        >
+          <span
+            className={`absolute top-0.5 left-0 size-5 rounded-full bg-white shadow transition-transform ${checked ? 'translate-x-5' : 'translate-x-0.5'}`}
+          />
         </span>
         <span className="w-16 text-left">{stateText}</span>
       </button>

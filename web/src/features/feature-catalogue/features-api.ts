@@ -30,4 +30,9 @@ export const featuresApi = api.injectEndpoints({
   }),
 });
 
-export const { useFeatureCatalogueQuery, useSetPlatformFeatureMutation, useCompanyFeaturesQuery, useSetCompanyFeaturesMutation } = featuresApi;
+export const {
+  useFeatureCatalogueQuery,
+  useSetPlatformFeatureMutation,
+  useCompanyFeaturesQuery,
+  useSetCompanyFeaturesMutation,
+} = featuresApi;

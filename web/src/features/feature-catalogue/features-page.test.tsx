@@ -18,7 +18,14 @@ describe('features page', () => {
     const sent = fakeGateway((request) => {
       if (request.path === '/api/features') return { status: 200, body: catalogueItems };
       if (request.path === '/api/companies/dropdown') return { status: 200, body: [{ _id: ACME, name: 'Acme' }] };
-      if (request.path === `/api/companies/${ACME}/features` && request.method === 'GET') return { status: 200, body: [{ ...catalogueItems[0], enabled: chat }, { ...catalogueItems[1], enabled: true }] };
+      if (request.path === `/api/companies/${ACME}/features` && request.method === 'GET')
+        return {
+          status: 200,
+          body: [
+            { ...catalogueItems[0], enabled: chat },
+            { ...catalogueItems[1], enabled: true },
+          ],
+        };
       if (request.path === `/api/companies/${ACME}/features` && request.method === 'PUT') {
         chat = false;
         return { status: 200, body: [] };
@@ -34,23 +41,33 @@ describe('features page', () => {
     expect(screen.getByTestId('company-features-save')).toBeDisabled();
     await user.click(within(list).getByRole('switch', { name: 'Main chat' }));
     await user.click(screen.getByTestId('company-features-save'));
-    await waitFor(() => expect(sent.find((request) => request.method === 'PUT')?.body).toEqual({ features: { chat: false } }));
+    await waitFor(() =>
+      expect(sent.find((request) => request.method === 'PUT')?.body).toEqual({ features: { chat: false } }),
+    );
     expect(await screen.findByText('Features saved')).toBeInTheDocument();
-    await waitFor(() => expect(within(screen.getByTestId('company-features-list')).getByRole('switch', { name: 'Main chat' })).toHaveAttribute('aria-checked', 'false'));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('company-features-list')).getByRole('switch', { name: 'Main chat' }),
+      ).toHaveAttribute('aria-checked', 'false'),
+    );
   });
 
   it('switches a feature for the whole platform, and says so when the server refuses', async () => {
     const sent = fakeGateway((request) => {
       if (request.path === '/api/features') return { status: 200, body: catalogueItems };
       if (request.path === '/api/companies/dropdown') return { status: 200, body: [] };
-      if (request.path === '/api/features/chat') return { status: 403, body: { message: 'Your role does not allow this' } };
+      if (request.path === '/api/features/chat')
+        return { status: 403, body: { message: 'Your role does not allow this' } };
       return undefined;
     });
     const user = userEvent.setup();
     renderPage(<FeaturesPage />, { path: '/features', url: '/features', role: 'HOST_ADMIN', companyId: null });
     const platform = await screen.findByTestId('platform-features');
     await user.click(await within(platform).findByRole('switch', { name: 'Main chat' }));
-    expect(sent.find((request) => request.method === 'PUT')).toMatchObject({ path: '/api/features/chat', body: { enabled: false } });
+    expect(sent.find((request) => request.method === 'PUT')).toMatchObject({
+      path: '/api/features/chat',
+      body: { enabled: false },
+    });
     expect(await screen.findByRole('alert')).toHaveTextContent('Your role does not allow this');
   });
 });

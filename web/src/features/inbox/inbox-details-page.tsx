@@ -32,34 +32,78 @@ export default function InboxDetailsPage(): ReactElement {
   }, [item, setRead]);
 
   const back = (
-    <Link to="/inbox" className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300" data-testid="inbox-back">
-      <span aria-hidden="true">←</span>{t('inboxPage.back')}
+    <Link
+      to="/inbox"
+      className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+      data-testid="inbox-back"
+    >
+      <span aria-hidden="true">←</span>
+      {t('inboxPage.back')}
     </Link>
   );
   let content: ReactElement;
-  if (!valid) content = <p role="alert" className="text-sm text-gray-700 dark:text-gray-300" data-testid="inbox-details-missing">{t('inboxPage.noId')}</p>;
+  if (!valid)
+    content = (
+      <p role="alert" className="text-sm text-gray-700 dark:text-gray-300" data-testid="inbox-details-missing">
+        {t('inboxPage.noId')}
+      </p>
+    );
   else if (message.isLoading) content = <PageSpinner label={t('inboxPage.loading')} />;
   else if (!item) {
     const notFound = message.error && 'status' in message.error && message.error.status === 404;
     content = (
-      <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-red-800 dark:text-red-200" data-testid="inbox-details-missing">
+      <div
+        role="alert"
+        className="flex flex-wrap items-center gap-3 text-sm text-red-800 dark:text-red-200"
+        data-testid="inbox-details-missing"
+      >
         {notFound ? t('inboxPage.notFound') : t('inboxPage.error')}
-        {notFound ? null : <button type="button" className={buttonClass.secondary} onClick={() => void message.refetch()}>{t('inboxPage.retry')}</button>}
+        {notFound ? null : (
+          <button type="button" className={buttonClass.secondary} onClick={() => void message.refetch()}>
+            {t('inboxPage.retry')}
+          </button>
+        )}
       </div>
     );
   } else {
     content = (
-      <article className="rounded-xl border border-gray-200 bg-white p-4 sm:p-6 dark:border-gray-800 dark:bg-gray-900" data-testid="inbox-message">
+      <article
+        className="rounded-xl border border-gray-200 bg-white p-4 sm:p-6 dark:border-gray-800 dark:bg-gray-900"
+        data-testid="inbox-message"
+      >
         <p className="mb-2 inline-flex items-center gap-2 rounded-full bg-gray-100 px-2.5 py-0.5 text-xs font-medium text-gray-700 dark:bg-gray-800 dark:text-gray-200">
-          <Icon name={KIND_ICON[item.kind]} width={14} height={14} />{t(`inboxPage.kinds.${item.kind}`)}
+          <Icon name={KIND_ICON[item.kind]} width={14} height={14} />
+          {t(`inboxPage.kinds.${item.kind}`)}
         </p>
-        <h2 className="text-lg font-semibold break-words text-gray-900 dark:text-white" data-testid="inbox-message-title">{item.title}</h2>
+        <h2
+          className="text-lg font-semibold break-words text-gray-900 dark:text-white"
+          data-testid="inbox-message-title"
+        >
+          {item.title}
+        </h2>
         <p className="mt-1 text-xs text-gray-500 dark:text-gray-400">
-          {t('inboxPage.received')}: <time dateTime={item.createdAt}>{new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full', timeStyle: 'short' }).format(new Date(item.createdAt))}</time>
+          {t('inboxPage.received')}:{' '}
+          <time dateTime={item.createdAt}>
+            {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full', timeStyle: 'short' }).format(
+              new Date(item.createdAt),
+            )}
+          </time>
         </p>
-        <div className="mt-4 text-sm break-words whitespace-pre-wrap text-gray-800 dark:text-gray-200" data-testid="inbox-message-body">{item.body}</div>
+        <div
+          className="mt-4 text-sm break-words whitespace-pre-wrap text-gray-800 dark:text-gray-200"
+          data-testid="inbox-message-body"
+        >
+          {item.body}
+        </div>
         {isInAppLink(item.link) ? (
-          <button type="button" onClick={() => void navigate(item.link!)} className={`${buttonClass.primary} mt-6`} data-testid="inbox-message-link">{t('inboxPage.open')}</button>
+          <button
+            type="button"
+            onClick={() => void navigate(item.link!)}
+            className={`${buttonClass.primary} mt-6`}
+            data-testid="inbox-message-link"
+          >
+            {t('inboxPage.open')}
+          </button>
         ) : null}
       </article>
     );

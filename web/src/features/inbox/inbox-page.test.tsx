@@ -11,7 +11,14 @@ import InboxPage from './inbox-page';
 
 const id = (n: number) => `${n % 3 ? 'n' : 'm'}-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const message = (n: number, kind: InboxKind, read: boolean, extra: Partial<InboxItemDto> = {}): InboxItemDto => ({
-  _id: id(n), kind, title: `Message ${n}`, body: `Body ${n}`, link: null, read, createdAt: new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString(), ...extra,
+  _id: id(n),
+  kind,
+  title: `Message ${n}`,
+  body: `Body ${n}`,
+  link: null,
+  read,
+  createdAt: new Date(Date.UTC(2026, 2, 1, 9, n)).toISOString(),
+  ...extra,
 });
 
 /** Newest first, `limit` (default 30) a page; the cursor is the index to go on from. */
@@ -19,11 +26,17 @@ function messaging(messages: InboxItemDto[]) {
   return fakeGateway((call) => {
     if (call.path === '/api/inbox' && call.method === 'GET') {
       const kind = call.query.get('kind');
-      const all = messages.filter((item) => !kind || item.kind === kind).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      const all = messages
+        .filter((item) => !kind || item.kind === kind)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
       const start = Number(call.query.get('cursor') ?? 0);
       const limit = Number(call.query.get('limit') ?? 30);
       const end = start + limit;
-      return json({ items: all.slice(start, end), nextCursor: end < all.length ? String(end) : null, unread: messages.filter((item) => !item.read).length });
+      return json({
+        items: all.slice(start, end),
+        nextCursor: end < all.length ? String(end) : null,
+        unread: messages.filter((item) => !item.read).length,
+      });
     }
     const one = /^\/api\/inbox\/([nm]-[0-9a-f-]{36})$/.exec(call.path);
     const item = one ? messages.find((candidate) => candidate._id === one[1]) : undefined;
@@ -37,7 +50,13 @@ function messaging(messages: InboxItemDto[]) {
   });
 }
 
-const rows = () => screen.getAllByTestId('inbox-item').map((row) => `${within(row).getByTestId('inbox-item-link').textContent}${row.getAttribute('data-read') === 'true' ? '' : '*'}`);
+const rows = () =>
+  screen
+    .getAllByTestId('inbox-item')
+    .map(
+      (row) =>
+        `${within(row).getByTestId('inbox-item-link').textContent}${row.getAttribute('data-read') === 'true' ? '' : '*'}`,
+    );
 
 afterEach(() => localStorage.clear());
 
@@ -79,7 +98,10 @@ describe('inbox', () => {
     await screen.findAllByTestId('inbox-item');
     await user.selectOptions(screen.getByTestId('inbox-kind'), 'E-mail');
     await waitFor(() => expect(rows()).toEqual(['Message 4*', 'Message 2']));
-    expect(sent.filter((call) => call.path === '/api/inbox').map((call) => call.query.get('kind'))).toEqual([null, 'email']);
+    expect(sent.filter((call) => call.path === '/api/inbox').map((call) => call.query.get('kind'))).toEqual([
+      null,
+      'email',
+    ]);
     await user.selectOptions(screen.getByTestId('inbox-kind'), 'Analysis finished');
     expect(await screen.findByTestId('inbox-empty')).toHaveTextContent('No messages of this kind.');
   });
@@ -93,14 +115,31 @@ describe('inbox', () => {
     expect(rows()).toHaveLength(30);
     await user.click(screen.getByTestId('inbox-more'));
     await waitFor(() => expect(rows()).toHaveLength(35));
-    expect(rows().slice(28)).toEqual(['Message 7', 'Message 6', 'Message 5', 'Message 4', 'Message 3', 'Message 2', 'Message 1']);
+    expect(rows().slice(28)).toEqual([
+      'Message 7',
+      'Message 6',
+      'Message 5',
+      'Message 4',
+      'Message 3',
+      'Message 2',
+      'Message 1',
+    ]);
     expect(screen.queryByTestId('inbox-more')).toBeNull();
-    expect(sent.filter((call) => call.path === '/api/inbox').map((call) => call.query.get('cursor'))).toEqual([null, '30']);
+    expect(sent.filter((call) => call.path === '/api/inbox').map((call) => call.query.get('cursor'))).toEqual([
+      null,
+      '30',
+    ]);
   });
 
   it('says when there is nothing, and shows an error with a retry', async () => {
     let fail = true;
-    fakeGateway((call) => (call.path === '/api/inbox' ? (fail ? json({ message: 'Service unavailable' }, 503) : json({ items: [], nextCursor: null, unread: 0 })) : undefined));
+    fakeGateway((call) =>
+      call.path === '/api/inbox'
+        ? fail
+          ? json({ message: 'Service unavailable' }, 503)
+          : json({ items: [], nextCursor: null, unread: 0 })
+        : undefined,
+    );
     const user = userEvent.setup();
     renderPage(<InboxPage />, { path: '/inbox', url: '/inbox', role: 'USER' });
     expect(await screen.findByTestId('inbox-error')).toHaveTextContent('Service unavailable');
@@ -120,7 +159,11 @@ describe('inbox details', () => {
     const shown = screen.getByTestId('inbox-message-body');
     expect(shown.textContent).toBe(body);
     expect(shown.querySelector('b, script')).toBeNull();
-    await waitFor(() => expect(sent.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([[`/api/inbox/${id(1)}`, { read: true }]]));
+    await waitFor(() =>
+      expect(sent.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([
+        [`/api/inbox/${id(1)}`, { read: true }],
+      ]),
+    );
     await user.click(screen.getByTestId('inbox-message-link'));
     expect(await screen.findByTestId('elsewhere')).toHaveAttribute('data-path', '/task-list');
   });
@@ -135,8 +178,14 @@ describe('inbox details', () => {
 
   it('says so for a message that is not there, and for no id at all', async () => {
     const sent = messaging([]);
-    const first = renderPage(<InboxDetailsPage />, { path: '/inbox-details', url: `/inbox-details?id=${id(5)}`, role: 'USER' });
-    expect(await screen.findByTestId('inbox-details-missing')).toHaveTextContent('This message does not exist, or is not yours.');
+    const first = renderPage(<InboxDetailsPage />, {
+      path: '/inbox-details',
+      url: `/inbox-details?id=${id(5)}`,
+      role: 'USER',
+    });
+    expect(await screen.findByTestId('inbox-details-missing')).toHaveTextContent(
+      'This message does not exist, or is not yours.',
+    );
     first.unmount();
     renderPage(<InboxDetailsPage />, { path: '/inbox-details', url: '/inbox-details?id=../../etc', role: 'USER' });
     expect(screen.getByTestId('inbox-details-missing')).toHaveTextContent('No message was chosen.');

@@ -36,12 +36,23 @@ export default function AppLayout(): ReactElement {
 
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only z-50 rounded-lg bg-white px-4 py-2 text-sm font-medium text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 text-sm font-medium text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         {t('header.skipToContent')}
       </a>
       <Sidebar expanded={expanded} isDrawer={isDrawer} drawerOpen={drawerOpen} onCloseDrawer={closeDrawer} />
-      <div inert={isDrawer && drawerOpen} className={`flex min-h-screen flex-col transition-[margin] duration-200 ${isDrawer ? '' : expanded ? 'ml-[290px]' : 'ml-[90px]'}`}>
-        <Header isDrawer={isDrawer} isMobile={isMobile} sidebarOpen={isDrawer ? drawerOpen : expanded} onToggleSidebar={toggle} />
+      <div
+        inert={isDrawer && drawerOpen}
+        className={`flex min-h-screen flex-col transition-[margin] duration-200 ${isDrawer ? '' : expanded ? 'ml-[290px]' : 'ml-[90px]'}`}
+      >
+        <Header
+          isDrawer={isDrawer}
+          isMobile={isMobile}
+          sidebarOpen={isDrawer ? drawerOpen : expanded}
+          onToggleSidebar={toggle}
+        />
         <main id="main" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">
           <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
             <Outlet />

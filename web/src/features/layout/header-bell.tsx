@@ -19,7 +19,10 @@ export function Bell(): ReactElement {
   const { data } = useBellInboxQuery(undefined, POLL);
   const [markRead] = useMarkBellMessageReadMutation();
   const [markAll] = useMarkInboxReadMutation();
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
+  const date = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
+    [i18n.language],
+  );
   const unread = data?.unread ?? 0;
   const items = data?.items ?? [];
   const label = unread ? t('bell.labelUnread', { count: unread }) : t('bell.label');
@@ -31,12 +34,25 @@ export function Bell(): ReactElement {
       button={
         <>
           <Icon name="bell" strokeWidth={2} />
-          {unread ? <span className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white" data-testid="notifications-unread">{unread > 99 ? '99+' : unread}</span> : null}
+          {unread ? (
+            <span
+              className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white"
+              data-testid="notifications-unread"
+            >
+              {unread > 99 ? '99+' : unread}
+            </span>
+          ) : null}
         </>
       }
-      header={<p className="w-[min(20rem,calc(100vw-2rem))] px-3 pb-2 text-sm font-semibold text-gray-900 dark:text-white">{items.length ? t('bell.label') : t('bell.none')}</p>}
+      header={
+        <p className="w-[min(20rem,calc(100vw-2rem))] px-3 pb-2 text-sm font-semibold text-gray-900 dark:text-white">
+          {items.length ? t('bell.label') : t('bell.none')}
+        </p>
+      }
       entries={[
-        ...(unread ? [{ key: 'all', label: t('bell.markAll'), onSelect: () => void markAll(), testId: 'notifications-read-all' }] : []),
+        ...(unread
+          ? [{ key: 'all', label: t('bell.markAll'), onSelect: () => void markAll(), testId: 'notifications-read-all' }]
+          : []),
         ...items.map((item) => ({
           key: item._id,
           testId: 'notification',
@@ -47,16 +63,33 @@ export function Bell(): ReactElement {
           label: (
             <span className="block max-w-[min(18rem,calc(100vw-4rem))]">
               <span className={`block ${item.read ? '' : 'font-semibold'}`}>
-                {item.read ? null : <span className="mr-1.5 inline-block size-2 rounded-full bg-brand-600" aria-label={t('bell.unread')} role="img" />}
-                {item.kind === 'email' ? <span className="mr-1 inline-flex align-[-3px]" role="img" aria-label={t('bell.email')}><Icon name="mail" width={16} height={16} /></span> : null}
+                {item.read ? null : (
+                  <span
+                    className="mr-1.5 inline-block size-2 rounded-full bg-brand-600"
+                    aria-label={t('bell.unread')}
+                    role="img"
+                  />
+                )}
+                {item.kind === 'email' ? (
+                  <span className="mr-1 inline-flex align-[-3px]" role="img" aria-label={t('bell.email')}>
+                    <Icon name="mail" width={16} height={16} />
+                  </span>
+                ) : null}
                 {item.title}
               </span>
               <span className="line-clamp-2 block text-xs text-gray-600 dark:text-gray-400">{item.body}</span>
-              <time dateTime={item.createdAt} className="block text-xs text-gray-500 dark:text-gray-400">{date.format(new Date(item.createdAt))}</time>
+              <time dateTime={item.createdAt} className="block text-xs text-gray-500 dark:text-gray-400">
+                {date.format(new Date(item.createdAt))}
+              </time>
             </span>
           ),
         })),
-        { key: 'see-all', label: <span className="font-medium text-brand-700 dark:text-brand-300">{t('bell.seeAll')}</span>, to: '/inbox', testId: 'notifications-see-all' },
+        {
+          key: 'see-all',
+          label: <span className="font-medium text-brand-700 dark:text-brand-300">{t('bell.seeAll')}</span>,
+          to: '/inbox',
+          testId: 'notifications-see-all',
+        },
       ]}
     />
   );

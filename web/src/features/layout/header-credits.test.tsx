@@ -8,7 +8,13 @@ import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
 import HeaderCredits from './header-credits';
 
 const note = (n: number, read: boolean, link: string | null = null): InboxItemDto => ({
-  _id: `n-00000000-0000-4000-8000-00000000000${n}`, kind: n % 2 ? 'cap_threshold' : 'email', title: `Alert ${n}`, body: `You have used ${n * 40}% of your monthly credits`, link, read, createdAt: '2026-03-02T10:00:00.000Z',
+  _id: `n-00000000-0000-4000-8000-00000000000${n}`,
+  kind: n % 2 ? 'cap_threshold' : 'email',
+  title: `Alert ${n}`,
+  body: `You have used ${n * 40}% of your monthly credits`,
+  link,
+  read,
+  createdAt: '2026-03-02T10:00:00.000Z',
 });
 const idOf = (n: number) => `n-00000000-0000-4000-8000-00000000000${n}`;
 
@@ -17,7 +23,8 @@ function gateway(me: MyCreditsDto, notes: InboxItemDto[]) {
   return fakeGateway((call) => {
     const unread = () => notes.filter((n) => !n.read).length;
     if (call.path === '/api/credits/me') return json(me);
-    if (call.path === '/api/inbox' && call.method === 'GET') return json({ items: notes.slice(0, Number(call.query.get('limit') ?? 30)), nextCursor: null, unread: unread() });
+    if (call.path === '/api/inbox' && call.method === 'GET')
+      return json({ items: notes.slice(0, Number(call.query.get('limit') ?? 30)), nextCursor: null, unread: unread() });
     if (call.path === '/api/inbox/read-all') {
       // As the messaging service does: notifications only, e-mails stay as they are.
       for (const n of notes) if (n.kind !== 'email') n.read = true;
@@ -36,7 +43,11 @@ afterEach(() => localStorage.clear());
 
 describe('header credits', () => {
   it('shows the unread count, and opening a notification marks it read and follows its link', async () => {
-    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [note(2, false, '/usage'), note(1, false), note(0, true)]);
+    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [
+      note(2, false, '/usage'),
+      note(1, false),
+      note(0, true),
+    ]);
     const user = userEvent.setup();
     renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
     expect(await screen.findByTestId('notifications-unread')).toHaveTextContent('2');
@@ -47,23 +58,39 @@ describe('header credits', () => {
     const menu = screen.getByRole('menu');
     const items = within(menu).getAllByTestId('notification');
     expect(items.map((item) => item.textContent?.slice(0, 7))).toEqual(['Alert 2', 'Alert 1', 'Alert 0']);
-    expect(items.map((item) => within(item).queryByRole('img', { name: 'Unread' }) !== null)).toEqual([true, true, false]);
+    expect(items.map((item) => within(item).queryByRole('img', { name: 'Unread' }) !== null)).toEqual([
+      true,
+      true,
+      false,
+    ]);
     await user.click(within(menu).getAllByTestId('notification')[0]!);
     expect(await screen.findByTestId('elsewhere')).toHaveAttribute('data-path', '/usage');
-    expect(sent.some((call) => call.path === `/api/inbox/${idOf(2)}` && call.method === 'PUT' && (call.body as { read: boolean }).read)).toBe(true);
+    expect(
+      sent.some(
+        (call) =>
+          call.path === `/api/inbox/${idOf(2)}` && call.method === 'PUT' && (call.body as { read: boolean }).read,
+      ),
+    ).toBe(true);
   });
 
-  it.each(['//evil.example/phish', '/\\evil.example/phish', 'https://evil.example/phish'])('marks a notification read but does not follow the link %s out of the app', async (link) => {
-    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [note(1, false, link)]);
-    const user = userEvent.setup();
-    renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
-    await screen.findByTestId('notifications-unread');
-    await user.click(screen.getByTestId('notifications-bell'));
-    await user.click(within(screen.getByRole('menu')).getByTestId('notification'));
-    await waitFor(() => expect(sent.some((call) => call.path === `/api/inbox/${idOf(1)}` && call.method === 'PUT')).toBe(true));
-    expect(screen.queryByTestId('elsewhere')).toBeNull();
-    expect(screen.getByTestId('notifications-bell')).toBeInTheDocument();
-  });
+  it.each(['//evil.example/phish', '/\\evil.example/phish', 'https://evil.example/phish'])(
+    'marks a notification read but does not follow the link %s out of the app',
+    async (link) => {
+      const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [
+        note(1, false, link),
+      ]);
+      const user = userEvent.setup();
+      renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
+      await screen.findByTestId('notifications-unread');
+      await user.click(screen.getByTestId('notifications-bell'));
+      await user.click(within(screen.getByRole('menu')).getByTestId('notification'));
+      await waitFor(() =>
+        expect(sent.some((call) => call.path === `/api/inbox/${idOf(1)}` && call.method === 'PUT')).toBe(true),
+      );
+      expect(screen.queryByTestId('elsewhere')).toBeNull();
+      expect(screen.getByTestId('notifications-bell')).toBeInTheDocument();
+    },
+  );
 
   it('asks for the latest five, shows them under the unread count of the whole inbox, and See all opens /inbox', async () => {
     const notes = [9, 8, 7, 6, 5, 4, 3].map((n) => note(n, n !== 8));
@@ -75,15 +102,27 @@ describe('header credits', () => {
     expect(sent.filter((call) => call.path === '/api/inbox').map((call) => call.query.get('limit'))).toEqual(['5']);
     await user.click(screen.getByTestId('notifications-bell'));
     const menu = screen.getByRole('menu');
-    expect(within(menu).getAllByTestId('notification').map((item) => item.textContent?.slice(0, 7))).toEqual(['Alert 9', 'Alert 8', 'Alert 7', 'Alert 6', 'Alert 5']);
-    expect(within(menu).getAllByTestId('notification').map((item) => within(item).queryByRole('img', { name: 'Unread' }) !== null)).toEqual([false, true, false, false, false]);
+    expect(
+      within(menu)
+        .getAllByTestId('notification')
+        .map((item) => item.textContent?.slice(0, 7)),
+    ).toEqual(['Alert 9', 'Alert 8', 'Alert 7', 'Alert 6', 'Alert 5']);
+    expect(
+      within(menu)
+        .getAllByTestId('notification')
+        .map((item) => within(item).queryByRole('img', { name: 'Unread' }) !== null),
+    ).toEqual([false, true, false, false, false]);
     await user.click(within(menu).getByTestId('notifications-see-all'));
     expect(await screen.findByTestId('elsewhere')).toHaveAttribute('data-path', '/inbox');
     expect(sent.some((call) => call.method === 'PUT')).toBe(false);
   });
 
   it('marks all notifications as read; an unread e-mail keeps the count up until it is opened', async () => {
-    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [note(3, false), note(2, false), note(1, false)]);
+    const sent = gateway({ monthlyCap: null, spentThisMonth: 0, remaining: null, companyBalance: null }, [
+      note(3, false),
+      note(2, false),
+      note(1, false),
+    ]);
     const user = userEvent.setup();
     renderPage(<HeaderCredits />, { path: '/chat', url: '/chat', role: 'USER' });
     expect(await screen.findByTestId('notifications-unread')).toHaveTextContent('3');

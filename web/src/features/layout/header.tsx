@@ -42,7 +42,9 @@ export function Header({ isDrawer, isMobile, sidebarOpen, onToggleSidebar }: Hea
         </Link>
       )}
       <div className="ml-auto flex items-center gap-2">
-        <Suspense fallback={null}><HeaderCredits /></Suspense>
+        <Suspense fallback={null}>
+          <HeaderCredits />
+        </Suspense>
         {isMobile ? (
           <OverflowMenu />
         ) : (

@@ -3,23 +3,45 @@ import { visibleMenu } from './menu';
 import type { Role } from '@earshot/contracts';
 
 function keys(role: Role | null): string[] {
-  return visibleMenu(role).flatMap((section) => section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]));
+  return visibleMenu(role).flatMap((section) =>
+    section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]),
+  );
 }
 
 const UNRESTRICTED = ['dashboard', 'calendar', 'user-profile', 'search', 'tags', 'task', 'forms'];
-const HOST_ONLY = ['companies', 'features', 'prompts', 'pricing', 'b2c-users', 'audit-logs', 'email-templates', 'ai-config'];
+const HOST_ONLY = [
+  'companies',
+  'features',
+  'prompts',
+  'pricing',
+  'b2c-users',
+  'audit-logs',
+  'email-templates',
+  'ai-config',
+];
 const AI = ['ai-features', 'forest-ai', 'data-bridge', 'helpdesk-ai', 'financial-analyst', 'law-module'];
 
 describe('sidebar menu by role (spec part 6)', () => {
   it('HOST_ADMIN: administration, custom GPTs, users, chat and transcripts; no clients or AI features', () => {
     const menu = keys('HOST_ADMIN');
-    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'main-chat', 'transcripts', 'usage', 'invoice', ...UNRESTRICTED]) expect(menu).toContain(key);
+    for (const key of [
+      ...HOST_ONLY,
+      'custom-gpts',
+      'users',
+      'main-chat',
+      'transcripts',
+      'usage',
+      'invoice',
+      ...UNRESTRICTED,
+    ])
+      expect(menu).toContain(key);
     for (const key of ['clients', ...AI]) expect(menu).not.toContain(key);
   });
 
   it('ADMIN: custom GPTs, users, clients, AI features, chat and transcripts', () => {
     const menu = keys('ADMIN');
-    for (const key of ['custom-gpts', 'users', 'clients', ...AI, 'main-chat', 'transcripts', 'usage', 'invoice']) expect(menu).toContain(key);
+    for (const key of ['custom-gpts', 'users', 'clients', ...AI, 'main-chat', 'transcripts', 'usage', 'invoice'])
+      expect(menu).toContain(key);
     for (const key of HOST_ONLY) expect(menu).not.toContain(key);
   });
 
@@ -30,7 +52,20 @@ describe('sidebar menu by role (spec part 6)', () => {
   });
 
   it('USER: chat, transcripts and their own usage (no statements), plus the unrestricted items', () => {
-    expect(keys('USER').sort()).toEqual(['main-chat', 'transcripts', 'usage', ...UNRESTRICTED].concat(['ecommerce', 'analytics', 'marketing', 'stocks', 'task-list', 'task-kanban', 'form-elements', 'form-layout']).sort());
+    expect(keys('USER').sort()).toEqual(
+      ['main-chat', 'transcripts', 'usage', ...UNRESTRICTED]
+        .concat([
+          'ecommerce',
+          'analytics',
+          'marketing',
+          'stocks',
+          'task-list',
+          'task-kanban',
+          'form-elements',
+          'form-layout',
+        ])
+        .sort(),
+    );
   });
 
   it('dashboards: analytics for every role, CRM for HOST_ADMIN, ADMIN and CALLER, SaaS for HOST_ADMIN only (issue 23)', () => {
@@ -46,7 +81,8 @@ describe('sidebar menu by role (spec part 6)', () => {
 
   it('no role: no role-restricted item at all, and empty sections disappear', () => {
     const menu = keys(null);
-    for (const key of ['main-chat', 'transcripts', 'clients', 'custom-gpts', 'users', ...HOST_ONLY, ...AI]) expect(menu).not.toContain(key);
+    for (const key of ['main-chat', 'transcripts', 'clients', 'custom-gpts', 'users', ...HOST_ONLY, ...AI])
+      expect(menu).not.toContain(key);
     expect(menu).toEqual(expect.arrayContaining(UNRESTRICTED));
     expect(visibleMenu(null).map((section) => section.key)).toEqual(['apps']);
   });
@@ -54,7 +90,9 @@ describe('sidebar menu by role (spec part 6)', () => {
 
 describe('sidebar menu by the company’s feature switches', () => {
   const visible = (role: Role, enabled: Record<string, boolean>) =>
-    visibleMenu(role, undefined, enabled).flatMap((section) => section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]));
+    visibleMenu(role, undefined, enabled).flatMap((section) =>
+      section.items.flatMap((item) => [item.key, ...(item.children ?? []).map((c) => c.key)]),
+    );
 
   it('hides an entry whose feature is off for the company, and keeps the rest', () => {
     const menu = visible('ADMIN', { chat: false, clients: false, transcription: true });
@@ -64,7 +102,13 @@ describe('sidebar menu by the company’s feature switches', () => {
   });
 
   it('drops a group whose every child is switched off', () => {
-    const menu = visible('ADMIN', { forest_ai: false, data_bridge: false, helpdesk_ai: false, financial_analyst: false, law_module: false });
+    const menu = visible('ADMIN', {
+      forest_ai: false,
+      data_bridge: false,
+      helpdesk_ai: false,
+      financial_analyst: false,
+      law_module: false,
+    });
     expect(menu).not.toContain('ai-features');
     expect(visible('ADMIN', { law_module: false })).toEqual(expect.arrayContaining(['ai-features', 'forest-ai']));
   });

@@ -43,21 +43,72 @@ export const MENU: MenuSection[] = [
     labelKey: 'menu.sectionWorkspace',
     items: [
       { key: 'main-chat', labelKey: 'menu.mainChat', path: '/chat', icon: 'chat', roles: ALL, feature: 'chat' },
-      { key: 'transcripts', labelKey: 'menu.transcripts', path: '/transcripts', icon: 'transcript', roles: ALL, feature: 'transcription' },
-      { key: 'clients', labelKey: 'menu.clients', path: '/clients', icon: 'briefcase', roles: ADMIN_OR_CALLER, feature: 'clients' },
+      {
+        key: 'transcripts',
+        labelKey: 'menu.transcripts',
+        path: '/transcripts',
+        icon: 'transcript',
+        roles: ALL,
+        feature: 'transcription',
+      },
+      {
+        key: 'clients',
+        labelKey: 'menu.clients',
+        path: '/clients',
+        icon: 'briefcase',
+        roles: ADMIN_OR_CALLER,
+        feature: 'clients',
+      },
       { key: 'usage', labelKey: 'menu.usage', path: '/usage', icon: 'chart', roles: ALL },
-      { key: 'custom-gpts', labelKey: 'menu.customGpts', path: '/custom-gpts', icon: 'bot', roles: HOST_OR_ADMIN, feature: 'custom_gpts' },
+      {
+        key: 'custom-gpts',
+        labelKey: 'menu.customGpts',
+        path: '/custom-gpts',
+        icon: 'bot',
+        roles: HOST_OR_ADMIN,
+        feature: 'custom_gpts',
+      },
       {
         key: 'ai-features',
         labelKey: 'menu.aiFeatures',
         icon: 'sparkles',
         roles: ADMIN,
         children: [
-          { key: 'forest-ai', labelKey: 'menu.forestAi', path: '/ai-features/forest-ai', roles: ADMIN, feature: 'forest_ai' },
-          { key: 'data-bridge', labelKey: 'menu.dataBridge', path: '/ai-features/data-bridge', roles: ADMIN, feature: 'data_bridge' },
-          { key: 'helpdesk-ai', labelKey: 'menu.helpdeskAi', path: '/ai-features/helpdesk-ai', roles: ADMIN, feature: 'helpdesk_ai' },
-          { key: 'financial-analyst', labelKey: 'menu.financialAnalyst', path: '/ai-features/financial-analyst', roles: ADMIN, feature: 'financial_analyst' },
-          { key: 'law-module', labelKey: 'menu.lawModule', path: '/ai-features/law-module', roles: ADMIN, feature: 'law_module' },
+          {
+            key: 'forest-ai',
+            labelKey: 'menu.forestAi',
+            path: '/ai-features/forest-ai',
+            roles: ADMIN,
+            feature: 'forest_ai',
+          },
+          {
+            key: 'data-bridge',
+            labelKey: 'menu.dataBridge',
+            path: '/ai-features/data-bridge',
+            roles: ADMIN,
+            feature: 'data_bridge',
+          },
+          {
+            key: 'helpdesk-ai',
+            labelKey: 'menu.helpdeskAi',
+            path: '/ai-features/helpdesk-ai',
+            roles: ADMIN,
+            feature: 'helpdesk_ai',
+          },
+          {
+            key: 'financial-analyst',
+            labelKey: 'menu.financialAnalyst',
+            path: '/ai-features/financial-analyst',
+            roles: ADMIN,
+            feature: 'financial_analyst',
+          },
+          {
+            key: 'law-module',
+            labelKey: 'menu.lawModule',
+            path: '/ai-features/law-module',
+            roles: ADMIN,
+            feature: 'law_module',
+          },
         ],
       },
     ],
@@ -126,7 +177,11 @@ export const MENU: MenuSection[] = [
 /** Switches of the member's company (`GET /features/enabled`); a key left out counts as on. */
 export type EnabledFeatures = Readonly<Record<string, boolean>>;
 
-function allowed(entry: { roles?: readonly Role[]; feature?: string }, role: Role | null, enabled: EnabledFeatures): boolean {
+function allowed(
+  entry: { roles?: readonly Role[]; feature?: string },
+  role: Role | null,
+  enabled: EnabledFeatures,
+): boolean {
   if (entry.feature && enabled[entry.feature] === false) return false;
   if (!entry.roles) return true;
   return role !== null && entry.roles.includes(role);
@@ -136,13 +191,19 @@ function allowed(entry: { roles?: readonly Role[]; feature?: string }, role: Rol
  * The menu a user with `role` sees (null: no or unknown role → only unrestricted items), without
  * the features their company has switched off (the server refuses those routes anyway).
  */
-export function visibleMenu(role: Role | null, menu: MenuSection[] = MENU, enabled: EnabledFeatures = {}): MenuSection[] {
+export function visibleMenu(
+  role: Role | null,
+  menu: MenuSection[] = MENU,
+  enabled: EnabledFeatures = {},
+): MenuSection[] {
   return menu
     .map((section) => ({
       ...section,
       items: section.items
         .filter((item) => allowed(item, role, enabled))
-        .map((item) => (item.children ? { ...item, children: item.children.filter((child) => allowed(child, role, enabled)) } : item))
+        .map((item) =>
+          item.children ? { ...item, children: item.children.filter((child) => allowed(child, role, enabled)) } : item,
+        )
         .filter((item) => !item.children || item.children.length > 0),
     }))
     .filter((section) => section.items.length > 0);

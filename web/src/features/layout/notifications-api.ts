@@ -28,4 +28,5 @@ export const notificationsApi = withTags.injectEndpoints({
   }),
 });
 
-export const { useBellInboxQuery, useMarkBellMessageReadMutation, useMarkInboxReadMutation, useMyCreditsQuery } = notificationsApi;
+export const { useBellInboxQuery, useMarkBellMessageReadMutation, useMarkInboxReadMutation, useMyCreditsQuery } =
+  notificationsApi;

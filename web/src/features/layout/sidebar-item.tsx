@@ -51,7 +51,9 @@ export function SidebarItem({ item, wide }: { item: MenuItem; wide: boolean }): 
       >
         <Icon name={item.icon} className="shrink-0" />
         <span className={wide ? 'flex-1 truncate text-left' : 'sr-only'}>{label}</span>
-        {wide && <Icon name="chevronDown" className={`shrink-0 transition-transform ${expanded ? 'rotate-180' : ''}`} />}
+        {wide && (
+          <Icon name="chevronDown" className={`shrink-0 transition-transform ${expanded ? 'rotate-180' : ''}`} />
+        )}
       </button>
       <ul id={submenuId} hidden={!expanded} className="mt-1 space-y-1 pl-11">
         {item.children.map((child) => (

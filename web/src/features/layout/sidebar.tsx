@@ -42,7 +42,14 @@ export function Sidebar({ expanded, isDrawer, drawerOpen, onCloseDrawer }: Sideb
   const hidden = isDrawer && !drawerOpen;
   return (
     <>
-      {isDrawer && drawerOpen && <div className="fixed inset-0 z-30 bg-gray-900/50" aria-hidden="true" onClick={onCloseDrawer} data-testid="drawer-backdrop" />}
+      {isDrawer && drawerOpen && (
+        <div
+          className="fixed inset-0 z-30 bg-gray-900/50"
+          aria-hidden="true"
+          onClick={onCloseDrawer}
+          data-testid="drawer-backdrop"
+        />
+      )}
       <div
         id={SIDEBAR_ID}
         ref={asideRef}
@@ -68,7 +75,12 @@ export function Sidebar({ expanded, isDrawer, drawerOpen, onCloseDrawer }: Sideb
             <Logo compact={!wide} />
           </Link>
           {isDrawer && (
-            <button type="button" onClick={onCloseDrawer} aria-label={t('header.closeMenu')} className="inline-flex size-10 items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800">
+            <button
+              type="button"
+              onClick={onCloseDrawer}
+              aria-label={t('header.closeMenu')}
+              className="inline-flex size-10 items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800"
+            >
               <Icon name="close" />
             </button>
           )}
@@ -76,7 +88,9 @@ export function Sidebar({ expanded, isDrawer, drawerOpen, onCloseDrawer }: Sideb
         <nav aria-label={t('header.mainNavigation')} className="flex-1 overflow-y-auto px-4 pb-6">
           {sections.map((section) => (
             <div key={section.key} className="mt-4">
-              <h2 className={`mb-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400 ${wide ? '' : 'sr-only'}`}>
+              <h2
+                className={`mb-2 px-3 text-xs font-semibold uppercase tracking-wide text-gray-600 dark:text-gray-400 ${wide ? '' : 'sr-only'}`}
+              >
                 {t(section.labelKey)}
               </h2>
               <ul className="space-y-1">

@@ -22,12 +22,17 @@ export function UserMenu(): ReactElement {
           {user?.avatar ? (
             <img src={user.avatar} alt="" className="size-9 rounded-full object-cover" />
           ) : (
-            <span aria-hidden="true" className="inline-flex size-9 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
+            <span
+              aria-hidden="true"
+              className="inline-flex size-9 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100"
+            >
               {initialsOf(user)}
             </span>
           )}
           <span className="sr-only">{t('header.userMenu')}: </span>
-          <span className="sr-only max-w-40 truncate font-medium sm:not-sr-only" data-testid="user-name">{name}</span>
+          <span className="sr-only max-w-40 truncate font-medium sm:not-sr-only" data-testid="user-name">
+            {name}
+          </span>
           <Icon name="chevronDown" />
         </>
       }
@@ -41,7 +46,13 @@ export function UserMenu(): ReactElement {
         { key: 'profile', label: t('header.editProfile'), to: '/profile', icon: <Icon name="user" /> },
         { key: 'settings', label: t('header.accountSettings'), to: '/profile', icon: <Icon name="settings" /> },
         { key: 'support', label: t('header.support'), to: '/support', icon: <Icon name="help" /> },
-        { key: 'sign-out', label: t('header.signOut'), onSelect: () => void signOut(), icon: <Icon name="logout" />, testId: 'sign-out' },
+        {
+          key: 'sign-out',
+          label: t('header.signOut'),
+          onSelect: () => void signOut(),
+          icon: <Icon name="logout" />,
+          testId: 'sign-out',
+        },
       ]}
     />
   );

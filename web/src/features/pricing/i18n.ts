@@ -5,13 +5,28 @@ export const catalogue = defineFeatureCatalogue(
   'pricing',
   {
     pricing: {
-      intro: 'Prices are in credits. A new price applies from its effective date on; charges already made keep the price they had.',
+      intro:
+        'Prices are in credits. A new price applies from its effective date on; charges already made keep the price they had.',
       inForce: 'Prices in force',
       subject: 'Model or engine',
       purpose: 'Used for',
-      purposes: { chat: 'Chat and analysis', 'speech-to-text': 'Speech to text', embeddings: 'Embeddings', engine: 'Transcription engine' },
-      engines: { pocketsphinx: 'PocketSphinx (offline)', whisper: 'Whisper (offline)', openai: 'OpenAI-compatible speech to text' },
-      units: { input_1k: 'per 1,000 input tokens', output_1k: 'per 1,000 output tokens', audio_minute: 'per audio minute', embedding_1k: 'per 1,000 tokens' },
+      purposes: {
+        chat: 'Chat and analysis',
+        'speech-to-text': 'Speech to text',
+        embeddings: 'Embeddings',
+        engine: 'Transcription engine',
+      },
+      engines: {
+        pocketsphinx: 'PocketSphinx (offline)',
+        whisper: 'Whisper (offline)',
+        openai: 'OpenAI-compatible speech to text',
+      },
+      units: {
+        input_1k: 'per 1,000 input tokens',
+        output_1k: 'per 1,000 output tokens',
+        audio_minute: 'per audio minute',
+        embedding_1k: 'per 1,000 tokens',
+      },
       unitNames: { input_1k: 'Input', output_1k: 'Output', audio_minute: 'Audio', embedding_1k: 'Embeddings' },
       notSet: 'No price',
       since: 'since {{date}}',
@@ -58,13 +73,28 @@ export const catalogue = defineFeatureCatalogue(
   {
     fr: {
       pricing: {
-        intro: "Les prix sont en crédits. Un nouveau prix s'applique à partir de sa date d'effet ; les débits déjà faits gardent leur prix.",
+        intro:
+          "Les prix sont en crédits. Un nouveau prix s'applique à partir de sa date d'effet ; les débits déjà faits gardent leur prix.",
         inForce: 'Prix en vigueur',
         subject: 'Modèle ou moteur',
         purpose: 'Utilisé pour',
-        purposes: { chat: 'Chat et analyse', 'speech-to-text': 'Transcription', embeddings: 'Plongements (embeddings)', engine: 'Moteur de transcription' },
-        engines: { pocketsphinx: 'PocketSphinx (hors ligne)', whisper: 'Whisper (hors ligne)', openai: 'Transcription compatible OpenAI' },
-        units: { input_1k: 'par 1 000 jetons en entrée', output_1k: 'par 1 000 jetons en sortie', audio_minute: "par minute d'audio", embedding_1k: 'par 1 000 jetons' },
+        purposes: {
+          chat: 'Chat et analyse',
+          'speech-to-text': 'Transcription',
+          embeddings: 'Plongements (embeddings)',
+          engine: 'Moteur de transcription',
+        },
+        engines: {
+          pocketsphinx: 'PocketSphinx (hors ligne)',
+          whisper: 'Whisper (hors ligne)',
+          openai: 'Transcription compatible OpenAI',
+        },
+        units: {
+          input_1k: 'par 1 000 jetons en entrée',
+          output_1k: 'par 1 000 jetons en sortie',
+          audio_minute: "par minute d'audio",
+          embedding_1k: 'par 1 000 jetons',
+        },
         unitNames: { input_1k: 'Entrée', output_1k: 'Sortie', audio_minute: 'Audio', embedding_1k: 'Plongements' },
         notSet: 'Aucun prix',
         since: 'depuis le {{date}}',
@@ -77,7 +107,8 @@ export const catalogue = defineFeatureCatalogue(
         current: 'En vigueur',
         past: 'Remplacé',
         loadFailed: "Les prix n'ont pas pu être chargés",
-        noModels: "Aucun modèle activé : ajoutez-en dans la configuration de l'IA. Les moteurs ci-dessous peuvent déjà recevoir un prix.",
+        noModels:
+          "Aucun modèle activé : ajoutez-en dans la configuration de l'IA. Les moteurs ci-dessous peuvent déjà recevoir un prix.",
         form: {
           unit: 'Unité',
           credits: 'Crédits',
@@ -110,13 +141,28 @@ export const catalogue = defineFeatureCatalogue(
     },
     et: {
       pricing: {
-        intro: 'Hinnad on krediitides. Uus hind kehtib alates jõustumiskuupäevast; juba tehtud tasud jäävad endise hinnaga.',
+        intro:
+          'Hinnad on krediitides. Uus hind kehtib alates jõustumiskuupäevast; juba tehtud tasud jäävad endise hinnaga.',
         inForce: 'Kehtivad hinnad',
         subject: 'Mudel või mootor',
         purpose: 'Kasutus',
-        purposes: { chat: 'Vestlus ja analüüs', 'speech-to-text': 'Kõne tekstiks', embeddings: 'Manused (embeddings)', engine: 'Transkribeerimismootor' },
-        engines: { pocketsphinx: 'PocketSphinx (võrguühenduseta)', whisper: 'Whisper (võrguühenduseta)', openai: 'OpenAI-ühilduv kõnetuvastus' },
-        units: { input_1k: '1000 sisendmärgi kohta', output_1k: '1000 väljundmärgi kohta', audio_minute: 'heliminuti kohta', embedding_1k: '1000 märgi kohta' },
+        purposes: {
+          chat: 'Vestlus ja analüüs',
+          'speech-to-text': 'Kõne tekstiks',
+          embeddings: 'Manused (embeddings)',
+          engine: 'Transkribeerimismootor',
+        },
+        engines: {
+          pocketsphinx: 'PocketSphinx (võrguühenduseta)',
+          whisper: 'Whisper (võrguühenduseta)',
+          openai: 'OpenAI-ühilduv kõnetuvastus',
+        },
+        units: {
+          input_1k: '1000 sisendmärgi kohta',
+          output_1k: '1000 väljundmärgi kohta',
+          audio_minute: 'heliminuti kohta',
+          embedding_1k: '1000 märgi kohta',
+        },
         unitNames: { input_1k: 'Sisend', output_1k: 'Väljund', audio_minute: 'Heli', embedding_1k: 'Manused' },
         notSet: 'Hind puudub',
         since: 'alates {{date}}',
@@ -129,7 +175,8 @@ export const catalogue = defineFeatureCatalogue(
         current: 'Kehtib',
         past: 'Asendatud',
         loadFailed: 'Hindu ei õnnestunud laadida',
-        noModels: 'Lubatud mudeleid pole: lisa need tehisintellekti seadetes. Allolevatele mootoritele saab hinna määrata kohe.',
+        noModels:
+          'Lubatud mudeleid pole: lisa need tehisintellekti seadetes. Allolevatele mootoritele saab hinna määrata kohe.',
         form: {
           unit: 'Ühik',
           credits: 'Krediidid',
@@ -162,13 +209,28 @@ export const catalogue = defineFeatureCatalogue(
     },
     lv: {
       pricing: {
-        intro: 'Cenas ir kredītos. Jauna cena ir spēkā no tās spēkā stāšanās datuma; jau veiktās maksas saglabā savu cenu.',
+        intro:
+          'Cenas ir kredītos. Jauna cena ir spēkā no tās spēkā stāšanās datuma; jau veiktās maksas saglabā savu cenu.',
         inForce: 'Spēkā esošās cenas',
         subject: 'Modelis vai dzinējs',
         purpose: 'Lietojums',
-        purposes: { chat: 'Tērzēšana un analīze', 'speech-to-text': 'Runa tekstā', embeddings: 'Iegultnes (embeddings)', engine: 'Transkripcijas dzinējs' },
-        engines: { pocketsphinx: 'PocketSphinx (bezsaistē)', whisper: 'Whisper (bezsaistē)', openai: 'Ar OpenAI saderīga runas atpazīšana' },
-        units: { input_1k: 'par 1000 ievades marķieriem', output_1k: 'par 1000 izvades marķieriem', audio_minute: 'par audio minūti', embedding_1k: 'par 1000 marķieriem' },
+        purposes: {
+          chat: 'Tērzēšana un analīze',
+          'speech-to-text': 'Runa tekstā',
+          embeddings: 'Iegultnes (embeddings)',
+          engine: 'Transkripcijas dzinējs',
+        },
+        engines: {
+          pocketsphinx: 'PocketSphinx (bezsaistē)',
+          whisper: 'Whisper (bezsaistē)',
+          openai: 'Ar OpenAI saderīga runas atpazīšana',
+        },
+        units: {
+          input_1k: 'par 1000 ievades marķieriem',
+          output_1k: 'par 1000 izvades marķieriem',
+          audio_minute: 'par audio minūti',
+          embedding_1k: 'par 1000 marķieriem',
+        },
         unitNames: { input_1k: 'Ievade', output_1k: 'Izvade', audio_minute: 'Audio', embedding_1k: 'Iegultnes' },
         notSet: 'Nav cenas',
         since: 'kopš {{date}}',
@@ -181,7 +243,8 @@ export const catalogue = defineFeatureCatalogue(
         current: 'Spēkā',
         past: 'Aizstāta',
         loadFailed: 'Cenas neizdevās ielādēt',
-        noModels: 'Nav iespējotu modeļu: pievienojiet tos MI konfigurācijā. Zemāk esošajiem dzinējiem cenu var noteikt jau tagad.',
+        noModels:
+          'Nav iespējotu modeļu: pievienojiet tos MI konfigurācijā. Zemāk esošajiem dzinējiem cenu var noteikt jau tagad.',
         form: {
           unit: 'Vienība',
           credits: 'Kredīti',

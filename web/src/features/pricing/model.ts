@@ -36,15 +36,31 @@ export function subjectName(subject: Subject, t: TFunction): string {
   return subject.engine ? t(`pricing.engines.${subject.engine}`) : subject.name;
 }
 
-export function subjectsOf(models: ReadonlyArray<{ _id: string; name: string; purpose: Exclude<Purpose, 'engine'> }>): Subject[] {
+export function subjectsOf(
+  models: ReadonlyArray<{ _id: string; name: string; purpose: Exclude<Purpose, 'engine'> }>,
+): Subject[] {
   return [
-    ...models.map((model) => ({ key: `model:${model._id}`, name: model.name, purpose: model.purpose, modelId: model._id, engine: null })),
-    ...ENGINES.map((engine) => ({ key: `engine:${engine}`, name: engine, purpose: 'engine' as const, modelId: null, engine })),
+    ...models.map((model) => ({
+      key: `model:${model._id}`,
+      name: model.name,
+      purpose: model.purpose,
+      modelId: model._id,
+      engine: null,
+    })),
+    ...ENGINES.map((engine) => ({
+      key: `engine:${engine}`,
+      name: engine,
+      purpose: 'engine' as const,
+      modelId: null,
+      engine,
+    })),
   ];
 }
 
 export function pricesOf(subject: Subject, prices: readonly PriceDto[]): Partial<Record<PriceUnit, PriceDto>> {
-  const mine = prices.filter((price) => (subject.modelId ? price.modelId === subject.modelId : price.engine === subject.engine));
+  const mine = prices.filter((price) =>
+    subject.modelId ? price.modelId === subject.modelId : price.engine === subject.engine,
+  );
   return Object.fromEntries(mine.map((price) => [price.unit, price]));
 }
 
@@ -52,7 +68,9 @@ export const PriceFormSchema = z.object({
   unit: PriceCreateBody.shape.unit,
   credits: creditsText('creditsInvalid').pipe(PriceCreateBody.shape.credits),
   // datetime-local: the person's own clock; blank = now.
-  effectiveFrom: z.string().refine((value) => value === '' || new Date(value).getTime() >= Date.now() - 60_000, 'pastDate'),
+  effectiveFrom: z
+    .string()
+    .refine((value) => value === '' || new Date(value).getTime() >= Date.now() - 60_000, 'pastDate'),
 });
 export type PriceFormValues = z.input<typeof PriceFormSchema>;
 
@@ -66,13 +84,26 @@ export function priceBody(subject: Subject, values: z.output<typeof PriceFormSch
 }
 
 export const CurrencyFormSchema = z.object({
-  currency: z.string().trim().regex(/^[A-Za-z]{3}$/, 'codeInvalid').pipe(CurrencyBody.shape.currency),
-  creditRate: z.string().trim().regex(/^\d{1,9}(\.\d{1,6})?$/, 'rateInvalid').refine((value) => Number(value) > 0, 'rateInvalid').transform(Number).pipe(CurrencyBody.shape.creditRate),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{3}$/, 'codeInvalid')
+    .pipe(CurrencyBody.shape.currency),
+  creditRate: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, 'rateInvalid')
+    .refine((value) => Number(value) > 0, 'rateInvalid')
+    .transform(Number)
+    .pipe(CurrencyBody.shape.creditRate),
 });
 export type CurrencyFormValues = z.input<typeof CurrencyFormSchema>;
 
 /** Where a price stands on its subject's time line: the newest one not in the future is in force. */
-export function priceStates(history: readonly PriceDto[], now = Date.now()): Map<string, 'scheduled' | 'current' | 'past'> {
+export function priceStates(
+  history: readonly PriceDto[],
+  now = Date.now(),
+): Map<string, 'scheduled' | 'current' | 'past'> {
   const states = new Map<string, 'scheduled' | 'current' | 'past'>();
   const seen = new Set<PriceUnit>();
   for (const price of history) {

@@ -19,22 +19,41 @@ const TONES = {
 /** Every price of one model or engine, newest first, scheduled ones included. */
 export function PriceHistory({ subject }: { subject: Subject }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
-  const history = usePriceHistoryQuery(subject.modelId ? { modelId: subject.modelId } : { engine: subject.engine ?? '' });
+  const history = usePriceHistoryQuery(
+    subject.modelId ? { modelId: subject.modelId } : { engine: subject.engine ?? '' },
+  );
   const states = useMemo(() => priceStates(history.data ?? []), [history.data]);
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
+  const date = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
+    [i18n.language],
+  );
   if (history.isLoading) return <PageSpinner label={t('common.loading')} />;
   if (history.error) return <Alert>{errorMessage(history.error) ?? t('pricing.loadFailed')}</Alert>;
   const items = history.data ?? [];
-  if (items.length === 0) return <p className="text-sm text-gray-600 dark:text-gray-400">{t('pricing.historyEmpty')}</p>;
+  if (items.length === 0)
+    return <p className="text-sm text-gray-600 dark:text-gray-400">{t('pricing.historyEmpty')}</p>;
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('pricing.historyFor', { name: subjectName(subject, t) })}>
+    <div
+      className="overflow-x-auto"
+      tabIndex={0}
+      role="region"
+      aria-label={t('pricing.historyFor', { name: subjectName(subject, t) })}
+    >
       <table className="min-w-full divide-y divide-gray-200 dark:divide-gray-800" data-testid="price-history">
         <thead>
           <tr>
-            <th scope="col" className={th}>{t('pricing.columns.when')}</th>
-            <th scope="col" className={th}>{t('pricing.columns.unit')}</th>
-            <th scope="col" className={th}>{t('pricing.columns.credits')}</th>
-            <th scope="col" className={th}>{t('pricing.columns.state')}</th>
+            <th scope="col" className={th}>
+              {t('pricing.columns.when')}
+            </th>
+            <th scope="col" className={th}>
+              {t('pricing.columns.unit')}
+            </th>
+            <th scope="col" className={th}>
+              {t('pricing.columns.credits')}
+            </th>
+            <th scope="col" className={th}>
+              {t('pricing.columns.state')}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
@@ -42,10 +61,16 @@ export function PriceHistory({ subject }: { subject: Subject }): ReactElement {
             const state = states.get(price._id) ?? 'past';
             return (
               <tr key={price._id} data-testid="history-row">
-                <td className={`${td} whitespace-nowrap`}><time dateTime={price.effectiveFrom}>{date.format(new Date(price.effectiveFrom))}</time></td>
+                <td className={`${td} whitespace-nowrap`}>
+                  <time dateTime={price.effectiveFrom}>{date.format(new Date(price.effectiveFrom))}</time>
+                </td>
                 <td className={td}>{t(`pricing.unitNames.${price.unit}`)}</td>
                 <td className={`${td} tabular-nums`}>{formatCredits(price.credits, i18n.language)}</td>
-                <td className={td}><span className={`rounded-full px-2 py-0.5 text-xs font-medium ${TONES[state]}`}>{t(`pricing.${state}`)}</span></td>
+                <td className={td}>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${TONES[state]}`}>
+                    {t(`pricing.${state}`)}
+                  </span>
+                </td>
               </tr>
             );
           })}

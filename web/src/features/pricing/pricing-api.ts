@@ -1,6 +1,12 @@
 // Calls of the pricing page (HOST_ADMIN), injected into the app's one RTK Query API. The prices in
 // force come from lib/credits-api.ts (the AI configuration page reads them too).
-import type { AiModelDropdownItem, CurrencyBody, CurrencyDto, PriceCreateBody, PriceHistoryQuery } from '@earshot/contracts';
+import type {
+  AiModelDropdownItem,
+  CurrencyBody,
+  CurrencyDto,
+  PriceCreateBody,
+  PriceHistoryQuery,
+} from '@earshot/contracts';
 import { creditsApi, pricingTag } from '../../lib/credits-api';
 import type { PriceDto } from './model';
 
@@ -22,4 +28,5 @@ export const pricingApi = creditsApi.injectEndpoints({
   }),
 });
 
-export const { usePriceableModelsQuery, usePriceHistoryQuery, useSetPriceMutation, useSetCurrencyMutation } = pricingApi;
+export const { usePriceableModelsQuery, usePriceHistoryQuery, useSetPriceMutation, useSetCurrencyMutation } =
+  pricingApi;

@@ -25,7 +25,10 @@ export default function PricingPage(): ReactElement {
   const models = usePriceableModelsQuery();
   const [dialog, setDialog] = useState<{ kind: 'price' | 'history'; subject: Subject } | null>(null);
   const { toasts, show, dismiss } = useToasts();
-  const notify = useCallback((ok: boolean, title: string, detail?: string | null) => show({ kind: ok ? 'success' : 'error', title, detail }), [show]);
+  const notify = useCallback(
+    (ok: boolean, title: string, detail?: string | null) => show({ kind: ok ? 'success' : 'error', title, detail }),
+    [show],
+  );
 
   // Engines are listed with the models, once those are known, so rows do not jump.
   const subjects = useMemo(() => (models.data ? subjectsOf(models.data) : []), [models.data]);
@@ -44,10 +47,17 @@ export default function PricingPage(): ReactElement {
                 <span className="text-gray-600 dark:text-gray-400">{t(`pricing.unitNames.${unit}`)}: </span>
                 {price ? (
                   <>
-                    <span className="font-medium tabular-nums">{formatCredits(price.credits, i18n.language)}</span> {t(`pricing.units.${unit}`)}
-                    <span className="block text-xs text-gray-500 dark:text-gray-400">{t('pricing.since', { date: date.format(new Date(price.effectiveFrom)) })}</span>
+                    <span className="font-medium tabular-nums">{formatCredits(price.credits, i18n.language)}</span>{' '}
+                    {t(`pricing.units.${unit}`)}
+                    <span className="block text-xs text-gray-500 dark:text-gray-400">
+                      {t('pricing.since', { date: date.format(new Date(price.effectiveFrom)) })}
+                    </span>
                   </>
-                ) : <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">{t('pricing.notSet')}</span>}
+                ) : (
+                  <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                    {t('pricing.notSet')}
+                  </span>
+                )}
               </li>
             );
           })}
@@ -55,8 +65,19 @@ export default function PricingPage(): ReactElement {
       );
     };
     return [
-      { id: 'subject', header: t('pricing.subject'), cell: (s) => <span className="font-medium break-all">{subjectName(s, t)}</span>, sortValue: (s) => subjectName(s, t).toLowerCase(), canHide: false },
-      { id: 'purpose', header: t('pricing.purpose'), cell: (s) => t(`pricing.purposes.${s.purpose}`), sortValue: (s) => s.purpose },
+      {
+        id: 'subject',
+        header: t('pricing.subject'),
+        cell: (s) => <span className="font-medium break-all">{subjectName(s, t)}</span>,
+        sortValue: (s) => subjectName(s, t).toLowerCase(),
+        canHide: false,
+      },
+      {
+        id: 'purpose',
+        header: t('pricing.purpose'),
+        cell: (s) => t(`pricing.purposes.${s.purpose}`),
+        sortValue: (s) => s.purpose,
+      },
       { id: 'prices', header: t('pricing.inForce'), cell: priceCell, canHide: false },
     ];
   }, [t, prices, date, i18n.language]);
@@ -67,9 +88,13 @@ export default function PricingPage(): ReactElement {
     <div>
       <PageHeading>{t('pages.pricing')}</PageHeading>
       <p className="mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('pricing.intro')}</p>
-      {pricing.data ? <CurrencyForm currency={pricing.data.currency} creditRate={pricing.data.creditRate} notify={notify} /> : null}
+      {pricing.data ? (
+        <CurrencyForm currency={pricing.data.currency} creditRate={pricing.data.creditRate} notify={notify} />
+      ) : null}
       <h2 className="mb-3 text-lg font-semibold">{t('pricing.inForce')}</h2>
-      {models.data && models.data.length === 0 ? <p className="mb-3 text-sm text-gray-600 dark:text-gray-400">{t('pricing.noModels')}</p> : null}
+      {models.data && models.data.length === 0 ? (
+        <p className="mb-3 text-sm text-gray-600 dark:text-gray-400">{t('pricing.noModels')}</p>
+      ) : null}
       <DataTable
         label={t('pricing.inForce')}
         testId="prices-table"
@@ -77,25 +102,62 @@ export default function PricingPage(): ReactElement {
         rows={subjects}
         rowId={(subject) => subject.key}
         loading={pricing.isLoading || models.isLoading}
-        error={pricing.error || models.error ? errorMessage(pricing.error ?? models.error) ?? t('pricing.loadFailed') : null}
-        onRetry={() => { void pricing.refetch(); void models.refetch(); }}
+        error={
+          pricing.error || models.error
+            ? (errorMessage(pricing.error ?? models.error) ?? t('pricing.loadFailed'))
+            : null
+        }
+        onRetry={() => {
+          void pricing.refetch();
+          void models.refetch();
+        }}
         emptyText={t('pricing.noModels')}
         rowActions={(subject) => (
           <span className="inline-flex gap-1">
-            <button type="button" className={buttonClass.row} onClick={() => setDialog({ kind: 'price', subject })} aria-label={t('pricing.setPriceFor', { name: subjectName(subject, t) })}>{t('pricing.setPrice')}</button>
-            <button type="button" className={buttonClass.row} onClick={() => setDialog({ kind: 'history', subject })} aria-label={t('pricing.historyFor', { name: subjectName(subject, t) })}>{t('pricing.history')}</button>
+            <button
+              type="button"
+              className={buttonClass.row}
+              onClick={() => setDialog({ kind: 'price', subject })}
+              aria-label={t('pricing.setPriceFor', { name: subjectName(subject, t) })}
+            >
+              {t('pricing.setPrice')}
+            </button>
+            <button
+              type="button"
+              className={buttonClass.row}
+              onClick={() => setDialog({ kind: 'history', subject })}
+              aria-label={t('pricing.historyFor', { name: subjectName(subject, t) })}
+            >
+              {t('pricing.history')}
+            </button>
           </span>
         )}
       />
       {dialog?.kind === 'price' && (
         <FormDialog title={t('pricing.setPriceFor', { name: dialogName })} onClose={close} testId="price-dialog">
-          <PriceForm subject={dialog.subject} onCancel={close} onSaved={() => { close(); notify(true, t('pricing.form.saved')); }} />
+          <PriceForm
+            subject={dialog.subject}
+            onCancel={close}
+            onSaved={() => {
+              close();
+              notify(true, t('pricing.form.saved'));
+            }}
+          />
         </FormDialog>
       )}
       {dialog?.kind === 'history' && (
-        <FormDialog title={t('pricing.historyFor', { name: dialogName })} onClose={close} size="lg" testId="history-dialog">
+        <FormDialog
+          title={t('pricing.historyFor', { name: dialogName })}
+          onClose={close}
+          size="lg"
+          testId="history-dialog"
+        >
           <PriceHistory subject={dialog.subject} />
-          <div className="mt-4 flex justify-end"><button type="button" className={buttonClass.secondary} onClick={close}>{t('pricing.close')}</button></div>
+          <div className="mt-4 flex justify-end">
+            <button type="button" className={buttonClass.secondary} onClick={close}>
+              {t('pricing.close')}
+            </button>
+          </div>
         </FormDialog>
       )}
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('pricing.close')} />

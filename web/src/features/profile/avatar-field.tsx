@@ -15,7 +15,8 @@ const ACCEPT = 'image/png,image/jpeg,image/webp,image/x-icon';
 
 // Full-size buttons (not the small row ones): they are tapped on phones.
 const UPLOAD_CLASS = `${buttonClass.secondary} disabled:opacity-60`;
-const REMOVE_CLASS = 'rounded-lg border border-red-300 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950';
+const REMOVE_CLASS =
+  'rounded-lg border border-red-300 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950';
 const NOTE_TONES = { error: 'text-red-700 dark:text-red-300', success: 'text-green-800 dark:text-green-300' } as const;
 
 const statusOf = (error: unknown) => (error && typeof error === 'object' && 'status' in error ? error.status : null);
@@ -39,7 +40,11 @@ export function AvatarField({ user }: { user: UserDetailDto }): ReactElement {
   }, [refocus, busy]);
 
   // A proxy's 413 may come without the gateway's body: it still means the file was too large.
-  const refused = (error: unknown) => setNote({ tone: 'error', text: errorMessage(error) ?? t(statusOf(error) === 413 ? 'profile.avatar.tooLarge' : 'profile.failed') });
+  const refused = (error: unknown) =>
+    setNote({
+      tone: 'error',
+      text: errorMessage(error) ?? t(statusOf(error) === 413 ? 'profile.avatar.tooLarge' : 'profile.failed'),
+    });
 
   const send = async (file: File | undefined) => {
     if (!file) return;
@@ -72,17 +77,35 @@ export function AvatarField({ user }: { user: UserDetailDto }): ReactElement {
     <div role="group" aria-labelledby={`${id}-label`} className="flex items-center gap-4" data-testid="avatar-field">
       <div aria-busy={busy} className={`size-16 shrink-0 ${busy ? 'animate-pulse opacity-60' : ''}`}>
         {user.avatar ? (
-          <img src={user.avatar} alt={t('profile.avatar.current')} className="size-16 rounded-full object-cover" data-testid="avatar-image" />
+          <img
+            src={user.avatar}
+            alt={t('profile.avatar.current')}
+            className="size-16 rounded-full object-cover"
+            data-testid="avatar-image"
+          />
         ) : (
-          <span aria-hidden="true" className="inline-flex size-16 items-center justify-center rounded-full bg-brand-100 text-xl font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100" data-testid="avatar-initials">
+          <span
+            aria-hidden="true"
+            className="inline-flex size-16 items-center justify-center rounded-full bg-brand-100 text-xl font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100"
+            data-testid="avatar-initials"
+          >
             {initialsOf(user)}
           </span>
         )}
       </div>
       <div className="flex min-w-0 flex-col gap-2">
-        <p id={`${id}-label`} className="text-sm font-medium text-gray-700 dark:text-gray-300">{t('profile.avatar.label')}</p>
+        <p id={`${id}-label`} className="text-sm font-medium text-gray-700 dark:text-gray-300">
+          {t('profile.avatar.label')}
+        </p>
         <div className="flex flex-wrap gap-2">
-          <button ref={uploadButton} type="button" className={UPLOAD_CLASS} disabled={busy} aria-describedby={`${id}-note`} onClick={() => input.current?.click()}>
+          <button
+            ref={uploadButton}
+            type="button"
+            className={UPLOAD_CLASS}
+            disabled={busy}
+            aria-describedby={`${id}-note`}
+            onClick={() => input.current?.click()}
+          >
             {uploading.isLoading ? t('profile.avatar.uploading') : t('profile.avatar.upload')}
           </button>
           {user.avatar && (

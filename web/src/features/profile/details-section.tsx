@@ -22,7 +22,11 @@ export function DetailsSection({ user }: { user: UserDetailDto }): ReactElement 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      const saved = await update({ firstName, lastName, language: isLanguageCode(language) ? language : null }).unwrap();
+      const saved = await update({
+        firstName,
+        lastName,
+        language: isLanguageCode(language) ? language : null,
+      }).unwrap();
       if (saved.language && saved.language !== i18n.resolvedLanguage) await i18n.changeLanguage(saved.language);
       section.succeeded(t('profile.saved'));
     } catch (error) {
@@ -37,10 +41,20 @@ export function DetailsSection({ user }: { user: UserDetailDto }): ReactElement 
       <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <FormField label={t('profile.details.firstName')} error={section.errors.fields.firstName}>
-            <input autoComplete="given-name" value={firstName} onChange={(event) => setFirstName(event.target.value)} data-testid="first-name" />
+            <input
+              autoComplete="given-name"
+              value={firstName}
+              onChange={(event) => setFirstName(event.target.value)}
+              data-testid="first-name"
+            />
           </FormField>
           <FormField label={t('profile.details.lastName')} error={section.errors.fields.lastName}>
-            <input autoComplete="family-name" value={lastName} onChange={(event) => setLastName(event.target.value)} data-testid="last-name" />
+            <input
+              autoComplete="family-name"
+              value={lastName}
+              onChange={(event) => setLastName(event.target.value)}
+              data-testid="last-name"
+            />
           </FormField>
           <FormField label={t('profile.details.email')}>
             <input value={user.email} readOnly />
@@ -48,13 +62,23 @@ export function DetailsSection({ user }: { user: UserDetailDto }): ReactElement 
           <FormField label={t('profile.details.language')} error={section.errors.fields.language}>
             <select value={language} onChange={(event) => setLanguage(event.target.value)} data-testid="language">
               <option value="">{t('profile.details.companyLanguage')}</option>
-              {LANGUAGES.map((option) => <option key={option.code} value={option.code} lang={option.code}>{option.label}</option>)}
+              {LANGUAGES.map((option) => (
+                <option key={option.code} value={option.code} lang={option.code}>
+                  {option.label}
+                </option>
+              ))}
             </select>
           </FormField>
         </div>
-        <p className="text-sm text-gray-600 dark:text-gray-400">{t('profile.details.role')}: {t(`roles.${user.role}`)}</p>
+        <p className="text-sm text-gray-600 dark:text-gray-400">
+          {t('profile.details.role')}: {t(`roles.${user.role}`)}
+        </p>
         <OutcomeLine outcome={section.outcome} testId="details-outcome" />
-        <div><button type="submit" className={buttonClass.primary} disabled={isLoading}>{t('profile.details.save')}</button></div>
+        <div>
+          <button type="submit" className={buttonClass.primary} disabled={isLoading}>
+            {t('profile.details.save')}
+          </button>
+        </div>
       </form>
     </SectionCard>
   );

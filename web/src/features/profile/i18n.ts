@@ -51,7 +51,8 @@ export const catalogue = defineFeatureCatalogue(
         confirm: 'Turn on',
         cancel: 'Cancel',
         recoveryTitle: 'Your recovery codes',
-        recoveryIntro: 'Keep these somewhere safe. Each one signs you in once without your phone. They are shown only now.',
+        recoveryIntro:
+          'Keep these somewhere safe. Each one signs you in once without your phone. They are shown only now.',
         copy: 'Copy',
         copied: 'Copied',
         download: 'Download',
@@ -129,12 +130,14 @@ export const catalogue = defineFeatureCatalogue(
           confirm: 'Activer',
           cancel: 'Annuler',
           recoveryTitle: 'Vos codes de secours',
-          recoveryIntro: 'Conservez-les en lieu sûr. Chacun permet une connexion sans votre téléphone. Ils ne sont affichés que maintenant.',
+          recoveryIntro:
+            'Conservez-les en lieu sûr. Chacun permet une connexion sans votre téléphone. Ils ne sont affichés que maintenant.',
           copy: 'Copier',
           copied: 'Copié',
           download: 'Télécharger',
           done: 'Je les ai enregistrés',
-          disableIntro: 'Pour désactiver la connexion en deux étapes, saisissez un code de l’application (ou un code de secours).',
+          disableIntro:
+            'Pour désactiver la connexion en deux étapes, saisissez un code de l’application (ou un code de secours).',
           disableCode: 'Code de l’application ou code de secours',
           disable: 'Désactiver',
           disabled: 'La connexion en deux étapes est désactivée.',
@@ -206,7 +209,8 @@ export const catalogue = defineFeatureCatalogue(
           confirm: 'Lülita sisse',
           cancel: 'Tühista',
           recoveryTitle: 'Sinu taastekoodid',
-          recoveryIntro: 'Hoia neid turvalises kohas. Igaüks lubab ühe sisselogimise ilma telefonita. Neid näidatakse ainult praegu.',
+          recoveryIntro:
+            'Hoia neid turvalises kohas. Igaüks lubab ühe sisselogimise ilma telefonita. Neid näidatakse ainult praegu.',
           copy: 'Kopeeri',
           copied: 'Kopeeritud',
           download: 'Laadi alla',
@@ -283,7 +287,8 @@ export const catalogue = defineFeatureCatalogue(
           confirm: 'Ieslēgt',
           cancel: 'Atcelt',
           recoveryTitle: 'Jūsu atkopšanas kodi',
-          recoveryIntro: 'Glabājiet tos drošā vietā. Katrs ļauj vienreiz pieteikties bez tālruņa. Tie tiek rādīti tikai tagad.',
+          recoveryIntro:
+            'Glabājiet tos drošā vietā. Katrs ļauj vienreiz pieteikties bez tālruņa. Tie tiek rādīti tikai tagad.',
           copy: 'Kopēt',
           copied: 'Nokopēts',
           download: 'Lejupielādēt',

@@ -32,9 +32,16 @@ export function NotificationsSection(): ReactElement {
       <p className="text-sm text-gray-600 dark:text-gray-400">{t('profile.notifications.intro')}</p>
       {isLoading && <Spinner label={t('profile.notifications.title')} />}
       {isError && <OutcomeLine outcome={{ tone: 'error', text: t('profile.failed') }} testId="notifications-error" />}
-      {data && PREFERENCES.map((key) => (
-        <Checkbox key={key} label={t(`profile.notifications.${key}`)} checked={data[key]} onChange={(value) => void change(key, value)} testId={`notify-${key}`} />
-      ))}
+      {data &&
+        PREFERENCES.map((key) => (
+          <Checkbox
+            key={key}
+            label={t(`profile.notifications.${key}`)}
+            checked={data[key]}
+            onChange={(value) => void change(key, value)}
+            testId={`notify-${key}`}
+          />
+        ))}
       <OutcomeLine outcome={section.outcome} testId="notifications-outcome" />
     </SectionCard>
   );

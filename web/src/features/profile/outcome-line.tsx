@@ -3,5 +3,9 @@ import { Alert } from '../../components/text-field';
 import type { Outcome } from './section-card';
 
 export function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }): ReactElement | null {
-  return outcome ? <Alert tone={outcome.tone} testId={testId}>{outcome.text}</Alert> : null;
+  return outcome ? (
+    <Alert tone={outcome.tone} testId={testId}>
+      {outcome.text}
+    </Alert>
+  ) : null;
 }

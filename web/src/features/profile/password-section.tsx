@@ -32,14 +32,30 @@ export function PasswordSection(): ReactElement {
       <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <FormField label={t('profile.password.current')} error={section.errors.fields.currentPassword}>
-            <input type="password" autoComplete="current-password" value={currentPassword} onChange={(event) => setCurrent(event.target.value)} data-testid="current-password" />
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(event) => setCurrent(event.target.value)}
+              data-testid="current-password"
+            />
           </FormField>
           <FormField label={t('profile.password.new')} error={section.errors.fields.newPassword}>
-            <input type="password" autoComplete="new-password" value={newPassword} onChange={(event) => setNew(event.target.value)} data-testid="new-password" />
+            <input
+              type="password"
+              autoComplete="new-password"
+              value={newPassword}
+              onChange={(event) => setNew(event.target.value)}
+              data-testid="new-password"
+            />
           </FormField>
         </div>
         <OutcomeLine outcome={section.outcome} testId="password-outcome" />
-        <div><button type="submit" className={buttonClass.primary} disabled={isLoading}>{t('profile.password.save')}</button></div>
+        <div>
+          <button type="submit" className={buttonClass.primary} disabled={isLoading}>
+            {t('profile.password.save')}
+          </button>
+        </div>
       </form>
     </SectionCard>
   );

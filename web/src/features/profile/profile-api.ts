@@ -1,7 +1,15 @@
 // Calls of the account page, injected into the app's one RTK Query API. Shapes:
 // services/auth/README.md (own account, sessions, two-step) and services/tenant/README.md (mail preferences).
 import type {
-  ChangePasswordBody, MailPreferencesBody, MailPreferencesDto, ProfileUpdateBody, SessionDto, TwoStepEnabledResponse, TwoStepSetupResponse, UserDetailDto, UserDto,
+  ChangePasswordBody,
+  MailPreferencesBody,
+  MailPreferencesDto,
+  ProfileUpdateBody,
+  SessionDto,
+  TwoStepEnabledResponse,
+  TwoStepSetupResponse,
+  UserDetailDto,
+  UserDto,
 } from '@earshot/contracts';
 import type { TypedMutationOnQueryStarted } from '@reduxjs/toolkit/query';
 import { api } from '../../lib/api';
@@ -17,14 +25,21 @@ const withTags = api.enhanceEndpoints({ addTagTypes: ['Sessions', 'MailPreferenc
  * A new or removed picture: the header's user menu (stored user) and this page (the profile
  * already loaded) show it at once, without asking the server for the whole profile again.
  */
-const pictureChanged: TypedMutationOnQueryStarted<UserDto, unknown, ReturnType<typeof createSessionBaseQuery>, 'api'> = async (_arg, { dispatch, queryFulfilled }) => {
+const pictureChanged: TypedMutationOnQueryStarted<
+  UserDto,
+  unknown,
+  ReturnType<typeof createSessionBaseQuery>,
+  'api'
+> = async (_arg, { dispatch, queryFulfilled }) => {
   const { data } = await queryFulfilled.catch(() => ({ data: null }));
   if (!data) return;
   writeStoredUser(browserStorage(), data);
   dispatch(userUpdated(data));
-  dispatch(sessionApi.util.updateQueryData('getProfile', undefined, (profile) => {
-    profile.avatar = data.avatar;
-  }));
+  dispatch(
+    sessionApi.util.updateQueryData('getProfile', undefined, (profile) => {
+      profile.avatar = data.avatar;
+    }),
+  );
 };
 
 export const profileApi = withTags.injectEndpoints({
@@ -92,6 +107,16 @@ export const profileApi = withTags.injectEndpoints({
 });
 
 export const {
-  useUpdateProfileMutation, useUploadAvatarMutation, useRemoveAvatarMutation, useChangePasswordMutation, useSetupTwoStepMutation, useEnableTwoStepMutation, useDisableTwoStepMutation,
-  useSessionsQuery, useRevokeSessionMutation, useRevokeOtherSessionsMutation, useMailPreferencesQuery, useSaveMailPreferencesMutation,
+  useUpdateProfileMutation,
+  useUploadAvatarMutation,
+  useRemoveAvatarMutation,
+  useChangePasswordMutation,
+  useSetupTwoStepMutation,
+  useEnableTwoStepMutation,
+  useDisableTwoStepMutation,
+  useSessionsQuery,
+  useRevokeSessionMutation,
+  useRevokeOtherSessionsMutation,
+  useMailPreferencesQuery,
+  useSaveMailPreferencesMutation,
 } = profileApi;

@@ -9,12 +9,38 @@ import { AVATAR_MAX_BYTES } from '@earshot/contracts/constants';
 import ProfilePage from './profile-page';
 
 const ME: UserDetailDto = {
-  _id: 'me', firstName: 'Mia', lastName: 'Meri', email: 'mia@example.com', avatar: null, companyId: 'c1', roles: { role: { code: 'USER' } }, role: 'USER',
-  status: 'active', twoStepEnabled: false, language: null, lastSignInAt: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  _id: 'me',
+  firstName: 'Mia',
+  lastName: 'Meri',
+  email: 'mia@example.com',
+  avatar: null,
+  companyId: 'c1',
+  roles: { role: { code: 'USER' } },
+  role: 'USER',
+  status: 'active',
+  twoStepEnabled: false,
+  language: null,
+  lastSignInAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const SESSIONS = [
-  { _id: 's1', device: 'Firefox on Linux', address: '10.0.0.1', lastSeenAt: '2026-11-20T10:00:00.000Z', createdAt: '2026-11-20T09:00:00.000Z', current: true },
-  { _id: 's2', device: 'Safari on iPhone', address: '10.0.0.2', lastSeenAt: '2026-11-19T10:00:00.000Z', createdAt: '2026-11-19T09:00:00.000Z', current: false },
+  {
+    _id: 's1',
+    device: 'Firefox on Linux',
+    address: '10.0.0.1',
+    lastSeenAt: '2026-11-20T10:00:00.000Z',
+    createdAt: '2026-11-20T09:00:00.000Z',
+    current: true,
+  },
+  {
+    _id: 's2',
+    device: 'Safari on iPhone',
+    address: '10.0.0.2',
+    lastSeenAt: '2026-11-19T10:00:00.000Z',
+    createdAt: '2026-11-19T09:00:00.000Z',
+    current: false,
+  },
 ];
 const OTPAUTH = 'otpauth://totp/Earshot:mia%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Earshot';
 
@@ -25,7 +51,8 @@ function gateway(profile: UserDetailDto = ME, extra: (call: Call) => ReturnType<
     const answer = extra(call);
     if (answer) return answer;
     if (call.path === '/api/users/profile' && call.method === 'GET') return json(profile);
-    if (call.path === '/api/users/profile' && call.method === 'PUT') return json({ ...profile, ...(call.body as object) });
+    if (call.path === '/api/users/profile' && call.method === 'PUT')
+      return json({ ...profile, ...(call.body as object) });
     if (call.path === '/api/users/sessions') return json(sessions);
     if (call.path === '/api/users/sessions/s2' && call.method === 'DELETE') {
       sessions = sessions.filter((s) => s._id !== 's2');
@@ -37,7 +64,8 @@ function gateway(profile: UserDetailDto = ME, extra: (call: Call) => ReturnType<
       return json(preferences);
     }
     if (call.path === '/api/users/two-step/setup') return json({ secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: OTPAUTH });
-    if (call.path === '/api/users/two-step/enable') return json({ message: 'on', recoveryCodes: ['abcde-fghjk', 'mnpqr-stuvw'] });
+    if (call.path === '/api/users/two-step/enable')
+      return json({ message: 'on', recoveryCodes: ['abcde-fghjk', 'mnpqr-stuvw'] });
     return undefined;
   });
 }
@@ -52,7 +80,15 @@ const OLD_AVATAR = '/api/users/avatars/me?v=1';
 const NEW_AVATAR = '/api/users/avatars/me?v=2';
 const WITH_PICTURE: UserDetailDto = { ...ME, avatar: OLD_AVATAR };
 /** The UserDto the avatar calls answer with. */
-const userDto = (avatar: string | null) => ({ _id: ME._id, firstName: ME.firstName, lastName: ME.lastName, email: ME.email, avatar, companyId: ME.companyId, roles: ME.roles });
+const userDto = (avatar: string | null) => ({
+  _id: ME._id,
+  firstName: ME.firstName,
+  lastName: ME.lastName,
+  email: ME.email,
+  avatar,
+  companyId: ME.companyId,
+  roles: ME.roles,
+});
 const png = (bytes = 68) => new File([new Uint8Array(bytes)], 'me.png', { type: 'image/png' });
 const storedAvatar = () => (JSON.parse(localStorage.getItem('user') ?? '{}') as { avatar?: unknown }).avatar;
 
@@ -73,9 +109,17 @@ describe('account page', () => {
   });
 
   it('puts a wrong current password on its field', async () => {
-    gateway(ME, (call) => (call.path === '/api/users/password'
-      ? json({ message: 'Your current password is not correct', details: [{ field: 'body.currentPassword', message: 'Your current password is not correct' }] }, 400)
-      : undefined));
+    gateway(ME, (call) =>
+      call.path === '/api/users/password'
+        ? json(
+            {
+              message: 'Your current password is not correct',
+              details: [{ field: 'body.currentPassword', message: 'Your current password is not correct' }],
+            },
+            400,
+          )
+        : undefined,
+    );
     render();
     const user = userEvent.setup();
     const current = await screen.findByLabelText('Current password');
@@ -83,7 +127,9 @@ describe('account page', () => {
     await user.type(screen.getByLabelText('New password'), 'a long new passphrase');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(current).toHaveAttribute('aria-invalid', 'true'));
-    expect(document.getElementById(current.getAttribute('aria-describedby')!)).toHaveTextContent('Your current password is not correct');
+    expect(document.getElementById(current.getAttribute('aria-describedby')!)).toHaveTextContent(
+      'Your current password is not correct',
+    );
   });
 
   it('sets two-step sign-in up with a QR code drawn locally, then shows the recovery codes once', async () => {
@@ -96,7 +142,10 @@ describe('account page', () => {
     expect(qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     await user.type(screen.getByLabelText(/Code from the app/), '123456');
     await user.click(screen.getByTestId('two-step-confirm'));
-    expect((await screen.findAllByTestId('recovery-code')).map((li) => li.textContent)).toEqual(['abcde-fghjk', 'mnpqr-stuvw']);
+    expect((await screen.findAllByTestId('recovery-code')).map((li) => li.textContent)).toEqual([
+      'abcde-fghjk',
+      'mnpqr-stuvw',
+    ]);
     expect(calls.find((c) => c.path === '/api/users/two-step/enable')?.body).toEqual({ code: '123456' });
     await user.click(screen.getByTestId('recovery-done'));
     expect(screen.queryByTestId('recovery-codes')).toBeNull();
@@ -107,18 +156,30 @@ describe('account page', () => {
     render();
     const user = userEvent.setup();
     await user.click(await screen.findByLabelText('E-mail me when a transcript is ready'));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/email/preferences')?.body).toEqual({ transcriptReady: false }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/email/preferences')?.body).toEqual({
+        transcriptReady: false,
+      }),
+    );
     const first = screen.getByLabelText('First name');
     await user.clear(first);
     await user.type(first, 'Maria');
     await user.selectOptions(screen.getByLabelText('Language'), 'et');
     await user.click(screen.getByRole('button', { name: 'Save profile' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/users/profile')?.body).toEqual({ firstName: 'Maria', lastName: 'Meri', language: 'et' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/users/profile')?.body).toEqual({
+        firstName: 'Maria',
+        lastName: 'Meri',
+        language: 'et',
+      }),
+    );
     expect(await screen.findByRole('heading', { name: 'Profiil' })).toBeInTheDocument();
   });
 
   it('uploads a chosen picture as multipart at once, then shows it here and in the stored user the header reads', async () => {
-    const calls = gateway(ME, (call) => (call.method === 'POST' && call.path === AVATAR_PATH ? json(userDto(NEW_AVATAR)) : undefined));
+    const calls = gateway(ME, (call) =>
+      call.method === 'POST' && call.path === AVATAR_PATH ? json(userDto(NEW_AVATAR)) : undefined,
+    );
     const append = jest.spyOn(FormData.prototype, 'append');
     render();
     const user = userEvent.setup();
@@ -130,7 +191,9 @@ describe('account page', () => {
     expect(openDialog).toHaveBeenCalled();
     // The answer waits until the busy state has been seen.
     let answer = () => {};
-    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     const gatewayFetch = globalThis.fetch;
     globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
       if (new URL((args[0] as Request).url).pathname === AVATAR_PATH) await answered;
@@ -152,9 +215,11 @@ describe('account page', () => {
 
   it('shows the server’s refusal of a file under the picture and keeps the current one', async () => {
     const message = 'Invalid file: the image must be a PNG, JPEG, WebP or ICO file';
-    const calls = gateway(WITH_PICTURE, (call) => (call.method === 'POST' && call.path === AVATAR_PATH
-      ? json({ message, code: 'UNSUPPORTED', errors: [{ field: 'file', message }] }, 415)
-      : undefined));
+    const calls = gateway(WITH_PICTURE, (call) =>
+      call.method === 'POST' && call.path === AVATAR_PATH
+        ? json({ message, code: 'UNSUPPORTED', errors: [{ field: 'file', message }] }, 415)
+        : undefined,
+    );
     render();
     const picture = await screen.findByRole('img', { name: 'Your current picture' });
     await userEvent.setup().upload(screen.getByTestId('avatar-input'), png());
@@ -170,13 +235,17 @@ describe('account page', () => {
     render();
     const input = await screen.findByTestId('avatar-input');
     await userEvent.setup().upload(input, png(AVATAR_MAX_BYTES + 1));
-    expect(await screen.findByRole('alert')).toHaveTextContent('That picture is larger than 1 MB: choose a smaller one.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'That picture is larger than 1 MB: choose a smaller one.',
+    );
     expect(calls.filter((c) => c.path === AVATAR_PATH)).toEqual([]);
     expect(screen.getByTestId('avatar-initials')).toHaveTextContent('MM');
   });
 
   it('removes the picture with DELETE and shows the initials instead', async () => {
-    const calls = gateway(WITH_PICTURE, (call) => (call.method === 'DELETE' && call.path === AVATAR_PATH ? json(userDto(null)) : undefined));
+    const calls = gateway(WITH_PICTURE, (call) =>
+      call.method === 'DELETE' && call.path === AVATAR_PATH ? json(userDto(null)) : undefined,
+    );
     render();
     await screen.findByRole('img', { name: 'Your current picture' });
     const user = userEvent.setup();

@@ -29,7 +29,15 @@ export default function ProfilePage(): ReactElement {
           <TwoStepSection enabled={user.twoStepEnabled} />
           <SessionsSection />
           <NotificationsSection />
-          <OwnDataExport person={{ kind: 'user', id: user._id, name: `${user.firstName} ${user.lastName}`.trim(), email: user.email }} Frame={SectionCard} />
+          <OwnDataExport
+            person={{
+              kind: 'user',
+              id: user._id,
+              name: `${user.firstName} ${user.lastName}`.trim(),
+              email: user.email,
+            }}
+            Frame={SectionCard}
+          />
         </>
       )}
     </div>

@@ -9,9 +9,11 @@ export function QrCode({ value, label }: { value: string; label: string }): Reac
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    void import('qrcode').then(({ toDataURL }) => toDataURL(value, { margin: 1, width: 192, errorCorrectionLevel: 'M' })).then((url) => {
-      if (live) setSrc(url);
-    });
+    void import('qrcode')
+      .then(({ toDataURL }) => toDataURL(value, { margin: 1, width: 192, errorCorrectionLevel: 'M' }))
+      .then((url) => {
+        if (live) setSrc(url);
+      });
     return () => {
       live = false;
     };
@@ -19,7 +21,11 @@ export function QrCode({ value, label }: { value: string; label: string }): Reac
   // White behind the code in dark mode too: scanners need the contrast.
   return (
     <div className="flex size-48 items-center justify-center rounded-lg bg-white p-1">
-      {src ? <img src={src} alt={label} width={192} height={192} data-testid="two-step-qr" /> : <Spinner label={label} />}
+      {src ? (
+        <img src={src} alt={label} width={192} height={192} data-testid="two-step-qr" />
+      ) : (
+        <Spinner label={label} />
+      )}
     </div>
   );
 }

@@ -16,7 +16,8 @@ export function SessionsSection(): ReactElement {
   const [revoke, revoking] = useRevokeSessionMutation();
   const [revokeOthers, revokingOthers] = useRevokeOtherSessionsMutation();
   const section = useSectionOutcome(t('profile.failed'));
-  const when = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
   const signOut = async (session: SessionDto) => {
     try {
@@ -43,18 +44,33 @@ export function SessionsSection(): ReactElement {
       {sessions && (
         <ul className="divide-y divide-gray-200 dark:divide-gray-800" data-testid="sessions-list">
           {sessions.map((session) => (
-            <li key={session._id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
+            <li
+              key={session._id}
+              className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between"
+              data-testid="session-row"
+            >
               <div className="min-w-0 text-sm">
                 <p className="font-medium text-gray-900 dark:text-white">
                   {session.device}
-                  {session.current && <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800 dark:bg-brand-900 dark:text-brand-100">{t('profile.sessions.current')}</span>}
+                  {session.current && (
+                    <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800 dark:bg-brand-900 dark:text-brand-100">
+                      {t('profile.sessions.current')}
+                    </span>
+                  )}
                 </p>
                 <p className="text-gray-600 dark:text-gray-400">
-                  {t('profile.sessions.address')}: {session.address} · {t('profile.sessions.lastSeen', { when: when(session.lastSeenAt) })}
+                  {t('profile.sessions.address')}: {session.address} ·{' '}
+                  {t('profile.sessions.lastSeen', { when: when(session.lastSeenAt) })}
                 </p>
               </div>
               {!session.current && (
-                <button type="button" className={`${buttonClass.danger} self-start sm:self-auto`} disabled={revoking.isLoading} onClick={() => void signOut(session)} data-testid="session-sign-out">
+                <button
+                  type="button"
+                  className={`${buttonClass.danger} self-start sm:self-auto`}
+                  disabled={revoking.isLoading}
+                  onClick={() => void signOut(session)}
+                  data-testid="session-sign-out"
+                >
                   {t('profile.sessions.signOut')}
                 </button>
               )}
@@ -62,11 +78,19 @@ export function SessionsSection(): ReactElement {
           ))}
         </ul>
       )}
-      {sessions && others === 0 && <p className="text-sm text-gray-600 dark:text-gray-400">{t('profile.sessions.empty')}</p>}
+      {sessions && others === 0 && (
+        <p className="text-sm text-gray-600 dark:text-gray-400">{t('profile.sessions.empty')}</p>
+      )}
       <OutcomeLine outcome={section.outcome} testId="sessions-outcome" />
       {others > 0 && (
         <div>
-          <button type="button" className={buttonClass.secondary} disabled={revokingOthers.isLoading} onClick={() => void signOutOthers()} data-testid="sessions-sign-out-others">
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={revokingOthers.isLoading}
+            onClick={() => void signOutOthers()}
+            data-testid="sessions-sign-out-others"
+          >
             {t('profile.sessions.signOutOthers')}
           </button>
         </div>

@@ -57,7 +57,14 @@ export function TwoStepSection({ enabled }: { enabled: boolean }): ReactElement 
 
   const codeField = (label: string, hint?: string) => (
     <FormField label={label} hint={hint} error={section.errors.fields.code}>
-      <input inputMode={hint ? 'numeric' : 'text'} autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} data-testid="two-step-code" className="max-w-xs" />
+      <input
+        inputMode={hint ? 'numeric' : 'text'}
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        data-testid="two-step-code"
+        className="max-w-xs"
+      />
     </FormField>
   );
 
@@ -67,10 +74,21 @@ export function TwoStepSection({ enabled }: { enabled: boolean }): ReactElement 
   } else if (enabled) {
     body = (
       <form noValidate onSubmit={(event) => void turnOff(event)} className="flex flex-col gap-4">
-        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="two-step-status">{t('profile.twoStep.on')}</p>
+        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="two-step-status">
+          {t('profile.twoStep.on')}
+        </p>
         <p className="text-sm text-gray-600 dark:text-gray-400">{t('profile.twoStep.disableIntro')}</p>
         {codeField(t('profile.twoStep.disableCode'))}
-        <div><button type="submit" className={buttonClass.secondary} disabled={disableState.isLoading} data-testid="two-step-disable">{t('profile.twoStep.disable')}</button></div>
+        <div>
+          <button
+            type="submit"
+            className={buttonClass.secondary}
+            disabled={disableState.isLoading}
+            data-testid="two-step-disable"
+          >
+            {t('profile.twoStep.disable')}
+          </button>
+        </div>
       </form>
     );
   } else if (pending) {
@@ -81,21 +99,54 @@ export function TwoStepSection({ enabled }: { enabled: boolean }): ReactElement 
           <QrCode value={pending.otpauthUrl} label={t('profile.twoStep.qr')} />
           <div className="min-w-0">
             <p className="text-sm font-medium text-gray-700 dark:text-gray-300">{t('profile.twoStep.secret')}</p>
-            <code className="block font-mono text-sm break-all text-gray-900 dark:text-gray-100" data-testid="two-step-secret">{pending.secret}</code>
+            <code
+              className="block font-mono text-sm break-all text-gray-900 dark:text-gray-100"
+              data-testid="two-step-secret"
+            >
+              {pending.secret}
+            </code>
           </div>
         </div>
         {codeField(t('profile.twoStep.code'), t('profile.twoStep.codeHint'))}
         <div className="flex flex-wrap gap-2">
-          <button type="submit" className={buttonClass.primary} disabled={enableState.isLoading} data-testid="two-step-confirm">{t('profile.twoStep.confirm')}</button>
-          <button type="button" className={buttonClass.secondary} onClick={() => { setPending(null); section.reset(); }}>{t('profile.twoStep.cancel')}</button>
+          <button
+            type="submit"
+            className={buttonClass.primary}
+            disabled={enableState.isLoading}
+            data-testid="two-step-confirm"
+          >
+            {t('profile.twoStep.confirm')}
+          </button>
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            onClick={() => {
+              setPending(null);
+              section.reset();
+            }}
+          >
+            {t('profile.twoStep.cancel')}
+          </button>
         </div>
       </form>
     );
   } else {
     body = (
       <>
-        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="two-step-status">{t('profile.twoStep.off')}</p>
-        <div><button type="button" className={buttonClass.primary} onClick={() => void start()} disabled={setupState.isLoading} data-testid="two-step-start">{t('profile.twoStep.start')}</button></div>
+        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="two-step-status">
+          {t('profile.twoStep.off')}
+        </p>
+        <div>
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={() => void start()}
+            disabled={setupState.isLoading}
+            data-testid="two-step-start"
+          >
+            {t('profile.twoStep.start')}
+          </button>
+        </div>
       </>
     );
   }

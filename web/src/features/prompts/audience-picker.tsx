@@ -14,5 +14,15 @@ export function AudiencePicker(props: {
   loading: boolean;
 }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
-  return <ChecklistPicker {...props} texts={{ filter: t('form.filter'), loading: t('form.loading'), noOptions: t('form.noOptions'), chosen: (count) => t('form.chosen', { count }) }} />;
+  return (
+    <ChecklistPicker
+      {...props}
+      texts={{
+        filter: t('form.filter'),
+        loading: t('form.loading'),
+        noOptions: t('form.noOptions'),
+        chosen: (count) => t('form.chosen', { count }),
+      }}
+    />
+  );
 }

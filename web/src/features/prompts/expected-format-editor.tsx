@@ -25,7 +25,11 @@ function FormatFieldRow({ index, onRemove }: { index: number; onRemove: () => vo
         </Field>
         <Field label={t('format.type')} error={text(errors.type?.message)}>
           <select className={inputClass} {...register(`expectedFormat.${index}.type`)}>
-            {FORMAT_FIELD_TYPES.map((value) => <option key={value} value={value}>{t(`format.types.${value}`)}</option>)}
+            {FORMAT_FIELD_TYPES.map((value) => (
+              <option key={value} value={value}>
+                {t(`format.types.${value}`)}
+              </option>
+            ))}
           </select>
         </Field>
         {type === 'integer' ? (
@@ -39,7 +43,12 @@ function FormatFieldRow({ index, onRemove }: { index: number; onRemove: () => vo
             name={`expectedFormat.${index}.options`}
             render={({ field }) => (
               <Field label={t('format.options')} error={text(errors.options?.message)} hint={t('format.optionsHint')}>
-                <OptionsInput value={field.value ?? []} onChange={field.onChange} label={t('format.optionsChosen')} removeLabel={(option) => t('format.removeOption', { option })} />
+                <OptionsInput
+                  value={field.value ?? []}
+                  onChange={field.onChange}
+                  label={t('format.optionsChosen')}
+                  removeLabel={(option) => t('format.removeOption', { option })}
+                />
               </Field>
             )}
           />
@@ -51,7 +60,9 @@ function FormatFieldRow({ index, onRemove }: { index: number; onRemove: () => vo
         </div>
       </div>
       <div className="mt-3 flex justify-end">
-        <button type="button" className={buttonClass.danger} onClick={onRemove}>{t('format.remove')}</button>
+        <button type="button" className={buttonClass.danger} onClick={onRemove}>
+          {t('format.remove')}
+        </button>
       </div>
     </li>
   );
@@ -68,11 +79,18 @@ export function ExpectedFormatEditor(): ReactElement {
       <p className="text-xs text-gray-600 dark:text-gray-400">{t('format.help')}</p>
       {fields.length > 0 ? (
         <ol className="flex flex-col gap-3">
-          {fields.map((field, index) => <FormatFieldRow key={field.id} index={index} onRemove={() => remove(index)} />)}
+          {fields.map((field, index) => (
+            <FormatFieldRow key={field.id} index={index} onRemove={() => remove(index)} />
+          ))}
         </ol>
       ) : null}
       <div>
-        <button type="button" className={buttonClass.secondary} onClick={() => append({ name: '', type: 'string', range: null, options: null, description: '' })} data-testid="add-format-field">
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          onClick={() => append({ name: '', type: 'string', range: null, options: null, description: '' })}
+          data-testid="add-format-field"
+        >
           {t('format.add')}
         </button>
       </div>

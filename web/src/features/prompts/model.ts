@@ -3,8 +3,22 @@
 import { PROMPT_SCOPES, PROMPT_TYPES, type PromptScope, type PromptType } from '@earshot/contracts/constants';
 import type { PromptBodyInput, PromptDto } from '@earshot/contracts';
 
-export type { PromptBodyInput, PromptDto as Prompt, PromptList, PromptVersionDto as PromptVersion } from '@earshot/contracts';
-export { FORMAT_FIELD_TYPES, PROMPT_MESSAGES, PROMPT_SCOPES, PROMPT_TYPES, PROMPT_VARIABLES, type FormatFieldType, type PromptScope, type PromptType } from '@earshot/contracts/constants';
+export type {
+  PromptBodyInput,
+  PromptDto as Prompt,
+  PromptList,
+  PromptVersionDto as PromptVersion,
+} from '@earshot/contracts';
+export {
+  FORMAT_FIELD_TYPES,
+  PROMPT_MESSAGES,
+  PROMPT_SCOPES,
+  PROMPT_TYPES,
+  PROMPT_VARIABLES,
+  type FormatFieldType,
+  type PromptScope,
+  type PromptType,
+} from '@earshot/contracts/constants';
 
 export const PROMPTS_PAGE_SIZE = 10;
 
@@ -18,7 +32,8 @@ export interface PromptFilters {
 }
 
 const isType = (value: string | null): value is PromptType => (PROMPT_TYPES as readonly string[]).includes(value ?? '');
-const isScope = (value: string | null): value is PromptScope | 'NA' => value === 'NA' || (PROMPT_SCOPES as readonly string[]).includes(value ?? '');
+const isScope = (value: string | null): value is PromptScope | 'NA' =>
+  value === 'NA' || (PROMPT_SCOPES as readonly string[]).includes(value ?? '');
 
 export function filtersFromSearch(search: URLSearchParams): PromptFilters {
   const page = Number(search.get('page'));
@@ -48,7 +63,11 @@ export function formValues(prompt: PromptDto | null): PromptBodyInput {
     description: prompt?.description ?? '',
     prompt: prompt?.prompt ?? '',
     type: prompt?.type ?? 'summary',
-    expectedFormat: (prompt?.expectedFormat ?? []).map((field) => ({ ...field, range: field.range ?? null, options: field.options ?? null })),
+    expectedFormat: (prompt?.expectedFormat ?? []).map((field) => ({
+      ...field,
+      range: field.range ?? null,
+      options: field.options ?? null,
+    })),
     scope: prompt?.scope ?? null,
     isGlobal: prompt?.isGlobal ?? false,
     companies: prompt?.companies ?? [],

@@ -2,7 +2,13 @@ import { useState, type KeyboardEvent, type ReactElement } from 'react';
 import { inputClass } from '../../components/text-field';
 
 /** A custom field's options as chips: Enter or a comma adds the typed option, × removes one. */
-export function OptionsInput({ value, onChange, label, removeLabel, ...input }: {
+export function OptionsInput({
+  value,
+  onChange,
+  label,
+  removeLabel,
+  ...input
+}: {
   value: string[];
   onChange: (options: string[]) => void;
   label: string;
@@ -31,14 +37,33 @@ export function OptionsInput({ value, onChange, label, removeLabel, ...input }: 
       {value.length > 0 ? (
         <ul className="flex flex-wrap gap-1.5" aria-label={label}>
           {value.map((option) => (
-            <li key={option} className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pr-1 pl-2.5 text-xs font-medium text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" data-testid="option-chip">
+            <li
+              key={option}
+              className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pr-1 pl-2.5 text-xs font-medium text-brand-800 dark:bg-brand-900/40 dark:text-brand-100"
+              data-testid="option-chip"
+            >
               {option}
-              <button type="button" onClick={() => onChange(value.filter((o) => o !== option))} aria-label={removeLabel(option)} className="rounded-full px-1 leading-none hover:bg-brand-100 dark:hover:bg-brand-800">×</button>
+              <button
+                type="button"
+                onClick={() => onChange(value.filter((o) => o !== option))}
+                aria-label={removeLabel(option)}
+                className="rounded-full px-1 leading-none hover:bg-brand-100 dark:hover:bg-brand-800"
+              >
+                ×
+              </button>
             </li>
           ))}
         </ul>
       ) : null}
-      <input {...input} className={inputClass} value={draft} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKeyDown} onBlur={add} placeholder="positive, neutral, negative" />
+      <input
+        {...input}
+        className={inputClass}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={add}
+        placeholder="positive, neutral, negative"
+      />
     </div>
   );
 }

@@ -13,7 +13,12 @@ import { catalogue } from './i18n';
 import { formValues, PROMPT_SCOPES, PROMPT_TYPES, type Prompt, type PromptBodyInput, type PromptScope } from './model';
 import { PromptTextField } from './prompt-text-field';
 import { PromptVersions } from './prompt-versions';
-import { useCreatePromptMutation, usePromptCompaniesQuery, usePromptUsersQuery, useUpdatePromptMutation } from './prompts-api';
+import {
+  useCreatePromptMutation,
+  usePromptCompaniesQuery,
+  usePromptUsersQuery,
+  useUpdatePromptMutation,
+} from './prompts-api';
 import { fieldProblems } from './server-errors';
 import { useMessageText } from './use-message-text';
 
@@ -31,9 +36,16 @@ function AudienceFields(): ReactElement {
     <>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={t('form.scope')} error={text(formState.errors.scope?.message)}>
-          <select className={inputClass} {...register('scope', { setValueAs: (value: string) => (value === '' ? null : (value as PromptScope)) })}>
+          <select
+            className={inputClass}
+            {...register('scope', { setValueAs: (value: string) => (value === '' ? null : (value as PromptScope)) })}
+          >
             <option value="">{t('scopes.NA')}</option>
-            {PROMPT_SCOPES.map((value) => <option key={value} value={value}>{t(`scopes.${value}`)}</option>)}
+            {PROMPT_SCOPES.map((value) => (
+              <option key={value} value={value}>
+                {t(`scopes.${value}`)}
+              </option>
+            ))}
           </select>
         </Field>
         <label className="flex items-center gap-2 self-end pb-3 text-sm text-gray-700 dark:text-gray-300">
@@ -42,24 +54,57 @@ function AudienceFields(): ReactElement {
         </label>
       </div>
       {scope === 'company' ? (
-        <Controller control={control} name="companies" render={({ field, fieldState }) => (
-          <AudiencePicker label={t('form.companies')} options={companies.data ?? []} loading={companies.isLoading} value={field.value ?? []} onChange={field.onChange} error={text(fieldState.error?.message)} />
-        )} />
+        <Controller
+          control={control}
+          name="companies"
+          render={({ field, fieldState }) => (
+            <AudiencePicker
+              label={t('form.companies')}
+              options={companies.data ?? []}
+              loading={companies.isLoading}
+              value={field.value ?? []}
+              onChange={field.onChange}
+              error={text(fieldState.error?.message)}
+            />
+          )}
+        />
       ) : null}
       {scope === 'user' ? (
-        <Controller control={control} name="users" render={({ field, fieldState }) => (
-          <AudiencePicker label={t('form.users')} options={users.data ?? []} loading={users.isLoading} value={field.value ?? []} onChange={field.onChange} error={text(fieldState.error?.message)} />
-        )} />
+        <Controller
+          control={control}
+          name="users"
+          render={({ field, fieldState }) => (
+            <AudiencePicker
+              label={t('form.users')}
+              options={users.data ?? []}
+              loading={users.isLoading}
+              value={field.value ?? []}
+              onChange={field.onChange}
+              error={text(fieldState.error?.message)}
+            />
+          )}
+        />
       ) : null}
     </>
   );
 }
 
 /** Create or edit a prompt; every save of changed content makes a new version (server side). */
-export function PromptForm({ prompt, onClose, onSaved }: { prompt: Prompt | null; onClose: () => void; onSaved: (outcome: SaveOutcome) => void }): ReactElement {
+export function PromptForm({
+  prompt,
+  onClose,
+  onSaved,
+}: {
+  prompt: Prompt | null;
+  onClose: () => void;
+  onSaved: (outcome: SaveOutcome) => void;
+}): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const text = useMessageText();
-  const form = useForm<PromptBodyInput, unknown, PromptBody>({ resolver: zodResolver(PromptBody), defaultValues: formValues(prompt) });
+  const form = useForm<PromptBodyInput, unknown, PromptBody>({
+    resolver: zodResolver(PromptBody),
+    defaultValues: formValues(prompt),
+  });
   const { register, formState, handleSubmit, setError } = form;
   const [create, creating] = useCreatePromptMutation();
   const [update, updating] = useUpdatePromptMutation();
@@ -72,7 +117,8 @@ export function PromptForm({ prompt, onClose, onSaved }: { prompt: Prompt | null
       onClose();
     } catch (error) {
       const problems = fieldProblems(error);
-      for (const problem of problems) setError(problem.path as FieldPath<PromptBodyInput>, { type: 'server', message: problem.message });
+      for (const problem of problems)
+        setError(problem.path as FieldPath<PromptBodyInput>, { type: 'server', message: problem.message });
       onSaved({ kind: 'failed', detail: text(errorMessage(error) ?? undefined) ?? null });
     }
   });
@@ -80,14 +126,23 @@ export function PromptForm({ prompt, onClose, onSaved }: { prompt: Prompt | null
   return (
     <FormDialog title={t(prompt ? 'form.editTitle' : 'form.createTitle')} onClose={onClose} size="lg">
       <FormProvider {...form}>
-        <form className="flex flex-col gap-4" onSubmit={(event) => void onSubmit(event)} noValidate data-testid="prompt-form">
+        <form
+          className="flex flex-col gap-4"
+          onSubmit={(event) => void onSubmit(event)}
+          noValidate
+          data-testid="prompt-form"
+        >
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label={t('form.name')} error={text(formState.errors.name?.message)}>
               <input className={inputClass} {...register('name')} />
             </Field>
             <Field label={t('form.type')} error={text(formState.errors.type?.message)}>
               <select className={inputClass} {...register('type')}>
-                {PROMPT_TYPES.map((value) => <option key={value} value={value}>{t(`types.${value}`)}</option>)}
+                {PROMPT_TYPES.map((value) => (
+                  <option key={value} value={value}>
+                    {t(`types.${value}`)}
+                  </option>
+                ))}
               </select>
             </Field>
           </div>
@@ -99,8 +154,17 @@ export function PromptForm({ prompt, onClose, onSaved }: { prompt: Prompt | null
           <AudienceFields />
           {prompt ? <PromptVersions promptId={prompt._id} language={i18n.language} /> : null}
           <div className="sticky bottom-0 -mx-6 -mb-6 flex justify-end gap-3 border-t border-gray-200 bg-white px-6 py-4 dark:border-gray-800 dark:bg-gray-900">
-            <button type="button" onClick={onClose} className={buttonClass.secondary}>{t('form.cancel')}</button>
-            <button type="submit" disabled={creating.isLoading || updating.isLoading} className={buttonClass.primary} data-testid="form-save">{t('form.save')}</button>
+            <button type="button" onClick={onClose} className={buttonClass.secondary}>
+              {t('form.cancel')}
+            </button>
+            <button
+              type="submit"
+              disabled={creating.isLoading || updating.isLoading}
+              className={buttonClass.primary}
+              data-testid="form-save"
+            >
+              {t('form.save')}
+            </button>
           </div>
         </form>
       </FormProvider>

@@ -44,7 +44,13 @@ export function PromptTextField(): ReactElement {
       <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label={t('form.variables')}>
         <span className="text-xs text-gray-600 dark:text-gray-400">{t('form.variables')}:</span>
         {PROMPT_VARIABLES.map((variable) => (
-          <button key={variable} type="button" onClick={() => insert(variable)} className="rounded-md border border-gray-300 px-2 py-0.5 font-mono text-xs text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800" title={t('form.insertVariable')}>
+          <button
+            key={variable}
+            type="button"
+            onClick={() => insert(variable)}
+            className="rounded-md border border-gray-300 px-2 py-0.5 font-mono text-xs text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800"
+            title={t('form.insertVariable')}
+          >
             {`{{${variable}}}`}
           </button>
         ))}

@@ -1,6 +1,13 @@
 // Calls of the prompts screen (HOST_ADMIN), injected into the app's one RTK Query API.
 import { api } from '../../lib/api';
-import { PROMPTS_PAGE_SIZE, type Prompt, type PromptBodyInput, type PromptFilters, type PromptList, type PromptVersion } from './model';
+import {
+  PROMPTS_PAGE_SIZE,
+  type Prompt,
+  type PromptBodyInput,
+  type PromptFilters,
+  type PromptList,
+  type PromptVersion,
+} from './model';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['Prompts'] });
 const at = (id: string) => `/prompts/${encodeURIComponent(id)}`;
@@ -21,7 +28,13 @@ export const promptsApi = withTags.injectEndpoints({
     prompts: build.query<PromptList, PromptFilters>({
       query: ({ page, search, type, scope }) => ({
         url: '/prompts',
-        params: { page, pageSize: PROMPTS_PAGE_SIZE, ...(search.trim() ? { search: search.trim() } : {}), ...(type ? { type } : {}), ...(scope ? { scope } : {}) },
+        params: {
+          page,
+          pageSize: PROMPTS_PAGE_SIZE,
+          ...(search.trim() ? { search: search.trim() } : {}),
+          ...(type ? { type } : {}),
+          ...(scope ? { scope } : {}),
+        },
       }),
       providesTags: ['Prompts'],
     }),

@@ -17,8 +17,19 @@ const i18n = i18next.createInstance();
 void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
 
 const existing: Prompt = {
-  _id: 'p1', name: 'Call quality', description: '', prompt: 'Rate {{transcript}}', type: 'custom', expectedFormat: [], version: 3,
-  scope: null, isGlobal: true, companies: [], users: [], createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z',
+  _id: 'p1',
+  name: 'Call quality',
+  description: '',
+  prompt: 'Rate {{transcript}}',
+  type: 'custom',
+  expectedFormat: [],
+  version: 3,
+  scope: null,
+  isGlobal: true,
+  companies: [],
+  users: [],
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
 };
 
 type Answer = { status: number; body: unknown };
@@ -27,8 +38,10 @@ function fakeGateway(onWrite: (method: string, path: string, body: unknown) => A
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const request = input as Request;
     const url = new URL(request.url);
-    const json = ({ status, body }: Answer) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (request.method === 'GET' && url.pathname === '/api/prompts') return json({ status: 200, body: { items: [existing], page: 1, pageSize: 10, total: 1, totalPages: 1 } });
+    const json = ({ status, body }: Answer) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (request.method === 'GET' && url.pathname === '/api/prompts')
+      return json({ status: 200, body: { items: [existing], page: 1, pageSize: 10, total: 1, totalPages: 1 } });
     if (request.method !== 'GET') {
       const text = await request.text();
       const body = text ? JSON.parse(text) : null;
@@ -44,18 +57,30 @@ function renderPage() {
   render(
     <Provider store={makeStore()}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={['/prompts']}><PromptsPage /></MemoryRouter>
+        <MemoryRouter initialEntries={['/prompts']}>
+          <PromptsPage />
+        </MemoryRouter>
       </I18nextProvider>
     </Provider>,
   );
 }
 
-const errorsIn = (element: HTMLElement) => within(element).queryAllByTestId('field-error').map((e) => e.textContent);
+const errorsIn = (element: HTMLElement) =>
+  within(element)
+    .queryAllByTestId('field-error')
+    .map((e) => e.textContent);
 
 describe('prompts page', () => {
   it('shows each expected-format message of the spec in the form, then the server’s on its field', async () => {
     const range = 'Range is required for integer type';
-    let answer: Answer = { status: 400, body: { message: range, code: 'VALIDATION_FAILED', details: [{ field: 'body.expectedFormat.0.range', message: range }] } };
+    let answer: Answer = {
+      status: 400,
+      body: {
+        message: range,
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'body.expectedFormat.0.range', message: range }],
+      },
+    };
     const writes = fakeGateway(() => answer);
     const user = userEvent.setup();
     renderPage();
@@ -92,7 +117,11 @@ describe('prompts page', () => {
     // An unknown variable is named before anything is sent.
     await user.type(within(form).getByLabelText('Prompt text'), ' {{{{foo}}');
     await user.click(screen.getByTestId('form-save'));
-    expect(await screen.findByText(/^Unknown variable \{\{foo\}\}: use \{\{transcript\}\}/, { selector: '[data-testid="field-error"]' })).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^Unknown variable \{\{foo\}\}: use \{\{transcript\}\}/, {
+        selector: '[data-testid="field-error"]',
+      }),
+    ).toBeInTheDocument();
     expect(writes).toEqual([]);
 
     // The server's spec message lands on the field it names, with the failure toast.
@@ -102,8 +131,14 @@ describe('prompts page', () => {
     await waitFor(() => expect(errorsIn(first)).toContain(range));
     expect(screen.getByTestId('toast-error')).toHaveTextContent('Failed to save prompt');
     expect(writes[0]!.body).toMatchObject({
-      name: 'Sales review', prompt: 'Rate {{transcript}}', type: 'summary', scope: null,
-      expectedFormat: [{ name: 'score', type: 'integer', range: '1-10', description: 'How good' }, { name: 'tone', type: 'custom', options: ['positive', 'negative'], description: 'The tone' }],
+      name: 'Sales review',
+      prompt: 'Rate {{transcript}}',
+      type: 'summary',
+      scope: null,
+      expectedFormat: [
+        { name: 'score', type: 'integer', range: '1-10', description: 'How good' },
+        { name: 'tone', type: 'custom', options: ['positive', 'negative'], description: 'The tone' },
+      ],
     });
 
     answer = { status: 201, body: { ...existing, _id: 'p2', name: 'Sales review', version: 1 } };

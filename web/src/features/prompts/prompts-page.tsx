@@ -32,14 +32,42 @@ export default function PromptsPage(): ReactElement {
   const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const apply = useCallback((next: PromptFilters) => setSearch(searchFromFilters(next)), [setSearch]);
-  const columns = useMemo<Array<DataColumn<Prompt>>>(() => [
-    { id: 'name', header: t('columns.name'), cell: (p) => <span className="font-medium">{p.name}</span>, sortValue: (p) => p.name, canHide: false },
-    { id: 'type', header: t('columns.type'), cell: (p) => t(`types.${p.type}`), sortValue: (p) => p.type },
-    { id: 'scope', header: t('columns.scope'), cell: (p) => t(`scopes.${p.scope ?? 'NA'}`), sortValue: (p) => p.scope ?? '' },
-    { id: 'version', header: t('columns.version'), cell: (p) => `v${p.version}`, sortValue: (p) => p.version },
-    { id: 'isGlobal', header: t('columns.isGlobal'), cell: (p) => (p.isGlobal ? t('yes') : t('no')), sortValue: (p) => (p.isGlobal ? 1 : 0) },
-    { id: 'createdAt', header: t('columns.createdAt'), cell: (p) => <time dateTime={p.createdAt} className="whitespace-nowrap">{date.format(new Date(p.createdAt))}</time>, sortValue: (p) => p.createdAt },
-  ], [t, date]);
+  const columns = useMemo<Array<DataColumn<Prompt>>>(
+    () => [
+      {
+        id: 'name',
+        header: t('columns.name'),
+        cell: (p) => <span className="font-medium">{p.name}</span>,
+        sortValue: (p) => p.name,
+        canHide: false,
+      },
+      { id: 'type', header: t('columns.type'), cell: (p) => t(`types.${p.type}`), sortValue: (p) => p.type },
+      {
+        id: 'scope',
+        header: t('columns.scope'),
+        cell: (p) => t(`scopes.${p.scope ?? 'NA'}`),
+        sortValue: (p) => p.scope ?? '',
+      },
+      { id: 'version', header: t('columns.version'), cell: (p) => `v${p.version}`, sortValue: (p) => p.version },
+      {
+        id: 'isGlobal',
+        header: t('columns.isGlobal'),
+        cell: (p) => (p.isGlobal ? t('yes') : t('no')),
+        sortValue: (p) => (p.isGlobal ? 1 : 0),
+      },
+      {
+        id: 'createdAt',
+        header: t('columns.createdAt'),
+        cell: (p) => (
+          <time dateTime={p.createdAt} className="whitespace-nowrap">
+            {date.format(new Date(p.createdAt))}
+          </time>
+        ),
+        sortValue: (p) => p.createdAt,
+      },
+    ],
+    [t, date],
+  );
 
   const onSaved = (outcome: SaveOutcome) => {
     if (outcome.kind === 'failed') show({ kind: 'error', title: t('messages.saveFailed'), detail: outcome.detail });
@@ -50,8 +78,17 @@ export default function PromptsPage(): ReactElement {
   return (
     <div>
       <div className="mb-6 flex flex-wrap items-center gap-3">
-        <div className="mr-auto [&>h1]:mb-0"><PageHeading>{t('pages.prompts')}</PageHeading></div>
-        <button type="button" className={buttonClass.primary} onClick={() => setEditing('new')} data-testid="prompt-new">{t('newPrompt')}</button>
+        <div className="mr-auto [&>h1]:mb-0">
+          <PageHeading>{t('pages.prompts')}</PageHeading>
+        </div>
+        <button
+          type="button"
+          className={buttonClass.primary}
+          onClick={() => setEditing('new')}
+          data-testid="prompt-new"
+        >
+          {t('newPrompt')}
+        </button>
       </div>
       <PromptFiltersBar key={search.toString()} value={filters} onApply={apply} />
       <DataTable
@@ -61,24 +98,61 @@ export default function PromptsPage(): ReactElement {
         rows={data?.items ?? NO_PROMPTS}
         rowId={(p) => p._id}
         loading={list.isFetching}
-        error={list.error ? errorMessage(list.error) ?? t('loadFailed') : null}
+        error={list.error ? (errorMessage(list.error) ?? t('loadFailed')) : null}
         onRetry={() => void list.refetch()}
         emptyText={t('empty')}
         rowActions={(p) => (
           <div className="flex justify-end gap-1">
-            <button type="button" className={buttonClass.row} onClick={() => setEditing(p)} aria-label={t('editNamed', { name: p.name })}>{t('edit')}</button>
-            <button type="button" className={buttonClass.danger} onClick={() => deleting.ask(p)} aria-label={t('deleteNamed', { name: p.name })}>{t('delete')}</button>
+            <button
+              type="button"
+              className={buttonClass.row}
+              onClick={() => setEditing(p)}
+              aria-label={t('editNamed', { name: p.name })}
+            >
+              {t('edit')}
+            </button>
+            <button
+              type="button"
+              className={buttonClass.danger}
+              onClick={() => deleting.ask(p)}
+              aria-label={t('deleteNamed', { name: p.name })}
+            >
+              {t('delete')}
+            </button>
           </div>
         )}
-        footer={data && data.totalPages > 1 ? (
-          <nav className="flex items-center gap-3 text-sm" aria-label={t('pagination')}>
-            <button type="button" className={buttonClass.secondary} disabled={filters.page <= 1} onClick={() => apply({ ...filters, page: filters.page - 1 })}>{t('previous')}</button>
-            <span>{t('pageOf', { page: filters.page, total: data.totalPages })}</span>
-            <button type="button" className={buttonClass.secondary} disabled={filters.page >= data.totalPages} onClick={() => apply({ ...filters, page: filters.page + 1 })}>{t('next')}</button>
-          </nav>
-        ) : undefined}
+        footer={
+          data && data.totalPages > 1 ? (
+            <nav className="flex items-center gap-3 text-sm" aria-label={t('pagination')}>
+              <button
+                type="button"
+                className={buttonClass.secondary}
+                disabled={filters.page <= 1}
+                onClick={() => apply({ ...filters, page: filters.page - 1 })}
+              >
+                {t('previous')}
+              </button>
+              <span>{t('pageOf', { page: filters.page, total: data.totalPages })}</span>
+              <button
+                type="button"
+                className={buttonClass.secondary}
+                disabled={filters.page >= data.totalPages}
+                onClick={() => apply({ ...filters, page: filters.page + 1 })}
+              >
+                {t('next')}
+              </button>
+            </nav>
+          ) : undefined
+        }
       />
-      {editing ? <PromptForm key={editing === 'new' ? 'new' : editing._id} prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} /> : null}
+      {editing ? (
+        <PromptForm
+          key={editing === 'new' ? 'new' : editing._id}
+          prompt={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={onSaved}
+        />
+      ) : null}
       <ConfirmDialog
         open={deleting.target !== null}
         message={t('messages.confirmDelete')}

@@ -10,12 +10,18 @@ export interface FieldProblem {
 }
 
 export function fieldProblems(error: unknown): FieldProblem[] {
-  const data = error && typeof error === 'object' && 'data' in error ? (error as { data?: { details?: unknown } | null }).data : null;
+  const data =
+    error && typeof error === 'object' && 'data' in error
+      ? (error as { data?: { details?: unknown } | null }).data
+      : null;
   const details = Array.isArray(data?.details) ? (data.details as Array<{ field?: unknown; message?: unknown }>) : [];
-  const problems = details.flatMap((detail) => (typeof detail.field === 'string' && typeof detail.message === 'string'
-    ? [{ path: detail.field.replace(/^body\.?/, '') || 'root', message: detail.message }]
-    : []));
+  const problems = details.flatMap((detail) =>
+    typeof detail.field === 'string' && typeof detail.message === 'string'
+      ? [{ path: detail.field.replace(/^body\.?/, '') || 'root', message: detail.message }]
+      : [],
+  );
   const message = errorMessage(error);
-  if (problems.length === 0 && message?.startsWith(`${PROMPT_MESSAGES.unknownVariable} {{`)) return [{ path: 'prompt', message }];
+  if (problems.length === 0 && message?.startsWith(`${PROMPT_MESSAGES.unknownVariable} {{`))
+    return [{ path: 'prompt', message }];
   return problems;
 }

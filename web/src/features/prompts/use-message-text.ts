@@ -9,9 +9,12 @@ const KEYS = new Map<string, string>(Object.entries(PROMPT_MESSAGES).map(([key, 
 
 export function useMessageText(): (message: string | undefined) => string | undefined {
   const { t } = useFeatureTranslation(catalogue);
-  return useCallback((message) => {
-    if (!message) return undefined;
-    const key = KEYS.get(message);
-    return key ? t(`messages.${key}`) : message;
-  }, [t]);
+  return useCallback(
+    (message) => {
+      if (!message) return undefined;
+      const key = KEYS.get(message);
+      return key ? t(`messages.${key}`) : message;
+    },
+    [t],
+  );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { memoryStorage } from '../../lib/storage-keys';
-import { INSTALL_PROMPT_RESHOW_MS, isIos, readDismissedAt, rememberDismissal, shouldShowInstallPrompt } from './install-rules';
+import {
+  INSTALL_PROMPT_RESHOW_MS,
+  isIos,
+  readDismissedAt,
+  rememberDismissal,
+  shouldShowInstallPrompt,
+} from './install-rules';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const base = { isMobile: true, isStandalone: false, isInstalled: false, dismissedAt: null, now: NOW };

@@ -6,14 +6,37 @@ import userEvent from '@testing-library/user-event';
 import { fakeGateway, json, renderPage, type Call } from '../../../test/fake-gateway';
 import SearchPage from './search-page';
 
-const hit = (segmentId: string, start: number, snippet: string) => ({ segmentId, speakerName: 'Ann Lee', start, snippet });
+const hit = (segmentId: string, start: number, snippet: string) => ({
+  segmentId,
+  speakerName: 'Ann Lee',
+  start,
+  snippet,
+});
 const PAGE_ONE = {
   items: [
-    { fileId: 'f1', originalName: 'call-1.wav', uploadDate: '2026-01-03T10:00:00.000Z', hits: [hit('s1', 75.6, 'about the <mark>invoice</mark> &lt;img src=x&gt;'), hit('s2', 3, 'second <mark>invoice</mark>')] },
+    {
+      fileId: 'f1',
+      originalName: 'call-1.wav',
+      uploadDate: '2026-01-03T10:00:00.000Z',
+      hits: [
+        hit('s1', 75.6, 'about the <mark>invoice</mark> &lt;img src=x&gt;'),
+        hit('s2', 3, 'second <mark>invoice</mark>'),
+      ],
+    },
   ],
   nextCursor: 'CURSOR_1',
 };
-const PAGE_TWO = { items: [{ fileId: 'f2', originalName: 'call-2.wav', uploadDate: '2026-01-02T10:00:00.000Z', hits: [hit('s9', 12, 'my <mark>invoice</mark>')] }], nextCursor: null };
+const PAGE_TWO = {
+  items: [
+    {
+      fileId: 'f2',
+      originalName: 'call-2.wav',
+      uploadDate: '2026-01-02T10:00:00.000Z',
+      hits: [hit('s9', 12, 'my <mark>invoice</mark>')],
+    },
+  ],
+  nextCursor: null,
+};
 
 function gateway() {
   return fakeGateway((call) => {
@@ -40,7 +63,12 @@ describe('search page', () => {
     expect(searches(calls)).toHaveLength(0);
     await user.type(screen.getByRole('searchbox', { name: 'Search every transcript' }), '"the invoice"{Enter}');
     const result = await screen.findByTestId('search-result');
-    expect(Object.fromEntries(searches(calls)[0]!.query)).toEqual({ q: '"the invoice"', sort: 'newest', tag: 'billing', limit: '20' });
+    expect(Object.fromEntries(searches(calls)[0]!.query)).toEqual({
+      q: '"the invoice"',
+      sort: 'newest',
+      tag: 'billing',
+      limit: '20',
+    });
     expect(within(result).getByRole('link', { name: 'call-1.wav' })).toHaveAttribute('href', '/transcripts/f1');
     const hits = within(result).getAllByTestId('search-hit');
     expect(hits[0]).toHaveAttribute('href', '/transcripts/f1?t=75.6');

@@ -23,7 +23,8 @@ import { useSearchInfiniteQuery } from './search-api';
 import { Snippet } from './snippet';
 
 const SORTS: readonly SearchSort[] = ['newest', 'best'];
-const button = 'rounded-lg border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800';
+const button =
+  'rounded-lg border border-gray-300 px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800';
 
 export default function SearchPage(): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
@@ -47,33 +48,71 @@ export default function SearchPage(): ReactElement {
   const onFilters = (next: LibraryFilters) => setParams(paramsWithFilters(params, next));
 
   let body: ReactElement;
-  if (!q) body = <p className="py-10 text-center text-sm text-gray-600 dark:text-gray-400" data-testid="search-start">{t('search.start')}</p>;
+  if (!q)
+    body = (
+      <p className="py-10 text-center text-sm text-gray-600 dark:text-gray-400" data-testid="search-start">
+        {t('search.start')}
+      </p>
+    );
   else if (results.isError) {
     body = (
       <div role="alert" className="flex flex-col items-center gap-3 py-10 text-sm text-red-700 dark:text-red-300">
         {t('search.error')}
-        <button type="button" className={button} onClick={() => void results.refetch()}>{t('search.retry')}</button>
+        <button type="button" className={button} onClick={() => void results.refetch()}>
+          {t('search.retry')}
+        </button>
       </div>
     );
-  } else if (results.isLoading) body = <div className="py-10"><Spinner label={t('common.loading')} /></div>;
-  else if (items.length === 0) body = <p className="py-10 text-center text-sm text-gray-600 dark:text-gray-400" data-testid="search-empty">{t('search.noResults')}</p>;
+  } else if (results.isLoading)
+    body = (
+      <div className="py-10">
+        <Spinner label={t('common.loading')} />
+      </div>
+    );
+  else if (items.length === 0)
+    body = (
+      <p className="py-10 text-center text-sm text-gray-600 dark:text-gray-400" data-testid="search-empty">
+        {t('search.noResults')}
+      </p>
+    );
   else {
     body = (
       <>
         <ol className="flex flex-col gap-4" aria-label={t('search.results')} aria-busy={results.isFetching}>
           {items.map((item) => (
-            <li key={item.fileId} className="rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900" data-testid="search-result" data-file-id={item.fileId}>
+            <li
+              key={item.fileId}
+              className="rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900"
+              data-testid="search-result"
+              data-file-id={item.fileId}
+            >
               <div className="mb-2 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
                 <h2 className="min-w-0 break-words text-base font-semibold text-gray-900 dark:text-white">
-                  <Link to={`/transcripts/${item.fileId}`} className="hover:underline" title={t('search.openRecording')}>{item.originalName}</Link>
+                  <Link
+                    to={`/transcripts/${item.fileId}`}
+                    className="hover:underline"
+                    title={t('search.openRecording')}
+                  >
+                    {item.originalName}
+                  </Link>
                 </h2>
-                <span className="text-xs text-gray-600 dark:text-gray-400">{formatDate(item.uploadDate, i18n.language)}</span>
+                <span className="text-xs text-gray-600 dark:text-gray-400">
+                  {formatDate(item.uploadDate, i18n.language)}
+                </span>
               </div>
               <ul className="flex flex-col gap-1">
                 {item.hits.map((hit) => (
                   <li key={hit.segmentId}>
-                    <Link to={`/transcripts/${item.fileId}?t=${hit.start}`} className="block rounded-lg px-2 py-1.5 text-sm text-gray-800 hover:bg-gray-50 dark:text-gray-200 dark:hover:bg-gray-800" data-testid="search-hit" data-start={hit.start}>
-                      <span className="mr-2 text-xs font-medium text-gray-600 dark:text-gray-400" data-testid="hit-meta">
+                    <Link
+                      to={`/transcripts/${item.fileId}?t=${hit.start}`}
+                      className="block rounded-lg px-2 py-1.5 text-sm text-gray-800 hover:bg-gray-50 dark:text-gray-200 dark:hover:bg-gray-800"
+                      data-testid="search-hit"
+                      data-start={hit.start}
+                    >
+                      <span
+                        className="mr-2 text-xs font-medium text-gray-600 dark:text-gray-400"
+                        data-testid="hit-meta"
+                      >
                         {t('search.hitAt', { speaker: hit.speakerName, time: formatClock(hit.start) })}
                       </span>
                       <Snippet html={hit.snippet} />
@@ -86,7 +125,15 @@ export default function SearchPage(): ReactElement {
         </ol>
         {results.hasNextPage && (
           <div className="mt-4 flex justify-center">
-            <button type="button" className={button} disabled={results.isFetchingNextPage} onClick={() => void results.fetchNextPage()} data-testid="search-load-more">{t('search.loadMore')}</button>
+            <button
+              type="button"
+              className={button}
+              disabled={results.isFetchingNextPage}
+              onClick={() => void results.fetchNextPage()}
+              data-testid="search-load-more"
+            >
+              {t('search.loadMore')}
+            </button>
           </div>
         )}
       </>
@@ -97,17 +144,38 @@ export default function SearchPage(): ReactElement {
     <section aria-labelledby="page-heading">
       <PageHeading>{t('pages.search')}</PageHeading>
       <div className="mb-2 flex flex-wrap items-end gap-3">
-        <SearchForm label={t('search.label')} placeholder={t('search.placeholder')} value={q} applyLabel={t('search.apply')} onSearch={onSearch} />
+        <SearchForm
+          label={t('search.label')}
+          placeholder={t('search.placeholder')}
+          value={q}
+          applyLabel={t('search.apply')}
+          onSearch={onSearch}
+        />
         <label className="flex w-full flex-col gap-1 text-sm font-medium text-gray-700 sm:w-48 dark:text-gray-300">
           {t('search.sort')}
-          <select className={fieldInputClass} value={sort} onChange={(event) => setParams(withParams(params, { sort: event.target.value === 'best' ? 'best' : null }))} data-testid="search-sort">
-            {SORTS.map((value) => <option key={value} value={value}>{t(`search.${value}`)}</option>)}
+          <select
+            className={fieldInputClass}
+            value={sort}
+            onChange={(event) => setParams(withParams(params, { sort: event.target.value === 'best' ? 'best' : null }))}
+            data-testid="search-sort"
+          >
+            {SORTS.map((value) => (
+              <option key={value} value={value}>
+                {t(`search.${value}`)}
+              </option>
+            ))}
           </select>
         </label>
       </div>
       <p className="mb-4 text-xs text-gray-600 dark:text-gray-400">{t('search.hint')}</p>
-      <LibraryFiltersForm value={filters} onChange={onFilters} withStatus={false} tags={tags.data ?? []}
-        clients={mayReadClients(role) ? clients.data ?? [] : null} companies={isHost ? companies.data ?? [] : null} />
+      <LibraryFiltersForm
+        value={filters}
+        onChange={onFilters}
+        withStatus={false}
+        tags={tags.data ?? []}
+        clients={mayReadClients(role) ? (clients.data ?? []) : null}
+        companies={isHost ? (companies.data ?? []) : null}
+      />
       {body}
     </section>
   );

@@ -43,9 +43,18 @@ export function snippetParts(html: string): SnippetPart[] {
 export function Snippet({ html }: { html: string }): ReactElement {
   return (
     <span data-testid="hit-snippet">
-      {snippetParts(html).map((part, index) => (part.marked
-        ? <mark key={index} className="rounded bg-yellow-200 px-0.5 text-gray-900 dark:bg-yellow-500/40 dark:text-yellow-50">{part.text}</mark>
-        : <span key={index}>{part.text}</span>))}
+      {snippetParts(html).map((part, index) =>
+        part.marked ? (
+          <mark
+            key={index}
+            className="rounded bg-yellow-200 px-0.5 text-gray-900 dark:bg-yellow-500/40 dark:text-yellow-50"
+          >
+            {part.text}
+          </mark>
+        ) : (
+          <span key={index}>{part.text}</span>
+        ),
+      )}
     </span>
   );
 }

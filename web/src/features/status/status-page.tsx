@@ -13,7 +13,15 @@ interface StatusPageProps {
   testId?: string;
 }
 
-export function StatusPage({ code, title, text, action, embedded = false, children, testId }: StatusPageProps): ReactElement {
+export function StatusPage({
+  code,
+  title,
+  text,
+  action,
+  embedded = false,
+  children,
+  testId,
+}: StatusPageProps): ReactElement {
   const body = (
     <section aria-labelledby="page-heading" className="mx-auto max-w-lg text-center" data-testid={testId}>
       {code && (

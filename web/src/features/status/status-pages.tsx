@@ -5,17 +5,39 @@ import { StatusPage } from './status-page';
 
 export function NotFoundPage(): ReactElement {
   const { t } = useTranslation();
-  return <StatusPage code="404" testId="not-found-page" title={t('status.notFoundTitle')} text={t('status.notFoundText')} action={{ to: '/', label: t('status.backHome') }} />;
+  return (
+    <StatusPage
+      code="404"
+      testId="not-found-page"
+      title={t('status.notFoundTitle')}
+      text={t('status.notFoundText')}
+      action={{ to: '/', label: t('status.backHome') }}
+    />
+  );
 }
 
 export function ServerErrorPage(): ReactElement {
   const { t } = useTranslation();
-  return <StatusPage code="500" title={t('status.serverErrorTitle')} text={t('status.serverErrorText')} action={{ to: '/', label: t('status.backHome') }} />;
+  return (
+    <StatusPage
+      code="500"
+      title={t('status.serverErrorTitle')}
+      text={t('status.serverErrorText')}
+      action={{ to: '/', label: t('status.backHome') }}
+    />
+  );
 }
 
 export function UnavailablePage(): ReactElement {
   const { t } = useTranslation();
-  return <StatusPage code="503" title={t('status.unavailableTitle')} text={t('status.unavailableText')} action={{ to: '/', label: t('status.backHome') }} />;
+  return (
+    <StatusPage
+      code="503"
+      title={t('status.unavailableTitle')}
+      text={t('status.unavailableText')}
+      action={{ to: '/', label: t('status.backHome') }}
+    />
+  );
 }
 
 export function MaintenancePage(): ReactElement {
@@ -38,5 +60,11 @@ export function ComingSoonPage({ embedded = false }: { embedded?: boolean }): Re
 
 export function SuccessPage(): ReactElement {
   const { t } = useTranslation();
-  return <StatusPage title={t('status.successTitle')} text={t('status.successText')} action={{ to: '/signin', label: t('auth.backToSignIn') }} />;
+  return (
+    <StatusPage
+      title={t('status.successTitle')}
+      text={t('status.successText')}
+      action={{ to: '/signin', label: t('auth.backToSignIn') }}
+    />
+  );
 }

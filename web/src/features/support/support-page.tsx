@@ -19,8 +19,13 @@ export default function SupportPage(): ReactElement {
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-4">
       <PageHeading>{t('pages.support')}</PageHeading>
-      <section className="rounded-2xl border border-gray-200 bg-white p-4 sm:p-6 dark:border-gray-800 dark:bg-gray-900" data-testid="support-contacts">
-        <p className="mb-4 text-sm text-gray-700 dark:text-gray-300">{platform ? t('support.introPlatform') : t('support.intro')}</p>
+      <section
+        className="rounded-2xl border border-gray-200 bg-white p-4 sm:p-6 dark:border-gray-800 dark:bg-gray-900"
+        data-testid="support-contacts"
+      >
+        <p className="mb-4 text-sm text-gray-700 dark:text-gray-300">
+          {platform ? t('support.introPlatform') : t('support.intro')}
+        </p>
         {isLoading && <Spinner label={t('pages.support')} />}
         {isError && <Alert>{t('support.loadFailed')}</Alert>}
         {contacts?.length === 0 && <p className="text-sm text-gray-600 dark:text-gray-400">{t('support.none')}</p>}
@@ -29,7 +34,13 @@ export default function SupportPage(): ReactElement {
             {contacts.map((contact) => (
               <li key={contact.email} className="text-sm">
                 <p className="font-medium text-gray-900 dark:text-white">{contact.name}</p>
-                <a className={`${linkClass} break-all`} href={`mailto:${contact.email}`} aria-label={t('support.write', { name: contact.name })}>{contact.email}</a>
+                <a
+                  className={`${linkClass} break-all`}
+                  href={`mailto:${contact.email}`}
+                  aria-label={t('support.write', { name: contact.name })}
+                >
+                  {contact.email}
+                </a>
               </li>
             ))}
           </ul>

@@ -53,7 +53,8 @@ export const catalogue = defineFeatureCatalogue(
         cancel: 'Annuler',
         delete: 'Supprimer',
         deleteOf: 'Supprimer {{name}}',
-        deleteConfirm: 'Supprimer l’étiquette {{name}} ? Elle est retirée de {{count}} enregistrements ; les enregistrements restent.',
+        deleteConfirm:
+          'Supprimer l’étiquette {{name}} ? Elle est retirée de {{count}} enregistrements ; les enregistrements restent.',
         renamed: 'Étiquette renommée',
         merged: 'Étiquettes fusionnées',
         deleted: 'Étiquette supprimée',
@@ -82,7 +83,8 @@ export const catalogue = defineFeatureCatalogue(
         cancel: 'Loobu',
         delete: 'Kustuta',
         deleteOf: 'Kustuta {{name}}',
-        deleteConfirm: 'Kas kustutada silt {{name}}? See eemaldatakse {{count}} salvestiselt; salvestised jäävad alles.',
+        deleteConfirm:
+          'Kas kustutada silt {{name}}? See eemaldatakse {{count}} salvestiselt; salvestised jäävad alles.',
         renamed: 'Silt ümber nimetatud',
         merged: 'Sildid ühendatud',
         deleted: 'Silt kustutatud',

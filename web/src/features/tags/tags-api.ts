@@ -13,11 +13,20 @@ interface TagTarget {
 export const tagsApi = libraryApi.injectEndpoints({
   endpoints: (build) => ({
     renameTag: build.mutation<TagList, TagTarget & { to: string }>({
-      query: ({ name, to, companyId }) => ({ url: `/tags/${encodeURIComponent(name)}`, method: 'PUT', params: queryParams({ companyId }), body: { name: to } }),
+      query: ({ name, to, companyId }) => ({
+        url: `/tags/${encodeURIComponent(name)}`,
+        method: 'PUT',
+        params: queryParams({ companyId }),
+        body: { name: to },
+      }),
       invalidatesTags: ['Tags', 'Files'],
     }),
     deleteTag: build.mutation<TagList, TagTarget>({
-      query: ({ name, companyId }) => ({ url: `/tags/${encodeURIComponent(name)}`, method: 'DELETE', params: queryParams({ companyId }) }),
+      query: ({ name, companyId }) => ({
+        url: `/tags/${encodeURIComponent(name)}`,
+        method: 'DELETE',
+        params: queryParams({ companyId }),
+      }),
       invalidatesTags: ['Tags', 'Files'],
     }),
   }),

@@ -7,7 +7,10 @@ import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
 import TagsPage from './tags-page';
 
 function gateway() {
-  let tags = [{ name: 'billing', count: 3 }, { name: 'urgent', count: 1 }];
+  let tags = [
+    { name: 'billing', count: 3 },
+    { name: 'urgent', count: 1 },
+  ];
   return fakeGateway((call) => {
     const named = /^\/api\/tags\/(.+)$/.exec(call.path);
     if (named && call.method === 'PUT') {
@@ -50,7 +53,10 @@ describe('tags page', () => {
     await user.clear(input);
     await user.type(input, 'Escalated{Enter}');
     await screen.findByRole('link', { name: 'escalated' });
-    expect(calls.find((call) => call.method === 'PUT')).toMatchObject({ path: '/api/tags/urgent', body: { name: 'escalated' } });
+    expect(calls.find((call) => call.method === 'PUT')).toMatchObject({
+      path: '/api/tags/urgent',
+      body: { name: 'escalated' },
+    });
 
     await user.click(screen.getByRole('button', { name: 'Rename escalated' }));
     await user.clear(screen.getByTestId('rename-tag-input'));

@@ -29,7 +29,7 @@ export default function TagsPage(): ReactElement {
   const isHost = role === 'HOST_ADMIN';
   const mayChange = role === 'ADMIN' || isHost;
   const [params, setParams] = useSearchParams();
-  const companyId = isHost ? params.get('companyId') ?? '' : '';
+  const companyId = isHost ? (params.get('companyId') ?? '') : '';
   const companies = useCompanyOptionsQuery(undefined, { skip: !isHost });
   const tags = useTagsQuery(companyId || undefined, { skip: isHost && !companyId });
   const [renaming, setRenaming] = useState<TagCount | null>(null);
@@ -39,11 +39,33 @@ export default function TagsPage(): ReactElement {
   const { toasts, show, dismiss } = useToasts();
   const target = companyId ? { companyId } : {};
 
-  const columns = useMemo((): Array<DataColumn<TagCount>> => [
-    { id: 'name', header: t('tagsPage.name'), canHide: false, sortValue: (tag) => tag.name,
-      cell: (tag) => <Link to={`/transcripts?${new URLSearchParams({ tag: tag.name, ...(companyId ? { companyId } : {}) }).toString()}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" data-testid="tag-link">{tag.name}</Link> },
-    { id: 'count', header: t('tagsPage.count'), sortValue: (tag) => tag.count, className: 'tabular-nums', cell: (tag) => <span data-testid="tag-count">{tag.count}</span> },
-  ], [t, companyId]);
+  const columns = useMemo(
+    (): Array<DataColumn<TagCount>> => [
+      {
+        id: 'name',
+        header: t('tagsPage.name'),
+        canHide: false,
+        sortValue: (tag) => tag.name,
+        cell: (tag) => (
+          <Link
+            to={`/transcripts?${new URLSearchParams({ tag: tag.name, ...(companyId ? { companyId } : {}) }).toString()}`}
+            className="font-medium text-brand-700 hover:underline dark:text-brand-300"
+            data-testid="tag-link"
+          >
+            {tag.name}
+          </Link>
+        ),
+      },
+      {
+        id: 'count',
+        header: t('tagsPage.count'),
+        sortValue: (tag) => tag.count,
+        className: 'tabular-nums',
+        cell: (tag) => <span data-testid="tag-count">{tag.count}</span>,
+      },
+    ],
+    [t, companyId],
+  );
 
   const onDelete = async () => {
     if (!deleting) return;
@@ -61,13 +83,26 @@ export default function TagsPage(): ReactElement {
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('tagsPage.close')} />
       <PageHeading>{t('pages.tags')}</PageHeading>
       <p className="mb-1 text-sm text-gray-700 dark:text-gray-300">{t('tagsPage.intro')}</p>
-      {!mayChange && <p className="mb-4 text-sm text-gray-600 dark:text-gray-400" data-testid="tags-read-only">{t('tagsPage.readOnly')}</p>}
+      {!mayChange && (
+        <p className="mb-4 text-sm text-gray-600 dark:text-gray-400" data-testid="tags-read-only">
+          {t('tagsPage.readOnly')}
+        </p>
+      )}
       {isHost && (
         <label className="mt-3 mb-4 flex w-full max-w-xs flex-col gap-1 text-xs font-medium text-gray-600 dark:text-gray-400">
           {t('tagsPage.company')}
-          <select className={fieldInputClass} value={companyId} onChange={(event) => setParams(withParams(params, { companyId: event.target.value }))} data-testid="tags-company">
+          <select
+            className={fieldInputClass}
+            value={companyId}
+            onChange={(event) => setParams(withParams(params, { companyId: event.target.value }))}
+            data-testid="tags-company"
+          >
             <option value="">{t('tagsPage.chooseCompany')}</option>
-            {(companies.data ?? []).map((company) => <option key={company._id} value={company._id}>{company.name}</option>)}
+            {(companies.data ?? []).map((company) => (
+              <option key={company._id} value={company._id}>
+                {company.name}
+              </option>
+            ))}
           </select>
         </label>
       )}
@@ -82,33 +117,80 @@ export default function TagsPage(): ReactElement {
           onRetry={() => void tags.refetch()}
           emptyText={isHost && !companyId ? t('tagsPage.chooseCompany') : t('tagsPage.empty')}
           testId="tags-table"
-          rowActions={mayChange ? (tag) => (
-            <div className="flex justify-end gap-1">
-              <button type="button" className={`${actionButton} text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-gray-800`} onClick={() => setRenaming(tag)} aria-label={t('tagsPage.renameOf', { name: tag.name })} data-testid="rename-tag">{t('tagsPage.rename')}</button>
-              <button type="button" className={`${actionButton} text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950`} onClick={() => setDeleting(tag)} aria-label={t('tagsPage.deleteOf', { name: tag.name })} data-testid="delete-tag">{t('tagsPage.delete')}</button>
-            </div>
-          ) : undefined}
+          rowActions={
+            mayChange
+              ? (tag) => (
+                  <div className="flex justify-end gap-1">
+                    <button
+                      type="button"
+                      className={`${actionButton} text-brand-700 hover:bg-brand-50 dark:text-brand-300 dark:hover:bg-gray-800`}
+                      onClick={() => setRenaming(tag)}
+                      aria-label={t('tagsPage.renameOf', { name: tag.name })}
+                      data-testid="rename-tag"
+                    >
+                      {t('tagsPage.rename')}
+                    </button>
+                    <button
+                      type="button"
+                      className={`${actionButton} text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950`}
+                      onClick={() => setDeleting(tag)}
+                      aria-label={t('tagsPage.deleteOf', { name: tag.name })}
+                      data-testid="delete-tag"
+                    >
+                      {t('tagsPage.delete')}
+                    </button>
+                  </div>
+                )
+              : undefined
+          }
         />
       </div>
       {renaming && (
-        <RenameDialog tag={renaming} existing={(tags.data ?? []).map((tag) => tag.name)} busy={rename.isLoading} onClose={() => setRenaming(null)}
+        <RenameDialog
+          tag={renaming}
+          existing={(tags.data ?? []).map((tag) => tag.name)}
+          busy={rename.isLoading}
+          onClose={() => setRenaming(null)}
           onRename={async (to) => {
             try {
               await renameTag({ name: renaming.name, to, ...target }).unwrap();
-              show({ kind: 'success', title: (tags.data ?? []).some((tag) => tag.name === to) ? t('tagsPage.merged') : t('tagsPage.renamed') });
+              show({
+                kind: 'success',
+                title: (tags.data ?? []).some((tag) => tag.name === to) ? t('tagsPage.merged') : t('tagsPage.renamed'),
+              });
               setRenaming(null);
             } catch (error) {
               show({ kind: 'error', title: t('tagsPage.failed'), detail: errorMessage(error) });
             }
-          }} />
+          }}
+        />
       )}
-      <ConfirmDialog open={deleting !== null} message={deleting ? t('tagsPage.deleteConfirm', { name: deleting.name, count: deleting.count }) : ''}
-        confirmLabel={t('tagsPage.delete')} cancelLabel={t('tagsPage.cancel')} busy={remove.isLoading} onConfirm={() => void onDelete()} onCancel={() => setDeleting(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        message={deleting ? t('tagsPage.deleteConfirm', { name: deleting.name, count: deleting.count }) : ''}
+        confirmLabel={t('tagsPage.delete')}
+        cancelLabel={t('tagsPage.cancel')}
+        busy={remove.isLoading}
+        onConfirm={() => void onDelete()}
+        onCancel={() => setDeleting(null)}
+      />
     </section>
   );
 }
 
-function RenameDialog({ tag, existing, busy, onClose, onRename }: { tag: TagCount; existing: string[]; busy: boolean; onClose: () => void; onRename: (to: string) => Promise<void> }): ReactElement {
+function RenameDialog({
+  tag,
+  existing,
+  busy,
+  onClose,
+  onRename,
+}: {
+  tag: TagCount;
+  existing: string[];
+  busy: boolean;
+  onClose: () => void;
+  onRename: (to: string) => Promise<void>;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [name, setName] = useState(tag.name);
   // The server keeps tags trimmed and lower-cased: compare as it will.
@@ -124,10 +206,25 @@ function RenameDialog({ tag, existing, busy, onClose, onRename }: { tag: TagCoun
   return (
     <FormDialog title={t('tagsPage.renameTitle', { name: tag.name })} onClose={onClose} testId="rename-tag-dialog">
       <form onSubmit={submit} noValidate>
-        <FormField label={t('tagsPage.newName')} hint={merges ? t('tagsPage.mergeNote', { name: to }) : t('tagsPage.nameRule')} error={invalid ? t('tagsPage.nameRule') : undefined}>
-          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={TAG_MAX} autoFocus data-testid="rename-tag-input" />
+        <FormField
+          label={t('tagsPage.newName')}
+          hint={merges ? t('tagsPage.mergeNote', { name: to }) : t('tagsPage.nameRule')}
+          error={invalid ? t('tagsPage.nameRule') : undefined}
+        >
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            maxLength={TAG_MAX}
+            autoFocus
+            data-testid="rename-tag-input"
+          />
         </FormField>
-        <DialogButtons cancelLabel={t('tagsPage.cancel')} submitLabel={t('tagsPage.save')} busy={busy || invalid} onCancel={onClose} />
+        <DialogButtons
+          cancelLabel={t('tagsPage.cancel')}
+          submitLabel={t('tagsPage.save')}
+          busy={busy || invalid}
+          onCancel={onClose}
+        />
       </form>
     </FormDialog>
   );

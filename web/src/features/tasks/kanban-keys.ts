@@ -37,7 +37,8 @@ export function nextColumn(key: string, from: Rect, columns: readonly Rect[]): R
   for (const column of columns) {
     const right = column.left + column.width;
     const bottom = column.top + column.height;
-    const along = dx > 0 ? column.left - here.x : dx < 0 ? here.x - right : dy > 0 ? column.top - here.y : here.y - bottom;
+    const along =
+      dx > 0 ? column.left - here.x : dx < 0 ? here.x - right : dy > 0 ? column.top - here.y : here.y - bottom;
     const aside = dx !== 0 ? outside(here.y, column.top, bottom) : outside(here.x, column.left, right);
     if (along <= 0 || aside > along) continue;
     if (along + aside < bestDistance) {

@@ -1,7 +1,14 @@
 // The task pages' filters and sort, kept in the URL query (a reload, Back or a shared link keeps
 // them; mails link to `?task=<id>`). A value the form could not have written is dropped rather
 // than sent, so a hand-edited link never turns the list into a 400.
-import { TASK_DUE_FILTERS, TASK_SORTS, TASK_STATUSES, type TaskDueFilter, type TaskSort, type TaskStatus } from '@earshot/contracts/constants';
+import {
+  TASK_DUE_FILTERS,
+  TASK_SORTS,
+  TASK_STATUSES,
+  type TaskDueFilter,
+  type TaskSort,
+  type TaskStatus,
+} from '@earshot/contracts/constants';
 import type { TaskFilters } from '../../lib/tasks-api';
 
 export const FILTER_KEYS = ['mine', 'assignee', 'status', 'clientId', 'due', 'sort', 'order'] as const;

@@ -11,5 +11,12 @@ const BADGE: Record<TaskStatus, string> = {
 
 export function StatusBadge({ status }: { status: TaskStatus }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
-  return <span data-status={status} className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${BADGE[status]}`}>{t(`taskStatus.${status}`)}</span>;
+  return (
+    <span
+      data-status={status}
+      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ${BADGE[status]}`}
+    >
+      {t(`taskStatus.${status}`)}
+    </span>
+  );
 }

@@ -1,5 +1,17 @@
 import { useMemo, useState, type ReactElement } from 'react';
-import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, useSensor, useSensors, type Announcements, type Active, type DragEndEvent, type DragStartEvent, type Over } from '@dnd-kit/core';
+import {
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type Active,
+  type DragEndEvent,
+  type DragStartEvent,
+  type Over,
+} from '@dnd-kit/core';
 import type { TaskDto } from '@earshot/contracts';
 import { TASK_STATUSES, type TaskStatus } from '@earshot/contracts/constants';
 import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
@@ -13,7 +25,8 @@ import { columnCoordinates } from './kanban-keys';
 import { todayUtc } from './model';
 import { TaskPageFrame, useTaskNames, useTaskPage } from './task-page';
 
-const taskOf = (item: Active | Over | null): TaskDto | undefined => (item?.data.current as { task?: TaskDto } | undefined)?.task;
+const taskOf = (item: Active | Over | null): TaskDto | undefined =>
+  (item?.data.current as { task?: TaskDto } | undefined)?.task;
 const isStatus = (value: unknown): value is TaskStatus => (TASK_STATUSES as readonly unknown[]).includes(value);
 
 /**
@@ -28,7 +41,10 @@ export default function TaskKanbanPage(): ReactElement {
   const names = useTaskNames(directory);
   const today = todayUtc();
   // The columns are the statuses; the list's sort and status filter do not apply.
-  const base = useMemo<TaskFilters>(() => ({ mine: filters.mine, assignee: filters.assignee, clientId: filters.clientId, due: filters.due }), [filters.mine, filters.assignee, filters.clientId, filters.due]);
+  const base = useMemo<TaskFilters>(
+    () => ({ mine: filters.mine, assignee: filters.assignee, clientId: filters.clientId, due: filters.due }),
+    [filters.mine, filters.assignee, filters.clientId, filters.due],
+  );
   const column = (status: TaskStatus): TaskFilters => ({ ...base, status });
   const [move] = useMoveTaskMutation();
   const [dragging, setDragging] = useState<TaskDto | null>(null);
@@ -47,7 +63,10 @@ export default function TaskKanbanPage(): ReactElement {
       await move({ task, status, from: column(task.status), to: column(status) }).unwrap();
       setAnnouncement(t('tasks.kanban_.moved', { title: task.title, column: columnName(status) }));
     } catch (error) {
-      const message = t('tasks.kanban_.moveFailed', { title: task.title, reason: errorMessage(error) ?? t('tasks.kanban_.unknownReason') });
+      const message = t('tasks.kanban_.moveFailed', {
+        title: task.title,
+        reason: errorMessage(error) ?? t('tasks.kanban_.unknownReason'),
+      });
       setAnnouncement(message);
       show({ kind: 'error', title: message });
     }
@@ -63,13 +82,17 @@ export default function TaskKanbanPage(): ReactElement {
       const task = taskOf(active);
       const name = overName(over);
       if (!task) return undefined;
-      return name ? t('tasks.kanban_.over', { title: task.title, column: name }) : t('tasks.kanban_.notOver', { title: task.title });
+      return name
+        ? t('tasks.kanban_.over', { title: task.title, column: name })
+        : t('tasks.kanban_.notOver', { title: task.title });
     },
     onDragEnd: ({ active, over }) => {
       const task = taskOf(active);
       const name = overName(over);
       if (!task) return undefined;
-      return name ? t('tasks.kanban_.dropped', { title: task.title, column: name }) : t('tasks.kanban_.cancelled', { title: task.title });
+      return name
+        ? t('tasks.kanban_.dropped', { title: task.title, column: name })
+        : t('tasks.kanban_.cancelled', { title: task.title });
     },
     onDragCancel: ({ active }) => {
       const task = taskOf(active);
@@ -86,8 +109,12 @@ export default function TaskKanbanPage(): ReactElement {
 
   return (
     <TaskPageFrame state={state} title={t('pages.taskKanban')} withStatus={false}>
-      <p id="kanban-hint" className="mb-3 text-xs text-gray-600 dark:text-gray-400">{t('tasks.kanban_.hint')}</p>
-      <p className="sr-only" aria-live="polite" data-testid="kanban-announcement">{announcement}</p>
+      <p id="kanban-hint" className="mb-3 text-xs text-gray-600 dark:text-gray-400">
+        {t('tasks.kanban_.hint')}
+      </p>
+      <p className="sr-only" aria-live="polite" data-testid="kanban-announcement">
+        {announcement}
+      </p>
       <DndContext
         sensors={sensors}
         accessibility={{ announcements, screenReaderInstructions: { draggable: t('tasks.kanban_.hint') } }}
@@ -95,7 +122,12 @@ export default function TaskKanbanPage(): ReactElement {
         onDragEnd={onDragEnd}
         onDragCancel={() => setDragging(null)}
       >
-        <div role="group" aria-label={t('tasks.kanban_.board')} className="grid grid-cols-1 gap-4 md:grid-cols-3" data-testid="kanban-board">
+        <div
+          role="group"
+          aria-label={t('tasks.kanban_.board')}
+          className="grid grid-cols-1 gap-4 md:grid-cols-3"
+          data-testid="kanban-board"
+        >
           {TASK_STATUSES.map((status) => (
             <KanbanColumn
               key={status}

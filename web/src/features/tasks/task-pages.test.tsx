@@ -16,13 +16,26 @@ const CLIENT = 'c1000000-0000-4000-8000-0000000000c1';
 
 function task(n: number, extra: Partial<TaskDto> = {}): TaskDto {
   return {
-    _id: `t0000000-0000-4000-8000-00000000000${n}`, title: `Task ${n}`, description: '', status: 'todo', assigneeId: ME, dueDate: '2026-03-0' + n,
-    clientId: null, link: null, createdBy: ME, createdAt: `2026-01-0${n}T10:00:00.000Z`, ...extra,
+    _id: `t0000000-0000-4000-8000-00000000000${n}`,
+    title: `Task ${n}`,
+    description: '',
+    status: 'todo',
+    assigneeId: ME,
+    dueDate: '2026-03-0' + n,
+    clientId: null,
+    link: null,
+    createdBy: ME,
+    createdAt: `2026-01-0${n}T10:00:00.000Z`,
+    ...extra,
   };
 }
 
 const directory = (call: Call) => {
-  if (call.path === '/api/tasks/members') return json([{ _id: ALICE, name: 'Alice Agent', email: 'alice@acme.test' }, { _id: BOB, name: 'Bob Builder', email: 'bob@acme.test' }]);
+  if (call.path === '/api/tasks/members')
+    return json([
+      { _id: ALICE, name: 'Alice Agent', email: 'alice@acme.test' },
+      { _id: BOB, name: 'Bob Builder', email: 'bob@acme.test' },
+    ]);
   if (call.path === '/api/clients/dropdown') return json([{ _id: CLIENT, name: 'Globex' }]);
   return undefined;
 };
@@ -32,13 +45,30 @@ const listCalls = (calls: Call[]) => calls.filter((call) => call.method === 'GET
 
 describe('task list', () => {
   it('sends the URL’s filters and sort, changes them from the form, and loads more after the cursor', async () => {
-    const calls = fakeGateway((call) => directory(call) ?? (call.path === '/api/tasks'
-      ? json(call.query.get('cursor') === 'next-1' ? { items: [task(3)], nextCursor: null } : { items: [task(1), task(2, { assigneeId: ALICE, clientId: CLIENT })], nextCursor: 'next-1' })
-      : undefined));
+    const calls = fakeGateway(
+      (call) =>
+        directory(call) ??
+        (call.path === '/api/tasks'
+          ? json(
+              call.query.get('cursor') === 'next-1'
+                ? { items: [task(3)], nextCursor: null }
+                : { items: [task(1), task(2, { assigneeId: ALICE, clientId: CLIENT })], nextCursor: 'next-1' },
+            )
+          : undefined),
+    );
     const user = userEvent.setup();
-    renderPage(<TaskListPage />, { path: '/task-list', url: '/task-list?status=todo&due=overdue&sort=title&order=desc&bogus=1', role: 'ADMIN' });
+    renderPage(<TaskListPage />, {
+      path: '/task-list',
+      url: '/task-list?status=todo&due=overdue&sort=title&order=desc&bogus=1',
+      role: 'ADMIN',
+    });
     expect(await screen.findAllByTestId('data-table-row')).toHaveLength(2);
-    expect(Object.fromEntries(listCalls(calls)[0]!.query)).toEqual({ status: 'todo', due: 'overdue', sort: 'title', order: 'desc' });
+    expect(Object.fromEntries(listCalls(calls)[0]!.query)).toEqual({
+      status: 'todo',
+      due: 'overdue',
+      sort: 'title',
+      order: 'desc',
+    });
     // Names come from the pickers' lists: the caller is "Me", Alice by name, the client by name.
     const rows = screen.getAllByTestId('data-table-row');
     expect(within(rows[1]!).getByText('Alice Agent')).toBeInTheDocument();
@@ -53,18 +83,48 @@ describe('task list', () => {
     await waitFor(() => expect(listCalls(calls).at(-1)!.query.get('assignee')).toBe(ALICE));
     await user.selectOptions(screen.getByLabelText('Client', { selector: 'select' }), CLIENT);
     await user.selectOptions(screen.getByLabelText('Sort by'), 'dueDate');
-    await waitFor(() => expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({ assignee: ALICE, status: 'todo', clientId: CLIENT, due: 'overdue', sort: 'dueDate', order: 'desc' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({
+        assignee: ALICE,
+        status: 'todo',
+        clientId: CLIENT,
+        due: 'overdue',
+        sort: 'dueDate',
+        order: 'desc',
+      }),
+    );
     // "Only mine" replaces the assignee.
     await user.click(screen.getByLabelText('Only my tasks'));
-    await waitFor(() => expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({ mine: 'true', status: 'todo', clientId: CLIENT, due: 'overdue', sort: 'dueDate', order: 'desc' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({
+        mine: 'true',
+        status: 'todo',
+        clientId: CLIENT,
+        due: 'overdue',
+        sort: 'dueDate',
+        order: 'desc',
+      }),
+    );
     await user.click(screen.getByTestId('filter-clear'));
-    await waitFor(() => expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({ sort: 'dueDate', order: 'desc' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toEqual({ sort: 'dueDate', order: 'desc' }),
+    );
   });
 
   it('gives a USER’s page the company’s people from the tasks service, never the clients (refused to them); someone gone is “A colleague”', async () => {
-    const calls = fakeGateway((call) => directory(call) ?? (call.path === '/api/tasks'
-      ? json({ items: [task(1, { assigneeId: ALICE, createdBy: ALICE }), task(2, { assigneeId: 'a0000000-0000-4000-8000-00000000dead', createdBy: ALICE })], nextCursor: null })
-      : undefined));
+    const calls = fakeGateway(
+      (call) =>
+        directory(call) ??
+        (call.path === '/api/tasks'
+          ? json({
+              items: [
+                task(1, { assigneeId: ALICE, createdBy: ALICE }),
+                task(2, { assigneeId: 'a0000000-0000-4000-8000-00000000dead', createdBy: ALICE }),
+              ],
+              nextCursor: null,
+            })
+          : undefined),
+    );
     renderPage(<TaskListPage />, { path: '/task-list', url: '/task-list', role: 'USER' });
     const rows = await screen.findAllByTestId('data-table-row');
     expect(await within(rows[0]!).findByText('Alice Agent')).toBeInTheDocument();
@@ -77,12 +137,26 @@ describe('task list', () => {
   });
 
   it('opens ?task=<id> (where mails link) read-only for someone who may not change it', async () => {
-    const other = task(4, { assigneeId: ALICE, createdBy: ALICE, description: 'Call them back', link: { fileId: 'f0000000-0000-4000-8000-000000000001', seconds: 65.4 } });
-    fakeGateway((call) => (call.path === '/api/tasks' ? json({ items: [other], nextCursor: null }) : call.path === `/api/tasks/${other._id}` ? json(other) : undefined));
+    const other = task(4, {
+      assigneeId: ALICE,
+      createdBy: ALICE,
+      description: 'Call them back',
+      link: { fileId: 'f0000000-0000-4000-8000-000000000001', seconds: 65.4 },
+    });
+    fakeGateway((call) =>
+      call.path === '/api/tasks'
+        ? json({ items: [other], nextCursor: null })
+        : call.path === `/api/tasks/${other._id}`
+          ? json(other)
+          : undefined,
+    );
     renderPage(<TaskListPage />, { path: '/task-list', url: `/task-list?task=${other._id}`, role: 'USER' });
     const details = await screen.findByTestId('task-details', {}, LAZY);
     expect(within(details).getByText('Call them back')).toBeInTheDocument();
-    expect(within(details).getByTestId('task-link')).toHaveAttribute('href', '/transcripts/f0000000-0000-4000-8000-000000000001?t=65.4');
+    expect(within(details).getByTestId('task-link')).toHaveAttribute(
+      'href',
+      '/transcripts/f0000000-0000-4000-8000-000000000001?t=65.4',
+    );
     expect(within(details).getByText('Open the recording at 1:05')).toBeInTheDocument();
     expect(screen.queryByTestId('task-form')).toBeNull();
     expect(screen.queryByTestId('task-delete')).toBeNull();
@@ -95,7 +169,13 @@ describe('task list', () => {
       if (call.path === `/api/tasks/${mine._id}` && call.method === 'GET') return json(mine);
       if (call.path === `/api/tasks/${mine._id}` && call.method === 'PUT') {
         return (call.body as { assigneeId?: string }).assigneeId === ALICE
-          ? json({ message: 'Validation failed', details: [{ field: 'body.assigneeId', message: 'must be a member of your company' }] }, 400)
+          ? json(
+              {
+                message: 'Validation failed',
+                details: [{ field: 'body.assigneeId', message: 'must be a member of your company' }],
+              },
+              400,
+            )
           : json({ ...mine, ...(call.body as object) });
       }
       return directory(call);
@@ -119,7 +199,9 @@ describe('task list', () => {
   });
 
   it('refuses a blank title before sending anything', async () => {
-    const calls = fakeGateway((call) => (call.path === '/api/tasks' && call.method === 'GET' ? json({ items: [], nextCursor: null }) : directory(call)));
+    const calls = fakeGateway((call) =>
+      call.path === '/api/tasks' && call.method === 'GET' ? json({ items: [], nextCursor: null }) : directory(call),
+    );
     const user = userEvent.setup();
     renderPage(<TaskListPage />, { path: '/task-list', url: '/task-list', role: 'CALLER' });
     expect(await screen.findByText('No tasks match these filters.')).toBeInTheDocument();
@@ -134,12 +216,14 @@ describe('task list', () => {
 function board(todo: TaskDto[], putAnswer: (call: Call) => ReturnType<typeof json>) {
   const state = { todo: [...todo], in_progress: [] as TaskDto[], done: [] as TaskDto[] };
   const calls = fakeGateway((call) => {
-    if (call.path === '/api/tasks' && call.method === 'GET') return json({ items: state[call.query.get('status') as keyof typeof state], nextCursor: null });
+    if (call.path === '/api/tasks' && call.method === 'GET')
+      return json({ items: state[call.query.get('status') as keyof typeof state], nextCursor: null });
     if (call.method === 'PUT') {
       const answer = putAnswer(call);
       if (answer?.status === 200) {
         const moved = answer.body as TaskDto;
-        for (const key of Object.keys(state) as Array<keyof typeof state>) state[key] = state[key].filter((item) => item._id !== moved._id);
+        for (const key of Object.keys(state) as Array<keyof typeof state>)
+          state[key] = state[key].filter((item) => item._id !== moved._id);
         state[moved.status].push(moved);
       }
       return answer;
@@ -149,11 +233,14 @@ function board(todo: TaskDto[], putAnswer: (call: Call) => ReturnType<typeof jso
   return calls;
 }
 
-const column = (status: string) => screen.getAllByTestId('kanban-column').find((element) => element.dataset.status === status)!;
+const column = (status: string) =>
+  screen.getAllByTestId('kanban-column').find((element) => element.dataset.status === status)!;
 
 async function moveWithKeyboard(user: ReturnType<typeof userEvent.setup>, title: string, target: string) {
   const card = within(column('todo')).getByText(title).closest('li')!;
-  within(card).getByRole('button', { name: `Move “${title}”` }).focus();
+  within(card)
+    .getByRole('button', { name: `Move “${title}”` })
+    .focus();
   await user.keyboard('{ArrowDown}');
   // The entries are the other columns in the board's order: "In progress", then "Done".
   await waitFor(() => expect(screen.getByRole('menuitem', { name: 'Move to In progress' })).toHaveFocus());
@@ -167,27 +254,47 @@ describe('task board', () => {
     const first = task(1);
     const calls = board([first, task(2)], (call) => json({ ...first, ...(call.body as object) }));
     const user = userEvent.setup();
-    renderPage(<TaskKanbanPage />, { path: '/task-kanban', url: '/task-kanban?due=week&status=done&sort=title', role: 'USER' });
+    renderPage(<TaskKanbanPage />, {
+      path: '/task-kanban',
+      url: '/task-kanban?due=week&status=done&sort=title',
+      role: 'USER',
+    });
     await within(await screen.findByTestId('kanban-board')).findByText('Task 1');
     // Each column asks for its own status with the board's filters (the list's status and sort do not apply).
-    await waitFor(() => expect(listCalls(calls).map((call) => Object.fromEntries(call.query))).toEqual(expect.arrayContaining([{ due: 'week', status: 'todo' }, { due: 'week', status: 'in_progress' }, { due: 'week', status: 'done' }])));
+    await waitFor(() =>
+      expect(listCalls(calls).map((call) => Object.fromEntries(call.query))).toEqual(
+        expect.arrayContaining([
+          { due: 'week', status: 'todo' },
+          { due: 'week', status: 'in_progress' },
+          { due: 'week', status: 'done' },
+        ]),
+      ),
+    );
 
     await moveWithKeyboard(user, 'Task 1', 'In progress');
     await waitFor(() => expect(within(column('in_progress')).getByText('Task 1')).toBeInTheDocument());
     expect(within(column('todo')).queryByText('Task 1')).toBeNull();
     const puts = calls.filter((call) => call.method === 'PUT');
-    expect(puts.map((call) => [call.path, call.body])).toEqual([[`/api/tasks/${first._id}`, { status: 'in_progress' }]]);
-    await waitFor(() => expect(screen.getByTestId('kanban-announcement')).toHaveTextContent('“Task 1” moved to In progress.'));
+    expect(puts.map((call) => [call.path, call.body])).toEqual([
+      [`/api/tasks/${first._id}`, { status: 'in_progress' }],
+    ]);
+    await waitFor(() =>
+      expect(screen.getByTestId('kanban-announcement')).toHaveTextContent('“Task 1” moved to In progress.'),
+    );
   });
 
   it('puts the card back and says why when the server refuses the move', async () => {
     const first = task(1);
-    board([first], () => json({ message: 'Only the assignee, the creator or an administrator may change this task' }, 403));
+    board([first], () =>
+      json({ message: 'Only the assignee, the creator or an administrator may change this task' }, 403),
+    );
     const user = userEvent.setup();
     renderPage(<TaskKanbanPage />, { path: '/task-kanban', url: '/task-kanban', role: 'USER' });
     await within(await screen.findByTestId('kanban-board')).findByText('Task 1');
     await moveWithKeyboard(user, 'Task 1', 'Done');
-    expect(await screen.findByTestId('toast-error')).toHaveTextContent('“Task 1” could not be moved: Only the assignee, the creator or an administrator may change this task');
+    expect(await screen.findByTestId('toast-error')).toHaveTextContent(
+      '“Task 1” could not be moved: Only the assignee, the creator or an administrator may change this task',
+    );
     await waitFor(() => expect(within(column('todo')).getByText('Task 1')).toBeInTheDocument());
     expect(within(column('done')).queryByText('Task 1')).toBeNull();
   });

@@ -96,7 +96,8 @@ export const catalogue = defineFeatureCatalogue(
         prompts: 'Prompts',
         patterns: 'Modèles d’analyse',
         start: 'Exécuter',
-        noModel: 'Aucun modèle de chat n’est configuré : rien ne peut encore être analysé. Un administrateur en connecte un dans',
+        noModel:
+          'Aucun modèle de chat n’est configuré : rien ne peut encore être analysé. Un administrateur en connecte un dans',
         aiConfig: 'Configuration IA',
         startFailed: 'L’analyse n’a pas pu démarrer.',
       },
@@ -153,7 +154,8 @@ export const catalogue = defineFeatureCatalogue(
         prompts: 'Päringud',
         patterns: 'Mustrid',
         start: 'Käivita',
-        noModel: 'Ühtegi vestlusmudelit pole seadistatud, seega ei saa veel midagi analüüsida. Administraator ühendab selle lehel',
+        noModel:
+          'Ühtegi vestlusmudelit pole seadistatud, seega ei saa veel midagi analüüsida. Administraator ühendab selle lehel',
         aiConfig: 'AI seadistus',
         startFailed: 'Analüüsi ei õnnestunud käivitada.',
       },
@@ -210,7 +212,8 @@ export const catalogue = defineFeatureCatalogue(
         prompts: 'Uzvednes',
         patterns: 'Analīzes modeļi',
         start: 'Palaist',
-        noModel: 'Nav konfigurēts neviens tērzēšanas modelis, tāpēc vēl neko nevar analizēt. Administrators to pievieno sadaļā',
+        noModel:
+          'Nav konfigurēts neviens tērzēšanas modelis, tāpēc vēl neko nevar analizēt. Administrators to pievieno sadaļā',
         aiConfig: 'MI konfigurācija',
         startFailed: 'Analīzi neizdevās sākt.',
       },

@@ -1,7 +1,14 @@
 // The analysis page's view of the prompt service's answers (issue 12's API section), and the rules
 // that turn a run into a scorecard, JSON or Markdown. Pure: unit tested in analysis-model.test.ts.
 import { ANALYSIS_ERROR_CODES, parseRange, type FormatFieldType } from '@earshot/contracts/constants';
-import type { AnalysisResult, AnalysisRunDto, AvailablePromptDto, CallMetricsDto, PatternDto, SpeakerMetricsDto } from '@earshot/contracts';
+import type {
+  AnalysisResult,
+  AnalysisRunDto,
+  AvailablePromptDto,
+  CallMetricsDto,
+  PatternDto,
+  SpeakerMetricsDto,
+} from '@earshot/contracts';
 
 export type AvailablePrompt = AvailablePromptDto;
 export type Pattern = PatternDto;
@@ -17,7 +24,8 @@ export type CallMetrics = CallMetricsDto;
 export const NO_CHAT_MODEL = ANALYSIS_ERROR_CODES.noChatModel;
 export const RUNS_POLL_MS = 1500;
 
-export const isActive = (run: Pick<AnalysisRun, 'status'>): boolean => run.status === 'pending' || run.status === 'running';
+export const isActive = (run: Pick<AnalysisRun, 'status'>): boolean =>
+  run.status === 'pending' || run.status === 'running';
 
 /** One line of a scorecard: how a value shows depends on its field's type. */
 export type ScoreEntry =
@@ -40,7 +48,10 @@ function kindOf(field: FormatField | undefined, value: ResultValue): FormatField
  */
 export function scorecard(result: Record<string, ResultValue>, format: readonly FormatField[] = []): ScoreEntry[] {
   const byName = new Map(format.map((field) => [field.name, field]));
-  const names = [...format.map((field) => field.name).filter((name) => name in result), ...Object.keys(result).filter((name) => !byName.has(name))];
+  const names = [
+    ...format.map((field) => field.name).filter((name) => name in result),
+    ...Object.keys(result).filter((name) => !byName.has(name)),
+  ];
   return names.map((name) => {
     const field = byName.get(name);
     const value = result[name] ?? null;
@@ -50,7 +61,8 @@ export function scorecard(result: Record<string, ResultValue>, format: readonly 
       const range = field?.range ? parseRange(field.range) : null;
       return { name, description, kind, value, min: range?.min ?? null, max: range?.max ?? null };
     }
-    if (kind === 'custom' && typeof value === 'string') return { name, description, kind, value, options: field?.options ?? [] };
+    if (kind === 'custom' && typeof value === 'string')
+      return { name, description, kind, value, options: field?.options ?? [] };
     if (kind === 'boolean' && typeof value === 'boolean') return { name, description, kind, value };
     return { name, description, kind: 'string', value: value === null ? '' : String(value) };
   });
@@ -65,7 +77,11 @@ export function rangePosition(entry: { value: number; min: number | null; max: n
 /** A run as the JSON a person downloads: what was asked, with what, and what came back. */
 export function runJson(run: AnalysisRun, promptName: string): string {
   const { _id, promptId, promptVersion, status, result, error, model, usage, createdAt } = run;
-  return JSON.stringify({ _id, prompt: promptName, promptId, promptVersion, status, result, error, model, usage, createdAt }, null, 2);
+  return JSON.stringify(
+    { _id, prompt: promptName, promptId, promptVersion, status, result, error, model, usage, createdAt },
+    null,
+    2,
+  );
 }
 
 const mdCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -79,7 +95,8 @@ export function runMarkdown(run: AnalysisRun, promptName: string, format: readon
   if (run.result) {
     lines.push('', '| Field | Value |', '| --- | --- |');
     for (const entry of scorecard(run.result, format)) {
-      const value = entry.kind === 'integer' && entry.max !== null ? `${entry.value} / ${entry.max}` : String(entry.value);
+      const value =
+        entry.kind === 'integer' && entry.max !== null ? `${entry.value} / ${entry.max}` : String(entry.value);
       lines.push(`| ${mdCell(entry.name)} | ${mdCell(value)} |`);
     }
   }

@@ -11,7 +11,9 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   return (
     <div className={card}>
       <p className="text-xs text-gray-600 dark:text-gray-400">{label}</p>
-      <p className="mt-1 text-xl font-semibold tabular-nums text-gray-900 dark:text-white" data-testid={testId}>{value}</p>
+      <p className="mt-1 text-xl font-semibold tabular-nums text-gray-900 dark:text-white" data-testid={testId}>
+        {value}
+      </p>
     </div>
   );
 }
@@ -21,15 +23,43 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
  * chart chunk would cost tens of KB for what 20 lines of SVG show), and the table beside it carries
  * the figures for screen readers.
  */
-function ShareBars({ metrics, color }: { metrics: CallMetrics; color: (speakerId: string, index: number) => string }): ReactElement {
+function ShareBars({
+  metrics,
+  color,
+}: {
+  metrics: CallMetrics;
+  color: (speakerId: string, index: number) => string;
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const rowHeight = 28;
   return (
-    <svg role="img" aria-label={t('metrics.chartLabel')} viewBox={`0 0 100 ${metrics.speakers.length * rowHeight}`} preserveAspectRatio="none" className="w-full" style={{ height: metrics.speakers.length * rowHeight }} data-testid="share-chart">
+    <svg
+      role="img"
+      aria-label={t('metrics.chartLabel')}
+      viewBox={`0 0 100 ${metrics.speakers.length * rowHeight}`}
+      preserveAspectRatio="none"
+      className="w-full"
+      style={{ height: metrics.speakers.length * rowHeight }}
+      data-testid="share-chart"
+    >
       {metrics.speakers.map((speaker, index) => (
         <g key={speaker.speakerId}>
-          <rect x="0" y={index * rowHeight + 6} width="100" height="16" rx="2" className="fill-gray-100 dark:fill-gray-800" />
-          <rect x="0" y={index * rowHeight + 6} width={Math.max(0.5, speaker.share * 100)} height="16" rx="2" fill={color(speaker.speakerId, index)} />
+          <rect
+            x="0"
+            y={index * rowHeight + 6}
+            width="100"
+            height="16"
+            rx="2"
+            className="fill-gray-100 dark:fill-gray-800"
+          />
+          <rect
+            x="0"
+            y={index * rowHeight + 6}
+            width={Math.max(0.5, speaker.share * 100)}
+            height="16"
+            rx="2"
+            fill={color(speaker.speakerId, index)}
+          />
         </g>
       ))}
     </svg>
@@ -37,24 +67,43 @@ function ShareBars({ metrics, color }: { metrics: CallMetrics; color: (speakerId
 }
 
 /** Call analytics (offline, no model): per-speaker talk, overlaps, silence, duration. */
-export function CallMetricsPanel({ metrics, colors }: { metrics: CallMetrics; colors: Map<string, string> }): ReactElement {
+export function CallMetricsPanel({
+  metrics,
+  colors,
+}: {
+  metrics: CallMetrics;
+  colors: Map<string, string>;
+}): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
   const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 });
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
-  const color = (speakerId: string, index: number) => colors.get(speakerId) ?? SPEAKER_COLORS[index % SPEAKER_COLORS.length]!;
+  const color = (speakerId: string, index: number) =>
+    colors.get(speakerId) ?? SPEAKER_COLORS[index % SPEAKER_COLORS.length]!;
   return (
     <section aria-labelledby="call-metrics" className="mb-6" data-testid="call-metrics">
-      <h2 id="call-metrics" className="mb-3 text-lg font-semibold text-gray-900 dark:text-white">{t('metrics.title')}</h2>
+      <h2 id="call-metrics" className="mb-3 text-lg font-semibold text-gray-900 dark:text-white">
+        {t('metrics.title')}
+      </h2>
       <div className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-4">
         <Figure label={t('metrics.duration')} value={formatClock(metrics.duration)} testId="metric-duration" />
-        <Figure label={t('metrics.overlaps')} value={t('metrics.overlapsValue', { count: metrics.overlaps.count, total: formatSpan(metrics.overlaps.total) })} />
+        <Figure
+          label={t('metrics.overlaps')}
+          value={t('metrics.overlapsValue', {
+            count: metrics.overlaps.count,
+            total: formatSpan(metrics.overlaps.total),
+          })}
+        />
         <Figure label={t('metrics.silence')} value={formatSpan(metrics.silence.total)} />
         <Figure label={t('metrics.longestSilence')} value={formatSpan(metrics.silence.longest)} />
       </div>
       <div className={`${card} grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]`}>
         <div>
           <p className="mb-2 text-sm font-medium text-gray-700 dark:text-gray-300">{t('metrics.share')}</p>
-          {metrics.speakers.length > 0 ? <ShareBars metrics={metrics} color={color} /> : <p className="text-sm text-gray-500">{t('metrics.noSpeech')}</p>}
+          {metrics.speakers.length > 0 ? (
+            <ShareBars metrics={metrics} color={color} />
+          ) : (
+            <p className="text-sm text-gray-500">{t('metrics.noSpeech')}</p>
+          )}
         </div>
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
@@ -70,9 +119,22 @@ export function CallMetricsPanel({ metrics, colors }: { metrics: CallMetrics; co
             </thead>
             <tbody className="tabular-nums text-gray-800 dark:text-gray-200">
               {metrics.speakers.map((speaker, index) => (
-                <tr key={speaker.speakerId} className="border-t border-gray-100 dark:border-gray-800" data-testid="speaker-metrics">
-                  <td className="py-1.5 pr-3 whitespace-nowrap"><span aria-hidden="true" className="mr-2 inline-block size-2.5 rounded-full" style={{ backgroundColor: color(speaker.speakerId, index) }} />{speaker.speakerId}</td>
-                  <td className="py-1.5 pr-3 whitespace-nowrap">{formatClock(speaker.talkTime)} ({percent.format(speaker.share)})</td>
+                <tr
+                  key={speaker.speakerId}
+                  className="border-t border-gray-100 dark:border-gray-800"
+                  data-testid="speaker-metrics"
+                >
+                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                    <span
+                      aria-hidden="true"
+                      className="mr-2 inline-block size-2.5 rounded-full"
+                      style={{ backgroundColor: color(speaker.speakerId, index) }}
+                    />
+                    {speaker.speakerId}
+                  </td>
+                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                    {formatClock(speaker.talkTime)} ({percent.format(speaker.share)})
+                  </td>
                   <td className="py-1.5 pr-3">{number.format(speaker.words)}</td>
                   <td className="py-1.5 pr-3">{number.format(speaker.wordsPerMinute)}</td>
                   <td className="py-1.5 pr-3">{number.format(speaker.turns)}</td>

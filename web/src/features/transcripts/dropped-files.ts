@@ -1,7 +1,19 @@
 // The recordings among what was chosen or dropped: a dropped folder is walked (its sub-folders
 // too) so a folder of calls is one drop, and what is plainly not audio (a folder's notes, its
 // .DS_Store) is left out before anything is sent. The server still checks each file's content.
-export const AUDIO_EXTENSIONS = ['mp3', 'wav', 'm4a', 'aac', 'ogg', 'opus', 'webm', 'flac', 'mp4', 'wma', 'amr'] as const;
+export const AUDIO_EXTENSIONS = [
+  'mp3',
+  'wav',
+  'm4a',
+  'aac',
+  'ogg',
+  'opus',
+  'webm',
+  'flac',
+  'mp4',
+  'wma',
+  'amr',
+] as const;
 export const AUDIO_ACCEPT = `audio/*,${AUDIO_EXTENSIONS.map((ext) => `.${ext}`).join(',')}`;
 
 export function looksLikeAudio(file: Pick<File, 'name' | 'type'>): boolean {
@@ -48,7 +60,9 @@ async function walk(entry: Entry): Promise<File[]> {
 /** Every file dropped, folders walked; falls back to the plain file list where entries are not offered. */
 export async function droppedFiles(data: DataTransfer): Promise<File[]> {
   const items = Array.from(data.items ?? []).filter((item) => item.kind === 'file');
-  const entries = items.map((item) => (item as DataTransferItem & { webkitGetAsEntry?: () => Entry | null }).webkitGetAsEntry?.() ?? null);
+  const entries = items.map(
+    (item) => (item as DataTransferItem & { webkitGetAsEntry?: () => Entry | null }).webkitGetAsEntry?.() ?? null,
+  );
   if (entries.length === 0 || entries.some((entry) => entry === null)) return Array.from(data.files);
   return (await Promise.all((entries as Entry[]).map(walk))).flat();
 }

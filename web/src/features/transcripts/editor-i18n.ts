@@ -100,7 +100,8 @@ export const catalogue = defineFeatureCatalogue(
         redo: 'Rétablir',
         undone: 'Modification annulée',
         redone: 'Modification rétablie',
-        changedSince: 'Cette partie de la transcription a changé depuis : la modification ne peut plus être annulée ni rétablie.',
+        changedSince:
+          'Cette partie de la transcription a changé depuis : la modification ne peut plus être annulée ni rétablie.',
         failed: 'La modification n’a pas pu être enregistrée',
         saved: 'Modification enregistrée',
         find: 'Rechercher',
@@ -189,7 +190,8 @@ export const catalogue = defineFeatureCatalogue(
         redo: 'Tee uuesti',
         undone: 'Muudatus võeti tagasi',
         redone: 'Muudatus tehti uuesti',
-        changedSince: 'See osa transkriptsioonist on vahepeal muutunud: muudatust ei saa enam tagasi võtta ega uuesti teha.',
+        changedSince:
+          'See osa transkriptsioonist on vahepeal muutunud: muudatust ei saa enam tagasi võtta ega uuesti teha.',
         failed: 'Muudatust ei õnnestunud salvestada',
         saved: 'Muudatus salvestati',
         find: 'Otsi',

@@ -40,10 +40,18 @@ function save(blob: Blob, filename: string): void {
  * `fallback`); resolves to null when saved, else the server's message (or ''). The list's
  * "Export selected" (a POST of several recordings) goes through it too.
  */
-export async function downloadThrough(send: () => Promise<Response>, fallback: string, dispatch: AppDispatch): Promise<string | null> {
+export async function downloadThrough(
+  send: () => Promise<Response>,
+  fallback: string,
+  dispatch: AppDispatch,
+): Promise<string | null> {
   let response: Response;
   try {
-    response = await session.run(send, { unauthorised: (r) => r.status === 401, ended: () => new Response(null, { status: 401 }), dispatch });
+    response = await session.run(send, {
+      unauthorised: (r) => r.status === 401,
+      ended: () => new Response(null, { status: 401 }),
+      dispatch,
+    });
   } catch {
     return '';
   }
@@ -56,7 +64,15 @@ export async function downloadThrough(send: () => Promise<Response>, fallback: s
 }
 
 /** Downloads the export; resolves to null when saved, else the server's message (or ''). */
-export async function downloadExport(fileId: string, format: ExportFormat, dispatch: AppDispatch): Promise<string | null> {
+export async function downloadExport(
+  fileId: string,
+  format: ExportFormat,
+  dispatch: AppDispatch,
+): Promise<string | null> {
   const url = `/api/transcripts/${encodeURIComponent(fileId)}/export?format=${format}`;
-  return downloadThrough(() => fetch(url, { credentials: 'include', headers: { 'X-Requested-With': 'XMLHttpRequest' } }), `transcript.${format}`, dispatch);
+  return downloadThrough(
+    () => fetch(url, { credentials: 'include', headers: { 'X-Requested-With': 'XMLHttpRequest' } }),
+    `transcript.${format}`,
+    dispatch,
+  );
 }

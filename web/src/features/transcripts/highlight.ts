@@ -47,7 +47,12 @@ export function activeWord(words: readonly Word[], time: number, tolerance = HIG
  * the audio) and its word. Segments are ordered by start; when speakers overlap, the latest started
  * segment that still holds the time wins.
  */
-export function findActive(segments: readonly Segment[], time: number, duration: number, tolerance = HIGHLIGHT_TOLERANCE): Active {
+export function findActive(
+  segments: readonly Segment[],
+  time: number,
+  duration: number,
+  tolerance = HIGHLIGHT_TOLERANCE,
+): Active {
   if (!(time >= 0) || segments.length === 0) return NOTHING_ACTIVE;
   const last = lastAtOrBefore(segments, time + tolerance, (s) => s.start);
   // Look back a few segments for overlapping speakers (two channels of a call).

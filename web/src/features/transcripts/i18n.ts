@@ -18,7 +18,8 @@ export const catalogue = defineFeatureCatalogue(
         columns: { client: 'Client', company: 'Entreprise' },
         uploadCompany: 'Entreprise de l’envoi',
         chooseCompany: 'Choisissez une entreprise',
-        uploadCompanyHint: 'Choisissez l’entreprise à laquelle appartient l’enregistrement avant de choisir le fichier.',
+        uploadCompanyHint:
+          'Choisissez l’entreprise à laquelle appartient l’enregistrement avant de choisir le fichier.',
       },
     },
     et: {

@@ -28,7 +28,13 @@ export const catalogue = defineFeatureCatalogue(
         dismiss: 'Remove from the list',
         uploadedMany: '{{count}} files uploaded',
         skipped: '{{count}} files left out: not audio',
-        status: { queued: 'Waiting', uploading: 'Uploading', done: 'Uploaded', failed: 'Failed', cancelled: 'Cancelled' },
+        status: {
+          queued: 'Waiting',
+          uploading: 'Uploading',
+          done: 'Uploaded',
+          failed: 'Failed',
+          cancelled: 'Cancelled',
+        },
       },
       tags: {
         tag: 'Tag',
@@ -66,7 +72,8 @@ export const catalogue = defineFeatureCatalogue(
           detect: 'Détection automatique',
           speakers: 'Intervenants',
           speakersAuto: 'Auto',
-          dropHint: 'Déposez des enregistrements ou un dossier entier sur la liste pour les envoyer ; trois au plus partent en même temps.',
+          dropHint:
+            'Déposez des enregistrements ou un dossier entier sur la liste pour les envoyer ; trois au plus partent en même temps.',
           dropHere: 'Déposez les enregistrements pour les envoyer',
           tray: 'Envois',
           summary: '{{done}} sur {{total}} envoyés',
@@ -133,7 +140,13 @@ export const catalogue = defineFeatureCatalogue(
           dismiss: 'Eemalda loendist',
           uploadedMany: '{{count}} faili üles laaditud',
           skipped: '{{count}} faili jäeti välja: pole heli',
-          status: { queued: 'Ootel', uploading: 'Laadimisel', done: 'Üles laaditud', failed: 'Ebaõnnestus', cancelled: 'Tühistatud' },
+          status: {
+            queued: 'Ootel',
+            uploading: 'Laadimisel',
+            done: 'Üles laaditud',
+            failed: 'Ebaõnnestus',
+            cancelled: 'Tühistatud',
+          },
         },
         tags: {
           tag: 'Silt',
@@ -170,7 +183,8 @@ export const catalogue = defineFeatureCatalogue(
           detect: 'Noteikt automātiski',
           speakers: 'Runātāji',
           speakersAuto: 'Automātiski',
-          dropHint: 'Nometiet ierakstus vai visu mapi uz saraksta, lai tos augšupielādētu; vienlaikus tiek sūtīti ne vairāk kā trīs.',
+          dropHint:
+            'Nometiet ierakstus vai visu mapi uz saraksta, lai tos augšupielādētu; vienlaikus tiek sūtīti ne vairāk kā trīs.',
           dropHere: 'Nometiet ierakstus, lai tos augšupielādētu',
           tray: 'Augšupielādes',
           summary: 'Augšupielādēti {{done}} no {{total}}',
@@ -185,7 +199,13 @@ export const catalogue = defineFeatureCatalogue(
           dismiss: 'Noņemt no saraksta',
           uploadedMany: 'Augšupielādēti {{count}} faili',
           skipped: '{{count}} faili izlaisti: tas nav audio',
-          status: { queued: 'Gaida', uploading: 'Augšupielādē', done: 'Augšupielādēts', failed: 'Neizdevās', cancelled: 'Atcelts' },
+          status: {
+            queued: 'Gaida',
+            uploading: 'Augšupielādē',
+            done: 'Augšupielādēts',
+            failed: 'Neizdevās',
+            cancelled: 'Atcelts',
+          },
         },
         tags: {
           tag: 'Birka',

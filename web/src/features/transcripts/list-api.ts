@@ -8,7 +8,11 @@ import { downloadThrough, type ExportFormat } from './export-file';
 export const listApi = libraryApi.injectEndpoints({
   endpoints: (build) => ({
     setFileTags: build.mutation<FileTagsAnswer, { fileId: string; tags: string[] }>({
-      query: ({ fileId, tags }) => ({ url: `/files/${encodeURIComponent(fileId)}/tags`, method: 'PUT', body: { tags } }),
+      query: ({ fileId, tags }) => ({
+        url: `/files/${encodeURIComponent(fileId)}/tags`,
+        method: 'PUT',
+        body: { tags },
+      }),
       invalidatesTags: ['Files', 'Tags'],
     }),
   }),
@@ -17,12 +21,17 @@ export const listApi = libraryApi.injectEndpoints({
 export const { useSetFileTagsMutation } = listApi;
 
 /** Downloads the ZIP of the chosen recordings in `format`; null when saved, else the server's message (or ''). */
-export function downloadSelected(fileIds: string[], format: ExportFormat, dispatch: AppDispatch): Promise<string | null> {
-  const send = () => fetch('/api/transcripts/export', {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' },
-    body: JSON.stringify({ fileIds, format }),
-  });
+export function downloadSelected(
+  fileIds: string[],
+  format: ExportFormat,
+  dispatch: AppDispatch,
+): Promise<string | null> {
+  const send = () =>
+    fetch('/api/transcripts/export', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fileIds, format }),
+    });
   return downloadThrough(send, `transcripts-${format}.zip`, dispatch);
 }

@@ -13,7 +13,14 @@ export function ManagePatterns({ host, prompts }: { host: boolean; prompts: Avai
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className={`${buttonClass.secondary} mt-3`} onClick={() => setOpen(true)} data-testid="manage-patterns">{t('patterns.manage')}</button>
+      <button
+        type="button"
+        className={`${buttonClass.secondary} mt-3`}
+        onClick={() => setOpen(true)}
+        data-testid="manage-patterns"
+      >
+        {t('patterns.manage')}
+      </button>
       {open ? (
         <Suspense fallback={null}>
           <PatternsDialog host={host} prompts={prompts} onClose={() => setOpen(false)} />

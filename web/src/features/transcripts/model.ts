@@ -21,7 +21,14 @@ export const WORD_UPDATED = TRANSCRIPT_MESSAGES.wordUpdated;
 export const TOAST_MS = 3000;
 export const SEEK_PLAY_DELAY_MS = 100;
 export const HIGHLIGHT_TOLERANCE = 0.1;
-export const WAVEFORM = { barWidth: 2, barRadius: 3, barGap: 2, height: 48, waveColor: '#94a3b8', progressColor: '#4f46e5' } as const;
+export const WAVEFORM = {
+  barWidth: 2,
+  barRadius: 3,
+  barGap: 2,
+  height: 48,
+  waveColor: '#94a3b8',
+  progressColor: '#4f46e5',
+} as const;
 export const SEGMENT_TINT_OPACITY = 0.15;
 export const PAGE_SIZE = 10;
 export const POLL_MS = 3000;

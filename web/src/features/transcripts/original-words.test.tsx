@@ -12,10 +12,21 @@ import { ShowOriginal } from './original-words';
 const FILE = 'f0000000-0000-4000-8000-000000000002';
 const original: OriginalWordsDto = {
   fileId: FILE,
-  speakerSegments: [{
-    _id: 's-1', speakerId: 'speaker_1', start: 65, end: 70, text: 'my card is 4539 1488',
-    words: ['my', 'card', 'is', '4539', '1488'].map((text, i) => ({ _id: `w-${i}`, text, start: 65 + i, end: 65.5 + i })),
-  }],
+  speakerSegments: [
+    {
+      _id: 's-1',
+      speakerId: 'speaker_1',
+      start: 65,
+      end: 70,
+      text: 'my card is 4539 1488',
+      words: ['my', 'card', 'is', '4539', '1488'].map((text, i) => ({
+        _id: `w-${i}`,
+        text,
+        start: 65 + i,
+        end: 65.5 + i,
+      })),
+    },
+  ],
 };
 const speakers = [
   { id: 'speaker_0', label: 'Agent', channel: 0, color: '#000' },
@@ -24,9 +35,15 @@ const speakers = [
 
 describe('show original', () => {
   it('loads the original on each opening only, and shows it read-only under the banner', async () => {
-    const calls = fakeGateway((call) => (call.path === `/api/transcripts/${FILE}/original` && call.method === 'GET' ? json(original) : undefined));
+    const calls = fakeGateway((call) =>
+      call.path === `/api/transcripts/${FILE}/original` && call.method === 'GET' ? json(original) : undefined,
+    );
     const user = userEvent.setup();
-    renderPage(<ShowOriginal fileId={FILE} speakers={speakers} />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'ADMIN' });
+    renderPage(<ShowOriginal fileId={FILE} speakers={speakers} />, {
+      path: '/transcripts/:id',
+      url: `/transcripts/${FILE}`,
+      role: 'ADMIN',
+    });
     const reads = () => calls.filter((call) => call.path.endsWith('/original')).length;
     expect(reads()).toBe(0);
     await user.click(screen.getByRole('button', { name: 'Show original' }));
@@ -47,9 +64,17 @@ describe('show original', () => {
   });
 
   it('says when the server refuses', async () => {
-    fakeGateway((call) => (call.path === `/api/transcripts/${FILE}/original` ? json({ message: 'Original not found', code: 'NOT_FOUND' }, 404) : undefined));
+    fakeGateway((call) =>
+      call.path === `/api/transcripts/${FILE}/original`
+        ? json({ message: 'Original not found', code: 'NOT_FOUND' }, 404)
+        : undefined,
+    );
     const user = userEvent.setup();
-    renderPage(<ShowOriginal fileId={FILE} speakers={speakers} />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'ADMIN' });
+    renderPage(<ShowOriginal fileId={FILE} speakers={speakers} />, {
+      path: '/transcripts/:id',
+      url: `/transcripts/${FILE}`,
+      role: 'ADMIN',
+    });
     await user.click(screen.getByRole('button', { name: 'Show original' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The original could not be loaded: Original not found');
   });

@@ -9,7 +9,8 @@ import { formatClock } from './format';
 import { useReadOriginalMutation } from './original-api';
 import { catalogue } from './original-i18n';
 
-const buttonClass = 'rounded-lg border border-amber-400 px-3 py-1.5 text-sm text-amber-900 hover:bg-amber-50 dark:border-amber-700 dark:text-amber-200 dark:hover:bg-amber-950';
+const buttonClass =
+  'rounded-lg border border-amber-400 px-3 py-1.5 text-sm text-amber-900 hover:bg-amber-50 dark:border-amber-700 dark:text-amber-200 dark:hover:bg-amber-950';
 
 export function ShowOriginal({ fileId, speakers }: { fileId: string; speakers: readonly SpeakerInfo[] }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
@@ -25,10 +26,28 @@ export function ShowOriginal({ fileId, speakers }: { fileId: string; speakers: r
         {t(open ? 'original.hide' : 'original.show')}
       </button>
       {open ? (
-        <section aria-label={t('original.title')} className="mt-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950" data-testid="original-words">
-          <p role="note" className="mb-3 text-sm font-medium text-amber-900 dark:text-amber-200" data-testid="original-banner">{t('original.banner')}</p>
-          {state.isLoading ? <p role="status" className="text-sm">{t('original.loading')}</p> : null}
-          {state.isError ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{t('original.failed')}: {errorMessage(state.error)}</p> : null}
+        <section
+          aria-label={t('original.title')}
+          className="mt-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950"
+          data-testid="original-words"
+        >
+          <p
+            role="note"
+            className="mb-3 text-sm font-medium text-amber-900 dark:text-amber-200"
+            data-testid="original-banner"
+          >
+            {t('original.banner')}
+          </p>
+          {state.isLoading ? (
+            <p role="status" className="text-sm">
+              {t('original.loading')}
+            </p>
+          ) : null}
+          {state.isError ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              {t('original.failed')}: {errorMessage(state.error)}
+            </p>
+          ) : null}
           {state.data ? <OriginalSegments original={state.data} speakers={speakers} /> : null}
         </section>
       ) : null}
@@ -36,7 +55,13 @@ export function ShowOriginal({ fileId, speakers }: { fileId: string; speakers: r
   );
 }
 
-function OriginalSegments({ original, speakers }: { original: OriginalWordsDto; speakers: readonly SpeakerInfo[] }): ReactElement {
+function OriginalSegments({
+  original,
+  speakers,
+}: {
+  original: OriginalWordsDto;
+  speakers: readonly SpeakerInfo[];
+}): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const nameOf = (id: string) => {
     const index = speakers.findIndex((speaker) => speaker.id === id);

@@ -5,7 +5,14 @@ import type { Pattern } from './analysis-model';
 import { catalogue } from './patterns-i18n';
 
 /** The patterns with their prompts, automatic run and scope; `canChange` says which rows get Edit and Delete. */
-export function PatternList({ patterns, promptName, companyName, canChange, onEdit, onDelete }: {
+export function PatternList({
+  patterns,
+  promptName,
+  companyName,
+  canChange,
+  onEdit,
+  onDelete,
+}: {
   patterns: Pattern[];
   promptName: (id: string) => string;
   companyName: (id: string) => string;
@@ -17,7 +24,11 @@ export function PatternList({ patterns, promptName, companyName, canChange, onEd
   return (
     <ul className="flex flex-col divide-y divide-gray-200 dark:divide-gray-800" data-testid="pattern-list">
       {patterns.map((pattern) => (
-        <li key={pattern._id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-start sm:gap-3" data-testid="pattern-row">
+        <li
+          key={pattern._id}
+          className="flex flex-col gap-1 py-3 sm:flex-row sm:items-start sm:gap-3"
+          data-testid="pattern-row"
+        >
           <div className="min-w-0 flex-1">
             <p className="flex flex-wrap items-center gap-2 font-medium">
               {pattern.name}
@@ -26,14 +37,31 @@ export function PatternList({ patterns, promptName, companyName, canChange, onEd
               </span>
             </p>
             <p className="text-sm text-gray-700 dark:text-gray-300">
-              <span className="sr-only">{t('patterns.columns.prompts')}: </span>{pattern.promptIds.map(promptName).join(', ')}
+              <span className="sr-only">{t('patterns.columns.prompts')}: </span>
+              {pattern.promptIds.map(promptName).join(', ')}
             </p>
-            <p className="text-xs text-gray-600 dark:text-gray-400">{t('patterns.columns.autoRun')}: {t(`patterns.autoRun.${pattern.autoRun}`)}</p>
+            <p className="text-xs text-gray-600 dark:text-gray-400">
+              {t('patterns.columns.autoRun')}: {t(`patterns.autoRun.${pattern.autoRun}`)}
+            </p>
           </div>
           {canChange(pattern) ? (
             <div className="flex gap-1">
-              <button type="button" className={buttonClass.row} aria-label={t('patterns.editNamed', { name: pattern.name })} onClick={() => onEdit(pattern)}>{t('patterns.edit')}</button>
-              <button type="button" className={buttonClass.danger} aria-label={t('patterns.deleteNamed', { name: pattern.name })} onClick={() => onDelete(pattern)}>{t('patterns.delete')}</button>
+              <button
+                type="button"
+                className={buttonClass.row}
+                aria-label={t('patterns.editNamed', { name: pattern.name })}
+                onClick={() => onEdit(pattern)}
+              >
+                {t('patterns.edit')}
+              </button>
+              <button
+                type="button"
+                className={buttonClass.danger}
+                aria-label={t('patterns.deleteNamed', { name: pattern.name })}
+                onClick={() => onDelete(pattern)}
+              >
+                {t('patterns.delete')}
+              </button>
             </div>
           ) : null}
         </li>

@@ -1,6 +1,10 @@
 // What the viewer says about how a transcript was made: its language (named in the reader's own
 // language by the browser's Intl.DisplayNames) and the engine and model that recognised it.
-const ENGINE_NAMES: Record<string, string> = { pocketsphinx: 'PocketSphinx', whisper: 'Whisper', openai: 'OpenAI-compatible' };
+const ENGINE_NAMES: Record<string, string> = {
+  pocketsphinx: 'PocketSphinx',
+  whisper: 'Whisper',
+  openai: 'OpenAI-compatible',
+};
 
 export interface Recognition {
   language: string | null;
@@ -23,7 +27,10 @@ export function engineName({ engine, model }: Pick<Recognition, 'engine' | 'mode
 }
 
 /** The key and values of the viewer's line, or null before anything recognised it. */
-export function recognitionLine(t: Recognition, uiLanguage: string): { key: 'viewer.recognisedIn' | 'viewer.recognisedBy'; values: Record<string, string> } | null {
+export function recognitionLine(
+  t: Recognition,
+  uiLanguage: string,
+): { key: 'viewer.recognisedIn' | 'viewer.recognisedBy'; values: Record<string, string> } | null {
   const engine = engineName(t);
   if (!engine) return null;
   return t.language

@@ -12,10 +12,26 @@ import TranscriptsPage from './transcripts-page';
 
 const FILE = 'f0000000-0000-4000-8000-000000000001';
 const item = (hold: boolean) => ({
-  _id: FILE, companyId: 'c0000000-0000-4000-8000-000000000001', originalName: 'call.wav', filename: 'call.wav', size: 1024, mimeType: 'audio/wav',
-  uploadDate: '2026-01-03T10:00:00.000Z', status: 'completed', transcriptionStatus: 'completed', transcriptionError: null, clientId: null, url: '', path: '',
-  tags: [], language: null, expectedSpeakers: null, speakers: [], hold,
-  holdReason: hold ? 'Dispute 9' : null, holdAt: hold ? '2026-02-01T10:00:00.000Z' : null,
+  _id: FILE,
+  companyId: 'c0000000-0000-4000-8000-000000000001',
+  originalName: 'call.wav',
+  filename: 'call.wav',
+  size: 1024,
+  mimeType: 'audio/wav',
+  uploadDate: '2026-01-03T10:00:00.000Z',
+  status: 'completed',
+  transcriptionStatus: 'completed',
+  transcriptionError: null,
+  clientId: null,
+  url: '',
+  path: '',
+  tags: [],
+  language: null,
+  expectedSpeakers: null,
+  speakers: [],
+  hold,
+  holdReason: hold ? 'Dispute 9' : null,
+  holdAt: hold ? '2026-02-01T10:00:00.000Z' : null,
 });
 
 function gateway(state: { hold: boolean }) {
@@ -26,8 +42,10 @@ function gateway(state: { hold: boolean }) {
       state.hold = hold;
       return json({ hold, reason, by: 'me', at: '2026-02-03T10:00:00.000Z' });
     }
-    if (call.path === '/api/files') return json({ items: [item(state.hold)], page: 1, pageSize: 10, total: 1, totalPages: 1 });
-    if (call.path === `/api/transcripts/${FILE}` && call.method === 'DELETE') return json({ message: HOLD_MESSAGES.file, code: 'CONFLICT' }, 409);
+    if (call.path === '/api/files')
+      return json({ items: [item(state.hold)], page: 1, pageSize: 10, total: 1, totalPages: 1 });
+    if (call.path === `/api/transcripts/${FILE}` && call.method === 'DELETE')
+      return json({ message: HOLD_MESSAGES.file, code: 'CONFLICT' }, 409);
     if (call.path === '/api/tags') return json([]);
     if (call.path === '/api/clients/dropdown') return json([]);
     return undefined;
@@ -40,7 +58,11 @@ describe('recording legal hold', () => {
   it('an ADMIN places a hold only with a reason; the badge then shows the reason', async () => {
     const calls = gateway({ hold: false });
     const user = userEvent.setup();
-    renderPage(<RecordingHold fileId={FILE} name="call.wav" onChanged={() => undefined} />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'ADMIN' });
+    renderPage(<RecordingHold fileId={FILE} name="call.wav" onChanged={() => undefined} />, {
+      path: '/transcripts/:id',
+      url: `/transcripts/${FILE}`,
+      role: 'ADMIN',
+    });
     await user.click(await screen.findByRole('button', { name: 'Place legal hold' }));
     const dialog = await screen.findByTestId('hold-dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Place legal hold' }));
@@ -48,14 +70,21 @@ describe('recording legal hold', () => {
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
     await user.type(within(dialog).getByLabelText('Reason'), 'Complaint 77');
     await user.click(within(dialog).getByRole('button', { name: 'Place legal hold' }));
-    expect(await screen.findByTestId('hold-badge')).toHaveAttribute('title', expect.stringMatching(/Complaint 77/) as unknown as string);
+    expect(await screen.findByTestId('hold-badge')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/Complaint 77/) as unknown as string,
+    );
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ hold: true, reason: 'Complaint 77' });
     expect(screen.getByRole('button', { name: 'Lift legal hold' })).toBeInTheDocument();
   });
 
   it('a USER sees a held recording’s badge with the file’s reason, and no control', async () => {
     gateway({ hold: true });
-    renderPage(<RecordingHold fileId={FILE} name="call.wav" onChanged={() => undefined} />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'USER' });
+    renderPage(<RecordingHold fileId={FILE} name="call.wav" onChanged={() => undefined} />, {
+      path: '/transcripts/:id',
+      url: `/transcripts/${FILE}`,
+      role: 'USER',
+    });
     expect(await screen.findByTestId('hold-badge')).toHaveTextContent('Held');
     expect(screen.getByTestId('hold-badge').getAttribute('title')).toMatch(/Dispute 9/);
     expect(screen.queryByTestId('hold-toggle')).toBeNull();

@@ -8,7 +8,15 @@ import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { useRecordingFileQuery, useSetRecordingHoldMutation } from './hold-api';
 
-export function RecordingHold({ fileId, name, onChanged }: { fileId: string; name: string; onChanged: (message: string) => void }): ReactElement | null {
+export function RecordingHold({
+  fileId,
+  name,
+  onChanged,
+}: {
+  fileId: string;
+  name: string;
+  onChanged: (message: string) => void;
+}): ReactElement | null {
   const role = useAppSelector((state) => roleOf(state.session.user));
   const mayHold = role === 'HOST_ADMIN' || role === 'ADMIN';
   const file = useRecordingFileQuery(fileId);
@@ -19,13 +27,22 @@ export function RecordingHold({ fileId, name, onChanged }: { fileId: string; nam
   if (!held && !mayHold) return null;
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="recording-hold">
-      {held ? <HoldBadge reason={last?.hold ? last.reason : file.data.holdReason} at={last?.hold ? last.at : file.data.holdAt} /> : null}
+      {held ? (
+        <HoldBadge
+          reason={last?.hold ? last.reason : file.data.holdReason}
+          at={last?.hold ? last.at : file.data.holdAt}
+        />
+      ) : null}
       {mayHold ? (
-        <HoldToggle held={held} name={name} save={(body) => setHold({ id: fileId, body }).unwrap()}
+        <HoldToggle
+          held={held}
+          name={name}
+          save={(body) => setHold({ id: fileId, body }).unwrap()}
           onChanged={(hold, message) => {
             setLast(hold);
             onChanged(message);
-          }} />
+          }}
+        />
       ) : null}
     </div>
   );

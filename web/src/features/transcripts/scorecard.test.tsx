@@ -22,9 +22,23 @@ const result = { summary: 'The customer | asked\nfor a refund.', resolved: false
 describe('scorecard', () => {
   it('shows an integer on its range, an option as a chip, a boolean as a badge and text as text', () => {
     const entries = scorecard(result, format);
-    expect(entries.map((e) => [e.name, e.kind])).toEqual([['clarity_score', 'integer'], ['tone', 'custom'], ['resolved', 'boolean'], ['summary', 'string']]);
-    render(<I18nextProvider i18n={i18n}><Scorecard entries={entries} /></I18nextProvider>);
-    const [score, tone, resolved, summary] = screen.getAllByTestId('score-entry') as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(entries.map((e) => [e.name, e.kind])).toEqual([
+      ['clarity_score', 'integer'],
+      ['tone', 'custom'],
+      ['resolved', 'boolean'],
+      ['summary', 'string'],
+    ]);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Scorecard entries={entries} />
+      </I18nextProvider>,
+    );
+    const [score, tone, resolved, summary] = screen.getAllByTestId('score-entry') as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
     expect(within(score).getByRole('meter')).toHaveAttribute('max', '10');
     expect(score.querySelector('[data-kind="integer"]')).toHaveTextContent('7 / 10');
     expect(tone.querySelector('[data-kind="custom"]')).toHaveTextContent('neutral');
@@ -45,12 +59,41 @@ describe('scorecard', () => {
 
   it('downloads as Markdown with the prompt version, model and a table', () => {
     const run: AnalysisRun = {
-      _id: 'r1', fileId: 'f1', promptId: 'p1', promptVersion: 2, promptName: 'Call review', expectedFormat: [], patternId: null, status: 'completed', result, error: null, errorCode: null,
-      model: 'fake-model', usage: { inputTokens: 120, outputTokens: 30 }, progress: null, durationMs: 900, createdAt: '2026-01-02T10:00:00.000Z', finishedAt: '2026-01-02T10:00:01.000Z',
+      _id: 'r1',
+      fileId: 'f1',
+      promptId: 'p1',
+      promptVersion: 2,
+      promptName: 'Call review',
+      expectedFormat: [],
+      patternId: null,
+      status: 'completed',
+      result,
+      error: null,
+      errorCode: null,
+      model: 'fake-model',
+      usage: { inputTokens: 120, outputTokens: 30 },
+      progress: null,
+      durationMs: 900,
+      createdAt: '2026-01-02T10:00:00.000Z',
+      finishedAt: '2026-01-02T10:00:01.000Z',
     };
-    expect(runMarkdown(run, 'Call review', format)).toBe([
-      '# Call review (v2)', '', '- Run: 2026-01-02T10:00:00.000Z', '- Status: completed', '- Model: fake-model', '- Tokens: 120 in, 30 out', '',
-      '| Field | Value |', '| --- | --- |', '| clarity_score | 7 / 10 |', '| tone | neutral |', '| resolved | false |', '| summary | The customer \\| asked for a refund. |', '',
-    ].join('\n'));
+    expect(runMarkdown(run, 'Call review', format)).toBe(
+      [
+        '# Call review (v2)',
+        '',
+        '- Run: 2026-01-02T10:00:00.000Z',
+        '- Status: completed',
+        '- Model: fake-model',
+        '- Tokens: 120 in, 30 out',
+        '',
+        '| Field | Value |',
+        '| --- | --- |',
+        '| clarity_score | 7 / 10 |',
+        '| tone | neutral |',
+        '| resolved | false |',
+        '| summary | The customer \\| asked for a refund. |',
+        '',
+      ].join('\n'),
+    );
   });
 });

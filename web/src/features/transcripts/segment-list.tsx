@@ -13,7 +13,17 @@ import { catalogue } from './viewer-i18n';
  * The virtualised list of segments: only the rows in view (plus a few) are in the DOM. It follows
  * the playing segment until the person scrolls away; 'Follow playback' (or a click) resumes.
  */
-export function SegmentList({ segments, speakers, colors, edit, textEdit, selection, match, dispatchEdit, onSave }: {
+export function SegmentList({
+  segments,
+  speakers,
+  colors,
+  edit,
+  textEdit,
+  selection,
+  match,
+  dispatchEdit,
+  onSave,
+}: {
   segments: Segment[];
   speakers: readonly Speaker[];
   colors: Map<string, string>;
@@ -82,7 +92,20 @@ export function SegmentList({ segments, speakers, colors, edit, textEdit, select
           {virtualizer.getVirtualItems().map((item) => {
             const segment = segments[item.index]!;
             return (
-              <div key={item.key} role="listitem" data-index={item.index} ref={virtualizer.measureElement} className="hover:z-10 focus-within:z-10 has-[[role=menu]]:z-20" style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+              <div
+                key={item.key}
+                role="listitem"
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="hover:z-10 focus-within:z-10 has-[[role=menu]]:z-20"
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  width: '100%',
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
                 <SegmentRow
                   segment={segment}
                   speakers={speakers}
@@ -101,7 +124,11 @@ export function SegmentList({ segments, speakers, colors, edit, textEdit, select
         </div>
       </div>
       {!following ? (
-        <button type="button" onClick={resume} className="absolute right-4 bottom-4 rounded-full bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-lg hover:bg-brand-700">
+        <button
+          type="button"
+          onClick={resume}
+          className="absolute right-4 bottom-4 rounded-full bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-lg hover:bg-brand-700"
+        >
           {t('viewer.follow')}
         </button>
       ) : null}

@@ -28,7 +28,18 @@ export interface SegmentRowProps {
 }
 
 /** One speaker segment: circle, speaker name and the turn's menu, words (or its text being edited). */
-export const SegmentRow = memo(function SegmentRow({ segment, speakers, color, edit, textEdit, selection, matched, dispatchEdit, onSave, onUserSeek }: SegmentRowProps): ReactElement {
+export const SegmentRow = memo(function SegmentRow({
+  segment,
+  speakers,
+  color,
+  edit,
+  textEdit,
+  selection,
+  matched,
+  dispatchEdit,
+  onSave,
+  onUserSeek,
+}: SegmentRowProps): ReactElement {
   const store = usePlaybackStore();
   const player = usePlayer();
   const highlight = useRowHighlight(segment._id);
@@ -55,18 +66,36 @@ export const SegmentRow = memo(function SegmentRow({ segment, speakers, color, e
       className={`flex cursor-pointer gap-3 rounded-xl px-3 py-3 ${matched ? 'ring-2 ring-amber-400 dark:ring-amber-500' : ''}`}
       style={current ? { backgroundColor: `${color}1f` } : undefined}
     >
-      <span aria-hidden="true" className="mt-0.5 inline-flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-white" style={{ backgroundColor: color }} data-testid="speaker-circle">
+      <span
+        aria-hidden="true"
+        className="mt-0.5 inline-flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-white"
+        style={{ backgroundColor: color }}
+        data-testid="speaker-circle"
+      >
         {speakerInitial(speaker)}
       </span>
       <div className="min-w-0 flex-1">
         <div className="mb-1 flex items-center gap-2">
-          <p className="min-w-0 truncate text-xs font-medium text-gray-600 dark:text-gray-400" data-testid="speaker-name">{speaker}</p>
+          <p
+            className="min-w-0 truncate text-xs font-medium text-gray-600 dark:text-gray-400"
+            data-testid="speaker-name"
+          >
+            {speaker}
+          </p>
           <SegmentMenu segment={segment} speakers={speakers} hasSelection={selection !== null} />
         </div>
         {textEdit ? (
           <SegmentTextEdit segmentId={segment._id} text={segment.text} saving={textEdit.saving} />
         ) : (
-          <SegmentWords segment={segment} highlight={highlight} edit={edit} selection={selection} dispatchEdit={dispatchEdit} onSave={onSave} onWordClick={onWordClick} />
+          <SegmentWords
+            segment={segment}
+            highlight={highlight}
+            edit={edit}
+            selection={selection}
+            dispatchEdit={dispatchEdit}
+            onSave={onSave}
+            onWordClick={onWordClick}
+          />
         )}
       </div>
     </div>

@@ -10,7 +10,15 @@ import { catalogue } from './viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /** A turn's words: click plays from a word, Shift+click selects a run; the hovered word gets its tools. */
-export function SegmentWords({ segment, highlight, edit, selection, dispatchEdit, onSave, onWordClick }: {
+export function SegmentWords({
+  segment,
+  highlight,
+  edit,
+  selection,
+  dispatchEdit,
+  onSave,
+  onWordClick,
+}: {
   segment: Segment;
   /** The spoken word's id ('' or null: none of these). */
   highlight: string | null;
@@ -59,8 +67,23 @@ export function SegmentWords({ segment, highlight, edit, selection, dispatchEdit
                 style={{ width: inputWidth(editing.draft), minWidth: 40, maxWidth: 120 }}
                 className="rounded border border-brand-400 bg-white px-1 py-0.5 text-sm text-gray-900 dark:bg-gray-800 dark:text-white"
               />
-              <button type="button" onClick={onSave} disabled={editing.status === 'saving'} data-testid="word-save" className="rounded bg-brand-600 px-1.5 py-0.5 text-xs text-white disabled:opacity-60">{t('viewer.save')}</button>
-              <button type="button" onClick={() => dispatchEdit({ type: 'cancel' })} disabled={editing.status === 'saving'} className="rounded border border-gray-300 px-1.5 py-0.5 text-xs text-gray-700 dark:border-gray-600 dark:text-gray-200">{t('viewer.cancel')}</button>
+              <button
+                type="button"
+                onClick={onSave}
+                disabled={editing.status === 'saving'}
+                data-testid="word-save"
+                className="rounded bg-brand-600 px-1.5 py-0.5 text-xs text-white disabled:opacity-60"
+              >
+                {t('viewer.save')}
+              </button>
+              <button
+                type="button"
+                onClick={() => dispatchEdit({ type: 'cancel' })}
+                disabled={editing.status === 'saving'}
+                className="rounded border border-gray-300 px-1.5 py-0.5 text-xs text-gray-700 dark:border-gray-600 dark:text-gray-200"
+              >
+                {t('viewer.cancel')}
+              </button>
             </span>
           );
         }
@@ -68,7 +91,12 @@ export function SegmentWords({ segment, highlight, edit, selection, dispatchEdit
         const selected = selection !== null && index >= selection.from && index <= selection.to;
         const unsure = isUnsure(word);
         return (
-          <span key={word._id} className="relative inline" onMouseEnter={() => setHovered(word._id)} onMouseLeave={() => setHovered((h) => (h === word._id ? null : h))}>
+          <span
+            key={word._id}
+            className="relative inline"
+            onMouseEnter={() => setHovered(word._id)}
+            onMouseLeave={() => setHovered((h) => (h === word._id ? null : h))}
+          >
             <button
               type="button"
               data-word-id={word._id}
@@ -83,7 +111,14 @@ export function SegmentWords({ segment, highlight, edit, selection, dispatchEdit
               {word.text}
             </button>
             {hovered === word._id ? (
-              <WordTools word={word} segmentId={segment._id} first={index === 0} onEdit={() => dispatchEdit({ type: 'start', wordId: word._id, segmentId: segment._id, text: word.text })} />
+              <WordTools
+                word={word}
+                segmentId={segment._id}
+                first={index === 0}
+                onEdit={() =>
+                  dispatchEdit({ type: 'start', wordId: word._id, segmentId: segment._id, text: word.text })
+                }
+              />
             ) : null}{' '}
           </span>
         );

@@ -14,17 +14,34 @@ import type { WordSelection } from './word-selection';
 const TaskDialog = lazy(() => import('../../components/task-dialog'));
 
 /** The new task's first values from the selected run of words (null when it selects nothing). */
-export function selectionTask(fileId: string, clientId: string | null, segments: readonly Segment[], selection: WordSelection | null): Partial<TaskCreateInput> | null {
+export function selectionTask(
+  fileId: string,
+  clientId: string | null,
+  segments: readonly Segment[],
+  selection: WordSelection | null,
+): Partial<TaskCreateInput> | null {
   const segment = selection ? segments.find((item) => item._id === selection.segmentId) : undefined;
   if (!segment || !selection) return null;
   const words = segment.words.slice(selection.from, selection.to + 1);
   const first = words[0];
   if (!first) return null;
-  const title = words.map((word) => word.text).join(' ').replace(/\s+/g, ' ').trim().slice(0, TASK_LIMITS.titleMax).trim();
+  const title = words
+    .map((word) => word.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, TASK_LIMITS.titleMax)
+    .trim();
   return { title, link: { fileId, seconds: first.start }, clientId };
 }
 
-export function SelectionTaskBar({ fileId, clientId, segments, selection, onClear }: {
+export function SelectionTaskBar({
+  fileId,
+  clientId,
+  segments,
+  selection,
+  onClear,
+}: {
   fileId: string;
   clientId: string | null;
   segments: readonly Segment[];
@@ -41,16 +58,36 @@ export function SelectionTaskBar({ fileId, clientId, segments, selection, onClea
   return (
     <>
       {task ? (
-        <div role="toolbar" aria-label={t('selectionTask.label')} className="sticky top-2 z-30 mb-3 flex flex-wrap items-center gap-2 rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 text-sm shadow-sm dark:border-brand-800 dark:bg-gray-900" data-testid="selection-bar">
+        <div
+          role="toolbar"
+          aria-label={t('selectionTask.label')}
+          className="sticky top-2 z-30 mb-3 flex flex-wrap items-center gap-2 rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 text-sm shadow-sm dark:border-brand-800 dark:bg-gray-900"
+          data-testid="selection-bar"
+        >
           <span className="mr-auto text-gray-800 dark:text-gray-200">{t('selectionTask.count', { count })}</span>
-          <button type="button" className={buttonClass.primary} onClick={() => setPrefill(task)} data-testid="make-task">{t('selectionTask.make')}</button>
-          <button type="button" className={buttonClass.secondary} onClick={onClear}>{t('selectionTask.clear')}</button>
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={() => setPrefill(task)}
+            data-testid="make-task"
+          >
+            {t('selectionTask.make')}
+          </button>
+          <button type="button" className={buttonClass.secondary} onClick={onClear}>
+            {t('selectionTask.clear')}
+          </button>
         </div>
       ) : null}
       {created ? (
-        <p role="status" className="mb-3 rounded-xl border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="selection-task-created">
+        <p
+          role="status"
+          className="mb-3 rounded-xl border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100"
+          data-testid="selection-task-created"
+        >
           {t('selectionTask.created')} <span className="font-medium">{created.title}</span>{' '}
-          <Link to={`/task-list?task=${encodeURIComponent(created._id)}`} className="font-medium underline">{t('selectionTask.open')}</Link>
+          <Link to={`/task-list?task=${encodeURIComponent(created._id)}`} className="font-medium underline">
+            {t('selectionTask.open')}
+          </Link>
         </p>
       ) : null}
       {prefill ? (

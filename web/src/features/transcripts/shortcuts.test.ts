@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { isTyping, shortcutFor, type KeyLike } from './shortcuts';
 
-const key = (k: string, extra: Partial<KeyLike> = {}): KeyLike => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...extra });
+const key = (k: string, extra: Partial<KeyLike> = {}): KeyLike => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...extra,
+});
 
 describe('viewer shortcuts', () => {
   it('plays and pauses with Space outside fields, Ctrl/⌘+Space everywhere', () => {

@@ -1,7 +1,8 @@
 // The viewer's keyboard (one table, unit tested in shortcuts.test.ts). Space, arrows and letters act
 // only outside text fields, so typing is never hijacked; Ctrl/⌘+Space, Ctrl+F/H and Alt+N work
 // everywhere, so playback and search stay at hand while a segment is being edited.
-export type ShortcutAction = 'togglePlay' | 'back' | 'forward' | 'undo' | 'redo' | 'find' | 'replace' | 'nextUnsure' | 'help';
+export type ShortcutAction =
+  'togglePlay' | 'back' | 'forward' | 'undo' | 'redo' | 'find' | 'replace' | 'nextUnsure' | 'help';
 
 export interface KeyLike {
   key: string;
@@ -31,19 +32,29 @@ export function shortcutFor(event: KeyLike, typing: boolean): ShortcutAction | n
   if (event.altKey && !mod) return event.code === 'KeyN' || letter === 'n' ? 'nextUnsure' : null;
   if (typing || mod || event.altKey) return null;
   switch (event.key) {
-    case ' ': return 'togglePlay';
-    case 'ArrowLeft': return 'back';
-    case 'ArrowRight': return 'forward';
-    case '?': return 'help';
-    default: break;
+    case ' ':
+      return 'togglePlay';
+    case 'ArrowLeft':
+      return 'back';
+    case 'ArrowRight':
+      return 'forward';
+    case '?':
+      return 'help';
+    default:
+      break;
   }
   if (event.shiftKey) return null;
   switch (letter) {
-    case 'j': return 'back';
-    case 'k': return 'togglePlay';
-    case 'l': return 'forward';
-    case 'n': return 'nextUnsure';
-    default: return null;
+    case 'j':
+      return 'back';
+    case 'k':
+      return 'togglePlay';
+    case 'l':
+      return 'forward';
+    case 'n':
+      return 'nextUnsure';
+    default:
+      return null;
   }
 }
 

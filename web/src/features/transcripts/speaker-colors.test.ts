@@ -8,7 +8,11 @@ describe('speaker colours', () => {
   });
 
   it('assigns colours by first appearance, not by id', () => {
-    const colors = assignSpeakerColors([{ speakerId: 'speaker_1' }, { speakerId: 'speaker_0' }, { speakerId: 'speaker_1' }]);
+    const colors = assignSpeakerColors([
+      { speakerId: 'speaker_1' },
+      { speakerId: 'speaker_0' },
+      { speakerId: 'speaker_1' },
+    ]);
     expect(colors.get('speaker_1')).toBe(SPEAKER_COLORS[0]);
     expect(colors.get('speaker_0')).toBe(SPEAKER_COLORS[1]);
     expect(colors.size).toBe(2);
@@ -30,13 +34,20 @@ describe('speaker colours', () => {
   });
 
   it('uses the transcript’s own colour of each speaker, the order of appearance for any without', () => {
-    const colors = speakerColors([{ id: 'speaker_1', label: 'Anna', channel: null, color: '#123456' }], [{ speakerId: 'speaker_0' }, { speakerId: 'speaker_1' }]);
+    const colors = speakerColors(
+      [{ id: 'speaker_1', label: 'Anna', channel: null, color: '#123456' }],
+      [{ speakerId: 'speaker_0' }, { speakerId: 'speaker_1' }],
+    );
     expect(colors.get('speaker_1')).toBe('#123456');
     expect(colors.get('speaker_0')).toBe(SPEAKER_COLORS[0]);
   });
 
   it('lists the speakers a turn names that the transcript’s list lacks', () => {
     const anna = { id: 'speaker_1', label: 'Anna', channel: null, color: '#123456' };
-    expect(knownSpeakers([anna], [{ speakerId: 'speaker_1' }, { speakerId: 'speaker_0' }, { speakerId: 'speaker_0' }]).map((s) => s.id)).toEqual(['speaker_1', 'speaker_0']);
+    expect(
+      knownSpeakers([anna], [{ speakerId: 'speaker_1' }, { speakerId: 'speaker_0' }, { speakerId: 'speaker_0' }]).map(
+        (s) => s.id,
+      ),
+    ).toEqual(['speaker_1', 'speaker_0']);
   });
 });

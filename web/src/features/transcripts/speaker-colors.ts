@@ -18,20 +18,27 @@ export const SPEAKER_COLORS = [
 export function assignSpeakerColors(segments: ReadonlyArray<Pick<Segment, 'speakerId'>>): Map<string, string> {
   const colors = new Map<string, string>();
   for (const segment of segments) {
-    if (!colors.has(segment.speakerId)) colors.set(segment.speakerId, SPEAKER_COLORS[colors.size % SPEAKER_COLORS.length]!);
+    if (!colors.has(segment.speakerId))
+      colors.set(segment.speakerId, SPEAKER_COLORS[colors.size % SPEAKER_COLORS.length]!);
   }
   return colors;
 }
 
 /** The transcript's own colours (each speaker's `color`), the order-of-appearance ones for any without. */
-export function speakerColors(speakers: readonly Speaker[], segments: ReadonlyArray<Pick<Segment, 'speakerId'>>): Map<string, string> {
+export function speakerColors(
+  speakers: readonly Speaker[],
+  segments: ReadonlyArray<Pick<Segment, 'speakerId'>>,
+): Map<string, string> {
   const colors = assignSpeakerColors(segments);
   for (const speaker of speakers) if (speaker.color) colors.set(speaker.id, speaker.color);
   return colors;
 }
 
 /** The transcript's speakers, plus any a turn names that the list lacks (older transcripts). */
-export function knownSpeakers(speakers: readonly Speaker[], segments: ReadonlyArray<Pick<Segment, 'speakerId'>>): Speaker[] {
+export function knownSpeakers(
+  speakers: readonly Speaker[],
+  segments: ReadonlyArray<Pick<Segment, 'speakerId'>>,
+): Speaker[] {
   const ids = new Set(speakers.map((speaker) => speaker.id));
   const extra: Speaker[] = [];
   for (const { speakerId } of segments) {

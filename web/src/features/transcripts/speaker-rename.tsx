@@ -10,7 +10,13 @@ export const SPEAKER_NAME_MAX = 80;
  * The rename field: a combobox (input + datalist) offering the company's known people — members,
  * clients' contacts, names already given — with the uploader of a stereo call first.
  */
-export function SpeakerRename({ fileId, name, saving, onSave, onCancel }: {
+export function SpeakerRename({
+  fileId,
+  name,
+  saving,
+  onSave,
+  onCancel,
+}: {
   fileId: string;
   name: string;
   saving: boolean;
@@ -46,10 +52,25 @@ export function SpeakerRename({ fileId, name, saving, onSave, onCancel }: {
         className="w-44 min-w-0 rounded-lg border border-brand-400 bg-white px-2 py-1 text-sm text-gray-900 dark:bg-gray-800 dark:text-white"
       />
       <datalist id={listId}>
-        {people.map((person) => <option key={`${person.kind}:${person.name}`} value={person.name} />)}
+        {people.map((person) => (
+          <option key={`${person.kind}:${person.name}`} value={person.name} />
+        ))}
       </datalist>
-      <button type="submit" disabled={saving} className="rounded bg-brand-600 px-2 py-1 text-xs text-white disabled:opacity-60">{t('viewer.save')}</button>
-      <button type="button" disabled={saving} onClick={onCancel} className="rounded border border-gray-300 px-2 py-1 text-xs text-gray-700 dark:border-gray-600 dark:text-gray-200">{t('viewer.cancel')}</button>
+      <button
+        type="submit"
+        disabled={saving}
+        className="rounded bg-brand-600 px-2 py-1 text-xs text-white disabled:opacity-60"
+      >
+        {t('viewer.save')}
+      </button>
+      <button
+        type="button"
+        disabled={saving}
+        onClick={onCancel}
+        className="rounded border border-gray-300 px-2 py-1 text-xs text-gray-700 dark:border-gray-600 dark:text-gray-200"
+      >
+        {t('viewer.cancel')}
+      </button>
     </form>
   );
 }

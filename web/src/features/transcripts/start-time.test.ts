@@ -10,7 +10,8 @@ describe('?t= of the viewer', () => {
   });
 
   it('ignores anything else', () => {
-    for (const value of [null, '', '-3', 'abc', '5s', '1:75', 'Infinity', '1e3', '0x10']) expect(parseStartTime(value)).toBeNull();
+    for (const value of [null, '', '-3', 'abc', '5s', '1:75', 'Infinity', '1e3', '0x10'])
+      expect(parseStartTime(value)).toBeNull();
   });
 
   it('keeps the start inside the recording', () => {

@@ -11,10 +11,20 @@ export const TAG_MAX = 40;
 export const TAGS_MAX = 20;
 
 export function normaliseTag(text: string): string {
-  return text.trim().toLowerCase().replace(/\p{Cc}/gu, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/\p{Cc}/gu, '');
 }
 
-export function TagEditor({ fileId, fileName, tags, suggestions, onError, onTagClick }: {
+export function TagEditor({
+  fileId,
+  fileName,
+  tags,
+  suggestions,
+  onError,
+  onTagClick,
+}: {
   fileId: string;
   fileName: string;
   tags: string[];
@@ -51,22 +61,64 @@ export function TagEditor({ fileId, fileName, tags, suggestions, onError, onTagC
   return (
     <div className="flex flex-wrap items-center gap-1" data-testid="file-tags" aria-busy={isLoading}>
       {tags.map((tag) => (
-        <span key={tag} className="inline-flex max-w-full items-center rounded-full bg-brand-50 text-xs text-brand-800 dark:bg-brand-900/40 dark:text-brand-100" data-testid="file-tag" data-tag={tag}>
-          <button type="button" className="max-w-36 truncate py-0.5 pr-1 pl-2 hover:underline" onClick={() => onTagClick(tag)} title={t('library.tags.filterBy', { tag })}>{tag}</button>
-          <button type="button" className="rounded-full px-1.5 py-0.5 hover:bg-brand-100 disabled:opacity-50 dark:hover:bg-brand-800" disabled={isLoading}
-            onClick={() => void save(tags.filter((other) => other !== tag))} aria-label={t('library.tags.remove', { tag, name: fileName })}>×</button>
+        <span
+          key={tag}
+          className="inline-flex max-w-full items-center rounded-full bg-brand-50 text-xs text-brand-800 dark:bg-brand-900/40 dark:text-brand-100"
+          data-testid="file-tag"
+          data-tag={tag}
+        >
+          <button
+            type="button"
+            className="max-w-36 truncate py-0.5 pr-1 pl-2 hover:underline"
+            onClick={() => onTagClick(tag)}
+            title={t('library.tags.filterBy', { tag })}
+          >
+            {tag}
+          </button>
+          <button
+            type="button"
+            className="rounded-full px-1.5 py-0.5 hover:bg-brand-100 disabled:opacity-50 dark:hover:bg-brand-800"
+            disabled={isLoading}
+            onClick={() => void save(tags.filter((other) => other !== tag))}
+            aria-label={t('library.tags.remove', { tag, name: fileName })}
+          >
+            ×
+          </button>
         </span>
       ))}
       {adding ? (
         <form onSubmit={(event) => void add(event)} className="inline-flex">
-          <input name="tag" autoFocus list={listId} maxLength={TAG_MAX} onKeyDown={onKey} onBlur={(event) => { if (!event.currentTarget.value.trim()) setAdding(false); }}
-            aria-label={t('library.tags.new', { name: fileName })} placeholder={t('library.tags.placeholder')} disabled={isLoading}
-            className="w-28 rounded-full border border-gray-300 bg-white px-2 py-0.5 text-xs text-gray-900 focus:border-brand-500 focus:outline-none dark:border-gray-700 dark:bg-gray-900 dark:text-white" data-testid="tag-input" />
-          <datalist id={listId}>{suggestions.filter((name) => !tags.includes(name)).map((name) => <option key={name} value={name} />)}</datalist>
+          <input
+            name="tag"
+            autoFocus
+            list={listId}
+            maxLength={TAG_MAX}
+            onKeyDown={onKey}
+            onBlur={(event) => {
+              if (!event.currentTarget.value.trim()) setAdding(false);
+            }}
+            aria-label={t('library.tags.new', { name: fileName })}
+            placeholder={t('library.tags.placeholder')}
+            disabled={isLoading}
+            className="w-28 rounded-full border border-gray-300 bg-white px-2 py-0.5 text-xs text-gray-900 focus:border-brand-500 focus:outline-none dark:border-gray-700 dark:bg-gray-900 dark:text-white"
+            data-testid="tag-input"
+          />
+          <datalist id={listId}>
+            {suggestions
+              .filter((name) => !tags.includes(name))
+              .map((name) => (
+                <option key={name} value={name} />
+              ))}
+          </datalist>
         </form>
       ) : tags.length < TAGS_MAX ? (
-        <button type="button" onClick={() => setAdding(true)} className="rounded-full border border-dashed border-gray-300 px-2 py-0.5 text-xs text-gray-600 hover:border-brand-500 hover:text-brand-700 dark:border-gray-700 dark:text-gray-400 dark:hover:text-brand-300"
-          aria-label={t('library.tags.add', { name: fileName })} data-testid="add-tag">
+        <button
+          type="button"
+          onClick={() => setAdding(true)}
+          className="rounded-full border border-dashed border-gray-300 px-2 py-0.5 text-xs text-gray-600 hover:border-brand-500 hover:text-brand-700 dark:border-gray-700 dark:text-gray-400 dark:hover:text-brand-300"
+          aria-label={t('library.tags.add', { name: fileName })}
+          data-testid="add-tag"
+        >
           + {t('library.tags.tag')}
         </button>
       ) : null}

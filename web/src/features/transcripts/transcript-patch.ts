@@ -6,14 +6,22 @@ import type { Segment, Speaker } from './model';
 /** The editor's speakers as the transcript keeps them (`label` is the name); channels are kept. */
 export function speakersFrom(dtos: readonly TranscriptSpeakerDto[], previous: readonly Speaker[]): Speaker[] {
   const channels = new Map(previous.map((speaker) => [speaker.id, speaker.channel]));
-  return dtos.map((dto) => ({ id: dto.speakerId, label: dto.name, color: dto.color, channel: channels.get(dto.speakerId) ?? null }));
+  return dtos.map((dto) => ({
+    id: dto.speakerId,
+    label: dto.name,
+    color: dto.color,
+    channel: channels.get(dto.speakerId) ?? null,
+  }));
 }
 
 /**
  * The segments after a patch: `removed` go, `segments` replace theirs by id or are added, and the
  * whole is sorted by start (ties keep their order before; new ones after the old ones).
  */
-export function patchSegments(segments: readonly Segment[], patch: Pick<TranscriptPatch, 'removed' | 'segments'>): Segment[] {
+export function patchSegments(
+  segments: readonly Segment[],
+  patch: Pick<TranscriptPatch, 'removed' | 'segments'>,
+): Segment[] {
   const removed = new Set(patch.removed);
   const changed = new Map(patch.segments.map((segment) => [segment._id, segment]));
   const next: Array<{ segment: Segment; order: number }> = [];

@@ -34,7 +34,8 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
-const boxClass = 'rounded-2xl border border-gray-200 bg-white p-6 text-sm text-gray-600 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-300';
+const boxClass =
+  'rounded-2xl border border-gray-200 bg-white p-6 text-sm text-gray-600 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-300';
 
 /** /transcripts/{fileId}: the transcript with the synchronised player, and the editor (issue 22). */
 export default function TranscriptViewPage(): ReactElement {
@@ -46,7 +47,7 @@ export default function TranscriptViewPage(): ReactElement {
   useEffect(() => setBusy(Boolean(data && isBusy(data.status))), [data]);
   const ready = data?.status === 'completed';
   const recognised = data && ready ? recognitionLine(data, i18n.language) : null;
-  const peaksUrl = ready ? data?.metadata.peaksUrl ?? null : null;
+  const peaksUrl = ready ? (data?.metadata.peaksUrl ?? null) : null;
   const peaksQuery = usePeaksQuery(peaksUrl ?? '', { skip: !peaksUrl });
   const peaksSettled = !peaksUrl || peaksQuery.isSuccess || peaksQuery.isError;
 
@@ -80,12 +81,16 @@ export default function TranscriptViewPage(): ReactElement {
   const segmentsRef = useRef(segments);
   segmentsRef.current = segments;
 
-  const onExport = useCallback((format: ExportFormat) => {
-    void downloadExport(id, format, dispatch).then((message) => {
-      if (message !== null) show({ kind: 'error', title: t('editor.exportFailed'), detail: message || undefined });
-    });
-  }, [dispatch, id, show, t]);
-  const openFind = (replace: boolean) => setFind((open) => ({ replace: replace || Boolean(open?.replace), key: (open?.key ?? 0) + 1 }));
+  const onExport = useCallback(
+    (format: ExportFormat) => {
+      void downloadExport(id, format, dispatch).then((message) => {
+        if (message !== null) show({ kind: 'error', title: t('editor.exportFailed'), detail: message || undefined });
+      });
+    },
+    [dispatch, id, show, t],
+  );
+  const openFind = (replace: boolean) =>
+    setFind((open) => ({ replace: replace || Boolean(open?.replace), key: (open?.key ?? 0) + 1 }));
   const jump = (delta: number) => seek(player, store, (player.media?.currentTime ?? store.getTime()) + delta);
 
   useViewerKeys({
@@ -108,15 +113,52 @@ export default function TranscriptViewPage(): ReactElement {
   if (isLoading) body = <PageSpinner label={t('viewer.loading')} />;
   else if (isError || !data) body = <ErrorBox message={t('viewer.fetchTranscript')} />;
   else if (data.status === 'failed') body = <ErrorBox message={t('viewer.failed', { reason: data.reason ?? '' })} />;
-  else if (!ready) body = <p className={boxClass} role="status">{t('viewer.processing')}</p>;
-  else if (segments.length === 0) body = <p className={boxClass} data-testid="viewer-empty">{t('viewer.empty')}</p>;
+  else if (!ready)
+    body = (
+      <p className={boxClass} role="status">
+        {t('viewer.processing')}
+      </p>
+    );
+  else if (segments.length === 0)
+    body = (
+      <p className={boxClass} data-testid="viewer-empty">
+        {t('viewer.empty')}
+      </p>
+    );
   else {
     body = (
       <EditorContext.Provider value={editor.actions}>
         <SpeakersPanel fileId={id} speakers={speakers} colors={colors} show={show} onEdited={editor.recordEdit} />
-        <SelectionTaskBar fileId={id} clientId={data.clientId} segments={segments} selection={editor.selection} onClear={editor.actions.clearSelection} />
-        {find ? <FindBar fileId={id} segments={segments} replaceOpen={find.replace} focusKey={find.key} show={show} onEdited={editor.recordEdit} onMatch={setMatch} onClose={() => setFind(null)} /> : null}
-        <SegmentList segments={segments} speakers={speakers} colors={colors} edit={edit} textEdit={editor.textEdit} selection={editor.selection} match={find ? match : null} dispatchEdit={dispatchEdit} onSave={save} />
+        <SelectionTaskBar
+          fileId={id}
+          clientId={data.clientId}
+          segments={segments}
+          selection={editor.selection}
+          onClear={editor.actions.clearSelection}
+        />
+        {find ? (
+          <FindBar
+            fileId={id}
+            segments={segments}
+            replaceOpen={find.replace}
+            focusKey={find.key}
+            show={show}
+            onEdited={editor.recordEdit}
+            onMatch={setMatch}
+            onClose={() => setFind(null)}
+          />
+        ) : null}
+        <SegmentList
+          segments={segments}
+          speakers={speakers}
+          colors={colors}
+          edit={edit}
+          textEdit={editor.textEdit}
+          selection={editor.selection}
+          match={find ? match : null}
+          dispatchEdit={dispatchEdit}
+          onSave={save}
+        />
       </EditorContext.Provider>
     );
   }
@@ -127,15 +169,35 @@ export default function TranscriptViewPage(): ReactElement {
         <section aria-labelledby="page-heading" className="pb-24">
           <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('transcripts.close')} />
           <div className="mb-4 flex flex-wrap items-center gap-4">
-            <Link to="/transcripts" className="inline-flex items-center gap-1 rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800" data-testid="back">
+            <Link
+              to="/transcripts"
+              className="inline-flex items-center gap-1 rounded-lg border border-gray-300 px-3 py-1.5 text-sm text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800"
+              data-testid="back"
+            >
               <span aria-hidden="true">←</span> {t('viewer.back')}
             </Link>
             <div className="mr-auto min-w-0 flex-1 basis-64">
-              <h1 id="page-heading" className="truncate text-xl font-semibold text-gray-900 dark:text-white">{data?.file.originalName ?? t('pages.transcript')}</h1>
-              {data ? <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="upload-date">{formatDate(data.file.uploadDate, i18n.language)}</p> : null}
-              {recognised ? <p className="text-xs text-gray-500 dark:text-gray-400" data-testid="recognition">{t(recognised.key, recognised.values)}</p> : null}
+              <h1 id="page-heading" className="truncate text-xl font-semibold text-gray-900 dark:text-white">
+                {data?.file.originalName ?? t('pages.transcript')}
+              </h1>
+              {data ? (
+                <p className="text-sm text-gray-500 dark:text-gray-400" data-testid="upload-date">
+                  {formatDate(data.file.uploadDate, i18n.language)}
+                </p>
+              ) : null}
+              {recognised ? (
+                <p className="text-xs text-gray-500 dark:text-gray-400" data-testid="recognition">
+                  {t(recognised.key, recognised.values)}
+                </p>
+              ) : null}
             </div>
-            {data ? <RecordingHold fileId={id} name={data.file.originalName} onChanged={(message) => show({ kind: 'success', title: message })} /> : null}
+            {data ? (
+              <RecordingHold
+                fileId={id}
+                name={data.file.originalName}
+                onChanged={(message) => show({ kind: 'success', title: message })}
+              />
+            ) : null}
             {ready ? (
               <div className="flex flex-wrap items-center gap-2">
                 <AnalysisLink fileId={id} />
@@ -159,7 +221,16 @@ export default function TranscriptViewPage(): ReactElement {
           {ready && data && peaksSettled && duration > 0 && !playerError ? (
             <>
               <p className="mt-2 text-xs text-gray-500 dark:text-gray-400">{t('editor.shortcutsHint')}</p>
-              <WaveformBar audioUrl={data.file.url} peaks={peaksQuery.data ?? null} duration={duration} startAt={start} segments={segments} speakers={speakers} colors={colors} onError={setPlayerError} />
+              <WaveformBar
+                audioUrl={data.file.url}
+                peaks={peaksQuery.data ?? null}
+                duration={duration}
+                startAt={start}
+                segments={segments}
+                speakers={speakers}
+                colors={colors}
+                onError={setPlayerError}
+              />
             </>
           ) : null}
           {ready ? <EditHistory fileId={id} open={overlay === 'history'} onClose={() => setOverlay(null)} /> : null}
@@ -172,7 +243,11 @@ export default function TranscriptViewPage(): ReactElement {
 
 function ErrorBox({ message }: { message: string }): ReactElement {
   return (
-    <div role="alert" data-testid="viewer-error" className="mb-4 rounded-2xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+    <div
+      role="alert"
+      data-testid="viewer-error"
+      className="mb-4 rounded-2xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+    >
       {message}
     </div>
   );

@@ -40,7 +40,10 @@ export const transcriptsApi = withTags.injectEndpoints({
       query: (fileId) => ({ url: `/transcripts/${encodeURIComponent(fileId)}`, method: 'DELETE' }),
       invalidatesTags: ['Files'],
     }),
-    updateWord: build.mutation<MessageBody & { editId: string | null }, WordEditBody & { transcriptId: string; wordId: string }>({
+    updateWord: build.mutation<
+      MessageBody & { editId: string | null },
+      WordEditBody & { transcriptId: string; wordId: string }
+    >({
       query: ({ transcriptId, wordId, text, speakerSegmentId }) => ({
         url: `/transcripts/${encodeURIComponent(transcriptId)}/metadata/words/${encodeURIComponent(wordId)}`,
         method: 'PUT',
@@ -51,4 +54,12 @@ export const transcriptsApi = withTags.injectEndpoints({
   }),
 });
 
-export const { useFilesQuery, useCompanyOptionsQuery, useTranscriptQuery, usePeaksQuery, useTranscribeMutation, useDeleteFileMutation, useUpdateWordMutation } = transcriptsApi;
+export const {
+  useFilesQuery,
+  useCompanyOptionsQuery,
+  useTranscriptQuery,
+  usePeaksQuery,
+  useTranscribeMutation,
+  useDeleteFileMutation,
+  useUpdateWordMutation,
+} = transcriptsApi;

@@ -11,13 +11,30 @@ import TranscriptsPage from './transcripts-page';
 const COMPANY = 'c0000000-0000-4000-8000-000000000001';
 const CLIENT = 'b0000000-0000-4000-8000-000000000001';
 const file = (n: number, clientId: string | null, tags: string[] = []) => ({
-  _id: `f${n}`, companyId: COMPANY, originalName: `call-${n}.wav`, filename: `call-${n}.wav`, size: 1024, mimeType: 'audio/wav', uploadDate: '2026-01-03T10:00:00.000Z',
-  status: 'completed', transcriptionStatus: 'completed', transcriptionError: null, clientId, url: '', path: '',
-  tags, language: null, expectedSpeakers: null, speakers: n === 1 ? ['Ann Lee', 'Speaker 2'] : [],
+  _id: `f${n}`,
+  companyId: COMPANY,
+  originalName: `call-${n}.wav`,
+  filename: `call-${n}.wav`,
+  size: 1024,
+  mimeType: 'audio/wav',
+  uploadDate: '2026-01-03T10:00:00.000Z',
+  status: 'completed',
+  transcriptionStatus: 'completed',
+  transcriptionError: null,
+  clientId,
+  url: '',
+  path: '',
+  tags,
+  language: null,
+  expectedSpeakers: null,
+  speakers: n === 1 ? ['Ann Lee', 'Speaker 2'] : [],
 });
 
 function gateway() {
-  const tags = new Map<string, string[]>([['f1', ['billing']], ['f2', []]]);
+  const tags = new Map<string, string[]>([
+    ['f1', ['billing']],
+    ['f2', []],
+  ]);
   return fakeGateway((call) => {
     if (call.path === '/api/files') {
       const items = [file(1, CLIENT, tags.get('f1')), file(2, null, tags.get('f2'))]
@@ -86,16 +103,29 @@ describe('transcripts list', () => {
   it('reads its filters from the URL and writes a chosen one back into the list’s request', async () => {
     const calls = gateway();
     const user = userEvent.setup();
-    renderPage(<TranscriptsPage />, { path: '/transcripts', url: '/transcripts?tag=billing&status=completed&from=2026-01-01&speaker=Ann%20Lee', role: 'USER' });
+    renderPage(<TranscriptsPage />, {
+      path: '/transcripts',
+      url: '/transcripts?tag=billing&status=completed&from=2026-01-01&speaker=Ann%20Lee',
+      role: 'USER',
+    });
     await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
     const first = filesCalls(calls)[0]!.query;
-    expect(Object.fromEntries(first)).toEqual({ page: '1', pageSize: '10', tag: 'billing', status: 'completed', from: '2026-01-01', speaker: 'Ann Lee' });
+    expect(Object.fromEntries(first)).toEqual({
+      page: '1',
+      pageSize: '10',
+      tag: 'billing',
+      status: 'completed',
+      from: '2026-01-01',
+      speaker: 'Ann Lee',
+    });
     expect(screen.getByTestId('speaker-filter')).toHaveValue('Ann Lee');
     await user.selectOptions(screen.getByTestId('language-filter'), 'et');
     await waitFor(() => expect(filesCalls(calls).at(-1)?.query.get('language')).toBe('et'));
     expect(filesCalls(calls).at(-1)?.query.get('tag')).toBe('billing');
     await user.click(screen.getByTestId('clear-filters'));
-    await waitFor(() => expect(Object.fromEntries(filesCalls(calls).at(-1)!.query)).toEqual({ page: '1', pageSize: '10' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(filesCalls(calls).at(-1)!.query)).toEqual({ page: '1', pageSize: '10' }),
+    );
   });
 
   it('adds and removes a tag in a row, and a tag in a row filters the list by it', async () => {
@@ -106,11 +136,24 @@ describe('transcripts list', () => {
     expect(within(row).queryAllByTestId('file-tag')).toHaveLength(0);
     await user.click(within(row).getByRole('button', { name: 'Add a tag to call-2.wav' }));
     await user.type(within(row).getByTestId('tag-input'), '  Urgent {Enter}');
-    await waitFor(() => expect(within(screen.getAllByTestId('file-row')[1]!).getAllByTestId('file-tag').map((tag) => tag.dataset.tag)).toEqual(['urgent']));
+    await waitFor(() =>
+      expect(
+        within(screen.getAllByTestId('file-row')[1]!)
+          .getAllByTestId('file-tag')
+          .map((tag) => tag.dataset.tag),
+      ).toEqual(['urgent']),
+    );
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ tags: ['urgent'] });
-    await user.click(within(screen.getAllByTestId('file-row')[0]!).getByRole('button', { name: 'Remove tag billing from call-1.wav' }));
-    await waitFor(() => expect(within(screen.getAllByTestId('file-row')[0]!).queryAllByTestId('file-tag')).toHaveLength(0));
-    expect(calls.filter((call) => call.method === 'PUT').at(-1)).toMatchObject({ path: '/api/files/f1/tags', body: { tags: [] } });
+    await user.click(
+      within(screen.getAllByTestId('file-row')[0]!).getByRole('button', { name: 'Remove tag billing from call-1.wav' }),
+    );
+    await waitFor(() =>
+      expect(within(screen.getAllByTestId('file-row')[0]!).queryAllByTestId('file-tag')).toHaveLength(0),
+    );
+    expect(calls.filter((call) => call.method === 'PUT').at(-1)).toMatchObject({
+      path: '/api/files/f1/tags',
+      body: { tags: [] },
+    });
 
     await user.click(within(screen.getAllByTestId('file-row')[1]!).getByRole('button', { name: 'urgent' }));
     await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
@@ -137,6 +180,9 @@ describe('transcripts list', () => {
     await user.selectOptions(screen.getByTestId('export-format'), 'srt');
     await user.click(screen.getByRole('button', { name: 'Export selected' }));
     await waitFor(() => expect(created).toHaveLength(1));
-    expect(calls.find((call) => call.path === '/api/transcripts/export')).toMatchObject({ method: 'POST', body: { fileIds: ['f2', 'f1'], format: 'srt' } });
+    expect(calls.find((call) => call.path === '/api/transcripts/export')).toMatchObject({
+      method: 'POST',
+      body: { fileIds: ['f2', 'f1'], format: 'srt' },
+    });
   });
 });

@@ -5,7 +5,10 @@ const run = (events: UndoEvent[], from: UndoStack = EMPTY_UNDO) => events.reduce
 
 describe('the session undo stack', () => {
   it('undoes the latest edit first and can redo it', () => {
-    let state = run([{ type: 'edited', editId: 'e1' }, { type: 'edited', editId: 'e2' }]);
+    let state = run([
+      { type: 'edited', editId: 'e1' },
+      { type: 'edited', editId: 'e2' },
+    ]);
     expect(state.undo.at(-1)).toBe('e2');
     state = undoReducer(state, { type: 'undone', editId: 'e2' });
     expect(state).toEqual({ undo: ['e1'], redo: ['e2'] });
@@ -14,7 +17,11 @@ describe('the session undo stack', () => {
   });
 
   it('forgets what could be redone when a new edit is made', () => {
-    const state = run([{ type: 'edited', editId: 'e1' }, { type: 'undone', editId: 'e1' }, { type: 'edited', editId: 'e2' }]);
+    const state = run([
+      { type: 'edited', editId: 'e1' },
+      { type: 'undone', editId: 'e1' },
+      { type: 'edited', editId: 'e2' },
+    ]);
     expect(state).toEqual({ undo: ['e2'], redo: [] });
   });
 
@@ -26,7 +33,13 @@ describe('the session undo stack', () => {
   });
 
   it('drops an edit the server refused (changed since) from both lists', () => {
-    const state = run([{ type: 'edited', editId: 'e1' }, { type: 'edited', editId: 'e2' }, { type: 'undone', editId: 'e2' }, { type: 'dropped', editId: 'e2' }, { type: 'dropped', editId: 'e1' }]);
+    const state = run([
+      { type: 'edited', editId: 'e1' },
+      { type: 'edited', editId: 'e2' },
+      { type: 'undone', editId: 'e2' },
+      { type: 'dropped', editId: 'e2' },
+      { type: 'dropped', editId: 'e1' },
+    ]);
     expect(state).toEqual(EMPTY_UNDO);
   });
 });

@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import type { Segment } from './model';
 import { isUnsure, nextUnsureWord } from './unsure-words';
 
-const w = (id: string, start: number, confidence?: number) => ({ _id: id, text: id, start, end: start + 0.4, ...(confidence === undefined ? {} : { confidence }) });
+const w = (id: string, start: number, confidence?: number) => ({
+  _id: id,
+  text: id,
+  start,
+  end: start + 0.4,
+  ...(confidence === undefined ? {} : { confidence }),
+});
 const segments = [
   { _id: 's1', speakerId: 'a', start: 0, end: 2, text: '', words: [w('a', 0, 0.9), w('b', 1, 0.3)] },
   { _id: 's2', speakerId: 'b', start: 2, end: 4, text: '', words: [w('c', 2), w('d', 3, 0.59), w('e', 3.5, 0.6)] },
@@ -19,6 +25,11 @@ describe('unsure words', () => {
     expect(nextUnsureWord(segments, 0)?._id).toBe('b');
     expect(nextUnsureWord(segments, 1)?._id).toBe('d');
     expect(nextUnsureWord(segments, 3)?._id).toBe('b');
-    expect(nextUnsureWord([segments[0]!].map((s) => ({ ...s, words: [w('x', 0, 0.9)] })), 0)).toBeNull();
+    expect(
+      nextUnsureWord(
+        [segments[0]!].map((s) => ({ ...s, words: [w('x', 0, 0.9)] })),
+        0,
+      ),
+    ).toBeNull();
   });
 });

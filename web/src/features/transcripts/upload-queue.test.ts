@@ -19,23 +19,32 @@ class QueueXHR extends FakeXHR {
   }
 }
 
-const session = createSession({ baseUrl: '/api', fetchFn: jest.fn() as unknown as typeof fetch, onSessionEnd: () => undefined });
+const session = createSession({
+  baseUrl: '/api',
+  fetchFn: jest.fn() as unknown as typeof fetch,
+  onSessionEnd: () => undefined,
+});
 
 function setup() {
   QueueXHR.sent = [];
   const settled: QueueItem[] = [];
   const queue = new UploadQueue(
-    (item, onProgress) => uploadFile(item.file, {
-      session,
-      dispatch: jest.fn() as unknown as Dispatch,
-      XHR: QueueXHR as unknown as typeof XMLHttpRequest,
-      companyId: item.fields.companyId,
-      fields: { ...(item.fields.language ? { language: item.fields.language } : {}), ...(item.fields.speakers ? { speakers: item.fields.speakers } : {}) },
-      onProgress,
-    }),
+    (item, onProgress) =>
+      uploadFile(item.file, {
+        session,
+        dispatch: jest.fn() as unknown as Dispatch,
+        XHR: QueueXHR as unknown as typeof XMLHttpRequest,
+        companyId: item.fields.companyId,
+        fields: {
+          ...(item.fields.language ? { language: item.fields.language } : {}),
+          ...(item.fields.speakers ? { speakers: item.fields.speakers } : {}),
+        },
+        onProgress,
+      }),
     (item) => settled.push(item),
   );
-  const files = (count: number) => Array.from({ length: count }, (_, index) => new File(['RIFF'], `call-${index + 1}.wav`, { type: 'audio/wav' }));
+  const files = (count: number) =>
+    Array.from({ length: count }, (_, index) => new File(['RIFF'], `call-${index + 1}.wav`, { type: 'audio/wav' }));
   const byName = (name: string) => queue.snapshot().find((item) => item.file.name === name);
   const xhrOf = (name: string) => QueueXHR.sent.filter((xhr) => xhr.fileName === name).at(-1);
   return { queue, settled, files, byName, xhrOf };
@@ -46,7 +55,17 @@ async function flush(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
 }
 
-const stored = (name: string) => ({ _id: `id-${name}`, url: '', path: '', filename: name, originalName: name, size: 4, mimeType: 'audio/wav', uploadDate: '2026-01-01T00:00:00.000Z', status: 'completed' });
+const stored = (name: string) => ({
+  _id: `id-${name}`,
+  url: '',
+  path: '',
+  filename: name,
+  originalName: name,
+  size: 4,
+  mimeType: 'audio/wav',
+  uploadDate: '2026-01-01T00:00:00.000Z',
+  status: 'completed',
+});
 
 describe('bulk upload queue', () => {
   it('sends 50 files three at a time, each with its own progress, and starts the next as one ends', async () => {
@@ -96,7 +115,10 @@ describe('bulk upload queue', () => {
     expect(byName('call-1.wav')?.status).toBe('cancelled');
     // The freed place goes to the next queued file; the cancelled fifth is skipped.
     expect(QueueXHR.sent.map((xhr) => xhr.fileName)).toEqual(['call-1.wav', 'call-2.wav', 'call-3.wav', 'call-4.wav']);
-    expect(settled.map((item) => [item.file.name, item.status])).toEqual([['call-5.wav', 'cancelled'], ['call-1.wav', 'cancelled']]);
+    expect(settled.map((item) => [item.file.name, item.status])).toEqual([
+      ['call-5.wav', 'cancelled'],
+      ['call-1.wav', 'cancelled'],
+    ]);
 
     queue.retry(byName('call-5.wav')!.id);
     for (const name of ['call-2.wav', 'call-3.wav', 'call-4.wav']) xhrOf(name)!.answer(201, stored(name));
@@ -111,7 +133,11 @@ describe('bulk upload queue', () => {
     xhrOf('call-1.wav')!.answer(400, { message: 'Only audio files can be uploaded', code: 'VALIDATION_ERROR' });
     xhrOf('call-2.wav')!.answer(201, stored('call-2.wav'));
     await flush();
-    expect(byName('call-1.wav')).toMatchObject({ status: 'failed', message: 'Only audio files can be uploaded', httpStatus: 400 });
+    expect(byName('call-1.wav')).toMatchObject({
+      status: 'failed',
+      message: 'Only audio files can be uploaded',
+      httpStatus: 400,
+    });
     expect(settled.map((item) => item.status).sort()).toEqual(['done', 'failed']);
 
     const refused = xhrOf('call-1.wav')!;
@@ -146,5 +172,4 @@ describe('bulk upload queue', () => {
     expect(byName('call-1.wav')?.status).toBe('done');
     expect(queue.snapshot()).toHaveLength(1);
   });
-
 });

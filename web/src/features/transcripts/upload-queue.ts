@@ -57,7 +57,16 @@ export class UploadQueue {
   add(files: readonly File[], fields: BatchFields): void {
     const added = files.map((file): QueueItem => {
       this.counter += 1;
-      return { id: `upload-${this.counter}`, file, fields, status: 'queued', progress: 0, message: null, httpStatus: 0, fileId: null };
+      return {
+        id: `upload-${this.counter}`,
+        file,
+        fields,
+        status: 'queued',
+        progress: 0,
+        message: null,
+        httpStatus: 0,
+        fileId: null,
+      };
     });
     this.items = [...this.items, ...added];
     this.pump();
@@ -83,7 +92,10 @@ export class UploadQueue {
   retry(id: string): void {
     const item = this.find(id);
     if (item?.status !== 'failed' && item?.status !== 'cancelled') return;
-    this.items = [...this.items.filter((entry) => entry.id !== id), { ...item, status: 'queued', progress: 0, message: null, httpStatus: 0 }];
+    this.items = [
+      ...this.items.filter((entry) => entry.id !== id),
+      { ...item, status: 'queued', progress: 0, message: null, httpStatus: 0 },
+    ];
     this.pump();
     this.emit();
   }
@@ -94,7 +106,9 @@ export class UploadQueue {
 
   /** Takes finished entries (uploaded, failed, cancelled) off the tray; `id` alone or all. */
   dismiss(id?: string): void {
-    this.items = this.items.filter((item) => (item.status === 'queued' || item.status === 'uploading') || (id !== undefined && item.id !== id));
+    this.items = this.items.filter(
+      (item) => item.status === 'queued' || item.status === 'uploading' || (id !== undefined && item.id !== id),
+    );
     this.emit();
   }
 

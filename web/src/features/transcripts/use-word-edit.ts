@@ -10,7 +10,13 @@ import { transcriptsApi, useUpdateWordMutation } from './transcripts-api';
 import { IDLE, outcomeOf, wordEditReducer } from './word-edit';
 
 /** `onEdited` gets the id of the edit a saved word made, for the session's undo stack. */
-export function useWordEdit(fileId: string, data: Transcript | undefined, show: (toast: Omit<Toast, 'id'>) => void, t: TFunction, onEdited: (editId: string) => void) {
+export function useWordEdit(
+  fileId: string,
+  data: Transcript | undefined,
+  show: (toast: Omit<Toast, 'id'>) => void,
+  t: TFunction,
+  onEdited: (editId: string) => void,
+) {
   const dispatch = useAppDispatch();
   const [edit, dispatchEdit] = useReducer(wordEditReducer, IDLE);
   const editRef = useRef(edit);
@@ -28,21 +34,28 @@ export function useWordEdit(fileId: string, data: Transcript | undefined, show: 
     let outcome: 'updated' | 'failed';
     let editId: string | null = null;
     try {
-      const answer = await updateWord({ transcriptId: data._id, wordId: current.wordId, text, speakerSegmentId: current.segmentId }).unwrap();
+      const answer = await updateWord({
+        transcriptId: data._id,
+        wordId: current.wordId,
+        text,
+        speakerSegmentId: current.segmentId,
+      }).unwrap();
       outcome = outcomeOf(answer);
       editId = answer.editId;
     } catch {
       outcome = 'failed';
     }
     if (outcome === 'updated') {
-      dispatch(transcriptsApi.util.updateQueryData('transcript', fileId, (draft) => {
-        const segment = draft.metadata.speakerSegments.find((s) => s._id === current.segmentId);
-        const word = segment?.words.find((w) => w._id === current.wordId);
-        if (segment && word) {
-          word.text = text;
-          segment.text = segment.words.map((w) => w.text).join(' ');
-        }
-      }));
+      dispatch(
+        transcriptsApi.util.updateQueryData('transcript', fileId, (draft) => {
+          const segment = draft.metadata.speakerSegments.find((s) => s._id === current.segmentId);
+          const word = segment?.words.find((w) => w._id === current.wordId);
+          if (segment && word) {
+            word.text = text;
+            segment.text = segment.words.map((w) => w.text).join(' ');
+          }
+        }),
+      );
       // The word edit is recorded as an edit too: the history shows it.
       dispatch(editorApi.util.invalidateTags(['TranscriptEdits']));
       if (editId) onEdited(editId);

@@ -40,11 +40,22 @@ function PlayButton(): ReactElement {
   const player = usePlayer();
   const playing = useIsPlaying();
   return (
-    <button type="button" onClick={() => togglePlay(player)} aria-label={playing ? t('viewer.pause') : t('viewer.play')} data-testid="play-pause" className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-white hover:bg-indigo-700">
+    <button
+      type="button"
+      onClick={() => togglePlay(player)}
+      aria-label={playing ? t('viewer.pause') : t('viewer.play')}
+      data-testid="play-pause"
+      className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-white hover:bg-indigo-700"
+    >
       {playing ? (
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor"><rect x="5" y="4" width="3.5" height="12" rx="1" /><rect x="11.5" y="4" width="3.5" height="12" rx="1" /></svg>
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
+          <rect x="5" y="4" width="3.5" height="12" rx="1" />
+          <rect x="11.5" y="4" width="3.5" height="12" rx="1" />
+        </svg>
       ) : (
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor"><path d="M6 4.5v11a1 1 0 0 0 1.5.86l9-5.5a1 1 0 0 0 0-1.72l-9-5.5A1 1 0 0 0 6 4.5Z" /></svg>
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
+          <path d="M6 4.5v11a1 1 0 0 0 1.5.86l9-5.5a1 1 0 0 0 0-1.72l-9-5.5A1 1 0 0 0 6 4.5Z" />
+        </svg>
       )}
     </button>
   );
@@ -54,7 +65,16 @@ function PlayButton(): ReactElement {
  * The fixed bottom bar: wavesurfer.js drawn from the server's peaks over a streaming <audio>
  * (Range requests), speaker overlays on one canvas, play/pause, speed and the m:ss clock.
  */
-export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segments, speakers, colors, onError }: {
+export function WaveformBar({
+  audioUrl,
+  peaks,
+  duration,
+  startAt = null,
+  segments,
+  speakers,
+  colors,
+  onError,
+}: {
   audioUrl: string;
   peaks: Peaks | null;
   duration: number;
@@ -216,18 +236,43 @@ export function WaveformBar({ audioUrl, peaks, duration, startAt = null, segment
   };
 
   return (
-    <div className="fixed right-0 bottom-0 z-30 border-t border-gray-200 bg-white/95 px-4 py-3 backdrop-blur dark:border-gray-800 dark:bg-gray-900/95" style={{ left }} data-testid="player-bar">
+    <div
+      className="fixed right-0 bottom-0 z-30 border-t border-gray-200 bg-white/95 px-4 py-3 backdrop-blur dark:border-gray-800 dark:bg-gray-900/95"
+      style={{ left }}
+      data-testid="player-bar"
+    >
       <div className="flex items-center gap-4">
         <PlayButton />
-        <div ref={wrapRef} onPointerMove={onPointerMove} className="relative min-w-0 flex-1" data-testid="waveform" aria-label={t('viewer.waveform')} role="group">
+        <div
+          ref={wrapRef}
+          onPointerMove={onPointerMove}
+          className="relative min-w-0 flex-1"
+          data-testid="waveform"
+          aria-label={t('viewer.waveform')}
+          role="group"
+        >
           <div ref={waveRef} />
-          <canvas ref={overlayRef} aria-hidden="true" data-testid="segment-overlays" className="pointer-events-none absolute inset-0 h-full w-full" />
+          <canvas
+            ref={overlayRef}
+            aria-hidden="true"
+            data-testid="segment-overlays"
+            className="pointer-events-none absolute inset-0 h-full w-full"
+          />
         </div>
         <Clock duration={duration} />
         <label className="flex shrink-0 items-center gap-1 text-xs text-gray-600 dark:text-gray-400">
           <span className="sr-only">{t('viewer.speed')}</span>
-          <select value={speed} onChange={(event) => changeSpeed(Number(event.target.value))} title={t('viewer.speed')} className="rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200">
-            {SPEEDS.map((value) => <option key={value} value={value}>{value}×</option>)}
+          <select
+            value={speed}
+            onChange={(event) => changeSpeed(Number(event.target.value))}
+            title={t('viewer.speed')}
+            className="rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm text-gray-800 dark:border-gray-700 dark:bg-gray-800 dark:text-gray-200"
+          >
+            {SPEEDS.map((value) => (
+              <option key={value} value={value}>
+                {value}×
+              </option>
+            ))}
           </select>
         </label>
       </div>

@@ -69,23 +69,41 @@ function transcript(): TranscriptDto {
     engine: 'test',
     language: null,
     model: null,
-    file: { url: '/uploads/call.wav', path: 'call.wav', filename: 'call.wav', originalName: 'call.wav', uploadDate: '2025-03-07T12:00:00.000Z' },
+    file: {
+      url: '/uploads/call.wav',
+      path: 'call.wav',
+      filename: 'call.wav',
+      originalName: 'call.wav',
+      uploadDate: '2025-03-07T12:00:00.000Z',
+    },
     // No duration and an open last segment: the waveform player (wavesurfer, not under test) stays away.
     metadata: {
       duration: null,
       peaksUrl: null,
       speakers: [],
-      speakerSegments: [{
-        _id: 's1', speakerId: 'speaker_0', start: 1, text: 'helo world',
-        words: [{ _id: 'w1', text: 'helo', start: 1, end: 1.5 }, { _id: 'w2', text: 'world', start: 1.6, end: 2.2 }],
-      }],
+      speakerSegments: [
+        {
+          _id: 's1',
+          speakerId: 'speaker_0',
+          start: 1,
+          text: 'helo world',
+          words: [
+            { _id: 'w1', text: 'helo', start: 1, end: 1.5 },
+            { _id: 'w2', text: 'world', start: 1.6, end: 2.2 },
+          ],
+        },
+      ],
     },
     createdAt: '2025-03-07T12:00:00.000Z',
     updatedAt: '2025-03-07T12:00:00.000Z',
   };
 }
 
-interface Sent { method: string; path: string; body: unknown }
+interface Sent {
+  method: string;
+  path: string;
+  body: unknown;
+}
 
 /** The gateway at the network boundary: the transcript, and the word edit answered by `wordAnswer`. */
 function fakeGateway(wordAnswer: { status: number; body: unknown }) {
@@ -95,9 +113,11 @@ function fakeGateway(wordAnswer: { status: number; body: unknown }) {
     const path = new URL(request.url).pathname;
     const text = await request.text();
     sent.push({ method: request.method, path, body: text ? JSON.parse(text) : null });
-    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     if (request.method === 'GET' && path === `/api/transcripts/file/${FILE_ID}`) return json(200, transcript());
-    if (request.method === 'PUT' && path.startsWith(`/api/transcripts/${TRANSCRIPT_ID}/metadata/words/`)) return json(wordAnswer.status, wordAnswer.body);
+    if (request.method === 'PUT' && path.startsWith(`/api/transcripts/${TRANSCRIPT_ID}/metadata/words/`))
+      return json(wordAnswer.status, wordAnswer.body);
     return json(404, { message: 'Not found' });
   });
   return { sent, fetchFn };
@@ -146,7 +166,13 @@ describe('inline word edit on the transcript page', () => {
     await user.clear(input);
     await user.type(input, 'hello{Enter}');
     await screen.findByRole('button', { name: 'hello' });
-    expect(wordCalls()).toEqual([{ method: 'PUT', path: `/api/transcripts/${TRANSCRIPT_ID}/metadata/words/w1`, body: { text: 'hello', speakerSegmentId: 's1' } }]);
+    expect(wordCalls()).toEqual([
+      {
+        method: 'PUT',
+        path: `/api/transcripts/${TRANSCRIPT_ID}/metadata/words/w1`,
+        body: { text: 'hello', speakerSegmentId: 's1' },
+      },
+    ]);
     expect(await screen.findByText('Success! Word Updated')).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).toBeNull();
   });
@@ -214,7 +240,10 @@ describe('opening the transcript page at ?t=', () => {
     expect(screen.getByRole('button', { name: 'world' })).toHaveClass('font-bold');
     expect(screen.getByRole('button', { name: 'helo' })).not.toHaveClass('font-bold');
     expect(screen.getByRole('link', { name: 'Analysis' })).toHaveAttribute('href', `/transcripts/${FILE_ID}/analysis`);
-    expect(screen.getByRole('link', { name: /Ask about this recording/ })).toHaveAttribute('href', `/chat?transcript=${FILE_ID}`);
+    expect(screen.getByRole('link', { name: /Ask about this recording/ })).toHaveAttribute(
+      'href',
+      `/chat?transcript=${FILE_ID}`,
+    );
   });
 
   it('opens at the start without ?t=', async () => {

@@ -20,7 +20,13 @@ export function wordEditReducer(state: WordEditState, event: WordEditEvent): Wor
   switch (event.type) {
     case 'start':
       if (state.status === 'saving') return state;
-      return { status: 'editing', wordId: event.wordId, segmentId: event.segmentId, original: event.text, draft: event.text };
+      return {
+        status: 'editing',
+        wordId: event.wordId,
+        segmentId: event.segmentId,
+        original: event.text,
+        draft: event.text,
+      };
     case 'change':
       return state.status === 'editing' ? { ...state, draft: event.draft } : state;
     case 'cancel':

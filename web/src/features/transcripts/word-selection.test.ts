@@ -2,7 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import type { Segment } from './model';
 import { extendSelection, selectedWordIds } from './word-selection';
 
-const segment = { _id: 's1', words: ['a', 'b', 'c', 'd'].map((id, i) => ({ _id: id, text: id, start: i, end: i + 0.5 })) } as Segment;
+const segment = {
+  _id: 's1',
+  words: ['a', 'b', 'c', 'd'].map((id, i) => ({ _id: id, text: id, start: i, end: i + 0.5 })),
+} as Segment;
 
 describe('word selection', () => {
   it('starts at the first Shift+click and extends either way from it', () => {
@@ -15,7 +18,12 @@ describe('word selection', () => {
   });
 
   it('starts again in another turn', () => {
-    expect(extendSelection({ segmentId: 's1', anchor: 0, from: 0, to: 1 }, 's2', 4)).toEqual({ segmentId: 's2', anchor: 4, from: 4, to: 4 });
+    expect(extendSelection({ segmentId: 's1', anchor: 0, from: 0, to: 1 }, 's2', 4)).toEqual({
+      segmentId: 's2',
+      anchor: 4,
+      from: 4,
+      to: 4,
+    });
   });
 
   it('sends the run’s word ids, or none for the whole turn', () => {

@@ -11,7 +11,12 @@ export interface WordSelection {
 /** Shift+click: extends the run from its first word in the same turn, or starts one in another. */
 export function extendSelection(previous: WordSelection | null, segmentId: string, index: number): WordSelection {
   if (previous?.segmentId !== segmentId) return { segmentId, anchor: index, from: index, to: index };
-  return { segmentId, anchor: previous.anchor, from: Math.min(previous.anchor, index), to: Math.max(previous.anchor, index) };
+  return {
+    segmentId,
+    anchor: previous.anchor,
+    from: Math.min(previous.anchor, index),
+    to: Math.max(previous.anchor, index),
+  };
 }
 
 /** The word ids to send with a reassignment: none when the run is the whole turn (or not in it). */

@@ -19,10 +19,25 @@ const CapFormSchema = z.object({
 });
 
 /** The person's monthly credits cap (ADMIN of their company, HOST_ADMIN). */
-export function CapForm({ user, onSaved, onCancel, onFailed }: { user: AdminUserDto; onSaved: () => void; onCancel: () => void; onFailed: (error: unknown) => void }): ReactElement {
+export function CapForm({
+  user,
+  onSaved,
+  onCancel,
+  onFailed,
+}: {
+  user: AdminUserDto;
+  onSaved: () => void;
+  onCancel: () => void;
+  onFailed: (error: unknown) => void;
+}): ReactElement {
   const { t } = useFeatureTranslation(capCatalogue, catalogue);
   const [save, saving] = useSetUserCapMutation();
-  const { register, handleSubmit, setError, formState: { errors } } = useForm<z.input<typeof CapFormSchema>, unknown, z.output<typeof CapFormSchema>>({
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<z.input<typeof CapFormSchema>, unknown, z.output<typeof CapFormSchema>>({
     resolver: zodResolver(CapFormSchema, formMessages(t)),
     defaultValues: { monthlyCredits: user.monthlyCredits === null ? '' : String(user.monthlyCredits) },
   });
@@ -38,12 +53,26 @@ export function CapForm({ user, onSaved, onCancel, onFailed }: { user: AdminUser
 
   const problem = errors.monthlyCredits?.message;
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)} className="flex flex-col gap-4" data-testid="cap-form">
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(submit)(event)}
+      className="flex flex-col gap-4"
+      data-testid="cap-form"
+    >
       <p className="text-sm text-gray-600 dark:text-gray-400">{t('cap.intro')}</p>
-      <FormField label={t('cap.label')} hint={t('cap.hint')} error={problem ? t(`cap.${problem}`, { defaultValue: problem }) : undefined}>
+      <FormField
+        label={t('cap.label')}
+        hint={t('cap.hint')}
+        error={problem ? t(`cap.${problem}`, { defaultValue: problem }) : undefined}
+      >
         <input inputMode="decimal" autoComplete="off" {...register('monthlyCredits')} />
       </FormField>
-      <DialogButtons cancelLabel={t('cap.cancel')} submitLabel={t('cap.save')} busy={saving.isLoading} onCancel={onCancel} />
+      <DialogButtons
+        cancelLabel={t('cap.cancel')}
+        submitLabel={t('cap.save')}
+        busy={saving.isLoading}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

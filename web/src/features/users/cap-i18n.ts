@@ -25,7 +25,8 @@ export const catalogue = defineFeatureCatalogue(
         none: 'Aucun plafond',
         action: 'Fixer le plafond mensuel',
         title: 'Plafond mensuel : {{name}}',
-        intro: 'Crédits que cette personne peut utiliser par mois civil. Sans plafond, seul le solde de l’entreprise la limite.',
+        intro:
+          'Crédits que cette personne peut utiliser par mois civil. Sans plafond, seul le solde de l’entreprise la limite.',
         label: 'Crédits par mois',
         hint: 'Laisser vide pour aucun plafond',
         invalid: 'Saisissez un nombre positif avec au plus quatre décimales, ou laissez vide',
@@ -55,7 +56,8 @@ export const catalogue = defineFeatureCatalogue(
         none: 'Bez limita',
         action: 'Noteikt mēneša limitu',
         title: 'Mēneša limits: {{name}}',
-        intro: 'Kredīti, ko šī persona drīkst izmantot kalendārajā mēnesī. Bez limita to ierobežo tikai uzņēmuma atlikums.',
+        intro:
+          'Kredīti, ko šī persona drīkst izmantot kalendārajā mēnesī. Bez limita to ierobežo tikai uzņēmuma atlikums.',
         label: 'Kredīti mēnesī',
         hint: 'Atstājiet tukšu, ja limita nav',
         invalid: 'Ievadiet pozitīvu skaitli ne vairāk kā ar četrām zīmēm aiz komata vai atstājiet tukšu',

@@ -159,17 +159,21 @@ export const catalogue = defineFeatureCatalogue(
         },
         secret: {
           title: 'Mot de passe temporaire de {{email}}',
-          explain: 'Ce mot de passe n’est affiché qu’une fois. Transmettez-le à l’utilisateur : il devra le changer à sa prochaine connexion.',
+          explain:
+            'Ce mot de passe n’est affiché qu’une fois. Transmettez-le à l’utilisateur : il devra le changer à sa prochaine connexion.',
           copy: 'Copier',
           copied: 'Copié',
           done: 'Je l’ai noté',
         },
         confirm: {
           delete: 'Supprimer {{name}} ? Cette action est définitive.',
-          resetPassword: 'Réinitialiser le mot de passe de {{name}} ? Son mot de passe actuel ne fonctionnera plus et ses sessions prennent fin.',
-          resetTwoStep: 'Désactiver la double authentification de {{name}} ? Il pourra la configurer à nouveau après connexion.',
+          resetPassword:
+            'Réinitialiser le mot de passe de {{name}} ? Son mot de passe actuel ne fonctionnera plus et ses sessions prennent fin.',
+          resetTwoStep:
+            'Désactiver la double authentification de {{name}} ? Il pourra la configurer à nouveau après connexion.',
           disable: 'Désactiver {{name}} ? Il est déconnecté immédiatement et ne peut plus se connecter.',
-          revokeInvitation: "Révoquer l'invitation de {{name}} ? Le lien cesse de fonctionner et cet utilisateur invité est supprimé.",
+          revokeInvitation:
+            "Révoquer l'invitation de {{name}} ? Le lien cesse de fonctionner et cet utilisateur invité est supprimé.",
           yes: 'Oui',
           cancel: 'Annuler',
         },
@@ -251,17 +255,21 @@ export const catalogue = defineFeatureCatalogue(
         },
         secret: {
           title: 'Ajutine parool: {{email}}',
-          explain: 'Seda parooli näidatakse ainult üks kord. Anna see kasutajale: ta peab selle järgmisel sisselogimisel muutma.',
+          explain:
+            'Seda parooli näidatakse ainult üks kord. Anna see kasutajale: ta peab selle järgmisel sisselogimisel muutma.',
           copy: 'Kopeeri',
           copied: 'Kopeeritud',
           done: 'Panin selle kirja',
         },
         confirm: {
           delete: 'Kustutada {{name}}? Seda ei saa tagasi võtta.',
-          resetPassword: 'Lähtestada kasutaja {{name}} parool? Praegune parool lakkab töötamast ja tema seansid lõpevad.',
-          resetTwoStep: 'Lülitada kasutaja {{name}} kaheastmeline kinnitus välja? Pärast sisselogimist saab ta selle uuesti seadistada.',
+          resetPassword:
+            'Lähtestada kasutaja {{name}} parool? Praegune parool lakkab töötamast ja tema seansid lõpevad.',
+          resetTwoStep:
+            'Lülitada kasutaja {{name}} kaheastmeline kinnitus välja? Pärast sisselogimist saab ta selle uuesti seadistada.',
           disable: 'Keelata {{name}}? Ta logitakse kohe välja ega saa enam sisse logida.',
-          revokeInvitation: 'Tühistada kasutaja {{name}} kutse? Link lakkab töötamast ja see kutsutud kasutaja kustutatakse.',
+          revokeInvitation:
+            'Tühistada kasutaja {{name}} kutse? Link lakkab töötamast ja see kutsutud kasutaja kustutatakse.',
           yes: 'Jah',
           cancel: 'Loobu',
         },
@@ -343,17 +351,21 @@ export const catalogue = defineFeatureCatalogue(
         },
         secret: {
           title: 'Pagaidu parole: {{email}}',
-          explain: 'Šī parole tiek parādīta tikai vienreiz. Nododiet to lietotājam: nākamajā pieteikšanās reizē tā jāmaina.',
+          explain:
+            'Šī parole tiek parādīta tikai vienreiz. Nododiet to lietotājam: nākamajā pieteikšanās reizē tā jāmaina.',
           copy: 'Kopēt',
           copied: 'Nokopēts',
           done: 'Esmu to pierakstījis',
         },
         confirm: {
           delete: 'Dzēst {{name}}? To nevar atsaukt.',
-          resetPassword: 'Atiestatīt lietotāja {{name}} paroli? Pašreizējā parole vairs nedarbosies, un sesijas beigsies.',
-          resetTwoStep: 'Izslēgt lietotāja {{name}} divpakāpju verifikāciju? Pēc pieteikšanās to var iestatīt no jauna.',
+          resetPassword:
+            'Atiestatīt lietotāja {{name}} paroli? Pašreizējā parole vairs nedarbosies, un sesijas beigsies.',
+          resetTwoStep:
+            'Izslēgt lietotāja {{name}} divpakāpju verifikāciju? Pēc pieteikšanās to var iestatīt no jauna.',
           disable: 'Atspējot {{name}}? Lietotājs tiek uzreiz izrakstīts un vairs nevar pieteikties.',
-          revokeInvitation: 'Atsaukt lietotāja {{name}} uzaicinājumu? Saite vairs nedarbosies, un šis uzaicinātais lietotājs tiks dzēsts.',
+          revokeInvitation:
+            'Atsaukt lietotāja {{name}} uzaicinājumu? Saite vairs nedarbosies, un šis uzaicinātais lietotājs tiks dzēsts.',
           yes: 'Jā',
           cancel: 'Atcelt',
         },

@@ -9,7 +9,9 @@ import type { NewUser, RoleOption } from './users-api';
  * never sees HOST_ADMIN offered even if an older server listed it.
  */
 export function roleOptions(roles: readonly RoleOption[], callerRole: Role | null): RoleOption[] {
-  return roles.filter((role) => role.assignable !== false && (callerRole === 'HOST_ADMIN' || role.code !== 'HOST_ADMIN'));
+  return roles.filter(
+    (role) => role.assignable !== false && (callerRole === 'HOST_ADMIN' || role.code !== 'HOST_ADMIN'),
+  );
 }
 
 export function userRole(user: UserDetailDto): Role {
@@ -27,11 +29,18 @@ export function fullName(user: Pick<UserDetailDto, 'firstName' | 'lastName'>): s
  */
 export function createUserSchema(callerIsHost: boolean, companyRequired: string) {
   return RegisterUserFields.pick({ firstName: true, lastName: true, email: true, role: true })
-    .extend({ companyId: z.string(), access: z.enum(['invite', 'password']), passwordMode: z.enum(['generate', 'set']), password: z.string() })
+    .extend({
+      companyId: z.string(),
+      access: z.enum(['invite', 'password']),
+      passwordMode: z.enum(['generate', 'set']),
+      password: z.string(),
+    })
     .superRefine((form, ctx) => {
-      if (callerIsHost && form.role !== 'HOST_ADMIN' && !form.companyId) ctx.addIssue({ code: 'custom', path: ['companyId'], message: companyRequired });
+      if (callerIsHost && form.role !== 'HOST_ADMIN' && !form.companyId)
+        ctx.addIssue({ code: 'custom', path: ['companyId'], message: companyRequired });
       if (form.access === 'password' && form.passwordMode === 'set') {
-        for (const issue of Password.safeParse(form.password).error?.issues ?? []) ctx.addIssue({ code: 'custom', path: ['password'], message: issue.message });
+        for (const issue of Password.safeParse(form.password).error?.issues ?? [])
+          ctx.addIssue({ code: 'custom', path: ['password'], message: issue.message });
       }
     });
 }
@@ -48,6 +57,11 @@ export function toNewUser(values: CreateUserValues, callerIsHost: boolean): NewU
 }
 
 /** The status is left out for someone invited: they become active by choosing their password. */
-export const EditUserSchema = UpdateUserBody.pick({ firstName: true, lastName: true, role: true, status: true }).required({ firstName: true, lastName: true, role: true });
+export const EditUserSchema = UpdateUserBody.pick({
+  firstName: true,
+  lastName: true,
+  role: true,
+  status: true,
+}).required({ firstName: true, lastName: true, role: true });
 export type EditUserInput = z.input<typeof EditUserSchema>;
 export type EditUserValues = z.output<typeof EditUserSchema>;

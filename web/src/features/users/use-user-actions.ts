@@ -4,11 +4,22 @@ import { useState } from 'react';
 import type { UserDetailDto } from '@earshot/contracts';
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
-import { useDeleteUserMutation, useResendInvitationMutation, useResetPasswordMutation, useResetTwoStepMutation, useRevokeInvitationMutation, useUpdateUserMutation } from './users-api';
+import {
+  useDeleteUserMutation,
+  useResendInvitationMutation,
+  useResetPasswordMutation,
+  useResetTwoStepMutation,
+  useRevokeInvitationMutation,
+  useUpdateUserMutation,
+} from './users-api';
 
 export type ConfirmKind = 'delete' | 'resetPassword' | 'resetTwoStep' | 'disable' | 'revokeInvitation';
 
-export function useUserActions(t: (key: string, values?: Record<string, string>) => string, show: (toast: Omit<Toast, 'id'>) => void, onSecret: (secret: { email: string; password: string }) => void) {
+export function useUserActions(
+  t: (key: string, values?: Record<string, string>) => string,
+  show: (toast: Omit<Toast, 'id'>) => void,
+  onSecret: (secret: { email: string; password: string }) => void,
+) {
   const [confirming, setConfirming] = useState<{ kind: ConfirmKind; user: UserDetailDto } | null>(null);
   const [update, updating] = useUpdateUserMutation();
   const [remove, removing] = useDeleteUserMutation();
@@ -16,9 +27,16 @@ export function useUserActions(t: (key: string, values?: Record<string, string>)
   const [resetTwoStep, resettingTwoStep] = useResetTwoStepMutation();
   const [resendInvitation, resending] = useResendInvitationMutation();
   const [revokeInvitation, revoking] = useRevokeInvitationMutation();
-  const busy = updating.isLoading || removing.isLoading || resettingPassword.isLoading || resettingTwoStep.isLoading || resending.isLoading || revoking.isLoading;
+  const busy =
+    updating.isLoading ||
+    removing.isLoading ||
+    resettingPassword.isLoading ||
+    resettingTwoStep.isLoading ||
+    resending.isLoading ||
+    revoking.isLoading;
 
-  const failed = (error: unknown) => show({ kind: 'error', title: t('users.toast.failed'), detail: errorMessage(error) });
+  const failed = (error: unknown) =>
+    show({ kind: 'error', title: t('users.toast.failed'), detail: errorMessage(error) });
 
   const enable = async (user: UserDetailDto) => {
     try {
@@ -65,5 +83,14 @@ export function useUserActions(t: (key: string, values?: Record<string, string>)
     setConfirming(null);
   };
 
-  return { confirming, ask: (kind: ConfirmKind, user: UserDetailDto) => setConfirming({ kind, user }), cancel: () => setConfirming(null), confirm, enable, resend, busy, failed };
+  return {
+    confirming,
+    ask: (kind: ConfirmKind, user: UserDetailDto) => setConfirming({ kind, user }),
+    cancel: () => setConfirming(null),
+    confirm,
+    enable,
+    resend,
+    busy,
+    failed,
+  };
 }

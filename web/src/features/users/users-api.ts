@@ -62,7 +62,10 @@ export const usersApi = withTags.injectEndpoints({
       query: (body) => ({ url: '/users/register', method: 'POST', body }),
       invalidatesTags: ['Users'],
     }),
-    updateUser: build.mutation<UserDetailDto, { id: string; body: Pick<UpdateUserBody, 'firstName' | 'lastName' | 'role' | 'status'> }>({
+    updateUser: build.mutation<
+      UserDetailDto,
+      { id: string; body: Pick<UpdateUserBody, 'firstName' | 'lastName' | 'role' | 'status'> }
+    >({
       query: ({ id, body }) => ({ url: `/users/${encodeURIComponent(id)}`, method: 'PUT', body }),
       invalidatesTags: ['Users'],
     }),
@@ -93,6 +96,15 @@ export const usersApi = withTags.injectEndpoints({
 });
 
 export const {
-  useUsersQuery, useRolesQuery, useUserCompaniesQuery, useCreateUserMutation, useUpdateUserMutation,
-  useDeleteUserMutation, useSetUserCapMutation, useResetPasswordMutation, useResetTwoStepMutation, useResendInvitationMutation, useRevokeInvitationMutation,
+  useUsersQuery,
+  useRolesQuery,
+  useUserCompaniesQuery,
+  useCreateUserMutation,
+  useUpdateUserMutation,
+  useDeleteUserMutation,
+  useSetUserCapMutation,
+  useResetPasswordMutation,
+  useResetTwoStepMutation,
+  useResendInvitationMutation,
+  useRevokeInvitationMutation,
 } = usersApi;

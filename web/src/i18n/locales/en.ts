@@ -277,7 +277,8 @@ export const en = {
     sources: 'Sources',
     page: 'page {{page}}',
     builtInBadge: 'Built-in search assistant',
-    builtInNotice: 'No language model is connected: the built-in search assistant answers from your transcripts. An administrator can connect a model in AI Configuration.',
+    builtInNotice:
+      'No language model is connected: the built-in search assistant answers from your transcripts. An administrator can connect a model in AI Configuration.',
     model: 'Model',
     defaultModel: 'Default model',
     defaultModelName: '{{name}} (default)',

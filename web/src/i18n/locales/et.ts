@@ -277,7 +277,8 @@ export const et: Messages = {
     sources: 'Allikad',
     page: 'lk {{page}}',
     builtInBadge: 'Sisseehitatud otsinguabiline',
-    builtInNotice: 'Keelemudelit pole ühendatud: vastab sisseehitatud otsinguabiline, kes otsib sinu transkriptsioonidest. Administraator saab mudeli ühendada tehisintellekti seadistuses.',
+    builtInNotice:
+      'Keelemudelit pole ühendatud: vastab sisseehitatud otsinguabiline, kes otsib sinu transkriptsioonidest. Administraator saab mudeli ühendada tehisintellekti seadistuses.',
     model: 'Mudel',
     defaultModel: 'Vaikemudel',
     defaultModelName: '{{name}} (vaikimisi)',

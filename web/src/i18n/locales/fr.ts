@@ -142,10 +142,12 @@ export const fr: Messages = {
     signUpLink: 'S’inscrire',
     loginFailed: 'Échec de la connexion',
     signUpTitle: 'Inscription',
-    signUpText: 'Les comptes sont créés par votre administrateur. Veuillez contacter votre administrateur pour obtenir un accès.',
+    signUpText:
+      'Les comptes sont créés par votre administrateur. Veuillez contacter votre administrateur pour obtenir un accès.',
     backToSignIn: 'Retour à la connexion',
     resetTitle: 'Mot de passe oublié ?',
-    resetText: 'Saisissez l’adresse e-mail de votre compte et nous vous enverrons un lien pour réinitialiser votre mot de passe.',
+    resetText:
+      'Saisissez l’adresse e-mail de votre compte et nous vous enverrons un lien pour réinitialiser votre mot de passe.',
     sendResetLink: 'Envoyer le lien',
     resetSent: 'Si un compte existe pour cette adresse e-mail, un lien de réinitialisation vous a été envoyé.',
     resetRequestFailed: 'Le lien n’a pas pu être envoyé. Veuillez réessayer.',
@@ -277,7 +279,8 @@ export const fr: Messages = {
     sources: 'Sources citées',
     page: 'page {{page}}',
     builtInBadge: 'Assistant de recherche intégré',
-    builtInNotice: 'Aucun modèle de langage n’est connecté : l’assistant de recherche intégré répond à partir de vos transcriptions. Un administrateur peut connecter un modèle dans la configuration de l’IA.',
+    builtInNotice:
+      'Aucun modèle de langage n’est connecté : l’assistant de recherche intégré répond à partir de vos transcriptions. Un administrateur peut connecter un modèle dans la configuration de l’IA.',
     model: 'Modèle',
     defaultModel: 'Modèle par défaut',
     defaultModelName: '{{name}} (par défaut)',

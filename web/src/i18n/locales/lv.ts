@@ -277,7 +277,8 @@ export const lv: Messages = {
     sources: 'Avoti',
     page: '{{page}}. lpp.',
     builtInBadge: 'Iebūvētais meklēšanas palīgs',
-    builtInNotice: 'Nav pievienots neviens valodas modelis: atbild iebūvētais meklēšanas palīgs, kas meklē jūsu transkripcijās. Administrators var pievienot modeli MI konfigurācijā.',
+    builtInNotice:
+      'Nav pievienots neviens valodas modelis: atbild iebūvētais meklēšanas palīgs, kas meklē jūsu transkripcijās. Administrators var pievienot modeli MI konfigurācijā.',
     model: 'Modelis',
     defaultModel: 'Noklusējuma modelis',
     defaultModelName: '{{name}} (noklusējums)',

@@ -15,7 +15,10 @@ export interface Embedded {
 
 /** Calls the configured embeddings model through the OpenAI-compatible embeddings endpoint. */
 export class Embedder {
-  constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly catalogue: AiCatalogue) {}
+  constructor(
+    private readonly ctx: ServiceContext<ChatConfig>,
+    private readonly catalogue: AiCatalogue,
+  ) {}
 
   /** The embeddings model now configured (the default, else the oldest enabled), or null: full-text search only. */
   current(): Promise<ResolvedModel | null> {
@@ -36,9 +39,11 @@ export class Embedder {
       { signal, maxRetries: EMBED_RETRIES },
     );
     const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-    if (vectors.length !== texts.length) throw new Error(`The embeddings model gave ${vectors.length} vectors for ${texts.length} texts`);
+    if (vectors.length !== texts.length)
+      throw new Error(`The embeddings model gave ${vectors.length} vectors for ${texts.length} texts`);
     // Providers that report no usage are counted at about four characters a token.
-    const tokens = response.usage?.prompt_tokens ?? Math.ceil(texts.reduce((n, t) => n + Math.min(t.length, EMBED_CHARS), 0) / 4);
+    const tokens =
+      response.usage?.prompt_tokens ?? Math.ceil(texts.reduce((n, t) => n + Math.min(t.length, EMBED_CHARS), 0) / 4);
     return { vectors, tokens };
   }
 }

@@ -22,7 +22,31 @@ export class ExtractionFailure extends Error {
   }
 }
 
-const BLOCK_TAGS = new Set(['p', 'div', 'li', 'tr', 'br', 'section', 'article', 'blockquote', 'pre', 'td', 'th', 'table', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'footer', 'main']);
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'li',
+  'tr',
+  'br',
+  'section',
+  'article',
+  'blockquote',
+  'pre',
+  'td',
+  'th',
+  'table',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'footer',
+  'main',
+]);
 const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
 const HEADING = /^h[1-6]$/;
 
@@ -43,23 +67,26 @@ export function htmlBlocks(html: string): TextBlock[] {
     if (inHeading) heading = text.slice(0, 300);
     blocks.push({ text, page: null, heading });
   };
-  const parser = new Parser({
-    onopentag(name) {
-      if (SKIPPED_TAGS.has(name)) skipping++;
-      if (BLOCK_TAGS.has(name)) flush();
-      if (HEADING.test(name)) inHeading = true;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (SKIPPED_TAGS.has(name)) skipping++;
+        if (BLOCK_TAGS.has(name)) flush();
+        if (HEADING.test(name)) inHeading = true;
+      },
+      ontext(text) {
+        if (skipping === 0) buffer += text;
+      },
+      onclosetag(name) {
+        if (SKIPPED_TAGS.has(name)) skipping = Math.max(0, skipping - 1);
+        if (BLOCK_TAGS.has(name)) {
+          flush();
+          if (HEADING.test(name)) inHeading = false;
+        }
+      },
     },
-    ontext(text) {
-      if (skipping === 0) buffer += text;
-    },
-    onclosetag(name) {
-      if (SKIPPED_TAGS.has(name)) skipping = Math.max(0, skipping - 1);
-      if (BLOCK_TAGS.has(name)) {
-        flush();
-        if (HEADING.test(name)) inHeading = false;
-      }
-    },
-  }, { decodeEntities: true, lowerCaseTags: true });
+    { decodeEntities: true, lowerCaseTags: true },
+  );
   parser.write(html);
   parser.end();
   flush();
@@ -94,7 +121,11 @@ export function markdownBlocks(text: string): TextBlock[] {
 
 /** Plain text and CSV: paragraphs (CSV rows are lines, kept in order). */
 export function plainBlocks(text: string): TextBlock[] {
-  return text.split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter(Boolean).map((p) => ({ text: p, page: null, heading: null }));
+  return text
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => ({ text: p, page: null, heading: null }));
 }
 
 async function pdfBlocks(data: Buffer, onPage: (done: number, total: number) => Promise<void>): Promise<Extracted> {
@@ -118,7 +149,10 @@ async function pdfBlocks(data: Buffer, onPage: (done: number, total: number) => 
         text += item.hasEOL ? '\n' : '';
       }
       page.cleanup();
-      const clean = text.replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+      const clean = text
+        .replace(/[ \t]+/g, ' ')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
       if (clean) blocks.push({ text: clean, page: n, heading: null });
       await onPage(n, pdf.numPages);
     }
@@ -145,7 +179,11 @@ async function docxBlocks(data: Buffer): Promise<TextBlock[]> {
  * to keep headings, Markdown by headings, HTML stripped to text, plain text and CSV as they are.
  * `onProgress` hears of each PDF page.
  */
-export async function extractText(format: KnowledgeFormat, data: Buffer, onProgress: (done: number, total: number) => Promise<void>): Promise<Extracted> {
+export async function extractText(
+  format: KnowledgeFormat,
+  data: Buffer,
+  onProgress: (done: number, total: number) => Promise<void>,
+): Promise<Extracted> {
   let blocks: TextBlock[];
   if (format === 'pdf') return pdfBlocks(data, onProgress);
   if (format === 'docx') blocks = await docxBlocks(data);

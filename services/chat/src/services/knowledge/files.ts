@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import {
-  ERROR_CODES,
-  GPT_LIMITS,
-  GPT_MESSAGES,
-  type KnowledgeFileDto,
-} from '@earshot/contracts';
+import { ERROR_CODES, GPT_LIMITS, GPT_MESSAGES, type KnowledgeFileDto } from '@earshot/contracts';
 import { actorOf, HttpError, notFound, type Identity, type ObjectStorage, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../../config';
 import type { KnowledgeFileRow } from '../../db/schema';
@@ -40,13 +35,18 @@ export interface KnowledgeUpload {
 }
 
 const fileError = (status: 409 | 413, message: string) =>
-  new HttpError(status, message, status === 413 ? ERROR_CODES.TOO_LARGE : ERROR_CODES.CONFLICT, [{ field: 'file', message }]);
+  new HttpError(status, message, status === 413 ? ERROR_CODES.TOO_LARGE : ERROR_CODES.CONFLICT, [
+    { field: 'file', message },
+  ]);
 
 /** A name fit to show and to send in a header: no path, no control characters, bounded. */
 function cleanName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, GPT_LIMITS.fileNameMax);
+  const clean = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, GPT_LIMITS.fileNameMax);
   return clean || 'file';
 }
 
@@ -80,10 +80,14 @@ export class KnowledgeFileService {
    */
   async upload(identity: Identity, customGptId: string, upload: KnowledgeUpload): Promise<KnowledgeFileDto> {
     const gpt = await this.gpts.manageable(identity, customGptId);
-    if (((await gptsRepo.fileCounts(this.ctx.db, [gpt.id])).get(gpt.id) ?? 0) >= GPT_LIMITS.filesPerGpt) throw fileError(409, GPT_MESSAGES.tooMany);
+    if (((await gptsRepo.fileCounts(this.ctx.db, [gpt.id])).get(gpt.id) ?? 0) >= GPT_LIMITS.filesPerGpt)
+      throw fileError(409, GPT_MESSAGES.tooMany);
     const data = await readBounded(upload.stream, GPT_LIMITS.fileMaxBytes);
     if (!data || upload.truncated()) throw fileError(413, GPT_MESSAGES.tooLarge);
-    if (data.length === 0) throw new HttpError(400, GPT_MESSAGES.noFile, ERROR_CODES.VALIDATION, [{ field: 'file', message: GPT_MESSAGES.noFile }]);
+    if (data.length === 0)
+      throw new HttpError(400, GPT_MESSAGES.noFile, ERROR_CODES.VALIDATION, [
+        { field: 'file', message: GPT_MESSAGES.noFile },
+      ]);
     const name = cleanName(upload.fileName);
     const { format, mimeType } = await recogniseKnowledgeFile(data, name, upload.clientType);
     const id = randomUUID();
@@ -93,12 +97,26 @@ export class KnowledgeFileService {
     let row: KnowledgeFileRow;
     try {
       row = await this.ctx.transact(async (tx, emit) => {
-        if ((await knowledgeRepo.countFilesLocked(tx, gpt.id)) >= GPT_LIMITS.filesPerGpt) throw fileError(409, GPT_MESSAGES.tooMany);
+        if ((await knowledgeRepo.countFilesLocked(tx, gpt.id)) >= GPT_LIMITS.filesPerGpt)
+          throw fileError(409, GPT_MESSAGES.tooMany);
         const saved = await knowledgeRepo.insertFile(tx, {
-          id, customGptId: gpt.id, companyId: gpt.companyId, name, format, mimeType, size: data.length, storageKey,
-          status: 'queued', uploadedBy: identity.userId,
+          id,
+          customGptId: gpt.id,
+          companyId: gpt.companyId,
+          name,
+          format,
+          mimeType,
+          size: data.length,
+          storageKey,
+          status: 'queued',
+          uploadedBy: identity.userId,
         });
-        emit({ type: 'knowledge_file.added', companyId: gpt.companyId, actor: actorOf(identity), data: { id, customGptId: gpt.id, mimeType, size: data.length } });
+        emit({
+          type: 'knowledge_file.added',
+          companyId: gpt.companyId,
+          actor: actorOf(identity),
+          data: { id, customGptId: gpt.id, mimeType, size: data.length },
+        });
         return saved;
       });
     } catch (error) {
@@ -116,11 +134,20 @@ export class KnowledgeFileService {
   }
 
   /** The original bytes, for those who may chat with the GPT or read it (citations open it). */
-  async original(identity: Identity, customGptId: string, docId: string): Promise<{ body: Readable; headers: Record<string, string> }> {
+  async original(
+    identity: Identity,
+    customGptId: string,
+    docId: string,
+  ): Promise<{ body: Readable; headers: Record<string, string> }> {
     const gpt = await this.gpts.readable(identity, customGptId);
     const file = await knowledgeRepo.findFile(this.ctx.db, gpt.id, docId);
     if (!file) throw notFound('Knowledge file');
-    const inline = file.format === 'pdf' || file.format === 'txt' || file.format === 'markdown' || file.format === 'csv' || file.format === 'html';
+    const inline =
+      file.format === 'pdf' ||
+      file.format === 'txt' ||
+      file.format === 'markdown' ||
+      file.format === 'csv' ||
+      file.format === 'html';
     return {
       body: await this.storage.get(file.storageKey),
       headers: {
@@ -141,7 +168,12 @@ export class KnowledgeFileService {
     if (!file) throw notFound('Knowledge file');
     await this.ctx.transact(async (tx, emit) => {
       await knowledgeRepo.removeFile(tx, file.id);
-      emit({ type: 'knowledge_file.deleted', companyId: gpt.companyId, actor: actorOf(identity), data: { id: file.id, customGptId: gpt.id } });
+      emit({
+        type: 'knowledge_file.deleted',
+        companyId: gpt.companyId,
+        actor: actorOf(identity),
+        data: { id: file.id, customGptId: gpt.id },
+      });
     });
     await this.deleteObjects([file.storageKey]);
     return { message: GPT_MESSAGES.fileDeleted };
@@ -153,7 +185,12 @@ export class KnowledgeFileService {
     const keys = await knowledgeRepo.storageKeysOf(this.ctx.db, gpt.id);
     await this.ctx.transact(async (tx, emit) => {
       await gptsRepo.remove(tx, gpt.id);
-      emit({ type: 'custom_gpt.deleted', companyId: gpt.companyId, actor: actorOf(identity), data: { id: gpt.id, files: keys.length } });
+      emit({
+        type: 'custom_gpt.deleted',
+        companyId: gpt.companyId,
+        actor: actorOf(identity),
+        data: { id: gpt.id, files: keys.length },
+      });
     });
     await this.deleteObjects(keys);
     return { message: GPT_MESSAGES.deleted };
@@ -162,7 +199,11 @@ export class KnowledgeFileService {
   /** Stored originals of removed files; a failure is logged (the rows are gone: nothing points at them). */
   private async deleteObjects(keys: readonly string[]): Promise<void> {
     for (const key of keys) {
-      await this.storage.delete(key).catch((error: unknown) => this.ctx.logger.warn({ err: error, key }, 'stored knowledge file could not be deleted'));
+      await this.storage
+        .delete(key)
+        .catch((error: unknown) =>
+          this.ctx.logger.warn({ err: error, key }, 'stored knowledge file could not be deleted'),
+        );
     }
   }
 }

@@ -19,8 +19,15 @@ const MIME: Record<KnowledgeFormat, string> = {
 
 /** What a name ending claims. */
 const BY_EXTENSION: Record<string, KnowledgeFormat> = {
-  '.pdf': 'pdf', '.docx': 'docx', '.txt': 'txt', '.text': 'txt', '.md': 'markdown', '.markdown': 'markdown',
-  '.csv': 'csv', '.html': 'html', '.htm': 'html',
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.txt': 'txt',
+  '.text': 'txt',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.csv': 'csv',
+  '.html': 'html',
+  '.htm': 'html',
 };
 /** What a client's content type claims (only the binary formats: browsers label text loosely). */
 const BY_MIME: Record<string, KnowledgeFormat> = { 'application/pdf': 'pdf', [MIME.docx]: 'docx' };
@@ -40,7 +47,13 @@ function isText(data: Buffer): boolean {
   }
 }
 
-const looksLikeHtml = (data: Buffer) => /^\s*(?:<!doctype\s+html|<html[\s>])/i.test(data.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, ''));
+const looksLikeHtml = (data: Buffer) =>
+  /^\s*(?:<!doctype\s+html|<html[\s>])/i.test(
+    data
+      .subarray(0, 1024)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  );
 
 /**
  * A knowledge file's format from its bytes: PDF and DOCX by their signatures, the text formats as
@@ -48,7 +61,11 @@ const looksLikeHtml = (data: Buffer) => /^\s*(?:<!doctype\s+html|<html[\s>])/i.t
  * A name or client type that claims a format the content is not (a text file named .pdf) is a 415,
  * as is anything else.
  */
-export async function recogniseKnowledgeFile(data: Buffer, fileName: string, clientType: string | undefined): Promise<RecognisedFile> {
+export async function recogniseKnowledgeFile(
+  data: Buffer,
+  fileName: string,
+  clientType: string | undefined,
+): Promise<RecognisedFile> {
   const claimed = BY_EXTENSION[extname(fileName).toLowerCase()] ?? null;
   const claimedByType = BY_MIME[(clientType ?? '').split(';')[0]!.trim().toLowerCase()] ?? null;
   const sniffed = (await fileTypeFromBuffer(data))?.ext;
@@ -58,7 +75,10 @@ export async function recogniseKnowledgeFile(data: Buffer, fileName: string, cli
     if (claimed && TEXT_FORMATS.has(claimed)) format = claimed;
     else if (!claimed) format = looksLikeHtml(data) ? 'html' : 'txt';
   }
-  if ((claimed && claimed !== format && !(TEXT_FORMATS.has(claimed) && format && TEXT_FORMATS.has(format))) || (claimedByType && claimedByType !== format)) {
+  if (
+    (claimed && claimed !== format && !(TEXT_FORMATS.has(claimed) && format && TEXT_FORMATS.has(format))) ||
+    (claimedByType && claimedByType !== format)
+  ) {
     throw refuse(format || claimed ? GPT_MESSAGES.mismatch : GPT_MESSAGES.notSupported);
   }
   if (!format) throw refuse(GPT_MESSAGES.notSupported);
@@ -66,4 +86,9 @@ export async function recogniseKnowledgeFile(data: Buffer, fileName: string, cli
 }
 
 /** The Content-Type a stored file is served with: HTML as plain text, so it is never rendered. */
-export const servedType = (format: KnowledgeFormat) => (format === 'html' ? 'text/plain; charset=utf-8' : format === 'pdf' || format === 'docx' ? MIME[format] : `${MIME[format]}; charset=utf-8`);
+export const servedType = (format: KnowledgeFormat) =>
+  format === 'html'
+    ? 'text/plain; charset=utf-8'
+    : format === 'pdf' || format === 'docx'
+      ? MIME[format]
+      : `${MIME[format]}; charset=utf-8`;

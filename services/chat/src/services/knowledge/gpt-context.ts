@@ -31,14 +31,29 @@ function quoteOf(text: string): string {
  * transcripts when allowed (`scope`, the recordings the caller may search, is read only then).
  */
 export async function gptContext(
-  db: Db, retrieval: KnowledgeRetrieval,
-  input: { identity: Identity; gpt: CustomGptRow; question: string; scope: () => Promise<RecordingScope>; passages: number; transcripts: Pick<TranscriptCopy, 'search'> },
+  db: Db,
+  retrieval: KnowledgeRetrieval,
+  input: {
+    identity: Identity;
+    gpt: CustomGptRow;
+    question: string;
+    scope: () => Promise<RecordingScope>;
+    passages: number;
+    transcripts: Pick<TranscriptCopy, 'search'>;
+  },
 ): Promise<GptContext> {
   const { identity, gpt, question, scope, passages, transcripts: copy } = input;
   const { hits } = await retrieval.search(identity, gpt.id, question, passages);
   const knowledge = hits.map((h, i): FileCitationDto => ({
-    kind: 'file', fileId: h.fileId, fileName: h.fileName, ...(h.page ? { page: h.page } : {}), index: i + 1, quote: quoteOf(h.text),
+    kind: 'file',
+    fileId: h.fileId,
+    fileName: h.fileName,
+    ...(h.page ? { page: h.page } : {}),
+    index: i + 1,
+    quote: quoteOf(h.text),
   }));
-  const transcripts = gpt.searchTranscripts ? (await copy.search(db, question, await scope(), passages)).map(toCitation) : [];
+  const transcripts = gpt.searchTranscripts
+    ? (await copy.search(db, question, await scope(), passages)).map(toCitation)
+    : [];
   return { knowledge, texts: hits.map((h) => h.text), transcripts };
 }

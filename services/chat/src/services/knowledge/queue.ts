@@ -53,15 +53,17 @@ export class KnowledgeQueue {
       this.again = true;
       return;
     }
-    this.loop = this.drain().catch((error: unknown) => {
-      this.ctx.logger.error({ err: error }, 'knowledge queue failed');
-    }).finally(() => {
-      this.loop = null;
-      if (this.again) {
-        this.again = false;
-        this.nudge();
-      }
-    });
+    this.loop = this.drain()
+      .catch((error: unknown) => {
+        this.ctx.logger.error({ err: error }, 'knowledge queue failed');
+      })
+      .finally(() => {
+        this.loop = null;
+        if (this.again) {
+          this.again = false;
+          this.nudge();
+        }
+      });
   }
 
   /** Resolves when no work is under way and none is left that could be done now. */
@@ -89,7 +91,13 @@ export class KnowledgeQueue {
   private async fail(file: KnowledgeFileRow, reason: string): Promise<void> {
     await this.ctx.transact(async (tx, emit) => {
       const row = await knowledgeRepo.finish(tx, file.id, { status: 'failed', error: reason.slice(0, REASON_MAX) });
-      if (row) emit({ type: 'knowledge_file.failed', companyId: file.companyId, actor: SYSTEM, data: { id: file.id, customGptId: file.customGptId, reason: reason.slice(0, REASON_MAX) } });
+      if (row)
+        emit({
+          type: 'knowledge_file.failed',
+          companyId: file.companyId,
+          actor: SYSTEM,
+          data: { id: file.id, customGptId: file.customGptId, reason: reason.slice(0, REASON_MAX) },
+        });
     });
   }
 
@@ -106,22 +114,45 @@ export class KnowledgeQueue {
         await alive('extracting', (done / total) * 60, total);
       });
     } catch (error) {
-      if (!(error instanceof ExtractionFailure)) this.ctx.logger.warn({ err: error, fileId: file.id }, 'knowledge file could not be read');
+      if (!(error instanceof ExtractionFailure))
+        this.ctx.logger.warn({ err: error, fileId: file.id }, 'knowledge file could not be read');
       return this.fail(file, error instanceof ExtractionFailure ? error.message : GPT_MESSAGES.unreadable);
     }
     const chunks = chunkBlocks(extracted.blocks).map((c) => ({ ...c, id: randomUUID() }));
     if (!(await alive('indexing', 65, extracted.pages))) return; // deleted meanwhile
     // A company with encryption on keeps its chunks' words sealed (with their blind index).
     const encryption = encryptionOf(this.ctx);
-    const sealed = await encryption.sealedChunks(this.ctx.db, await encryption.textOf(this.ctx.db, file.companyId), chunks);
-    await this.ctx.transact((tx) => knowledgeRepo.replaceChunks(tx, file, chunks.map((c, i) => ({ ...c, ...sealed[i]! }))));
+    const sealed = await encryption.sealedChunks(
+      this.ctx.db,
+      await encryption.textOf(this.ctx.db, file.companyId),
+      chunks,
+    );
+    await this.ctx.transact((tx) =>
+      knowledgeRepo.replaceChunks(
+        tx,
+        file,
+        chunks.map((c, i) => ({ ...c, ...sealed[i]! })),
+      ),
+    );
     const embeddingsModelId = await this.embedFile(file, chunks.length);
     await this.ctx.transact(async (tx, emit) => {
-      const row = await knowledgeRepo.finish(tx, file.id, { status: 'ready', pages: extracted.pages, chunks: chunks.length });
+      const row = await knowledgeRepo.finish(tx, file.id, {
+        status: 'ready',
+        pages: extracted.pages,
+        chunks: chunks.length,
+      });
       if (row) {
         emit({
-          type: 'knowledge_file.ready', companyId: file.companyId, actor: SYSTEM,
-          data: { id: file.id, customGptId: file.customGptId, pages: extracted.pages, chunks: chunks.length, embeddingsModelId },
+          type: 'knowledge_file.ready',
+          companyId: file.companyId,
+          actor: SYSTEM,
+          data: {
+            id: file.id,
+            customGptId: file.customGptId,
+            pages: extracted.pages,
+            chunks: chunks.length,
+            embeddingsModelId,
+          },
         });
       }
     });
@@ -136,21 +167,39 @@ export class KnowledgeQueue {
     try {
       model = await this.embedder.current();
     } catch (error) {
-      this.ctx.logger.warn({ err: error, fileId: file.id }, 'embeddings model unavailable; the file answers by full-text search');
+      this.ctx.logger.warn(
+        { err: error, fileId: file.id },
+        'embeddings model unavailable; the file answers by full-text search',
+      );
       return null;
     }
     if (!model) return null;
     try {
       let done = 0;
       for (;;) {
-        const batch = await knowledgeRepo.chunksWithoutVectors(this.ctx.db, model.modelId, { fileId: file.id, limit: EMBED_BATCH });
+        const batch = await knowledgeRepo.chunksWithoutVectors(this.ctx.db, model.modelId, {
+          fileId: file.id,
+          limit: EMBED_BATCH,
+        });
         if (batch.length === 0) return model.modelId;
         await this.embedBatch(model, batch, 'knowledge');
         done += batch.length;
-        if (!(await knowledgeRepo.progress(this.ctx.db, file.id, 'indexing', 70 + (29 * done) / Math.max(1, total), LEASE_SECONDS))) return null;
+        if (
+          !(await knowledgeRepo.progress(
+            this.ctx.db,
+            file.id,
+            'indexing',
+            70 + (29 * done) / Math.max(1, total),
+            LEASE_SECONDS,
+          ))
+        )
+          return null;
       }
     } catch (error) {
-      this.ctx.logger.warn({ err: error, fileId: file.id }, 'knowledge file could not be embedded; it answers by full-text search until re-embedded');
+      this.ctx.logger.warn(
+        { err: error, fileId: file.id },
+        'knowledge file could not be embedded; it answers by full-text search until re-embedded',
+      );
       return null;
     }
   }
@@ -163,13 +212,36 @@ export class KnowledgeQueue {
     const first = batch[0]!;
     // One GPT per batch: one company's key opens every chunk.
     const text = await encryptionOf(this.ctx).textOf(this.ctx.db, first.companyId);
-    const opened = batch.map((c) => ({ heading: c.heading === null ? null : text.open(PURPOSES.chunkHeading, c.heading), text: text.open(PURPOSES.chunkText, c.text) }));
-    const { vectors, tokens } = await this.embedder.embed(model, opened.map((c) => (c.heading ? `${c.heading}\n${c.text}` : c.text)));
+    const opened = batch.map((c) => ({
+      heading: c.heading === null ? null : text.open(PURPOSES.chunkHeading, c.heading),
+      text: text.open(PURPOSES.chunkText, c.text),
+    }));
+    const { vectors, tokens } = await this.embedder.embed(
+      model,
+      opened.map((c) => (c.heading ? `${c.heading}\n${c.text}` : c.text)),
+    );
     await this.ctx.transact(async (tx, emit) => {
-      await knowledgeRepo.insertVectors(tx, batch.map((c, i) => ({ chunkId: c.id, customGptId: c.customGptId, modelId: model.modelId, dimension: vectors[i]!.length, vector: vectors[i]! })));
+      await knowledgeRepo.insertVectors(
+        tx,
+        batch.map((c, i) => ({
+          chunkId: c.id,
+          customGptId: c.customGptId,
+          modelId: model.modelId,
+          dimension: vectors[i]!.length,
+          vector: vectors[i]!,
+        })),
+      );
       emit({
-        type: 'embeddings.used', companyId: await knowledgeRepo.companyOfGpt(tx, first.customGptId), actor: SYSTEM,
-        data: { modelId: model.modelId, tokens, purpose, customGptId: first.customGptId, fileId: batch.every((c) => c.fileId === first.fileId) ? first.fileId : null },
+        type: 'embeddings.used',
+        companyId: await knowledgeRepo.companyOfGpt(tx, first.customGptId),
+        actor: SYSTEM,
+        data: {
+          modelId: model.modelId,
+          tokens,
+          purpose,
+          customGptId: first.customGptId,
+          fileId: batch.every((c) => c.fileId === first.fileId) ? first.fileId : null,
+        },
       });
     });
   }

@@ -51,19 +51,38 @@ export class KnowledgeRetrieval {
   private readonly cache = new Map<string, CachedSet>();
   private readonly complete = new Map<string, { stamp: string; sets: EmbeddingSet[] }>();
 
-  constructor(private readonly ctx: ServiceContext<ChatConfig>, private readonly embedder: Embedder) {}
+  constructor(
+    private readonly ctx: ServiceContext<ChatConfig>,
+    private readonly embedder: Embedder,
+  ) {}
 
   /**
    * The passages that best answer a question, opened: a company GPT's chunks may be stored sealed
    * (its company's encryption on), found through the blind index of the question's words.
    */
   async search(identity: Identity, customGptId: string, question: string, limit: number): Promise<Retrieved> {
-    const text = await encryptionOf(this.ctx).textOf(this.ctx.db, await knowledgeRepo.companyOfGpt(this.ctx.db, customGptId));
+    const text = await encryptionOf(this.ctx).textOf(
+      this.ctx.db,
+      await knowledgeRepo.companyOfGpt(this.ctx.db, customGptId),
+    );
     const found = await this.find(identity, customGptId, question, limit, text);
-    return { ...found, hits: found.hits.map((h) => ({ ...h, heading: h.heading === null ? null : text.open(PURPOSES.chunkHeading, h.heading), text: text.open(PURPOSES.chunkText, h.text) })) };
+    return {
+      ...found,
+      hits: found.hits.map((h) => ({
+        ...h,
+        heading: h.heading === null ? null : text.open(PURPOSES.chunkHeading, h.heading),
+        text: text.open(PURPOSES.chunkText, h.text),
+      })),
+    };
   }
 
-  private async find(identity: Identity, customGptId: string, question: string, limit: number, text: CompanyText): Promise<Retrieved> {
+  private async find(
+    identity: Identity,
+    customGptId: string,
+    question: string,
+    limit: number,
+    text: CompanyText,
+  ): Promise<Retrieved> {
     const blind = text.blind() ? text.terms(await questionLexemes(this.ctx.db, question)) : null;
     const fts = await knowledgeRepo.searchChunks(this.ctx.db, customGptId, question, CANDIDATES, blind);
     const stamp = await knowledgeRepo.gptStamp(this.ctx.db, customGptId);
@@ -74,20 +93,33 @@ export class KnowledgeRetrieval {
       nearest = await this.nearest(identity, { customGptId, stamp }, answering.set, answering.model, question);
     } catch (error) {
       // The provider failing must not take answers away: full-text search still answers.
-      this.ctx.logger.warn({ err: error, customGptId }, 'question could not be embedded; full-text search answers alone');
+      this.ctx.logger.warn(
+        { err: error, customGptId },
+        'question could not be embedded; full-text search answers alone',
+      );
       return { hits: fts.slice(0, limit), embeddingsModelId: null };
     }
     const fused = reciprocalRankFusion([fts.map((h) => h.id), nearest]).slice(0, limit);
     const byId = new Map(fts.map((h) => [h.id, h]));
     const missing = fused.filter((id) => !byId.has(id));
     for (const hit of await knowledgeRepo.chunksByIds(this.ctx.db, missing)) byId.set(hit.id, hit);
-    return { hits: fused.map((id) => byId.get(id)).filter((h): h is ChunkHit => h !== undefined), embeddingsModelId: answering.set.modelId };
+    return {
+      hits: fused.map((id) => byId.get(id)).filter((h): h is ChunkHit => h !== undefined),
+      embeddingsModelId: answering.set.modelId,
+    };
   }
 
   /** The complete set to answer with and its model (still configured), or null. */
-  private async answeringSet(customGptId: string, stamp: string): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
+  private async answeringSet(
+    customGptId: string,
+    stamp: string,
+  ): Promise<{ set: EmbeddingSet; model: ResolvedModel } | null> {
     let known = this.complete.get(customGptId);
-    if (known?.stamp !== stamp) this.complete.set(customGptId, (known = { stamp, sets: await knowledgeRepo.completeSets(this.ctx.db, customGptId) }));
+    if (known?.stamp !== stamp)
+      this.complete.set(
+        customGptId,
+        (known = { stamp, sets: await knowledgeRepo.completeSets(this.ctx.db, customGptId) }),
+      );
     const { sets } = known;
     if (sets.length === 0) return null;
     const current = await this.embedder.current();
@@ -100,12 +132,23 @@ export class KnowledgeRetrieval {
     return null;
   }
 
-  private async nearest(identity: Identity, gpt: { customGptId: string; stamp: string }, set: EmbeddingSet, model: ResolvedModel, question: string): Promise<string[]> {
+  private async nearest(
+    identity: Identity,
+    gpt: { customGptId: string; stamp: string },
+    set: EmbeddingSet,
+    model: ResolvedModel,
+    question: string,
+  ): Promise<string[]> {
     const { customGptId } = gpt;
-    const { vectors: [query], tokens } = await this.embedder.embed(model, [question]);
+    const {
+      vectors: [query],
+      tokens,
+    } = await this.embedder.embed(model, [question]);
     await this.ctx.transact(async (_tx, emit) => {
       emit({
-        type: 'embeddings.used', companyId: identity.companyId, actor: actorOf(identity),
+        type: 'embeddings.used',
+        companyId: identity.companyId,
+        actor: actorOf(identity),
         data: { modelId: model.modelId, tokens, purpose: 'query', customGptId, fileId: null },
       });
     });
@@ -116,7 +159,10 @@ export class KnowledgeRetrieval {
     return scored.slice(0, CANDIDATES).map((s) => s.id);
   }
 
-  private async vectors({ customGptId, stamp }: { customGptId: string; stamp: string }, set: EmbeddingSet): Promise<CachedSet> {
+  private async vectors(
+    { customGptId, stamp }: { customGptId: string; stamp: string },
+    set: EmbeddingSet,
+  ): Promise<CachedSet> {
     const key = `${customGptId}:${set.modelId}:${set.dimension}`;
     const hit = this.cache.get(key);
     if (hit?.stamp === stamp) return hit;

@@ -34,8 +34,10 @@ const TEXTS: Record<EmailLanguage, Texts> = {
     ownCapBody: 'Vous avez utilisé {spent} de vos {limit} crédits pour {month}.',
     capTitle: '{name} a utilisé {t} % de ses crédits mensuels',
     capBody: '{name} a utilisé {spent} de ses {limit} crédits pour {month}.',
-    budgetStop: 'Les nouveaux traitements d’IA sont refusés jusqu’au mois prochain ou jusqu’à ce que le budget soit relevé.',
-    capStop: 'Les nouveaux traitements d’IA sont refusés jusqu’au mois prochain ou jusqu’à ce que le plafond soit relevé.',
+    budgetStop:
+      'Les nouveaux traitements d’IA sont refusés jusqu’au mois prochain ou jusqu’à ce que le budget soit relevé.',
+    capStop:
+      'Les nouveaux traitements d’IA sont refusés jusqu’au mois prochain ou jusqu’à ce que le plafond soit relevé.',
   },
   et: {
     budgetTitle: 'Kuueelarvest on kasutatud {t} %',
@@ -61,10 +63,15 @@ const TEXTS: Record<EmailLanguage, Texts> = {
 
 export type AlertAudience = 'budget' | 'ownCap' | 'cap';
 
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
 
 /** Title and body of a threshold notification for one audience, in a language. */
-export function alertText(language: string, audience: AlertAudience, values: { t: number; spent: number; limit: number; month: string; company: string; name: string }): { title: string; body: string } {
+export function alertText(
+  language: string,
+  audience: AlertAudience,
+  values: { t: number; spent: number; limit: number; month: string; company: string; name: string },
+): { title: string; body: string } {
   const texts = TEXTS[(language in TEXTS ? language : 'en') as EmailLanguage];
   const stop = values.t >= 100 ? ` ${audience === 'budget' ? texts.budgetStop : texts.capStop}` : '';
   return { title: fill(texts[`${audience}Title`], values), body: fill(texts[`${audience}Body`], values) + stop };

@@ -29,22 +29,41 @@ export class CreditAlertNotices {
     const company = await directory.findCompany(tx, companyId);
     const person = userId ? await directory.findPerson(tx, userId) : undefined;
     const audiences = new Map<string, { to: PersonRow; audience: AlertAudience }>(
-      (await directory.peopleWithRole(tx, companyId, ['ADMIN'])).map((admin) => [admin.userId, { to: admin, audience: scope === 'company' ? 'budget' : 'cap' }]));
+      (await directory.peopleWithRole(tx, companyId, ['ADMIN'])).map((admin) => [
+        admin.userId,
+        { to: admin, audience: scope === 'company' ? 'budget' : 'cap' },
+      ]),
+    );
     if (person) audiences.set(person.userId, { to: person, audience: 'ownCap' });
     const name = person ? `${person.firstName} ${person.lastName}`.trim() : '';
     const values = { t: threshold, spent, limit, month, company: company?.name ?? '', name };
     const link = (audience: AlertAudience) => (audience === 'ownCap' ? null : STATEMENT_PATH);
-    await insertNotifications(tx, [...audiences.values()].map(({ to, audience }) => ({
-      userId: to.userId, companyId, kind: scope === 'company' ? 'credits_threshold' as const : 'cap_threshold' as const,
-      ...alertText(company?.language ?? 'en', audience, values), link: link(audience),
-    })));
+    await insertNotifications(
+      tx,
+      [...audiences.values()].map(({ to, audience }) => ({
+        userId: to.userId,
+        companyId,
+        kind: scope === 'company' ? ('credits_threshold' as const) : ('cap_threshold' as const),
+        ...alertText(company?.language ?? 'en', audience, values),
+        link: link(audience),
+      })),
+    );
 
     const remaining = Math.max(0, units(limit) - units(spent)) / SCALE;
     const alertLevel = Math.round((units(limit) * (100 - threshold)) / 100) / SCALE;
     for (const { to, audience } of audiences.values()) {
       await this.mail.queue(tx, {
-        companyId, type: threshold >= 100 ? 'budget_reached' : 'credits_low', to: to.email, userId: to.userId, path: link(audience) ?? '/',
-        variables: { ...personVariables(to), 'credits.balance': remaining, 'credits.threshold': alertLevel, 'credits.budget': limit },
+        companyId,
+        type: threshold >= 100 ? 'budget_reached' : 'credits_low',
+        to: to.email,
+        userId: to.userId,
+        path: link(audience) ?? '/',
+        variables: {
+          ...personVariables(to),
+          'credits.balance': remaining,
+          'credits.threshold': alertLevel,
+          'credits.budget': limit,
+        },
       });
     }
   }

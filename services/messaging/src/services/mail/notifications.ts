@@ -1,4 +1,10 @@
-import type { EmailLanguage, EventOf, MailPreferencesBody, MailPreferencesDto, NotificationKind } from '@earshot/contracts';
+import type {
+  EmailLanguage,
+  EventOf,
+  MailPreferencesBody,
+  MailPreferencesDto,
+  NotificationKind,
+} from '@earshot/contracts';
 import { PRIVATE_COMPANY_TYPE, type Db, type Identity, type ServiceContext } from '@earshot/kit';
 import type { CompanyRow, PersonRow } from '../../db/schema';
 import * as directory from '../../repositories/directory';
@@ -9,10 +15,14 @@ import { mentionedIn } from '../mentions';
 import { noticeText, type NoticeKind } from '../notification-texts';
 import type { MailService, QueueRequest } from './mail';
 
-export const personVariables = (person: Pick<PersonRow, 'firstName' | 'lastName' | 'email'>) =>
-  ({ 'user.firstName': person.firstName, 'user.lastName': person.lastName, 'user.email': person.email });
+export const personVariables = (person: Pick<PersonRow, 'firstName' | 'lastName' | 'email'>) => ({
+  'user.firstName': person.firstName,
+  'user.lastName': person.lastName,
+  'user.email': person.email,
+});
 
-const fullName = (person: Pick<PersonRow, 'firstName' | 'lastName'> | undefined) => (person ? `${person.firstName} ${person.lastName}`.trim() : '');
+const fullName = (person: Pick<PersonRow, 'firstName' | 'lastName'> | undefined) =>
+  person ? `${person.firstName} ${person.lastName}`.trim() : '';
 
 /**
  * What the console's own events tell people, in the app and by mail: two-step sign-in turned on or
@@ -22,7 +32,10 @@ const fullName = (person: Pick<PersonRow, 'firstName' | 'lastName'> | undefined)
  * assignee). People, companies and uploaders come from read models of the other services' events.
  */
 export class MailNotifications {
-  constructor(private readonly ctx: ServiceContext, private readonly mail: MailService) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly mail: MailService,
+  ) {}
 
   async preferences(identity: Identity): Promise<MailPreferencesDto> {
     return repo.findPreferences(this.ctx.db, identity.userId);
@@ -39,7 +52,14 @@ export class MailNotifications {
   async applyUser(tx: Db, event: EventOf<'user.created' | 'user.updated' | 'user.deleted'>): Promise<void> {
     const after = event.type === 'user.deleted' ? null : event.data.after;
     if (!after) return directory.removePerson(tx, event.data.id);
-    await directory.upsertPerson(tx, { userId: event.data.id, companyId: after.companyId, role: after.role, email: after.email, firstName: after.firstName, lastName: after.lastName });
+    await directory.upsertPerson(tx, {
+      userId: event.data.id,
+      companyId: after.companyId,
+      role: after.role,
+      email: after.email,
+      firstName: after.firstName,
+      lastName: after.lastName,
+    });
   }
 
   async applyCompany(tx: Db, event: EventOf<'company.created' | 'company.updated'>): Promise<void> {
@@ -48,8 +68,12 @@ export class MailNotifications {
     const known = await directory.findCompany(tx, event.data.id);
     // Fields older events do not carry keep what is known.
     await directory.upsertCompany(tx, {
-      id: event.data.id, name: after.name, domain: after.domain, language: after.language ?? known?.language ?? 'en',
-      logo: after.logo !== undefined ? after.logo : known?.logo ?? null, theme: after.theme ?? known?.theme ?? {},
+      id: event.data.id,
+      name: after.name,
+      domain: after.domain,
+      language: after.language ?? known?.language ?? 'en',
+      logo: after.logo !== undefined ? after.logo : (known?.logo ?? null),
+      theme: after.theme ?? known?.theme ?? {},
     });
   }
 
@@ -57,13 +81,21 @@ export class MailNotifications {
     const person = await directory.findPerson(tx, event.data.id);
     if (!person) return;
     await this.mail.queue(tx, {
-      companyId: person.companyId, type: event.data.enabled ? 'two_step_enabled' : 'two_step_disabled', to: person.email, userId: person.userId,
+      companyId: person.companyId,
+      type: event.data.enabled ? 'two_step_enabled' : 'two_step_disabled',
+      to: person.email,
+      userId: person.userId,
       variables: { ...personVariables(person), date: event.occurredAt.slice(0, 10) },
     });
   }
 
   async applyFileUploaded(tx: Db, event: EventOf<'file.uploaded'>): Promise<void> {
-    await repo.upsertRecording(tx, { fileId: event.data.id, companyId: event.companyId, uploadedBy: event.data.uploadedBy, name: event.data.originalName });
+    await repo.upsertRecording(tx, {
+      fileId: event.data.id,
+      companyId: event.companyId,
+      uploadedBy: event.data.uploadedBy,
+      name: event.data.originalName,
+    });
   }
 
   async applyFileDeleted(tx: Db, event: EventOf<'file.deleted'>): Promise<void> {
@@ -74,7 +106,11 @@ export class MailNotifications {
     const found = await this.uploaderOf(tx, event.data.fileId);
     if (!found || !(await repo.findPreferences(tx, found.person.userId)).transcriptReady) return;
     await this.mail.queue(tx, {
-      companyId: found.recording.companyId, type: 'transcript_ready', to: found.person.email, userId: found.person.userId, path: `/transcripts/${encodeURIComponent(event.data.fileId)}`,
+      companyId: found.recording.companyId,
+      type: 'transcript_ready',
+      to: found.person.email,
+      userId: found.person.userId,
+      path: `/transcripts/${encodeURIComponent(event.data.fileId)}`,
       variables: { ...personVariables(found.person), 'recording.name': found.recording.name },
     });
   }
@@ -90,7 +126,11 @@ export class MailNotifications {
     await this.notify(tx, person, 'transcription_failed', { recording: recording.name, reason }, path);
     if (!(await repo.findPreferences(tx, person.userId)).transcriptionFailed) return;
     await this.mail.queue(tx, {
-      companyId: recording.companyId, type: 'transcription_failed', to: person.email, userId: person.userId, path,
+      companyId: recording.companyId,
+      type: 'transcription_failed',
+      to: person.email,
+      userId: person.userId,
+      path,
       variables: { ...personVariables(person), 'recording.name': recording.name, reason },
     });
   }
@@ -101,7 +141,13 @@ export class MailNotifications {
     const person = userId ? await directory.findPerson(tx, userId) : undefined;
     if (!person) return;
     const recording = await repo.findRecording(tx, fileId);
-    await this.notify(tx, person, 'analysis_finished', { recording: recording?.name ?? fileId }, `/transcripts/${encodeURIComponent(fileId)}/analysis`);
+    await this.notify(
+      tx,
+      person,
+      'analysis_finished',
+      { recording: recording?.name ?? fileId },
+      `/transcripts/${encodeURIComponent(fileId)}/analysis`,
+    );
   }
 
   /**
@@ -116,27 +162,59 @@ export class MailNotifications {
     // Work the platform did on its own (no person behind it) is signed with the platform's name.
     const by = fullName(assigner) || event.actor.email || 'Earshot';
     const path = `/task-list?task=${encodeURIComponent(event.data.id)}`;
-    const assigned = after.assigneeId && after.assigneeId !== before?.assigneeId && after.assigneeId !== event.actor.id ? after.assigneeId : null;
+    const assigned =
+      after.assigneeId && after.assigneeId !== before?.assigneeId && after.assigneeId !== event.actor.id
+        ? after.assigneeId
+        : null;
     if (assigned) await this.notifyAssigned(tx, assigned, after, by, path);
     // Most edits name nobody: the company's people are read only when the text has an @.
     const text = (state: typeof before) => (state ? `${state.title}\n${state.description}` : '');
-    if (!text(after).includes('@') || !event.companyId || (await companyTypes.typeOf(tx, event.companyId)) === PRIVATE_COMPANY_TYPE) return;
+    if (
+      !text(after).includes('@') ||
+      !event.companyId ||
+      (await companyTypes.typeOf(tx, event.companyId)) === PRIVATE_COMPANY_TYPE
+    )
+      return;
     const people = await directory.peopleOf(tx, event.companyId);
     const said = (state: typeof before) => mentionedIn(text(state), people);
     const [now, earlier] = [said(after), said(before)];
     for (const person of people) {
-      if (!now.has(person.userId) || earlier.has(person.userId) || person.userId === event.actor.id || person.userId === assigned) continue;
+      if (
+        !now.has(person.userId) ||
+        earlier.has(person.userId) ||
+        person.userId === event.actor.id ||
+        person.userId === assigned
+      )
+        continue;
       await this.notify(tx, person, 'mention', { title: after.title, by }, path);
     }
   }
 
-  private async notifyAssigned(tx: Db, assigneeId: string, after: { title: string; dueDate: string | null }, assignedBy: string, path: string): Promise<void> {
+  private async notifyAssigned(
+    tx: Db,
+    assigneeId: string,
+    after: { title: string; dueDate: string | null },
+    assignedBy: string,
+    path: string,
+  ): Promise<void> {
     const person = await directory.findPerson(tx, assigneeId);
     if (!person) return;
-    await this.notify(tx, person, 'task_assigned', { title: after.title, due: after.dueDate ?? '', by: assignedBy }, path);
+    await this.notify(
+      tx,
+      person,
+      'task_assigned',
+      { title: after.title, due: after.dueDate ?? '', by: assignedBy },
+      path,
+    );
     await this.queueFor(tx, person, {
-      type: 'task_assigned', path,
-      variables: { ...personVariables(person), 'task.title': after.title, 'task.dueDate': after.dueDate ?? '—', assignedBy },
+      type: 'task_assigned',
+      path,
+      variables: {
+        ...personVariables(person),
+        'task.title': after.title,
+        'task.dueDate': after.dueDate ?? '—',
+        assignedBy,
+      },
     });
   }
 
@@ -147,7 +225,8 @@ export class MailNotifications {
     const path = `/task-list?task=${encodeURIComponent(event.data.id)}`;
     await this.notify(tx, person, 'task_due', { title: event.data.title, due: event.data.dueDate }, path);
     await this.queueFor(tx, person, {
-      type: 'task_due', path,
+      type: 'task_due',
+      path,
       variables: { ...personVariables(person), 'task.title': event.data.title, 'task.dueDate': event.data.dueDate },
     });
   }
@@ -158,13 +237,37 @@ export class MailNotifications {
     return recording && person ? { recording, person } : undefined;
   }
 
-  private async notify(tx: Db, person: PersonRow, kind: NoticeKind & NotificationKind, values: Record<string, string>, link: string): Promise<void> {
+  private async notify(
+    tx: Db,
+    person: PersonRow,
+    kind: NoticeKind & NotificationKind,
+    values: Record<string, string>,
+    link: string,
+  ): Promise<void> {
     const company = await this.companyOf(tx, person);
-    await insertNotifications(tx, [{ userId: person.userId, companyId: person.companyId, kind, ...noticeText(company?.language ?? 'en', kind, values), link }]);
+    await insertNotifications(tx, [
+      {
+        userId: person.userId,
+        companyId: person.companyId,
+        kind,
+        ...noticeText(company?.language ?? 'en', kind, values),
+        link,
+      },
+    ]);
   }
 
-  private async queueFor(tx: Db, person: PersonRow, request: Pick<QueueRequest, 'type' | 'path' | 'variables'>): Promise<void> {
-    await this.mail.queue(tx, { ...request, companyId: person.companyId, to: person.email, userId: person.userId, language: null as EmailLanguage | null });
+  private async queueFor(
+    tx: Db,
+    person: PersonRow,
+    request: Pick<QueueRequest, 'type' | 'path' | 'variables'>,
+  ): Promise<void> {
+    await this.mail.queue(tx, {
+      ...request,
+      companyId: person.companyId,
+      to: person.email,
+      userId: person.userId,
+      language: null as EmailLanguage | null,
+    });
   }
 
   private async companyOf(tx: Db, person: PersonRow): Promise<CompanyRow | undefined> {

@@ -1,5 +1,10 @@
 import sanitizeHtml from 'sanitize-html';
-import { EMAIL_TEMPLATE_VARIABLES, TEMPLATE_VARIABLE, type EmailLanguage, type EmailTemplateType } from '@earshot/contracts';
+import {
+  EMAIL_TEMPLATE_VARIABLES,
+  TEMPLATE_VARIABLE,
+  type EmailLanguage,
+  type EmailTemplateType,
+} from '@earshot/contracts';
 
 export type MailVariables = Record<string, string | number>;
 
@@ -31,7 +36,10 @@ const FORBIDDEN = [
   { pattern: /<\s*script\b/i, what: '<script>' },
   { pattern: /<\s*(iframe|object|embed|form|input|button|link|meta|base)\b/i, what: 'embedded content or forms' },
   { pattern: /\son[a-z]+\s*=/i, what: 'event handler attributes (on…=)' },
-  { pattern: /(?:javascript|vbscript|data)\s*:(?!image\/(?:png|jpeg|gif|webp);base64,)/i, what: 'javascript:, vbscript: or data: links' },
+  {
+    pattern: /(?:javascript|vbscript|data)\s*:(?!image\/(?:png|jpeg|gif|webp);base64,)/i,
+    what: 'javascript:, vbscript: or data: links',
+  },
 ];
 
 export function forbiddenMarkup(html: string): string | null {
@@ -39,7 +47,12 @@ export function forbiddenMarkup(html: string): string | null {
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 function fill(template: string, variables: MailVariables, encode: (value: string) => string): string {
   // Unknown names cannot be saved; one left in an old template renders as nothing, never as code.
@@ -48,10 +61,45 @@ function fill(template: string, variables: MailVariables, encode: (value: string
 
 const SAFE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [
-    'a', 'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'span', 'div', 'h1', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'blockquote',
-    'hr', 'img', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'small', 'code', 'pre',
+    'a',
+    'p',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'span',
+    'div',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'hr',
+    'img',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'td',
+    'th',
+    'small',
+    'code',
+    'pre',
   ],
-  allowedAttributes: { '*': ['style', 'class', 'align', 'title', 'dir'], a: ['href', 'target', 'rel'], img: ['src', 'alt', 'width', 'height'], td: ['colspan', 'rowspan', 'width'], th: ['colspan', 'rowspan', 'width'], table: ['width', 'cellpadding', 'cellspacing', 'border', 'role'] },
+  allowedAttributes: {
+    '*': ['style', 'class', 'align', 'title', 'dir'],
+    a: ['href', 'target', 'rel'],
+    img: ['src', 'alt', 'width', 'height'],
+    td: ['colspan', 'rowspan', 'width'],
+    th: ['colspan', 'rowspan', 'width'],
+    table: ['width', 'cellpadding', 'cellspacing', 'border', 'role'],
+  },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
   allowProtocolRelative: false,
@@ -62,7 +110,9 @@ const BUTTON_STYLE = (primary: string) =>
 
 /** The branded frame every HTML mail is sent in: logo, the company's primary colour, its name. */
 function layout(body: string, subject: string, language: EmailLanguage, brand: Branding): string {
-  const logo = brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.companyName)}" height="40" style="height:40px;max-width:200px">` : `<strong style="font-size:18px">${escapeHtml(brand.companyName)}</strong>`;
+  const logo = brand.logoUrl
+    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.companyName)}" height="40" style="height:40px;max-width:200px">`
+    : `<strong style="font-size:18px">${escapeHtml(brand.companyName)}</strong>`;
   return `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2937">
@@ -78,11 +128,25 @@ function layout(body: string, subject: string, language: EmailLanguage, brand: B
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** Fills a template with values (escaped in HTML), sanitises the HTML and frames it in the brand. */
-export function renderMail(template: RenderedMail, variables: MailVariables, language: EmailLanguage, brand: Branding): RenderedMail {
+export function renderMail(
+  template: RenderedMail,
+  variables: MailVariables,
+  language: EmailLanguage,
+  brand: Branding,
+): RenderedMail {
   const primary = HEX.test(brand.primary) ? brand.primary : '#465fff';
-  const subject = fill(template.subject, variables, (value) => value).replace(/[\r\n]+/g, ' ').trim();
+  const subject = fill(template.subject, variables, (value) => value)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const body = sanitizeHtml(fill(template.html, variables, escapeHtml), SAFE_HTML)
     // Templates mark their call to action with class="button"; mail clients ignore <style>.
-    .replace(/<a([^>]*?)\sclass="button"/g, (_m, before: string) => `<a${before} class="button" style="${BUTTON_STYLE(primary)}"`);
-  return { subject, html: layout(body, subject, language, { ...brand, primary }), text: fill(template.text, variables, (value) => value) };
+    .replace(
+      /<a([^>]*?)\sclass="button"/g,
+      (_m, before: string) => `<a${before} class="button" style="${BUTTON_STYLE(primary)}"`,
+    );
+  return {
+    subject,
+    html: layout(body, subject, language, { ...brand, primary }),
+    text: fill(template.text, variables, (value) => value),
+  };
 }

@@ -18,7 +18,8 @@ export interface SealedBody {
   text: string;
 }
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 500);
+const reasonOf = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 500);
 
 /**
  * Sends the queued mail: wakes when nudged (a message was just queued) and on a timer, takes due
@@ -90,7 +91,13 @@ export class MailSender {
     try {
       if (!message.bodySealed) throw new Error('The message body is missing');
       const body = JSON.parse(this.box.open(message.bodySealed)) as SealedBody;
-      const delivery = await this.transport.send({ id: message.id, from: ctx.config.MAIL_FROM, to: message.toAddress, subject: message.subject, ...body });
+      const delivery = await this.transport.send({
+        id: message.id,
+        from: ctx.config.MAIL_FROM,
+        to: message.toAddress,
+        subject: message.subject,
+        ...body,
+      });
       outcome = { ok: true, ...delivery };
     } catch (error) {
       outcome = { ok: false, reason: reasonOf(error) };
@@ -101,15 +108,31 @@ export class MailSender {
         // Once an SMTP server has the message, Earshot keeps no copy of a body that may hold a
         // link; the .eml file is the copy when mail goes to files, and the page reads it there.
         const bodySealed = outcome.transport === 'smtp' ? null : message.bodySealed;
-        await repo.markSent(tx, message.id, { transport: outcome.transport, fileName: outcome.fileName, bodySealed }, new Date());
-        emit({ type: 'mail.sent', companyId: message.companyId, actor: SYSTEM_ACTOR, data: { ...base, transport: outcome.transport } });
+        await repo.markSent(
+          tx,
+          message.id,
+          { transport: outcome.transport, fileName: outcome.fileName, bodySealed },
+          new Date(),
+        );
+        emit({
+          type: 'mail.sent',
+          companyId: message.companyId,
+          actor: SYSTEM_ACTOR,
+          data: { ...base, transport: outcome.transport },
+        });
       } else if (message.attempts >= MAX_ATTEMPTS) {
         await repo.markFailed(tx, message.id, outcome.reason);
-        emit({ type: 'mail.failed', companyId: message.companyId, actor: SYSTEM_ACTOR, data: { ...base, reason: outcome.reason } });
+        emit({
+          type: 'mail.failed',
+          companyId: message.companyId,
+          actor: SYSTEM_ACTOR,
+          data: { ...base, reason: outcome.reason },
+        });
       } else {
         await repo.markRetry(tx, message.id, outcome.reason, new Date(Date.now() + retryDelayMs(message.attempts)));
       }
     });
-    if (!outcome.ok) ctx.logger.warn({ mailId: message.id, attempts: message.attempts, reason: outcome.reason }, 'mail not sent');
+    if (!outcome.ok)
+      ctx.logger.warn({ mailId: message.id, attempts: message.attempts, reason: outcome.reason }, 'mail not sent');
   }
 }

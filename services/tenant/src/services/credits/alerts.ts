@@ -32,29 +32,62 @@ export class CreditAlerts {
    * some charge in it reached). `caps`: the charged people's monthly caps, read before the charges,
    * outside the account's lock.
    */
-  async afterCharge(tx: Db, emit: Emit, companyId: string, posted: Posted, caps: ReadonlyMap<string, number>): Promise<void> {
+  async afterCharge(
+    tx: Db,
+    emit: Emit,
+    companyId: string,
+    posted: Posted,
+    caps: ReadonlyMap<string, number>,
+  ): Promise<void> {
     const { spend, account } = posted;
     if (!spend) return;
     const budget = limitOf(account.monthlyBudget);
     for (const threshold of CREDIT_ALERT_THRESHOLDS) {
       if (budget !== null && reached(spend.company, budget, threshold)) {
-        await this.alert(tx, emit, { companyId, scope: 'company', userId: null, threshold, month: spend.month, spent: spend.company, limit: budget });
+        await this.alert(tx, emit, {
+          companyId,
+          scope: 'company',
+          userId: null,
+          threshold,
+          month: spend.month,
+          spent: spend.company,
+          limit: budget,
+        });
       }
     }
     for (const [userId, spent] of spend.people) {
       const cap = caps.get(userId);
       if (cap === undefined) continue;
       for (const threshold of CREDIT_ALERT_THRESHOLDS) {
-        if (reached(spent, cap, threshold)) await this.alert(tx, emit, { companyId, scope: 'user', userId, threshold, month: spend.month, spent, limit: cap });
+        if (reached(spent, cap, threshold))
+          await this.alert(tx, emit, {
+            companyId,
+            scope: 'user',
+            userId,
+            threshold,
+            month: spend.month,
+            spent,
+            limit: cap,
+          });
       }
     }
   }
 
   private async alert(tx: Db, emit: Emit, alert: Threshold): Promise<void> {
-    const first = await credits.recordAlert(tx, { companyId: alert.companyId, userId: alert.userId ?? credits.COMPANY_SPEND, month: alert.month, threshold: alert.threshold });
+    const first = await credits.recordAlert(tx, {
+      companyId: alert.companyId,
+      userId: alert.userId ?? credits.COMPANY_SPEND,
+      month: alert.month,
+      threshold: alert.threshold,
+    });
     if (!first) return;
     const { companyId, scope, userId, threshold, month, spent, limit } = alert;
-    emit({ type: 'credits.threshold_reached', companyId, actor: SYSTEM_ACTOR, data: { scope, userId, threshold, month, spent, limit } });
+    emit({
+      type: 'credits.threshold_reached',
+      companyId,
+      actor: SYSTEM_ACTOR,
+      data: { scope, userId, threshold, month, spent, limit },
+    });
   }
 }
 

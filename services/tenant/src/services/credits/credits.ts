@@ -68,7 +68,13 @@ export class CreditService {
       ...balanceOf(figures),
       currency: money.currency,
       ...settingsOf(figures),
-      ledger: { items: page.rows.map(toLedgerEntryDto), page: query.page, pageSize: query.pageSize, total: page.total, totalPages: Math.ceil(page.total / query.pageSize) },
+      ledger: {
+        items: page.rows.map(toLedgerEntryDto),
+        page: query.page,
+        pageSize: query.pageSize,
+        total: page.total,
+        totalPages: Math.ceil(page.total / query.pageSize),
+      },
     };
   }
 
@@ -78,15 +84,33 @@ export class CreditService {
     return this.ctx.transact(async (tx, emit) => {
       assertNotDeleting(await loadCompany(tx, companyId));
       const units = toUnits(body.amount);
-      const posted = await post(tx, companyId, [{ kind: units > 0 ? 'grant' : 'adjustment', units, reason: body.reason }]);
+      const posted = await post(tx, companyId, [
+        { kind: units > 0 ? 'grant' : 'adjustment', units, reason: body.reason },
+      ]);
       if (!posted) throw notFound('Company');
       const entry = posted.entries[0]!;
       const figures = balanceOf(posted.account);
       const actor = actorOf(identity);
       if (entry.kind === 'grant') {
-        emit({ type: 'credits.granted', companyId, actor, data: { entryId: entry.id, amount: body.amount, reason: body.reason, monthly: false, balance: figures.balance } });
+        emit({
+          type: 'credits.granted',
+          companyId,
+          actor,
+          data: {
+            entryId: entry.id,
+            amount: body.amount,
+            reason: body.reason,
+            monthly: false,
+            balance: figures.balance,
+          },
+        });
       } else {
-        emit({ type: 'credits.adjusted', companyId, actor, data: { entryId: entry.id, amount: body.amount, reason: body.reason, balance: figures.balance } });
+        emit({
+          type: 'credits.adjusted',
+          companyId,
+          actor,
+          data: { entryId: entry.id, amount: body.amount, reason: body.reason, balance: figures.balance },
+        });
       }
       return { ...figures, entry: toLedgerEntryDto(entry) };
     });
@@ -104,10 +128,18 @@ export class CreditService {
       if (!account) throw notFound('Company');
       const before = settingsOf(account);
       const startsNow = account.monthlyGrant === null && body.monthlyGrant !== null;
-      const saved = await repo.saveSettings(tx, companyId, { ...body, ...(startsNow ? { grantedMonth: monthOf(new Date()) } : {}) });
+      const saved = await repo.saveSettings(tx, companyId, {
+        ...body,
+        ...(startsNow ? { grantedMonth: monthOf(new Date()) } : {}),
+      });
       const after = settingsOf(saved);
       if (JSON.stringify(before) !== JSON.stringify(after)) {
-        emit({ type: 'credits.settings_changed', companyId, actor: actorOf(identity), data: { id: companyId, before, after } });
+        emit({
+          type: 'credits.settings_changed',
+          companyId,
+          actor: actorOf(identity),
+          data: { id: companyId, before, after },
+        });
       }
       return after;
     });
@@ -124,12 +156,28 @@ export class CreditService {
     for (const companyId of await repo.grantsDue(this.ctx.db, month)) {
       const done = await this.ctx.transact(async (tx, emit) => {
         const account = await repo.lockAccount(tx, companyId);
-        if (!account || account.monthlyGrant === null || (account.grantedMonth !== null && account.grantedMonth >= month)) return false;
+        if (
+          !account ||
+          account.monthlyGrant === null ||
+          (account.grantedMonth !== null && account.grantedMonth >= month)
+        )
+          return false;
         const amount = Number(account.monthlyGrant);
         const reason = `Monthly grant ${month}`;
         const posted = (await post(tx, companyId, [{ kind: 'grant', units: toUnits(amount), reason }], now))!;
         await repo.markGranted(tx, companyId, month);
-        emit({ type: 'credits.granted', companyId, actor: SYSTEM_ACTOR, data: { entryId: posted.entries[0]!.id, amount, reason, monthly: true, balance: balanceOf(posted.account).balance } });
+        emit({
+          type: 'credits.granted',
+          companyId,
+          actor: SYSTEM_ACTOR,
+          data: {
+            entryId: posted.entries[0]!.id,
+            amount,
+            reason,
+            monthly: true,
+            balance: balanceOf(posted.account).balance,
+          },
+        });
         return true;
       });
       if (done) granted += 1;
@@ -148,7 +196,13 @@ export class CreditService {
     const book = await PriceBook.load(tx, usages);
     const byCompany = new Map<string, Usage[]>();
     for (const usage of usages) byCompany.set(usage.companyId, [...(byCompany.get(usage.companyId) ?? []), usage]);
-    for (const [companyId, list] of byCompany) await this.postCharges(tx, emit, companyId, list.flatMap((usage) => chargeEntries(usage, book)));
+    for (const [companyId, list] of byCompany)
+      await this.postCharges(
+        tx,
+        emit,
+        companyId,
+        list.flatMap((usage) => chargeEntries(usage, book)),
+      );
   }
 
   /**
@@ -159,18 +213,33 @@ export class CreditService {
   async reserve(tx: Db, usage: Omit<Usage, 'quantities'> & { subject: string; seconds: number }): Promise<void> {
     if (await repo.openReservation(tx, usage.companyId, usage.subject)) return;
     const reservationId = crypto.randomUUID();
-    const [entry] = chargeEntries({ ...usage, quantities: [{ unit: 'audio_minute', quantity: usage.seconds }] }, await PriceBook.load(tx, [usage]));
+    const [entry] = chargeEntries(
+      { ...usage, quantities: [{ unit: 'audio_minute', quantity: usage.seconds }] },
+      await PriceBook.load(tx, [usage]),
+    );
     const posted = await post(tx, usage.companyId, [{ ...entry!, kind: 'reservation', reservationId }]);
     if (posted?.entries.length) {
-      await repo.insertReservation(tx, { id: reservationId, companyId: usage.companyId, subject: usage.subject, amount: fromUnits(-entry!.units), userId: usage.userId });
+      await repo.insertReservation(tx, {
+        id: reservationId,
+        companyId: usage.companyId,
+        subject: usage.subject,
+        amount: fromUnits(-entry!.units),
+        userId: usage.userId,
+      });
     }
   }
 
   /** Settles a reservation: charges what the work really used and releases what was reserved. */
   async settle(tx: Db, emit: Emit, usage: Usage & { subject: string }): Promise<void> {
     const open = await repo.openReservation(tx, usage.companyId, usage.subject);
-    const charged = chargeEntries({ ...usage, userId: usage.userId ?? open?.userId ?? null }, await PriceBook.load(tx, [usage]));
-    const posted = await this.postCharges(tx, emit, usage.companyId, [...charged, ...(open ? [await this.releaseEntry(tx, open, usage.eventId)] : [])]);
+    const charged = chargeEntries(
+      { ...usage, userId: usage.userId ?? open?.userId ?? null },
+      await PriceBook.load(tx, [usage]),
+    );
+    const posted = await this.postCharges(tx, emit, usage.companyId, [
+      ...charged,
+      ...(open ? [await this.releaseEntry(tx, open, usage.eventId)] : []),
+    ]);
     if (open && posted?.entries.some((e) => e.kind === 'release')) await repo.closeReservation(tx, open.id, 'settled');
   }
 
@@ -192,11 +261,22 @@ export class CreditService {
   }
 
   /** Gives back what a reservation took, naming the same quantity and unit price as its line. */
-  private async releaseEntry(tx: Db, open: { id: string; amount: number; userId: string | null }, eventId: string): Promise<Entry> {
+  private async releaseEntry(
+    tx: Db,
+    open: { id: string; amount: number; userId: string | null },
+    eventId: string,
+  ): Promise<Entry> {
     const reserved = await repo.reservationLine(tx, open.id);
     return {
-      kind: 'release', units: toUnits(Number(open.amount)), feature: 'transcription', eventId, userId: open.userId, reservationId: open.id, unit: 'audio_minute',
-      measured: reserved?.measured ?? null, quantityUnits: reserved?.quantity == null ? null : toUnits(reserved.quantity),
+      kind: 'release',
+      units: toUnits(Number(open.amount)),
+      feature: 'transcription',
+      eventId,
+      userId: open.userId,
+      reservationId: open.id,
+      unit: 'audio_minute',
+      measured: reserved?.measured ?? null,
+      quantityUnits: reserved?.quantity == null ? null : toUnits(reserved.quantity),
       priceUnits: reserved?.unitPrice == null ? null : toUnits(reserved.unitPrice),
     };
   }
@@ -212,10 +292,19 @@ function chargeEntries(usage: Usage, book: PriceBook): Entry[] {
     const price = book.at(usage.ref, unit, usage.occurredAt);
     const priced = priceQuantity(quantity, unit, price ? Number(price.credits) : 0);
     return {
-      kind: 'charge', units: -priced.costUnits, feature: usage.feature, model: usage.model,
-      modelId: usage.ref?.modelId ?? null, engine: usage.ref?.engine ?? null, unit, measured: quantity,
-      quantityUnits: priced.quantityUnits, priceUnits: priced.priceUnits, priceId: price?.id ?? null,
-      eventId: usage.eventId, userId: usage.userId,
+      kind: 'charge',
+      units: -priced.costUnits,
+      feature: usage.feature,
+      model: usage.model,
+      modelId: usage.ref?.modelId ?? null,
+      engine: usage.ref?.engine ?? null,
+      unit,
+      measured: quantity,
+      quantityUnits: priced.quantityUnits,
+      priceUnits: priced.priceUnits,
+      priceId: price?.id ?? null,
+      eventId: usage.eventId,
+      userId: usage.userId,
     };
   });
 }

@@ -24,7 +24,8 @@ export class CreditGateService implements CreditGate {
       ref ? pricing.hasPriceAt(db, ref, now) : true,
     ]);
     const reached = (spent: number, limit: number | null) => limit !== null && toUnits(spent) >= toUnits(limit);
-    if (!state || toUnits(state.balance) <= 0 || reached(state.companySpent, state.monthlyBudget)) throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
+    if (!state || toUnits(state.balance) <= 0 || reached(state.companySpent, state.monthlyBudget))
+      throw creditRefusal(CREDIT_CODES.CREDITS_EXHAUSTED);
     if (request.userId && reached(state.userSpent, state.cap)) throw creditRefusal(CREDIT_CODES.USER_CAP_REACHED);
     if (!priced) throw creditRefusal(CREDIT_CODES.MODEL_NOT_PRICED);
   }

@@ -43,18 +43,39 @@ export interface Posted {
  * Undefined for a company that no longer exists.
  */
 // numeric columns take exact decimal text (drizzle's number type says otherwise).
-const decimalOf = (units: number | null | undefined) => (units == null ? null : unitsText(units) as unknown as number);
+const decimalOf = (units: number | null | undefined) =>
+  units == null ? null : (unitsText(units) as unknown as number);
 
-export async function post(tx: Db, companyId: string, entries: readonly Entry[], now = new Date()): Promise<Posted | undefined> {
+export async function post(
+  tx: Db,
+  companyId: string,
+  entries: readonly Entry[],
+  now = new Date(),
+): Promise<Posted | undefined> {
   // The account is made with the company: without one the company is gone, and nothing is written.
   const found = await repo.findAccount(tx, companyId);
   if (!found) return undefined;
-  const written = await repo.appendEntries(tx, entries.map((e) => ({
-    companyId, kind: e.kind, amount: decimalOf(e.units)!, reason: e.reason ?? null, feature: e.feature ?? null,
-    model: e.model ?? null, modelId: e.modelId ?? null, engine: e.engine ?? null, unit: e.unit ?? null, measured: e.measured ?? null,
-    quantity: decimalOf(e.quantityUnits), unitPrice: decimalOf(e.priceUnits),
-    priceId: e.priceId ?? null, eventId: e.eventId ?? null, userId: e.userId ?? null, reservationId: e.reservationId ?? null,
-  })));
+  const written = await repo.appendEntries(
+    tx,
+    entries.map((e) => ({
+      companyId,
+      kind: e.kind,
+      amount: decimalOf(e.units)!,
+      reason: e.reason ?? null,
+      feature: e.feature ?? null,
+      model: e.model ?? null,
+      modelId: e.modelId ?? null,
+      engine: e.engine ?? null,
+      unit: e.unit ?? null,
+      measured: e.measured ?? null,
+      quantity: decimalOf(e.quantityUnits),
+      unitPrice: decimalOf(e.priceUnits),
+      priceId: e.priceId ?? null,
+      eventId: e.eventId ?? null,
+      userId: e.userId ?? null,
+      reservationId: e.reservationId ?? null,
+    })),
+  );
   let balance = 0;
   let reserved = 0;
   let charged = 0;
@@ -69,7 +90,9 @@ export async function post(tx: Db, companyId: string, entries: readonly Entry[],
     if (row.userId) people.set(row.userId, (people.get(row.userId) ?? 0) - units);
   }
   // Nothing written (every entry was already made by its event): the account is as it was read.
-  const account = written.length ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved)) : found;
+  const account = written.length
+    ? await repo.moveAccount(tx, companyId, unitsText(balance), unitsText(reserved))
+    : found;
   if (!account) return undefined;
   if (!written.some((r) => r.kind === 'charge')) return { account, entries: written, spend: null };
   const month = monthOf(now);

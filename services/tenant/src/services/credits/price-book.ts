@@ -20,7 +20,11 @@ export class PriceBook {
   /** The price of a unit in force at `at`; undefined when the model or engine had none then. */
   at(ref: PriceRef | null, unit: PriceUnit, at: Date): PriceRow | undefined {
     if (!ref) return undefined;
-    return this.rows.find((row) => row.unit === unit && row.effectiveFrom <= at
-      && (ref.modelId !== undefined ? row.modelId === ref.modelId : row.engine === ref.engine));
+    return this.rows.find(
+      (row) =>
+        row.unit === unit &&
+        row.effectiveFrom <= at &&
+        (ref.modelId !== undefined ? row.modelId === ref.modelId : row.engine === ref.engine),
+    );
   }
 }

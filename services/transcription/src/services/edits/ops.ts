@@ -1,4 +1,10 @@
-import { MAX_WORD_LENGTH, speakerName, type SpeakerInfo, type SpeakerSegment, type TranscriptEditKind } from '@earshot/contracts';
+import {
+  MAX_WORD_LENGTH,
+  speakerName,
+  type SpeakerInfo,
+  type SpeakerSegment,
+  type TranscriptEditKind,
+} from '@earshot/contracts';
 import { badRequest, conflict, notFound } from '@earshot/kit';
 import { applyRuns, diffRuns, tokensOf, withWords, type IdSource, type Run } from './retime';
 
@@ -39,12 +45,15 @@ const nameOf = (state: TranscriptState, speakerId: string) => speakerName(speake
 
 /** Every token a word may become: a word stays a word (MAX_WORD_LENGTH, as for a word edit). */
 function checkTokens(tokens: readonly string[], field: string): void {
-  if (tokens.some((t) => t.length > MAX_WORD_LENGTH)) throw badRequest(`Invalid ${field}: a word can be at most ${MAX_WORD_LENGTH} characters`, { field });
+  if (tokens.some((t) => t.length > MAX_WORD_LENGTH))
+    throw badRequest(`Invalid ${field}: a word can be at most ${MAX_WORD_LENGTH} characters`, { field });
 }
 
 /** A segment with runs applied: null when it changed nothing, `after` empty when every word went. */
 function retext(segment: SpeakerSegment, runs: readonly Run[], ids: IdSource): SpeakerSegment[] | null {
-  const real = runs.filter((r) => r.to - r.from !== r.tokens.length || r.tokens.some((t, k) => segment.words[r.from + k]!.text.trim() !== t));
+  const real = runs.filter(
+    (r) => r.to - r.from !== r.tokens.length || r.tokens.some((t, k) => segment.words[r.from + k]!.text.trim() !== t),
+  );
   if (real.length === 0) return null;
   const words = applyRuns(segment, real, ids);
   return words.length ? [withWords(segment, words)] : [];
@@ -55,7 +64,13 @@ export function renameSpeaker(state: TranscriptState, speakerId: string, name: s
   const speaker = speakerOf(state, speakerId);
   if (speaker.label === name) return null;
   const after = state.speakers.map((s) => (s.id === speakerId ? { ...s, label: name } : s));
-  return { kind: 'speaker_rename', summary: `Renamed ${quote(nameOf(state, speakerId))} to ${quote(name)}`, before: [], after: [], speakers: { before: state.speakers, after } };
+  return {
+    kind: 'speaker_rename',
+    summary: `Renamed ${quote(nameOf(state, speakerId))} to ${quote(name)}`,
+    before: [],
+    after: [],
+    speakers: { before: state.speakers, after },
+  };
 }
 
 /** Every segment of `from` becomes `into`'s, and `from` leaves the speakers list. */
@@ -82,7 +97,12 @@ export function editSegmentText(state: TranscriptState, segmentId: string, text:
   checkTokens(tokens, 'body.text');
   const after = retext(segment, diffRuns(segment.words, tokens), ids);
   if (!after) return null;
-  return { kind: 'segment_text', summary: `Changed ${quote(segment.text)} to ${quote(tokens.join(' '))}`, before: [segment], after };
+  return {
+    kind: 'segment_text',
+    summary: `Changed ${quote(segment.text)} to ${quote(tokens.join(' '))}`,
+    before: [segment],
+    after,
+  };
 }
 
 /** Corrects one word's text (the word keeps its id and times). Null when it is already that. */
@@ -92,7 +112,12 @@ export function editWord(state: TranscriptState, segmentId: string, wordId: stri
   if (!segment || !word) throw notFound('Word');
   if (word.text === text) return null;
   const words = segment.words.map((w) => (w._id === wordId ? { _id: w._id, text, start: w.start, end: w.end } : w));
-  return { kind: 'word', summary: `Changed ${quote(word.text)} to ${quote(text)}`, before: [segment], after: [withWords(segment, words)] };
+  return {
+    kind: 'word',
+    summary: `Changed ${quote(word.text)} to ${quote(text)}`,
+    before: [segment],
+    after: [withWords(segment, words)],
+  };
 }
 
 /** The indices of `wordIds` in the segment, which must be one contiguous run of its words. */
@@ -102,7 +127,10 @@ function contiguousRun(segment: SpeakerSegment, wordIds: readonly string[]): { f
   positions.sort((a, b) => a - b);
   const from = positions[0]!;
   const to = positions[positions.length - 1]! + 1;
-  if (to - from !== positions.length) throw badRequest('Invalid body.wordIds: the words must follow each other in the segment', { field: 'body.wordIds' });
+  if (to - from !== positions.length)
+    throw badRequest('Invalid body.wordIds: the words must follow each other in the segment', {
+      field: 'body.wordIds',
+    });
   return { from, to };
 }
 
@@ -111,7 +139,13 @@ function contiguousRun(segment: SpeakerSegment, wordIds: readonly string[]): { f
  * splits it: the part before keeps the segment's id, the run and the part after get new ones.
  * Null when the words are already that speaker's.
  */
-export function reassign(state: TranscriptState, segmentId: string, speakerId: string, wordIds: readonly string[] | undefined, ids: IdSource): Change | null {
+export function reassign(
+  state: TranscriptState,
+  segmentId: string,
+  speakerId: string,
+  wordIds: readonly string[] | undefined,
+  ids: IdSource,
+): Change | null {
   const segment = state.segments[segmentAt(state, segmentId)]!;
   speakerOf(state, speakerId);
   if (segment.speakerId === speakerId) return null;
@@ -121,9 +155,19 @@ export function reassign(state: TranscriptState, segmentId: string, speakerId: s
     { words: segment.words.slice(from, to), speakerId },
     { words: segment.words.slice(to), speakerId: segment.speakerId },
   ].filter((p) => p.words.length > 0);
-  const after = parts.map((p, k) => withWords(segment, p.words, { _id: k === 0 ? segment._id : ids.segment(), speakerId: p.speakerId }));
-  const what = from === 0 && to === segment.words.length ? quote(segment.text) : quote(after.find((s) => s.speakerId === speakerId)!.text);
-  return { kind: 'segment_speaker', summary: `Gave ${what} to ${quote(nameOf(state, speakerId))}`, before: [segment], after };
+  const after = parts.map((p, k) =>
+    withWords(segment, p.words, { _id: k === 0 ? segment._id : ids.segment(), speakerId: p.speakerId }),
+  );
+  const what =
+    from === 0 && to === segment.words.length
+      ? quote(segment.text)
+      : quote(after.find((s) => s.speakerId === speakerId)!.text);
+  return {
+    kind: 'segment_speaker',
+    summary: `Gave ${what} to ${quote(nameOf(state, speakerId))}`,
+    before: [segment],
+    after,
+  };
 }
 
 /** Splits a segment so that a new one starts at `wordId`. */
@@ -131,10 +175,16 @@ export function split(state: TranscriptState, segmentId: string, wordId: string,
   const segment = state.segments[segmentAt(state, segmentId)]!;
   const at = segment.words.findIndex((w) => w._id === wordId);
   if (at < 0) throw notFound('Word');
-  if (at === 0) throw badRequest('Invalid body.wordId: a segment cannot be split before its first word', { field: 'body.wordId' });
+  if (at === 0)
+    throw badRequest('Invalid body.wordId: a segment cannot be split before its first word', { field: 'body.wordId' });
   const first = withWords(segment, segment.words.slice(0, at));
   const second = withWords(segment, segment.words.slice(at), { _id: ids.segment() });
-  return { kind: 'split', summary: `Split ${quote(segment.text)} before ${quote(segment.words[at]!.text)}`, before: [segment], after: [first, second] };
+  return {
+    kind: 'split',
+    summary: `Split ${quote(segment.text)} before ${quote(segment.words[at]!.text)}`,
+    before: [segment],
+    after: [first, second],
+  };
 }
 
 /** Merges a segment with the next one in time, which must be the same speaker's (409 otherwise). */
@@ -144,10 +194,17 @@ export function mergeWithNext(state: TranscriptState, segmentId: string): Change
   const next = state.segments[index + 1];
   if (!next) throw conflict('This is the last segment: there is no next segment to merge with');
   if (next.speakerId !== segment.speakerId) {
-    throw conflict(`The next segment is ${nameOf(state, next.speakerId)}'s, not ${nameOf(state, segment.speakerId)}'s: give it to the same speaker first`);
+    throw conflict(
+      `The next segment is ${nameOf(state, next.speakerId)}'s, not ${nameOf(state, segment.speakerId)}'s: give it to the same speaker first`,
+    );
   }
   const merged = withWords(segment, [...segment.words, ...next.words]);
-  return { kind: 'merge_segments', summary: `Merged ${quote(segment.text)} with ${quote(next.text)}`, before: [segment, next], after: [merged] };
+  return {
+    kind: 'merge_segments',
+    summary: `Merged ${quote(segment.text)} with ${quote(next.text)}`,
+    before: [segment, next],
+    after: [merged],
+  };
 }
 
 export interface ReplaceInput {
@@ -183,7 +240,11 @@ function wordRanges(segment: SpeakerSegment): { start: number; end: number }[] {
  * The runs of one segment for some matches: the words a match touches are edited (a match inside a
  * word edits that word; one across words edits them all); matches touching the same words are one run.
  */
-function matchRuns(segment: SpeakerSegment, matches: readonly { start: number; end: number }[], replace: string): Run[] {
+function matchRuns(
+  segment: SpeakerSegment,
+  matches: readonly { start: number; end: number }[],
+  replace: string,
+): Run[] {
   const ranges = wordRanges(segment);
   const text = segment.words.map((w) => w.text.trim()).join(' ');
   const groups: { from: number; to: number; matches: { start: number; end: number }[] }[] = [];
@@ -192,7 +253,10 @@ function matchRuns(segment: SpeakerSegment, matches: readonly { start: number; e
     let to = ranges.findLastIndex((r) => r.start < match.end) + 1;
     // A match of spaces only touches no word: it joins the words on its sides.
     if (from < 0 || to <= from) {
-      from = Math.max(0, ranges.findLastIndex((r) => r.end <= match.start));
+      from = Math.max(
+        0,
+        ranges.findLastIndex((r) => r.end <= match.start),
+      );
       to = Math.min(ranges.length, Math.max(from + 1, ranges.findIndex((r) => r.start >= match.end) + 1));
     }
     const last = groups[groups.length - 1];
@@ -221,7 +285,11 @@ function matchRuns(segment: SpeakerSegment, matches: readonly { start: number; e
  * segment's text, so a phrase of several words matches within a segment, never across two.
  * `replaced` counts the matches replaced; the change is null when nothing changed.
  */
-export function replaceText(state: TranscriptState, input: ReplaceInput, ids: IdSource): { replaced: number; change: Change | null } {
+export function replaceText(
+  state: TranscriptState,
+  input: ReplaceInput,
+  ids: IdSource,
+): { replaced: number; change: Change | null } {
   const pattern = finder(input);
   const targets = input.segmentId ? [state.segments[segmentAt(state, input.segmentId)]!] : state.segments;
   checkTokens(tokensOf(input.replace), 'body.replace');
@@ -230,11 +298,16 @@ export function replaceText(state: TranscriptState, input: ReplaceInput, ids: Id
   let replaced = 0;
   for (const segment of targets) {
     const text = segment.words.map((w) => w.text.trim()).join(' ');
-    let matches = [...text.matchAll(pattern)].filter((m) => m[0].length > 0).map((m) => ({ start: m.index, end: m.index + m[0].length }));
+    let matches = [...text.matchAll(pattern)]
+      .filter((m) => m[0].length > 0)
+      .map((m) => ({ start: m.index, end: m.index + m[0].length }));
     if (input.segmentId) matches = matches.slice(input.occurrence ?? 0, (input.occurrence ?? 0) + 1);
     if (matches.length === 0) continue;
     const runs = matchRuns(segment, matches, input.replace);
-    checkTokens(runs.flatMap((r) => r.tokens), 'body.replace');
+    checkTokens(
+      runs.flatMap((r) => r.tokens),
+      'body.replace',
+    );
     replaced += matches.length;
     const changed = retext(segment, runs, ids);
     if (!changed) continue;
@@ -243,14 +316,25 @@ export function replaceText(state: TranscriptState, input: ReplaceInput, ids: Id
   }
   if (before.length === 0) return { replaced, change: null };
   const where = input.segmentId ? 'once' : `${replaced} time${replaced === 1 ? '' : 's'}`;
-  return { replaced, change: { kind: 'replace', summary: `Replaced ${quote(input.find)} with ${quote(input.replace)} ${where}`, before, after } };
+  return {
+    replaced,
+    change: {
+      kind: 'replace',
+      summary: `Replaced ${quote(input.find)} with ${quote(input.replace)} ${where}`,
+      before,
+      after,
+    },
+  };
 }
 
 /**
  * The segments after a change: touched segments are swapped in place (same id) or dropped, new
  * ones follow the first touched segment; then all are ordered by start, ties keeping that order.
  */
-export function applyChange(segments: readonly SpeakerSegment[], change: Pick<Change, 'before' | 'after'>): SpeakerSegment[] {
+export function applyChange(
+  segments: readonly SpeakerSegment[],
+  change: Pick<Change, 'before' | 'after'>,
+): SpeakerSegment[] {
   const touched = new Set(change.before.map((s) => s._id));
   const same = new Map(change.after.filter((s) => touched.has(s._id)).map((s) => [s._id, s]));
   const fresh = change.after.filter((s) => !touched.has(s._id));
@@ -276,8 +360,11 @@ export function applyChange(segments: readonly SpeakerSegment[], change: Pick<Ch
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -288,7 +375,11 @@ const CHANGED_SINCE = 'This edit cannot be undone or redone: what it changed has
  * The speakers list with one edit's speaker changes taken back (`from` → `to`), leaving every other
  * speaker as it is now. A speaker the edit changed that has changed again since is a conflict.
  */
-function revertSpeakers(current: readonly SpeakerInfo[], from: readonly SpeakerInfo[], to: readonly SpeakerInfo[]): SpeakerInfo[] {
+function revertSpeakers(
+  current: readonly SpeakerInfo[],
+  from: readonly SpeakerInfo[],
+  to: readonly SpeakerInfo[],
+): SpeakerInfo[] {
   const ids = new Set([...from, ...to].map((s) => s.id));
   const find = (list: readonly SpeakerInfo[], id: string) => list.find((s) => s.id === id);
   let result = [...current];
@@ -314,7 +405,12 @@ export interface RecordedChange {
  * Undo (`undo`: back from `after` to `before`) or redo (the other way) of a recorded edit, as a
  * change of its own. 409 when a segment or speaker it changed is no longer as it left them.
  */
-export function reverse(state: TranscriptState, edit: RecordedChange, direction: 'undo' | 'redo', summary: string): Change {
+export function reverse(
+  state: TranscriptState,
+  edit: RecordedChange,
+  direction: 'undo' | 'redo',
+  summary: string,
+): Change {
   const [from, to] = direction === 'undo' ? [edit.after, edit.before] : [edit.before, edit.after];
   const now = new Map(state.segments.map((s) => [s._id, s]));
   const fromIds = new Set(from.map((s) => s._id));
@@ -322,7 +418,8 @@ export function reverse(state: TranscriptState, edit: RecordedChange, direction:
   if (to.some((s) => !fromIds.has(s._id) && now.has(s._id))) throw conflict(CHANGED_SINCE);
   const change: Change = { kind: direction, summary, before: from, after: to };
   if (edit.speakers) {
-    const [was, target] = direction === 'undo' ? [edit.speakers.after, edit.speakers.before] : [edit.speakers.before, edit.speakers.after];
+    const [was, target] =
+      direction === 'undo' ? [edit.speakers.after, edit.speakers.before] : [edit.speakers.before, edit.speakers.after];
     change.speakers = { before: state.speakers, after: revertSpeakers(state.speakers, was, target) };
   }
   return change;

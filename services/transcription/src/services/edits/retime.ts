@@ -17,8 +17,19 @@ export function idSource(tag: string): IdSource {
 const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /** A segment rebuilt around its words: text, start and end always come from them. */
-export function withWords(segment: SpeakerSegment, words: TranscriptWord[], extra: Partial<SpeakerSegment> = {}): SpeakerSegment {
-  return { ...segment, ...extra, words, text: segmentText(words), start: words[0]!.start, end: words[words.length - 1]!.end };
+export function withWords(
+  segment: SpeakerSegment,
+  words: TranscriptWord[],
+  extra: Partial<SpeakerSegment> = {},
+): SpeakerSegment {
+  return {
+    ...segment,
+    ...extra,
+    words,
+    text: segmentText(words),
+    start: words[0]!.start,
+    end: words[words.length - 1]!.end,
+  };
 }
 
 /** Old words `from`..`to` (exclusive; equal for an insertion) become `tokens`. */

@@ -13,7 +13,16 @@ import {
   type TranscriptSegmentFact,
   type TranscriptSpeakers,
 } from '@earshot/contracts';
-import { actorOf, badRequest, conflict, notFound, type Db, type Identity, type NewEvent, type ServiceContext } from '@earshot/kit';
+import {
+  actorOf,
+  badRequest,
+  conflict,
+  notFound,
+  type Db,
+  type Identity,
+  type NewEvent,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { TranscriptionConfig } from '../../config';
 import * as editsRepo from '../../repositories/edits';
 import type { EditTarget } from '../../repositories/edits';
@@ -38,7 +47,8 @@ export const toSpeakers = (speakers: readonly SpeakerInfo[]): TranscriptSpeakers
 /** Speakers whose name changed or who are gone: their segments are told again with the new name. */
 function renamed(before: readonly SpeakerInfo[], after: readonly SpeakerInfo[]): Set<string> {
   const changed = new Set<string>();
-  for (const s of before) if (speakerName(s.id, before) !== speakerName(s.id, after) || !after.some((a) => a.id === s.id)) changed.add(s.id);
+  for (const s of before)
+    if (speakerName(s.id, before) !== speakerName(s.id, after) || !after.some((a) => a.id === s.id)) changed.add(s.id);
   for (const s of after) if (!before.some((b) => b.id === s.id)) changed.add(s.id);
   return changed;
 }
@@ -60,17 +70,34 @@ interface Applied {
  * with the touched segments (and every segment of a renamed speaker), transcript.speakers_changed
  * when a name changed.
  */
-export async function commitChange(tx: Db, emit: Emit, identity: Identity, words: TranscriptWords, target: EditTarget, change: Change | null, announce = true): Promise<Applied> {
+export async function commitChange(
+  tx: Db,
+  emit: Emit,
+  identity: Identity,
+  words: TranscriptWords,
+  target: EditTarget,
+  change: Change | null,
+  announce = true,
+): Promise<Applied> {
   if (!change) return { editId: null, target, speakers: target.speakers, removed: [], segments: [] };
   const speakers = change.speakers?.after ?? target.speakers;
   const segments = ops.applyChange(target.segments, change);
-  await editsRepo.writeState(tx, target.fileId, { speakers, segments: await words.sealState(tx, target.companyId, target.fileId, segments) });
+  await editsRepo.writeState(tx, target.fileId, {
+    speakers,
+    segments: await words.sealState(tx, target.companyId, target.fileId, segments),
+  });
   const editId = randomUUID();
   await editsRepo.insertEdit(tx, {
-    id: editId, fileId: target.fileId, companyId: target.companyId, kind: change.kind, summary: change.summary,
-    actorId: identity.userId, actorName: (await peopleRepo.memberName(tx, identity.userId)) ?? identity.email,
+    id: editId,
+    fileId: target.fileId,
+    companyId: target.companyId,
+    kind: change.kind,
+    summary: change.summary,
+    actorId: identity.userId,
+    actorName: (await peopleRepo.memberName(tx, identity.userId)) ?? identity.email,
     ...(await words.sealEdit(tx, target.companyId, editId, change.before, change.after)),
-    speakersBefore: change.speakers?.before ?? null, speakersAfter: change.speakers?.after ?? null,
+    speakersBefore: change.speakers?.before ?? null,
+    speakersAfter: change.speakers?.after ?? null,
   });
   await words.reindex(tx, target.companyId, target.fileId);
   const { removed } = ops.patchOf(change);
@@ -79,7 +106,14 @@ export async function commitChange(tx: Db, emit: Emit, identity: Identity, words
   const told = [...change.after, ...segments.filter((s) => names.has(s.speakerId) && !touched.has(s._id))];
   const actor = actorOf(identity);
   const transcript = { id: target.id, fileId: target.fileId };
-  if (announce) segmentsChangedEvents(target.companyId, { ...transcript, editId, kind: change.kind }, removed, segmentFacts(told, speakers), actor).forEach(emit);
+  if (announce)
+    segmentsChangedEvents(
+      target.companyId,
+      { ...transcript, editId, kind: change.kind },
+      removed,
+      segmentFacts(told, speakers),
+      actor,
+    ).forEach(emit);
   if (names.size > 0) emit(speakersEvent(target.companyId, transcript, speakers, actor));
   return { editId, target, speakers, removed, segments: change.after };
 }
@@ -89,28 +123,45 @@ export async function commitChange(tx: Db, emit: Emit, identity: Identity, words
  * grows with the recording); `removed` rides in part 0. None when the edit touched no segment.
  */
 export function segmentsChangedEvents(
-  companyId: string, edit: { id: string; fileId: string; editId: string; kind: string },
-  removed: string[], facts: TranscriptSegmentFact[], actor: NewEvent['actor'],
+  companyId: string,
+  edit: { id: string; fileId: string; editId: string; kind: string },
+  removed: string[],
+  facts: TranscriptSegmentFact[],
+  actor: NewEvent['actor'],
 ): NewEvent[] {
   if (facts.length === 0 && removed.length === 0) return [];
   const parts = textParts(facts);
   const count = Math.max(1, parts.length);
   return Array.from({ length: count }, (_, part) => ({
-    type: 'transcript.segments_changed', companyId, actor,
+    type: 'transcript.segments_changed',
+    companyId,
+    actor,
     data: { ...edit, part, parts: count, removed: part === 0 ? removed : [], segments: parts[part] ?? [] },
   }));
 }
 
 const toPatch = (applied: Applied): TranscriptPatch => ({
-  editId: applied.editId, removed: applied.removed, segments: applied.segments, speakers: toSpeakers(applied.speakers),
+  editId: applied.editId,
+  removed: applied.removed,
+  segments: applied.segments,
+  speakers: toSpeakers(applied.speakers),
 });
 
-const encodeCursor = (item: { position: string; id: string }) => Buffer.from(`${item.position}|${item.id}`).toString('base64url');
+const encodeCursor = (item: { position: string; id: string }) =>
+  Buffer.from(`${item.position}|${item.id}`).toString('base64url');
 
 function decodeCursor(cursor: string): { position: string; id: string } {
   const [position, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (rest.length || !position || !id || !/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d)?|Z)$/.test(position) || !isId(id)) {
-    throw badRequest('Invalid query.cursor: must be a nextCursor value from a previous answer', { field: 'query.cursor' });
+  if (
+    rest.length ||
+    !position ||
+    !id ||
+    !/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d)?|Z)$/.test(position) ||
+    !isId(id)
+  ) {
+    throw badRequest('Invalid query.cursor: must be a nextCursor value from a previous answer', {
+      field: 'query.cursor',
+    });
   }
   return { position, id };
 }
@@ -131,7 +182,11 @@ export class TranscriptEditService {
   }
 
   /** Runs `make` on the caller's transcript, locked, and records what it changed. */
-  private async edit<T>(identity: Identity, fileId: string, make: (state: TranscriptState, ids: IdSource) => { change: Change | null; answer: (applied: Applied) => T }): Promise<T> {
+  private async edit<T>(
+    identity: Identity,
+    fileId: string,
+    make: (state: TranscriptState, ids: IdSource) => { change: Change | null; answer: (applied: Applied) => T },
+  ): Promise<T> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { fileId }, scope);
@@ -141,12 +196,19 @@ export class TranscriptEditService {
     });
   }
 
-  private patch(identity: Identity, fileId: string, make: (state: TranscriptState, ids: IdSource) => Change | null): Promise<TranscriptPatch> {
+  private patch(
+    identity: Identity,
+    fileId: string,
+    make: (state: TranscriptState, ids: IdSource) => Change | null,
+  ): Promise<TranscriptPatch> {
     return this.edit(identity, fileId, (state, ids) => ({ change: make(state, ids), answer: toPatch }));
   }
 
   /** The answer is the speakers (the API's shape); the edit's id travels beside it for the undo stack. */
-  renameSpeaker(identity: Identity, input: { fileId: string; speakerId: string; name: string }): Promise<{ speakers: TranscriptSpeakers; editId: string | null }> {
+  renameSpeaker(
+    identity: Identity,
+    input: { fileId: string; speakerId: string; name: string },
+  ): Promise<{ speakers: TranscriptSpeakers; editId: string | null }> {
     return this.edit(identity, input.fileId, (state) => ({
       change: ops.renameSpeaker(state, input.speakerId, input.name),
       answer: (applied) => ({ speakers: toSpeakers(applied.speakers), editId: applied.editId }),
@@ -155,13 +217,17 @@ export class TranscriptEditService {
 
   mergeSpeakers(identity: Identity, input: { fileId: string; from: string; into: string }): Promise<TranscriptPatch> {
     return this.patch(identity, input.fileId, (state) => {
-      if (input.from === input.into) throw badRequest('Invalid body.into: must be another speaker than from', { field: 'body.into' });
+      if (input.from === input.into)
+        throw badRequest('Invalid body.into: must be another speaker than from', { field: 'body.into' });
       return ops.mergeSpeakers(state, input.from, input.into);
     });
   }
 
   /** Text, or speaker (of the segment or of a run of its words); text first when both are given. */
-  editSegment(identity: Identity, input: { fileId: string; segmentId: string; text?: string; speakerId?: string; wordIds?: string[] }): Promise<TranscriptPatch> {
+  editSegment(
+    identity: Identity,
+    input: { fileId: string; segmentId: string; text?: string; speakerId?: string; wordIds?: string[] },
+  ): Promise<TranscriptPatch> {
     const { fileId, segmentId, text, speakerId, wordIds } = input;
     return this.patch(identity, fileId, (state, ids) => {
       const edited = text === undefined ? null : ops.editSegmentText(state, segmentId, text, ids);
@@ -171,7 +237,12 @@ export class TranscriptEditService {
       const moved = ops.reassign(now, segmentId, speakerId, wordIds, ids);
       if (!edited || !moved) return moved ?? edited;
       // One edit that did both: from the segment as it was to what the reassignment made of it.
-      return { kind: 'segment_speaker', summary: `${edited.summary}; ${moved.summary}`, before: edited.before, after: moved.after };
+      return {
+        kind: 'segment_speaker',
+        summary: `${edited.summary}; ${moved.summary}`,
+        before: edited.before,
+        after: moved.after,
+      };
     });
   }
 
@@ -202,7 +273,11 @@ export class TranscriptEditService {
    * Undo applies an edit's inverse, redo the edit again, each recorded as an edit of its own; the
    * edit is marked undone (or not). An undo or redo is itself neither undone nor redone: the edit is.
    */
-  private async reverse(identity: Identity, input: { fileId: string; editId: string }, direction: 'undo' | 'redo'): Promise<TranscriptPatch> {
+  private async reverse(
+    identity: Identity,
+    input: { fileId: string; editId: string },
+    direction: 'undo' | 'redo',
+  ): Promise<TranscriptPatch> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { fileId: input.fileId }, scope);
@@ -210,12 +285,20 @@ export class TranscriptEditService {
       const found = await editsRepo.findEdit(tx, input.fileId, input.editId);
       if (!found) throw notFound('Edit');
       const edit = await this.words.openEdit(tx, found);
-      if (edit.kind === 'undo' || edit.kind === 'redo') throw conflict(`An ${edit.kind} cannot be undone or redone: ${edit.kind === 'undo' ? 'redo' : 'undo'} the edit itself`);
+      if (edit.kind === 'undo' || edit.kind === 'redo')
+        throw conflict(
+          `An ${edit.kind} cannot be undone or redone: ${edit.kind === 'undo' ? 'redo' : 'undo'} the edit itself`,
+        );
       if (direction === 'undo' && edit.undone) throw conflict('This edit is already undone');
       if (direction === 'redo' && !edit.undone) throw conflict('Only an undone edit can be redone');
-      const speakers = edit.speakersBefore && edit.speakersAfter ? { before: edit.speakersBefore, after: edit.speakersAfter } : null;
-      const change = ops.reverse(target, { before: edit.segmentsBefore, after: edit.segmentsAfter, speakers }, direction,
-        `${direction === 'undo' ? 'Undid' : 'Redid'}: ${edit.summary}`);
+      const speakers =
+        edit.speakersBefore && edit.speakersAfter ? { before: edit.speakersBefore, after: edit.speakersAfter } : null;
+      const change = ops.reverse(
+        target,
+        { before: edit.segmentsBefore, after: edit.segmentsAfter, speakers },
+        direction,
+        `${direction === 'undo' ? 'Undid' : 'Redid'}: ${edit.summary}`,
+      );
       const applied = await commitChange(tx, emit, identity, this.words, target, change);
       await editsRepo.setUndone(tx, edit.id, direction === 'undo');
       return toPatch(applied);
@@ -228,7 +311,11 @@ export class TranscriptEditService {
     if (!row) throw notFound('Transcript');
     const rows = await editsRepo.listEdits(this.ctx.db, input.fileId, after, HISTORY_PAGE + 1);
     const items: TranscriptEditItem[] = rows.slice(0, HISTORY_PAGE).map((e) => ({
-      _id: e.id, kind: e.kind, summary: e.summary, createdAt: e.createdAt.toISOString(), undone: e.undone,
+      _id: e.id,
+      kind: e.kind,
+      summary: e.summary,
+      createdAt: e.createdAt.toISOString(),
+      undone: e.undone,
       actor: e.actorId ? { userId: e.actorId, name: e.actorName ?? '' } : null,
     }));
     return { items, nextCursor: rows.length > HISTORY_PAGE ? encodeCursor(rows[HISTORY_PAGE - 1]!) : null };

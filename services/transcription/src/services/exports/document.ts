@@ -10,7 +10,11 @@ const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<'
 
 /** One turn as docx writes it: the speaker's name in bold with the time stamp, the words beneath. */
 const turnParagraphs = (name: string, time: string, text: string) => [
-  new Paragraph({ keepNext: true, spacing: { before: 200 }, children: [new TextRun({ text: name, bold: true }), new TextRun({ text: `  ${time}`, color: '666666' })] }),
+  new Paragraph({
+    keepNext: true,
+    spacing: { before: 200 },
+    children: [new TextRun({ text: name, bold: true }), new TextRun({ text: `  ${time}`, color: '666666' })],
+  }),
   new Paragraph({ text }),
 ];
 
@@ -30,24 +34,30 @@ export async function toDocx(t: TranscriptDto): Promise<Buffer> {
   const document = new Document({
     creator: 'Earshot',
     title,
-    sections: [{
-      children: [
-        new Paragraph({ text: title, heading: HeadingLevel.TITLE }),
-        new Paragraph({ text: dateLine(t) }),
-        new Paragraph({ text: 'Speakers', heading: HeadingLevel.HEADING_1 }),
-        ...speakerNames(t).map((name) => new Paragraph({ text: name, bullet: { level: 0 } })),
-        new Paragraph({ text: 'Transcript', heading: HeadingLevel.HEADING_1 }),
-        ...turnParagraphs(slots.name, slots.time, slots.text),
-      ],
-    }],
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: title, heading: HeadingLevel.TITLE }),
+          new Paragraph({ text: dateLine(t) }),
+          new Paragraph({ text: 'Speakers', heading: HeadingLevel.HEADING_1 }),
+          ...speakerNames(t).map((name) => new Paragraph({ text: name, bullet: { level: 0 } })),
+          new Paragraph({ text: 'Transcript', heading: HeadingLevel.HEADING_1 }),
+          ...turnParagraphs(slots.name, slots.time, slots.text),
+        ],
+      },
+    ],
   });
   const files = unzipSync(await Packer.toBuffer(document));
   const xml = strFromU8(files[BODY]!);
   const named = xml.indexOf(slots.name);
   const from = Math.max(xml.lastIndexOf('<w:p>', named), xml.lastIndexOf('<w:p ', named));
   const to = xml.indexOf('</w:p>', xml.indexOf(slots.text)) + '</w:p>'.length;
-  const [before, between, after, end] = xml.slice(from, to).split(new RegExp(`${slots.name}|${slots.time}|${slots.text}`));
-  const turns = entries(t).map((e) => `${before}${escapeXml(e.speaker)}${between}${clock(e.start)}${after}${escapeXml(e.text)}${end}`);
+  const [before, between, after, end] = xml
+    .slice(from, to)
+    .split(new RegExp(`${slots.name}|${slots.time}|${slots.text}`));
+  const turns = entries(t).map(
+    (e) => `${before}${escapeXml(e.speaker)}${between}${clock(e.start)}${after}${escapeXml(e.text)}${end}`,
+  );
   const zipped: Zippable = { ...files, [BODY]: strToU8(xml.slice(0, from) + turns.join('') + xml.slice(to)) };
   // Level 1: the markup repeats, so it packs nearly as small as at 6 in a third of the time.
   return Buffer.from(zipSync(zipped, { level: 1 }));

@@ -15,7 +15,11 @@ export const FORMATS: Record<ExportFormat, Format> = {
   txt: { contentType: 'text/plain; charset=utf-8', compressed: false, render: toText },
   srt: { contentType: 'application/x-subrip; charset=utf-8', compressed: false, render: toSrt },
   vtt: { contentType: 'text/vtt; charset=utf-8', compressed: false, render: toVtt },
-  docx: { contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', compressed: true, render: toDocx },
+  docx: {
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    compressed: true,
+    render: toDocx,
+  },
   // The API's own shape, exactly what GET /transcripts/file/{fileId} answers.
   json: { contentType: 'application/json; charset=utf-8', compressed: false, render: (t) => JSON.stringify(t) },
   csv: { contentType: 'text/csv; charset=utf-8', compressed: false, render: toCsv },

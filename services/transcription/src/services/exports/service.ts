@@ -21,16 +21,19 @@ export interface ExportFile {
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_NAME = /[\\/:*?"<>|\u0000-\u001f]/g;
 
-const notReady = (t: TranscriptDto) => conflict(exportNotReadyMessage(t.file.originalName, t.status), { fileId: t.fileId, status: t.status });
+const notReady = (t: TranscriptDto) =>
+  conflict(exportNotReadyMessage(t.file.originalName, t.status), { fileId: t.fileId, status: t.status });
 
 /** `<original name without extension>.<format>`, safe as a file name on any system. */
-const fileNameOf = (t: TranscriptDto, format: ExportFormat) => `${baseName(t.file.originalName).replace(UNSAFE_IN_NAME, '_')}.${format}`;
+const fileNameOf = (t: TranscriptDto, format: ExportFormat) =>
+  `${baseName(t.file.originalName).replace(UNSAFE_IN_NAME, '_')}.${format}`;
 
 /**
  * RFC 6266 attachment: an ASCII `filename` (anything else as `_`: browsers read that parameter in
  * differing charsets) and, when that lost something, the exact name in `filename*` (RFC 5987 UTF-8).
  */
-const attachment = (name: string) => createContentDisposition(name, { type: 'attachment', fallback: name.replace(/[^\x20-\x7e]/g, '_') });
+const attachment = (name: string) =>
+  createContentDisposition(name, { type: 'attachment', fallback: name.replace(/[^\x20-\x7e]/g, '_') });
 
 /**
  * Downloads of transcripts in the formats of FORMATS. What may be exported is what may be read:
@@ -71,7 +74,8 @@ export class ExportService {
     for (const fileId of new Set(input.fileIds.map((id) => id.toLowerCase()))) {
       const t = await this.find(fileId, scope);
       if (t.status !== 'completed') waiting ??= t;
-      else if (!waiting) files.push({ name: fileNameOf(t, input.format), data: await render(t, input.format), compressed });
+      else if (!waiting)
+        files.push({ name: fileNameOf(t, input.format), data: await render(t, input.format), compressed });
     }
     if (waiting) throw notReady(waiting);
     const now = new Date();

@@ -29,7 +29,8 @@ export function clock(seconds: number): string {
 }
 
 /** The recording's date as `YYYY-MM-DD HH:MM UTC` (a document leaves the viewer's time zone behind). */
-export const dateLine = (t: TranscriptDto): string => `${t.file.uploadDate.slice(0, 10)} ${t.file.uploadDate.slice(11, 16)} UTC`;
+export const dateLine = (t: TranscriptDto): string =>
+  `${t.file.uploadDate.slice(0, 10)} ${t.file.uploadDate.slice(11, 16)} UTC`;
 
 /** The original name without its extension, as the exported files are named ("call.mp3" → "call"). */
 export function baseName(originalName: string): string {
@@ -52,7 +53,14 @@ export interface Entry {
 export function entries(t: TranscriptDto): Entry[] {
   const { speakers, speakerSegments } = t.metadata;
   return speakerSegments
-    .map((s) => ({ segmentId: s._id, speakerId: s.speakerId, speaker: clean(speakerName(s.speakerId, speakers)), start: s.start, end: s.end ?? null, text: clean(s.text) }))
+    .map((s) => ({
+      segmentId: s._id,
+      speakerId: s.speakerId,
+      speaker: clean(speakerName(s.speakerId, speakers)),
+      start: s.start,
+      end: s.end ?? null,
+      text: clean(s.text),
+    }))
     .filter((e) => e.text);
 }
 

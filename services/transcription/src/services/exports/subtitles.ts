@@ -38,7 +38,12 @@ function pieces(word: { text: string; start: number; end: number }): Piece[] {
   const out: Piece[] = [];
   for (let at = 0; at < chars.length; at += LINE) {
     const part = chars.slice(at, at + LINE);
-    out.push({ text: part.join(''), width: part.length, start: word.start + (span * at) / chars.length, end: word.start + (span * (at + part.length)) / chars.length });
+    out.push({
+      text: part.join(''),
+      width: part.length,
+      start: word.start + (span * at) / chars.length,
+      end: word.start + (span * (at + part.length)) / chars.length,
+    });
   }
   return out;
 }
@@ -69,7 +74,15 @@ function segmentCues(segment: SpeakerSegment, name: string, room: Room): Cue[] {
   const close = () => {
     const first = inCue[0];
     const last = inCue[inCue.length - 1];
-    if (first && last) cues.push({ speakerId: segment.speakerId, name, start: first.start, end: last.end, lines: [...lines, line], label });
+    if (first && last)
+      cues.push({
+        speakerId: segment.speakerId,
+        name,
+        start: first.start,
+        end: last.end,
+        lines: [...lines, line],
+        label,
+      });
     open();
   };
   const place = (piece: Piece): boolean => {
@@ -103,7 +116,10 @@ function segmentCues(segment: SpeakerSegment, name: string, room: Room): Cue[] {
 }
 
 /** A segment's time span from its words (what its cues cover). */
-const spanOf = (s: SpeakerSegment) => ({ start: s.words[0]?.start ?? s.start, end: s.words[s.words.length - 1]?.end ?? s.end ?? s.start });
+const spanOf = (s: SpeakerSegment) => ({
+  start: s.words[0]?.start ?? s.start,
+  end: s.words[s.words.length - 1]?.end ?? s.end ?? s.start,
+});
 
 /**
  * Where a segment's cues may follow another speaker's cue in time order, so they keep room for
@@ -112,7 +128,9 @@ const spanOf = (s: SpeakerSegment) => ({ start: s.words[0]?.start ?? s.start, en
  */
 function rooms(segments: readonly SpeakerSegment[]): Room[] {
   const spans = segments.map(spanOf);
-  const marks: Room[] = segments.map((s, i) => (i === 0 || segments[i - 1]!.speakerId !== s.speakerId ? 'first' : 'none'));
+  const marks: Room[] = segments.map((s, i) =>
+    i === 0 || segments[i - 1]!.speakerId !== s.speakerId ? 'first' : 'none',
+  );
   // Segments are ordered by start: an overlap is with a later segment starting before this one ends.
   for (let i = 0; i < segments.length; i++) {
     for (let j = i + 1; j < segments.length && spans[j]!.start < spans[i]!.end; j++) {
@@ -130,7 +148,9 @@ function rooms(segments: readonly SpeakerSegment[]): Room[] {
 export function buildCues(t: TranscriptDto, labels: boolean): Cue[] {
   const segments = t.metadata.speakerSegments;
   const room = labels ? rooms(segments) : segments.map((): Room => 'none');
-  const cues = segments.flatMap((segment, i) => segmentCues(segment, clean(speakerName(segment.speakerId, t.metadata.speakers)), room[i]!));
+  const cues = segments.flatMap((segment, i) =>
+    segmentCues(segment, clean(speakerName(segment.speakerId, t.metadata.speakers)), room[i]!),
+  );
   // Stable: cues of one segment keep their order; cross-talk interleaves by start.
   return cues.sort((a, b) => a.start - b.start);
 }
@@ -172,7 +192,8 @@ const escapeVtt = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<'
 
 /** WebVTT: each cue's text is one `<v Name>` voice span (players can show or style the speaker). */
 export function toVtt(t: TranscriptDto): string {
-  const blocks = buildCues(t, false).map((cue, i) =>
-    `${i + 1}\n${timing(cue, '.')}\n<v ${escapeVtt(cue.name)}>${cue.lines.map(escapeVtt).join('\n')}</v>\n`);
+  const blocks = buildCues(t, false).map(
+    (cue, i) => `${i + 1}\n${timing(cue, '.')}\n<v ${escapeVtt(cue.name)}>${cue.lines.map(escapeVtt).join('\n')}</v>\n`,
+  );
   return ['WEBVTT\n', ...blocks].join('\n');
 }
