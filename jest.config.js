@@ -18,7 +18,7 @@ const base = {
   testPathIgnorePatterns: ['/node_modules/'],
 };
 
-const serverTests = ['<rootDir>/{packages,services,gateway,deploy,scripts}/**/*.test.ts'];
+const serverTests = ['<rootDir>/{packages,services,gateway,deploy,scripts,tests}/**/*.test.ts'];
 
 // With a real PostgreSQL server (DATABASE_URL, as in CI) the server suites run on it, and on
 // PGlite only the suites about the embedded database itself: PGlite is the same PostgreSQL engine,
