@@ -139,19 +139,21 @@ describe('tasks in Chromium', () => {
     const { page, errors } = await signedIn('ADMIN');
     await page.goto(`${suite.server.origin}/task-list`);
     await page.getByRole('heading', { name: 'Task list' }).waitFor();
+    // One date for both the form and the check, so a run that crosses midnight still agrees with itself.
+    const due = dayAfter(3);
     await page.getByTestId('task-new').click();
     const dialog = page.getByTestId('task-dialog');
     await dialog.getByLabel('Title').fill('Prepare the onboarding call');
     await dialog.getByLabel('Description').fill('Agenda and the customer’s questions');
     await dialog.getByLabel('Assignee').selectOption({ label: 'Uma User' });
-    await dialog.getByLabel('Due date').fill(dayAfter(3));
+    await dialog.getByLabel('Due date').fill(due);
     await dialog.getByRole('button', { name: 'Create task' }).click();
     await page.getByTestId('toast-success').filter({ hasText: 'Task created' }).waitFor();
     const [made] = await tasksTitled('Prepare the onboarding call');
     expect(made).toMatchObject({
       description: 'Agenda and the customer’s questions',
       assigneeId: ids.USER,
-      dueDate: dayAfter(3),
+      dueDate: due,
       status: 'todo',
       createdBy: ids.ADMIN,
     });
@@ -316,11 +318,13 @@ describe('tasks in Chromium', () => {
   it('turns an "Action items" run into tasks: the ticked items only, the others kept for later', async () => {
     await connectFakeChatModel(sessions.HOST_ADMIN, suite.fake, { provider: 'Tasks fake' });
     await priceChatModelsFree(sessions.HOST_ADMIN);
+    // One date for the model's answer and the check, so a run that crosses midnight still agrees with itself.
+    const tomorrow = dayAfter(1);
     suite.fake.setReply({
       pieces: [
         JSON.stringify({
           items: [
-            { title: 'Send the refund form', owner: 'Uma User', due: dayAfter(1) },
+            { title: 'Send the refund form', owner: 'Uma User', due: tomorrow },
             { title: 'Check the last invoice', owner: null, due: null },
             { title: 'Offer a discount next time', owner: 'Somebody Else', due: null },
           ],
@@ -344,7 +348,7 @@ describe('tasks in Chromium', () => {
     const [refund] = await tasksTitled('Send the refund form');
     expect(refund).toMatchObject({
       assigneeId: ids.USER,
-      dueDate: dayAfter(1),
+      dueDate: tomorrow,
       link: { fileId, seconds: 0 },
       createdBy: ids.USER,
     });
