@@ -9,7 +9,7 @@ import { transcriptionService, type TranscriptionConfig } from '../src';
 import { freeBytes, SpeechModelManager, speechModelManager } from '../src/models/manager';
 import { defaultWhisperModel, diarizationModels, readyModel } from '../src/models/store';
 import { fakeModel, ModelMirror, sha256, writeCatalogue } from './model-mirror';
-import { tmp } from './helpers';
+import { tmp } from './tmp';
 import { runModelsCommand } from '../../../scripts/models';
 
 const MB = 1024 * 1024;

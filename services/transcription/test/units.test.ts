@@ -5,7 +5,7 @@ import { engineForModel } from '../src/engines';
 import { transcriptionConfigShape, type TranscriptionSettings } from '../src/config';
 import { JobError } from '../src/services/job-error';
 import { z } from 'zod';
-import { tmp } from './helpers';
+import { tmp } from './tmp';
 import { parsePocketSphinx } from '../src/engines/pocketsphinx';
 import { buildSegments } from '../src/services/segments';
 

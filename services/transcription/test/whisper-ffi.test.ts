@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import koffi from 'koffi';
 import { endsInsideCharacter, openWhisperLibrary, type WhisperLibrary } from '../src/engines/whisper-ffi.mjs';
 import { whisperPackage } from '../src/engines/whisper';
-import { tmp } from './helpers';
+import { tmp } from './tmp';
 import { writeTinyWhisperModel } from './tiny-whisper';
 
 const require = createRequire(import.meta.url);
