@@ -7,6 +7,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import checkFile from 'eslint-plugin-check-file';
 
+const root = import.meta.dirname;
 const webSrc = './web/src';
 const features = readdirSync(join(import.meta.dirname, webSrc, 'features'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -34,6 +35,54 @@ export const webZones = [
     from: [`${webSrc}/features`, `${webSrc}/app`],
     message: 'Shared code (lib/, components/, i18n/) never imports features or app/.',
   },
+];
+
+/**
+ * Every npm workspace, judged by its own package.json: a service that imports another service's
+ * package (or any library) it does not declare works only by npm's hoisting and breaks when deployed
+ * alone. The root package.json comes along for its devDependencies (jest, tsx, fixtures' servers).
+ */
+const workspaces = [
+  ...['packages', 'services'].flatMap((parent) =>
+    readdirSync(join(root, parent), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${parent}/${entry.name}`),
+  ),
+  'gateway',
+  'web',
+  'tests/system',
+];
+
+/** Files that only tests, benchmarks, tooling or builds run: devDependencies are fine there. */
+const devOnlyFiles = [
+  '**/test/**',
+  '**/e2e/**',
+  '**/*.test.{ts,tsx}',
+  '**/src/testing/**',
+  'tests/**',
+  'scripts/**',
+  'deploy/**',
+  'web/scripts/**',
+  'web/jest.setup.ts',
+  '**/*.config.{js,mjs,cjs,ts}',
+  '**/*.cjs',
+];
+
+const extraneous = (packageDir) => ({
+  'import-x/no-extraneous-dependencies': [
+    'error',
+    { packageDir, devDependencies: devOnlyFiles, includeInternal: true, includeTypes: true },
+  ],
+});
+
+/** Server TypeScript, where import cycles are refused (half-initialised modules at start-up). */
+const serverTs = [
+  'packages/**/*.ts',
+  'services/**/*.ts',
+  'gateway/**/*.ts',
+  'tests/**/*.ts',
+  'scripts/**/*.ts',
+  'deploy/**/*.ts',
 ];
 
 export default tseslint.config(
@@ -77,5 +126,24 @@ export default tseslint.config(
       ],
       'check-file/folder-naming-convention': ['error', { 'web/src/**/': 'KEBAB_CASE' }],
     },
+  },
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      // no-cycle follows imports only into files it may parse: TypeScript through typescript-eslint.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: extraneous([root]),
+  },
+  ...workspaces.map((workspace) => ({
+    files: [`${workspace}/**/*.{ts,tsx,js,mjs,cjs}`],
+    rules: extraneous([join(root, workspace), root]),
+  })),
+  {
+    files: [...serverTs, 'web/src/**/*.{ts,tsx}'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );
