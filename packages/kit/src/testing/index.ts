@@ -2,10 +2,7 @@ import type { Database } from '../db/database';
 import type { CreditCode } from '@earshot/contracts';
 import { creditRefusal, serveCreditGateInProcess, type CreditGate, type SpendRequest } from '../credits';
 export { openTestDatabase, openThrowawayDatabase } from './database';
-
-/** Known secrets for tests: never used outside them. */
-export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
-export const TEST_SECRETS_KEY = '0'.repeat(64);
+export { TEST_JWT_SECRET, TEST_SECRETS_KEY } from './secrets';
 
 /** Collects Set-Cookie values of an inject() response into a Cookie header. */
 export function cookieHeader(setCookie: string | string[] | undefined, previous = ''): string {

@@ -9,7 +9,7 @@ import type { ServiceModule } from '../module';
 import type { RunningServices } from '../runtime';
 import { buildServiceApp, configSchemaFor } from '../standalone';
 import { openTestDatabase } from './database';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY } from './index';
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY } from './secrets';
 
 export interface ServiceProcess {
   app: FastifyInstance;

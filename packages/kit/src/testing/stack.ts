@@ -14,7 +14,7 @@ import { mountServices, startServices, type RunningServices } from '../runtime';
 import { configSchemaFor } from '../standalone';
 import type { ServiceModule } from '../module';
 import { openTestDatabase } from './database';
-import { TEST_JWT_SECRET, TEST_SECRETS_KEY } from './index';
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY } from './secrets';
 
 export interface TestStack {
   app: FastifyInstance;

@@ -31,6 +31,7 @@ import type { MailConfig } from './config';
 import { SHIPPED_TEMPLATES } from './defaults';
 import { forbiddenMarkup, renderMail, unknownVariables, type Branding, type MailVariables } from './render';
 import { MailNotifications } from './notifications';
+import type { MailQueue, QueueRequest } from './queue';
 import { MailSender, type SealedBody } from './sender';
 import { fileTransport, smtpTransport } from './transport';
 
@@ -95,28 +96,12 @@ function checkTemplate(type: EmailTemplateType, body: EmailTemplateBody): void {
   }
 }
 
-export interface QueueRequest {
-  companyId: string | null;
-  type: EmailTemplateType;
-  /** The person's language when known; else the company's; else English. */
-  language?: EmailLanguage | null;
-  to: string;
-  /**
-   * The platform's person it is sent to: the mail is then theirs to read in their inbox (its text
-   * part is kept for that). Never set for a mail that carries a sign-in link.
-   */
-  userId?: string | null;
-  /** The console page the call to action opens: {{link}} is its absolute address, the inbox links the path. */
-  path?: string;
-  variables: MailVariables;
-}
-
 /**
  * E-mail: the templates (platform defaults shipped in four languages, company overrides), the
  * outgoing queue and its sender. Other parts of the service queue mail through `queue` inside the
  * transaction of the fact that causes it, so a message exists exactly when its cause committed.
  */
-export class MailService {
+export class MailService implements MailQueue {
   readonly sender: MailSender;
   readonly notifications: MailNotifications;
   private readonly box: SecretBox;

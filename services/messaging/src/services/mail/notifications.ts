@@ -13,7 +13,7 @@ import { insertNotifications } from '../../repositories/notifications';
 import { companyTypes } from '../company-types';
 import { mentionedIn } from '../mentions';
 import { noticeText, type NoticeKind } from '../notification-texts';
-import type { MailService, QueueRequest } from './mail';
+import type { MailQueue, QueueRequest } from './queue';
 
 export const personVariables = (person: Pick<PersonRow, 'firstName' | 'lastName' | 'email'>) => ({
   'user.firstName': person.firstName,
@@ -34,7 +34,7 @@ const fullName = (person: Pick<PersonRow, 'firstName' | 'lastName'> | undefined)
 export class MailNotifications {
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly mail: MailService,
+    private readonly mail: MailQueue,
   ) {}
 
   async preferences(identity: Identity): Promise<MailPreferencesDto> {
