@@ -55,6 +55,15 @@ interface Transactor {
   transact<T>(fn: (tx: Db, emit: (event: NewEvent) => void) => Promise<T>): Promise<T>;
 }
 
+/** What a pass needs of its service's context: its database, logger and transactions. */
+export interface PassContext extends Transactor {
+  readonly db: Db;
+  readonly logger: Logger;
+}
+
+/** What a pass needs of a key ring: the companies left to do, and somewhere to save how far it got. */
+export type PassKeyRing = Pick<CompanyKeyRing, 'pending' | 'saveProgress'>;
+
 /**
  * One company's progress in a service's background encryption pass: saved in the key ring as it
  * goes and told as company.encryption_progressed (`running` at the start and then at most every
@@ -67,7 +76,7 @@ export class PassProgress {
 
   constructor(
     private readonly ctx: Transactor,
-    private readonly ring: CompanyKeyRing,
+    private readonly ring: PassKeyRing,
     private readonly service: string,
     private readonly companyId: string,
     total: number,
@@ -109,5 +118,56 @@ export class PassProgress {
           data: { companyId, service, done: progress.done, total: progress.total, state: progress.state },
         });
     });
+  }
+}
+
+/**
+ * One company's share of a background encryption pass, as its service plans it: how many items
+ * it counts (the console bar's total), and the work, which calls `advance(n)` as n more are done.
+ * The work answers false when it left something for the next pass: the company stays `running`.
+ */
+export interface CompanyEncryptionWork {
+  total: number;
+  run(advance: (n?: number) => Promise<void>): Promise<boolean | void>;
+}
+
+/**
+ * A service's background encryption pass, the same in every service that keeps a key ring: for
+ * each company whose encryption is pending, the service plans its work (null: nothing can be done
+ * yet, the company is left for the next pass), progress is told at the start, as the work goes and
+ * at the end (PassProgress), and the end is logged with `doneMessage`.
+ */
+export async function encryptPendingCompanies(
+  ctx: PassContext,
+  ring: PassKeyRing,
+  service: string,
+  doneMessage: string,
+  workOf: (companyId: string) => Promise<CompanyEncryptionWork | null>,
+): Promise<void> {
+  for (const companyId of await ring.pending(ctx.db)) {
+    const work = await workOf(companyId);
+    if (!work) continue;
+    const progress = new PassProgress(ctx, ring, service, companyId, work.total);
+    await progress.start();
+    if ((await work.run((n) => progress.advance(n))) === false) continue;
+    await progress.finish();
+    ctx.logger.info({ companyId, total: progress.done }, doneMessage);
+  }
+}
+
+/**
+ * Encrypts rows in batches: `next` gives the next batch of rows still plain (empty when none is
+ * left), `seal` stores them sealed (so `next` no longer finds them), and each batch is counted.
+ */
+export async function sealInBatches<T>(
+  next: () => Promise<readonly T[]>,
+  seal: (batch: readonly T[]) => Promise<void>,
+  advance: (n: number) => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    const batch = await next();
+    if (batch.length === 0) return;
+    await seal(batch);
+    await advance(batch.length);
   }
 }

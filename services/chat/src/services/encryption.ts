@@ -12,7 +12,8 @@ import {
   perContext,
   openText,
   sealText,
-  PassProgress,
+  encryptPendingCompanies,
+  sealInBatches,
   startEncryptionPass,
   type Db,
   type EncryptionProgress,
@@ -132,33 +133,33 @@ export class ChatEncryption {
    * stays `running`), so the queue never reads an object being moved.
    */
   async encryptExisting(): Promise<void> {
-    for (const companyId of await this.ring.pending(this.ctx.db)) {
+    await encryptPendingCompanies(this.ctx, this.ring, 'chat', 'existing chat data encrypted', async (companyId) => {
       const text = await this.textOf(this.ctx.db, companyId);
       // Nothing to seal with (no key usable): the batches below would find the same rows forever.
-      if (!text.sealing) continue;
+      if (!text.sealing) return null;
       const files = await knowledgeRepo.filesOfCompany(this.ctx.db, companyId);
       const counts = await Promise.all([
         knowledgeRepo.countPlainChunks(this.ctx.db, companyId),
         segmentsRepo.countPlain(this.ctx.db, companyId),
       ]);
-      const progress = new PassProgress(this.ctx, this.ring, 'chat', companyId, files.length + counts[0] + counts[1]);
-      await progress.start();
-      const step = (n: number) => progress.advance(n);
-      let busy = false;
-      for (const file of files) {
-        if (file.status === 'ready' || file.status === 'failed') await this.encryptFile(companyId, file);
-        else busy = true;
-        await step(1);
-      }
-      await this.sealChunks(text, step);
-      await this.sealSegments(text, step);
-      if (busy) {
-        this.ctx.logger.info({ companyId }, 'knowledge files still being processed are encrypted at the next pass');
-        continue;
-      }
-      await progress.finish();
-      this.ctx.logger.info({ companyId, total: progress.done }, 'existing chat data encrypted');
-    }
+      return {
+        total: files.length + counts[0] + counts[1],
+        run: async (advance) => {
+          const step = (n: number) => advance(n);
+          let busy = false;
+          for (const file of files) {
+            if (file.status === 'ready' || file.status === 'failed') await this.encryptFile(companyId, file);
+            else busy = true;
+            await step(1);
+          }
+          await this.sealChunks(text, step);
+          await this.sealSegments(text, step);
+          if (!busy) return true;
+          this.ctx.logger.info({ companyId }, 'knowledge files still being processed are encrypted at the next pass');
+          return false;
+        },
+      };
+    });
   }
 
   /** One original: encrypted where it is, or copied encrypted to the company's prefix, the row moved, then the old object removed. */
@@ -181,19 +182,20 @@ export class ChatEncryption {
     else if (now === null) await this.storage.inner.delete(target);
   }
 
-  private async sealChunks(text: CompanyText, step: (n: number) => Promise<void>): Promise<void> {
-    for (;;) {
-      const batch = await knowledgeRepo.plainChunks(this.ctx.db, text.companyId, PASS_BATCH);
-      if (batch.length === 0) return;
-      const sealed = await this.sealedChunks(this.ctx.db, text, batch);
-      await this.ctx.transact((tx) =>
-        knowledgeRepo.sealChunks(
-          tx,
-          batch.map((c, i) => ({ id: c.id, ...sealed[i]! })),
-        ),
-      );
-      await step(batch.length);
-    }
+  private sealChunks(text: CompanyText, step: (n: number) => Promise<void>): Promise<void> {
+    return sealInBatches(
+      () => knowledgeRepo.plainChunks(this.ctx.db, text.companyId, PASS_BATCH),
+      async (batch) => {
+        const sealed = await this.sealedChunks(this.ctx.db, text, batch);
+        await this.ctx.transact((tx) =>
+          knowledgeRepo.sealChunks(
+            tx,
+            batch.map((c, i) => ({ id: c.id, ...sealed[i]! })),
+          ),
+        );
+      },
+      step,
+    );
   }
 
   /** Chunks as stored: heading and text sealed, the blind index over both as full-text search reads them. */
@@ -214,24 +216,25 @@ export class ChatEncryption {
     }));
   }
 
-  private async sealSegments(text: CompanyText, step: (n: number) => Promise<void>): Promise<void> {
-    for (;;) {
-      const batch = await segmentsRepo.plainSegments(this.ctx.db, text.companyId, PASS_BATCH);
-      if (batch.length === 0) return;
-      const sealed = await this.stored(
-        this.ctx.db,
-        text,
-        PURPOSES.segmentText,
-        batch.map((s) => s.text),
-      );
-      await this.ctx.transact((tx) =>
-        segmentsRepo.sealSegments(
-          tx,
-          batch.map((s, i) => ({ fileId: s.fileId, segmentId: s.segmentId, plain: s.text, ...sealed[i]! })),
-        ),
-      );
-      await step(batch.length);
-    }
+  private sealSegments(text: CompanyText, step: (n: number) => Promise<void>): Promise<void> {
+    return sealInBatches(
+      () => segmentsRepo.plainSegments(this.ctx.db, text.companyId, PASS_BATCH),
+      async (batch) => {
+        const sealed = await this.stored(
+          this.ctx.db,
+          text,
+          PURPOSES.segmentText,
+          batch.map((s) => s.text),
+        );
+        await this.ctx.transact((tx) =>
+          segmentsRepo.sealSegments(
+            tx,
+            batch.map((s, i) => ({ fileId: s.fileId, segmentId: s.segmentId, plain: s.text, ...sealed[i]! })),
+          ),
+        );
+      },
+      step,
+    );
   }
 }
 

@@ -4,7 +4,7 @@ import {
   EncryptingStorage,
   masterKeysFrom,
   notFound,
-  PassProgress,
+  encryptPendingCompanies,
   perContext,
   shareAudioKeyRing,
   startEncryptionPass as startPass,
@@ -67,18 +67,19 @@ export class FileEncryption {
    * encrypted objects are skipped.
    */
   async encryptExisting(): Promise<void> {
-    for (const companyId of await this.ring.pending(this.ctx.db)) {
+    await encryptPendingCompanies(this.ctx, this.ring, 'file', 'existing recordings encrypted', async (companyId) => {
       const keys = await companyStorageKeys(this.ctx.db, companyId);
-      const progress = new PassProgress(this.ctx, this.ring, 'file', companyId, keys.length);
-      await progress.start();
-      for (const key of keys) {
-        // A recording deleted meanwhile has nothing left to encrypt ('missing').
-        await this.storage.encryptInPlace(key);
-        await progress.advance();
-      }
-      await progress.finish();
-      this.ctx.logger.info({ companyId, total: keys.length }, 'existing recordings encrypted');
-    }
+      return {
+        total: keys.length,
+        run: async (advance) => {
+          for (const key of keys) {
+            // A recording deleted meanwhile has nothing left to encrypt ('missing').
+            await this.storage.encryptInPlace(key);
+            await advance();
+          }
+        },
+      };
+    });
   }
 }
 

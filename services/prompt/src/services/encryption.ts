@@ -7,7 +7,8 @@ import {
   perContext,
   openText,
   sealText,
-  PassProgress,
+  encryptPendingCompanies,
+  sealInBatches,
   startEncryptionPass,
   type Db,
   type EncryptionProgress,
@@ -79,32 +80,33 @@ export class PromptEncryption {
    * segment edited meanwhile is read again by the next batch.
    */
   async encryptExisting(): Promise<void> {
-    for (const companyId of await this.ring.pending(this.ctx.db)) {
-      const sealer = await this.sealerOf(this.ctx.db, companyId);
-      // Nothing to seal with (no key usable): the batches below would find the same rows forever.
-      if (!sealer.sealing) continue;
-      const progress = new PassProgress(
-        this.ctx,
-        this.ring,
-        'prompt',
-        companyId,
-        await repo.countPlainSegments(this.ctx.db, companyId),
-      );
-      await progress.start();
-      for (;;) {
-        const batch = await repo.plainSegments(this.ctx.db, companyId, PASS_BATCH);
-        if (batch.length === 0) break;
-        await this.ctx.transact((tx) =>
-          repo.sealSegments(
-            tx,
-            batch.map((s) => ({ ...s, sealed: sealer.seal(s.text) })),
-          ),
-        );
-        await progress.advance(batch.length);
-      }
-      await progress.finish();
-      this.ctx.logger.info({ companyId, total: progress.done }, 'existing transcript copies encrypted');
-    }
+    await encryptPendingCompanies(
+      this.ctx,
+      this.ring,
+      'prompt',
+      'existing transcript copies encrypted',
+      async (companyId) => {
+        const sealer = await this.sealerOf(this.ctx.db, companyId);
+        // Nothing to seal with (no key usable): the batches below would find the same rows forever.
+        if (!sealer.sealing) return null;
+        return {
+          total: await repo.countPlainSegments(this.ctx.db, companyId),
+          run: (advance) =>
+            sealInBatches(
+              () => repo.plainSegments(this.ctx.db, companyId, PASS_BATCH),
+              async (batch) => {
+                await this.ctx.transact((tx) =>
+                  repo.sealSegments(
+                    tx,
+                    batch.map((s) => ({ ...s, sealed: sealer.seal(s.text) })),
+                  ),
+                );
+              },
+              advance,
+            ),
+        };
+      },
+    );
   }
 }
 

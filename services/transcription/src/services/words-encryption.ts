@@ -11,7 +11,7 @@ import {
   sealedEnvelope,
   sealJson,
   sealText,
-  PassProgress,
+  encryptPendingCompanies,
   startEncryptionPass,
   type BaseConfig,
   type Db,
@@ -223,17 +223,24 @@ export class TranscriptWords {
    * Safe to run again: sealed rows are skipped.
    */
   async encryptExisting(): Promise<void> {
-    for (const companyId of await this.ring.pending(this.ctx.db)) {
-      const fileIds = await transcriptsRepo.companyFileIds(this.ctx.db, companyId);
-      const progress = new PassProgress(this.ctx, this.ring, 'transcription', companyId, fileIds.length);
-      await progress.start();
-      for (const fileId of fileIds) {
-        await this.ctx.transact((tx) => this.sealTranscript(tx, companyId, fileId));
-        await progress.advance();
-      }
-      await progress.finish();
-      this.ctx.logger.info({ companyId, total: fileIds.length }, 'existing transcripts encrypted');
-    }
+    await encryptPendingCompanies(
+      this.ctx,
+      this.ring,
+      'transcription',
+      'existing transcripts encrypted',
+      async (companyId) => {
+        const fileIds = await transcriptsRepo.companyFileIds(this.ctx.db, companyId);
+        return {
+          total: fileIds.length,
+          run: async (advance) => {
+            for (const fileId of fileIds) {
+              await this.ctx.transact((tx) => this.sealTranscript(tx, companyId, fileId));
+              await advance();
+            }
+          },
+        };
+      },
+    );
   }
 
   private async sealTranscript(tx: Db, companyId: string, fileId: string): Promise<void> {
