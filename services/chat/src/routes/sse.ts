@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unrefInterval } from '@earshot/kit';
 import type { ReplySink } from '../services/replies';
 
 /** Keeps idle proxies from closing a stream while a slow model thinks. */
@@ -32,10 +33,9 @@ export function openSse(request: FastifyRequest, reply: FastifyReply): SseStream
   const send = (event: string, data: unknown) => {
     if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  const heartbeat = setInterval(() => {
+  const heartbeat = unrefInterval(() => {
     if (!raw.writableEnded && !raw.destroyed) raw.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
-  heartbeat.unref();
   return {
     sink: {
       start: (event) => send('start', event),

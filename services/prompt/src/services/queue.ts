@@ -1,5 +1,5 @@
 import { ANALYSIS_MESSAGES } from '@earshot/contracts';
-import type { Database, ServiceContext } from '@earshot/kit';
+import { unrefInterval, type Database, type ServiceContext } from '@earshot/kit';
 import type { PromptConfig } from '../config';
 import type { RunRow } from '../db/schema';
 import * as runsRepo from '../repositories/runs';
@@ -26,8 +26,7 @@ export class AnalysisQueue {
     await this.ctx.transact(async (tx, emit) => {
       for (const run of await runsRepo.failInterrupted(tx, ANALYSIS_MESSAGES.interrupted)) emit(outcomeEvent(run));
     });
-    this.timer = setInterval(() => this.nudge(), this.ctx.config.ANALYSIS_POLL_MS);
-    this.timer.unref();
+    this.timer = unrefInterval(() => this.nudge(), this.ctx.config.ANALYSIS_POLL_MS);
     this.nudge();
   }
 

@@ -9,7 +9,7 @@ import {
   type SpeechModelDto,
   type SpeechModelEntry,
 } from '@earshot/contracts';
-import { conflict, HttpError, notFound, type NewEvent, type ServiceContext } from '@earshot/kit';
+import { conflict, HttpError, notFound, unrefInterval, type NewEvent, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
 import {
   claimIdleDownloads,
@@ -217,14 +217,13 @@ export class SpeechModelManager {
     await this.adoptOrphans();
     // Only one process can open an embedded database: whatever is left there is ours at once.
     if (this.ctx.database.kind === 'postgres') {
-      this.sweeper = setInterval(
+      this.sweeper = unrefInterval(
         () =>
           void this.adoptOrphans().catch((error: unknown) =>
             this.ctx.logger.warn({ err: error }, 'speech model sweep failed'),
           ),
         SWEEP_EVERY_MS,
       );
-      this.sweeper.unref();
     }
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { GPT_MESSAGES } from '@earshot/contracts';
-import type { Database, ObjectStorage, ServiceContext } from '@earshot/kit';
+import { unrefInterval, type Database, type ObjectStorage, type ServiceContext } from '@earshot/kit';
 import type { ChatConfig } from '../../config';
 import type { KnowledgeFileRow } from '../../db/schema';
 import * as knowledgeRepo from '../../repositories/knowledge';
@@ -41,8 +41,7 @@ export class KnowledgeQueue {
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.nudge(), POLL_MS);
-    this.timer.unref();
+    this.timer = unrefInterval(() => this.nudge(), POLL_MS);
     this.nudge();
   }
 
