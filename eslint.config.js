@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -40,7 +40,7 @@ export const webZones = [
 /**
  * Every npm workspace, judged by its own package.json: a service that imports another service's
  * package (or any library) it does not declare works only by npm's hoisting and breaks when deployed
- * alone. The root package.json comes along for its devDependencies (jest, tsx, fixtures' servers).
+ * alone.
  */
 const workspaces = [
   ...['packages', 'services'].flatMap((parent) =>
@@ -53,26 +53,32 @@ const workspaces = [
   'tests/system',
 ];
 
-/** Files that only tests, benchmarks, tooling or builds run: devDependencies are fine there. */
-const devOnlyFiles = [
-  '**/test/**',
-  '**/e2e/**',
-  '**/*.test.{ts,tsx}',
-  '**/src/testing/**',
-  'tests/**',
-  'scripts/**',
-  'deploy/**',
-  'web/scripts/**',
-  'web/jest.setup.ts',
-  '**/*.config.{js,mjs,cjs,ts}',
-  '**/*.cjs',
-];
+/** A workspace's files that only tests, tooling or builds run: its devDependencies are fine there. */
+const devOnlyIn = (workspace) =>
+  (workspace === 'tests/system'
+    ? ['**']
+    : [
+        '**/test/**',
+        '**/e2e/**',
+        '**/*.test.{ts,tsx}',
+        '**/src/testing/**',
+        'scripts/**',
+        'jest.setup.ts',
+        '**/*.config.{js,mjs,cjs,ts}',
+        '**/*.cjs',
+      ]
+  ).map((glob) => `${workspace}/${glob}`);
 
-const extraneous = (packageDir) => ({
-  'import-x/no-extraneous-dependencies': [
-    'error',
-    { packageDir, devDependencies: devOnlyFiles, includeInternal: true, includeTypes: true },
-  ],
+/**
+ * The root's devDependencies are the repository's tools (jest, tsx, the fixtures' mail and S3
+ * servers): any workspace's tests may use them. Not the workspaces the root's scripts import: a
+ * service's tests that start another service belong in tests/system, which declares it.
+ */
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const rootTools = Object.keys(rootPackage.devDependencies).filter((name) => !name.startsWith('@earshot/'));
+
+const extraneous = (options) => ({
+  'import-x/no-extraneous-dependencies': ['error', { includeInternal: true, includeTypes: true, ...options }],
 });
 
 /** Server TypeScript, where import cycles are refused (half-initialised modules at start-up). */
@@ -136,12 +142,22 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
-    rules: extraneous([root]),
+    // The root's own files (scripts, deploy checks, configs) are all tooling.
+    rules: extraneous({ packageDir: root, devDependencies: true }),
   },
-  ...workspaces.map((workspace) => ({
-    files: [`${workspace}/**/*.{ts,tsx,js,mjs,cjs}`],
-    rules: extraneous([join(root, workspace), root]),
-  })),
+  ...workspaces.flatMap((workspace) => [
+    {
+      files: [`${workspace}/**/*.{ts,tsx,js,mjs,cjs}`],
+      rules: extraneous({
+        packageDir: join(root, workspace),
+        devDependencies: devOnlyIn(workspace).map((glob) => join(root, glob)),
+      }),
+    },
+    {
+      files: devOnlyIn(workspace),
+      rules: extraneous({ packageDir: join(root, workspace), devDependencies: true, whitelist: rootTools }),
+    },
+  ]),
   {
     files: [...serverTs, 'web/src/**/*.{ts,tsx}'],
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
