@@ -3,7 +3,7 @@ import { Id } from '../common';
 
 /**
  * The services that hold a person's data and answer a privacy job with their part; a job is done
- * when each has. (Issue 25: a person's data exported or erased.)
+ * when each has. (a person's data exported or erased.)
  */
 export const PRIVACY_SERVICES = [
   'auth',
