@@ -3,7 +3,7 @@ import { multipart } from '@earshot/kit/testing';
 import { createWorld, spokenWav, type World } from './world';
 
 /**
- * Issue 11 in the all-in-one process: a company's API key acts as that company's service account
+ * Company API keys and b2c privacy in the all-in-one process: a company's API key acts as that company's service account
  * (upload, read transcripts and statuses, nothing else; rate-limited per key; audited), and the
  * members of a b2c company do not see each other's recordings.
  */
