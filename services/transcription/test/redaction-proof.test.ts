@@ -17,8 +17,8 @@ import {
   wordsProvider,
 } from './helpers';
 
-// Issue 25: "Events, the chat and prompt services' copies, search, exports and AI providers only
-// ever receive redacted text." One stack runs it end to end: a recording whose words carry a card
+// Events, the chat and prompt services' copies, search, exports and AI providers only ever receive
+// redacted text, so a card number spoken in a call leaks nowhere. One stack runs it end to end: a recording whose words carry a card
 // number is transcribed under policy text_audio by a stand-in speech provider, then the chat and
 // prompt services take their copies from the events, a chat about the recording and an analysis run
 // go to the fake OpenAI-compatible chat provider (which records every request body), and the
