@@ -223,7 +223,7 @@ export type ApiKeyAnswer = z.infer<typeof ApiKeyAnswer>;
 export const CompanyPage = paginated(CompanyDto);
 export type CompanyPage = z.infer<typeof CompanyPage>;
 
-/** Public branding config (company config). */
+/** Public branding config: what the console shows before anyone signs in. */
 export const CompanyConfigDto = z.object({
   name: z.string(),
   favIcon: z.string().nullable(),
