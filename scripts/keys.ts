@@ -1,4 +1,4 @@
-// `npm run keys -- rotate`: master-key rotation of encryption at rest (issue 25). Start it with the
+// `npm run keys -- rotate`: master-key rotation of encryption at rest. Start it with the
 // NEW master key as ENCRYPTION_MASTER_KEY (or ENCRYPTION_MASTER_KEY_FILE) and the old one as
 // ENCRYPTION_PREVIOUS_MASTER_KEY: every company data key the services hold (each its own
 // `company_keys`: file, transcription, chat, prompt) is unwrapped with the old key and wrapped with

@@ -1,5 +1,5 @@
 /**
- * npm run test:distributed — the whole system as separate processes (issue 24): what
+ * npm run test:distributed — the whole system as separate processes: what
  * docker-compose.yml starts, run here as local processes with the same entrypoints and environment,
  * driven through the gateway's HTTP only, with three processes killed (kill -9) and restarted on
  * the way. Exits non-zero on any failed check; ends every process it started, by pid, and drops its

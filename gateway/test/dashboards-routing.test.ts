@@ -22,7 +22,7 @@ import {
 } from '@earshot/kit/testing';
 import { createDistributedGateway, distributedConfigSchema, type DistributedConfig } from '../src/proxy';
 
-// Issue 23: the dashboards live in two services. In distributed mode the gateway must send
+// The dashboards live in two services. In distributed mode the gateway must send
 // /api/dashboards/saas to tenant (its more specific prefix) and every other /api/dashboards path
 // to prompt, from the contracts' table alone, as /ai/speech-models goes to transcription.
 const env = {

@@ -287,7 +287,7 @@ const transcripts = new Map<CompanyKey, Promise<TranscriptFixture>>();
 
 /** A completed transcript (the offline engine on a short espeak clip): waits for the worker. */
 /**
- * Issue 25: the world's recording with an unredacted original kept, written where and as the
+ * The world's recording with an unredacted original kept, written where and as the
  * redaction step records it (in plain here: the route reads plain and encrypted objects alike).
  */
 async function keptOriginal(world: World, company: CompanyKey): Promise<string> {
@@ -411,7 +411,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     );
     return row!.id;
   },
-  // Issue 23: a message of the caller's own inbox (in company B: its ADMIN's, someone else's), a
+  // A message of the caller's own inbox (in company B: its ADMIN's, someone else's), a
   // notification as an alert would write it.
   inboxMessage: async (world, company, caller) => {
     const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
@@ -427,7 +427,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     uploadKnowledge(world, company, caller, await sharedGpt(world, company, caller)),
   // A new task for each call (so a DELETE never takes another route's).
   task: async (world, company, caller) => createTask(world, company, caller),
-  // Issue 23: an Action items run's proposals, as the tasks service keeps them from
+  // An Action items run's proposals, as the tasks service keeps them from
   // analysis.action_items_proposed (a real run needs a provider that answers; analysis tests run one).
   actionItemsRun: async (world, company) => {
     const runId = crypto.randomUUID();
@@ -442,7 +442,7 @@ export const FIXTURES: Record<string, FixtureFactory> = {
 };
 
 /**
- * Issue 23: a task a caller may change: in company A one they made themselves (a USER or CALLER
+ * A task a caller may change: in company A one they made themselves (a USER or CALLER
  * edits only their own or those given to them), in company B its ADMIN's (a 404 for A's people).
  */
 async function createTask(world: World, company: CompanyKey, caller: Caller): Promise<string> {
@@ -454,7 +454,7 @@ async function createTask(world: World, company: CompanyKey, caller: Caller): Pr
 }
 
 /**
- * Issue 15: a custom GPT a caller addresses. The platform administrator owns platform GPTs (one
+ * A custom GPT a caller addresses. The platform administrator owns platform GPTs (one
  * offered to that company); everyone else addresses their company's own, shown to the whole
  * company, made by its ADMIN (in company B: B's, a 404 for A's people).
  */
@@ -547,7 +547,7 @@ async function transcriptEdit(world: World, company: CompanyKey): Promise<string
 
 /** Requests that a static example cannot describe (multipart, bodies naming fixtures). */
 /**
- * Issue 25: whose data a caller asks for. In company A the caller themself (anyone may export their
+ * Whose data a caller asks for. In company A the caller themself (anyone may export their
  * own account; the anonymous caller and the API key, refused before, A's ADMIN); in B its ADMIN.
  */
 function privacySubject(world: World, company: CompanyKey, caller: Caller): Member {

@@ -5,17 +5,17 @@ import type { CallerRole, Role } from '@earshot/contracts';
  * route's own `config.access`: the matrix test compares every registered route with this table, so
  * a route declared for the wrong roles fails there instead of being trusted.
  *
- * Spec part 6 gives each role a list of areas; part 2 ties screens to areas; part 7 lists the calls
+ * The specification gives each role a list of areas, ties screens to areas and lists the calls
  * behind them. Sign-in, your own profile, password and two-step verification are what every
- * signed-in person needs (part 2: /profile, "visible to all"); sign-in itself, branding and probes
- * need no session.
+ * signed-in person needs (/profile is visible to all); sign-in itself, branding and probes need no
+ * session.
  */
 
-/** Spec part 6, area by area. 'public' needs no session at all. */
+/** The specification's roles, area by area. 'public' needs no session at all. */
 export const AREAS = {
-  // No session: sign-in, refresh, logout, password reset, sign-in providers (part 2: public routes).
+  // No session: sign-in, refresh, logout, password reset, sign-in providers: nobody is signed in yet.
   signIn: 'public',
-  // The console loads a company's branding before anyone signs in (part 7: "no authentication").
+  // The console loads a company's branding before anyone signs in, so it needs no authentication.
   branding: 'public',
   // Health and readiness probes of the process.
   probes: 'public',
@@ -36,10 +36,10 @@ export const AREAS = {
   chat: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
   // Transcripts include the recordings they are made from: upload, list, play.
   transcripts: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
-  // Issue 23: "everyone in the company sees the company's tasks" (task list, kanban, calendar);
+  // Everyone in the company sees the company's tasks (task list, kanban, calendar);
   // who may change one (assignee, creator, ADMIN) is decided per task, past the route.
   tasks: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
-  // Issue 23: the dashboards. Analytics (and its scorecards and calls): every role, their own
+  // The dashboards. Analytics (and its scorecards and calls): every role, their own
   // company (HOST_ADMIN picks one); CRM: ADMIN and CALLER (those of /clients) and HOST_ADMIN;
   // the platform overview (/saas): HOST_ADMIN.
   analytics: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
@@ -62,25 +62,25 @@ export interface Permission {
 }
 
 /**
- * Issue 25: a legal hold on a recording or a client stops every deletion of it; placing and lifting
+ * A legal hold on a recording or a client stops every deletion of it; placing and lifting
  * one is a compliance decision, the company's ADMIN's for their own company and the platform
  * administrator's for any (neither a USER nor a CALLER, whose areas hold those objects).
  */
 const LEGAL_HOLD: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN'],
-  reason: 'issue 25: legal hold is the company ADMIN’s (their own company’s objects) and the platform administrator’s',
+  reason: 'legal hold is the company ADMIN’s (their own company’s objects) and the platform administrator’s',
 };
 
-/** Issue 25: an unredacted original, kept under policy keepOriginal, is read by the company's ADMIN alone. */
+/** An unredacted original, kept under policy keepOriginal, is read by the company's ADMIN alone. */
 const ORIGINAL_READER: Exception = {
   allowed: ['ADMIN'],
   reason:
-    'issue 25: an unredacted original is "readable only by the company’s ADMIN" (encrypted, every read audited): not the platform administrator, not the uploader',
+    'an unredacted original is readable only by the company’s ADMIN (encrypted, every read audited): not the platform administrator, not the uploader',
 };
 
 /**
- * Issue 11: the platform administrator looks at any company's clients (with a company filter) to
- * support it, but changing them stays the company's own ADMIN and CALLER (spec part 6).
+ * The platform administrator looks at any company's clients (with a company filter) to
+ * support it, but changing them stays the company's own ADMIN and CALLER.
  */
 const CLIENTS_READ_BY_HOST: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
@@ -89,34 +89,34 @@ const CLIENTS_READ_BY_HOST: Exception = {
 };
 
 /**
- * Issue 11: a company's API key acts as that company's service account (SERVICE, never a person's
+ * A company's API key acts as that company's service account (SERVICE, never a person's
  * role): it uploads recordings and reads transcripts and their statuses, and nothing else.
  */
 const SERVICE_TOO: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER', 'SERVICE'],
   reason:
-    'issue 11: integrations (a dialer, a CRM) upload recordings and read transcripts and their statuses with the company’s API key (X-API-Key); every other route refuses it',
+    'integrations (a dialer, a CRM) upload recordings and read transcripts and their statuses with the company’s API key (X-API-Key); every other route refuses it',
 };
 
 /**
- * Issue 22: renaming, merging or deleting a tag changes every recording of the company that carries
+ * Renaming, merging or deleting a tag changes every recording of the company that carries
  * it, not one the caller is working on: the /tags page lets an ADMIN do it.
  */
 const TAGS_ACROSS_COMPANY: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN'],
   reason:
-    'issue 22: renaming, merging and deleting a tag rewrites every recording of the company that has it, so it is the company ADMIN’s (their own company; another company’s tag is a 404) and the platform administrator’s (the company named by companyId); every member reads tags and tags a recording',
+    'renaming, merging and deleting a tag rewrites every recording of the company that has it, so it is the company ADMIN’s (their own company; another company’s tag is a 404) and the platform administrator’s (the company named by companyId); every member reads tags and tags a recording',
 };
 
 /**
- * Issue 13: a company's usage of credits (by day, person, model, feature; the CSV for chargeback)
+ * A company's usage of credits (by day, person, model, feature; the CSV for chargeback)
  * and its monthly statement are read by the platform administrator for any company and by the
  * company's own ADMIN ("ADMIN for their own"); USER and CALLER see only their own, at /credits/me.
  */
 const COMPANY_USAGE_READ: Exception = {
   allowed: ['HOST_ADMIN', 'ADMIN'],
   reason:
-    'issue 13: usage and monthly statements of a company are for the platform administrator (any company) and the company’s ADMIN (their own; another company is a 404); a USER sees only their own usage',
+    'usage and monthly statements of a company are for the platform administrator (any company) and the company’s ADMIN (their own; another company is a 404); a USER sees only their own usage',
 };
 
 /** Every API route, by method and path as registered. */
@@ -139,28 +139,28 @@ export const ROUTES: Record<string, Permission> = {
 
   'GET /api/users/profile': { area: 'account' },
   'PUT /api/users/profile': { area: 'account' },
-  // Issue 25: a person's data exported. Every signed-in person may ask for their own ("a user for
-  // their own account"); whose else they may ask for (an ADMIN their company's people, HOST_ADMIN
+  // A person's data exported. Every signed-in person may ask for their own
+  // account's; whose else they may ask for (an ADMIN their company's people, HOST_ADMIN
   // anyone's) is decided past the route, another company's person being a 404.
   'POST /api/privacy/export': { area: 'account' },
   'GET /api/privacy/jobs/:jobId': { area: 'account' },
   'GET /api/privacy/jobs/:jobId/download': { area: 'account' },
-  // Issue 25: erasing a person is managing people (an ADMIN their company's, HOST_ADMIN anyone's),
+  // Erasing a person is managing people (an ADMIN their company's, HOST_ADMIN anyone's),
   // never one's own account; the matrix's example names no one, so nobody is erased by the walk.
   'POST /api/privacy/erase': { area: 'users' },
   'PUT /api/users/password': { area: 'account' },
   'POST /api/users/two-step/setup': { area: 'account' },
   'POST /api/users/two-step/enable': { area: 'account' },
   'POST /api/users/two-step/disable': { area: 'account' },
-  // One's own sessions (issue 14: "active sessions ... sign out per session and everywhere else").
+  // One's own active sessions: listing them, signing one out, or every other one.
   'GET /api/users/sessions': { area: 'account' },
   'DELETE /api/users/sessions/:id': { area: 'account' },
   'POST /api/users/sessions/revoke-others': { area: 'account' },
-  // One's own picture, and a colleague's beside their name (issue 14: "avatar (upload ...)").
+  // One's own picture (uploaded or removed), and a colleague's beside their name.
   'POST /api/users/profile/avatar': { area: 'account' },
   'DELETE /api/users/profile/avatar': { area: 'account' },
   'GET /api/users/avatars/:id': { area: 'account' },
-  // The support page (issue 14: "Support goes to a support page with the company's contact").
+  // The support page, which shows the company's contact.
   'GET /api/users/support-contacts': { area: 'account' },
 
   'GET /api/users': { area: 'users' },
@@ -169,7 +169,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/users/:id': { area: 'users' },
   'PUT /api/users/:id': { area: 'users' },
   'DELETE /api/users/:id': { area: 'users' },
-  // Issue 13: a person's monthly credits cap, set by their company's ADMIN (or the platform's).
+  // A person's monthly credits cap, set by their company's ADMIN (or the platform's).
   'PUT /api/users/:id/cap': { area: 'users' },
   'POST /api/users/:id/reset-password': { area: 'users' },
   'POST /api/users/:id/reset-two-step': { area: 'users' },
@@ -197,22 +197,22 @@ export const ROUTES: Record<string, Permission> = {
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
       reason:
-        'issue 13: a company administrator reads their own company’s credit balance and ledger (read-only; another company is a 404)',
+        'a company administrator reads their own company’s credit balance and ledger (read-only; another company is a 404)',
     },
   },
-  // Issue 13: grants, adjustments and the monthly budget and grant are the platform administrator's.
+  // Grants, adjustments and the monthly budget and grant are the platform administrator's.
   'POST /api/companies/:id/credits': { area: 'companies' },
   'PUT /api/companies/:id/credits/settings': { area: 'companies' },
-  // Issue 25: the platform administrator sets a company's redaction, encryption and retention.
+  // The platform administrator sets a company's redaction, encryption and retention.
   'PUT /api/companies/:id/policies': { area: 'companies' },
-  // Issue 25: holding a whole company (nothing of it deleted, the company included) is the platform administrator's.
+  // Holding a whole company (nothing of it deleted, the company included) is the platform administrator's.
   'PUT /api/companies/:id/hold': { area: 'companies' },
   'GET /api/companies/:id/policies': {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
       reason:
-        'issue 25: a company administrator sees the policies their own company’s data is handled by (read-only; another company is a 404)',
+        'a company administrator sees the policies their own company’s data is handled by (read-only; another company is a 404)',
     },
   },
   'GET /api/companies/:id/encryption': {
@@ -220,34 +220,34 @@ export const ROUTES: Record<string, Permission> = {
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
       reason:
-        'issue 25: a company administrator sees how far each service has encrypted their own company’s existing data, like its policies (read-only; another company is a 404)',
+        'a company administrator sees how far each service has encrypted their own company’s existing data, like its policies (read-only; another company is a 404)',
     },
   },
 
-  // Prices (issue 13: /pricing is HOST_ADMIN's), read by everyone signed in.
+  // Prices (/pricing is HOST_ADMIN's), read by everyone signed in.
   'GET /api/pricing': {
     area: 'pricing',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
       reason:
-        'issue 13: the prices in force are read by every signed-in role (the AI configuration says which model has no price, the console what work costs); setting them stays HOST_ADMIN’s',
+        'the prices in force are read by every signed-in role (the AI configuration says which model has no price, the console what work costs); setting them stays HOST_ADMIN’s',
     },
   },
   'GET /api/pricing/history': { area: 'pricing' },
   'POST /api/pricing': { area: 'pricing' },
   'PUT /api/pricing/currency': { area: 'pricing' },
 
-  // Issue 13: the header's bell, each person's own notifications (like their account).
+  // The header's bell, each person's own notifications (like their account).
   'GET /api/notifications': { area: 'account' },
   'POST /api/notifications/read-all': { area: 'account' },
   'POST /api/notifications/:id/read': { area: 'account' },
-  // Issue 23: the inbox, each person's own notifications and mail (like their account).
+  // The inbox, each person's own notifications and mail (like their account).
   'GET /api/inbox': { area: 'account' },
   'GET /api/inbox/:id': { area: 'account' },
   'PUT /api/inbox/:id': { area: 'account' },
   'POST /api/inbox/read-all': { area: 'account' },
 
-  // Issue 23: tasks and the calendar, every person of the company (not the API key).
+  // Tasks and the calendar, every person of the company (not the API key).
   'GET /api/tasks': { area: 'tasks' },
   'GET /api/tasks/members': { area: 'tasks' },
   'POST /api/tasks': { area: 'tasks' },
@@ -262,10 +262,10 @@ export const ROUTES: Record<string, Permission> = {
     exception: {
       allowed: 'public',
       reason:
-        'issue 23: a personal iCalendar feed is fetched by Outlook or Google Calendar, which hold no session: the secret address is the credential (regenerated by its owner, stored hashed), as a reset link is',
+        'a personal iCalendar feed is fetched by Outlook or Google Calendar, which hold no session: the secret address is the credential (regenerated by its owner, stored hashed), as a reset link is',
     },
   },
-  // Issue 23: the dashboards (prompt service; /dashboards/saas: tenant service).
+  // The dashboards (prompt service; /dashboards/saas: tenant service).
   'GET /api/dashboards/analytics': { area: 'analytics' },
   'GET /api/dashboards/scorecards': { area: 'analytics' },
   'GET /api/dashboards/calls': { area: 'analytics' },
@@ -278,7 +278,7 @@ export const ROUTES: Record<string, Permission> = {
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
       reason:
-        'every signed-in member reads which features are on for their own company (nothing else, read-only), so the menu hides what is switched off (issue 11)',
+        'every signed-in member reads which features are on for their own company (nothing else, read-only), so the menu hides what is switched off',
     },
   },
   'PUT /api/companies/:id/features': { area: 'features' },
@@ -291,11 +291,11 @@ export const ROUTES: Record<string, Permission> = {
     },
   },
 
-  // E-mail templates and the outgoing mail they make (issue 14).
+  // E-mail templates and the outgoing mail they make.
   'GET /api/email': { area: 'emailTemplates' },
   'POST /api/email': { area: 'emailTemplates' },
   'POST /api/email/preview': { area: 'emailTemplates' },
-  // Which notification mails one wants: part of one's own account (part 2: /profile).
+  // Which notification mails one wants: part of one's own account (/profile).
   'GET /api/email/preferences': { area: 'account' },
   'PUT /api/email/preferences': { area: 'account' },
   'GET /api/email/outbox': { area: 'emailTemplates' },
@@ -323,7 +323,7 @@ export const ROUTES: Record<string, Permission> = {
   'PATCH /api/ai/config/model/:id': { area: 'aiConfig' },
   'DELETE /api/ai/config/model/:id': { area: 'aiConfig' },
   'POST /api/ai/config/model/:id/test': { area: 'aiConfig' },
-  // Issue 21: the speech models of the machine are part of AI Configuration.
+  // The speech models of the machine are part of AI Configuration.
   'GET /api/ai/speech-models': { area: 'aiConfig' },
   'POST /api/ai/speech-models/:name/download': { area: 'aiConfig' },
   'POST /api/ai/speech-models/:name/cancel': { area: 'aiConfig' },
@@ -336,7 +336,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/prompts/:id/versions': { area: 'prompts' },
   'PUT /api/prompts/:id': { area: 'prompts' },
   'DELETE /api/prompts/:id': { area: 'prompts' },
-  // The prompts a person may run on a transcript (part 2: /transcripts/{id}/analysis, visible to all).
+  // The prompts a person may run on a transcript (/transcripts/{id}/analysis, visible to all).
   'GET /api/prompts/available': { area: 'transcripts' },
   'GET /api/prompts/available/:id': { area: 'transcripts' },
   ...Object.fromEntries(
@@ -353,13 +353,13 @@ export const ROUTES: Record<string, Permission> = {
         exception: {
           allowed: ['HOST_ADMIN', 'ADMIN'],
           reason:
-            'issue 12: analysis patterns are managed by the platform administrator (global ones) and by each company’s administrator (their own company’s; another company’s is a 404)',
+            'analysis patterns are managed by the platform administrator (global ones) and by each company’s administrator (their own company’s; another company’s is a 404)',
         },
       } satisfies Permission,
     ]),
   ),
 
-  // Transcript analysis (part 2: /transcripts/{id}/analysis, visible to all): runs and call analytics.
+  // Transcript analysis (/transcripts/{id}/analysis, visible to all): runs and call analytics.
   'POST /api/analysis/transcripts': { area: 'transcripts' },
   'GET /api/analysis/transcripts': { area: 'transcripts' },
   'DELETE /api/analysis/transcripts/:runId': { area: 'transcripts' },
@@ -369,17 +369,17 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/files': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/files/:id': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/uploads/*': { area: 'transcripts' },
-  // Issue 22: tags describe the company's recordings; every member sets a recording's tags (as they
+  // Tags describe the company's recordings; every member sets a recording's tags (as they
   // correct its words) and reads the company's tags.
   'PUT /api/files/:fileId/tags': { area: 'transcripts' },
-  // Issue 25: a legal hold on a recording, like a client's (see LEGAL_HOLD).
+  // A legal hold on a recording, like a client's (see LEGAL_HOLD).
   'PUT /api/files/:id/hold': { area: 'transcripts', exception: LEGAL_HOLD },
   'GET /api/files/encryption/:id': {
     area: 'companies',
     exception: {
       allowed: ['HOST_ADMIN', 'ADMIN'],
       reason:
-        'issue 25: a company administrator sees how far the encryption of their own company’s recordings has come, like its policies (read-only; another company is a 404)',
+        'a company administrator sees how far the encryption of their own company’s recordings has come, like its policies (read-only; another company is a 404)',
     },
   },
   'GET /api/tags': { area: 'transcripts' },
@@ -387,17 +387,17 @@ export const ROUTES: Record<string, Permission> = {
   'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
-  // Issue 25: a kept unredacted original is "readable only by the company's ADMIN" (the platform
+  // A kept unredacted original is readable only by the company's ADMIN (the platform
   // administrator included among those refused); another company's is a 404.
   'GET /api/transcripts/:id/original': { area: 'transcripts', exception: ORIGINAL_READER },
   'GET /api/transcripts/:id/original/audio': { area: 'transcripts', exception: ORIGINAL_READER },
-  // Issue 22: an export is the transcript read in another format (a reader may export): the API key too.
+  // An export is the transcript read in another format (a reader may export): the API key too.
   'GET /api/transcripts/:fileId/export': { area: 'transcripts', exception: SERVICE_TOO },
   'POST /api/transcripts/export': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/:fileId/peaks': { area: 'transcripts' },
   'POST /api/transcripts/transcribe': { area: 'transcripts' },
   'PUT /api/transcripts/:transcriptId/metadata/words/:wordId': { area: 'transcripts' },
-  // Issue 22: editing beyond one word follows the rule of word edits (every member of the company).
+  // Editing beyond one word follows the rule of word edits (every member of the company).
   'GET /api/transcripts/people': { area: 'transcripts' },
   'PUT /api/transcripts/:fileId/speakers/:speakerId': { area: 'transcripts' },
   'POST /api/transcripts/:fileId/speakers/merge': { area: 'transcripts' },
@@ -409,7 +409,7 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/transcripts/:fileId/edits/:editId/undo': { area: 'transcripts' },
   'POST /api/transcripts/:fileId/edits/:editId/redo': { area: 'transcripts' },
   'DELETE /api/transcripts/:id': { area: 'transcripts' },
-  // Issue 22: search across every call reads the transcripts every member reads (not the API key's).
+  // Search across every call reads the transcripts every member reads (not the API key's).
   'GET /api/search': { area: 'transcripts' },
   'PUT /api/transcripts/link-client': {
     area: 'clients',
@@ -423,7 +423,7 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/clients': { area: 'clients' },
   'PUT /api/clients/:id': { area: 'clients' },
   'DELETE /api/clients/:id': { area: 'clients' },
-  // Issue 25: a legal hold decides what the company must keep, a compliance decision: the company's
+  // A legal hold decides what the company must keep, a compliance decision: the company's
   // ADMIN for their own clients and the platform administrator for any (a CALLER manages clients
   // but does not decide what is kept).
   'PUT /api/clients/:id/hold': { area: 'clients', exception: LEGAL_HOLD },
@@ -439,21 +439,21 @@ export const ROUTES: Record<string, Permission> = {
   // Which assistants and models a person can pick for a reply.
   'GET /api/chat/models': { area: 'chat' },
   'POST /api/chat/conversations/:id/chat/stream': { area: 'chat' },
-  // Issue 12: chat about one recording (spec part 7); the recording must be one the caller may see.
+  // Chat about one recording; the recording must be one the caller may see.
   'GET /api/chat/conversationsByAnalysis/:id': { area: 'chat' },
   'POST /api/chat/analysis-conversations/chat/stream': { area: 'chat' },
   'POST /api/chat/feedback': { area: 'chat' },
 
-  // Usage and statements (issue 13).
+  // Usage and statements.
   'GET /api/companies/:id/usage': { area: 'pricing', exception: COMPANY_USAGE_READ },
   'GET /api/companies/:id/usage.csv': { area: 'pricing', exception: COMPANY_USAGE_READ },
   'GET /api/companies/:id/statement': { area: 'pricing', exception: COMPANY_USAGE_READ },
   'GET /api/companies/:id/statement.pdf': { area: 'pricing', exception: COMPANY_USAGE_READ },
-  // One's own monthly cap, spend and usage ("a USER sees their own"): part of one's own account.
+  // One's own monthly cap, spend and usage (a USER sees their own): part of one's own account.
   'GET /api/credits/me': { area: 'account' },
   'GET /api/credits/me/usage': { area: 'account' },
 
-  // Issue 15: custom GPTs are managed by HOST_ADMIN (platform GPTs) and ADMIN (their company's);
+  // Custom GPTs are managed by HOST_ADMIN (platform GPTs) and ADMIN (their company's);
   // everyone signed in picks one in chat and opens the files its answers cite.
   'GET /api/custom-gpt': { area: 'customGpts' },
   'POST /api/custom-gpt': { area: 'customGpts' },

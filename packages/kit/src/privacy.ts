@@ -24,7 +24,7 @@ async function putJson(storage: ObjectStorage, key: string, value: unknown): Pro
 }
 
 /**
- * A service's part of a person's export (issue 25): on privacy.export_requested, `collect` reads
+ * A service's part of a person's export: on privacy.export_requested, `collect` reads
  * what the service holds about the subject (in the subject's company only), the JSON goes to
  * storage under `privacy/<jobId>/<service>.json` and a manifest of what goes in the ZIP (that JSON
  * and the objects) under `privacy/<jobId>/<service>.manifest.json`; the service reports
@@ -80,7 +80,7 @@ export interface EraseRequest {
 }
 
 /**
- * A service's part of erasing a person (issue 25): on privacy.erase_requested, `erase` removes or
+ * A service's part of erasing a person: on privacy.erase_requested, `erase` removes or
  * anonymises what the service holds about the subject through the service's own deletion paths
  * (their events tell the others' copies), in the handler's transaction, and answers counts by
  * kind; the service reports them with privacy.part_erased in that same transaction. A service

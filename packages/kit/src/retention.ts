@@ -17,7 +17,7 @@ const COLUMNS: Record<RetentionField, string> = {
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
- * Each deleting service's own copy of what retention and legal holds (issue 25) say, kept from the
+ * Each deleting service's own copy of what retention and legal holds say, kept from the
  * tenant's `company.policies_changed`, `client.hold_changed` and `company.hold_changed` (and the
  * file service's `file.hold_changed`, for a service that deletes recordings it does not own).
  * Tables `retention_policies`, `legal_holds` and `retention_runs` in the service's schema, created
@@ -202,7 +202,7 @@ export interface RetentionTarget {
 const RETENTION_BATCH = 50;
 
 /**
- * A service's daily retention (issue 25): each company whose policy sets the target's field loses
+ * A service's daily retention: each company whose policy sets the target's field loses
  * what is older than its cut-off, batch by batch, unless the whole company is held (checked again
  * for each batch, so a hold placed mid-run stops it). One `retention.applied` per company that
  * lost something; the removals have their own deleted events.

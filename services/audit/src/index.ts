@@ -23,7 +23,7 @@ export const auditService = defineService<AuditContext['config']>({
   schema: 'audit',
   prefixes: ['/audit'],
   migrations: [...migrations, retention.migration],
-  // Storage: its part of a person's export (issue 25) is written there.
+  // Storage: its part of a person's export is written there.
   configShape: { ...anchorConfigShape, ...storageConfigShape },
   async routes(app, ctx) {
     await auditRoutes(app, new AuditLog(ctx));
@@ -32,7 +32,7 @@ export const auditService = defineService<AuditContext['config']>({
   subscriptions: (ctx) => {
     const audit = new AuditLog(ctx);
     // Besides: retention policies and company holds, for the daily audit retention.
-    // And a person's data (issue 25): the entries about them, for the auth service's ZIP; erasing keeps them.
+    // And a person's data: the entries about them, for the auth service's ZIP; erasing keeps them.
     return [
       onEvery((envelopes, tx) => audit.record(tx, envelopes)),
       ...retention.handlers(),

@@ -6,7 +6,7 @@ import { runAuditCommand } from '../../../scripts/audit';
 import { auditService } from '../src';
 import { auditRetention } from '../src/services/retention';
 
-// Audit retention (issue 25): a company's oldest entries are cut from the start of its hash chain,
+// Audit retention: a company's oldest entries are cut from the start of its hash chain,
 // the kept chain still verifies from the recorded base, nothing else can be deleted, a broken
 // stretch is never cut away, and a held company keeps everything. Entries are backdated by their
 // events' time; the job is called with the time it runs at.

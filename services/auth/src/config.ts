@@ -21,7 +21,7 @@ function parses(parse: (text: string) => unknown) {
 }
 
 export const authConfigShape = {
-  // Storage: a person's export is assembled here as a ZIP (issue 25).
+  // Storage: a person's export is assembled here as a ZIP.
   ...storageConfigShape,
   /**
    * The Ed25519 private key (PKCS#8 PEM or JWK) that signs access tokens; required when the service

@@ -139,7 +139,7 @@ export const authService = defineService<AuthConfig>({
       }),
       // After the one above (same transaction): the sessions are ended, then the users go.
       companyRemoval,
-      // A person's data (issue 25): auth's own parts, the ZIP or the report once every service has
+      // A person's data: auth's own parts, the ZIP or the report once every service has
       // answered, and what an erasure is refused for.
       authExportPart(privacyStorage(ctx)),
       assembleExport(ctx, privacyStorage(ctx)),

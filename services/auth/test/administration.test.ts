@@ -15,7 +15,7 @@ import {
   registerUser,
 } from './helpers';
 
-// Issue 11: users administration (one-time passwords, resets, the last administrator, filters),
+// Users administration (one-time passwords, resets, the last administrator, filters),
 // the user limit under concurrent creation, and the consumer (b2c) users list.
 
 let stack: TestStack;

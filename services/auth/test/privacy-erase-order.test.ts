@@ -6,7 +6,7 @@ import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
 
-// Erasing a client contact (issue 25) deletes the client in the tenant service (client.deleted,
+// Erasing a client contact deletes the client in the tenant service (client.deleted,
 // which makes transcription unlink its calls and the file service follow) while every service
 // handles privacy.erase_requested: two topics, no order between them on Kafka. Here client.deleted
 // and the unlinks it causes reach the file and transcription services first, then the request.

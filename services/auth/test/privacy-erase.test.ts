@@ -13,7 +13,7 @@ import { uploadRequest, wavHeader } from '../../file/test/helpers';
 import { authService } from '../src';
 import { login } from './helpers';
 
-// Erasing a person (issue 25): every service that holds their data in one stack, each removing
+// Erasing a person: every service that holds their data in one stack, each removing
 // its part through its own deletion path and reporting it to this service's job.
 let stack: TestStack;
 let host: string;

@@ -16,7 +16,7 @@ import { createStorage, type StorageConfig } from '@earshot/kit';
 import { authService } from '../src';
 import { EXPORT_KEPT_DAYS, expireExports } from '../src/services/privacy';
 
-// A person's data (issue 25): every service that holds it in one stack, the export answered by
+// A person's data: every service that holds it in one stack, the export answered by
 // each of them through events and assembled by this service.
 let stack: TestStack;
 let host: string;

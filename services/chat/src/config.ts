@@ -13,7 +13,7 @@ export const chatConfigShape = {
   ...aiConfigShape,
   /** Where knowledge files' originals are kept (the same storage as the file service's). */
   ...storageConfigShape,
-  /** Encryption at rest (issue 25): the master key that wraps chat's data keys of the companies. */
+  /** Encryption at rest: the master key that wraps chat's data keys of the companies. */
   ...encryptionConfigShape,
   /** Where to ask for a provider's key when the prompt service runs in another process. */
   ...providerKeysConfigShape,

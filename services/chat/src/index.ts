@@ -65,7 +65,7 @@ export const chatService = defineService<ChatConfig>({
   configShape: chatConfigShape,
   async routes(app, ctx) {
     const catalogue = aiCatalogue(ctx);
-    // Knowledge files of a company with encryption on are stored encrypted; reads decrypt (issue 25).
+    // Knowledge files of a company with encryption on are stored encrypted; reads decrypt.
     const { storage } = encryptionOf(ctx);
     const embedder = new Embedder(ctx, catalogue);
     registerKnowledgeQueue(ctx.database, new KnowledgeQueue(ctx, storage, embedder));
@@ -112,7 +112,7 @@ export const chatService = defineService<ChatConfig>({
       companyRemoval(createStorage(ctx.config), encryptionOf(ctx).ring),
       // The encryption switch of each company (company.policies_changed).
       ...encryptionOf(ctx).ring.handlers(),
-      // A person's data (issue 25): their conversations, exported or erased.
+      // A person's data: their conversations, exported or erased.
       chatExportPart(createStorage(ctx.config)),
       chatErasePart,
     ];

@@ -15,7 +15,7 @@ import {
   transcriptCompleted,
 } from './helpers';
 
-// Issue 11: in a b2c company each member's recordings are private, in chat too: the search
+// In a b2c company each member's recordings are private, in chat too: the search
 // assistant never quotes another member's transcript and a conversation cannot be bound to one.
 // Members of other company types share their company's recordings; the platform administrator sees all.
 const SHOP = randomUUID();

@@ -26,7 +26,7 @@ import {
 import { addEmbeddingsModel, createGpt, processed, uploadReady } from './knowledge-fixtures';
 import { runKeysCommand } from '../../../scripts/keys';
 
-// Encryption at rest in chat (issue 25), over the real storage on disk and real PostgreSQL: a
+// Encryption at rest in chat, over the real storage on disk and real PostgreSQL: a
 // company with encryption on keeps no word of its knowledge files or transcripts readable in
 // either, the assistant still finds and cites them, a plain company is unchanged, turning it on
 // encrypts what was there, and deleting the company leaves nothing that can be decrypted.

@@ -12,7 +12,7 @@ export const GIB = 1024 ** 3;
 /** Environment keys of the file service: the storage port's plus the upload limit. */
 export const fileConfigShape = {
   ...storageConfigShape,
-  // Encryption at rest (issue 25): the master key that wraps the companies' audio data keys.
+  // Encryption at rest: the master key that wraps the companies' audio data keys.
   ...encryptionConfigShape,
   MAX_UPLOAD_BYTES: z.coerce
     .number()

@@ -44,7 +44,7 @@ export const fileService = defineService<FileConfig>({
   configShape: fileConfigShape,
   async routes(app, ctx) {
     // Building the storage validates its configuration: a missing S3 key stops the start here.
-    // Uploads of a company with encryption on are stored encrypted; reads decrypt (issue 25).
+    // Uploads of a company with encryption on are stored encrypted; reads decrypt.
     await fileRoutes(
       app,
       new FileService(ctx, encryptionOf(ctx).storage, processCreditGate(ctx.database, ctx.config)),
@@ -92,7 +92,7 @@ export const fileService = defineService<FileConfig>({
       companyRemoval(storage, encryptionOf(ctx).ring),
       // The encryption switch of each company (company.policies_changed).
       ...encryptionOf(ctx).ring.handlers(),
-      // A person's data (issue 25): their recordings and audio, for the auth service's ZIP, or erased.
+      // A person's data: their recordings and audio, for the auth service's ZIP, or erased.
       fileExportPart(storage, encryptionOf(ctx).storage),
       fileErasePart(storage),
     ];

@@ -19,7 +19,7 @@ import { encryptionOf } from '../src/services/encryption';
 import { announceCompany, uploadRequest, wavHeader } from './helpers';
 import { runKeysCommand } from '../../../scripts/keys';
 
-// Encryption at rest of recordings (issue 25), over real HTTP and the real storage on disk: what is
+// Encryption at rest of recordings, over real HTTP and the real storage on disk: what is
 // stored is not readable without the company's key, Range playback still answers the right bytes,
 // turning encryption on encrypts what was there, rotation rewraps, deleting the company shreds.
 

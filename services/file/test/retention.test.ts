@@ -16,7 +16,7 @@ import { fileService } from '../src';
 import type { FileConfig } from '../src/config';
 import { recordingRetention } from '../src/services/retention';
 
-// Retention and legal hold (issue 25) across the services a recording lives in: the file service's
+// Retention and legal hold across the services a recording lives in: the file service's
 // job deletes what is due the way a person's delete does, and the transcript, search rows, chat's
 // copies, the stored audio and the audit log show it; held recordings, clients and companies keep
 // theirs. No sleeping: rows are backdated in SQL and each job is called with the time it runs at.

@@ -42,7 +42,7 @@ export const messagingService = defineService<MessagingConfig>({
   schema: 'messaging',
   prefixes: ['/email', '/notifications', '/inbox'],
   migrations,
-  // Storage: its part of a person's export (issue 25) is written there.
+  // Storage: its part of a person's export is written there.
   configShape: { ...mailConfigShape, ...storageConfigShape },
   async routes(app, ctx) {
     await emailRoutes(app, mailOf(ctx));
@@ -86,7 +86,7 @@ export const messagingService = defineService<MessagingConfig>({
       on('task.created', (event, tx) => notices.applyTaskChanged(tx, event), mailing),
       on('task.updated', (event, tx) => notices.applyTaskChanged(tx, event), mailing),
       on('task.fell_due', (event, tx) => notices.applyFellDue(tx, event), mailing),
-      // A person's data (issue 25): their inbox, exported or erased.
+      // A person's data: their inbox, exported or erased.
       messagingExportPart(createStorage(ctx.config)),
       messagingErasePart,
     ];

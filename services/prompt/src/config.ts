@@ -29,9 +29,9 @@ const modelName = z
 /** Environment keys of the prompt service: the outbound rules for provider calls, the credential of its internal key route, and the analysis queue. */
 export const promptConfigShape = {
   ...aiConfigShape,
-  // Storage: its part of a person's export (issue 25) is written there.
+  // Storage: its part of a person's export is written there.
   ...storageConfigShape,
-  /** Encryption at rest (issue 25): the master key that wraps prompt's data keys of the companies. */
+  /** Encryption at rest: the master key that wraps prompt's data keys of the companies. */
   ...encryptionConfigShape,
   INTERNAL_API_TOKEN: providerKeysConfigShape.INTERNAL_API_TOKEN,
   /** Analysis runs worked on at once by this process. */

@@ -94,7 +94,7 @@ export const promptService = defineService<PromptConfig>({
     companyRemoval(encryptionOf(ctx).ring),
     // The encryption switch of each company (company.policies_changed).
     ...encryptionOf(ctx).ring.handlers(),
-    // A person's data (issue 25): the analysis runs they asked for, exported or erased.
+    // A person's data: the analysis runs they asked for, exported or erased.
     promptExportPart(ctx.config),
     promptErasePart,
   ],

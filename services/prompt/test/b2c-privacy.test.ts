@@ -4,7 +4,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { promptService } from '../src';
 import { addChatModel, companyCreated, deliver, recording, runsDone, type Line } from './analysis-helpers';
 
-// Issue 11: in a b2c company each member's files are private, in analysis too: another member
+// In a b2c company each member's files are private, in analysis too: another member
 // (the company's administrator included) gets 404 for its runs and metrics and cannot run one.
 // Members of other company types share their company's files.
 const SHOP = randomUUID();

@@ -8,7 +8,7 @@ import type { PromptConfig } from '../src/config';
 import { encryptionOf } from '../src/services/encryption';
 import { addChatModel, deliver, recording, runsDone, type Line } from './analysis-helpers';
 
-// Encryption at rest of the prompt service's transcript copy (issue 25), in real PostgreSQL: a
+// Encryption at rest of the prompt service's transcript copy, in real PostgreSQL: a
 // company with encryption on keeps no word of its calls readable in the prompt schema, analyses
 // and call analytics still get the text, a plain company is unchanged, turning it on seals what
 // was there, and deleting the company leaves a copied value that nothing can open.

@@ -18,13 +18,13 @@ export const tasksService = defineService<TasksServiceConfig>({
   schema: 'tasks',
   prefixes: ['/tasks', '/calendar'],
   migrations,
-  // Storage: its part of a person's export (issue 25) is written there.
+  // Storage: its part of a person's export is written there.
   configShape: { ...tasksConfigShape, ...storageConfigShape },
   async routes(app, ctx) {
     await taskRoutes(app, new TaskService(ctx));
     await calendarRoutes(app, new CalendarService(ctx));
   },
-  // And a person's data (issue 25): their tasks, exported or erased.
+  // And a person's data: their tasks, exported or erased.
   subscriptions: (ctx) => [...subscriptions(), tasksExportPart(createStorage(ctx.config)), tasksErasePart],
   // Due reminders, looked at like the tenant's monthly grants: at start and on a timer; what was
   // sent is recorded, so a restart or a second replica sends nothing twice.

@@ -4,7 +4,7 @@ import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { tasksService } from '../src';
 import { companyCreated, deliver, member, proposed, upload } from './helpers';
 
-// In a b2c company each member's recordings are private to them (issue 11), and so are the tasks
+// In a b2c company each member's recordings are private to them, and so are the tasks
 // made of them: a member sees, changes and is given only their own tasks, and sees only their own
 // recordings on the calendar.
 let stack: TestStack;

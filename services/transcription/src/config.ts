@@ -19,7 +19,7 @@ export type EngineName = (typeof ENGINES)[number];
 /** Environment keys of the transcription service (and of its stand-alone workers). */
 export const transcriptionConfigShape = {
   ...storageConfigShape,
-  /** The master key that wraps each company's data key for transcripts' words (issue 25). */
+  /** The master key that wraps each company's data key for transcripts' words. */
   ...encryptionConfigShape,
   /** Provider calls for the speech-to-text model chosen in AI Configuration follow these. */
   ...aiConfigShape,

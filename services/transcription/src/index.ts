@@ -80,9 +80,9 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     ...aiCatalogue(ctx).handlers(),
     // The words' data key is destroyed first (crypto-shredding), then the company's transcripts go.
     companyRemoval(wordsOf(ctx).ring),
-    // Encryption at rest of words (issue 25): each company's switch (company.policies_changed).
+    // Encryption at rest of words: each company's switch (company.policies_changed).
     ...wordsOf(ctx).ring.handlers(),
-    // A person's data (issue 25): the transcripts of their recordings, exported or erased.
+    // A person's data: the transcripts of their recordings, exported or erased.
     transcriptionExportPart(ctx.config, wordsOf(ctx)),
     transcriptionErasePart,
     // Which companies are b2c: their members' transcripts are private to each.
@@ -96,7 +96,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     on('company.policies_changed', (event, tx) => applyPoliciesChanged(tx, event), {
       entity: (event) => event.data.id,
     }),
-    // Legal holds: a held recording's transcript is not deleted (issue 25).
+    // Legal holds: a held recording's transcript is not deleted.
     ...legalHolds.handlers(),
     // Unredacted originals (keepOriginal) go with their recording and their company.
     ...originalRemoval(audioStorage(ctx)),

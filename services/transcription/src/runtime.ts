@@ -62,7 +62,7 @@ export function jobDeps(ctx: ServiceContext<TranscriptionConfig>): JobDeps {
   });
   return {
     ...pipelineDeps(ctx.config, whisper),
-    // Encrypted recordings (issue 25) decrypt through the file service's key ring.
+    // Encrypted recordings decrypt through the file service's key ring.
     storage: audioStorage(ctx),
     diarize: diarizer.diarize,
     close: async () => {

@@ -7,7 +7,7 @@ import { buildEnvelope } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import { emitted, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus } from './helpers';
 
-// Encryption at rest (issue 25) in the all-in-one process: the transcription service reads an
+// Encryption at rest in the all-in-one process: the transcription service reads an
 // encrypted company's recording through the file service's key ring, and when audio redaction
 // rewrites the recording, it is written back encrypted, never in plain.
 

@@ -24,7 +24,7 @@ import { blindQuery } from '../src/services/search';
 import { PURPOSES, wordsOf } from '../src/services/words-encryption';
 import { getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus } from './helpers';
 
-// Encryption at rest of transcripts' words (issue 25), through the real worker, HTTP routes and
+// Encryption at rest of transcripts' words, through the real worker, HTTP routes and
 // PostgreSQL: a company with encryption on has no word of its transcripts, edits or search index
 // in the database's text, and still reads, exports, edits and searches them; a plain company's
 // rows are as before; turning encryption on seals what was stored; deleting the company shreds.

@@ -157,7 +157,7 @@ const template = {
   text: 't'.repeat(30_000),
 };
 const edit = (data: NewEvent['data']): NewEvent['data'] => data;
-// A task at its largest (issue 23): the longest title and description, and the most action items a run proposes.
+// A task at its largest: the longest title and description, and the most action items a run proposes.
 const task = {
   title: 't'.repeat(TASK_LIMITS.titleMax),
   description: 'd'.repeat(TASK_LIMITS.descriptionMax),
@@ -168,7 +168,7 @@ const task = {
   link: { fileId, seconds: 3600 },
   createdBy: id,
 };
-// A privacy part's counts at their largest (issue 25): 20 kinds, each named in 60 characters.
+// A privacy part's counts at their largest: 20 kinds, each named in 60 characters.
 const counts = Object.fromEntries(
   Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(58)}${String(i).padStart(2, '0')}`, 1_000_000_000]),
 );
@@ -241,7 +241,7 @@ const samples: Record<
       retention: { recordingsDays: 36_500, chatsDays: 36_500, auditDays: 36_500 },
     },
   },
-  // Legal hold (issue 25): the longest reason allowed, placed or lifted.
+  // Legal hold: the longest reason allowed, placed or lifted.
   'file.hold_changed': { id: fileId, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
   'client.hold_changed': { id, hold: false, reason: 'r'.repeat(HOLD_REASON_MAX) },
   'company.hold_changed': { id, hold: true, reason: 'r'.repeat(HOLD_REASON_MAX) },
@@ -252,7 +252,7 @@ const samples: Record<
     olderThan: new Date().toISOString(),
     held: 1_000_000,
   },
-  // A person's data (issue 25): the manifest's key stands for however many recordings the person has.
+  // A person's data: the manifest's key stands for however many recordings the person has.
   'privacy.export_requested': { jobId: id, subject: { kind: 'client', id } },
   'privacy.part_ready': { jobId: id, service: 'file', manifest: `privacy/${id}/file.manifest.json`, counts },
   'privacy.erase_requested': { jobId: id, subject: { kind: 'user', id }, recordings: 'delete' },
@@ -265,7 +265,7 @@ const samples: Record<
   },
   'feature.platform_switched': { key: 'chat', enabled: false },
   'company.data_removed': { companyId: id, service: 'transcription' },
-  // Encryption at rest (issue 25).
+  // Encryption at rest.
   'company.key_destroyed': { companyId: id, service: 'transcription', reason: 'company_deleted' },
   'company.encryption_progressed': {
     companyId: id,

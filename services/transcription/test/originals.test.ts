@@ -23,7 +23,7 @@ import {
   wordsProvider,
 } from './helpers';
 
-// Unredacted originals (issue 25, policy keepOriginal with encryption at rest): the redaction step
+// Unredacted originals (policy keepOriginal with encryption at rest): the redaction step
 // keeps the words and the audio as recognised, encrypted under the company's data key; only the
 // company's ADMIN reads them, every read is in the audit log, and they go with the recording.
 

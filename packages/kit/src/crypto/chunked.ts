@@ -3,7 +3,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { ByteRange } from '../storage/types';
 
 /**
- * The chunked AES-256-GCM format of objects encrypted at rest (issue 25):
+ * The chunked AES-256-GCM format of objects encrypted at rest:
  *
  *   header (16 bytes): magic "ESC1" | chunk size (uint32 BE) | nonce prefix (8 random bytes)
  *   chunks: ciphertext of `chunk size` plain bytes (the last one shorter, possibly empty) | tag (16)

@@ -3,7 +3,7 @@ import { DecryptionError } from './chunked';
 
 /**
  * Encrypted fields: single values (a transcript's segments, a chat message's text) stored in a
- * database column under a company's data key (issue 25). Stable API, shared by the services that
+ * database column under a company's data key. Stable API, shared by the services that
  * keep a company's words (transcription, chat, prompt):
  *
  *   sealText(key, { companyId, purpose }, text) → 'ef1.<base64url(nonce | tag | ciphertext)>'

@@ -67,7 +67,7 @@ interface KeyEntry {
 }
 
 /**
- * One service's data keys, one per company, wrapped by the master key (issue 25). Each service that
+ * One service's data keys, one per company, wrapped by the master key. Each service that
  * stores encrypted data keeps its own table `company_keys` in its own schema (migration below), so
  * no service reads another's keys, and deleting a company destroys every copy through each
  * service's company.deleted handler. A row also holds the company's encryption switch (from

@@ -95,7 +95,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Retention (issue 25, README "Retention"): a company's oldest entries may be cut from the start
+    // Retention (README "Retention"): a company's oldest entries may be cut from the start
     // of its chain. The head row keeps where the kept chain starts (base_seq, base_hash: the cut
     // entry the first kept one links to) and chain_checkpoints every cut. The trigger lets a DELETE
     // through only while the pruning flag is set in the transaction, only of a sealed entry at or

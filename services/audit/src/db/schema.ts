@@ -42,13 +42,13 @@ export const chainHeads = audit.table('chain_heads', {
   hash: text('hash'),
   entries: bigint('entries', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  /** Retention (issue 25): the last entry cut from the chain's start, its hash (what the first kept entry links to), and how many were cut. */
+  /** Retention: the last entry cut from the chain's start, its hash (what the first kept entry links to), and how many were cut. */
   baseSeq: bigint('base_seq', { mode: 'number' }),
   baseHash: text('base_hash'),
   pruned: bigint('pruned', { mode: 'number' }).notNull().default(0),
 });
 
-/** Every cut retention made at a chain's start (issue 25): the new base and what went. */
+/** Every cut retention made at a chain's start: the new base and what went. */
 export const chainCheckpoints = audit.table(
   'chain_checkpoints',
   {

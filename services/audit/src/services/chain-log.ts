@@ -141,7 +141,7 @@ export class AuditChain {
   }
 
   /**
-   * Retention (issue 25): cuts up to `limit` of the chain's oldest entries that happened before
+   * Retention: cuts up to `limit` of the chain's oldest entries that happened before
    * `olderThan`, from its start only (the first entry at or after it, and everything after, stay;
    * so does the chain's last entry). What is cut is verified first, from the recorded base: a
    * broken stretch is left in place, as evidence, and named instead. The head row records the new

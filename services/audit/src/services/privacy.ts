@@ -2,7 +2,7 @@ import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, t
 import { countEntriesAboutPerson, entriesAboutPerson } from '../repositories/privacy';
 
 /**
- * The audit service's part of a person's export (issue 25): the entries whose actor or target is
+ * The audit service's part of a person's export: the entries whose actor or target is
  * the person, as recorded (with their chain hashes, so the person can show them to a verifier).
  */
 export const auditExportPart = (config: StorageConfig) =>
@@ -30,7 +30,7 @@ export const auditExportPart = (config: StorageConfig) =>
   });
 
 /**
- * The audit service's part of erasing a person (issue 25): nothing is removed. The entries about
+ * The audit service's part of erasing a person: nothing is removed. The entries about
  * them are kept, as recorded: the log is the company's proof of what happened (a legal obligation,
  * GDPR art. 17(3)(b) and (e)), and each entry is a link of the hash chain, so removing or editing
  * one would break verification of every entry after it. The report says how many were kept;

@@ -6,7 +6,7 @@ import { chainKeyOf } from './chain';
 export const retention = new RetentionProjection('audit', ['company']);
 
 /**
- * The daily audit retention (issue 25): each company with `auditDays` set (at least 365, PCI DSS
+ * The daily audit retention: each company with `auditDays` set (at least 365, PCI DSS
  * 10.5.1) loses the entries at the start of its chain that happened before the cut-off, verified
  * before they go; the kept chain starts from the recorded base (README "Retention"). Nothing of a
  * held company goes, and the platform's own chain is never cut.

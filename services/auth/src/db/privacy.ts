@@ -5,7 +5,7 @@ import { auth } from './schema';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * A person's data asked for (issue 25). The auth service coordinates: it records the job, the
+ * A person's data asked for. The auth service coordinates: it records the job, the
  * services answer with their parts (privacy.part_ready), and it assembles the ZIP once all have.
  * `company_id` is the person's company (null: a platform administrator), for who may see the job.
  */

@@ -13,7 +13,7 @@ import type { PrivacyJobs } from '../services/privacy';
 import { errors } from './schemas';
 
 /**
- * A person's data (issue 25). Every role reaches the export and the jobs; the service decides
+ * A person's data. Every role reaches the export and the jobs; the service decides
  * whose data the caller may ask for (their own; an ADMIN their company's people; HOST_ADMIN
  * anyone's) and answers 404 for anyone else's. Erasing is for ADMIN and HOST_ADMIN only, never of
  * one's own account.

@@ -132,7 +132,7 @@ async function writeZip(storage: ObjectStorage, zipKey: string, files: PrivacyMa
 }
 
 /**
- * The coordinator of a person's data (issue 25): it records a job and asks every service for its
+ * The coordinator of a person's data: it records a job and asks every service for its
  * part by an event, then assembles the ZIP when each has answered. It lives in auth because auth
  * knows who a user is and which company they belong to (who may ask), and it owns the account.
  */

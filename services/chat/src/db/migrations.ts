@@ -188,12 +188,12 @@ export const migrations: Migration[] = [
   ...aiCatalogueMigrations(),
   companyTypes.migration,
   {
-    // The daily chats retention (issue 25) reads a company's conversations by last activity.
+    // The daily chats retention reads a company's conversations by last activity.
     name: '0006_conversations_by_company',
     sql: `create index conversations_company_idx on conversations (company_id, created_at) where company_id is not null;`,
   },
   retention.migration,
-  // Encryption at rest (issue 25): chat's own data keys, one per company, wrapped by the master key.
+  // Encryption at rest: chat's own data keys, one per company, wrapped by the master key.
   ...companyKeysMigrations,
   {
     // Sealed text (a company with encryption on) is searched by its blind index: keyed-hash tokens

@@ -27,7 +27,7 @@ import { openSse } from './sse';
 
 const errors = ERROR_RESPONSES;
 const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
-/** Everyone signed in chats (spec part 6); what they chat about is theirs alone. */
+/** Everyone signed in chats; what they chat about is theirs alone. */
 const access = ALL_ROLES;
 const byConversation = { id: 'conversation' };
 const streamAnswer = z.string().describe('text/event-stream: start, delta…, then done or error');

@@ -30,7 +30,7 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 const byGpt = { id: 'customGpt' };
 const byFile = { id: 'customGpt', docId: 'knowledgeFile' };
 
-/** Issue 15: HOST_ADMIN (platform GPTs) and ADMIN (their company's) manage; everyone signed in chats. */
+/** HOST_ADMIN (platform GPTs) and ADMIN (their company's) manage; everyone signed in chats. */
 export async function customGptRoutes(
   app: FastifyInstance,
   gpts: CustomGptService,

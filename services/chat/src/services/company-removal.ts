@@ -8,7 +8,7 @@ import * as gptsRepo from '../repositories/custom-gpts';
  */
 export const companyRemoval = (storage: ObjectStorage, keys: CompanyKeyRing) =>
   onCompanyDeleted('chat', async (tx, companyId, emit) => {
-    // Crypto-shredding first (issue 25): once chat's data key is gone, no copy of the company's
+    // Crypto-shredding first: once chat's data key is gone, no copy of the company's
     // sealed text or encrypted knowledge file (a backup included) can be read.
     await keys.destroy(tx, companyId, emit);
     await deleteCompanyChats(tx, companyId);

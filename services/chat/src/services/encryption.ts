@@ -78,7 +78,7 @@ export interface StoredText {
 }
 
 /**
- * Encryption at rest in the chat service (issue 25): a key ring of its own (chat.company_keys,
+ * Encryption at rest in the chat service: a key ring of its own (chat.company_keys,
  * data keys wrapped by the master key), knowledge files' originals stored through the encrypting
  * storage, and the text of knowledge chunks and of the transcript copy sealed, with a blind index
  * for full-text search. Platform GPTs belong to no company and are never encrypted.

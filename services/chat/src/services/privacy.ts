@@ -9,7 +9,7 @@ import {
 } from '../repositories/privacy';
 
 /**
- * The chat service's part of a person's export (issue 25): a user's conversations with their
+ * The chat service's part of a person's export: a user's conversations with their
  * messages, and the feedback they gave. A client contact has no conversations of their own.
  */
 export const chatExportPart = (storage: ObjectStorage) =>
@@ -46,7 +46,7 @@ export const chatExportPart = (storage: ObjectStorage) =>
   });
 
 /**
- * The chat service's part of erasing a person (issue 25). A user's conversations go as their own
+ * The chat service's part of erasing a person. A user's conversations go as their own
  * delete does (the row with its messages and feedback, conversation.deleted), and any rating of
  * theirs left; with recordings kept, the copies of their recordings no longer name them. Whatever
  * the choice, the copies of deleted recordings go with the file service's file.deleted, and a

@@ -7,7 +7,7 @@ import { lockDueConversations } from '../repositories/retention';
 export const retention = new RetentionProjection('chat', ['company']);
 
 /**
- * The daily chats retention (issue 25): each company with `chatsDays` set loses the conversations
+ * The daily chats retention: each company with `chatsDays` set loses the conversations
  * last active before its cut-off, as their owner's delete does (the row and its messages and
  * feedback, `conversation.deleted`). Nothing of a held company goes.
  */

@@ -53,7 +53,7 @@ export const migrations: Migration[] = [
         add column speakers text[] not null default '{}';`,
   },
   {
-    // Legal hold on a recording (issue 25); retention reads the company's due files by upload time.
+    // Legal hold on a recording; retention reads the company's due files by upload time.
     name: '0004_legal_hold',
     sql: `
       alter table files

@@ -22,7 +22,7 @@ export const files = file.table('files', {
   expectedSpeakers: smallint('expected_speakers'),
   /** The transcript's speakers' names, from transcript.speakers_changed. */
   speakers: text('speakers').array().notNull().default([]),
-  /** Legal hold (issue 25): while true nothing deletes the file. The reason, who and when are the last change's (placing or lifting). */
+  /** Legal hold: while true nothing deletes the file. The reason, who and when are the last change's (placing or lifting). */
   held: boolean('held').notNull().default(false),
   holdReason: text('hold_reason'),
   holdBy: text('hold_by'),

@@ -14,7 +14,7 @@ async function progressOf(
   return encryption.status(companyId);
 }
 
-// Issue 25: the compliance view of a company's recordings' encryption, beside its policies.
+// The compliance view of a company's recordings' encryption, beside its policies.
 export async function encryptionRoutes(app: FastifyInstance, encryption: FileEncryption): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(

@@ -15,7 +15,7 @@ import type { FileEncryption } from '../services/encryption';
  * /internal, never mounted in all-in-one (the ring is shared in the process there) and never
  * proxied by the gateway. The caller proves it is one of ours with INTERNAL_API_TOKEN: a
  * company's audio key, still wrapped by the master key, for the transcription service and its
- * workers, which read and rewrite the recordings (issue 25).
+ * workers, which read and rewrite the recordings.
  */
 export async function internalRoutes(app: FastifyInstance, encryption: FileEncryption, token: string): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -8,7 +8,7 @@ import { deleteCompanyFiles } from '../repositories/company-removal';
  */
 export function companyRemoval(storage: ObjectStorage, keys?: CompanyKeyRing) {
   return onCompanyDeleted('file', async (tx, companyId, emit) => {
-    // Crypto-shredding first (issue 25): once the data key is gone, no copy of the audio decrypts.
+    // Crypto-shredding first: once the data key is gone, no copy of the audio decrypts.
     await keys?.destroy(tx, companyId, emit);
     for (const key of await deleteCompanyFiles(tx, companyId)) await storage.delete(key);
   });

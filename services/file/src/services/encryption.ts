@@ -17,7 +17,7 @@ import { companyStorageKeys } from '../repositories/files';
 import { findCompany } from '../repositories/companies';
 
 /**
- * Encryption at rest of recordings (issue 25). The file service owns the audio, so it keeps the
+ * Encryption at rest of recordings. The file service owns the audio, so it keeps the
  * companies' audio data keys (file.company_keys, wrapped by the master key); in all-in-one mode
  * it shares the ring with the transcription service, which reads and rewrites the same objects.
  */

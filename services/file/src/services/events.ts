@@ -34,7 +34,7 @@ export async function applyClientLinked(tx: Db, event: EventOf<'transcript.clien
   await filesRepo.setClient(tx, fileId, companyOf(event), after.clientId);
 }
 
-/** Redaction silenced the stored audio (issue 25) and re-encoded it: downloads and ranges are served by the new size. */
+/** Redaction silenced the stored audio and re-encoded it: downloads and ranges are served by the new size. */
 export async function applyAudioRedacted(tx: Db, event: EventOf<'transcript.audio_redacted'>): Promise<void> {
   if (isId(event.data.fileId)) await filesRepo.setSize(tx, event.data.fileId, companyOf(event), event.data.size);
 }

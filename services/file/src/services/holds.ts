@@ -14,7 +14,7 @@ export const toHold = (row: Pick<FileRow, 'held' | 'holdReason' | 'holdBy' | 'ho
 });
 
 /**
- * Legal hold on one recording (issue 25): HOST_ADMIN on any company's, a company's ADMIN on their
+ * Legal hold on one recording: HOST_ADMIN on any company's, a company's ADMIN on their
  * own (in a b2c company only the files they may see, as everywhere). Placing a hold on a held file,
  * or lifting one that is not held, changes nothing and announces nothing.
  */

@@ -13,7 +13,7 @@ function audioName(row: FileRow): string {
 }
 
 /**
- * The file service's part of a person's export (issue 25): the recordings a user uploaded, or the
+ * The file service's part of a person's export: the recordings a user uploaded, or the
  * calls linked to a client, in the person's company, with their audio (the stored object, so
  * redacted audio stays redacted; decrypted, and copied next to the part, when encrypted at rest).
  */
@@ -61,7 +61,7 @@ export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage)
   );
 
 /**
- * The file service's part of erasing a person (issue 25), in their company only. Recordings
+ * The file service's part of erasing a person, in their company only. Recordings
  * deleted: each goes the way every deletion does (row, file.deleted for every other service's
  * copies, stored audio); one a hold reached after the request was accepted stays, counted as
  * `held`. Kept: the uploader (a user) or the client link (a client contact) is cleared.

@@ -6,7 +6,7 @@ import { removeStoredFile } from './events';
 import { retention } from './retention-projection';
 
 /**
- * The daily recordings retention (issue 25): each company with `recordingsDays` set loses the
+ * The daily recordings retention: each company with `recordingsDays` set loses the
  * recordings uploaded before its cut-off, through the same path as a deleted transcript (row gone,
  * `file.deleted`, stored object removed), so every other service removes its copies (transcript,
  * search rows, chat and prompt copies, figures). Recordings under a hold — their own, their

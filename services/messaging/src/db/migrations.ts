@@ -2,7 +2,8 @@ import type { Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
 
 /**
- * The tables that were the tenant service's until issue 23 and are messaging's now. An existing
+ * The tables that were the tenant service's until e-mail and notifications moved here, and are
+ * messaging's now. An existing
  * installation keeps its rows: see 0001_from_tenant.
  */
 export const MOVED_TABLES = [
@@ -153,7 +154,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // The inbox (issue 23): a mail sent to one of the platform's people is theirs to read there,
+    // The inbox: a mail sent to one of the platform's people is theirs to read there,
     // with its text part and the console page it points at; read or not, like a notification.
     name: '0002_inbox',
     sql: `

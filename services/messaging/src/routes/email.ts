@@ -25,9 +25,9 @@ import type { MailService } from '../services/mail/mail';
 
 const errors = ERROR_RESPONSES;
 const tags = ['email'];
-/** E-mail templates and the outgoing mail are the platform administrator's (spec part 2). */
+/** E-mail templates and the outgoing mail are the platform administrator's. */
 const HOST: readonly Role[] = ['HOST_ADMIN'];
-/** One's own notification choices: everyone signed in (spec part 2, /profile). */
+/** One's own notification choices: everyone signed in (/profile). */
 const EVERYONE: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'];
 const template = { id: 'emailTemplate' };
 const message = { id: 'mailMessage' };

@@ -3,7 +3,7 @@ import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPa
 import { deleteInbox, forgetUploader, inboxOf } from '../repositories/privacy';
 
 /**
- * The messaging service's part of a person's export (issue 25): a user's inbox, their in-app
+ * The messaging service's part of a person's export: a user's inbox, their in-app
  * notifications and the mail sent to them. A client contact is sent nothing from here.
  */
 export const messagingExportPart = (storage: ObjectStorage) =>
@@ -14,7 +14,7 @@ export const messagingExportPart = (storage: ObjectStorage) =>
   });
 
 /**
- * The messaging service's part of erasing a user (issue 25): their inbox goes (notifications, the
+ * The messaging service's part of erasing a user: their inbox goes (notifications, the
  * mail sent to them, mail still queued for them, their mail choices); with recordings kept, the
  * copies of their recordings no longer name them. The people directory forgets them with the
  * account's user.deleted.

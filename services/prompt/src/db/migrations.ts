@@ -186,7 +186,7 @@ export const migrations: Migration[] = [
       alter table analysis_runs add column model_id uuid;`,
   },
   {
-    // The dashboards' read model (issue 23): per call, speaker roles, member names, scorecard
+    // The dashboards' read model: per call, speaker roles, member names, scorecard
     // answers and open tasks per client, kept from events by services/dashboard-projection.ts.
     name: '0008_dashboards',
     sql: `
@@ -262,10 +262,10 @@ export const migrations: Migration[] = [
         updated_at timestamptz not null
       );`,
   },
-  // The built-in Action items prompt and the runs' items (issue 23).
+  // The built-in Action items prompt and the runs' items.
   actionItemsMigration,
   {
-    // The dashboards' sums (issue 23), made after 0008 first shipped; written to run on a schema
+    // The dashboards' sums, made after 0008 first shipped; written to run on a schema
     // with or without them (a development database that ran an early 0008), then rebuilt from the
     // calls: they are derived data.
     name: '0010_dashboard_sums',
@@ -345,6 +345,6 @@ export const migrations: Migration[] = [
       insert into dashboard_tag_days select company_id, day, tag, count(*), sum(seconds)
         from dashboard_calls, unnest(tags) tag where seconds is not null group by company_id, day, tag;`,
   },
-  // Encryption at rest (issue 25): prompt's own data keys, one per company, wrapped by the master key.
+  // Encryption at rest: prompt's own data keys, one per company, wrapped by the master key.
   ...companyKeysMigrations,
 ];

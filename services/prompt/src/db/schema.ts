@@ -193,7 +193,7 @@ export const analysisRuns = prompt.table('analysis_runs', {
 export type RunRow = typeof analysisRuns.$inferSelect;
 export type NewRunRow = typeof analysisRuns.$inferInsert;
 
-// The dashboards' read model (issue 23; services/dashboard-projection.ts keeps it from events).
+// The dashboards' read model (services/dashboard-projection.ts keeps it from events).
 
 /** One row per call: its day (UTC), duration and the talk figures of its metrics; counted once `seconds` is set. */
 export const dashboardCalls = prompt.table('dashboard_calls', {

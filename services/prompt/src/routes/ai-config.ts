@@ -33,7 +33,7 @@ const tags = ['ai-config'];
 const EXAMPLE_PROVIDER = { name: 'Example provider', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-example-key' };
 const EXAMPLE_MODEL = { providerId: '00000000-0000-4000-8000-000000000000', name: 'example-model', purpose: 'chat' };
 
-/** AI providers and models: the platform administrator's settings (spec part 7). */
+/** AI providers and models: the platform administrator's settings. */
 export async function aiConfigRoutes(
   app: FastifyInstance,
   providers: ProviderService,

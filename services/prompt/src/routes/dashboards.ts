@@ -17,13 +17,13 @@ import type { DashboardService } from '../services/dashboards';
 
 const errors = ERROR_RESPONSES;
 const tags = ['dashboards'];
-/** Issue 23: the CRM dashboard is for those who work with clients (spec part 6: clients are ADMIN and CALLER), and the platform administrator. */
+/** The CRM dashboard is for those who work with clients (clients are ADMIN and CALLER), and the platform administrator. */
 const CRM_ROLES: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
 const range =
   'Days are UTC (from and to included, default the last 90 days); a week starts on Monday; a period is named by its first day. ' +
   'The platform administrator names the company (companyId).';
 
-/** The dashboards of a company's calls (issue 23). */
+/** The dashboards of a company's calls. */
 export async function dashboardRoutes(app: FastifyInstance, dashboards: DashboardService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -12,7 +12,7 @@ import type { PromptRow } from '../db/schema';
 import { fieldsOf, formatInstructions, resultJsonSchema, resultSchema } from './format';
 
 /**
- * The built-in "Action items" analysis (issue 23): a system prompt, seeded with a fixed id, whose
+ * The built-in "Action items" analysis: a system prompt, seeded with a fixed id, whose
  * answer is a list of follow-ups `{title, owner?, due?}` rather than one value per field. Its
  * stored result is the number of items (so scorecards can chart it like any integer field), the
  * items themselves are kept on the run and announced as analysis.action_items_proposed for the

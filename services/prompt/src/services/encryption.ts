@@ -32,7 +32,7 @@ export interface SegmentSealer {
 }
 
 /**
- * Encryption at rest in the prompt service (issue 25): a key ring of its own (prompt.company_keys,
+ * Encryption at rest in the prompt service: a key ring of its own (prompt.company_keys,
  * data keys wrapped by the master key) and the transcript copy's text sealed for a company with
  * encryption on. Analyses open it when they build their prompt, so what a provider receives is
  * the text as published (already redacted by the transcription service).

@@ -7,7 +7,7 @@ import {
 } from '../repositories/privacy';
 
 /**
- * The prompt service's part of a person's export (issue 25): the analysis runs a user asked for,
+ * The prompt service's part of a person's export: the analysis runs a user asked for,
  * with their results. A client contact asks for none (their calls' runs are the company's work).
  */
 export const promptExportPart = (config: StorageConfig) =>
@@ -34,7 +34,7 @@ export const promptExportPart = (config: StorageConfig) =>
   });
 
 /**
- * The prompt service's part of erasing a user (issue 25), in their company, as the company chose
+ * The prompt service's part of erasing a user, in their company, as the company chose
  * for their recordings: deleted, the runs they asked for go too (those on their own recordings go
  * anyway with file.deleted); kept, the runs stay as the company's work without saying who asked,
  * and the copies of their recordings (transcript copy, dashboards) no longer name them. A client

@@ -12,7 +12,7 @@ import { toTaskDto, toTaskState } from './tasks';
 export const ERASED_CREATOR = '00000000-0000-0000-0000-000000000000';
 
 /**
- * The tasks service's part of a person's export (issue 25), in their company: the tasks a user
+ * The tasks service's part of a person's export, in their company: the tasks a user
  * made or was given, or the tasks linked to a client contact.
  */
 export const tasksExportPart = (storage: ObjectStorage) =>
@@ -27,7 +27,7 @@ export const tasksExportPart = (storage: ObjectStorage) =>
   });
 
 /**
- * The tasks service's part of erasing a person (issue 25), in their company. Tasks are the
+ * The tasks service's part of erasing a person, in their company. Tasks are the
  * company's follow-ups, so they stay, without the person: a user's given tasks lose their
  * assignee, the ones they made their maker (ERASED_CREATOR), a client's tasks their client link;
  * each change is a task.updated like any edit. A user's calendar feed ends, and with recordings

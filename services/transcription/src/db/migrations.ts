@@ -168,7 +168,7 @@ export const migrations: Migration[] = [
   {
     name: '0006_speech_models',
     sql: `
-      -- The speech models of the machine (issue 21): one row per model ever asked for; a model of the
+      -- The speech models of the machine: one row per model ever asked for; a model of the
       -- catalogue without a row is absent. The row keeps what the download was checked against
       -- (file path, size, SHA-256), so the engine needs no catalogue or configuration to use it.
       create table speech_models (
@@ -199,7 +199,7 @@ export const migrations: Migration[] = [
   {
     name: '0008_redaction_policies',
     sql: `
-      -- Each company's redaction mode, from company.policies_changed (issue 25): a company without a
+      -- Each company's redaction mode, from company.policies_changed: a company without a
       -- row redacts nothing. updated_at is the event's time, so an older event never wins.
       create table redaction_policies (
         company_id uuid primary key,
@@ -211,7 +211,7 @@ export const migrations: Migration[] = [
     name: '0009_kept_originals',
     sql: `
       -- Whether the company keeps the unredacted original of what redaction hides (policy
-      -- keepOriginal, issue 25), from company.policies_changed like the mode.
+      -- keepOriginal), from company.policies_changed like the mode.
       alter table redaction_policies add column keep_original boolean not null default false;
       -- The kept originals, one row per recording: the objects (words JSON, and the audio before it
       -- was silenced) live in the audio storage, encrypted under the company's data key. No foreign
@@ -226,12 +226,12 @@ export const migrations: Migration[] = [
       );
       create index kept_originals_company on kept_originals (company_id);`,
   },
-  // The data keys of transcripts' words (CompanyKeyRing, issue 25), in this service's schema.
+  // The data keys of transcripts' words (CompanyKeyRing), in this service's schema.
   ...companyKeysMigrations,
   {
     name: '0010_sealed_search_rows',
     sql: `
-      -- A recording of a company with encryption on (issue 25): its passages' text is sealed and their
+      -- A recording of a company with encryption on: its passages' text is sealed and their
       -- tsvector holds blind-index tokens (HMAC of each lexeme under the company's key) instead of
       -- lexemes, so a search must hash its words with that company's key to match them.
       alter table search_files add column sealed boolean not null default false;`,
@@ -246,7 +246,7 @@ export const migrations: Migration[] = [
   {
     name: '0012_unlinked_client',
     sql: `
-      -- Erasing a client contact (issue 25) deletes the client (client.deleted, which unlinks its
+      -- Erasing a client contact deletes the client (client.deleted, which unlinks its
       -- recordings here) and asks every service to erase (privacy.erase_requested), on two topics
       -- with no order between them. A recording unlinked because its client was deleted keeps that
       -- client's id, so an erasure that arrives after the unlink still finds the client's calls. A

@@ -3,7 +3,7 @@ import { ERROR_RESPONSES, ErrorBody, IdParams, OriginalWordsDto, type Role } fro
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { OriginalsService } from '../services/originals';
 
-/** Unredacted originals are the company's ADMIN's alone (issue 25): a HOST_ADMIN is refused too. */
+/** Unredacted originals are the company's ADMIN's alone: a HOST_ADMIN is refused too. */
 export const ORIGINAL_ROLES: readonly Role[] = ['ADMIN'];
 
 export async function originalRoutes(app: FastifyInstance, originals: OriginalsService): Promise<void> {

@@ -14,7 +14,7 @@ const tags = ['speech-models'];
 const model = { name: 'speechModel' };
 const errors = { ...ERROR_RESPONSES, 409: ErrorBody };
 
-/** The speech models of the machine: the platform administrator's (AI Configuration, issue 21). */
+/** The speech models of the machine: the platform administrator's (AI Configuration). */
 export async function speechModelRoutes(app: FastifyInstance, models: SpeechModelManager): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

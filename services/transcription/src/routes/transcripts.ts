@@ -26,7 +26,7 @@ import type { TranscriptService } from '../services/transcripts';
 import type { OriginalsService } from '../services/originals';
 
 const errors = ERROR_RESPONSES;
-/** Clients are managed by ADMIN and CALLER (spec part 6); HOST_ADMIN may do anything. */
+/** Clients are managed by ADMIN and CALLER; HOST_ADMIN may do anything. */
 export const LINK_CLIENT_ROLES: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
 const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -41,7 +41,7 @@ export function assertAudioKeysReachable(ctx: ServiceContext<TranscriptionConfig
 }
 
 /**
- * The audio keys of the process (issue 25): the file service owns the recordings and their
+ * The audio keys of the process: the file service owns the recordings and their
  * companies' data keys. In all-in-one mode it shares its ring in the process; in distributed mode
  * its internal route answers each company's key still wrapped, unwrapped here with the same
  * ENCRYPTION_MASTER_KEY and kept 30 s like the ring's (a destroyed key is no key). Looked up at

@@ -2,7 +2,7 @@ import { HOLD_MESSAGES } from '@earshot/contracts';
 import { conflict, RetentionProjection, type Db } from '@earshot/kit';
 
 /**
- * The legal holds (issue 25) of recordings, clients and companies, from the file and tenant
+ * The legal holds of recordings, clients and companies, from the file and tenant
  * services' hold_changed events: a held recording's transcript is not deleted (the file service
  * would keep the recording anyway, see its transcript.deleted handler).
  */

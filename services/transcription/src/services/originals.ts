@@ -25,7 +25,7 @@ import { JobError } from './job-error';
 import { scopeOf } from './scope';
 
 /**
- * Unredacted originals (issue 25, policy keepOriginal): before redaction hides anything, the
+ * Unredacted originals (policy keepOriginal): before redaction hides anything, the
  * recognised words (JSON of the segments) and, with text_audio, the audio as uploaded are stored
  * under `<companyId>/originals/<fileId>/`, always encrypted with the company's data key (the tenant
  * service allows keepOriginal only with encryption on). Only the company's ADMIN reads them, and
@@ -150,7 +150,7 @@ export class OriginalsService {
 
   /** The transcript (by its id or its file's) and its original; another company's, or none kept, is not found. */
   private async find(identity: Identity, id: string) {
-    // Only the company's ADMIN: not a platform administrator, not the uploader (issue 25).
+    // Only the company's ADMIN: not a platform administrator, not the uploader.
     if (identity.role !== 'ADMIN') throw forbidden("Only the company's ADMIN may read an unredacted original");
     const row = await findByEitherId(this.ctx.db, id, await scopeOf(this.ctx.db, identity));
     const kept = row ? await repo.findOriginal(this.ctx.db, row.fileId) : null;

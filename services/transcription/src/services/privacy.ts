@@ -13,7 +13,7 @@ import { legalHolds } from './holds';
 import type { TranscriptWords } from './words-encryption';
 
 /**
- * The transcription service's part of a person's export (issue 25): the transcripts of the
+ * The transcription service's part of a person's export: the transcripts of the
  * recordings a user uploaded, or of a client's calls, as stored (redacted where the company
  * redacts), with their speakers and words.
  */
@@ -51,7 +51,7 @@ export const transcriptionExportPart = (config: StorageConfig, words: Transcript
   });
 
 /**
- * The transcription service's part of erasing a person (issue 25), in their company only. Their
+ * The transcription service's part of erasing a person, in their company only. Their
  * recordings deleted: each transcript goes (with its job, search rows and edits) the way a
  * transcript's delete does, its transcript.deleted taking the file with it in the file service
  * (which may no longer see the call as the client's: see below); a recording a hold reached since

@@ -95,7 +95,7 @@ export async function completeJob(
     // Redacted before anything is stored or published: the search index, the events (and so the
     // chat, prompt and AI providers' copies) and exports only ever see the labels.
     const stored = await redactedForCompany(tx, job.companyId, result);
-    // Stored sealed when the company encrypts its words (issue 25), and indexed.
+    // Stored sealed when the company encrypts its words, and indexed.
     const { id, originalName } = await wordsOf(ctx).saveResult(tx, job.companyId, job.fileId, stored);
     await jobsRepo.finish(tx, job.fileId, 'completed', null);
     emit(statusEvent(job.companyId, job.fileId, 'completed', null, job.attempts));

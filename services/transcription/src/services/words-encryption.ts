@@ -39,7 +39,7 @@ export const PURPOSES = {
 };
 
 /**
- * Encryption at rest of transcripts' words (issue 25). The transcription service keeps its own
+ * Encryption at rest of transcripts' words. The transcription service keeps its own
  * data keys (transcription.company_keys): a company with encryption on has its transcripts'
  * segments, its edits' snapshots and its search passages' text sealed under its key, and its
  * passages indexed by blind-index tokens instead of lexemes. A company without it pays one cached
