@@ -4,7 +4,7 @@
 // `company_keys`: file, transcription, chat, prompt) is unwrapped with the old key and wrapped with
 // the new one. The data itself is not read or rewritten. Restart the
 // services with the new key only, then destroy the old one (that is what makes database backups
-// taken before a company's deletion unreadable: see the README, "Encryption at rest").
+// taken before a company's deletion unreadable: see docs/security.md, "Encryption at rest").
 // `npm run keys -- status` counts the data keys per master key id.
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
