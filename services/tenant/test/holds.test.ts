@@ -6,7 +6,7 @@ import { transcriptionService } from '@earshot/transcription-service';
 import { uploadRequest, wavHeader } from '../../file/test/helpers';
 import { tenantService } from '../src';
 
-// Legal holds on clients and companies (issue 25), through the tenant's routes and on to the
+// Legal holds on clients and companies, through the tenant's routes and on to the
 // services that delete recordings: a held client or company cannot be deleted, nor can the
 // recordings they cover, and each placing and lifting is in the audit log with who and why.
 let stack: TestStack;
