@@ -7,7 +7,7 @@
 --     psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f deploy/db-roles.sql
 -- It is idempotent: run it again to add a service or to change passwords. Existing tables in a
 -- schema are handed to the role, so an installation that ran as one user can switch over.
--- Issue 23: mail and notifications moved from the tenant service to the messaging service. The
+-- Mail and notifications moved from the tenant service to the messaging service. The
 -- messaging service's first migration moves its tables itself when one role owns both schemas; with
 -- a role per service it cannot, so this script does it (before the ownership loop below hands them
 -- to earshot_messaging), and copies what that migration starts its people and companies from.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:analytics`: figures for the README ("Benchmarks") and the prompt service's
+ * `npm run bench:analytics`: figures for docs/performance.md ("Dashboards") and the prompt service's
  * ("Dashboards"). BENCH_CALLS (default 100,000) calls of one company over the last year are written
  * straight into the dashboards' read model (prompt.dashboard_calls, with 40 agents, 2,000 clients,
  * 25 tags, stereo talk figures and scorecard answers; the day, agent, tag and client-month sums the projection keeps

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:credits`: figures for the README of services/tenant (issue 13).
+ * `npm run bench:credits`: figures for the README of services/tenant.
  * Charges per second to ONE company — the worst case: every charge moves that company's account
  * row — with BENCH_WRITERS (default 50) concurrent writers, on embedded PostgreSQL (PGlite) and,
  * when DATABASE_URL names a server, on PostgreSQL (a throwaway database, a pool as large as the

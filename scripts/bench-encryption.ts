@@ -1,4 +1,4 @@
-// `npm run bench:encryption`: the cost of encryption at rest (issue 25) on the storage path the file
+// `npm run bench:encryption`: the cost of encryption at rest on the storage path the file
 // service uses, on local disk: storing a recording (upload) and reading byte ranges (playback
 // seeks, as a browser asks for them), with encryption against the same without (goal ≤ 1.2×).
 // Both go through EncryptingStorage (a company that never had a key is read straight through).

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:export`: figures for the README of services/transcription (issue 22: a 3-hour
+ * `npm run bench:export`: figures for the README of services/transcription (a 3-hour
  * transcript exports in under 500 ms to each format).
  *  (a) Rendering alone: a generated 3-hour call (BENCH_WORDS, default 30,000 words, two speakers
  *      taking turns) to each format, BENCH_RUNS times (default 9) after 2 warm-up runs.

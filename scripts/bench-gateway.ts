@@ -332,7 +332,7 @@ try {
         setup: r.label,
         '2xx/s': Math.round(r.rps),
         'vs reference': `${(r.rps / yardstick.rps).toFixed(2)}x`,
-        // The fastest answer: what the load-shedding rule compares with its target (README, Performance).
+        // The fastest answer: what the load-shedding rule compares with its target (docs/performance.md, "Load shedding").
         'min ms': r.min,
         'p50 ms (worst slice)': r.p50,
         'p99 ms (worst slice)': r.p99,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:redaction`: redaction time per hour of transcript (issue 25: goal under 1 s), and
+ * `npm run bench:redaction`: redaction time per hour of transcript (goal under 1 s), and
  * audio redaction time per hour of audio.
  * A generated one-hour call (BENCH_WORDS, default 12,000 words: two speakers at 200 words a
  * minute, more than people say), whose vocabulary has number words; one segment in ten has a

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-retention.ts`: figures for the README's "Retention and legal hold".
+ * `npx tsx scripts/bench-retention.ts`: figures for docs/performance.md ("Retention").
  * In a throwaway database on the PostgreSQL server of DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres), dropped at the end:
  * - audit: BENCH_AUDIT_ENTRIES (default 200,000) entries of one company from 2020, generated with

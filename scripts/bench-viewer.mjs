@@ -1,5 +1,5 @@
 // Transcript viewer benchmark (`npm run bench:viewer`): a 10-hour, 100,000-word transcript in the
-// real viewer and editor in Chromium (issue 22). Starts the all-in-one server (built web app, demo accounts) on a free
+// real viewer and editor in Chromium. Starts the all-in-one server (built web app, demo accounts) on a free
 // port, signs in, and serves the transcript, its peaks and a 10-hour silent WAV (4 kHz, 8-bit: made
 // in memory, no encoder to wait for, streamed with Range answers) through Playwright routes — there is no API to inject a
 // transcript. Reports time to first segment painted, DOM node count, the longest frame while the

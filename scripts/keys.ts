@@ -1,10 +1,10 @@
-// `npm run keys -- rotate`: master-key rotation of encryption at rest (issue 25). Start it with the
+// `npm run keys -- rotate`: master-key rotation of encryption at rest. Start it with the
 // NEW master key as ENCRYPTION_MASTER_KEY (or ENCRYPTION_MASTER_KEY_FILE) and the old one as
 // ENCRYPTION_PREVIOUS_MASTER_KEY: every company data key the services hold (each its own
 // `company_keys`: file, transcription, chat, prompt) is unwrapped with the old key and wrapped with
 // the new one. The data itself is not read or rewritten. Restart the
 // services with the new key only, then destroy the old one (that is what makes database backups
-// taken before a company's deletion unreadable: see the README, "Encryption at rest").
+// taken before a company's deletion unreadable: see docs/security.md, "Encryption at rest").
 // `npm run keys -- status` counts the data keys per master key id.
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';

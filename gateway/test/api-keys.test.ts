@@ -3,9 +3,9 @@ import { multipart } from '@earshot/kit/testing';
 import { createWorld, spokenWav, type World } from './world';
 
 /**
- * Company API keys in the all-in-one process: a company's API key acts as that company's service account
- * (upload, read transcripts and statuses, nothing else; rate-limited per key; audited), and the
- * members of a b2c company do not see each other's recordings.
+ * Company API keys and b2c privacy in the all-in-one process: a company's API key acts as that
+ * company's service account (upload, read transcripts and statuses, nothing else; rate-limited per
+ * key; audited), and the members of a b2c company do not see each other's recordings.
  */
 // Above what the tests below send with company A's key in one window, so only the busy company hits it.
 const KEY_LIMIT = 30;

@@ -182,6 +182,6 @@ describe('every route × role × company', () => {
       }
     }
     expect(failures).toEqual([]);
-    // Six callers (SERVICE, a company API key): one more request per route and target.
+    // Six callers since company API keys arrived (SERVICE): one more request per route and target.
   }, 720_000);
 });

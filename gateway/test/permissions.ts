@@ -5,17 +5,17 @@ import type { CallerRole, Role } from '@earshot/contracts';
  * route's own `config.access`: the matrix test compares every registered route with this table, so
  * a route declared for the wrong roles fails there instead of being trusted.
  *
- * Spec part 6 gives each role a list of areas; part 2 ties screens to areas; part 7 lists the calls
+ * The specification gives each role a list of areas, ties screens to areas and lists the calls
  * behind them. Sign-in, your own profile, password and two-step verification are what every
- * signed-in person needs (part 2: /profile, "visible to all"); sign-in itself, branding and probes
- * need no session.
+ * signed-in person needs (/profile is visible to all); sign-in itself, branding and probes need no
+ * session.
  */
 
-/** Spec part 6, area by area. 'public' needs no session at all. */
+/** The specification's roles, area by area. 'public' needs no session at all. */
 export const AREAS = {
-  // No session: sign-in, refresh, logout, password reset, sign-in providers (part 2: public routes).
+  // No session: sign-in, refresh, logout, password reset, sign-in providers: nobody is signed in yet.
   signIn: 'public',
-  // The console loads a company's branding before anyone signs in (part 7: "no authentication").
+  // The console loads a company's branding before anyone signs in, so it needs no authentication.
   branding: 'public',
   // Health and readiness probes of the process.
   probes: 'public',
@@ -36,7 +36,7 @@ export const AREAS = {
   chat: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
   // Transcripts include the recordings they are made from: upload, list, play.
   transcripts: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
-  // As asked for: "everyone in the company sees the company's tasks" (task list, kanban, calendar);
+  // Everyone in the company sees the company's tasks (task list, kanban, calendar);
   // who may change one (assignee, creator, ADMIN) is decided per task, past the route.
   tasks: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
   // The dashboards. Analytics (and its scorecards and calls): every role, their own
@@ -75,7 +75,7 @@ const LEGAL_HOLD: Exception = {
 const ORIGINAL_READER: Exception = {
   allowed: ['ADMIN'],
   reason:
-    'an unredacted original is "readable only by the company’s ADMIN" (encrypted, every read audited): not the platform administrator, not the uploader',
+    'an unredacted original is readable only by the company’s ADMIN (encrypted, every read audited): not the platform administrator, not the uploader',
 };
 
 /**
@@ -139,8 +139,8 @@ export const ROUTES: Record<string, Permission> = {
 
   'GET /api/users/profile': { area: 'account' },
   'PUT /api/users/profile': { area: 'account' },
-  // A person's data exported. Every signed-in person may ask for their own ("a user for
-  // their own account"); whose else they may ask for (an ADMIN their company's people, HOST_ADMIN
+  // A person's data exported. Every signed-in person may ask for their own
+  // account's; whose else they may ask for (an ADMIN their company's people, HOST_ADMIN
   // anyone's) is decided past the route, another company's person being a 404.
   'POST /api/privacy/export': { area: 'account' },
   'GET /api/privacy/jobs/:jobId': { area: 'account' },
@@ -152,15 +152,15 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/users/two-step/setup': { area: 'account' },
   'POST /api/users/two-step/enable': { area: 'account' },
   'POST /api/users/two-step/disable': { area: 'account' },
-  // One's own sessions (asked for: "active sessions ... sign out per session and everywhere else").
+  // One's own active sessions: listing them, signing one out, or every other one.
   'GET /api/users/sessions': { area: 'account' },
   'DELETE /api/users/sessions/:id': { area: 'account' },
   'POST /api/users/sessions/revoke-others': { area: 'account' },
-  // One's own picture, and a colleague's beside their name (asked for: "avatar (upload ...)").
+  // One's own picture (uploaded or removed), and a colleague's beside their name.
   'POST /api/users/profile/avatar': { area: 'account' },
   'DELETE /api/users/profile/avatar': { area: 'account' },
   'GET /api/users/avatars/:id': { area: 'account' },
-  // The support page (asked for: "Support goes to a support page with the company's contact").
+  // The support page, which shows the company's contact.
   'GET /api/users/support-contacts': { area: 'account' },
 
   'GET /api/users': { area: 'users' },
@@ -295,7 +295,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/email': { area: 'emailTemplates' },
   'POST /api/email': { area: 'emailTemplates' },
   'POST /api/email/preview': { area: 'emailTemplates' },
-  // Which notification mails one wants: part of one's own account (part 2: /profile).
+  // Which notification mails one wants: part of one's own account (/profile).
   'GET /api/email/preferences': { area: 'account' },
   'PUT /api/email/preferences': { area: 'account' },
   'GET /api/email/outbox': { area: 'emailTemplates' },
@@ -336,7 +336,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/prompts/:id/versions': { area: 'prompts' },
   'PUT /api/prompts/:id': { area: 'prompts' },
   'DELETE /api/prompts/:id': { area: 'prompts' },
-  // The prompts a person may run on a transcript (part 2: /transcripts/{id}/analysis, visible to all).
+  // The prompts a person may run on a transcript (/transcripts/{id}/analysis, visible to all).
   'GET /api/prompts/available': { area: 'transcripts' },
   'GET /api/prompts/available/:id': { area: 'transcripts' },
   ...Object.fromEntries(
@@ -359,7 +359,7 @@ export const ROUTES: Record<string, Permission> = {
     ]),
   ),
 
-  // Transcript analysis (part 2: /transcripts/{id}/analysis, visible to all): runs and call analytics.
+  // Transcript analysis (/transcripts/{id}/analysis, visible to all): runs and call analytics.
   'POST /api/analysis/transcripts': { area: 'transcripts' },
   'GET /api/analysis/transcripts': { area: 'transcripts' },
   'DELETE /api/analysis/transcripts/:runId': { area: 'transcripts' },
@@ -387,7 +387,7 @@ export const ROUTES: Record<string, Permission> = {
   'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
   'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
-  // A kept unredacted original is "readable only by the company's ADMIN" (the platform
+  // A kept unredacted original is readable only by the company's ADMIN (the platform
   // administrator included among those refused); another company's is a 404.
   'GET /api/transcripts/:id/original': { area: 'transcripts', exception: ORIGINAL_READER },
   'GET /api/transcripts/:id/original/audio': { area: 'transcripts', exception: ORIGINAL_READER },
@@ -449,7 +449,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/companies/:id/usage.csv': { area: 'pricing', exception: COMPANY_USAGE_READ },
   'GET /api/companies/:id/statement': { area: 'pricing', exception: COMPANY_USAGE_READ },
   'GET /api/companies/:id/statement.pdf': { area: 'pricing', exception: COMPANY_USAGE_READ },
-  // One's own monthly cap, spend and usage ("a USER sees their own"): part of one's own account.
+  // One's own monthly cap, spend and usage (a USER sees their own): part of one's own account.
   'GET /api/credits/me': { area: 'account' },
   'GET /api/credits/me/usage': { area: 'account' },
 

@@ -360,7 +360,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
     assert.equal(theirs.items.length, 0, 'another company lists no recordings');
   });
 
-  // Encryption at rest (issue 25) across processes: the file service keeps B's audio key, the
+  // Encryption at rest across processes: the file service keeps B's audio key, the
   // separate worker reads the recording with it (the file service's internal route, wrapped key).
   await steps.run(
     'a company with encryption on: its stereo call is stored encrypted, transcribed by the separate worker, played back decrypted',

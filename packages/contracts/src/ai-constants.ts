@@ -18,7 +18,7 @@ export const AI_CONFIG_MESSAGES = {
   duplicateModel: 'This provider already has a model with this name and purpose',
 } as const;
 
-/** Prompts (prompt service, /prompts, spec part 3). */
+/** Prompts (prompt service, /prompts). */
 export const PROMPT_TYPES = [
   'summary',
   'sentiment',
@@ -63,7 +63,7 @@ export const PROMPT_LIMITS = {
 } as const;
 
 export const PROMPT_MESSAGES = {
-  // The spec's expected-format messages (part 5), word for word.
+  // The spec's expected-format messages, word for word: the console shows them as they are.
   fieldNameRequired: 'Field name is required',
   descriptionRequired: 'Description is required',
   optionsRequired: 'Options are required for Custom type',
@@ -77,7 +77,7 @@ export const PROMPT_MESSAGES = {
   companiesRequired: 'Choose at least one company for a company prompt',
   usersRequired: 'Choose at least one user for a user prompt',
   noNul: 'must not contain NUL characters',
-  // Toasts (part 8).
+  // Toasts.
   deleted: 'Prompt deleted successfully',
   deleteFailed: 'Failed to delete prompt',
   created: 'Prompt created successfully',

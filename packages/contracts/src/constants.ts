@@ -71,7 +71,7 @@ export const AUTH_MESSAGES = {
   notInvited: 'This user has no pending invitation',
 } as const;
 
-/** Statuses of a stored file (spec part 4); a file that is in storage is 'completed'. */
+/** Statuses of a stored file; a file that is in storage is 'completed'. */
 export const FILE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'not_started'] as const;
 
 /** Audio the upload accepts, recognised by content (magic bytes), never by name or client type. */

@@ -1,4 +1,4 @@
-// A company's data policies (issue 25), zod-free for the console; the schemas are in api/policies.ts.
+// A company's data policies, zod-free for the console; the schemas are in api/policies.ts.
 
 /** off: transcripts as recognised; text: sensitive words replaced by a label; text_audio: and the audio silenced over them. */
 export const REDACTION_MODES = ['off', 'text', 'text_audio'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * Speech models the transcription service downloads and runs on the machine (issue 21): whisper.cpp
+ * Speech models the transcription service downloads and runs on the machine: whisper.cpp
  * ggml models and sherpa-onnx's two speaker-diarization models. HOST_ADMIN manages them from AI
  * Configuration (`/api/ai/speech-models`) and from `npm run models`.
  */

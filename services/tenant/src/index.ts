@@ -67,7 +67,7 @@ export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
   prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas'],
-  // The policies' migration has its own module (issue 25); names order them among the others.
+  // The policies' migration has its own module; names order them among the others.
   migrations: [
     ...migrations,
     ...policyMigrations,
@@ -117,7 +117,7 @@ export const tenantService = defineService<TenantConfig>({
     on('file.uploaded', (event, tx) => applyFileEvent(tx, event)),
     on('file.deleted', (event, tx) => applyFileEvent(tx, event)),
     ...companyRemovalHandlers(createStorage(ctx.config)),
-    // A person's data (issue 25): a client contact and their calls, exported or erased.
+    // A person's data (data-protection requests): a client contact and their calls, exported or erased.
     tenantExportPart(createStorage(ctx.config)),
     tenantErasePart,
     // Credits: every AI use is charged from its event; model names for prices and charges.

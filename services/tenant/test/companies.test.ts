@@ -513,7 +513,7 @@ describe('credits, config and features', () => {
         expect((await stack.as(await stack.tokenFor(role, own._id), { method: 'GET', url })).statusCode).toBe(403);
       }
     }
-    // The company itself, its config and the catalogue stay the platform administrator's (spec part 6).
+    // The company itself, its config and the catalogue stay the platform administrator's (they are the platform's, not a company's).
     for (const url of [
       `/api/companies/${own._id}`,
       `/api/companies/${own._id}/config`,

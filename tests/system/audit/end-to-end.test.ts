@@ -7,7 +7,7 @@ import { openTestDatabase } from '@earshot/kit/testing';
 import { createAllInOne, type AllInOne } from '@earshot/gateway';
 
 // The whole product in one process: signing in, creating a company and creating a user each leave
-// an entry in the audit log.
+// an entry in the audit log, which is what the audit service exists to prove.
 const ADMIN_EMAIL = 'root@audit-e2e.test';
 const ADMIN_PASSWORD = 'audit-e2e-password-1';
 

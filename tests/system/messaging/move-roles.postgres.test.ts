@@ -5,10 +5,11 @@ import { applyDbRoles, asSuperuser, serviceRoleUrl } from '../../../deploy/db-ro
 import { messagingService } from '@earshot/messaging-service';
 import { MOVED_TABLES } from '../../../services/messaging/src/db/migrations';
 
-// The distributed upgrade (a *.postgres.test.ts: roles are server-wide, PGlite has none): the tenant
-// schema of the release before the move belongs to earshot_tenant, which the messaging service's
-// role cannot touch. deploy/db-roles.sql, run by a superuser before the services start, moves the
-// tables; each service then migrates as its own role. No row is lost and messaging owns them.
+// The distributed upgrade (a *.postgres.test.ts: roles are server-wide, PGlite has none): the
+// tenant schema of the release before the messaging service took over e-mail belongs to
+// earshot_tenant, which the messaging service's role cannot touch. deploy/db-roles.sql, run by a
+// superuser before the services start, moves the tables; each service then migrates as its own
+// role. No row is lost and messaging owns them.
 const url = process.env.DATABASE_URL!;
 const dbName = `earshot_move_${Date.now()}_${randomBytes(3).toString('hex')}`;
 const services = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'];

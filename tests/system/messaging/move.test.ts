@@ -14,7 +14,7 @@ let stack: TestStack;
 
 beforeAll(async () => {
   const database = await openTestDatabase();
-  // The tenant schema as the release before the move left it, with a company's rows in it.
+  // The tenant schema as the release before the messaging service left it, with a company's rows in it.
   await migrate(
     database,
     'tenant',

@@ -17,7 +17,7 @@ import {
 } from './helpers';
 
 /**
- * The redaction test: a generated stereo call (espeak-ng) in which the customer reads a
+ * Redaction end to end: a generated stereo call (espeak-ng) in which the customer reads a
  * Luhn-valid card number, a CVV and an e-mail address, in English and in French, transcribed by a
  * stand-in OpenAI-compatible provider that answers the words the script says, timed where the
  * script put them. With policy text_audio nothing stored, published, searched or exported holds the

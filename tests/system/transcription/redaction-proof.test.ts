@@ -17,13 +17,13 @@ import {
   wordsProvider,
 } from './helpers';
 
-// As asked for: "Events, the chat and prompt services' copies, search, exports and AI providers only
-// ever receive redacted text." One stack runs it end to end: a recording whose words carry a card
-// number is transcribed under policy text_audio by a stand-in speech provider, then the chat and
-// prompt services take their copies from the events, a chat about the recording and an analysis run
-// go to the fake OpenAI-compatible chat provider (which records every request body), and the
-// search and every export format are asked. None of them holds a digit group of the card; each
-// holds the label, so the text did reach it.
+// Events, the chat and prompt services' copies, search, exports and AI providers only ever receive
+// redacted text, so a card number spoken in a call leaks nowhere. One stack runs it end to end: a
+// recording whose words carry a card number is transcribed under policy text_audio by a stand-in
+// speech provider, then the chat and prompt services take their copies from the events, a chat
+// about the recording and an analysis run go to the fake OpenAI-compatible chat provider (which
+// records every request body), and the search and every export format are asked. None of them holds
+// a digit group of the card; each holds the label, so the text did reach it.
 
 const ACME = randomUUID();
 const CARD = ['4539', '1488', '0343', '6467'];

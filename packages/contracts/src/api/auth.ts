@@ -3,7 +3,7 @@ import { AVATAR_URL_PREFIX, PASSWORD_RULES, ROLES, SETTABLE_USER_STATUSES, USER_
 import { LANGUAGES } from './tenant';
 import { Email, Id, Name, PageQuery } from '../common';
 
-/** The signed-in user as the console stores it (spec part 3: stored user). */
+/** The signed-in user as the console stores it (stored user). */
 export const UserDto = z.object({
   _id: z.string(),
   firstName: z.string(),

@@ -3,7 +3,7 @@ import { PageQuery, paginated } from '../common';
 import { CREDIT_DECIMALS, CREDIT_FEATURES, LEDGER_KINDS, PRICE_UNITS } from '../credit-constants';
 
 /*
- * Pricing, credits, usage, statements and in-app notifications (issue 13). The tenant service
+ * Pricing, credits, usage, statements and in-app notifications. The tenant service
  * answers all of them but the user cap (auth service). Amounts are credits as JSON numbers with at
  * most CREDIT_DECIMALS decimals; the server keeps them exact (numeric(18,4)).
  */

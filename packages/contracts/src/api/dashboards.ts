@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id } from '../common';
 import { IsoDate } from './tasks';
 
-// The dashboards (issue 23). Days and periods are UTC: a call belongs to the day of its recording
+// The dashboards. Days and periods are UTC: a call belongs to the day of its recording
 // time (its upload time when that is unknown); a week starts on Monday; a period is named by its
 // first day (YYYY-MM-DD). The prompt service answers analytics, scorecards and CRM from its
 // read model; the tenant service answers the platform overview (/dashboards/saas).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Encryption at rest of a company's recordings (issue 25): whether new uploads are encrypted, and
+ * Encryption at rest of a company's recordings: whether new uploads are encrypted, and
  * how far the background pass that encrypts the recordings stored before has come.
  */
 export const EncryptionProgressDto = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../common';
 
-/** What a transcript downloads as (issue 22): plain text, subtitles, Word, the API's JSON, segments as CSV. */
+/** What a transcript downloads as: plain text, subtitles, Word, the API's JSON, segments as CSV. */
 export const EXPORT_FORMATS = ['txt', 'srt', 'vtt', 'docx', 'json', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 

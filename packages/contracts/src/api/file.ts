@@ -59,7 +59,7 @@ export const FileItemDto = z.object({
   expectedSpeakers: z.number().int().nullable(),
   /** The names of the transcript's speakers (as renamed), in the transcript's order; empty before it is transcribed. */
   speakers: z.array(z.string()),
-  /** Whether a legal hold is on the recording itself (issue 25; a client's or company's hold is not shown here). */
+  /** Whether a legal hold is on the recording itself (a client's or company's hold is not shown here). */
   hold: z.boolean().optional(),
   /** While held: why and since when (the placing's reason and time); null when not held. */
   holdReason: z.string().nullable().optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * Legal hold (issue 25): a recording, a client or a whole company held stops every deletion of what
+ * Legal hold: a recording, a client or a whole company held stops every deletion of what
  * it covers (a person's delete, retention, erasure) until the hold is lifted. Placing and lifting
  * both say why; the audit log keeps who and why from the hold_changed events.
  */

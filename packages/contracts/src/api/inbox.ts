@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_KINDS } from './credits';
 
-// The inbox (issue 23): a person's own notifications and the e-mails the platform sent them.
+// The inbox: a person's own notifications and the e-mails the platform sent them.
 // The messaging service answers /api/inbox (and the bell's /api/notifications).
 
 /** A notification's kind, or `email` for a message the platform mailed the person. */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { Id } from '../common';
 
 /**
- * The services that hold a person's data and answer a privacy job with their part; a job is done
- * when each has. (Issue 25: a person's data exported or erased.)
+ * The services that hold a person's data and answer a privacy job (the person's data exported or
+ * erased) with their part; a job is done when each has.
  */
 export const PRIVACY_SERVICES = [
   'auth',

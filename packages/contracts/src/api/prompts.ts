@@ -21,7 +21,7 @@ const Required = (max: number, message: string) =>
   z.string({ error: message }).trim().min(1, message).max(max).refine(noNul, M.noNul);
 
 /**
- * One field of a prompt's expected format (spec part 3) with the spec's messages (part 5): the
+ * One field of a prompt's expected format with the spec's messages: the
  * console's form and the server validate with this same schema.
  */
 export const ExpectedFormatField = z

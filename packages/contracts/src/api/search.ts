@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RecordingFilters } from './file';
 
 /*
- * GET /search: full-text search over every transcript of the company the caller may read (issue 22).
+ * GET /search: full-text search over every transcript of the company the caller may read.
  * Results are recordings, each with up to SEARCH_HITS_PER_RECORDING matching passages.
  */
 

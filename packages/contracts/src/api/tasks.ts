@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id } from '../common';
 import { TASK_DUE_FILTERS, TASK_LIMITS, TASK_SORTS, TASK_STATUSES } from '../task-constants';
 
-// Tasks and the calendar (issue 23): the tasks service answers /api/tasks and /api/calendar.
+// Tasks and the calendar: the tasks service answers /api/tasks and /api/calendar.
 
 const noNul = (s: string) => !s.includes('\u0000');
 const NO_NUL = 'must not contain NUL characters';

@@ -223,7 +223,7 @@ export type ApiKeyAnswer = z.infer<typeof ApiKeyAnswer>;
 export const CompanyPage = paginated(CompanyDto);
 export type CompanyPage = z.infer<typeof CompanyPage>;
 
-/** Public branding config (spec part 3: company config). */
+/** Public branding config: what the console shows before anyone signs in. */
 export const CompanyConfigDto = z.object({
   name: z.string(),
   favIcon: z.string().nullable(),
@@ -287,7 +287,7 @@ export const EnabledFeaturesDto = z.object({ features: z.record(z.string(), z.bo
 export type EnabledFeaturesDto = z.infer<typeof EnabledFeaturesDto>;
 
 /*
- * Clients: the people and organisations a company's recordings are about (spec part 2: /clients).
+ * Clients: the people and organisations a company's recordings are about (/clients).
  * Text that reaches PostgreSQL must not hold NUL, which it refuses outright; one-line fields refuse
  * every control character, notes keep tabs and line breaks.
  */

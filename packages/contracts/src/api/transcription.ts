@@ -12,7 +12,7 @@ export const TranscriptWord = z.object({
 });
 export type TranscriptWord = z.infer<typeof TranscriptWord>;
 
-/** Spec part 3: `end` may be missing (to the end of the audio); ours always has it. */
+/** `end` may be missing (to the end of the audio) in the public format; ours always has it. */
 export const SpeakerSegment = z.object({
   _id: z.string(),
   speakerId: z.string(),

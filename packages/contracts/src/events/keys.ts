@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from './envelope';
 
-/** Encryption at rest (issue 25): facts about companies' data keys. Never a key, wrapped or not. */
+/** Encryption at rest: facts about companies' data keys. Never a key, wrapped or not. */
 export const keyEvents = [
   defineEvent({
     type: 'company.key_destroyed',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { change, defineEvent } from './envelope';
 import { EMAIL_LANGUAGES, EMAIL_TEMPLATE_TYPES } from '../email';
 
-// E-mail belongs to the messaging service (issue 23), so its facts ride on the messaging topic.
+// E-mail belongs to the messaging service, so its facts ride on the messaging topic.
 const topic = 'earshot.messaging';
 
 /** A template as the audit log shows it before and after a change (bodies are capped at 60 KB + 30 KB, so before and after fit one event). */

@@ -2,7 +2,8 @@ import type { Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
 
 /**
- * The tables that were the tenant service's until this service took them over, and are messaging's now. An existing
+ * The tables that were the tenant service's until e-mail and notifications moved here, and are
+ * messaging's now. An existing
  * installation keeps its rows: see 0001_from_tenant.
  */
 export const MOVED_TABLES = [

@@ -17,7 +17,7 @@ import type { DashboardService } from '../services/dashboards';
 
 const errors = ERROR_RESPONSES;
 const tags = ['dashboards'];
-/** The CRM dashboard is for those who work with clients (clients are ADMIN's and CALLER's), and the platform administrator. */
+/** The CRM dashboard is for those who work with clients (clients are ADMIN and CALLER), and the platform administrator. */
 const CRM_ROLES: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];
 const range =
   'Days are UTC (from and to included, default the last 90 days); a week starts on Monday; a period is named by its first day. ' +

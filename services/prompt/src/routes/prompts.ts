@@ -37,7 +37,7 @@ const EXAMPLE_PROMPT = {
   isGlobal: true,
 };
 
-/** Prompts: the platform administrator's /prompts (spec parts 3, 5, 7), and what each person may run. */
+/** Prompts: the platform administrator's /prompts, and what each person may run. */
 export async function promptRoutes(app: FastifyInstance, prompts: PromptService): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -27,7 +27,7 @@ interface ValidationFailure {
 
 /**
  * preHandler of routes with `attachValidation`: a body whose first problem is one the spec words
- * (part 5: 'Field name is required', ...) answers 400 with that sentence as the `message`, every
+ * ('Field name is required', ...) answers 400 with that sentence as the `message`, every
  * problem in `details` by field path, as the form shows them. Anything else goes on to the
  * common validation answer.
  */

@@ -3,7 +3,7 @@ import type { Migration } from '@earshot/kit';
 import { tenant } from './schema';
 
 /**
- * Each service's background encryption of a company's existing data (issue 25), projected from
+ * Each service's background encryption of a company's existing data, projected from
  * company.encryption_progressed: one row per (company, service), the newest event's figures.
  * `updated_at` is that event's occurredAt, so an older event arriving late is ignored.
  */

@@ -3,7 +3,7 @@ import type { Migration } from '@earshot/kit';
 import { tenant } from './schema';
 
 /**
- * Legal holds on clients and companies (issue 25): one row per object ever held; `held` says
+ * Legal holds on clients and companies: one row per object ever held; `held` says
  * whether it is now, `reason`, `heldBy` and `changedAt` are the last change's (placing or lifting).
  * Gone with the client or the company (neither can be deleted while held).
  */

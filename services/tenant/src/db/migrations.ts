@@ -168,7 +168,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Pricing and credits (issue 13). The balance lives in credit_accounts, one row per company
+    // Pricing and credits. The balance lives in credit_accounts, one row per company
     // locked by every ledger entry's transaction; the ledger itself is append-only. Balances held
     // in the old companies.credits column (read-only until now) move over as grants.
     name: '0005_credits',
@@ -292,13 +292,13 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // The offline Whisper engine (issue 21) runs on this machine like PocketSphinx: an engine price,
+    // The offline Whisper engine runs on this machine like PocketSphinx: an engine price,
     // whichever downloaded model it uses, free until the platform administrator prices it.
     name: '0006_whisper_price',
     sql: `insert into prices (engine, unit, credits, effective_from) values ('whisper', 'audio_minute', 0, '2000-01-01T00:00:00Z');`,
   },
   {
-    // Money an auditor can read (issue 25): a ledger line says how many of its unit it charged and
+    // Money an auditor can read: a ledger line says how many of its unit it charged and
     // at what price, so amount = quantity × unit_price (rounded to 4 decimals) can be checked by
     // hand, and two lines of one reply read as two units rather than a double charge. What the work
     // reported (tokens, seconds) stays, as measured. Older lines get both where they can be
@@ -327,7 +327,7 @@ export const migrations: Migration[] = [
     sql: `create index credit_ledger_reservation_idx on credit_ledger (reservation_id) where reservation_id is not null;`,
   },
   {
-    // Mail and notifications are the messaging service's now (issue 23): its first migration (or,
+    // Mail and notifications are the messaging service's now: its first migration (or,
     // with a database role per service, deploy/db-roles.sql) moves these tables with their rows.
     // A new installation created them here empty before that, and a role per service cannot move
     // them: an empty one is dropped; one that still holds rows stays until it has been moved.

@@ -4,7 +4,7 @@ import type { Migration } from '@earshot/kit';
 import { tenant } from './schema';
 
 /**
- * A company's data policies (issue 25), kept apart from the companies table: a company without a
+ * A company's data policies, kept apart from the companies table: a company without a
  * row has the defaults (no redaction, nothing kept, retention forever). `encryption` stays the
  * companies column the spec defines.
  */

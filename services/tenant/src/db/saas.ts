@@ -3,8 +3,8 @@ import type { Migration } from '@earshot/kit';
 import { tenant } from './schema';
 
 /**
- * When each person last signed in (user.signed_in), for the platform overview's active users
- * (issue 23). Kept by user id beside company_members, which says whose member they are: a sign-in
+ * When each person last signed in (user.signed_in), for the platform overview's active users.
+ * Kept by user id beside company_members, which says whose member they are: a sign-in
  * that arrives before its user.created is kept all the same.
  */
 export const memberSignIns = tenant.table('member_sign_ins', {

@@ -21,7 +21,7 @@ import type { ClientService } from '../services/clients';
 const errors = ERROR_RESPONSES;
 const byId = { id: 'client' };
 
-/** Clients are managed by a company's ADMIN and CALLER (spec part 6). */
+/** Clients are managed by a company's ADMIN and CALLER: the people who deal with them. */
 export const CLIENT_WRITERS: readonly Role[] = ['ADMIN', 'CALLER'];
 /** A platform administrator may look at any company's clients, but not change them (see README.md). */
 export const CLIENT_READERS: readonly Role[] = ['HOST_ADMIN', 'ADMIN', 'CALLER'];

@@ -35,7 +35,7 @@ const EXAMPLE_COMPANY = {
 };
 
 /**
- * Companies: platform administrators only (spec part 6), except, on purpose, a company
+ * Companies: platform administrators only (they are the platform's, not a company's), except, on purpose, a company
  * administrator's read-only view of their own company's credits (see README.md).
  */
 export async function companyRoutes(app: FastifyInstance, companies: CompanyService): Promise<void> {

@@ -21,7 +21,7 @@ import type { FeatureService } from '../services/features';
 const errors = ERROR_RESPONSES;
 
 /**
- * The features catalogue and each company's switches: platform administrators only (spec part 6),
+ * The features catalogue and each company's switches: platform administrators only (they are the platform's, not a company's),
  * except, on purpose, a company administrator's read-only view of their own company's switches and
  * every member's view of what is on for their company (the menu hides what is off).
  */

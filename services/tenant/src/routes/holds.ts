@@ -8,7 +8,7 @@ import type { HoldService } from '../services/holds';
 const EXAMPLE = { hold: false, reason: 'Matrix check: nothing to lift' };
 
 /**
- * Legal holds (issue 25): a client's by the platform administrator or the company's ADMIN (the
+ * Legal holds: a client's by the platform administrator or the company's ADMIN (the
  * CALLER who manages clients does not decide what the company must keep); a whole company's by the
  * platform administrator alone. Another company's client is a 404.
  */

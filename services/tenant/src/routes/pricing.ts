@@ -18,7 +18,7 @@ import type { PricingService } from '../services/pricing';
 const errors = ERROR_RESPONSES;
 
 /**
- * Prices: set by the platform administrator (spec part 6: pricing); the prices in force are read by
+ * Prices: set by the platform administrator (prices are what every company pays); the prices in force are read by
  * every signed-in role, since the AI configuration and the console show what a model costs.
  */
 export async function pricingRoutes(app: FastifyInstance, pricing: PricingService): Promise<void> {

@@ -3,7 +3,7 @@ import { ERROR_RESPONSES, HOST_ONLY, SaasDto } from '@earshot/contracts';
 import type { ZodTypeProvider } from '@earshot/kit';
 import type { SaasService } from '../services/saas';
 
-/** The platform overview (issue 23): the platform administrator's dashboard. */
+/** The platform overview: the platform administrator's dashboard. */
 export async function saasRoutes(app: FastifyInstance, saas: SaasService): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/dashboards/saas',

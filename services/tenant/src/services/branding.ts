@@ -13,7 +13,8 @@ import {
 } from '@earshot/kit';
 import type { CompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
-import { assertNotDeleting, assertVisible, loadCompany, toCompanyState } from './companies';
+import { toCompanyState } from './companies';
+import { assertNotDeleting, assertVisible, loadCompany } from './company-guards';
 
 export const brandingError = {
   noFile: imageError.noFile,

@@ -168,7 +168,7 @@ export class ClientService {
 }
 
 /**
- * A client's removal, by its company's ADMIN or by an erasure (issue 25): its recordings stay,
+ * A client's removal, by its company's ADMIN or by an erasure: its recordings stay,
  * unlinked here at once and in transcription through client.deleted.
  */
 export async function removeClient(tx: Db, emit: Emit, row: ClientRow, actor: Actor): Promise<void> {

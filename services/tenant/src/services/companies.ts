@@ -35,6 +35,7 @@ import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
 import { activeCompanyHolds } from '../repositories/holds';
 import { assertCompanyNotHeld, toActiveHold } from './holds';
+import { assertNotDeleting, assertVisible, loadCompany } from './company-guards';
 
 const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [], balance: 0 };
 
@@ -111,29 +112,12 @@ async function checkPartner(tx: Db, partnerId: string | null | undefined, selfId
   if (!partner || partner.status === 'deleting') throw invalid('no such company');
 }
 
-/** A company administrator sees only their own company; another company is simply not found. */
-export function assertVisible(who: Identity, id: string): void {
-  if (companyScope(who, id) !== id) throw notFound('Company');
-}
-
-/** A company that is being deleted takes no more changes. */
-export function assertNotDeleting(row: CompanyRow): void {
-  if (row.status === 'deleting') throw conflict('This company is being deleted');
-}
-
 /** Companies as the API shows them, with their users and storage figures. */
 async function withFigures(db: Db, rows: CompanyRow[]): Promise<CompanyDto[]> {
   const ids = rows.map((r) => r.id);
   const figures = await figuresOf(db, ids);
   const holds = await activeCompanyHolds(db, ids);
   return rows.map((r) => ({ ...toCompanyDto(r, figures.get(r.id)), hold: toActiveHold(holds.get(r.id)) }));
-}
-
-/** A company by id, or 404. */
-export async function loadCompany(db: Db, id: string): Promise<CompanyRow> {
-  const row = await repo.findCompany(db, id);
-  if (!row) throw notFound('Company');
-  return row;
 }
 
 /**

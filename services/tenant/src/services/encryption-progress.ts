@@ -7,7 +7,7 @@ import {
 } from '@earshot/contracts';
 import type { Db, Identity, ServiceContext } from '@earshot/kit';
 import * as repo from '../repositories/encryption-progress';
-import { assertVisible, loadCompany } from './companies';
+import { assertVisible, loadCompany } from './company-guards';
 
 /** Projects company.encryption_progressed: each service's figures for the company, the newest event's. */
 export async function applyEncryptionProgressed(
@@ -21,7 +21,7 @@ export async function applyEncryptionProgressed(
 
 /**
  * How far the services have encrypted a company's existing data since encryption was turned on
- * (issue 25), for the HOST_ADMIN and the company's ADMIN: every service that encrypts is listed,
+ *, for the HOST_ADMIN and the company's ADMIN: every service that encrypts is listed,
  * `idle` until its pass reports; a service this list does not know yet is listed after them.
  */
 export class EncryptionProgressService {

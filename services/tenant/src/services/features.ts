@@ -10,7 +10,8 @@ import { actorOf, notFound, type Identity, type ServiceContext } from '@earshot/
 import type { CompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
 import { platformSwitchMap, setPlatformSwitch } from '../repositories/features';
-import { assertNotDeleting, assertVisible, effectiveFeatures, loadCompany } from './companies';
+import { effectiveFeatures } from './companies';
+import { assertNotDeleting, assertVisible, loadCompany } from './company-guards';
 
 function withSwitches(row: CompanyRow): CompanyFeatureDto[] {
   const enabled = effectiveFeatures(row);

@@ -4,7 +4,7 @@ import { findClientForUpdate } from '../repositories/clients';
 import { findCompanyForUpdate } from '../repositories/companies';
 import * as repo from '../repositories/holds';
 import type { HoldState } from '../repositories/holds';
-import { assertNotDeleting, assertVisible } from './companies';
+import { assertNotDeleting, assertVisible } from './company-guards';
 
 const toHold = (row: HoldState | undefined): HoldDto =>
   row

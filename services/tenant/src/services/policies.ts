@@ -4,7 +4,7 @@ import type { CompanyRow } from '../db/schema';
 import type { CompanyPolicyRow } from '../db/policies';
 import * as repo from '../repositories/policies';
 import { findCompanyForUpdate, updateCompany } from '../repositories/companies';
-import { assertNotDeleting, assertVisible, loadCompany } from './companies';
+import { assertNotDeleting, assertVisible, loadCompany } from './company-guards';
 
 function toPolicies(company: CompanyRow, row: CompanyPolicyRow | null): CompanyPolicies {
   return {
@@ -24,7 +24,7 @@ const refused = (field: 'encryption' | 'keepOriginal', message: string) =>
   conflict(message, [{ field: `body.${field}`, message }]);
 
 /**
- * A company's data policies (issue 25): HOST_ADMIN sets them, the company's ADMIN reads them.
+ * A company's data policies: HOST_ADMIN sets them, the company's ADMIN reads them.
  * Encryption at rest can be turned on (never off again: 409 saying why). Keeping unredacted
  * originals needs encryption on in the same body (409 otherwise): the transcription service stores
  * them only encrypted under the company's data key, which exists only while encryption is on.
@@ -44,7 +44,7 @@ export class PolicyService {
       let company = await findCompanyForUpdate(tx, companyId);
       if (!company) throw notFound('Company');
       assertNotDeleting(company);
-      // Encryption at rest (issue 25): on is allowed; off is refused once on, since data is then
+      // Encryption at rest: on is allowed; off is refused once on, since data is then
       // stored encrypted in the services and the tenant cannot see when the last of it is gone.
       if (!body.encryption && company.encryption) throw refused('encryption', POLICY_MESSAGES.encryptionIrreversible);
       if (body.keepOriginal && !body.encryption)

@@ -6,7 +6,7 @@ import { clientWithCalls, forgetMember, lockClientsOwnedBy } from '../repositori
 import { removeClient, toClientState } from './clients';
 
 /**
- * The tenant service's part of a person's export (issue 25): for a client contact, the client
+ * The tenant service's part of a person's export: for a client contact, the client
  * record and the calls linked to it. For a user it answers with nothing yet: the credit spend and
  * sign-in days it keeps per person are not exported.
  */
@@ -43,7 +43,7 @@ export const tenantExportPart = (storage: ObjectStorage) =>
   });
 
 /**
- * The tenant service's part of erasing a person (issue 25), in their company only. A client
+ * The tenant service's part of erasing a person, in their company only. A client
  * contact: removed the way its ADMIN's delete does (client.deleted: its recordings stay, unlinked,
  * or go with the file service's part), unless a hold reached it after the request was accepted.
  * A user: the clients they own lose their owner (client.updated), and the copies of their

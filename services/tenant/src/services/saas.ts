@@ -12,7 +12,7 @@ const TOP = 10;
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
 /**
- * The platform at a glance for its administrator (issue 23; README "Platform overview"): companies
+ * The platform at a glance for its administrator (README "Platform overview"): companies
  * by status, members and active members, storage against each company's limit, and credits and
  * transcription per company and month, from this service's own data and read models.
  */

@@ -2,7 +2,7 @@ import type { StatementDto, StatementQuery } from '@earshot/contracts';
 import { badRequest, type Identity, type ServiceContext } from '@earshot/kit';
 import { currency } from '../repositories/pricing';
 import * as repo from '../repositories/usage';
-import { assertVisible, loadCompany } from './companies';
+import { assertVisible, loadCompany } from './company-guards';
 import { fromUnits, monthOf, toUnits } from './credits/amounts';
 import { renderStatementPdf } from './statement-pdf';
 import { decimalOrNull, monthBounds } from './usage';

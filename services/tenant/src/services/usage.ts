@@ -9,7 +9,7 @@ import { badRequest, csvLine, type Identity, type ServiceContext } from '@earsho
 import { spendingState } from '../repositories/credits';
 import { currency } from '../repositories/pricing';
 import * as repo from '../repositories/usage';
-import { assertVisible, loadCompany } from './companies';
+import { assertVisible, loadCompany } from './company-guards';
 import { fromUnits, monthOf, toUnits } from './credits/amounts';
 
 const DAY_MS = 86_400_000;

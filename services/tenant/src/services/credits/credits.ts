@@ -13,7 +13,7 @@ import { actorOf, notFound, type Db, type Identity, type NewEvent, type ServiceC
 import type { CreditAccountRow } from '../../db/schema';
 import * as repo from '../../repositories/credits';
 import * as pricing from '../../repositories/pricing';
-import { assertNotDeleting, assertVisible, loadCompany } from '../companies';
+import { assertNotDeleting, assertVisible, loadCompany } from '../company-guards';
 import { CreditAlerts } from './alerts';
 import { fromUnits, monthOf, priceQuantity, toUnits } from './amounts';
 import { balanceOf, post, toLedgerEntryDto, type Entry, type Posted } from './ledger';

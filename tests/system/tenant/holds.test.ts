@@ -3,10 +3,10 @@ import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot
 import { auditService } from '@earshot/audit-service';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
-import { uploadRequest, wavHeader } from '../../file/test/helpers';
-import { tenantService } from '../src';
+import { tenantService } from '@earshot/tenant-service';
+import { uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 
-// Legal holds on clients and companies (issue 25), through the tenant's routes and on to the
+// Legal holds on clients and companies, through the tenant's routes and on to the
 // services that delete recordings: a held client or company cannot be deleted, nor can the
 // recordings they cover, and each placing and lifting is in the audit log with who and why.
 let stack: TestStack;

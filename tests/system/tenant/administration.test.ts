@@ -8,8 +8,8 @@ import { messagingService } from '@earshot/messaging-service';
 import { promptService } from '@earshot/prompt-service';
 import { tasksService } from '@earshot/tasks-service';
 import { transcriptionService } from '@earshot/transcription-service';
-import { filesUnder, uploadRequest, wavHeader } from '../../file/test/helpers';
-import { tenantService } from '../src';
+import { tenantService } from '@earshot/tenant-service';
+import { filesUnder, uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 
 // Every service that holds a company's data, in one stack (the transcription worker off): feature
 // switches enforced by each service, and deleting a company removing its data everywhere.

@@ -2,8 +2,8 @@ import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
-import { uploadRequest, wavHeader } from '../../file/test/helpers';
-import { tenantService } from '../src';
+import { tenantService } from '@earshot/tenant-service';
+import { uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 
 // Clients (tenant service) with the file and transcription services in the same stack: the
 // recordings a client's profile lists, link-client's company check and unlinking on delete all

@@ -2,8 +2,8 @@ import { topicOf, type Actor, type Envelope, type EventType } from '@earshot/con
 import { buildEnvelope, creditGateFor, HttpError, type NewEvent as KitEvent, type ServiceContext } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { messagingService } from '@earshot/messaging-service';
-import { tenantService } from '../src';
-import { CreditService } from '../src/services/credits/credits';
+import { tenantService } from '@earshot/tenant-service';
+import { CreditService } from '../../../services/tenant/src/services/credits/credits';
 
 // Pricing, the ledger and balance, charging from usage events, reservations, the credit gate,
 // budgets and caps with their alerts: the tenant service, fed the usage events the other services
