@@ -111,7 +111,7 @@ export function denialUntil(ttlSeconds: number, endedAt = Date.now()): Date {
  * their last token has expired, so the check costs one map lookup and never a database round trip.
  * A token that verified is remembered until it expires: checking its signature again proves
  * nothing new, yet an Ed25519 check through WebCrypto was the largest cost of a signed-in request
- * (README, Performance). The session check still runs on every request, so revocation is immediate.
+ * (docs/performance.md, "Where the time went"). The session check still runs on every request, so revocation is immediate.
  */
 export class TokenVerifier {
   private readonly ended = new Map<string, number>();

@@ -66,7 +66,7 @@ export function loadSheddingFrom(config: {
   };
 }
 
-/** See README, Performance: at 200 connections the fastest answer of a second stays far below it. */
+/** See docs/performance.md, "Load shedding": at 200 connections the fastest answer of a second stays far below it. */
 const DEFAULT_MAX_QUEUE_DELAY_MS = 500;
 
 /**

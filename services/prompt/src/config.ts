@@ -41,7 +41,7 @@ export const promptConfigShape = {
   /** Context size (tokens) assumed for a chat model whose configuration gives none. */
   ANALYSIS_CONTEXT_TOKENS: z.coerce.number().int().min(1_000).max(10_000_000).default(8_192),
   /**
-   * The local-AI servers (README, Local AI): an OpenAI-compatible speech server (speaches) and an
+   * The local-AI servers (docs/operations.md, "Local AI"): an OpenAI-compatible speech server (speaches) and an
    * Ollama server, as their OpenAI-compatible base URLs (`…/v1`). Registered at first start, while
    * no provider exists; empty = not used.
    */

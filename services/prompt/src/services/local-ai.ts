@@ -159,7 +159,7 @@ export function localServers(config: PromptConfig): LocalServer[] {
 }
 
 /**
- * The local-AI profile's first start (README, Local AI): once the speech server and Ollama answer,
+ * The local-AI profile's first start (docs/operations.md, "Local AI"): once the speech server and Ollama answer,
  * registers them as providers with their model, each the default of its purpose and free, unless
  * a provider already exists; then has each server fetch its model (on every start: the servers
  * answer at once when they have it, and refill a wiped volume). Runs in the background with
