@@ -21,7 +21,7 @@ try {
     '',
     `Earshot is running at ${url}`,
     `  API docs:      ${url}/api/docs`,
-    `  Demo company:  http://acme.localhost:${port} (or sign in at ${url} with the domain "acme")`,
+    `  Demo company:  http://acme.localhost:${port} (or sign in at ${url}: the e-mail finds its company)`,
   ];
   if (demo) {
     lines.push('  Demo accounts (password shown once, keep it):');
