@@ -5,7 +5,7 @@
 // each screen's lazy chunks and their static imports, and the lazy chunks those screens render at
 // once (listed below; the same files Chromium requests, checked with playwright-core when the list
 // changes).
-// Budget (DESIGN.md): signed-in shell ≤ 170 KB gzipped; goals (issue 24): sign-in ≤ 100 KB,
+// Budget (DESIGN.md): signed-in shell ≤ 170 KB gzipped; goals: sign-in ≤ 100 KB,
 // shell ≤ 140 KB. `BUNDLE_REPORT=1 npm run build -w web` draws what each chunk holds.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -76,7 +76,7 @@ const ok = shell.jsKb <= BUDGET_KB;
 console.log(`Signed-in shell budget ${BUDGET_KB} KB: ${ok ? 'within' : 'OVER'} (${shell.jsKb.toFixed(1)} KB)`);
 const goal = (screen, kb) =>
   `${screen.name} ≤ ${kb} KB: ${screen.jsKb <= kb ? 'met' : `not met (${(screen.jsKb - kb).toFixed(1)} KB over)`}`;
-console.log(`Goals (issue 24): ${goal(signIn, GOALS_KB.signIn)}; ${goal(shell, GOALS_KB.shell)}`);
+console.log(`Goals: ${goal(signIn, GOALS_KB.signIn)}; ${goal(shell, GOALS_KB.shell)}`);
 
 // The web imports only types and the zod-free constants from @earshot/contracts, except the lazy
 // administration pages and dialogs, whose forms validate with the contracts' own schemas

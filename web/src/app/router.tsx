@@ -1,4 +1,4 @@
-// Every route of spec part 2. Pages are loaded lazily so the signed-in shell downloads only what
+// Every route of the console. Pages are loaded lazily so the signed-in shell downloads only what
 // it shows (see scripts/bench-bundle.mjs). The signed-out pages (sign-in, sign-up, two-step, reset
 // password) are a separate small app (signed-out-app.tsx): their routes here hand the page over to it. The routes are matched with
 // `useRoutes` inside a <BrowserRouter>, not a data router (createBrowserRouter): no page uses

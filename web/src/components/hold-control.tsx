@@ -1,4 +1,4 @@
-// The legal hold's badge and its place/lift button with the reason dialog (issue 25), shared by
+// The legal hold's badge and its place/lift button with the reason dialog, shared by
 // the recording, client and company screens; each passes its own PUT …/hold mutation.
 import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { HoldBody, HoldDto } from '@earshot/contracts';

@@ -1,4 +1,4 @@
-// The legal hold control's strings (issue 25): recordings, clients and companies use the same
+// The legal hold control's strings: recordings, clients and companies use the same
 // dialog and badge. They ship with the pages that show them.
 import { defineFeatureCatalogue } from '../i18n/feature';
 

@@ -1,4 +1,4 @@
-// Place or lift a legal hold (issue 25) on a recording, a client or a company: the reason is
+// Place or lift a legal hold on a recording, a client or a company: the reason is
 // required both ways, checked by the contracts' HoldBody before anything is sent. A lazy chunk of
 // its own, so the zod schema stays out of the pages until the dialog opens.
 import { useState, type ReactElement } from 'react';

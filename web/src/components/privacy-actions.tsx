@@ -1,4 +1,4 @@
-// "Export data" and "Erase…" for a person (issue 25), for those who may: HOST_ADMIN, and a
+// "Export data" and "Erase…" for a person, for those who may: HOST_ADMIN, and a
 // company's ADMIN for their company's people (the server answers 404 for anyone else's). The users
 // and clients pages add the entries to a row's menu, or the buttons to a profile, and mount
 // `dialog` once; the dialog is a lazy chunk.

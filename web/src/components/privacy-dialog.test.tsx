@@ -1,5 +1,5 @@
 /** @jest-environment ./web/test/jsdom-with-fetch.cjs */
-// An ADMIN's export and erasure of a person (issue 25), with the app's store and RTK Query API;
+// An ADMIN's export and erasure of a person, with the app's store and RTK Query API;
 // only `fetch` is faked. Erasing names the person, needs a recordings choice and their e-mail or
 // name typed, then reports per service in words; a legal hold's 409 is shown in the dialog; a
 // USER or CALLER gets no control.

@@ -1,4 +1,4 @@
-// An ADMIN's export or erasure of one person (issue 25), from the users and clients pages. A lazy
+// An ADMIN's export or erasure of one person, from the users and clients pages. A lazy
 // chunk of its own: few open it. Erasing names the person, asks what becomes of their recordings,
 // and waits until the person's e-mail address or name is typed; then the job's report follows.
 // A legal hold's refusal (409) is the server's message, shown here.

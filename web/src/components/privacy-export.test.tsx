@@ -1,5 +1,5 @@
 /** @jest-environment ./web/test/jsdom-with-fetch.cjs */
-// One's own export on the account page (issue 25), with the app's store and RTK Query API; only
+// One's own export on the account page, with the app's store and RTK Query API; only
 // `fetch` is faked: the button posts {userId}, the job is asked again while it runs (progress from
 // its parts and pending services), then the ZIP's link shows; a refusal shows the server's message.
 import { afterEach, describe, expect, it } from '@jest/globals';

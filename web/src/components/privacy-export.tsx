@@ -1,4 +1,4 @@
-// A person's export (issue 25): a button starts the job, its progress follows, then the ZIP's
+// A person's export: a button starts the job, its progress follows, then the ZIP's
 // link. One's own on the account page; an ADMIN's people from the users and clients pages.
 import { useState, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import { useFeatureTranslation } from '../i18n/feature';

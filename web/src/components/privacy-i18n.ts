@@ -1,4 +1,4 @@
-// The strings of a person's data (issue 25): one's own export on the account page, an ADMIN's
+// The strings of a person's data: one's own export on the account page, an ADMIN's
 // export and erasure on the users and clients pages. They ship with those pages, not the shell.
 // Service and count names that are not listed here show as the server sends them.
 import { defineFeatureCatalogue } from '../i18n/feature';

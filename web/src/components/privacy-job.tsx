@@ -1,4 +1,4 @@
-// A privacy job as it runs (issue 25): how many services answered, then what each one exported or
+// A privacy job as it runs: how many services answered, then what each one exported or
 // removed, in words (a service or count the catalogue does not know shows as the server names it).
 import { useId, type ReactElement } from 'react';
 import type { PrivacyJobDto } from '@earshot/contracts';

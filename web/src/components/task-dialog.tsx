@@ -1,4 +1,4 @@
-// The task dialog (issue 23): create, read, edit and delete one task. A lazy chunk of its own —
+// The task dialog: create, read, edit and delete one task. A lazy chunk of its own —
 // the form validates with the contracts' zod schema, which stays out of the pages that open it.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';

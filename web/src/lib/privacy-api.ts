@@ -1,4 +1,4 @@
-// A person's data (issue 25): export it as a ZIP, or erase it, through a job every service answers.
+// A person's data: export it as a ZIP, or erase it, through a job every service answers.
 // The account page (one's own export) and the users and clients pages (an ADMIN's people) share
 // these calls, so they live here rather than in one of those features. Only lazy page chunks
 // import this file.

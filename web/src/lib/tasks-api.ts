@@ -1,4 +1,4 @@
-// Tasks (issue 23): the task pages, the task dialog and the transcript pages (a selection made
+// Tasks: the task pages, the task dialog and the transcript pages (a selection made
 // into a task, an analysis run's action items) share these calls and rules. Only lazy page chunks
 // import this file.
 import type {

@@ -54,7 +54,7 @@ export const clientsApi = withTags.injectEndpoints({
       providesTags: ['Files'],
       keepUnusedDataFor: 0,
     }),
-    /** The client's tasks for the profile's timeline, newest first (the tasks service, issue 23). */
+    /** The client's tasks for the profile's timeline, newest first (the tasks service). */
     clientTasks: build.query<TaskPage, string>({
       query: (clientId) => ({
         url: '/tasks',

@@ -1,4 +1,4 @@
-// Calls of the transcript analysis page (issue 12's API section), injected into the app's one RTK
+// Calls of the transcript analysis page, injected into the app's one RTK
 // Query API. Kept apart from transcripts-api.ts so the list's work and this page merge cleanly.
 import { api } from '../../lib/api';
 import type { CreatePatternBody, PatternBody } from '@earshot/contracts';

@@ -1,4 +1,4 @@
-// The analysis page's view of the prompt service's answers (issue 12's API section), and the rules
+// The analysis page's view of the prompt service's answers, and the rules
 // that turn a run into a scorecard, JSON or Markdown. Pure: unit tested in analysis-model.test.ts.
 import { ANALYSIS_ERROR_CODES, parseRange, type FormatFieldType } from '@earshot/contracts/constants';
 import type {

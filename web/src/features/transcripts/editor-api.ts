@@ -1,4 +1,4 @@
-// The transcript editor's calls (issue 22), injected into the app's one RTK Query API. Every edit
+// The transcript editor's calls, injected into the app's one RTK Query API. Every edit
 // answers a TranscriptPatch, applied to the cached transcript in place (updateQueryData): a
 // 100,000-word transcript is never fetched again for a one-segment change.
 import type {

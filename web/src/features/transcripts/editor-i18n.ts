@@ -1,4 +1,4 @@
-// The transcript editor's strings (issue 22; see i18n/feature.ts). The viewer's older strings stay in viewer-i18n.ts.
+// The transcript editor's strings (see i18n/feature.ts). The viewer's older strings stay in viewer-i18n.ts.
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
 export const catalogue = defineFeatureCatalogue(

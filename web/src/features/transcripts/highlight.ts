@@ -1,4 +1,4 @@
-// Which segment and word are being spoken at a playback time (spec part 9: ±0.1 s).
+// Which segment and word are being spoken at a playback time (±0.1 s).
 // Binary searches, so a 3-hour transcript costs a few dozen comparisons per frame.
 import { HIGHLIGHT_TOLERANCE, type Segment, type Word } from './model';
 

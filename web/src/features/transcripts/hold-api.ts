@@ -1,4 +1,4 @@
-// A recording's legal hold (issue 25): read with the file (GET /files/{id}, `hold`) and placed or
+// A recording's legal hold: read with the file (GET /files/{id}, `hold`) and placed or
 // lifted with PUT /files/{id}/hold; the recordings list ('Files') shows the badge too.
 import type { FileItemDto, HoldBody, HoldDto } from '@earshot/contracts';
 import { api } from '../../lib/api';

@@ -16,7 +16,7 @@ export type {
 /** A file's or a transcription's status (the two lists hold the same words). */
 export type Status = FileItemDto['status'] | TranscriptionStatus;
 
-/** Spec part 8 / 9: the contract strings and constants. */
+/** The strings and constants the server and the browser agree on. */
 export const WORD_UPDATED = TRANSCRIPT_MESSAGES.wordUpdated;
 export const TOAST_MS = 3000;
 export const SEEK_PLAY_DELAY_MS = 100;

@@ -1,4 +1,4 @@
-// The unredacted original of a transcript (issue 25, policy keepOriginal), for the company's ADMIN.
+// The unredacted original of a transcript (policy keepOriginal), for the company's ADMIN.
 // A mutation, not a cached query: every read is recorded in the audit log, so what is shown is
 // always what the server was just asked for, once per opening.
 import type { OriginalWordsDto } from '@earshot/contracts';

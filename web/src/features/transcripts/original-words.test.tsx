@@ -1,5 +1,5 @@
 /** @jest-environment ./web/test/jsdom-with-fetch.cjs */
-// "Show original" (issue 25): the unredacted words load only when asked for, once per opening (each
+// "Show original": the unredacted words load only when asked for, once per opening (each
 // opening is one audited read on the server), read-only under a banner saying the read is recorded.
 // With the app's store and RTK Query API; only `fetch` is faked.
 import { describe, expect, it } from '@jest/globals';

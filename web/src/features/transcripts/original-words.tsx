@@ -1,4 +1,4 @@
-// "Show original" (issue 25): the company's ADMIN may read the unredacted words of a transcript
+// "Show original": the company's ADMIN may read the unredacted words of a transcript
 // whose company keeps originals (the transcript says `hasOriginal` only to them). Each opening asks
 // the server again (one audited read); the words are shown read-only under a banner saying so.
 import { useState, type ReactElement } from 'react';

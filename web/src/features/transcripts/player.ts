@@ -16,7 +16,7 @@ export function seek(player: Player, store: PlaybackStore, time: number): void {
   store.setTime(target);
 }
 
-/** Clicking a word: seek to its start and play after 100 ms (spec part 9). */
+/** Clicking a word: seek to its start and play after 100 ms. */
 export function seekAndPlay(player: Player, store: PlaybackStore, time: number): void {
   seek(player, store, time);
   setTimeout(() => {

@@ -1,5 +1,5 @@
 /** @jest-environment ./web/test/jsdom-with-fetch.cjs */
-// A recording's legal hold (issue 25): the viewer's control sends {hold, reason} after a reason is
+// A recording's legal hold: the viewer's control sends {hold, reason} after a reason is
 // given, the badge follows, a USER gets none; the list shows the badge and a held recording's
 // delete says the server's 409. With the app's store and RTK Query API; only `fetch` is faked.
 import { afterEach, describe, expect, it } from '@jest/globals';

@@ -1,6 +1,6 @@
 /** @jest-environment ./web/test/jsdom-with-fetch.cjs */
 // The analysis page with the app's store and RTK Query API; only the network is faked: `fetch`
-// answers like the gateway would with issue 12's API shapes.
+// answers like the gateway would with the services' API shapes.
 import { describe, expect, it, jest } from '@jest/globals';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

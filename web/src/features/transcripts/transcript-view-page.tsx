@@ -37,7 +37,7 @@ import { catalogue as editorCatalogue } from './editor-i18n';
 const boxClass =
   'rounded-2xl border border-gray-200 bg-white p-6 text-sm text-gray-600 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-300';
 
-/** /transcripts/{fileId}: the transcript with the synchronised player, and the editor (issue 22). */
+/** /transcripts/{fileId}: the transcript with the synchronised player, and the editor. */
 export default function TranscriptViewPage(): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue, editorCatalogue);
   const dispatch = useAppDispatch();

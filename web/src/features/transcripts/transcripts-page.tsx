@@ -265,7 +265,7 @@ export default function TranscriptsPage(): ReactElement {
                     <th scope="col" className={th}>
                       {t('transcripts.columns.actions')}
                     </th>
-                    {/* Translated (issue 11), though spec part 2 had it in English only. */}
+                    {/* Translated like every other label, though the product first showed it in English only. */}
                     <th scope="col" className={th}>
                       {t('transcriptList.columns.client')}
                     </th>

@@ -1,4 +1,4 @@
-// The inline word edit (spec part 4) as the page runs it: the state machine, the call, the cache
+// The inline word edit as the page runs it: the state machine, the call, the cache
 // update and the spec's toasts.
 import { useCallback, useReducer, useRef } from 'react';
 import type { TFunction } from 'i18next';

@@ -1,4 +1,4 @@
-// The inline word edit (spec part 4): idle → editing one word → saving → idle, with a success or
+// The inline word edit: idle → editing one word → saving → idle, with a success or
 // failure toast. The word changes locally only when the answer's message is 'Word updated successfully'.
 import { WORD_UPDATED } from './model';
 
@@ -46,7 +46,7 @@ export function outcomeOf(answer: unknown): SaveOutcome {
   return message === WORD_UPDATED ? 'updated' : 'failed';
 }
 
-/** Input width for the draft: 40–120 px (spec part 2), about 8 px a character. */
+/** Input width for the draft: 40–120 px, about 8 px a character. */
 export function inputWidth(draft: string): number {
   return Math.min(120, Math.max(40, draft.length * 8 + 16));
 }

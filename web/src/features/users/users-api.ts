@@ -1,5 +1,5 @@
 // Calls of the users page (HOST_ADMIN: every company; ADMIN: their own), injected into the app's
-// one RTK Query API. Shapes: services/auth/src/routes/users.ts and issue 11's API section.
+// one RTK Query API. Shapes: services/auth/src/routes/users.ts.
 import type { AdminUserDto, UpdateUserBody, UserCapBody, UserCapDto, UserDetailDto } from '@earshot/contracts';
 import type { Role } from '@earshot/contracts/constants';
 import { api } from '../../lib/api';
