@@ -2,7 +2,7 @@
 // page's URL query so a reload, Back or a shared link keeps them. Values that could not have come
 // from the filter form (a malformed date, an unknown status) are dropped rather than sent, so a
 // hand-edited link never turns the list into a 400.
-import { TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '@earshot/contracts/constants';
+import { TAG_LENGTH_MAX, TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '@earshot/contracts/constants';
 import { LANGUAGES, type LanguageCode } from '../i18n/languages';
 
 export interface LibraryFilters {
@@ -33,7 +33,6 @@ export const FILTER_KEYS = [
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // The server's limits (contracts TagName, RecordingFilters.speaker): longer text cannot match.
-const TAG_MAX = 40;
 const SPEAKER_MAX = 80;
 
 function text(value: string | null, max: number): string | undefined {
@@ -44,7 +43,7 @@ function text(value: string | null, max: number): string | undefined {
 /** The filters a URL query holds (anything unusable left out). */
 export function filtersFromParams(params: URLSearchParams): LibraryFilters {
   const filters: LibraryFilters = {};
-  const tag = text(params.get('tag'), TAG_MAX);
+  const tag = text(params.get('tag'), TAG_LENGTH_MAX);
   if (tag) filters.tag = tag.toLowerCase();
   const speaker = text(params.get('speaker'), SPEAKER_MAX);
   if (speaker) filters.speaker = speaker;

@@ -1,10 +1,9 @@
+import { SPEAKER_NAME_MAX } from '@earshot/contracts/constants';
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import { usePeopleQuery } from './editor-api';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
-
-export const SPEAKER_NAME_MAX = 80;
 
 /**
  * The rename field: a combobox (input + datalist) offering the company's known people — members,

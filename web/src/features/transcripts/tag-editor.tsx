@@ -1,14 +1,12 @@
 // A recording's tags in its list row: each tag removable, "+ Tag" opens a field that suggests the
 // company's tags and adds on Enter. The whole set is sent (PUT /files/{id}/tags); the server
 // normalises (trim, lower case, no duplicates), and so does this field, so what shows is what is kept.
+import { TAG_LENGTH_MAX, TAGS_PER_FILE_MAX } from '@earshot/contracts/constants';
 import { useId, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './library-i18n';
 import { useSetFileTagsMutation } from './list-api';
-
-export const TAG_MAX = 40;
-export const TAGS_MAX = 20;
 
 export function normaliseTag(text: string): string {
   return text
@@ -92,7 +90,7 @@ export function TagEditor({
             name="tag"
             autoFocus
             list={listId}
-            maxLength={TAG_MAX}
+            maxLength={TAG_LENGTH_MAX}
             onKeyDown={onKey}
             onBlur={(event) => {
               if (!event.currentTarget.value.trim()) setAdding(false);
@@ -111,7 +109,7 @@ export function TagEditor({
               ))}
           </datalist>
         </form>
-      ) : tags.length < TAGS_MAX ? (
+      ) : tags.length < TAGS_PER_FILE_MAX ? (
         <button
           type="button"
           onClick={() => setAdding(true)}
