@@ -5,15 +5,15 @@ import { NavLink, useSearchParams } from 'react-router-dom';
 import type { TaskDto } from '@earshot/contracts';
 import { buttonClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
-import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
+import { catalogue as dialogCatalogue } from '../../entities/tasks/task-dialog-i18n';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { nameIn, useTaskDirectory, type TaskDirectory, type TaskFilters } from '../../lib/tasks-api';
+import { nameIn, useTaskDirectory, type TaskDirectory, type TaskFilters } from '../../entities/tasks/tasks-api';
 import { catalogue } from './i18n';
 import { filtersFromParams, paramsWithFilters } from './model';
 import { TaskFiltersForm } from './task-filters';
 
-const TaskDialog = lazy(() => import('../../components/task-dialog'));
+const TaskDialog = lazy(() => import('../../entities/tasks/task-dialog'));
 
 export function useTaskPage() {
   const [search, setSearch] = useSearchParams();
