@@ -1,5 +1,6 @@
-// The company picker's options (`GET /companies/dropdown`, HOST_ADMIN), shared by the admin pages.
-// Only lazy admin chunks import this file.
+// The company picker's options (`GET /companies/dropdown`, HOST_ADMIN), shared by every page with a
+// company dropdown: the one declaration of that call, so they share its cache and its tag.
+// Only lazy page chunks import this file.
 import { api } from '../../lib/api';
 
 export interface CompanyOption {

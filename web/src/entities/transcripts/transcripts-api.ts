@@ -22,8 +22,6 @@ export const transcriptsApi = withTags.injectEndpoints({
       query: (params) => ({ url: '/files', params: queryParams({ ...params }) }),
       providesTags: ['Files'],
     }),
-    /** HOST_ADMIN: names for the Company column, its filter and the upload's company picker. */
-    companyOptions: build.query<Option[], void>({ query: () => '/companies/dropdown' }),
     transcript: build.query<Transcript, string>({
       query: (fileId) => `/transcripts/file/${encodeURIComponent(fileId)}`,
       providesTags: (_result, _error, fileId) => [{ type: 'Transcript', id: fileId }],
@@ -56,7 +54,6 @@ export const transcriptsApi = withTags.injectEndpoints({
 
 export const {
   useFilesQuery,
-  useCompanyOptionsQuery,
   useTranscriptQuery,
   usePeaksQuery,
   useTranscribeMutation,

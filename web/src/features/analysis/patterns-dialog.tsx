@@ -10,7 +10,7 @@ import type { AvailablePrompt, Pattern } from '../../entities/transcripts/analys
 import { PatternForm } from './pattern-form';
 import { PatternList } from './pattern-list';
 import { catalogue } from './patterns-i18n';
-import { useCompanyOptionsQuery } from '../../entities/transcripts/transcripts-api';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 
 /**
  * Lists, creates, edits and deletes analysis patterns. A lazy chunk of its own: the form validates

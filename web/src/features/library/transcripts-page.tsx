@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { HoldBadge } from '../../entities/holds/hold-control';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -23,7 +24,11 @@ import { catalogue as libraryCatalogue } from './library-i18n';
 import { isBusy, PAGE_SIZE, POLL_MS, TOAST_MS, type FileItem } from '../../entities/transcripts/model';
 import { ExportSelected } from './export-selected';
 import { TagEditor } from './tag-editor';
-import { useCompanyOptionsQuery, useDeleteFileMutation, useFilesQuery, useTranscribeMutation } from '../../entities/transcripts/transcripts-api';
+import {
+  useDeleteFileMutation,
+  useFilesQuery,
+  useTranscribeMutation,
+} from '../../entities/transcripts/transcripts-api';
 import type { BatchFields, QueueItem } from './upload-queue';
 
 /** /transcripts: the company's recordings, their tags and transcription status; bulk upload, filters, export. */

@@ -57,7 +57,6 @@ export const usersApi = withTags.injectEndpoints({
       providesTags: ['Users'],
     }),
     roles: build.query<RoleOption[], void>({ query: () => '/roles' }),
-    userCompanies: build.query<Array<{ _id: string; name: string }>, void>({ query: () => '/companies/dropdown' }),
     createUser: build.mutation<CreatedUser, NewUser>({
       query: (body) => ({ url: '/users/register', method: 'POST', body }),
       invalidatesTags: ['Users'],
@@ -98,7 +97,6 @@ export const usersApi = withTags.injectEndpoints({
 export const {
   useUsersQuery,
   useRolesQuery,
-  useUserCompaniesQuery,
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
