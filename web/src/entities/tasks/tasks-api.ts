@@ -14,7 +14,7 @@ import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 import { roleOf } from '../../lib/stored-user';
 import { useAppSelector } from '../../lib/store';
-import { mayReadClients, useClientOptionsQuery, type ClientOption } from '../recordings/library-api';
+import { mayReadClients, useClientOptionsQuery, type ClientOption } from '../recordings';
 
 /** What GET /tasks is asked for (the contracts' TaskListQuery without the cursor and limit). */
 export interface TaskFilters {

@@ -2,7 +2,7 @@
 import type { DeleteAnswer, MessageBody, TranscribeAnswer, WordEditBody } from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { editIdOf } from './edit-id';
-import type { LibraryFilters } from '../recordings/library-filters';
+import type { LibraryFilters } from '../recordings';
 import { queryParams } from '../../lib/query-params';
 import type { FileList, Peaks, Transcript } from './model';
 

@@ -2,7 +2,7 @@
 // Query API. Kept apart from transcripts-api.ts so the list's work and this page merge cleanly.
 import { api } from '../../lib/api';
 import type { CreatePatternBody, PatternBody } from '@earshot/contracts';
-import type { AnalysisRun, AvailablePrompt, CallMetrics, Pattern } from '../../entities/transcripts/analysis-model';
+import type { AnalysisRun, AvailablePrompt, CallMetrics, Pattern } from '../../entities/transcripts';
 
 const withTags = api.enhanceEndpoints({ addTagTypes: ['AnalysisRuns', 'AnalysisPatterns'] });
 const PICKER_SIZE = 200;

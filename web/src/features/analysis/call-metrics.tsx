@@ -1,9 +1,12 @@
 import type { ReactElement } from 'react';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/analysis-i18n';
-import type { CallMetrics } from '../../entities/transcripts/analysis-model';
-import { formatClock, formatSpan } from '../../entities/transcripts/format';
-import { SPEAKER_COLORS } from '../../entities/transcripts/speaker-colors';
+import {
+  analysisCatalogue as catalogue,
+  type CallMetrics,
+  formatClock,
+  formatSpan,
+  SPEAKER_COLORS,
+} from '../../entities/transcripts';
 
 const card = 'rounded-2xl border border-gray-200 bg-white p-4 dark:border-gray-800 dark:bg-gray-900';
 

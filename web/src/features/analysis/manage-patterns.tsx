@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
-import type { AvailablePrompt } from '../../entities/transcripts/analysis-model';
+import type { AvailablePrompt } from '../../entities/transcripts';
 import { catalogue } from './patterns-i18n';
 
 // Loaded on first open: other roles never download the form and its zod schema.

@@ -9,9 +9,8 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { formErrorsOf } from '../../lib/form-errors';
 import { formMessages } from '../../lib/form-messages';
 import { useCreatePatternMutation, useUpdatePatternMutation } from './analysis-api';
-import type { AvailablePrompt, Pattern } from '../../entities/transcripts/analysis-model';
+import type { AvailablePrompt, Pattern, Option } from '../../entities/transcripts';
 import { catalogue } from './patterns-i18n';
-import type { Option } from '../../entities/transcripts/transcripts-api';
 
 // The schema's input: what it fills in by default may be left out.
 interface PatternFormValues {

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
-import type { Pattern } from '../../entities/transcripts/analysis-model';
+import type { Pattern } from '../../entities/transcripts';
 import { catalogue } from './patterns-i18n';
 
 /** The patterns with their prompts, automatic run and scope; `canChange` says which rows get Edit and Delete. */

@@ -6,7 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role } from '@earshot/contracts/constants';
 import { fakeGateway, json, renderPage, type Call } from '../../../test/fake-gateway';
-import type { Pattern } from '../../entities/transcripts/analysis-model';
+import type { Pattern } from '../../entities/transcripts';
 import TranscriptAnalysisPage from './transcript-analysis-page';
 
 const FILE = 'f0000000-0000-4000-8000-000000000001';

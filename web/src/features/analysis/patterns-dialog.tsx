@@ -6,7 +6,7 @@ import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useAnalysisPatternsQuery, useDeletePatternMutation } from './analysis-api';
-import type { AvailablePrompt, Pattern } from '../../entities/transcripts/analysis-model';
+import type { AvailablePrompt, Pattern } from '../../entities/transcripts';
 import { PatternForm } from './pattern-form';
 import { PatternList } from './pattern-list';
 import { catalogue } from './patterns-i18n';

@@ -1,8 +1,15 @@
 import { useState, type ReactElement } from 'react';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/analysis-i18n';
-import { isActive, runJson, runMarkdown, scorecard, type AnalysisRun, type FormatField } from '../../entities/transcripts/analysis-model';
-import { ActionItemsPanel } from '../../entities/tasks/action-items';
+import {
+  analysisCatalogue as catalogue,
+  isActive,
+  runJson,
+  runMarkdown,
+  scorecard,
+  type AnalysisRun,
+  type FormatField,
+  ActionItemsPanel,
+} from '../../entities/transcripts';
 import { Scorecard } from './scorecard';
 
 const small =

@@ -3,8 +3,12 @@ import { Link } from 'react-router-dom';
 import { inputClass } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { catalogue } from '../../entities/transcripts/analysis-i18n';
-import { NO_CHAT_MODEL, type AvailablePrompt, type Pattern } from '../../entities/transcripts/analysis-model';
+import {
+  analysisCatalogue as catalogue,
+  NO_CHAT_MODEL,
+  type AvailablePrompt,
+  type Pattern,
+} from '../../entities/transcripts';
 import type { RunTarget } from './analysis-api';
 
 /** What running a prompt answered when it could not start: the no-model case is said plainly, with where to fix it. */

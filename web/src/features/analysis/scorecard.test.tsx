@@ -5,7 +5,7 @@ import { render, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { en } from '../../i18n/locales/en';
-import { rangePosition, runMarkdown, scorecard, type AnalysisRun, type FormatField } from '../../entities/transcripts/analysis-model';
+import { rangePosition, runMarkdown, scorecard, type AnalysisRun, type FormatField } from '../../entities/transcripts';
 import { Scorecard } from './scorecard';
 
 const i18n = i18next.createInstance();

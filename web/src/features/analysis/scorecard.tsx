@@ -1,7 +1,6 @@
 import type { ReactElement } from 'react';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/analysis-i18n';
-import { rangePosition, type ScoreEntry } from '../../entities/transcripts/analysis-model';
+import { analysisCatalogue as catalogue, rangePosition, type ScoreEntry } from '../../entities/transcripts';
 
 function Value({ entry }: { entry: ScoreEntry }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);

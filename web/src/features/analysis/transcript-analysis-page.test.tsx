@@ -10,7 +10,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { en } from '../../i18n/locales/en';
 import { makeStore } from '../../lib/store';
-import type { AnalysisRun, CallMetrics } from '../../entities/transcripts/analysis-model';
+import type { AnalysisRun, CallMetrics } from '../../entities/transcripts';
 import TranscriptAnalysisPage from './transcript-analysis-page';
 
 const i18n = i18next.createInstance();

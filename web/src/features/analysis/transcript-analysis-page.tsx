@@ -2,7 +2,16 @@ import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue as viewerCatalogue } from '../../entities/transcripts/viewer-i18n';
+import {
+  viewerCatalogue,
+  analysisCatalogue as catalogue,
+  isActive,
+  RUNS_POLL_MS,
+  type AnalysisRun,
+  AskAboutRecording,
+  assignSpeakerColors,
+  useTranscriptQuery,
+} from '../../entities/transcripts';
 import { errorMessage } from '../../lib/api';
 import { roleOf } from '../../lib/stored-user';
 import { useAppSelector } from '../../lib/store';
@@ -15,15 +24,10 @@ import {
   useStartAnalysisMutation,
   type RunTarget,
 } from './analysis-api';
-import { catalogue } from '../../entities/transcripts/analysis-i18n';
-import { isActive, RUNS_POLL_MS, type AnalysisRun } from '../../entities/transcripts/analysis-model';
-import { AskAboutRecording } from '../../entities/transcripts/ask-about-recording';
 import { CallMetricsPanel } from './call-metrics';
 import { ManagePatterns } from './manage-patterns';
 import { RunCard } from './run-card';
 import { RunPicker, StartError } from './run-picker';
-import { assignSpeakerColors } from '../../entities/transcripts/speaker-colors';
-import { useTranscriptQuery } from '../../entities/transcripts/transcripts-api';
 
 const NO_RUNS: AnalysisRun[] = [];
 const link =

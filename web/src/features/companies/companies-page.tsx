@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../components/data-table';
-import { HoldBadge } from '../../entities/holds/hold-control';
+import { HoldBadge } from '../../entities/holds';
 import { buttonClass, inputClass } from '../../components/form-parts';
 import { PageHeading } from '../../components/page-heading';
 import { Pager } from '../../components/pager';

@@ -7,7 +7,7 @@ import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
 import { Checkbox, Field, FormActions, inputClass } from '../../components/form-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useCompanyOptionsQuery } from '../../entities/companies/company-options';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { formErrorsOf } from '../../lib/form-errors';
 import { catalogue } from './i18n';
 import {

@@ -3,7 +3,7 @@
 // section follows PUT's answer rather than the list.
 import { useState, type ReactElement } from 'react';
 import type { ActiveHoldDto, HoldDto } from '@earshot/contracts';
-import { HoldBadge, HoldToggle } from '../../entities/holds/hold-control';
+import { HoldBadge, HoldToggle } from '../../entities/holds';
 import { useFeatureTranslation } from '../../i18n/feature';
 import type { Notify } from './company-dialog';
 import { catalogue } from './hold-i18n';

@@ -3,7 +3,7 @@ import { useState, type ReactElement } from 'react';
 import { fieldInputClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { useAppDispatch } from '../../lib/store';
-import { EXPORT_FORMATS, type ExportFormat } from '../../entities/transcripts/export-file';
+import { EXPORT_FORMATS, type ExportFormat } from '../../entities/transcripts';
 import { catalogue } from './library-i18n';
 import { downloadSelected } from './list-api';
 

@@ -1,9 +1,9 @@
 // The recordings list's own calls: a file's tags (PUT /files/{id}/tags) and the export of the
 // selected recordings as one ZIP (POST /transcripts/export), downloaded like the viewer's export.
 import type { FileTagsAnswer } from '@earshot/contracts';
-import { libraryApi } from '../../entities/recordings/library-api';
+import { libraryApi } from '../../entities/recordings';
 import type { AppDispatch } from '../../lib/store';
-import { downloadThrough, type ExportFormat } from '../../entities/transcripts/export-file';
+import { downloadThrough, type ExportFormat } from '../../entities/transcripts';
 
 export const listApi = libraryApi.injectEndpoints({
   endpoints: (build) => ({

@@ -7,7 +7,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HOLD_MESSAGES } from '@earshot/contracts';
 import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
-import { RecordingHold } from '../../entities/holds/recording-hold';
+import { RecordingHold } from '../../entities/holds';
 import TranscriptsPage from './transcripts-page';
 
 const FILE = 'f0000000-0000-4000-8000-000000000001';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useCompanyOptionsQuery } from '../../entities/companies';
-import { HoldBadge } from '../../entities/holds/hold-control';
+import { HoldBadge } from '../../entities/holds';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { fieldInputClass } from '../../components/form-field';
@@ -12,23 +12,35 @@ import { PageSpinner } from '../../components/spinner';
 import { StatusBadge } from '../../components/status-badge';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { LibraryFiltersForm } from '../../entities/recordings/library-filters-form';
-import { libraryApi, mayReadClients, useClientOptionsQuery, useTagsQuery } from '../../entities/recordings/library-api';
-import { filtersFromParams, paramsWithFilters, type LibraryFilters } from '../../entities/recordings/library-filters';
+import {
+  LibraryFiltersForm,
+  libraryApi,
+  mayReadClients,
+  useClientOptionsQuery,
+  useTagsQuery,
+  filtersFromParams,
+  paramsWithFilters,
+  type LibraryFilters,
+} from '../../entities/recordings';
 import { useAppDispatch, useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { BulkUploadControls, DropZone, UploadTray, useUploadQueue } from './bulk-upload';
-import { formatDate, formatSize } from '../../entities/transcripts/format';
-import { catalogue } from './i18n';
-import { catalogue as libraryCatalogue } from './library-i18n';
-import { isBusy, PAGE_SIZE, POLL_MS, TOAST_MS, type FileItem } from '../../entities/transcripts/model';
-import { ExportSelected } from './export-selected';
-import { TagEditor } from './tag-editor';
 import {
+  formatDate,
+  formatSize,
+  isBusy,
+  PAGE_SIZE,
+  POLL_MS,
+  TOAST_MS,
+  type FileItem,
   useDeleteFileMutation,
   useFilesQuery,
   useTranscribeMutation,
-} from '../../entities/transcripts/transcripts-api';
+} from '../../entities/transcripts';
+import { catalogue } from './i18n';
+import { catalogue as libraryCatalogue } from './library-i18n';
+import { ExportSelected } from './export-selected';
+import { TagEditor } from './tag-editor';
 import type { BatchFields, QueueItem } from './upload-queue';
 
 /** /transcripts: the company's recordings, their tags and transcription status; bulk upload, filters, export. */

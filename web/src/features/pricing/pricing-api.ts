@@ -7,7 +7,7 @@ import type {
   PriceCreateBody,
   PriceHistoryQuery,
 } from '@earshot/contracts';
-import { creditsApi, pricingTag } from '../../entities/credits/credits-api';
+import { creditsApi, pricingTag } from '../../entities/credits';
 import type { PriceDto } from './model';
 
 export const pricingApi = creditsApi.injectEndpoints({

@@ -3,7 +3,7 @@ import type { TranscriptEditItem } from '@earshot/contracts';
 import { Modal } from '../../components/modal';
 import { useEditsQuery } from './editor-api';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
+import { viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 function when(iso: string, language: string): string {

@@ -10,12 +10,9 @@ import type {
   TranscriptPatch,
   TranscriptSpeakers,
 } from '@earshot/contracts';
-import { editIdOf } from '../../entities/transcripts/edit-id';
+import { editIdOf, type Transcript, patchSegments, speakersFrom, transcriptsApi } from '../../entities/transcripts';
 import { original } from '@reduxjs/toolkit';
 import { queryParams } from '../../lib/query-params';
-import type { Transcript } from '../../entities/transcripts/model';
-import { patchSegments, speakersFrom } from '../../entities/transcripts/transcript-patch';
-import { transcriptsApi } from '../../entities/transcripts/transcripts-api';
 
 const base = (fileId: string) => `/transcripts/${encodeURIComponent(fileId)}`;
 

@@ -1,9 +1,8 @@
 import type { ReactElement } from 'react';
 import { DropdownMenu, type MenuEntry } from '../../components/dropdown-menu';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
-import { EXPORT_FORMATS, type ExportFormat } from '../../entities/transcripts/export-file';
+import { EXPORT_FORMATS, type ExportFormat, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 const buttonClass =

@@ -2,10 +2,8 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactEle
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
 import { useReplaceMutation } from './editor-api';
-import { findMatches, stepMatch } from '../../entities/transcripts/find-matches';
-import type { Segment } from '../../entities/transcripts/model';
+import { findMatches, stepMatch, type Segment, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 const FIND_MAX = 200;

@@ -5,7 +5,7 @@ import { useState, type ReactElement } from 'react';
 import type { OriginalWordsDto, SpeakerInfo } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { formatClock } from '../../entities/transcripts/format';
+import { formatClock } from '../../entities/transcripts';
 import { useReadOriginalMutation } from './original-api';
 import { catalogue } from './original-i18n';
 

@@ -1,13 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
-import type { Segment, Speaker } from '../../entities/transcripts/model';
-import { usePlaybackStore } from '../../entities/transcripts/playback-store';
+import {
+  type Segment,
+  type Speaker,
+  usePlaybackStore,
+  type WordSelection,
+  viewerCatalogue as catalogue,
+} from '../../entities/transcripts';
 import { SegmentRow } from './segment-row';
 import type { TextEditState } from './editor-context';
 import type { WordEditEvent, WordEditState } from './word-edit';
-import type { WordSelection } from '../../entities/transcripts/word-selection';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 
 /**
  * The virtualised list of segments: only the rows in view (plus a few) are in the DOM. It follows

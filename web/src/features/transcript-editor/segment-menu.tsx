@@ -2,9 +2,8 @@ import type { ReactElement } from 'react';
 import { speakerName } from '@earshot/contracts/constants';
 import { DropdownMenu, type MenuEntry } from '../../components/dropdown-menu';
 import { useEditorActions } from './editor-context';
-import type { Segment, Speaker } from '../../entities/transcripts/model';
+import { type Segment, type Speaker, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /** The turn's actions: retype it, merge it with the next, give it (or its selected words) to another speaker. */

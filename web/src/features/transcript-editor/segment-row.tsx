@@ -1,15 +1,22 @@
 import { memo, type ReactElement } from 'react';
 import { speakerName } from '@earshot/contracts/constants';
-import type { Segment, Speaker, Word } from '../../entities/transcripts/model';
-import { seek, seekAndPlay, usePlayer } from '../../entities/transcripts/player';
-import { usePlaybackStore, useRowHighlight } from '../../entities/transcripts/playback-store';
+import {
+  type Segment,
+  type Speaker,
+  type Word,
+  seek,
+  seekAndPlay,
+  usePlayer,
+  usePlaybackStore,
+  useRowHighlight,
+  speakerInitial,
+  type WordSelection,
+} from '../../entities/transcripts';
 import { SegmentMenu } from './segment-menu';
 import { SegmentTextEdit } from './segment-text-edit';
 import { SegmentWords } from './segment-words';
-import { speakerInitial } from '../../entities/transcripts/speaker-colors';
 import type { TextEditState } from './editor-context';
 import type { WordEditEvent, WordEditState } from './word-edit';
-import type { WordSelection } from '../../entities/transcripts/word-selection';
 
 export interface SegmentRowProps {
   segment: Segment;

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useEditorActions } from './editor-context';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
+import { viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /**

@@ -1,12 +1,15 @@
 import { useState, type KeyboardEvent, type MouseEvent, type ReactElement } from 'react';
-import type { Segment, Word } from '../../entities/transcripts/model';
+import {
+  type Segment,
+  type Word,
+  isUnsure,
+  type WordSelection,
+  viewerCatalogue as catalogue,
+} from '../../entities/transcripts';
 import { useEditorActions } from './editor-context';
-import { isUnsure } from '../../entities/transcripts/unsure-words';
 import { WordTools } from './word-tools';
 import { inputWidth, type WordEditEvent, type WordEditState } from './word-edit';
-import type { WordSelection } from '../../entities/transcripts/word-selection';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /** A turn's words: click plays from a word, Shift+click selects a run; the hovered word gets its tools. */

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { FormDialog } from '../../components/form-dialog';
 import { SHORTCUT_LIST } from './shortcuts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
+import { viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /** The "?" overlay: every key of the viewer and editor. */

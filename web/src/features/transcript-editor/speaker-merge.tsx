@@ -1,9 +1,8 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { speakerName } from '@earshot/contracts/constants';
 import { DialogButtons, FormDialog } from '../../components/form-dialog';
-import type { Speaker } from '../../entities/transcripts/model';
+import { type Speaker, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 const selectClass =

@@ -2,7 +2,7 @@ import { SPEAKER_NAME_MAX } from '@earshot/contracts/constants';
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import { usePeopleQuery } from './editor-api';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
+import { viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /**

@@ -3,11 +3,10 @@ import { speakerName } from '@earshot/contracts/constants';
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
 import { useMergeSpeakersMutation, useRenameSpeakerMutation } from './editor-api';
-import type { Speaker } from '../../entities/transcripts/model';
+import { type Speaker, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { SpeakerMergeDialog } from './speaker-merge';
 import { SpeakerRename } from './speaker-rename';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 /** The transcript's speakers with their colours: rename one, merge two. Both join the undo stack. */

@@ -3,35 +3,48 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useAppDispatch } from '../../lib/store';
-import { AskAboutRecording } from '../../entities/transcripts/ask-about-recording';
-import { AnalysisLink } from '../../entities/transcripts/analysis-link';
+import {
+  AskAboutRecording,
+  AnalysisLink,
+  downloadExport,
+  type ExportFormat,
+  formatDate,
+  isBusy,
+  POLL_MS,
+  TOAST_MS,
+  PlayerContext,
+  seek,
+  togglePlay,
+  type Player,
+  createPlaybackStore,
+  PlaybackContext,
+  clampStart,
+  parseStartTime,
+  knownSpeakers,
+  speakerColors,
+  usePeaksQuery,
+  useTranscriptQuery,
+  nextUnsureWord,
+  recognitionLine,
+  WaveformBar,
+  type PlayerError,
+  viewerCatalogue as catalogue,
+  SelectionTaskBar,
+} from '../../entities/transcripts';
 import { EditHistory } from './edit-history';
 import { EditorContext } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
-import { downloadExport, type ExportFormat } from '../../entities/transcripts/export-file';
 import { FindBar } from './find-bar';
-import { formatDate } from '../../entities/transcripts/format';
-import { isBusy, POLL_MS, TOAST_MS } from '../../entities/transcripts/model';
-import { PlayerContext, seek, togglePlay, type Player } from '../../entities/transcripts/player';
-import { createPlaybackStore, PlaybackContext } from '../../entities/transcripts/playback-store';
 import { SegmentList } from './segment-list';
-import { SelectionTaskBar } from '../../entities/tasks/selection-task-bar';
 import { SEEK_STEP } from './shortcuts';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { SpeakersPanel } from './speakers-panel';
-import { clampStart, parseStartTime } from '../../entities/transcripts/start-time';
-import { knownSpeakers, speakerColors } from '../../entities/transcripts/speaker-colors';
-import { usePeaksQuery, useTranscriptQuery } from '../../entities/transcripts/transcripts-api';
-import { nextUnsureWord } from '../../entities/transcripts/unsure-words';
 import { useEditor } from './use-editor';
 import { useViewerKeys } from './use-viewer-keys';
 import { useWordEdit } from './use-word-edit';
-import { recognitionLine } from '../../entities/transcripts/recognition';
-import { RecordingHold } from '../../entities/holds/recording-hold';
+import { RecordingHold } from '../../entities/holds';
 import { ShowOriginal } from './original-words';
-import { WaveformBar, type PlayerError } from '../../entities/transcripts/waveform-bar';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 const boxClass =

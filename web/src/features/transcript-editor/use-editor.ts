@@ -12,9 +12,8 @@ import {
   useUndoEditMutation,
 } from './editor-api';
 import type { EditorActions, TextEditState } from './editor-context';
-import type { Segment } from '../../entities/transcripts/model';
+import { type Segment, extendSelection, selectedWordIds, type WordSelection } from '../../entities/transcripts';
 import { EMPTY_UNDO, undoReducer } from './undo-stack';
-import { extendSelection, selectedWordIds, type WordSelection } from '../../entities/transcripts/word-selection';
 
 type Show = (toast: Omit<Toast, 'id'>) => void;
 

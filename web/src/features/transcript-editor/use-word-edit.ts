@@ -4,9 +4,8 @@ import { useCallback, useReducer, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import type { Toast } from '../../components/toast';
 import { useAppDispatch } from '../../lib/store';
-import type { Transcript } from '../../entities/transcripts/model';
+import { type Transcript, transcriptsApi, useUpdateWordMutation } from '../../entities/transcripts';
 import { editorApi } from './editor-api';
-import { transcriptsApi, useUpdateWordMutation } from '../../entities/transcripts/transcripts-api';
 import { IDLE, outcomeOf, wordEditReducer } from './word-edit';
 
 /** `onEdited` gets the id of the edit a saved word made, for the session's undo stack. */

@@ -1,6 +1,6 @@
 // The inline word edit: idle → editing one word → saving → idle, with a success or
 // failure toast. The word changes locally only when the answer's message is 'Word updated successfully'.
-import { WORD_UPDATED } from '../../entities/transcripts/model';
+import { WORD_UPDATED } from '../../entities/transcripts';
 
 export type WordEditState =
   | { status: 'idle' }

@@ -1,8 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
-import type { Word } from '../../entities/transcripts/model';
+import { type Word, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { useEditorActions } from './editor-context';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { catalogue } from '../../entities/transcripts/viewer-i18n';
 import { catalogue as editorCatalogue } from './editor-i18n';
 
 const toolClass =

@@ -5,7 +5,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { FormDialog, submitButtonClass } from '../../components/form-dialog';
 import { PageHeading } from '../../components/page-heading';
-import { usePrivacyActions } from '../../entities/people/privacy-actions';
+import { usePrivacyActions } from '../../entities/people';
 import { Pager } from '../../components/pager';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';

@@ -8,8 +8,8 @@ import { buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format-time';
-import { useTasksFromRunMutation, useTasksInfiniteQuery } from './tasks-api';
-import type { AnalysisRun } from '../transcripts/analysis-model';
+import { useTasksFromRunMutation, useTasksInfiniteQuery } from '../tasks';
+import type { AnalysisRun } from './analysis-model';
 import { catalogue } from './transcript-tasks-i18n';
 
 const NO_TASKS: TaskDto[] = [];

@@ -1,17 +1,15 @@
 // "Make a task" of the words selected in the viewer (Shift+click): the task dialog opens with the
 // words as its title, a link to the first word's moment, and the call's client.
-import { lazy, Suspense, useState, type ReactElement } from 'react';
+import { Suspense, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { TaskCreateInput, TaskDto } from '@earshot/contracts';
 import { TASK_LIMITS } from '@earshot/contracts/constants';
 import { buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useMayCreateTasks } from './tasks-api';
-import type { Segment } from '../transcripts/model';
+import { TaskDialog, useMayCreateTasks } from '../tasks';
+import type { Segment } from './model';
+import type { WordSelection } from './word-selection';
 import { catalogue } from './transcript-tasks-i18n';
-import type { WordSelection } from '../transcripts/word-selection';
-
-const TaskDialog = lazy(() => import('./task-dialog'));
 
 /** The new task's first values from the selected run of words (null when it selects nothing). */
 export function selectionTask(

@@ -7,8 +7,8 @@ import userEvent from '@testing-library/user-event';
 import type { TaskDto } from '@earshot/contracts';
 import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
 import { ActionItemsPanel } from './action-items';
-import type { AnalysisRun } from '../transcripts/analysis-model';
-import type { Segment } from '../transcripts/model';
+import type { AnalysisRun } from './analysis-model';
+import type { Segment } from './model';
 import { selectionTask } from './selection-task-bar';
 
 const FILE = 'f0000000-0000-4000-8000-000000000001';

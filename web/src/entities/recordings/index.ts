@@ -1,0 +1,5 @@
+// The recordings list's shared parts: the tags and client pickers, and the filters the library,
+// the search and the task pages keep in the address.
+export { type ClientOption, libraryApi, mayReadClients, useClientOptionsQuery, useTagsQuery } from './library-api';
+export { filtersFromParams, type LibraryFilters, paramsWithFilters } from './library-filters';
+export { LibraryFiltersForm } from './library-filters-form';
