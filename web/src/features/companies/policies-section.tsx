@@ -9,7 +9,7 @@ import { buttonClass, Field, FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
-import type { Notify } from './company-dialog';
+import type { Notify } from './model';
 import { EncryptionProgress } from './policies-encryption';
 import { catalogue } from './policies-i18n';
 
