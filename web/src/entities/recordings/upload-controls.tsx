@@ -1,9 +1,9 @@
 // Choosing a recording and watching it upload, shared by the transcripts list and the client
 // profile: a button opening the file picker, a progress bar with Cancel, and the hook between them.
 import { useRef, useState, type ChangeEvent, type ReactElement } from 'react';
-import { session } from '../lib/api';
-import { useAppDispatch } from '../lib/store';
-import { uploadFile, type UploadHandle, type UploadResult } from '../lib/upload';
+import { session } from '../../lib/api';
+import { useAppDispatch } from '../../lib/store';
+import { uploadFile, type UploadHandle, type UploadResult } from '../../lib/upload';
 
 const AUDIO_TYPES = 'audio/*,.mp3,.wav,.m4a,.aac,.ogg,.opus,.webm,.flac';
 
