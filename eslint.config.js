@@ -9,21 +9,28 @@ import checkFile from 'eslint-plugin-check-file';
 
 const root = import.meta.dirname;
 const webSrc = './web/src';
-const features = readdirSync(join(import.meta.dirname, webSrc, 'features'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const folders = (parent) =>
+  readdirSync(join(import.meta.dirname, webSrc, parent), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const features = folders('features');
+const entities = folders('entities');
+const shared = [`${webSrc}/lib`, `${webSrc}/components`, `${webSrc}/i18n`];
 
 /**
- * The web console's import boundaries (bulletproof-react's zones): `app/` composes features;
- * a feature uses `lib/` and `components/` and never another feature or `app/`; shared code uses
- * neither. Exported for web/src/lint-boundaries.test.ts.
+ * The web console's import boundaries (bulletproof-react's zones), one direction only:
+ * app → features → entities → shared (lib/, components/, i18n/). `app/` composes features; a
+ * feature uses entities and shared code, never another feature or `app/`; an entity uses shared
+ * code and other entities through their `index.ts` only, never a feature or `app/`; shared code
+ * uses none of them. Exported for web/src/lint-boundaries.test.ts.
  */
 export const webZones = [
   ...features.map((name) => ({
     target: `${webSrc}/features/${name}`,
     from: `${webSrc}/features`,
     except: [`./${name}`],
-    message: 'A feature never imports another feature: move what both need to lib/ or components/.',
+    message:
+      'A feature never imports another feature: move what both need to an entity (entities/) or to lib/ or components/.',
   })),
   {
     target: `${webSrc}/features`,
@@ -31,9 +38,21 @@ export const webZones = [
     message: 'Features never import the composition root (app/): the API, store and brand live in lib/.',
   },
   {
-    target: [`${webSrc}/lib`, `${webSrc}/components`, `${webSrc}/i18n`],
+    target: `${webSrc}/entities`,
     from: [`${webSrc}/features`, `${webSrc}/app`],
-    message: 'Shared code (lib/, components/, i18n/) never imports features or app/.',
+    message: 'Entities never import features or app/: what a feature needs from another goes down into entities/.',
+  },
+  // Another entity's files are private: only its index.ts (its public surface) may be imported.
+  ...entities.map((name) => ({
+    target: `${webSrc}/entities/${name}`,
+    from: `${webSrc}/entities`,
+    except: [`./${name}`, ...entities.filter((other) => other !== name).map((other) => `./${other}/index.ts`)],
+    message: 'An entity imports another entity only through its index.ts.',
+  })),
+  {
+    target: shared,
+    from: [`${webSrc}/entities`, `${webSrc}/features`, `${webSrc}/app`],
+    message: 'Shared code (lib/, components/, i18n/) never imports entities, features or app/.',
   },
 ];
 

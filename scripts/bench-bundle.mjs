@@ -86,7 +86,7 @@ console.log(`Goals: ${goal(signIn, GOALS_KB.signIn)}; ${goal(shell, GOALS_KB.she
 // The task and hold dialogs are lazy chunks of their own, opened from the task pages, the viewer
 // and the client and company pages.
 const ADMIN_PAGES =
-  /^src\/(features\/((users|clients|companies|b2c-users|feature-catalogue|audit-logs|prompts|pricing|email-templates|ai-config|custom-gpts)\/|transcripts\/patterns-dialog\.tsx$)|components\/(task|hold)-dialog\.tsx$)/;
+  /^src\/(features\/((users|clients|companies|b2c-users|feature-catalogue|audit-logs|prompts|pricing|email-templates|ai-config|custom-gpts)\/|analysis\/patterns-dialog\.tsx$)|entities\/(tasks\/task|holds\/hold)-dialog\.tsx$)/;
 const assets = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
 const withZod = new Set(
   assets

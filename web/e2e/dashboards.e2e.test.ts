@@ -1,4 +1,4 @@
-// The dashboards (issue 23) in real Chromium against the real all-in-one server: two espeak-ng
+// The dashboards in real Chromium against the real all-in-one server: two espeak-ng
 // calls uploaded and transcribed by the server's engine, one tagged and linked to a client, one
 // scored by an analysis run against the kit's fake provider. Each page as each role, a chart's
 // point opening its calls, light, dark and 375 px. Waits for conditions, never for time.

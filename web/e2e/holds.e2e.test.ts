@@ -1,4 +1,4 @@
-// Legal hold in real Chromium against the real all-in-one server (issue 25): a company's ADMIN
+// Legal hold in real Chromium against the real all-in-one server: a company's ADMIN
 // holds a recording with a reason, its delete is refused with the server's message, and the hold
 // is lifted; the platform administrator holds a whole company from its dialog; a USER gets no
 // hold control. Light, dark and 375 px screenshots. Waits for conditions, never for time.

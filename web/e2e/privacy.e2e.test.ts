@@ -1,4 +1,4 @@
-// A person's data in real Chromium against the real all-in-one server (issue 25): a USER downloads
+// A person's data in real Chromium against the real all-in-one server: a USER downloads
 // their own data from /profile (the ZIP arrives); a company's ADMIN exports a client contact from
 // its profile, and erases a user from the users page keeping their recordings under the company,
 // reading each service's report. Waits for conditions, never for time. SCREENSHOT_DIR=… saves the

@@ -1,4 +1,4 @@
-// One's own account in real Chromium against the real all-in-one server (issue 14): two-step
+// One's own account in real Chromium against the real all-in-one server: two-step
 // sign-in turned on with the QR code's secret (the code computed here, as an authenticator app
 // would), then required at sign-in; a recovery code signs a second browser in once; that session,
 // signed out from the first browser, is refused. Waits for conditions, never for time.

@@ -1,4 +1,4 @@
-// Tasks in real Chromium against the real all-in-one server (issue 23): a task made in the dialog,
+// Tasks in real Chromium against the real all-in-one server: a task made in the dialog,
 // one dragged across the board with the mouse and one carried with the keyboard, the list's filters,
 // a transcript's selected words made into a task, an "Action items" run (the fake provider answering
 // {"items": [...]}) turned into tasks, and each role's list and board (rights, no console error,

@@ -1,4 +1,4 @@
-// The transcript editor (issue 22) in real Chromium against the real all-in-one server, on a real
+// The transcript editor in real Chromium against the real all-in-one server, on a real
 // stereo call (espeak-ng, one voice per channel: two speakers) transcribed by the server's engine.
 // Every test reads the transcript as it is now through the API, so none depends on another's edits.
 // Waits for conditions, never for time. SCREENSHOT_DIR=docs/screenshots saves the screens.

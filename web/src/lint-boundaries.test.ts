@@ -1,7 +1,8 @@
 /** @jest-environment node */
 // The import boundaries of web/src are enforced by the project's own ESLint configuration: this
-// reads the rule from eslint.config.js (as it applies to a feature file) and runs it on imports
-// that cross a boundary. Removing or loosening the rule there fails these tests.
+// reads the rule from eslint.config.js (as it applies to each file) and runs it on imports in
+// every direction: app → features → entities → shared (lib/, components/, i18n/) passes, every
+// import back up or sideways fails. Removing or loosening the rule there fails these tests.
 import { describe, expect, it } from '@jest/globals';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,60 +39,66 @@ async function boundaryErrors(file: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
 }
 
+const PREFIX = /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. /;
+
+/** An import that must fail lint: `from` imports `spec`, and the rule says `message`. */
+const forbidden: Array<[direction: string, from: string, spec: string, message: RegExp]> = [
+  [
+    'a feature importing another feature',
+    'features/chat',
+    '../library/tag-editor',
+    /A feature never imports another feature/,
+  ],
+  ['a feature importing app/', 'features/chat', '../../app/router', /Features never import the composition root/],
+  [
+    'an entity importing a feature',
+    'entities/tasks',
+    '../../features/chat/chat-api',
+    /Entities never import features or app/,
+  ],
+  ['an entity importing app/', 'entities/tasks', '../../app/router', /Entities never import features or app/],
+  [
+    "an entity importing another entity's private file",
+    'entities/tasks',
+    '../recordings/library-api',
+    /An entity imports another entity only through its index\.ts/,
+  ],
+  ['lib/ importing an entity', 'lib', '../entities/tasks', /Shared code/],
+  ['lib/ importing a feature', 'lib', '../features/chat/chat-api', /Shared code/],
+  ['components/ importing an entity', 'components', '../entities/holds/hold-control', /Shared code/],
+  ['components/ importing app/', 'components', '../app/router', /Shared code/],
+  ['i18n/ importing a feature', 'i18n', '../features/chat/chat-api', /Shared code/],
+];
+
+/** Imports that must pass: each direction downwards, and a folder's own files. */
+const allowed: Array<[direction: string, from: string, specs: string[]]> = [
+  ['app/ composing features and entities', 'app', ['../features/auth/guards', '../entities/tasks', '../lib/api']],
+  [
+    'a feature using entities, shared code and its own files',
+    'features/chat',
+    ['../../entities/tasks', '../../lib/api', '../../components/spinner', '../../i18n/feature', './model'],
+  ],
+  [
+    "an entity using shared code, its own files and another entity's index.ts",
+    'entities/tasks',
+    ['../../lib/api', '../../components/spinner', './tasks-api', '../recordings'],
+  ],
+  ['shared code using shared code', 'lib', ['./api', '../components/spinner', '../i18n/feature']],
+];
+
+const fixture = (folder: string) => `web/src/${folder}/boundary-fixture.ts`;
+const source = (specs: string[]) =>
+  specs.map((spec, index) => `import * as m${index} from '${spec}';`).join('\n') +
+  `\nexport const all = [${specs.map((_, index) => `m${index}`).join(', ')}];\n`;
+
 describe('web import boundaries (eslint.config.js)', () => {
-  it('a feature importing another feature fails lint', async () => {
-    const errors = await boundaryErrors(
-      'web/src/features/chat/boundary-fixture.ts',
-      "import { formatDate } from '../transcripts/format';\nexport const f = formatDate;\n",
-    );
-    expect(errors).toEqual([
-      expect.stringMatching(
-        /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. A feature never imports another feature/,
-      ),
-    ]);
+  it.each(forbidden)('%s fails lint', async (_direction, from, spec, message) => {
+    const errors = await boundaryErrors(fixture(from), source([spec]));
+    expect(errors).toEqual([expect.stringMatching(PREFIX)]);
+    expect(errors[0]).toMatch(message);
   });
 
-  it('a feature importing app/ fails lint', async () => {
-    const errors = await boundaryErrors(
-      'web/src/features/chat/boundary-fixture.ts',
-      "import { AppRoutes } from '../../app/router';\nexport const r = AppRoutes;\n",
-    );
-    expect(errors).toEqual([
-      expect.stringMatching(
-        /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Features never import the composition root/,
-      ),
-    ]);
-  });
-
-  it('shared code importing a feature fails lint', async () => {
-    const errors = await boundaryErrors(
-      'web/src/lib/boundary-fixture.ts',
-      "import { chatApi } from '../features/chat/chat-api';\nexport const c = chatApi;\n",
-    );
-    expect(errors).toEqual([
-      expect.stringMatching(
-        /^import-x\/no-restricted-paths: Unexpected path .* imported in restricted zone\. Shared code/,
-      ),
-    ]);
-  });
-
-  it('features use lib/, components/ and their own files; app/ composes features', async () => {
-    expect(
-      await boundaryErrors(
-        'web/src/features/chat/boundary-fixture.ts',
-        [
-          "import { api } from '../../lib/api';",
-          "import { Spinner } from '../../components/spinner';",
-          "import { MESSAGE_MAX } from './model';",
-          'export const all = [api, Spinner, MESSAGE_MAX];',
-        ].join('\n'),
-      ),
-    ).toEqual([]);
-    expect(
-      await boundaryErrors(
-        'web/src/app/boundary-fixture.ts',
-        "import { RequireAuth } from '../features/auth/guards';\nexport const g = RequireAuth;\n",
-      ),
-    ).toEqual([]);
+  it.each(allowed)('%s passes', async (_direction, from, specs) => {
+    expect(await boundaryErrors(fixture(from), source(specs))).toEqual([]);
   });
 });

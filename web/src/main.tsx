@@ -1,6 +1,6 @@
 // Two apps share the page (app/hand-over.ts): the signed-out pages, small, and the signed-in app
 // with its store, router and i18next, downloaded only when a session exists or after signing in
-// (issue 24: the sign-in page's JavaScript ≤ 100 KB gzip). This entry holds React DOM, the theme
+// (the sign-in page's JavaScript ≤ 100 KB gzip). This entry holds React DOM, the theme
 // and the install offer, and shows one of the two.
 import { StrictMode, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';

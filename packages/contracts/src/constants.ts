@@ -161,3 +161,4 @@ export * from './credit-constants';
 export * from './email';
 export * from './gpt-constants';
 export * from './task-constants';
+export * from './file-constants';

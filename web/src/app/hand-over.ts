@@ -1,4 +1,4 @@
-// The console is two apps in one page (issue 24): the signed-out pages (signed-out-app.tsx: React
+// The console is two apps in one page: the signed-out pages (signed-out-app.tsx: React
 // and fetch only) and the signed-in app (start-app.tsx: store, router, i18next). main.tsx shows
 // one; each hands the page to the other when a person signs in or their session ends.
 import { createContext } from 'react';

@@ -1,4 +1,4 @@
-// Every route of spec part 2. Pages are loaded lazily so the signed-in shell downloads only what
+// Every route of the console. Pages are loaded lazily so the signed-in shell downloads only what
 // it shows (see scripts/bench-bundle.mjs). The signed-out pages (sign-in, sign-up, two-step, reset
 // password) are a separate small app (signed-out-app.tsx): their routes here hand the page over to it. The routes are matched with
 // `useRoutes` inside a <BrowserRouter>, not a data router (createBrowserRouter): no page uses
@@ -48,9 +48,9 @@ const SuccessPage = lazy(named(statusPages, 'SuccessPage'));
 
 const AppLayout = lazy(() => import('../features/layout/app-layout'));
 const ChatPage = lazy(() => import('../features/chat/chat-page'));
-const TranscriptsPage = lazy(() => import('../features/transcripts/transcripts-page'));
-const TranscriptViewPage = lazy(() => import('../features/transcripts/transcript-view-page'));
-const TranscriptAnalysisPage = lazy(() => import('../features/transcripts/transcript-analysis-page'));
+const TranscriptsPage = lazy(() => import('../features/library/transcripts-page'));
+const TranscriptViewPage = lazy(() => import('../features/transcript-editor/transcript-view-page'));
+const TranscriptAnalysisPage = lazy(() => import('../features/analysis/transcript-analysis-page'));
 const CompaniesPage = lazy(() => import('../features/companies/companies-page'));
 const DataPoliciesPage = lazy(() => import('../features/companies/data-policies-page'));
 const FeaturesPage = lazy(() => import('../features/feature-catalogue/features-page'));

@@ -1,6 +1,6 @@
 // The signed-out pages as their own small app: React, fetch and the catalogue of the language
 // shown, without the Redux store, react-router or i18next, which the signed-in app brings
-// (issue 24: the sign-in page's JavaScript ≤ 100 KB gzip; scripts/bench-bundle.mjs measures it).
+// (the sign-in page's JavaScript ≤ 100 KB gzip; scripts/bench-bundle.mjs measures it).
 // It does what the signed-in app did for these pages: the page title, the company branding, the
 // install prompt, /signin and /signup sending a signed-in person on, and the return URL after
 // signing in.

@@ -1,5 +1,5 @@
 // The signed-in app: i18next (set up once per page), a fresh store for each person who signs in,
-// and the router. main.tsx imports it only when a session exists or after signing in (issue 24).
+// and the router. main.tsx imports it only when a session exists or after signing in.
 import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { brandingApi } from '../features/branding/branding-api';

@@ -9,7 +9,7 @@ const BADGE: Record<string, string> = {
   not_started: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
 };
 
-/** A file's or a transcription's status (spec part 4), pulsing while pending or processing. */
+/** A file's or a transcription's status, pulsing while pending or processing. */
 export function StatusBadge({ status, testId }: { status: string; testId?: string }): ReactElement {
   const { t } = useTranslation();
   const busy = status === 'pending' || status === 'processing';

@@ -7,7 +7,7 @@ export interface Toast {
   detail?: string | null;
 }
 
-/** Toasts that vanish after `durationMs` (spec part 9: 3000 ms). */
+/** Toasts that vanish after `durationMs` (3000 ms). */
 export function useToasts(durationMs = 3000): {
   toasts: Toast[];
   show: (toast: Omit<Toast, 'id'>) => void;

@@ -88,12 +88,22 @@ const featureCatalogues = readdirSync(featuresDir, { withFileTypes: true })
       .filter((file) => file === 'i18n.ts' || file.endsWith('-i18n.ts'))
       .map((file) => [file === 'i18n.ts' ? feature : `${feature}/${file}`, join(featuresDir, feature, file)] as const),
   );
-// Shared components keep theirs beside them (`components/task-dialog-i18n.ts`).
+// Shared components keep theirs beside them, and so do the entities (`entities/tasks/task-dialog-i18n.ts`).
 const componentsDir = join(featuresDir, '..', 'components');
 featureCatalogues.push(
   ...readdirSync(componentsDir)
     .filter((file) => file.endsWith('-i18n.ts'))
     .map((file) => [`components/${file}`, join(componentsDir, file)] as const),
+);
+const entitiesDir = join(featuresDir, '..', 'entities');
+featureCatalogues.push(
+  ...readdirSync(entitiesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) =>
+      readdirSync(join(entitiesDir, entry.name))
+        .filter((file) => file.endsWith('-i18n.ts'))
+        .map((file) => [`entities/${entry.name}/${file}`, join(entitiesDir, entry.name, file)] as const),
+    ),
 );
 
 describe('feature catalogues', () => {

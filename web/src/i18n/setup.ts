@@ -17,7 +17,7 @@ export interface I18nSetupOptions {
 
 /**
  * Sets up translations (English default and fallback). A failure is logged and raised as an
- * 'i18n error' (spec part 8): the app cannot show text without it.
+ * 'i18n error': the app cannot show text without it.
  */
 export async function setupI18n(options: I18nSetupOptions): Promise<void> {
   const instance = options.instance ?? i18next;

@@ -1,6 +1,6 @@
 // The few strings the signed-out pages and the components they share with the signed-in app
 // (theme toggle, language switcher, install prompt) read through this context, not through
-// react-i18next: the sign-in page must not download i18next (issue 24, scripts/bench-bundle.mjs).
+// react-i18next: the sign-in page must not download i18next (scripts/bench-bundle.mjs).
 // The signed-in app fills it from i18next (app/app.tsx); the signed-out one from the same
 // catalogues, looked up by `translator` below (features/auth/signed-out-app.tsx).
 import { createContext, useContext, useMemo } from 'react';

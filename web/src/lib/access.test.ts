@@ -6,7 +6,7 @@ const ORIGIN = 'http://acme.localhost:3000';
 const user = (code?: string) =>
   JSON.stringify({ firstName: 'Ada', email: 'ada@acme.test', roles: code ? { role: { code } } : undefined });
 
-describe('route guard (spec part 4)', () => {
+describe('route guard', () => {
   it('sends a visitor without a stored user to /signin and remembers where they were going', () => {
     const storage = memoryStorage();
     const decision = decideProtectedAccess('/transcripts/42?tab=words', storage);

@@ -1,5 +1,5 @@
 // A call to the gateway with fetch alone, for the signed-out pages (which do not download the
-// Redux store; issue 24): cookies, the CSRF header, JSON both ways. A refused call rejects with RTK
+// Redux store): cookies, the CSRF header, JSON both ways. A refused call rejects with RTK
 // Query's error shape ({ status, data }) so lib/error-message.ts reads it as it reads the app's.
 import { CSRF_HEADER } from './session';
 

@@ -1,5 +1,5 @@
 // Dates and times of recordings: the transcripts screens and the search's results (unit tested
-// in features/transcripts/format.test.ts).
+// in entities/transcripts/format.test.ts).
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

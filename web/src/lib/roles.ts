@@ -5,7 +5,7 @@ export function isRole(value: unknown): value is Role {
 }
 
 /**
- * Who may open a path (spec part 2 table and part 6 permissions). Paths not listed here only need
+ * Who may open a path (the product's route table and role permissions). Paths not listed here only need
  * a signed-in user. The spec's guard enforced only the first six HOST_ADMIN paths and left the
  * other role lists unenforced; we enforce every list (the server enforces them too).
  */
@@ -20,16 +20,16 @@ const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly Role[]]> =
   ['/ai-config', ['HOST_ADMIN']],
   ['/custom-gpts', ['HOST_ADMIN', 'ADMIN']],
   ['/users', ['HOST_ADMIN', 'ADMIN']],
-  // A company's statement: an ADMIN sees their company's, a HOST_ADMIN picks one (spec part 6).
+  // A company's statement: an ADMIN sees their company's, a HOST_ADMIN picks one.
   ['/invoice', ['HOST_ADMIN', 'ADMIN']],
-  // A company's data policies, read-only (issue 25): the company's ADMIN; HOST_ADMIN sets them on /companies.
+  // A company's data policies, read-only: the company's ADMIN; HOST_ADMIN sets them on /companies.
   ['/data-policies', ['ADMIN']],
-  // The menu shows clients to ADMIN and CALLER (spec part 2); a HOST_ADMIN may open them read-only
+  // The menu shows clients to ADMIN and CALLER; a HOST_ADMIN may open them read-only
   // to support a company (the tenant service allows its reads, services/tenant/README.md).
   ['/clients', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
   ['/client', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
   ['/ai-features', ['ADMIN']],
-  // Dashboards (issue 23): CRM for the roles that work with clients (a HOST_ADMIN picks the
+  // Dashboards: CRM for the roles that work with clients (a HOST_ADMIN picks the
   // company), the platform overview for the platform administrator; /analytics is everyone's.
   ['/crm', ['ADMIN', 'CALLER', 'HOST_ADMIN']],
   ['/saas', ['HOST_ADMIN']],

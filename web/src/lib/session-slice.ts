@@ -37,7 +37,7 @@ export const sessionSlice = createSlice({
 
 export const { signedIn, userUpdated, signedOut, noticeCleared } = sessionSlice.actions;
 
-/** The keys a sign-out clears (spec part 4). Tokens live in httpOnly cookies; the two token keys
+/** The keys a sign-out clears. Tokens live in httpOnly cookies; the two token keys
  * are cleared anyway in case an older version of the app left them behind. */
 export const SIGN_OUT_KEYS = [
   STORAGE_KEYS.token,

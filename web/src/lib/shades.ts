@@ -1,4 +1,4 @@
-// Brand colour shades 25…950 from one primary colour (spec part 1): shade 500 is the primary;
+// Brand colour shades 25…950 from one primary colour: shade 500 is the primary;
 // lighter shades mix it with white and darker ones with black, in fixed steps.
 
 export const SHADE_STEPS = {

@@ -1,4 +1,4 @@
-// Browser storage keys are part of the product contract (spec part 3): do not rename them.
+// Browser storage keys are part of the product contract: do not rename them.
 export const STORAGE_KEYS = {
   theme: 'theme',
   user: 'user',
@@ -9,7 +9,7 @@ export const STORAGE_KEYS = {
   preferredLanguage: 'preferredLanguage',
 } as const;
 
-/** The viewer's playback speed, remembered per person (issue 22): `playback-speed:<user id>`. */
+/** The viewer's playback speed, remembered per person: `playback-speed:<user id>`. */
 export function playbackSpeedKey(userId: string): string {
   return `playback-speed:${userId}`;
 }

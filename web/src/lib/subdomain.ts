@@ -1,5 +1,5 @@
 /**
- * The company subdomain of a host name (spec part 1): the first label before the first dot,
+ * The company subdomain of a host name: the first label before the first dot,
  * ignoring a leading 'www'. `acme.example.com`, `www.acme.example.com` and `acme.localhost` → 'acme'
  * (so local development can show a company). None for a host without a dot (`localhost`), an IP
  * address, or a label that is not a valid host label.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FILE_STATUSES, TRANSCRIPTION_STATUSES } from '../constants';
+import { TAG_LENGTH_MAX, TAGS_PER_FILE_MAX } from '../file-constants';
 import { Id, PageQuery, paginated } from '../common';
 import { DayString } from './credits';
 import { LANGUAGES } from './tenant';
@@ -9,8 +10,7 @@ const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 
 /** The languages a recording may be declared in at upload: the console's, or `auto` (the engine detects it). */
 export const UPLOAD_LANGUAGES = ['auto', ...LANGUAGES] as const;
-export const TAGS_PER_FILE_MAX = 20;
-export const TAG_LENGTH_MAX = 40;
+export { TAG_LENGTH_MAX, TAGS_PER_FILE_MAX } from '../file-constants';
 export const UPLOAD_SPEAKERS_MAX = 10;
 
 /** A tag as stored: trimmed and lower-cased, so "Urgent " and "urgent" are one tag. */

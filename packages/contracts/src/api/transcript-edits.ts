@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { Id } from '../common';
 import { SpeakerSegment, TranscriptItemId } from './transcription';
+import { SPEAKER_NAME_MAX } from '../file-constants';
 
 // eslint-disable-next-line no-control-regex
 const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 /** One line a person typed: trimmed, never empty, no control characters. */
 const Line = (max: number) => z.string().trim().min(1).max(max).regex(ONE_LINE, 'must not contain control characters');
 
-export const SPEAKER_NAME_MAX = 80;
+export { SPEAKER_NAME_MAX } from '../file-constants';
 export const SEGMENT_TEXT_MAX = 5000;
 export const FIND_MAX = 200;
 /** Words reassigned at once: far more than a 30-second segment holds. */

@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
 import { useConfirmedDelete } from '../../components/use-confirmed-delete';
-import { usePricingQuery } from '../../lib/credits-api';
+import { usePricingQuery } from '../../entities/credits';
 import { useDeleteModelMutation, useModelsQuery, useProvidersQuery, useTestModelMutation } from './ai-config-api';
 import { DeleteConfirm } from './confirmed-delete';
 import { ConnectionTest } from './connection-test';

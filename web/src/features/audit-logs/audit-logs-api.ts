@@ -42,4 +42,3 @@ export const auditLogsApi = api.injectEndpoints({
 });
 
 export const { useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery, useLazyAuditChainQuery } = auditLogsApi;
-export { useCompanyOptionsQuery as useAuditCompanyOptionsQuery } from '../../lib/company-options';

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState, type ReactElement } from 'react';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './i18n';
 import { useSearchParams } from 'react-router-dom';
@@ -6,7 +7,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { PageHeading } from '../../components/page-heading';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
-import { useAuditCompanyOptionsQuery, useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery } from './audit-logs-api';
+import { useAuditLogInfiniteQuery, useLazyAuditExportCheckQuery } from './audit-logs-api';
 import { AuditFiltersForm } from './audit-filters';
 import { ChainState } from './chain-state';
 import { EntryDrawer } from './entry-drawer';
@@ -54,7 +55,7 @@ export default function AuditLogsPage(): ReactElement {
   const [search, setSearch] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const log = useAuditLogInfiniteQuery(filters);
-  const companies = useAuditCompanyOptionsQuery();
+  const companies = useCompanyOptionsQuery();
   const [checkExport, exportCheck] = useLazyAuditExportCheckQuery();
   const { toasts, show, dismiss } = useToasts();
   const [open, setOpen] = useState<AuditEntry | null>(null);

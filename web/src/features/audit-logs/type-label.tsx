@@ -1,4 +1,4 @@
-// Readable names for the audit log's compliance entries (issue 25): who placed or lifted a legal
+// Readable names for the audit log's compliance entries: who placed or lifted a legal
 // hold, what retention removed, who read an unredacted original, and who asked for a person's data
 // to be exported or erased (and what each service did about it) should read at a glance; the raw
 // type stays under the name for filtering. Other types show as they are.

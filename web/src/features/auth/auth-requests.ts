@@ -1,5 +1,5 @@
 // The signed-out pages' calls to the gateway, with fetch and no store: the sign-in page must not
-// download Redux Toolkit (issue 24). Refusals have RTK Query's error shape (lib/fetch-json.ts).
+// download Redux Toolkit. Refusals have RTK Query's error shape (lib/fetch-json.ts).
 import type {
   ChangeRequiredPasswordBody,
   ForgotPasswordBody,

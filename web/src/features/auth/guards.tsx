@@ -1,4 +1,4 @@
-// Route guards (spec part 4). The rules live in lib/access.ts; these components apply them.
+// Route guards. The rules live in lib/access.ts; these components apply them.
 import { useEffect, type ReactElement } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { decideProtectedAccess, rememberReturnUrl, signedInLanding } from '../../lib/access';

@@ -1,6 +1,6 @@
 import { defineFeatureCatalogue } from '../../i18n/catalogue';
 
-/** Sign-in strings added with issue 11 (the first sign-in with a one-time password, a suspended company) and issue 14 (accepting an invitation). */
+/** Sign-in strings for the first sign-in with a one-time password, a suspended company, and accepting an invitation. */
 export const catalogue = defineFeatureCatalogue(
   'auth',
   {

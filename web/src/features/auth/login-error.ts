@@ -3,7 +3,7 @@ import { errorMessage } from '../../lib/error-message';
 
 export const LOGIN_FAILED = 'Login failed';
 
-/** What a failed sign-in shows: the server's message, else 'Login failed' (spec part 8). */
+/** What a failed sign-in shows: the server's message, else 'Login failed'. */
 export function loginErrorText(error: unknown, translatedFallback: string = LOGIN_FAILED): string {
   return errorMessage(error) ?? translatedFallback;
 }

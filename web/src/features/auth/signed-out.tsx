@@ -1,6 +1,6 @@
 // What the signed-out pages (sign-in, sign-up, two-step, reset password) get from the small app
 // that shows them (signed-out-app.tsx) instead of react-router and the Redux store, which only the
-// signed-in app downloads (issue 24).
+// signed-in app downloads.
 import { createContext, useContext, useMemo, type MouseEvent, type ReactElement, type ReactNode } from 'react';
 import type { StoredUser } from '../../lib/stored-user';
 

@@ -5,7 +5,7 @@ import { DEFAULT_BRAND, type Brand } from '../../lib/brand';
 import type { Loose } from '../../lib/loose';
 import { parseHex } from '../../lib/shades';
 
-/** The public company config (spec part 3), read defensively: any field may be missing or odd. */
+/** The public company config, read defensively: any field may be missing or odd. */
 export type CompanyConfig = Loose<CompanyConfigDto>;
 
 export const CONFIG_LOAD_FAILED = 'Failed to load company configuration';

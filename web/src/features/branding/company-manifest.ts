@@ -43,7 +43,7 @@ export function companyManifest(base: WebManifest, brand: Brand, origin: string)
   };
 }
 
-/** Points `<link rel="manifest">` at the company's manifest; failures are only logged (spec part 8). */
+/** Points `<link rel="manifest">` at the company's manifest; failures are only logged. */
 export async function applyCompanyManifest(brand: Brand, doc: Document): Promise<void> {
   const link = doc.querySelector<HTMLLinkElement>('link[rel="manifest"]');
   if (!link || typeof URL.createObjectURL !== 'function') return;

@@ -29,7 +29,7 @@ export function entriesByDay(data: CalendarDto | undefined): Map<string, DayEntr
   return days;
 }
 
-/** The tasks service's rule (issue 23): the assignee, the creator and administrators edit a task. */
+/** The tasks service's rule: the assignee, the creator and administrators edit a task. */
 export function mayMove(task: CalendarTask, me: { id: string | null | undefined; role: Role | null }): boolean {
   if (me.role === 'ADMIN' || me.role === 'HOST_ADMIN') return true;
   return Boolean(me.id) && (task.assigneeId === me.id || task.createdBy === me.id);

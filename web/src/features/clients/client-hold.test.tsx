@@ -1,5 +1,5 @@
 /** @jest-environment ./web/test/jsdom-with-fetch.cjs */
-// A client's legal hold (issue 25) with the app's store and RTK Query API; only `fetch` is faked:
+// A client's legal hold with the app's store and RTK Query API; only `fetch` is faked:
 // the reason is required, PUT carries {hold, reason}, the badge shows the hold the client reads
 // back, a held client's delete says the server's 409, and a CALLER gets no control.
 import { afterEach, describe, expect, it } from '@jest/globals';

@@ -3,7 +3,7 @@
 // recordings are held with it.
 import type { ReactElement } from 'react';
 import type { ClientDto } from '@earshot/contracts';
-import { HoldBadge, HoldToggle } from '../../components/hold-control';
+import { HoldBadge, HoldToggle } from '../../entities/holds';
 import type { Toast } from '../../components/toast';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { ClientDetailDto } from '@earshot/contracts';
 import { FormDialog, secondaryButtonClass } from '../../components/form-dialog';
 import { PageHeading } from '../../components/page-heading';
-import { PrivacyButtons } from '../../components/privacy-actions';
+import { PrivacyButtons } from '../../entities/people';
 import { PageSpinner } from '../../components/spinner';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';

@@ -5,7 +5,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { FormDialog, secondaryButtonClass, submitButtonClass } from '../../components/form-dialog';
 import { StatusBadge } from '../../components/status-badge';
 import type { Toast } from '../../components/toast';
-import { UploadButton, UploadProgress, useFileUpload } from '../../components/upload-controls';
+import { UploadButton, UploadProgress, useFileUpload } from '../../entities/recordings';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useLinkRecordingMutation } from './clients-api';

@@ -36,7 +36,6 @@ export const clientsApi = withTags.injectEndpoints({
     owners: build.query<Option[], string | undefined>({
       query: (companyId) => ({ url: '/users/dropdown', params: queryParams({ companyId }) }),
     }),
-    clientCompanies: build.query<Option[], void>({ query: () => '/companies/dropdown' }),
     createClient: build.mutation<ClientDto, ClientCreateBody>({
       query: (body) => ({ url: '/clients', method: 'POST', body }),
       invalidatesTags: ['Clients'],
@@ -54,7 +53,7 @@ export const clientsApi = withTags.injectEndpoints({
       providesTags: ['Files'],
       keepUnusedDataFor: 0,
     }),
-    /** The client's tasks for the profile's timeline, newest first (the tasks service, issue 23). */
+    /** The client's tasks for the profile's timeline, newest first (the tasks service). */
     clientTasks: build.query<TaskPage, string>({
       query: (clientId) => ({
         url: '/tasks',
@@ -76,7 +75,6 @@ export const {
   useClientsQuery,
   useClientQuery,
   useOwnersQuery,
-  useClientCompaniesQuery,
   useCreateClientMutation,
   useUpdateClientMutation,
   useDeleteClientMutation,

@@ -1,14 +1,15 @@
 import { useMemo, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ClientDto } from '@earshot/contracts';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { HoldBadge } from '../../components/hold-control';
+import { HoldBadge } from '../../entities/holds';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { FormDialog, submitButtonClass } from '../../components/form-dialog';
 import { fieldInputClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
-import { usePrivacyActions } from '../../components/privacy-actions';
+import { usePrivacyActions } from '../../entities/people';
 import { Pager } from '../../components/pager';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -16,13 +17,7 @@ import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { ClientForm } from './client-form';
-import {
-  useClientCompaniesQuery,
-  useClientsQuery,
-  useDeleteClientMutation,
-  useOwnersQuery,
-  type ClientFilters,
-} from './clients-api';
+import { useClientsQuery, useDeleteClientMutation, useOwnersQuery, type ClientFilters } from './clients-api';
 import { catalogue } from './i18n';
 
 const NO_CLIENTS: ClientDto[] = [];
@@ -38,7 +33,7 @@ export default function ClientsPage(): ReactElement {
   const [search, setSearch] = useState('');
   const list = useClientsQuery(filters);
   const owners = useOwnersQuery(filters.companyId, { skip: role === 'CALLER' });
-  const companies = useClientCompaniesQuery(undefined, { skip: !readOnly });
+  const companies = useCompanyOptionsQuery(undefined, { skip: !readOnly });
   const [remove, removing] = useDeleteClientMutation();
   const { toasts, show, dismiss } = useToasts();
   const [editing, setEditing] = useState<ClientDto | 'new' | null>(null);

@@ -1,4 +1,4 @@
-// A client's legal hold (issue 25): PUT /clients/{id}/hold; the client's reads carry it back.
+// A client's legal hold: PUT /clients/{id}/hold; the client's reads carry it back.
 import type { HoldBody, HoldDto } from '@earshot/contracts';
 import { api } from '../../lib/api';
 

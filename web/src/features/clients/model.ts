@@ -19,7 +19,7 @@ export function formValues(client: ClientDto | null): ClientFormInput {
   return Object.fromEntries(CLIENT_FIELDS.map((field) => [field, client?.[field] ?? ''])) as ClientFormInput;
 }
 
-/** Minutes and seconds of a recording (spec part 2's m:ss), or a dash before it is transcribed. */
+/** Minutes and seconds of a recording (m:ss, as the library shows them), or a dash before it is transcribed. */
 export function formatDuration(seconds: number | null): string {
   if (seconds === null) return '—';
   const whole = Math.round(seconds);

@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../components/data-table';
-import { HoldBadge } from '../../components/hold-control';
+import { HoldBadge } from '../../entities/holds';
 import { buttonClass, inputClass } from '../../components/form-parts';
 import { PageHeading } from '../../components/page-heading';
 import { Pager } from '../../components/pager';
@@ -17,7 +17,7 @@ import { formatCredits } from '../../lib/credits-format';
 import { formatSize } from '../../lib/format-size';
 import { withParams } from '../../lib/search-params';
 import { useCompaniesQuery, useDeleteCompanyMutation } from './companies-api';
-import { CompanyDialog, type Notify } from './company-dialog';
+import { CompanyDialog } from './company-dialog';
 import { CreditsDialog } from './credits-dialog';
 import { catalogue as creditsCatalogue } from './credits-i18n';
 import { catalogue } from './i18n';
@@ -28,6 +28,7 @@ import {
   type CompanyListArgs,
   type CompanyStatus,
   type CompanyType,
+  type Notify,
 } from './model';
 
 const PAGE_SIZE = 20;

@@ -12,9 +12,7 @@ import { CompanyForm } from './company-form';
 import { CompanyHold } from './company-hold';
 import { PoliciesSection } from './policies-section';
 import { catalogue } from './i18n';
-import { bodyFromForm, EMPTY_FORM, formFromCompany, type Company } from './model';
-
-export type Notify = (ok: boolean, title: string, detail?: string | null) => void;
+import { bodyFromForm, EMPTY_FORM, formFromCompany, type Company, type Notify } from './model';
 
 /** The company's own address: its subdomain in front of this host (acme.localhost:4000 locally). */
 export function companyUrl(domain: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {

@@ -1,4 +1,4 @@
-// The company's own fields (spec part 3) and its theme colours, with react-hook-form and the
+// The company's own fields and its theme colours, with react-hook-form and the
 // contract's rules. A field the server refuses (a 409 duplicate domain or code, a 400 naming it)
 // shows the server's words under that field.
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -7,7 +7,7 @@ import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
 import { Checkbox, Field, FormActions, inputClass } from '../../components/form-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useCompanyOptionsQuery } from '../../lib/company-options';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { formErrorsOf } from '../../lib/form-errors';
 import { catalogue } from './i18n';
 import {

@@ -3,12 +3,11 @@
 // section follows PUT's answer rather than the list.
 import { useState, type ReactElement } from 'react';
 import type { ActiveHoldDto, HoldDto } from '@earshot/contracts';
-import { HoldBadge, HoldToggle } from '../../components/hold-control';
+import { HoldBadge, HoldToggle } from '../../entities/holds';
 import { useFeatureTranslation } from '../../i18n/feature';
-import type { Notify } from './company-dialog';
 import { catalogue } from './hold-i18n';
 import { useSetCompanyHoldMutation } from './hold-api';
-import type { Company } from './model';
+import type { Company, Notify } from './model';
 
 const inForce = (hold: HoldDto): ActiveHoldDto | null =>
   hold.hold && hold.reason && hold.by && hold.at ? { reason: hold.reason, by: hold.by, at: hold.at } : null;

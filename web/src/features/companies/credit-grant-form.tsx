@@ -12,7 +12,7 @@ import { placeFieldErrors } from '../../lib/server-errors';
 import { useRecordCreditsMutation } from './companies-api';
 import { catalogue as creditsCatalogue } from './credits-i18n';
 import { GrantFormSchema, type GrantFormValues } from './credits-model';
-import type { Notify } from './company-dialog';
+import type { Notify } from './model';
 
 const FIELDS = ['amount', 'reason'] as const;
 

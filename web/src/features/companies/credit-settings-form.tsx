@@ -9,7 +9,7 @@ import { errorMessage } from '../../lib/api';
 import { formMessages } from '../../lib/form-messages';
 import { placeFieldErrors } from '../../lib/server-errors';
 import { useCreditSettingsMutation } from './companies-api';
-import type { Notify } from './company-dialog';
+import type { Notify } from './model';
 import { catalogue as creditsCatalogue } from './credits-i18n';
 import { numberOrBlank, SettingsFormSchema, type SettingsFormValues } from './credits-model';
 

@@ -7,12 +7,11 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatCredits } from '../../lib/credits-format';
 import { useCompanyCreditsQuery } from './companies-api';
-import type { Notify } from './company-dialog';
 import { CreditGrantForm } from './credit-grant-form';
 import { CreditSettingsForm } from './credit-settings-form';
 import { catalogue as creditsCatalogue } from './credits-i18n';
 import { LedgerTable } from './ledger-table';
-import type { Company } from './model';
+import type { Company, Notify } from './model';
 
 const LEDGER_PAGE_SIZE = 10;
 

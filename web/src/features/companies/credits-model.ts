@@ -3,7 +3,7 @@
 // form's own rule (translated) speaks first, then the contract's field has the last word.
 import { z } from 'zod';
 import { CreditGrantBody, CreditSettingsBody } from '@earshot/contracts';
-import { creditsText, optionalPositiveCreditsText } from '../../lib/credits-input';
+import { creditsText, optionalPositiveCreditsText } from '../../entities/credits';
 
 export const GrantFormSchema = z.object({
   amount: creditsText('amountInvalid', { signed: true, nonZero: true }).pipe(CreditGrantBody.shape.amount),

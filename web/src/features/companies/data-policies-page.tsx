@@ -1,4 +1,4 @@
-// /data-policies (ADMIN): their company's data policies, read-only (issue 25: the platform
+// /data-policies (ADMIN): their company's data policies, read-only (the platform
 // administrator sets them on the company, the company's ADMIN sees them). An ADMIN has no page of
 // their company's own otherwise: the company dialog is the platform administrator's.
 import type { ReactElement } from 'react';

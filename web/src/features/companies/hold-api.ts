@@ -1,4 +1,4 @@
-// A whole company's legal hold (issue 25, HOST_ADMIN): PUT /companies/{id}/hold; the companies
+// A whole company's legal hold (HOST_ADMIN): PUT /companies/{id}/hold; the companies
 // list carries it back (`hold`), so the list is asked again.
 import type { HoldBody, HoldDto } from '@earshot/contracts';
 import { api } from '../../lib/api';

@@ -1,4 +1,4 @@
-// The companies screen's legal hold strings (issue 25); the dialog's own are components/hold-dialog-i18n.ts.
+// The companies screen's legal hold strings; the dialog's own are entities/holds/hold-dialog-i18n.ts.
 import { defineFeatureCatalogue } from '../../i18n/feature';
 
 export const catalogue = defineFeatureCatalogue(

@@ -150,3 +150,9 @@ export function bodyFromForm(values: z.output<typeof CompanyFormSchema>): Record
     settings: { theme },
   };
 }
+
+/**
+ * How the companies page's dialogs and their sections report an outcome (a toast). Kept here, not in
+ * company-dialog.tsx, so the sections the dialog renders do not import the dialog back.
+ */
+export type Notify = (ok: boolean, title: string, detail?: string | null) => void;

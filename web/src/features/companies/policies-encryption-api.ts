@@ -1,4 +1,4 @@
-// How far each service has encrypted a company's existing data (issue 25): GET
+// How far each service has encrypted a company's existing data: GET
 // /companies/{id}/encryption. Saving the policies (turning encryption on) asks again.
 import type { CompanyEncryptionProgress } from '@earshot/contracts';
 import { api } from '../../lib/api';

@@ -1,4 +1,4 @@
-// Encryption at rest's background pass, per service (issue 25): once a company turns encryption
+// Encryption at rest's background pass, per service: once a company turns encryption
 // on, each service encrypts what it already stored. Shown to the platform administrator in the
 // company dialog and to the company's ADMIN on /data-policies; asked again every 2 s until every
 // service is done. Nothing is shown while encryption is off.

@@ -1,4 +1,4 @@
-// A company's data policies (issue 25), set by the platform administrator: redaction mode,
+// A company's data policies, set by the platform administrator: redaction mode,
 // retention and encryption at rest (which, once on, stays on: the server refuses turning it off).
 // Keeping unredacted originals needs encryption (the server refuses it without): its switch is
 // usable only while encryption is ticked.
@@ -9,7 +9,7 @@ import { buttonClass, Field, FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
-import type { Notify } from './company-dialog';
+import type { Notify } from './model';
 import { EncryptionProgress } from './policies-encryption';
 import { catalogue } from './policies-i18n';
 

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { ChecklistPicker, type ChecklistTexts } from '../../components/checklist-picker';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useCompanyOptionsQuery } from '../../lib/company-options';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { useGptUserOptionsQuery } from './custom-gpts-api';
 import { catalogue } from './i18n';
 import { GPT_MESSAGES, GPT_VISIBILITIES, type GptFormInput } from './model';

@@ -9,7 +9,7 @@ import { PageSpinner } from '../../components/spinner';
 import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { mayReadClients, useClientOptionsQuery, useTagsQuery } from '../../lib/library-api';
+import { mayReadClients, useClientOptionsQuery, useTagsQuery } from '../../entities/recordings';
 import { withParams } from '../../lib/search-params';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';

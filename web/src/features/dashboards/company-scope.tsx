@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { inputClass } from '../../components/form-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useCompanyOptionsQuery } from '../../lib/company-options';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { withParams } from '../../lib/search-params';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';

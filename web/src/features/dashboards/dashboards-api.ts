@@ -1,4 +1,4 @@
-// Calls of the dashboards (issue 23), injected into the app's one RTK Query API. The prompt
+// Calls of the dashboards, injected into the app's one RTK Query API. The prompt
 // service answers analytics, scorecards, CRM and the calls behind a figure; the tenant service the
 // platform overview (packages/contracts/src/api/dashboards.ts).
 import type {

@@ -67,9 +67,6 @@ const emailApi = api.enhanceEndpoints({ addTagTypes: ['EmailTemplate', 'Mail'] }
       query: (id) => `/email/outbox/${id}`,
       providesTags: ['Mail'],
     }),
-    emailCompanyOptions: build.query<Array<{ _id: string; name: string }>, void>({
-      query: () => '/companies/dropdown',
-    }),
   }),
 });
 
@@ -82,5 +79,4 @@ export const {
   useSendTestEmailMutation,
   useOutboxQuery,
   useOutgoingMailQuery,
-  useEmailCompanyOptionsQuery,
 } = emailApi;

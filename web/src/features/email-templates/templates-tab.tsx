@@ -4,7 +4,8 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { inputClass } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { useEmailCompanyOptionsQuery, useEmailTemplatesQuery } from './email-api';
+import { useEmailTemplatesQuery } from './email-api';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { catalogue } from './i18n';
 import { TemplateEditor, type EditorTarget } from './template-editor';
 
@@ -30,7 +31,7 @@ export function TemplatesTab({
 }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [scope, setScope] = useState<string>(PLATFORM);
-  const companies = useEmailCompanyOptionsQuery();
+  const companies = useCompanyOptionsQuery();
   const platform = useEmailTemplatesQuery({ companyId: PLATFORM });
   const own = useEmailTemplatesQuery({ companyId: scope }, { skip: scope === PLATFORM });
   const [editing, setEditing] = useState<EditorTarget | null>(null);

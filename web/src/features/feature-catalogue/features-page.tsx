@@ -10,7 +10,7 @@ import { Alert } from '../../components/text-field';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { useCompanyOptionsQuery } from '../../lib/company-options';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { FeatureSwitch } from './feature-switch';
 import {
   useCompanyFeaturesQuery,

@@ -21,7 +21,7 @@ const HOST_ONLY = [
 ];
 const AI = ['ai-features', 'forest-ai', 'data-bridge', 'helpdesk-ai', 'financial-analyst', 'law-module'];
 
-describe('sidebar menu by role (spec part 6)', () => {
+describe('sidebar menu by role', () => {
   it('HOST_ADMIN: administration, custom GPTs, users, chat and transcripts; no clients or AI features', () => {
     const menu = keys('HOST_ADMIN');
     for (const key of [
@@ -68,7 +68,7 @@ describe('sidebar menu by role (spec part 6)', () => {
     );
   });
 
-  it('dashboards: analytics for every role, CRM for HOST_ADMIN, ADMIN and CALLER, SaaS for HOST_ADMIN only (issue 23)', () => {
+  it('dashboards: analytics for every role, CRM for HOST_ADMIN, ADMIN and CALLER, SaaS for HOST_ADMIN only', () => {
     const dashboards = (role: Role | null) => keys(role).filter((key) => ['analytics', 'crm', 'saas'].includes(key));
     expect(dashboards('HOST_ADMIN')).toEqual(['analytics', 'crm', 'saas']);
     expect(dashboards('ADMIN')).toEqual(['analytics', 'crm']);

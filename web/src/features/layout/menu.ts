@@ -1,4 +1,4 @@
-// The sidebar menu (spec part 2 "Layout and navigation") with each item's role list (spec part 6).
+// The sidebar menu (the product's layout and navigation) with each item's role list.
 // Items without a role list are visible to every signed-in user; when the stored user has no role,
 // no role-restricted item shows. Entries are grouped into sections so the home screen (Main Chat)
 // and the administration screens are easy to find; the entries themselves are the spec's.

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import { CurrencyBody, PriceCreateBody, type PriceDto } from '@earshot/contracts';
 import type { PriceUnit } from '@earshot/contracts/constants';
-import { creditsText } from '../../lib/credits-input';
+import { creditsText } from '../../entities/credits';
 
 export type { PriceDto };
 

@@ -1,5 +1,5 @@
 // Calls of the pricing page (HOST_ADMIN), injected into the app's one RTK Query API. The prices in
-// force come from lib/credits-api.ts (the AI configuration page reads them too).
+// force come from entities/credits/credits-api.ts (the AI configuration page reads them too).
 import type {
   AiModelDropdownItem,
   CurrencyBody,
@@ -7,7 +7,7 @@ import type {
   PriceCreateBody,
   PriceHistoryQuery,
 } from '@earshot/contracts';
-import { creditsApi, pricingTag } from '../../lib/credits-api';
+import { creditsApi, pricingTag } from '../../entities/credits';
 import type { PriceDto } from './model';
 
 export const pricingApi = creditsApi.injectEndpoints({

@@ -8,7 +8,7 @@ import { PageHeading } from '../../components/page-heading';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { usePricingQuery } from '../../lib/credits-api';
+import { usePricingQuery } from '../../entities/credits';
 import { formatCredits } from '../../lib/credits-format';
 import { catalogue } from './i18n';
 import { pricesOf, subjectName, subjectsOf, UNITS_BY_PURPOSE, type PriceDto, type Subject } from './model';

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { PageHeading } from '../../components/page-heading';
-import { OwnDataExport } from '../../components/privacy-export';
+import { OwnDataExport } from '../../entities/people';
 import { Spinner } from '../../components/spinner';
 import { Alert } from '../../components/text-field';
 import { useFeatureTranslation } from '../../i18n/feature';

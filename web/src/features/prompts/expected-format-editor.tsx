@@ -68,7 +68,7 @@ function FormatFieldRow({ index, onRemove }: { index: number; onRemove: () => vo
   );
 }
 
-/** The expected format: the fields a result of this prompt has (spec part 3). */
+/** The expected format: the fields a result of this prompt has. */
 export function ExpectedFormatEditor(): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const { control } = useFormContext<PromptBodyInput>();

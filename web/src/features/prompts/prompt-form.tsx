@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { PromptBody } from '@earshot/contracts/prompts';
 import type { ReactElement } from 'react';
 import { Controller, FormProvider, useForm, useFormContext, useWatch, type FieldPath } from 'react-hook-form';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { FormDialog } from '../../components/form-dialog';
 import { buttonClass, Field } from '../../components/form-field';
 import { inputClass } from '../../components/text-field';
@@ -13,12 +14,7 @@ import { catalogue } from './i18n';
 import { formValues, PROMPT_SCOPES, PROMPT_TYPES, type Prompt, type PromptBodyInput, type PromptScope } from './model';
 import { PromptTextField } from './prompt-text-field';
 import { PromptVersions } from './prompt-versions';
-import {
-  useCreatePromptMutation,
-  usePromptCompaniesQuery,
-  usePromptUsersQuery,
-  useUpdatePromptMutation,
-} from './prompts-api';
+import { useCreatePromptMutation, usePromptUsersQuery, useUpdatePromptMutation } from './prompts-api';
 import { fieldProblems } from './server-errors';
 import { useMessageText } from './use-message-text';
 
@@ -30,7 +26,7 @@ function AudienceFields(): ReactElement {
   const text = useMessageText();
   const { register, control, formState } = useFormContext<PromptBodyInput>();
   const scope = useWatch({ control, name: 'scope' });
-  const companies = usePromptCompaniesQuery(undefined, { skip: scope !== 'company' });
+  const companies = useCompanyOptionsQuery(undefined, { skip: scope !== 'company' });
   const users = usePromptUsersQuery(undefined, { skip: scope !== 'user' });
   return (
     <>

@@ -54,7 +54,6 @@ export const promptsApi = withTags.injectEndpoints({
       query: (id) => ({ url: at(id), method: 'DELETE' }),
       invalidatesTags: ['Prompts'],
     }),
-    promptCompanies: build.query<Option[], void>({ query: () => '/companies/dropdown' }),
     promptUsers: build.query<Option[], void>({ query: () => '/users/dropdown' }),
   }),
 });
@@ -65,6 +64,5 @@ export const {
   useCreatePromptMutation,
   useUpdatePromptMutation,
   useDeletePromptMutation,
-  usePromptCompaniesQuery,
   usePromptUsersQuery,
 } = promptsApi;

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS, type KeyValueStorage } from '../../lib/storage-keys';
 
-/** A dismissed install prompt comes back after 24 hours (spec part 9). */
+/** A dismissed install prompt comes back after 24 hours. */
 export const INSTALL_PROMPT_RESHOW_MS = 24 * 60 * 60 * 1000;
 
 export interface InstallContext {

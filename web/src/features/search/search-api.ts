@@ -1,7 +1,7 @@
 // GET /search: keyset pages of recordings with their matching passages.
 import type { SearchResults, SearchSort } from '@earshot/contracts';
 import { api } from '../../lib/api';
-import type { LibraryFilters } from '../../lib/library-filters';
+import type { LibraryFilters } from '../../entities/recordings';
 import { queryParams } from '../../lib/query-params';
 
 export const SEARCH_PAGE_SIZE = 20;

@@ -6,15 +6,21 @@ import { useMemo, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { SearchSort } from '@earshot/contracts';
 import { fieldInputClass } from '../../components/form-field';
-import { LibraryFiltersForm } from '../../components/library-filters';
+import {
+  LibraryFiltersForm,
+  mayReadClients,
+  useClientOptionsQuery,
+  useTagsQuery,
+  filtersFromParams,
+  paramsWithFilters,
+  type LibraryFilters,
+} from '../../entities/recordings';
 import { PageHeading } from '../../components/page-heading';
 import { SearchForm } from '../../components/search-form';
 import { Spinner } from '../../components/spinner';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useCompanyOptionsQuery } from '../../lib/company-options';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 import { formatClock, formatDate } from '../../lib/format-time';
-import { mayReadClients, useClientOptionsQuery, useTagsQuery } from '../../lib/library-api';
-import { filtersFromParams, paramsWithFilters, type LibraryFilters } from '../../lib/library-filters';
 import { withParams } from '../../lib/search-params';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';

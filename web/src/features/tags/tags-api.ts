@@ -1,7 +1,7 @@
 // /tags: rename (merging into an existing name) and delete, ADMIN and HOST_ADMIN. Both answer the
 // company's tags afresh; recordings lists are refetched since their rows show the tags.
 import type { TagList } from '@earshot/contracts';
-import { libraryApi } from '../../lib/library-api';
+import { libraryApi } from '../../entities/recordings';
 import { queryParams } from '../../lib/query-params';
 
 interface TagTarget {

@@ -1,6 +1,7 @@
 // /tags: the company's tags with how many recordings carry each; a tag opens the recordings list
 // filtered by it. ADMIN and HOST_ADMIN rename (onto an existing name: the two merge) and delete
 // (after a confirmation); everyone else reads. A HOST_ADMIN picks the company (`?companyId=`).
+import { TAG_LENGTH_MAX } from '@earshot/contracts/constants';
 import { useMemo, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { TagCount } from '@earshot/contracts';
@@ -12,15 +13,14 @@ import { PageHeading } from '../../components/page-heading';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { useCompanyOptionsQuery } from '../../lib/company-options';
-import { useTagsQuery } from '../../lib/library-api';
+import { useCompanyOptionsQuery } from '../../entities/companies';
+import { useTagsQuery } from '../../entities/recordings';
 import { withParams } from '../../lib/search-params';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { catalogue } from './i18n';
 import { useDeleteTagMutation, useRenameTagMutation } from './tags-api';
 
-const TAG_MAX = 40;
 const actionButton = 'rounded-lg px-3 py-1.5 text-xs font-medium';
 
 export default function TagsPage(): ReactElement {
@@ -196,7 +196,7 @@ function RenameDialog({
   // The server keeps tags trimmed and lower-cased: compare as it will.
   const to = name.trim().toLowerCase();
   const merges = to !== tag.name && existing.includes(to);
-  const invalid = to.length === 0 || to.length > TAG_MAX;
+  const invalid = to.length === 0 || to.length > TAG_LENGTH_MAX;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (invalid) return;
@@ -214,7 +214,7 @@ function RenameDialog({
           <input
             value={name}
             onChange={(event) => setName(event.target.value)}
-            maxLength={TAG_MAX}
+            maxLength={TAG_LENGTH_MAX}
             autoFocus
             data-testid="rename-tag-input"
           />

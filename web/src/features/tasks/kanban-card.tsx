@@ -3,7 +3,7 @@ import { useDraggable } from '@dnd-kit/core';
 import type { TaskDto } from '@earshot/contracts';
 import { TASK_STATUSES, type TaskStatus } from '@earshot/contracts/constants';
 import { DropdownMenu } from '../../components/dropdown-menu';
-import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
+import { taskDialogCatalogue as dialogCatalogue } from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { formatDate } from '../../lib/format-time';
 import { catalogue } from './i18n';

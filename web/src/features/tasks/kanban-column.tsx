@@ -3,10 +3,15 @@ import { useDroppable } from '@dnd-kit/core';
 import type { TaskDto } from '@earshot/contracts';
 import type { TaskStatus } from '@earshot/contracts/constants';
 import { Spinner } from '../../components/spinner';
-import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
+import {
+  taskDialogCatalogue as dialogCatalogue,
+  mayEditTask,
+  useTasksInfiniteQuery,
+  type TaskDirectory,
+  type TaskFilters,
+} from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { mayEditTask, useTasksInfiniteQuery, type TaskDirectory, type TaskFilters } from '../../lib/tasks-api';
 import { catalogue } from './i18n';
 import { KanbanCard, type CardNames } from './kanban-card';
 

@@ -9,7 +9,7 @@ import {
   type TaskSort,
   type TaskStatus,
 } from '@earshot/contracts/constants';
-import type { TaskFilters } from '../../lib/tasks-api';
+import type { TaskFilters } from '../../entities/tasks';
 
 export const FILTER_KEYS = ['mine', 'assignee', 'status', 'clientId', 'due', 'sort', 'order'] as const;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

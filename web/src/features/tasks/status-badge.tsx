@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { TaskStatus } from '@earshot/contracts/constants';
-import { catalogue } from '../../components/task-dialog-i18n';
+import { taskDialogCatalogue as catalogue } from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
 
 const BADGE: Record<TaskStatus, string> = {

@@ -1,9 +1,8 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { TASK_DUE_FILTERS, TASK_STATUSES, type TaskDueFilter, type TaskStatus } from '@earshot/contracts/constants';
 import { fieldInputClass } from '../../components/form-field';
-import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
+import { taskDialogCatalogue as dialogCatalogue, type TaskDirectory, type TaskFilters } from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
-import type { TaskDirectory, TaskFilters } from '../../lib/tasks-api';
 import { catalogue } from './i18n';
 import { activeFilterCount } from './model';
 

@@ -14,10 +14,9 @@ import {
 } from '@dnd-kit/core';
 import type { TaskDto } from '@earshot/contracts';
 import { TASK_STATUSES, type TaskStatus } from '@earshot/contracts/constants';
-import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
+import { taskDialogCatalogue as dialogCatalogue, useMoveTaskMutation, type TaskFilters } from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { useMoveTaskMutation, type TaskFilters } from '../../lib/tasks-api';
 import { catalogue } from './i18n';
 import { CardBody } from './kanban-card';
 import { KanbanColumn } from './kanban-column';

@@ -1,19 +1,23 @@
 // What the list and the board share: filters in the URL, the open task (`?task=<id>`, where mails
 // link), the lazily loaded task dialog, the toasts, the names shown for assignees and clients.
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { NavLink, useSearchParams } from 'react-router-dom';
 import type { TaskDto } from '@earshot/contracts';
 import { buttonClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
-import { catalogue as dialogCatalogue } from '../../components/task-dialog-i18n';
+import {
+  taskDialogCatalogue as dialogCatalogue,
+  nameIn,
+  TaskDialog,
+  useTaskDirectory,
+  type TaskDirectory,
+  type TaskFilters,
+} from '../../entities/tasks';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { nameIn, useTaskDirectory, type TaskDirectory, type TaskFilters } from '../../lib/tasks-api';
 import { catalogue } from './i18n';
 import { filtersFromParams, paramsWithFilters } from './model';
 import { TaskFiltersForm } from './task-filters';
-
-const TaskDialog = lazy(() => import('../../components/task-dialog'));
 
 export function useTaskPage() {
   const [search, setSearch] = useSearchParams();

@@ -6,7 +6,7 @@ import { UserCapBody, type AdminUserDto } from '@earshot/contracts';
 import { DialogButtons } from '../../components/form-dialog';
 import { FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { optionalPositiveCreditsText } from '../../lib/credits-input';
+import { optionalPositiveCreditsText } from '../../entities/credits';
 import { formMessages } from '../../lib/form-messages';
 import { placeFieldErrors } from '../../lib/server-errors';
 import { catalogue as capCatalogue } from './cap-i18n';

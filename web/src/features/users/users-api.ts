@@ -1,5 +1,5 @@
 // Calls of the users page (HOST_ADMIN: every company; ADMIN: their own), injected into the app's
-// one RTK Query API. Shapes: services/auth/src/routes/users.ts and issue 11's API section.
+// one RTK Query API. Shapes: services/auth/src/routes/users.ts.
 import type { AdminUserDto, UpdateUserBody, UserCapBody, UserCapDto, UserDetailDto } from '@earshot/contracts';
 import type { Role } from '@earshot/contracts/constants';
 import { api } from '../../lib/api';
@@ -57,7 +57,6 @@ export const usersApi = withTags.injectEndpoints({
       providesTags: ['Users'],
     }),
     roles: build.query<RoleOption[], void>({ query: () => '/roles' }),
-    userCompanies: build.query<Array<{ _id: string; name: string }>, void>({ query: () => '/companies/dropdown' }),
     createUser: build.mutation<CreatedUser, NewUser>({
       query: (body) => ({ url: '/users/register', method: 'POST', body }),
       invalidatesTags: ['Users'],
@@ -98,7 +97,6 @@ export const usersApi = withTags.injectEndpoints({
 export const {
   useUsersQuery,
   useRolesQuery,
-  useUserCompaniesQuery,
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,

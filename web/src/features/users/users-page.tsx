@@ -5,7 +5,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { FormDialog, submitButtonClass } from '../../components/form-dialog';
 import { PageHeading } from '../../components/page-heading';
-import { usePrivacyActions } from '../../components/privacy-actions';
+import { usePrivacyActions } from '../../entities/people';
 import { Pager } from '../../components/pager';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -22,7 +22,8 @@ import { fullName, roleOptions, userRole } from './model';
 import { OneTimePassword } from './one-time-password';
 import { useUserActions } from './use-user-actions';
 import { UsersFilters } from './users-filters';
-import { useRolesQuery, useUserCompaniesQuery, useUsersQuery, type UserFilters } from './users-api';
+import { useRolesQuery, useUsersQuery, type UserFilters } from './users-api';
+import { useCompanyOptionsQuery } from '../../entities/companies';
 
 const NO_USERS: AdminUserDto[] = [];
 const badge = 'inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium';
@@ -40,7 +41,7 @@ export default function UsersPage(): ReactElement {
   const [filters, setFilters] = useState<UserFilters>({ page: 1 });
   const list = useUsersQuery(filters);
   const roles = useRolesQuery();
-  const companies = useUserCompaniesQuery(undefined, { skip: !isHost });
+  const companies = useCompanyOptionsQuery(undefined, { skip: !isHost });
   const { toasts, show, dismiss } = useToasts();
   const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'edit' | 'cap'; user: AdminUserDto } | null>(null);
   const [secret, setSecret] = useState<{ email: string; password: string } | null>(null);
