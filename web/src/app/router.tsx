@@ -93,14 +93,14 @@ const AI_FEATURES: Array<[path: string, title: string]> = [
   ['law-module', 'menu.lawModule'],
 ];
 
-// Demo dashboards with no meaning for a call-analysis console (README, Dashboards): coming soon.
+// Demo dashboards with no meaning for a call-analysis console (docs/features.md, "Dashboards in the console"): coming soon.
 const DASHBOARDS: Array<[path: string, title: string]> = [
   ['ecommerce', 'pages.ecommerce'],
   ['marketing', 'pages.marketing'],
   ['stocks', 'pages.stocks'],
 ];
 
-// The template's form demos: no data of Earshot's to show (README, Dashboards).
+// The template's form demos: no data of Earshot's to show (docs/features.md, "Dashboards in the console").
 const GENERAL: Array<[path: string, title: string]> = [
   ['form-elements', 'pages.formElements'],
   ['form-layout', 'pages.formLayout'],
