@@ -39,7 +39,9 @@ test('an upload of an encrypting company without a master key answers 503 naming
     code: 'ENCRYPTION_KEY_MISSING',
   });
 
-  const rows = await stack.database.db.execute(sql`select id from file.files where company_id = ${ENCRYPTING}`);
+  const rows = (await stack.database.db.execute(
+    sql`select id from file.files where company_id = ${ENCRYPTING}`,
+  )) as unknown as { rows: unknown[] };
   expect(rows.rows).toEqual([]);
   // Neither the object nor the storage's temporary file (objects/.tmp) is left.
   expect(filesUnder(objectsDir())).toEqual([]);

@@ -59,7 +59,9 @@ test('turning encryption on without a master key is refused with 409 naming ENCR
   });
 
   expect((await stack.as(host, { method: 'GET', url: url(id) })).json()).toEqual(policies());
-  const stored = await stack.database.db.execute(sql`select encryption from tenant.companies where id = ${id}`);
+  const stored = (await stack.database.db.execute(
+    sql`select encryption from tenant.companies where id = ${id}`,
+  )) as unknown as { rows: unknown[] };
   expect(stored.rows).toEqual([{ encryption: false }]);
   await stack.settle();
   expect(seen.filter((e) => e.type === 'company.policies_changed' && e.companyId === id)).toEqual([]);

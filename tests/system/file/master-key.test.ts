@@ -95,7 +95,9 @@ test('all in one without a master key: turning encryption on is 409 naming ENCRY
   await earshot.settle();
   expect((await call('GET', `/companies/${companyId}/policies`)).json.encryption).toBe(false);
   // No service was told: the file service keeps no switch for the company.
-  const keys = await database.db.execute(sql`select encrypt from file.company_keys where company_id = ${companyId}`);
+  const keys = (await database.db.execute(
+    sql`select encrypt from file.company_keys where company_id = ${companyId}`,
+  )) as unknown as { rows: unknown[] };
   expect(keys.rows).toEqual([]);
 });
 
@@ -120,7 +122,9 @@ test('all in one without a master key: an upload of a company encrypting anyway 
     code: 'ENCRYPTION_KEY_MISSING',
   });
   await earshot.settle();
-  const rows = await database.db.execute(sql`select id from file.files where company_id = ${companyId}`);
+  const rows = (await database.db.execute(
+    sql`select id from file.files where company_id = ${companyId}`,
+  )) as unknown as { rows: unknown[] };
   expect(rows.rows).toEqual([]);
   expect(filesUnder(join(dataDir, 'objects'))).toEqual([]);
 });
