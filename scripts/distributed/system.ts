@@ -244,7 +244,11 @@ export class System {
           },
         };
       case 'tenant':
-        return { ...service('services/tenant'), env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys } };
+        // The master key only tells the tenant whether a company's encryption may be turned on.
+        return {
+          ...service('services/tenant'),
+          env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys, ...encryption },
+        };
       case 'file':
         return {
           ...service('services/file'),

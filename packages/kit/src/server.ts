@@ -14,7 +14,8 @@ import {
   isResponseSerializationError,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { ERROR_CODES, MESSAGES } from '@earshot/contracts';
+import { ENCRYPTION_KEY_MISSING, ERROR_CODES, MESSAGES } from '@earshot/contracts';
+import { MasterKeyMissingError } from './crypto/master-key';
 import { HttpError } from './errors';
 import { loggerOptions } from './logger';
 
@@ -246,6 +247,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
       return reply.code(error.statusCode).send({ message: error.message, code: error.code, details: error.details });
+    }
+    // Encryption at rest without a master key, wherever a write or read hit it: the operator's
+    // fix, so the message naming the variable goes to the caller (and the log), never a bare 500.
+    if (error instanceof MasterKeyMissingError) {
+      request.log.error({ err: error }, 'encryption at rest needs a master key');
+      return reply.code(503).send({ message: error.message, code: ENCRYPTION_KEY_MISSING });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');

@@ -3,9 +3,11 @@ import {
   ContextTimers,
   createStorage,
   defineService,
+  encryptionConfigShape,
   on,
   serveCreditGateInProcess,
   storageConfigShape,
+  type EncryptionConfig,
   type ServiceContext,
   type StorageConfig,
 } from '@earshot/kit';
@@ -47,7 +49,7 @@ import { tenantErasePart, tenantExportPart } from './services/privacy';
 import { saasRoutes } from './routes/saas';
 import { applySignedIn, SaasService } from './services/saas';
 
-type TenantConfig = ServiceContext['config'] & StorageConfig & CreditsConfig;
+type TenantConfig = ServiceContext['config'] & StorageConfig & CreditsConfig & EncryptionConfig;
 type TenantContext = ServiceContext<TenantConfig>;
 
 /** One credit service per mounted context (routes, metering handlers and the monthly grant timer). */
@@ -76,7 +78,9 @@ export const tenantService = defineService<TenantConfig>({
     ...encryptionProgressMigrations,
   ],
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
-  configShape: { ...storageConfigShape, ...creditsConfigShape },
+  // The master key only tells whether encryption at rest can be turned on: the tenant keeps no data
+  // keys, but refuses a switch the services that encrypt could not honour (they share the variable).
+  configShape: { ...storageConfigShape, ...creditsConfigShape, ...encryptionConfigShape },
   async routes(app, ctx) {
     const companies = new CompanyService(ctx);
     // The hashes live here: this process's verifier (all-in-one: the gateway's too) asks directly.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { CompanyEncryptionProgress, Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
@@ -11,7 +12,8 @@ const companies = { a: '', b: '' };
 const system = { type: 'system', id: null } as const;
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService]);
+  // Turning encryption on needs a master key on the server (without one: policies-master-key.test.ts).
+  stack = await createTestStack([tenantService], { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') });
   host = await stack.tokenFor('HOST_ADMIN', null);
   for (const key of ['a', 'b'] as const) {
     const res = await stack.as(host, {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Envelope } from '@earshot/contracts';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { tenantService } from '../src';
@@ -8,7 +9,8 @@ const seen: Envelope[] = [];
 const companies: { a: string; b: string } = { a: '', b: '' };
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService]);
+  // Turning encryption on needs a master key on the server (without one: policies-master-key.test.ts).
+  stack = await createTestStack([tenantService], { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') });
   await stack.bus.subscribe({
     group: 'policies-observer',
     topics: ['earshot.tenant'],

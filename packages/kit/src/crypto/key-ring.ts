@@ -8,7 +8,7 @@ import { on, type Emit, type HandlerSpec } from '../bus/handlers';
 import { ConfigError } from '../config';
 import { INTERNAL_TOKEN_HEADER } from '../api-keys';
 import type { CompanyKeys } from '../storage/encrypting';
-import { KeyUnavailableError, MasterKeys } from './master-key';
+import { KeyUnavailableError, MasterKeyMissingError, MasterKeys } from './master-key';
 
 /** How long an unwrapped data key is reused in memory; a key destroyed elsewhere stops working within it. */
 const CACHE_MS = 30_000;
@@ -153,8 +153,7 @@ export class CompanyKeyRing {
   /** The company's data key, or null when it has none (never had encryption on, or it was destroyed). */
   async dataKey(db: Db, companyId: string): Promise<Buffer | null> {
     const entry = await this.cached(db, companyId);
-    if (entry.encrypt && !entry.key)
-      throw new KeyUnavailableError('Encryption is on for this company but no master key is configured');
+    if (entry.encrypt && !entry.key) throw new MasterKeyMissingError();
     return entry.key;
   }
 
@@ -270,7 +269,8 @@ export class CompanyKeyRing {
    * Returns how many keys were rewrapped.
    */
   async rotate(db: Db): Promise<number> {
-    if (!this.master.configured) throw new KeyUnavailableError('No master key is configured to rotate to');
+    if (!this.master.configured)
+      throw new MasterKeyMissingError('No master key to rotate to: set ENCRYPTION_MASTER_KEY');
     const result = (await db.execute(
       sql`select company_id, wrapped_key from ${this.table} where wrapped_key is not null and master_key_id is distinct from ${this.master.currentId}`,
     )) as unknown as { rows: { company_id: string; wrapped_key: string }[] };
@@ -333,8 +333,8 @@ export function remoteCompanyKeys(baseUrl: string, token: string, master: Master
     }
     const answer = CompanyKeyAnswer.parse(await response.json());
     if (answer.encrypt && !answer.wrappedKey)
-      throw new KeyUnavailableError(
-        'Encryption is on for this company but the file service has no master key configured',
+      throw new MasterKeyMissingError(
+        "This company's recordings are encrypted at rest, but the file service has no master key configured: set ENCRYPTION_MASTER_KEY (or ENCRYPTION_MASTER_KEY_FILE) on it and restart",
       );
     return {
       key: answer.wrappedKey ? master.unwrap(companyId, answer.wrappedKey) : null,

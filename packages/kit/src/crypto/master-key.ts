@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { MASTER_KEY_MESSAGES } from '@earshot/contracts';
 import { ConfigError } from '../config';
 
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;
@@ -29,6 +30,19 @@ export class KeyUnavailableError extends Error {
   }
 }
 
+/**
+ * A company's data is to be encrypted (or read) but this process has no master key configured: a
+ * fault of the deployment, not of the request nor of the data. The kit's error handler answers it
+ * 503 with its message, which names the variable to set, wherever it is thrown (an upload, a
+ * transcript, a chat message), so no route maps it and none answers it as a bare 500.
+ */
+export class MasterKeyMissingError extends KeyUnavailableError {
+  constructor(message: string = MASTER_KEY_MESSAGES.unavailable) {
+    super(message);
+    this.name = 'MasterKeyMissingError';
+  }
+}
+
 /** A short public name of a master key (not secret: a hash prefix), stored beside each wrapped key. */
 function idOf(key: Buffer): string {
   return createHash('sha256').update('earshot-master-key-id').update(key).digest('hex').slice(0, 16);
@@ -53,10 +67,7 @@ export class MasterKeys {
   }
 
   wrap(companyId: string, dataKey: Buffer): string {
-    if (!this.currentId)
-      throw new KeyUnavailableError(
-        'No master key is configured (ENCRYPTION_MASTER_KEY or ENCRYPTION_MASTER_KEY_FILE)',
-      );
+    if (!this.currentId) throw new MasterKeyMissingError();
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
     cipher.setAAD(Buffer.from(companyId));

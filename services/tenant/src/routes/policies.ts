@@ -37,7 +37,7 @@ export async function policyRoutes(app: FastifyInstance, policies: PolicyService
       schema: {
         tags: ['companies'],
         summary:
-          'Set the company’s policies; encryption and keepOriginal cannot be turned on yet (409 naming the field)',
+          'Set the company’s policies; 409 naming the field when encryption is turned off, turned on without a master key (ENCRYPTION_MASTER_KEY) on the server, or keepOriginal is asked without encryption',
         params: IdParams,
         body: CompanyPolicies,
         response: { 200: CompanyPolicies, 409: ErrorBody, ...ERROR_RESPONSES },

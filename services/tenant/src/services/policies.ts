@@ -1,5 +1,13 @@
-import { POLICY_MESSAGES, type CompanyPolicies } from '@earshot/contracts';
-import { actorOf, conflict, notFound, type Identity, type ServiceContext } from '@earshot/kit';
+import { MASTER_KEY_MESSAGES, POLICY_MESSAGES, type CompanyPolicies } from '@earshot/contracts';
+import {
+  actorOf,
+  conflict,
+  masterKeysFrom,
+  notFound,
+  type EncryptionConfig,
+  type Identity,
+  type ServiceContext,
+} from '@earshot/kit';
 import type { CompanyRow } from '../db/schema';
 import type { CompanyPolicyRow } from '../db/policies';
 import * as repo from '../repositories/policies';
@@ -25,12 +33,20 @@ const refused = (field: 'encryption' | 'keepOriginal', message: string) =>
 
 /**
  * A company's data policies: HOST_ADMIN sets them, the company's ADMIN reads them.
- * Encryption at rest can be turned on (never off again: 409 saying why). Keeping unredacted
- * originals needs encryption on in the same body (409 otherwise): the transcription service stores
- * them only encrypted under the company's data key, which exists only while encryption is on.
+ * Encryption at rest can be turned on (never off again: 409 saying why), and only while a master
+ * key is configured (409 naming ENCRYPTION_MASTER_KEY otherwise): every service that encrypts reads
+ * the same variable as this one, so without it each upload of the company would fail instead.
+ * Keeping unredacted originals needs encryption on in the same body (409 otherwise): the
+ * transcription service stores them only encrypted under the company's data key, which exists
+ * only while encryption is on.
  */
 export class PolicyService {
-  constructor(private readonly ctx: ServiceContext) {}
+  private readonly masterKeyConfigured: boolean;
+
+  constructor(private readonly ctx: ServiceContext<ServiceContext['config'] & EncryptionConfig>) {
+    // Reading the master key validates it, as in the services that encrypt: a bad one stops the start.
+    this.masterKeyConfigured = masterKeysFrom(ctx.config).configured;
+  }
 
   async get(identity: Identity, companyId: string): Promise<CompanyPolicies> {
     assertVisible(identity, companyId);
@@ -47,6 +63,8 @@ export class PolicyService {
       // Encryption at rest: on is allowed; off is refused once on, since data is then
       // stored encrypted in the services and the tenant cannot see when the last of it is gone.
       if (!body.encryption && company.encryption) throw refused('encryption', POLICY_MESSAGES.encryptionIrreversible);
+      if (body.encryption && !company.encryption && !this.masterKeyConfigured)
+        throw refused('encryption', MASTER_KEY_MESSAGES.cannotTurnOn);
       if (body.keepOriginal && !body.encryption)
         throw refused('keepOriginal', POLICY_MESSAGES.keepOriginalNeedsEncryption);
       const before = toPolicies(company, await repo.findPolicies(tx, companyId));
