@@ -13,7 +13,8 @@ import { auditService } from '../src';
 import { AnchorJob } from '../src/services/anchor';
 import { AuditLog } from '../src/services/audit';
 import { asStored, canonicalForm, GENESIS } from '../src/services/chain';
-import { parseCsv } from '../src/services/export-file';
+import { CSV_COLUMNS } from '../src/services/export';
+import { chainsOfExport, parseCsv } from '../src/services/export-file';
 
 let stack: TestStack;
 let host: string;
@@ -335,6 +336,12 @@ describe('an export verifies offline', () => {
     expect(fewer.lines).toEqual([
       `REFUSED ${path}: line 7: 17 cells where the header names 18 columns: no cell for column "hash"`,
     ]);
+  });
+
+  test("csv: lines are the file's, so a row after a cell that holds a line break is named by the line it starts on", () => {
+    const row = CSV_COLUMNS.map((name) => (name === 'actorEmail' ? 'two\nlines' : name === 'seq' ? 1 : null));
+    const text = csvLine(CSV_COLUMNS) + csvLine(row) + csvLine([...row, 'surplus']);
+    expect(() => chainsOfExport(text)).toThrow('line 4: 19 cells where the header names 18 columns');
   });
 });
 
