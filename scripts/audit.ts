@@ -2,7 +2,10 @@
 // log's hash chains without the server: from the database the services use (DATABASE_URL, or the
 // embedded one in DATA_DIR: stop the console first), or from a file the audit page exported.
 // Without --company every chain is checked (each company's and the platform's own). Each chain
-// gets one line; a broken one names its first broken link. Exit code 1 when any chain is broken.
+// gets one line; a broken one names its first broken link. Exit code 1 when any chain is broken,
+// or when the file is not exactly what the export writes: a field, column or cell beyond the
+// canonical form is outside every hash, so the file is refused (one REFUSED line naming it and
+// its line) before any chain is looked at.
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { Database } from '@earshot/kit';
@@ -16,7 +19,7 @@ import {
   type StoredLink,
 } from '../services/audit/src/services/chain';
 import { AuditChain } from '../services/audit/src/services/chain-log';
-import { chainsOfExport } from '../services/audit/src/services/export-file';
+import { chainsOfExport, ExportFormatError } from '../services/audit/src/services/export-file';
 import { commandConfig, mountOffline } from './offline-services';
 
 const USAGE = 'usage: npm run audit -- verify [--company <id>] [--file <export.jsonl|export.csv>]';
@@ -49,7 +52,7 @@ function verifyExported(links: StoredLink[]): { state: ChainState; note: string 
   return { state: walker.state(), note };
 }
 
-/** Runs one command; returns the process exit code (0: every chain holds, 1: one is broken, 2: bad usage). */
+/** Runs one command; returns the process exit code (0: every chain holds, 1: one is broken or the file is refused, 2: bad usage). */
 export async function runAuditCommand(argv: readonly string[], options: AuditCommandOptions = {}): Promise<number> {
   const print = options.print ?? ((line: string) => console.log(line));
   const [command, ...rest] = argv;
@@ -64,7 +67,14 @@ export async function runAuditCommand(argv: readonly string[], options: AuditCom
   }
   let broken = 0;
   if (file) {
-    const chains = chainsOfExport(await readFile(file, 'utf8'));
+    let chains: Map<string | null, StoredLink[]>;
+    try {
+      chains = chainsOfExport(await readFile(file, 'utf8'));
+    } catch (error) {
+      if (!(error instanceof ExportFormatError)) throw error;
+      print(`REFUSED ${file}: ${error.message}`);
+      return 1;
+    }
     const selected = company ? [[company, chains.get(company) ?? []] as const] : [...chains.entries()];
     if (selected.length === 0) print('The file holds no audit entries.');
     for (const [companyId, links] of selected) {

@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Actor, AuditVerifyResult, Envelope } from '@earshot/contracts';
-import { buildEnvelope, type Db } from '@earshot/kit';
+import { buildEnvelope, csvLine, type Db } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { runAuditCommand } from '../../../scripts/audit';
 import { auditService } from '../src';
 import { AnchorJob } from '../src/services/anchor';
 import { AuditLog } from '../src/services/audit';
 import { asStored, canonicalForm, GENESIS } from '../src/services/chain';
+import { CSV_COLUMNS } from '../src/services/export';
+import { chainsOfExport, parseCsv } from '../src/services/export-file';
 
 let stack: TestStack;
 let host: string;
@@ -274,6 +276,72 @@ describe('an export verifies offline', () => {
     const { code, lines } = await cli('verify', '--file', path, '--company', company);
     expect(code).toBe(1);
     expect(lines[0]).toMatch(new RegExp(`^BROKEN company ${company}: entry 6 .*was changed`));
+  });
+
+  // What follows leaves every hash as it was: what was added is outside them, so only a verifier
+  // that holds the file to the canonical form notices it.
+  test.each([
+    ['a field of its own', (entry: Record<string, unknown>) => ({ ...entry, approvedBy: 'mallory' }), 'approvedBy'],
+    [
+      'a field in actor',
+      (entry: Record<string, unknown>) => ({ ...entry, actor: { ...(entry.actor as object), onBehalfOf: 'ceo' } }),
+      'actor.onBehalfOf',
+    ],
+    [
+      'a field in target',
+      (entry: Record<string, unknown>) => ({ ...entry, target: { ...(entry.target as object), note: 'x' } }),
+      'target.note',
+    ],
+  ])('jsonl: an entry given %s is refused, naming the field and its line', async (_, change, field) => {
+    const path = await download('jsonl');
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const id = (JSON.parse(lines[2]!) as { _id: string })._id;
+    lines[2] = JSON.stringify(change(JSON.parse(lines[2]!) as Record<string, unknown>));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const out = await cli('verify', '--file', path);
+    expect(out.code).toBe(1);
+    expect(out.lines).toEqual([
+      `REFUSED ${path}: line 3 (entry ${id}): field "${field}" is outside the canonical form, which the hash does not cover`,
+    ]);
+  });
+
+  test('csv: a column added to the header (and a cell to every row) is refused, naming the column', async () => {
+    const path = await download('csv');
+    const [header, ...rows] = parseCsv(readFileSync(path, 'utf8'));
+    writeFileSync(
+      path,
+      [csvLine([...header!, 'approvedBy']), ...rows.map((row) => csvLine([...row, 'mallory']))].join(''),
+    );
+    const { code, lines } = await cli('verify', '--file', path);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      `REFUSED ${path}: line 1: column "approvedBy" is outside the canonical form, which the hash does not cover`,
+    ]);
+  });
+
+  test('csv: a row with a cell more, or one less, than the header is refused, naming its line', async () => {
+    const path = await download('csv');
+    const text = readFileSync(path, 'utf8');
+    // The last row: the oldest entry, on line 7 (the header, then six entries newest first).
+    writeFileSync(path, text.replace(/\r\n$/, ',mallory\r\n'));
+    const more = await cli('verify', '--file', path);
+    expect(more.code).toBe(1);
+    expect(more.lines).toEqual([
+      `REFUSED ${path}: line 7: 19 cells where the header names 18 columns: cell 19 has no column`,
+    ]);
+
+    writeFileSync(path, text.replace(/,[0-9a-f]{64}\r\n$/, '\r\n'));
+    const fewer = await cli('verify', '--file', path);
+    expect(fewer.code).toBe(1);
+    expect(fewer.lines).toEqual([
+      `REFUSED ${path}: line 7: 17 cells where the header names 18 columns: no cell for column "hash"`,
+    ]);
+  });
+
+  test("csv: lines are the file's, so a row after a cell that holds a line break is named by the line it starts on", () => {
+    const row = CSV_COLUMNS.map((name) => (name === 'actorEmail' ? 'two\nlines' : name === 'seq' ? 1 : null));
+    const text = csvLine(CSV_COLUMNS) + csvLine(row) + csvLine([...row, 'surplus']);
+    expect(() => chainsOfExport(text)).toThrow('line 4: 19 cells where the header names 18 columns');
   });
 });
 

@@ -4,9 +4,11 @@ import {
   createStorage,
   creditGateFor,
   defineService,
+  LocalDiskStorage,
   on,
   processCreditGate,
   startDailyJob,
+  startTempSweep,
 } from '@earshot/kit';
 import { fileConfigShape, type FileConfig } from './config';
 import { migrations } from './db/migrations';
@@ -98,10 +100,14 @@ export const fileService = defineService<FileConfig>({
     ];
   },
   // The daily recordings retention: at start and on a timer, run once per UTC day by whoever is first.
+  // On local disk, the partial files of uploads a crash cut short: at start and hourly. One sweep
+  // serves every service's puts, which share the folder (distributed deployments use S3).
   async start(ctx) {
     await encryptionOf(ctx).assertStartable();
     timers.add(ctx, startEncryptionPass(ctx));
-    const job = recordingRetention(ctx, createStorage(ctx.config));
+    const storage = createStorage(ctx.config);
+    if (storage instanceof LocalDiskStorage) timers.add(ctx, await startTempSweep(storage, ctx.logger));
+    const job = recordingRetention(ctx, storage);
     timers.add(
       ctx,
       startDailyJob(ctx.logger, 'recordings retention', (now) => job.daily(now)),
