@@ -1,0 +1,150 @@
+import type { RedactionWord } from './numbers';
+
+/**
+ * Words as the detectors read them. Typed text hides numbers in forms a recogniser never writes:
+ * full-width digits, Unicode dashes between groups, a number glued to a word or sign
+ * ("card:4111…", "card#4111…"). Each word is normalised (NFKC, every dash and minus to '-') and cut
+ * where digits meet letters or signs; every token remembers which characters of which original word
+ * it came from, so that a hidden span covers the whole original number and nothing else.
+ */
+
+/** Hyphen, non-breaking hyphen, figure dash, en and em dash, horizontal bar, minus: each reads as '-'. */
+const DASHES = /[\u2010-\u2015\u2212]/g;
+/** What people write inside a number (WRITTEN in numbers.ts, and the thousands comma): no cut there. */
+const IN_NUMBER = /[\s\-/.,()+]/;
+const DIGIT = /\d/;
+/** Punctuation around a number that is the sentence's, not the number's: it stays beside the label. */
+const LEADING_PUNCTUATION = /^["'“”‘’«»[{]+/;
+const TRAILING_PUNCTUATION = /["'“”‘’«»\]},;:!?.…]+$/;
+
+/** A token: its normalised text, and the original word and characters (`from`…`to`, exclusive) it came from. */
+export interface Token {
+  word: number;
+  from: number;
+  to: number;
+  text: string;
+}
+
+const cutsBetween = (a: string, b: string) => {
+  const other = (c: string) => !DIGIT.test(c) && !IN_NUMBER.test(c);
+  return (DIGIT.test(a) && other(b)) || (other(a) && DIGIT.test(b));
+};
+
+/** One word's tokens. An e-mail address is one token: its digits belong to it ("john2@example.com"). */
+function tokensOfWord(text: string, word: number): Token[] {
+  // Each code point normalised alone, so every output character knows its source characters.
+  const chars: { c: string; from: number; to: number }[] = [];
+  let at = 0;
+  for (const point of text) {
+    for (const c of point.normalize('NFKC').replace(DASHES, '-')) chars.push({ c, from: at, to: at + point.length });
+    at += point.length;
+  }
+  if (!chars.length) return [{ word, from: 0, to: text.length, text }];
+  const email = chars.some((ch) => ch.c === '@');
+  const tokens: Token[] = [];
+  let start = 0;
+  for (let i = 1; i <= chars.length; i++) {
+    if (i < chars.length && (email || !cutsBetween(chars[i - 1]!.c, chars[i]!.c))) continue;
+    const part = chars.slice(start, i);
+    tokens.push({ word, from: part[0]!.from, to: part[part.length - 1]!.to, text: part.map((ch) => ch.c).join('') });
+    start = i;
+  }
+  return tokens;
+}
+
+/** The tokens of a word list, in order, and the words the detectors read (one per token). */
+export function tokenize(words: readonly RedactionWord[]): { tokens: Token[]; words: RedactionWord[] } {
+  const tokens = words.flatMap((w, index) => tokensOfWord(w.text, index));
+  return {
+    tokens,
+    words: tokens.map((t, k) => ({
+      id: `${words[t.word]!.id}#${k}`,
+      text: t.text,
+      start: words[t.word]!.start,
+      end: words[t.word]!.end,
+    })),
+  };
+}
+
+/** The characters of one original word a span hides. */
+export interface Cut<S> {
+  from: number;
+  to: number;
+  span: S;
+}
+
+/**
+ * The characters a span of tokens (`first`…`last`) hides in each original word: from its first
+ * token's first character to its last token's last, less the sentence's punctuation at either end.
+ */
+export function cutsOf<S>(
+  words: readonly { text: string }[],
+  tokens: readonly Token[],
+  first: number,
+  last: number,
+  span: S,
+): { word: number; cut: Cut<S> }[] {
+  const a = tokens[first]!;
+  const b = tokens[last]!;
+  const out: { word: number; cut: Cut<S> }[] = [];
+  for (let w = a.word; w <= b.word; w++) {
+    const text = words[w]!.text;
+    let from = w === a.word ? a.from : 0;
+    let to = w === b.word ? b.to : text.length;
+    if (w === a.word) from += LEADING_PUNCTUATION.exec(text.slice(from, to))?.[0].length ?? 0;
+    if (w === b.word) to -= TRAILING_PUNCTUATION.exec(text.slice(from, to))?.[0].length ?? 0;
+    out.push({ word: w, cut: { from, to, span } });
+  }
+  return out;
+}
+
+/**
+ * Rebuilds words with their cuts replaced by labels. Words joined by one span become one word
+ * (the first word's id and start, the last word's end); its text is what each word keeps outside
+ * the cuts, with one label per span. `merge` makes that word from the words it joins.
+ */
+export function rebuild<W extends { text: string }, S>(
+  words: readonly W[],
+  cutsFor: (word: W) => readonly Cut<S>[] | undefined,
+  label: (span: S) => string,
+  merge: (first: W, last: W, text: string) => W,
+): W[] {
+  const out: W[] = [];
+  let group: { first: W; last: W; text: string; open: S | undefined } | null = null;
+  const close = () => {
+    if (group) out.push(merge(group.first, group.last, group.text));
+    group = null;
+  };
+  for (const word of words) {
+    const cuts = [...(cutsFor(word) ?? [])].sort((x, y) => x.from - y.from);
+    // A word whose first cut continues the open span joins the word being built.
+    const joins = group !== null && cuts[0]?.from === 0 && cuts[0].span === (group as { open: S | undefined }).open;
+    if (!joins) close();
+    if (!cuts.length) {
+      out.push(word);
+      continue;
+    }
+    const current: { first: W; last: W; text: string; open: S | undefined } = group ?? {
+      first: word,
+      last: word,
+      text: '',
+      open: undefined,
+    };
+    current.last = word;
+    let at = 0;
+    for (const cut of cuts) {
+      if (cut.from > at) current.open = undefined;
+      current.text += word.text.slice(at, cut.from);
+      if (current.open !== cut.span) current.text += label(cut.span);
+      current.open = cut.span;
+      at = cut.to;
+    }
+    if (at < word.text.length) {
+      current.text += word.text.slice(at);
+      current.open = undefined;
+    }
+    group = current;
+  }
+  close();
+  return out;
+}
