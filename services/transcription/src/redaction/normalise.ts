@@ -10,9 +10,13 @@ import type { RedactionWord } from './numbers';
 
 /** Hyphen, non-breaking hyphen, figure dash, en and em dash, horizontal bar, minus: each reads as '-'. */
 const DASHES = /[\u2010-\u2015\u2212]/g;
-/** What people write inside a number (WRITTEN in numbers.ts, and the thousands comma): no cut there. */
-const IN_NUMBER = /[\s\-/.,()+]/;
-const DIGIT = /\d/;
+/** A written number: digits with what people write inside one (WRITTEN in numbers.ts, and the thousands comma). */
+const NUMBER = /[+(]?\d(?:[\d\s\-/.,()]*\d)?\)?/g;
+/** What bare() strips around a word: a number keeps it, as a whole word did ("1234," goes on to the next group). */
+const BEFORE = /^[\s"'“”‘’«»([{,;:!?.]+$/;
+const AFTER = /^[\s"'“”‘’«»)\]},;:!?.]+$/;
+/** Signs that glue a label to what follows ("iban:EE38…", "mail:john@…"): the next word starts after them. */
+const GLUE = /[:#=;|*~<>]/;
 /** Punctuation around a number that is the sentence's, not the number's: it stays beside the label. */
 const LEADING_PUNCTUATION = /^["'“”‘’«»[{]+/;
 const TRAILING_PUNCTUATION = /["'“”‘’«»\]},;:!?.…]+$/;
@@ -25,12 +29,42 @@ export interface Token {
   text: string;
 }
 
-const cutsBetween = (a: string, b: string) => {
-  const other = (c: string) => !DIGIT.test(c) && !IN_NUMBER.test(c);
-  return (DIGIT.test(a) && other(b)) || (other(a) && DIGIT.test(b));
-};
+/** Parts of normalised characters: each written number alone, the text between cut after glue signs. */
+function partsOf(chars: readonly { c: string }[]): [number, number][] {
+  // One UTF-16 unit per character, so offsets in `text` are indexes of `chars` (a character outside
+  // the BMP, an emoji, is neither digit nor sign: it reads as U+FFFD here).
+  const text = chars.map((ch) => (ch.c.length === 1 ? ch.c : '\uFFFD')).join('');
+  const parts: { from: number; to: number; number: boolean }[] = [];
+  let at = 0;
+  const between = (to: number) => {
+    let from = at;
+    for (let i = at + 1; i < to; i++) {
+      if (GLUE.test(text[i - 1]!) && !GLUE.test(text[i]!) && !/\s/.test(text[i]!)) {
+        parts.push({ from, to: i, number: false });
+        from = i;
+      }
+    }
+    if (to > from) parts.push({ from, to, number: false });
+  };
+  for (const match of text.matchAll(NUMBER)) {
+    between(match.index);
+    parts.push({ from: match.index, to: match.index + match[0].length, number: true });
+    at = match.index + match[0].length;
+  }
+  between(text.length);
+  // Punctuation alone at either end of the word goes with the number next to it.
+  if (parts.length > 1 && parts[1]!.number && BEFORE.test(text.slice(parts[0]!.from, parts[0]!.to)))
+    parts.splice(0, 2, { from: 0, to: parts[1]!.to, number: true });
+  const last = parts.length - 1;
+  if (parts.length > 1 && parts[last - 1]!.number && AFTER.test(text.slice(parts[last]!.from, parts[last]!.to)))
+    parts.splice(last - 1, 2, { from: parts[last - 1]!.from, to: text.length, number: true });
+  return parts.map((p) => [p.from, p.to]);
+}
 
-/** One word's tokens. An e-mail address is one token: its digits belong to it ("john2@example.com"). */
+/**
+ * One word's tokens. In an e-mail address only glue signs cut ("mail:john2@example.com"): its
+ * digits and dots belong to it.
+ */
 function tokensOfWord(text: string, word: number): Token[] {
   // Each code point normalised alone, so every output character knows its source characters.
   const chars: { c: string; from: number; to: number }[] = [];
@@ -40,16 +74,25 @@ function tokensOfWord(text: string, word: number): Token[] {
     at += point.length;
   }
   if (!chars.length) return [{ word, from: 0, to: text.length, text }];
-  const email = chars.some((ch) => ch.c === '@');
-  const tokens: Token[] = [];
-  let start = 0;
-  for (let i = 1; i <= chars.length; i++) {
-    if (i < chars.length && (email || !cutsBetween(chars[i - 1]!.c, chars[i]!.c))) continue;
-    const part = chars.slice(start, i);
-    tokens.push({ word, from: part[0]!.from, to: part[part.length - 1]!.to, text: part.map((ch) => ch.c).join('') });
-    start = i;
+  const parts = chars.some((ch) => ch.c === '@') ? glued(chars) : partsOf(chars);
+  return parts.map(([from, to]) => {
+    const part = chars.slice(from, to);
+    return { word, from: part[0]!.from, to: part[part.length - 1]!.to, text: part.map((ch) => ch.c).join('') };
+  });
+}
+
+/** An e-mail address's word: cut only after a glue sign. */
+function glued(chars: readonly { c: string }[]): [number, number][] {
+  const parts: [number, number][] = [];
+  let from = 0;
+  for (let i = 1; i < chars.length; i++) {
+    if (GLUE.test(chars[i - 1]!.c) && !GLUE.test(chars[i]!.c)) {
+      parts.push([from, i]);
+      from = i;
+    }
   }
-  return tokens;
+  parts.push([from, chars.length]);
+  return parts;
 }
 
 /** The tokens of a word list, in order, and the words the detectors read (one per token). */
