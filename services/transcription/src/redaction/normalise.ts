@@ -17,6 +17,7 @@ const BEFORE = /^[\s"'“”‘’«»([{,;:!?.]+$/;
 const AFTER = /^[\s"'“”‘’«»)\]},;:!?.]+$/;
 /** Signs that glue a label to what follows ("iban:EE38…", "mail:john@…"): the next word starts after them. */
 const GLUE = /[:#=;|*~<>]/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Punctuation around a number that is the sentence's, not the number's: it stays beside the label. */
 const LEADING_PUNCTUATION = /^["'“”‘’«»[{]+/;
 const TRAILING_PUNCTUATION = /["'“”‘’«»\]},;:!?.…]+$/;
@@ -69,10 +70,13 @@ function tokensOfWord(text: string, word: number): Token[] {
   // Each code point normalised alone, so every output character knows its source characters.
   const chars: { c: string; from: number; to: number }[] = [];
   let at = 0;
-  for (const point of text) {
-    for (const c of point.normalize('NFKC').replace(DASHES, '-')) chars.push({ c, from: at, to: at + point.length });
-    at += point.length;
-  }
+  // Printable ASCII is its own NFKC form: most words skip normalising each character.
+  if (PRINTABLE_ASCII.test(text)) for (const c of text) chars.push({ c, from: at, to: ++at });
+  else
+    for (const point of text) {
+      for (const c of point.normalize('NFKC').replace(DASHES, '-')) chars.push({ c, from: at, to: at + point.length });
+      at += point.length;
+    }
   if (!chars.length) return [{ word, from: 0, to: text.length, text }];
   const parts = chars.some((ch) => ch.c === '@') ? glued(chars) : partsOf(chars);
   return parts.map(([from, to]) => {
