@@ -193,7 +193,8 @@ test('a redacted transcript: one label per span and segment keeps the time span;
 
 test('typed forms are normalised first: a number glued to a word or sign, Unicode dashes and full-width digits are hidden whole, and only the number', () => {
   const hidden = (text: string) => redactText(text).text;
-  // Glued to a word or a sign: the word and the sentence's punctuation stay beside the label.
+  // Glued to a word or a sign: the word and the sentence's punctuation stay beside the label (a word
+  // that is only the number and its punctuation becomes the label, as recognised words always have).
   expect(hidden('card:4111111111111111,')).toBe('card:[card number],');
   expect(hidden('card#4111111111111111')).toBe('card#[card number]');
   expect(hidden('card4111111111111111 thanks')).toBe('card[card number] thanks');
@@ -201,7 +202,7 @@ test('typed forms are normalised first: a number glued to a word or sign, Unicod
   expect(hidden('card:4111 1111 1111 1111')).toBe('card:[card number]');
   // Every Unicode dash and the minus sign read as '-'.
   for (const dash of ['\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212'])
-    expect(hidden(`pay ${['4111', '1111', '1111', '1111'].join(dash)}.`)).toBe('pay [card number].');
+    expect(hidden(`pay ${['4111', '1111', '1111', '1111'].join(dash)}.`)).toBe('pay [card number]');
   // Full-width digits and dashes (NFKC).
   expect(hidden('４１１１１１１１１１１１１１１１')).toBe('[card number]');
   expect(hidden('card:４１１１－１１１１－１１１１－１１１１')).toBe('card:[card number]');
@@ -248,7 +249,7 @@ test('a glued number in a transcript word: the word keeps its id, times and the 
   expect(spans).toEqual([{ kind: 'card_number', start: 1, end: 4.4 }]);
   expect(segments[0]!.words).toEqual([
     { _id: 'a', text: 'number', start: 0, end: 0.4 },
-    { _id: 'b', text: 'card:[card number],', start: 1, end: 4.4 },
+    { _id: 'b', text: 'card:[card number]', start: 1, end: 4.4 },
   ]);
-  expect(segments[0]!.text).toBe('number card:[card number],');
+  expect(segments[0]!.text).toBe('number card:[card number]');
 });

@@ -122,7 +122,8 @@ export interface Cut<S> {
 
 /**
  * The characters a span of tokens (`first`…`last`) hides in each original word: from its first
- * token's first character to its last token's last, less the sentence's punctuation at either end.
+ * token's first character to its last token's last, less the sentence's punctuation at either end
+ * when the word keeps other text; a word that keeps nothing else is hidden whole.
  */
 export function cutsOf<S>(
   words: readonly { text: string }[],
@@ -140,7 +141,10 @@ export function cutsOf<S>(
     let to = w === b.word ? b.to : text.length;
     if (w === a.word) from += LEADING_PUNCTUATION.exec(text.slice(from, to))?.[0].length ?? 0;
     if (w === b.word) to -= TRAILING_PUNCTUATION.exec(text.slice(from, to))?.[0].length ?? 0;
-    out.push({ word: w, cut: { from, to, span } });
+    // A word that is only the number and its punctuation becomes the label, as recognised words
+    // always have; the punctuation stays only beside a word glued to the number ("card:[card number],").
+    const whole = !/[\p{L}\p{N}]/u.test(text.slice(0, from) + text.slice(to));
+    out.push({ word: w, cut: whole ? { from: 0, to: text.length, span } : { from, to, span } });
   }
   return out;
 }
