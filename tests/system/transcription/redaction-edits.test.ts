@@ -27,6 +27,8 @@ import { emitted, getTranscript, idsOut, makeTones, upload } from './helpers';
 
 const REDACTING = randomUUID();
 const PLAIN = randomUUID();
+/** Redaction off at first, turned on later. */
+const LATER = randomUUID();
 /** A Luhn-valid Visa number; its digit groups must be nowhere once it is typed. */
 const CARD = ['4539', '1488', '0343', '6467'];
 const SECRET = new RegExp(`${CARD.join('|')}|[０-９]`);
@@ -47,7 +49,7 @@ const PATHS: Path[] = ['segment', 'replace', 'word', 'speaker'];
 
 let stack: TestStack;
 let ctx: ServiceContext<TranscriptionConfig>;
-let tokens: Record<'redacting' | 'plain', string>;
+let tokens: Record<'redacting' | 'plain' | 'later', string>;
 
 async function setRedaction(companyId: string, redaction: CompanyPolicies['redaction']) {
   const policies = (mode: CompanyPolicies['redaction']): CompanyPolicies => ({
@@ -73,6 +75,7 @@ beforeAll(async () => {
   tokens = {
     redacting: await stack.tokenFor('USER', REDACTING),
     plain: await stack.tokenFor('USER', PLAIN),
+    later: await stack.tokenFor('USER', LATER),
   };
   await setRedaction(REDACTING, 'text');
 }, 120_000);
@@ -236,4 +239,34 @@ describe.each(PATHS)('with redaction off, the %s write path', (path) => {
     // Search reads the words (a speaker's name is not searched).
     if (path !== 'speaker') expect(await searchHits(tokens.plain)).toContain(t.fileId);
   });
+});
+
+test('a redo of an edit typed before the company turned redaction on brings back the label, not the number', async () => {
+  const t = await completedCall(tokens.later, LATER);
+  const segment = t.metadata.speakerSegments.find((s) => s.speakerId === 'speaker_0')!;
+  const typed = await stack.as(tokens.later, {
+    method: 'PUT',
+    url: `/api/transcripts/${t.fileId}/segments/${segment._id}`,
+    payload: { text: `please read me the ${FORMS['glued to a sign']} details now` },
+  });
+  expect(typed.json()).not.toHaveProperty('redacted');
+  const { editId } = typed.json() as { editId: string };
+  const undo = await stack.as(tokens.later, {
+    method: 'POST',
+    url: `/api/transcripts/${t.fileId}/edits/${editId}/undo`,
+  });
+  expect(undo.statusCode).toBe(200);
+  await setRedaction(LATER, 'text');
+  const redo = await stack.as(tokens.later, {
+    method: 'POST',
+    url: `/api/transcripts/${t.fileId}/edits/${editId}/redo`,
+  });
+  expect(redo.statusCode).toBe(200);
+  expect(redo.json()).toMatchObject({ redacted: 1 });
+  await stack.settle();
+  const after = await getTranscript(stack, tokens.later, t.fileId);
+  expect(after.metadata.speakerSegments.find((s) => s._id === segment._id)!.text).toBe(
+    `please read me the card#${LABEL} details now`,
+  );
+  expect(await searchHits(tokens.later)).not.toContain(t.fileId);
 });
