@@ -1,6 +1,10 @@
 import type { SpeakerSegment } from '@earshot/contracts';
 import { detectSensitive, redactSegments, redactText, type RedactionKind } from '../src/redaction';
 import { ibanValid, isikukoodValid, luhnValid, personasKodsValid } from '../src/redaction/checksums';
+import { editSegmentText, renameSpeaker, replaceText } from '../src/services/edits/ops';
+import { redactChange } from '../src/services/edits/redaction';
+import { idSource } from '../src/services/edits/retime';
+import { speakersFor } from '../src/services/segments';
 
 /** A sentence as recognised words, one a second. */
 const said = (sentence: string) =>
@@ -252,4 +256,41 @@ test('a glued number in a transcript word: the word keeps its id, times and the 
     { _id: 'b', text: 'card:[card number]', start: 1, end: 4.4 },
   ]);
   expect(segments[0]!.text).toBe('number card:[card number]');
+});
+
+test('an edit redacted: its segments, the speaker names it sets and its summary hold labels, and no digit of a number cut short', () => {
+  const word = (id: string, text: string, start: number) => ({ _id: id, text, start, end: start + 0.4 });
+  const before: SpeakerSegment = {
+    _id: 's0',
+    speakerId: 'speaker_0',
+    start: 0,
+    end: 1.4,
+    text: 'my number',
+    words: [word('a', 'my', 0), word('b', 'number', 1)],
+  };
+  const state = { speakers: speakersFor(2), segments: [before] };
+  const typed = 'my long and winding number is card#4111111111111111 thanks';
+  const segmentEdit = editSegmentText(state, 's0', typed, idSource('etest'))!;
+  // The summary quotes the typed text cut at 40 characters: "…card#411111111…", which no detector vouches for.
+  expect(segmentEdit.summary).toMatch(/card#4111/);
+  const { change, redacted } = redactChange(segmentEdit);
+  expect(redacted).toBe(1);
+  expect(change.after[0]!.text).toBe('my long and winding number is card#[card number] thanks');
+  expect(change.summary).not.toMatch(/\d/);
+  expect(change.before).toBe(segmentEdit.before);
+
+  const rename = redactChange(renameSpeaker(state, 'speaker_1', 'Dana tel:+37251234567')!);
+  expect(rename.redacted).toBe(1);
+  expect(rename.change.speakers!.after.map((s) => s.label)).toEqual(['Agent', 'Dana tel:[phone number]']);
+  expect(rename.change.summary).toBe('Renamed "Customer" to "Dana tel:[phone number]"');
+
+  // Nothing found: the change as it was, and a find-and-replace count is the edit's, not typed text.
+  const plain = renameSpeaker(state, 'speaker_1', 'Dana 2')!;
+  expect(redactChange(plain)).toEqual({ change: plain, redacted: 0 });
+  const replace = replaceText(
+    state,
+    { find: 'number', replace: '4111 1111 1111 1111', matchCase: false, wholeWord: false },
+    idSource('etest'),
+  );
+  expect(redactChange(replace.change!).change.summary).toBe('Replaced "number" with [card number] 1 time');
 });
