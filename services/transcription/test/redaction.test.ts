@@ -1,6 +1,10 @@
 import type { SpeakerSegment } from '@earshot/contracts';
-import { detectSensitive, redactSegments, type RedactionKind } from '../src/redaction';
+import { detectSensitive, redactSegments, redactText, type RedactionKind } from '../src/redaction';
 import { ibanValid, isikukoodValid, luhnValid, personasKodsValid } from '../src/redaction/checksums';
+import { editSegmentText, renameSpeaker, replaceText } from '../src/services/edits/ops';
+import { redactChange } from '../src/services/edits/redaction';
+import { idSource } from '../src/services/edits/retime';
+import { speakersFor } from '../src/services/segments';
 
 /** A sentence as recognised words, one a second. */
 const said = (sentence: string) =>
@@ -189,4 +193,104 @@ test('a redacted transcript: one label per span and segment keeps the time span;
   expect(out[1]).toBe(segments[1]);
   expect(out[2]!.words).toEqual([{ _id: 'g', text: '[card number]', start: 5, end: 5.4 }, word('h', 'thanks', 6)]);
   expect(JSON.stringify(out)).not.toMatch(/1111/);
+});
+
+test('typed forms are normalised first: a number glued to a word or sign, Unicode dashes and full-width digits are hidden whole, and only the number', () => {
+  const hidden = (text: string) => redactText(text).text;
+  // Glued to a word or a sign: the word and the sentence's punctuation stay beside the label (a word
+  // that is only the number and its punctuation becomes the label, as recognised words always have).
+  expect(hidden('card:4111111111111111,')).toBe('card:[card number],');
+  expect(hidden('card#4111111111111111')).toBe('card#[card number]');
+  expect(hidden('card4111111111111111 thanks')).toBe('card[card number] thanks');
+  // Spaced and glued: no group of it is kept (it once read as "card:4111 [phone number]").
+  expect(hidden('card:4111 1111 1111 1111')).toBe('card:[card number]');
+  // Every Unicode dash and the minus sign read as '-'.
+  for (const dash of ['\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212'])
+    expect(hidden(`pay ${['4111', '1111', '1111', '1111'].join(dash)}.`)).toBe('pay [card number]');
+  // Full-width digits and dashes (NFKC).
+  expect(hidden('４１１１１１１１１１１１１１１１')).toBe('[card number]');
+  expect(hidden('card:４１１１－１１１１－１１１１－１１１１')).toBe('card:[card number]');
+  // The other detectors read the same tokens.
+  expect(hidden('iban:EE382200221020145685')).toBe('iban:[IBAN]');
+  expect(hidden('tel:+37251234567')).toBe('tel:[phone number]');
+  expect(hidden('mail:john.smith2@example.com.')).toBe('mail:[e-mail].');
+  expect(hidden('isikukood:37605030299')).toBe('isikukood:[national ID]');
+  expect(hidden('4111111111111111exp12/25')).toBe('[card number]exp[card expiry]');
+  expect(redactText('card:4111 1111 1111 1111 and tel:+37251234567').count).toBe(2);
+});
+
+test('typed forms that must not match: amounts, versions, references and words glued to short numbers stay as typed', () => {
+  for (const text of [
+    '2,500,000 euros',
+    'order#12345 v2.0.1 room 12b',
+    'covid19 mp3 10am 4th',
+    'ref:20240115',
+    'card:4111111111111112,',
+    'card#1234567812345670',
+    'twenty-one people in 2024.',
+    "d'expiration 12/25",
+    'jean et marie',
+  ])
+    expect(redactText(text)).toEqual({ text, count: 0 });
+});
+
+test('a glued number in a transcript word: the word keeps its id, times and the text around the number', () => {
+  const segment: SpeakerSegment = {
+    _id: 's0',
+    speakerId: 'speaker_1',
+    start: 0,
+    end: 4.4,
+    text: '',
+    words: [
+      { _id: 'a', text: 'number', start: 0, end: 0.4 },
+      { _id: 'b', text: 'card:4111', start: 1, end: 1.4 },
+      { _id: 'c', text: '1111', start: 2, end: 2.4 },
+      { _id: 'd', text: '1111', start: 3, end: 3.4 },
+      { _id: 'e', text: '1111,', start: 4, end: 4.4 },
+    ],
+  };
+  const { segments, spans } = redactSegments([segment]);
+  expect(spans).toEqual([{ kind: 'card_number', start: 1, end: 4.4 }]);
+  expect(segments[0]!.words).toEqual([
+    { _id: 'a', text: 'number', start: 0, end: 0.4 },
+    { _id: 'b', text: 'card:[card number]', start: 1, end: 4.4 },
+  ]);
+  expect(segments[0]!.text).toBe('number card:[card number]');
+});
+
+test('an edit redacted: its segments, the speaker names it sets and its summary hold labels, and no digit of a number cut short', () => {
+  const word = (id: string, text: string, start: number) => ({ _id: id, text, start, end: start + 0.4 });
+  const before: SpeakerSegment = {
+    _id: 's0',
+    speakerId: 'speaker_0',
+    start: 0,
+    end: 1.4,
+    text: 'my number',
+    words: [word('a', 'my', 0), word('b', 'number', 1)],
+  };
+  const state = { speakers: speakersFor(2), segments: [before] };
+  const typed = 'my long and winding number is card#4111111111111111 thanks';
+  const segmentEdit = editSegmentText(state, 's0', typed, idSource('etest'))!;
+  // The summary quotes the typed text cut at 40 characters: "…card#411111111…", which no detector vouches for.
+  expect(segmentEdit.summary).toMatch(/card#4111/);
+  const { change, redacted } = redactChange(segmentEdit);
+  expect(redacted).toBe(1);
+  expect(change.after[0]!.text).toBe('my long and winding number is card#[card number] thanks');
+  expect(change.summary).not.toMatch(/\d/);
+  expect(change.before).toBe(segmentEdit.before);
+
+  const rename = redactChange(renameSpeaker(state, 'speaker_1', 'Dana tel:+37251234567')!);
+  expect(rename.redacted).toBe(1);
+  expect(rename.change.speakers!.after.map((s) => s.label)).toEqual(['Agent', 'Dana tel:[phone number]']);
+  expect(rename.change.summary).toBe('Renamed "Customer" to "Dana tel:[phone number]"');
+
+  // Nothing found: the change as it was, and a find-and-replace count is the edit's, not typed text.
+  const plain = renameSpeaker(state, 'speaker_1', 'Dana 2')!;
+  expect(redactChange(plain)).toEqual({ change: plain, redacted: 0 });
+  const replace = replaceText(
+    state,
+    { find: 'number', replace: '4111 1111 1111 1111', matchCase: false, wholeWord: false },
+    idSource('etest'),
+  );
+  expect(redactChange(replace.change!).change.summary).toBe('Replaced "number" with [card number] 1 time');
 });

@@ -8,6 +8,8 @@ import {
   FileIdParams,
   KnownPeople,
   PeopleQuery,
+  REDACTED_HEADER,
+  RedactedCount,
   ReplaceAnswer,
   ReplaceBody,
   SegmentEditBody,
@@ -29,6 +31,8 @@ const errors = ERROR_RESPONSES;
 const withConflict = { ...errors, 409: ErrorBody };
 const FILE = { fileId: 'file' };
 const SEGMENT = { fileId: 'file', segmentId: 'segment' };
+/** Every patch says what the company's redaction hid in it (an undo or a merge can bring a number back too). */
+const Patch = TranscriptPatch.extend(RedactedCount.shape);
 
 /**
  * Editing a transcript beyond one word. Every member may edit, as every member may correct a word
@@ -57,10 +61,12 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
       schema: { params: SpeakerParams, body: SpeakerRenameBody, response: { 200: TranscriptSpeakers, ...errors } },
     },
     async (request, reply) => {
-      const { speakers, editId } = await edits.renameSpeaker(identityOf(request), {
+      const { speakers, editId, redacted } = await edits.renameSpeaker(identityOf(request), {
         ...request.params,
         ...request.body,
       });
+      // The answer is the speakers list: what redaction hid in the name is told in a header.
+      if (redacted) reply.header(REDACTED_HEADER, String(redacted));
       return withEditId(reply, editId, speakers);
     },
   );
@@ -69,7 +75,7 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/speakers/merge',
     {
       config: { access: ALL_ROLES, params: FILE, example: { body: { from: 'speaker_0', into: 'speaker_0' } } },
-      schema: { params: FileIdParams, body: SpeakerMergeBody, response: { 200: TranscriptPatch, ...errors } },
+      schema: { params: FileIdParams, body: SpeakerMergeBody, response: { 200: Patch, ...errors } },
     },
     async (request) => edits.mergeSpeakers(identityOf(request), { ...request.params, ...request.body }),
   );
@@ -78,7 +84,7 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/segments/:segmentId',
     {
       config: { access: ALL_ROLES, params: SEGMENT, example: { body: { speakerId: 'speaker_0' } } },
-      schema: { params: SegmentParams, body: SegmentEditBody, response: { 200: TranscriptPatch, ...errors } },
+      schema: { params: SegmentParams, body: SegmentEditBody, response: { 200: Patch, ...errors } },
     },
     async (request) => edits.editSegment(identityOf(request), { ...request.params, ...request.body }),
   );
@@ -87,7 +93,7 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/segments/:segmentId/split',
     {
       config: { access: ALL_ROLES, params: SEGMENT, example: { body: { wordId: 'w-example-0' } } },
-      schema: { params: SegmentParams, body: SegmentSplitBody, response: { 200: TranscriptPatch, ...errors } },
+      schema: { params: SegmentParams, body: SegmentSplitBody, response: { 200: Patch, ...errors } },
     },
     async (request) => edits.split(identityOf(request), { ...request.params, ...request.body }),
   );
@@ -96,7 +102,7 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/segments/:segmentId/merge',
     {
       config: { access: ALL_ROLES, params: SEGMENT, example: { body: {} } },
-      schema: { params: SegmentParams, body: SegmentMergeBody, response: { 200: TranscriptPatch, ...withConflict } },
+      schema: { params: SegmentParams, body: SegmentMergeBody, response: { 200: Patch, ...withConflict } },
     },
     async (request) => edits.mergeSegments(identityOf(request), request.params),
   );
@@ -105,7 +111,11 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/replace',
     {
       config: { access: ALL_ROLES, params: FILE, example: { body: { find: 'no such words here', replace: 'x' } } },
-      schema: { params: FileIdParams, body: ReplaceBody, response: { 200: ReplaceAnswer, ...errors } },
+      schema: {
+        params: FileIdParams,
+        body: ReplaceBody,
+        response: { 200: ReplaceAnswer.extend(RedactedCount.shape), ...errors },
+      },
     },
     async (request) => edits.replace(identityOf(request), { ...request.params, ...request.body }),
   );
@@ -123,7 +133,7 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/edits/:editId/undo',
     {
       config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
-      schema: { params: EditParams, response: { 200: TranscriptPatch, ...withConflict } },
+      schema: { params: EditParams, response: { 200: Patch, ...withConflict } },
     },
     async (request) => edits.undo(identityOf(request), request.params),
   );
@@ -132,7 +142,7 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/edits/:editId/redo',
     {
       config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
-      schema: { params: EditParams, response: { 200: TranscriptPatch, ...withConflict } },
+      schema: { params: EditParams, response: { 200: Patch, ...withConflict } },
     },
     async (request) => edits.redo(identityOf(request), request.params),
   );

@@ -9,7 +9,7 @@ import {
   IdParams,
   LinkClientAnswer,
   LinkClientBody,
-  MessageBody,
+  WordEditAnswer,
   PeaksDto,
   StatusList,
   StatusQuery,
@@ -92,7 +92,7 @@ export async function transcriptRoutes(
         params: { transcriptId: 'transcript', wordId: 'word' },
         example: { body: { text: 'hello', speakerSegmentId: 's-example-0' } },
       },
-      schema: { params: WordParams, body: WordEditBody, response: { 200: MessageBody, ...errors } },
+      schema: { params: WordParams, body: WordEditBody, response: { 200: WordEditAnswer, ...errors } },
     },
     async (request, reply) => {
       const { editId, ...answer } = await transcripts.editWord(identityOf(request), {

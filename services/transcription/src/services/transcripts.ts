@@ -33,6 +33,7 @@ import type { EngineChoice } from '../runtime';
 import { queuedEvent } from './queue';
 import { commitChange } from './edits/service';
 import { editWord as editWordOp } from './edits/ops';
+import { redactedField } from './edits/service';
 import { scopeOf } from './scope';
 import { assertNotHeld } from './holds';
 import { wordsOf, type TranscriptWords } from './words-encryption';
@@ -266,8 +267,15 @@ export class TranscriptService {
     return { message: TRANSCRIPT_MESSAGES.queued, fileId, status: 'pending' };
   }
 
-  /** The answer is the spec's message; the edit's id travels beside it for the undo stack. */
-  async editWord(identity: Identity, input: WordEdit): Promise<{ message: string; editId: string | null }> {
+  /**
+   * The answer is the spec's message and what redaction hid; the edit's id travels beside it for
+   * the undo stack. transcript.word_edited tells the word as stored: with the company's redaction
+   * on, a number typed into it is its label (or the label of the number it completes).
+   */
+  async editWord(
+    identity: Identity,
+    input: WordEdit,
+  ): Promise<{ message: string; editId: string | null; redacted?: number }> {
     const { transcriptId, wordId, speakerSegmentId } = input;
     const text = input.text.trim();
     if (!text)
@@ -284,7 +292,7 @@ export class TranscriptService {
         reason: 'The word cannot contain control characters',
       });
     const scope = await this.scope(identity);
-    const editId = await this.ctx.transact(async (tx, emit) => {
+    const { editId, redacted } = await this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { transcriptId }, scope);
       const segment = target?.segments.find((s) => s._id === speakerSegmentId);
       const word = segment?.words.find((w) => w._id === wordId);
@@ -292,6 +300,9 @@ export class TranscriptService {
       // Recorded as an edit (history, undo); other services follow transcript.word_edited as before.
       const change = editWordOp(target, speakerSegmentId, wordId, text);
       const applied = await commitChange(tx, emit, identity, this.words, target, change, false);
+      const stored = applied.segments.find((s) => s._id === speakerSegmentId);
+      // A hidden span becomes one word with its first word's id: the edited word may be inside it.
+      const now = stored?.words.find((w) => w._id === wordId) ?? stored?.words.findLast((w) => w.start <= word.start);
       emit({
         type: 'transcript.word_edited',
         companyId: target.companyId,
@@ -301,14 +312,14 @@ export class TranscriptService {
           fileId: target.fileId,
           wordId,
           segmentId: speakerSegmentId,
-          segmentText: change?.after[0]?.text ?? segment.text,
+          segmentText: stored?.text ?? segment.text,
           before: { text: word.text },
-          after: { text },
+          after: { text: now?.text ?? text },
         },
       });
-      return applied.editId;
+      return applied;
     });
-    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId };
+    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId, ...redactedField({ redacted }) };
   }
 
   /**

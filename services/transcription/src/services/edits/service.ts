@@ -4,6 +4,7 @@ import {
   speakerName,
   textParts,
   type KnownPerson,
+  type RedactedCount,
   type ReplaceAnswer,
   type SpeakerInfo,
   type SpeakerSegment,
@@ -35,6 +36,7 @@ import * as ops from './ops';
 import type { Change, TranscriptState } from './ops';
 import { idSource, type IdSource } from './retime';
 import { wordsOf, type TranscriptWords } from '../words-encryption';
+import { redactedChange } from './redaction';
 
 type Emit = (event: NewEvent) => void;
 
@@ -62,10 +64,13 @@ interface Applied {
   speakers: SpeakerInfo[];
   removed: string[];
   segments: SpeakerSegment[];
+  /** Spans the company's redaction hid in what the edit wrote (0 with redaction off). */
+  redacted: number;
 }
 
 /**
- * Records a change (or nothing, when null) on a locked transcript: the new state, its edit row (both
+ * Records a change (or nothing, when null) on a locked transcript, redacted first when the company
+ * redacts (see redactedChange): the new state, its edit row (both
  * sealed when the company encrypts), the search index, and the events: transcript.segments_changed
  * with the touched segments (and every segment of a renamed speaker), transcript.speakers_changed
  * when a name changed.
@@ -76,10 +81,11 @@ export async function commitChange(
   identity: Identity,
   words: TranscriptWords,
   target: EditTarget,
-  change: Change | null,
+  typed: Change | null,
   announce = true,
 ): Promise<Applied> {
-  if (!change) return { editId: null, target, speakers: target.speakers, removed: [], segments: [] };
+  if (!typed) return { editId: null, target, speakers: target.speakers, removed: [], segments: [], redacted: 0 };
+  const { change, redacted } = await redactedChange(tx, target.companyId, typed);
   const speakers = change.speakers?.after ?? target.speakers;
   const segments = ops.applyChange(target.segments, change);
   await editsRepo.writeState(tx, target.fileId, {
@@ -115,7 +121,7 @@ export async function commitChange(
       actor,
     ).forEach(emit);
   if (names.size > 0) emit(speakersEvent(target.companyId, transcript, speakers, actor));
-  return { editId, target, speakers, removed, segments: change.after };
+  return { editId, target, speakers, removed, segments: change.after, redacted };
 }
 
 /**
@@ -140,11 +146,15 @@ export function segmentsChangedEvents(
   }));
 }
 
-const toPatch = (applied: Applied): TranscriptPatch => ({
+/** The answer's `redacted` count, only when redaction hid something (see RedactedCount). */
+export const redactedField = ({ redacted }: { redacted: number }) => (redacted ? { redacted } : {});
+
+const toPatch = (applied: Applied): TranscriptPatch & RedactedCount => ({
   editId: applied.editId,
   removed: applied.removed,
   segments: applied.segments,
   speakers: toSpeakers(applied.speakers),
+  ...redactedField(applied),
 });
 
 const encodeCursor = (item: { position: string; id: string }) =>
@@ -200,7 +210,7 @@ export class TranscriptEditService {
     identity: Identity,
     fileId: string,
     make: (state: TranscriptState, ids: IdSource) => Change | null,
-  ): Promise<TranscriptPatch> {
+  ): Promise<TranscriptPatch & RedactedCount> {
     return this.edit(identity, fileId, (state, ids) => ({ change: make(state, ids), answer: toPatch }));
   }
 
@@ -208,14 +218,21 @@ export class TranscriptEditService {
   renameSpeaker(
     identity: Identity,
     input: { fileId: string; speakerId: string; name: string },
-  ): Promise<{ speakers: TranscriptSpeakers; editId: string | null }> {
+  ): Promise<{ speakers: TranscriptSpeakers; editId: string | null; redacted: number }> {
     return this.edit(identity, input.fileId, (state) => ({
       change: ops.renameSpeaker(state, input.speakerId, input.name),
-      answer: (applied) => ({ speakers: toSpeakers(applied.speakers), editId: applied.editId }),
+      answer: (applied) => ({
+        speakers: toSpeakers(applied.speakers),
+        editId: applied.editId,
+        redacted: applied.redacted,
+      }),
     }));
   }
 
-  mergeSpeakers(identity: Identity, input: { fileId: string; from: string; into: string }): Promise<TranscriptPatch> {
+  mergeSpeakers(
+    identity: Identity,
+    input: { fileId: string; from: string; into: string },
+  ): Promise<TranscriptPatch & RedactedCount> {
     return this.patch(identity, input.fileId, (state) => {
       if (input.from === input.into)
         throw badRequest('Invalid body.into: must be another speaker than from', { field: 'body.into' });
@@ -227,7 +244,7 @@ export class TranscriptEditService {
   editSegment(
     identity: Identity,
     input: { fileId: string; segmentId: string; text?: string; speakerId?: string; wordIds?: string[] },
-  ): Promise<TranscriptPatch> {
+  ): Promise<TranscriptPatch & RedactedCount> {
     const { fileId, segmentId, text, speakerId, wordIds } = input;
     return this.patch(identity, fileId, (state, ids) => {
       const edited = text === undefined ? null : ops.editSegmentText(state, segmentId, text, ids);
@@ -246,26 +263,32 @@ export class TranscriptEditService {
     });
   }
 
-  split(identity: Identity, input: { fileId: string; segmentId: string; wordId: string }): Promise<TranscriptPatch> {
+  split(
+    identity: Identity,
+    input: { fileId: string; segmentId: string; wordId: string },
+  ): Promise<TranscriptPatch & RedactedCount> {
     return this.patch(identity, input.fileId, (state, ids) => ops.split(state, input.segmentId, input.wordId, ids));
   }
 
-  mergeSegments(identity: Identity, input: { fileId: string; segmentId: string }): Promise<TranscriptPatch> {
+  mergeSegments(
+    identity: Identity,
+    input: { fileId: string; segmentId: string },
+  ): Promise<TranscriptPatch & RedactedCount> {
     return this.patch(identity, input.fileId, (state) => ops.mergeWithNext(state, input.segmentId));
   }
 
-  replace(identity: Identity, input: ops.ReplaceInput & { fileId: string }): Promise<ReplaceAnswer> {
+  replace(identity: Identity, input: ops.ReplaceInput & { fileId: string }): Promise<ReplaceAnswer & RedactedCount> {
     return this.edit(identity, input.fileId, (state, ids) => {
       const { replaced, change } = ops.replaceText(state, input, ids);
-      return { change, answer: (applied) => ({ replaced, editId: applied.editId }) };
+      return { change, answer: (applied) => ({ replaced, editId: applied.editId, ...redactedField(applied) }) };
     });
   }
 
-  undo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch> {
+  undo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch & RedactedCount> {
     return this.reverse(identity, input, 'undo');
   }
 
-  redo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch> {
+  redo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch & RedactedCount> {
     return this.reverse(identity, input, 'redo');
   }
 
@@ -277,7 +300,7 @@ export class TranscriptEditService {
     identity: Identity,
     input: { fileId: string; editId: string },
     direction: 'undo' | 'redo',
-  ): Promise<TranscriptPatch> {
+  ): Promise<TranscriptPatch & RedactedCount> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { fileId: input.fileId }, scope);
