@@ -1,42 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
-import { CSRF_HEADER, type Database } from '@earshot/kit';
-import { openTestDatabase } from '@earshot/kit/testing';
-import { createAllInOne, type AllInOne } from '@earshot/gateway';
+import { CSRF_HEADER } from '@earshot/kit';
+import type { AllInOne } from '@earshot/gateway';
+import { startApiProduct, type ApiProduct } from '../all-in-one';
 
 // The whole product in one process: signing in, creating a company and creating a user each leave
 // an entry in the audit log, which is what the audit service exists to prove.
 const ADMIN_EMAIL = 'root@audit-e2e.test';
 const ADMIN_PASSWORD = 'audit-e2e-password-1';
 
+let product: ApiProduct;
 let earshot: AllInOne;
-let database: Database;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'earshot-audit-e2e-'));
-  database = await openTestDatabase();
-  earshot = await createAllInOne({
-    database,
-    // WEB_DIST: no built web app here; this test is about the API.
-    env: {
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      WEB_DIST: dataDir,
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      OUTBOX_POLL_MS: '50',
-    },
-  });
+  product = await startApiProduct('audit-e2e', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  earshot = product.earshot;
 }, 120_000);
-afterAll(async () => {
-  await earshot?.close();
-  await database?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => product?.close());
 
 const call = (token: string, options: InjectOptions) =>
   earshot.app.inject({

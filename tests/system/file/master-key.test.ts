@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { CSRF_HEADER, type Database } from '@earshot/kit';
-import { openTestDatabase } from '@earshot/kit/testing';
-import { createAllInOne, type AllInOne } from '@earshot/gateway';
+import type { AllInOne } from '@earshot/gateway';
+import { startApiProduct, type ApiProduct } from '../all-in-one';
 import { filesUnder, wavHeader } from '../../../services/file/test/helpers';
 
 // `npm start` on a fresh machine: no ENCRYPTION_MASTER_KEY, and the all-in-one composition makes
@@ -14,6 +12,7 @@ import { filesUnder, wavHeader } from '../../../services/file/test/helpers';
 const ADMIN_EMAIL = 'root@master-key.test';
 const ADMIN_PASSWORD = 'master-key-password-1';
 
+let product: ApiProduct;
 let earshot: AllInOne;
 let database: Database;
 let dataDir: string;
@@ -52,21 +51,9 @@ const policies = (encryption: boolean) => ({
 });
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'earshot-master-key-'));
-  database = await openTestDatabase();
-  earshot = await createAllInOne({
-    database,
-    // WEB_DIST: no built web app here; this test is about the API. No ENCRYPTION_MASTER_KEY.
-    env: {
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      WEB_DIST: dataDir,
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      OUTBOX_POLL_MS: '50',
-    },
-  });
+  // No ENCRYPTION_MASTER_KEY: the all-in-one composition makes none.
+  product = await startApiProduct('master-key', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  ({ earshot, database, dataDir } = product);
   origin = await earshot.app.listen({ host: '127.0.0.1', port: 0 });
   const login = await fetch(`${origin}/api/auth/login`, {
     method: 'POST',
@@ -81,11 +68,7 @@ beforeAll(async () => {
   companyId = company.json._id;
   await earshot.settle();
 }, 120_000);
-afterAll(async () => {
-  await earshot?.close();
-  await database?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => product?.close());
 
 test('all in one without a master key: turning encryption on is 409 naming ENCRYPTION_MASTER_KEY, and nothing changes', async () => {
   const refused = await call('PUT', `/companies/${companyId}/policies`, policies(true));
