@@ -50,6 +50,10 @@ export const TranscriptPatch = z.object({
   removed: z.array(z.string()),
   segments: z.array(SpeakerSegment),
   speakers: TranscriptSpeakers,
+  /** False when the request changed nothing (e.g. the words were already replaced): `editId` is null then. */
+  changed: z.boolean().optional(),
+  /** The transcript's edit version after the request (see BaseVersion). */
+  version: z.number().int().optional(),
 });
 export type TranscriptPatch = z.infer<typeof TranscriptPatch>;
 
@@ -67,12 +71,21 @@ export const TRANSCRIPT_EDIT_KINDS = [
 ] as const;
 export type TranscriptEditKind = (typeof TRANSCRIPT_EDIT_KINDS)[number];
 
+/**
+ * The transcript's edit version an edit was made on (also accepted as an `If-Match: "<n>"` header):
+ * when another edit came first, the edit is refused with 409 CONFLICT and `details.currentVersion`.
+ * Optional: without it an edit applies to whatever the transcript is now, as before.
+ */
+export const BaseVersion = z.number().int().min(0).optional();
+/** The header an edit answer names the transcript's version in, ETag-style (`"<n>"`). */
+export const TRANSCRIPT_VERSION_HEADER = 'etag';
+
 export const SpeakerParams = z.object({ fileId: Id, speakerId: TranscriptItemId }).strict();
 export const SegmentParams = z.object({ fileId: Id, segmentId: TranscriptItemId }).strict();
 export const EditParams = z.object({ fileId: Id, editId: Id }).strict();
 
 /** PUT /transcripts/{fileId}/speakers/{speakerId}: trimmed, 1–80 characters, one line. */
-export const SpeakerRenameBody = z.object({ name: Line(SPEAKER_NAME_MAX) }).strict();
+export const SpeakerRenameBody = z.object({ name: Line(SPEAKER_NAME_MAX), baseVersion: BaseVersion }).strict();
 export type SpeakerRenameBody = z.infer<typeof SpeakerRenameBody>;
 
 /**
@@ -80,7 +93,9 @@ export type SpeakerRenameBody = z.infer<typeof SpeakerRenameBody>;
  * gone. Two different speakers (the service answers 400 `body.into` once it has found the transcript,
  * so that another company's file stays a 404 whatever the body).
  */
-export const SpeakerMergeBody = z.object({ from: TranscriptItemId, into: TranscriptItemId }).strict();
+export const SpeakerMergeBody = z
+  .object({ from: TranscriptItemId, into: TranscriptItemId, baseVersion: BaseVersion })
+  .strict();
 export type SpeakerMergeBody = z.infer<typeof SpeakerMergeBody>;
 
 /**
@@ -93,6 +108,7 @@ export const SegmentEditBody = z
     text: Line(SEGMENT_TEXT_MAX).optional(),
     speakerId: TranscriptItemId.optional(),
     wordIds: z.array(TranscriptItemId).min(1).max(WORD_IDS_MAX).optional(),
+    baseVersion: BaseVersion,
   })
   .strict()
   .refine((b) => b.text !== undefined || b.speakerId !== undefined, {
@@ -110,9 +126,9 @@ export const SegmentEditBody = z
 export type SegmentEditBody = z.infer<typeof SegmentEditBody>;
 
 /** POST .../segments/{segmentId}/split: the new segment starts at `wordId`. */
-export const SegmentSplitBody = z.object({ wordId: TranscriptItemId }).strict();
+export const SegmentSplitBody = z.object({ wordId: TranscriptItemId, baseVersion: BaseVersion }).strict();
 /** POST .../segments/{segmentId}/merge: with the next segment, which must be the same speaker's. */
-export const SegmentMergeBody = z.object({}).strict();
+export const SegmentMergeBody = z.object({ baseVersion: BaseVersion }).strict();
 
 /**
  * POST /transcripts/{fileId}/replace. Without `segmentId` every match is replaced; with it only one
@@ -127,6 +143,7 @@ export const ReplaceBody = z
     wholeWord: z.boolean().default(false),
     segmentId: TranscriptItemId.optional(),
     occurrence: z.number().int().min(0).max(10_000).optional(),
+    baseVersion: BaseVersion,
   })
   .strict()
   .refine((b) => b.occurrence === undefined || b.segmentId !== undefined, {
@@ -134,8 +151,13 @@ export const ReplaceBody = z
     message: 'occurrence needs a segmentId',
   });
 export type ReplaceBody = z.infer<typeof ReplaceBody>;
-/** `editId` is null when nothing matched (no edit is recorded). */
-export const ReplaceAnswer = z.object({ replaced: z.number().int(), editId: z.string().nullable() });
+/** `editId` is null and `changed` false when nothing matched (no edit is recorded). */
+export const ReplaceAnswer = z.object({
+  replaced: z.number().int(),
+  editId: z.string().nullable(),
+  changed: z.boolean().optional(),
+  version: z.number().int().optional(),
+});
 export type ReplaceAnswer = z.infer<typeof ReplaceAnswer>;
 
 const EditCursor = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a nextCursor value from a previous answer');

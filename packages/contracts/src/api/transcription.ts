@@ -87,6 +87,11 @@ export const TranscriptDto = z.object({
    * kept (policy keepOriginal) and the caller may read it (the company's ADMIN only; false for anyone else).
    */
   hasOriginal: z.boolean().optional(),
+  /**
+   * Set by GET /transcripts/file/{fileId}: the transcript's edit version, to send with an edit
+   * (`If-Match: "<version>"` or `baseVersion`) so an edit made on an older transcript is refused.
+   */
+  version: z.number().int().optional(),
 });
 export type TranscriptDto = z.infer<typeof TranscriptDto>;
 
@@ -106,7 +111,9 @@ const ItemId = TranscriptItemId;
 export const WordParams = z.object({ transcriptId: Id, wordId: ItemId }).strict();
 
 /** The text is checked by the handler so that a bad one answers with the spec's 'Word Failed'. */
-export const WordEditBody = z.object({ text: z.string().max(1000), speakerSegmentId: ItemId }).strict();
+export const WordEditBody = z
+  .object({ text: z.string().max(1000), speakerSegmentId: ItemId, baseVersion: z.number().int().min(0).optional() })
+  .strict();
 export type WordEditBody = z.infer<typeof WordEditBody>;
 
 /**

@@ -254,4 +254,11 @@ export const migrations: Migration[] = [
       alter table transcripts add column unlinked_client_id uuid;
       create index transcripts_unlinked_client on transcripts (unlinked_client_id) where unlinked_client_id is not null;`,
   },
+  {
+    name: '0013_transcript_edit_version',
+    sql: `
+      -- Counts the edits a transcript has had: an edit names the version it was made on and is
+      -- refused when another edit came first (two people editing one segment: no silent last write).
+      alter table transcripts add column edit_version integer not null default 0;`,
+  },
 ];

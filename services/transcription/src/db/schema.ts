@@ -43,7 +43,10 @@ export const transcripts = transcription.table('transcripts', {
   peaks: jsonb('peaks').$type<PeaksDto>(),
   completedAt: ts('completed_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .defaultNow() /** How many edits the transcript has had: the version an edit names (migration 0013). */,
+  editVersion: integer('edit_version').notNull().default(0),
 });
 export type TranscriptRow = typeof transcripts.$inferSelect;
 export type NewTranscriptRow = typeof transcripts.$inferInsert;

@@ -12,6 +12,8 @@ export interface EditTarget {
   uploadedBy: string | null;
   speakers: SpeakerInfo[];
   segments: SpeakerSegment[];
+  /** The transcript's edit version as locked: what an edit's base version is checked against. */
+  version: number;
 }
 
 /** The locked row as stored: its segments possibly sealed (services/words-encryption.ts opens them). */
@@ -35,6 +37,7 @@ export async function lockForEdit(
       uploadedBy: transcripts.uploadedBy,
       speakers: transcripts.speakers,
       segments: transcripts.segments,
+      version: transcripts.editVersion,
     })
     .from(transcripts)
     .where(
@@ -48,15 +51,23 @@ export async function lockForEdit(
   return row ?? null;
 }
 
+/** Writes an edit's state on the locked row and counts the edit: the transcript's new version. */
 export async function writeState(
   tx: Db,
   fileId: string,
   state: { speakers: SpeakerInfo[]; segments: StoredSegments },
-): Promise<void> {
-  await tx
+): Promise<number> {
+  const [row] = await tx
     .update(transcripts)
-    .set({ speakers: state.speakers, segments: state.segments, updatedAt: sql`now()` })
-    .where(eq(transcripts.fileId, fileId));
+    .set({
+      speakers: state.speakers,
+      segments: state.segments,
+      editVersion: sql`${transcripts.editVersion} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(transcripts.fileId, fileId))
+    .returning({ version: transcripts.editVersion });
+  return row!.version;
 }
 
 export type NewEdit = typeof edits.$inferInsert;

@@ -26,6 +26,7 @@ import {
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { TranscriptEditService } from '../services/edits/service';
 import { withEditId } from './edit-id';
+import { baseVersionOf, withVersion } from './edit-version';
 
 const errors = ERROR_RESPONSES;
 const withConflict = { ...errors, 409: ErrorBody };
@@ -58,16 +59,21 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
         params: { fileId: 'file', speakerId: 'speaker' },
         example: { body: { name: 'Matrix speaker' } },
       },
-      schema: { params: SpeakerParams, body: SpeakerRenameBody, response: { 200: TranscriptSpeakers, ...errors } },
+      schema: {
+        params: SpeakerParams,
+        body: SpeakerRenameBody,
+        response: { 200: TranscriptSpeakers, ...withConflict },
+      },
     },
     async (request, reply) => {
-      const { speakers, editId, redacted } = await edits.renameSpeaker(identityOf(request), {
+      const { speakers, editId, redacted, version } = await edits.renameSpeaker(identityOf(request), {
         ...request.params,
         ...request.body,
+        baseVersion: baseVersionOf(request, request.body),
       });
       // The answer is the speakers list: what redaction hid in the name is told in a header.
       if (redacted) reply.header(REDACTED_HEADER, String(redacted));
-      return withEditId(reply, editId, speakers);
+      return withVersion(reply, version, withEditId(reply, editId, speakers));
     },
   );
 
@@ -75,27 +81,48 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
     '/transcripts/:fileId/speakers/merge',
     {
       config: { access: ALL_ROLES, params: FILE, example: { body: { from: 'speaker_0', into: 'speaker_0' } } },
-      schema: { params: FileIdParams, body: SpeakerMergeBody, response: { 200: Patch, ...errors } },
+      schema: { params: FileIdParams, body: SpeakerMergeBody, response: { 200: Patch, ...withConflict } },
     },
-    async (request) => edits.mergeSpeakers(identityOf(request), { ...request.params, ...request.body }),
+    async (request, reply) => {
+      const answer = await edits.mergeSpeakers(identityOf(request), {
+        ...request.params,
+        ...request.body,
+        baseVersion: baseVersionOf(request, request.body),
+      });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 
   r.put(
     '/transcripts/:fileId/segments/:segmentId',
     {
       config: { access: ALL_ROLES, params: SEGMENT, example: { body: { speakerId: 'speaker_0' } } },
-      schema: { params: SegmentParams, body: SegmentEditBody, response: { 200: Patch, ...errors } },
+      schema: { params: SegmentParams, body: SegmentEditBody, response: { 200: Patch, ...withConflict } },
     },
-    async (request) => edits.editSegment(identityOf(request), { ...request.params, ...request.body }),
+    async (request, reply) => {
+      const answer = await edits.editSegment(identityOf(request), {
+        ...request.params,
+        ...request.body,
+        baseVersion: baseVersionOf(request, request.body),
+      });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 
   r.post(
     '/transcripts/:fileId/segments/:segmentId/split',
     {
       config: { access: ALL_ROLES, params: SEGMENT, example: { body: { wordId: 'w-example-0' } } },
-      schema: { params: SegmentParams, body: SegmentSplitBody, response: { 200: Patch, ...errors } },
+      schema: { params: SegmentParams, body: SegmentSplitBody, response: { 200: Patch, ...withConflict } },
     },
-    async (request) => edits.split(identityOf(request), { ...request.params, ...request.body }),
+    async (request, reply) => {
+      const answer = await edits.split(identityOf(request), {
+        ...request.params,
+        ...request.body,
+        baseVersion: baseVersionOf(request, request.body),
+      });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 
   r.post(
@@ -104,7 +131,13 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
       config: { access: ALL_ROLES, params: SEGMENT, example: { body: {} } },
       schema: { params: SegmentParams, body: SegmentMergeBody, response: { 200: Patch, ...withConflict } },
     },
-    async (request) => edits.mergeSegments(identityOf(request), request.params),
+    async (request, reply) => {
+      const answer = await edits.mergeSegments(identityOf(request), {
+        ...request.params,
+        baseVersion: baseVersionOf(request, request.body),
+      });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 
   r.post(
@@ -114,10 +147,17 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
       schema: {
         params: FileIdParams,
         body: ReplaceBody,
-        response: { 200: ReplaceAnswer.extend(RedactedCount.shape), ...errors },
+        response: { 200: ReplaceAnswer.extend(RedactedCount.shape), ...withConflict },
       },
     },
-    async (request) => edits.replace(identityOf(request), { ...request.params, ...request.body }),
+    async (request, reply) => {
+      const answer = await edits.replace(identityOf(request), {
+        ...request.params,
+        ...request.body,
+        baseVersion: baseVersionOf(request, request.body),
+      });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 
   r.get(
@@ -135,7 +175,10 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
       config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
       schema: { params: EditParams, response: { 200: Patch, ...withConflict } },
     },
-    async (request) => edits.undo(identityOf(request), request.params),
+    async (request, reply) => {
+      const answer = await edits.undo(identityOf(request), { ...request.params, baseVersion: baseVersionOf(request) });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 
   r.post(
@@ -144,6 +187,9 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
       config: { access: ALL_ROLES, params: { fileId: 'file', editId: 'transcriptEdit' } },
       schema: { params: EditParams, response: { 200: Patch, ...withConflict } },
     },
-    async (request) => edits.redo(identityOf(request), request.params),
+    async (request, reply) => {
+      const answer = await edits.redo(identityOf(request), { ...request.params, baseVersion: baseVersionOf(request) });
+      return withVersion(reply, answer.version, answer);
+    },
   );
 }

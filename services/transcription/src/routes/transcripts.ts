@@ -22,6 +22,7 @@ import {
 } from '@earshot/contracts';
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import { withEditId } from './edit-id';
+import { baseVersionOf, withVersion } from './edit-version';
 import type { TranscriptService } from '../services/transcripts';
 import type { OriginalsService } from '../services/originals';
 
@@ -92,14 +93,15 @@ export async function transcriptRoutes(
         params: { transcriptId: 'transcript', wordId: 'word' },
         example: { body: { text: 'hello', speakerSegmentId: 's-example-0' } },
       },
-      schema: { params: WordParams, body: WordEditBody, response: { 200: WordEditAnswer, ...errors } },
+      schema: { params: WordParams, body: WordEditBody, response: { 200: WordEditAnswer, ...errors, 409: ErrorBody } },
     },
     async (request, reply) => {
-      const { editId, ...answer } = await transcripts.editWord(identityOf(request), {
+      const { editId, version, ...answer } = await transcripts.editWord(identityOf(request), {
         ...request.params,
         ...request.body,
+        baseVersion: baseVersionOf(request, request.body),
       });
-      return withEditId(reply, editId, answer);
+      return withVersion(reply, version, withEditId(reply, editId, answer));
     },
   );
 

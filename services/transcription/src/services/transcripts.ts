@@ -31,7 +31,7 @@ import * as transcriptsRepo from '../repositories/transcripts';
 import type { Scope, TranscriptSummary } from '../repositories/transcripts';
 import type { EngineChoice } from '../runtime';
 import { queuedEvent } from './queue';
-import { commitChange } from './edits/service';
+import { checkVersion, commitChange } from './edits/service';
 import { editWord as editWordOp } from './edits/ops';
 import { redactedField } from './edits/service';
 import { scopeOf } from './scope';
@@ -200,9 +200,14 @@ export class TranscriptService {
   }
 
   async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
-    const found = await findTranscript(this.ctx.db, this.words, input.fileId, await this.scope(identity));
+    const scope = await this.scope(identity);
+    // The edit version rides on the read an editor starts from (not in toDto: an export is no base
+    // to edit on). Read before the words, so an edit in between makes it older, never newer, than
+    // them: an edit made on it is then refused, never applied over words the editor did not see.
+    const version = await transcriptsRepo.editVersion(this.ctx.db, input.fileId);
+    const found = await findTranscript(this.ctx.db, this.words, input.fileId, scope);
     if (!found) throw notFound('Transcript');
-    return found;
+    return { ...found, version: version ?? 0 };
   }
 
   async peaks(identity: Identity, input: { fileId: string }) {
@@ -274,8 +279,8 @@ export class TranscriptService {
    */
   async editWord(
     identity: Identity,
-    input: WordEdit,
-  ): Promise<{ message: string; editId: string | null; redacted?: number }> {
+    input: WordEdit & { baseVersion?: number },
+  ): Promise<{ message: string; editId: string | null; redacted?: number; version: number }> {
     const { transcriptId, wordId, speakerSegmentId } = input;
     const text = input.text.trim();
     if (!text)
@@ -292,11 +297,12 @@ export class TranscriptService {
         reason: 'The word cannot contain control characters',
       });
     const scope = await this.scope(identity);
-    const { editId, redacted } = await this.ctx.transact(async (tx, emit) => {
+    const { editId, redacted, version } = await this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { transcriptId }, scope);
       const segment = target?.segments.find((s) => s._id === speakerSegmentId);
       const word = segment?.words.find((w) => w._id === wordId);
       if (!target || !segment || !word) throw notFound('Word');
+      checkVersion(target, input.baseVersion);
       // Recorded as an edit (history, undo); other services follow transcript.word_edited as before.
       const change = editWordOp(target, speakerSegmentId, wordId, text);
       const applied = await commitChange(tx, emit, identity, this.words, target, change, false);
@@ -319,7 +325,7 @@ export class TranscriptService {
       });
       return applied;
     });
-    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId, ...redactedField({ redacted }) };
+    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId, version, ...redactedField({ redacted }) };
   }
 
   /**

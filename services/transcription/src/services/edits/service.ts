@@ -66,6 +66,22 @@ interface Applied {
   segments: SpeakerSegment[];
   /** Spans the company's redaction hid in what the edit wrote (0 with redaction off). */
   redacted: number;
+  /** The transcript's edit version after the request (unchanged when it changed nothing). */
+  version: number;
+}
+
+/**
+ * Refuses an edit made on another version than the locked transcript's: someone else's edit came
+ * first, and applying this one would silently overwrite it. Checked under the row lock, so of two
+ * edits on one base exactly one is applied. Without a base version the edit applies as before.
+ */
+export function checkVersion(target: EditTarget, baseVersion: number | undefined): void {
+  if (baseVersion !== undefined && baseVersion !== target.version)
+    throw conflict('The transcript was changed by someone else: reload it and edit again', {
+      reason: 'stale_version',
+      baseVersion,
+      currentVersion: target.version,
+    });
 }
 
 /**
@@ -84,11 +100,20 @@ export async function commitChange(
   typed: Change | null,
   announce = true,
 ): Promise<Applied> {
-  if (!typed) return { editId: null, target, speakers: target.speakers, removed: [], segments: [], redacted: 0 };
+  if (!typed)
+    return {
+      editId: null,
+      target,
+      speakers: target.speakers,
+      removed: [],
+      segments: [],
+      redacted: 0,
+      version: target.version,
+    };
   const { change, redacted } = await redactedChange(tx, target.companyId, typed);
   const speakers = change.speakers?.after ?? target.speakers;
   const segments = ops.applyChange(target.segments, change);
-  await editsRepo.writeState(tx, target.fileId, {
+  const version = await editsRepo.writeState(tx, target.fileId, {
     speakers,
     segments: await words.sealState(tx, target.companyId, target.fileId, segments),
   });
@@ -121,7 +146,7 @@ export async function commitChange(
       actor,
     ).forEach(emit);
   if (names.size > 0) emit(speakersEvent(target.companyId, transcript, speakers, actor));
-  return { editId, target, speakers, removed, segments: change.after, redacted };
+  return { editId, target, speakers, removed, segments: change.after, redacted, version };
 }
 
 /**
@@ -149,11 +174,22 @@ export function segmentsChangedEvents(
 /** The answer's `redacted` count, only when redaction hid something (see RedactedCount). */
 export const redactedField = ({ redacted }: { redacted: number }) => (redacted ? { redacted } : {});
 
-const toPatch = (applied: Applied): TranscriptPatch & RedactedCount => ({
+/** Whether the request changed anything, and the version it left: the answer says both (see TranscriptPatch). */
+export const outcomeOf = (applied: { editId: string | null; version: number }) => ({
+  changed: applied.editId !== null,
+  version: applied.version,
+});
+
+/** An edit's answer, its version always told (the contract's field is optional for older answers). */
+type Versioned = { version: number };
+type Patched = TranscriptPatch & RedactedCount & Versioned;
+
+const toPatch = (applied: Applied): Patched => ({
   editId: applied.editId,
   removed: applied.removed,
   segments: applied.segments,
   speakers: toSpeakers(applied.speakers),
+  ...outcomeOf(applied),
   ...redactedField(applied),
 });
 
@@ -195,12 +231,14 @@ export class TranscriptEditService {
   private async edit<T>(
     identity: Identity,
     fileId: string,
+    baseVersion: number | undefined,
     make: (state: TranscriptState, ids: IdSource) => { change: Change | null; answer: (applied: Applied) => T },
   ): Promise<T> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { fileId }, scope);
       if (!target) throw notFound('Transcript');
+      checkVersion(target, baseVersion);
       const { change, answer } = make(target, newIds());
       return answer(await commitChange(tx, emit, identity, this.words, target, change));
     });
@@ -209,31 +247,33 @@ export class TranscriptEditService {
   private patch(
     identity: Identity,
     fileId: string,
+    baseVersion: number | undefined,
     make: (state: TranscriptState, ids: IdSource) => Change | null,
-  ): Promise<TranscriptPatch & RedactedCount> {
-    return this.edit(identity, fileId, (state, ids) => ({ change: make(state, ids), answer: toPatch }));
+  ): Promise<Patched> {
+    return this.edit(identity, fileId, baseVersion, (state, ids) => ({ change: make(state, ids), answer: toPatch }));
   }
 
   /** The answer is the speakers (the API's shape); the edit's id travels beside it for the undo stack. */
   renameSpeaker(
     identity: Identity,
-    input: { fileId: string; speakerId: string; name: string },
-  ): Promise<{ speakers: TranscriptSpeakers; editId: string | null; redacted: number }> {
-    return this.edit(identity, input.fileId, (state) => ({
+    input: { fileId: string; speakerId: string; name: string; baseVersion?: number },
+  ): Promise<{ speakers: TranscriptSpeakers; editId: string | null; redacted: number; version: number }> {
+    return this.edit(identity, input.fileId, input.baseVersion, (state) => ({
       change: ops.renameSpeaker(state, input.speakerId, input.name),
       answer: (applied) => ({
         speakers: toSpeakers(applied.speakers),
         editId: applied.editId,
         redacted: applied.redacted,
+        version: applied.version,
       }),
     }));
   }
 
   mergeSpeakers(
     identity: Identity,
-    input: { fileId: string; from: string; into: string },
-  ): Promise<TranscriptPatch & RedactedCount> {
-    return this.patch(identity, input.fileId, (state) => {
+    input: { fileId: string; from: string; into: string; baseVersion?: number },
+  ): Promise<Patched> {
+    return this.patch(identity, input.fileId, input.baseVersion, (state) => {
       if (input.from === input.into)
         throw badRequest('Invalid body.into: must be another speaker than from', { field: 'body.into' });
       return ops.mergeSpeakers(state, input.from, input.into);
@@ -243,10 +283,17 @@ export class TranscriptEditService {
   /** Text, or speaker (of the segment or of a run of its words); text first when both are given. */
   editSegment(
     identity: Identity,
-    input: { fileId: string; segmentId: string; text?: string; speakerId?: string; wordIds?: string[] },
-  ): Promise<TranscriptPatch & RedactedCount> {
+    input: {
+      fileId: string;
+      segmentId: string;
+      text?: string;
+      speakerId?: string;
+      wordIds?: string[];
+      baseVersion?: number;
+    },
+  ): Promise<Patched> {
     const { fileId, segmentId, text, speakerId, wordIds } = input;
-    return this.patch(identity, fileId, (state, ids) => {
+    return this.patch(identity, fileId, input.baseVersion, (state, ids) => {
       const edited = text === undefined ? null : ops.editSegmentText(state, segmentId, text, ids);
       if (speakerId === undefined) return edited;
       const now = edited ? { ...state, segments: ops.applyChange(state.segments, edited) } : state;
@@ -265,30 +312,38 @@ export class TranscriptEditService {
 
   split(
     identity: Identity,
-    input: { fileId: string; segmentId: string; wordId: string },
-  ): Promise<TranscriptPatch & RedactedCount> {
-    return this.patch(identity, input.fileId, (state, ids) => ops.split(state, input.segmentId, input.wordId, ids));
+    input: { fileId: string; segmentId: string; wordId: string; baseVersion?: number },
+  ): Promise<Patched> {
+    return this.patch(identity, input.fileId, input.baseVersion, (state, ids) =>
+      ops.split(state, input.segmentId, input.wordId, ids),
+    );
   }
 
   mergeSegments(
     identity: Identity,
-    input: { fileId: string; segmentId: string },
-  ): Promise<TranscriptPatch & RedactedCount> {
-    return this.patch(identity, input.fileId, (state) => ops.mergeWithNext(state, input.segmentId));
+    input: { fileId: string; segmentId: string; baseVersion?: number },
+  ): Promise<Patched> {
+    return this.patch(identity, input.fileId, input.baseVersion, (state) => ops.mergeWithNext(state, input.segmentId));
   }
 
-  replace(identity: Identity, input: ops.ReplaceInput & { fileId: string }): Promise<ReplaceAnswer & RedactedCount> {
-    return this.edit(identity, input.fileId, (state, ids) => {
+  replace(
+    identity: Identity,
+    input: ops.ReplaceInput & { fileId: string; baseVersion?: number },
+  ): Promise<ReplaceAnswer & RedactedCount & Versioned> {
+    return this.edit(identity, input.fileId, input.baseVersion, (state, ids) => {
       const { replaced, change } = ops.replaceText(state, input, ids);
-      return { change, answer: (applied) => ({ replaced, editId: applied.editId, ...redactedField(applied) }) };
+      return {
+        change,
+        answer: (applied) => ({ replaced, editId: applied.editId, ...outcomeOf(applied), ...redactedField(applied) }),
+      };
     });
   }
 
-  undo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch & RedactedCount> {
+  undo(identity: Identity, input: { fileId: string; editId: string; baseVersion?: number }): Promise<Patched> {
     return this.reverse(identity, input, 'undo');
   }
 
-  redo(identity: Identity, input: { fileId: string; editId: string }): Promise<TranscriptPatch & RedactedCount> {
+  redo(identity: Identity, input: { fileId: string; editId: string; baseVersion?: number }): Promise<Patched> {
     return this.reverse(identity, input, 'redo');
   }
 
@@ -298,13 +353,14 @@ export class TranscriptEditService {
    */
   private async reverse(
     identity: Identity,
-    input: { fileId: string; editId: string },
+    input: { fileId: string; editId: string; baseVersion?: number },
     direction: 'undo' | 'redo',
-  ): Promise<TranscriptPatch & RedactedCount> {
+  ): Promise<Patched> {
     const scope = await scopeOf(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
       const target = await this.words.lockForEdit(tx, { fileId: input.fileId }, scope);
       if (!target) throw notFound('Transcript');
+      checkVersion(target, input.baseVersion);
       const found = await editsRepo.findEdit(tx, input.fileId, input.editId);
       if (!found) throw notFound('Edit');
       const edit = await this.words.openEdit(tx, found);
