@@ -333,7 +333,13 @@ describe('transcript editing', () => {
     const fileId = await completedCall();
     const replace = (body: Record<string, unknown>) =>
       call(tokens.user, 'POST', `/transcripts/${fileId}/replace`, { replace: 'X', ...body });
-    expect((await replace({ find: 'zeppelin' })).json()).toEqual({ replaced: 0, editId: null });
+    // Nothing matched: the answer says nothing changed, and the version stays the transcript's.
+    expect((await replace({ find: 'zeppelin' })).json()).toEqual({
+      replaced: 0,
+      editId: null,
+      changed: false,
+      version: 0,
+    });
     const one = await replace({
       find: 'TH',
       segmentId: (await transcript(fileId)).metadata.speakerSegments[0]!._id,
@@ -344,6 +350,8 @@ describe('transcript editing', () => {
     expect((await replace({ find: 'th', matchCase: true, wholeWord: true })).json()).toEqual({
       replaced: 0,
       editId: null,
+      changed: false,
+      version: 1,
     });
     const all = await replace({ find: 'the', wholeWord: true, replace: 'our' });
     expect(all.json()).toMatchObject({ replaced: 1 });
