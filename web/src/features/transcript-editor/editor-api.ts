@@ -1,6 +1,8 @@
 // The transcript editor's calls, injected into the app's one RTK Query API. Every edit
 // answers a TranscriptPatch, applied to the cached transcript in place (updateQueryData): a
-// 100,000-word transcript is never fetched again for a one-segment change.
+// 100,000-word transcript is never fetched again for a one-segment change. Every edit sends the
+// version of the cached transcript (If-Match), so an edit made on words someone else has changed
+// since is refused (409, see isStaleEdit) instead of silently overwriting theirs.
 import type {
   KnownPerson,
   ReplaceAnswer,
@@ -16,7 +18,33 @@ import { queryParams } from '../../lib/query-params';
 
 const base = (fileId: string) => `/transcripts/${encodeURIComponent(fileId)}`;
 
-type Renamed = { speakers: TranscriptSpeakers; editId: string | null };
+type Renamed = { speakers: TranscriptSpeakers; editId: string | null; version?: number };
+type Request = { url: string; method: string; body?: unknown };
+type State = Parameters<ReturnType<typeof transcriptsApi.endpoints.transcript.select>>[0];
+
+/** The request with the cached transcript's version as If-Match (none known: sent without, applied as before). */
+function onVersion(request: Request, state: unknown, fileId: string): Request & { headers?: Record<string, string> } {
+  const version = transcriptsApi.endpoints.transcript.select(fileId)(state as State).data?.version;
+  return version === undefined ? request : { ...request, headers: { 'If-Match': `"${version}"` } };
+}
+
+/** The transcript's version an edit answer names in its ETag (`"<n>"`). */
+function versionOf(meta: { response?: Response } | undefined): number | undefined {
+  const match = /^(?:W\/)?"(\d+)"$/.exec(meta?.response?.headers.get('etag') ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A 409 because someone else edited the transcript since it was read: reload, then edit again. */
+export function isStaleEdit(error: unknown): boolean {
+  if (!error || typeof error !== 'object' || (error as { status?: unknown }).status !== 409) return false;
+  const data = (error as { data?: { details?: { reason?: unknown } } }).data;
+  return data?.details?.reason === 'stale_version';
+}
+
+/** Keeps the cached transcript's version in step with the edits this editor made. */
+function setVersion(draft: Transcript, version: number | undefined): void {
+  if (version !== undefined) draft.version = version;
+}
 
 /** Sets the answer's segments and speakers on a draft of the cached transcript. */
 export function applyPatchToDraft(
@@ -37,26 +65,33 @@ const withTags = transcriptsApi.enhanceEndpoints({ addTagTypes: ['TranscriptEdit
 export const editorApi = withTags.injectEndpoints({
   endpoints: (build) => {
     /** A mutation answering a patch: applied to the cache on success; the history is read again. */
-    const patching = <Arg extends FileArg>(request: (arg: Arg) => { url: string; method: string; body?: unknown }) =>
+    const patching = <Arg extends FileArg>(request: (arg: Arg) => Request) =>
       build.mutation<TranscriptPatch, Arg>({
-        query: request,
+        async queryFn(arg, api, _extra, baseQuery) {
+          const result = await baseQuery(onVersion(request(arg), api.getState(), arg.fileId));
+          return result.error ? { error: result.error } : { data: result.data as TranscriptPatch };
+        },
         invalidatesTags: (result) => (result ? ['TranscriptEdits'] : []),
         async onQueryStarted(arg, { dispatch, queryFulfilled }) {
           const { data } = await queryFulfilled.catch(() => ({ data: null }));
           if (data)
             dispatch(
-              transcriptsApi.util.updateQueryData('transcript', arg.fileId, (draft) => applyPatchToDraft(draft, data)),
+              transcriptsApi.util.updateQueryData('transcript', arg.fileId, (draft) => {
+                applyPatchToDraft(draft, data);
+                setVersion(draft, data.version);
+              }),
             );
         },
       });
     return {
       renameSpeaker: build.mutation<Renamed, FileArg & { speakerId: string; name: string }>({
-        query: ({ fileId, speakerId, name }) => ({
-          url: `${base(fileId)}/speakers/${encodeURIComponent(speakerId)}`,
-          method: 'PUT',
-          body: { name },
-        }),
-        transformResponse: (speakers: TranscriptSpeakers, meta) => ({ speakers, editId: editIdOf(meta) }),
+        async queryFn({ fileId, speakerId, name }, api, _extra, baseQuery) {
+          const request = { url: `${base(fileId)}/speakers/${encodeURIComponent(speakerId)}`, method: 'PUT' };
+          const result = await baseQuery(onVersion({ ...request, body: { name } }, api.getState(), fileId));
+          if (result.error) return { error: result.error };
+          const speakers = result.data as TranscriptSpeakers;
+          return { data: { speakers, editId: editIdOf(result.meta), version: versionOf(result.meta) } };
+        },
         invalidatesTags: (result) => (result ? ['TranscriptEdits', 'TranscriptPeople'] : []),
         async onQueryStarted({ fileId }, { dispatch, queryFulfilled }) {
           const { data } = await queryFulfilled.catch(() => ({ data: null }));
@@ -64,6 +99,7 @@ export const editorApi = withTags.injectEndpoints({
             dispatch(
               transcriptsApi.util.updateQueryData('transcript', fileId, (draft) => {
                 draft.metadata.speakers = speakersFrom(data.speakers, original(draft.metadata.speakers) ?? []);
+                setVersion(draft, data.version);
               }),
             );
           }
@@ -101,7 +137,12 @@ export const editorApi = withTags.injectEndpoints({
       })),
       /** Replace answers a count, not a patch: the transcript is read again (replace-all may touch every segment). */
       replace: build.mutation<ReplaceAnswer, FileArg & { body: ReplaceBody }>({
-        query: ({ fileId, body }) => ({ url: `${base(fileId)}/replace`, method: 'POST', body }),
+        async queryFn({ fileId, body }, api, _extra, baseQuery) {
+          const result = await baseQuery(
+            onVersion({ url: `${base(fileId)}/replace`, method: 'POST', body }, api.getState(), fileId),
+          );
+          return result.error ? { error: result.error } : { data: result.data as ReplaceAnswer };
+        },
         invalidatesTags: (result, _error, { fileId }) =>
           result && result.replaced > 0 ? [{ type: 'Transcript', id: fileId }, 'TranscriptEdits'] : [],
       }),

@@ -12,6 +12,9 @@ export const catalogue = defineFeatureCatalogue(
       redone: 'Edit redone',
       changedSince: 'This part of the transcript has changed since: the edit can no longer be undone or redone.',
       failed: 'The change could not be saved',
+      staleVersion:
+        'This transcript was changed by someone else since you opened it: your edit was not saved. Reload it, then save again.',
+      reload: 'Reload',
       saved: 'Change saved',
       find: 'Find',
       findReplace: 'Find and replace',
@@ -103,6 +106,9 @@ export const catalogue = defineFeatureCatalogue(
         changedSince:
           'Cette partie de la transcription a changé depuis : la modification ne peut plus être annulée ni rétablie.',
         failed: 'La modification n’a pas pu être enregistrée',
+        staleVersion:
+          'Cette transcription a été modifiée par quelqu’un d’autre depuis son ouverture : votre modification n’a pas été enregistrée. Rechargez-la, puis enregistrez à nouveau.',
+        reload: 'Recharger',
         saved: 'Modification enregistrée',
         find: 'Rechercher',
         findReplace: 'Rechercher et remplacer',
@@ -193,6 +199,9 @@ export const catalogue = defineFeatureCatalogue(
         changedSince:
           'See osa transkriptsioonist on vahepeal muutunud: muudatust ei saa enam tagasi võtta ega uuesti teha.',
         failed: 'Muudatust ei õnnestunud salvestada',
+        staleVersion:
+          'Keegi teine on seda transkriptsiooni pärast selle avamist muutnud: teie muudatust ei salvestatud. Laadige see uuesti ja salvestage siis uuesti.',
+        reload: 'Laadi uuesti',
         saved: 'Muudatus salvestati',
         find: 'Otsi',
         findReplace: 'Otsi ja asenda',
@@ -282,6 +291,9 @@ export const catalogue = defineFeatureCatalogue(
         redone: 'Labojums atjaunots',
         changedSince: 'Šī transkripcijas daļa kopš tā laika ir mainīta: labojumu vairs nevar atsaukt vai atjaunot.',
         failed: 'Izmaiņas neizdevās saglabāt',
+        staleVersion:
+          'Kopš atvēršanas šo transkripciju ir mainījis kāds cits: jūsu labojums netika saglabāts. Ielādējiet to no jauna un saglabājiet vēlreiz.',
+        reload: 'Ielādēt no jauna',
         saved: 'Izmaiņas saglabātas',
         find: 'Meklēt',
         findReplace: 'Meklēt un aizstāt',

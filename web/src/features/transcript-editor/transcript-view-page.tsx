@@ -39,6 +39,7 @@ import { SegmentList } from './segment-list';
 import { SEEK_STEP } from './shortcuts';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { SpeakersPanel } from './speakers-panel';
+import { StaleNotice } from './stale-notice';
 import { useEditor } from './use-editor';
 import { useViewerKeys } from './use-viewer-keys';
 import { useWordEdit } from './use-word-edit';
@@ -181,6 +182,7 @@ export default function TranscriptViewPage(): ReactElement {
       <PlayerContext.Provider value={player}>
         <section aria-labelledby="page-heading" className="pb-24">
           <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('transcripts.close')} />
+          {editor.stale ? <StaleNotice onReload={editor.reload} /> : null}
           <div className="mb-4 flex flex-wrap items-center gap-4">
             <Link
               to="/transcripts"

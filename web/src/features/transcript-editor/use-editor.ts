@@ -4,7 +4,9 @@ import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
+import { useAppDispatch } from '../../lib/store';
 import {
+  isStaleEdit,
   useEditSegmentMutation,
   useMergeSegmentMutation,
   useRedoEditMutation,
@@ -12,7 +14,13 @@ import {
   useUndoEditMutation,
 } from './editor-api';
 import type { EditorActions, TextEditState } from './editor-context';
-import { type Segment, extendSelection, selectedWordIds, type WordSelection } from '../../entities/transcripts';
+import {
+  type Segment,
+  extendSelection,
+  selectedWordIds,
+  transcriptsApi,
+  type WordSelection,
+} from '../../entities/transcripts';
 import { EMPTY_UNDO, undoReducer } from './undo-stack';
 
 type Show = (toast: Omit<Toast, 'id'>) => void;
@@ -41,8 +49,20 @@ export function useEditor(fileId: string, segments: readonly Segment[], show: Sh
   const [undoEdit] = useUndoEditMutation();
   const [redoEdit] = useRedoEditMutation();
 
+  // Someone else edited the transcript since it was read: told until the editor reloads it (a
+  // toast would vanish before it is read), while the refused text stays in its field.
+  const [stale, setStale] = useState(false);
+  const dispatch = useAppDispatch();
+  const reload = useCallback(() => {
+    setStale(false);
+    dispatch(transcriptsApi.util.invalidateTags([{ type: 'Transcript', id: fileId }]));
+  }, [dispatch, fileId]);
+
   const fail = useCallback(
-    (error: unknown) => show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) ?? undefined }),
+    (error: unknown) => {
+      if (isStaleEdit(error)) setStale(true);
+      else show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) ?? undefined });
+    },
     [show, t],
   );
 
@@ -109,7 +129,8 @@ export function useEditor(fileId: string, segments: readonly Segment[], show: Sh
         dispatchUndo({ type: direction === 'undo' ? 'undone' : 'redone', editId });
         show({ kind: 'success', title: t(direction === 'undo' ? 'editor.undone' : 'editor.redone') });
       } catch (error) {
-        if (statusOf(error) === 409) {
+        if (isStaleEdit(error)) fail(error);
+        else if (statusOf(error) === 409) {
           dispatchUndo({ type: 'dropped', editId });
           show({ kind: 'error', title: t('editor.changedSince') });
         } else fail(error);
@@ -120,5 +141,5 @@ export function useEditor(fileId: string, segments: readonly Segment[], show: Sh
 
   const recordEdit = useCallback((editId: string) => dispatchUndo({ type: 'edited', editId }), []);
 
-  return { actions, textEdit, selection, undo, step, recordEdit };
+  return { actions, textEdit, selection, undo, step, recordEdit, stale, reload };
 }
