@@ -21,7 +21,7 @@ export {
 } from './analysis-model';
 export { ActionItemsPanel } from './action-items';
 export { AskAboutRecording } from './ask-about-recording';
-export { editIdOf } from './edit-id';
+export { editIdOf, versionOf } from './edit-id';
 export { downloadExport, downloadThrough, EXPORT_FORMATS, type ExportFormat } from './export-file';
 export { findMatches, stepMatch } from './find-matches';
 export { formatClock, formatDate, formatSize, formatSpan } from './format';

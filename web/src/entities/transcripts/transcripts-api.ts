@@ -1,7 +1,7 @@
 // Calls of the transcripts screens, injected into the app's one RTK Query API.
 import type { DeleteAnswer, MessageBody, TranscribeAnswer, WordEditBody } from '@earshot/contracts';
 import { api } from '../../lib/api';
-import { editIdOf } from './edit-id';
+import { editIdOf, versionOf } from './edit-id';
 import type { LibraryFilters } from '../recordings';
 import { queryParams } from '../../lib/query-params';
 import type { FileList, Peaks, Transcript } from './model';
@@ -39,15 +39,20 @@ export const transcriptsApi = withTags.injectEndpoints({
       invalidatesTags: ['Files'],
     }),
     updateWord: build.mutation<
-      MessageBody & { editId: string | null },
+      MessageBody & { editId: string | null; version?: number },
       WordEditBody & { transcriptId: string; wordId: string }
     >({
-      query: ({ transcriptId, wordId, text, speakerSegmentId }) => ({
+      // baseVersion: the transcript's version the word was edited on (a stale one is a 409).
+      query: ({ transcriptId, wordId, text, speakerSegmentId, baseVersion }) => ({
         url: `/transcripts/${encodeURIComponent(transcriptId)}/metadata/words/${encodeURIComponent(wordId)}`,
         method: 'PUT',
-        body: { text, speakerSegmentId },
+        body: { text, speakerSegmentId, ...(baseVersion === undefined ? {} : { baseVersion }) },
       }),
-      transformResponse: (answer: MessageBody, meta) => ({ ...answer, editId: editIdOf(meta) }),
+      transformResponse: (answer: MessageBody, meta) => ({
+        ...answer,
+        editId: editIdOf(meta),
+        version: versionOf(meta),
+      }),
     }),
   }),
 });

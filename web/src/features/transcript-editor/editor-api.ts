@@ -12,7 +12,14 @@ import type {
   TranscriptPatch,
   TranscriptSpeakers,
 } from '@earshot/contracts';
-import { editIdOf, type Transcript, patchSegments, speakersFrom, transcriptsApi } from '../../entities/transcripts';
+import {
+  editIdOf,
+  versionOf,
+  type Transcript,
+  patchSegments,
+  speakersFrom,
+  transcriptsApi,
+} from '../../entities/transcripts';
 import { original } from '@reduxjs/toolkit';
 import { queryParams } from '../../lib/query-params';
 
@@ -26,12 +33,6 @@ type State = Parameters<ReturnType<typeof transcriptsApi.endpoints.transcript.se
 function onVersion(request: Request, state: unknown, fileId: string): Request & { headers?: Record<string, string> } {
   const version = transcriptsApi.endpoints.transcript.select(fileId)(state as State).data?.version;
   return version === undefined ? request : { ...request, headers: { 'If-Match': `"${version}"` } };
-}
-
-/** The transcript's version an edit answer names in its ETag (`"<n>"`). */
-function versionOf(meta: { response?: Response } | undefined): number | undefined {
-  const match = /^(?:W\/)?"(\d+)"$/.exec(meta?.response?.headers.get('etag') ?? '');
-  return match ? Number(match[1]) : undefined;
 }
 
 /** A 409 because someone else edited the transcript since it was read: reload, then edit again. */

@@ -8,6 +8,7 @@ import type { SpeakerSegment, TranscriptDto } from '@earshot/contracts';
 import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
 import { giveElementsASize } from '../../../test/virtual-layout';
 import TranscriptViewPage from './transcript-view-page';
+import { IDLE, wordEditReducer } from './word-edit';
 
 const FILE = '00000000-0000-4000-8000-0000000000f2';
 const s1: SpeakerSegment = {
@@ -106,5 +107,19 @@ describe('an edit refused as stale', () => {
     // The next save names the version the reload brought.
     await user.click(screen.getByTestId('segment-text-save'));
     await waitFor(() => expect(sent).toEqual(['"4"', '"5"']));
+  });
+});
+
+describe('a word refused as stale', () => {
+  it('goes back to editing with the typed word, not to idle', () => {
+    const saving = {
+      status: 'saving' as const,
+      wordId: 'w1',
+      segmentId: 's1',
+      original: 'helo',
+      draft: 'hello',
+    };
+    expect(wordEditReducer(saving, { type: 'refused' })).toEqual({ ...saving, status: 'editing' });
+    expect(wordEditReducer(IDLE, { type: 'refused' })).toBe(IDLE);
   });
 });

@@ -88,7 +88,7 @@ export default function TranscriptViewPage(): ReactElement {
   const [playerError, setPlayerError] = useState<PlayerError | null>(null);
   const { toasts, show, dismiss } = useToasts(TOAST_MS);
   const editor = useEditor(id, segments, show, t);
-  const { edit, dispatchEdit, save } = useWordEdit(id, data, show, t, editor.recordEdit);
+  const { edit, dispatchEdit, save } = useWordEdit(id, data, show, t, editor.recordEdit, editor.markStale);
   const [find, setFind] = useState<{ replace: boolean; key: number } | null>(null);
   const [match, setMatch] = useState<string | null>(null);
   const [overlay, setOverlay] = useState<'history' | 'help' | null>(null);

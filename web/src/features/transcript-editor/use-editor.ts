@@ -141,5 +141,7 @@ export function useEditor(fileId: string, segments: readonly Segment[], show: Sh
 
   const recordEdit = useCallback((editId: string) => dispatchUndo({ type: 'edited', editId }), []);
 
-  return { actions, textEdit, selection, undo, step, recordEdit, stale, reload };
+  const markStale = useCallback(() => setStale(true), []);
+
+  return { actions, textEdit, selection, undo, step, recordEdit, stale, reload, markStale };
 }

@@ -5,16 +5,20 @@ import type { TFunction } from 'i18next';
 import type { Toast } from '../../components/toast';
 import { useAppDispatch } from '../../lib/store';
 import { type Transcript, transcriptsApi, useUpdateWordMutation } from '../../entities/transcripts';
-import { editorApi } from './editor-api';
+import { editorApi, isStaleEdit } from './editor-api';
 import { IDLE, outcomeOf, wordEditReducer } from './word-edit';
 
-/** `onEdited` gets the id of the edit a saved word made, for the session's undo stack. */
+/**
+ * `onEdited` gets the id of the edit a saved word made, for the session's undo stack; `onStale`
+ * is told when the word was refused because someone else changed the transcript since.
+ */
 export function useWordEdit(
   fileId: string,
   data: Transcript | undefined,
   show: (toast: Omit<Toast, 'id'>) => void,
   t: TFunction,
   onEdited: (editId: string) => void,
+  onStale: () => void,
 ) {
   const dispatch = useAppDispatch();
   const [edit, dispatchEdit] = useReducer(wordEditReducer, IDLE);
@@ -30,19 +34,22 @@ export function useWordEdit(
       return;
     }
     dispatchEdit({ type: 'submit' });
-    let outcome: 'updated' | 'failed';
+    let outcome: 'updated' | 'failed' | 'stale';
     let editId: string | null = null;
+    let version: number | undefined;
     try {
       const answer = await updateWord({
         transcriptId: data._id,
         wordId: current.wordId,
         text,
         speakerSegmentId: current.segmentId,
+        baseVersion: data.version,
       }).unwrap();
       outcome = outcomeOf(answer);
       editId = answer.editId;
-    } catch {
-      outcome = 'failed';
+      version = answer.version;
+    } catch (error) {
+      outcome = isStaleEdit(error) ? 'stale' : 'failed';
     }
     if (outcome === 'updated') {
       dispatch(
@@ -53,17 +60,22 @@ export function useWordEdit(
             word.text = text;
             segment.text = segment.words.map((w) => w.text).join(' ');
           }
+          if (version !== undefined) draft.version = version;
         }),
       );
       // The word edit is recorded as an edit too: the history shows it.
       dispatch(editorApi.util.invalidateTags(['TranscriptEdits']));
       if (editId) onEdited(editId);
       show({ kind: 'success', title: t('viewer.wordUpdated') });
+    } else if (outcome === 'stale') {
+      onStale();
+      dispatchEdit({ type: 'refused' });
+      return;
     } else {
       show({ kind: 'error', title: t('viewer.wordFailed') });
     }
     dispatchEdit({ type: 'done' });
-  }, [data, dispatch, fileId, onEdited, show, t, updateWord]);
+  }, [data, dispatch, fileId, onEdited, onStale, show, t, updateWord]);
   const save = useCallback(() => void onSave(), [onSave]);
   return { edit, dispatchEdit, save };
 }

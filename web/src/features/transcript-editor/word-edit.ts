@@ -12,7 +12,9 @@ export type WordEditEvent =
   | { type: 'change'; draft: string }
   | { type: 'cancel' }
   | { type: 'submit' }
-  | { type: 'done' };
+  | { type: 'done' }
+  // Refused because the transcript changed since: back to editing, the typed word kept.
+  | { type: 'refused' };
 
 export const IDLE: WordEditState = { status: 'idle' };
 
@@ -35,6 +37,8 @@ export function wordEditReducer(state: WordEditState, event: WordEditEvent): Wor
       return state.status === 'editing' ? { ...state, status: 'saving' } : state;
     case 'done':
       return IDLE;
+    case 'refused':
+      return state.status === 'saving' ? { ...state, status: 'editing' } : state;
   }
 }
 
