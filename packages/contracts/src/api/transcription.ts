@@ -88,7 +88,7 @@ export const TranscriptDto = z.object({
    */
   hasOriginal: z.boolean().optional(),
   /**
-   * Set by GET /transcripts/file/{fileId}: the transcript's edit version, to send with an edit
+   * The transcript's edit version (also in the JSON export), to send with an edit
    * (`If-Match: "<version>"` or `baseVersion`) so an edit made on an older transcript is refused.
    */
   version: z.number().int().optional(),

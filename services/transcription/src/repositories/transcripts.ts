@@ -30,15 +30,6 @@ export async function insertFromUpload(tx: Db, row: NewTranscriptRow): Promise<b
   return rows.length > 0;
 }
 
-/** A transcript's edit version (see migration 0013); null when there is no transcript of the file. */
-export async function editVersion(db: Db, fileId: string): Promise<number | null> {
-  const [row] = await db
-    .select({ version: transcripts.editVersion })
-    .from(transcripts)
-    .where(eq(transcripts.fileId, fileId));
-  return row?.version ?? null;
-}
-
 export async function findByFile(db: Db, fileId: string, scope: Scope): Promise<TranscriptSummary | null> {
   const [row] = await db
     .select(summaryColumns)

@@ -131,6 +131,8 @@ export function toDto(row: OpenedTranscript, job: JobRow | null): TranscriptDto 
     },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    // Read in the same row as the words: the version of exactly these words, the base of an edit.
+    version: row.editVersion,
   };
 }
 
@@ -200,14 +202,9 @@ export class TranscriptService {
   }
 
   async byFile(identity: Identity, input: { fileId: string }): Promise<TranscriptDto> {
-    const scope = await this.scope(identity);
-    // The edit version rides on the read an editor starts from (not in toDto: an export is no base
-    // to edit on). Read before the words, so an edit in between makes it older, never newer, than
-    // them: an edit made on it is then refused, never applied over words the editor did not see.
-    const version = await transcriptsRepo.editVersion(this.ctx.db, input.fileId);
-    const found = await findTranscript(this.ctx.db, this.words, input.fileId, scope);
+    const found = await findTranscript(this.ctx.db, this.words, input.fileId, await this.scope(identity));
     if (!found) throw notFound('Transcript');
-    return { ...found, version: version ?? 0 };
+    return found;
   }
 
   async peaks(identity: Identity, input: { fileId: string }) {
