@@ -54,6 +54,27 @@ describe('markdown sanitiser', () => {
     expect(file?.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
+  it('turns an image on another host into a link that opens on request, so nothing is fetched', () => {
+    const html = dom('![chart](https://evil.example/pixel.png?d=secret)');
+    expect(html.querySelector('img')).toBeNull();
+    const link = html.querySelector('a');
+    expect(link?.getAttribute('href')).toBe('https://evil.example/pixel.png?d=secret');
+    expect(link?.textContent).toBe('chart');
+    expect(link?.getAttribute('target')).toBe('_blank');
+    expect(link?.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    const unnamed = dom('![](http://127.0.0.1:9/p.png)').querySelector('a');
+    expect(unnamed?.textContent).toBe('127.0.0.1:9');
+    expect(dom('<img src="//evil.example/p.png" alt="x">').querySelector('img')).toBeNull();
+  });
+
+  it('still shows an image this site serves', () => {
+    expect(dom('![logo](/api/branding/logo.png)').querySelector('img')?.getAttribute('src')).toBe(
+      '/api/branding/logo.png',
+    );
+    const own = `${window.location.origin}/a.png`;
+    expect(dom(`![a](${own})`).querySelector('img')?.getAttribute('src')).toBe(own);
+  });
+
   it('refuses protocol-relative links as in-app paths', () => {
     expect(isInAppHref('/transcripts/1')).toBe(true);
     expect(isInAppHref('//evil.example/x')).toBe(false);

@@ -1,6 +1,8 @@
 // Replies are markdown written by a language model (or quoting transcripts people uploaded), so
 // they are untrusted: rendered with marked, then sanitised with DOMPurify. No script, no event
-// handler, no style, no form; links and images only to http(s) or to paths of this site.
+// handler, no style, no form; links only to http(s) or to paths of this site. Images load only
+// from this site: an image elsewhere would be fetched the moment the reply shows, so a prompt
+// planted in a transcript could leak the conversation in its URL without anyone clicking.
 import DOMPurify, { type Config } from 'dompurify';
 import { marked } from 'marked';
 
@@ -55,8 +57,35 @@ purify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/** An image source this site serves itself: a path of the site or an absolute URL of its origin. */
+export function isOwnImageSrc(src: string): boolean {
+  if (isInAppHref(src)) return true;
+  return isWebUrl(src) && new URL(src).origin === window.location.origin;
+}
+
+/** An image from elsewhere becomes a link the person may choose to open, so nothing is fetched on render. */
+function replaceOutsideImages(root: HTMLElement): void {
+  for (const image of [...root.querySelectorAll('img')]) {
+    const src = image.getAttribute('src')?.trim() ?? '';
+    if (src && isOwnImageSrc(src)) continue;
+    const alt = image.getAttribute('alt')?.trim() ?? '';
+    if (!src) {
+      image.replaceWith(document.createTextNode(alt));
+      continue;
+    }
+    const link = document.createElement('a');
+    link.setAttribute('href', src);
+    link.setAttribute('target', '_blank');
+    link.setAttribute('rel', 'noopener noreferrer nofollow');
+    link.textContent = alt || new URL(src).host;
+    image.replaceWith(link);
+  }
+}
+
 /** Markdown → safe HTML. */
 export function renderMarkdown(text: string): string {
   const html = marked.parse(text, { async: false, gfm: true, breaks: true });
-  return purify.sanitize(html, CONFIG);
+  const root = purify.sanitize(html, { ...CONFIG, RETURN_DOM: true });
+  replaceOutsideImages(root);
+  return root.innerHTML;
 }
