@@ -85,7 +85,8 @@ function replaceOutsideImages(root: HTMLElement): void {
 /** Markdown → safe HTML. */
 export function renderMarkdown(text: string): string {
   const html = marked.parse(text, { async: false, gfm: true, breaks: true });
-  const root = purify.sanitize(html, { ...CONFIG, RETURN_DOM: true });
+  // RETURN_DOM hands back the sanitised <body>; the library's types only promise a Node.
+  const root = purify.sanitize(html, { ...CONFIG, RETURN_DOM: true }) as HTMLElement;
   replaceOutsideImages(root);
   return root.innerHTML;
 }
