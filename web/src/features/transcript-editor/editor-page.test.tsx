@@ -6,6 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SpeakerSegment, TranscriptDto, TranscriptPatch } from '@earshot/contracts';
 import { fakeGateway, json, renderPage, type Answer, type Call } from '../../../test/fake-gateway';
+import { completedTranscript } from '../../../test/completed-transcript';
 import { giveElementsASize } from '../../../test/virtual-layout';
 import TranscriptViewPage from './transcript-view-page';
 
@@ -40,39 +41,17 @@ const s2: SpeakerSegment = {
   words: [word('w3', 'good', 3), word('w4', 'bye', 3.5)],
 };
 
-function transcript(): TranscriptDto {
-  return {
-    _id: '00000000-0000-4000-8000-0000000000a1',
-    fileId: FILE,
-    companyId: 'c',
-    audioPath: 'a.wav',
-    status: 'completed',
-    reason: null,
-    clientId: null,
-    engine: 'test',
-    language: 'en',
-    model: null,
-    file: {
-      url: '/uploads/a.wav',
-      path: 'a.wav',
-      filename: 'a.wav',
-      originalName: 'call.wav',
-      uploadDate: '2025-03-07T12:00:00.000Z',
-    },
-    // No duration: the waveform player (wavesurfer, not under test) stays away.
-    metadata: {
-      duration: null,
-      peaksUrl: null,
+const transcript = (): TranscriptDto =>
+  completedTranscript(
+    { id: '00000000-0000-4000-8000-0000000000a1', fileId: FILE },
+    {
       speakers: [
         { id: 'speaker_0', label: 'Agent', channel: 0, color: '#4f46e5' },
         { id: 'speaker_1', label: 'Customer', channel: 1, color: '#0891b2' },
       ],
       speakerSegments: [s1, { ...s2, end: undefined }],
     },
-    createdAt: '2025-03-07T12:00:00.000Z',
-    updatedAt: '2025-03-07T12:00:00.000Z',
-  };
-}
+  );
 
 giveElementsASize();
 

@@ -6,6 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SpeakerSegment, TranscriptDto } from '@earshot/contracts';
 import { fakeGateway, json, renderPage } from '../../../test/fake-gateway';
+import { completedTranscript } from '../../../test/completed-transcript';
 import { giveElementsASize } from '../../../test/virtual-layout';
 import TranscriptViewPage from './transcript-view-page';
 import { IDLE, wordEditReducer } from './word-edit';
@@ -23,37 +24,16 @@ const s1: SpeakerSegment = {
   ],
 };
 
-function transcript(version: number): TranscriptDto {
-  return {
-    _id: '00000000-0000-4000-8000-0000000000a2',
-    fileId: FILE,
-    companyId: 'c',
-    audioPath: 'a.wav',
-    status: 'completed',
-    reason: null,
-    clientId: null,
-    engine: 'test',
-    language: 'en',
-    model: null,
-    file: {
-      url: '/uploads/a.wav',
-      path: 'a.wav',
-      filename: 'a.wav',
-      originalName: 'call.wav',
-      uploadDate: '2025-03-07T12:00:00.000Z',
-    },
-    metadata: {
-      duration: null,
-      peaksUrl: null,
+const transcript = (version: number): TranscriptDto =>
+  completedTranscript(
+    { id: '00000000-0000-4000-8000-0000000000a2', fileId: FILE },
+    {
       speakers: [{ id: 'speaker_0', label: 'Agent', channel: 0, color: '#4f46e5' }],
-      // The last turn without an end: no duration, so the waveform and its overview stay away (not under test).
+      // The last turn without an end, as the other editor tests have it.
       speakerSegments: [s1, { ...s1, _id: 's2', start: 3, text: 'bye', words: [], end: undefined }],
     },
-    createdAt: '2025-03-07T12:00:00.000Z',
-    updatedAt: '2025-03-07T12:00:00.000Z',
-    version,
-  };
-}
+    { version },
+  );
 
 giveElementsASize();
 
