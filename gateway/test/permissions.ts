@@ -162,6 +162,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/users/avatars/:id': { area: 'account' },
   // The support page, which shows the company's contact.
   'GET /api/users/support-contacts': { area: 'account' },
+  'POST /api/users/client-errors': { area: 'account' },
 
   'GET /api/users': { area: 'users' },
   'GET /api/users/dropdown': { area: 'users' },

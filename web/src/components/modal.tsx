@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
+import { CrashBoundary } from './crash-notice';
 import { useModalDialog } from './use-modal-dialog';
 
 const WIDTH = { sm: 'w-96', md: 'w-[28rem]', lg: 'w-[40rem]' } as const;
@@ -42,7 +43,7 @@ export function Modal({
       data-testid={testId}
       className={`${PLACEMENT[placement]} ${WIDTH[size]} overflow-y-auto border-gray-200 bg-white text-gray-900 shadow-xl dark:border-gray-800 dark:bg-gray-900 dark:text-white`}
     >
-      {open ? children : null}
+      {open ? <CrashBoundary onBack={onClose}>{children}</CrashBoundary> : null}
     </dialog>
   );
 }

@@ -152,6 +152,26 @@ export type SessionDto = z.infer<typeof SessionDto>;
 /** Someone to ask for help (the support page): a company administrator. */
 export const SupportContactDto = z.object({ name: z.string(), email: z.string() });
 export type SupportContactDto = z.infer<typeof SupportContactDto>;
+/**
+ * What the console sends when a page failed to render: the error's kind and message and where it
+ * happened, never what the person typed or saw (the route pattern, not the full address with its query).
+ */
+export const ClientErrorReportBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    message: z.string().trim().max(500),
+    /** The page's path without query or fragment. */
+    path: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .regex(/^\/[^?#]*$/, 'must be a path without query or fragment'),
+    /** The build's first few stack frames, file names and lines only. */
+    stack: z.string().max(2_000).optional(),
+  })
+  .strict();
+export type ClientErrorReportBody = z.infer<typeof ClientErrorReportBody>;
 export const RevokedSessionsResponse = z.object({ revoked: z.number().int() });
 
 export const ForgotPasswordBody = z.object({ email: Email, domain: Domain.optional() }).strict();

@@ -10,6 +10,7 @@ import {
   B2cUserDto,
   B2cUserQuery,
   ChangePasswordBody,
+  ClientErrorReportBody,
   CreatedUserDto,
   DropdownQuery,
   HOST_ONLY,
@@ -37,6 +38,7 @@ import {
 import { identityOf, imageError } from '@earshot/kit';
 import { toUserDetailDto, type AuthContext } from '../services/context';
 import type { AuthServices } from '../services/index';
+import { reportClientError } from '../services/client-errors';
 import { supportContactsFor } from '../services/support';
 import { adminView, ownAccount } from '../services/users';
 import { signedInCaller } from './cookies';
@@ -278,6 +280,26 @@ export async function userRoutes(
       },
     },
     async (request) => supportContactsFor(ctx.db, identityOf(request)),
+  );
+
+  r.post(
+    '/users/client-errors',
+    {
+      config: {
+        access: ALL_ROLES,
+        example: { body: { name: 'TypeError', message: 'x is undefined', path: '/companies' } },
+      },
+      schema: {
+        tags,
+        summary: 'Report a page of the console that failed to render (written to the server log)',
+        body: ClientErrorReportBody,
+        response: { 204: z.null(), ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      await reportClientError(ctx.db, ctx.logger, identityOf(request), request.body);
+      return reply.code(204).send(null);
+    },
   );
 
   // Administration (HOST_ADMIN: every company; ADMIN: their own) ---------------------------------

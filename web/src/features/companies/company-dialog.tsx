@@ -14,10 +14,27 @@ import { PoliciesSection } from './policies-section';
 import { catalogue } from './i18n';
 import { bodyFromForm, EMPTY_FORM, formFromCompany, type Company, type Notify } from './model';
 
-/** The company's own address: its subdomain in front of this host (acme.localhost:4000 locally). */
-export function companyUrl(domain: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
-  const host = location.host.replace(/^www\./, '');
-  return `${location.protocol}//${domain}.${host}/`;
+const LOOPBACK = /^(127(?:\.\d{1,3}){3}|\[::1\])$/;
+const IP_ADDRESS = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+
+/**
+ * The company's own address: its subdomain in front of this host (acme.localhost:4000 locally).
+ * An IP address has no subdomains (`acme.127.0.0.1` is not a valid address and threw where it was
+ * parsed), so a loopback one becomes localhost, which browsers resolve to the same machine, and any
+ * other gives no address (null).
+ */
+export function companyUrl(
+  domain: string,
+  location: Pick<Location, 'protocol' | 'host'> = window.location,
+): string | null {
+  const [, name = '', port] = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(location.host.replace(/^www\./, '')) ?? [];
+  const host = LOOPBACK.test(name) ? 'localhost' : IP_ADDRESS.test(name) ? null : name;
+  if (!host) return null;
+  try {
+    return new URL(`${location.protocol}//${domain}.${host}${port ?? ''}/`).href;
+  } catch {
+    return null;
+  }
 }
 
 export function CompanyDialog({
@@ -70,15 +87,7 @@ export function CompanyDialog({
         </h3>
         {company ? (
           <>
-            <a
-              href={companyUrl(company.domain)}
-              target="_blank"
-              rel="noopener noreferrer"
-              className={`${linkClass} inline-block`}
-              data-testid="company-site-link"
-            >
-              {t('companies.branding.openSite', { host: new URL(companyUrl(company.domain)).host })} ↗
-            </a>
+            <CompanySiteLink url={companyUrl(company.domain)} />
             <BrandImages
               company={company}
               onUploaded={(ok, detail) =>
@@ -115,5 +124,21 @@ export function CompanyDialog({
         </section>
       )}
     </FormDialog>
+  );
+}
+
+function CompanySiteLink({ url }: { url: string | null }): ReactElement {
+  const { t } = useFeatureTranslation(catalogue);
+  if (!url) return <p className="text-sm text-gray-600 dark:text-gray-400">{t('companies.branding.noSite')}</p>;
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={`${linkClass} inline-block`}
+      data-testid="company-site-link"
+    >
+      {t('companies.branding.openSite', { host: new URL(url).host })} ↗
+    </a>
   );
 }

@@ -100,6 +100,8 @@ export const catalogue = defineFeatureCatalogue(
         dark: 'Dark',
         sample: 'Button',
         openSite: 'Open {{host}}',
+        noSite:
+          'Opened at an IP address, Earshot cannot show the company’s own address: open it by a host name (for example localhost) to get the link.',
       },
       apiKey: {
         title: 'API key',
@@ -223,6 +225,8 @@ export const catalogue = defineFeatureCatalogue(
           dark: 'Sombre',
           sample: 'Bouton',
           openSite: 'Ouvrir {{host}}',
+          noSite:
+            'Ouvert par une adresse IP, Earshot ne peut pas afficher l’adresse propre de l’entreprise : ouvrez-le par un nom d’hôte (par exemple localhost) pour obtenir le lien.',
         },
         apiKey: {
           title: 'Clé API',
@@ -342,6 +346,8 @@ export const catalogue = defineFeatureCatalogue(
           dark: 'Tume',
           sample: 'Nupp',
           openSite: 'Ava {{host}}',
+          noSite:
+            'IP-aadressilt avatuna ei saa Earshot näidata ettevõtte oma aadressi: avage see hostinimega (näiteks localhost), et link saada.',
         },
         apiKey: {
           title: 'API-võti',
@@ -460,6 +466,8 @@ export const catalogue = defineFeatureCatalogue(
           dark: 'Tumšs',
           sample: 'Poga',
           openSite: 'Atvērt {{host}}',
+          noSite:
+            'Atvērts ar IP adresi, Earshot nevar parādīt uzņēmuma adresi: atveriet to ar resursdatora nosaukumu (piemēram, localhost), lai iegūtu saiti.',
         },
         apiKey: {
           title: 'API atslēga',

@@ -2,6 +2,7 @@ import { Suspense, useCallback, useEffect, useState, type ReactElement } from 'r
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useGetProfileQuery } from '../../lib/session-api';
+import { CrashBoundary } from '../../components/crash-notice';
 import { PageSpinner } from '../../components/spinner';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { Header } from './header';
@@ -54,9 +55,11 @@ export default function AppLayout(): ReactElement {
           onToggleSidebar={toggle}
         />
         <main id="main" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">
-          <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
-            <Outlet />
-          </Suspense>
+          <CrashBoundary resetKey={location.pathname}>
+            <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
+              <Outlet />
+            </Suspense>
+          </CrashBoundary>
         </main>
       </div>
     </div>

@@ -181,6 +181,10 @@ export const en = {
     comingSoonText: 'This feature is on its way. Check back soon.',
     successTitle: 'Success!',
     successText: 'All done.',
+    crashTitle: 'This part of the page failed',
+    crashText: 'Something went wrong while showing it. Nothing you saved is lost: try again, or go back.',
+    tryAgain: 'Try again',
+    goBack: 'Go back',
   },
   roles: {
     HOST_ADMIN: 'Platform administrator',

@@ -181,6 +181,10 @@ export const et: Messages = {
     comingSoonText: 'See funktsioon on tulekul. Vaata varsti uuesti.',
     successTitle: 'Õnnestus!',
     successText: 'Kõik on tehtud.',
+    crashTitle: 'See lehe osa ebaõnnestus',
+    crashText: 'Selle näitamisel läks midagi valesti. Salvestatu ei läinud kaduma: proovige uuesti või minge tagasi.',
+    tryAgain: 'Proovi uuesti',
+    goBack: 'Mine tagasi',
   },
   roles: {
     HOST_ADMIN: 'Platvormi administraator',

@@ -183,6 +183,11 @@ export const fr: Messages = {
     comingSoonText: 'Cette fonctionnalité arrive bientôt. Revenez un peu plus tard.',
     successTitle: 'Succès !',
     successText: 'C’est fait.',
+    crashTitle: 'Cette partie de la page a échoué',
+    crashText:
+      'Une erreur s’est produite à son affichage. Rien de ce que vous avez enregistré n’est perdu : réessayez ou revenez en arrière.',
+    tryAgain: 'Réessayer',
+    goBack: 'Revenir en arrière',
   },
   roles: {
     HOST_ADMIN: 'Administrateur de la plateforme',

@@ -181,6 +181,10 @@ export const lv: Messages = {
     comingSoonText: 'Šī funkcija drīz būs pieejama. Ieskatieties vēlāk.',
     successTitle: 'Izdevās!',
     successText: 'Viss paveikts.',
+    crashTitle: 'Šī lapas daļa neizdevās',
+    crashText: 'Rādot to, radās kļūda. Saglabātais nav zudis: mēģiniet vēlreiz vai atgriezieties atpakaļ.',
+    tryAgain: 'Mēģināt vēlreiz',
+    goBack: 'Atgriezties',
   },
   roles: {
     HOST_ADMIN: 'Platformas administrators',

@@ -1,0 +1,59 @@
+import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { reportCrash } from '../lib/report-crash';
+import { ErrorBoundary } from './error-boundary';
+
+const button = 'rounded-lg px-4 py-2 text-sm font-medium';
+
+function CrashNotice({ error, retry, back }: { error: Error; retry: () => void; back: () => void }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <section
+      role="alert"
+      data-testid="crash-notice"
+      className="mx-auto my-8 max-w-lg rounded-2xl border border-red-200 bg-white p-6 text-center dark:border-red-900 dark:bg-gray-900"
+    >
+      <h2 className="mb-2 text-lg font-semibold text-gray-900 dark:text-white">{t('status.crashTitle')}</h2>
+      <p className="mb-2 text-sm text-gray-600 dark:text-gray-400">{t('status.crashText')}</p>
+      <p className="mb-5 text-xs break-words text-gray-500 dark:text-gray-400">{error.message}</p>
+      <div className="flex flex-wrap justify-center gap-3">
+        <button type="button" onClick={retry} className={`${button} bg-brand-600 text-on-brand hover:bg-brand-700`}>
+          {t('status.tryAgain')}
+        </button>
+        <button
+          type="button"
+          onClick={back}
+          className={`${button} border border-gray-300 text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-300 dark:hover:bg-white/5`}
+        >
+          {t('status.goBack')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+const historyBack = () => window.history.back();
+
+/**
+ * A page or dialog that fails to render shows what failed, with Try again and Go back (a dialog
+ * passes its close as `onBack`), and is reported. Works outside the router too (the signed-out app).
+ */
+export function CrashBoundary({
+  resetKey,
+  onBack = historyBack,
+  children,
+}: {
+  resetKey?: unknown;
+  onBack?: () => void;
+  children: ReactNode;
+}): ReactElement {
+  return (
+    <ErrorBoundary
+      resetKey={resetKey}
+      onError={reportCrash}
+      fallback={(error, retry) => <CrashNotice error={error} retry={retry} back={onBack} />}
+    >
+      {children}
+    </ErrorBoundary>
+  );
+}
