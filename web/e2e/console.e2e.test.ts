@@ -60,12 +60,15 @@ describe('web console in Chromium', () => {
     expect(await page.title()).toBe('Earshot | Main Chat');
   });
 
-  it('sends a USER who opens /companies to /chat', async () => {
+  it('sends a USER who opens /companies to /chat and says why', async () => {
     const page = await suite.open();
     await signIn(page, suite.server.origin, 'USER');
     await page.goto(`${suite.server.origin}/companies`);
     await page.waitForURL((url) => url.pathname === '/chat');
     await page.getByRole('heading', { name: "What's on the agenda today?" }).waitFor();
+    expect(await page.getByTestId('forbidden-notice').textContent()).toContain(
+      '“/companies” is only for Platform administrator',
+    );
   });
 
   it('returns to the page asked for after signing in, then signs out', async () => {

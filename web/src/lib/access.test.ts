@@ -19,9 +19,10 @@ describe('route guard', () => {
     'sends a non-HOST_ADMIN from %s to /chat and lets HOST_ADMIN in',
     (path) => {
       for (const role of ['ADMIN', 'USER', 'CALLER']) {
-        expect(decideProtectedAccess(path, memoryStorage({ user: user(role) }))).toEqual({
+        expect(decideProtectedAccess(`${path}?page=2`, memoryStorage({ user: user(role) }))).toEqual({
           kind: 'redirect',
           to: '/chat',
+          forbidden: { path, roles: ['HOST_ADMIN'] },
         });
       }
       expect(decideProtectedAccess(path, memoryStorage({ user: user('HOST_ADMIN') }))).toEqual({ kind: 'allow' });
@@ -43,6 +44,7 @@ describe('route guard', () => {
     expect(decideProtectedAccess('/audit-logs', memoryStorage({ user: user() }))).toEqual({
       kind: 'redirect',
       to: '/chat',
+      forbidden: { path: '/audit-logs', roles: ['HOST_ADMIN'] },
     });
   });
 
@@ -50,8 +52,17 @@ describe('route guard', () => {
     const as = (role: string) => memoryStorage({ user: user(role) });
     expect(decideProtectedAccess('/users', as('USER')).kind).toBe('redirect');
     expect(decideProtectedAccess('/users', as('ADMIN')).kind).toBe('allow');
-    expect(decideProtectedAccess('/invoice?month=2026-03', as('USER'))).toEqual({ kind: 'redirect', to: '/chat' });
-    expect(decideProtectedAccess('/invoice', as('CALLER'))).toEqual({ kind: 'redirect', to: '/chat' });
+    const invoice = { path: '/invoice', roles: ['HOST_ADMIN', 'ADMIN'] };
+    expect(decideProtectedAccess('/invoice?month=2026-03', as('USER'))).toEqual({
+      kind: 'redirect',
+      to: '/chat',
+      forbidden: invoice,
+    });
+    expect(decideProtectedAccess('/invoice', as('CALLER'))).toEqual({
+      kind: 'redirect',
+      to: '/chat',
+      forbidden: invoice,
+    });
     expect(decideProtectedAccess('/invoice?month=2026-03', as('ADMIN')).kind).toBe('allow');
     expect(decideProtectedAccess('/invoice', as('HOST_ADMIN')).kind).toBe('allow');
     expect(decideProtectedAccess('/custom-gpts/7/edit', as('CALLER')).kind).toBe('redirect');

@@ -1,5 +1,6 @@
 // Route guard and return-URL rules (spec parts 4 and 5), as pure functions over storage so that
 // the router components stay thin and the rules are unit tested.
+import type { Role } from '@earshot/contracts/constants';
 import { rolesForPath } from './roles';
 import { readStoredUser, roleOf } from './stored-user';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage-keys';
@@ -26,11 +27,20 @@ export function isPublicPath(pathname: string): boolean {
 }
 
 export type AccessDecision =
-  { kind: 'allow' } | { kind: 'signin'; returnUrl: string } | { kind: 'redirect'; to: string };
+  | { kind: 'allow' }
+  | { kind: 'signin'; returnUrl: string }
+  /** `forbidden`: the page asked for, with the roles it needs, so the landing page can say why. */
+  | { kind: 'redirect'; to: string; forbidden?: Forbidden };
+
+export interface Forbidden {
+  path: string;
+  roles: readonly Role[];
+}
 
 /**
  * A page that needs sign-in: no stored user → remember the path and go to /signin. A path with a
- * role list → the stored user's role must be on it, else /chat; unreadable user data → /chat.
+ * role list → the stored user's role must be on it, else /chat, told which page needed which roles;
+ * unreadable user data → /chat.
  */
 export function decideProtectedAccess(path: string, storage: KeyValueStorage): AccessDecision {
   const stored = readStoredUser(storage);
@@ -39,7 +49,8 @@ export function decideProtectedAccess(path: string, storage: KeyValueStorage): A
   if (!roles) return { kind: 'allow' };
   if (stored.status === 'invalid') return { kind: 'redirect', to: HOME_FOR_SIGNED_IN };
   const role = roleOf(stored.user);
-  return role && roles.includes(role) ? { kind: 'allow' } : { kind: 'redirect', to: HOME_FOR_SIGNED_IN };
+  if (role && roles.includes(role)) return { kind: 'allow' };
+  return { kind: 'redirect', to: HOME_FOR_SIGNED_IN, forbidden: { path: path.split(/[?#]/)[0] ?? path, roles } };
 }
 
 /** Applies a decision's storage side: the intended path becomes the return URL. */

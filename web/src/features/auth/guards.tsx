@@ -13,7 +13,9 @@ export function RequireAuth(): ReactElement {
     rememberReturnUrl(storage, decision);
     return <Navigate to="/signin" replace />;
   }
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  // The page it lands on explains which page needed which role (layout/forbidden-notice.tsx).
+  if (decision.kind === 'redirect')
+    return <Navigate to={decision.to} replace state={{ forbidden: decision.forbidden }} />;
   return <Outlet />;
 }
 

@@ -5,6 +5,7 @@ import { useGetProfileQuery } from '../../lib/session-api';
 import { CrashBoundary } from '../../components/crash-notice';
 import { PageSpinner } from '../../components/spinner';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
+import { ForbiddenNotice } from './forbidden-notice';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 
@@ -55,6 +56,7 @@ export default function AppLayout(): ReactElement {
           onToggleSidebar={toggle}
         />
         <main id="main" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">
+          <ForbiddenNotice />
           <CrashBoundary resetKey={location.pathname}>
             <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
               <Outlet />

@@ -185,6 +185,9 @@ export const en = {
     crashText: 'Something went wrong while showing it. Nothing you saved is lost: try again, or go back.',
     tryAgain: 'Try again',
     goBack: 'Go back',
+    forbidden:
+      '“{{path}}” is only for {{roles}}, so you were brought here instead. Ask your administrator if you need it.',
+    dismiss: 'Dismiss',
   },
   roles: {
     HOST_ADMIN: 'Platform administrator',

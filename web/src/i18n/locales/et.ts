@@ -185,6 +185,9 @@ export const et: Messages = {
     crashText: 'Selle näitamisel läks midagi valesti. Salvestatu ei läinud kaduma: proovige uuesti või minge tagasi.',
     tryAgain: 'Proovi uuesti',
     goBack: 'Mine tagasi',
+    forbidden:
+      '„{{path}}” on ainult rollile {{roles}}, seetõttu suunati teid siia. Kui vajate seda, küsige oma administraatorilt.',
+    dismiss: 'Sulge',
   },
   roles: {
     HOST_ADMIN: 'Platvormi administraator',

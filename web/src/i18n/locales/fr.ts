@@ -188,6 +188,9 @@ export const fr: Messages = {
       'Une erreur s’est produite à son affichage. Rien de ce que vous avez enregistré n’est perdu : réessayez ou revenez en arrière.',
     tryAgain: 'Réessayer',
     goBack: 'Revenir en arrière',
+    forbidden:
+      '« {{path}} » est réservé à : {{roles}}. Vous avez donc été conduit ici. Demandez à votre administrateur si vous en avez besoin.',
+    dismiss: 'Fermer',
   },
   roles: {
     HOST_ADMIN: 'Administrateur de la plateforme',

@@ -185,6 +185,9 @@ export const lv: Messages = {
     crashText: 'Rādot to, radās kļūda. Saglabātais nav zudis: mēģiniet vēlreiz vai atgriezieties atpakaļ.',
     tryAgain: 'Mēģināt vēlreiz',
     goBack: 'Atgriezties',
+    forbidden:
+      '“{{path}}” ir paredzēta tikai lomai {{roles}}, tāpēc jūs tikāt novirzīts šeit. Ja tā jums vajadzīga, jautājiet administratoram.',
+    dismiss: 'Aizvērt',
   },
   roles: {
     HOST_ADMIN: 'Platformas administrators',
