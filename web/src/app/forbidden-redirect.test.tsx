@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { RequireAuth } from '../auth/guards';
-import { ForbiddenNotice } from './forbidden-notice';
+import { RequireAuth } from '../features/auth/guards';
+import { ForbiddenNotice } from '../features/layout/forbidden-notice';
 
 function openAs(role: string, path: string) {
   localStorage.setItem(
