@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
 import { ToastRegion, useToasts } from '../../components/toast';
@@ -57,7 +57,7 @@ export default function TranscriptViewPage(): ReactElement {
   const dispatch = useAppDispatch();
   const { id = '' } = useParams();
   const [busy, setBusy] = useState(false);
-  const { data, isLoading, isError } = useTranscriptQuery(id, { pollingInterval: busy ? POLL_MS : 0 });
+  const { data, isLoading, isError, error } = useTranscriptQuery(id, { pollingInterval: busy ? POLL_MS : 0 });
   useEffect(() => setBusy(Boolean(data && isBusy(data.status))), [data]);
   const ready = data?.status === 'completed';
   const recognised = data && ready ? recognitionLine(data, i18n.language) : null;
@@ -125,6 +125,14 @@ export default function TranscriptViewPage(): ReactElement {
 
   let body: ReactElement;
   if (isLoading) body = <PageSpinner label={t('viewer.loading')} />;
+  else if (isError && error && 'status' in error && error.status === 404)
+    body = (
+      <ErrorBox message={t('viewer.notFound')}>
+        <Link to="/transcripts" className="mt-2 inline-block font-medium underline">
+          {t('viewer.toLibrary')}
+        </Link>
+      </ErrorBox>
+    );
   else if (isError || !data) body = <ErrorBox message={t('viewer.fetchTranscript')} />;
   else if (data.status === 'failed') body = <ErrorBox message={t('viewer.failed', { reason: data.reason ?? '' })} />;
   else if (!ready)
@@ -256,14 +264,15 @@ export default function TranscriptViewPage(): ReactElement {
   );
 }
 
-function ErrorBox({ message }: { message: string }): ReactElement {
+function ErrorBox({ message, children }: { message: string; children?: ReactNode }): ReactElement {
   return (
     <div
       role="alert"
       data-testid="viewer-error"
       className="mb-4 rounded-2xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
     >
-      {message}
+      <p>{message}</p>
+      {children}
     </div>
   );
 }
