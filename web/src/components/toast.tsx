@@ -7,7 +7,7 @@ export interface Toast {
   detail?: string | null;
 }
 
-/** Toasts that vanish after `durationMs` (3000 ms). */
+/** Toasts that vanish after `durationMs` (3000 ms); a success clears the errors shown before it. */
 export function useToasts(durationMs = 3000): {
   toasts: Toast[];
   show: (toast: Omit<Toast, 'id'>) => void;
@@ -24,7 +24,11 @@ export function useToasts(durationMs = 3000): {
   const show = useCallback(
     (toast: Omit<Toast, 'id'>) => {
       const id = next.current++;
-      setToasts((list) => [...list, { ...toast, id }]);
+      // A success says the last attempt worked, so an earlier failure's message would now mislead.
+      setToasts((list) => [
+        ...(toast.kind === 'success' ? list.filter((t) => t.kind !== 'error') : list),
+        { ...toast, id },
+      ]);
       const timer = setTimeout(() => {
         timers.current.delete(timer);
         dismiss(id);

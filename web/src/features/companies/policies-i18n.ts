@@ -22,6 +22,7 @@ export const catalogue = defineFeatureCatalogue(
       saved: 'Policies saved',
       failed: 'The policies could not be saved',
       loadFailed: 'The policies could not be loaded',
+      daysRange: 'Enter whole days from {{min}} to {{max}}, or leave it blank to keep forever',
     },
   },
   {
@@ -51,6 +52,7 @@ export const catalogue = defineFeatureCatalogue(
         saved: 'Politiques enregistrées',
         failed: 'Les politiques n’ont pas pu être enregistrées',
         loadFailed: 'Les politiques n’ont pas pu être chargées',
+        daysRange: 'Saisissez un nombre entier de jours entre {{min}} et {{max}}, ou laissez vide pour tout conserver',
       },
     },
     et: {
@@ -76,6 +78,7 @@ export const catalogue = defineFeatureCatalogue(
         saved: 'Poliitika salvestatud',
         failed: 'Poliitikat ei õnnestunud salvestada',
         loadFailed: 'Poliitikat ei õnnestunud laadida',
+        daysRange: 'Sisestage täisarv päevi vahemikus {{min}}–{{max}} või jätke tühjaks, et hoida igavesti',
       },
     },
     lv: {
@@ -97,6 +100,7 @@ export const catalogue = defineFeatureCatalogue(
         saved: 'Politikas saglabātas',
         failed: 'Politikas neizdevās saglabāt',
         loadFailed: 'Politikas neizdevās ielādēt',
+        daysRange: 'Ievadiet veselu dienu skaitu no {{min}} līdz {{max}} vai atstājiet tukšu, lai glabātu mūžīgi',
       },
     },
   },

@@ -54,7 +54,12 @@ function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
       });
     }
     if (call.path === `/api/companies/${ID}/policies` && call.method === 'PUT') {
-      if (state.refuse) return json({ message: state.refuse, code: 'VALIDATION_FAILED' }, 400);
+      if (state.refuse) {
+        // As the kit answers a validation failure: the first field in the message, each in details.
+        const field = /Invalid (body\.[\w.]+):/.exec(state.refuse)?.[1];
+        const details = field ? [{ field, message: state.refuse.split(': ').slice(1).join(': ') }] : undefined;
+        return json({ message: state.refuse, code: 'VALIDATION_FAILED', details }, 400);
+      }
       state.policies = call.body as CompanyPolicies;
       return json(state.policies);
     }
@@ -132,15 +137,48 @@ describe('company data policies', () => {
     expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ keepOriginal: true, encryption: true });
   });
 
-  it('says why the server refused', async () => {
-    const { user, form } = await openPolicies({
-      policies: start,
-      refuse: 'body.retention.auditDays: Too small: expected number to be >=365',
-    });
+  it('says next to the field, in words, what a retention must be, and sends nothing until it is', async () => {
+    const { sent, user, form } = await openPolicies({ policies: start });
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Save policies' })).toBeEnabled());
-    await user.type(within(form).getByTestId('policies-auditDays'), '30');
+    const audit = within(form).getByTestId('policies-auditDays');
+    await user.type(audit, '100');
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(audit).toHaveAccessibleDescription('Enter whole days from 365 to 36500, or leave it blank to keep forever');
+    expect(audit).toHaveAttribute('aria-invalid', 'true');
+    expect(sent.filter((call) => call.method === 'PUT')).toEqual([]);
+    expect(screen.queryByText(/expected number/)).toBeNull();
+    await user.clear(audit);
+    await user.type(audit, '400');
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('Policies saved')).toBeInTheDocument();
+    expect(audit).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('puts a refusal of the server that names a retention on that field; a later success clears the failure', async () => {
+    const state: Parameters<typeof gateway>[0] = {
+      policies: start,
+      refuse: 'Invalid body.retention.chatsDays: Too small: expected number to be >=1',
+    };
+    const { user, form } = await openPolicies(state);
+    await waitFor(() => expect(within(form).getByRole('button', { name: 'Save policies' })).toBeEnabled());
     await user.click(within(form).getByRole('button', { name: 'Save policies' }));
     expect(await screen.findByText('The policies could not be saved')).toBeInTheDocument();
-    expect(screen.getByText(/expected number to be >=365/)).toBeInTheDocument();
+    expect(within(form).getByTestId('policies-chatsDays')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText(/expected number/)).toBeNull();
+    state.refuse = undefined;
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('Policies saved')).toBeInTheDocument();
+    expect(screen.queryByText('The policies could not be saved')).toBeNull();
+  });
+
+  it('says why the server refused when it names no field', async () => {
+    const { user, form } = await openPolicies({
+      policies: start,
+      refuse: 'Encryption needs ENCRYPTION_MASTER_KEY on the server',
+    });
+    await waitFor(() => expect(within(form).getByRole('button', { name: 'Save policies' })).toBeEnabled());
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('The policies could not be saved')).toBeInTheDocument();
+    expect(screen.getByText(/ENCRYPTION_MASTER_KEY/)).toBeInTheDocument();
   });
 });

@@ -4,10 +4,16 @@
 // usable only while encryption is ticked.
 import { useEffect, useState, type ReactElement } from 'react';
 import type { CompanyPolicies, RetentionPolicy } from '@earshot/contracts';
-import { REDACTION_MODES, type RedactionMode } from '@earshot/contracts/constants';
+import {
+  REDACTION_MODES,
+  RETENTION_MAXIMUM_DAYS,
+  RETENTION_MINIMUM_DAYS,
+  type RedactionMode,
+} from '@earshot/contracts/constants';
 import { buttonClass, Field, FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
+import { serverFieldErrors } from '../../lib/server-errors';
 import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
 import type { Notify } from './model';
 import { EncryptionProgress } from './policies-encryption';
@@ -15,6 +21,26 @@ import { catalogue } from './policies-i18n';
 
 const RETENTION = ['recordingsDays', 'chatsDays', 'auditDays'] as const satisfies readonly (keyof RetentionPolicy)[];
 type Days = Record<keyof RetentionPolicy, string>;
+
+/** The retention fields whose text is not whole days within the contract's range (blank is forever). */
+function badDays(days: Days): Array<keyof RetentionPolicy> {
+  return RETENTION.filter((key) => {
+    const text = days[key].trim();
+    if (text === '') return false;
+    const value = Number(text);
+    return !/^\d+$/.test(text) || value < RETENTION_MINIMUM_DAYS[key] || value > RETENTION_MAXIMUM_DAYS;
+  });
+}
+
+/** The retention fields a refusal of the server names ('body.retention.auditDays'). */
+function refusedDays(error: unknown): Array<keyof RetentionPolicy> {
+  return serverFieldErrors(error).flatMap(({ field }) => {
+    const key = field.split('.')[1];
+    return field.startsWith('retention.') && RETENTION.includes(key as keyof RetentionPolicy)
+      ? [key as keyof RetentionPolicy]
+      : [];
+  });
+}
 
 const daysText = (retention: RetentionPolicy): Days => ({
   recordingsDays: retention.recordingsDays?.toString() ?? '',
@@ -38,6 +64,7 @@ export function PoliciesSection({
   const [days, setDays] = useState<Days>({ recordingsDays: '', chatsDays: '', auditDays: '' });
   const [encryption, setEncryption] = useState(false);
   const [keepOriginal, setKeepOriginal] = useState(false);
+  const [wrong, setWrong] = useState<ReadonlyArray<keyof RetentionPolicy>>([]);
   useEffect(() => {
     if (!data) return;
     setRedaction(data.redaction);
@@ -62,6 +89,11 @@ export function PoliciesSection({
     );
 
   const submit = async () => {
+    // Checked here with the contract's limits, so the person reads what to type next to the field
+    // instead of the server's validation text in a toast.
+    const invalid = badDays(days);
+    setWrong(invalid);
+    if (invalid.length > 0) return;
     const retention = Object.fromEntries(
       RETENTION.map((key) => [key, days[key].trim() === '' ? null : Number(days[key])]),
     ) as RetentionPolicy;
@@ -70,7 +102,9 @@ export function PoliciesSection({
       await save({ id: companyId, body }).unwrap();
       notify(true, t('policies.saved'));
     } catch (error) {
-      notify(false, t('policies.failed'), errorMessage(error));
+      const refused = refusedDays(error);
+      setWrong(refused);
+      notify(false, t('policies.failed'), refused.length > 0 ? null : errorMessage(error));
     }
   };
 
@@ -99,7 +133,16 @@ export function PoliciesSection({
         </select>
       </FormField>
       {RETENTION.map((key) => (
-        <FormField key={key} label={t(`policies.${key}`)} hint={t('policies.forever')}>
+        <FormField
+          key={key}
+          label={t(`policies.${key}`)}
+          hint={t('policies.forever')}
+          error={
+            wrong.includes(key)
+              ? t('policies.daysRange', { min: RETENTION_MINIMUM_DAYS[key], max: RETENTION_MAXIMUM_DAYS })
+              : undefined
+          }
+        >
           <input
             inputMode="numeric"
             autoComplete="off"
