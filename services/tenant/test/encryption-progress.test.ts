@@ -72,6 +72,7 @@ test('before any service reports, every encrypting service is idle', async () =>
   expect(res.statusCode).toBe(200);
   expect(res.json()).toEqual({
     encryption: true,
+    masterKeyConfigured: true,
     services: ['file', 'transcription', 'chat', 'prompt'].map((name) => ({
       service: name,
       state: 'idle',

@@ -85,3 +85,10 @@ test('a company already encrypting (switched on while a key was configured) keep
   expect(saved.statusCode).toBe(200);
   expect(saved.json()).toEqual(policies({ encryption: true, redaction: 'text' }));
 });
+
+test('the encryption progress says no master key is configured, so the console can disable the switch', async () => {
+  const id = await createCompany('d');
+  const res = await stack.as(host, { method: 'GET', url: `/api/companies/${id}/encryption` });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({ encryption: false, masterKeyConfigured: false });
+});

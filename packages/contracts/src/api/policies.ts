@@ -36,9 +36,14 @@ export const ServiceEncryptionProgress = z.object({
 });
 export type ServiceEncryptionProgress = z.infer<typeof ServiceEncryptionProgress>;
 
-/** `GET /api/companies/{id}/encryption`: whether encryption is on and each service's progress. */
+/** `GET /api/companies/{id}/encryption`: whether encryption is on (or can be turned on) and each service's progress. */
 export const CompanyEncryptionProgress = z.object({
   encryption: z.boolean(),
+  /**
+   * Whether this server has a master key, without which encryption cannot be turned on: the console
+   * disables the switch and says why, rather than letting the person meet the refusal.
+   */
+  masterKeyConfigured: z.boolean(),
   services: z.array(ServiceEncryptionProgress),
 });
 export type CompanyEncryptionProgress = z.infer<typeof CompanyEncryptionProgress>;

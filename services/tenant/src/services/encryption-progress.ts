@@ -5,7 +5,7 @@ import {
   type EventOf,
   type ServiceEncryptionProgress,
 } from '@earshot/contracts';
-import type { Db, Identity, ServiceContext } from '@earshot/kit';
+import { masterKeysFrom, type Db, type EncryptionConfig, type Identity, type ServiceContext } from '@earshot/kit';
 import * as repo from '../repositories/encryption-progress';
 import { assertVisible, loadCompany } from './company-guards';
 
@@ -25,7 +25,11 @@ export async function applyEncryptionProgressed(
  * `idle` until its pass reports; a service this list does not know yet is listed after them.
  */
 export class EncryptionProgressService {
-  constructor(private readonly ctx: ServiceContext) {}
+  private readonly masterKeyConfigured: boolean;
+
+  constructor(private readonly ctx: ServiceContext<ServiceContext['config'] & EncryptionConfig>) {
+    this.masterKeyConfigured = masterKeysFrom(ctx.config).configured;
+  }
 
   async get(identity: Identity, companyId: string): Promise<CompanyEncryptionProgress> {
     assertVisible(identity, companyId);
@@ -41,6 +45,6 @@ export class EncryptionProgressService {
         ? { service, state: row.state, done: row.done, total: row.total, updatedAt: row.updatedAt.toISOString() }
         : { service, state: 'idle', done: 0, total: 0, updatedAt: null };
     });
-    return { encryption: company.encryption, services };
+    return { encryption: company.encryption, masterKeyConfigured: this.masterKeyConfigured, services };
   }
 }

@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, type ReactElement } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
-import { Checkbox, Field, FormActions, inputClass } from '../../components/form-parts';
+import { Field, FormActions, inputClass } from '../../components/form-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { useCompanyOptionsQuery } from '../../entities/companies';
 import { formErrorsOf } from '../../lib/form-errors';
@@ -30,7 +30,6 @@ const FORM_FIELDS = new Set([
   'maxUsers',
   'maxStorage',
   'language',
-  'encryption',
   'partnerCompanyId',
 ]);
 
@@ -59,7 +58,6 @@ export function CompanyForm({ initial, companyId, busy, onSubmit, onCancel }: Co
     control,
     setValue,
   } = form;
-  const encryption = useWatch({ control, name: 'encryption' });
   const theme = useWatch({ control, name: 'theme' });
   useEffect(() => form.reset(initial), [form, initial]);
 
@@ -179,15 +177,6 @@ export function CompanyForm({ initial, companyId, busy, onSubmit, onCancel }: Co
             ))}
           </select>
         </Field>
-        <div>
-          <Checkbox
-            label={t('companies.form.encryption')}
-            checked={encryption}
-            onChange={(checked) => setValue('encryption', checked, { shouldDirty: true })}
-            testId="company-encryption"
-          />
-          <p className="mt-1.5 text-xs text-amber-800 dark:text-amber-300">{t('companies.form.planned')}</p>
-        </div>
       </fieldset>
 
       <ThemeColours

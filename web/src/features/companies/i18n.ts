@@ -60,8 +60,7 @@ export const catalogue = defineFeatureCatalogue(
         unit: 'Unit',
         language: 'Language',
         languageHint: 'The default language of its users',
-        encryption: 'Encryption at rest',
-        planned: 'Planned: the switch is stored now, encryption itself comes in a later release.',
+
         partner: 'Partner company',
         noPartner: 'None',
         create: 'Create company',
@@ -184,9 +183,7 @@ export const catalogue = defineFeatureCatalogue(
           unit: 'Unité',
           language: 'Langue',
           languageHint: 'La langue par défaut de ses utilisateurs',
-          encryption: 'Chiffrement au repos',
-          planned:
-            'Prévu : le réglage est enregistré dès maintenant, le chiffrement arrive dans une version ultérieure.',
+
           partner: 'Entreprise partenaire',
           noPartner: 'Aucune',
           create: 'Créer l’entreprise',
@@ -305,8 +302,7 @@ export const catalogue = defineFeatureCatalogue(
           unit: 'Ühik',
           language: 'Keel',
           languageHint: 'Selle kasutajate vaikekeel',
-          encryption: 'Andmete krüpteerimine',
-          planned: 'Plaanis: seade salvestatakse juba praegu, krüpteerimine ise tuleb hilisemas versioonis.',
+
           partner: 'Partnerettevõte',
           noPartner: 'Puudub',
           create: 'Loo ettevõte',
@@ -425,8 +421,7 @@ export const catalogue = defineFeatureCatalogue(
           unit: 'Vienība',
           language: 'Valoda',
           languageHint: 'Tā lietotāju noklusējuma valoda',
-          encryption: 'Datu šifrēšana',
-          planned: 'Plānots: iestatījums tiek saglabāts jau tagad, pati šifrēšana būs vēlākā versijā.',
+
           partner: 'Partneruzņēmums',
           noPartner: 'Nav',
           create: 'Izveidot uzņēmumu',

@@ -71,7 +71,6 @@ export const CompanyFormSchema = z.object({
   ),
   storageUnit: z.enum(['MB', 'GB']),
   language: z.enum(LANGUAGES),
-  encryption: z.boolean(),
   partnerCompanyId: z.string(),
   theme: z.object(
     Object.fromEntries(THEME_KEYS.map((key) => [key, blankOr(HexColour)])) as Record<
@@ -92,7 +91,6 @@ export const EMPTY_FORM: CompanyFormValues = {
   maxStorage: '',
   storageUnit: 'GB',
   language: 'en',
-  encryption: false,
   partnerCompanyId: '',
   theme: { primary: '', primaryLight: '', primaryDark: '', secondary: '', accent: '' },
 };
@@ -125,13 +123,15 @@ export function formFromCompany(company: Company): CompanyFormValues {
     maxStorage: storage.amount,
     storageUnit: storage.unit,
     language: company.language,
-    encryption: company.encryption,
     partnerCompanyId: company.partnerCompanyId ?? '',
     theme: Object.fromEntries(THEME_KEYS.map((key) => [key, theme[key] ?? ''])) as CompanyFormValues['theme'],
   };
 }
 
-/** The body of POST /companies or PUT /companies/:id (a PUT sends every field: the form shows them all). */
+/**
+ * The body of POST /companies or PUT /companies/:id (a PUT sends every field the form shows).
+ * Encryption at rest is left out: it is set, with its checks and confirmation, in the data policies.
+ */
 export function bodyFromForm(values: z.output<typeof CompanyFormSchema>): Record<string, unknown> {
   const theme = Object.fromEntries(
     THEME_KEYS.filter((key) => values.theme[key]).map((key) => [key, values.theme[key]]),
@@ -145,7 +145,6 @@ export function bodyFromForm(values: z.output<typeof CompanyFormSchema>): Record
     maxUsers: values.maxUsers === '' ? null : Number(values.maxUsers),
     maxStorage: toBytes(values.maxStorage, values.storageUnit),
     language: values.language,
-    encryption: values.encryption,
     partnerCompanyId: values.partnerCompanyId || null,
     settings: { theme },
   };

@@ -18,6 +18,7 @@ const policies: CompanyPolicies = {
 const at = '2026-11-26T07:00:00.000Z';
 const running: CompanyEncryptionProgress = {
   encryption: true,
+  masterKeyConfigured: true,
   services: [
     { service: 'file', state: 'running', done: 120, total: 300, updatedAt: at },
     { service: 'transcription', state: 'done', done: 40, total: 40, updatedAt: at },
@@ -27,6 +28,7 @@ const running: CompanyEncryptionProgress = {
 };
 const finished: CompanyEncryptionProgress = {
   encryption: true,
+  masterKeyConfigured: true,
   services: running.services.map((service) => ({ ...service, state: 'done', done: service.total })),
 };
 

@@ -22,6 +22,12 @@ export const catalogue = defineFeatureCatalogue(
       saved: 'Policies saved',
       failed: 'The policies could not be saved',
       loadFailed: 'The policies could not be loaded',
+      noMasterKey:
+        'Unavailable: this server has no master key. The operator sets ENCRYPTION_MASTER_KEY on every service and restarts them first.',
+      confirmEncryption:
+        'Turn on encryption at rest for this company? It cannot be turned off again: recordings, transcripts and chats are then stored encrypted under the company’s key, which goes only with the company. The server’s master key (ENCRYPTION_MASTER_KEY) must stay configured from now on, or the company cannot upload or search.',
+      confirmEncryptionYes: 'Turn on for good',
+      cancel: 'Cancel',
       daysRange: 'Enter whole days from {{min}} to {{max}}, or leave it blank to keep forever',
     },
   },
@@ -52,6 +58,12 @@ export const catalogue = defineFeatureCatalogue(
         saved: 'Politiques enregistrées',
         failed: 'Les politiques n’ont pas pu être enregistrées',
         loadFailed: 'Les politiques n’ont pas pu être chargées',
+        noMasterKey:
+          'Indisponible : ce serveur n’a pas de clé maîtresse. L’opérateur définit ENCRYPTION_MASTER_KEY sur chaque service et les redémarre d’abord.',
+        confirmEncryption:
+          'Activer le chiffrement au repos pour cette entreprise ? Il ne pourra plus être désactivé : enregistrements, transcriptions et discussions sont alors stockés chiffrés sous la clé de l’entreprise, qui ne disparaît qu’avec elle. La clé maîtresse du serveur (ENCRYPTION_MASTER_KEY) doit rester configurée désormais, sinon l’entreprise ne peut plus téléverser ni rechercher.',
+        confirmEncryptionYes: 'Activer définitivement',
+        cancel: 'Annuler',
         daysRange: 'Saisissez un nombre entier de jours entre {{min}} et {{max}}, ou laissez vide pour tout conserver',
       },
     },
@@ -78,6 +90,12 @@ export const catalogue = defineFeatureCatalogue(
         saved: 'Poliitika salvestatud',
         failed: 'Poliitikat ei õnnestunud salvestada',
         loadFailed: 'Poliitikat ei õnnestunud laadida',
+        noMasterKey:
+          'Pole saadaval: sellel serveril pole ülemvõtit. Operaator määrab igale teenusele ENCRYPTION_MASTER_KEY ja taaskäivitab need kõigepealt.',
+        confirmEncryption:
+          'Kas lülitada selle ettevõtte andmete krüpteerimine sisse? Seda ei saa enam välja lülitada: salvestised, transkriptsioonid ja vestlused hoitakse siis krüpteerituna ettevõtte võtmega, mis kaob ainult koos ettevõttega. Serveri ülemvõti (ENCRYPTION_MASTER_KEY) peab edaspidi seadistatuks jääma, muidu ei saa ettevõte üles laadida ega otsida.',
+        confirmEncryptionYes: 'Lülita jäädavalt sisse',
+        cancel: 'Tühista',
         daysRange: 'Sisestage täisarv päevi vahemikus {{min}}–{{max}} või jätke tühjaks, et hoida igavesti',
       },
     },
@@ -100,6 +118,12 @@ export const catalogue = defineFeatureCatalogue(
         saved: 'Politikas saglabātas',
         failed: 'Politikas neizdevās saglabāt',
         loadFailed: 'Politikas neizdevās ielādēt',
+        noMasterKey:
+          'Nav pieejams: šim serverim nav galvenās atslēgas. Operators vispirms iestata ENCRYPTION_MASTER_KEY katram servisam un tos restartē.',
+        confirmEncryption:
+          'Ieslēgt šī uzņēmuma datu šifrēšanu? To vairs nevarēs izslēgt: ieraksti, transkripcijas un tērzēšanas tiks glabātas šifrētas ar uzņēmuma atslēgu, kas zūd tikai kopā ar uzņēmumu. Servera galvenajai atslēgai (ENCRYPTION_MASTER_KEY) turpmāk jāpaliek iestatītai, citādi uzņēmums nevarēs augšupielādēt vai meklēt.',
+        confirmEncryptionYes: 'Ieslēgt neatgriezeniski',
+        cancel: 'Atcelt',
         daysRange: 'Ievadiet veselu dienu skaitu no {{min}} līdz {{max}} vai atstājiet tukšu, lai glabātu mūžīgi',
       },
     },

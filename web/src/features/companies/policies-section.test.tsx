@@ -34,7 +34,7 @@ const company: Company = {
   pendingServices: [],
 };
 
-function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
+function gateway(state: { policies: CompanyPolicies; refuse?: string; masterKey?: boolean }) {
   return fakeGateway((call) => {
     if (call.path === '/api/companies' && call.method === 'GET')
       return json({ items: [company], page: 1, pageSize: 20, total: 1, totalPages: 1 });
@@ -42,6 +42,7 @@ function gateway(state: { policies: CompanyPolicies; refuse?: string }) {
     if (call.path === `/api/companies/${ID}/encryption`) {
       return json({
         encryption: state.policies.encryption,
+        masterKeyConfigured: state.masterKey ?? true,
         services: [
           {
             service: 'file',
@@ -109,6 +110,10 @@ describe('company data policies', () => {
     const box = within(form).getByLabelText('Encryption at rest (recordings)');
     await waitFor(() => expect(box).toBeEnabled());
     await user.click(box);
+    // Irreversible, so it asks first.
+    expect(screen.getByRole('dialog', { name: /It cannot be turned off again/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Turn on for good' }));
+    expect(box).toBeChecked();
     await user.click(within(form).getByRole('button', { name: 'Save policies' }));
     expect(await screen.findByText('Policies saved')).toBeInTheDocument();
     expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ encryption: true });
@@ -124,17 +129,40 @@ describe('company data policies', () => {
     expect(within(form).getByText(/Needs encryption at rest/)).toBeInTheDocument();
     await waitFor(() => expect(within(form).getByLabelText('Encryption at rest (recordings)')).toBeEnabled());
     expect(keep).toBeDisabled();
-    await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
+    const turnOn = async () => {
+      await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
+      await user.click(screen.getByRole('button', { name: 'Turn on for good' }));
+    };
+    await turnOn();
     expect(keep).toBeEnabled();
     await user.click(keep);
     // Unticking encryption again (not yet saved) takes the original with it.
     await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
     expect(keep).not.toBeChecked();
-    await user.click(within(form).getByLabelText('Encryption at rest (recordings)'));
+    await turnOn();
     expect(keep).toBeChecked();
     await user.click(within(form).getByRole('button', { name: 'Save policies' }));
     expect(await screen.findByText('Policies saved')).toBeInTheDocument();
     expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ keepOriginal: true, encryption: true });
+  });
+
+  it('without a master key on the server, the switch is disabled and says why', async () => {
+    const { form } = await openPolicies({ policies: start, masterKey: false });
+    const box = within(form).getByLabelText('Encryption at rest (recordings)');
+    await waitFor(() => expect(box).toHaveAccessibleDescription(/ENCRYPTION_MASTER_KEY/));
+    expect(box).toBeDisabled();
+  });
+
+  it('cancelling the question leaves encryption off', async () => {
+    const { sent, user, form } = await openPolicies({ policies: start });
+    const box = within(form).getByLabelText('Encryption at rest (recordings)');
+    await waitFor(() => expect(box).toBeEnabled());
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(box).not.toBeChecked();
+    await user.click(within(form).getByRole('button', { name: 'Save policies' }));
+    expect(await screen.findByText('Policies saved')).toBeInTheDocument();
+    expect(sent.find((call) => call.method === 'PUT')?.body).toMatchObject({ encryption: false });
   });
 
   it('says next to the field, in words, what a retention must be, and sends nothing until it is', async () => {

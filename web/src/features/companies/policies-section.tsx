@@ -10,6 +10,7 @@ import {
   RETENTION_MINIMUM_DAYS,
   type RedactionMode,
 } from '@earshot/contracts/constants';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { buttonClass, Field, FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
@@ -17,6 +18,7 @@ import { serverFieldErrors } from '../../lib/server-errors';
 import { useCompanyPoliciesQuery, useSaveCompanyPoliciesMutation } from './companies-api';
 import type { Notify } from './model';
 import { EncryptionProgress } from './policies-encryption';
+import { useCompanyEncryptionQuery } from './policies-encryption-api';
 import { catalogue } from './policies-i18n';
 
 const RETENTION = ['recordingsDays', 'chatsDays', 'auditDays'] as const satisfies readonly (keyof RetentionPolicy)[];
@@ -65,6 +67,9 @@ export function PoliciesSection({
   const [encryption, setEncryption] = useState(false);
   const [keepOriginal, setKeepOriginal] = useState(false);
   const [wrong, setWrong] = useState<ReadonlyArray<keyof RetentionPolicy>>([]);
+  const [confirming, setConfirming] = useState(false);
+  // Without a master key the server refuses encryption: the switch says so instead of offering it.
+  const masterKey = useCompanyEncryptionQuery(companyId).data?.masterKeyConfigured;
   useEffect(() => {
     if (!data) return;
     setRedaction(data.redaction);
@@ -152,16 +157,31 @@ export function PoliciesSection({
           />
         </FormField>
       ))}
-      <Field label={t('policies.encryption')} hint={t('policies.encryptionHint')}>
+      <Field
+        label={t('policies.encryption')}
+        hint={masterKey === false && !data?.encryption ? t('policies.noMasterKey') : t('policies.encryptionHint')}
+      >
         <input
           type="checkbox"
           checked={encryption}
-          disabled={data?.encryption ?? true}
-          onChange={(event) => setEncryption(event.target.checked)}
+          disabled={(data?.encryption ?? true) || masterKey !== true}
+          // Irreversible: ticking asks first; unticking before saving needs no question.
+          onChange={(event) => (event.target.checked ? setConfirming(true) : setEncryption(false))}
           className="size-4"
           data-testid="policies-encryption"
         />
       </Field>
+      <ConfirmDialog
+        open={confirming}
+        message={t('policies.confirmEncryption')}
+        confirmLabel={t('policies.confirmEncryptionYes')}
+        cancelLabel={t('policies.cancel')}
+        onConfirm={() => {
+          setEncryption(true);
+          setConfirming(false);
+        }}
+        onCancel={() => setConfirming(false)}
+      />
       <EncryptionProgress companyId={companyId} />
       <Field label={t('policies.keepOriginal')} hint={t('policies.keepOriginalHint')}>
         <input
