@@ -157,7 +157,7 @@ describe('transcripts in Chromium', () => {
     const input = page.getByTestId('word-input');
     await input.fill('Greetings');
     await input.press('Enter');
-    await page.getByText('Success! Word Updated').waitFor();
+    await page.getByText('Word updated').waitFor();
     await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Greetings' }).waitFor();
     await page.reload();
     await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Greetings' }).waitFor();

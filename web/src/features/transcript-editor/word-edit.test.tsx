@@ -173,7 +173,7 @@ describe('inline word edit on the transcript page', () => {
         body: { text: 'hello', speakerSegmentId: 's1' },
       },
     ]);
-    expect(await screen.findByText('Success! Word Updated')).toBeInTheDocument();
+    expect(await screen.findByText('Word updated')).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 
@@ -185,7 +185,7 @@ describe('inline word edit on the transcript page', () => {
     await user.clear(input);
     await user.type(input, 'hullo');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Failed to Update word!')).toBeInTheDocument();
+    expect(await screen.findByText('The word could not be updated')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'helo' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'hullo' })).toBeNull();
     expect(wordCalls()).toHaveLength(1);
@@ -198,7 +198,7 @@ describe('inline word edit on the transcript page', () => {
     const input = await openEditor(user);
     await user.clear(input);
     await user.type(input, 'hullo{Enter}');
-    expect(await screen.findByText('Failed to Update word!')).toBeInTheDocument();
+    expect(await screen.findByText('The word could not be updated')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'helo' })).toBeInTheDocument();
   });
 
