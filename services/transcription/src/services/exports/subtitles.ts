@@ -53,11 +53,11 @@ function labelOf(name: string): string {
   return `${chars.length > LABEL_NAME ? `${chars.slice(0, LABEL_NAME - 1).join('')}…` : name}:`;
 }
 
-/** Which of a segment's cues keep room for SRT's `Name:` prefix. */
-type Room = 'none' | 'first' | 'all';
-
-/** One segment's cues: words filled into lines of ≤ LINE characters, ≤ LINES lines a cue, never a word cut. */
-function segmentCues(segment: SpeakerSegment, name: string, room: Room): Cue[] {
+/**
+ * One segment's cues: words filled into lines of ≤ LINE characters, ≤ LINES lines a cue, never a word
+ * cut. `labelled`: every cue starts with SRT's `Name:` prefix.
+ */
+function segmentCues(segment: SpeakerSegment, name: string, labelled: boolean): Cue[] {
   const cues: Cue[] = [];
   let label: string | null = null;
   let lines: string[] = [];
@@ -65,7 +65,7 @@ function segmentCues(segment: SpeakerSegment, name: string, room: Room): Cue[] {
   let lineWidth = 0;
   let inCue: Piece[] = [];
   const open = () => {
-    label = room === 'all' || (room === 'first' && cues.length === 0) ? labelOf(name) : null;
+    label = labelled ? labelOf(name) : null;
     lines = [];
     line = label ?? '';
     lineWidth = label ? width(label) : 0;
@@ -115,52 +115,17 @@ function segmentCues(segment: SpeakerSegment, name: string, room: Room): Cue[] {
   return cues;
 }
 
-/** A segment's time span from its words (what its cues cover). */
-const spanOf = (s: SpeakerSegment) => ({
-  start: s.words[0]?.start ?? s.start,
-  end: s.words[s.words.length - 1]?.end ?? s.end ?? s.start,
-});
-
-/**
- * Where a segment's cues may follow another speaker's cue in time order, so they keep room for
- * SRT's `Name:` prefix: the first cue of a segment after a change of speaker; every cue of a
- * segment that overlaps another speaker's (cross-talk interleaves their cues).
- */
-function rooms(segments: readonly SpeakerSegment[]): Room[] {
-  const spans = segments.map(spanOf);
-  const marks: Room[] = segments.map((s, i) =>
-    i === 0 || segments[i - 1]!.speakerId !== s.speakerId ? 'first' : 'none',
-  );
-  // Segments are ordered by start: an overlap is with a later segment starting before this one ends.
-  for (let i = 0; i < segments.length; i++) {
-    for (let j = i + 1; j < segments.length && spans[j]!.start < spans[i]!.end; j++) {
-      if (segments[j]!.speakerId !== segments[i]!.speakerId) marks[i] = marks[j] = 'all';
-    }
-  }
-  return marks;
-}
-
 /**
  * The transcript as subtitle cues in time order: a cue holds one speaker's words (never two
  * speakers, never a cut word), at most LINES lines of at most LINE characters, and runs from its
- * first word's start to its last word's end. `labels`: keep room for SRT's `Name:` prefix.
+ * first word's start to its last word's end. `labels`: each cue starts with SRT's `Name:` prefix.
  */
 export function buildCues(t: TranscriptDto, labels: boolean): Cue[] {
-  const segments = t.metadata.speakerSegments;
-  const room = labels ? rooms(segments) : segments.map((): Room => 'none');
-  const cues = segments.flatMap((segment, i) =>
-    segmentCues(segment, clean(speakerName(segment.speakerId, t.metadata.speakers)), room[i]!),
+  const cues = t.metadata.speakerSegments.flatMap((segment) =>
+    segmentCues(segment, clean(speakerName(segment.speakerId, t.metadata.speakers)), labels),
   );
   // Stable: cues of one segment keep their order; cross-talk interleaves by start.
   return cues.sort((a, b) => a.start - b.start);
-}
-
-/** The cue's lines, with the `Name:` prefix kept only where asked (on a change of speaker). */
-function linesOf(cue: Cue, withLabel: boolean): string[] {
-  if (!cue.label || withLabel) return cue.lines;
-  const [first = '', ...rest] = cue.lines;
-  const unlabelled = first.slice(cue.label.length).trimStart();
-  return unlabelled ? [unlabelled, ...rest] : rest;
 }
 
 /** `HH:MM:SS<sep>mmm`; an end is at least a millisecond after its start (players drop empty cues). */
@@ -175,14 +140,15 @@ function stamp(seconds: number, separator: ',' | '.'): string {
 const timing = (cue: Cue, separator: ',' | '.') =>
   `${stamp(cue.start, separator)} --> ${stamp(Math.max(cue.end, cue.start + 0.001), separator)}`;
 
-/** SubRip: numbered cues; the speaker's `Name:` starts the first cue after a change of speaker. */
+/**
+ * SubRip: numbered cues, each starting with its speaker's `Name:`. SRT has no voice tag, so a cue
+ * that continues a turn names the speaker again: a player that shows one cue at a time, or a cue
+ * cut out of its context, still says who is talking.
+ */
 export function toSrt(t: TranscriptDto): string {
-  let previous: string | null = null;
   const blocks = buildCues(t, true).map((cue, i) => {
-    const changed = cue.speakerId !== previous;
-    previous = cue.speakerId;
     // SRT has no escaping: a text line that reads like a timing line would end the cue for a parser.
-    const lines = linesOf(cue, changed).map((l) => l.replaceAll('-->', '->'));
+    const lines = cue.lines.map((l) => l.replaceAll('-->', '->'));
     return `${i + 1}\n${timing(cue, ',')}\n${lines.join('\n')}\n`;
   });
   return blocks.join('\n');
