@@ -266,6 +266,9 @@ describe('the transcript editor in Chromium', () => {
         await page.getByTestId('editor-tools').waitFor();
         await expect(page.getByTestId('editor-toolbar').count()).resolves.toBe(0);
         await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+        // The waveform gets a row of its own: nearly the phone's width, not what the controls leave.
+        const wave = await page.getByTestId('waveform').boundingBox();
+        expect(wave!.width).toBeGreaterThan(width - 64);
       } else {
         await page.keyboard.press('Control+h');
         await page.getByTestId('find-input').fill('you');

@@ -114,7 +114,6 @@ export function DataTable<T extends RowData>({
     onColumnVisibilityChange: setColumnVisibility,
   });
   const visible = table.getVisibleLeafColumns();
-  const span = visible.length + (rowActions ? 1 : 0);
   const bodyRows = table.getRowModel().rows;
 
   let state: ReactNode = null;
@@ -218,13 +217,7 @@ export function DataTable<T extends RowData>({
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-100 dark:divide-gray-800">
-            {state ? (
-              <tr>
-                <td colSpan={span} className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400">
-                  {state}
-                </td>
-              </tr>
-            ) : (
+            {!state &&
               bodyRows.map((row) => (
                 <tr
                   key={row.id}
@@ -245,10 +238,16 @@ export function DataTable<T extends RowData>({
                     </td>
                   )}
                 </tr>
-              ))
-            )}
+              ))}
           </tbody>
         </table>
+        {/* Outside the table, whose minimum width is wider than a phone: as wide as the visible
+            area and held there while the header scrolls, so the message wraps instead of being cut. */}
+        {state && (
+          <div className="sticky left-0 w-full max-w-[100vw] px-4 py-10 text-center text-sm break-words text-gray-500 dark:text-gray-400">
+            {state}
+          </div>
+        )}
       </div>
       {footer && <div className="border-t border-gray-200 px-4 py-3 dark:border-gray-800">{footer}</div>}
     </div>

@@ -241,12 +241,14 @@ export function WaveformBar({
       style={{ left }}
       data-testid="player-bar"
     >
-      <div className="flex items-center gap-4">
+      {/* On a phone the controls leave the waveform too little room beside them (about 100 px at
+          375 px), so it takes a row of its own above them. */}
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:flex-nowrap">
         <PlayButton />
         <div
           ref={wrapRef}
           onPointerMove={onPointerMove}
-          className="relative min-w-0 flex-1"
+          className="relative order-first min-w-0 basis-full sm:order-none sm:basis-0 sm:flex-1"
           data-testid="waveform"
           aria-label={t('viewer.waveform')}
           role="group"
@@ -260,7 +262,7 @@ export function WaveformBar({
           />
         </div>
         <Clock duration={duration} />
-        <label className="flex shrink-0 items-center gap-1 text-xs text-gray-600 dark:text-gray-400">
+        <label className="ml-auto flex shrink-0 sm:ml-0 items-center gap-1 text-xs text-gray-600 dark:text-gray-400">
           <span className="sr-only">{t('viewer.speed')}</span>
           <select
             value={speed}

@@ -188,7 +188,7 @@ export default function TranscriptViewPage(): ReactElement {
   return (
     <PlaybackContext.Provider value={store}>
       <PlayerContext.Provider value={player}>
-        <section aria-labelledby="page-heading" className="pb-24">
+        <section aria-labelledby="page-heading" className="pb-36 sm:pb-24">
           <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('transcripts.close')} />
           {editor.stale ? <StaleNotice onReload={editor.reload} /> : null}
           <div className="mb-4 flex flex-wrap items-center gap-4">
