@@ -20,13 +20,17 @@ export const REDACTION_LABELS: Readonly<Record<RedactionKind, string>> = {
 /**
  * What the detectors hide in one speaker's words (in time order): the spans, by word index, and
  * the characters each word loses (a number glued to a word hides the number only, see normalise.ts).
+ * `keep`: kinds left as they are (a client's phone field holds a phone number on purpose).
  */
-export function hiddenIn(words: readonly RedactionWord[]): {
+export function hiddenIn(
+  words: readonly RedactionWord[],
+  keep: readonly RedactionKind[] = [],
+): {
   spans: { kind: RedactionKind; first: number; last: number }[];
   cuts: Map<number, Cut<number>[]>;
 } {
   const { tokens, words: read } = tokenize(words);
-  const spans = detectSensitive(read);
+  const spans = detectSensitive(read).filter((span) => !keep.includes(span.kind));
   const cuts = new Map<number, Cut<number>[]>();
   spans.forEach((span, index) => {
     for (const { word, cut } of cutsOf(words, tokens, span.first, span.last, index))
@@ -41,14 +45,14 @@ export function hiddenIn(words: readonly RedactionWord[]): {
 /**
  * Hides what the detectors find in a text that is not a transcript's words (a speaker's name, an
  * edit's summary, a tag, a task's title, a chat question): its words are the text's
- * whitespace-separated parts. `count` is the spans hidden.
+ * whitespace-separated parts. `count` is the spans hidden; `keep`, kinds left as typed.
  */
-export function redactText(text: string): { text: string; count: number } {
+export function redactText(text: string, keep: readonly RedactionKind[] = []): { text: string; count: number } {
   const parts = text.split(/(\s+)/);
   const words = parts.flatMap((part, k) =>
     k % 2 === 0 && part ? [{ id: String(k), text: part, start: 0, end: 0 }] : [],
   );
-  const found = hiddenIn(words);
+  const found = hiddenIn(words, keep);
   if (!found.spans.length) return { text, count: 0 };
   const cuts = new Map(words.map((w, index) => [w.id, found.cuts.get(index)]));
   // Spaces inside one hidden span go with it; every other space stays as typed. `last`: the last part joined.
@@ -78,13 +82,14 @@ export function redactText(text: string): { text: string; count: number } {
 export function redactFields<T extends object, K extends keyof T>(
   record: T,
   keys: readonly K[],
+  keep: readonly RedactionKind[] = [],
 ): { record: T; count: number } {
   let count = 0;
   const out = { ...record };
   for (const key of keys) {
     const value = record[key];
     if (typeof value !== 'string') continue;
-    const hidden = redactText(value);
+    const hidden = redactText(value, keep);
     count += hidden.count;
     if (hidden.count) out[key] = hidden.text as T[K];
   }
