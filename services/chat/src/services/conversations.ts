@@ -127,7 +127,7 @@ export class ConversationService {
         id: randomUUID(),
         companyId: identity.companyId,
         ownerId: identity.userId,
-        title: body.title ?? '',
+        title: (await redactedForCompany(tx, identity.companyId, body.title ?? '')).text,
         fileId: body.fileId ?? null,
         customGptId: body.customGptId ?? null,
       });
