@@ -9,8 +9,19 @@ import type { Message } from './model';
 const i18n = i18next.createInstance();
 void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
 
-const question = (id: string, content: string) =>
-  ({ _id: id, role: 'user', content, status: 'complete', createdAt: '2026-01-01T00:00:00Z' }) as unknown as Message;
+const question = (id: string, content: string): Message => ({
+  _id: id,
+  conversationId: 'c1',
+  role: 'user',
+  content,
+  status: 'complete',
+  model: null,
+  error: null,
+  citations: [],
+  usage: null,
+  feedback: null,
+  createdAt: '2026-01-01T00:00:00Z',
+});
 
 function thread(redaction: { userMessageId: string; count: number } | null) {
   return render(
