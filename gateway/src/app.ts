@@ -141,7 +141,9 @@ const HELMET_OPTIONS: FastifyHelmetOptions = {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+      // Earshot's own images only: an image of another host in an AI reply (or a saved avatar or
+      // logo address) would be fetched as the page opens, telling that host what the URL carries.
+      imgSrc: ["'self'", 'data:', 'blob:'],
       mediaSrc: ["'self'", 'blob:'],
       connectSrc: ["'self'"],
       workerSrc: ["'self'", 'blob:'],

@@ -45,6 +45,8 @@ test('every gateway answer carries them: an API route, a refusal and an unknown 
       const answer = await app.inject({ method: 'GET', url });
       expect(answer.statusCode).toBe(status);
       expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+      // Images from Earshot only: no other host is fetched when a page shows one.
+      expect(answer.headers['content-security-policy']).toContain("img-src 'self' data: blob:;");
       expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
     }
   } finally {

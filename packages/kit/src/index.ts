@@ -19,6 +19,7 @@ export * from './features';
 export * from './company-removal';
 export * from './api-keys';
 export * from './company-types';
+export * from './redaction-modes';
 export * from './retention';
 export * from './images';
 export * from './credits';

@@ -26,6 +26,7 @@ import { KnowledgeRetrieval } from './services/knowledge/retrieval';
 import { chatErasePart, chatExportPart } from './services/privacy';
 import { ReplyService } from './services/replies';
 import { chatRetention, retention } from './services/retention';
+import { redactionModes } from './services/redaction';
 import {
   applyClientDeleted,
   applyClientLinked,
@@ -89,6 +90,8 @@ export const chatService = defineService<ChatConfig>({
       ...companyTypes.handlers(),
       // Retention policies and company holds: what the daily chats retention may delete.
       ...retention.handlers(),
+      // Each company's redaction mode: with it on, questions are redacted before they are stored or sent.
+      ...redactionModes.handlers(),
       on('file.uploaded', (event, tx) => applyFileUploaded(tx, event)),
       // The transcript copy: sealed for a company with encryption on.
       on('transcript.completed', (event, tx) => copy.applyTranscriptCompleted(tx, event)),

@@ -26,6 +26,7 @@ import { companyTypes } from './services/company-types';
 import { FileService } from './services/files';
 import { encryptionOf, startEncryptionPass } from './services/encryption';
 import { TagService } from './services/tags';
+import { redactionModes } from './services/redaction';
 import {
   applyClientLinked,
   applyCompanyEvent,
@@ -80,6 +81,8 @@ export const fileService = defineService<FileConfig>({
       ...companyTypes.handlers(),
       // Retention policies and client and company holds: what the daily retention may delete.
       ...retention.handlers(),
+      // Each company's redaction mode: with it on, tags are redacted before they are stored.
+      ...redactionModes.handlers(),
       on('transcript.status_changed', (event, tx) => applyTranscriptStatus(tx, event), {
         entity: (event) => event.data.fileId,
       }),

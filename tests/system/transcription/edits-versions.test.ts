@@ -113,6 +113,30 @@ describe('transcript edits carry the version they were made on', () => {
     expect(now.version).toBe(1);
   });
 
+  test('a re-transcription counts as a change: an editor holding the words it replaced gets 409 with the new version', async () => {
+    const fileId = await completedCall();
+    const held = await transcript(fileId);
+    expect(held.version).toBe(0);
+    // The recording transcribed again: every word replaced, as a re-run's completion stores them.
+    await ctx.transact(async (tx) => {
+      await saveResult(tx, fileId, callResult());
+    });
+    const now = await transcript(fileId);
+    expect(now.version).toBe(1);
+    const segment = held.metadata.speakerSegments[0]!;
+    for (const [payload, headers] of [
+      [{ text: 'typed on the old words' }, { 'if-match': `"${held.version}"` }],
+      [{ text: 'typed on the old words', baseVersion: held.version }, {}],
+    ] as const) {
+      const refused = await call('PUT', `/transcripts/${fileId}/segments/${segment._id}`, payload, headers);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json<Conflict>()).toMatchObject({
+        details: { reason: 'stale_version', baseVersion: 0, currentVersion: 1 },
+      });
+    }
+    expect(JSON.stringify((await transcript(fileId)).metadata)).not.toContain('typed on the old words');
+  });
+
   test('a stale If-Match and a stale baseVersion are refused on every edit route; a refused edit changes nothing', async () => {
     const fileId = await completedCall();
     const t = await transcript(fileId);

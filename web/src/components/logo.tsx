@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { useBrand } from '../lib/brand';
+import { ownImage } from '../lib/own-image';
 
 /** The company logo when branding has one, else the product word mark. */
 export function Logo({
@@ -10,7 +11,7 @@ export function Logo({
   variant?: 'logo' | 'mainPageLogo';
 }): ReactElement {
   const brand = useBrand();
-  const src = (variant === 'mainPageLogo' ? (brand.mainPageLogo ?? brand.logo) : brand.logo) ?? null;
+  const src = ownImage(variant === 'mainPageLogo' ? (brand.mainPageLogo ?? brand.logo) : brand.logo);
   if (src) {
     return (
       <img src={src} alt={brand.name} className={compact ? 'h-8 w-8 object-contain' : 'h-8 max-w-44 object-contain'} />

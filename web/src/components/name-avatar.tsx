@@ -1,10 +1,11 @@
 import { useState, type ReactElement } from 'react';
+import { ownImage } from '../lib/own-image';
 
 const SIZES = { sm: 'size-9 text-sm', md: 'size-12 text-lg', lg: 'size-16 text-2xl' } as const;
 
 /**
  * A picture for something named (a custom GPT): its image, or its initial on the brand colour when
- * it has none or the image does not load. Decorative: the name is always written beside it.
+ * it has none, the image is not Earshot's (see ownImage) or does not load. Decorative: the name is always written beside it.
  */
 export function NameAvatar({
   name,
@@ -16,6 +17,7 @@ export function NameAvatar({
   size?: keyof typeof SIZES;
 }): ReactElement {
   const [broken, setBroken] = useState<string | null>(null);
+  src = ownImage(src);
   if (src && broken !== src) {
     return (
       <img

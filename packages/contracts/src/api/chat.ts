@@ -135,6 +135,10 @@ export const StreamStartEvent = z.object({
   builtIn: z.boolean(),
   title: z.string(),
   conversationId: z.string(),
+  /** The question as stored and sent to the model: with the company's redaction on, what the detectors found reads as its label. */
+  question: z.string(),
+  /** How many card numbers, IBANs, national IDs, e-mail addresses or phone numbers redaction hid in the question. */
+  redacted: z.number().int().nonnegative(),
 });
 export type StreamStartEvent = z.infer<typeof StreamStartEvent>;
 export const StreamDeltaEvent = z.object({ text: z.string() });

@@ -1,6 +1,7 @@
 import { aiCatalogueMigrations } from '@earshot/ai';
 import { companyKeysMigrations, type Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
+import { redactionModes } from '../services/redaction';
 import { retention } from '../services/retention';
 
 export const migrations: Migration[] = [
@@ -210,4 +211,5 @@ export const migrations: Migration[] = [
       alter table knowledge_chunks add column tsv tsvector generated always as (coalesce(blind, to_tsvector('english', coalesce(heading, '') || ' ' || text))) stored;
       create index knowledge_chunks_tsv_idx on knowledge_chunks using gin (tsv);`,
   },
+  redactionModes.migration,
 ];

@@ -19,6 +19,7 @@ import * as recordingsRepo from '../repositories/recordings';
 import type { Recording, RecordingScope } from '../repositories/recordings';
 import { companyTypes } from './company-types';
 import type { CustomGptService } from './custom-gpts';
+import { redactedForCompany } from './redaction';
 
 const CONVERSATION_ABOUT_ONE = 'A conversation is either about a recording or with a custom GPT, not both';
 
@@ -126,7 +127,7 @@ export class ConversationService {
         id: randomUUID(),
         companyId: identity.companyId,
         ownerId: identity.userId,
-        title: body.title ?? '',
+        title: (await redactedForCompany(tx, identity.companyId, body.title ?? '')).text,
         fileId: body.fileId ?? null,
         customGptId: body.customGptId ?? null,
       });
@@ -138,8 +139,9 @@ export class ConversationService {
   async rename(identity: Identity, id: string, body: RenameConversationBody): Promise<ConversationDto> {
     const current = await this.owned(identity, id);
     return this.ctx.transact(async (tx, emit) => {
-      const row = await conversationsRepo.rename(tx, id, body.title);
-      if (current.title !== body.title)
+      const title = (await redactedForCompany(tx, current.companyId, body.title)).text;
+      const row = await conversationsRepo.rename(tx, id, title);
+      if (current.title !== title)
         emit({ type: 'conversation.renamed', companyId: row.companyId, actor: actorOf(identity), data: { id } });
       return toConversation(row);
     });

@@ -6,6 +6,7 @@ import {
   type AnalysisChatStreamBody,
   type ChatStreamBody,
   type CitationDto,
+  type StreamStartEvent,
   type UsageDto,
 } from '@earshot/contracts';
 import type { AiCatalogue } from '@earshot/ai';
@@ -31,6 +32,7 @@ import type { ConversationService } from './conversations';
 import { gptContext } from './knowledge/gpt-context';
 import type { KnowledgeRetrieval } from './knowledge/retrieval';
 import { modelWriter } from './model-writer';
+import { redactedForCompany, redactedHistory } from './redaction';
 import { transcriptCopyOf } from './transcripts';
 import type { HistoryMessage, ReplyWriter } from './writer';
 
@@ -63,7 +65,7 @@ export function withinBudget(newestFirst: readonly MessageRow[], maxChars: numbe
 
 /** What the stream sends, in order: start, deltas, then done or error. */
 export interface ReplySink {
-  start(event: { userMessageId: string; model: string; builtIn: boolean; title: string; conversationId: string }): void;
+  start(event: StreamStartEvent): void;
   delta(text: string): void;
   done(event: { messageId: string; status: MessageStatus; usage: UsageDto | null; citations: CitationDto[] }): void;
   error(event: { messageId: string | null; message: string }): void;
@@ -75,7 +77,12 @@ export interface Turn {
   conversationId: string;
   companyId: string | null;
   title: string;
+  /** The question as stored and sent: with the company's redaction on, what the detectors found is a label. */
   question: string;
+  /** How many spans redaction hid in the question (the person is told). */
+  redacted: number;
+  /** Whether the company's redaction is on: earlier messages are redacted again before they are sent. */
+  redacts: boolean;
   userMessageId: string;
   writer: ReplyWriter;
   /** The recording a bound conversation is about. */
@@ -175,6 +182,11 @@ export class ReplyService {
     const conversationId = owned.id;
     return this.ctx.transact(async (tx, emit) => {
       if (!(await conversationsRepo.claimReply(tx, conversationId))) throw conflict(CHAT_MESSAGES.busy);
+      // Redacted before it is stored, titled or sent to any provider; read in this transaction,
+      // so the policy in force when the question is stored applies.
+      const companyId = owned.companyId ?? identity.companyId;
+      const redaction = await redactedForCompany(tx, companyId, body.message);
+      const message = redaction.text;
       let question: MessageRow | null;
       if (body.regenerate) {
         const last = await messagesRepo.last(tx, conversationId);
@@ -182,19 +194,19 @@ export class ReplyService {
         question = await messagesRepo.last(tx, conversationId);
         if (!question) throw badRequest('There is no question to answer again', { field: 'body.regenerate' });
         // Regenerating may also correct the question; normally it is sent unchanged.
-        if (question.content !== body.message) await messagesRepo.setContent(tx, question.id, body.message);
+        if (question.content !== message) await messagesRepo.setContent(tx, question.id, message);
       } else {
         question = await messagesRepo.insert(tx, {
           id: randomUUID(),
           conversationId,
           role: 'user',
-          content: body.message,
+          content: message,
           status: 'complete',
         });
       }
       let title = owned.title;
-      if (!title && (await conversationsRepo.titleIfUntitled(tx, conversationId, titleFrom(body.message)))) {
-        title = titleFrom(body.message);
+      if (!title && (await conversationsRepo.titleIfUntitled(tx, conversationId, titleFrom(message)))) {
+        title = titleFrom(message);
         emit({
           type: 'conversation.renamed',
           companyId: owned.companyId,
@@ -208,7 +220,9 @@ export class ReplyService {
         conversationId,
         companyId: owned.companyId,
         title,
-        question: body.message,
+        question: message,
+        redacted: redaction.count,
+        redacts: redaction.redacts,
         userMessageId: question.id,
         ...checked,
       };
@@ -230,7 +244,8 @@ export class ReplyService {
       : contextSize
         ? Math.min(CHAT_HISTORY_CHARS, contextSize * 2)
         : CHAT_HISTORY_CHARS;
-    return withinBudget(newestFirst, budget);
+    const kept = withinBudget(newestFirst, budget);
+    return turn.redacts ? redactedHistory(kept) : kept;
   }
 
   /** Writes the reply into `sink` and stores it, whatever happens: complete, stopped or failed. */
@@ -242,6 +257,8 @@ export class ReplyService {
       builtIn: writer.builtIn,
       title: turn.title,
       conversationId: turn.conversationId,
+      question: turn.question,
+      redacted: turn.redacted,
     });
     let content = '';
     let usage: UsageDto | null = null;

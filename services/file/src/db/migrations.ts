@@ -1,5 +1,6 @@
 import { companyKeysMigrations, type Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
+import { redactionModes } from '../services/redaction';
 import { retention } from '../services/retention-projection';
 
 export const migrations: Migration[] = [
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   companyTypes.migration,
   retention.migration,
   ...companyKeysMigrations,
+  redactionModes.migration,
 ];

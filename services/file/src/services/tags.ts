@@ -13,6 +13,7 @@ import type { FileConfig } from '../config';
 import * as filesRepo from '../repositories/files';
 import * as tagsRepo from '../repositories/tags';
 import { companyTypes } from './company-types';
+import { redactedTags } from './redaction';
 
 /** A set of tags as stored and announced: each once, sorted. */
 const tagSet = (tags: Iterable<string>): string[] => [...new Set(tags)].sort();
@@ -33,11 +34,11 @@ export class TagService {
 
   /** Sets a file's whole set of tags (already trimmed and lower-cased by TagName). */
   async setFileTags(identity: Identity, input: { fileId: string; tags: string[] }): Promise<FileTagsAnswer> {
-    const after = tagSet(input.tags);
     const owner = await companyTypes.ownerScope(this.ctx.db, identity);
     return this.ctx.transact(async (tx, emit) => {
       const file = await filesRepo.lockFile(tx, input.fileId, companyScope(identity), owner);
       if (!file) throw notFound('File');
+      const after = tagSet(await redactedTags(tx, file.companyId, input.tags));
       const before = tagSet(file.tags);
       if (!sameTags(before, after)) {
         await filesRepo.replaceTags(tx, file, before, after);
@@ -63,14 +64,16 @@ export class TagService {
 
   /** Renames a tag on every recording that has it; into an existing tag, the two merge. */
   async rename(identity: Identity, input: { name: string; to: string; companyId?: string }): Promise<TagList> {
+    const companyId = companyScope(identity, input.companyId) ?? identity.companyId;
+    const [to] = companyId ? await redactedTags(this.ctx.db, companyId, [input.to]) : [input.to];
     // The same name (once normalised) changes nothing, but an unknown tag is still a 404.
     const change =
-      input.to === input.name
+      to === input.name
         ? tagsRepo.taggedFiles
         : (tx: Db, companyId: string, owner: string | null, tag: string) =>
-            tagsRepo.renameTag(tx, companyId, owner, tag, input.to);
+            tagsRepo.renameTag(tx, companyId, owner, tag, to!);
     return this.acrossCompany(identity, input, change, (before) =>
-      before.map((tag) => (tag === input.name ? input.to : tag)),
+      before.map((tag) => (tag === input.name ? to! : tag)),
     );
   }
 

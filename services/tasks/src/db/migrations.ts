@@ -1,5 +1,6 @@
 import type { Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
+import { redactionModes } from '../services/redaction';
 
 /** The tasks schema. Runs with search_path = tasks: plain names. Never edit a released one. */
 export const migrations: Migration[] = [
@@ -93,4 +94,5 @@ export const migrations: Migration[] = [
       alter table recordings add column uploaded_by uuid;`,
   },
   companyTypes.migration,
+  redactionModes.migration,
 ];

@@ -4,6 +4,7 @@ import { deleteCompanyData } from '../repositories/company-removal';
 import { deleteProposalsOfFile, saveProposals } from '../repositories/proposals';
 import * as models from '../repositories/read-models';
 import { companyTypes } from './company-types';
+import { redactionModes } from './redaction';
 
 type UserEvent = EventOf<'user.created'> | EventOf<'user.updated'> | EventOf<'user.deleted'>;
 
@@ -82,6 +83,8 @@ export function subscriptions(): HandlerSpec[] {
     }),
     // Which companies are b2c: there a member's tasks and recordings are theirs alone.
     ...companyTypes.handlers(),
+    // Each company's redaction mode: with it on, what a task says is redacted before it is stored.
+    ...redactionModes.handlers(),
     onCompanyDeleted('tasks', (tx, companyId) => deleteCompanyData(tx, companyId)),
   ];
 }

@@ -20,6 +20,7 @@ import {
   type Identity,
   type ServiceContext,
 } from '@earshot/kit';
+import { redactFields } from '@earshot/redaction';
 import type { TasksConfig } from '../config';
 import type { NewTaskRow, ProposalRow, TaskRow } from '../db/schema';
 import { lockProposals } from '../repositories/proposals';
@@ -27,6 +28,7 @@ import * as models from '../repositories/read-models';
 import * as repo from '../repositories/tasks';
 import { decodeCursor, encodeCursor } from './cursor';
 import { companyTypes } from './company-types';
+import { redactionModes } from './redaction';
 import { invalid } from './invalid';
 
 export function toTaskDto(row: TaskRow): TaskDto {
@@ -188,7 +190,9 @@ export class TaskService {
       const after = await repo.updateTask(
         tx,
         id,
-        Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+        Object.fromEntries(
+          Object.entries(await this.redacted(tx, before.companyId, patch)).filter(([, v]) => v !== undefined),
+        ),
       );
       const [was, now] = [toTaskState(before), toTaskState(after)];
       if (JSON.stringify(was) !== JSON.stringify(now)) {
@@ -284,7 +288,7 @@ export class TaskService {
   }
 
   private async insert(tx: Db, emit: Emit, identity: Identity, values: NewTaskRow): Promise<TaskRow> {
-    const row = await repo.insertTask(tx, values);
+    const row = await repo.insertTask(tx, await this.redacted(tx, values.companyId, values));
     emit({
       type: 'task.created',
       companyId: row.companyId,
@@ -292,6 +296,20 @@ export class TaskService {
       data: { id: row.id, before: null, after: toTaskState(row) },
     });
     return row;
+  }
+
+  /**
+   * What a task says as it may be stored: with the company's redaction on, the detectors run on the
+   * title and the description of every write (made by a person or from a run's action item, created
+   * or changed), so a label cannot be edited back into a number.
+   */
+  private async redacted<T extends Partial<Pick<NewTaskRow, 'title' | 'description'>>>(
+    tx: Db,
+    companyId: string,
+    values: T,
+  ): Promise<T> {
+    if (!(await redactionModes.redacts(tx, companyId))) return values;
+    return redactFields(values, ['title', 'description']).record;
   }
 
   /** Whose tasks the caller sees (see TaskScope). */

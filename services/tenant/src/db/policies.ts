@@ -34,4 +34,34 @@ export const policyMigrations: Migration[] = [
         updated_at timestamptz not null default now()
       );`,
   },
+  {
+    name: '0012_announce_redaction_policies',
+    sql: `
+      -- The file, tasks and chat services began keeping each company's redaction mode (to redact
+      -- tags, tasks and chat questions) from company.policies_changed: a company whose redaction
+      -- was already on is announced once more, its policies unchanged (before = after), so they
+      -- learn it without waiting for its next change. A fresh installation has no rows here.
+      insert into outbox (id, topic, key, envelope)
+      select e.id, 'earshot.tenant', p.company_id::text, jsonb_build_object(
+          'id', e.id,
+          'type', 'company.policies_changed',
+          'version', 1,
+          'occurredAt', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'companyId', p.company_id::text,
+          'actor', jsonb_build_object('type', 'system', 'id', null),
+          'data', jsonb_build_object('id', p.company_id::text, 'before', e.policies, 'after', e.policies))
+        from company_policies p
+        join companies c on c.id = p.company_id
+        cross join lateral (
+          select gen_random_uuid() as id, jsonb_build_object(
+            'redaction', p.redaction,
+            'keepOriginal', p.keep_original,
+            'encryption', c.encryption,
+            'retention', jsonb_build_object(
+              'recordingsDays', p.recordings_days,
+              'chatsDays', p.chats_days,
+              'auditDays', p.audit_days)) as policies
+        ) e
+       where p.redaction <> 'off';`,
+  },
 ];

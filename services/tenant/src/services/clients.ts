@@ -20,9 +20,11 @@ import {
   type Identity,
   type ServiceContext,
 } from '@earshot/kit';
+import { redactFields } from '@earshot/redaction';
 import type { ClientRecordingRow, ClientRow, NewClientRow } from '../db/schema';
 import * as repo from '../repositories/clients';
 import { isMember } from '../repositories/members';
+import { findPolicies } from '../repositories/policies';
 import { duplicateField, rethrowDuplicate } from './errors';
 import { activeClientHolds, findClientHold } from '../repositories/holds';
 import { assertClientNotHeld, toActiveHold } from './holds';
@@ -75,6 +77,20 @@ async function checkFields(tx: Db, companyId: string, body: ClientUpdateBody, ex
 }
 
 /**
+ * A client's fields as they may be stored under the company's policy: with redaction on, what the
+ * detectors find in its free text (name, organisation, external id, notes) becomes the label, on
+ * every create and change, so a label cannot be edited back into a number. The contact fields hold
+ * an address and a number on purpose: the e-mail field keeps an e-mail address and the phone field
+ * a phone number, but any other number typed there (a card, an IBAN, a national ID) is hidden.
+ */
+async function redactedFields<T extends ClientUpdateBody>(tx: Db, companyId: string, body: T): Promise<T> {
+  if (((await findPolicies(tx, companyId))?.redaction ?? 'off') === 'off') return body;
+  const text = redactFields(body, ['name', 'organisation', 'externalId', 'notes']).record;
+  const email = redactFields(text, ['email'], ['email']).record;
+  return redactFields(email, ['phone'], ['phone']).record;
+}
+
+/**
  * Clients of a company: list, read (with the recordings linked to them), create, change, delete.
  * Reads are scoped by the identity (a platform administrator reads any company, optionally one);
  * writes always act in the caller's own company, so another company's client is a 404.
@@ -124,8 +140,9 @@ export class ClientService {
     const companyId = ownCompany(identity);
     return this.ctx
       .transact(async (tx, emit) => {
-        await checkFields(tx, companyId, body);
-        const created = await repo.insertClient(tx, { ...(body as Omit<NewClientRow, 'companyId'>), companyId });
+        const values = await redactedFields(tx, companyId, body);
+        await checkFields(tx, companyId, values);
+        const created = await repo.insertClient(tx, { ...(values as Omit<NewClientRow, 'companyId'>), companyId });
         emit({
           type: 'client.created',
           companyId,
@@ -143,8 +160,9 @@ export class ClientService {
       .transact(async (tx, emit) => {
         const before = await repo.findClientForUpdate(tx, id, companyId);
         if (!before) throw notFound('Client');
-        await checkFields(tx, companyId, body, id);
-        const after = await repo.updateClient(tx, id, body);
+        const values = await redactedFields(tx, companyId, body);
+        await checkFields(tx, companyId, values, id);
+        const after = await repo.updateClient(tx, id, values);
         const [was, now] = [toClientState(before), toClientState(after)];
         if (JSON.stringify(was) !== JSON.stringify(now)) {
           emit({ type: 'client.updated', companyId, actor: actorOf(identity), data: { id, before: was, after: now } });

@@ -1,21 +1,6 @@
 import type { SpeakerSegment, TranscriptWord } from '@earshot/contracts';
+import { hiddenIn, rebuild, REDACTION_LABELS, type Cut, type RedactionKind } from '@earshot/redaction';
 import { segmentText } from '../services/segments';
-import { detectSensitive, type RedactionKind } from './detectors';
-import type { RedactionWord } from './numbers';
-import { cutsOf, rebuild, tokenize, type Cut } from './normalise';
-
-export { detectSensitive, REDACTION_KINDS, type RedactionKind, type IndexSpan } from './detectors';
-
-/** What a hidden word reads as: the label keeps the words' time span. */
-export const REDACTION_LABELS: Readonly<Record<RedactionKind, string>> = {
-  card_number: '[card number]',
-  card_cvv: '[card security code]',
-  card_expiry: '[card expiry]',
-  iban: '[IBAN]',
-  national_id: '[national ID]',
-  email: '[e-mail]',
-  phone: '[phone number]',
-};
 
 /** A hidden stretch of the audio: what was said there and when (seconds). */
 export interface RedactedSpan {
@@ -27,27 +12,6 @@ export interface RedactedSpan {
 export interface Redaction {
   segments: SpeakerSegment[];
   spans: RedactedSpan[];
-}
-
-/**
- * What the detectors hide in one speaker's words (in time order): the spans, by word index, and
- * the characters each word loses (a number glued to a word hides the number only, see normalise.ts).
- */
-function hiddenIn(words: readonly RedactionWord[]): {
-  spans: { kind: RedactionKind; first: number; last: number }[];
-  cuts: Map<number, Cut<number>[]>;
-} {
-  const { tokens, words: read } = tokenize(words);
-  const spans = detectSensitive(read);
-  const cuts = new Map<number, Cut<number>[]>();
-  spans.forEach((span, index) => {
-    for (const { word, cut } of cutsOf(words, tokens, span.first, span.last, index))
-      cuts.set(word, [...(cuts.get(word) ?? []), cut]);
-  });
-  return {
-    spans: spans.map((s) => ({ kind: s.kind, first: tokens[s.first]!.word, last: tokens[s.last]!.word })),
-    cuts,
-  };
 }
 
 /**
@@ -92,35 +56,4 @@ export function redactSegments(segments: readonly SpeakerSegment[]): Redaction {
       return { ...segment, words, text: segmentText(words) };
     }),
   };
-}
-
-/**
- * Hides what the detectors find in a text that is not a transcript's words (a speaker's name, an
- * edit's summary): its words are the text's whitespace-separated parts. `count` is the spans hidden.
- */
-export function redactText(text: string): { text: string; count: number } {
-  const parts = text.split(/(\s+)/);
-  const words = parts.flatMap((part, k) =>
-    k % 2 === 0 && part ? [{ id: String(k), text: part, start: 0, end: 0 }] : [],
-  );
-  const found = hiddenIn(words);
-  if (!found.spans.length) return { text, count: 0 };
-  const cuts = new Map(words.map((w, index) => [w.id, found.cuts.get(index)]));
-  // Spaces inside one hidden span go with it; every other space stays as typed. `last`: the last part joined.
-  const rebuilt = rebuild(
-    words.map((w) => ({ id: w.id, text: w.text, last: w.id })),
-    (w) => cuts.get(w.id),
-    (span) => REDACTION_LABELS[found.spans[span]!.kind],
-    (first, last, joined) => ({ id: first.id, text: joined, last: last.id }),
-  );
-  let out = '';
-  let k = 0;
-  for (const word of rebuilt) {
-    const at = Number(word.id);
-    while (k < at) out += parts[k++];
-    out += word.text;
-    k = Number(word.last) + 1;
-  }
-  while (k < parts.length) out += parts[k++];
-  return { text: out, count: found.spans.length };
 }

@@ -112,7 +112,14 @@ export async function saveResult(
 ): Promise<{ id: string; originalName: string }> {
   const [row] = await tx
     .update(transcripts)
-    .set({ ...result, completedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({
+      ...result,
+      // A re-transcription replaces every word: it counts as a change of the transcript, so an
+      // editor still holding the words it replaced is refused (409 stale) instead of editing them.
+      editVersion: sql`case when ${transcripts.completedAt} is null then ${transcripts.editVersion} else ${transcripts.editVersion} + 1 end`,
+      completedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(eq(transcripts.fileId, fileId))
     .returning({ id: transcripts.id, originalName: transcripts.originalName });
   return row!;

@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useText } from '../../i18n/text';
 import { useBrand } from '../../lib/brand';
+import { ownImage } from '../../lib/own-image';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
@@ -37,9 +38,9 @@ export function AuthLayout({
       </main>
       <aside aria-label={brand.name} className="hidden items-center justify-center bg-brand-950 p-12 lg:flex lg:w-1/2">
         <div className="max-w-sm text-center">
-          {(brand.mainPageLogo ?? brand.logo) ? (
+          {ownImage(brand.mainPageLogo ?? brand.logo) ? (
             <img
-              src={(brand.mainPageLogo ?? brand.logo) as string}
+              src={ownImage(brand.mainPageLogo ?? brand.logo)!}
               alt=""
               className="mx-auto mb-6 max-h-24 object-contain"
             />

@@ -36,7 +36,8 @@ describe('company configuration', () => {
     );
     expect(brand).toMatchObject({
       name: 'Acme Corp',
-      favIcon: 'https://cdn.acme.test/favicon.ico',
+      // Another host's image is not loaded (the CSP allows Earshot's own images only).
+      favIcon: null,
       logo: null,
       mainPageLogo: '/uploads/acme/logo.png',
       subdomain: 'acme',

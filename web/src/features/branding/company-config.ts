@@ -3,6 +3,7 @@
 import type { CompanyConfigDto } from '@earshot/contracts';
 import { DEFAULT_BRAND, type Brand } from '../../lib/brand';
 import type { Loose } from '../../lib/loose';
+import { ownImage } from '../../lib/own-image';
 import { parseHex } from '../../lib/shades';
 
 /** The public company config, read defensively: any field may be missing or odd. */
@@ -26,14 +27,9 @@ function colour(value: unknown): string | null {
   return typeof value === 'string' && parseHex(value) ? value.trim() : null;
 }
 
-/** Only http(s) or same-site URLs are used for images (never javascript: or data with scripts). */
+/** Only Earshot's own images are used (never javascript:, data with scripts, or another host: see ownImage). */
 function imageUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || !value.trim()) return null;
-  const url = value.trim();
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  return /^https?:\/\//i.test(url) || /^data:image\/(png|jpeg|gif|webp|x-icon|vnd\.microsoft\.icon);/i.test(url)
-    ? url
-    : null;
+  return typeof value === 'string' ? ownImage(value) : null;
 }
 
 export function brandFromConfig(config: CompanyConfig | undefined, subdomain: string | null): Brand {

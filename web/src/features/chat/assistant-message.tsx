@@ -86,13 +86,21 @@ export function AssistantMessage({
   );
 }
 
-export function UserMessage({ text }: { text: string }): ReactElement {
-  return (
+export function UserMessage({ text, children }: { text: string; children?: ReactNode }): ReactElement {
+  const message = (
     <div
       className="ml-auto max-w-2xl rounded-2xl rounded-tr-sm bg-brand-600 px-4 py-3 text-sm whitespace-pre-wrap text-on-brand"
       data-testid="user-message"
     >
       {text}
+    </div>
+  );
+  // What goes under the question (a redaction notice) sits below its bubble, on the same side.
+  if (!children) return message;
+  return (
+    <div className="ml-auto flex max-w-2xl flex-col items-end gap-1">
+      {message}
+      {children}
     </div>
   );
 }

@@ -49,7 +49,7 @@ export default function ChatPage(): ReactElement {
   const [modelId, setModelId] = useState('');
   const { data: messages, isError: messagesFailed } = useMessagesQuery(conversationId ?? '', { skip: !conversationId });
   const items = conversationId ? (messages?.items ?? []) : [];
-  const { pending, streaming, send, stop, clear } = useChatStream();
+  const { pending, redaction, streaming, send, stop, clear } = useChatStream();
   const pendingHere = pending && pending.conversationId === conversationId ? pending : null;
   const [createConversation] = useCreateConversationMutation();
   const [saveFeedback] = useFeedbackMutation();
@@ -215,6 +215,7 @@ export default function ChatPage(): ReactElement {
               onRegenerate={onRegenerate}
               onRetryPending={onRetryPending}
               onFeedback={onFeedback}
+              redaction={redaction?.conversationId === conversationId ? redaction : null}
             />
           )}
         </div>

@@ -4,6 +4,7 @@ import { AssistantMessage, UserMessage, type ReplyView } from './assistant-messa
 import { FeedbackControl } from './feedback-control';
 import { BUILT_IN_MODEL_ID, type Message, type Rating } from './model';
 import { storedBeside, type PendingReply } from './pending-reply';
+import { RedactedNotice } from './redacted-notice';
 
 function storedReply(message: Message): ReplyView {
   return {
@@ -37,6 +38,7 @@ export function MessageThread({
   onRegenerate,
   onRetryPending,
   onFeedback,
+  redaction = null,
 }: {
   items: Message[];
   /** The conversation's custom GPT: its file citations link to its files. */
@@ -47,6 +49,8 @@ export function MessageThread({
   onRegenerate: (reply: Message) => void;
   onRetryPending: () => void;
   onFeedback: (messageId: string, rating: Rating, comment?: string) => Promise<boolean>;
+  /** The question whose numbers redaction hid, shown with a notice under it. */
+  redaction?: { userMessageId: string; count: number } | null;
 }): ReactElement {
   const { t } = useTranslation();
   const shown = storedBeside(items, pending);
@@ -70,7 +74,9 @@ export function MessageThread({
     <div className="flex flex-col gap-5" data-testid="message-thread">
       {shown.map((message) =>
         message.role === 'user' ? (
-          <UserMessage key={message._id} text={message.content} />
+          <UserMessage key={message._id} text={message.content}>
+            {redaction?.userMessageId === message._id ? <RedactedNotice count={redaction.count} /> : null}
+          </UserMessage>
         ) : (
           <AssistantMessage
             key={message._id}
@@ -93,7 +99,13 @@ export function MessageThread({
       )}
       {pending ? (
         <>
-          {pending.userText !== null ? <UserMessage text={pending.userText} /> : null}
+          {pending.userText !== null ? (
+            <UserMessage text={pending.userText}>
+              {redaction && redaction.userMessageId === pending.userMessageId ? (
+                <RedactedNotice count={redaction.count} />
+              ) : null}
+            </UserMessage>
+          ) : null}
           <AssistantMessage
             reply={pendingView(pending)}
             gptId={gptId}

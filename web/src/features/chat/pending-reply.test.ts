@@ -28,13 +28,42 @@ const begin = (userText: string | null, replacedId: string | null = null) =>
   }) as PendingReply;
 
 describe('pending reply', () => {
+  it('shows the question as stored once redaction hid a number in it, and as typed otherwise', () => {
+    const start = (question: string, redacted: number) =>
+      pendingReducer(begin('card:4111111111111111, thanks'), {
+        type: 'event',
+        event: {
+          type: 'start',
+          data: {
+            userMessageId: 'u2',
+            model: 'm',
+            builtIn: false,
+            title: 't',
+            conversationId: 'c1',
+            question,
+            redacted,
+          },
+        },
+      })!;
+    expect(start('card:[card number], thanks', 1).userText).toBe('card:[card number], thanks');
+    expect(start('card:4111111111111111, thanks', 0).userText).toBe('card:4111111111111111, thanks');
+  });
+
   it('grows with each delta and ends as the server says', () => {
     let state = begin('q');
     state = pendingReducer(state, {
       type: 'event',
       event: {
         type: 'start',
-        data: { userMessageId: 'u2', model: 'built-in', builtIn: true, title: 'q', conversationId: 'c1' },
+        data: {
+          userMessageId: 'u2',
+          model: 'built-in',
+          builtIn: true,
+          title: 'q',
+          conversationId: 'c1',
+          question: 'q',
+          redacted: 0,
+        },
       },
     })!;
     state = pendingReducer(state, { type: 'event', event: { type: 'delta', data: { text: 'Hel' } } })!;

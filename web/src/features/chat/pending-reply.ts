@@ -49,7 +49,13 @@ export function pendingReducer(state: PendingReply | null, action: PendingAction
   const { event } = action;
   switch (event.type) {
     case 'start':
-      return { ...state, userMessageId: event.data.userMessageId, builtIn: event.data.builtIn };
+      return {
+        ...state,
+        userMessageId: event.data.userMessageId,
+        builtIn: event.data.builtIn,
+        // Redaction hid something: the question shows as it was stored and sent, with its labels.
+        userText: state.userText !== null && event.data.redacted > 0 ? event.data.question : state.userText,
+      };
     case 'delta':
       return { ...state, text: state.text + event.data.text };
     case 'done':

@@ -1,7 +1,7 @@
 // Sends a message (or regenerates the last reply) and follows the streamed answer. One stream at a
 // time; it keeps running when the person opens another conversation, and its result shows there
 // when they come back (the server stores it either way).
-import { useCallback, useReducer, useRef } from 'react';
+import { useCallback, useReducer, useRef, useState } from 'react';
 import { session } from '../../lib/api';
 import { useAppDispatch } from '../../lib/store';
 import { chatApi } from './chat-api';
@@ -18,8 +18,16 @@ export interface SendArgs {
   replacedId: string | null;
 }
 
+/** The question of the last reply whose numbers redaction hid, and how many: a notice shows under it. */
+export interface RedactionNotice {
+  conversationId: string;
+  userMessageId: string;
+  count: number;
+}
+
 export function useChatStream(): {
   pending: PendingReply | null;
+  redaction: RedactionNotice | null;
   streaming: boolean;
   send: (args: SendArgs) => Promise<void>;
   stop: () => void;
@@ -27,6 +35,7 @@ export function useChatStream(): {
 } {
   const dispatch = useAppDispatch();
   const [pending, update] = useReducer(pendingReducer, null);
+  const [redaction, setRedaction] = useState<RedactionNotice | null>(null);
   const controller = useRef<AbortController | null>(null);
 
   const send = useCallback(
@@ -35,6 +44,7 @@ export function useChatStream(): {
       const abort = new AbortController();
       controller.current = abort;
       update({ type: 'begin', ...args });
+      setRedaction(null);
       let sawEnd = false;
       const run = (): Promise<StreamOutcome> =>
         streamChat({
@@ -48,6 +58,12 @@ export function useChatStream(): {
             if (event.type === 'done' || event.type === 'error') sawEnd = true;
             // The first message titles the conversation: show the title in the list straight away.
             if (event.type === 'start') dispatch(chatApi.util.invalidateTags(['Conversations']));
+            if (event.type === 'start' && event.data.redacted > 0)
+              setRedaction({
+                conversationId: event.data.conversationId,
+                userMessageId: event.data.userMessageId,
+                count: event.data.redacted,
+              });
             update({ type: 'event', event });
           },
         });
@@ -66,5 +82,5 @@ export function useChatStream(): {
 
   const stop = useCallback(() => controller.current?.abort(), []);
   const clear = useCallback(() => update({ type: 'clear' }), []);
-  return { pending, streaming: pending?.phase === 'streaming', send, stop, clear };
+  return { pending, redaction, streaming: pending?.phase === 'streaming', send, stop, clear };
 }

@@ -4,6 +4,7 @@ import { useState, type ReactElement } from 'react';
 import { buttonClass } from '../../components/form-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
+import { ownImage } from '../../lib/own-image';
 import { useUploadBrandImageMutation } from './companies-api';
 import { catalogue } from './i18n';
 import { IMAGE_KINDS, type Company, type ImageKind } from './model';
@@ -52,7 +53,7 @@ export function BrandImages({
     <div className="grid gap-4 sm:grid-cols-3">
       {IMAGE_KINDS.map((kind) => {
         const name = t(`companies.branding.images.${kind}`);
-        const url = urls[kind];
+        const url = ownImage(urls[kind]);
         return (
           <div
             key={kind}
@@ -63,6 +64,11 @@ export function BrandImages({
             <div className="mb-2 flex h-20 items-center justify-center rounded-lg bg-gray-50 dark:bg-gray-800">
               {url ? (
                 <img src={url} alt={name} className="max-h-16 max-w-full object-contain" />
+              ) : urls[kind] ? (
+                // Another host's address is not loaded (the CSP allows Earshot's images only): it is shown as text.
+                <span className="max-w-full truncate px-2 text-xs text-gray-500 dark:text-gray-400" title={urls[kind]!}>
+                  {urls[kind]}
+                </span>
               ) : (
                 <span className="text-xs text-gray-500 dark:text-gray-400">{t('companies.branding.none')}</span>
               )}

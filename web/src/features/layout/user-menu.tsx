@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ownImage } from '../../lib/own-image';
 import { useSignOut } from '../../lib/session-api';
 import { useAppSelector } from '../../lib/store';
 import { DropdownMenu } from '../../components/dropdown-menu';
@@ -19,8 +20,8 @@ export function UserMenu(): ReactElement {
       buttonClassName="inline-flex items-center gap-2 rounded-full p-1 pr-2 text-sm text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800"
       button={
         <>
-          {user?.avatar ? (
-            <img src={user.avatar} alt="" className="size-9 rounded-full object-cover" />
+          {ownImage(user?.avatar) ? (
+            <img src={ownImage(user?.avatar)!} alt="" className="size-9 rounded-full object-cover" />
           ) : (
             <span
               aria-hidden="true"

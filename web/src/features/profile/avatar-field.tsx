@@ -6,6 +6,7 @@ import { AVATAR_MAX_BYTES } from '@earshot/contracts/constants';
 import { buttonClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
+import { ownImage } from '../../lib/own-image';
 import { initialsOf } from '../../lib/stored-user';
 import { catalogue } from './i18n';
 import { useRemoveAvatarMutation, useUploadAvatarMutation } from './profile-api';
@@ -76,9 +77,9 @@ export function AvatarField({ user }: { user: UserDetailDto }): ReactElement {
   return (
     <div role="group" aria-labelledby={`${id}-label`} className="flex items-center gap-4" data-testid="avatar-field">
       <div aria-busy={busy} className={`size-16 shrink-0 ${busy ? 'animate-pulse opacity-60' : ''}`}>
-        {user.avatar ? (
+        {ownImage(user.avatar) ? (
           <img
-            src={user.avatar}
+            src={ownImage(user.avatar)!}
             alt={t('profile.avatar.current')}
             className="size-16 rounded-full object-cover"
             data-testid="avatar-image"

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
-import { useReplaceMutation } from './editor-api';
+import { isStaleEdit, useReplaceMutation } from './editor-api';
 import { findMatches, stepMatch, type Segment, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue as editorCatalogue } from './editor-i18n';
@@ -23,6 +23,7 @@ export function FindBar({
   focusKey,
   show,
   onEdited,
+  onStale,
   onMatch,
   onClose,
 }: {
@@ -33,6 +34,8 @@ export function FindBar({
   focusKey: number;
   show: (toast: Omit<Toast, 'id'>) => void;
   onEdited: (editId: string) => void;
+  /** A replace refused because someone else changed the transcript since: the page's notice says so. */
+  onStale: () => void;
   onMatch: (segmentId: string | null) => void;
   onClose: () => void;
 }): ReactElement {
@@ -72,7 +75,10 @@ export function FindBar({
           if (answer.editId) onEdited(answer.editId);
           show({ kind: 'success', title: t('editor.replaced', { count: answer.replaced }) });
         },
-        (error: unknown) => show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) }),
+        (error: unknown) =>
+          isStaleEdit(error)
+            ? onStale()
+            : show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) }),
       );
   };
   const onFindKey = (event: KeyboardEvent<HTMLInputElement>) => {

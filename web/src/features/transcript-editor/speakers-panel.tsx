@@ -2,7 +2,7 @@ import { useState, type ReactElement } from 'react';
 import { speakerName } from '@earshot/contracts/constants';
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
-import { useMergeSpeakersMutation, useRenameSpeakerMutation } from './editor-api';
+import { isStaleEdit, useMergeSpeakersMutation, useRenameSpeakerMutation } from './editor-api';
 import { type Speaker, viewerCatalogue as catalogue } from '../../entities/transcripts';
 import { SpeakerMergeDialog } from './speaker-merge';
 import { SpeakerRename } from './speaker-rename';
@@ -16,12 +16,15 @@ export function SpeakersPanel({
   colors,
   show,
   onEdited,
+  onStale,
 }: {
   fileId: string;
   speakers: readonly Speaker[];
   colors: Map<string, string>;
   show: (toast: Omit<Toast, 'id'>) => void;
   onEdited: (editId: string) => void;
+  /** A rename or merge refused because someone else changed the transcript since: the page's notice says so. */
+  onStale: () => void;
 }): ReactElement {
   const { t } = useFeatureTranslation(editorCatalogue, catalogue);
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -29,7 +32,8 @@ export function SpeakersPanel({
   const [rename, renameState] = useRenameSpeakerMutation();
   const [merge, mergeState] = useMergeSpeakersMutation();
 
-  const fail = (error: unknown) => show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) });
+  const fail = (error: unknown) =>
+    isStaleEdit(error) ? onStale() : show({ kind: 'error', title: t('editor.failed'), detail: errorMessage(error) });
   const onRename = (speakerId: string, name: string) => {
     rename({ fileId, speakerId, name })
       .unwrap()

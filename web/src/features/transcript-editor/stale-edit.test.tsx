@@ -90,6 +90,52 @@ describe('an edit refused as stale', () => {
   });
 });
 
+describe('a speaker rename or a find and replace refused as stale', () => {
+  const STALE = {
+    code: 'CONFLICT',
+    message: 'The transcript was changed by someone else: reload it and edit again',
+    details: { reason: 'stale_version', baseVersion: 4, currentVersion: 5 },
+  };
+
+  it('shows the same notice as a segment edit, not a toast, and keeps the typed name', async () => {
+    fakeGateway((call) => {
+      if (call.method === 'GET' && call.path === `/api/transcripts/file/${FILE}`) return json(transcript(4));
+      if (call.method === 'PUT' && call.path === `/api/transcripts/${FILE}/speakers/speaker_0`) return json(STALE, 409);
+      return undefined;
+    });
+    renderPage(<TranscriptViewPage />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'USER' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Rename Agent' }));
+    const name = screen.getByLabelText('Name of Agent');
+    await user.clear(name);
+    await user.type(name, 'Dana{Enter}');
+
+    const notice = await screen.findByTestId('stale-notice');
+    expect(notice).toHaveTextContent('This transcript was changed by someone else since you opened it');
+    expect(screen.queryByText('The change could not be saved')).toBeNull();
+    expect(screen.getByLabelText('Name of Agent')).toHaveValue('Dana');
+  });
+
+  it('shows the notice when a replace is refused as stale', async () => {
+    fakeGateway((call) => {
+      if (call.method === 'GET' && call.path === `/api/transcripts/file/${FILE}`) return json(transcript(4));
+      if (call.method === 'POST' && call.path === `/api/transcripts/${FILE}/replace`) return json(STALE, 409);
+      return undefined;
+    });
+    renderPage(<TranscriptViewPage />, { path: '/transcripts/:id', url: `/transcripts/${FILE}`, role: 'USER' });
+    const user = userEvent.setup();
+    await screen.findByRole('button', { name: 'helo' });
+    await user.click(screen.getAllByTestId('open-find')[0]!);
+    await user.type(screen.getByLabelText('Find in the transcript'), 'helo');
+    await user.type(screen.getByLabelText('Replace with'), 'hello');
+    await user.click(screen.getByRole('button', { name: 'Replace all' }));
+
+    const notice = await screen.findByTestId('stale-notice');
+    expect(notice).toHaveTextContent('This transcript was changed by someone else since you opened it');
+    expect(screen.queryByText('The change could not be saved')).toBeNull();
+  });
+});
+
 describe('a word refused as stale', () => {
   it('goes back to editing with the typed word, not to idle', () => {
     const saving = {

@@ -150,7 +150,14 @@ export default function TranscriptViewPage(): ReactElement {
   else {
     body = (
       <EditorContext.Provider value={editor.actions}>
-        <SpeakersPanel fileId={id} speakers={speakers} colors={colors} show={show} onEdited={editor.recordEdit} />
+        <SpeakersPanel
+          fileId={id}
+          speakers={speakers}
+          colors={colors}
+          show={show}
+          onEdited={editor.recordEdit}
+          onStale={editor.markStale}
+        />
         <SelectionTaskBar
           fileId={id}
           clientId={data.clientId}
@@ -166,6 +173,7 @@ export default function TranscriptViewPage(): ReactElement {
             focusKey={find.key}
             show={show}
             onEdited={editor.recordEdit}
+            onStale={editor.markStale}
             onMatch={setMatch}
             onClose={() => setFind(null)}
           />

@@ -1,6 +1,7 @@
 import type { Db } from '@earshot/kit';
 import { findRedactionMode } from '../../repositories/redaction';
-import { redactSegments, redactText } from '../../redaction';
+import { redactText } from '@earshot/redaction';
+import { redactSegments } from '../../redaction';
 import type { Change } from './ops';
 
 /** A change as it may be stored under the company's policy, and how many spans redaction hid in it. */
