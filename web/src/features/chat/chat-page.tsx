@@ -4,8 +4,8 @@ import { useSearchParams } from 'react-router-dom';
 import { CHAT_TRANSCRIPT_PARAM } from '@earshot/contracts/constants';
 import { errorMessage } from '../../lib/api';
 import { useAppSelector } from '../../lib/store';
+import { useChatModelsQuery } from '../../entities/platform';
 import {
-  useChatModelsQuery,
   useConversationsAboutQuery,
   useCreateConversationMutation,
   useFeedbackMutation,
