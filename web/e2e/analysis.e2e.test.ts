@@ -102,6 +102,47 @@ describe('prompts and analysis in Chromium', () => {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'prompts-list.png'), fullPage: true });
   });
 
+  it('before any model is connected, a USER is told to ask their administrator instead of an enabled Run', async () => {
+    const page = await signedIn('USER');
+    await page.goto(`${suite.server.origin}/transcripts/${fileId}/analysis`);
+    await page.getByTestId('call-metrics').waitFor();
+    const notice = page.getByTestId('run-no-model');
+    await notice.waitFor();
+    expect(await notice.textContent()).toBe('Analysis needs an AI model — ask your administrator.');
+    await page.getByTestId('run-choice').selectOption({ label: PROMPT });
+    expect(await page.getByTestId('run-start').isDisabled()).toBe(true);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'analysis-no-model.png'), fullPage: true });
+  });
+
+  it('the platform administrator lands on a first-run checklist of what the new platform lacks', async () => {
+    const page = await signedIn('HOST_ADMIN');
+    await page.goto(`${suite.server.origin}/`);
+    const checklist = page.getByTestId('first-run-checklist');
+    await checklist.waitFor();
+    const steps = checklist.getByTestId('first-run-step');
+    expect(await steps.evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.step))).toEqual([
+      'model',
+      'whisper',
+      'speakers',
+      'mail',
+    ]);
+    expect(await checklist.locator('[data-step="model"]').getAttribute('data-done')).toBe('false');
+    for (const [width, theme] of [
+      [375, 'light'],
+      [1280, 'dark'],
+      [1280, 'light'],
+    ] as const) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+      await page.setViewportSize({ width, height: 900 });
+      // Nothing scrolls sideways at 375 px.
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      if (SHOTS)
+        await page.screenshot({ path: join(SHOTS, `first-run-checklist-${width}-${theme}.png`), fullPage: true });
+    }
+  });
+
   it('a person runs the prompt on a transcript and sees the scorecard', async () => {
     const admin = await apiSession(suite.server.origin, 'HOST_ADMIN');
     await connectFakeChatModel(admin, suite.fake, { provider: 'Analysis fake' });
