@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, priceChatModelsFree, signIn, waitFor } from './harness';
+import { apiSession, priceChatModelsFree, shootThemes, signIn, waitFor } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -127,20 +127,7 @@ describe('prompts and analysis in Chromium', () => {
       'mail',
     ]);
     expect(await checklist.locator('[data-step="model"]').getAttribute('data-done')).toBe('false');
-    for (const [width, theme] of [
-      [375, 'light'],
-      [1280, 'dark'],
-      [1280, 'light'],
-    ] as const) {
-      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-      await page.setViewportSize({ width, height: 900 });
-      // Nothing scrolls sideways at 375 px.
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-      ).toBeLessThanOrEqual(0);
-      if (SHOTS)
-        await page.screenshot({ path: join(SHOTS, `first-run-checklist-${width}-${theme}.png`), fullPage: true });
-    }
+    await shootThemes(page, 'first-run-checklist', 900);
   });
 
   it('a person runs the prompt on a transcript and sees the scorecard', async () => {
