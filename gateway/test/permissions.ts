@@ -330,6 +330,8 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/ai/speech-models/:name/cancel': { area: 'aiConfig' },
   'DELETE /api/ai/speech-models/:name': { area: 'aiConfig' },
   'PUT /api/ai/speech-models/:name/default': { area: 'aiConfig' },
+  // Whether speakers will be separated is said on the upload form, which every member uses.
+  'GET /api/ai/speech-models/readiness': { area: 'transcripts' },
 
   'GET /api/prompts': { area: 'prompts' },
   'POST /api/prompts': { area: 'prompts' },

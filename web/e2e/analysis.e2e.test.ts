@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, priceChatModelsFree, signIn, waitFor } from './harness';
+import { apiSession, priceChatModelsFree, shootThemes, signIn, waitFor } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -100,6 +100,34 @@ describe('prompts and analysis in Chromium', () => {
     await page.getByText('Prompt created successfully').waitFor();
     await page.getByTestId('prompts-table').getByText(PROMPT).waitFor();
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'prompts-list.png'), fullPage: true });
+  });
+
+  it('before any model is connected, a USER is told to ask their administrator instead of an enabled Run', async () => {
+    const page = await signedIn('USER');
+    await page.goto(`${suite.server.origin}/transcripts/${fileId}/analysis`);
+    await page.getByTestId('call-metrics').waitFor();
+    const notice = page.getByTestId('run-no-model');
+    await notice.waitFor();
+    expect(await notice.textContent()).toBe('Analysis needs an AI model — ask your administrator.');
+    await page.getByTestId('run-choice').selectOption({ label: PROMPT });
+    expect(await page.getByTestId('run-start').isDisabled()).toBe(true);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'analysis-no-model.png'), fullPage: true });
+  });
+
+  it('the platform administrator lands on a first-run checklist of what the new platform lacks', async () => {
+    const page = await signedIn('HOST_ADMIN');
+    await page.goto(`${suite.server.origin}/`);
+    const checklist = page.getByTestId('first-run-checklist');
+    await checklist.waitFor();
+    const steps = checklist.getByTestId('first-run-step');
+    expect(await steps.evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.step))).toEqual([
+      'model',
+      'whisper',
+      'speakers',
+      'mail',
+    ]);
+    expect(await checklist.locator('[data-step="model"]').getAttribute('data-done')).toBe('false');
+    await shootThemes(page, 'first-run-checklist', 900);
   });
 
   it('a person runs the prompt on a transcript and sees the scorecard', async () => {

@@ -3,15 +3,13 @@
 // ready; a USER picks the GPT in the chat, asks, sees the cited page and opens the file at it. No
 // chat model is configured, so the built-in assistant answers from the GPT's files. Waits for
 // conditions, never for time.
-import { join } from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Page } from 'playwright-core';
-import { apiSession, browserSuite, seriousViolations, signIn } from './harness';
+import { apiSession, browserSuite, seriousViolations, shootThemes, signIn } from './harness';
 
 jest.setTimeout(300_000);
 
-const SHOTS = process.env.SCREENSHOT_DIR;
 const suite = browserSuite();
 
 const GPT_NAME = `Travel policy ${process.pid}`;
@@ -44,29 +42,6 @@ async function signedIn(who: 'ADMIN' | 'USER', width = 1280): Promise<Page> {
   const page = await suite.open({ width });
   await signIn(page, suite.server.origin, who);
   return page;
-}
-
-/** Light and dark at 1280 px, light at 375 px (the page must not scroll sideways there). */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [width, theme] of [
-    [375, 'light'],
-    [1280, 'dark'],
-    [1280, 'light'],
-  ] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-    await page.setViewportSize({ width, height: 860 });
-    // At phone width the layout turns the sidebar into a drawer: measure once its transition is
-    // over (two frames for it to start, then every running animation finished).
-    await page.evaluate(async () => {
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      await Promise.all(document.getAnimations().map((animation) => animation.finished));
-    });
-    if (width === 375)
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-      ).toBeLessThanOrEqual(0);
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true });
-  }
 }
 
 describe('custom GPTs', () => {
@@ -102,12 +77,12 @@ describe('custom GPTs', () => {
     await expect(row.getByTestId('knowledge-status').textContent()).resolves.toBe('Ready');
     await expect(row.textContent()).resolves.toContain('Pages: 2');
     expect(await seriousViolations(admin)).toEqual([]);
-    await shoot(admin, 'custom-gpt-edit');
+    await shootThemes(admin, 'custom-gpt-edit');
 
     await admin.goto(`${suite.server.origin}/custom-gpts`);
     await admin.getByRole('cell', { name: new RegExp(`^${GPT_NAME}`) }).waitFor();
     expect(await seriousViolations(admin)).toEqual([]);
-    await shoot(admin, 'custom-gpts-list');
+    await shootThemes(admin, 'custom-gpts-list');
 
     const user = await signedIn('USER');
     await user.goto(`${suite.server.origin}/chat`);
@@ -118,7 +93,7 @@ describe('custom GPTs', () => {
       .click();
     const intro = user.getByTestId('gpt-intro');
     await intro.getByRole('heading', { name: GPT_NAME }).waitFor();
-    await shoot(user, 'chat-custom-gpt-intro');
+    await shootThemes(user, 'chat-custom-gpt-intro');
     await intro.getByRole('button', { name: 'How many days of paid holiday does an employee get?' }).click();
 
     const reply = user.getByTestId('assistant-message').last();
@@ -130,7 +105,7 @@ describe('custom GPTs', () => {
     );
     const href = await citation.getAttribute('href');
     expect(href).toMatch(/^\/api\/custom-gpt\/[0-9a-f-]+\/files\/[0-9a-f-]+#page=2$/);
-    await shoot(user, 'chat-custom-gpt');
+    await shootThemes(user, 'chat-custom-gpt');
 
     // Opens in a new tab at the page: the GPT's file itself, served to the person chatting with it.
     const served = user

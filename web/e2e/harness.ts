@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -335,4 +335,31 @@ export async function seriousViolations(
     }));
   });
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * Light at 375 px, then dark and light at 1280 px: the page must not scroll sideways at 375 px,
+ * and with SCREENSHOT_DIR set each is saved as `<name>-<width>-<theme>.png`.
+ */
+export async function shootThemes(page: Page, name: string, height = 860): Promise<void> {
+  const shots = process.env.SCREENSHOT_DIR;
+  for (const [width, theme] of [
+    [375, 'light'],
+    [1280, 'dark'],
+    [1280, 'light'],
+  ] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+    await page.setViewportSize({ width, height });
+    // At phone width the layout turns the sidebar into a drawer: measure once its transition is
+    // over (two frames for it to start, then every running animation finished).
+    await page.evaluate(async () => {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await Promise.all(document.getAnimations().map((animation) => animation.finished));
+    });
+    if (width === 375)
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+    if (shots) await page.screenshot({ path: join(shots, `${name}-${width}-${theme}.png`), fullPage: true });
+  }
 }

@@ -6,13 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { fakeModel, ModelMirror, sha256, writeCatalogue } from '../../services/transcription/test/model-mirror';
-import { browserSuite, signIn, waitFor } from './harness';
+import { browserSuite, shootThemes, signIn, waitFor } from './harness';
 
 jest.setTimeout(300_000);
 
-const SHOTS = process.env.SCREENSHOT_DIR;
 const MODEL = 'e2e-small';
 const FILE = fakeModel(1024 * 1024);
 const CHUNKS = 16;
@@ -50,27 +49,6 @@ const suite = browserSuite({
 const progressOf = async (row: Locator) =>
   Number(await row.getByTestId('speech-model-progress').getAttribute('aria-valuenow'));
 
-/** Light and dark at 1280 px, light at 375 px (the page must not scroll sideways there). */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [width, theme] of [
-    [375, 'light'],
-    [1280, 'dark'],
-    [1280, 'light'],
-  ] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-    await page.setViewportSize({ width, height: 900 });
-    await page.evaluate(async () => {
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      await Promise.all(document.getAnimations().map((animation) => animation.finished));
-    });
-    if (width === 375)
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-      ).toBeLessThanOrEqual(0);
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true });
-  }
-}
-
 describe('speech models', () => {
   it('the platform administrator downloads a model, sees the progress bar move, and the model becomes ready and the default', async () => {
     const page = await suite.open({ width: 1280 });
@@ -99,7 +77,7 @@ describe('speech models', () => {
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.at(-1)).toBeGreaterThanOrEqual(25);
     expect(seen.at(-1)).toBeLessThan(100);
-    await shoot(page, 'speech-models-downloading');
+    await shootThemes(page, 'speech-models-downloading', 900);
 
     mirror.release(CHUNKS);
     await waitFor(async () => (await row.getAttribute('data-status')) === 'ready', 'the model to be ready');
@@ -107,7 +85,7 @@ describe('speech models', () => {
     await row.getByTestId('speech-model-default').waitFor();
     expect(await row.getByRole('progressbar').count()).toBe(0);
     await row.getByRole('button', { name: 'Delete' }).waitFor();
-    await shoot(page, 'speech-models-ready');
+    await shootThemes(page, 'speech-models-ready', 900);
 
     // A model that is not there cannot be made the default: the button is not offered.
     expect(

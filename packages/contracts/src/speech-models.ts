@@ -129,6 +129,17 @@ export type SpeechModelDto = z.infer<typeof SpeechModelDto>;
 export const SpeechModelList = z.array(SpeechModelDto);
 export type SpeechModelList = z.infer<typeof SpeechModelList>;
 
+/**
+ * What the installed speech models mean for a recording, for every role (`GET
+ * /api/ai/speech-models/readiness`): a default Whisper model transcribes it, and both diarization
+ * models separate its speakers (without them one speaker is found).
+ */
+export const SpeechReadinessDto = z.object({
+  whisper: z.boolean(),
+  speakerSeparation: z.boolean(),
+});
+export type SpeechReadinessDto = z.infer<typeof SpeechReadinessDto>;
+
 export const SpeechModelParams = z
   .object({
     name: z.string().regex(SPEECH_MODEL_NAME, 'must be a model name from the list'),

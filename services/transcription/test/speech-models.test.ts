@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Envelope, SpeechModelDto, SpeechModelEntry } from '@earshot/contracts';
@@ -34,6 +35,7 @@ const CATALOGUE: SpeechModelEntry[] = [
   whisper('charlie', files.charlie),
   whisper('wrong-hash', files.charlie, 'f'.repeat(64)),
   { ...whisper('moved', files.charlie), file: 'moved.bin' },
+  whisper('offline', files.charlie),
   // Unpinned: the first download's hash is recorded.
   {
     name: 'diarization-segmentation',
@@ -109,6 +111,19 @@ const rowOf = async (name: string) =>
       [name],
     )
   )[0];
+
+test('every role reads what the installed models mean for a recording: nothing yet on a new machine', async () => {
+  const company = '22222222-2222-4222-8222-222222222222';
+  for (const token of [
+    host,
+    ...(await Promise.all((['ADMIN', 'USER', 'CALLER'] as const).map((role) => stack.tokenFor(role, company)))),
+  ]) {
+    const answer = await api('GET', '/readiness', token);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ whisper: false, speakerSeparation: false });
+  }
+  expect((await stack.as(null, { method: 'GET', url: '/api/ai/speech-models/readiness' })).statusCode).toBe(401);
+});
 
 test('a download streams to a .part file, reaches progress 1 and ready with the right hash, and becomes the default', async () => {
   mirror.gated.add('ggml-alpha.en.bin');
@@ -238,6 +253,27 @@ test('a redirect to anything but http(s) is refused', async () => {
   expect(failed.error).toMatch(/redirected to a file: address, which is refused/);
 });
 
+test('an unreachable host names the address it tried and the mirror setting', async () => {
+  // A loopback port nothing listens on: the connection is refused at once.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const offline = Object.create(ctx, {
+    config: { value: { ...ctx.config, SPEECH_MODELS_URL: `http://127.0.0.1:${port}/models` } },
+  }) as ServiceContext<TranscriptionConfig>;
+  const manager = new SpeechModelManager(offline);
+  await manager.download('offline', { type: 'system', id: null });
+  await manager.settled('offline');
+  const failed = await listed('offline');
+  expect(failed.status).toBe('failed');
+  expect(failed.error).toBe(
+    `Could not download from http://127.0.0.1:${port}/models/ggml-offline.bin (fetch failed: ECONNREFUSED). ` +
+      'Offline? Set SPEECH_MODELS_URL to a mirror.',
+  );
+  expect((await api('DELETE', '/charlie')).statusCode).toBe(200);
+});
+
 test('a disk without the space refuses the download (507) before anything starts; the real statfs gives a number', async () => {
   const tight = new SpeechModelManager(ctx, { statfs: async () => ({ bavail: 100, bsize: 4096 }) });
   const refused = await tight.download('diarization-embedding', { type: 'system', id: null }).then(
@@ -293,6 +329,11 @@ test('the diarizer gets both models once both are ready; an unpinned model recor
   const refused = await api('PUT', '/diarization-segmentation/default');
   expect(refused.statusCode).toBe(409);
   expect(refused.json().message).toMatch(/only a Whisper model can be the default/);
+});
+
+test('once a Whisper model is the default and both speaker models are ready, readiness says so', async () => {
+  const user = await stack.tokenFor('USER', '22222222-2222-4222-8222-222222222222');
+  expect((await api('GET', '/readiness', user)).json()).toEqual({ whisper: true, speakerSeparation: true });
 });
 
 test('make default: 409 unless ready; then the default moves, with its event', async () => {

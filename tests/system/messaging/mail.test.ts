@@ -106,9 +106,12 @@ describe('mail through a real SMTP server', () => {
     expect(mail.html).toContain(`href="${link!.replace(/&/g, '&amp;')}"`);
 
     // Once the SMTP server has it, Earshot keeps no copy of the body (it holds the link).
-    const [listed] = (await stack.as(host, { method: 'GET', url: '/api/email/outbox' })).json<{
+    const outbox = (await stack.as(host, { method: 'GET', url: '/api/email/outbox' })).json<{
       items: OutgoingMailDto[];
-    }>().items;
+      smtp: boolean;
+    }>();
+    expect(outbox.smtp).toBe(true);
+    const [listed] = outbox.items;
     expect(listed).toMatchObject({
       to: 'ada@acme.test',
       type: 'password_reset',

@@ -70,7 +70,10 @@ export const OutgoingMailDto = z.object({
   nextAttemptAt: z.string().nullable(),
 });
 export type OutgoingMailDto = z.infer<typeof OutgoingMailDto>;
-export const OutgoingMailPage = paginated(OutgoingMailDto);
+export const OutgoingMailPage = paginated(OutgoingMailDto).extend({
+  /** Whether an SMTP server (SMTP_URL) delivers mail; false: every message is written to a file. */
+  smtp: z.boolean(),
+});
 export const OutgoingMailDetailDto = OutgoingMailDto.extend({
   html: z.string().nullable(),
   text: z.string().nullable(),

@@ -22,10 +22,11 @@ export async function fetchFollowing(
   url: string,
   headers: Record<string, string>,
   signal: AbortSignal,
+  mirror = 'SPEECH_MODELS_URL',
 ): Promise<Response> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetch(current, { headers, signal, redirect: 'manual' });
+    const response = await reach(current, { headers, signal, redirect: 'manual' }, mirror);
     if (response.status < 300 || response.status >= 400 || response.status === 304) return response;
     await response.body?.cancel();
     const location = response.headers.get('location');
@@ -39,6 +40,24 @@ export async function fetchFollowing(
     current = next.href;
   }
   throw new DownloadFailure(`${url} redirected more than ${MAX_REDIRECTS} times`);
+}
+
+/**
+ * fetch, with an unreachable host said in words an offline operator can act on: undici's own
+ * "fetch failed" names neither the address nor the mirror setting that avoids it.
+ */
+async function reach(url: string, init: RequestInit, mirror: string): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    // undici's errors may come from another realm (a test's VM), so no instanceof here.
+    if (init.signal?.aborted || typeof error !== 'object' || error === null) throw error;
+    const { message, cause } = error as { message?: unknown; cause?: { code?: unknown } };
+    const code = typeof cause?.code === 'string' ? `: ${cause.code}` : '';
+    throw new DownloadFailure(
+      `Could not download from ${url} (${String(message)}${code}). Offline? Set ${mirror} to a mirror.`,
+    );
+  }
 }
 
 /** `Content-Range: bytes 100-199/2000` → {start: 100, total: 2000} (total null when `*`). */

@@ -8,6 +8,7 @@ import {
   type Actor,
   type SpeechModelDto,
   type SpeechModelEntry,
+  type SpeechReadinessDto,
 } from '@earshot/contracts';
 import { conflict, HttpError, notFound, unrefInterval, type NewEvent, type ServiceContext } from '@earshot/kit';
 import type { TranscriptionConfig } from '../config';
@@ -25,7 +26,8 @@ import {
   type SpeechModelRow,
 } from '../repositories/speech-models';
 import { DownloadFailure, fetchFollowing, formatBytes, hashFile, parseContentRange } from './fetch';
-import { catalogueOf, downloadUrl, modelPath } from './settings';
+import { defaultWhisperModel, diarizationModels } from './store';
+import { catalogueOf, downloadUrl, mirrorVariable, modelPath } from './settings';
 
 /** The part of `fs.statfs`'s answer the space check reads (a test passes its own). */
 export type StatFs = (path: string) => Promise<{ bavail: number | bigint; bsize: number | bigint }>;
@@ -95,6 +97,15 @@ export class SpeechModelManager {
     for (const row of rows.values())
       if (!catalogue.some((e) => e.name === row.name) && row.status !== 'absent') listed.push(toDto(undefined, row));
     return listed;
+  }
+
+  /** What a recording gets from the installed models, in two facts every role may read. */
+  async readiness(): Promise<SpeechReadinessDto> {
+    const [whisper, diarization] = await Promise.all([
+      defaultWhisperModel(this.ctx.db),
+      diarizationModels(this.ctx.db),
+    ]);
+    return { whisper: whisper !== null, speakerSeparation: diarization !== null };
   }
 
   async get(name: string): Promise<SpeechModelDto> {
@@ -279,7 +290,12 @@ export class SpeechModelManager {
     let stallTimer = setTimeout(() => stall.abort('stalled'), STALL_MS);
     const both = AbortSignal.any([signal, stall.signal]);
     try {
-      const response = await fetchFollowing(row.url, done > 0 ? { range: `bytes=${done}-` } : {}, both);
+      const response = await fetchFollowing(
+        row.url,
+        done > 0 ? { range: `bytes=${done}-` } : {},
+        both,
+        mirrorVariable(this.entry(row.name)),
+      );
       let total: number;
       if (response.status === 206) {
         const range = parseContentRange(response.headers.get('content-range'));

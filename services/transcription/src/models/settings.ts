@@ -70,4 +70,8 @@ export function downloadUrl(config: SpeechModelSettings, entry: SpeechModelEntry
   return config.SPEECH_DIARIZATION_URL ? `${config.SPEECH_DIARIZATION_URL}/${file}` : entry.url;
 }
 
+/** The variable that points `entry`'s download at a mirror, named when its host cannot be reached. */
+export const mirrorVariable = (entry: SpeechModelEntry | undefined) =>
+  entry?.url ? 'SPEECH_DIARIZATION_URL' : 'SPEECH_MODELS_URL';
+
 export const modelPath = (config: SpeechModelSettings, entry: SpeechModelEntry) => join(modelsDir(config), entry.file);

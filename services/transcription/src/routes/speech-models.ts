@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  ALL_ROLES,
   ERROR_RESPONSES,
   ErrorBody,
   HOST_ONLY,
   SpeechModelDto,
   SpeechModelList,
   SpeechModelParams,
+  SpeechReadinessDto,
 } from '@earshot/contracts';
 import { actorOf, identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { SpeechModelManager } from '../models/manager';
@@ -29,6 +31,20 @@ export async function speechModelRoutes(app: FastifyInstance, models: SpeechMode
       },
     },
     async () => models.list(),
+  );
+
+  // Every role: the upload form says before an upload when speakers will not be separated.
+  r.get(
+    '/ai/speech-models/readiness',
+    {
+      config: { access: ALL_ROLES },
+      schema: {
+        tags,
+        summary: 'Whether a default Whisper model and both speaker-separation models are installed',
+        response: { 200: SpeechReadinessDto, ...errors },
+      },
+    },
+    async () => models.readiness(),
   );
 
   r.post(

@@ -40,6 +40,7 @@ export const catalogue = defineFeatureCatalogue(
       start: 'Run',
       noModel: 'No chat model is configured, so nothing can be analysed yet. An administrator connects one in',
       aiConfig: 'AI Configuration',
+      needsModel: 'Analysis needs an AI model — ask your administrator.',
       startFailed: 'The analysis could not start.',
     },
     runs: {
@@ -99,6 +100,7 @@ export const catalogue = defineFeatureCatalogue(
         noModel:
           'Aucun modèle de chat n’est configuré : rien ne peut encore être analysé. Un administrateur en connecte un dans',
         aiConfig: 'Configuration IA',
+        needsModel: 'L’analyse a besoin d’un modèle d’IA — demandez à votre administrateur.',
         startFailed: 'L’analyse n’a pas pu démarrer.',
       },
       runs: {
@@ -157,6 +159,7 @@ export const catalogue = defineFeatureCatalogue(
         noModel:
           'Ühtegi vestlusmudelit pole seadistatud, seega ei saa veel midagi analüüsida. Administraator ühendab selle lehel',
         aiConfig: 'AI seadistus',
+        needsModel: 'Analüüs vajab tehisintellekti mudelit — pöörduge oma administraatori poole.',
         startFailed: 'Analüüsi ei õnnestunud käivitada.',
       },
       runs: {
@@ -215,6 +218,7 @@ export const catalogue = defineFeatureCatalogue(
         noModel:
           'Nav konfigurēts neviens tērzēšanas modelis, tāpēc vēl neko nevar analizēt. Administrators to pievieno sadaļā',
         aiConfig: 'MI konfigurācija',
+        needsModel: 'Analīzei vajadzīgs MI modelis — jautājiet savam administratoram.',
         startFailed: 'Analīzi neizdevās sākt.',
       },
       runs: {

@@ -12,9 +12,10 @@ import {
   type ProviderModelList,
 } from './model';
 
-const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels'] });
-// Models show their provider's name, and chat's model list depends on both.
-const BOTH = ['AiProviders', 'AiModels'] as const;
+const withTags = api.enhanceEndpoints({ addTagTypes: ['AiProviders', 'AiModels', 'ChatModels'] });
+// Models show their provider's name, and chat's model list (and the first-run checklist) depends on both.
+const BOTH = ['AiProviders', 'AiModels', 'ChatModels'] as const;
+const MODELS_CHANGED = ['AiModels', 'ChatModels'] as const;
 const PROVIDERS = '/ai/config/provider';
 const MODELS = '/ai/config/model';
 const at = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
@@ -51,15 +52,15 @@ export const aiConfigApi = withTags.injectEndpoints({
     }),
     createModel: build.mutation<AiModel, ModelBody>({
       query: (body) => ({ url: MODELS, method: 'POST', body }),
-      invalidatesTags: ['AiModels'],
+      invalidatesTags: [...MODELS_CHANGED],
     }),
     updateModel: build.mutation<AiModel, { id: string; body: ModelBody }>({
       query: ({ id, body }) => ({ url: at(MODELS, id), method: 'PATCH', body }),
-      invalidatesTags: ['AiModels'],
+      invalidatesTags: [...MODELS_CHANGED],
     }),
     deleteModel: build.mutation<unknown, string>({
       query: (id) => ({ url: at(MODELS, id), method: 'DELETE' }),
-      invalidatesTags: ['AiModels'],
+      invalidatesTags: [...MODELS_CHANGED],
     }),
     testModel: build.mutation<ConnectionTestResult, string>({
       query: (id) => ({ url: `${at(MODELS, id)}/test`, method: 'POST' }),

@@ -1,4 +1,5 @@
-import type { ReactElement } from 'react';
+import { Suspense, type ReactElement } from 'react';
+import { FirstRunChecklist } from '../../entities/platform';
 import { PageHeading } from '../../components/page-heading';
 import { ModelsSection } from './models-section';
 import { ProvidersSection } from './providers-section';
@@ -13,6 +14,9 @@ export default function AiConfigPage(): ReactElement {
     <div>
       <PageHeading>{t('pages.aiConfig')}</PageHeading>
       <p className="-mt-4 mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('aiConfig.intro')}</p>
+      <Suspense fallback={null}>
+        <FirstRunChecklist className="mb-8" />
+      </Suspense>
       <ProvidersSection />
       <ModelsSection />
       <SpeechModelsSection />

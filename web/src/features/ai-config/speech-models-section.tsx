@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { SpeechModelDto } from '@earshot/contracts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { buttonClass } from '../../components/form-parts';
@@ -6,11 +6,13 @@ import { PageSpinner } from '../../components/spinner';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatSize } from '../../lib/format-size';
+import { useAppDispatch } from '../../lib/store';
 import {
   useCancelSpeechModelMutation,
   useDeleteSpeechModelMutation,
   useDownloadSpeechModelMutation,
   useMakeSpeechModelDefaultMutation,
+  speechModelsApi,
   useSpeechModelsQuery,
 } from './speech-models-api';
 import { catalogue as speechModelsCatalogue } from './speech-models-i18n';
@@ -31,6 +33,13 @@ export function SpeechModelsSection(): ReactElement {
   const { data, isLoading, isError } = useSpeechModelsQuery(undefined, { pollingInterval: polling ? 1000 : 0 });
   const downloading = (data ?? []).some((m) => m.status === 'downloading');
   if (downloading !== polling) setPolling(downloading);
+  // A download ends in the background: what the first-run checklist reads is asked again then.
+  const dispatch = useAppDispatch();
+  const wasPolling = useRef(false);
+  useEffect(() => {
+    if (wasPolling.current && !polling) dispatch(speechModelsApi.util.invalidateTags(['SpeechModels']));
+    wasPolling.current = polling;
+  }, [polling, dispatch]);
   const [download] = useDownloadSpeechModelMutation();
   const [cancel] = useCancelSpeechModelMutation();
   const [remove, removing] = useDeleteSpeechModelMutation();
@@ -56,7 +65,12 @@ export function SpeechModelsSection(): ReactElement {
     );
 
   return (
-    <section className="mb-8" data-testid="speech-models-section" aria-label={t('speechModels.title')}>
+    <section
+      id="speech-models"
+      className="mb-8 scroll-mt-4"
+      data-testid="speech-models-section"
+      aria-label={t('speechModels.title')}
+    >
       <h2 className="mb-1 text-lg font-semibold text-gray-900 dark:text-white">{t('speechModels.title')}</h2>
       <p className="mb-3 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('speechModels.intro')}</p>
       {failure ? (

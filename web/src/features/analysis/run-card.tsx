@@ -70,6 +70,7 @@ export function RunCard({
   onRerun,
   onDelete,
   busy,
+  noModel = false,
 }: {
   run: AnalysisRun;
   promptName: string;
@@ -78,6 +79,8 @@ export function RunCard({
   onRerun: () => void;
   onDelete: () => void;
   busy: boolean;
+  /** No chat model is connected: Run again would only fail. */
+  noModel?: boolean;
 }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
   const [copied, setCopied] = useState(false);
@@ -110,7 +113,7 @@ export function RunCard({
           </p>
         </div>
         <div className="flex flex-wrap gap-1.5">
-          <button type="button" className={small} onClick={onRerun} disabled={busy}>
+          <button type="button" className={small} onClick={onRerun} disabled={busy || noModel}>
             {t('runs.rerun')}
           </button>
           {run.status === 'completed' ? (

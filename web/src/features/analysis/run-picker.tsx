@@ -38,18 +38,48 @@ export function StartError({ error }: { error: unknown }): ReactElement {
   );
 }
 
+/**
+ * Said before Run, not after it fails, when no chat model is connected: the platform administrator
+ * is pointed to AI Configuration, anyone else (who cannot open it) to their administrator.
+ */
+export function NoModelNotice({ host }: { host: boolean }): ReactElement {
+  const { t } = useFeatureTranslation(catalogue);
+  return (
+    <p
+      id="run-no-model"
+      role="status"
+      className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
+      data-testid="run-no-model"
+    >
+      {host ? (
+        <>
+          {t('run.noModel')}{' '}
+          <Link to="/ai-config" className="font-medium underline">
+            {t('run.aiConfig')}
+          </Link>
+        </>
+      ) : (
+        t('run.needsModel')
+      )}
+    </p>
+  );
+}
+
 /** Pick a prompt or a pattern and run it on this transcript. */
 export function RunPicker({
   fileId,
   prompts,
   patterns,
   busy,
+  noModel = false,
   onRun,
 }: {
   fileId: string;
   prompts: AvailablePrompt[];
   patterns: Pattern[];
   busy: boolean;
+  /** No chat model is connected: nothing can run (the page says why beside it). */
+  noModel?: boolean;
   onRun: (target: RunTarget) => void;
 }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
@@ -93,7 +123,8 @@ export function RunPicker({
       </label>
       <button
         type="submit"
-        disabled={busy || !choice}
+        disabled={busy || noModel || !choice}
+        aria-describedby={noModel ? 'run-no-model' : undefined}
         className="h-11 rounded-lg bg-brand-600 px-5 text-sm font-medium text-on-brand hover:bg-brand-700 disabled:opacity-60"
         data-testid="run-start"
       >

@@ -11,6 +11,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { en } from '../../i18n/locales/en';
 import { makeStore } from '../../lib/store';
 import type { AnalysisRun, CallMetrics } from '../../entities/transcripts';
+import { fakeGateway as gateway, json, renderPage as renderAs } from '../../../test/fake-gateway';
 import TranscriptAnalysisPage from './transcript-analysis-page';
 
 const i18n = i18next.createInstance();
@@ -159,5 +160,47 @@ describe('transcript analysis page', () => {
       'This analysis failed: The answer did not match the expected format: score must be at most 10',
     );
     expect(screen.queryByTestId('run-progress')).toBeNull();
+  });
+
+  describe('on a platform with no chat model', () => {
+    const noModel = () =>
+      gateway(({ method, path }) => {
+        if (path === `/api/transcripts/file/${FILE}`) return json(transcript);
+        if (path === `/api/analysis/transcripts/${FILE}/metrics`) return json(metrics);
+        if (path === '/api/prompts/available')
+          return json({ items: [prompt], page: 1, pageSize: 200, total: 1, totalPages: 1 });
+        if (path === '/api/analysis/transcripts' && method === 'GET')
+          return json([run('completed', { result: { score: 8 } })]);
+        if (path === '/api/analysis/patterns')
+          return json({ items: [], page: 1, pageSize: 200, total: 0, totalPages: 0 });
+        if (path === '/api/chat/models') return json({ models: [], builtIn: true });
+        return undefined;
+      });
+    const page = { path: '/transcripts/:id/analysis', url: `/transcripts/${FILE}/analysis` };
+
+    it('tells a USER to ask their administrator, before Run, and keeps Run (and Run again) disabled', async () => {
+      const calls = noModel();
+      const user = userEvent.setup();
+      renderAs(<TranscriptAnalysisPage />, { ...page, role: 'USER' });
+      expect(await screen.findByTestId('run-no-model')).toHaveTextContent(
+        'Analysis needs an AI model — ask your administrator.',
+      );
+      expect(screen.queryByRole('link', { name: 'AI Configuration' })).toBeNull();
+      await user.selectOptions(screen.getByTestId('run-choice'), 'Call review');
+      expect(screen.getByTestId('run-start')).toBeDisabled();
+      expect(screen.getByTestId('run-start')).toHaveAccessibleDescription(
+        'Analysis needs an AI model — ask your administrator.',
+      );
+      expect(screen.getByRole('button', { name: 'Run again' })).toBeDisabled();
+      expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+    });
+
+    it('points the platform administrator to AI Configuration instead', async () => {
+      noModel();
+      renderAs(<TranscriptAnalysisPage />, { ...page, role: 'HOST_ADMIN', companyId: null });
+      const notice = await screen.findByTestId('run-no-model');
+      expect(within(notice).getByRole('link', { name: 'AI Configuration' })).toHaveAttribute('href', '/ai-config');
+      expect(screen.getByTestId('run-start')).toBeDisabled();
+    });
   });
 });

@@ -12,6 +12,7 @@ import {
   assignSpeakerColors,
   useTranscriptQuery,
 } from '../../entities/transcripts';
+import { useChatModelsQuery } from '../../entities/platform';
 import { errorMessage } from '../../lib/api';
 import { roleOf } from '../../lib/stored-user';
 import { useAppSelector } from '../../lib/store';
@@ -27,7 +28,7 @@ import {
 import { CallMetricsPanel } from './call-metrics';
 import { ManagePatterns } from './manage-patterns';
 import { RunCard } from './run-card';
-import { RunPicker, StartError } from './run-picker';
+import { NoModelNotice, RunPicker, StartError } from './run-picker';
 
 const NO_RUNS: AnalysisRun[] = [];
 const link =
@@ -50,6 +51,9 @@ export default function TranscriptAnalysisPage(): ReactElement {
   // Patterns are for administrators (the server says 403 to others).
   const administrator = role === 'HOST_ADMIN' || role === 'ADMIN';
   const patterns = useAnalysisPatternsQuery(undefined, { skip: !administrator });
+  // Fresh on every visit: an administrator may have connected a model meanwhile.
+  const chatModels = useChatModelsQuery(undefined, { skip: !ready, refetchOnMountOrArgChange: true });
+  const noModel = chatModels.data?.builtIn === true;
   const [start, starting] = useStartAnalysisMutation();
   const [remove, removing] = useDeleteAnalysisMutation();
   const [startError, setStartError] = useState<unknown>(null);
@@ -109,9 +113,11 @@ export default function TranscriptAnalysisPage(): ReactElement {
                 prompts={prompts.data?.items ?? []}
                 patterns={patterns.data?.items ?? []}
                 busy={starting.isLoading}
+                noModel={noModel}
                 onRun={(target) => void run(target)}
               />
-              {startError ? <StartError error={startError} /> : null}
+              {noModel ? <NoModelNotice host={role === 'HOST_ADMIN'} /> : null}
+              {startError && !noModel ? <StartError error={startError} /> : null}
               {administrator ? (
                 <ManagePatterns host={role === 'HOST_ADMIN'} prompts={prompts.data?.items ?? []} />
               ) : null}
@@ -136,6 +142,7 @@ export default function TranscriptAnalysisPage(): ReactElement {
                   format={prompt?.expectedFormat ?? []}
                   language={i18n.language}
                   busy={starting.isLoading || removing.isLoading}
+                  noModel={noModel}
                   onRerun={() => void run({ fileId: id, promptId: item.promptId })}
                   onDelete={() => void remove({ fileId: id, runId: item._id })}
                 />

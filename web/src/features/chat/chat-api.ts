@@ -9,9 +9,9 @@ import type {
   MessageBody,
   RenameConversationBody,
 } from '@earshot/contracts';
-import type { ChatModels, Conversation, ConversationList, Feedback, MessageList } from './model';
+import type { Conversation, ConversationList, Feedback, MessageList } from './model';
 
-const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages', 'ChatModels'] });
+const withTags = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Messages'] });
 
 export const chatApi = withTags.injectEndpoints({
   endpoints: (build) => ({
@@ -47,10 +47,6 @@ export const chatApi = withTags.injectEndpoints({
       query: (id) => `/chat/conversations/${encodeURIComponent(id)}/messages`,
       providesTags: (_result, _error, id) => [{ type: 'Messages', id }],
     }),
-    chatModels: build.query<ChatModels, void>({
-      query: () => '/chat/models',
-      providesTags: ['ChatModels'],
-    }),
     feedback: build.mutation<FeedbackDto, FeedbackBody & { conversationId: string }>({
       query: ({ messageId, rating, comment }) => ({
         url: '/chat/feedback',
@@ -83,6 +79,5 @@ export const {
   useRenameConversationMutation,
   useDeleteConversationMutation,
   useMessagesQuery,
-  useChatModelsQuery,
   useFeedbackMutation,
 } = chatApi;

@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { CHAT_TRANSCRIPT_PARAM } from '@earshot/contracts/constants';
 import { errorMessage } from '../../lib/api';
+import { roleOf } from '../../lib/stored-user';
 import { useAppSelector } from '../../lib/store';
+import { FirstRunChecklist, useChatModelsQuery } from '../../entities/platform';
 import {
-  useChatModelsQuery,
   useConversationsAboutQuery,
   useCreateConversationMutation,
   useFeedbackMutation,
@@ -205,6 +206,12 @@ export default function ChatPage(): ReactElement {
               <h1 id="page-heading" className="text-2xl font-semibold text-gray-900 md:text-3xl dark:text-white">
                 {t('chat.agenda')}
               </h1>
+              {/* The platform administrator lands here after signing in: what a new platform still lacks. */}
+              {roleOf(user) === 'HOST_ADMIN' ? (
+                <Suspense fallback={null}>
+                  <FirstRunChecklist className="mt-4" />
+                </Suspense>
+              ) : null}
             </div>
           ) : (
             <MessageThread

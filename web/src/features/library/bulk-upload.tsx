@@ -15,6 +15,7 @@ import {
 import { fieldInputClass } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { LANGUAGES } from '../../i18n/languages';
+import { useSpeechReadinessQuery } from '../../entities/platform';
 import { session } from '../../lib/api';
 import { useAppDispatch } from '../../lib/store';
 import { uploadFile } from '../../lib/upload';
@@ -55,6 +56,28 @@ export function useUploadQueue(onSettled: (item: QueueItem) => void): {
 
 const smallButton =
   'rounded-lg border border-gray-300 px-3 py-1.5 text-xs font-medium text-gray-700 hover:bg-gray-50 dark:border-gray-700 dark:text-gray-200 dark:hover:bg-gray-800';
+
+const ONE_SPEAKER_NOTE = 'upload-one-speaker';
+
+/**
+ * Said before an upload, not discovered after it: without the speaker models every recording comes
+ * back with one speaker, whatever the Speakers choice. Nothing while the answer is unknown.
+ */
+export function SpeakerSeparationNote(): ReactElement | null {
+  const { t } = useFeatureTranslation(catalogue);
+  const { data } = useSpeechReadinessQuery(undefined, { refetchOnMountOrArgChange: true });
+  if (data?.speakerSeparation !== false) return null;
+  return (
+    <p
+      id={ONE_SPEAKER_NOTE}
+      role="note"
+      className="w-full text-xs text-amber-800 sm:text-right dark:text-amber-200"
+      data-testid="upload-one-speaker"
+    >
+      {t('library.upload.oneSpeaker')}
+    </p>
+  );
+}
 
 /** Choose files, choose a folder, and the batch's language and speakers. */
 export function BulkUploadControls({

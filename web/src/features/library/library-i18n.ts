@@ -13,6 +13,7 @@ export const catalogue = defineFeatureCatalogue(
         detect: 'Detect automatically',
         speakers: 'Speakers',
         speakersAuto: 'Auto',
+        oneSpeaker: 'One speaker will be found: speaker separation is not installed.',
         dropHint: 'Drop recordings or a whole folder on the list to upload them; at most three are sent at a time.',
         dropHere: 'Drop the recordings to upload them',
         tray: 'Uploads',
@@ -72,6 +73,7 @@ export const catalogue = defineFeatureCatalogue(
           detect: 'Détection automatique',
           speakers: 'Intervenants',
           speakersAuto: 'Auto',
+          oneSpeaker: 'Un seul intervenant sera trouvé : la séparation des intervenants n’est pas installée.',
           dropHint:
             'Déposez des enregistrements ou un dossier entier sur la liste pour les envoyer ; trois au plus partent en même temps.',
           dropHere: 'Déposez les enregistrements pour les envoyer',
@@ -125,6 +127,7 @@ export const catalogue = defineFeatureCatalogue(
           detect: 'Tuvasta automaatselt',
           speakers: 'Kõnelejad',
           speakersAuto: 'Automaatne',
+          oneSpeaker: 'Leitakse üks kõneleja: kõnelejate eristamine pole paigaldatud.',
           dropHint: 'Lohista salvestised või terve kaust loendile, et need üles laadida; korraga saadetakse kuni kolm.',
           dropHere: 'Lase salvestised lahti, et need üles laadida',
           tray: 'Üleslaadimised',
@@ -183,6 +186,7 @@ export const catalogue = defineFeatureCatalogue(
           detect: 'Noteikt automātiski',
           speakers: 'Runātāji',
           speakersAuto: 'Automātiski',
+          oneSpeaker: 'Tiks atrasts viens runātājs: runātāju atdalīšana nav instalēta.',
           dropHint:
             'Nometiet ierakstus vai visu mapi uz saraksta, lai tos augšupielādētu; vienlaikus tiek sūtīti ne vairāk kā trīs.',
           dropHere: 'Nometiet ierakstus, lai tos augšupielādētu',

@@ -30,7 +30,7 @@ const file = (n: number, clientId: string | null, tags: string[] = []) => ({
   speakers: n === 1 ? ['Ann Lee', 'Speaker 2'] : [],
 });
 
-function gateway() {
+function gateway(speech = { whisper: true, speakerSeparation: true }) {
   const tags = new Map<string, string[]>([
     ['f1', ['billing']],
     ['f2', []],
@@ -56,6 +56,7 @@ function gateway() {
     if (call.path === '/api/transcripts/export') return json({});
     if (call.path === '/api/clients/dropdown') return json([{ _id: CLIENT, name: 'Northwind' }]);
     if (call.path === '/api/companies/dropdown') return json([{ _id: COMPANY, name: 'Acme' }]);
+    if (call.path === '/api/ai/speech-models/readiness') return json(speech);
     return undefined;
   });
 }
@@ -86,6 +87,22 @@ describe('transcripts list', () => {
     expect(calls.map((call) => call.path)).not.toContain('/api/clients/dropdown');
     expect(screen.queryByTestId('client-filter')).toBeNull();
     expect(screen.getByTestId('tag-filter')).toBeInTheDocument();
+  });
+
+  it('says before an upload that one speaker will be found when speaker separation is not installed', async () => {
+    gateway({ whisper: true, speakerSeparation: false });
+    renderPage(<TranscriptsPage />, { path: '/transcripts', url: '/transcripts', role: 'USER' });
+    expect(await screen.findByTestId('upload-one-speaker')).toHaveTextContent(
+      'One speaker will be found: speaker separation is not installed.',
+    );
+  });
+
+  it('says nothing about speakers once the speaker models are installed', async () => {
+    const calls = gateway();
+    renderPage(<TranscriptsPage />, { path: '/transcripts', url: '/transcripts', role: 'CALLER' });
+    await screen.findAllByTestId('file-row');
+    await waitFor(() => expect(calls.map((call) => call.path)).toContain('/api/ai/speech-models/readiness'));
+    expect(screen.queryByTestId('upload-one-speaker')).toBeNull();
   });
 
   it('a HOST_ADMIN sees each file’s company and must pick the upload’s company first', async () => {

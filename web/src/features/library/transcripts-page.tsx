@@ -24,7 +24,7 @@ import {
 } from '../../entities/recordings';
 import { useAppDispatch, useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
-import { BulkUploadControls, DropZone, UploadTray, useUploadQueue } from './bulk-upload';
+import { BulkUploadControls, DropZone, SpeakerSeparationNote, UploadTray, useUploadQueue } from './bulk-upload';
 import {
   formatDate,
   formatSize,
@@ -207,6 +207,7 @@ export default function TranscriptsPage(): ReactElement {
             </label>
           )}
           <BulkUploadControls disabled={uploadDisabled} fields={batch} onFields={setBatch} onFiles={onFiles} />
+          <SpeakerSeparationNote />
           {isHost && !uploadCompany && (
             <p id="upload-company-hint" className="w-full text-right text-xs text-gray-600 dark:text-gray-400">
               {t('transcriptList.uploadCompanyHint')}

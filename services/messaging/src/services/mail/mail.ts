@@ -256,6 +256,8 @@ export class MailService implements MailQueue {
       pageSize: query.pageSize,
       total,
       totalPages: Math.ceil(total / query.pageSize),
+      // The first-run checklist ticks "set up mail" from this.
+      smtp: Boolean(this.ctx.config.SMTP_URL),
     };
   }
 
