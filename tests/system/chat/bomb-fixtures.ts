@@ -27,7 +27,8 @@ async function deflatePart(pieces: (string | number)[]): Promise<{ data: Buffer;
   const run = Buffer.alloc(RUN_CHUNK, 'a');
   for (const piece of pieces) {
     if (typeof piece === 'string') await write(Buffer.from(piece));
-    else for (let left = piece; left > 0; left -= RUN_CHUNK) await write(left >= RUN_CHUNK ? run : run.subarray(0, left));
+    else
+      for (let left = piece; left > 0; left -= RUN_CHUNK) await write(left >= RUN_CHUNK ? run : run.subarray(0, left));
   }
   deflate.end();
   await ended;
@@ -140,7 +141,11 @@ export function pdfWithPages(pages: number): Buffer {
  * A one-page PDF of a few kilobytes whose page draws a form that draws `fanout` times a form
  * that … (`depth` levels) draws a line of text: fanout^depth lines, the "billion laughs" of PDF.
  */
-export function pdfNestedText(depth: number, fanout: number, line = 'The same line of text, drawn once more. '): Buffer {
+export function pdfNestedText(
+  depth: number,
+  fanout: number,
+  line = 'The same line of text, drawn once more. ',
+): Buffer {
   // Objects: 1 catalog, 2 pages, 3 page, 4 font, 5 the page's content, 6… the forms (6 the outermost, 6 + depth the text).
   const form = (level: number) => {
     const content =
@@ -148,7 +153,9 @@ export function pdfNestedText(depth: number, fanout: number, line = 'The same li
         ? `BT /F1 10 Tf 10 10 Td (${line}) Tj ET`
         : Array.from({ length: fanout }, () => '/X Do').join('\n');
     const resources =
-      level === depth ? '/Resources << /Font << /F1 4 0 R >> >>' : `/Resources << /XObject << /X ${7 + level} 0 R >> >>`;
+      level === depth
+        ? '/Resources << /Font << /F1 4 0 R >> >>'
+        : `/Resources << /XObject << /X ${7 + level} 0 R >> >>`;
     return stream(content, `/Type /XObject /Subtype /Form /BBox [0 0 200 200] ${resources}`);
   };
   return pdfOf([

@@ -156,41 +156,36 @@ async function pdfBlocks(
     if ((error as { name?: string }).name === 'PasswordException') throw new ExtractionFailure({ kind: 'encrypted' });
     throw unreadable();
   }
-  try {
-    if (pdf.numPages > limits.maxPages) throw new ExtractionFailure({ kind: 'pages', pages: pdf.numPages });
-    const budget = new TextBudget(limits.maxTextBytes);
-    const blocks: TextBlock[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const page = await pdf.getPage(n);
-      let text = '';
-      const reader = (page.streamTextContent() as ReadableStream<{ items: unknown[] }>).getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          for (const item of value.items as { str?: string; hasEOL?: boolean }[]) {
-            if (typeof item.str !== 'string') continue;
-            budget.take(item.str);
-            text += item.str;
-            text += item.hasEOL ? '\n' : '';
-          }
-        }
-      } finally {
-        await reader.cancel().catch(() => undefined);
+  // No cleanup on a refusal: the thread ends with it (pdf.js, cancelled mid-page, throws from its
+  // own callbacks after the refusal instead of before it).
+  if (pdf.numPages > limits.maxPages) throw new ExtractionFailure({ kind: 'pages', pages: pdf.numPages });
+  const budget = new TextBudget(limits.maxTextBytes);
+  const blocks: TextBlock[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    let text = '';
+    const reader = (page.streamTextContent() as ReadableStream<{ items: unknown[] }>).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const item of value.items as { str?: string; hasEOL?: boolean }[]) {
+        if (typeof item.str !== 'string') continue;
+        budget.take(item.str);
+        text += item.str;
+        text += item.hasEOL ? '\n' : '';
       }
-      page.cleanup();
-      const clean = text
-        .replace(/[ \t]+/g, ' ')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
-      if (clean) blocks.push({ text: clean, page: n, heading: null });
-      onPage(n, pdf.numPages);
     }
-    if (blocks.length === 0) throw new ExtractionFailure({ kind: 'noTextLayer' });
-    return { pages: pdf.numPages, blocks };
-  } finally {
-    await pdf.destroy();
+    page.cleanup();
+    const clean = text
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    if (clean) blocks.push({ text: clean, page: n, heading: null });
+    onPage(n, pdf.numPages);
   }
+  if (blocks.length === 0) throw new ExtractionFailure({ kind: 'noTextLayer' });
+  await pdf.destroy();
+  return { pages: pdf.numPages, blocks };
 }
 
 /**
@@ -225,7 +220,8 @@ export async function extractText(
   onProgress: (done: number, total: number) => void,
 ): Promise<Extracted> {
   let blocks: TextBlock[];
-  if (format === 'pdf') return pdfBlocks(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), limits, onProgress);
+  if (format === 'pdf')
+    return pdfBlocks(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), limits, onProgress);
   if (format === 'docx') blocks = await docxBlocks(data, limits);
   else {
     // Text is about as long as the file: one bigger than the cap is refused unread.

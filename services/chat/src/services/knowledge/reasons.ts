@@ -6,7 +6,7 @@ const number = (n: number) => Math.round(n).toLocaleString('en-US');
 /** 52428800 → "50 MB", 1536 → "1.5 KB" (binary units, as the upload limit is written). */
 export function formatBytes(bytes: number): string {
   const [size, unit] = bytes >= 1024 * 1024 ? [bytes / 1024 / 1024, 'MB'] : [bytes / 1024, 'KB'];
-  return `${size >= 10 || Number.isInteger(size) ? number(size) : size.toFixed(1)} ${unit}`;
+  return `${size >= 10 ? number(size) : String(Math.round(size * 10) / 10)} ${unit}`;
 }
 
 const NOT_AGAIN = 'it will not be tried again';

@@ -29,7 +29,7 @@ function need(data: Buffer, offset: number, length: number): void {
 
 /** Sizes and offset a ZIP64 entry keeps in its extra field instead of its 0xFFFFFFFF fields. */
 function zip64Fields(extra: Buffer, entry: ZipEntry): void {
-  for (let at = 0; at + 4 <= extra.length; ) {
+  for (let at = 0; at + 4 <= extra.length;) {
     const id = extra.readUInt16LE(at);
     const size = extra.readUInt16LE(at + 2);
     let field = at + 4;
