@@ -20,8 +20,13 @@ const LIMITS = {
   KNOWLEDGE_MAX_EXPANDED_BYTES: String(MB),
   KNOWLEDGE_MAX_PAGES: '50',
   KNOWLEDGE_MAX_TEXT_BYTES: String(16 * 1024),
-  KNOWLEDGE_EXTRACT_TIMEOUT_MS: '10000',
+  KNOWLEDGE_EXTRACT_TIMEOUT_MS: '20000',
   KNOWLEDGE_EXTRACT_MEMORY_MB: '128',
+  // What is measured is the answer's time: a 503 from load shedding (a loaded machine) would hide it.
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+  LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+  // The probes call back to back, more than one address may call in a minute.
+  RATE_LIMIT_MAX: '1000000',
 };
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -136,10 +141,23 @@ beforeAll(async () => {
   otherAdmin = await earshot.signer.sign({ userId: randomUUID(), companyId: other, role: 'ADMIN', email: 'b@b.test' });
   gptId = await createGpt(admin);
   otherGptId = await createGpt(otherAdmin);
+  // The probes' routes answer once before anything is measured (their first answer compiles them).
+  await (await fetch(`${origin}/api/health`)).arrayBuffer();
+  await (await call(otherAdmin, 'GET', `/custom-gpt/${otherGptId}/files`)).arrayBuffer();
 }, 120_000);
 afterAll(async () => product?.close());
 
-const bombs: [string, string, string, () => Promise<Buffer> | Buffer, RegExp | string][] = [
+// First, also so that the upload path's first-call costs are not in a bomb's figures.
+test('an ordinary file reads in its thread, ready with its chunks', async () => {
+  const file = await uploadAndSettle(
+    'policy.md',
+    'text/markdown',
+    Buffer.from('# Refunds\n\nCustomers may return hardware within 45 days.\n'),
+  );
+  expect(file).toMatchObject({ status: 'ready', chunks: 1, error: null });
+});
+
+const bombs: [string, string, string, () => Promise<Buffer> | Buffer, string][] = [
   [
     'a DOCX whose text inflates to 8 MB (limit 1 MB), refused from its zip directory',
     'bomb.docx',
@@ -166,7 +184,7 @@ const bombs: [string, string, string, () => Promise<Buffer> | Buffer, RegExp | s
     'heading.md',
     'text/markdown',
     () => Buffer.from(`# a${' '.repeat(12_000)}b\n`),
-    'Reading the file took longer than 10 s; it will not be tried again',
+    'Reading the file took longer than 20 s; it will not be tried again',
   ],
 ];
 
@@ -188,15 +206,6 @@ test.each(bombs)(
   },
   60_000,
 );
-
-test('an ordinary file still reads in its thread, ready with its chunks', async () => {
-  const file = await uploadAndSettle(
-    'policy.md',
-    'text/markdown',
-    Buffer.from('# Refunds\n\nCustomers may return hardware within 45 days.\n'),
-  );
-  expect(file).toMatchObject({ status: 'ready', chunks: 1, error: null });
-});
 
 test('a file whose reading its process did not survive is failed when its lease runs out, never read again', async () => {
   const file = await uploadAndSettle('guide.txt', 'text/plain', Buffer.from('Badges are worn at all times.'));
