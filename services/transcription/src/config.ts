@@ -52,6 +52,8 @@ export const transcriptionConfigShape = {
   TRANSCRIPTION_CHUNK_SECONDS: z.coerce.number().min(5).max(600).default(60),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  /** Longest ffprobe may take to read an upload's container (a file built to keep it busy fails). */
+  FFPROBE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   POCKETSPHINX_PATH: z.string().min(1).default('pocketsphinx_continuous'),
   /** Acoustic model, language model and dictionary; empty = the binary's defaults (Debian's en-us). */
   POCKETSPHINX_HMM: z.string().optional(),
@@ -98,6 +100,7 @@ export interface TranscriptionSettings {
   TRANSCRIPTION_CHUNK_SECONDS: number;
   FFMPEG_PATH: string;
   FFPROBE_PATH: string;
+  FFPROBE_TIMEOUT_MS: number;
   POCKETSPHINX_PATH: string;
   POCKETSPHINX_HMM?: string;
   POCKETSPHINX_LM?: string;

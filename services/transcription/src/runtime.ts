@@ -36,7 +36,7 @@ export function pipelineDeps(
     workRoot: workRootOf(config),
     storage: createStorage(config),
     engine: createEngine(config, whisper),
-    ffmpeg: { ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH },
+    ffmpeg: { ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH, probeTimeoutMs: config.FFPROBE_TIMEOUT_MS },
     decoders: new Limiter(config.TRANSCRIPTION_CONCURRENCY),
   };
 }

@@ -84,6 +84,40 @@ export async function claimNext(tx: Db, leaseSeconds: number): Promise<Knowledge
   return row;
 }
 
+/**
+ * Fails, for good, the files whose reading was under way when their process stopped without
+ * handing them back (their lease ran out while `extracting`): the claim that started it counted
+ * its attempt, and the file may be what stopped the process. SKIP LOCKED, as the claim.
+ */
+export async function failAbandonedExtractions(tx: Db, reason: string): Promise<KnowledgeFileRow[]> {
+  const abandoned = tx
+    .select({ id: knowledgeFiles.id })
+    .from(knowledgeFiles)
+    .where(
+      sql`${knowledgeFiles.status} = 'extracting' and ${knowledgeFiles.leaseUntil} < now() and ${knowledgeFiles.attempts} >= 1`,
+    )
+    .for('update', { skipLocked: true });
+  return tx
+    .update(knowledgeFiles)
+    .set({ status: 'failed', error: reason, leaseUntil: null, updatedAt: sql`now()` })
+    .where(inArray(knowledgeFiles.id, abandoned))
+    .returning();
+}
+
+/** Hands a file back to the queue uncounted (its process is stopping before the file was read). */
+export async function release(db: Db, id: string): Promise<void> {
+  await db
+    .update(knowledgeFiles)
+    .set({
+      status: 'queued',
+      progress: 0,
+      attempts: sql`greatest(${knowledgeFiles.attempts} - 1, 0)`,
+      leaseUntil: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(knowledgeFiles.id, id), eq(knowledgeFiles.status, 'extracting')));
+}
+
 /** Progress of a file being worked on; renews the lease. False when the file is gone (deleted meanwhile). */
 export async function progress(
   db: Db,

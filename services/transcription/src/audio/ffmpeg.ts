@@ -5,10 +5,21 @@ import { run, tail } from './run';
 export interface FfmpegPaths {
   ffmpeg: string;
   ffprobe: string;
+  /** Longest an ffprobe may read a file (default PROBE_TIMEOUT_MS). */
+  probeTimeoutMs?: number;
 }
 
 export const FFMPEG_MISSING = 'ffmpeg is not installed on this server';
 export const SAMPLE_RATE = 16_000;
+/** Reading a container's headers takes milliseconds; a file that keeps ffprobe busy longer is refused. */
+export const PROBE_TIMEOUT_MS = 30_000;
+
+/** The reason a probe stopped at its limit gives (the job fails, not retried: the file stays as slow). */
+export const probeTimedOut = (paths: FfmpegPaths) =>
+  new JobError(
+    `The file could not be read as audio within ${Math.round((paths.probeTimeoutMs ?? PROBE_TIMEOUT_MS) / 1000)} s`,
+    false,
+  );
 
 interface ProbeOutput {
   streams?: { codec_type?: string; channels?: number; codec_name?: string }[];
@@ -25,8 +36,9 @@ export async function probe(
     paths.ffprobe,
     ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', input],
     FFMPEG_MISSING,
-    { signal },
+    { signal, timeoutMs: paths.probeTimeoutMs ?? PROBE_TIMEOUT_MS },
   );
+  if (result.timedOut) throw probeTimedOut(paths);
   if (result.code !== 0)
     throw new JobError(`The file could not be read as audio (${tail(result.stderr) || 'ffprobe failed'})`, false);
   const parsed = JSON.parse(result.stdout || '{}') as ProbeOutput;

@@ -5,6 +5,8 @@ export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** True when the program was killed at `timeoutMs`. */
+  timedOut?: boolean;
 }
 
 export interface RunOptions {
@@ -13,6 +15,8 @@ export interface RunOptions {
   stderrLimit?: number;
   /** Called with each stderr line instead of keeping it (ffmpeg's silencedetect reports there). */
   onStderrLine?: (line: string) => void;
+  /** Kill the program (SIGKILL) once it has run this long. */
+  timeoutMs?: number;
 }
 
 /**
@@ -32,6 +36,14 @@ export function run(
     let stdout = '';
     let stderr = '';
     let pending = '';
+    let timedOut = false;
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, options.timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
@@ -44,12 +56,14 @@ export function run(
       stderr = (stderr + chunk).slice(-limit);
     });
     child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       if (error.code === 'ENOENT' || error.code === 'EACCES') reject(new JobError(missing, false));
       else reject(error);
     });
     child.once('close', (code) => {
+      clearTimeout(timer);
       if (pending && options.onStderrLine) options.onStderrLine(pending);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, ...(timedOut ? { timedOut } : {}) });
     });
   });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PeaksDto } from '@earshot/contracts';
 import type { ObjectStorage } from '@earshot/kit';
-import { FFMPEG_MISSING, toChannelWavs, type FfmpegPaths } from '../audio/ffmpeg';
+import { FFMPEG_MISSING, PROBE_TIMEOUT_MS, probeTimedOut, toChannelWavs, type FfmpegPaths } from '../audio/ffmpeg';
 import { analyseWaveform } from '../audio/peaks';
 import { run, tail } from '../audio/run';
 import { readWavInfo } from '../audio/wav';
@@ -26,8 +26,9 @@ async function containerOf(
     ffmpeg.ffprobe,
     ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', input],
     FFMPEG_MISSING,
-    { signal },
+    { signal, timeoutMs: ffmpeg.probeTimeoutMs ?? PROBE_TIMEOUT_MS },
   );
+  if (result.timedOut) throw probeTimedOut(ffmpeg);
   const parsed = JSON.parse(result.stdout || '{}') as {
     streams?: { codec_type?: string; codec_name?: string; channels?: number }[];
     format?: { format_name?: string };

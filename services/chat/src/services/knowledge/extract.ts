@@ -1,5 +1,10 @@
 import { Parser } from 'htmlparser2';
-import { GPT_MESSAGES, type KnowledgeFormat } from '@earshot/contracts';
+import type { KnowledgeFormat } from '@earshot/contracts';
+import { ExtractionFailure, type ExtractionLimits } from './limits';
+import { checkZip } from './zip-directory';
+
+// Runs in the extractor thread (extract-worker.ts), never on the event loop that serves requests:
+// everything here reads untrusted bytes.
 
 /** A run of text with where it sits: its page (PDF, from 1) and the heading it falls under. */
 export interface TextBlock {
@@ -12,14 +17,6 @@ export interface Extracted {
   /** Pages of a PDF; null for formats without pages. */
   pages: number | null;
   blocks: TextBlock[];
-}
-
-/** A failure the file list shows as it is (the reason is for people: no stack, no internals). */
-export class ExtractionFailure extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExtractionFailure';
-  }
 }
 
 const BLOCK_TAGS = new Set([
@@ -128,69 +125,112 @@ export function plainBlocks(text: string): TextBlock[] {
     .map((p) => ({ text: p, page: null, heading: null }));
 }
 
-async function pdfBlocks(data: Buffer, onPage: (done: number, total: number) => Promise<void>): Promise<Extracted> {
+/** Counts extracted text against the cap as it comes, so reading stops as soon as it is passed. */
+class TextBudget {
+  private used = 0;
+  constructor(private readonly max: number) {}
+
+  take(text: string): void {
+    this.used += Buffer.byteLength(text);
+    if (this.used > this.max) throw new ExtractionFailure({ kind: 'text' });
+  }
+}
+
+const unreadable = () => new ExtractionFailure({ kind: 'unreadable' });
+
+/**
+ * PDF by page: the page count (from the page tree, before any page is read) against the limit,
+ * then each page's text streamed and counted, so a page that draws the same text a million times
+ * (nested forms) stops at the cap instead of filling memory.
+ */
+async function pdfBlocks(
+  data: Uint8Array,
+  limits: ExtractionLimits,
+  onPage: (done: number, total: number) => void,
+): Promise<Extracted> {
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(data));
+    pdf = await getDocumentProxy(data);
   } catch (error) {
-    if ((error as { name?: string }).name === 'PasswordException') throw new ExtractionFailure(GPT_MESSAGES.encrypted);
-    throw new ExtractionFailure(GPT_MESSAGES.unreadable);
+    if ((error as { name?: string }).name === 'PasswordException') throw new ExtractionFailure({ kind: 'encrypted' });
+    throw unreadable();
   }
-  try {
-    const blocks: TextBlock[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
-      let text = '';
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
+  // No cleanup on a refusal: the thread ends with it (pdf.js, cancelled mid-page, throws from its
+  // own callbacks after the refusal instead of before it).
+  if (pdf.numPages > limits.maxPages) throw new ExtractionFailure({ kind: 'pages', pages: pdf.numPages });
+  const budget = new TextBudget(limits.maxTextBytes);
+  const blocks: TextBlock[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    let text = '';
+    const reader = (page.streamTextContent() as ReadableStream<{ items: unknown[] }>).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const item of value.items as { str?: string; hasEOL?: boolean }[]) {
+        if (typeof item.str !== 'string') continue;
+        budget.take(item.str);
         text += item.str;
         text += item.hasEOL ? '\n' : '';
       }
-      page.cleanup();
-      const clean = text
-        .replace(/[ \t]+/g, ' ')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
-      if (clean) blocks.push({ text: clean, page: n, heading: null });
-      await onPage(n, pdf.numPages);
     }
-    if (blocks.length === 0) throw new ExtractionFailure(GPT_MESSAGES.noTextLayer);
-    return { pages: pdf.numPages, blocks };
-  } finally {
-    await pdf.destroy();
+    page.cleanup();
+    const clean = text
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    if (clean) blocks.push({ text: clean, page: n, heading: null });
+    onPage(n, pdf.numPages);
   }
-}
-
-async function docxBlocks(data: Buffer): Promise<TextBlock[]> {
-  const mammoth = await import('mammoth');
-  try {
-    const { value } = await mammoth.convertToHtml({ buffer: data });
-    return htmlBlocks(value);
-  } catch {
-    throw new ExtractionFailure(GPT_MESSAGES.unreadable);
-  }
+  if (blocks.length === 0) throw new ExtractionFailure({ kind: 'noTextLayer' });
+  await pdf.destroy();
+  return { pages: pdf.numPages, blocks };
 }
 
 /**
- * The text of a knowledge file with its positions: PDF by page (unpdf, pdf.js; no text on any
- * page is 'This PDF has no text layer', a password is said so), DOCX through its HTML (mammoth)
- * to keep headings, Markdown by headings, HTML stripped to text, plain text and CSV as they are.
- * `onProgress` hears of each PDF page.
+ * DOCX through mammoth's HTML (headings kept), once its zip has passed `checkZip`. Images are
+ * never read: a reply quotes text only.
+ */
+async function docxBlocks(data: Buffer, limits: ExtractionLimits): Promise<TextBlock[]> {
+  checkZip(data, limits);
+  const mammoth = await import('mammoth');
+  let html: string;
+  try {
+    ({ value: html } = await mammoth.convertToHtml(
+      { buffer: data },
+      { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
+    ));
+  } catch {
+    throw unreadable();
+  }
+  return htmlBlocks(html);
+}
+
+/**
+ * The text of a knowledge file with its positions, within `limits`: PDF by page (unpdf, pdf.js; no
+ * text on any page is 'This PDF has no text layer', a password is said so), DOCX through its HTML
+ * (mammoth) to keep headings, Markdown by headings, HTML stripped to text, plain text and CSV as
+ * they are. `onProgress` hears of each PDF page.
  */
 export async function extractText(
   format: KnowledgeFormat,
   data: Buffer,
-  onProgress: (done: number, total: number) => Promise<void>,
+  limits: ExtractionLimits,
+  onProgress: (done: number, total: number) => void,
 ): Promise<Extracted> {
   let blocks: TextBlock[];
-  if (format === 'pdf') return pdfBlocks(data, onProgress);
-  if (format === 'docx') blocks = await docxBlocks(data);
+  if (format === 'pdf')
+    return pdfBlocks(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), limits, onProgress);
+  if (format === 'docx') blocks = await docxBlocks(data, limits);
   else {
+    // Text is about as long as the file: one bigger than the cap is refused unread.
+    if (format !== 'html' && data.length > limits.maxTextBytes) throw new ExtractionFailure({ kind: 'text' });
     const text = data.toString('utf8').replace(/^\uFEFF/, '');
     blocks = format === 'html' ? htmlBlocks(text) : format === 'markdown' ? markdownBlocks(text) : plainBlocks(text);
   }
-  if (blocks.length === 0) throw new ExtractionFailure(GPT_MESSAGES.noText);
+  const budget = new TextBudget(limits.maxTextBytes);
+  for (const block of blocks) budget.take(block.text);
+  if (blocks.length === 0) throw new ExtractionFailure({ kind: 'noText' });
   return { pages: null, blocks };
 }

@@ -8,11 +8,13 @@ import * as knowledgeRepo from '../../repositories/knowledge';
 import { encryptionOf, PURPOSES } from '../encryption';
 import { chunkBlocks } from './chunk';
 import { EMBED_BATCH, type Embedder } from './embeddings';
-import { ExtractionFailure, extractText } from './extract';
+import { ExtractionStopped, extractIsolated } from './isolated';
+import { ExtractionFailure, limitsOf, type Refusal } from './limits';
+import { reasonText } from './reasons';
 
 /** A process holds a file this long between signs of life (each page, each batch renews it). */
 const LEASE_SECONDS = 120;
-/** A file whose processing stopped this many times (a process dying on it) fails instead of looping. */
+/** A file whose indexing stopped this many times (a process dying on it) fails instead of looping. */
 const MAX_ATTEMPTS = 3;
 /** How often a process looks for work made elsewhere (another replica's uploads, a new embeddings model). */
 const POLL_MS = 5_000;
@@ -24,14 +26,19 @@ const SYSTEM = { type: 'system', id: null } as const;
  * knowledge_files table itself (a Postgres-backed queue): queued → extracting → indexing → ready
  * or failed. A file is taken under a lease that each step renews; when a process stops, its
  * lease runs out and the file is taken again (from the start: its chunks are replaced, never
- * added twice), so processing survives a restart. When idle, the queue embeds chunks that lack
- * vectors of the configured embeddings model (a new model re-embeds every GPT in the background).
+ * added twice), so processing survives a restart. Its text is read in a thread of its own within
+ * limits (isolated.ts): a file over a limit fails at once, and a file whose reading a process did
+ * not survive fails when its lease runs out instead of being read again. When idle, the queue
+ * embeds chunks that lack vectors of the configured embeddings model (a new model re-embeds every
+ * GPT in the background).
  */
 export class KnowledgeQueue {
   private loop: Promise<void> | null = null;
   private again = false;
   private timer?: NodeJS.Timeout;
   private stopped = true;
+  /** Aborted when the process stops: the file being read goes back to the queue. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly ctx: ServiceContext<ChatConfig>,
@@ -41,6 +48,7 @@ export class KnowledgeQueue {
 
   start(): void {
     this.stopped = false;
+    this.stopping = new AbortController();
     this.timer = unrefInterval(() => this.nudge(), POLL_MS);
     this.nudge();
   }
@@ -73,12 +81,20 @@ export class KnowledgeQueue {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    this.stopping.abort();
     await this.idle();
   }
 
   private async drain(): Promise<void> {
     while (!this.stopped) {
-      const file = await this.ctx.transact((tx) => knowledgeRepo.claimNext(tx, LEASE_SECONDS));
+      const abandoned = reasonText({ kind: 'abandoned' }, limitsOf(this.ctx.config));
+      const file = await this.ctx.transact(async (tx, emit) => {
+        // Attempts are counted when a file is claimed: one whose reading was under way when its
+        // process died (its lease ran out) has had its attempt, and may be what killed it.
+        for (const row of await knowledgeRepo.failAbandonedExtractions(tx, abandoned))
+          emit(this.failedEvent(row, abandoned));
+        return knowledgeRepo.claimNext(tx, LEASE_SECONDS);
+      });
       if (file) {
         await this.process(file);
         continue;
@@ -87,17 +103,60 @@ export class KnowledgeQueue {
     }
   }
 
+  private failedEvent(file: KnowledgeFileRow, reason: string) {
+    return {
+      type: 'knowledge_file.failed',
+      companyId: file.companyId,
+      actor: SYSTEM,
+      data: { id: file.id, customGptId: file.customGptId, reason: reason.slice(0, REASON_MAX) },
+    } as const;
+  }
+
   private async fail(file: KnowledgeFileRow, reason: string): Promise<void> {
     await this.ctx.transact(async (tx, emit) => {
       const row = await knowledgeRepo.finish(tx, file.id, { status: 'failed', error: reason.slice(0, REASON_MAX) });
-      if (row)
-        emit({
-          type: 'knowledge_file.failed',
-          companyId: file.companyId,
-          actor: SYSTEM,
-          data: { id: file.id, customGptId: file.customGptId, reason: reason.slice(0, REASON_MAX) },
-        });
+      if (row) emit(this.failedEvent(file, reason));
     });
+  }
+
+  /**
+   * The file's text, read in its own thread within the configured limits. Progress (each PDF page)
+   * and a heartbeat renew the lease meanwhile, one write at a time, the latest state only.
+   */
+  private async extract(file: KnowledgeFileRow, data: Buffer) {
+    let state: { percent: number; pages?: number } = { percent: 0 };
+    let dirty = false;
+    let writing: Promise<void> | null = null;
+    const write = () => {
+      dirty = true;
+      writing ??= (async () => {
+        while (dirty) {
+          dirty = false;
+          await knowledgeRepo.progress(this.ctx.db, file.id, 'extracting', state.percent, LEASE_SECONDS, state.pages);
+        }
+      })()
+        .catch((error: unknown) => this.ctx.logger.warn({ err: error, fileId: file.id }, 'progress not saved'))
+        .finally(() => {
+          writing = null;
+        });
+    };
+    const heartbeat = setInterval(write, (LEASE_SECONDS * 1000) / 4);
+    try {
+      // Extraction takes the first 60%: PDF pages report as they go.
+      return await extractIsolated(
+        file.format,
+        data,
+        limitsOf(this.ctx.config),
+        (done, total) => {
+          state = { percent: (done / total) * 60, pages: total };
+          write();
+        },
+        this.stopping.signal,
+      );
+    } finally {
+      clearInterval(heartbeat);
+      await writing;
+    }
   }
 
   /** Works one claimed file to its end. */
@@ -107,15 +166,18 @@ export class KnowledgeQueue {
       knowledgeRepo.progress(this.ctx.db, file.id, status, percent, LEASE_SECONDS, pages);
     let extracted;
     try {
-      const data = await buffer(await this.storage.get(file.storageKey));
-      // Extraction takes the first 60%: PDF pages report as they go.
-      extracted = await extractText(file.format, data, async (done, total) => {
-        await alive('extracting', (done / total) * 60, total);
-      });
+      extracted = await this.extract(file, await buffer(await this.storage.get(file.storageKey)));
     } catch (error) {
-      if (!(error instanceof ExtractionFailure))
+      if (error instanceof ExtractionStopped) {
+        await knowledgeRepo.release(this.ctx.db, file.id);
+        return;
+      }
+      const refusal: Refusal = error instanceof ExtractionFailure ? error.refusal : { kind: 'unreadable' };
+      if (!(error instanceof ExtractionFailure) || error.cause)
         this.ctx.logger.warn({ err: error, fileId: file.id }, 'knowledge file could not be read');
-      return this.fail(file, error instanceof ExtractionFailure ? error.message : GPT_MESSAGES.unreadable);
+      else if (['timeout', 'memory'].includes(refusal.kind))
+        this.ctx.logger.warn({ fileId: file.id, limit: refusal.kind }, 'knowledge file stopped at its limit');
+      return this.fail(file, reasonText(refusal, limitsOf(this.ctx.config)));
     }
     const chunks = chunkBlocks(extracted.blocks).map((c) => ({ ...c, id: randomUUID() }));
     if (!(await alive('indexing', 65, extracted.pages))) return; // deleted meanwhile

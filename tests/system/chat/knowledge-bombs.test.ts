@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { CustomGptDto, KnowledgeFileDto } from '@earshot/contracts';
+import { CSRF_HEADER, type Database } from '@earshot/kit';
+import type { AllInOne } from '@earshot/gateway';
+import { knowledgeQueue } from '@earshot/chat-service';
+import { startApiProduct, type ApiProduct } from '../all-in-one';
+import { docxWithText, pdfNestedText, pdfWithPages } from './bomb-fixtures';
+
+// Files built to cost far more to read than to upload, against the whole product over real HTTP,
+// with limits low enough to be passed in a second (the defaults against a 300 MiB DOCX are in
+// `npm run bench:bombs`): each fails with its reason, /api/health and another company's requests
+// answer in under 500 ms throughout, the heap returns to where it was, and a file whose reading a
+// process did not survive is failed, not read again.
+const ADMIN_EMAIL = 'root@bombs.test';
+const ADMIN_PASSWORD = 'bombs-password-123';
+const MB = 1024 * 1024;
+const LIMITS = {
+  KNOWLEDGE_MAX_EXPANDED_BYTES: String(MB),
+  KNOWLEDGE_MAX_PAGES: '50',
+  KNOWLEDGE_MAX_TEXT_BYTES: String(16 * 1024),
+  KNOWLEDGE_EXTRACT_TIMEOUT_MS: '20000',
+  KNOWLEDGE_EXTRACT_MEMORY_MB: '128',
+  // What is measured is the answer's time: a 503 from load shedding (a loaded machine) would hide it.
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+  LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+  // The probes call back to back, more than one address may call in a minute.
+  RATE_LIMIT_MAX: '1000000',
+};
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+// Heap figures mean something only after a full collection.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+let product: ApiProduct;
+let earshot: AllInOne;
+let database: Database;
+let origin: string;
+let admin: string;
+let otherAdmin: string;
+let gptId: string;
+let otherGptId: string;
+
+async function call(token: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${origin}/api${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      [CSRF_HEADER]: 'XMLHttpRequest',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function company(host: string, code: string): Promise<string> {
+  const res = await call(host, 'POST', '/companies', { name: code, code, domain: code.toLowerCase(), maxUsers: 5 });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { _id: string })._id;
+}
+
+async function createGpt(token: string): Promise<string> {
+  const res = await call(token, 'POST', '/custom-gpt', {
+    name: `GPT ${randomUUID().slice(0, 6)}`,
+    instructions: 'Answer from the files.',
+    visibility: 'company',
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as CustomGptDto)._id;
+}
+
+/**
+ * Calls /api/health and another company's list of files one after the other, as fast as they
+ * answer, until stopped: the slowest answer is the bound the test holds.
+ */
+function probe(): { stop(): Promise<{ count: number; slowest: number }> } {
+  let running = true;
+  let count = 0;
+  let slowest = 0;
+  const timed = async (request: () => Promise<Response>) => {
+    const started = performance.now();
+    const res = await request();
+    await res.arrayBuffer();
+    slowest = Math.max(slowest, performance.now() - started);
+    count++;
+    expect(res.status).toBe(200);
+  };
+  const loop = (async () => {
+    while (running) {
+      await timed(() => fetch(`${origin}/api/health`));
+      await timed(() => call(otherAdmin, 'GET', `/custom-gpt/${otherGptId}/files`));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { count, slowest };
+    },
+  };
+}
+
+/** Uploads a file and waits until the knowledge queue has nothing left to do; the file as listed then. */
+async function uploadAndSettle(name: string, type: string, data: Buffer): Promise<KnowledgeFileDto> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type }), name);
+  const res = await fetch(`${origin}/api/custom-gpt/${gptId}/files?type=knowledge`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${admin}`, [CSRF_HEADER]: 'XMLHttpRequest' },
+    body: form,
+  });
+  expect(res.status).toBe(201);
+  const id = ((await res.json()) as KnowledgeFileDto)._id;
+  await knowledgeQueue(database)!.idle();
+  return fileOf(id);
+}
+
+async function fileOf(id: string): Promise<KnowledgeFileDto> {
+  const files = (await (await call(admin, 'GET', `/custom-gpt/${gptId}/files`)).json()) as KnowledgeFileDto[];
+  return files.find((f) => f._id === id)!;
+}
+
+beforeAll(async () => {
+  product = await startApiProduct('bombs', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, LIMITS);
+  ({ earshot, database } = product);
+  origin = await earshot.app.listen({ host: '127.0.0.1', port: 0 });
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CSRF_HEADER]: 'XMLHttpRequest' },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const hostId = ((await login.json()) as { user: { _id: string } }).user._id;
+  const host = await earshot.signer.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: ADMIN_EMAIL });
+  const acme = await company(host, 'ACME-BOMBS');
+  const other = await company(host, 'OTHER-BOMBS');
+  await earshot.settle();
+  admin = await earshot.signer.sign({ userId: randomUUID(), companyId: acme, role: 'ADMIN', email: 'a@acme.test' });
+  otherAdmin = await earshot.signer.sign({ userId: randomUUID(), companyId: other, role: 'ADMIN', email: 'b@b.test' });
+  gptId = await createGpt(admin);
+  otherGptId = await createGpt(otherAdmin);
+  // The probes' routes answer once before anything is measured (their first answer compiles them).
+  await (await fetch(`${origin}/api/health`)).arrayBuffer();
+  await (await call(otherAdmin, 'GET', `/custom-gpt/${otherGptId}/files`)).arrayBuffer();
+}, 120_000);
+afterAll(async () => product?.close());
+
+// First, also so that the upload path's first-call costs are not in a bomb's figures.
+test('an ordinary file reads in its thread, ready with its chunks', async () => {
+  const file = await uploadAndSettle(
+    'policy.md',
+    'text/markdown',
+    Buffer.from('# Refunds\n\nCustomers may return hardware within 45 days.\n'),
+  );
+  expect(file).toMatchObject({ status: 'ready', chunks: 1, error: null });
+});
+
+const bombs: [string, string, string, () => Promise<Buffer> | Buffer, string][] = [
+  [
+    'a DOCX whose text inflates to 8 MB (limit 1 MB), refused from its zip directory',
+    'bomb.docx',
+    DOCX,
+    () => docxWithText(8 * MB),
+    'The file expands to 8 MB of text; the limit is 1 MB',
+  ],
+  [
+    'a PDF of 5,000 empty pages (limit 50), refused before any page is read',
+    'pages.pdf',
+    'application/pdf',
+    () => pdfWithPages(5000),
+    'The PDF has 5,000 pages; the limit is 50',
+  ],
+  [
+    'a 2 KB PDF whose page draws a line 100,000 times through nested forms (4 MB of text, limit 16 KB)',
+    'laughs.pdf',
+    'application/pdf',
+    () => pdfNestedText(5, 10),
+    'The file has more than 16 KB of text, the most a file may have',
+  ],
+  [
+    'a 12 KB Markdown file whose heading makes the parser backtrack for hours, stopped at the time limit',
+    'heading.md',
+    'text/markdown',
+    () => Buffer.from(`# a${' '.repeat(12_000)}b\n`),
+    'Reading the file took longer than 20 s; it will not be tried again',
+  ],
+];
+
+test.each(bombs)(
+  '%s: failed with its reason while health answers',
+  async (_name, fileName, type, make, reason) => {
+    const data = await make();
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const probes = probe();
+    const file = await uploadAndSettle(fileName, type, data);
+    const { count, slowest } = await probes.stop();
+    expect(file).toMatchObject({ status: 'failed', error: reason, chunks: 0 });
+    expect(count).toBeGreaterThan(1);
+    expect(slowest).toBeLessThan(500);
+    // What the file expanded to was never in this process's heap.
+    gc();
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(16 * MB);
+  },
+  60_000,
+);
+
+test('a file whose reading its process did not survive is failed when its lease runs out, never read again', async () => {
+  const file = await uploadAndSettle('guide.txt', 'text/plain', Buffer.from('Badges are worn at all times.'));
+  expect(file.status).toBe('ready');
+  // As a process killed while reading it leaves the row: claimed (its attempt counted), lease run out.
+  await database.query(
+    "update chat.knowledge_files set status = 'extracting', progress = 0, attempts = 1, lease_until = now() - interval '1 minute' where id = $1",
+    [file._id],
+  );
+  const queue = knowledgeQueue(database)!;
+  queue.nudge();
+  await queue.idle();
+  await earshot.settle();
+  expect(await fileOf(file._id)).toMatchObject({
+    status: 'failed',
+    error: 'The file stopped the extractor (the server stopped while reading it); it will not be tried again',
+  });
+  const [row] = await database.query<{ attempts: number; lease_until: Date | null }>(
+    'select attempts, lease_until from chat.knowledge_files where id = $1',
+    [file._id],
+  );
+  expect(row).toEqual({ attempts: 1, lease_until: null });
+  const [event] = await database.query<{ data: { id: string; reason: string } }>(
+    "select envelope->'data' as data from chat.outbox where envelope->>'type' = 'knowledge_file.failed' order by seq desc limit 1",
+  );
+  expect(event!.data).toMatchObject({ id: file._id, reason: expect.stringContaining('will not be tried again') });
+});
