@@ -37,12 +37,12 @@ const emailKey = sql`(select 'm-' || ${mailMessages.id}::text from ${mailMessage
   where ${mailMessages.id} = ${notifications.mailId} and ${mailMessages.status} <> 'failed')`;
 
 /**
- * A person's notifications and the mail sent to them that no notification carries, newest first, as one list ordered by
- * (created_at, key) — unique, so equal timestamps never repeat or skip a row across pages. Each
- * half walks its own (user_id, created_at, id) index to at most `limit` rows after the cursor, and
- * only those are merged: a deep page costs what the first does. Within a half, id order is key
- * order (a uuid orders as its text does byte by byte, hence collate "C"); at one instant every
- * `n-` key sorts after every `m-` one.
+ * A person's notifications and the mail sent to them that no notification carries, newest first, as
+ * one list ordered by (created_at, key) — unique, so equal timestamps never repeat or skip a row
+ * across pages. Each half walks its own (user_id, created_at, id) index to at most `limit` rows
+ * after the cursor, and only those are merged: a deep page costs what the first does. Within a
+ * half, id order is key order (a uuid orders as its text does byte by byte, hence collate "C"); at
+ * one instant every `n-` key sorts after every `m-` one.
  */
 export async function inboxPage(db: Db, userId: string, filter: InboxFilter): Promise<InboxRow[]> {
   const after = (
