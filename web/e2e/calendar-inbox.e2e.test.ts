@@ -1,8 +1,9 @@
 // The calendar and the inbox in real Chromium against the real all-in-one server, as each role:
 // month, week and day views with a recording and tasks made through the API, a task dragged to
-// another day (the tasks service then holds the new due date), the inbox with the notification and
-// the e-mail of an assignment (the platform administrator, who belongs to no company and gets no
-// task, has the e-mails of turning two-step verification on and off), a message opened and read.
+// another day (the tasks service then holds the new due date), the inbox with an assignment's
+// notification carrying its e-mail as one item (the platform administrator, who belongs to no
+// company and gets no task, has the e-mails of turning two-step verification on and off), a
+// message opened and read, and the inbox's and task list's dates in each language.
 // Waits for conditions, never for time. SCREENSHOT_DIR keeps the pages light, dark and at 375 px.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -196,10 +197,15 @@ describe('calendar and inbox in Chromium', () => {
     expect(await row.getAttribute('data-read')).toBe('false');
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, `inbox-${role.toLowerCase()}`);
+    // One item per event: an assignment's notice carries its e-mail instead of a second row.
+    if (role !== 'HOST_ADMIN')
+      expect(await page.getByTestId('inbox-item').filter({ hasText: MESSAGE_TITLE[role] }).count()).toBe(1);
     await row.getByTestId('inbox-item-link').click();
     await page.getByTestId('inbox-message').waitFor();
     expect(new URL(page.url()).pathname).toBe('/inbox-details');
     expect(await page.getByTestId('inbox-message-title').textContent()).toMatch(MESSAGE_TITLE[role]);
+    if (role !== 'HOST_ADMIN')
+      expect(await page.getByTestId('inbox-message-email').textContent()).toContain('An e-mail was sent too.');
     await shoot(page, `inbox-details-${role.toLowerCase()}`);
     await page.getByTestId('inbox-back').click();
     await page
@@ -211,6 +217,12 @@ describe('calendar and inbox in Chromium', () => {
   });
 
   it('the bell shows the unread count and the latest messages; a message opens its task', async () => {
+    // The CALLER read their one event above (its notice and, with it, its e-mail): unread again.
+    const caller = await apiSession(suite.server.origin, 'CALLER');
+    const listed = (await (await caller('/inbox')).json()) as { items: Array<{ _id: string; title: string }> };
+    const assignment = listed.items.find((item) => MESSAGE_TITLE.CALLER.test(item.title))!;
+    const marked = await caller(`/inbox/${assignment._id}`, { method: 'PUT', json: { read: false } });
+    expect(marked.status).toBe(200);
     const page = await suite.open();
     await signIn(page, suite.server.origin, 'CALLER');
     const count = page.getByTestId('notifications-unread');
@@ -236,6 +248,40 @@ describe('calendar and inbox in Chromium', () => {
       .click();
     await page.getByTestId('inbox-message-link').click();
     await page.waitForURL((url) => url.pathname === '/task-list' && url.searchParams.get('task') === taskIds.CALLER);
+  });
+
+  it('dates on the inbox and the task list read as Intl writes them in each language, never as ISO', async () => {
+    const page = await suite.open();
+    await signIn(page, suite.server.origin, 'USER');
+    const intl = (value: string, language: string, options: Intl.DateTimeFormatOptions) =>
+      page.evaluate(([iso, lang, opts]) => new Intl.DateTimeFormat(lang, opts).format(new Date(iso)), [
+        value,
+        language,
+        options,
+      ] as const);
+    for (const language of ['fr', 'et', 'lv', 'en']) {
+      await page.getByTestId('language-switcher').click();
+      await page.getByTestId(`language-${language}`).click();
+      await page.waitForFunction((code) => document.documentElement.lang === code, language);
+
+      await page.goto(`${suite.server.origin}/inbox`);
+      const row = page.getByTestId('inbox-item').filter({ hasText: MESSAGE_TITLE.USER }).first();
+      await row.waitFor();
+      const time = row.locator('time');
+      const at = (await time.getAttribute('datetime'))!;
+      expect(await time.textContent()).toBe(await intl(at, language, { dateStyle: 'medium', timeStyle: 'short' }));
+      expect(await row.textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+
+      await page.goto(`${suite.server.origin}/task-list`);
+      const due = page.getByTestId('task-due');
+      await due.first().waitFor();
+      const days = await Promise.all(
+        [TODAY, TARGET].map((key) =>
+          intl(`${key}T00:00:00Z`, language, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }),
+        ),
+      );
+      for (const text of await due.allTextContents()) expect(days.some((shown) => text.startsWith(shown))).toBe(true);
+    }
   });
 
   it('a recording opens its transcript; a task its place in the list', async () => {

@@ -1,5 +1,5 @@
 // For page tests that drive the real store and RTK Query API: `fetch` answers like the gateway
-// from a table of routes, and the page renders with the English catalogue as a signed-in user.
+// from a table of routes, and the page renders as a signed-in user, in English unless told otherwise.
 import { jest } from '@jest/globals';
 import { render } from '@testing-library/react';
 import i18next from 'i18next';
@@ -11,6 +11,9 @@ import type { Role } from '@earshot/contracts/constants';
 import { SharedComponentsContext } from '../src/app/app';
 import { RequireAuth } from '../src/features/auth/guards';
 import { en } from '../src/i18n/locales/en';
+import { et } from '../src/i18n/locales/et';
+import { fr } from '../src/i18n/locales/fr';
+import { lv } from '../src/i18n/locales/lv';
 import { makeStore } from '../src/lib/store';
 
 export interface Call {
@@ -60,9 +63,12 @@ function Elsewhere(): ReactElement {
   );
 }
 
+const CATALOGUES = { en, fr, et, lv };
+
 /**
- * Renders `page` at `url` (matched by `path`) for a signed-in user of `role` in `companyId`;
- * `guarded` puts the app's route guard (RequireAuth, the role lists of lib/roles.ts) in front of it.
+ * Renders `page` at `url` (matched by `path`) for a signed-in user of `role` in `companyId`, in
+ * `language` (en, fr, et or lv); `guarded` puts the app's route guard (RequireAuth, the role lists
+ * of lib/roles.ts) in front of it.
  */
 export function renderPage(
   page: ReactElement,
@@ -72,7 +78,15 @@ export function renderPage(
     role,
     companyId = 'c0000000-0000-4000-8000-000000000001',
     guarded = false,
-  }: { path: string; url: string; role: Role; companyId?: string | null; guarded?: boolean },
+    language = 'en',
+  }: {
+    path: string;
+    url: string;
+    role: Role;
+    companyId?: string | null;
+    guarded?: boolean;
+    language?: keyof typeof CATALOGUES;
+  },
 ) {
   localStorage.setItem(
     'user',
@@ -88,9 +102,9 @@ export function renderPage(
   );
   const i18n = i18next.createInstance();
   void i18n.init({
-    lng: 'en',
+    lng: language,
     initAsync: false,
-    resources: { en: { translation: en } },
+    resources: { [language]: { translation: CATALOGUES[language] } },
     interpolation: { escapeValue: false },
   });
   return render(

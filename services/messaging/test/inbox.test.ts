@@ -2,7 +2,9 @@ import type { SMTPServer } from 'smtp-server';
 import { topicOf, type EventType, type InboxItemDto, type InboxPage } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { PAIR_EARLIER_MAIL } from '../src/db/migrations';
 import { mailOf, messagingService } from '../src';
+import { noticeText } from '../src/services/notification-texts';
 import { smtpUrl, startSmtp, type Received } from './smtp';
 
 // The inbox and the notices other services' events cause: the messaging service alone, fed the
@@ -112,7 +114,7 @@ afterAll(async () => {
 });
 
 describe('task notices', () => {
-  test('a task given to someone else tells them in the app and by mail; one’s own task or an unchanged assignee tells no one', async () => {
+  test('a task given to someone else tells them in the app and by mail, one inbox item; one’s own task or an unchanged assignee tells no one', async () => {
     const id = crypto.randomUUID();
     await publish({
       type: 'task.created',
@@ -125,21 +127,24 @@ describe('task notices', () => {
       },
     });
 
+    // One event, one item: the notice carries its mail, which opens by its own id.
     const page = await inbox(bob.token);
-    // The notice and its mail share their transaction's timestamp: the key orders them.
     expect(page.items.map((item) => [item.kind, item.title, item.link])).toEqual([
       ['task_assigned', 'New task: Call back Acme', `/task-list?task=${id}`],
-      ['email', 'New task: Call back Acme', `/task-list?task=${id}`],
     ]);
-    expect(page.items[0]!.body).toBe('Ada Admin assigned you “Call back Acme”, due 2026-12-01.');
-    expect(page.items[1]!.body).toContain('Ada Admin assigned you a task in Tasks Co: “Call back Acme”.');
-    expect(page.unread).toBe(2);
+    expect(page.items[0]!.body).toBe('Ada Admin assigned you “Call back Acme”, due Dec 1, 2026.');
+    expect(page.unread).toBe(1);
+    expect(page.items[0]!.emailId).toMatch(/^m-/);
+    const email = await stack.as(bob.token, { method: 'GET', url: `/api/inbox/${page.items[0]!.emailId}` });
+    expect(email.json()).toMatchObject({ kind: 'email', title: 'New task: Call back Acme', read: false });
+    expect(email.json<InboxItemDto>().body).toContain('Ada Admin assigned you a task in Tasks Co: “Call back Acme”.');
+    expect((await inbox(bob.token, '?kind=email')).items).toEqual([]);
 
     expect(await sendAll()).toBe(1);
     const { mail } = received.at(-1)!;
     expect(mail.subject).toBe('New task: Call back Acme');
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : '').toBe(bob.email);
-    expect(mail.text).toContain('Due: 2026-12-01');
+    expect(mail.text).toContain('Due: Dec 1, 2026');
     expect(mail.text).toContain(`Open the task: https://console.inbox.test/task-list?task=${id}`);
     expect(mail.html).toContain('border-top:4px solid #117755');
 
@@ -152,7 +157,7 @@ describe('task notices', () => {
       actor: actor(bob.id),
       data: { id: own, before: null, after: mine },
     });
-    expect((await inbox(bob.token)).items).toHaveLength(2);
+    expect((await inbox(bob.token)).items).toHaveLength(1);
     const handed = { ...mine, assigneeId: cy.id };
     await publish({
       type: 'task.updated',
@@ -162,7 +167,6 @@ describe('task notices', () => {
     });
     expect((await inbox(cy.token)).items.map((item) => [item.kind, item.title])).toEqual([
       ['task_assigned', 'New task: Tidy notes'],
-      ['email', 'New task: Tidy notes'],
     ]);
     expect((await inbox(cy.token)).items[0]!.body).toBe('Bob User assigned you “Tidy notes”.');
     await publish({
@@ -171,7 +175,7 @@ describe('task notices', () => {
       actor: actor(ada.id),
       data: { id: own, before: handed, after: { ...handed, title: 'Tidy the notes' } },
     });
-    expect((await inbox(cy.token)).items).toHaveLength(2);
+    expect((await inbox(cy.token)).items).toHaveLength(1);
     expect(await sendAll()).toBe(1);
     expect(received.at(-1)!.mail.subject).toBe('New task: Tidy notes');
   });
@@ -236,17 +240,18 @@ describe('task notices', () => {
       actor: system,
       data: { id, title: 'Send the quote', assigneeId: cy.id, dueDate: '2026-11-26' },
     });
-    const [notice, mailed] = (await inbox(cy.token, '?limit=2')).items;
+    const [notice] = (await inbox(cy.token, '?limit=1')).items;
     expect([notice!.kind, notice!.title, notice!.body, notice!.link]).toEqual([
       'task_due',
       'Due today: Send the quote',
-      'Your task “Send the quote” is due today (2026-11-26).',
+      'Your task “Send the quote” is due today (Nov 26, 2026).',
       `/task-list?task=${id}`,
     ]);
-    expect([mailed!.kind, mailed!.title]).toEqual(['email', 'Due today: Send the quote']);
+    const mailed = await stack.as(cy.token, { method: 'GET', url: `/api/inbox/${notice!.emailId}` });
+    expect(mailed.json()).toMatchObject({ kind: 'email', title: 'Due today: Send the quote' });
     expect(await sendAll()).toBe(1);
     expect(received.at(-1)!.mail).toMatchObject({ subject: 'Due today: Send the quote' });
-    expect(received.at(-1)!.mail.text).toContain('Your task “Send the quote” is due today, 2026-11-26.');
+    expect(received.at(-1)!.mail.text).toContain('Your task “Send the quote” is due today, Nov 26, 2026.');
   });
 });
 
@@ -280,6 +285,8 @@ describe('recording notices', () => {
       link: `/transcripts/${fileId}`,
       read: false,
     });
+    // Bob did not ask for failure mails: nothing is mailed, so nothing is carried.
+    expect(failed!.emailId).toBeUndefined();
 
     const analysis = {
       id: crypto.randomUUID(),
@@ -432,6 +439,133 @@ describe('the inbox', () => {
   });
 });
 
+describe('one inbox item per event', () => {
+  const put = (token: string, id: string, read: boolean) =>
+    stack.as(token, { method: 'PUT', url: `/api/inbox/${id}`, payload: { read } });
+  const get = (token: string, id: string) => stack.as(token, { method: 'GET', url: `/api/inbox/${id}` });
+
+  test('a notification carries its mail, read with it and counted once; a mail with no notification is listed', async () => {
+    const gus = await person(company, 'Gus');
+    const first = crypto.randomUUID();
+    const second = crypto.randomUUID();
+    for (const [id, title] of [
+      [first, 'Ring Gus'],
+      [second, 'Ring Gus again'],
+    ] as const) {
+      await publish({
+        type: 'task.created',
+        companyId: company,
+        actor: actor(ada.id),
+        data: { id, before: null, after: task({ title, assigneeId: gus.id, createdBy: ada.id }) },
+      });
+    }
+    await publish({
+      type: 'user.two_step_changed',
+      companyId: company,
+      actor: actor(gus.id),
+      data: { id: gus.id, enabled: true },
+    });
+    const all = await inbox(gus.token);
+    expect(all.items.map((item) => [item.kind, item.title, item.emailId?.slice(0, 2)])).toEqual([
+      ['email', 'Two-step sign-in is on', undefined],
+      ['task_assigned', 'New task: Ring Gus again', 'm-'],
+      ['task_assigned', 'New task: Ring Gus', 'm-'],
+    ]);
+    expect(all.unread).toBe(3);
+    // The two-step notice tells the day in words, not as 2026-11-30.
+    expect((await get(gus.token, all.items[0]!._id)).json<InboxItemDto>().body).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    const [, again, ring] = all.items;
+
+    // Reading the notification reads its mail; unread again, both are.
+    expect((await put(gus.token, ring!._id, true)).json()).toEqual({ unread: 2 });
+    expect((await get(gus.token, ring!.emailId!)).json()).toMatchObject({ kind: 'email', read: true });
+    expect((await put(gus.token, ring!._id, false)).json()).toEqual({ unread: 3 });
+    expect((await get(gus.token, ring!.emailId!)).json()).toMatchObject({ read: false });
+    // Reading the mail (opened from its notification) reads the notification: still one event.
+    expect((await put(gus.token, ring!.emailId!, true)).json()).toEqual({ unread: 2 });
+    expect((await get(gus.token, ring!._id)).json()).toMatchObject({ read: true, emailId: ring!.emailId });
+    // The bell reads notifications: their mails follow.
+    const bell = await stack.as(gus.token, { method: 'POST', url: `/api/notifications/${again!._id.slice(2)}/read` });
+    expect(bell.statusCode).toBe(200);
+    expect((await get(gus.token, again!.emailId!)).json()).toMatchObject({ read: true });
+    expect((await inbox(gus.token)).unread).toBe(1);
+
+    // Walked one at a time, the pages hold the same three items: no carried mail slips in.
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: InboxPage = await inbox(
+        gus.token,
+        `?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      walked.push(...page.items.map((item) => item._id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(all.items.map((item) => item._id));
+    expect((await inbox(gus.token, '?kind=email')).items.map((item) => item._id)).toEqual([all.items[0]!._id]);
+
+    // A mail given up as failed was never sent: its notification no longer offers it.
+    await stack.database.query(`update messaging.mail_messages set status = 'failed' where id = $1`, [
+      ring!.emailId!.slice(2),
+    ]);
+    const [, , lone] = (await inbox(gus.token)).items;
+    expect([lone!._id, lone!.emailId]).toEqual([ring!._id, undefined]);
+  });
+
+  test('pairs written before notifications named their mail are linked by person, instant and kind', async () => {
+    const hal = await person(company, 'Hal');
+    const at = '2026-11-10T09:00:00.000001Z';
+    const insertNotice = (kind: string, when: string) =>
+      stack.database.query<{ id: string }>(
+        `insert into messaging.notifications (user_id, company_id, kind, title, body, created_at) values ($1, $2, $3, 't', 'b', $4) returning id`,
+        [hal.id, company, kind, when],
+      );
+    const insertMail = (type: string, when: string) =>
+      stack.database.query<{ id: string }>(
+        `insert into messaging.mail_messages (company_id, type, language, to_address, subject, status, user_id, created_at) values ($1, $2, 'en', $3, 's', 'sent', $4, $5) returning id`,
+        [company, type, hal.email, hal.id, when],
+      );
+    const [assigned] = await insertNotice('task_assigned', at);
+    const [assignedMail] = await insertMail('task_assigned', at);
+    const [credit] = await insertNotice('credits_threshold', at);
+    const [creditMail] = await insertMail('credits_low', at);
+    // Another instant, or a mail of another kind, is another event.
+    const [later] = await insertNotice('task_due', '2026-11-11T09:00:00Z');
+    const [lateMail] = await insertMail('task_due', '2026-11-11T09:00:01Z');
+    const [twoStep] = await insertMail('two_step_enabled', at);
+
+    await stack.database.query(PAIR_EARLIER_MAIL);
+    await stack.database.query(PAIR_EARLIER_MAIL);
+    const links = await stack.database.query<{ id: string; mail_id: string | null }>(
+      `select id, mail_id from messaging.notifications where user_id = $1`,
+      [hal.id],
+    );
+    expect(Object.fromEntries(links.map((row) => [row.id, row.mail_id]))).toEqual({
+      [assigned!.id]: assignedMail!.id,
+      [credit!.id]: creditMail!.id,
+      [later!.id]: null,
+    });
+    const items = (await inbox(hal.token)).items.map((item) => item._id);
+    expect(items).toHaveLength(5);
+    expect(items).toEqual(expect.arrayContaining([`m-${lateMail!.id}`, `m-${twoStep!.id}`]));
+  });
+});
+
+describe('dates in notices', () => {
+  test('a due day reads as the company’s language writes it, never as 2026-11-26', () => {
+    for (const language of ['en', 'fr', 'et', 'lv']) {
+      const day = new Intl.DateTimeFormat(language, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        timeZone: 'UTC',
+      }).format(new Date(Date.UTC(2026, 10, 26)));
+      const { body } = noticeText(language, 'task_due', { title: 'Quote', due: '2026-11-26' });
+      expect([language, body.includes(day), body.includes('2026-11-26')]).toEqual([language, true, false]);
+    }
+  });
+});
+
 describe('leaving', () => {
   const count = async (sql: string, params: unknown[]) =>
     Number((await stack.database.query<{ n: string }>(sql, params))[0]!.n);
@@ -445,7 +579,9 @@ describe('leaving', () => {
       actor: system,
       data: { id, title: 'Elsewhere', assigneeId: eve.id, dueDate: '2026-11-26' },
     });
-    expect((await inbox(eve.token)).items).toHaveLength(2);
+    expect((await inbox(eve.token)).items.map((item) => [item.kind, item.emailId?.slice(0, 2)])).toEqual([
+      ['task_due', 'm-'],
+    ]);
     expect(
       (await stack.as(eve.token, { method: 'PUT', url: '/api/email/preferences', payload: { transcriptReady: true } }))
         .statusCode,

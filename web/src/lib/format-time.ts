@@ -1,22 +1,45 @@
-// Dates and times of recordings: the transcripts screens and the search's results (unit tested
-// in entities/transcripts/format.test.ts).
+// Every date and time people read in the console goes through here, in the chosen language via
+// Intl: never an ISO string, never a fixed (US) order. Unit tested in format-time.test.ts and
+// entities/transcripts/format.test.ts.
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** What is shown: a day ('Mar 7, 2025'), a moment ('Mar 7, 2025, 9:05 AM') or a moment in full words. */
+export type DateStyle = 'date' | 'dateTime' | 'fullDateTime';
+
+export const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
+  date: { year: 'numeric', month: 'short', day: 'numeric' },
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  fullDateTime: { dateStyle: 'full', timeStyle: 'short' },
+};
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function format(date: Date, style: DateStyle, language: string, timeZone?: string): string {
+  if (Number.isNaN(date.getTime())) return '—';
+  const key = `${style}|${language}|${timeZone ?? ''}`;
+  let found = formats.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(language, { ...DATE_OPTIONS[style], timeZone });
+    formats.set(key, found);
+  }
+  return found.format(date);
+}
 
 /**
- * Upload date with the month's abbreviation, the day and the year (spec), in the reader's
+ * The day of an instant with the month's abbreviation, the day and the year, in the reader's
  * language and time zone: 'Mar 7, 2025' in English, '7 mars 2025' in French.
  */
 export function formatDate(iso: string, language = 'en', timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '—';
-  const key = `${language}|${timeZone ?? ''}`;
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric', timeZone });
-    dateFormats.set(key, format);
-  }
-  return format.format(date);
+  return format(new Date(iso), 'date', language, timeZone);
+}
+
+/** A calendar day ('2026-11-30', a due date: no time zone of its own) as the language writes it. */
+export function formatDay(day: string, language = 'en'): string {
+  return format(new Date(`${day.slice(0, 10)}T00:00:00Z`), 'date', language, 'UTC');
+}
+
+/** An instant with its time, in the reader's language and time zone; 'fullDateTime' names the weekday and month. */
+export function formatDateTime(iso: string, language = 'en', style: 'dateTime' | 'fullDateTime' = 'dateTime'): string {
+  return format(new Date(iso), style, language);
 }
 
 /** Seconds as m:ss (minutes keep counting past an hour: 184:05). */

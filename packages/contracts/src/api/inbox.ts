@@ -16,6 +16,11 @@ export const InboxItemDto = z.object({
   body: z.string(),
   /** A path inside the console (or null). */
   link: z.string().nullable(),
+  /**
+   * A notification's e-mail about the same event (`m-<uuid>`, opened with GET /api/inbox/{id}): the
+   * inbox lists the pair once, as the notification. Absent when no mail went with it.
+   */
+  emailId: z.string().optional(),
   read: z.boolean(),
   createdAt: z.string(),
 });

@@ -14,6 +14,24 @@ export const MOVED_TABLES = [
   'notifications',
 ] as const;
 
+/**
+ * Links each notification to the mail of its event, for rows from before notifications named their
+ * mail: the same person, the same transaction's now(), and a mail of the notification's kind (a
+ * credit alert is mailed as credits_low or budget_reached). Each mail goes to one notification.
+ */
+export const PAIR_EARLIER_MAIL = `
+      update messaging.notifications n set mail_id = pair.mail_id
+        from (
+          select distinct on (m.id) m.id as mail_id, n2.id as notification_id
+          from messaging.notifications n2
+          join messaging.mail_messages m on m.user_id = n2.user_id and m.created_at = n2.created_at
+            and (m.type = n2.kind
+              or (n2.kind in ('credits_threshold', 'cap_threshold') and m.type in ('credits_low', 'budget_reached')))
+          where not exists (select 1 from messaging.notifications linked where linked.mail_id = m.id)
+          order by m.id, n2.id
+        ) pair
+        where n.id = pair.notification_id and n.mail_id is null;`;
+
 /** The messaging schema. Runs with search_path = messaging: plain names. Never edit a released one. */
 export const migrations: Migration[] = [
   {
@@ -167,4 +185,14 @@ export const migrations: Migration[] = [
     `,
   },
   companyTypes.migration,
+  {
+    // One inbox item per event: a notification names the mail that went with it (queued in the
+    // same transaction), and the inbox lists the pair once; earlier pairs are linked too.
+    name: '0003_notification_mail',
+    sql: `
+      alter table notifications add column mail_id uuid references mail_messages (id) on delete set null;
+      create unique index notifications_mail_idx on notifications (mail_id) where mail_id is not null;
+      ${PAIR_EARLIER_MAIL}
+    `,
+  },
 ];

@@ -69,6 +69,8 @@ export const notifications = messaging.table('notifications', {
   title: text('title').notNull(),
   body: text('body').notNull(),
   link: text('link'),
+  /** The mail that told the person of the same event (the inbox lists the pair once), or null. */
+  mailId: uuid('mail_id'),
   readAt: ts('read_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });

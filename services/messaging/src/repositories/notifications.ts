@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { notifications, type NotificationRow } from '../db/schema';
+import { mailMessages, notifications, type NotificationRow } from '../db/schema';
 
 export async function insertNotifications(tx: Db, rows: (typeof notifications.$inferInsert)[]): Promise<void> {
   if (rows.length) await tx.insert(notifications).values(rows);
@@ -35,13 +35,18 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Marks one of the person's notifications read (again: no change); false when they have no such notification. */
+/**
+ * Marks one of the person's notifications read (again: no change), and the mail that went with it:
+ * one event, read once. False when they have no such notification.
+ */
 export async function markRead(tx: Db, userId: string, id: string): Promise<boolean> {
   const rows = await tx
     .update(notifications)
     .set({ readAt: sql`coalesce(${notifications.readAt}, now())` })
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-    .returning({ id: notifications.id });
+    .returning({ mailId: notifications.mailId });
+  const mailIds = rows.flatMap((row) => (row.mailId ? [row.mailId] : []));
+  if (mailIds.length) await markMailRead(tx, userId, inArray(mailMessages.id, mailIds));
   return rows.length > 0;
 }
 
@@ -50,7 +55,18 @@ export async function markAllRead(tx: Db, userId: string): Promise<void> {
     .update(notifications)
     .set({ readAt: sql`now()` })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  const paired = tx
+    .select({ id: notifications.mailId })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNotNull(notifications.mailId)));
+  await markMailRead(tx, userId, inArray(mailMessages.id, paired));
 }
+
+const markMailRead = (tx: Db, userId: string, which: ReturnType<typeof inArray>) =>
+  tx
+    .update(mailMessages)
+    .set({ readAt: sql`coalesce(${mailMessages.readAt}, now())` })
+    .where(and(eq(mailMessages.userId, userId), which));
 
 export async function removeCompanyNotifications(tx: Db, companyId: string): Promise<void> {
   await tx.delete(notifications).where(eq(notifications.companyId, companyId));

@@ -15,6 +15,7 @@ const toItem = (row: repo.InboxRow): InboxItemDto => ({
   title: row.title,
   body: row.body,
   link: row.link,
+  ...(row.emailId ? { emailId: row.emailId } : {}),
   read: row.read,
   createdAt: new Date(row.at).toISOString(),
 });

@@ -1,8 +1,9 @@
 import type { EmailLanguage } from '@earshot/contracts';
+import { formatDay } from './dates';
 
 /**
  * The in-app notifications of tasks, transcriptions and analyses, in the company's language (the
- * bell and the inbox show them as written). {title} is the task's, {due} its due date, {by} who
+ * bell and the inbox show them as written). {title} is the task's, {due} its due date (a day, written as the language writes it), {by} who
  * assigned it, {recording} the recording's name, {reason} why a transcription failed.
  */
 export type NoticeKind = 'task_assigned' | 'task_due' | 'transcription_failed' | 'analysis_finished' | 'mention';
@@ -73,6 +74,7 @@ export function noticeText(
   values: Record<string, string>,
 ): { title: string; body: string } {
   const lang = (language in TEXTS ? language : 'en') as EmailLanguage;
+  if (values.due) values = { ...values, due: formatDay(values.due, lang) };
   const due = kind === 'task_assigned' && values.due ? fill(DUE[lang], values) : '';
   const { title, body } = TEXTS[lang][kind];
   return {

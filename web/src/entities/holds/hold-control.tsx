@@ -4,27 +4,35 @@ import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { HoldBody, HoldDto } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { buttonClass } from '../../components/form-field';
+import { formatDate } from '../../lib/format-time';
 import { catalogue } from './hold-dialog-i18n';
 
 const HoldDialog = lazy(() => import('./hold-dialog'));
 
-/** "Held", with the reason (when known) as its text for screen readers and its tooltip. */
+/**
+ * "Held", with the hold's line — since when (in the reader's language) and why, when known — as its
+ * tooltip and, in place of the short word, what a screen reader says: one sentence, not "Held: …".
+ */
 export function HoldBadge({ reason, at }: { reason?: string | null; at?: string | null }): ReactElement {
   const { t, i18n } = useFeatureTranslation(catalogue);
-  const title = reason
-    ? at
-      ? t('hold.badgeSince', { reason, date: new Date(at).toLocaleDateString(i18n.language) })
-      : t('hold.badgeTitle', { reason })
-    : undefined;
+  const date = at ? formatDate(at, i18n.language) : null;
+  let line: string | undefined;
+  if (reason && date) line = t('hold.badgeSince', { reason, date });
+  else if (reason) line = t('hold.badgeTitle', { reason });
+  else if (date) line = t('hold.badgeSinceOnly', { date });
   return (
     <span
-      title={title}
+      title={line}
       data-testid="hold-badge"
       className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100"
     >
       <span aria-hidden="true">⚖</span>
-      {t('hold.badge')}
-      {title ? <span className="sr-only">{`: ${title}`}</span> : null}
+      <span aria-hidden={line ? true : undefined}>{t('hold.badge')}</span>
+      {line ? (
+        <span className="sr-only" data-testid="hold-line">
+          {line}
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import type { TaskCreateInput, TaskDto } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { formatClock, formatDate } from '../../lib/format-time';
+import { formatClock, formatDate, formatDay } from '../../lib/format-time';
 import {
   mayEditTask,
   nameIn,
@@ -175,7 +175,7 @@ function TaskDetails({
   const rows: Array<[string, ReactElement | string]> = [
     [t('taskDialog.status'), t(`taskStatus.${task.status}`)],
     [t('taskDialog.assignee'), assignee],
-    [t('taskDialog.dueDate'), task.dueDate ? formatDate(`${task.dueDate}T00:00:00Z`, i18n.language, 'UTC') : none],
+    [t('taskDialog.dueDate'), task.dueDate ? formatDay(task.dueDate, i18n.language) : none],
     [t('taskDialog.client'), client],
   ];
   if (task.link)

@@ -36,6 +36,8 @@ export const catalogue = defineFeatureCatalogue(
       notFound: 'This message does not exist, or is not yours.',
       noId: 'No message was chosen.',
       received: 'Received',
+      emailToo: 'An e-mail was sent too.',
+      openEmail: 'Open the e-mail',
     },
   },
   {
@@ -72,6 +74,8 @@ export const catalogue = defineFeatureCatalogue(
         notFound: 'Ce message n’existe pas ou ne vous est pas destiné.',
         noId: 'Aucun message n’a été choisi.',
         received: 'Reçu',
+        emailToo: 'Un e-mail a aussi été envoyé.',
+        openEmail: 'Ouvrir l’e-mail',
       },
     },
     et: {
@@ -107,6 +111,8 @@ export const catalogue = defineFeatureCatalogue(
         notFound: 'Seda sõnumit pole olemas või see pole sinu oma.',
         noId: 'Sõnumit ei valitud.',
         received: 'Saabunud',
+        emailToo: 'Saadeti ka e-kiri.',
+        openEmail: 'Ava e-kiri',
       },
     },
     lv: {
@@ -142,6 +148,8 @@ export const catalogue = defineFeatureCatalogue(
         notFound: 'Šis ziņojums neeksistē vai nav jūsu.',
         noId: 'Ziņojums netika izvēlēts.',
         received: 'Saņemts',
+        emailToo: 'Tika nosūtīts arī e-pasts.',
+        openEmail: 'Atvērt e-pastu',
       },
     },
   },

@@ -1,6 +1,7 @@
 // /inbox-details?id=…: one message — its kind, title, time, the body as plain text (it may hold
 // anything a mail template or a notification carried: never rendered as HTML) and its link, a path
-// inside the console, as a button. Opening a message marks it read.
+// inside the console, as a button. Opening a message marks it read. A notification whose event was
+// also mailed says so and opens that e-mail (the inbox lists the pair once, as the notification).
 import { useEffect, useRef, type ReactElement } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { buttonClass } from '../../components/form-field';
@@ -8,6 +9,7 @@ import { Icon } from '../../components/icons';
 import { PageHeading } from '../../components/page-heading';
 import { PageSpinner } from '../../components/spinner';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { formatDateTime } from '../../lib/format-time';
 import { isInAppLink } from '../../lib/in-app-link';
 import { catalogue } from './i18n';
 import { useInboxMessageQuery, useSetInboxReadMutation } from './inbox-api';
@@ -83,11 +85,7 @@ export default function InboxDetailsPage(): ReactElement {
         </h2>
         <p className="mt-1 text-xs text-gray-500 dark:text-gray-400">
           {t('inboxPage.received')}:{' '}
-          <time dateTime={item.createdAt}>
-            {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full', timeStyle: 'short' }).format(
-              new Date(item.createdAt),
-            )}
-          </time>
+          <time dateTime={item.createdAt}>{formatDateTime(item.createdAt, i18n.language, 'fullDateTime')}</time>
         </p>
         <div
           className="mt-4 text-sm break-words whitespace-pre-wrap text-gray-800 dark:text-gray-200"
@@ -104,6 +102,22 @@ export default function InboxDetailsPage(): ReactElement {
           >
             {t('inboxPage.open')}
           </button>
+        ) : null}
+        {item.emailId && ID.test(item.emailId) ? (
+          <p
+            className="mt-6 flex flex-wrap items-center gap-2 border-t border-gray-200 pt-4 text-sm text-gray-700 dark:border-gray-800 dark:text-gray-300"
+            data-testid="inbox-message-email"
+          >
+            <Icon name={KIND_ICON.email} width={16} height={16} />
+            {t('inboxPage.emailToo')}
+            <Link
+              to={`/inbox-details?id=${encodeURIComponent(item.emailId)}`}
+              className="font-medium text-brand-700 hover:underline dark:text-brand-300"
+              data-testid="inbox-message-email-link"
+            >
+              {t('inboxPage.openEmail')}
+            </Link>
+          </p>
         ) : null}
       </article>
     );

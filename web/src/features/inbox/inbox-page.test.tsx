@@ -192,3 +192,59 @@ describe('inbox details', () => {
     expect(sent.map((call) => call.path)).toEqual([`/api/inbox/${id(5)}`]);
   });
 });
+
+describe('one item per event', () => {
+  it('a notification whose event was mailed says so and opens that e-mail, which is marked read too', async () => {
+    const mail = message(3, 'email', false, { title: 'New task: Call Acme (e-mail)', body: 'Hello Ada' });
+    const sent = messaging([message(1, 'task_assigned', false, { emailId: mail._id }), mail]);
+    const user = userEvent.setup();
+    renderPage(<InboxDetailsPage />, { path: '/inbox-details', url: `/inbox-details?id=${id(1)}`, role: 'USER' });
+    expect(await screen.findByTestId('inbox-message-email')).toHaveTextContent('An e-mail was sent too.');
+    await user.click(screen.getByRole('link', { name: 'Open the e-mail' }));
+    expect(await screen.findByTestId('inbox-message-title')).toHaveTextContent('New task: Call Acme (e-mail)');
+    expect(screen.getByTestId('inbox-message-body')).toHaveTextContent('Hello Ada');
+    // The e-mail itself offers no further e-mail.
+    expect(screen.queryByTestId('inbox-message-email')).toBeNull();
+    await waitFor(() =>
+      expect(sent.filter((call) => call.method === 'PUT').map((call) => call.path)).toEqual([
+        `/api/inbox/${id(1)}`,
+        `/api/inbox/${id(3)}`,
+      ]),
+    );
+  });
+
+  it('says nothing of an e-mail when none went with the notification', async () => {
+    messaging([message(1, 'mention', true)]);
+    renderPage(<InboxDetailsPage />, { path: '/inbox-details', url: `/inbox-details?id=${id(1)}`, role: 'USER' });
+    await screen.findByTestId('inbox-message');
+    expect(screen.queryByTestId('inbox-message-email')).toBeNull();
+  });
+});
+
+describe.each(['en', 'fr', 'et', 'lv'] as const)('inbox dates in %s', (language) => {
+  const at = message(1, 'task_due', true).createdAt;
+
+  it('the list writes each message’s time as Intl does in the language', async () => {
+    messaging([message(1, 'task_due', true)]);
+    renderPage(<InboxPage />, { path: '/inbox', url: '/inbox', role: 'USER', language });
+    const [row] = await screen.findAllByTestId('inbox-item');
+    expect(row!.querySelector('time')).toHaveTextContent(
+      new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)),
+    );
+    expect(row!.querySelector('time')).toHaveAttribute('dateTime', at);
+  });
+
+  it('one message writes its time in full as Intl does in the language', async () => {
+    messaging([message(1, 'task_due', true)]);
+    renderPage(<InboxDetailsPage />, {
+      path: '/inbox-details',
+      url: `/inbox-details?id=${id(1)}`,
+      role: 'USER',
+      language,
+    });
+    const shown = await screen.findByTestId('inbox-message');
+    expect(shown.querySelector('time')!.textContent).toBe(
+      new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short' }).format(new Date(at)),
+    );
+  });
+});

@@ -11,6 +11,7 @@ import { PageSpinner } from '../../components/spinner';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
+import { formatDateTime } from '../../lib/format-time';
 import { withParams } from '../../lib/search-params';
 import { catalogue } from './i18n';
 import { useInboxQuery, useSetInboxReadMutation } from './inbox-api';
@@ -152,9 +153,7 @@ function MessageRow({ item, show }: { item: InboxItem; show: Show }): ReactEleme
       show({ kind: 'error', title: t('inboxPage.failed'), detail: errorMessage(error) });
     }
   };
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(item.createdAt),
-  );
+  const when = formatDateTime(item.createdAt, i18n.language);
   return (
     <li
       className={`flex items-start gap-3 p-3 sm:p-4 ${item.read ? '' : 'bg-brand-50/60 dark:bg-brand-900/20'}`}

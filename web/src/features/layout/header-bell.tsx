@@ -1,11 +1,12 @@
 // The header's bell: the unread count of the person's inbox (notifications and e-mails, asked
 // again every minute) and the latest five; opening one marks it read and follows its link inside
 // the app; "See all" opens /inbox. Part of the lazy header-credits chunk.
-import { useMemo, type ReactElement } from 'react';
+import { type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { Icon } from '../../components/icons';
 import { useFeatureTranslation } from '../../i18n/feature';
+import { formatDateTime } from '../../lib/format-time';
 import { isInAppLink } from '../../lib/in-app-link';
 import { catalogue as headerCreditsCatalogue } from './header-credits-i18n';
 import { useBellInboxQuery, useMarkInboxReadMutation, useMarkBellMessageReadMutation } from './notifications-api';
@@ -19,10 +20,6 @@ export function Bell(): ReactElement {
   const { data } = useBellInboxQuery(undefined, POLL);
   const [markRead] = useMarkBellMessageReadMutation();
   const [markAll] = useMarkInboxReadMutation();
-  const date = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-    [i18n.language],
-  );
   const unread = data?.unread ?? 0;
   const items = data?.items ?? [];
   const label = unread ? t('bell.labelUnread', { count: unread }) : t('bell.label');
@@ -79,7 +76,7 @@ export function Bell(): ReactElement {
               </span>
               <span className="line-clamp-2 block text-xs text-gray-600 dark:text-gray-400">{item.body}</span>
               <time dateTime={item.createdAt} className="block text-xs text-gray-500 dark:text-gray-400">
-                {date.format(new Date(item.createdAt))}
+                {formatDateTime(item.createdAt, i18n.language)}
               </time>
             </span>
           ),

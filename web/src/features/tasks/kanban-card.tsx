@@ -5,7 +5,7 @@ import { TASK_STATUSES, type TaskStatus } from '@earshot/contracts/constants';
 import { DropdownMenu } from '../../components/dropdown-menu';
 import { taskDialogCatalogue as dialogCatalogue } from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { formatDate } from '../../lib/format-time';
+import { formatDay } from '../../lib/format-time';
 import { catalogue } from './i18n';
 import { isOverdue } from './model';
 
@@ -48,7 +48,7 @@ export function CardBody({
         <span>{names.assignee(task)}</span>
         {task.dueDate ? (
           <span className={overdue ? 'font-medium text-red-700 dark:text-red-300' : undefined}>
-            {formatDate(`${task.dueDate}T00:00:00Z`, i18n.language, 'UTC')}
+            {formatDay(task.dueDate, i18n.language)}
             {overdue ? ` · ${t('tasks.overdue')}` : ''}
           </span>
         ) : null}

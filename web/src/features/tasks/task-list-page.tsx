@@ -6,7 +6,7 @@ import { fieldInputClass } from '../../components/form-field';
 import { taskDialogCatalogue as dialogCatalogue, useTasksInfiniteQuery } from '../../entities/tasks';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { formatDate } from '../../lib/format-time';
+import { formatDate, formatDay } from '../../lib/format-time';
 import { catalogue } from './i18n';
 import { isOverdue, todayUtc } from './model';
 import { useShownFilters } from './task-filters';
@@ -58,9 +58,10 @@ export default function TaskListPage(): ReactElement {
         cell: (task) =>
           task.dueDate ? (
             <span
+              data-testid="task-due"
               className={`whitespace-nowrap ${isOverdue(task, today) ? 'font-medium text-red-700 dark:text-red-300' : ''}`}
             >
-              {formatDate(`${task.dueDate}T00:00:00Z`, i18n.language, 'UTC')}
+              {formatDay(task.dueDate, i18n.language)}
               {isOverdue(task, today) ? <span className="ml-1 text-xs">({t('tasks.overdue')})</span> : null}
             </span>
           ) : (

@@ -249,6 +249,34 @@ async function moveWithKeyboard(user: ReturnType<typeof userEvent.setup>, title:
   await user.keyboard('{Enter}');
 }
 
+describe.each(['en', 'fr', 'et', 'lv'] as const)('task list dates in %s', (language) => {
+  it('writes due days as Intl does in the language, never as 2026-11-30', async () => {
+    fakeGateway(
+      (call) =>
+        directory(call) ??
+        (call.path === '/api/tasks'
+          ? json({ items: [task(1, { dueDate: '2099-11-30' }), task(2, { dueDate: '2026-03-02' })], nextCursor: null })
+          : undefined),
+    );
+    renderPage(<TaskListPage />, { path: '/task-list', url: '/task-list', role: 'ADMIN', language });
+    await screen.findAllByTestId('data-table-row');
+    const day = (iso: string) =>
+      new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+        new Date(`${iso}T00:00:00Z`),
+      );
+    const [future, overdue] = screen.getAllByTestId('task-due');
+    expect(future!.textContent).toBe(day('2099-11-30'));
+    // An overdue day is followed by its marker.
+    expect(overdue!.textContent!.startsWith(day('2026-03-02'))).toBe(true);
+    expect(
+      screen
+        .getAllByTestId('data-table-row')
+        .map((row) => row.textContent)
+        .join(' '),
+    ).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+});
+
 describe('task board', () => {
   it('moves a card with the keyboard: PUT {status} alone, the card in its new column at once, announced', async () => {
     const first = task(1);

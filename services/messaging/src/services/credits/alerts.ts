@@ -38,21 +38,12 @@ export class CreditAlertNotices {
     const name = person ? `${person.firstName} ${person.lastName}`.trim() : '';
     const values = { t: threshold, spent, limit, month, company: company?.name ?? '', name };
     const link = (audience: AlertAudience) => (audience === 'ownCap' ? null : STATEMENT_PATH);
-    await insertNotifications(
-      tx,
-      [...audiences.values()].map(({ to, audience }) => ({
-        userId: to.userId,
-        companyId,
-        kind: scope === 'company' ? ('credits_threshold' as const) : ('cap_threshold' as const),
-        ...alertText(company?.language ?? 'en', audience, values),
-        link: link(audience),
-      })),
-    );
-
     const remaining = Math.max(0, units(limit) - units(spent)) / SCALE;
     const alertLevel = Math.round((units(limit) * (100 - threshold)) / 100) / SCALE;
+    // Each person's mail first: their notification carries it, so the inbox shows the alert once.
+    const mailIds = new Map<string, string>();
     for (const { to, audience } of audiences.values()) {
-      await this.mail.queue(tx, {
+      const mail = await this.mail.queue(tx, {
         companyId,
         type: threshold >= 100 ? 'budget_reached' : 'credits_low',
         to: to.email,
@@ -65,6 +56,18 @@ export class CreditAlertNotices {
           'credits.budget': limit,
         },
       });
+      mailIds.set(to.userId, mail.id);
     }
+    await insertNotifications(
+      tx,
+      [...audiences.values()].map(({ to, audience }) => ({
+        userId: to.userId,
+        companyId,
+        kind: scope === 'company' ? ('credits_threshold' as const) : ('cap_threshold' as const),
+        ...alertText(company?.language ?? 'en', audience, values),
+        link: link(audience),
+        mailId: mailIds.get(to.userId) ?? null,
+      })),
+    );
   }
 }

@@ -27,6 +27,7 @@ import {
 import type { EmailTemplateRow, MailMessageRow } from '../../db/schema';
 import * as directory from '../../repositories/directory';
 import * as repo from '../../repositories/mail';
+import { formatDay } from '../dates';
 import type { MailConfig } from './config';
 import { SHIPPED_TEMPLATES } from './defaults';
 import { forbiddenMarkup, renderMail, unknownVariables, type Branding, type MailVariables } from './render';
@@ -223,7 +224,7 @@ export class MailService implements MailQueue {
   ): Promise<RenderedEmailDto> {
     checkTemplate(body.type, body);
     const brand = await this.branding(this.ctx.db, body.companyId ?? null);
-    return renderMail(body, this.sampleVariables(identity, brand), 'en', brand);
+    return renderMail(body, this.sampleVariables(identity, brand, 'en'), 'en', brand);
   }
 
   /** Sends the template, filled with sample values, to the administrator's own address. */
@@ -234,7 +235,7 @@ export class MailService implements MailQueue {
       const brand = await this.branding(tx, template.companyId);
       const rendered = renderMail(
         template,
-        this.sampleVariables(identity, brand),
+        this.sampleVariables(identity, brand, template.language),
         template.language as EmailLanguage,
         brand,
       );
@@ -285,7 +286,10 @@ export class MailService implements MailQueue {
     const brand = await this.branding(tx, request.companyId);
     const link: MailVariables =
       request.path === undefined ? {} : { link: `${this.linkBase(company?.domain ?? null)}${request.path}` };
-    const variables = { 'company.name': brand.companyName, ...link, ...request.variables };
+    const days = Object.fromEntries(
+      Object.entries(request.days ?? {}).map(([name, day]) => [name, formatDay(day, template.language)]),
+    );
+    const variables = { 'company.name': brand.companyName, ...link, ...request.variables, ...days };
     const rendered = renderMail(template, variables, template.language as EmailLanguage, brand);
     const inbox = request.userId ? { userId: request.userId, link: request.path ?? null, textBody: rendered.text } : {};
     return this.insert(
@@ -375,7 +379,8 @@ export class MailService implements MailQueue {
     return image.startsWith('https://') ? image : null;
   }
 
-  private sampleVariables(identity: Identity, brand: Branding): MailVariables {
+  private sampleVariables(identity: Identity, brand: Branding, language: string): MailVariables {
+    const today = formatDay(new Date().toISOString(), language);
     return {
       'user.firstName': 'Ada',
       'user.lastName': 'Lovelace',
@@ -384,14 +389,14 @@ export class MailService implements MailQueue {
       link: `${this.linkBase()}/reset-password?token=sample`,
       expiresInMinutes: 30,
       expiresInDays: 7,
-      date: new Date().toISOString().slice(0, 10),
+      date: today,
       'recording.name': 'call.wav',
       reason: 'the recording has no audible speech',
       'credits.balance': 120,
       'credits.threshold': 200,
       'credits.budget': 10000,
       'task.title': 'Send the quote to the customer',
-      'task.dueDate': new Date().toISOString().slice(0, 10),
+      'task.dueDate': today,
       assignedBy: 'Grace Hopper',
     };
   }

@@ -6,7 +6,7 @@ import type {
   NotificationKind,
 } from '@earshot/contracts';
 import { PRIVATE_COMPANY_TYPE, type Db, type Identity, type ServiceContext } from '@earshot/kit';
-import type { CompanyRow, PersonRow } from '../../db/schema';
+import type { CompanyRow, MailMessageRow, PersonRow } from '../../db/schema';
 import * as directory from '../../repositories/directory';
 import * as repo from '../../repositories/mail';
 import { insertNotifications } from '../../repositories/notifications';
@@ -85,7 +85,8 @@ export class MailNotifications {
       type: event.data.enabled ? 'two_step_enabled' : 'two_step_disabled',
       to: person.email,
       userId: person.userId,
-      variables: { ...personVariables(person), date: event.occurredAt.slice(0, 10) },
+      variables: personVariables(person),
+      days: { date: event.occurredAt.slice(0, 10) },
     });
   }
 
@@ -123,16 +124,17 @@ export class MailNotifications {
     const { person, recording } = found;
     const reason = event.data.reason ?? '';
     const path = `/transcripts/${encodeURIComponent(event.data.fileId)}`;
-    await this.notify(tx, person, 'transcription_failed', { recording: recording.name, reason }, path);
-    if (!(await repo.findPreferences(tx, person.userId)).transcriptionFailed) return;
-    await this.mail.queue(tx, {
-      companyId: recording.companyId,
-      type: 'transcription_failed',
-      to: person.email,
-      userId: person.userId,
-      path,
-      variables: { ...personVariables(person), 'recording.name': recording.name, reason },
-    });
+    const mail = (await repo.findPreferences(tx, person.userId)).transcriptionFailed
+      ? await this.mail.queue(tx, {
+          companyId: recording.companyId,
+          type: 'transcription_failed',
+          to: person.email,
+          userId: person.userId,
+          path,
+          variables: { ...personVariables(person), 'recording.name': recording.name, reason },
+        })
+      : undefined;
+    await this.notify(tx, person, 'transcription_failed', { recording: recording.name, reason }, path, mail?.id);
   }
 
   /** An analysis someone ran finished: they are told in the app (the result is one click away). */
@@ -199,23 +201,25 @@ export class MailNotifications {
   ): Promise<void> {
     const person = await directory.findPerson(tx, assigneeId);
     if (!person) return;
+    const mail = await this.queueFor(tx, person, {
+      type: 'task_assigned',
+      path,
+      variables: {
+        ...personVariables(person),
+        'task.title': after.title,
+        'task.dueDate': '—',
+        assignedBy,
+      },
+      days: after.dueDate ? { 'task.dueDate': after.dueDate } : {},
+    });
     await this.notify(
       tx,
       person,
       'task_assigned',
       { title: after.title, due: after.dueDate ?? '', by: assignedBy },
       path,
+      mail.id,
     );
-    await this.queueFor(tx, person, {
-      type: 'task_assigned',
-      path,
-      variables: {
-        ...personVariables(person),
-        'task.title': after.title,
-        'task.dueDate': after.dueDate ?? '—',
-        assignedBy,
-      },
-    });
   }
 
   /** The morning a task is due, its assignee is reminded (the tasks service says so once). */
@@ -223,12 +227,13 @@ export class MailNotifications {
     const person = await directory.findPerson(tx, event.data.assigneeId);
     if (!person) return;
     const path = `/task-list?task=${encodeURIComponent(event.data.id)}`;
-    await this.notify(tx, person, 'task_due', { title: event.data.title, due: event.data.dueDate }, path);
-    await this.queueFor(tx, person, {
+    const mail = await this.queueFor(tx, person, {
       type: 'task_due',
       path,
-      variables: { ...personVariables(person), 'task.title': event.data.title, 'task.dueDate': event.data.dueDate },
+      variables: { ...personVariables(person), 'task.title': event.data.title },
+      days: { 'task.dueDate': event.data.dueDate },
     });
+    await this.notify(tx, person, 'task_due', { title: event.data.title, due: event.data.dueDate }, path, mail.id);
   }
 
   private async uploaderOf(tx: Db, fileId: string) {
@@ -243,6 +248,8 @@ export class MailNotifications {
     kind: NoticeKind & NotificationKind,
     values: Record<string, string>,
     link: string,
+    /** The mail queued for the same event, which the notification then carries in the inbox. */
+    mailId?: string,
   ): Promise<void> {
     const company = await this.companyOf(tx, person);
     await insertNotifications(tx, [
@@ -252,6 +259,7 @@ export class MailNotifications {
         kind,
         ...noticeText(company?.language ?? 'en', kind, values),
         link,
+        mailId: mailId ?? null,
       },
     ]);
   }
@@ -259,9 +267,9 @@ export class MailNotifications {
   private async queueFor(
     tx: Db,
     person: PersonRow,
-    request: Pick<QueueRequest, 'type' | 'path' | 'variables'>,
-  ): Promise<void> {
-    await this.mail.queue(tx, {
+    request: Pick<QueueRequest, 'type' | 'path' | 'variables' | 'days'>,
+  ): Promise<MailMessageRow> {
+    return this.mail.queue(tx, {
       ...request,
       companyId: person.companyId,
       to: person.email,

@@ -20,6 +20,8 @@ export interface QueueRequest {
   /** The console page the call to action opens: {{link}} is its absolute address, the inbox links the path. */
   path?: string;
   variables: MailVariables;
+  /** Variables that are calendar days ('2026-11-30'): written as the mail's language writes them. */
+  days?: Record<string, string>;
 }
 
 /** Queues a mail inside the transaction of the fact that causes it (MailService.queue). */
