@@ -30,6 +30,7 @@ const DOMAINS: Record<string, string> = {
   'earshot.transcription': 'Transcription jobs and transcripts (transcription service).',
   'earshot.chat': 'Conversations and assistants (chat service).',
   'earshot.prompt': 'Prompts, analyses and AI providers (prompt service).',
+  'earshot.webhooks': "Companies' webhook endpoints: registered, changed, rotated, turned off (webhooks service).",
 };
 
 export function buildAsyncApi(): Record<string, unknown> {
