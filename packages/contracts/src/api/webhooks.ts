@@ -21,6 +21,66 @@ export const WEBHOOK_EVENT_NAMES = Object.keys(WEBHOOK_EVENT_TYPES) as WebhookEv
 /** What POST /api/webhooks/{id}/test sends: offered to no subscription, delivered to the endpoint named. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
+const Link = z.string().describe('An address in the console (PUBLIC_URL): a person signs in there to see more.');
+const FileRef = { fileId: z.string(), link: Link };
+const TaskData = z.object({
+  taskId: z.string(),
+  title: z.string(),
+  status: z.string(),
+  assigneeId: z.string().nullable(),
+  dueDate: z.string().nullable().describe('YYYY-MM-DD'),
+  clientId: z.string().nullable(),
+  fileId: z.string().nullable().describe('The recording the task is about, if any.'),
+  link: Link,
+});
+
+/**
+ * The `data` of each webhook type: ids, names and links, never a transcript's words nor a secret.
+ * The service builds every payload against these; the AsyncAPI document lists them.
+ */
+export const WEBHOOK_DATA = {
+  'file.uploaded': z.object({
+    ...FileRef,
+    fileName: z.string(),
+    mimeType: z.string(),
+    size: z.number().int(),
+    clientId: z.string().nullable(),
+    uploadedBy: z.string().nullable(),
+  }),
+  'transcript.completed': z.object({
+    transcriptId: z.string(),
+    ...FileRef,
+    fileName: z.string(),
+    engine: z.string(),
+    duration: z.number().describe('Seconds.'),
+    speakers: z.number().int(),
+    words: z.number().int().describe('How many words: never the words themselves.'),
+  }),
+  'transcript.failed': z.object({ ...FileRef, reason: z.string().nullable() }),
+  'transcript.edited': z.object({ transcriptId: z.string(), ...FileRef, editId: z.string(), kind: z.string() }),
+  'analysis.completed': z.object({
+    runId: z.string(),
+    fileId: z.string(),
+    promptId: z.string(),
+    promptVersion: z.number().int(),
+    model: z.string().nullable(),
+    durationMs: z.number().int(),
+    link: Link,
+  }),
+  'task.created': TaskData,
+  'task.updated': TaskData,
+  'client.created': z.object({
+    clientId: z.string(),
+    name: z.string(),
+    organisation: z.string().nullable(),
+    externalId: z.string().nullable(),
+    link: Link,
+  }),
+  'user.created': z.object({ userId: z.string(), firstName: z.string(), lastName: z.string(), role: z.string() }),
+  'webhook.test': z.object({ endpointId: z.string(), message: z.string() }),
+} as const satisfies Record<WebhookEventType | typeof WEBHOOK_TEST_EVENT, z.ZodObject>;
+export type WebhookData<T extends keyof typeof WEBHOOK_DATA> = z.infer<(typeof WEBHOOK_DATA)[T]>;
+
 export const WEBHOOK_LIMITS = {
   /** Endpoints per company: more is a 409. */
   endpoints: 20,
@@ -131,3 +191,84 @@ export const WebhookDeliveryParams = z.object({ id: Id, deliveryId: Id }).strict
 
 export const WebhookEventTypeList = z.array(z.object({ type: z.string(), description: z.string() }));
 export type WebhookEventTypeList = z.infer<typeof WebhookEventTypeList>;
+
+const FILE = '7d2e9a40-1b3c-4d5e-8f90-a1b2c3d4e5f6';
+const CONSOLE = 'https://console.example.com';
+
+/** One `data` of each webhook type, as documented (README, AsyncAPI); a test parses each against WEBHOOK_DATA. */
+export const WEBHOOK_EXAMPLES: { [T in keyof typeof WEBHOOK_DATA]: WebhookData<T> } = {
+  'file.uploaded': {
+    fileId: FILE,
+    link: `${CONSOLE}/transcripts/${FILE}`,
+    fileName: 'call-2026-11-29.wav',
+    mimeType: 'audio/wav',
+    size: 5_894_444,
+    clientId: '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+    uploadedBy: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+  },
+  'transcript.completed': {
+    transcriptId: '0b6f3c1e-5c1a-4a4e-9f1e-2d3c4b5a6978',
+    fileId: FILE,
+    link: `${CONSOLE}/transcripts/${FILE}`,
+    fileName: 'call-2026-11-29.wav',
+    engine: 'pocketsphinx',
+    duration: 184.2,
+    speakers: 2,
+    words: 412,
+  },
+  'transcript.failed': {
+    fileId: FILE,
+    link: `${CONSOLE}/transcripts/${FILE}`,
+    reason: 'The audio could not be decoded',
+  },
+  'transcript.edited': {
+    transcriptId: '0b6f3c1e-5c1a-4a4e-9f1e-2d3c4b5a6978',
+    fileId: FILE,
+    link: `${CONSOLE}/transcripts/${FILE}`,
+    editId: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+    kind: 'segment_text',
+  },
+  'analysis.completed': {
+    runId: 'e4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8',
+    fileId: FILE,
+    promptId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+    promptVersion: 3,
+    model: 'gpt-4o-mini',
+    durationMs: 4210,
+    link: `${CONSOLE}/transcripts/${FILE}/analysis`,
+  },
+  'task.created': {
+    taskId: '3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d',
+    title: 'Send the revised quote',
+    status: 'todo',
+    assigneeId: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+    dueDate: '2026-12-02',
+    clientId: null,
+    fileId: FILE,
+    link: `${CONSOLE}/task-list`,
+  },
+  'task.updated': {
+    taskId: '3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d',
+    title: 'Send the revised quote',
+    status: 'in_progress',
+    assigneeId: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+    dueDate: '2026-12-02',
+    clientId: null,
+    fileId: FILE,
+    link: `${CONSOLE}/task-list`,
+  },
+  'client.created': {
+    clientId: '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+    name: 'Acme Ltd',
+    organisation: 'Acme Group',
+    externalId: 'crm-4711',
+    link: `${CONSOLE}/client/9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a`,
+  },
+  'user.created': {
+    userId: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+    firstName: 'Mari',
+    lastName: 'Tamm',
+    role: 'USER',
+  },
+  'webhook.test': { endpointId: 'b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e', message: 'A test event from Earshot' },
+};

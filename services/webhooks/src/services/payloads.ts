@@ -1,10 +1,7 @@
-import type { EventOf, EventType, WebhookEventType } from '@earshot/contracts';
+import type { EventOf, EventType, WebhookData, WebhookEventType } from '@earshot/contracts';
 
-/** What a receiver gets as `data`, and the webhook type it is sent as. */
-export interface Payload {
-  type: WebhookEventType;
-  data: Record<string, unknown>;
-}
+/** What a receiver gets as `data` (its shape as the contracts document it), and the webhook type it is sent as. */
+export type Payload = { [T in WebhookEventType]: { type: T; data: WebhookData<T> } }[WebhookEventType];
 
 /** A link into the console: receivers show it to people, who sign in to see the rest. */
 export type LinkTo = (path: string) => string;
