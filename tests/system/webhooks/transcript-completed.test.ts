@@ -49,7 +49,10 @@ test("a stereo call's upload and transcript.completed reach the company's CRM si
 
   const [uploaded, completed] = await receiver.waitFor('/crm', 2);
   // Verified by the Standard Webhooks library, as the receiver would.
-  expect(verify(crm.secret, uploaded!)).toMatchObject({ type: 'file.uploaded', data: { fileId, fileName: 'call.wav' } });
+  expect(verify(crm.secret, uploaded!)).toMatchObject({
+    type: 'file.uploaded',
+    data: { fileId, fileName: 'call.wav' },
+  });
   const payload = verify(crm.secret, completed!);
   expect(payload).toMatchObject({
     type: 'transcript.completed',
