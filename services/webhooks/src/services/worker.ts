@@ -83,6 +83,26 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * One signed POST. A secret that cannot be opened (SECRETS_KEY changed) is a failed attempt like
+   * any other, recorded with its reason, rather than a delivery stuck under its lease.
+   */
+  private async send(delivery: deliveries.ClaimedDelivery): Promise<deliveries.AttemptOutcome & { ok: boolean }> {
+    let secrets: string[];
+    try {
+      secrets = this.secretsOf(delivery);
+    } catch {
+      return {
+        ok: false,
+        statusCode: null,
+        error: 'the signing secret cannot be opened',
+        durationMs: 0,
+        excerpt: null,
+      };
+    }
+    return this.sender.post(delivery.url, signedHeaders(secrets, delivery.id, delivery.body), delivery.body);
+  }
+
   private secretsOf(delivery: deliveries.ClaimedDelivery): string[] {
     const secrets = [this.box.open(delivery.secret)];
     if (delivery.previousSecret && delivery.previousUntil && delivery.previousUntil.getTime() > Date.now())
@@ -91,8 +111,7 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: deliveries.ClaimedDelivery): Promise<void> {
-    const headers = signedHeaders(this.secretsOf(delivery), delivery.id, delivery.body);
-    const outcome = await this.sender.post(delivery.url, headers, delivery.body);
+    const outcome = await this.send(delivery);
     const next = outcome.ok ? null : nextAttempt(delivery.roundAttempts, this.ctx.config.WEBHOOK_RETRY_SCALE);
     await this.ctx.transact(async (tx, emit) => {
       await deliveries.recordAttempt(tx, delivery.id, outcome, outcome.ok, next);
