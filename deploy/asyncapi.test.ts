@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { EVENT_CATALOGUE, TOPICS } from '@earshot/contracts';
+import { EVENT_CATALOGUE, TOPICS, WEBHOOK_DATA, WEBHOOK_EXAMPLES } from '@earshot/contracts';
 import { ASYNCAPI_PATH, renderAsyncApi } from '../scripts/gen-asyncapi';
 
 // docs/asyncapi.yaml documents the events for people and external consumers. It is generated, and
@@ -16,7 +16,7 @@ test('docs/asyncapi.yaml is what scripts/gen-asyncapi.ts generates from the cata
   }
 });
 
-test('every topic is a channel and every event type a message of its channel', () => {
+test('every topic is a channel and every event type a message of its channel (and webhook deliveries one more)', () => {
   const doc = parse(committed) as {
     asyncapi: string;
     channels: Record<string, { address: string; messages: Record<string, unknown> }>;
@@ -25,10 +25,24 @@ test('every topic is a channel and every event type a message of its channel', (
     };
   };
   expect(doc.asyncapi).toBe('3.0.0');
-  expect(Object.keys(doc.channels).sort()).toEqual([...TOPICS].sort());
+  expect(Object.keys(doc.channels).sort()).toEqual([...TOPICS, 'webhooks'].sort());
   for (const event of EVENT_CATALOGUE) {
     expect(doc.channels[event.topic]!.messages).toHaveProperty([event.type]);
     expect(doc.components.messages[event.type]!.payload.allOf[1].properties.type.const).toBe(event.type);
+  }
+});
+
+test("every webhook type is a message of the webhooks channel, with its data's schema and an example that fits it", () => {
+  const doc = parse(committed) as {
+    channels: { webhooks: { messages: Record<string, unknown> } };
+    components: { messages: Record<string, { payload: { properties: { data: unknown } }; examples: unknown[] }> };
+  };
+  for (const [type, schema] of Object.entries(WEBHOOK_DATA)) {
+    expect(doc.channels.webhooks.messages).toHaveProperty([`webhook.${type}`]);
+    const message = doc.components.messages[`webhook.${type}`]!;
+    expect(message.payload.properties.data).toBeDefined();
+    expect(message.examples).toHaveLength(1);
+    expect(schema.strict().safeParse(WEBHOOK_EXAMPLES[type as keyof typeof WEBHOOK_EXAMPLES]).success).toBe(true);
   }
 });
 

@@ -40,7 +40,7 @@ DECLARE
   password text;
   item record;
 BEGIN
-  FOREACH service IN ARRAY ARRAY['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'] LOOP
+  FOREACH service IN ARRAY ARRAY['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks', 'webhooks'] LOOP
     role := 'earshot_' || service;
     password := nullif(current_setting('earshot.password_' || service, true), '');
     IF password IS NULL THEN

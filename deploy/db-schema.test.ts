@@ -12,6 +12,7 @@ import * as promptSchema from '../services/prompt/src/db/schema';
 import * as tasksSchema from '../services/tasks/src/db/schema';
 import * as tenantSchema from '../services/tenant/src/db/schema';
 import * as transcriptionSchema from '../services/transcription/src/db/schema';
+import * as webhooksSchema from '../services/webhooks/src/db/schema';
 
 // One source for each table: the SQL migrations and the Drizzle schema the repositories query
 // through must describe the same tables. Every service is migrated on a fresh database (PGlite, and
@@ -28,6 +29,7 @@ const DRIZZLE: Record<string, Record<string, unknown>> = {
   tasks: tasksSchema,
   tenant: tenantSchema,
   transcription: transcriptionSchema,
+  webhooks: webhooksSchema,
 };
 
 /** Drizzle's SQL type and information_schema's data_type, brought to one spelling. */

@@ -72,7 +72,7 @@ const PROCESSES: Process[] = [
   },
 ];
 
-test('the process list covers the nine services, the gateway and the worker', () => {
+test('the process list covers the ten services, the gateway and the worker', () => {
   expect(PROCESSES.map((p) => p.name).sort()).toEqual([
     'audit',
     'auth',
@@ -85,6 +85,7 @@ test('the process list covers the nine services, the gateway and the worker', ()
     'tenant',
     'transcription',
     'transcription-worker',
+    'webhooks',
   ]);
 });
 
@@ -130,6 +131,7 @@ describe('docker-compose.yml', () => {
     AUDIT_DB_PASSWORD: 'audit-db-password',
     MESSAGING_DB_PASSWORD: 'messaging-db-password',
     TASKS_DB_PASSWORD: 'tasks-db-password',
+    WEBHOOKS_DB_PASSWORD: 'webhooks-db-password',
   };
   const interpolate = (value: string) =>
     value

@@ -7,7 +7,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { Actor, EVENT_CATALOGUE, Envelope, TOPICS } from '@earshot/contracts';
+import {
+  Actor,
+  EVENT_CATALOGUE,
+  Envelope,
+  TOPICS,
+  WEBHOOK_DATA,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EXAMPLES,
+  WEBHOOK_TEST_EVENT,
+} from '@earshot/contracts';
 
 export const ASYNCAPI_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'asyncapi.yaml');
 
@@ -30,6 +39,7 @@ const DOMAINS: Record<string, string> = {
   'earshot.transcription': 'Transcription jobs and transcripts (transcription service).',
   'earshot.chat': 'Conversations and assistants (chat service).',
   'earshot.prompt': 'Prompts, analyses and AI providers (prompt service).',
+  'earshot.webhooks': "Companies' webhook endpoints: registered, changed, rotated, turned off (webhooks service).",
 };
 
 export function buildAsyncApi(): Record<string, unknown> {
@@ -93,6 +103,8 @@ export function buildAsyncApi(): Record<string, unknown> {
     }
   }
 
+  webhookDeliveries(channels, operations, messages);
+
   return {
     asyncapi: '3.0.0',
     info: {
@@ -110,6 +122,11 @@ export function buildAsyncApi(): Record<string, unknown> {
         protocol: 'kafka',
         description: 'The Kafka cluster named by KAFKA_BROKERS (distributed mode).',
       },
+      receiver: {
+        host: 'crm.example.com',
+        protocol: 'https',
+        description: "A company's own webhook endpoint (its URL as registered at /api/webhooks), outside Earshot.",
+      },
     },
     channels,
     operations,
@@ -117,6 +134,68 @@ export function buildAsyncApi(): Record<string, unknown> {
       schemas: { Envelope: envelope, Actor: jsonSchema(Actor) },
       messages,
     },
+  };
+}
+
+/**
+ * What companies' webhook endpoints receive: one HTTP POST per event, `{type, timestamp, data}`,
+ * signed per Standard Webhooks (services/webhooks/README.md).
+ */
+function webhookDeliveries(
+  channels: Record<string, unknown>,
+  operations: Record<string, unknown>,
+  messages: Record<string, unknown>,
+): void {
+  const descriptions: Record<string, string> = {
+    ...WEBHOOK_EVENT_TYPES,
+    [WEBHOOK_TEST_EVENT]: 'A test event an ADMIN sent from the console (POST /api/webhooks/{id}/test).',
+  };
+  const types = Object.keys(WEBHOOK_DATA).sort() as Array<keyof typeof WEBHOOK_DATA>;
+  const key = (type: string) => `webhook.${type}`;
+  const header = (description: string) => ({ type: 'string', description });
+  for (const type of types) {
+    messages[key(type)] = {
+      name: key(type),
+      title: `Webhook ${type}`,
+      summary: descriptions[type],
+      contentType: 'application/json',
+      headers: {
+        type: 'object',
+        required: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+        properties: {
+          'webhook-id': header('The delivery id: the same on every attempt and on a resend.'),
+          'webhook-timestamp': header("The attempt's time, in seconds since 1970."),
+          'webhook-signature': header(
+            'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the secret (after whsec_, base64-decoded); two, space-separated, for 24 h after a rotation.',
+          ),
+        },
+      },
+      payload: {
+        type: 'object',
+        required: ['type', 'timestamp', 'data'],
+        properties: {
+          type: { const: type },
+          timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+          data: jsonSchema(WEBHOOK_DATA[type]),
+        },
+      },
+      examples: [{ payload: { type, timestamp: '2026-11-29T09:12:03.518Z', data: WEBHOOK_EXAMPLES[type] } }],
+    };
+  }
+  channels.webhooks = {
+    address: '{endpoint}',
+    title: 'Webhook deliveries',
+    description:
+      "HTTP POSTs to a company's registered endpoints: at least once, in order per endpoint, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Answer 2xx within 10 s; redirects are not followed.",
+    servers: [{ $ref: '#/servers/receiver' }],
+    parameters: { endpoint: { description: 'The endpoint URL the company registered.' } },
+    messages: Object.fromEntries(types.map((type) => [key(type), { $ref: `#/components/messages/${key(type)}` }])),
+  };
+  operations['deliver.webhooks'] = {
+    action: 'send',
+    channel: { $ref: '#/channels/webhooks' },
+    summary: 'The webhooks service signs and sends each event a company endpoint asked for.',
+    messages: types.map((type) => ({ $ref: `#/channels/webhooks/messages/${key(type)}` })),
   };
 }
 

@@ -8,6 +8,7 @@ import { promptService } from '@earshot/prompt-service';
 import { auditService } from '@earshot/audit-service';
 import { messagingService } from '@earshot/messaging-service';
 import { tasksService } from '@earshot/tasks-service';
+import { webhooksService } from '@earshot/webhooks-service';
 
 /** Every service, in start order: audit first so it sees every event from the beginning. */
 export const ALL_SERVICES: readonly ServiceModule[] = [
@@ -20,4 +21,5 @@ export const ALL_SERVICES: readonly ServiceModule[] = [
   chatService,
   messagingService,
   tasksService,
+  webhooksService,
 ] as ServiceModule[];

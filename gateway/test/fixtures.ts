@@ -45,6 +45,7 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
   knowledgeFile: async (world, company, caller) =>
     uploadKnowledge(world, company, caller, freshGpts.get(gptKey(company, caller))!),
   // A session of its own that the caller signs out (in company B, someone else's: a 404).
+  webhook: async (world, company) => createWebhook(world, company),
   session: async (world, company, caller) => {
     const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
     return sessionIdOf(await world.signInAgain(own ? memberOf(world, caller) : world.users[company].ADMIN));
@@ -437,9 +438,32 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     );
     return runId;
   },
+  webhook: async (world, company) => sharedWebhook(world, company),
+  // A delivery to the company's endpoint, written as an event handler records one.
+  webhookDelivery: async (world, company) => {
+    const endpointId = await sharedWebhook(world, company);
+    const [row] = await world.earshot.database.query<{ id: string }>(
+      `insert into webhooks.deliveries (endpoint_id, company_id, event_id, event_type, body, status, attempts)
+       values ($1, $2, $3, 'file.uploaded', '{}', 'failed', 8) returning id`,
+      [endpointId, world.companies[company].id, crypto.randomUUID()],
+    );
+    return row!.id;
+  },
   // A well-formed feed address nobody holds: a 404, which a public route may answer.
   calendarFeed: async () => `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}.ics`,
 };
+
+/** A webhook endpoint of the company, made by its ADMIN; nothing listens on port 9. */
+async function createWebhook(world: World, company: CompanyKey): Promise<string> {
+  const res = await world.request(world.users[company].ADMIN.token, {
+    method: 'POST',
+    url: '/api/webhooks',
+    payload: { url: 'http://127.0.0.1:9/matrix', events: ['file.uploaded'] },
+  });
+  if (res.statusCode !== 201) throw new Error(`webhook fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { id: string }).id;
+}
+const sharedWebhook = oncePerCompany(createWebhook);
 
 /**
  * A task a caller may change: in company A one they made themselves (a USER or CALLER

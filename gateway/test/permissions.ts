@@ -45,6 +45,10 @@ export const AREAS = {
   analytics: ['HOST_ADMIN', 'ADMIN', 'USER', 'CALLER'],
   crm: ['HOST_ADMIN', 'ADMIN', 'CALLER'],
   saas: ['HOST_ADMIN'],
+  // A company's outgoing webhooks (its endpoints, their secrets and delivery log): an integration
+  // setting of the company, its ADMIN's (their own) and the platform administrator's (any company,
+  // named by companyId), like users; never a USER's or CALLER's.
+  webhooks: ['HOST_ADMIN', 'ADMIN'],
 } as const satisfies Record<string, 'public' | readonly Role[]>;
 
 export type Area = keyof typeof AREAS;
@@ -469,6 +473,18 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/custom-gpt/:id/files': { area: 'customGpts' },
   'GET /api/custom-gpt/:id/files/:docId': { area: 'chat' },
   'DELETE /api/custom-gpt/:id/files/:docId': { area: 'customGpts' },
+
+  // Outgoing webhooks of a company.
+  'GET /api/webhook-event-types': { area: 'webhooks' },
+  'GET /api/webhooks': { area: 'webhooks' },
+  'POST /api/webhooks': { area: 'webhooks' },
+  'GET /api/webhooks/:id': { area: 'webhooks' },
+  'PUT /api/webhooks/:id': { area: 'webhooks' },
+  'DELETE /api/webhooks/:id': { area: 'webhooks' },
+  'POST /api/webhooks/:id/rotate-secret': { area: 'webhooks' },
+  'POST /api/webhooks/:id/test': { area: 'webhooks' },
+  'GET /api/webhooks/:id/deliveries': { area: 'webhooks' },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/resend': { area: 'webhooks' },
 };
 
 /** The key a route has in ROUTES. */

@@ -66,6 +66,8 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
       OUTBOX_POLL_MS: '50',
       // AI provider fixtures point at a closed local port.
       AI_ALLOW_PRIVATE_URLS: 'true',
+      // Webhook endpoint fixtures too.
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       // Speech model downloads too: nothing leaves the machine.
       SPEECH_MODELS_URL: 'http://127.0.0.1:9',
       SPEECH_DIARIZATION_URL: 'http://127.0.0.1:9',

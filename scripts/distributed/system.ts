@@ -21,6 +21,7 @@ export const SERVICES = [
   'audit',
   'messaging',
   'tasks',
+  'webhooks',
 ] as const;
 export type ServiceName = (typeof SERVICES)[number];
 /** Every process the suite runs, named as in compose (chat twice: one consumer group, two members). */
@@ -134,6 +135,7 @@ export class System {
       'audit',
       'messaging',
       'tasks',
+      'webhooks',
       'gateway',
     ] as const;
     const ports = await freePorts(names.length);
@@ -226,6 +228,7 @@ export class System {
             AUDIT_SERVICE_URL: this.url('audit'),
             MESSAGING_SERVICE_URL: this.url('messaging'),
             TASKS_SERVICE_URL: this.url('tasks'),
+            WEBHOOKS_SERVICE_URL: this.url('webhooks'),
             LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
             LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
           },
@@ -318,6 +321,8 @@ export class System {
         };
       case 'tasks':
         return { ...service('services/tasks'), env: base('tasks', 'earshot-tasks') };
+      case 'webhooks':
+        return { ...service('services/webhooks'), env: base('webhooks', 'earshot-webhooks') };
     }
   }
 
@@ -335,6 +340,7 @@ export class System {
       'audit',
       'messaging',
       'tasks',
+      'webhooks',
       'chat-1',
       'chat-2',
     ];

@@ -156,20 +156,20 @@ function withoutCredentials(headers: RequestInit['headers']): Headers {
 }
 
 /**
- * A fetch for provider calls. Each connection's resolved addresses are checked at connect time (so
- * DNS cannot swap in an internal address after a check), IP literals before each request, and
- * redirects are followed by hand so every hop is checked again and a hop to another origin never
- * carries the provider's key.
+ * A connection pool whose every connection checks the addresses its host resolves to at connect
+ * time, so DNS cannot swap in an internal address after a check. Other outbound callers (webhook
+ * deliveries) use it with their own policy.
  */
-export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof fetch {
-  const agent = new Agent({
+export function guardedAgent(policy: OutboundPolicy, options: Omit<Agent.Options, 'connect'> = {}): Agent {
+  return new Agent({
+    ...options,
     connect: {
       lookup(
         hostname: string,
-        options: LookupOptions,
+        lookupOptions: LookupOptions,
         callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
       ) {
-        dnsLookup(hostname, { ...options }, (error, address: string | LookupAddress[], family?: number) => {
+        dnsLookup(hostname, { ...lookupOptions }, (error, address: string | LookupAddress[], family?: number) => {
           if (error) return callback(error, address, family);
           try {
             for (const one of Array.isArray(address) ? address : [{ address, family: family ?? 4 }])
@@ -182,6 +182,15 @@ export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof f
       },
     },
   });
+}
+
+/**
+ * A fetch for provider calls. Each connection's resolved addresses are checked at connect time (see
+ * guardedAgent), IP literals before each request, and redirects are followed by hand so every hop
+ * is checked again and a hop to another origin never carries the provider's key.
+ */
+export function guardedFetch(policy: OutboundPolicy, maxRedirects = 5): typeof fetch {
+  const agent = guardedAgent(policy);
   const guarded = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     let request =

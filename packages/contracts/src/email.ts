@@ -12,6 +12,7 @@ export const EMAIL_TEMPLATE_TYPES = [
   'budget_reached',
   'task_assigned',
   'task_due',
+  'webhook_disabled',
 ] as const;
 export type EmailTemplateType = (typeof EMAIL_TEMPLATE_TYPES)[number];
 
@@ -31,6 +32,7 @@ export const EMAIL_TEMPLATE_VARIABLES: Record<EmailTemplateType, readonly string
   budget_reached: [...PERSON, 'credits.budget', 'link'],
   task_assigned: [...PERSON, 'task.title', 'task.dueDate', 'assignedBy', 'link'],
   task_due: [...PERSON, 'task.title', 'task.dueDate', 'link'],
+  webhook_disabled: [...PERSON, 'webhook.url', 'reason', 'link'],
 };
 
 /** `{{ name }}` as written in a template; the name is group 1. */

@@ -28,6 +28,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('chat', ['/chat', '/custom-gpt']),
   route('messaging', ['/email', '/notifications', '/inbox']),
   route('tasks', ['/tasks', '/calendar']),
+  route('webhooks', ['/webhooks', '/webhook-event-types']),
 ];
 
 /** Where a standalone service serves its own OpenAPI document (outside /api: the gateway fetches it). */

@@ -15,6 +15,7 @@ import { emailRoutes } from './routes/email';
 import { inboxRoutes } from './routes/inbox';
 import { notificationRoutes } from './routes/notifications';
 import { CreditAlertNotices } from './services/credits/alerts';
+import { WebhookDisabledNotices } from './services/webhook-notices';
 import { InboxService } from './services/inbox';
 import { mailConfigShape, type MailConfig } from './services/mail/config';
 import { MailService } from './services/mail/mail';
@@ -86,6 +87,7 @@ export const messagingService = defineService<MessagingConfig>({
       on('task.created', (event, tx) => notices.applyTaskChanged(tx, event), mailing),
       on('task.updated', (event, tx) => notices.applyTaskChanged(tx, event), mailing),
       on('task.fell_due', (event, tx) => notices.applyFellDue(tx, event), mailing),
+      on('webhook_endpoint.disabled', (event, tx) => new WebhookDisabledNotices(mailOf(ctx)).apply(tx, event), mailing),
       // A person's data: their inbox, exported or erased.
       messagingExportPart(createStorage(ctx.config)),
       messagingErasePart,

@@ -317,6 +317,36 @@ describe('recording notices', () => {
   });
 });
 
+describe('webhook notices', () => {
+  test("an endpoint turned off for failing tells the company's ADMINs in the app and by mail, nobody else", async () => {
+    const endpointId = crypto.randomUUID();
+    await publish({
+      type: 'webhook_endpoint.disabled',
+      companyId: company,
+      actor: system,
+      data: {
+        id: endpointId,
+        url: 'https://crm.example.com/hooks',
+        failingSince: '2026-11-20T08:00:00.000Z',
+        lastError: 'HTTP 503',
+      },
+    });
+    const page = await inbox(ada.token);
+    expect(page.items.slice(0, 2).map((item) => [item.kind, item.link])).toEqual([
+      ['webhook_disabled', '/webhooks'],
+      ['email', '/webhooks'],
+    ]);
+    expect(page.items[0]!.body).toContain('https://crm.example.com/hooks');
+    expect((await inbox(bob.token)).items.some((item) => item.link === '/webhooks')).toBe(false);
+
+    expect(await sendAll()).toBe(1);
+    const { mail } = received.at(-1)!;
+    expect(mail.subject).toBe('A webhook of Tasks Co was turned off');
+    expect(mail.text).toContain('https://crm.example.com/hooks');
+    expect(mail.text).toContain('HTTP 503');
+  });
+});
+
 describe('the inbox', () => {
   let dee: Awaited<ReturnType<typeof person>>;
   const at = '2026-11-20T08:00:00.123456Z';

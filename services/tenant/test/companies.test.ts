@@ -403,7 +403,7 @@ describe('updating, rotating and deleting', () => {
     const deleting = (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json();
     expect(deleting).toMatchObject({
       status: 'deleting',
-      pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks'],
+      pendingServices: ['auth', 'file', 'transcription', 'chat', 'prompt', 'messaging', 'tasks', 'webhooks'],
     });
     const listed = (await stack.as(host, { method: 'GET', url: '/api/companies?status=deleting&pageSize=200' })).json();
     expect(listed.items.map((c: { _id: string }) => c._id)).toContain(created._id);
@@ -422,7 +422,8 @@ describe('updating, rotating and deleting', () => {
           }),
         },
       ]);
-    for (const service of ['auth', 'file', 'transcription', 'chat', 'messaging', 'tasks']) await report(service);
+    for (const service of ['auth', 'file', 'transcription', 'chat', 'messaging', 'tasks', 'webhooks'])
+      await report(service);
     await report('auth'); // a redelivered report counts once
     await stack.settle();
     expect(

@@ -8,6 +8,8 @@ import {
   TASK_LIMITS,
   TAGS_PER_FILE_MAX,
   UPLOAD_SPEAKERS_MAX,
+  WEBHOOK_EVENT_NAMES,
+  WEBHOOK_LIMITS,
   type EventType,
 } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
@@ -167,6 +169,13 @@ const task = {
   clientId: id,
   link: { fileId, seconds: 3600 },
   createdBy: id,
+};
+// A webhook endpoint at its largest: the longest address and description, every event type.
+const webhook = {
+  url: `https://${'h'.repeat(WEBHOOK_LIMITS.urlLength - 8)}`,
+  events: [...WEBHOOK_EVENT_NAMES],
+  description: 'd'.repeat(WEBHOOK_LIMITS.description),
+  enabled: true,
 };
 // A privacy part's counts at their largest: 20 kinds, each named in 60 characters.
 const counts = Object.fromEntries(
@@ -434,6 +443,16 @@ const samples: Record<
     after: { monthlyBudget: 1e9, monthlyGrant: 1e9 },
   },
   'credits.threshold_reached': { scope: 'user', userId: id, threshold: 100, month: '2026-11', spent: 1e13, limit: 1e9 },
+  'webhook_endpoint.created': { id, before: null, after: webhook },
+  'webhook_endpoint.updated': { id, before: webhook, after: webhook },
+  'webhook_endpoint.deleted': { id, before: webhook, after: null },
+  'webhook_endpoint.secret_rotated': { id, previousValidUntil: new Date().toISOString() },
+  'webhook_endpoint.disabled': {
+    id,
+    url: webhook.url,
+    failingSince: new Date().toISOString(),
+    lastError: 'e'.repeat(500),
+  },
 };
 
 const events: NewEvent[] = [

@@ -251,7 +251,7 @@ export type MyCreditsDto = z.infer<typeof MyCreditsDto>;
 /**
  * What a notification is about: credit alerts, a task assigned to the person or due today, a
  * transcription of theirs that failed, an analysis run of theirs that finished, a task that
- * mentions them (`@First Last`).
+ * mentions them (`@First Last`), a webhook endpoint of their company turned off for failing.
  */
 export const NOTIFICATION_KINDS = [
   'credits_threshold',
@@ -261,6 +261,7 @@ export const NOTIFICATION_KINDS = [
   'transcription_failed',
   'analysis_finished',
   'mention',
+  'webhook_disabled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -20,3 +20,4 @@ export * from './inbox';
 export * from './dashboards';
 export * from './privacy';
 export * from './encryption';
+export * from './webhooks';

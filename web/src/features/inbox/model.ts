@@ -13,6 +13,7 @@ export const KIND_ICON: Record<InboxKind, IconName> = {
   transcription_failed: 'transcript',
   credits_threshold: 'money',
   cap_threshold: 'money',
+  webhook_disabled: 'globe',
   email: 'mail',
 };
 

@@ -32,6 +32,7 @@ describe('sidebar menu by role', () => {
       'transcripts',
       'usage',
       'invoice',
+      'webhooks',
       ...UNRESTRICTED,
     ])
       expect(menu).toContain(key);
@@ -40,7 +41,17 @@ describe('sidebar menu by role', () => {
 
   it('ADMIN: custom GPTs, users, clients, AI features, chat and transcripts', () => {
     const menu = keys('ADMIN');
-    for (const key of ['custom-gpts', 'users', 'clients', ...AI, 'main-chat', 'transcripts', 'usage', 'invoice'])
+    for (const key of [
+      'custom-gpts',
+      'users',
+      'clients',
+      ...AI,
+      'main-chat',
+      'transcripts',
+      'usage',
+      'invoice',
+      'webhooks',
+    ])
       expect(menu).toContain(key);
     for (const key of HOST_ONLY) expect(menu).not.toContain(key);
   });
@@ -48,7 +59,8 @@ describe('sidebar menu by role', () => {
   it('CALLER: chat, transcripts and clients', () => {
     const menu = keys('CALLER');
     expect(menu).toEqual(expect.arrayContaining(['main-chat', 'transcripts', 'clients']));
-    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'invoice', ...AI]) expect(menu).not.toContain(key);
+    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'invoice', 'webhooks', ...AI])
+      expect(menu).not.toContain(key);
   });
 
   it('USER: chat, transcripts and their own usage (no statements), plus the unrestricted items', () => {

@@ -129,6 +129,8 @@ export const MENU: MenuSection[] = [
       { key: 'data-policies', labelKey: 'menu.dataPolicies', path: '/data-policies', icon: 'toggle', roles: ADMIN },
       { key: 'email-templates', labelKey: 'menu.emailTemplates', path: '/email-templates', icon: 'mail', roles: HOST },
       { key: 'ai-config', labelKey: 'menu.aiConfig', path: '/ai-config', icon: 'cpu', roles: HOST },
+      // A company's outgoing webhooks: its ADMIN's; a HOST_ADMIN picks the company on the page.
+      { key: 'webhooks', labelKey: 'menu.webhooks', path: '/webhooks', icon: 'globe', roles: HOST_OR_ADMIN },
     ],
   },
   {

@@ -18,6 +18,7 @@ export const en = {
     b2cUsers: 'B2C users',
     auditLogs: 'Audit logs',
     emailTemplates: 'Email templates',
+    webhooks: 'Webhooks',
     customGpts: 'Custom GPTs',
     customGptCreate: 'Create custom GPT',
     customGptEdit: 'Edit custom GPT',
@@ -97,6 +98,7 @@ export const en = {
     invoice: 'Invoice',
     dataPolicies: 'Data policies',
     emailTemplates: 'Email templates',
+    webhooks: 'Webhooks',
     aiConfig: 'AI config',
   },
   header: {

@@ -18,6 +18,7 @@ export const et: Messages = {
     b2cUsers: 'B2C-kasutajad',
     auditLogs: 'Auditilogid',
     emailTemplates: 'E-kirja mallid',
+    webhooks: 'Veebihaagid',
     customGpts: 'Kohandatud GPT-d',
     customGptCreate: 'Loo kohandatud GPT',
     customGptEdit: 'Muuda kohandatud GPT-d',
@@ -97,6 +98,7 @@ export const et: Messages = {
     invoice: 'Arve',
     dataPolicies: 'Andmepoliitika',
     emailTemplates: 'E-kirja mallid',
+    webhooks: 'Veebihaagid',
     aiConfig: 'TI seadistus',
   },
   header: {

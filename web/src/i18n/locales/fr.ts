@@ -18,6 +18,7 @@ export const fr: Messages = {
     b2cUsers: 'Utilisateurs B2C',
     auditLogs: 'Journaux d’audit',
     emailTemplates: 'Modèles d’e-mail',
+    webhooks: 'Webhooks',
     customGpts: 'GPT personnalisés',
     customGptCreate: 'Créer un GPT personnalisé',
     customGptEdit: 'Modifier le GPT personnalisé',
@@ -97,6 +98,7 @@ export const fr: Messages = {
     invoice: 'Facture',
     dataPolicies: 'Politiques de données',
     emailTemplates: 'Modèles d’e-mail',
+    webhooks: 'Webhooks',
     aiConfig: 'Configuration IA',
   },
   header: {

@@ -18,6 +18,7 @@ export const lv: Messages = {
     b2cUsers: 'B2C lietotāji',
     auditLogs: 'Audita žurnāli',
     emailTemplates: 'E-pasta veidnes',
+    webhooks: 'Tīmekļa āķi',
     customGpts: 'Pielāgotie GPT',
     customGptCreate: 'Izveidot pielāgotu GPT',
     customGptEdit: 'Rediģēt pielāgoto GPT',
@@ -97,6 +98,7 @@ export const lv: Messages = {
     invoice: 'Rēķins',
     dataPolicies: 'Datu politikas',
     emailTemplates: 'E-pasta veidnes',
+    webhooks: 'Tīmekļa āķi',
     aiConfig: 'MI konfigurācija',
   },
   header: {

@@ -357,6 +357,44 @@ const COPY: Catalogue = {
       action: 'Atvērt uzdevumu',
     },
   },
+  webhook_disabled: {
+    en: {
+      subject: 'A webhook of {{company.name}} was turned off',
+      lines: [
+        'Hello {{user.firstName}},',
+        'Every delivery to {{webhook.url}} failed for 5 days, so Earshot stopped sending to it. Last error: {{reason}}.',
+        'Fix the receiver, then turn the endpoint on again: the events that waited are sent then.',
+      ],
+      action: 'Open the webhooks',
+    },
+    fr: {
+      subject: 'Un webhook de {{company.name}} a été désactivé',
+      lines: [
+        'Bonjour {{user.firstName}},',
+        'Tous les envois vers {{webhook.url}} ont échoué pendant 5 jours : Earshot a cessé d’y envoyer. Dernière erreur : {{reason}}.',
+        'Réparez le destinataire puis réactivez le point de terminaison : les événements en attente seront alors envoyés.',
+      ],
+      action: 'Ouvrir les webhooks',
+    },
+    et: {
+      subject: 'Ettevõtte {{company.name}} veebihaak lülitati välja',
+      lines: [
+        'Tere, {{user.firstName}}!',
+        'Kõik saadetised aadressile {{webhook.url}} ebaõnnestusid 5 päeva jooksul, seega Earshot lõpetas sinna saatmise. Viimane viga: {{reason}}.',
+        'Paranda vastuvõtja ja lülita lõpp-punkt uuesti sisse: siis saadetakse ootel sündmused.',
+      ],
+      action: 'Ava veebihaagid',
+    },
+    lv: {
+      subject: '{{company.name}} tīmekļa āķis tika izslēgts',
+      lines: [
+        'Sveiki, {{user.firstName}}!',
+        'Visi sūtījumi uz {{webhook.url}} 5 dienas neizdevās, tāpēc Earshot pārtrauca tos sūtīt. Pēdējā kļūda: {{reason}}.',
+        'Salabojiet saņēmēju un ieslēdziet galapunktu vēlreiz: tad tiks nosūtīti gaidošie notikumi.',
+      ],
+      action: 'Atvērt tīmekļa āķus',
+    },
+  },
 };
 
 export interface ShippedTemplate {

@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { webhooksService } from './index';
+
+await runStandalone(webhooksService);
