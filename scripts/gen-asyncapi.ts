@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { Actor, EVENT_CATALOGUE, Envelope, TOPICS } from '@earshot/contracts';
+import { Actor, AUDIT_TOPIC, EVENT_CATALOGUE, Envelope, TOPICS } from '@earshot/contracts';
 
 export const ASYNCAPI_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'asyncapi.yaml');
 
@@ -30,6 +30,8 @@ const DOMAINS: Record<string, string> = {
   'earshot.transcription': 'Transcription jobs and transcripts (transcription service).',
   'earshot.chat': 'Conversations and assistants (chat service).',
   'earshot.prompt': 'Prompts, analyses and AI providers (prompt service).',
+  [AUDIT_TOPIC]:
+    "The audit log's hash chains entry by entry, and the daily anchors (audit service), for outside consumers: a SIEM, a compliance archive.",
 };
 
 export function buildAsyncApi(): Record<string, unknown> {
@@ -59,7 +61,9 @@ export function buildAsyncApi(): Record<string, unknown> {
       action: 'receive',
       channel: { $ref: `#/channels/${topic}` },
       summary:
-        'Consumers (one Kafka consumer group per service; the audit service reads every topic) must be idempotent by event id.',
+        topic === AUDIT_TOPIC
+          ? 'Outside consumers (`npm run audit -- follow` is the reference) check each entry against the one before (prevHash) and its hash (SHA-256 of the entry as canonical JSON) as it arrives; the audit service does not read this topic back.'
+          : 'Consumers (one Kafka consumer group per service; the audit service reads every topic but earshot.audit) must be idempotent by event id.',
       messages: refs,
     };
     for (const e of events) {

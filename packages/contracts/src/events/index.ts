@@ -12,6 +12,7 @@ import { taskEvents } from './tasks';
 import { holdEvents } from './holds';
 import { privacyEvents } from './privacy';
 import { keyEvents } from './keys';
+import { auditEvents } from './audit';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -21,6 +22,7 @@ export { ProviderState, ModelState, PromptState, PatternState } from './prompt';
 export { EmailTemplateState } from './mail';
 export { TaskState } from './tasks';
 export { PrivacySubject } from './privacy';
+export { AUDIT_TOPIC, AuditChainedEntry } from './audit';
 
 const ALL = [
   ...authEvents,
@@ -36,6 +38,7 @@ const ALL = [
   ...holdEvents,
   ...privacyEvents,
   ...keyEvents,
+  ...auditEvents,
 ] as const;
 type Definitions = (typeof ALL)[number];
 
