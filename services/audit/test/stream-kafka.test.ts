@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY } from '@earshot/ki
 import { runAuditCommand } from '../../../scripts/audit';
 import { describeKafka, FAST_GROUP, testKafkaBus, unique } from '../../../packages/kit/test/kafka-support';
 import { auditService } from '../src';
+import { documentedHash } from './documented-hash';
 import { canonicalEntry, GENESIS, hashOf, type ChainEntry } from '../src/services/chain';
 
 // The audit service in distributed mode, on the mock Kafka cluster: events it reads come out on
@@ -33,18 +34,6 @@ let bus: EventBus | undefined;
 let siem: EventBus | undefined;
 let running: RunningServices | undefined;
 let app: ReturnType<typeof buildServer> | undefined;
-
-/** SHA-256 of JSON with keys sorted at every depth, written here from the documented format, not imported. */
-const sortedJson = (value: unknown): string =>
-  value === null || typeof value !== 'object'
-    ? JSON.stringify(value)
-    : Array.isArray(value)
-      ? `[${value.map(sortedJson).join(',')}]`
-      : `{${Object.keys(value)
-          .sort()
-          .map((key) => `${JSON.stringify(key)}:${sortedJson((value as Record<string, unknown>)[key])}`)
-          .join(',')}}`;
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Resolves when `ready()` holds after one of the callbacks it is hooked to, or fails after `ms`. */
 function waitFor(ready: () => boolean, hook: (check: () => void) => void, ms: number, what: string): Promise<void> {
@@ -145,7 +134,7 @@ describeKafka('the audit trail on Kafka', () => {
     for (const r of received) {
       expect(r.prevHash).toBe(previous);
       expect(r.entry.prevHash).toBe(r.prevHash);
-      expect(sha256(sortedJson(r.entry))).toBe(r.hash);
+      expect(documentedHash(r.entry)).toBe(r.hash);
       previous = r.hash;
     }
     const stored = await database.query<{ seq: string; hash: string }>(

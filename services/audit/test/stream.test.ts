@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { topicOf, type Actor, type EventData } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { auditService } from '../src';
+import { documentedHash } from './documented-hash';
 import { canonicalEntry, ChainWalker, GENESIS, hashOf, linkOfPublished, type ChainEntry } from '../src/services/chain';
 import { auditFeed } from '../src/services/stream';
 
@@ -25,18 +26,6 @@ beforeAll(async () => {
 afterAll(async () => stack.close());
 
 const feed = () => auditFeed(stack.running.contexts.get('audit')!);
-
-/** SHA-256 of JSON with keys sorted at every depth, written here from the documented format, not imported. */
-const sortedJson = (value: unknown): string =>
-  value === null || typeof value !== 'object'
-    ? JSON.stringify(value)
-    : Array.isArray(value)
-      ? `[${value.map(sortedJson).join(',')}]`
-      : `{${Object.keys(value)
-          .sort()
-          .map((key) => `${JSON.stringify(key)}:${sortedJson((value as Record<string, unknown>)[key])}`)
-          .join(',')}}`;
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** An event as a producer sends it; the audit service records it from the bus, like any other. */
 async function signIn(companyId: string, tag: string) {
@@ -114,7 +103,7 @@ test('the stream sends an entry recorded after it was opened, and not those befo
   expect(line).toMatchObject({ companyId, seq: Number(second!.seq), prevHash: first!.hash, hash: second!.hash });
   expect(line.entry.prevHash).toBe(first!.hash);
   // The hash is the entry's own, recomputed from the line alone.
-  expect(sha256(sortedJson(line.entry))).toBe(line.hash);
+  expect(documentedHash(line.entry)).toBe(line.hash);
 
   // A client that goes away leaves nothing waiting on the server.
   expect(feed().waiting).toBeGreaterThan(0);
@@ -140,7 +129,7 @@ test('fromSeq sends the chain from that entry on, then what is recorded next, ea
   expect(lines.map((l) => String(l.seq))).toEqual([stored[1]!.seq, stored[2]!.seq, expect.any(String)]);
   expect(lines[0]!.prevHash).toBe(stored[0]!.hash);
   lines.slice(1).forEach((line, i) => expect(line.prevHash).toBe(lines[i]!.hash));
-  lines.forEach((line) => expect(sha256(sortedJson(line.entry))).toBe(line.hash));
+  lines.forEach((line) => expect(documentedHash(line.entry)).toBe(line.hash));
 });
 
 test('bad input is a 400 naming the field, and the stream is the platform administrator’s alone', async () => {

@@ -97,6 +97,25 @@ export interface StoredLink {
   defect?: string;
 }
 
+/** An entry as exports and the stream write it (its target one object) as the chain reads it. */
+export function chainEntryOf(
+  entry: Omit<ChainEntry, 'targetType' | 'targetId'> & { target: { type: string; id: string | null } },
+): ChainEntry {
+  return {
+    id: entry.id,
+    occurredAt: entry.occurredAt,
+    type: entry.type,
+    version: entry.version,
+    companyId: entry.companyId,
+    actor: entry.actor,
+    targetType: entry.target.type,
+    targetId: entry.target.id,
+    before: entry.before,
+    after: entry.after,
+    data: entry.data,
+  };
+}
+
 /** An entry as `audit.entry_recorded` carries it (its data), read off the stream. */
 export interface PublishedLink {
   seq: number;
@@ -112,19 +131,7 @@ export interface PublishedLink {
  */
 export function linkOfPublished(published: PublishedLink): StoredLink {
   const { entry } = published;
-  const chainEntry: ChainEntry = {
-    id: entry.id,
-    occurredAt: entry.occurredAt,
-    type: entry.type,
-    version: entry.version,
-    companyId: entry.companyId,
-    actor: entry.actor,
-    targetType: entry.target.type,
-    targetId: entry.target.id,
-    before: entry.before,
-    after: entry.after,
-    data: entry.data,
-  };
+  const chainEntry = chainEntryOf(entry);
   const exact = canonicalJson(entry) === canonicalForm(chainEntry, published.prevHash);
   return {
     seq: published.seq,

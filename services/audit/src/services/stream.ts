@@ -58,7 +58,8 @@ export class AuditFeed {
       };
       const woken = () => done('woken');
       const aborted = () => done('idle');
-      const timer = setTimeout(() => done('idle'), ms);
+      // The beat alone never keeps a process alive that is otherwise done.
+      const timer = setTimeout(() => done('idle'), ms).unref();
       this.waiters.add(woken);
       signal.addEventListener('abort', aborted, { once: true });
     });
