@@ -138,7 +138,7 @@ describeKafka('the audit trail on Kafka', () => {
       previous = r.hash;
     }
     const stored = await database.query<{ seq: string; hash: string }>(
-      'select seq::text, hash from audit.entries where company_id = $1 order by seq',
+      'select e.seq::text as seq, e.hash from audit.entries e where e.company_id = $1 order by e.seq',
       [companyId],
     );
     expect(received.map((r) => [String(r.seq), r.hash])).toEqual(stored.map((s) => [s.seq, s.hash]));

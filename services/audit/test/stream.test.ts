@@ -82,7 +82,7 @@ async function open(query: string) {
 
 const storedHashes = async (companyId: string) =>
   stack.database.query<{ seq: string; prev_hash: string; hash: string }>(
-    'select seq::text, prev_hash, hash from audit.entries where company_id = $1 order by seq',
+    'select e.seq::text as seq, e.prev_hash, e.hash from audit.entries e where e.company_id = $1 order by e.seq',
     [companyId],
   );
 
