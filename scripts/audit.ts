@@ -5,7 +5,8 @@
 // gets one line; a broken one names its first broken link. Exit code 1 when any chain is broken,
 // or when the file is not exactly what the export writes: a field, column or cell beyond the
 // canonical form is outside every hash, so the file is refused (one REFUSED line naming it and
-// its line) before any chain is looked at.
+// its line) before any chain is looked at. `npm run audit -- follow` follows the chains live
+// from Kafka instead (scripts/audit-follow.ts).
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { Database } from '@earshot/kit';
@@ -21,14 +22,24 @@ import {
 import { AuditChain } from '../services/audit/src/services/chain-log';
 import { chainsOfExport, ExportFormatError } from '../services/audit/src/services/export-file';
 import { commandConfig, mountOffline } from './offline-services';
+import { followAudit, type FollowOptions } from './audit-follow';
 
-const USAGE = 'usage: npm run audit -- verify [--company <id>] [--file <export.jsonl|export.csv>]';
+const USAGE = [
+  'usage: npm run audit -- verify [--company <id>] [--file <export.jsonl|export.csv>]',
+  '       npm run audit -- follow [--company <id>|platform] [--from-seq <n>] [--group <name>]   (KAFKA_BROKERS)',
+].join('\n');
+/** The consumer group a follower joins unless told: one per consumer that keeps its own place. */
+const FOLLOW_GROUP = 'earshot-audit-follow';
 
 export interface AuditCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** An open database (tests); otherwise the one the environment names. */
   database?: Database;
   print?: (line: string) => void;
+  /** `follow`: where the notes go (stderr), what stops it, and the group's timings (tests). */
+  note?: (line: string) => void;
+  signal?: AbortSignal;
+  timings?: FollowOptions['timings'];
 }
 
 const chainName = (companyId: string | null) => (companyId ? `company ${companyId}` : 'platform');
@@ -59,11 +70,34 @@ export async function runAuditCommand(argv: readonly string[], options: AuditCom
   const value = (flag: string) => (rest.includes(flag) ? rest[rest.indexOf(flag) + 1] : undefined);
   const company = value('--company');
   const file = value('--file');
-  const known = new Set(['--company', '--file']);
+  const known = new Set(command === 'follow' ? ['--company', '--from-seq', '--group'] : ['--company', '--file']);
   const flags = rest.filter((_, i) => i % 2 === 0);
-  if (command !== 'verify' || flags.some((flag) => !known.has(flag)) || rest.length % 2 !== 0) {
+  if (
+    !['verify', 'follow'].includes(command ?? '') ||
+    flags.some((flag) => !known.has(flag)) ||
+    rest.length % 2 !== 0
+  ) {
     print(USAGE);
     return 2;
+  }
+  if (command === 'follow') {
+    const env = options.env ?? process.env;
+    const fromSeq = value('--from-seq');
+    if (!env.KAFKA_BROKERS || (fromSeq !== undefined && !/^[1-9]\d{0,15}$/.test(fromSeq))) {
+      print(env.KAFKA_BROKERS ? '--from-seq must be a positive whole number' : 'follow reads Kafka: set KAFKA_BROKERS');
+      return 2;
+    }
+    return followAudit({
+      brokers: env.KAFKA_BROKERS.split(','),
+      clientId: env.KAFKA_CLIENT_ID ?? 'earshot-audit-follow',
+      group: value('--group') ?? FOLLOW_GROUP,
+      company,
+      fromSeq: fromSeq === undefined ? undefined : Number(fromSeq),
+      print,
+      note: options.note ?? ((line) => console.error(line)),
+      signal: options.signal,
+      timings: options.timings,
+    });
   }
   let broken = 0;
   if (file) {
@@ -107,7 +141,11 @@ export async function runAuditCommand(argv: readonly string[], options: AuditCom
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runAuditCommand(process.argv.slice(2)).then(
+  // `follow` runs until a chain breaks or it is told to stop (Ctrl-C, a service manager's SIGTERM).
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  runAuditCommand(process.argv.slice(2), { signal: stop.signal }).then(
     (code) => process.exit(code),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);

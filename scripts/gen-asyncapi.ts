@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
   Actor,
+  AUDIT_TOPIC,
   EVENT_CATALOGUE,
   Envelope,
   TOPICS,
@@ -40,6 +41,8 @@ const DOMAINS: Record<string, string> = {
   'earshot.chat': 'Conversations and assistants (chat service).',
   'earshot.prompt': 'Prompts, analyses and AI providers (prompt service).',
   'earshot.webhooks': "Companies' webhook endpoints: registered, changed, rotated, turned off (webhooks service).",
+  [AUDIT_TOPIC]:
+    "The audit log's hash chains entry by entry, and the daily anchors (audit service), for outside consumers: a SIEM, a compliance archive.",
 };
 
 export function buildAsyncApi(): Record<string, unknown> {
@@ -69,7 +72,9 @@ export function buildAsyncApi(): Record<string, unknown> {
       action: 'receive',
       channel: { $ref: `#/channels/${topic}` },
       summary:
-        'Consumers (one Kafka consumer group per service; the audit service reads every topic) must be idempotent by event id.',
+        topic === AUDIT_TOPIC
+          ? 'Outside consumers (`npm run audit -- follow` is the reference) check each entry against the one before (prevHash) and its hash (SHA-256 of the entry as canonical JSON) as it arrives; the audit service does not read this topic back.'
+          : 'Consumers (one Kafka consumer group per service; the audit service reads every topic but earshot.audit) must be idempotent by event id.',
       messages: refs,
     };
     for (const e of events) {

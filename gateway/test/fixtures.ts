@@ -642,6 +642,12 @@ export const REQUEST_OVERRIDES: Record<
   'GET /api/audit/verify': async (world, company) => ({
     url: `/api/audit/verify?companyId=${world.companies[company].id}`,
   }),
+  // The company's chain as it grows: answered once the stream is open, which stays open until the
+  // server closes (so the answer is taken as a stream, its status read without waiting for an end).
+  'GET /api/audit/stream': async (world, company) => ({
+    url: `/api/audit/stream?companyId=${world.companies[company].id}`,
+    payloadAsStream: true,
+  }),
   'GET /api/analysis/transcripts': async (world, company) => ({
     url: `/api/analysis/transcripts?fileId=${(await completedTranscript(world, company)).fileId}`,
   }),

@@ -312,6 +312,7 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/audit': { area: 'auditLogs' },
   'GET /api/audit/export': { area: 'auditLogs' },
   'GET /api/audit/verify': { area: 'auditLogs' },
+  'GET /api/audit/stream': { area: 'auditLogs' },
 
   'GET /api/ai/config/provider': { area: 'aiConfig' },
   'GET /api/ai/config/provider/dropdown': { area: 'aiConfig' },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerEntryDto, TranscriptDto as Transcript } from '@earshot/contracts';
+import { runAuditCommand } from '../audit';
 import { GatewayClient, type Session } from './api';
 import { stereoCall } from './audio';
 import { waitFor } from './processes';
@@ -599,6 +600,65 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
       `audit killed while ${EDITS} word edits flowed (${((EDITS / editsMs) * 1000).toFixed(1)} edits/s through the gateway): all recorded once ${(caughtUp / 1000).toFixed(1)} s after the restart began`,
     );
   });
+
+  // The audit trail as a SIEM reads it: company A's chain on earshot.audit, through the kill -9
+  // above (a relay may publish an entry again), and the same chain through the gateway's stream.
+  await steps.run(
+    "company A's audit trail on Kafka and through the gateway: every entry linked to the one before",
+    async () => {
+      const stored = (
+        await system.superuser((c) =>
+          c.query<{ seq: string; hash: string }>(
+            'select e.seq::text as seq, e.hash from audit.entries e where e.company_id = $1 order by e.seq',
+            [companies.A.id],
+          ),
+        )
+      ).rows;
+      const lines: string[] = [];
+      const notes: string[] = [];
+      const stop = new AbortController();
+      // Bounded: a follower that never saw every entry stops here and the comparison below fails.
+      const limit = setTimeout(() => stop.abort(), 120_000);
+      const code = await runAuditCommand(['follow', '--company', companies.A.id, '--group', 'siem-distributed'], {
+        env: { KAFKA_BROKERS: system.kafka!.brokers },
+        print: (line) => {
+          lines.push(line);
+          if (lines.length >= stored.length) stop.abort();
+        },
+        note: (line) => notes.push(line),
+        signal: stop.signal,
+        // The mock cluster answers a fetch only once its wait is over: short waits, a quick join.
+        timings: { sessionTimeout: 6_000, rebalanceTimeout: 3_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 },
+      });
+      clearTimeout(limit);
+      assert.equal(code, 0, notes.join('\n'));
+      const followed = lines.map((line) => JSON.parse(line) as { seq: number; hash: string });
+      assert.deepEqual(
+        followed.map((l) => [String(l.seq), l.hash]),
+        stored.map((s) => [s.seq, s.hash]),
+      );
+
+      const response = await fetch(
+        `${system.gatewayUrl}/api/audit/stream?companyId=${companies.A.id}&fromSeq=${stored[0]!.seq}`,
+        { headers: { authorization: `Bearer ${host.token}` } },
+      );
+      assert.equal(response.status, 200);
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (text.split('\n').filter(Boolean).length < stored.length) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the audit stream ended');
+        text += value;
+      }
+      await reader.cancel();
+      const streamed = text.split('\n').filter(Boolean).slice(0, stored.length);
+      assert.deepEqual(
+        streamed.map((line) => (JSON.parse(line) as { hash: string }).hash),
+        stored.map((s) => s.hash),
+      );
+      steps.note(`${stored.length} entries of company A followed on earshot.audit and streamed through the gateway`);
+    },
+  );
 
   await steps.run('two chat replicas in one consumer group: each event applied once', async () => {
     // librdkafka's mock answers no DescribeGroups, so the group's members cannot be listed here:

@@ -7,11 +7,13 @@ import {
   type ServiceContext,
   type StorageConfig,
 } from '@earshot/kit';
+import { AUDIT_TOPIC } from '@earshot/contracts';
 import { migrations } from './db/migrations';
 import { AuditLog } from './services/audit';
 import { ANCHOR_POLL_MS, AnchorJob, anchorConfigShape, type AnchorConfig } from './services/anchor';
 import { auditRoutes } from './routes/audit';
 import { auditErasePart, auditExportPart } from './services/privacy';
+import { auditFeed } from './services/stream';
 import { auditRetention, retention } from './services/retention';
 
 type AuditContext = ServiceContext<ServiceContext['config'] & AnchorConfig & StorageConfig>;
@@ -34,7 +36,11 @@ export const auditService = defineService<AuditContext['config']>({
     // Besides: retention policies and company holds, for the daily audit retention.
     // And a person's data: the entries about them, for the auth service's ZIP; erasing keeps them.
     return [
-      onEvery((envelopes, tx) => audit.record(tx, envelopes)),
+      // Not its own topic: what it publishes there is its log already.
+      onEvery((envelopes, tx, emit) => audit.record(tx, envelopes, emit), {
+        except: [AUDIT_TOPIC],
+        afterCommit: () => auditFeed(ctx).wake(),
+      }),
       ...retention.handlers(),
       auditExportPart(ctx.config),
       auditErasePart,
@@ -45,7 +51,7 @@ export const auditService = defineService<AuditContext['config']>({
   async start(ctx) {
     const sealed = await new AuditLog(ctx).chain.sealOldEntries((fn) => ctx.transact((tx) => fn(tx)));
     if (sealed > 0) ctx.logger.info({ chains: sealed }, 'audit entries from before the hash chain sealed');
-    const job = new AnchorJob(ctx.db, ctx.logger, ctx.config);
+    const job = new AnchorJob(ctx.db, ctx.logger, ctx.config, ctx.bus.kind === 'kafka' ? ctx.transact : undefined);
     const anchor = () =>
       job.run().then(
         () => undefined,

@@ -141,3 +141,13 @@ export const AuditExportEntry = AuditEntryDto.extend({
   hash: z.string().nullable(),
 });
 export type AuditExportEntry = z.infer<typeof AuditExportEntry>;
+
+/**
+ * `GET /audit/stream`: one chain (a company's, or the platform's own without companyId) as
+ * newline-delimited JSON that stays open. From `fromSeq` on (the entries already recorded first),
+ * or without it only the entries recorded after the stream was opened.
+ */
+export const AuditStreamQuery = AuditVerifyQuery.extend({
+  fromSeq: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+}).strict();
+export type AuditStreamQuery = z.infer<typeof AuditStreamQuery>;

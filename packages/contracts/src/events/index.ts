@@ -13,6 +13,7 @@ import { holdEvents } from './holds';
 import { privacyEvents } from './privacy';
 import { keyEvents } from './keys';
 import { webhookEvents } from './webhooks';
+import { auditEvents } from './audit';
 import { upcastData, type Envelope, type EventDefinition } from './envelope';
 
 export * from './envelope';
@@ -23,6 +24,7 @@ export { EmailTemplateState } from './mail';
 export { TaskState } from './tasks';
 export { PrivacySubject } from './privacy';
 export { WebhookEndpointState } from './webhooks';
+export { AUDIT_TOPIC, AuditChainedEntry } from './audit';
 
 const ALL = [
   ...authEvents,
@@ -39,6 +41,7 @@ const ALL = [
   ...privacyEvents,
   ...keyEvents,
   ...webhookEvents,
+  ...auditEvents,
 ] as const;
 type Definitions = (typeof ALL)[number];
 

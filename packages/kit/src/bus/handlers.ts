@@ -4,6 +4,7 @@ import {
   EVENT_CATALOGUE,
   Envelope as EnvelopeSchema,
   EventVersionError,
+  isEventType,
   readEvent,
   topicOf,
   type Envelope,
@@ -40,6 +41,8 @@ export interface HandlerSpec {
   /** An event type, or '*' for every event on every topic (the audit log). */
   readonly type: EventType | '*';
   readonly topics: readonly string[];
+  /** A '*' handler's topics left out (see onEvery). */
+  readonly except?: readonly string[];
   /** Reads the envelope as the handler's version (throws EventVersionError when it cannot be). */
   prepare(envelope: Envelope): PreparedEvent;
   /** Handlers registered with onBatch: reads several events of the type, applied with one call. */
@@ -93,15 +96,21 @@ export function onBatch<T extends EventType>(
 /**
  * Registers a handler for every event as it was written (types this build does not know too),
  * taking the events that arrive together at once, in their order, in one transaction (a lone
- * event comes as a batch of one): the audit log.
+ * event comes as a batch of one): the audit log. `except` leaves topics out: a handler that
+ * publishes on every event it reads must not read its own topic back, or it would never stop.
  */
-export function onEvery(handle: (events: readonly Envelope[], tx: Db, emit: Emit) => Promise<void>): HandlerSpec {
+export function onEvery(
+  handle: (events: readonly Envelope[], tx: Db, emit: Emit) => Promise<void>,
+  options: { except?: readonly string[]; afterCommit?: () => void } = {},
+): HandlerSpec {
   const prepareBatch = (envelopes: readonly Envelope[]): PreparedEvent => ({
     apply: (tx, emit) => handle(envelopes, tx, emit),
+    afterCommit: options.afterCommit,
   });
   return {
     type: '*',
-    topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))],
+    topics: [...new Set(EVENT_CATALOGUE.map((e) => e.topic))].filter((topic) => !options.except?.includes(topic)),
+    except: options.except,
     prepare: (envelope) => prepareBatch([envelope]),
     prepareBatch,
   };
@@ -155,7 +164,12 @@ export class EventConsumer {
   }
 
   private handlersOf(envelope: Envelope): HandlerSpec[] {
-    return this.handlers.filter((h) => h.type === '*' || h.type === envelope.type);
+    // A '*' handler that left a topic out never gets that topic's types, even where another
+    // handler of the consumer subscribed to it (a group reads the union of its handlers' topics).
+    const topic = isEventType(envelope.type) ? topicOf(envelope.type) : undefined;
+    return this.handlers.filter((h) =>
+      h.type === '*' ? !(topic && h.except?.includes(topic)) : h.type === envelope.type,
+    );
   }
 
   /** Delivers one event from the bus: applied, skipped, parked, or thrown for the bus to retry. */

@@ -99,10 +99,10 @@ export async function loggedIds(tx: Db, ids: string[]): Promise<Set<string>> {
   return new Set(rows.map((row) => row.id.toLowerCase()));
 }
 
-/** Appends rows in their order (seq follows it: the chain's lock is held); returns their seqs. */
-export async function appendRows(tx: Db, rows: NewEntryRow[]): Promise<number[]> {
-  const inserted = await tx.insert(entries).values(rows).returning({ seq: entries.seq });
-  return inserted.map((row) => row.seq).sort((a, b) => a - b);
+/** Appends rows in their order (seq follows it: the chain's lock is held); returns each one's seq by its id (lower case). */
+export async function appendRows(tx: Db, rows: NewEntryRow[]): Promise<Map<string, number>> {
+  const inserted = await tx.insert(entries).values(rows).returning({ id: entries.id, seq: entries.seq });
+  return new Map(inserted.map((row) => [row.id.toLowerCase(), row.seq]));
 }
 
 /** Chains that still hold entries from before the chain existed. */

@@ -5,6 +5,7 @@ import {
   AuditExportQuery,
   AuditPage,
   AuditQuery,
+  AuditStreamQuery,
   AuditVerifyQuery,
   AuditVerifyResult,
   ErrorBody,
@@ -22,6 +23,8 @@ const EXPORTS = {
 /** The audit log: read-only, platform administrators only. There is no route that changes it. */
 export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Open streams end before the server waits for its connections to close.
+  app.addHook('preClose', async () => audit.stream.close());
   r.get(
     '/audit',
     {
@@ -58,6 +61,36 @@ export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promis
         .header('content-disposition', `attachment; filename="audit-log-${stamp}.${request.query.format}"`)
         .header('cache-control', 'no-store')
         .send(Readable.from(format.write(batches)));
+    },
+  );
+
+  r.get(
+    '/audit/stream',
+    {
+      config: { access: HOST_ONLY },
+      schema: {
+        tags: ['audit'],
+        summary:
+          "Follows a hash chain as it grows (a company's, or the platform's own without companyId): newline-delimited JSON, one `audit.entry_recorded` payload a line, from fromSeq or from now on; stays open, a bare newline every 15 s while idle",
+        querystring: AuditStreamQuery,
+        response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      // The stream ends when the client goes away: the wait for the next entry is cut short.
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      const lines = await audit.stream.open(request.query, gone.signal);
+      return (
+        (reply as FastifyReply)
+          .header('content-type', 'application/x-ndjson; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('x-accel-buffering', 'no')
+          // Not kept alive afterwards: a connection that held a stream is closed with it, so a
+          // server closing never waits on it as an idle keep-alive.
+          .header('connection', 'close')
+          .send(Readable.from(lines))
+      );
     },
   );
 

@@ -3,7 +3,8 @@ import { createSocket } from 'node:dgram';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Db } from '@earshot/kit';
+import { SYSTEM_ACTOR } from '@earshot/contracts';
+import type { Db, ServiceContext } from '@earshot/kit';
 import { insertAnchor, readHeads } from '../repositories/chain';
 
 /**
@@ -58,10 +59,15 @@ async function toSyslog(target: string, anchor: Anchor): Promise<void> {
  * (or restart) writes it, so polling more often than daily never writes twice.
  */
 export class AnchorJob {
+  /**
+   * `publish` (distributed mode: the service context's transact) also sends the anchor as
+   * `audit.anchor_recorded`, through the outbox in the transaction that records the day's row.
+   */
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly config: AnchorConfig,
+    private readonly publish?: ServiceContext['transact'],
   ) {}
 
   /** Today's anchor if this call wrote it; null when the day already has one. */
@@ -72,8 +78,15 @@ export class AnchorJob {
       entries: h.entries,
       head: h.hash,
     }));
-    if (!(await insertAnchor(this.db, day, heads))) return null;
     const anchor: Anchor = { day, at: now.toISOString(), heads };
+    const written = this.publish
+      ? await this.publish(async (tx, emit) => {
+          const first = await insertAnchor(tx, day, heads);
+          if (first) emit({ type: 'audit.anchor_recorded', companyId: null, actor: SYSTEM_ACTOR, data: { ...anchor } });
+          return first;
+        })
+      : await insertAnchor(this.db, day, heads);
+    if (!written) return null;
     this.logger.info({ auditAnchor: anchor }, `audit chain anchor ${day}: ${heads.length} chains`);
     if (this.config.AUDIT_ANCHOR_FILE)
       await appendFile(this.config.AUDIT_ANCHOR_FILE, `${JSON.stringify(anchor)}\n`, { mode: 0o640 });

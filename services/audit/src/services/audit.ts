@@ -6,7 +6,7 @@ import type {
   AuditQuery,
   Envelope,
 } from '@earshot/contracts';
-import { badRequest, companyScope, type Db, type Identity, type ServiceContext } from '@earshot/kit';
+import { badRequest, companyScope, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
 import {
   countEntries,
   positionOf,
@@ -17,6 +17,7 @@ import {
 } from '../repositories/entries';
 import { entryOf } from './record';
 import { AuditChain } from './chain-log';
+import { AuditStream, auditFeed } from './stream';
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Entries per query while an export streams: memory stays flat however long the log is. */
@@ -77,16 +78,21 @@ const toExportDto = (row: ReadEntry): AuditExportEntry => ({
 export class AuditLog {
   readonly chain: AuditChain;
 
+  readonly stream: AuditStream;
+
   constructor(private readonly ctx: ServiceContext) {
     this.chain = new AuditChain(ctx.db);
+    this.stream = new AuditStream(ctx.db, auditFeed(ctx));
   }
 
   /**
    * Stores events, in the transaction that records them as applied (redelivery adds nothing): each
-   * chain's new entries in one statement, linked to the chain's head under its lock.
+   * chain's new entries in one statement, linked to the chain's head under its lock. With Kafka
+   * (distributed mode), each new entry is published as `audit.entry_recorded` through the outbox,
+   * in the same transaction; the all-in-one has no one to publish to and streams over HTTP instead.
    */
-  async record(tx: Db, envelopes: readonly Envelope[]): Promise<void> {
-    await this.chain.append(tx, envelopes.map(entryOf));
+  async record(tx: Db, envelopes: readonly Envelope[], emit?: Emit): Promise<void> {
+    await this.chain.append(tx, envelopes.map(entryOf), this.ctx.bus.kind === 'kafka' ? emit : undefined);
   }
 
   /** Entries newest first, by page or after a cursor; a caller scoped to one company sees only its own. */

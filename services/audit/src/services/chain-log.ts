@@ -1,5 +1,5 @@
-import type { AuditVerifyQuery, AuditVerifyResult } from '@earshot/contracts';
-import type { Db, Identity } from '@earshot/kit';
+import { SYSTEM_ACTOR, type AuditVerifyQuery, type AuditVerifyResult } from '@earshot/contracts';
+import type { Db, Emit, Identity } from '@earshot/kit';
 import type { NewEntryRow } from '../db/schema';
 import {
   advanceHead,
@@ -19,6 +19,7 @@ import {
 } from '../repositories/chain';
 import {
   asStored,
+  canonicalEntry,
   chainKeyOf,
   ChainWalker,
   GENESIS,
@@ -73,9 +74,10 @@ export class AuditChain {
   /**
    * Appends rows to their chains inside the caller's transaction. Chains are locked in key order (no
    * two batches wait on each other in a circle); an entry already logged is skipped before its
-   * link is made, so a redelivered event never leaves a link that is not in the table.
+   * link is made, so a redelivered event never leaves a link that is not in the table. With
+   * `publish`, each new entry goes out as `audit.entry_recorded`, in chain order.
    */
-  async append(tx: Db, rows: readonly NewEntryRow[]): Promise<void> {
+  async append(tx: Db, rows: readonly NewEntryRow[], publish?: Emit): Promise<void> {
     const byChain = new Map<string, NewEntryRow[]>();
     const seen = new Set<string>();
     for (const row of rows) {
@@ -96,14 +98,31 @@ export class AuditChain {
       const fresh = byChain.get(key)!.filter((row) => !logged.has(row.id.toLowerCase()));
       if (fresh.length === 0) continue;
       let prevHash = head.hash ?? GENESIS;
-      const linked = fresh.map((row) => {
-        const hash = hashOf(chainEntryOfRow(row), prevHash);
+      const entries = fresh.map(chainEntryOfRow);
+      const linked = fresh.map((row, i) => {
+        const hash = hashOf(entries[i]!, prevHash);
         const link = { ...row, prevHash, hash };
         prevHash = hash;
         return link;
       });
       const seqs = await appendRows(tx, linked);
-      await advanceHead(tx, key, seqs.at(-1)!, prevHash, linked.length);
+      await advanceHead(tx, key, Math.max(...seqs.values()), prevHash, linked.length);
+      // In the append's transaction (the outbox): published once the chain holds them, never before.
+      if (publish)
+        linked.forEach((link, i) =>
+          publish({
+            type: 'audit.entry_recorded',
+            companyId: link.companyId ?? null,
+            actor: SYSTEM_ACTOR,
+            data: {
+              companyId: link.companyId ?? null,
+              seq: seqs.get(link.id.toLowerCase())!,
+              prevHash: link.prevHash,
+              hash: link.hash,
+              entry: canonicalEntry(entries[i]!, link.prevHash),
+            },
+          }),
+        );
     }
   }
 

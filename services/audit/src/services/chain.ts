@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuditChainBreak } from '@earshot/contracts';
+import type { AuditChainBreak, AuditChainedEntry } from '@earshot/contracts';
 
 /**
  * The hash chain over the audit log: pure functions, shared by the service (append, verify from
@@ -52,10 +52,13 @@ export function canonicalJson(value: unknown): string {
 /** A stored JSON column's value as the database gives it back: what JSON.stringify made of it (toJSON, NaN → null...). */
 export const asStored = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
 
-/** The exact text that is hashed for one entry. */
-export function canonicalForm(entry: ChainEntry, prevHash: string): string {
+/**
+ * The object whose canonical JSON is hashed for one entry: what `audit.entry_recorded` carries as
+ * its `entry`, so an outside consumer hashes it as it comes (`canonicalJson`, SHA-256).
+ */
+export function canonicalEntry(entry: ChainEntry, prevHash: string): AuditChainedEntry {
   const { actor } = entry;
-  return canonicalJson({
+  return {
     v: CHAIN_VERSION,
     prevHash,
     id: entry.id.toLowerCase(),
@@ -74,8 +77,12 @@ export function canonicalForm(entry: ChainEntry, prevHash: string): string {
     before: entry.before ?? null,
     after: entry.after ?? null,
     data: entry.data ?? null,
-  });
+  };
 }
+
+/** The exact text that is hashed for one entry. */
+export const canonicalForm = (entry: ChainEntry, prevHash: string): string =>
+  canonicalJson(canonicalEntry(entry, prevHash));
 
 export const hashOf = (entry: ChainEntry, prevHash: string): string =>
   createHash('sha256').update(canonicalForm(entry, prevHash), 'utf8').digest('hex');
@@ -88,6 +95,51 @@ export interface StoredLink {
   hash: string | null;
   /** A mismatch found outside the hash (the database's actor_id column, a sub-millisecond time): the entry was changed. */
   defect?: string;
+}
+
+/** An entry as exports and the stream write it (its target one object) as the chain reads it. */
+export function chainEntryOf(
+  entry: Omit<ChainEntry, 'targetType' | 'targetId'> & { target: { type: string; id: string | null } },
+): ChainEntry {
+  return {
+    id: entry.id,
+    occurredAt: entry.occurredAt,
+    type: entry.type,
+    version: entry.version,
+    companyId: entry.companyId,
+    actor: entry.actor,
+    targetType: entry.target.type,
+    targetId: entry.target.id,
+    before: entry.before,
+    after: entry.after,
+    data: entry.data,
+  };
+}
+
+/** An entry as `audit.entry_recorded` carries it (its data), read off the stream. */
+export interface PublishedLink {
+  seq: number;
+  prevHash: string;
+  hash: string;
+  entry: AuditChainedEntry;
+}
+
+/**
+ * A published entry as a link for the walker: its hash is recomputed from the entry as the chain
+ * reads it, and the entry must be exactly its canonical form (no member added, its own prevHash
+ * the message's), or whatever it carries beyond would pass outside every hash.
+ */
+export function linkOfPublished(published: PublishedLink): StoredLink {
+  const { entry } = published;
+  const chainEntry = chainEntryOf(entry);
+  const exact = canonicalJson(entry) === canonicalForm(chainEntry, published.prevHash);
+  return {
+    seq: published.seq,
+    prevHash: published.prevHash,
+    hash: published.hash,
+    entry: chainEntry,
+    ...(exact ? {} : { defect: 'the entry it carries is not exactly its canonical form' }),
+  };
 }
 
 export interface ChainState {

@@ -1,5 +1,5 @@
 import type { AuditExportEntry } from '@earshot/contracts';
-import type { StoredLink } from './chain';
+import { chainEntryOf, type StoredLink } from './chain';
 import { CSV_COLUMNS } from './export';
 
 /** Reads back what the CSV export defused: a leading ' before a formula character was added by it. */
@@ -136,19 +136,7 @@ function linkOfExport(entry: AuditExportEntry): StoredLink {
     seq: entry.seq,
     prevHash: entry.prevHash,
     hash: entry.hash,
-    entry: {
-      id: entry._id,
-      occurredAt: entry.occurredAt,
-      type: entry.type,
-      version: entry.version,
-      companyId: entry.companyId,
-      actor: entry.actor,
-      targetType: entry.target.type,
-      targetId: entry.target.id,
-      before: entry.before,
-      after: entry.after,
-      data: entry.data,
-    },
+    entry: chainEntryOf({ ...entry, id: entry._id }),
   };
 }
 
