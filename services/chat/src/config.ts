@@ -25,6 +25,8 @@ export const chatConfigShape = {
   CHAT_HISTORY_CHARS: z.coerce.number().int().min(1000).max(2_000_000).default(24_000),
   /** A model's context window (tokens) when its configuration gives none: bounds the transcript a question about one recording sends. */
   CHAT_CONTEXT_TOKENS: z.coerce.number().int().min(1000).max(10_000_000).default(32_000),
+  /** Knowledge files of one company (or the platform's GPTs) worked on at once across every chat process. */
+  KNOWLEDGE_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(1),
 };
 
 export type ChatConfig = BaseConfig & StorageConfig & EncryptionConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;

@@ -78,7 +78,9 @@ export class KnowledgeQueue {
 
   private async drain(): Promise<void> {
     while (!this.stopped) {
-      const file = await this.ctx.transact((tx) => knowledgeRepo.claimNext(tx, LEASE_SECONDS));
+      const file = await this.ctx.transact((tx) =>
+        knowledgeRepo.claimNext(tx, LEASE_SECONDS, this.ctx.config.KNOWLEDGE_COMPANY_CONCURRENCY),
+      );
       if (file) {
         await this.process(file);
         continue;
