@@ -94,8 +94,14 @@ const HEAD_DEPTH = 4;
  * waiting on or taking each other's rows.
  */
 export async function claim(tx: Db, workerId: string, leaseMs: number, companyCap: number): Promise<ClaimedJob | null> {
-  const rows = rowsOf<RawJob>(
-    await tx.execute(sql`
+  const rows = rowsOf<RawJob>(await tx.execute(claimStatement(workerId, leaseMs, companyCap)));
+  const row = rows[0];
+  return row ? { fileId: row.file_id, companyId: row.company_id, attempts: row.attempts, workerId } : null;
+}
+
+/** The claim's statement (see claim), on its own for the benchmark that explains its plan. */
+export function claimStatement(workerId: string, leaseMs: number, companyCap: number): SQL {
+  return sql`
     with recursive companies as (
       (select company_id from transcription.jobs where status = 'pending' order by company_id limit 1)
       union all
@@ -133,10 +139,7 @@ export async function claim(tx: Db, workerId: string, leaseMs: number, companyCa
     update transcription.jobs j
     set status = 'processing', attempts = j.attempts + 1, locked_by = ${workerId}, locked_until = ${inMs(leaseMs)}, updated_at = now()
     from candidate where j.file_id = candidate.file_id
-    returning j.file_id, j.company_id, j.attempts`),
-  );
-  const row = rows[0];
-  return row ? { fileId: row.file_id, companyId: row.company_id, attempts: row.attempts, workerId } : null;
+    returning j.file_id, j.company_id, j.attempts`;
 }
 
 /** A company's share of the queue: its jobs running and waiting, and each waiting one's place. */
