@@ -36,4 +36,4 @@ test('company A using up its requests gets 429s; company B, from the same addres
   });
   expect(keyedB.statusCode).toBe(200);
   expect((await profile(world.host.token)).statusCode).toBe(200);
-});
+}, 60_000);

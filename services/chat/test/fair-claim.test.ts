@@ -13,7 +13,7 @@ let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase();
   await migrate(database, 'chat', [...kitMigrations, ...migrations]);
-});
+}, 60_000);
 afterAll(async () => database.close());
 beforeEach(async () => {
   await database.query('delete from chat.custom_gpts');
@@ -59,7 +59,7 @@ test("a company's earlier files do not hold back another company's or the platfo
   // One process, one file at a time: B's file and the platform's, queued last, come second and third.
   expect(order).toEqual([filesOfA[0], fileOfB, platformFile, ...filesOfA.slice(1)]);
   expect(await take(1)).toBeNull();
-});
+}, 30_000);
 
 test('a company with its cap of files being worked on waits; a file whose lease ran out counts no more', async () => {
   const filesOfA = await queue(A, 3);
@@ -75,4 +75,4 @@ test('a company with its cap of files being worked on waits; a file whose lease 
   expect(await take(1)).toBeNull();
   await finish(filesOfA[0]!);
   expect(await take(1)).toBe(filesOfA[1]);
-});
+}, 30_000);

@@ -12,7 +12,7 @@ let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase();
   await migrate(database, 'prompt', [...kitMigrations, ...migrations]);
-});
+}, 60_000);
 afterAll(async () => database.close());
 beforeEach(async () => {
   await database.query('delete from prompt.analysis_runs');
@@ -54,7 +54,7 @@ test("a company's earlier runs do not hold back another company's: companies tak
   // One process taking one run at a time: B's run, queued last, is the second taken, not the sixth.
   expect(order).toEqual([runsOfA[0], runOfB, ...runsOfA.slice(1)]);
   expect(await take(2)).toBeNull();
-});
+}, 30_000);
 
 test('a company with its cap of runs running waits; the others are taken meanwhile', async () => {
   const runsOfA = await queue(A, 4);
@@ -64,4 +64,4 @@ test('a company with its cap of runs running waits; the others are taken meanwhi
   expect(await take(2)).toBeNull();
   await finish(runsOfA[0]!);
   expect(await take(2)).toBe(runsOfA[2]);
-});
+}, 30_000);

@@ -119,4 +119,4 @@ test('a HOST_ADMIN names the company whose queue to read', async () => {
   expect(res.json()).toMatchObject({ details: { field: 'query.companyId' } });
   const named = await stack.as(host, { method: 'GET', url: `/api/transcripts/queue?companyId=${B}` });
   expect(named.json()).toMatchObject({ companyId: B, cap: 2 });
-});
+}, 30_000);
