@@ -15,6 +15,7 @@ import {
   buildServer,
   loadSheddingFrom,
   routeNotFound,
+  tooMany,
   type LoadShedding,
   type Logger,
   type TokenVerifier,
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   signInRateLimitMax: number;
   /** Requests per window for one company API key (whatever addresses they come from). */
   apiKeyRateLimitMax: number;
+  /** Requests per window for one company: its people's sessions and its API key together (default: COMPANY_RATE_LIMIT_FACTOR × rateLimitMax). */
+  companyRateLimitMax?: number;
   trustProxy: boolean;
   /** Built web app to serve (SPA fallback to index.html), when present. */
   webDist?: string;
@@ -78,6 +81,7 @@ export function gatewayOptionsFrom(
     RATE_LIMIT_WINDOW_MS: number;
     SIGN_IN_RATE_LIMIT_MAX: number;
     API_KEY_RATE_LIMIT_MAX: number;
+    COMPANY_RATE_LIMIT_MAX?: number;
     TRUST_PROXY: boolean;
     REDIS_URL?: string;
     REDIS_KEY_PREFIX: string;
@@ -98,6 +102,7 @@ export function gatewayOptionsFrom(
     rateLimitWindowMs: config.RATE_LIMIT_WINDOW_MS,
     signInRateLimitMax: config.SIGN_IN_RATE_LIMIT_MAX,
     apiKeyRateLimitMax: config.API_KEY_RATE_LIMIT_MAX,
+    companyRateLimitMax: config.COMPANY_RATE_LIMIT_MAX,
     trustProxy: config.TRUST_PROXY,
     webDist,
     redis: config.REDIS_URL ? { url: config.REDIS_URL, namespace: config.REDIS_KEY_PREFIX } : undefined,
@@ -107,6 +112,10 @@ export function gatewayOptionsFrom(
 
 /** Rate-limit buckets of company API keys (one key per company). */
 const API_KEY_BUCKET = 'api-key:';
+/** Rate-limit buckets of companies: every session and the API key of one company, counted together. */
+const COMPANY_BUCKET = 'company:';
+/** Without COMPANY_RATE_LIMIT_MAX, a company may make this many times one address's requests. */
+export const COMPANY_RATE_LIMIT_FACTOR = 5;
 
 const SIGN_IN_PATHS = new Set([
   '/api/auth/login',
@@ -132,6 +141,12 @@ export function signInRoute(request: FastifyRequest): string | null {
   }
   path = path.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
   return SIGN_IN_PATHS.has(path) ? path : null;
+}
+
+/** The company of a verified caller: their session's, or the company API key's; null for none. */
+async function companyOfCaller(request: FastifyRequest, tokens: TokenVerifier): Promise<string | null> {
+  if (request.identity?.companyId) return request.identity.companyId;
+  return (await apiKeyOwnerOf(request, tokens.apiKeys))?.companyId ?? null;
 }
 
 /** Security headers for every answer, the web app's pages and the API alike. */
@@ -246,6 +261,22 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   });
 
   await app.register(authGuard, { tokens: options.tokens });
+
+  // Each company has a bucket of its own besides the address's (or key's): one company's integration
+  // or crowd cannot take every request the platform serves, and another company's never shares it.
+  // Counted after the guard verified the caller, so the company is the session's or the key's,
+  // never one the request claims; the platform administrator (no company) has none.
+  const companyLimit = app.createRateLimit({
+    max: options.companyRateLimitMax ?? COMPANY_RATE_LIMIT_FACTOR * options.rateLimitMax,
+    timeWindow: options.rateLimitWindowMs,
+    keyGenerator: async (request) => `${COMPANY_BUCKET}${await companyOfCaller(request, options.tokens)}`,
+  });
+  app.addHook('preParsing', async (request) => {
+    if (!(await companyOfCaller(request, options.tokens))) return;
+    const limit = await companyLimit(request);
+    if (!limit.isAllowed && limit.isExceeded)
+      throw tooMany(limit.ttlInSeconds, `Too many requests from your company, retry in ${limit.ttlInSeconds} s`);
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -15,6 +15,11 @@ export const gatewayConfigShape = {
   SIGN_IN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
   /** Requests per RATE_LIMIT_WINDOW_MS for one company API key (X-API-Key). */
   API_KEY_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+  /**
+   * Requests per RATE_LIMIT_WINDOW_MS for one company (its people's sessions and its API key
+   * together); unset: five times RATE_LIMIT_MAX.
+   */
+  COMPANY_RATE_LIMIT_MAX: z.coerce.number().int().min(1).optional(),
   WEB_DIST: z.string().optional(),
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),

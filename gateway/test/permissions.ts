@@ -123,6 +123,17 @@ const COMPANY_USAGE_READ: Exception = {
     'usage and monthly statements of a company are for the platform administrator (any company) and the company’s ADMIN (their own; another company is a 404); a USER sees only their own usage',
 };
 
+/**
+ * A company's share of the transcription queue (its per-company cap, what runs and waits, each
+ * waiting file's position) is an operations view for the company's ADMIN and the platform
+ * administrator; members see their own files' statuses.
+ */
+const COMPANY_QUEUE_READ: Exception = {
+  allowed: ['HOST_ADMIN', 'ADMIN'],
+  reason:
+    'the queue position and per-company cap are shown to the company’s ADMIN (their own company) and the platform administrator (the company named by companyId); USER and CALLER see their files’ statuses',
+};
+
 /** Every API route, by method and path as registered. */
 export const ROUTES: Record<string, Permission> = {
   'GET /api/health': { area: 'probes' },
@@ -394,6 +405,7 @@ export const ROUTES: Record<string, Permission> = {
   'PUT /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'DELETE /api/tags/:name': { area: 'transcripts', exception: TAGS_ACROSS_COMPANY },
   'GET /api/transcripts/status': { area: 'transcripts', exception: SERVICE_TOO },
+  'GET /api/transcripts/queue': { area: 'transcripts', exception: COMPANY_QUEUE_READ },
   'GET /api/transcripts/file/:fileId': { area: 'transcripts', exception: SERVICE_TOO },
   // A kept unredacted original is readable only by the company's ADMIN (the platform
   // administrator included among those refused); another company's is a 404.

@@ -42,12 +42,32 @@ test('each pending company is planned, counted and finished; one without work wa
   expect(saved.filter((s) => s.companyId === 'no-key')).toEqual([]);
   expect(saved.filter((s) => s.companyId === 'whole').at(-1)?.progress).toEqual({ state: 'done', done: 3, total: 3 });
   expect(saved.filter((s) => s.companyId === 'busy').map((s) => s.progress.state)).not.toContain('done');
+  // The two companies took turns: both started before the first finished.
   expect(events.map((e) => [e.companyId, (e.data as { state: string }).state])).toEqual([
     ['whole', 'running'],
-    ['whole', 'done'],
     ['busy', 'running'],
+    ['whole', 'done'],
   ]);
   expect(logged).toEqual([{ fields: { companyId: 'whole', total: 3 }, message: 'existing test data encrypted' }]);
+});
+
+test('companies take turns, one step each, so a big one does not hold back a small one; a failing one stops only itself', async () => {
+  const { ring, ctx, logged } = fakes(['big', 'small', 'broken']);
+  const steps: string[] = [];
+  const failure = encryptPendingCompanies(ctx, ring, 'test', 'done', async (companyId) => ({
+    total: companyId === 'big' ? 5 : 2,
+    run: async (advance) => {
+      for (let i = 1; i <= (companyId === 'big' ? 5 : 2); i++) {
+        if (companyId === 'broken' && i === 2) throw new Error('storage unavailable');
+        // One step at a time in the process: no other company's step runs while this one does.
+        steps.push(`${companyId} ${i}`);
+        await advance();
+      }
+    },
+  }));
+  await expect(failure).rejects.toThrow('storage unavailable');
+  expect(steps).toEqual(['big 1', 'small 1', 'broken 1', 'big 2', 'small 2', 'big 3', 'big 4', 'big 5']);
+  expect(logged.map((l) => (l.fields as { companyId: string }).companyId)).toEqual(['small', 'big']);
 });
 
 test('a company with nothing to do is told done without a start', async () => {

@@ -48,6 +48,8 @@ export const chatConfigShape = {
   KNOWLEDGE_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** The reading thread's JavaScript heap (MB); the process's resident memory may grow twice this while it reads. */
   KNOWLEDGE_EXTRACT_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(256),
+  /** Knowledge files of one company (or the platform's GPTs) worked on at once across every chat process. */
+  KNOWLEDGE_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(1),
 };
 
 export type ChatConfig = BaseConfig & StorageConfig & EncryptionConfig & z.infer<z.ZodObject<typeof chatConfigShape>>;

@@ -36,6 +36,8 @@ export const promptConfigShape = {
   INTERNAL_API_TOKEN: providerKeysConfigShape.INTERNAL_API_TOKEN,
   /** Analysis runs worked on at once by this process. */
   ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Analysis runs of one company running at once across every prompt process. */
+  ANALYSIS_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(2),
   /** How often the queue looks for runs made elsewhere (another replica; new runs of this process wake it at once). */
   ANALYSIS_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Context size (tokens) assumed for a chat model whose configuration gives none. */

@@ -41,6 +41,11 @@ export const transcriptionConfigShape = {
   TRANSCRIPTION_WORKER: envBoolean(true),
   /** Jobs one worker runs at once, and decoder processes it runs at once across those jobs. */
   TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Jobs of one company running at once across every worker: the rest of its queue waits while
+   * other companies' jobs take the free places.
+   */
+  TRANSCRIPTION_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(2),
   TRANSCRIPTION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
   /** First retry delay; each further retry doubles it (capped at one hour). */
   TRANSCRIPTION_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
@@ -93,6 +98,7 @@ export interface TranscriptionSettings {
   WHISPER_TIMEOUT_MS: number;
   TRANSCRIPTION_WORKER: boolean;
   TRANSCRIPTION_CONCURRENCY: number;
+  TRANSCRIPTION_COMPANY_CONCURRENCY: number;
   TRANSCRIPTION_MAX_ATTEMPTS: number;
   TRANSCRIPTION_RETRY_BASE_MS: number;
   TRANSCRIPTION_LEASE_MS: number;

@@ -6,6 +6,7 @@ import { mountedSpeechModels, speechModelManager } from './models/manager';
 import { editRoutes } from './routes/edits';
 import { exportRoutes } from './routes/exports';
 import { originalRoutes } from './routes/originals';
+import { queueRoutes } from './routes/queue';
 import { searchRoutes } from './routes/search';
 import { speechModelRoutes } from './routes/speech-models';
 import { transcriptRoutes } from './routes/transcripts';
@@ -24,6 +25,7 @@ import type { TranscriptionWorker } from './services/worker';
 import { legalHolds } from './services/holds';
 import { startWordsEncryptionPass, wordsOf } from './services/words-encryption';
 import { OriginalsService, originalRemoval } from './services/originals';
+import { QueuePositionService } from './services/queue-position';
 import { assertAudioKeysReachable, audioStorage } from './services/audio-encryption';
 
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
@@ -53,6 +55,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     await searchRoutes(app, new SearchService(ctx, wordsOf(ctx)));
     await speechModelRoutes(app, speechModelManager(ctx));
     await exportRoutes(app, new ExportService(ctx));
+    await queueRoutes(app, new QueuePositionService(ctx));
   },
   // Called only when transcription runs as its own process (distributed): it serves no internal
   // route, but refuses to start, clearly, without a way to the tenant service's credit check or to
@@ -122,7 +125,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
 
 export { createWorker, jobDeps, pipelineDeps, queueSettings } from './runtime';
 export { TranscriptionWorker, processJob } from './services/worker';
-export { claimNext, completeJob } from './services/queue';
+export { claimNext, completeJob, type ClaimedJob } from './services/queue';
 export { transcribeStoredAudio } from './services/pipeline';
 export { Limiter } from './services/limiter';
 export { PocketSphinxEngine, parsePocketSphinx } from './engines/pocketsphinx';

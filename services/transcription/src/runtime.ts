@@ -24,6 +24,7 @@ export function queueSettings(config: TranscriptionConfig): QueueSettings {
     leaseMs: config.TRANSCRIPTION_LEASE_MS,
     maxAttempts: config.TRANSCRIPTION_MAX_ATTEMPTS,
     retryBaseMs: config.TRANSCRIPTION_RETRY_BASE_MS,
+    companyConcurrency: config.TRANSCRIPTION_COMPANY_CONCURRENCY,
   };
 }
 

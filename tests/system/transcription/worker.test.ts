@@ -35,6 +35,8 @@ describe('a worker that dies mid-job', () => {
       TRANSCRIPTION_WORKER: 'false',
       TRANSCRIPTION_MAX_ATTEMPTS: '2',
       TRANSCRIPTION_POLL_MS: '100',
+      // Jobs the tests leave claimed stay running (one company's): the cap must not be what stops a claim here.
+      TRANSCRIPTION_COMPANY_CONCURRENCY: '10',
     });
     // No tenant service in this stack: nothing here is metered.
     serveUnmeteredCredits(stack.database);

@@ -170,6 +170,22 @@ export const StatusItem = z.object({
 export const StatusList = z.array(StatusItem);
 export type StatusItem = z.infer<typeof StatusItem>;
 
+/** GET /transcripts/queue: HOST_ADMIN names the company; an ADMIN always sees their own. */
+export const QueueQuery = z.object({ companyId: Id.optional() }).strict();
+/**
+ * A company's share of the transcription queue: its cap (jobs of the company running at once on
+ * every worker together), how many run and wait now, and where each waiting recording stands in
+ * the company's own line (1: the next of the company's to start when a worker turns to it).
+ */
+export const CompanyQueueDto = z.object({
+  companyId: z.string(),
+  cap: z.number().int(),
+  running: z.number().int(),
+  pending: z.number().int(),
+  items: z.array(z.object({ fileId: z.string(), position: z.number().int(), nextAttemptAt: z.string() })),
+});
+export type CompanyQueueDto = z.infer<typeof CompanyQueueDto>;
+
 /** DELETE /transcripts/{id}: the file id (the list's row id) or the transcript id. */
 export const DeleteAnswer = z.object({ message: z.string(), id: z.string(), fileId: z.string() });
 export type DeleteAnswer = z.infer<typeof DeleteAnswer>;

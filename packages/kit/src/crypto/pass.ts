@@ -132,10 +132,30 @@ export interface CompanyEncryptionWork {
 }
 
 /**
+ * A turn handed over in the order it was asked for: a company's work that gives its turn back
+ * after each step goes behind every company already waiting, so the companies take turns.
+ */
+class Turns {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Waits for a turn; resolves with the function that ends it (calling it again does nothing). */
+  take(): Promise<() => void> {
+    let end!: () => void;
+    const mine = new Promise<void>((resolve) => (end = resolve));
+    const before = this.tail;
+    this.tail = before.then(() => mine);
+    return before.then(() => end);
+  }
+}
+
+/**
  * A service's background encryption pass, the same in every service that keeps a key ring: for
  * each company whose encryption is pending, the service plans its work (null: nothing can be done
  * yet, the company is left for the next pass), progress is told at the start, as the work goes and
- * at the end (PassProgress), and the end is logged with `doneMessage`.
+ * at the end (PassProgress), and the end is logged with `doneMessage`. Companies take turns, one
+ * step (one `advance`) each, so a company with a million objects to seal does not hold back one
+ * with ten; still one step at a time in the process, as before. A company whose work fails leaves
+ * the others to finish; the first failure is thrown at the end (and the pass runs again later).
  */
 export async function encryptPendingCompanies(
   ctx: PassContext,
@@ -144,15 +164,30 @@ export async function encryptPendingCompanies(
   doneMessage: string,
   workOf: (companyId: string) => Promise<CompanyEncryptionWork | null>,
 ): Promise<void> {
-  for (const companyId of await ring.pending(ctx.db)) {
-    const work = await workOf(companyId);
-    if (!work) continue;
-    const progress = new PassProgress(ctx, ring, service, companyId, work.total);
-    await progress.start();
-    if ((await work.run((n) => progress.advance(n))) === false) continue;
-    await progress.finish();
-    ctx.logger.info({ companyId, total: progress.done }, doneMessage);
-  }
+  const turns = new Turns();
+  const outcomes = await Promise.allSettled(
+    (await ring.pending(ctx.db)).map(async (companyId) => {
+      let end = await turns.take();
+      try {
+        const work = await workOf(companyId);
+        if (!work) return;
+        const progress = new PassProgress(ctx, ring, service, companyId, work.total);
+        await progress.start();
+        const finished = await work.run(async (n) => {
+          await progress.advance(n);
+          end();
+          end = await turns.take();
+        });
+        if (finished === false) return;
+        await progress.finish();
+        ctx.logger.info({ companyId, total: progress.done }, doneMessage);
+      } finally {
+        end();
+      }
+    }),
+  );
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

@@ -212,4 +212,16 @@ export const migrations: Migration[] = [
       create index knowledge_chunks_tsv_idx on knowledge_chunks using gin (tsv);`,
   },
   redactionModes.migration,
+  {
+    // Knowledge files are taken fairly between companies: the company with the fewest files being
+    // worked on, then the one whose last turn is oldest (round-robin), goes first. The platform's
+    // own GPTs (no company) take their turns as one more company, the nil id.
+    name: '0008_fair_knowledge_queue',
+    sql: `
+      create table queue_turns (
+        company_id uuid primary key,
+        served_at timestamptz not null
+      );
+      create index knowledge_files_company_work_idx on knowledge_files (company_id, lease_until) where status in ('extracting', 'indexing');`,
+  },
 ];

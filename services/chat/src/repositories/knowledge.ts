@@ -55,18 +55,31 @@ export async function storageKeysOf(db: Db, customGptId: string): Promise<string
   return rows.map((r) => r.key);
 }
 
+/** Files of a company (the platform's GPTs: the nil id) count against its cap and take turns as one. */
+const companyKey = sql`coalesce(${knowledgeFiles.companyId}, '00000000-0000-0000-0000-000000000000'::uuid)`;
+/** Files of the same company as the candidate row being worked on now (under a live lease). */
+const companyWorking = sql`(select count(*) from chat.knowledge_files w
+  where w.company_id is not distinct from ${knowledgeFiles.companyId}
+    and w.status in ('extracting', 'indexing') and w.lease_until >= now())`;
+
 /**
- * Takes the oldest file waiting for work, or one whose lease ran out (the process working on it
- * stopped): it becomes `extracting` under a new lease. SKIP LOCKED: two takers never get the same file.
+ * Takes a file waiting for work, or one whose lease ran out (the process working on it stopped):
+ * it becomes `extracting` under a new lease. Fair between companies: the company with the fewest
+ * files being worked on, then the one whose last turn is oldest, goes first (its oldest file); one
+ * with `companyCap` files being worked on waits. SKIP LOCKED: two takers never get the same file.
  */
-export async function claimNext(tx: Db, leaseSeconds: number): Promise<KnowledgeFileRow | undefined> {
+export async function claimNext(tx: Db, leaseSeconds: number, companyCap = 1): Promise<KnowledgeFileRow | undefined> {
   const next = tx
     .select({ id: knowledgeFiles.id })
     .from(knowledgeFiles)
     .where(
-      sql`${knowledgeFiles.status} = 'queued' or (${knowledgeFiles.status} in ('extracting', 'indexing') and ${knowledgeFiles.leaseUntil} < now())`,
+      sql`(${knowledgeFiles.status} = 'queued' or (${knowledgeFiles.status} in ('extracting', 'indexing') and ${knowledgeFiles.leaseUntil} < now())) and ${companyWorking} < ${companyCap}`,
     )
-    .orderBy(asc(knowledgeFiles.createdAt))
+    .orderBy(
+      companyWorking,
+      sql`(select t.served_at from chat.queue_turns t where t.company_id = ${companyKey}) nulls first`,
+      asc(knowledgeFiles.createdAt),
+    )
     .limit(1)
     .for('update', { skipLocked: true });
   const [row] = await tx
@@ -81,6 +94,10 @@ export async function claimNext(tx: Db, leaseSeconds: number): Promise<Knowledge
     })
     .where(inArray(knowledgeFiles.id, next))
     .returning();
+  if (row)
+    await tx.execute(sql`insert into chat.queue_turns (company_id, served_at)
+      values (coalesce(${row.companyId}::uuid, '00000000-0000-0000-0000-000000000000'::uuid), clock_timestamp())
+      on conflict (company_id) do update set served_at = excluded.served_at`);
   return row;
 }
 

@@ -347,4 +347,15 @@ export const migrations: Migration[] = [
   },
   // Encryption at rest: prompt's own data keys, one per company, wrapped by the master key.
   ...companyKeysMigrations,
+  {
+    name: '0011_fair_analysis_queue',
+    sql: `
+      -- Analysis runs are taken fairly between companies: the company with the fewest runs
+      -- running, then the one whose last turn is oldest (round-robin), goes first.
+      create table queue_turns (
+        company_id uuid primary key,
+        served_at timestamptz not null
+      );
+      create index analysis_runs_company_running on analysis_runs (company_id) where status = 'running';`,
+  },
 ];

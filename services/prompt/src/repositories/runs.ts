@@ -73,11 +73,17 @@ export async function deleteRunsOfFile(tx: Db, fileId: string): Promise<void> {
   await tx.delete(analysisRuns).where(eq(analysisRuns.fileId, fileId));
 }
 
+/** Runs of the same company as the candidate row that are running now. */
+const companyRunning = sql`(select count(*) from prompt.analysis_runs w
+  where w.company_id = ${analysisRuns.companyId} and w.status = 'running')`;
+
 /**
- * Takes the oldest pending run whose transcript text is whole, marking it running (SKIP LOCKED:
- * two takers never get the same run).
+ * Takes a pending run whose transcript text is whole, marking it running, fairly between
+ * companies: the company with the fewest runs running, then the one whose last turn is oldest
+ * (round-robin), goes first with its oldest run; one with `companyCap` runs running waits.
+ * SKIP LOCKED: two takers never get the same run.
  */
-export async function claimNext(tx: Db): Promise<RunRow | undefined> {
+export async function claimNext(tx: Db, companyCap = 2): Promise<RunRow | undefined> {
   const ready = tx
     .select({ fileId: transcripts.fileId })
     .from(transcripts)
@@ -87,8 +93,18 @@ export async function claimNext(tx: Db): Promise<RunRow | undefined> {
   const next = tx
     .select({ id: analysisRuns.id })
     .from(analysisRuns)
-    .where(and(eq(analysisRuns.status, 'pending'), inArray(analysisRuns.fileId, ready)))
-    .orderBy(asc(analysisRuns.createdAt))
+    .where(
+      and(
+        eq(analysisRuns.status, 'pending'),
+        inArray(analysisRuns.fileId, ready),
+        sql`${companyRunning} < ${companyCap}`,
+      ),
+    )
+    .orderBy(
+      companyRunning,
+      sql`(select t.served_at from prompt.queue_turns t where t.company_id = ${analysisRuns.companyId}) nulls first`,
+      asc(analysisRuns.createdAt),
+    )
     .limit(1)
     .for('update', { skipLocked: true });
   const [row] = await tx
@@ -96,6 +112,9 @@ export async function claimNext(tx: Db): Promise<RunRow | undefined> {
     .set({ status: 'running', startedAt: new Date() })
     .where(inArray(analysisRuns.id, next))
     .returning();
+  if (row)
+    await tx.execute(sql`insert into prompt.queue_turns (company_id, served_at) values (${row.companyId}, clock_timestamp())
+      on conflict (company_id) do update set served_at = excluded.served_at`);
   return row;
 }
 

@@ -6,8 +6,9 @@ import * as runsRepo from '../repositories/runs';
 import { outcomeEvent } from './runner';
 
 /**
- * The analysis runs of this process: up to ANALYSIS_CONCURRENCY at once, taken oldest first from
- * the runs table (whose text is whole). New runs wake it at once; a timer looks now and then for
+ * The analysis runs of this process: up to ANALYSIS_CONCURRENCY at once, taken from the runs table
+ * (whose text is whole) fairly between companies, at most ANALYSIS_COMPANY_CONCURRENCY of one
+ * company's at once (see runsRepo.claimNext). New runs wake it at once; a timer looks now and then for
  * runs made elsewhere. Nothing survives a restart: runs left running are failed at start.
  */
 export class AnalysisQueue {
@@ -44,7 +45,7 @@ export class AnalysisQueue {
 
   private async drain(): Promise<void> {
     while (!this.stopped) {
-      const run = await this.ctx.transact((tx) => runsRepo.claimNext(tx));
+      const run = await this.ctx.transact((tx) => runsRepo.claimNext(tx, this.ctx.config.ANALYSIS_COMPANY_CONCURRENCY));
       if (!run) return;
       await this.work(run);
     }

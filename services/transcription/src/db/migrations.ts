@@ -261,4 +261,18 @@ export const migrations: Migration[] = [
       -- refused when another edit came first (two people editing one segment: no silent last write).
       alter table transcripts add column edit_version integer not null default 0;`,
   },
+  {
+    name: '0014_fair_queue',
+    sql: `
+      -- Fair scheduling between companies: when each company last had a job claimed, so the next
+      -- claim goes to the company that has waited longest (round-robin), not to the oldest job.
+      create table queue_turns (
+        company_id uuid primary key,
+        served_at timestamptz not null
+      );
+      -- A company's place in line and its queue position read its due jobs in order, from here.
+      create index jobs_company_due_idx on jobs (company_id, next_attempt_at, file_id) where status = 'pending';
+      -- Each company's running jobs (its share of the concurrency cap), counted per claim.
+      create index jobs_company_leased_idx on jobs (company_id, locked_until) where status = 'processing';`,
+  },
 ];

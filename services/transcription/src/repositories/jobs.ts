@@ -76,27 +76,113 @@ export async function failAbandoned(
 }
 
 /**
- * Claims one job that is due (pending and past its back-off) or abandoned (processing with an
- * expired lease: its worker died). SKIP LOCKED lets many workers claim at once without waiting on
- * or taking each other's rows.
+ * How many of each company's due jobs are candidates of one claim: its first is the company's
+ * turn; the next ones are there for a claim that finds the first held by a concurrent claim (SKIP
+ * LOCKED), so it takes another job rather than none.
  */
-export async function claim(tx: Db, workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
-  const rows = rowsOf<RawJob>(
-    await tx.execute(sql`
-    with candidate as (
-      select file_id from transcription.jobs
-      where (status = 'pending' and next_attempt_at <= now())
-         or (status = 'processing' and locked_until < now())
-      order by next_attempt_at, file_id
+const HEAD_DEPTH = 4;
+
+/**
+ * Claims one due job, fairly between companies: each company's oldest due jobs are candidates,
+ * and the company with the fewest jobs running, then the one whose last claim is oldest
+ * (round-robin), goes first; a company with `companyCap` jobs running waits. So a company that
+ * queued a hundred recordings delays another's single one by at most one job per worker. A job
+ * whose lease ran out (its worker died) goes before any company's turn: it was started already.
+ * Indexed all the way: the companies with pending jobs are found by skipping through
+ * jobs_company_due_idx (one probe per company, not a read of every queued job), and each one's
+ * first jobs are read from the same index. SKIP LOCKED lets many workers claim at once without
+ * waiting on or taking each other's rows.
+ */
+export async function claim(tx: Db, workerId: string, leaseMs: number, companyCap: number): Promise<ClaimedJob | null> {
+  const rows = rowsOf<RawJob>(await tx.execute(claimStatement(workerId, leaseMs, companyCap)));
+  const row = rows[0];
+  return row ? { fileId: row.file_id, companyId: row.company_id, attempts: row.attempts, workerId } : null;
+}
+
+/** The claim's statement (see claim), on its own for the benchmark that explains its plan. */
+export function claimStatement(workerId: string, leaseMs: number, companyCap: number): SQL {
+  return sql`
+    with recursive companies as (
+      (select company_id from transcription.jobs where status = 'pending' order by company_id limit 1)
+      union all
+      select (select j.company_id from transcription.jobs j
+              where j.status = 'pending' and j.company_id > c.company_id order by j.company_id limit 1)
+      from companies c where c.company_id is not null),
+    running as (
+      select company_id, count(*)::int as n from transcription.jobs
+      where status = 'processing' and locked_until >= now()
+      group by company_id),
+    heads as (
+      select h.file_id, h.place from companies c
+      cross join lateral (
+        select j.file_id, row_number() over (order by j.next_attempt_at, j.file_id) as place
+        from transcription.jobs j
+        where j.company_id = c.company_id and j.status = 'pending' and j.next_attempt_at <= now()
+        order by j.next_attempt_at, j.file_id
+        limit ${HEAD_DEPTH}) h
+      where c.company_id is not null
+      union all
+      select file_id, 0 from transcription.jobs where status = 'processing' and locked_until < now()),
+    candidate as (
+      select j.file_id, j.company_id from transcription.jobs j
+      join heads d on d.file_id = j.file_id
+      left join running r on r.company_id = j.company_id
+      left join transcription.queue_turns t on t.company_id = j.company_id
+      where coalesce(r.n, 0) < ${companyCap}
+      order by d.place, coalesce(r.n, 0), t.served_at nulls first, j.next_attempt_at, j.file_id
       limit 1
-      for update skip locked)
+      for update of j skip locked),
+    turn as (
+      insert into transcription.queue_turns (company_id, served_at)
+      select company_id, clock_timestamp() from candidate
+      on conflict (company_id) do update set served_at = excluded.served_at)
     update transcription.jobs j
     set status = 'processing', attempts = j.attempts + 1, locked_by = ${workerId}, locked_until = ${inMs(leaseMs)}, updated_at = now()
     from candidate where j.file_id = candidate.file_id
-    returning j.file_id, j.company_id, j.attempts`),
+    returning j.file_id, j.company_id, j.attempts`;
+}
+
+/** A company's share of the queue: its jobs running and waiting, and each waiting one's place. */
+export interface CompanyQueue {
+  running: number;
+  pending: { fileId: string; position: number; nextAttemptAt: Date }[];
+}
+
+/**
+ * The company's running jobs and its waiting ones in the order its claims will take them (the
+ * claim's order within one company: next attempt, then id). Position 1 is the next to start.
+ */
+export async function companyQueue(db: Db, companyId: string, limit: number): Promise<CompanyQueue> {
+  const [counts] = rowsOf<{ running: number }>(
+    await db.execute(sql`
+    select count(*)::int as running from transcription.jobs
+    where company_id = ${companyId} and status = 'processing' and locked_until >= now()`),
   );
-  const row = rows[0];
-  return row ? { fileId: row.file_id, companyId: row.company_id, attempts: row.attempts, workerId } : null;
+  const pending = rowsOf<{ file_id: string; next_attempt_at: Date | string }>(
+    await db.execute(sql`
+    select file_id, next_attempt_at from transcription.jobs
+    where company_id = ${companyId} and status = 'pending'
+    order by next_attempt_at, file_id
+    limit ${limit}`),
+  );
+  return {
+    running: counts?.running ?? 0,
+    pending: pending.map((r, i) => ({
+      fileId: r.file_id,
+      position: i + 1,
+      nextAttemptAt: new Date(r.next_attempt_at),
+    })),
+  };
+}
+
+/** How many jobs of the company wait in the queue (all of them, past any list limit). */
+export async function countPending(db: Db, companyId: string): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from transcription.jobs where company_id = ${companyId} and status = 'pending'`,
+    ),
+  );
+  return row?.n ?? 0;
 }
 
 /** Jobs some worker holds right now (a lease that has not run out): whose temporary files are in use. */

@@ -14,6 +14,8 @@ export interface QueueSettings {
   leaseMs: number;
   maxAttempts: number;
   retryBaseMs: number;
+  /** Jobs of one company running at once across every worker. */
+  companyConcurrency: number;
 }
 
 export const ABANDONED_REASON = 'The transcription worker stopped responding on every attempt';
@@ -60,7 +62,7 @@ export function retryDelayMs(settings: QueueSettings, attempts: number): number 
 }
 
 /**
- * Claims the next job for `workerId` (and first fails jobs abandoned after their last attempt).
+ * Claims the next job for `workerId`, fairly between companies (and first fails jobs abandoned after their last attempt).
  * The claim and its status event commit together.
  */
 export async function claimNext(
@@ -72,7 +74,7 @@ export async function claimNext(
     for (const dead of await jobsRepo.failAbandoned(tx, settings.maxAttempts, ABANDONED_REASON)) {
       emit(statusEvent(dead.companyId, dead.fileId, 'failed', ABANDONED_REASON, dead.attempts));
     }
-    const job = await jobsRepo.claim(tx, workerId, settings.leaseMs);
+    const job = await jobsRepo.claim(tx, workerId, settings.leaseMs, settings.companyConcurrency);
     if (job) emit(statusEvent(job.companyId, job.fileId, 'processing', null, job.attempts));
     return job;
   });

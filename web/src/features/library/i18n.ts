@@ -10,6 +10,11 @@ export const catalogue = defineFeatureCatalogue(
       uploadCompany: 'Company of the upload',
       chooseCompany: 'Choose a company',
       uploadCompanyHint: 'Choose which company the recording belongs to before choosing the file.',
+      queue: {
+        summary:
+          "Your company's transcriptions: {{running}} running (at most {{cap}} at once), {{pending}} waiting. Other companies' recordings take turns with yours.",
+        position: "Queued: {{position}} of {{pending}} in your company's line",
+      },
     },
   },
   {
@@ -20,6 +25,11 @@ export const catalogue = defineFeatureCatalogue(
         chooseCompany: 'Choisissez une entreprise',
         uploadCompanyHint:
           'Choisissez l’entreprise à laquelle appartient l’enregistrement avant de choisir le fichier.',
+        queue: {
+          summary:
+            'Transcriptions de votre entreprise : {{running}} en cours (au plus {{cap}} à la fois), {{pending}} en attente. Les enregistrements des autres entreprises passent à tour de rôle avec les vôtres.',
+          position: 'En file : {{position}} sur {{pending}} dans la file de votre entreprise',
+        },
       },
     },
     et: {
@@ -28,6 +38,11 @@ export const catalogue = defineFeatureCatalogue(
         uploadCompany: 'Üleslaaditava ettevõte',
         chooseCompany: 'Vali ettevõte',
         uploadCompanyHint: 'Vali enne faili valimist, millisele ettevõttele salvestis kuulub.',
+        queue: {
+          summary:
+            'Teie ettevõtte transkriptsioonid: {{running}} töös (korraga kuni {{cap}}), {{pending}} ootel. Teiste ettevõtete salvestised tulevad teie omadega vaheldumisi.',
+          position: 'Järjekorras: {{position}}. / {{pending}} teie ettevõtte järjekorras',
+        },
       },
     },
     lv: {
@@ -36,6 +51,11 @@ export const catalogue = defineFeatureCatalogue(
         uploadCompany: 'Augšupielādes uzņēmums',
         chooseCompany: 'Izvēlieties uzņēmumu',
         uploadCompanyHint: 'Pirms faila izvēles izvēlieties, kuram uzņēmumam ieraksts pieder.',
+        queue: {
+          summary:
+            'Jūsu uzņēmuma transkripcijas: {{running}} notiek (vienlaikus ne vairāk kā {{cap}}), {{pending}} gaida. Citu uzņēmumu ieraksti mijas ar jūsējiem.',
+          position: 'Rindā: {{position}}. no {{pending}} jūsu uzņēmuma rindā',
+        },
       },
     },
   },

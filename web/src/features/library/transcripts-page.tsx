@@ -41,6 +41,8 @@ import { catalogue } from './i18n';
 import { catalogue as libraryCatalogue } from './library-i18n';
 import { ExportSelected } from './export-selected';
 import { TagEditor } from './tag-editor';
+import { mayReadQueue, useCompanyQueueQuery } from './queue-api';
+import { QueuePosition, QueueSummary } from './queue-status';
 import type { BatchFields, QueueItem } from './upload-queue';
 
 /** /transcripts: the company's recordings, their tags and transcription status; bulk upload, filters, export. */
@@ -79,6 +81,16 @@ export default function TranscriptsPage(): ReactElement {
   const anyBusy = items.some((item) => isBusy(item.transcriptionStatus) || isBusy(item.status));
   // Poll only while something is pending or processing; stop as soon as nothing is.
   useEffect(() => setPolling(anyBusy), [anyBusy]);
+  // The company's line (cap, running, each waiting file's place): its ADMIN's to see, while anything waits.
+  const companyQueue = useCompanyQueueQuery(filters.companyId, {
+    skip: !mayReadQueue(role, filters.companyId) || !anyBusy,
+    pollingInterval: polling ? POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
+  const queuePositions = useMemo(
+    () => new Map((companyQueue.data?.items ?? []).map((entry) => [entry.fileId, entry.position])),
+    [companyQueue.data],
+  );
   const totalPages = Math.max(1, data?.totalPages ?? 1);
   useEffect(() => {
     if (data && page > totalPages) setPage(totalPages);
@@ -226,6 +238,8 @@ export default function TranscriptsPage(): ReactElement {
 
       <UploadTray queue={queue} items={uploads} />
 
+      {companyQueue.data && anyBusy ? <QueueSummary queue={companyQueue.data} /> : null}
+
       <ExportSelected
         selected={[...selected]}
         onClear={() => setSelected(new Set())}
@@ -349,6 +363,12 @@ export default function TranscriptsPage(): ReactElement {
                         </td>
                         <td className={td}>
                           <StatusBadge status={item.transcriptionStatus} testId="transcription-status" />
+                          {item.transcriptionStatus === 'pending' && queuePositions.has(item._id) ? (
+                            <QueuePosition
+                              position={queuePositions.get(item._id)!}
+                              pending={companyQueue.data!.pending}
+                            />
+                          ) : null}
                           {item.transcriptionStatus === 'failed' ? (
                             <div className="mt-2 max-w-xs">
                               {item.transcriptionError ? (

@@ -93,7 +93,7 @@ export class KnowledgeQueue {
         // process died (its lease ran out) has had its attempt, and may be what killed it.
         for (const row of await knowledgeRepo.failAbandonedExtractions(tx, abandoned))
           emit(this.failedEvent(row, abandoned));
-        return knowledgeRepo.claimNext(tx, LEASE_SECONDS);
+        return knowledgeRepo.claimNext(tx, LEASE_SECONDS, this.ctx.config.KNOWLEDGE_COMPANY_CONCURRENCY);
       });
       if (file) {
         await this.process(file);
