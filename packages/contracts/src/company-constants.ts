@@ -80,6 +80,7 @@ export const COMPANY_DATA_SERVICES = [
   'prompt',
   'messaging',
   'tasks',
+  'billing',
 ] as const;
 export type CompanyDataService = (typeof COMPANY_DATA_SERVICES)[number];
 

@@ -22,6 +22,7 @@ export * from './company-types';
 export * from './retention';
 export * from './images';
 export * from './credits';
+export * from './billing';
 export * from './csv';
 export * from './privacy';
 export * from './crypto';
