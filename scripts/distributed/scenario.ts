@@ -78,7 +78,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
     () => system.startInfrastructure(),
   );
   steps.note(`infrastructure up (ms): ${JSON.stringify(infra)}`);
-  const ready = await steps.run('processes: 9 services (chat twice), transcription worker, gateway', () =>
+  const ready = await steps.run('processes: 10 services (chat twice), transcription worker, gateway', () =>
     system.startProcesses(),
   );
   steps.note(`each process ready after (ms): ${JSON.stringify(ready)}`);
