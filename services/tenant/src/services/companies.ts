@@ -207,7 +207,7 @@ export class CompanyService {
 
   async update(identity: Identity, id: string, body: CompanyUpdateBody): Promise<CompanyDto> {
     assertVisible(identity, id);
-    return this.ctx
+    const after = await this.ctx
       .transact(async (tx, emit) => {
         const before = await repo.findCompanyForUpdate(tx, id);
         if (!before) throw notFound('Company');
@@ -224,9 +224,12 @@ export class CompanyService {
             data: { id, before: was, after: now },
           });
         }
-        return (await withFigures(tx, this.billing, [after]))[0]!;
+        return after;
       })
       .catch(rethrowDuplicate);
+    // After the commit: billing answers the balance from its own connection (PGlite has only one,
+    // which the transaction would hold) or its own process.
+    return (await withFigures(this.ctx.db, this.billing, [after]))[0]!;
   }
 
   /**
