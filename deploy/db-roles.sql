@@ -33,6 +33,32 @@ BEGIN
   END IF;
 END $$;
 
+-- Pricing and credits moved from the tenant service to the billing service in the same way: with a
+-- role per service this script moves their tables (with their rows), drops the account's foreign
+-- key to the tenant's companies, and copies what billing's first migration starts its companies and
+-- people from.
+DO $$
+DECLARE
+  moved text;
+BEGIN
+  IF to_regclass('tenant.credit_accounts') IS NOT NULL AND to_regclass('billing.credit_accounts') IS NULL THEN
+    CREATE SCHEMA IF NOT EXISTS billing;
+    FOREACH moved IN ARRAY ARRAY['prices', 'pricing_settings', 'priced_models', 'credit_accounts', 'credit_ledger', 'credit_reservations', 'credit_spend', 'credit_alerts'] LOOP
+      IF to_regclass('tenant.' || moved) IS NOT NULL AND to_regclass('billing.' || moved) IS NULL THEN
+        EXECUTE format('ALTER TABLE tenant.%I SET SCHEMA billing', moved);
+      END IF;
+    END LOOP;
+    ALTER TABLE IF EXISTS billing.credit_accounts DROP CONSTRAINT IF EXISTS credit_accounts_company_id_fkey;
+    IF to_regclass('billing.legacy_people') IS NULL AND to_regclass('tenant.company_members') IS NOT NULL THEN
+      CREATE TABLE billing.legacy_people AS
+        SELECT coalesce(m.user_id, r.user_id) AS user_id, coalesce(m.company_id, r.company_id::text) AS company_id,
+               m.role, m.monthly_credits, coalesce(r.first_name, '') AS first_name, coalesce(r.last_name, '') AS last_name
+        FROM tenant.company_members m FULL JOIN tenant.mail_recipients r ON r.user_id = m.user_id;
+      CREATE TABLE billing.legacy_companies AS SELECT id, name, code, status FROM tenant.companies;
+    END IF;
+  END IF;
+END $$;
+
 DO $$
 DECLARE
   service text;
@@ -40,7 +66,7 @@ DECLARE
   password text;
   item record;
 BEGIN
-  FOREACH service IN ARRAY ARRAY['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks', 'webhooks'] LOOP
+  FOREACH service IN ARRAY ARRAY['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks', 'webhooks', 'billing'] LOOP
     role := 'earshot_' || service;
     password := nullif(current_setting('earshot.password_' || service, true), '');
     IF password IS NULL THEN

@@ -5,6 +5,7 @@ import { openTestDatabase } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '@earshot/gateway';
 import * as auditSchema from '../services/audit/src/db/schema';
 import * as authSchema from '../services/auth/src/db/schema';
+import * as billingSchema from '../services/billing/src/db/schema';
 import * as chatSchema from '../services/chat/src/db/schema';
 import * as fileSchema from '../services/file/src/db/schema';
 import * as messagingSchema from '../services/messaging/src/db/schema';
@@ -22,6 +23,7 @@ import * as webhooksSchema from '../services/webhooks/src/db/schema';
 const DRIZZLE: Record<string, Record<string, unknown>> = {
   audit: auditSchema,
   auth: authSchema,
+  billing: billingSchema,
   chat: chatSchema,
   file: fileSchema,
   messaging: messagingSchema,

@@ -3,11 +3,12 @@ import { openTestDatabase } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '@earshot/gateway';
 
 // When a bounded context leaves a service (mail and notifications left the tenant service for the
-// messaging service), an installation that ran the release before keeps its rows: the tables are
-// moved, not recreated. The move must end where a new installation starts, or the two drift apart
-// and a later migration written against one breaks the other. Here an installation of the release
-// before (the tenant schema with the mail tables in it, holding rows) is upgraded to this release
-// and compared with a fresh one: the same tables, columns, constraints and indexes in every schema.
+// messaging service, pricing and credits for the billing service), an installation that ran the
+// release before keeps its rows: the tables are moved, not recreated. The move must end where a
+// new installation starts, or the two drift apart and a later migration written against one breaks
+// the other. Here an installation of the release before both moves (the tenant schema with the mail
+// and credit tables in it, holding rows) is upgraded to this release and compared with a fresh one:
+// the same tables, columns, constraints and indexes in every schema.
 
 /** The first tenant migration of the release that moved mail out: the release before stopped short of it. */
 const MAIL_MOVED = '0009_mail_moved_to_messaging';
@@ -75,6 +76,8 @@ beforeAll(async () => {
       `insert into tenant.notifications (user_id, company_id, kind, title, body) values ($1, $2, 'credits_threshold', 'Old', 'Old')`,
       [user, company],
     ],
+    [`insert into tenant.credit_accounts (company_id, balance) values ($1, 10)`, [company]],
+    [`insert into tenant.credit_ledger (company_id, kind, amount, reason) values ($1, 'grant', 10, 'Old')`, [company]],
   ];
   for (const [sql, params] of rows) await upgraded.query(sql, params);
   await migrateAll(upgraded);
@@ -95,4 +98,25 @@ test('the upgrade kept the moved rows', async () => {
             (select count(*) from messaging.notifications)::int as notifications`,
   );
   expect(counts).toEqual({ templates: 1, messages: 1, notifications: 1 });
+});
+
+test('the upgrade kept the moved credits', async () => {
+  const [counts] = await upgraded.query<Record<string, number>>(
+    `select (select count(*) from billing.credit_accounts)::int as accounts,
+            (select count(*) from billing.credit_ledger)::int as lines,
+            (select count(*) from billing.companies)::int as companies`,
+  );
+  expect(counts).toEqual({ accounts: 1, lines: 1, companies: 1 });
+});
+
+test('a fresh installation keeps no credit table in the tenant schema, and billing has the free engine prices', async () => {
+  expect(
+    await fresh.query(
+      `select table_name from information_schema.tables where table_schema = 'tenant' and (table_name like 'credit%' or table_name like 'pric%')`,
+    ),
+  ).toEqual([]);
+  expect(await fresh.query('select engine, credits::int from billing.prices order by engine')).toEqual([
+    { engine: 'pocketsphinx', credits: 0 },
+    { engine: 'whisper', credits: 0 },
+  ]);
 });

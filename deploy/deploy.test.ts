@@ -28,15 +28,18 @@ interface Process {
 const DISTRIBUTED = ['JWT_SECRET', 'DATABASE_URL', 'KAFKA_BROKERS'];
 /** Provider keys: the prompt service serves them on its internal route, chat and the workers ask for them. */
 const KEYS_REQUIRED: Record<string, string[]> = {
-  prompt: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
-  // Company API keys: the tenant service answers for their hashes on its internal route.
-  tenant: ['INTERNAL_API_TOKEN'],
+  prompt: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL', 'BILLING_SERVICE_URL'],
+  // Company API keys: the tenant service answers for their hashes on its internal route; it opens
+  // a new company's credit account at the billing service.
+  tenant: ['INTERNAL_API_TOKEN', 'BILLING_SERVICE_URL'],
+  // Credits: the billing service answers the credit check on its internal route.
+  billing: ['INTERNAL_API_TOKEN'],
   gateway: ['INTERNAL_API_TOKEN'],
-  // File (uploads), chat (replies) and prompt (analysis runs) ask it for credits before AI work too.
-  file: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL'],
+  // File (uploads), chat (replies) and prompt (analysis runs) ask billing for credits before AI work.
+  file: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL', 'BILLING_SERVICE_URL'],
   // Transcription reads the recordings a company stores encrypted with the file service's audio keys.
-  transcription: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL', 'FILE_SERVICE_URL'],
-  chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL', 'TENANT_SERVICE_URL'],
+  transcription: ['INTERNAL_API_TOKEN', 'TENANT_SERVICE_URL', 'BILLING_SERVICE_URL', 'FILE_SERVICE_URL'],
+  chat: ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL', 'TENANT_SERVICE_URL', 'BILLING_SERVICE_URL'],
   'transcription-worker': ['INTERNAL_API_TOKEN', 'PROMPT_SERVICE_URL', 'FILE_SERVICE_URL'],
 };
 const S3_REQUIRED = ['STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'];
@@ -76,6 +79,7 @@ test('the process list covers the ten services, the gateway and the worker', () 
   expect(PROCESSES.map((p) => p.name).sort()).toEqual([
     'audit',
     'auth',
+    'billing',
     'chat',
     'file',
     'gateway',
@@ -132,6 +136,7 @@ describe('docker-compose.yml', () => {
     MESSAGING_DB_PASSWORD: 'messaging-db-password',
     TASKS_DB_PASSWORD: 'tasks-db-password',
     WEBHOOKS_DB_PASSWORD: 'webhooks-db-password',
+    BILLING_DB_PASSWORD: 'billing-db-password',
   };
   const interpolate = (value: string) =>
     value

@@ -1,9 +1,9 @@
 /**
- * `npm run bench:credits`: figures for the README of services/tenant.
+ * `npm run bench:credits`: figures for the README of services/billing.
  * Charges per second to ONE company — the worst case: every charge moves that company's account
  * row — with BENCH_WRITERS (default 50) concurrent writers, on embedded PostgreSQL (PGlite) and,
  * when DATABASE_URL names a server, on PostgreSQL (a throwaway database, a pool as large as the
- * writers). Each charge is a real `chat_reply.finished` event charged by the tenant service's
+ * writers). Each charge is a real `chat_reply.finished` event charged by the billing service's
  * consumer (applied once, priced at the time of the reply, two ledger entries, balance and monthly
  * spend moved, cap alerts checked). Two paths:
  *  - bus: the writers publish their replies on the event bus, as 50 chat processes' outboxes would,
@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { topicOf, type Envelope } from '@earshot/contracts';
 import { buildEnvelope, openDatabase, type Database } from '@earshot/kit';
 import { createTestStack, openThrowawayDatabase } from '@earshot/kit/testing';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 50);
@@ -42,7 +43,7 @@ async function bench(
   charges: number,
   path: Path,
 ): Promise<Result> {
-  const stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' }, { database });
+  const stack = await createTestStack([tenantService, billingService], { COMPANY_OPENING_CREDITS: '0' }, { database });
   try {
     const host = await stack.tokenFor('HOST_ADMIN', null);
     const post = async (url: string, payload: Record<string, unknown>) => {
@@ -73,7 +74,7 @@ async function bench(
           modelId,
         },
       });
-    const consumer = stack.running.consumers.get('tenant')!;
+    const consumer = stack.running.consumers.get('billing')!;
     const charge =
       path === 'bus'
         ? (envelope: Envelope) =>
@@ -93,7 +94,7 @@ async function bench(
     await run(charges, WARM_UP);
     const seconds = (performance.now() - started) / 1000;
     const [row] = await stack.database.query<{ balance: string }>(
-      'select balance::text from tenant.credit_accounts where company_id = $1',
+      'select balance::text from billing.credit_accounts where company_id = $1',
       [companyId],
     );
     // Exact: 1,000,000 − (warm-up + charges) × 1.5379, in ten-thousandths.

@@ -1,6 +1,7 @@
 import type { ServiceModule } from '@earshot/kit';
 import { authService } from '@earshot/auth-service';
 import { tenantService } from '@earshot/tenant-service';
+import { billingService } from '@earshot/billing-service';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { chatService } from '@earshot/chat-service';
@@ -14,6 +15,8 @@ import { webhooksService } from '@earshot/webhooks-service';
 export const ALL_SERVICES: readonly ServiceModule[] = [
   auditService,
   tenantService,
+  // After the tenant: on an upgrade, it takes over the pricing and credit tables the tenant's migrations leave.
+  billingService,
   authService,
   fileService,
   transcriptionService,

@@ -37,9 +37,15 @@ let tenant: ServiceProcess;
 let file: ServiceProcess;
 
 beforeAll(async () => {
-  tenant = await processes.start(tenantService as ServiceModule, { INTERNAL_API_TOKEN: TOKEN, DATA_DIR: dataDir });
+  // Credits are no part of this: billing's address only has to be set (nothing listens there).
+  tenant = await processes.start(tenantService as ServiceModule, {
+    INTERNAL_API_TOKEN: TOKEN,
+    BILLING_SERVICE_URL: 'http://127.0.0.1:9',
+    DATA_DIR: dataDir,
+  });
   file = await processes.start(fileService as ServiceModule, {
     TENANT_SERVICE_URL: tenant.url,
+    BILLING_SERVICE_URL: 'http://127.0.0.1:9',
     INTERNAL_API_TOKEN: TOKEN,
     DATA_DIR: dataDir,
   });

@@ -1,4 +1,5 @@
-import type { InjectOptions } from 'fastify';
+import Fastify, { type InjectOptions } from 'fastify';
+import { SERVICE_ROUTES } from '@earshot/contracts';
 import type { RouteRecord } from '@earshot/kit';
 import { FIXTURES, FRESH_FOR_DELETE, REQUEST_OVERRIDES, type Caller } from './fixtures';
 import { ROUTES, allowedBy, routeKey, type Allowed, type Permission } from './permissions';
@@ -146,6 +147,33 @@ describe('every route × role × company', () => {
   test('every registered route is in the permission table and declares what it allows', () => {
     const routes = routesUnderTest();
     expect([...tableProblems(routes), ...staleEntries(routes)]).toEqual([]);
+  });
+
+  test("the distributed gateway's table sends every route to the service that registers it", async () => {
+    // The gateway's router, as registerProxies builds it: /api<prefix> and /api<prefix>/* per
+    // service, parameterised prefixes (a company's credits under the tenant's /companies) included.
+    const router = Fastify();
+    for (const { name, prefixes } of SERVICE_ROUTES) {
+      for (const prefix of prefixes) {
+        for (const url of [`/api${prefix}`, `/api${prefix}/*`]) {
+          router.all(url, async () => ({ service: name }));
+        }
+      }
+    }
+    const misrouted: string[] = [];
+    try {
+      // The gateway's own routes (health, readiness) are answered where they are.
+      for (const route of routesUnderTest().filter((r) => r.service !== undefined)) {
+        const url = route.url.replace(/:[A-Za-z]+/g, 'x1').replace(/\*/g, 'x/y');
+        const res = await router.inject({ method: route.method as InjectOptions['method'], url });
+        const routed = res.statusCode === 200 ? (res.json() as { service: string }).service : 'nobody';
+        if (routed !== route.service)
+          misrouted.push(`${routeKey(route)}: ${route.service} registers it, ${routed} gets it`);
+      }
+    } finally {
+      await router.close();
+    }
+    expect(misrouted).toEqual([]);
   });
 
   test('every route answers each role and company as the permission table says', async () => {

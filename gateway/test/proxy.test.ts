@@ -465,3 +465,76 @@ test("/api/ai/speech-models goes to transcription while the rest of /api/ai stay
     await prompt.close();
   }
 });
+
+test("a company's credits, usage and statements go to billing while the rest of /api/companies stays the tenant's", async () => {
+  // Two stand-ins answering with their name and the path they were asked, on the contracts' own prefixes.
+  const standIn = (name: 'tenant' | 'billing') => {
+    const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
+    return defineService({
+      name,
+      schema: `${name}_prefix_test`,
+      prefixes,
+      migrations: [],
+      async routes(app) {
+        for (const prefix of prefixes) {
+          for (const path of [prefix, `${prefix}/*`]) {
+            app.route({
+              method: ['GET', 'POST', 'PUT', 'DELETE'],
+              url: path,
+              config: { access: 'public', csrfExempt: true },
+              handler: async (request) => ({ service: name, url: request.url }),
+            });
+          }
+        }
+      },
+    });
+  };
+  const tenant = await startUpstream(standIn('tenant'));
+  const billing = await startUpstream(standIn('billing'));
+  const config = loadConfig(distributedConfigSchema, {
+    ...env,
+    AUTH_SERVICE_URL: auth.url,
+    TENANT_SERVICE_URL: tenant.url,
+    BILLING_SERVICE_URL: billing.url,
+  });
+  const pair = await createDistributedGateway(config, [standIn('tenant'), standIn('billing')], {
+    logger: createLogger('silent'),
+    readyTimeoutMs: 1000,
+  });
+  try {
+    const answeredBy = async (method: InjectOptions['method'], url: string) =>
+      (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as {
+        service: string;
+        url: string;
+      };
+    const id = crypto.randomUUID();
+    for (const [method, path] of [
+      ['GET', `/api/companies/${id}/credits?page=2`],
+      ['POST', `/api/companies/${id}/credits`],
+      ['PUT', `/api/companies/${id}/credits/settings`],
+      ['GET', `/api/companies/${id}/usage?from=2026-01-01`],
+      ['GET', `/api/companies/${id}/usage.csv`],
+      ['GET', `/api/companies/${id}/statement?month=2026-01`],
+      ['GET', `/api/companies/${id}/statement.pdf`],
+      ['GET', '/api/pricing/history'],
+      ['GET', '/api/credits/me/usage'],
+    ] as const) {
+      // The path reaches billing as the client sent it, the company's id in its place.
+      expect(await answeredBy(method, path)).toEqual({ service: 'billing', url: path });
+    }
+    for (const path of [
+      '/api/companies',
+      `/api/companies/${id}`,
+      `/api/companies/${id}/config`,
+      `/api/companies/${id}/features`,
+      `/api/companies/${id}/credits-elsewhere`,
+      '/api/companies/dropdown',
+    ]) {
+      expect(await answeredBy('GET', path)).toEqual({ service: 'tenant', url: path });
+    }
+  } finally {
+    await pair.app.close();
+    await tenant.close();
+    await billing.close();
+  }
+});

@@ -79,7 +79,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
     () => system.startInfrastructure(),
   );
   steps.note(`infrastructure up (ms): ${JSON.stringify(infra)}`);
-  const ready = await steps.run('processes: 9 services (chat twice), transcription worker, gateway', () =>
+  const ready = await steps.run('processes: 10 services (chat twice), transcription worker, gateway', () =>
     system.startProcesses(),
   );
   steps.note(`each process ready after (ms): ${JSON.stringify(ready)}`);
@@ -143,13 +143,13 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
         purpose: 'chat',
         isDefault: true,
       });
-      // The tenant service prices only models it has heard of (ai_model.created over Kafka).
+      // The billing service prices only models it has heard of (ai_model.created over Kafka).
       for (const [unit, credits] of [
         ['input_1k', INPUT_1K],
         ['output_1k', OUTPUT_1K],
       ] as const) {
         await until(
-          `tenant to price ${unit}`,
+          `billing to price ${unit}`,
           () => api.call(host, 'POST', '/pricing', { modelId: model._id, unit, credits }),
           (a) => a.status === 201,
         );
@@ -484,10 +484,10 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
     assert.equal(transcriptions.length, 2, 'two calls, two transcription charges');
   });
 
-  // A burst of chat replies, each charged by the tenant service from chat_reply.finished; the
-  // tenant service is killed once a few charges are in, while the rest are still coming.
+  // A burst of chat replies, each charged by the billing service from chat_reply.finished; the
+  // billing service is killed once a few charges are in, while the rest are still coming.
   await steps.run(
-    'kill -9 the tenant service during a burst of charges, restart it: the balance is exact',
+    'kill -9 the billing service during a burst of charges, restart it: the balance is exact',
     async () => {
       fake.setReply({ pieces: ['Noted.'], usage: USAGE });
       const before = await until('a settled balance', credits, (c) => c.reserved === 0);
@@ -521,19 +521,19 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
             system.superuser(
               async (c) =>
                 Number(
-                  (await c.query(`select count(*) as n from tenant.credit_ledger where kind = 'charge'`)).rows[0].n,
+                  (await c.query(`select count(*) as n from billing.credit_ledger where kind = 'charge'`)).rows[0].n,
                 ) >=
                 linesBefore + 3,
             ),
           120_000,
         );
-        await system.processes.kill9('tenant');
+        await system.processes.kill9('billing');
         killed = true;
       })();
       await Promise.all([...workers, killer]);
       assert.ok(killed);
       const restarted = Date.now();
-      await system.processes.restart('tenant', system.spec('tenant'));
+      await system.processes.restart('billing', system.spec('billing'));
       const expected = round4(before.balance - finished * REPLY_COST);
       const account = await until(
         `the balance to reach ${expected}`,
@@ -543,7 +543,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
         120_000,
       );
       steps.note(
-        `tenant killed in a burst of ${BURST} replies: ${finished} finished, ${refused} refused while it was down; balance exact ${((Date.now() - restarted) / 1000).toFixed(1)} s after the restart began`,
+        `billing killed in a burst of ${BURST} replies: ${finished} finished, ${refused} refused while it was down; balance exact ${((Date.now() - restarted) / 1000).toFixed(1)} s after the restart began`,
       );
       const charged = [...chargesByEvent(account.ledger.items).values()];
       assert.equal(charged.length, chargedBefore + finished, 'one charged event per finished reply');

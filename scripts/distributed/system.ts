@@ -14,6 +14,7 @@ import { freePorts, Processes, type ProcessSpec } from './processes';
 export const SERVICES = [
   'auth',
   'tenant',
+  'billing',
   'file',
   'transcription',
   'chat',
@@ -126,6 +127,7 @@ export class System {
     const names = [
       'auth',
       'tenant',
+      'billing',
       'file',
       'transcription',
       'transcription-worker',
@@ -184,7 +186,11 @@ export class System {
       PROMPT_SERVICE_URL: this.url('prompt'),
       INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
     };
-    const apiKeys = { TENANT_SERVICE_URL: this.url('tenant'), INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN };
+    const apiKeys = {
+      TENANT_SERVICE_URL: this.url('tenant'),
+      BILLING_SERVICE_URL: this.url('billing'),
+      INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
+    };
     // Encryption at rest: one master key in every process that keeps data keys or reads encrypted
     // data; transcription asks the file service for the audio keys (compose: the same).
     const encryption = { ENCRYPTION_MASTER_KEY: this.secrets.ENCRYPTION_MASTER_KEY };
@@ -229,6 +235,7 @@ export class System {
             MESSAGING_SERVICE_URL: this.url('messaging'),
             TASKS_SERVICE_URL: this.url('tasks'),
             WEBHOOKS_SERVICE_URL: this.url('webhooks'),
+            BILLING_SERVICE_URL: this.url('billing'),
             LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
             LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
           },
@@ -252,6 +259,8 @@ export class System {
           ...service('services/tenant'),
           env: { ...base('tenant', 'earshot-tenant'), ...storage, ...apiKeys, ...encryption },
         };
+      case 'billing':
+        return { ...service('services/billing'), env: { ...base('billing', 'earshot-billing'), ...apiKeys } };
       case 'file':
         return {
           ...service('services/file'),
@@ -333,6 +342,7 @@ export class System {
     ready.auth = auth.readyMs;
     const rest: ProcessName[] = [
       'tenant',
+      'billing',
       'file',
       'prompt',
       'transcription',

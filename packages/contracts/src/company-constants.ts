@@ -81,6 +81,7 @@ export const COMPANY_DATA_SERVICES = [
   'messaging',
   'tasks',
   'webhooks',
+  'billing',
 ] as const;
 export type CompanyDataService = (typeof COMPANY_DATA_SERVICES)[number];
 

@@ -1,6 +1,6 @@
 /**
  * Which service answers which part of the API: the gateway of distributed mode routes `/api<prefix>`
- * and `/api<prefix>/*` to the service's URL (read from `urlEnv`) with this table alone, never by
+ * and `/api<prefix>/*` to the service's URL (a prefix may name a path parameter, `:id`) (read from `urlEnv`) with this table alone, never by
  * loading a service's code. Each service module declares the same prefixes; a test keeps them equal.
  */
 export interface ServiceRoute {
@@ -18,7 +18,18 @@ const route = (name: string, prefixes: readonly string[]): ServiceRoute => ({
 
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   route('audit', ['/audit']),
-  route('tenant', ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas']),
+  route('tenant', ['/companies', '/config', '/features', '/clients', '/dashboards/saas']),
+  // A company's credits, usage and statements sit under the tenant's '/companies': the gateway's
+  // router prefers these sub-paths (a static segment after the id) to the tenant's wildcard.
+  route('billing', [
+    '/pricing',
+    '/credits',
+    '/companies/:id/credits',
+    '/companies/:id/usage',
+    '/companies/:id/usage.csv',
+    '/companies/:id/statement',
+    '/companies/:id/statement.pdf',
+  ]),
   route('auth', ['/auth', '/users', '/roles', '/privacy']),
   route('file', ['/files', '/uploads', '/tags']),
   // '/ai/speech-models' is more specific than prompt's '/ai', so the gateway routes it here.

@@ -56,8 +56,10 @@ export const BaseConfigSchema = z.object({
   TRUST_PROXY: bool(false),
   /** Required in distributed mode by every process that checks company API keys (X-API-Key) with the tenant service. */
   INTERNAL_API_TOKEN: internalTokenConfig,
-  /** Where the tenant service listens (distributed mode): company API keys are checked there, and credits before AI work (chat, prompt, file). */
+  /** Where the tenant service listens (distributed mode): company API keys are checked there. */
   TENANT_SERVICE_URL: z.string().url().optional(),
+  /** Where the billing service listens (distributed mode): credits are checked there before AI work (chat, prompt, file, transcription), and the tenant opens a new company's account there. */
+  BILLING_SERVICE_URL: z.string().url().optional(),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   /** Shed while every request of the last second took longer than this (a standing queue); 0 = never. */
   LOAD_SHED_MAX_QUEUE_DELAY_MS: z.coerce.number().int().min(0).max(600_000).optional(),

@@ -10,12 +10,13 @@ import {
 import { ConfigError } from './config';
 import { HttpError } from './errors';
 import { INTERNAL_TOKEN_HEADER } from './api-keys';
+import { remoteBillingProblems } from './billing';
 import type { Database } from './db/database';
 import type { Identity } from './auth';
 
 /**
  * What a service asks before it starts AI work (a chat reply, an analysis run, a transcription,
- * a custom GPT answer, an embedding): may this company, and this person, spend now? The tenant
+ * a custom GPT answer, an embedding): may this company, and this person, spend now? The billing
  * service owns the credits and answers; the work itself is charged afterwards from its event.
  */
 export const SpendRequest = z
@@ -32,7 +33,7 @@ export const SpendRequest = z
   .strict();
 export type SpendRequest = z.infer<typeof SpendRequest>;
 
-/** The tenant service's refusal: 402 for exhausted credits or cap, 409 for a model with no price. */
+/** The billing service's refusal: 402 for exhausted credits or cap, 409 for a model with no price. */
 export const SpendRefusal = z.object({
   code: z.enum([CREDIT_CODES.CREDITS_EXHAUSTED, CREDIT_CODES.USER_CAP_REACHED, CREDIT_CODES.MODEL_NOT_PRICED]),
 });
@@ -51,25 +52,25 @@ export function creditRefusal(code: CreditCode): HttpError {
   return new HttpError(code === CREDIT_CODES.MODEL_NOT_PRICED ? 409 : 402, CREDIT_MESSAGES[code], code);
 }
 
-/** The internal route's path (on the tenant service's own port, never behind the gateway). */
+/** The internal route's path (on the billing service's own port, never behind the gateway). */
 export const CREDIT_CHECK_PATH = '/internal/credits/check';
 
-/** Environment keys of the services that ask the tenant service whether work may start. */
+/** Environment keys of the services that ask the billing service whether work may start. */
 export interface CreditGateConfig {
-  TENANT_SERVICE_URL?: string;
+  BILLING_SERVICE_URL?: string;
   INTERNAL_API_TOKEN?: string;
 }
 
-// Services of one process share one database handle: the gate a consumer finds is the tenant
+// Services of one process share one database handle: the gate a consumer finds is the billing
 // service of its own process, never another test stack's.
 const inProcess = new WeakMap<Database, CreditGate>();
 
-/** The tenant service offers its gate to the services of its own process. */
+/** The billing service offers its gate to the services of its own process. */
 export function serveCreditGateInProcess(database: Database, gate: CreditGate): void {
   inProcess.set(database, gate);
 }
 
-/** Asks the tenant service's internal route (204: go; 402/409 with a code: refused). */
+/** Asks the billing service's internal route (204: go; 402/409 with a code: refused). */
 export function remoteCreditGate(baseUrl: string, token: string, timeoutMs = 5000): CreditGate {
   const url = `${baseUrl.replace(/\/+$/, '')}${CREDIT_CHECK_PATH}`;
   return {
@@ -86,31 +87,28 @@ export function remoteCreditGate(baseUrl: string, token: string, timeoutMs = 500
         throw creditRefusal(SpendRefusal.parse(await response.json()).code);
       }
       await response.body?.cancel();
-      throw new Error(`The tenant service did not answer a credit check (${response.status})`);
+      throw new Error(`The billing service did not answer a credit check (${response.status})`);
     },
   };
 }
 
 /**
- * The gate of a service's process: the tenant service in the same process when there is one,
+ * The gate of a service's process: the billing service in the same process when there is one,
  * else its internal route. Throws ConfigError (at start) when neither is possible.
  */
 export function creditGateFor(database: Database, config: CreditGateConfig): CreditGate {
   const local = inProcess.get(database);
   if (local) return local;
-  const missing = [
-    config.TENANT_SERVICE_URL ? null : 'TENANT_SERVICE_URL: required when the tenant service runs in another process',
-    config.INTERNAL_API_TOKEN ? null : 'INTERNAL_API_TOKEN: required when the tenant service runs in another process',
-  ].filter((problem): problem is string => problem !== null);
+  const missing = remoteBillingProblems(config);
   if (missing.length) throw new ConfigError(missing);
-  return remoteCreditGate(config.TENANT_SERVICE_URL!, config.INTERNAL_API_TOKEN!);
+  return remoteCreditGate(config.BILLING_SERVICE_URL!, config.INTERNAL_API_TOKEN!);
 }
 
 export type { CreditFeature };
 
 /**
  * The gate a service keeps for its whole life: it finds the process's gate (creditGateFor) at each
- * check, so a tenant service mounted (or a gate served) after this service started is the one
+ * check, so a billing service mounted (or a gate served) after this service started is the one
  * asked. Pair it with `creditGateFor` at start in distributed mode, where a missing setting must
  * stop the process before traffic rather than fail the first AI request.
  */

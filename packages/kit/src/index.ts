@@ -23,6 +23,7 @@ export * from './redaction-modes';
 export * from './retention';
 export * from './images';
 export * from './credits';
+export * from './billing';
 export * from './csv';
 export * from './privacy';
 export * from './crypto';

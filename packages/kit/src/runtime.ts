@@ -4,7 +4,7 @@ import type { BaseConfig } from './config';
 import type { Database, Db } from './db/database';
 import { migrate } from './db/migrate';
 import type { EventBus } from './bus/types';
-import type { TokenVerifier } from './auth';
+import type { RouteRecord, TokenVerifier } from './auth';
 import { applyOnce, kitMigrations, OutboxRelay, writeOutbox, type NewEvent } from './outbox';
 import type { ServiceContext, ServiceModule } from './module';
 import { EventConsumer } from './bus/handlers';
@@ -87,6 +87,10 @@ export async function mountServices(
     contexts.set(module.name, ctx);
     relays.push(relay);
     const switches = gated ? new FeatureSwitches(ctx.db, module.schema) : null;
+    // Which service registered each route: the distributed gateway must send it there (the route
+    // matrix holds the contracts' routing table to it).
+    const registry = (app as { routeRegistry?: RouteRecord[] }).routeRegistry;
+    const before = registry?.length ?? 0;
     await app.register(
       async (scope) => {
         switches?.gate(scope, module.prefixes);
@@ -94,6 +98,7 @@ export async function mountServices(
       },
       { prefix: '/api' },
     );
+    for (const route of registry?.slice(before) ?? []) route.service ??= module.name;
     const handlers = [...(module.subscriptions?.(ctx) ?? []), ...(switches?.handlers() ?? [])];
     if (handlers.length > 0) {
       const consumer = new EventConsumer(ctx, module.name, handlers, deps.config.EVENT_MAX_ATTEMPTS);

@@ -108,7 +108,7 @@ describe('the gate of a process', () => {
       })();
       expect(refusal).toBeInstanceOf(ConfigError);
       expect((refusal as ConfigError).problems).toEqual([
-        expect.stringMatching(/^TENANT_SERVICE_URL: required/),
+        expect.stringMatching(/^BILLING_SERVICE_URL: required/),
         expect.stringMatching(/^INTERNAL_API_TOKEN: required/),
       ]);
     } finally {
@@ -119,7 +119,7 @@ describe('the gate of a process', () => {
   test('processCreditGate asks the gate served in its process, even one served after it was made, before any remote one', async () => {
     const database = await openTestDatabase();
     try {
-      const gate = processCreditGate(database, { TENANT_SERVICE_URL: url, INTERNAL_API_TOKEN: TOKEN });
+      const gate = processCreditGate(database, { BILLING_SERVICE_URL: url, INTERNAL_API_TOKEN: TOKEN });
       const before = received.length;
       await expect(
         gate.assertCanSpend({ companyId: COMPANY, userId: null, feature: 'analysis', modelId: 'exhausted' }),

@@ -1,11 +1,10 @@
 import {
+  assertRemoteBilling,
   ConfigError,
-  ContextTimers,
   createStorage,
   defineService,
   encryptionConfigShape,
   on,
-  serveCreditGateInProcess,
   storageConfigShape,
   type EncryptionConfig,
   type ServiceContext,
@@ -35,40 +34,17 @@ import { PolicyService } from './services/policies';
 import { configRoutes } from './routes/config';
 import { internalRoutes } from './routes/internal';
 import { featureRoutes } from './routes/features';
-import { usageRoutes } from './routes/usage';
-import { StatementService } from './services/statement';
-import { UsageService } from './services/usage';
-import { creditsConfigShape, type CreditsConfig } from './services/credits/config';
-import { CreditService } from './services/credits/credits';
-import { CreditGateService } from './services/credits/gate';
-import { meteringHandlers } from './services/credits/metering';
-import { PricingService } from './services/pricing';
-import { creditRoutes } from './routes/credits';
-import { pricingRoutes } from './routes/pricing';
 import { tenantErasePart, tenantExportPart } from './services/privacy';
 import { saasRoutes } from './routes/saas';
 import { applySignedIn, SaasService } from './services/saas';
 
-type TenantConfig = ServiceContext['config'] & StorageConfig & CreditsConfig & EncryptionConfig;
-type TenantContext = ServiceContext<TenantConfig>;
+type TenantConfig = ServiceContext['config'] & StorageConfig & EncryptionConfig;
 
-/** One credit service per mounted context (routes, metering handlers and the monthly grant timer). */
-const creditServices = new WeakMap<TenantContext, CreditService>();
-function creditsOf(ctx: TenantContext): CreditService {
-  let credits = creditServices.get(ctx);
-  if (!credits) creditServices.set(ctx, (credits = new CreditService(ctx)));
-  return credits;
-}
-
-/** How often the monthly grants are looked at: the 1st's grant lands within this after midnight UTC. */
-const MONTHLY_GRANT_POLL_MS = 15 * 60 * 1000;
-const timers = new ContextTimers();
-
-/** The tenant service: companies, their branding, API keys, policies and feature switches; clients; pricing and credits. See README.md. */
+/** The tenant service: companies, their branding, API keys, policies and feature switches; clients; holds; the platform overview. See README.md. */
 export const tenantService = defineService<TenantConfig>({
   name: 'tenant',
   schema: 'tenant',
-  prefixes: ['/companies', '/config', '/features', '/clients', '/pricing', '/credits', '/dashboards/saas'],
+  prefixes: ['/companies', '/config', '/features', '/clients', '/dashboards/saas'],
   // The policies' migration has its own module; names order them among the others.
   migrations: [
     ...migrations,
@@ -80,15 +56,11 @@ export const tenantService = defineService<TenantConfig>({
   // Company images are stored like audio (local disk or S3, the same settings as the file service).
   // The master key only tells whether encryption at rest can be turned on: the tenant keeps no data
   // keys, but refuses a switch the services that encrypt could not honour (they share the variable).
-  configShape: { ...storageConfigShape, ...creditsConfigShape, ...encryptionConfigShape },
+  configShape: { ...storageConfigShape, ...encryptionConfigShape },
   async routes(app, ctx) {
     const companies = new CompanyService(ctx);
     // The hashes live here: this process's verifier (all-in-one: the gateway's too) asks directly.
     ctx.tokens.apiKeys.serveLocally(companies.apiKeys);
-    // The services of this process ask the tenant service directly whether AI work may start. Offered
-    // while mounting (the tenant is mounted before the services that ask), so it is there for their
-    // routes and start alike.
-    serveCreditGateInProcess(ctx.database, new CreditGateService(ctx));
     await companyRoutes(app, companies);
     await policyRoutes(app, new PolicyService(ctx));
     await holdRoutes(app, new HoldService(ctx));
@@ -97,9 +69,6 @@ export const tenantService = defineService<TenantConfig>({
     await configRoutes(app, companies);
     await featureRoutes(app, new FeatureService(ctx));
     await clientRoutes(app, new ClientService(ctx));
-    await pricingRoutes(app, new PricingService(ctx));
-    await creditRoutes(app, creditsOf(ctx));
-    await usageRoutes(app, new UsageService(ctx), new StatementService(ctx));
     await saasRoutes(app, new SaasService(ctx));
   },
   async internalRoutes(app, ctx) {
@@ -108,7 +77,9 @@ export const tenantService = defineService<TenantConfig>({
       throw new ConfigError([
         'INTERNAL_API_TOKEN: required when the tenant service runs on its own (the gateway and the other services check company API keys with it)',
       ]);
-    await internalRoutes(app, new CompanyService(ctx).apiKeys, new CreditGateService(ctx), token);
+    // On its own, the tenant opens new companies' accounts and reads balances at the billing service.
+    assertRemoteBilling(ctx.config);
+    await internalRoutes(app, new CompanyService(ctx).apiKeys, token);
   },
   // Per user, the newest event wins: a late user.updated cannot re-add a user deleted after it.
   subscriptions: (ctx) => [
@@ -124,26 +95,9 @@ export const tenantService = defineService<TenantConfig>({
     // A person's data (data-protection requests): a client contact and their calls, exported or erased.
     tenantExportPart(createStorage(ctx.config)),
     tenantErasePart,
-    // Credits: every AI use is charged from its event; model names for prices and charges.
-    ...meteringHandlers(creditsOf(ctx)),
-    ...(['ai_model.created', 'ai_model.updated'] as const).map((type) =>
-      on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit)),
-    ),
     // Last sign-ins, for the platform overview's active users.
     on('user.signed_in', (event, tx) => applySignedIn(tx, event)),
     // Each service's background encryption of a company's existing data, for the console.
     on('company.encryption_progressed', (event, tx) => applyEncryptionProgressed(tx, event)),
   ],
-  async start(ctx) {
-    const grant = () =>
-      creditsOf(ctx)
-        .applyMonthlyGrants()
-        .catch((error: unknown) => ctx.logger.error({ err: error }, 'monthly credit grants failed'));
-    await grant();
-    timers.every(ctx, MONTHLY_GRANT_POLL_MS, () => void grant());
-  },
-  async stop(ctx) {
-    timers.stop(ctx);
-    creditServices.delete(ctx);
-  },
 });

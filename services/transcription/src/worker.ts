@@ -20,8 +20,8 @@ await runStandalone(
     name: 'transcription-worker',
     prefixes: [],
     async routes() {},
-    // No API, so no credit check to make: the API service's start-up check of the way to the tenant
-    // service would refuse a worker, which compose and k8s (rightly) do not give TENANT_SERVICE_URL.
+    // No API, so no credit check to make: the API service's start-up check of the way to the billing
+    // service would refuse a worker, which compose and k8s (rightly) do not give BILLING_SERVICE_URL.
     internalRoutes: undefined,
     async start(ctx) {
       // Refuses to start, clearly, without a way to ask the prompt service for provider keys, or the

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventDefinition, type Actor, type Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { auditService } from '@earshot/audit-service';
 import { AuditLog } from '../../../services/audit/src/services/audit';
@@ -16,7 +17,7 @@ const companyB = randomUUID();
 const alice: Actor = { type: 'user', id: randomUUID(), email: 'alice@a.test', role: 'ADMIN', ip: '203.0.113.7' };
 
 beforeAll(async () => {
-  stack = await createTestStack([auditService, tenantService]);
+  stack = await createTestStack([auditService, tenantService, billingService]);
   host = await stack.tokenFor('HOST_ADMIN', null, hostId);
 }, 60_000);
 afterAll(async () => stack.close());
@@ -135,9 +136,10 @@ describe('what the log records', () => {
     await stack.settle();
 
     const log = await audit(`?companyId=${id}`);
-    // The tenant service's own report that it removed the company's data closes the deletion here.
-    // The company's opening credits are granted with it, and logged like any grant.
+    // The tenant's and billing's own reports that they removed the company's data close the
+    // deletion here. The company's opening credits are granted with it, and logged like any grant.
     expect(log.items.map((e) => e.type)).toEqual([
+      'company.data_removed',
       'company.data_removed',
       'company.deleted',
       'company.api_key_rotated',
@@ -146,7 +148,8 @@ describe('what the log records', () => {
       'company.created',
     ]);
     expect(log.items[0]).toMatchObject({ actor: { type: 'user', id: hostId }, after: null });
-    log.items.shift();
+    expect(log.items[1]).toMatchObject({ actor: { type: 'user', id: hostId }, after: null });
+    log.items.splice(0, 2);
     for (const entry of log.items) {
       // The service names the actor from the identity it is given, address included.
       expect(entry.actor).toMatchObject({ type: 'user', id: hostId, role: 'HOST_ADMIN', ip: '127.0.0.1' });

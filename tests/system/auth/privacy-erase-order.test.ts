@@ -2,6 +2,7 @@ import { type Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../../services/file/test/helpers';
@@ -16,7 +17,9 @@ let admin = '';
 const partsErased: Envelope[] = [];
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService, fileService, transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
+  stack = await createTestStack([tenantService, billingService, fileService, transcriptionService], {
+    TRANSCRIPTION_WORKER: 'false',
+  });
   await stack.bus.subscribe({
     group: 'erase-order-spy',
     topics: ['earshot.privacy'],

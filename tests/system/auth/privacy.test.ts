@@ -8,6 +8,7 @@ import { fileService } from '@earshot/file-service';
 import { messagingService } from '@earshot/messaging-service';
 import { promptService } from '@earshot/prompt-service';
 import { tasksService } from '@earshot/tasks-service';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../../services/file/test/helpers';
@@ -93,6 +94,7 @@ beforeAll(async () => {
     [
       authService,
       tenantService,
+      billingService,
       fileService,
       transcriptionService,
       chatService,

@@ -92,6 +92,7 @@ beforeAll(async () => {
     AI_ALLOW_PRIVATE_URLS: 'true',
     INTERNAL_API_TOKEN: TOKEN,
     TENANT_SERVICE_URL: tenantUrl,
+    BILLING_SERVICE_URL: tenantUrl,
   });
   chat = await start(chatService, {
     AI_ALLOW_PRIVATE_URLS: 'true',
@@ -99,6 +100,7 @@ beforeAll(async () => {
     PROMPT_SERVICE_URL: prompt.url,
     INTERNAL_API_TOKEN: TOKEN,
     TENANT_SERVICE_URL: tenantUrl,
+    BILLING_SERVICE_URL: tenantUrl,
   });
 }, 60_000);
 afterAll(async () => {
@@ -274,16 +276,16 @@ test('distributed, the prompt service needs INTERNAL_API_TOKEN and chat needs th
     return (error as ConfigError).problems;
   };
   expect(await refusal(promptService, {})).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN: required/)]);
-  // Analysis runs ask the tenant service for credits.
+  // Analysis runs ask the billing service for credits.
   expect(await refusal(promptService, { INTERNAL_API_TOKEN: TOKEN })).toEqual([
-    expect.stringMatching(/^TENANT_SERVICE_URL: required/),
+    expect.stringMatching(/^BILLING_SERVICE_URL: required/),
   ]);
-  // Replies ask the tenant service for credits and the prompt service for keys.
+  // Replies ask the billing service for credits and the prompt service for keys.
   expect(await refusal(chatService, {})).toEqual([
-    expect.stringMatching(/^TENANT_SERVICE_URL: required/),
+    expect.stringMatching(/^BILLING_SERVICE_URL: required/),
     expect.stringMatching(/^INTERNAL_API_TOKEN: required/),
   ]);
-  expect(await refusal(chatService, { INTERNAL_API_TOKEN: TOKEN, TENANT_SERVICE_URL: 'http://127.0.0.1:9' })).toEqual([
+  expect(await refusal(chatService, { INTERNAL_API_TOKEN: TOKEN, BILLING_SERVICE_URL: 'http://127.0.0.1:9' })).toEqual([
     expect.stringMatching(/^PROMPT_SERVICE_URL: required/),
   ]);
   await apart.stop();

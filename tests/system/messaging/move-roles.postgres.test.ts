@@ -12,7 +12,18 @@ import { MOVED_TABLES } from '../../../services/messaging/src/db/migrations';
 // role. No row is lost and messaging owns them.
 const url = process.env.DATABASE_URL!;
 const dbName = `earshot_move_${Date.now()}_${randomBytes(3).toString('hex')}`;
-const services = ['auth', 'tenant', 'file', 'transcription', 'chat', 'prompt', 'audit', 'messaging', 'tasks'];
+const services = [
+  'auth',
+  'tenant',
+  'file',
+  'transcription',
+  'chat',
+  'prompt',
+  'audit',
+  'messaging',
+  'tasks',
+  'billing',
+];
 const passwords = Object.fromEntries(services.map((name) => [name, `pw-${name}-${randomBytes(6).toString('hex')}`]));
 const company = crypto.randomUUID();
 const person = crypto.randomUUID();

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { AiModelDto, AiProviderDto, PricingDto } from '@earshot/contracts';
 import type { Database } from '@earshot/kit';
 import { createTestStack, openTestDatabase, type TestStack } from '@earshot/kit/testing';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { localAi, promptService } from '@earshot/prompt-service';
 
@@ -83,7 +84,7 @@ let env: Record<string, string>;
 const kept = (db: Database): Database => ({ ...db, close: async () => {} });
 
 async function start(withEnv: Record<string, string>, db: Database = database): Promise<TestStack> {
-  const stack = await createTestStack([promptService, tenantService], withEnv, { database: kept(db) });
+  const stack = await createTestStack([promptService, tenantService, billingService], withEnv, { database: kept(db) });
   await localAi(stack.database)?.settled;
   await stack.settle();
   return stack;

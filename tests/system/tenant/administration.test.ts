@@ -9,6 +9,7 @@ import { promptService } from '@earshot/prompt-service';
 import { tasksService } from '@earshot/tasks-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { webhooksService } from '@earshot/webhooks-service';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { filesUnder, uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
     [
       authService,
       tenantService,
+      billingService,
       fileService,
       transcriptionService,
       chatService,
@@ -267,11 +269,12 @@ describe('deleting a company removes its data in every service', () => {
     expect((await get(session, '/api/users/profile')).statusCode).toBe(401);
     expect((await get(host, `/api/companies/${a.id}`)).statusCode).toBe(404);
     const reports = await stack.database.query<{ service: string }>(
-      "select envelope->'data'->>'service' as service from (select envelope from auth.outbox union all select envelope from tenant.outbox union all select envelope from file.outbox union all select envelope from transcription.outbox union all select envelope from chat.outbox union all select envelope from prompt.outbox union all select envelope from messaging.outbox union all select envelope from tasks.outbox union all select envelope from webhooks.outbox) o where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1",
+      "select envelope->'data'->>'service' as service from (select envelope from auth.outbox union all select envelope from tenant.outbox union all select envelope from file.outbox union all select envelope from transcription.outbox union all select envelope from chat.outbox union all select envelope from prompt.outbox union all select envelope from messaging.outbox union all select envelope from tasks.outbox union all select envelope from webhooks.outbox union all select envelope from billing.outbox) o where envelope->>'type' = 'company.data_removed' and envelope->'data'->>'companyId' = $1",
       [a.id],
     );
     expect(reports.map((r) => r.service).sort()).toEqual([
       'auth',
+      'billing',
       'chat',
       'file',
       'messaging',

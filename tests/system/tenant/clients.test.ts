@@ -2,6 +2,7 @@ import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 
@@ -58,7 +59,9 @@ const link = (token: string, transcriptId: string, clientId: string | null) =>
   stack.as(token, { method: 'PUT', url: '/api/transcripts/link-client', payload: { transcriptId, clientId } });
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService, fileService, transcriptionService], { TRANSCRIPTION_WORKER: 'false' });
+  stack = await createTestStack([tenantService, billingService, fileService, transcriptionService], {
+    TRANSCRIPTION_WORKER: 'false',
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   a.id = await createCompany('Alpha', 'ALPHA');
   b.id = await createCompany('Beta', 'BETA');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { StatusItem, TranscriptDto } from '@earshot/contracts';
 import { createTestStack, multipart, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import {
@@ -160,7 +161,7 @@ describe('the offline Whisper engine', () => {
     copyFileSync(models.multi, models.broken);
     // Half downloaded: the catalogue's size says more than the disk holds.
     truncateSync(models.broken, Math.floor(multi.sizeBytes / 2));
-    stack = await createTestStack([tenantService, fileService, transcriptionService], {
+    stack = await createTestStack([tenantService, billingService, fileService, transcriptionService], {
       TRANSCRIPTION_POLL_MS: '100',
       TRANSCRIPTION_RETRY_BASE_MS: '10',
       WHISPER_THREADS: '2',

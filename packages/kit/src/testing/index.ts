@@ -30,7 +30,7 @@ export { serviceProcesses, type ServiceProcess } from './processes';
 export { multipart } from './multipart';
 
 /**
- * For a test stack that mounts no tenant service (which keeps credits): every credit check passes,
+ * For a test stack that mounts no billing service (which keeps credits): every credit check passes,
  * so tests of other behaviour can call models and upload. Tests of the refusals serve a gate whose
  * answers they choose, with serveCreditGateInProcess on the stack's database.
  */
@@ -39,7 +39,7 @@ export function serveUnmeteredCredits(database: Database): void {
 }
 
 /**
- * A credit gate whose answer the test sets: the seam the tenant service serves its own gate
+ * A credit gate whose answer the test sets: the seam the billing service serves its own gate
  * through (serveCreditGateInProcess), for stacks that do not mount it. It records every request.
  */
 export class ScriptedCreditGate implements CreditGate {

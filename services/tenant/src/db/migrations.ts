@@ -349,4 +349,41 @@ export const migrations: Migration[] = [
       end $$;
     `,
   },
+  {
+    // Pricing and credits are the billing service's now: its first migration (or, with a
+    // database role per service, deploy/db-roles.sql) moves these tables with their rows. A new
+    // installation created them here before that, holding nothing but the engines' free prices
+    // and the default currency, and a role per service cannot move them: such tables are dropped
+    // together; tables that hold anything more stay until they have been moved.
+    name: '0012_billing_moved_to_billing',
+    sql: `
+      do $$
+      declare
+        moved text;
+        seeded_only boolean := true;
+      begin
+        if to_regclass('tenant.credit_accounts') is null then
+          return;
+        end if;
+        foreach moved in array array['credit_accounts', 'credit_ledger', 'credit_reservations', 'credit_spend', 'credit_alerts', 'priced_models'] loop
+          if to_regclass('tenant.' || moved) is not null and seeded_only then
+            execute format('select not exists (select 1 from tenant.%I)', moved) into seeded_only;
+          end if;
+        end loop;
+        if seeded_only and to_regclass('tenant.prices') is not null then
+          select not exists (select 1 from tenant.prices where created_by is not null or credits <> 0 or engine is null)
+            into seeded_only;
+        end if;
+        if seeded_only and to_regclass('tenant.pricing_settings') is not null then
+          select not exists (select 1 from tenant.pricing_settings where currency <> 'EUR' or credit_rate <> 0.01)
+            into seeded_only;
+        end if;
+        if seeded_only then
+          foreach moved in array array['prices', 'pricing_settings', 'priced_models', 'credit_accounts', 'credit_ledger', 'credit_reservations', 'credit_spend', 'credit_alerts'] loop
+            execute format('drop table if exists tenant.%I', moved);
+          end loop;
+        end if;
+      end $$;
+    `,
+  },
 ];

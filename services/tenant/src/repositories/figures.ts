@@ -1,6 +1,6 @@
 import { count, eq, inArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
-import { companyFiles, companyMembers, companyRemovals, creditAccounts } from '../db/schema';
+import { companyFiles, companyMembers, companyRemovals } from '../db/schema';
 
 /** Records a stored file of a company (from file.uploaded); a redelivery changes nothing. */
 export async function addFile(tx: Db, fileId: string, companyId: string, size: number): Promise<void> {
@@ -16,17 +16,15 @@ export interface CompanyFigures {
   storageUsed: number;
   /** The services that reported the company's data removed (while it is being deleted). */
   reported: string[];
-  /** Credits the company can still spend (its credit account; 0 before the first entry). */
-  balance: number;
 }
 
-/** Users, bytes stored, removal reports and credit balance of each of these companies (absent ones: zeros). */
+/** Users, bytes stored and removal reports of each of these companies (absent ones: zeros). */
 export async function figuresOf(db: Db, ids: readonly string[]): Promise<Map<string, CompanyFigures>> {
   const figures = new Map<string, CompanyFigures>(
-    ids.map((id) => [id, { userCount: 0, storageUsed: 0, reported: [], balance: 0 }]),
+    ids.map((id) => [id, { userCount: 0, storageUsed: 0, reported: [] }]),
   );
   if (ids.length === 0) return figures;
-  const [users, storage, reports, balances] = await Promise.all([
+  const [users, storage, reports] = await Promise.all([
     db
       .select({ id: companyMembers.companyId, n: count() })
       .from(companyMembers)
@@ -41,14 +39,9 @@ export async function figuresOf(db: Db, ids: readonly string[]): Promise<Map<str
       .select({ id: sql<string>`${companyRemovals.companyId}::text`, service: companyRemovals.service })
       .from(companyRemovals)
       .where(inArray(companyRemovals.companyId, [...ids])),
-    db
-      .select({ id: sql<string>`${creditAccounts.companyId}::text`, balance: creditAccounts.balance })
-      .from(creditAccounts)
-      .where(inArray(creditAccounts.companyId, [...ids])),
   ]);
   for (const row of users) figures.get(row.id)!.userCount = row.n;
   for (const row of storage) figures.get(row.id)!.storageUsed = Number(row.bytes ?? 0);
   for (const row of reports) figures.get(row.id)!.reported.push(row.service);
-  for (const row of balances) figures.get(row.id)!.balance = Number(row.balance);
   return figures;
 }

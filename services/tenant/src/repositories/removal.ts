@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import { clientRecordings, clients, companyFiles, companyMembers, companyRemovals } from '../db/schema';
-import { removeCompanyCredits } from './credits';
 
 /** Removes what this service holds for a deleted company, except the company row itself. */
 export async function removeCompanyData(tx: Db, companyId: string): Promise<void> {
@@ -9,7 +8,6 @@ export async function removeCompanyData(tx: Db, companyId: string): Promise<void
   await tx.delete(clientRecordings).where(eq(clientRecordings.companyId, companyId));
   await tx.delete(companyMembers).where(eq(companyMembers.companyId, companyId));
   await tx.delete(companyFiles).where(eq(companyFiles.companyId, companyId));
-  await removeCompanyCredits(tx, companyId);
 }
 
 /** Records that a service removed the company's data; the services that have reported so far. */

@@ -18,18 +18,16 @@ import {
   companyScope,
   conflict,
   notFound,
+  processBilling,
   type ApiKeyOwner,
   type ApiKeySource,
+  type BillingPort,
   type Db,
   type Identity,
   type ServiceContext,
 } from '@earshot/kit';
 import type { CompanyRow, NewCompanyRow } from '../db/schema';
 import * as repo from '../repositories/companies';
-import { createAccount } from '../repositories/credits';
-import { OPENING_CREDITS_REASON, type CreditsConfig } from './credits/config';
-import { post } from './credits/ledger';
-import { toUnits } from './credits/amounts';
 import { figuresOf, type CompanyFigures } from '../repositories/figures';
 import { generateApiKey, maskApiKey } from './api-keys';
 import { duplicateField, rethrowDuplicate } from './errors';
@@ -37,9 +35,11 @@ import { activeCompanyHolds } from '../repositories/holds';
 import { assertCompanyNotHeld, toActiveHold } from './holds';
 import { assertNotDeleting, assertVisible, loadCompany } from './company-guards';
 
-const NO_FIGURES: CompanyFigures = { userCount: 0, storageUsed: 0, reported: [], balance: 0 };
+/** This service's figures of a company, and the credits it can still spend (billing's; 0 before its account opens). */
+type Figures = CompanyFigures & { balance: number };
+const NO_FIGURES: Figures = { userCount: 0, storageUsed: 0, reported: [], balance: 0 };
 
-export function toCompanyDto(row: CompanyRow, figures: CompanyFigures = NO_FIGURES): CompanyDto {
+export function toCompanyDto(row: CompanyRow, figures: Figures = NO_FIGURES): CompanyDto {
   return {
     _id: row.id,
     name: row.name,
@@ -112,12 +112,18 @@ async function checkPartner(tx: Db, partnerId: string | null | undefined, selfId
   if (!partner || partner.status === 'deleting') throw invalid('no such company');
 }
 
-/** Companies as the API shows them, with their users and storage figures. */
-async function withFigures(db: Db, rows: CompanyRow[]): Promise<CompanyDto[]> {
+/** Companies as the API shows them, with their users and storage figures and their balances (billing's). */
+async function withFigures(db: Db, billing: BillingPort, rows: CompanyRow[]): Promise<CompanyDto[]> {
   const ids = rows.map((r) => r.id);
-  const figures = await figuresOf(db, ids);
-  const holds = await activeCompanyHolds(db, ids);
-  return rows.map((r) => ({ ...toCompanyDto(r, figures.get(r.id)), hold: toActiveHold(holds.get(r.id)) }));
+  const [figures, holds, balances] = await Promise.all([
+    figuresOf(db, ids),
+    activeCompanyHolds(db, ids),
+    billing.balances(ids),
+  ]);
+  return rows.map((r) => ({
+    ...toCompanyDto(r, { ...figures.get(r.id)!, balance: balances.get(r.id) ?? 0 }),
+    hold: toActiveHold(holds.get(r.id)),
+  }));
 }
 
 /**
@@ -126,7 +132,11 @@ async function withFigures(db: Db, rows: CompanyRow[]): Promise<CompanyDto[]> {
  * it as their actor; reads are scoped by it) and the parsed input.
  */
 export class CompanyService {
-  constructor(private readonly ctx: ServiceContext<ServiceContext['config'] & CreditsConfig>) {}
+  private readonly billing: BillingPort;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.billing = processBilling(ctx.database, ctx.config);
+  }
 
   async list(identity: Identity, query: CompanyListQuery): Promise<CompanyPage> {
     const { rows, total } = await repo.listCompanies(
@@ -136,7 +146,7 @@ export class CompanyService {
       query.pageSize,
     );
     return {
-      items: await withFigures(this.ctx.db, rows),
+      items: await withFigures(this.ctx.db, this.billing, rows),
       page: query.page,
       pageSize: query.pageSize,
       total,
@@ -153,7 +163,7 @@ export class CompanyService {
 
   async get(identity: Identity, id: string): Promise<CompanyDto> {
     assertVisible(identity, id);
-    const [dto] = await withFigures(this.ctx.db, [await loadCompany(this.ctx.db, id)]);
+    const [dto] = await withFigures(this.ctx.db, this.billing, [await loadCompany(this.ctx.db, id)]);
     return dto!;
   }
 
@@ -168,41 +178,36 @@ export class CompanyService {
           apiKeyHash: apiKey.hash,
           apiKeyLast4: apiKey.last4,
         });
-        await createAccount(tx, created.id);
         emit({
           type: 'company.created',
           companyId: created.id,
           actor: actorOf(identity),
           data: { id: created.id, before: null, after: toCompanyState(created) },
         });
-        const opening = this.ctx.config.COMPANY_OPENING_CREDITS;
-        if (opening > 0) {
-          const posted = await post(tx, created.id, [
-            { kind: 'grant', units: toUnits(opening), reason: OPENING_CREDITS_REASON },
-          ]);
-          const entry = posted!.entries[0]!;
-          emit({
-            type: 'credits.granted',
-            companyId: created.id,
-            actor: actorOf(identity),
-            data: {
-              entryId: entry.id,
-              amount: opening,
-              reason: OPENING_CREDITS_REASON,
-              monthly: false,
-              balance: opening,
-            },
-          });
-        }
         return created;
       })
       .catch(rethrowDuplicate);
+    await this.openAccount(identity, row);
     return { ...toCompanyDto(row), apiKey: apiKey.key };
+  }
+
+  /**
+   * Billing opens the new company's account (with its opening credits) before the creation
+   * answers, so the console shows the balance at once. Should billing not answer, the company
+   * stands all the same: billing opens the account when company.created reaches it.
+   */
+  private async openAccount(identity: Identity, row: CompanyRow): Promise<void> {
+    const company = { id: row.id, name: row.name, code: row.code, status: row.status };
+    try {
+      await this.billing.openAccount({ company, actor: actorOf(identity) });
+    } catch (error) {
+      this.ctx.logger.warn({ err: error, companyId: row.id }, 'billing did not open the account; company.created will');
+    }
   }
 
   async update(identity: Identity, id: string, body: CompanyUpdateBody): Promise<CompanyDto> {
     assertVisible(identity, id);
-    return this.ctx
+    const after = await this.ctx
       .transact(async (tx, emit) => {
         const before = await repo.findCompanyForUpdate(tx, id);
         if (!before) throw notFound('Company');
@@ -219,9 +224,12 @@ export class CompanyService {
             data: { id, before: was, after: now },
           });
         }
-        return (await withFigures(tx, [after]))[0]!;
+        return after;
       })
       .catch(rethrowDuplicate);
+    // After the commit: billing answers the balance from its own connection (PGlite has only one,
+    // which the transaction would hold) or its own process.
+    return (await withFigures(this.ctx.db, this.billing, [after]))[0]!;
   }
 
   /**

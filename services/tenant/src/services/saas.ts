@@ -1,5 +1,5 @@
 import type { EventOf, SaasDto } from '@earshot/contracts';
-import type { Db, ServiceContext } from '@earshot/kit';
+import { processBilling, type BillingPort, type Db, type ServiceContext } from '@earshot/kit';
 import { figuresOf } from '../repositories/figures';
 import * as repo from '../repositories/saas';
 
@@ -14,10 +14,15 @@ const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 /**
  * The platform at a glance for its administrator (README "Platform overview"): companies
  * by status, members and active members, storage against each company's limit, and credits and
- * transcription per company and month, from this service's own data and read models.
+ * transcription per company and month, from this service's own data and read models and, for the
+ * credits and transcription, the billing service's ledger.
  */
 export class SaasService {
-  constructor(private readonly ctx: ServiceContext) {}
+  private readonly billing: BillingPort;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.billing = processBilling(ctx.database, ctx.config);
+  }
 
   async overview(now = new Date()): Promise<SaasDto> {
     const db = this.ctx.db;
@@ -26,7 +31,7 @@ export class SaasService {
     const [companies, active, use] = await Promise.all([
       repo.companyList(db),
       repo.activeMembers(db, since),
-      repo.monthlyUse(db, firstMonth),
+      this.billing.monthlyUse(firstMonth),
     ]);
     const figures = await figuresOf(
       db,
@@ -37,8 +42,8 @@ export class SaasService {
       .map((row) => ({
         month: row.month,
         companyId: row.companyId,
-        transcriptionSeconds: Number(row.seconds),
-        credits: Number(row.credits),
+        transcriptionSeconds: row.transcriptionSeconds,
+        credits: row.credits,
       }))
       .sort((a, b) => a.month.localeCompare(b.month) || a.companyId.localeCompare(b.companyId));
     const thisMonth = new Map(monthly.filter((m) => m.month === monthOf(now)).map((m) => [m.companyId, m]));

@@ -1,7 +1,8 @@
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { tenantService } from '../src';
+import { billingService } from '@earshot/billing-service';
+import { tenantService } from '@earshot/tenant-service';
 
 // Usage reports, /credits/me and monthly statements, summed from ledger rows this file writes
 // itself: usage happened at given moments (around month boundaries, in UTC), which only SQL can
@@ -79,7 +80,7 @@ interface Entry {
 /** One ledger row (amount signed as the ledger keeps it: a charge is negative). */
 async function entry(companyId: string, e: Entry): Promise<void> {
   await stack.database.query(
-    `insert into tenant.credit_ledger (company_id, kind, amount, reason, feature, model, engine, unit, measured, quantity, unit_price, event_id, user_id, created_at)
+    `insert into billing.credit_ledger (company_id, kind, amount, reason, feature, model, engine, unit, measured, quantity, unit_price, event_id, user_id, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, round($9::numeric / (case $8 when 'audio_minute' then 60 else 1000 end), 4), $10, $11, $12, coalesce($13::timestamptz, now()))`,
     [
       companyId,
@@ -102,7 +103,7 @@ async function entry(companyId: string, e: Entry): Promise<void> {
 const get = (token: string | null, url: string) => stack.as(token, { method: 'GET', url });
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' });
+  stack = await createTestStack([tenantService, billingService], { COMPANY_OPENING_CREDITS: '0' });
   host = await stack.tokenFor('HOST_ADMIN', null);
   // Latvian letters the PDF standard fonts do not have.
   a = await company('Ābeļu Dārzs SIA', 'ABELU');
@@ -379,7 +380,7 @@ describe('the usage CSV', () => {
   test('a long period streams in batches and keeps every line', async () => {
     const c = await company('Busy Ltd', 'BUSY');
     await stack.database.query(
-      `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, created_at)
+      `insert into billing.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, created_at)
        select $1, 'charge', -0.5, 'chat', 'gpt-4o', 'output_1k', 125, 0.125, 4, timestamptz '2025-04-01T00:00:00Z' + n * interval '1 minute'
        from generate_series(0, 1199) as n`,
       [c._id],
@@ -417,7 +418,7 @@ describe('one’s own credits', () => {
       userId: people.caller,
     });
     await stack.database.query(
-      `insert into tenant.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, user_id, created_at)
+      `insert into billing.credit_ledger (company_id, kind, amount, feature, model, unit, measured, quantity, unit_price, user_id, created_at)
        values ($1, 'charge', -4, 'chat', 'gpt-4o', 'output_1k', 1000, 1, 4, $2, date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 millisecond')`,
       [a._id, people.caller],
     );
@@ -433,7 +434,7 @@ describe('one’s own credits', () => {
     });
     // The month's spend the ledger keeps beside those charges (what the credit gate reads), per person and month (UTC).
     await stack.database.query(
-      `insert into tenant.credit_spend (company_id, user_id, month, credits)
+      `insert into billing.credit_spend (company_id, user_id, month, credits)
        select $1, who, to_char(at, 'YYYY-MM'), credits from (values
          ($2, now() at time zone 'UTC', 3.25), ($2, date_trunc('month', now() at time zone 'UTC') - interval '1 millisecond', 4),
          ($3, now() at time zone 'UTC', 2)) as spent (who, at, credits)`,

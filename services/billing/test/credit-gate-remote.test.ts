@@ -9,6 +9,7 @@ import {
   HttpError,
   INTERNAL_TOKEN_HEADER,
   MemoryBus,
+  remoteBilling,
   remoteCreditGate,
   TokenSigner,
   TokenVerifier,
@@ -17,10 +18,10 @@ import {
   type RunningServices,
 } from '@earshot/kit';
 import { openTestDatabase, TEST_JWT_SECRET, TEST_SECRETS_KEY, testSigningKeys } from '@earshot/kit/testing';
-import { tenantService } from '../src';
+import { billingService } from '../src';
 
 /**
- * Distributed mode: the tenant service on its own port answers the credit check that the chat,
+ * Distributed mode: the billing service on its own port answers the credit check that the chat,
  * prompt, file and transcription services make over HTTP (remoteCreditGate), for the internal token
  * only: 204 go, 402/409 refused with the console's message and code.
  */
@@ -37,7 +38,7 @@ let host: string;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const config = configSchemaFor([tenantService]).parse({
+  const config = configSchemaFor([billingService]).parse({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
@@ -47,7 +48,7 @@ beforeAll(async () => {
     MAIL_WORKER: 'false',
     COMPANY_OPENING_CREDITS: '0',
   }) as BaseConfig;
-  ({ app, running } = await buildServiceApp(tenantService, { config, database, bus, logger, tokens: verifier }));
+  ({ app, running } = await buildServiceApp(billingService, { config, database, bus, logger, tokens: verifier }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   host = await signer.sign({
@@ -82,13 +83,12 @@ async function refusal(promise: Promise<void>): Promise<{ statusCode: number; co
 }
 
 test('the remote gate: refused with no credits or an unpriced model, allowed once granted', async () => {
-  const company = (
-    await as(host, {
-      method: 'POST',
-      url: '/api/companies',
-      payload: { name: 'Remote Ltd', code: 'REMOTE', domain: 'remote' },
-    })
-  ).json() as { _id: string };
+  // The tenant service opens a new company's account over the internal route, as it creates it.
+  const company = { _id: crypto.randomUUID() };
+  await remoteBilling(url, TOKEN).openAccount({
+    company: { id: company._id, name: 'Remote Ltd', code: 'REMOTE', status: 'active' },
+    actor: { type: 'system', id: null },
+  });
   const gate = remoteCreditGate(url, TOKEN);
   const ask = (extra: Record<string, unknown> = {}) =>
     gate.assertCanSpend({ companyId: company._id, userId: crypto.randomUUID(), feature: 'transcription', ...extra });
@@ -129,4 +129,19 @@ test('the check is for our services only: a wrong or missing token is a 401, a b
   expect(JSON.stringify(await bad.json())).toContain('body.feature');
   // Never proxied by the gateway: not under /api.
   expect(CREDIT_CHECK_PATH.startsWith('/api')).toBe(false);
+});
+
+test("the tenant's calls: an account opened once, balances and monthly use, for our services only", async () => {
+  const billing = remoteBilling(url, TOKEN);
+  const id = crypto.randomUUID();
+  const company = { id, name: 'Twice Ltd', code: 'TWICE', status: 'active' };
+  await billing.openAccount({ company, actor: { type: 'system', id: null } });
+  await billing.openAccount({ company, actor: { type: 'system', id: null } });
+  expect(
+    (await as(host, { method: 'POST', url: `/api/companies/${id}/credits`, payload: { amount: 5, reason: 'Start' } }))
+      .statusCode,
+  ).toBe(201);
+  expect(await billing.balances([id, crypto.randomUUID()])).toEqual(new Map([[id, 5]]));
+  expect(await billing.monthlyUse(new Date(Date.now() - 86_400_000))).toEqual([]);
+  await expect(remoteBilling(url, 'x'.repeat(40)).balances([id])).rejects.toThrow(/401/);
 });

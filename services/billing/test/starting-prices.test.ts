@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SYSTEM_ACTOR, topicOf, type PriceDto } from '@earshot/contracts';
 import { buildEnvelope, type NewEvent } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { tenantService } from '../src';
+import { billingService } from '../src';
 
 /**
  * A model's starting prices come on its ai_model.created (the local-AI models the prompt service
@@ -12,7 +12,7 @@ import { tenantService } from '../src';
 let stack: TestStack;
 let host: string;
 beforeAll(async () => {
-  stack = await createTestStack([tenantService]);
+  stack = await createTestStack([billingService]);
   host = await stack.tokenFor('HOST_ADMIN', null);
 }, 60_000);
 afterAll(async () => stack.close());

@@ -2,18 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { Envelope } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { tenantService } from '../src';
-import { insertCompany } from '../src/repositories/companies';
-import { CompanyService } from '../src/services/companies';
-import { rethrowDuplicate } from '../src/services/errors';
-import { FeatureService } from '../src/services/features';
+import { billingService } from '@earshot/billing-service';
+import { tenantService } from '@earshot/tenant-service';
+import { insertCompany } from '../../../services/tenant/src/repositories/companies';
+import { CompanyService } from '../../../services/tenant/src/services/companies';
+import { rethrowDuplicate } from '../../../services/tenant/src/services/errors';
+import { FeatureService } from '../../../services/tenant/src/services/features';
 
 let stack: TestStack;
 let host: string;
 const seen: Envelope[] = [];
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService]);
+  stack = await createTestStack([tenantService, billingService]);
   await stack.bus.subscribe({
     group: 'test-observer',
     topics: ['earshot.tenant'],
@@ -399,7 +400,7 @@ describe('updating, rotating and deleting', () => {
     await stack.settle();
     expect(seen.filter((e) => e.type === 'company.deleted' && e.companyId === created._id)).toHaveLength(1);
 
-    // Only this service runs here: it has reported itself, the others are pending.
+    // Only this service and billing run here: they have reported themselves, the others are pending.
     const deleting = (await stack.as(host, { method: 'GET', url: `/api/companies/${created._id}` })).json();
     expect(deleting).toMatchObject({
       status: 'deleting',

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { buildEnvelope, type EventBus } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import type { Envelope } from '@earshot/contracts';
-import { tenantService } from '../src';
+import { billingService } from '@earshot/billing-service';
+import { tenantService } from '@earshot/tenant-service';
 import { describeKafka, testKafkaBus, unique } from '../../../packages/kit/test/kafka-support';
 
 // The batch path of charging (as scripts/bench-credits.ts drives it) with the replies coming
@@ -11,7 +12,10 @@ import { describeKafka, testKafkaBus, unique } from '../../../packages/kit/test/
 let stack: TestStack;
 let bus: EventBus | undefined;
 beforeAll(async () => {
-  stack = await createTestStack([tenantService], { MAIL_WORKER: 'false', COMPANY_OPENING_CREDITS: '0' });
+  stack = await createTestStack([tenantService, billingService], {
+    MAIL_WORKER: 'false',
+    COMPANY_OPENING_CREDITS: '0',
+  });
 });
 afterAll(async () => {
   await bus?.stop();
@@ -54,7 +58,7 @@ describeKafka('credits charged from Kafka', () => {
       });
 
     const topic = unique('chat');
-    const consumer = stack.running.consumers.get('tenant')!;
+    const consumer = stack.running.consumers.get('billing')!;
     const batches: number[] = [];
     const subscription = consumer.subscription();
     bus = testKafkaBus();
@@ -82,13 +86,13 @@ describeKafka('credits charged from Kafka', () => {
     const charged = async () =>
       (
         await stack.database.query<{ n: number }>(
-          `select count(distinct event_id)::int as n from tenant.credit_ledger where company_id = $1 and kind = 'charge'`,
+          `select count(distinct event_id)::int as n from billing.credit_ledger where company_id = $1 and kind = 'charge'`,
           [companyId],
         )
       )[0]!.n;
     while ((await charged()) < replies.length) await new Promise((resolve) => setTimeout(resolve, 100));
     const [account] = await stack.database.query<{ balance: string }>(
-      'select balance::text from tenant.credit_accounts where company_id = $1',
+      'select balance::text from billing.credit_accounts where company_id = $1',
       [companyId],
     );
     // 1,000 − 200 × 1.5379 = 692.42, charged once each (the twice-written 20 included).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Credit settings of the tenant service. A new company starts with COMPANY_OPENING_CREDITS granted
+ * Credit settings of the billing service. A new company starts with COMPANY_OPENING_CREDITS granted
  * (reason "Opening credits"), so a company that was just set up, and the embedded default's demo
  * company, can transcribe and chat before anyone has thought about credits; 0 starts it empty,
  * and then no AI work runs until the platform administrator grants some.

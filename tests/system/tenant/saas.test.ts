@@ -1,7 +1,8 @@
 import type { Envelope, SaasDto } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { tenantService } from '../src';
+import { billingService } from '@earshot/billing-service';
+import { tenantService } from '@earshot/tenant-service';
 
 // The platform overview from what the tenant service keeps: companies (made through its routes),
 // members and their sign-ins (auth's events), stored bytes (file events) and the credit ledger
@@ -98,7 +99,7 @@ const month = (back: number) =>
 const people = Array.from({ length: 5 }, () => crypto.randomUUID());
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService], { COMPANY_OPENING_CREDITS: '0' });
+  stack = await createTestStack([tenantService, billingService], { COMPANY_OPENING_CREDITS: '0' });
   host = await stack.tokenFor('HOST_ADMIN', null);
   big = await company({ name: 'Big Calls', code: 'BIG', domain: 'big', maxStorage: 5_000_000 });
   small = await company({ name: 'Small Calls', code: 'SMALL', domain: 'small', status: 'suspended' });
@@ -134,11 +135,11 @@ beforeAll(async () => {
   // An earlier charge of Big Calls, moved to two months ago; one of 13 months ago is outside the 12.
   await deliver(transcribed(big._id, 600), transcribed(small._id, 120));
   await stack.database.query(
-    `update tenant.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 600`,
+    `update billing.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 600`,
     [big._id, `${month(2)}-15T12:00:00Z`],
   );
   await stack.database.query(
-    `update tenant.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 120`,
+    `update billing.credit_ledger set created_at = $2::timestamptz where company_id = $1 and measured = 120`,
     [small._id, `${month(12)}-15T12:00:00Z`],
   );
 }, 60_000);

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import {
-  companyMembers,
+  people,
   creditAccounts,
   creditAlerts,
   creditLedger,
@@ -31,8 +31,24 @@ export async function lockAccount(tx: Db, companyId: string): Promise<CreditAcco
   return row;
 }
 
-export async function createAccount(tx: Db, companyId: string): Promise<void> {
-  await tx.insert(creditAccounts).values({ companyId }).onConflictDoNothing();
+/** Opens the company's account; false when it had one already. */
+export async function createAccount(tx: Db, companyId: string): Promise<boolean> {
+  const rows = await tx
+    .insert(creditAccounts)
+    .values({ companyId })
+    .onConflictDoNothing()
+    .returning({ companyId: creditAccounts.companyId });
+  return rows.length > 0;
+}
+
+/** What each of these companies can still spend (those without an account are left out). */
+export async function balancesOf(db: Db, companyIds: readonly string[]): Promise<Map<string, number>> {
+  if (companyIds.length === 0) return new Map();
+  const rows = await db
+    .select({ companyId: sql<string>`${creditAccounts.companyId}::text`, balance: creditAccounts.balance })
+    .from(creditAccounts)
+    .where(inArray(creditAccounts.companyId, [...companyIds]));
+  return new Map(rows.map((r) => [r.companyId, Number(r.balance)]));
 }
 
 /** Appends entries; one whose event already made an entry of its kind and unit is skipped. */
@@ -156,8 +172,8 @@ export async function spendingState(
       monthlyBudget: creditAccounts.monthlyBudget,
       companySpent: spentBy(COMPANY_SPEND),
       userSpent: spentBy(userId),
-      cap: sql<string | null>`(select ${companyMembers.monthlyCredits} from ${companyMembers}
-      where ${companyMembers.userId} = ${userId} and ${companyMembers.companyId} = ${companyId})`,
+      cap: sql<string | null>`(select ${people.monthlyCredits} from ${people}
+      where ${people.userId} = ${userId} and ${people.companyId} = ${companyId})`,
     })
     .from(creditAccounts)
     .where(eq(creditAccounts.companyId, companyId));
@@ -244,20 +260,21 @@ export async function recordAlert(
 export async function memberCaps(db: Db, companyId: string, userIds: readonly string[]): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
-    .select({ userId: companyMembers.userId, cap: companyMembers.monthlyCredits })
-    .from(companyMembers)
+    .select({ userId: people.userId, cap: people.monthlyCredits })
+    .from(people)
     .where(
       and(
-        eq(companyMembers.companyId, companyId),
-        inArray(companyMembers.userId, [...new Set(userIds)]),
-        isNotNull(companyMembers.monthlyCredits),
+        eq(people.companyId, companyId),
+        inArray(people.userId, [...new Set(userIds)]),
+        isNotNull(people.monthlyCredits),
       ),
     );
   return new Map(rows.map((r) => [r.userId, Number(r.cap)]));
 }
 
-/** Everything credits holds for a deleted company (its account row goes with the company). */
+/** Everything credits holds for a deleted company, its account too. */
 export async function removeCompanyCredits(tx: Db, companyId: string): Promise<void> {
+  await tx.delete(creditAccounts).where(eq(creditAccounts.companyId, companyId));
   await tx.delete(creditLedger).where(eq(creditLedger.companyId, companyId));
   await tx.delete(creditReservations).where(eq(creditReservations.companyId, companyId));
   await tx.delete(creditSpend).where(eq(creditSpend.companyId, companyId));

@@ -2,8 +2,9 @@ import { topicOf, type Actor, type Envelope, type EventType } from '@earshot/con
 import { buildEnvelope, creditGateFor, HttpError, type NewEvent as KitEvent, type ServiceContext } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { messagingService } from '@earshot/messaging-service';
+import { billingService } from '@earshot/billing-service';
 import { tenantService } from '@earshot/tenant-service';
-import { CreditService } from '../../../services/tenant/src/services/credits/credits';
+import { CreditService } from '../../../services/billing/src/services/credits/credits';
 
 // Pricing, the ledger and balance, charging from usage events, reservations, the credit gate,
 // budgets and caps with their alerts: the tenant service, fed the usage events the other services
@@ -15,7 +16,7 @@ let credits: CreditService;
 const seen: Envelope[] = [];
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService, messagingService], {
+  stack = await createTestStack([tenantService, billingService, messagingService], {
     COMPANY_OPENING_CREDITS: '0',
     MAIL_WORKER: 'false',
   });
@@ -25,7 +26,7 @@ beforeAll(async () => {
     handle: async (e) => void seen.push(e),
   });
   host = await stack.tokenFor('HOST_ADMIN', null);
-  ctx = stack.running.contexts.get('tenant')!;
+  ctx = stack.running.contexts.get('billing')!;
   credits = new CreditService(ctx);
 }, 60_000);
 afterAll(async () => stack.close());
@@ -362,7 +363,7 @@ describe('grants and adjustments', () => {
     expect(answers.every((r) => r.statusCode === 201)).toBe(true);
     expect((await account(companyId)).balance).toBe(100.01);
     const [sum] = await stack.database.query<{ total: string }>(
-      'select sum(amount)::text as total from tenant.credit_ledger where company_id = $1',
+      'select sum(amount)::text as total from billing.credit_ledger where company_id = $1',
       [companyId],
     );
     expect(sum!.total).toBe('100.0100');
@@ -393,7 +394,7 @@ describe('charging from usage events', () => {
     const modelId = crypto.randomUUID();
     await price({ modelId, unit: 'input_1k', credits: 0.3 });
     await price({ modelId, unit: 'output_1k', credits: 0 });
-    const consumer = stack.running.consumers.get('tenant')!;
+    const consumer = stack.running.consumers.get('billing')!;
     // Each delivered to the handler at once, as replicas or partitions would.
     await Promise.all(
       Array.from({ length: 100 }, () =>
@@ -404,7 +405,7 @@ describe('charging from usage events', () => {
     const view = await account(companyId);
     expect(view.balance).toBe(-20);
     const [row] = await stack.database.query<{ n: string }>(
-      "select count(*)::text as n from tenant.credit_ledger where company_id = $1 and kind = 'charge'",
+      "select count(*)::text as n from billing.credit_ledger where company_id = $1 and kind = 'charge'",
       [companyId],
     );
     expect(row!.n).toBe('200');
@@ -418,7 +419,7 @@ describe('charging from usage events', () => {
     const once = reply(companyId, modelId, { promptTokens: 2000, completionTokens: 0 });
     await deliver(once);
     await deliver(once);
-    const consumer = stack.running.consumers.get('tenant')!;
+    const consumer = stack.running.consumers.get('billing')!;
     const again = reply(companyId, modelId, { promptTokens: 3000, completionTokens: 0 });
     await Promise.all([consumer.receive(again), consumer.receive(again), consumer.receive(again)]);
     // Even past the kit's applied-events ledger, the credit ledger's key refuses a second charge.
@@ -461,7 +462,7 @@ describe('charging from usage events', () => {
     expect((await account(first)).balance).toBe(872.5);
     expect((await account(second)).balance).toBe(949);
     const spend = await stack.database.query<{ company_id: string; user_id: string; credits: string }>(
-      'select company_id, user_id, credits::text from tenant.credit_spend where company_id = any($1::uuid[]) order by company_id = $2 desc, user_id',
+      'select company_id, user_id, credits::text from billing.credit_spend where company_id = any($1::uuid[]) order by company_id = $2 desc, user_id',
       [[first, second], first],
     );
     const expected = (companyId: string, replies: number) => [
@@ -472,7 +473,7 @@ describe('charging from usage events', () => {
     ];
     expect(spend).toEqual([...expected(first, 150), ...expected(second, 60)]);
     const [row] = await stack.database.query<{ n: string }>(
-      "select count(*)::text as n from tenant.credit_ledger where company_id = any($1::uuid[]) and kind = 'charge'",
+      "select count(*)::text as n from billing.credit_ledger where company_id = any($1::uuid[]) and kind = 'charge'",
       [[first, second]],
     );
     expect(row!.n).toBe('420');
@@ -524,7 +525,7 @@ describe('charging from usage events', () => {
     expect(view.balance).toBe(10);
     expect(view.ledger.items.filter((e) => e.kind === 'charge').map((e) => e.amount)).toEqual([0, 0]);
     const [row] = await stack.database.query<{ n: string }>(
-      "select count(*)::text as n from tenant.credit_ledger where company_id = $1 and kind = 'charge' and measured in (10, 20)",
+      "select count(*)::text as n from billing.credit_ledger where company_id = $1 and kind = 'charge' and measured in (10, 20)",
       [companyId],
     );
     expect(row!.n).toBe('2');
@@ -793,7 +794,7 @@ describe('reservations', () => {
     await deliver(event('transcript.status_changed', companyId, { fileId, status: 'failed', reason: 'no speech' }));
     expect(await account(companyId)).toMatchObject({ balance: 10, reserved: 0 });
     const [row] = await stack.database.query<{ state: string }>(
-      'select state from tenant.credit_reservations where subject = $1',
+      'select state from billing.credit_reservations where subject = $1',
       [fileId],
     );
     expect(row!.state).toBe('released');
@@ -910,8 +911,8 @@ describe('budgets, caps and alerts', () => {
     ).toEqual([80, 100]);
 
     // Next month (the month's spend and alerts moved back a month): the thresholds alert again.
-    await stack.database.query("update tenant.credit_spend set month = '2000-01' where company_id = $1", [companyId]);
-    await stack.database.query("update tenant.credit_alerts set month = '2000-01' where company_id = $1", [companyId]);
+    await stack.database.query("update billing.credit_spend set month = '2000-01' where company_id = $1", [companyId]);
+    await stack.database.query("update billing.credit_alerts set month = '2000-01' where company_id = $1", [companyId]);
     await spend(8000);
     expect((await notificationsOf(admin, companyId)).items.map((n) => n.title)).toEqual([
       '80 % of the monthly budget used',
@@ -1000,7 +1001,7 @@ describe('budgets, caps and alerts', () => {
     await credits.applyMonthlyGrants();
     expect((await account(companyId)).balance).toBe(0);
     // Last applied long ago (a new month has begun).
-    await stack.database.query("update tenant.credit_accounts set granted_month = '2000-01' where company_id = $1", [
+    await stack.database.query("update billing.credit_accounts set granted_month = '2000-01' where company_id = $1", [
       companyId,
     ]);
     await Promise.all([credits.applyMonthlyGrants(), credits.applyMonthlyGrants()]);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { CreditFeature, PriceUnit } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
-import { creditLedger, mailRecipients } from '../db/schema';
+import { creditLedger, people } from '../db/schema';
 
 /**
  * Reads of the ledger for usage reports and statements. Usage is the ledger's charges only:
@@ -37,7 +37,7 @@ const utcDay = sql<string>`to_char(${creditLedger.createdAt} at time zone 'UTC',
 /** What a charge is reported under: the model's name as charged, else the engine. */
 const modelLabel = sql<string>`coalesce(${creditLedger.model}, ${creditLedger.engine}, '')`;
 /** A person's name from the user projection; '' when the person is gone or unknown. */
-const personName = sql<string>`coalesce(trim(${mailRecipients.firstName} || ' ' || ${mailRecipients.lastName}), '')`;
+const personName = sql<string>`coalesce(trim(${people.firstName} || ' ' || ${people.lastName}), '')`;
 
 export async function usageTotals(db: Db, scope: ChargeScope) {
   const where = charges(scope);
@@ -46,7 +46,7 @@ export async function usageTotals(db: Db, scope: ChargeScope) {
     db
       .select({ userId: creditLedger.userId, name: sql<string>`min(${personName})`, credits: used })
       .from(creditLedger)
-      .leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
+      .leftJoin(people, eq(people.userId, creditLedger.userId))
       .where(where)
       .groupBy(creditLedger.userId)
       .orderBy(desc(used), asc(creditLedger.userId)),
@@ -106,7 +106,7 @@ export async function chargeLines(db: Db, scope: ChargeScope, afterSeq: number, 
       credits: sql<string>`(-${creditLedger.amount})::text`,
     })
     .from(creditLedger)
-    .leftJoin(mailRecipients, eq(mailRecipients.userId, creditLedger.userId))
+    .leftJoin(people, eq(people.userId, creditLedger.userId))
     .where(and(charges(scope), gt(creditLedger.seq, afterSeq)))
     .orderBy(asc(creditLedger.seq))
     .limit(limit);
@@ -167,4 +167,23 @@ export async function chargesByFeatureAndModel(db: Db, companyId: string, from: 
     .where(charges({ companyId, from, to }))
     .groupBy(creditLedger.feature, modelLabel, creditLedger.unit, creditLedger.unitPrice)
     .orderBy(asc(creditLedger.feature), asc(modelLabel), asc(creditLedger.unit), asc(creditLedger.unitPrice));
+}
+
+/**
+ * Use per company and month (UTC, YYYY-MM) since `from`: the credits charged and the seconds of
+ * audio transcribed (charges in the audio_minute unit measure seconds). Charges only: reservations
+ * are holds, not use.
+ */
+export async function monthlyUse(db: Db, from: Date) {
+  const month = sql<string>`to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM')`;
+  return db
+    .select({
+      companyId: sql<string>`${creditLedger.companyId}::text`,
+      month,
+      credits: sql<string>`coalesce(sum(-${creditLedger.amount}), 0)`,
+      seconds: sql<string>`coalesce(sum(${creditLedger.measured}) filter (where ${creditLedger.unit} = 'audio_minute'), 0)`,
+    })
+    .from(creditLedger)
+    .where(and(eq(creditLedger.kind, 'charge'), gte(creditLedger.createdAt, from)))
+    .groupBy(creditLedger.companyId, month);
 }

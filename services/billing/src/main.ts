@@ -1,0 +1,4 @@
+import { runStandalone } from '@earshot/kit';
+import { billingService } from './index';
+
+await runStandalone(billingService);
