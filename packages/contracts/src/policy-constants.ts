@@ -16,6 +16,8 @@ export const RETENTION_MAXIMUM_DAYS = 36_500;
 export const POLICY_MESSAGES = {
   encryptionIrreversible:
     "Encryption at rest cannot be turned off: this company's recordings are stored encrypted under its data key, and decrypting them back to plain would undo the protection. The encrypted data goes only with the company (deleting it destroys the key)",
+  encryptionInPolicies:
+    "Encryption at rest is turned on in the company's data policies (PUT /api/companies/{id}/policies), which check the server's master key and tell every service; it cannot be changed with the company's other fields",
   keepOriginalNeedsEncryption:
     'Keeping the unredacted original needs encryption at rest: turn encryption on for this company, since originals are stored only encrypted under its data key',
 } as const;

@@ -76,7 +76,7 @@ beforeAll(async () => {
     INTERNAL_API_TOKEN: TOKEN,
     ENCRYPTION_MASTER_KEY: MASTER.toString('hex'),
     // The credit check's way is required to start; this test makes no upload, so it is never asked.
-    TENANT_SERVICE_URL: 'http://127.0.0.1:9',
+    BILLING_SERVICE_URL: 'http://127.0.0.1:9',
   }) as BaseConfig;
   ({ app, running } = await buildServiceApp(fileService, {
     config,

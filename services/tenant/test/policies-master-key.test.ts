@@ -92,3 +92,30 @@ test('the encryption progress says no master key is configured, so the console c
   expect(res.statusCode).toBe(200);
   expect(res.json()).toMatchObject({ encryption: false, masterKeyConfigured: false });
 });
+
+test('the company fields cannot change encryption: only the policies can, where the master key is checked', async () => {
+  const id = await createCompany('e');
+  const on = await stack.as(host, { method: 'PUT', url: `/api/companies/${id}`, payload: { encryption: true } });
+  expect(on.statusCode).toBe(409);
+  expect(on.json()).toMatchObject({
+    code: 'CONFLICT',
+    details: [{ field: 'body.encryption', message: expect.stringContaining('/policies') }],
+  });
+  // The value it already has is accepted, as a form that sends every field does.
+  const same = await stack.as(host, {
+    method: 'PUT',
+    url: `/api/companies/${id}`,
+    payload: { encryption: false, name: 'No key e renamed' },
+  });
+  expect(same.statusCode).toBe(200);
+  const created = await stack.as(host, {
+    method: 'POST',
+    url: '/api/companies',
+    payload: { name: 'Born encrypted', code: 'NOKEY-F', domain: 'nokey-f', encryption: true },
+  });
+  expect(created.statusCode).toBe(409);
+  const stored = (await stack.database.db.execute(
+    sql`select encryption from tenant.companies where id = ${id} or domain = 'nokey-f'`,
+  )) as unknown as { rows: unknown[] };
+  expect(stored.rows).toEqual([{ encryption: false }]);
+});

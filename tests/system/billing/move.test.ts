@@ -1,5 +1,5 @@
 import { billingService } from '@earshot/billing-service';
-import { migrate } from '@earshot/kit';
+import { kitMigrations, migrate } from '@earshot/kit';
 import { createTestStack, openTestDatabase, type TestStack } from '@earshot/kit/testing';
 import { tenantService } from '@earshot/tenant-service';
 import { MOVED_TABLES } from '../../../services/billing/src/db/migrations';
@@ -15,11 +15,10 @@ let stack: TestStack;
 beforeAll(async () => {
   const database = await openTestDatabase();
   // The tenant schema as the release before the billing service left it, with a company's rows in it.
-  await migrate(
-    database,
-    'tenant',
-    tenantService.migrations.filter((m) => m.name !== '0012_billing_moved_to_billing'),
-  );
+  await migrate(database, 'tenant', [
+    ...kitMigrations,
+    ...tenantService.migrations.filter((m) => m.name !== '0012_billing_moved_to_billing'),
+  ]);
   const rows: [string, unknown[]][] = [
     [
       `insert into tenant.companies (id, name, code, domain, type, status, language) values ($1, 'Ancien', 'ANCIEN', 'ancien', 'business', 'active', 'fr')`,

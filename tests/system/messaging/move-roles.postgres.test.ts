@@ -23,6 +23,7 @@ const services = [
   'messaging',
   'tasks',
   'billing',
+  'webhooks',
 ];
 const passwords = Object.fromEntries(services.map((name) => [name, `pw-${name}-${randomBytes(6).toString('hex')}`]));
 const company = crypto.randomUUID();

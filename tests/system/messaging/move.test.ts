@@ -1,5 +1,5 @@
 import { topicOf } from '@earshot/contracts';
-import { buildEnvelope, migrate } from '@earshot/kit';
+import { buildEnvelope, kitMigrations, migrate } from '@earshot/kit';
 import { createTestStack, openTestDatabase, type TestStack } from '@earshot/kit/testing';
 import { tenantService } from '@earshot/tenant-service';
 import { MOVED_TABLES } from '../../../services/messaging/src/db/migrations';
@@ -15,11 +15,10 @@ let stack: TestStack;
 beforeAll(async () => {
   const database = await openTestDatabase();
   // The tenant schema as the release before the messaging service left it, with a company's rows in it.
-  await migrate(
-    database,
-    'tenant',
-    tenantService.migrations.filter((m) => m.name !== '0009_mail_moved_to_messaging'),
-  );
+  await migrate(database, 'tenant', [
+    ...kitMigrations,
+    ...tenantService.migrations.filter((m) => m.name !== '0009_mail_moved_to_messaging'),
+  ]);
   const rows: [string, unknown[]][] = [
     [
       `insert into tenant.companies (id, name, code, domain, type, status, language, logo, theme) values ($1, 'Vieux', 'VIEUX', 'vieux', 'business', 'active', 'fr', '/uploads/branding/v.png', '{"primary":"#aa0000"}')`,

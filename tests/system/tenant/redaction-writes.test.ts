@@ -1,5 +1,6 @@
 import type { ClientDto, FileTagsAnswer, TaskDto } from '@earshot/contracts';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
+import { billingService } from '@earshot/billing-service';
 import { fileService } from '@earshot/file-service';
 import { tasksService } from '@earshot/tasks-service';
 import { tenantService } from '@earshot/tenant-service';
@@ -67,7 +68,7 @@ async function stored(companyId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await createTestStack([tenantService, fileService, tasksService, transcriptionService], {
+  stack = await createTestStack([tenantService, billingService, fileService, tasksService, transcriptionService], {
     TRANSCRIPTION_WORKER: 'false',
   });
   host = await stack.tokenFor('HOST_ADMIN', null);

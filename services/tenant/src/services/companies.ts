@@ -1,5 +1,6 @@
 import {
   COMPANY_DATA_SERVICES,
+  POLICY_MESSAGES,
   FEATURES,
   type ApiKeyAnswer,
   type CompanyAdminConfigDto,
@@ -127,6 +128,16 @@ async function withFigures(db: Db, billing: BillingPort, rows: CompanyRow[]): Pr
 }
 
 /**
+ * Encryption at rest changes only through the data policies, which check the master key, keep it
+ * irreversible and tell every service (company.policies_changed). Here it is read-only: the same
+ * value is accepted (a form sending every field), a change is refused naming the field.
+ */
+const encryptionElsewhere = () => {
+  const message = POLICY_MESSAGES.encryptionInPolicies;
+  return conflict(message, [{ field: 'body.encryption', message }]);
+};
+
+/**
  * Companies: create, read, change, delete, rotate the API key; a company's credits and admin
  * config; the public branding by sub-domain. Every method takes the caller's identity (events name
  * it as their actor; reads are scoped by it) and the parsed input.
@@ -168,6 +179,7 @@ export class CompanyService {
   }
 
   async create(identity: Identity, body: CompanyCreateBody): Promise<CompanyWithKeyDto> {
+    if (body.encryption) throw encryptionElsewhere();
     const apiKey = generateApiKey();
     const row = await this.ctx
       .transact(async (tx, emit) => {
@@ -212,6 +224,7 @@ export class CompanyService {
         const before = await repo.findCompanyForUpdate(tx, id);
         if (!before) throw notFound('Company');
         assertNotDeleting(before);
+        if (body.encryption !== undefined && body.encryption !== before.encryption) throw encryptionElsewhere();
         await checkUnique(tx, { code: body.code, domain: body.domain }, id);
         await checkPartner(tx, body.partnerCompanyId, id);
         const after = await repo.updateCompany(tx, id, columns(body));
