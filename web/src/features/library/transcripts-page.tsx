@@ -316,7 +316,10 @@ export default function TranscriptsPage(): ReactElement {
                         className="px-4 py-10 text-center text-sm text-gray-500 dark:text-gray-400"
                         data-testid="files-empty"
                       >
-                        {t('transcripts.noFiles')}
+                        {/* On a phone the table is wider than the screen: the message keeps to the visible part. */}
+                        <span className="sticky left-0 block w-[calc(100vw-5rem)] sm:static sm:w-auto">
+                          {t('transcripts.noFiles')}
+                        </span>
                       </td>
                     </tr>
                   ) : (
