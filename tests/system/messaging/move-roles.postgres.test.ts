@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { kitMigrations, migrate, openDatabase, type Database } from '@earshot/kit';
+import { kitMigrations, migrate } from '@earshot/kit';
 import { tenantService } from '@earshot/tenant-service';
-import { applyDbRoles, asSuperuser, serviceRoleUrl } from '../../../deploy/db-roles';
+import { applyDbRoles, asSuperuser } from '../../../deploy/db-roles';
+import { roleInstallation } from '../role-installation';
 import { messagingService } from '@earshot/messaging-service';
 import { MOVED_TABLES } from '../../../services/messaging/src/db/migrations';
 
@@ -10,33 +10,13 @@ import { MOVED_TABLES } from '../../../services/messaging/src/db/migrations';
 // earshot_tenant, which the messaging service's role cannot touch. deploy/db-roles.sql, run by a
 // superuser before the services start, moves the tables; each service then migrates as its own
 // role. No row is lost and messaging owns them.
-const url = process.env.DATABASE_URL!;
-const dbName = `earshot_move_${Date.now()}_${randomBytes(3).toString('hex')}`;
-const services = [
-  'auth',
-  'tenant',
-  'file',
-  'transcription',
-  'chat',
-  'prompt',
-  'audit',
-  'messaging',
-  'tasks',
-  'billing',
-  'webhooks',
-];
-const passwords = Object.fromEntries(services.map((name) => [name, `pw-${name}-${randomBytes(6).toString('hex')}`]));
+const installation = roleInstallation('move');
+const { url, dbName, passwords, asRole } = installation;
 const company = crypto.randomUUID();
 const person = crypto.randomUUID();
-const opened: Database[] = [];
-const asRole = async (service: string) => {
-  const database = await openDatabase({ url: serviceRoleUrl(url, dbName, service, passwords[service]!), poolSize: 1 });
-  opened.push(database);
-  return database;
-};
 
 beforeAll(async () => {
-  await asSuperuser(url, 'postgres', (c) => c.query(`create database ${dbName}`));
+  await installation.create();
   // The installation as it was: roles applied, the tenant migrated by its own role, rows written.
   await applyDbRoles(url, dbName, passwords);
   const tenant = await asRole('tenant');
@@ -72,10 +52,7 @@ beforeAll(async () => {
   await migrate(await asRole('messaging'), 'messaging', [...kitMigrations, ...messagingService.migrations]);
 }, 120_000);
 
-afterAll(async () => {
-  for (const database of opened) await database.close();
-  await asSuperuser(url, 'postgres', (c) => c.query(`drop database if exists ${dbName} with (force)`));
-});
+afterAll(async () => installation.close());
 
 test('the rows are in the messaging schema, owned by its role, and the tenant role keeps no copy', async () => {
   const messaging = await asRole('messaging');
