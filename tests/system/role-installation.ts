@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { SERVICE_ROUTES } from '@earshot/contracts';
 import { openDatabase, type Database } from '@earshot/kit';
 import { asSuperuser, serviceRoleUrl } from '../../deploy/db-roles';
 
-/** Every service with a database role of its own (deploy/db-roles.sql). */
-const SERVICES = [
-  'auth',
-  'tenant',
-  'file',
-  'transcription',
-  'chat',
-  'prompt',
-  'audit',
-  'messaging',
-  'tasks',
-  'billing',
-  'webhooks',
-];
+/** Every service has a database role of its own (deploy/db-roles.sql). */
+const SERVICES = SERVICE_ROUTES.map((route) => route.name);
 
 /**
  * A database of its own on the test server, with a password for each service's role: the
