@@ -201,7 +201,10 @@ describe('one item per event', () => {
     renderPage(<InboxDetailsPage />, { path: '/inbox-details', url: `/inbox-details?id=${id(1)}`, role: 'USER' });
     expect(await screen.findByTestId('inbox-message-email')).toHaveTextContent('An e-mail was sent too.');
     await user.click(screen.getByRole('link', { name: 'Open the e-mail' }));
-    expect(await screen.findByTestId('inbox-message-title')).toHaveTextContent('New task: Call Acme (e-mail)');
+    // The notification stays on screen until the e-mail's answer arrives: wait for the new title.
+    await waitFor(() =>
+      expect(screen.getByTestId('inbox-message-title')).toHaveTextContent('New task: Call Acme (e-mail)'),
+    );
     expect(screen.getByTestId('inbox-message-body')).toHaveTextContent('Hello Ada');
     // The e-mail itself offers no further e-mail.
     expect(screen.queryByTestId('inbox-message-email')).toBeNull();
