@@ -3,6 +3,7 @@ export * from './logger';
 export * from './errors';
 export * from './db/database';
 export * from './db/migrate';
+export * from './db/move-tables';
 export * from './bus';
 export * from './outbox';
 export * from './auth';

@@ -1,4 +1,4 @@
-import type { Migration } from '@earshot/kit';
+import { moveTablesSql, type Migration } from '@earshot/kit';
 
 /**
  * The tables that were the tenant service's until billing moved here, and are billing's now. An
@@ -28,19 +28,7 @@ export const migrations: Migration[] = [
     // left in legacy_companies / legacy_people.
     name: '0001_from_tenant',
     sql: `
-      do $$
-      declare
-        moved text;
-      begin
-        foreach moved in array array[${MOVED_TABLES.map((t) => `'${t}'`).join(', ')}] loop
-          if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-                     where n.nspname = 'tenant' and c.relname = moved and c.relkind = 'r' and pg_has_role(c.relowner, 'USAGE'))
-             and not exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-                             where n.nspname = 'billing' and c.relname = moved) then
-            execute format('alter table tenant.%I set schema billing', moved);
-          end if;
-        end loop;
-      end $$;
+      ${moveTablesSql('tenant', 'billing', MOVED_TABLES)}
 
       do $$
       begin

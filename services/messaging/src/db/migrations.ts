@@ -1,4 +1,4 @@
-import type { Migration } from '@earshot/kit';
+import { moveTablesSql, type Migration } from '@earshot/kit';
 import { companyTypes } from '../services/company-types';
 
 /**
@@ -44,19 +44,7 @@ export const migrations: Migration[] = [
     // read them, or from the copies db-roles.sql left in legacy_people / legacy_companies.
     name: '0001_from_tenant',
     sql: `
-      do $$
-      declare
-        moved text;
-      begin
-        foreach moved in array array[${MOVED_TABLES.map((t) => `'${t}'`).join(', ')}] loop
-          if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-                     where n.nspname = 'tenant' and c.relname = moved and c.relkind = 'r' and pg_has_role(c.relowner, 'USAGE'))
-             and not exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-                             where n.nspname = 'messaging' and c.relname = moved) then
-            execute format('alter table tenant.%I set schema messaging', moved);
-          end if;
-        end loop;
-      end $$;
+      ${moveTablesSql('tenant', 'messaging', MOVED_TABLES)}
 
       create table if not exists email_templates (
         id uuid primary key default gen_random_uuid(),
