@@ -119,4 +119,7 @@ test('a HOST_ADMIN names the company whose queue to read', async () => {
   expect(res.json()).toMatchObject({ details: { field: 'query.companyId' } });
   const named = await stack.as(host, { method: 'GET', url: `/api/transcripts/queue?companyId=${B}` });
   expect(named.json()).toMatchObject({ companyId: B, cap: 2 });
+  // A company's ADMIN naming another company still reads only their own line.
+  const other = await stack.as(adminA, { method: 'GET', url: `/api/transcripts/queue?companyId=${B}` });
+  expect(other.json()).toMatchObject({ companyId: A });
 }, 30_000);
