@@ -55,6 +55,7 @@ export const AUTH_CODES = {
   userLimit: 'USER_LIMIT_REACHED',
   lastAdmin: 'LAST_ADMIN',
   invitationPending: 'INVITATION_PENDING',
+  ssoRequired: 'SSO_REQUIRED',
 } as const;
 
 export const AUTH_MESSAGES = {
@@ -69,6 +70,9 @@ export const AUTH_MESSAGES = {
     'Your account is waiting for you to accept your invitation: choose your password with the link in the invitation e-mail, or ask your administrator to send it again',
   /** Resend or revoke for someone who is not (or no longer) invited. */
   notInvited: 'This user has no pending invitation',
+  /** Password sign-in, reset or invitation of someone whose company requires its own sign-in (single sign-on). */
+  ssoRequired:
+    'Your company signs in with its own identity provider: use “Continue with your company” on the sign-in page',
 } as const;
 
 /** Statuses of a stored file; a file that is in storage is 'completed'. */
