@@ -62,7 +62,8 @@ export async function startIdentityProvider(options: {
       return { accountId: id, claims: () => ({ sub: id, ...(name ? { name } : {}), ...account }) };
     },
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (req, res) => void handle(req, res));
   return {
     issuer,
     clients: options.clients,
