@@ -176,6 +176,17 @@ describe('settings', () => {
         await stack.app.inject({ method: 'GET', url: `/api/auth/sso/discover?email=${encodeURIComponent(email)}` })
       ).json();
     expect(await discover('someone@unknown.test')).toEqual({ sso: false });
+    // A company's own address offers its sign-in at once: asked by its console domain.
+    const byCompany = async (domain: string) =>
+      (await stack.app.inject({ method: 'GET', url: `/api/auth/sso/discover?company=${domain}` })).json();
+    expect(await byCompany('acme')).toMatchObject({ sso: true, companyName: 'acme' });
+    expect(await byCompany('initech')).toEqual({ sso: false });
+    expect(await byCompany('nowhere')).toEqual({ sso: false });
+    const both = await stack.app.inject({
+      method: 'GET',
+      url: '/api/auth/sso/discover?company=acme&email=a@acme.test',
+    });
+    expect(both.statusCode).toBe(400);
     expect(await discover('someone@initech.test')).toEqual({ sso: false });
     expect(await discover('Someone@ACME.test')).toEqual({
       sso: true,

@@ -88,7 +88,14 @@ export type SsoSettingsDto = z.infer<typeof SsoSettingsDto>;
 export const SsoSettingsAnswer = SsoSettingsDto.nullable();
 export type SsoSettingsAnswer = z.infer<typeof SsoSettingsAnswer>;
 
-export const SsoDiscoverQuery = z.object({ email: Email }).strict();
+/** By the e-mail typed on the sign-in page, or by the company's console domain (its own address `https://<domain>.<host>/`). */
+export const SsoDiscoverQuery = z
+  .object({ email: Email.optional(), company: Domain.optional() })
+  .strict()
+  .refine((q) => (q.email === undefined) !== (q.company === undefined), {
+    message: 'give either email or company',
+    path: ['email'],
+  });
 export type SsoDiscoverQuery = z.infer<typeof SsoDiscoverQuery>;
 
 /** Whether an e-mail's domain signs in through a company's provider; nothing else leaks. */

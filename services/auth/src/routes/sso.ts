@@ -110,12 +110,13 @@ export async function ssoRoutes(app: FastifyInstance, ctx: AuthContext, sso: Sso
       config: { access: 'public', example: { query: { email: 'someone@example.com' } } },
       schema: {
         tags,
-        summary: 'Whether an e-mail’s domain signs in through its company’s provider (unknown domains: {sso:false})',
+        summary:
+          'Whether an e-mail’s domain (or a company’s console domain) signs in through its company’s provider (unknown: {sso:false})',
         querystring: SsoDiscoverQuery,
         response: { 200: SsoDiscoverResponse, ...errors(400) },
       },
     },
-    async (request) => sso.discoverEmail(request.query.email),
+    async (request) => sso.discover(request.query),
   );
 
   r.get(

@@ -4,6 +4,7 @@ import {
   SSO_ROLES,
   type Role,
   type SsoCallbackQuery,
+  type SsoDiscoverQuery,
   type SsoDiscoverResponse,
   type SsoError,
   type SsoSettingsBody,
@@ -13,7 +14,7 @@ import {
 } from '@earshot/contracts';
 import { BlockedUrlError, checkUrl, guardedFetch } from '@earshot/ai';
 import { HttpError, badRequest, conflict, notFound, type Db, type Emit, type Identity } from '@earshot/kit';
-import type { UserRow } from '../db/schema';
+import type { CompanyRow, UserRow } from '../db/schema';
 import { findCompany, findCompanyByDomain } from '../repositories/companies';
 import {
   deleteSsoProvider,
@@ -154,7 +155,7 @@ export class SsoService {
     if (secret === undefined) throw badRequest(SECRET_NEEDED, [{ field: 'body.clientSecret', message: SECRET_NEEDED }]);
     const taken = await domainsOwnedElsewhere(ctx.db, companyId, body.domains);
     if (taken.length > 0) throw domainsTaken(taken);
-    await this.discover(body.issuer, body.clientId, secret, 'body.issuer');
+    await this.discoverIssuer(body.issuer, body.clientId, secret, 'body.issuer');
     const values = {
       issuer: body.issuer,
       clientId: body.clientId,
@@ -218,18 +219,24 @@ export class SsoService {
     }));
   }
 
-  /** Whether the e-mail's domain signs in through a company's provider. Unknown and unconfigured answer alike. */
-  async discoverEmail(email: string): Promise<SsoDiscoverResponse> {
+  /** Whether an e-mail's domain (or a console domain) signs in through a company's provider. Unknown and unconfigured answer alike. */
+  async discover(query: SsoDiscoverQuery): Promise<SsoDiscoverResponse> {
     const { ctx } = this;
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    const provider = await ssoProviderForDomain(ctx.db, domain);
-    const company = provider ? await findCompany(ctx.db, provider.companyId) : undefined;
-    if (!provider || !company || !company.name) return { sso: false };
+    let provider: SsoProvider | undefined;
+    let company: CompanyRow | undefined;
+    if (query.email) {
+      provider = await ssoProviderForDomain(ctx.db, query.email.slice(query.email.lastIndexOf('@') + 1));
+      company = provider ? await findCompany(ctx.db, provider.companyId) : undefined;
+    } else if (query.company) {
+      company = await findCompanyByDomain(ctx.db, query.company);
+      provider = company ? await findSsoProvider(ctx.db, company.id) : undefined;
+    }
+    if (!provider || !company?.name) return { sso: false };
     return { sso: true, companyName: company.name, required: provider.required, startUrl: startUrlOf(company.domain) };
   }
 
   /** Fetches (through the outbound address guard) and checks the issuer's discovery document. */
-  private async discover(
+  private async discoverIssuer(
     issuer: string,
     clientId: string,
     secret: string,
@@ -261,7 +268,11 @@ export class SsoService {
     const key = `${provider.companyId}|${provider.updatedAt.getTime()}`;
     const cached = this.discovered.get(key);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
-    const config = this.discover(provider.issuer, provider.clientId, this.ctx.box.open(provider.clientSecretSealed));
+    const config = this.discoverIssuer(
+      provider.issuer,
+      provider.clientId,
+      this.ctx.box.open(provider.clientSecretSealed),
+    );
     // A failed discovery is not kept: the next sign-in asks the provider again.
     config.catch(() => this.discovered.delete(key));
     this.discovered.set(key, { at: Date.now(), config });
