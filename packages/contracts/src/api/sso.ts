@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { Email } from '../common';
 import { Domain } from './auth';
-
-/** Roles single sign-on may give: never HOST_ADMIN, whatever a provider's claim says. */
-export const SSO_ROLES = ['ADMIN', 'USER', 'CALLER'] as const;
-/** What someone new gets when no mapped claim value matches. */
-export const SSO_DEFAULT_ROLES = ['USER', 'CALLER'] as const;
-export const SSO_MAX_DOMAINS = 20;
-export const SSO_MAX_ROLE_MAP = 50;
+import { SSO_DEFAULT_ROLES, SSO_MAX_DOMAINS, SSO_MAX_ROLE_MAP, SSO_ROLES } from '../constants';
 
 // eslint-disable-next-line no-control-regex
 const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
@@ -138,23 +132,6 @@ export const SsoCallbackQuery = z
   })
   .strict();
 export type SsoCallbackQuery = z.infer<typeof SsoCallbackQuery>;
-
-/**
- * Why an SSO sign-in was refused: the `?error=` of /signin (the page says it in words) and the
- * reason of the audited `user.sign_in_failed`.
- */
-export const SSO_ERRORS = [
-  'sso_cancelled',
-  'sso_state',
-  'sso_token',
-  'sso_no_email',
-  'sso_email_unverified',
-  'sso_user_limit',
-  'sso_disabled',
-  'sso_unavailable',
-  'sso_not_configured',
-] as const;
-export type SsoError = (typeof SSO_ERRORS)[number];
 
 /** The people who signed in through the company's provider, most recent first (the console's list). */
 export const SsoSignInDto = z.object({

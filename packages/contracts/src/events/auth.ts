@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, change, pastVersion } from './envelope';
 import { ROLES } from '../roles';
-import { USER_STATUSES } from '../constants';
-import { SSO_DEFAULT_ROLES, SSO_ERRORS, SSO_ROLES } from '../api/sso';
+import { SSO_DEFAULT_ROLES, SSO_ERRORS, SSO_ROLES, USER_STATUSES } from '../constants';
 
 const topic = 'earshot.auth';
 const UserState = z.object({
