@@ -60,8 +60,8 @@ export const SsoSettingsBody = z
   .strict();
 export type SsoSettingsBody = z.infer<typeof SsoSettingsBody>;
 
-/** A company's provider as the API answers it: the client secret is never in it. */
-export const SsoSettingsDto = z.object({
+/** A company's provider as answers and events carry it: the client secret is never in it. */
+export const SsoProviderState = z.object({
   companyId: z.string(),
   issuer: z.string(),
   clientId: z.string(),
@@ -70,6 +70,10 @@ export const SsoSettingsDto = z.object({
   defaultRole: z.enum(SSO_DEFAULT_ROLES),
   roleClaim: z.string().nullable(),
   roleMap: z.record(z.string(), z.enum(SSO_ROLES)),
+});
+
+/** A company's provider as the API answers it. */
+export const SsoSettingsDto = SsoProviderState.extend({
   /** The address to register at the provider as the redirect (callback) URI. */
   redirectUri: z.string(),
   /** Where "Test sign-in" starts. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEvent, change, pastVersion } from './envelope';
 import { ROLES } from '../roles';
-import { SSO_DEFAULT_ROLES, SSO_ERRORS, SSO_ROLES, USER_STATUSES } from '../constants';
+import { SSO_ERRORS, USER_STATUSES } from '../constants';
+import { SsoProviderState } from '../api/sso';
 
 const topic = 'earshot.auth';
 const UserState = z.object({
@@ -56,17 +57,7 @@ export const authEvents = [
     topic,
     description:
       "A company's identity provider (OpenID Connect single sign-on) was saved: issuer, client id, e-mail domains, whether it is required and the role mapping. The client secret is never in it; `secretChanged` says whether a new one was given.",
-    data: z.object({
-      companyId: z.string(),
-      issuer: z.string(),
-      clientId: z.string(),
-      domains: z.array(z.string()),
-      required: z.boolean(),
-      defaultRole: z.enum(SSO_DEFAULT_ROLES),
-      roleClaim: z.string().nullable(),
-      roleMap: z.record(z.string(), z.enum(SSO_ROLES)),
-      secretChanged: z.boolean(),
-    }),
+    data: SsoProviderState.extend({ secretChanged: z.boolean() }),
   }),
   defineEvent({
     type: 'sso.removed',

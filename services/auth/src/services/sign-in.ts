@@ -231,8 +231,16 @@ export class SignInService {
     return { ...outcome, knownDevice: knownDeviceCookie(ctx.box, account, device) };
   }
 
-  /** Signs in an account proven by a sign-in provider (no password, no two-step: the provider vouched). */
-  async signInVerified(caller: Caller, user: UserRow, remember: boolean): Promise<SignInOutcome> {
+  /**
+   * Signs in an account a provider vouched for (no password): Google or X (`provider`), or the
+   * company's own identity provider (`sso`). Two-step verification still stands.
+   */
+  async signInVerified(
+    caller: Caller,
+    user: UserRow,
+    remember: boolean,
+    method: 'provider' | 'sso' = 'provider',
+  ): Promise<SignInOutcome> {
     const { ctx } = this;
     return completeSignIn(
       ctx,
@@ -240,20 +248,7 @@ export class SignInService {
       user,
       remember,
       passwordKeys(accountKey(user.email, undefined), caller.ip, null),
-      'provider',
-    );
-  }
-
-  /** Signs in an account its company's identity provider vouched for (two-step verification still stands). */
-  async signInSso(caller: Caller, user: UserRow, remember: boolean): Promise<SignInOutcome> {
-    const { ctx } = this;
-    return completeSignIn(
-      ctx,
-      caller,
-      user,
-      remember,
-      passwordKeys(accountKey(user.email, undefined), caller.ip, null),
-      'sso',
+      method,
     );
   }
 

@@ -347,7 +347,7 @@ export class SsoService {
       const claims = await this.exchange(provider, flow, caller.origin, query);
       const { user, ended } = await this.userFor(caller, provider, claims);
       announceEnded(this.ctx, ended);
-      const outcome = await this.signIns.signInSso(caller, user, flow.m);
+      const outcome = await this.signIns.signInVerified(caller, user, flow.m, 'sso');
       return { ok: true, outcome, returnTo: flow.r };
     } catch (error) {
       if (!(error instanceof SsoRefusal)) throw error;
