@@ -100,7 +100,7 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
   let url = new URL(authorizationUrl);
   let form: URLSearchParams | null = null;
   for (let hop = 0; hop < 20; hop += 1) {
-    const response = await fetch(url, {
+    const response: Response = await fetch(url, {
       method: form ? 'POST' : 'GET',
       redirect: 'manual',
       headers: {
@@ -118,10 +118,10 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
       await response.arrayBuffer();
       continue;
     }
-    const page = await response.text();
+    const page: string = await response.text();
     if (response.status !== 200) throw new Error(`the provider answered ${response.status}: ${page.slice(0, 500)}`);
     // The development screens: a login form, then a consent form, both posted back to the same address.
-    const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
+    const prompt: string | undefined = /name="prompt" value="(\w+)"/.exec(page)?.[1];
     if (prompt === 'login') form = new URLSearchParams({ prompt, login, password: 'any' });
     else if (prompt === 'consent') form = new URLSearchParams({ prompt });
     else throw new Error(`unexpected provider page: ${page.slice(0, 500)}`);
