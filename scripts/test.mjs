@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { root, ensureWebBuilt } from './web-build.mjs';
+import { ensureServersBuilt } from './build.mjs';
 
 const require = createRequire(import.meta.url);
 const jest = join(dirname(require.resolve('jest/package.json')), 'bin', 'jest.js');
@@ -40,9 +41,9 @@ async function typecheck() {
 const narrowed = args.length > 0 && !args[0].startsWith('-');
 if (!narrowed && process.env.SKIP_TYPECHECK !== 'true' && !(await typecheck())) process.exit(1);
 
-// The browser suites each start `npm start`; build the console once, before they race to.
+// The browser suites each start `npm start`; build the console and the servers once, before they race to.
 if (!args.includes('--selectProjects') || args.includes('browser')) {
-  const built = ensureWebBuilt();
+  const built = ensureWebBuilt() || ensureServersBuilt();
   if (built !== 0) process.exit(built);
 }
 const child = spawn(
