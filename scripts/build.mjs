@@ -67,6 +67,9 @@ const common = {
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // Stack traces name the TypeScript file and line from the map's mappings alone; the sources'
+  // text would be a second copy of the code in every process's heap.
+  sourcesContent: false,
   logLevel: 'warning',
   plugins: [externals],
 };
