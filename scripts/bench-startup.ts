@@ -141,28 +141,17 @@ async function allInOne(): Promise<void> {
   }
 }
 
-const ORDER: ProcessName[] = [
-  'auth',
-  'tenant',
-  'billing',
-  'file',
-  'prompt',
-  'transcription',
-  'transcription-worker',
-  'audit',
-  'messaging',
-  'tasks',
-  'webhooks',
-  'chat-1',
-  'gateway',
-];
-
-/** The command docker-compose.yml runs for a process, in the measured checkout. */
-function composeCommand(name: ProcessName): string[] {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
-    services: Record<string, { command: string[] }>;
+/** Every Earshot process docker-compose.yml runs in the measured checkout, with its command. */
+function composeProcesses(): { name: ProcessName; command: string[] }[] {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { image?: string; command?: string[] }>;
   };
-  return compose.services[name === 'chat-1' ? 'chat' : name]!.command;
+  return Object.entries(compose.services)
+    .filter(([, service]) => service.image?.startsWith('earshot/') && service.command)
+    .map(([name, service]) => ({
+      name: (name === 'chat' ? 'chat-1' : name) as ProcessName,
+      command: service.command!,
+    }));
 }
 
 async function separateServices(): Promise<void> {
@@ -170,10 +159,10 @@ async function separateServices(): Promise<void> {
   const started: { name: ProcessName; child: ChildProcess; startedAt: number; readyMs: number }[] = [];
   try {
     await system.startInfrastructure();
-    for (const name of ORDER) {
+    for (const { name, command } of composeProcesses()) {
       const spec = system.spec(name);
       const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...spec.env };
-      started.push({ name, ...(await startTimed(composeCommand(name), env, spec.readyUrl)) });
+      started.push({ name, ...(await startTimed(command, env, spec.readyUrl)) });
     }
     const last = started[started.length - 1]!;
     await new Promise((r) => setTimeout(r, Math.max(0, last.startedAt + IDLE_MS - Date.now())));
@@ -183,7 +172,11 @@ async function separateServices(): Promise<void> {
       const memory = treeMemory(s.child.pid!);
       console.log(`  ${s.name.padEnd(22)}  ${seconds(s.readyMs).padStart(7)}   ${String(memory.mb).padStart(4)} MB`);
     }
-    console.log(`  command: ${composeCommand('auth').join(' ')}`);
+    console.log(
+      `  command, e.g.: ${composeProcesses()
+        .find((p) => p.name === 'auth')
+        ?.command.join(' ')}`,
+    );
   } finally {
     await Promise.all(started.map((s) => stopGroup(s.child)));
     await system.stop();
