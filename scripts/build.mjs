@@ -12,14 +12,20 @@
 // file is compiled into the bundle's folder under the same name. A thread entry that only exists to
 // load a TypeScript module through tsx (`tsImport('./y.ts', …)`) is replaced by that module compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY_NAMES = ['main', 'worker', 'all-in-one'];
-/** The sources a bundle can contain: a newer file in any of them makes the built output stale. */
-const SOURCE_DIRS = ['gateway', 'services', 'packages'];
+/** What a bundle is made of: a newer file in any workspace's `src/` or package.json makes it stale. */
+function sources() {
+  const workspaces = [
+    'gateway',
+    ...['services', 'packages'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name))),
+  ];
+  return workspaces.flatMap((workspace) => [join(root, workspace, 'src'), join(root, workspace, 'package.json')]);
+}
 
 /** Workspaces that run as processes, with the entrypoints each has. */
 export function entrypoints() {
@@ -109,9 +115,9 @@ async function buildEntry(build, entry) {
 export async function buildAll() {
   // Loaded here, not at the top: `npm start` imports this file for the staleness check alone.
   const { build } = await import('esbuild');
+  // Outputs are overwritten in place, never the folder emptied first: a server starting meanwhile
+  // (browser suites side by side) finds every file there.
   const entries = entrypoints();
-  for (const workspace of new Set(entries.map((e) => e.workspace)))
-    rmSync(join(root, workspace, 'dist'), { recursive: true, force: true });
   const written = [];
   for (const entry of entries) written.push(...(await buildEntry(build, entry)));
   return written;
@@ -121,9 +127,9 @@ function newest(path) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
+  // Files only: a folder's own time changes whenever anything is written in it.
+  let latest = 0;
   for (const entry of readdirSync(path, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'test') continue;
     latest = Math.max(latest, newest(join(path, entry.name)));
   }
   return latest;
@@ -134,11 +140,8 @@ export function serversAreStale() {
   const outputs = entrypoints().map((e) => join(root, e.output));
   if (outputs.some((file) => !existsSync(file))) return true;
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
-  const sources = Math.max(
-    statSync(fileURLToPath(import.meta.url)).mtimeMs,
-    ...SOURCE_DIRS.map((dir) => newest(join(root, dir))),
-  );
-  return sources > built;
+  const changed = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...sources().map(newest));
+  return changed > built;
 }
 
 /**
