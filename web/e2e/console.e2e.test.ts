@@ -164,14 +164,13 @@ describe('web console in Chromium', () => {
     await page.getByTestId('sidebar').waitFor();
     // An answer the page does not expect (a tag whose name is an object) makes React throw while
     // rendering the table: the rest of the console stays, the page says what failed.
-    await page.route(
-      (url) => url.pathname === '/api/tags',
-      (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: 'application/json',
-          body: '[{"name":{"unexpected":true},"count":1}]',
-        }),
+    const tagsCall = (url: URL) => url.pathname === '/api/tags';
+    await page.route(tagsCall, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: '[{"name":{"unexpected":true},"count":1}]',
+      }),
     );
     const reported = page.waitForResponse(
       (response) => response.url().endsWith('/api/users/client-errors') && response.request().method() === 'POST',
@@ -185,7 +184,7 @@ describe('web console in Chromium', () => {
     expect(report.status()).toBe(204);
     expect(report.request().postDataJSON()).toMatchObject({ path: '/tags' });
     // Once the server answers as expected again, Try again asks for it again and renders the page.
-    await page.unroute((url) => url.pathname === '/api/tags');
+    await page.unroute(tagsCall);
     await notice.getByRole('button', { name: 'Try again' }).click();
     await page.getByTestId('crash-notice').waitFor({ state: 'detached' });
     await page.getByRole('table').waitFor();
