@@ -16,6 +16,7 @@ import { revokeCompanySessions } from './repositories/tokens';
 import { forgetUpload, recordUpload } from './repositories/usage';
 import { authRoutes } from './routes/auth';
 import { privacyRoutes } from './routes/privacy';
+import { scimRoutes, scimTokenRoutes } from './routes/scim';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
@@ -42,7 +43,7 @@ const EXPORT_SWEEP_MS = 60 * 60_000;
 export const authService = defineService<AuthConfig>({
   name: 'auth',
   schema: 'auth',
-  prefixes: ['/auth', '/users', '/roles', '/privacy'],
+  prefixes: ['/auth', '/users', '/roles', '/privacy', '/companies/:id/scim-tokens', '/scim'],
   migrations,
   configShape: authConfigShape,
   async routes(app, ctx) {
@@ -51,6 +52,8 @@ export const authService = defineService<AuthConfig>({
     await authRoutes(app, auth, services);
     await userRoutes(app, auth, services);
     await privacyRoutes(app, new PrivacyJobs(ctx, privacyStorage(ctx)));
+    await scimTokenRoutes(app, services.scimTokens);
+    await scimRoutes(app, auth, services.scimTokens, services.scim);
   },
   // Export ZIPs that are due go at start and then every hour (expireExports).
   async start(ctx) {

@@ -3,6 +3,8 @@ import type { AuthContext } from './context';
 import { CredentialService } from './credentials';
 import { OwnSessionService } from './own-sessions';
 import { ProviderService } from './providers';
+import { ScimService } from './scim';
+import { ScimTokenService } from './scim-tokens';
 import { SignInService } from './sign-in';
 import { UserService } from './users';
 
@@ -14,16 +16,21 @@ export interface AuthServices {
   users: UserService;
   sessions: OwnSessionService;
   avatars: AvatarService;
+  scimTokens: ScimTokenService;
+  scim: ScimService;
 }
 
 export function authServices(ctx: AuthContext): AuthServices {
   const signIns = new SignInService(ctx);
+  const users = new UserService(ctx);
   return {
     signIns,
     credentials: new CredentialService(ctx),
     providers: new ProviderService(ctx, signIns),
-    users: new UserService(ctx),
+    users,
     sessions: new OwnSessionService(ctx),
     avatars: new AvatarService(ctx),
+    scimTokens: new ScimTokenService(ctx),
+    scim: new ScimService(ctx, users),
   };
 }
