@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Name } from '../common';
+import { SCIM_MAX_PAGE } from '../scim-constants';
 
 /** The SCIM token API: a company's identity provider provisions its people with one (RFC 7644). */
 export const ScimTokenBody = z.object({ name: Name(100) }).strict();
@@ -20,24 +21,6 @@ export type ScimTokenDto = z.infer<typeof ScimTokenDto>;
 /** The answer to a creation: the only time the token itself is ever shown. */
 export const ScimTokenCreatedDto = z.object({ id: z.string(), name: z.string(), token: z.string() });
 export type ScimTokenCreatedDto = z.infer<typeof ScimTokenCreatedDto>;
-
-/** Tokens start with this, so a leaked one is recognisable (secret scanners) and others are refused unhashed. */
-export const SCIM_TOKEN_PREFIX = 'scim_';
-/** The actor id of what a SCIM token did (`scim-token:<token id>`), in events and the audit log. */
-export const SCIM_ACTOR_PREFIX = 'scim-token:';
-/** Where an identity provider reaches the SCIM API, below the console's address. */
-export const SCIM_BASE_PATH = '/api/scim/v2';
-
-export const SCIM_SCHEMAS = {
-  user: 'urn:ietf:params:scim:schemas:core:2.0:User',
-  group: 'urn:ietf:params:scim:schemas:core:2.0:Group',
-  list: 'urn:ietf:params:scim:api:messages:2.0:ListResponse',
-  patch: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',
-  error: 'urn:ietf:params:scim:api:messages:2.0:Error',
-  serviceProviderConfig: 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig',
-  resourceType: 'urn:ietf:params:scim:schemas:core:2.0:ResourceType',
-  schema: 'urn:ietf:params:scim:schemas:core:2.0:Schema',
-} as const;
 
 export const SCIM_ERROR_TYPES = [
   'invalidFilter',
@@ -138,9 +121,6 @@ export const ScimGroupBody = z
   })
   .passthrough();
 export type ScimGroupBody = z.infer<typeof ScimGroupBody>;
-
-/** The most resources one list answer holds (ServiceProviderConfig says so). */
-export const SCIM_MAX_PAGE = 200;
 
 /** List paging and filtering (RFC 7644 §3.4.2): startIndex is 1-based; count 0 answers totals only. */
 export const ScimListQuery = z.object({
