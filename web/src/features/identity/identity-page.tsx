@@ -3,12 +3,10 @@
 // route guard keeps everyone else out (lib/roles.ts); the server checks again.
 import type { ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { inputClass } from '../../components/form-parts';
 import { PageHeading } from '../../components/page-heading';
 import { ToastRegion, useToasts } from '../../components/toast';
-import { useCompanyOptionsQuery } from '../../entities/companies';
+import { CompanyChoice } from '../../entities/companies';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { withParams } from '../../lib/search-params';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { ProvisioningChanges } from './provisioning-changes';
@@ -28,7 +26,15 @@ export default function IdentityPage(): ReactElement {
     <div>
       <PageHeading>{t('identity.title')}</PageHeading>
       <p className="mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('identity.intro')}</p>
-      {host ? <CompanyChoice companyId={companyId} /> : null}
+      {host ? (
+        <CompanyChoice
+          companyId={companyId}
+          label={t('identity.company')}
+          placeholder={t('identity.pickCompany')}
+          testId="identity-company"
+          className="mb-6 block"
+        />
+      ) : null}
       {companyId ? (
         <>
           <ScimTokens companyId={companyId} notify={notify} />
@@ -39,30 +45,5 @@ export default function IdentityPage(): ReactElement {
       )}
       <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('identity.scim.close')} />
     </div>
-  );
-}
-
-/** The HOST_ADMIN's company picker; it writes ?companyId= so a reload or a link keeps the choice. */
-function CompanyChoice({ companyId }: { companyId: string | null }): ReactElement {
-  const { t } = useFeatureTranslation(catalogue);
-  const options = useCompanyOptionsQuery();
-  const [search, setSearch] = useSearchParams();
-  return (
-    <label className="mb-6 block">
-      <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('identity.company')}</span>
-      <select
-        className={`${inputClass} pr-8 sm:w-56`}
-        value={companyId ?? ''}
-        onChange={(event) => setSearch(withParams(search, { companyId: event.target.value || null }))}
-        data-testid="identity-company"
-      >
-        <option value="">{t('identity.pickCompany')}</option>
-        {(options.data ?? []).map((company) => (
-          <option key={company._id} value={company._id}>
-            {company.name}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
