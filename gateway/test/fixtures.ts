@@ -451,6 +451,8 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     return row!.id;
   },
   scimToken: async (world, company) => createScimToken(world, company),
+  // The company whose token a DELETE revokes: the world's own, never a fresh one.
+  scimTokenCompany: async (world, company) => world.companies[company].id,
   // The SCIM API answers only a SCIM token, which no matrix caller holds: any person's id will do.
   scimUser: async (world, company) => world.users[company].USER.id,
   scimGroup: async () => 'USER',

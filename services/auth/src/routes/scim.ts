@@ -65,7 +65,9 @@ export async function scimTokenRoutes(app: FastifyInstance, tokens: ScimTokenSer
   r.delete(
     '/companies/:id/scim-tokens/:tokenId',
     {
-      config: { access: ADMINS, params: { id: 'company', tokenId: 'scimToken' } },
+      // The company is named apart from 'company': the matrix makes a fresh company for a DELETE
+      // of one, and the token must belong to the company the path names.
+      config: { access: ADMINS, params: { id: 'scimTokenCompany', tokenId: 'scimToken' } },
       schema: {
         tags,
         summary: 'Revoke a SCIM token: from the next request on it answers 401',
