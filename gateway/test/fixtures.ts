@@ -46,6 +46,7 @@ export const FRESH_FOR_DELETE: Record<string, FixtureFactory> = {
     uploadKnowledge(world, company, caller, freshGpts.get(gptKey(company, caller))!),
   // A session of its own that the caller signs out (in company B, someone else's: a 404).
   webhook: async (world, company) => createWebhook(world, company),
+  scimToken: async (world, company) => createScimToken(world, company),
   session: async (world, company, caller) => {
     const own = company === 'A' && caller !== 'anonymous' && caller !== 'SERVICE';
     return sessionIdOf(await world.signInAgain(own ? memberOf(world, caller) : world.users[company].ADMIN));
@@ -451,9 +452,26 @@ export const FIXTURES: Record<string, FixtureFactory> = {
     );
     return row!.id;
   },
+  scimToken: async (world, company) => createScimToken(world, company),
+  // The company whose token a DELETE revokes: the world's own, never a fresh one.
+  scimTokenCompany: async (world, company) => world.companies[company].id,
+  // The SCIM API answers only a SCIM token, which no matrix caller holds: any person's id will do.
+  scimUser: async (world, company) => world.users[company].USER.id,
+  scimGroup: async () => 'USER',
   // A well-formed feed address nobody holds: a 404, which a public route may answer.
   calendarFeed: async () => `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}.ics`,
 };
+
+/** A SCIM token of the company, made by the platform administrator. */
+async function createScimToken(world: World, company: CompanyKey): Promise<string> {
+  const res = await world.request(world.host.token, {
+    method: 'POST',
+    url: `/api/companies/${world.companies[company].id}/scim-tokens`,
+    payload: { name: 'Matrix IdP' },
+  });
+  if (res.statusCode !== 201) throw new Error(`SCIM token fixture: ${res.statusCode} ${res.body}`);
+  return (res.json() as { id: string }).id;
+}
 
 /** A webhook endpoint of the company, made by its ADMIN; nothing listens on port 9. */
 async function createWebhook(world: World, company: CompanyKey): Promise<string> {

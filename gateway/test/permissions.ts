@@ -49,9 +49,12 @@ export const AREAS = {
   // setting of the company, its ADMIN's (their own) and the platform administrator's (any company,
   // named by companyId), like users; never a USER's or CALLER's.
   webhooks: ['HOST_ADMIN', 'ADMIN'],
-  // A company's identity: its own identity provider (single sign-on) and who signed in through it.
-  // The company's ADMIN (their own) and the platform administrator (any company), like webhooks.
+  // A company's sign-in and provisioning (its single sign-on, its SCIM tokens, who signed in and what its identity provider changed): its
+  // ADMIN's (their own) and the platform administrator's (any company), never a USER's or CALLER's.
   identity: ['HOST_ADMIN', 'ADMIN'],
+  // The SCIM API an identity provider calls: no session at all; the route itself demands one
+  // company's SCIM token and answers 401 to anything else (a person's session included).
+  provisioning: 'public',
 } as const satisfies Record<string, 'public' | readonly Role[]>;
 
 export type Area = keyof typeof AREAS;
@@ -335,6 +338,14 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/audit/export': { area: 'auditLogs' },
   'GET /api/audit/verify': { area: 'auditLogs' },
   'GET /api/audit/stream': { area: 'auditLogs' },
+  'GET /api/audit/provisioning': {
+    area: 'auditLogs',
+    exception: {
+      allowed: ['HOST_ADMIN', 'ADMIN'],
+      reason:
+        'a company administrator sees what their identity provider changed in their own company (the "last provisioning changes" of the sign-in and provisioning page), nothing else of the log',
+    },
+  },
 
   'GET /api/ai/config/provider': { area: 'aiConfig' },
   'GET /api/ai/config/provider/dropdown': { area: 'aiConfig' },
@@ -509,6 +520,26 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/webhooks/:id/test': { area: 'webhooks' },
   'GET /api/webhooks/:id/deliveries': { area: 'webhooks' },
   'POST /api/webhooks/:id/deliveries/:deliveryId/resend': { area: 'webhooks' },
+
+  // A company's SCIM tokens and the SCIM API its identity provider calls with one.
+  'POST /api/companies/:id/scim-tokens': { area: 'identity' },
+  'GET /api/companies/:id/scim-tokens': { area: 'identity' },
+  'DELETE /api/companies/:id/scim-tokens/:tokenId': { area: 'identity' },
+  'GET /api/scim/v2/ServiceProviderConfig': { area: 'provisioning' },
+  'GET /api/scim/v2/ResourceTypes': { area: 'provisioning' },
+  'GET /api/scim/v2/Schemas': { area: 'provisioning' },
+  'GET /api/scim/v2/Users': { area: 'provisioning' },
+  'POST /api/scim/v2/Users': { area: 'provisioning' },
+  'GET /api/scim/v2/Users/:id': { area: 'provisioning' },
+  'PUT /api/scim/v2/Users/:id': { area: 'provisioning' },
+  'PATCH /api/scim/v2/Users/:id': { area: 'provisioning' },
+  'DELETE /api/scim/v2/Users/:id': { area: 'provisioning' },
+  'GET /api/scim/v2/Groups': { area: 'provisioning' },
+  'POST /api/scim/v2/Groups': { area: 'provisioning' },
+  'GET /api/scim/v2/Groups/:id': { area: 'provisioning' },
+  'PUT /api/scim/v2/Groups/:id': { area: 'provisioning' },
+  'PATCH /api/scim/v2/Groups/:id': { area: 'provisioning' },
+  'DELETE /api/scim/v2/Groups/:id': { area: 'provisioning' },
 };
 
 /** The key a route has in ROUTES. */

@@ -466,48 +466,65 @@ test("/api/ai/speech-models goes to transcription while the rest of /api/ai stay
   }
 });
 
-test("a company's credits, usage and statements go to billing, its single sign-on to auth, the rest of /api/companies to the tenant", async () => {
-  // Two stand-ins answering with their name and the path they were asked, on the contracts' own prefixes.
-  const standIn = (name: 'tenant' | 'billing' | 'auth') => {
-    const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
-    return defineService({
-      name,
-      schema: `${name}_prefix_test`,
-      prefixes,
-      migrations: [],
-      async routes(app) {
-        for (const prefix of prefixes) {
-          for (const path of [prefix, `${prefix}/*`]) {
-            app.route({
-              method: ['GET', 'POST', 'PUT', 'DELETE'],
-              url: path,
-              config: { access: 'public', csrfExempt: true },
-              handler: async (request) => ({ service: name, url: request.url }),
-            });
-          }
+/** Stand-ins answering with their name and the path they were asked, on the contracts' own prefixes. */
+function pathEcho(name: string) {
+  const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
+  return defineService({
+    name,
+    schema: `${name}_prefix_test`,
+    prefixes,
+    migrations: [],
+    async routes(app) {
+      for (const prefix of prefixes) {
+        for (const path of [prefix, `${prefix}/*`]) {
+          app.route({
+            method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+            url: path,
+            config: { access: 'public', csrfExempt: true },
+            handler: async (request) => ({ service: name, url: request.url }),
+          });
         }
-      },
-    });
-  };
-  const tenant = await startUpstream(standIn('tenant'));
-  const billing = await startUpstream(standIn('billing'));
-  const authStandIn = await startUpstream(standIn('auth'));
+      }
+    },
+  });
+}
+
+/** A distributed gateway in front of the tenant and one service with sub-paths of /companies. */
+async function besideTenant(
+  name: 'billing' | 'auth',
+  check: (
+    answeredBy: (method: InjectOptions['method'], url: string) => Promise<{ service: string; url: string }>,
+  ) => Promise<void>,
+) {
+  const tenant = await startUpstream(pathEcho('tenant'));
+  const other = await startUpstream(pathEcho(name));
   const config = loadConfig(distributedConfigSchema, {
     ...env,
-    AUTH_SERVICE_URL: authStandIn.url,
+    AUTH_SERVICE_URL: name === 'auth' ? other.url : auth.url,
     TENANT_SERVICE_URL: tenant.url,
-    BILLING_SERVICE_URL: billing.url,
+    [serviceUrlKey(name)]: other.url,
   });
-  const pair = await createDistributedGateway(config, [standIn('tenant'), standIn('billing'), standIn('auth')], {
+  const pair = await createDistributedGateway(config, [pathEcho('tenant'), pathEcho(name)], {
     logger: createLogger('silent'),
     readyTimeoutMs: 1000,
   });
   try {
-    const answeredBy = async (method: InjectOptions['method'], url: string) =>
-      (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as {
-        service: string;
-        url: string;
-      };
+    await check(
+      async (method, url) =>
+        (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as {
+          service: string;
+          url: string;
+        },
+    );
+  } finally {
+    await pair.app.close();
+    await tenant.close();
+    await other.close();
+  }
+}
+
+test("a company's credits, usage and statements go to billing while the rest of /api/companies stays the tenant's", async () => {
+  await besideTenant('billing', async (answeredBy) => {
     const id = crypto.randomUUID();
     for (const [method, path] of [
       ['GET', `/api/companies/${id}/credits?page=2`],
@@ -523,7 +540,30 @@ test("a company's credits, usage and statements go to billing, its single sign-o
       // The path reaches billing as the client sent it, the company's id in its place.
       expect(await answeredBy(method, path)).toEqual({ service: 'billing', url: path });
     }
+    for (const path of [
+      '/api/companies',
+      `/api/companies/${id}`,
+      `/api/companies/${id}/config`,
+      `/api/companies/${id}/features`,
+      `/api/companies/${id}/credits-elsewhere`,
+      '/api/companies/dropdown',
+    ]) {
+      expect(await answeredBy('GET', path)).toEqual({ service: 'tenant', url: path });
+    }
+  });
+});
+
+test("a company's single sign-on, SCIM tokens and the SCIM API go to auth while the rest of /api/companies stays the tenant's", async () => {
+  await besideTenant('auth', async (answeredBy) => {
+    const id = crypto.randomUUID();
     for (const [method, path] of [
+      ['GET', `/api/companies/${id}/scim-tokens`],
+      ['POST', `/api/companies/${id}/scim-tokens`],
+      ['DELETE', `/api/companies/${id}/scim-tokens/${crypto.randomUUID()}`],
+      ['GET', '/api/scim/v2/Users?filter=userName%20eq%20%22a%40b.test%22'],
+      ['PATCH', `/api/scim/v2/Users/${id}`],
+      ['PUT', '/api/scim/v2/Groups/ADMIN'],
+      ['GET', '/api/scim/v2/ServiceProviderConfig'],
       ['GET', `/api/companies/${id}/sso`],
       ['PUT', `/api/companies/${id}/sso`],
       ['DELETE', `/api/companies/${id}/sso`],
@@ -532,20 +572,12 @@ test("a company's credits, usage and statements go to billing, its single sign-o
       expect(await answeredBy(method, path)).toEqual({ service: 'auth', url: path });
     }
     for (const path of [
-      '/api/companies',
       `/api/companies/${id}`,
-      `/api/companies/${id}/config`,
-      `/api/companies/${id}/features`,
-      `/api/companies/${id}/credits-elsewhere`,
+      `/api/companies/${id}/scim-tokens-elsewhere`,
       `/api/companies/${id}/ssox`,
-      '/api/companies/dropdown',
+      '/api/companies',
     ]) {
       expect(await answeredBy('GET', path)).toEqual({ service: 'tenant', url: path });
     }
-  } finally {
-    await pair.app.close();
-    await tenant.close();
-    await billing.close();
-    await authStandIn.close();
-  }
+  });
 });

@@ -191,3 +191,4 @@ export * from './email';
 export * from './gpt-constants';
 export * from './task-constants';
 export * from './file-constants';
+export * from './scim-constants';

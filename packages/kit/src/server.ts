@@ -147,7 +147,7 @@ export function routeNotFound(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** Turns fastify/zod validation errors into `{message, code, details}` naming each field. */
-function validationBody(error: FastifyError & { validation?: unknown[]; validationContext?: string }) {
+export function validationBody(error: FastifyError & { validation?: unknown[]; validationContext?: string }) {
   const where = CONTEXT_NAMES[error.validationContext ?? 'body'] ?? 'body';
   const details = (error.validation ?? []).map((v) => {
     const issue = v as {

@@ -17,6 +17,7 @@ import { forgetUpload, recordUpload } from './repositories/usage';
 import { authRoutes } from './routes/auth';
 import { privacyRoutes } from './routes/privacy';
 import { ssoRoutes } from './routes/sso';
+import { scimRoutes, scimTokenRoutes } from './routes/scim';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
@@ -43,7 +44,7 @@ const EXPORT_SWEEP_MS = 60 * 60_000;
 export const authService = defineService<AuthConfig>({
   name: 'auth',
   schema: 'auth',
-  prefixes: ['/auth', '/users', '/roles', '/privacy', '/companies/:id/sso'],
+  prefixes: ['/auth', '/users', '/roles', '/privacy', '/companies/:id/sso', '/companies/:id/scim-tokens', '/scim'],
   migrations,
   configShape: authConfigShape,
   async routes(app, ctx) {
@@ -53,6 +54,8 @@ export const authService = defineService<AuthConfig>({
     await userRoutes(app, auth, services);
     await ssoRoutes(app, auth, services.sso);
     await privacyRoutes(app, new PrivacyJobs(ctx, privacyStorage(ctx)));
+    await scimTokenRoutes(app, services.scimTokens);
+    await scimRoutes(app, auth, services.scimTokens, services.scim);
   },
   // Export ZIPs that are due go at start and then every hour (expireExports).
   async start(ctx) {

@@ -240,6 +240,8 @@ const samples: Record<
     resent: true,
   },
   'user.invitation_revoked': { id, email: user.email },
+  'scim_token.created': { id, name: 'n'.repeat(100) },
+  'scim_token.revoked': { id, name: 'n'.repeat(100) },
   'user.two_step_changed': { id, enabled: true },
   'company.created': { id, before: null, after: company },
   'client.created': { id, before: null, after: client },

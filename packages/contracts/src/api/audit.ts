@@ -93,6 +93,21 @@ export const AuditPage = z.object({
 export type AuditPage = z.infer<typeof AuditPage>;
 
 /**
+ * What a company's identity provider changed (entries whose actor is one of its SCIM tokens),
+ * newest first: a company's ADMIN reads their own company's, the platform administrator any
+ * company's (or all, without companyId).
+ */
+export const AuditProvisioningQuery = z
+  .object({
+    companyId: z.string().uuid().optional(),
+    pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+export type AuditProvisioningQuery = z.infer<typeof AuditProvisioningQuery>;
+export const AuditProvisioningAnswer = z.object({ items: z.array(AuditEntryDto) });
+export type AuditProvisioningAnswer = z.infer<typeof AuditProvisioningAnswer>;
+
+/**
  * Which hash chain to verify: a company's (its id), or with no companyId the platform's own
  * entries (HOST_ADMIN) or, for a company's ADMIN, their own company's.
  */

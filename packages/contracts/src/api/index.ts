@@ -22,3 +22,4 @@ export * from './privacy';
 export * from './encryption';
 export * from './webhooks';
 export * from './sso';
+export * from './scim';

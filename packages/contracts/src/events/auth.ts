@@ -174,6 +174,21 @@ export const authEvents = [
     }),
   }),
   defineEvent({
+    type: 'scim_token.created',
+    version: 1,
+    topic,
+    description:
+      "A company's SCIM token was created (its identity provider provisions people with it); the token itself never rides on an event.",
+    data: z.object({ id: z.string(), name: z.string() }),
+  }),
+  defineEvent({
+    type: 'scim_token.revoked',
+    version: 1,
+    topic,
+    description: "A company's SCIM token was revoked: from the next request on it answers 401.",
+    data: z.object({ id: z.string(), name: z.string() }),
+  }),
+  defineEvent({
     type: 'user.invitation_revoked',
     version: 1,
     topic,

@@ -5,6 +5,8 @@ import { entries } from '../db/schema';
 export interface EntryFilter {
   companyId?: string;
   actorId?: string;
+  /** Every actor whose id starts with this (a kind of actor, e.g. every SCIM token). */
+  actorIdPrefix?: string;
   /** Lower-case; compared with the lower-cased e-mail of the actor. */
   actorEmail?: string;
   /** Exact type, or with `typePrefix` every type starting with it. */
@@ -29,6 +31,7 @@ function where(filter: EntryFilter): SQL | undefined {
   return and(
     filter.companyId ? eq(entries.companyId, filter.companyId) : undefined,
     filter.actorId ? eq(entries.actorId, filter.actorId) : undefined,
+    filter.actorIdPrefix ? sql`starts_with(${entries.actorId}, ${filter.actorIdPrefix})` : undefined,
     filter.actorEmail ? sql`lower(${entries.actor}->>'email') = ${filter.actorEmail}` : undefined,
     // starts_with: '_' in type names must not act as a LIKE wildcard.
     filter.type

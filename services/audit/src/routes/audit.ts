@@ -4,11 +4,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AuditExportQuery,
   AuditPage,
+  AuditProvisioningAnswer,
+  AuditProvisioningQuery,
   AuditQuery,
   AuditStreamQuery,
   AuditVerifyQuery,
   AuditVerifyResult,
   ErrorBody,
+  ADMINS,
   HOST_ONLY,
 } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
@@ -20,7 +23,7 @@ const EXPORTS = {
   jsonl: { contentType: 'application/x-ndjson; charset=utf-8', write: toJsonLines },
 } as const;
 
-/** The audit log: read-only, platform administrators only. There is no route that changes it. */
+/** The audit log: read-only, platform administrators only (and a company's ADMIN its provisioning changes). There is no route that changes it. */
 export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Open streams end before the server waits for its connections to close.
@@ -38,6 +41,22 @@ export async function auditRoutes(app: FastifyInstance, audit: AuditLog): Promis
       },
     },
     async (request) => audit.list(identityOf(request), request.query),
+  );
+
+  // The one part of the log a company's ADMIN reads: what their identity provider did to their people.
+  r.get(
+    '/audit/provisioning',
+    {
+      config: { access: ADMINS },
+      schema: {
+        tags: ['audit'],
+        summary:
+          "The latest changes a company's identity provider made through its SCIM tokens (ADMIN: their own company)",
+        querystring: AuditProvisioningQuery,
+        response: { 200: AuditProvisioningAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request) => audit.provisioning(identityOf(request), request.query),
   );
 
   r.get(

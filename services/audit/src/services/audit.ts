@@ -3,9 +3,12 @@ import type {
   AuditExportEntry,
   AuditExportQuery,
   AuditPage,
+  AuditProvisioningAnswer,
+  AuditProvisioningQuery,
   AuditQuery,
   Envelope,
 } from '@earshot/contracts';
+import { SCIM_ACTOR_PREFIX } from '@earshot/contracts';
 import { badRequest, companyScope, type Db, type Emit, type Identity, type ServiceContext } from '@earshot/kit';
 import {
   countEntries,
@@ -156,6 +159,17 @@ export class AuditLog {
       const last = rows.at(-1)!;
       after = { at: last.at, seq: last.seq };
     }
+  }
+
+  /** The company's latest changes made by its identity provider (any of its SCIM tokens). */
+  async provisioning(identity: Identity, query: AuditProvisioningQuery): Promise<AuditProvisioningAnswer> {
+    const companyId = companyScope(identity, query.companyId) ?? undefined;
+    const rows = await readEntries(
+      this.ctx.db,
+      { companyId, actorIdPrefix: SCIM_ACTOR_PREFIX },
+      { limit: query.pageSize },
+    );
+    return { items: rows.map(toDto) };
   }
 
   private filterOf(identity: Identity, query: AuditExportQuery | AuditQuery): EntryFilter {

@@ -205,4 +205,24 @@ export const migrations: Migration[] = [
       create index sso_identities_user on sso_identities (user_id)`,
   },
   ...privacyMigrations,
+  {
+    name: '0009_scim',
+    sql: `
+      -- A company's SCIM tokens: its identity provider provisions its people with one. Only the
+      -- SHA-256 is kept (the token is 256 random bits, shown once); revoked ones stay listed for audit.
+      create table scim_tokens (
+        id uuid primary key default gen_random_uuid(),
+        company_id uuid not null,
+        name text not null,
+        token_hash text not null unique,
+        created_by uuid,
+        created_at timestamptz not null default now(),
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      );
+      create index scim_tokens_company on scim_tokens (company_id, created_at);
+      -- The identity provider's own id for a person (SCIM externalId), unique within the company.
+      alter table users add column external_id text;
+      create unique index users_company_external_id on users (company_id, external_id) where external_id is not null`,
+  },
 ];

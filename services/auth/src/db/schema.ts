@@ -34,6 +34,8 @@ export const users = auth.table('users', {
   passwordChangeRequired: boolean('password_change_required').notNull().default(false),
   language: text('language'),
   monthlyCredits: numeric('monthly_credits', { precision: 18, scale: 4, mode: 'number' }),
+  /** The identity provider's id for the person (SCIM externalId), unique within the company. */
+  externalId: text('external_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -181,3 +183,15 @@ export const ssoIdentities = auth.table(
   (t) => [primaryKey({ columns: [t.companyId, t.issuer, t.subject] })],
 );
 export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
+/** A company's SCIM tokens (only their SHA-256), see migration 0009_scim. */
+export const scimTokens = auth.table('scim_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id').notNull(),
+  name: text('name').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  lastUsedAt: ts('last_used_at'),
+  revokedAt: ts('revoked_at'),
+});
+export type ScimTokenRow = typeof scimTokens.$inferSelect;

@@ -90,7 +90,9 @@ export interface NewUser {
   passwordHash: string;
   passwordChangeRequired?: boolean;
   /** invited: waiting to choose a password with an invitation link (left out: active). */
-  status?: 'active' | 'invited';
+  status?: 'active' | 'invited' | 'disabled';
+  /** The identity provider's id for the person (SCIM provisioning). */
+  externalId?: string | null;
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
@@ -117,6 +119,7 @@ export type UserPatch = Partial<
     | 'passwordChangeRequired'
     | 'language'
     | 'monthlyCredits'
+    | 'externalId'
   >
 >;
 

@@ -3,6 +3,8 @@ import type { AuthContext } from './context';
 import { CredentialService } from './credentials';
 import { OwnSessionService } from './own-sessions';
 import { ProviderService } from './providers';
+import { ScimService } from './scim';
+import { ScimTokenService } from './scim-tokens';
 import { SignInService } from './sign-in';
 import { SsoService } from './sso';
 import { UserService } from './users';
@@ -16,17 +18,22 @@ export interface AuthServices {
   sessions: OwnSessionService;
   avatars: AvatarService;
   sso: SsoService;
+  scimTokens: ScimTokenService;
+  scim: ScimService;
 }
 
 export function authServices(ctx: AuthContext): AuthServices {
   const signIns = new SignInService(ctx);
+  const users = new UserService(ctx);
   return {
     signIns,
     credentials: new CredentialService(ctx),
     providers: new ProviderService(ctx, signIns),
-    users: new UserService(ctx),
+    users,
     sessions: new OwnSessionService(ctx),
     avatars: new AvatarService(ctx),
     sso: new SsoService(ctx, signIns),
+    scimTokens: new ScimTokenService(ctx),
+    scim: new ScimService(ctx, users),
   };
 }

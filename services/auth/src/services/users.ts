@@ -31,6 +31,7 @@ import { insertReset, liveInvitations, revokeUserSessions, voidResets } from '..
 import { usageOf } from '../repositories/usage';
 import { announceEnded, recordEnded, type EndReason, type EndedSessions } from './sessions';
 import * as repo from '../repositories/users';
+import * as scimRepo from '../repositories/scim';
 import { actorOf, passwordLink, scopeFor, toAdminUserDto, userState, type AuthBase, type AuthContext } from './context';
 import { randomToken, sha256 } from './crypto';
 import { hashPassword, randomPassword } from './passwords';
@@ -68,7 +69,7 @@ function checkAssignable(identity: Identity, role: Role | undefined) {
  * The company a new or moved account joins must exist, and have room. Counted under the company's
  * row lock in the projection, so concurrent creations queue and never overshoot the limit.
  */
-async function checkCompanyRoom(tx: Db, companyId: string): Promise<void> {
+export async function checkCompanyRoom(tx: Db, companyId: string): Promise<void> {
   const room = await companyRoom(tx, companyId);
   if (room === 'no_company') throw notFound(COMPANY_NOT_FOUND);
   if (room === 'full')
@@ -132,15 +133,28 @@ export async function removeAccount(
 
 const EMAIL_TAKEN = 'A user with this email already exists in this company';
 const emailTaken = () => conflict(EMAIL_TAKEN, [{ field: 'body.email', message: EMAIL_TAKEN }]);
+const EXTERNAL_ID_TAKEN = "Another user of this company has this identity provider's id (externalId)";
+const externalIdTaken = () => conflict(EXTERNAL_ID_TAKEN, [{ field: 'body.externalId', message: EXTERNAL_ID_TAKEN }]);
 
-async function checkEmailFree(tx: Db, email: string, companyId: string | null, exceptId?: string): Promise<void> {
+export async function checkEmailFree(
+  tx: Db,
+  email: string,
+  companyId: string | null,
+  exceptId?: string,
+): Promise<void> {
   if (await repo.emailTaken(tx, email, companyId, exceptId)) throw emailTaken();
 }
 
-async function guardUnique<T>(work: Promise<T>): Promise<T> {
+export async function checkExternalIdFree(tx: Db, companyId: string, externalId: string, exceptId?: string) {
+  if (await scimRepo.externalIdTaken(tx, companyId, externalId, exceptId)) throw externalIdTaken();
+}
+
+/** A unique-index race (two creations at once) answers what the checks before it would have. */
+export async function guardUnique<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
+    if (isUniqueViolation(error, 'users_company_external_id')) throw externalIdTaken();
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
@@ -372,7 +386,16 @@ export class UserService {
     return { items, page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
   }
 
-  async updateUserById(identity: Identity, id: string, body: UpdateUserBody): Promise<UserRow> {
+  /**
+   * `externalId` (the identity provider's id for the person) is set only by SCIM provisioning,
+   * in the same transaction as the rest of the change.
+   */
+  async updateUserById(
+    identity: Identity,
+    id: string,
+    body: UpdateUserBody,
+    { externalId }: { externalId?: string | null } = {},
+  ): Promise<UserRow> {
     const { ctx } = this;
     checkAssignable(identity, body.role);
     if (body.companyId !== undefined && identity.role !== 'HOST_ADMIN')
@@ -403,6 +426,7 @@ export class UserService {
         if (companyId !== null && companyId !== before.companyId) await checkCompanyRoom(tx, companyId);
         const email = body.email ?? before.email;
         if (email !== before.email || companyId !== before.companyId) await checkEmailFree(tx, email, companyId, id);
+        if (externalId && companyId) await checkExternalIdFree(tx, companyId, externalId, id);
 
         const after = await repo.updateUser(tx, id, {
           firstName: body.firstName,
@@ -415,6 +439,7 @@ export class UserService {
           status: passwordHash !== undefined && before.status === 'invited' ? 'active' : body.status,
           // A password the administrator chose is the person's own from now on.
           passwordChangeRequired: passwordHash !== undefined ? false : undefined,
+          externalId,
         });
         const actor = actorOf(identity, identity);
         // A token states the role and company: when either changes, or the account is switched off or

@@ -2,10 +2,8 @@
 // ADMIN sees their own company, anyone else only themselves.
 import type { ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { inputClass } from '../../components/form-parts';
 import { useFeatureTranslation } from '../../i18n/feature';
-import { useCompanyOptionsQuery } from '../../entities/companies';
-import { withParams } from '../../lib/search-params';
+import { CompanyChoice } from '../../entities/companies';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { catalogue } from './i18n';
@@ -22,27 +20,16 @@ export function useReportScope(): Scope {
   return { kind: 'self' };
 }
 
-/** The HOST_ADMIN's company picker; it writes ?companyId= so a reload or a link keeps the choice. */
+/** The HOST_ADMIN's company picker of the reports. */
 export function CompanyPicker({ companyId }: { companyId: string | null }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
-  const options = useCompanyOptionsQuery();
-  const [search, setSearch] = useSearchParams();
   return (
-    <label className="print:hidden">
-      <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('reports.company')}</span>
-      <select
-        className={`${inputClass} pr-8 sm:w-56`}
-        value={companyId ?? ''}
-        onChange={(event) => setSearch(withParams(search, { companyId: event.target.value || null }))}
-        data-testid="report-company"
-      >
-        <option value="">{t('reports.pickCompany')}</option>
-        {(options.data ?? []).map((company) => (
-          <option key={company._id} value={company._id}>
-            {company.name}
-          </option>
-        ))}
-      </select>
-    </label>
+    <CompanyChoice
+      companyId={companyId}
+      label={t('reports.company')}
+      placeholder={t('reports.pickCompany')}
+      testId="report-company"
+      className="print:hidden"
+    />
   );
 }

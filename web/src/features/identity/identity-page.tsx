@@ -1,14 +1,18 @@
-// /identity: how a company's people sign in (its own identity provider) and are provisioned. An
-// ADMIN works on their company; a HOST_ADMIN picks the company (kept in the URL as ?companyId=).
-// The route guard keeps everyone else out (lib/roles.ts); the server checks again.
+// /identity, "Sign-in and provisioning": how a company's identity provider reaches Earshot (single
+// sign-on through OpenID Connect, provisioning through SCIM). An ADMIN works on their company; a
+// HOST_ADMIN picks the company (kept in the URL as ?companyId=). The route guard keeps everyone
+// else out (lib/roles.ts); the server checks again.
 import type { ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/text-field';
 import { PageHeading } from '../../components/page-heading';
-import { CompanyPicker } from '../../entities/companies';
+import { ToastRegion, useToasts } from '../../components/toast';
+import { CompanyChoice } from '../../entities/companies';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
+import { ProvisioningChanges } from './provisioning-changes';
+import { ScimTokens } from './scim-tokens';
 import { SsoSection } from './sso-section';
 import { SsoSignIns } from './sso-sign-ins';
 import { catalogue } from './i18n';
@@ -22,6 +26,9 @@ export default function IdentityPage(): ReactElement {
   const host = roleOf(user) === 'HOST_ADMIN';
   const [search] = useSearchParams();
   const companyId = host ? search.get('companyId') : (user?.companyId ?? null);
+  const { toasts, show, dismiss } = useToasts();
+  const notify = (ok: boolean, title: string, detail?: string | null) =>
+    show({ kind: ok ? 'success' : 'error', title, detail });
   return (
     <div>
       <PageHeading>{t('identity.title')}</PageHeading>
@@ -34,14 +41,13 @@ export default function IdentityPage(): ReactElement {
         </div>
       ) : null}
       {host ? (
-        <div className="mb-6">
-          <CompanyPicker
-            companyId={companyId}
-            label={t('identity.company')}
-            placeholder={t('identity.pickCompany')}
-            testId="identity-company"
-          />
-        </div>
+        <CompanyChoice
+          companyId={companyId}
+          label={t('identity.company')}
+          placeholder={t('identity.pickCompany')}
+          testId="identity-company"
+          className="mb-6 block"
+        />
       ) : null}
       {companyId ? (
         <div className="flex max-w-3xl flex-col gap-8">
@@ -50,10 +56,13 @@ export default function IdentityPage(): ReactElement {
             testReturn={`/identity?${TEST_RETURN}=1${host ? `&companyId=${companyId}` : ''}`}
           />
           <SsoSignIns companyId={companyId} />
+          <ScimTokens companyId={companyId} notify={notify} />
+          <ProvisioningChanges companyId={companyId} />
         </div>
       ) : (
         <p className="text-sm text-gray-600 dark:text-gray-400">{t('identity.pickCompanyFirst')}</p>
       )}
+      <ToastRegion toasts={toasts} onDismiss={dismiss} closeLabel={t('identity.scim.close')} />
     </div>
   );
 }

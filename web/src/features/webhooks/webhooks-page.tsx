@@ -7,13 +7,12 @@ import type { WebhookDto } from '@earshot/contracts';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { DropdownMenu } from '../../components/dropdown-menu';
-import { buttonClass, inputClass } from '../../components/form-parts';
+import { buttonClass } from '../../components/form-parts';
 import { PageHeading } from '../../components/page-heading';
 import { ToastRegion, useToasts } from '../../components/toast';
-import { useCompanyOptionsQuery } from '../../entities/companies';
+import { CompanyChoice } from '../../entities/companies';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { withParams } from '../../lib/search-params';
 import { useAppSelector } from '../../lib/store';
 import { roleOf } from '../../lib/stored-user';
 import { DeliveriesDialog } from './deliveries-dialog';
@@ -88,7 +87,14 @@ export default function WebhooksPage(): ReactElement {
       <PageHeading>{t('webhooks.title')}</PageHeading>
       <p className="mb-6 max-w-3xl text-sm text-gray-600 dark:text-gray-400">{t('webhooks.intro')}</p>
       <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end">
-        {host ? <CompanyChoice companyId={chosen} /> : null}
+        {host ? (
+          <CompanyChoice
+            companyId={chosen}
+            label={t('webhooks.company')}
+            placeholder={t('webhooks.pickCompany')}
+            testId="webhook-company"
+          />
+        ) : null}
         {!host || chosen ? (
           <button
             type="button"
@@ -212,30 +218,5 @@ function EndpointState({ endpoint, language }: { endpoint: WebhookDto; language:
       </span>
       {endpoint.disabledReason ? <span className="text-xs text-gray-500">{endpoint.disabledReason}</span> : null}
     </span>
-  );
-}
-
-/** The HOST_ADMIN's company picker; it writes ?companyId= so a reload or a link keeps the choice. */
-function CompanyChoice({ companyId }: { companyId: string | null }): ReactElement {
-  const { t } = useFeatureTranslation(catalogue);
-  const options = useCompanyOptionsQuery();
-  const [search, setSearch] = useSearchParams();
-  return (
-    <label>
-      <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-300">{t('webhooks.company')}</span>
-      <select
-        className={`${inputClass} pr-8 sm:w-56`}
-        value={companyId ?? ''}
-        onChange={(event) => setSearch(withParams(search, { companyId: event.target.value || null }))}
-        data-testid="webhook-company"
-      >
-        <option value="">{t('webhooks.pickCompany')}</option>
-        {(options.data ?? []).map((company) => (
-          <option key={company._id} value={company._id}>
-            {company.name}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

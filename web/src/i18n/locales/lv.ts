@@ -19,7 +19,7 @@ export const lv: Messages = {
     auditLogs: 'Audita žurnāli',
     emailTemplates: 'E-pasta veidnes',
     webhooks: 'Tīmekļa āķi',
-    identity: 'Pieteikšanās un nodrošināšana',
+    identity: 'Pierakstīšanās un nodrošināšana',
     customGpts: 'Pielāgotie GPT',
     customGptCreate: 'Izveidot pielāgotu GPT',
     customGptEdit: 'Rediģēt pielāgoto GPT',
@@ -100,7 +100,7 @@ export const lv: Messages = {
     dataPolicies: 'Datu politikas',
     emailTemplates: 'E-pasta veidnes',
     webhooks: 'Tīmekļa āķi',
-    identity: 'Pieteikšanās un nodrošināšana',
+    identity: 'Pierakstīšanās un nodrošināšana',
     aiConfig: 'MI konfigurācija',
   },
   header: {
