@@ -7,7 +7,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
 import { parse } from 'yaml';
-import { createLogger, loadConfig, MemoryBus, watchConsumerLag, type Database } from '@earshot/kit';
+import {
+  buildServiceApp,
+  configSchemaFor,
+  createLogger,
+  defineService,
+  loadConfig,
+  MemoryBus,
+  TokenVerifier,
+  watchConsumerLag,
+  type BaseConfig,
+  type Database,
+} from '@earshot/kit';
 import { openTestDatabase, TEST_JWT_SECRET } from '@earshot/kit/testing';
 import { createAllInOne, type AllInOne } from '../src';
 import { createDistributedGateway, distributedConfigSchema, type DistributedGateway } from '../src/proxy';
@@ -303,4 +314,53 @@ describe('the distributed gateway', () => {
     expect((await gateway.app.inject({ method: 'GET', url: '/api/metrics' })).statusCode).toBe(404);
     expect(reached).toEqual(['/api/stats/anything']);
   });
+});
+
+test('a process with no API of its own (a worker) answers /metrics on its probe port, under the same rule', async () => {
+  // What the transcription worker is: a service module without routes, started like every service.
+  const worker = defineService({
+    name: 'idle-worker',
+    schema: 'metrics_idle_worker',
+    prefixes: [],
+    migrations: [],
+    async routes() {},
+  });
+  const config = loadConfig(configSchemaFor([worker]), {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    METRICS_TOKEN,
+  }) as BaseConfig;
+  const bus = new MemoryBus();
+  const { app, running } = await buildServiceApp(worker, {
+    config,
+    database,
+    bus,
+    logger: createLogger('silent'),
+    tokens: new TokenVerifier(900),
+  });
+  try {
+    const own = await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(own.statusCode).toBe(200);
+    expect(valueOf(own.body, 'earshot_outbox_backlog', { service: 'idle-worker' })).toBe(0);
+    expect((await app.inject({ method: 'GET', url: '/metrics', remoteAddress: OUTSIDE })).statusCode).toBe(401);
+    const withToken = await app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: OUTSIDE,
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(withToken.statusCode).toBe(200);
+  } finally {
+    await app.close();
+    await running.stop();
+    await bus.stop();
+  }
+  // Stopped, its outbox is no longer reported.
+  expect(valueOf(await scrape(), 'earshot_outbox_backlog', { service: 'idle-worker' })).toBeUndefined();
+});
+
+test('a METRICS_TOKEN shorter than 32 characters stops the process at start, naming it', () => {
+  expect(() =>
+    loadConfig(distributedConfigSchema, { JWT_SECRET: TEST_JWT_SECRET, METRICS_TOKEN: 'too-short' }),
+  ).toThrow(/METRICS_TOKEN: must be at least 32 characters/);
 });
