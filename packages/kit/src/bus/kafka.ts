@@ -295,11 +295,17 @@ export class KafkaBus implements EventBus {
     });
     const admin = await this.admin;
     const topics = [...new Set([...groups.values()].flatMap((set) => [...set]))];
-    const ends = new Map(await Promise.all(topics.map(async (t) => [t, await admin.fetchTopicOffsets(t)] as const)));
+    // A topic nobody has published to yet may not exist: it has no lag to report.
+    const found = await Promise.all(
+      topics.map(async (t) => [t, await admin.fetchTopicOffsets(t).catch(() => null)] as const),
+    );
+    const ends = new Map(found.filter((entry) => entry[1] !== null));
     const fromBeginning = this.options.fromBeginning ?? true;
     const lags: ConsumerLag[] = [];
     for (const [group, set] of groups) {
-      for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group, topics: [...set] })) {
+      const existing = [...set].filter((t) => ends.has(t));
+      if (existing.length === 0) continue;
+      for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group, topics: existing })) {
         let lag = 0;
         for (const end of ends.get(topic) ?? []) {
           const committed = Number(partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
