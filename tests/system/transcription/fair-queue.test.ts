@@ -136,7 +136,7 @@ test('/metrics: the jobs by state, how long the due job has waited, and at its c
   expect((await metric('earshot_transcription_queue_oldest_wait_seconds'))[0]!.value).toBeGreaterThanOrEqual(600);
   const waits = async () => {
     const values = await metric('earshot_transcription_queue_wait_seconds');
-    const of = (name: string) => values.find((v) => v.metricName === name)!.value;
+    const of = (name: string) => values.find((v) => 'metricName' in v && v.metricName === name)!.value;
     return {
       count: of('earshot_transcription_queue_wait_seconds_count'),
       sum: of('earshot_transcription_queue_wait_seconds_sum'),
