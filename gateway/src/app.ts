@@ -14,6 +14,7 @@ import {
   authGuard,
   buildServer,
   loadSheddingFrom,
+  registerMetricsRoute,
   routeNotFound,
   tooMany,
   type LoadShedding,
@@ -39,6 +40,8 @@ export interface GatewayOptions {
   /** Rate-limit counters in Redis, shared by every gateway replica; in memory when absent. */
   redis?: { url: string; namespace?: string };
   loadShedding?: LoadShedding;
+  /** Lets a scraper off this machine read /metrics (loopback needs none). */
+  metricsToken?: string;
   /** Other OpenAPI documents to merge into /api/docs (distributed mode: each service's own). */
   openapi?: OpenApiSources;
 }
@@ -88,6 +91,7 @@ export function gatewayOptionsFrom(
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS?: number;
     LOAD_SHED_MAX_QUEUE_DELAY_MS?: number;
     LOAD_SHED_RETRY_AFTER_SECONDS: number;
+    METRICS_TOKEN?: string;
   },
   logger: Logger,
   tokens: TokenVerifier,
@@ -107,6 +111,7 @@ export function gatewayOptionsFrom(
     webDist,
     redis: config.REDIS_URL ? { url: config.REDIS_URL, namespace: config.REDIS_KEY_PREFIX } : undefined,
     loadShedding: loadSheddingFrom(config),
+    metricsToken: config.METRICS_TOKEN,
   };
 }
 
@@ -261,6 +266,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   });
 
   await app.register(authGuard, { tokens: options.tokens });
+  // This process's own metrics (all-in-one: every service's); a service's are never proxied.
+  registerMetricsRoute(app, options.metricsToken);
 
   // Each company has a bucket of its own besides the address's (or key's): one company's integration
   // or crowd cannot take every request the platform serves, and another company's never shares it.

@@ -2,3 +2,4 @@ export * from './outbound';
 export * from './provider-client';
 export * from './keys';
 export * from './catalogue';
+export * from './metrics';

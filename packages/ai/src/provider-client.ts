@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { BlockedUrlError, guardedFetch, type OutboundPolicy } from './outbound';
+import { countedFetch, providerLabel } from './metrics';
 
 export interface ProviderEndpoint {
   baseUrl: string;
@@ -43,7 +44,7 @@ export function providerClient(endpoint: ProviderEndpoint, policy: OutboundPolic
       apiKey: endpoint.apiKey ?? 'not-needed',
       maxRetries: 0,
       timeout: timeoutMs,
-      fetch: guardedFetch(policy),
+      fetch: countedFetch(guardedFetch(policy), providerLabel(endpoint.baseUrl)),
     });
     if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
   }

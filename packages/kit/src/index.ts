@@ -13,6 +13,8 @@ export * from './runtime';
 export * from './secrets';
 export * from './cookies';
 export * from './telemetry';
+export * from './metrics';
+export * from './event-metrics';
 export * from './standalone';
 export * from './storage';
 export * from './secret-box';

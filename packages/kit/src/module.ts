@@ -9,6 +9,7 @@ import type { EventBus } from './bus/types';
 import type { HandlerSpec } from './bus/handlers';
 import type { TokenVerifier } from './auth';
 import type { NewEvent } from './outbox';
+import type { ScrapedSource } from './metrics';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   readonly name: string;
@@ -62,6 +63,8 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
    * from the catalogue, parses and upcasts each event, and parks one whose handler keeps failing.
    */
   subscriptions?(ctx: ServiceContext<C>): HandlerSpec[];
+  /** What it reports on /metrics from its own tables, read when Prometheus scrapes. */
+  metrics?(ctx: ServiceContext<C>): ScrapedSource[];
   /** After migrations and routes, before traffic: seeding, workers. */
   start?(ctx: ServiceContext<C>): Promise<void>;
   stop?(ctx: ServiceContext<C>): Promise<void>;

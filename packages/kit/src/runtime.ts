@@ -9,6 +9,7 @@ import { applyOnce, kitMigrations, OutboxRelay, writeOutbox, type NewEvent } fro
 import type { ServiceContext, ServiceModule } from './module';
 import { EventConsumer } from './bus/handlers';
 import { FeatureSwitches, featureSwitchMigrations, gatedPrefixes } from './features';
+import { watchConsumerLag, watchServiceEvents, watchSources } from './event-metrics';
 
 export interface RuntimeDeps {
   config: BaseConfig;
@@ -74,6 +75,7 @@ export async function mountServices(
   const contexts = new Map<string, ServiceContext>();
   const relays: OutboxRelay[] = [];
   const consumers = new Map<string, EventConsumer>();
+  const unwatch = [watchConsumerLag(deps.bus, deps.logger)];
   for (const module of modules) {
     // A service answering a switchable feature's routes keeps the switches and enforces them itself.
     const gated = gatedPrefixes(module.prefixes).length > 0;
@@ -83,8 +85,10 @@ export async function mountServices(
       ...module.migrations,
     ]);
     const relay = new OutboxRelay(deps.database, module.schema, deps.bus, deps.config.OUTBOX_POLL_MS, deps.logger);
+    unwatch.push(watchServiceEvents(deps.database, module.name, module.schema, deps.logger));
     const ctx = createContext(module, deps, relay);
     contexts.set(module.name, ctx);
+    if (module.metrics) unwatch.push(watchSources(module.metrics(ctx), ctx.logger));
     relays.push(relay);
     const switches = gated ? new FeatureSwitches(ctx.db, module.schema) : null;
     // Which service registered each route: the distributed gateway must send it there (the route
@@ -114,6 +118,7 @@ export async function mountServices(
       for (const relay of relays) await relay.publishPending();
     },
     async stop() {
+      unwatch.forEach((stopWatching) => stopWatching());
       await Promise.all(relays.map((r) => r.stop()));
       for (const module of modules) await module.stop?.(contexts.get(module.name)!);
     },

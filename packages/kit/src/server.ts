@@ -20,6 +20,7 @@ import { ENCRYPTION_KEY_MISSING, ERROR_CODES, MESSAGES } from '@earshot/contract
 import { MasterKeyMissingError } from './crypto/master-key';
 import { HttpError } from './errors';
 import { loggerOptions } from './logger';
+import { countShed, instrumentRequests } from './metrics';
 
 export type App = FastifyInstance;
 export type { ZodTypeProvider };
@@ -221,6 +222,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  instrumentRequests(app);
 
   // One rule for every route: a NUL byte anywhere in the input is the caller's mistake (400 naming
   // the field), not a database error (500). Runs before each route's own schema.
@@ -255,6 +257,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     app.addHook('onRequest', async (request, reply) => {
       if (!sheddable(request) || !queue.overloaded) return;
       refused.add(request);
+      countShed('queue');
       return shed(reply, shedding.retryAfterSeconds);
     });
     app.addHook('onResponse', async (request, reply) => {
@@ -266,9 +269,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       maxEventLoopDelay: shedding.maxEventLoopDelayMs,
       healthCheck: shedding.healthCheck,
       healthCheckInterval: shedding.healthCheck ? (shedding.healthCheckIntervalMs ?? 5000) : undefined,
-      pressureHandler: (request, reply) => {
+      pressureHandler: (request, reply, type) => {
         // Fastify runs nothing more for a request whose reply is already sent.
-        if (sheddable(request)) void shed(reply, shedding.retryAfterSeconds);
+        if (!sheddable(request)) return;
+        countShed(type === 'healthCheck' ? 'health' : type === 'eventLoopDelay' ? 'event_loop' : 'other');
+        void shed(reply, shedding.retryAfterSeconds);
       },
     });
   }

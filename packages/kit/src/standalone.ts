@@ -12,6 +12,7 @@ import { checkApiKeysRemotely } from './api-keys';
 import { buildServer, loadSheddingFrom } from './server';
 import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
 import { startTelemetry } from './telemetry';
+import { registerMetricsRoute } from './metrics';
 import type { ServiceModule } from './module';
 
 /** The environment schema for a set of modules: the base keys plus each module's own. */
@@ -70,6 +71,7 @@ export async function buildServiceApp(
   });
   app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   registerProbes(app, deps.database);
+  registerMetricsRoute(app, deps.config.METRICS_TOKEN);
   await deps.bus.subscribe(sessionEndSubscription(deps.tokens, module.name));
   await checkApiKeysRemotely(deps.tokens.apiKeys, deps.config, deps.bus, module.name, deps.logger);
   const running = await mountServices(app, [module], deps);

@@ -194,4 +194,23 @@ describe.each(adapters)('$name bus contract', ({ create, timeoutMs }) => {
     },
     timeoutMs,
   );
+  test(
+    'the lag counts, per group and topic, the events not handled yet, and falls to zero once they are',
+    async () => {
+      const [topic, quiet] = [unique('lag'), unique('quiet')];
+      const group = unique('behind');
+      const got = collector();
+      await bus.subscribe({ group, topics: [topic, quiet], handle: got.handle });
+      // Published before the group reads: all three wait.
+      await bus.publish([1, 2, 3].map((n) => ({ topic, key: 'company-1', envelope: envelope('company-1', n) })));
+      const lagOf = async (t: string) => (await bus.lag!()).find((l) => l.group === group && l.topic === t)?.lag;
+      expect(await lagOf(topic)).toBe(3);
+      await bus.start();
+      await got.until(3);
+      // Kafka commits the group's offsets after the batch is handled: wait until it has.
+      while ((await lagOf(topic)) !== 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await bus.lag!()).filter((l) => l.group === group && l.lag > 0)).toEqual([]);
+    },
+    timeoutMs,
+  );
 });

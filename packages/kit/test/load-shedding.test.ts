@@ -1,4 +1,18 @@
-import { BaseConfigSchema, QueueMonitor, buildServer, loadConfig, loadSheddingFrom, type LoadShedding } from '../src';
+import {
+  BaseConfigSchema,
+  QueueMonitor,
+  buildServer,
+  loadConfig,
+  loadSheddingFrom,
+  prometheus,
+  type LoadShedding,
+} from '../src';
+
+/** How many requests were shed for `reason` so far (the /metrics counter). */
+async function shedCount(reason: string): Promise<number> {
+  const { values } = await prometheus.register.getSingleMetric('earshot_http_requests_shed_total')!.get();
+  return values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
 
 // Saturation is simulated through under-pressure's health check, which is evaluated when the
 // server starts: the same path a too-long event-loop delay takes, without depending on timing.
@@ -22,8 +36,10 @@ test('a saturated server answers 503 with Retry-After at once, and liveness stil
     healthCheckIntervalMs: 60_000,
   });
   try {
+    const before = await shedCount('health');
     const res = await app.inject({ method: 'GET', url: '/things' });
     expect(res.statusCode).toBe(503);
+    expect(await shedCount('health')).toBe(before + 1);
     expect(res.headers['retry-after']).toBe('3');
     expect(res.json()).toEqual({ message: 'The server is busy, try again shortly', code: 'SERVICE_UNAVAILABLE' });
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
@@ -131,8 +147,10 @@ test('a server with a standing queue refuses new requests with 503 at once; live
     // Within the second, nothing is decided yet.
     expect((await app.inject({ method: 'GET', url: '/things' })).statusCode).toBe(200);
     clock += 1000;
+    const before = await shedCount('queue');
     const refused = await app.inject({ method: 'GET', url: '/things' });
     expect(refused.statusCode).toBe(503);
+    expect(await shedCount('queue')).toBe(before + 1);
     expect(refused.headers['retry-after']).toBe('4');
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     // The next second saw only refusals (answered at once, not counted) and liveness: no queue.

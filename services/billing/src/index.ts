@@ -9,6 +9,7 @@ import {
   type ServiceContext,
 } from '@earshot/kit';
 import { migrations } from './db/migrations';
+import { billingMetrics } from './metrics';
 import { removeCompanyCredits } from './repositories/credits';
 import { removeCompany } from './repositories/directory';
 import { creditRoutes } from './routes/credits';
@@ -97,6 +98,7 @@ export const billingService = defineService<BillingConfig>({
       on(type, (event, tx, emit) => new PricingService(ctx).applyModelEvent(tx, event, emit)),
     ),
   ],
+  metrics: billingMetrics,
   async start(ctx) {
     const grant = () =>
       creditsOf(ctx)

@@ -8,6 +8,7 @@ import {
   type StorageConfig,
 } from '@earshot/kit';
 import { migrations } from './db/migrations';
+import { messagingMetrics } from './metrics';
 import { removeCompany } from './repositories/directory';
 import { removeCompanyMail } from './repositories/mail';
 import { removeCompanyNotifications, removeUserNotifications } from './repositories/notifications';
@@ -93,6 +94,7 @@ export const messagingService = defineService<MessagingConfig>({
       messagingErasePart,
     ];
   },
+  metrics: messagingMetrics,
   async start(ctx) {
     const mail = mailOf(ctx);
     await mail.seedShipped();

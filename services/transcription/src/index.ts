@@ -27,6 +27,7 @@ import { startWordsEncryptionPass, wordsOf } from './services/words-encryption';
 import { OriginalsService, originalRemoval } from './services/originals';
 import { QueuePositionService } from './services/queue-position';
 import { assertAudioKeysReachable, audioStorage } from './services/audio-encryption';
+import { transcriptionMetrics } from './metrics';
 
 /** The in-process worker of each mounted context (all-in-one), when TRANSCRIPTION_WORKER is on. */
 const workers = new WeakMap<ServiceContext<TranscriptionConfig>, TranscriptionWorker>();
@@ -104,6 +105,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     // Unredacted originals (keepOriginal) go with their recording and their company.
     ...originalRemoval(audioStorage(ctx)),
   ],
+  metrics: transcriptionMetrics,
   async start(ctx) {
     // Sealed words with no master key to open them: refuse to start, saying what to set.
     await wordsOf(ctx).assertStartable();

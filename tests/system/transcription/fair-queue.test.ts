@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { CompanyQueueDto } from '@earshot/contracts';
-import type { ServiceContext } from '@earshot/kit';
+import { prometheus, type ServiceContext } from '@earshot/kit';
 import type { TestStack } from '@earshot/kit/testing';
 import {
   claimNext,
@@ -123,3 +123,32 @@ test('a HOST_ADMIN names the company whose queue to read', async () => {
   const other = await stack.as(adminA, { method: 'GET', url: `/api/transcripts/queue?companyId=${B}` });
   expect(other.json()).toMatchObject({ companyId: A });
 }, 30_000);
+
+test('/metrics: the jobs by state, how long the due job has waited, and at its claim the wait it had', async () => {
+  const metric = async (name: string) => (await prometheus.register.getSingleMetric(name)!.get()).values;
+  const file = await upload(stack, adminB, audio, 'waited.wav');
+  // Due ten minutes ago: it has waited that long for a worker.
+  await ctx.database.query(
+    `update transcription.jobs set next_attempt_at = now() - interval '10 minutes' where file_id = $1`,
+    [file],
+  );
+  expect((await metric('earshot_transcription_jobs')).find((v) => v.labels.state === 'pending')?.value).toBe(1);
+  expect((await metric('earshot_transcription_queue_oldest_wait_seconds'))[0]!.value).toBeGreaterThanOrEqual(600);
+  const waits = async () => {
+    const values = await metric('earshot_transcription_queue_wait_seconds');
+    const of = (name: string) => values.find((v) => 'metricName' in v && v.metricName === name)!.value;
+    return {
+      count: of('earshot_transcription_queue_wait_seconds_count'),
+      sum: of('earshot_transcription_queue_wait_seconds_sum'),
+    };
+  };
+  const before = await waits();
+  const job = await claimNext(ctx, 'worker-w', queueSettings(ctx.config));
+  expect(job).toEqual({ fileId: file, companyId: B, attempts: 1, workerId: 'worker-w' });
+  const after = await waits();
+  expect(after.count).toBe(before.count + 1);
+  expect(after.sum - before.sum).toBeGreaterThanOrEqual(600);
+  expect((await metric('earshot_transcription_jobs')).find((v) => v.labels.state === 'pending')?.value).toBe(0);
+  expect((await metric('earshot_transcription_queue_oldest_wait_seconds'))[0]!.value).toBe(0);
+  await finish(job!);
+}, 60_000);

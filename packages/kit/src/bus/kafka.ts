@@ -2,6 +2,7 @@ import {
   Kafka,
   logLevel,
   Partitioners,
+  type Admin,
   type Consumer,
   type ConsumerConfig,
   type ITopicConfig,
@@ -9,7 +10,15 @@ import {
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
-import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
+import {
+  deliver,
+  MAX_BATCH,
+  retryDelay,
+  type ConsumerLag,
+  type EventBus,
+  type OutgoingEvent,
+  type Subscription,
+} from './types';
 
 /** A message's envelope; undefined for anything else (not JSON, or not an envelope): a retry cannot mend it. */
 function envelopeOf(text: string): Envelope | undefined {
@@ -71,6 +80,8 @@ export class KafkaBus implements EventBus {
   readonly kind = 'kafka' as const;
   private readonly kafka: Kafka;
   private producer?: Promise<Producer>;
+  /** Connected on the first scrape of the lag, and kept. */
+  private admin?: Promise<Admin>;
   private readonly subscriptions: Subscription[] = [];
   private readonly consumers: Consumer[] = [];
   private stopping = false;
@@ -266,8 +277,52 @@ export class KafkaBus implements EventBus {
     }
   }
 
+  /**
+   * Each group's lag per topic: the partitions' end offsets less the group's committed ones. A
+   * partition the group has not committed on yet counts from where it will start reading.
+   */
+  async lag(): Promise<ConsumerLag[]> {
+    const groups = new Map<string, Set<string>>();
+    for (const s of this.subscriptions) groups.set(s.group, new Set([...(groups.get(s.group) ?? []), ...s.topics]));
+    if (groups.size === 0) return [];
+    this.admin ??= (async () => {
+      const admin = this.kafka.admin({ retry: { retries: 1 } });
+      await admin.connect();
+      return admin;
+    })().catch((error: unknown) => {
+      this.admin = undefined;
+      throw error;
+    });
+    const admin = await this.admin;
+    const topics = [...new Set([...groups.values()].flatMap((set) => [...set]))];
+    // A topic nobody has published to yet may not exist: it has no lag to report.
+    const found = await Promise.all(
+      topics.map(async (t) => [t, await admin.fetchTopicOffsets(t).catch(() => null)] as const),
+    );
+    const ends = new Map(found.filter((entry) => entry[1] !== null));
+    const fromBeginning = this.options.fromBeginning ?? true;
+    const lags: ConsumerLag[] = [];
+    for (const [group, set] of groups) {
+      const existing = [...set].filter((t) => ends.has(t));
+      if (existing.length === 0) continue;
+      for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group, topics: existing })) {
+        let lag = 0;
+        for (const end of ends.get(topic) ?? []) {
+          const committed = Number(partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+          const start = committed >= 0 ? committed : fromBeginning ? Number(end.low) : Number(end.high);
+          lag += Math.max(0, Number(end.high) - start);
+        }
+        lags.push({ topic, group, lag });
+      }
+    }
+    return lags;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
+    const admin = await this.admin?.catch(() => undefined);
+    this.admin = undefined;
+    await admin?.disconnect();
     this.timers.forEach((timer) => clearTimeout(timer));
     await Promise.all(this.consumers.map((c) => c.disconnect()));
     const producer = await this.producer?.catch(() => undefined);

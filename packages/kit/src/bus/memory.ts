@@ -1,6 +1,14 @@
 import type { Logger } from 'pino';
 import type { Envelope } from '@earshot/contracts';
-import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
+import {
+  deliver,
+  MAX_BATCH,
+  retryDelay,
+  type ConsumerLag,
+  type EventBus,
+  type OutgoingEvent,
+  type Subscription,
+} from './types';
 
 interface Group {
   topics: Set<string>;
@@ -21,11 +29,14 @@ export class MemoryBus implements EventBus {
   private running = false;
   private timers = new Set<NodeJS.Timeout>();
   private idleWaiters: (() => void)[] = [];
+  /** The topic each queued event came on (the queues hold envelopes alone), for the lag. */
+  private readonly topics = new WeakMap<Envelope, string>();
 
   constructor(private readonly logger?: Logger) {}
 
   async publish(events: readonly OutgoingEvent[]): Promise<void> {
     for (const event of events) {
+      this.topics.set(event.envelope, event.topic);
       for (const group of this.groups.values()) {
         if (group.topics.has(event.topic)) group.queue.push(event.envelope);
       }
@@ -54,6 +65,20 @@ export class MemoryBus implements EventBus {
     this.running = false;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+  }
+
+  /** The events queued for each group, per topic: the in-process bus's consumer lag. */
+  async lag(): Promise<ConsumerLag[]> {
+    const lags: ConsumerLag[] = [];
+    for (const [group, { topics, queue }] of this.groups) {
+      const pending = new Map<string, number>([...topics].map((topic) => [topic, 0]));
+      for (const envelope of queue) {
+        const topic = this.topics.get(envelope);
+        if (topic !== undefined) pending.set(topic, (pending.get(topic) ?? 0) + 1);
+      }
+      for (const [topic, lag] of pending) lags.push({ topic, group, lag });
+    }
+    return lags;
   }
 
   /** Resolves when every queue is empty (tests and seeding wait on it). */

@@ -35,6 +35,13 @@ export async function deliver(
   }
 }
 
+/** Events published to a topic that a consumer group has not handled yet. */
+export interface ConsumerLag {
+  topic: string;
+  group: string;
+  lag: number;
+}
+
 /** The port every adapter implements (in-memory for all-in-one, Kafka for distributed). */
 export interface EventBus {
   readonly kind: 'memory' | 'kafka';
@@ -42,6 +49,8 @@ export interface EventBus {
   subscribe(subscription: Subscription): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** How far behind each of this process's consumer groups is, per topic (for /metrics). */
+  lag?(): Promise<ConsumerLag[]>;
 }
 
 /** Delay before retrying a failed handler: doubling from 100 ms, capped at 30 s. */

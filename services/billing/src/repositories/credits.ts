@@ -280,3 +280,12 @@ export async function removeCompanyCredits(tx: Db, companyId: string): Promise<v
   await tx.delete(creditSpend).where(eq(creditSpend.companyId, companyId));
   await tx.delete(creditAlerts).where(eq(creditAlerts.companyId, companyId));
 }
+
+/** Credits charged to every company since the start (the company-wide spend of every month, for /metrics). */
+export async function totalCharged(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${creditSpend.credits}), 0)::float8` })
+    .from(creditSpend)
+    .where(eq(creditSpend.userId, COMPANY_SPEND));
+  return Number(row?.total ?? 0);
+}

@@ -232,3 +232,20 @@ export async function removeCompanyMail(tx: Db, companyId: string): Promise<void
   await tx.delete(mailMessages).where(eq(mailMessages.companyId, companyId));
   await tx.delete(mailRecordings).where(eq(mailRecordings.companyId, companyId));
 }
+
+/** The outgoing queue (queued and being sent) by status, and the age of its oldest message (for /metrics). */
+export async function queueState(db: Db): Promise<{ counts: Map<string, number>; oldestSeconds: number }> {
+  const rows = await db
+    .select({
+      status: mailMessages.status,
+      count: count(),
+      oldest: sql<number | null>`extract(epoch from now() - min(${mailMessages.createdAt}))::float8`,
+    })
+    .from(mailMessages)
+    .where(inArray(mailMessages.status, ['queued', 'sending']))
+    .groupBy(mailMessages.status);
+  return {
+    counts: new Map(rows.map((r) => [r.status, r.count])),
+    oldestSeconds: Math.max(0, ...rows.map((r) => Number(r.oldest ?? 0))),
+  };
+}

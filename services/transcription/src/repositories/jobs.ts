@@ -93,10 +93,25 @@ const HEAD_DEPTH = 4;
  * first jobs are read from the same index. SKIP LOCKED lets many workers claim at once without
  * waiting on or taking each other's rows.
  */
-export async function claim(tx: Db, workerId: string, leaseMs: number, companyCap: number): Promise<ClaimedJob | null> {
-  const rows = rowsOf<RawJob>(await tx.execute(claimStatement(workerId, leaseMs, companyCap)));
+export async function claim(
+  tx: Db,
+  workerId: string,
+  leaseMs: number,
+  companyCap: number,
+): Promise<(ClaimedJob & { waitedSeconds: number }) | null> {
+  const rows = rowsOf<RawJob & { waited_seconds: number }>(
+    await tx.execute(claimStatement(workerId, leaseMs, companyCap)),
+  );
   const row = rows[0];
-  return row ? { fileId: row.file_id, companyId: row.company_id, attempts: row.attempts, workerId } : null;
+  return row
+    ? {
+        fileId: row.file_id,
+        companyId: row.company_id,
+        attempts: row.attempts,
+        workerId,
+        waitedSeconds: Math.max(0, Number(row.waited_seconds)),
+      }
+    : null;
 }
 
 /** The claim's statement (see claim), on its own for the benchmark that explains its plan. */
@@ -139,7 +154,7 @@ export function claimStatement(workerId: string, leaseMs: number, companyCap: nu
     update transcription.jobs j
     set status = 'processing', attempts = j.attempts + 1, locked_by = ${workerId}, locked_until = ${inMs(leaseMs)}, updated_at = now()
     from candidate where j.file_id = candidate.file_id
-    returning j.file_id, j.company_id, j.attempts`;
+    returning j.file_id, j.company_id, j.attempts, extract(epoch from now() - j.next_attempt_at)::float8 as waited_seconds`;
 }
 
 /** A company's share of the queue: its jobs running and waiting, and each waiting one's place. */
@@ -277,4 +292,21 @@ export async function listStatuses(db: Db, scope: Scope, fileIds?: string[]): Pr
     .where(and(...parts))
     .orderBy(desc(jobs.updatedAt), desc(jobs.fileId))
     .limit(STATUS_LIST_LIMIT);
+}
+
+/** Every job counted by status (for /metrics). */
+export async function countByStatus(db: Db): Promise<{ status: TranscriptionStatus; count: number }[]> {
+  return rowsOf<{ status: TranscriptionStatus; count: number }>(
+    await db.execute(sql`select status, count(*)::int as count from transcription.jobs group by status`),
+  );
+}
+
+/** Seconds the longest-waiting claimable job has waited since it became due (0 when none waits). */
+export async function oldestDueWaitSeconds(db: Db): Promise<number> {
+  const [row] = rowsOf<{ waited: number | null }>(
+    await db.execute(sql`
+    select extract(epoch from now() - min(next_attempt_at))::float8 as waited
+    from transcription.jobs where status = 'pending' and next_attempt_at <= now()`),
+  );
+  return Math.max(0, Number(row?.waited ?? 0));
 }

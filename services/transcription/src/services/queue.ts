@@ -7,6 +7,7 @@ import { wordsOf } from './words-encryption';
 import type { ClaimedJob } from '../repositories/jobs';
 import type { TranscriptResult } from '../repositories/transcripts';
 import type { JobError } from './job-error';
+import { queueWait } from '../metrics';
 
 export type { ClaimedJob } from '../repositories/jobs';
 
@@ -70,7 +71,7 @@ export async function claimNext(
   workerId: string,
   settings: QueueSettings,
 ): Promise<ClaimedJob | null> {
-  return ctx.transact(async (tx, emit) => {
+  const claimed = await ctx.transact(async (tx, emit) => {
     for (const dead of await jobsRepo.failAbandoned(tx, settings.maxAttempts, ABANDONED_REASON)) {
       emit(statusEvent(dead.companyId, dead.fileId, 'failed', ABANDONED_REASON, dead.attempts));
     }
@@ -78,6 +79,10 @@ export async function claimNext(
     if (job) emit(statusEvent(job.companyId, job.fileId, 'processing', null, job.attempts));
     return job;
   });
+  if (!claimed) return null;
+  const { waitedSeconds, ...job } = claimed;
+  queueWait.observe(waitedSeconds);
+  return job;
 }
 
 /**
