@@ -44,6 +44,8 @@ export const BaseConfigSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_SERVICE_NAME: z.string().optional(),
+  /** The OTLP exporter's wire format (the SDK reads it; checked here so a typo stops the start). */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),

@@ -13,6 +13,7 @@ export * from './runtime';
 export * from './secrets';
 export * from './cookies';
 export * from './telemetry';
+export * from './tracing';
 export * from './standalone';
 export * from './storage';
 export * from './secret-box';

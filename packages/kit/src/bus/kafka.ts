@@ -4,11 +4,13 @@ import {
   Partitioners,
   type Consumer,
   type ConsumerConfig,
+  type IHeaders,
   type ITopicConfig,
   type Producer,
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
+import { carryTrace, type TraceCarrier } from '../tracing';
 import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
 
 /** A message's envelope; undefined for anything else (not JSON, or not an envelope): a retry cannot mend it. */
@@ -19,6 +21,16 @@ function envelopeOf(text: string): Envelope | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The W3C trace context headers of a message, as strings. */
+function traceHeaders(headers: IHeaders | undefined): TraceCarrier | undefined {
+  const carrier: TraceCarrier = {};
+  for (const name of ['traceparent', 'tracestate']) {
+    const value = headers?.[name];
+    if (value !== undefined) carrier[name] = value.toString();
+  }
+  return carrier.traceparent ? carrier : undefined;
 }
 
 export interface KafkaBusOptions {
@@ -102,7 +114,7 @@ export class KafkaBus implements EventBus {
         messages: list.map((e) => ({
           key: e.key,
           value: JSON.stringify(e.envelope),
-          headers: { type: e.envelope.type },
+          headers: { type: e.envelope.type, ...e.trace },
         })),
       })),
     });
@@ -218,7 +230,7 @@ export class KafkaBus implements EventBus {
                 { topic: batch.topic, offset: message.offset },
                 'skipping a message that is not an event envelope',
               );
-            return parsed ? [parsed] : [];
+            return parsed ? [carryTrace(parsed, traceHeaders(message.headers))] : [];
           });
           await this.deliverWithRetries(group, targets, envelopes, heartbeat);
           resolveOffset(chunk.at(-1)!.offset);

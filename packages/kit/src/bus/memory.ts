@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Envelope } from '@earshot/contracts';
+import { carryTrace } from '../tracing';
 import { deliver, MAX_BATCH, retryDelay, type EventBus, type OutgoingEvent, type Subscription } from './types';
 
 interface Group {
@@ -26,6 +27,7 @@ export class MemoryBus implements EventBus {
 
   async publish(events: readonly OutgoingEvent[]): Promise<void> {
     for (const event of events) {
+      carryTrace(event.envelope, event.trace);
       for (const group of this.groups.values()) {
         if (group.topics.has(event.topic)) group.queue.push(event.envelope);
       }

@@ -59,3 +59,4 @@ export class ScriptedCreditGate implements CreditGate {
   }
 }
 export { startKafkaMock, type KafkaMock } from './kafka-mock';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan, type ReceivedRequest } from './otlp-receiver';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { ServiceContext } from '@earshot/kit';
+import { contextFrom, SpanKind, withSpan, type ServiceContext } from '@earshot/kit';
 import { findSource } from '../repositories/transcripts';
 import { heartbeat } from '../repositories/jobs';
 import { JobError, reasonOf } from './job-error';
@@ -34,9 +34,32 @@ export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).
 
 /**
  * Runs one claimed job to its end: the pipeline, then the result or the failure written under
- * the lease check. `signal` aborts the work (lease lost or worker stopping).
+ * the lease check. `signal` aborts the work (lease lost or worker stopping). Its span continues the
+ * trace that queued the job, so one upload is one trace to the finished transcript.
  */
-export async function processJob(
+export function processJob(
+  ctx: ServiceContext,
+  deps: JobDeps,
+  job: ClaimedJob,
+  settings: QueueSettings,
+  signal: AbortSignal,
+): Promise<JobOutcome> {
+  return withSpan(
+    'transcription job',
+    {
+      kind: SpanKind.CONSUMER,
+      parent: contextFrom(job.traceparent ? { traceparent: job.traceparent } : undefined),
+      attributes: { 'earshot.file.id': job.fileId, 'earshot.job.attempt': job.attempts },
+    },
+    async (span) => {
+      const outcome = await runJob(ctx, deps, job, settings, signal);
+      span.setAttribute('earshot.job.outcome', outcome);
+      return outcome;
+    },
+  );
+}
+
+async function runJob(
   ctx: ServiceContext,
   deps: JobDeps,
   job: ClaimedJob,
