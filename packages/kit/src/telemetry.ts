@@ -45,12 +45,17 @@ export async function startTelemetry(
   // The SDK's own reading of OTEL_BSP_MAX_QUEUE_SIZE (default 2048): the bound is ours to count against.
   const maxQueueSize = core.getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE') ?? 2048;
   const counting = new CountingProcessor(service, maxQueueSize, () => dropped.inc());
-  const exporter = new CountingExporter(new exporters.OTLPTraceExporter(), counting, (n) => dropped.inc(n));
+  // The endpoint given (OTEL_EXPORTER_OTLP_ENDPOINT, as validated) gets the signal's path as the SDK
+  // would append it; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, when set, is the SDK's to read instead.
+  const url = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? undefined : `${endpoint.replace(/\/$/, '')}/v1/traces`;
+  const exporter = new CountingExporter(new exporters.OTLPTraceExporter({ url }), counting, (n) => dropped.inc(n));
   counting.inner = new BatchSpanProcessor(exporter, { maxQueueSize });
   const sdk = new NodeSDK({
     // OTEL_SERVICE_NAME, when set, is the SDK's to apply.
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     spanProcessors: [counting],
+    // Traces only: without this the SDK would set up an OTLP log exporter of its own.
+    logRecordProcessors: [],
     instrumentations: [
       new http.HttpInstrumentation({
         // Probes every few seconds would drown the traces people look for.
@@ -64,7 +69,12 @@ export async function startTelemetry(
   });
   sdk.start();
   patchLoadedModules();
-  return () => sdk.shutdown();
+  return async () => {
+    // A last export that fails (the collector is down) is counted, and must not fail the stop; the
+    // batch processor then skips its exporter's shutdown, which waits for the exports under way.
+    await sdk.shutdown().catch(() => undefined);
+    await exporter.shutdown().catch(() => undefined);
+  };
 }
 
 /**
@@ -127,8 +137,14 @@ class CountingProcessor implements SpanProcessor {
   }
 }
 
-/** The OTLP exporter, counting the spans of every failed export as dropped. */
+/**
+ * The OTLP exporter, counting the spans of every failed export as dropped. Flushing and shutting
+ * down wait for exports already under way (the batch processor does not), so a stopping process
+ * neither cuts a batch short nor leaves its failure uncounted.
+ */
 class CountingExporter implements SpanExporter {
+  private readonly sending = new Set<Promise<void>>();
+
   constructor(
     private readonly inner: SpanExporter,
     private readonly processor: CountingProcessor,
@@ -137,18 +153,29 @@ class CountingExporter implements SpanExporter {
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.processor.taken(spans.length);
-    this.inner.export(spans, (result) => {
-      // ExportResultCode.SUCCESS is 0.
-      if (result.code !== 0) this.drop(spans.length);
-      done(result);
-    });
+    const sent = new Promise<void>((resolve) =>
+      this.inner.export(spans, (result) => {
+        // ExportResultCode.SUCCESS is 0.
+        if (result.code !== 0) this.drop(spans.length);
+        resolve();
+        done(result);
+      }),
+    );
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
   }
 
-  shutdown(): Promise<void> {
-    return this.inner.shutdown();
+  async shutdown(): Promise<void> {
+    await this.sent();
+    await this.inner.shutdown();
   }
 
-  forceFlush(): Promise<void> {
-    return this.inner.forceFlush?.() ?? Promise.resolve();
+  async forceFlush(): Promise<void> {
+    await this.sent();
+    await this.inner.forceFlush?.();
+  }
+
+  private async sent(): Promise<void> {
+    await Promise.all([...this.sending]);
   }
 }

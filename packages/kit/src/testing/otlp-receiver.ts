@@ -99,6 +99,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans,
     setDown(value) {
       down = value;
+      // Kept-alive connections too: the exporter would otherwise go on sending through them.
+      if (down) server.closeAllConnections();
     },
     async until(check) {
       for (;;) {
