@@ -34,32 +34,9 @@ export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).
 
 /**
  * Runs one claimed job to its end: the pipeline, then the result or the failure written under
- * the lease check. `signal` aborts the work (lease lost or worker stopping). Its span continues the
- * trace that queued the job, so one upload is one trace to the finished transcript.
+ * the lease check. `signal` aborts the work (lease lost or worker stopping).
  */
-export function processJob(
-  ctx: ServiceContext,
-  deps: JobDeps,
-  job: ClaimedJob,
-  settings: QueueSettings,
-  signal: AbortSignal,
-): Promise<JobOutcome> {
-  return withSpan(
-    'transcription job',
-    {
-      kind: SpanKind.CONSUMER,
-      parent: contextFrom(job.traceparent ? { traceparent: job.traceparent } : undefined),
-      attributes: { 'earshot.file.id': job.fileId, 'earshot.job.attempt': job.attempts },
-    },
-    async (span) => {
-      const outcome = await runJob(ctx, deps, job, settings, signal);
-      span.setAttribute('earshot.job.outcome', outcome);
-      return outcome;
-    },
-  );
-}
-
-async function runJob(
+export async function processJob(
   ctx: ServiceContext,
   deps: JobDeps,
   job: ClaimedJob,
@@ -199,7 +176,20 @@ export class TranscriptionWorker {
       },
       Math.max(100, Math.floor(this.options.leaseMs / 3)),
     );
-    const done = processJob(this.ctx, this.deps, job, this.options, controller.signal)
+    // The job's span continues the trace that queued it: one upload is one trace to the finished transcript.
+    const done = withSpan(
+      'transcription job',
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(job.traceparent ? { traceparent: job.traceparent } : undefined),
+        attributes: { 'earshot.file.id': job.fileId, 'earshot.job.attempt': job.attempts },
+      },
+      async (span) => {
+        const outcome = await processJob(this.ctx, this.deps, job, this.options, controller.signal);
+        span.setAttribute('earshot.job.outcome', outcome);
+        return outcome;
+      },
+    )
       .catch(async (error: unknown): Promise<JobOutcome | undefined> => {
         if (!controller.signal.aborted) {
           this.ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job crashed');

@@ -1,0 +1,186 @@
+// `npm run bench:tracing`: what tracing costs on the request path. Two all-in-one processes as
+// `npm start` runs them (production mode, logs at warn), alike but for OTEL_EXPORTER_OTLP_ENDPOINT:
+// one traces every request (http, pg, the bus) and exports OTLP/HTTP protobuf to a minimal
+// collector in this process, the other has no endpoint (nothing loaded). Load: GET
+// /api/users/profile as a signed-in USER (bearer token) with autocannon, at each of
+// BENCH_CONNECTIONS (default 20,100), BENCH_DURATION_S (default 10) per setup after a 2 s warm-up,
+// in BENCH_ROUNDS (default 3) slices taken in turn so the machine's drift hits both alike. Figures
+// are answers per second and the ratio off/on (goal: on costs at most 1.1x). With DATABASE_URL
+// each process gets a throwaway database on that server (so SQL is traced too); otherwise each
+// has its own embedded PGlite. Everything listens on 127.0.0.1 only.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Database } from '@earshot/kit';
+import { openThrowawayDatabase } from '@earshot/kit/testing';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTION_RUNS = (process.env.BENCH_CONNECTIONS ?? '20,100').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PATH = '/api/users/profile';
+const PASSWORD = 'bench-tracing-demo-password';
+
+interface AutocannonResult {
+  '2xx': number;
+  duration: number;
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+/** A collector that takes every export and answers success, doing as little as it can. */
+async function startSink(): Promise<{ endpoint: string; exports: () => number; close: () => void }> {
+  let count = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      count += 1;
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    exports: () => count,
+    close: () => server.close(),
+  };
+}
+
+interface Setup {
+  label: string;
+  child: ChildProcess;
+  origin: string;
+  token: string;
+  dataDir: string;
+  database?: Database;
+}
+
+async function startSetup(label: string, extra: Record<string, string>): Promise<Setup> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'earshot-bench-tracing-'));
+  const database = process.env.DATABASE_URL
+    ? await openThrowawayDatabase(process.env.DATABASE_URL, 'earshot_bench_tracing', 1)
+    : undefined;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    WEB_DIST: dataDir,
+    SKIP_WEB_BUILD: 'true',
+    SEED_DEMO: 'true',
+    DEMO_PASSWORD: PASSWORD,
+    ADMIN_PASSWORD: 'bench-tracing-admin-password',
+    RATE_LIMIT_MAX: '100000000',
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
+    ...extra,
+  };
+  if (database) {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${(await database.query<{ name: string }>('select current_database() as name'))[0]!.name}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let banner = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const match = /Earshot is running at http:\/\/localhost:(\d+)/.exec(banner);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`${label}: the all-in-one exited (${code})`)));
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'user@acme.test', password: PASSWORD }),
+  });
+  const token = login.headers
+    .getSetCookie()
+    .map((c) => /^earshot_at=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  if (login.status !== 200 || !token) throw new Error(`${label}: sign-in failed (${login.status})`);
+  const check = await fetch(`${origin}${PATH}`, { headers: { authorization: `Bearer ${token}` } });
+  if (check.status !== 200) throw new Error(`${label}: ${PATH} answered ${check.status}`);
+  return { label, child, origin, token, dataDir, database };
+}
+
+async function stopSetup(setup: Setup): Promise<void> {
+  if (setup.child.exitCode === null) {
+    const exited = new Promise((resolve) => setup.child.once('exit', resolve));
+    setup.child.kill('SIGTERM');
+    await exited;
+  }
+  await setup.database?.close();
+  rmSync(setup.dataDir, { recursive: true, force: true });
+}
+
+const load = (setup: Setup, connections: number, duration: number) =>
+  autocannon({
+    url: `${setup.origin}${PATH}`,
+    connections,
+    duration,
+    headers: { authorization: `Bearer ${setup.token}` },
+  });
+
+const sink = await startSink();
+const setups: Setup[] = [];
+try {
+  // One after the other: two cold starts at once on two cores would only slow both.
+  setups.push(await startSetup('tracing off', {}));
+  setups.push(
+    await startSetup('tracing on', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    }),
+  );
+  const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+  const lines: string[] = [];
+  for (const connections of CONNECTION_RUNS) {
+    for (const setup of setups) await load(setup, connections, 2);
+    const slices = new Map<string, AutocannonResult[]>(setups.map((s) => [s.label, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? setups : [...setups].reverse();
+      for (const setup of order) slices.get(setup.label)!.push(await load(setup, connections, DURATION_S / ROUNDS));
+    }
+    const rows = [...slices].map(([label, parts]) => ({
+      setup: label,
+      '2xx/s': Math.round(parts.reduce((sum, r) => sum + r['2xx'] / r.duration, 0) / parts.length),
+      'p50 ms (worst slice)': Math.max(...parts.map((r) => r.latency.p50)),
+      'p99 ms (worst slice)': Math.max(...parts.map((r) => r.latency.p99)),
+      'non-2xx': parts.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: parts.reduce((sum, r) => sum + r.errors, 0),
+    }));
+    console.log(
+      `\nGET ${PATH} (bearer), ${db}, ${connections} connections, ${DURATION_S} s per setup in ${ROUNDS} slices`,
+    );
+    console.table(rows);
+    const [off, on] = rows;
+    lines.push(
+      `${connections} connections: tracing off ${off!['2xx/s']}/s, on ${on!['2xx/s']}/s: ${(off!['2xx/s'] / on!['2xx/s']).toFixed(2)}x the cost (goal <= 1.10x)`,
+    );
+  }
+  console.log(`\n${lines.join('\n')}\nOTLP exports received by the collector: ${sink.exports()}`);
+} finally {
+  for (const setup of setups) await stopSetup(setup);
+  sink.close();
+}
