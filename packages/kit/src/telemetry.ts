@@ -54,16 +54,21 @@ export async function startTelemetry(
     // OTEL_SERVICE_NAME, when set, is the SDK's to apply.
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     spanProcessors: [counting],
-    // Traces only: without this the SDK would set up an OTLP log exporter of its own.
+    // Traces only: without these the SDK would set up OTLP metric and log exporters of its own, and
+    // the http instrumentation would record a histogram on every request (metrics are prom-client's).
+    metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
       new http.HttpInstrumentation({
         // Probes every few seconds would drown the traces people look for.
         ignoreIncomingRequestHook: (request) => /^\/(api\/)?(health|ready)\b/.test(request.url ?? ''),
+        // Calls made outside any traced work (key fetches, pollers) would each start a trace of their own.
+        requireParentforOutgoingSpans: true,
       }),
       // Only queries inside a traced piece of work: pollers (outbox relays, job claims) would
       // otherwise start a trace of their own several times a second.
-      new pg.PgInstrumentation({ requireParentSpan: true }),
+      // A pool checkout is not a query: a span for it would double the spans of every request.
+      new pg.PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new undici.UndiciInstrumentation(),
     ],
   });
