@@ -1,5 +1,5 @@
-import { startTelemetry, withSpan } from '@earshot/kit';
-import { startOtlpReceiver, type OtlpReceiver } from '@earshot/kit/testing';
+import { withSpan } from '@earshot/kit';
+import { traceToReceiver, type OtlpReceiver } from '@earshot/kit/testing';
 import { outboundPolicy, providerClient } from '../src';
 import { startFakeOpenAI, type FakeOpenAI } from '../src/testing';
 
@@ -7,21 +7,15 @@ import { startFakeOpenAI, type FakeOpenAI } from '../src/testing';
 // receiver on loopback, the provider a fake on loopback).
 let receiver: OtlpReceiver;
 let provider: FakeOpenAI;
-let stopTelemetry: () => Promise<void>;
+let stopTracing: () => Promise<void>;
 
 beforeAll(async () => {
-  receiver = await startOtlpReceiver();
   provider = await startFakeOpenAI();
-  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
-  stopTelemetry = await startTelemetry(receiver.endpoint, 'ai-spans-test', 'prompt');
+  ({ receiver, stop: stopTracing } = await traceToReceiver('ai-spans-test', 'prompt'));
 });
 afterAll(async () => {
-  await stopTelemetry();
+  await stopTracing();
   await provider.close();
-  await receiver.close();
-  delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  delete process.env.OTEL_BSP_SCHEDULE_DELAY;
 });
 
 test('each provider call is a client span in the trace of the work that made it, never with the key', async () => {

@@ -7,7 +7,6 @@ import {
   kitMigrations,
   migrate,
   on,
-  startTelemetry,
   withSpan,
   writeOutbox,
   type Database,
@@ -16,7 +15,7 @@ import {
   type NewEvent,
   type TraceCarrier,
 } from '../src';
-import { openTestDatabase, startOtlpReceiver, type OtlpReceiver } from '../src/testing';
+import { openTestDatabase, traceToReceiver, type OtlpReceiver } from '../src/testing';
 import { consumerContext, describeKafka, testKafkaBus, unique } from './kafka-support';
 
 // The trace context across the outbox and the bus, with the SDK on in this process (OTLP/JSON to a
@@ -25,14 +24,11 @@ import { consumerContext, describeKafka, testKafkaBus, unique } from './kafka-su
 const SCHEMA = 'trace_context';
 let database: Database;
 let receiver: OtlpReceiver;
-let stopTelemetry: () => Promise<void>;
+let stopTracing: () => Promise<void>;
 const buses: EventBus[] = [];
 
 beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
-  stopTelemetry = await startTelemetry(receiver.endpoint, 'kit-trace-test', 'kit-test');
+  ({ receiver, stop: stopTracing } = await traceToReceiver('kit-trace-test', 'kit-test'));
   database = await openTestDatabase();
   await migrate(database, SCHEMA, kitMigrations);
 });
@@ -40,11 +36,8 @@ afterEach(async () => {
   await Promise.all(buses.splice(0).map((bus) => bus.stop()));
 });
 afterAll(async () => {
-  await stopTelemetry();
-  await receiver.close();
+  await stopTracing();
   await database.close();
-  delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  delete process.env.OTEL_BSP_SCHEDULE_DELAY;
 });
 
 const signedOut = (id: string): NewEvent => ({

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
+import { startTelemetry } from '../telemetry';
 import type { AddressInfo } from 'node:net';
 
 /** A span as an OTLP/JSON export carries it, its attributes (resource ones too) flattened. */
@@ -112,6 +113,29 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Tracing on in this test process, exporting OTLP/JSON in quick batches to a new receiver;
+ * `stop` flushes, closes the receiver and leaves the environment as it was.
+ */
+export async function traceToReceiver(
+  serviceName: string,
+  service?: string,
+): Promise<{ receiver: OtlpReceiver; stop(): Promise<void> }> {
+  const receiver = await startOtlpReceiver();
+  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
+  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+  const stopTelemetry = await startTelemetry(receiver.endpoint, serviceName, service);
+  return {
+    receiver,
+    async stop() {
+      await stopTelemetry();
+      await receiver.close();
+      delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
+      delete process.env.OTEL_BSP_SCHEDULE_DELAY;
     },
   };
 }
