@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
@@ -8,6 +8,7 @@ import { testSigningKeyPem } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '../gateway/src/modules';
 import { serviceUrlShape } from '../gateway/src/config';
 import { distributedConfigSchema, serviceUrlKey } from '../gateway/src/proxy';
+import { entrypoints } from '../scripts/build.mjs';
 
 // docker-compose.yml and k8s/ cannot be started on the build machines. This test reads them and
 // holds them to the code: every process is there with the right command, sets only variables its
@@ -49,7 +50,7 @@ const readsStorage = (schema: z.ZodObject<z.ZodRawShape>) => 'S3_BUCKET' in sche
 const PROCESSES: Process[] = [
   {
     name: 'gateway',
-    command: ['npm', 'run', 'start', '-w', 'gateway'],
+    command: ['node', '--enable-source-maps', 'gateway/dist/main.js'],
     schema: distributedConfigSchema as unknown as z.ZodObject<z.ZodRawShape>,
     required: ['JWT_SECRET', ...Object.keys(serviceUrlShape)],
     storage: false,
@@ -60,7 +61,7 @@ const PROCESSES: Process[] = [
     const required = module.name === 'auth' ? [...DISTRIBUTED, 'AUTH_SIGNING_KEY'] : DISTRIBUTED;
     return {
       name: module.name,
-      command: ['npm', 'run', 'start', '-w', `services/${module.name}`],
+      command: ['node', '--enable-source-maps', `services/${module.name}/dist/main.js`],
       schema,
       required,
       storage: readsStorage(schema),
@@ -68,7 +69,7 @@ const PROCESSES: Process[] = [
   }),
   {
     name: 'transcription-worker',
-    command: ['npm', 'run', 'worker', '-w', 'services/transcription'],
+    command: ['node', '--enable-source-maps', 'services/transcription/dist/worker.js'],
     schema: configSchemaFor([transcription]) as unknown as z.ZodObject<z.ZodRawShape>,
     required: DISTRIBUTED,
     storage: true,
@@ -160,7 +161,7 @@ describe('docker-compose.yml', () => {
 
   test('each service connects as its own database role, created by deploy/db-roles.sql before it starts', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      const workspace = service.command?.join(' ').match(/-w services\/([a-z]+)/)?.[1];
+      const workspace = service.command?.join(' ').match(/ services\/([a-z]+)\/dist\//)?.[1];
       if (!workspace) continue;
       expect([name, envOf(service).DATABASE_URL]).toEqual([
         name,
@@ -344,12 +345,44 @@ describe('k8s (kustomize base)', () => {
   });
 });
 
-test('the image: node:20-slim, the offline speech engine, the web app built, not run as root', () => {
+test('the image: a maintained Node LTS, the offline speech engine, everything built, production dependencies only, not run as root', () => {
   const dockerfile = read('deploy/Dockerfile');
-  expect(dockerfile.match(/^FROM node:20-slim/gm)?.length).toBeGreaterThanOrEqual(2);
+  // Node 20 reached its end of life in April 2026; engines still promises 20.19+ for the code itself.
+  expect(dockerfile.match(/^FROM node:(22|24)-slim/gm)?.length).toBeGreaterThanOrEqual(2);
+  expect(dockerfile).not.toMatch(/^FROM node:(1\d|20)\b/m);
+  expect(JSON.parse(read('package.json')).engines.node).toBe('>=20.19');
   expect(dockerfile).toMatch(/apt-get install[^\n]*ffmpeg pocketsphinx pocketsphinx-en-us/);
   expect(dockerfile).toMatch(/^RUN npm ci$/m);
-  expect(dockerfile).toMatch(/npm run build -w web/);
+  // The servers compiled and the console built, before the dev-only packages (tsx, esbuild) leave.
+  const build = dockerfile.search(/^RUN npm run build$/m);
+  const prune = dockerfile.search(/^RUN npm prune --omit=dev/m);
+  expect(build).toBeGreaterThan(0);
+  expect(prune).toBeGreaterThan(build);
   const users = dockerfile.match(/^USER (\S+)/gm) ?? [];
   expect(users.at(-1)).toBe('USER node');
+  expect(dockerfile).toMatch(/^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "deploy\/healthcheck\.mjs"\]/m);
+  expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "gateway\/dist\/main\.js"\]$/m);
+});
+
+test('every process runs compiled JavaScript that `npm run build` writes, with plain node', () => {
+  const built = entrypoints().map((entry) => entry.output);
+  for (const process of PROCESSES) {
+    expect(process.command.slice(0, 2)).toEqual(['node', '--enable-source-maps']);
+    expect(built).toContain(process.command[2]);
+  }
+  // Each workspace's own start script runs the same file, for `npm run start -w <workspace>`.
+  // (The all-in-one is `npm start` at the root: scripts/start.mjs runs it.)
+  for (const entry of entrypoints().filter((e) => !e.output.endsWith('all-in-one.js'))) {
+    const scripts = JSON.parse(read(`${entry.workspace}/package.json`)).scripts as Record<string, string>;
+    expect(Object.values(scripts)).toContain(`node --enable-source-maps ${relative(entry.workspace, entry.output)}`);
+  }
+});
+
+test('no transpiler is a production dependency: npm prune --omit=dev leaves none in the image', () => {
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean }> };
+  const transpilers = Object.entries(lock.packages).filter(([path]) =>
+    /node_modules\/(tsx|esbuild|@swc\/core)$/.test(path),
+  );
+  expect(transpilers.length).toBeGreaterThan(0);
+  expect(transpilers.filter(([, entry]) => !entry.dev).map(([path]) => path)).toEqual([]);
 });

@@ -1,16 +1,18 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the
-// all-in-one process (gateway + every service + embedded PostgreSQL + in-process event bus).
-import { spawn } from 'node:child_process';
+// `npm start`: builds the web app and the compiled servers when missing or older than their sources,
+// then runs the all-in-one process (gateway + every service + embedded PostgreSQL + in-process event
+// bus) from its compiled JavaScript.
+//
+// The builds run as child processes that end before the server starts (esbuild keeps a service
+// process of its own while loaded), and the server then runs in this very process: no transpiler and
+// no second Node process in the tree, and signals reach the server without a parent relaying them.
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureServersBuilt } from './build.mjs';
 import { ensureWebBuilt, root } from './web-build.mjs';
 
-const built = ensureWebBuilt();
+const built = ensureWebBuilt() || ensureServersBuilt();
 if (built !== 0) process.exit(built);
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'gateway', 'src', 'all-in-one.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// What `node --enable-source-maps` does: stack traces name the TypeScript sources.
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(join(root, 'gateway', 'dist', 'all-in-one.js')).href);

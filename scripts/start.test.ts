@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,7 +7,29 @@ import { join } from 'node:path';
 // the output pipe, so the pipe ends only when the server process itself has exited.
 const root = join(import.meta.dirname, '..');
 
-test('the banner comes before the first log line, and SIGTERM to npm start stops the server', async () => {
+/** Every process under `pid` (itself included), with its command line, from /proc's parent links. */
+function processTree(pid: number): { pid: number; command: string }[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // Ended while being read.
+    }
+  }
+  const tree: { pid: number; command: string }[] = [];
+  const visit = (p: number) => {
+    const command = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    tree.push({ pid: p, command });
+    for (const child of children.get(p) ?? []) visit(child);
+  };
+  visit(pid);
+  return tree;
+}
+
+test('the banner comes before the first log line, the compiled server runs without a transpiler and logs one line per request, and SIGTERM to npm start stops the server', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'earshot-start-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -42,6 +64,34 @@ test('the banner comes before the first log line, and SIGTERM to npm start stops
     const firstLog = outputLines.findIndex((line) => line.startsWith('{'));
     expect(banner).toBeGreaterThanOrEqual(0);
     expect(firstLog).toBeGreaterThan(banner);
+
+    // Production runs the compiled server with plain node, in the process npm's script execs: no
+    // transpiler (tsx, esbuild's service, swc) anywhere in the tree, and no second node process.
+    const tree = processTree(child.pid!);
+    expect(tree.filter((p) => /tsx|esbuild|swc/.test(p.command))).toEqual([]);
+    const nodes = tree.filter((p) => /^\S*node /.test(p.command));
+    expect(nodes).toHaveLength(1);
+    expect(nodes[0]!.command).toMatch(/^\S*node \S*scripts\/start\.mjs$/);
+
+    // One JSON line per request, none for the probes, each with a trace id.
+    const port = /Earshot is running at http:\/\/localhost:(\d+)/.exec(output)![1];
+    for (const path of ['/api/health', '/api/ready', '/api/health', '/api/auth/me'])
+      await (await fetch(`http://127.0.0.1:${port}${path}`)).body?.cancel();
+    const requestLines = () =>
+      output
+        .split('\n')
+        .filter((line) => line.includes('"req":'))
+        .map((line) => JSON.parse(line) as { req: { url: string }; traceId?: string; reqId: string });
+    await new Promise<void>((resolve) => {
+      const check = () => (requestLines().some((line) => line.req.url === '/api/auth/me') ? resolve() : undefined);
+      child.stdout.on('data', check);
+      check();
+    });
+    const lines = requestLines();
+    expect(lines.filter((line) => /\/api\/(health|ready)/.test(line.req.url))).toEqual([]);
+    const me = lines.filter((line) => line.req.url === '/api/auth/me');
+    expect(me).toHaveLength(1);
+    expect(me[0]!.traceId).toBe(me[0]!.reqId);
 
     child.kill('SIGTERM');
     await ended;

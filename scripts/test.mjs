@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { root, ensureWebBuilt } from './web-build.mjs';
+import { ensureServersBuilt } from './build.mjs';
 
 const require = createRequire(import.meta.url);
 const jest = join(dirname(require.resolve('jest/package.json')), 'bin', 'jest.js');
@@ -40,11 +41,14 @@ async function typecheck() {
 const narrowed = args.length > 0 && !args[0].startsWith('-');
 if (!narrowed && process.env.SKIP_TYPECHECK !== 'true' && !(await typecheck())) process.exit(1);
 
-// The browser suites each start `npm start`; build the console once, before they race to.
+// The browser suites each start `npm start`; build the console once, before they race to. The
+// compiled servers too, whatever the projects: server suites start them as well (scripts/*.test.ts).
 if (!args.includes('--selectProjects') || args.includes('browser')) {
   const built = ensureWebBuilt();
   if (built !== 0) process.exit(built);
 }
+const serversBuilt = ensureServersBuilt();
+if (serversBuilt !== 0) process.exit(serversBuilt);
 const child = spawn(
   process.execPath,
   ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...args],

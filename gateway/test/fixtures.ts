@@ -366,6 +366,8 @@ async function registeredUser(
 export const FIXTURES: Record<string, FixtureFactory> = {
   company: async (world, company) => world.companies[company].id,
   companyDomain: async (world, company) => world.companies[company].domain,
+  // A company's own settings (single sign-on): the world's company even for DELETE, which only turns it off.
+  ssoCompany: async (world, company) => world.companies[company].id,
   // Sign-in providers are platform-wide, not per company.
   provider: async () => 'google',
   // Speech models are the machine's, not a company's; downloads go to a closed local port (world.ts).

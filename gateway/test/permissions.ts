@@ -49,6 +49,9 @@ export const AREAS = {
   // setting of the company, its ADMIN's (their own) and the platform administrator's (any company,
   // named by companyId), like users; never a USER's or CALLER's.
   webhooks: ['HOST_ADMIN', 'ADMIN'],
+  // A company's identity: its own identity provider (single sign-on) and who signed in through it.
+  // The company's ADMIN (their own) and the platform administrator (any company), like webhooks.
+  identity: ['HOST_ADMIN', 'ADMIN'],
 } as const satisfies Record<string, 'public' | readonly Role[]>;
 
 export type Area = keyof typeof AREAS;
@@ -151,6 +154,14 @@ export const ROUTES: Record<string, Permission> = {
   'GET /api/auth/provider': { area: 'signIn' },
   'GET /api/auth/provider/:id/start': { area: 'signIn' },
   'GET /api/auth/provider/:id/callback': { area: 'signIn' },
+  // Single sign-on through the company's own provider: nobody is signed in yet.
+  'GET /api/auth/sso/discover': { area: 'signIn' },
+  'GET /api/auth/sso/start': { area: 'signIn' },
+  'GET /api/auth/sso/callback': { area: 'signIn' },
+  'GET /api/companies/:id/sso': { area: 'identity' },
+  'PUT /api/companies/:id/sso': { area: 'identity' },
+  'DELETE /api/companies/:id/sso': { area: 'identity' },
+  'GET /api/companies/:id/sso/sign-ins': { area: 'identity' },
 
   'GET /api/users/profile': { area: 'account' },
   'PUT /api/users/profile': { area: 'account' },

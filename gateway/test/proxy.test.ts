@@ -466,9 +466,9 @@ test("/api/ai/speech-models goes to transcription while the rest of /api/ai stay
   }
 });
 
-test("a company's credits, usage and statements go to billing while the rest of /api/companies stays the tenant's", async () => {
+test("a company's credits, usage and statements go to billing, its single sign-on to auth, the rest of /api/companies to the tenant", async () => {
   // Two stand-ins answering with their name and the path they were asked, on the contracts' own prefixes.
-  const standIn = (name: 'tenant' | 'billing') => {
+  const standIn = (name: 'tenant' | 'billing' | 'auth') => {
     const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
     return defineService({
       name,
@@ -491,13 +491,14 @@ test("a company's credits, usage and statements go to billing while the rest of 
   };
   const tenant = await startUpstream(standIn('tenant'));
   const billing = await startUpstream(standIn('billing'));
+  const authStandIn = await startUpstream(standIn('auth'));
   const config = loadConfig(distributedConfigSchema, {
     ...env,
-    AUTH_SERVICE_URL: auth.url,
+    AUTH_SERVICE_URL: authStandIn.url,
     TENANT_SERVICE_URL: tenant.url,
     BILLING_SERVICE_URL: billing.url,
   });
-  const pair = await createDistributedGateway(config, [standIn('tenant'), standIn('billing')], {
+  const pair = await createDistributedGateway(config, [standIn('tenant'), standIn('billing'), standIn('auth')], {
     logger: createLogger('silent'),
     readyTimeoutMs: 1000,
   });
@@ -522,12 +523,21 @@ test("a company's credits, usage and statements go to billing while the rest of 
       // The path reaches billing as the client sent it, the company's id in its place.
       expect(await answeredBy(method, path)).toEqual({ service: 'billing', url: path });
     }
+    for (const [method, path] of [
+      ['GET', `/api/companies/${id}/sso`],
+      ['PUT', `/api/companies/${id}/sso`],
+      ['DELETE', `/api/companies/${id}/sso`],
+      ['GET', `/api/companies/${id}/sso/sign-ins`],
+    ] as const) {
+      expect(await answeredBy(method, path)).toEqual({ service: 'auth', url: path });
+    }
     for (const path of [
       '/api/companies',
       `/api/companies/${id}`,
       `/api/companies/${id}/config`,
       `/api/companies/${id}/features`,
       `/api/companies/${id}/credits-elsewhere`,
+      `/api/companies/${id}/ssox`,
       '/api/companies/dropdown',
     ]) {
       expect(await answeredBy('GET', path)).toEqual({ service: 'tenant', url: path });
@@ -536,5 +546,6 @@ test("a company's credits, usage and statements go to billing while the rest of 
     await pair.app.close();
     await tenant.close();
     await billing.close();
+    await authStandIn.close();
   }
 });

@@ -331,7 +331,7 @@ export class System {
       case 'tasks':
         return { ...service('services/tasks'), env: base('tasks', 'earshot-tasks') };
       case 'webhooks':
-        return { ...service('services/webhooks'), env: base('webhooks', 'earshot-webhooks') };
+        return { ...service('services/webhooks'), env: { ...base('webhooks', 'earshot-webhooks'), ...storage } };
     }
   }
 

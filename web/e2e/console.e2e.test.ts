@@ -158,6 +158,39 @@ describe('web console in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('shows a page that fails to render as a notice with Try again, and reports it to the server', async () => {
+    const page = await suite.open();
+    await signIn(page, suite.server.origin, 'ADMIN');
+    await page.getByTestId('sidebar').waitFor();
+    // An answer the page does not expect (a tag whose name is an object) makes React throw while
+    // rendering the table: the rest of the console stays, the page says what failed.
+    await page.route(
+      (url) => url.pathname === '/api/tags',
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: '[{"name":{"unexpected":true},"count":1}]',
+        }),
+    );
+    const reported = page.waitForResponse(
+      (response) => response.url().endsWith('/api/users/client-errors') && response.request().method() === 'POST',
+    );
+    await page.goto(`${suite.server.origin}/tags`);
+    const notice = page.getByTestId('crash-notice');
+    await notice.waitFor();
+    expect(await notice.getByRole('heading').textContent()).toBe('This part of the page failed');
+    expect(await page.getByTestId('sidebar').isVisible()).toBe(true);
+    const report = await reported;
+    expect(report.status()).toBe(204);
+    expect(report.request().postDataJSON()).toMatchObject({ path: '/tags' });
+    // Once the server answers as expected again, Try again asks for it again and renders the page.
+    await page.unroute((url) => url.pathname === '/api/tags');
+    await notice.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('crash-notice').waitFor({ state: 'detached' });
+    await page.getByRole('table').waitFor();
+  });
+
   it('opens the menu as a drawer on a phone-sized screen', async () => {
     const page = await suite.open({ width: 390, height: 800 });
     await signIn(page, suite.server.origin, 'CALLER');

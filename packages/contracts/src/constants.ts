@@ -55,6 +55,7 @@ export const AUTH_CODES = {
   userLimit: 'USER_LIMIT_REACHED',
   lastAdmin: 'LAST_ADMIN',
   invitationPending: 'INVITATION_PENDING',
+  ssoRequired: 'SSO_REQUIRED',
 } as const;
 
 export const AUTH_MESSAGES = {
@@ -69,7 +70,35 @@ export const AUTH_MESSAGES = {
     'Your account is waiting for you to accept your invitation: choose your password with the link in the invitation e-mail, or ask your administrator to send it again',
   /** Resend or revoke for someone who is not (or no longer) invited. */
   notInvited: 'This user has no pending invitation',
+  /** Password sign-in, reset or invitation of someone whose company requires its own sign-in (single sign-on). */
+  ssoRequired:
+    'Your company signs in with its own identity provider: use “Continue with your company” on the sign-in page',
 } as const;
+
+// Single sign-on through a company's own identity provider (OpenID Connect).
+/** Roles single sign-on may give: never HOST_ADMIN, whatever a provider's claim says. */
+export const SSO_ROLES = ['ADMIN', 'USER', 'CALLER'] as const;
+/** What someone new gets when no mapped claim value matches. */
+export const SSO_DEFAULT_ROLES = ['USER', 'CALLER'] as const;
+export const SSO_MAX_DOMAINS = 20;
+export const SSO_MAX_ROLE_MAP = 50;
+
+/**
+ * Why an SSO sign-in was refused: the `?error=` of /signin (the page says it in words) and the
+ * reason of the audited `user.sign_in_failed`.
+ */
+export const SSO_ERRORS = [
+  'sso_cancelled',
+  'sso_state',
+  'sso_token',
+  'sso_no_email',
+  'sso_email_unverified',
+  'sso_user_limit',
+  'sso_disabled',
+  'sso_unavailable',
+  'sso_not_configured',
+] as const;
+export type SsoError = (typeof SSO_ERRORS)[number];
 
 /** Statuses of a stored file; a file that is in storage is 'completed'. */
 export const FILE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'not_started'] as const;

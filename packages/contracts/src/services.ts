@@ -30,7 +30,8 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
     '/companies/:id/statement',
     '/companies/:id/statement.pdf',
   ]),
-  route('auth', ['/auth', '/users', '/roles', '/privacy']),
+  // A company's single sign-on settings sit under the tenant's '/companies' like billing's sub-paths.
+  route('auth', ['/auth', '/users', '/roles', '/privacy', '/companies/:id/sso']),
   route('file', ['/files', '/uploads', '/tags']),
   // '/ai/speech-models' is more specific than prompt's '/ai', so the gateway routes it here.
   route('transcription', ['/transcripts', '/search', '/ai/speech-models']),

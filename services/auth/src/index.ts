@@ -16,6 +16,7 @@ import { revokeCompanySessions } from './repositories/tokens';
 import { forgetUpload, recordUpload } from './repositories/usage';
 import { authRoutes } from './routes/auth';
 import { privacyRoutes } from './routes/privacy';
+import { ssoRoutes } from './routes/sso';
 import { userRoutes } from './routes/users';
 import { startAuth } from './services/bootstrap';
 import { authContext } from './services/context';
@@ -42,7 +43,7 @@ const EXPORT_SWEEP_MS = 60 * 60_000;
 export const authService = defineService<AuthConfig>({
   name: 'auth',
   schema: 'auth',
-  prefixes: ['/auth', '/users', '/roles', '/privacy'],
+  prefixes: ['/auth', '/users', '/roles', '/privacy', '/companies/:id/sso'],
   migrations,
   configShape: authConfigShape,
   async routes(app, ctx) {
@@ -50,6 +51,7 @@ export const authService = defineService<AuthConfig>({
     const services = authServices(auth);
     await authRoutes(app, auth, services);
     await userRoutes(app, auth, services);
+    await ssoRoutes(app, auth, services.sso);
     await privacyRoutes(app, new PrivacyJobs(ctx, privacyStorage(ctx)));
   },
   // Export ZIPs that are due go at start and then every hour (expireExports).

@@ -3,6 +3,7 @@ import type { MessageRow } from '../src/db/schema';
 import type { Passage } from '../src/repositories/segments';
 import { builtInPieces } from '../src/services/built-in';
 import { asksOverview, citedIn, excerptsOf, mentions, overviewOf } from '../src/services/context';
+import { atxHeading, markdownBlocks } from '../src/services/knowledge/extract';
 import { clock, escapeMarkdown, transcriptLink } from '../src/services/passages';
 import { titleFrom, withinBudget } from '../src/services/replies';
 
@@ -120,4 +121,30 @@ test('the sources of an answer given a whole transcript are the segments it cite
     link: `/transcripts/f?t=${n}`,
   }));
   expect(citedIn('As said [3] and [1], again [3]; not [9].', passages).map((p) => p.start)).toEqual([3, 1]);
+});
+
+test("a knowledge file's Markdown headings are read as CommonMark writes them", () => {
+  expect(atxHeading('# Pricing')).toBe('Pricing');
+  expect(atxHeading('   ### Refunds ###  ')).toBe('Refunds');
+  expect(atxHeading('## C# basics')).toBe('C# basics');
+  expect(atxHeading('##\tTabbed')).toBe('Tabbed');
+  expect(atxHeading('#hashtag')).toBeNull();
+  expect(atxHeading('    # indented code')).toBeNull();
+  expect(atxHeading('####### seven')).toBeNull();
+  expect(markdownBlocks('# Intro\nHello\nthere\n\n## Next\nMore')).toEqual([
+    { text: 'Intro', page: null, heading: 'Intro' },
+    { text: 'Hello\nthere', page: null, heading: 'Intro' },
+    { text: 'Next', page: null, heading: 'Next' },
+    { text: 'More', page: null, heading: 'Next' },
+  ]);
+});
+
+test('a line built to make a heading pattern backtrack is read in one pass', () => {
+  // Spaces, #s and spaces again, ending in a sign: the former regex took seconds on 6,000
+  // characters of it and grew with the cube of the length; this is 300,000.
+  const n = 100_000;
+  const hostile = `# ${' '.repeat(n)}${'#'.repeat(n)}${' '.repeat(n)}!`;
+  expect(atxHeading(hostile) === `${'#'.repeat(n)}${' '.repeat(n)}!`).toBe(true);
+  // Only the last run of #s closes a heading (CommonMark): the others are its text.
+  expect(atxHeading(`# ${'# '.repeat(n)}`) === '# '.repeat(n - 1).trimEnd()).toBe(true);
 });

@@ -169,7 +169,7 @@ contract('S3Storage against a local s3rver', async () => {
   // Completed objects only: an aborted multipart upload leaves no object.
   const leftovers = async () => {
     const names: string[] = [];
-    for await (const item of storage.client.listObjectsV2('earshot-audio', '', true))
+    for await (const item of (await storage.client()).listObjectsV2('earshot-audio', '', true))
       names.push((item as { name: string }).name);
     return names.sort();
   };

@@ -59,6 +59,20 @@ export const transcriptionConfigShape = {
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   /** Longest ffprobe may take to read an upload's container (a file built to keep it busy fails). */
   FFPROBE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Longest ffmpeg may take to decode an upload (a file built to keep it busy fails). */
+  FFMPEG_DECODE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(6 * 3_600_000)
+    .default(15 * 60_000),
+  /** Longest recording transcribed; a longer one fails with the reason (it also bounds the decoded audio on disk). */
+  TRANSCRIPTION_MAX_AUDIO_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(48 * 3600)
+    .default(8 * 3600),
   POCKETSPHINX_PATH: z.string().min(1).default('pocketsphinx_continuous'),
   /** Acoustic model, language model and dictionary; empty = the binary's defaults (Debian's en-us). */
   POCKETSPHINX_HMM: z.string().optional(),
@@ -107,6 +121,8 @@ export interface TranscriptionSettings {
   FFMPEG_PATH: string;
   FFPROBE_PATH: string;
   FFPROBE_TIMEOUT_MS: number;
+  FFMPEG_DECODE_TIMEOUT_MS: number;
+  TRANSCRIPTION_MAX_AUDIO_SECONDS: number;
   POCKETSPHINX_PATH: string;
   POCKETSPHINX_HMM?: string;
   POCKETSPHINX_LM?: string;

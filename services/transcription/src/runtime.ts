@@ -37,7 +37,13 @@ export function pipelineDeps(
     workRoot: workRootOf(config),
     storage: createStorage(config),
     engine: createEngine(config, whisper),
-    ffmpeg: { ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH, probeTimeoutMs: config.FFPROBE_TIMEOUT_MS },
+    ffmpeg: {
+      ffmpeg: config.FFMPEG_PATH,
+      ffprobe: config.FFPROBE_PATH,
+      probeTimeoutMs: config.FFPROBE_TIMEOUT_MS,
+      decodeTimeoutMs: config.FFMPEG_DECODE_TIMEOUT_MS,
+      maxSeconds: config.TRANSCRIPTION_MAX_AUDIO_SECONDS,
+    },
     decoders: new Limiter(config.TRANSCRIPTION_CONCURRENCY),
   };
 }

@@ -4,6 +4,8 @@ import {
   EVENT_CATALOGUE,
   HOLD_REASON_MAX,
   PROMPT_LIMITS,
+  SSO_MAX_DOMAINS,
+  SSO_MAX_ROLE_MAP,
   TAG_LENGTH_MAX,
   TASK_LIMITS,
   TAGS_PER_FILE_MAX,
@@ -193,7 +195,21 @@ const samples: Record<
   NewEvent['data']
 > = {
   'user.signed_in': { id, email: user.email, method: 'password' },
-  'user.sign_in_failed': { id, email: user.email, reason: 'invalid_credentials' },
+  'user.sign_in_failed': { id, email: user.email, reason: 'sso_email_unverified', issuer: 'i'.repeat(500) },
+  'sso.configured': {
+    companyId: id,
+    issuer: 'i'.repeat(500),
+    clientId: 'c'.repeat(255),
+    domains: Array.from({ length: SSO_MAX_DOMAINS }, () => 'd'.repeat(253)),
+    required: true,
+    defaultRole: 'USER',
+    roleClaim: 'r'.repeat(100),
+    roleMap: Object.fromEntries(
+      Array.from({ length: SSO_MAX_ROLE_MAP }, (_, i) => [`${'g'.repeat(198)}${String(i).padStart(2, '0')}`, 'ADMIN']),
+    ),
+    secretChanged: true,
+  },
+  'sso.removed': { companyId: id },
   'user.signed_out': { id },
   'user.session_revoked': { id, reason: 'reuse' },
   'user.sessions_ended': {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBoolean, type BaseConfig } from '@earshot/kit';
+import { envBoolean, type BaseConfig, type StorageConfig } from '@earshot/kit';
 
 /** Environment keys of the webhooks service. */
 export const webhooksConfigShape = {
@@ -15,6 +15,12 @@ export const webhooksConfigShape = {
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Deliveries sent at the same time by one process (each to a different endpoint). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * Days a finished delivery (its body, response excerpt and attempts) stays in the delivery log;
+   * older ones are removed once an hour. Pending deliveries stay until they finish.
+   */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 };
 
-export type WebhooksConfig = BaseConfig & z.infer<z.ZodObject<typeof webhooksConfigShape>>;
+/** Storage too: a person's export part is written there. */
+export type WebhooksConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof webhooksConfigShape>>;

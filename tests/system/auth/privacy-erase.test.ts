@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from '@earshot/contracts';
+import { PRIVACY_SERVICES, SYSTEM_ACTOR } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { auditService } from '@earshot/audit-service';
@@ -12,6 +12,7 @@ import { tenantService } from '@earshot/tenant-service';
 import { transcriptionService } from '@earshot/transcription-service';
 import { uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 import { authService } from '@earshot/auth-service';
+import { webhooksService } from '@earshot/webhooks-service';
 import { login } from '../../../services/auth/test/helpers';
 
 // Erasing a person: every service that holds their data in one stack, each removing
@@ -122,6 +123,7 @@ beforeAll(async () => {
       auditService,
       messagingService,
       tasksService,
+      webhooksService,
     ],
     {
       TRANSCRIPTION_WORKER: 'false',
@@ -210,6 +212,7 @@ describe('erasing a user', () => {
       'tasks',
       'tenant',
       'transcription',
+      'webhooks',
     ]);
     expect(parts.auth).toEqual({ accounts: 1, avatars: 0, sessions: 1, uploadsKept: 0 });
     expect(parts.file).toEqual({ recordingsDeleted: 1, held: 0 });
@@ -254,7 +257,7 @@ describe('erasing a user', () => {
     // Who asked, the services' parts and the end are in the company's audit log.
     const types = await auditedTypes(job.jobId);
     expect(types[0]).toBe('privacy.erase_requested');
-    expect(types.filter((type) => type === 'privacy.part_erased')).toHaveLength(9);
+    expect(types.filter((type) => type === 'privacy.part_erased')).toHaveLength(PRIVACY_SERVICES.length);
     expect(types.at(-1)).toBe('privacy.erased');
     const [done] = await stack.database.query<{
       actor_id: string;
@@ -306,7 +309,7 @@ describe('erasing a user', () => {
       before.json(),
     );
     const types = await auditedTypes(jobId);
-    expect(types.filter((type) => type === 'privacy.part_erased')).toHaveLength(9);
+    expect(types.filter((type) => type === 'privacy.part_erased')).toHaveLength(PRIVACY_SERVICES.length);
     expect(types.filter((type) => type === 'privacy.erased')).toHaveLength(1);
   });
 });

@@ -15,6 +15,7 @@ import { filesUnder, uploadRequest, wavHeader } from '../../../services/file/tes
 import { auditService } from '@earshot/audit-service';
 import { createStorage, type StorageConfig } from '@earshot/kit';
 import { authService } from '@earshot/auth-service';
+import { webhooksService } from '@earshot/webhooks-service';
 import { EXPORT_KEPT_DAYS, expireExports } from '../../../services/auth/src/services/privacy';
 
 // A person's data: every service that holds it in one stack, the export answered by
@@ -102,6 +103,7 @@ beforeAll(async () => {
       auditService,
       messagingService,
       tasksService,
+      webhooksService,
     ],
     {
       TRANSCRIPTION_WORKER: 'false',
@@ -183,6 +185,7 @@ describe('export of a user', () => {
       { service: 'tasks', counts: { tasks: 1 } },
       { service: 'tenant', counts: {} },
       { service: 'transcription', counts: { transcripts: 1 } },
+      { service: 'webhooks', counts: { deliveries: 0 } },
     ]);
     expect(Object.keys(zip).sort()).toEqual([
       `audio/${ann.fileId}.wav`,
@@ -195,6 +198,7 @@ describe('export of a user', () => {
       'tasks.json',
       'tenant.json',
       'transcription.json',
+      'webhooks.json',
     ]);
     expect(JSON.parse(strFromU8(zip['tasks.json']!)).tasks).toEqual([
       expect.objectContaining({ _id: ann.taskId, title: "Ann's follow-up", createdBy: ann.id }),
@@ -400,6 +404,7 @@ describe('export of a client contact', () => {
       'tasks.json',
       'tenant.json',
       'transcription.json',
+      'webhooks.json',
     ]);
     expect(JSON.parse(strFromU8(zip['tenant.json']!))).toMatchObject({
       client: { id: clientId, name: 'Dora Client', email: 'dora@client.test' },

@@ -63,6 +63,7 @@ const B2cUsersPage = lazy(() => import('../features/b2c-users/b2c-users-page'));
 const AuditLogsPage = lazy(() => import('../features/audit-logs/audit-logs-page'));
 const EmailTemplatesPage = lazy(() => import('../features/email-templates/email-templates-page'));
 const WebhooksPage = lazy(() => import('../features/webhooks/webhooks-page'));
+const IdentityPage = lazy(() => import('../features/identity/identity-page'));
 const CustomGptsPage = lazy(() => import('../features/custom-gpts/custom-gpts-page'));
 const CustomGptCreatePage = lazy(() => import('../features/custom-gpts/custom-gpt-create-page'));
 const CustomGptEditPage = lazy(() => import('../features/custom-gpts/custom-gpt-edit-page'));
@@ -149,6 +150,7 @@ export const routes: RouteObject[] = [
               route('/audit-logs', 'pages.auditLogs', <AuditLogsPage />),
               route('/email-templates', 'pages.emailTemplates', <EmailTemplatesPage />),
               route('/webhooks', 'pages.webhooks', <WebhooksPage />),
+              route('/identity', 'pages.identity', <IdentityPage />),
               route('/custom-gpts', 'pages.customGpts', <CustomGptsPage />),
               route('/custom-gpts/create', 'pages.customGptCreate', <CustomGptCreatePage />),
               route('/custom-gpts/:id/edit', 'pages.customGptEdit', <CustomGptEditPage />),

@@ -37,21 +37,35 @@ const historyBack = () => window.history.back();
 /**
  * A page or dialog that fails to render shows what failed, with Try again and Go back (a dialog
  * passes its close as `onBack`), and is reported. Works outside the router too (the signed-out app).
+ * `onRetry` runs before Try again renders the part again: the signed-in layout drops the cached
+ * server answers there, since an answer the page did not expect is the usual cause and rendering
+ * the same one again fails the same way.
  */
 export function CrashBoundary({
   resetKey,
   onBack = historyBack,
+  onRetry,
   children,
 }: {
   resetKey?: unknown;
   onBack?: () => void;
+  onRetry?: () => void;
   children: ReactNode;
 }): ReactElement {
   return (
     <ErrorBoundary
       resetKey={resetKey}
       onError={reportCrash}
-      fallback={(error, retry) => <CrashNotice error={error} retry={retry} back={onBack} />}
+      fallback={(error, retry) => (
+        <CrashNotice
+          error={error}
+          retry={() => {
+            onRetry?.();
+            retry();
+          }}
+          back={onBack}
+        />
+      )}
     >
       {children}
     </ErrorBoundary>

@@ -3,12 +3,14 @@
 // entities/transcripts/format.test.ts.
 
 /** What is shown: a day ('Mar 7, 2025'), a moment ('Mar 7, 2025, 9:05 AM') or a moment in full words. */
-export type DateStyle = 'date' | 'dateTime' | 'fullDateTime';
+export type DateStyle = 'date' | 'dateTime' | 'fullDateTime' | 'precise';
 
 export const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   date: { year: 'numeric', month: 'short', day: 'numeric' },
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
   fullDateTime: { dateStyle: 'full', timeStyle: 'short' },
+  // To the second: where the order of close events matters (the audit log, delivery attempts).
+  precise: { dateStyle: 'medium', timeStyle: 'medium' },
 };
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -38,7 +40,11 @@ export function formatDay(day: string, language = 'en'): string {
 }
 
 /** An instant with its time, in the reader's language and time zone; 'fullDateTime' names the weekday and month. */
-export function formatDateTime(iso: string, language = 'en', style: 'dateTime' | 'fullDateTime' = 'dateTime'): string {
+export function formatDateTime(
+  iso: string,
+  language = 'en',
+  style: 'dateTime' | 'fullDateTime' | 'precise' = 'dateTime',
+): string {
   return format(new Date(iso), style, language);
 }
 

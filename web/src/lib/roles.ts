@@ -26,6 +26,8 @@ const ACCESS: ReadonlyArray<readonly [prefix: string, roles: readonly Role[]]> =
   ['/data-policies', ['ADMIN']],
   // A company's outgoing webhooks: its ADMIN; a HOST_ADMIN picks the company.
   ['/webhooks', ['HOST_ADMIN', 'ADMIN']],
+  // A company's sign-in and provisioning (its identity provider): its ADMIN; a HOST_ADMIN picks the company.
+  ['/identity', ['HOST_ADMIN', 'ADMIN']],
   // The menu shows clients to ADMIN and CALLER; a HOST_ADMIN may open them read-only
   // to support a company (the tenant service allows its reads, services/tenant/README.md).
   ['/clients', ['ADMIN', 'CALLER', 'HOST_ADMIN']],

@@ -21,3 +21,4 @@ export * from './dashboards';
 export * from './privacy';
 export * from './encryption';
 export * from './webhooks';
+export * from './sso';

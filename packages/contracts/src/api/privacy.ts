@@ -15,6 +15,7 @@ export const PRIVACY_SERVICES = [
   'audit',
   'messaging',
   'tasks',
+  'webhooks',
 ] as const;
 export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEvent, change, pastVersion } from './envelope';
 import { ROLES } from '../roles';
-import { USER_STATUSES } from '../constants';
+import { SSO_ERRORS, USER_STATUSES } from '../constants';
+import { SsoProviderState } from '../api/sso';
 
 const topic = 'earshot.auth';
 const UserState = z.object({
@@ -18,24 +19,52 @@ const UserState = z.object({
   monthlyCredits: z.number().nullable().optional(),
 });
 
+const SignedInV1 = z.object({
+  id: z.string(),
+  email: z.string(),
+  method: z.enum(['password', 'two_step', 'provider']),
+});
+const SIGN_IN_METHODS = ['password', 'two_step', 'provider', 'sso'] as const;
+const SIGN_IN_FAILURES = ['invalid_credentials', 'throttled', 'disabled', 'invalid_code'] as const;
+const SignInFailedV1 = z.object({ id: z.string().nullable(), email: z.string(), reason: z.enum(SIGN_IN_FAILURES) });
+
 export const authEvents = [
   defineEvent({
     type: 'user.signed_in',
-    version: 1,
+    version: 2,
     topic,
-    description: 'A person signed in.',
-    data: z.object({ id: z.string(), email: z.string(), method: z.enum(['password', 'two_step', 'provider']) }),
+    description: "A person signed in; `sso` is their company's own identity provider (OpenID Connect).",
+    data: z.object({ id: z.string(), email: z.string(), method: z.enum(SIGN_IN_METHODS) }),
+    past: [pastVersion(1, SignedInV1, (d) => d)],
   }),
   defineEvent({
     type: 'user.sign_in_failed',
-    version: 1,
+    version: 2,
     topic,
-    description: 'A sign-in attempt failed (wrong credentials or throttled).',
+    description:
+      "A sign-in attempt failed: wrong credentials, throttled, disabled, a wrong code, password sign-in where the company requires its own sign-in, or a refused single sign-on (the reason is one of SSO_ERRORS; `issuer` names the company's provider).",
     data: z.object({
       id: z.string().nullable(),
       email: z.string(),
-      reason: z.enum(['invalid_credentials', 'throttled', 'disabled', 'invalid_code']),
+      reason: z.enum([...SIGN_IN_FAILURES, 'sso_required', ...SSO_ERRORS]),
+      issuer: z.string().optional(),
     }),
+    past: [pastVersion(1, SignInFailedV1, (d) => d)],
+  }),
+  defineEvent({
+    type: 'sso.configured',
+    version: 1,
+    topic,
+    description:
+      "A company's identity provider (OpenID Connect single sign-on) was saved: issuer, client id, e-mail domains, whether it is required and the role mapping. The client secret is never in it; `secretChanged` says whether a new one was given.",
+    data: SsoProviderState.extend({ secretChanged: z.boolean() }),
+  }),
+  defineEvent({
+    type: 'sso.removed',
+    version: 1,
+    topic,
+    description: "A company's single sign-on was turned off: its people sign in with a password again.",
+    data: z.object({ companyId: z.string() }),
   }),
   defineEvent({
     type: 'user.signed_out',

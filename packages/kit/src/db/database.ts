@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PGlite as PGliteClient } from '@electric-sql/pglite';
+import type { drizzle as drizzlePgliteOf } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 
 /** A drizzle handle or a transaction of one: repositories accept either. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,13 +29,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
 }
 
+// Each driver is imported when opened: a process uses one of the two, and the other would sit in
+// its heap for nothing (pg and its drizzle adapter, about 4 MB, in the all-in-one on PGlite).
 async function openPglite(dataDir?: string): Promise<Database> {
-  let path: string | undefined;
-  if (dataDir) {
-    path = join(dataDir, 'pgdata');
-    mkdirSync(path, { recursive: true });
+  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+  ]);
+  // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, which never
+  // shrinks; on disk the data files are in the operating system's cache anyway, so 32 MB is plenty
+  // and the idle all-in-one holds about 120 MB less.
+  const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] };
+  if (!dataDir) return pgliteDatabase(new PGlite(options), drizzlePglite);
+  const path = join(dataDir, 'pgdata');
+  mkdirSync(path, { recursive: true });
+  if (!existsSync(join(path, 'PG_VERSION'))) {
+    // A new data directory is made by initdb in a second WebAssembly instance, whose memory (about
+    // 300 MB) the first client keeps until it is closed: open, close, and open again.
+    const creating = new PGlite(path, options);
+    await creating.waitReady;
+    await creating.close();
   }
-  const client = path ? new PGlite(path) : new PGlite();
+  return pgliteDatabase(new PGlite(path, options), drizzlePglite);
+}
+
+async function pgliteDatabase(client: PGliteClient, drizzlePglite: typeof drizzlePgliteOf): Promise<Database> {
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
   return {
@@ -59,6 +75,10 @@ async function openPglite(dataDir?: string): Promise<Database> {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+  ]);
   const pool = new pg.Pool({ connectionString: url, max });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

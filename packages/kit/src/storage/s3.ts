@@ -1,5 +1,5 @@
 import { Readable, Transform } from 'node:stream';
-import { Client } from 'minio';
+import type { Client } from 'minio';
 import {
   assertValidKey,
   assertValidRange,
@@ -79,32 +79,46 @@ function firstBytes(source: Readable, length: number): Readable {
  */
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3' as const;
-  readonly client: Client;
+  private made?: Promise<Client>;
+  private readonly url: URL;
   private readonly bucket: string;
   private readonly partSize: number;
   private bucketReady?: Promise<void>;
 
   constructor(private readonly options: S3StorageOptions) {
-    const url = new URL(options.endpoint);
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      useSSL: url.protocol === 'https:',
-      accessKey: options.accessKey,
-      secretKey: options.secretKey,
-      region: options.region,
-      pathStyle: true,
-    });
+    this.url = new URL(options.endpoint);
     this.bucket = options.bucket;
     this.partSize = Math.max(MIN_PART, options.partSize ?? DEFAULT_PART);
+  }
+
+  /**
+   * The S3 client, made by the first call: minio is imported then, not at start (about 7 MB of heap
+   * that a process on local storage, the all-in-one's default, never needs).
+   */
+  client(): Promise<Client> {
+    const { url, options } = this;
+    this.made ??= import('minio').then(
+      ({ Client }) =>
+        new Client({
+          endPoint: url.hostname,
+          port: url.port ? Number(url.port) : undefined,
+          useSSL: url.protocol === 'https:',
+          accessKey: options.accessKey,
+          secretKey: options.secretKey,
+          region: options.region,
+          pathStyle: true,
+        }),
+    );
+    return this.made;
   }
 
   /** Creates the bucket when it does not exist yet (once per process; retried after a failure). */
   ensureBucket(): Promise<void> {
     this.bucketReady ??= (async () => {
-      if (await this.client.bucketExists(this.bucket)) return;
+      const s3 = await this.client();
+      if (await s3.bucketExists(this.bucket)) return;
       try {
-        await this.client.makeBucket(this.bucket, this.options.region);
+        await s3.makeBucket(this.bucket, this.options.region);
       } catch (error) {
         // Another replica may have created it in the meantime.
         if (!['BucketAlreadyOwnedByYou', 'BucketAlreadyExists'].includes((error as { code?: string }).code ?? ''))
@@ -120,6 +134,7 @@ export class S3Storage implements ObjectStorage {
   async put(key: string, stream: Readable, options: PutOptions): Promise<{ size: number }> {
     assertValidKey(key);
     const headers = { 'Content-Type': options.contentType };
+    const s3 = await this.client();
     let uploadId: string | undefined;
     const parts: { part: number; etag: string }[] = [];
     let size = 0;
@@ -128,9 +143,9 @@ export class S3Storage implements ObjectStorage {
       // A full part is sent only once the next bytes arrive: the last part may be the only one.
       let held: Buffer | undefined;
       const sendPart = async (body: Buffer) => {
-        uploadId ??= await this.client.initiateNewMultipartUpload(this.bucket, key, headers);
+        uploadId ??= await s3.initiateNewMultipartUpload(this.bucket, key, headers);
         const partNumber = parts.length + 1;
-        const { etag } = await this.client.uploadPart(
+        const { etag } = await s3.uploadPart(
           {
             bucketName: this.bucket,
             objectName: key,
@@ -148,16 +163,16 @@ export class S3Storage implements ObjectStorage {
         held = chunk;
       }
       if (uploadId === undefined) {
-        await this.client.putObject(this.bucket, key, held ?? Buffer.alloc(0), held?.length ?? 0, headers);
+        await s3.putObject(this.bucket, key, held ?? Buffer.alloc(0), held?.length ?? 0, headers);
       } else {
         await sendPart(held!);
-        await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
+        await s3.completeMultipartUpload(this.bucket, key, uploadId, parts);
       }
       return { size };
     } catch (error) {
       stream.destroy();
       if (uploadId !== undefined) {
-        await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
+        await s3.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
       }
       throw error;
     }
@@ -167,10 +182,11 @@ export class S3Storage implements ObjectStorage {
     assertValidKey(key);
     assertValidRange(range);
     await this.ensureBucket();
+    const s3 = await this.client();
     try {
-      if (!range) return await this.client.getObject(this.bucket, key);
+      if (!range) return await s3.getObject(this.bucket, key);
       const length = range.end - range.start + 1;
-      return firstBytes(await this.client.getPartialObject(this.bucket, key, range.start, length), length);
+      return firstBytes(await s3.getPartialObject(this.bucket, key, range.start, length), length);
     } catch (error) {
       if (isNotFound(error)) throw new ObjectNotFoundError(key);
       throw error;
@@ -180,8 +196,9 @@ export class S3Storage implements ObjectStorage {
   async stat(key: string): Promise<ObjectInfo | null> {
     assertValidKey(key);
     await this.ensureBucket();
+    const s3 = await this.client();
     try {
-      const info = await this.client.statObject(this.bucket, key);
+      const info = await s3.statObject(this.bucket, key);
       const contentType = (info.metaData['content-type'] as string | undefined) ?? 'application/octet-stream';
       return { size: info.size, contentType, version: info.etag };
     } catch (error) {
@@ -193,8 +210,9 @@ export class S3Storage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await this.ensureBucket();
+    const s3 = await this.client();
     try {
-      await this.client.removeObject(this.bucket, key);
+      await s3.removeObject(this.bucket, key);
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

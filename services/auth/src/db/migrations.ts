@@ -167,5 +167,42 @@ export const migrations: Migration[] = [
       -- service keeps a copy from the user events and enforces it.
       alter table users add column monthly_credits numeric(18, 4) check (monthly_credits > 0)`,
   },
+  {
+    name: '0008_sso',
+    sql: `
+      -- A company's own identity provider (OpenID Connect): one per company. The client secret is
+      -- sealed with SECRETS_KEY (the service's secret box) and never leaves the service.
+      create table sso_providers (
+        company_id uuid primary key,
+        issuer text not null,
+        client_id text not null,
+        client_secret_sealed text not null,
+        required boolean not null default false,
+        default_role text not null check (default_role in ('USER', 'CALLER')),
+        role_claim text,
+        role_map jsonb not null default '{}'::jsonb,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      );
+      -- An e-mail domain leads to one company's provider only: the primary key makes it unique
+      -- across companies, whatever two administrators save at the same time.
+      create table sso_domains (
+        domain text primary key check (domain = lower(domain)),
+        company_id uuid not null references sso_providers (company_id) on delete cascade
+      );
+      create index sso_domains_company on sso_domains (company_id);
+      -- Who a provider's subject is here. The company is part of the key: the same issuer and
+      -- subject configured by another company never reaches this company's user.
+      create table sso_identities (
+        company_id uuid not null,
+        issuer text not null,
+        subject text not null,
+        user_id uuid not null references users (id) on delete cascade,
+        created_at timestamptz not null default now(),
+        last_sign_in_at timestamptz,
+        primary key (company_id, issuer, subject)
+      );
+      create index sso_identities_user on sso_identities (user_id)`,
+  },
   ...privacyMigrations,
 ];

@@ -1,4 +1,16 @@
-import { bigint, boolean, customType, integer, numeric, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  integer,
+  jsonb,
+  numeric,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const auth = pgSchema('auth');
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -133,3 +145,39 @@ export const avatars = auth.table('avatars', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 export type AvatarRow = typeof avatars.$inferSelect;
+
+/** A company's own identity provider (migration 0008_sso); the client secret is sealed. */
+export const ssoProviders = auth.table('sso_providers', {
+  companyId: uuid('company_id').primaryKey(),
+  issuer: text('issuer').notNull(),
+  clientId: text('client_id').notNull(),
+  clientSecretSealed: text('client_secret_sealed').notNull(),
+  required: boolean('required').notNull().default(false),
+  defaultRole: text('default_role').notNull(),
+  roleClaim: text('role_claim'),
+  roleMap: jsonb('role_map').notNull().$type<Record<string, string>>(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type SsoProviderRow = typeof ssoProviders.$inferSelect;
+
+/** E-mail domains, each owned by one company's provider (unique across companies). */
+export const ssoDomains = auth.table('sso_domains', {
+  domain: text('domain').primaryKey(),
+  companyId: uuid('company_id').notNull(),
+});
+
+/** A provider's subject linked to a user of the company that configured the provider. */
+export const ssoIdentities = auth.table(
+  'sso_identities',
+  {
+    companyId: uuid('company_id').notNull(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastSignInAt: ts('last_sign_in_at'),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.issuer, t.subject] })],
+);
+export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;

@@ -156,9 +156,10 @@ export async function authRoutes(
       config: { access: 'public', csrfExempt: true, example: { body: { email: 'nobody@example.com' } } },
       schema: {
         tags: ['auth'],
-        summary: 'Ask for a password reset link (same answer whether the account exists)',
+        summary:
+          'Ask for a password reset link (same answer whether the account exists; 403 when the e-mail’s company requires its own sign-in)',
         body: ForgotPasswordBody,
-        response: { 202: MessageBody, ...errors(400) },
+        response: { 202: MessageBody, ...errors(400, 403) },
       },
     },
     async (request, reply) => {
@@ -182,7 +183,7 @@ export async function authRoutes(
         summary:
           'Set a new password with a reset link, or the first one with an invitation link (which also signs the person in: user is answered)',
         body: ResetPasswordBody,
-        response: { 200: ResetPasswordResponse, ...errors(400) },
+        response: { 200: ResetPasswordResponse, ...errors(400, 403) },
       },
     },
     async (request, reply) => {

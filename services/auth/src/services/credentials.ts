@@ -1,3 +1,4 @@
+import { domainRequiresSso, ssoRequired, userRequiresSso } from './sso-required';
 import { badRequest, conflict, type Identity } from '@earshot/kit';
 import { findCompany, findCompanyByDomain } from '../repositories/companies';
 import { replaceRecoveryCodes } from '../repositories/recovery-codes';
@@ -64,12 +65,14 @@ export class CredentialService {
   async requestReset(caller: Caller, email: string, domain?: string): Promise<void> {
     const { ctx } = this;
     let users = await findByEmail(ctx.db, email);
+    if ((await domainRequiresSso(ctx.db, email)) && !users.some((u) => u.companyId === null)) throw ssoRequired();
     if (domain !== undefined) {
       const company = await findCompanyByDomain(ctx.db, domain);
       users = company ? users.filter((u) => u.companyId === company.id) : [];
     }
     for (const user of users) {
-      if (await accountBlocked(ctx.db, user)) continue;
+      // Nobody of a company that requires its own sign-in gets a password (and the answer stays the same).
+      if ((await accountBlocked(ctx.db, user)) || (await userRequiresSso(ctx.db, user))) continue;
       const token = randomToken();
       const resetUrl = passwordLink(
         ctx,
@@ -114,6 +117,7 @@ export class CredentialService {
       const reset = await consumeReset(tx, sha256(token));
       const user = reset ? await findUser(tx, reset.userId, EVERYONE) : undefined;
       if (!reset || !user) return null;
+      if (await userRequiresSso(tx, user)) throw ssoRequired();
       const invitation = reset.purpose === 'invitation';
       // An invitation link only ever opens a waiting account, and nothing else opens one.
       if (invitation !== (user.status === 'invited')) return null;

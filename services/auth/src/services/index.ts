@@ -4,6 +4,7 @@ import { CredentialService } from './credentials';
 import { OwnSessionService } from './own-sessions';
 import { ProviderService } from './providers';
 import { SignInService } from './sign-in';
+import { SsoService } from './sso';
 import { UserService } from './users';
 
 /** The service objects the routes call, built once when the module is mounted. */
@@ -14,6 +15,7 @@ export interface AuthServices {
   users: UserService;
   sessions: OwnSessionService;
   avatars: AvatarService;
+  sso: SsoService;
 }
 
 export function authServices(ctx: AuthContext): AuthServices {
@@ -25,5 +27,6 @@ export function authServices(ctx: AuthContext): AuthServices {
     users: new UserService(ctx),
     sessions: new OwnSessionService(ctx),
     avatars: new AvatarService(ctx),
+    sso: new SsoService(ctx, signIns),
   };
 }

@@ -41,6 +41,7 @@ import {
   waitFor,
   type ThrottleKeys,
 } from './throttle';
+import { domainRequiresSso, ssoRequired, userRequiresSso } from './sso-required';
 import { useTwoStepCode } from './two-step';
 
 export const TWO_STEP_SECONDS = 5 * 60;
@@ -63,9 +64,9 @@ export type SignInOutcome =
   | { kind: 'two_step' | 'password_change'; challenge: string; knownDevice?: string };
 
 /** How far a sign-in got: each step is asked for once, in this order. */
-type Step = 'password' | 'provider' | 'two_step' | 'password_change';
+type Step = 'password' | 'provider' | 'sso' | 'two_step' | 'password_change';
 
-type FailureReason = 'invalid_credentials' | 'throttled' | 'disabled' | 'invalid_code';
+type FailureReason = 'invalid_credentials' | 'throttled' | 'disabled' | 'invalid_code' | 'sso_required';
 
 /** Records a failed attempt (counted towards throttling unless it was itself throttled) and its event. */
 async function failAttempt(
@@ -74,7 +75,8 @@ async function failAttempt(
   attempt: { email: string; user?: UserRow; companyId: string | null; reason: FailureReason; keys: ThrottleKeys },
 ) {
   await ctx.transact(async (tx, emit) => {
-    if (attempt.reason !== 'throttled') await countFailure(tx, attempt.keys);
+    // Being sent to one's company's sign-in is no guess at a password.
+    if (attempt.reason !== 'throttled' && attempt.reason !== 'sso_required') await countFailure(tx, attempt.keys);
     emit({
       type: 'user.sign_in_failed',
       companyId: attempt.user?.companyId ?? attempt.companyId,
@@ -186,6 +188,13 @@ export class SignInService {
       throw throttled(wait);
     }
     const { users, companyId } = await candidatesFor(ctx.db, body.email, body.domain);
+    // The domain's company requires its own sign-in: said before any password is checked (the
+    // sign-in page's discovery says as much), unless the e-mail is a platform administrator's.
+    const ssoCompany = await domainRequiresSso(ctx.db, body.email);
+    if (ssoCompany && (companyId === null || companyId === ssoCompany) && !users.some((u) => u.companyId === null)) {
+      await failAttempt(ctx, caller, { email: body.email, companyId: ssoCompany, reason: 'sso_required', keys });
+      throw ssoRequired();
+    }
     const matches: UserRow[] = [];
     if (users.length === 0) await verifyPassword(null, body.password);
     for (const user of users) if (await verifyPassword(user.passwordHash, body.password)) matches.push(user);
@@ -208,6 +217,11 @@ export class SignInService {
         field: 'body.domain',
       });
     const user = matches[0]!;
+    // Someone of a company that requires its own sign-in, with an e-mail outside its domains.
+    if (await userRequiresSso(ctx.db, user)) {
+      await failAttempt(ctx, caller, { email: body.email, user, companyId, reason: 'sso_required', keys });
+      throw ssoRequired();
+    }
     // Only after the right password: the person learns their company is switched off, a stranger nothing.
     if (await blockedReason(ctx.db, user)) {
       await failAttempt(ctx, caller, { email: body.email, user, companyId, reason: 'disabled', keys });
@@ -217,8 +231,16 @@ export class SignInService {
     return { ...outcome, knownDevice: knownDeviceCookie(ctx.box, account, device) };
   }
 
-  /** Signs in an account proven by a sign-in provider (no password, no two-step: the provider vouched). */
-  async signInVerified(caller: Caller, user: UserRow, remember: boolean): Promise<SignInOutcome> {
+  /**
+   * Signs in an account a provider vouched for (no password): Google or X (`provider`), or the
+   * company's own identity provider (`sso`). Two-step verification still stands.
+   */
+  async signInVerified(
+    caller: Caller,
+    user: UserRow,
+    remember: boolean,
+    method: 'provider' | 'sso' = 'provider',
+  ): Promise<SignInOutcome> {
     const { ctx } = this;
     return completeSignIn(
       ctx,
@@ -226,7 +248,7 @@ export class SignInService {
       user,
       remember,
       passwordKeys(accountKey(user.email, undefined), caller.ip, null),
-      'provider',
+      method,
     );
   }
 

@@ -69,13 +69,20 @@ function checkAssignable(identity: Identity, role: Role | undefined) {
  * row lock in the projection, so concurrent creations queue and never overshoot the limit.
  */
 async function checkCompanyRoom(tx: Db, companyId: string): Promise<void> {
-  const company = await findCompany(tx, companyId, true);
-  if (!company) throw notFound(COMPANY_NOT_FOUND);
-  if (company.maxUsers !== null && (await repo.countInCompany(tx, companyId)) >= company.maxUsers) {
+  const room = await companyRoom(tx, companyId);
+  if (room === 'no_company') throw notFound(COMPANY_NOT_FOUND);
+  if (room === 'full')
     throw new HttpError(409, AUTH_MESSAGES.userLimit, AUTH_CODES.userLimit, [
       { field: 'body.companyId', message: AUTH_MESSAGES.userLimit },
     ]);
-  }
+}
+
+/** Whether a company of the projection can take one more account (takes the company's row lock). */
+export async function companyRoom(tx: Db, companyId: string): Promise<'room' | 'full' | 'no_company'> {
+  const company = await findCompany(tx, companyId, true);
+  if (!company) return 'no_company';
+  if (company.maxUsers !== null && (await repo.countInCompany(tx, companyId)) >= company.maxUsers) return 'full';
+  return 'room';
 }
 
 /** An active ADMIN about to stop being one must not be the company's last (under the company's row lock). */

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import type { CreditFeature, PriceUnit, StatementDto } from '@earshot/contracts';
 
 const require = createRequire(import.meta.url);
@@ -78,7 +77,9 @@ function chargeLabel(charge: StatementDto['charges'][number]): string {
 }
 
 /** The monthly statement as an A4 PDF: heading, then one table of balances and charges. */
-export function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
+export async function renderStatementPdf(statement: StatementDto): Promise<Buffer> {
+  // Loaded by the first statement, not at start: pdfkit is about 6 MB of heap few processes need.
+  const { default: PDFDocument } = await import('pdfkit');
   const { regular, bold } = loadFonts();
   const doc = new PDFDocument({
     size: 'A4',

@@ -7,7 +7,6 @@ import type { ObjectStorage } from '@earshot/kit';
 import { FFMPEG_MISSING, PROBE_TIMEOUT_MS, probeTimedOut, toChannelWavs, type FfmpegPaths } from '../audio/ffmpeg';
 import { analyseWaveform } from '../audio/peaks';
 import { run, tail } from '../audio/run';
-import { readWavInfo } from '../audio/wav';
 import { JobError } from '../services/job-error';
 import type { RedactedSpan } from './index';
 
@@ -104,7 +103,7 @@ export async function silenceStoredAudio(
       throw new JobError(`The audio could not be redacted (${tail(result.stderr) || 'ffmpeg failed'})`, true);
     const { size } = await stat(output);
     await deps.storage.put(storageKey, createReadStream(output), { contentType, size });
-    const wavs = await Promise.all((await toChannelWavs(deps.ffmpeg, output, dir, channels, signal)).map(readWavInfo));
+    const wavs = await toChannelWavs(deps.ffmpeg, output, dir, channels, signal);
     const { peaks } = await analyseWaveform(wavs);
     return { peaks, size };
   } finally {

@@ -8,7 +8,7 @@ import { ObjectNotFoundError, withSpan, type ObjectStorage } from '@earshot/kit'
 import { detectSilences, probe, toChannelWavs, type FfmpegPaths } from '../audio/ffmpeg';
 import { planChunks } from '../audio/chunks';
 import { analyseWaveform } from '../audio/peaks';
-import { readWavInfo, writeWavSlice, type WavInfo } from '../audio/wav';
+import { writeWavSlice, type WavInfo } from '../audio/wav';
 import type { RecognisedWord, SpeechEngine } from '../engines/types';
 import { speakerOfEach, wordsBySpeaker, type SpeakerSpan } from '../diarization/assign';
 import type { Turn } from '../diarization/host';
@@ -179,7 +179,7 @@ export async function transcribeStoredAudio(
     const { channels } = await probe(deps.ffmpeg, input, signal);
     await deps.engine.check(signal);
     const language = deps.engine.recognitionLanguage(requested);
-    const wavs = await Promise.all((await toChannelWavs(deps.ffmpeg, input, dir, channels, signal)).map(readWavInfo));
+    const wavs = await toChannelWavs(deps.ffmpeg, input, dir, channels, signal);
     await rm(input, { force: true });
     const { peaks, channelDifference } = await analyseWaveform(wavs);
     const duration = peaks.duration;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { WebhookDeliveryQuery } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import { deliveries, endpoints, type DeliveryRow, type NewDeliveryRow } from '../db/schema';
@@ -147,4 +147,39 @@ export async function recordAttempt(
 
 export async function deleteCompanyDeliveries(tx: Db, companyId: string): Promise<void> {
   await tx.delete(deliveries).where(eq(deliveries.companyId, companyId));
+}
+
+/**
+ * A person's deliveries in their company: those whose body names them (a user's or client
+ * contact's id appears quoted in the JSON body, as `userId`, `uploadedBy`, `assigneeId` or
+ * `clientId`; an id is a UUID, so the quoted match names nothing else).
+ */
+export async function deliveriesOfPerson(tx: Db, companyId: string, personId: string): Promise<DeliveryRow[]> {
+  return tx
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.companyId, companyId), sql`strpos(${deliveries.body}, ${`"${personId}"`}) > 0`))
+    .orderBy(deliveries.seq);
+}
+
+export async function deleteDeliveriesOfPerson(tx: Db, companyId: string, personId: string): Promise<number> {
+  const removed = await tx
+    .delete(deliveries)
+    .where(and(eq(deliveries.companyId, companyId), sql`strpos(${deliveries.body}, ${`"${personId}"`}) > 0`))
+    .returning({ id: deliveries.id });
+  return removed.length;
+}
+
+/**
+ * Drops up to `limit` finished deliveries (succeeded or failed) created before `before`; pending
+ * ones stay whatever their age, so retention never loses an event still to be sent.
+ */
+export async function deleteFinishedBefore(tx: Db, before: Date, limit: number): Promise<number> {
+  const due = tx
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(and(ne(deliveries.status, 'pending'), lt(deliveries.createdAt, before)))
+    .limit(limit);
+  const removed = await tx.delete(deliveries).where(inArray(deliveries.id, due)).returning({ id: deliveries.id });
+  return removed.length;
 }

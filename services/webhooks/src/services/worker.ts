@@ -18,6 +18,8 @@ export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 export const DISABLED_REASON = 'Every delivery failed for 5 days';
 /** A claimed delivery is someone's for this long: past it (its worker died), it is claimed again. */
 const LEASE_MS = 60_000;
+/** Deliveries removed per transaction by the retention purge. */
+const PURGE_BATCH = 1000;
 
 /** When the next attempt is due after `attempts` failed ones of the round, or null when none is left. */
 export function nextAttempt(attempts: number, scale: number, now = Date.now(), random = Math.random): Date | null {
@@ -55,6 +57,25 @@ export class DeliveryWorker {
       this.running = null;
       if (this.again) this.wake();
     });
+  }
+
+  /**
+   * Removes finished deliveries older than WEBHOOK_DELIVERY_RETENTION_DAYS, in batches so one
+   * purge never holds a long lock on the log. Answers how many went.
+   */
+  async purge(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.ctx.config.WEBHOOK_DELIVERY_RETENTION_DAYS * 86_400_000);
+    let total = 0;
+    try {
+      for (;;) {
+        const removed = await this.ctx.transact((tx) => deliveries.deleteFinishedBefore(tx, before, PURGE_BATCH));
+        total += removed;
+        if (removed < PURGE_BATCH || this.stopped) return total;
+      }
+    } catch (error) {
+      this.ctx.logger.error({ err: error }, 'webhook delivery purge failed');
+      return total;
+    }
   }
 
   /** Waits for the pass running, if any (tests, shutdown). */

@@ -2,3 +2,4 @@
 // or deleted on /companies (its mutations invalidate { type: 'Company', id: 'LIST' }) refreshes
 // every dropdown at once.
 export { companyOptionsApi, useCompanyOptionsQuery, type CompanyOption } from './company-options';
+export { CompanyPicker } from './company-picker';

@@ -20,6 +20,7 @@ import {
   type AuditFilters,
   type ExportFormat,
 } from './model';
+import { formatDateTime } from '../../lib/format-time';
 
 const NO_ENTRIES: AuditEntry[] = [];
 const button =
@@ -69,11 +70,7 @@ export default function AuditLogsPage(): ReactElement {
     (id: string | null) => (id === null ? t('auditLog.platform') : (names.get(id) ?? id)),
     [names, t],
   );
-  const dateTime = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }),
-    [i18n.language],
-  );
-  const when = useCallback((iso: string) => dateTime.format(new Date(iso)), [dateTime]);
+  const when = useCallback((iso: string) => formatDateTime(iso, i18n.language, 'precise'), [i18n.language]);
 
   const columns = useMemo<Array<DataColumn<AuditEntry>>>(
     () => [

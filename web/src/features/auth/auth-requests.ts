@@ -10,6 +10,7 @@ import type {
   ProvidersResponse,
   ResetPasswordBody,
   ResetPasswordResponse,
+  SsoDiscoverResponse,
   TwoStepRequiredResponse,
   TwoStepVerifyBody,
   UserDetailDto,
@@ -38,6 +39,9 @@ export const authRequests = {
     ),
   login: (body: LoginBody) => requestJson<LoginAnswer>('/auth/login', body),
   signInProviders: () => requestJson<ProvidersResponse>('/auth/provider'),
+  /** Whether an e-mail's domain, or this company's own address, signs in through the company's provider. */
+  ssoDiscover: (query: { email: string } | { company: string }) =>
+    requestJson<SsoDiscoverResponse>(`/auth/sso/discover?${new URLSearchParams(query).toString()}`),
   forgotPassword: (body: ForgotPasswordBody) => requestJson<MessageBody>('/auth/password/forgot', body),
   resetPassword: (body: ResetPasswordBody) => requestJson<ResetPasswordResponse>('/auth/password/reset', body),
   verifyTwoStep: (body: TwoStepVerifyBody) =>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { SSO_ERRORS, type SsoError } from '@earshot/contracts/constants';
 import { SESSION_ERRORS } from '../../lib/session';
 import { Icon } from '../../components/icons';
 import { Alert, linkClass, primaryButtonClass, TextField } from '../../components/text-field';
@@ -11,6 +12,7 @@ import { catalogue } from './i18n';
 import { companySuspended, invitationPending, loginErrorText } from './login-error';
 import { useText } from '../../i18n/text';
 import { ProviderButtons } from './provider-buttons';
+import { SsoButton, ssoStartUrl, useSsoOffer } from './sso-offer';
 import { Link, useSearchParams, useSignedOut } from './signed-out';
 
 /** Why the last session ended, in the chosen language ('Failed to refresh token', ...). */
@@ -21,7 +23,7 @@ function noticeText(notice: string, t: (key: string) => string): string {
   return notice;
 }
 
-/** Errors the gateway sends back in `/signin?error=` after a Google or X sign-in. */
+/** Errors the gateway sends back in `/signin?error=` after a Google or X sign-in (single sign-on's are `sso_*`). */
 const PROVIDER_ERRORS: Record<string, string> = {
   provider_cancelled: 'auth.providerCancelled',
   provider_state: 'auth.providerFailed',
@@ -40,9 +42,12 @@ export default function SignInPage(): ReactElement {
   const [showPassword, setShowPassword] = useState(false);
   const params = useSearchParams();
   const providerError = params.get('error');
-  const [error, setError] = useState<string | null>(() =>
-    providerError ? t(PROVIDER_ERRORS[providerError] ?? 'auth.providerFailed') : null,
-  );
+  const [error, setError] = useState<string | null>(() => {
+    if (!providerError) return null;
+    if (SSO_ERRORS.includes(providerError as SsoError)) return t(`sso.errors.${providerError}`);
+    return t(PROVIDER_ERRORS[providerError] ?? 'auth.providerFailed');
+  });
+  const sso = useSsoOffer(email);
   // After a one-time password (here, or a provider sign-in sent back with ?step=change-password).
   const [passwordChange, setPasswordChange] = useState(() => params.get('step') === 'change-password');
 
@@ -67,6 +72,12 @@ export default function SignInPage(): ReactElement {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // The company signs in through its own provider only: continuing goes there.
+    const ssoUrl = sso?.required ? ssoStartUrl(sso, remember, window.location.origin) : null;
+    if (ssoUrl) {
+      window.location.assign(ssoUrl);
+      return;
+    }
     setError(null);
     clearNotice();
     const domain = subdomainOf(window.location.hostname) ?? undefined;
@@ -102,7 +113,7 @@ export default function SignInPage(): ReactElement {
             {noticeText(notice, t)}
           </Alert>
         )}
-        <ProviderButtons remember={remember} />
+        {sso ? <SsoButton offer={sso} remember={remember} /> : <ProviderButtons remember={remember} />}
         <div className="flex items-center gap-3 text-xs uppercase text-gray-600 dark:text-gray-400" aria-hidden="true">
           <span className="h-px flex-1 bg-gray-200 dark:bg-gray-800" />
           {t('auth.or')}
@@ -124,27 +135,29 @@ export default function SignInPage(): ReactElement {
             onChange={(e) => setEmail(e.target.value)}
             placeholder={t('auth.emailPlaceholder')}
           />
-          <TextField
-            label={t('auth.password')}
-            type={showPassword ? 'text' : 'password'}
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            placeholder={t('auth.passwordPlaceholder')}
-            trailing={
-              <button
-                type="button"
-                onClick={() => setShowPassword((shown) => !shown)}
-                aria-label={showPassword ? t('auth.hidePassword') : t('auth.showPassword')}
-                aria-pressed={showPassword}
-                className="inline-flex size-9 items-center justify-center rounded-md text-gray-600 hover:text-gray-900 dark:text-gray-400 dark:hover:text-white"
-              >
-                <Icon name={showPassword ? 'eyeOff' : 'eye'} />
-              </button>
-            }
-          />
+          {sso?.required ? null : (
+            <TextField
+              label={t('auth.password')}
+              type={showPassword ? 'text' : 'password'}
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              placeholder={t('auth.passwordPlaceholder')}
+              trailing={
+                <button
+                  type="button"
+                  onClick={() => setShowPassword((shown) => !shown)}
+                  aria-label={showPassword ? t('auth.hidePassword') : t('auth.showPassword')}
+                  aria-pressed={showPassword}
+                  className="inline-flex size-9 items-center justify-center rounded-md text-gray-600 hover:text-gray-900 dark:text-gray-400 dark:hover:text-white"
+                >
+                  <Icon name={showPassword ? 'eyeOff' : 'eye'} />
+                </button>
+              }
+            />
+          )}
           <div className="flex flex-wrap items-center justify-between gap-3">
             <label className="inline-flex items-center gap-2 text-sm text-gray-700 dark:text-gray-300">
               <input

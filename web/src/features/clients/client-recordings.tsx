@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { ClientDetailDto, ClientRecordingDto } from '@earshot/contracts';
 import { DataTable, type DataColumn } from '../../components/data-table';
@@ -12,6 +12,7 @@ import { useLinkRecordingMutation } from './clients-api';
 import { catalogue } from './i18n';
 import { LinkRecordingForm } from './link-recording-form';
 import { formatDuration } from './model';
+import { formatDate } from '../../lib/format-time';
 
 /**
  * The client's recordings with View and Unlink, an upload straight into this client, and linking
@@ -33,7 +34,6 @@ export function ClientRecordings({
   const { upload, start } = useFileUpload();
   const [link, linking] = useLinkRecordingMutation();
   const [picking, setPicking] = useState(false);
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
   const nameOf = (recording: ClientRecordingDto) => recording.name ?? t('clients.profile.unnamed');
 
   const onFile = async (file: File) => {
@@ -88,7 +88,7 @@ export function ClientRecordings({
       cell: (r) =>
         r.uploadedAt ? (
           <time dateTime={r.uploadedAt} className="whitespace-nowrap">
-            {date.format(new Date(r.uploadedAt))}
+            {formatDate(r.uploadedAt, i18n.language)}
           </time>
         ) : (
           '—'

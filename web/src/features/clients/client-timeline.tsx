@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { ClientDetailDto, TaskDto } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
-import { formatClock } from '../../lib/format-time';
+import { formatClock, formatDateTime, formatDay } from '../../lib/format-time';
 import { catalogue as timelineCatalogue } from './client-timeline-i18n';
 import { catalogue } from './i18n';
 import { formatDuration } from './model';
@@ -39,11 +39,7 @@ function EntryText({ entry }: { entry: TimelineEntry }): ReactElement {
     );
   }
   const { task } = entry;
-  const due = task.dueDate
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-        new Date(`${task.dueDate}T00:00:00Z`),
-      )
-    : null;
+  const due = task.dueDate ? formatDay(task.dueDate, i18n.language) : null;
   return (
     <>
       <span className="text-xs font-semibold text-gray-500 uppercase dark:text-gray-400">
@@ -84,10 +80,6 @@ export function ClientTimeline({
   tasksError?: unknown;
 }): ReactElement {
   const { t, i18n } = useFeatureTranslation(timelineCatalogue, catalogue);
-  const format = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-    [i18n.language],
-  );
   const entries = useMemo(() => timelineEntries(client, tasks ?? []), [client, tasks]);
   return (
     <>
@@ -108,7 +100,7 @@ export function ClientTimeline({
               className={`absolute -left-1.5 mt-1.5 size-3 rounded-full border border-white dark:border-gray-900 ${DOT[entry.kind]}`}
             />
             <time dateTime={entry.at} className="block text-xs text-gray-500 dark:text-gray-400">
-              {format.format(new Date(entry.at))}
+              {formatDateTime(entry.at, i18n.language)}
             </time>
             <p className="text-sm text-gray-800 dark:text-gray-200">
               <EntryText entry={entry} />

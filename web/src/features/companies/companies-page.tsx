@@ -30,6 +30,7 @@ import {
   type CompanyType,
   type Notify,
 } from './model';
+import { formatDate } from '../../lib/format-time';
 
 const PAGE_SIZE = 20;
 /** How often the list is asked again while a company is being deleted. */
@@ -71,7 +72,6 @@ export default function CompaniesPage(): ReactElement {
     [show],
   );
 
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
   const columns = useMemo<Array<DataColumn<Company>>>(() => {
     const limit = (used: number | undefined, max: number | null, format: (n: number) => string) =>
       `${used === undefined ? '—' : format(used)} / ${max === null ? t('companies.unlimited') : format(max)}`;
@@ -150,13 +150,13 @@ export default function CompaniesPage(): ReactElement {
         header: t('companies.columns.created'),
         cell: (c) => (
           <time dateTime={c.createdAt} className="whitespace-nowrap">
-            {date.format(new Date(c.createdAt))}
+            {formatDate(c.createdAt, i18n.language)}
           </time>
         ),
         sortValue: (c) => c.createdAt,
       },
     ];
-  }, [t, date, i18n.language]);
+  }, [t, i18n.language]);
 
   const update = (changes: Record<string, string | null>) => setSearch(withParams(search, changes));
 

@@ -5,6 +5,7 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import type { CreditsDto, LedgerEntryDto } from '@earshot/contracts';
 import { formatCredits } from '../../lib/credits-format';
 import { catalogue as creditsCatalogue } from './credits-i18n';
+import { formatDateTime } from '../../lib/format-time';
 
 /** One page of the company's ledger, newest first (the server pages it). */
 export function LedgerTable({
@@ -17,10 +18,6 @@ export function LedgerTable({
   onPage: (page: number) => void;
 }): ReactElement {
   const { t, i18n } = useFeatureTranslation(creditsCatalogue);
-  const date = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-    [i18n.language],
-  );
   const columns = useMemo<Array<DataColumn<LedgerEntryDto>>>(
     () => [
       {
@@ -28,7 +25,7 @@ export function LedgerTable({
         header: t('credits.ledger.when'),
         cell: (e) => (
           <time dateTime={e.createdAt} className="whitespace-nowrap">
-            {date.format(new Date(e.createdAt))}
+            {formatDateTime(e.createdAt, i18n.language)}
           </time>
         ),
         canHide: false,
@@ -68,7 +65,7 @@ export function LedgerTable({
             .join(' · ') || '—',
       },
     ],
-    [t, date, i18n.language],
+    [t, i18n.language],
   );
   const page = ledger?.page ?? 1;
   const totalPages = Math.max(1, ledger?.totalPages ?? 1);

@@ -18,6 +18,7 @@ import { NameAvatar } from '../../components/name-avatar';
 import { useCustomGptsQuery, useDeleteCustomGptMutation, useDuplicateCustomGptMutation } from './custom-gpts-api';
 import { catalogue } from './i18n';
 import { canChange, type CustomGpt } from './model';
+import { formatDate } from '../../lib/format-time';
 
 const NONE: CustomGpt[] = [];
 
@@ -36,7 +37,6 @@ export default function CustomGptsPage(): ReactElement {
     done: () => show({ kind: 'success', title: t('messages.deleted') }),
     failed: (error) => show({ kind: 'error', title: t('messages.deleteFailed'), detail: errorMessage(error) }),
   });
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const columns = useMemo<Array<DataColumn<CustomGpt>>>(
     () => [
@@ -91,12 +91,12 @@ export default function CustomGptsPage(): ReactElement {
         sortValue: (gpt) => gpt.updatedAt,
         cell: (gpt) => (
           <time dateTime={gpt.updatedAt} className="whitespace-nowrap">
-            {date.format(new Date(gpt.updatedAt))}
+            {formatDate(gpt.updatedAt, i18n.language)}
           </time>
         ),
       },
     ],
-    [t, date],
+    [t, i18n.language],
   );
 
   const onDuplicate = async (gpt: CustomGpt) => {

@@ -4,13 +4,14 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { useOutgoingMailQuery } from './email-api';
 import { catalogue } from './i18n';
 import { linksIn } from './links';
+import { formatDateTime } from '../../lib/format-time';
 
 /**
  * One outgoing message in a side panel: its links as real links (the embedded default's way to
  * follow a reset link), the HTML as sent in a sandboxed frame, and the plain text.
  */
 export function MessageDrawer({ id, onClose }: { id: string | null; onClose: () => void }): ReactElement {
-  const { t } = useFeatureTranslation(catalogue);
+  const { t, i18n } = useFeatureTranslation(catalogue);
   const titleId = useId();
   const ref = useModalDialog(id !== null);
   const message = useOutgoingMailQuery(id ?? '', { skip: id === null });
@@ -52,7 +53,7 @@ export function MessageDrawer({ id, onClose }: { id: string | null; onClose: () 
           )}
           {mail.status === 'queued' && mail.nextAttemptAt && (
             <p className="text-sm">
-              {t('email.outbox.nextAttempt', { when: new Date(mail.nextAttemptAt).toLocaleString() })}
+              {t('email.outbox.nextAttempt', { when: formatDateTime(mail.nextAttemptAt, i18n.language) })}
             </p>
           )}
           {mail.html === null && mail.text === null && (

@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/api';
 import { useOutboxQuery } from './email-api';
 import { catalogue } from './i18n';
 import { MessageDrawer } from './message-drawer';
+import { formatDateTime } from '../../lib/format-time';
 
 const button =
   'rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 disabled:opacity-60 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-200 dark:hover:bg-gray-800';
@@ -25,10 +26,6 @@ export function OutboxTab(): ReactElement {
   const [status, setStatus] = useState('');
   const outbox = useOutboxQuery({ page, status: status || undefined });
   const [open, setOpen] = useState<string | null>(null);
-  const when = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-    [i18n.language],
-  );
 
   const columns = useMemo<Array<DataColumn<OutgoingMailDto>>>(
     () => [
@@ -37,7 +34,7 @@ export function OutboxTab(): ReactElement {
         header: t('email.outbox.columns.createdAt'),
         cell: (m) => (
           <time dateTime={m.createdAt} className="whitespace-nowrap">
-            {when.format(new Date(m.createdAt))}
+            {formatDateTime(m.createdAt, i18n.language)}
           </time>
         ),
         sortValue: (m) => m.createdAt,
@@ -74,7 +71,7 @@ export function OutboxTab(): ReactElement {
         sortValue: (m) => m.attempts,
       },
     ],
-    [t, when],
+    [t, i18n.language],
   );
 
   const pages = outbox.data?.totalPages ?? 1;

@@ -1,7 +1,9 @@
 import { Suspense, useCallback, useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
+import { api } from '../../lib/api';
 import { useGetProfileQuery } from '../../lib/session-api';
+import { useAppDispatch } from '../../lib/store';
 import { CrashBoundary } from '../../components/crash-notice';
 import { PageSpinner } from '../../components/spinner';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
@@ -26,6 +28,8 @@ export default function AppLayout(): ReactElement {
   const [drawerOpen, setDrawerOpen] = useState(false);
   // Refreshes the stored user from the server; a dead session ends through the base query.
   useGetProfileQuery();
+  const dispatch = useAppDispatch();
+  const refetchAll = useCallback(() => dispatch(api.util.resetApiState()), [dispatch]);
 
   useEffect(() => setDrawerOpen(false), [location.pathname, isDrawer]);
 
@@ -57,7 +61,7 @@ export default function AppLayout(): ReactElement {
         />
         <main id="main" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">
           <ForbiddenNotice />
-          <CrashBoundary resetKey={location.pathname}>
+          <CrashBoundary resetKey={location.pathname} onRetry={refetchAll}>
             <Suspense fallback={<PageSpinner label={t('common.loading')} />}>
               <Outlet />
             </Suspense>

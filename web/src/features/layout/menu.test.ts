@@ -33,6 +33,7 @@ describe('sidebar menu by role', () => {
       'usage',
       'invoice',
       'webhooks',
+      'identity',
       ...UNRESTRICTED,
     ])
       expect(menu).toContain(key);
@@ -51,6 +52,7 @@ describe('sidebar menu by role', () => {
       'usage',
       'invoice',
       'webhooks',
+      'identity',
     ])
       expect(menu).toContain(key);
     for (const key of HOST_ONLY) expect(menu).not.toContain(key);
@@ -59,7 +61,7 @@ describe('sidebar menu by role', () => {
   it('CALLER: chat, transcripts and clients', () => {
     const menu = keys('CALLER');
     expect(menu).toEqual(expect.arrayContaining(['main-chat', 'transcripts', 'clients']));
-    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'invoice', 'webhooks', ...AI])
+    for (const key of [...HOST_ONLY, 'custom-gpts', 'users', 'invoice', 'webhooks', 'identity', ...AI])
       expect(menu).not.toContain(key);
   });
 

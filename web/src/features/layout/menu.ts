@@ -131,6 +131,8 @@ export const MENU: MenuSection[] = [
       { key: 'ai-config', labelKey: 'menu.aiConfig', path: '/ai-config', icon: 'cpu', roles: HOST },
       // A company's outgoing webhooks: its ADMIN's; a HOST_ADMIN picks the company on the page.
       { key: 'webhooks', labelKey: 'menu.webhooks', path: '/webhooks', icon: 'globe', roles: HOST_OR_ADMIN },
+      // The company's sign-in through its own identity provider: its ADMIN's; a HOST_ADMIN picks the company.
+      { key: 'identity', labelKey: 'menu.identity', path: '/identity', icon: 'shield', roles: HOST_OR_ADMIN },
     ],
   },
   {

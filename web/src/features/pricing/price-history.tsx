@@ -7,6 +7,7 @@ import { formatCredits } from '../../lib/credits-format';
 import { catalogue } from './i18n';
 import { priceStates, subjectName, type Subject } from './model';
 import { usePriceHistoryQuery } from './pricing-api';
+import { formatDateTime } from '../../lib/format-time';
 
 const th = 'px-3 py-2 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
 const td = 'px-3 py-2 text-sm';
@@ -23,10 +24,6 @@ export function PriceHistory({ subject }: { subject: Subject }): ReactElement {
     subject.modelId ? { modelId: subject.modelId } : { engine: subject.engine ?? '' },
   );
   const states = useMemo(() => priceStates(history.data ?? []), [history.data]);
-  const date = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-    [i18n.language],
-  );
   if (history.isLoading) return <PageSpinner label={t('common.loading')} />;
   if (history.error) return <Alert>{errorMessage(history.error) ?? t('pricing.loadFailed')}</Alert>;
   const items = history.data ?? [];
@@ -62,7 +59,7 @@ export function PriceHistory({ subject }: { subject: Subject }): ReactElement {
             return (
               <tr key={price._id} data-testid="history-row">
                 <td className={`${td} whitespace-nowrap`}>
-                  <time dateTime={price.effectiveFrom}>{date.format(new Date(price.effectiveFrom))}</time>
+                  <time dateTime={price.effectiveFrom}>{formatDateTime(price.effectiveFrom, i18n.language)}</time>
                 </td>
                 <td className={td}>{t(`pricing.unitNames.${price.unit}`)}</td>
                 <td className={`${td} tabular-nums`}>{formatCredits(price.credits, i18n.language)}</td>

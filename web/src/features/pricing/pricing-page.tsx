@@ -16,6 +16,7 @@ import { PriceForm } from './price-form';
 import { PriceHistory } from './price-history';
 import { CurrencyForm } from './currency-form';
 import { usePriceableModelsQuery } from './pricing-api';
+import { formatDate } from '../../lib/format-time';
 
 const NO_PRICES: PriceDto[] = [];
 
@@ -33,7 +34,6 @@ export default function PricingPage(): ReactElement {
   // Engines are listed with the models, once those are known, so rows do not jump.
   const subjects = useMemo(() => (models.data ? subjectsOf(models.data) : []), [models.data]);
   const prices = pricing.data?.prices ?? NO_PRICES;
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const columns = useMemo<Array<DataColumn<Subject>>>(() => {
     const priceCell = (s: Subject) => {
@@ -50,7 +50,7 @@ export default function PricingPage(): ReactElement {
                     <span className="font-medium tabular-nums">{formatCredits(price.credits, i18n.language)}</span>{' '}
                     {t(`pricing.units.${unit}`)}
                     <span className="block text-xs text-gray-500 dark:text-gray-400">
-                      {t('pricing.since', { date: date.format(new Date(price.effectiveFrom)) })}
+                      {t('pricing.since', { date: formatDate(price.effectiveFrom, i18n.language) })}
                     </span>
                   </>
                 ) : (
@@ -80,7 +80,7 @@ export default function PricingPage(): ReactElement {
       },
       { id: 'prices', header: t('pricing.inForce'), cell: priceCell, canHide: false },
     ];
-  }, [t, prices, date, i18n.language]);
+  }, [t, prices, i18n.language]);
 
   const close = () => setDialog(null);
   const dialogName = dialog ? subjectName(dialog.subject, t) : '';

@@ -3,6 +3,7 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './i18n';
 import { usePromptVersionsQuery } from './prompts-api';
 import type { PromptVersion } from './model';
+import { formatDateTime } from '../../lib/format-time';
 
 function VersionContent({ version }: { version: PromptVersion }): ReactElement {
   const { t } = useFeatureTranslation(catalogue);
@@ -38,7 +39,6 @@ export function PromptVersions({ promptId, language }: { promptId: string; langu
   const { t } = useFeatureTranslation(catalogue);
   const versions = usePromptVersionsQuery(promptId);
   const [open, setOpen] = useState<number | null>(null);
-  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <section aria-labelledby="prompt-versions" className="border-t border-gray-200 pt-4 dark:border-gray-800">
       <h3 id="prompt-versions" className="mb-2 text-sm font-semibold">
@@ -56,7 +56,7 @@ export function PromptVersions({ promptId, language }: { promptId: string; langu
             <div className="flex items-center gap-3 text-sm">
               <span className="font-medium">{t('versions.version', { version: version.version })}</span>
               <time className="text-gray-500 dark:text-gray-400" dateTime={version.createdAt}>
-                {date.format(new Date(version.createdAt))}
+                {formatDateTime(version.createdAt, language)}
               </time>
               <button
                 type="button"

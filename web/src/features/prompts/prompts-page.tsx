@@ -13,6 +13,7 @@ import { filtersFromSearch, searchFromFilters, type Prompt, type PromptFilters }
 import { PromptFiltersBar } from './prompt-filters';
 import { PromptForm, type SaveOutcome } from './prompt-form';
 import { useDeletePromptMutation, usePromptsQuery } from './prompts-api';
+import { formatDate } from '../../lib/format-time';
 
 const NO_PROMPTS: Prompt[] = [];
 
@@ -29,7 +30,6 @@ export default function PromptsPage(): ReactElement {
     done: () => show({ kind: 'success', title: t('messages.deleted') }),
     failed: (error) => show({ kind: 'error', title: t('messages.deleteFailed'), detail: errorMessage(error) }),
   });
-  const date = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
 
   const apply = useCallback((next: PromptFilters) => setSearch(searchFromFilters(next)), [setSearch]);
   const columns = useMemo<Array<DataColumn<Prompt>>>(
@@ -60,13 +60,13 @@ export default function PromptsPage(): ReactElement {
         header: t('columns.createdAt'),
         cell: (p) => (
           <time dateTime={p.createdAt} className="whitespace-nowrap">
-            {date.format(new Date(p.createdAt))}
+            {formatDate(p.createdAt, i18n.language)}
           </time>
         ),
         sortValue: (p) => p.createdAt,
       },
     ],
-    [t, date],
+    [t, i18n.language],
   );
 
   const onSaved = (outcome: SaveOutcome) => {

@@ -24,6 +24,7 @@ import { useUserActions } from './use-user-actions';
 import { UsersFilters } from './users-filters';
 import { useRolesQuery, useUsersQuery, type UserFilters } from './users-api';
 import { useCompanyOptionsQuery } from '../../entities/companies';
+import { formatDateTime } from '../../lib/format-time';
 
 const NO_USERS: AdminUserDto[] = [];
 const badge = 'inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium';
@@ -53,10 +54,6 @@ export default function UsersPage(): ReactElement {
   const companyNames = useMemo(
     () => new Map((companies.data ?? []).map((company) => [company._id, company.name])),
     [companies.data],
-  );
-  const date = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-    [i18n.language],
   );
 
   const columns = useMemo<Array<DataColumn<AdminUserDto>>>(
@@ -95,7 +92,7 @@ export default function UsersPage(): ReactElement {
             {u.status === 'invited' && (
               <span className="text-xs whitespace-nowrap text-gray-600 dark:text-gray-400">
                 {u.invitationExpiresAt
-                  ? t('users.invitationUntil', { date: date.format(new Date(u.invitationExpiresAt)) })
+                  ? t('users.invitationUntil', { date: formatDateTime(u.invitationExpiresAt, i18n.language) })
                   : t('users.invitationExpired')}
               </span>
             )}
@@ -124,7 +121,7 @@ export default function UsersPage(): ReactElement {
         cell: (u) =>
           u.lastSignInAt ? (
             <time dateTime={u.lastSignInAt} className="whitespace-nowrap">
-              {date.format(new Date(u.lastSignInAt))}
+              {formatDateTime(u.lastSignInAt, i18n.language)}
             </time>
           ) : (
             t('users.never')
@@ -132,7 +129,7 @@ export default function UsersPage(): ReactElement {
         sortValue: (u) => u.lastSignInAt,
       },
     ],
-    [t, isHost, companyNames, date, i18n.language],
+    [t, isHost, companyNames, i18n.language],
   );
 
   const page = list.data;

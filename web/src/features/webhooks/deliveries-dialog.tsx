@@ -9,6 +9,7 @@ import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { useResendDeliveryMutation, useWebhookDeliveriesQuery } from './webhooks-api';
 import { catalogue } from './i18n';
+import { formatDateTime } from '../../lib/format-time';
 
 const STATUS: Record<WebhookDeliveryDto['status'], string> = {
   pending: 'bg-amber-100 text-amber-800 dark:bg-amber-900/40 dark:text-amber-200',
@@ -29,8 +30,7 @@ export function DeliveriesDialog({
   const { t, i18n } = useFeatureTranslation(catalogue);
   const log = useWebhookDeliveriesQuery(endpoint.id, { pollingInterval: 5000 });
   const [resend, resending] = useResendDeliveryMutation();
-  const when = (iso: string | null) =>
-    iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, i18n.language, 'precise') : '—');
   const columns: Array<DataColumn<WebhookDeliveryDto>> = [
     { id: 'event', header: t('webhooks.log.event'), cell: (d) => <span className="font-mono">{d.eventType}</span> },
     {

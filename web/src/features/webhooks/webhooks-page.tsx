@@ -27,6 +27,7 @@ import {
   useWebhooksQuery,
 } from './webhooks-api';
 import { catalogue } from './i18n';
+import { formatDateTime } from '../../lib/format-time';
 
 type Dialog =
   | { kind: 'create' }
@@ -198,7 +199,7 @@ function EndpointState({ endpoint, language }: { endpoint: WebhookDto; language:
     ? t('webhooks.off')
     : endpoint.failingSince
       ? t('webhooks.failing', {
-          since: new Date(endpoint.failingSince).toLocaleString(language, { dateStyle: 'short', timeStyle: 'short' }),
+          since: formatDateTime(endpoint.failingSince, language),
         })
       : t('webhooks.on');
   return (

@@ -19,6 +19,7 @@ export const en = {
     auditLogs: 'Audit logs',
     emailTemplates: 'Email templates',
     webhooks: 'Webhooks',
+    identity: 'Sign-in and provisioning',
     customGpts: 'Custom GPTs',
     customGptCreate: 'Create custom GPT',
     customGptEdit: 'Edit custom GPT',
@@ -99,6 +100,7 @@ export const en = {
     dataPolicies: 'Data policies',
     emailTemplates: 'Email templates',
     webhooks: 'Webhooks',
+    identity: 'Sign-in and provisioning',
     aiConfig: 'AI config',
   },
   header: {

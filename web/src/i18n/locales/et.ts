@@ -19,6 +19,7 @@ export const et: Messages = {
     auditLogs: 'Auditilogid',
     emailTemplates: 'E-kirja mallid',
     webhooks: 'Veebihaagid',
+    identity: 'Sisselogimine ja kasutajate haldus',
     customGpts: 'Kohandatud GPT-d',
     customGptCreate: 'Loo kohandatud GPT',
     customGptEdit: 'Muuda kohandatud GPT-d',
@@ -99,6 +100,7 @@ export const et: Messages = {
     dataPolicies: 'Andmepoliitika',
     emailTemplates: 'E-kirja mallid',
     webhooks: 'Veebihaagid',
+    identity: 'Sisselogimine ja kasutajate haldus',
     aiConfig: 'TI seadistus',
   },
   header: {

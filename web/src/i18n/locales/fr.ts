@@ -19,6 +19,7 @@ export const fr: Messages = {
     auditLogs: 'Journaux d’audit',
     emailTemplates: 'Modèles d’e-mail',
     webhooks: 'Webhooks',
+    identity: 'Connexion et provisionnement',
     customGpts: 'GPT personnalisés',
     customGptCreate: 'Créer un GPT personnalisé',
     customGptEdit: 'Modifier le GPT personnalisé',
@@ -99,6 +100,7 @@ export const fr: Messages = {
     dataPolicies: 'Politiques de données',
     emailTemplates: 'Modèles d’e-mail',
     webhooks: 'Webhooks',
+    identity: 'Connexion et provisionnement',
     aiConfig: 'Configuration IA',
   },
   header: {

@@ -19,6 +19,7 @@ export const lv: Messages = {
     auditLogs: 'Audita žurnāli',
     emailTemplates: 'E-pasta veidnes',
     webhooks: 'Tīmekļa āķi',
+    identity: 'Pieteikšanās un nodrošināšana',
     customGpts: 'Pielāgotie GPT',
     customGptCreate: 'Izveidot pielāgotu GPT',
     customGptEdit: 'Rediģēt pielāgoto GPT',
@@ -99,6 +100,7 @@ export const lv: Messages = {
     dataPolicies: 'Datu politikas',
     emailTemplates: 'E-pasta veidnes',
     webhooks: 'Tīmekļa āķi',
+    identity: 'Pieteikšanās un nodrošināšana',
     aiConfig: 'MI konfigurācija',
   },
   header: {

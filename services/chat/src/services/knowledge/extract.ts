@@ -90,6 +90,26 @@ export function htmlBlocks(html: string): TextBlock[] {
   return blocks;
 }
 
+/**
+ * An ATX heading's text (`## Pricing ##` → 'Pricing'), or null for any other line. Read in one
+ * pass: the obvious regex (lazy text, then optional closing #s and spaces) backtracks
+ * cubically on a long line of spaces and #s, which a knowledge file can be built to be.
+ */
+export function atxHeading(line: string): string | null {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i += 1;
+  let level = 0;
+  while (line[i + level] === '#') level += 1;
+  if (level < 1 || level > 6) return null;
+  const rest = line.slice(i + level);
+  if (!/^[ \t]/.test(rest)) return null;
+  let text = rest.trim();
+  // A closing sequence of #s counts only after a space (or when it is all there is).
+  const closing = /(?:^|[ \t])#+$/.exec(text);
+  if (closing) text = text.slice(0, closing.index).trimEnd();
+  return text || null;
+}
+
 /** Markdown kept as its text, each line under the last `#` heading above it. */
 export function markdownBlocks(text: string): TextBlock[] {
   const blocks: TextBlock[] = [];
@@ -101,10 +121,10 @@ export function markdownBlocks(text: string): TextBlock[] {
     if (joined) blocks.push({ text: joined, page: null, heading });
   };
   for (const line of text.split(/\r?\n/)) {
-    const match = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (match) {
+    const found = atxHeading(line);
+    if (found) {
       flush();
-      heading = match[1]!.slice(0, 300);
+      heading = found.slice(0, 300);
       blocks.push({ text: heading, page: null, heading });
     } else if (!line.trim()) {
       flush();

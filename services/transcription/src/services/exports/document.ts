@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import type { TranscriptDto } from '@earshot/contracts';
 import { clean, clock, dateLine, entries, speakerNames } from './shared';
@@ -8,8 +7,10 @@ const BODY = 'word/document.xml';
 
 const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
+type Docx = typeof import('docx');
+
 /** One turn as docx writes it: the speaker's name in bold with the time stamp, the words beneath. */
-const turnParagraphs = (name: string, time: string, text: string) => [
+const turnParagraphs = ({ Paragraph, TextRun }: Docx, name: string, time: string, text: string) => [
   new Paragraph({
     keepNext: true,
     spacing: { before: 200 },
@@ -28,6 +29,9 @@ const turnParagraphs = (name: string, time: string, text: string) => [
  * markup and takes a few milliseconds. The markers are random per document, so no text can fake one.
  */
 export async function toDocx(t: TranscriptDto): Promise<Buffer> {
+  // Loaded by the first Word export, not at start: docx is about 3 MB of heap few requests need.
+  const docx = await import('docx');
+  const { Document, HeadingLevel, Packer, Paragraph } = docx;
   const title = clean(t.file.originalName);
   const marker = randomUUID();
   const slots = { name: `${marker}-name`, time: `${marker}-time`, text: `${marker}-text` };
@@ -42,7 +46,7 @@ export async function toDocx(t: TranscriptDto): Promise<Buffer> {
           new Paragraph({ text: 'Speakers', heading: HeadingLevel.HEADING_1 }),
           ...speakerNames(t).map((name) => new Paragraph({ text: name, bullet: { level: 0 } })),
           new Paragraph({ text: 'Transcript', heading: HeadingLevel.HEADING_1 }),
-          ...turnParagraphs(slots.name, slots.time, slots.text),
+          ...turnParagraphs(docx, slots.name, slots.time, slots.text),
         ],
       },
     ],

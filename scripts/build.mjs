@@ -1,0 +1,162 @@
+// `npm run build`: compiles every server entrypoint to JavaScript that plain `node` runs, so no
+// process in production carries a TypeScript transpiler (tsx held about 200 MB per process, and its
+// esbuild service another process beside it).
+//
+// One esbuild bundle per entrypoint (`src/main.ts`, `src/worker.ts`, `src/all-in-one.ts` of the
+// gateway and each service) into that workspace's `dist/`: the @earshot/* packages are bundled (they
+// are TypeScript sources), every third-party package stays an import resolved from node_modules, so
+// native modules, PGlite's WebAssembly and packages' own files load as they do today.
+//
+// Threads and child processes are started from plain `.mjs` files next to the code that starts them
+// (`new URL('./x.mjs', import.meta.url)`). Bundled, `import.meta.url` is the bundle's, so each such
+// file is compiled into the bundle's folder under the same name. A thread entry that only exists to
+// load a TypeScript module through tsx (`tsImport('./y.ts', …)`) is replaced by that module compiled.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY_NAMES = ['main', 'worker', 'all-in-one'];
+/** What a bundle is made of: a newer file in any workspace's `src/` or package.json makes it stale. */
+function sources() {
+  const workspaces = [
+    'gateway',
+    ...['services', 'packages'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name))),
+  ];
+  return workspaces.flatMap((workspace) => [join(root, workspace, 'src'), join(root, workspace, 'package.json')]);
+}
+
+/** Workspaces that run as processes, with the entrypoints each has. */
+export function entrypoints() {
+  const workspaces = ['gateway', ...readdirSync(join(root, 'services')).map((name) => join('services', name))];
+  return workspaces.flatMap((workspace) =>
+    ENTRY_NAMES.filter((name) => existsSync(join(root, workspace, 'src', `${name}.ts`))).map((name) => ({
+      workspace,
+      source: join(workspace, 'src', `${name}.ts`),
+      output: join(workspace, 'dist', `${name}.js`),
+    })),
+  );
+}
+
+const THREAD_ENTRY = /new URL\(\s*'\.\/([\w./-]+\.mjs)'\s*,\s*import\.meta\.url\s*\)/g;
+const TSX_IMPORT = /tsImport\(\s*'(\.\/[\w./-]+\.ts)'/;
+
+/** Keeps third-party packages as imports; bundles the workspace's own packages. */
+const externals = {
+  name: 'third-party-external',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@earshot/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/** Records every thread or child-process entry a bundled module starts (see the header). */
+function threadEntries(found) {
+  return {
+    name: 'thread-entries',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => {
+        if (args.path.includes('node_modules')) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        for (const match of text.matchAll(THREAD_ENTRY)) found.add(join(dirname(args.path), match[1]));
+        return undefined;
+      });
+    },
+  };
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // Stack traces name the TypeScript file and line from the map's mappings alone; the sources'
+  // text would be a second copy of the code in every process's heap.
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: [externals],
+};
+
+/** The source a thread entry's output is compiled from. */
+function threadSource(file) {
+  const loaded = readFileSync(file, 'utf8').match(TSX_IMPORT);
+  return loaded ? join(dirname(file), loaded[1]) : file;
+}
+
+/** Builds one entrypoint and the thread entries its bundle starts, into the same folder. */
+async function buildEntry(build, entry) {
+  const found = new Set();
+  const outdir = join(root, entry.workspace, 'dist');
+  await build({
+    ...common,
+    entryPoints: [join(root, entry.source)],
+    outfile: join(root, entry.output),
+    plugins: [externals, threadEntries(found)],
+  });
+  const done = new Set();
+  while (found.size > done.size) {
+    for (const file of [...found].filter((f) => !done.has(f))) {
+      done.add(file);
+      await build({
+        ...common,
+        entryPoints: [threadSource(file)],
+        outfile: join(outdir, basename(file)),
+        plugins: [externals, threadEntries(found)],
+      });
+    }
+  }
+  return [entry.output, ...[...done].map((file) => relative(root, join(outdir, basename(file))))];
+}
+
+/** Builds every entrypoint; returns the files written. */
+export async function buildAll() {
+  // Loaded here, not at the top: `npm start` imports this file for the staleness check alone.
+  const { build } = await import('esbuild');
+  // Outputs are overwritten in place, never the folder emptied first: a server starting meanwhile
+  // (browser suites side by side) finds every file there.
+  const entries = entrypoints();
+  const written = [];
+  for (const entry of entries) written.push(...(await buildEntry(build, entry)));
+  return written;
+}
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  // Files only: a folder's own time changes whenever anything is written in it.
+  let latest = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    latest = Math.max(latest, newest(join(path, entry.name)));
+  }
+  return latest;
+}
+
+/** True when an entrypoint's output is missing or older than any source or this script. */
+export function serversAreStale() {
+  const outputs = entrypoints().map((e) => join(root, e.output));
+  if (outputs.some((file) => !existsSync(file))) return true;
+  const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
+  const changed = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...sources().map(newest));
+  return changed > built;
+}
+
+/**
+ * Builds when stale, in a child process that ends before the caller goes on (esbuild keeps a
+ * service process of its own while loaded). Returns the build's exit status (0: nothing to do).
+ */
+export function ensureServersBuilt() {
+  if (!serversAreStale()) return 0;
+  console.log('Building the servers (dist/ is missing or older than the sources)...');
+  return spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { cwd: root, stdio: 'inherit' }).status ?? 1;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  const written = await buildAll();
+  console.log(`Built ${new Set(written).size} files in ${((Date.now() - started) / 1000).toFixed(1)} s:`);
+  for (const file of new Set(written)) console.log(`  ${file}`);
+}
