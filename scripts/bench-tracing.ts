@@ -1,5 +1,5 @@
 // `npm run bench:tracing`: what tracing costs on the request path. Two all-in-one processes as
-// `npm start` runs them (production mode, logs at warn, no web build), alike but for OTEL_EXPORTER_OTLP_ENDPOINT:
+// `npm start` runs them (compiled, production mode, logs at warn, no web build), alike but for OTEL_EXPORTER_OTLP_ENDPOINT:
 // one traces every request (http, pg, the bus) and exports OTLP/HTTP protobuf to a minimal
 // collector in this process, the other has no endpoint (nothing loaded). Load: GET
 // /api/users/profile as a signed-in USER (bearer token) with autocannon, at each of
@@ -84,6 +84,7 @@ async function startSetup(label: string, extra: Record<string, string>): Promise
     PORT: '0',
     DATA_DIR: dataDir,
     WEB_DIST: dataDir,
+    SKIP_WEB_BUILD: 'true',
     SEED_DEMO: 'true',
     DEMO_PASSWORD: PASSWORD,
     ADMIN_PASSWORD: 'bench-tracing-admin-password',
@@ -101,16 +102,12 @@ async function startSetup(label: string, extra: Record<string, string>): Promise
     url.pathname = `/${(await database.query<{ name: string }>('select current_database() as name'))[0]!.name}`;
     env.DATABASE_URL = url.toString();
   }
-  // The all-in-one as scripts/start.mjs runs it, without the web build (no page is asked for).
-  const child = spawn(
-    process.execPath,
-    [...profiling, '--import', 'tsx', join(root, 'gateway', 'src', 'all-in-one.ts')],
-    {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  // `npm start`'s own script: the compiled all-in-one, in its process, without the web build.
+  const child = spawn(process.execPath, [...profiling, join(root, 'scripts', 'start.mjs')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let banner = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
