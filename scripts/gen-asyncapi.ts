@@ -90,7 +90,16 @@ export function buildAsyncApi(): Record<string, unknown> {
         contentType: 'application/json',
         headers: {
           type: 'object',
-          properties: { type: { type: 'string', const: e.type, description: 'The event type, also in the envelope.' } },
+          properties: {
+            type: { type: 'string', const: e.type, description: 'The event type, also in the envelope.' },
+            traceparent: {
+              type: 'string',
+              description:
+                "W3C trace context of the publish span (present when the publisher traces): a consumer's span continues the trace.",
+            },
+            tracestate: { type: 'string', description: 'W3C trace state, when the trace carries any.' },
+          },
+          required: ['type'],
         },
         payload: {
           allOf: [

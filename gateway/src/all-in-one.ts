@@ -10,7 +10,7 @@ try {
     pretty: settings.NODE_ENV === 'development',
     stream: held,
   });
-  const stopTelemetry = await startTelemetry(process.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'earshot');
+  const stopTelemetry = await startTelemetry(process.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'earshot', 'gateway');
   const earshot = await createAllInOne({ logger });
   const { config, app, demo } = earshot;
   await app.listen({ host: config.HOST, port: config.PORT });

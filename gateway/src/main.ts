@@ -18,6 +18,7 @@ const logger = createLogger(config.LOG_LEVEL, 'gateway');
 const stopTelemetry = await startTelemetry(
   config.OTEL_EXPORTER_OTLP_ENDPOINT,
   config.OTEL_SERVICE_NAME ?? 'earshot-gateway',
+  'gateway',
 );
 const { app, upstreams } = await createDistributedGateway(config, undefined, { logger });
 await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { SpanKind, withSpan } from '@earshot/kit';
 import { BlockedUrlError, guardedFetch, type OutboundPolicy } from './outbound';
 import { countedFetch, providerLabel } from './metrics';
 
@@ -44,12 +45,41 @@ export function providerClient(endpoint: ProviderEndpoint, policy: OutboundPolic
       apiKey: endpoint.apiKey ?? 'not-needed',
       maxRetries: 0,
       timeout: timeoutMs,
-      fetch: countedFetch(guardedFetch(policy), providerLabel(endpoint.baseUrl)),
+      fetch: tracedFetch(countedFetch(guardedFetch(policy), providerLabel(endpoint.baseUrl))),
     });
     if (clients.size >= CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
   }
   clients.set(key, client);
   return client;
+}
+
+/**
+ * Each provider call as a span (the trace of the chat reply, prompt run or transcription job that
+ * made it), from the request to the answer's headers: a streamed answer's body comes after.
+ */
+function tracedFetch(inner: typeof fetch): typeof fetch {
+  const traced = (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    return withSpan(
+      `ai provider ${method} ${url.pathname.split('/').pop()}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'earshot.ai.provider': url.host,
+          'http.request.method': method,
+          'server.address': url.hostname,
+          'url.path': url.pathname,
+        },
+      },
+      async (span) => {
+        const response = await inner(input, init);
+        span.setAttribute('http.response.status_code', response.status);
+        return response;
+      },
+    );
+  };
+  return traced as typeof fetch;
 }
 
 /**

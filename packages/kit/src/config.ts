@@ -46,6 +46,8 @@ export const BaseConfigSchema = z.object({
   OTEL_SERVICE_NAME: z.string().optional(),
   /** Bearer token that lets a scraper off this machine read /metrics (loopback needs none). */
   METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The OTLP exporter's wire format (the SDK reads it; checked here so a typo stops the start). */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),

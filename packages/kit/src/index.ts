@@ -15,6 +15,7 @@ export * from './cookies';
 export * from './telemetry';
 export * from './metrics';
 export * from './event-metrics';
+export * from './tracing';
 export * from './standalone';
 export * from './storage';
 export * from './secret-box';

@@ -5,6 +5,7 @@ import { eventDefinition, Envelope as EnvelopeSchema, type Actor, type Envelope 
 import type { Database, Db } from './db/database';
 import type { Migration } from './db/migrate';
 import type { EventBus } from './bus/types';
+import { activeTrace, contextFrom, SpanKind, startSpan } from './tracing';
 
 /** Tables the kit adds to every service schema: the outbox and the applied-events ledger. */
 export const kitMigrations: Migration[] = [
@@ -45,6 +46,12 @@ export const kitMigrations: Migration[] = [
             occurred_at timestamptz not null,
             primary key (consumer, entity))`,
   },
+  {
+    // The W3C trace context of the work that wrote the event, so the relay's publish (maybe after
+    // a restart) continues that trace. Null when tracing is off.
+    name: '0001_kit_outbox_trace',
+    sql: `alter table outbox add column traceparent text`,
+  },
 ];
 
 export interface NewEvent {
@@ -73,15 +80,24 @@ export function buildEnvelope(event: NewEvent): Envelope {
 export async function writeOutbox(tx: Db, schema: string, events: readonly NewEvent[]): Promise<Envelope[]> {
   const envelopes = events.map(buildEnvelope);
   if (envelopes.length === 0) return envelopes;
+  const traceparent = activeTrace()?.traceparent ?? null;
   // One statement in the events' order: the seq column keeps it for the relay.
   const rows = envelopes.map(
     (envelope) =>
-      sql`(${envelope.id}, ${eventDefinition(envelope.type).topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb)`,
+      sql`(${envelope.id}, ${eventDefinition(envelope.type).topic}, ${envelope.companyId ?? 'platform'}, ${JSON.stringify(envelope)}::jsonb, ${traceparent})`,
   );
   await tx.execute(
-    sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope) values ${sql.join(rows, sql`, `)}`,
+    sql`insert into ${sql.identifier(schema)}.outbox (id, topic, key, envelope, traceparent) values ${sql.join(rows, sql`, `)}`,
   );
   return envelopes;
+}
+
+interface OutboxRow {
+  seq: string;
+  topic: string;
+  key: string;
+  envelope: Envelope;
+  traceparent: string | null;
 }
 
 /**
@@ -112,6 +128,8 @@ export class OutboxRelay {
     private readonly bus: EventBus,
     private readonly pollMs: number,
     private readonly logger?: Logger,
+    /** The service whose events these are (spans say so; the all-in-one runs them all). */
+    private readonly service?: string,
   ) {}
 
   start(): void {
@@ -173,6 +191,40 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * Each event with a producer span of its own, a child of the trace that wrote it (read back from
+   * the row, so it holds across a restart), open while the bus takes it; the bus carries the span's
+   * context to the consumers.
+   */
+  private async publishTraced(rows: readonly OutboxRow[]): Promise<void> {
+    const sent = rows.map((row) => ({
+      row,
+      ...startSpan(
+        `${row.topic} publish`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            'messaging.operation.type': 'publish',
+            'messaging.destination.name': row.topic,
+            'messaging.message.id': row.envelope.id,
+            'earshot.event.type': row.envelope.type,
+          },
+        },
+        contextFrom(row.traceparent ? { traceparent: row.traceparent } : undefined, this.service),
+      ),
+    }));
+    try {
+      await this.bus.publish(
+        sent.map(({ row, carrier }) => ({ topic: row.topic, key: row.key, envelope: row.envelope, trace: carrier })),
+      );
+    } catch (error) {
+      sent.forEach((s) => s.fail(error));
+      throw error;
+    } finally {
+      sent.forEach((s) => s.span.end());
+    }
+  }
+
   /** Publishes everything pending; returns how many events went out. */
   async publishPending(): Promise<number> {
     let total = 0;
@@ -180,11 +232,11 @@ export class OutboxRelay {
       const sent = await this.database.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`outbox:${this.schema}`}))`);
         const rows = (await tx.execute(
-          sql`select seq, topic, key, envelope from ${sql.identifier(this.schema)}.outbox
+          sql`select seq, topic, key, envelope, traceparent from ${sql.identifier(this.schema)}.outbox
               where published_at is null order by seq limit 100`,
-        )) as unknown as { rows: { seq: string; topic: string; key: string; envelope: Envelope }[] };
+        )) as unknown as { rows: OutboxRow[] };
         if (rows.rows.length === 0) return 0;
-        await this.bus.publish(rows.rows.map((r) => ({ topic: r.topic, key: r.key, envelope: r.envelope })));
+        await this.publishTraced(rows.rows);
         const seqs = rows.rows.map((r) => Number(r.seq));
         await tx.execute(
           sql`update ${sql.identifier(this.schema)}.outbox set published_at = now()

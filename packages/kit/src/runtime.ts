@@ -10,6 +10,7 @@ import type { ServiceContext, ServiceModule } from './module';
 import { EventConsumer } from './bus/handlers';
 import { FeatureSwitches, featureSwitchMigrations, gatedPrefixes } from './features';
 import { watchConsumerLag, watchServiceEvents, watchSources } from './event-metrics';
+import { inService } from './tracing';
 
 export interface RuntimeDeps {
   config: BaseConfig;
@@ -84,7 +85,14 @@ export async function mountServices(
       ...(gated ? featureSwitchMigrations() : []),
       ...module.migrations,
     ]);
-    const relay = new OutboxRelay(deps.database, module.schema, deps.bus, deps.config.OUTBOX_POLL_MS, deps.logger);
+    const relay = new OutboxRelay(
+      deps.database,
+      module.schema,
+      deps.bus,
+      deps.config.OUTBOX_POLL_MS,
+      deps.logger,
+      module.name,
+    );
     unwatch.push(watchServiceEvents(deps.database, module.name, module.schema, deps.logger));
     const ctx = createContext(module, deps, relay);
     contexts.set(module.name, ctx);
@@ -97,6 +105,13 @@ export async function mountServices(
     const before = registry?.length ?? 0;
     await app.register(
       async (scope) => {
+        // Each handler runs as this service's work, so its spans say which service they belong to.
+        scope.addHook('onRoute', (route) => {
+          const handler = route.handler;
+          route.handler = function (this: FastifyInstance, ...args: Parameters<typeof handler>) {
+            return inService(module.name, () => handler.apply(this, args));
+          };
+        });
         switches?.gate(scope, module.prefixes);
         await module.routes(scope, ctx);
       },
@@ -128,5 +143,6 @@ export async function mountServices(
 /** Starts relays and each module's own start hook (seeding, workers). */
 export async function startServices(modules: readonly ServiceModule[], running: RunningServices): Promise<void> {
   running.relays.forEach((r) => r.start());
-  for (const module of modules) await module.start?.(running.contexts.get(module.name)!);
+  // Workers started here keep the service in their context (timers and promises inherit it).
+  for (const module of modules) await inService(module.name, () => module.start?.(running.contexts.get(module.name)!));
 }

@@ -107,6 +107,7 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
   const stopTelemetry = await startTelemetry(
     config.OTEL_EXPORTER_OTLP_ENDPOINT,
     config.OTEL_SERVICE_NAME ?? `earshot-${module.name}`,
+    module.name,
   );
   if (!config.KAFKA_BROKERS) logger.warn('KAFKA_BROKERS is not set: events stay inside this process');
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/${module.name}` });

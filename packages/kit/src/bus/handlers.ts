@@ -14,6 +14,7 @@ import {
 import type { Db } from '../db/database';
 import type { NewEvent } from '../outbox';
 import type { Subscription } from './types';
+import { contextFrom, linkTo, SpanKind, traceOf, withSpan } from '../tracing';
 
 export type Emit = (event: NewEvent) => void;
 
@@ -176,6 +177,10 @@ export class EventConsumer {
   async receive(envelope: Envelope): Promise<void> {
     const handlers = this.handlersOf(envelope);
     if (handlers.length === 0) return;
+    await this.traced([envelope], () => this.receiveOne(envelope, handlers));
+  }
+
+  private async receiveOne(envelope: Envelope, handlers: readonly HandlerSpec[]): Promise<void> {
     try {
       await this.apply(envelope, handlers);
     } catch (error) {
@@ -211,7 +216,7 @@ export class EventConsumer {
     // A run holding an event that failed before would fail together again: straight to one by one.
     if (run.length > 1 && !run.some((envelope) => this.failed.has(envelope.id))) {
       try {
-        await this.applyTogether(run);
+        await this.traced(run, () => this.applyTogether(run));
         for (const envelope of run) if (this.failed.delete(envelope.id)) await this.forget(envelope.id);
         return;
       } catch (error) {
@@ -222,6 +227,31 @@ export class EventConsumer {
       }
     }
     for (const envelope of run) await this.receive(envelope);
+  }
+
+  /**
+   * A consumer span around handling events, in the trace their publish span carried (the first
+   * event's; a batch links the others'), as this service's work: what the handlers write and emit
+   * continues that trace.
+   */
+  private traced<T>(envelopes: readonly Envelope[], fn: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = envelopes;
+    return withSpan(
+      rest.length === 0 ? `${first!.type} process` : `${this.name} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(traceOf(first!), this.name),
+        links: rest.flatMap((e) => linkTo(traceOf(e))),
+        attributes: {
+          'messaging.operation.type': 'process',
+          'messaging.consumer.group.name': this.name,
+          'messaging.batch.message_count': envelopes.length,
+          'messaging.message.id': first!.id,
+          'earshot.event.type': first!.type,
+        },
+      },
+      fn,
+    );
   }
 
   /** One transaction: the run's events recorded as applied, each batch handler called once with its fresh events. */

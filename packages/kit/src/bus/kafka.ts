@@ -5,11 +5,13 @@ import {
   type Admin,
   type Consumer,
   type ConsumerConfig,
+  type IHeaders,
   type ITopicConfig,
   type Producer,
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
+import { carryTrace, type TraceCarrier } from '../tracing';
 import {
   deliver,
   MAX_BATCH,
@@ -28,6 +30,16 @@ function envelopeOf(text: string): Envelope | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The W3C trace context headers of a message, as strings. */
+function traceHeaders(headers: IHeaders | undefined): TraceCarrier | undefined {
+  const carrier: TraceCarrier = {};
+  for (const name of ['traceparent', 'tracestate']) {
+    const value = headers?.[name];
+    if (value !== undefined) carrier[name] = value.toString();
+  }
+  return carrier.traceparent ? carrier : undefined;
 }
 
 export interface KafkaBusOptions {
@@ -113,7 +125,7 @@ export class KafkaBus implements EventBus {
         messages: list.map((e) => ({
           key: e.key,
           value: JSON.stringify(e.envelope),
-          headers: { type: e.envelope.type },
+          headers: { type: e.envelope.type, ...e.trace },
         })),
       })),
     });
@@ -229,7 +241,7 @@ export class KafkaBus implements EventBus {
                 { topic: batch.topic, offset: message.offset },
                 'skipping a message that is not an event envelope',
               );
-            return parsed ? [parsed] : [];
+            return parsed ? [carryTrace(parsed, traceHeaders(message.headers))] : [];
           });
           await this.deliverWithRetries(group, targets, envelopes, heartbeat);
           resolveOffset(chunk.at(-1)!.offset);

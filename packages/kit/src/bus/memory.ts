@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Envelope } from '@earshot/contracts';
+import { carryTrace } from '../tracing';
 import {
   deliver,
   MAX_BATCH,
@@ -37,6 +38,7 @@ export class MemoryBus implements EventBus {
   async publish(events: readonly OutgoingEvent[]): Promise<void> {
     for (const event of events) {
       this.topics.set(event.envelope, event.topic);
+      carryTrace(event.envelope, event.trace);
       for (const group of this.groups.values()) {
         if (group.topics.has(event.topic)) group.queue.push(event.envelope);
       }

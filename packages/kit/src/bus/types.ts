@@ -1,10 +1,13 @@
 import type { Envelope } from '@earshot/contracts';
+import type { TraceCarrier } from '../tracing';
 
 export interface OutgoingEvent {
   topic: string;
   /** Partition key: the company id, so one company's events stay in order. */
   key: string;
   envelope: Envelope;
+  /** The publish span's trace context, carried to the consumers (Kafka headers). */
+  trace?: TraceCarrier;
 }
 
 export type EventHandler = (envelope: Envelope) => Promise<void>;

@@ -59,3 +59,10 @@ export class ScriptedCreditGate implements CreditGate {
   }
 }
 export { startKafkaMock, type KafkaMock } from './kafka-mock';
+export {
+  startOtlpReceiver,
+  traceToReceiver,
+  type OtlpReceiver,
+  type ReceivedSpan,
+  type ReceivedRequest,
+} from './otlp-receiver';

@@ -275,4 +275,11 @@ export const migrations: Migration[] = [
       -- Each company's running jobs (its share of the concurrency cap), counted per claim.
       create index jobs_company_leased_idx on jobs (company_id, locked_until) where status = 'processing';`,
   },
+  {
+    name: '0015_job_trace',
+    sql: `
+      -- The W3C trace context of the work that queued the job (an upload, a re-run): the worker's
+      -- job span continues that trace, whichever worker and however much later. Null: not traced.
+      alter table jobs add column traceparent text;`,
+  },
 ];

@@ -62,6 +62,7 @@ export const jobs = transcription.table('jobs', {
   lockedUntil: ts('locked_until'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  traceparent: text('traceparent'),
 });
 export type JobRow = typeof jobs.$inferSelect;
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { activeTrace, type Db } from '@earshot/kit';
 import type { TranscriptionStatus } from '@earshot/contracts';
 import { jobs, transcripts, type JobRow } from '../db/schema';
 import type { Scope } from './transcripts';
@@ -11,6 +11,7 @@ interface RawJob {
   attempts: number;
   reason: string | null;
   locked_by: string | null;
+  traceparent: string | null;
 }
 
 /** What a worker holds after a claim. */
@@ -19,6 +20,8 @@ export interface ClaimedJob {
   companyId: string;
   attempts: number;
   workerId: string;
+  /** The trace that queued it (the upload's, or the re-run's): the job's span continues it. */
+  traceparent: string | null;
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -27,7 +30,7 @@ const inMs = (ms: number) => sql`now() + (${ms} * interval '1 millisecond')`;
 export async function insertPending(tx: Db, fileId: string, companyId: string): Promise<boolean> {
   const rows = await tx
     .insert(jobs)
-    .values({ fileId, companyId, status: 'pending' })
+    .values({ fileId, companyId, status: 'pending', traceparent: activeTrace()?.traceparent ?? null })
     .onConflictDoNothing()
     .returning({ fileId: jobs.fileId });
   return rows.length > 0;
@@ -45,6 +48,7 @@ export async function requeue(tx: Db, fileId: string): Promise<JobRow | null> {
       lockedBy: null,
       lockedUntil: null,
       updatedAt: sql`now()`,
+      traceparent: activeTrace()?.traceparent ?? null,
     })
     .where(and(eq(jobs.fileId, fileId), sql`${jobs.status} <> 'processing'`))
     .returning();
@@ -110,6 +114,7 @@ export async function claim(
         attempts: row.attempts,
         workerId,
         waitedSeconds: Math.max(0, Number(row.waited_seconds)),
+        traceparent: row.traceparent,
       }
     : null;
 }
@@ -154,7 +159,7 @@ export function claimStatement(workerId: string, leaseMs: number, companyCap: nu
     update transcription.jobs j
     set status = 'processing', attempts = j.attempts + 1, locked_by = ${workerId}, locked_until = ${inMs(leaseMs)}, updated_at = now()
     from candidate where j.file_id = candidate.file_id
-    returning j.file_id, j.company_id, j.attempts, extract(epoch from now() - j.next_attempt_at)::float8 as waited_seconds`;
+    returning j.file_id, j.company_id, j.attempts, extract(epoch from now() - j.next_attempt_at)::float8 as waited_seconds, j.traceparent`;
 }
 
 /** A company's share of the queue: its jobs running and waiting, and each waiting one's place. */

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { SpeakerInfo } from '@earshot/contracts';
-import { ObjectNotFoundError, type ObjectStorage } from '@earshot/kit';
+import { ObjectNotFoundError, withSpan, type ObjectStorage } from '@earshot/kit';
 import { detectSilences, probe, toChannelWavs, type FfmpegPaths } from '../audio/ffmpeg';
 import { planChunks } from '../audio/chunks';
 import { analyseWaveform } from '../audio/peaks';
@@ -97,7 +97,17 @@ async function recogniseChannel(
           const whole = chunks.length === 1 && chunk.start === 0;
           const path = whole ? wav.path : join(dir, `${label}-${index}.wav`);
           if (!whole) await writeWavSlice(wav, chunk.start, chunk.end, path);
-          const { words, language: said } = await deps.engine.transcribe(path, inner, language);
+          const { words, language: said } = await withSpan(
+            'transcription engine',
+            {
+              attributes: {
+                'earshot.engine': deps.engine.name,
+                'earshot.audio.seconds': chunk.end - chunk.start,
+                'earshot.audio.channel': label,
+              },
+            },
+            () => deps.engine.transcribe(path, inner, language),
+          );
           if (!whole) await rm(path, { force: true });
           if (said) heard.set(said, (heard.get(said) ?? 0) + chunk.end - chunk.start);
           return words.map((w) => ({ ...w, start: w.start + chunk.start, end: w.end + chunk.start }));

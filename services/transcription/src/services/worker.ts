@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { ServiceContext } from '@earshot/kit';
+import { contextFrom, SpanKind, withSpan, type ServiceContext } from '@earshot/kit';
 import { findSource } from '../repositories/transcripts';
 import { heartbeat } from '../repositories/jobs';
 import { JobError, reasonOf } from './job-error';
@@ -176,7 +176,20 @@ export class TranscriptionWorker {
       },
       Math.max(100, Math.floor(this.options.leaseMs / 3)),
     );
-    const done = processJob(this.ctx, this.deps, job, this.options, controller.signal)
+    // The job's span continues the trace that queued it: one upload is one trace to the finished transcript.
+    const done = withSpan(
+      'transcription job',
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(job.traceparent ? { traceparent: job.traceparent } : undefined),
+        attributes: { 'earshot.file.id': job.fileId, 'earshot.job.attempt': job.attempts },
+      },
+      async (span) => {
+        const outcome = await processJob(this.ctx, this.deps, job, this.options, controller.signal);
+        span.setAttribute('earshot.job.outcome', outcome);
+        return outcome;
+      },
+    )
       .catch(async (error: unknown): Promise<JobOutcome | undefined> => {
         if (!controller.signal.aborted) {
           this.ctx.logger.error({ err: error, fileId: job.fileId }, 'transcription job crashed');

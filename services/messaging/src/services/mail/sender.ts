@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR } from '@earshot/contracts';
-import type { SecretBox, ServiceContext } from '@earshot/kit';
+import { SpanKind, withSpan, type SecretBox, type ServiceContext } from '@earshot/kit';
 import type { MailMessageRow } from '../../db/schema';
 import * as repo from '../../repositories/mail';
 import type { MailConfig } from './config';
@@ -91,13 +91,27 @@ export class MailSender {
     try {
       if (!message.bodySealed) throw new Error('The message body is missing');
       const body = JSON.parse(this.box.open(message.bodySealed)) as SealedBody;
-      const delivery = await this.transport.send({
-        id: message.id,
-        from: ctx.config.MAIL_FROM,
-        to: message.toAddress,
-        subject: message.subject,
-        ...body,
-      });
+      // The span names the message, never its address or content.
+      const delivery = await withSpan(
+        'mail send',
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'earshot.mail.id': message.id,
+            'earshot.mail.type': message.type,
+            'earshot.mail.transport': this.transport.kind,
+            'earshot.mail.attempt': message.attempts,
+          },
+        },
+        () =>
+          this.transport.send({
+            id: message.id,
+            from: ctx.config.MAIL_FROM,
+            to: message.toAddress,
+            subject: message.subject,
+            ...body,
+          }),
+      );
       outcome = { ok: true, ...delivery };
     } catch (error) {
       outcome = { ok: false, reason: reasonOf(error) };
