@@ -333,16 +333,7 @@ describe('k8s (kustomize base)', () => {
     expect(backends.length).toBeGreaterThan(0);
     expect(new Set(backends)).toEqual(new Set(['"service":{"name":"gateway"']));
   });
-
-  test('the transcription worker scales with a HorizontalPodAutoscaler on CPU it requests', () => {
-    const hpa = find('HorizontalPodAutoscaler', 'transcription-worker')!;
-    expect(hpa.apiVersion).toBe('autoscaling/v2');
-    expect(hpa.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'transcription-worker' } });
-    expect((hpa.spec as { maxReplicas: number }).maxReplicas).toBeGreaterThan(
-      (hpa.spec as { minReplicas: number }).minReplicas,
-    );
-    expect(containerOf('transcription-worker')!.resources?.requests?.cpu).toBeTruthy();
-  });
+  // How the worker scales (KEDA, not a CPU autoscaler) is held by deploy/scaler.test.ts.
 });
 
 test('the image: a maintained Node LTS, the offline speech engine, everything built, production dependencies only, not run as root', () => {

@@ -2,7 +2,7 @@
  * npm run test:distributed — the whole system as separate processes: what
  * docker-compose.yml starts, run here as local processes with the same entrypoints and environment,
  * driven through the gateway's HTTP only, with three processes killed (kill -9) and restarted on
- * the way. Exits non-zero on any failed check; ends every process it started, by pid, and drops its
+ * the way, and last a backlog drained by one, then two, then three transcription workers. Exits non-zero on any failed check; ends every process it started, by pid, and drops its
  * database, also when a check fails. See scripts/distributed/ and docs/development.md ("The distributed suite").
  *
  * Needs: PostgreSQL (DATABASE_URL, a superuser; default postgres://postgres@127.0.0.1:5432/postgres),

@@ -153,6 +153,20 @@ export class Processes {
     this.running.delete(name);
   }
 
+  /**
+   * SIGTERM, as a scale-in or a rollout sends it, then waits up to `limitMs` for the process to end
+   * on its own (no SIGKILL): its exit code, or null when it was still running at the limit.
+   */
+  async terminate(name: string, limitMs: number): Promise<number | null> {
+    const started = this.running.get(name);
+    if (!started) throw new Error(`${name} is not running`);
+    const ended = this.exited(started.child, limitMs);
+    process.kill(started.child.pid!, 'SIGTERM');
+    if (!(await ended)) return null;
+    this.running.delete(name);
+    return started.child.exitCode;
+  }
+
   async restart(name: string, spec: ProcessSpec): Promise<Started> {
     if (this.running.has(name)) throw new Error(`${name} is still running`);
     return this.start(spec);

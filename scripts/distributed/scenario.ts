@@ -6,6 +6,7 @@ import { runAuditCommand } from '../audit';
 import { GatewayClient, type Session } from './api';
 import { stereoCall } from './audio';
 import { waitFor } from './processes';
+import { scalingScenario } from './scaling';
 import type { Steps } from './steps';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type System } from './system';
 
@@ -719,4 +720,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
       `${N} word edits: accepted by the gateway in ${(published / 1000).toFixed(1)} s; all in the audit log (outbox → Kafka → audit consumer) after ${(total / 1000).toFixed(1)} s: ${((N / total) * 1000).toFixed(1)} events/s end to end`,
     );
   });
+
+  // Last: it scales the compose worker in and leaves three workers of its own running.
+  await scalingScenario(system, steps, api, [companies.A, companies.B]);
 }

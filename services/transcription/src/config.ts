@@ -51,6 +51,12 @@ export const transcriptionConfigShape = {
   TRANSCRIPTION_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** How long a claimed job stays a worker's without a heartbeat; heartbeats come every third of it. */
   TRANSCRIPTION_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(60_000),
+  /**
+   * On stop (SIGTERM: a scale-in, a rollout) a worker claims nothing more and lets its running jobs
+   * finish for this long; what is still running then is handed back to the queue for another worker.
+   * 0: hand back at once. Keep the platform's grace period (k8s terminationGracePeriodSeconds) above it.
+   */
+  TRANSCRIPTION_DRAIN_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   /** How often an idle worker looks for work (a new upload in this process wakes it at once). */
   TRANSCRIPTION_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   /** Longest piece of audio the offline engine decodes in one go (split at silences). */
@@ -117,6 +123,7 @@ export interface TranscriptionSettings {
   TRANSCRIPTION_RETRY_BASE_MS: number;
   TRANSCRIPTION_LEASE_MS: number;
   TRANSCRIPTION_POLL_MS: number;
+  TRANSCRIPTION_DRAIN_MS: number;
   TRANSCRIPTION_CHUNK_SECONDS: number;
   FFMPEG_PATH: string;
   FFPROBE_PATH: string;

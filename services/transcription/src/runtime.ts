@@ -124,6 +124,7 @@ export function createWorker(
     ...queueSettings(config),
     concurrency: config.TRANSCRIPTION_CONCURRENCY,
     pollMs: config.TRANSCRIPTION_POLL_MS,
+    drainMs: config.TRANSCRIPTION_DRAIN_MS,
     ...overrides,
   });
 }

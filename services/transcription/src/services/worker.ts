@@ -14,6 +14,8 @@ export interface WorkerOptions extends QueueSettings {
   id?: string;
   concurrency: number;
   pollMs: number;
+  /** How long stop() lets running jobs finish before handing them back (0: at once). */
+  drainMs?: number;
 }
 
 export type JobOutcome = 'completed' | 'retry' | 'failed' | 'lost' | 'released';
@@ -28,6 +30,18 @@ export interface JobDeps extends PipelineDeps {
   chosenEngine?: () => Promise<{ engine: SpeechEngine; modelId: string | null; model: string | null } | null>;
   /** Frees what the engines hold (the whisper thread) when the worker stops. */
   close?: () => Promise<void>;
+}
+
+/** Waits until every promise has settled or `ms` has passed, whichever is first. */
+async function settledWithin(work: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(work),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 export const newWorkerId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -125,12 +139,33 @@ export class TranscriptionWorker {
     return this.active.size;
   }
 
-  /** Stops claiming, aborts running jobs and hands them back to the queue for another worker. */
+  /**
+   * Stops claiming, lets running jobs finish for up to `drainMs` (their leases still beat), then
+   * aborts what is left and hands it back to the queue for another worker. A job ends exactly one
+   * way: completed (or failed) by this worker under its lease, or released, never both.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
-    for (const job of this.active.values()) job.controller.abort(new Error('worker stopping'));
+    // A claim under way when stop() was called ends in `active` before the loop returns.
     await this.loop;
+    const drainMs = this.options.drainMs ?? 0;
+    if (this.active.size > 0 && drainMs > 0) {
+      this.ctx.logger.info(
+        { worker: this.id, fileIds: [...this.active.keys()], drainMs },
+        'transcription worker stopping: letting its running jobs finish',
+      );
+      await settledWithin(
+        [...this.active.values()].map((j) => j.done),
+        drainMs,
+      );
+    }
+    if (this.active.size > 0)
+      this.ctx.logger.info(
+        { worker: this.id, fileIds: [...this.active.keys()] },
+        'transcription worker stopping: handing its running jobs back to the queue',
+      );
+    for (const job of this.active.values()) job.controller.abort(new Error('worker stopping'));
     await Promise.allSettled([...this.active.values()].map((j) => j.done));
     await this.deps.close?.();
   }
