@@ -74,7 +74,9 @@ if (process.env.DATABASE_URL) {
 // compute, so two files side by side halve the run (see the timing report and docs/development.md).
 // Suites must therefore wait on conditions, never on how long something takes. A worker is replaced
 // once it holds more than 1.5 GB between files (PGlite's WebAssembly memory, kept by suites that
-// leak), which keeps the run's memory bounded at two such heaps.
+// leak), which keeps the run's memory bounded at two such heaps. A test's time limit is a limit that
+// stops a hung test, not a speed check: with two files sharing the cores a test takes up to twice as
+// long as it did alone, so the limit is twice the one-worker 60 s.
 export default {
   projects,
   // One mock Kafka cluster for the run (KAFKA_BROKERS for the Kafka suites; EXPECT_KAFKA=true makes it required).
@@ -82,6 +84,6 @@ export default {
   globalTeardown: '<rootDir>/scripts/jest/kafka-teardown.ts',
   maxWorkers: 2,
   workerIdleMemoryLimit: '1.5GB',
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs', '<rootDir>/scripts/jest/timing-reporter.cjs'],
 };

@@ -41,9 +41,10 @@ class TimingReporter {
       const mark = suite.failed ? ' FAILED' : '';
       return `${suite.seconds.toFixed(1).padStart(7)} s  ${suite.project.padEnd(8)} ${suite.path}${mark}`;
     });
+    const shown = relative(this.rootDir, file).startsWith('..') ? file : relative(this.rootDir, file);
     process.stdout.write(
       `\nSlowest ${lines.length} of ${suites.length} suites (wall ${wallSeconds.toFixed(0)} s, ` +
-        `suites ${suiteSeconds.toFixed(0)} s in total; all in ${relative(this.rootDir, file)}):\n` +
+        `suites ${suiteSeconds.toFixed(0)} s in total; all in ${shown}):\n` +
         `${lines.join('\n')}\n`,
     );
   }
