@@ -221,7 +221,6 @@ test.each(bombs)(
     gc();
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(16 * MB);
   },
-  60_000,
 );
 
 test('a file whose reading its process did not survive is failed when its lease runs out, never read again', async () => {
