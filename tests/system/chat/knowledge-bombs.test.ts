@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { CustomGptDto, KnowledgeFileDto } from '@earshot/contracts';
-import { CSRF_HEADER, type Database } from '@earshot/kit';
+import { CSRF_HEADER, type Database, type ServiceContext } from '@earshot/kit';
 import type { AllInOne } from '@earshot/gateway';
-import { knowledgeQueue } from '@earshot/chat-service';
+import { knowledgeQueue, type ChatConfig } from '@earshot/chat-service';
 import { startApiProduct, type ApiProduct } from '../all-in-one';
 import { docxWithText, pdfNestedText, pdfWithPages } from './bomb-fixtures';
 
@@ -203,8 +203,8 @@ test.each(bombs)(
   '%s: failed with its reason while health answers',
   async (_name, fileName, type, make, reason, timeLimitMs) => {
     // Read per file from the chat service's configuration, so it can change between files here.
-    const chat = earshot.running.contexts.get('chat')!.config as { KNOWLEDGE_EXTRACT_TIMEOUT_MS: number };
-    chat.KNOWLEDGE_EXTRACT_TIMEOUT_MS = timeLimitMs;
+    const chat = earshot.running.contexts.get('chat') as ServiceContext<ChatConfig>;
+    chat.config.KNOWLEDGE_EXTRACT_TIMEOUT_MS = timeLimitMs;
     const data = await make();
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
