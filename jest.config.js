@@ -70,17 +70,20 @@ if (process.env.DATABASE_URL) {
 }
 
 // Embedded PostgreSQL takes seconds to start on a busy 2-core machine: a limit, not an assertion.
-// One worker, replaced once it holds more than 1.5 GB between files: on two cores jest would
-// otherwise run every file in band, in jest's own process, whose heap (PGlite's WebAssembly memory,
-// // kept by suites that leak) ran out after an hour. Two workers were faster (12 minutes of tests)
-// but made timing-sensitive suites (servers, workers and Chromium sharing two cores) flaky.
+// Two workers: the suites mostly wait on PostgreSQL, child processes and Chromium rather than
+// compute, so two files side by side halve the run (see the timing report and docs/development.md).
+// Suites must therefore wait on conditions, never on how long something takes. A worker is replaced
+// once it holds more than 1.5 GB between files (PGlite's WebAssembly memory, kept by suites that
+// leak), which keeps the run's memory bounded at two such heaps. A test's time limit is a limit that
+// stops a hung test, not a speed check: with two files sharing the cores a test takes up to twice as
+// long as it did alone, so the limit is twice the one-worker 60 s.
 export default {
   projects,
   // One mock Kafka cluster for the run (KAFKA_BROKERS for the Kafka suites; EXPECT_KAFKA=true makes it required).
   globalSetup: '<rootDir>/scripts/jest/kafka-setup.ts',
   globalTeardown: '<rootDir>/scripts/jest/kafka-teardown.ts',
-  maxWorkers: 1,
+  maxWorkers: 2,
   workerIdleMemoryLimit: '1.5GB',
-  testTimeout: 60_000,
-  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
+  testTimeout: 120_000,
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs', '<rootDir>/scripts/jest/timing-reporter.cjs'],
 };

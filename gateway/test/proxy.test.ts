@@ -136,7 +136,10 @@ beforeAll(async () => {
     [authService as ServiceModule, echoService],
     {
       logger: createLogger('silent'),
-      readyTimeoutMs: 1000,
+      // How long the gateway waits for an upstream's readiness or API document: a limit, not what is
+      // tested (a service that is down refuses the connection at once). On a busy machine building
+      // the document took longer than a second, and /api/docs then listed only the gateway's routes.
+      readyTimeoutMs: 30_000,
       // Stands in for Kafka: the gateway hears auth's events as it would in a deployment.
       bus: auth.bus,
     },

@@ -141,12 +141,19 @@ describe('the transcript editor in Chromium', () => {
       [segment._id, other.label] as const,
     );
     await page.getByTestId('undo').click();
-    await page.getByTestId('toast-success').getByText('Edit undone').waitFor();
     await waitFor(
       async () =>
         (await transcript()).metadata.speakerSegments.find((s) => s._id === segment._id)?.speakerId ===
         segment.speakerId,
       'the reassignment to be undone',
+    );
+    // The row shows its speaker again: what stays on screen, where the "Edit undone" toast goes
+    // after a few seconds and a busy machine could check for it too late.
+    const own = metadata.speakers.find((s) => s.id === segment.speakerId)!;
+    await page.waitForFunction(
+      ([id, name]) =>
+        document.querySelector(`[data-segment-id="${id}"] [data-testid="speaker-name"]`)?.textContent === name,
+      [segment._id, own.label] as const,
     );
   });
 

@@ -12,7 +12,12 @@ import {
   type ServiceContext,
 } from '@earshot/kit';
 import type { Envelope } from '@earshot/contracts';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import {
+  createTestStack,
+  serveUnmeteredCredits,
+  withoutEncryptionPassTimer,
+  type TestStack,
+} from '@earshot/kit/testing';
 import { fileService } from '../src';
 import type { FileConfig } from '../src/config';
 import { encryptionOf } from '../src/services/encryption';
@@ -69,7 +74,8 @@ function assertNoPlaintext(path: string) {
 }
 
 beforeAll(async () => {
-  stack = await createTestStack([fileService], { ENCRYPTION_MASTER_KEY: MASTER });
+  // The tests run the background pass themselves, between looking at a company before and after it.
+  stack = await withoutEncryptionPassTimer(() => createTestStack([fileService], { ENCRYPTION_MASTER_KEY: MASTER }));
   serveUnmeteredCredits(stack.database);
   ctx = stack.running.contexts.get('file') as ServiceContext<FileConfig>;
   await stack.bus.subscribe({

@@ -1,7 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { buildEnvelope, KeyUnavailableError, type ServiceContext } from '@earshot/kit';
 import type { AnalysisRunDto, CallMetricsDto, Envelope } from '@earshot/contracts';
-import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
+import {
+  createTestStack,
+  serveUnmeteredCredits,
+  withoutEncryptionPassTimer,
+  type TestStack,
+} from '@earshot/kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '@earshot/ai/testing';
 import { promptService } from '../src';
 import type { PromptConfig } from '../src/config';
@@ -88,7 +93,10 @@ async function analyse(token: string, fileId: string): Promise<AnalysisRunDto> {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  stack = await createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true', ENCRYPTION_MASTER_KEY: MASTER });
+  // The tests run the background pass themselves, between looking at a company before and after it.
+  stack = await withoutEncryptionPassTimer(() =>
+    createTestStack([promptService], { AI_ALLOW_PRIVATE_URLS: 'true', ENCRYPTION_MASTER_KEY: MASTER }),
+  );
   serveUnmeteredCredits(stack.database);
   ctx = stack.running.contexts.get('prompt') as ServiceContext<PromptConfig>;
   await stack.bus.subscribe({

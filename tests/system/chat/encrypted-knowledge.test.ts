@@ -11,7 +11,7 @@ import {
 } from '@earshot/kit';
 import type { Envelope, FileCitationDto, TranscriptCitationDto } from '@earshot/contracts';
 import type { FakeOpenAI } from '@earshot/ai/testing';
-import type { TestStack } from '@earshot/kit/testing';
+import { withoutEncryptionPassTimer, type TestStack } from '@earshot/kit/testing';
 import type { ChatConfig } from '../../../services/chat/src/config';
 import { encryptionOf, PURPOSES } from '../../../services/chat/src/services/encryption';
 import {
@@ -121,7 +121,9 @@ async function gptConversation(id: string): Promise<string> {
 const doc = (name: string, text: string) => ({ name, type: 'text/markdown', data: Buffer.from(text) });
 
 beforeAll(async () => {
-  ({ stack, fake, base, close } = await stackWithFakeProvider(undefined, { ENCRYPTION_MASTER_KEY: MASTER }));
+  ({ stack, fake, base, close } = await withoutEncryptionPassTimer(() =>
+    stackWithFakeProvider(undefined, { ENCRYPTION_MASTER_KEY: MASTER }),
+  ));
   ctx = stack.running.contexts.get('chat') as ServiceContext<ChatConfig>;
   await stack.bus.subscribe({
     group: 'chat-encryption-observer',

@@ -28,6 +28,7 @@ export { createTestStack, type TestStack } from './stack';
 export { testSigningKeyPem, testSigningKeys } from './keys';
 export { serviceProcesses, type ServiceProcess } from './processes';
 export { multipart } from './multipart';
+export { withoutEncryptionPassTimer } from './encryption-pass';
 
 /**
  * For a test stack that mounts no billing service (which keeps credits): every credit check passes,
