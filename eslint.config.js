@@ -85,6 +85,9 @@ const devOnlyIn = (workspace) =>
         'jest.setup.ts',
         '**/*.config.{js,mjs,cjs,ts}',
         '**/*.cjs',
+        // A worker thread's loader for runs from sources (tests, development): it loads the thread's
+        // TypeScript through tsx; `npm run build` puts the compiled thread in its place.
+        '**/*-thread.mjs',
       ]
   ).map((glob) => `${workspace}/${glob}`);
 
