@@ -144,7 +144,7 @@ test('/metrics: the jobs by state, how long the due job has waited, and at its c
   };
   const before = await waits();
   const job = await claimNext(ctx, 'worker-w', queueSettings(ctx.config));
-  expect(job).toEqual({ fileId: file, companyId: B, attempts: 1, workerId: 'worker-w' });
+  expect(job).toEqual({ fileId: file, companyId: B, attempts: 1, workerId: 'worker-w', traceparent: null });
   const after = await waits();
   expect(after.count).toBe(before.count + 1);
   expect(after.sum - before.sum).toBeGreaterThanOrEqual(600);
