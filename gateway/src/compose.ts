@@ -13,6 +13,7 @@ import {
   openDatabase,
   resolveSecrets,
   resolveSigningKeys,
+  serveDatabaseSnapshots,
   startServices,
   MemoryBus,
   type BaseConfig,
@@ -67,6 +68,9 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
     typeof parsed;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'earshot');
   const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  // The embedded database in DATA_DIR is this process's alone: `npm run backup` asks it for a snapshot.
+  const stopSnapshots =
+    !options.database && database.kind === 'pglite' ? await serveDatabaseSnapshots(database, config.DATA_DIR) : null;
   const bus = createBus(config, logger);
   // The same key file the auth module signs with (DATA_DIR, or AUTH_SIGNING_KEY): the gateway and
   // every in-process service only verify, and learn of ended sessions at the auth commit.
@@ -120,6 +124,7 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
       await app.close();
       await running.stop();
       await bus.stop();
+      await stopSnapshots?.();
       if (!options.database) await database.close();
     },
   };

@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { appliedMigrations } from './migrate';
 
 /** A drizzle handle or a transaction of one: repositories accept either. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,7 +17,19 @@ export interface Database {
   /** Runs several SQL statements (migrations) in one transaction. */
   execInTransaction(statements: string, lockKey: string): Promise<void>;
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The embedded database as one consistent archive (PGlite only): a backup cannot copy the files
+   * of a data directory a running process holds open, so the process that holds it makes the copy.
+   */
+  snapshot?(): Promise<DatabaseSnapshot>;
   close(): Promise<void>;
+}
+
+export interface DatabaseSnapshot {
+  /** The applied migrations of every schema, as of the snapshot. */
+  migrations: Record<string, string[]>;
+  /** The data directory as a gzipped tarball, in PGlite's own format (loadable with `loadDataDir`). */
+  archive: Blob;
 }
 
 export interface DatabaseOptions {
@@ -25,19 +38,21 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; omit for an in-memory database (tests). */
   dataDir?: string;
   poolSize?: number;
+  /** A snapshot's archive to start an empty embedded data directory from (a restore). */
+  archive?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.archive);
 }
 
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir?: string, archive?: Blob): Promise<Database> {
   let path: string | undefined;
   if (dataDir) {
     path = join(dataDir, 'pgdata');
     mkdirSync(path, { recursive: true });
   }
-  const client = path ? new PGlite(path) : new PGlite();
+  const client = path ? new PGlite(path, archive ? { loadDataDir: archive } : {}) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
   return {
@@ -51,6 +66,15 @@ async function openPglite(dataDir?: string): Promise<Database> {
     },
     async query<T>(text: string, params: unknown[] = []) {
       return (await client.query(text, params)).rows as T[];
+    },
+    async snapshot() {
+      // Inside a transaction of its own, which holds PGlite's transaction lock: no other
+      // transaction is half-way through, so the checkpoint and the archive see committed work only.
+      return client.transaction(async (tx) => {
+        const migrations = await appliedMigrations(async (text) => (await tx.query(text)).rows as never);
+        await tx.exec('checkpoint');
+        return { migrations, archive: await client.dumpDataDir('gzip') };
+      });
     },
     async close() {
       await client.close();
