@@ -14,6 +14,7 @@ import {
   resolveSecrets,
   resolveSigningKeys,
   serveDatabaseSnapshots,
+  assertDataDirFree,
   startServices,
   MemoryBus,
   type BaseConfig,
@@ -67,8 +68,10 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
   const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey } as BaseConfig &
     typeof parsed;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'earshot');
+  // The embedded database in DATA_DIR is this process's alone (PGlite must never open it twice), and
+  // `npm run backup` asks this process for its snapshots.
+  if (!options.database && !config.DATABASE_URL) await assertDataDirFree(config.DATA_DIR);
   const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
-  // The embedded database in DATA_DIR is this process's alone: `npm run backup` asks it for a snapshot.
   const stopSnapshots =
     !options.database && database.kind === 'pglite' ? await serveDatabaseSnapshots(database, config.DATA_DIR) : null;
   const bus = createBus(config, logger);

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createThrowawayDatabase } from '@earshot/kit/testing';
 import { createAllInOne } from '@earshot/gateway';
 import { runBackupCommand } from './main';
 
@@ -16,18 +16,12 @@ const SEGMENTS_PER_RECORDING = 100;
 const OBJECT_BYTES = 64 * 1024;
 
 const serverUrl = process.env.DATABASE_URL;
-const drops: string[] = [];
+const drops: (() => Promise<void>)[] = [];
 
 async function freshDatabase(url: string): Promise<string> {
-  const name = `earshot_bench_backup_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  drops.push(name);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
+  const throwaway = await createThrowawayDatabase(url, 'earshot_bench_backup');
+  drops.push(() => throwaway.drop());
+  return throwaway.url;
 }
 
 const env = (dataDir: string, databaseUrl: string | undefined): Record<string, string> => ({
@@ -112,10 +106,5 @@ try {
   console.log(`restored and started: ${counts.files} recordings, ${counts.segments} segments`);
 } finally {
   rmSync(root, { recursive: true, force: true });
-  if (serverUrl && drops.length) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    for (const name of drops) await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  for (const drop of drops) await drop();
 }

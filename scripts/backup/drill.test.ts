@@ -4,9 +4,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
-import pg from 'pg';
 import { CSRF_HEADER } from '@earshot/kit';
-import { multipart } from '@earshot/kit/testing';
+import { createThrowawayDatabase, multipart } from '@earshot/kit/testing';
 import { createAllInOne, type AllInOne } from '@earshot/gateway';
 import { runBackupCommand } from './main';
 import { listFiles } from './manifest';
@@ -21,9 +20,12 @@ const MASTER_KEY = randomBytes(32).toString('hex');
 const serverUrl = process.env.EARSHOT_TEST_DB === 'postgres' ? process.env.DATABASE_URL : undefined;
 
 const cleanups: (() => Promise<void> | void)[] = [];
+/** The Earshot running now (the source, then the restored one), closed before its database is dropped. */
+let running: AllInOne | null = null;
 afterAll(async () => {
+  await running?.close();
   for (const cleanup of cleanups.reverse()) await cleanup();
-});
+}, 120_000);
 
 const tempDir = (name: string) => {
   const dir = mkdtempSync(join(tmpdir(), `earshot-${name}-`));
@@ -33,20 +35,9 @@ const tempDir = (name: string) => {
 
 /** An empty database on the test server, dropped after the suite. */
 async function emptyDatabase(url: string): Promise<string> {
-  const name = `earshot_drill_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const dropper = new pg.Client({ connectionString: url });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`);
-    await dropper.end();
-  });
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
+  const throwaway = await createThrowawayDatabase(url, 'earshot_drill');
+  cleanups.push(() => throwaway.drop());
+  return throwaway.url;
 }
 
 async function start(dataDir: string, databaseUrl: string | undefined): Promise<AllInOne> {
@@ -167,12 +158,12 @@ async function seed(earshot: AllInOne): Promise<Seeded> {
   for (const company of companies) {
     for (;;) {
       await earshot.settle();
-      const file = (await api(earshot, company.memberToken, {
+      const [job] = (await api(earshot, company.memberToken, {
         method: 'GET',
-        url: `/api/files/${company.fileId}`,
-      })) as Json;
-      if (file.status === 'failed') throw new Error(`transcription of ${company.fileId} failed`);
-      if (file.status === 'completed') break;
+        url: `/api/transcripts/status?fileIds=${company.fileId}`,
+      })) as { status: string }[];
+      if (job?.status === 'failed') throw new Error(`transcription of ${company.fileId} failed`);
+      if (job?.status === 'completed') break;
       // Polls the condition; the worker's pace is the machine's, so no deadline but the test's own.
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -215,7 +206,7 @@ beforeAll(async () => {
   sourceDir = tempDir('drill-source');
   sourceUrl = serverUrl ? await emptyDatabase(serverUrl) : undefined;
   source = await start(sourceDir, sourceUrl);
-  cleanups.push(() => source.close());
+  running = source;
   seeded = await seed(source);
   before = await observe(source, seeded);
   backupDir = join(tempDir('drill-backups'), 'nightly');
@@ -284,10 +275,16 @@ test('a restore into a non-empty target is refused with the reason, and writes n
   expect((await run('backup', ['--to', backupDir], { DATA_DIR: sourceDir, DATABASE_URL: sourceUrl })).output).toContain(
     'is not empty',
   );
+  // The embedded database is the running process's alone: a second one on its DATA_DIR refuses to start.
+  if (!sourceUrl)
+    await expect(start(sourceDir, undefined)).rejects.toThrow(
+      `Another Earshot process holds the data directory ${sourceDir}`,
+    );
 });
 
 test('restored into an empty data directory (and database), Earshot starts with everything, byte for byte, and its audit chains verify', async () => {
   await source.close();
+  running = null;
   const restoredDir = join(tempDir('drill-restored'), 'data');
   const restoredUrl = serverUrl ? await emptyDatabase(serverUrl) : undefined;
   const { code, output } = await run('restore', ['--from', backupDir], {
@@ -296,13 +293,19 @@ test('restored into an empty data directory (and database), Earshot starts with 
   });
   expect({ code, output }).toMatchObject({ code: 0 });
 
-  source = await start(restoredDir, restoredUrl);
-  const after = await observe(source, seeded);
+  const restored = await start(restoredDir, restoredUrl);
+  running = restored;
+  const after = await observe(restored, seeded);
   expect(after).toEqual(before);
   for (const [index, company] of seeded.companies.entries()) {
     expect(after.perCompany[index]!.recording.equals(company.audio)).toBe(true);
     expect(after.perCompany[index]!.chain).toMatchObject({ ok: true });
-    expect((after.perCompany[index]!.transcript as { segments: unknown[] }).segments.length).toBeGreaterThan(0);
+    const transcript = after.perCompany[index]!.transcript as {
+      status: string;
+      metadata: { speakerSegments: unknown[] };
+    };
+    expect(transcript.status).toBe('completed');
+    expect(transcript.metadata.speakerSegments.length).toBeGreaterThan(0);
   }
   expect(after.platformChain).toMatchObject({ ok: true });
 }, 240_000);

@@ -14,19 +14,14 @@ export const snapshotSocketOf = (dataDir: string) => join(resolve(dataDir), SNAP
 /**
  * Serves the embedded database's snapshots on a Unix socket in DATA_DIR, readable by the data
  * directory's owner only (mode 0600). No TCP port and no route: whoever may open the socket may
- * read the data directory anyway, and a reverse proxy on loopback cannot reach it. Refuses to start
- * when another live process already serves the same data directory.
+ * read the data directory anyway, and a reverse proxy on loopback cannot reach it.
  */
 export async function serveDatabaseSnapshots(database: Database, dataDir: string): Promise<() => Promise<void>> {
   const snapshot = database.snapshot?.bind(database);
   if (!snapshot) throw new Error('Only the embedded database hands out snapshots');
-  const path = snapshotSocketOf(dataDir);
-  if (existsSync(path)) {
-    if (await snapshotSocketAnswers(path))
-      throw new Error(`Another Earshot process holds the data directory ${resolve(dataDir)} (${path} answers)`);
-    // Left behind by a process that ended without closing: nobody listens on it.
-    unlinkSync(path);
-  }
+  const path = await assertDataDirFree(dataDir);
+  // Left behind by a process that ended without closing: nobody listens on it.
+  if (existsSync(path)) unlinkSync(path);
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url !== SNAPSHOT_PATH) {
       res.writeHead(404).end();
@@ -54,6 +49,17 @@ export async function serveDatabaseSnapshots(database: Database, dataDir: string
       server.close(() => done());
       server.closeAllConnections();
     });
+}
+
+/**
+ * Throws when another live process serves the data directory's database: PGlite must never open
+ * the same files twice. Returns the socket's path.
+ */
+export async function assertDataDirFree(dataDir: string): Promise<string> {
+  const path = snapshotSocketOf(dataDir);
+  if (existsSync(path) && (await snapshotSocketAnswers(path)))
+    throw new Error(`Another Earshot process holds the data directory ${resolve(dataDir)} (${path} answers)`);
+  return path;
 }
 
 /** True when a process listens on the snapshot socket at `path`. */
