@@ -52,14 +52,14 @@ try {
   const seedStarted = performance.now();
   await earshot.database.query(
     `insert into file.files (id, company_id, storage_key, filename, original_name, mime_type, size, status, transcription_status)
-     select id, $1, $1 || '/' || id, id || '.wav', 'call ' || n || '.wav', 'audio/wav', ${OBJECT_BYTES}, 'completed', 'completed'
+     select id, $1::uuid, $1::text || '/' || id, id || '.wav', 'call ' || n || '.wav', 'audio/wav', ${OBJECT_BYTES}, 'completed', 'completed'
      from unnest($2::uuid[]) with ordinality as t(id, n)`,
     [companyId, fileIds],
   );
   await earshot.database.query(
     `insert into transcription.transcripts (id, file_id, company_id, storage_key, filename, original_name, mime_type, size,
        uploaded_at, engine, duration, speakers, segments, completed_at)
-     select gen_random_uuid(), id, $1, $1 || '/' || id, id || '.wav', 'call.wav', 'audio/wav', ${OBJECT_BYTES}, now(),
+     select gen_random_uuid(), id, $1::uuid, $1::text || '/' || id, id || '.wav', 'call.wav', 'audio/wav', ${OBJECT_BYTES}, now(),
        'pocketsphinx', ${SEGMENTS_PER_RECORDING * 3}, '[{"id":"S1","name":"Agent"}]'::jsonb,
        (select jsonb_agg(jsonb_build_object('id', 's' || k, 'speaker', 'S1', 'start', k * 3, 'end', k * 3 + 3,
           'text', 'segment ' || k || ' of the call about order number ' || (k * 7919 % 10007)))

@@ -23,6 +23,17 @@ export async function restoreBackup(from: string, config: BackupConfig, log: (li
     throw new RestoreRefusedError(`The backup in ${from} does not match its manifest:\n  ${problems.join('\n  ')}`);
   await assertEmptyTarget(manifest, config);
 
+  const objects = manifest.files.filter((file) => file.path.startsWith('objects/'));
+  // The objects first, right after the bucket was found empty: a connection left idle while the
+  // database is restored may be cut by the server (ECONNRESET on its next use).
+  if (objects.length) {
+    const bucket = bucketOf(config);
+    for (const file of objects)
+      await bucket.put(file.path.slice('objects/'.length), createReadStream(join(from, ...file.path.split('/'))), {
+        contentType: file.contentType ?? 'application/octet-stream',
+        size: file.size,
+      });
+  }
   const started = Date.now();
   const dump = join(from, ...manifest.database.file.split('/'));
   const restored =
@@ -39,15 +50,6 @@ export async function restoreBackup(from: string, config: BackupConfig, log: (li
     const target = join(dataDir, ...file.path.slice('data/'.length).split('/'));
     await mkdir(dirname(target), { recursive: true });
     await copyFile(join(from, ...file.path.split('/')), target);
-  }
-  const objects = manifest.files.filter((file) => file.path.startsWith('objects/'));
-  if (objects.length) {
-    const bucket = bucketOf(config);
-    for (const file of objects)
-      await bucket.put(file.path.slice('objects/'.length), createReadStream(join(from, ...file.path.split('/'))), {
-        contentType: file.contentType ?? 'application/octet-stream',
-        size: file.size,
-      });
   }
   log(`${files.length} file(s) into ${dataDir}${objects.length ? `, ${objects.length} object(s) into S3` : ''}`);
 }
@@ -80,7 +82,10 @@ async function assertEmptyTarget(manifest: Manifest, config: BackupConfig): Prom
       `This backup's objects were in ${manifest.storage.driver} storage: set STORAGE_DRIVER=${manifest.storage.driver} (and its settings) to restore them`,
     );
   if (config.STORAGE_DRIVER === 's3') {
-    const first = await bucketOf(config).keys().next();
+    const keys = bucketOf(config).keys();
+    const first = await keys.next();
+    // Ends the listing's request instead of leaving it half-read.
+    await keys.return(undefined);
     if (!first.done)
       throw new RestoreRefusedError(
         `The S3 bucket ${config.S3_BUCKET} is not empty (it holds ${first.value}): a restore fills an empty bucket only`,

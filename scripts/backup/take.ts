@@ -142,7 +142,10 @@ async function copyDataDir(to: string, config: BackupConfig): Promise<ManifestFi
 async function copyBucket(to: string, config: BackupConfig): Promise<ManifestFile[]> {
   const storage = bucketOf(config);
   const files: ManifestFile[] = [];
-  for await (const key of storage.keys()) {
+  // The whole listing first: a listing left waiting while each object is copied can be cut by the server.
+  const keys: string[] = [];
+  for await (const key of storage.keys()) keys.push(key);
+  for (const key of keys) {
     const info = await storage.stat(key);
     if (!info) continue;
     const file = await writeHashed(await storage.get(key), to, `objects/${key}`);
