@@ -93,4 +93,4 @@ test('objects in S3 are backed up with their content types and restored into an 
   const reopened = await openDatabase({ dataDir: restoredDir });
   expect(await reopened.query('select name from file.schema_migrations')).toEqual([{ name: '0001_files' }]);
   await reopened.close();
-}, 180_000);
+}, 600_000);
