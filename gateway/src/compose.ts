@@ -13,6 +13,8 @@ import {
   openDatabase,
   resolveSecrets,
   resolveSigningKeys,
+  serveDatabaseSnapshots,
+  assertDataDirFree,
   startServices,
   MemoryBus,
   type BaseConfig,
@@ -66,7 +68,12 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
   const config = { ...parsed, JWT_SECRET: secrets.jwtSecret, SECRETS_KEY: secrets.secretsKey } as BaseConfig &
     typeof parsed;
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'earshot');
+  // The embedded database in DATA_DIR is this process's alone (PGlite must never open it twice), and
+  // `npm run backup` asks this process for its snapshots.
+  if (!options.database && !config.DATABASE_URL) await assertDataDirFree(config.DATA_DIR);
   const database = options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const stopSnapshots =
+    !options.database && database.kind === 'pglite' ? await serveDatabaseSnapshots(database, config.DATA_DIR) : null;
   const bus = createBus(config, logger);
   // The same key file the auth module signs with (DATA_DIR, or AUTH_SIGNING_KEY): the gateway and
   // every in-process service only verify, and learn of ended sessions at the auth commit.
@@ -120,6 +127,7 @@ export async function createAllInOne(options: AllInOneOptions = {}): Promise<All
       await app.close();
       await running.stop();
       await bus.stop();
+      await stopSnapshots?.();
       if (!options.database) await database.close();
     },
   };

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './db/database';
 export * from './db/migrate';
 export * from './db/move-tables';
+export * from './db/snapshot-socket';
 export * from './bus';
 export * from './outbox';
 export * from './auth';

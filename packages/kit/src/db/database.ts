@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import type { drizzle as drizzlePgliteOf } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { appliedMigrations } from './migrate';
 
 /** A drizzle handle or a transaction of one: repositories accept either. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -14,7 +15,19 @@ export interface Database {
   /** Runs several SQL statements (migrations) in one transaction. */
   execInTransaction(statements: string, lockKey: string): Promise<void>;
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The embedded database as one consistent archive (PGlite only): a backup cannot copy the files
+   * of a data directory a running process holds open, so the process that holds it makes the copy.
+   */
+  snapshot?(): Promise<DatabaseSnapshot>;
   close(): Promise<void>;
+}
+
+export interface DatabaseSnapshot {
+  /** The applied migrations of every schema, as of the snapshot. */
+  migrations: Record<string, string[]>;
+  /** The data directory as a gzipped tarball, in PGlite's own format (loadable with `loadDataDir`). */
+  archive: Blob;
 }
 
 export interface DatabaseOptions {
@@ -23,15 +36,17 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; omit for an in-memory database (tests). */
   dataDir?: string;
   poolSize?: number;
+  /** A snapshot's archive to start an empty embedded data directory from (a restore). */
+  archive?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.archive);
 }
 
 // Each driver is imported when opened: a process uses one of the two, and the other would sit in
 // its heap for nothing (pg and its drizzle adapter, about 4 MB, in the all-in-one on PGlite).
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir?: string, archive?: Blob): Promise<Database> {
   const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
@@ -43,6 +58,8 @@ async function openPglite(dataDir?: string): Promise<Database> {
   if (!dataDir) return pgliteDatabase(new PGlite(options), drizzlePglite);
   const path = join(dataDir, 'pgdata');
   mkdirSync(path, { recursive: true });
+  // A restore starts the empty data directory from a snapshot's archive.
+  if (archive) return pgliteDatabase(new PGlite(path, { ...options, loadDataDir: archive }), drizzlePglite);
   if (!existsSync(join(path, 'PG_VERSION'))) {
     // A new data directory is made by initdb in a second WebAssembly instance, whose memory (about
     // 300 MB) the first client keeps until it is closed: open, close, and open again.
@@ -67,6 +84,15 @@ async function pgliteDatabase(client: PGliteClient, drizzlePglite: typeof drizzl
     },
     async query<T>(text: string, params: unknown[] = []) {
       return (await client.query(text, params)).rows as T[];
+    },
+    async snapshot() {
+      // Inside a transaction of its own, which holds PGlite's transaction lock: no other
+      // transaction is half-way through, so the checkpoint and the archive see committed work only.
+      return client.transaction(async (tx) => {
+        const migrations = await appliedMigrations(async (text) => (await tx.query(text)).rows as never);
+        await tx.exec('checkpoint');
+        return { migrations, archive: await client.dumpDataDir('gzip') };
+      });
     },
     async close() {
       await client.close();

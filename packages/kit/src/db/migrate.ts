@@ -45,3 +45,22 @@ export async function migrate(database: Database, schema: string, migrations: re
   }
   return done;
 }
+
+/**
+ * Every schema's applied migrations (its `schema_migrations`), by schema: what a backup records as
+ * the schema versions it holds and a restore checks it brought back.
+ */
+export async function appliedMigrations(query: <T>(text: string) => Promise<T[]>): Promise<Record<string, string[]>> {
+  const schemas = await query<{ schema: string }>(
+    `select n.nspname as schema from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where c.relname = 'schema_migrations' and c.relkind = 'r' order by 1`,
+  );
+  const result: Record<string, string[]> = {};
+  for (const { schema } of schemas) {
+    if (!IDENT.test(schema)) continue;
+    result[schema] = (await query<{ name: string }>(`select name from ${schema}.schema_migrations order by name`)).map(
+      (r) => r.name,
+    );
+  }
+  return result;
+}

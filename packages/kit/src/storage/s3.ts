@@ -207,6 +207,14 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
+  /** Every stored object's key (what a backup copies), prefixes (folders) excluded. */
+  async *keys(): AsyncGenerator<string> {
+    await this.ensureBucket();
+    const s3 = await this.client();
+    const listing = s3.listObjectsV2(this.bucket, '', true) as AsyncIterable<{ name?: string }>;
+    for await (const item of listing) if (item.name) yield item.name;
+  }
+
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await this.ensureBucket();

@@ -13,8 +13,11 @@ export async function openTestDatabase(): Promise<Database> {
   return openThrowawayDatabase(url, 'earshot_test', 5);
 }
 
-/** A new database on the PostgreSQL server at `url`, dropped (with its connections) on close. */
-export async function openThrowawayDatabase(url: string, prefix: string, poolSize: number): Promise<Database> {
+/** A new, empty database on the PostgreSQL server at `url`: its URL, and how to drop it (with its connections). */
+export async function createThrowawayDatabase(
+  url: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -22,15 +25,26 @@ export async function openThrowawayDatabase(url: string, prefix: string, poolSiz
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), poolSize });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: target.toString(),
+    async drop() {
       const dropper = new pg.Client({ connectionString: url });
       await dropper.connect();
       await dropper.query(`drop database if exists ${name} with (force)`);
       await dropper.end();
+    },
+  };
+}
+
+/** A new database on the PostgreSQL server at `url`, dropped (with its connections) on close. */
+export async function openThrowawayDatabase(url: string, prefix: string, poolSize: number): Promise<Database> {
+  const throwaway = await createThrowawayDatabase(url, prefix);
+  const database = await openDatabase({ url: throwaway.url, poolSize });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await throwaway.drop();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import type { CreditCode } from '@earshot/contracts';
 import { creditRefusal, serveCreditGateInProcess, type CreditGate, type SpendRequest } from '../credits';
-export { openTestDatabase, openThrowawayDatabase } from './database';
+export { createThrowawayDatabase, openTestDatabase, openThrowawayDatabase } from './database';
 export { TEST_JWT_SECRET, TEST_SECRETS_KEY } from './secrets';
 
 /** Collects Set-Cookie values of an inject() response into a Cookie header. */
