@@ -417,44 +417,26 @@ test("a signed-out session is refused by the distributed gateway once auth's eve
 
 test("/api/ai/speech-models goes to transcription while the rest of /api/ai stays prompt's", async () => {
   // Two stand-ins answering with their name, on the contracts' own prefixes of the two services.
-  const standIn = (name: 'transcription' | 'prompt') => {
-    const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
-    return defineService({
-      name,
-      schema: `${name}_prefix_test`,
-      prefixes,
-      migrations: [],
-      async routes(app) {
-        for (const prefix of prefixes) {
-          for (const path of [prefix, `${prefix}/*`]) {
-            app.route({
-              method: ['GET', 'POST', 'PUT', 'DELETE'],
-              url: path,
-              config: { access: 'public', csrfExempt: true },
-              handler: async () => ({ service: name }),
-            });
-          }
-        }
-      },
-    });
-  };
-  const transcription = await startUpstream(standIn('transcription'));
-  const prompt = await startUpstream(standIn('prompt'));
+  const transcription = await startUpstream(pathEcho('transcription'));
+  const prompt = await startUpstream(pathEcho('prompt'));
   const config = loadConfig(distributedConfigSchema, {
     ...env,
     AUTH_SERVICE_URL: auth.url,
     TRANSCRIPTION_SERVICE_URL: transcription.url,
     PROMPT_SERVICE_URL: prompt.url,
   });
-  const pair = await createDistributedGateway(config, [standIn('prompt'), standIn('transcription')], {
+  const pair = await createDistributedGateway(config, [pathEcho('prompt'), pathEcho('transcription')], {
     logger: createLogger('silent'),
     readyTimeoutMs: 1000,
   });
   try {
-    const answeredBy = async (method: InjectOptions['method'], url: string) =>
-      (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as {
-        service: string;
-      };
+    const answeredBy = async (method: InjectOptions['method'], url: string) => ({
+      service: (
+        (await pair.app.inject({ method, url, headers: { 'x-requested-with': 'XMLHttpRequest' } })).json() as {
+          service: string;
+        }
+      ).service,
+    });
     expect(await answeredBy('GET', '/api/ai/speech-models')).toEqual({ service: 'transcription' });
     expect(await answeredBy('POST', '/api/ai/speech-models/base.en/download')).toEqual({ service: 'transcription' });
     expect(await answeredBy('PUT', '/api/ai/speech-models/base.en/default')).toEqual({ service: 'transcription' });
