@@ -303,12 +303,14 @@ test('restored into an empty data directory (and database), Earshot starts with 
   // Everything but the audit pages is as it was. The audit log keeps every entry it had, as it
   // was; an encrypting company's background pass (on a timer, in both systems) may add progress
   // entries of its own after the snapshot, and nothing else may be new.
-  const withoutAudit = (seen: typeof before) => ({
+  const withoutAudit = ({ platformChain: _platform, ...seen }: typeof before) => ({
     ...seen,
-    perCompany: seen.perCompany.map(({ audit: _audit, ...rest }) => rest),
+    perCompany: seen.perCompany.map(({ audit: _audit, chain: _chain, ...rest }) => rest),
   });
   expect(withoutAudit(after)).toEqual(withoutAudit(before));
   for (const [index, company] of after.perCompany.entries()) {
+    const chainBefore = before.perCompany[index]!.chain as { entries: number };
+    expect((company.chain as { entries: number }).entries).toBeGreaterThanOrEqual(chainBefore.entries);
     const had = (before.perCompany[index]!.audit as AuditPage).items;
     const has = (company.audit as AuditPage).items;
     expect(has).toEqual(expect.arrayContaining(had));
@@ -326,6 +328,9 @@ test('restored into an empty data directory (and database), Earshot starts with 
     expect(transcript.metadata.speakerSegments.length).toBeGreaterThan(0);
   }
   expect(after.platformChain).toMatchObject({ ok: true });
+  expect((after.platformChain as { entries: number }).entries).toBeGreaterThanOrEqual(
+    (before.platformChain as { entries: number }).entries,
+  );
 }, 600_000);
 
 test('verify names an altered, a missing and an extra file, and exits non-zero', async () => {

@@ -1,4 +1,4 @@
-import { crc32, createDeflateRaw } from 'node:zlib';
+import { crc32, createDeflateRaw, deflateSync } from 'node:zlib';
 
 // Files built to cost far more to read than to upload, generated here so none is kept in the
 // repository: a DOCX whose text inflates past any limit, a PDF of many (empty) pages, a PDF whose
@@ -165,5 +165,21 @@ export function pdfNestedText(
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     stream('/X Do'),
     ...Array.from({ length: depth + 1 }, (_, level) => form(level)),
+  ]);
+}
+
+/**
+ * A small PDF whose one page's content stream inflates (Flate) to `mb` MB of drawing operators and
+ * no text: a few hundred KB to upload, seconds of parsing for any PDF reader, which only the reading
+ * time limit stops.
+ */
+export function pdfWithDrawing(mb: number): Buffer {
+  const content = deflateSync(Buffer.alloc(mb * 1024 * 1024, '0 0 m 1 1 l S\n'), { level: 9 }).toString('latin1');
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 5 0 R /Resources << /Font << /F1 4 0 R >> >> >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    stream(content, '/Filter /FlateDecode'),
   ]);
 }

@@ -114,8 +114,9 @@ describe('manage analysis patterns', () => {
     ]);
     // The list in the dialog and the run picker both show the new pattern.
     expect(await within(dialog).findByText('Summary, Sentiment')).toBeInTheDocument();
+    // The picker asks again after the list changed: its answer may come after the dialog's.
     expect(
-      within(screen.getByTestId('run-choice')).getByRole('option', { name: 'Sales call review' }),
+      await within(screen.getByTestId('run-choice')).findByRole('option', { name: 'Sales call review' }),
     ).toBeInTheDocument();
   });
 
