@@ -53,9 +53,12 @@ export function SsoSection({ companyId, testReturn }: { companyId: string; testR
           </div>
         ) : null}
       </div>
-      <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="sso-state">
-        {t(current ? 'sso.on' : 'sso.off')}
-      </p>
+      {/* Said once the settings are known: "off" while they load would be wrong for a company with SSO. */}
+      {settings.isLoading ? null : (
+        <p className="text-sm text-gray-700 dark:text-gray-300" data-testid="sso-state">
+          {t(current ? 'sso.on' : 'sso.off')}
+        </p>
+      )}
       <div className="rounded-lg border border-gray-200 bg-gray-50 p-3 text-sm dark:border-gray-800 dark:bg-gray-900">
         <span className="block font-medium text-gray-700 dark:text-gray-300">{t('sso.redirectUri')}</span>
         <code className="break-all text-gray-900 dark:text-gray-100" data-testid="sso-redirect-uri">
