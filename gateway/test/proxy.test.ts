@@ -26,6 +26,7 @@ import {
   testSigningKeys,
 } from '@earshot/kit/testing';
 import { ALL_SERVICES } from '../src/modules';
+import { pathEcho } from './path-echo';
 import {
   createDistributedGateway,
   distributedConfigSchema,
@@ -450,29 +451,6 @@ test("/api/ai/speech-models goes to transcription while the rest of /api/ai stay
     await prompt.close();
   }
 });
-
-/** Stand-ins answering with their name and the path they were asked, on the contracts' own prefixes. */
-function pathEcho(name: string) {
-  const prefixes = SERVICE_ROUTES.find((s) => s.name === name)!.prefixes;
-  return defineService({
-    name,
-    schema: `${name}_prefix_test`,
-    prefixes,
-    migrations: [],
-    async routes(app) {
-      for (const prefix of prefixes) {
-        for (const path of [prefix, `${prefix}/*`]) {
-          app.route({
-            method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-            url: path,
-            config: { access: 'public', csrfExempt: true },
-            handler: async (request) => ({ service: name, url: request.url }),
-          });
-        }
-      }
-    },
-  });
-}
 
 /** A distributed gateway in front of the tenant and one service with sub-paths of /companies. */
 async function besideTenant(
