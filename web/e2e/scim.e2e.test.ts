@@ -55,7 +55,7 @@ it('an ADMIN creates a token, an IdP provisions with it, and the page shows the 
   const changes = page.getByTestId('provisioning-changes').getByTestId('data-table-row');
   await waitFor(async () => {
     await page.reload();
-    await page.getByTestId('scim-tokens-table').waitFor();
+    await row.waitFor();
     return (await changes.filter({ hasText: 'new.hire@acme.test' }).count()) === 2;
   }, 'the provisioning changes on the page');
   await expect(changes.getByTestId('provisioning-change-kind').allTextContents()).resolves.toEqual(

@@ -32,10 +32,10 @@ export function ProvisioningChanges({ companyId }: { companyId: string }): React
   const changes = useProvisioningChangesQuery(companyId, { refetchOnMountOrArgChange: true });
   const tokens = useScimTokensQuery(companyId);
   const tokenName = (entry: AuditEntryDto) => {
+    // Until the tokens are known, a name cannot be told from a revoked token: say nothing yet.
+    if (!tokens.data) return '';
     const id = entry.actor.id?.slice(SCIM_ACTOR_PREFIX.length);
-    return (
-      (tokens.data ?? []).find((token: ScimTokenDto) => token._id === id)?.name ?? t('identity.changes.revokedToken')
-    );
+    return tokens.data.find((token: ScimTokenDto) => token._id === id)?.name ?? t('identity.changes.revokedToken');
   };
   const columns: Array<DataColumn<AuditEntryDto>> = [
     {
