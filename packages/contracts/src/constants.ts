@@ -142,6 +142,11 @@ export const TRANSCRIPT_MESSAGES = {
  * their own shapes), so the viewer can put it on its undo stack. Absent when nothing changed.
  */
 export const EDIT_ID_HEADER = 'x-edit-id';
+/**
+ * How many spans the company's redaction hid in a write whose answer cannot take a `redacted`
+ * field (a list: the speakers of a rename, a company's tags); see RedactedCount.
+ */
+export const REDACTED_HEADER = 'x-redacted';
 
 /** The longest text a corrected word may have (a word or a short phrase, never a paragraph). */
 export const MAX_WORD_LENGTH = 100;

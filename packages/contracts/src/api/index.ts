@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './tenant';
+export * from './redacted';
 export * from './file';
 export * from './transcription';
 export * from './search';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, MessageBody } from '../common';
 import { TRANSCRIPTION_STATUSES } from '../constants';
+import { RedactedCount } from './redacted';
 
 /** `confidence` (0–1) only when the engine gives one (PocketSphinx and Whisper do; an OpenAI-compatible provider when it sends a word probability). */
 export const TranscriptWord = z.object({
@@ -115,16 +116,6 @@ export const WordEditBody = z
   .object({ text: z.string().max(1000), speakerSegmentId: ItemId, baseVersion: z.number().int().min(0).optional() })
   .strict();
 export type WordEditBody = z.infer<typeof WordEditBody>;
-
-/**
- * Beside an edit's answer: how many spans (card numbers, phones, IBANs…) the company's redaction
- * hid in what the edit wrote, each now its label (`[card number]`). Only there when it hid
- * something, so every other answer is as before.
- */
-export const RedactedCount = z.object({ redacted: z.number().int().positive().optional() });
-export type RedactedCount = z.infer<typeof RedactedCount>;
-/** The same count for an answer whose shape cannot take a field (the speakers list of a rename). */
-export const REDACTED_HEADER = 'x-redacted';
 
 /** PUT …/metadata/words/{wordId}: the spec's message, and what redaction hid in the segment. */
 export const WordEditAnswer = MessageBody.extend(RedactedCount.shape);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   isId,
+  redactedField,
   MAX_WORD_LENGTH,
   TRANSCRIPT_MESSAGES,
   UPLOAD_URL_PREFIX,
@@ -33,7 +34,6 @@ import type { EngineChoice } from '../runtime';
 import { queuedEvent } from './queue';
 import { checkVersion, commitChange } from './edits/service';
 import { editWord as editWordOp } from './edits/ops';
-import { redactedField } from './edits/service';
 import { scopeOf } from './scope';
 import { assertNotHeld } from './holds';
 import { wordsOf, type TranscriptWords } from './words-encryption';
@@ -322,7 +322,7 @@ export class TranscriptService {
       });
       return applied;
     });
-    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId, version, ...redactedField({ redacted }) };
+    return { message: TRANSCRIPT_MESSAGES.wordUpdated, editId, version, ...redactedField(redacted) };
   }
 
   /**

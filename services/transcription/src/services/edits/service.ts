@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   isId,
+  redactedField,
   speakerName,
   textParts,
   type KnownPerson,
@@ -171,9 +172,6 @@ export function segmentsChangedEvents(
   }));
 }
 
-/** The answer's `redacted` count, only when redaction hid something (see RedactedCount). */
-export const redactedField = ({ redacted }: { redacted: number }) => (redacted ? { redacted } : {});
-
 /** Whether the request changed anything, and the version it left: the answer says both (see TranscriptPatch). */
 export const outcomeOf = (applied: { editId: string | null; version: number }) => ({
   changed: applied.editId !== null,
@@ -190,7 +188,7 @@ const toPatch = (applied: Applied): Patched => ({
   segments: applied.segments,
   speakers: toSpeakers(applied.speakers),
   ...outcomeOf(applied),
-  ...redactedField(applied),
+  ...redactedField(applied.redacted),
 });
 
 const encodeCursor = (item: { position: string; id: string }) =>
@@ -334,7 +332,12 @@ export class TranscriptEditService {
       const { replaced, change } = ops.replaceText(state, input, ids);
       return {
         change,
-        answer: (applied) => ({ replaced, editId: applied.editId, ...outcomeOf(applied), ...redactedField(applied) }),
+        answer: (applied) => ({
+          replaced,
+          editId: applied.editId,
+          ...outcomeOf(applied),
+          ...redactedField(applied.redacted),
+        }),
       };
     });
   }
