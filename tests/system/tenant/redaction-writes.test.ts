@@ -1,4 +1,4 @@
-import type { ClientDto, FileTagsAnswer, TaskDto } from '@earshot/contracts';
+import { REDACTED_HEADER, type ClientSaved, type FileTagsAnswer, type TaskSaved } from '@earshot/contracts';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { billingService } from '@earshot/billing-service';
 import { fileService } from '@earshot/file-service';
@@ -10,7 +10,9 @@ import { uploadRequest, wavHeader } from '../../../services/file/test/helpers';
 // With a company's redaction on, a card number typed into a tag, a task or a client is hidden
 // before it is stored, in every form a person may type it, on creating and on changing (so a label
 // cannot be edited back into a number). The tenant sets the policy; the file and tasks services
-// learn it from company.policies_changed. A company with redaction off keeps what was typed.
+// learn it from company.policies_changed. Each answer tells the person how many spans were hidden
+// (`redacted`; a tag rename, whose answer is a list, in the x-redacted header). A company with
+// redaction off keeps what was typed, and its answers are as they always were.
 
 /** A Luhn-valid Visa number; its digit groups must be nowhere once it is typed. */
 const CARD = ['4539', '1488', '0343', '6467'];
@@ -22,6 +24,7 @@ const FORMS: [string, string][] = [
   ['glued to a word and a comma', `card:${CARD.join('')},`],
   ['glued to a sign', `card#${CARD.join('')}`],
   ['spaced and glued to a word', `card:${CARD.join(' ')}`],
+  ['joined by U+2010 hyphens', CARD.join('\u2010')],
   ['joined by Unicode dashes', `${CARD[0]}\u2010${CARD[1]}\u2013${CARD[2]}\u2014${CARD[3]}`],
   ['joined by other dashes', `${CARD[0]}\u2011${CARD[1]}\u2012${CARD[2]}\u2015${CARD[3]}`],
   ['joined by minus signs', CARD.join('\u2212')],
@@ -93,7 +96,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.close());
 
-describe.each(FORMS)('a card number %s', (_form, typed) => {
+describe.each(FORMS)('a card number %s', (form, typed) => {
   test('in a tag: set on a recording or renamed into, it is stored as the label', async () => {
     const fileId = await upload(redacting.user);
     const set = await stack.as(redacting.user, {
@@ -102,7 +105,8 @@ describe.each(FORMS)('a card number %s', (_form, typed) => {
       payload: { tags: [typed, 'billing'] },
     });
     expect(set.statusCode).toBe(200);
-    const tags = (set.json() as FileTagsAnswer).tags;
+    const { tags, redacted } = set.json() as FileTagsAnswer;
+    expect(redacted).toBe(1);
     expect(tags).toContain('billing');
     expect(tags.some((tag) => tag.includes(LABEL))).toBe(true);
 
@@ -112,6 +116,7 @@ describe.each(FORMS)('a card number %s', (_form, typed) => {
       payload: { name: `billing ${typed}` },
     });
     expect(renamed.statusCode).toBe(200);
+    expect(renamed.headers[REDACTED_HEADER]).toBe('1');
     const names = JSON.stringify(renamed.json());
     expect(names).toContain(`billing `);
     expect(names).toContain(LABEL);
@@ -127,7 +132,8 @@ describe.each(FORMS)('a card number %s', (_form, typed) => {
       payload: { title: `Refund ${typed}`, description: `The customer read ${typed} twice` },
     });
     expect(created.statusCode).toBe(201);
-    const task = created.json() as TaskDto;
+    const task = created.json() as TaskSaved;
+    expect(task.redacted).toBe(2);
     expect(task.title).toContain(LABEL);
     expect(task.description).toContain(LABEL);
     expect(task.description).toMatch(/^The customer read .*\[card number\].* twice$/);
@@ -139,8 +145,9 @@ describe.each(FORMS)('a card number %s', (_form, typed) => {
       payload: { title: task.title.replace(LABEL, CARD.join(' ')), description: typed },
     });
     expect(changed.statusCode).toBe(200);
-    expect((changed.json() as TaskDto).title).toContain(LABEL);
-    expect((changed.json() as TaskDto).description).toContain(LABEL);
+    const saved = changed.json() as TaskSaved;
+    expect(saved).toMatchObject({ redacted: 2, title: expect.stringContaining(LABEL) });
+    expect(saved.description).toContain(LABEL);
     expect(await stored(redacting.id)).not.toMatch(SECRET);
   });
 
@@ -154,11 +161,13 @@ describe.each(FORMS)('a card number %s', (_form, typed) => {
         notes: `Paid with ${typed}\nCall back`,
         email: 'dana@example.test',
         phone: CARD.join(' '),
-        externalId: `crm-${Math.random().toString(36).slice(2)} ${typed}`,
+        // Unique in the company, and letters only: a random id's digits could be read as a number too.
+        externalId: `crm-${form.replace(/[^a-z]+/gi, '-')} ${typed}`,
       },
     });
     expect(created.statusCode).toBe(201);
-    const client = created.json() as ClientDto;
+    const client = created.json() as ClientSaved;
+    expect(client.redacted).toBe(5);
     for (const field of ['name', 'organisation', 'notes', 'externalId', 'phone'] as const)
       expect(client[field]).toContain(LABEL);
     expect(client.notes).toMatch(/\nCall back$/);
@@ -170,8 +179,9 @@ describe.each(FORMS)('a card number %s', (_form, typed) => {
       payload: { notes: client.notes!.replace(LABEL, CARD.join('')), name: typed },
     });
     expect(changed.statusCode).toBe(200);
-    expect((changed.json() as ClientDto).notes).toContain(LABEL);
-    expect((changed.json() as ClientDto).name).toContain(LABEL);
+    const saved = changed.json() as ClientSaved;
+    expect(saved).toMatchObject({ redacted: 2, name: expect.stringContaining(LABEL) });
+    expect(saved.notes).toContain(LABEL);
     expect(await stored(redacting.id)).not.toMatch(SECRET);
   });
 });
@@ -183,7 +193,28 @@ test("a client's phone field keeps a phone number, its other fields hide one", a
     payload: { name: 'Mart', phone: '+372 5123 4567', notes: 'or tel:+37251234567' },
   });
   expect(res.statusCode).toBe(201);
-  expect(res.json()).toMatchObject({ phone: '+372 5123 4567', notes: 'or tel:[phone number]' });
+  expect(res.json()).toMatchObject({ phone: '+372 5123 4567', notes: 'or tel:[phone number]', redacted: 1 });
+});
+
+test('with redaction on, a write in which nothing was hidden answers as before', async () => {
+  const fileId = await upload(redacting.user);
+  const tags = await stack.as(redacting.user, {
+    method: 'PUT',
+    url: `/api/files/${fileId}/tags`,
+    payload: { tags: ['order 1234'] },
+  });
+  expect(tags.json()).toEqual({ fileId, tags: ['order 1234'] });
+  const renamed = await stack.as(redacting.admin, {
+    method: 'PUT',
+    url: '/api/tags/order%201234',
+    payload: { name: 'order 5678' },
+  });
+  expect(renamed.statusCode).toBe(200);
+  expect(renamed.headers).not.toHaveProperty(REDACTED_HEADER);
+  const task = await stack.as(redacting.user, { method: 'POST', url: '/api/tasks', payload: { title: 'Call back' } });
+  expect(task.json()).not.toHaveProperty('redacted');
+  const client = await stack.as(redacting.admin, { method: 'POST', url: '/api/clients', payload: { name: 'Liis' } });
+  expect(client.json()).not.toHaveProperty('redacted');
 });
 
 test('a company with redaction off keeps tags, tasks and clients as typed', async () => {
@@ -194,18 +225,20 @@ test('a company with redaction off keeps tags, tasks and clients as typed', asyn
     url: `/api/files/${fileId}/tags`,
     payload: { tags: [typed] },
   });
-  expect((tags.json() as FileTagsAnswer).tags).toEqual([typed]);
+  expect(tags.json()).toEqual({ fileId, tags: [typed] });
   const task = await stack.as(plain.user, {
     method: 'POST',
     url: '/api/tasks',
     payload: { title: `Refund ${typed}`, description: typed },
   });
   expect(task.json()).toMatchObject({ title: `Refund ${typed}`, description: typed });
+  expect(task.json()).not.toHaveProperty('redacted');
   const client = await stack.as(plain.admin, {
     method: 'POST',
     url: '/api/clients',
     payload: { name: `Dana ${typed}`, notes: typed, phone: CARD.join(' ') },
   });
   expect(client.json()).toMatchObject({ name: `Dana ${typed}`, notes: typed, phone: CARD.join(' ') });
+  expect(client.json()).not.toHaveProperty('redacted');
   expect(await stored(plain.id)).toMatch(SECRET);
 });

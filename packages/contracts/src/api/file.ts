@@ -3,6 +3,7 @@ import { FILE_STATUSES, TRANSCRIPTION_STATUSES } from '../constants';
 import { TAG_LENGTH_MAX, TAGS_PER_FILE_MAX } from '../file-constants';
 import { Id, PageQuery, paginated } from '../common';
 import { DayString } from './credits';
+import { RedactedCount } from './redacted';
 import { LANGUAGES } from './tenant';
 
 // eslint-disable-next-line no-control-regex
@@ -114,7 +115,8 @@ export type UploadFields = z.infer<typeof UploadFields>;
 /** PUT /files/{fileId}/tags: the file's whole set of tags (normalised, duplicates dropped). */
 export const TagsBody = z.object({ tags: z.array(TagName).max(TAGS_PER_FILE_MAX) }).strict();
 export type TagsBody = z.infer<typeof TagsBody>;
-export const FileTagsAnswer = z.object({ fileId: z.string(), tags: z.array(z.string()) });
+/** The file's tags as stored, and how many spans the company's redaction hid in them. */
+export const FileTagsAnswer = z.object({ fileId: z.string(), tags: z.array(z.string()) }).extend(RedactedCount.shape);
 export type FileTagsAnswer = z.infer<typeof FileTagsAnswer>;
 
 /** A tag of the company and how many of its recordings carry it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../common';
+import { RedactedCount } from './redacted';
 import { TASK_DUE_FILTERS, TASK_LIMITS, TASK_SORTS, TASK_STATUSES } from '../task-constants';
 
 // Tasks and the calendar: the tasks service answers /api/tasks and /api/calendar.
@@ -46,6 +47,10 @@ export const TaskDto = z.object({
   source: z.object({ runId: z.string(), item: z.number().int() }).nullable().optional(),
 });
 export type TaskDto = z.infer<typeof TaskDto>;
+
+/** POST /tasks and PUT /tasks/{id}: the task as stored, and how many spans redaction hid in its title and description. */
+export const TaskSaved = TaskDto.extend(RedactedCount.shape);
+export type TaskSaved = z.infer<typeof TaskSaved>;
 
 const Title = z.string().trim().min(1, 'Title is required').max(TASK_LIMITS.titleMax).refine(noNul, NO_NUL);
 const Description = z.string().trim().max(TASK_LIMITS.descriptionMax).refine(noNul, NO_NUL);

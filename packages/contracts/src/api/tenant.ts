@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Name, PageQuery, paginated } from '../common';
+import { RedactedCount } from './redacted';
 import {
   BRANDING_KINDS,
   BRANDING_URL_PREFIX,
@@ -352,6 +353,10 @@ export const ClientDto = z.object({
   updatedAt: z.string(),
 });
 export type ClientDto = z.infer<typeof ClientDto>;
+
+/** POST /clients and PUT /clients/{id}: the client as stored, and how many spans redaction hid in its fields. */
+export const ClientSaved = ClientDto.extend(RedactedCount.shape);
+export type ClientSaved = z.infer<typeof ClientSaved>;
 
 /** A recording linked to a client, as the tenant service knows it from file and transcript events. */
 export const ClientRecordingDto = z.object({

@@ -6,6 +6,7 @@ import {
   ERROR_RESPONSES,
   FileIdParams,
   FileTagsAnswer,
+  REDACTED_HEADER,
   TagList,
   TagParams,
   TagRenameBody,
@@ -50,7 +51,16 @@ export async function tagRoutes(app: FastifyInstance, tags: TagService): Promise
         response: { 200: TagList, ...errors },
       },
     },
-    async (request) => tags.rename(identityOf(request), { ...request.params, ...request.query, to: request.body.name }),
+    async (request, reply) => {
+      const { list, redacted } = await tags.rename(identityOf(request), {
+        ...request.params,
+        ...request.query,
+        to: request.body.name,
+      });
+      // The answer is the company's tags: what redaction hid in the new name is told in a header.
+      if (redacted) reply.header(REDACTED_HEADER, String(redacted));
+      return list;
+    },
   );
 
   r.delete(

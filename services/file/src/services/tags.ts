@@ -1,4 +1,4 @@
-import type { FileTagsAnswer, TagList } from '@earshot/contracts';
+import { redactedField, type FileTagsAnswer, type TagList } from '@earshot/contracts';
 import {
   actorOf,
   badRequest,
@@ -38,7 +38,8 @@ export class TagService {
     return this.ctx.transact(async (tx, emit) => {
       const file = await filesRepo.lockFile(tx, input.fileId, companyScope(identity), owner);
       if (!file) throw notFound('File');
-      const after = tagSet(await redactedTags(tx, file.companyId, input.tags));
+      const { tags, redacted } = await redactedTags(tx, file.companyId, input.tags);
+      const after = tagSet(tags);
       const before = tagSet(file.tags);
       if (!sameTags(before, after)) {
         await filesRepo.replaceTags(tx, file, before, after);
@@ -49,7 +50,7 @@ export class TagService {
           data: { id: file.id, before: { tags: before }, after: { tags: after } },
         });
       }
-      return { fileId: file.id, tags: after };
+      return { fileId: file.id, tags: after, ...redactedField(redacted) };
     });
   }
 
@@ -62,19 +63,29 @@ export class TagService {
     );
   }
 
-  /** Renames a tag on every recording that has it; into an existing tag, the two merge. */
-  async rename(identity: Identity, input: { name: string; to: string; companyId?: string }): Promise<TagList> {
+  /**
+   * Renames a tag on every recording that has it; into an existing tag, the two merge. Answers the
+   * company's tags and how many spans redaction hid in the new name.
+   */
+  async rename(
+    identity: Identity,
+    input: { name: string; to: string; companyId?: string },
+  ): Promise<{ list: TagList; redacted: number }> {
     const companyId = companyScope(identity, input.companyId) ?? identity.companyId;
-    const [to] = companyId ? await redactedTags(this.ctx.db, companyId, [input.to]) : [input.to];
+    const {
+      tags: [to],
+      redacted,
+    } = companyId ? await redactedTags(this.ctx.db, companyId, [input.to]) : { tags: [input.to], redacted: 0 };
     // The same name (once normalised) changes nothing, but an unknown tag is still a 404.
     const change =
       to === input.name
         ? tagsRepo.taggedFiles
         : (tx: Db, companyId: string, owner: string | null, tag: string) =>
             tagsRepo.renameTag(tx, companyId, owner, tag, to!);
-    return this.acrossCompany(identity, input, change, (before) =>
+    const list = await this.acrossCompany(identity, input, change, (before) =>
       before.map((tag) => (tag === input.name ? to! : tag)),
     );
+    return { list, redacted };
   }
 
   /** Takes a tag off every recording that has it. */

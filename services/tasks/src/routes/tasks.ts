@@ -11,6 +11,7 @@ import {
   TaskListQuery,
   TaskMembersQuery,
   TaskPage,
+  TaskSaved,
   TasksFromRunBody,
   TasksFromRunParams,
   TaskUpdateBody,
@@ -37,7 +38,7 @@ export async function taskRoutes(app: FastifyInstance, tasks: TaskService): Prom
     '/tasks',
     {
       config: { access: ALL_ROLES, example: { body: { title: 'Call the customer back' } } },
-      schema: { body: TaskCreateBody, response: { 201: TaskDto, ...errors } },
+      schema: { body: TaskCreateBody, response: { 201: TaskSaved, ...errors } },
     },
     async (request, reply) => reply.code(201).send(await tasks.create(identityOf(request), request.body)),
   );
@@ -64,7 +65,7 @@ export async function taskRoutes(app: FastifyInstance, tasks: TaskService): Prom
     '/tasks/:id',
     {
       config: { access: ALL_ROLES, params: { id: 'task' }, example: { body: { status: 'in_progress' } } },
-      schema: { params: IdParams, body: TaskUpdateBody, response: { 200: TaskDto, ...errors } },
+      schema: { params: IdParams, body: TaskUpdateBody, response: { 200: TaskSaved, ...errors } },
     },
     async (request) => tasks.update(identityOf(request), request.params.id, request.body),
   );

@@ -1,11 +1,13 @@
 import {
   IsoDate,
+  redactedField,
   type ActionItem,
   type TaskCreateBody,
   type TaskDto,
   type TaskList,
   type TaskListQuery,
   type TaskPage,
+  type TaskSaved,
   type TaskState,
   type TaskUpdateBody,
 } from '@earshot/contracts';
@@ -46,6 +48,12 @@ export function toTaskDto(row: TaskRow): TaskDto {
     source: row.runId === null || row.runItem === null ? null : { runId: row.runId, item: row.runItem },
   };
 }
+
+/** A written task's answer: the task as stored, and what redaction hid in it. */
+const saved = ({ row, redacted }: { row: TaskRow; redacted: number }): TaskSaved => ({
+  ...toTaskDto(row),
+  ...redactedField(redacted),
+});
 
 export function toTaskState(row: TaskRow): TaskState {
   const { _id: _, createdAt: __, source: ___, ...state } = toTaskDto(row);
@@ -138,12 +146,12 @@ export class TaskService {
     return toTaskDto(row);
   }
 
-  async create(identity: Identity, body: TaskCreateBody): Promise<TaskDto> {
+  async create(identity: Identity, body: TaskCreateBody): Promise<TaskSaved> {
     const companyId = identity.companyId;
     if (!companyId) throw new HttpError(400, NO_COMPANY, 'BAD_REQUEST');
     await this.checkReferences(companyId, body, await companyTypes.ownerScope(this.ctx.db, identity));
     return this.ctx.transact(async (tx, emit) =>
-      toTaskDto(
+      saved(
         await this.insert(tx, emit, identity, {
           companyId,
           title: body.title,
@@ -161,7 +169,7 @@ export class TaskService {
   }
 
   /** Changes the fields the body names; the others keep their value. */
-  async update(identity: Identity, id: string, body: TaskUpdateBody): Promise<TaskDto> {
+  async update(identity: Identity, id: string, body: TaskUpdateBody): Promise<TaskSaved> {
     return this.ctx.transact(async (tx, emit) => {
       const scope = await this.scopeOf(identity, tx);
       const before = await this.editable(tx, identity, id, scope);
@@ -187,12 +195,11 @@ export class TaskService {
           ? {}
           : { linkFileId: body.link?.fileId ?? null, linkSeconds: body.link?.seconds ?? null }),
       };
+      const { record, redacted } = await this.redacted(tx, before.companyId, patch);
       const after = await repo.updateTask(
         tx,
         id,
-        Object.fromEntries(
-          Object.entries(await this.redacted(tx, before.companyId, patch)).filter(([, v]) => v !== undefined),
-        ),
+        Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)),
       );
       const [was, now] = [toTaskState(before), toTaskState(after)];
       if (JSON.stringify(was) !== JSON.stringify(now)) {
@@ -203,7 +210,7 @@ export class TaskService {
           data: { id, before: was, after: now },
         });
       }
-      return toTaskDto(after);
+      return saved({ row: after, redacted });
     });
   }
 
@@ -244,12 +251,12 @@ export class TaskService {
       for (const index of wanted) {
         let task = existing.get(index);
         if (!task) {
-          task = await this.insert(
+          ({ row: task } = await this.insert(
             tx,
             emit,
             identity,
             await this.fromItem(tx, identity, proposal, index, recording?.clientId ?? null, ownerId),
-          );
+          ));
           created = true;
         }
         items.push(toTaskDto(task));
@@ -287,29 +294,37 @@ export class TaskService {
     };
   }
 
-  private async insert(tx: Db, emit: Emit, identity: Identity, values: NewTaskRow): Promise<TaskRow> {
-    const row = await repo.insertTask(tx, await this.redacted(tx, values.companyId, values));
+  /** Stores a new task (redacted) and announces it; `redacted`: the spans redaction hid. */
+  private async insert(
+    tx: Db,
+    emit: Emit,
+    identity: Identity,
+    values: NewTaskRow,
+  ): Promise<{ row: TaskRow; redacted: number }> {
+    const { record, redacted } = await this.redacted(tx, values.companyId, values);
+    const row = await repo.insertTask(tx, record);
     emit({
       type: 'task.created',
       companyId: row.companyId,
       actor: actorOf(identity),
       data: { id: row.id, before: null, after: toTaskState(row) },
     });
-    return row;
+    return { row, redacted };
   }
 
   /**
    * What a task says as it may be stored: with the company's redaction on, the detectors run on the
    * title and the description of every write (made by a person or from a run's action item, created
-   * or changed), so a label cannot be edited back into a number.
+   * or changed), so a label cannot be edited back into a number. `redacted`: the spans hidden.
    */
   private async redacted<T extends Partial<Pick<NewTaskRow, 'title' | 'description'>>>(
     tx: Db,
     companyId: string,
     values: T,
-  ): Promise<T> {
-    if (!(await redactionModes.redacts(tx, companyId))) return values;
-    return redactFields(values, ['title', 'description']).record;
+  ): Promise<{ record: T; redacted: number }> {
+    if (!(await redactionModes.redacts(tx, companyId))) return { record: values, redacted: 0 };
+    const { record, count } = redactFields(values, ['title', 'description']);
+    return { record, redacted: count };
   }
 
   /** Whose tasks the caller sees (see TaskScope). */

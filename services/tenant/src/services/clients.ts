@@ -1,11 +1,13 @@
 import {
   Id,
+  redactedField,
   type Actor,
   type ClientCreateBody,
   type ClientDetailDto,
   type ClientDto,
   type ClientListQuery,
   type ClientPage,
+  type ClientSaved,
   type ClientState,
   type ClientUpdateBody,
   type EventOf,
@@ -82,13 +84,22 @@ async function checkFields(tx: Db, companyId: string, body: ClientUpdateBody, ex
  * every create and change, so a label cannot be edited back into a number. The contact fields hold
  * an address and a number on purpose: the e-mail field keeps an e-mail address and the phone field
  * a phone number, but any other number typed there (a card, an IBAN, a national ID) is hidden.
+ * `redacted`: the spans hidden across the fields, which the person is told of.
  */
-async function redactedFields<T extends ClientUpdateBody>(tx: Db, companyId: string, body: T): Promise<T> {
-  if (((await findPolicies(tx, companyId))?.redaction ?? 'off') === 'off') return body;
-  const text = redactFields(body, ['name', 'organisation', 'externalId', 'notes']).record;
-  const email = redactFields(text, ['email'], ['email']).record;
-  return redactFields(email, ['phone'], ['phone']).record;
+async function redactedFields<T extends ClientUpdateBody>(
+  tx: Db,
+  companyId: string,
+  body: T,
+): Promise<{ values: T; redacted: number }> {
+  if (((await findPolicies(tx, companyId))?.redaction ?? 'off') === 'off') return { values: body, redacted: 0 };
+  const text = redactFields(body, ['name', 'organisation', 'externalId', 'notes']);
+  const email = redactFields(text.record, ['email'], ['email']);
+  const phone = redactFields(email.record, ['phone'], ['phone']);
+  return { values: phone.record, redacted: text.count + email.count + phone.count };
 }
+
+/** A written client's answer: the client as stored, and what redaction hid in it. */
+const saved = (row: ClientRow, redacted: number): ClientSaved => ({ ...toClientDto(row), ...redactedField(redacted) });
 
 /**
  * Clients of a company: list, read (with the recordings linked to them), create, change, delete.
@@ -136,11 +147,11 @@ export class ClientService {
     };
   }
 
-  async create(identity: Identity, body: ClientCreateBody): Promise<ClientDto> {
+  async create(identity: Identity, body: ClientCreateBody): Promise<ClientSaved> {
     const companyId = ownCompany(identity);
     return this.ctx
       .transact(async (tx, emit) => {
-        const values = await redactedFields(tx, companyId, body);
+        const { values, redacted } = await redactedFields(tx, companyId, body);
         await checkFields(tx, companyId, values);
         const created = await repo.insertClient(tx, { ...(values as Omit<NewClientRow, 'companyId'>), companyId });
         emit({
@@ -149,25 +160,25 @@ export class ClientService {
           actor: actorOf(identity),
           data: { id: created.id, before: null, after: toClientState(created) },
         });
-        return toClientDto(created);
+        return saved(created, redacted);
       })
       .catch(rethrowDuplicate);
   }
 
-  async update(identity: Identity, id: string, body: ClientUpdateBody): Promise<ClientDto> {
+  async update(identity: Identity, id: string, body: ClientUpdateBody): Promise<ClientSaved> {
     const companyId = ownCompany(identity);
     return this.ctx
       .transact(async (tx, emit) => {
         const before = await repo.findClientForUpdate(tx, id, companyId);
         if (!before) throw notFound('Client');
-        const values = await redactedFields(tx, companyId, body);
+        const { values, redacted } = await redactedFields(tx, companyId, body);
         await checkFields(tx, companyId, values, id);
         const after = await repo.updateClient(tx, id, values);
         const [was, now] = [toClientState(before), toClientState(after)];
         if (JSON.stringify(was) !== JSON.stringify(now)) {
           emit({ type: 'client.updated', companyId, actor: actorOf(identity), data: { id, before: was, after: now } });
         }
-        return toClientDto(after);
+        return saved(after, redacted);
       })
       .catch(rethrowDuplicate);
   }
