@@ -23,7 +23,8 @@ export interface Call {
   body: unknown;
 }
 
-export type Answer = { status: number; body?: unknown } | undefined;
+/** `headers`: besides content-type (an answer that says something in a header, e.g. x-redacted). */
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
 
 /** Answers each request with the first route that returns something; unknown routes are 404. */
 export function fakeGateway(route: (call: Call) => Answer): Call[] {
@@ -46,7 +47,7 @@ export function fakeGateway(route: (call: Call) => Answer): Call[] {
     const answer = route(call) ?? { status: 404, body: { message: 'Not found' } };
     return new Response(answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...answer.headers },
     });
   }) as unknown as typeof fetch;
   return calls;

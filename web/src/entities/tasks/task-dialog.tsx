@@ -2,7 +2,7 @@
 // the form validates with the contracts' zod schema, which stays out of the pages that open it.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { TaskCreateInput, TaskDto } from '@earshot/contracts';
+import type { TaskCreateInput, TaskDto, TaskSaved } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
 import { formatClock, formatDate, formatDay } from '../../lib/format-time';
@@ -27,7 +27,8 @@ export interface TaskDialogProps {
   /** A new task's first values (a transcript's selection). */
   prefill?: Partial<TaskCreateInput>;
   onClose: () => void;
-  onSaved?: (task: TaskDto, created: boolean) => void;
+  /** The task as stored: `redacted` says what the company's redaction hid in it (the caller tells the person). */
+  onSaved?: (task: TaskSaved, created: boolean) => void;
   onDeleted?: (task: TaskDto) => void;
 }
 

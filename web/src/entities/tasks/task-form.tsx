@@ -11,6 +11,7 @@ import {
   type TaskCreateInput,
   type TaskDto,
   type TaskLink,
+  type TaskSaved,
   type TaskUpdateBody,
 } from '@earshot/contracts';
 import { TASK_LIMITS, TASK_STATUSES, type TaskStatus } from '@earshot/contracts/constants';
@@ -89,7 +90,8 @@ export function TaskForm({
   task: TaskDto | null;
   prefill: Partial<TaskCreateInput>;
   directory: TaskDirectory;
-  onSaved: (task: TaskDto, created: boolean) => void;
+  /** The task as stored: `redacted` says what the company's redaction hid in it. */
+  onSaved: (task: TaskSaved, created: boolean) => void;
   onCancel: () => void;
   extraButtons?: ReactElement | null;
 }): ReactElement {

@@ -6,6 +6,7 @@ import type {
   TaskDto,
   TaskList,
   TaskPage,
+  TaskSaved,
   TaskUpdateBody,
   UserDropdownItem,
 } from '@earshot/contracts';
@@ -69,11 +70,11 @@ export const tasksApi = api.enhanceEndpoints({ addTagTypes: ['Tasks'] }).injectE
       query: byId,
       providesTags: (_result, _error, id) => [{ type: 'Tasks', id }],
     }),
-    createTask: build.mutation<TaskDto, TaskCreateInput>({
+    createTask: build.mutation<TaskSaved, TaskCreateInput>({
       query: (body) => ({ url: '/tasks', method: 'POST', body }),
       invalidatesTags: ['Tasks'],
     }),
-    updateTask: build.mutation<TaskDto, { id: string; body: TaskUpdateBody }>({
+    updateTask: build.mutation<TaskSaved, { id: string; body: TaskUpdateBody }>({
       query: ({ id, body }) => ({ url: byId(id), method: 'PUT', body }),
       invalidatesTags: ['Tasks'],
     }),

@@ -2,9 +2,10 @@
 // words as its title, a link to the first word's moment, and the call's client.
 import { Suspense, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import type { TaskCreateInput, TaskDto } from '@earshot/contracts';
+import type { TaskCreateInput, TaskSaved } from '@earshot/contracts';
 import { TASK_LIMITS } from '@earshot/contracts/constants';
 import { buttonClass } from '../../components/form-field';
+import { RedactedNotice } from '../../components/redacted-notice';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { TaskDialog, useMayCreateTasks } from '../tasks';
 import type { Segment } from './model';
@@ -48,7 +49,7 @@ export function SelectionTaskBar({
 }): ReactElement | null {
   const { t } = useFeatureTranslation(catalogue);
   const [prefill, setPrefill] = useState<Partial<TaskCreateInput> | null>(null);
-  const [created, setCreated] = useState<TaskDto | null>(null);
+  const [created, setCreated] = useState<TaskSaved | null>(null);
   const mayCreate = useMayCreateTasks();
   const task = mayCreate ? selectionTask(fileId, clientId, segments, selection) : null;
   const count = selection ? selection.to - selection.from + 1 : 0;
@@ -86,6 +87,7 @@ export function SelectionTaskBar({
           <Link to={`/task-list?task=${encodeURIComponent(created._id)}`} className="font-medium underline">
             {t('selectionTask.open')}
           </Link>
+          <RedactedNotice redacted={created.redacted} />
         </p>
       ) : null}
       {prefill ? (

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { ClientCreateBody, ClientDto } from '@earshot/contracts';
+import type { ClientCreateBody, ClientDto, ClientSaved } from '@earshot/contracts';
 import { DialogButtons } from '../../components/form-dialog';
 import { FormField } from '../../components/form-field';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -24,7 +24,8 @@ export function ClientForm({
 }: {
   client: ClientDto | null;
   owners: Option[] | null;
-  onSaved: (client: ClientDto) => void;
+  /** The client as stored: `redacted` says what the company's redaction hid in it (the caller tells the person). */
+  onSaved: (client: ClientSaved) => void;
   onCancel: () => void;
   onFailed: (error: unknown) => void;
 }): ReactElement {

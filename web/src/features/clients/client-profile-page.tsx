@@ -5,6 +5,7 @@ import { FormDialog, secondaryButtonClass } from '../../components/form-dialog';
 import { PageHeading } from '../../components/page-heading';
 import { PrivacyButtons } from '../../entities/people';
 import { PageSpinner } from '../../components/spinner';
+import { useRedactedNotice } from '../../components/redacted-notice';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
@@ -65,6 +66,7 @@ export default function ClientProfilePage(): ReactElement {
   // Tasks are a company's own: a HOST_ADMIN, who belongs to none, sees the calls alone.
   const tasks = useClientTasksQuery(clientId, { skip: role === 'HOST_ADMIN' || !client.data });
   const { toasts, show, dismiss } = useToasts();
+  const redactedNotice = useRedactedNotice();
   const [editing, setEditing] = useState(false);
 
   const recordings = client.data?.recordings;
@@ -143,9 +145,9 @@ export default function ClientProfilePage(): ReactElement {
           owners={owners.data ?? null}
           onCancel={() => setEditing(false)}
           onFailed={(error) => show({ kind: 'error', title: t('clients.toast.failed'), detail: errorMessage(error) })}
-          onSaved={() => {
+          onSaved={(saved) => {
             setEditing(false);
-            show({ kind: 'success', title: t('clients.toast.saved') });
+            show({ kind: 'success', title: t('clients.toast.saved'), detail: redactedNotice(saved.redacted) });
           }}
         />
       </FormDialog>

@@ -1,7 +1,14 @@
 // Calls of the clients list and the client profile, injected into the app's one RTK Query API.
 // Shapes: services/tenant/README.md (clients), the file service (GET /files), the transcription
 // service (PUT /transcripts/link-client).
-import type { ClientCreateBody, ClientDetailDto, ClientDto, ClientPage, FileList, TaskPage } from '@earshot/contracts';
+import type {
+  ClientCreateBody,
+  ClientDetailDto,
+  ClientPage,
+  ClientSaved,
+  FileList,
+  TaskPage,
+} from '@earshot/contracts';
 import { api } from '../../lib/api';
 import { queryParams } from '../../lib/query-params';
 
@@ -36,11 +43,11 @@ export const clientsApi = withTags.injectEndpoints({
     owners: build.query<Option[], string | undefined>({
       query: (companyId) => ({ url: '/users/dropdown', params: queryParams({ companyId }) }),
     }),
-    createClient: build.mutation<ClientDto, ClientCreateBody>({
+    createClient: build.mutation<ClientSaved, ClientCreateBody>({
       query: (body) => ({ url: '/clients', method: 'POST', body }),
       invalidatesTags: ['Clients'],
     }),
-    updateClient: build.mutation<ClientDto, { id: string; body: ClientCreateBody }>({
+    updateClient: build.mutation<ClientSaved, { id: string; body: ClientCreateBody }>({
       query: ({ id, body }) => ({ url: `/clients/${encodeURIComponent(id)}`, method: 'PUT', body }),
       invalidatesTags: (_result, _error, { id }) => ['Clients', { type: 'Clients', id }],
     }),

@@ -11,6 +11,7 @@ import { fieldInputClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
 import { usePrivacyActions } from '../../entities/people';
 import { Pager } from '../../components/pager';
+import { useRedactedNotice } from '../../components/redacted-notice';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
@@ -36,6 +37,7 @@ export default function ClientsPage(): ReactElement {
   const companies = useCompanyOptionsQuery(undefined, { skip: !readOnly });
   const [remove, removing] = useDeleteClientMutation();
   const { toasts, show, dismiss } = useToasts();
+  const redactedNotice = useRedactedNotice();
   const [editing, setEditing] = useState<ClientDto | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ClientDto | null>(null);
   const privacy = usePrivacyActions();
@@ -222,8 +224,12 @@ export default function ClientsPage(): ReactElement {
           owners={owners.data ?? null}
           onCancel={() => setEditing(null)}
           onFailed={failed}
-          onSaved={() => {
-            show({ kind: 'success', title: editing === 'new' ? t('clients.toast.created') : t('clients.toast.saved') });
+          onSaved={(saved) => {
+            show({
+              kind: 'success',
+              title: editing === 'new' ? t('clients.toast.created') : t('clients.toast.saved'),
+              detail: redactedNotice(saved.redacted),
+            });
             setEditing(null);
           }}
         />

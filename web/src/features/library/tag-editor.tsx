@@ -3,6 +3,7 @@
 // normalises (trim, lower case, no duplicates), and so does this field, so what shows is what is kept.
 import { TAG_LENGTH_MAX, TAGS_PER_FILE_MAX } from '@earshot/contracts/constants';
 import { useId, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
+import { useRedactedNotice } from '../../components/redacted-notice';
 import { errorMessage } from '../../lib/api';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './library-i18n';
@@ -21,6 +22,7 @@ export function TagEditor({
   tags,
   suggestions,
   onError,
+  onRedacted,
   onTagClick,
 }: {
   fileId: string;
@@ -28,6 +30,8 @@ export function TagEditor({
   tags: string[];
   suggestions: string[];
   onError: (message: string | null) => void;
+  /** Told when the company's redaction hid something in the tags saved: the notice to show. */
+  onRedacted: (notice: string) => void;
   /** Filters the list by the tag. */
   onTagClick: (tag: string) => void;
 }): ReactElement {
@@ -35,9 +39,11 @@ export function TagEditor({
   const [adding, setAdding] = useState(false);
   const [setTags, { isLoading }] = useSetFileTagsMutation();
   const listId = useId();
+  const redactedNotice = useRedactedNotice();
   const save = async (next: string[]) => {
     try {
-      await setTags({ fileId, tags: next }).unwrap();
+      const notice = redactedNotice((await setTags({ fileId, tags: next }).unwrap()).redacted);
+      if (notice) onRedacted(notice);
       return true;
     } catch (error) {
       onError(errorMessage(error));

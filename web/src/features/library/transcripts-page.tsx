@@ -358,6 +358,7 @@ export default function TranscriptsPage(): ReactElement {
                               suggestions={tagNames}
                               onTagClick={(tag) => applyFilters({ ...filters, tag })}
                               onError={(detail) => show({ kind: 'error', title: t('library.tags.saveFailed'), detail })}
+                              onRedacted={(notice) => show({ kind: 'success', title: notice })}
                             />
                           </div>
                         </td>

@@ -10,6 +10,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { DialogButtons, FormDialog } from '../../components/form-dialog';
 import { FormField, fieldInputClass } from '../../components/form-field';
 import { PageHeading } from '../../components/page-heading';
+import { useRedactedNotice } from '../../components/redacted-notice';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { errorMessage } from '../../lib/api';
@@ -37,6 +38,7 @@ export default function TagsPage(): ReactElement {
   const [renameTag, rename] = useRenameTagMutation();
   const [deleteTag, remove] = useDeleteTagMutation();
   const { toasts, show, dismiss } = useToasts();
+  const redactedNotice = useRedactedNotice();
   const target = companyId ? { companyId } : {};
 
   const columns = useMemo(
@@ -153,10 +155,11 @@ export default function TagsPage(): ReactElement {
           onClose={() => setRenaming(null)}
           onRename={async (to) => {
             try {
-              await renameTag({ name: renaming.name, to, ...target }).unwrap();
+              const { redacted } = await renameTag({ name: renaming.name, to, ...target }).unwrap();
               show({
                 kind: 'success',
                 title: (tags.data ?? []).some((tag) => tag.name === to) ? t('tagsPage.merged') : t('tagsPage.renamed'),
+                detail: redactedNotice(redacted),
               });
               setRenaming(null);
             } catch (error) {

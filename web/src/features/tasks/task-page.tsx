@@ -13,6 +13,7 @@ import {
   type TaskDirectory,
   type TaskFilters,
 } from '../../entities/tasks';
+import { useRedactedNotice } from '../../components/redacted-notice';
 import { ToastRegion, useToasts } from '../../components/toast';
 import { useFeatureTranslation } from '../../i18n/feature';
 import { catalogue } from './i18n';
@@ -78,6 +79,7 @@ export function TaskPageFrame({
 }): ReactElement {
   const { t } = useFeatureTranslation(catalogue, dialogCatalogue);
   const { search, setSearch, filters, setFilters, directory, toasts, show, dismiss } = state;
+  const redactedNotice = useRedactedNotice();
   const [creating, setCreating] = useState(false);
   const openId = search.get('task');
   // The views keep the filters (not the open task) when switching.
@@ -128,7 +130,13 @@ export function TaskPageFrame({
             key={openId ?? 'new'}
             taskId={creating ? undefined : (openId ?? undefined)}
             onClose={close}
-            onSaved={(_task, created) => show({ kind: 'success', title: t(created ? 'tasks.created' : 'tasks.saved') })}
+            onSaved={(task, created) =>
+              show({
+                kind: 'success',
+                title: t(created ? 'tasks.created' : 'tasks.saved'),
+                detail: redactedNotice(task.redacted),
+              })
+            }
             onDeleted={() => show({ kind: 'success', title: t('tasks.deleted') })}
           />
         </Suspense>
