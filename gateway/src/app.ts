@@ -34,6 +34,8 @@ export interface GatewayOptions {
   apiKeyRateLimitMax: number;
   /** Requests per window for one company: its people's sessions and its API key together (default: COMPANY_RATE_LIMIT_FACTOR × rateLimitMax). */
   companyRateLimitMax?: number;
+  /** Requests per window for one signed-in person, whatever address they come from (default: rateLimitMax). */
+  userRateLimitMax?: number;
   trustProxy: boolean;
   /** Built web app to serve (SPA fallback to index.html), when present. */
   webDist?: string;
@@ -85,6 +87,7 @@ export function gatewayOptionsFrom(
     SIGN_IN_RATE_LIMIT_MAX: number;
     API_KEY_RATE_LIMIT_MAX: number;
     COMPANY_RATE_LIMIT_MAX?: number;
+    USER_RATE_LIMIT_MAX?: number;
     TRUST_PROXY: boolean;
     REDIS_URL?: string;
     REDIS_KEY_PREFIX: string;
@@ -107,6 +110,7 @@ export function gatewayOptionsFrom(
     signInRateLimitMax: config.SIGN_IN_RATE_LIMIT_MAX,
     apiKeyRateLimitMax: config.API_KEY_RATE_LIMIT_MAX,
     companyRateLimitMax: config.COMPANY_RATE_LIMIT_MAX,
+    userRateLimitMax: config.USER_RATE_LIMIT_MAX,
     trustProxy: config.TRUST_PROXY,
     webDist,
     redis: config.REDIS_URL ? { url: config.REDIS_URL, namespace: config.REDIS_KEY_PREFIX } : undefined,
@@ -119,6 +123,8 @@ export function gatewayOptionsFrom(
 const API_KEY_BUCKET = 'api-key:';
 /** Rate-limit buckets of companies: every session and the API key of one company, counted together. */
 const COMPANY_BUCKET = 'company:';
+/** Rate-limit buckets of people: every request of one signed-in user, from any address. */
+const USER_BUCKET = 'user:';
 /** Without COMPANY_RATE_LIMIT_MAX, a company may make this many times one address's requests. */
 export const COMPANY_RATE_LIMIT_FACTOR = 5;
 
@@ -153,6 +159,10 @@ async function companyOfCaller(request: FastifyRequest, tokens: TokenVerifier): 
   if (request.identity?.companyId) return request.identity.companyId;
   return (await apiKeyOwnerOf(request, tokens.apiKeys))?.companyId ?? null;
 }
+
+/** The user of a verified person's session (not a company API key's service account); null for none. */
+const sessionUserOf = (request: FastifyRequest): string | null =>
+  request.identity && request.identity.via !== 'api-key' ? request.identity.userId : null;
 
 /** Security headers for every answer, the web app's pages and the API alike. */
 const HELMET_OPTIONS: FastifyHelmetOptions = {
@@ -250,7 +260,11 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
           : options.rateLimitMax,
     timeWindow: options.rateLimitWindowMs,
     // Sign-in attempts are counted per address and route; a valid company API key per key (an
-    // integration may call from many addresses); everything else, invalid keys too, per address.
+    // integration may call from many addresses); a verified person's session not here but in their
+    // user and company buckets below (an office behind one NAT address is many people, each with
+    // their own bucket); everything else per address. The guard has verified the caller by then
+    // (its check runs first on every route).
+    allowList: (request) => !signInRoute(request) && sessionUserOf(request) !== null,
     keyGenerator: async (request) => {
       const route = signInRoute(request);
       if (route) return `${request.ip}:${route}`;
@@ -271,14 +285,29 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   // Each company has a bucket of its own besides the address's (or key's): one company's integration
   // or crowd cannot take every request the platform serves, and another company's never shares it.
-  // Counted after the guard verified the caller, so the company is the session's or the key's,
-  // never one the request claims; the platform administrator (no company) has none.
+  // Each signed-in person has one too, so one person (a runaway script with their session) cannot
+  // take their whole company's. Counted after the guard verified the caller, so the company and the
+  // user are the session's or the key's, never ones the request claims; the platform
+  // administrator (no company) has a user bucket only. The person's bucket is checked first: a
+  // request refused there does not count against the company.
+  // These take the address bucket's settings but its allowList (signed-in people), whom they count.
+  const ownBucket = { timeWindow: options.rateLimitWindowMs, allowList: undefined };
   const companyLimit = app.createRateLimit({
+    ...ownBucket,
     max: options.companyRateLimitMax ?? COMPANY_RATE_LIMIT_FACTOR * options.rateLimitMax,
-    timeWindow: options.rateLimitWindowMs,
     keyGenerator: async (request) => `${COMPANY_BUCKET}${await companyOfCaller(request, options.tokens)}`,
   });
+  const userLimit = app.createRateLimit({
+    ...ownBucket,
+    max: options.userRateLimitMax ?? options.rateLimitMax,
+    keyGenerator: (request) => `${USER_BUCKET}${sessionUserOf(request)}`,
+  });
   app.addHook('preParsing', async (request) => {
+    if (sessionUserOf(request)) {
+      const limit = await userLimit(request);
+      if (!limit.isAllowed && limit.isExceeded)
+        throw tooMany(limit.ttlInSeconds, `Too many requests from your account, retry in ${limit.ttlInSeconds} s`);
+    }
     if (!(await companyOfCaller(request, options.tokens))) return;
     const limit = await companyLimit(request);
     if (!limit.isAllowed && limit.isExceeded)

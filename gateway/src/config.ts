@@ -20,6 +20,12 @@ export const gatewayConfigShape = {
    * together); unset: five times RATE_LIMIT_MAX.
    */
   COMPANY_RATE_LIMIT_MAX: z.coerce.number().int().min(1).optional(),
+  /**
+   * Requests per RATE_LIMIT_WINDOW_MS for one signed-in person, from any address; unset:
+   * RATE_LIMIT_MAX. A person's session is counted here and in its company's bucket, not in the
+   * address's (see docs/security.md, "Rate limits").
+   */
+  USER_RATE_LIMIT_MAX: z.coerce.number().int().min(1).optional(),
   WEB_DIST: z.string().optional(),
   SEED_DEMO: envBoolean(true),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
