@@ -1,32 +1,34 @@
-// `npm run bench:tracing`: what tracing costs on the request path. Two all-in-one processes as
-// `npm start` runs them (compiled, production mode, logs at warn, no web build), alike but for OTEL_EXPORTER_OTLP_ENDPOINT:
-// one traces every request (http, pg, the bus) and exports OTLP/HTTP protobuf to a minimal
-// collector in this process, the other has no endpoint (nothing loaded). Load: GET
-// /api/users/profile as a signed-in USER (bearer token) with autocannon, at each of
-// BENCH_CONNECTIONS (default 20,100), BENCH_DURATION_S (default 10) per setup after a 2 s warm-up,
-// in BENCH_ROUNDS (default 3) slices taken in turn so the machine's drift hits both alike. Figures
-// are answers per second, the server's CPU time per answer (from /proc: what the machine's other
-// load moves least) and the ratios to tracing off (goal: at most 1.1x). A third setup samples 10%
-// of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio), what a busy deployment would run. With DATABASE_URL
-// each process gets a throwaway database on that server (so SQL is traced too); otherwise each
-// has its own embedded PGlite. BENCH_CPU_PROFILE_DIR=<dir> writes each server's V8 CPU profile
-// under <dir>/<setup> (summarise with scripts/cpu-profile-summary.ts). Everything listens on
-// 127.0.0.1 only.
+// `npm run bench:tracing`: what tracing costs on the request path. All-in-one processes as
+// `npm start` runs them (compiled, production mode, logs at warn, no web build), alike but for the
+// OpenTelemetry settings: one with no OTEL_EXPORTER_OTLP_ENDPOINT (nothing loaded), one tracing every
+// request (http, pg, the bus) and exporting OTLP/HTTP protobuf to a minimal collector in this
+// process, one sampling 10% of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio, what a busy
+// deployment might run) and, on a Node that has it, one tracing every request with
+// --experimental-async-context-frame. Load: GET /api/users/profile as a signed-in USER (bearer
+// token) with autocannon, at each of BENCH_CONNECTIONS (default 20,100), BENCH_DURATION_S (default
+// 20) per setup after a 2 s warm-up each, in BENCH_ROUNDS (default 10) slices taken in turn. Figures
+// are answers per second and the server's CPU time per answer (from /proc), each setup's as the
+// median of its rounds, and the ratios to tracing off as the median of each round's ratio to the
+// tracing-off slice of the same round (goal: at most 1.1x), with the load average before and after:
+// the machine's other load drifts over seconds and moves both. With DATABASE_URL each process gets a
+// throwaway database on that server (so SQL is traced too); otherwise each has its own embedded
+// PGlite. BENCH_CPU_PROFILE_DIR=<dir> writes each server's V8 CPU profile under <dir>/<setup>
+// (summarise with scripts/cpu-profile-summary.ts). Everything listens on 127.0.0.1 only.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '@earshot/kit';
 import { openThrowawayDatabase } from '@earshot/kit/testing';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
 const CONNECTION_RUNS = (process.env.BENCH_CONNECTIONS ?? '20,100').split(',').map(Number);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const PATH = '/api/users/profile';
 const PASSWORD = 'bench-tracing-demo-password';
 
@@ -165,6 +167,16 @@ interface Slice {
   cpu: number;
 }
 
+/** Fewer answers than this in a slice, and the round is left out of the ratios. */
+const MIN_ANSWERS = 20;
+const rate = (part: Slice) => part.result['2xx'] / part.result.duration;
+const cpuPerAnswer = (part: Slice) => (part.cpu * 1000) / part.result['2xx'];
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 async function slice(setup: Setup, connections: number, duration: number): Promise<Slice> {
   const before = cpuMs(setup.child.pid!);
   const result = await load(setup, connections, duration);
@@ -185,37 +197,58 @@ try {
       OTEL_TRACES_SAMPLER_ARG: '0.1',
     }),
   );
+  // Node 22.7 and later can keep AsyncLocalStorage (the context manager's) in V8's async context
+  // frames instead of promise hooks, which slow every await of the process once set.
+  if (process.allowedNodeEnvironmentFlags.has('--experimental-async-context-frame'))
+    setups.push(
+      await startSetup('tracing on, async context frame', {
+        ...tracing,
+        NODE_OPTIONS: '--experimental-async-context-frame',
+      }),
+    );
   const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
   const lines: string[] = [];
   for (const connections of CONNECTION_RUNS) {
     for (const setup of setups) await load(setup, connections, 2);
+    const loadBefore = loadavg()[0]!;
     const slices = new Map<string, Slice[]>(setups.map((s) => [s.label, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // The order rotates, so no setup always follows the same one.
       const order = [...setups.slice(round % setups.length), ...setups.slice(0, round % setups.length)];
       for (const setup of order) slices.get(setup.label)!.push(await slice(setup, connections, DURATION_S / ROUNDS));
     }
+    const loadAfter = loadavg()[0]!;
+    const off = slices.get(setups[0]!.label)!;
     const rows = [...slices].map(([label, parts]) => {
-      const answered = parts.reduce((sum, p) => sum + p.result['2xx'], 0);
+      // Each round's ratio against tracing off in the same round: the machine's other load drifts
+      // over seconds, so slices taken together see alike, and the median drops the rounds it hit one side of.
+      // A round where either slice got (next to) no answers says nothing about the cost per answer.
+      const ratios = parts
+        .map((p, round) => ({ p, off: off[round]! }))
+        .filter(({ p, off }) => p.result['2xx'] >= MIN_ANSWERS && off.result['2xx'] >= MIN_ANSWERS)
+        .map(({ p, off }) => ({ answers: rate(off) / rate(p), cpu: cpuPerAnswer(p) / cpuPerAnswer(off) }));
       return {
         setup: label,
-        '2xx/s': Math.round(parts.reduce((sum, p) => sum + p.result['2xx'] / p.result.duration, 0) / parts.length),
-        // What the server spent per answer: unlike answers per second, not moved by what else the machine runs.
-        'CPU µs/answer': Math.round((parts.reduce((sum, p) => sum + p.cpu, 0) * 1000) / answered),
-        'p50 ms (worst slice)': Math.max(...parts.map((p) => p.result.latency.p50)),
+        '2xx/s (median)': Math.round(median(parts.map(rate))),
+        'CPU µs/answer (median)': Math.round(
+          median(parts.filter((p) => p.result['2xx'] >= MIN_ANSWERS).map(cpuPerAnswer)),
+        ),
+        'fewer answers/s (median ratio)': median(ratios.map((r) => r.answers)).toFixed(2),
+        'CPU/answer (median ratio)': median(ratios.map((r) => r.cpu)).toFixed(2),
+        'rounds counted': ratios.length,
+        'CPU ratio range': `${Math.min(...ratios.map((r) => r.cpu)).toFixed(2)}–${Math.max(...ratios.map((r) => r.cpu)).toFixed(2)}`,
         'p99 ms (worst slice)': Math.max(...parts.map((p) => p.result.latency.p99)),
         'non-2xx': parts.reduce((sum, p) => sum + p.result.non2xx, 0),
         errors: parts.reduce((sum, p) => sum + p.result.errors, 0),
       };
     });
     console.log(
-      `\nGET ${PATH} (bearer), ${db}, ${connections} connections, ${DURATION_S} s per setup in ${ROUNDS} slices`,
+      `\nGET ${PATH} (bearer), ${db}, ${connections} connections, ${DURATION_S} s per setup in ${ROUNDS} rounds, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
     );
     console.table(rows);
-    const [off, ...on] = rows;
-    for (const row of on)
+    for (const row of rows.slice(1))
       lines.push(
-        `${connections} connections, ${row.setup}: ${(off!['2xx/s'] / row['2xx/s']).toFixed(2)}x fewer answers/s, ${(row['CPU µs/answer'] / off!['CPU µs/answer']).toFixed(2)}x the CPU per answer of tracing off (goal <= 1.10x)`,
+        `${connections} connections, ${row.setup}: ${row['fewer answers/s (median ratio)']}x fewer answers/s, ${row['CPU/answer (median ratio)']}x the CPU per answer of tracing off (medians of ${row['rounds counted']} rounds; goal <= 1.10x)`,
       );
   }
   console.log(`\n${lines.join('\n')}\nOTLP exports received by the collector: ${sink.exports()}`);

@@ -5,7 +5,7 @@ import { eventDefinition, Envelope as EnvelopeSchema, type Actor, type Envelope 
 import type { Database, Db } from './db/database';
 import type { Migration } from './db/migrate';
 import type { EventBus } from './bus/types';
-import { activeTrace, contextFrom, SpanKind, startSpan } from './tracing';
+import { activeTrace, contextFrom, SpanKind, startSpan, untraced } from './tracing';
 
 /** Tables the kit adds to every service schema: the outbox and the applied-events ledger. */
 export const kitMigrations: Migration[] = [
@@ -161,7 +161,7 @@ export class OutboxRelay {
           this.again = false;
           this.nudge();
         } else {
-          this.timer = setTimeout(() => this.nudge(), this.pollMs);
+          this.timer = setTimeout(() => untraced(() => this.nudge()), this.pollMs);
         }
       });
   }

@@ -60,8 +60,8 @@ export async function startTelemetry(
     logRecordProcessors: [],
     instrumentations: [
       new http.HttpInstrumentation({
-        // Probes every few seconds would drown the traces people look for.
-        ignoreIncomingRequestHook: (request) => /^\/(api\/)?(health|ready)\b/.test(request.url ?? ''),
+        // Probes and scrapes every few seconds would drown the traces people look for.
+        ignoreIncomingRequestHook: (request) => /^\/(api\/)?(health|ready|metrics)\b/.test(request.url ?? ''),
         // Calls made outside any traced work (key fetches, pollers) would each start a trace of their own.
         requireParentforOutgoingSpans: true,
       }),

@@ -117,6 +117,36 @@ test('an event written outside any trace is published without one', async () => 
   expect(row!.traceparent).toBeNull();
 });
 
+test("a relay started inside a request leaves that request's trace for its later polls", async () => {
+  const bus = new MemoryBus();
+  buses.push(bus);
+  await bus.start();
+  const relay = new OutboxRelay(database, SCHEMA, bus, 20, undefined, 'auth');
+  try {
+    // The first pass runs in the request's trace, as a relay nudged after a request's commit does.
+    const request = await withSpan('the request', {}, async (span) => {
+      const [envelope] = await database.db.transaction((tx) =>
+        writeOutbox(tx as unknown as Db, SCHEMA, [signedOut('nudging-user')]),
+      );
+      relay.start();
+      return { traceId: span.spanContext().traceId, eventId: envelope!.id };
+    });
+    await receiver.until((spans) => spans.find((s) => s.attributes['messaging.message.id'] === request.eventId));
+    // Written outside any trace and left to the next poll, which must not take the request's trace up.
+    const [later] = await database.db.transaction((tx) =>
+      writeOutbox(tx as unknown as Db, SCHEMA, [signedOut('polled-user')]),
+    );
+    const publish = await receiver.until((spans) =>
+      spans.find((s) => s.kind === 4 && s.attributes['messaging.message.id'] === later!.id),
+    );
+    expect(publish.traceId).not.toBe(request.traceId);
+    expect(publish.parentSpanId).toBe('');
+    expect(publish.attributes['earshot.service']).toBe('auth');
+  } finally {
+    await relay.stop();
+  }
+});
+
 describeKafka('on Kafka', () => {
   test('the trace context travels in the message headers to the consumer group', async () => {
     const topic = unique('traced');

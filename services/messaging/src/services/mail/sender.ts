@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR } from '@earshot/contracts';
-import { SpanKind, withSpan, type SecretBox, type ServiceContext } from '@earshot/kit';
+import { SpanKind, untraced, withSpan, type SecretBox, type ServiceContext } from '@earshot/kit';
 import type { MailMessageRow } from '../../db/schema';
 import * as repo from '../../repositories/mail';
 import type { MailConfig } from './config';
@@ -57,7 +57,7 @@ export class MailSender {
         this.again = false;
         this.nudge();
       } else {
-        this.timer = setTimeout(() => this.nudge(), this.ctx.config.MAIL_POLL_MS);
+        this.timer = setTimeout(() => untraced(() => this.nudge()), this.ctx.config.MAIL_POLL_MS);
         this.timer.unref();
       }
     });
