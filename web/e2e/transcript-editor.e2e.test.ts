@@ -157,6 +157,34 @@ describe('the transcript editor in Chromium', () => {
     );
   });
 
+  it('undoes a word corrected before a reload: the undo stack is kept by the server', async () => {
+    const page = await openEditor();
+    const { metadata } = await transcript();
+    const word = metadata.speakerSegments[0]!.words.at(-1)!;
+    const shown = page.locator(`[data-word-id="${word._id}"]`);
+    await shown.hover();
+    await page.getByRole('button', { name: `Edit word ${word.text}` }).click();
+    const input = page.getByTestId('word-input');
+    await input.fill('Reloaded');
+    await input.press('Enter');
+    await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Reloaded' }).waitFor();
+    await page.reload();
+    await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Reloaded' }).waitFor();
+    await page.waitForFunction(
+      () => document.querySelector<HTMLButtonElement>('[data-testid="undo"]')?.disabled === false,
+    );
+    await page.getByTestId('undo').click();
+    await waitFor(
+      async () =>
+        (await transcript()).metadata.speakerSegments[0]!.words.find((w) => w._id === word._id)?.text === word.text,
+      'the word to be restored',
+    );
+    await page.waitForFunction(
+      ([id, text]) => document.querySelector(`[data-word-id="${id}"]`)?.textContent?.includes(text) === true,
+      [word._id, word.text.trim()] as const,
+    );
+  });
+
   it('edits a turn’s text in place: Enter saves, untouched words keep their times', async () => {
     const page = await openEditor();
     const { metadata } = await transcript();
