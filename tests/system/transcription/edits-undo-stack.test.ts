@@ -4,6 +4,7 @@ import { hashApiKey, type ServiceContext } from '@earshot/kit';
 import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
+import { anonymiseEdits } from '../../../services/transcription/src/repositories/privacy';
 import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
 import { buildSegments, speakersFor } from '../../../services/transcription/src/services/segments';
 import { getTranscript, makeTones, upload } from './helpers';
@@ -43,6 +44,7 @@ describe("a person's undo and redo stacks, read from the server", () => {
   let stack: TestStack;
   let ctx: ServiceContext<TranscriptionConfig>;
   let tokens: Record<'dana' | 'fox' | 'otherCompany', string>;
+  const foxId = randomUUID();
   const audio = makeTones([{ start: 0.2, length: 0.5 }], 1);
 
   beforeAll(async () => {
@@ -50,7 +52,7 @@ describe("a person's undo and redo stacks, read from the server", () => {
     serveUnmeteredCredits(stack.database);
     tokens = {
       dana: await stack.tokenFor('USER', ACME, randomUUID()),
-      fox: await stack.tokenFor('CALLER', ACME, randomUUID()),
+      fox: await stack.tokenFor('CALLER', ACME, foxId),
       otherCompany: await stack.tokenFor('ADMIN', OTHER),
     };
     ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
@@ -143,6 +145,20 @@ describe("a person's undo and redo stacks, read from the server", () => {
     // The server refuses what dropped out, as the stacks said.
     expect((await call(tokens.dana, 'POST', `/transcripts/${fileId}/edits/${d1}/undo`)).statusCode).toBe(409);
     expect((await call(tokens.dana, 'POST', `/transcripts/${fileId}/edits/${d3}/redo`)).statusCode).toBe(409);
+  });
+
+  test('a person erased no longer shows as who undid an edit', async () => {
+    const { fileId, segmentIds } = await completedCall();
+    const d1 = await retype(tokens.dana, fileId, segmentIds[0]!, 'good evening this is dana');
+    await step(tokens.fox, fileId, d1, 'undo');
+    await ctx.transact(async (tx) => {
+      await anonymiseEdits(tx, ACME, foxId);
+    });
+    const rows = await stack.database.query<{ undone: boolean; undone_by: string | null }>(
+      'select undone, undone_by from transcription.edits where id = $1',
+      [d1],
+    );
+    expect(rows).toEqual([{ undone: true, undone_by: null }]);
   });
 
   test('another company’s file is a 404; a service account is refused', async () => {
