@@ -6,21 +6,15 @@ import { fileService } from '@earshot/file-service';
 import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
 import { anonymiseEdits } from '../../../services/transcription/src/repositories/privacy';
 import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
-import { buildSegments, speakersFor } from '../../../services/transcription/src/services/segments';
-import { getTranscript, makeTones, upload } from './helpers';
+import { getTranscript, makeTones, spoken, twoSpeakerResult, upload } from './helpers';
 
 const ACME = randomUUID();
 const OTHER = randomUUID();
 const API_KEY = `esk_${'u'.repeat(32)}`;
 
-/** Words of a sentence, one every 0.4 s from `at` (0.3 s long each). */
-const spoken = (sentence: string, at: number) =>
-  sentence.split(' ').map((text, i) => ({ text, start: at + i * 0.4, end: at + i * 0.4 + 0.3 }));
-
 /** Four turns: Agent, Customer, Agent, Customer. */
-function callResult() {
-  const duration = 20;
-  const segments = buildSegments(
+const callResult = () =>
+  twoSpeakerResult(
     [
       {
         speakerId: 'speaker_0',
@@ -28,17 +22,8 @@ function callResult() {
       },
       { speakerId: 'speaker_1', words: [...spoken('hello our invoices arrive twice', 4), ...spoken('thank you', 14)] },
     ],
-    duration,
-    `r${randomUUID().slice(0, 6)}`,
+    20,
   );
-  return {
-    engine: 'test',
-    duration,
-    speakers: speakersFor(2),
-    segments,
-    peaks: { version: 1 as const, duration, pointsPerSecond: 10, length: 0, data: [] },
-  };
-}
 
 describe("a person's undo and redo stacks, read from the server", () => {
   let stack: TestStack;
