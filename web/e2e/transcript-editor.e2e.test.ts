@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { apiSession, browserSuite, seriousViolations, signIn, waitFor, type ApiClient } from './harness';
+import { apiSession, browserSuite, correctWord, seriousViolations, signIn, waitFor, type ApiClient } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -161,12 +161,7 @@ describe('the transcript editor in Chromium', () => {
     const page = await openEditor();
     const { metadata } = await transcript();
     const word = metadata.speakerSegments[0]!.words.at(-1)!;
-    const shown = page.locator(`[data-word-id="${word._id}"]`);
-    await shown.hover();
-    await page.getByRole('button', { name: `Edit word ${word.text}` }).click();
-    const input = page.getByTestId('word-input');
-    await input.fill('Reloaded');
-    await input.press('Enter');
+    await correctWord(page, word, 'Reloaded');
     await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Reloaded' }).waitFor();
     await page.reload();
     await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Reloaded' }).waitFor();
