@@ -448,6 +448,7 @@ export const ROUTES: Record<string, Permission> = {
   'POST /api/transcripts/:fileId/segments/:segmentId/merge': { area: 'transcripts' },
   'POST /api/transcripts/:fileId/replace': { area: 'transcripts' },
   'GET /api/transcripts/:fileId/edits': { area: 'transcripts' },
+  'GET /api/transcripts/:fileId/edits/mine': { area: 'transcripts' },
   'POST /api/transcripts/:fileId/edits/:editId/undo': { area: 'transcripts' },
   'POST /api/transcripts/:fileId/edits/:editId/redo': { area: 'transcripts' },
   'DELETE /api/transcripts/:id': { area: 'transcripts' },

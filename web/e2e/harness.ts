@@ -363,3 +363,12 @@ export async function shootThemes(page: Page, name: string, height = 860): Promi
     if (shots) await page.screenshot({ path: join(shots, `${name}-${width}-${theme}.png`), fullPage: true });
   }
 }
+
+/** Corrects a word in the open transcript: its Edit button (shown on hover), the new text, Enter. */
+export async function correctWord(page: Page, word: { _id: string; text: string }, text: string): Promise<void> {
+  await page.locator(`[data-word-id="${word._id}"]`).hover();
+  await page.getByRole('button', { name: `Edit word ${word.text}` }).click();
+  const input = page.getByTestId('word-input');
+  await input.fill(text);
+  await input.press('Enter');
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { apiSession, browserSuite, seriousViolations, signIn, waitFor, type ApiClient } from './harness';
+import { apiSession, browserSuite, correctWord, seriousViolations, signIn, waitFor, type ApiClient } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -154,6 +154,29 @@ describe('the transcript editor in Chromium', () => {
       ([id, name]) =>
         document.querySelector(`[data-segment-id="${id}"] [data-testid="speaker-name"]`)?.textContent === name,
       [segment._id, own.label] as const,
+    );
+  });
+
+  it('undoes a word corrected before a reload: the undo stack is kept by the server', async () => {
+    const page = await openEditor();
+    const { metadata } = await transcript();
+    const word = metadata.speakerSegments[0]!.words.at(-1)!;
+    await correctWord(page, word, 'Reloaded');
+    await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Reloaded' }).waitFor();
+    await page.reload();
+    await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Reloaded' }).waitFor();
+    await page.waitForFunction(
+      () => document.querySelector<HTMLButtonElement>('[data-testid="undo"]')?.disabled === false,
+    );
+    await page.getByTestId('undo').click();
+    await waitFor(
+      async () =>
+        (await transcript()).metadata.speakerSegments[0]!.words.find((w) => w._id === word._id)?.text === word.text,
+      'the word to be restored',
+    );
+    await page.waitForFunction(
+      ([id, text]) => document.querySelector(`[data-word-id="${id}"]`)?.textContent?.includes(text) === true,
+      [word._id, word.text.trim()] as const,
     );
   });
 

@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiSession, launchBrowser, newPage, signIn, startServer, waitFor, type RunningServer } from './harness';
+import {
+  apiSession,
+  correctWord,
+  launchBrowser,
+  newPage,
+  signIn,
+  startServer,
+  waitFor,
+  type RunningServer,
+} from './harness';
 
 jest.setTimeout(300_000);
 
@@ -151,12 +160,7 @@ describe('transcripts in Chromium', () => {
     await openTranscript(fixture.fileId);
     const transcript = await transcriptOf(fixture.fileId);
     const word = transcript.metadata.speakerSegments[0]!.words[0]!;
-    const button = page.locator(`[data-word-id="${word._id}"]`);
-    await button.hover();
-    await page.getByRole('button', { name: `Edit word ${word.text}` }).click();
-    const input = page.getByTestId('word-input');
-    await input.fill('Greetings');
-    await input.press('Enter');
+    await correctWord(page, word, 'Greetings');
     await page.getByText('Word updated').waitFor();
     await page.locator(`[data-word-id="${word._id}"]`, { hasText: 'Greetings' }).waitFor();
     await page.reload();

@@ -5,33 +5,18 @@ import { createTestStack, serveUnmeteredCredits, type TestStack } from '@earshot
 import { fileService } from '@earshot/file-service';
 import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
 import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
-import { buildSegments, speakersFor } from '../../../services/transcription/src/services/segments';
-import { getTranscript, makeTones, upload } from './helpers';
+import { getTranscript, makeTones, spoken, twoSpeakerResult, upload } from './helpers';
 
 const ACME = randomUUID();
 
-/** Words of a sentence, one every 0.4 s from `at` (0.3 s long each). */
-const spoken = (sentence: string, at: number) =>
-  sentence.split(' ').map((text, i) => ({ text, start: at + i * 0.4, end: at + i * 0.4 + 0.3 }));
-
-function callResult() {
-  const duration = 10;
-  const segments = buildSegments(
+const callResult = () =>
+  twoSpeakerResult(
     [
       { speakerId: 'speaker_0', words: spoken('good morning this is dana from support', 0) },
       { speakerId: 'speaker_1', words: spoken('hello our invoices arrive twice', 4) },
     ],
-    duration,
-    `r${randomUUID().slice(0, 6)}`,
+    10,
   );
-  return {
-    engine: 'test',
-    duration,
-    speakers: speakersFor(2),
-    segments,
-    peaks: { version: 1 as const, duration, pointsPerSecond: 10, length: 0, data: [] },
-  };
-}
 
 /** The edit version a 409 names, as the error body carries it. */
 interface Conflict {

@@ -17,8 +17,7 @@ import { promptService } from '@earshot/prompt-service';
 import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
 import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
 import { completionEvents } from '../../../services/transcription/src/services/queue';
-import { buildSegments, speakersFor } from '../../../services/transcription/src/services/segments';
-import { emitted, getTranscript, makeTones, upload, words as wordsOf } from './helpers';
+import { emitted, getTranscript, makeTones, spoken, twoSpeakerResult, upload, words as wordsOf } from './helpers';
 import { companyCreated, createConversation, streamReply, listen, type SseEvent } from '../chat/helpers';
 
 const ACME = randomUUID();
@@ -27,14 +26,9 @@ const SHOP = randomUUID();
 const system = { type: 'system' as const, id: null };
 const API_KEY = `esk_${'e'.repeat(32)}`;
 
-/** Words of a sentence, one every 0.4 s from `at` (0.3 s long each). */
-const spoken = (sentence: string, at: number) =>
-  sentence.split(' ').map((text, i) => ({ text, start: at + i * 0.4, end: at + i * 0.4 + 0.3 }));
-
 /** A stereo call: Agent, Customer, Agent, Customer, four segments (pauses over 0.8 s between turns). */
-function callResult() {
-  const duration = 20;
-  const segments = buildSegments(
+const callResult = () =>
+  twoSpeakerResult(
     [
       {
         speakerId: 'speaker_0',
@@ -48,17 +42,8 @@ function callResult() {
         words: [...spoken('hello our invoices arrive twice every month', 4), ...spoken('thank you very much', 14)],
       },
     ],
-    duration,
-    `r${randomUUID().slice(0, 6)}`,
+    20,
   );
-  return {
-    engine: 'test',
-    duration,
-    speakers: speakersFor(2),
-    segments,
-    peaks: { version: 1 as const, duration, pointsPerSecond: 10, length: 0, data: [] },
-  };
-}
 
 describe('transcript editing', () => {
   let stack: TestStack;

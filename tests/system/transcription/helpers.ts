@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import type { Logger, ServiceModule } from '@earshot/kit';
 import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
+import { buildSegments, speakersFor } from '../../../services/transcription/src/services/segments';
 import { tmp } from '../../../services/transcription/test/tmp';
 
 export { tmp };
@@ -175,6 +177,21 @@ export async function emitted(
         : r.envelope,
     )
     .filter((e) => !fileId || e.data.fileId === fileId);
+}
+
+/** Words of a sentence, one every 0.4 s from `at` (0.3 s long each). */
+export const spoken = (sentence: string, at: number) =>
+  sentence.split(' ').map((text, i) => ({ text, start: at + i * 0.4, end: at + i * 0.4 + 0.3 }));
+
+/** A recognised two-speaker call as the worker saves it (no audio recognised), from each speaker's words. */
+export function twoSpeakerResult(turns: { speakerId: string; words: ReturnType<typeof spoken> }[], duration: number) {
+  return {
+    engine: 'test',
+    duration,
+    speakers: speakersFor(2),
+    segments: buildSegments(turns, duration, `r${randomUUID().slice(0, 6)}`),
+    peaks: { version: 1 as const, duration, pointsPerSecond: 10, length: 0, data: [] },
+  };
 }
 
 export const words = (t: TranscriptDto, speakerId?: string) =>

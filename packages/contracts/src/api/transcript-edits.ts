@@ -175,6 +175,15 @@ export type TranscriptEditItem = z.infer<typeof TranscriptEditItem>;
 export const TranscriptEditsPage = z.object({ items: z.array(TranscriptEditItem), nextCursor: z.string().nullable() });
 export type TranscriptEditsPage = z.infer<typeof TranscriptEditsPage>;
 
+/**
+ * GET /transcripts/{fileId}/edits/mine: the caller's own undo and redo stacks on the transcript,
+ * edit ids, the next to undo (or redo) last. `undo`: their last edits (at most 50) that stand and
+ * could still be undone one after the other; `redo`: what they undid since their last new edit
+ * that could still be redone. An edit changed since by someone else is in neither.
+ */
+export const TranscriptUndoStack = z.object({ undo: z.array(z.string()), redo: z.array(z.string()) });
+export type TranscriptUndoStack = z.infer<typeof TranscriptUndoStack>;
+
 /** GET /transcripts/people: with `fileId`, a stereo call's uploader comes first, marked `uploader`. */
 export const PeopleQuery = z.object({ fileId: Id.optional() }).strict();
 export const KnownPerson = z.object({

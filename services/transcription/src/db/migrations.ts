@@ -282,4 +282,13 @@ export const migrations: Migration[] = [
       -- job span continues that trace, whichever worker and however much later. Null: not traced.
       alter table jobs add column traceparent text;`,
   },
+  {
+    name: '0016_edit_undone_by',
+    sql: `
+      -- Who undid an edit and when: a person's undo and redo stacks are read from here, so that their
+      -- undo survives a reload (the redo stack is what they undid since their last new edit).
+      alter table edits add column undone_by text, add column undone_at timestamptz;
+      -- A person's edits of one transcript, newest first: their undo stack.
+      create index edits_file_actor_idx on edits (file_id, actor_id, created_at desc);`,
+  },
 ];

@@ -84,6 +84,9 @@ export const edits = transcription.table('edits', {
   actorName: text('actor_name'),
   createdAt: ts('created_at').notNull().defaultNow(),
   undone: boolean('undone').notNull().default(false),
+  /** Who undid the edit and when (null when it stands): a person's redo stack is what they undid. */
+  undoneBy: text('undone_by'),
+  undoneAt: ts('undone_at'),
   segmentsBefore: jsonb('segments_before').$type<StoredSegments>().notNull().default([]),
   segmentsAfter: jsonb('segments_after').$type<StoredSegments>().notNull().default([]),
   speakersBefore: jsonb('speakers_before').$type<SpeakerInfo[]>(),

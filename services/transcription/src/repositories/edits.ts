@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '@earshot/kit';
 import type { SpeakerInfo, SpeakerSegment } from '@earshot/contracts';
 import { edits, transcripts, type EditRow, type StoredSegments } from '../db/schema';
@@ -85,8 +85,50 @@ export async function findEdit(tx: Db, fileId: string, editId: string): Promise<
   return row ?? null;
 }
 
-export async function setUndone(tx: Db, editId: string, undone: boolean): Promise<void> {
-  await tx.update(edits).set({ undone }).where(eq(edits.id, editId));
+/** Marks an edit undone by `by` (now), or standing again. */
+export async function setUndone(tx: Db, editId: string, undone: boolean, by: string): Promise<void> {
+  await tx
+    .update(edits)
+    .set(undone ? { undone, undoneBy: by, undoneAt: sql`now()` } : { undone, undoneBy: null, undoneAt: null })
+    .where(eq(edits.id, editId));
+}
+
+/** An edit a person made, not an undo or redo of one (those are recorded as rows of their own). */
+const ownEdit = (fileId: string, actorId: string) =>
+  and(eq(edits.fileId, fileId), eq(edits.actorId, actorId), notInArray(edits.kind, ['undo', 'redo']));
+
+/** A person's last `limit` edits of a transcript that stand (not undone), newest first: their undo stack to check. */
+export async function ownStanding(db: Db, fileId: string, actorId: string, limit: number): Promise<EditRow[]> {
+  return db
+    .select()
+    .from(edits)
+    .where(and(ownEdit(fileId, actorId), eq(edits.undone, false)))
+    .orderBy(desc(edits.createdAt), desc(edits.id))
+    .limit(limit);
+}
+
+/**
+ * A person's edits of a transcript that they undid since their last new edit of it, the last undone
+ * first: their redo stack to check (a new edit forgets what could be redone, as in every editor).
+ */
+export async function ownUndone(db: Db, fileId: string, actorId: string, limit: number): Promise<EditRow[]> {
+  const lastNew = db
+    .select({ at: sql`max(${edits.createdAt})` })
+    .from(edits)
+    .where(ownEdit(fileId, actorId));
+  return db
+    .select()
+    .from(edits)
+    .where(
+      and(
+        ownEdit(fileId, actorId),
+        eq(edits.undone, true),
+        eq(edits.undoneBy, actorId),
+        sql`${edits.undoneAt} > coalesce((${lastNew}), '-infinity'::timestamptz)`,
+      ),
+    )
+    .orderBy(desc(edits.undoneAt), desc(edits.id))
+    .limit(limit);
 }
 
 /** `position`: created_at as the database's text (microseconds: a JS Date would round them away) for the keyset. */

@@ -71,8 +71,15 @@ export async function forgetUploader(tx: Db, companyId: string, userId: string):
   ).length;
 }
 
-/** The edits a user made in their company, their name and id taken off (the edit itself stays, for undo and history); how many. */
+/**
+ * The edits a user made in their company, their name and id taken off (the edit itself stays, for
+ * undo and history), and the edits they undid no longer theirs to redo; how many they made.
+ */
 export async function anonymiseEdits(tx: Db, companyId: string, userId: string): Promise<number> {
+  await tx
+    .update(edits)
+    .set({ undoneBy: null })
+    .where(and(eq(edits.companyId, companyId), eq(edits.undoneBy, userId)));
   return (
     await tx
       .update(edits)

@@ -22,6 +22,7 @@ import {
   TranscriptEditsPage,
   TranscriptPatch,
   TranscriptSpeakers,
+  TranscriptUndoStack,
 } from '@earshot/contracts';
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { TranscriptEditService } from '../services/edits/service';
@@ -167,6 +168,16 @@ export async function editRoutes(app: FastifyInstance, edits: TranscriptEditServ
       schema: { params: FileIdParams, querystring: EditsQuery, response: { 200: TranscriptEditsPage, ...errors } },
     },
     async (request) => edits.history(identityOf(request), { ...request.params, ...request.query }),
+  );
+
+  // The caller's own undo and redo stacks, so that the editor's undo survives a reload.
+  r.get(
+    '/transcripts/:fileId/edits/mine',
+    {
+      config: { access: ALL_ROLES, params: FILE },
+      schema: { params: FileIdParams, response: { 200: TranscriptUndoStack, ...errors } },
+    },
+    async (request) => edits.undoStack(identityOf(request), request.params),
   );
 
   r.post(

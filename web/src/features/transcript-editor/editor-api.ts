@@ -11,6 +11,7 @@ import type {
   TranscriptEditsPage,
   TranscriptPatch,
   TranscriptSpeakers,
+  TranscriptUndoStack,
 } from '@earshot/contracts';
 import {
   editIdOf,
@@ -151,6 +152,11 @@ export const editorApi = withTags.injectEndpoints({
         query: ({ fileId, cursor }) => ({ url: `${base(fileId)}/edits`, params: queryParams({ cursor }) }),
         providesTags: ['TranscriptEdits'],
       }),
+      /** The caller's own undo and redo stacks, read when the editor opens (its reducer follows the session). */
+      undoStack: build.query<TranscriptUndoStack, string>({
+        query: (fileId) => `${base(fileId)}/edits/mine`,
+        keepUnusedDataFor: 0,
+      }),
       people: build.query<KnownPerson[], string>({
         query: (fileId) => ({ url: '/transcripts/people', params: queryParams({ fileId }) }),
         providesTags: ['TranscriptPeople'],
@@ -169,5 +175,6 @@ export const {
   useRedoEditMutation,
   useReplaceMutation,
   useEditsQuery,
+  useLazyUndoStackQuery,
   usePeopleQuery,
 } = editorApi;

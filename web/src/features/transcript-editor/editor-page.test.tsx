@@ -120,6 +120,31 @@ describe('the transcript editor', () => {
     expect(reads(calls)).toBe(1);
   });
 
+  it('undoes an edit made before the page opened: the stacks come from the server', async () => {
+    const calls = open((call) => {
+      if (call.path === `/api/transcripts/${FILE}/edits/mine`) return json({ undo: [EDIT], redo: [] });
+      if (call.path === `/api/transcripts/${FILE}/edits/${EDIT}/undo`)
+        return json({ ...patch([{ ...s1, speakerId: 'speaker_1' }]), editId: 'undo-1' });
+      if (call.path === `/api/transcripts/${FILE}/edits/${EDIT}/redo`)
+        return json({ ...patch([s1]), editId: 'redo-1' });
+      return undefined;
+    });
+    const user = userEvent.setup();
+    const row = (await screen.findByRole('button', { name: 'helo' })).closest('[data-testid="segment"]') as HTMLElement;
+    await waitFor(() => expect(screen.getByRole('button', { name: /Undo/ })).toBeEnabled());
+    expect(screen.getByRole('button', { name: /Redo/ })).toBeDisabled();
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    await screen.findByText('Edit undone');
+    await waitFor(() => expect(within(row).getByTestId('speaker-name')).toHaveTextContent('Customer'));
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+      `/api/transcripts/${FILE}/edits/${EDIT}/undo`,
+    ]);
+    expect(screen.getByRole('button', { name: /Undo/ })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: /Redo/ }));
+    await screen.findByText('Edit redone');
+    await waitFor(() => expect(within(row).getByTestId('speaker-name')).toHaveTextContent('Agent'));
+  });
+
   it('gives only the Shift+clicked words to another speaker', async () => {
     const calls = open((call) => (call.method === 'PUT' ? json(patch([])) : undefined));
     const user = userEvent.setup();

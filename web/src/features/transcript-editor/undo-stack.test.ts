@@ -3,7 +3,7 @@ import { EMPTY_UNDO, UNDO_LIMIT, undoReducer, type UndoStack, type UndoEvent } f
 
 const run = (events: UndoEvent[], from: UndoStack = EMPTY_UNDO) => events.reduce(undoReducer, from);
 
-describe('the session undo stack', () => {
+describe('the undo stack', () => {
   it('undoes the latest edit first and can redo it', () => {
     let state = run([
       { type: 'edited', editId: 'e1' },
@@ -41,5 +41,20 @@ describe('the session undo stack', () => {
       { type: 'dropped', editId: 'e1' },
     ]);
     expect(state).toEqual(EMPTY_UNDO);
+  });
+
+  it('takes the stacks the server kept when the editor opens', () => {
+    expect(undoReducer(EMPTY_UNDO, { type: 'loaded', stack: { undo: ['e1', 'e2'], redo: ['e3'] } })).toEqual({
+      undo: ['e1', 'e2'],
+      redo: ['e3'],
+    });
+  });
+
+  it('keeps what the session did before the stacks arrived on top, and its own redo list', () => {
+    const edited = run([{ type: 'edited', editId: 'e4' }]);
+    expect(undoReducer(edited, { type: 'loaded', stack: { undo: ['e1', 'e4'], redo: ['e3'] } })).toEqual({
+      undo: ['e1', 'e4'],
+      redo: [],
+    });
   });
 });

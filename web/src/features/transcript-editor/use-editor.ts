@@ -1,6 +1,6 @@
 // The editor's state and actions for one transcript: the segment being retyped, the selected words,
-// the session's undo stack, and every edit call with its toast.
-import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+// the person's undo stack, and every edit call with its toast.
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import type { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
@@ -8,6 +8,7 @@ import { useAppDispatch } from '../../lib/store';
 import {
   isStaleEdit,
   useEditSegmentMutation,
+  useLazyUndoStackQuery,
   useMergeSegmentMutation,
   useRedoEditMutation,
   useSplitSegmentMutation,
@@ -36,6 +37,21 @@ function statusOf(error: unknown): unknown {
 
 export function useEditor(fileId: string, segments: readonly Segment[], show: Show, t: TFunction) {
   const [undo, dispatchUndo] = useReducer(undoReducer, EMPTY_UNDO);
+  const [loadUndo] = useLazyUndoStackQuery();
+  // The person's stacks as the server keeps them: Undo works after a reload. Read afresh on every
+  // open (never from the cache, which would miss edits made since); unread, the session's own works.
+  useEffect(() => {
+    let current = true;
+    loadUndo(fileId)
+      .unwrap()
+      .then(
+        (stack) => current && dispatchUndo({ type: 'loaded', stack }),
+        () => undefined,
+      );
+    return () => {
+      current = false;
+    };
+  }, [fileId, loadUndo]);
   const [textEdit, setTextEdit] = useState<TextEditState | null>(null);
   const [selection, setSelection] = useState<WordSelection | null>(null);
   const segmentsRef = useRef(segments);
@@ -119,7 +135,7 @@ export function useEditor(fileId: string, segments: readonly Segment[], show: Sh
     [editSegment, fileId, mergeSegment, perform, show, splitSegment, t],
   );
 
-  /** Undo (or redo) the latest edit of the session; a 409 means it was changed since. */
+  /** Undo (or redo) the person's latest edit; a 409 means it was changed since. */
   const step = useCallback(
     async (direction: 'undo' | 'redo') => {
       const editId = (direction === 'undo' ? undo.undo : undo.redo).at(-1);

@@ -5,7 +5,7 @@ import {
   type SpeakerSegment,
   type TranscriptEditKind,
 } from '@earshot/contracts';
-import { badRequest, conflict, notFound } from '@earshot/kit';
+import { badRequest, conflict, HttpError, notFound } from '@earshot/kit';
 import { applyRuns, diffRuns, tokensOf, withWords, type IdSource, type Run } from './retime';
 
 /** What an edit works on: the transcript's speakers and its segments in time order. */
@@ -423,6 +423,16 @@ export function reverse(
     change.speakers = { before: state.speakers, after: revertSpeakers(state.speakers, was, target) };
   }
   return change;
+}
+
+/** The change `reverse` would make, or null where it refuses (changed since): a stack's edits are checked with it. */
+export function reversible(state: TranscriptState, edit: RecordedChange, direction: 'undo' | 'redo'): Change | null {
+  try {
+    return reverse(state, edit, direction, '');
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 409) return null;
+    throw error;
+  }
 }
 
 /** What a client applies: the ids gone and the segments new or changed. */

@@ -14,6 +14,7 @@ import {
   type TranscriptPatch,
   type TranscriptSegmentFact,
   type TranscriptSpeakers,
+  type TranscriptUndoStack,
 } from '@earshot/contracts';
 import {
   actorOf,
@@ -28,13 +29,14 @@ import {
 import type { TranscriptionConfig } from '../../config';
 import * as editsRepo from '../../repositories/edits';
 import type { EditTarget } from '../../repositories/edits';
+import type { EditRow } from '../../db/schema';
 import * as peopleRepo from '../../repositories/people';
 import { findByFile, type Scope } from '../../repositories/transcripts';
 import { CALL_LABELS } from '../segments';
 import { segmentFacts, speakersEvent } from '../facts';
 import { scopeOf } from '../scope';
 import * as ops from './ops';
-import type { Change, TranscriptState } from './ops';
+import type { Change, RecordedChange, TranscriptState } from './ops';
 import { idSource, type IdSource } from './retime';
 import { wordsOf, type TranscriptWords } from '../words-encryption';
 import { redactedChange } from './redaction';
@@ -43,6 +45,8 @@ type Emit = (event: NewEvent) => void;
 
 /** History pages: enough for the editor's panel, bounded. */
 const HISTORY_PAGE = 50;
+/** A person's undo (and redo) stack holds their last 50 edits, as the editor's own stack does. */
+const UNDO_LIMIT = 50;
 
 export const toSpeakers = (speakers: readonly SpeakerInfo[]): TranscriptSpeakers =>
   speakers.map((s) => ({ speakerId: s.id, name: speakerName(s.id, speakers), color: s.color }));
@@ -189,6 +193,19 @@ const toPatch = (applied: Applied): Patched => ({
   speakers: toSpeakers(applied.speakers),
   ...outcomeOf(applied),
   ...redactedField(applied.redacted),
+});
+
+/** An opened edit row as undo and redo read it. */
+const recordedOf = (edit: {
+  segmentsBefore: SpeakerSegment[];
+  segmentsAfter: SpeakerSegment[];
+  speakersBefore: SpeakerInfo[] | null;
+  speakersAfter: SpeakerInfo[] | null;
+}): RecordedChange => ({
+  before: edit.segmentsBefore,
+  after: edit.segmentsAfter,
+  speakers:
+    edit.speakersBefore && edit.speakersAfter ? { before: edit.speakersBefore, after: edit.speakersAfter } : null,
 });
 
 const encodeCursor = (item: { position: string; id: string }) =>
@@ -373,18 +390,54 @@ export class TranscriptEditService {
         );
       if (direction === 'undo' && edit.undone) throw conflict('This edit is already undone');
       if (direction === 'redo' && !edit.undone) throw conflict('Only an undone edit can be redone');
-      const speakers =
-        edit.speakersBefore && edit.speakersAfter ? { before: edit.speakersBefore, after: edit.speakersAfter } : null;
       const change = ops.reverse(
         target,
-        { before: edit.segmentsBefore, after: edit.segmentsAfter, speakers },
+        recordedOf(edit),
         direction,
         `${direction === 'undo' ? 'Undid' : 'Redid'}: ${edit.summary}`,
       );
       const applied = await commitChange(tx, emit, identity, this.words, target, change);
-      await editsRepo.setUndone(tx, edit.id, direction === 'undo');
+      await editsRepo.setUndone(tx, edit.id, direction === 'undo', identity.userId);
       return toPatch(applied);
     });
+  }
+
+  /**
+   * The caller's undo and redo stacks, read from the edits table so that they outlive the editor's
+   * page: only their own edits, each kept only if it could be undone (redone) after the ones above
+   * it, from the transcript as it is now. The one refused is dropped and the next tried, as the
+   * editor does on a 409, so an edit someone else has changed since drops out.
+   */
+  async undoStack(identity: Identity, input: { fileId: string }): Promise<TranscriptUndoStack> {
+    const row = await findByFile(this.ctx.db, input.fileId, await scopeOf(this.ctx.db, identity));
+    if (!row) throw notFound('Transcript');
+    const state = await this.words.openRow(this.ctx.db, row);
+    const { fileId } = input;
+    const [standing, undone] = await Promise.all([
+      editsRepo.ownStanding(this.ctx.db, fileId, identity.userId, UNDO_LIMIT),
+      editsRepo.ownUndone(this.ctx.db, fileId, identity.userId, UNDO_LIMIT),
+    ]);
+    return {
+      undo: await this.reversibleInTurn(state, standing, 'undo'),
+      redo: await this.reversibleInTurn(state, undone, 'redo'),
+    };
+  }
+
+  /** Of `rows` (the top of the stack first), those each reversible in turn from `state`; listed the top last. */
+  private async reversibleInTurn(
+    state: TranscriptState,
+    rows: EditRow[],
+    direction: 'undo' | 'redo',
+  ): Promise<string[]> {
+    let now: TranscriptState = { speakers: state.speakers, segments: state.segments };
+    const kept: string[] = [];
+    for (const row of rows) {
+      const change = ops.reversible(now, recordedOf(await this.words.openEdit(this.ctx.db, row)), direction);
+      if (!change) continue;
+      now = { speakers: change.speakers?.after ?? now.speakers, segments: ops.applyChange(now.segments, change) };
+      kept.push(row.id);
+    }
+    return kept.reverse();
   }
 
   async history(identity: Identity, input: { fileId: string; cursor?: string }): Promise<TranscriptEditsPage> {
