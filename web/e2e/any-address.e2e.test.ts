@@ -5,7 +5,7 @@
 // page load navigates inside the app, as a click would. Waits for conditions, never for time.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -15,7 +15,7 @@ import {
   browserSuite,
   originAt,
   signedInState,
-  waitFor,
+  uploadTranscribed,
   type DemoRole,
   type StorageState,
   type Theme,
@@ -50,18 +50,7 @@ async function transcribedRecording(): Promise<string> {
     wav,
     'Hello, I would like to ask about my invoice. Thank you, goodbye.',
   ]);
-  const api = await apiSession(suite.server.origin, 'USER');
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), 'call.wav');
-  const upload = await api('/files/upload', { form });
-  expect(upload.status).toBe(201);
-  const { _id: id } = (await upload.json()) as { _id: string };
-  await waitFor(async () => {
-    const answer = (await (await api(`/transcripts/file/${id}`)).json()) as { status: string };
-    if (answer.status === 'failed') throw new Error('The recording failed to transcribe');
-    return answer.status === 'completed';
-  }, 'the recording to be transcribed');
-  return id;
+  return uploadTranscribed(await apiSession(suite.server.origin, 'USER'), wav);
 }
 
 const sessions = new Map<string, Promise<StorageState>>();

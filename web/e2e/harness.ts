@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -310,6 +310,26 @@ export async function apiSession(origin: string, who: DemoRole | Account): Promi
       },
       body: init.json ? JSON.stringify(init.json) : init.form,
     });
+}
+
+/** Uploads the recording at `wav` through `api` and waits until the server has transcribed it; returns its file id. */
+export async function uploadTranscribed(api: ApiClient, wav: string): Promise<string> {
+  const name = basename(wav);
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), name);
+  const upload = await api('/files/upload', { form });
+  if (upload.status !== 201) throw new Error(`Uploading ${name} failed: ${upload.status} ${await upload.text()}`);
+  const { _id: fileId } = (await upload.json()) as { _id: string };
+  let status = '';
+  await waitFor(
+    async () => {
+      status = ((await (await api(`/transcripts/file/${fileId}`)).json()) as { status: string }).status;
+      return status === 'completed';
+    },
+    `${name} to be transcribed`,
+    () => (status === 'failed' ? `${name} failed to transcribe` : null),
+  );
+  return fileId;
 }
 
 /**
