@@ -2,13 +2,13 @@
 // server (`npm start`), with the kit's fake OpenAI-compatible provider and a real espeak-ng
 // recording. Waits for conditions, never for time.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, priceChatModelsFree, shootThemes, signIn, waitFor } from './harness';
+import { apiSession, priceChatModelsFree, shootThemes, signIn, uploadTranscribed, waitFor } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -31,17 +31,7 @@ beforeAll(async () => {
     wav,
     'Hello, thank you for calling. I would like a refund for my last invoice. Of course, it is done. Thank you, goodbye.',
   ]);
-  const api = await apiSession(suite.server.origin, 'USER');
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), 'analysis-call.wav');
-  const upload = await api('/files/upload', { form });
-  expect(upload.status).toBe(201);
-  fileId = ((await upload.json()) as { _id: string })._id;
-  await waitFor(async () => {
-    const answer = (await (await api(`/transcripts/file/${fileId}`)).json()) as { status: string };
-    if (answer.status === 'failed') throw new Error('The recording failed to transcribe');
-    return answer.status === 'completed';
-  }, 'the recording to be transcribed');
+  fileId = await uploadTranscribed(await apiSession(suite.server.origin, 'USER'), wav);
 }, 600_000);
 
 async function signedIn(who: 'USER' | 'HOST_ADMIN', width = 1280): Promise<Page> {

@@ -2,13 +2,13 @@
 // a real local OpenAI-compatible provider (the kit's fake, speaking the documented streaming
 // format). Waits for conditions, never for time.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { connectFakeChatModel, fakeProviderSuite } from './fake-provider';
-import { apiSession, createUser, priceChatModelsFree, signIn, waitFor, type Account } from './harness';
+import { apiSession, createUser, priceChatModelsFree, signIn, uploadTranscribed, type Account } from './harness';
 
 jest.setTimeout(300_000);
 
@@ -75,18 +75,7 @@ async function spokenRecording(name: string): Promise<string> {
       part('b.wav', 'The invoice was sent twice, please merge the accounts.'),
       wav,
     ]);
-    const api = await apiSession(suite.server.origin, 'USER');
-    const form = new FormData();
-    form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), name);
-    const upload = await api('/files/upload', { form });
-    expect(upload.status).toBe(201);
-    const { _id: fileId } = (await upload.json()) as { _id: string };
-    await waitFor(async () => {
-      const answer = (await (await api(`/transcripts/file/${fileId}`)).json()) as { status: string };
-      if (answer.status === 'failed') throw new Error('The recording failed to transcribe');
-      return answer.status === 'completed';
-    }, 'the recording to be transcribed');
-    return fileId;
+    return await uploadTranscribed(await apiSession(suite.server.origin, 'USER'), wav);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

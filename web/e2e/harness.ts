@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -162,24 +162,53 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh browser profile (empty storage and cookies) at a desktop size. */
+export type Theme = 'light' | 'dark';
+
+/** What a browser profile starts with: its window size, and the console's theme or a saved session. */
+export interface ProfileOptions {
+  width?: number;
+  height?: number;
+  /** Saved as the console saves a choice (`theme` in the page's storage) before the first page loads. */
+  theme?: Theme;
+  /** Cookies and storage of a profile that signed in before (see `signedInState`). */
+  storageState?: StorageState;
+}
+
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** A fresh browser profile (empty storage and cookies unless `storageState`) at a desktop size. */
 export async function newPage(
   browser: Browser,
-  options: { width?: number; height?: number } = {},
+  options: ProfileOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
     locale: 'en-US',
+    storageState: options.storageState,
   });
+  if (options.theme)
+    await context.addInitScript((theme) => {
+      if (localStorage.getItem('theme') === null) localStorage.setItem('theme', theme);
+    }, options.theme);
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * The server at another loopback name (`127.0.0.1` or `localhost`): the same server, but another
+ * origin to the browser, with cookies and storage of its own.
+ */
+export function originAt(server: RunningServer, host: string): string {
+  const url = new URL(server.origin);
+  url.hostname = host;
+  return url.origin;
 }
 
 export interface BrowserSuite {
   readonly server: RunningServer;
   readonly browser: Browser;
   /** A fresh browser profile, closed after the test that opened it. */
-  open(size?: { width?: number; height?: number }): Promise<Page>;
+  open(options?: ProfileOptions): Promise<Page>;
 }
 
 /**
@@ -216,8 +245,8 @@ export function browserSuite(
     get browser() {
       return started(browser);
     },
-    async open(size = {}) {
-      const { context, page } = await newPage(started(browser), size);
+    async open(options = {}) {
+      const { context, page } = await newPage(started(browser), options);
       contexts.push(context);
       return page;
     },
@@ -236,6 +265,20 @@ export async function signIn(page: Page, origin: string, who: DemoRole | Account
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByTestId('user-menu').waitFor();
+}
+
+/**
+ * Signs `who` in at `origin` once, in a profile of its own, and returns its cookies and storage:
+ * profiles opened with them start signed in (a session's cookies belong to the address signed in at).
+ */
+export async function signedInState(browser: Browser, origin: string, who: DemoRole | Account): Promise<StorageState> {
+  const { context, page } = await newPage(browser);
+  try {
+    await signIn(page, origin, who);
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
 }
 
 /** A signed-in API client (no browser): for the data a test needs before it opens a page. */
@@ -267,6 +310,26 @@ export async function apiSession(origin: string, who: DemoRole | Account): Promi
       },
       body: init.json ? JSON.stringify(init.json) : init.form,
     });
+}
+
+/** Uploads the recording at `wav` through `api` and waits until the server has transcribed it; returns its file id. */
+export async function uploadTranscribed(api: ApiClient, wav: string): Promise<string> {
+  const name = basename(wav);
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(wav)], { type: 'audio/wav' }), name);
+  const upload = await api('/files/upload', { form });
+  if (upload.status !== 201) throw new Error(`Uploading ${name} failed: ${upload.status} ${await upload.text()}`);
+  const { _id: fileId } = (await upload.json()) as { _id: string };
+  let status = '';
+  await waitFor(
+    async () => {
+      status = ((await (await api(`/transcripts/file/${fileId}`)).json()) as { status: string }).status;
+      return status === 'completed';
+    },
+    `${name} to be transcribed`,
+    () => (status === 'failed' ? `${name} failed to transcribe` : null),
+  );
+  return fileId;
 }
 
 /**

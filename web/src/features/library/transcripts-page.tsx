@@ -221,7 +221,7 @@ export default function TranscriptsPage(): ReactElement {
           <BulkUploadControls disabled={uploadDisabled} fields={batch} onFields={setBatch} onFiles={onFiles} />
           <SpeakerSeparationNote />
           {isHost && !uploadCompany && (
-            <p id="upload-company-hint" className="w-full text-right text-xs text-gray-600 dark:text-gray-400">
+            <p id="upload-company-hint" className="w-full text-xs text-gray-600 sm:text-right dark:text-gray-400">
               {t('transcriptList.uploadCompanyHint')}
             </p>
           )}
