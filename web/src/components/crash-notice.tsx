@@ -15,7 +15,11 @@ function CrashNotice({ error, retry, back }: { error: Error; retry: () => void; 
     >
       <h2 className="mb-2 text-lg font-semibold text-gray-900 dark:text-white">{t('status.crashTitle')}</h2>
       <p className="mb-2 text-sm text-gray-600 dark:text-gray-400">{t('status.crashText')}</p>
-      <p className="mb-5 text-xs break-words text-gray-500 dark:text-gray-400">{error.message}</p>
+      {/* The error's own words help whoever fixes it, not the person reading: kept, but folded away. */}
+      <details className="mb-5 text-xs text-gray-500 dark:text-gray-400">
+        <summary className="cursor-pointer">{t('status.crashDetails')}</summary>
+        <p className="mt-1 break-words">{error.message}</p>
+      </details>
       <div className="flex flex-wrap justify-center gap-3">
         <button type="button" onClick={retry} className={`${button} bg-brand-600 text-on-brand hover:bg-brand-700`}>
           {t('status.tryAgain')}

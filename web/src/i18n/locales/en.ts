@@ -187,6 +187,7 @@ export const en = {
     successText: 'All done.',
     crashTitle: 'This part of the page failed',
     crashText: 'Something went wrong while showing it. Nothing you saved is lost: try again, or go back.',
+    crashDetails: 'Technical details',
     tryAgain: 'Try again',
     goBack: 'Go back',
     forbidden:

@@ -187,6 +187,7 @@ export const et: Messages = {
     successText: 'Kõik on tehtud.',
     crashTitle: 'See lehe osa ebaõnnestus',
     crashText: 'Selle näitamisel läks midagi valesti. Salvestatu ei läinud kaduma: proovige uuesti või minge tagasi.',
+    crashDetails: 'Tehnilised üksikasjad',
     tryAgain: 'Proovi uuesti',
     goBack: 'Mine tagasi',
     forbidden:

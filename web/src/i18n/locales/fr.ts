@@ -190,6 +190,7 @@ export const fr: Messages = {
     crashTitle: 'Cette partie de la page a échoué',
     crashText:
       'Une erreur s’est produite à son affichage. Rien de ce que vous avez enregistré n’est perdu : réessayez ou revenez en arrière.',
+    crashDetails: 'Détails techniques',
     tryAgain: 'Réessayer',
     goBack: 'Revenir en arrière',
     forbidden:

@@ -187,6 +187,7 @@ export const lv: Messages = {
     successText: 'Viss paveikts.',
     crashTitle: 'Šī lapas daļa neizdevās',
     crashText: 'Rādot to, radās kļūda. Saglabātais nav zudis: mēģiniet vēlreiz vai atgriezieties atpakaļ.',
+    crashDetails: 'Tehniskā informācija',
     tryAgain: 'Mēģināt vēlreiz',
     goBack: 'Atgriezties',
     forbidden:
