@@ -83,6 +83,8 @@ export default {
   globalSetup: '<rootDir>/scripts/jest/kafka-setup.ts',
   globalTeardown: '<rootDir>/scripts/jest/kafka-teardown.ts',
   maxWorkers: 2,
+  // The longest files first (scripts/jest/sequencer.cjs): a run must not end on one long file.
+  testSequencer: '<rootDir>/scripts/jest/sequencer.cjs',
   workerIdleMemoryLimit: '1.5GB',
   testTimeout: 120_000,
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs', '<rootDir>/scripts/jest/timing-reporter.cjs'],
