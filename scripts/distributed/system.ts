@@ -356,7 +356,7 @@ export class System {
     ];
     for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000))))
       ready[started.spec.name] = started.readyMs;
-    ready.gateway = (await this.processes.start(this.spec('gateway'))).readyMs;
+    ready.gateway = (await this.processes.start(this.spec('gateway'), 180_000)).readyMs;
     return ready;
   }
 
