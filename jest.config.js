@@ -23,7 +23,8 @@ const serverTests = ['<rootDir>/{packages,services,gateway,deploy,scripts,tests}
 // With a real PostgreSQL server (DATABASE_URL, as in CI) the server suites run on it, and on
 // PGlite only the suites about the embedded database itself: PGlite is the same PostgreSQL engine,
 // so a second full pass doubled CI's time without finding anything; the browser suites run the
-// console on PGlite end to end. Without DATABASE_URL (a fresh machine) every suite runs on PGlite.
+// console on a database of their own on that server too (web/e2e/global-setup.ts). Without
+// DATABASE_URL (a fresh machine) every suite runs on PGlite.
 const embeddedSuites = [
   '<rootDir>/packages/kit/test/migrate.test.ts',
   '<rootDir>/packages/kit/test/outbox.test.ts',
@@ -55,6 +56,9 @@ const projects = [
     displayName: 'browser',
     testEnvironment: 'node',
     testMatch: ['<rootDir>/web/e2e/**/*.e2e.test.ts'],
+    // With DATABASE_URL: a migrated, seeded template database each suite's server starts on a copy of.
+    globalSetup: '<rootDir>/web/e2e/global-setup.ts',
+    globalTeardown: '<rootDir>/web/e2e/global-teardown.ts',
   },
 ];
 
@@ -83,6 +87,8 @@ export default {
   globalSetup: '<rootDir>/scripts/jest/kafka-setup.ts',
   globalTeardown: '<rootDir>/scripts/jest/kafka-teardown.ts',
   maxWorkers: 2,
+  // The longest files first (scripts/jest/sequencer.cjs): a run must not end on one long file.
+  testSequencer: '<rootDir>/scripts/jest/sequencer.cjs',
   workerIdleMemoryLimit: '1.5GB',
   testTimeout: 120_000,
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs', '<rootDir>/scripts/jest/timing-reporter.cjs'],

@@ -10,11 +10,15 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServersBuilt } from './build.mjs';
 import { scenario } from './distributed/scenario';
 import { Steps } from './distributed/steps';
 import { System } from './distributed/system';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Each process runs its compiled entrypoint, as compose does: built here when missing or stale.
+const built = ensureServersBuilt();
+if (built !== 0) process.exit(built);
 const system = new System({
   root,
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',

@@ -2,9 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, truncate } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 /** Polls until `probe` is true; a deadline is a safety net, never a timing assertion. */
 export async function waitFor(
@@ -50,7 +48,7 @@ export interface ProcessSpec {
   name: string;
   /** The workspace folder whose entrypoint runs (e.g. services/chat). */
   cwd: string;
-  /** The entrypoint compose runs through npm (`tsx src/main.ts`), here without npm's wrappers. */
+  /** The compiled entrypoint compose runs (`dist/main.js`), relative to `cwd`. */
   entry: string;
   env: Record<string, string>;
   /** Where it answers /ready (or /api/health for the gateway). */
@@ -66,19 +64,8 @@ export interface Started {
 }
 
 /**
- * What the tsx CLI hands node (its CommonJS hook resolves the directory imports drizzle-orm makes,
- * which `--import tsx` alone refuses), so the entrypoint runs in this one process.
- */
-const TSX_LOADER = [
-  '--require',
-  createRequire(import.meta.url).resolve('tsx/preflight'),
-  '--import',
-  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-];
-
-/**
- * Every process the suite starts, by pid. Each runs the entrypoint compose's `npm run start` runs
- * (`tsx src/main.ts`) in one process whose pid is the service: npm and the tsx CLI would each put a
+ * Every process the suite starts, by pid. Each runs the compiled entrypoint compose runs
+ * (`node --enable-source-maps dist/main.js`) in one process whose pid is the service: npm would put a
  * parent in between, and a kill -9 of the parent leaves the service running.
  */
 export class Processes {
@@ -112,7 +99,7 @@ export class Processes {
     const log = createWriteStream(join(this.logDir, `${spec.name}.log`), { flags: 'a' });
     this.logs.push(log);
     const startedAt = Date.now();
-    const child = spawn(process.execPath, [...TSX_LOADER, spec.entry], {
+    const child = spawn(process.execPath, ['--enable-source-maps', spec.entry], {
       cwd: join(this.root, spec.cwd),
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],

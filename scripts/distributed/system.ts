@@ -199,7 +199,7 @@ export class System {
       FILE_SERVICE_URL: this.url('file'),
       INTERNAL_API_TOKEN: this.secrets.INTERNAL_API_TOKEN,
     };
-    const service = (cwd: string, entry = 'src/main.ts') => ({ name, cwd, entry, readyUrl });
+    const service = (cwd: string, entry = 'dist/main.js') => ({ name, cwd, entry, readyUrl });
     switch (name) {
       case 'gateway':
         return {
@@ -285,7 +285,7 @@ export class System {
         };
       case 'transcription-worker':
         return {
-          ...service('services/transcription', 'src/worker.ts'),
+          ...service('services/transcription', 'dist/worker.js'),
           env: {
             ...base('transcription', 'earshot-transcription-worker'),
             ...storage,
@@ -356,7 +356,7 @@ export class System {
     ];
     for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000))))
       ready[started.spec.name] = started.readyMs;
-    ready.gateway = (await this.processes.start(this.spec('gateway'))).readyMs;
+    ready.gateway = (await this.processes.start(this.spec('gateway'), 180_000)).readyMs;
     return ready;
   }
 

@@ -1,19 +1,13 @@
-// Browser-test harness: the real all-in-one server (`node scripts/start.mjs`) on a free port with
-// a throw-away data folder and known demo passwords, and Debian's Chromium through playwright-core.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+// Browser-test harness: the real all-in-one server (./server.ts) and Debian's Chromium through
+// playwright-core.
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, startServer, type RunningServer } from './server';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export const ADMIN_PASSWORD = 'Platform-admin-pass-1';
-export const DEMO_PASSWORD = 'Demo-user-pass-1';
+export { ADMIN_PASSWORD, DEMO_PASSWORD, startServer, waitFor, type RunningServer } from './server';
 
 export const DEMO_ACCOUNTS = {
   HOST_ADMIN: { email: 'admin@earshot.local', password: ADMIN_PASSWORD },
@@ -22,130 +16,6 @@ export const DEMO_ACCOUNTS = {
   CALLER: { email: 'caller@acme.test', password: DEMO_PASSWORD },
 } as const;
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;
-
-export interface RunningServer {
-  port: number;
-  origin: string;
-  logFile: string;
-  stop: () => Promise<void>;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-}
-
-/**
- * Polls until `probe` is true; fails at once when `failure()` names a reason, or after `limitMs`
- * (a safety net, not a timing assertion).
- */
-export async function waitFor(
-  probe: () => Promise<boolean>,
-  what: string,
-  failure: () => string | null = () => null,
-  limitMs = 240_000,
-): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    const reason = failure();
-    if (reason) throw new Error(`${reason} while waiting for ${what}`);
-    if (await probe().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`Gave up waiting for ${what}`);
-}
-
-/** `env` adds or overrides server settings (e.g. AI_ALLOW_PRIVATE_URLS=true for a local test provider). */
-/**
- * The test server is the embedded default: CI sets DATABASE_URL for the PostgreSQL suites, and
- * inheriting it made every browser run share (and see the leftovers of) one real database.
- */
-function embeddedOnly(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _database, KAFKA_BROKERS: _kafka, STORAGE_DRIVER: _storage, ...rest } = env;
-  return rest;
-}
-
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  // E2E_ORIGIN points the tests at a server that is already running (for debugging).
-  if (process.env.E2E_ORIGIN) {
-    const origin = process.env.E2E_ORIGIN;
-    return { port: Number(new URL(origin).port), origin, logFile: '', stop: async () => undefined };
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), 'earshot-e2e-'));
-  const logFile = join(dataDir, 'server.log');
-  const log = createWriteStream(logFile);
-  // Port 0 on the dual-stack wildcard: the kernel picks a port nobody holds on IPv4 or IPv6, and
-  // the server's own banner says which. Probing for a free port first raced with other suites
-  // (and with left-over servers on ::1), and the tests then drove someone else's server.
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
-    cwd: ROOT,
-    detached: true, // its own process group, so stop() ends the server and anything it started
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...embeddedOnly(process.env),
-      NODE_ENV: 'production',
-      HOST: '::',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD,
-      DEMO_PASSWORD,
-      SEED_DEMO: 'true',
-      // Every test signs in afresh, and every page, chunk and call of a suite comes from one address
-      // (a suite drawing 16 dashboards passed 1,200 requests a minute): the limits are tested by the
-      // gateway's own suites.
-      SIGN_IN_RATE_LIMIT_MAX: '1000',
-      RATE_LIMIT_MAX: '100000',
-      // Four browser suites share two busy cores: shedding would refuse their requests at random.
-      // Load shedding has its own deterministic tests (packages/kit/test/load-shedding.test.ts).
-      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-      LOAD_SHED_MAX_QUEUE_DELAY_MS: '0',
-      ...env,
-    },
-  });
-  let banner = '';
-  let port = 0;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    if (port) return;
-    banner += chunk.toString();
-    const match = /Earshot is running at http:\/\/localhost:(\d+)/.exec(banner);
-    if (match) port = Number(match[1]);
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  const stop = async () => {
-    if (child.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      await exited(child);
-    }
-    log.end();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const died = () =>
-      child.exitCode !== null || child.signalCode !== null
-        ? `The server exited (${child.exitCode ?? child.signalCode})`
-        : null;
-    // The all-in-one server seeds the demo company and accounts before it prints its banner.
-    await waitFor(
-      async () => port > 0 && (await fetch(`http://localhost:${port}/api/health`)).ok,
-      'the server to start',
-      died,
-    );
-  } catch (error) {
-    const keep = join(tmpdir(), `earshot-e2e-server-${Date.now()}.log`);
-    await copyFile(logFile, keep).catch(() => undefined);
-    await stop();
-    throw new Error(`${(error as Error).message} (server log kept at ${keep})`, { cause: error });
-  }
-  const origin = `http://localhost:${port}`;
-  return { port, origin, logFile, stop };
-}
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -223,8 +93,15 @@ export function browserSuite(
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    server = await startServer((await options.env?.()) ?? {});
-    browser = await launchBrowser();
+    // Chromium starts while the server does: neither needs the other.
+    const [started, launched] = await Promise.allSettled([
+      (options.env?.() ?? Promise.resolve({})).then(startServer),
+      launchBrowser(),
+    ]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
   }, 600_000);
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
