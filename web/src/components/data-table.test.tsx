@@ -113,11 +113,31 @@ describe('data table', () => {
     expect(retry).toHaveBeenCalled();
   });
 
-  it('scrolls sideways in a named, focusable region with a hint for phones', () => {
+  it('scrolls both ways in a named, focusable region of bounded height, with a hint for phones', () => {
     show();
     const region = screen.getByRole('region', { name: 'People' });
     expect(region).toHaveAttribute('tabindex', '0');
-    expect(region.className).toContain('overflow-x-auto');
+    expect(region.className).toMatch(/(^| )overflow-auto( |$)/);
+    expect(region.className).toMatch(/(^| )max-h-\[/);
+    expect(within(region).getByRole('table', { name: 'People' })).toBeInTheDocument();
     expect(screen.getByTestId('data-table-scroll-hint')).toHaveTextContent(en.dataTable.scrollHint);
+  });
+
+  it('keeps every header cell, the actions one too, stuck to the top of the region on an opaque background', () => {
+    show({ rowActions: (p) => <button type="button">Open {p.name}</button> });
+    const headers = screen.getAllByRole('columnheader');
+    expect(headers).toHaveLength(4);
+    for (const header of headers) {
+      expect(header.className).toMatch(/(^| )sticky( |$)/);
+      expect(header.className).toMatch(/(^| )top-0( |$)/);
+      expect(header.className).toMatch(/(^| )bg-gray-50( |$)/);
+      expect(header.className).toMatch(/(^| )dark:bg-\[color-mix\(/);
+    }
+    // The row's buttons stay at the right edge from 768 px only: on a phone they would cover the cells.
+    const actions = screen.getByRole('columnheader', { name: 'Actions' });
+    expect(actions.className).toMatch(/(^| )md:sticky( |$)/);
+    expect(actions.className).toMatch(/(^| )md:right-0( |$)/);
+    expect(actions.className).not.toMatch(/(^| )right-0( |$)/);
+    expect(screen.getAllByTestId('data-table-actions')[0]!.className).not.toMatch(/(^| )right-0( |$)/);
   });
 });
