@@ -5,6 +5,7 @@ import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { en } from '../i18n/locales/en';
 import { DataTable, type DataColumn, type DataTableProps } from './data-table';
+import { DropdownMenu } from './dropdown-menu';
 
 const i18n = i18next.createInstance();
 void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
@@ -139,5 +140,16 @@ describe('data table', () => {
     expect(actions.className).toMatch(/(^| )md:right-0( |$)/);
     expect(actions.className).not.toMatch(/(^| )right-0( |$)/);
     expect(screen.getAllByTestId('data-table-actions')[0]!.className).not.toMatch(/(^| )right-0( |$)/);
+  });
+
+  it('opens a row’s menu on the window, where the scrolling region cannot cut it off', async () => {
+    const user = userEvent.setup();
+    show({
+      rowActions: (p) => (
+        <DropdownMenu label={`Menu of ${p.name}`} button="⋯" entries={[{ key: 'edit', label: 'Edit' }]} />
+      ),
+    });
+    await user.click(screen.getByRole('button', { name: 'Menu of Cy' }));
+    expect(screen.getByRole('menu', { name: 'Menu of Cy' })).toHaveStyle({ position: 'fixed' });
   });
 });

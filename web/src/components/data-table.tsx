@@ -15,6 +15,7 @@ import {
   type ColumnVisibilityState,
   type RowData,
 } from '@tanstack/react-table';
+import { FloatingMenuContext } from './dropdown-menu';
 import { ScrollHint } from './scroll-hint';
 import { Spinner } from './spinner';
 
@@ -55,8 +56,12 @@ type Features = typeof features;
 // The header stays in view while the rows scroll under it, so it needs opaque backgrounds: the
 // dark shade is gray-800 at 60 % laid over the card's gray-900, mixed into one solid colour. Its
 // lower edge is a pseudo-element, because a collapsed border stays behind with the first row.
+// Layers: the sticky row buttons (10) under the header cells (11), the header's actions cell (12)
+// over both, all under the app header (20) and the Columns menu (30). A sticky cell holding an
+// open menu rises to 30: the menu's own 40 counts only inside its cell, which left it under the
+// header and the other rows' buttons.
 const th =
-  "sticky top-0 z-20 bg-gray-50 px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase after:absolute after:inset-x-0 after:bottom-0 after:h-px after:bg-gray-200 after:content-[''] dark:bg-[color-mix(in_oklab,var(--color-gray-800)_60%,var(--color-gray-900))] dark:text-gray-400 dark:after:bg-gray-800";
+  "sticky top-0 z-[11] bg-gray-50 px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase after:absolute after:inset-x-0 after:bottom-0 after:h-px after:bg-gray-200 after:content-[''] dark:bg-[color-mix(in_oklab,var(--color-gray-800)_60%,var(--color-gray-900))] dark:text-gray-400 dark:after:bg-gray-800";
 const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
 // From 768 px the row's buttons stay at the right edge while the other columns scroll under them:
 // a table wider than a laptop's content area would otherwise cut them off ("De…" of Delete at
@@ -178,10 +183,9 @@ export function DataTable<T extends RowData>({
           text (absolutely positioned) must not widen the page past the scroller. It scrolls both ways
           itself (a sideways scroller cannot let its header stick to the page's scroll), so its height
           is bounded by the window less the app's header and the table's toolbar and footer; the
-          padding keeps a row reached by keyboard from stopping under the sticky header. Isolated:
-          the sticky cells' layers stay below the app header and the Columns menu. */}
+          padding keeps a row reached by keyboard from stopping under the sticky header. */}
       <div
-        className={`relative isolate max-h-[calc(100dvh-12rem)] scroll-pt-12 overflow-auto ${footer ? '' : 'rounded-b-2xl'}`}
+        className={`relative max-h-[calc(100dvh-12rem)] scroll-pt-12 overflow-auto ${footer ? '' : 'rounded-b-2xl'}`}
         tabIndex={0}
         role="region"
         aria-label={label}
@@ -215,7 +219,7 @@ export function DataTable<T extends RowData>({
                 );
               })}
               {rowActions && (
-                <th scope="col" className={`${th} ${stickyActions} md:z-30`}>
+                <th scope="col" className={`${th} ${stickyActions} md:z-[12]`}>
                   <span className="sr-only">{t('dataTable.actions')}</span>
                 </th>
               )}
@@ -236,10 +240,13 @@ export function DataTable<T extends RowData>({
                   ))}
                   {rowActions && (
                     <td
-                      className={`${td} ${stickyActions} bg-white text-right md:z-10 whitespace-nowrap group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`}
+                      className={`${td} ${stickyActions} bg-white text-right whitespace-nowrap md:z-10 md:has-[[role=menu]]:z-30 group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`}
                       data-testid="data-table-actions"
                     >
-                      {rowActions(row.original)}
+                      {/* Row menus open on the window: inside this scroller they were cut off at its edges. */}
+                      <FloatingMenuContext.Provider value={true}>
+                        {rowActions(row.original)}
+                      </FloatingMenuContext.Provider>
                     </td>
                   )}
                 </tr>
