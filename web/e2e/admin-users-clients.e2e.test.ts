@@ -7,9 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   apiSession,
+  createUser,
   launchBrowser,
   newPage,
   seriousViolations,
@@ -44,24 +45,49 @@ afterEach(async () => {
   context = undefined;
 });
 
-async function open(width = 1280): Promise<Page> {
-  const opened = await newPage(browser, { width, height: 860 });
+async function open(width = 1280, height = 860): Promise<Page> {
+  const opened = await newPage(browser, { width, height });
   context = opened.context;
   return opened.page;
 }
 
-/** The page at 1280 and 375 px, light and dark, when screenshots are asked for. */
-async function shoot(page: Page, name: string): Promise<void> {
+/** The page at each width (1280 and 375 px) and the window's height, light and dark, when screenshots are asked for. */
+async function shoot(page: Page, name: string, widths = [1280, 375]): Promise<void> {
   if (!SHOTS) return;
+  const size = page.viewportSize() ?? { width: 1280, height: 860 };
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((value) => document.documentElement.classList.toggle('dark', value === 'dark'), theme);
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 860 });
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: size.height });
       await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`) });
     }
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
-  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.setViewportSize(size);
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const within = (inner: Box, outer: Box): boolean =>
+  inner.x >= outer.x - 0.5 &&
+  inner.y >= outer.y - 0.5 &&
+  inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+  inner.y + inner.height <= outer.y + outer.height + 0.5;
+
+async function boxOf(locator: Locator): Promise<Box> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('Not rendered');
+  return box;
+}
+
+/** Whether the page shows the element itself across its middle, both ends too (nothing sticky painted over it). */
+function onTop(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    return [rect.left + 2, rect.left + rect.width / 2, rect.right - 2].every((x) => {
+      const hit = document.elementFromPoint(x, rect.top + rect.height / 2);
+      return hit !== null && element.contains(hit);
+    });
+  });
 }
 
 describe('users and clients for a company administrator', () => {
@@ -82,6 +108,65 @@ describe('users and clients for a company administrator', () => {
     await page.waitForURL(/\/chat$/);
     const api = await apiSession(server.origin, 'ADMIN');
     expect((await api('/companies')).status).toBe(403);
+  });
+
+  it('on a phone the users table scrolls in its own region, the role column whole and the header kept at the top', async () => {
+    // Enough people for the rows to outgrow the table's region in an iPhone SE's window.
+    for (let made = 0; made < 6; made += 1) await createUser(server.origin, 'USER');
+    const page = await open(375, 667);
+    await signIn(page, server.origin, 'ADMIN');
+    await page.goto(`${server.origin}/users`);
+    await page.getByTestId('data-table-row').nth(8).waitFor();
+    const region = page.getByRole('region', { name: 'Users' });
+    // The page scrolls as far as it can towards the region's top just under the app's 64 px header.
+    const pageToRegion = () =>
+      region.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 80));
+    await pageToRegion();
+    await expect(
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).resolves.toBeLessThanOrEqual(0);
+
+    // The role shows whole beside the name before any scrolling, with nothing painted over it.
+    const roleHeader = region.getByRole('columnheader', { name: /role/i });
+    const roleCell = region
+      .getByRole('cell')
+      .filter({ has: page.getByTestId('user-role') })
+      .first();
+    expect(within(await boxOf(roleHeader), await boxOf(region))).toBe(true);
+    expect(within(await boxOf(roleCell), await boxOf(region))).toBe(true);
+    await expect(onTop(roleCell)).resolves.toBe(true);
+    await expect(onTop(roleHeader)).resolves.toBe(true);
+
+    // The rows scroll under the header, which stays at the region's top and covers them.
+    const top = (await boxOf(region)).y;
+    expect(await region.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    await region.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await expect(region.evaluate((element) => element.scrollTop)).resolves.toBeGreaterThan(0);
+    expect(Math.abs((await boxOf(roleHeader)).y - top)).toBeLessThanOrEqual(1);
+    expect((await boxOf(region.getByTestId('data-table-row').first())).y).toBeLessThan(top);
+    await expect(onTop(roleHeader)).resolves.toBe(true);
+
+    // Sideways too: the last column's header is at the top, the last row's menu in the region.
+    await region.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+    await expect(region.evaluate((element) => element.scrollLeft)).resolves.toBeGreaterThan(0);
+    const lastSignIn = region.getByRole('columnheader', { name: /last sign-in/i });
+    expect(Math.abs((await boxOf(lastSignIn)).y - top)).toBeLessThanOrEqual(1);
+    expect(within(await boxOf(lastSignIn), await boxOf(region))).toBe(true);
+    expect(within(await boxOf(region.getByTestId('user-actions').last()), await boxOf(region))).toBe(true);
+    await expect(onTop(lastSignIn)).resolves.toBe(true);
+
+    // The last row's menu opens on the window, whole, instead of being cut off by the region.
+    await region.getByTestId('user-actions').last().click();
+    const menu = page.getByRole('menu');
+    expect(within(await boxOf(menu), { x: 0, y: 0, width: 375, height: 667 })).toBe(true);
+    for (const item of await menu.getByRole('menuitem').all()) await expect(onTop(item)).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Users' }).click();
+    await menu.waitFor({ state: 'detached' });
+
+    // Half-way down and at the start for the pictures: rows passing under the header.
+    await pageToRegion();
+    await region.evaluate((element) => element.scrollTo({ left: 0, top: element.scrollHeight / 3 }));
+    await shoot(page, 'users-table', [375]);
   });
 
   it('an ADMIN adds a USER with a temporary password shown once', async () => {

@@ -5,6 +5,7 @@ import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { en } from '../i18n/locales/en';
 import { DataTable, type DataColumn, type DataTableProps } from './data-table';
+import { DropdownMenu } from './dropdown-menu';
 
 const i18n = i18next.createInstance();
 void i18n.init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
@@ -113,11 +114,42 @@ describe('data table', () => {
     expect(retry).toHaveBeenCalled();
   });
 
-  it('scrolls sideways in a named, focusable region with a hint for phones', () => {
+  it('scrolls both ways in a named, focusable region of bounded height, with a hint for phones', () => {
     show();
     const region = screen.getByRole('region', { name: 'People' });
     expect(region).toHaveAttribute('tabindex', '0');
-    expect(region.className).toContain('overflow-x-auto');
+    expect(region.className).toMatch(/(^| )overflow-auto( |$)/);
+    expect(region.className).toMatch(/(^| )max-h-\[/);
+    expect(within(region).getByRole('table', { name: 'People' })).toBeInTheDocument();
     expect(screen.getByTestId('data-table-scroll-hint')).toHaveTextContent(en.dataTable.scrollHint);
+  });
+
+  it('keeps every header cell, the actions one too, stuck to the top of the region on an opaque background', () => {
+    show({ rowActions: (p) => <button type="button">Open {p.name}</button> });
+    const headers = screen.getAllByRole('columnheader');
+    expect(headers).toHaveLength(4);
+    for (const header of headers) {
+      expect(header.className).toMatch(/(^| )sticky( |$)/);
+      expect(header.className).toMatch(/(^| )top-0( |$)/);
+      expect(header.className).toMatch(/(^| )bg-gray-50( |$)/);
+      expect(header.className).toMatch(/(^| )dark:bg-\[color-mix\(/);
+    }
+    // The row's buttons stay at the right edge from 768 px only: on a phone they would cover the cells.
+    const actions = screen.getByRole('columnheader', { name: 'Actions' });
+    expect(actions.className).toMatch(/(^| )md:sticky( |$)/);
+    expect(actions.className).toMatch(/(^| )md:right-0( |$)/);
+    expect(actions.className).not.toMatch(/(^| )right-0( |$)/);
+    expect(screen.getAllByTestId('data-table-actions')[0]!.className).not.toMatch(/(^| )right-0( |$)/);
+  });
+
+  it('opens a row’s menu on the window, where the scrolling region cannot cut it off', async () => {
+    const user = userEvent.setup();
+    show({
+      rowActions: (p) => (
+        <DropdownMenu label={`Menu of ${p.name}`} button="⋯" entries={[{ key: 'edit', label: 'Edit' }]} />
+      ),
+    });
+    await user.click(screen.getByRole('button', { name: 'Menu of Cy' }));
+    expect(screen.getByRole('menu', { name: 'Menu of Cy' })).toHaveStyle({ position: 'fixed' });
   });
 });

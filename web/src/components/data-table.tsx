@@ -1,6 +1,6 @@
 // The admin screens' table: TanStack Table (headless) for sorting and column visibility; this
-// file owns the markup, the loading/empty/error states and the phone layout (horizontal scroll
-// with a visible hint below 768 px). Pages describe columns with DataColumn and never touch
+// file owns the markup, the loading/empty/error states and the scrolling: the table scrolls in its
+// own region under a sticky header, sideways too (with a visible hint below 768 px). Pages describe columns with DataColumn and never touch
 // TanStack's types, so the library stays inside the lazy chunks of the pages that use it.
 import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import {
   type ColumnVisibilityState,
   type RowData,
 } from '@tanstack/react-table';
+import { FloatingMenuContext } from './dropdown-menu';
 import { ScrollHint } from './scroll-hint';
 import { Spinner } from './spinner';
 
@@ -52,15 +53,23 @@ export interface DataTableProps<T> {
 const features = tableFeatures({ rowSortingFeature, columnVisibilityFeature, sortedRowModel: createSortedRowModel() });
 type Features = typeof features;
 
+// The header stays in view while the rows scroll under it, so it needs opaque backgrounds: the
+// dark shade is gray-800 at 60 % laid over the card's gray-900, mixed into one solid colour. Its
+// lower edge is a pseudo-element, because a collapsed border stays behind with the first row.
+// Layers: the sticky row buttons (10) under the header cells (11), the header's actions cell (12)
+// over both, all under the app header (20) and the Columns menu (30). A sticky cell holding an
+// open menu rises to 30: the menu's own 40 counts only inside its cell, which left it under the
+// header and the other rows' buttons.
 const th =
-  'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase dark:text-gray-400';
+  "sticky top-0 z-[11] bg-gray-50 px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-gray-600 uppercase after:absolute after:inset-x-0 after:bottom-0 after:h-px after:bg-gray-200 after:content-[''] dark:bg-[color-mix(in_oklab,var(--color-gray-800)_60%,var(--color-gray-900))] dark:text-gray-400 dark:after:bg-gray-800";
 const td = 'px-4 py-3 align-top text-sm text-gray-800 dark:text-gray-200';
-// The row's buttons stay at the right edge while the other columns scroll under them: a table
-// wider than a laptop's content area would otherwise cut them off ("De…" of Delete at 1280 px).
-// Opaque backgrounds, so scrolled cells do not show through (the dark header's translucent shade
-// is laid over an opaque base); without a footer the region rounds its lower corners, or the last
-// sticky cell would paint over the table's rounded border.
-const stickyActions = 'sticky right-0 z-10 shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.25)]';
+// From 768 px the row's buttons stay at the right edge while the other columns scroll under them:
+// a table wider than a laptop's content area would otherwise cut them off ("De…" of Delete at
+// 1280 px). On a phone they scroll with the row instead, as the last column: held at the edge,
+// "Set price · History" took 40 % of the 341 px and covered the cells beside them. Opaque
+// backgrounds, so scrolled cells do not show through; without a footer the region rounds its lower
+// corners, or the last sticky cell would paint over the table's rounded border.
+const stickyActions = 'md:sticky md:right-0 md:shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.25)]';
 
 function compare(a: string | number, b: string | number): number {
   if (a === b) return 0;
@@ -170,16 +179,19 @@ export function DataTable<T extends RowData>({
           </fieldset>
         </details>
       </div>
-      {/* Focusable so a keyboard can scroll it sideways; named for screen readers. Relative: the
-          sr-only header text (absolutely positioned) must not widen the page past the scroller. */}
+      {/* Focusable so a keyboard can scroll it; named for screen readers. Relative: the sr-only header
+          text (absolutely positioned) must not widen the page past the scroller. It scrolls both ways
+          itself (a sideways scroller cannot let its header stick to the page's scroll), so its height
+          is bounded by the window less the app's header and the table's toolbar and footer; the
+          padding keeps a row reached by keyboard from stopping under the sticky header. */}
       <div
-        className={`relative overflow-x-auto ${footer ? '' : 'rounded-b-2xl'}`}
+        className={`relative max-h-[calc(100dvh-12rem)] scroll-pt-12 overflow-auto ${footer ? '' : 'rounded-b-2xl'}`}
         tabIndex={0}
         role="region"
         aria-label={label}
       >
         <table className="w-full min-w-[720px] border-collapse" aria-label={label} aria-busy={loading}>
-          <thead className="bg-gray-50 dark:bg-gray-800/60">
+          <thead>
             <tr>
               {visible.map((column) => {
                 const sorted = column.getIsSorted();
@@ -207,10 +219,7 @@ export function DataTable<T extends RowData>({
                 );
               })}
               {rowActions && (
-                <th
-                  scope="col"
-                  className={`${th} ${stickyActions} bg-gray-50 dark:bg-gray-900 dark:before:absolute dark:before:inset-0 dark:before:bg-gray-800/60 dark:before:content-['']`}
-                >
+                <th scope="col" className={`${th} ${stickyActions} md:z-[12]`}>
                   <span className="sr-only">{t('dataTable.actions')}</span>
                 </th>
               )}
@@ -231,10 +240,13 @@ export function DataTable<T extends RowData>({
                   ))}
                   {rowActions && (
                     <td
-                      className={`${td} ${stickyActions} bg-white text-right whitespace-nowrap group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`}
+                      className={`${td} ${stickyActions} bg-white text-right whitespace-nowrap md:z-10 md:has-[[role=menu]]:z-30 group-hover:bg-gray-50 dark:bg-gray-900 dark:group-hover:bg-gray-800`}
                       data-testid="data-table-actions"
                     >
-                      {rowActions(row.original)}
+                      {/* Row menus open on the window: inside this scroller they were cut off at its edges. */}
+                      <FloatingMenuContext.Provider value={true}>
+                        {rowActions(row.original)}
+                      </FloatingMenuContext.Provider>
                     </td>
                   )}
                 </tr>

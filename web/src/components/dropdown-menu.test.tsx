@@ -1,8 +1,8 @@
-import { describe, expect, it, jest } from '@jest/globals';
-import { render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { DropdownMenu } from './dropdown-menu';
+import { DropdownMenu, FloatingMenuContext } from './dropdown-menu';
 
 function setup() {
   const onSignOut = jest.fn();
@@ -50,6 +50,50 @@ describe('dropdown menu keyboard use', () => {
     await waitFor(() => expect(screen.getByRole('menuitem', { name: 'Sign out' })).toHaveFocus());
     await user.keyboard('{Enter}');
     expect(onSignOut).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+});
+
+describe('a dropdown menu inside a scroller (FloatingMenuContext)', () => {
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  /** A 1000 × 800 window, the button at `top`…`top + 30`, x 900…940, and a menu `height` tall. */
+  function floating(top: number, height: number) {
+    jest.spyOn(document.documentElement, 'clientWidth', 'get').mockReturnValue(1000);
+    jest.spyOn(document.documentElement, 'clientHeight', 'get').mockReturnValue(800);
+    jest.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(height);
+    render(
+      <FloatingMenuContext.Provider value={true}>
+        <DropdownMenu label="Row menu" button="⋯" entries={[{ key: 'edit', label: 'Edit', onSelect: () => {} }]} />
+      </FloatingMenuContext.Provider>,
+    );
+    const button = screen.getByRole('button', { name: 'Row menu' });
+    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue(new DOMRect(900, top, 40, 30));
+    return button;
+  }
+
+  it('opens on the window below its button, right edges aligned, as tall as the room below', async () => {
+    const user = userEvent.setup();
+    await user.click(floating(100, 200));
+    const menu = screen.getByRole('menu');
+    expect(menu.className).toMatch(/(^| )fixed( |$)/);
+    expect(menu).toHaveStyle({ position: 'fixed', top: '138px', right: '60px', maxHeight: '662px' });
+  });
+
+  it('opens above its button when the room below is too short for it', async () => {
+    const user = userEvent.setup();
+    await user.click(floating(700, 300));
+    expect(screen.getByRole('menu')).toHaveStyle({ position: 'fixed', bottom: '108px', maxHeight: '692px' });
+  });
+
+  it('stays open while the menu itself scrolls, and closes when anything else does', async () => {
+    const user = userEvent.setup();
+    await user.click(floating(100, 200));
+    fireEvent.scroll(screen.getByRole('menu'));
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    fireEvent.scroll(window);
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
 });

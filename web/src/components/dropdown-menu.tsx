@@ -6,10 +6,12 @@ import {
   useContext,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type AnchorHTMLAttributes,
   type ComponentType,
+  type CSSProperties,
   type KeyboardEvent,
   type ReactElement,
   type ReactNode,
@@ -43,6 +45,26 @@ export const MenuLinkContext = createContext<ComponentType<MenuLinkProps>>(({ to
   <a href={to} {...anchor} />
 ));
 
+/**
+ * Set by a container that scrolls (the data table's region): inside it a menu is placed on the
+ * window (position: fixed) rather than in the container, which cut off the last rows' menus or
+ * made them scroll, and closes when anything else scrolls, as it no longer moves with its button.
+ */
+export const FloatingMenuContext = createContext(false);
+
+const GAP = 8;
+
+/** Below the button, or above it when there is more room there; as tall as that room allows. */
+function floatingPlace(button: DOMRect, menuHeight: number, align: 'left' | 'right'): CSSProperties {
+  const { clientWidth, clientHeight } = document.documentElement;
+  const below = clientHeight - button.bottom - GAP;
+  const above = button.top - GAP;
+  const side = align === 'right' ? { right: clientWidth - button.right } : { left: button.left };
+  return menuHeight <= below || below >= above
+    ? { position: 'fixed', top: button.bottom + GAP, maxHeight: below, ...side }
+    : { position: 'fixed', bottom: clientHeight - button.top + GAP, maxHeight: above, ...side };
+}
+
 interface DropdownMenuProps {
   /** Accessible name of the menu (and of the button, unless its content names it). */
   label: string;
@@ -70,17 +92,24 @@ export function DropdownMenu({
   testId,
 }: DropdownMenuProps): ReactElement {
   const Link = useContext(MenuLinkContext);
+  const floating = useContext(FloatingMenuContext);
   const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState<CSSProperties>();
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
   const itemRefs = useRef<Array<HTMLElement | null>>([]);
 
-  const focusItem = useCallback((index: number) => {
-    const items = itemRefs.current.filter((item): item is HTMLElement => item !== null);
-    if (items.length === 0) return;
-    items[(index + items.length) % items.length]?.focus();
-  }, []);
+  const focusItem = useCallback(
+    (index: number) => {
+      const items = itemRefs.current.filter((item): item is HTMLElement => item !== null);
+      if (items.length === 0) return;
+      // A floating menu is already in view; scrolling to an item would close it.
+      items[(index + items.length) % items.length]?.focus({ preventScroll: floating });
+    },
+    [floating],
+  );
 
   const close = useCallback((returnFocus: boolean) => {
     setOpen(false);
@@ -103,6 +132,29 @@ export function DropdownMenu({
     document.addEventListener('pointerdown', onPointer);
     return () => document.removeEventListener('pointerdown', onPointer);
   }, [open]);
+
+  // Measured before the first paint, so the menu never shows where it would be cut off.
+  useLayoutEffect(() => {
+    const button = buttonRef.current;
+    const menu = menuRef.current;
+    if (!open || !floating || !button || !menu) return;
+    setPlace(floatingPlace(button.getBoundingClientRect(), menu.scrollHeight, align));
+  }, [open, floating, align]);
+
+  useEffect(() => {
+    if (!open || !floating) return undefined;
+    const onMove = (event: Event) => {
+      // The window itself (a resize) is no Node.
+      const target = event.target instanceof Node ? event.target : null;
+      if (!menuRef.current?.contains(target)) setOpen(false);
+    };
+    window.addEventListener('scroll', onMove, true);
+    window.addEventListener('resize', onMove);
+    return () => {
+      window.removeEventListener('scroll', onMove, true);
+      window.removeEventListener('resize', onMove);
+    };
+  }, [open, floating]);
 
   const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
@@ -163,7 +215,9 @@ export function DropdownMenu({
           role="menu"
           aria-label={label}
           onKeyDown={onMenuKey}
-          className={`absolute z-40 mt-2 min-w-56 rounded-xl border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900 ${align === 'right' ? 'right-0' : 'left-0'}`}
+          ref={menuRef}
+          style={floating ? place : undefined}
+          className={`z-40 min-w-56 rounded-xl border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900 ${floating ? 'fixed overflow-y-auto' : `absolute mt-2 ${align === 'right' ? 'right-0' : 'left-0'}`}`}
         >
           {header}
           {entries.map((entry, index) => {

@@ -65,13 +65,15 @@ export default function UsersPage(): ReactElement {
         sortValue: fullName,
         canHide: false,
       },
-      { id: 'email', header: t('users.columns.email'), cell: (u) => u.email, sortValue: (u) => u.email },
+      // Right after the name: on a phone the first two columns are what shows before scrolling, and who
+      // may do what matters more there than the address (which the search also finds).
       {
         id: 'role',
         header: t('users.columns.role'),
         cell: (u) => <span data-testid="user-role">{t(`roles.${userRole(u)}`)}</span>,
         sortValue: userRole,
       },
+      { id: 'email', header: t('users.columns.email'), cell: (u) => u.email, sortValue: (u) => u.email },
       ...(isHost
         ? [
             {
