@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, startServer, type RunningServer } from './server';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, startServer, waitFor, type RunningServer } from './server';
 
 export { ADMIN_PASSWORD, DEMO_PASSWORD, startServer, waitFor, type RunningServer } from './server';
 
