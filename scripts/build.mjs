@@ -11,6 +11,10 @@
 // (`new URL('./x.mjs', import.meta.url)`). Bundled, `import.meta.url` is the bundle's, so each such
 // file is compiled into the bundle's folder under the same name. A thread entry that only exists to
 // load a TypeScript module through tsx (`tsImport('./y.ts', …)`) is replaced by that module compiled.
+//
+// The operator commands (`npm run backup`, `restore`, `audit`, ...) are compiled the same way into
+// `dist/scripts/`: a production image runs them with plain node (`node dist/scripts/backup.js …`),
+// and their npm scripts run the compiled file through scripts/command.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -18,13 +22,29 @@ import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY_NAMES = ['main', 'worker', 'all-in-one'];
-/** What a bundle is made of: a newer file in any workspace's `src/` or package.json makes it stale. */
+/** Operator commands: the npm script's name (scripts/command.mjs runs `dist/scripts/<name>.js`) and its source. */
+const COMMANDS = {
+  audit: 'scripts/audit.ts',
+  backup: 'scripts/backup/main.ts',
+  events: 'scripts/events.ts',
+  keys: 'scripts/keys.ts',
+  models: 'scripts/models.ts',
+  'rotate-signing-key': 'scripts/rotate-signing-key.ts',
+};
+
+/**
+ * What a bundle is made of: a newer file in any workspace's `src/` or package.json, or in
+ * `scripts/` (the commands' sources), makes it stale.
+ */
 function sources() {
   const workspaces = [
     'gateway',
     ...['services', 'packages'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name))),
   ];
-  return workspaces.flatMap((workspace) => [join(root, workspace, 'src'), join(root, workspace, 'package.json')]);
+  return [
+    join(root, 'scripts'),
+    ...workspaces.flatMap((workspace) => [join(root, workspace, 'src'), join(root, workspace, 'package.json')]),
+  ];
 }
 
 /** Workspaces that run as processes, with the entrypoints each has. */
@@ -37,6 +57,15 @@ export function entrypoints() {
       output: join(workspace, 'dist', `${name}.js`),
     })),
   );
+}
+
+/** The operator commands, compiled into the repository's `dist/scripts/`. */
+export function commands() {
+  return Object.entries(COMMANDS).map(([name, source]) => ({
+    workspace: '.',
+    source,
+    output: join('dist', 'scripts', `${name}.js`),
+  }));
 }
 
 const THREAD_ENTRY = /new URL\(\s*'\.\/([\w./-]+\.mjs)'\s*,\s*import\.meta\.url\s*\)/g;
@@ -89,7 +118,7 @@ function threadSource(file) {
 /** Builds one entrypoint and the thread entries its bundle starts, into the same folder. */
 async function buildEntry(build, entry) {
   const found = new Set();
-  const outdir = join(root, entry.workspace, 'dist');
+  const outdir = dirname(join(root, entry.output));
   await build({
     ...common,
     entryPoints: [join(root, entry.source)],
@@ -117,7 +146,7 @@ export async function buildAll() {
   const { build } = await import('esbuild');
   // Outputs are overwritten in place, never the folder emptied first: a server starting meanwhile
   // (browser suites side by side) finds every file there.
-  const entries = entrypoints();
+  const entries = [...entrypoints(), ...commands()];
   const written = [];
   for (const entry of entries) written.push(...(await buildEntry(build, entry)));
   return written;
@@ -137,7 +166,7 @@ function newest(path) {
 
 /** True when an entrypoint's output is missing or older than any source or this script. */
 export function serversAreStale() {
-  const outputs = entrypoints().map((e) => join(root, e.output));
+  const outputs = [...entrypoints(), ...commands()].map((e) => join(root, e.output));
   if (outputs.some((file) => !existsSync(file))) return true;
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
   const changed = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...sources().map(newest));
