@@ -17,7 +17,7 @@
 // and their npm scripts run the compiled file through scripts/command.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,15 +71,47 @@ export function commands() {
 const THREAD_ENTRY = /new URL\(\s*'\.\/([\w./-]+\.mjs)'\s*,\s*import\.meta\.url\s*\)/g;
 const TSX_IMPORT = /tsImport\(\s*'(\.\/[\w./-]+\.ts)'/;
 
-/** Keeps third-party packages as imports; bundles the workspace's own packages. */
-const externals = {
-  name: 'third-party-external',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@earshot/') ? undefined : { path: args.path, external: true },
-    );
-  },
-};
+/** True when a workspace between the importing file and the root keeps its own copy of the package. */
+function hasWorkspaceCopy(specifier, importer) {
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+  for (let dir = dirname(importer); dir.startsWith(root) && dir !== root; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name))) return true;
+  }
+  return false;
+}
+
+/**
+ * Keeps third-party packages as imports and bundles the workspace's own packages. A workspace's own
+ * copy of a package (under its `node_modules`: its version is not the root's) is imported by its
+ * path relative to `outdir`: a bundle compiled elsewhere (the all-in-one, the operator commands)
+ * must load that copy, not the root's, which may be a dev-only one that `npm prune --omit=dev`
+ * removes from the image.
+ */
+function externals(outdir) {
+  return {
+    name: 'third-party-external',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.path.startsWith('@earshot/') || args.pluginData === 'own-copy') return undefined;
+        if (args.path.startsWith('node:') || !hasWorkspaceCopy(args.path, args.importer)) {
+          return { path: args.path, external: true };
+        }
+        // esbuild's own resolution, with the conditions node applies to an import.
+        const found = await esbuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'own-copy',
+        });
+        const path = relative(outdir, found.path).split(sep).join('/');
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+      });
+    },
+  };
+}
 
 /** Records every thread or child-process entry a bundled module starts (see the header). */
 function threadEntries(found) {
@@ -106,7 +138,6 @@ const common = {
   // text would be a second copy of the code in every process's heap.
   sourcesContent: false,
   logLevel: 'warning',
-  plugins: [externals],
 };
 
 /** The source a thread entry's output is compiled from. */
@@ -123,7 +154,7 @@ async function buildEntry(build, entry) {
     ...common,
     entryPoints: [join(root, entry.source)],
     outfile: join(root, entry.output),
-    plugins: [externals, threadEntries(found)],
+    plugins: [externals(outdir), threadEntries(found)],
   });
   const done = new Set();
   while (found.size > done.size) {
@@ -133,7 +164,7 @@ async function buildEntry(build, entry) {
         ...common,
         entryPoints: [threadSource(file)],
         outfile: join(outdir, basename(file)),
-        plugins: [externals, threadEntries(found)],
+        plugins: [externals(outdir), threadEntries(found)],
       });
     }
   }
