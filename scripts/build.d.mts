@@ -12,3 +12,5 @@ export function entrypoints(): Entrypoint[];
 export function buildAll(): Promise<string[]>;
 export function serversAreStale(): boolean;
 export function ensureServersBuilt(): number;
+/** The operator commands (`npm run backup` & co.), compiled into `dist/scripts/`. */
+export function commands(): Entrypoint[];

@@ -11,20 +11,40 @@
 // (`new URL('./x.mjs', import.meta.url)`). Bundled, `import.meta.url` is the bundle's, so each such
 // file is compiled into the bundle's folder under the same name. A thread entry that only exists to
 // load a TypeScript module through tsx (`tsImport('./y.ts', …)`) is replaced by that module compiled.
+//
+// The operator commands (`npm run backup`, `restore`, `audit`, ...) are compiled the same way into
+// `dist/scripts/`: a production image runs them with plain node (`node dist/scripts/backup.js …`),
+// and their npm scripts run the compiled file through scripts/command.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY_NAMES = ['main', 'worker', 'all-in-one'];
-/** What a bundle is made of: a newer file in any workspace's `src/` or package.json makes it stale. */
+/** Operator commands: the npm script's name (scripts/command.mjs runs `dist/scripts/<name>.js`) and its source. */
+const COMMANDS = {
+  audit: 'scripts/audit.ts',
+  backup: 'scripts/backup/main.ts',
+  events: 'scripts/events.ts',
+  keys: 'scripts/keys.ts',
+  models: 'scripts/models.ts',
+  'rotate-signing-key': 'scripts/rotate-signing-key.ts',
+};
+
+/**
+ * What a bundle is made of: a newer file in any workspace's `src/` or package.json, or in
+ * `scripts/` (the commands' sources), makes it stale.
+ */
 function sources() {
   const workspaces = [
     'gateway',
     ...['services', 'packages'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name))),
   ];
-  return workspaces.flatMap((workspace) => [join(root, workspace, 'src'), join(root, workspace, 'package.json')]);
+  return [
+    join(root, 'scripts'),
+    ...workspaces.flatMap((workspace) => [join(root, workspace, 'src'), join(root, workspace, 'package.json')]),
+  ];
 }
 
 /** Workspaces that run as processes, with the entrypoints each has. */
@@ -39,18 +59,59 @@ export function entrypoints() {
   );
 }
 
+/** The operator commands, compiled into the repository's `dist/scripts/`. */
+export function commands() {
+  return Object.entries(COMMANDS).map(([name, source]) => ({
+    workspace: '.',
+    source,
+    output: join('dist', 'scripts', `${name}.js`),
+  }));
+}
+
 const THREAD_ENTRY = /new URL\(\s*'\.\/([\w./-]+\.mjs)'\s*,\s*import\.meta\.url\s*\)/g;
 const TSX_IMPORT = /tsImport\(\s*'(\.\/[\w./-]+\.ts)'/;
 
-/** Keeps third-party packages as imports; bundles the workspace's own packages. */
-const externals = {
-  name: 'third-party-external',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@earshot/') ? undefined : { path: args.path, external: true },
-    );
-  },
-};
+/** True when a workspace between the importing file and the root keeps its own copy of the package. */
+function hasWorkspaceCopy(specifier, importer) {
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+  for (let dir = dirname(importer); dir.startsWith(root) && dir !== root; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name))) return true;
+  }
+  return false;
+}
+
+/**
+ * Keeps third-party packages as imports and bundles the workspace's own packages. A workspace's own
+ * copy of a package (under its `node_modules`: its version is not the root's) is imported by its
+ * path relative to `outdir`: a bundle compiled elsewhere (the all-in-one, the operator commands)
+ * must load that copy, not the root's, which may be a dev-only one that `npm prune --omit=dev`
+ * removes from the image.
+ */
+function externals(outdir) {
+  return {
+    name: 'third-party-external',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.path.startsWith('@earshot/') || args.pluginData === 'own-copy') return undefined;
+        if (args.path.startsWith('node:') || !hasWorkspaceCopy(args.path, args.importer)) {
+          return { path: args.path, external: true };
+        }
+        // esbuild's own resolution, with the conditions node applies to an import.
+        const found = await esbuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'own-copy',
+        });
+        const path = relative(outdir, found.path).split(sep).join('/');
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+      });
+    },
+  };
+}
 
 /** Records every thread or child-process entry a bundled module starts (see the header). */
 function threadEntries(found) {
@@ -77,7 +138,6 @@ const common = {
   // text would be a second copy of the code in every process's heap.
   sourcesContent: false,
   logLevel: 'warning',
-  plugins: [externals],
 };
 
 /** The source a thread entry's output is compiled from. */
@@ -89,12 +149,12 @@ function threadSource(file) {
 /** Builds one entrypoint and the thread entries its bundle starts, into the same folder. */
 async function buildEntry(build, entry) {
   const found = new Set();
-  const outdir = join(root, entry.workspace, 'dist');
+  const outdir = dirname(join(root, entry.output));
   await build({
     ...common,
     entryPoints: [join(root, entry.source)],
     outfile: join(root, entry.output),
-    plugins: [externals, threadEntries(found)],
+    plugins: [externals(outdir), threadEntries(found)],
   });
   const done = new Set();
   while (found.size > done.size) {
@@ -104,7 +164,7 @@ async function buildEntry(build, entry) {
         ...common,
         entryPoints: [threadSource(file)],
         outfile: join(outdir, basename(file)),
-        plugins: [externals, threadEntries(found)],
+        plugins: [externals(outdir), threadEntries(found)],
       });
     }
   }
@@ -117,7 +177,7 @@ export async function buildAll() {
   const { build } = await import('esbuild');
   // Outputs are overwritten in place, never the folder emptied first: a server starting meanwhile
   // (browser suites side by side) finds every file there.
-  const entries = entrypoints();
+  const entries = [...entrypoints(), ...commands()];
   const written = [];
   for (const entry of entries) written.push(...(await buildEntry(build, entry)));
   return written;
@@ -137,7 +197,7 @@ function newest(path) {
 
 /** True when an entrypoint's output is missing or older than any source or this script. */
 export function serversAreStale() {
-  const outputs = entrypoints().map((e) => join(root, e.output));
+  const outputs = [...entrypoints(), ...commands()].map((e) => join(root, e.output));
   if (outputs.some((file) => !existsSync(file))) return true;
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
   const changed = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...sources().map(newest));

@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { entrypoints, ensureServersBuilt, root } from './build.mjs';
+import { Readable } from 'node:stream';
+import { commands, entrypoints, ensureServersBuilt, root } from './build.mjs';
 import { freePorts, waitFor } from './distributed/processes';
+import { MANIFEST_FORMAT, writeHashed, writeManifest } from './backup/manifest';
 
 // `npm run build` writes JavaScript that plain node runs: the outputs exist with their source maps,
 // import no transpiler, and a compiled service started the way its start script (and the image)
@@ -31,7 +33,9 @@ test('every entrypoint is compiled with a source map, and no output loads a tran
     'services/transcription/dist/whisper-host.mjs',
     'services/transcription/dist/child.mjs',
   ];
-  for (const file of [...outputs, ...threads]) {
+  const operatorCommands = commands().map((command) => command.output);
+  expect(operatorCommands).toEqual(expect.arrayContaining(['dist/scripts/backup.js', 'dist/scripts/audit.js']));
+  for (const file of [...outputs, ...threads, ...operatorCommands]) {
     expect({ file, built: existsSync(join(root, file)), map: existsSync(join(root, `${file}.map`)) }).toEqual({
       file,
       built: true,
@@ -88,3 +92,44 @@ test('a compiled service run as its start script says answers the image HEALTHCH
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 300_000);
+
+test('the operator commands run compiled with plain node: npm run backup -- verify, and node dist/scripts/backup.js', async () => {
+  const backup = mkdtempSync(join(tmpdir(), 'earshot-build-backup-'));
+  try {
+    const file = await writeHashed(
+      Readable.from([Buffer.from('a tiny database archive')]),
+      backup,
+      'database/pgdata.tar.gz',
+    );
+    await writeManifest(backup, {
+      format: MANIFEST_FORMAT,
+      createdAt: new Date().toISOString(),
+      database: { kind: 'pglite', file: file.path },
+      storage: { driver: 'local' },
+      schemaVersions: {},
+      files: [file],
+    });
+    const scripts = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    // What `npm run backup -- verify DIR` runs, without npm's own process around it.
+    const [node, ...args] = scripts.backup!.split(' ');
+    expect(node).toBe('node');
+    const intact = spawnSync(process.execPath, [...args, 'verify', backup], { cwd: root, encoding: 'utf8' });
+    expect({ status: intact.status, stdout: intact.stdout }).toEqual({
+      status: 0,
+      stdout: `${backup}: every file matches the manifest.\n`,
+    });
+
+    // The image runs the compiled file itself; an altered file is found and the exit code says so.
+    writeFileSync(join(backup, 'database', 'pgdata.tar.gz'), 'altered');
+    const altered = spawnSync(process.execPath, ['dist/scripts/backup.js', 'backup', 'verify', backup], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(altered.status).toBe(1);
+    expect(altered.stdout).toMatch(/^altered: database\/pgdata\.tar\.gz /m);
+  } finally {
+    rmSync(backup, { recursive: true, force: true });
+  }
+}, 120_000);

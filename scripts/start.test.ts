@@ -71,7 +71,7 @@ test('the banner comes before the first log line, the compiled server runs witho
     expect(tree.filter((p) => /tsx|esbuild|swc/.test(p.command))).toEqual([]);
     const nodes = tree.filter((p) => /^\S*node /.test(p.command));
     expect(nodes).toHaveLength(1);
-    expect(nodes[0]!.command).toMatch(/^\S*node \S*scripts\/start\.mjs$/);
+    expect(nodes[0]!.command).toMatch(/^\S*node (--[\w=-]+ )*\S*scripts\/start\.mjs$/);
 
     // One JSON line per request, none for the probes, each with a trace id.
     const port = /Earshot is running at http:\/\/localhost:(\d+)/.exec(output)![1];

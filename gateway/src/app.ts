@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ERROR_CODES } from '@earshot/contracts';
 import {
   apiKeyOwnerOf,
@@ -241,8 +241,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   let redis: Redis | undefined;
   if (options.redis) {
+    // Imported here: a gateway without REDIS_URL (the all-in-one) never loads the client.
+    const { Redis: RedisClient } = await import('ioredis');
     // Fail fast: a slow Redis must not hold every request; the limiter then lets requests through.
-    redis = new Redis(options.redis.url, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis = new RedisClient(options.redis.url, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
     redis.on('error', (error) => options.logger.warn({ err: error }, 'rate-limit store (Redis) unavailable'));
     const client = redis;
     app.addHook('onClose', async () => {

@@ -31,6 +31,8 @@ export type ProcessName = Exclude<ServiceName, 'chat'> | 'transcription-worker' 
 export const ADMIN_EMAIL = 'root@distributed.test';
 export const ADMIN_PASSWORD = `root-${randomBytes(8).toString('hex')}`;
 const BUCKET = 'earshot-audio';
+/** What deploy/Dockerfile's ENV gives every process of the image besides compose's environment. */
+const IMAGE_ENV = { NODE_OPTIONS: '--max-semi-space-size=4' };
 
 export interface SystemOptions {
   root: string;
@@ -153,6 +155,7 @@ export class System {
       serviceRoleUrl(this.options.databaseUrl, this.databaseName, service, this.passwords[service]);
     // x-earshot-env, with what compose takes from its network (auth:3000) said outright.
     const base = (service: ServiceName, clientId: string) => ({
+      ...IMAGE_ENV,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
@@ -205,6 +208,7 @@ export class System {
         return {
           ...service('gateway'),
           env: {
+            ...IMAGE_ENV,
             NODE_ENV: 'production',
             LOG_LEVEL: 'warn',
             HOST: '127.0.0.1',

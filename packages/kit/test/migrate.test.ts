@@ -29,6 +29,30 @@ test('applies each migration once, in name order, and skips the ones already app
   expect(await applied('mig_order')).toEqual(['0001_things', '0002_rows', '0003_more']);
 });
 
+test('a schema with every migration applied (a restart) costs one query and no transaction', async () => {
+  const migrations: Migration[] = [{ name: '0001_rows', sql: 'create table rows (id int)' }];
+  await migrate(database, 'mig_current', migrations);
+  const calls: string[] = [];
+  const watched: Database = {
+    ...database,
+    query: (text, params) => {
+      calls.push(`query: ${text}`);
+      return database.query(text, params);
+    },
+    execInTransaction: (statements, lockKey) => {
+      calls.push(`transaction: ${statements}`);
+      return database.execInTransaction(statements, lockKey);
+    },
+  };
+  expect(await migrate(watched, 'mig_current', migrations)).toEqual([]);
+  expect(calls).toEqual(['query: select name from mig_current.schema_migrations']);
+
+  // One more migration: the full path applies it.
+  const later = [...migrations, { name: '0002_more', sql: 'create table more (id int)' }];
+  expect(await migrate(watched, 'mig_current', later)).toEqual(['0002_more']);
+  expect(calls.filter((call) => call.startsWith('transaction:'))).toHaveLength(2);
+});
+
 test('a failing migration leaves nothing behind and is retried on the next start', async () => {
   const base: Migration = { name: '0001_base', sql: 'create table base (id int)' };
   const broken: Migration = {

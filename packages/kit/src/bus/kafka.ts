@@ -1,14 +1,4 @@
-import {
-  Kafka,
-  logLevel,
-  Partitioners,
-  type Admin,
-  type Consumer,
-  type ConsumerConfig,
-  type IHeaders,
-  type ITopicConfig,
-  type Producer,
-} from 'kafkajs';
+import type { Admin, Consumer, ConsumerConfig, IHeaders, ITopicConfig, Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Envelope, TOPICS } from '@earshot/contracts';
 import { carryTrace, type TraceCarrier } from '../tracing';
@@ -90,7 +80,7 @@ export function kafkaTopicConfigs(
  */
 export class KafkaBus implements EventBus {
   readonly kind = 'kafka' as const;
-  private readonly kafka: Kafka;
+  private client?: Promise<{ kafka: Kafka; createPartitioner: typeof Partitioners.DefaultPartitioner }>;
   private producer?: Promise<Producer>;
   /** Connected on the first scrape of the lag, and kept. */
   private admin?: Promise<Admin>;
@@ -104,8 +94,23 @@ export class KafkaBus implements EventBus {
   private autoCreate: boolean;
 
   constructor(private readonly options: KafkaBusOptions) {
-    this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN });
     this.autoCreate = options.topicCreation === 'broker';
+  }
+
+  /**
+   * kafkajs is imported on first use: a process on the in-process bus (the all-in-one without
+   * KAFKA_BROKERS) never loads it, as it still imports this module.
+   */
+  private async kafka(): Promise<Kafka> {
+    return (await this.connection()).kafka;
+  }
+
+  private connection() {
+    this.client ??= import('kafkajs').then(({ Kafka, logLevel, Partitioners }) => ({
+      kafka: new Kafka({ clientId: this.options.clientId, brokers: this.options.brokers, logLevel: logLevel.WARN }),
+      createPartitioner: Partitioners.DefaultPartitioner,
+    }));
+    return this.client;
   }
 
   async publish(events: readonly OutgoingEvent[]): Promise<void> {
@@ -138,12 +143,9 @@ export class KafkaBus implements EventBus {
    * which the consumers' record of applied events absorbs.
    */
   private async connectProducer(): Promise<Producer> {
-    const settings = {
-      allowAutoTopicCreation: this.autoCreate,
-      maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    };
-    const idempotent = this.kafka.producer({ ...settings, idempotent: true });
+    const { kafka, createPartitioner } = await this.connection();
+    const settings = { allowAutoTopicCreation: this.autoCreate, maxInFlightRequests: 1, createPartitioner };
+    const idempotent = kafka.producer({ ...settings, idempotent: true });
     try {
       await idempotent.connect();
       return idempotent;
@@ -154,7 +156,7 @@ export class KafkaBus implements EventBus {
         { err: error },
         'the Kafka broker cannot issue producer ids (no controller known): publishing without idempotence',
       );
-      const plain = this.kafka.producer(settings);
+      const plain = kafka.producer(settings);
       await plain.connect();
       return plain;
     }
@@ -178,7 +180,7 @@ export class KafkaBus implements EventBus {
     if (wanted.length === 0) return;
     // Few retries: the broker answered the connection, so a refusal is an answer, not a hiccup,
     // and kafkajs's default back-off would hold every process's start for about 9 s.
-    const admin = this.kafka.admin({ retry: { retries: 2 } });
+    const admin = (await this.kafka()).admin({ retry: { retries: 2 } });
     await admin.connect();
     try {
       await admin.createTopics({ topics: kafkaTopicConfigs(wanted, this.options), waitForLeaders: true });
@@ -203,7 +205,7 @@ export class KafkaBus implements EventBus {
   }
 
   private async startGroup(group: string, subs: readonly Subscription[]): Promise<void> {
-    const consumer = this.kafka.consumer({
+    const consumer = (await this.kafka()).consumer({
       groupId: group,
       allowAutoTopicCreation: this.autoCreate,
       ...this.options.group,
@@ -298,7 +300,7 @@ export class KafkaBus implements EventBus {
     for (const s of this.subscriptions) groups.set(s.group, new Set([...(groups.get(s.group) ?? []), ...s.topics]));
     if (groups.size === 0) return [];
     this.admin ??= (async () => {
-      const admin = this.kafka.admin({ retry: { retries: 1 } });
+      const admin = (await this.kafka()).admin({ retry: { retries: 1 } });
       await admin.connect();
       return admin;
     })().catch((error: unknown) => {
