@@ -1,0 +1,91 @@
+import { exportTooLargeMessage, type ExportFormat, type TranscriptDto } from '@earshot/contracts';
+import { FairSlots, perContext, runInThread, tooLarge, type ServiceContext, type ThreadEnd } from '@earshot/kit';
+import type { TranscriptionConfig } from '../../config';
+import type { RenderInput, RenderJob, RenderMessage } from './render-worker';
+
+/** One export to render: its format, and whether its files go in a ZIP (dated `zipped`). */
+export interface RenderRequest {
+  companyId: string | null;
+  format: ExportFormat;
+  zipped: Date | null;
+}
+
+/** One transcript to render: without its segments, which come apart as their JSON text. */
+export interface RenderSource {
+  transcript: TranscriptDto;
+  segments: string;
+}
+
+/** Hands the thread each transcript as it is read (`send`, with its file's name). */
+export type Feed = (send: (source: RenderSource, name: string) => void) => Promise<void>;
+
+/**
+ * Renders exports off the event loop that serves requests: each export (one file, or a ZIP of up to
+ * EXPORT_BULK_MAX) in a thread of its own (render-thread.mjs, the kit's runInThread) within
+ * EXPORT_TIMEOUT_MS and EXPORT_MAX_HEAP_MB; one over a limit is a 413 naming it, its thread ended
+ * (its memory returns) and the next export starts a new one. At most EXPORT_WORKERS render at once;
+ * the rest wait their turn by company (FairSlots: at most EXPORT_COMPANY_CONCURRENCY of one company
+ * at once, companies in turn), so one company's twenty big ZIPs do not hold back another's export.
+ */
+export class ExportRenderer {
+  private readonly slots: FairSlots;
+
+  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {
+    this.slots = new FairSlots(ctx.config.EXPORT_WORKERS, ctx.config.EXPORT_COMPANY_CONCURRENCY);
+  }
+
+  /** Exports rendering and waiting for a thread, every company together (the service's metrics). */
+  get load(): { rendering: number; waiting: number } {
+    return { rendering: this.slots.active, waiting: this.slots.waiting };
+  }
+
+  /** Platform-wide reads (a HOST_ADMIN's, no company) take turns as one company of their own. */
+  render(request: RenderRequest, feed: Feed): Promise<Buffer> {
+    return this.slots.run(request.companyId ?? 'platform', () => this.inThread(request, feed));
+  }
+
+  private async inThread({ format, zipped }: RenderRequest, feed: Feed): Promise<Buffer> {
+    const { EXPORT_TIMEOUT_MS: timeoutMs, EXPORT_MAX_HEAP_MB: memoryMb } = this.ctx.config;
+    const job: RenderJob = { format, zip: zipped ? { mtime: zipped.getTime() } : null };
+    // Ends the thread when not every transcript could be read (a 404, a 409).
+    const abandon = new AbortController();
+    const thread = runInThread<RenderMessage, Uint8Array>(new URL('./render-thread.mjs', import.meta.url), {
+      workerData: job,
+      limits: { timeoutMs, memoryMb },
+      signal: abandon.signal,
+      onMessage: (message, finish) => {
+        if (message.type === 'done') finish.resolve(message.body);
+        else finish.reject(new Error(`export rendering failed: ${message.message}`));
+      },
+      failure: (end: ThreadEnd, cause?: Error) => {
+        if (end !== 'timeout' && end !== 'memory') return new Error(`export rendering ended: ${end}`, { cause });
+        this.ctx.logger.warn({ format, limit: end }, 'export stopped at its limit');
+        return tooLarge(
+          exportTooLargeMessage(
+            end === 'timeout' ? { kind: 'time', seconds: timeoutMs / 1000 } : { kind: 'memory', megabytes: memoryMb },
+          ),
+        );
+      },
+    });
+    // Watched from now: a thread ended at its limit while transcripts are still read is no unhandled rejection.
+    const answered = thread.result.then(
+      (body) => ({ body }),
+      (error: Error) => ({ error }),
+    );
+    const send = (input: RenderInput) => thread.post(input);
+    try {
+      await feed((source, name) => send({ type: 'transcript', ...source, name }));
+    } catch (error) {
+      abandon.abort();
+      await answered;
+      throw error;
+    }
+    send({ type: 'end' });
+    const outcome = await answered;
+    if ('error' in outcome) throw outcome.error;
+    return Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+  }
+}
+
+/** The one renderer of a service context: its routes share the threads and the turns. */
+export const exportRenderer = perContext((ctx: ServiceContext<TranscriptionConfig>) => new ExportRenderer(ctx));
