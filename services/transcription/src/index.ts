@@ -120,6 +120,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   },
   async stop(ctx) {
     timers.stop(ctx);
+    await exportRenderer(ctx).close();
     await mountedSpeechModels(ctx)?.stop();
     await workers.get(ctx)?.stop();
     workers.delete(ctx);

@@ -1,7 +1,7 @@
 import { exportTooLargeMessage, type ExportFormat, type TranscriptDto } from '@earshot/contracts';
-import { FairSlots, perContext, runInThread, tooLarge, type ServiceContext, type ThreadEnd } from '@earshot/kit';
+import { FairSlots, KeptThread, perContext, tooLarge, type ServiceContext, type ThreadEnd } from '@earshot/kit';
 import type { TranscriptionConfig } from '../../config';
-import type { RenderInput, RenderJob, RenderMessage } from './render-worker';
+import type { RenderInput, RenderMessage } from './render-worker';
 
 /** One export to render: its format, and whether its files go in a ZIP (dated `zipped`). */
 export interface RenderRequest {
@@ -20,18 +20,24 @@ export interface RenderSource {
 export type Feed = (send: (source: RenderSource, name: string) => void) => Promise<void>;
 
 /**
- * Renders exports off the event loop that serves requests: each export (one file, or a ZIP of up to
- * EXPORT_BULK_MAX) in a thread of its own (render-thread.mjs, the kit's runInThread) within
- * EXPORT_TIMEOUT_MS and EXPORT_MAX_HEAP_MB; one over a limit is a 413 naming it, its thread ended
- * (its memory returns) and the next export starts a new one. At most EXPORT_WORKERS render at once;
- * the rest wait their turn by company (FairSlots: at most EXPORT_COMPANY_CONCURRENCY of one company
- * at once, companies in turn), so one company's twenty big ZIPs do not hold back another's export.
+ * Renders exports off the event loop that serves requests, in a pool of EXPORT_WORKERS threads
+ * (render-thread.mjs, the kit's KeptThread: started once, not per export). Each export (one file, or
+ * a ZIP of up to EXPORT_BULK_MAX) renders within EXPORT_TIMEOUT_MS and EXPORT_MAX_HEAP_MB; one over
+ * a limit is a 413 naming it, and its thread is ended (its memory returns) and replaced. Exports
+ * waiting for a thread take turns by company (FairSlots: at most EXPORT_COMPANY_CONCURRENCY of one
+ * company at once, companies in turn), so one company's twenty big ZIPs do not hold back another's.
  */
 export class ExportRenderer {
   private readonly slots: FairSlots;
+  /** The threads no export is using; FairSlots never lets more exports run than there are threads. */
+  private readonly idle: KeptThread[];
 
   constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {
     this.slots = new FairSlots(ctx.config.EXPORT_WORKERS, ctx.config.EXPORT_COMPANY_CONCURRENCY);
+    this.idle = Array.from(
+      { length: ctx.config.EXPORT_WORKERS },
+      () => new KeptThread(new URL('./render-thread.mjs', import.meta.url)),
+    );
   }
 
   /** Exports rendering and waiting for a thread, every company together (the service's metrics). */
@@ -41,15 +47,27 @@ export class ExportRenderer {
 
   /** Platform-wide reads (a HOST_ADMIN's, no company) take turns as one company of their own. */
   render(request: RenderRequest, feed: Feed): Promise<Buffer> {
-    return this.slots.run(request.companyId ?? 'platform', () => this.inThread(request, feed));
+    return this.slots.run(request.companyId ?? 'platform', async () => {
+      const thread = this.idle.pop()!;
+      try {
+        return await this.inThread(thread, request, feed);
+      } finally {
+        this.idle.push(thread);
+      }
+    });
   }
 
-  private async inThread({ format, zipped }: RenderRequest, feed: Feed): Promise<Buffer> {
+  /** Ends the threads (the service is stopping). */
+  async close(): Promise<void> {
+    await Promise.all(this.idle.map((thread) => thread.close()));
+  }
+
+  private async inThread(kept: KeptThread, { format, zipped }: RenderRequest, feed: Feed): Promise<Buffer> {
     const { EXPORT_TIMEOUT_MS: timeoutMs, EXPORT_MAX_HEAP_MB: memoryMb } = this.ctx.config;
-    const job: RenderJob = { format, zip: zipped ? { mtime: zipped.getTime() } : null };
+    const job: RenderInput = { type: 'job', format, zip: zipped ? { mtime: zipped.getTime() } : null };
     // Ends the thread when not every transcript could be read (a 404, a 409).
     const abandon = new AbortController();
-    const thread = runInThread<RenderMessage, Uint8Array>(new URL('./render-thread.mjs', import.meta.url), {
+    const thread = kept.run<RenderMessage, Uint8Array>({
       workerData: job,
       limits: { timeoutMs, memoryMb },
       signal: abandon.signal,
