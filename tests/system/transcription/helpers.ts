@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptDto, StatusItem } from '@earshot/contracts';
 import type { AddressInfo } from 'node:net';
-import type { Logger, ServiceModule } from '@earshot/kit';
+import type { Database, Logger, ServiceModule } from '@earshot/kit';
 import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { transcriptionService } from '@earshot/transcription-service';
@@ -400,4 +400,24 @@ export function idsOut(text: string): string {
   return text
     .replace(/\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, '<id>')
     .replace(/\b[sw]-(?:[0-9a-f]{8}|e[0-9a-f]{10})-\d+\b/g, '<id>');
+}
+
+/**
+ * Gives a stored transcript `count` segments of two words each, written by the database itself (a
+ * huge transcript without building it in this process): `word<i> again`, two seconds apart.
+ */
+export async function makeHugeTranscript(database: Database, fileId: string, count: number): Promise<void> {
+  await database.query(
+    `update transcription.transcripts set segments = (
+       select jsonb_agg(jsonb_build_object(
+         '_id', 's-' || i, 'speakerId', 'speaker_' || (i % 2), 'start', i * 2, 'end', i * 2 + 1.5,
+         'text', 'word' || i || ' again',
+         'words', jsonb_build_array(
+           jsonb_build_object('_id', 'w-' || i || '-0', 'text', 'word' || i, 'start', i * 2, 'end', i * 2 + 0.6),
+           jsonb_build_object('_id', 'w-' || i || '-1', 'text', 'again', 'start', i * 2 + 0.8, 'end', i * 2 + 1.5))
+       ) order by i)
+       from generate_series(0, $2::int - 1) as i)
+     where file_id = $1`,
+    [fileId, count],
+  );
 }
