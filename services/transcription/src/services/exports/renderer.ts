@@ -29,15 +29,17 @@ export type Feed = (send: (source: RenderSource, name: string) => void) => Promi
  */
 export class ExportRenderer {
   private readonly slots: FairSlots;
+  private readonly threads: KeptThread[];
   /** The threads no export is using; FairSlots never lets more exports run than there are threads. */
   private readonly idle: KeptThread[];
 
   constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {
     this.slots = new FairSlots(ctx.config.EXPORT_WORKERS, ctx.config.EXPORT_COMPANY_CONCURRENCY);
-    this.idle = Array.from(
+    this.threads = Array.from(
       { length: ctx.config.EXPORT_WORKERS },
       () => new KeptThread(new URL('./render-thread.mjs', import.meta.url)),
     );
+    this.idle = [...this.threads];
   }
 
   /** Exports rendering and waiting for a thread, every company together (the service's metrics). */
@@ -57,9 +59,9 @@ export class ExportRenderer {
     });
   }
 
-  /** Ends the threads (the service is stopping). */
+  /** Ends the threads (the service is stopping): an export still rendering fails. */
   async close(): Promise<void> {
-    await Promise.all(this.idle.map((thread) => thread.close()));
+    await Promise.all(this.threads.map((thread) => thread.close()));
   }
 
   private async inThread(kept: KeptThread, { format, zipped }: RenderRequest, feed: Feed): Promise<Buffer> {
