@@ -1,20 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { unzipSync } from 'fflate';
-import { eventDefinition, exportTooLargeMessage } from '@earshot/contracts';
-import { buildEnvelope, CSRF_HEADER, type ServiceContext } from '@earshot/kit';
+import { exportTooLargeMessage } from '@earshot/contracts';
+import type { ServiceContext } from '@earshot/kit';
 import type { AllInOne } from '@earshot/gateway';
 import type { TranscriptionConfig } from '@earshot/transcription-service';
-import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
 import { exportRenderer } from '../../../services/transcription/src/services/exports/renderer';
 import { longTranscript } from '../../../services/transcription/test/long-transcript';
-import { startApiProduct, type ApiProduct } from '../all-in-one';
-import { makeHugeTranscript } from './helpers';
+import { apiCall, startApiProduct, twoCompanies, type ApiCall, type ApiProduct } from '../all-in-one';
+import { makeHugeTranscript, storedTranscript } from './helpers';
 import { probe } from '../probe';
 
 // Exports render in threads, off the event loop that serves requests, taken in turn by company:
-// against the whole product over real HTTP, /api/health and another company's export answer while
-// a 100,000-segment transcript renders; an export past its time limit is a 413 naming the limit and
-// the next one works; and one company's queue of ZIPs does not hold another's export back.
+// against the whole product over real HTTP, /api/health and another company's transcript answer
+// while a 100,000-segment transcript renders; an export past its time or memory limit is a 413
+// naming the limit and the next one works; and one company's queue of ZIPs does not hold another's export back.
 const ADMIN_EMAIL = 'root@exports.test';
 const ADMIN_PASSWORD = 'exports-password-123';
 const HUGE_SEGMENTS = 100_000;
@@ -28,59 +26,9 @@ let product: ApiProduct;
 let earshot: AllInOne;
 let ctx: ServiceContext<TranscriptionConfig>;
 let origin: string;
+let call: ApiCall;
 const tokens = { a: '', b: '' };
 const files = { huge: '', medium: '', small: '', other: '' };
-
-async function call(token: string, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${origin}/api${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      [CSRF_HEADER]: 'XMLHttpRequest',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-async function company(host: string, code: string): Promise<string> {
-  const res = await call(host, 'POST', '/companies', { name: code, code, domain: code.toLowerCase(), maxUsers: 5 });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { _id: string })._id;
-}
-
-/** A recording as the file service announces it, its transcript stored as the worker stores one. */
-async function completed(companyId: string, name: string): Promise<string> {
-  const fileId = randomUUID();
-  const envelope = buildEnvelope({
-    type: 'file.uploaded',
-    companyId,
-    actor: { type: 'system', id: null },
-    data: {
-      id: fileId,
-      storageKey: fileId,
-      originalName: name,
-      mimeType: 'audio/wav',
-      size: 1,
-      clientId: null,
-      uploadedBy: null,
-    },
-  });
-  await earshot.bus.publish([{ topic: eventDefinition('file.uploaded').topic, key: companyId, envelope }]);
-  await earshot.settle();
-  const { speakers, speakerSegments: segments } = longTranscript({ words: 300, seconds: 120 }).metadata;
-  await ctx.transact((tx) =>
-    saveResult(tx, fileId, {
-      engine: 'test',
-      duration: 120,
-      speakers,
-      segments,
-      peaks: { version: 1, duration: 120, pointsPerSecond: 10, length: 0, data: [] },
-    }),
-  );
-  await earshot.database.query(`update transcription.jobs set status = 'completed' where file_id = $1`, [fileId]);
-  return fileId;
-}
 
 const exportOf = (token: string, fileId: string, format: string) =>
   call(token, 'GET', `/transcripts/${fileId}/export?format=${format}`);
@@ -103,19 +51,15 @@ beforeAll(async () => {
   earshot = product.earshot;
   ctx = earshot.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
   origin = await earshot.app.listen({ host: '127.0.0.1', port: 0 });
-  const login = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CSRF_HEADER]: 'XMLHttpRequest' },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  const hostId = ((await login.json()) as { user: { _id: string } }).user._id;
-  const host = await earshot.signer.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: ADMIN_EMAIL });
-  const a = await company(host, 'A-EXPORTS');
-  const b = await company(host, 'B-EXPORTS');
-  await earshot.settle();
-  tokens.a = await earshot.signer.sign({ userId: randomUUID(), companyId: a, role: 'ADMIN', email: 'a@a.test' });
-  tokens.b = await earshot.signer.sign({ userId: randomUUID(), companyId: b, role: 'ADMIN', email: 'b@b.test' });
+  call = apiCall(origin);
+  const { ids, admins } = await twoCompanies(earshot, origin, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, [
+    'A-EXPORTS',
+    'B-EXPORTS',
+  ]);
+  [tokens.a, tokens.b] = admins;
+  const [a, b] = ids;
+  const completed = (companyId: string, name: string) =>
+    storedTranscript(earshot, ctx, companyId, name, longTranscript({ words: 300, seconds: 120 }));
   files.huge = await completed(a, 'huge call.wav');
   await makeHugeTranscript(earshot.database, files.huge, HUGE_SEGMENTS);
   files.medium = await completed(a, 'medium call.wav');

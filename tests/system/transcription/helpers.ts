@@ -1,13 +1,22 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TranscriptDto, StatusItem } from '@earshot/contracts';
+import { eventDefinition, type TranscriptDto, type StatusItem } from '@earshot/contracts';
 import type { AddressInfo } from 'node:net';
-import type { Database, Logger, ServiceModule } from '@earshot/kit';
+import {
+  buildEnvelope,
+  type Database,
+  type EventBus,
+  type Logger,
+  type ServiceContext,
+  type ServiceModule,
+} from '@earshot/kit';
 import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
-import { transcriptionService } from '@earshot/transcription-service';
+import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
+import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
 import { tmp } from '../../../services/transcription/test/tmp';
 
 export { tmp };
@@ -420,4 +429,47 @@ export async function makeHugeTranscript(database: Database, fileId: string, cou
      where file_id = $1`,
     [fileId, count],
   );
+}
+
+/**
+ * A recording as the file service announces it (file.uploaded; no audio is stored), then its
+ * transcript `t` written as the worker writes one, completed: a transcript to read or export, fast.
+ * `product`: a test stack or the all-in-one product.
+ */
+export async function storedTranscript(
+  product: { bus: EventBus; database: Database; settle(): Promise<void> },
+  ctx: ServiceContext<TranscriptionConfig>,
+  companyId: string,
+  name: string,
+  t: TranscriptDto,
+): Promise<string> {
+  const fileId = randomUUID();
+  const envelope = buildEnvelope({
+    type: 'file.uploaded',
+    companyId,
+    actor: { type: 'system', id: null },
+    data: {
+      id: fileId,
+      storageKey: fileId,
+      originalName: name,
+      mimeType: 'audio/wav',
+      size: 1,
+      clientId: null,
+      uploadedBy: null,
+    },
+  });
+  await product.bus.publish([{ topic: eventDefinition('file.uploaded').topic, key: companyId, envelope }]);
+  await product.settle();
+  const { speakers, speakerSegments: segments, duration } = t.metadata;
+  await ctx.transact((tx) =>
+    saveResult(tx, fileId, {
+      engine: t.engine ?? 'test',
+      duration: duration ?? 0,
+      speakers,
+      segments,
+      peaks: { version: 1, duration: duration ?? 0, pointsPerSecond: 10, length: 0, data: [] },
+    }),
+  );
+  await product.database.query(`update transcription.jobs set status = 'completed' where file_id = $1`, [fileId]);
+  return fileId;
 }
