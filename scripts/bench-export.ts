@@ -103,6 +103,8 @@ async function main(): Promise<void> {
     TRANSCRIPTION_WORKER: 'false',
     // Figures, not refusals: on a loaded machine the ZIP of ten took longer than the default minute.
     EXPORT_TIMEOUT_MS: '3600000',
+    // A loaded machine's run outlasts an access token's default quarter of an hour.
+    ACCESS_TOKEN_TTL_SECONDS: '86400',
   });
   try {
     const ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
