@@ -6,29 +6,22 @@
  *  (b) The whole request, GET /api/transcripts/{fileId}/export through the transcription service on
  *      embedded PostgreSQL (PGlite): scope check, reading the stored transcript (JSONB), rendering,
  *      the answer. And POST /api/transcripts/export of 10 such transcripts as one ZIP of SRT files.
- *      Since exports render in a thread (EXPORT_WORKERS), the request includes starting it.
- *  (c) A huge transcript (BENCH_HUGE_SEGMENTS, default 20,000 two-word segments) to DOCX, rendered
- *      inline on the event loop (as every export was before the export threads) and exported through
- *      the API (in its thread), while a light request (GET /api/transcripts/queue, as a health
- *      check) is sent back to back: its p99 and slowest answer, and the event loop's delay p99.
+ *      Since exports render in a thread (EXPORT_WORKERS), the request includes handing it over.
  * Medians and the slowest run, in ms, with the CPU time the process used; the machine's cores and
  * load are printed with them, since wall times on a shared machine say little without them.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { EXPORT_FORMATS, type ExportFormat } from '@earshot/contracts';
 import type { ServiceContext } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
 import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
 import { render } from '../services/transcription/src/services/exports/formats';
-import { findTranscript } from '../services/transcription/src/services/transcripts';
-import { wordsOf } from '../services/transcription/src/services/words-encryption';
 import { longTranscript } from '../services/transcription/test/long-transcript';
-import { makeHugeTranscript, storedTranscript } from '../tests/system/transcription/helpers';
+import { storedTranscript } from '../tests/system/transcription/helpers';
 
 const WORDS = Number(process.env.BENCH_WORDS ?? 30_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
-const HUGE_SEGMENTS = Number(process.env.BENCH_HUGE_SEGMENTS ?? 20_000);
 const SECONDS = 3 * 3600;
 const COMPANY = '11111111-1111-4111-8111-111111111111';
 
@@ -55,33 +48,6 @@ async function timed(run: () => Promise<unknown>): Promise<{ median: number; max
 
 const ms = (n: number) => n.toFixed(0).padStart(6);
 const size = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`.padStart(10);
-
-/**
- * Runs `work` while `light` is sent back to back: the work's wall time, the light request's p99 and
- * slowest answer, and the event loop's delay p99 (ms) meanwhile.
- */
-async function whileProbed(work: () => Promise<unknown>, light: () => Promise<unknown>) {
-  const answers: number[] = [];
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  let running = true;
-  const probes = (async () => {
-    while (running) {
-      const started = performance.now();
-      await light();
-      answers.push(performance.now() - started);
-    }
-  })();
-  delay.enable();
-  const started = performance.now();
-  await work();
-  const wall = performance.now() - started;
-  running = false;
-  await probes;
-  delay.disable();
-  const sorted = [...answers].sort((a, b) => a - b);
-  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)]!;
-  return { wall, p99, max: sorted.at(-1)!, probes: answers.length, loopP99: delay.percentile(99) / 1e6 };
-}
 
 /** A generated 3-hour call, stored and completed. */
 const storedCall = (stack: TestStack, ctx: ServiceContext<TranscriptionConfig>, name: string) =>
@@ -140,29 +106,6 @@ async function main(): Promise<void> {
     console.log(
       `\nZIP of 10 such transcripts as SRT (${(zipBytes / 1024 / 1024).toFixed(1)} MiB): median ${zip.median.toFixed(0)} ms, max ${zip.max.toFixed(0)} ms, CPU ${zip.cpu.toFixed(0)} ms`,
     );
-
-    const hugeId = await storedCall(stack, ctx, 'huge call.wav');
-    await makeHugeTranscript(stack.database, hugeId, HUGE_SEGMENTS);
-    const huge = (await findTranscript(ctx.db, wordsOf(ctx), hugeId, { companyId: null, owner: null }))!;
-    const admin = await stack.tokenFor('ADMIN', COMPANY);
-    const light = async () => {
-      const res = await stack.as(admin, { method: 'GET', url: '/api/transcripts/queue' });
-      if (res.statusCode !== 200) throw new Error(`queue: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    };
-    const inline = await whileProbed(() => render(huge, 'docx'), light);
-    const threaded = await whileProbed(async () => {
-      const res = await stack.as(token, { method: 'GET', url: `/api/transcripts/${hugeId}/export?format=docx` });
-      if (res.statusCode !== 200) throw new Error(`huge: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    }, light);
-    console.log(
-      `\n${HUGE_SEGMENTS.toLocaleString('en')} segments to DOCX | wall | light request p99 | slowest | probes | event-loop delay p99`,
-    );
-    console.log('---|---|---|---|---|---');
-    for (const [name, r] of [
-      ['inline (before)', inline],
-      ['export thread', threaded],
-    ] as const)
-      console.log(`${name} | ${ms(r.wall)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.probes} | ${ms(r.loopP99)}`);
     console.log(
       `load after: ${loadavg()
         .map((n) => n.toFixed(1))
