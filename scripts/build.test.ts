@@ -26,10 +26,13 @@ test('every entrypoint is compiled with a source map, and no output loads a tran
     ]),
   );
   // The threads and child processes started from `new URL('./x.mjs', import.meta.url)` sit beside
-  // the bundles that start them; chat's knowledge thread is compiled, not loaded through tsx.
+  // the bundles that start them; chat's knowledge thread and transcription's export thread are
+  // compiled, not loaded through tsx.
   const threads = [
     'gateway/dist/extract-thread.mjs',
     'services/chat/dist/extract-thread.mjs',
+    'gateway/dist/render-thread.mjs',
+    'services/transcription/dist/render-thread.mjs',
     'services/transcription/dist/whisper-host.mjs',
     'services/transcription/dist/child.mjs',
   ];

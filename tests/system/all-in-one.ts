@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Database } from '@earshot/kit';
+import { CSRF_HEADER, type Database } from '@earshot/kit';
 import { openTestDatabase } from '@earshot/kit/testing';
 import { createAllInOne, type AllInOne } from '@earshot/gateway';
 
@@ -48,4 +49,51 @@ export async function startApiProduct(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Calls the product's API at `origin` over HTTP as `token`, with a JSON body when one is given. */
+export type ApiCall = (token: string, method: string, path: string, body?: unknown) => Promise<Response>;
+
+export const apiCall =
+  (origin: string): ApiCall =>
+  (token, method, path, body) =>
+    fetch(`${origin}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        [CSRF_HEADER]: 'XMLHttpRequest',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+/**
+ * Two companies made by the platform administrator (signed in over HTTP at `origin`), each with an
+ * ADMIN token signed as the auth service signs one; settled, so every service knows them.
+ */
+export async function twoCompanies(
+  earshot: AllInOne,
+  origin: string,
+  admin: { email: string; password: string },
+  codes: [string, string],
+): Promise<{ ids: [string, string]; admins: [string, string] }> {
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CSRF_HEADER]: 'XMLHttpRequest' },
+    body: JSON.stringify(admin),
+  });
+  if (login.status !== 200) throw new Error(`sign in: ${login.status} ${await login.text()}`);
+  const hostId = ((await login.json()) as { user: { _id: string } }).user._id;
+  const host = await earshot.signer.sign({ userId: hostId, companyId: null, role: 'HOST_ADMIN', email: admin.email });
+  const ids = [] as unknown as [string, string];
+  for (const code of codes) {
+    const body = { name: code, code, domain: code.toLowerCase(), maxUsers: 5 };
+    const res = await apiCall(origin)(host, 'POST', '/companies', body);
+    if (res.status !== 201) throw new Error(`company ${code}: ${res.status} ${await res.text()}`);
+    ids.push(((await res.json()) as { _id: string })._id);
+  }
+  await earshot.settle();
+  const adminOf = (companyId: string, i: number) =>
+    earshot.signer.sign({ userId: randomUUID(), companyId, role: 'ADMIN', email: `admin${i}@${codes[i]}.test` });
+  return { ids, admins: [await adminOf(ids[0], 0), await adminOf(ids[1], 1)] };
 }

@@ -34,3 +34,5 @@ export * from './privacy';
 export * from './crypto';
 export * from './timers';
 export * from './per-context';
+export * from './threads';
+export * from './fair-slots';

@@ -103,6 +103,22 @@ export const transcriptionConfigShape = {
   SPEECH_MODELS_DIR: z.string().min(1).optional(),
   /** A JSON file replacing the model catalogue (private models, other pinned hashes). */
   SPEECH_MODELS_CATALOGUE: catalogueFile.optional(),
+  /**
+   * Threads rendering exports (downloads of transcripts, ZIPs) at once, off the event loop that
+   * serves requests; other exports wait their turn by company. Default: half the cores, at least one.
+   */
+  EXPORT_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, Math.floor(availableParallelism() / 2))),
+  /** Exports of one company rendering at once: the rest of its exports wait while other companies' take the threads. */
+  EXPORT_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Longest one export (one file, or one ZIP) may take to render; past it the export answers 413. */
+  EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** The JavaScript heap of one export's rendering thread; past it (or resident memory past twice it) the export answers 413. */
+  EXPORT_MAX_HEAP_MB: z.coerce.number().int().min(32).max(16_384).default(512),
   /** Speaker diarization of one-channel audio when the upload gave no count: the clustering threshold (smaller: more speakers). */
   DIARIZATION_THRESHOLD: z.coerce.number().min(0.05).max(2).default(0.5),
   /** Threads of each diarization model. */
@@ -143,6 +159,10 @@ export interface TranscriptionSettings {
   AI_TIMEOUT_MS: number;
   DIARIZATION_THRESHOLD: number;
   DIARIZATION_THREADS: number;
+  EXPORT_WORKERS: number;
+  EXPORT_COMPANY_CONCURRENCY: number;
+  EXPORT_TIMEOUT_MS: number;
+  EXPORT_MAX_HEAP_MB: number;
 }
 
 export type TranscriptionConfig = BaseConfig &

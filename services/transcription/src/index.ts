@@ -19,6 +19,7 @@ import { TranscriptEditService } from './services/edits/service';
 import { applyUserDeleted, applyUserSaved } from './services/people';
 import { applyCompanyLanguage, applyTagsChanged, SearchService } from './services/search';
 import { ExportService } from './services/exports/service';
+import { exportRenderer } from './services/exports/renderer';
 import { applyFileDeleted, applyFileUploaded, TranscriptService } from './services/transcripts';
 import { applyPoliciesChanged } from './redaction/policy';
 import type { TranscriptionWorker } from './services/worker';
@@ -55,7 +56,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
     await editRoutes(app, new TranscriptEditService(ctx));
     await searchRoutes(app, new SearchService(ctx, wordsOf(ctx)));
     await speechModelRoutes(app, speechModelManager(ctx));
-    await exportRoutes(app, new ExportService(ctx));
+    await exportRoutes(app, new ExportService(ctx, exportRenderer(ctx)));
     await queueRoutes(app, new QueuePositionService(ctx));
   },
   // Called only when transcription runs as its own process (distributed): it serves no internal
@@ -119,6 +120,7 @@ export const transcriptionService = defineService<TranscriptionConfig>({
   },
   async stop(ctx) {
     timers.stop(ctx);
+    await exportRenderer(ctx).close();
     await mountedSpeechModels(ctx)?.stop();
     await workers.get(ctx)?.stop();
     workers.delete(ctx);

@@ -1,12 +1,20 @@
 import { metricOnce, prometheus, ScrapedMetric, type ScrapedSource, type ServiceContext } from '@earshot/kit';
 import { TRANSCRIPTION_STATUSES } from '@earshot/contracts';
+import type { TranscriptionConfig } from './config';
 import * as jobsRepo from './repositories/jobs';
+import { exportRenderer } from './services/exports/renderer';
 
 const jobsByState = new ScrapedMetric('earshot_transcription_jobs', 'Transcription jobs by state', ['state']);
 const oldestDue = new ScrapedMetric(
   'earshot_transcription_queue_oldest_wait_seconds',
   'How long the longest-waiting due job has waited for a worker (0 when none waits)',
   [],
+);
+
+const exportRenders = new ScrapedMetric(
+  'earshot_export_renders',
+  'Exports rendering in their threads and waiting for one (EXPORT_WORKERS), every company together',
+  ['state'],
 );
 
 /** Observed as each job is claimed: from when it became due (queued, or its retry came due) to the claim. */
@@ -21,7 +29,7 @@ export const queueWait = metricOnce(
 );
 
 /** The queue's state, read from the jobs table when Prometheus scrapes. */
-export function transcriptionMetrics(ctx: ServiceContext): ScrapedSource[] {
+export function transcriptionMetrics(ctx: ServiceContext<TranscriptionConfig>): ScrapedSource[] {
   return [
     {
       metric: jobsByState,
@@ -39,6 +47,17 @@ export function transcriptionMetrics(ctx: ServiceContext): ScrapedSource[] {
       metric: oldestDue,
       what: 'the transcription queue',
       read: async () => [{ labels: {}, value: await jobsRepo.oldestDueWaitSeconds(ctx.db) }],
+    },
+    {
+      metric: exportRenders,
+      what: 'the export threads',
+      read: async () => {
+        const { rendering, waiting } = exportRenderer(ctx).load;
+        return [
+          { labels: { state: 'rendering' }, value: rendering },
+          { labels: { state: 'waiting' }, value: waiting },
+        ];
+      },
     },
   ];
 }

@@ -3,12 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TranscriptDto, StatusItem } from '@earshot/contracts';
+import { eventDefinition, type TranscriptDto, type StatusItem } from '@earshot/contracts';
 import type { AddressInfo } from 'node:net';
-import type { Logger, ServiceModule } from '@earshot/kit';
+import {
+  buildEnvelope,
+  type Database,
+  type EventBus,
+  type Logger,
+  type ServiceContext,
+  type ServiceModule,
+} from '@earshot/kit';
 import { createTestStack, multipart, serveUnmeteredCredits, type TestStack } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
-import { transcriptionService } from '@earshot/transcription-service';
+import { transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
+import { saveResult } from '../../../services/transcription/src/repositories/transcripts';
 import { buildSegments, speakersFor } from '../../../services/transcription/src/services/segments';
 import { tmp } from '../../../services/transcription/test/tmp';
 
@@ -417,4 +425,67 @@ export function idsOut(text: string): string {
   return text
     .replace(/\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, '<id>')
     .replace(/\b[sw]-(?:[0-9a-f]{8}|e[0-9a-f]{10})-\d+\b/g, '<id>');
+}
+
+/**
+ * Gives a stored transcript `count` segments of two words each, written by the database itself (a
+ * huge transcript without building it in this process): `word<i> again`, two seconds apart.
+ */
+export async function makeHugeTranscript(database: Database, fileId: string, count: number): Promise<void> {
+  await database.query(
+    `update transcription.transcripts set segments = (
+       select jsonb_agg(jsonb_build_object(
+         '_id', 's-' || i, 'speakerId', 'speaker_' || (i % 2), 'start', i * 2, 'end', i * 2 + 1.5,
+         'text', 'word' || i || ' again',
+         'words', jsonb_build_array(
+           jsonb_build_object('_id', 'w-' || i || '-0', 'text', 'word' || i, 'start', i * 2, 'end', i * 2 + 0.6),
+           jsonb_build_object('_id', 'w-' || i || '-1', 'text', 'again', 'start', i * 2 + 0.8, 'end', i * 2 + 1.5))
+       ) order by i)
+       from generate_series(0, $2::int - 1) as i)
+     where file_id = $1`,
+    [fileId, count],
+  );
+}
+
+/**
+ * A recording as the file service announces it (file.uploaded; no audio is stored), then its
+ * transcript `t` written as the worker writes one, completed: a transcript to read or export, fast.
+ * `product`: a test stack or the all-in-one product.
+ */
+export async function storedTranscript(
+  product: { bus: EventBus; database: Database; settle(): Promise<void> },
+  ctx: ServiceContext<TranscriptionConfig>,
+  companyId: string,
+  name: string,
+  t: TranscriptDto,
+): Promise<string> {
+  const fileId = randomUUID();
+  const envelope = buildEnvelope({
+    type: 'file.uploaded',
+    companyId,
+    actor: { type: 'system', id: null },
+    data: {
+      id: fileId,
+      storageKey: fileId,
+      originalName: name,
+      mimeType: 'audio/wav',
+      size: 1,
+      clientId: null,
+      uploadedBy: null,
+    },
+  });
+  await product.bus.publish([{ topic: eventDefinition('file.uploaded').topic, key: companyId, envelope }]);
+  await product.settle();
+  const { speakers, speakerSegments: segments, duration } = t.metadata;
+  await ctx.transact((tx) =>
+    saveResult(tx, fileId, {
+      engine: t.engine ?? 'test',
+      duration: duration ?? 0,
+      speakers,
+      segments,
+      peaks: { version: 1, duration: duration ?? 0, pointsPerSecond: 10, length: 0, data: [] },
+    }),
+  );
+  await product.database.query(`update transcription.jobs set status = 'completed' where file_id = $1`, [fileId]);
+  return fileId;
 }

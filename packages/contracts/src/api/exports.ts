@@ -27,3 +27,14 @@ export type BulkExportBody = z.infer<typeof BulkExportBody>;
 /** The 409 of a transcript that has nothing to export yet (pending, processing, failed). */
 export const exportNotReadyMessage = (originalName: string, status: string): string =>
   `“${originalName}” cannot be exported yet: its transcription is ${status.replaceAll('_', ' ')}`;
+
+/** What may stop an export's rendering: its time (EXPORT_TIMEOUT_MS) or its memory (EXPORT_MAX_HEAP_MB). */
+export type ExportLimit = { kind: 'time'; seconds: number } | { kind: 'memory'; megabytes: number };
+
+/** The 413 of an export stopped at a limit of its rendering, naming the limit and what to do instead. */
+export const exportTooLargeMessage = (limit: ExportLimit): string =>
+  `${
+    limit.kind === 'time'
+      ? `This export took longer than the ${limit.seconds} seconds an export may take to render`
+      : `This export needed more than the ${limit.megabytes} MB of memory an export may use to render`
+  }: export fewer transcripts at once, or ask an administrator to raise the limit`;

@@ -39,6 +39,23 @@ export async function findByFile(db: Db, fileId: string, scope: Scope): Promise<
   return row ?? null;
 }
 
+/**
+ * As findByFile, with the segments as their JSON text: an export parses them in its rendering
+ * thread, so a huge transcript's words are never parsed on the event loop that serves requests.
+ */
+export async function findByFileAsText(
+  db: Db,
+  fileId: string,
+  scope: Scope,
+): Promise<(Omit<TranscriptSummary, 'segments'> & { segments: string }) | null> {
+  const [row] = await db
+    .select({ ...summaryColumns, segments: sql<string>`${transcripts.segments}::text` })
+    .from(transcripts)
+    .where(scoped(eq(transcripts.fileId, fileId), scope))
+    .limit(1);
+  return row ?? null;
+}
+
 /** By transcript id or by file id (the files list links with the file id). */
 export async function findByEitherId(db: Db, id: string, scope: Scope): Promise<TranscriptSummary | null> {
   const [row] = await db

@@ -10,7 +10,8 @@ import {
 import { identityOf, type ZodTypeProvider } from '@earshot/kit';
 import type { ExportFile, ExportService } from '../services/exports/service';
 
-const errors = { ...ERROR_RESPONSES, 409: ErrorBody };
+// 413: the rendering passed its time or memory limit (EXPORT_TIMEOUT_MS, EXPORT_MAX_HEAP_MB).
+const errors = { ...ERROR_RESPONSES, 409: ErrorBody, 413: ErrorBody };
 const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
 /** A download, never cached: an export must show the latest edits and speaker names. */

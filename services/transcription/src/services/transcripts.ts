@@ -163,6 +163,22 @@ export async function findTranscript(
 }
 
 /**
+ * As findTranscript, with the segments apart as their JSON text (opened, when sealed, not parsed)
+ * and none in the transcript: for a reader that parses them off the event loop (exports).
+ */
+export async function findTranscriptText(
+  db: Db,
+  words: TranscriptWords,
+  fileId: string,
+  scope: Scope,
+): Promise<{ transcript: TranscriptDto; segments: string } | null> {
+  const job = await jobsRepo.findJob(db, fileId);
+  const row = await transcriptsRepo.findByFileAsText(db, fileId, scope);
+  if (!row) return null;
+  return { transcript: toDto({ ...row, segments: [] }, job), segments: await words.segmentsText(db, row) };
+}
+
+/**
  * Who may delete a recording or run its transcription again: the person who uploaded it, an ADMIN
  * of its company or a HOST_ADMIN. Reading and correcting words stays open to every member: a
  * company works on its transcripts together, but one member's recording is not another's to drop.

@@ -75,6 +75,16 @@ export class TranscriptWords {
     return openJson<SpeakerSegment[]>(await this.key(db, companyId), { companyId, purpose }, stored.enc);
   }
 
+  /** A transcript's segments as their JSON text (findByFileAsText), opened when sealed but not parsed. */
+  async segmentsText(db: Db, row: { companyId: string; fileId: string; segments: string }): Promise<string> {
+    // Plain segments are a JSON array; sealed ones an envelope object, whose one string is parsed here.
+    if (row.segments.startsWith('[')) return row.segments;
+    const stored = JSON.parse(row.segments) as StoredSegments;
+    if (!isSealedEnvelope(stored)) return row.segments;
+    const context = { companyId: row.companyId, purpose: PURPOSES.segments(row.fileId) };
+    return openText(await this.key(db, row.companyId), context, stored.enc);
+  }
+
   /** A transcript row with its segments readable. */
   async openRow<T extends { companyId: string; fileId: string; segments: StoredSegments }>(
     db: Db,

@@ -1,7 +1,6 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { KnowledgeFormat } from '@earshot/contracts';
+import { lowerThreadPriority } from '@earshot/kit/threads';
 import { extractText, type Extracted } from './extract';
 import { ExtractionFailure, type ExtractionLimits, type Refusal } from './limits';
 
@@ -18,14 +17,7 @@ export type ExtractionMessage =
   | { type: 'done'; extracted: Extracted }
   | { type: 'refused'; refusal: Refusal };
 
-// When the cores are busy, the thread that serves requests goes first: on Linux a thread has a nice
-// value of its own (/proc/thread-self names its id). 10, not the lowest: on a machine busy with
-// other work the reading still gets its share before its time limit.
-try {
-  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
-} catch {
-  // Elsewhere it keeps the process's priority.
-}
+lowerThreadPriority();
 
 const job = workerData as ExtractionJob;
 const post = (message: ExtractionMessage) => parentPort!.postMessage(message);

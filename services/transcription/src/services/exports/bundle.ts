@@ -18,7 +18,7 @@ function unique(name: string, taken: Set<string>): string {
 }
 
 /** A ZIP of the files, one entry each, at the top level; equal names get a number. */
-export function zipFiles(files: readonly NamedFile[], mtime: Date): Uint8Array {
+export function zipFiles(files: readonly NamedFile[], mtime: Date): Uint8Array<ArrayBuffer> {
   const taken = new Set<string>();
   const entries: Zippable = {};
   for (const file of files) entries[unique(file.name, taken)] = [file.data, { level: file.compressed ? 0 : 6, mtime }];

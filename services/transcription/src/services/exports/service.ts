@@ -4,10 +4,10 @@ import { exportNotReadyMessage, type ExportFormat, type TranscriptDto } from '@e
 import type { TranscriptionConfig } from '../../config';
 import type { Scope } from '../../repositories/transcripts';
 import { scopeOf } from '../scope';
-import { findTranscript } from '../transcripts';
+import { findTranscriptText } from '../transcripts';
 import { wordsOf } from '../words-encryption';
-import { zipFiles, type NamedFile } from './bundle';
-import { FORMATS, render } from './formats';
+import { FORMATS } from './formats';
+import type { ExportRenderer, RenderSource } from './renderer';
 import { baseName } from './shared';
 
 /** A download: its bytes, their type and the Content-Disposition naming the file. */
@@ -39,48 +39,56 @@ const attachment = (name: string) =>
  * Downloads of transcripts in the formats of FORMATS. What may be exported is what may be read:
  * the caller's company's transcripts (a HOST_ADMIN's: any), in a b2c company only the caller's own,
  * found through the same repository scope as GET /transcripts/file/{fileId}. Each export reads the
- * stored transcript as it is now, so the latest edits and speaker names are in it.
+ * stored transcript as it is now, so the latest edits and speaker names are in it. The files are
+ * rendered off the event loop, in threads taken in turn by company (renderer.ts).
  */
 export class ExportService {
-  constructor(private readonly ctx: ServiceContext<TranscriptionConfig>) {}
+  constructor(
+    private readonly ctx: ServiceContext<TranscriptionConfig>,
+    private readonly renderer: ExportRenderer,
+  ) {}
 
-  /** A transcript the caller may read (else 404), as the API shows it. */
-  private async find(fileId: string, scope: Scope): Promise<TranscriptDto> {
-    const found = await findTranscript(this.ctx.db, wordsOf(this.ctx), fileId, scope);
+  /** A transcript the caller may read (else 404), as the API shows it, its segments apart as JSON text. */
+  private async find(fileId: string, scope: Scope): Promise<RenderSource> {
+    const found = await findTranscriptText(this.ctx.db, wordsOf(this.ctx), fileId, scope);
     if (!found) throw notFound('Transcript');
     return found;
   }
 
   async one(identity: Identity, input: { fileId: string; format: ExportFormat }): Promise<ExportFile> {
-    const transcript = await this.find(input.fileId, await scopeOf(this.ctx.db, identity));
+    const source = await this.find(input.fileId, await scopeOf(this.ctx.db, identity));
+    const { transcript } = source;
     if (transcript.status !== 'completed') throw notReady(transcript);
+    const name = fileNameOf(transcript, input.format);
+    const request = { companyId: transcript.companyId, format: input.format, zipped: null };
     return {
-      body: await render(transcript, input.format),
+      body: await this.renderer.render(request, async (send) => send(source, name)),
       contentType: FORMATS[input.format].contentType,
-      disposition: attachment(fileNameOf(transcript, input.format)),
+      disposition: attachment(name),
     };
   }
 
   /**
    * A ZIP with one file per transcript (a file id given twice is exported once). Any one that is
-   * not the caller's is a 404, else any one not ready a 409. Each is rendered as it is read, so
-   * only the files stay in memory, not up to 100 whole transcripts.
+   * not the caller's is a 404, else any one not ready a 409. Each goes to the rendering thread as it
+   * is read, so only the files stay in memory, not up to 100 whole transcripts.
    */
   async bundle(identity: Identity, input: { fileIds: string[]; format: ExportFormat }): Promise<ExportFile> {
     const scope = await scopeOf(this.ctx.db, identity);
-    const { compressed } = FORMATS[input.format];
-    const files: NamedFile[] = [];
-    let waiting: TranscriptDto | null = null;
-    for (const fileId of new Set(input.fileIds.map((id) => id.toLowerCase()))) {
-      const t = await this.find(fileId, scope);
-      if (t.status !== 'completed') waiting ??= t;
-      else if (!waiting)
-        files.push({ name: fileNameOf(t, input.format), data: await render(t, input.format), compressed });
-    }
-    if (waiting) throw notReady(waiting);
     const now = new Date();
+    const request = { companyId: identity.companyId, format: input.format, zipped: now };
+    const body = await this.renderer.render(request, async (send) => {
+      let waiting: TranscriptDto | null = null;
+      for (const fileId of new Set(input.fileIds.map((id) => id.toLowerCase()))) {
+        const source = await this.find(fileId, scope);
+        const t = source.transcript;
+        if (t.status !== 'completed') waiting ??= t;
+        else if (!waiting) send(source, fileNameOf(t, input.format));
+      }
+      if (waiting) throw notReady(waiting);
+    });
     return {
-      body: Buffer.from(zipFiles(files, now)),
+      body,
       contentType: 'application/zip',
       disposition: attachment(`transcripts-${now.toISOString().slice(0, 10)}-${input.format}.zip`),
     };

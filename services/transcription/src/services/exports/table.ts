@@ -1,5 +1,6 @@
 import type { TranscriptDto } from '@earshot/contracts';
-import { csvLine } from '@earshot/kit';
+// The kit's CSV module alone: this renders in the export thread, which loads none of the server.
+import { csvLine } from '@earshot/kit/csv';
 import { entries } from './shared';
 
 /**
