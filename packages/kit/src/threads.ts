@@ -119,8 +119,9 @@ const postUnlessSettled =
  * loop that serves requests is never blocked by it. The thread's JavaScript heap is capped by V8
  * (`resourceLimits`); what lies outside that heap (the buffers a parser inflates into) is watched
  * here: resident memory growing more than twice the heap limit ends the thread as 'memory'. Past
- * `timeoutMs` it is ended as 'timeout'. `entry` is a `-thread.mjs` file beside the caller
- * (`new URL('./x-thread.mjs', import.meta.url)`, which `npm run build` finds and compiles). Each
+ * `timeoutMs` it is ended as 'timeout'. `entry` is a `-thread.mjs` file beside the caller, named
+ * by a URL relative to the caller's `import.meta.url` (the form `npm run build` finds and compiles:
+ * see THREAD_ENTRY in scripts/build.mjs). Each
  * run gets a new thread, ended when it answers: nothing it held is kept.
  */
 export function runInThread<M, T>(entry: URL, run: ThreadRun<M, T>): RunningThread<T> {
