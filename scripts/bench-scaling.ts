@@ -1,7 +1,7 @@
 /**
  * `npm run bench:scaling`: how long a fixed backlog of transcription jobs takes to drain with 1, 2
  * and 3 stand-alone worker processes (figures for docs/performance.md and the README). Each round
- * starts its workers (`services/transcription/src/worker.ts`, as k8s runs them, one job at a time
+ * starts its workers (`services/transcription/dist/worker.js`, compiled as k8s runs them, one job at a time
  * each) on a throwaway PostgreSQL database, waits until they are ready, then queues BENCH_BACKLOG
  * (default 12) espeak-ng stereo calls across three companies in one transaction, and times the
  * commit until the last job is completed. Printed with the completions per worker, CPU seconds and
@@ -29,6 +29,7 @@ import {
 import { asSuperuser, databaseUrl } from '../deploy/db-roles';
 import { migrations } from '../services/transcription/src/db/migrations';
 import { stereoCall } from './distributed/audio';
+import { ensureServersBuilt } from './build.mjs';
 import { freePorts, Processes, waitFor } from './distributed/processes';
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 12);
@@ -89,6 +90,8 @@ try {
       `workers run one job at a time (TRANSCRIPTION_CONCURRENCY=1), PocketSphinx; ${cpus().length} CPUs`,
   );
 
+  // The workers run compiled, as in production: built here when missing or stale.
+  if (ensureServersBuilt() !== 0) throw new Error('The build failed');
   for (const workers of ROUNDS) {
     const names = Array.from({ length: workers }, (_, i) => `worker-${workers}-${i + 1}`);
     const logs = join(dir, `round-${workers}`);
@@ -101,7 +104,7 @@ try {
           {
             name,
             cwd: 'services/transcription',
-            entry: 'src/worker.ts',
+            entry: 'dist/worker.js',
             readyUrl: `http://127.0.0.1:${ports[i]}/ready`,
             env: {
               NODE_ENV: 'production',

@@ -14,12 +14,13 @@ import {
 } from '@earshot/kit/testing';
 import { fileService } from '@earshot/file-service';
 import { createWorker, transcriptionService, type TranscriptionConfig } from '@earshot/transcription-service';
+import { ensureServersBuilt } from '../../../scripts/build.mjs';
 import { freePorts, Processes, waitFor } from '../../../scripts/distributed/processes';
 import type { FileConfig } from '../../../services/file/src/config';
 import { asSuperuser, databaseUrl } from '../../../deploy/db-roles';
 import { emitted, tmp, upload, waitForStatus } from './helpers';
 
-// A stand-alone worker is a real process (`src/worker.ts`, as k8s runs it) on the same PostgreSQL
+// A stand-alone worker is a real process (compiled `dist/worker.js`, as k8s runs it) on the same PostgreSQL
 // database and DATA_DIR as the test's stack, which runs no worker of its own. SIGTERM is what a
 // KEDA scale-in sends: the worker must end its job exactly once, by finishing it within
 // TRANSCRIPTION_DRAIN_MS or by handing it back for another worker.
@@ -61,6 +62,8 @@ describe('a stand-alone worker stopped with SIGTERM', () => {
   const admin = (statement: string) => asSuperuser(serverUrl, 'postgres', (c) => c.query(statement));
 
   beforeAll(async () => {
+    // The worker runs compiled, as in production: built here when missing or stale.
+    expect(ensureServersBuilt()).toBe(0);
     await admin(`create database ${databaseName}`);
     database = await openDatabase({ url: workersUrl, poolSize: 5 });
     stack = await createTestStack(
@@ -92,7 +95,7 @@ describe('a stand-alone worker stopped with SIGTERM', () => {
       {
         name,
         cwd: 'services/transcription',
-        entry: 'src/worker.ts',
+        entry: 'dist/worker.js',
         readyUrl: `http://127.0.0.1:${port}/ready`,
         env: {
           NODE_ENV: 'test',
