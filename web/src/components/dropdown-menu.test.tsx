@@ -88,12 +88,14 @@ describe('a dropdown menu inside a scroller (FloatingMenuContext)', () => {
     expect(screen.getByRole('menu')).toHaveStyle({ position: 'fixed', bottom: '108px', maxHeight: '692px' });
   });
 
-  it('stays open while the menu itself scrolls, and closes when anything else does', async () => {
+  it('stays open while anything scrolls, and follows its button when the page scrolls', async () => {
     const user = userEvent.setup();
-    await user.click(floating(100, 200));
+    const button = floating(100, 200);
+    await user.click(button);
     fireEvent.scroll(screen.getByRole('menu'));
-    expect(screen.getByRole('menu')).toBeInTheDocument();
+    expect(screen.getByRole('menu')).toHaveStyle({ top: '138px' });
+    jest.spyOn(button, 'getBoundingClientRect').mockReturnValue(new DOMRect(900, 50, 40, 30));
     fireEvent.scroll(window);
-    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(screen.getByRole('menu')).toHaveStyle({ position: 'fixed', top: '88px' });
   });
 });

@@ -48,7 +48,7 @@ export const MenuLinkContext = createContext<ComponentType<MenuLinkProps>>(({ to
 /**
  * Set by a container that scrolls (the data table's region): inside it a menu is placed on the
  * window (position: fixed) rather than in the container, which cut off the last rows' menus or
- * made them scroll, and closes when anything else scrolls, as it no longer moves with its button.
+ * made them scroll, and placed again when anything else scrolls, so it moves with its button.
  */
 export const FloatingMenuContext = createContext(false);
 
@@ -143,10 +143,15 @@ export function DropdownMenu({
 
   useEffect(() => {
     if (!open || !floating) return undefined;
+    // Follows its button when anything else scrolls or the window resizes. Closing instead lost the
+    // menu to the scroll that brought its button into view, which the browser reports after the click.
     const onMove = (event: Event) => {
       // The window itself (a resize) is no Node.
       const target = event.target instanceof Node ? event.target : null;
-      if (!menuRef.current?.contains(target)) setOpen(false);
+      const button = buttonRef.current;
+      const menu = menuRef.current;
+      if (!button || !menu || menu.contains(target)) return;
+      setPlace(floatingPlace(button.getBoundingClientRect(), menu.scrollHeight, align));
     };
     window.addEventListener('scroll', onMove, true);
     window.addEventListener('resize', onMove);
@@ -154,7 +159,7 @@ export function DropdownMenu({
       window.removeEventListener('scroll', onMove, true);
       window.removeEventListener('resize', onMove);
     };
-  }, [open, floating]);
+  }, [open, floating, align]);
 
   const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
