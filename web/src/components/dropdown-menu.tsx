@@ -133,31 +133,26 @@ export function DropdownMenu({
     return () => document.removeEventListener('pointerdown', onPointer);
   }, [open]);
 
-  // Measured before the first paint, so the menu never shows where it would be cut off.
+  // Placed before the first paint, so the menu never shows where it would be cut off, and again
+  // whenever anything else scrolls or the window resizes, so it follows its button. (Closing
+  // instead lost the menu to the scroll that brought its button into view, which the browser
+  // reports after the click.)
   useLayoutEffect(() => {
-    const button = buttonRef.current;
-    const menu = menuRef.current;
-    if (!open || !floating || !button || !menu) return;
-    setPlace(floatingPlace(button.getBoundingClientRect(), menu.scrollHeight, align));
-  }, [open, floating, align]);
-
-  useEffect(() => {
     if (!open || !floating) return undefined;
-    // Follows its button when anything else scrolls or the window resizes. Closing instead lost the
-    // menu to the scroll that brought its button into view, which the browser reports after the click.
-    const onMove = (event: Event) => {
-      // The window itself (a resize) is no Node.
-      const target = event.target instanceof Node ? event.target : null;
+    const place = (event?: Event) => {
       const button = buttonRef.current;
       const menu = menuRef.current;
+      // The window itself (a resize) is no Node.
+      const target = event?.target instanceof Node ? event.target : null;
       if (!button || !menu || menu.contains(target)) return;
       setPlace(floatingPlace(button.getBoundingClientRect(), menu.scrollHeight, align));
     };
-    window.addEventListener('scroll', onMove, true);
-    window.addEventListener('resize', onMove);
+    place();
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
     return () => {
-      window.removeEventListener('scroll', onMove, true);
-      window.removeEventListener('resize', onMove);
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
     };
   }, [open, floating, align]);
 
