@@ -136,7 +136,8 @@ export function runInThread<M, T>(entry: URL, run: ThreadRun<M, T>): RunningThre
  * (an export of a short call): each run is held to its limits as runInThread's are, and its first
  * message is `workerData`. A run over a limit, or a thread that fails, ends the thread; the next
  * run starts a new one, so what a failed run held is never kept. A run the thread answers leaves it
- * running, idle, holding nothing the run gave it once it has answered.
+ * running, idle, holding nothing the run gave it once it has answered. Its heap limit is the first
+ * run's: V8 fixes it when the thread starts, so a lowered limit applies from the next thread on.
  */
 export class KeptThread {
   private thread: Worker | null = null;
