@@ -252,8 +252,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     });
   }
 
+  // Nothing counted by a hook of the plugin's own: the guard runs the limits below on every request
+  // once its caller is known, before it refuses any, so a bad token or key (a 401) is counted too.
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     max: (request, key) =>
       key.startsWith(API_KEY_BUCKET)
         ? options.apiKeyRateLimitMax
@@ -264,8 +266,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     // Sign-in attempts are counted per address and route; a valid company API key per key (an
     // integration may call from many addresses); a verified person's session not here but in their
     // user and company buckets below (an office behind one NAT address is many people, each with
-    // their own bucket); everything else per address. The guard has verified the caller by then
-    // (its check runs first on every route).
+    // their own bucket); everything else per address, a token or key that does not verify included.
     allowList: (request) => !signInRoute(request) && sessionUserOf(request) !== null,
     keyGenerator: async (request) => {
       const route = signInRoute(request);
@@ -280,15 +281,12 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       code: ERROR_CODES.RATE_LIMITED,
     }),
   });
-
-  await app.register(authGuard, { tokens: options.tokens });
-  // This process's own metrics (all-in-one: every service's); a service's are never proxied.
-  registerMetricsRoute(app, options.metricsToken);
+  const addressLimit = app.rateLimit();
 
   // Each company has a bucket of its own besides the address's (or key's): one company's integration
   // or crowd cannot take every request the platform serves, and another company's never shares it.
   // Each signed-in person has one too, so one person (a runaway script with their session) cannot
-  // take their whole company's. Counted after the guard verified the caller, so the company and the
+  // take their whole company's. Counted once the guard verified the caller, so the company and the
   // user are the session's or the key's, never ones the request claims; the platform
   // administrator (no company) has a user bucket only. The person's bucket is checked first: a
   // request refused there does not count against the company.
@@ -304,17 +302,22 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     max: options.userRateLimitMax ?? options.rateLimitMax,
     keyGenerator: (request) => `${USER_BUCKET}${sessionUserOf(request)}`,
   });
-  app.addHook('preParsing', async (request) => {
+  const limit = async (request: FastifyRequest, reply: FastifyReply) => {
+    await addressLimit.call(app, request, reply);
     if (sessionUserOf(request)) {
-      const limit = await userLimit(request);
-      if (!limit.isAllowed && limit.isExceeded)
-        throw tooMany(limit.ttlInSeconds, `Too many requests from your account, retry in ${limit.ttlInSeconds} s`);
+      const user = await userLimit(request);
+      if (!user.isAllowed && user.isExceeded)
+        throw tooMany(user.ttlInSeconds, `Too many requests from your account, retry in ${user.ttlInSeconds} s`);
     }
     if (!(await companyOfCaller(request, options.tokens))) return;
-    const limit = await companyLimit(request);
-    if (!limit.isAllowed && limit.isExceeded)
-      throw tooMany(limit.ttlInSeconds, `Too many requests from your company, retry in ${limit.ttlInSeconds} s`);
-  });
+    const company = await companyLimit(request);
+    if (!company.isAllowed && company.isExceeded)
+      throw tooMany(company.ttlInSeconds, `Too many requests from your company, retry in ${company.ttlInSeconds} s`);
+  };
+
+  await app.register(authGuard, { tokens: options.tokens, limit });
+  // This process's own metrics (all-in-one: every service's); a service's are never proxied.
+  registerMetricsRoute(app, options.metricsToken);
 
   await app.register(swagger, {
     openapi: {

@@ -284,6 +284,23 @@ test('/api/docs shows the routes of every service behind the proxy', async () =>
   expect(paths).not.toContain('/api/mirror/{*}');
 });
 
+/** A gateway of its own (fresh rate-limit counters) in front of the auth and echo upstreams. */
+async function gatewayWith(settings: Record<string, string>) {
+  const config = loadConfig(distributedConfigSchema, {
+    ...env,
+    AUTH_SERVICE_URL: auth.url,
+    SIGN_IN_RATE_LIMIT_MAX: '4',
+    ...settings,
+  });
+  const created = await createDistributedGateway(
+    { ...config, [serviceUrlKey('echo')]: echo.url } as typeof config,
+    [authService as ServiceModule, echoService],
+    { logger: createLogger('silent') },
+  );
+  await created.app.ready();
+  return created;
+}
+
 describe('sign-in rate limit', () => {
   const variants = [
     '/api/auth/login',
@@ -300,20 +317,6 @@ describe('sign-in rate limit', () => {
       url,
       payload: { email: `nobody-${randomUUID()}@acme.test`, password: 'wrong-password' },
     });
-
-  async function gatewayWith(settings: Record<string, string>) {
-    const config = loadConfig(distributedConfigSchema, {
-      ...env,
-      AUTH_SERVICE_URL: auth.url,
-      SIGN_IN_RATE_LIMIT_MAX: '4',
-      ...settings,
-    });
-    const created = await createDistributedGateway(config, [authService as ServiceModule], {
-      logger: createLogger('silent'),
-    });
-    await created.app.ready();
-    return created;
-  }
 
   test('keys on the route: a query string, a trailing slash or an escaped letter is the same route', async () => {
     const limited = await gatewayWith({});
@@ -346,6 +349,55 @@ describe('sign-in rate limit', () => {
 
   test('REDIS_URL is validated', () => {
     expect(() => loadConfig(distributedConfigSchema, { ...env, REDIS_URL: '127.0.0.1:6379' })).toThrow(/REDIS_URL/);
+  });
+});
+
+describe('address rate limit', () => {
+  test('a token that does not verify is counted in its address’s bucket, shared in Redis, before its 401', async () => {
+    const settings = {
+      RATE_LIMIT_MAX: '3',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `earshot-test-${randomUUID()}:`,
+    };
+    const first = await gatewayWith(settings);
+    const second = await gatewayWith(settings);
+    const guesser = '127.0.0.30';
+    const guess = (target: DistributedGateway, remoteAddress = guesser) =>
+      target.app.inject({
+        method: 'POST',
+        url: '/api/mirror/things',
+        remoteAddress,
+        headers: { authorization: 'Bearer not-a-token' },
+        payload: { name: 'x' },
+      });
+    try {
+      // Three in all across both gateways: the service refuses them, then both gateways refuse the fourth.
+      expect((await guess(first)).statusCode).toBe(401);
+      expect((await guess(second)).statusCode).toBe(401);
+      expect((await guess(first)).statusCode).toBe(401);
+      const refused = await guess(second);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect((await guess(first)).statusCode).toBe(429);
+
+      // Another address has a bucket of its own; a signed-in person is not held by any address's
+      // (the gateway trusts the made-up callers' key, as it trusts auth's from its JWKS).
+      expect((await guess(first, '127.0.0.31')).statusCode).toBe(401);
+      first.tokens.trust(tokens.jwks());
+      const admin = await tokens.sign({ userId: 'admin-2', companyId: 'company-2', role: 'ADMIN', email: 'b@b.test' });
+      const served = await first.app.inject({
+        method: 'POST',
+        url: '/api/mirror/things',
+        remoteAddress: guesser,
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { name: 'x' },
+      });
+      expect(served.statusCode).toBe(200);
+    } finally {
+      await first.app.close();
+      await second.app.close();
+    }
   });
 });
 

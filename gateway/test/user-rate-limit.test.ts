@@ -4,7 +4,8 @@ import { createWorld, type World } from './world';
  * Every signed-in person has a request bucket of their own (USER_RATE_LIMIT_MAX per window),
  * whatever address they call from, besides their company's; their session is not counted in the
  * address's bucket, so many people behind one office address are each limited on their own. Here
- * every request comes from one address, whose own limit is lower than one person's.
+ * every request comes from one address, whose own limit is lower than one person's. A token or key
+ * that does not verify is counted in its address's bucket before it is refused.
  */
 const USER_LIMIT = 10;
 const ADDRESS_LIMIT = 3;
@@ -43,4 +44,32 @@ test('requests without a verified session are still counted per address', async 
   expect(statuses).toEqual([...Array<number>(ADDRESS_LIMIT).fill(200), 429]);
   // A signed-in person at that address is not held by it.
   expect((await profile(world.users.B.CALLER.token)).statusCode).toBe(200);
+});
+
+test('a token or API key that does not verify is counted in its address’s bucket before its 401', async () => {
+  const guesser = '127.0.0.20';
+  const guess = (remoteAddress: string) =>
+    world.request('not-a-token', { method: 'GET', url: '/api/users/profile', remoteAddress });
+  const statuses: number[] = [];
+  for (let i = 0; i < ADDRESS_LIMIT + 1; i++) statuses.push((await guess(guesser)).statusCode);
+  expect(statuses).toEqual([...Array<number>(ADDRESS_LIMIT).fill(401), 429]);
+  const refused = await guess(guesser);
+  expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/retry in/) });
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(refused.headers['x-ratelimit-limit']).toBe(String(ADDRESS_LIMIT));
+  const wrongKey = await world.requestWithKey('not-a-key', {
+    method: 'GET',
+    url: '/api/files',
+    remoteAddress: guesser,
+  });
+  expect(wrongKey.statusCode).toBe(429);
+
+  // Another address has a bucket of its own, and a signed-in person there is served.
+  expect((await guess('127.0.0.21')).statusCode).toBe(401);
+  const person = await world.request(world.users.B.ADMIN.token, {
+    method: 'GET',
+    url: '/api/users/profile',
+    remoteAddress: '127.0.0.21',
+  });
+  expect(person.statusCode).toBe(200);
 });

@@ -9,7 +9,7 @@ import {
   type JWK,
   type JWTVerifyGetKey,
 } from 'jose';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
 import {
@@ -305,12 +305,22 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export interface AuthGuardOptions {
+  tokens: TokenVerifier;
+  service?: string;
+  /**
+   * Runs on every request once its caller is known (request.identity, null for none) and before
+   * any refusal: the gateway's rate limits, so a bad token's 401 is counted like any other request.
+   */
+  limit?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
 /**
  * Verifies the caller on every request (never trusting identity headers from outside) and enforces
  * each route's declared access before validation: 401 without a session, 403 for the wrong role.
  * A route without `config.access` makes the process refuse to start.
  */
-export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
+export const authGuard = fp<AuthGuardOptions>(
   async (app: FastifyInstance, opts) => {
     if (!app.hasDecorator('routeRegistry')) app.decorate('routeRegistry', []);
     if (!app.hasRequestDecorator('identity')) app.decorateRequest('identity', null);
@@ -342,21 +352,25 @@ export const authGuard = fp<{ tokens: TokenVerifier; service?: string }>(
           service: config.service ?? opts.service,
         });
       }
-      const check = async (request: FastifyRequest) => {
+      const check = async (request: FastifyRequest, reply: FastifyReply) => {
         // A request with X-API-Key acts for the key's company and nothing else (its cookies are ignored).
         const keyed = access === 'public' ? null : apiKeyOwnerOf(request, opts.tokens.apiKeys);
+        const token = keyed ? undefined : bearer(request);
         if (keyed) {
           const owner = await keyed;
-          if (!owner) throw unauthorized(MESSAGES.invalidApiKey);
-          request.identity = serviceIdentity(owner, request.ip);
+          request.identity = owner ? serviceIdentity(owner, request.ip) : null;
+        } else {
+          const cookie = token ? undefined : readCookie(request, ACCESS_COOKIE);
+          const verified = (token ?? cookie) ? await opts.tokens.verify((token ?? cookie)!) : null;
+          request.identity = verified ? { ...verified, via: token ? 'bearer' : 'cookie', ip: request.ip } : null;
+        }
+        await opts.limit?.(request, reply);
+
+        if (keyed) {
+          if (!request.identity) throw unauthorized(MESSAGES.invalidApiKey);
           if (!access.includes(SERVICE_ROLE)) throw forbidden(MESSAGES.notForApiKeys);
           return;
         }
-        const token = bearer(request);
-        const cookie = token ? undefined : readCookie(request, ACCESS_COOKIE);
-        const verified = (token ?? cookie) ? await opts.tokens.verify((token ?? cookie)!) : null;
-        request.identity = verified ? { ...verified, via: token ? 'bearer' : 'cookie', ip: request.ip } : null;
-
         const usesCookies = !token && (readCookie(request, ACCESS_COOKIE) || readCookie(request, REFRESH_COOKIE));
         if (!SAFE_METHODS.has(request.method) && usesCookies && !config.csrfExempt && !request.headers[CSRF_HEADER]) {
           throw forbidden(MESSAGES.csrf, ERROR_CODES.CSRF);
