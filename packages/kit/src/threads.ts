@@ -136,17 +136,19 @@ export function runInThread<M, T>(entry: URL, run: ThreadRun<M, T>): RunningThre
  * (an export of a short call): each run is held to its limits as runInThread's are, and its first
  * message is `workerData`. A run over a limit, or a thread that fails, ends the thread; the next
  * run starts a new one, so what a failed run held is never kept. A run the thread answers leaves it
- * running, idle, holding nothing the run gave it once it has answered. Its heap limit is the first
- * run's: V8 fixes it when the thread starts, so a lowered limit applies from the next thread on.
+ * running, idle, holding nothing the run gave it once it has answered. V8 fixes a thread's heap
+ * limit when it starts, so a run with another `memoryMb` than the kept thread's first ends that
+ * thread (and waits until it is gone, its memory released) and runs in a new one started with it.
  */
 export class KeptThread {
-  private thread: Worker | null = null;
+  private kept: { thread: Worker; memoryMb: number } | null = null;
 
   constructor(private readonly entry: URL) {}
 
-  run<M, T>(run: ThreadRun<M, T>): RunningThread<T> {
+  async run<M, T>(run: ThreadRun<M, T>): Promise<RunningThread<T>> {
     if (run.signal?.aborted) return { result: Promise.reject(run.failure('stopped')), post: () => undefined };
-    const thread = (this.thread ??= this.start(run.limits.memoryMb));
+    if (this.kept && this.kept.memoryMb !== run.limits.memoryMb) await this.close();
+    const thread = (this.kept ??= this.start(run.limits.memoryMb)).thread;
     thread.postMessage(run.workerData, run.transferList ? [...run.transferList] : undefined);
     const { result, settled } = supervise(thread, run, true, () => this.forget(thread));
     return { result, post: postUnlessSettled(thread, settled) };
@@ -154,21 +156,21 @@ export class KeptThread {
 
   /** Ends the thread (the service is stopping); a run under way rejects as 'crashed'. */
   async close(): Promise<void> {
-    const thread = this.thread;
-    this.thread = null;
+    const thread = this.kept?.thread;
+    this.kept = null;
     await thread?.terminate();
   }
 
-  private start(memoryMb: number): Worker {
+  private start(memoryMb: number): { thread: Worker; memoryMb: number } {
     const thread = startThread(this.entry, memoryMb);
     // An idle thread never keeps the process alive; one that ends between runs is replaced.
     thread.unref();
     thread.once('exit', () => this.forget(thread));
-    return thread;
+    return { thread, memoryMb };
   }
 
   private forget(thread: Worker): void {
-    if (this.thread === thread) this.thread = null;
+    if (this.kept?.thread === thread) this.kept = null;
   }
 }
 

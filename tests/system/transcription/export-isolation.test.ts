@@ -97,11 +97,9 @@ test.each([
 ] as const)(
   'an export past its %s limit is a 413 naming the limit; its thread is replaced and the next export works',
   async (_name, limit, named) => {
-    // Read from the service's configuration per export (the heap limit when a thread starts).
+    // Read from the service's configuration per export: a kept thread of another heap limit is replaced.
     const { EXPORT_TIMEOUT_MS, EXPORT_MAX_HEAP_MB } = ctx.config;
     Object.assign(ctx.config, limit);
-    // A kept thread's heap limit is fixed when it starts: the next export starts a thread with this one.
-    await exportRenderer(ctx).close();
     try {
       const res = await exportOf(tokens.a, files.huge, 'srt');
       expect(res.status).toBe(413);

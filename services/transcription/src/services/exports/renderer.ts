@@ -69,7 +69,7 @@ export class ExportRenderer {
     const job: RenderInput = { type: 'job', format, zip: zipped ? { mtime: zipped.getTime() } : null };
     // Ends the thread when not every transcript could be read (a 404, a 409).
     const abandon = new AbortController();
-    const thread = kept.run<RenderMessage, Uint8Array>({
+    const thread = await kept.run<RenderMessage, Uint8Array>({
       workerData: job,
       limits: { timeoutMs, memoryMb },
       signal: abandon.signal,
