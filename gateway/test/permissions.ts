@@ -177,6 +177,9 @@ export const ROUTES: Record<string, Permission> = {
   // Erasing a person is managing people (an ADMIN their company's, HOST_ADMIN anyone's),
   // never one's own account; the matrix's example names no one, so nobody is erased by the walk.
   'POST /api/privacy/erase': { area: 'users' },
+  // The company's line of those jobs (its cap, what runs and waits) is managing people too: its
+  // ADMIN's (their own company), HOST_ADMIN's (the company named by companyId).
+  'GET /api/privacy/queue': { area: 'users' },
   'PUT /api/users/password': { area: 'account' },
   'POST /api/users/two-step/setup': { area: 'account' },
   'POST /api/users/two-step/enable': { area: 'account' },

@@ -52,6 +52,11 @@ export const authConfigShape = {
    * and private or loopback issuers (a local test provider). Link-local and metadata addresses stay refused.
    */
   SSO_ALLOW_INSECURE_ISSUERS: envBoolean(false),
+  /**
+   * A person's exports and erasures of one company running at once (every auth process together);
+   * the company's others wait their turn while other companies' start.
+   */
+  PRIVACY_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(1),
 };
 
 export type AuthConfig = BaseConfig & StorageConfig & z.infer<z.ZodObject<typeof authConfigShape>>;

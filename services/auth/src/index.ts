@@ -33,6 +33,7 @@ import {
   finishErase,
   recordingsAndHolds,
 } from './services/privacy';
+import { startDueJobs } from './services/privacy-line';
 import { BLOCKED_COMPANY_STATUSES, announceEnded, recordEnded, type EndedSessions } from './services/sessions';
 
 const timers = new ContextTimers();
@@ -57,9 +58,11 @@ export const authService = defineService<AuthConfig>({
     await scimTokenRoutes(app, services.scimTokens);
     await scimRoutes(app, auth, services.scimTokens, services.scim);
   },
-  // Export ZIPs that are due go at start and then every hour (expireExports).
+  // Export ZIPs that are due go at start and then every hour (expireExports). The privacy jobs
+  // whose turn has come start too: a cap raised since the last run lets more of a company's go.
   async start(ctx) {
     await startAuth(ctx);
+    await ctx.transact((tx, emit) => startDueJobs(tx, emit, ctx.config.PRIVACY_COMPANY_CONCURRENCY));
     const storage = privacyStorage(ctx);
     const sweep = () =>
       expireExports(ctx.db, storage, new Date()).then(
@@ -149,7 +152,7 @@ export const authService = defineService<AuthConfig>({
       authExportPart(privacyStorage(ctx)),
       assembleExport(ctx, privacyStorage(ctx)),
       authErasePart(ctx),
-      finishErase,
+      finishErase(ctx),
       ...clientCompanies,
       ...recordingsAndHolds,
     ];

@@ -1,18 +1,8 @@
 import { PRIVACY_SERVICES, SYSTEM_ACTOR } from '@earshot/contracts';
 import { buildEnvelope } from '@earshot/kit';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { auditService } from '@earshot/audit-service';
-import { chatService } from '@earshot/chat-service';
-import { fileService } from '@earshot/file-service';
-import { messagingService } from '@earshot/messaging-service';
-import { promptService } from '@earshot/prompt-service';
-import { tasksService } from '@earshot/tasks-service';
-import { billingService } from '@earshot/billing-service';
-import { tenantService } from '@earshot/tenant-service';
-import { transcriptionService } from '@earshot/transcription-service';
+import { PRIVACY_STACK } from './privacy-stack';
 import { uploadRequest, wavHeader } from '../../../services/file/test/helpers';
-import { authService } from '@earshot/auth-service';
-import { webhooksService } from '@earshot/webhooks-service';
 import { login } from '../../../services/auth/test/helpers';
 
 // Erasing a person: every service that holds their data in one stack, each removing
@@ -111,26 +101,11 @@ async function admin(company: Company, code: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  stack = await createTestStack(
-    [
-      authService,
-      tenantService,
-      billingService,
-      fileService,
-      transcriptionService,
-      chatService,
-      promptService,
-      auditService,
-      messagingService,
-      tasksService,
-      webhooksService,
-    ],
-    {
-      TRANSCRIPTION_WORKER: 'false',
-      ADMIN_EMAIL: 'root@platform.test',
-      ADMIN_PASSWORD: 'first-start-password',
-    },
-  );
+  stack = await createTestStack(PRIVACY_STACK, {
+    TRANSCRIPTION_WORKER: 'false',
+    ADMIN_EMAIL: 'root@platform.test',
+    ADMIN_PASSWORD: 'first-start-password',
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   for (const [company, code] of [
     [a, 'ERA-A'],

@@ -3,19 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { createTestStack, type TestStack } from '@earshot/kit/testing';
-import { chatService } from '@earshot/chat-service';
-import { fileService } from '@earshot/file-service';
-import { messagingService } from '@earshot/messaging-service';
-import { promptService } from '@earshot/prompt-service';
-import { tasksService } from '@earshot/tasks-service';
-import { billingService } from '@earshot/billing-service';
-import { tenantService } from '@earshot/tenant-service';
-import { transcriptionService } from '@earshot/transcription-service';
+import { PRIVACY_STACK } from './privacy-stack';
 import { filesUnder, uploadRequest, wavHeader } from '../../../services/file/test/helpers';
-import { auditService } from '@earshot/audit-service';
 import { createStorage, type StorageConfig } from '@earshot/kit';
-import { authService } from '@earshot/auth-service';
-import { webhooksService } from '@earshot/webhooks-service';
 import { EXPORT_KEPT_DAYS, expireExports } from '../../../services/auth/src/services/privacy';
 
 // A person's data: every service that holds it in one stack, the export answered by
@@ -91,28 +81,13 @@ async function person(company: Company, name: string, byte: number): Promise<voi
 }
 
 beforeAll(async () => {
-  stack = await createTestStack(
-    [
-      authService,
-      tenantService,
-      billingService,
-      fileService,
-      transcriptionService,
-      chatService,
-      promptService,
-      auditService,
-      messagingService,
-      tasksService,
-      webhooksService,
-    ],
-    {
-      TRANSCRIPTION_WORKER: 'false',
-      // Company A's recordings are encrypted at rest: its people's ZIPs must still hold plain audio.
-      ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'),
-      ADMIN_EMAIL: 'root@platform.test',
-      ADMIN_PASSWORD: 'first-start-password',
-    },
-  );
+  stack = await createTestStack(PRIVACY_STACK, {
+    TRANSCRIPTION_WORKER: 'false',
+    // Company A's recordings are encrypted at rest: its people's ZIPs must still hold plain audio.
+    ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: 'root@platform.test',
+    ADMIN_PASSWORD: 'first-start-password',
+  });
   host = await stack.tokenFor('HOST_ADMIN', null);
   for (const [company, code] of [
     [a, 'PRV-A'],

@@ -62,12 +62,16 @@ export const ERASE_HOLD_MESSAGES = {
 
 export const PrivacyJobAccepted = z.object({ jobId: Id });
 
-export const PrivacyJobStatus = z.enum(['running', 'done', 'failed']);
+/** `queued`: waiting for its company's turn (companies take turns, a few of each at once). */
+export const PrivacyJobStatus = z.enum(['queued', 'running', 'done', 'failed']);
+
+const PrivacyJobKind = z.enum(['export', 'erase']);
+const PrivacySubject = z.object({ kind: z.enum(['user', 'client']), id: Id });
 
 export const PrivacyJobDto = z.object({
   jobId: Id,
-  kind: z.enum(['export', 'erase']),
-  subject: z.object({ kind: z.enum(['user', 'client']), id: Id }),
+  kind: PrivacyJobKind,
+  subject: PrivacySubject,
   status: PrivacyJobStatus,
   /** Parts reported so far, per service, with counts by kind (what was exported or removed). */
   parts: z.array(z.object({ service: z.string(), counts: z.record(z.string(), z.number().int().nonnegative()) })),
@@ -76,7 +80,31 @@ export const PrivacyJobDto = z.object({
   download: z.string().nullable(),
   createdAt: z.string().datetime(),
   finishedAt: z.string().datetime().nullable(),
+  /** A queued job's 1-based place in its company's line (1: the company's next to start); null otherwise. */
+  position: z.number().int().positive().nullable(),
 });
 export type PrivacyJobDto = z.infer<typeof PrivacyJobDto>;
+
+/**
+ * GET /privacy/queue: a company's share of the privacy jobs. Its cap (jobs of the company running
+ * at once, every process together), how many run and wait now, and the waiting ones in the
+ * company's line (its first 100; `pending` counts them all).
+ */
+export const PrivacyQueueDto = z.object({
+  companyId: z.string(),
+  cap: z.number().int(),
+  running: z.number().int(),
+  pending: z.number().int(),
+  items: z.array(
+    z.object({
+      jobId: Id,
+      kind: PrivacyJobKind,
+      subject: PrivacySubject,
+      position: z.number().int().positive(),
+      createdAt: z.string().datetime(),
+    }),
+  ),
+});
+export type PrivacyQueueDto = z.infer<typeof PrivacyQueueDto>;
 
 export const PrivacyJobParams = z.object({ jobId: Id });

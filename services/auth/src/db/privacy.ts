@@ -1,4 +1,5 @@
 import { jsonb, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { Actor } from '@earshot/contracts';
 import { RetentionProjection, type Migration } from '@earshot/kit';
 import { auth } from './schema';
 
@@ -16,12 +17,16 @@ export const privacyJobs = auth.table('privacy_jobs', {
   subjectId: uuid('subject_id').notNull(),
   companyId: uuid('company_id'),
   requestedBy: text('requested_by').notNull(),
-  status: text('status').$type<'running' | 'done' | 'failed'>().notNull().default('running'),
+  /** `queued`: waiting for its company's turn (its event not yet sent); see startDueJobs. */
+  status: text('status').$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('running'),
   /** An erasure's choice for the person's recordings (null: an export). */
   recordings: text('recordings').$type<'delete' | 'keep'>(),
   /** The assembled ZIP's object key (an export that is done). */
   zipKey: text('zip_key'),
+  /** Who asked, as the request's event names them: the event is sent when the job starts. */
+  actor: jsonb('actor').$type<Actor>(),
   createdAt: ts('created_at').notNull().defaultNow(),
+  startedAt: ts('started_at'),
   finishedAt: ts('finished_at'),
 });
 export type PrivacyJobRow = typeof privacyJobs.$inferSelect;
@@ -121,4 +126,23 @@ export const privacyMigrations: Migration[] = [
         select file_id, company_id, user_id from file_usage where company_id is not null`,
   },
   privacyHolds.migration,
+  {
+    name: '0011_privacy_fair_queue',
+    sql: `
+      -- Companies take turns: a job beyond its company's cap waits as 'queued', its event unsent
+      -- (so with the actor kept to send it), until one of the company's jobs ends.
+      alter table privacy_jobs drop constraint privacy_jobs_status_check;
+      alter table privacy_jobs add constraint privacy_jobs_status_check
+        check (status in ('queued', 'running', 'done', 'failed'));
+      alter table privacy_jobs add column actor jsonb;
+      alter table privacy_jobs add column started_at timestamptz;
+      update privacy_jobs set started_at = created_at;
+      create index privacy_jobs_unfinished on privacy_jobs (company_id, created_at) where status in ('queued', 'running');
+      -- The company whose last start is oldest goes first (one row per company; the platform's own
+      -- people, without a company, are the nil id).
+      create table queue_turns (
+        company_id uuid primary key,
+        served_at timestamptz not null
+      )`,
+  },
 ];

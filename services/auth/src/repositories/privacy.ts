@@ -11,13 +11,95 @@ import {
 } from '../db/privacy';
 import { avatars, companies, fileUsage, sessions, users, type SessionRow, type UserRow } from '../db/schema';
 
+/** A new job waits in its company's line; startDueJobs starts it when its turn has come. */
 export async function insertPrivacyJob(
   tx: Db,
-  job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy'> &
+  job: Pick<PrivacyJobRow, 'kind' | 'subjectKind' | 'subjectId' | 'companyId' | 'requestedBy' | 'actor'> &
     Partial<Pick<PrivacyJobRow, 'recordings'>>,
 ): Promise<PrivacyJobRow> {
-  const [row] = await tx.insert(privacyJobs).values(job).returning();
+  const [row] = await tx
+    .insert(privacyJobs)
+    .values({ ...job, status: 'queued' })
+    .returning();
   return row!;
+}
+
+/** The line's key of a job's company: the platform's own people (no company) share one line. */
+const lineOf = sql`coalesce(${privacyJobs.companyId}, '00000000-0000-0000-0000-000000000000'::uuid)`;
+
+/**
+ * Held until the transaction ends: whoever starts jobs sees every start and end before it, so two
+ * requests of one company at once never both take its last place. Privacy jobs are few; one
+ * lock for all companies keeps the choice of who goes next simple.
+ */
+export async function lockPrivacyLine(tx: Db): Promise<void> {
+  await tx.execute(sql`lock table auth.queue_turns in exclusive mode`);
+}
+
+/**
+ * The next job to start, or null: among companies with fewer than `cap` jobs running, the one
+ * with the fewest running, then the one whose last start is oldest, with its oldest queued job.
+ */
+export async function nextDueJob(tx: Db, cap: number): Promise<PrivacyJobRow | null> {
+  const running = sql`(select count(*) from auth.privacy_jobs r where r.status = 'running'
+    and coalesce(r.company_id, '00000000-0000-0000-0000-000000000000'::uuid) = ${lineOf})`;
+  const [row] = await tx
+    .select()
+    .from(privacyJobs)
+    .where(and(eq(privacyJobs.status, 'queued'), sql`${running} < ${cap}`))
+    .orderBy(
+      running,
+      sql`(select t.served_at from auth.queue_turns t where t.company_id = ${lineOf}) nulls first`,
+      asc(privacyJobs.createdAt),
+      asc(privacyJobs.id),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** A queued job starts, and its company's turn is taken; null when it had started already. */
+export async function startPrivacyJob(tx: Db, id: string): Promise<PrivacyJobRow | null> {
+  const [row] = await tx
+    .update(privacyJobs)
+    .set({ status: 'running', startedAt: new Date() })
+    .where(and(eq(privacyJobs.id, id), eq(privacyJobs.status, 'queued')))
+    .returning();
+  if (!row) return null;
+  await tx.execute(sql`insert into auth.queue_turns (company_id, served_at)
+    values (coalesce(${row.companyId}::uuid, '00000000-0000-0000-0000-000000000000'::uuid), clock_timestamp())
+    on conflict (company_id) do update set served_at = excluded.served_at`);
+  return row;
+}
+
+/** A queued job's 1-based place in its company's line: the company's queued jobs up to it, oldest first. */
+export async function queuePosition(db: Db, jobId: string): Promise<number> {
+  const result = await db.execute(sql`
+    select count(*)::int as n from auth.privacy_jobs q join auth.privacy_jobs j on j.id = ${jobId}
+    where q.status = 'queued' and q.company_id is not distinct from j.company_id
+      and (q.created_at, q.id) <= (j.created_at, j.id)`);
+  return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+}
+
+/** A company's jobs running, and its first `limit` queued ones oldest first (their place is their order). */
+export async function companyPrivacyLine(
+  db: Db,
+  companyId: string,
+  limit: number,
+): Promise<{ running: number; pending: number; queued: PrivacyJobRow[] }> {
+  const [counts] = await db
+    .select({
+      running: sql<number>`count(*) filter (where ${privacyJobs.status} = 'running')`.mapWith(Number),
+      pending: sql<number>`count(*) filter (where ${privacyJobs.status} = 'queued')`.mapWith(Number),
+    })
+    .from(privacyJobs)
+    .where(and(eq(privacyJobs.companyId, companyId), inArray(privacyJobs.status, ['queued', 'running'])));
+  const queued = await db
+    .select()
+    .from(privacyJobs)
+    .where(and(eq(privacyJobs.companyId, companyId), eq(privacyJobs.status, 'queued')))
+    .orderBy(asc(privacyJobs.createdAt), asc(privacyJobs.id))
+    .limit(limit);
+  return { running: counts?.running ?? 0, pending: counts?.pending ?? 0, queued };
 }
 
 export async function findPrivacyJob(db: Db, id: string): Promise<PrivacyJobRow | null> {
@@ -43,11 +125,14 @@ export async function insertPrivacyPart(
   await tx.insert(privacyParts).values(part).onConflictDoNothing();
 }
 
-export async function finishPrivacyJob(tx: Db, id: string, zipKey: string | null): Promise<void> {
-  await tx
+/** A running job is done; false when it was not running (it ended already). */
+export async function finishPrivacyJob(tx: Db, id: string, zipKey: string | null): Promise<boolean> {
+  const ended = await tx
     .update(privacyJobs)
     .set({ status: 'done', zipKey, finishedAt: new Date() })
-    .where(and(eq(privacyJobs.id, id), eq(privacyJobs.status, 'running')));
+    .where(and(eq(privacyJobs.id, id), eq(privacyJobs.status, 'running')))
+    .returning({ id: privacyJobs.id });
+  return ended.length > 0;
 }
 
 /**

@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ADMINS,
   ALL_ROLES,
   PrivacyEraseBody,
   PrivacyExportBody,
   PrivacyJobAccepted,
   PrivacyJobDto,
   PrivacyJobParams,
+  PrivacyQueueDto,
+  QueueQuery,
 } from '@earshot/contracts';
 import { identityOf } from '@earshot/kit';
 import type { PrivacyJobs } from '../services/privacy';
@@ -16,7 +19,7 @@ import { errors } from './schemas';
  * A person's data. Every role reaches the export and the jobs; the service decides
  * whose data the caller may ask for (their own; an ADMIN their company's people; HOST_ADMIN
  * anyone's) and answers 404 for anyone else's. Erasing is for ADMIN and HOST_ADMIN only, never of
- * one's own account.
+ * one's own account. A company's ADMIN sees the company's line of jobs (companies take turns).
  */
 export async function privacyRoutes(app: FastifyInstance, jobs: PrivacyJobs): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -68,6 +71,22 @@ export async function privacyRoutes(app: FastifyInstance, jobs: PrivacyJobs): Pr
       },
     },
     async (request) => jobs.job(identityOf(request), request.params.jobId),
+  );
+
+  // The company's cap and line are its ADMIN's to see (HOST_ADMIN names the company), as the transcription queue's.
+  r.get(
+    '/privacy/queue',
+    {
+      config: { access: ADMINS },
+      schema: {
+        tags,
+        summary:
+          "The company's privacy jobs (exports and erasures) in the platform's line: cap, running, waiting and each one's position",
+        querystring: QueueQuery,
+        response: { 200: PrivacyQueueDto, ...errors(400, 401, 403) },
+      },
+    },
+    async (request) => jobs.queue(identityOf(request), request.query),
   );
 
   r.get(

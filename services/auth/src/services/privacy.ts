@@ -8,6 +8,7 @@ import {
   type PrivacyEraseBody,
   type PrivacyExportBody,
   type PrivacyJobDto,
+  type PrivacyQueueDto,
 } from '@earshot/contracts';
 import {
   actorOf,
@@ -42,14 +43,15 @@ import {
   lockAccount,
   recordFile,
   saveClient,
-  finishPrivacyJob,
   insertPrivacyJob,
   insertPrivacyPart,
   lockPrivacyJob,
   privacyPartsOf,
+  queuePosition,
   sessionsOf,
 } from '../repositories/privacy';
 import type { AuthBase } from './context';
+import { companyQueue, endPrivacyJob, startDueJobs } from './privacy-line';
 import { announceEnded, type EndedSessions } from './sessions';
 import { checkNotLastAdmin, removeAccount } from './users';
 
@@ -132,8 +134,9 @@ async function writeZip(storage: ObjectStorage, zipKey: string, files: PrivacyMa
 }
 
 /**
- * The coordinator of a person's data: it records a job and asks every service for its
- * part by an event, then assembles the ZIP when each has answered. It lives in auth because auth
+ * The coordinator of a person's data: it records a job and, when the job's turn in its company's
+ * line has come (privacy-line.ts), asks every service for its part by an event, then assembles
+ * the ZIP when each has answered. It lives in auth because auth
  * knows who a user is and which company they belong to (who may ask), and it owns the account.
  */
 export class PrivacyJobs {
@@ -142,6 +145,7 @@ export class PrivacyJobs {
     private readonly storage: ObjectStorage,
   ) {}
 
+  /** The job waits in its company's line; it starts (and every service is asked) at once when its turn has come. */
   async requestExport(identity: Identity, body: PrivacyExportBody, ip?: string): Promise<{ jobId: string }> {
     return this.ctx.transact(async (tx, emit) => {
       const subject = await this.subjectOf(tx, identity, body);
@@ -151,13 +155,9 @@ export class PrivacyJobs {
         subjectId: subject.id,
         companyId: subject.companyId,
         requestedBy: identity.userId,
-      });
-      emit({
-        type: 'privacy.export_requested',
-        companyId: subject.companyId,
         actor: actorOf(identity, ip),
-        data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id } },
       });
+      await startDueJobs(tx, emit, this.ctx.config.PRIVACY_COMPANY_CONCURRENCY);
       return { jobId: job.id };
     });
   }
@@ -166,7 +166,8 @@ export class PrivacyJobs {
    * Erasing a person: the route lets only ADMIN and HOST_ADMIN in, and nobody erases their own
    * account here (an administrator's own erasure is another administrator's act, like deleting an
    * account). Refused at once (409) when a legal hold covers anything it would remove, and when it
-   * would take away a company's last administrator; otherwise every service erases its part.
+   * would take away a company's last administrator; otherwise every service erases its part, when
+   * the job's turn has come (as an export's).
    */
   async requestErase(identity: Identity, body: PrivacyEraseBody, ip?: string): Promise<{ jobId: string }> {
     return this.ctx.transact(async (tx, emit) => {
@@ -184,14 +185,10 @@ export class PrivacyJobs {
         subjectId: subject.id,
         companyId: subject.companyId,
         requestedBy: identity.userId,
+        actor: actorOf(identity, ip),
         recordings: body.recordings,
       });
-      emit({
-        type: 'privacy.erase_requested',
-        companyId: subject.companyId,
-        actor: actorOf(identity, ip),
-        data: { jobId: job.id, subject: { kind: subject.kind, id: subject.id }, recordings: body.recordings },
-      });
+      await startDueJobs(tx, emit, this.ctx.config.PRIVACY_COMPANY_CONCURRENCY);
       return { jobId: job.id };
     });
   }
@@ -229,7 +226,12 @@ export class PrivacyJobs {
       download: job.zipKey ? `/api/privacy/jobs/${job.id}/download` : null,
       createdAt: job.createdAt.toISOString(),
       finishedAt: job.finishedAt?.toISOString() ?? null,
+      position: job.status === 'queued' ? await queuePosition(this.ctx.db, job.id) : null,
     };
+  }
+
+  async queue(identity: Identity, input: { companyId?: string }): Promise<PrivacyQueueDto> {
+    return companyQueue(this.ctx, identity, input);
   }
 
   async download(identity: Identity, jobId: string): Promise<{ stream: Readable; filename: string }> {
@@ -301,7 +303,7 @@ export const authExportPart = (storage: ObjectStorage) =>
 
 /**
  * A service's part arrived: recorded once; when every service has answered, the ZIP is written
- * (each part's files under their names). Once that commits, the parts' own JSON objects go, so the
+ * (each part's files under their names) and the company's next job starts. Once that commits, the parts' own JSON objects go, so the
  * person's data is held once more in storage (the ZIP), not twice; audio objects are the
  * recordings themselves and stay. (Removed after the commit: a retried handler still finds them.)
  */
@@ -309,7 +311,7 @@ export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSp
   const leftovers = new Map<string, string[]>();
   return on(
     'privacy.part_ready',
-    async (event, tx: Db) => {
+    async (event, tx: Db, emit) => {
       const { jobId, service, manifest, counts } = event.data;
       const job = await lockPrivacyJob(tx, jobId);
       if (!job || job.status !== 'running' || job.kind !== 'export') return;
@@ -321,7 +323,7 @@ export function assembleExport(ctx: AuthBase, storage: ObjectStorage): HandlerSp
       const manifests = await Promise.all(keys.map((key) => readJson<PrivacyManifest>(storage, key)));
       const zipKey = `privacy/${jobId}/export.zip`;
       await writeZip(storage, zipKey, manifests.flat());
-      await finishPrivacyJob(tx, jobId, zipKey);
+      await endPrivacyJob(tx, emit, ctx.config.PRIVACY_COMPANY_CONCURRENCY, jobId, zipKey);
       const own = `privacy/${jobId}/`;
       leftovers.set(
         event.id,
@@ -376,30 +378,31 @@ export function authErasePart(ctx: AuthBase): HandlerSpec {
 
 /**
  * A service's part of an erasure arrived: recorded once; when every service has answered, the job
- * is done and privacy.erased carries the whole report (so the audit log keeps who asked, and what
- * each service removed, after the person is gone).
+ * is done (the company's next job starts) and privacy.erased carries the whole report (so the
+ * audit log keeps who asked, and what each service removed, after the person is gone).
  */
-export const finishErase: HandlerSpec = on('privacy.part_erased', async (event, tx, emit) => {
-  const { jobId, service, counts } = event.data;
-  const job = await lockPrivacyJob(tx, jobId);
-  if (!job || job.status !== 'running' || job.kind !== 'erase') return;
-  await insertPrivacyPart(tx, { jobId, service, manifest: null, counts });
-  const parts = await privacyPartsOf(tx, jobId);
-  const answered = new Set(parts.map((part) => part.service));
-  if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
-  await finishPrivacyJob(tx, jobId, null);
-  emit({
-    type: 'privacy.erased',
-    companyId: job.companyId,
-    actor: event.actor,
-    data: {
-      jobId,
-      subject: { kind: job.subjectKind, id: job.subjectId },
-      recordings: job.recordings ?? 'keep',
-      parts: Object.fromEntries(parts.map((part) => [part.service, part.counts])),
-    },
+export const finishErase = (ctx: AuthBase): HandlerSpec =>
+  on('privacy.part_erased', async (event, tx, emit) => {
+    const { jobId, service, counts } = event.data;
+    const job = await lockPrivacyJob(tx, jobId);
+    if (!job || job.status !== 'running' || job.kind !== 'erase') return;
+    await insertPrivacyPart(tx, { jobId, service, manifest: null, counts });
+    const parts = await privacyPartsOf(tx, jobId);
+    const answered = new Set(parts.map((part) => part.service));
+    if (!PRIVACY_SERVICES.every((name) => answered.has(name))) return;
+    await endPrivacyJob(tx, emit, ctx.config.PRIVACY_COMPANY_CONCURRENCY, jobId, null);
+    emit({
+      type: 'privacy.erased',
+      companyId: job.companyId,
+      actor: event.actor,
+      data: {
+        jobId,
+        subject: { kind: job.subjectKind, id: job.subjectId },
+        recordings: job.recordings ?? 'keep',
+        parts: Object.fromEntries(parts.map((part) => [part.service, part.counts])),
+      },
+    });
   });
-});
 
 /**
  * Each recording's uploader and client, and the legal holds, kept from the file, transcription and

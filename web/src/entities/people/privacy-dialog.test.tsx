@@ -32,6 +32,7 @@ const ERASED: PrivacyJobDto = {
   download: null,
   createdAt: '2026-11-26T06:00:00.000Z',
   finishedAt: '2026-11-26T06:00:03.000Z',
+  position: null,
   parts: [
     { service: 'auth', counts: { accounts: 1, sessions: 2 } },
     { service: 'chat', counts: { conversations: 3, messages: 12 } },

@@ -23,9 +23,12 @@ function job(overrides: Partial<PrivacyJobDto>): PrivacyJobDto {
     download: null,
     createdAt: '2026-11-26T06:00:00.000Z',
     finishedAt: null,
+    position: null,
     ...overrides,
   };
 }
+// Companies take turns: two of the company's jobs are ahead of this one.
+const QUEUED = job({ status: 'queued', position: 3, pendingServices: ['auth', 'chat', 'file'] });
 const RUNNING = job({
   parts: [
     { service: 'auth', counts: { profile: 1, sessions: 2 } },
@@ -62,7 +65,7 @@ afterEach(() => localStorage.clear());
 
 describe('your data on the account page', () => {
   it('starts an export of one’s own data, shows the services that answered, then the ZIP’s link', async () => {
-    const answers = [RUNNING, DONE];
+    const answers = [QUEUED, RUNNING, DONE];
     const calls = fakeGateway((call) => {
       if (call.path === '/api/privacy/export' && call.method === 'POST') return json({ jobId: JOB }, 202);
       if (call.path === `/api/privacy/jobs/${JOB}`) return json(answers.length > 1 ? answers.shift() : answers[0]);
@@ -73,7 +76,10 @@ describe('your data on the account page', () => {
     expect(screen.getByRole('region', { name: 'Your data' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Download my data' }));
 
-    expect(await screen.findByTestId('privacy-progress')).toHaveTextContent('2 of 7 services answered');
+    expect(await screen.findByTestId('privacy-queued')).toHaveTextContent("Waiting: 2 ahead in your company's line");
+    expect(screen.queryByRole('progressbar')).toBeNull();
+
+    expect(await screen.findByTestId('privacy-progress', {}, POLLED)).toHaveTextContent('2 of 7 services answered');
     expect(screen.getByRole('progressbar')).toHaveAttribute('value', '2');
     expect(screen.getByRole('button', { name: 'Download my data' })).toBeDisabled();
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ userId: 'me' });

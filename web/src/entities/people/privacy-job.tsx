@@ -1,5 +1,6 @@
-// A privacy job as it runs: how many services answered, then what each one exported or
-// removed, in words (a service or count the catalogue does not know shows as the server names it).
+// A privacy job as it runs: its place in the company's line while it waits its turn, how many
+// services answered, then what each one exported or removed, in words (a service or count the
+// catalogue does not know shows as the server names it).
 import { useId, type ReactElement } from 'react';
 import type { PrivacyJobDto } from '@earshot/contracts';
 import { useFeatureTranslation } from '../../i18n/feature';
@@ -39,6 +40,11 @@ export function PrivacyJobView({
   };
   return (
     <div className="flex flex-col gap-3" data-testid="privacy-job" data-status={job.status}>
+      {job.status === 'queued' && job.position !== null ? (
+        <span className="text-sm text-gray-700 dark:text-gray-300" data-testid="privacy-queued">
+          {t('privacy.job.queued', { ahead: number.format(job.position - 1) })}
+        </span>
+      ) : null}
       {job.status === 'running' ? (
         <div className="flex flex-col gap-1.5">
           <span id={progressId} className="text-sm text-gray-700 dark:text-gray-300" data-testid="privacy-progress">
