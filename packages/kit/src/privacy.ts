@@ -2,31 +2,60 @@ import { Readable } from 'node:stream';
 import { SYSTEM_ACTOR, type Actor, type EventOf, type PrivacyService, type PrivacySubject } from '@earshot/contracts';
 import type { Db } from './db/database';
 import { on, type Emit, type HandlerOptions, type HandlerSpec } from './bus/handlers';
+import { jsonDocument } from './json-document';
 import type { ObjectStorage } from './storage';
 
 /** What a service holds about one person: its JSON, audio objects already in storage, counts. */
 export interface PrivacyPart {
+  /**
+   * The part's JSON by section. A section (or a value inside one) may be a list read page by page
+   * (an async iterable, see inPages) or JSON text kept as text (RawJson): the part is written to
+   * storage as it is read (jsonDocument), so however much the person has, the service holds a page
+   * of it at once and its event loop gets a turn between pages.
+   */
   data: Record<string, unknown>;
+  /** Counts by kind, read once the JSON is written: a list read page by page counts as it goes (`counted`). */
   counts: Record<string, number>;
   /**
    * Objects to put in the ZIP (a recording's audio): its name there and its key; `encrypted` when
-   * it is stored encrypted at rest and must be read through the service's keys.
+   * it is stored encrypted at rest and must be read through the service's keys. Read once the JSON
+   * is written, so a list read page by page may add its objects as it goes.
    */
   objects?: { name: string; key: string; encrypted?: boolean }[];
+}
+
+/**
+ * The items of a part's list, each mapped to what is written and counted under `name` in `counts`
+ * as it is written. The count is there (0) from the start, so an empty list still says so; several
+ * lists may add to one count (the messages of each conversation).
+ */
+export function counted<Row, Item>(
+  counts: Record<string, number>,
+  name: string,
+  rows: AsyncIterable<Row> | Iterable<Row>,
+  map: (row: Row) => Item | Promise<Item>,
+): AsyncGenerator<Item> {
+  counts[name] ??= 0;
+  return (async function* () {
+    for await (const row of rows) {
+      const item = await map(row);
+      counts[name] = (counts[name] ?? 0) + 1;
+      yield item;
+    }
+  })();
 }
 
 /** What one service's part puts in the ZIP: each file's name there and its object key. */
 export type PrivacyManifest = { name: string; key: string }[];
 
 async function putJson(storage: ObjectStorage, key: string, value: unknown): Promise<void> {
-  const body = Buffer.from(JSON.stringify(value, null, 2));
-  await storage.put(key, Readable.from([body]), { contentType: 'application/json', size: body.length });
+  await storage.put(key, Readable.from(jsonDocument(value)), { contentType: 'application/json' });
 }
 
 /**
- * A service's part of a person's export: on privacy.export_requested, `collect` reads
- * what the service holds about the subject (in the subject's company only), the JSON goes to
- * storage under `privacy/<jobId>/<service>.json` and a manifest of what goes in the ZIP (that JSON
+ * A service's part of a person's export: on privacy.export_requested, `collect` says
+ * what the service holds about the subject (in the subject's company only), and its JSON is read
+ * and written, page by page, to storage under `privacy/<jobId>/<service>.json` and a manifest of what goes in the ZIP (that JSON
  * and the objects) under `privacy/<jobId>/<service>.manifest.json`; the service reports
  * privacy.part_ready with the manifest's key. A service that holds nothing about the subject still answers (empty counts):
  * the coordinator waits for every service of PRIVACY_SERVICES.
@@ -34,7 +63,7 @@ async function putJson(storage: ObjectStorage, key: string, value: unknown): Pro
 export function onExportRequested(
   service: PrivacyService,
   storage: ObjectStorage,
-  collect: (tx: Db, subject: PrivacySubject, companyId: string | null) => Promise<PrivacyPart>,
+  collect: (tx: Db, subject: PrivacySubject, companyId: string | null) => PrivacyPart | Promise<PrivacyPart>,
   /**
    * Where the part's encrypted objects are read as plain bytes: each is copied, readable, under
    * `privacy/<jobId>/`, since the coordinator that builds the ZIP holds no company key. The
@@ -48,16 +77,19 @@ export function onExportRequested(
     const key = `privacy/${jobId}/${service}.json`;
     await putJson(storage, key, { service, subject, ...part.data });
     const manifest = `privacy/${jobId}/${service}.manifest.json`;
-    const objects = await Promise.all(
-      (part.objects ?? []).map(async ({ name, key, encrypted }) => {
-        if (!encrypted || !plain) return { name, key };
+    const files: PrivacyManifest = [{ name: `${service}.json`, key }];
+    // One copy at a time: a person may have thousands of recordings.
+    for (const { name, key: stored, encrypted } of part.objects ?? []) {
+      if (!encrypted || !plain) files.push({ name, key: stored });
+      else {
         const copy = `privacy/${jobId}/${name}`;
-        const info = await plain.stat(key);
-        await storage.put(copy, await plain.get(key), { contentType: info?.contentType ?? 'application/octet-stream' });
-        return { name, key: copy };
-      }),
-    );
-    const files: PrivacyManifest = [{ name: `${service}.json`, key }, ...objects];
+        const info = await plain.stat(stored);
+        await storage.put(copy, await plain.get(stored), {
+          contentType: info?.contentType ?? 'application/octet-stream',
+        });
+        files.push({ name, key: copy });
+      }
+    }
     await putJson(storage, manifest, files);
     emit({
       type: 'privacy.part_ready',

@@ -1,4 +1,13 @@
-import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
+import {
+  counted,
+  createStorage,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type PrivacyPart,
+  type StorageConfig,
+} from '@earshot/kit';
+import type { EntryRow } from '../db/schema';
 import { countEntriesAboutPerson, entriesAboutPerson } from '../repositories/privacy';
 
 /**
@@ -6,27 +15,26 @@ import { countEntriesAboutPerson, entriesAboutPerson } from '../repositories/pri
  * the person, as recorded (with their chain hashes, so the person can show them to a verifier).
  */
 export const auditExportPart = (config: StorageConfig) =>
-  onExportRequested('audit', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
-    const rows = await entriesAboutPerson(tx, companyId, subject.id);
-    return {
-      data: {
-        entries: rows.map((row) => ({
-          id: row.id,
-          seq: row.seq,
-          occurredAt: row.occurredAt,
-          type: row.type,
-          actor: row.actor,
-          targetType: row.targetType,
-          targetId: row.targetId,
-          before: row.before,
-          after: row.after,
-          data: row.data,
-          prevHash: row.prevHash,
-          hash: row.hash,
-        })),
-      },
-      counts: { entries: rows.length },
-    };
+  onExportRequested('audit', createStorage(config), (tx, subject, companyId): PrivacyPart => {
+    const rows = inPages((after: EntryRow | null, limit) =>
+      entriesAboutPerson(tx, companyId, subject.id, { afterSeq: after?.seq ?? null, limit }),
+    );
+    const counts = {};
+    const list = counted(counts, 'entries', rows, (row) => ({
+      id: row.id,
+      seq: row.seq,
+      occurredAt: row.occurredAt,
+      type: row.type,
+      actor: row.actor,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      before: row.before,
+      after: row.after,
+      data: row.data,
+      prevHash: row.prevHash,
+      hash: row.hash,
+    }));
+    return { data: { entries: list }, counts };
   });
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { afterRow, type Db } from '@earshot/kit';
 import type { HoldKind } from '@earshot/contracts';
 import {
   privacyClients,
@@ -169,8 +169,18 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | null> 
   return row ?? null;
 }
 
-export async function sessionsOf(db: Db, userId: string): Promise<SessionRow[]> {
-  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt));
+/** A page of a user's sessions, oldest first, after the one `afterId` names. */
+export async function sessionsOf(
+  db: Db,
+  userId: string,
+  page: { afterId: string | null; limit: number },
+): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), afterRow(sessions, sessions.createdAt, sessions.id, page.afterId)))
+    .orderBy(asc(sessions.createdAt), asc(sessions.id))
+    .limit(page.limit);
 }
 
 /** A client contact's company, or null when no such client (or it was deleted). */

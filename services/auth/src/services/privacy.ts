@@ -13,7 +13,9 @@ import {
 import {
   actorOf,
   conflict,
+  counted,
   forbidden,
+  inPages,
   notFound,
   on,
   onEraseRequested,
@@ -271,7 +273,6 @@ export const authExportPart = (storage: ObjectStorage) =>
     if (subject.kind !== 'user') return { data: {}, counts: {} };
     const user = await findUserById(tx, subject.id);
     if (!user) return { data: { profile: null }, counts: { profile: 0, sessions: 0 } };
-    const sessions = await sessionsOf(tx, user.id);
     const profile = {
       id: user.id,
       companyId: user.companyId,
@@ -286,10 +287,14 @@ export const authExportPart = (storage: ObjectStorage) =>
       createdAt: user.createdAt,
       updatedAt: user.updatedAt,
     };
+    const counts = { profile: 1 };
+    const sessions = inPages((after: { id: string } | null, limit) =>
+      sessionsOf(tx, user.id, { afterId: after?.id ?? null, limit }),
+    );
     return {
       data: {
         profile,
-        sessions: sessions.map(({ id, userAgent, address, createdAt, lastSeenAt }) => ({
+        sessions: counted(counts, 'sessions', sessions, ({ id, userAgent, address, createdAt, lastSeenAt }) => ({
           id,
           userAgent,
           address,
@@ -297,7 +302,7 @@ export const authExportPart = (storage: ObjectStorage) =>
           lastSeenAt,
         })),
       },
-      counts: { profile: 1, sessions: sessions.length },
+      counts,
     };
   });
 

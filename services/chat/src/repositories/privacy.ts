@@ -1,48 +1,62 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { afterRow, type Db } from '@earshot/kit';
 import { conversations, feedback, messages, recordings, type ConversationRow, type MessageRow } from '../db/schema';
 
-/** A user's conversations in their company (null: a platform administrator's, which have none), with their messages. */
+/** A page of a user's conversations in their company (null: a platform administrator's), oldest first, after the one `afterId` names. */
 export async function conversationsOfOwner(
   db: Db,
   companyId: string | null,
   ownerId: string,
-): Promise<{ conversation: ConversationRow; messages: MessageRow[] }[]> {
+  page: { afterId: string | null; limit: number },
+): Promise<ConversationRow[]> {
   const company = companyId ? eq(conversations.companyId, companyId) : isNull(conversations.companyId);
-  const owned = await db
+  return db
     .select()
     .from(conversations)
-    .where(and(company, eq(conversations.ownerId, ownerId)))
-    .orderBy(asc(conversations.createdAt));
-  if (!owned.length) return [];
-  const rows = await db
+    .where(
+      and(
+        company,
+        eq(conversations.ownerId, ownerId),
+        afterRow(conversations, conversations.createdAt, conversations.id, page.afterId),
+      ),
+    )
+    .orderBy(asc(conversations.createdAt), asc(conversations.id))
+    .limit(page.limit);
+}
+
+/** A page of a conversation's messages, oldest first, after the one `afterId` names. */
+export async function messagesOf(
+  db: Db,
+  conversationId: string,
+  page: { afterId: string | null; limit: number },
+): Promise<MessageRow[]> {
+  return db
     .select()
     .from(messages)
     .where(
-      inArray(
-        messages.conversationId,
-        owned.map((c) => c.id),
+      and(
+        eq(messages.conversationId, conversationId),
+        afterRow(messages, messages.createdAt, messages.id, page.afterId),
       ),
     )
-    .orderBy(asc(messages.createdAt));
-  return owned.map((conversation) => ({
-    conversation,
-    messages: rows.filter((m) => m.conversationId === conversation.id),
-  }));
+    .orderBy(asc(messages.createdAt), asc(messages.id))
+    .limit(page.limit);
 }
 
-/** The ratings a user gave to replies, with their comments. */
-export async function feedbackOfUser(db: Db, userId: string) {
+/** A page of the ratings a user gave to replies, with their comments, oldest first, after the one `afterId` names. */
+export async function feedbackOfUser(db: Db, userId: string, page: { afterId: string | null; limit: number }) {
   return db
     .select({
+      id: feedback.id,
       messageId: feedback.messageId,
       rating: feedback.rating,
       comment: feedback.comment,
       createdAt: feedback.createdAt,
     })
     .from(feedback)
-    .where(eq(feedback.userId, userId))
-    .orderBy(asc(feedback.createdAt));
+    .where(and(eq(feedback.userId, userId), afterRow(feedback, feedback.createdAt, feedback.id, page.afterId)))
+    .orderBy(asc(feedback.createdAt), asc(feedback.id))
+    .limit(page.limit);
 }
 
 /** The ids of a user's conversations in their company (null: a platform administrator's), locked for their removal. */

@@ -1,4 +1,12 @@
-import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
+import {
+  counted,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type ObjectStorage,
+  type PrivacyPart,
+} from '@earshot/kit';
+import type { ConversationRow, MessageRow } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import {
   conversationsOfOwner,
@@ -6,6 +14,7 @@ import {
   feedbackOfUser,
   forgetUploader,
   lockConversationsOfOwner,
+  messagesOf,
 } from '../repositories/privacy';
 
 /**
@@ -13,35 +22,42 @@ import {
  * messages, and the feedback they gave. A client contact has no conversations of their own.
  */
 export const chatExportPart = (storage: ObjectStorage) =>
-  onExportRequested('chat', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
+  onExportRequested('chat', storage, (tx, subject, companyId): PrivacyPart => {
     if (subject.kind !== 'user') return { data: { conversations: [] }, counts: { conversations: 0 } };
-    const owned = await conversationsOfOwner(tx, companyId, subject.id);
-    const given = await feedbackOfUser(tx, subject.id);
+    const owned = inPages((after: ConversationRow | null, limit) =>
+      conversationsOfOwner(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
+    );
+    const given = inPages((after: { id: string } | null, limit) =>
+      feedbackOfUser(tx, subject.id, { afterId: after?.id ?? null, limit }),
+    );
+    // Each conversation's messages add to one count.
+    const counts = { conversations: 0, messages: 0, feedback: 0 };
     return {
       data: {
-        conversations: owned.map(({ conversation: c, messages }) => ({
+        conversations: counted(counts, 'conversations', owned, (c) => ({
           id: c.id,
           title: c.title,
           fileId: c.fileId,
           customGptId: c.customGptId,
           createdAt: c.createdAt,
           updatedAt: c.updatedAt,
-          messages: messages.map((m) => ({
-            id: m.id,
-            role: m.role,
-            content: m.content,
-            status: m.status,
-            model: m.model,
-            createdAt: m.createdAt,
-          })),
+          messages: counted(
+            counts,
+            'messages',
+            inPages((after: MessageRow | null, limit) => messagesOf(tx, c.id, { afterId: after?.id ?? null, limit })),
+            (m) => ({
+              id: m.id,
+              role: m.role,
+              content: m.content,
+              status: m.status,
+              model: m.model,
+              createdAt: m.createdAt,
+            }),
+          ),
         })),
-        feedback: given,
+        feedback: counted(counts, 'feedback', given, ({ id: _, ...rating }) => rating),
       },
-      counts: {
-        conversations: owned.length,
-        messages: owned.reduce((sum, c) => sum + c.messages.length, 0),
-        feedback: given.length,
-      },
+      counts,
     };
   });
 

@@ -1,16 +1,25 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { afterRow, type Db } from '@earshot/kit';
 import { files, type FileRow } from '../db/schema';
 
-/** The recordings about one person in one company: those a user uploaded, or those linked to a client. */
+/**
+ * A page of the recordings about one person in one company (those a user uploaded, or those linked
+ * to a client), oldest upload first, after the one `afterId` names.
+ */
 export async function filesOfPerson(
   db: Db,
   companyId: string,
   person: { uploadedBy: string } | { clientId: string },
+  page: { afterId: string | null; limit: number },
 ): Promise<FileRow[]> {
   const company = eq(files.companyId, companyId);
   const whose = 'uploadedBy' in person ? eq(files.uploadedBy, person.uploadedBy) : eq(files.clientId, person.clientId);
-  return db.select().from(files).where(and(company, whose)).orderBy(asc(files.uploadedAt));
+  return db
+    .select()
+    .from(files)
+    .where(and(company, whose, afterRow(files, files.uploadedAt, files.id, page.afterId)))
+    .orderBy(asc(files.uploadedAt), asc(files.id))
+    .limit(page.limit);
 }
 
 /** The same recordings locked (in id order, so two erasures never deadlock), to be deleted. */

@@ -1,6 +1,14 @@
 import { extname } from 'node:path';
 import { isId } from '@earshot/contracts';
-import { onEraseRequested, onExportRequested, type EncryptingStorage, type ObjectStorage } from '@earshot/kit';
+import {
+  counted,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type EncryptingStorage,
+  type ObjectStorage,
+  type PrivacyPart,
+} from '@earshot/kit';
 import type { FileRow } from '../db/schema';
 import { filesOfPerson, forgetPerson, lockFilesOfPerson } from '../repositories/privacy';
 import { removeStoredFile } from './events';
@@ -21,41 +29,34 @@ export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage)
   onExportRequested(
     'file',
     storage,
-    async (tx, subject, companyId) => {
+    (tx, subject, companyId): PrivacyPart => {
+      const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
       // A person without a company (a platform administrator) has uploaded into none.
       const rows = companyId
-        ? await filesOfPerson(
-            tx,
-            companyId,
-            subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id },
+        ? inPages((after: FileRow | null, limit) =>
+            filesOfPerson(tx, companyId, person, { afterId: after?.id ?? null, limit }),
           )
         : [];
-      return {
-        data: {
-          recordings: rows.map((row) => ({
-            id: row.id,
-            originalName: row.originalName,
-            mimeType: row.mimeType,
-            size: row.size,
-            uploadedAt: row.uploadedAt,
-            uploadedBy: row.uploadedBy,
-            clientId: row.clientId,
-            language: row.language,
-            speakers: row.speakers,
-            transcriptionStatus: row.transcriptionStatus,
-            audio: audioName(row),
-          })),
-        },
-        counts: { recordings: rows.length },
+      const counts = {};
+      const objects: NonNullable<PrivacyPart['objects']> = [];
+      const recordings = counted(counts, 'recordings', rows, async (row) => {
         // Audio encrypted at rest is read through the company's keys and goes into the ZIP as plain audio.
-        objects: await Promise.all(
-          rows.map(async (row) => ({
-            name: audioName(row),
-            key: row.storageKey,
-            encrypted: await plain.isEncrypted(row.storageKey),
-          })),
-        ),
-      };
+        objects.push({ name: audioName(row), key: row.storageKey, encrypted: await plain.isEncrypted(row.storageKey) });
+        return {
+          id: row.id,
+          originalName: row.originalName,
+          mimeType: row.mimeType,
+          size: row.size,
+          uploadedAt: row.uploadedAt,
+          uploadedBy: row.uploadedBy,
+          clientId: row.clientId,
+          language: row.language,
+          speakers: row.speakers,
+          transcriptionStatus: row.transcriptionStatus,
+          audio: audioName(row),
+        };
+      });
+      return { data: { recordings }, counts, objects };
     },
     plain,
   );

@@ -1,14 +1,19 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { afterRow, type Db } from '@earshot/kit';
 import { mailMessages, mailPreferences, mailRecordings, notifications } from '../db/schema';
 
 /** Rows of one person in their company's part of a table (null: a platform administrator's). */
 const inCompany = (column: typeof notifications.companyId | typeof mailMessages.companyId, companyId: string | null) =>
   companyId ? eq(column, companyId) : isNull(column);
 
-/** A person's inbox: their notifications and the mail sent to them, oldest first. */
-export async function inboxOf(db: Db, companyId: string | null, userId: string) {
-  const notes = await db
+/** A page of a person's notifications in their company, oldest first, after the one `afterId` names. */
+export async function notificationsOf(
+  db: Db,
+  companyId: string | null,
+  userId: string,
+  page: { afterId: string | null; limit: number },
+) {
+  return db
     .select({
       id: notifications.id,
       kind: notifications.kind,
@@ -19,10 +24,28 @@ export async function inboxOf(db: Db, companyId: string | null, userId: string) 
       createdAt: notifications.createdAt,
     })
     .from(notifications)
-    .where(and(inCompany(notifications.companyId, companyId), eq(notifications.userId, userId)))
-    .orderBy(asc(notifications.createdAt));
-  // The stored plain text only (never kept for mail carrying a sign-in link), never the sealed body.
-  const mail = await db
+    .where(
+      and(
+        inCompany(notifications.companyId, companyId),
+        eq(notifications.userId, userId),
+        afterRow(notifications, notifications.createdAt, notifications.id, page.afterId),
+      ),
+    )
+    .orderBy(asc(notifications.createdAt), asc(notifications.id))
+    .limit(page.limit);
+}
+
+/**
+ * A page of the mail sent to a person in their company, oldest first, after the one `afterId`
+ * names: the stored plain text only (never kept for mail carrying a sign-in link), never the sealed body.
+ */
+export async function mailOf(
+  db: Db,
+  companyId: string | null,
+  userId: string,
+  page: { afterId: string | null; limit: number },
+) {
+  return db
     .select({
       id: mailMessages.id,
       type: mailMessages.type,
@@ -36,9 +59,15 @@ export async function inboxOf(db: Db, companyId: string | null, userId: string) 
       sentAt: mailMessages.sentAt,
     })
     .from(mailMessages)
-    .where(and(inCompany(mailMessages.companyId, companyId), eq(mailMessages.userId, userId)))
-    .orderBy(asc(mailMessages.createdAt));
-  return { notifications: notes, mail };
+    .where(
+      and(
+        inCompany(mailMessages.companyId, companyId),
+        eq(mailMessages.userId, userId),
+        afterRow(mailMessages, mailMessages.createdAt, mailMessages.id, page.afterId),
+      ),
+    )
+    .orderBy(asc(mailMessages.createdAt), asc(mailMessages.id))
+    .limit(page.limit);
 }
 
 /** A person's notifications, the mail to them (queued mail is never sent) and their mail choices removed; how many of each. */

@@ -1,16 +1,35 @@
 import { isId } from '@earshot/contracts';
-import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
-import { deleteInbox, forgetUploader, inboxOf } from '../repositories/privacy';
+import {
+  counted,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type ObjectStorage,
+  type PrivacyPart,
+} from '@earshot/kit';
+import { deleteInbox, forgetUploader, mailOf, notificationsOf } from '../repositories/privacy';
 
 /**
  * The messaging service's part of a person's export: a user's inbox, their in-app
  * notifications and the mail sent to them. A client contact is sent nothing from here.
  */
 export const messagingExportPart = (storage: ObjectStorage) =>
-  onExportRequested('messaging', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
+  onExportRequested('messaging', storage, (tx, subject, companyId): PrivacyPart => {
     if (subject.kind !== 'user' || !isId(subject.id)) return { data: {}, counts: {} };
-    const inbox = await inboxOf(tx, companyId, subject.id);
-    return { data: inbox, counts: { notifications: inbox.notifications.length, mail: inbox.mail.length } };
+    const counts = {};
+    const notifications = inPages((after: { id: string } | null, limit) =>
+      notificationsOf(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
+    );
+    const mail = inPages((after: { id: string } | null, limit) =>
+      mailOf(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
+    );
+    return {
+      data: {
+        notifications: counted(counts, 'notifications', notifications, (row) => row),
+        mail: counted(counts, 'mail', mail, (row) => row),
+      },
+      counts,
+    };
   });
 
 /**

@@ -1,18 +1,21 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { afterRow, type Db } from '@earshot/kit';
 import { analysisRuns, dashboardCalls, transcripts } from '../db/schema';
 
-/** The analysis runs a user asked for, in their company. */
+/** A page of the analysis runs a user asked for, in their company, oldest first, after the one `afterId` names. */
 export async function runsRequestedBy(
   db: Db,
   companyId: string,
   userId: string,
+  page: { afterId: string | null; limit: number },
 ): Promise<(typeof analysisRuns.$inferSelect)[]> {
+  const after = afterRow(analysisRuns, analysisRuns.createdAt, analysisRuns.id, page.afterId);
   return db
     .select()
     .from(analysisRuns)
-    .where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId)))
-    .orderBy(asc(analysisRuns.createdAt));
+    .where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId), after))
+    .orderBy(asc(analysisRuns.createdAt), asc(analysisRuns.id))
+    .limit(page.limit);
 }
 
 /** The analysis runs a user asked for, in their company, removed; how many. */

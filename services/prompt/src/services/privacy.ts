@@ -1,4 +1,12 @@
-import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
+import {
+  counted,
+  createStorage,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type PrivacyPart,
+  type StorageConfig,
+} from '@earshot/kit';
 import {
   anonymiseRunsRequestedBy,
   deleteRunsRequestedBy,
@@ -11,11 +19,17 @@ import {
  * with their results. A client contact asks for none (their calls' runs are the company's work).
  */
 export const promptExportPart = (config: StorageConfig) =>
-  onExportRequested('prompt', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
-    const rows = subject.kind === 'user' && companyId ? await runsRequestedBy(tx, companyId, subject.id) : [];
+  onExportRequested('prompt', createStorage(config), (tx, subject, companyId): PrivacyPart => {
+    const rows =
+      subject.kind === 'user' && companyId
+        ? inPages((after: { id: string } | null, limit) =>
+            runsRequestedBy(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
+          )
+        : [];
+    const counts = {};
     return {
       data: {
-        runs: rows.map((row) => ({
+        runs: counted(counts, 'runs', rows, (row) => ({
           id: row.id,
           fileId: row.fileId,
           promptId: row.promptId,
@@ -29,7 +43,7 @@ export const promptExportPart = (config: StorageConfig) =>
           finishedAt: row.finishedAt,
         })),
       },
-      counts: { runs: rows.length },
+      counts,
     };
   });
 

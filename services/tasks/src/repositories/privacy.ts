@@ -1,5 +1,5 @@
 import { and, asc, eq, or } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { afterRow, type Db } from '@earshot/kit';
 import { recordings, tasks, type TaskRow } from '../db/schema';
 
 type Person = { userId: string } | { clientId: string };
@@ -13,8 +13,19 @@ const about = (companyId: string, person: Person) =>
       : eq(tasks.clientId, person.clientId),
   );
 
-export async function tasksOfPerson(db: Db, companyId: string, person: Person): Promise<TaskRow[]> {
-  return db.select().from(tasks).where(about(companyId, person)).orderBy(asc(tasks.createdAt));
+/** A page of them, oldest first, after the one `afterId` names. */
+export async function tasksOfPerson(
+  db: Db,
+  companyId: string,
+  person: Person,
+  page: { afterId: string | null; limit: number },
+): Promise<TaskRow[]> {
+  return db
+    .select()
+    .from(tasks)
+    .where(and(about(companyId, person), afterRow(tasks, tasks.createdAt, tasks.id, page.afterId)))
+    .orderBy(asc(tasks.createdAt), asc(tasks.id))
+    .limit(page.limit);
 }
 
 /** The same, locked in id order for their erasure. */

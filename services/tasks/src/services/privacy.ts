@@ -1,5 +1,13 @@
 import { isId } from '@earshot/contracts';
-import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
+import {
+  counted,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type ObjectStorage,
+  type PrivacyPart,
+} from '@earshot/kit';
+import type { TaskRow } from '../db/schema';
 import { forgetUploader, lockTasksOfPerson, tasksOfPerson } from '../repositories/privacy';
 import { removeFeed } from '../repositories/read-models';
 import { updateTask } from '../repositories/tasks';
@@ -16,14 +24,16 @@ export const ERASED_CREATOR = '00000000-0000-0000-0000-000000000000';
  * made or was given, or the tasks linked to a client contact.
  */
 export const tasksExportPart = (storage: ObjectStorage) =>
-  onExportRequested('tasks', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
-    if (!companyId || !isId(subject.id)) return { data: { tasks: [] }, counts: { tasks: 0 } };
-    const rows = await tasksOfPerson(
-      tx,
-      companyId,
-      subject.kind === 'user' ? { userId: subject.id } : { clientId: subject.id },
-    );
-    return { data: { tasks: rows.map(toTaskDto) }, counts: { tasks: rows.length } };
+  onExportRequested('tasks', storage, (tx, subject, companyId): PrivacyPart => {
+    const person = subject.kind === 'user' ? { userId: subject.id } : { clientId: subject.id };
+    const rows =
+      companyId && isId(subject.id)
+        ? inPages((after: TaskRow | null, limit) =>
+            tasksOfPerson(tx, companyId, person, { afterId: after?.id ?? null, limit }),
+          )
+        : [];
+    const counts = {};
+    return { data: { tasks: counted(counts, 'tasks', rows, toTaskDto) }, counts };
   });
 
 /**

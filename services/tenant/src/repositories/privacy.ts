@@ -1,20 +1,45 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
-import { clientRecordings, clients, companyMembers, mailRecipients, type ClientRow } from '../db/schema';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { afterRow, type Db } from '@earshot/kit';
+import {
+  clientRecordings,
+  clients,
+  companyMembers,
+  mailRecipients,
+  type ClientRecordingRow,
+  type ClientRow,
+} from '../db/schema';
 
-/** A client contact of one company, and the calls linked to it. */
-export async function clientWithCalls(db: Db, companyId: string, clientId: string) {
+/** A client contact of one company. */
+export async function clientOf(db: Db, companyId: string, clientId: string): Promise<ClientRow | null> {
   const [client] = await db
     .select()
     .from(clients)
     .where(and(eq(clients.companyId, companyId), eq(clients.id, clientId)));
-  if (!client) return null;
-  const calls = await db
+  return client ?? null;
+}
+
+/** A call's place among a client's calls: by upload, one not known to have been uploaded last. */
+const uploaded = sql`coalesce(${clientRecordings.uploadedAt}, 'infinity'::timestamptz)`;
+
+/** A page of the calls linked to a client, oldest upload first, after the one `afterId` names. */
+export async function callsOfClient(
+  db: Db,
+  companyId: string,
+  clientId: string,
+  page: { afterId: string | null; limit: number },
+): Promise<ClientRecordingRow[]> {
+  return db
     .select()
     .from(clientRecordings)
-    .where(and(eq(clientRecordings.companyId, companyId), eq(clientRecordings.clientId, clientId)))
-    .orderBy(asc(clientRecordings.uploadedAt));
-  return { client, calls };
+    .where(
+      and(
+        eq(clientRecordings.companyId, companyId),
+        eq(clientRecordings.clientId, clientId),
+        afterRow(clientRecordings, uploaded, clientRecordings.fileId, page.afterId),
+      ),
+    )
+    .orderBy(uploaded, asc(clientRecordings.fileId))
+    .limit(page.limit);
 }
 
 /** The clients a user owns in their company, locked (in id order) for their owner to be cleared. */

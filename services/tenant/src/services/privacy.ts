@@ -1,8 +1,16 @@
 import { isId } from '@earshot/contracts';
-import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
+import {
+  counted,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  type ObjectStorage,
+  type PrivacyPart,
+} from '@earshot/kit';
+import type { ClientRecordingRow } from '../db/schema';
 import { findClientForUpdate, updateClient } from '../repositories/clients';
 import { clientHeld, companyHeld } from '../repositories/holds';
-import { clientWithCalls, forgetMember, lockClientsOwnedBy } from '../repositories/privacy';
+import { callsOfClient, clientOf, forgetMember, lockClientsOwnedBy } from '../repositories/privacy';
 import { removeClient, toClientState } from './clients';
 
 /**
@@ -13,9 +21,12 @@ import { removeClient, toClientState } from './clients';
 export const tenantExportPart = (storage: ObjectStorage) =>
   onExportRequested('tenant', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
     if (subject.kind !== 'client' || !companyId) return { data: {}, counts: {} };
-    const found = await clientWithCalls(tx, companyId, subject.id);
-    if (!found) return { data: { client: null, calls: [] }, counts: { clients: 0, calls: 0 } };
-    const { client: c, calls } = found;
+    const c = await clientOf(tx, companyId, subject.id);
+    if (!c) return { data: { client: null, calls: [] }, counts: { clients: 0, calls: 0 } };
+    const counts = { clients: 1 };
+    const calls = inPages((after: ClientRecordingRow | null, limit) =>
+      callsOfClient(tx, companyId, c.id, { afterId: after?.fileId ?? null, limit }),
+    );
     return {
       data: {
         client: {
@@ -30,7 +41,7 @@ export const tenantExportPart = (storage: ObjectStorage) =>
           createdAt: c.createdAt,
           updatedAt: c.updatedAt,
         },
-        calls: calls.map((call) => ({
+        calls: counted(counts, 'calls', calls, (call) => ({
           fileId: call.fileId,
           name: call.name,
           status: call.status,
@@ -38,7 +49,7 @@ export const tenantExportPart = (storage: ObjectStorage) =>
           uploadedAt: call.uploadedAt,
         })),
       },
-      counts: { clients: 1, calls: calls.length },
+      counts,
     };
   });
 

@@ -1,20 +1,84 @@
-import { and, asc, eq, isNull, or, type SQL } from 'drizzle-orm';
-import type { Db } from '@earshot/kit';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { afterRow, type Db } from '@earshot/kit';
 import { edits, transcripts, type TranscriptRow } from '../db/schema';
 
-/** The transcripts about one person in one company: of the recordings a user uploaded, or of the calls linked to a client. */
+/** What an export holds of a transcript besides its segments. */
+const exportColumns = {
+  id: transcripts.id,
+  fileId: transcripts.fileId,
+  companyId: transcripts.companyId,
+  originalName: transcripts.originalName,
+  uploadedBy: transcripts.uploadedBy,
+  clientId: transcripts.clientId,
+  uploadedAt: transcripts.uploadedAt,
+  language: transcripts.language,
+  duration: transcripts.duration,
+  engine: transcripts.engine,
+  completedAt: transcripts.completedAt,
+  speakers: transcripts.speakers,
+  /**
+   * Whether the segments are read in one piece (segmentsTextOf): sealed ones (an envelope, opened
+   * whole), and small ones (64 KB as stored, compressed), which one answer carries as cheaply as a
+   * page; the others are read page by page (plainSegmentsOf).
+   */
+  whole: sql<boolean>`(jsonb_typeof(${transcripts.segments}) <> 'array' or pg_column_size(${transcripts.segments}) <= 65536)`,
+};
+
+/**
+ * A page of the transcripts about one person in one company (of the recordings a user uploaded, or
+ * of the calls linked to a client), oldest upload first, after the one `afterId` names; without
+ * their segments, which may be large and are read apart (plainSegmentsOf, sealedSegmentsOf).
+ */
 export async function transcriptsOfPerson(
   db: Db,
   companyId: string,
   person: { uploadedBy: string } | { clientId: string },
-): Promise<TranscriptRow[]> {
+  page: { afterId: string | null; limit: number },
+) {
   const whose =
     'uploadedBy' in person ? eq(transcripts.uploadedBy, person.uploadedBy) : eq(transcripts.clientId, person.clientId);
+  const after = afterRow(transcripts, transcripts.uploadedAt, transcripts.id, page.afterId);
   return db
-    .select()
+    .select(exportColumns)
     .from(transcripts)
-    .where(and(eq(transcripts.companyId, companyId), whose))
-    .orderBy(asc(transcripts.uploadedAt));
+    .where(and(eq(transcripts.companyId, companyId), whose, after))
+    .orderBy(asc(transcripts.uploadedAt), asc(transcripts.id))
+    .limit(page.limit);
+}
+
+/** A transcript's segments as their JSON text, as stored (sealed: the envelope, which the caller opens). */
+export async function segmentsTextOf(db: Db, fileId: string): Promise<string> {
+  const [row] = await db
+    .select({ segments: sql<string>`${transcripts.segments}::text` })
+    .from(transcripts)
+    .where(eq(transcripts.fileId, fileId));
+  return row?.segments ?? '[]';
+}
+
+/**
+ * A plain transcript's segments, each as its JSON text, in pages of `limit`: read through a cursor
+ * in the caller's transaction, so PostgreSQL reads the value once and each page arrives as a small
+ * answer (a hundred thousand segments in one value are tens of MB, received and decoded in one go).
+ */
+export async function* plainSegmentsOf(tx: Db, fileId: string, limit = 1000): AsyncGenerator<string[]> {
+  const cursor = sql.identifier(`segments_${randomUUID().replaceAll('-', '')}`);
+  await tx.execute(sql`declare ${cursor} no scroll cursor for
+    select s.segment::text as segment
+    from ${transcripts} t cross join lateral jsonb_array_elements(t.segments) with ordinality as s(segment, n)
+    where t.file_id = ${fileId} and jsonb_typeof(t.segments) = 'array'
+    order by s.n`);
+  try {
+    for (;;) {
+      const page = (await tx.execute(sql`fetch forward ${sql.raw(String(limit))} from ${cursor}`)) as unknown as {
+        rows: { segment: string }[];
+      };
+      if (page.rows.length > 0) yield page.rows.map((row) => row.segment);
+      if (page.rows.length < limit) return;
+    }
+  } finally {
+    await tx.execute(sql`close ${cursor}`);
+  }
 }
 
 /**

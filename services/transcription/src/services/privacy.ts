@@ -1,10 +1,22 @@
 import { isId } from '@earshot/contracts';
-import { createStorage, onEraseRequested, onExportRequested, type PrivacyPart, type StorageConfig } from '@earshot/kit';
+import {
+  counted,
+  createStorage,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  RawJson,
+  type Db,
+  type PrivacyPart,
+  type StorageConfig,
+} from '@earshot/kit';
 import {
   anonymiseEdits,
   forgetUnlinkedClient,
   forgetUploader,
   lockTranscriptsOfPerson,
+  plainSegmentsOf,
+  segmentsTextOf,
   transcriptsOfPerson,
 } from '../repositories/privacy';
 import { remove } from '../repositories/transcripts';
@@ -12,42 +24,36 @@ import { unlinkClient } from './clients';
 import { legalHolds } from './holds';
 import type { TranscriptWords } from './words-encryption';
 
+/** A plain transcript's segments as the export writes them: each its JSON text, a page at a time. */
+async function* segmentsOf(tx: Db, fileId: string): AsyncGenerator<RawJson> {
+  for await (const page of plainSegmentsOf(tx, fileId)) for (const segment of page) yield new RawJson(segment);
+}
+
 /**
  * The transcription service's part of a person's export: the transcripts of the
  * recordings a user uploaded, or of a client's calls, as stored (redacted where the company
- * redacts), with their speakers and words.
+ * redacts), with their speakers and words. A transcript's segments may be a hundred thousand: they
+ * are read as their JSON text and written as it is, never parsed here: a page at a time, or in one
+ * piece when small or sealed (opened one transcript at a time).
  */
 export const transcriptionExportPart = (config: StorageConfig, words: TranscriptWords) =>
-  onExportRequested('transcription', createStorage(config), async (tx, subject, companyId): Promise<PrivacyPart> => {
+  onExportRequested('transcription', createStorage(config), (tx, subject, companyId): PrivacyPart => {
+    const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
     // A person without a company (a platform administrator) has no recordings.
-    const stored = companyId
-      ? await transcriptsOfPerson(
-          tx,
-          companyId,
-          subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id },
+    const rows = companyId
+      ? inPages((after: { id: string } | null, limit) =>
+          transcriptsOfPerson(tx, companyId, person, { afterId: after?.id ?? null, limit }),
         )
       : [];
-    // Sealed words (encryption at rest) are opened: the export is the person's data, readable.
-    const rows = await Promise.all(stored.map((row) => words.openRow(tx, row)));
-    return {
-      data: {
-        transcripts: rows.map((row) => ({
-          id: row.id,
-          fileId: row.fileId,
-          originalName: row.originalName,
-          uploadedBy: row.uploadedBy,
-          clientId: row.clientId,
-          uploadedAt: row.uploadedAt,
-          language: row.language,
-          duration: row.duration,
-          engine: row.engine,
-          completedAt: row.completedAt,
-          speakers: row.speakers,
-          segments: row.segments,
-        })),
-      },
-      counts: { transcripts: rows.length },
-    };
+    const counts = {};
+    const transcripts = counted(counts, 'transcripts', rows, async ({ companyId: owner, whole, ...row }) => {
+      if (!whole) return { ...row, segments: segmentsOf(tx, row.fileId) };
+      // Sealed words (encryption at rest) are opened: the export is the person's data, readable.
+      const stored = await segmentsTextOf(tx, row.fileId);
+      const text = await words.segmentsText(tx, { companyId: owner, fileId: row.fileId, segments: stored });
+      return { ...row, segments: new RawJson(text) };
+    });
+    return { data: { transcripts }, counts };
   });
 
 /**

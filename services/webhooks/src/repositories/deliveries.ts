@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { WebhookDeliveryQuery } from '@earshot/contracts';
 import type { Db } from '@earshot/kit';
 import { deliveries, endpoints, type DeliveryRow, type NewDeliveryRow } from '../db/schema';
@@ -154,12 +154,25 @@ export async function deleteCompanyDeliveries(tx: Db, companyId: string): Promis
  * contact's id appears quoted in the JSON body, as `userId`, `uploadedBy`, `assigneeId` or
  * `clientId`; an id is a UUID, so the quoted match names nothing else).
  */
-export async function deliveriesOfPerson(tx: Db, companyId: string, personId: string): Promise<DeliveryRow[]> {
+/** A page of the deliveries whose body names the person, in the order they were made, after the one `afterSeq` (null: from the first). */
+export async function deliveriesOfPerson(
+  tx: Db,
+  companyId: string,
+  personId: string,
+  page: { afterSeq: number | null; limit: number },
+): Promise<DeliveryRow[]> {
   return tx
     .select()
     .from(deliveries)
-    .where(and(eq(deliveries.companyId, companyId), sql`strpos(${deliveries.body}, ${`"${personId}"`}) > 0`))
-    .orderBy(deliveries.seq);
+    .where(
+      and(
+        eq(deliveries.companyId, companyId),
+        sql`strpos(${deliveries.body}, ${`"${personId}"`}) > 0`,
+        page.afterSeq === null ? undefined : gt(deliveries.seq, page.afterSeq),
+      ),
+    )
+    .orderBy(deliveries.seq)
+    .limit(page.limit);
 }
 
 export async function deleteDeliveriesOfPerson(tx: Db, companyId: string, personId: string): Promise<number> {

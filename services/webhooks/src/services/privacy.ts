@@ -1,5 +1,14 @@
 import { isId } from '@earshot/contracts';
-import { onEraseRequested, onExportRequested, type ObjectStorage, type PrivacyPart } from '@earshot/kit';
+import {
+  counted,
+  inPages,
+  onEraseRequested,
+  onExportRequested,
+  RawJson,
+  type ObjectStorage,
+  type PrivacyPart,
+} from '@earshot/kit';
+import type { DeliveryRow } from '../db/schema';
 import { deleteDeliveriesOfPerson, deliveriesOfPerson } from '../repositories/deliveries';
 
 /**
@@ -8,18 +17,24 @@ import { deleteDeliveriesOfPerson, deliveriesOfPerson } from '../repositories/de
  * with the exact body sent and how it went. Endpoints belong to the company, not to a person.
  */
 export const webhooksExportPart = (storage: ObjectStorage) =>
-  onExportRequested('webhooks', storage, async (tx, subject, companyId): Promise<PrivacyPart> => {
-    if (!companyId || !isId(subject.id)) return { data: { deliveries: [] }, counts: { deliveries: 0 } };
-    const rows = await deliveriesOfPerson(tx, companyId, subject.id);
-    const list = rows.map((row) => ({
+  onExportRequested('webhooks', storage, (tx, subject, companyId): PrivacyPart => {
+    const rows =
+      companyId && isId(subject.id)
+        ? inPages((after: DeliveryRow | null, limit) =>
+            deliveriesOfPerson(tx, companyId, subject.id, { afterSeq: after?.seq ?? null, limit }),
+          )
+        : [];
+    const counts = {};
+    const list = counted(counts, 'deliveries', rows, (row) => ({
       id: row.id,
       endpointId: row.endpointId,
       eventType: row.eventType,
       status: row.status,
       createdAt: row.createdAt.toISOString(),
-      body: JSON.parse(row.body) as unknown,
+      // The exact body sent, as it was stored.
+      body: new RawJson(row.body),
     }));
-    return { data: { deliveries: list }, counts: { deliveries: list.length } };
+    return { data: { deliveries: list }, counts };
   });
 
 /**
