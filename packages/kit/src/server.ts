@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import underPressure from '@fastify/under-pressure';
-import { trace } from '@opentelemetry/api';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -21,6 +20,7 @@ import { MasterKeyMissingError } from './crypto/master-key';
 import { HttpError } from './errors';
 import { loggerOptions } from './logger';
 import { countShed, instrumentRequests } from './metrics';
+import { traceIdOf, traceRequests } from './request-spans';
 
 export type App = FastifyInstance;
 export type { ZodTypeProvider };
@@ -176,7 +176,7 @@ const PROBE = /(^|\/)(health|ready)$/;
 /**
  * One log line per request, written when it is answered (Fastify writes two: received and
  * completed), none for the probes, each with the trace id that finds it among the spans: the
- * active span's when tracing is on, the request id otherwise, so a line and its trace meet.
+ * request's server span when tracing is on, the request id otherwise, so a line and its trace meet.
  */
 class RequestLog extends LogController {
   override isLogDisabled(request: FastifyRequest): boolean {
@@ -191,7 +191,7 @@ class RequestLog extends LogController {
       req: request,
       res: { statusCode: reply.statusCode },
       responseTime: Math.round(reply.elapsedTime),
-      traceId: trace.getActiveSpan()?.spanContext().traceId ?? request.id,
+      traceId: traceIdOf(request) ?? request.id,
     };
     if (error) request.log.error({ ...line, err: error }, 'request errored');
     else request.log.info(line, 'request completed');
@@ -216,6 +216,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  traceRequests(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ExportResult } from '@opentelemetry/core';
+import { enableRequestSpans } from './request-spans';
 import { serviceOf } from './tracing';
 
 /** Counts spans lost on the way to the collector (prom-client's default registry, served at /metrics). */
@@ -60,8 +61,9 @@ export async function startTelemetry(
     logRecordProcessors: [],
     instrumentations: [
       new http.HttpInstrumentation({
-        // Probes and scrapes every few seconds would drown the traces people look for.
-        ignoreIncomingRequestHook: (request) => /^\/(api\/)?(health|ready|metrics)\b/.test(request.url ?? ''),
+        // Requests served get their span from the server's own hooks (see request-spans), at a
+        // fraction of this instrumentation's cost: it is kept for the calls made with node:http.
+        disableIncomingRequestInstrumentation: true,
         // Calls made outside any traced work (key fetches, pollers) would each start a trace of their own.
         requireParentforOutgoingSpans: true,
       }),
@@ -74,7 +76,9 @@ export async function startTelemetry(
   });
   sdk.start();
   patchLoadedModules();
+  enableRequestSpans();
   return async () => {
+    enableRequestSpans(false);
     // A last export that fails (the collector is down) is counted, and must not fail the stop; the
     // batch processor then skips its exporter's shutdown, which waits for the exports under way.
     await sdk.shutdown().catch(() => undefined);
