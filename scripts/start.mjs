@@ -6,11 +6,12 @@
 // process of its own while loaded), and the server then runs in this very process: no transpiler and
 // no second Node process in the tree, and signals reach the server without a parent relaying them.
 //
-// The `start` script gives node two memory flags (measured in docs/performance.md, "Cold start and
-// memory"): `--max-semi-space-size=4` caps V8's young generation at 4 MB a half instead of 16, which
-// an idle console never needs (about 30 MB less RSS); `--liftoff-only` keeps PGlite's WebAssembly
-// PostgreSQL on V8's baseline compiler, whose optimised second tier held about 60 MB of memory for
-// a few per cent of query speed.
+// The `start` script sets memory for node (measured in docs/performance.md, "Cold start and
+// memory"): `--liftoff-only` keeps PGlite's WebAssembly PostgreSQL on V8's baseline compiler, whose
+// optimised second tier held about 60 MB of memory for a few per cent of query speed; a fixed malloc
+// threshold of 128 KB returns each argon2 hash's 19 MB at once (glibc otherwise keeps it). The
+// services' `--max-semi-space-size=4` is left out here: on an empty data directory the migrations
+// and the demo seed then spent twice the CPU time in young-generation collections.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureServersBuilt } from './build.mjs';

@@ -32,7 +32,7 @@ export const ADMIN_EMAIL = 'root@distributed.test';
 export const ADMIN_PASSWORD = `root-${randomBytes(8).toString('hex')}`;
 const BUCKET = 'earshot-audio';
 /** What deploy/Dockerfile's ENV gives every process of the image besides compose's environment. */
-const IMAGE_ENV = { NODE_OPTIONS: '--max-semi-space-size=4' };
+const IMAGE_ENV = { NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 export interface SystemOptions {
   root: string;

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { ERROR_CODES } from '@earshot/contracts';
 import { HttpError } from './errors';
 
@@ -57,6 +56,8 @@ export async function acceptImage(data: Buffer, maxBytes: number): Promise<Accep
   if (data.length === 0) throw imageError.noFile();
   if (data.length > maxBytes) throw imageError.tooLarge(maxBytes);
   if (looksLikeSvg(data)) throw fileError(415, IMAGE_MESSAGES.svg);
+  // Imported on the first upload: every service loads this module, few take images (2.5 MB of heap).
+  const { fileTypeFromBuffer } = await import('file-type');
   const type = ACCEPTED[(await fileTypeFromBuffer(data))?.ext ?? ''];
   if (!type) throw fileError(415, IMAGE_MESSAGES.unsupported);
   return type;
