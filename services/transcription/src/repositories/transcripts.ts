@@ -39,21 +39,79 @@ export async function findByFile(db: Db, fileId: string, scope: Scope): Promise<
   return row ?? null;
 }
 
+const { segments: _segments, ...headerColumns } = summaryColumns;
+
 /**
- * As findByFile, with the segments as their JSON text: an export parses them in its rendering
- * thread, so a huge transcript's words are never parsed on the event loop that serves requests.
+ * As findByFile without the segments, which an export reads apart in pieces (readSegmentPieces):
+ * whether they are sealed (one envelope object instead of an array), and the row's version (xmin,
+ * new with every write of the row), which each piece is read at.
  */
-export async function findByFileAsText(
+export async function findHeader(
   db: Db,
   fileId: string,
   scope: Scope,
-): Promise<(Omit<TranscriptSummary, 'segments'> & { segments: string }) | null> {
+): Promise<(Omit<TranscriptSummary, 'segments'> & { sealed: boolean; rowVersion: string }) | null> {
   const [row] = await db
-    .select({ ...summaryColumns, segments: sql<string>`${transcripts.segments}::text` })
+    .select({
+      ...headerColumns,
+      sealed: sql<boolean>`jsonb_typeof(${transcripts.segments}) = 'object'`,
+      rowVersion: sql<string>`${transcripts}.xmin::text`,
+    })
     .from(transcripts)
     .where(scoped(eq(transcripts.fileId, fileId), scope))
     .limit(1);
   return row ?? null;
+}
+
+/** Segments per read of a plain transcript's pieces: some 540 KB of JSON text. */
+const SEGMENTS_PER_PIECE = 2000;
+
+/**
+ * A transcript's segments in pieces of their stored text, each handed to `onPiece` as it is read,
+ * until `signal` aborts: plain, the JSON text of SEGMENTS_PER_PIECE segments at a time without the
+ * array's brackets (the pieces joined by commas are the array's elements); sealed, the sealed
+ * value. False when the row is gone or was written since `rowVersion` (findHeader): its pieces do
+ * not belong together.
+ *
+ * One statement per piece, no transaction: on PGlite the database runs on the event loop that
+ * serves requests, and a transaction holds every other request's query until it ends. One
+ * statement over the whole value (its JSON text, about 27 MB at 100,000 segments) held the loop
+ * for a second there; one piece costs decompressing the value and writing a fiftieth of it, some
+ * 150 to 300 ms on a loaded machine, and requests go between two pieces. A sealed value cannot be
+ * cut without being read whole (about 0.9 s on PGlite at 100,000 segments), so it is read at once.
+ */
+export async function readSegmentPieces(
+  db: Db,
+  header: { fileId: string; sealed: boolean; rowVersion: string },
+  onPiece: (piece: string) => void,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { fileId, sealed, rowVersion } = header;
+  const pieceAt = async (from: number) => {
+    const piece = sealed
+      ? sql`${transcripts.segments} ->> 'enc'`
+      : sql`jsonb_path_query_array(${transcripts.segments}, ${`$[${from} to ${from + SEGMENTS_PER_PIECE - 1}]`}::jsonpath)::text`;
+    const [row] = await db
+      .select({ piece: sql<string>`${piece}`, rowVersion: sql<string>`${transcripts}.xmin::text` })
+      .from(transcripts)
+      .where(eq(transcripts.fileId, fileId));
+    return row?.rowVersion === rowVersion ? row.piece : null;
+  };
+  if (sealed) {
+    const piece = await pieceAt(0);
+    if (piece === null) return false;
+    onPiece(piece);
+    return true;
+  }
+  for (let from = 0; !signal.aborted; from += SEGMENTS_PER_PIECE) {
+    const piece = await pieceAt(from);
+    if (piece === null) return false;
+    if (piece === '[]') break;
+    onPiece(piece.slice(1, -1));
+    // PGlite answers without giving the event loop a turn: requests go between two pieces.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return true;
 }
 
 /** By transcript id or by file id (the files list links with the file id). */

@@ -36,7 +36,7 @@ import { checkVersion, commitChange } from './edits/service';
 import { editWord as editWordOp } from './edits/ops';
 import { scopeOf } from './scope';
 import { assertNotHeld } from './holds';
-import { wordsOf, type TranscriptWords } from './words-encryption';
+import { wordsOf, type SegmentsOpening, type TranscriptWords } from './words-encryption';
 
 type Emit = (event: NewEvent) => void;
 
@@ -163,19 +163,34 @@ export async function findTranscript(
 }
 
 /**
- * As findTranscript, with the segments apart as their JSON text (opened, when sealed, not parsed)
- * and none in the transcript: for a reader that parses them off the event loop (exports).
+ * A transcript without its segments, what opens them when they are sealed (else null), and the
+ * version of its row they are to be read at (transcriptsRepo.readSegmentPieces).
  */
-export async function findTranscriptText(
+export interface TranscriptHeader {
+  transcript: TranscriptDto;
+  sealed: SegmentsOpening | null;
+  rowVersion: string;
+}
+
+/**
+ * As findTranscript, without the segments (none in the transcript): for a reader that takes them
+ * apart in pieces (readSegmentPieces) and parses, when sealed opens, them off the event loop (exports).
+ */
+export async function findTranscriptHeader(
   db: Db,
   words: TranscriptWords,
   fileId: string,
   scope: Scope,
-): Promise<{ transcript: TranscriptDto; segments: string } | null> {
+): Promise<TranscriptHeader | null> {
   const job = await jobsRepo.findJob(db, fileId);
-  const row = await transcriptsRepo.findByFileAsText(db, fileId, scope);
+  const row = await transcriptsRepo.findHeader(db, fileId, scope);
   if (!row) return null;
-  return { transcript: toDto({ ...row, segments: [] }, job), segments: await words.segmentsText(db, row) };
+  const { sealed, rowVersion, ...rest } = row;
+  return {
+    transcript: toDto({ ...rest, segments: [] }, job),
+    sealed: sealed ? await words.segmentsOpening(db, row.companyId, row.fileId) : null,
+    rowVersion,
+  };
 }
 
 /**

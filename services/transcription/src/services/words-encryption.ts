@@ -17,6 +17,7 @@ import {
   type Db,
   type EncryptionConfig,
   type EncryptionProgress,
+  type FieldContext,
   type ServiceContext,
 } from '@earshot/kit';
 import type { StoredSegments } from '../db/schema';
@@ -37,6 +38,12 @@ export const PURPOSES = {
   editAfter: (editId: string) => `transcription.edits.segments_after/${editId}`,
   passage: (fileId: string) => `transcription.search_segments.text/${fileId}`,
 };
+
+/** A company's data key and what a sealed value is bound to: what opens it (openText). */
+export interface SegmentsOpening {
+  key: Uint8Array;
+  context: FieldContext;
+}
 
 /**
  * Encryption at rest of transcripts' words. The transcription service keeps its own
@@ -75,14 +82,14 @@ export class TranscriptWords {
     return openJson<SpeakerSegment[]>(await this.key(db, companyId), { companyId, purpose }, stored.enc);
   }
 
-  /** A transcript's segments as their JSON text (findByFileAsText), opened when sealed but not parsed. */
-  async segmentsText(db: Db, row: { companyId: string; fileId: string; segments: string }): Promise<string> {
-    // Plain segments are a JSON array; sealed ones an envelope object, whose one string is parsed here.
-    if (row.segments.startsWith('[')) return row.segments;
-    const stored = JSON.parse(row.segments) as StoredSegments;
-    if (!isSealedEnvelope(stored)) return row.segments;
-    const context = { companyId: row.companyId, purpose: PURPOSES.segments(row.fileId) };
-    return openText(await this.key(db, row.companyId), context, stored.enc);
+  /**
+   * What opens a transcript's sealed segments elsewhere (an export's rendering thread, which
+   * decrypts them off the event loop): the company's data key and the value's context.
+   */
+  async segmentsOpening(db: Db, companyId: string, fileId: string): Promise<SegmentsOpening> {
+    // A copy of its own: a Buffer may be a view of a pool shared with other values, which a message copies whole.
+    const key = new Uint8Array(await this.key(db, companyId));
+    return { key, context: { companyId, purpose: PURPOSES.segments(fileId) } };
   }
 
   /** A transcript row with its segments readable. */

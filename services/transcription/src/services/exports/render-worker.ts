@@ -1,17 +1,23 @@
 import { parentPort } from 'node:worker_threads';
-import type { ExportFormat, TranscriptDto } from '@earshot/contracts';
+import type { ExportFormat, SpeakerSegment, TranscriptDto } from '@earshot/contracts';
+import { openText } from '@earshot/kit/fields';
 import { lowerThreadPriority } from '@earshot/kit/threads';
+import type { SegmentsOpening } from '../words-encryption';
 import { zipFiles, type NamedFile } from './bundle';
 import { FORMATS, render } from './formats';
 
 /**
  * What a rendering thread is sent for each export: the job (a ZIP of every transcript sent, its
- * entries dated `mtime` in ms, or the one transcript's file), then each transcript as it is read
- * (its segments apart, as their JSON text, parsed here rather than on the event loop), then the end.
+ * entries dated `mtime` in ms, or the one transcript's file), then each transcript as it is read:
+ * without its segments, with what opens them when sealed (the company's key: never in a message
+ * back or an error), then their stored text in pieces (readSegmentPieces), then `read`. The pieces
+ * are joined, opened and parsed here rather than on the event loop. Then the end.
  */
 export type RenderInput =
   | { type: 'job'; format: ExportFormat; zip: { mtime: number } | null }
-  | { type: 'transcript'; transcript: TranscriptDto; segments: string; name: string }
+  | { type: 'transcript'; transcript: TranscriptDto; sealed: SegmentsOpening | null; name: string }
+  | { type: 'segments'; piece: string }
+  | { type: 'read' }
   | { type: 'end' };
 
 /** What it answers once per export: the bytes (moved, not copied), or that it could not render. */
@@ -22,6 +28,20 @@ lowerThreadPriority();
 const port = parentPort!;
 let job: Extract<RenderInput, { type: 'job' }> | null = null;
 let files: NamedFile[] = [];
+/** The transcript being read, and the pieces of its segments so far. */
+let reading: (Extract<RenderInput, { type: 'transcript' }> & { pieces: string[] }) | null = null;
+
+/** The segments' JSON text from their pieces: the elements' text joined, or the sealed value joined and opened. */
+function segmentsText(pieces: string[], sealed: SegmentsOpening | null): string {
+  if (!sealed) return `[${pieces.join(',')}]`;
+  const key = Buffer.from(sealed.key.buffer, sealed.key.byteOffset, sealed.key.byteLength);
+  try {
+    return openText(key, sealed.context, pieces.join(''));
+  } finally {
+    // The thread's copy of the key is gone once the segments are open.
+    key.fill(0);
+  }
+}
 
 const answer = (body: Uint8Array<ArrayBuffer>) =>
   port.postMessage({ type: 'done', body } satisfies RenderMessage, [body.buffer]);
@@ -34,9 +54,18 @@ async function receive(input: RenderInput): Promise<void> {
   // After a failure (answered once) the rest of that export's messages are dropped.
   if (!job) return;
   if (input.type === 'transcript') {
-    const { transcript, segments, name } = input;
-    transcript.metadata.speakerSegments = JSON.parse(segments) as TranscriptDto['metadata']['speakerSegments'];
-    // Each is rendered as it arrives, so only the files stay in memory, not every whole transcript.
+    reading = { ...input, pieces: [] };
+    return;
+  }
+  if (input.type === 'segments') {
+    reading!.pieces.push(input.piece);
+    return;
+  }
+  if (input.type === 'read') {
+    const { transcript, sealed, name, pieces } = reading!;
+    reading = null;
+    transcript.metadata.speakerSegments = JSON.parse(segmentsText(pieces, sealed)) as SpeakerSegment[];
+    // Each is rendered once read, so only the files stay in memory, not every whole transcript.
     files.push({ name, data: await render(transcript, job.format), compressed: FORMATS[job.format].compressed });
     return;
   }
@@ -45,6 +74,7 @@ async function receive(input: RenderInput): Promise<void> {
   // Nothing of this export stays in the thread once it has answered.
   job = null;
   files = [];
+  reading = null;
   // A copy of its own to move: a small Buffer may be a view of a pool shared with others.
   answer(zip ? zipFiles(done, new Date(zip.mtime)) : new Uint8Array(done[0]!.data));
 }
@@ -57,6 +87,7 @@ port.on('message', (input: RenderInput) => {
     .catch((error: unknown) => {
       job = null;
       files = [];
+      reading = null;
       port.postMessage({ type: 'failed', message: String(error) } satisfies RenderMessage);
     });
 });

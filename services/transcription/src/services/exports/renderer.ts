@@ -1,6 +1,7 @@
-import { exportTooLargeMessage, type ExportFormat, type TranscriptDto } from '@earshot/contracts';
+import { exportTooLargeMessage, type ExportFormat } from '@earshot/contracts';
 import { FairSlots, KeptThread, perContext, tooLarge, type ServiceContext, type ThreadEnd } from '@earshot/kit';
 import type { TranscriptionConfig } from '../../config';
+import type { TranscriptHeader } from '../transcripts';
 import type { RenderInput, RenderMessage } from './render-worker';
 
 /** One export to render: its format, and whether its files go in a ZIP (dated `zipped`). */
@@ -10,14 +11,21 @@ export interface RenderRequest {
   zipped: Date | null;
 }
 
-/** One transcript to render: without its segments, which come apart as their JSON text. */
-export interface RenderSource {
-  transcript: TranscriptDto;
-  segments: string;
+/**
+ * What a feed hands the thread: each transcript without its segments (`begin`, with its file's
+ * name), the pieces of their stored text as they are read (`segments`), then that they are all
+ * there (`read`: the thread joins, opens when sealed, parses and renders them). `stopped` aborts
+ * once the export has ended (its thread over a limit): nothing more need be read.
+ */
+export interface RenderSink {
+  begin(header: TranscriptHeader, name: string): void;
+  segments(piece: string): void;
+  read(): void;
+  stopped: AbortSignal;
 }
 
-/** Hands the thread each transcript as it is read (`send`, with its file's name). */
-export type Feed = (send: (source: RenderSource, name: string) => void) => Promise<void>;
+/** Hands the thread each transcript as it is read. */
+export type Feed = (sink: RenderSink) => Promise<void>;
 
 /**
  * Renders exports off the event loop that serves requests, in a pool of EXPORT_WORKERS threads
@@ -92,9 +100,16 @@ export class ExportRenderer {
       (body) => ({ body }),
       (error: Error) => ({ error }),
     );
+    const stopped = new AbortController();
+    void answered.then(() => stopped.abort());
     const send = (input: RenderInput) => thread.post(input);
     try {
-      await feed((source, name) => send({ type: 'transcript', ...source, name }));
+      await feed({
+        begin: ({ transcript, sealed }, name) => send({ type: 'transcript', transcript, sealed, name }),
+        segments: (piece) => send({ type: 'segments', piece }),
+        read: () => send({ type: 'read' }),
+        stopped: stopped.signal,
+      });
     } catch (error) {
       abandon.abort();
       await answered;

@@ -4,10 +4,11 @@ import { exportNotReadyMessage, type ExportFormat, type TranscriptDto } from '@e
 import type { TranscriptionConfig } from '../../config';
 import type { Scope } from '../../repositories/transcripts';
 import { scopeOf } from '../scope';
-import { findTranscriptText } from '../transcripts';
+import { readSegmentPieces } from '../../repositories/transcripts';
+import { findTranscriptHeader, type TranscriptHeader } from '../transcripts';
 import { wordsOf } from '../words-encryption';
 import { FORMATS } from './formats';
-import type { ExportRenderer, RenderSource } from './renderer';
+import type { ExportRenderer, RenderSink } from './renderer';
 import { baseName } from './shared';
 
 /** A download: its bytes, their type and the Content-Disposition naming the file. */
@@ -23,6 +24,9 @@ const UNSAFE_IN_NAME = /[\\/:*?"<>|\u0000-\u001f]/g;
 
 const notReady = (t: TranscriptDto) =>
   conflict(exportNotReadyMessage(t.file.originalName, t.status), { fileId: t.fileId, status: t.status });
+
+const changed = (t: TranscriptDto) =>
+  conflict(`${t.file.originalName} changed while it was exported: export it again`, { fileId: t.fileId });
 
 /** `<original name without extension>.<format>`, safe as a file name on any system. */
 const fileNameOf = (t: TranscriptDto, format: ExportFormat) =>
@@ -48,23 +52,43 @@ export class ExportService {
     private readonly renderer: ExportRenderer,
   ) {}
 
-  /** A transcript the caller may read (else 404), as the API shows it, its segments apart as JSON text. */
-  private async find(fileId: string, scope: Scope): Promise<RenderSource> {
-    const found = await findTranscriptText(this.ctx.db, wordsOf(this.ctx), fileId, scope);
+  /** A transcript the caller may read (else 404), as the API shows it, without its segments. */
+  private async find(fileId: string, scope: Scope): Promise<TranscriptHeader> {
+    const found = await findTranscriptHeader(this.ctx.db, wordsOf(this.ctx), fileId, scope);
     if (!found) throw notFound('Transcript');
     return found;
   }
 
+  /**
+   * Reads a transcript once its export has a thread (it may have changed while the export waited)
+   * and, when completed and `send`, hands it to the thread with its segments in pieces. Its
+   * transcript, to see whether it was ready; a 409 when it was written while its pieces were read.
+   */
+  private async feed(sink: RenderSink, fileId: string, scope: Scope, format: ExportFormat, send: boolean) {
+    const header = await this.find(fileId, scope);
+    const t = header.transcript;
+    if (t.status !== 'completed' || !send) return t;
+    sink.begin(header, fileNameOf(t, format));
+    const read = { fileId: t.fileId, sealed: header.sealed !== null, rowVersion: header.rowVersion };
+    if (!(await readSegmentPieces(this.ctx.db, read, sink.segments, sink.stopped))) throw changed(t);
+    sink.read();
+    return t;
+  }
+
   async one(identity: Identity, input: { fileId: string; format: ExportFormat }): Promise<ExportFile> {
-    const source = await this.find(input.fileId, await scopeOf(this.ctx.db, identity));
-    const { transcript } = source;
+    const scope = await scopeOf(this.ctx.db, identity);
+    // Checked before the export waits for a thread: a 404 or a 409 answers at once.
+    const { transcript } = await this.find(input.fileId, scope);
     if (transcript.status !== 'completed') throw notReady(transcript);
-    const name = fileNameOf(transcript, input.format);
     const request = { companyId: transcript.companyId, format: input.format, zipped: null };
+    const body = await this.renderer.render(request, async (sink) => {
+      const t = await this.feed(sink, input.fileId, scope, input.format, true);
+      if (t.status !== 'completed') throw notReady(t);
+    });
     return {
-      body: await this.renderer.render(request, async (send) => send(source, name)),
+      body,
       contentType: FORMATS[input.format].contentType,
-      disposition: attachment(name),
+      disposition: attachment(fileNameOf(transcript, input.format)),
     };
   }
 
@@ -77,13 +101,11 @@ export class ExportService {
     const scope = await scopeOf(this.ctx.db, identity);
     const now = new Date();
     const request = { companyId: identity.companyId, format: input.format, zipped: now };
-    const body = await this.renderer.render(request, async (send) => {
+    const body = await this.renderer.render(request, async (sink) => {
       let waiting: TranscriptDto | null = null;
       for (const fileId of new Set(input.fileIds.map((id) => id.toLowerCase()))) {
-        const source = await this.find(fileId, scope);
-        const t = source.transcript;
+        const t = await this.feed(sink, fileId, scope, input.format, !waiting);
         if (t.status !== 'completed') waiting ??= t;
-        else if (!waiting) send(source, fileNameOf(t, input.format));
       }
       if (waiting) throw notReady(waiting);
     });
