@@ -92,6 +92,19 @@ export class TranscriptWords {
     return { key, context: { companyId, purpose: PURPOSES.segments(fileId) } };
   }
 
+  /**
+   * A transcript's segments as their JSON text, opened when sealed but not parsed (a person's data
+   * export writes them as they are).
+   */
+  async segmentsText(db: Db, row: { companyId: string; fileId: string; segments: string }): Promise<string> {
+    // Plain segments are a JSON array; sealed ones an envelope object, whose one string is parsed here.
+    if (row.segments.startsWith('[')) return row.segments;
+    const stored = JSON.parse(row.segments) as StoredSegments;
+    if (!isSealedEnvelope(stored)) return row.segments;
+    const context = { companyId: row.companyId, purpose: PURPOSES.segments(row.fileId) };
+    return openText(await this.key(db, row.companyId), context, stored.enc);
+  }
+
   /** A transcript row with its segments readable. */
   async openRow<T extends { companyId: string; fileId: string; segments: StoredSegments }>(
     db: Db,
