@@ -95,7 +95,7 @@ export async function* jsonDocument(value: unknown, space = '  '): AsyncGenerato
 /**
  * Every row of a list read in keyset pages: `read(after, limit)` reads up to `limit` rows that come
  * after `after` (the previous page's last row, of which `read` says what it needs, e.g.
- * `{ id: string }`; null for the first page), in the list's order. Rows are read a page at a time,
+ * the kit's PageEnd; null for the first page), in the list's order. Rows are read a page at a time,
  * as the consumer asks for them, so no more than a page is held at once.
  */
 export async function* inPages<Cursor, Row extends Cursor>(

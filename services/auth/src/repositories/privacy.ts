@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { and, asc, count, eq, getTableColumns, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import type { HoldKind } from '@earshot/contracts';
 import {
   privacyClients,
@@ -169,16 +169,16 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | null> 
   return row ?? null;
 }
 
-/** A page of a user's sessions, oldest first, after the one `afterId` names. */
+/** A page of a user's sessions, oldest first, after `after`; each with its sort key. */
 export async function sessionsOf(
   db: Db,
   userId: string,
-  page: { afterId: string | null; limit: number },
-): Promise<SessionRow[]> {
+  page: { after: PageEnd | null; limit: number },
+): Promise<(SessionRow & PageEnd)[]> {
   return db
-    .select()
+    .select({ ...getTableColumns(sessions), sortKey: sortKey(sessions.createdAt) })
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), afterRow(sessions, sessions.createdAt, sessions.id, page.afterId)))
+    .where(and(eq(sessions.userId, userId), afterRow(sessions.createdAt, sessions.id, page.after)))
     .orderBy(asc(sessions.createdAt), asc(sessions.id))
     .limit(page.limit);
 }

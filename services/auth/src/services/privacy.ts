@@ -25,6 +25,7 @@ import {
   type Identity,
   type ObjectStorage,
   type PrivacyManifest,
+  type PageEnd,
   type PrivacyPart,
 } from '@earshot/kit';
 import { privacyHolds, type PrivacyJobRow } from '../db/privacy';
@@ -288,9 +289,7 @@ export const authExportPart = (storage: ObjectStorage) =>
       updatedAt: user.updatedAt,
     };
     const counts = { profile: 1 };
-    const sessions = inPages((after: { id: string } | null, limit) =>
-      sessionsOf(tx, user.id, { afterId: after?.id ?? null, limit }),
-    );
+    const sessions = inPages((after: PageEnd | null, limit) => sessionsOf(tx, user.id, { after, limit }));
     return {
       data: {
         profile,

@@ -1,50 +1,41 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { and, asc, eq, getTableColumns, isNull } from 'drizzle-orm';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import { conversations, feedback, messages, recordings, type ConversationRow, type MessageRow } from '../db/schema';
 
-/** A page of a user's conversations in their company (null: a platform administrator's), oldest first, after the one `afterId` names. */
+/** A page of a user's conversations in their company (null: a platform administrator's), oldest first, after `after`; each with its sort key. */
 export async function conversationsOfOwner(
   db: Db,
   companyId: string | null,
   ownerId: string,
-  page: { afterId: string | null; limit: number },
-): Promise<ConversationRow[]> {
+  page: { after: PageEnd | null; limit: number },
+): Promise<(ConversationRow & PageEnd)[]> {
   const company = companyId ? eq(conversations.companyId, companyId) : isNull(conversations.companyId);
   return db
-    .select()
+    .select({ ...getTableColumns(conversations), sortKey: sortKey(conversations.createdAt) })
     .from(conversations)
     .where(
-      and(
-        company,
-        eq(conversations.ownerId, ownerId),
-        afterRow(conversations, conversations.createdAt, conversations.id, page.afterId),
-      ),
+      and(company, eq(conversations.ownerId, ownerId), afterRow(conversations.createdAt, conversations.id, page.after)),
     )
     .orderBy(asc(conversations.createdAt), asc(conversations.id))
     .limit(page.limit);
 }
 
-/** A page of a conversation's messages, oldest first, after the one `afterId` names. */
+/** A page of a conversation's messages, oldest first, after `after`; each with its sort key. */
 export async function messagesOf(
   db: Db,
   conversationId: string,
-  page: { afterId: string | null; limit: number },
-): Promise<MessageRow[]> {
+  page: { after: PageEnd | null; limit: number },
+): Promise<(MessageRow & PageEnd)[]> {
   return db
-    .select()
+    .select({ ...getTableColumns(messages), sortKey: sortKey(messages.createdAt) })
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        afterRow(messages, messages.createdAt, messages.id, page.afterId),
-      ),
-    )
+    .where(and(eq(messages.conversationId, conversationId), afterRow(messages.createdAt, messages.id, page.after)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
     .limit(page.limit);
 }
 
-/** A page of the ratings a user gave to replies, with their comments, oldest first, after the one `afterId` names. */
-export async function feedbackOfUser(db: Db, userId: string, page: { afterId: string | null; limit: number }) {
+/** A page of the ratings a user gave to replies, with their comments, oldest first, after `after`; each with its sort key. */
+export async function feedbackOfUser(db: Db, userId: string, page: { after: PageEnd | null; limit: number }) {
   return db
     .select({
       id: feedback.id,
@@ -52,9 +43,10 @@ export async function feedbackOfUser(db: Db, userId: string, page: { afterId: st
       rating: feedback.rating,
       comment: feedback.comment,
       createdAt: feedback.createdAt,
+      sortKey: sortKey(feedback.createdAt),
     })
     .from(feedback)
-    .where(and(eq(feedback.userId, userId), afterRow(feedback, feedback.createdAt, feedback.id, page.afterId)))
+    .where(and(eq(feedback.userId, userId), afterRow(feedback.createdAt, feedback.id, page.after)))
     .orderBy(asc(feedback.createdAt), asc(feedback.id))
     .limit(page.limit);
 }

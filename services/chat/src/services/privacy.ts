@@ -4,9 +4,9 @@ import {
   onEraseRequested,
   onExportRequested,
   type ObjectStorage,
+  type PageEnd,
   type PrivacyPart,
 } from '@earshot/kit';
-import type { ConversationRow, MessageRow } from '../db/schema';
 import * as conversationsRepo from '../repositories/conversations';
 import {
   conversationsOfOwner,
@@ -24,12 +24,10 @@ import {
 export const chatExportPart = (storage: ObjectStorage) =>
   onExportRequested('chat', storage, (tx, subject, companyId): PrivacyPart => {
     if (subject.kind !== 'user') return { data: { conversations: [] }, counts: { conversations: 0 } };
-    const owned = inPages((after: ConversationRow | null, limit) =>
-      conversationsOfOwner(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
+    const owned = inPages((after: PageEnd | null, limit) =>
+      conversationsOfOwner(tx, companyId, subject.id, { after, limit }),
     );
-    const given = inPages((after: { id: string } | null, limit) =>
-      feedbackOfUser(tx, subject.id, { afterId: after?.id ?? null, limit }),
-    );
+    const given = inPages((after: PageEnd | null, limit) => feedbackOfUser(tx, subject.id, { after, limit }));
     // Each conversation's messages add to one count.
     const counts = { conversations: 0, messages: 0, feedback: 0 };
     return {
@@ -44,7 +42,7 @@ export const chatExportPart = (storage: ObjectStorage) =>
           messages: counted(
             counts,
             'messages',
-            inPages((after: MessageRow | null, limit) => messagesOf(tx, c.id, { afterId: after?.id ?? null, limit })),
+            inPages((after: PageEnd | null, limit) => messagesOf(tx, c.id, { after, limit })),
             (m) => ({
               id: m.id,
               role: m.role,
@@ -55,7 +53,7 @@ export const chatExportPart = (storage: ObjectStorage) =>
             }),
           ),
         })),
-        feedback: counted(counts, 'feedback', given, ({ id: _, ...rating }) => rating),
+        feedback: counted(counts, 'feedback', given, ({ id: _, sortKey: __, ...rating }) => rating),
       },
       counts,
     };

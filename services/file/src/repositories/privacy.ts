@@ -1,23 +1,23 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import { files, type FileRow } from '../db/schema';
 
 /**
  * A page of the recordings about one person in one company (those a user uploaded, or those linked
- * to a client), oldest upload first, after the one `afterId` names.
+ * to a client), oldest upload first, after `after`; each with its sort key.
  */
 export async function filesOfPerson(
   db: Db,
   companyId: string,
   person: { uploadedBy: string } | { clientId: string },
-  page: { afterId: string | null; limit: number },
-): Promise<FileRow[]> {
+  page: { after: PageEnd | null; limit: number },
+): Promise<(FileRow & PageEnd)[]> {
   const company = eq(files.companyId, companyId);
   const whose = 'uploadedBy' in person ? eq(files.uploadedBy, person.uploadedBy) : eq(files.clientId, person.clientId);
   return db
-    .select()
+    .select({ ...getTableColumns(files), sortKey: sortKey(files.uploadedAt) })
     .from(files)
-    .where(and(company, whose, afterRow(files, files.uploadedAt, files.id, page.afterId)))
+    .where(and(company, whose, afterRow(files.uploadedAt, files.id, page.after)))
     .orderBy(asc(files.uploadedAt), asc(files.id))
     .limit(page.limit);
 }

@@ -7,6 +7,7 @@ import {
   onExportRequested,
   type EncryptingStorage,
   type ObjectStorage,
+  type PageEnd,
   type PrivacyPart,
 } from '@earshot/kit';
 import type { FileRow } from '../db/schema';
@@ -33,9 +34,7 @@ export const fileExportPart = (storage: ObjectStorage, plain: EncryptingStorage)
       const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
       // A person without a company (a platform administrator) has uploaded into none.
       const rows = companyId
-        ? inPages((after: FileRow | null, limit) =>
-            filesOfPerson(tx, companyId, person, { afterId: after?.id ?? null, limit }),
-          )
+        ? inPages((after: PageEnd | null, limit) => filesOfPerson(tx, companyId, person, { after, limit }))
         : [];
       const counts = {};
       const objects: NonNullable<PrivacyPart['objects']> = [];

@@ -1,17 +1,17 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import { mailMessages, mailPreferences, mailRecordings, notifications } from '../db/schema';
 
 /** Rows of one person in their company's part of a table (null: a platform administrator's). */
 const inCompany = (column: typeof notifications.companyId | typeof mailMessages.companyId, companyId: string | null) =>
   companyId ? eq(column, companyId) : isNull(column);
 
-/** A page of a person's notifications in their company, oldest first, after the one `afterId` names. */
+/** A page of a person's notifications in their company, oldest first, after `after`; each with its sort key. */
 export async function notificationsOf(
   db: Db,
   companyId: string | null,
   userId: string,
-  page: { afterId: string | null; limit: number },
+  page: { after: PageEnd | null; limit: number },
 ) {
   return db
     .select({
@@ -22,13 +22,14 @@ export async function notificationsOf(
       link: notifications.link,
       readAt: notifications.readAt,
       createdAt: notifications.createdAt,
+      sortKey: sortKey(notifications.createdAt),
     })
     .from(notifications)
     .where(
       and(
         inCompany(notifications.companyId, companyId),
         eq(notifications.userId, userId),
-        afterRow(notifications, notifications.createdAt, notifications.id, page.afterId),
+        afterRow(notifications.createdAt, notifications.id, page.after),
       ),
     )
     .orderBy(asc(notifications.createdAt), asc(notifications.id))
@@ -36,14 +37,14 @@ export async function notificationsOf(
 }
 
 /**
- * A page of the mail sent to a person in their company, oldest first, after the one `afterId`
- * names: the stored plain text only (never kept for mail carrying a sign-in link), never the sealed body.
+ * A page of the mail sent to a person in their company, oldest first, after `after`, each with its
+ * sort key: the stored plain text only (never kept for mail carrying a sign-in link), never the sealed body.
  */
 export async function mailOf(
   db: Db,
   companyId: string | null,
   userId: string,
-  page: { afterId: string | null; limit: number },
+  page: { after: PageEnd | null; limit: number },
 ) {
   return db
     .select({
@@ -57,13 +58,14 @@ export async function mailOf(
       readAt: mailMessages.readAt,
       createdAt: mailMessages.createdAt,
       sentAt: mailMessages.sentAt,
+      sortKey: sortKey(mailMessages.createdAt),
     })
     .from(mailMessages)
     .where(
       and(
         inCompany(mailMessages.companyId, companyId),
         eq(mailMessages.userId, userId),
-        afterRow(mailMessages, mailMessages.createdAt, mailMessages.id, page.afterId),
+        afterRow(mailMessages.createdAt, mailMessages.id, page.after),
       ),
     )
     .orderBy(asc(mailMessages.createdAt), asc(mailMessages.id))

@@ -5,6 +5,7 @@ import {
   onEraseRequested,
   onExportRequested,
   type ObjectStorage,
+  type PageEnd,
   type PrivacyPart,
 } from '@earshot/kit';
 import { deleteInbox, forgetUploader, mailOf, notificationsOf } from '../repositories/privacy';
@@ -17,16 +18,14 @@ export const messagingExportPart = (storage: ObjectStorage) =>
   onExportRequested('messaging', storage, (tx, subject, companyId): PrivacyPart => {
     if (subject.kind !== 'user' || !isId(subject.id)) return { data: {}, counts: {} };
     const counts = {};
-    const notifications = inPages((after: { id: string } | null, limit) =>
-      notificationsOf(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
+    const notifications = inPages((after: PageEnd | null, limit) =>
+      notificationsOf(tx, companyId, subject.id, { after, limit }),
     );
-    const mail = inPages((after: { id: string } | null, limit) =>
-      mailOf(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
-    );
+    const mail = inPages((after: PageEnd | null, limit) => mailOf(tx, companyId, subject.id, { after, limit }));
     return {
       data: {
-        notifications: counted(counts, 'notifications', notifications, (row) => row),
-        mail: counted(counts, 'mail', mail, (row) => row),
+        notifications: counted(counts, 'notifications', notifications, ({ sortKey: _, ...row }) => row),
+        mail: counted(counts, 'mail', mail, ({ sortKey: _, ...row }) => row),
       },
       counts,
     };

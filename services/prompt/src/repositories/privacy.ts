@@ -1,17 +1,17 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import { analysisRuns, dashboardCalls, transcripts } from '../db/schema';
 
-/** A page of the analysis runs a user asked for, in their company, oldest first, after the one `afterId` names. */
+/** A page of the analysis runs a user asked for, in their company, oldest first, after `after`; each with its sort key. */
 export async function runsRequestedBy(
   db: Db,
   companyId: string,
   userId: string,
-  page: { afterId: string | null; limit: number },
-): Promise<(typeof analysisRuns.$inferSelect)[]> {
-  const after = afterRow(analysisRuns, analysisRuns.createdAt, analysisRuns.id, page.afterId);
+  page: { after: PageEnd | null; limit: number },
+): Promise<(typeof analysisRuns.$inferSelect & PageEnd)[]> {
+  const after = afterRow(analysisRuns.createdAt, analysisRuns.id, page.after);
   return db
-    .select()
+    .select({ ...getTableColumns(analysisRuns), sortKey: sortKey(analysisRuns.createdAt) })
     .from(analysisRuns)
     .where(and(eq(analysisRuns.companyId, companyId), eq(analysisRuns.requestedBy, userId), after))
     .orderBy(asc(analysisRuns.createdAt), asc(analysisRuns.id))

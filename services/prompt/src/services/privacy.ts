@@ -4,6 +4,7 @@ import {
   inPages,
   onEraseRequested,
   onExportRequested,
+  type PageEnd,
   type PrivacyPart,
   type StorageConfig,
 } from '@earshot/kit';
@@ -22,9 +23,7 @@ export const promptExportPart = (config: StorageConfig) =>
   onExportRequested('prompt', createStorage(config), (tx, subject, companyId): PrivacyPart => {
     const rows =
       subject.kind === 'user' && companyId
-        ? inPages((after: { id: string } | null, limit) =>
-            runsRequestedBy(tx, companyId, subject.id, { afterId: after?.id ?? null, limit }),
-          )
+        ? inPages((after: PageEnd | null, limit) => runsRequestedBy(tx, companyId, subject.id, { after, limit }))
         : [];
     const counts = {};
     return {

@@ -1,5 +1,5 @@
-import { and, asc, eq, or } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { and, asc, eq, getTableColumns, or } from 'drizzle-orm';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import { recordings, tasks, type TaskRow } from '../db/schema';
 
 type Person = { userId: string } | { clientId: string };
@@ -13,17 +13,17 @@ const about = (companyId: string, person: Person) =>
       : eq(tasks.clientId, person.clientId),
   );
 
-/** A page of them, oldest first, after the one `afterId` names. */
+/** A page of them, oldest first, after `after`; each with its sort key. */
 export async function tasksOfPerson(
   db: Db,
   companyId: string,
   person: Person,
-  page: { afterId: string | null; limit: number },
-): Promise<TaskRow[]> {
+  page: { after: PageEnd | null; limit: number },
+): Promise<(TaskRow & PageEnd)[]> {
   return db
-    .select()
+    .select({ ...getTableColumns(tasks), sortKey: sortKey(tasks.createdAt) })
     .from(tasks)
-    .where(and(about(companyId, person), afterRow(tasks, tasks.createdAt, tasks.id, page.afterId)))
+    .where(and(about(companyId, person), afterRow(tasks.createdAt, tasks.id, page.after)))
     .orderBy(asc(tasks.createdAt), asc(tasks.id))
     .limit(page.limit);
 }

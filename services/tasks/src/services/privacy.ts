@@ -5,9 +5,9 @@ import {
   onEraseRequested,
   onExportRequested,
   type ObjectStorage,
+  type PageEnd,
   type PrivacyPart,
 } from '@earshot/kit';
-import type { TaskRow } from '../db/schema';
 import { forgetUploader, lockTasksOfPerson, tasksOfPerson } from '../repositories/privacy';
 import { removeFeed } from '../repositories/read-models';
 import { updateTask } from '../repositories/tasks';
@@ -28,9 +28,7 @@ export const tasksExportPart = (storage: ObjectStorage) =>
     const person = subject.kind === 'user' ? { userId: subject.id } : { clientId: subject.id };
     const rows =
       companyId && isId(subject.id)
-        ? inPages((after: TaskRow | null, limit) =>
-            tasksOfPerson(tx, companyId, person, { afterId: after?.id ?? null, limit }),
-          )
+        ? inPages((after: PageEnd | null, limit) => tasksOfPerson(tx, companyId, person, { after, limit }))
         : [];
     const counts = {};
     return { data: { tasks: counted(counts, 'tasks', rows, toTaskDto) }, counts };

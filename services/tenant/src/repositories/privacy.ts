@@ -1,5 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import {
   clientRecordings,
   clients,
@@ -21,21 +21,24 @@ export async function clientOf(db: Db, companyId: string, clientId: string): Pro
 /** A call's place among a client's calls: by upload, one not known to have been uploaded last. */
 const uploaded = sql`coalesce(${clientRecordings.uploadedAt}, 'infinity'::timestamptz)`;
 
-/** A page of the calls linked to a client, oldest upload first, after the one `afterId` names. */
+/**
+ * A page of the calls linked to a client, oldest upload first, after `after` (whose id is the
+ * call's file id); each with its sort key.
+ */
 export async function callsOfClient(
   db: Db,
   companyId: string,
   clientId: string,
-  page: { afterId: string | null; limit: number },
-): Promise<ClientRecordingRow[]> {
+  page: { after: PageEnd | null; limit: number },
+): Promise<(ClientRecordingRow & Pick<PageEnd, 'sortKey'>)[]> {
   return db
-    .select()
+    .select({ ...getTableColumns(clientRecordings), sortKey: sortKey(uploaded) })
     .from(clientRecordings)
     .where(
       and(
         eq(clientRecordings.companyId, companyId),
         eq(clientRecordings.clientId, clientId),
-        afterRow(clientRecordings, uploaded, clientRecordings.fileId, page.afterId),
+        afterRow(uploaded, clientRecordings.fileId, page.after),
       ),
     )
     .orderBy(uploaded, asc(clientRecordings.fileId))

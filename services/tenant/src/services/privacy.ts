@@ -5,9 +5,9 @@ import {
   onEraseRequested,
   onExportRequested,
   type ObjectStorage,
+  type PageEnd,
   type PrivacyPart,
 } from '@earshot/kit';
-import type { ClientRecordingRow } from '../db/schema';
 import { findClientForUpdate, updateClient } from '../repositories/clients';
 import { clientHeld, companyHeld } from '../repositories/holds';
 import { callsOfClient, clientOf, forgetMember, lockClientsOwnedBy } from '../repositories/privacy';
@@ -24,8 +24,8 @@ export const tenantExportPart = (storage: ObjectStorage) =>
     const c = await clientOf(tx, companyId, subject.id);
     if (!c) return { data: { client: null, calls: [] }, counts: { clients: 0, calls: 0 } };
     const counts = { clients: 1 };
-    const calls = inPages((after: ClientRecordingRow | null, limit) =>
-      callsOfClient(tx, companyId, c.id, { afterId: after?.fileId ?? null, limit }),
+    const calls = inPages((after: (Pick<PageEnd, 'sortKey'> & { fileId: string }) | null, limit) =>
+      callsOfClient(tx, companyId, c.id, { after: after && { id: after.fileId, sortKey: after.sortKey }, limit }),
     );
     return {
       data: {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { afterRow, type Db } from '@earshot/kit';
+import { afterRow, sortKey, type Db, type PageEnd } from '@earshot/kit';
 import { edits, transcripts, type TranscriptRow } from '../db/schema';
 
 /** What an export holds of a transcript besides its segments. */
@@ -27,20 +27,20 @@ const exportColumns = {
 
 /**
  * A page of the transcripts about one person in one company (of the recordings a user uploaded, or
- * of the calls linked to a client), oldest upload first, after the one `afterId` names; without
- * their segments, which may be large and are read apart (plainSegmentsOf, sealedSegmentsOf).
+ * of the calls linked to a client), oldest upload first, after `after`, each with its sort key;
+ * without their segments, which may be large and are read apart (plainSegmentsOf, sealedSegmentsOf).
  */
 export async function transcriptsOfPerson(
   db: Db,
   companyId: string,
   person: { uploadedBy: string } | { clientId: string },
-  page: { afterId: string | null; limit: number },
+  page: { after: PageEnd | null; limit: number },
 ) {
   const whose =
     'uploadedBy' in person ? eq(transcripts.uploadedBy, person.uploadedBy) : eq(transcripts.clientId, person.clientId);
-  const after = afterRow(transcripts, transcripts.uploadedAt, transcripts.id, page.afterId);
+  const after = afterRow(transcripts.uploadedAt, transcripts.id, page.after);
   return db
-    .select(exportColumns)
+    .select({ ...exportColumns, sortKey: sortKey(transcripts.uploadedAt) })
     .from(transcripts)
     .where(and(eq(transcripts.companyId, companyId), whose, after))
     .orderBy(asc(transcripts.uploadedAt), asc(transcripts.id))

@@ -7,6 +7,7 @@ import {
   onExportRequested,
   RawJson,
   type Db,
+  type PageEnd,
   type PrivacyPart,
   type StorageConfig,
 } from '@earshot/kit';
@@ -41,18 +42,21 @@ export const transcriptionExportPart = (config: StorageConfig, words: Transcript
     const person = subject.kind === 'user' ? { uploadedBy: subject.id } : { clientId: subject.id };
     // A person without a company (a platform administrator) has no recordings.
     const rows = companyId
-      ? inPages((after: { id: string } | null, limit) =>
-          transcriptsOfPerson(tx, companyId, person, { afterId: after?.id ?? null, limit }),
-        )
+      ? inPages((after: PageEnd | null, limit) => transcriptsOfPerson(tx, companyId, person, { after, limit }))
       : [];
     const counts = {};
-    const transcripts = counted(counts, 'transcripts', rows, async ({ companyId: owner, whole, ...row }) => {
-      if (!whole) return { ...row, segments: segmentsOf(tx, row.fileId) };
-      // Sealed words (encryption at rest) are opened: the export is the person's data, readable.
-      const stored = await segmentsTextOf(tx, row.fileId);
-      const text = await words.segmentsText(tx, { companyId: owner, fileId: row.fileId, segments: stored });
-      return { ...row, segments: new RawJson(text) };
-    });
+    const transcripts = counted(
+      counts,
+      'transcripts',
+      rows,
+      async ({ companyId: owner, whole, sortKey: _, ...row }) => {
+        if (!whole) return { ...row, segments: segmentsOf(tx, row.fileId) };
+        // Sealed words (encryption at rest) are opened: the export is the person's data, readable.
+        const stored = await segmentsTextOf(tx, row.fileId);
+        const text = await words.segmentsText(tx, { companyId: owner, fileId: row.fileId, segments: stored });
+        return { ...row, segments: new RawJson(text) };
+      },
+    );
     return { data: { transcripts }, counts };
   });
 
