@@ -207,3 +207,31 @@ test("a service's part delivered again after its job ended starts nothing twice"
   expect(jobs.map((jobId) => events.get(jobId))).toEqual([1, 1]);
   expect((await jobOf(a.admin, jobs[1]!)).status).toBe('done');
 }, 300_000);
+
+test('a company hold placed while an erasure waits its turn keeps the account when the erasure starts', async () => {
+  const [running, erased] = [a.people[3]!, a.people[4]!];
+  let erasure = '';
+  await withNoJobEnding(async () => {
+    await requested(a.admin, '/api/privacy/export', { userId: running });
+    erasure = await requested(a.admin, '/api/privacy/erase', { userId: erased, recordings: 'keep' });
+    expect(await jobOf(a.admin, erasure)).toMatchObject({ status: 'queued', position: 1 });
+    // Auth's copy of the company's hold, as company.hold_changed writes it: the event itself would
+    // queue behind the part that the lock holds back.
+    await stack.database.query(
+      "insert into auth.legal_holds (kind, id, company_id, reason) values ('company', $1, $1, 'Litigation')",
+      [a.id],
+    );
+  });
+  await untilAllEnded();
+  const [part] = await stack.database.query<{ counts: Record<string, number> }>(
+    "select counts from auth.privacy_parts where job_id = $1 and service = 'auth'",
+    [erasure],
+  );
+  expect(part!.counts).toEqual({ accounts: 0, held: 1 });
+  const [account] = await stack.database.query<{ n: number }>(
+    'select count(*)::int as n from auth.users where id = $1',
+    [erased],
+  );
+  expect(account!.n).toBe(1);
+  await stack.database.query("delete from auth.legal_holds where kind = 'company' and id = $1", [a.id]);
+}, 300_000);

@@ -361,6 +361,11 @@ export function authErasePart(ctx: AuthBase): HandlerSpec {
   return onEraseRequested(
     'auth',
     async (tx, emit, { jobId, subject, companyId, recordings, actor }): Promise<Record<string, number>> => {
+      // A hold placed while the erasure waited its company's turn keeps what it covers, as the
+      // services holding recordings keep theirs: the check of the request is not enough any more.
+      const clientId = subject.kind === 'client' ? subject.id : null;
+      if (companyId && (await privacyHolds.holdOn(tx, { companyId, clientId })))
+        return subject.kind === 'client' ? { clients: 0, held: 1 } : { accounts: 0, held: 1 };
       if (subject.kind === 'client')
         return { clients: companyId && isId(subject.id) ? await eraseClient(tx, companyId, subject.id) : 0 };
       const uploadsKept = recordings === 'keep' && companyId ? await forgetUploader(tx, companyId, subject.id) : 0;
