@@ -231,12 +231,16 @@ describe('tasks in Chromium', () => {
         name: string;
       });
     await createTask(sessions.ADMIN, { title: 'Filter overdue for Uma', assigneeId: ids.USER, dueDate: dayAfter(-2) });
-    await createTask(sessions.ADMIN, {
-      title: 'Filter today for Ada',
-      assigneeId: ids.ADMIN,
-      dueDate: today,
-      clientId: client._id,
-    });
+    // The tasks service learns of clients from the tenant's events: the first try may come before it has.
+    await waitFor(
+      async () =>
+        (
+          await sessions.ADMIN('/tasks', {
+            json: { title: 'Filter today for Ada', assigneeId: ids.ADMIN, dueDate: today, clientId: client._id },
+          })
+        ).status === 201,
+      'the task for the client created',
+    );
     await createTask(sessions.ADMIN, {
       title: 'Filter done yesterday',
       assigneeId: ids.USER,
