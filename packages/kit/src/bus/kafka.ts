@@ -200,18 +200,9 @@ export class KafkaBus implements EventBus {
     await this.ensureTopics();
     const groups = new Map<string, Subscription[]>();
     for (const s of this.subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+    // Joined side by side: each join waits for the group's rebalance delay (seconds).
     await Promise.all([...groups].map(([group, subs]) => this.startGroup(group, subs)));
   }
-
-  /**
-   * Connects a group's consumer and subscribes it, then joins the group without waiting for the
-   * join to finish: the broker holds a new or emptied group's first join for its initial rebalance
-   * delay (3 s by default, and fixed at 3 s in librdkafka's mock), which on every start of a
-   * process (its per-process session group is always new) held readiness for that long. Nothing
-   * is missed meanwhile: the group reads from its committed offsets, or from the beginning when
-   * new, so events published after start are delivered once the join completes. A join that
-   * fails is a consumer crash, handled below like any other.
-   */
 
   private async startGroup(group: string, subs: readonly Subscription[]): Promise<void> {
     const consumer = (await this.kafka()).consumer({
@@ -236,7 +227,7 @@ export class KafkaBus implements EventBus {
     await consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
     // Batches as fetched from a partition (one company's events stay in order), handed on in
     // chunks; a chunk's offsets are resolved (and committed) only after it was handled.
-    const joined = consumer.run({
+    await consumer.run({
       autoCommit: true,
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
@@ -260,10 +251,6 @@ export class KafkaBus implements EventBus {
         }
       },
     });
-    // kafkajs reports a failed join as a crash (above); this catches only what escapes it.
-    joined.catch((error: unknown) =>
-      this.options.logger?.error({ err: error, group }, 'Kafka consumer could not join its group'),
-    );
   }
 
   private restartLater(group: string, subs: readonly Subscription[]): void {

@@ -50,10 +50,6 @@ export interface EventBus {
   readonly kind: 'memory' | 'kafka';
   publish(events: readonly OutgoingEvent[]): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
-  /**
-   * Starts consuming what was subscribed: resolves once the consumers are connected and
-   * subscribed; events published from then on are delivered, Kafka's after its group join.
-   */
   start(): Promise<void>;
   stop(): Promise<void>;
   /** How far behind each of this process's consumer groups is, per topic (for /metrics). */
