@@ -5,8 +5,10 @@
 // of the whole process tree (npm, its shell, every node process under it) 30 s later, no traffic.
 // Separate services: each process with the command docker-compose.yml gives it and compose's
 // environment (scripts/distributed/system.ts, on this machine's PostgreSQL, a Kafka mock, s3rver),
-// started one after another and timed until /ready answers (the gateway: /api/health); then each
-// process tree's RSS once the last started 30 s ago.
+// started one after another and timed until /health answers (alive: listening, schema migrated)
+// and until /ready answers (joined its Kafka consumer groups, which the broker holds for its
+// rebalance delay; the gateway: /api/health for both); then each process tree's RSS once the last
+// started 30 s ago.
 //
 // `--root DIR` measures another checkout with this script (e.g. `/work/main`, before a change):
 // its `npm start` and its compose commands, so before and after run the same way on the same machine.
@@ -96,13 +98,15 @@ function stopGroup(child: ChildProcess): Promise<void> {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function startTimed(command: string[], env: NodeJS.ProcessEnv, url: string, cwd = root) {
+async function startTimed(command: string[], env: NodeJS.ProcessEnv, url: string, cwd = root, readyUrl = url) {
   const startedAt = Date.now();
   // Its own process group, so that stopping it ends everything it started.
   const child = spawn(command[0]!, command.slice(1), { cwd, env, detached: true, stdio: 'ignore' });
   const died = () => (child.exitCode !== null ? `${command.join(' ')} exited with ${child.exitCode}` : null);
   await waitFor(`${url} to answer`, () => answers(url), 180_000, died);
-  return { child, startedAt, readyMs: Date.now() - startedAt };
+  const aliveMs = Date.now() - startedAt;
+  if (readyUrl !== url) await waitFor(`${readyUrl} to answer`, () => answers(readyUrl), 180_000, died);
+  return { child, startedAt, aliveMs, readyMs: Date.now() - startedAt };
 }
 
 async function allInOne(): Promise<void> {
@@ -156,21 +160,24 @@ function composeProcesses(): { name: ProcessName; command: string[] }[] {
 
 async function separateServices(): Promise<void> {
   const system = new System({ root, databaseUrl, redisUrl });
-  const started: { name: ProcessName; child: ChildProcess; startedAt: number; readyMs: number }[] = [];
+  const started: { name: ProcessName; child: ChildProcess; startedAt: number; aliveMs: number; readyMs: number }[] = [];
   try {
     await system.startInfrastructure();
     for (const { name, command } of composeProcesses()) {
       const spec = system.spec(name);
       const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...spec.env };
-      started.push({ name, ...(await startTimed(command, env, spec.readyUrl)) });
+      const healthUrl = spec.readyUrl.replace(/\/ready$/, '/health');
+      started.push({ name, ...(await startTimed(command, env, healthUrl, root, spec.readyUrl)) });
     }
     const last = started[started.length - 1]!;
     await new Promise((r) => setTimeout(r, Math.max(0, last.startedAt + IDLE_MS - Date.now())));
     console.log(`Separate services (compose's commands, ${root}):`);
-    console.log('  process                 ready in   idle RSS (tree)');
+    console.log('  process                 alive in   ready in   idle RSS (tree)');
     for (const s of started) {
       const memory = treeMemory(s.child.pid!);
-      console.log(`  ${s.name.padEnd(22)}  ${seconds(s.readyMs).padStart(7)}   ${String(memory.mb).padStart(4)} MB`);
+      console.log(
+        `  ${s.name.padEnd(22)}  ${seconds(s.aliveMs).padStart(7)}   ${seconds(s.readyMs).padStart(7)}   ${String(memory.mb).padStart(4)} MB`,
+      );
     }
     console.log(
       `  command, e.g.: ${composeProcesses()

@@ -34,10 +34,20 @@ export function createBus(config: BaseConfig, logger: ReturnType<typeof createLo
     : new MemoryBus(logger);
 }
 
-/** Liveness and readiness for a process (Kubernetes probes; the gateway's /api/ready asks these). */
-export function registerProbes(app: FastifyInstance, database: Database, prefix = ''): void {
+/**
+ * Liveness and readiness for a process (Kubernetes probes; the gateway's /api/ready asks these).
+ * `joined` says whether the process has joined its event consumer groups: until then it is alive
+ * but not ready, so it gets no traffic while the broker holds the join (its rebalance delay).
+ */
+export function registerProbes(
+  app: FastifyInstance,
+  database: Database,
+  prefix = '',
+  joined: () => boolean = () => true,
+): void {
   app.get(`${prefix}/health`, { config: { access: 'public' } }, async () => ({ status: 'ok' }));
   app.get(`${prefix}/ready`, { config: { access: 'public' } }, async (_request, reply) => {
+    if (!joined()) return reply.code(503).send({ status: 'starting', message: 'joining the event bus' });
     try {
       await database.query('select 1');
       return { status: 'ready' };
@@ -48,13 +58,27 @@ export function registerProbes(app: FastifyInstance, database: Database, prefix 
 }
 
 /**
- * One service on its own Fastify app (guard, probes, routes, handlers), started and ready to
- * listen: what a distributed process runs, and what tests start to stand in for one.
+ * One service on its own Fastify app (guard, probes, routes, handlers), started, with its event
+ * consumers joined: what tests start to stand in for a distributed process.
  */
 export async function buildServiceApp(
   module: ServiceModule,
   deps: RuntimeDeps,
 ): Promise<{ app: FastifyInstance; running: RunningServices }> {
+  const { app, running, joinBus } = await prepareServiceApp(module, deps);
+  await joinBus();
+  return { app, running };
+}
+
+/**
+ * As buildServiceApp, but the event consumers join only when `joinBus` is called: a process listens
+ * first (alive at once), then joins, and answers /ready once joined.
+ */
+export async function prepareServiceApp(
+  module: ServiceModule,
+  deps: RuntimeDeps,
+): Promise<{ app: FastifyInstance; running: RunningServices; joinBus(): Promise<void> }> {
+  let joined = false;
   const app = buildServer({
     logLevel: deps.config.LOG_LEVEL,
     name: module.name,
@@ -70,8 +94,18 @@ export async function buildServiceApp(
     transform: jsonSchemaTransform,
   });
   app.get(SERVICE_OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-  registerProbes(app, deps.database);
+  registerProbes(app, deps.database, '', () => joined);
   registerMetricsRoute(app, deps.config.METRICS_TOKEN);
+  // Until its consumers have joined it does not yet know of ended sessions (nor hold its events), so
+  // it serves nothing but its probes and metrics: a caller (a proxy that routes without readiness)
+  // is told to come back instead of being served on a session it should refuse.
+  app.addHook('onRequest', async (request, reply) => {
+    if (joined || /^\/(health|ready|metrics)$/.test(request.routeOptions.url ?? '')) return;
+    return reply
+      .code(503)
+      .header('retry-after', '1')
+      .send({ message: 'The service is starting, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+  });
   await deps.bus.subscribe(sessionEndSubscription(deps.tokens, module.name));
   await checkApiKeysRemotely(deps.tokens.apiKeys, deps.config, deps.bus, module.name, deps.logger);
   const running = await mountServices(app, [module], deps);
@@ -86,8 +120,14 @@ export async function buildServiceApp(
     await app.close();
     throw error;
   }
-  await deps.bus.start();
-  return { app, running };
+  return {
+    app,
+    running,
+    async joinBus() {
+      await deps.bus.start();
+      joined = true;
+    },
+  };
 }
 
 /**
@@ -116,7 +156,7 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
   const tokens = new TokenVerifier(config.ACCESS_TOKEN_TTL_SECONDS, {
     jwksUrl: config.AUTH_JWKS_URL ?? 'http://auth:3000/api/auth/jwks',
   });
-  const { app, running } = await buildServiceApp(module, { config, database, bus, logger, tokens });
+  const { app, running, joinBus } = await prepareServiceApp(module, { config, database, bus, logger, tokens });
   await app.listen({ host: config.HOST, port: config.PORT });
   const shutdown = async () => {
     await app.close();
@@ -128,4 +168,12 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
+  // The broker holds a new group's join for its rebalance delay (3 s by default): alive meanwhile,
+  // ready (and so sent traffic) once joined.
+  try {
+    await joinBus();
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not join the event bus');
+    process.exit(1);
+  }
 }
