@@ -57,6 +57,9 @@ export function registerProbes(
   });
 }
 
+/** What a service answers while its consumers join: nothing that needs a session. */
+const SERVED_BEFORE_JOIN = new Set(['/health', '/ready', '/metrics', SERVICE_OPENAPI_PATH]);
+
 /**
  * One service on its own Fastify app (guard, probes, routes, handlers), started, with its event
  * consumers joined: what tests start to stand in for a distributed process.
@@ -97,10 +100,10 @@ export async function prepareServiceApp(
   registerProbes(app, deps.database, '', () => joined);
   registerMetricsRoute(app, deps.config.METRICS_TOKEN);
   // Until its consumers have joined it does not yet know of ended sessions (nor hold its events), so
-  // it serves nothing but its probes and metrics: a caller (a proxy that routes without readiness)
-  // is told to come back instead of being served on a session it should refuse.
+  // it serves nothing but its probes, metrics and route document: a caller (a proxy that routes
+  // without readiness) is told to come back instead of being served on a session it should refuse.
   app.addHook('onRequest', async (request, reply) => {
-    if (joined || /^\/(health|ready|metrics)$/.test(request.routeOptions.url ?? '')) return;
+    if (joined || SERVED_BEFORE_JOIN.has(request.routeOptions.url ?? '')) return;
     return reply
       .code(503)
       .header('retry-after', '1')
