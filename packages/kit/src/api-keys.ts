@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { API_KEY_HEADER_NAME, EventVersionError, readEvent, topicOf, type Envelope } from '@earshot/contracts';
-import { HttpError, unauthorized } from './errors';
+import { HttpError, serviceUnavailable, unauthorized } from './errors';
 import type { EventBus, Subscription } from './bus/types';
 import type { Logger } from 'pino';
 
@@ -84,9 +84,6 @@ export function remoteApiKeys(baseUrl: string, token: string, timeoutMs = 5000):
 export const API_KEY_CACHE_MS = 10_000;
 const CACHE_KEPT = 1000;
 
-const unavailable = (message: string) =>
-  new HttpError(503, message, 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': '5' });
-
 /**
  * Verifies company API keys for a process. In the process of the tenant service (all-in-one, or
  * the tenant's own) it asks the tenant's table directly, every time: a rotated or revoked key is
@@ -126,8 +123,9 @@ export class ApiKeyVerifier {
   async verify(key: string): Promise<ApiKeyOwner | null> {
     if (!KEY_SHAPE.test(key)) return null;
     if (!this.source)
-      throw unavailable(
+      throw serviceUnavailable(
         'Company API keys cannot be verified by this service (TENANT_SERVICE_URL and INTERNAL_API_TOKEN are not set)',
+        5,
       );
     const hash = hashApiKey(key);
     const hit = this.kept.get(hash);
@@ -139,7 +137,7 @@ export class ApiKeyVerifier {
     } catch (error) {
       if (error instanceof HttpError) throw error;
       // The tenant service cannot be reached: not the caller's fault, and no reason to call the key invalid.
-      throw unavailable('API keys cannot be verified right now, try again shortly');
+      throw serviceUnavailable('API keys cannot be verified right now, try again shortly', 5);
     }
     if (owner && !this.local) {
       if (this.kept.size >= CACHE_KEPT) this.kept.delete(this.kept.keys().next().value!);

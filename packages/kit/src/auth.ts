@@ -26,7 +26,7 @@ import {
   type Role,
   type RouteAccess,
 } from '@earshot/contracts';
-import { HttpError, forbidden, unauthorized } from './errors';
+import { forbidden, serviceUnavailable, unauthorized } from './errors';
 import type { Subscription } from './bus/types';
 import type { SigningKeys } from './secrets';
 import { ApiKeyVerifier, apiKeyOwnerOf, type ApiKeyOwner } from './api-keys';
@@ -152,13 +152,7 @@ export class TokenVerifier {
     } catch (error) {
       if (error instanceof joseErrors.JWKSNoMatchingKey) throw error;
       // The auth service cannot be reached: not the caller's fault, and no reason to sign them out.
-      throw new HttpError(
-        503,
-        'Sessions cannot be verified right now, try again shortly',
-        'SERVICE_UNAVAILABLE',
-        undefined,
-        { 'retry-after': '5' },
-      );
+      throw serviceUnavailable('Sessions cannot be verified right now, try again shortly', 5);
     }
   };
 

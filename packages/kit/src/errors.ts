@@ -47,6 +47,10 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return violation !== null && (constraint === undefined || violation.constraint === constraint);
 }
 
+/** Not the caller's fault and not for long (a dependency unreachable, the process starting): ask again. */
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
+  new HttpError(503, message, 'SERVICE_UNAVAILABLE', undefined, { 'retry-after': String(retryAfterSeconds) });
+
 export const tooMany = (retryAfterSeconds: number, message: string = MESSAGES.tooManyAttempts) =>
   new HttpError(429, message, ERROR_CODES.RATE_LIMITED, undefined, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),

@@ -11,6 +11,7 @@ import { TokenVerifier, authGuard, sessionEndSubscription } from './auth';
 import { checkApiKeysRemotely } from './api-keys';
 import { buildServer, loadSheddingFrom } from './server';
 import { mountServices, startServices, type RunningServices, type RuntimeDeps } from './runtime';
+import { serviceUnavailable } from './errors';
 import { startTelemetry } from './telemetry';
 import { registerMetricsRoute } from './metrics';
 import type { ServiceModule } from './module';
@@ -102,12 +103,9 @@ export async function prepareServiceApp(
   // Until its consumers have joined it does not yet know of ended sessions (nor hold its events), so
   // it serves nothing but its probes, metrics and route document: a caller (a proxy that routes
   // without readiness) is told to come back instead of being served on a session it should refuse.
-  app.addHook('onRequest', async (request, reply) => {
-    if (joined || SERVED_BEFORE_JOIN.has(request.routeOptions.url ?? '')) return;
-    return reply
-      .code(503)
-      .header('retry-after', '1')
-      .send({ message: 'The service is starting, try again shortly', code: 'SERVICE_UNAVAILABLE' });
+  app.addHook('onRequest', async (request) => {
+    if (!joined && !SERVED_BEFORE_JOIN.has(request.routeOptions.url ?? ''))
+      throw serviceUnavailable('The service is starting, try again shortly', 1);
   });
   await deps.bus.subscribe(sessionEndSubscription(deps.tokens, module.name));
   await checkApiKeysRemotely(deps.tokens.apiKeys, deps.config, deps.bus, module.name, deps.logger);

@@ -50,6 +50,11 @@ export interface EventBus {
   readonly kind: 'memory' | 'kafka';
   publish(events: readonly OutgoingEvent[]): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
+  /**
+   * Starts consuming what was subscribed: resolves once every consumer group has joined (on Kafka
+   * after the broker's initial rebalance delay), so a process that waits for it is ready to handle
+   * its events and knows of ended sessions.
+   */
   start(): Promise<void>;
   stop(): Promise<void>;
   /** How far behind each of this process's consumer groups is, per topic (for /metrics). */
