@@ -76,7 +76,7 @@ export async function twoCompanies(
   origin: string,
   admin: { email: string; password: string },
   codes: [string, string],
-): Promise<{ ids: [string, string]; admins: [string, string] }> {
+): Promise<{ ids: [string, string]; admins: [string, string]; host: string }> {
   const login = await fetch(`${origin}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [CSRF_HEADER]: 'XMLHttpRequest' },
@@ -95,5 +95,5 @@ export async function twoCompanies(
   await earshot.settle();
   const adminOf = (companyId: string, i: number) =>
     earshot.signer.sign({ userId: randomUUID(), companyId, role: 'ADMIN', email: `admin${i}@${codes[i]}.test` });
-  return { ids, admins: [await adminOf(ids[0], 0), await adminOf(ids[1], 1)] };
+  return { ids, admins: [await adminOf(ids[0], 0), await adminOf(ids[1], 1)], host };
 }

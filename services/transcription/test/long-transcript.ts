@@ -73,18 +73,23 @@ export function longTranscript(options: {
   seconds: number;
   originalName?: string;
   seed?: number;
+  /** The nth word's text (default: drawn from a call's vocabulary). */
+  word?: (n: number) => string;
 }): TranscriptDto {
   const next = random(options.seed ?? 22);
   const raw: { speakerId: string; words: { text: string; start: number; end: number }[] }[] = [];
   let at = 0.4;
   let left = options.words;
   let speaker = 0;
+  let drawn = 0;
   while (left > 0) {
     const count = Math.min(left, 2 + Math.floor(next() * 23));
     const words = [];
     for (let i = 0; i < count; i++) {
       const length = 0.15 + next() * 0.35;
-      words.push({ text: VOCABULARY[Math.floor(next() * VOCABULARY.length)]!, start: at, end: at + length });
+      const text = VOCABULARY[Math.floor(next() * VOCABULARY.length)]!;
+      words.push({ text: options.word?.(drawn) ?? text, start: at, end: at + length });
+      drawn++;
       at += length + 0.02 + next() * 0.1;
     }
     raw.push({ speakerId: `speaker_${speaker}`, words });

@@ -22,7 +22,16 @@ import { withoutEncryptionPassTimer, type TestStack } from '@earshot/kit/testing
 import type { TranscriptionConfig } from '../../../services/transcription/src/config';
 import { blindQuery } from '../../../services/transcription/src/services/search';
 import { PURPOSES, wordsOf } from '../../../services/transcription/src/services/words-encryption';
-import { getTranscript, listenOnLoopback, makeTones, speechProviderStack, upload, waitForStatus } from './helpers';
+import { longTranscript } from '../../../services/transcription/test/long-transcript';
+import {
+  getTranscript,
+  listenOnLoopback,
+  makeTones,
+  speechProviderStack,
+  storedTranscript,
+  upload,
+  waitForStatus,
+} from './helpers';
 
 // Encryption at rest of transcripts' words, through the real worker, HTTP routes and
 // PostgreSQL: a company with encryption on has no word of its transcripts, edits or search index
@@ -33,6 +42,7 @@ const SEALED = randomUUID();
 const SEALED_ADMIN = randomUUID();
 const PLAIN = randomUUID();
 const LATER = randomUUID();
+const MANY = randomUUID();
 // Words the tests look for in the raw database text: none is part of any other stored value.
 const SPOKEN = ['marmalade', 'zeppelin', 'quixotic', 'harbourmaster', 'marmalade', 'tangerine'];
 // A pause after the third word: two segments, so two passages per recording.
@@ -133,7 +143,7 @@ beforeAll(async () => {
     speechProviderStack(providerUrl, { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') }),
   );
   ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
-  for (const company of [SEALED, PLAIN, LATER])
+  for (const company of [SEALED, PLAIN, LATER, MANY])
     tokens[company] = await stack.tokenFor('ADMIN', company, company === SEALED ? SEALED_ADMIN : undefined);
   await turnOn(SEALED);
   files.sealed = await transcribed(SEALED);
@@ -267,6 +277,46 @@ test('turning encryption on seals the existing transcripts in the background, wi
   await words.encryptExisting();
   expect(textOf(await getTranscript(stack, tokens[LATER]!, files.later!))).toContain('clementine');
 });
+
+test('a recording with more distinct words than one tsvector holds is found by its passages, and sealed by the background pass', async () => {
+  // 40,000 distinct words: 1.6 MB of lexemes, and 1.3 MB of blind tokens once sealed (1 MB at most in one tsvector).
+  const word = (n: number) => `many${n}${'q'.repeat(36)}`;
+  const fileId = await storedTranscript(
+    stack,
+    ctx,
+    MANY,
+    'long call.wav',
+    longTranscript({ words: 40_000, seconds: 10_800, word }),
+  );
+  // An edit indexes it, as every write to a transcript does.
+  const first = (await getTranscript(stack, tokens[MANY]!, fileId)).metadata.speakerSegments[0]!;
+  const edited = await stack.as(tokens[MANY]!, {
+    method: 'PUT',
+    url: `/api/transcripts/${fileId}/segments/${first._id}`,
+    payload: { text: `${first.text} xylophone` },
+  });
+  expect(edited.statusCode).toBe(200);
+  const found = async () => {
+    const docs = await stack.database.query<{ none: boolean }>(
+      'select doc is null as none from transcription.search_files where file_id = $1',
+      [fileId],
+    );
+    expect(docs).toEqual([{ none: true }]);
+    for (const q of ['xylophone', word(39_999)])
+      expect((await search(MANY, q)).items.map((i) => i.fileId)).toEqual([fileId]);
+    expect((await search(MANY, 'marmalade')).items).toHaveLength(0);
+    expect((await search(PLAIN, word(5))).items).toHaveLength(0);
+  };
+  await found();
+
+  await turnOn(MANY);
+  const words = wordsOf(ctx);
+  await words.encryptExisting();
+  expect(await words.progress(MANY)).toEqual({ state: 'done', done: 1, total: 1 });
+  const raw = await rawText(fileId);
+  for (const n of [0, 20_000, 39_999]) expect(raw).not.toContain(word(n));
+  await found();
+}, 120_000);
 
 test('a language change indexes sealed passages again with the new dictionary (stemming), from their opened words', async () => {
   const company = (language: string) => ({

@@ -291,4 +291,13 @@ export const migrations: Migration[] = [
       -- A person's edits of one transcript, newest first: their undo stack.
       create index edits_file_actor_idx on edits (file_id, actor_id, created_at desc);`,
   },
+  {
+    name: '0017_search_doc_bounded',
+    sql: `
+      -- A tsvector holds at most 1 MB of lexemes: a recording with more distinct words (or blind
+      -- tokens, which are longer) has no doc, and the search checks its passages directly instead.
+      alter table search_files alter column doc drop not null;
+      -- Those recordings, for the search's candidates next to the doc's GIN index (a bitmap OR of both).
+      create index search_files_without_doc on search_files (company_id) where doc is null;`,
+  },
 ];

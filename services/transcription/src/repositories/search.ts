@@ -42,6 +42,21 @@ export async function reindexSegments(tx: Db, fileId: string): Promise<void> {
   await rebuildFileRow(tx, fileId, false);
 }
 
+/**
+ * PostgreSQL refuses a tsvector of more than 1 MB of lexemes (1,048,575 bytes): past this, a
+ * recording has no doc. About 30,000 distinct blind tokens, or far more distinct words than a long
+ * call has; its candidates are then found by their passages (fileConditions).
+ */
+const DOC_LEXEME_BYTES = 1_000_000;
+
+/** A recording's doc: the distinct lexemes (or tokens) of its passages, null when too many for one tsvector. */
+const docOf = (fileId: SQL) => sql`(
+  select case when count(*) = 0 then ''::tsvector
+              when sum(octet_length(d.lexeme)) > ${DOC_LEXEME_BYTES} then null
+              else array_to_tsvector(array_agg(d.lexeme)) end
+  from (select distinct u.lexeme from transcription.search_segments x cross join lateral unnest(x.tsv) u
+        where x.file_id = ${fileId}) d)`;
+
 /** The recording's row of search_files, from its passages' lexemes (or tokens, when sealed). */
 async function rebuildFileRow(tx: Db, fileId: string, sealed: boolean): Promise<void> {
   await tx.execute(sql`delete from transcription.search_files where file_id = ${fileId}`);
@@ -50,9 +65,7 @@ async function rebuildFileRow(tx: Db, fileId: string, sealed: boolean): Promise<
     select t.file_id, t.company_id, t.uploaded_at, t.client_id, t.uploaded_by, t.language, coalesce(g.tags, '{}'),
            array(select distinct lower(speaker_name) from transcription.search_segments where file_id = t.file_id),
            ${companyConfig(sql`t.company_id`)},
-           coalesce((select array_to_tsvector(array_agg(distinct u.lexeme))
-                     from transcription.search_segments x cross join lateral unnest(x.tsv) u
-                     where x.file_id = t.file_id), ''::tsvector),
+           ${docOf(sql`t.file_id`)},
            ${sealed}
     from transcription.transcripts t
     left join transcription.search_file_tags g on g.file_id = t.file_id
@@ -204,8 +217,7 @@ export async function saveCompanyLanguage(
     from transcription.search_files f where f.file_id = s.file_id and f.company_id = ${companyId} and not f.sealed`);
   await tx.execute(sql`
     update transcription.search_files f set config = ${saved.config},
-      doc = coalesce((select array_to_tsvector(array_agg(distinct u.lexeme))
-                      from transcription.search_segments x cross join lateral unnest(x.tsv) u where x.file_id = f.file_id), ''::tsvector)
+      doc = ${docOf(sql`f.file_id`)}
     where f.company_id = ${companyId} and not f.sealed`);
   return true;
 }
@@ -372,15 +384,16 @@ function rowsOfParsed(p: Parsed, anySealed: boolean): SQL {
 function fileConditions(request: SearchRequest, parsed: Parsed[]): SQL {
   const { scope, filters: f } = request;
   const anySealed = sealedOf(parsed).length > 0;
-  // Each configuration's prefilter on its own rows, so that the GIN index answers each.
+  // Each configuration's prefilter on its own rows, so that the GIN index answers each; a
+  // recording without a doc (too many distinct words for one) is a candidate whatever the words.
   const prefilter =
     parsed.every((p) => p.prefilter !== null) &&
     (parsed.length === 1
-      ? sql`f.doc @@ ${parsed[0]!.prefilter}::tsquery`
+      ? sql`(f.doc @@ ${parsed[0]!.prefilter}::tsquery or f.doc is null)`
       : sql`(${sql.join(
           parsed.map((p) => sql`(${rowsOfParsed(p, anySealed)} and f.doc @@ ${p.prefilter}::tsquery)`),
           sql` or `,
-        )})`);
+        )} or f.doc is null)`);
   const parts: (SQL | false)[] = [
     prefilter,
     !!scope.companyId && sql`f.company_id = ${scope.companyId}`,
