@@ -43,6 +43,7 @@ const SEALED_ADMIN = randomUUID();
 const PLAIN = randomUUID();
 const LATER = randomUUID();
 const MANY = randomUUID();
+const STUCK = randomUUID();
 // Words the tests look for in the raw database text: none is part of any other stored value.
 const SPOKEN = ['marmalade', 'zeppelin', 'quixotic', 'harbourmaster', 'marmalade', 'tangerine'];
 // A pause after the third word: two segments, so two passages per recording.
@@ -143,7 +144,7 @@ beforeAll(async () => {
     speechProviderStack(providerUrl, { ENCRYPTION_MASTER_KEY: randomBytes(32).toString('hex') }),
   );
   ctx = stack.running.contexts.get('transcription') as ServiceContext<TranscriptionConfig>;
-  for (const company of [SEALED, PLAIN, LATER, MANY])
+  for (const company of [SEALED, PLAIN, LATER, MANY, STUCK])
     tokens[company] = await stack.tokenFor('ADMIN', company, company === SEALED ? SEALED_ADMIN : undefined);
   await turnOn(SEALED);
   files.sealed = await transcribed(SEALED);
@@ -317,6 +318,33 @@ test('a recording with more distinct words than one tsvector holds is found by i
   for (const n of [0, 20_000, 39_999]) expect(raw).not.toContain(word(n));
   await found();
 }, 120_000);
+
+test('a recording that cannot be sealed does not leave the later ones plain; the pass is not done until it is sealed', async () => {
+  const stored = (word: string) =>
+    storedTranscript(stack, ctx, STUCK, `${word}.wav`, longTranscript({ words: 12, seconds: 6, word: () => word }));
+  const stuck = await stored('pomegranate');
+  const later = await stored('persimmon');
+  // A fault of the database for the first recording only: every write to its transcript is refused.
+  await stack.database.query(
+    `create function transcription.refuse_write() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`,
+  );
+  await stack.database.query(
+    `create trigger refuse_write before update on transcription.transcripts for each row when (old.file_id = '${stuck}') execute function transcription.refuse_write()`,
+  );
+  await turnOn(STUCK);
+  const words = wordsOf(ctx);
+  await expect(words.encryptExisting()).rejects.toThrow('1 of 2 transcripts could not be encrypted');
+  expect(await rawText(stuck)).toContain('pomegranate');
+  expect(await rawText(later)).not.toContain('persimmon');
+  expect((await words.progress(STUCK)).state).toBe('running');
+
+  await stack.database.query('drop trigger refuse_write on transcription.transcripts');
+  await stack.database.query('drop function transcription.refuse_write');
+  await words.encryptExisting();
+  expect(await words.progress(STUCK)).toEqual({ state: 'done', done: 2, total: 2 });
+  expect(await rawText(stuck)).not.toContain('pomegranate');
+  expect(textOf(await getTranscript(stack, tokens[STUCK]!, later))).toContain('persimmon');
+});
 
 test('a language change indexes sealed passages again with the new dictionary (stemming), from their opened words', async () => {
   const company = (language: string) => ({
