@@ -13,7 +13,11 @@
 // the machine's other load drifts over seconds and moves both. With DATABASE_URL each process gets a
 // throwaway database on that server (so SQL is traced too); otherwise each has its own embedded
 // PGlite. BENCH_CPU_PROFILE_DIR=<dir> writes each server's V8 CPU profile under <dir>/<setup>
-// (summarise with scripts/cpu-profile-summary.ts). Everything listens on 127.0.0.1 only.
+// (summarise with scripts/cpu-profile-summary.ts). BENCH_REFERENCE=true adds two setups that split
+// the cost of a request the sampler leaves out: tracing on with no request sampled
+// (parentbased_always_off), and tracing off in a process that entered an AsyncLocalStorage (what
+// the context manager's own storage costs every await on a Node that keeps it in promise hooks).
+// Everything listens on 127.0.0.1 only.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -183,6 +187,9 @@ async function slice(setup: Setup, connections: number, duration: number): Promi
   return { result, cpu: cpuMs(setup.child.pid!) - before };
 }
 
+/** A module that enters an AsyncLocalStorage: Node's async hooks then run for every promise, with nothing traced. */
+const ENTER_STORAGE = 'import{AsyncLocalStorage}from\\"node:async_hooks\\";new AsyncLocalStorage().enterWith(0)';
+
 const sink = await startSink();
 const setups: Setup[] = [];
 try {
@@ -197,6 +204,19 @@ try {
       OTEL_TRACES_SAMPLER_ARG: '0.1',
     }),
   );
+  if (process.env.BENCH_REFERENCE === 'true') {
+    setups.push(
+      await startSetup('tracing on, no request sampled', {
+        ...tracing,
+        OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+      }),
+    );
+    setups.push(
+      await startSetup('tracing off, AsyncLocalStorage entered', {
+        NODE_OPTIONS: `--import "data:text/javascript,${ENTER_STORAGE}"`,
+      }),
+    );
+  }
   // Node 22.7 and later can keep AsyncLocalStorage (the context manager's) in V8's async context
   // frames instead of promise hooks, which slow every await of the process once set.
   if (process.allowedNodeEnvironmentFlags.has('--experimental-async-context-frame'))

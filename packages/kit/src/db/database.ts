@@ -1,9 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
+import { context } from '@opentelemetry/api';
 import type { drizzle as drizzlePgliteOf } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Pool, PoolClient } from 'pg';
 import { appliedMigrations } from './migrate';
+
+/** The callback form of `Pool.connect` (its last overload). */
+type ConnectCallback = Parameters<Pool['connect']>[0];
 
 /** A drizzle handle or a transaction of one: repositories accept either. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -105,7 +110,20 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     import('pg'),
     import('drizzle-orm/node-postgres'),
   ]);
-  const pool = new pg.Pool({ connectionString: url, max });
+  /**
+   * pg-pool answers a `connect` that had to wait (each `pool.query` is one) from the release that
+   * freed a client, so its callback ran in that client's async context, kept from the request that
+   * opened the connection: with tracing on, the SQL of a request the sampler left out was recorded
+   * in another request's trace, and paid for. The callback runs in its caller's context instead.
+   */
+  class CallerContextPool extends pg.Pool {
+    override connect(): Promise<PoolClient>;
+    override connect(callback: ConnectCallback): void;
+    override connect(callback?: ConnectCallback): Promise<PoolClient> | void {
+      return callback ? super.connect(context.bind(context.active(), callback)) : super.connect();
+    }
+  }
+  const pool = new CallerContextPool({ connectionString: url, max });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   await pool.query('select 1');
