@@ -15,9 +15,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureServersBuilt } from './build.mjs';
+import { ensurePgliteTemplate } from './pglite-template.mjs';
 import { ensureWebBuilt, root } from './web-build.mjs';
 
-const built = ensureWebBuilt() || ensureServersBuilt();
+const built = ensureWebBuilt() || ensureServersBuilt() || ensurePgliteTemplate();
 if (built !== 0) process.exit(built);
 
 // What `node --enable-source-maps` does: stack traces name the TypeScript sources.
