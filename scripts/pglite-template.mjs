@@ -31,6 +31,8 @@ export function ensurePgliteTemplate() {
 async function makeTemplate() {
   const template = templatePath();
   if (existsSync(join(template, 'PG_VERSION'))) return;
+  // The kit's dependency, not the root's: from here node finds the same hoisted copy templatePath names.
+  // eslint-disable-next-line import-x/no-extraneous-dependencies
   const { PGlite } = await import('@electric-sql/pglite');
   // Made beside it and renamed into place: a server starting meanwhile finds a whole template or none.
   const making = `${template}.${process.pid}`;
