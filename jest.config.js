@@ -28,6 +28,7 @@ const serverTests = ['<rootDir>/{packages,services,gateway,deploy,scripts,tests}
 const embeddedSuites = [
   '<rootDir>/packages/kit/test/migrate.test.ts',
   '<rootDir>/packages/kit/test/outbox.test.ts',
+  '<rootDir>/packages/kit/test/pglite-template.test.ts',
   '<rootDir>/deploy/db-schema.test.ts',
 ];
 

@@ -187,7 +187,7 @@ async function main() {
 
     // The same request, straight to the provider.
     const sent = fake.requests.at(-1)!.body!;
-    const client = providerClient(
+    const client = await providerClient(
       { baseUrl: fake.url, apiKey: null },
       outboundPolicy({ AI_ALLOW_PRIVATE_URLS: true }),
       30_000,

@@ -184,7 +184,7 @@ try {
       viaGatewayFirstByte.push(firstByte);
     }
   }
-  const client = providerClient({ baseUrl: fake.url, apiKey: 'sk-bench-0000' }, { allowPrivate: true }, 60_000);
+  const client = await providerClient({ baseUrl: fake.url, apiKey: 'sk-bench-0000' }, { allowPrivate: true }, 60_000);
   const direct: number[] = [];
   for (let i = 0; i < RUNS + WARM_UP; i++) {
     const started = performance.now();

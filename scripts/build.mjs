@@ -219,4 +219,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const written = await buildAll();
   console.log(`Built ${new Set(written).size} files in ${((Date.now() - started) / 1000).toFixed(1)} s:`);
   for (const file of new Set(written)) console.log(`  ${file}`);
+  // An image built with `npm run build` starts its first embedded database from the template too.
+  const { ensurePgliteTemplate } = await import('./pglite-template.mjs');
+  process.exitCode = ensurePgliteTemplate();
 }

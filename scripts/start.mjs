@@ -1,6 +1,7 @@
 // `npm start`: builds the web app and the compiled servers when missing or older than their sources,
-// then runs the all-in-one process (gateway + every service + embedded PostgreSQL + in-process event
-// bus) from its compiled JavaScript.
+// and the embedded database's template when missing (scripts/pglite-template.mjs), then runs the
+// all-in-one process (gateway + every service + embedded PostgreSQL + in-process event bus) from its
+// compiled JavaScript.
 //
 // The builds run as child processes that end before the server starts (esbuild keeps a service
 // process of its own while loaded), and the server then runs in this very process: no transpiler and
@@ -15,9 +16,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureServersBuilt } from './build.mjs';
+import { ensurePgliteTemplate } from './pglite-template.mjs';
 import { ensureWebBuilt, root } from './web-build.mjs';
 
-const built = ensureWebBuilt() || ensureServersBuilt();
+const built = ensureWebBuilt() || ensureServersBuilt() || ensurePgliteTemplate();
 if (built !== 0) process.exit(built);
 
 // What `node --enable-source-maps` does: stack traces name the TypeScript sources.

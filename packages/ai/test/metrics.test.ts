@@ -20,7 +20,7 @@ async function count(name: string, labels: Record<string, string>): Promise<numb
 }
 
 test('calls and failures are counted by the provider host and what the call was for', async () => {
-  const client = providerClient(
+  const client = await providerClient(
     { baseUrl: provider.url, apiKey: 'sk-test' },
     outboundPolicy({ AI_ALLOW_PRIVATE_URLS: true }),
     5000,

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 test('each provider call is a client span in the trace of the work that made it, never with the key', async () => {
-  const client = providerClient(
+  const client = await providerClient(
     { baseUrl: provider.url, apiKey: 'sk-secret-never-in-a-span' },
     outboundPolicy({ AI_ALLOW_PRIVATE_URLS: true }),
     5_000,

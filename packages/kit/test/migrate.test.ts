@@ -53,6 +53,27 @@ test('a schema with every migration applied (a restart) costs one query and no t
   expect(calls.filter((call) => call.startsWith('transaction:'))).toHaveLength(2);
 });
 
+test("a new schema's migrations commit together, each recorded", async () => {
+  const migrations: Migration[] = [
+    { name: '0001_things', sql: 'create table things (id int)' },
+    { name: '0002_more', sql: 'create table more (id int)' },
+    { name: '0003_rows', sql: 'insert into things values (1)' },
+  ];
+  let transactions = 0;
+  const watched: Database = {
+    ...database,
+    execInTransaction: (statements, lockKey) => {
+      transactions++;
+      return database.execInTransaction(statements, lockKey);
+    },
+  };
+  expect(await migrate(watched, 'mig_new', migrations)).toEqual(['0001_things', '0002_more', '0003_rows']);
+  // The schema's bookkeeping table, then every migration at once.
+  expect(transactions).toBe(2);
+  expect(await applied('mig_new')).toEqual(['0001_things', '0002_more', '0003_rows']);
+  expect(await count('select count(*) as n from mig_new.things')).toBe(1);
+});
+
 test('a failing migration leaves nothing behind and is retried on the next start', async () => {
   const base: Migration = { name: '0001_base', sql: 'create table base (id int)' };
   const broken: Migration = {

@@ -12,8 +12,8 @@ test.each([
   [1111111111, '050471'],
   [1234567890, '005924'],
   [2000000000, '279037'],
-])('the RFC 6238 code at %i s is accepted, at its own step', (seconds, code) => {
-  expect(matchStep(secret, code, seconds * 1000)).toBe(Math.floor(seconds / 30));
+])('the RFC 6238 code at %i s is accepted, at its own step', async (seconds, code) => {
+  expect(await matchStep(secret, code, seconds * 1000)).toBe(Math.floor(seconds / 30));
 });
 
 test('HOTP codes of RFC 4226 appendix D are what our settings produce', () => {
@@ -25,20 +25,20 @@ test('HOTP codes of RFC 4226 appendix D are what our settings produce', () => {
   ]);
 });
 
-test('codes are accepted one step either side, not two; malformed codes are no match', () => {
+test('codes are accepted one step either side, not two; malformed codes are no match', async () => {
   const now = 1_700_000_000_000;
-  expect(matchStep(secret, codeAt(now), now)).toBe(Math.floor(now / 30_000));
-  expect(matchStep(secret, codeAt(now - 30_000), now)).not.toBeNull();
-  expect(matchStep(secret, codeAt(now + 30_000), now)).not.toBeNull();
-  expect(matchStep(secret, codeAt(now - 60_000), now)).toBeNull();
-  expect(matchStep(secret, '12345', now)).toBeNull();
-  expect(matchStep(secret, 'abcdef', now)).toBeNull();
+  expect(await matchStep(secret, codeAt(now), now)).toBe(Math.floor(now / 30_000));
+  expect(await matchStep(secret, codeAt(now - 30_000), now)).not.toBeNull();
+  expect(await matchStep(secret, codeAt(now + 30_000), now)).not.toBeNull();
+  expect(await matchStep(secret, codeAt(now - 60_000), now)).toBeNull();
+  expect(await matchStep(secret, '12345', now)).toBeNull();
+  expect(await matchStep(secret, 'abcdef', now)).toBeNull();
 });
 
-test('a new secret is 160 bits of base32; the otpauth URL names issuer, account and settings', () => {
-  const fresh = generateSecret();
+test('a new secret is 160 bits of base32; the otpauth URL names issuer, account and settings', async () => {
+  const fresh = await generateSecret();
   expect(base32.decode(fresh)).toHaveLength(20);
-  const url = new URL(otpauthUrl('Earshot', 'user@acme.test', fresh));
+  const url = new URL(await otpauthUrl('Earshot', 'user@acme.test', fresh));
   expect(url.protocol).toBe('otpauth:');
   expect(decodeURIComponent(url.pathname)).toMatch(/Earshot:user@acme\.test$/);
   expect(Object.fromEntries(url.searchParams)).toMatchObject({ secret: fresh, issuer: 'Earshot' });

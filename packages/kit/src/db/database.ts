@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import { context } from '@opentelemetry/api';
 import type { drizzle as drizzlePgliteOf } from 'drizzle-orm/pglite';
@@ -43,15 +44,22 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** A snapshot's archive to start an empty embedded data directory from (a restore). */
   archive?: Blob;
+  /**
+   * A fresh, cleanly closed PGlite data directory that a new `dataDir` is copied from instead of
+   * running initdb; by default the one the build makes (see `pgliteTemplate`), null for none.
+   */
+  template?: string | null;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.archive);
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : openPglite(options.dataDir, options.archive, options.template);
 }
 
 // Each driver is imported when opened: a process uses one of the two, and the other would sit in
 // its heap for nothing (pg and its drizzle adapter, about 4 MB, in the all-in-one on PGlite).
-async function openPglite(dataDir?: string, archive?: Blob): Promise<Database> {
+async function openPglite(dataDir?: string, archive?: Blob, given?: string | null): Promise<Database> {
   const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
@@ -66,13 +74,34 @@ async function openPglite(dataDir?: string, archive?: Blob): Promise<Database> {
   // A restore starts the empty data directory from a snapshot's archive.
   if (archive) return pgliteDatabase(new PGlite(path, { ...options, loadDataDir: archive }), drizzlePglite);
   if (!existsSync(join(path, 'PG_VERSION'))) {
-    // A new data directory is made by initdb in a second WebAssembly instance, whose memory (about
-    // 300 MB) the first client keeps until it is closed: open, close, and open again.
-    const creating = new PGlite(path, options);
-    await creating.waitReady;
-    await creating.close();
+    const template = given === undefined ? pgliteTemplate() : given;
+    if (template && existsSync(join(template, 'PG_VERSION')) && readdirSync(path).length === 0) {
+      // Copied beside it and renamed into place, so an interrupted copy never looks like a data directory.
+      const copying = `${path}.copying`;
+      rmSync(copying, { recursive: true, force: true });
+      cpSync(template, copying, { recursive: true });
+      renameSync(copying, path);
+    } else {
+      // A new data directory is made by initdb in a second WebAssembly instance, whose memory (about
+      // 300 MB) the first client keeps until it is closed: open, close, and open again.
+      const creating = new PGlite(path, options);
+      await creating.waitReady;
+      await creating.close();
+    }
   }
   return pgliteDatabase(new PGlite(path, options), drizzlePglite);
+}
+
+/**
+ * The fresh data directory of the installed PGlite that `scripts/pglite-template.mjs` makes when the
+ * servers are built: copying its 40 MB costs a tenth of the CPU initdb spends on a first start. It
+ * is kept in the cache folder of the node_modules that holds PGlite and named by PGlite's version
+ * (the script names it the same way), so an upgrade never copies another version's files.
+ */
+function pgliteTemplate(): string {
+  const pglite = dirname(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')));
+  const { version } = JSON.parse(readFileSync(join(pglite, 'package.json'), 'utf8')) as { version: string };
+  return join(pglite, '..', '..', '.cache', 'earshot', `pglite-${version}`);
 }
 
 async function pgliteDatabase(client: PGliteClient, drizzlePglite: typeof drizzlePgliteOf): Promise<Database> {

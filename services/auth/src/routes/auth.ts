@@ -243,7 +243,7 @@ export async function authRoutes(
       },
     },
     async (request, reply) => {
-      const { redirectUrl, flow } = providers.start(originOf(request), request.params.id, {
+      const { redirectUrl, flow } = await providers.start(originOf(request), request.params.id, {
         remember: request.query.remember === 'true',
         domain: request.query.domain,
       });

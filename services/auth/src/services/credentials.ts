@@ -155,9 +155,9 @@ export class CredentialService {
     const user = await ownAccount(ctx.db, identity);
     if (user.twoStepEnabled)
       throw conflict('Two-step verification is already on: turn it off first to set it up again');
-    const secret = generateSecret();
+    const secret = await generateSecret();
     await updateUser(ctx.db, user.id, { twoStepPendingSecret: ctx.box.seal(secret) });
-    return { secret, otpauthUrl: otpauthUrl(ctx.config.TWO_STEP_ISSUER, user.email, secret) };
+    return { secret, otpauthUrl: await otpauthUrl(ctx.config.TWO_STEP_ISSUER, user.email, secret) };
   }
 
   /** Turns two-step on with a code from the app; answers the recovery codes, this once. */
@@ -167,7 +167,7 @@ export class CredentialService {
       const user = await ownAccount(tx, identity, true);
       if (user.twoStepEnabled) throw conflict('Two-step verification is already on');
       if (!user.twoStepPendingSecret) throw badRequest('Set up two-step verification first');
-      const step = matchStep(ctx.box.open(user.twoStepPendingSecret), code);
+      const step = await matchStep(ctx.box.open(user.twoStepPendingSecret), code);
       if (step === null) throw badRequest(INVALID_CODE, [{ field: 'body.code', message: INVALID_CODE }]);
       await updateUser(tx, user.id, {
         twoStepEnabled: true,

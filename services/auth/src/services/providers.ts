@@ -1,4 +1,4 @@
-import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic';
+import type * as Arctic from 'arctic';
 import { ERROR_CODES } from '@earshot/contracts';
 import { HttpError } from '@earshot/kit';
 import type { UserRow } from '../db/schema';
@@ -63,9 +63,13 @@ function enabledProvider(ctx: AuthContext, id: ProviderId): Provider {
   return provider;
 }
 
+// arctic is loaded at the first sign-in through a provider, which most processes never see.
+const arctic = (): Promise<typeof Arctic> => import('arctic');
+
 /** The OAuth client for a provider, redirecting back to `origin` (PUBLIC_URL, or the request's origin). */
-function clientFor(ctx: AuthContext, provider: Provider, origin: string): OAuth2Client {
+async function clientFor(ctx: AuthContext, provider: Provider, origin: string): Promise<Arctic.OAuth2Client> {
   const base = (ctx.config.PUBLIC_URL ?? origin).replace(/\/+$/, '');
+  const { OAuth2Client } = await arctic();
   return new OAuth2Client(
     provider.clientId!,
     provider.clientSecret!,
@@ -139,16 +143,17 @@ export class ProviderService {
    * Step 1: where to send the browser, and the flow (state, PKCE verifier, options) for the route to
    * keep in a cookie bound to this browser.
    */
-  start(
+  async start(
     origin: string,
     id: ProviderId,
     options: { remember?: boolean; domain?: string },
-  ): { redirectUrl: string; flow: string } {
+  ): Promise<{ redirectUrl: string; flow: string }> {
     const { ctx } = this;
     const provider = enabledProvider(ctx, id);
+    const { CodeChallengeMethod, generateCodeVerifier, generateState } = await arctic();
     const state = generateState();
     const verifier = generateCodeVerifier();
-    const url = clientFor(ctx, provider, origin).createAuthorizationURLWithPKCE(
+    const url = (await clientFor(ctx, provider, origin)).createAuthorizationURLWithPKCE(
       provider.authUrl,
       state,
       CodeChallengeMethod.S256,
@@ -175,13 +180,11 @@ export class ProviderService {
     if (query.error) return { ok: false, error: 'provider_cancelled' };
     if (!flow || flow.p !== id || !query.state || flow.s !== query.state || !query.code)
       return { ok: false, error: 'provider_state' };
+    // Outside the try: a library that cannot load fails the request, never reads as the provider's failure.
+    const client = await clientFor(ctx, provider, caller.origin);
     let email: string | null;
     try {
-      const tokens = await clientFor(ctx, provider, caller.origin).validateAuthorizationCode(
-        provider.tokenUrl,
-        query.code,
-        flow.v,
-      );
+      const tokens = await client.validateAuthorizationCode(provider.tokenUrl, query.code, flow.v);
       email = await providerEmail(provider, tokens.accessToken());
     } catch (error) {
       ctx.logger.warn({ err: error, provider: id }, 'sign-in provider exchange failed');

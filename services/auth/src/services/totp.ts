@@ -1,15 +1,20 @@
-import { generateSecret as newSecret, generateURI, verifySync } from 'otplib';
+import type * as Otp from 'otplib';
 
 // TOTP (RFC 6238) with otplib: SHA-1, 6 digits, 30-second steps, as authenticator apps expect.
+// otplib is loaded at the first use: only two-step sign-ins and their set-up need it.
 export const STEP_SECONDS = 30;
 
+const otplib = (): Promise<typeof Otp> => import('otplib');
+
 /** A 160-bit secret, base32 as authenticator apps take it. */
-export function generateSecret(): string {
-  return newSecret({ length: 20 });
+export async function generateSecret(): Promise<string> {
+  return (await otplib()).generateSecret({ length: 20 });
 }
 
 /** The time step the code belongs to (current ±1, for clock drift), or null. */
-export function matchStep(secret: string, code: string, now = Date.now()): number | null {
+export async function matchStep(secret: string, code: string, now = Date.now()): Promise<number | null> {
+  // Outside the try: a library that cannot load is a failure, never "no match".
+  const { verifySync } = await otplib();
   try {
     const result = verifySync({
       strategy: 'totp',
@@ -26,6 +31,6 @@ export function matchStep(secret: string, code: string, now = Date.now()): numbe
   }
 }
 
-export function otpauthUrl(issuer: string, account: string, secret: string): string {
-  return generateURI({ strategy: 'totp', issuer, label: account, secret, period: STEP_SECONDS });
+export async function otpauthUrl(issuer: string, account: string, secret: string): Promise<string> {
+  return (await otplib()).generateURI({ strategy: 'totp', issuer, label: account, secret, period: STEP_SECONDS });
 }

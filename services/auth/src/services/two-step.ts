@@ -34,7 +34,7 @@ export async function newRecoveryCodes(tx: Db, userId: string): Promise<string[]
 export async function useTwoStepCode(ctx: AuthContext, db: Db, user: UserRow, code: string): Promise<boolean> {
   if (!user.twoStepSecret) return false;
   if (/^\d{6}$/.test(code)) {
-    const step = matchStep(ctx.box.open(user.twoStepSecret), code);
+    const step = await matchStep(ctx.box.open(user.twoStepSecret), code);
     return step !== null && claimTwoStepStep(db, user.id, step);
   }
   return consumeRecoveryCode(db, user.id, recoveryHash(code));

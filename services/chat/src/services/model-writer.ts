@@ -93,11 +93,8 @@ export function modelWriter(
     contextSize: resolved.contextSize,
     usesHistory: true,
     async *write(input, signal) {
-      const stream = await providerClient(
-        resolved.endpoint,
-        outboundPolicy(config),
-        config.AI_TIMEOUT_MS,
-      ).chat.completions.create(
+      const client = await providerClient(resolved.endpoint, outboundPolicy(config), config.AI_TIMEOUT_MS);
+      const stream = await client.chat.completions.create(
         {
           model: resolved.model,
           stream: true,

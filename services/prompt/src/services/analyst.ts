@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { APIError } from 'openai';
+import { loadedOpenAI } from '@earshot/ai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ANALYSIS_MESSAGES, type AnalysisUsage } from '@earshot/contracts';
 import type { AnswerShape } from './action-items';
@@ -22,7 +22,9 @@ export class AnalysisFailure extends Error {
 
 /** A provider saying it does not support the response format asked for (as opposed to any other 400). */
 export function refusesResponseFormat(error: unknown): boolean {
+  const APIError = loadedOpenAI()?.APIError;
   return (
+    !!APIError &&
     error instanceof APIError &&
     (error.status === 400 || error.status === 422) &&
     /response_format|json_schema|json_object|structured output/i.test(error.message ?? '')

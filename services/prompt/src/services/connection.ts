@@ -52,7 +52,7 @@ export class ConnectionTester {
     const started = performance.now();
     let result: Omit<ConnectionTestResult, 'latencyMs'>;
     try {
-      result = await call(providerClient(endpoint, this.policy, this.timeout));
+      result = await call(await providerClient(endpoint, this.policy, this.timeout));
     } catch (error) {
       result = { ok: false, message: describeProviderError(error) };
     }
@@ -76,7 +76,7 @@ export class ConnectionTester {
    */
   async models(endpoint: ProviderEndpoint): Promise<ProviderModelList> {
     try {
-      const ids = await listed(providerClient(endpoint, this.policy, this.timeout));
+      const ids = await listed(await providerClient(endpoint, this.policy, this.timeout));
       return [...new Set(ids)].sort((a, b) => a.localeCompare(b)).map((id) => ({ id }));
     } catch (error) {
       throw new HttpError(424, describeProviderError(error), ERROR_CODES.PROVIDER_ERROR);

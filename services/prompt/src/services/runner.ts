@@ -85,7 +85,7 @@ export class AnalysisRunner {
       modelId = chat.id;
       await this.mayRun(run, chat.id);
       model = chat.label;
-      const client = providerClient(
+      const client = await providerClient(
         await this.providers.endpoint(chat.providerId),
         outboundPolicy(this.ctx.config),
         this.ctx.config.AI_TIMEOUT_MS,

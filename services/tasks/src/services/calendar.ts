@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import ical from 'ical-generator';
 import type { CalendarDto, CalendarFeedDto, CalendarQuery } from '@earshot/contracts';
 import { companyScope, consoleAddress, notFound, type Identity, type ServiceContext } from '@earshot/kit';
 import type { TasksConfig } from '../config';
@@ -60,6 +59,8 @@ export class CalendarService {
   async feed(file: string): Promise<string> {
     const userId = await models.feedOwner(this.ctx.db, hashOf(file.replace(/\.ics$/, '')));
     if (!userId) throw notFound('Calendar feed');
+    // Loaded when a feed is read: calendar apps poll it now and then, nothing else needs it.
+    const { default: ical } = await import('ical-generator');
     const calendar = ical({ name: 'Earshot tasks', prodId: { company: 'Earshot', product: 'Tasks', language: 'EN' } });
     const base = consoleAddress(this.ctx.config);
     for (const task of await repo.tasksOfAssignee(this.ctx.db, userId, FEED_TASKS)) {

@@ -1,5 +1,5 @@
-import OpenAI from 'openai';
-import { outboundPolicy, providerClient, type ResolvedModel } from '@earshot/ai';
+import { loadOpenAI, outboundPolicy, providerClient, type ResolvedModel } from '@earshot/ai';
+import type OpenAI from 'openai';
 import type { TranscriptionSettings } from '../config';
 import { OpenAiEngine } from './openai';
 import { PocketSphinxEngine } from './pocketsphinx';
@@ -32,9 +32,7 @@ export function createEngine(settings: TranscriptionSettings, host: WhisperHost)
   if (settings.TRANSCRIPTION_ENGINE === 'openai') {
     const { OPENAI_API_KEY: apiKey } = settings;
     return new OpenAiEngine({
-      client: apiKey
-        ? new OpenAI({ apiKey, baseURL: settings.OPENAI_BASE_URL, maxRetries: 0, timeout: settings.OPENAI_TIMEOUT_MS })
-        : null,
+      client: apiKey ? onceMade(apiKey, settings) : null,
       unconfigured: 'OpenAI-compatible transcription is not configured on this server (OPENAI_API_KEY is not set)',
       model: settings.TRANSCRIPTION_MODEL,
       maxUploadBytes: settings.OPENAI_MAX_UPLOAD_BYTES,
@@ -47,6 +45,16 @@ export function createEngine(settings: TranscriptionSettings, host: WhisperHost)
     dict: settings.POCKETSPHINX_DICT,
     chunkSeconds: settings.TRANSCRIPTION_CHUNK_SECONDS,
   });
+}
+
+/** The client for OPENAI_API_KEY, made at the first job that needs it and kept for the ones after. */
+function onceMade(apiKey: string, settings: TranscriptionSettings): () => Promise<OpenAI> {
+  let client: Promise<OpenAI> | undefined;
+  return () =>
+    (client ??= loadOpenAI().then(
+      ({ OpenAI }) =>
+        new OpenAI({ apiKey, baseURL: settings.OPENAI_BASE_URL, maxRetries: 0, timeout: settings.OPENAI_TIMEOUT_MS }),
+    ));
 }
 
 /** Why TRANSCRIPTION_ENGINE=whisper has no model to use. */
@@ -64,7 +72,7 @@ export function whisperModelMissing(name: string | undefined): string {
 export function engineForModel(model: ResolvedModel, settings: TranscriptionSettings): SpeechEngine {
   const timeout = Math.max(settings.AI_TIMEOUT_MS, settings.OPENAI_TIMEOUT_MS);
   return new OpenAiEngine({
-    client: providerClient(model.endpoint, outboundPolicy(settings), timeout),
+    client: () => providerClient(model.endpoint, outboundPolicy(settings), timeout),
     model: model.model,
     maxUploadBytes: settings.OPENAI_MAX_UPLOAD_BYTES,
   });

@@ -1,15 +1,17 @@
 import { createReadStream } from 'node:fs';
 import type OpenAI from 'openai';
-import { APIConnectionError, APIError, APIUserAbortError, toFile } from 'openai';
-import { BlockedUrlError } from '@earshot/ai';
+import { BlockedUrlError, loadOpenAI, loadedOpenAI } from '@earshot/ai';
 import { speakerOfEach } from '../diarization/assign';
 import { applyRuns, idSource, tokensOf } from '../services/edits/retime';
 import { JobError } from '../services/job-error';
 import type { RecognisedWord, Recognition, SpeechEngine } from './types';
 
 export interface OpenAiEngineOptions {
-  /** Null when no provider is set up: every job then fails with `unconfigured` as its reason. */
-  client: OpenAI | null;
+  /**
+   * Makes (or finds) the SDK client at the first job, so the SDK is loaded only where a job uses it;
+   * null when no provider is set up: every job then fails with `unconfigured` as its reason.
+   */
+  client: (() => Promise<OpenAI>) | null;
   unconfigured?: string;
   model: string;
   maxUploadBytes: number;
@@ -116,14 +118,15 @@ export function languageCode(said: string | undefined): string | undefined {
 
 /** Turns provider errors into reasons a person can act on; busy or unreachable providers are retried. */
 export function providerError(error: unknown): unknown {
-  if (error instanceof APIUserAbortError) return error;
+  const { APIConnectionError, APIError, APIUserAbortError } = loadedOpenAI() ?? {};
+  if (APIUserAbortError && error instanceof APIUserAbortError) return error;
   const cause = (error as { cause?: unknown })?.cause;
   // A refused address (link-local, or private without AI_ALLOW_PRIVATE_URLS) will not change by retrying.
   if (cause instanceof BlockedUrlError)
     return new JobError(`The transcription provider's address was refused: ${cause.message}`, false);
-  if (error instanceof APIConnectionError)
+  if (APIConnectionError && error instanceof APIConnectionError)
     return new JobError(`The transcription provider could not be reached (${error.message})`, true);
-  if (error instanceof APIError) {
+  if (APIError && error instanceof APIError) {
     const status = error.status ?? 0;
     const said = (error.message || '').replace(/\s+/g, ' ').slice(0, 200);
     if (status === 401 || status === 403)
@@ -152,7 +155,7 @@ export class OpenAiEngine implements SpeechEngine {
     return Math.max(1, Math.min(1200, Math.floor((this.options.maxUploadBytes - 4096) / WAV_BYTES_PER_SECOND)));
   }
 
-  private configured(): OpenAI {
+  private configured(): () => Promise<OpenAI> {
     if (!this.options.client)
       throw new JobError(
         this.options.unconfigured ?? 'OpenAI-compatible transcription is not configured on this server',
@@ -170,7 +173,8 @@ export class OpenAiEngine implements SpeechEngine {
   }
 
   async transcribe(wavPath: string, signal?: AbortSignal, language = 'auto'): Promise<Recognition> {
-    const client = this.configured();
+    // Outside the try: an SDK that cannot load fails the job as it is, never as the provider's answer.
+    const [client, { toFile }] = await Promise.all([this.configured()(), loadOpenAI()]);
     const diarized = diarizingModel(this.options.model);
     let answer: VerboseTranscription & DiarizedTranscription;
     try {

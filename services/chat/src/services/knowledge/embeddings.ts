@@ -31,7 +31,7 @@ export class Embedder {
   }
 
   async embed(model: ResolvedModel, texts: readonly string[], signal?: AbortSignal): Promise<Embedded> {
-    const client = providerClient(model.endpoint, outboundPolicy(this.ctx.config), this.ctx.config.AI_TIMEOUT_MS);
+    const client = await providerClient(model.endpoint, outboundPolicy(this.ctx.config), this.ctx.config.AI_TIMEOUT_MS);
     const response = await client.embeddings.create(
       { model: model.model, input: texts.map((t) => t.slice(0, EMBED_CHARS)), encoding_format: 'float' },
       // A reused keep-alive connection the server just closed fails at once: try again (the SDK

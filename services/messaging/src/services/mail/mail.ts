@@ -233,7 +233,7 @@ export class MailService implements MailQueue {
     if (!template) throw notFound('Email template');
     const queued = await this.ctx.transact(async (tx) => {
       const brand = await this.branding(tx, template.companyId);
-      const rendered = renderMail(
+      const rendered = await renderMail(
         template,
         this.sampleVariables(identity, brand, template.language),
         template.language as EmailLanguage,
@@ -290,7 +290,7 @@ export class MailService implements MailQueue {
       Object.entries(request.days ?? {}).map(([name, day]) => [name, formatDay(day, template.language)]),
     );
     const variables = { 'company.name': brand.companyName, ...link, ...request.variables, ...days };
-    const rendered = renderMail(template, variables, template.language as EmailLanguage, brand);
+    const rendered = await renderMail(template, variables, template.language as EmailLanguage, brand);
     const inbox = request.userId ? { userId: request.userId, link: request.path ?? null, textBody: rendered.text } : {};
     return this.insert(
       tx,

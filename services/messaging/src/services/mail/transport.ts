@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { RenderedMail } from './render';
 
 export interface OutgoingMail extends RenderedMail {
@@ -32,26 +32,44 @@ const message = (mail: OutgoingMail) => ({
   messageId: `<${mail.id}@earshot>`,
 });
 
+/**
+ * A nodemailer transporter made at the first message, not when the service starts: nodemailer is a
+ * tenth of a second of CPU to load, which a process (or a test file) that sends nothing never pays.
+ */
+function lazyTransporter(make: (mailer: typeof import('nodemailer')) => Transporter) {
+  let transporter: Promise<Transporter> | undefined;
+  return {
+    get: () => (transporter ??= import('nodemailer').then(make)),
+    close: () =>
+      void transporter?.then(
+        (made) => made.close(),
+        () => undefined,
+      ),
+  };
+}
+
 /** SMTP as the URL says: smtps:// is TLS from the start, smtp:// upgrades with STARTTLS when offered. */
 export function smtpTransport(url: string): MailTransport {
-  const transporter: Transporter = nodemailer.createTransport(url);
+  const transporter = lazyTransporter((mailer) => mailer.createTransport(url));
   return {
     kind: 'smtp',
     async send(mail) {
-      await transporter.sendMail(message(mail));
+      await (await transporter.get()).sendMail(message(mail));
       return { transport: 'smtp', fileName: null };
     },
-    close: () => transporter.close(),
+    close: transporter.close,
   };
 }
 
 /** The embedded default: each message becomes DATA_DIR/mail/<id>.eml, written whole or not at all. */
 export function fileTransport(directory: string): MailTransport {
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transporter = lazyTransporter((mailer) =>
+    mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   return {
     kind: 'file',
     async send(mail) {
-      const info = await transporter.sendMail(message(mail));
+      const info = await (await transporter.get()).sendMail(message(mail));
       await mkdir(directory, { recursive: true });
       const fileName = `${mail.id}.eml`;
       const partial = join(directory, `.${fileName}.partial`);
@@ -59,6 +77,6 @@ export function fileTransport(directory: string): MailTransport {
       await rename(partial, join(directory, fileName));
       return { transport: 'file', fileName };
     },
-    close: () => transporter.close(),
+    close: transporter.close,
   };
 }
