@@ -106,7 +106,7 @@ export async function scalingScenario(
     await start(0);
   });
 
-  const call = stereoCall(2);
+  const call = stereoCall();
   const fileIds = await steps.run(
     `queue a backlog of ${BACKLOG} calls (${call.duration.toFixed(1)} s each) across ${companies.length} companies`,
     async () => {
