@@ -111,16 +111,21 @@ export async function scalingScenario(
     `queue a backlog of ${BACKLOG} calls (${call.duration.toFixed(1)} s each) across ${companies.length} companies`,
     async () => {
       const ids: string[] = [];
-      for (let i = 0; i < BACKLOG; i++) {
-        const company = companies[i % companies.length]!;
-        const answer = await api.upload<{ _id: string }>(company.admin, '/files/upload', {
-          name: `backlog-${i}.wav`,
-          type: 'audio/wav',
-          data: call.data,
-        });
-        assert.equal(answer.status, 201, `upload ${i} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-        ids.push(answer.body._id);
-      }
+      // Four uploads at a time: one by one, queueing alone took 20 s on the loaded 2-core machine.
+      await Promise.all(
+        Array.from({ length: 4 }, async (_, lane) => {
+          for (let i = lane; i < BACKLOG; i += 4) {
+            const company = companies[i % companies.length]!;
+            const answer = await api.upload<{ _id: string }>(company.admin, '/files/upload', {
+              name: `backlog-${i}.wav`,
+              type: 'audio/wav',
+              data: call.data,
+            });
+            assert.equal(answer.status, 201, `upload ${i} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+            ids[i] = answer.body._id;
+          }
+        }),
+      );
       return ids;
     },
   );
