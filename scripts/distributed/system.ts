@@ -33,6 +33,18 @@ export const ADMIN_PASSWORD = `root-${randomBytes(8).toString('hex')}`;
 const BUCKET = 'earshot-audio';
 /** What deploy/Dockerfile's ENV gives every process of the image besides compose's environment. */
 const IMAGE_ENV = { NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_MMAP_THRESHOLD_: '131072' };
+/**
+ * Consumer group timings shorter than compose's (kafkajs's defaults: a 30 s session, 5 s fetch
+ * wait). A process killed with -9 keeps its partitions until its session times out, and the mock
+ * broker makes every joining process wait a session timeout for the group to rejoin and answers a
+ * fetch only once its wait is over: each kill -9, each start and each event hop waited on them.
+ * Still a session several heartbeats long, so that a process starved of CPU here is not evicted.
+ */
+const KAFKA_GROUP_ENV = {
+  KAFKA_SESSION_TIMEOUT_MS: '10000',
+  KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+  KAFKA_MAX_WAIT_MS: '200',
+};
 
 export interface SystemOptions {
   root: string;
@@ -164,6 +176,7 @@ export class System {
       DATABASE_URL: roleUrl(service),
       KAFKA_BROKERS: this.kafka!.brokers,
       KAFKA_CLIENT_ID: clientId,
+      ...KAFKA_GROUP_ENV,
       // The mock broker refuses CreateTopics: it makes topics on first use.
       KAFKA_TOPIC_CREATION: 'broker',
       JWT_SECRET: this.secrets.JWT_SECRET,
@@ -220,6 +233,7 @@ export class System {
             COOKIE_SECURE: 'auto',
             KAFKA_BROKERS: this.kafka!.brokers,
             KAFKA_TOPIC_CREATION: 'broker',
+            ...KAFKA_GROUP_ENV,
             WEB_DIST: join(this.dir, 'no-web'),
             BODY_LIMIT_BYTES: '1048576',
             RATE_LIMIT_MAX: '100000',
@@ -339,7 +353,10 @@ export class System {
     }
   }
 
-  /** Every process, in compose's order (auth first: the others fetch its keys). */
+  /**
+   * Every process, in compose's order: auth first (the others fetch its keys), then the rest at once,
+   * the gateway with them (compose starts it once they are started, not ready).
+   */
   async startProcesses(): Promise<Record<string, number>> {
     const ready: Record<string, number> = {};
     const auth = await this.processes.start(this.spec('auth'));
@@ -357,10 +374,10 @@ export class System {
       'webhooks',
       'chat-1',
       'chat-2',
+      'gateway',
     ];
     for (const started of await Promise.all(rest.map((name) => this.processes.start(this.spec(name), 180_000))))
       ready[started.spec.name] = started.readyMs;
-    ready.gateway = (await this.processes.start(this.spec('gateway'), 180_000)).readyMs;
     return ready;
   }
 

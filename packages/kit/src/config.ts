@@ -57,6 +57,16 @@ export const BaseConfigSchema = z.object({
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
   /** `create`: topics get KAFKA_PARTITIONS (falling back to auto-creation where the broker refuses); `broker`: the broker auto-creates them. */
   KAFKA_TOPIC_CREATION: z.enum(['create', 'broker']).default('create'),
+  /**
+   * Consumer group timings, kafkajs's defaults unless set. A member killed without leaving keeps its
+   * partitions until its session times out, and a process joining waits that long for the others to
+   * rejoin: lower in a test cluster whose members come and go (the broker's floor is 6 s).
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(1_800_000).default(30_000),
+  /** Below a third of the session timeout, so that a late heartbeat or two does not expire the member. */
+  KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
+  /** The longest a fetch waits for new messages; a broker that holds every fetch this long (the mock) delays each hop by up to it. */
+  KAFKA_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
   TRUST_PROXY: bool(false),
   /** Required in distributed mode by every process that checks company API keys (X-API-Key) with the tenant service. */
   INTERNAL_API_TOKEN: internalTokenConfig,
@@ -88,6 +98,25 @@ export function loadConfig<S extends z.ZodObject<z.ZodRawShape>>(
 }
 
 export { bool as envBoolean };
+
+/**
+ * The consumer group timings kafkajs takes, from KAFKA_SESSION_TIMEOUT_MS and its kin. ConfigError
+ * (at start) when heartbeats are too sparse to keep a member in its group: Kafka's advice is a
+ * third of the session timeout at most.
+ */
+export function kafkaGroupTimings(
+  config: Pick<BaseConfig, 'KAFKA_SESSION_TIMEOUT_MS' | 'KAFKA_HEARTBEAT_INTERVAL_MS' | 'KAFKA_MAX_WAIT_MS'>,
+): { sessionTimeout: number; heartbeatInterval: number; maxWaitTimeInMs: number } {
+  if (config.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > config.KAFKA_SESSION_TIMEOUT_MS)
+    throw new ConfigError([
+      `KAFKA_HEARTBEAT_INTERVAL_MS: must be at most a third of KAFKA_SESSION_TIMEOUT_MS (${config.KAFKA_SESSION_TIMEOUT_MS})`,
+    ]);
+  return {
+    sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatInterval: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+    maxWaitTimeInMs: config.KAFKA_MAX_WAIT_MS,
+  };
+}
 
 /**
  * The console's address in links that leave it (mail): PUBLIC_URL when set; otherwise the

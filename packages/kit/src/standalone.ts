@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { SERVICE_OPENAPI_PATH } from '@earshot/contracts';
 import { z } from 'zod';
-import { BaseConfigSchema, loadConfig, type BaseConfig } from './config';
+import { BaseConfigSchema, kafkaGroupTimings, loadConfig, type BaseConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase, type Database } from './db/database';
 import { KafkaBus, MemoryBus, type EventBus } from './bus';
@@ -31,6 +31,7 @@ export function createBus(config: BaseConfig, logger: ReturnType<typeof createLo
         partitions: config.KAFKA_PARTITIONS,
         replicationFactor: config.KAFKA_REPLICATION_FACTOR,
         topicCreation: config.KAFKA_TOPIC_CREATION,
+        group: kafkaGroupTimings(config),
       })
     : new MemoryBus(logger);
 }

@@ -1,5 +1,5 @@
 import { TOPICS } from '@earshot/contracts';
-import { BaseConfigSchema, ConfigError, kafkaTopicConfigs, loadConfig } from '../src';
+import { BaseConfigSchema, ConfigError, kafkaGroupTimings, kafkaTopicConfigs, loadConfig } from '../src';
 
 // What the bus asks Kafka to create at start, checked as data (kafka-delivery.test.ts asks a broker).
 test('every catalogue topic is created with the configured partitions and replication', () => {
@@ -45,4 +45,29 @@ test('partitions, replication and attempts default sensibly and refuse nonsense'
   expect(() => loadConfig(BaseConfigSchema, { KAFKA_PARTITIONS: '0' })).toThrow(ConfigError);
   expect(() => loadConfig(BaseConfigSchema, { KAFKA_REPLICATION_FACTOR: 'three' })).toThrow(/KAFKA_REPLICATION_FACTOR/);
   expect(() => loadConfig(BaseConfigSchema, { EVENT_MAX_ATTEMPTS: '0' })).toThrow(/EVENT_MAX_ATTEMPTS/);
+});
+
+test("consumer group timings are kafkajs's unless set, and heartbeats too sparse for the session are refused", () => {
+  expect(kafkaGroupTimings(loadConfig(BaseConfigSchema, {}))).toEqual({
+    sessionTimeout: 30_000,
+    heartbeatInterval: 3_000,
+    maxWaitTimeInMs: 5_000,
+  });
+  expect(
+    kafkaGroupTimings(
+      loadConfig(BaseConfigSchema, {
+        KAFKA_SESSION_TIMEOUT_MS: '6000',
+        KAFKA_HEARTBEAT_INTERVAL_MS: '500',
+        KAFKA_MAX_WAIT_MS: '100',
+      }),
+    ),
+  ).toEqual({ sessionTimeout: 6_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });
+  // Below the broker's floor for a session, and a heartbeat that lets the session lapse.
+  expect(() => loadConfig(BaseConfigSchema, { KAFKA_SESSION_TIMEOUT_MS: '1000' })).toThrow(/KAFKA_SESSION_TIMEOUT_MS/);
+  expect(() => loadConfig(BaseConfigSchema, { KAFKA_MAX_WAIT_MS: 'soon' })).toThrow(/KAFKA_MAX_WAIT_MS/);
+  expect(() =>
+    kafkaGroupTimings(
+      loadConfig(BaseConfigSchema, { KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '3000' }),
+    ),
+  ).toThrow(/KAFKA_HEARTBEAT_INTERVAL_MS/);
 });
