@@ -58,9 +58,17 @@ export class CreditService {
   async credits(identity: Identity, companyId: string, query: CreditsQuery): Promise<CreditsDto> {
     assertVisible(identity, companyId);
     await loadCompany(this.ctx.db, companyId);
-    const [account, page, money] = await Promise.all([
-      repo.findAccount(this.ctx.db, companyId),
-      repo.ledgerPage(this.ctx.db, companyId, query.page, query.pageSize),
+    // The balance and the ledger from one snapshot: read apart, a charge posted between the two
+    // reads showed in the ledger and not yet in the balance.
+    const [[account, page], money] = await Promise.all([
+      this.ctx.db.transaction(
+        async (tx) =>
+          [
+            await repo.findAccount(tx, companyId),
+            await repo.ledgerPage(tx, companyId, query.page, query.pageSize),
+          ] as const,
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      ),
       pricing.currency(this.ctx.db),
     ]);
     const figures = account ?? { balance: 0, reserved: 0, monthlyBudget: null, monthlyGrant: null };
