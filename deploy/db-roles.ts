@@ -21,13 +21,19 @@ export const serviceRoleUrl = (serverUrl: string, database: string, service: str
   databaseUrl(serverUrl, database, { user: `earshot_${service}`, password });
 
 /** One connection as the superuser to `database` (`options`: the server settings of that session). */
-export async function asSuperuser<T>(
+export const asSuperuser = <T>(
   serverUrl: string,
   database: string,
   work: (client: pg.Client) => Promise<T>,
   options = '',
-): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, database), options });
+): Promise<T> => connected(databaseUrl(serverUrl, database), work, options);
+
+/**
+ * One connection to `url` for `work`, ended after it. Unlike a pool's, a refused query leaves it
+ * open: a pool drops the connection a query failed on and opens another for the next.
+ */
+export async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>, options = ''): Promise<T> {
+  const client = new pg.Client({ connectionString: url, options });
   await client.connect();
   try {
     return await work(client);
