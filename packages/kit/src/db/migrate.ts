@@ -34,8 +34,9 @@ export async function migrate(database: Database, schema: string, migrations: re
      insert into ${schema}.schema_migrations (name) values ('${migration.name.replace(/'/g, "''")}');`;
   // A new schema (a first start) takes all its migrations in one transaction: one commit instead of
   // one each, which on the embedded database saved a quarter of the CPU and more of the wall time
-  // of a first start's migrations (docs/performance.md, "Cold start and memory"). When that fails (a broken migration, a replica that got there first, a migration that needs the one
-  // before it committed), nothing of it stays and they go one at a time below, as always.
+  // of a first start's migrations (docs/performance.md, "The first start"). When that fails (a
+  // broken migration, a replica that got there first, a migration that needs the one before it
+  // committed), nothing of it stays and they go one at a time below, as always.
   if (applied.size === 0 && pending.length > 1) {
     try {
       await database.execInTransaction(pending.map(step).join('\n'), `migrate:${schema}`);
