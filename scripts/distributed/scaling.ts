@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import type { GatewayClient, Session } from './api';
 import { stereoCall } from './audio';
 import { freePorts, waitFor } from './processes';
+import { SpeechServer } from './speech-server';
 import type { Steps } from './steps';
 import type { System } from './system';
 
 /** Recordings queued at once, spread over the companies given. */
-const BACKLOG = 12;
+const BACKLOG = 18;
+/** What each call to the speech server takes of its time (a remote GPU's answer, not the worker's CPU). */
+const SPEECH_MS = 2000;
+/** Jobs a phase of k workers completes, all k busy, before the next worker is added: 2k. */
+const PHASE_JOBS = (workers: number) => 2 * workers;
 
 /** Who held each job while it ran, read from the jobs table as the workers claim. */
 class ClaimWatcher {
@@ -61,17 +66,24 @@ function processOf(workerId: string, pids: Map<string, number>): string | undefi
 }
 
 /**
- * A backlog drained by more and more workers, as KEDA adds them on the lag: the compose-like
- * worker is scaled in (SIGTERM, it had nothing running), one worker starts, BACKLOG recordings are
- * queued across the companies, then a second and a third worker join while the queue is still
- * long. Every job completes once (one transcript.completed each in the audit log, one attempt),
- * every worker completes at least one, and the completions per worker and the time each phase
- * took are printed (not asserted: this machine's speed is not the product's).
+ * A backlog drained by more and more workers, as KEDA adds them on the lag. The workers call a
+ * speech-to-text server (AI Configuration's default model) that takes SPEECH_MS per call of its
+ * own time, as a remote GPU server would: on this 2-core machine a local decoder per worker would
+ * only share the same two cores, so what a worker adds would not show. The compose-like worker is
+ * scaled in (SIGTERM, it had nothing running), one worker starts, BACKLOG recordings are queued
+ * across the companies; then, for each added worker, the speech server holds its answers while
+ * the worker starts, and the phase of k workers is timed from the moment all k are busy until it
+ * has completed 2k jobs; the rest then drains. Checked: in each phase as
+ * many calls ran at once as there were workers, and never more; every job completed once (one
+ * transcript.completed each in the audit log, one attempt, one holder); every worker completed at
+ * least one. The time and rate of each phase are printed (not asserted: this machine's speed is
+ * not the product's).
  */
 export async function scalingScenario(
   system: System,
   steps: Steps,
   api: GatewayClient,
+  host: Session,
   companies: readonly { id: string; admin: Session }[],
 ): Promise<void> {
   const names = ['scaling-worker-1', 'scaling-worker-2', 'scaling-worker-3'];
@@ -83,15 +95,19 @@ export async function scalingScenario(
       ...base,
       name: names[i]!,
       readyUrl: `http://127.0.0.1:${port}/ready`,
-      // One job at a time each, so that each added worker is one more decoder.
+      // One job at a time each, so that each added worker is one more call in flight.
       env: {
         ...base.env,
         PORT: port,
         DATA_DIR: join(system.dir, names[i]!),
         TRANSCRIPTION_CONCURRENCY: '1',
+        // Three workers busy at once on recordings of two companies.
+        TRANSCRIPTION_COMPANY_CONCURRENCY: '3',
         // Compose's lease, not the suite's short one for kill -9: no worker dies here, and on a busy
         // machine a late heartbeat must not hand a job to another worker mid-way.
         TRANSCRIPTION_LEASE_MS: '60000',
+        // A call held while the next worker starts (minutes on a loaded machine) is not a hung one.
+        AI_TIMEOUT_MS: '900000',
       },
     };
   };
@@ -106,6 +122,57 @@ export async function scalingScenario(
     await start(0);
   });
 
+  const speech = await SpeechServer.start(SPEECH_MS);
+  try {
+    await steps.run(
+      `speech-to-text by a remote server (${SPEECH_MS} ms a call): its model the default in AI Configuration, priced`,
+      async () => {
+        const provider = await api.expect<{ _id: string }>(201, host, 'POST', '/ai/config/provider', {
+          name: 'Speech server',
+          baseUrl: speech.url,
+          apiKey: 'sk-distributed-speech',
+        });
+        const model = await api.expect<{ _id: string }>(201, host, 'POST', '/ai/config/model', {
+          providerId: provider._id,
+          name: 'remote-whisper',
+          purpose: 'speech-to-text',
+          isDefault: true,
+        });
+        // Billing prices only a model it has heard of; the transcription service queues with it once it has.
+        await waitFor('billing to price the speech model', async () => {
+          const answer = await api.call(host, 'POST', '/pricing', {
+            modelId: model._id,
+            unit: 'audio_minute',
+            credits: 1,
+          });
+          return answer.status === 201;
+        });
+        await waitFor('the transcription service to know the speech model', () =>
+          system.superuser(
+            async (c) =>
+              (await c.query(`select 1 from transcription.ai_models where id = $1 and enabled`, [model._id]))
+                .rowCount === 1,
+          ),
+        );
+      },
+    );
+    await drain(system, steps, api, companies, speech, start, pids, names);
+  } finally {
+    await speech.close();
+  }
+}
+
+/** The backlog queued, then drained by one, two and three workers; checks and prints what each did. */
+async function drain(
+  system: System,
+  steps: Steps,
+  api: GatewayClient,
+  companies: readonly { id: string; admin: Session }[],
+  speech: SpeechServer,
+  start: (i: number) => Promise<void>,
+  pids: Map<string, number>,
+  names: string[],
+): Promise<void> {
   const call = stereoCall();
   const fileIds = await steps.run(
     `queue a backlog of ${BACKLOG} calls (${call.duration.toFixed(1)} s each) across ${companies.length} companies`,
@@ -131,59 +198,83 @@ export async function scalingScenario(
   );
   const queuedAt = Date.now();
   const watcher = new ClaimWatcher(system, fileIds);
-  const completed = async () =>
+  const count = async (status: string) =>
     system.superuser(async (c) =>
       Number(
         (
-          await c.query(
-            `select count(*) as n from transcription.jobs where file_id = any($1) and status = 'completed'`,
-            [fileIds],
-          )
+          await c.query(`select count(*) as n from transcription.jobs where file_id = any($1) and status = $2`, [
+            fileIds,
+            status,
+          ])
         ).rows[0].n,
       ),
     );
-  const phases: { workers: number; from: number; to: number; doneBefore: number; doneAfter: number }[] = [];
-  const phase = async (workers: number, from: number, work: () => Promise<void>) => {
-    const doneBefore = await completed();
-    await work();
-    phases.push({ workers, from, to: Date.now(), doneBefore, doneAfter: await completed() });
+  const noneFailed = async () => {
+    assert.equal(await count('failed'), 0, 'no job of the backlog failed');
+  };
+  const phases: { workers: number; seconds: number; jobs: number; peak: number }[] = [];
+  /** All `workers` busy (held calls included), the gate open: timed until `jobs` more completed. */
+  const phase = async (workers: number, jobs: number) => {
+    await waitFor(
+      `${workers} calls in flight at the speech server`,
+      async () => {
+        await noneFailed();
+        return speech.inFlight === workers;
+      },
+      300_000,
+    );
+    speech.resetPeak();
+    const before = await count('completed');
+    const target = Math.min(BACKLOG, before + jobs);
+    const from = Date.now();
+    speech.release();
+    let done = before;
+    await waitFor(
+      `${target} of ${BACKLOG} jobs completed with ${workers} worker(s)`,
+      async () => {
+        await noneFailed();
+        done = await count('completed');
+        return done >= target;
+      },
+      900_000,
+    );
+    phases.push({ workers, seconds: (Date.now() - from) / 1000, jobs: done - before, peak: speech.peak });
   };
 
   try {
     await steps.run('add a second and a third worker while the backlog drains; every job completes', async () => {
-      await phase(1, queuedAt, () => start(1));
-      await phase(2, Date.now(), () => start(2));
-      await phase(3, Date.now(), () =>
-        waitFor(
-          `all ${BACKLOG} jobs to complete`,
-          async () => {
-            const failed = await system.superuser(
-              async (c) =>
-                (
-                  await c.query(
-                    `select file_id, reason from transcription.jobs where file_id = any($1) and status = 'failed'`,
-                    [fileIds],
-                  )
-                ).rows,
-            );
-            assert.deepEqual(failed, [], 'no job of the backlog failed');
-            return (await completed()) === BACKLOG;
-          },
-          // A safety net: at a load of 25–35 on two cores a 9.6 s call took a worker about a minute.
-          900_000,
-        ),
+      // Held from the start: phase one starts once the first worker has its first call under way.
+      speech.hold();
+      await phase(1, PHASE_JOBS(1));
+      for (const i of [1, 2]) {
+        speech.hold();
+        await start(i);
+        await phase(i + 1, PHASE_JOBS(i + 1));
+      }
+      // The tail, fewer jobs left than workers, is not a phase: what is left drains as it may.
+      await waitFor(
+        `all ${BACKLOG} jobs to complete`,
+        async () => {
+          await noneFailed();
+          return (await count('completed')) === BACKLOG;
+        },
+        900_000,
       );
     });
   } finally {
+    speech.release();
     await watcher.stop();
   }
 
-  await steps.run('…each job once, each worker at least one: the completions per worker', async () => {
+  await steps.run('…each job once, each worker at least one, as many calls at once as workers', async () => {
+    for (const p of phases)
+      assert.equal(p.peak, p.workers, `with ${p.workers} worker(s), ${p.peak} calls ran at once at the speech server`);
     const attempts = await system.superuser(
       async (c) =>
         (
-          await c.query<{ file_id: string; attempts: number }>(
-            `select file_id, attempts from transcription.jobs where file_id = any($1)`,
+          await c.query<{ file_id: string; attempts: number; engine: string | null }>(
+            `select j.file_id, j.attempts, t.engine from transcription.jobs j
+             join transcription.transcripts t on t.file_id = j.file_id where j.file_id = any($1)`,
             [fileIds],
           )
         ).rows,
@@ -193,6 +284,13 @@ export async function scalingScenario(
       [],
       'every job ran once: one attempt each',
     );
+    assert.deepEqual(
+      attempts.filter((a) => a.engine !== 'openai'),
+      [],
+      'every job was transcribed by the speech server',
+    );
+    // A stereo call is transcribed channel by channel (one decoder per worker: one after the other).
+    assert.equal(speech.answered, 2 * BACKLOG, 'two calls to the speech server per job, one per channel');
     for (const [fileId, seen] of watcher.holders)
       assert.equal(seen.size, 1, `job ${fileId} changed hands: ${[...seen].join(', ')}`);
     // One transcript.completed per recording reached the audit log through Kafka.
@@ -223,14 +321,14 @@ export async function scalingScenario(
       assert.ok(name, `job ${fileId} was held by ${holder}, not one of the scaling workers`);
       perWorker.set(name, perWorker.get(name)! + 1);
     }
-    steps.note(`backlog of ${BACKLOG} drained in ${((Date.now() - queuedAt) / 1000).toFixed(1)} s`);
+    steps.note(
+      `backlog of ${BACKLOG} drained in ${((Date.now() - queuedAt) / 1000).toFixed(1)} s (worker starts included)`,
+    );
     steps.note(`completed per worker: ${JSON.stringify(Object.fromEntries(perWorker))}`);
-    for (const p of phases) {
-      const seconds = (p.to - p.from) / 1000;
+    for (const p of phases)
       steps.note(
-        `${p.workers} worker(s): ${p.doneAfter - p.doneBefore} jobs completed in ${seconds.toFixed(1)} s (${(((p.doneAfter - p.doneBefore) / seconds) * 60).toFixed(1)} jobs/min)`,
+        `${p.workers} worker(s), all busy: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s (${((p.jobs / p.seconds) * 60).toFixed(1)} jobs/min), ${p.peak} calls at once`,
       );
-    }
     for (const [name, n] of perWorker) assert.ok(n >= 1, `${name} completed no job: ${JSON.stringify([...perWorker])}`);
   });
 }

@@ -737,5 +737,5 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
   });
 
   // Last: it scales the compose worker in and leaves three workers of its own running.
-  await scalingScenario(system, steps, api, [companies.A, companies.B]);
+  await scalingScenario(system, steps, api, host, [companies.A, companies.B]);
 }
