@@ -134,6 +134,38 @@ async function pgliteDatabase(client: PGliteClient, drizzlePglite: typeof drizzl
   };
 }
 
+/** SQLSTATE classes of a failing connection or server: its connection is not given back. */
+const CONNECTION_FAILURES = /^(08|53|57P|58|XX|F0)/;
+
+/** A statement the server refused with an error of the statement's own (a constraint, a syntax error, a cancel). */
+function statementRefused(error: unknown, DatabaseError: typeof import('pg').DatabaseError): boolean {
+  return error instanceof DatabaseError && typeof error.code === 'string' && !CONNECTION_FAILURES.test(error.code);
+}
+
+async function keptConnectionQuery(
+  pool: Pool,
+  DatabaseError: typeof import('pg').DatabaseError,
+  config: unknown,
+  values: unknown,
+): Promise<unknown> {
+  const client = await pool.connect();
+  // A connection that fails mid-statement emits 'error': without a listener that ends the process.
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.once('error', onError);
+  let failure: unknown;
+  try {
+    return await (client.query as (config: unknown, values: unknown) => Promise<unknown>)(config, values);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    client.removeListener('error', onError);
+    const kept = lost === undefined && (failure === undefined || statementRefused(failure, DatabaseError));
+    client.release(kept ? undefined : (lost ?? new Error('The connection failed', { cause: failure })));
+  }
+}
+
 async function openPostgres(url: string, max: number): Promise<Database> {
   const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([
     import('pg'),
@@ -151,8 +183,20 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     override connect(callback?: ConnectCallback): Promise<PoolClient> | void {
       return callback ? super.connect(context.bind(context.active(), callback)) : super.connect();
     }
+
+    /**
+     * pg-pool's query hands any failure back with the connection, and the pool then closes it: a
+     * unique violation behind a 409 cost the next query a new connection and a new server backend
+     * (about 50 ms under load, against 0.2 ms for the refusal itself). A statement the server
+     * refused leaves a sound connection (pg waits for its ReadyForQuery before the next), so it
+     * is kept; a failure of the connection itself still closes it. The callback forms stay pg-pool's.
+     */
+    override query(...args: unknown[]): never {
+      if (args.some((arg) => typeof arg === 'function')) return (super.query as (...a: unknown[]) => never)(...args);
+      return keptConnectionQuery(this, pg.DatabaseError, args[0], args[1]) as never;
+    }
   }
-  const pool = new CallerContextPool({ connectionString: url, max });
+  const pool: Pool = new CallerContextPool({ connectionString: url, max });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   await pool.query('select 1');
