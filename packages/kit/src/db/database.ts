@@ -189,10 +189,13 @@ async function openPostgres(url: string, max: number): Promise<Database> {
      * unique violation behind a 409 cost the next query a new connection and a new server backend
      * (about 50 ms under load, against 0.2 ms for the refusal itself). A statement the server
      * refused leaves a sound connection (pg waits for its ReadyForQuery before the next), so it
-     * is kept; a failure of the connection itself still closes it. The callback forms stay pg-pool's.
+     * is kept; a failure of the connection itself still closes it. The callback forms and submittables
+     * (cursors, streams) stay pg-pool's.
      */
     override query(...args: unknown[]): never {
-      if (args.some((arg) => typeof arg === 'function')) return (super.query as (...a: unknown[]) => never)(...args);
+      const submittable = typeof (args[0] as { submit?: unknown } | null)?.submit === 'function';
+      if (submittable || args.some((arg) => typeof arg === 'function'))
+        return (super.query as (...a: unknown[]) => never)(...args);
       return keptConnectionQuery(this, pg.DatabaseError, args[0], args[1]) as never;
     }
   }
