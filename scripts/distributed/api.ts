@@ -64,6 +64,21 @@ export class GatewayClient {
     return answer.body;
   }
 
+  /** A provider in AI Configuration and its model for `purpose`, the default one: the model's id. */
+  async defaultModel(
+    host: Session,
+    provider: { name: string; baseUrl: string; apiKey: string },
+    model: { name: string; purpose: 'chat' | 'speech-to-text' },
+  ): Promise<string> {
+    const { _id: providerId } = await this.expect<{ _id: string }>(201, host, 'POST', '/ai/config/provider', provider);
+    const { _id } = await this.expect<{ _id: string }>(201, host, 'POST', '/ai/config/model', {
+      providerId,
+      ...model,
+      isDefault: true,
+    });
+    return _id;
+  }
+
   async upload<T>(
     who: Session,
     path: string,

@@ -101,7 +101,7 @@ export async function scalingScenario(
         PORT: port,
         DATA_DIR: join(system.dir, names[i]!),
         TRANSCRIPTION_CONCURRENCY: '1',
-        // Three workers busy at once on recordings of two companies.
+        // Three calls at once whichever company's recordings are left (two each by default).
         TRANSCRIPTION_COMPANY_CONCURRENCY: '3',
         // Compose's lease, not the suite's short one for kill -9: no worker dies here, and on a busy
         // machine a late heartbeat must not hand a job to another worker mid-way.
@@ -127,21 +127,15 @@ export async function scalingScenario(
     await steps.run(
       `speech-to-text by a remote server (${SPEECH_MS} ms a call): its model the default in AI Configuration, priced`,
       async () => {
-        const provider = await api.expect<{ _id: string }>(201, host, 'POST', '/ai/config/provider', {
-          name: 'Speech server',
-          baseUrl: speech.url,
-          apiKey: 'sk-distributed-speech',
-        });
-        const model = await api.expect<{ _id: string }>(201, host, 'POST', '/ai/config/model', {
-          providerId: provider._id,
-          name: 'remote-whisper',
-          purpose: 'speech-to-text',
-          isDefault: true,
-        });
+        const modelId = await api.defaultModel(
+          host,
+          { name: 'Speech server', baseUrl: speech.url, apiKey: 'sk-distributed-speech' },
+          { name: 'remote-whisper', purpose: 'speech-to-text' },
+        );
         // Billing prices only a model it has heard of; the transcription service queues with it once it has.
         await waitFor('billing to price the speech model', async () => {
           const answer = await api.call(host, 'POST', '/pricing', {
-            modelId: model._id,
+            modelId,
             unit: 'audio_minute',
             credits: 1,
           });
@@ -150,13 +144,13 @@ export async function scalingScenario(
         await waitFor('the transcription service to know the speech model', () =>
           system.superuser(
             async (c) =>
-              (await c.query(`select 1 from transcription.ai_models where id = $1 and enabled`, [model._id]))
-                .rowCount === 1,
+              (await c.query(`select 1 from transcription.ai_models where id = $1 and enabled`, [modelId])).rowCount ===
+              1,
           ),
         );
       },
     );
-    await drain(system, steps, api, companies, speech, start, pids, names);
+    await drain(system, steps, api, companies, speech, { names, pids, start });
   } finally {
     await speech.close();
   }
@@ -169,10 +163,9 @@ async function drain(
   api: GatewayClient,
   companies: readonly { id: string; admin: Session }[],
   speech: SpeechServer,
-  start: (i: number) => Promise<void>,
-  pids: Map<string, number>,
-  names: string[],
+  workers: { names: string[]; pids: Map<string, number>; start: (i: number) => Promise<void> },
 ): Promise<void> {
+  const { names, pids, start } = workers;
   const call = stereoCall();
   const fileIds = await steps.run(
     `queue a backlog of ${BACKLOG} calls (${call.duration.toFixed(1)} s each) across ${companies.length} companies`,

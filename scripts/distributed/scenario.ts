@@ -135,17 +135,11 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
   const { modelId, promptId, opening } = await steps.run(
     'AI set-up: the fake provider and its model (default), prices, a company prompt, 1,000 credits for A',
     async () => {
-      const provider = await api.expect<{ _id: string }>(201, host, 'POST', '/ai/config/provider', {
-        name: 'Fake provider',
-        baseUrl: fake.url,
-        apiKey: 'sk-distributed-1234',
-      });
-      const model = await api.expect<{ _id: string }>(201, host, 'POST', '/ai/config/model', {
-        providerId: provider._id,
-        name: 'fake-model',
-        purpose: 'chat',
-        isDefault: true,
-      });
+      const modelId = await api.defaultModel(
+        host,
+        { name: 'Fake provider', baseUrl: fake.url, apiKey: 'sk-distributed-1234' },
+        { name: 'fake-model', purpose: 'chat' },
+      );
       // The billing service prices only models it has heard of (ai_model.created over Kafka).
       for (const [unit, credits] of [
         ['input_1k', INPUT_1K],
@@ -153,7 +147,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
       ] as const) {
         await until(
           `billing to price ${unit}`,
-          () => api.call(host, 'POST', '/pricing', { modelId: model._id, unit, credits }),
+          () => api.call(host, 'POST', '/pricing', { modelId, unit, credits }),
           (a) => a.status === 201,
         );
       }
@@ -176,7 +170,7 @@ export async function scenario(system: System, steps: Steps): Promise<void> {
         amount: GRANT,
         reason: 'distributed suite',
       });
-      return { modelId: model._id, promptId: prompt._id, opening };
+      return { modelId, promptId: prompt._id, opening };
     },
   );
 
